@@ -1,0 +1,53 @@
+# marslab: the two commands a new user needs are `make run` and `make test`.
+GO        ?= go
+PLAYERS   ?= mars,aggressive,pacifist,passive,random,aggressive
+GAMES     ?= 3000
+SEED      ?= 1
+OUT       ?= results/run
+STATICCHECK_VERSION ?= 2025.1.1
+
+.PHONY: run test build vet fmt lint bench bench-engine fuzz figures clean
+
+## run: the main job on the embedded defaults: a batch of games on every core with a summary table
+run:
+	$(GO) run ./cmd/marslab batch -players $(PLAYERS) -games $(GAMES) -seed $(SEED) -out $(OUT)
+
+## test: formatting, vet, and every test with the race detector
+test: fmt vet
+	$(GO) test -race -timeout 9m ./...
+
+build:
+	$(GO) build -o bin/marslab ./cmd/marslab
+
+vet:
+	$(GO) vet ./...
+
+fmt:
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	if [ -n "$$out" ]; then echo "gofmt needed on:"; echo "$$out"; exit 1; fi
+
+## lint: staticcheck (downloaded through the Go module proxy)
+lint: vet
+	$(GO) run honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION) ./...
+
+## bench: every benchmark, with allocations
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+## bench-engine: engine and baseline-bot speed on 1 and 2 cores
+bench-engine:
+	$(GO) test -run '^$$' -bench 'Engine|AggressiveGame|Batch' -benchmem -cpu 1,2 ./sim ./bots ./arena
+
+## fuzz: a short run of every fuzz target
+fuzz:
+	$(GO) test -run '^$$' -fuzz FuzzActions -fuzztime 30s ./sim
+	$(GO) test -run '^$$' -fuzz FuzzParseMap -fuzztime 20s ./sim
+	$(GO) test -run '^$$' -fuzz FuzzParseRules -fuzztime 20s ./sim
+
+## figures: regenerate the README's figures
+figures:
+	mkdir -p docs/figures
+	$(GO) run ./cmd/marslab odds -table 30 -plot docs/figures/odds-table-30.png > /dev/null
+
+clean:
+	rm -rf results bin

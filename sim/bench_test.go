@@ -1,0 +1,99 @@
+package sim
+
+import "testing"
+
+// greedy is a minimal allocation-free bot for engine benchmarks: it places
+// everything on its strongest territory and attacks from its strongest
+// territories with maximum dice until the odds look poor.
+type greedy struct{ BasePlayer }
+
+func (p *greedy) strongest(s *State) int {
+	best, ba := -1, -1
+	for t := 0; t < s.NumTerritories(); t++ {
+		if s.Owner(t) == p.Seat && s.Armies(t) > ba {
+			best, ba = t, s.Armies(t)
+		}
+	}
+	return best
+}
+
+func (p *greedy) PlaceInitial(s *State) int { return p.strongest(s) }
+
+func (p *greedy) Trade(s *State, forced bool) ([3]int, bool) { return BestSet(s, p.Seat) }
+
+func (p *greedy) Place(s *State, armies int, buf []Placement) []Placement {
+	// Prefer the strongest territory that borders an enemy.
+	best, ba := p.strongest(s), -1
+	for t := 0; t < s.NumTerritories(); t++ {
+		if s.Owner(t) != p.Seat || s.Armies(t) <= ba {
+			continue
+		}
+		for _, nb := range s.Map().Neighbors(t) {
+			if s.Owner(nb) != p.Seat {
+				best, ba = t, s.Armies(t)
+				break
+			}
+		}
+	}
+	return append(buf, Placement{Territory: best, Armies: armies})
+}
+
+func (p *greedy) Attack(s *State) (AttackOrder, bool) {
+	bf, bt, bd := -1, -1, 0
+	for t := 0; t < s.NumTerritories(); t++ {
+		if s.Owner(t) != p.Seat || s.Armies(t) < 3 {
+			continue
+		}
+		for _, nb := range s.Map().Neighbors(t) {
+			if s.Owner(nb) != p.Seat {
+				if d := s.Armies(t) - s.Armies(nb); d > bd {
+					bf, bt, bd = t, nb, d
+				}
+			}
+		}
+	}
+	if bf < 0 {
+		return AttackOrder{}, false
+	}
+	return AttackOrder{From: bf, To: bt, Repeat: true}, true
+}
+
+func (p *greedy) Occupy(s *State, from, to, lo, hi int) int { return hi }
+
+func benchGame(b *testing.B, m *Map, r *Rules, obs Observer) {
+	g, err := NewGame(m, r, 6)
+	if err != nil {
+		b.Fatal(err)
+	}
+	g.Observe(obs)
+	players := make([]Player, 6)
+	for i := range players {
+		players[i] = &greedy{}
+	}
+	turns := 0
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		res, err := g.Play(players, 1, uint64(i))
+		if err != nil {
+			b.Fatal(err)
+		}
+		turns += res.Turns
+	}
+	sec := b.Elapsed().Seconds()
+	b.ReportMetric(float64(b.N)/sec, "games/s")
+	b.ReportMetric(float64(turns)/sec, "player-turns/s")
+	b.ReportMetric(float64(turns)/float64(b.N), "turns/game")
+}
+
+// BenchmarkEngine measures the bare engine (validation on, no observer) with
+// six greedy bots on a 42-territory map.
+func BenchmarkEngine(b *testing.B) {
+	benchGame(b, ringMap(6, 7), testRules(FortifyOneStep), nil)
+}
+
+// BenchmarkEngineObserved measures the cost of events with one observer.
+func BenchmarkEngineObserved(b *testing.B) {
+	n := 0
+	benchGame(b, ringMap(6, 7), testRules(FortifyOneStep), ObserverFunc(func(e *Event) { n++ }))
+}

@@ -1,0 +1,562 @@
+package sim
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/BurntSushi/toml"
+
+	"marslab/configs"
+)
+
+// Limits on configuration values. They keep every count the engine derives
+// (armies, card values, incomes) far from integer overflow and territory ids
+// within a Card's int16.
+const (
+	// MaxTerritories is the largest number of territories a map may have.
+	MaxTerritories = 10000
+	// MaxArmyValue bounds every configured army count: continent bonuses,
+	// starting armies, reinforcement minimum and divisor, card values and
+	// the territory bonus.
+	MaxArmyValue = 100000
+	// MaxWilds is the largest number of wild cards in a deck.
+	MaxWilds = 10
+)
+
+// isEmbeddedName reports whether nameOrPath names an embedded configuration
+// (no path separator, no ".toml" suffix) rather than a file.
+func isEmbeddedName(nameOrPath string) bool {
+	return !strings.ContainsAny(nameOrPath, `/\`) && !strings.HasSuffix(nameOrPath, ".toml")
+}
+
+// LoadMap loads and validates a map. A name without a path separator and
+// without a ".toml" suffix (e.g. "classic") is an embedded map of package
+// configs; anything else is the path of a TOML file (see ParseMap for the
+// format).
+func LoadMap(nameOrPath string) (*Map, error) {
+	source, data, err := loadSource("maps", nameOrPath, configs.Map)
+	if err != nil {
+		return nil, fmt.Errorf("load map: %w", err)
+	}
+	return ParseMap(source, data)
+}
+
+// LoadRules loads and validates a rule set. A name without a path separator
+// and without a ".toml" suffix ("classic", "mars2006", "fixedcards",
+// "missions") is an embedded rule set of package configs; anything else is
+// the path of a TOML file (see ParseRules). The rules are validated on
+// their own; Validate checks them against a map.
+func LoadRules(nameOrPath string) (*Rules, error) {
+	source, data, err := loadSource("rules", nameOrPath, configs.Rules)
+	if err != nil {
+		return nil, fmt.Errorf("load rules: %w", err)
+	}
+	return ParseRules(source, data)
+}
+
+func loadSource(dir, nameOrPath string, embedded func(string) ([]byte, error)) (string, []byte, error) {
+	if isEmbeddedName(nameOrPath) {
+		data, err := embedded(nameOrPath)
+		return configs.Path(dir, nameOrPath), data, err
+	}
+	data, err := os.ReadFile(nameOrPath)
+	return nameOrPath, data, err
+}
+
+// mapFile is the TOML form of a Map.
+type mapFile struct {
+	Name        string          `toml:"name"`
+	Continents  []continentFile `toml:"continents"`
+	Territories []territoryFile `toml:"territories"`
+}
+
+type continentFile struct {
+	Name  string `toml:"name"`
+	Bonus int    `toml:"bonus"`
+}
+
+type territoryFile struct {
+	Name      string   `toml:"name"`
+	Continent string   `toml:"continent"`
+	Neighbors []string `toml:"neighbors"`
+}
+
+// ParseMap parses and validates a map in TOML; source names the data in
+// error messages (usually its file name). The format is
+//
+//	name = "classic"
+//
+//	[[continents]]
+//	name = "North America"
+//	bonus = 5
+//
+//	[[territories]]
+//	name = "Alaska"
+//	continent = "North America"
+//	neighbors = ["Northwest Territory", "Alberta", "Kamchatka"]
+//
+// with ids in the order of the tables. The map must have a name, at least 2
+// territories, unique non-empty names (no control characters or surrounding
+// spaces), every territory in an existing continent, every continent
+// non-empty with a bonus in 0..MaxArmyValue, neighbours that exist, without
+// self-loops or repeats, listed on both sides of every border, and a
+// connected board. Unknown keys are errors.
+func ParseMap(source string, data []byte) (*Map, error) {
+	var f mapFile
+	md, err := toml.NewDecoder(bytes.NewReader(data)).Decode(&f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", source, err)
+	}
+	if err := undecoded(source, md); err != nil {
+		return nil, err
+	}
+	return buildMap(source, &f)
+}
+
+func buildMap(source string, f *mapFile) (*Map, error) {
+	if err := checkName(f.Name); err != nil {
+		return nil, badValue(source, "name", f.Name, "%v", err)
+	}
+	if len(f.Continents) == 0 {
+		return nil, badKey(source, "continents", "no continents: need at least 1")
+	}
+	if n := len(f.Territories); n < 2 || n > MaxTerritories {
+		return nil, badKey(source, "territories", "%d territories: must be 2..%d", n, MaxTerritories)
+	}
+	m := &Map{
+		Name:        f.Name,
+		Continents:  make([]Continent, len(f.Continents)),
+		Territories: make([]Territory, len(f.Territories)),
+	}
+	contID := make(map[string]int, len(f.Continents))
+	for i, c := range f.Continents {
+		key := fmt.Sprintf("continents[%d]", i)
+		if err := checkName(c.Name); err != nil {
+			return nil, badValue(source, key+".name", c.Name, "%v", err)
+		}
+		if j, dup := contID[c.Name]; dup {
+			return nil, badValue(source, key+".name", c.Name, "duplicate of continents[%d]", j)
+		}
+		if c.Bonus < 0 || c.Bonus > MaxArmyValue {
+			return nil, badValue(source, key+".bonus", c.Bonus, "must be 0..%d", MaxArmyValue)
+		}
+		contID[c.Name] = i
+		m.Continents[i] = Continent{Name: c.Name, Bonus: c.Bonus}
+	}
+	terrID := make(map[string]int, len(f.Territories))
+	for i, t := range f.Territories {
+		key := fmt.Sprintf("territories[%d]", i)
+		if err := checkName(t.Name); err != nil {
+			return nil, badValue(source, key+".name", t.Name, "%v", err)
+		}
+		if j, dup := terrID[t.Name]; dup {
+			return nil, badValue(source, key+".name", t.Name, "duplicate of territories[%d]", j)
+		}
+		terrID[t.Name] = i
+		c, ok := contID[t.Continent]
+		if !ok {
+			return nil, badValue(source, key+".continent", t.Continent, "no such continent (territory %q)", t.Name)
+		}
+		m.Territories[i] = Territory{Name: t.Name, Continent: c}
+	}
+	for i, t := range f.Territories {
+		key := fmt.Sprintf("territories[%d].neighbors", i)
+		if len(t.Neighbors) == 0 {
+			return nil, badKey(source, key, "territory %q has no neighbours", t.Name)
+		}
+		nb := make([]int, 0, len(t.Neighbors))
+		for _, name := range t.Neighbors {
+			id, ok := terrID[name]
+			switch {
+			case !ok:
+				return nil, badValue(source, key, name, "no such territory (neighbour of %q)", t.Name)
+			case id == i:
+				return nil, badValue(source, key, name, "a territory cannot border itself")
+			case slices.Contains(nb, id):
+				return nil, badValue(source, key, name, "listed twice (neighbours of %q)", t.Name)
+			}
+			nb = append(nb, id)
+		}
+		slices.Sort(nb)
+		m.Territories[i].Neighbors = nb
+	}
+	for i := range m.Territories {
+		t := &m.Territories[i]
+		for _, nb := range t.Neighbors {
+			if _, found := slices.BinarySearch(m.Territories[nb].Neighbors, i); !found {
+				return nil, badValue(source, fmt.Sprintf("territories[%d].neighbors", i), m.Territories[nb].Name,
+					"%q does not list %q back (borders must be symmetric)", m.Territories[nb].Name, t.Name)
+			}
+		}
+	}
+	count := make([]int, len(m.Continents))
+	for _, t := range m.Territories {
+		count[t.Continent]++
+	}
+	for c, k := range count {
+		if k == 0 {
+			return nil, badValue(source, fmt.Sprintf("continents[%d].name", c), m.Continents[c].Name,
+				"no territory belongs to this continent")
+		}
+	}
+	if far := unreachable(m); far >= 0 {
+		return nil, badKey(source, "territories", "the map is not connected: %q cannot be reached from %q",
+			m.Territories[far].Name, m.Territories[0].Name)
+	}
+	m.finish()
+	return m, nil
+}
+
+// unreachable returns the first territory that cannot be reached from
+// territory 0, or -1 if the map is connected.
+func unreachable(m *Map) int {
+	seen := make([]bool, len(m.Territories))
+	queue := []int{0}
+	seen[0] = true
+	for len(queue) > 0 {
+		t := queue[0]
+		queue = queue[1:]
+		for _, nb := range m.Territories[t].Neighbors {
+			if !seen[nb] {
+				seen[nb] = true
+				queue = append(queue, nb)
+			}
+		}
+	}
+	return slices.Index(seen, false)
+}
+
+// checkName reports whether s is acceptable as a map, territory or
+// continent name.
+func checkName(s string) error {
+	switch {
+	case s == "":
+		return errors.New("must not be empty")
+	case strings.TrimSpace(s) != s:
+		return errors.New("must not begin or end with spaces")
+	case strings.IndexFunc(s, unicode.IsControl) >= 0:
+		return errors.New("must not contain control characters")
+	}
+	return nil
+}
+
+// EncodeMap writes m in the TOML format read by ParseMap.
+func EncodeMap(w io.Writer, m *Map) error {
+	f := mapFile{
+		Name:        m.Name,
+		Continents:  make([]continentFile, len(m.Continents)),
+		Territories: make([]territoryFile, len(m.Territories)),
+	}
+	for i, c := range m.Continents {
+		f.Continents[i] = continentFile{Name: c.Name, Bonus: c.Bonus}
+	}
+	for i, t := range m.Territories {
+		nb := make([]string, len(t.Neighbors))
+		for j, id := range t.Neighbors {
+			nb[j] = m.Territories[id].Name
+		}
+		f.Territories[i] = territoryFile{Name: t.Name, Continent: m.Continents[t.Continent].Name, Neighbors: nb}
+	}
+	enc := toml.NewEncoder(w)
+	enc.Indent = ""
+	return enc.Encode(&f)
+}
+
+// EncodeRules writes r in the TOML format read by ParseRules.
+func EncodeRules(w io.Writer, r *Rules) error {
+	enc := toml.NewEncoder(w)
+	enc.Indent = ""
+	return enc.Encode(r)
+}
+
+// ParseRules parses a rule set in TOML and validates it on its own (every
+// check of Validate that does not need a map); source names the data in
+// error messages (usually its file name). The keys are the `toml` tags of
+// Rules and its parts; unknown keys are errors and missing keys are zero
+// (so a missing required value is reported as out of range, never
+// silently defaulted).
+func ParseRules(source string, data []byte) (*Rules, error) {
+	r := new(Rules)
+	md, err := toml.NewDecoder(bytes.NewReader(data)).Decode(r)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", source, err)
+	}
+	if err := undecoded(source, md); err != nil {
+		return nil, err
+	}
+	if err := r.validate(source, nil); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// Validate checks the rules against the documentation of Rules and, when
+// m is not nil, against map m: every player count 2..6 must start with at
+// least one army per dealt territory, mission continents must exist on m,
+// at most its number of continents may be asked for, and territory
+// missions may not ask for more territories than m has. The error names
+// the rule set, the TOML key and the allowed range, e.g.
+//
+//	rules "classic": cards.forced_trade_at = 3: must be 5..10
+func (r *Rules) Validate(m *Map) error {
+	return r.validate(fmt.Sprintf("rules %q", r.Name), m)
+}
+
+func (r *Rules) validate(src string, m *Map) error {
+	if err := checkName(r.Name); err != nil {
+		return badValue(src, "name", r.Name, "%v", err)
+	}
+	if err := checkName(r.Map); err != nil {
+		return badValue(src, "map", r.Map, "%v", err)
+	}
+	if r.Players < 2 || r.Players > 6 {
+		return badValue(src, "players", r.Players, "must be 2..6")
+	}
+	for k, a := range r.StartingArmies {
+		key := fmt.Sprintf("starting_armies[%d]", k)
+		if k < 2 {
+			if a != 0 {
+				return badValue(src, key, a, "must be 0 (entries 0 and 1 are unused; entry k is for k players)")
+			}
+			continue
+		}
+		if a < 1 || a > MaxArmyValue {
+			return badValue(src, key, a, "must be 1..%d", MaxArmyValue)
+		}
+		if m != nil {
+			if need := (m.NumTerritories() + k - 1) / k; a < need {
+				return badValue(src, key, a, "must be at least %d: %d players share the %d territories of map %q",
+					need, k, m.NumTerritories(), m.Name)
+			}
+		}
+	}
+	if r.Setup.Deal != "random" {
+		return badValue(src, "setup.deal", r.Setup.Deal, `must be "random"`)
+	}
+	if r.Setup.InitialArmies != "random" && r.Setup.InitialArmies != "bots" {
+		return badValue(src, "setup.initial_armies", r.Setup.InitialArmies, `must be "random" or "bots"`)
+	}
+	if err := r.Reinforce.validate(src); err != nil {
+		return err
+	}
+	if err := r.Cards.validate(src); err != nil {
+		return err
+	}
+	if a := r.Attack.AttackerDice; a < 1 || a > 3 {
+		return badValue(src, "attack.attacker_dice", a, "must be 1..3")
+	}
+	if d := r.Attack.DefenderDice; d < 1 || d > 2 {
+		return badValue(src, "attack.defender_dice", d, "must be 1..2")
+	}
+	switch r.Fortify.Mode {
+	case FortifySingle, FortifyOneStep, FortifyConnected:
+	default:
+		return badValue(src, "fortify.mode", r.Fortify.Mode, `must be "single", "one-step" or "connected"`)
+	}
+	switch r.End.Win {
+	case "domination", "missions":
+	default:
+		return badValue(src, "end.win", r.End.Win, `must be "domination" or "missions"`)
+	}
+	if r.End.RoundLimit < 0 {
+		return badValue(src, "end.round_limit", r.End.RoundLimit, "must be >= 0 (0 = no limit)")
+	}
+	return r.validateMissions(src, m)
+}
+
+func (rr *ReinforceRules) validate(src string) error {
+	if rr.Rounding != "floor" && rr.Rounding != "ceil" {
+		return badValue(src, "reinforce.rounding", rr.Rounding, `must be "floor" or "ceil"`)
+	}
+	if rr.Divisor < 1 || rr.Divisor > MaxArmyValue {
+		return badValue(src, "reinforce.divisor", rr.Divisor, "must be 1..%d", MaxArmyValue)
+	}
+	if rr.Min < 0 || rr.Min > MaxArmyValue {
+		return badValue(src, "reinforce.min", rr.Min, "must be 0..%d", MaxArmyValue)
+	}
+	return nil
+}
+
+func (c *CardRules) validate(src string) error {
+	switch c.Mode {
+	case "none", "fixed", "escalating":
+	default:
+		return badValue(src, "cards.mode", c.Mode, `must be "none", "fixed" or "escalating"`)
+	}
+	if c.Wilds < 0 || c.Wilds > MaxWilds {
+		return badValue(src, "cards.wilds", c.Wilds, "must be 0..%d", MaxWilds)
+	}
+	for i, v := range c.FixedValues {
+		key := fmt.Sprintf("cards.fixed_values[%d]", i)
+		switch {
+		case c.Mode == "fixed" && (v < 1 || v > MaxArmyValue):
+			return badValue(src, key, v, "must be 1..%d", MaxArmyValue)
+		case c.Mode != "fixed" && v != 0:
+			return badValue(src, key, v, `must be 0 unless cards.mode = "fixed"`)
+		}
+	}
+	if c.Mode == "escalating" {
+		if len(c.Escalating) == 0 {
+			return badKey(src, "cards.escalating", `must list at least one value in mode "escalating"`)
+		}
+		for i, v := range c.Escalating {
+			if v < 1 || v > MaxArmyValue {
+				return badValue(src, fmt.Sprintf("cards.escalating[%d]", i), v, "must be 1..%d", MaxArmyValue)
+			}
+		}
+		if c.EscalatingStep < 0 || c.EscalatingStep > MaxArmyValue {
+			return badValue(src, "cards.escalating_step", c.EscalatingStep, "must be 0..%d", MaxArmyValue)
+		}
+	} else {
+		if len(c.Escalating) != 0 {
+			return badValue(src, "cards.escalating", c.Escalating, `must be empty unless cards.mode = "escalating"`)
+		}
+		if c.EscalatingStep != 0 {
+			return badValue(src, "cards.escalating_step", c.EscalatingStep, `must be 0 unless cards.mode = "escalating"`)
+		}
+	}
+	if c.TerritoryBonus < 0 || c.TerritoryBonus > MaxArmyValue {
+		return badValue(src, "cards.territory_bonus", c.TerritoryBonus, "must be 0..%d", MaxArmyValue)
+	}
+	f := c.ForcedTradeAt
+	switch {
+	case c.Mode == "none" && f != 0 && (f < 5 || f > 10):
+		return badValue(src, "cards.forced_trade_at", f, `must be 5..10, or 0 (off) with cards.mode = "none"`)
+	case c.Mode != "none" && (f < 5 || f > 10):
+		return badValue(src, "cards.forced_trade_at", f, "must be 5..10")
+	}
+	return nil
+}
+
+func (r *Rules) validateMissions(src string, m *Map) error {
+	if r.End.Win != "missions" {
+		if len(r.Missions) != 0 {
+			return badKey(src, "missions", `%d missions: only allowed with end.win = "missions"`, len(r.Missions))
+		}
+		return nil
+	}
+	if len(r.Missions) < r.Players {
+		return badKey(src, "missions", "%d missions: need at least one per player (players = %d)",
+			len(r.Missions), r.Players)
+	}
+	for i := range r.Missions {
+		if err := r.Missions[i].validate(src, fmt.Sprintf("missions[%d]", i), m); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (ms *Mission) validate(src, key string, m *Map) error {
+	if err := checkName(ms.Name); err != nil {
+		return badValue(src, key+".name", ms.Name, "%v", err)
+	}
+	if ms.Kind != MissionContinents {
+		if len(ms.Continents) != 0 {
+			return badValue(src, key+".continents", ms.Continents, "only allowed with kind = %q", MissionContinents)
+		}
+		if ms.Extra != 0 {
+			return badValue(src, key+".extra", ms.Extra, "only allowed with kind = %q", MissionContinents)
+		}
+	}
+	if ms.Kind != MissionTerritories {
+		if ms.Count != 0 {
+			return badValue(src, key+".count", ms.Count, "only allowed with kind = %q", MissionTerritories)
+		}
+		if ms.MinArmies != 0 {
+			return badValue(src, key+".min_armies", ms.MinArmies, "only allowed with kind = %q", MissionTerritories)
+		}
+	}
+	switch ms.Kind {
+	case MissionContinents:
+		for j, name := range ms.Continents {
+			if slices.Index(ms.Continents, name) < j {
+				return badValue(src, key+".continents", name, "listed twice")
+			}
+			if m != nil {
+				if _, ok := m.ContinentID(name); !ok {
+					return badValue(src, key+".continents", name, "no such continent on map %q", m.Name)
+				}
+			}
+		}
+		if ms.Extra < 0 {
+			return badValue(src, key+".extra", ms.Extra, "must be >= 0")
+		}
+		total := len(ms.Continents) + ms.Extra
+		if total < 1 {
+			return badKey(src, key, "asks for no continent: list continents or set extra >= 1")
+		}
+		if m != nil && total > len(m.Continents) {
+			return badValue(src, key+".extra", ms.Extra, "%d listed + %d extra continents: map %q has only %d",
+				len(ms.Continents), ms.Extra, m.Name, len(m.Continents))
+		}
+	case MissionTerritories:
+		if m != nil && (ms.Count < 1 || ms.Count > m.NumTerritories()) {
+			return badValue(src, key+".count", ms.Count, "must be 1..%d (territories of map %q)", m.NumTerritories(), m.Name)
+		}
+		if ms.Count < 1 || ms.Count > MaxTerritories {
+			return badValue(src, key+".count", ms.Count, "must be 1..%d", MaxTerritories)
+		}
+		if ms.MinArmies < 1 || ms.MinArmies > MaxArmyValue {
+			return badValue(src, key+".min_armies", ms.MinArmies, "must be 1..%d", MaxArmyValue)
+		}
+	case MissionEliminate:
+	default:
+		return badValue(src, key+".kind", ms.Kind, "must be %q, %q or %q", MissionContinents, MissionTerritories, MissionEliminate)
+	}
+	return nil
+}
+
+// undecoded rejects keys of the TOML data that match no field.
+func undecoded(source string, md toml.MetaData) error {
+	var keys []toml.Key
+	for _, k := range md.Undecoded() {
+		// Report an unknown table, not also every key inside it.
+		if !slices.ContainsFunc(keys, func(p toml.Key) bool { return len(k) > len(p) && slices.Equal(k[:len(p)], p) }) {
+			keys = append(keys, k)
+		}
+	}
+	if len(keys) == 0 {
+		return nil
+	}
+	if len(keys) == 1 {
+		return badKey(source, keys[0].String(), "unknown key")
+	}
+	return badKey(source, keys[0].String(), "unknown key (and %d more)", len(keys)-1)
+}
+
+// badKey returns the error "source: key: message".
+func badKey(source, key, format string, args ...any) error {
+	return fmt.Errorf("%s: %s: %s", source, key, fmt.Sprintf(format, args...))
+}
+
+// badValue returns the error "source: key = value: message".
+func badValue(source, key string, value any, format string, args ...any) error {
+	var v string
+	switch x := value.(type) {
+	case string:
+		v = strconv.Quote(x)
+	case []string:
+		q := make([]string, len(x))
+		for i, s := range x {
+			q[i] = strconv.Quote(s)
+		}
+		v = "[" + strings.Join(q, ", ") + "]"
+	case []int:
+		q := make([]string, len(x))
+		for i, n := range x {
+			q[i] = strconv.Itoa(n)
+		}
+		v = "[" + strings.Join(q, ", ") + "]"
+	default:
+		v = fmt.Sprint(x)
+	}
+	return fmt.Errorf("%s: %s = %s: %s", source, key, v, fmt.Sprintf(format, args...))
+}

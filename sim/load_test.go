@@ -1,0 +1,584 @@
+package sim
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"marslab/configs"
+)
+
+func loadClassic(tb testing.TB) *Map {
+	tb.Helper()
+	m, err := LoadMap("classic")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return m
+}
+
+func TestClassicMap(t *testing.T) {
+	m := loadClassic(t)
+	if m.Name != "classic" || m.NumTerritories() != 42 || m.NumBorders() != 83 {
+		t.Fatalf("map %q: %d territories, %d borders; want classic, 42, 83", m.Name, m.NumTerritories(), m.NumBorders())
+	}
+	// Continent sizes, bonuses and V_nb (territories with a neighbour
+	// outside the continent), counted by hand on the Hasbro board.
+	want := []struct {
+		name           string
+		size, bonus    int
+		borders        []string
+		someTerritory  string
+		firstTerritory int
+	}{
+		{"North America", 9, 5, []string{"Alaska", "Greenland", "Central America"}, "Quebec", 0},
+		{"South America", 4, 2, []string{"Venezuela", "Brazil"}, "Argentina", 9},
+		{"Europe", 7, 5, []string{"Iceland", "Western Europe", "Southern Europe", "Ukraine"}, "Scandinavia", 13},
+		{"Africa", 6, 3, []string{"North Africa", "Egypt", "East Africa"}, "Madagascar", 20},
+		{"Asia", 12, 7, []string{"Ural", "Kamchatka", "Afghanistan", "Middle East", "Siam"}, "Japan", 26},
+		{"Australia", 4, 2, []string{"Indonesia"}, "Eastern Australia", 38},
+	}
+	if len(m.Continents) != len(want) {
+		t.Fatalf("%d continents, want %d", len(m.Continents), len(want))
+	}
+	for c, w := range want {
+		got := m.Continents[c]
+		if got.Name != w.name || len(got.Territories) != w.size || got.Bonus != w.bonus {
+			t.Errorf("continent %d = %q %d territories +%d, want %q %d +%d", c, got.Name, len(got.Territories), got.Bonus, w.name, w.size, w.bonus)
+		}
+		var names []string
+		for _, id := range got.Borders {
+			names = append(names, m.Territories[id].Name)
+		}
+		if !slices.Equal(names, w.borders) {
+			t.Errorf("%s borders = %q, want %q", w.name, names, w.borders)
+		}
+		if id, ok := m.TerritoryID(w.someTerritory); !ok || m.Territories[id].Continent != c {
+			t.Errorf("%s is not in %s", w.someTerritory, w.name)
+		}
+		if got.Territories[0] != w.firstTerritory {
+			t.Errorf("%s starts at id %d, want %d", w.name, got.Territories[0], w.firstTerritory)
+		}
+		if id, ok := m.ContinentID(w.name); !ok || id != c {
+			t.Errorf("ContinentID(%q) = %d, %v", w.name, id, ok)
+		}
+	}
+	// Symmetric, sorted, no self-loops.
+	for a, ta := range m.Territories {
+		if !slices.IsSorted(ta.Neighbors) {
+			t.Errorf("%s: neighbours not ascending: %v", ta.Name, ta.Neighbors)
+		}
+		for _, b := range ta.Neighbors {
+			if b == a || !m.Adjacent(b, a) {
+				t.Errorf("border %s-%s is not symmetric", ta.Name, m.Territories[b].Name)
+			}
+		}
+	}
+	// A few well-known borders, and non-borders.
+	pairs := []struct {
+		a, b string
+		adj  bool
+	}{
+		{"Alaska", "Kamchatka", true},
+		{"Greenland", "Iceland", true},
+		{"Brazil", "North Africa", true},
+		{"Siam", "Indonesia", true},
+		{"Middle East", "Egypt", true},
+		{"Middle East", "East Africa", true},
+		{"Middle East", "Southern Europe", true},
+		{"Middle East", "Ukraine", true},
+		{"Middle East", "Afghanistan", true},
+		{"Middle East", "India", true},
+		{"Ukraine", "Ural", true},
+		{"Western Europe", "North Africa", true},
+		{"Egypt", "Southern Europe", true},
+		{"Alaska", "Greenland", false},
+		{"Brazil", "Western Europe", false},
+		{"India", "Indonesia", false},
+		{"Japan", "Yakutsk", false},
+		{"Egypt", "Congo", false},
+	}
+	for _, p := range pairs {
+		a, okA := m.TerritoryID(p.a)
+		b, okB := m.TerritoryID(p.b)
+		if !okA || !okB {
+			t.Fatalf("unknown territory %q or %q", p.a, p.b)
+		}
+		if m.Adjacent(a, b) != p.adj || m.Adjacent(b, a) != p.adj {
+			t.Errorf("Adjacent(%s, %s) = %v, want %v", p.a, p.b, m.Adjacent(a, b), p.adj)
+		}
+	}
+	// Degree sum: 2 * 83.
+	deg := map[string]int{"Ontario": 6, "Ukraine": 6, "China": 6, "Middle East": 6, "East Africa": 6,
+		"North Africa": 6, "Southern Europe": 6, "Argentina": 2, "Japan": 2, "Madagascar": 2, "Eastern Australia": 2}
+	for name, d := range deg {
+		id, _ := m.TerritoryID(name)
+		if got := len(m.Neighbors(id)); got != d {
+			t.Errorf("%s has %d neighbours, want %d", name, got, d)
+		}
+	}
+}
+
+func TestEmbeddedRulesValues(t *testing.T) {
+	m := loadClassic(t)
+	classicArmies := [7]int{0, 0, 40, 35, 30, 25, 20}
+	cases := []struct {
+		name      string
+		players   int
+		initial   string
+		rounding  string
+		cards     string
+		fixed     [4]int
+		wilds     int
+		fortify   string
+		win       string
+		limit     int
+		missions  int
+		escalates []int
+	}{
+		{"classic", 6, "bots", "floor", "escalating", [4]int{}, 2, FortifySingle, "domination", 500, 0, []int{4, 6, 8, 10, 12, 15}},
+		{"mars2006", 6, "random", "ceil", "escalating", [4]int{}, 2, FortifyOneStep, "domination", 100, 0, []int{4, 6, 8, 10, 12, 15}},
+		{"fixedcards", 4, "random", "floor", "fixed", [4]int{4, 6, 8, 10}, 0, FortifyConnected, "domination", 200, 0, nil},
+		{"missions", 6, "bots", "floor", "escalating", [4]int{}, 2, FortifySingle, "missions", 500, 9, []int{4, 6, 8, 10, 12, 15}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r, err := LoadRules(c.name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := r.Validate(m); err != nil {
+				t.Fatal(err)
+			}
+			if r.Name != c.name || r.Map != "classic" || r.Players != c.players || r.StartingArmies != classicArmies {
+				t.Errorf("name %q map %q players %d armies %v", r.Name, r.Map, r.Players, r.StartingArmies)
+			}
+			if r.Setup != (SetupRules{Deal: "random", InitialArmies: c.initial}) {
+				t.Errorf("setup = %+v", r.Setup)
+			}
+			if r.Reinforce != (ReinforceRules{Rounding: c.rounding, Divisor: 3, Min: 3, ContinentBonus: true}) {
+				t.Errorf("reinforce = %+v", r.Reinforce)
+			}
+			cr := r.Cards
+			if cr.Mode != c.cards || cr.FixedValues != c.fixed || cr.Wilds != c.wilds || !slices.Equal(cr.Escalating, c.escalates) ||
+				cr.TerritoryBonus != 2 || cr.ForcedTradeAt != 5 || !cr.OnePerTurn || !cr.TakeOnElimination {
+				t.Errorf("cards = %+v", cr)
+			}
+			if c.cards == "escalating" && cr.EscalatingStep != 5 {
+				t.Errorf("escalating step %d, want 5", cr.EscalatingStep)
+			}
+			if r.Attack != (AttackRules{AttackerDice: 3, DefenderDice: 2, MoveInAtLeastDice: true}) {
+				t.Errorf("attack = %+v", r.Attack)
+			}
+			if r.Fortify.Mode != c.fortify || r.End != (EndRules{Win: c.win, RoundLimit: c.limit}) {
+				t.Errorf("fortify %q end %+v", r.Fortify.Mode, r.End)
+			}
+			if len(r.Missions) != c.missions {
+				t.Errorf("%d missions, want %d", len(r.Missions), c.missions)
+			}
+		})
+	}
+}
+
+func TestMissionDeck(t *testing.T) {
+	r, err := LoadRules("missions")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Mission{
+		{Kind: MissionContinents, Continents: []string{"Europe", "Australia"}, Extra: 1},
+		{Kind: MissionContinents, Continents: []string{"Europe", "South America"}, Extra: 1},
+		{Kind: MissionContinents, Continents: []string{"North America", "Africa"}},
+		{Kind: MissionContinents, Continents: []string{"North America", "Australia"}},
+		{Kind: MissionContinents, Continents: []string{"Asia", "South America"}},
+		{Kind: MissionContinents, Continents: []string{"Asia", "Africa"}},
+		{Kind: MissionTerritories, Count: 24, MinArmies: 1},
+		{Kind: MissionTerritories, Count: 18, MinArmies: 2},
+		{Kind: MissionEliminate},
+	}
+	for i, w := range want {
+		got := r.Missions[i]
+		w.Name = got.Name
+		if got.Name == "" || !reflect.DeepEqual(got, w) {
+			t.Errorf("mission %d = %+v, want %+v", i, got, w)
+		}
+	}
+}
+
+// tinyMap is a triangle: a1 and a2 in continent A (+1), b1 in B (+0).
+const tinyMap = `name = "tiny"
+
+[[continents]]
+name = "A"
+bonus = 1
+
+[[continents]]
+name = "B"
+bonus = 0
+
+[[territories]]
+name = "a1"
+continent = "A"
+neighbors = ["a2", "b1"]
+
+[[territories]]
+name = "a2"
+continent = "A"
+neighbors = ["a1", "b1"]
+
+[[territories]]
+name = "b1"
+continent = "B"
+neighbors = ["a2", "a1"]
+`
+
+func TestParseMapTiny(t *testing.T) {
+	m, err := ParseMap("tiny.toml", []byte(tinyMap))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.NumTerritories() != 3 || m.NumBorders() != 3 {
+		t.Fatalf("%d territories, %d borders", m.NumTerritories(), m.NumBorders())
+	}
+	if got := m.Neighbors(2); !slices.Equal(got, []int{0, 1}) {
+		t.Errorf("b1 neighbours = %v, want [0 1] (sorted ids)", got)
+	}
+	if !slices.Equal(m.Continents[0].Territories, []int{0, 1}) || !slices.Equal(m.Continents[0].Borders, []int{0, 1}) ||
+		!slices.Equal(m.Continents[1].Territories, []int{2}) || !slices.Equal(m.Continents[1].Borders, []int{2}) {
+		t.Errorf("continents = %+v", m.Continents)
+	}
+}
+
+func TestParseMapErrors(t *testing.T) {
+	cases := []struct {
+		name     string
+		old, new string // replace old by new in tinyMap; old == "" means the whole text is new
+		want     string
+	}{
+		{"syntax", `bonus = 1`, `bonus = `, `tiny.toml: toml: line 5`},
+		{"type", `bonus = 1`, `bonus = "one"`, `(last key "continents.bonus"): incompatible types: TOML value has type string; destination has type integer`},
+		{"unknown key", `name = "tiny"`, "name = \"tiny\"\ncolour = \"red\"", `tiny.toml: colour: unknown key`},
+		{"unknown table key", `bonus = 1`, "bonus = 1\nsize = 3", `tiny.toml: continents.size: unknown key`},
+		{"no name", `name = "tiny"`, ``, `tiny.toml: name = "": must not be empty`},
+		{"name spaces", `name = "tiny"`, `name = " tiny"`, `tiny.toml: name = " tiny": must not begin or end with spaces`},
+		{"no continents", "", "name = \"x\"\n[[territories]]\nname = \"a\"\ncontinent = \"A\"\nneighbors = [\"b\"]\n",
+			`tiny.toml: continents: no continents: need at least 1`},
+		{"one territory", "", "name = \"x\"\n[[continents]]\nname = \"A\"\n[[territories]]\nname = \"a\"\ncontinent = \"A\"\n",
+			`tiny.toml: territories: 1 territories: must be 2..10000`},
+		{"duplicate continent", `name = "B"`, `name = "A"`, `tiny.toml: continents[1].name = "A": duplicate of continents[0]`},
+		{"control character", `name = "B"`, `name = "B\u0007"`, `tiny.toml: continents[1].name = "B\a": must not contain control characters`},
+		{"negative bonus", `bonus = 0`, `bonus = -1`, `tiny.toml: continents[1].bonus = -1: must be 0..100000`},
+		{"huge bonus", `bonus = 0`, `bonus = 100001`, `tiny.toml: continents[1].bonus = 100001: must be 0..100000`},
+		{"duplicate territory", `name = "a2"`, `name = "a1"`, `tiny.toml: territories[1].name = "a1": duplicate of territories[0]`},
+		{"empty territory name", `name = "a2"`, `name = ""`, `tiny.toml: territories[1].name = "": must not be empty`},
+		{"unknown continent", `continent = "B"`, `continent = "C"`, `tiny.toml: territories[2].continent = "C": no such continent (territory "b1")`},
+		{"unknown neighbour", `["a1", "b1"]`, `["a1", "c9"]`, `tiny.toml: territories[1].neighbors = "c9": no such territory (neighbour of "a2")`},
+		{"self-loop", `["a1", "b1"]`, `["a1", "a2", "b1"]`, `tiny.toml: territories[1].neighbors = "a2": a territory cannot border itself`},
+		{"repeated neighbour", `["a1", "b1"]`, `["a1", "b1", "a1"]`, `tiny.toml: territories[1].neighbors = "a1": listed twice (neighbours of "a2")`},
+		{"no neighbours", `["a2", "a1"]`, `[]`, `tiny.toml: territories[2].neighbors: territory "b1" has no neighbours`},
+		{"asymmetric", `["a2", "b1"]`, `["a2"]`, `tiny.toml: territories[2].neighbors = "a1": "a1" does not list "b1" back (borders must be symmetric)`},
+		{"empty continent", `name = "B"`, "name = \"B\"\n[[continents]]\nname = \"C\"", `tiny.toml: continents[2].name = "C": no territory belongs to this continent`},
+		{"disconnected", "", tinyMap + "[[territories]]\nname = \"x1\"\ncontinent = \"B\"\nneighbors = [\"x2\"]\n" +
+			"[[territories]]\nname = \"x2\"\ncontinent = \"B\"\nneighbors = [\"x1\"]\n",
+			`tiny.toml: territories: the map is not connected: "x1" cannot be reached from "a1"`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			text := c.new
+			if c.old != "" {
+				if !strings.Contains(tinyMap, c.old) {
+					t.Fatalf("tinyMap has no %q", c.old)
+				}
+				text = strings.Replace(tinyMap, c.old, c.new, 1)
+			}
+			m, err := ParseMap("tiny.toml", []byte(text))
+			if err == nil {
+				t.Fatalf("no error; map %+v", m)
+			}
+			if !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("error\n\t%v\nwant it to contain\n\t%s", err, c.want)
+			}
+		})
+	}
+}
+
+func embeddedRules(tb testing.TB, name string) string {
+	tb.Helper()
+	data, err := configs.Rules(name)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return string(data)
+}
+
+func TestParseRulesErrors(t *testing.T) {
+	const armies = `starting_armies = [0, 0, 40, 35, 30, 25, 20]`
+	cases := []struct {
+		base     string // embedded rule set
+		old, new string // replace old by new (old must occur)
+		want     string // substring of the error
+	}{
+		{"classic", `min = 3`, `min = = 3`, `r.toml: toml: line 18`},
+		{"classic", `divisor = 3`, `divisor = 3.5`, `r.toml: toml: line 17 (last key "reinforce.divisor")`},
+		{"classic", `[cards]`, "[cards]\njokers = 2", `r.toml: cards.jokers: unknown key`},
+		{"classic", `[cards]`, "[cards]\njokers = 2\nbank = 1", `r.toml: cards.jokers: unknown key (and 1 more)`},
+		{"classic", `players = 6`, "players = 6\n[extra]\na = 1\nb = 2", `r.toml: extra: unknown key`},
+		{"classic", `name = "classic"`, `name = ""`, `r.toml: name = "": must not be empty`},
+		{"classic", `map = "classic"`, `map = ""`, `r.toml: map = "": must not be empty`},
+		{"classic", `players = 6`, `players = 7`, `r.toml: players = 7: must be 2..6`},
+		{"classic", `players = 6`, `players = 1`, `r.toml: players = 1: must be 2..6`},
+		{"classic", `players = 6`, ``, `r.toml: players = 0: must be 2..6`},
+		{"classic", armies, `starting_armies = [0, 0, 40, 35, 30, 25, 0]`, `r.toml: starting_armies[6] = 0: must be 1..100000`},
+		{"classic", armies, `starting_armies = [0, 0, 40, 35, -30, 25, 20]`, `r.toml: starting_armies[4] = -30: must be 1..100000`},
+		{"classic", armies, `starting_armies = [1, 0, 40, 35, 30, 25, 20]`, `r.toml: starting_armies[0] = 1: must be 0 (entries 0 and 1 are unused`},
+		{"classic", armies, `starting_armies = [40, 35, 30, 25, 20]`, `r.toml: toml: line 9 (last key "starting_armies"): expected array length 7`},
+		{"classic", `deal = "random"`, `deal = "chosen"`, `r.toml: setup.deal = "chosen": must be "random"`},
+		{"classic", `initial_armies = "bots"`, `initial_armies = "all"`, `r.toml: setup.initial_armies = "all": must be "random" or "bots"`},
+		{"classic", `rounding = "floor"`, `rounding = "round"`, `r.toml: reinforce.rounding = "round": must be "floor" or "ceil"`},
+		{"classic", `divisor = 3`, `divisor = 0`, `r.toml: reinforce.divisor = 0: must be 1..100000`},
+		{"classic", `min = 3`, `min = -1`, `r.toml: reinforce.min = -1: must be 0..100000`},
+		{"classic", `mode = "escalating"`, `mode = "bogus"`, `r.toml: cards.mode = "bogus": must be "none", "fixed" or "escalating"`},
+		{"classic", `wilds = 2`, `wilds = 11`, `r.toml: cards.wilds = 11: must be 0..10`},
+		{"classic", `wilds = 2`, `wilds = -1`, `r.toml: cards.wilds = -1: must be 0..10`},
+		{"classic", `escalating = [4, 6, 8, 10, 12, 15]`, `escalating = []`, `r.toml: cards.escalating: must list at least one value in mode "escalating"`},
+		{"classic", `escalating = [4, 6, 8, 10, 12, 15]`, `escalating = [4, -6]`, `r.toml: cards.escalating[1] = -6: must be 1..100000`},
+		{"classic", `escalating_step = 5`, `escalating_step = -5`, `r.toml: cards.escalating_step = -5: must be 0..100000`},
+		{"classic", `territory_bonus = 2`, `territory_bonus = -2`, `r.toml: cards.territory_bonus = -2: must be 0..100000`},
+		{"classic", `forced_trade_at = 5`, `forced_trade_at = 3`, `r.toml: cards.forced_trade_at = 3: must be 5..10`},
+		{"classic", `forced_trade_at = 5`, `forced_trade_at = 11`, `r.toml: cards.forced_trade_at = 11: must be 5..10`},
+		{"classic", `forced_trade_at = 5`, `forced_trade_at = 0`, `r.toml: cards.forced_trade_at = 0: must be 5..10`},
+		{"classic", `mode = "escalating"`, `mode = "fixed"`, `r.toml: cards.fixed_values[0] = 0: must be 1..100000`},
+		{"classic", `mode = "escalating"`, `mode = "none"`, `r.toml: cards.escalating = [4, 6, 8, 10, 12, 15]: must be empty unless cards.mode = "escalating"`},
+		{"classic", `wilds = 2`, "wilds = 2\nfixed_values = [4, 6, 8, 10]", `r.toml: cards.fixed_values[0] = 4: must be 0 unless cards.mode = "fixed"`},
+		{"fixedcards", `fixed_values = [4, 6, 8, 10]`, `fixed_values = [4, 6, 0, 10]`, `r.toml: cards.fixed_values[2] = 0: must be 1..100000`},
+		{"fixedcards", `wilds = 0`, "wilds = 0\nescalating_step = 5", `r.toml: cards.escalating_step = 5: must be 0 unless cards.mode = "escalating"`},
+		{"fixedcards", `fixed_values = [4, 6, 8, 10]`, `fixed_values = [4, 6, 8]`, `r.toml: toml: line 32 (last key "cards.fixed_values"): expected array length 4; got TOML array of length 3`},
+		{"classic", `attacker_dice = 3`, `attacker_dice = 4`, `r.toml: attack.attacker_dice = 4: must be 1..3`},
+		{"classic", `attacker_dice = 3`, `attacker_dice = 0`, `r.toml: attack.attacker_dice = 0: must be 1..3`},
+		{"classic", `defender_dice = 2`, `defender_dice = 3`, `r.toml: attack.defender_dice = 3: must be 1..2`},
+		{"classic", `mode = "single"`, `mode = "anywhere"`, `r.toml: fortify.mode = "anywhere": must be "single", "one-step" or "connected"`},
+		{"classic", `win = "domination"`, `win = "capital"`, `r.toml: end.win = "capital": must be "domination" or "missions"`},
+		{"classic", `round_limit = 500`, `round_limit = -1`, `r.toml: end.round_limit = -1: must be >= 0 (0 = no limit)`},
+		{"classic", `round_limit = 500`, "round_limit = 500\n[[missions]]\nname = \"x\"\nkind = \"eliminate\"", `r.toml: missions: 1 missions: only allowed with end.win = "missions"`},
+		{"classic", `win = "domination"`, `win = "missions"`, `r.toml: missions: 0 missions: need at least one per player (players = 6)`},
+		{"missions", `kind = "eliminate"`, `kind = "conquer"`, `r.toml: missions[8].kind = "conquer": must be "continents", "territories" or "eliminate"`},
+		{"missions", `name = "Eliminate a player"`, `name = ""`, `r.toml: missions[8].name = "": must not be empty`},
+		{"missions", `count = 24`, `count = 0`, `r.toml: missions[6].count = 0: must be 1..10000`},
+		{"missions", `min_armies = 2`, `min_armies = 0`, `r.toml: missions[7].min_armies = 0: must be 1..100000`},
+		{"missions", `extra = 1`, `extra = -1`, `r.toml: missions[0].extra = -1: must be >= 0`},
+		{"missions", `continents = ["Asia", "Africa"]`, `continents = ["Asia", "Asia"]`, `r.toml: missions[5].continents = "Asia": listed twice`},
+		{"missions", `continents = ["Asia", "Africa"]`, `continents = []`, `r.toml: missions[5]: asks for no continent: list continents or set extra >= 1`},
+		{"missions", `kind = "eliminate"`, "kind = \"eliminate\"\ncontinents = [\"Asia\"]", `r.toml: missions[8].continents = ["Asia"]: only allowed with kind = "continents"`},
+		{"missions", `kind = "eliminate"`, "kind = \"eliminate\"\nextra = 2", `r.toml: missions[8].extra = 2: only allowed with kind = "continents"`},
+		{"missions", `extra = 1`, "extra = 1\ncount = 3", `r.toml: missions[0].count = 3: only allowed with kind = "territories"`},
+		{"missions", `kind = "eliminate"`, "kind = \"eliminate\"\nmin_armies = 2", `r.toml: missions[8].min_armies = 2: only allowed with kind = "territories"`},
+		{"missions", `[[missions]]`, `[[missions.x]]`, `r.toml: toml: line 49: Key 'missions' was already created and cannot be used as an array`},
+	}
+	for _, c := range cases {
+		t.Run(c.base+"/"+c.want, func(t *testing.T) {
+			base := embeddedRules(t, c.base)
+			if !strings.Contains(base, c.old) {
+				t.Fatalf("%s has no %q", c.base, c.old)
+			}
+			r, err := ParseRules("r.toml", []byte(strings.Replace(base, c.old, c.new, 1)))
+			if err == nil {
+				t.Fatalf("no error; rules %+v", r)
+			}
+			if !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("error\n\t%v\nwant it to contain\n\t%s", err, c.want)
+			}
+		})
+	}
+}
+
+func cloneRules(r *Rules) *Rules {
+	c := *r
+	c.Cards.Escalating = slices.Clone(r.Cards.Escalating)
+	c.Missions = slices.Clone(r.Missions)
+	for i := range c.Missions {
+		c.Missions[i].Continents = slices.Clone(r.Missions[i].Continents)
+	}
+	return &c
+}
+
+func TestValidateAgainstMap(t *testing.T) {
+	classic := loadClassic(t)
+	tiny, err := ParseMap("tiny.toml", []byte(tinyMap))
+	if err != nil {
+		t.Fatal(err)
+	}
+	missions, err := LoadRules("missions")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name   string
+		m      *Map
+		change func(r *Rules)
+		want   string // "" = valid
+	}{
+		{"classic ok", classic, func(r *Rules) {}, ""},
+		{"few armies", classic, func(r *Rules) { r.StartingArmies[6] = 6 },
+			`rules "missions": starting_armies[6] = 6: must be at least 7: 6 players share the 42 territories of map "classic"`},
+		{"just enough armies", classic, func(r *Rules) { r.StartingArmies[6] = 7; r.StartingArmies[5] = 9 }, ""},
+		{"too few for 5", classic, func(r *Rules) { r.StartingArmies[5] = 8 },
+			`rules "missions": starting_armies[5] = 8: must be at least 9: 5 players share the 42 territories of map "classic"`},
+		{"too many territories", classic, func(r *Rules) { r.Missions[6].Count = 43 },
+			`rules "missions": missions[6].count = 43: must be 1..42 (territories of map "classic")`},
+		{"all territories", classic, func(r *Rules) { r.Missions[6].Count = 42 }, ""},
+		{"too many continents", classic, func(r *Rules) { r.Missions[0].Extra = 5 },
+			`rules "missions": missions[0].extra = 5: 2 listed + 5 extra continents: map "classic" has only 6`},
+		{"all continents", classic, func(r *Rules) { r.Missions[0].Extra = 4 }, ""},
+		{"unknown continent", tiny, func(r *Rules) {},
+			`rules "missions": missions[0].continents = "Europe": no such continent on map "tiny"`},
+		{"tiny map without continent missions", tiny, func(r *Rules) { r.Missions = r.Missions[6:]; r.Players = 3; r.Missions[0].Count = 3 },
+			`rules "missions": missions[1].count = 18: must be 1..3 (territories of map "tiny")`},
+		{"nil map", nil, func(r *Rules) { r.Missions[0].Continents[0] = "Atlantis" }, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := cloneRules(missions)
+			c.change(r)
+			err := r.Validate(c.m)
+			switch {
+			case c.want == "" && err != nil:
+				t.Fatal(err)
+			case c.want != "" && (err == nil || err.Error() != c.want):
+				t.Fatalf("error\n\t%v\nwant\n\t%s", err, c.want)
+			}
+		})
+	}
+	// The lead's test rules are valid on the ring maps.
+	if err := testRules(FortifyOneStep).Validate(ringMap(3, 4)); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestRoundTrip(t *testing.T) {
+	m := loadClassic(t)
+	var buf bytes.Buffer
+	if err := EncodeMap(&buf, m); err != nil {
+		t.Fatal(err)
+	}
+	m2, err := ParseMap("encoded", buf.Bytes())
+	if err != nil {
+		t.Fatalf("%v\n%s", err, buf.Bytes())
+	}
+	if !reflect.DeepEqual(m, m2) {
+		t.Error("classic map differs after EncodeMap and ParseMap")
+	}
+	for _, name := range configs.RulesNames() {
+		r, err := LoadRules(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		buf.Reset()
+		if err := EncodeRules(&buf, r); err != nil {
+			t.Fatal(err)
+		}
+		r2, err := ParseRules("encoded", buf.Bytes())
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", name, err, buf.Bytes())
+		}
+		if !reflect.DeepEqual(r, r2) {
+			t.Errorf("%s: rules differ after EncodeRules and ParseRules:\n%+v\n%+v", name, r, r2)
+		}
+	}
+}
+
+func TestLoadFiles(t *testing.T) {
+	dir := t.TempDir()
+	mapPath := filepath.Join(dir, "tiny.toml")
+	if err := os.WriteFile(mapPath, []byte(tinyMap), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m, err := LoadMap(mapPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Name != "tiny" || m.NumTerritories() != 3 {
+		t.Errorf("loaded %q with %d territories", m.Name, m.NumTerritories())
+	}
+	bad := filepath.Join(dir, "bad.toml")
+	if err := os.WriteFile(bad, []byte(strings.Replace(embeddedRules(t, "classic"), "forced_trade_at = 5", "forced_trade_at = 3", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name string
+		load func(string) error
+		arg  string
+		want string
+	}{
+		{"rules file", func(s string) error { _, err := LoadRules(s); return err }, bad,
+			bad + ": cards.forced_trade_at = 3: must be 5..10"},
+		{"missing map file", func(s string) error { _, err := LoadMap(s); return err }, filepath.Join(dir, "none.toml"),
+			"load map: open " + filepath.Join(dir, "none.toml")},
+		{"missing relative file", func(s string) error { _, err := LoadRules(s); return err }, "nowhere.toml",
+			"load rules: open nowhere.toml: no such file or directory"},
+		{"unknown embedded map", func(s string) error { _, err := LoadMap(s); return err }, "earth",
+			`load map: no embedded map named "earth" (have classic)`},
+		{"unknown embedded rules", func(s string) error { _, err := LoadRules(s); return err }, "lux",
+			`load rules: no embedded rules named "lux" (have classic, fixedcards, mars2006, missions)`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			err := c.load(c.arg)
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("error %v, want it to contain %q", err, c.want)
+			}
+		})
+	}
+}
+
+func TestEmbeddedErrorNamesFile(t *testing.T) {
+	// An embedded rule set is reported under its repository path.
+	r, err := LoadRules("classic")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Cards.ForcedTradeAt = 3
+	want := `rules "classic": cards.forced_trade_at = 3: must be 5..10`
+	if err := r.Validate(nil); err == nil || err.Error() != want {
+		t.Fatalf("Validate: %v, want %s", err, want)
+	}
+	var buf bytes.Buffer
+	if err := EncodeRules(&buf, r); err != nil {
+		t.Fatal(err)
+	}
+	want = `configs/rules/classic.toml: cards.forced_trade_at = 3: must be 5..10`
+	if _, err := ParseRules(configs.Path("rules", "classic"), buf.Bytes()); err == nil || err.Error() != want {
+		t.Fatalf("ParseRules: %v, want %s", err, want)
+	}
+}
+
+func BenchmarkParseMap(b *testing.B) {
+	data, err := configs.Map("classic")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		if _, err := ParseMap("classic", data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkParseRules(b *testing.B) {
+	data, err := configs.Rules("missions")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		if _, err := ParseRules("missions", data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

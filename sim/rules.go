@@ -1,0 +1,152 @@
+package sim
+
+// Rules is a complete rule set. Rules are loaded from TOML (ParseRules,
+// LoadRules), validated, and immutable afterwards; one Rules value may be
+// shared by concurrent games. The TOML keys are the `toml` tags below.
+type Rules struct {
+	// Name identifies the rule set, e.g. "classic" or "mars2006".
+	Name string `toml:"name"`
+	// Map is the name of the map the rules are played on by default
+	// ("classic" for the embedded classic map).
+	Map string `toml:"map"`
+	// Players is the default number of players, 2..6.
+	Players int `toml:"players"`
+	// StartingArmies[k] is the number of armies each player starts with in a
+	// k-player game (index 0 and 1 unused); classic: 40, 35, 30, 25, 20 for
+	// 2..6 players.
+	StartingArmies [7]int `toml:"starting_armies"`
+
+	Setup     SetupRules     `toml:"setup"`
+	Reinforce ReinforceRules `toml:"reinforce"`
+	Cards     CardRules      `toml:"cards"`
+	Attack    AttackRules    `toml:"attack"`
+	Fortify   FortifyRules   `toml:"fortify"`
+	End       EndRules       `toml:"end"`
+	// Missions is the mission deck, used only when End.Win is "missions".
+	Missions []Mission `toml:"missions"`
+}
+
+// SetupRules says how the board is set up before the first turn.
+type SetupRules struct {
+	// Deal is how territories are distributed: "random" (dealt round-robin
+	// in a random order, one army each).
+	Deal string `toml:"deal"`
+	// InitialArmies is how the remaining starting armies are placed:
+	// "random" (one at a time on a random owned territory) or "bots" (the
+	// players place one army at a time, in turn order, via PlaceInitial).
+	InitialArmies string `toml:"initial_armies"`
+}
+
+// ReinforceRules gives the reinforcement formula, MARS paper equation (1):
+// a = max(Min, round(n/Divisor)) + card bonus + continent bonuses.
+type ReinforceRules struct {
+	// Rounding of n/Divisor: "floor" (the printed rules) or "ceil" (as the
+	// MARS paper prints equation (1)).
+	Rounding string `toml:"rounding"`
+	// Divisor is the number of territories per army, usually 3.
+	Divisor int `toml:"divisor"`
+	// Min is the minimum territory-based reinforcement, usually 3.
+	Min int `toml:"min"`
+	// ContinentBonus enables the continents' bonuses.
+	ContinentBonus bool `toml:"continent_bonus"`
+}
+
+// CardRules configures the card deck and trading.
+type CardRules struct {
+	// Mode is "none" (no cards), "fixed" (a set's value depends on its
+	// symbols: FixedValues) or "escalating" (the k-th set traded in the game
+	// is worth Escalating[k], then +EscalatingStep per further set).
+	Mode string `toml:"mode"`
+	// Wilds is the number of wild cards in the deck (usually 2).
+	Wilds int `toml:"wilds"`
+	// FixedValues are the values, in mode "fixed", of three infantry, three
+	// cavalry, three artillery and one of each (4, 6, 8, 10 in Sciberras 2022).
+	FixedValues [4]int `toml:"fixed_values"`
+	// Escalating lists the values of the first sets traded in the game
+	// (classic: 4, 6, 8, 10, 12, 15).
+	Escalating []int `toml:"escalating"`
+	// EscalatingStep is added per set after the listed ones (classic: 5).
+	EscalatingStep int `toml:"escalating_step"`
+	// TerritoryBonus is the number of extra armies placed on a traded card's
+	// territory when the trader owns it (classic: 2; at most once per trade).
+	TerritoryBonus int `toml:"territory_bonus"`
+	// ForcedTradeAt: a player holding at least this many cards at the start
+	// of its turn, or after taking an eliminated player's cards, must trade
+	// until it holds fewer (classic: 5).
+	ForcedTradeAt int `toml:"forced_trade_at"`
+	// OnePerTurn gives a player that conquered at least one territory in its
+	// turn one card at the end of the attack phase.
+	OnePerTurn bool `toml:"one_per_turn"`
+	// TakeOnElimination gives an eliminated player's cards to its eliminator.
+	TakeOnElimination bool `toml:"take_on_elimination"`
+}
+
+// AttackRules configures battles.
+type AttackRules struct {
+	// AttackerDice and DefenderDice are the maximum numbers of dice (3, 2).
+	AttackerDice int `toml:"attacker_dice"`
+	DefenderDice int `toml:"defender_dice"`
+	// TiesToAttacker makes tied dice a defender loss (false in every
+	// published rule set: ties go to the defender).
+	TiesToAttacker bool `toml:"ties_to_attacker"`
+	// MoveInAtLeastDice: after a conquest the attacker must move in at least
+	// as many armies as dice rolled in the last roll (otherwise at least 1).
+	MoveInAtLeastDice bool `toml:"move_in_at_least_dice"`
+}
+
+// Fortify variants.
+const (
+	// FortifySingle allows one move of any number of armies between two
+	// adjacent owned territories.
+	FortifySingle = "single"
+	// FortifyOneStep allows any number of moves between adjacent owned
+	// territories, each army moving at most one step (the MARS house rule).
+	FortifyOneStep = "one-step"
+	// FortifyConnected allows one move along a path of owned territories.
+	FortifyConnected = "connected"
+)
+
+// FortifyRules configures the fortification phase.
+type FortifyRules struct {
+	// Mode is FortifySingle, FortifyOneStep or FortifyConnected.
+	Mode string `toml:"mode"`
+}
+
+// EndRules says when a game ends.
+type EndRules struct {
+	// Win is "domination" (own every territory) or "missions" (complete
+	// one's mission card, or be the last player standing).
+	Win string `toml:"win"`
+	// RoundLimit ends the game as a stalemate after this many rounds (a
+	// round is one turn of every live player); 0 means no limit.
+	RoundLimit int `toml:"round_limit"`
+}
+
+// Mission kinds.
+const (
+	// MissionContinents: own every listed continent, plus Extra more
+	// continents of the player's choice.
+	MissionContinents = "continents"
+	// MissionTerritories: own at least Count territories, each with at least
+	// MinArmies armies.
+	MissionTerritories = "territories"
+	// MissionEliminate: eliminate a player chosen when missions are dealt;
+	// if that player is eliminated by another (or is oneself), the mission
+	// becomes "own 24 territories".
+	MissionEliminate = "eliminate"
+)
+
+// Mission is a mission card (mission mode; Khan & Rovatsos 2013, 3.2.1).
+type Mission struct {
+	// Name is a short description, e.g. "Occupy Asia and Africa".
+	Name string `toml:"name"`
+	// Kind is MissionContinents, MissionTerritories or MissionEliminate.
+	Kind string `toml:"kind"`
+	// Continents are continent names (MissionContinents).
+	Continents []string `toml:"continents"`
+	// Extra is how many further continents of one's choice (MissionContinents).
+	Extra int `toml:"extra"`
+	// Count and MinArmies parameterise MissionTerritories.
+	Count     int `toml:"count"`
+	MinArmies int `toml:"min_armies"`
+}
