@@ -97,3 +97,29 @@ func BenchmarkEngineObserved(b *testing.B) {
 	n := 0
 	benchGame(b, ringMap(6, 7), testRules(FortifyOneStep), ObserverFunc(func(e *Event) { n++ }))
 }
+
+// BenchmarkEngineClassic measures the bare engine with six greedy bots on
+// the classic map under the MARS paper's rules.
+func BenchmarkEngineClassic(b *testing.B) {
+	m, err := LoadMap("classic")
+	if err != nil {
+		b.Fatal(err)
+	}
+	r, err := LoadRules("mars2006")
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchGame(b, m, r, nil)
+}
+
+// BenchmarkRollDice measures the engine's dice: one roll of 3 against 2.
+func BenchmarkRollDice(b *testing.B) {
+	g, _ := NewGame(ringMap(1, 3), testRules(FortifySingle), 2)
+	g.reset(1)
+	var a [3]uint8
+	var d [2]uint8
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		RollDice(g.rng, 3, 2, false, &a, &d)
+	}
+}

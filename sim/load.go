@@ -120,6 +120,40 @@ func ParseMap(source string, data []byte) (*Map, error) {
 	return buildMap(source, &f)
 }
 
+// NewMap builds and validates a map from continents (Name and Bonus) and
+// territories (Name, Continent id and Neighbors ids, in any order), under
+// the rules of ParseMap; the derived fields (sorted neighbours, continent
+// territory and border lists) are computed and the inputs are not kept.
+// Errors name the offending element as ParseMap would, e.g.
+// `NewMap "ring": territories[2].neighbors = "b": listed twice ...`.
+func NewMap(name string, continents []Continent, territories []Territory) (*Map, error) {
+	source := fmt.Sprintf("NewMap %q", name)
+	f := mapFile{
+		Name:        name,
+		Continents:  make([]continentFile, len(continents)),
+		Territories: make([]territoryFile, len(territories)),
+	}
+	for i, c := range continents {
+		f.Continents[i] = continentFile{Name: c.Name, Bonus: c.Bonus}
+	}
+	for i, t := range territories {
+		if t.Continent < 0 || t.Continent >= len(continents) {
+			return nil, badValue(source, fmt.Sprintf("territories[%d].continent", i), t.Continent,
+				"must be a continent id 0..%d", len(continents)-1)
+		}
+		nb := make([]string, len(t.Neighbors))
+		for j, id := range t.Neighbors {
+			if id < 0 || id >= len(territories) {
+				return nil, badValue(source, fmt.Sprintf("territories[%d].neighbors", i), id,
+					"must be a territory id 0..%d", len(territories)-1)
+			}
+			nb[j] = territories[id].Name
+		}
+		f.Territories[i] = territoryFile{Name: t.Name, Continent: continents[t.Continent].Name, Neighbors: nb}
+	}
+	return buildMap(source, &f)
+}
+
 func buildMap(source string, f *mapFile) (*Map, error) {
 	if err := checkName(f.Name); err != nil {
 		return nil, badValue(source, "name", f.Name, "%v", err)

@@ -1,0 +1,221 @@
+package arena
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// HeaderFormat identifies the config.json layout.
+const HeaderFormat = "marslab-batch/1"
+
+// Header is the content of config.json: everything that decides a batch's
+// results. Resuming or merging checks that the headers agree.
+type Header struct {
+	// Format is HeaderFormat.
+	Format string `json:"format"`
+	// Seed is the experiment seed.
+	Seed uint64 `json:"seed"`
+	// Games is the number of games of the whole batch (all shards).
+	Games int `json:"games"`
+	// Seats are the configured seats; game g seats them rotated by g mod n.
+	Seats []SeatInfo `json:"seats"`
+	// Rules and Map are the names of the rule set and the map.
+	Rules string `json:"rules"`
+	Map   string `json:"map"`
+	// RulesSHA256 and MapSHA256 fingerprint the loaded rules and map (the
+	// SHA-256 of their JSON encoding), so that an edited file is noticed.
+	RulesSHA256 string `json:"rules_sha256"`
+	MapSHA256   string `json:"map_sha256"`
+	// Shard is the part of the batch this directory holds.
+	Shard Shard `json:"shard"`
+}
+
+// SeatInfo describes one configured seat.
+type SeatInfo struct {
+	// Label is the seat's label, the bot's name in the results.
+	Label string `json:"label"`
+	// Bot is the registered bot name.
+	Bot string `json:"bot"`
+	// Params are the bot's parameter overrides, if any.
+	Params map[string]float64 `json:"params,omitempty"`
+}
+
+// Labels returns the seat labels in configured order.
+func (h *Header) Labels() []string {
+	ls := make([]string, len(h.Seats))
+	for i, s := range h.Seats {
+		ls[i] = s.Label
+	}
+	return ls
+}
+
+func fingerprint(v any) (string, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:]), nil
+}
+
+// header builds the Header of a validated Config.
+func (cfg *Config) header() (Header, error) {
+	h := Header{Format: HeaderFormat, Seed: cfg.Seed, Games: cfg.Games, Rules: cfg.Rules.Name, Map: cfg.Map.Name,
+		Shard: cfg.Shard.norm()}
+	var err error
+	if h.RulesSHA256, err = fingerprint(cfg.Rules); err != nil {
+		return h, fmt.Errorf("rules %q: %w", cfg.Rules.Name, err)
+	}
+	if h.MapSHA256, err = fingerprint(cfg.Map); err != nil {
+		return h, fmt.Errorf("map %q: %w", cfg.Map.Name, err)
+	}
+	for _, s := range cfg.Seats {
+		si := SeatInfo{Label: s.Label, Bot: s.Factory.Name}
+		if len(s.Params) > 0 {
+			si.Params = maps.Clone(s.Params)
+		}
+		h.Seats = append(h.Seats, si)
+	}
+	return h, nil
+}
+
+// diff describes the first difference between two headers, ignoring the
+// shard index when ignoreShardIndex is set; "" when they agree.
+func (h *Header) diff(o *Header, ignoreShardIndex bool) string {
+	switch {
+	case h.Format != o.Format:
+		return fmt.Sprintf("format %q vs %q", h.Format, o.Format)
+	case h.Seed != o.Seed:
+		return fmt.Sprintf("seed %d vs %d", h.Seed, o.Seed)
+	case h.Games != o.Games:
+		return fmt.Sprintf("games %d vs %d", h.Games, o.Games)
+	case h.Rules != o.Rules:
+		return fmt.Sprintf("rules %q vs %q", h.Rules, o.Rules)
+	case h.Map != o.Map:
+		return fmt.Sprintf("map %q vs %q", h.Map, o.Map)
+	case h.RulesSHA256 != o.RulesSHA256:
+		return fmt.Sprintf("rules %q: contents differ (rules_sha256 %.12s vs %.12s)", h.Rules, h.RulesSHA256, o.RulesSHA256)
+	case h.MapSHA256 != o.MapSHA256:
+		return fmt.Sprintf("map %q: contents differ (map_sha256 %.12s vs %.12s)", h.Map, h.MapSHA256, o.MapSHA256)
+	case !slices.Equal(h.Labels(), o.Labels()):
+		return fmt.Sprintf("seats [%s] vs [%s]", strings.Join(h.Labels(), ","), strings.Join(o.Labels(), ","))
+	}
+	for i := range h.Seats {
+		a, b := &h.Seats[i], &o.Seats[i]
+		if a.Bot != b.Bot {
+			return fmt.Sprintf("seat %d (%s): bot %q vs %q", i, a.Label, a.Bot, b.Bot)
+		}
+		if !maps.Equal(a.Params, b.Params) {
+			return fmt.Sprintf("seat %d (%s): params %s vs %s", i, a.Label, paramList(a.Params), paramList(b.Params))
+		}
+	}
+	if h.Shard.Count != o.Shard.Count || (!ignoreShardIndex && h.Shard.Index != o.Shard.Index) {
+		return fmt.Sprintf("shard %s vs %s", h.Shard, o.Shard)
+	}
+	return ""
+}
+
+func paramList(p map[string]float64) string {
+	var kv []string
+	for _, k := range slices.Sorted(maps.Keys(p)) {
+		kv = append(kv, fmt.Sprintf("%s=%g", k, p[k]))
+	}
+	return "{" + strings.Join(kv, ";") + "}"
+}
+
+// validate checks a header read from disk.
+func (h *Header) validate() error {
+	if h.Format != HeaderFormat {
+		return fmt.Errorf("format %q: want %q", h.Format, HeaderFormat)
+	}
+	if len(h.Seats) < 2 || len(h.Seats) > 6 {
+		return fmt.Errorf("seats: %d, want 2..6", len(h.Seats))
+	}
+	if h.Games < 1 {
+		return fmt.Errorf("games %d: want >= 1", h.Games)
+	}
+	if h.Shard.Count < 1 {
+		return fmt.Errorf("shard %d/%d: want count >= 1", h.Shard.Index, h.Shard.Count)
+	}
+	return h.Shard.Validate()
+}
+
+// ReadHeader reads and checks dir/config.json.
+func ReadHeader(dir string) (Header, error) {
+	path := filepath.Join(dir, configFile)
+	var h Header
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return h, err
+	}
+	if err := json.Unmarshal(b, &h); err != nil {
+		return h, fmt.Errorf("%s: %w", path, err)
+	}
+	if err := h.validate(); err != nil {
+		return h, fmt.Errorf("%s: %w", path, err)
+	}
+	return h, nil
+}
+
+// File names in an output directory.
+const (
+	configFile  = "config.json"
+	gamesFile   = "games.jsonl"
+	summaryFile = "summary.json"
+	timingFile  = "timing.json"
+)
+
+// summaryJSON encodes a summary as a JSON list with one bot per line.
+func summaryJSON(sum []BotSummary) ([]byte, error) {
+	b := []byte("[\n")
+	for i := range sum {
+		line, err := json.Marshal(&sum[i])
+		if err != nil {
+			return nil, err
+		}
+		b = append(b, "  "...)
+		b = append(b, line...)
+		if i < len(sum)-1 {
+			b = append(b, ',')
+		}
+		b = append(b, '\n')
+	}
+	return append(b, "]\n"...), nil
+}
+
+// writeFile writes b to dir/name through a temporary file and a rename, so
+// that a reader never sees half a file.
+func writeFile(dir, name string, b []byte) error {
+	path := filepath.Join(dir, name)
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, b, 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
+// writeJSON writes v, indented, with a final newline, to dir/name through a
+// temporary file and a rename, so that a reader never sees half a file.
+func writeJSON(dir, name string, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	return writeFile(dir, name, append(b, '\n'))
+}
+
+// writeSummary writes summary.json.
+func writeSummary(dir string, sum []BotSummary) error {
+	b, err := summaryJSON(sum)
+	if err != nil {
+		return fmt.Errorf("%s: %w", summaryFile, err)
+	}
+	return writeFile(dir, summaryFile, b)
+}

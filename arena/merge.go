@@ -1,0 +1,171 @@
+package arena
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Merge joins the output directories of the shards of one batch into out:
+// it checks that their config.json files agree (except for the shard
+// index), that every shard 0..Count-1 is given exactly once and is
+// complete, and writes config.json, games.jsonl (every game, in index
+// order), summary.json (byte-identical to a one-shard run of the batch) and
+// timing.json (the shards' timings added up). Games are copied line by line,
+// so memory stays small whatever the batch size.
+func Merge(out string, dirs []string) (*Report, error) {
+	if len(dirs) == 0 {
+		return nil, errors.New("merge: no shard directories")
+	}
+	var h Header
+	byIndex := map[int]string{}
+	for i, d := range dirs {
+		dh, err := ReadHeader(d)
+		if err != nil {
+			return nil, fmt.Errorf("merge: %w", err)
+		}
+		if i == 0 {
+			h = dh
+		} else if diff := h.diff(&dh, true); diff != "" {
+			return nil, fmt.Errorf("merge: %s and %s are not shards of the same batch: %s", dirs[0], d, diff)
+		}
+		if prev, ok := byIndex[dh.Shard.Index]; ok {
+			return nil, fmt.Errorf("merge: shard %s is given twice (%s and %s)", dh.Shard, prev, d)
+		}
+		byIndex[dh.Shard.Index] = d
+	}
+	count := h.Shard.Count
+	var missing []string
+	for i := 0; i < count; i++ {
+		if _, ok := byIndex[i]; !ok {
+			missing = append(missing, Shard{Index: i, Count: count}.String())
+		}
+	}
+	if len(missing) > 0 {
+		return nil, fmt.Errorf("merge: shard(s) %s missing: the shards must cover games 0..%d exactly once", strings.Join(missing, ", "), h.Games-1)
+	}
+	for _, d := range dirs {
+		if same, err := sameDir(d, out); err != nil {
+			return nil, fmt.Errorf("merge: %w", err)
+		} else if same {
+			return nil, fmt.Errorf("merge: output directory %s is one of the shards", out)
+		}
+	}
+
+	// Check every shard completely before writing anything.
+	n := len(h.Seats)
+	for i := 0; i < count; i++ {
+		d := byIndex[i]
+		sh := h
+		sh.Shard = Shard{Index: i, Count: count}
+		f, err := os.Open(filepath.Join(d, gamesFile))
+		if err != nil {
+			return nil, fmt.Errorf("merge: %w", err)
+		}
+		_, _, err = scanGames(f, filepath.Join(d, gamesFile), &sh, newTally(h.Labels(), n), sh.Shard.Len(h.Games))
+		f.Close()
+		if err != nil {
+			return nil, fmt.Errorf("merge: %w", err)
+		}
+	}
+
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return nil, fmt.Errorf("merge: %w", err)
+	}
+	mh := h
+	mh.Shard = Shard{Index: 0, Count: 1}
+	rep := &Report{Header: mh, Total: h.Games}
+	readers := make([]*bufio.Reader, count)
+	for i := range readers {
+		f, err := os.Open(filepath.Join(byIndex[i], gamesFile))
+		if err != nil {
+			return nil, fmt.Errorf("merge: %w", err)
+		}
+		defer f.Close()
+		readers[i] = bufio.NewReaderSize(f, 1<<16)
+	}
+	gpath := filepath.Join(out, gamesFile)
+	of, err := os.Create(gpath + ".tmp")
+	if err != nil {
+		return nil, fmt.Errorf("merge: %w", err)
+	}
+	defer of.Close()
+	bw := bufio.NewWriterSize(of, 1<<16)
+	tal := newTally(h.Labels(), n)
+	for g := 0; g < h.Games; g++ {
+		src := byIndex[g%count]
+		line, err := readers[g%count].ReadBytes('\n')
+		if err != nil {
+			if err == io.EOF {
+				err = fmt.Errorf("game %d missing (file changed while merging?)", g)
+			}
+			return nil, fmt.Errorf("merge: %s: %w", filepath.Join(src, gamesFile), err)
+		}
+		rec, err := ParseRecord(bytes.TrimSuffix(line, []byte{'\n'}), n)
+		if err == nil && rec.Game != g {
+			err = fmt.Errorf("game %d where game %d was expected (file changed while merging?)", rec.Game, g)
+		}
+		if err == nil {
+			err = tal.add(&rec)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("merge: %s: %w", filepath.Join(src, gamesFile), err)
+		}
+		if _, err := bw.Write(line); err != nil {
+			return nil, fmt.Errorf("merge: %s: %w", gpath, err)
+		}
+	}
+	if err := bw.Flush(); err != nil {
+		return nil, fmt.Errorf("merge: %s: %w", gpath, err)
+	}
+	if err := of.Close(); err != nil {
+		return nil, fmt.Errorf("merge: %s: %w", gpath, err)
+	}
+	if err := os.Rename(gpath+".tmp", gpath); err != nil {
+		return nil, fmt.Errorf("merge: %w", err)
+	}
+	rep.Done = h.Games
+	rep.Summary = tal.summary()
+	for i := 0; i < count; i++ {
+		// Timings are measurements: a shard without a readable timing.json
+		// only leaves its part out of the combined figures.
+		var t Timing
+		if b, err := os.ReadFile(filepath.Join(byIndex[i], timingFile)); err == nil && json.Unmarshal(b, &t) == nil {
+			rep.Timing.add(t)
+		}
+	}
+	rep.Timing.finish()
+	if err := writeJSON(out, configFile, mh); err != nil {
+		return nil, fmt.Errorf("merge: %w", err)
+	}
+	if err := writeSummary(out, rep.Summary); err != nil {
+		return nil, fmt.Errorf("merge: %w", err)
+	}
+	if err := writeJSON(out, timingFile, rep.Timing); err != nil {
+		return nil, fmt.Errorf("merge: %w", err)
+	}
+	return rep, nil
+}
+
+// sameDir reports whether a and b name the same existing directory (false
+// when b does not exist yet).
+func sameDir(a, b string) (bool, error) {
+	sa, err := os.Stat(a)
+	if err != nil {
+		return false, err
+	}
+	sb, err := os.Stat(b)
+	if errors.Is(err, os.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	return os.SameFile(sa, sb), nil
+}

@@ -1,0 +1,430 @@
+package arena
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"marslab/bots"
+	"marslab/sim"
+)
+
+// testPlayers are fast baseline bots; "aggressive" twice checks that a label
+// seated twice aggregates.
+const testPlayers = "aggressive,random,aggressive,random"
+
+// testGames is small enough for the package tests to stay fast with -race.
+const testGames = 60
+
+func testConfig(t testing.TB, players string, games int) Config {
+	t.Helper()
+	m, err := sim.LoadMap("classic")
+	must(t, err, "LoadMap")
+	r, err := sim.LoadRules("mars2006")
+	must(t, err, "LoadRules")
+	seats, err := bots.NewRegistry().ParseSeats(players, nil)
+	must(t, err, "ParseSeats")
+	return Config{Map: m, Rules: r, Seats: seats, Games: games, Seed: 7, Workers: 1, Timing: true}
+}
+
+func readFile(t testing.TB, dir, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, name))
+	must(t, err, "read")
+	return b
+}
+
+// sameFiles checks that the results (not the timings) of two directories
+// are byte-identical.
+func sameFiles(t *testing.T, wantDir, gotDir string) {
+	t.Helper()
+	for _, name := range []string{configFile, gamesFile, summaryFile} {
+		want, got := readFile(t, wantDir, name), readFile(t, gotDir, name)
+		if !bytes.Equal(want, got) {
+			t.Errorf("%s differs between %s (%d bytes) and %s (%d bytes)", name, wantDir, len(want), gotDir, len(got))
+		}
+	}
+}
+
+func runTo(t *testing.T, cfg Config, dir string) *Report {
+	t.Helper()
+	cfg.Out = dir
+	rep, err := Run(context.Background(), cfg)
+	must(t, err, "Run ", dir)
+	return rep
+}
+
+func TestRunDeterminism(t *testing.T) {
+	base := t.TempDir()
+	cfg := testConfig(t, testPlayers, testGames)
+	ref := filepath.Join(base, "w1")
+	rep := runTo(t, cfg, ref)
+
+	// The report and the files tell the same story.
+	eq(t, testGames, rep.Done)
+	eq(t, testGames, rep.Played)
+	eq(t, []string{"aggressive", "random"}, []string{rep.Summary[0].Bot, rep.Summary[1].Bot})
+	wins, stale := 0, 0
+	for _, s := range rep.Summary {
+		eq(t, 2*testGames, s.Games, s.Bot, " seat-games")
+		wins += s.Wins
+		stale += s.Stalemates
+	}
+	lines := bytes.Split(bytes.TrimSuffix(readFile(t, ref, gamesFile), []byte{'\n'}), []byte{'\n'})
+	eq(t, testGames, len(lines), "games.jsonl lines")
+	for g, line := range lines {
+		r, err := ParseRecord(line, 4)
+		must(t, err, "line ", g)
+		eq(t, g, r.Game)
+		eq(t, sim.GameSeed(7, uint64(g)), r.Seed)
+		// Seat i of game g is Seats[(i+g)%4]: the list alternates.
+		first := []string{"aggressive", "random"}[g%2]
+		eq(t, first, r.Seating[0], "game ", g, " seat 0")
+	}
+	// Every game places one seat first, and every seat somewhere.
+	firsts, places := 0, 0
+	for _, s := range rep.Summary {
+		firsts += s.Placements[0]
+		for _, c := range s.Placements {
+			places += c
+		}
+	}
+	eq(t, testGames, firsts, "first places")
+	eq(t, 4*testGames, places, "placements")
+	wantWins := 0
+	for _, line := range lines {
+		r, _ := ParseRecord(line, 4)
+		if r.Winner >= 0 {
+			wantWins++
+		}
+	}
+	eq(t, wantWins, wins, "wins over bots = decided games")
+	eq(t, testGames, wins+stale/4, "each game is won or a stalemate of 4 seats")
+	// Timing covers every seat-game of every worker.
+	if len(rep.Timing.Bots) != 2 {
+		t.Fatalf("timing bots: %+v", rep.Timing.Bots)
+	}
+	eq(t, 2*testGames, rep.Timing.Bots[0].SeatGames)
+	if rep.Timing.Bots[0].Turns <= 0 || rep.Timing.Bots[0].DecisionSeconds <= 0 {
+		t.Errorf("no decisions timed: %+v", rep.Timing.Bots[0])
+	}
+
+	for _, w := range []int{2, 4} {
+		c := cfg
+		c.Workers = w
+		dir := filepath.Join(base, fmt.Sprintf("w%d", w))
+		runTo(t, c, dir)
+		sameFiles(t, ref, dir)
+	}
+
+	// Three shards on 2 workers each, merged.
+	var dirs []string
+	for i := 0; i < 3; i++ {
+		c := cfg
+		c.Workers = 2
+		c.Shard = Shard{Index: i, Count: 3}
+		dir := filepath.Join(base, fmt.Sprintf("s%d", i))
+		r := runTo(t, c, dir)
+		eq(t, testGames/3, r.Done, "shard ", i)
+		dirs = append(dirs, dir)
+	}
+	merged := filepath.Join(base, "merged")
+	mrep, err := Merge(merged, []string{dirs[2], dirs[0], dirs[1]})
+	must(t, err, "Merge")
+	sameFiles(t, ref, merged)
+	eq(t, rep.Summary, mrep.Summary)
+	eq(t, testGames, mrep.Timing.Games)
+	eq(t, 2*testGames, mrep.Timing.Bots[0].SeatGames)
+
+	// Without an output directory the summary is the same.
+	c := cfg
+	c.Workers = 3
+	c.Timing = false
+	mem, err := Run(context.Background(), c)
+	must(t, err, "Run in memory")
+	eq(t, rep.Summary, mem.Summary)
+	eq(t, 0, len(mem.Timing.Bots))
+}
+
+func TestRunResume(t *testing.T) {
+	base := t.TempDir()
+	cfg := testConfig(t, testPlayers, testGames)
+	cfg.Workers = 2
+	ref := filepath.Join(base, "ref")
+	runTo(t, cfg, ref)
+
+	// Interrupt after k games, twice, then finish.
+	dir := filepath.Join(base, "resumed")
+	done := 0
+	for i, k := range []int{7, 25} {
+		ctx, cancel := context.WithCancel(context.Background())
+		c := cfg
+		c.Out = dir
+		c.Resume = i > 0
+		seen := 0
+		c.OnRecord = func(Record) {
+			if seen++; seen == k {
+				cancel()
+			}
+		}
+		rep, err := Run(ctx, c)
+		cancel()
+		if !errors.Is(err, ErrInterrupted) || !errors.Is(err, context.Canceled) {
+			t.Fatalf("round %d: want an interruption, got %v", i, err)
+		}
+		errContains(t, err, "-resume")
+		if rep.Played < k || rep.Done != done+rep.Played {
+			t.Fatalf("round %d: played %d (want >= %d), done %d", i, rep.Played, k, rep.Done)
+		}
+		done = rep.Done
+		lines := bytes.Count(readFile(t, dir, gamesFile), []byte{'\n'})
+		eq(t, done, lines, "round ", i, ": lines on disk")
+		if _, err := os.Stat(filepath.Join(dir, summaryFile)); err == nil {
+			t.Errorf("round %d: summary.json written for an incomplete batch", i)
+		}
+	}
+	c := cfg
+	c.Resume = true
+	c.Workers = 3
+	rep := runTo(t, c, dir)
+	eq(t, testGames-done, rep.Played, "played by the last resume")
+	sameFiles(t, ref, dir)
+	// Timing adds up the three parts.
+	eq(t, testGames, rep.Timing.Games)
+
+	// Resuming a complete batch plays nothing and changes nothing.
+	rep = runTo(t, c, dir)
+	eq(t, 0, rep.Played)
+	sameFiles(t, ref, dir)
+}
+
+func TestRunResumeTornLine(t *testing.T) {
+	base := t.TempDir()
+	cfg := testConfig(t, testPlayers, 20)
+	ref := filepath.Join(base, "ref")
+	runTo(t, cfg, ref)
+
+	// A batch killed in the middle of writing line 12.
+	dir := filepath.Join(base, "torn")
+	must(t, os.MkdirAll(dir, 0o755))
+	must(t, os.WriteFile(filepath.Join(dir, configFile), readFile(t, ref, configFile), 0o644))
+	games := readFile(t, ref, gamesFile)
+	cut := 0
+	for range 11 {
+		cut += bytes.IndexByte(games[cut:], '\n') + 1
+	}
+	cut += 30 // half of line 12
+	must(t, os.WriteFile(filepath.Join(dir, gamesFile), games[:cut], 0o644))
+
+	c := cfg
+	c.Resume = true
+	rep := runTo(t, c, dir)
+	eq(t, 9, rep.Played, "games replayed")
+	sameFiles(t, ref, dir)
+}
+
+func TestRunRefusals(t *testing.T) {
+	base := t.TempDir()
+	cfg := testConfig(t, testPlayers, 8)
+	dir := filepath.Join(base, "a")
+	runTo(t, cfg, dir)
+
+	_, err := Run(context.Background(), withOut(cfg, dir))
+	errContains(t, err, "already holds a batch")
+
+	tests := []struct {
+		name   string
+		change func(c *Config)
+		err    string
+	}{
+		{"seed", func(c *Config) { c.Seed = 8 }, "seed 7 vs 8"},
+		{"games", func(c *Config) { c.Games = 9 }, "games 8 vs 9"},
+		{"shard", func(c *Config) { c.Shard = Shard{1, 2} }, "shard 0/1 vs 1/2"},
+		{"seats", func(c *Config) { c.Seats = c.Seats[:3] }, "seats [aggressive,random,aggressive,random] vs [aggressive,random,aggressive]"},
+		{"params", func(c *Config) {
+			c.Seats = append([]bots.Seat(nil), c.Seats...)
+			c.Seats[1].Params = map[string]float64{"stop": 0.5}
+		}, "seat 1 (random): params " + paramList(cfg.Seats[1].Params) + " vs {stop=0.5}"},
+		{"rules", func(c *Config) {
+			r := *c.Rules
+			r.End.RoundLimit++
+			c.Rules = &r
+		}, "contents differ"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := withOut(cfg, dir)
+			c.Resume = true
+			tt.change(&c)
+			_, err := Run(context.Background(), c)
+			errContains(t, err, tt.err)
+			errContains(t, err, "different batch")
+		})
+	}
+
+	// A games.jsonl that does not belong to the config.
+	bad := filepath.Join(base, "bad")
+	c := withOut(cfg, bad)
+	runTo(t, c, bad)
+	lines := readFile(t, bad, gamesFile)
+	must(t, os.WriteFile(filepath.Join(bad, gamesFile), bytes.Replace(lines, []byte(`"game":1,`), []byte(`"game":2,`), 1), 0o644))
+	c.Resume = true
+	_, err = Run(context.Background(), c)
+	errContains(t, err, "line 2 is game 2, want game 1")
+
+	// A seat whose players cannot be made fails before anything is written.
+	badSeat := filepath.Join(base, "badseat")
+	c = withOut(cfg, badSeat)
+	c.Resume = false
+	c.Seats = append([]bots.Seat(nil), cfg.Seats...)
+	c.Seats[1].Factory = &bots.Factory{Name: "broken"}
+	_, err = Run(context.Background(), c)
+	errContains(t, err, "seat 1 (random)")
+	if _, err := os.Stat(badSeat); err == nil {
+		t.Errorf("a failed start created %s", badSeat)
+	}
+
+	invalid := []struct {
+		change func(c *Config)
+		err    string
+	}{
+		{func(c *Config) { c.Games = 0 }, "games 0: want >= 1"},
+		{func(c *Config) { c.Seats = c.Seats[:1] }, "1 seats: want 2..6"},
+		{func(c *Config) { c.Workers = -1 }, "workers -1"},
+		{func(c *Config) { c.Shard = Shard{3, 3} }, "shard 3/3"},
+		{func(c *Config) { c.Map = nil }, "needs a Map"},
+		{func(c *Config) { c.Resume = true }, "Resume needs an output directory"},
+	}
+	for _, tt := range invalid {
+		c := cfg
+		tt.change(&c)
+		_, err := Run(context.Background(), c)
+		errContains(t, err, tt.err)
+	}
+}
+
+func withOut(c Config, dir string) Config {
+	c.Out = dir
+	return c
+}
+
+func TestMergeRefusals(t *testing.T) {
+	base := t.TempDir()
+	cfg := testConfig(t, testPlayers, 12)
+	shard := func(name string, s Shard, c Config) string {
+		c.Shard = s
+		dir := filepath.Join(base, name)
+		runTo(t, c, dir)
+		return dir
+	}
+	s0 := shard("s0", Shard{0, 3}, cfg)
+	s1 := shard("s1", Shard{1, 3}, cfg)
+	s2 := shard("s2", Shard{2, 3}, cfg)
+	other := cfg
+	other.Seed = 99
+	o2 := shard("o2", Shard{2, 3}, other)
+	h2 := shard("h2", Shard{0, 2}, cfg)
+
+	// An incomplete shard: interrupted after 1 game.
+	inc := filepath.Join(base, "inc")
+	ctx, cancel := context.WithCancel(context.Background())
+	c := withOut(cfg, inc)
+	c.Shard = Shard{2, 3}
+	c.OnRecord = func(Record) { cancel() }
+	_, err := Run(ctx, c)
+	cancel()
+	if !errors.Is(err, ErrInterrupted) {
+		t.Fatalf("want an interruption, got %v", err)
+	}
+
+	tests := []struct {
+		name string
+		dirs []string
+		err  string
+	}{
+		{"overlap", []string{s0, s1, s1}, "shard 1/3 is given twice"},
+		{"missing", []string{s0, s2}, "shard(s) 1/3 missing"},
+		{"other seed", []string{s0, s1, o2}, "not shards of the same batch: seed 7 vs 99"},
+		{"other count", []string{s0, s1, h2}, "shard 0/3 vs 0/2"},
+		{"incomplete", []string{s0, s1, inc}, "resume this shard first"},
+		{"none", nil, "no shard directories"},
+		{"out is a shard", []string{s0, s1, s2}, "is one of the shards"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out := filepath.Join(base, "m-"+strings.ReplaceAll(tt.name, " ", "-"))
+			if tt.name == "out is a shard" {
+				out = s1
+			}
+			_, err := Merge(out, tt.dirs)
+			errContains(t, err, tt.err)
+			if tt.name != "out is a shard" {
+				if _, err := os.Stat(filepath.Join(out, gamesFile)); err == nil {
+					t.Errorf("a refused merge wrote %s", out)
+				}
+			}
+		})
+	}
+}
+
+func ExampleRun() {
+	m, _ := sim.LoadMap("classic")
+	r, _ := sim.LoadRules("mars2006")
+	seats, _ := bots.NewRegistry().ParseSeats("aggressive,random,random", nil)
+	rep, err := Run(context.Background(), Config{Map: m, Rules: r, Seats: seats, Games: 30, Seed: 1})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	seatGames := 0
+	for _, s := range rep.Summary {
+		fmt.Printf("%s: %d seat-games\n", s.Bot, s.Games)
+		seatGames += s.Games
+	}
+	fmt.Println(rep.Done, "games,", seatGames, "seat-games")
+	// Output:
+	// aggressive: 30 seat-games
+	// random: 60 seat-games
+	// 30 games, 90 seat-games
+}
+
+func ExampleMerge() {
+	m, _ := sim.LoadMap("classic")
+	r, _ := sim.LoadRules("mars2006")
+	seats, _ := bots.NewRegistry().ParseSeats("aggressive,random", nil)
+	base, _ := os.MkdirTemp("", "arena-example")
+	defer os.RemoveAll(base)
+	cfg := Config{Map: m, Rules: r, Seats: seats, Games: 20, Seed: 1}
+	var dirs []string
+	for i := 0; i < 2; i++ {
+		c := cfg
+		c.Shard = Shard{Index: i, Count: 2}
+		c.Out = filepath.Join(base, fmt.Sprintf("shard%d", i))
+		if _, err := Run(context.Background(), c); err != nil {
+			fmt.Println(err)
+			return
+		}
+		dirs = append(dirs, c.Out)
+	}
+	one := cfg
+	one.Out = filepath.Join(base, "one")
+	if _, err := Run(context.Background(), one); err != nil {
+		fmt.Println(err)
+		return
+	}
+	rep, err := Merge(filepath.Join(base, "merged"), dirs)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	a, _ := os.ReadFile(filepath.Join(base, "one", "games.jsonl"))
+	b, _ := os.ReadFile(filepath.Join(base, "merged", "games.jsonl"))
+	fmt.Println(rep.Done, "games merged; identical to one piece:", bytes.Equal(a, b))
+	// Output:
+	// 20 games merged; identical to one piece: true
+}

@@ -1,0 +1,148 @@
+package arena
+
+import (
+	"fmt"
+	"math"
+)
+
+// z95 is the standard normal quantile for a two-sided 95 % interval,
+// Φ⁻¹(0.975).
+const z95 = 1.959963984540054
+
+// Wilson returns the Wilson score interval (95 %) for wins successes in n
+// trials: the p with |wins/n - p| <= z·sqrt(p(1-p)/n), z = 1.96. For n = 0
+// it returns the whole range [0, 1].
+func Wilson(wins, n int) (lo, hi float64) {
+	if n <= 0 {
+		return 0, 1
+	}
+	const z2 = z95 * z95
+	fn := float64(n)
+	p := float64(wins) / fn
+	den := 1 + z2/fn
+	center := (p + z2/(2*fn)) / den
+	half := z95 * math.Sqrt(p*(1-p)/fn+z2/(4*fn*fn)) / den
+	lo, hi = center-half, center+half
+	// Clamp rounding noise at the ends (wins = 0 or wins = n).
+	if wins == 0 {
+		lo = 0
+	}
+	if wins == n {
+		hi = 1
+	}
+	return max(lo, 0), min(hi, 1)
+}
+
+// BotSummary is the result of one bot label over a batch: one element of
+// summary.json. A label seated several times in the same game counts once
+// per seat ("seat-games").
+type BotSummary struct {
+	// Bot is the seat label (e.g. "aggressive" or "mars(W_p=0.8)").
+	Bot string `json:"bot"`
+	// Games is the number of seat-games the bot played.
+	Games int `json:"games"`
+	// Wins is the number of those seat-games it won.
+	Wins int `json:"wins"`
+	// WinRate is Wins/Games (0 when Games is 0).
+	WinRate float64 `json:"win_rate"`
+	// WilsonLo and WilsonHi bound the 95 % Wilson interval of WinRate.
+	WilsonLo float64 `json:"wilson_lo"`
+	WilsonHi float64 `json:"wilson_hi"`
+	// Placements[k] counts the seat-games finished in position k+1.
+	Placements []int `json:"placements"`
+	// Stalemates counts the seat-games that ended at the round limit.
+	Stalemates int `json:"stalemates"`
+	// Faults is the total number of the bot's illegal answers and panics.
+	Faults int `json:"faults"`
+	// MeanRounds is the mean number of rounds of the bot's seat-games.
+	MeanRounds float64 `json:"mean_rounds"`
+}
+
+// tally accumulates BotSummary counts from records, in integers only, so
+// that the result does not depend on the order of the records.
+type tally struct {
+	labels  []string
+	index   map[string]int
+	players int
+	games   []int
+	wins    []int
+	place   [][]int
+	stale   []int
+	faults  []int
+	rounds  []int64
+}
+
+func newTally(labels []string, players int) *tally {
+	t := &tally{players: players, index: make(map[string]int, len(labels))}
+	for _, l := range labels {
+		if _, ok := t.index[l]; ok {
+			continue
+		}
+		t.index[l] = len(t.labels)
+		t.labels = append(t.labels, l)
+	}
+	k := len(t.labels)
+	t.games, t.wins, t.stale, t.faults = make([]int, k), make([]int, k), make([]int, k), make([]int, k)
+	t.rounds = make([]int64, k)
+	t.place = make([][]int, k)
+	for i := range t.place {
+		t.place[i] = make([]int, players)
+	}
+	return t
+}
+
+func (t *tally) add(r *Record) error {
+	if len(r.Seating) != t.players || len(r.Placements) != t.players || len(r.Faults) != t.players {
+		return fmt.Errorf("game %d: %d seats, want %d", r.Game, len(r.Seating), t.players)
+	}
+	for seat, l := range r.Seating {
+		b, ok := t.index[l]
+		if !ok {
+			return fmt.Errorf("game %d: seat %d: bot %q is not in the batch", r.Game, seat, l)
+		}
+		pl := r.Placements[seat]
+		if pl < 1 || pl > t.players {
+			return fmt.Errorf("game %d: seat %d: placement %d out of 1..%d", r.Game, seat, pl, t.players)
+		}
+		t.games[b]++
+		if r.Winner == seat {
+			t.wins[b]++
+		}
+		t.place[b][pl-1]++
+		if r.Stalemate {
+			t.stale[b]++
+		}
+		t.faults[b] += r.Faults[seat]
+		t.rounds[b] += int64(r.Rounds)
+	}
+	return nil
+}
+
+func (t *tally) summary() []BotSummary {
+	out := make([]BotSummary, len(t.labels))
+	for b, l := range t.labels {
+		s := BotSummary{Bot: l, Games: t.games[b], Wins: t.wins[b], Stalemates: t.stale[b], Faults: t.faults[b],
+			Placements: append([]int(nil), t.place[b]...)}
+		if s.Games > 0 {
+			s.WinRate = float64(s.Wins) / float64(s.Games)
+			s.MeanRounds = float64(t.rounds[b]) / float64(s.Games)
+		}
+		s.WilsonLo, s.WilsonHi = Wilson(s.Wins, s.Games)
+		out[b] = s
+	}
+	return out
+}
+
+// Summarize computes the per-bot summary of records played by players
+// seats. labels gives the bots and their order in the result (duplicates
+// are merged: a label seated twice aggregates both seats); a record seating
+// a label not in labels is an error.
+func Summarize(labels []string, players int, records []Record) ([]BotSummary, error) {
+	t := newTally(labels, players)
+	for i := range records {
+		if err := t.add(&records[i]); err != nil {
+			return nil, err
+		}
+	}
+	return t.summary(), nil
+}

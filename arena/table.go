@@ -1,0 +1,69 @@
+package arena
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+)
+
+// WriteTable prints the summary as an aligned text table, one row per bot:
+// games, wins, win rate with its 95 % Wilson interval, the placement counts
+// (1st..nth), stalemates, faults, mean rounds and, when t holds bot
+// timings, the mean decision time per turn and per game in milliseconds.
+// A last line gives the number of games and the throughput.
+func WriteTable(w io.Writer, summary []BotSummary, t *Timing) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	timed := t != nil && len(t.Bots) > 0
+	np := 0
+	if len(summary) > 0 {
+		np = len(summary[0].Placements)
+	}
+	head := []string{"bot", "games", "wins", "win rate", "95% CI"}
+	for k := 1; k <= np; k++ {
+		head = append(head, ordinal(k))
+	}
+	head = append(head, "stalemates", "faults", "rounds")
+	if timed {
+		head = append(head, "ms/turn", "ms/game")
+	}
+	fmt.Fprintln(tw, strings.Join(head, "\t"))
+	for _, s := range summary {
+		row := []string{s.Bot, fmt.Sprint(s.Games), fmt.Sprint(s.Wins), fmt.Sprintf("%.4f", s.WinRate),
+			fmt.Sprintf("[%.4f, %.4f]", s.WilsonLo, s.WilsonHi)}
+		for _, c := range s.Placements {
+			row = append(row, fmt.Sprint(c))
+		}
+		row = append(row, fmt.Sprint(s.Stalemates), fmt.Sprint(s.Faults), fmt.Sprintf("%.1f", s.MeanRounds))
+		if timed {
+			turn, game := "-", "-"
+			for _, b := range t.Bots {
+				if b.Bot == s.Bot {
+					turn, game = fmt.Sprintf("%.4g", 1e3*b.SecondsPerTurn), fmt.Sprintf("%.4g", 1e3*b.SecondsPerGame)
+				}
+			}
+			row = append(row, turn, game)
+		}
+		fmt.Fprintln(tw, strings.Join(row, "\t"))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if t != nil && t.Games > 0 {
+		_, err := fmt.Fprintf(w, "%d games played in %.1f s: %.1f games/s\n", t.Games, t.WallSeconds, t.GamesPerSecond)
+		return err
+	}
+	return nil
+}
+
+func ordinal(k int) string {
+	switch k {
+	case 1:
+		return "1st"
+	case 2:
+		return "2nd"
+	case 3:
+		return "3rd"
+	}
+	return fmt.Sprintf("%dth", k)
+}

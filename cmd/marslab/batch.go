@@ -1,0 +1,110 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"marslab/arena"
+)
+
+// cmdBatch plays many games on every core and writes games.jsonl,
+// summary.json, timing.json and config.json.
+func cmdBatch(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("batch", stderr)
+	players := fs.String("players", defaultPlayers, "comma-separated seat specs (2..6 seats): NAME, NAME(K=V;...) or NAME@params.toml; game g seats them rotated by g")
+	games := fs.Int("games", 1000, "number of games of the whole batch (all shards), >= 1")
+	seed := fs.Uint64("seed", 1, "experiment seed: game g uses the random streams of (seed, g)")
+	out := fs.String("out", "results/batch", "output directory for config.json, games.jsonl, summary.json, timing.json")
+	workers := fs.Int("workers", 0, "games played at once, >= 0 (0 = every core)")
+	shardArg := fs.String("shard", "", "play only shard INDEX/COUNT (games g with g % COUNT == INDEX); default from SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT or JOB_COMPLETION_INDEX/JOB_COMPLETIONS, else 0/1")
+	resume := fs.Bool("resume", false, "continue the batch in -out: keep its games and play the missing ones")
+	rules := fs.String("rules", "mars2006", "rule set: embedded name (classic, mars2006, fixedcards, missions) or TOML file")
+	mapArg := fs.String("map", "", "map: embedded name or TOML file (default: the rules' map)")
+	quiet := fs.Bool("quiet", false, "print neither the progress bar nor the summary table")
+	var params multiFlag
+	fs.Var(&params, "param", "set a bot parameter for every seat of that bot, BOT.NAME=VALUE (repeatable)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, `usage: marslab batch [flags]
+
+Plays -games games on every core with the seats rotated, writes one line per game to
+OUT/games.jsonl and the per-bot results to OUT/summary.json (byte-identical for any
+number of workers or shards), the measured speed to OUT/timing.json, and prints the
+summary table. Ctrl-C keeps every finished game; -resume plays the rest.`)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("batch: unexpected argument %q", fs.Arg(0))
+	}
+	if *games < 1 {
+		return fmt.Errorf("-games %d: must be >= 1", *games)
+	}
+	if *workers < 0 {
+		return fmt.Errorf("-workers %d: must be >= 0 (0 = every core)", *workers)
+	}
+	if *out == "" {
+		return errors.New("-out: an output directory is required")
+	}
+	var shard arena.Shard
+	if *shardArg != "" {
+		s, err := arena.ParseShard(*shardArg)
+		if err != nil {
+			return fmt.Errorf("-shard: %w", err)
+		}
+		shard = s
+	} else {
+		s, _, err := arena.ShardFromEnv(os.Getenv)
+		if err != nil {
+			return fmt.Errorf("-shard: %w", err)
+		}
+		shard = s
+	}
+	cfg, err := loadConfig(*rules, *mapArg)
+	if err != nil {
+		return err
+	}
+	seats, err := parseSeats(*players, params)
+	if err != nil {
+		return err
+	}
+	ac := arena.Config{Map: cfg.Map, Rules: cfg.Rules, Seats: seats, Games: *games, Seed: *seed,
+		Workers: *workers, Shard: shard, Out: *out, Resume: *resume, Timing: true}
+	if !*quiet && isTerminal(stderr) {
+		ac.Progress = stderr
+	}
+	if !*quiet {
+		fmt.Fprintf(stdout, "batch: %d games (shard %s: %d), seed %d, rules %s on map %s, %d seats, out %s\n",
+			*games, shard.String(), shard.Len(*games), *seed, cfg.Rules.Name, cfg.Map.Name, len(seats), *out)
+	}
+	rep, err := arena.Run(ctx, ac)
+	if rep != nil && !*quiet {
+		if err != nil {
+			fmt.Fprintf(stdout, "partial results (%d of %d games):\n", rep.Done, rep.Total)
+		}
+		if terr := arena.WriteTable(stdout, rep.Summary, &rep.Timing); terr != nil && err == nil {
+			err = terr
+		}
+		if *resume {
+			fmt.Fprintf(stdout, "resumed: %d of %d games were done, played %d\n", rep.Done-rep.Played, rep.Total, rep.Played)
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("batch: %w", err)
+	}
+	return nil
+}
+
+// isTerminal reports whether w is a character device (a terminal).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}

@@ -1,0 +1,75 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"text/tabwriter"
+
+	"marslab/bots"
+)
+
+// cmdBots lists the registered bots, or with -params SEAT the parameters of
+// one seat specification (a bot name, name(K=V;...) or name@file.toml), with
+// -param bot.K=V overrides applied.
+func cmdBots(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("bots", stderr)
+	seat := fs.String("params", "", "list the parameters of this bot or seat spec (name, name(K=V;...), name@file.toml)")
+	var params multiFlag
+	fs.Var(&params, "param", "override bot.K=V (repeatable), shown in the -params listing")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: marslab bots [-params NAME|SEAT] [-param bot.K=V ...]")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("bots: unexpected argument %q", fs.Arg(0))
+	}
+	reg := bots.NewRegistry()
+	over, err := bots.ParseOverrides(params)
+	if err != nil {
+		return fmt.Errorf("bots: %w", err)
+	}
+	if err := reg.CheckOverrides(over); err != nil {
+		return fmt.Errorf("bots: %w", err)
+	}
+	if *seat == "" {
+		if len(params) > 0 {
+			return errors.New("bots: -param needs -params NAME")
+		}
+		tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "BOT\tPARAMS\tDESCRIPTION")
+		for _, name := range reg.Names() {
+			f, _ := reg.Lookup(name)
+			fmt.Fprintf(tw, "%s\t%d\t%s\n", name, len(f.Params), f.Doc)
+		}
+		return tw.Flush()
+	}
+	s, err := reg.ParseSeat(*seat, over)
+	if err != nil {
+		return fmt.Errorf("bots: %w", err)
+	}
+	f := s.Factory
+	fmt.Fprintf(stdout, "%s: %s\n", s.Label, f.Doc)
+	if len(f.Params) == 0 {
+		fmt.Fprintln(stdout, "no parameters")
+		return nil
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "PARAM\tVALUE\tDEFAULT\tRANGE\tMEANING")
+	for _, p := range f.Params {
+		rng := "[" + num(p.Min) + ", " + num(p.Max) + "]"
+		if p.Integer {
+			rng += " integer"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", p.Name, num(s.Params[p.Name]), num(p.Default), rng, p.Doc)
+	}
+	return tw.Flush()
+}
+
+// num formats a parameter value in its shortest exact form.
+func num(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }

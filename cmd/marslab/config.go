@@ -1,0 +1,101 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"strings"
+
+	"marslab/bots"
+	"marslab/configs"
+	"marslab/sim"
+)
+
+// gameConfig is a loaded map and rule set with the texts they came from.
+type gameConfig struct {
+	Map       *sim.Map
+	Rules     *sim.Rules
+	MapName   string
+	RulesName string
+	MapTOML   []byte
+	RulesTOML []byte
+}
+
+// isEmbedded reports whether a -rules or -map argument names an embedded
+// configuration rather than a file.
+func isEmbedded(arg string) bool {
+	return !strings.ContainsAny(arg, `/\`) && !strings.HasSuffix(arg, ".toml")
+}
+
+// loadConfig loads rules (embedded name or file) and a map (embedded name,
+// file, or "" for the rules' own map).
+func loadConfig(rulesArg, mapArg string) (*gameConfig, error) {
+	c := &gameConfig{RulesName: rulesArg}
+	var err error
+	if isEmbedded(rulesArg) {
+		c.RulesTOML, err = configs.Rules(rulesArg)
+	} else {
+		c.RulesTOML, err = os.ReadFile(rulesArg)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("-rules: %w", err)
+	}
+	src := rulesArg
+	if isEmbedded(rulesArg) {
+		src = configs.Path("rules", rulesArg)
+	}
+	if c.Rules, err = sim.ParseRules(src, c.RulesTOML); err != nil {
+		return nil, err
+	}
+	if mapArg == "" {
+		mapArg = c.Rules.Map
+	}
+	c.MapName = mapArg
+	if isEmbedded(mapArg) {
+		c.MapTOML, err = configs.Map(mapArg)
+	} else {
+		c.MapTOML, err = os.ReadFile(mapArg)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("-map: %w", err)
+	}
+	src = mapArg
+	if isEmbedded(mapArg) {
+		src = configs.Path("maps", mapArg)
+	}
+	if c.Map, err = sim.ParseMap(src, c.MapTOML); err != nil {
+		return nil, err
+	}
+	if err := c.Rules.Validate(c.Map); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// multiFlag is a repeatable string flag.
+type multiFlag []string
+
+func (m *multiFlag) String() string     { return strings.Join(*m, ",") }
+func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
+
+// parseSeats parses -players and -param into seats.
+func parseSeats(players string, params []string) ([]bots.Seat, error) {
+	over, err := bots.ParseOverrides(params)
+	if err != nil {
+		return nil, fmt.Errorf("-param: %w", err)
+	}
+	seats, err := bots.NewRegistry().ParseSeats(players, over)
+	if err != nil {
+		return nil, fmt.Errorf("-players: %w", err)
+	}
+	if len(seats) < 2 || len(seats) > 6 {
+		return nil, fmt.Errorf("-players: %d seats: must be 2..6", len(seats))
+	}
+	return seats, nil
+}
+
+func newFlagSet(name string, stderr interface{ Write([]byte) (int, error) }) *flag.FlagSet {
+	fs := flag.NewFlagSet("marslab "+name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	return fs
+}

@@ -1,0 +1,74 @@
+// Command marslab is the marslab research toolkit's command line: it plays
+// and replays Risk games, runs batches and tournaments, prints exact dice
+// odds and drives the MARS bot. Run "marslab help" for the commands.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sort"
+	"syscall"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	if err != nil {
+		if !errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(os.Stderr, "marslab:", err)
+		}
+		os.Exit(1)
+	}
+}
+
+// command is one marslab subcommand.
+type command struct {
+	summary string
+	run     func(ctx context.Context, args []string, stdout, stderr io.Writer) error
+}
+
+func commands() map[string]command {
+	return map[string]command{
+		"play":   {"play one game and print its summary (-log writes every event)", cmdPlay},
+		"replay": {"re-simulate a JSONL game log and check every event", cmdReplay},
+		"batch":  {"play many games on every core (shards, resume)", cmdBatch},
+		"merge":  {"join the outputs of shards into one", cmdMerge},
+		"map":    {"print a map (text or -json)", cmdMap},
+		"bots":   {"list the registered bots (-params NAME lists a bot's parameters)", cmdBots},
+		"odds":   {"exact dice odds: rolls, battles, chains, tables, engine check", cmdOdds},
+	}
+}
+
+// run is the whole program: it parses args and runs one command.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	cmds := commands()
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "-help" || args[0] == "--help" {
+		usage(stdout, cmds)
+		return nil
+	}
+	c, ok := cmds[args[0]]
+	if !ok {
+		usage(stderr, cmds)
+		return fmt.Errorf("unknown command %q", args[0])
+	}
+	return c.run(ctx, args[1:], stdout, stderr)
+}
+
+func usage(w io.Writer, cmds map[string]command) {
+	names := make([]string, 0, len(cmds))
+	for n := range cmds {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	fmt.Fprintln(w, "usage: marslab COMMAND [flags]   (marslab COMMAND -h for a command's flags)")
+	fmt.Fprintln(w, "\ncommands:")
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-8s %s\n", n, cmds[n].summary)
+	}
+}

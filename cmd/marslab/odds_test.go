@@ -1,0 +1,291 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"marslab/dice"
+)
+
+func runOdds(t *testing.T, args ...string) (string, error) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	err := run(context.Background(), append([]string{"odds"}, args...), &out, &errb)
+	return out.String(), err
+}
+
+func TestOddsBattleJSON(t *testing.T) {
+	out, err := runOdds(t, "-a", "5", "-d", "5", "-json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got battleJSON
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	tab, err := dice.NewTable(dice.Classic, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.A != 5 || got.D != 5 || math.Abs(got.Win-tab.Win(5, 5)) > 1e-15 {
+		t.Errorf("a=%d d=%d win=%v, want 5 5 %v", got.A, got.D, got.Win, tab.Win(5, 5))
+	}
+	if len(got.Outcomes) != 10 {
+		t.Fatalf("%d outcomes, want 5 conquests + 5 defeats", len(got.Outcomes))
+	}
+	sum, win := 0.0, 0.0
+	for _, o := range got.Outcomes {
+		sum += o.P
+		if o.DefenderLeft == 0 {
+			win += o.P
+		}
+	}
+	if math.Abs(sum-1) > 1e-14 || math.Abs(win-got.Win) > 1e-14 {
+		t.Errorf("outcomes sum to %v, conquests to %v (win %v)", sum, win, got.Win)
+	}
+	// Losses: the mean attacker loss plus the mean attacker army left is 5.
+	left := 0.0
+	for _, o := range got.Outcomes {
+		left += o.P * float64(o.AttackerLeft)
+	}
+	if math.Abs(left+got.AttackerLossesMean-5) > 1e-13 {
+		t.Errorf("attacker losses mean %v inconsistent with outcomes (left %v)", got.AttackerLossesMean, left)
+	}
+}
+
+func TestOddsBattleText(t *testing.T) {
+	out, err := runOdds(t, "-from", "6", "-d", "5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"5 attacking armies (a territory of 6) against 5 defenders", "P(attacker conquers) = 0.506203", "attacker left"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	out, err = runOdds(t, "-a", "1", "-d", "1", "-exact", "-json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, `"win_exact": "5/12"`) || !strings.Contains(out, `"p_exact": "7/12"`) {
+		t.Errorf("exact 1v1 is not 5/12 and 7/12:\n%s", out)
+	}
+	// Stop at 2: one roll of 3 dice against 2 decides.
+	out, err = runOdds(t, "-a", "3", "-d", "2", "-stop", "2", "-exact")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"= 1445/3888", "2611/7776", "2275/7776"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("stop output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestOddsChain(t *testing.T) {
+	out, err := runOdds(t, "-a", "10", "-chain", "3,2,1", "-json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got chainJSON
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	tab, err := dice.NewTable(dice.Classic, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.WinFirst) != 3 || got.Win != got.WinFirst[2] {
+		t.Fatalf("win_first %v, win %v", got.WinFirst, got.Win)
+	}
+	// The first territory is a plain battle.
+	if math.Abs(got.WinFirst[0]-tab.Win(10, 3)) > 1e-15 {
+		t.Errorf("win_first[0] = %v, want Win(10, 3) = %v", got.WinFirst[0], tab.Win(10, 3))
+	}
+	if math.Abs(got.Win-0.817051) > 5e-7 {
+		t.Errorf("win = %v, want 0.817051", got.Win)
+	}
+	// At most 10 - 3 + 1 = 8 armies can reach the third territory.
+	last := got.Survivors[len(got.Survivors)-1]
+	if last.Armies != 8 {
+		t.Errorf("largest survivor count %d, want 8", last.Armies)
+	}
+	// Hand-worked: 2 armies against 1 and 1.
+	out, err = runOdds(t, "-a", "2", "-chain", "1,1", "-exact")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 125/216 * 15/36 = 625/2592.
+	if !strings.Contains(out, "= 625/2592") {
+		t.Errorf("chain 2 vs 1,1 lacks 625/2592:\n%s", out)
+	}
+}
+
+func TestOddsTable(t *testing.T) {
+	dir := t.TempDir()
+	png := filepath.Join(dir, "odds.png")
+	out, err := runOdds(t, "-table", "30", "-json", "-plot", png)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		N   int         `json:"n"`
+		Win [][]float64 `json:"win"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.N != 30 || len(got.Win) != 30 || len(got.Win[29]) != 30 {
+		t.Fatalf("table of %d rows", len(got.Win))
+	}
+	// [a-1][d-1]: 1 vs 1 is 15/36; 2 vs 1 is 125/216 + 91/216 * 15/36.
+	if math.Abs(got.Win[0][0]-15.0/36) > 1e-15 || math.Abs(got.Win[1][0]-(125.0/216+91.0/216*15/36)) > 1e-15 {
+		t.Errorf("win[0][0] = %v, win[1][0] = %v", got.Win[0][0], got.Win[1][0])
+	}
+	fi, err := os.Stat(png)
+	if err != nil || fi.Size() < 10000 {
+		t.Fatalf("plot: %v %v", fi, err)
+	}
+	out, err = runOdds(t, "-table", "3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "   1 0.417 0.106 0.027") {
+		t.Errorf("text table:\n%s", out)
+	}
+}
+
+func TestOddsRolls(t *testing.T) {
+	out, err := runOdds(t, "-rolls")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"3v2   attacker wins all 2    2890/7776      37.166%     37%",
+		"3v2   one each               2611/7776      33.578%     34%",
+		"1v1   attacker wins          15/36          41.667%     42%",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("rolls lack %q:\n%s", want, out)
+		}
+	}
+	out, err = runOdds(t, "-rolls", "-json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []rollJSON
+	if err := json.Unmarshal([]byte(out), &rows); err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 6 || rows[5].Total != 7776 || rows[5].Counts[0] != 2275 || rows[5].Paper[0] != 29 {
+		t.Errorf("rows %+v", rows)
+	}
+	// A variant with ties to the attacker has no paper column.
+	out, err = runOdds(t, "-rolls", "-ties-attacker")
+	if err != nil || strings.Contains(out, "%     4") || !strings.Contains(out, "21/36") {
+		t.Errorf("ties variant (%v):\n%s", err, out)
+	}
+}
+
+func TestOddsVerify(t *testing.T) {
+	out, err := runOdds(t, "-verify", "-games", "20000", "-seed", "3")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	for _, want := range []string{"roll 3v2", "battle 10 vs 10", "all 11 p-values >= 0.0001"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("verify lacks %q:\n%s", want, out)
+		}
+	}
+	again, err := runOdds(t, "-verify", "-games", "20000", "-seed", "3")
+	if err != nil || again != out {
+		t.Errorf("same seed, different output")
+	}
+	// The exit status: at -alpha 0.5, eleven tests of fair dice all pass
+	// with probability 2^-11 only; seed 1 has failures, which must make
+	// the command return an error (and report them in the JSON).
+	out, err = runOdds(t, "-verify", "-games", "2000", "-seed", "1", "-alpha", "0.5", "-json")
+	if err == nil || !strings.Contains(err.Error(), "below alpha 0.5") {
+		t.Fatalf("no error at alpha 0.5: %v", err)
+	}
+	var jout struct {
+		Failed int `json:"failed"`
+		Tests  []struct {
+			P float64 `json:"p_value"`
+		} `json:"tests"`
+	}
+	if e := json.Unmarshal([]byte(out), &jout); e != nil || jout.Failed == 0 || len(jout.Tests) != 11 {
+		t.Errorf("json: failed %d, %d tests (%v)", jout.Failed, len(jout.Tests), e)
+	}
+}
+
+func TestOddsErrors(t *testing.T) {
+	tests := []struct {
+		args []string
+		msg  string
+	}{
+		{nil, "give exactly one of"},
+		{[]string{"-rolls", "-table", "3"}, "give exactly one of"},
+		{[]string{"-d", "3"}, "need -a"},
+		{[]string{"-a", "3", "-from", "4", "-d", "1"}, "give -a or -from, not both"},
+		{[]string{"-from", "0", "-d", "1"}, "-from 0: a territory holds at least 1 army"},
+		{[]string{"-a", "3", "-chain", "3,x"}, `territory 2: "x" is not a whole number`},
+		{[]string{"-a", "3", "-chain", "3,-1"}, "territory 2: -1 defenders outside [0, 2000]"},
+		{[]string{"-table", "500"}, "-table 500 outside [1, 200]"},
+		{[]string{"-table", "0"}, "-table 0 outside [1, 200]"},
+		{[]string{"-a", "400", "-d", "3", "-exact"}, "-exact supports armies and tables up to 300, not 400"},
+		{[]string{"-a", "4", "-chain", "3,301", "-exact"}, "not 301"},
+		{[]string{"-a", "-2", "-d", "1"}, "attacking armies -2 outside [0, 2000]"},
+		{[]string{"-rolls", "-attacker-dice", "4"}, "attacker dice 4 outside [1, 3]"},
+		{[]string{"-rolls", "-plot", "x.png"}, "-plot needs -table"},
+		{[]string{"-table", "3", "-plot", filepath.Join(t.TempDir(), "x.gif")}, `unsupported figure format "gif"`},
+		{[]string{"-verify", "-games", "5"}, "-games 5 outside [10, 100000000]"},
+		{[]string{"-verify", "-alpha", "0"}, "-alpha 0 outside (0, 1)"},
+		{[]string{"-verify", "-defender-dice", "3"}, "the engine rolls at most 2 defending dice"},
+		{[]string{"-a", "2", "-d", "2", "-stop", "-1"}, "stop level -1 is negative"},
+		{[]string{"-rolls", "extra"}, `unexpected argument "extra"`},
+		{[]string{"-rolls", "-rules", "no-such-rules.toml"}, "-rules"},
+	}
+	for _, tt := range tests {
+		_, err := runOdds(t, tt.args...)
+		if err == nil || !strings.Contains(err.Error(), tt.msg) {
+			t.Errorf("odds %v: error %v, want %q", tt.args, err, tt.msg)
+		}
+	}
+}
+
+func TestOddsRulesFromSim(t *testing.T) {
+	out, err := runOdds(t, "-rules", "classic", "-a", "1", "-d", "1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "P(attacker conquers) = 0.416667") {
+		t.Errorf("classic rules:\n%s", out)
+	}
+}
+
+func FuzzParseDefenders(f *testing.F) {
+	for _, s := range []string{"3,2,1", "0", " 4 , 5", "", ",", "1,,2", "-3", "99999999999999999999"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		defs, err := parseDefenders(s)
+		if err != nil {
+			return
+		}
+		if len(defs) == 0 || len(defs) > maxChain {
+			t.Fatalf("%q parsed to %d territories", s, len(defs))
+		}
+		for _, d := range defs {
+			if d < 0 || d > dice.MaxBattleArmies {
+				t.Fatalf("%q parsed to %d defenders", s, d)
+			}
+		}
+	})
+}

@@ -1,0 +1,217 @@
+package dice
+
+import (
+	"fmt"
+	"math/big"
+)
+
+// MaxBattleArmies bounds a and d in Battle, Chain and their exact twins
+// (the end-state computation takes Θ(a·d) memory: 32 MB at the bound).
+const MaxBattleArmies = 2000
+
+// Outcome is one end state of a battle and its probability.
+type Outcome struct {
+	// AttackerLeft and DefenderLeft are the armies left on each side:
+	// DefenderLeft = 0 is a conquest, otherwise the attacker has stopped
+	// with AttackerLeft <= the stop level.
+	AttackerLeft, DefenderLeft int
+	// P is the probability of ending in this state.
+	P float64
+}
+
+// BattleResult is the end-state distribution of one battle and the
+// moments of the losses.
+type BattleResult struct {
+	// Rules are the dice rules.
+	Rules Rules
+	// A and D are the attacking and defending armies at the start; Stop is
+	// the level at which the attacker stops (0: fight to the end).
+	A, D, Stop int
+	// Win is P(DefenderLeft = 0), the probability of conquest.
+	Win float64
+	// Outcomes lists the end states with non-zero probability: conquests
+	// by AttackerLeft descending, then the attacker's stops by
+	// DefenderLeft ascending. The P sum to 1.
+	Outcomes []Outcome
+	// AttackerLossMean and AttackerLossVar are the mean and variance of
+	// A - AttackerLeft; DefenderLossMean and DefenderLossVar of
+	// D - DefenderLeft.
+	AttackerLossMean, AttackerLossVar float64
+	DefenderLossMean, DefenderLossVar float64
+}
+
+// Battle returns the end-state distribution of a battle of a attacking
+// against d defending armies fought until one side has no armies left.
+func Battle(r Rules, a, d int) (*BattleResult, error) { return BattleStop(r, a, d, 0) }
+
+// BattleStop is Battle where the attacker stops as soon as its attacking
+// armies fall to stop or below (stop >= 0; a roll costing it two armies
+// can take it to stop-1). If a <= stop or d = 0 no dice are rolled.
+func BattleStop(r Rules, a, d, stop int) (*BattleResult, error) {
+	rs, err := checkBattle(r, a, d, stop)
+	if err != nil {
+		return nil, err
+	}
+	w := d + 1
+	grid := make([]float64, (a+1)*w)
+	grid[a*w+d] = 1
+	for x := a; x > stop; x-- {
+		na := min(r.AttackerDice, x)
+		for y := d; y > 0; y-- {
+			v := grid[x*w+y]
+			if v == 0 {
+				continue
+			}
+			nd := min(r.DefenderDice, y)
+			m := min(na, nd)
+			p := &rs.p[na][nd]
+			for j := 0; j <= m; j++ {
+				grid[(x-(m-j))*w+y-j] += v * p[j]
+			}
+		}
+	}
+	res := &BattleResult{Rules: r, A: a, D: d, Stop: stop}
+	add := func(x, y int) {
+		v := grid[x*w+y]
+		if v == 0 {
+			return
+		}
+		res.Outcomes = append(res.Outcomes, Outcome{AttackerLeft: x, DefenderLeft: y, P: v})
+	}
+	forEachEnd(a, d, stop, add)
+	var am, dm, a2, d2 float64
+	for _, o := range res.Outcomes {
+		if o.DefenderLeft == 0 {
+			res.Win += o.P
+		}
+		la, ld := float64(a-o.AttackerLeft), float64(d-o.DefenderLeft)
+		am += o.P * la
+		dm += o.P * ld
+		a2 += o.P * la * la
+		d2 += o.P * ld * ld
+	}
+	res.AttackerLossMean, res.DefenderLossMean = am, dm
+	res.AttackerLossVar, res.DefenderLossVar = max(0, a2-am*am), max(0, d2-dm*dm)
+	return res, nil
+}
+
+// checkBattle validates the arguments of a battle.
+func checkBattle(r Rules, a, d, stop int) (*rollSet, error) {
+	rs, err := newRollSet(r)
+	if err != nil {
+		return nil, err
+	}
+	if a < 0 || a > MaxBattleArmies {
+		return nil, fmt.Errorf("dice: attacking armies %d outside [0, %d]", a, MaxBattleArmies)
+	}
+	if d < 0 || d > MaxBattleArmies {
+		return nil, fmt.Errorf("dice: defending armies %d outside [0, %d]", d, MaxBattleArmies)
+	}
+	if stop < 0 {
+		return nil, fmt.Errorf("dice: stop level %d is negative", stop)
+	}
+	return rs, nil
+}
+
+// forEachEnd calls f for every possible end state of a battle from (a, d)
+// with stop level stop, in the order documented for BattleResult.Outcomes.
+func forEachEnd(a, d, stop int, f func(x, y int)) {
+	if d == 0 || a <= stop {
+		f(a, d)
+		return
+	}
+	for x := a; x >= 1; x-- {
+		f(x, 0)
+	}
+	// The attacker stops at stop or, after a roll costing it several
+	// armies, below it.
+	for y := 1; y <= d; y++ {
+		for x := stop; x >= max(0, stop+1-MaxDice); x-- {
+			f(x, y)
+		}
+	}
+}
+
+// OutcomeExact is an end state of a battle with its exact probability.
+type OutcomeExact struct {
+	AttackerLeft, DefenderLeft int
+	P                          *big.Rat
+}
+
+// BattleResultExact is BattleResult in exact rational arithmetic.
+type BattleResultExact struct {
+	Rules                             Rules
+	A, D, Stop                        int
+	Win                               *big.Rat
+	Outcomes                          []OutcomeExact
+	AttackerLossMean, AttackerLossVar *big.Rat
+	DefenderLossMean, DefenderLossVar *big.Rat
+}
+
+// BattleExact is Battle in exact rational arithmetic.
+func BattleExact(r Rules, a, d int) (*BattleResultExact, error) { return BattleStopExact(r, a, d, 0) }
+
+// BattleStopExact is BattleStop in exact rational arithmetic.
+func BattleStopExact(r Rules, a, d, stop int) (*BattleResultExact, error) {
+	rs, err := checkBattle(r, a, d, stop)
+	if err != nil {
+		return nil, err
+	}
+	w := d + 1
+	grid := make([]*big.Rat, (a+1)*w)
+	for i := range grid {
+		grid[i] = new(big.Rat)
+	}
+	grid[a*w+d].SetInt64(1)
+	var term big.Rat
+	for x := a; x > stop; x-- {
+		na := min(r.AttackerDice, x)
+		for y := d; y > 0; y-- {
+			v := grid[x*w+y]
+			if v.Sign() == 0 {
+				continue
+			}
+			nd := min(r.DefenderDice, y)
+			m := min(na, nd)
+			o := &rs.odds[na][nd]
+			for j := 0; j <= m; j++ {
+				term.Mul(v, o.Rat(j))
+				t := grid[(x-(m-j))*w+y-j]
+				t.Add(t, &term)
+			}
+		}
+	}
+	res := &BattleResultExact{Rules: r, A: a, D: d, Stop: stop, Win: new(big.Rat)}
+	forEachEnd(a, d, stop, func(x, y int) {
+		if v := grid[x*w+y]; v.Sign() != 0 {
+			res.Outcomes = append(res.Outcomes, OutcomeExact{AttackerLeft: x, DefenderLeft: y, P: v})
+		}
+	})
+	am, dm, a2, d2 := new(big.Rat), new(big.Rat), new(big.Rat), new(big.Rat)
+	var la, ld big.Rat
+	for _, o := range res.Outcomes {
+		if o.DefenderLeft == 0 {
+			res.Win.Add(res.Win, o.P)
+		}
+		la.SetInt64(int64(a - o.AttackerLeft))
+		ld.SetInt64(int64(d - o.DefenderLeft))
+		am.Add(am, term.Mul(o.P, &la))
+		dm.Add(dm, term.Mul(o.P, &ld))
+		a2.Add(a2, term.Mul(term.Mul(o.P, &la), &la))
+		d2.Add(d2, term.Mul(term.Mul(o.P, &ld), &ld))
+	}
+	res.AttackerLossMean, res.DefenderLossMean = am, dm
+	res.AttackerLossVar = a2.Sub(a2, new(big.Rat).Mul(am, am))
+	res.DefenderLossVar = d2.Sub(d2, new(big.Rat).Mul(dm, dm))
+	return res, nil
+}
+
+// WinExact returns the exact probability that a attacking armies conquer
+// d defending armies under r.
+func WinExact(r Rules, a, d int) (*big.Rat, error) {
+	res, err := BattleExact(r, a, d)
+	if err != nil {
+		return nil, err
+	}
+	return res.Win, nil
+}

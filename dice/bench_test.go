@@ -1,0 +1,63 @@
+package dice
+
+import "testing"
+
+func BenchmarkNewTable1000(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := NewTable(Classic, 1000); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/(1001*1001), "ns/cell")
+}
+
+func BenchmarkTableWin(b *testing.B) {
+	t, err := NewTable(Classic, 100)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	s := 0.0
+	i := 0
+	for b.Loop() {
+		s += t.Win(i%101, (i*7)%101)
+		i++
+	}
+	if s < 0 {
+		b.Fatal(s)
+	}
+}
+
+// BenchmarkChainer5 is a MARS-sized query: 60 armies along a path of five
+// territories.
+func BenchmarkChainer5(b *testing.B) {
+	for _, bc := range []struct {
+		name string
+		a    int
+		defs []int
+	}{
+		{"a=20/small", 20, []int{3, 2, 1, 4, 2}},
+		{"a=60/d<=20", 60, []int{20, 5, 12, 3, 8}},
+		{"a=60/d=20x5", 60, []int{20, 20, 20, 20, 20}},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			c := NewChainer(Classic, bc.a)
+			dst := make([]float64, 0, len(bc.defs))
+			b.ReportAllocs()
+			for b.Loop() {
+				dst = c.WinFirst(dst[:0], bc.a, bc.defs)
+			}
+			b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N), "µs/query")
+		})
+	}
+}
+
+func BenchmarkBattle(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Battle(Classic, 30, 30); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

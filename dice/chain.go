@@ -1,0 +1,340 @@
+package dice
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+)
+
+// Chainer answers chain queries: a attacking armies conquer a path of
+// territories holding d1, ..., dk defending armies in order; after each
+// conquest with s surviving attacking armies the s armies move into the
+// conquered territory, one stays there, and the next battle starts with
+// s-1 attacking armies. A territory with 0 defenders is taken without a
+// roll (consistent with Table.Win(a, 0) = 1).
+//
+// A Chainer reuses its buffers: queries do not allocate once the buffers
+// have grown to the largest query. It is not safe for concurrent use; give
+// each goroutine or bot its own.
+type Chainer struct {
+	r   Rules
+	err error
+	p   [MaxDice + 1][MaxDice + 1][MaxDice + 1]float64
+	// grid is the battle's mass grid, (a+1)×(d+1), row-major by attacker.
+	grid []float64
+	// vec[x] is P(all earlier territories conquered and x attacking armies
+	// at the start of the current battle).
+	vec []float64
+	// surv[s] is the mass of conquests of the last territory with s
+	// survivors.
+	surv []float64
+}
+
+// NewChainer returns a Chainer for rules r with buffers sized for up to
+// maxArmies attacking armies and 20 defenders per territory; larger queries
+// grow the buffers. If r is invalid (see Rules.Validate) every query
+// returns NaN and Err reports why.
+func NewChainer(r Rules, maxArmies int) *Chainer {
+	c := &Chainer{r: r}
+	rs, err := newRollSet(r)
+	if err != nil {
+		c.err = err
+		return c
+	}
+	c.p = rs.p
+	maxArmies = max(maxArmies, 1)
+	c.vec = make([]float64, maxArmies+1)
+	c.surv = make([]float64, maxArmies+1)
+	c.grid = make([]float64, (maxArmies+1)*21)
+	return c
+}
+
+// Err returns the error of an invalid rule set given to NewChainer, or nil.
+func (c *Chainer) Err() error { return c.err }
+
+// Rules returns the Chainer's dice rules.
+func (c *Chainer) Rules() Rules { return c.r }
+
+// Win returns P(conquering the whole path) starting with a attacking
+// armies against the defenders in order; it is 1 for an empty path and
+// NaN if a or a defender count is negative.
+func (c *Chainer) Win(a int, defenders []int) float64 {
+	if !c.run(a, defenders, nil) {
+		return math.NaN()
+	}
+	s := 0.0
+	for _, v := range c.surv[:a+1] {
+		s += v
+	}
+	return s
+}
+
+// WinFirst appends to dst P(conquering at least the first j territories)
+// for j = 1..len(defenders) and returns the extended slice. On a negative
+// argument it appends NaNs.
+func (c *Chainer) WinFirst(dst []float64, a int, defenders []int) []float64 {
+	n := len(dst)
+	for range defenders {
+		dst = append(dst, math.NaN())
+	}
+	c.run(a, defenders, dst[n:])
+	return dst
+}
+
+// Survivors appends to dst, for s = 0..a, the probability of conquering
+// the whole path with s armies moved into the last territory (for an empty
+// path: P(s = a) = 1), and returns the extended slice. The values sum to
+// Win(a, defenders). On a negative defender count it appends a+1 NaNs; for
+// a < 0 it appends nothing.
+func (c *Chainer) Survivors(dst []float64, a int, defenders []int) []float64 {
+	if a < 0 {
+		return dst
+	}
+	if !c.run(a, defenders, nil) {
+		for range a + 1 {
+			dst = append(dst, math.NaN())
+		}
+		return dst
+	}
+	return append(dst, c.surv[:a+1]...)
+}
+
+// run evaluates the chain, leaving the survivors of the last battle in
+// c.surv[:a+1] and writing P(at least the first j+1 conquered) to first[j]
+// if first is not nil. It reports false for invalid arguments.
+func (c *Chainer) run(a int, defenders []int, first []float64) bool {
+	if c.err != nil || a < 0 {
+		return false
+	}
+	maxD := 0
+	for _, d := range defenders {
+		if d < 0 {
+			return false
+		}
+		maxD = max(maxD, d)
+	}
+	if len(c.vec) < a+1 {
+		c.vec = make([]float64, a+1)
+		c.surv = make([]float64, a+1)
+	}
+	if len(c.surv) < len(c.vec) {
+		c.surv = make([]float64, len(c.vec))
+	}
+	if need := (a + 1) * (maxD + 1); len(c.grid) < need {
+		c.grid = make([]float64, need)
+	}
+	vec, surv := c.vec[:a+1], c.surv[:a+1]
+	clear(vec)
+	clear(surv)
+	vec[a] = 1
+	surv[a] = 1 // the empty path
+	top := a    // vec[x] = 0 for x > top
+	for k, d := range defenders {
+		clear(surv)
+		if d == 0 {
+			copy(surv, vec[:top+1])
+		} else {
+			c.battle(vec[:top+1], d, surv)
+		}
+		if first != nil {
+			t := 0.0
+			for _, v := range surv[:top+1] {
+				t += v
+			}
+			first[k] = t
+		}
+		// s survivors attack the next territory with s-1 armies.
+		clear(vec)
+		vec[0] = surv[0]
+		for x := 1; x <= top; x++ {
+			vec[x-1] += surv[x]
+		}
+		top = max(top-1, 0)
+	}
+	return true
+}
+
+// battle fights d defenders with vec[x] mass starting with x attacking
+// armies and adds the mass of each conquest with x survivors to surv[x].
+func (c *Chainer) battle(vec []float64, d int, surv []float64) {
+	top := len(vec) - 1
+	w := d + 1
+	g := c.grid[:(top+1)*w]
+	clear(g)
+	for x, v := range vec {
+		g[x*w+d] = v
+	}
+	capA, capD := c.r.AttackerDice, c.r.DefenderDice
+	for x := top; x >= 1; x-- {
+		na := min(capA, x)
+		row := x * w
+		y := d
+		if y >= capD {
+			m := min(na, capD)
+			p := &c.p[na][capD]
+			switch m {
+			case 2:
+				p0, p1, p2 := p[0], p[1], p[2]
+				r2, r1, r0 := g[row-2*w:row-w], g[row-w:row], g[row:row+w]
+				for ; y >= capD && y >= 2; y-- {
+					v := r0[y]
+					r2[y] += v * p0
+					r1[y-1] += v * p1
+					r0[y-2] += v * p2
+				}
+			case 1:
+				p0, p1 := p[0], p[1]
+				r1, r0 := g[row-w:row], g[row:row+w]
+				for ; y >= capD && y >= 1; y-- {
+					v := r0[y]
+					r1[y] += v * p0
+					r0[y-1] += v * p1
+				}
+			}
+		}
+		for ; y >= 1; y-- {
+			v := g[row+y]
+			if v == 0 {
+				continue
+			}
+			nd := min(capD, y)
+			m := min(na, nd)
+			p := &c.p[na][nd]
+			for j := 0; j <= m; j++ {
+				g[row-(m-j)*w+y-j] += v * p[j]
+			}
+		}
+	}
+	for x := 1; x <= top; x++ {
+		surv[x] += g[x*w]
+	}
+}
+
+// ChainResult is the outcome of a chain of battles (see Chainer).
+type ChainResult struct {
+	// A is the number of attacking armies at the start; Defenders the
+	// defending armies of the path's territories in order.
+	A         int
+	Defenders []int
+	// Win is P(conquering the whole path).
+	Win float64
+	// WinFirst[j-1] is P(conquering at least the first j territories).
+	WinFirst []float64
+	// Survivors[s] is P(conquering the whole path with s armies moved into
+	// the last territory), s = 0..A.
+	Survivors []float64
+}
+
+// Chain evaluates a chain of battles with a fresh Chainer; bots that ask
+// many questions should keep a Chainer instead.
+func Chain(r Rules, a int, defenders []int) (*ChainResult, error) {
+	if err := checkChain(r, a, defenders); err != nil {
+		return nil, err
+	}
+	c := NewChainer(r, a)
+	res := &ChainResult{A: a, Defenders: append([]int(nil), defenders...)}
+	res.WinFirst = c.WinFirst(nil, a, defenders)
+	res.Survivors = c.Survivors(nil, a, defenders)
+	for _, v := range res.Survivors {
+		res.Win += v
+	}
+	return res, nil
+}
+
+func checkChain(r Rules, a int, defenders []int) error {
+	if err := r.Validate(); err != nil {
+		return err
+	}
+	if a < 0 || a > MaxBattleArmies {
+		return fmt.Errorf("dice: attacking armies %d outside [0, %d]", a, MaxBattleArmies)
+	}
+	for i, d := range defenders {
+		if d < 0 || d > MaxBattleArmies {
+			return fmt.Errorf("dice: defenders of territory %d: %d outside [0, %d]", i+1, d, MaxBattleArmies)
+		}
+	}
+	return nil
+}
+
+// ChainResultExact is ChainResult in exact rational arithmetic.
+type ChainResultExact struct {
+	A         int
+	Defenders []int
+	Win       *big.Rat
+	WinFirst  []*big.Rat
+	Survivors []*big.Rat
+}
+
+// ChainExact is Chain in exact rational arithmetic (slow; for checks).
+func ChainExact(r Rules, a int, defenders []int) (*ChainResultExact, error) {
+	if err := checkChain(r, a, defenders); err != nil {
+		return nil, err
+	}
+	rs, err := newRollSet(r)
+	if err != nil {
+		return nil, err
+	}
+	newVec := func() []*big.Rat {
+		v := make([]*big.Rat, a+1)
+		for i := range v {
+			v[i] = new(big.Rat)
+		}
+		return v
+	}
+	res := &ChainResultExact{A: a, Defenders: append([]int(nil), defenders...), Win: new(big.Rat)}
+	vec := newVec()
+	vec[a].SetInt64(1)
+	surv := newVec()
+	surv[a].SetInt64(1)
+	var term big.Rat
+	for _, d := range defenders {
+		surv = newVec()
+		if d == 0 {
+			for x := range vec {
+				surv[x].Set(vec[x])
+			}
+		} else {
+			w := d + 1
+			g := make([]*big.Rat, (a+1)*w)
+			for i := range g {
+				g[i] = new(big.Rat)
+			}
+			for x := range vec {
+				g[x*w+d].Set(vec[x])
+			}
+			for x := a; x >= 1; x-- {
+				na := min(r.AttackerDice, x)
+				for y := d; y >= 1; y-- {
+					v := g[x*w+y]
+					if v.Sign() == 0 {
+						continue
+					}
+					nd := min(r.DefenderDice, y)
+					m := min(na, nd)
+					for j := 0; j <= m; j++ {
+						t := g[(x-(m-j))*w+y-j]
+						t.Add(t, term.Mul(v, rs.odds[na][nd].Rat(j)))
+					}
+				}
+			}
+			for x := 1; x <= a; x++ {
+				surv[x].Set(g[x*w])
+			}
+		}
+		t := new(big.Rat)
+		for _, v := range surv {
+			t.Add(t, v)
+		}
+		res.WinFirst = append(res.WinFirst, t)
+		vec = newVec()
+		vec[0].Set(surv[0])
+		for x := 1; x <= a; x++ {
+			vec[x-1].Add(vec[x-1], surv[x])
+		}
+	}
+	res.Survivors = surv
+	for _, v := range surv {
+		res.Win.Add(res.Win, v)
+	}
+	return res, nil
+}

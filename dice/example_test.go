@@ -1,0 +1,65 @@
+package dice_test
+
+import (
+	"fmt"
+
+	"marslab/dice"
+)
+
+func ExampleRoll() {
+	o, err := dice.Roll(dice.Classic, 3, 2)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Printf("attacker wins both: %d/%d\n", o.Count[2], o.Total)
+	fmt.Printf("one each:           %d/%d\n", o.Count[1], o.Total)
+	fmt.Printf("defender wins both: %d/%d\n", o.Count[0], o.Total)
+	// Output:
+	// attacker wins both: 2890/7776
+	// one each:           2611/7776
+	// defender wins both: 2275/7776
+}
+
+func ExampleNewTable() {
+	t, err := dice.NewTable(dice.Classic, 30)
+	if err != nil {
+		panic(err)
+	}
+	// A territory with 6 armies attacks with 5.
+	fmt.Printf("P(5 beat 5) = %.4f\n", t.Win(5, 5))
+	fmt.Printf("P(1 beats 1) = %.4f\n", t.Win(1, 1))
+	// Output:
+	// P(5 beat 5) = 0.5062
+	// P(1 beats 1) = 0.4167
+}
+
+func ExampleBattle() {
+	res, err := dice.Battle(dice.Classic, 3, 2)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Printf("win %.4f, attacker loses %.3f, defender loses %.3f on average\n",
+		res.Win, res.AttackerLossMean, res.DefenderLossMean)
+	for _, o := range res.Outcomes[:3] {
+		fmt.Printf("(%d, %d) %.4f\n", o.AttackerLeft, o.DefenderLeft, o.P)
+	}
+	// Output:
+	// win 0.6560, attacker loses 1.406, defender loses 1.438 on average
+	// (3, 0) 0.3717
+	// (2, 0) 0.1943
+	// (1, 0) 0.0900
+}
+
+func ExampleChainer() {
+	c := dice.NewChainer(dice.Classic, 60)
+	path := []int{3, 2, 1} // defenders along the path, in order
+	fmt.Printf("whole path: %.4f\n", c.Win(10, path))
+	for j, p := range c.WinFirst(nil, 10, path) {
+		fmt.Printf("first %d: %.4f\n", j+1, p)
+	}
+	// Output:
+	// whole path: 0.8171
+	// first 1: 0.9811
+	// first 2: 0.8955
+	// first 3: 0.8171
+}

@@ -1,0 +1,171 @@
+package dice
+
+import (
+	"fmt"
+	"math/big"
+	"sync"
+)
+
+// RollOdds is the exact outcome table of a single roll of AttackerDice
+// against DefenderDice dice: each of the Total = 6^(AttackerDice+DefenderDice)
+// ordered dice outcomes is equally likely.
+type RollOdds struct {
+	// AttackerDice and DefenderDice are the numbers of dice rolled.
+	AttackerDice, DefenderDice int
+	// Total is 6^(AttackerDice+DefenderDice), the number of outcomes.
+	Total int64
+	// Count[j] is the number of outcomes in which the defender loses j
+	// armies and the attacker Pairs()-j, for j = 0..Pairs(); the rest is 0.
+	Count [MaxDice + 1]int64
+}
+
+// Pairs returns min(AttackerDice, DefenderDice), the number of dice
+// compared and so of armies lost in the roll.
+func (o RollOdds) Pairs() int { return min(o.AttackerDice, o.DefenderDice) }
+
+// P returns the probability that the defender loses defLoss armies (and
+// the attacker Pairs()-defLoss); it is 0 outside [0, Pairs()].
+func (o RollOdds) P(defLoss int) float64 {
+	if defLoss < 0 || defLoss > o.Pairs() {
+		return 0
+	}
+	return float64(o.Count[defLoss]) / float64(o.Total)
+}
+
+// Rat returns P(defLoss) exactly, in lowest terms.
+func (o RollOdds) Rat(defLoss int) *big.Rat {
+	if defLoss < 0 || defLoss > o.Pairs() {
+		return new(big.Rat)
+	}
+	return big.NewRat(o.Count[defLoss], o.Total)
+}
+
+// Roll returns the exact outcome table of one roll of na attacking dice
+// against nd defending dice under r, found by enumerating all 6^(na+nd)
+// ordered outcomes (once per process). It needs 1 <= na <= r.AttackerDice and 1 <= nd <= r.DefenderDice.
+func Roll(r Rules, na, nd int) (RollOdds, error) {
+	if err := r.Validate(); err != nil {
+		return RollOdds{}, err
+	}
+	if na < 1 || na > r.AttackerDice {
+		return RollOdds{}, fmt.Errorf("dice: %d attacking dice outside [1, %d]", na, r.AttackerDice)
+	}
+	if nd < 1 || nd > r.DefenderDice {
+		return RollOdds{}, fmt.Errorf("dice: %d defending dice outside [1, %d]", nd, r.DefenderDice)
+	}
+	ties := 0
+	if r.TiesToAttacker {
+		ties = 1
+	}
+	return allRolls()[ties][na][nd], nil
+}
+
+// allRolls holds every roll's outcome table, [ties to attacker][na][nd],
+// computed once on first use and never modified.
+var allRolls = sync.OnceValue(func() *[2][MaxDice + 1][MaxDice + 1]RollOdds {
+	var t [2][MaxDice + 1][MaxDice + 1]RollOdds
+	for ties := range 2 {
+		for na := 1; na <= MaxDice; na++ {
+			for nd := 1; nd <= MaxDice; nd++ {
+				t[ties][na][nd] = enumerate(na, nd, ties == 1)
+			}
+		}
+	}
+	return &t
+})
+
+// enumerate counts the outcomes of na against nd dice over all 6^(na+nd)
+// ordered rolls.
+func enumerate(na, nd int, tiesToAttacker bool) RollOdds {
+	o := RollOdds{AttackerDice: na, DefenderDice: nd, Total: 1}
+	for range na + nd {
+		o.Total *= 6
+	}
+	m := o.Pairs()
+	var att, def [MaxDice]int
+	for x := int64(0); x < o.Total; x++ {
+		y := x
+		for i := range na {
+			att[i] = int(y%6) + 1
+			y /= 6
+		}
+		for i := range nd {
+			def[i] = int(y%6) + 1
+			y /= 6
+		}
+		sortDesc(att[:na])
+		sortDesc(def[:nd])
+		lost := 0
+		for i := range m {
+			if att[i] > def[i] || (tiesToAttacker && att[i] == def[i]) {
+				lost++
+			}
+		}
+		o.Count[lost]++
+	}
+	return o
+}
+
+// sortDesc sorts a few values in descending order (insertion sort).
+func sortDesc(v []int) {
+	for i := 1; i < len(v); i++ {
+		for j := i; j > 0 && v[j] > v[j-1]; j-- {
+			v[j], v[j-1] = v[j-1], v[j]
+		}
+	}
+}
+
+// rollSet holds the outcome tables of every dice combination of a rule set.
+type rollSet struct {
+	r Rules
+	// odds[na][nd] for 1 <= na <= r.AttackerDice, 1 <= nd <= r.DefenderDice.
+	odds [MaxDice + 1][MaxDice + 1]RollOdds
+	// p[na][nd][j] is odds[na][nd].P(j) as float64.
+	p [MaxDice + 1][MaxDice + 1][MaxDice + 1]float64
+}
+
+func newRollSet(r Rules) (*rollSet, error) {
+	if err := r.Validate(); err != nil {
+		return nil, err
+	}
+	s := &rollSet{r: r}
+	for na := 1; na <= r.AttackerDice; na++ {
+		for nd := 1; nd <= r.DefenderDice; nd++ {
+			o, err := Roll(r, na, nd)
+			if err != nil {
+				return nil, err
+			}
+			s.odds[na][nd] = o
+			for j := 0; j <= o.Pairs(); j++ {
+				s.p[na][nd][j] = o.P(j)
+			}
+		}
+	}
+	return s, nil
+}
+
+// Table4Row is one column of Table 4 of the MARS paper (Johansson &
+// Olsson 2006): the rounded odds, in percent, of one roll.
+type Table4Row struct {
+	// AttackerDice and DefenderDice are the dice rolled.
+	AttackerDice, DefenderDice int
+	// Attacker is the paper's "Attacker wins" (the defender loses every
+	// compared pair), Defender its "Defender wins" (the attacker loses
+	// every pair) and OneEach its "One each" (-1 where the paper has "—").
+	Attacker, Defender, OneEach int
+}
+
+// Table4 returns Table 4 of the MARS paper as printed. Every entry is the
+// exact value (Roll) rounded to a whole percent; for 3 dice against 2 the
+// exact values are 2890/7776 (attacker wins), 2275/7776 (defender wins)
+// and 2611/7776 (one each).
+func Table4() []Table4Row {
+	return []Table4Row{
+		{1, 1, 42, 58, -1},
+		{2, 1, 58, 42, -1},
+		{3, 1, 66, 34, -1},
+		{1, 2, 25, 75, -1},
+		{2, 2, 23, 45, 32},
+		{3, 2, 37, 29, 34},
+	}
+}

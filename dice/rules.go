@@ -1,0 +1,44 @@
+package dice
+
+import "fmt"
+
+// Rules are the dice rules of a battle.
+type Rules struct {
+	// AttackerDice is the maximum number of attacking dice per roll, 1..3
+	// (3 in the classic rules).
+	AttackerDice int
+	// DefenderDice is the maximum number of defending dice per roll, 1..3
+	// (2 in the classic rules).
+	DefenderDice int
+	// TiesToAttacker makes a tied pair of dice a defender loss; in the
+	// classic rules ties go to the defender.
+	TiesToAttacker bool
+}
+
+// Classic are the classic Risk dice rules: up to 3 attacking dice, up to 2
+// defending dice, ties to the defender. It is never modified by this
+// package.
+var Classic = Rules{AttackerDice: 3, DefenderDice: 2}
+
+// MaxDice is the largest number of dice one side may roll at once.
+const MaxDice = 3
+
+// Validate reports whether the dice caps are in range.
+func (r Rules) Validate() error {
+	if r.AttackerDice < 1 || r.AttackerDice > MaxDice {
+		return fmt.Errorf("dice: attacker dice %d outside [1, %d]", r.AttackerDice, MaxDice)
+	}
+	if r.DefenderDice < 1 || r.DefenderDice > MaxDice {
+		return fmt.Errorf("dice: defender dice %d outside [1, %d]", r.DefenderDice, MaxDice)
+	}
+	return nil
+}
+
+// String returns a short description such as "3v2" or "3v2 ties-to-attacker".
+func (r Rules) String() string {
+	s := fmt.Sprintf("%dv%d", r.AttackerDice, r.DefenderDice)
+	if r.TiesToAttacker {
+		s += " ties-to-attacker"
+	}
+	return s
+}

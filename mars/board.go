@@ -1,0 +1,188 @@
+package mars
+
+import "marslab/sim"
+
+// board is the mediator's picture of the game: the map's static facts,
+// precomputed once per map, and the current owners and armies, read from
+// the sim.State at each phase (or filled by hand in tests). Every slice is
+// indexed by territory or continent id and reused between turns.
+type board struct {
+	// Static, per map.
+	nbr       [][]int   // neighbours of each territory
+	cont      []int     // continent of each territory
+	contTerr  [][]int   // territories of each continent
+	contBonus []float64 // V_b of each continent
+	vsv       []float64 // V_sv = V_b / (V_s * V_nb) of each continent
+	vcb       []int     // V_cb: other continents each territory borders
+
+	// Dynamic.
+	me       int
+	owner    []int
+	armies   []int
+	contMine []int // territories of each continent owned by me
+	contSole []int // the enemy owning a whole continent, or -1
+}
+
+// newBoard precomputes the static part for a map given as adjacency lists,
+// the continent of every territory and every continent's bonus. V_nb is
+// the number of the continent's territories that have a neighbour in
+// another continent; a continent without such a border (a one-continent
+// map) counts as having one, so that V_sv stays finite.
+func newBoard(nbr [][]int, cont []int, bonus []int) *board {
+	n, nc := len(nbr), len(bonus)
+	b := &board{
+		nbr: nbr, cont: cont,
+		contTerr:  make([][]int, nc),
+		contBonus: make([]float64, nc),
+		vsv:       make([]float64, nc),
+		vcb:       make([]int, n),
+		owner:     make([]int, n),
+		armies:    make([]int, n),
+		contMine:  make([]int, nc),
+		contSole:  make([]int, nc),
+	}
+	borders := make([]int, nc)
+	seen := make([]int, nc)
+	for i := range seen {
+		seen[i] = -1
+	}
+	for t := range nbr {
+		c := cont[t]
+		b.contTerr[c] = append(b.contTerr[c], t)
+		border := false
+		for _, u := range nbr[t] {
+			if cu := cont[u]; cu != c {
+				border = true
+				if seen[cu] != t {
+					seen[cu] = t
+					b.vcb[t]++
+				}
+			}
+		}
+		if border {
+			borders[c]++
+		}
+	}
+	for c := range bonus {
+		b.contBonus[c] = float64(bonus[c])
+		nb := max(borders[c], 1)
+		if s := len(b.contTerr[c]); s > 0 {
+			b.vsv[c] = float64(bonus[c]) / float64(s*nb)
+		}
+	}
+	return b
+}
+
+// boardFromMap builds the static board of a sim.Map.
+func boardFromMap(m *sim.Map) *board {
+	nbr := make([][]int, m.NumTerritories())
+	cont := make([]int, m.NumTerritories())
+	for t := range m.Territories {
+		nbr[t] = m.Territories[t].Neighbors
+		cont[t] = m.Territories[t].Continent
+	}
+	bonus := make([]int, len(m.Continents))
+	for c := range m.Continents {
+		bonus[c] = m.Continents[c].Bonus
+	}
+	return newBoard(nbr, cont, bonus)
+}
+
+// load copies owners and armies from s, as seen by seat me.
+func (b *board) load(s *sim.State, me int) {
+	for t := range b.owner {
+		b.owner[t] = s.Owner(t)
+		b.armies[t] = s.Armies(t)
+	}
+	b.refresh(me)
+}
+
+// refresh recomputes the per-continent ownership summaries after owner
+// changed.
+func (b *board) refresh(me int) {
+	b.me = me
+	for c, ts := range b.contTerr {
+		mine, sole := 0, -2
+		for _, t := range ts {
+			o := b.owner[t]
+			if o == me {
+				mine++
+			}
+			switch {
+			case sole == -2:
+				sole = o
+			case sole != o:
+				sole = -1
+			}
+		}
+		if sole == me || sole < 0 {
+			sole = -1
+		}
+		b.contMine[c], b.contSole[c] = mine, sole
+	}
+}
+
+// terms are the variables of Table 3 for one territory, as seen by the
+// board's player, and the resulting value V_c of equation (2).
+type terms struct {
+	Vsv, Vcp             float64
+	Vfn, Vfnu, Ven, Venu int
+	Vcb, Voc, Veoc       int
+	Vb                   float64
+	Value                float64
+}
+
+// terms evaluates territory t for the board's player (MARS paper Table 3
+// and equations (2)-(3)). Friendly means owned by the player; every other
+// territory is an enemy one. V_cp is the fraction of t's continent the
+// player owns; V_oc is 1 when the player owns every other territory of the
+// continent (whoever owns t); V_eoc is 1 when a single enemy owns the whole
+// continent.
+func (b *board) terms(p *Params, t int) terms {
+	var x terms
+	c := b.cont[t]
+	for _, u := range b.nbr[t] {
+		if b.owner[u] == b.me {
+			x.Vfn++
+			x.Vfnu += b.armies[u]
+		} else {
+			x.Ven++
+			x.Venu += b.armies[u]
+		}
+	}
+	x.Vsv = b.vsv[c]
+	x.Vb = b.contBonus[c]
+	x.Vcb = b.vcb[t]
+	size := len(b.contTerr[c])
+	mine := b.contMine[c]
+	x.Vcp = float64(mine) / float64(size)
+	others := mine
+	if b.owner[t] == b.me {
+		others--
+	}
+	if others == size-1 {
+		x.Voc = 1
+	}
+	if b.contSole[c] >= 0 {
+		x.Veoc = 1
+	}
+	x.Value = p.Csv*x.Vsv + p.Cfn*float64(x.Vfn) + p.Cfnu*float64(x.Vfnu) +
+		p.Cen*float64(x.Ven) + p.Cenu*float64(x.Venu) + p.Ccb*float64(x.Vcb) +
+		x.Vb*(x.Vcp+p.Coc*float64(x.Voc)+p.Ceoc*float64(x.Veoc))
+	return x
+}
+
+// value returns V_c of equation (2) for territory t.
+func (b *board) value(p *Params, t int) float64 { return b.terms(p, t).Value }
+
+// maxEnemy returns the largest enemy stack adjacent to t, ignoring
+// territories marked in skip (nil for none).
+func (b *board) maxEnemy(t int, skip []bool) int {
+	e := 0
+	for _, u := range b.nbr[t] {
+		if b.owner[u] != b.me && (skip == nil || !skip[u]) && b.armies[u] > e {
+			e = b.armies[u]
+		}
+	}
+	return e
+}

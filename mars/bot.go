@@ -1,0 +1,156 @@
+package mars
+
+import (
+	"fmt"
+	"io"
+	"math/rand/v2"
+
+	"marslab/dice"
+	"marslab/sim"
+)
+
+// Bot is the MARS bot: a mediator agent, a territory agent for every
+// territory and a card agent (Johansson & Olsson 2006). It implements
+// sim.Player. A Bot keeps its buffers between games; it is used by one
+// game at a time.
+type Bot struct {
+	p     Params
+	seat  int
+	rng   *rand.Rand
+	m     *sim.Map
+	rules dice.Rules
+	o     *odds
+	med   *mediator
+	cards cardAgent
+	w     io.Writer
+}
+
+// New returns a MARS bot with parameters p, or an error naming the first
+// parameter out of its range.
+func New(p Params) (*Bot, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	return &Bot{p: p}, nil
+}
+
+// Params returns the bot's parameters.
+func (b *Bot) Params() Params { return b.p }
+
+// SetExplain makes the bot narrate its decisions (goals, bids, auction
+// winners, attack odds against the thresholds, fortification flows) to w;
+// nil turns narration off, and then no explanation is formatted at all.
+func (b *Bot) SetExplain(w io.Writer) {
+	b.w = w
+	if b.med != nil {
+		b.med.w = w
+	}
+}
+
+// Start prepares the bot for a game: the per-map board and agents are
+// built when the map changes, the dice tables when the dice rules change.
+func (b *Bot) Start(s *sim.State, seat int, rng *rand.Rand) {
+	b.seat, b.rng = seat, rng
+	ar := s.Rules().Attack
+	r := dice.Rules{AttackerDice: ar.AttackerDice, DefenderDice: ar.DefenderDice, TiesToAttacker: ar.TiesToAttacker}
+	if b.o == nil || r != b.rules {
+		o, err := newOdds(r)
+		if err != nil {
+			// The engine validated the rules; this cannot happen.
+			panic(fmt.Sprintf("mars: dice rules %v: %v", r, err))
+		}
+		b.o, b.rules = o, r
+		b.med = nil
+	}
+	if b.med == nil || s.Map() != b.m {
+		b.m = s.Map()
+		b.med = newMediator(b.p, boardFromMap(b.m), b.o)
+		b.med.names = make([]string, b.m.NumTerritories())
+		for t := range b.med.names {
+			b.med.names[t] = b.m.Territories[t].Name
+		}
+	}
+	b.med.w = b.w
+	for t := range b.med.agents {
+		b.med.agents[t].goal = -1
+	}
+}
+
+func (b *Bot) load(s *sim.State) { b.med.b.load(s, b.seat) }
+
+func (b *Bot) header(s *sim.State, what string) {
+	fmt.Fprintf(b.w, "mars seat %d round %d %s\n", b.seat, s.Round(), what)
+}
+
+// PlaceInitial places one starting army by a one-army placement auction.
+func (b *Bot) PlaceInitial(s *sim.State) int {
+	b.load(s)
+	if b.w != nil {
+		b.header(s, "initial placement")
+	}
+	b.med.place(1)
+	for _, t := range b.med.own {
+		if b.med.agents[t].placed > 0 {
+			return t
+		}
+	}
+	return s.FirstOwned(b.seat)
+}
+
+// Trade asks the card agent.
+func (b *Bot) Trade(s *sim.State, forced bool) ([3]int, bool) {
+	set, r, ok := b.cards.choose(s, b.seat, forced)
+	if b.w != nil {
+		if ok {
+			b.header(s, fmt.Sprintf("card agent trades cards %v for %d armies (forced %v)", set, r, forced))
+		} else if r > 0 {
+			b.header(s, fmt.Sprintf("card agent holds (best set worth %d, income %d)", r, s.Income(b.seat)))
+		}
+	}
+	return set, ok
+}
+
+// Place runs the placement auction for armies armies.
+func (b *Bot) Place(s *sim.State, armies int, buf []sim.Placement) []sim.Placement {
+	b.load(s)
+	if b.w != nil {
+		b.header(s, fmt.Sprintf("place %d", armies))
+	}
+	b.med.place(armies)
+	for _, t := range b.med.own {
+		if k := b.med.agents[t].placed; k > 0 {
+			buf = append(buf, sim.Placement{Territory: t, Armies: k})
+		}
+	}
+	return buf
+}
+
+// Attack runs one attack auction and, if the best odds reach the
+// threshold, orders one roll with the most dice (MARS re-evaluates the
+// odds after every roll, "until the odds are below W_p").
+func (b *Bot) Attack(s *sim.State) (sim.AttackOrder, bool) {
+	b.load(s)
+	c, thr, ok := b.med.chooseAttack(s.ConqueredThisTurn())
+	if b.w != nil {
+		b.med.explainAttack(c, thr, ok)
+	}
+	if !ok {
+		return sim.AttackOrder{}, false
+	}
+	return sim.AttackOrder{From: c.from, To: c.to}, true
+}
+
+// Occupy moves armies in along the goal path (see mediator.occupy).
+func (b *Bot) Occupy(s *sim.State, from, to, lo, hi int) int {
+	b.load(s)
+	return b.med.occupy(from, to, lo, hi)
+}
+
+// Fortify plans the fortification under the rules' mode.
+func (b *Bot) Fortify(s *sim.State, buf []sim.Move) []sim.Move {
+	b.load(s)
+	if b.w != nil {
+		b.header(s, "fortify")
+	}
+	return b.med.fortify(s.Rules().Fortify.Mode, buf)
+}

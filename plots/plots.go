@@ -1,0 +1,392 @@
+// Package plots draws figures from plain data with gonum/plot: heat maps
+// of a grid of values with a colour bar and contour lines. It knows
+// nothing of Risk; callers bring the numbers, axes and labels.
+//
+// Figures are saved by file extension: .png, .svg or .pdf.
+package plots
+
+import (
+	"errors"
+	"fmt"
+	"image/color"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/palette"
+	"gonum.org/v1/plot/palette/moreland"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgpdf"
+	"gonum.org/v1/plot/vg/vgsvg"
+)
+
+// Grid is a rectangular grid of values: Z[r*len(X)+c] is the value at the
+// point (X[c], Y[r]). X and Y must be strictly increasing; Z may hold NaN
+// for missing values (drawn transparent).
+type Grid struct {
+	X, Y []float64
+	Z    []float64
+}
+
+// NewGrid returns a grid over x and y with every value set by f(x, y).
+func NewGrid(x, y []float64, f func(x, y float64) float64) Grid {
+	g := Grid{X: x, Y: y, Z: make([]float64, len(x)*len(y))}
+	for r, yv := range y {
+		for c, xv := range x {
+			g.Z[r*len(x)+c] = f(xv, yv)
+		}
+	}
+	return g
+}
+
+// Validate reports whether the grid is well formed: at least one column
+// and one row, strictly increasing finite coordinates and len(X)*len(Y)
+// values that are finite or NaN.
+func (g Grid) Validate() error {
+	if len(g.X) == 0 || len(g.Y) == 0 {
+		return fmt.Errorf("plots: grid of %d columns and %d rows: need at least 1 of each", len(g.X), len(g.Y))
+	}
+	if len(g.Z) != len(g.X)*len(g.Y) {
+		return fmt.Errorf("plots: grid has %d values, want %d columns x %d rows = %d",
+			len(g.Z), len(g.X), len(g.Y), len(g.X)*len(g.Y))
+	}
+	for name, v := range map[string][]float64{"X": g.X, "Y": g.Y} {
+		for i, x := range v {
+			if math.IsNaN(x) || math.IsInf(x, 0) {
+				return fmt.Errorf("plots: grid %s[%d] = %v is not finite", name, i, x)
+			}
+			if i > 0 && x <= v[i-1] {
+				return fmt.Errorf("plots: grid %s is not strictly increasing at %d (%v after %v)", name, i, x, v[i-1])
+			}
+		}
+	}
+	for i, z := range g.Z {
+		if math.IsInf(z, 0) {
+			return fmt.Errorf("plots: grid value Z[%d] (column %d, row %d) is infinite", i, i%len(g.X), i/len(g.X))
+		}
+	}
+	return nil
+}
+
+// Range returns the smallest and largest values of Z, ignoring NaN; both
+// are NaN if there is no number.
+func (g Grid) Range() (lo, hi float64) {
+	lo, hi = math.Inf(1), math.Inf(-1)
+	for _, z := range g.Z {
+		if !math.IsNaN(z) {
+			lo, hi = min(lo, z), max(hi, z)
+		}
+	}
+	if lo > hi {
+		return math.NaN(), math.NaN()
+	}
+	return lo, hi
+}
+
+// gridXYZ adapts a Grid to plotter.GridXYZ.
+type gridXYZ struct{ g *Grid }
+
+func (a gridXYZ) Dims() (c, r int)   { return len(a.g.X), len(a.g.Y) }
+func (a gridXYZ) Z(c, r int) float64 { return a.g.Z[r*len(a.g.X)+c] }
+func (a gridXYZ) X(c int) float64    { return a.g.X[c] }
+func (a gridXYZ) Y(r int) float64    { return a.g.Y[r] }
+
+// Palettes lists the colour maps a HeatMap accepts by name.
+func Palettes() []string {
+	names := make([]string, 0, len(colorMaps))
+	for n := range colorMaps {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// colorMaps are Moreland's perceptually uniform colour maps.
+var colorMaps = map[string]func() palette.ColorMap{
+	"blue-red":       func() palette.ColorMap { return moreland.SmoothBlueRed() },
+	"blue-tan":       func() palette.ColorMap { return moreland.SmoothBlueTan() },
+	"purple-orange":  func() palette.ColorMap { return moreland.SmoothPurpleOrange() },
+	"kindlmann":      moreland.Kindlmann,
+	"black-body":     moreland.BlackBody,
+	"ext-kindlmann":  moreland.ExtendedKindlmann,
+	"ext-black-body": moreland.ExtendedBlackBody,
+}
+
+// DefaultPalette is the colour map used when HeatMap.Palette is empty: a
+// diverging map, white in the middle, suited to probabilities around 0.5.
+const DefaultPalette = "blue-red"
+
+// HeatMap is a figure of a grid of values drawn as coloured cells with a
+// vertical colour bar and optional contour lines.
+type HeatMap struct {
+	// Grid holds the values; X runs along the horizontal axis.
+	Grid Grid
+	// Title, XLabel, YLabel and ColorLabel label the figure, its axes and
+	// its colour bar; any may be empty.
+	Title, XLabel, YLabel, ColorLabel string
+	// Palette names the colour map (see Palettes); empty is DefaultPalette.
+	Palette string
+	// Min and Max are the values at the ends of the colour map; if both
+	// are 0 the grid's range is used.
+	Min, Max float64
+	// Contours are the levels at which black contour lines are drawn (for
+	// instance 0.5); they need a grid of at least 2 x 2.
+	Contours []float64
+	// Width and Height are the figure's size; 0 means 16 cm x 12 cm.
+	Width, Height vg.Length
+}
+
+// Validate reports whether the heat map can be drawn.
+func (h *HeatMap) Validate() error {
+	if err := h.Grid.Validate(); err != nil {
+		return err
+	}
+	if h.Palette != "" && colorMaps[h.Palette] == nil {
+		return fmt.Errorf("plots: unknown palette %q (known: %s)", h.Palette, strings.Join(Palettes(), ", "))
+	}
+	if math.IsNaN(h.Min) || math.IsNaN(h.Max) || math.IsInf(h.Min, 0) || math.IsInf(h.Max, 0) {
+		return fmt.Errorf("plots: colour range [%v, %v] is not finite", h.Min, h.Max)
+	}
+	if h.Min > h.Max {
+		return fmt.Errorf("plots: colour range Min %v above Max %v", h.Min, h.Max)
+	}
+	if len(h.Contours) > 0 && (len(h.Grid.X) < 2 || len(h.Grid.Y) < 2) {
+		return fmt.Errorf("plots: contours need at least 2 x 2 grid points, have %d x %d", len(h.Grid.X), len(h.Grid.Y))
+	}
+	for i, c := range h.Contours {
+		if math.IsNaN(c) || math.IsInf(c, 0) {
+			return fmt.Errorf("plots: contour level %d is %v", i, c)
+		}
+	}
+	if h.Width < 0 || h.Height < 0 {
+		return fmt.Errorf("plots: negative figure size %v x %v", h.Width, h.Height)
+	}
+	return nil
+}
+
+// colourRange returns the values at the ends of the colour map.
+func (h *HeatMap) colourRange() (lo, hi float64, err error) {
+	lo, hi = h.Min, h.Max
+	if lo == 0 && hi == 0 {
+		lo, hi = h.Grid.Range()
+		if math.IsNaN(lo) {
+			return 0, 0, errors.New("plots: grid has no values to colour (all NaN)")
+		}
+	}
+	if lo == hi {
+		// A constant grid: widen so the colour map has a range.
+		lo, hi = lo-0.5, hi+0.5
+	}
+	return lo, hi, nil
+}
+
+// Save draws the heat map into the file path, in the format given by its
+// extension: .png, .svg or .pdf.
+func (h *HeatMap) Save(path string) (err error) {
+	format := strings.TrimPrefix(strings.ToLower(filepath.Ext(path)), ".")
+	if _, err := newCanvas(format, 1, 1); err != nil {
+		return fmt.Errorf("plots: %s: %w", path, err)
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("plots: %w", err)
+	}
+	defer func() {
+		if e := f.Close(); err == nil && e != nil {
+			err = fmt.Errorf("plots: %w", e)
+		}
+	}()
+	if err := h.Write(f, format); err != nil {
+		return fmt.Errorf("plots: %s: %w", path, err)
+	}
+	return nil
+}
+
+// newCanvas returns a canvas of size w x h in format "png", "svg" or
+// "pdf".
+func newCanvas(format string, w, h vg.Length) (vg.CanvasWriterTo, error) {
+	switch format {
+	case "png":
+		return vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(150))}, nil
+	case "svg":
+		return vgsvg.New(w, h), nil
+	case "pdf":
+		return vgpdf.New(w, h), nil
+	}
+	return nil, fmt.Errorf("unsupported figure format %q (want png, svg or pdf)", format)
+}
+
+// Write draws the heat map to w in format "png", "svg" or "pdf".
+func (h *HeatMap) Write(w io.Writer, format string) error {
+	if err := h.Validate(); err != nil {
+		return err
+	}
+	width, height := h.Width, h.Height
+	if width == 0 {
+		width = 16 * vg.Centimeter
+	}
+	if height == 0 {
+		height = 12 * vg.Centimeter
+	}
+	c, err := newCanvas(format, width, height)
+	if err != nil {
+		return err
+	}
+	lo, hi, err := h.colourRange()
+	if err != nil {
+		return err
+	}
+	name := h.Palette
+	if name == "" {
+		name = DefaultPalette
+	}
+	cm := colorMaps[name]()
+	cm.SetMin(lo)
+	cm.SetMax(hi)
+
+	g := gridXYZ{&h.Grid}
+	p := plot.New()
+	p.Title.Text = h.Title
+	p.X.Label.Text = h.XLabel
+	p.Y.Label.Text = h.YLabel
+	cells := &cellPlotter{g: &h.Grid, cm: cm, lo: lo, hi: hi}
+	p.Add(cells)
+	if len(h.Contours) > 0 {
+		ct := plotter.NewContour(g, h.Contours, nil)
+		ct.Min, ct.Max = lo, hi
+		ct.LineStyles = []draw.LineStyle{{Color: color.Black, Width: vg.Points(1.2)}}
+		p.Add(ct)
+	}
+	// The cells extend half a step beyond the first and last points.
+	xmin, xmax, ymin, ymax := cells.DataRange()
+	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = xmin, xmax, ymin, ymax
+	p.X.Tick.Marker, p.Y.Tick.Marker = niceTicks{}, niceTicks{}
+
+	bar := plot.New()
+	bar.Add(&plotter.ColorBar{ColorMap: cm, Vertical: true})
+	bar.HideX()
+	bar.Y.Label.Text = h.ColorLabel
+	bar.Y.Min, bar.Y.Max = lo, hi
+
+	dc := draw.New(c)
+	barWidth := 2.2 * vg.Centimeter
+	if h.ColorLabel != "" {
+		barWidth += 0.5 * vg.Centimeter
+	}
+	left := draw.Crop(dc, 0, -barWidth-0.3*vg.Centimeter, 0, 0)
+	p.Draw(left)
+	// Line the colour bar up with the data area of the heat map.
+	da := p.DataCanvas(left)
+	right := draw.Crop(dc, width-barWidth, -0.4*vg.Centimeter, da.Min.Y, da.Max.Y-height)
+	bar.Draw(right)
+	if _, err := c.WriteTo(w); err != nil {
+		return fmt.Errorf("plots: writing %s: %w", format, err)
+	}
+	return nil
+}
+
+// cellPlotter draws a grid as coloured cells centred on the grid points,
+// each reaching half way to its neighbours. Unlike plotter.HeatMap it
+// overlaps neighbouring cells by a hairline so that anti-aliased raster
+// output shows no seams, and it colours by the continuous colour map.
+type cellPlotter struct {
+	g      *Grid
+	cm     palette.ColorMap
+	lo, hi float64
+}
+
+// edges returns the cell boundaries along a strictly increasing axis.
+func edges(v []float64) []float64 {
+	e := make([]float64, len(v)+1)
+	if len(v) == 1 {
+		e[0], e[1] = v[0]-0.5, v[0]+0.5
+		return e
+	}
+	for i := 1; i < len(v); i++ {
+		e[i] = (v[i-1] + v[i]) / 2
+	}
+	e[0] = v[0] - (v[1]-v[0])/2
+	e[len(v)] = v[len(v)-1] + (v[len(v)-1]-v[len(v)-2])/2
+	return e
+}
+
+// Plot implements plot.Plotter.
+func (cp *cellPlotter) Plot(c draw.Canvas, plt *plot.Plot) {
+	trX, trY := plt.Transforms(&c)
+	ex, ey := edges(cp.g.X), edges(cp.g.Y)
+	nx, ny := len(cp.g.X), len(cp.g.Y)
+	const overlap = vg.Length(0.5)
+	var pa vg.Path
+	for r := range ny {
+		y0, y1 := trY(ey[r]), trY(ey[r+1])
+		if r < ny-1 {
+			y1 += overlap
+		}
+		for col := range nx {
+			z := cp.g.Z[r*nx+col]
+			if math.IsNaN(z) {
+				continue
+			}
+			z = min(max(z, cp.lo), cp.hi)
+			clr, err := cp.cm.At(z)
+			if err != nil {
+				continue // cannot happen: z is clamped into the map's range
+			}
+			x0, x1 := trX(ex[col]), trX(ex[col+1])
+			if col < nx-1 {
+				x1 += overlap
+			}
+			pa = pa[:0]
+			pa.Move(vg.Point{X: x0, Y: y0})
+			pa.Line(vg.Point{X: x1, Y: y0})
+			pa.Line(vg.Point{X: x1, Y: y1})
+			pa.Line(vg.Point{X: x0, Y: y1})
+			pa.Close()
+			c.SetColor(clr)
+			c.Fill(pa)
+		}
+	}
+}
+
+// DataRange implements plot.DataRanger: the outer edges of the cells.
+func (cp *cellPlotter) DataRange() (xmin, xmax, ymin, ymax float64) {
+	ex, ey := edges(cp.g.X), edges(cp.g.Y)
+	return ex[0], ex[len(ex)-1], ey[0], ey[len(ey)-1]
+}
+
+// niceTicks places at most about seven labelled ticks at multiples of 1, 2
+// or 5 times a power of ten, so that integer axes get integer labels.
+type niceTicks struct{}
+
+// Ticks implements plot.Ticker.
+func (niceTicks) Ticks(lo, hi float64) []plot.Tick {
+	if !(hi > lo) {
+		return nil
+	}
+	raw := (hi - lo) / 6
+	mag := math.Pow(10, math.Floor(math.Log10(raw)))
+	step := mag
+	for _, m := range []float64{1, 2, 5, 10} {
+		if m*mag >= raw {
+			step = m * mag
+			break
+		}
+	}
+	var ticks []plot.Tick
+	for k := math.Ceil(lo/step - 1e-9); k*step <= hi+step*1e-9; k++ {
+		v := k * step
+		if v == 0 {
+			v = 0 // not -0
+		}
+		ticks = append(ticks, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'g', 6, 64)})
+	}
+	return ticks
+}
