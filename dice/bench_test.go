@@ -61,3 +61,15 @@ func BenchmarkBattle(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkChainerWinAll answers the chain for every a = 0..60 at once.
+func BenchmarkChainerWinAll(b *testing.B) {
+	c := NewChainer(Classic, 60)
+	defs := []int{20, 5, 12, 3, 8}
+	dst := make([]float64, 0, 61)
+	b.ReportAllocs()
+	for b.Loop() {
+		dst = c.WinAll(dst[:0], 60, defs)
+	}
+	b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N), "µs/query")
+}

@@ -99,6 +99,100 @@ func (c *Chainer) Survivors(dst []float64, a int, defenders []int) []float64 {
 	return append(dst, c.surv[:a+1]...)
 }
 
+// WinAll appends to dst P(conquering the whole path) for every starting
+// number of attacking armies a = 0..amax, and returns the extended slice.
+// It costs one backward pass over the battle grid per territory — about
+// the price of a single Win query — instead of one query per army count:
+// with V(x) the odds of taking the rest of the path when the next battle
+// starts with x armies (V = 1 past the last territory), a territory of d
+// defenders gives U(x, 0) = V(x-1) (x survivors move in, one stays),
+// U(0, y) = 0 for y > 0, U(x, y) = Σ_j P_{na,nd}(j)·U(x-(m-j), y-j), and
+// the new V(x) = U(x, d). For amax < 0 nothing is appended; a negative
+// defender count appends amax+1 NaNs.
+func (c *Chainer) WinAll(dst []float64, amax int, defenders []int) []float64 {
+	if amax < 0 {
+		return dst
+	}
+	maxD := 0
+	for _, d := range defenders {
+		maxD = max(maxD, d)
+		if d < 0 {
+			maxD = -1
+			break
+		}
+	}
+	if c.err != nil || maxD < 0 {
+		for range amax + 1 {
+			dst = append(dst, math.NaN())
+		}
+		return dst
+	}
+	n := amax + 1
+	if len(c.vec) < n {
+		c.vec = make([]float64, n)
+		c.surv = make([]float64, n)
+	}
+	if need := n * (maxD + 1); len(c.grid) < need {
+		c.grid = make([]float64, need)
+	}
+	v := c.vec[:n]
+	for x := range v {
+		v[x] = 1
+	}
+	capA, capD := c.r.AttackerDice, c.r.DefenderDice
+	for k := len(defenders) - 1; k >= 0; k-- {
+		d := defenders[k]
+		w := d + 1
+		u := c.grid[:n*w]
+		u[0] = v[0] // 0 armies take an empty territory with 0 survivors
+		for y := 1; y <= d; y++ {
+			u[y] = 0
+		}
+		for x := 1; x < n; x++ {
+			row := x * w
+			u[row] = v[x-1]
+			na := min(capA, x)
+			y := 1
+			for ; y <= d && y < capD; y++ {
+				u[row+y] = cell(u, &c.p[na][y], row+y, w, min(na, y))
+			}
+			if y > d {
+				continue
+			}
+			p := &c.p[na][capD]
+			cur := u[row : row+w]
+			switch m := min(na, capD); m {
+			case 1:
+				p0, p1 := p[0], p[1]
+				prev := u[row-w : row][:len(cur)]
+				c1 := cur[y-1]
+				for ; y < len(cur); y++ {
+					c1 = p0*prev[y] + p1*c1
+					cur[y] = c1
+				}
+			case 2:
+				p0, p1, p2 := p[0], p[1], p[2]
+				prev := u[row-w : row][:len(cur)]
+				prev2 := u[row-2*w : row-w][:len(cur)]
+				c2, c1, q := cur[y-2], cur[y-1], prev[y-1]
+				for ; y < len(cur); y++ {
+					val := p0*prev2[y] + p1*q + p2*c2
+					cur[y] = val
+					c2, c1, q = c1, val, prev[y]
+				}
+			default:
+				for ; y <= d; y++ {
+					u[row+y] = cell(u, p, row+y, w, m)
+				}
+			}
+		}
+		for x := range v {
+			v[x] = u[x*w+d]
+		}
+	}
+	return append(dst, v...)
+}
+
 // run evaluates the chain, leaving the survivors of the last battle in
 // c.surv[:a+1] and writing P(at least the first j+1 conquered) to first[j]
 // if first is not nil. It reports false for invalid arguments.
@@ -176,19 +270,33 @@ func (c *Chainer) battle(vec []float64, d int, surv []float64) {
 			case 2:
 				p0, p1, p2 := p[0], p[1], p[2]
 				r2, r1, r0 := g[row-2*w:row-w], g[row-w:row], g[row:row+w]
-				for ; y >= capD && y >= 2; y-- {
-					v := r0[y]
-					r2[y] += v * p0
-					r1[y-1] += v * p1
-					r0[y-2] += v * p2
+				r2, r1 = r2[:len(r0)], r1[:len(r0)]
+				// The pushes within the row go through registers: in0
+				// is due to r0[y], in1 to r0[y-1].
+				lo := max(capD, 2)
+				if y >= lo {
+					in0, in1 := 0.0, 0.0
+					for ; y >= lo; y-- {
+						v := r0[y] + in0
+						r2[y] += v * p0
+						r1[y-1] += v * p1
+						in0, in1 = in1, v*p2
+					}
+					r0[y] += in0
+					r0[y-1] += in1
 				}
 			case 1:
 				p0, p1 := p[0], p[1]
 				r1, r0 := g[row-w:row], g[row:row+w]
-				for ; y >= capD && y >= 1; y-- {
-					v := r0[y]
-					r1[y] += v * p0
-					r0[y-1] += v * p1
+				r1 = r1[:len(r0)]
+				if y >= 1 {
+					in0 := 0.0 // due to r0[y]
+					for ; y >= max(capD, 1); y-- {
+						v := r0[y] + in0
+						r1[y] += v * p0
+						in0 = v * p1
+					}
+					r0[y] += in0
 				}
 			}
 		}

@@ -285,6 +285,50 @@ func TestChainMatchesTableAndExact(t *testing.T) {
 	}
 }
 
+func TestChainRuleVariants(t *testing.T) {
+	defs := []int{4, 1, 6, 2}
+	for _, r := range []Rules{
+		{AttackerDice: 1, DefenderDice: 1},
+		{AttackerDice: 2, DefenderDice: 3},
+		{AttackerDice: 3, DefenderDice: 3, TiesToAttacker: true},
+		{AttackerDice: 3, DefenderDice: 1},
+	} {
+		ex, err := ChainExact(r, 25, defs)
+		require.NoError(t, err)
+		c := NewChainer(r, 5)
+		first := c.WinFirst(nil, 25, defs)
+		for j := range defs {
+			e, _ := ex.WinFirst[j].Float64()
+			assert.InDelta(t, e, first[j], 1e-14, "rules %v territory %d", r, j+1)
+		}
+		tab, err := NewTable(r, 25)
+		require.NoError(t, err)
+		assert.InDelta(t, tab.Win(25, 4), first[0], 1e-14, "rules %v", r)
+	}
+}
+
+func TestChainerWinAll(t *testing.T) {
+	for _, r := range []Rules{Classic, {AttackerDice: 2, DefenderDice: 3}, {AttackerDice: 1, DefenderDice: 1, TiesToAttacker: true}} {
+		for _, defs := range [][]int{nil, {3}, {5, 0, 2, 7}, {0}, {1, 1, 1, 1, 1, 1}, {20, 4, 12}} {
+			c := NewChainer(r, 3)
+			all := c.WinAll(nil, 45, defs)
+			require.Len(t, all, 46)
+			for a, got := range all {
+				assert.InDelta(t, c.Win(a, defs), got, 1e-14, "rules %v a=%d path %v", r, a, defs)
+			}
+		}
+	}
+	c := NewChainer(Classic, 10)
+	assert.Len(t, c.WinAll(nil, -1, []int{2}), 0)
+	bad := c.WinAll([]float64{7}, 2, []int{2, -1})
+	require.Len(t, bad, 4)
+	assert.Equal(t, 7.0, bad[0])
+	assert.True(t, math.IsNaN(bad[3]))
+	dst := make([]float64, 0, 61)
+	c.WinAll(dst, 60, []int{20, 5, 12, 3, 8})
+	assert.Zero(t, testing.AllocsPerRun(20, func() { dst = c.WinAll(dst[:0], 60, []int{20, 5, 12, 3, 8}) }))
+}
+
 func TestChainerNoAllocs(t *testing.T) {
 	c := NewChainer(Classic, 60)
 	defs := []int{20, 5, 12, 3, 8}
@@ -326,6 +370,9 @@ func FuzzChainer(f *testing.F) {
 		}
 		if math.Abs(w-first[2]) > 1e-15 {
 			t.Fatalf("Win %v != WinFirst[2] %v", w, first[2])
+		}
+		if all := c.WinAll(nil, a, defs); math.Abs(all[a]-w) > 1e-14 {
+			t.Fatalf("WinAll[%d] %v != Win %v", a, all[a], w)
 		}
 		s := 0.0
 		for _, v := range c.Survivors(nil, a, defs) {

@@ -2,8 +2,8 @@
 //
 // A battle is an absorbing Markov chain (Tan 1997, corrected by Osborne
 // 2003): its state is (a, d), where a is the number of attacking armies and
-// d the number of defending armies, and every roll removes one or two
-// armies, so the states form an acyclic graph. The package evaluates that
+// d the number of defending armies, and every roll removes at least one
+// army, so the states form an acyclic graph. The package evaluates that
 // graph by dynamic programming, never by matrix inversion: a whole table of
 // P(win) for 0 <= a, d <= n costs Θ(n²) multiply-adds.
 //

@@ -117,7 +117,6 @@ func sortDesc(v []int) {
 
 // rollSet holds the outcome tables of every dice combination of a rule set.
 type rollSet struct {
-	r Rules
 	// odds[na][nd] for 1 <= na <= r.AttackerDice, 1 <= nd <= r.DefenderDice.
 	odds [MaxDice + 1][MaxDice + 1]RollOdds
 	// p[na][nd][j] is odds[na][nd].P(j) as float64.
@@ -128,7 +127,7 @@ func newRollSet(r Rules) (*rollSet, error) {
 	if err := r.Validate(); err != nil {
 		return nil, err
 	}
-	s := &rollSet{r: r}
+	s := &rollSet{}
 	for na := 1; na <= r.AttackerDice; na++ {
 		for nd := 1; nd <= r.DefenderDice; nd++ {
 			o, err := Roll(r, na, nd)

@@ -1,6 +1,7 @@
 // Package plots draws figures from plain data with gonum/plot: heat maps
-// of a grid of values with a colour bar and contour lines. It knows
-// nothing of Risk; callers bring the numbers, axes and labels.
+// of a grid of values with a colour bar and contour lines (HeatMap), line
+// charts with error bars (LineChart) and grouped bar charts (BarChart). It
+// knows nothing of Risk; callers bring the numbers, axes and labels.
 //
 // Figures are saved by file extension: .png, .svg or .pdf.
 package plots
@@ -190,7 +191,11 @@ func (h *HeatMap) colourRange() (lo, hi float64, err error) {
 
 // Save draws the heat map into the file path, in the format given by its
 // extension: .png, .svg or .pdf.
-func (h *HeatMap) Save(path string) (err error) {
+func (h *HeatMap) Save(path string) error { return save(path, h.Write) }
+
+// save creates path and writes a figure into it with write, in the format
+// named by the path's extension. Nothing is created for an unknown format.
+func save(path string, write func(io.Writer, string) error) (err error) {
 	format := strings.TrimPrefix(strings.ToLower(filepath.Ext(path)), ".")
 	if _, err := newCanvas(format, 1, 1); err != nil {
 		return fmt.Errorf("plots: %s: %w", path, err)
@@ -204,7 +209,7 @@ func (h *HeatMap) Save(path string) (err error) {
 			err = fmt.Errorf("plots: %w", e)
 		}
 	}()
-	if err := h.Write(f, format); err != nil {
+	if err := write(f, format); err != nil {
 		return fmt.Errorf("plots: %s: %w", path, err)
 	}
 	return nil

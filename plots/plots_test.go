@@ -149,3 +149,36 @@ func TestNiceTicks(t *testing.T) {
 		}
 	}
 }
+
+func FuzzGridValidate(f *testing.F) {
+	f.Add(2, 3, 0.0, 1.0, 0.5)
+	f.Add(1, 1, math.Inf(1), 1.0, math.NaN())
+	f.Add(0, 4, 0.0, -1.0, 0.0)
+	f.Fuzz(func(t *testing.T, nx, ny int, x0, dx, z float64) {
+		if nx < 0 || ny < 0 || nx > 20 || ny > 20 {
+			t.Skip()
+		}
+		x := make([]float64, nx)
+		for i := range x {
+			x[i] = x0 + float64(i)*dx
+		}
+		y := make([]float64, ny)
+		for i := range y {
+			y[i] = float64(i)
+		}
+		g := NewGrid(x, y, func(a, b float64) float64 { return z * (a + b) })
+		if err := g.Validate(); err != nil {
+			return
+		}
+		// A valid grid has increasing finite axes and no infinite value.
+		for i := 1; i < len(g.X); i++ {
+			if !(g.X[i] > g.X[i-1]) {
+				t.Fatalf("accepted X %v", g.X)
+			}
+		}
+		lo, hi := g.Range()
+		if !math.IsNaN(lo) && (math.IsInf(lo, 0) || math.IsInf(hi, 0) || lo > hi) {
+			t.Fatalf("Range %v %v", lo, hi)
+		}
+	})
+}

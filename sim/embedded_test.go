@@ -14,8 +14,8 @@ func TestInvariantsEmbeddedRules(t *testing.T) {
 		t.Fatal(err)
 	}
 	games := 60
-	if testing.Short() {
-		games = 10
+	if testing.Short() || raceEnabled {
+		games = 15
 	}
 	for _, name := range []string{"classic", "mars2006", "fixedcards", "missions"} {
 		r, err := LoadRules(name)

@@ -11,7 +11,7 @@ var fortifyModes = []string{FortifySingle, FortifyOneStep, FortifyConnected}
 func TestInvariantsChaos(t *testing.T) {
 	m := ringMap(3, 5)
 	games := 60
-	if testing.Short() {
+	if testing.Short() || raceEnabled {
 		games = 15
 	}
 	for _, mode := range fortifyModes {

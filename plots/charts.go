@@ -1,0 +1,216 @@
+package plots
+
+import (
+	"fmt"
+	"io"
+	"math"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// Series is one line of a LineChart: the points (X[i], Y[i]) joined in
+// order, with optional error bars from Lo[i] to Hi[i] (for instance a
+// 95 % confidence interval); Lo and Hi are both nil or both as long as X.
+type Series struct {
+	Name   string
+	X, Y   []float64
+	Lo, Hi []float64
+}
+
+// validate reports whether the series is well formed; i is its index.
+func (s *Series) validate(i int) error {
+	if len(s.X) == 0 || len(s.X) != len(s.Y) {
+		return fmt.Errorf("plots: series %d (%q): %d x values and %d y values, want the same number > 0", i, s.Name, len(s.X), len(s.Y))
+	}
+	if (s.Lo == nil) != (s.Hi == nil) || (s.Lo != nil && (len(s.Lo) != len(s.X) || len(s.Hi) != len(s.X))) {
+		return fmt.Errorf("plots: series %d (%q): error bars need Lo and Hi of %d values each, have %d and %d", i, s.Name, len(s.X), len(s.Lo), len(s.Hi))
+	}
+	for j := range s.X {
+		for _, v := range []float64{s.X[j], s.Y[j]} {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("plots: series %d (%q): point %d (%v, %v) is not finite", i, s.Name, j, s.X[j], s.Y[j])
+			}
+		}
+		if s.Lo != nil && !(s.Lo[j] <= s.Y[j] && s.Y[j] <= s.Hi[j]) {
+			return fmt.Errorf("plots: series %d (%q): point %d: y %v outside its error bar [%v, %v]", i, s.Name, j, s.Y[j], s.Lo[j], s.Hi[j])
+		}
+	}
+	return nil
+}
+
+// seriesXY adapts a Series to plotter.XYer and plotter.YErrorer.
+type seriesXY struct{ s *Series }
+
+func (a seriesXY) Len() int                    { return len(a.s.X) }
+func (a seriesXY) XY(i int) (float64, float64) { return a.s.X[i], a.s.Y[i] }
+func (a seriesXY) YError(i int) (float64, float64) {
+	return a.s.Y[i] - a.s.Lo[i], a.s.Hi[i] - a.s.Y[i]
+}
+
+// LineChart is a figure of one or more series drawn as lines with point
+// markers, a legend and optional error bars.
+type LineChart struct {
+	Series                []Series
+	Title, XLabel, YLabel string
+	// YMin and YMax fix the vertical range; both 0 means automatic.
+	YMin, YMax float64
+	// Width and Height are the figure's size; 0 means 16 cm x 10 cm.
+	Width, Height vg.Length
+}
+
+// Validate reports whether the chart can be drawn.
+func (l *LineChart) Validate() error {
+	if len(l.Series) == 0 {
+		return fmt.Errorf("plots: line chart %q has no series", l.Title)
+	}
+	for i := range l.Series {
+		if err := l.Series[i].validate(i); err != nil {
+			return err
+		}
+	}
+	if math.IsNaN(l.YMin) || math.IsNaN(l.YMax) || l.YMin > l.YMax {
+		return fmt.Errorf("plots: line chart y range [%v, %v] is empty", l.YMin, l.YMax)
+	}
+	return nil
+}
+
+// Save draws the chart into path (.png, .svg or .pdf).
+func (l *LineChart) Save(path string) error { return save(path, l.Write) }
+
+// Write draws the chart to w in format "png", "svg" or "pdf".
+func (l *LineChart) Write(w io.Writer, format string) error {
+	if err := l.Validate(); err != nil {
+		return err
+	}
+	p := plot.New()
+	p.Title.Text, p.X.Label.Text, p.Y.Label.Text = l.Title, l.XLabel, l.YLabel
+	p.Add(plotter.NewGrid())
+	for i := range l.Series {
+		s := &l.Series[i]
+		line, points, err := plotter.NewLinePoints(seriesXY{s})
+		if err != nil {
+			return fmt.Errorf("plots: series %d: %w", i, err)
+		}
+		line.Color = plotutil.Color(i)
+		line.Dashes = plotutil.Dashes(i)
+		points.Color = plotutil.Color(i)
+		points.Shape = plotutil.Shape(i)
+		p.Add(line, points)
+		if s.Lo != nil {
+			eb, err := plotter.NewYErrorBars(seriesXY{s})
+			if err != nil {
+				return fmt.Errorf("plots: series %d: %w", i, err)
+			}
+			eb.Color = plotutil.Color(i)
+			p.Add(eb)
+		}
+		if s.Name != "" {
+			p.Legend.Add(s.Name, line, points)
+		}
+	}
+	p.Legend.Top = true
+	if l.YMin != 0 || l.YMax != 0 {
+		p.Y.Min, p.Y.Max = l.YMin, l.YMax
+	}
+	return writePlot(w, format, p, l.Width, l.Height)
+}
+
+// BarGroup is one group of a BarChart: one bar per category.
+type BarGroup struct {
+	Name   string
+	Values []float64
+}
+
+// BarChart is a figure of grouped vertical bars over named categories.
+type BarChart struct {
+	// Categories label the positions along the horizontal axis.
+	Categories []string
+	// Groups hold the bars; each has one value per category and its own
+	// colour, and the groups stand side by side.
+	Groups        []BarGroup
+	Title, YLabel string
+	Width, Height vg.Length
+}
+
+// Validate reports whether the chart can be drawn.
+func (b *BarChart) Validate() error {
+	if len(b.Categories) == 0 || len(b.Groups) == 0 {
+		return fmt.Errorf("plots: bar chart %q needs categories and groups, has %d and %d", b.Title, len(b.Categories), len(b.Groups))
+	}
+	for i, g := range b.Groups {
+		if len(g.Values) != len(b.Categories) {
+			return fmt.Errorf("plots: bar group %d (%q) has %d values for %d categories", i, g.Name, len(g.Values), len(b.Categories))
+		}
+		for j, v := range g.Values {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("plots: bar group %d (%q): value %d (%s) is %v", i, g.Name, j, b.Categories[j], v)
+			}
+		}
+	}
+	return nil
+}
+
+// Save draws the chart into path (.png, .svg or .pdf).
+func (b *BarChart) Save(path string) error { return save(path, b.Write) }
+
+// Write draws the chart to w in format "png", "svg" or "pdf".
+func (b *BarChart) Write(w io.Writer, format string) error {
+	if err := b.Validate(); err != nil {
+		return err
+	}
+	width, height := size(b.Width, b.Height)
+	p := plot.New()
+	p.Title.Text, p.Y.Label.Text = b.Title, b.YLabel
+	p.Add(plotter.NewGrid())
+	// Share three quarters of each category's slot among the groups.
+	slot := (width - 3*vg.Centimeter) / vg.Length(len(b.Categories))
+	barW := slot * 0.75 / vg.Length(len(b.Groups))
+	for i, g := range b.Groups {
+		bars, err := plotter.NewBarChart(plotter.Values(g.Values), barW)
+		if err != nil {
+			return fmt.Errorf("plots: bar group %d: %w", i, err)
+		}
+		bars.Color = plotutil.Color(i)
+		bars.LineStyle.Width = 0
+		bars.Offset = barW * (vg.Length(i) - vg.Length(len(b.Groups)-1)/2)
+		p.Add(bars)
+		if g.Name != "" {
+			p.Legend.Add(g.Name, bars)
+		}
+	}
+	p.Legend.Top = true
+	p.NominalX(b.Categories...)
+	// Half a slot of room either side, and some headroom for the legend.
+	p.X.Min, p.X.Max = -0.5, float64(len(b.Categories))-0.5
+	p.Y.Max += 0.08 * (p.Y.Max - p.Y.Min)
+	return writePlot(w, format, p, width, height)
+}
+
+// size substitutes the default figure size for zero values.
+func size(w, h vg.Length) (vg.Length, vg.Length) {
+	if w <= 0 {
+		w = 16 * vg.Centimeter
+	}
+	if h <= 0 {
+		h = 10 * vg.Centimeter
+	}
+	return w, h
+}
+
+// writePlot draws p on a canvas of the given format and size and writes it.
+func writePlot(w io.Writer, format string, p *plot.Plot, width, height vg.Length) error {
+	width, height = size(width, height)
+	c, err := newCanvas(format, width, height)
+	if err != nil {
+		return err
+	}
+	p.Draw(draw.New(c))
+	if _, err := c.WriteTo(w); err != nil {
+		return fmt.Errorf("plots: writing %s: %w", format, err)
+	}
+	return nil
+}
