@@ -391,7 +391,7 @@ func newWorker(cfg *Config) (*worker, error) {
 			return nil, fmt.Errorf("arena: seat %d (%s): %w", j, s.Label, err)
 		}
 		if cfg.Timing {
-			tp := &timedPlayer{p: p}
+			tp := newTimedPlayer(p)
 			w.timed = append(w.timed, tp)
 			p = tp
 		}
@@ -429,7 +429,7 @@ func mergeWorkerTimings(ws []*worker, seats []bots.Seat, labels []string) []BotT
 			b := &out[idx[seats[j].Label]]
 			b.SeatGames += tp.games
 			b.Turns += tp.turns
-			b.DecisionSeconds += float64(tp.ns) / 1e9
+			b.DecisionSeconds += tp.seconds()
 		}
 	}
 	return out

@@ -7,6 +7,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"marslab/sim"
 )
 
 func TestWilson(t *testing.T) {
@@ -245,4 +247,41 @@ func ExampleWriteTable() {
 	// bot   games  wins  win rate  95% CI            1st  2nd  stalemates  faults  rounds
 	// red   2      2     1.0000    [0.3424, 1.0000]  2    0    0           0       25.0
 	// blue  2      0     0.0000    [0.0000, 0.6576]  0    2    0           0       25.0
+}
+
+func TestTimedPlayer(t *testing.T) {
+	tp := newTimedPlayer(&sim.BasePlayer{})
+	g, err := sim.NewGame(mustMap(t), mustRules(t), 2)
+	must(t, err, "NewGame")
+	s := g.State()
+	tp.Start(s, 0, nil)
+	for range 10 {
+		tp.Place(s, 3, nil)
+		tp.Attack(s)
+	}
+	tp.Fortify(s, nil)
+	eq(t, 1, tp.games)
+	eq(t, 10, tp.turns)
+	// Calls 0, 4 and 8 of each method are timed.
+	eq(t, [numMethods]int64{mPlace: 10, mAttack: 10, mFortify: 1}, tp.calls)
+	eq(t, [numMethods]int64{mPlace: 3, mAttack: 3, mFortify: 1}, tp.timed)
+	if tp.seconds() < 0 {
+		t.Errorf("negative time %g", tp.seconds())
+	}
+	// The estimate scales each method's sampled time by calls/timed:
+	// 300 ns over 3 of 10 calls and 50 ns over 1 of 1 call = 1050 ns.
+	tp.ns = [numMethods]int64{mPlace: 200, mAttack: 100, mFortify: 50}
+	near(t, 1050e-9, tp.seconds(), 1e-15, "estimate")
+}
+
+func mustMap(t testing.TB) *sim.Map {
+	m, err := sim.LoadMap("classic")
+	must(t, err, "LoadMap")
+	return m
+}
+
+func mustRules(t testing.TB) *sim.Rules {
+	r, err := sim.LoadRules("mars2006")
+	must(t, err, "LoadRules")
+	return r
 }
