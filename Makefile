@@ -4,7 +4,7 @@ PLAYERS   ?= mars,aggressive,pacifist,passive,random,aggressive
 GAMES     ?= 3000
 SEED      ?= 1
 OUT       ?= results/run
-STATICCHECK_VERSION ?= 2025.1.1
+STATICCHECK_VERSION ?= v0.8.2
 
 .PHONY: run test build vet fmt lint bench bench-engine fuzz figures clean
 

@@ -205,5 +205,5 @@ func (r Result) MarshalJSON() ([]byte, error) {
 		Eliminated []int `json:"eliminated"`
 		Faults     []int `json:"faults"`
 	}
-	return json.Marshal(out{r.Winner, r.Stalemate, r.Rounds, r.Turns, r.Placement, r.Eliminated, r.Faults})
+	return json.Marshal(out(r))
 }

@@ -14,18 +14,14 @@ import (
 // summary.json, timing.json and config.json.
 func cmdBatch(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("batch", stderr)
-	players := fs.String("players", defaultPlayers, "comma-separated seat specs (2..6 seats): NAME, NAME(K=V;...) or NAME@params.toml; game g seats them rotated by g")
+	gf := addGameFlags(fs, "game g seats them rotated by g")
 	games := fs.Int("games", 1000, "number of games of the whole batch (all shards), >= 1")
 	seed := fs.Uint64("seed", 1, "experiment seed: game g uses the random streams of (seed, g)")
 	out := fs.String("out", "results/batch", "output directory for config.json, games.jsonl, summary.json, timing.json")
 	workers := fs.Int("workers", 0, "games played at once, >= 0 (0 = every core)")
 	shardArg := fs.String("shard", "", "play only shard INDEX/COUNT (games g with g % COUNT == INDEX); default from SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT or JOB_COMPLETION_INDEX/JOB_COMPLETIONS, else 0/1")
 	resume := fs.Bool("resume", false, "continue the batch in -out: keep its games and play the missing ones")
-	rules := fs.String("rules", "mars2006", "rule set: embedded name (classic, mars2006, fixedcards, missions) or TOML file")
-	mapArg := fs.String("map", "", "map: embedded name or TOML file (default: the rules' map)")
 	quiet := fs.Bool("quiet", false, "print neither the progress bar nor the summary table")
-	var params multiFlag
-	fs.Var(&params, "param", "set a bot parameter for every seat of that bot, BOT.NAME=VALUE (repeatable)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, `usage: marslab batch [flags]
 
@@ -64,11 +60,7 @@ summary table. Ctrl-C keeps every finished game; -resume plays the rest.`)
 		}
 		shard = s
 	}
-	cfg, err := loadConfig(*rules, *mapArg)
-	if err != nil {
-		return err
-	}
-	seats, err := parseSeats(*players, params)
+	cfg, seats, err := gf.load()
 	if err != nil {
 		return err
 	}

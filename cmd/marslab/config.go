@@ -99,3 +99,36 @@ func newFlagSet(name string, stderr interface{ Write([]byte) (int, error) }) *fl
 	fs.SetOutput(stderr)
 	return fs
 }
+
+// gameFlags are the flags of every command that seats bots on a map under
+// a rule set: -players, -rules, -map and -param.
+type gameFlags struct {
+	players string
+	rules   string
+	mapArg  string
+	params  multiFlag
+}
+
+// addGameFlags defines the shared flags on fs; seating explains how the
+// seats are used by the command.
+func addGameFlags(fs *flag.FlagSet, seating string) *gameFlags {
+	f := &gameFlags{}
+	fs.StringVar(&f.players, "players", defaultPlayers, "comma-separated seat specs (2..6 seats): NAME, NAME(K=V;...) or NAME@params.toml; "+seating)
+	fs.StringVar(&f.rules, "rules", "mars2006", "rule set: embedded name (classic, mars2006, fixedcards, missions) or TOML file")
+	fs.StringVar(&f.mapArg, "map", "", "map: embedded name or TOML file (default: the rules' map)")
+	fs.Var(&f.params, "param", "set a bot parameter for every seat of that bot, BOT.NAME=VALUE (repeatable)")
+	return f
+}
+
+// load loads the configuration and parses the seats.
+func (f *gameFlags) load() (*gameConfig, []bots.Seat, error) {
+	cfg, err := loadConfig(f.rules, f.mapArg)
+	if err != nil {
+		return nil, nil, err
+	}
+	seats, err := parseSeats(f.players, f.params)
+	if err != nil {
+		return nil, nil, err
+	}
+	return cfg, seats, nil
+}

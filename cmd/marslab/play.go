@@ -17,15 +17,11 @@ const defaultPlayers = "aggressive,pacifist,passive,random,aggressive,random"
 // cmdPlay plays one game and prints its summary.
 func cmdPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("play", stderr)
-	players := fs.String("players", defaultPlayers, "comma-separated seat specs in seat order (2..6): NAME, NAME(K=V;...) or NAME@params.toml")
+	gf := addGameFlags(fs, "seat 0 moves first")
 	seed := fs.Uint64("seed", 1, "experiment seed")
 	index := fs.Uint64("index", 0, "game index: the game's random streams derive from (seed, index)")
-	rules := fs.String("rules", "mars2006", "rule set: embedded name (classic, mars2006, fixedcards, missions) or TOML file")
-	mapArg := fs.String("map", "", "map: embedded name or TOML file (default: the rules' map)")
 	logPath := fs.String("log", "", "write every event of the game to this JSONL file")
 	explain := fs.Bool("explain", false, "let bots that can (MARS) narrate their decisions on stdout")
-	var params multiFlag
-	fs.Var(&params, "param", "set a bot parameter for every seat of that bot, BOT.NAME=VALUE (repeatable)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: marslab play [flags]\n\nPlays one game and prints the winner (or stalemate), rounds and eliminations.")
 		fs.PrintDefaults()
@@ -36,11 +32,7 @@ func cmdPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if fs.NArg() > 0 {
 		return fmt.Errorf("play: unexpected argument %q", fs.Arg(0))
 	}
-	cfg, err := loadConfig(*rules, *mapArg)
-	if err != nil {
-		return err
-	}
-	seats, err := parseSeats(*players, params)
+	cfg, seats, err := gf.load()
 	if err != nil {
 		return err
 	}
