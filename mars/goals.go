@@ -29,7 +29,9 @@ type goal struct {
 	w      float64
 	def    int
 	threat int
-	next   int // next goal of the same agent, or -1
+	next   int  // next goal of the same agent, or -1
+	vec    int  // offset of the goal's chain odds in mediator.vecs, or -1
+	won    bool // the goal has won an auction this placement
 }
 
 // path returns the goal's territories in attack order.
@@ -53,6 +55,7 @@ func (m *mediator) propagate(n int) {
 	m.msgPath = m.msgPath[:0]
 	m.goals = m.goals[:0]
 	m.paths = m.paths[:0]
+	m.vecs = m.vecs[:0]
 	amax := 0
 	for t := range b.owner {
 		a := &m.agents[t]
@@ -116,7 +119,7 @@ func (m *mediator) store(t int, msg message, n int) {
 		m.onPath[v] = false
 	}
 	a := &m.agents[t]
-	m.goals = append(m.goals, goal{from: t, off: off, k: msg.k, w: msg.w, def: msg.def, threat: threat, next: -1})
+	m.goals = append(m.goals, goal{from: t, off: off, k: msg.k, w: msg.w, def: msg.def, threat: threat, next: -1, vec: -1})
 	g := len(m.goals) - 1
 	// Keep each agent's goals in arrival order: append at the tail.
 	if a.head < 0 {

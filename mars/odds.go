@@ -2,9 +2,19 @@ package mars
 
 import "marslab/dice"
 
-// tableSize is the largest army count looked up in the bot's battle table;
-// larger battles fall back to the chainer (exact, slower).
-const tableSize = 128
+// tableSize is the largest army count looked up in the bot's battle table
+// (0.5 MB per bot); larger battles fall back to the chainer (exact,
+// slower), except when the table already gives the attacker certainty to
+// within saturation (see odds.win).
+const tableSize = 256
+
+// maxTableSize is the largest the table grows to (8 MB) when a long game
+// brings bigger stacks; battles beyond it are scaled down (see odds.win).
+const maxTableSize = 1024
+
+// saturation: if W(tableSize, d) > 1-saturation, W(a, d) for a larger a
+// is taken as 1 (it lies between the two).
+const saturation = 1e-12
 
 // odds answers the dice questions of the agents: single battles from a
 // per-bot table, chains from a per-bot dice.Chainer (not shared: a Chainer
@@ -13,7 +23,11 @@ type odds struct {
 	r   dice.Rules
 	tbl *dice.Table
 	ch  *dice.Chainer
-	one [1]int
+	// roll[na][nd][j] is P(one roll of na against nd dice costs the
+	// defender j armies and the attacker min(na, nd)-j), from dice.Roll.
+	roll [dice.MaxDice + 1][dice.MaxDice + 1][dice.MaxDice + 1]float64
+	u    []float64 // chainAll's grid
+	v    []float64 // chainAll's value vector
 }
 
 func newOdds(r dice.Rules) (*odds, error) {
@@ -21,7 +35,76 @@ func newOdds(r dice.Rules) (*odds, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &odds{r: r, tbl: t, ch: dice.NewChainer(r, tableSize)}, nil
+	o := &odds{r: r, tbl: t, ch: dice.NewChainer(r, tableSize)}
+	for na := 1; na <= r.AttackerDice; na++ {
+		for nd := 1; nd <= r.DefenderDice; nd++ {
+			ro, err := dice.Roll(r, na, nd)
+			if err != nil {
+				return nil, err
+			}
+			for j := 0; j <= ro.Pairs(); j++ {
+				o.roll[na][nd][j] = ro.P(j)
+			}
+		}
+	}
+	return o, nil
+}
+
+// chainAll appends to dst, for every a = 0..amax, the chain odds
+// P(a attacking armies conquer the whole path) (what dice.Chainer.Win
+// answers for one a), computed for all a at once by a backward pass:
+// with V(x) the odds of conquering the rest of the path starting the next
+// battle with x armies (V = 1 past the last territory), a territory of d
+// defenders gives U(x, 0) = V(x-1) (x survivors move in, one stays),
+// U(0, y) = 0 for y > 0 and
+//
+//	U(x, y) = Σ_j P_{na,nd}(j) · U(x - (m-j), y - j),
+//
+// and the new V(x) = U(x, d). This costs one grid pass per territory, the
+// price of a single forward query, instead of one query per army count.
+func (o *odds) chainAll(dst []float64, amax int, defs []int) []float64 {
+	n := amax + 1
+	o.v = o.v[:0]
+	for range n {
+		o.v = append(o.v, 1)
+	}
+	ad, dd := o.r.AttackerDice, o.r.DefenderDice
+	for j := len(defs) - 1; j >= 0; j-- {
+		d := defs[j]
+		s := d + 1
+		if need := n * s; cap(o.u) < need {
+			o.u = make([]float64, need)
+		} else {
+			o.u = o.u[:need]
+		}
+		u := o.u
+		u[0] = 0
+		if d == 0 && j == len(defs)-1 {
+			u[0] = 1 // the empty last territory is taken without a roll
+		}
+		for y := 1; y <= d; y++ {
+			u[y] = 0
+		}
+		for x := 1; x < n; x++ {
+			row := x * s
+			u[row] = o.v[x-1]
+			na := min(ad, x)
+			for y := 1; y <= d; y++ {
+				nd := min(dd, y)
+				m := min(na, nd)
+				p := &o.roll[na][nd]
+				sum := 0.0
+				for k := 0; k <= m; k++ {
+					sum += p[k] * u[(x-(m-k))*s+y-k]
+				}
+				u[row+y] = sum
+			}
+		}
+		for x := range n {
+			o.v[x] = u[x*s+d]
+		}
+	}
+	return append(dst, o.v...)
 }
 
 // win returns P(a attacking armies conquer d defenders), a battle fought
@@ -36,8 +119,26 @@ func (o *odds) win(a, d int) float64 {
 	if o.tbl.Contains(a, d) {
 		return o.tbl.Win(a, d)
 	}
-	o.one[0] = d
-	return o.ch.Win(a, o.one[:])
+	n := o.tbl.N()
+	if d <= n && o.tbl.Win(n, d) > 1-saturation {
+		return 1
+	}
+	need := max(a, d)
+	if n < maxTableSize {
+		// Grow the table (once per bot and size) rather than run the
+		// chainer's O(a·d) pass on every query of a long game.
+		if t, err := dice.NewTable(o.r, min(maxTableSize, (need+tableSize-1)/tableSize*tableSize)); err == nil {
+			o.tbl, n = t, t.N()
+		}
+	}
+	if need <= n {
+		return o.tbl.Win(a, d)
+	}
+	// Beyond the largest table (stacks of over a thousand armies, seen
+	// only in long escalating-card games) MARS approximates the battle by
+	// one with both sides scaled down in proportion to fit the table; at
+	// that size the odds are decided by the ratio of the armies.
+	return o.tbl.Win(a*n/need, d*n/need)
 }
 
 // chain returns p_i of equation (4): P(a attacking armies conquer every

@@ -3,6 +3,7 @@ package mars
 import (
 	"fmt"
 	"io"
+	"slices"
 )
 
 // agent is a territory agent. Every territory (own and enemy) has one;
@@ -58,8 +59,10 @@ type mediator struct {
 	goals   []goal
 	paths   []int
 	onPath  []bool
-	own     []int // own territories, ascending
-	scratch []int // defenders of a path
+	own     []int     // own territories, ascending
+	scratch []int     // defenders of a path
+	vecs    []float64 // chain odds by attacking armies, per goal (goal.vec)
+	cands   []cand    // goals with bid bounds
 
 	w     io.Writer // explanation sink, nil for silence
 	names []string  // territory names for explanations
@@ -95,41 +98,100 @@ func (m *mediator) name(t int) string {
 // ŝ = max(1, a - def - (k-1)) (each defending army costs one attacking
 // army, one army stays in each of the first k-1 conquered territories)
 // against the strongest enemy next to it. P_ob multiplies the bid (MARS's
-// reading of "bonus multiplier"). The search over i stops as soon as the
-// bound P_ob*w/i can no longer beat the best bid.
+// reading of "bonus multiplier").
+//
+// Speed: the exact chain odds are computed only for goals that can still
+// win. An upper bound of each goal's bid uses p_i <= Π_j W(a-(j-1), d_j)
+// (an attacker reaches the j-th territory with at most a-(j-1) armies and
+// W grows with the attackers); goals are examined in decreasing order of
+// that bound and the search stops once the bound cannot beat the best
+// exact bid. The result is the same as examining every goal.
 func (m *mediator) offensive(t, n int, allowZero bool) bid {
 	best := noBid
 	mArm := m.b.armies[t]
+	i0 := 1
+	if allowZero {
+		i0 = 0
+	}
+	m.cands = m.cands[:0]
 	for g := m.agents[t].head; g >= 0; g = m.goals[g].next {
 		x := &m.goals[g]
-		if x.w <= 0 {
+		if x.w <= 0 || x.won {
 			continue
 		}
-		defs := m.path(g)
-		// defs holds territories; gather their defenders.
+		ub, top := 0.0, -1
+		for i := i0; i <= n; i++ {
+			if m.p.Pob*x.w/float64(max(i, 1)) <= ub {
+				break
+			}
+			a := mArm - 1 + i
+			p := 1.0
+			for j, v := range m.path(g) {
+				p *= m.o.win(a-j, m.b.armies[v])
+			}
+			d := m.o.hold(max(1, a-x.def-(x.k-1)), x.threat)
+			if v := m.p.Pob * p * x.w * d / float64(max(i, 1)); v > ub {
+				ub = v
+			}
+			if p > 0 {
+				top = i
+			}
+		}
+		if ub > 0 {
+			m.cands = append(m.cands, cand{g: g, ub: ub, top: top})
+		}
+	}
+	slices.SortFunc(m.cands, func(a, b cand) int {
+		switch {
+		case a.ub > b.ub:
+			return -1
+		case a.ub < b.ub:
+			return 1
+		}
+		return a.g - b.g
+	})
+	for _, c := range m.cands {
+		if c.ub <= best.Value {
+			break
+		}
+		g := c.g
+		x := &m.goals[g]
 		m.scratch = m.scratch[:0]
-		for _, v := range defs {
+		for _, v := range m.path(g) {
 			m.scratch = append(m.scratch, m.b.armies[v])
 		}
-		i0 := 1
-		if allowZero {
-			i0 = 0
+		if x.vec < 0 {
+			// Computed once per placement for every army the agent could
+			// ever attack with: later re-bids (after winning armies) need
+			// no more than mArm-1+n, since armies won leave n.
+			x.vec = len(m.vecs)
+			m.vecs = m.o.chainAll(m.vecs, max(mArm-1+n, 0), m.scratch)
 		}
-		for i := i0; i <= n; i++ {
+		pv := m.vecs[x.vec:]
+		for i := i0; i <= c.top; i++ {
 			if i >= 1 && m.p.Pob*x.w/float64(i) <= best.Value {
 				break
 			}
 			a := mArm - 1 + i
-			p := m.o.chain(a, m.scratch)
-			s := max(1, a-x.def-(x.k-1))
-			d := m.o.hold(s, x.threat)
+			p := 0.0
+			if a > 0 {
+				p = pv[a]
+			}
+			d := m.o.hold(max(1, a-x.def-(x.k-1)), x.threat)
 			v := m.p.Pob * p * x.w * d / float64(max(i, 1))
-			if v > best.Value {
+			if v > best.Value || (v == best.Value && g < best.Goal) {
 				best = bid{Value: v, I: i, Goal: g, P: p, W: x.w, D: d}
 			}
 		}
 	}
 	return best
+}
+
+// cand is a goal with an upper bound of its offensive bid.
+type cand struct {
+	g   int
+	ub  float64
+	top int // largest i with a non-zero bound
 }
 
 // defensive computes agent t's best defensive bid, equation (5), for
@@ -226,7 +288,11 @@ func (m *mediator) place(n int) {
 			m.explainWin(round, win, w)
 		}
 		if w.Goal >= 0 {
+			// A goal wins one auction: it is then pursued, and the agent's
+			// later bids are for its other goals or for defence (otherwise a
+			// near-certain goal would keep winning one army at a time).
 			a.goal, a.pos = w.Goal, 0
+			m.goals[w.Goal].won = true
 		}
 		a.placed += w.I
 		b.armies[win] += w.I

@@ -1,0 +1,72 @@
+package mars_test
+
+import (
+	"testing"
+
+	"marslab/bots"
+	"marslab/mars"
+	"marslab/sim"
+)
+
+// baseline returns MARS in seat 0 and five baseline bots.
+func baseline(tb testing.TB) []sim.Player {
+	tb.Helper()
+	reg := bots.NewRegistry()
+	ps := make([]sim.Player, 0, 6)
+	bot, err := mars.New(mars.PaperParams())
+	if err != nil {
+		tb.Fatal(err)
+	}
+	ps = append(ps, bot)
+	for _, name := range []string{"aggressive", "pacifist", "passive", "random", "aggressive"} {
+		seat, err := reg.ParseSeat(name, nil)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		p, err := seat.New()
+		if err != nil {
+			tb.Fatal(err)
+		}
+		ps = append(ps, p)
+	}
+	return ps
+}
+
+func newGame(tb testing.TB) *sim.Game {
+	tb.Helper()
+	m, err := sim.LoadMap("classic")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	r, err := sim.LoadRules("mars2006")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	g, err := sim.NewGame(m, r, 6)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return g
+}
+
+// BenchmarkMarsGame plays whole six-player games (MARS against aggressive,
+// pacifist, passive, random and aggressive; mars2006 rules, classic map).
+func BenchmarkMarsGame(b *testing.B) {
+	g := newGame(b)
+	ps := baseline(b)
+	b.ReportAllocs()
+	turns := 0
+	i := uint64(0)
+	for b.Loop() {
+		res, err := g.Play(ps, 1, i)
+		if err != nil {
+			b.Fatal(err)
+		}
+		turns += res.Turns
+		i++
+	}
+	sec := b.Elapsed().Seconds()
+	b.ReportMetric(float64(i)/sec, "games/s")
+	b.ReportMetric(sec*1000/float64(i), "ms/game")
+	b.ReportMetric(float64(turns)/sec, "player-turns/s")
+}

@@ -1,0 +1,492 @@
+package mars
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"marslab/dice"
+)
+
+// testMediator builds a mediator for a hand-made map: adjacency lists,
+// continent of each territory, continent bonuses, owners and armies, seen
+// by seat 0.
+func testMediator(t testing.TB, p Params, nbr [][]int, cont, bonus, owner, armies []int) *mediator {
+	t.Helper()
+	b := newBoard(nbr, cont, bonus)
+	copy(b.owner, owner)
+	copy(b.armies, armies)
+	b.refresh(0)
+	o, err := newOdds(dice.Classic)
+	must.NoError(t, err)
+	return newMediator(p, b, o)
+}
+
+// fiveMap: continent A (bonus 3) = {0, 1, 2}, continent B (bonus 2) =
+// {3, 4}; borders 0-1, 0-2, 1-2, 1-4, 2-3, 3-4. V_nb is 2 for both, so
+// V_sv(A) = 3/(3*2) = 0.5 and V_sv(B) = 2/(2*2) = 0.5.
+var fiveNbr = [][]int{{1, 2}, {0, 2, 4}, {0, 1, 3}, {2, 4}, {1, 3}}
+var fiveCont = []int{0, 0, 0, 1, 1}
+var fiveBonus = []int{3, 2}
+
+func TestValue(t *testing.T) {
+	tests := []struct {
+		name   string
+		owner  []int
+		armies []int
+		terr   int
+		want   float64
+	}{
+		// Territory 2 (enemy): Vfn 2, Vfnu 3+2, Ven 1, Venu 1, Vcb 1,
+		// Vcp 2/3, Voc 1: 35 + 2.4 + 0.25 - 0.3 - 0.03 + 0.5 + 3*(2/3+20).
+		{"completes continent", []int{0, 0, 1, 1, 2}, []int{3, 2, 4, 1, 5}, 2, 99.82},
+		// Territory 3 (enemy): Ven 2, Venu 9, Vcb 1, Vcp 0:
+		// 35 - 0.6 - 0.27 + 0.5.
+		{"enemy continent split", []int{0, 0, 1, 1, 2}, []int{3, 2, 4, 1, 5}, 3, 34.63},
+		// As above but player 1 owns all of B: V_eoc = 1 adds 2*4.
+		{"enemy owns continent", []int{0, 0, 1, 1, 1}, []int{3, 2, 4, 1, 5}, 3, 42.63},
+		// Territory 0 (own): Vfn 1, Vfnu 2, Ven 1, Venu 4, Vcp 2/3:
+		// 35 + 1.2 + 0.1 - 0.3 - 0.12 + 3*(2/3).
+		{"own territory", []int{0, 0, 1, 1, 2}, []int{3, 2, 4, 1, 5}, 0, 37.88},
+		// Own territory 0 when we own all of A: Voc 1, Vcp 1, Vfn 2,
+		// Vfnu 6: 35 + 2.4 + 0.3 + 3*(1+20).
+		{"own whole continent", []int{0, 0, 0, 1, 2}, []int{3, 2, 4, 1, 5}, 0, 100.7},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			m := testMediator(t, PaperParams(), fiveNbr, fiveCont, fiveBonus, tc.owner, tc.armies)
+			expect.InDelta(t, tc.want, m.b.value(&m.p, tc.terr), 1e-9)
+		})
+	}
+}
+
+func TestStatics(t *testing.T) {
+	b := newBoard(fiveNbr, fiveCont, fiveBonus)
+	expect.Equal(t, []float64{0.5, 0.5}, b.vsv)
+	expect.Equal(t, []int{0, 1, 1, 1, 1}, b.vcb)
+}
+
+// goalsOf returns agent t's goal paths in attack order.
+func goalsOf(m *mediator, t int) [][]int {
+	var out [][]int
+	for g := m.agents[t].head; g >= 0; g = m.goals[g].next {
+		out = append(out, append([]int(nil), m.path(g)...))
+	}
+	return out
+}
+
+func TestPropagate(t *testing.T) {
+	owner := []int{0, 0, 1, 1, 2}
+	armies := []int{3, 3, 1, 1, 1}
+	tests := []struct {
+		gl     int
+		goals0 [][]int
+		goals1 [][]int
+	}{
+		{1, [][]int{{2}}, [][]int{{2}, {4}}},
+		{2, [][]int{{2}, {2, 3}}, [][]int{{2}, {4}, {2, 3}, {4, 3}}},
+		{3, [][]int{{2}, {2, 3}, {2, 3, 4}}, [][]int{{2}, {4}, {2, 3}, {4, 3}, {4, 3, 2}, {2, 3, 4}}},
+	}
+	for _, tc := range tests {
+		p := PaperParams()
+		p.Gl = tc.gl
+		m := testMediator(t, p, fiveNbr, fiveCont, fiveBonus, owner, armies)
+		m.propagate(20)
+		expect.Equal(t, tc.goals0, goalsOf(m, 0), "G_l %d agent 0", tc.gl)
+		expect.Equal(t, tc.goals1, goalsOf(m, 1), "G_l %d agent 1", tc.gl)
+		for _, e := range []int{2, 3, 4} {
+			expect.Nil(t, goalsOf(m, e), "enemy agent %d stores no goal", e)
+		}
+	}
+}
+
+// TestPropagateProperties checks on random positions of a random map that
+// every goal path has 1..G_l distinct enemy territories, starts next to
+// its own agent, is connected, and that the goal's w and def are the sums
+// of the chain's values and armies.
+func TestPropagateProperties(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for trial := 0; trial < 50; trial++ {
+		n := 8 + rng.IntN(10)
+		nbr := randomGraph(rng, n)
+		cont := make([]int, n)
+		for i := range cont {
+			cont[i] = i % 3
+		}
+		owner := make([]int, n)
+		armies := make([]int, n)
+		for i := range owner {
+			owner[i] = rng.IntN(3)
+			armies[i] = 1 + rng.IntN(5)
+		}
+		p := PaperParams()
+		p.Gl = 1 + rng.IntN(5)
+		m := testMediator(t, p, nbr, cont, []int{2, 3, 5}, owner, armies)
+		for i := range m.vals {
+			m.vals[i] = float64(i + 1)
+		}
+		m.propagate(30)
+		for g := range m.goals {
+			x := m.goals[g]
+			path := m.path(g)
+			must.Equal(t, 0, owner[x.from])
+			must.True(t, len(path) >= 1 && len(path) <= p.Gl, "path %v longer than G_l %d", path, p.Gl)
+			prev, w, def := x.from, 0.0, 0
+			seen := map[int]bool{}
+			for _, v := range path {
+				must.NotEqual(t, 0, owner[v], "own territory %d on path %v", v, path)
+				must.False(t, seen[v], "territory twice on %v", path)
+				seen[v] = true
+				must.Contains(t, nbr[prev], v)
+				prev = v
+				w += m.vals[v]
+				def += armies[v]
+			}
+			must.InDelta(t, w, x.w, 1e-9)
+			must.Equal(t, def, x.def)
+		}
+	}
+}
+
+// randomGraph returns a connected random graph: a spanning path plus
+// random extra edges, neighbours ascending.
+func randomGraph(rng *rand.Rand, n int) [][]int {
+	adj := make([][]bool, n)
+	for i := range adj {
+		adj[i] = make([]bool, n)
+	}
+	for i := 1; i < n; i++ {
+		j := rng.IntN(i)
+		adj[i][j], adj[j][i] = true, true
+	}
+	for k := 0; k < n; k++ {
+		i, j := rng.IntN(n), rng.IntN(n)
+		if i != j {
+			adj[i][j], adj[j][i] = true, true
+		}
+	}
+	nbr := make([][]int, n)
+	for i := range adj {
+		for j := range adj[i] {
+			if adj[i][j] {
+				nbr[i] = append(nbr[i], j)
+			}
+		}
+	}
+	return nbr
+}
+
+// lineMap: 0 - 1 - 2, one continent.
+var lineNbr = [][]int{{1}, {0, 2}, {1}}
+
+func TestOffensiveBid(t *testing.T) {
+	// Hand-worked battle odds (classic dice):
+	// W(1,1) = 15/36 = 0.416667; W(2,1) = 125/216 + 91/216*W(1,1) =
+	// 0.754244; W(3,1) = 855/1296 + 441/1296*W(2,1) = 0.916374;
+	// W(2,2) = 295/1296 + 420/1296*W(1,1) = 0.362654.
+	tests := []struct {
+		name    string
+		threat  int // armies on territory 2, next to the goal
+		wantI   int
+		wantBid float64
+		wantD   float64
+	}{
+		// threat 1: d = 1; bids 4.16667 (i=0), 7.54244 (i=1), 4.58187 (i=2).
+		{"safe goal", 1, 1, 7.54244, 1},
+		// threat 3 (attacks with 2): d_i = 1 - W(2, ŝ); ŝ = 1, 1, 2;
+		// bids 1.02398, 1.85360, 9.16374*(1-0.362654)/2 = 2.92024.
+		{"threatened goal", 3, 2, 2.92024, 0.637346},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p := PaperParams()
+			p.Pob, p.Gl = 1, 1
+			m := testMediator(t, p, lineNbr, []int{0, 0, 0}, []int{1}, []int{0, 1, 1}, []int{2, 1, tc.threat})
+			m.vals[1] = 10
+			m.propagate(2)
+			b := m.offensive(0, 2, true)
+			expect.Equal(t, tc.wantI, b.I)
+			expect.InDelta(t, tc.wantBid, b.Value, 1e-4)
+			expect.InDelta(t, tc.wantD, b.D, 1e-5)
+			expect.InDelta(t, 10, b.W, 1e-12)
+			// Without the zero-army bid the answer is the same here.
+			expect.Equal(t, tc.wantI, m.offensive(0, 2, false).I)
+		})
+	}
+	// P_ob scales the bid linearly.
+	p := PaperParams()
+	p.Gl = 1
+	m := testMediator(t, p, lineNbr, []int{0, 0, 0}, []int{1}, []int{0, 1, 1}, []int{2, 1, 1})
+	m.vals[1] = 10
+	m.propagate(2)
+	expect.InDelta(t, 170*7.54244, m.offensive(0, 2, true).Value, 170*1e-4)
+}
+
+func TestDefensiveBid(t *testing.T) {
+	// Territory 0 (2 armies, v = 10) faces 3 enemy armies on 1.
+	// d_2 = 1 - W(2,2) = 0.637346; W(1,2) = 55/216*W(1,1) = 0.106096;
+	// W(2,3) = 295/1296*W(2,1) + 420/1296*W(1,2) = 0.206069, so
+	// d_3 = 0.793931 and b_d(1) = 10*(0.793931-0.637346) = 1.56585;
+	// W(1,3) = 55/216*W(1,2) = 0.027015, W(2,4) = 295/1296*W(2,2) +
+	// 420/1296*W(1,3) = 0.091303, b_d(2) = 10*(0.908697-0.637346)/2 =
+	// 1.35676. The best is i = 1.
+	p := PaperParams()
+	p.Pdb = 1
+	m := testMediator(t, p, lineNbr, []int{0, 0, 0}, []int{1}, []int{0, 1, 1}, []int{2, 3, 1})
+	m.vals[0] = 10
+	b := m.defensive(0, 3)
+	expect.Equal(t, 1, b.I)
+	expect.Equal(t, -1, b.Goal)
+	expect.InDelta(t, 1.56585, b.Value, 1e-4)
+	expect.InDelta(t, 0.637346, b.D0, 1e-5)
+	expect.InDelta(t, 0.793931, b.D1, 1e-5)
+	// No threat (enemy stack of 1 cannot attack): no defensive bid.
+	m.b.armies[1] = 1
+	expect.Less(t, m.defensive(0, 3).Value, 0)
+}
+
+func TestPlaceAuction(t *testing.T) {
+	// Agent 0 has a safe goal; the only other own agent... there is none:
+	// every army must still be placed, on territory 0.
+	p := PaperParams()
+	p.Gl = 1
+	m := testMediator(t, p, lineNbr, []int{0, 0, 0}, []int{1}, []int{0, 1, 1}, []int{2, 1, 1})
+	m.place(5)
+	expect.Equal(t, 5, m.agents[0].placed)
+	expect.Equal(t, 7, m.b.armies[0])
+	expect.GreaterOrEqual(t, m.agents[0].goal, 0, "agent 0 pursues its goal")
+}
+
+func TestAttackThreshold(t *testing.T) {
+	// 3 armies (2 attack) against 2: W(2,2) = 0.362654.
+	tests := []struct {
+		wp, wp1   float64
+		conquered bool
+		want      bool
+	}{
+		{0.7375, 0.25, false, true},  // before the first conquest: W_p1
+		{0.7375, 0.25, true, false},  // after it: W_p
+		{0.3, 0.25, true, true},      // W_p below the odds
+		{0.7375, 0.4, false, false},  // W_p1 above the odds
+		{0.7375, 0.362, false, true}, // just below
+	}
+	for _, tc := range tests {
+		p := PaperParams()
+		p.Wp, p.Wp1 = tc.wp, tc.wp1
+		m := testMediator(t, p, lineNbr, []int{0, 0, 0}, []int{1}, []int{0, 1, 1}, []int{3, 2, 1})
+		c, thr, ok := m.chooseAttack(tc.conquered)
+		expect.Equal(t, tc.want, ok, "%+v", tc)
+		expect.InDelta(t, 0.362654, c.odds, 1e-5)
+		expect.Equal(t, 0, c.from)
+		expect.Equal(t, 1, c.to)
+		if tc.conquered {
+			expect.Equal(t, tc.wp, thr)
+		} else {
+			expect.Equal(t, tc.wp1, thr)
+		}
+	}
+	// A one-army territory is not eligible.
+	m := testMediator(t, PaperParams(), lineNbr, []int{0, 0, 0}, []int{1}, []int{0, 1, 1}, []int{1, 1, 1})
+	_, _, ok := m.chooseAttack(false)
+	expect.False(t, ok)
+}
+
+func TestGoalHandOn(t *testing.T) {
+	// Agent 0 pursues 1>2; after conquering 1 the goal passes to agent 1,
+	// which moves every army in, and the next attack uses the rest of it.
+	p := PaperParams()
+	p.Gl = 2
+	m := testMediator(t, p, lineNbr, []int{0, 0, 0}, []int{1}, []int{0, 1, 1}, []int{9, 1, 1})
+	m.place(0)
+	for g := m.agents[0].head; g >= 0; g = m.goals[g].next {
+		if len(m.path(g)) == 2 {
+			m.agents[0].goal, m.agents[0].pos = g, 0
+		}
+	}
+	must.GreaterOrEqual(t, m.agents[0].goal, 0)
+	c, _, ok := m.chooseAttack(false)
+	must.True(t, ok)
+	expect.True(t, c.goal)
+	// Odds of the whole goal path with 8 attackers against 1, 1.
+	ch := dice.NewChainer(dice.Classic, 10)
+	expect.InDelta(t, ch.Win(8, []int{1, 1}), c.odds, 1e-12)
+	k := m.occupy(0, 1, 3, 7)
+	expect.Equal(t, 7, k, "goal goes on: move everything")
+	expect.Equal(t, -1, m.agents[0].goal)
+	expect.Equal(t, 1, m.agents[1].pos)
+	// The last step: the goal ends, territory 1 faces nobody: stay behind.
+	m.b.owner[1], m.b.armies[1], m.b.armies[0] = 0, 7, 1
+	m.b.refresh(0)
+	c, _, ok = m.chooseAttack(true)
+	must.True(t, ok)
+	expect.Equal(t, 1, c.from)
+	expect.Equal(t, 2, c.to)
+	m.b.armies[2] = 0 // as the engine shows it when asking to occupy
+	expect.Equal(t, 6, m.occupy(1, 2, 3, 6), "1 faces no enemy once 2 is taken: all move in")
+}
+
+func TestChainAll(t *testing.T) {
+	o, err := newOdds(dice.Classic)
+	must.NoError(t, err)
+	ch := dice.NewChainer(dice.Classic, 40)
+	for _, defs := range [][]int{{1}, {3}, {1, 1}, {2, 5, 1}, {4, 1, 3, 2, 1}, {7}} {
+		got := o.chainAll(nil, 40, defs)
+		must.Equal(t, 41, len(got))
+		for a := 0; a <= 40; a++ {
+			expect.InDelta(t, ch.Win(a, defs), got[a], 1e-12, "a=%d defs=%v", a, defs)
+		}
+	}
+}
+
+func TestOddsLarge(t *testing.T) {
+	o, err := newOdds(dice.Classic)
+	must.NoError(t, err)
+	expect.Equal(t, 1.0, o.win(300, 3))
+	ch := dice.NewChainer(dice.Classic, 300)
+	expect.InDelta(t, ch.Win(300, []int{280}), o.win(300, 280), 1e-12)
+	expect.Equal(t, 512, o.tbl.N(), "grown to the next multiple of 256")
+	// Beyond the largest table: scaled down to W(1024, 512).
+	got := o.win(2048, 1024)
+	expect.Equal(t, 1024, o.tbl.N())
+	expect.InDelta(t, o.tbl.Win(1024, 512), got, 1e-15)
+}
+
+// maxFlowBrute returns the minimum s-t cut of a capacity matrix by trying
+// every set of inner nodes on the source side.
+func maxFlowBrute(c [][]int, s, t int) int {
+	n := len(c)
+	best := math.MaxInt
+	for mask := 0; mask < 1<<n; mask++ {
+		if mask&(1<<s) == 0 || mask&(1<<t) != 0 {
+			continue
+		}
+		cut := 0
+		for u := 0; u < n; u++ {
+			for v := 0; v < n; v++ {
+				if mask&(1<<u) != 0 && mask&(1<<v) == 0 {
+					cut += c[u][v]
+				}
+			}
+		}
+		best = min(best, cut)
+	}
+	return best
+}
+
+func TestMaxFlow(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	var f flowNet
+	for trial := 0; trial < 300; trial++ {
+		n := 2 + rng.IntN(7)
+		c := make([][]int, n)
+		for i := range c {
+			c[i] = make([]int, n)
+		}
+		f.reset(n)
+		var edges [][3]int
+		for k := rng.IntN(3 * n); k > 0; k-- {
+			u, v := rng.IntN(n), rng.IntN(n)
+			if u == v {
+				continue
+			}
+			w := rng.IntN(6)
+			c[u][v] += w
+			edges = append(edges, [3]int{u, v, f.addEdge(u, v, w)})
+		}
+		got := f.maxFlow(0, n-1)
+		must.Equal(t, maxFlowBrute(c, 0, n-1), got, "trial %d", trial)
+		// Flow conservation and capacities.
+		bal := make([]int, n)
+		for _, e := range edges {
+			fl := f.flow(e[2])
+			must.True(t, fl >= 0)
+
+			bal[e[0]] -= fl
+			bal[e[1]] += fl
+		}
+		for v := 1; v < n-1; v++ {
+			must.Equal(t, 0, bal[v])
+		}
+		must.Equal(t, got, bal[n-1])
+	}
+}
+
+func TestMaxFlowHand(t *testing.T) {
+	// The CLRS example network: maximum flow 23.
+	var f flowNet
+	f.reset(6)
+	for _, e := range [][3]int{{0, 1, 16}, {0, 2, 13}, {1, 3, 12}, {2, 1, 4}, {2, 4, 14}, {3, 2, 9}, {3, 5, 20}, {4, 3, 7}, {4, 5, 4}} {
+		f.addEdge(e[0], e[1], e[2])
+	}
+	expect.Equal(t, 23, f.maxFlow(0, 5))
+}
+
+// TestFortifyRules plays the fortification planner on random positions and
+// checks every move against the fortify rules: both ends own, adjacent (or
+// joined by own territories under connected), and no territory sends more
+// than its armies at the start of the phase minus one, so no army moves
+// twice.
+func TestFortifyRules(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for trial := 0; trial < 300; trial++ {
+		n := 6 + rng.IntN(14)
+		nbr := randomGraph(rng, n)
+		cont := make([]int, n)
+		owner := make([]int, n)
+		armies := make([]int, n)
+		for i := range owner {
+			cont[i] = i % 2
+			owner[i] = rng.IntN(3)
+			if rng.IntN(2) == 0 {
+				owner[i] = 0
+			}
+			armies[i] = 1 + rng.IntN(12)
+		}
+		for _, mode := range []string{"one-step", "single", "connected"} {
+			m := testMediator(t, PaperParams(), nbr, cont, []int{2, 3}, owner, armies)
+			moves := m.fortify(mode, nil)
+			if mode != "one-step" {
+				must.LessOrEqual(t, len(moves), 1)
+			}
+			out := make([]int, n)
+			for _, mv := range moves {
+				must.Equal(t, 0, owner[mv.From])
+				must.Equal(t, 0, owner[mv.To])
+				must.True(t, mv.Armies > 0)
+				must.NotEqual(t, mv.From, mv.To)
+				if mode == "connected" {
+					must.Equal(t, m.fl.comp[mv.From], m.fl.comp[mv.To])
+				} else {
+					must.Contains(t, nbr[mv.From], mv.To)
+				}
+				out[mv.From] += mv.Armies
+				must.LessOrEqual(t, out[mv.From], armies[mv.From]-1, "%s: territory %d sends %d of %d", mode, mv.From, out[mv.From], armies[mv.From])
+			}
+		}
+	}
+}
+
+func TestFortifyHand(t *testing.T) {
+	// Line 0 - 1 - 2 - 3: own 0, 1, 2 with 5, 4, 2 armies; enemy 3 with 6.
+	// Front: 2 (threat 6). Interior 1 (distance 1) sells 3 to the front;
+	// interior 0 (distance 2) sells 4 to the relay 1. Max flow 7: both
+	// move, each army one step.
+	nbr := [][]int{{1}, {0, 2}, {1, 3}, {2}}
+	m := testMediator(t, PaperParams(), nbr, []int{0, 0, 0, 0}, []int{2}, []int{0, 0, 0, 1}, []int{5, 4, 2, 6})
+	moves := m.fortify("one-step", nil)
+	expect.ElementsMatch(t, []struct{ From, To, Armies int }{{0, 1, 4}, {1, 2, 3}}, toTriples(moves))
+	single := m.fortify("single", nil)
+	expect.Equal(t, []struct{ From, To, Armies int }{{0, 1, 4}}, toTriples(single))
+	conn := m.fortify("connected", nil)
+	expect.Equal(t, []struct{ From, To, Armies int }{{0, 2, 4}}, toTriples(conn))
+}
+
+func toTriples[M interface {
+	~struct{ From, To, Armies int }
+}](ms []M) []struct{ From, To, Armies int } {
+	out := make([]struct{ From, To, Armies int }, len(ms))
+	for i, m := range ms {
+		out[i] = struct{ From, To, Armies int }(m)
+	}
+	return out
+}
