@@ -6,7 +6,7 @@ SEED      ?= 1
 OUT       ?= results/run
 STATICCHECK_VERSION ?= v0.8.2
 
-.PHONY: run test build vet fmt lint bench bench-engine fuzz figures clean
+.PHONY: run test build vet fmt lint bench bench-engine fuzz figures readme clean
 
 ## run: the main job on the embedded defaults: a batch of games on every core with a summary table
 run:
@@ -51,3 +51,7 @@ figures:
 
 clean:
 	rm -rf results bin
+
+## readme: rebuild README.md from its parts in docs/readme
+readme:
+	for f in 00-intro engine maps-rules bots mars arena dice; do cat docs/readme/$$f.md; echo; done > README.md
