@@ -46,12 +46,13 @@ func cmdMap(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		fmt.Fprintln(stderr, "\nPrints a map: an embedded one (default classic) or a TOML file. Flags:")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	pos, err := parseFlags(fs, args)
+	if err != nil {
 		return err
 	}
-	if fs.NArg() > 1 {
+	if len(pos) > 1 {
 		fs.Usage()
-		return fmt.Errorf("map: want at most one map, got %q", fs.Args())
+		return fmt.Errorf("map: want at most one map, got %q", pos)
 	}
 	if *asJSON && *asTOML || *rulesArg != "" && (*asJSON || *asTOML) {
 		return errors.New("map: -json, -toml and -rules exclude each other")
@@ -65,8 +66,8 @@ func cmdMap(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		}
 		mapArg = rules.Map
 	}
-	if fs.NArg() == 1 {
-		mapArg = fs.Arg(0)
+	if len(pos) == 1 {
+		mapArg = pos[0]
 	}
 	m, err := sim.LoadMap(mapArg)
 	if err != nil {

@@ -23,26 +23,27 @@ shard 0..n-1 exactly once; DIR's games.jsonl and summary.json are then byte-iden
 to those of the batch played in one piece.`)
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	dirs, err := parseFlags(fs, args)
+	if err != nil {
 		return err
 	}
 	if *out == "" {
 		fs.Usage()
 		return errors.New("merge: -out is required")
 	}
-	if fs.NArg() == 0 {
+	if len(dirs) == 0 {
 		fs.Usage()
 		return errors.New("merge: no shard directories given")
 	}
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	rep, err := arena.Merge(*out, fs.Args())
+	rep, err := arena.Merge(*out, dirs)
 	if err != nil {
 		return err
 	}
 	if !*quiet {
-		fmt.Fprintf(stdout, "merged %d shards: %d games into %s\n", len(fs.Args()), rep.Done, *out)
+		fmt.Fprintf(stdout, "merged %d shards: %d games into %s\n", len(dirs), rep.Done, *out)
 		return arena.WriteTable(stdout, rep.Summary, &rep.Timing)
 	}
 	return nil

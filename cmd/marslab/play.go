@@ -146,14 +146,15 @@ func cmdReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		fmt.Fprintln(stderr, "usage: marslab replay game.jsonl\n\nRe-plays the game from the seed, rules, map and seats recorded in the log's header and\nfails at the first event that differs from the log.")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	pos, err := parseFlags(fs, args)
+	if err != nil {
 		return err
 	}
-	if fs.NArg() != 1 {
+	if len(pos) != 1 {
 		fs.Usage()
 		return errors.New("replay: want exactly one log file")
 	}
-	path := fs.Arg(0)
+	path := pos[0]
 	f, err := os.Open(path)
 	if err != nil {
 		return err

@@ -90,3 +90,20 @@ func TestPlayErrors(t *testing.T) {
 		}
 	}
 }
+
+func TestFlagsAfterArguments(t *testing.T) {
+	a, _, err := runCmd(t, "map", "classic", "-json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _, err := runCmd(t, "map", "-json", "classic")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a != b || !strings.HasPrefix(a, `{"territories":[{"name":"Alaska"`) {
+		t.Fatalf("map classic -json and map -json classic differ or are not JSON:\n%.80s\n%.80s", a, b)
+	}
+	if _, _, err := runCmd(t, "map", "classic", "-nosuchflag"); err == nil {
+		t.Fatal("an unknown flag after the argument was accepted")
+	}
+}
