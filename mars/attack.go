@@ -11,12 +11,16 @@ type attackChoice struct {
 
 // chooseAttack runs one attack auction (MARS paper, "Attack"): every
 // eligible agent (own territory with an enemy neighbour and more than one
-// army) bids its best success odds. For the next target of its pursued
-// goal the odds are those of conquering the whole remaining goal path with
-// its armies-1 attacking armies; for any other enemy neighbour they are
-// the odds of conquering it. The highest bid (ties to the lowest
-// territory ids) attacks if its odds reach the threshold: W_p1 before the
-// turn's first conquest, W_p after. ok is false when no bid reaches it.
+// army) bids its success odds. An agent pursuing a goal (one that won the
+// placement auction, or one handed on by the conquering neighbour) bids
+// only for its goal's next target, at the odds of conquering the whole
+// remaining goal path with its armies-1 attacking armies: the armies were
+// placed for that goal, and the paper's agents attack to carry their goals
+// on. An agent without a goal (or whose goal's next target MARS already
+// owns) bids its best odds of conquering a single enemy neighbour. The
+// highest bid (ties to the lowest territory ids) attacks if its odds reach
+// the threshold: W_p1 before the turn's first conquest, W_p after. ok is
+// false when no bid reaches it.
 func (m *mediator) chooseAttack(conquered bool) (c attackChoice, thr float64, ok bool) {
 	b := m.b
 	thr = m.p.Wp1
@@ -29,25 +33,20 @@ func (m *mediator) chooseAttack(conquered bool) (c attackChoice, thr float64, ok
 			continue
 		}
 		a := &m.agents[t]
-		next := -1
 		if a.goal >= 0 {
 			if p := m.path(a.goal); a.pos < len(p) && b.owner[p[a.pos]] != b.me {
-				next = p[a.pos]
+				if o := m.goalOdds(t); o > c.odds {
+					c = attackChoice{from: t, to: p[a.pos], odds: o, goal: true}
+				}
+				continue
 			}
 		}
 		for _, u := range b.nbr[t] {
 			if b.owner[u] == b.me {
 				continue
 			}
-			var o float64
-			isGoal := u == next
-			if isGoal {
-				o = m.goalOdds(t)
-			} else {
-				o = m.o.win(b.armies[t]-1, b.armies[u])
-			}
-			if o > c.odds {
-				c = attackChoice{from: t, to: u, odds: o, goal: isGoal}
+			if o := m.o.win(b.armies[t]-1, b.armies[u]); o > c.odds {
+				c = attackChoice{from: t, to: u, odds: o}
 			}
 		}
 	}

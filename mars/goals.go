@@ -1,5 +1,7 @@
 package mars
 
+import "math"
+
 // pPrune is the least odds a goal chain may have to be kept: a chain is
 // discarded as soon as even an agent attacking with all of its armies and
 // every new army (a) has less than pPrune odds in one battle of a-(k-1)
@@ -16,6 +18,7 @@ type message struct {
 	off, k int
 	w      float64
 	def    int
+	seen   uint64 // bit t set for every territory t of the chain (maps of at most 64 territories)
 }
 
 // goal is a goal stored by an own territory agent: the path to conquer,
@@ -29,9 +32,14 @@ type goal struct {
 	w      float64
 	def    int
 	threat int
-	next   int  // next goal of the same agent, or -1
-	vec    int  // offset of the goal's chain odds in mediator.vecs, or -1
-	won    bool // the goal has won an auction this placement
+	next   int // next goal of the same agent, or -1
+	vec    int // offset of the goal's chain odds in mediator.vecs
+	nvec   int // number of chain odds at vec (a = 0..nvec-1), 0 for none
+	// bo is the offset in mediator.bnd of the cached numerators
+	// P_ob·p̄·w·d of the goal's bid bound (see offensive) for attacking
+	// armies a = alo..alo+na-1, NaN until computed.
+	bo, alo, na int
+	won         bool // the goal has won an auction this placement
 }
 
 // path returns the goal's territories in attack order.
@@ -56,6 +64,7 @@ func (m *mediator) propagate(n int) {
 	m.goals = m.goals[:0]
 	m.paths = m.paths[:0]
 	m.vecs = m.vecs[:0]
+	m.bnd = m.bnd[:0]
 	amax := 0
 	for t := range b.owner {
 		a := &m.agents[t]
@@ -68,26 +77,34 @@ func (m *mediator) propagate(n int) {
 	gl := m.p.Gl
 	for t := range b.owner {
 		if b.owner[t] != b.me {
-			m.msgs = append(m.msgs, message{off: len(m.msgPath), k: 1, w: m.vals[t], def: b.armies[t]})
+			m.msgs = append(m.msgs, message{off: len(m.msgPath), k: 1, w: m.vals[t], def: b.armies[t], seen: 1 << (t & 63)})
 			m.msgPath = append(m.msgPath, t)
 		}
 	}
+	small := len(b.owner) <= 64 // chains carry a bit set of their territories
 	for h := 0; h < len(m.msgs); h++ {
 		msg := m.msgs[h]
 		last := m.msgPath[msg.off+msg.k-1]
 	next:
 		for _, u := range b.nbr[last] {
-			for _, v := range m.msgPath[msg.off : msg.off+msg.k] {
-				if v == u {
-					continue next
-				}
-			}
+			// An own territory is never on the (enemy) chain.
 			if b.owner[u] == b.me {
 				m.store(u, msg, n)
 				continue
 			}
 			if msg.k >= gl {
 				continue // the chain would exceed G_l: discarded
+			}
+			if small {
+				if msg.seen&(1<<u) != 0 {
+					continue
+				}
+			} else {
+				for _, v := range m.msgPath[msg.off : msg.off+msg.k] {
+					if v == u {
+						continue next
+					}
+				}
 			}
 			def := msg.def + b.armies[u]
 			if m.o.win(amax-msg.k, def) < pPrune {
@@ -96,7 +113,7 @@ func (m *mediator) propagate(n int) {
 			off := len(m.msgPath)
 			m.msgPath = append(m.msgPath, m.msgPath[msg.off:msg.off+msg.k]...)
 			m.msgPath = append(m.msgPath, u)
-			m.msgs = append(m.msgs, message{off: off, k: msg.k + 1, w: msg.w + m.vals[u], def: def})
+			m.msgs = append(m.msgs, message{off: off, k: msg.k + 1, w: msg.w + m.vals[u], def: def, seen: msg.seen | 1<<(u&63)})
 		}
 	}
 }
@@ -119,7 +136,15 @@ func (m *mediator) store(t int, msg message, n int) {
 		m.onPath[v] = false
 	}
 	a := &m.agents[t]
-	m.goals = append(m.goals, goal{from: t, off: off, k: msg.k, w: msg.w, def: msg.def, threat: threat, next: -1, vec: -1})
+	// The agent attacks with a = armies-1+i for i = 0..n new armies; the
+	// armies it wins in the auction leave fewer to bid for, so a stays in
+	// this range for the whole placement.
+	bo := len(m.bnd)
+	for range n + 1 {
+		m.bnd = append(m.bnd, math.NaN())
+	}
+	m.goals = append(m.goals, goal{from: t, off: off, k: msg.k, w: msg.w, def: msg.def, threat: threat, next: -1,
+		bo: bo, alo: b.armies[t] - 1, na: n + 1})
 	g := len(m.goals) - 1
 	// Keep each agent's goals in arrival order: append at the tail.
 	if a.head < 0 {

@@ -3,6 +3,7 @@ package mars
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"marslab/dice"
@@ -148,6 +149,118 @@ func TestPropagateProperties(t *testing.T) {
 	}
 }
 
+// TestPropagateLargeMap checks that maps of over 64 territories (no bit
+// set of the chain's territories) get the same goals: a random graph is
+// padded with isolated own territories.
+func TestPropagateLargeMap(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for trial := 0; trial < 20; trial++ {
+		n := 10 + rng.IntN(8)
+		nbr := randomGraph(rng, n)
+		owner := make([]int, n)
+		armies := make([]int, n)
+		for i := range owner {
+			owner[i] = rng.IntN(3)
+			armies[i] = 1 + rng.IntN(5)
+		}
+		goals := func(pad int) ([]goal, [][]int) {
+			nb := append(slices.Clone(nbr), make([][]int, pad)...)
+			ow := append(slices.Clone(owner), make([]int, pad)...)
+			ar := append(slices.Clone(armies), slices.Repeat([]int{1}, pad)...)
+			m := testMediator(t, PaperParams(), nb, make([]int, n+pad), []int{2}, ow, ar)
+			for i := range m.vals {
+				m.vals[i] = float64(i%7 + 1)
+			}
+			m.propagate(10)
+			var paths [][]int
+			for g := range m.goals {
+				paths = append(paths, slices.Clone(m.path(g)))
+			}
+			gs := slices.Clone(m.goals)
+			for i := range gs {
+				gs[i].off, gs[i].bo = 0, 0
+			}
+			return gs, paths
+		}
+		g1, p1 := goals(0)
+		g2, p2 := goals(70)
+		must.True(t, len(g1) > 0, "trial %d: no goals", trial)
+		must.Equal(t, g1, g2, "trial %d", trial)
+		must.Equal(t, p1, p2, "trial %d", trial)
+	}
+}
+
+// TestOffensiveBrute checks the pruned, cached offensive bid against
+// examining every goal and army count with fresh chain odds, for the first
+// bid of a placement and for a re-bid after the agent has won armies.
+func TestOffensiveBrute(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	ch := dice.NewChainer(dice.Classic, 64)
+	checked := 0
+	for trial := 0; trial < 60; trial++ {
+		nt := 8 + rng.IntN(8)
+		nbr := randomGraph(rng, nt)
+		owner := make([]int, nt)
+		armies := make([]int, nt)
+		for i := range owner {
+			owner[i] = rng.IntN(3)
+			armies[i] = 1 + rng.IntN(6)
+		}
+		m := testMediator(t, PaperParams(), nbr, make([]int, nt), []int{3}, owner, armies)
+		for i := range m.vals {
+			m.vals[i] = 1 + 10*rng.Float64()
+		}
+		n := 1 + rng.IntN(12)
+		m.propagate(n)
+		for ag := range nt {
+			if owner[ag] != 0 || m.agents[ag].head < 0 {
+				continue
+			}
+			brute := func(left int, allowZero bool) bid {
+				best := noBid
+				for g := m.agents[ag].head; g >= 0; g = m.goals[g].next {
+					x := &m.goals[g]
+					var defs []int
+					for _, v := range m.path(g) {
+						defs = append(defs, m.b.armies[v])
+					}
+					for i := 0; i <= left; i++ {
+						if i == 0 && !allowZero {
+							continue
+						}
+						a := m.b.armies[ag] - 1 + i
+						p := 0.0
+						if a > 0 {
+							p = ch.Win(a, defs)
+						}
+						d := m.o.hold(max(1, a-x.def-(x.k-1)), x.threat)
+						if v := m.p.Pob * p * x.w * d / float64(max(i, 1)); v > best.Value+1e-9 {
+							best = bid{Value: v, I: i, Goal: g}
+						}
+					}
+				}
+				return best
+			}
+			got, want := m.offensive(ag, n, true), brute(n, true)
+			expect.InDelta(t, want.Value, got.Value, 1e-9, "trial %d agent %d first bid", trial, ag)
+			expect.Equal(t, want.I, got.I, "trial %d agent %d first bid", trial, ag)
+			expect.Equal(t, want.Goal, got.Goal, "trial %d agent %d first bid", trial, ag)
+			if n > 1 {
+				// The agent wins k armies; the re-bid is for the rest.
+				k := 1 + rng.IntN(n-1)
+				m.b.armies[ag] += k
+				got, want = m.offensive(ag, n-k, false), brute(n-k, false)
+				expect.InDelta(t, want.Value, got.Value, 1e-9, "trial %d agent %d re-bid", trial, ag)
+				expect.Equal(t, want.I, got.I, "trial %d agent %d re-bid", trial, ag)
+				expect.Equal(t, want.Goal, got.Goal, "trial %d agent %d re-bid", trial, ag)
+				m.b.armies[ag] -= k
+				checked++
+			}
+		}
+	}
+	must.True(t, checked > 50, "only %d re-bids checked", checked)
+}
+
 // randomGraph returns a connected random graph: a spanning path plus
 // random extra edges, neighbours ascending.
 func randomGraph(rng *rand.Rand, n int) [][]int {
@@ -291,6 +404,49 @@ func TestAttackThreshold(t *testing.T) {
 	expect.False(t, ok)
 }
 
+func TestAttackFollowsGoal(t *testing.T) {
+	// Agent 0 (6 armies) borders 1 (1 army) and 2 (5 armies, then 3 with
+	// 1). Pursuing the goal 2>3 it bids only for 2, at the odds of the
+	// whole path, though taking 1 alone is likelier; without a goal it bids
+	// its best single neighbour, 1.
+	nbr := [][]int{{1, 2}, {0}, {0, 3}, {2}}
+	m := testMediator(t, PaperParams(), nbr, []int{0, 0, 0, 0}, []int{1}, []int{0, 1, 1, 1}, []int{6, 1, 5, 1})
+	m.place(0)
+	for g := m.agents[0].head; g >= 0; g = m.goals[g].next {
+		if slices.Equal(m.path(g), []int{2, 3}) {
+			m.agents[0].goal, m.agents[0].pos = g, 0
+		}
+	}
+	must.GreaterOrEqual(t, m.agents[0].goal, 0, "goal 2>3 stored")
+	ch := dice.NewChainer(dice.Classic, 10)
+	c, thr, ok := m.chooseAttack(false)
+	must.True(t, ok, "odds %.4f, threshold %.4f", c.odds, thr)
+	expect.True(t, c.goal)
+	expect.Equal(t, 2, c.to)
+	expect.InDelta(t, ch.Win(5, []int{5, 1}), c.odds, 1e-12)
+	expect.Less(t, c.odds, ch.Win(5, []int{1}), "the goal is bid below the weak neighbour's odds")
+
+	m.agents[0].goal = -1
+	c, _, ok = m.chooseAttack(false)
+	must.True(t, ok)
+	expect.False(t, c.goal)
+	expect.Equal(t, 1, c.to)
+	expect.InDelta(t, ch.Win(5, []int{1}), c.odds, 1e-12)
+
+	// A goal whose next target MARS already owns no longer binds the agent.
+	m.agents[0].goal, m.b.owner[2] = 0, 0
+	for g := m.agents[0].head; g >= 0; g = m.goals[g].next {
+		if slices.Equal(m.path(g), []int{2, 3}) {
+			m.agents[0].goal = g
+		}
+	}
+	m.b.refresh(0)
+	c, _, ok = m.chooseAttack(false)
+	must.True(t, ok)
+	expect.Equal(t, 0, c.from)
+	expect.Equal(t, 1, c.to)
+}
+
 func TestGoalHandOn(t *testing.T) {
 	// Agent 0 pursues 1>2; after conquering 1 the goal passes to agent 1,
 	// which moves every army in, and the next attack uses the rest of it.
@@ -323,19 +479,6 @@ func TestGoalHandOn(t *testing.T) {
 	expect.Equal(t, 2, c.to)
 	m.b.armies[2] = 0 // as the engine shows it when asking to occupy
 	expect.Equal(t, 6, m.occupy(1, 2, 3, 6), "1 faces no enemy once 2 is taken: all move in")
-}
-
-func TestChainAll(t *testing.T) {
-	o, err := newOdds(dice.Classic)
-	must.NoError(t, err)
-	ch := dice.NewChainer(dice.Classic, 40)
-	for _, defs := range [][]int{{1}, {3}, {1, 1}, {2, 5, 1}, {4, 1, 3, 2, 1}, {7}} {
-		got := o.chainAll(nil, 40, defs)
-		must.Equal(t, 41, len(got))
-		for a := 0; a <= 40; a++ {
-			expect.InDelta(t, ch.Win(a, defs), got[a], 1e-12, "a=%d defs=%v", a, defs)
-		}
-	}
 }
 
 func TestOddsLarge(t *testing.T) {

@@ -23,11 +23,6 @@ type odds struct {
 	r   dice.Rules
 	tbl *dice.Table
 	ch  *dice.Chainer
-	// roll[na][nd][j] is P(one roll of na against nd dice costs the
-	// defender j armies and the attacker min(na, nd)-j), from dice.Roll.
-	roll [dice.MaxDice + 1][dice.MaxDice + 1][dice.MaxDice + 1]float64
-	u    []float64 // chainAll's grid
-	v    []float64 // chainAll's value vector
 }
 
 func newOdds(r dice.Rules) (*odds, error) {
@@ -35,76 +30,11 @@ func newOdds(r dice.Rules) (*odds, error) {
 	if err != nil {
 		return nil, err
 	}
-	o := &odds{r: r, tbl: t, ch: dice.NewChainer(r, tableSize)}
-	for na := 1; na <= r.AttackerDice; na++ {
-		for nd := 1; nd <= r.DefenderDice; nd++ {
-			ro, err := dice.Roll(r, na, nd)
-			if err != nil {
-				return nil, err
-			}
-			for j := 0; j <= ro.Pairs(); j++ {
-				o.roll[na][nd][j] = ro.P(j)
-			}
-		}
+	ch := dice.NewChainer(r, tableSize)
+	if err := ch.Err(); err != nil {
+		return nil, err
 	}
-	return o, nil
-}
-
-// chainAll appends to dst, for every a = 0..amax, the chain odds
-// P(a attacking armies conquer the whole path) (what dice.Chainer.Win
-// answers for one a), computed for all a at once by a backward pass:
-// with V(x) the odds of conquering the rest of the path starting the next
-// battle with x armies (V = 1 past the last territory), a territory of d
-// defenders gives U(x, 0) = V(x-1) (x survivors move in, one stays),
-// U(0, y) = 0 for y > 0 and
-//
-//	U(x, y) = Σ_j P_{na,nd}(j) · U(x - (m-j), y - j),
-//
-// and the new V(x) = U(x, d). This costs one grid pass per territory, the
-// price of a single forward query, instead of one query per army count.
-func (o *odds) chainAll(dst []float64, amax int, defs []int) []float64 {
-	n := amax + 1
-	o.v = o.v[:0]
-	for range n {
-		o.v = append(o.v, 1)
-	}
-	ad, dd := o.r.AttackerDice, o.r.DefenderDice
-	for j := len(defs) - 1; j >= 0; j-- {
-		d := defs[j]
-		s := d + 1
-		if need := n * s; cap(o.u) < need {
-			o.u = make([]float64, need)
-		} else {
-			o.u = o.u[:need]
-		}
-		u := o.u
-		u[0] = 0
-		if d == 0 && j == len(defs)-1 {
-			u[0] = 1 // the empty last territory is taken without a roll
-		}
-		for y := 1; y <= d; y++ {
-			u[y] = 0
-		}
-		for x := 1; x < n; x++ {
-			row := x * s
-			u[row] = o.v[x-1]
-			na := min(ad, x)
-			for y := 1; y <= d; y++ {
-				nd := min(dd, y)
-				m := min(na, nd)
-				p := &o.roll[na][nd]
-				sum := 0.0
-				for k := 0; k <= m; k++ {
-					sum += p[k] * u[(x-(m-k))*s+y-k]
-				}
-				u[row+y] = sum
-			}
-		}
-		for x := range n {
-			o.v[x] = u[x*s+d]
-		}
-	}
-	return append(dst, o.v...)
+	return &odds{r: r, tbl: t, ch: ch}, nil
 }
 
 // win returns P(a attacking armies conquer d defenders), a battle fought

@@ -3,7 +3,6 @@ package mars
 import (
 	"fmt"
 	"io"
-	"slices"
 )
 
 // agent is a territory agent. Every territory (own and enemy) has one;
@@ -62,6 +61,7 @@ type mediator struct {
 	own     []int     // own territories, ascending
 	scratch []int     // defenders of a path
 	vecs    []float64 // chain odds by attacking armies, per goal (goal.vec)
+	bnd     []float64 // bid-bound numerators by attacking armies, per goal (goal.bo)
 	cands   []cand    // goals with bid bounds
 
 	w     io.Writer // explanation sink, nil for silence
@@ -105,7 +105,13 @@ func (m *mediator) name(t int) string {
 // (an attacker reaches the j-th territory with at most a-(j-1) armies and
 // W grows with the attackers); goals are examined in decreasing order of
 // that bound and the search stops once the bound cannot beat the best
-// exact bid. The result is the same as examining every goal.
+// exact bid; within a goal every i is examined until P_ob·w/i cannot beat
+// it. The result is the same as examining every goal and every i
+// (TestOffensiveBrute). An agent re-bids after every auction it wins, so
+// everything that depends only on the goal and the attacking armies a
+// (the bound's numerator, the chain odds P(a) from one
+// dice.Chainer.WinAll pass) is computed once per placement and kept in
+// per-goal slices of the mediator's buffers.
 func (m *mediator) offensive(t, n int, allowZero bool) bid {
 	best := noBid
 	mArm := m.b.armies[t]
@@ -119,79 +125,109 @@ func (m *mediator) offensive(t, n int, allowZero bool) bid {
 		if x.w <= 0 || x.won {
 			continue
 		}
-		ub, top := 0.0, -1
+		ub := 0.0
+		pw := m.p.Pob * x.w
+		// The bound's numerator for a = mArm-1+i, cached per goal and a
+		// for the whole placement (the path's defenders do not change).
+		bnd := m.bnd[x.bo : x.bo+x.na]
 		for i := i0; i <= n; i++ {
-			if m.p.Pob*x.w/float64(max(i, 1)) <= ub {
+			if pw/float64(max(i, 1)) <= ub {
 				break
 			}
 			a := mArm - 1 + i
-			p := 1.0
-			for j, v := range m.path(g) {
-				p *= m.o.win(a-j, m.b.armies[v])
+			num := bnd[a-x.alo]
+			if num != num { // NaN: not computed yet
+				p := 1.0
+				for j, v := range m.path(g) {
+					p *= m.o.win(a-j, m.b.armies[v])
+				}
+				num = m.p.Pob * p * x.w * m.goalHold(x, a)
+				bnd[a-x.alo] = num
 			}
-			d := m.o.hold(max(1, a-x.def-(x.k-1)), x.threat)
-			if v := m.p.Pob * p * x.w * d / float64(max(i, 1)); v > ub {
+			if v := num / float64(max(i, 1)); v > ub {
 				ub = v
-			}
-			if p > 0 {
-				top = i
 			}
 		}
 		if ub > 0 {
-			m.cands = append(m.cands, cand{g: g, ub: ub, top: top})
+			m.cands = append(m.cands, cand{g: g, ub: ub})
 		}
 	}
-	slices.SortFunc(m.cands, func(a, b cand) int {
-		switch {
-		case a.ub > b.ub:
-			return -1
-		case a.ub < b.ub:
-			return 1
+	// Examine the candidates in decreasing order of their bound (ties to
+	// the lower goal id), selecting the next one only when needed: the
+	// search usually stops after a few.
+	cs := m.cands
+	for k := 0; k < len(cs); k++ {
+		j := k
+		for l := k + 1; l < len(cs); l++ {
+			if cs[l].ub > cs[j].ub || (cs[l].ub == cs[j].ub && cs[l].g < cs[j].g) {
+				j = l
+			}
 		}
-		return a.g - b.g
-	})
-	for _, c := range m.cands {
+		cs[k], cs[j] = cs[j], cs[k]
+		c := cs[k]
 		if c.ub <= best.Value {
 			break
 		}
 		g := c.g
 		x := &m.goals[g]
-		m.scratch = m.scratch[:0]
-		for _, v := range m.path(g) {
-			m.scratch = append(m.scratch, m.b.armies[v])
-		}
-		if x.vec < 0 {
-			// Computed once per placement for every army the agent could
-			// ever attack with: later re-bids (after winning armies) need
-			// no more than mArm-1+n, since armies won leave n.
-			x.vec = len(m.vecs)
-			m.vecs = m.o.chainAll(m.vecs, max(mArm-1+n, 0), m.scratch)
-		}
-		pv := m.vecs[x.vec:]
-		for i := i0; i <= c.top; i++ {
+		// Every i up to n may beat the best bid so far: the bound only
+		// says that none beats ub, not where the goal's best i lies.
+		for i := i0; i <= n; i++ {
 			if i >= 1 && m.p.Pob*x.w/float64(i) <= best.Value {
 				break
 			}
 			a := mArm - 1 + i
+			if a >= x.nvec {
+				m.chainOdds(x, a)
+			}
 			p := 0.0
 			if a > 0 {
-				p = pv[a]
+				p = m.vecs[x.vec+a]
 			}
-			d := m.o.hold(max(1, a-x.def-(x.k-1)), x.threat)
+			d := m.goalHold(x, a)
 			v := m.p.Pob * p * x.w * d / float64(max(i, 1))
 			if v > best.Value || (v == best.Value && g < best.Goal) {
 				best = bid{Value: v, I: i, Goal: g, P: p, W: x.w, D: d}
 			}
 		}
+		// Drop the candidates the best bid has put out of reach.
+		rest := cs[k+1 : k+1]
+		for _, c := range cs[k+1:] {
+			if c.ub > best.Value {
+				rest = append(rest, c)
+			}
+		}
+		cs = cs[:k+1+len(rest)]
 	}
 	return best
 }
 
+// chainOdds computes the chain odds P(a') of goal x for a' = 0..amax
+// with amax >= a, kept for the placement in mediator.vecs (the path's
+// defenders do not change). P(a') does not depend on amax, so the vector
+// starts at about twice the armies first asked for and at least doubles
+// when a later bid needs more, up to every army count the agent could
+// attack with (see goal.alo).
+func (m *mediator) chainOdds(x *goal, a int) {
+	m.scratch = m.scratch[:0]
+	for _, v := range m.paths[x.off : x.off+x.k] {
+		m.scratch = append(m.scratch, m.b.armies[v])
+	}
+	amax := min(max(2*a, 2*x.nvec, 16), x.alo+x.na-1)
+	x.vec, x.nvec = len(m.vecs), amax+1
+	m.vecs = m.o.ch.WinAll(m.vecs, amax, m.scratch)
+}
+
+// goalHold is d_i of equation (4): the probability that the expected
+// survivors of a attacking armies hold goal x's last territory.
+func (m *mediator) goalHold(x *goal, a int) float64 {
+	return m.o.hold(max(1, a-x.def-(x.k-1)), x.threat)
+}
+
 // cand is a goal with an upper bound of its offensive bid.
 type cand struct {
-	g   int
-	ub  float64
-	top int // largest i with a non-zero bound
+	g  int
+	ub float64
 }
 
 // defensive computes agent t's best defensive bid, equation (5), for
