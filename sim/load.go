@@ -41,7 +41,7 @@ func isEmbeddedName(nameOrPath string) bool {
 // configs; anything else is the path of a TOML file (see ParseMap for the
 // format).
 func LoadMap(nameOrPath string) (*Map, error) {
-	source, data, err := loadSource("maps", nameOrPath, configs.Map)
+	source, data, err := MapSource(nameOrPath)
 	if err != nil {
 		return nil, fmt.Errorf("load map: %w", err)
 	}
@@ -54,11 +54,24 @@ func LoadMap(nameOrPath string) (*Map, error) {
 // the path of a TOML file (see ParseRules). The rules are validated on
 // their own; Validate checks them against a map.
 func LoadRules(nameOrPath string) (*Rules, error) {
-	source, data, err := loadSource("rules", nameOrPath, configs.Rules)
+	source, data, err := RulesSource(nameOrPath)
 	if err != nil {
 		return nil, fmt.Errorf("load rules: %w", err)
 	}
 	return ParseRules(source, data)
+}
+
+// MapSource returns the TOML text of a map, embedded or in a file (as
+// LoadMap reads it), and the source name its errors use: the embedded
+// file's path (configs/maps/NAME.toml) or the file path.
+func MapSource(nameOrPath string) (source string, data []byte, err error) {
+	return loadSource("maps", nameOrPath, configs.Map)
+}
+
+// RulesSource returns the TOML text of a rule set, embedded or in a file (as
+// LoadRules reads it), and the source name its errors use.
+func RulesSource(nameOrPath string) (source string, data []byte, err error) {
+	return loadSource("rules", nameOrPath, configs.Rules)
 }
 
 func loadSource(dir, nameOrPath string, embedded func(string) ([]byte, error)) (string, []byte, error) {

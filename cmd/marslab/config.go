@@ -3,11 +3,9 @@ package main
 import (
 	"flag"
 	"fmt"
-	"os"
 	"strings"
 
 	"marslab/bots"
-	"marslab/configs"
 	"marslab/sim"
 )
 
@@ -21,49 +19,27 @@ type gameConfig struct {
 	RulesTOML []byte
 }
 
-// isEmbedded reports whether a -rules or -map argument names an embedded
-// configuration rather than a file.
-func isEmbedded(arg string) bool {
-	return !strings.ContainsAny(arg, `/\`) && !strings.HasSuffix(arg, ".toml")
-}
-
 // loadConfig loads rules (embedded name or file) and a map (embedded name,
-// file, or "" for the rules' own map).
+// file, or "" for the rules' own map), keeping the texts for logs.
 func loadConfig(rulesArg, mapArg string) (*gameConfig, error) {
 	c := &gameConfig{RulesName: rulesArg}
-	var err error
-	if isEmbedded(rulesArg) {
-		c.RulesTOML, err = configs.Rules(rulesArg)
-	} else {
-		c.RulesTOML, err = os.ReadFile(rulesArg)
-	}
+	src, data, err := sim.RulesSource(rulesArg)
 	if err != nil {
 		return nil, fmt.Errorf("-rules: %w", err)
 	}
-	src := rulesArg
-	if isEmbedded(rulesArg) {
-		src = configs.Path("rules", rulesArg)
-	}
-	if c.Rules, err = sim.ParseRules(src, c.RulesTOML); err != nil {
+	c.RulesTOML = data
+	if c.Rules, err = sim.ParseRules(src, data); err != nil {
 		return nil, err
 	}
 	if mapArg == "" {
 		mapArg = c.Rules.Map
 	}
 	c.MapName = mapArg
-	if isEmbedded(mapArg) {
-		c.MapTOML, err = configs.Map(mapArg)
-	} else {
-		c.MapTOML, err = os.ReadFile(mapArg)
-	}
-	if err != nil {
+	if src, data, err = sim.MapSource(mapArg); err != nil {
 		return nil, fmt.Errorf("-map: %w", err)
 	}
-	src = mapArg
-	if isEmbedded(mapArg) {
-		src = configs.Path("maps", mapArg)
-	}
-	if c.Map, err = sim.ParseMap(src, c.MapTOML); err != nil {
+	c.MapTOML = data
+	if c.Map, err = sim.ParseMap(src, data); err != nil {
 		return nil, err
 	}
 	if err := c.Rules.Validate(c.Map); err != nil {
