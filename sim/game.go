@@ -226,15 +226,12 @@ func (g *Game) event(k EventKind, player int) *Event {
 	return &g.ev
 }
 
+// fault records an illegal answer (or a panic) of player p.
 func (g *Game) fault(p int, format string, args ...any) {
-	g.faults[p]++
-	if len(g.obs) > 0 {
-		e := g.event(EvFault, p)
-		e.Text = fmt.Sprintf(format, args...)
-		g.emit(e)
-	}
+	g.forfeit(p, 0, format, args...)
 }
 
+// forfeit records a fault of player p that cost it armies armies.
 func (g *Game) forfeit(p, armies int, format string, args ...any) {
 	g.faults[p]++
 	if len(g.obs) > 0 {
