@@ -1,7 +1,5 @@
 package mars
 
-import "math"
-
 // pPrune is the least odds a goal chain may have to be kept: a chain is
 // discarded as soon as even an agent attacking with all of its armies and
 // every new army (a) has less than pPrune odds in one battle of a-(k-1)
@@ -11,14 +9,15 @@ import "math"
 const pPrune = 0.01
 
 // message is a placement message travelling between territory agents: a
-// chain of enemy territories (originator first, stored in
-// mediator.msgPath[off:off+k]), the sum of their values and the sum of
-// their defending armies.
+// chain of k enemy territories, the sum of their values and the sum of
+// their defending armies. The chain is its last territory after the
+// chain of the message it extends (parent, an index in mediator.msgs, -1
+// for an originator's message).
 type message struct {
-	off, k int
-	w      float64
-	def    int
-	seen   uint64 // bit t set for every territory t of the chain (maps of at most 64 territories)
+	last, parent, k int
+	w               float64
+	def             int
+	seen            uint64 // bit t set for every territory t of the chain (maps of at most 64 territories)
 }
 
 // goal is a goal stored by an own territory agent: the path to conquer,
@@ -32,14 +31,28 @@ type goal struct {
 	w      float64
 	def    int
 	threat int
-	next   int // next goal of the same agent, or -1
-	vec    int // offset of the goal's chain odds in mediator.vecs
-	nvec   int // number of chain odds at vec (a = 0..nvec-1), 0 for none
-	// bo is the offset in mediator.bnd of the cached numerators
-	// P_ob·p̄·w·d of the goal's bid bound (see offensive) for attacking
-	// armies a = alo..alo+na-1, NaN until computed.
+	next   int  // next goal of the same agent, or -1
+	cc     int  // index of the goal's oddsCache in mediator.ccs
+	won    bool // the goal has won an auction this placement
+}
+
+// oddsCache holds, for one placement, what the goals stored from one
+// message share: the agents next to the chain's end store goals with the
+// same path, value, defenders and threat, so the path, the threat, the
+// chain odds (via a chainVec, shared further by every chain with the
+// same defenders) and the numerators of the bid bound by attacking
+// armies a are kept once. It lives until the next propagate.
+type oddsCache struct {
+	// off and threat are the goals' path offset in mediator.paths and
+	// their threat (goal.off, goal.threat), the same for all of them.
+	off, threat int
+	cv          int // index of the chain odds in mediator.cvs, -1 until needed
+	// bo is the offset in mediator.bnd of the numerators P_ob·p̄·w·d of
+	// the bid bound (see offensive) for attacking armies a = alo..alo+na-1
+	// (every a any of the goals' agents can attack with), stored negated
+	// (exact; numerators are >= 0, a computed 0 is stored as -0) so that
+	// the +0 of a fresh buffer means "not computed yet".
 	bo, alo, na int
-	won         bool // the goal has won an auction this placement
 }
 
 // path returns the goal's territories in attack order.
@@ -60,15 +73,19 @@ func (m *mediator) path(g int) []int {
 func (m *mediator) propagate(n int) {
 	b := m.b
 	m.msgs = m.msgs[:0]
-	m.msgPath = m.msgPath[:0]
 	m.goals = m.goals[:0]
 	m.paths = m.paths[:0]
 	m.vecs = m.vecs[:0]
 	m.bnd = m.bnd[:0]
+	m.ccs = m.ccs[:0]
+	m.cvs = m.cvs[:0]
+	m.seqs = m.seqs[:0]
+	clear(m.cvIndex)
 	amax := 0
 	for t := range b.owner {
 		a := &m.agents[t]
 		a.head, a.ngoals = -1, 0
+		a.seed = [2]int{-1, -1}
 		if b.owner[t] == b.me && b.armies[t] > amax {
 			amax = b.armies[t]
 		}
@@ -77,19 +94,19 @@ func (m *mediator) propagate(n int) {
 	gl := m.p.Gl
 	for t := range b.owner {
 		if b.owner[t] != b.me {
-			m.msgs = append(m.msgs, message{off: len(m.msgPath), k: 1, w: m.vals[t], def: b.armies[t], seen: 1 << (t & 63)})
-			m.msgPath = append(m.msgPath, t)
+			m.msgs = append(m.msgs, message{last: t, parent: -1, k: 1, w: m.vals[t], def: b.armies[t], seen: 1 << (t & 63)})
 		}
 	}
 	small := len(b.owner) <= 64 // chains carry a bit set of their territories
 	for h := 0; h < len(m.msgs); h++ {
 		msg := m.msgs[h]
-		last := m.msgPath[msg.off+msg.k-1]
+		last := msg.last
+		cc := -1 // the message's oddsCache, made at its first goal
 	next:
 		for _, u := range b.nbr[last] {
 			// An own territory is never on the (enemy) chain.
 			if b.owner[u] == b.me {
-				m.store(u, msg, n)
+				cc = m.store(u, h, n, cc)
 				continue
 			}
 			if msg.k >= gl {
@@ -100,8 +117,8 @@ func (m *mediator) propagate(n int) {
 					continue
 				}
 			} else {
-				for _, v := range m.msgPath[msg.off : msg.off+msg.k] {
-					if v == u {
+				for j := h; j >= 0; j = m.msgs[j].parent {
+					if m.msgs[j].last == u {
 						continue next
 					}
 				}
@@ -110,41 +127,64 @@ func (m *mediator) propagate(n int) {
 			if m.o.win(amax-msg.k, def) < pPrune {
 				continue
 			}
-			off := len(m.msgPath)
-			m.msgPath = append(m.msgPath, m.msgPath[msg.off:msg.off+msg.k]...)
-			m.msgPath = append(m.msgPath, u)
-			m.msgs = append(m.msgs, message{off: off, k: msg.k + 1, w: msg.w + m.vals[u], def: def, seen: msg.seen | 1<<(u&63)})
+			m.msgs = append(m.msgs, message{last: u, parent: h, k: msg.k + 1, w: msg.w + m.vals[u], def: def, seen: msg.seen | 1<<(u&63)})
 		}
 	}
 }
 
-// store lets own agent t keep msg as a goal, reversing the chain into
-// attack order, unless the pPrune heuristic rules it out.
-func (m *mediator) store(t int, msg message, n int) {
+// store lets own agent t keep message h as a goal, reversing the chain
+// into attack order, unless the pPrune heuristic rules it out. cc is the
+// message's oddsCache (-1 if none yet); store returns it, made if needed.
+// The goals of one message share their path and threat.
+func (m *mediator) store(t, h, n, cc int) int {
 	b := m.b
+	msg := &m.msgs[h]
 	if m.o.win(b.armies[t]-1+n-(msg.k-1), msg.def) < pPrune {
-		return
-	}
-	off := len(m.paths)
-	for i := msg.off + msg.k - 1; i >= msg.off; i-- {
-		m.paths = append(m.paths, m.msgPath[i])
-		m.onPath[m.msgPath[i]] = true
-	}
-	end := m.msgPath[msg.off]
-	threat := b.maxEnemy(end, m.onPath)
-	for _, v := range m.paths[off:] {
-		m.onPath[v] = false
+		return cc
 	}
 	a := &m.agents[t]
-	// The agent attacks with a = armies-1+i for i = 0..n new armies; the
-	// armies it wins in the auction leave fewer to bid for, so a stays in
-	// this range for the whole placement.
-	bo := len(m.bnd)
-	for range n + 1 {
-		m.bnd = append(m.bnd, math.NaN())
+	if cc < 0 {
+		off := len(m.paths)
+		end := -1 // the originator
+		for j := h; j >= 0; j = m.msgs[j].parent {
+			end = m.msgs[j].last
+			m.paths = append(m.paths, end)
+		}
+		var threat int
+		if len(b.owner) <= 64 {
+			// The chain's bit set marks the path: the largest enemy stack
+			// next to end off the path, as maxEnemy(end, onPath).
+			for _, u := range b.nbr[end] {
+				if b.owner[u] != b.me && msg.seen&(1<<u) == 0 && b.armies[u] > threat {
+					threat = b.armies[u]
+				}
+			}
+		} else {
+			for _, v := range m.paths[off:] {
+				m.onPath[v] = true
+			}
+			threat = b.maxEnemy(end, m.onPath)
+			for _, v := range m.paths[off:] {
+				m.onPath[v] = false
+			}
+		}
+		// An agent attacks with a = armies-1+i for i = 0..n new armies;
+		// the armies it wins in the auction leave fewer to bid for, so a
+		// stays in this range for the whole placement. The cache covers
+		// the range of every own agent next to the chain's end.
+		lo, hi := b.armies[t], b.armies[t]
+		for _, u := range b.nbr[msg.last] {
+			if b.owner[u] == b.me {
+				lo, hi = min(lo, b.armies[u]), max(hi, b.armies[u])
+			}
+		}
+		c := oddsCache{off: off, threat: threat, cv: -1, bo: len(m.bnd), alo: lo - 1, na: hi - lo + n + 1}
+		m.bnd = append(m.bnd, make([]float64, c.na)...)
+		cc = len(m.ccs)
+		m.ccs = append(m.ccs, c)
 	}
-	m.goals = append(m.goals, goal{from: t, off: off, k: msg.k, w: msg.w, def: msg.def, threat: threat, next: -1,
-		bo: bo, alo: b.armies[t] - 1, na: n + 1})
+	c := &m.ccs[cc]
+	m.goals = append(m.goals, goal{from: t, off: c.off, k: msg.k, w: msg.w, def: msg.def, threat: c.threat, next: -1, cc: cc})
 	g := len(m.goals) - 1
 	// Keep each agent's goals in arrival order: append at the tail.
 	if a.head < 0 {
@@ -154,4 +194,5 @@ func (m *mediator) store(t int, msg message, n int) {
 	}
 	a.tail = g
 	a.ngoals++
+	return cc
 }

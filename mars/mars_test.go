@@ -178,7 +178,7 @@ func TestPropagateLargeMap(t *testing.T) {
 			}
 			gs := slices.Clone(m.goals)
 			for i := range gs {
-				gs[i].off, gs[i].bo = 0, 0
+				gs[i].off = 0
 			}
 			return gs, paths
 		}
@@ -632,4 +632,82 @@ func toTriples[M interface {
 		out[i] = struct{ From, To, Armies int }(m)
 	}
 	return out
+}
+
+// TestLazyAuction checks the placement auction, whose agents bid lazily
+// (stale first bids, re-bids only when picked), against the eager auction
+// of the paper: every agent bids exactly at once, and every agent whose
+// bid is for more armies than remain re-bids before each round.
+func TestLazyAuction(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	rounds := 0
+	for trial := 0; trial < 80; trial++ {
+		nt := 8 + rng.IntN(8)
+		nbr := randomGraph(rng, nt)
+		owner := make([]int, nt)
+		armies := make([]int, nt)
+		for i := range owner {
+			owner[i] = rng.IntN(3)
+			armies[i] = 1 + rng.IntN(6)
+		}
+		vals := make([]float64, nt)
+		for i := range vals {
+			vals[i] = 1 + 10*rng.Float64()
+		}
+		n := 1 + rng.IntN(15)
+		fresh := func() *mediator {
+			m := testMediator(t, PaperParams(), nbr, make([]int, nt), []int{3}, owner, armies)
+			copy(m.vals, vals)
+			m.propagate(n)
+			return m
+		}
+		lazy := fresh()
+		lazy.placeAuction(n)
+
+		eager := fresh()
+		var own []int
+		for u := range nt {
+			a := &eager.agents[u]
+			a.zeroUsed, a.placed, a.goal, a.pos = false, 0, -1, 0
+			if owner[u] == 0 {
+				own = append(own, u)
+				eager.bidFor(u, n)
+			}
+		}
+		eager.own = own
+		for left := n; left > 0; rounds++ {
+			win := -1
+			for _, u := range own {
+				a := &eager.agents[u]
+				if a.bid.I > left {
+					eager.bidFor(u, left)
+				}
+				if a.bid.Value > 0 && (win < 0 || a.bid.Value > eager.agents[win].bid.Value) {
+					win = u
+				}
+			}
+			if win < 0 {
+				eager.rest(left)
+				break
+			}
+			a := &eager.agents[win]
+			if w := a.bid; w.Goal >= 0 {
+				a.goal, a.pos = w.Goal, 0
+				eager.goals[w.Goal].won = true
+			}
+			a.placed += a.bid.I
+			eager.b.armies[win] += a.bid.I
+			left -= a.bid.I
+			a.zeroUsed = true
+			if left > 0 {
+				eager.bidFor(win, left)
+			}
+		}
+		must.Equal(t, eager.b.armies, lazy.b.armies, "trial %d", trial)
+		for u := range nt {
+			expect.Equal(t, eager.agents[u].goal, lazy.agents[u].goal, "trial %d agent %d", trial, u)
+			expect.Equal(t, eager.agents[u].placed, lazy.agents[u].placed, "trial %d agent %d", trial, u)
+		}
+	}
+	must.True(t, rounds > 200, "only %d auction rounds", rounds)
 }

@@ -3,6 +3,8 @@ package mars
 import (
 	"fmt"
 	"io"
+	"math"
+	"slices"
 )
 
 // agent is a territory agent. Every territory (own and enemy) has one;
@@ -24,6 +26,11 @@ type agent struct {
 	// a conquering neighbour) and pos the index of its next target; goal
 	// is -1 when the agent pursues none.
 	goal, pos int
+	// seed holds the goals of the agent's last offensive bid of this
+	// placement: the winner and the last other goal examined (-1 for
+	// none). Their exact bids at the agent's next re-bid give a floor
+	// that prunes the search (see offensive); reset by propagate.
+	seed [2]int
 }
 
 // bid is an agent's bid in the placement auction, with the terms of the
@@ -54,15 +61,18 @@ type mediator struct {
 	vals   []float64 // V_c of every territory for this phase
 
 	msgs    []message
-	msgPath []int
 	goals   []goal
 	paths   []int
 	onPath  []bool
-	own     []int     // own territories, ascending
-	scratch []int     // defenders of a path
-	vecs    []float64 // chain odds by attacking armies, per goal (goal.vec)
-	bnd     []float64 // bid-bound numerators by attacking armies, per goal (goal.bo)
-	cands   []cand    // goals with bid bounds
+	own     []int          // own territories, ascending
+	scratch []int          // defenders of a path
+	ccs     []oddsCache    // per-message odds caches of this placement (goal.cc)
+	cvs     []chainVec     // chain odds per defender sequence (oddsCache.cv)
+	cvIndex map[uint64]int // hash of a defender sequence -> its chainVec (see chainVecFor)
+	seqs    []int          // defender sequences of cvs
+	vecs    []float64      // chain odds by attacking armies (chainVec.vec)
+	bnd     []float64      // bid-bound numerators by attacking armies (oddsCache.bo)
+	cands   []cand         // goals with bid bounds
 
 	w     io.Writer // explanation sink, nil for silence
 	names []string  // territory names for explanations
@@ -72,7 +82,8 @@ type mediator struct {
 func newMediator(p Params, b *board, o *odds) *mediator {
 	n := len(b.owner)
 	m := &mediator{p: p, b: b, o: o,
-		agents: make([]agent, n), vals: make([]float64, n), onPath: make([]bool, n)}
+		agents: make([]agent, n), vals: make([]float64, n), onPath: make([]bool, n),
+		cvIndex: make(map[uint64]int)}
 	for t := range m.agents {
 		m.agents[t].goal = -1
 	}
@@ -106,56 +117,86 @@ func (m *mediator) name(t int) string {
 // W grows with the attackers); goals are examined in decreasing order of
 // that bound and the search stops once the bound cannot beat the best
 // exact bid; within a goal every i is examined until P_ob·w/i cannot beat
-// it. The result is the same as examining every goal and every i
-// (TestOffensiveBrute). An agent re-bids after every auction it wins, so
-// everything that depends only on the goal and the attacking armies a
-// (the bound's numerator, the chain odds P(a) from one
+// it. The bound's numerator grows with a, so the numerator for all n
+// armies is a rough bound of the whole goal: the goal with the largest
+// rough bound and the goals of the agent's previous bid (agent.seed) give
+// exact bids, a floor under the result, and goals whose rough or exact
+// bound is below the floor are never examined, as they would not be in
+// the full search either. The result is the same as examining every goal
+// and every i (TestOffensiveBrute). An agent re-bids after every auction
+// it wins, so everything that depends only on the chain and the attacking
+// armies a (the bound's numerator, the chain odds P(a) from one
 // dice.Chainer.WinAll pass) is computed once per placement and kept in
-// per-goal slices of the mediator's buffers.
+// the mediator's buffers (oddsCache per message, chainVec per defender
+// sequence).
 func (m *mediator) offensive(t, n int, allowZero bool) bid {
 	best := noBid
+	ag := &m.agents[t]
 	mArm := m.b.armies[t]
 	i0 := 1
 	if allowZero {
 		i0 = 0
 	}
+	// floor is an exact bid of one of the agent's goals (the seeds, then
+	// the rough favourite below), so the result is at least floor: a goal
+	// whose bound is below it can never be examined by the search below
+	// and is left out, and its bound scan stops once the bound of the
+	// remaining i is below floor.
+	floor := -1.0
+	for _, g := range ag.seed {
+		if g >= 0 && !m.goals[g].won {
+			floor = max(floor, m.goalBid(g, mArm, i0, n))
+		}
+	}
+	// A rough bound of every goal's bid first: its numerator for all n
+	// armies (i0 <= 1: over at most one army); the goal with the largest
+	// one usually wins. A numerator is at most P_ob·w.
 	m.cands = m.cands[:0]
-	for g := m.agents[t].head; g >= 0; g = m.goals[g].next {
+	top, topU := -1, 0.0
+	for g := ag.head; g >= 0; g = m.goals[g].next {
 		x := &m.goals[g]
-		if x.w <= 0 || x.won {
+		if x.w <= 0 || x.won || m.p.Pob*x.w*roundMargin < floor {
 			continue
 		}
+		// The numerator grows with a (more attackers never hurt), so
+		// none exceeds the one for all n armies.
+		u := m.boundNum(g, mArm-1+n) * roundMargin
+		if u > 0 {
+			m.cands = append(m.cands, cand{g: g, ub: u})
+			if u > topU {
+				top, topU = g, u
+			}
+		}
+	}
+	if top >= 0 && top != ag.seed[0] && top != ag.seed[1] {
+		floor = max(floor, m.goalBid(top, mArm, i0, n))
+	}
+	// The exact bound of the goals that floor leaves in.
+	cs := m.cands[:0]
+	for _, c := range m.cands {
+		if c.ub < floor {
+			continue
+		}
+		g := c.g
 		ub := 0.0
-		pw := m.p.Pob * x.w
-		// The bound's numerator for a = mArm-1+i, cached per goal and a
-		// for the whole placement (the path's defenders do not change).
-		bnd := m.bnd[x.bo : x.bo+x.na]
+		topN := c.ub // the largest numerator, with the margin
 		for i := i0; i <= n; i++ {
-			if pw/float64(max(i, 1)) <= ub {
+			if q := topN / float64(max(i, 1)); q <= ub || q < floor {
 				break
 			}
-			a := mArm - 1 + i
-			num := bnd[a-x.alo]
-			if num != num { // NaN: not computed yet
-				p := 1.0
-				for j, v := range m.path(g) {
-					p *= m.o.win(a-j, m.b.armies[v])
-				}
-				num = m.p.Pob * p * x.w * m.goalHold(x, a)
-				bnd[a-x.alo] = num
-			}
-			if v := num / float64(max(i, 1)); v > ub {
+			if v := m.boundNum(g, mArm-1+i) / float64(max(i, 1)); v > ub {
 				ub = v
 			}
 		}
-		if ub > 0 {
-			m.cands = append(m.cands, cand{g: g, ub: ub})
+		if ub > 0 && ub >= floor {
+			cs = append(cs, cand{g: g, ub: ub})
 		}
 	}
+	m.cands = cs
 	// Examine the candidates in decreasing order of their bound (ties to
 	// the lower goal id), selecting the next one only when needed: the
 	// search usually stops after a few.
-	cs := m.cands
+	second := -1 // the last examined goal other than the best
 	for k := 0; k < len(cs); k++ {
 		j := k
 		for l := k + 1; l < len(cs); l++ {
@@ -170,25 +211,29 @@ func (m *mediator) offensive(t, n int, allowZero bool) bid {
 		}
 		g := c.g
 		x := &m.goals[g]
+		prev := best.Goal
+		topN := m.boundNum(g, mArm-1+n) * roundMargin
 		// Every i up to n may beat the best bid so far: the bound only
-		// says that none beats ub, not where the goal's best i lies.
+		// says that none beats ub, not where the goal's best i lies. The
+		// bid for i is at most P_ob·w/i and at most topN/i (p_i <= p̄,
+		// numerators grow with a); the second test stops only where no
+		// later i can even tie the best bid.
 		for i := i0; i <= n; i++ {
-			if i >= 1 && m.p.Pob*x.w/float64(i) <= best.Value {
+			if i >= 1 && (m.p.Pob*x.w/float64(i) <= best.Value || topN/float64(i) < best.Value) {
 				break
 			}
 			a := mArm - 1 + i
-			if a >= x.nvec {
-				m.chainOdds(x, a)
-			}
-			p := 0.0
-			if a > 0 {
-				p = m.vecs[x.vec+a]
-			}
+			p := m.chain(x, a)
 			d := m.goalHold(x, a)
 			v := m.p.Pob * p * x.w * d / float64(max(i, 1))
 			if v > best.Value || (v == best.Value && g < best.Goal) {
 				best = bid{Value: v, I: i, Goal: g, P: p, W: x.w, D: d}
 			}
+		}
+		if best.Goal != prev {
+			second = prev // the old best is now the best other goal
+		} else if g != best.Goal {
+			second = g
 		}
 		// Drop the candidates the best bid has put out of reach.
 		rest := cs[k+1 : k+1]
@@ -199,23 +244,113 @@ func (m *mediator) offensive(t, n int, allowZero bool) bid {
 		}
 		cs = cs[:k+1+len(rest)]
 	}
+	ag.seed = [2]int{best.Goal, second}
 	return best
 }
 
-// chainOdds computes the chain odds P(a') of goal x for a' = 0..amax
-// with amax >= a, kept for the placement in mediator.vecs (the path's
-// defenders do not change). P(a') does not depend on amax, so the vector
-// starts at about twice the armies first asked for and at least doubles
-// when a later bid needs more, up to every army count the agent could
-// attack with (see goal.alo).
-func (m *mediator) chainOdds(x *goal, a int) {
-	m.scratch = m.scratch[:0]
-	for _, v := range m.paths[x.off : x.off+x.k] {
-		m.scratch = append(m.scratch, m.b.armies[v])
+// goalBid returns the best exact offensive bid of goal g (equation (4))
+// of an agent of mArm armies over i = i0..n new armies, or -1 for none:
+// the value the search in offensive would give the goal.
+func (m *mediator) goalBid(g, mArm, i0, n int) float64 {
+	x := &m.goals[g]
+	best := -1.0
+	if x.w <= 0 {
+		return best
 	}
-	amax := min(max(2*a, 2*x.nvec, 16), x.alo+x.na-1)
-	x.vec, x.nvec = len(m.vecs), amax+1
-	m.vecs = m.o.ch.WinAll(m.vecs, amax, m.scratch)
+	for i := i0; i <= n; i++ {
+		if i >= 1 && m.p.Pob*x.w/float64(i) <= best {
+			break
+		}
+		a := mArm - 1 + i
+		p := m.chain(x, a)
+		if v := m.p.Pob * p * x.w * m.goalHold(x, a) / float64(max(i, 1)); v > best {
+			best = v
+		}
+	}
+	return best
+}
+
+// boundNum returns the numerator P_ob·p̄·w·d of goal g's bid bound for
+// a attacking armies (p̄ = Π_j W(a-(j-1), d_j), see offensive), cached
+// per goal and a in mediator.bnd for the whole placement (the path's
+// defenders do not change).
+func (m *mediator) boundNum(g, a int) float64 {
+	x := &m.goals[g]
+	c := &m.ccs[x.cc]
+	s := &m.bnd[c.bo+a-c.alo]
+	if math.Float64bits(*s) != 0 {
+		return -*s
+	}
+	p := 1.0
+	for j, v := range m.path(g) {
+		p *= m.o.win(a-j, m.b.armies[v])
+	}
+	num := m.p.Pob * p * x.w * m.goalHold(x, a)
+	*s = -num
+	return num
+}
+
+// chain returns p_i of equation (4) for goal x: the chain odds of a
+// attacking armies, from the chainVec of the goal's defenders.
+func (m *mediator) chain(x *goal, a int) float64 {
+	c := &m.ccs[x.cc]
+	if c.cv < 0 {
+		c.cv = m.chainVecFor(x)
+	}
+	v := &m.cvs[c.cv]
+	if a >= v.nvec {
+		m.chainOdds(v, a, c.alo+c.na-1)
+	}
+	if a <= 0 {
+		return 0
+	}
+	return m.vecs[v.vec+a]
+}
+
+// chainVec is the chain odds P(a) of one defender sequence (the armies
+// along a goal path in attack order), shared by every goal of the
+// placement with that sequence: P(a) depends on nothing else.
+type chainVec struct {
+	so, k int // the defenders: mediator.seqs[so:so+k]
+	vec   int // offset of P(0..nvec-1) in mediator.vecs
+	nvec  int // 0 until computed
+}
+
+// chainVecFor returns the index in mediator.cvs of the chainVec of goal
+// x's defenders, made if the placement has none yet. mediator.cvIndex
+// maps a hash of the sequence to its chainVec; on a (rare) collision the
+// goal gets a chainVec of its own.
+func (m *mediator) chainVecFor(x *goal) int {
+	m.scratch = m.scratch[:0]
+	h := uint64(14695981039346656037)
+	for _, v := range m.paths[x.off : x.off+x.k] {
+		d := m.b.armies[v]
+		m.scratch = append(m.scratch, d)
+		h = (h ^ uint64(d)) * 1099511628211
+	}
+	i, ok := m.cvIndex[h]
+	if ok && slices.Equal(m.seqs[m.cvs[i].so:m.cvs[i].so+m.cvs[i].k], m.scratch) {
+		return i
+	}
+	i = len(m.cvs)
+	m.cvs = append(m.cvs, chainVec{so: len(m.seqs), k: x.k})
+	m.seqs = append(m.seqs, m.scratch...)
+	if !ok {
+		m.cvIndex[h] = i
+	}
+	return i
+}
+
+// chainOdds computes the chain odds P(a') of chain vector v for
+// a' = 0..amax with amax >= a, kept for the placement in mediator.vecs
+// (the defenders do not change). P(a') does not depend on amax, so the
+// vector starts at about twice the armies first asked for and at least
+// doubles when a later bid needs more, up to hi >= a, the most armies the
+// asking goal's agents could attack with (see oddsCache.alo).
+func (m *mediator) chainOdds(v *chainVec, a, hi int) {
+	amax := min(max(2*a, 2*v.nvec, 16), hi)
+	v.vec, v.nvec = len(m.vecs), amax+1
+	m.vecs = m.o.ch.WinAll(m.vecs, amax, m.seqs[v.so:v.so+v.k])
 }
 
 // goalHold is d_i of equation (4): the probability that the expected
@@ -223,6 +358,11 @@ func (m *mediator) chainOdds(x *goal, a int) {
 func (m *mediator) goalHold(x *goal, a int) float64 {
 	return m.o.hold(max(1, a-x.def-(x.k-1)), x.threat)
 }
+
+// roundMargin multiplies a bound numerator used as a bound for fewer
+// attacking armies: the numerators grow with a in exact arithmetic, the
+// margin absorbs rounding in the tables.
+const roundMargin = 1 + 1e-9
 
 // cand is a goal with an upper bound of its offensive bid.
 type cand struct {
@@ -274,6 +414,31 @@ func (m *mediator) bidFor(t, n int) {
 	}
 }
 
+// firstBid gives agent t its first bid of the placement for n armies
+// lazily: the defensive bid, if it beats every offensive bid the agent
+// could make, or else a stale bid (I = n+1, more than can remain) worth
+// an upper bound of the agent's bid, re-bid exactly only if it is picked
+// in an auction round (see place). The bound is the largest bound
+// numerator for all n armies over the agent's goals, with a margin for
+// rounding (see offensive).
+func (m *mediator) firstBid(t, n int) {
+	a := &m.agents[t]
+	a.def = m.defensive(t, n)
+	a.off = noBid
+	u := 0.0
+	for g := a.head; g >= 0; g = m.goals[g].next {
+		x := &m.goals[g]
+		if x.w > 0 && !x.won {
+			u = max(u, m.boundNum(g, m.b.armies[t]-1+n)*roundMargin)
+		}
+	}
+	if a.def.Value > u {
+		a.bid = a.def
+		return
+	}
+	a.bid = bid{Value: u, I: n + 1, Goal: -1}
+}
+
 // place runs the placement phase for n armies (MARS paper, "Place
 // armies"): goal propagation, bids, then first-price sealed-bid auctions.
 // In each auction round the mediator picks the highest bid (ties to the
@@ -290,13 +455,24 @@ func (m *mediator) place(n int) {
 		m.vals[t] = b.value(&m.p, t)
 	}
 	m.propagate(n)
+	m.placeAuction(n)
+}
+
+// placeAuction runs the auction rounds of the placement phase for n armies
+// over the goals of the last propagate (see place).
+func (m *mediator) placeAuction(n int) {
+	b := m.b
 	own := m.own[:0]
 	for t := range b.owner {
 		a := &m.agents[t]
 		a.zeroUsed, a.placed, a.goal, a.pos = false, 0, -1, 0
 		if b.owner[t] == b.me {
 			own = append(own, t)
-			m.bidFor(t, n)
+			if m.w != nil {
+				m.bidFor(t, n) // the explanation shows every first bid
+			} else {
+				m.firstBid(t, n)
+			}
 		}
 	}
 	m.own = own
@@ -305,15 +481,27 @@ func (m *mediator) place(n int) {
 	}
 	left := n
 	for round := 1; left > 0; round++ {
+		// The agents whose bid is for more armies than remain re-bid
+		// lazily: a re-bid ranges over fewer army counts, so it is worth
+		// at most the old bid (and a stale first bid is an upper bound,
+		// see firstBid), and an agent with the highest bid re-bids only
+		// when it is picked; an agent with the highest bid and a current
+		// one wins (ties to the lowest territory id), exactly as if every
+		// agent had bid exactly and re-bid whenever its bid was for more
+		// armies than remain.
 		win := -1
-		for _, t := range own {
-			a := &m.agents[t]
-			if a.bid.I > left {
-				m.bidFor(t, left)
+		for {
+			win = -1
+			for _, t := range own {
+				a := &m.agents[t]
+				if a.bid.Value > 0 && (win < 0 || a.bid.Value > m.agents[win].bid.Value) {
+					win = t
+				}
 			}
-			if a.bid.Value > 0 && (win < 0 || a.bid.Value > m.agents[win].bid.Value) {
-				win = t
+			if win < 0 || m.agents[win].bid.I <= left {
+				break
 			}
+			m.bidFor(win, left)
 		}
 		if win < 0 {
 			break
@@ -339,18 +527,25 @@ func (m *mediator) place(n int) {
 		}
 	}
 	if left > 0 {
-		t, e := -1, -1
-		for _, u := range own {
-			if x := b.maxEnemy(u, nil); x > e {
-				t, e = u, x
-			}
+		m.rest(left)
+	}
+}
+
+// rest gives the left armies that no positive bid wanted to the own
+// territory facing the largest enemy stack (the lowest id on ties).
+func (m *mediator) rest(left int) {
+	b := m.b
+	t, e := -1, -1
+	for _, u := range m.own {
+		if x := b.maxEnemy(u, nil); x > e {
+			t, e = u, x
 		}
-		if t >= 0 {
-			m.agents[t].placed += left
-			b.armies[t] += left
-			if m.w != nil {
-				fmt.Fprintf(m.w, "  no positive bid: %d armies to %s (largest enemy neighbour %d)\n", left, m.name(t), e)
-			}
+	}
+	if t >= 0 {
+		m.agents[t].placed += left
+		b.armies[t] += left
+		if m.w != nil {
+			fmt.Fprintf(m.w, "  no positive bid: %d armies to %s (largest enemy neighbour %d)\n", left, m.name(t), e)
 		}
 	}
 }
