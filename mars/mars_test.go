@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"marslab/dice"
@@ -470,6 +471,8 @@ func TestGoalHandOn(t *testing.T) {
 	expect.Equal(t, 7, k, "goal goes on: move everything")
 	expect.Equal(t, -1, m.agents[0].goal)
 	expect.Equal(t, 1, m.agents[1].pos)
+	expect.True(t, strings.HasPrefix(m.pathString(m.agents[1].goal, 1), m.name(1)+">"+m.name(2)+"("),
+		"the handed-on goal is shown from its new carrier: %s", m.pathString(m.agents[1].goal, 1))
 	// The last step: the goal ends, territory 1 faces nobody: stay behind.
 	m.b.owner[1], m.b.armies[1], m.b.armies[0] = 0, 7, 1
 	m.b.refresh(0)

@@ -577,8 +577,12 @@ func (m *mediator) explainWin(round, t int, w bid) {
 
 // pathString renders goal g from position pos, e.g. "A>B(3)>C(1)".
 func (m *mediator) pathString(g, pos int) string {
+	path := m.path(g)
 	s := m.name(m.goals[g].from)
-	for _, v := range m.path(g)[pos:] {
+	if pos > 0 {
+		s = m.name(path[pos-1]) // the agent now carrying the goal
+	}
+	for _, v := range path[pos:] {
 		s += fmt.Sprintf(">%s(%d)", m.name(v), m.b.armies[v])
 	}
 	return s
