@@ -33,46 +33,40 @@ func (r *reach) next() {
 // through p's territories (a included), in breadth-first order. The slice
 // is reused by the next search.
 func (r *reach) component(s *sim.State, p, a int) []int {
-	r.next()
-	m := s.Map()
-	q := append(r.queue[:0], a)
-	r.mark[a] = r.gen
-	for i := 0; i < len(q); i++ {
-		for _, nb := range m.Territories[q[i]].Neighbors {
-			if r.mark[nb] != r.gen && s.Owner(nb) == p {
-				r.mark[nb] = r.gen
-				q = append(q, nb)
-			}
-		}
-	}
-	r.queue = q
+	q, _ := r.search(s, p, a, -1)
 	return q
 }
 
 // connected reports whether territories a and b (both p's) are joined by a
 // path of p's territories.
 func (r *reach) connected(s *sim.State, p, a, b int) bool {
-	if a == b {
-		return true
-	}
+	_, found := r.search(s, p, a, b)
+	return found
+}
+
+// search runs a breadth-first search from a through p's territories,
+// stopping early when it reaches target (a territory, or -1 for none). It
+// returns the territories reached, in order, and whether target was one.
+func (r *reach) search(s *sim.State, p, a, target int) ([]int, bool) {
 	r.next()
 	m := s.Map()
 	q := append(r.queue[:0], a)
 	r.mark[a] = r.gen
-	for i := 0; i < len(q); i++ {
+	found := a == target
+	for i := 0; i < len(q) && !found; i++ {
 		for _, nb := range m.Territories[q[i]].Neighbors {
 			if r.mark[nb] != r.gen && s.Owner(nb) == p {
-				if nb == b {
-					r.queue = q
-					return true
-				}
 				r.mark[nb] = r.gen
 				q = append(q, nb)
+				if nb == target {
+					found = true
+					break
+				}
 			}
 		}
 	}
 	r.queue = q
-	return false
+	return q, found
 }
 
 // linked reports whether a fortification from a to b is legal under the

@@ -149,42 +149,8 @@ func (c *Chainer) WinAll(dst []float64, amax int, defenders []int) []float64 {
 			u[y] = 0
 		}
 		for x := 1; x < n; x++ {
-			row := x * w
-			u[row] = v[x-1]
-			na := min(capA, x)
-			y := 1
-			for ; y <= d && y < capD; y++ {
-				u[row+y] = cell(u, &c.p[na][y], row+y, w, min(na, y))
-			}
-			if y > d {
-				continue
-			}
-			p := &c.p[na][capD]
-			cur := u[row : row+w]
-			switch m := min(na, capD); m {
-			case 1:
-				p0, p1 := p[0], p[1]
-				prev := u[row-w : row][:len(cur)]
-				c1 := cur[y-1]
-				for ; y < len(cur); y++ {
-					c1 = p0*prev[y] + p1*c1
-					cur[y] = c1
-				}
-			case 2:
-				p0, p1, p2 := p[0], p[1], p[2]
-				prev := u[row-w : row][:len(cur)]
-				prev2 := u[row-2*w : row-w][:len(cur)]
-				c2, c1, q := cur[y-2], cur[y-1], prev[y-1]
-				for ; y < len(cur); y++ {
-					val := p0*prev2[y] + p1*q + p2*c2
-					cur[y] = val
-					c2, c1, q = c1, val, prev[y]
-				}
-			default:
-				for ; y <= d; y++ {
-					u[row+y] = cell(u, p, row+y, w, m)
-				}
-			}
+			u[x*w] = v[x-1]
+			pullRow(u, &c.p, x, w, capA, capD)
 		}
 		for x := range v {
 			v[x] = u[x*w+d]

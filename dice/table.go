@@ -42,54 +42,61 @@ func NewTable(r Rules, n int) (*Table, error) {
 	w := t.win
 	w[0] = 1 // W(0, 0) = 1 by convention; W(0, d > 0) = 0.
 	for a := 1; a <= n; a++ {
-		na := min(r.AttackerDice, a)
-		row := a * s
-		w[row] = 1
-		d := 1
-		// Cells with fewer defenders than the defender's dice cap.
-		for ; d <= n && d < r.DefenderDice; d++ {
-			w[row+d] = cell(w, &rs.p[na][d], row+d, s, min(na, d))
-		}
-		if d > n {
-			continue
-		}
-		// From here on nd = r.DefenderDice: the coefficients are constant
-		// along the row.
-		nd := r.DefenderDice
-		m := min(na, nd)
-		p := &rs.p[na][nd]
-		switch m {
-		case 1:
-			// Attacker loses one (row above) or defender loses one.
-			p0, p1 := p[0], p[1]
-			prev := w[row-s : row-s+s]
-			cur := w[row : row+s]
-			prev = prev[:len(cur)]
-			c1 := cur[d-1]
-			for ; d < len(cur); d++ {
-				c1 = p0*prev[d] + p1*c1
-				cur[d] = c1
-			}
-		case 2:
-			p0, p1, p2 := p[0], p[1], p[2]
-			prev := w[row-s : row-s+s]
-			prev2 := w[row-2*s : row-s] // m = 2 needs na >= 2, so a >= 2
-			cur := w[row : row+s]
-			prev, prev2 = prev[:len(cur)], prev2[:len(cur)]
-			// Carry cur[d-2], cur[d-1] and prev[d-1] in registers.
-			c2, c1, q := cur[d-2], cur[d-1], prev[d-1]
-			for ; d < len(cur); d++ {
-				v := p0*prev2[d] + p1*q + p2*c2
-				cur[d] = v
-				c2, c1, q = c1, v, prev[d]
-			}
-		default:
-			for ; d <= n; d++ {
-				w[row+d] = cell(w, p, row+d, s, m)
-			}
-		}
+		w[a*s] = 1
+		pullRow(w, &rs.p, a, s, r.AttackerDice, r.DefenderDice)
 	}
 	return t, nil
+}
+
+// pullRow fills the cells (x, y), 1 <= y < s, of row x of the grid w
+// (stride s, cell (x, y) at x*s+y) by the backward recurrence
+//
+//	w(x, y) = Σ_j P_{na,nd}(j) · w(x - (m-j), y - j),
+//
+// with na = min(capA, x), nd = min(capD, y), m = min(na, nd). Column 0 of
+// row x and every row above it must already be filled. NewTable and
+// Chainer.WinAll share it: it is the one hot loop of both.
+func pullRow(w []float64, p *[MaxDice + 1][MaxDice + 1][MaxDice + 1]float64, x, s, capA, capD int) {
+	na := min(capA, x)
+	row := x * s
+	y := 1
+	// Cells with fewer defenders than the defender's dice cap.
+	for ; y < s && y < capD; y++ {
+		w[row+y] = cell(w, &p[na][y], row+y, s, min(na, y))
+	}
+	if y >= s {
+		return
+	}
+	// From here on nd = capD: the coefficients are constant along the row.
+	m := min(na, capD)
+	q := &p[na][capD]
+	cur := w[row : row+s]
+	switch m {
+	case 1:
+		// Attacker loses one (row above) or defender loses one.
+		p0, p1 := q[0], q[1]
+		prev := w[row-s : row][:len(cur)]
+		c1 := cur[y-1]
+		for ; y < len(cur); y++ {
+			c1 = p0*prev[y] + p1*c1
+			cur[y] = c1
+		}
+	case 2:
+		p0, p1, p2 := q[0], q[1], q[2]
+		prev := w[row-s : row][:len(cur)]
+		prev2 := w[row-2*s : row-s][:len(cur)] // m = 2 needs na >= 2, so x >= 2
+		// Carry cur[y-2], cur[y-1] and prev[y-1] in registers.
+		c2, c1, r := cur[y-2], cur[y-1], prev[y-1]
+		for ; y < len(cur); y++ {
+			v := p0*prev2[y] + p1*r + p2*c2
+			cur[y] = v
+			c2, c1, r = c1, v, prev[y]
+		}
+	default:
+		for ; y < s; y++ {
+			w[row+y] = cell(w, q, row+y, s, m)
+		}
+	}
 }
 
 // cell returns Σ_j p[j]·w[i - (m-j)·s - j], the value of the cell at flat

@@ -200,13 +200,7 @@ func TestOffensiveBrute(t *testing.T) {
 	checked := 0
 	for trial := 0; trial < 60; trial++ {
 		nt := 8 + rng.IntN(8)
-		nbr := randomGraph(rng, nt)
-		owner := make([]int, nt)
-		armies := make([]int, nt)
-		for i := range owner {
-			owner[i] = rng.IntN(3)
-			armies[i] = 1 + rng.IntN(6)
-		}
+		nbr, owner, armies := randomPosition(rng, nt)
 		m := testMediator(t, PaperParams(), nbr, make([]int, nt), []int{3}, owner, armies)
 		for i := range m.vals {
 			m.vals[i] = 1 + 10*rng.Float64()
@@ -260,6 +254,19 @@ func TestOffensiveBrute(t *testing.T) {
 		}
 	}
 	must.True(t, checked > 50, "only %d re-bids checked", checked)
+}
+
+// randomPosition returns a random connected map of nt territories shared
+// by three seats, with 1..6 armies on each territory.
+func randomPosition(rng *rand.Rand, nt int) (nbr [][]int, owner, armies []int) {
+	nbr = randomGraph(rng, nt)
+	owner = make([]int, nt)
+	armies = make([]int, nt)
+	for i := range owner {
+		owner[i] = rng.IntN(3)
+		armies[i] = 1 + rng.IntN(6)
+	}
+	return nbr, owner, armies
 }
 
 // randomGraph returns a connected random graph: a spanning path plus
@@ -646,13 +653,7 @@ func TestLazyAuction(t *testing.T) {
 	rounds := 0
 	for trial := 0; trial < 80; trial++ {
 		nt := 8 + rng.IntN(8)
-		nbr := randomGraph(rng, nt)
-		owner := make([]int, nt)
-		armies := make([]int, nt)
-		for i := range owner {
-			owner[i] = rng.IntN(3)
-			armies[i] = 1 + rng.IntN(6)
-		}
+		nbr, owner, armies := randomPosition(rng, nt)
 		vals := make([]float64, nt)
 		for i := range vals {
 			vals[i] = 1 + 10*rng.Float64()

@@ -30,6 +30,7 @@ const (
 
 var phaseNames = [...]string{"setup", "trade", "place", "attack", "fortify", "over"}
 
+// String returns the phase's name as it appears in logs and errors ("setup" .. "over").
 func (p Phase) String() string {
 	if int(p) < len(phaseNames) {
 		return phaseNames[p]
