@@ -8,9 +8,10 @@ STATICCHECK_VERSION ?= v0.8.2
 
 .PHONY: run test build vet fmt lint bench bench-engine fuzz figures readme clean
 
-## run: the main job on the embedded defaults: a batch of games on every core with a summary table
+## run: the main job on the embedded defaults: a batch of games on every core with a summary table.
+## Run again, it finishes an interrupted batch or re-prints a complete one (-resume); `make clean` starts over.
 run:
-	$(GO) run ./cmd/marslab batch -players $(PLAYERS) -games $(GAMES) -seed $(SEED) -out $(OUT)
+	$(GO) run ./cmd/marslab batch -players $(PLAYERS) -games $(GAMES) -seed $(SEED) -out $(OUT) -resume
 
 ## test: formatting, vet, and every test with the race detector
 test: fmt vet

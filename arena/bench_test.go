@@ -7,7 +7,8 @@ import (
 )
 
 // BenchmarkBatch plays b.N games of four baseline bots on GOMAXPROCS
-// workers (run with -cpu 1,2 to see the scaling) and reports games/s. It
+// workers (run with -cpu 1,2 to see the scaling) and reports games/s and
+// player-turns/s. It
 // also reports games per CPU-second and the mean number of busy cores: on a
 // machine shared with other work games/s cannot double, but games/cpu-s
 // staying flat from -cpu 1 to -cpu 2 shows that the workers add no overhead.
@@ -25,12 +26,15 @@ func benchBatch(b *testing.B, timing bool) {
 	cpu0, cpuOK := cpuTime()
 	b.ResetTimer()
 	cfg.Games = b.N
+	turns := 0
+	cfg.OnRecord = func(r Record) { turns += r.Turns } // called in index order, one goroutine at a time
 	rep, err := Run(context.Background(), cfg)
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.StopTimer()
 	b.ReportMetric(float64(rep.Done)/b.Elapsed().Seconds(), "games/s")
+	b.ReportMetric(float64(turns)/b.Elapsed().Seconds(), "player-turns/s")
 	if cpu1, ok := cpuTime(); ok && cpuOK && cpu1 > cpu0 {
 		b.ReportMetric(float64(rep.Done)/(cpu1-cpu0).Seconds(), "games/cpu-s")
 		b.ReportMetric((cpu1-cpu0).Seconds()/b.Elapsed().Seconds(), "cores")

@@ -28,7 +28,7 @@ func benchGame(b *testing.B, rules string, mk func() sim.Player) {
 	}
 	sec := b.Elapsed().Seconds()
 	b.ReportMetric(float64(b.N)/sec, "games/s")
-	b.ReportMetric(float64(turns)/sec, "turns/s")
+	b.ReportMetric(float64(turns)/sec, "player-turns/s")
 	b.ReportMetric(float64(turns)/float64(b.N), "turns/game")
 }
 

@@ -81,7 +81,7 @@ summary table. Ctrl-C keeps every finished game; -resume plays the rest.`)
 		if terr := arena.WriteTable(stdout, rep.Summary, &rep.Timing); terr != nil && err == nil {
 			err = terr
 		}
-		if *resume {
+		if *resume && rep.Done > rep.Played {
 			fmt.Fprintf(stdout, "resumed: %d of %d games were done, played %d\n", rep.Done-rep.Played, rep.Total, rep.Played)
 		}
 	}
