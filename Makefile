@@ -44,6 +44,13 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzActions -fuzztime 30s ./sim
 	$(GO) test -run '^$$' -fuzz FuzzParseMap -fuzztime 20s ./sim
 	$(GO) test -run '^$$' -fuzz FuzzParseRules -fuzztime 20s ./sim
+	$(GO) test -run '^$$' -fuzz '^FuzzChainer$$' -fuzztime 15s ./dice
+	$(GO) test -run '^$$' -fuzz '^FuzzGridValidate$$' -fuzztime 10s ./plots
+	$(GO) test -run '^$$' -fuzz '^FuzzParseDefenders$$' -fuzztime 10s ./cmd/marslab
+	$(GO) test -run '^$$' -fuzz '^FuzzParseSeat$$' -fuzztime 10s ./bots
+	$(GO) test -run '^$$' -fuzz '^FuzzParseParamFile$$' -fuzztime 10s ./bots
+	$(GO) test -run '^$$' -fuzz '^FuzzParamsSet$$' -fuzztime 10s ./mars
+	$(GO) test -run '^$$' -fuzz '^FuzzParseRecord$$' -fuzztime 10s ./arena
 
 ## figures: regenerate the README's figures
 figures:

@@ -2,6 +2,7 @@ package dice
 
 import (
 	"fmt"
+	"math"
 	"math/big"
 )
 
@@ -35,10 +36,19 @@ type BattleResult struct {
 	Outcomes []Outcome
 	// AttackerLossMean and AttackerLossVar are the mean and variance of
 	// A - AttackerLeft; DefenderLossMean and DefenderLossVar of
-	// D - DefenderLeft.
+	// D - DefenderLeft. AttackerLossSD and DefenderLossSD give the
+	// standard deviations.
 	AttackerLossMean, AttackerLossVar float64
 	DefenderLossMean, DefenderLossVar float64
 }
+
+// AttackerLossSD returns the standard deviation of the attacker's losses,
+// the square root of AttackerLossVar.
+func (r *BattleResult) AttackerLossSD() float64 { return math.Sqrt(r.AttackerLossVar) }
+
+// DefenderLossSD returns the standard deviation of the defender's losses,
+// the square root of DefenderLossVar.
+func (r *BattleResult) DefenderLossSD() float64 { return math.Sqrt(r.DefenderLossVar) }
 
 // Battle returns the end-state distribution of a battle of a attacking
 // against d defending armies fought until one side has no armies left.
@@ -79,21 +89,60 @@ func BattleStop(r Rules, a, d, stop int) (*BattleResult, error) {
 		res.Outcomes = append(res.Outcomes, Outcome{AttackerLeft: x, DefenderLeft: y, P: v})
 	}
 	forEachEnd(a, d, stop, add)
-	var am, dm, a2, d2 float64
-	for _, o := range res.Outcomes {
-		if o.DefenderLeft == 0 {
-			res.Win += o.P
-		}
-		la, ld := float64(a-o.AttackerLeft), float64(d-o.DefenderLeft)
-		am += o.P * la
-		dm += o.P * ld
-		a2 += o.P * la * la
-		d2 += o.P * ld * ld
-	}
-	res.AttackerLossMean, res.DefenderLossMean = am, dm
-	res.AttackerLossVar, res.DefenderLossVar = max(0, a2-am*am), max(0, d2-dm*dm)
+	res.Win, res.AttackerLossMean, res.AttackerLossVar, res.DefenderLossMean, res.DefenderLossVar =
+		moments(a, d, res.Outcomes)
 	return res, nil
 }
+
+// moments returns P(win) and the mean and variance of both sides' losses
+// over the end states of a battle from (a, d).
+//
+// P(win) and the means are summed with Neumaier's compensated summation,
+// which keeps the rounding error of a sum of about a+d terms near one unit
+// in the last place (plain summation loses up to 5e-14 on a mean of 40).
+// The variances are summed in a second pass as sum p·(l - mean)², not as
+// E[l²] - E[l]², which cancels catastrophically when the variance is small
+// beside the squared mean (for a = 60 against d = 1 the defender's loss
+// variance is 1.7e-28, and E[l²] - E[l]² gives 3e-16). That pass also
+// subtracts (sum p·(l - mean))², the correction of the corrected two-pass
+// algorithm (Chan, Golub and LeVeque 1983), which removes the first-order
+// effect of the remaining error in the mean.
+func moments(a, d int, outs []Outcome) (win, am, av, dm, dv float64) {
+	var w, ma, md compensated
+	for _, o := range outs {
+		if o.DefenderLeft == 0 {
+			w.add(o.P)
+		}
+		ma.add(o.P * float64(a-o.AttackerLeft))
+		md.add(o.P * float64(d-o.DefenderLeft))
+	}
+	win, am, dm = w.sum(), ma.sum(), md.sum()
+	var ac, dc float64
+	for _, o := range outs {
+		ea, ed := float64(a-o.AttackerLeft)-am, float64(d-o.DefenderLeft)-dm
+		av += o.P * ea * ea
+		dv += o.P * ed * ed
+		ac += o.P * ea
+		dc += o.P * ed
+	}
+	return win, am, max(0, av-ac*ac), dm, max(0, dv-dc*dc)
+}
+
+// compensated is a running sum with Neumaier's compensation: c collects
+// the low-order bits that s loses in each addition.
+type compensated struct{ s, c float64 }
+
+func (k *compensated) add(v float64) {
+	t := k.s + v
+	if math.Abs(k.s) >= math.Abs(v) {
+		k.c += (k.s - t) + v
+	} else {
+		k.c += (v - t) + k.s
+	}
+	k.s = t
+}
+
+func (k *compensated) sum() float64 { return k.s + k.c }
 
 // checkBattle validates the arguments of a battle.
 func checkBattle(r Rules, a, d, stop int) (*rollSet, error) {

@@ -26,7 +26,15 @@
 //
 // The float64 results agree with the exact math/big.Rat results
 // (RollOdds.Rat, BattleExact, WinExact, ChainExact, NewTableExact) to
-// 1e-14 for all a, d <= 60.
+// 1e-14 for all a, d <= 60, where a float64 x agrees with an exact value e
+// to 1e-14 when
+//
+//	|x - e| <= 1e-14 * max(1, |e|)
+//
+// (an absolute error for values up to 1, a relative one above). The tests
+// check this for P(win) of every table entry, and for every start of
+// Battle and BattleStop (stop levels 0 and 3) for P(win), every end-state
+// probability and the means and variances of both sides' losses.
 //
 // The MARS paper (Johansson & Olsson 2006) lists rounded single-roll odds
 // in its Table 4 (Table4 reproduces them) and uses battle and chain odds as

@@ -40,11 +40,14 @@ func ExampleBattle() {
 	}
 	fmt.Printf("win %.4f, attacker loses %.3f, defender loses %.3f on average\n",
 		res.Win, res.AttackerLossMean, res.DefenderLossMean)
+	fmt.Printf("standard deviations %.4f and %.4f (variances %.4f and %.4f)\n",
+		res.AttackerLossSD(), res.DefenderLossSD(), res.AttackerLossVar, res.DefenderLossVar)
 	for _, o := range res.Outcomes[:3] {
 		fmt.Printf("(%d, %d) %.4f\n", o.AttackerLeft, o.DefenderLeft, o.P)
 	}
 	// Output:
 	// win 0.6560, attacker loses 1.406, defender loses 1.438 on average
+	// standard deviations 1.2933 and 0.8260 (variances 1.6726 and 0.6823)
 	// (3, 0) 0.3717
 	// (2, 0) 0.1943
 	// (1, 0) 0.0900

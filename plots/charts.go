@@ -78,7 +78,8 @@ func (l *LineChart) Validate() error {
 	return nil
 }
 
-// Save draws the chart into path (.png, .svg or .pdf).
+// Save draws the chart into path (.png, .svg or .pdf); like HeatMap.Save it
+// leaves path alone if the chart cannot be drawn.
 func (l *LineChart) Save(path string) error { return save(path, l.Write) }
 
 // Write draws the chart to w in format "png", "svg" or "pdf".
@@ -154,7 +155,8 @@ func (b *BarChart) Validate() error {
 	return nil
 }
 
-// Save draws the chart into path (.png, .svg or .pdf).
+// Save draws the chart into path (.png, .svg or .pdf); like HeatMap.Save it
+// leaves path alone if the chart cannot be drawn.
 func (b *BarChart) Save(path string) error { return save(path, b.Write) }
 
 // Write draws the chart to w in format "png", "svg" or "pdf".

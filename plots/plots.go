@@ -7,6 +7,7 @@
 package plots
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"image/color"
@@ -190,27 +191,22 @@ func (h *HeatMap) colourRange() (lo, hi float64, err error) {
 }
 
 // Save draws the heat map into the file path, in the format given by its
-// extension: .png, .svg or .pdf.
+// extension: .png, .svg or .pdf. The figure is drawn in memory first: if
+// it cannot be drawn, Save returns the error and leaves path alone.
 func (h *HeatMap) Save(path string) error { return save(path, h.Write) }
 
-// save creates path and writes a figure into it with write, in the format
-// named by the path's extension. Nothing is created for an unknown format.
-func save(path string, write func(io.Writer, string) error) (err error) {
+// save draws a figure with write, in the format named by the path's
+// extension, into memory, and only then writes it to path: a figure that
+// fails to draw (an unknown format, invalid data) creates no file and
+// leaves an existing one untouched.
+func save(path string, write func(io.Writer, string) error) error {
 	format := strings.TrimPrefix(strings.ToLower(filepath.Ext(path)), ".")
-	if _, err := newCanvas(format, 1, 1); err != nil {
+	var buf bytes.Buffer
+	if err := write(&buf, format); err != nil {
 		return fmt.Errorf("plots: %s: %w", path, err)
 	}
-	f, err := os.Create(path)
-	if err != nil {
+	if err := os.WriteFile(path, buf.Bytes(), 0o666); err != nil {
 		return fmt.Errorf("plots: %w", err)
-	}
-	defer func() {
-		if e := f.Close(); err == nil && e != nil {
-			err = fmt.Errorf("plots: %w", e)
-		}
-	}()
-	if err := write(f, format); err != nil {
-		return fmt.Errorf("plots: %s: %w", path, err)
 	}
 	return nil
 }

@@ -129,6 +129,55 @@ func TestHeatMapSave(t *testing.T) {
 	}
 }
 
+// TestSaveFailureWritesNothing checks that a figure that cannot be drawn
+// neither creates its file nor overwrites an existing one.
+func TestSaveFailureWritesNothing(t *testing.T) {
+	g := NewGrid([]float64{1, 2}, []float64{1, 2}, func(x, y float64) float64 { return x + y })
+	allNaN := Grid{X: []float64{1}, Y: []float64{1}, Z: []float64{math.NaN()}}
+	tests := []struct {
+		name string
+		save func(path string) error
+		ext  string
+		err  string
+	}{
+		{"heat map, unknown palette", (&HeatMap{Grid: g, Palette: "rainbow"}).Save, "png", `unknown palette "rainbow"`},
+		{"heat map, bad grid", (&HeatMap{Grid: Grid{X: []float64{2, 1}, Y: []float64{1}, Z: []float64{0, 0}}}).Save, "svg", "not strictly increasing"},
+		{"heat map, all NaN", (&HeatMap{Grid: allNaN}).Save, "pdf", "all NaN"},
+		{"heat map, unknown format", (&HeatMap{Grid: g}).Save, "gif", `unsupported figure format "gif"`},
+		{"line chart, no series", (&LineChart{Title: "t"}).Save, "png", "has no series"},
+		{"line chart, unknown format", (&LineChart{Series: []Series{{X: []float64{1}, Y: []float64{1}}}}).Save, "jpg", "unsupported figure format"},
+		{"bar chart, short group", (&BarChart{Categories: []string{"a", "b"}, Groups: []BarGroup{{Values: []float64{1}}}}).Save, "svg", "1 values for 2 categories"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			fresh := filepath.Join(dir, "fresh."+tt.ext)
+			err := tt.save(fresh)
+			if err == nil || !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("error %v, want %q", err, tt.err)
+			}
+			if _, err := os.Stat(fresh); !os.IsNotExist(err) {
+				t.Errorf("a failed figure created %s (stat: %v)", fresh, err)
+			}
+			old := filepath.Join(dir, "old."+tt.ext)
+			if err := os.WriteFile(old, []byte("an earlier figure"), 0o666); err != nil {
+				t.Fatal(err)
+			}
+			if err := tt.save(old); err == nil {
+				t.Fatal("no error")
+			}
+			if data, err := os.ReadFile(old); err != nil || string(data) != "an earlier figure" {
+				t.Errorf("a failed figure changed %s to %q (%v)", old, data, err)
+			}
+		})
+	}
+	// A directory that does not exist: the error names the path.
+	missing := filepath.Join(t.TempDir(), "no", "such", "dir", "h.png")
+	if err := (&HeatMap{Grid: g}).Save(missing); err == nil || !strings.Contains(err.Error(), missing) {
+		t.Errorf("save into a missing directory: %v", err)
+	}
+}
+
 func TestNiceTicks(t *testing.T) {
 	tests := []struct {
 		lo, hi float64

@@ -10,6 +10,7 @@ import (
 	"math"
 	"math/big"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -39,6 +40,13 @@ Modes (exactly one):
   -verify            roll with the engine's dice (sim.RollDice) and compare
                      frequencies to the exact odds; exits with an error if a
                      p-value is below -alpha, so scripts can rely on it
+  -verify -a A -d D [-stop K]
+  -verify -a A -chain D1,D2
+                     test one hypothesis instead: the win frequency of that
+                     battle or chain, fought -games times with the engine's
+                     dice, against its exact P(win) (two-sided binomial z)
+
+A flag that does not apply to the chosen mode is an error.
 
 Flags:
 `
@@ -97,7 +105,21 @@ func cmdOdds(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return fmt.Errorf("odds: unexpected argument %q", fs.Arg(0))
 	}
 	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	fs.Visit(func(f *flag.Flag) {
+		// A boolean flag given as false (-json=false) changes nothing.
+		if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() && f.Value.String() == "false" {
+			return
+		}
+		set[f.Name] = true
+	})
+	mode, err := oddsModeOf(set)
+	if err != nil {
+		fs.Usage()
+		return err
+	}
+	if err := mode.check(set); err != nil {
+		return err
+	}
 	r := dice.Rules{AttackerDice: o.attDice, DefenderDice: o.defDice, TiesToAttacker: o.ties}
 	if o.rulesName != "" {
 		sr, err := sim.LoadRules(o.rulesName)
@@ -119,50 +141,128 @@ func cmdOdds(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 		o.a = o.from - 1
 	}
-	modes := 0
-	for _, on := range []bool{set["d"], o.chain != "", set["table"], o.rolls, o.verify} {
-		if on {
-			modes++
-		}
+	if (set["d"] || set["chain"]) && !set["a"] && !set["from"] {
+		return errors.New("odds: -d and -chain need -a (or -from)")
 	}
-	if modes != 1 {
-		fs.Usage()
-		return errors.New("odds: give exactly one of -d, -chain, -table, -rolls, -verify")
+	var defs []int
+	if set["chain"] {
+		if defs, err = parseDefenders(o.chain); err != nil {
+			return fmt.Errorf("odds: -chain: %w", err)
+		}
 	}
 	if o.exact {
 		most := max(o.a, o.d, o.table)
-		for _, f := range strings.Split(o.chain, ",") {
-			if v, err := strconv.Atoi(strings.TrimSpace(f)); err == nil {
-				most = max(most, v)
-			}
+		for _, v := range defs {
+			most = max(most, v)
 		}
 		if most > maxExact {
 			return fmt.Errorf("odds: -exact supports armies and tables up to %d, not %d", maxExact, most)
 		}
 	}
-	if o.plot != "" && !set["table"] {
-		return errors.New("odds: -plot needs -table")
+	switch mode.kind {
+	case modeBattle:
+		return oddsBattle(stdout, r, o)
+	case modeChain:
+		return oddsChain(stdout, r, o, defs)
+	case modeTable:
+		return oddsTable(stdout, r, o)
+	case modeRolls:
+		return oddsRolls(stdout, r, o)
+	case modeVerify:
+		return oddsVerify(ctx, stdout, r, o)
+	default:
+		return oddsVerifyHypothesis(ctx, stdout, r, o, defs)
+	}
+}
+
+// The modes of marslab odds.
+const (
+	modeBattle = iota
+	modeChain
+	modeTable
+	modeRolls
+	modeVerify
+	modeVerifyBattle
+	modeVerifyChain
+)
+
+// oddsMode is a mode of marslab odds and the flags that apply to it.
+type oddsMode struct {
+	kind int
+	// name names the mode in error messages.
+	name string
+	// flags apply to the mode besides commonOddsFlags.
+	flags []string
+}
+
+// commonOddsFlags apply to every mode.
+var commonOddsFlags = []string{"json", "rules", "attacker-dice", "defender-dice", "ties-attacker"}
+
+var oddsModes = [...]oddsMode{
+	modeBattle:       {modeBattle, "a battle (-d)", []string{"a", "from", "d", "stop", "exact"}},
+	modeChain:        {modeChain, "a chain (-chain)", []string{"a", "from", "chain", "exact"}},
+	modeTable:        {modeTable, "-table", []string{"table", "plot", "exact"}},
+	modeRolls:        {modeRolls, "-rolls", []string{"rolls", "exact"}},
+	modeVerify:       {modeVerify, "-verify", []string{"verify", "games", "seed", "alpha"}},
+	modeVerifyBattle: {modeVerifyBattle, "-verify -d", []string{"verify", "a", "from", "d", "stop", "games", "seed", "alpha"}},
+	modeVerifyChain:  {modeVerifyChain, "-verify -chain", []string{"verify", "a", "from", "chain", "games", "seed", "alpha"}},
+}
+
+// oddsModeOf returns the mode chosen by the flags that were set.
+func oddsModeOf(set map[string]bool) (oddsMode, error) {
+	n := 0
+	for _, f := range []string{"d", "chain", "table", "rolls", "verify"} {
+		if set[f] {
+			n++
+		}
 	}
 	switch {
-	case set["d"] || o.chain != "":
-		if !set["a"] && !set["from"] {
-			return errors.New("odds: -d and -chain need -a (or -from)")
-		}
-		if o.chain != "" {
-			defs, err := parseDefenders(o.chain)
-			if err != nil {
-				return fmt.Errorf("odds: -chain: %w", err)
-			}
-			return oddsChain(stdout, r, o, defs)
-		}
-		return oddsBattle(stdout, r, o)
+	case set["verify"] && n == 2 && set["d"]:
+		return oddsModes[modeVerifyBattle], nil
+	case set["verify"] && n == 2 && set["chain"]:
+		return oddsModes[modeVerifyChain], nil
+	case n != 1:
+		return oddsMode{}, errors.New("odds: give exactly one of -d, -chain, -table, -rolls, -verify " +
+			"(or -verify with -d or -chain)")
+	case set["d"]:
+		return oddsModes[modeBattle], nil
+	case set["chain"]:
+		return oddsModes[modeChain], nil
 	case set["table"]:
-		return oddsTable(stdout, r, o)
-	case o.rolls:
-		return oddsRolls(stdout, r, o)
-	default:
-		return oddsVerify(ctx, stdout, r, o)
+		return oddsModes[modeTable], nil
+	case set["rolls"]:
+		return oddsModes[modeRolls], nil
 	}
+	return oddsModes[modeVerify], nil
+}
+
+// check reports the first flag in set (in the order of the flag names)
+// that does not apply to the mode, and -rules given with the dice flags it
+// replaces.
+func (m oddsMode) check(set map[string]bool) error {
+	names := make([]string, 0, len(set))
+	for f := range set {
+		names = append(names, f)
+	}
+	slices.Sort(names)
+	for _, f := range names {
+		if slices.Contains(m.flags, f) || slices.Contains(commonOddsFlags, f) {
+			continue
+		}
+		if m.kind == modeVerify && (f == "a" || f == "from" || f == "stop") {
+			return fmt.Errorf("odds: -%s does not apply to -verify without -d or -chain "+
+				"(give -d or -chain to test a battle or a chain)", f)
+		}
+		return fmt.Errorf("odds: -%s does not apply to %s", f, m.name)
+	}
+	if set["rules"] {
+		for _, f := range []string{"attacker-dice", "defender-dice", "ties-attacker"} {
+			if set[f] {
+				return fmt.Errorf("odds: -%s does not apply with -rules (the rule set gives the dice)", f)
+			}
+		}
+	}
+	return nil
 }
 
 // maxChain bounds the number of territories in -chain.
@@ -227,8 +327,8 @@ func oddsBattle(w io.Writer, r dice.Rules, o oddsOptions) error {
 		}
 	}
 	out := battleJSON{A: o.a, D: o.d, Stop: o.stop, Rules: r.String(), Win: res.Win,
-		AttackerLossesMean: res.AttackerLossMean, AttackerLossesSD: math.Sqrt(res.AttackerLossVar),
-		DefenderLossesMean: res.DefenderLossMean, DefenderLossesSD: math.Sqrt(res.DefenderLossVar)}
+		AttackerLossesMean: res.AttackerLossMean, AttackerLossesSD: res.AttackerLossSD(),
+		DefenderLossesMean: res.DefenderLossMean, DefenderLossesSD: res.DefenderLossSD()}
 	for i, oc := range res.Outcomes {
 		j := outcomeJSON{AttackerLeft: oc.AttackerLeft, DefenderLeft: oc.DefenderLeft, P: oc.P}
 		if ex != nil {
@@ -529,26 +629,117 @@ type verifyTest struct {
 	P        float64   `json:"p_value"`
 }
 
-// oddsVerify rolls with the engine's dice and tests the frequencies.
-func oddsVerify(ctx context.Context, w io.Writer, r dice.Rules, o oddsOptions) error {
+// verifyJSON is the JSON output of -verify.
+type verifyJSON struct {
+	Seed  uint64  `json:"seed"`
+	Games int     `json:"games"`
+	Alpha float64 `json:"alpha"`
+	Rules string  `json:"rules"`
+	// Hypothesis is the tested hypothesis of -verify -d or -chain.
+	Hypothesis string       `json:"hypothesis,omitempty"`
+	Tests      []verifyTest `json:"tests"`
+	Failed     int          `json:"failed"`
+}
+
+// verifier rolls the engine's dice for -verify: each test draws from its
+// own PCG stream, seeded with sim.GameSeed(seed, i) for the i-th test.
+type verifier struct {
+	r      dice.Rules
+	seed   uint64
+	stream uint64
+	att    [3]uint8
+	def    [2]uint8
+}
+
+// newVerifier checks the options of -verify.
+func newVerifier(r dice.Rules, o oddsOptions) (*verifier, error) {
 	if o.games < 10 || o.games > maxVerifyGames {
-		return fmt.Errorf("odds: -games %d outside [10, %d]", o.games, maxVerifyGames)
+		return nil, fmt.Errorf("odds: -games %d outside [10, %d]", o.games, maxVerifyGames)
 	}
 	if !(o.alpha > 0 && o.alpha < 1) {
-		return fmt.Errorf("odds: -alpha %v outside (0, 1)", o.alpha)
+		return nil, fmt.Errorf("odds: -alpha %v outside (0, 1)", o.alpha)
 	}
 	if r.DefenderDice > 2 {
-		return fmt.Errorf("odds: -verify: the engine rolls at most 2 defending dice, not %d", r.DefenderDice)
+		return nil, fmt.Errorf("odds: -verify: the engine rolls at most 2 defending dice, not %d", r.DefenderDice)
 	}
-	stream := uint64(0)
-	newRNG := func() *rand.Rand {
-		s := sim.GameSeed(o.seed, stream)
-		stream++
-		return rand.New(rand.NewPCG(s, 0xda3e39cb94b95bdb))
+	return &verifier{r: r, seed: o.seed}, nil
+}
+
+// rng returns the random stream of the next test.
+func (v *verifier) rng() *rand.Rand {
+	s := sim.GameSeed(v.seed, v.stream)
+	v.stream++
+	return rand.New(rand.NewPCG(s, 0xda3e39cb94b95bdb))
+}
+
+// battle fights a battle with the engine's dice, roll by roll, until the
+// defender has no armies left or the attacker has at most stop, and
+// returns the armies left on each side.
+func (v *verifier) battle(rng *rand.Rand, a, d, stop int) (int, int) {
+	for a > stop && d > 0 {
+		al, dl := sim.RollDice(rng, min(v.r.AttackerDice, a), min(v.r.DefenderDice, d), v.r.TiesToAttacker, &v.att, &v.def)
+		a -= al
+		d -= dl
+	}
+	return a, d
+}
+
+// chain attacks the territories in order with the engine's dice, as
+// package dice defines a chain: after each conquest the s surviving
+// attacking armies move in, one stays, and the next battle starts with
+// s-1. It reports whether the whole path was conquered.
+func (v *verifier) chain(rng *rand.Rand, a int, defs []int) bool {
+	for _, d := range defs {
+		s, left := v.battle(rng, a, d, 0)
+		if left > 0 {
+			return false
+		}
+		a = max(s-1, 0)
+	}
+	return true
+}
+
+// wins counts the successes of games trials, checking ctx now and then.
+func wins(ctx context.Context, games int, trial func() bool) (int, error) {
+	n := 0
+	for i := range games {
+		if i%4096 == 0 {
+			if err := ctx.Err(); err != nil {
+				return 0, err
+			}
+		}
+		if trial() {
+			n++
+		}
+	}
+	return n, nil
+}
+
+// binomialTest is the two-sided z-test (normal approximation) of wins in n
+// trials against success probability p. If p is 0 or 1 the outcome is
+// certain: the p-value is 1 if the count is the certain one and 0 if not.
+func binomialTest(name string, wins, n int, p float64) verifyTest {
+	fn := float64(n)
+	t := verifyTest{Name: name, Observed: []int{wins, n - wins}, Expected: []float64{fn * p, fn * (1 - p)}}
+	if p <= 0 || p >= 1 {
+		t.P = 1
+		if float64(wins) != fn*p {
+			t.P = 0
+		}
+		return t
+	}
+	t.Stat = (float64(wins) - fn*p) / math.Sqrt(fn*p*(1-p))
+	t.P = 2 * distuv.UnitNormal.Survival(math.Abs(t.Stat))
+	return t
+}
+
+// oddsVerify rolls with the engine's dice and tests the frequencies.
+func oddsVerify(ctx context.Context, w io.Writer, r dice.Rules, o oddsOptions) error {
+	v, err := newVerifier(r, o)
+	if err != nil {
+		return err
 	}
 	var tests []verifyTest
-	var att [3]uint8
-	var def [2]uint8
 	for nd := 1; nd <= r.DefenderDice; nd++ {
 		for na := 1; na <= r.AttackerDice; na++ {
 			if err := ctx.Err(); err != nil {
@@ -560,9 +751,9 @@ func oddsVerify(ctx context.Context, w io.Writer, r dice.Rules, o oddsOptions) e
 			}
 			m := odds.Pairs()
 			obs := make([]int, m+1)
-			rng := newRNG()
+			rng := v.rng()
 			for range o.games {
-				_, dl := sim.RollDice(rng, na, nd, r.TiesToAttacker, &att, &def)
+				_, dl := sim.RollDice(rng, na, nd, r.TiesToAttacker, &v.att, &v.def)
 				obs[dl]++
 			}
 			exp := make([]float64, m+1)
@@ -583,28 +774,15 @@ func oddsVerify(ctx context.Context, w io.Writer, r dice.Rules, o oddsOptions) e
 		return fmt.Errorf("odds: %w", err)
 	}
 	for _, b := range verifyBattles {
-		if err := ctx.Err(); err != nil {
+		rng := v.rng()
+		n, err := wins(ctx, o.games, func() bool {
+			_, d := v.battle(rng, b[0], b[1], 0)
+			return d == 0
+		})
+		if err != nil {
 			return err
 		}
-		rng := newRNG()
-		wins := 0
-		for range o.games {
-			a, d := b[0], b[1]
-			for a > 0 && d > 0 {
-				al, dl := sim.RollDice(rng, min(r.AttackerDice, a), min(r.DefenderDice, d), r.TiesToAttacker, &att, &def)
-				a -= al
-				d -= dl
-			}
-			if d == 0 {
-				wins++
-			}
-		}
-		p := tab.Win(b[0], b[1])
-		n := float64(o.games)
-		z := (float64(wins) - n*p) / math.Sqrt(n*p*(1-p))
-		tests = append(tests, verifyTest{Name: fmt.Sprintf("battle %d vs %d", b[0], b[1]),
-			Observed: []int{wins, o.games - wins}, Expected: []float64{n * p, n * (1 - p)},
-			Stat: z, P: 2 * distuv.UnitNormal.Survival(math.Abs(z))})
+		tests = append(tests, binomialTest(fmt.Sprintf("battle %d vs %d", b[0], b[1]), n, o.games, tab.Win(b[0], b[1])))
 	}
 	failed := 0
 	for _, t := range tests {
@@ -613,14 +791,8 @@ func oddsVerify(ctx context.Context, w io.Writer, r dice.Rules, o oddsOptions) e
 		}
 	}
 	if o.json {
-		if err := writeJSON(w, struct {
-			Seed   uint64       `json:"seed"`
-			Games  int          `json:"games"`
-			Alpha  float64      `json:"alpha"`
-			Rules  string       `json:"rules"`
-			Tests  []verifyTest `json:"tests"`
-			Failed int          `json:"failed"`
-		}{o.seed, o.games, o.alpha, r.String(), tests, failed}); err != nil {
+		if err := writeJSON(w, verifyJSON{Seed: o.seed, Games: o.games, Alpha: o.alpha, Rules: r.String(),
+			Tests: tests, Failed: failed}); err != nil {
 			return err
 		}
 	} else {
@@ -639,12 +811,9 @@ func oddsVerify(ctx context.Context, w io.Writer, r dice.Rules, o oddsOptions) e
 		}
 		fmt.Fprintln(w, "\nwhole battles: attacker wins, observed vs exact, two-sided binomial z")
 		for _, t := range tests {
-			if t.DF != 0 {
-				continue
+			if t.DF == 0 {
+				printBinomial(w, t, o.alpha)
 			}
-			n := float64(t.Observed[0] + t.Observed[1])
-			fmt.Fprintf(w, "  %-16s wins %d of %d = %.5f, exact %.5f, z %+.3f p %.4f%s\n", t.Name,
-				t.Observed[0], int(n), float64(t.Observed[0])/n, t.Expected[0]/n, t.Stat, t.P, flagBelow(t.P, o.alpha))
 		}
 		if failed == 0 {
 			fmt.Fprintf(w, "\nall %d p-values >= %g: the engine's dice agree with the exact odds\n", len(tests), o.alpha)
@@ -654,6 +823,105 @@ func oddsVerify(ctx context.Context, w io.Writer, r dice.Rules, o oddsOptions) e
 		return fmt.Errorf("odds: verify: %d of %d tests have a p-value below alpha %g", failed, len(tests), o.alpha)
 	}
 	return nil
+}
+
+// printBinomial prints one line of a binomial test of battle wins.
+func printBinomial(w io.Writer, t verifyTest, alpha float64) {
+	n := float64(t.Observed[0] + t.Observed[1])
+	fmt.Fprintf(w, "  %-16s wins %d of %d = %.5f, exact %.5f, z %+.3f p %.4f%s\n", t.Name,
+		t.Observed[0], int(n), float64(t.Observed[0])/n, t.Expected[0]/n, t.Stat, t.P, flagBelow(t.P, alpha))
+}
+
+// oddsVerifyHypothesis tests one hypothesis, -verify -a A -d D [-stop K]
+// or -verify -a A -chain D1,D2,...: that the battle or chain, fought
+// -games times with the engine's dice, is won with its exact probability.
+func oddsVerifyHypothesis(ctx context.Context, w io.Writer, r dice.Rules, o oddsOptions, defs []int) error {
+	v, err := newVerifier(r, o)
+	if err != nil {
+		return err
+	}
+	var (
+		p                 float64
+		name, what, moves string
+		trial             func(*rand.Rand) bool
+		trials            string
+	)
+	if defs == nil {
+		res, err := dice.BattleStop(r, o.a, o.d, o.stop)
+		if err != nil {
+			return fmt.Errorf("odds: %w", err)
+		}
+		p = res.Win
+		name = fmt.Sprintf("battle %d vs %d", o.a, o.d)
+		what = fmt.Sprintf("%d attacking armies (a territory of %d) against %d defenders", o.a, o.a+1, o.d)
+		if o.stop > 0 {
+			name += fmt.Sprintf(" stop %d", o.stop)
+			moves = fmt.Sprintf("the attacker stops when its attacking armies fall to %d", o.stop)
+		}
+		trial = func(rng *rand.Rand) bool {
+			_, d := v.battle(rng, o.a, o.d, o.stop)
+			return d == 0
+		}
+		trials = "battles"
+	} else {
+		res, err := dice.Chain(r, o.a, defs)
+		if err != nil {
+			return fmt.Errorf("odds: %w", err)
+		}
+		p = res.Win
+		name = fmt.Sprintf("chain %d vs %s", o.a, joinInts(defs))
+		what = fmt.Sprintf("%d attacking armies along %d territories with %s defenders", o.a, len(defs), joinInts(defs))
+		moves = "all survivors move on, one army stays in each conquered territory"
+		trial = func(rng *rand.Rand) bool { return v.chain(rng, o.a, defs) }
+		trials = "chains"
+	}
+	hyp := fmt.Sprintf("P(win) = %.6f for %s, dice %s", p, what, r)
+	if moves != "" {
+		hyp += " (" + moves + ")"
+	}
+	rng := v.rng()
+	n, err := wins(ctx, o.games, func() bool { return trial(rng) })
+	if err != nil {
+		return err
+	}
+	t := binomialTest(name, n, o.games, p)
+	rejected := t.P < o.alpha
+	if o.json {
+		failed := 0
+		if rejected {
+			failed = 1
+		}
+		if err := writeJSON(w, verifyJSON{Seed: o.seed, Games: o.games, Alpha: o.alpha, Rules: r.String(),
+			Hypothesis: hyp, Tests: []verifyTest{t}, Failed: failed}); err != nil {
+			return err
+		}
+	} else {
+		fmt.Fprintf(w, "verify: H0: the engine's dice win with the exact probability, P(win) = %.6f,\n", p)
+		fmt.Fprintf(w, "  for %s, dice %s\n", what, r)
+		if moves != "" {
+			fmt.Fprintf(w, "  (%s)\n", moves)
+		}
+		fmt.Fprintf(w, "test: %d %s with the engine's dice (sim.RollDice, PCG seed %d), two-sided binomial z, alpha %g\n\n",
+			o.games, trials, o.seed, o.alpha)
+		printBinomial(w, t, o.alpha)
+		if !rejected {
+			fmt.Fprintf(w, "\nH0 not rejected: p %.4f >= alpha %g: the engine's win frequency agrees with the exact odds\n",
+				t.P, o.alpha)
+		}
+	}
+	if rejected {
+		return fmt.Errorf("odds: verify: H0 rejected, p-value %.4g below alpha %g: %s", t.P, o.alpha, hyp)
+	}
+	return nil
+}
+
+// joinInts formats defender counts as "3,2,1".
+func joinInts(v []int) string {
+	s := make([]string, len(v))
+	for i, x := range v {
+		s[i] = strconv.Itoa(x)
+	}
+	return strings.Join(s, ",")
 }
 
 func flagBelow(p, alpha float64) string {

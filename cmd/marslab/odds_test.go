@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"math"
 	"os"
 	"path/filepath"
@@ -232,6 +233,12 @@ func TestOddsErrors(t *testing.T) {
 	}{
 		{nil, "give exactly one of"},
 		{[]string{"-rolls", "-table", "3"}, "give exactly one of"},
+		{[]string{"-verify", "-table", "3"}, "give exactly one of"},
+		{[]string{"-verify", "-a", "3", "-d", "1", "-chain", "1"}, "give exactly one of"},
+		{[]string{"-verify", "-d", "3"}, "need -a"},
+		{[]string{"-verify", "-a", "3", "-chain", "3,x"}, `territory 2: "x" is not a whole number`},
+		{[]string{"-verify", "-a", "3", "-d", "2", "-stop", "-1"}, "stop level -1 is negative"},
+		{[]string{"-verify", "-a", "3", "-d", "1", "-games", "5"}, "-games 5 outside"},
 		{[]string{"-d", "3"}, "need -a"},
 		{[]string{"-a", "3", "-from", "4", "-d", "1"}, "give -a or -from, not both"},
 		{[]string{"-from", "0", "-d", "1"}, "-from 0: a territory holds at least 1 army"},
@@ -243,7 +250,7 @@ func TestOddsErrors(t *testing.T) {
 		{[]string{"-a", "4", "-chain", "3,301", "-exact"}, "not 301"},
 		{[]string{"-a", "-2", "-d", "1"}, "attacking armies -2 outside [0, 2000]"},
 		{[]string{"-rolls", "-attacker-dice", "4"}, "attacker dice 4 outside [1, 3]"},
-		{[]string{"-rolls", "-plot", "x.png"}, "-plot needs -table"},
+		{[]string{"-rolls", "-plot", "x.png"}, "-plot does not apply to -rolls"},
 		{[]string{"-table", "3", "-plot", filepath.Join(t.TempDir(), "x.gif")}, `unsupported figure format "gif"`},
 		{[]string{"-verify", "-games", "5"}, "-games 5 outside [10, 100000000]"},
 		{[]string{"-verify", "-alpha", "0"}, "-alpha 0 outside (0, 1)"},
@@ -257,6 +264,182 @@ func TestOddsErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tt.msg) {
 			t.Errorf("odds %v: error %v, want %q", tt.args, err, tt.msg)
 		}
+	}
+}
+
+// TestOddsFlagsNotApplicable checks that every flag that does not apply
+// to the chosen mode is an error naming the flag and the mode.
+func TestOddsFlagsNotApplicable(t *testing.T) {
+	tests := []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"-a", "5", "-chain", "3,2", "-stop", "2"}, "-stop does not apply to a chain (-chain)"},
+		{[]string{"-table", "3", "-stop", "2"}, "-stop does not apply to -table"},
+		{[]string{"-table", "3", "-a", "2"}, "-a does not apply to -table"},
+		{[]string{"-table", "3", "-from", "2"}, "-from does not apply to -table"},
+		{[]string{"-rolls", "-a", "2"}, "-a does not apply to -rolls"},
+		{[]string{"-rolls", "-from", "3"}, "-from does not apply to -rolls"},
+		{[]string{"-rolls", "-stop", "1"}, "-stop does not apply to -rolls"},
+		{[]string{"-rolls", "-seed", "2"}, "-seed does not apply to -rolls"},
+		{[]string{"-a", "3", "-d", "2", "-plot", "x.png"}, "-plot does not apply to a battle (-d)"},
+		{[]string{"-a", "3", "-d", "2", "-games", "10"}, "-games does not apply to a battle (-d)"},
+		{[]string{"-a", "3", "-d", "2", "-alpha", "0.1"}, "-alpha does not apply to a battle (-d)"},
+		{[]string{"-a", "3", "-chain", "2", "-seed", "4"}, "-seed does not apply to a chain (-chain)"},
+		{[]string{"-a", "3", "-chain", "2", "-plot", "x.svg"}, "-plot does not apply to a chain (-chain)"},
+		{[]string{"-table", "3", "-games", "100"}, "-games does not apply to -table"},
+		{[]string{"-verify", "-exact"}, "-exact does not apply to -verify"},
+		{[]string{"-verify", "-a", "3", "-d", "2", "-exact"}, "-exact does not apply to -verify -d"},
+		{[]string{"-verify", "-a", "3", "-chain", "2", "-exact"}, "-exact does not apply to -verify -chain"},
+		{[]string{"-verify", "-a", "3", "-chain", "2", "-stop", "1"}, "-stop does not apply to -verify -chain"},
+		{[]string{"-verify", "-table", "3", "-plot", "x.png"}, "give exactly one of"},
+		{[]string{"-verify", "-plot", "x.png"}, "-plot does not apply to -verify"},
+		{[]string{"-verify", "-a", "3"}, "-a does not apply to -verify without -d or -chain"},
+		{[]string{"-verify", "-from", "3"}, "-from does not apply to -verify without -d or -chain"},
+		{[]string{"-verify", "-stop", "3"}, "-stop does not apply to -verify without -d or -chain"},
+		{[]string{"-rolls", "-rules", "classic", "-attacker-dice", "2"}, "-attacker-dice does not apply with -rules"},
+		{[]string{"-rolls", "-rules", "classic", "-ties-attacker"}, "-ties-attacker does not apply with -rules"},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			out, err := runOdds(t, tt.args...)
+			if err == nil || !strings.Contains(err.Error(), tt.msg) {
+				t.Errorf("error %v, want %q", err, tt.msg)
+			}
+			if out != "" {
+				t.Errorf("printed output before the error:\n%s", out)
+			}
+		})
+	}
+	// A boolean flag given as false is no flag at all; the flags that do
+	// apply are accepted.
+	for _, args := range [][]string{
+		{"-rolls", "-exact=false", "-json=false"},
+		{"-verify=false", "-table", "2", "-exact", "-json"},
+		{"-from", "4", "-d", "2", "-stop", "1", "-exact", "-json", "-attacker-dice", "2", "-ties-attacker"},
+		{"-a", "4", "-chain", "2,1", "-exact", "-rules", "classic"},
+		{"-verify", "-games", "20", "-seed", "2", "-alpha", "1e-9", "-json"},
+		{"-verify", "-from", "4", "-d", "2", "-stop", "1", "-games", "20", "-seed", "2", "-alpha", "1e-9"},
+	} {
+		if _, err := runOdds(t, args...); err != nil {
+			t.Errorf("odds %v: %v", args, err)
+		}
+	}
+}
+
+// TestOddsVerifyHypothesis checks -verify with -a/-from and -d (and -stop)
+// or -chain: one binomial test of that battle's or chain's win frequency
+// with the engine's dice against its exact P(win).
+func TestOddsVerifyHypothesis(t *testing.T) {
+	classic := dice.NewChainer(dice.Classic, 10)
+	stop, err := dice.BattleStop(dice.Classic, 8, 5, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		args []string
+		name string  // of the test
+		p    float64 // the exact P(win)
+		want []string
+	}{
+		{[]string{"-a", "5", "-d", "5"}, "battle 5 vs 5", classic.Win(5, []int{5}),
+			[]string{"P(win) = 0.506203,", "for 5 attacking armies (a territory of 6) against 5 defenders, dice 3v2", "20000 battles"}},
+		{[]string{"-from", "9", "-d", "5", "-stop", "2"}, "battle 8 vs 5 stop 2", stop.Win,
+			[]string{"P(win) = 0.734190,", "(the attacker stops when its attacking armies fall to 2)"}},
+		{[]string{"-a", "10", "-chain", "3,2,1"}, "chain 10 vs 3,2,1", classic.Win(10, []int{3, 2, 1}),
+			[]string{"P(win) = 0.817051,", "along 3 territories with 3,2,1 defenders", "one army stays in each conquered territory", "20000 chains"}},
+		{[]string{"-a", "2", "-chain", "1,1"}, "chain 2 vs 1,1", 625.0 / 2592, nil},
+		// Certain outcomes: P(win) is 1 or 0, and the count must be exact.
+		{[]string{"-a", "1", "-chain", "0,0"}, "chain 1 vs 0,0", 1, []string{"p 1.0000"}},
+		{[]string{"-a", "1", "-chain", "0,1"}, "chain 1 vs 0,1", 0, []string{"p 1.0000"}},
+		{[]string{"-a", "0", "-d", "4"}, "battle 0 vs 4", 0, []string{"p 1.0000"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			args := append([]string{"-verify", "-games", "20000", "-seed", "3"}, tt.args...)
+			out, err := runOdds(t, args...)
+			if err != nil {
+				t.Fatalf("%v\n%s", err, out)
+			}
+			for _, want := range append(tt.want, "verify: H0: the engine's dice win with the exact probability",
+				tt.name+" ", "H0 not rejected") {
+				if !strings.Contains(out, want) {
+					t.Errorf("output lacks %q:\n%s", want, out)
+				}
+			}
+			if again, err := runOdds(t, args...); err != nil || again != out {
+				t.Errorf("same seed, different output (%v)", err)
+			}
+			out, err = runOdds(t, append(args, "-json")...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got verifyJSON
+			if err := json.Unmarshal([]byte(out), &got); err != nil {
+				t.Fatalf("%v\n%s", err, out)
+			}
+			if len(got.Tests) != 1 || got.Failed != 0 || got.Tests[0].Name != tt.name || !strings.HasPrefix(got.Hypothesis, "P(win) = ") {
+				t.Fatalf("json %+v", got)
+			}
+			if e := got.Tests[0].Expected[0] / 20000; math.Abs(e-tt.p) > 1e-12 {
+				t.Errorf("expected win frequency %v, want the exact %v", e, tt.p)
+			}
+		})
+	}
+}
+
+// TestOddsVerifyHypothesisRejects checks that a false hypothesis fails:
+// the exit status at a high -alpha, and the power of the test against the
+// odds of another rules variant.
+func TestOddsVerifyHypothesisRejects(t *testing.T) {
+	// At alpha 0.9 a true hypothesis is rejected 90 % of the time; seed 1
+	// gives p = 0.42 for this battle.
+	out, err := runOdds(t, "-verify", "-from", "9", "-d", "5", "-stop", "2", "-alpha", "0.9")
+	if err == nil || !strings.Contains(err.Error(), "H0 rejected, p-value 0.4179 below alpha 0.9: P(win) = 0.734190 for 8 attacking armies") {
+		t.Errorf("error %v", err)
+	}
+	if !strings.Contains(out, "BELOW ALPHA") || strings.Contains(out, "not rejected") {
+		t.Errorf("output:\n%s", out)
+	}
+	out, err = runOdds(t, "-verify", "-a", "10", "-chain", "3,2,1", "-alpha", "0.9", "-json")
+	var got verifyJSON
+	if err == nil || json.Unmarshal([]byte(out), &got) != nil || got.Failed != 1 {
+		t.Errorf("chain at alpha 0.9: %v, json %+v", err, got)
+	}
+	// The engine's classic dice against the exact odds of ties to the
+	// attacker: a wrong hypothesis, which the frequency must reject.
+	ties := dice.Rules{AttackerDice: 3, DefenderDice: 2, TiesToAttacker: true}
+	for _, args := range [][]string{{"-a", "5", "-d", "5"}, {"-a", "10", "-chain", "3,2,1"}} {
+		out, err := runOdds(t, append([]string{"-verify", "-json", "-games", "20000"}, args...)...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got verifyJSON
+		if err := json.Unmarshal([]byte(out), &got); err != nil {
+			t.Fatal(err)
+		}
+		c := dice.NewChainer(ties, 10)
+		var wrong float64
+		if args[2] == "-d" {
+			wrong = c.Win(5, []int{5})
+		} else {
+			wrong = c.Win(10, []int{3, 2, 1})
+		}
+		tt := got.Tests[0]
+		if bad := binomialTest("wrong", tt.Observed[0], 20000, wrong); bad.P > 1e-6 {
+			t.Errorf("%v: classic dice not told from ties to the attacker (P(win) %v): p %v", args, wrong, bad.P)
+		}
+		// With -ties-attacker, the engine rolls the variant and agrees.
+		if _, err := runOdds(t, append([]string{"-verify", "-ties-attacker", "-games", "20000"}, args...)...); err != nil {
+			t.Errorf("%v -ties-attacker: %v", args, err)
+		}
+	}
+	// Cancelling stops the trials.
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var b bytes.Buffer
+	if err := run(ctx, []string{"odds", "-verify", "-a", "5", "-d", "5"}, &b, &b); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: %v", err)
 	}
 }
 
