@@ -13,9 +13,12 @@ const (
 	EvSetupPlace
 	// EvTurn: Player's turn in round Round begins.
 	EvTurn
-	// EvTrade: Player trades Cards for Armies armies (card value plus any
-	// territory bonus); To is the territory that received the territory
-	// bonus, or -1.
+	// EvTrade: Player trades Cards for Armies armies: the set's card value
+	// alone, which joins the armies of the following placement (EvPlace
+	// events). The territory bonus is not in Armies: when a traded card
+	// shows a territory the player owns, Rules.Cards.TerritoryBonus armies
+	// are put on it at once, without an EvPlace event, and To is that
+	// territory; otherwise To is -1.
 	EvTrade
 	// EvReinforce: Player receives Armies armies from territories and
 	// continents (equation (1)), before any card armies.

@@ -51,6 +51,7 @@ name = "bad"
 
 [[continents]]
 name = "Island"
+bonus = 0
 
 [[territories]]
 name = "North"
@@ -91,5 +92,5 @@ func ExampleRules_Validate() {
 	fmt.Println(r.Validate(m))
 	// Output:
 	// <nil>
-	// rules "classic": starting_armies[6] = 6: must be at least 7: 6 players share the 42 territories of map "classic"
+	// configs/rules/classic.toml: starting_armies[6] = 6: must be at least 7: 6 players share the 42 territories of map "classic"
 }

@@ -1,11 +1,16 @@
-package sim
+package sim_test
 
-import "testing"
+import (
+	"testing"
+
+	"marslab/internal/simcheck"
+	"marslab/sim"
+)
 
 // bytePlayer answers every question from a byte stream, so that the fuzzer
 // explores arbitrary (mostly illegal) actions.
 type bytePlayer struct {
-	BasePlayer
+	sim.BasePlayer
 	data []byte
 	pos  int
 }
@@ -19,29 +24,29 @@ func (p *bytePlayer) next() int {
 	return int(int8(b))
 }
 
-func (p *bytePlayer) PlaceInitial(s *State) int { return p.next() }
-func (p *bytePlayer) Trade(s *State, forced bool) ([3]int, bool) {
+func (p *bytePlayer) PlaceInitial(s *sim.State) int { return p.next() }
+func (p *bytePlayer) Trade(s *sim.State, forced bool) ([3]int, bool) {
 	return [3]int{p.next(), p.next(), p.next()}, p.next()%2 == 0
 }
-func (p *bytePlayer) Place(s *State, armies int, buf []Placement) []Placement {
+func (p *bytePlayer) Place(s *sim.State, armies int, buf []sim.Placement) []sim.Placement {
 	for k := p.next() & 3; k >= 0; k-- {
-		buf = append(buf, Placement{Territory: p.next(), Armies: p.next()})
+		buf = append(buf, sim.Placement{Territory: p.next(), Armies: p.next()})
 	}
 	if p.next()%3 == 0 {
-		buf = append(buf[:0], Placement{Territory: s.FirstOwned(p.Seat), Armies: armies})
+		buf = append(buf[:0], sim.Placement{Territory: s.FirstOwned(p.Seat), Armies: armies})
 	}
 	return buf
 }
-func (p *bytePlayer) Attack(s *State) (AttackOrder, bool) {
+func (p *bytePlayer) Attack(s *sim.State) (sim.AttackOrder, bool) {
 	if p.next()%5 == 0 {
-		return AttackOrder{}, false
+		return sim.AttackOrder{}, false
 	}
-	return AttackOrder{From: p.next(), To: p.next(), Dice: p.next(), Repeat: p.next()%2 == 0, StopAt: p.next()}, true
+	return sim.AttackOrder{From: p.next(), To: p.next(), Dice: p.next(), Repeat: p.next()%2 == 0, StopAt: p.next()}, true
 }
-func (p *bytePlayer) Occupy(s *State, from, to, lo, hi int) int { return lo + p.next() }
-func (p *bytePlayer) Fortify(s *State, buf []Move) []Move {
+func (p *bytePlayer) Occupy(s *sim.State, from, to, lo, hi int) int { return lo + p.next() }
+func (p *bytePlayer) Fortify(s *sim.State, buf []sim.Move) []sim.Move {
 	for k := p.next() & 3; k > 0; k-- {
-		buf = append(buf, Move{From: p.next(), To: p.next(), Armies: p.next()})
+		buf = append(buf, sim.Move{From: p.next(), To: p.next(), Armies: p.next()})
 	}
 	return buf
 }
@@ -52,22 +57,24 @@ func FuzzActions(f *testing.F) {
 	f.Add([]byte{0, 1, 2, 3}, uint8(0))
 	f.Add([]byte{255, 7, 1, 0, 9, 2, 2, 1, 3}, uint8(1))
 	f.Add([]byte("attack from everywhere"), uint8(2))
-	m := ringMap(3, 4)
+	m := sim.RingMap(3, 4)
 	f.Fuzz(func(t *testing.T, data []byte, mode uint8) {
-		r := testRules(fortifyModes[int(mode)%len(fortifyModes)])
+		r := sim.RulesForTest(fortifyModes[int(mode)%len(fortifyModes)])
 		r.End.RoundLimit = 30
-		g, err := NewGame(m, r, 3)
+		g, err := sim.NewGame(m, r, 3)
 		if err != nil {
 			t.Fatal(err)
 		}
-		c := &checker{t: t, g: g}
+		c := simcheck.New(g, m, r)
 		g.Observe(c)
-		players := []Player{&bytePlayer{data: data}, &chaos{}, &chaos{}}
-		res, err := g.Play(players, 3, uint64(len(data)))
+		chaos := sim.NewChaos(2, 0)
+		res, err := g.Play([]sim.Player{&bytePlayer{data: data}, chaos[0], chaos[1]}, 3, uint64(len(data)))
 		if err != nil {
 			t.Fatal(err)
 		}
-		checkResult(t, g, res)
+		if err := c.CheckResult(res); err != nil {
+			t.Fatal(err)
+		}
 		if res.Faults[1] != 0 || res.Faults[2] != 0 {
 			t.Fatalf("legal players faulted: %v", res.Faults)
 		}

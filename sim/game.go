@@ -1,10 +1,13 @@
 package sim
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"sort"
+	"sync/atomic"
 )
 
 // Result is the outcome of one game. Its slices are fresh for every game.
@@ -45,19 +48,27 @@ func splitmix(x uint64) uint64 {
 // the Game's number of seats.
 var ErrPlayers = errors.New("sim: wrong number of players")
 
+// ErrInterrupted is wrapped by the error of a Play that Interrupt stopped,
+// and of a PlayContext whose context was done.
+var ErrInterrupted = errors.New("sim: game interrupted")
+
 // maxTradesPerPhase bounds a trading loop (a hand can hold at most every
 // card, so this is never reached by legal play).
 const maxTradesPerPhase = 64
 
 // Game plays games of one map and rule set with a fixed number of seats. It
 // owns all the buffers a game needs and reuses them from one Play to the
-// next: use one Game per goroutine. The dice and the deal come from one
-// random stream per game, each bot gets its own (see GameSeed).
+// next: use one Game per goroutine (only Interrupt may be called from
+// another). The dice and the deal come from one random stream per game,
+// each bot gets its own (see GameSeed).
 type Game struct {
-	m  *Map
-	r  *Rules
+	m  *Map   // private copy of the map: the only one the engine reads
+	r  *Rules // private copy of the rules: the only one the engine reads
 	n  int
-	st State
+	st      state
+	handles []State // handles[p]: seat p's view of st, handles[n] the observers'
+
+	stop atomic.Bool // set by Interrupt, consumed by the Play it stops
 
 	obs []Observer
 
@@ -66,10 +77,12 @@ type Game struct {
 	botPCG []rand.PCG
 	botRNG []*rand.Rand
 
-	players []Player
-	broken  []bool // a bot that panicked passes for the rest of the game
-	faults  []int
-	turns   int
+	players  []Player
+	holders  []Player // holders[p]: the player that last saw views[p] (see keepViews)
+	broken   []bool   // a bot that panicked passes for the rest of the game
+	setupOut []bool   // a bot that answered PlaceInitial illegally, for the rest of the setup
+	faults   []int
+	turns    int
 
 	elimBy      []int   // eliminator of each seat, -1
 	missionCont [][]int // continent ids of each mission (MissionContinents)
@@ -85,7 +98,11 @@ type Game struct {
 }
 
 // NewGame prepares a reusable game of map m under rules r with the given
-// number of seats (2..6). The rules are validated against the map.
+// number of seats (2..6). The rules are validated against the map. The game
+// keeps deep copies of m and r (see Map.Clone and Rules.Clone): one that
+// the engine plays by, one per seat that the seat's player sees, and one
+// for observers and other callers. Later changes to m or r do not change
+// the game.
 func NewGame(m *Map, r *Rules, players int) (*Game, error) {
 	if m == nil || r == nil {
 		return nil, errors.New("sim: NewGame needs a map and rules")
@@ -98,12 +115,13 @@ func NewGame(m *Map, r *Rules, players int) (*Game, error) {
 	}
 	nt := m.NumTerritories()
 	if r.StartingArmies[players]*players < nt {
-		return nil, fmt.Errorf("sim: rules %q: %d players x %d starting armies cannot cover %d territories",
-			r.Name, players, r.StartingArmies[players], nt)
+		return nil, fmt.Errorf("sim: %s: %d players x %d starting armies cannot cover %d territories",
+			r.label(), players, r.StartingArmies[players], nt)
 	}
 	if r.End.Win == "missions" && len(r.Missions) < players {
-		return nil, fmt.Errorf("sim: rules %q: %d missions for %d players", r.Name, len(r.Missions), players)
+		return nil, fmt.Errorf("sim: %s: %d missions for %d players", r.label(), len(r.Missions), players)
 	}
+	m, r = m.Clone(), r.Clone()
 	g := &Game{m: m, r: r, n: players}
 	g.rng = rand.New(&g.pcg)
 	g.botPCG = make([]rand.PCG, players)
@@ -112,6 +130,8 @@ func NewGame(m *Map, r *Rules, players int) (*Game, error) {
 		g.botRNG[i] = rand.New(&g.botPCG[i])
 	}
 	g.broken = make([]bool, players)
+	g.holders = make([]Player, players)
+	g.setupOut = make([]bool, players)
 	g.faults = make([]int, players)
 	g.elimBy = make([]int, players)
 	g.outflow = make([]int32, nt)
@@ -127,13 +147,19 @@ func NewGame(m *Map, r *Rules, players int) (*Game, error) {
 		for _, name := range ms.Continents {
 			c, ok := m.ContinentID(name)
 			if !ok {
-				return nil, fmt.Errorf("sim: rules %q: mission %q: no continent %q on map %q", r.Name, ms.Name, name, m.Name)
+				return nil, fmt.Errorf("sim: %s: mission %q: no continent %q on map %q", r.label(), ms.Name, name, m.Name)
 			}
 			g.missionCont[i] = append(g.missionCont[i], c)
 		}
 	}
 	s := &g.st
 	s.m, s.rules, s.n = m, r, players
+	s.views = make([]view, players+1)
+	for i := range s.views {
+		s.views[i] = view{m.Clone(), r.Clone()}
+	}
+	g.handles = make([]State, players+1)
+	g.view(players)
 	s.owner = make([]int8, nt)
 	s.armies = make([]int32, nt)
 	s.alive = make([]bool, players)
@@ -163,22 +189,88 @@ func (g *Game) Observe(o Observer) {
 }
 
 // State returns the game's state (valid during and after Play, until the
-// next Play).
-func (g *Game) State() *State { return &g.st }
+// next Play). Outside a player's call its Map and Rules are the copies that
+// observers and callers share, never the engine's own.
+func (g *Game) State() *State { return g.view(g.n) }
 
 // Play plays one whole game with players[i] in seat i (seat 0 moves first).
 // Its random streams derive from (expSeed, index) only. The error is non-nil
-// only for a wrong number of players: faults of the players are recorded in
-// the Result and as EvFault events.
+// only for a wrong number of players (ErrPlayers) or an interrupted game
+// (ErrInterrupted, with a zero Result): faults of the players are recorded
+// in the Result and as EvFault events.
 func (g *Game) Play(players []Player, expSeed, index uint64) (Result, error) {
 	if len(players) != g.n {
 		return Result{}, fmt.Errorf("%w: got %d, game has %d seats", ErrPlayers, len(players), g.n)
 	}
 	g.players = players
+	g.keepViews()
 	g.reset(GameSeed(expSeed, index))
 	g.setup()
-	g.loop()
+	if !g.loop() {
+		return Result{}, fmt.Errorf("%w in round %d after %d player-turns", ErrInterrupted, g.st.round, g.turns)
+	}
 	return g.result(), nil
+}
+
+// Interrupt stops the game being played: Play returns, before the next
+// player-turn, an error wrapping ErrInterrupted (no game_end event is
+// emitted). If no game is being played, the next Play stops before its
+// first turn. Each call stops at most one game. Interrupt may be called
+// from any goroutine, at any time; the Game stays usable.
+func (g *Game) Interrupt() { g.stop.Store(true) }
+
+// PlayContext is Play that stops when ctx is done (see Interrupt): its
+// error then wraps both ErrInterrupted and the context's cause. A context
+// already done plays nothing.
+func (g *Game) PlayContext(ctx context.Context, players []Player, expSeed, index uint64) (Result, error) {
+	if ctx.Err() != nil {
+		return Result{}, fmt.Errorf("%w before it started: %w", ErrInterrupted, context.Cause(ctx))
+	}
+	fired := make(chan struct{})
+	stop := context.AfterFunc(ctx, func() {
+		g.Interrupt()
+		close(fired)
+	})
+	res, err := g.Play(players, expSeed, index)
+	if !stop() {
+		// The context was done during the game: wait for the interrupt and
+		// clear it in case the game ended before it noticed.
+		<-fired
+		g.stop.Store(false)
+		if errors.Is(err, ErrInterrupted) {
+			err = fmt.Errorf("%w: %w", err, context.Cause(ctx))
+		}
+	}
+	return res, err
+}
+
+// keepViews gives every player the copy of map and rules it saw in the
+// last game, whatever its seat now (arena rotates the seats): a bot that
+// keeps what it derives from the map, keyed by the *Map it is shown, keeps
+// it. The copies are swapped between seats, so that each seat still has
+// one of its own; nothing is allocated.
+func (g *Game) keepViews() {
+	views := g.st.views
+	for p, pl := range g.players {
+		for k := p + 1; k < g.n; k++ {
+			if samePlayer(g.holders[k], pl) {
+				views[p], views[k] = views[k], views[p]
+				g.holders[p], g.holders[k] = g.holders[k], g.holders[p]
+				break
+			}
+		}
+		g.holders[p] = pl
+	}
+}
+
+// samePlayer reports whether a and b are the same player, without the
+// panic of == on players of an incomparable type.
+func samePlayer(a, b Player) bool {
+	if a == nil || b == nil {
+		return false
+	}
+	t := reflect.TypeOf(a)
+	return t == reflect.TypeOf(b) && t.Comparable() && a == b
 }
 
 func (g *Game) reset(seed uint64) {
@@ -210,6 +302,17 @@ func (g *Game) reset(seed uint64) {
 	s.eliminated = s.eliminated[:0]
 	s.winner = -1
 	g.turns = 0
+	// Restore the copies of map and rules that someone changed.
+	for i := range s.views {
+		v := &s.views[i]
+		if !equalMap(v.m, g.m) {
+			v.m.copyFrom(g.m)
+		}
+		if !equalRules(v.r, g.r) {
+			*v.r = *g.r.Clone()
+		}
+	}
+	g.view(g.n)
 }
 
 func (g *Game) emit(e *Event) {
@@ -311,10 +414,13 @@ func (g *Game) setup() {
 	for p, pl := range g.players {
 		g.safeStart(p, pl)
 	}
-	// Starting armies.
+	// Starting armies. A bot that answers PlaceInitial illegally has the
+	// rest of its starting armies placed at random (and plays the game); one
+	// that panicked (here or in Start) passes for the rest of the game.
 	left := g.scratch[:g.n]
 	for p := range left {
 		left[p] = r.StartingArmies[g.n] - s.territories[p]
+		g.setupOut[p] = false
 	}
 	if r.Setup.InitialArmies == "bots" {
 		for more := true; more; {
@@ -324,19 +430,18 @@ func (g *Game) setup() {
 					continue
 				}
 				t := -1
-				if !g.broken[p] {
+				if !g.broken[p] && !g.setupOut[p] {
 					var err error
 					t, err = g.askPlaceInitial(p)
 					switch {
 					case err != nil:
-						g.fault(p, "setup: %v", err)
-						g.broken[p] = true
+						g.fault(p, "setup: %v", err) // a panic: broken for the rest of the game
 					case t < 0 || t >= nt || int(s.owner[t]) != p:
 						g.fault(p, "setup: territory %d is not yours", t)
-						g.broken[p] = true
+						g.setupOut[p] = true
 					}
 				}
-				if g.broken[p] {
+				if g.broken[p] || g.setupOut[p] {
 					// The engine places the rest of a faulty bot's armies at random.
 					ts := g.perSeat[p]
 					t = ts[g.rng.IntN(len(ts))]
@@ -367,10 +472,6 @@ func (g *Game) setup() {
 			}
 		}
 	}
-	// A bot that faulted during setup plays the rest of the game normally.
-	for p := range g.broken {
-		g.broken[p] = false
-	}
 }
 
 func (g *Game) shuffleInts(a []int) {
@@ -385,11 +486,16 @@ func (g *Game) addArmies(t, k int) {
 	g.st.totalArmies[g.st.owner[t]] += k
 }
 
-// loop plays turns until a win or the round limit.
-func (g *Game) loop() {
+// loop plays turns until a win or the round limit and reports whether the
+// game ended; false means Interrupt stopped it.
+func (g *Game) loop() bool {
 	s := &g.st
 	s.round = 1
 	for {
+		if g.stop.Load() && g.stop.CompareAndSwap(true, false) {
+			s.phase = PhaseOver
+			return false
+		}
 		p := s.current
 		if s.alive[p] {
 			g.turn(p)
@@ -411,6 +517,7 @@ func (g *Game) loop() {
 		e := g.event(EvGameEnd, s.winner)
 		g.emit(e)
 	}
+	return true
 }
 
 // turn plays one player-turn.
@@ -487,7 +594,7 @@ func (g *Game) tradePhase(p int) int {
 			}
 		}
 		if forced {
-			set, ok := BestSet(s, p)
+			set, ok := s.bestSet(p)
 			if !ok {
 				break
 			}
@@ -518,7 +625,9 @@ func (g *Game) checkSet(p int, set [3]int) string {
 // BestSet returns the indices of the set in p's hand worth the most armies
 // (value plus territory bonus), preferring sets without wilds; ok is false if
 // the hand holds no set.
-func BestSet(s *State, p int) (set [3]int, ok bool) {
+func BestSet(s *State, p int) (set [3]int, ok bool) { return s.bestSet(p) }
+
+func (s *state) bestSet(p int) (set [3]int, ok bool) {
 	hand := s.hands[p]
 	best := -1
 	for i := 0; i < len(hand); i++ {
@@ -657,10 +766,9 @@ func (g *Game) place(p, t, k int) {
 func (g *Game) attackPhase(p int) {
 	s := &g.st
 	ar := &g.r.Attack
-	if g.broken[p] {
-		return
-	}
-	for {
+	// A bot that panics (here, or in Occupy, Trade or Place after an
+	// elimination) attacks no more.
+	for !g.broken[p] {
 		o, ok, err := g.askAttack(p)
 		if err != nil {
 			g.fault(p, "attack: %v", err)
@@ -871,7 +979,7 @@ func (g *Game) tradePhaseForced(p int) int {
 			}
 		}
 		if !ok {
-			if set, ok = BestSet(s, p); !ok {
+			if set, ok = s.bestSet(p); !ok {
 				break
 			}
 		}

@@ -1,10 +1,6 @@
 package sim
 
-import (
-	"fmt"
-	"math/rand/v2"
-	"testing"
-)
+import "fmt"
 
 // ringMap builds a map of k continents, each a ring of size territories,
 // the rings joined in a chain (territory 0 of ring c borders territory 0 of
@@ -90,12 +86,11 @@ func (c *chaos) PlaceInitial(s *State) int {
 }
 
 func (c *chaos) Trade(s *State, forced bool) ([3]int, bool) {
-	h := s.Hand(c.Seat)
 	if c.misbehave() {
 		if c.RNG.IntN(10) == 0 {
 			panic("chaos trade")
 		}
-		return [3]int{c.RNG.IntN(len(h) + 2), c.RNG.IntN(3), 0}, true
+		return [3]int{c.RNG.IntN(s.NumCards(c.Seat) + 2), c.RNG.IntN(3), 0}, true
 	}
 	if c.RNG.IntN(2) == 0 && !forced {
 		return [3]int{}, false
@@ -181,87 +176,6 @@ func (c *chaos) Fortify(s *State, buf []Move) []Move {
 	return buf
 }
 
-// checker is an observer that verifies the engine's invariants after every
-// event: armies conserved, every territory owned with >= 1 army once the
-// deal is over, eliminated players own nothing, card counts add up.
-type checker struct {
-	t        testing.TB
-	g        *Game
-	expected int // armies that should be on the board
-	dealt    int
-	events   int
-	counts   [numEventKinds]int
-	fail     bool
-}
-
-func (c *checker) Observe(e *Event) {
-	c.events++
-	c.counts[e.Kind]++
-	s := c.g.State()
-	switch e.Kind {
-	case EvStart:
-		c.expected, c.dealt = 0, 0
-	case EvDeal:
-		c.expected++
-		c.dealt++
-	case EvSetupPlace, EvPlace:
-		c.expected += e.Armies
-	case EvTrade:
-		if e.To >= 0 {
-			c.expected += s.Rules().Cards.TerritoryBonus
-		}
-	case EvRoll:
-		c.expected -= e.AttackerLoss + e.DefenderLoss
-		if e.AttackerLoss+e.DefenderLoss != int(min(e.NAttack, e.NDefend)) {
-			c.errorf("roll losses %d+%d for %d vs %d dice", e.AttackerLoss, e.DefenderLoss, e.NAttack, e.NDefend)
-		}
-	}
-	total := 0
-	var perPlayer, perCount [6]int
-	for t := 0; t < s.NumTerritories(); t++ {
-		total += s.Armies(t)
-		o := s.Owner(t)
-		if o < 0 {
-			if c.dealt == s.NumTerritories() {
-				c.errorf("territory %d has no owner", t)
-			}
-			continue
-		}
-		perPlayer[o] += s.Armies(t)
-		perCount[o]++
-		if s.Armies(t) < 1 && !(e.Kind == EvRoll && t == e.To) {
-			c.errorf("territory %d has %d armies after %v", t, s.Armies(t), e.Kind)
-		}
-		if !s.Alive(o) {
-			c.errorf("eliminated player %d owns territory %d", o, t)
-		}
-	}
-	if total != c.expected {
-		c.errorf("after %v: %d armies on the board, expected %d", e.Kind, total, c.expected)
-	}
-	for p := 0; p < s.NumPlayers(); p++ {
-		if perPlayer[p] != s.TotalArmies(p) || perCount[p] != s.TerritoryCount(p) {
-			c.errorf("player %d: counters %d/%d, board %d/%d", p, s.TotalArmies(p), s.TerritoryCount(p), perPlayer[p], perCount[p])
-		}
-	}
-	if s.Rules().Cards.Mode != "none" && c.dealt == s.NumTerritories() {
-		cards := len(s.deck) + len(s.discard)
-		for p := 0; p < s.NumPlayers(); p++ {
-			cards += len(s.Hand(p))
-		}
-		if want := s.NumTerritories() + s.Rules().Cards.Wilds; cards != want {
-			c.errorf("%d cards in play, want %d", cards, want)
-		}
-	}
-}
-
-func (c *checker) errorf(format string, args ...any) {
-	if !c.fail {
-		c.t.Errorf(format, args...)
-	}
-	c.fail = true
-}
-
 func newChaos(n int, bad float64) []Player {
 	ps := make([]Player, n)
 	for i := range ps {
@@ -269,5 +183,3 @@ func newChaos(n int, bad float64) []Player {
 	}
 	return ps
 }
-
-var _ = rand.New

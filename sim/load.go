@@ -120,17 +120,54 @@ type territoryFile struct {
 // spaces), every territory in an existing continent, every continent
 // non-empty with a bonus in 0..MaxArmyValue, neighbours that exist, without
 // self-loops or repeats, listed on both sides of every border, and a
-// connected board. Unknown keys are errors.
+// connected board. Every key shown above is required (a continent's bonus
+// too, even if 0); unknown keys are errors.
 func ParseMap(source string, data []byte) (*Map, error) {
 	var f mapFile
 	md, err := toml.NewDecoder(bytes.NewReader(data)).Decode(&f)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", source, err)
 	}
-	if err := undecoded(source, md); err != nil {
+	raw, err := decodeRaw(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", source, err)
+	}
+	if err := undecoded(source, md, raw); err != nil {
+		return nil, err
+	}
+	if err := mapKeysPresent(source, &md, raw, &f); err != nil {
 		return nil, err
 	}
 	return buildMap(source, &f)
+}
+
+// mapKeysPresent reports the first key of a map file that is missing.
+func mapKeysPresent(source string, md *toml.MetaData, raw map[string]any, f *mapFile) error {
+	if !md.IsDefined("name") {
+		return missing(source, "name", "the map's name")
+	}
+	for i := range f.Continents {
+		for _, k := range [...]struct{ key, hint string }{
+			{"name", "a unique name"},
+			{"bonus", fmt.Sprintf("0..%d", MaxArmyValue)},
+		} {
+			if !inTable(raw, "continents", i, k.key) {
+				return missing(source, fmt.Sprintf("continents[%d].%s", i, k.key), k.hint)
+			}
+		}
+	}
+	for i := range f.Territories {
+		for _, k := range [...]struct{ key, hint string }{
+			{"name", "a unique name"},
+			{"continent", "a continent's name"},
+			{"neighbors", "the names of the adjacent territories"},
+		} {
+			if !inTable(raw, "territories", i, k.key) {
+				return missing(source, fmt.Sprintf("territories[%d].%s", i, k.key), k.hint)
+			}
+		}
+	}
+	return nil
 }
 
 // NewMap builds and validates a map from continents (Name and Bonus) and
@@ -325,23 +362,109 @@ func EncodeRules(w io.Writer, r *Rules) error {
 
 // ParseRules parses a rule set in TOML and validates it on its own (every
 // check of Validate that does not need a map); source names the data in
-// error messages (usually its file name). The keys are the `toml` tags of
-// Rules and its parts; unknown keys are errors and missing keys are zero
-// (so a missing required value is reported as out of range, never
-// silently defaulted).
+// error messages (usually its file name), and the Rules keep it for the
+// errors of Validate and NewGame. The keys are the `toml` tags of Rules and
+// its parts. Nothing is defaulted: every key that applies to the chosen
+// modes must be present (the keys of cards.mode "none" other than the mode
+// are optional, and so is a mission's extra, 0 if left out), a key that
+// does not apply must be left out, and unknown keys are errors, e.g.
+//
+//	my.toml: cards.one_per_turn: missing (true or false)
 func ParseRules(source string, data []byte) (*Rules, error) {
 	r := new(Rules)
 	md, err := toml.NewDecoder(bytes.NewReader(data)).Decode(r)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", source, err)
 	}
-	if err := undecoded(source, md); err != nil {
+	raw, err := decodeRaw(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", source, err)
+	}
+	if err := undecoded(source, md, raw); err != nil {
+		return nil, err
+	}
+	if err := r.keysPresent(source, &md, raw); err != nil {
 		return nil, err
 	}
 	if err := r.validate(source, nil); err != nil {
 		return nil, err
 	}
+	r.source = source
 	return r, nil
+}
+
+// keysPresent reports the first key that applies to the rules' modes (as
+// decoded) but is missing from the TOML data.
+func (r *Rules) keysPresent(source string, md *toml.MetaData, raw map[string]any) error {
+	type need struct {
+		key  []string
+		hint string
+	}
+	const boolean = "true or false"
+	army := func(lo int) string { return fmt.Sprintf("%d..%d", lo, MaxArmyValue) }
+	needs := []need{
+		{[]string{"name"}, "the rule set's name"},
+		{[]string{"map"}, "the default map's name"},
+		{[]string{"players"}, "2..6"},
+		{[]string{"starting_armies"}, "7 entries, entry k for k players"},
+		{[]string{"setup", "deal"}, `"random"`},
+		{[]string{"setup", "initial_armies"}, `"random" or "bots"`},
+		{[]string{"reinforce", "rounding"}, `"floor" or "ceil"`},
+		{[]string{"reinforce", "divisor"}, army(1)},
+		{[]string{"reinforce", "min"}, army(0)},
+		{[]string{"reinforce", "continent_bonus"}, boolean},
+		{[]string{"cards", "mode"}, `"none", "fixed" or "escalating"`},
+	}
+	if m := r.Cards.Mode; m == "fixed" || m == "escalating" {
+		needs = append(needs, need{[]string{"cards", "wilds"}, fmt.Sprintf("0..%d", MaxWilds)})
+		if m == "fixed" {
+			needs = append(needs, need{[]string{"cards", "fixed_values"},
+				"4 values " + army(1) + ": three infantry, three cavalry, three artillery, one of each"})
+		} else {
+			needs = append(needs,
+				need{[]string{"cards", "escalating"}, "the values of the first sets, " + army(1)},
+				need{[]string{"cards", "escalating_step"}, army(0)})
+		}
+		needs = append(needs,
+			need{[]string{"cards", "territory_bonus"}, army(0)},
+			need{[]string{"cards", "forced_trade_at"}, "5..10"},
+			need{[]string{"cards", "one_per_turn"}, boolean},
+			need{[]string{"cards", "take_on_elimination"}, boolean})
+	}
+	needs = append(needs,
+		need{[]string{"attack", "attacker_dice"}, "1..3"},
+		need{[]string{"attack", "defender_dice"}, "1..2"},
+		need{[]string{"attack", "ties_to_attacker"}, boolean},
+		need{[]string{"attack", "move_in_at_least_dice"}, boolean},
+		need{[]string{"fortify", "mode"}, `"single", "one-step" or "connected"`},
+		need{[]string{"end", "win"}, `"domination" or "missions"`},
+		need{[]string{"end", "round_limit"}, ">= 0, 0 = no limit"})
+	for _, n := range needs {
+		if !md.IsDefined(n.key...) {
+			return missing(source, strings.Join(n.key, "."), n.hint)
+		}
+	}
+	if r.End.Win != "missions" {
+		return nil // missions are not allowed: validate says so
+	}
+	// IsDefined cannot look into the tables of an array: raw can.
+	for i, ms := range r.Missions {
+		keys := []need{{[]string{"name"}, "a short description"},
+			{[]string{"kind"}, fmt.Sprintf("%q, %q or %q", MissionContinents, MissionTerritories, MissionEliminate)}}
+		switch ms.Kind {
+		case MissionContinents:
+			keys = append(keys, need{[]string{"continents"}, "a list of continent names"})
+		case MissionTerritories:
+			keys = append(keys, need{[]string{"count"}, fmt.Sprintf("1..%d", MaxTerritories)},
+				need{[]string{"min_armies"}, army(1)})
+		}
+		for _, k := range keys {
+			if !inTable(raw, "missions", i, k.key[0]) {
+				return missing(source, fmt.Sprintf("missions[%d].%s", i, k.key[0]), k.hint)
+			}
+		}
+	}
+	return nil
 }
 
 // Validate checks the rules against the documentation of Rules and, when
@@ -349,11 +472,13 @@ func ParseRules(source string, data []byte) (*Rules, error) {
 // least one army per dealt territory, mission continents must exist on m,
 // at most its number of continents may be asked for, and territory
 // missions may not ask for more territories than m has. The error names
-// the rule set, the TOML key and the allowed range, e.g.
+// the file the rules were read from (`rules "NAME"` for rules built in
+// code), the TOML key and the allowed range, e.g.
 //
-//	rules "classic": cards.forced_trade_at = 3: must be 5..10
+//	my_rules.toml: cards.forced_trade_at = 3: must be 5..10
+//	my_missions.toml: missions[0].continents = "Europe": no such continent on map "pair"
 func (r *Rules) Validate(m *Map) error {
-	return r.validate(fmt.Sprintf("rules %q", r.Name), m)
+	return r.validate(r.label(), m)
 }
 
 func (r *Rules) validate(src string, m *Map) error {
@@ -561,8 +686,10 @@ func (ms *Mission) validate(src, key string, m *Map) error {
 	return nil
 }
 
-// undecoded rejects keys of the TOML data that match no field.
-func undecoded(source string, md toml.MetaData) error {
+// undecoded rejects keys of the TOML data that match no field. raw is the
+// same data decoded into maps (decodeRaw), to name the array element
+// holding an unknown key: "continents[2].colour".
+func undecoded(source string, md toml.MetaData, raw map[string]any) error {
 	var keys []toml.Key
 	for _, k := range md.Undecoded() {
 		// Report an unknown table, not also every key inside it.
@@ -573,10 +700,85 @@ func undecoded(source string, md toml.MetaData) error {
 	if len(keys) == 0 {
 		return nil
 	}
+	// The same unknown key in several tables of an array is listed once per
+	// table: the first listing is in the first such table.
+	name := keyName(keys[0], raw)
 	if len(keys) == 1 {
-		return badKey(source, keys[0].String(), "unknown key")
+		return badKey(source, name, "unknown key")
 	}
-	return badKey(source, keys[0].String(), "unknown key (and %d more)", len(keys)-1)
+	return badKey(source, name, "unknown key (and %d more)", len(keys)-1)
+}
+
+// decodeRaw decodes TOML data (already decoded once without error) into
+// maps and slices, for the questions MetaData cannot answer about the
+// tables of an array.
+func decodeRaw(data []byte) (map[string]any, error) {
+	var raw map[string]any
+	if _, err := toml.NewDecoder(bytes.NewReader(data)).Decode(&raw); err != nil {
+		return nil, err
+	}
+	return raw, nil
+}
+
+// tableAt returns the i-th table of the array of tables v (either TOML
+// form), or nil.
+func tableAt(v any, i int) map[string]any {
+	switch a := v.(type) {
+	case []map[string]any:
+		if i < len(a) {
+			return a[i]
+		}
+	case []any:
+		if i < len(a) {
+			t, _ := a[i].(map[string]any)
+			return t
+		}
+	}
+	return nil
+}
+
+// inTable reports whether the i-th table of the top-level array of tables
+// array defines key.
+func inTable(raw map[string]any, array string, i int, key string) bool {
+	_, ok := tableAt(raw[array], i)[key]
+	return ok
+}
+
+// keyName writes key as in TOML, with the index of the array table that
+// holds it after an array of tables: "missions[3].colour".
+func keyName(key toml.Key, raw map[string]any) string {
+	var b strings.Builder
+	var cur any = raw
+	for j, piece := range key {
+		if j > 0 {
+			b.WriteByte('.')
+		}
+		b.WriteString(toml.Key{piece}.String())
+		var next any
+		if t, ok := cur.(map[string]any); ok {
+			next = t[piece]
+		}
+		if j+1 < len(key) {
+			for i := 0; ; i++ {
+				t := tableAt(next, i)
+				if t == nil {
+					break
+				}
+				if _, ok := t[key[j+1]]; ok {
+					fmt.Fprintf(&b, "[%d]", i)
+					next = t
+					break
+				}
+			}
+		}
+		cur = next
+	}
+	return b.String()
+}
+
+// missing returns the error "source: key: missing (hint)".
+func missing(source, key, hint string) error {
+	return badKey(source, key, "missing (%s)", hint)
 }
 
 // badKey returns the error "source: key: message".

@@ -25,6 +25,8 @@ func FuzzParseMap(f *testing.F) {
 	f.Add([]byte("name = \"x\"\n[[continents]]\nname = \"A\"\n[[territories]]\nname = \"a\"\ncontinent = \"A\"\nneighbors = [\"b\"]\n" +
 		"[[territories]]\nname = \"b\"\ncontinent = \"A\"\nneighbors = [\"a\"]\n"))
 	f.Add([]byte("name = 1"))
+	f.Add([]byte(strings.Replace(tinyMap, "bonus = 0\n", "", 1)))
+	f.Add([]byte("name = \"x\"\ncontinents = [{name = \"A\", bonus = 1}, {name = \"B\", colour = 2}]\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m, err := ParseMap("fuzz.toml", data)
 		if err != nil {
@@ -115,8 +117,11 @@ func FuzzParseRules(f *testing.F) {
 		}
 		f.Add(data)
 		f.Add(bytes.Replace(data, []byte("forced_trade_at = 5"), []byte("forced_trade_at = 3"), 1))
+		f.Add(bytes.Replace(data, []byte("one_per_turn = true\n"), nil, 1))
+		f.Add(bytes.Replace(data, []byte("[[missions]]\n"), []byte("[[missions]]\ncolour = 1\n"), 1))
 	}
 	f.Add([]byte("players = 3\n[cards]\nmode = \"none\"\n"))
+	f.Add([]byte(noCards(f)))
 	classic := loadClassic(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r, err := ParseRules("fuzz.toml", data)
@@ -194,7 +199,7 @@ func checkRulesRanges(t *testing.T, r *Rules) {
 
 // normRules returns a copy of r with empty slices set to nil.
 func normRules(r *Rules) *Rules {
-	c := cloneRules(r)
+	c := withoutSource(r)
 	if len(c.Cards.Escalating) == 0 {
 		c.Cards.Escalating = nil
 	}

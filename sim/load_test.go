@@ -262,12 +262,22 @@ func TestParseMapErrors(t *testing.T) {
 		{"syntax", `bonus = 1`, `bonus = `, `tiny.toml: toml: line 5`},
 		{"type", `bonus = 1`, `bonus = "one"`, `(last key "continents.bonus"): incompatible types: TOML value has type string; destination has type integer`},
 		{"unknown key", `name = "tiny"`, "name = \"tiny\"\ncolour = \"red\"", `tiny.toml: colour: unknown key`},
-		{"unknown table key", `bonus = 1`, "bonus = 1\nsize = 3", `tiny.toml: continents.size: unknown key`},
-		{"no name", `name = "tiny"`, ``, `tiny.toml: name = "": must not be empty`},
+		{"unknown table key", `bonus = 1`, "bonus = 1\nsize = 3", `tiny.toml: continents[0].size: unknown key`},
+		{"unknown key in a later table", `continent = "B"`, "continent = \"B\"\ncolour = \"red\"", `tiny.toml: territories[2].colour: unknown key`},
+		{"unknown keys in two tables", `bonus = 0`, "bonus = 0\nsize = 3", `tiny.toml: continents[1].size: unknown key`},
+		{"unknown key in an inline table", "", "name = \"x\"\ncontinents = [{name = \"A\", bonus = 1}, {name = \"B\", bonus = 0, colour = \"red\"}]\n",
+			`tiny.toml: continents[1].colour: unknown key`},
+		{"no name", `name = "tiny"`, ``, `tiny.toml: name: missing (the map's name)`},
+		{"empty name", `name = "tiny"`, `name = ""`, `tiny.toml: name = "": must not be empty`},
+		{"no bonus", "bonus = 0\n", ``, `tiny.toml: continents[1].bonus: missing (0..100000)`},
+		{"no continent name", "name = \"A\"\n", ``, `tiny.toml: continents[0].name: missing (a unique name)`},
+		{"no territory name", "name = \"a2\"\n", ``, `tiny.toml: territories[1].name: missing (a unique name)`},
+		{"no territory continent", "continent = \"B\"\n", ``, `tiny.toml: territories[2].continent: missing (a continent's name)`},
+		{"no neighbours key", "neighbors = [\"a2\", \"a1\"]\n", ``, `tiny.toml: territories[2].neighbors: missing (the names of the adjacent territories)`},
 		{"name spaces", `name = "tiny"`, `name = " tiny"`, `tiny.toml: name = " tiny": must not begin or end with spaces`},
 		{"no continents", "", "name = \"x\"\n[[territories]]\nname = \"a\"\ncontinent = \"A\"\nneighbors = [\"b\"]\n",
 			`tiny.toml: continents: no continents: need at least 1`},
-		{"one territory", "", "name = \"x\"\n[[continents]]\nname = \"A\"\n[[territories]]\nname = \"a\"\ncontinent = \"A\"\n",
+		{"one territory", "", "name = \"x\"\n[[continents]]\nname = \"A\"\nbonus = 0\n[[territories]]\nname = \"a\"\ncontinent = \"A\"\nneighbors = []\n",
 			`tiny.toml: territories: 1 territories: must be 2..10000`},
 		{"duplicate continent", `name = "B"`, `name = "A"`, `tiny.toml: continents[1].name = "A": duplicate of continents[0]`},
 		{"control character", `name = "B"`, `name = "B\u0007"`, `tiny.toml: continents[1].name = "B\a": must not contain control characters`},
@@ -281,7 +291,7 @@ func TestParseMapErrors(t *testing.T) {
 		{"repeated neighbour", `["a1", "b1"]`, `["a1", "b1", "a1"]`, `tiny.toml: territories[1].neighbors = "a1": listed twice (neighbours of "a2")`},
 		{"no neighbours", `["a2", "a1"]`, `[]`, `tiny.toml: territories[2].neighbors: territory "b1" has no neighbours`},
 		{"asymmetric", `["a2", "b1"]`, `["a2"]`, `tiny.toml: territories[2].neighbors = "a1": "a1" does not list "b1" back (borders must be symmetric)`},
-		{"empty continent", `name = "B"`, "name = \"B\"\n[[continents]]\nname = \"C\"", `tiny.toml: continents[2].name = "C": no territory belongs to this continent`},
+		{"empty continent", `bonus = 0`, "bonus = 0\n[[continents]]\nname = \"C\"\nbonus = 4", `tiny.toml: continents[2].name = "C": no territory belongs to this continent`},
 		{"disconnected", "", tinyMap + "[[territories]]\nname = \"x1\"\ncontinent = \"B\"\nneighbors = [\"x2\"]\n" +
 			"[[territories]]\nname = \"x2\"\ncontinent = \"B\"\nneighbors = [\"x1\"]\n",
 			`tiny.toml: territories: the map is not connected: "x1" cannot be reached from "a1"`},
@@ -374,7 +384,36 @@ func TestParseRulesErrors(t *testing.T) {
 		{"classic", `map = "classic"`, `map = ""`, `r.toml: map = "": must not be empty`},
 		{"classic", `players = 6`, `players = 7`, `r.toml: players = 7: must be 2..6`},
 		{"classic", `players = 6`, `players = 1`, `r.toml: players = 1: must be 2..6`},
-		{"classic", `players = 6`, ``, `r.toml: players = 0: must be 2..6`},
+		{"classic", `players = 6`, ``, `r.toml: players: missing (2..6)`},
+		{"classic", `name = "classic"`, ``, `r.toml: name: missing (the rule set's name)`},
+		{"classic", armies, ``, `r.toml: starting_armies: missing (7 entries, entry k for k players)`},
+		{"classic", `deal = "random"`, ``, `r.toml: setup.deal: missing ("random")`},
+		{"classic", `rounding = "floor"`, ``, `r.toml: reinforce.rounding: missing ("floor" or "ceil")`},
+		{"classic", "min = 3\n", ``, `r.toml: reinforce.min: missing (0..100000)`},
+		{"classic", "continent_bonus = true\n", ``, `r.toml: reinforce.continent_bonus: missing (true or false)`},
+		{"classic", `mode = "escalating"`, ``, `r.toml: cards.mode: missing ("none", "fixed" or "escalating")`},
+		{"classic", "wilds = 2\n", ``, `r.toml: cards.wilds: missing (0..10)`},
+		{"classic", "escalating = [4, 6, 8, 10, 12, 15]\n", ``, `r.toml: cards.escalating: missing (the values of the first sets, 1..100000)`},
+		{"classic", "escalating_step = 5", ``, `r.toml: cards.escalating_step: missing (0..100000)`},
+		{"classic", "territory_bonus = 2\n", ``, `r.toml: cards.territory_bonus: missing (0..100000)`},
+		{"classic", "forced_trade_at = 5\n", ``, `r.toml: cards.forced_trade_at: missing (5..10)`},
+		{"fixedcards", "one_per_turn = true\n", ``, `r.toml: cards.one_per_turn: missing (true or false)`},
+		{"fixedcards", "take_on_elimination = true\n", ``, `r.toml: cards.take_on_elimination: missing (true or false)`},
+		{"fixedcards", "fixed_values = [4, 6, 8, 10]", ``, `r.toml: cards.fixed_values: missing (4 values 1..100000: three infantry, three cavalry, three artillery, one of each)`},
+		{"fixedcards", "attacker_dice = 3\n", ``, `r.toml: attack.attacker_dice: missing (1..3)`},
+		{"fixedcards", "ties_to_attacker = false\n", ``, `r.toml: attack.ties_to_attacker: missing (true or false)`},
+		{"fixedcards", "move_in_at_least_dice = true\n", ``, `r.toml: attack.move_in_at_least_dice: missing (true or false)`},
+		{"fixedcards", "[fortify]\nmode = \"connected\"", `[fortify]`, `r.toml: fortify.mode: missing ("single", "one-step" or "connected")`},
+		{"fixedcards", `win = "domination"`, ``, `r.toml: end.win: missing ("domination" or "missions")`},
+		{"fixedcards", "round_limit = 200", ``, `r.toml: end.round_limit: missing (>= 0, 0 = no limit)`},
+		{"fixedcards", "[attack]\nattacker_dice = 3\ndefender_dice = 2\nties_to_attacker = false\nmove_in_at_least_dice = true\n", ``,
+			`r.toml: attack.attacker_dice: missing (1..3)`},
+		{"missions", `name = "Occupy Asia and Africa"`, ``, `r.toml: missions[5].name: missing (a short description)`},
+		{"missions", `kind = "eliminate"`, ``, `r.toml: missions[8].kind: missing ("continents", "territories" or "eliminate")`},
+		{"missions", `continents = ["Asia", "Africa"]`, ``, `r.toml: missions[5].continents: missing (a list of continent names)`},
+		{"missions", `count = 24`, ``, `r.toml: missions[6].count: missing (1..10000)`},
+		{"missions", `min_armies = 2`, ``, `r.toml: missions[7].min_armies: missing (1..100000)`},
+		{"missions", `min_armies = 2`, "min_armies = 2\ncolour = \"red\"", `r.toml: missions[7].colour: unknown key`},
 		{"classic", armies, `starting_armies = [0, 0, 40, 35, 30, 25, 0]`, `r.toml: starting_armies[6] = 0: must be 1..100000`},
 		{"classic", armies, `starting_armies = [0, 0, 40, 35, -30, 25, 20]`, `r.toml: starting_armies[4] = -30: must be 1..100000`},
 		{"classic", armies, `starting_armies = [1, 0, 40, 35, 30, 25, 20]`, `r.toml: starting_armies[0] = 1: must be 0 (entries 0 and 1 are unused`},
@@ -394,7 +433,8 @@ func TestParseRulesErrors(t *testing.T) {
 		{"classic", `forced_trade_at = 5`, `forced_trade_at = 3`, `r.toml: cards.forced_trade_at = 3: must be 5..10`},
 		{"classic", `forced_trade_at = 5`, `forced_trade_at = 11`, `r.toml: cards.forced_trade_at = 11: must be 5..10`},
 		{"classic", `forced_trade_at = 5`, `forced_trade_at = 0`, `r.toml: cards.forced_trade_at = 0: must be 5..10`},
-		{"classic", `mode = "escalating"`, `mode = "fixed"`, `r.toml: cards.fixed_values[0] = 0: must be 1..100000`},
+		{"classic", `mode = "escalating"`, `mode = "fixed"`, `r.toml: cards.fixed_values: missing`},
+		{"classic", `mode = "escalating"`, "mode = \"fixed\"\nfixed_values = [0, 6, 8, 10]", `r.toml: cards.fixed_values[0] = 0: must be 1..100000`},
 		{"classic", `mode = "escalating"`, `mode = "none"`, `r.toml: cards.escalating = [4, 6, 8, 10, 12, 15]: must be empty unless cards.mode = "escalating"`},
 		{"classic", `wilds = 2`, "wilds = 2\nfixed_values = [4, 6, 8, 10]", `r.toml: cards.fixed_values[0] = 4: must be 0 unless cards.mode = "fixed"`},
 		{"fixedcards", `fixed_values = [4, 6, 8, 10]`, `fixed_values = [4, 6, 0, 10]`, `r.toml: cards.fixed_values[2] = 0: must be 1..100000`},
@@ -438,14 +478,39 @@ func TestParseRulesErrors(t *testing.T) {
 	}
 }
 
-func cloneRules(r *Rules) *Rules {
-	c := *r
-	c.Cards.Escalating = slices.Clone(r.Cards.Escalating)
-	c.Missions = slices.Clone(r.Missions)
-	for i := range c.Missions {
-		c.Missions[i].Continents = slices.Clone(r.Missions[i].Continents)
+// noCards returns the classic rules with cards.mode "none" and no other
+// card key.
+func noCards(tb testing.TB) string {
+	tb.Helper()
+	text := embeddedRules(tb, "classic")
+	i, j := strings.Index(text, "[cards]"), strings.Index(text, "[attack]")
+	return text[:i] + "[cards]\nmode = \"none\"\n\n" + text[j:]
+}
+
+// TestParseRulesOptionalKeys: the card keys other than the mode may be left
+// out when there are no cards, a mission's extra when it is 0.
+func TestParseRulesOptionalKeys(t *testing.T) {
+	r, err := ParseRules("none.toml", []byte(noCards(t)))
+	if err != nil {
+		t.Fatal(err)
 	}
-	return &c
+	if !reflect.DeepEqual(r.Cards, CardRules{Mode: "none"}) {
+		t.Errorf("cards = %+v", r.Cards)
+	}
+	m, err := LoadRules("missions")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Missions[2].Extra != 0 || m.Missions[0].Extra != 1 {
+		t.Errorf("missions %+v", m.Missions[:3])
+	}
+}
+
+// withoutSource returns a copy of r that does not remember its source.
+func withoutSource(r *Rules) *Rules {
+	c := r.Clone()
+	c.source = ""
+	return c
 }
 
 func TestValidateAgainstMap(t *testing.T) {
@@ -466,25 +531,25 @@ func TestValidateAgainstMap(t *testing.T) {
 	}{
 		{"classic ok", classic, func(r *Rules) {}, ""},
 		{"few armies", classic, func(r *Rules) { r.StartingArmies[6] = 6 },
-			`rules "missions": starting_armies[6] = 6: must be at least 7: 6 players share the 42 territories of map "classic"`},
+			`configs/rules/missions.toml: starting_armies[6] = 6: must be at least 7: 6 players share the 42 territories of map "classic"`},
 		{"just enough armies", classic, func(r *Rules) { r.StartingArmies[6] = 7; r.StartingArmies[5] = 9 }, ""},
 		{"too few for 5", classic, func(r *Rules) { r.StartingArmies[5] = 8 },
-			`rules "missions": starting_armies[5] = 8: must be at least 9: 5 players share the 42 territories of map "classic"`},
+			`configs/rules/missions.toml: starting_armies[5] = 8: must be at least 9: 5 players share the 42 territories of map "classic"`},
 		{"too many territories", classic, func(r *Rules) { r.Missions[6].Count = 43 },
-			`rules "missions": missions[6].count = 43: must be 1..42 (territories of map "classic")`},
+			`configs/rules/missions.toml: missions[6].count = 43: must be 1..42 (territories of map "classic")`},
 		{"all territories", classic, func(r *Rules) { r.Missions[6].Count = 42 }, ""},
 		{"too many continents", classic, func(r *Rules) { r.Missions[0].Extra = 5 },
-			`rules "missions": missions[0].extra = 5: 2 listed + 5 extra continents: map "classic" has only 6`},
+			`configs/rules/missions.toml: missions[0].extra = 5: 2 listed + 5 extra continents: map "classic" has only 6`},
 		{"all continents", classic, func(r *Rules) { r.Missions[0].Extra = 4 }, ""},
 		{"unknown continent", tiny, func(r *Rules) {},
-			`rules "missions": missions[0].continents = "Europe": no such continent on map "tiny"`},
+			`configs/rules/missions.toml: missions[0].continents = "Europe": no such continent on map "tiny"`},
 		{"tiny map without continent missions", tiny, func(r *Rules) { r.Missions = r.Missions[6:]; r.Players = 3; r.Missions[0].Count = 3 },
-			`rules "missions": missions[1].count = 18: must be 1..3 (territories of map "tiny")`},
+			`configs/rules/missions.toml: missions[1].count = 18: must be 1..3 (territories of map "tiny")`},
 		{"nil map", nil, func(r *Rules) { r.Missions[0].Continents[0] = "Atlantis" }, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			r := cloneRules(missions)
+			r := missions.Clone()
 			c.change(r)
 			err := r.Validate(c.m)
 			switch {
@@ -527,7 +592,7 @@ func TestRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v\n%s", name, err, buf.Bytes())
 		}
-		if !reflect.DeepEqual(r, r2) {
+		if !reflect.DeepEqual(withoutSource(r), withoutSource(r2)) {
 			t.Errorf("%s: rules differ after EncodeRules and ParseRules:\n%+v\n%+v", name, r, r2)
 		}
 	}
@@ -584,8 +649,13 @@ func TestEmbeddedErrorNamesFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	r.Cards.ForcedTradeAt = 3
-	want := `rules "classic": cards.forced_trade_at = 3: must be 5..10`
+	want := `configs/rules/classic.toml: cards.forced_trade_at = 3: must be 5..10`
 	if err := r.Validate(nil); err == nil || err.Error() != want {
+		t.Fatalf("Validate: %v, want %s", err, want)
+	}
+	// Rules built in code are named by their name.
+	want = `rules "classic": cards.forced_trade_at = 3: must be 5..10`
+	if err := withoutSource(r).Validate(nil); err == nil || err.Error() != want {
 		t.Fatalf("Validate: %v, want %s", err, want)
 	}
 	var buf bytes.Buffer

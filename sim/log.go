@@ -2,6 +2,7 @@ package sim
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -164,7 +165,10 @@ func ResultLine(res Result) []byte {
 }
 
 // ReadLog reads a JSONL game log: its header, its event lines (raw, without
-// the newline) and its result line, if present.
+// the newline) and its closing result line. A log whose result line is
+// missing, truncated (not a JSON object with a "result" object) or followed
+// by more lines is an error: the game it records did not end, or the log
+// was cut or edited.
 func ReadLog(r io.Reader) (LogHeader, [][]byte, []byte, error) {
 	var h LogHeader
 	sc := bufio.NewScanner(r)
@@ -183,15 +187,35 @@ func ReadLog(r io.Reader) (LogHeader, [][]byte, []byte, error) {
 	}
 	var events [][]byte
 	var result []byte
+	line := 1
 	for sc.Scan() {
-		line := append([]byte(nil), sc.Bytes()...)
-		if len(line) > 9 && string(line[:10]) == `{"result":` {
-			result = line
+		line++
+		if result != nil {
+			if len(bytes.TrimSpace(sc.Bytes())) == 0 {
+				continue
+			}
+			return h, nil, nil, fmt.Errorf("line %d: a line after the result line", line)
+		}
+		text := append([]byte(nil), sc.Bytes()...)
+		if bytes.HasPrefix(text, []byte(`{"result":`)) {
+			var res struct {
+				Result map[string]json.RawMessage `json:"result"`
+			}
+			if err := json.Unmarshal(text, &res); err != nil || res.Result == nil {
+				return h, nil, nil, fmt.Errorf("line %d: truncated or malformed result line: %s", line, text)
+			}
+			result = text
 			continue
 		}
-		events = append(events, line)
+		events = append(events, text)
 	}
-	return h, events, result, sc.Err()
+	if err := sc.Err(); err != nil {
+		return h, nil, nil, err
+	}
+	if result == nil {
+		return h, nil, nil, fmt.Errorf("line %d: no result line: the log is truncated or its game did not end", line+1)
+	}
+	return h, events, result, nil
 }
 
 // MarshalJSON writes Result with snake_case keys.

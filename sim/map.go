@@ -1,8 +1,13 @@
 package sim
 
+import "slices"
+
 // Map is a Risk board: territories, the continents that partition them and
 // the borders between them. A Map is immutable once built (by ParseMap,
-// LoadMap or NewMap) and may be shared by any number of concurrent games.
+// LoadMap or NewMap) and may be shared by any number of concurrent games:
+// NewGame plays on a private copy (Clone), and every player sees a copy of
+// its own, so neither a caller that changes a Map afterwards nor a bot that
+// changes the Map it is shown can change a game.
 //
 // Territories and continents are identified by their index (id) in
 // Territories and Continents; ids are dense, starting at 0.
@@ -111,4 +116,74 @@ func (m *Map) finish() {
 			}
 		}
 	}
+}
+
+// Clone returns a deep copy of m: its territories, continents and their id
+// lists are fresh memory, so that changing the copy never changes m (nor m
+// the copy). The unexported lookup structures behind Adjacent, TerritoryID
+// and ContinentID, which nothing can change once the map is built, are
+// shared. Clone(nil) is nil.
+func (m *Map) Clone() *Map {
+	if m == nil {
+		return nil
+	}
+	c := new(Map)
+	c.copyFrom(m)
+	return c
+}
+
+// copyFrom makes m a deep copy of src (see Clone). All id lists of the copy
+// are carved from one allocation with their capacity cut to their length,
+// so that appending to one of them never writes into another.
+func (m *Map) copyFrom(src *Map) {
+	n := 0
+	for i := range src.Territories {
+		n += len(src.Territories[i].Neighbors)
+	}
+	for i := range src.Continents {
+		n += len(src.Continents[i].Territories) + len(src.Continents[i].Borders)
+	}
+	ids := make([]int, 0, n)
+	carve := func(s []int) []int {
+		if s == nil {
+			return nil
+		}
+		start := len(ids)
+		ids = append(ids, s...)
+		return ids[start:len(ids):len(ids)]
+	}
+	m.Name = src.Name
+	m.Territories = slices.Clone(src.Territories)
+	for i := range m.Territories {
+		m.Territories[i].Neighbors = carve(src.Territories[i].Neighbors)
+	}
+	m.Continents = slices.Clone(src.Continents)
+	for i := range m.Continents {
+		m.Continents[i].Territories = carve(src.Continents[i].Territories)
+		m.Continents[i].Borders = carve(src.Continents[i].Borders)
+	}
+	m.adj, m.words, m.index = src.adj, src.words, src.index
+}
+
+// equalMap reports whether a and b have the same exported contents. It
+// allocates nothing: the engine calls it for every player's view of the map
+// at the start of every game.
+func equalMap(a, b *Map) bool {
+	if a.Name != b.Name || len(a.Territories) != len(b.Territories) || len(a.Continents) != len(b.Continents) {
+		return false
+	}
+	for i := range a.Territories {
+		x, y := &a.Territories[i], &b.Territories[i]
+		if x.Name != y.Name || x.Continent != y.Continent || !slices.Equal(x.Neighbors, y.Neighbors) {
+			return false
+		}
+	}
+	for i := range a.Continents {
+		x, y := &a.Continents[i], &b.Continents[i]
+		if x.Name != y.Name || x.Bonus != y.Bonus || !slices.Equal(x.Territories, y.Territories) ||
+			!slices.Equal(x.Borders, y.Borders) {
+			return false
+		}
+	}
+	return a.words == b.words
 }

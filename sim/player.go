@@ -3,11 +3,15 @@ package sim
 import "math/rand/v2"
 
 // Player is a bot. The engine calls its methods during the owner's turn
-// (and PlaceInitial during setup), always with the live, read-only *State.
-// Every answer is validated: an illegal answer is recorded as a fault event
-// and ends the current phase for that player; a panic is recovered, recorded
-// as a fault, and the player passes for the rest of that phase. No answer
-// can corrupt the state.
+// (and Start and PlaceInitial during setup), always with the live,
+// read-only *State, whose Map, Rules and Mission are the seat's own copies
+// (see State.Map). Every answer is validated: an illegal answer is recorded
+// as a fault event and ends the current phase for that player; a panic (in
+// any method, Start included) is recovered and recorded as a fault, and the
+// player is never called again in that game: it passes for the rest of the
+// game (the engine trades for it when forced, puts all its armies on its
+// lowest-id territory, moves in the minimum, never attacks or fortifies).
+// No answer can corrupt the state.
 //
 // A Player value is used by one game at a time; arena reuses it across games
 // (Start is called at the beginning of each), so implementations should keep
@@ -20,8 +24,9 @@ type Player interface {
 	// starting army is placed. Called only when Rules.Setup.InitialArmies is
 	// "bots", once per army, players taking turns.
 	PlaceInitial(s *State) int
-	// Trade returns three indices into s.Hand(seat) forming a valid set to
-	// trade, or ok == false to stop trading. forced is true when the player
+	// Trade returns three indices into the player's hand, in the order
+	// s.AppendHand(nil, seat) lists it, forming a valid set to trade, or
+	// ok == false to stop trading. forced is true when the player
 	// holds at least Rules.Cards.ForcedTradeAt cards; if a forced player
 	// declines or answers illegally, the engine trades for it.
 	Trade(s *State, forced bool) (set [3]int, ok bool)

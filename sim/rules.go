@@ -1,8 +1,16 @@
 package sim
 
+import (
+	"fmt"
+	"slices"
+)
+
 // Rules is a complete rule set. Rules are loaded from TOML (ParseRules,
 // LoadRules), validated, and immutable afterwards; one Rules value may be
-// shared by concurrent games. The TOML keys are the `toml` tags below.
+// shared by concurrent games: NewGame plays by a private copy (Clone), and
+// every player sees a copy of its own, so neither a caller that changes the
+// Rules afterwards nor a bot that changes the Rules it is shown can change a
+// game. The TOML keys are the `toml` tags below.
 type Rules struct {
 	// Name identifies the rule set, e.g. "classic" or "mars2006".
 	Name string `toml:"name"`
@@ -24,6 +32,60 @@ type Rules struct {
 	End       EndRules       `toml:"end"`
 	// Missions is the mission deck, used only when End.Win is "missions".
 	Missions []Mission `toml:"missions"`
+
+	// source names where the rules were read from (the file path, or the
+	// embedded file's path) in the errors of Validate and NewGame; "" for
+	// rules built in code, which are named `rules "NAME"` instead.
+	source string
+}
+
+// Clone returns a deep copy of r (slices included) that remembers where r
+// was read from, so that its errors name the same file.
+func (r *Rules) Clone() *Rules {
+	if r == nil {
+		return nil
+	}
+	c := *r
+	c.Cards.Escalating = slices.Clone(r.Cards.Escalating)
+	c.Missions = slices.Clone(r.Missions)
+	for i := range c.Missions {
+		c.Missions[i].Continents = slices.Clone(r.Missions[i].Continents)
+	}
+	return &c
+}
+
+// label is how errors about r name it: its source file, or `rules "NAME"`.
+func (r *Rules) label() string {
+	if r.source != "" {
+		return r.source
+	}
+	return fmt.Sprintf("rules %q", r.Name)
+}
+
+// equalRules reports whether a and b hold the same rules. It allocates
+// nothing: the engine calls it for every player's view of the rules at the
+// start of every game.
+func equalRules(a, b *Rules) bool {
+	if a.Name != b.Name || a.Map != b.Map || a.Players != b.Players || a.StartingArmies != b.StartingArmies ||
+		a.Setup != b.Setup || a.Reinforce != b.Reinforce || a.Attack != b.Attack || a.Fortify != b.Fortify ||
+		a.End != b.End || a.source != b.source || len(a.Missions) != len(b.Missions) {
+		return false
+	}
+	ca, cb := &a.Cards, &b.Cards
+	if ca.Mode != cb.Mode || ca.Wilds != cb.Wilds || ca.FixedValues != cb.FixedValues ||
+		!slices.Equal(ca.Escalating, cb.Escalating) || ca.EscalatingStep != cb.EscalatingStep ||
+		ca.TerritoryBonus != cb.TerritoryBonus || ca.ForcedTradeAt != cb.ForcedTradeAt ||
+		ca.OnePerTurn != cb.OnePerTurn || ca.TakeOnElimination != cb.TakeOnElimination {
+		return false
+	}
+	for i := range a.Missions {
+		x, y := &a.Missions[i], &b.Missions[i]
+		if x.Name != y.Name || x.Kind != y.Kind || !slices.Equal(x.Continents, y.Continents) ||
+			x.Extra != y.Extra || x.Count != y.Count || x.MinArmies != y.MinArmies {
+			return false
+		}
+	}
+	return true
 }
 
 // SetupRules says how the board is set up before the first turn.

@@ -38,14 +38,28 @@ func (p Phase) String() string {
 	return "phase?"
 }
 
-// State is the state of one game. Players receive a *State that they can
-// only read: every field is unexported and only the engine (package sim)
-// changes it. The slices returned by accessors are shared with the engine
-// and must not be modified.
+// State is a read-only view of one game. Every seat's player gets a State
+// of its own (and observers and other callers another), all reading the
+// same game: every field is unexported and only the engine (package sim)
+// changes the game. Nothing an accessor returns gives access to the
+// engine's own memory: hands and eliminations are copied out (AppendHand,
+// AppendEliminated), and Map, Rules and Mission return the player's own
+// copy of the map and rules (see Map). Even a player that overwrites its
+// *State (*s = sim.State{}) changes only its own handle, which the engine
+// sets anew before every call of the player.
 type State struct {
-	m     *Map
-	rules *Rules
-	n     int // players
+	*state      // the engine's state, shared by every handle of the game
+	v      view // the copy of map and rules this handle shows
+}
+
+// state is the state of one game, which only the engine changes. Every
+// player has a State handle of its own on it (see State).
+type state struct {
+	m     *Map   // the engine's private copy: the only map the engine reads
+	rules *Rules // the engine's private copy: the only rules the engine reads
+	n     int    // players
+
+	views []view // views[p] is seat p's copy of map and rules, views[n] everyone else's
 
 	owner  []int8
 	armies []int32
@@ -69,29 +83,41 @@ type State struct {
 	winner     int   // -1 while running or on stalemate
 }
 
-// Map returns the map being played.
-func (s *State) Map() *Map { return s.m }
+// view is one copy of the map and rules that a State shows.
+type view struct {
+	m *Map
+	r *Rules
+}
 
-// Rules returns the rules in force.
-func (s *State) Rules() *Rules { return s.rules }
+// Map returns the map being played. Every seat has a copy of its own,
+// made by NewGame, which Map returns while the engine asks that seat (in
+// every Player method); observers and every other caller share another
+// copy. A player keeps its copy (the same *Map) from one game of the Game
+// to the next, even if it changes seats. The engine never reads any of
+// these copies: a player that changes what it is shown misleads only
+// itself, and the engine restores the copy at the start of the next game.
+func (s *State) Map() *Map { return s.v.m }
+
+// Rules returns the rules in force: the asking seat's own copy, as for Map.
+func (s *State) Rules() *Rules { return s.v.r }
 
 // NumPlayers returns the number of seats (2..6).
-func (s *State) NumPlayers() int { return s.n }
+func (s *state) NumPlayers() int { return s.n }
 
 // NumTerritories returns the number of territories on the map.
-func (s *State) NumTerritories() int { return len(s.owner) }
+func (s *state) NumTerritories() int { return len(s.owner) }
 
 // Owner returns the seat owning territory t.
-func (s *State) Owner(t int) int { return int(s.owner[t]) }
+func (s *state) Owner(t int) int { return int(s.owner[t]) }
 
 // Armies returns the number of armies on territory t (>= 1).
-func (s *State) Armies(t int) int { return int(s.armies[t]) }
+func (s *state) Armies(t int) int { return int(s.armies[t]) }
 
 // Alive reports whether seat p still owns a territory.
-func (s *State) Alive(p int) bool { return s.alive[p] }
+func (s *state) Alive(p int) bool { return s.alive[p] }
 
 // NumAlive returns the number of players still in the game.
-func (s *State) NumAlive() int {
+func (s *state) NumAlive() int {
 	k := 0
 	for _, a := range s.alive {
 		if a {
@@ -102,25 +128,35 @@ func (s *State) NumAlive() int {
 }
 
 // TerritoryCount returns the number of territories seat p owns.
-func (s *State) TerritoryCount(p int) int { return s.territories[p] }
+func (s *state) TerritoryCount(p int) int { return s.territories[p] }
 
 // TotalArmies returns the number of armies seat p has on the board.
-func (s *State) TotalArmies(p int) int { return s.totalArmies[p] }
+func (s *state) TotalArmies(p int) int { return s.totalArmies[p] }
 
-// Hand returns seat p's cards. (Hands are open information in marslab: bots
-// may read any hand; see the README.)
-func (s *State) Hand(p int) []Card { return s.hands[p] }
+// NumCards returns the number of cards in seat p's hand.
+func (s *state) NumCards(p int) int { return len(s.hands[p]) }
 
-// Mission returns seat p's mission card, or nil outside mission mode.
+// AppendHand appends seat p's cards to dst, in the order that the indices
+// of Player.Trade refer to, and returns the extended slice. (Hands are open
+// information in marslab: bots may read any hand; see the README.) The
+// cards are a copy: changing them changes nothing in the game.
+func (s *state) AppendHand(dst []Card, p int) []Card { return append(dst, s.hands[p]...) }
+
+// Mission returns seat p's mission card, or nil outside mission mode. The
+// card belongs to the caller's copy of the rules (see Map).
 func (s *State) Mission(p int) *Mission {
 	if s.missions == nil || s.missions[p] < 0 {
 		return nil
 	}
-	return &s.rules.Missions[s.missions[p]]
+	r := s.Rules()
+	if r == nil || s.missions[p] >= len(r.Missions) {
+		return nil // a copy that its owner has cut short
+	}
+	return &r.Missions[s.missions[p]]
 }
 
 // MissionTarget returns the seat that p's "eliminate" mission names, or -1.
-func (s *State) MissionTarget(p int) int {
+func (s *state) MissionTarget(p int) int {
 	if s.missionTgt == nil {
 		return -1
 	}
@@ -128,33 +164,37 @@ func (s *State) MissionTarget(p int) int {
 }
 
 // SetsTraded returns the number of card sets traded so far in the game.
-func (s *State) SetsTraded() int { return s.setsTraded }
+func (s *state) SetsTraded() int { return s.setsTraded }
 
 // DeckSize returns the number of cards left in the draw pile.
-func (s *State) DeckSize() int { return len(s.deck) }
+func (s *state) DeckSize() int { return len(s.deck) }
 
 // Round returns the current round, starting at 1.
-func (s *State) Round() int { return s.round }
+func (s *state) Round() int { return s.round }
 
 // Current returns the seat whose turn it is.
-func (s *State) Current() int { return s.current }
+func (s *state) Current() int { return s.current }
 
 // Phase returns the current phase.
-func (s *State) Phase() Phase { return s.phase }
+func (s *state) Phase() Phase { return s.phase }
 
 // ConqueredThisTurn reports whether the current player has conquered a
 // territory this turn.
-func (s *State) ConqueredThisTurn() bool { return s.conquered }
+func (s *state) ConqueredThisTurn() bool { return s.conquered }
 
-// Eliminated returns the seats eliminated so far, in order.
-func (s *State) Eliminated() []int { return s.eliminated }
+// NumEliminated returns the number of seats eliminated so far.
+func (s *state) NumEliminated() int { return len(s.eliminated) }
+
+// AppendEliminated appends the seats eliminated so far, in order of
+// elimination, to dst and returns the extended slice.
+func (s *state) AppendEliminated(dst []int) []int { return append(dst, s.eliminated...) }
 
 // Winner returns the winning seat, or -1 while the game runs or after a
 // stalemate.
-func (s *State) Winner() int { return s.winner }
+func (s *state) Winner() int { return s.winner }
 
 // OwnsContinent reports whether seat p owns every territory of continent c.
-func (s *State) OwnsContinent(p, c int) bool {
+func (s *state) OwnsContinent(p, c int) bool {
 	for _, t := range s.m.Continents[c].Territories {
 		if int(s.owner[t]) != p {
 			return false
@@ -164,7 +204,7 @@ func (s *State) OwnsContinent(p, c int) bool {
 }
 
 // FirstOwned returns the lowest-id territory owned by p, or -1.
-func (s *State) FirstOwned(p int) int {
+func (s *state) FirstOwned(p int) int {
 	for t, o := range s.owner {
 		if int(o) == p {
 			return t
@@ -175,7 +215,7 @@ func (s *State) FirstOwned(p int) int {
 
 // Income returns the armies seat p would receive from territories and
 // continents at the start of a turn (cards not counted), equation (1).
-func (s *State) Income(p int) int {
+func (s *state) Income(p int) int {
 	r := &s.rules.Reinforce
 	n := s.territories[p]
 	a := n / r.Divisor
@@ -197,7 +237,7 @@ func (s *State) Income(p int) int {
 
 // SetValue returns the armies the next traded set is worth for the given
 // symbols (before the territory bonus), under the card rules.
-func (s *State) SetValue(symbols [3]uint8) int {
+func (s *state) SetValue(symbols [3]uint8) int {
 	c := &s.rules.Cards
 	switch c.Mode {
 	case "fixed":

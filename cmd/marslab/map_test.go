@@ -127,12 +127,12 @@ func TestMapRules(t *testing.T) {
 func TestMapErrors(t *testing.T) {
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.toml")
-	if err := os.WriteFile(bad, []byte("name = \"bad\"\n[[continents]]\nname = \"A\"\n[[territories]]\nname = \"a\"\ncontinent = \"A\"\nneighbors = [\"a\"]\n"+
+	if err := os.WriteFile(bad, []byte("name = \"bad\"\n[[continents]]\nname = \"A\"\nbonus = 0\n[[territories]]\nname = \"a\"\ncontinent = \"A\"\nneighbors = [\"a\"]\n"+
 		"[[territories]]\nname = \"b\"\ncontinent = \"A\"\nneighbors = [\"a\"]\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	pair := filepath.Join(dir, "pair.toml")
-	if err := os.WriteFile(pair, []byte("name = \"pair\"\n[[continents]]\nname = \"A\"\n[[territories]]\nname = \"a\"\ncontinent = \"A\"\nneighbors = [\"b\"]\n"+
+	if err := os.WriteFile(pair, []byte("name = \"pair\"\n[[continents]]\nname = \"A\"\nbonus = 0\n[[territories]]\nname = \"a\"\ncontinent = \"A\"\nneighbors = [\"b\"]\n"+
 		"[[territories]]\nname = \"b\"\ncontinent = \"A\"\nneighbors = [\"a\"]\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -147,7 +147,7 @@ func TestMapErrors(t *testing.T) {
 		{"two maps", []string{"classic", "classic"}, `map: want at most one map, got ["classic" "classic"]`},
 		{"json and toml", []string{"-json", "-toml"}, "map: -json, -toml and -rules exclude each other"},
 		{"unknown rules", []string{"-rules", "lux"}, `load rules: no embedded rules named "lux"`},
-		{"rules on a small map", []string{"-rules", "missions", pair}, `rules "missions": missions[0].continents = "Europe": no such continent on map "pair"`},
+		{"rules on a small map", []string{"-rules", "missions", pair}, `configs/rules/missions.toml: missions[0].continents = "Europe": no such continent on map "pair"`},
 		{"bad flag", []string{"-colour"}, "flag provided but not defined: -colour"},
 	}
 	for _, c := range cases {

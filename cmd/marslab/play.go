@@ -65,7 +65,7 @@ func cmdPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	elim := &elimRecorder{}
 	g.Observe(elim)
-	res, err := g.Play(ps, *seed, *index)
+	res, err := g.PlayContext(ctx, ps, *seed, *index)
 	if err != nil {
 		return err
 	}
@@ -134,7 +134,7 @@ func printGame(w io.Writer, cfg *gameConfig, seats []bots.Seat, s *sim.State, re
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "seat\tbot\tplace\tterritories\tarmies\tcards\tfaults")
 	for p, st := range seats {
-		fmt.Fprintf(tw, "%d\t%s\t%d\t%d\t%d\t%d\t%d\n", p, st.Label, res.Placement[p], s.TerritoryCount(p), s.TotalArmies(p), len(s.Hand(p)), res.Faults[p])
+		fmt.Fprintf(tw, "%d\t%s\t%d\t%d\t%d\t%d\t%d\n", p, st.Label, res.Placement[p], s.TerritoryCount(p), s.TotalArmies(p), s.NumCards(p), res.Faults[p])
 	}
 	tw.Flush()
 }
@@ -190,7 +190,7 @@ func cmdReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	cmp := &logComparer{want: events}
 	g.Observe(cmp)
-	res, err := g.Play(ps, h.Seed, h.Index)
+	res, err := g.PlayContext(ctx, ps, h.Seed, h.Index)
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,57 @@
+package bots
+
+import (
+	"fmt"
+	"testing"
+
+	"marslab/internal/simcheck"
+	"marslab/sim"
+)
+
+// TestInvariantsBaseline plays the baseline bots (aggressive, random,
+// passive and pacifist, rotating through the seats) under every embedded
+// rule set on the classic map, 2 to 6 players, and checks every event with
+// the ledger of marslab/internal/simcheck, which recomputes starting armies,
+// reinforcements, set values and territory bonuses from the rules: 200
+// games per player count, 1000 per rule set (25 and 125 under -short or
+// -race).
+func TestInvariantsBaseline(t *testing.T) {
+	games := 200
+	if testing.Short() || simcheck.RaceEnabled {
+		games = 25
+	}
+	for _, rn := range ruleSets {
+		m, r := load(t, rn)
+		var total [sim.EvGameEnd + 1]int
+		for n := 2; n <= 6; n++ {
+			t.Run(fmt.Sprintf("%s/%dp", rn, n), func(t *testing.T) {
+				g, err := sim.NewGame(m, r, n)
+				must(t, err)
+				c := simcheck.New(g, m, r)
+				g.Observe(c)
+				players := make([]sim.Player, n)
+				for i := 0; i < games; i++ {
+					for p := range players {
+						players[p] = kinds[(p+i)%len(kinds)]()
+					}
+					res, err := g.Play(players, 2006, uint64(i))
+					must(t, err)
+					if err := c.CheckResult(res); err != nil {
+						t.Fatalf("game %d: %v", i, err)
+					}
+					for p, f := range res.Faults {
+						if f != 0 {
+							t.Fatalf("game %d: seat %d (%T) made %d faults", i, p, players[p], f)
+						}
+					}
+				}
+				for k, v := range c.Counts {
+					total[k] += v
+				}
+			})
+		}
+		if total[sim.EvTrade] == 0 || total[sim.EvElimination] == 0 || total[sim.EvMove] == 0 {
+			t.Errorf("%s: no trades, eliminations or moves: %v", rn, total)
+		}
+	}
+}

@@ -1,0 +1,102 @@
+package simcheck
+
+import (
+	"strings"
+	"testing"
+
+	"marslab/sim"
+)
+
+// attacker attacks from its strongest territory while it can and trades
+// whenever it can.
+type attacker struct{ sim.BasePlayer }
+
+func (a *attacker) Trade(s *sim.State, forced bool) ([3]int, bool) { return sim.BestSet(s, a.Seat) }
+
+func (a *attacker) Attack(s *sim.State) (sim.AttackOrder, bool) {
+	for t := 0; t < s.NumTerritories(); t++ {
+		if s.Owner(t) != a.Seat || s.Armies(t) < 3 {
+			continue
+		}
+		for _, u := range s.Map().Neighbors(t) {
+			if s.Owner(u) != a.Seat {
+				return sim.AttackOrder{From: t, To: u, Repeat: true}, true
+			}
+		}
+	}
+	return sim.AttackOrder{}, false
+}
+
+// doctor passes the events to the checker, the first one of a kind changed.
+type doctor struct {
+	c      *Checker
+	kind   sim.EventKind
+	change func(e *sim.Event)
+	done   bool
+}
+
+func (d *doctor) Observe(e *sim.Event) {
+	if !d.done && e.Kind == d.kind {
+		d.done = true
+		x := *e
+		d.change(&x)
+		d.c.Observe(&x)
+		return
+	}
+	d.c.Observe(e)
+}
+
+// TestCheckerCatchesFalseEvents: the checker accepts real games, and
+// rejects a game whose events disagree with the rules or the board.
+func TestCheckerCatchesFalseEvents(t *testing.T) {
+	m, err := sim.LoadMap("classic")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := sim.LoadRules("classic")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name   string
+		kind   sim.EventKind
+		change func(e *sim.Event)
+		want   string // part of the violation; "" for none
+	}{
+		{"honest", sim.EvTurn, func(e *sim.Event) {}, ""},
+		{"starting armies", sim.EvStart, func(e *sim.Event) { e.Armies++ }, "the rules give 30"},
+		{"income", sim.EvReinforce, func(e *sim.Event) { e.Armies++ }, "reinforcement of"},
+		{"set value", sim.EvTrade, func(e *sim.Event) { e.Armies *= 2 }, "the rules give"},
+		{"bonus elsewhere", sim.EvTrade, func(e *sim.Event) { e.To = 99 }, "territory bonus on"},
+		{"placement", sim.EvPlace, func(e *sim.Event) { e.Armies++ }, "the rules give"},
+		{"losses", sim.EvRoll, func(e *sim.Event) {
+			e.AttackerDice, e.DefenderDice = [3]uint8{1, 1, 1}, [2]uint8{6, 6}
+			e.AttackerDice[0] = 6 // dice that do not give the recorded losses
+		}, "lose"},
+		{"card", sim.EvCard, func(e *sim.Event) { e.Cards[0].Symbol = sim.Wild }, "holds"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			g, err := sim.NewGame(m, r, 4)
+			if err != nil {
+				t.Fatal(err)
+			}
+			chk := New(g, m, r)
+			g.Observe(&doctor{c: chk, kind: c.kind, change: c.change})
+			res, err := g.Play([]sim.Player{&attacker{}, &attacker{}, &attacker{}, &attacker{}}, 1, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = chk.CheckResult(res)
+			switch {
+			case c.want == "" && err != nil:
+				t.Fatal(err)
+			case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
+				t.Fatalf("error %v, want one containing %q", err, c.want)
+			}
+			if c.name == "honest" && (chk.Counts[sim.EvTrade] == 0 || chk.Counts[sim.EvCard] == 0) {
+				t.Fatalf("a game without trades: %v", chk.Counts)
+			}
+		})
+	}
+}

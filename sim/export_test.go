@@ -1,0 +1,12 @@
+package sim
+
+// Test helpers for the external tests (package sim_test), which can use the
+// invariant checker of marslab/internal/simcheck.
+var (
+	RingMap      = ringMap
+	RulesForTest = testRules
+	NewChaos     = newChaos
+)
+
+// RaceEnabled reports a -race build.
+const RaceEnabled = raceEnabled

@@ -1,0 +1,115 @@
+package sim_test
+
+import (
+	"context"
+	"errors"
+	"reflect"
+	"testing"
+	"time"
+
+	"marslab/sim"
+)
+
+// endless returns a game without a round limit whose two players never
+// attack: left alone, it would never end.
+func endless(t *testing.T) (*sim.Game, []sim.Player) {
+	t.Helper()
+	r := sim.RulesForTest(sim.FortifySingle)
+	r.End.RoundLimit = 0
+	g, err := sim.NewGame(sim.RingMap(2, 3), r, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g, []sim.Player{&sim.BasePlayer{}, &sim.BasePlayer{}}
+}
+
+// TestInterruptFromAnotherGoroutine stops an endless game from another
+// goroutine, as Ctrl-C does.
+func TestInterruptFromAnotherGoroutine(t *testing.T) {
+	g, players := endless(t)
+	turns := make(chan int, 1)
+	n := 0
+	g.Observe(sim.ObserverFunc(func(e *sim.Event) {
+		if e.Kind == sim.EvTurn {
+			if n++; n == 1000 {
+				turns <- n
+			}
+		}
+	}))
+	done := make(chan error, 1)
+	go func() {
+		_, err := g.Play(players, 1, 0)
+		done <- err
+	}()
+	select {
+	case <-turns:
+	case <-time.After(time.Minute):
+		t.Fatal("the game did not start")
+	}
+	g.Interrupt()
+	select {
+	case err := <-done:
+		if !errors.Is(err, sim.ErrInterrupted) {
+			t.Fatalf("Play returned %v, want ErrInterrupted", err)
+		}
+		t.Log(err)
+	case <-time.After(time.Minute):
+		t.Fatal("Interrupt did not stop the game")
+	}
+}
+
+func TestPlayContext(t *testing.T) {
+	g, players := endless(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	_, err := g.PlayContext(ctx, players, 1, 0)
+	if !errors.Is(err, sim.ErrInterrupted) || !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("PlayContext returned %v, want ErrInterrupted and the deadline", err)
+	}
+	// A context that is already done plays nothing.
+	if _, err := g.PlayContext(ctx, players, 1, 1); !errors.Is(err, sim.ErrInterrupted) {
+		t.Fatalf("PlayContext on a done context returned %v", err)
+	}
+}
+
+// TestInterruptLeavesTheGameUsable: after an interrupted game, the next
+// game is the same as on a fresh Game, and a context that ends after its
+// game does not stop the next one.
+func TestInterruptLeavesTheGameUsable(t *testing.T) {
+	m := sim.RingMap(3, 4)
+	r := sim.RulesForTest(sim.FortifyOneStep)
+	fresh, err := sim.NewGame(m, r, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := fresh.Play(sim.NewChaos(3, 0.02), 5, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := sim.NewGame(m, r, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	armed := true
+	g.Observe(sim.ObserverFunc(func(e *sim.Event) {
+		if armed && e.Kind == sim.EvTurn && e.Round == 3 {
+			armed = false
+			g.Interrupt()
+		}
+	}))
+	if _, err := g.Play(sim.NewChaos(3, 0.02), 5, 0); !errors.Is(err, sim.ErrInterrupted) {
+		t.Fatalf("Play returned %v, want ErrInterrupted", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	got, err := g.PlayContext(ctx, sim.NewChaos(3, 0.02), 5, 1)
+	cancel()
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Fatalf("after an interrupted game: %+v, %v; a fresh game gives %+v", got, err, want)
+	}
+	// Interrupt before Play stops the next game at once; only that one.
+	g2, players := endless(t)
+	g2.Interrupt()
+	if res, err := g2.Play(players, 1, 0); !errors.Is(err, sim.ErrInterrupted) || res.Turns != 0 {
+		t.Fatalf("Play after Interrupt: %+v, %v", res, err)
+	}
+}
