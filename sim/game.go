@@ -62,9 +62,9 @@ const maxTradesPerPhase = 64
 // another). The dice and the deal come from one random stream per game,
 // each bot gets its own (see GameSeed).
 type Game struct {
-	m  *Map   // private copy of the map: the only one the engine reads
-	r  *Rules // private copy of the rules: the only one the engine reads
-	n  int
+	m       *Map   // private copy of the map: the only one the engine reads
+	r       *Rules // private copy of the rules: the only one the engine reads
+	n       int
 	st      state
 	handles []State // handles[p]: seat p's view of st, handles[n] the observers'
 
