@@ -184,8 +184,14 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		c.bw = bufio.NewWriterSize(out, 1<<16)
 		c.path = filepath.Join(cfg.Out, gamesFile)
 	}
-	// Wake the workers waiting for room when the run is cancelled.
+	// When the run is cancelled (Ctrl-C, or a worker's error), wake the
+	// workers waiting for room and stop the games in flight: they are not
+	// complete, so they are not kept, and a game with no round limit
+	// cannot hold the run up.
 	stopWake := context.AfterFunc(runCtx, func() {
+		for _, w := range ws {
+			w.game.Interrupt()
+		}
 		c.mu.Lock()
 		c.cond.Broadcast()
 		c.mu.Unlock()
@@ -204,6 +210,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 				}
 				g := cfg.Shard.Game(rep.Done + k)
 				rec, err := w.play(g, seating[g%n])
+				if errors.Is(err, sim.ErrInterrupted) {
+					return // the run was cancelled during the game
+				}
 				if err != nil {
 					cancel(err)
 					return

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"marslab/bots"
 	"marslab/sim"
@@ -427,4 +428,42 @@ func ExampleMerge() {
 	fmt.Println(rep.Done, "games merged; identical to one piece:", bytes.Equal(a, b))
 	// Output:
 	// 20 games merged; identical to one piece: true
+}
+
+// TestInterruptEndlessGames cancels a batch whose games never end (round
+// limit 0, two bots that never attack): the games in flight are
+// interrupted, none is kept, and the run returns ErrInterrupted instead of
+// waiting for them.
+func TestInterruptEndlessGames(t *testing.T) {
+	cfg := testConfig(t, "passive,passive", 4)
+	r := cfg.Rules.Clone()
+	r.End.RoundLimit = 0
+	cfg.Rules = r
+	cfg.Workers = 2
+	dir := t.TempDir()
+	cfg.Out = dir
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	var rep *Report
+	var err error
+	go func() {
+		defer close(done)
+		rep, err = Run(ctx, cfg)
+	}()
+	time.Sleep(50 * time.Millisecond) // let the workers start their endless games
+	cancel()
+	select {
+	case <-done:
+	case <-time.After(time.Minute):
+		t.Fatal("Run did not return within a minute of the cancellation")
+	}
+	if !errors.Is(err, ErrInterrupted) {
+		t.Fatalf("want ErrInterrupted, got %v", err)
+	}
+	if rep.Done != 0 || rep.Played != 0 {
+		t.Errorf("done %d, played %d: an endless game cannot be complete", rep.Done, rep.Played)
+	}
+	if b := readFile(t, dir, gamesFile); len(b) != 0 {
+		t.Errorf("games.jsonl holds %q", b)
+	}
 }
