@@ -14,8 +14,10 @@ func TestNames(t *testing.T) {
 	if got, want := RulesNames(), []string{"classic", "fixedcards", "mars2006", "missions"}; !slices.Equal(got, want) {
 		t.Errorf("RulesNames() = %q, want %q", got, want)
 	}
-	if got := BotNames(); !slices.Contains(got, "mars-paper") {
-		t.Errorf("BotNames() = %q, want it to contain mars-paper", got)
+	for _, want := range []string{"mars-paper", "mars-tuned"} {
+		if got := BotNames(); !slices.Contains(got, want) {
+			t.Errorf("BotNames() = %q, want it to contain %s", got, want)
+		}
 	}
 }
 
@@ -31,6 +33,7 @@ func TestRead(t *testing.T) {
 		{"rules", Rules, "mars2006", "round_limit = 100", false},
 		{"rules fixed", Rules, "fixedcards", `mode = "connected"`, false},
 		{"bot", Bot, "mars-paper", `bot = "mars"`, false},
+		{"tuned bot", Bot, "mars-tuned", `W_p = 0.8 `, false},
 		{"unknown map", Map, "earth", `no embedded map named "earth" (have classic)`, true},
 		{"unknown rules", Rules, "lux", `no embedded rules named "lux" (have classic, fixedcards, mars2006, missions)`, true},
 		{"path-like", Rules, "rules/classic", `no embedded rules named "rules/classic"`, true},

@@ -2,126 +2,276 @@ package mars
 
 import "fmt"
 
-// attackChoice is the winning bid of an attack auction.
+// attackChoice is an agent's bid in an attack auction.
 type attackChoice struct {
 	from, to int
 	odds     float64
-	goal     bool // the odds are those of the agent's remaining goal path
+	// pursuit is the pursued goal (an index in mediator.pursuits) whose
+	// remaining path the odds are for, or -1 for a single battle.
+	pursuit int
 }
+
+// noAttack is the bid of an agent with no enemy neighbour.
+var noAttack = attackChoice{from: -1, to: -1, odds: -1, pursuit: -1}
 
 // chooseAttack runs one attack auction (MARS paper, "Attack"): every
 // eligible agent (own territory with an enemy neighbour and more than one
-// army) bids its success odds. An agent pursuing a goal (one that won the
-// placement auction, or one handed on by the conquering neighbour) bids
-// only for its goal's next target, at the odds of conquering the whole
-// remaining goal path with its armies-1 attacking armies: the armies were
-// placed for that goal, and the paper's agents attack to carry their goals
-// on. An agent without a goal (or whose goal's next target MARS already
-// owns) bids its best odds of conquering a single enemy neighbour. The
-// highest bid (ties to the lowest territory ids) attacks if its odds reach
-// the threshold: W_p1 before the turn's first conquest, W_p after. ok is
-// false when no bid reaches it.
+// army) bids its success odds (attackBid), and the highest bid attacks if
+// it reaches the threshold thr: W_p1 before the turn's first conquest, W_p
+// after. The highest bid wins, ties to the lowest attacking territory id.
+// ok is false when no bid reaches thr; c is then the best bid (odds -1 if
+// no agent is eligible).
 func (m *mediator) chooseAttack(conquered bool) (c attackChoice, thr float64, ok bool) {
-	b := m.b
 	thr = m.p.Wp1
 	if conquered {
 		thr = m.p.Wp
 	}
-	c.odds = -1
+	c = noAttack
 	for _, t := range m.ownList() {
-		if b.armies[t] < 2 {
+		if m.b.armies[t] < 2 {
 			continue
 		}
-		a := &m.agents[t]
-		if a.goal >= 0 {
-			if p := m.path(a.goal); a.pos < len(p) && b.owner[p[a.pos]] != b.me {
-				if o := m.goalOdds(t); o > c.odds {
-					c = attackChoice{from: t, to: p[a.pos], odds: o, goal: true}
-				}
-				continue
-			}
-		}
-		for _, u := range b.nbr[t] {
-			if b.owner[u] == b.me {
-				continue
-			}
-			if o := m.o.win(b.armies[t]-1, b.armies[u]); o > c.odds {
-				c = attackChoice{from: t, to: u, odds: o}
-			}
+		if x := m.attackBid(t, thr); x.odds > c.odds {
+			c = x
 		}
 	}
 	return c, thr, c.odds >= 0 && c.odds >= thr
 }
 
-// goalOdds returns the odds of agent t conquering the rest of its goal
-// path, which must be enemy-held from its next target on; a path cut
-// short by a territory MARS already owns ends there.
-func (m *mediator) goalOdds(t int) float64 {
-	a := &m.agents[t]
+// attackBid returns own agent t's bid in an attack auction of threshold
+// thr. The paper has the agents carry the goals that won the placement
+// auction, a conquering agent handing its goal path on to the conquered
+// territory's agent; MARS reads this as follows. The agent bids the best
+// odds, over its live pursued goals (those whose next target is still an
+// enemy's), of conquering the goal's whole remaining path with its
+// armies-1 attacking armies (the path ends early at a territory MARS
+// already owns), against that goal's next target. If none of them reaches
+// thr, or it pursues no live goal, it bids, like an agent without goals,
+// its best odds of conquering one enemy neighbour in a single battle.
+//
+// The fallback gives up hardly any goal attack of this turn: during the
+// attack phase the threshold only rises (W_p1 to W_p, with the paper's
+// W_p >= W_p1) and a goal's odds do not rise unless a battle on its own
+// path goes well (its agent's armies only fall, and other agents change
+// its defenders only by conquering one of its territories, which cuts the
+// path short), so a goal below the threshold now would not be attacked
+// later in the turn either; if a battle does lift it, the auction, which
+// runs again after every roll, bids it again. Armies placed for a goal
+// are thus spent on it while its odds are good enough, and otherwise on
+// the agent's likeliest conquest rather than left idle.
+//
+// Ties go to the lowest target territory id, then (between goals with the
+// same target) to the goal the agent got first.
+func (m *mediator) attackBid(t int, thr float64) attackChoice {
+	b := m.b
+	att := b.armies[t] - 1
+	best := noAttack
+	for i := m.agents[t].phead; i >= 0; i = m.pursuits[i].next {
+		p := &m.pursuits[i]
+		path := m.path(p.g)
+		if p.pos >= len(path) || b.owner[path[p.pos]] == b.me {
+			continue // achieved, or its next target is already MARS's
+		}
+		v := path[p.pos]
+		// The goal's odds are at most Π_j W(att-(j-1), d_j): the j-th
+		// battle starts with at most att-(j-1) armies.
+		if u := m.goalBound(p, att, max(thr, best.odds)); u < thr || u < best.odds {
+			continue
+		}
+		o := m.goalOdds(p, att)
+		if o > best.odds || (o == best.odds && v < best.to) {
+			best = attackChoice{from: t, to: v, odds: o, pursuit: i}
+		}
+	}
+	if best.odds >= thr {
+		return best
+	}
+	best = noAttack
+	for _, u := range b.nbr[t] {
+		if b.owner[u] == b.me {
+			continue
+		}
+		if o := m.o.win(att, b.armies[u]); o > best.odds || (o == best.odds && u < best.to) {
+			best = attackChoice{from: t, to: u, odds: o, pursuit: -1}
+		}
+	}
+	return best
+}
+
+// goalOdds returns the odds of att >= 1 attacking armies conquering the
+// rest of pursued goal p, whose next target must be enemy-held; a path cut
+// short by a territory MARS already owns ends there. The odds for every
+// army count up to att come from one dice.Chainer.WinAll pass, kept in
+// p.memo while the defenders stay the same.
+func (m *mediator) goalOdds(p *pursuit, att int) float64 {
+	m.remaining(*p)
+	defs := m.scratch
+	if len(defs) == 1 {
+		return m.o.win(att, defs[0])
+	}
+	if len(defs) > maxGoalPath {
+		return m.o.chain(att, defs)
+	}
+	mm := &p.memo
+	same := att < mm.na && mm.n == len(defs)
+	for j := 0; same && j < mm.n; j++ {
+		same = int(mm.defs[j]) == defs[j]
+	}
+	if !same {
+		if att+1 > mm.size {
+			mm.off, mm.size = len(m.avec), att+1
+			m.avec = m.o.winAll(m.avec, att, defs)
+		} else {
+			m.o.winAll(m.avec[mm.off:mm.off:mm.off+mm.size], att, defs)
+		}
+		mm.n, mm.na = len(defs), att+1
+		for j, d := range defs {
+			mm.defs[j] = int32(d)
+		}
+	}
+	return m.avec[mm.off+att]
+}
+
+// goalBound returns an upper bound of the odds of att attacking armies
+// conquering the rest of pursued goal p: the product over its remaining
+// territories of W(att-(j-1), d_j), the odds of the j-th battle with all
+// the armies that can reach it. It stops once the product is below stop.
+func (m *mediator) goalBound(p *pursuit, att int, stop float64) float64 {
+	u := 1.0
+	for j, v := range m.path(p.g)[p.pos:] {
+		if m.b.owner[v] == m.b.me {
+			break
+		}
+		if u *= m.o.win(att-j, m.b.armies[v]); u < stop {
+			break
+		}
+	}
+	return u
+}
+
+// remaining sets mediator.scratch to the defenders of the rest of pursued
+// goal p, up to the first territory MARS owns, and returns their sum.
+func (m *mediator) remaining(p pursuit) int {
 	m.scratch = m.scratch[:0]
-	for _, v := range m.path(a.goal)[a.pos:] {
+	sum := 0
+	for _, v := range m.path(p.g)[p.pos:] {
 		if m.b.owner[v] == m.b.me {
 			break
 		}
 		m.scratch = append(m.scratch, m.b.armies[v])
+		sum += m.b.armies[v]
 	}
-	return m.o.chain(m.b.armies[t]-1, m.scratch)
+	return sum
 }
 
-// ownList refreshes and returns the own territories in ascending order.
-func (m *mediator) ownList() []int {
-	m.own = m.own[:0]
-	for t, o := range m.b.owner {
-		if o == m.b.me {
-			m.own = append(m.own, t)
+// live reports whether pursued goal p goes on: its next target exists
+// and is an enemy's.
+func (m *mediator) live(p pursuit) bool {
+	path := m.path(p.g)
+	return p.pos < len(path) && m.b.owner[path[p.pos]] != m.b.me
+}
+
+// bestLive returns the defenders left on agent t's best live goal, the
+// one with the highest odds for att attacking armies (the first on ties),
+// and false if t pursues no live goal.
+func (m *mediator) bestLive(t, att int) (def int, ok bool) {
+	best := -1.0
+	for i := m.agents[t].phead; i >= 0; i = m.pursuits[i].next {
+		p := &m.pursuits[i]
+		if !m.live(*p) {
+			continue
+		}
+		if o := m.goalOdds(p, att); o > best {
+			best, def, ok = o, m.remaining(*p), true
 		}
 	}
-	return m.own
+	return def, ok
 }
 
-func (m *mediator) explainAttack(c attackChoice, thr float64, ok bool) {
+// thresholdName names the attack threshold in force, with its value.
+func (m *mediator) thresholdName(conquered bool) string {
+	if conquered {
+		return fmt.Sprintf("W_p=%g", m.p.Wp)
+	}
+	return fmt.Sprintf("W_p1=%g", m.p.Wp1)
+}
+
+func (m *mediator) explainAttack(c attackChoice, conquered, ok bool) {
+	thr := m.thresholdName(conquered)
 	if !ok {
 		if c.odds < 0 {
 			fmt.Fprintf(m.w, "  attack: no eligible agent\n")
 			return
 		}
-		fmt.Fprintf(m.w, "  attack: stop, best bid %s>%s odds %.3f < threshold %.4f\n", m.name(c.from), m.name(c.to), c.odds, thr)
+		fmt.Fprintf(m.w, "  attack: stop, best bid %s>%s odds %.3f < %s\n", m.name(c.from), m.name(c.to), c.odds, thr)
 		return
 	}
 	kind := "battle"
-	if c.goal {
-		kind = "goal " + m.pathString(m.agents[c.from].goal, m.agents[c.from].pos)
+	if c.pursuit >= 0 {
+		p := &m.pursuits[c.pursuit]
+		kind = "goal " + m.pathString(p.g, p.pos)
 	}
-	fmt.Fprintf(m.w, "  attack: %s(%d)>%s(%d) odds %.3f >= threshold %.4f (%s)\n",
+	fmt.Fprintf(m.w, "  attack: %s(%d)>%s(%d) odds %.3f >= %s (%s)\n",
 		m.name(c.from), m.b.armies[c.from], m.name(c.to), m.b.armies[c.to], c.odds, thr, kind)
 }
 
 // occupy decides how many armies move from `from` into the conquered
-// `to`, within [lo, hi], and hands the goal path on: if `to` was the next
-// target of from's goal, the goal passes to to's agent. When the goal
-// goes on beyond `to`, every army it may take moves in (the chain odds
-// assume it); otherwise the armies are split between the two territories
-// in proportion to the strongest enemy stack each faces (all stay behind
-// if `to` faces none, all move in if `from` faces none).
+// `to`, within [lo, hi], and hands goals on. Every goal `from` pursues
+// whose next target is `to` leaves it: a goal that ends at `to` is
+// achieved, every other one passes to to's agent, with `to` behind it.
+// Then, with the live goals (next target an enemy's) of both sides:
+//
+//   - a handed-on goal is live and `from` keeps none: every army allowed
+//     moves in (hi; the goal's chain odds assume it);
+//   - both sides have a live goal: the armies are split in proportion to
+//     the defenders left on each side's best live goal (the one of highest
+//     odds with from's armies-1 attackers, up to the first territory MARS
+//     owns): `to` gets armies(from)·D_to/(D_to+D_from);
+//   - otherwise they are split in proportion to the strongest enemy stack
+//     each side faces (all stay behind if `to` faces none, all move in if
+//     `from` faces none).
+//
+// The result is clamped to [lo, hi].
 func (m *mediator) occupy(from, to, lo, hi int) int {
 	b := m.b
 	fa := &m.agents[from]
 	ta := &m.agents[to]
-	ta.goal, ta.pos = -1, 0
-	goesOn := false
-	if fa.goal >= 0 {
-		p := m.path(fa.goal)
-		if fa.pos < len(p) && p[fa.pos] == to {
-			ta.goal, ta.pos = fa.goal, fa.pos+1
-			goesOn = ta.pos < len(p)
-			fa.goal = -1
+	ta.phead, ta.ptail = -1, -1
+	prev := -1
+	for i := fa.phead; i >= 0; {
+		p := m.pursuits[i] // a copy: pursue may move the buffer
+		path := m.path(p.g)
+		if p.pos >= len(path) || path[p.pos] != to {
+			prev, i = i, p.next
+			continue
 		}
+		// Unlink the goal from `from` and hand it on.
+		if prev >= 0 {
+			m.pursuits[prev].next = p.next
+		} else {
+			fa.phead = p.next
+		}
+		if fa.ptail == i {
+			fa.ptail = prev
+		}
+		if p.pos+1 < len(path) {
+			m.pursue(to, p.g, p.pos+1)
+		}
+		i = p.next
 	}
-	k := hi
-	if !goesOn {
-		ef := b.maxEnemy(from, nil)
-		et := b.maxEnemy(to, nil)
-		total := b.armies[from] // armies to share, one of which must stay
+	total := b.armies[from] // armies to share, one of which must stay
+	dt, goesOn := m.bestLive(to, total-1)
+	df, stays := m.bestLive(from, total-1)
+	var k, et, ef int
+	switch {
+	case goesOn && !stays:
+		k = hi
+	case goesOn && stays && dt+df > 0:
+		k = total * dt / (dt + df)
+	default:
+		goesOn = false // for the explanation: the enemy stacks decide
+		ef = b.maxEnemy(from, nil)
+		et = b.maxEnemy(to, nil)
 		switch {
 		case ef == 0:
 			k = hi
@@ -133,11 +283,32 @@ func (m *mediator) occupy(from, to, lo, hi int) int {
 	}
 	k = min(max(k, lo), hi)
 	if m.w != nil {
-		fmt.Fprintf(m.w, "  occupy %s: move %d of [%d, %d] from %s", m.name(to), k, lo, hi, m.name(from))
-		if goesOn {
-			fmt.Fprintf(m.w, " (goal goes on: %s)", m.pathString(ta.goal, ta.pos))
+		rule := fmt.Sprintf("strongest enemy %d ahead, %d behind", et, ef)
+		switch {
+		case goesOn && !stays:
+			rule = "goal goes on"
+		case goesOn:
+			rule = fmt.Sprintf("goals on both sides, defenders %d ahead, %d behind", dt, df)
+		}
+		fmt.Fprintf(m.w, "  occupy %s: move %d of [%d, %d] from %s (%s)", m.name(to), k, lo, hi, m.name(from), rule)
+		sep := "; goals handed on: "
+		for i := ta.phead; i >= 0; i = m.pursuits[i].next {
+			p := &m.pursuits[i]
+			fmt.Fprintf(m.w, "%s%s", sep, m.pathString(p.g, p.pos))
+			sep = "; "
 		}
 		fmt.Fprintln(m.w)
 	}
 	return k
+}
+
+// ownList refreshes and returns the own territories in ascending order.
+func (m *mediator) ownList() []int {
+	m.own = m.own[:0]
+	for t, o := range m.b.owner {
+		if o == m.b.me {
+			m.own = append(m.own, t)
+		}
+	}
+	return m.own
 }

@@ -71,9 +71,7 @@ func (b *Bot) Start(s *sim.State, seat int, rng *rand.Rand) {
 		}
 	}
 	b.med.w = b.w
-	for t := range b.med.agents {
-		b.med.agents[t].goal = -1
-	}
+	b.med.clearPursued()
 }
 
 func (b *Bot) load(s *sim.State) { b.med.b.load(s, b.seat) }
@@ -130,9 +128,10 @@ func (b *Bot) Place(s *sim.State, armies int, buf []sim.Placement) []sim.Placeme
 // odds after every roll, "until the odds are below W_p").
 func (b *Bot) Attack(s *sim.State) (sim.AttackOrder, bool) {
 	b.load(s)
-	c, thr, ok := b.med.chooseAttack(s.ConqueredThisTurn())
+	conquered := s.ConqueredThisTurn()
+	c, _, ok := b.med.chooseAttack(conquered)
 	if b.w != nil {
-		b.med.explainAttack(c, thr, ok)
+		b.med.explainAttack(c, conquered, ok)
 	}
 	if !ok {
 		return sim.AttackOrder{}, false
@@ -140,7 +139,8 @@ func (b *Bot) Attack(s *sim.State) (sim.AttackOrder, bool) {
 	return sim.AttackOrder{From: c.from, To: c.to}, true
 }
 
-// Occupy moves armies in along the goal path (see mediator.occupy).
+// Occupy hands goals on to the conquered territory's agent and moves
+// armies in (see mediator.occupy).
 func (b *Bot) Occupy(s *sim.State, from, to, lo, hi int) int {
 	b.load(s)
 	return b.med.occupy(from, to, lo, hi)

@@ -2,16 +2,27 @@ package mars
 
 import (
 	"fmt"
+	"math"
 
 	"marslab/sim"
 )
 
-// transportCost is the share of a buyer's bid lost per army moved one
-// step in the fortification auction (MARS's choice; the paper names a
-// transportation cost without a value). A territory at the front sells an
-// army to another front territory only if the buyer's bid, less this
-// cost, beats the seller's own bid for keeping it.
+// transportCost is the share of a buyer's bid lost per step an army
+// travels in the fortification (MARS's choice; the paper names a
+// transportation cost without a value). Every sale of the intra-cluster
+// auction is between neighbours, so one step, a flat 10 %: a front
+// territory sells an army to another front territory only if the buyer's
+// bid, less 10 %, beats its own bid for keeping it (interior sellers bid
+// nothing for their armies and sell to the best buyer). Armies farther
+// from the front travel by relay demand (see fortify), not by sale, so no
+// sale spans more steps. Under the `connected` rule the one move may cover
+// several steps, and there the bid of a front territory d owned steps
+// from the moving stack counts 0.9^d.
 const transportCost = 0.1
+
+// valueFloor is the least territory value a fortification bid is based on
+// (see buyBid).
+const valueFloor = 1.0
 
 // fortifier holds the fortification phase's buffers.
 type fortifier struct {
@@ -23,6 +34,7 @@ type fortifier struct {
 	got     []int // armies bought in the auction
 	demand  []int // armies each territory asked for
 	queue   []int
+	steps   []int // owned steps from the moving stack (connected rule), -1 unreached
 	net     flowNet
 	edges   []flowEdge
 	nclust  int
@@ -41,6 +53,7 @@ func (f *fortifier) init(n int) {
 	f.sold = make([]int, n)
 	f.got = make([]int, n)
 	f.demand = make([]int, n)
+	f.steps = make([]int, n)
 }
 
 // analyse finds the owned clusters, every own territory's distance (in
@@ -110,11 +123,17 @@ func (m *mediator) analyse() {
 }
 
 // buyBid is front territory u's bid for one more army in the intra-cluster
-// auction: V_c(u)·(threat+1)/(armies+bought+1), which prefers valuable,
-// threatened and weak territories and falls with every army bought.
+// auction: max(V_c(u), valueFloor)·(threat+1)/(armies+bought+1), which
+// prefers valuable, threatened and weak territories and falls with every
+// army bought. The bid is MARS's design, not the paper's; the floor keeps
+// it positive: V_c falls with every enemy army next to the territory
+// (C_enu < 0), so a front facing a huge enemy stack can have V_c <= 0, and
+// a bid on V_c alone would then starve exactly the most threatened fronts
+// (a MARS with huge interior stacks stalemated on a big map). With the
+// floor such a front bids on its threat, (threat+1)/(armies+bought+1).
 func (m *mediator) buyBid(u int) float64 {
 	f := &m.fl
-	return m.vals[u] * float64(f.threat[u]+1) / float64(m.b.armies[u]+f.got[u]-f.sold[u]+1)
+	return max(m.vals[u], valueFloor) * float64(f.threat[u]+1) / float64(m.b.armies[u]+f.got[u]-f.sold[u]+1)
 }
 
 // auction sells, army by army, the spare armies of the sellers next to
@@ -161,9 +180,13 @@ func (m *mediator) auction() {
 // maximum flow (Edmonds-Karp) from sellers to buyers over the owned
 // borders, capacities spare and demand. Each army crosses one border at
 // most and no territory sends more than it can spare, which is exactly the
-// `one-step` rule. Under `single` the largest flow becomes the one move;
-// under `connected` the largest interior stack moves along owned
-// territories to its cluster's highest-bidding front territory.
+// `one-step` rule, and every flow edge with a positive flow is a move.
+// Under `single` the same flow is planned and only its largest edge (the
+// first on ties) becomes the one move. Under `connected` there is no
+// auction and no flow: only interior territories are sources, and the
+// interior territory with the most spare armies sends them all along owned
+// territories to the front territory of its cluster with the highest
+// bid, discounted per step (fortifyConnected).
 func (m *mediator) fortify(mode string, buf []sim.Move) []sim.Move {
 	b, f := m.b, &m.fl
 	for t := range b.owner {
@@ -245,8 +268,10 @@ func (m *mediator) fortify(mode string, buf []sim.Move) []sim.Move {
 }
 
 // fortifyConnected picks the `connected`-rule move: the interior
-// territory with the most spare armies (ties to the lowest id) sends them
-// all to the front territory of its cluster with the highest bid.
+// territory with the most spare armies (ties to the lowest id; front
+// territories are never sources) sends them all to the front territory u
+// of its cluster with the highest buyBid(u)·(1-transportCost)^d, d the
+// owned steps from the source to u (ties to the lowest id).
 func (m *mediator) fortifyConnected(buf []sim.Move) []sim.Move {
 	b, f := m.b, &m.fl
 	s := -1
@@ -261,10 +286,24 @@ func (m *mediator) fortifyConnected(buf []sim.Move) []sim.Move {
 		}
 		return buf
 	}
+	for t := range f.steps {
+		f.steps[t] = -1
+	}
+	f.steps[s] = 0
+	f.queue = append(f.queue[:0], s)
+	for q := 0; q < len(f.queue); q++ {
+		t := f.queue[q]
+		for _, v := range b.nbr[t] {
+			if b.owner[v] == b.me && f.steps[v] < 0 {
+				f.steps[v] = f.steps[t] + 1
+				f.queue = append(f.queue, v)
+			}
+		}
+	}
 	u, best := -1, 0.0
 	for t := range b.owner {
-		if f.comp[t] == f.comp[s] && f.dist[t] == 0 {
-			if v := m.buyBid(t); u < 0 || v > best {
+		if f.steps[t] > 0 && f.dist[t] == 0 {
+			if v := m.buyBid(t) * math.Pow(1-transportCost, float64(f.steps[t])); u < 0 || v > best {
 				u, best = t, v
 			}
 		}
@@ -273,8 +312,8 @@ func (m *mediator) fortifyConnected(buf []sim.Move) []sim.Move {
 		return buf
 	}
 	if m.w != nil {
-		fmt.Fprintf(m.w, "  fortify (connected): %d clusters; %s > %s: %d armies (bid %.2f)\n",
-			f.nclust, m.name(s), m.name(u), f.spare[s], best)
+		fmt.Fprintf(m.w, "  fortify (connected): %d clusters; %s > %s: %d armies (bid %.2f after %d steps)\n",
+			f.nclust, m.name(s), m.name(u), f.spare[s], best, f.steps[u])
 	}
 	return append(buf, sim.Move{From: s, To: u, Armies: f.spare[s]})
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"marslab/dice"
+	"marslab/sim"
 )
 
 // testMediator builds a mediator for a hand-made map: adjacency lists,
@@ -148,6 +149,69 @@ func TestPropagateProperties(t *testing.T) {
 			must.Equal(t, def, x.def)
 		}
 	}
+}
+
+// TestPropagateKeepsReachable checks the pruning of goal chains against
+// every simple enemy path of up to G_l territories next to each own
+// agent: a path whose exact chain odds, with all of the agent's armies
+// and every new army, reach pPrune is stored as a goal.
+func TestPropagateKeepsReachable(t *testing.T) {
+	// The audit's case first: 5 attackers against five 1-army territories
+	// (exact odds 6.9 %) on a line.
+	nbr := [][]int{{1}, {0, 2}, {1, 3}, {2, 4}, {3, 5}, {4}}
+	m := testMediator(t, PaperParams(), nbr, make([]int, 6), []int{1}, []int{0, 1, 1, 1, 1, 1}, []int{6, 1, 1, 1, 1, 1})
+	m.propagate(0)
+	expect.True(t, slices.ContainsFunc(goalsOf(m, 0), func(p []int) bool { return slices.Equal(p, []int{1, 2, 3, 4, 5}) }),
+		"goal 1>2>3>4>5 kept: %v", goalsOf(m, 0))
+
+	rng := rand.New(rand.NewPCG(11, 12))
+	ch := dice.NewChainer(dice.Classic, 64)
+	checked := 0
+	for trial := 0; trial < 40; trial++ {
+		nt := 8 + rng.IntN(8)
+		nbr, owner, armies := randomPosition(rng, nt)
+		for i := range armies {
+			armies[i] = 1 + rng.IntN(1+rng.IntN(12))
+		}
+		p := PaperParams()
+		p.Gl = 1 + rng.IntN(5)
+		n := rng.IntN(6)
+		m := testMediator(t, p, nbr, make([]int, nt), []int{3}, owner, armies)
+		m.propagate(n)
+		for ag := range nt {
+			if owner[ag] != 0 {
+				continue
+			}
+			stored := goalsOf(m, ag)
+			a := armies[ag] - 1 + n
+			var walk func(path []int)
+			walk = func(path []int) {
+				defs := make([]int, len(path))
+				for j, v := range path {
+					defs[j] = armies[v]
+				}
+				if a > 0 && ch.Win(a, defs) >= pPrune {
+					checked++
+					must.True(t, slices.ContainsFunc(stored, func(p []int) bool { return slices.Equal(p, path) }),
+						"trial %d agent %d: path %v (odds %.4f) dropped", trial, ag, path, ch.Win(a, defs))
+				}
+				if len(path) == p.Gl {
+					return
+				}
+				for _, u := range nbr[path[len(path)-1]] {
+					if owner[u] != 0 && !slices.Contains(path, u) {
+						walk(append(slices.Clone(path), u))
+					}
+				}
+			}
+			for _, u := range nbr[ag] {
+				if owner[u] != 0 {
+					walk([]int{u})
+				}
+			}
+		}
+	}
+	must.True(t, checked > 500, "only %d paths checked", checked)
 }
 
 // TestPropagateLargeMap checks that maps of over 64 territories (no bit
@@ -375,7 +439,45 @@ func TestPlaceAuction(t *testing.T) {
 	m.place(5)
 	expect.Equal(t, 5, m.agents[0].placed)
 	expect.Equal(t, 7, m.b.armies[0])
-	expect.GreaterOrEqual(t, m.agents[0].goal, 0, "agent 0 pursues its goal")
+	expect.GreaterOrEqual(t, len(pursuedOf(m, 0)), 1, "agent 0 pursues its goal")
+}
+
+// pursuedOf returns agent t's pursued goals as (goal, next target
+// position) pairs, in order.
+func pursuedOf(m *mediator, t int) [][2]int {
+	var out [][2]int
+	for i := m.agents[t].phead; i >= 0; i = m.pursuits[i].next {
+		out = append(out, [2]int{m.pursuits[i].g, m.pursuits[i].pos})
+	}
+	return out
+}
+
+// TestPlaceSeveralGoals checks that an agent that wins auctions with
+// different goals pursues all of them, not only the last.
+func TestPlaceSeveralGoals(t *testing.T) {
+	// Agent 0 (2 armies) borders enemies 1 and 2 (1 army each, neither
+	// threatens it, so there is no defensive bid). With G_l = 1 its goals
+	// are 1 and 2; each wins one of the two auctions.
+	nbr := [][]int{{1, 2}, {0}, {0}}
+	p := PaperParams()
+	p.Gl = 1
+	m := testMediator(t, p, nbr, []int{0, 0, 0}, []int{1}, []int{0, 1, 1}, []int{2, 1, 1})
+	m.place(2)
+	expect.Equal(t, 2, m.agents[0].placed)
+	var got [][]int
+	for _, q := range pursuedOf(m, 0) {
+		expect.Equal(t, 0, q[1])
+		got = append(got, m.path(q[0]))
+	}
+	expect.ElementsMatch(t, [][]int{{1}, {2}}, got, "agent 0 pursues both won goals")
+	// The attack bids the better live goal; after taking it the other goal
+	// is still pursued.
+	c, _, ok := m.chooseAttack(false)
+	must.True(t, ok)
+	must.True(t, c.pursuit >= 0, "a goal is attacked")
+	m.b.armies[c.to] = 0
+	m.occupy(c.from, c.to, 1, 3)
+	expect.Equal(t, 1, len(pursuedOf(m, 0)), "the other goal stays pursued")
 }
 
 func TestAttackThreshold(t *testing.T) {
@@ -412,44 +514,108 @@ func TestAttackThreshold(t *testing.T) {
 	expect.False(t, ok)
 }
 
+// pursueGoal makes agent ag pursue its stored goal with the given path
+// (from its start) and returns the goal's index.
+func pursueGoal(t testing.TB, m *mediator, ag int, path ...int) int {
+	t.Helper()
+	for g := m.agents[ag].head; g >= 0; g = m.goals[g].next {
+		if slices.Equal(m.path(g), path) {
+			m.pursue(ag, g, 0)
+			return g
+		}
+	}
+	t.Fatalf("agent %d has no goal %v", ag, path)
+	return -1
+}
+
 func TestAttackFollowsGoal(t *testing.T) {
 	// Agent 0 (6 armies) borders 1 (1 army) and 2 (5 armies, then 3 with
 	// 1). Pursuing the goal 2>3 it bids only for 2, at the odds of the
-	// whole path, though taking 1 alone is likelier; without a goal it bids
-	// its best single neighbour, 1.
+	// whole path, though taking 1 alone is likelier, as long as the goal's
+	// odds reach the threshold; without a goal it bids its best single
+	// neighbour, 1.
 	nbr := [][]int{{1, 2}, {0}, {0, 3}, {2}}
 	m := testMediator(t, PaperParams(), nbr, []int{0, 0, 0, 0}, []int{1}, []int{0, 1, 1, 1}, []int{6, 1, 5, 1})
 	m.place(0)
-	for g := m.agents[0].head; g >= 0; g = m.goals[g].next {
-		if slices.Equal(m.path(g), []int{2, 3}) {
-			m.agents[0].goal, m.agents[0].pos = g, 0
-		}
-	}
-	must.GreaterOrEqual(t, m.agents[0].goal, 0, "goal 2>3 stored")
+	m.clearPursued()
+	pursueGoal(t, m, 0, 2, 3)
 	ch := dice.NewChainer(dice.Classic, 10)
+	goalOdds := ch.Win(5, []int{5, 1})
+	must.True(t, goalOdds >= m.p.Wp1 && goalOdds < m.p.Wp, "goal odds %.4f between W_p1 and W_p", goalOdds)
 	c, thr, ok := m.chooseAttack(false)
 	must.True(t, ok, "odds %.4f, threshold %.4f", c.odds, thr)
-	expect.True(t, c.goal)
+	expect.Equal(t, 0, c.pursuit)
 	expect.Equal(t, 2, c.to)
-	expect.InDelta(t, ch.Win(5, []int{5, 1}), c.odds, 1e-12)
+	expect.InDelta(t, goalOdds, c.odds, 1e-12)
 	expect.Less(t, c.odds, ch.Win(5, []int{1}), "the goal is bid below the weak neighbour's odds")
 
-	m.agents[0].goal = -1
+	m.clearPursued()
 	c, _, ok = m.chooseAttack(false)
 	must.True(t, ok)
-	expect.False(t, c.goal)
+	expect.Equal(t, -1, c.pursuit)
 	expect.Equal(t, 1, c.to)
 	expect.InDelta(t, ch.Win(5, []int{1}), c.odds, 1e-12)
 
 	// A goal whose next target MARS already owns no longer binds the agent.
-	m.agents[0].goal, m.b.owner[2] = 0, 0
-	for g := m.agents[0].head; g >= 0; g = m.goals[g].next {
-		if slices.Equal(m.path(g), []int{2, 3}) {
-			m.agents[0].goal = g
-		}
-	}
+	pursueGoal(t, m, 0, 2, 3)
+	m.b.owner[2] = 0
 	m.b.refresh(0)
 	c, _, ok = m.chooseAttack(false)
+	must.True(t, ok)
+	expect.Equal(t, 0, c.from)
+	expect.Equal(t, 1, c.to)
+}
+
+// TestAttackGoalBelowThreshold checks the fallback of an agent whose goals
+// are all below the threshold: it bids its best single battle, as an
+// agent without goals does, instead of not attacking at all.
+func TestAttackGoalBelowThreshold(t *testing.T) {
+	nbr := [][]int{{1, 2}, {0}, {0, 3}, {2}}
+	m := testMediator(t, PaperParams(), nbr, []int{0, 0, 0, 0}, []int{1}, []int{0, 1, 1, 1}, []int{6, 1, 5, 1})
+	m.place(0)
+	m.clearPursued()
+	pursueGoal(t, m, 0, 2, 3)
+	ch := dice.NewChainer(dice.Classic, 10)
+	// After the first conquest the threshold is W_p = 0.7375: the goal's
+	// odds (5 attackers against 5 then 1) are below it, the 1-army
+	// neighbour's (W(5, 1) = 0.99) above.
+	c, thr, ok := m.chooseAttack(true)
+	must.True(t, ok, "best bid %+v, threshold %.4f: the agent does not attack at all", c, thr)
+	expect.Equal(t, -1, c.pursuit)
+	expect.Equal(t, 1, c.to)
+	expect.InDelta(t, ch.Win(5, []int{1}), c.odds, 1e-12)
+	// A goal whose first battle is likely (5 against 1) but whose path is
+	// not (then 5 armies on 3): the agent takes the likeliest single
+	// battle, against 1 (the lowest of the two 1-army targets).
+	m = testMediator(t, PaperParams(), nbr, []int{0, 0, 0, 0}, []int{1}, []int{0, 1, 1, 1}, []int{6, 1, 1, 5})
+	m.place(0)
+	m.clearPursued()
+	pursueGoal(t, m, 0, 2, 3)
+	must.Less(t, ch.Win(5, []int{1, 5}), m.p.Wp, "goal odds")
+	c, _, ok = m.chooseAttack(true)
+	must.True(t, ok, "best bid %+v: the agent does not attack at all", c)
+	expect.Equal(t, -1, c.pursuit)
+	expect.Equal(t, 1, c.to)
+	// Two goals: the live one above the threshold is bid, whatever the
+	// order the agent got them in.
+	m.clearPursued()
+	pursueGoal(t, m, 0, 2, 3)
+	pursueGoal(t, m, 0, 1)
+	c, _, ok = m.chooseAttack(true)
+	must.True(t, ok)
+	expect.Equal(t, 1, c.pursuit)
+	expect.Equal(t, 1, c.to)
+}
+
+// TestAttackTieLowestTarget checks that equal single-battle odds go to the
+// lowest target territory id, whatever the order of the map's neighbour
+// list, and equal bids of two agents to the lowest attacker id.
+func TestAttackTieLowestTarget(t *testing.T) {
+	// 0 (own, 4 armies) borders 3 and 1 (listed in that order), both
+	// enemy with 2 armies; 2 (own, 4 armies) borders 1 and 3 too.
+	nbr := [][]int{{3, 1}, {2, 0}, {3, 1}, {0, 2}}
+	m := testMediator(t, PaperParams(), nbr, []int{0, 0, 0, 0}, []int{1}, []int{0, 1, 0, 1}, []int{4, 2, 4, 2})
+	c, _, ok := m.chooseAttack(false)
 	must.True(t, ok)
 	expect.Equal(t, 0, c.from)
 	expect.Equal(t, 1, c.to)
@@ -462,24 +628,21 @@ func TestGoalHandOn(t *testing.T) {
 	p.Gl = 2
 	m := testMediator(t, p, lineNbr, []int{0, 0, 0}, []int{1}, []int{0, 1, 1}, []int{9, 1, 1})
 	m.place(0)
-	for g := m.agents[0].head; g >= 0; g = m.goals[g].next {
-		if len(m.path(g)) == 2 {
-			m.agents[0].goal, m.agents[0].pos = g, 0
-		}
-	}
-	must.GreaterOrEqual(t, m.agents[0].goal, 0)
+	m.clearPursued()
+	g := pursueGoal(t, m, 0, 1, 2)
 	c, _, ok := m.chooseAttack(false)
 	must.True(t, ok)
-	expect.True(t, c.goal)
+	expect.Equal(t, 0, c.pursuit)
 	// Odds of the whole goal path with 8 attackers against 1, 1.
 	ch := dice.NewChainer(dice.Classic, 10)
 	expect.InDelta(t, ch.Win(8, []int{1, 1}), c.odds, 1e-12)
+	m.b.armies[1] = 0 // as the engine shows it when asking to occupy
 	k := m.occupy(0, 1, 3, 7)
 	expect.Equal(t, 7, k, "goal goes on: move everything")
-	expect.Equal(t, -1, m.agents[0].goal)
-	expect.Equal(t, 1, m.agents[1].pos)
-	expect.True(t, strings.HasPrefix(m.pathString(m.agents[1].goal, 1), m.name(1)+">"+m.name(2)+"("),
-		"the handed-on goal is shown from its new carrier: %s", m.pathString(m.agents[1].goal, 1))
+	expect.Equal(t, 0, len(pursuedOf(m, 0)))
+	expect.Equal(t, [][2]int{{g, 1}}, pursuedOf(m, 1))
+	expect.True(t, strings.HasPrefix(m.pathString(g, 1), m.name(1)+">"+m.name(2)+"("),
+		"the handed-on goal is shown from its new carrier: %s", m.pathString(g, 1))
 	// The last step: the goal ends, territory 1 faces nobody: stay behind.
 	m.b.owner[1], m.b.armies[1], m.b.armies[0] = 0, 7, 1
 	m.b.refresh(0)
@@ -489,6 +652,54 @@ func TestGoalHandOn(t *testing.T) {
 	expect.Equal(t, 2, c.to)
 	m.b.armies[2] = 0 // as the engine shows it when asking to occupy
 	expect.Equal(t, 6, m.occupy(1, 2, 3, 6), "1 faces no enemy once 2 is taken: all move in")
+	expect.Equal(t, 0, len(pursuedOf(m, 2)), "an achieved goal is not handed on")
+}
+
+// TestOccupyGoals checks the hand-on of every goal whose next target is
+// the conquered territory and the three move-in rules.
+func TestOccupyGoals(t *testing.T) {
+	// 0 (own, 10 armies) borders 1 and 4; 1 borders 2 and 3; 2, 3 and 4
+	// hold 2, 3 and 5 armies; 5 (enemy, 6 armies) borders 1 and 0 only in
+	// the last case.
+	nbr := [][]int{{1, 4}, {0, 2, 3}, {1}, {1}, {0}}
+	owner := []int{0, 1, 1, 1, 1}
+	armies := []int{10, 1, 2, 3, 5}
+	setup := func(t *testing.T, paths ...[]int) *mediator {
+		p := PaperParams()
+		p.Gl = 2
+		m := testMediator(t, p, nbr, make([]int, 5), []int{1}, owner, armies)
+		m.place(0)
+		m.clearPursued()
+		for _, path := range paths {
+			pursueGoal(t, m, 0, path...)
+		}
+		m.b.armies[1] = 0 // as the engine shows it when asking to occupy
+		return m
+	}
+	t.Run("every goal through the conquest is handed on", func(t *testing.T) {
+		m := setup(t, []int{1, 2}, []int{1, 3}, []int{1})
+		expect.Equal(t, 9, m.occupy(0, 1, 3, 9), "no live goal stays behind: everything moves in")
+		expect.Equal(t, 0, len(pursuedOf(m, 0)))
+		var got [][]int
+		for _, p := range pursuedOf(m, 1) {
+			expect.Equal(t, 1, p[1])
+			got = append(got, m.path(p[0]))
+		}
+		expect.Equal(t, [][]int{{1, 2}, {1, 3}}, got, "the goal ending at 1 is achieved")
+	})
+	t.Run("goals on both sides: split by defenders", func(t *testing.T) {
+		m := setup(t, []int{1, 2}, []int{4})
+		// 2 defenders ahead, 5 behind: 10*2/7 = 2 move in.
+		expect.Equal(t, 2, m.occupy(0, 1, 1, 9))
+		expect.Equal(t, 1, len(pursuedOf(m, 0)), "goal 4 stays with agent 0")
+		expect.Equal(t, 1, len(pursuedOf(m, 1)))
+	})
+	t.Run("no goal goes on: split by enemy stacks", func(t *testing.T) {
+		m := setup(t, []int{1}, []int{4})
+		// 1 faces 3 (strongest of 2 and 3), 0 faces 5: 10*3/8 = 3.
+		expect.Equal(t, 3, m.occupy(0, 1, 1, 9))
+		expect.Equal(t, 0, len(pursuedOf(m, 1)))
+	})
 }
 
 func TestOddsLarge(t *testing.T) {
@@ -634,6 +845,49 @@ func TestFortifyHand(t *testing.T) {
 	expect.Equal(t, []struct{ From, To, Armies int }{{0, 2, 4}}, toTriples(conn))
 }
 
+// TestFortifyThreatenedFront checks that a front whose value V_c is
+// negative (C_enu < 0 times a huge enemy stack) still receives armies.
+func TestFortifyThreatenedFront(t *testing.T) {
+	// Line 0 - 1 - 2: own 0 (interior, 20 armies) and 1 (front, 2
+	// armies); enemy 2 holds 3000 armies, so V_c(1) < 0.
+	m := testMediator(t, PaperParams(), lineNbr, []int{0, 0, 0}, []int{2}, []int{0, 0, 1}, []int{20, 2, 3000})
+	for _, tc := range []struct {
+		mode string
+		want []struct{ From, To, Armies int }
+	}{
+		{"one-step", []struct{ From, To, Armies int }{{0, 1, 19}}},
+		{"single", []struct{ From, To, Armies int }{{0, 1, 19}}},
+		{"connected", []struct{ From, To, Armies int }{{0, 1, 19}}},
+	} {
+		moves := m.fortify(tc.mode, nil)
+		must.Less(t, m.vals[1], 0, "V_c of the front")
+		expect.Equal(t, tc.want, toTriples(moves), tc.mode)
+	}
+}
+
+// TestFortifyConnectedSteps checks the transport cost of the connected
+// rule: a front two steps away needs a bid over 1/0.9 times that of a
+// front one step away.
+func TestFortifyConnectedSteps(t *testing.T) {
+	// Front A = 0 (next to enemy 4), interior S = 1 (10 armies), interior
+	// X = 2, front B = 3 (next to enemy 5): A is one step from S, B two.
+	nbr := [][]int{{4, 1}, {0, 2}, {1, 3}, {2, 5}, {0}, {3}}
+	m := testMediator(t, PaperParams(), nbr, make([]int, 6), []int{2}, []int{0, 0, 0, 0, 1, 1}, []int{2, 10, 1, 2, 3, 3})
+	m.analyse()
+	for _, tc := range []struct {
+		vb   float64 // V_c of B; A's is 10
+		want int
+	}{
+		{10.5, 0}, // B bids 5 % more, less than the extra step's 10 %
+		{11.5, 3}, // 15 % more: worth the step
+	} {
+		m.vals[0], m.vals[3] = 10, tc.vb
+		moves := m.fortifyConnected(nil)
+		must.Equal(t, 1, len(moves))
+		expect.Equal(t, sim.Move{From: 1, To: tc.want, Armies: 9}, moves[0], "V_c(B) = %v", tc.vb)
+	}
+}
+
 func toTriples[M interface {
 	~struct{ From, To, Armies int }
 }](ms []M) []struct{ From, To, Armies int } {
@@ -650,7 +904,7 @@ func toTriples[M interface {
 // bid is for more armies than remain re-bids before each round.
 func TestLazyAuction(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
-	rounds := 0
+	rounds, several := 0, 0
 	for trial := 0; trial < 80; trial++ {
 		nt := 8 + rng.IntN(8)
 		nbr, owner, armies := randomPosition(rng, nt)
@@ -670,9 +924,10 @@ func TestLazyAuction(t *testing.T) {
 
 		eager := fresh()
 		var own []int
+		eager.clearPursued()
 		for u := range nt {
 			a := &eager.agents[u]
-			a.zeroUsed, a.placed, a.goal, a.pos = false, 0, -1, 0
+			a.zeroUsed, a.placed = false, 0
 			if owner[u] == 0 {
 				own = append(own, u)
 				eager.bidFor(u, n)
@@ -696,7 +951,7 @@ func TestLazyAuction(t *testing.T) {
 			}
 			a := &eager.agents[win]
 			if w := a.bid; w.Goal >= 0 {
-				a.goal, a.pos = w.Goal, 0
+				eager.pursue(win, w.Goal, 0)
 				eager.goals[w.Goal].won = true
 			}
 			a.placed += a.bid.I
@@ -707,11 +962,78 @@ func TestLazyAuction(t *testing.T) {
 				eager.bidFor(win, left)
 			}
 		}
+		// Every goal that won an auction is pursued by its agent, in the
+		// order of the wins.
+		won := 0
+		for g := range lazy.goals {
+			if lazy.goals[g].won {
+				won++
+				expect.True(t, slices.Contains(pursuedOf(lazy, lazy.goals[g].from), [2]int{g, 0}),
+					"trial %d: won goal %d not pursued by agent %d", trial, g, lazy.goals[g].from)
+			}
+		}
+		npursued := 0
+		for u := range nt {
+			npursued += len(pursuedOf(lazy, u))
+			if len(pursuedOf(lazy, u)) > 1 {
+				several++
+			}
+		}
+		expect.Equal(t, won, npursued, "trial %d: pursued goals", trial)
 		must.Equal(t, eager.b.armies, lazy.b.armies, "trial %d", trial)
 		for u := range nt {
-			expect.Equal(t, eager.agents[u].goal, lazy.agents[u].goal, "trial %d agent %d", trial, u)
+			expect.Equal(t, pursuedOf(eager, u), pursuedOf(lazy, u), "trial %d agent %d: pursued goals", trial, u)
 			expect.Equal(t, eager.agents[u].placed, lazy.agents[u].placed, "trial %d agent %d", trial, u)
 		}
 	}
 	must.True(t, rounds > 200, "only %d auction rounds", rounds)
+	must.True(t, several > 10, "only %d agents pursue several goals", several)
+}
+
+// TestMayReachBound checks that the pruning test never drops a chain whose
+// exact odds reach pPrune, for any order of its defenders and several dice
+// rules, and that it does drop hopeless chains.
+func TestMayReachBound(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	for _, r := range []dice.Rules{dice.Classic, {AttackerDice: 3, DefenderDice: 2, TiesToAttacker: true},
+		{AttackerDice: 1, DefenderDice: 1}, {AttackerDice: 3, DefenderDice: 3}, {AttackerDice: 2, DefenderDice: 1}} {
+		o, err := newOdds(r)
+		must.NoError(t, err)
+		ch := dice.NewChainer(r, 64)
+		pruned, near := 0, 0
+		for trial := 0; trial < 3000; trial++ {
+			k := 1 + rng.IntN(5)
+			defs := make([]int, k)
+			sum := 0
+			for j := range defs {
+				defs[j] = 1 + rng.IntN(1+rng.IntN(8))
+				sum += defs[j]
+			}
+			a := 1 + rng.IntN(2*sum+k)
+			exact := ch.Win(a, defs)
+			if !o.mayReach(a, k, sum) {
+				pruned++
+				must.Less(t, exact, pPrune, "%v: %d attackers against %v dropped", r, a, defs)
+			} else if exact < pPrune {
+				near++
+			}
+		}
+		expect.True(t, pruned > 150, "%v: only %d of 3000 chains dropped", r, pruned)
+		t.Logf("%v: q = %.4f, %d chains dropped, %d kept below %v", r, o.q, pruned, near, pPrune)
+	}
+	o, err := newOdds(dice.Classic)
+	must.NoError(t, err)
+	// Classic dice: 3 against 1 kills with 855/1296, the largest rate.
+	expect.InDelta(t, 855.0/1296, o.q, 1e-9)
+	// The audit's case: 5 attackers against five 1-army territories have
+	// exact odds 6.9 %, so the chain is kept (the old test, one battle of
+	// 1 against 5, gave 0.18 % and dropped it).
+	ch := dice.NewChainer(dice.Classic, 10)
+	expect.InDelta(t, 0.069, ch.Win(5, []int{1, 1, 1, 1, 1}), 5e-4)
+	expect.True(t, o.mayReach(5, 5, 5))
+	expect.Less(t, o.win(1, 5), pPrune)
+	// Hopeless chains go: 3 attackers against 20 armies in one territory,
+	// too few armies to leave one in each of 4 territories.
+	expect.False(t, o.mayReach(3, 1, 20))
+	expect.False(t, o.mayReach(3, 4, 4))
 }

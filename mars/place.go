@@ -22,16 +22,45 @@ type agent struct {
 	zeroUsed bool
 	// placed is the number of armies the agent won this phase.
 	placed int
-	// goal is the pursued goal (a won offensive bid, or one handed on by
-	// a conquering neighbour) and pos the index of its next target; goal
-	// is -1 when the agent pursues none.
-	goal, pos int
+	// phead and ptail are the first and last of the goals the agent
+	// pursues, a list through mediator.pursuits (-1 for none), in the
+	// order it got them: every goal whose offensive bid won an auction of
+	// this placement ("only the goals that win a bidding will be
+	// pursued"), and every goal a conquering neighbour handed on (see
+	// occupy).
+	phead, ptail int
 	// seed holds the goals of the agent's last offensive bid of this
 	// placement: the winner and the last other goal examined (-1 for
 	// none). Their exact bids at the agent's next re-bid give a floor
 	// that prunes the search (see offensive); reset by propagate.
 	seed [2]int
 }
+
+// pursuit is a goal an agent pursues: goal g (an index in mediator.goals,
+// valid until the next placement) and pos, the index in the goal's path of
+// its next target, the territory next to the agent; next is the agent's
+// next pursued goal (an index in mediator.pursuits, -1 for none).
+type pursuit struct {
+	g, pos, next int
+	memo         oddsMemo
+}
+
+// oddsMemo remembers the chain odds of a pursued goal's remaining path
+// for every number of attacking armies up to the last one asked for:
+// mediator.avec[off+a] is P(a) for a < na against the defenders defs[:n],
+// in a slot of size entries. The attack auction runs again after every
+// roll: the attacking agent's armies fall while the defenders of its
+// other goals stay the same, so those are looked up, not recomputed. An
+// agent's armies do not grow during an attack phase, so a recomputation
+// fits in the goal's slot (else it takes a new one).
+type oddsMemo struct {
+	n             int
+	defs          [maxGoalPath]int32
+	off, na, size int
+}
+
+// maxGoalPath is the longest goal path: the largest G_l allowed.
+const maxGoalPath = 10
 
 // bid is an agent's bid in the placement auction, with the terms of the
 // equation that produced it (kept for -explain and tests).
@@ -72,7 +101,12 @@ type mediator struct {
 	seqs    []int          // defender sequences of cvs
 	vecs    []float64      // chain odds by attacking armies (chainVec.vec)
 	bnd     []float64      // bid-bound numerators by attacking armies (oddsCache.bo)
+	avec    []float64      // chain odds of pursued goals by attacking armies (oddsMemo)
 	cands   []cand         // goals with bid bounds
+	// pursuits holds every agent's pursued goals (agent.phead), emptied at
+	// each placement: one buffer, so that pursuing goals does not allocate
+	// once it has grown.
+	pursuits []pursuit
 
 	w     io.Writer // explanation sink, nil for silence
 	names []string  // territory names for explanations
@@ -84,11 +118,31 @@ func newMediator(p Params, b *board, o *odds) *mediator {
 	m := &mediator{p: p, b: b, o: o,
 		agents: make([]agent, n), vals: make([]float64, n), onPath: make([]bool, n),
 		cvIndex: make(map[uint64]int)}
-	for t := range m.agents {
-		m.agents[t].goal = -1
-	}
+	m.clearPursued()
 	m.fl.init(n)
 	return m
+}
+
+// clearPursued empties every agent's pursued goals.
+func (m *mediator) clearPursued() {
+	m.pursuits = m.pursuits[:0]
+	for t := range m.agents {
+		m.agents[t].phead, m.agents[t].ptail = -1, -1
+	}
+}
+
+// pursue appends goal g, with its next target at index pos of its path,
+// to agent t's pursued goals.
+func (m *mediator) pursue(t, g, pos int) {
+	i := len(m.pursuits)
+	m.pursuits = append(m.pursuits, pursuit{g: g, pos: pos, next: -1})
+	a := &m.agents[t]
+	if a.ptail >= 0 {
+		m.pursuits[a.ptail].next = i
+	} else {
+		a.phead = i
+	}
+	a.ptail = i
 }
 
 func (m *mediator) name(t int) string {
@@ -110,6 +164,12 @@ func (m *mediator) name(t int) string {
 // army, one army stays in each of the first k-1 conquered territories)
 // against the strongest enemy next to it. P_ob multiplies the bid (MARS's
 // reading of "bonus multiplier").
+//
+// armies(t) counts the armies the agent has already won in this
+// placement: they stand on its territory, so a bid for a second goal
+// counts the armies won for the first one again (MARS's choice; the paper
+// does not say). The goals an agent pursues share its armies, and the
+// attack phase spends them on one goal at a time (see attackBid).
 //
 // Speed: the exact chain odds are computed only for goals that can still
 // win. An upper bound of each goal's bid uses p_i <= Π_j W(a-(j-1), d_j)
@@ -350,7 +410,7 @@ func (m *mediator) chainVecFor(x *goal) int {
 func (m *mediator) chainOdds(v *chainVec, a, hi int) {
 	amax := min(max(2*a, 2*v.nvec, 16), hi)
 	v.vec, v.nvec = len(m.vecs), amax+1
-	m.vecs = m.o.ch.WinAll(m.vecs, amax, m.seqs[v.so:v.so+v.k])
+	m.vecs = m.o.winAll(m.vecs, amax, m.seqs[v.so:v.so+v.k])
 }
 
 // goalHold is d_i of equation (4): the probability that the expected
@@ -443,12 +503,13 @@ func (m *mediator) firstBid(t, n int) {
 // armies"): goal propagation, bids, then first-price sealed-bid auctions.
 // In each auction round the mediator picks the highest bid (ties to the
 // lowest territory id); the winner receives the armies it bid for and,
-// for an offensive bid, pursues the goal; only the winner re-bids (with
-// its new armies) and the round repeats with the remaining armies. An
-// agent whose bid was for more armies than remain re-bids. If no bid is
-// positive, the rest go to the own territory facing the largest enemy
-// stack. Placements are appended to out as (territory, armies) pairs in
-// territory order.
+// for an offensive bid, adds the goal to the goals it pursues (an agent
+// that wins several auctions with different goals pursues all of them);
+// only the winner re-bids (with its new armies, which its later bids
+// count) and the round repeats with the remaining armies. An agent whose
+// bid was for more armies than remain re-bids. If no bid is positive, the
+// rest go to the own territory facing the largest enemy stack. Each
+// agent's armies won are in agent.placed.
 func (m *mediator) place(n int) {
 	b := m.b
 	for t := range b.owner {
@@ -463,9 +524,10 @@ func (m *mediator) place(n int) {
 func (m *mediator) placeAuction(n int) {
 	b := m.b
 	own := m.own[:0]
+	m.clearPursued()
 	for t := range b.owner {
 		a := &m.agents[t]
-		a.zeroUsed, a.placed, a.goal, a.pos = false, 0, -1, 0
+		a.zeroUsed, a.placed = false, 0
 		if b.owner[t] == b.me {
 			own = append(own, t)
 			if m.w != nil {
@@ -512,10 +574,11 @@ func (m *mediator) placeAuction(n int) {
 			m.explainWin(round, win, w)
 		}
 		if w.Goal >= 0 {
-			// A goal wins one auction: it is then pursued, and the agent's
-			// later bids are for its other goals or for defence (otherwise a
-			// near-certain goal would keep winning one army at a time).
-			a.goal, a.pos = w.Goal, 0
+			// A goal wins one auction: it is then pursued, with the agent's
+			// other won goals, and the agent's later bids are for its other
+			// goals or for defence (otherwise a near-certain goal would keep
+			// winning one army at a time).
+			m.pursue(win, w.Goal, 0)
 			m.goals[w.Goal].won = true
 		}
 		a.placed += w.I
@@ -528,6 +591,9 @@ func (m *mediator) placeAuction(n int) {
 	}
 	if left > 0 {
 		m.rest(left)
+	}
+	if m.w != nil {
+		m.explainPursued()
 	}
 }
 
@@ -556,26 +622,59 @@ func (m *mediator) explainGoals(n int) {
 		a := &m.agents[t]
 		fmt.Fprintf(m.w, "  agent %s (armies %d, V_c %.2f): %d goals", m.name(t), m.b.armies[t], m.vals[t], a.ngoals)
 		if a.off.Goal >= 0 {
-			fmt.Fprintf(m.w, "; b_o %.2f = P_ob*p*w*d/i with i=%d p=%.3f w=%.2f d=%.3f for %s",
-				a.off.Value, a.off.I, a.off.P, a.off.W, a.off.D, m.pathString(a.off.Goal, 0))
+			fmt.Fprintf(m.w, "; b_o %.2f = %s for %s", a.off.Value, m.bidTerms(a.off), m.pathString(a.off.Goal, 0))
 		}
 		if a.def.Value >= 0 {
-			fmt.Fprintf(m.w, "; b_d %.2f = P_db*v*(d_(m+i)-d_m)/i with i=%d v=%.2f d_m=%.3f d_(m+i)=%.3f",
-				a.def.Value, a.def.I, a.def.V, a.def.D0, a.def.D1)
+			fmt.Fprintf(m.w, "; b_d %.2f = %s", a.def.Value, m.bidTerms(a.def))
 		}
 		fmt.Fprintln(m.w)
 	}
 }
 
-func (m *mediator) explainWin(round, t int, w bid) {
-	kind := "defensive"
-	if w.Goal >= 0 {
-		kind = "offensive, goal " + m.pathString(w.Goal, 0)
+// bidTerms renders the equation and terms of an exact bid: those of (4)
+// for an offensive bid, of (5) for a defensive one.
+func (m *mediator) bidTerms(b bid) string {
+	if b.Goal >= 0 {
+		return fmt.Sprintf("P_ob*p*w*d/i with i=%d p=%.3f w=%.2f d=%.3f", b.I, b.P, b.W, b.D)
 	}
-	fmt.Fprintf(m.w, "  auction %d: %s wins %d armies with %.2f (%s)\n", round, m.name(t), w.I, w.Value, kind)
+	return fmt.Sprintf("P_db*v*(d_(m+i)-d_m)/i with i=%d v=%.2f d_m=%.3f d_(m+i)=%.3f", b.I, b.V, b.D0, b.D1)
 }
 
-// pathString renders goal g from position pos, e.g. "A>B(3)>C(1)".
+// explainWin narrates an auction round's winning bid, which is always
+// exact (a stale first bid is re-bid before it can win), with the terms
+// of its equation.
+func (m *mediator) explainWin(round, t int, w bid) {
+	if w.Goal >= 0 {
+		fmt.Fprintf(m.w, "  auction %d: %s wins %d armies with b_o %.2f = %s (offensive, goal %s)\n",
+			round, m.name(t), w.I, w.Value, m.bidTerms(w), m.pathString(w.Goal, 0))
+		return
+	}
+	fmt.Fprintf(m.w, "  auction %d: %s wins %d armies with b_d %.2f = %s (defensive)\n",
+		round, m.name(t), w.I, w.Value, m.bidTerms(w))
+}
+
+// explainPursued lists, after the placement, the goals each agent
+// pursues (one line per agent that pursues any).
+func (m *mediator) explainPursued() {
+	for _, t := range m.own {
+		a := &m.agents[t]
+		if a.phead < 0 {
+			continue
+		}
+		fmt.Fprintf(m.w, "  agent %s (armies %d) pursues", m.name(t), m.b.armies[t])
+		sep := " "
+		for i := a.phead; i >= 0; i = m.pursuits[i].next {
+			p := &m.pursuits[i]
+			fmt.Fprintf(m.w, "%s%s", sep, m.pathString(p.g, p.pos))
+			sep = "; "
+		}
+		fmt.Fprintln(m.w)
+	}
+}
+
+// pathString renders goal g from position pos with the armies on each
+// territory, e.g. "A>B(3)>C(1)"; a territory MARS has taken since is
+// marked "own", e.g. "A>B(own 3)".
 func (m *mediator) pathString(g, pos int) string {
 	path := m.path(g)
 	s := m.name(m.goals[g].from)
@@ -583,7 +682,11 @@ func (m *mediator) pathString(g, pos int) string {
 		s = m.name(path[pos-1]) // the agent now carrying the goal
 	}
 	for _, v := range path[pos:] {
-		s += fmt.Sprintf(">%s(%d)", m.name(v), m.b.armies[v])
+		if m.b.owner[v] == m.b.me {
+			s += fmt.Sprintf(">%s(own %d)", m.name(v), m.b.armies[v])
+		} else {
+			s += fmt.Sprintf(">%s(%d)", m.name(v), m.b.armies[v])
+		}
 	}
 	return s
 }
