@@ -99,15 +99,7 @@ func (m *mediator) analyse() {
 			}
 		}
 	}
-	for q := 0; q < len(f.queue); q++ {
-		t := f.queue[q]
-		for _, u := range b.nbr[t] {
-			if b.owner[u] == b.me && f.dist[u] < 0 {
-				f.dist[u] = f.dist[t] + 1
-				f.queue = append(f.queue, u)
-			}
-		}
-	}
+	f.spread(b, f.dist)
 	for t := range b.owner {
 		switch {
 		case b.owner[t] != b.me || f.dist[t] < 0:
@@ -291,15 +283,7 @@ func (m *mediator) fortifyConnected(buf []sim.Move) []sim.Move {
 	}
 	f.steps[s] = 0
 	f.queue = append(f.queue[:0], s)
-	for q := 0; q < len(f.queue); q++ {
-		t := f.queue[q]
-		for _, v := range b.nbr[t] {
-			if b.owner[v] == b.me && f.steps[v] < 0 {
-				f.steps[v] = f.steps[t] + 1
-				f.queue = append(f.queue, v)
-			}
-		}
-	}
+	f.spread(b, f.steps)
 	u, best := -1, 0.0
 	for t := range b.owner {
 		if f.steps[t] > 0 && f.dist[t] == 0 {
@@ -316,4 +300,20 @@ func (m *mediator) fortifyConnected(buf []sim.Move) []sim.Move {
 			f.nclust, m.name(s), m.name(u), f.spare[s], best, f.steps[u])
 	}
 	return append(buf, sim.Move{From: s, To: u, Armies: f.spare[s]})
+}
+
+// spread completes a breadth-first search over MARS's territories from the
+// territories in f.queue, whose dist is set (-1 marks the unreached): it
+// sets dist of every own territory reachable through own territories to
+// its number of steps from the nearest start.
+func (f *fortifier) spread(b *board, dist []int) {
+	for q := 0; q < len(f.queue); q++ {
+		t := f.queue[q]
+		for _, u := range b.nbr[t] {
+			if b.owner[u] == b.me && dist[u] < 0 {
+				dist[u] = dist[t] + 1
+				f.queue = append(f.queue, u)
+			}
+		}
+	}
 }
