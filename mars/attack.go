@@ -291,13 +291,7 @@ func (m *mediator) occupy(from, to, lo, hi int) int {
 			rule = fmt.Sprintf("goals on both sides, defenders %d ahead, %d behind", dt, df)
 		}
 		fmt.Fprintf(m.w, "  occupy %s: move %d of [%d, %d] from %s (%s)", m.name(to), k, lo, hi, m.name(from), rule)
-		sep := "; goals handed on: "
-		for i := ta.phead; i >= 0; i = m.pursuits[i].next {
-			p := &m.pursuits[i]
-			fmt.Fprintf(m.w, "%s%s", sep, m.pathString(p.g, p.pos))
-			sep = "; "
-		}
-		fmt.Fprintln(m.w)
+		m.explainPursuits("; goals handed on: ", ta.phead)
 	}
 	return k
 }

@@ -662,13 +662,7 @@ func (m *mediator) explainPursued() {
 			continue
 		}
 		fmt.Fprintf(m.w, "  agent %s (armies %d) pursues", m.name(t), m.b.armies[t])
-		sep := " "
-		for i := a.phead; i >= 0; i = m.pursuits[i].next {
-			p := &m.pursuits[i]
-			fmt.Fprintf(m.w, "%s%s", sep, m.pathString(p.g, p.pos))
-			sep = "; "
-		}
-		fmt.Fprintln(m.w)
+		m.explainPursuits(" ", a.phead)
 	}
 }
 
@@ -689,4 +683,16 @@ func (m *mediator) pathString(g, pos int) string {
 		}
 	}
 	return s
+}
+
+// explainPursuits writes the goals of the pursuit list starting at head,
+// the first after first and the others after "; ", and ends the line.
+func (m *mediator) explainPursuits(first string, head int) {
+	sep := first
+	for i := head; i >= 0; i = m.pursuits[i].next {
+		p := &m.pursuits[i]
+		fmt.Fprintf(m.w, "%s%s", sep, m.pathString(p.g, p.pos))
+		sep = "; "
+	}
+	fmt.Fprintln(m.w)
 }
