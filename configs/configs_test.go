@@ -2,22 +2,17 @@ package configs
 
 import (
 	"fmt"
-	"slices"
-	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestNames(t *testing.T) {
-	if got, want := MapNames(), []string{"classic"}; !slices.Equal(got, want) {
-		t.Errorf("MapNames() = %q, want %q", got, want)
-	}
-	if got, want := RulesNames(), []string{"classic", "fixedcards", "mars2006", "missions"}; !slices.Equal(got, want) {
-		t.Errorf("RulesNames() = %q, want %q", got, want)
-	}
+	assert.Equal(t, []string{"classic"}, MapNames())
+	assert.Equal(t, []string{"classic", "fixedcards", "mars2006", "missions"}, RulesNames())
 	for _, want := range []string{"mars-paper", "mars-tuned"} {
-		if got := BotNames(); !slices.Contains(got, want) {
-			t.Errorf("BotNames() = %q, want it to contain %s", got, want)
-		}
+		assert.Contains(t, BotNames(), want)
 	}
 }
 
@@ -45,20 +40,12 @@ func TestRead(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			data, err := c.get(c.arg)
 			if c.err {
-				if err == nil || !strings.Contains(err.Error(), c.want) {
-					t.Fatalf("error = %v, want it to contain %q", err, c.want)
-				}
-				if data != nil {
-					t.Errorf("data = %q, want nil", data)
-				}
+				require.ErrorContains(t, err, c.want)
+				assert.Nil(t, data)
 				return
 			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !strings.Contains(string(data), c.want) {
-				t.Errorf("data does not contain %q", c.want)
-			}
+			require.NoError(t, err)
+			assert.Contains(t, string(data), c.want)
 		})
 	}
 }
@@ -69,17 +56,16 @@ func TestEveryNameReads(t *testing.T) {
 		get   func(string) ([]byte, error)
 	}{{MapNames(), Map}, {RulesNames(), Rules}, {BotNames(), Bot}} {
 		for _, n := range kind.names {
-			if data, err := kind.get(n); err != nil || len(data) == 0 {
-				t.Errorf("%s: %d bytes, error %v", n, len(data), err)
+			data, err := kind.get(n)
+			if assert.NoError(t, err, n) {
+				assert.NotEmpty(t, data, n)
 			}
 		}
 	}
 }
 
 func TestPath(t *testing.T) {
-	if got := Path("rules", "classic"); got != "configs/rules/classic.toml" {
-		t.Errorf(`Path("rules", "classic") = %q`, got)
-	}
+	assert.Equal(t, "configs/rules/classic.toml", Path("rules", "classic"))
 }
 
 func ExampleRulesNames() {
