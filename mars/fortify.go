@@ -179,7 +179,7 @@ func (m *mediator) auction() {
 // interior territory with the most spare armies sends them all along owned
 // territories to the front territory of its cluster with the highest
 // bid, discounted per step (fortifyConnected).
-func (m *mediator) fortify(mode string, buf []sim.Move) []sim.Move {
+func (m *mediator) fortify(mode sim.FortifyMode, buf []sim.Move) []sim.Move {
 	b, f := m.b, &m.fl
 	for t := range b.owner {
 		m.vals[t] = b.value(&m.p, t)

@@ -806,7 +806,7 @@ func TestFortifyRules(t *testing.T) {
 			}
 			armies[i] = 1 + rng.IntN(12)
 		}
-		for _, mode := range []string{"one-step", "single", "connected"} {
+		for _, mode := range []sim.FortifyMode{"one-step", "single", "connected"} {
 			m := testMediator(t, PaperParams(), nbr, cont, []int{2, 3}, owner, armies)
 			moves := m.fortify(mode, nil)
 			if mode != "one-step" {
@@ -852,7 +852,7 @@ func TestFortifyThreatenedFront(t *testing.T) {
 	// armies); enemy 2 holds 3000 armies, so V_c(1) < 0.
 	m := testMediator(t, PaperParams(), lineNbr, []int{0, 0, 0}, []int{2}, []int{0, 0, 1}, []int{20, 2, 3000})
 	for _, tc := range []struct {
-		mode string
+		mode sim.FortifyMode
 		want []struct{ From, To, Armies int }
 	}{
 		{"one-step", []struct{ From, To, Armies int }{{0, 1, 19}}},

@@ -120,7 +120,7 @@ func TestIncome(t *testing.T) {
 	m := ringMap(3, 4)
 	cases := []struct {
 		name     string
-		rounding string
+		rounding Rounding
 		owner    []int
 		want0    int
 	}{
@@ -235,7 +235,7 @@ func TestFortifyValidation(t *testing.T) {
 	owner := []int{0, 0, 0, 1, 0, 0}
 	armies := []int{5, 3, 1, 2, 4, 1}
 	cases := []struct {
-		mode  string
+		mode  FortifyMode
 		moves []Move
 		ok    bool
 	}{

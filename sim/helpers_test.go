@@ -42,9 +42,9 @@ func ringMap(k, size int) *Map {
 }
 
 // testRules returns classic-like rules with the given fortify mode.
-func testRules(fortify string) *Rules {
+func testRules(fortify FortifyMode) *Rules {
 	return &Rules{
-		Name:           "test-" + fortify,
+		Name:           "test-" + string(fortify),
 		Map:            "ring",
 		Players:        3,
 		StartingArmies: [7]int{0, 0, 40, 35, 30, 25, 20},

@@ -13,7 +13,7 @@ import (
 // from the engine) the starting armies, every reinforcement, every set's
 // value and every territory bonus.
 
-var fortifyModes = []string{sim.FortifySingle, sim.FortifyOneStep, sim.FortifyConnected}
+var fortifyModes = []sim.FortifyMode{sim.FortifySingle, sim.FortifyOneStep, sim.FortifyConnected}
 
 // sweepGames returns the number of games a sweep plays per configuration:
 // normal, or fewer under -short and the race detector (which slows the

@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -124,13 +123,9 @@ type territoryFile struct {
 // too, even if 0); unknown keys are errors.
 func ParseMap(source string, data []byte) (*Map, error) {
 	var f mapFile
-	md, err := toml.NewDecoder(bytes.NewReader(data)).Decode(&f)
+	md, raw, err := decodeTOML(source, data, &f)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", source, err)
-	}
-	raw, err := decodeRaw(data)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", source, err)
+		return nil, err
 	}
 	if err := undecoded(source, md, raw); err != nil {
 		return nil, err
@@ -372,13 +367,9 @@ func EncodeRules(w io.Writer, r *Rules) error {
 //	my.toml: cards.one_per_turn: missing (true or false)
 func ParseRules(source string, data []byte) (*Rules, error) {
 	r := new(Rules)
-	md, err := toml.NewDecoder(bytes.NewReader(data)).Decode(r)
+	md, raw, err := decodeTOML(source, data, r)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", source, err)
-	}
-	raw, err := decodeRaw(data)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", source, err)
+		return nil, err
 	}
 	if err := undecoded(source, md, raw); err != nil {
 		return nil, err
@@ -407,17 +398,17 @@ func (r *Rules) keysPresent(source string, md *toml.MetaData, raw map[string]any
 		{[]string{"map"}, "the default map's name"},
 		{[]string{"players"}, "2..6"},
 		{[]string{"starting_armies"}, "7 entries, entry k for k players"},
-		{[]string{"setup", "deal"}, `"random"`},
-		{[]string{"setup", "initial_armies"}, `"random" or "bots"`},
-		{[]string{"reinforce", "rounding"}, `"floor" or "ceil"`},
+		{[]string{"setup", "deal"}, oneOf(dealModes)},
+		{[]string{"setup", "initial_armies"}, oneOf(initialArmiesModes)},
+		{[]string{"reinforce", "rounding"}, oneOf(roundings)},
 		{[]string{"reinforce", "divisor"}, army(1)},
 		{[]string{"reinforce", "min"}, army(0)},
 		{[]string{"reinforce", "continent_bonus"}, boolean},
-		{[]string{"cards", "mode"}, `"none", "fixed" or "escalating"`},
+		{[]string{"cards", "mode"}, oneOf(cardModes)},
 	}
-	if m := r.Cards.Mode; m == "fixed" || m == "escalating" {
+	if m := r.Cards.Mode; m == CardsFixed || m == CardsEscalating {
 		needs = append(needs, need{[]string{"cards", "wilds"}, fmt.Sprintf("0..%d", MaxWilds)})
-		if m == "fixed" {
+		if m == CardsFixed {
 			needs = append(needs, need{[]string{"cards", "fixed_values"},
 				"4 values " + army(1) + ": three infantry, three cavalry, three artillery, one of each"})
 		} else {
@@ -436,21 +427,21 @@ func (r *Rules) keysPresent(source string, md *toml.MetaData, raw map[string]any
 		need{[]string{"attack", "defender_dice"}, "1..2"},
 		need{[]string{"attack", "ties_to_attacker"}, boolean},
 		need{[]string{"attack", "move_in_at_least_dice"}, boolean},
-		need{[]string{"fortify", "mode"}, `"single", "one-step" or "connected"`},
-		need{[]string{"end", "win"}, `"domination" or "missions"`},
+		need{[]string{"fortify", "mode"}, oneOf(fortifyModes)},
+		need{[]string{"end", "win"}, oneOf(winConditions)},
 		need{[]string{"end", "round_limit"}, ">= 0, 0 = no limit"})
 	for _, n := range needs {
 		if !md.IsDefined(n.key...) {
 			return missing(source, strings.Join(n.key, "."), n.hint)
 		}
 	}
-	if r.End.Win != "missions" {
+	if r.End.Win != WinMissions {
 		return nil // missions are not allowed: validate says so
 	}
 	// IsDefined cannot look into the tables of an array: raw can.
 	for i, ms := range r.Missions {
 		keys := []need{{[]string{"name"}, "a short description"},
-			{[]string{"kind"}, fmt.Sprintf("%q, %q or %q", MissionContinents, MissionTerritories, MissionEliminate)}}
+			{[]string{"kind"}, oneOf(missionKinds)}}
 		switch ms.Kind {
 		case MissionContinents:
 			keys = append(keys, need{[]string{"continents"}, "a list of continent names"})
@@ -509,11 +500,11 @@ func (r *Rules) validate(src string, m *Map) error {
 			}
 		}
 	}
-	if r.Setup.Deal != "random" {
-		return badValue(src, "setup.deal", r.Setup.Deal, `must be "random"`)
+	if !r.Setup.Deal.Valid() {
+		return badValue(src, "setup.deal", r.Setup.Deal, "must be %s", oneOf(dealModes))
 	}
-	if r.Setup.InitialArmies != "random" && r.Setup.InitialArmies != "bots" {
-		return badValue(src, "setup.initial_armies", r.Setup.InitialArmies, `must be "random" or "bots"`)
+	if !r.Setup.InitialArmies.Valid() {
+		return badValue(src, "setup.initial_armies", r.Setup.InitialArmies, "must be %s", oneOf(initialArmiesModes))
 	}
 	if err := r.Reinforce.validate(src); err != nil {
 		return err
@@ -527,15 +518,11 @@ func (r *Rules) validate(src string, m *Map) error {
 	if d := r.Attack.DefenderDice; d < 1 || d > 2 {
 		return badValue(src, "attack.defender_dice", d, "must be 1..2")
 	}
-	switch r.Fortify.Mode {
-	case FortifySingle, FortifyOneStep, FortifyConnected:
-	default:
-		return badValue(src, "fortify.mode", r.Fortify.Mode, `must be "single", "one-step" or "connected"`)
+	if !r.Fortify.Mode.Valid() {
+		return badValue(src, "fortify.mode", r.Fortify.Mode, "must be %s", oneOf(fortifyModes))
 	}
-	switch r.End.Win {
-	case "domination", "missions":
-	default:
-		return badValue(src, "end.win", r.End.Win, `must be "domination" or "missions"`)
+	if !r.End.Win.Valid() {
+		return badValue(src, "end.win", r.End.Win, "must be %s", oneOf(winConditions))
 	}
 	if r.End.RoundLimit < 0 {
 		return badValue(src, "end.round_limit", r.End.RoundLimit, "must be >= 0 (0 = no limit)")
@@ -544,8 +531,8 @@ func (r *Rules) validate(src string, m *Map) error {
 }
 
 func (rr *ReinforceRules) validate(src string) error {
-	if rr.Rounding != "floor" && rr.Rounding != "ceil" {
-		return badValue(src, "reinforce.rounding", rr.Rounding, `must be "floor" or "ceil"`)
+	if !rr.Rounding.Valid() {
+		return badValue(src, "reinforce.rounding", rr.Rounding, "must be %s", oneOf(roundings))
 	}
 	if rr.Divisor < 1 || rr.Divisor > MaxArmyValue {
 		return badValue(src, "reinforce.divisor", rr.Divisor, "must be 1..%d", MaxArmyValue)
@@ -557,10 +544,8 @@ func (rr *ReinforceRules) validate(src string) error {
 }
 
 func (c *CardRules) validate(src string) error {
-	switch c.Mode {
-	case "none", "fixed", "escalating":
-	default:
-		return badValue(src, "cards.mode", c.Mode, `must be "none", "fixed" or "escalating"`)
+	if !c.Mode.Valid() {
+		return badValue(src, "cards.mode", c.Mode, "must be %s", oneOf(cardModes))
 	}
 	if c.Wilds < 0 || c.Wilds > MaxWilds {
 		return badValue(src, "cards.wilds", c.Wilds, "must be 0..%d", MaxWilds)
@@ -568,13 +553,13 @@ func (c *CardRules) validate(src string) error {
 	for i, v := range c.FixedValues {
 		key := fmt.Sprintf("cards.fixed_values[%d]", i)
 		switch {
-		case c.Mode == "fixed" && (v < 1 || v > MaxArmyValue):
+		case c.Mode == CardsFixed && (v < 1 || v > MaxArmyValue):
 			return badValue(src, key, v, "must be 1..%d", MaxArmyValue)
-		case c.Mode != "fixed" && v != 0:
+		case c.Mode != CardsFixed && v != 0:
 			return badValue(src, key, v, `must be 0 unless cards.mode = "fixed"`)
 		}
 	}
-	if c.Mode == "escalating" {
+	if c.Mode == CardsEscalating {
 		if len(c.Escalating) == 0 {
 			return badKey(src, "cards.escalating", `must list at least one value in mode "escalating"`)
 		}
@@ -599,16 +584,16 @@ func (c *CardRules) validate(src string) error {
 	}
 	f := c.ForcedTradeAt
 	switch {
-	case c.Mode == "none" && f != 0 && (f < 5 || f > 10):
+	case c.Mode == CardsNone && f != 0 && (f < 5 || f > 10):
 		return badValue(src, "cards.forced_trade_at", f, `must be 5..10, or 0 (off) with cards.mode = "none"`)
-	case c.Mode != "none" && (f < 5 || f > 10):
+	case c.Mode != CardsNone && (f < 5 || f > 10):
 		return badValue(src, "cards.forced_trade_at", f, "must be 5..10")
 	}
 	return nil
 }
 
 func (r *Rules) validateMissions(src string, m *Map) error {
-	if r.End.Win != "missions" {
+	if r.End.Win != WinMissions {
 		if len(r.Missions) != 0 {
 			return badKey(src, "missions", `%d missions: only allowed with end.win = "missions"`, len(r.Missions))
 		}
@@ -681,7 +666,7 @@ func (ms *Mission) validate(src, key string, m *Map) error {
 		}
 	case MissionEliminate:
 	default:
-		return badValue(src, key+".kind", ms.Kind, "must be %q, %q or %q", MissionContinents, MissionTerritories, MissionEliminate)
+		return badValue(src, key+".kind", ms.Kind, "must be %s", oneOf(missionKinds))
 	}
 	return nil
 }
@@ -707,17 +692,6 @@ func undecoded(source string, md toml.MetaData, raw map[string]any) error {
 		return badKey(source, name, "unknown key")
 	}
 	return badKey(source, name, "unknown key (and %d more)", len(keys)-1)
-}
-
-// decodeRaw decodes TOML data (already decoded once without error) into
-// maps and slices, for the questions MetaData cannot answer about the
-// tables of an array.
-func decodeRaw(data []byte) (map[string]any, error) {
-	var raw map[string]any
-	if _, err := toml.NewDecoder(bytes.NewReader(data)).Decode(&raw); err != nil {
-		return nil, err
-	}
-	return raw, nil
 }
 
 // tableAt returns the i-th table of the array of tables v (either TOML
@@ -792,6 +766,8 @@ func badValue(source, key string, value any, format string, args ...any) error {
 	switch x := value.(type) {
 	case string:
 		v = strconv.Quote(x)
+	case fmt.Stringer:
+		v = strconv.Quote(x.String())
 	case []string:
 		q := make([]string, len(x))
 		for i, s := range x {

@@ -160,7 +160,7 @@ func checkRulesRanges(t *testing.T, r *Rules) {
 		(r.Reinforce.Rounding == "floor" || r.Reinforce.Rounding == "ceil") && r.Reinforce.Divisor >= 1 && r.Reinforce.Min >= 0 &&
 		in(r.Cards.Wilds, 0, 10) && r.Cards.TerritoryBonus >= 0 &&
 		in(r.Attack.AttackerDice, 1, 3) && in(r.Attack.DefenderDice, 1, 2) &&
-		slices.Contains([]string{FortifySingle, FortifyOneStep, FortifyConnected}, r.Fortify.Mode) &&
+		slices.Contains([]FortifyMode{FortifySingle, FortifyOneStep, FortifyConnected}, r.Fortify.Mode) &&
 		(r.End.Win == "domination" || r.End.Win == "missions") && r.End.RoundLimit >= 0
 	for k := 2; k <= 6; k++ {
 		ok = ok && r.StartingArmies[k] >= 1

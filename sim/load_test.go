@@ -129,13 +129,13 @@ func TestEmbeddedRulesValues(t *testing.T) {
 	cases := []struct {
 		name      string
 		players   int
-		initial   string
-		rounding  string
-		cards     string
+		initial   InitialArmiesMode
+		rounding  Rounding
+		cards     CardMode
 		fixed     [4]int
 		wilds     int
-		fortify   string
-		win       string
+		fortify   FortifyMode
+		win       WinCondition
 		limit     int
 		missions  int
 		escalates []int
@@ -260,7 +260,11 @@ func TestParseMapErrors(t *testing.T) {
 		want     string
 	}{
 		{"syntax", `bonus = 1`, `bonus = `, `tiny.toml: toml: line 5`},
-		{"type", `bonus = 1`, `bonus = "one"`, `(last key "continents.bonus"): incompatible types: TOML value has type string; destination has type integer`},
+		{"type", `bonus = 1`, `bonus = "one"`, `tiny.toml: line 5: continents[0].bonus = "one": must be an integer (TOML value has type string)`},
+		{"float bonus in the first table", `bonus = 1`, `bonus = 2.5`, `tiny.toml: line 5: continents[0].bonus = 2.5: must be an integer (TOML value has type float)`},
+		{"type error in a middle table", `neighbors = ["a1", "b1"]`, `neighbors = "a1"`, `tiny.toml: line 19: territories[1].neighbors = "a1": must be an array (TOML value has type string)`},
+		{"type error in an inline table", "", "name = \"x\"\ncontinents = [{name = \"A\", bonus = 1},\n {name = \"B\", bonus = true}]\n",
+			`tiny.toml: line 3: continents[1].bonus = true: must be an integer (TOML value has type bool)`},
 		{"unknown key", `name = "tiny"`, "name = \"tiny\"\ncolour = \"red\"", `tiny.toml: colour: unknown key`},
 		{"unknown table key", `bonus = 1`, "bonus = 1\nsize = 3", `tiny.toml: continents[0].size: unknown key`},
 		{"unknown key in a later table", `continent = "B"`, "continent = \"B\"\ncolour = \"red\"", `tiny.toml: territories[2].colour: unknown key`},
@@ -376,7 +380,7 @@ func TestParseRulesErrors(t *testing.T) {
 		want     string // substring of the error
 	}{
 		{"classic", `min = 3`, `min = = 3`, `r.toml: toml: line 18`},
-		{"classic", `divisor = 3`, `divisor = 3.5`, `r.toml: toml: line 17 (last key "reinforce.divisor")`},
+		{"classic", `divisor = 3`, `divisor = 3.5`, `r.toml: line 17: reinforce.divisor = 3.5: must be an integer (TOML value has type float)`},
 		{"classic", `[cards]`, "[cards]\njokers = 2", `r.toml: cards.jokers: unknown key`},
 		{"classic", `[cards]`, "[cards]\njokers = 2\nbank = 1", `r.toml: cards.jokers: unknown key (and 1 more)`},
 		{"classic", `players = 6`, "players = 6\n[extra]\na = 1\nb = 2", `r.toml: extra: unknown key`},
@@ -417,13 +421,13 @@ func TestParseRulesErrors(t *testing.T) {
 		{"classic", armies, `starting_armies = [0, 0, 40, 35, 30, 25, 0]`, `r.toml: starting_armies[6] = 0: must be 1..100000`},
 		{"classic", armies, `starting_armies = [0, 0, 40, 35, -30, 25, 20]`, `r.toml: starting_armies[4] = -30: must be 1..100000`},
 		{"classic", armies, `starting_armies = [1, 0, 40, 35, 30, 25, 20]`, `r.toml: starting_armies[0] = 1: must be 0 (entries 0 and 1 are unused`},
-		{"classic", armies, `starting_armies = [40, 35, 30, 25, 20]`, `r.toml: toml: line 9 (last key "starting_armies"): expected array length 7`},
-		{"classic", `deal = "random"`, `deal = "chosen"`, `r.toml: setup.deal = "chosen": must be "random"`},
-		{"classic", `initial_armies = "bots"`, `initial_armies = "all"`, `r.toml: setup.initial_armies = "all": must be "random" or "bots"`},
-		{"classic", `rounding = "floor"`, `rounding = "round"`, `r.toml: reinforce.rounding = "round": must be "floor" or "ceil"`},
+		{"classic", armies, `starting_armies = [40, 35, 30, 25, 20]`, `r.toml: line 9: starting_armies = [40, 35, 30, 25, 20]: expected array length 7; got TOML array of length 5`},
+		{"classic", `deal = "random"`, `deal = "chosen"`, `r.toml: line 12: setup.deal = "chosen": must be "random"`},
+		{"classic", `initial_armies = "bots"`, `initial_armies = "all"`, `r.toml: line 13: setup.initial_armies = "all": must be "random" or "bots"`},
+		{"classic", `rounding = "floor"`, `rounding = "round"`, `r.toml: line 16: reinforce.rounding = "round": must be "floor" or "ceil"`},
 		{"classic", `divisor = 3`, `divisor = 0`, `r.toml: reinforce.divisor = 0: must be 1..100000`},
 		{"classic", `min = 3`, `min = -1`, `r.toml: reinforce.min = -1: must be 0..100000`},
-		{"classic", `mode = "escalating"`, `mode = "bogus"`, `r.toml: cards.mode = "bogus": must be "none", "fixed" or "escalating"`},
+		{"classic", `mode = "escalating"`, `mode = "bogus"`, `r.toml: line 22: cards.mode = "bogus": must be "none", "fixed" or "escalating"`},
 		{"classic", `wilds = 2`, `wilds = 11`, `r.toml: cards.wilds = 11: must be 0..10`},
 		{"classic", `wilds = 2`, `wilds = -1`, `r.toml: cards.wilds = -1: must be 0..10`},
 		{"classic", `escalating = [4, 6, 8, 10, 12, 15]`, `escalating = []`, `r.toml: cards.escalating: must list at least one value in mode "escalating"`},
@@ -439,16 +443,17 @@ func TestParseRulesErrors(t *testing.T) {
 		{"classic", `wilds = 2`, "wilds = 2\nfixed_values = [4, 6, 8, 10]", `r.toml: cards.fixed_values[0] = 4: must be 0 unless cards.mode = "fixed"`},
 		{"fixedcards", `fixed_values = [4, 6, 8, 10]`, `fixed_values = [4, 6, 0, 10]`, `r.toml: cards.fixed_values[2] = 0: must be 1..100000`},
 		{"fixedcards", `wilds = 0`, "wilds = 0\nescalating_step = 5", `r.toml: cards.escalating_step = 5: must be 0 unless cards.mode = "escalating"`},
-		{"fixedcards", `fixed_values = [4, 6, 8, 10]`, `fixed_values = [4, 6, 8]`, `r.toml: toml: line 32 (last key "cards.fixed_values"): expected array length 4; got TOML array of length 3`},
+		{"fixedcards", `fixed_values = [4, 6, 8, 10]`, `fixed_values = [4, 6, 8]`, `r.toml: line 32: cards.fixed_values = [4, 6, 8]: expected array length 4; got TOML array of length 3`},
 		{"classic", `attacker_dice = 3`, `attacker_dice = 4`, `r.toml: attack.attacker_dice = 4: must be 1..3`},
 		{"classic", `attacker_dice = 3`, `attacker_dice = 0`, `r.toml: attack.attacker_dice = 0: must be 1..3`},
 		{"classic", `defender_dice = 2`, `defender_dice = 3`, `r.toml: attack.defender_dice = 3: must be 1..2`},
-		{"classic", `mode = "single"`, `mode = "anywhere"`, `r.toml: fortify.mode = "anywhere": must be "single", "one-step" or "connected"`},
-		{"classic", `win = "domination"`, `win = "capital"`, `r.toml: end.win = "capital": must be "domination" or "missions"`},
+		{"classic", `mode = "single"`, `mode = "anywhere"`, `r.toml: line 38: fortify.mode = "anywhere": must be "single", "one-step" or "connected"`},
+		{"classic", `win = "domination"`, `win = "capital"`, `r.toml: line 41: end.win = "capital": must be "domination" or "missions"`},
 		{"classic", `round_limit = 500`, `round_limit = -1`, `r.toml: end.round_limit = -1: must be >= 0 (0 = no limit)`},
 		{"classic", `round_limit = 500`, "round_limit = 500\n[[missions]]\nname = \"x\"\nkind = \"eliminate\"", `r.toml: missions: 1 missions: only allowed with end.win = "missions"`},
 		{"classic", `win = "domination"`, `win = "missions"`, `r.toml: missions: 0 missions: need at least one per player (players = 6)`},
-		{"missions", `kind = "eliminate"`, `kind = "conquer"`, `r.toml: missions[8].kind = "conquer": must be "continents", "territories" or "eliminate"`},
+		{"missions", `kind = "territories"`, `kind = "occupy"`, `r.toml: line 77: missions[6].kind = "occupy": must be "continents", "territories" or "eliminate"`},
+		{"missions", `kind = "eliminate"`, `kind = "conquer"`, `r.toml: line 89: missions[8].kind = "conquer": must be "continents", "territories" or "eliminate"`},
 		{"missions", `name = "Eliminate a player"`, `name = ""`, `r.toml: missions[8].name = "": must not be empty`},
 		{"missions", `count = 24`, `count = 0`, `r.toml: missions[6].count = 0: must be 1..10000`},
 		{"missions", `min_armies = 2`, `min_armies = 0`, `r.toml: missions[7].min_armies = 0: must be 1..100000`},

@@ -30,7 +30,7 @@ type Rules struct {
 	Attack    AttackRules    `toml:"attack"`
 	Fortify   FortifyRules   `toml:"fortify"`
 	End       EndRules       `toml:"end"`
-	// Missions is the mission deck, used only when End.Win is "missions".
+	// Missions is the mission deck, used only when End.Win is WinMissions.
 	Missions []Mission `toml:"missions"`
 
 	// source names where the rules were read from (the file path, or the
@@ -90,21 +90,19 @@ func equalRules(a, b *Rules) bool {
 
 // SetupRules says how the board is set up before the first turn.
 type SetupRules struct {
-	// Deal is how territories are distributed: "random" (dealt round-robin
-	// in a random order, one army each).
-	Deal string `toml:"deal"`
+	// Deal is how territories are distributed: DealRandom.
+	Deal DealMode `toml:"deal"`
 	// InitialArmies is how the remaining starting armies are placed:
-	// "random" (one at a time on a random owned territory) or "bots" (the
-	// players place one army at a time, in turn order, via PlaceInitial).
-	InitialArmies string `toml:"initial_armies"`
+	// InitialRandom or InitialBots.
+	InitialArmies InitialArmiesMode `toml:"initial_armies"`
 }
 
 // ReinforceRules gives the reinforcement formula, MARS paper equation (1):
 // a = max(Min, round(n/Divisor)) + card bonus + continent bonuses.
 type ReinforceRules struct {
-	// Rounding of n/Divisor: "floor" (the printed rules) or "ceil" (as the
-	// MARS paper prints equation (1)).
-	Rounding string `toml:"rounding"`
+	// Rounding of n/Divisor: RoundFloor (the printed rules) or RoundCeil
+	// (as the MARS paper prints equation (1)).
+	Rounding Rounding `toml:"rounding"`
 	// Divisor is the number of territories per army, usually 3.
 	Divisor int `toml:"divisor"`
 	// Min is the minimum territory-based reinforcement, usually 3.
@@ -115,10 +113,10 @@ type ReinforceRules struct {
 
 // CardRules configures the card deck and trading.
 type CardRules struct {
-	// Mode is "none" (no cards), "fixed" (a set's value depends on its
-	// symbols: FixedValues) or "escalating" (the k-th set traded in the game
-	// is worth Escalating[k], then +EscalatingStep per further set).
-	Mode string `toml:"mode"`
+	// Mode is CardsNone (no cards), CardsFixed (a set's value depends on
+	// its symbols: FixedValues) or CardsEscalating (the k-th set traded in
+	// the game is worth Escalating[k], then +EscalatingStep per further set).
+	Mode CardMode `toml:"mode"`
 	// Wilds is the number of wild cards in the deck (usually 2).
 	Wilds int `toml:"wilds"`
 	// FixedValues are the values, in mode "fixed", of three infantry, three
@@ -156,54 +154,28 @@ type AttackRules struct {
 	MoveInAtLeastDice bool `toml:"move_in_at_least_dice"`
 }
 
-// Fortify variants.
-const (
-	// FortifySingle allows one move of any number of armies between two
-	// adjacent owned territories.
-	FortifySingle = "single"
-	// FortifyOneStep allows any number of moves between adjacent owned
-	// territories, each army moving at most one step (the MARS house rule).
-	FortifyOneStep = "one-step"
-	// FortifyConnected allows one move along a path of owned territories.
-	FortifyConnected = "connected"
-)
-
 // FortifyRules configures the fortification phase.
 type FortifyRules struct {
 	// Mode is FortifySingle, FortifyOneStep or FortifyConnected.
-	Mode string `toml:"mode"`
+	Mode FortifyMode `toml:"mode"`
 }
 
 // EndRules says when a game ends.
 type EndRules struct {
-	// Win is "domination" (own every territory) or "missions" (complete
+	// Win is WinDomination (own every territory) or WinMissions (complete
 	// one's mission card, or be the last player standing).
-	Win string `toml:"win"`
+	Win WinCondition `toml:"win"`
 	// RoundLimit ends the game as a stalemate after this many rounds (a
 	// round is one turn of every live player); 0 means no limit.
 	RoundLimit int `toml:"round_limit"`
 }
-
-// Mission kinds.
-const (
-	// MissionContinents: own every listed continent, plus Extra more
-	// continents of the player's choice.
-	MissionContinents = "continents"
-	// MissionTerritories: own at least Count territories, each with at least
-	// MinArmies armies.
-	MissionTerritories = "territories"
-	// MissionEliminate: eliminate a player chosen when missions are dealt;
-	// if that player is eliminated by another (or is oneself), the mission
-	// becomes "own 24 territories".
-	MissionEliminate = "eliminate"
-)
 
 // Mission is a mission card (mission mode; Khan & Rovatsos 2013, 3.2.1).
 type Mission struct {
 	// Name is a short description, e.g. "Occupy Asia and Africa".
 	Name string `toml:"name"`
 	// Kind is MissionContinents, MissionTerritories or MissionEliminate.
-	Kind string `toml:"kind"`
+	Kind MissionKind `toml:"kind"`
 	// Continents are continent names (MissionContinents).
 	Continents []string `toml:"continents"`
 	// Extra is how many further continents of one's choice (MissionContinents).
