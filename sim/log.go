@@ -2,9 +2,9 @@ package sim
 
 import (
 	"bufio"
-	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -99,6 +99,11 @@ type LogHeader struct {
 	// RulesTOML and MapTOML are the configuration texts that were played.
 	RulesTOML string `json:"rules_toml"`
 	MapTOML   string `json:"map_toml"`
+	// RulesSHA256 and MapSHA256 are RulesDigest and MapDigest of the rules
+	// and map in RulesTOML and MapTOML, written by NewLogWriter and checked
+	// by Replay.
+	RulesSHA256 string `json:"rules_sha256,omitempty"`
+	MapSHA256   string `json:"map_sha256,omitempty"`
 	// Seats describe the players in seat order.
 	Seats []LogSeat `json:"seats"`
 }
@@ -122,9 +127,31 @@ type LogWriter struct {
 	err error
 }
 
-// NewLogWriter writes the header to w and returns the observer.
+// NewLogWriter writes the header to w and returns the observer. It sets
+// the header's Format, and its RulesSHA256 and MapSHA256 from RulesTOML and
+// MapTOML (left empty when the text is): a text that does not parse as
+// rules or as a map is an error.
 func NewLogWriter(w io.Writer, h LogHeader) (*LogWriter, error) {
 	h.Format = LogFormat
+	h.RulesSHA256, h.MapSHA256 = "", ""
+	if h.RulesTOML != "" {
+		r, err := ParseRules("log header: rules_toml", []byte(h.RulesTOML))
+		if err != nil {
+			return nil, err
+		}
+		if h.RulesSHA256, err = RulesDigest(r); err != nil {
+			return nil, fmt.Errorf("log header: %w", err)
+		}
+	}
+	if h.MapTOML != "" {
+		m, err := ParseMap("log header: map_toml", []byte(h.MapTOML))
+		if err != nil {
+			return nil, err
+		}
+		if h.MapSHA256, err = MapDigest(m); err != nil {
+			return nil, fmt.Errorf("log header: %w", err)
+		}
+	}
 	lw := &LogWriter{w: bufio.NewWriterSize(w, 1<<16)}
 	b, err := json.Marshal(h)
 	if err != nil {
@@ -164,60 +191,6 @@ func ResultLine(res Result) []byte {
 	return b
 }
 
-// ReadLog reads a JSONL game log: its header, its event lines (raw, without
-// the newline) and its closing result line. A log whose result line is
-// missing, truncated (not a JSON object with a "result" object) or followed
-// by more lines is an error: the game it records did not end, or the log
-// was cut or edited.
-func ReadLog(r io.Reader) (LogHeader, [][]byte, []byte, error) {
-	var h LogHeader
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 1<<20), 1<<26)
-	if !sc.Scan() {
-		if err := sc.Err(); err != nil {
-			return h, nil, nil, err
-		}
-		return h, nil, nil, errors.New("empty log")
-	}
-	if err := json.Unmarshal(sc.Bytes(), &h); err != nil {
-		return h, nil, nil, fmt.Errorf("line 1 (header): %w", err)
-	}
-	if h.Format != LogFormat {
-		return h, nil, nil, fmt.Errorf("line 1: format %q, want %q", h.Format, LogFormat)
-	}
-	var events [][]byte
-	var result []byte
-	line := 1
-	for sc.Scan() {
-		line++
-		if result != nil {
-			if len(bytes.TrimSpace(sc.Bytes())) == 0 {
-				continue
-			}
-			return h, nil, nil, fmt.Errorf("line %d: a line after the result line", line)
-		}
-		text := append([]byte(nil), sc.Bytes()...)
-		if bytes.HasPrefix(text, []byte(`{"result":`)) {
-			var res struct {
-				Result map[string]json.RawMessage `json:"result"`
-			}
-			if err := json.Unmarshal(text, &res); err != nil || res.Result == nil {
-				return h, nil, nil, fmt.Errorf("line %d: truncated or malformed result line: %s", line, text)
-			}
-			result = text
-			continue
-		}
-		events = append(events, text)
-	}
-	if err := sc.Err(); err != nil {
-		return h, nil, nil, err
-	}
-	if result == nil {
-		return h, nil, nil, fmt.Errorf("line %d: no result line: the log is truncated or its game did not end", line+1)
-	}
-	return h, events, result, nil
-}
-
 // MarshalJSON writes Result with snake_case keys.
 func (r Result) MarshalJSON() ([]byte, error) {
 	type out struct {
@@ -230,4 +203,25 @@ func (r Result) MarshalJSON() ([]byte, error) {
 		Faults     []int `json:"faults"`
 	}
 	return json.Marshal(out(r))
+}
+
+// RulesDigest returns the SHA-256, in hex, of the canonical encoding of r
+// (EncodeRules): equal rules give equal digests, however their TOML was
+// laid out.
+func RulesDigest(r *Rules) (string, error) {
+	h := sha256.New()
+	if err := EncodeRules(h, r); err != nil {
+		return "", fmt.Errorf("rules digest: %w", err)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// MapDigest returns the SHA-256, in hex, of the canonical encoding of m
+// (EncodeMap).
+func MapDigest(m *Map) (string, error) {
+	h := sha256.New()
+	if err := EncodeMap(h, m); err != nil {
+		return "", fmt.Errorf("map digest: %w", err)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
 }

@@ -42,8 +42,8 @@ func TestReadLog(t *testing.T) {
 		t.Fatalf("last line %q", last)
 	}
 	h, events, result, err := sim.ReadLog(bytes.NewReader(log))
-	if err != nil || h.Seed != 1 || len(events) != n-2 || string(result) != last {
-		t.Fatalf("ReadLog: %d events, result %q, %v", len(events), result, err)
+	if err != nil || h.Seed != 1 || len(events) != n-2 || string(sim.ResultLine(result)) != last {
+		t.Fatalf("ReadLog: %d events, result %v, %v", len(events), result, err)
 	}
 	body := strings.Join(lines[:n-1], "")
 	cases := []struct {

@@ -160,72 +160,29 @@ func cmdReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	defer f.Close()
-	h, events, result, err := sim.ReadLog(f)
+	rep, err := sim.Replay(ctx, f, replayPlayers)
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	r, err := sim.ParseRules(path+": rules_toml", []byte(h.RulesTOML))
-	if err != nil {
-		return err
-	}
-	m, err := sim.ParseMap(path+": map_toml", []byte(h.MapTOML))
-	if err != nil {
-		return err
-	}
+	fmt.Fprintf(stdout, "%s: replayed %d events: identical (winner %d, %d rounds)\n", path, rep.Events, rep.Result.Winner, rep.Result.Rounds)
+	return nil
+}
+
+// replayPlayers builds the players of a logged game's seats.
+func replayPlayers(h sim.LogHeader) ([]sim.Player, error) {
 	reg := bots.NewRegistry()
 	ps := make([]sim.Player, len(h.Seats))
 	for i, st := range h.Seats {
 		fac, ok := reg.Lookup(st.Bot)
 		if !ok {
-			return fmt.Errorf("%s: seat %d: unknown bot %q", path, i, st.Bot)
+			return nil, fmt.Errorf("seat %d: unknown bot %q", i, st.Bot)
 		}
 		seat := bots.Seat{Factory: fac, Params: st.Params, Label: st.Label}
-		if ps[i], err = seat.New(); err != nil {
-			return fmt.Errorf("%s: seat %d (%s): %w", path, i, st.Label, err)
+		p, err := seat.New()
+		if err != nil {
+			return nil, fmt.Errorf("seat %d (%s): %w", i, st.Label, err)
 		}
+		ps[i] = p
 	}
-	g, err := sim.NewGame(m, r, len(ps))
-	if err != nil {
-		return err
-	}
-	cmp := &logComparer{want: events}
-	g.Observe(cmp)
-	res, err := g.PlayContext(ctx, ps, h.Seed, h.Index)
-	if err != nil {
-		return err
-	}
-	if cmp.err == nil && cmp.n != len(events) {
-		cmp.err = fmt.Errorf("the replay has %d events, the log %d", cmp.n, len(events))
-	}
-	if cmp.err != nil {
-		return fmt.Errorf("%s: replay differs: %w", path, cmp.err)
-	}
-	if result != nil {
-		if got := sim.ResultLine(res); string(got) != string(result) {
-			return fmt.Errorf("%s: replay differs in the result:\n  log:    %s\n  replay: %s", path, result, got)
-		}
-	}
-	fmt.Fprintf(stdout, "%s: replayed %d events: identical (winner %d, %d rounds)\n", path, len(events), res.Winner, res.Rounds)
-	return nil
-}
-
-// logComparer checks replayed events against the logged lines.
-type logComparer struct {
-	want [][]byte
-	n    int
-	buf  []byte
-	err  error
-}
-
-func (c *logComparer) Observe(e *sim.Event) {
-	if c.err != nil {
-		return
-	}
-	c.buf = e.AppendJSON(c.buf[:0])
-	if c.n >= len(c.want) {
-		c.err = fmt.Errorf("event %d (line %d) is beyond the end of the log: %s", c.n+1, c.n+2, c.buf)
-	} else if string(c.buf) != string(c.want[c.n]) {
-		c.err = fmt.Errorf("event %d (line %d):\n  log:    %s\n  replay: %s", c.n+1, c.n+2, c.want[c.n], c.buf)
-	}
-	c.n++
+	return ps, nil
 }
