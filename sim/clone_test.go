@@ -137,7 +137,7 @@ func TestRulesSource(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tiny, err := ParseMap("tiny.toml", []byte(tinyMap))
+	tiny, err := ParseMap("tiny.toml", []byte(readTiny(t)))
 	if err != nil {
 		t.Fatal(err)
 	}

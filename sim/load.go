@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -71,6 +72,40 @@ func MapSource(nameOrPath string) (source string, data []byte, err error) {
 // LoadRules reads it), and the source name its errors use.
 func RulesSource(nameOrPath string) (source string, data []byte, err error) {
 	return loadSource("rules", nameOrPath, configs.Rules)
+}
+
+// MapPath returns the map that the rules' map key names, as LoadMap and
+// MapSource take it: an embedded map's name as it is, a relative file path
+// joined to the folder of the file the rules were read from (the working
+// directory for rules built in code), an absolute path as it is.
+func (r *Rules) MapPath() string {
+	if isEmbeddedName(r.Map) || filepath.IsAbs(r.Map) {
+		return r.Map
+	}
+	return filepath.Join(filepath.Dir(r.source), r.Map)
+}
+
+// MapSource returns the TOML text of the map that the rules' map key names
+// (see MapPath) and the source name its errors use. An error names the
+// rules file and its key, e.g.
+//
+//	mars2006.toml: map: no embedded map named "atlantis" (have classic)
+func (r *Rules) MapSource() (source string, data []byte, err error) {
+	source, data, err = MapSource(r.MapPath())
+	if err != nil {
+		return "", nil, fmt.Errorf("%s: map: %w", r.label(), err)
+	}
+	return source, data, nil
+}
+
+// LoadMap loads and validates the map that the rules' map key names (see
+// MapPath and MapSource).
+func (r *Rules) LoadMap() (*Map, error) {
+	source, data, err := r.MapSource()
+	if err != nil {
+		return nil, err
+	}
+	return ParseMap(source, data)
 }
 
 func loadSource(dir, nameOrPath string, embedded func(string) ([]byte, error)) (string, []byte, error) {

@@ -2,12 +2,14 @@ package sim
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
-	"reflect"
-	"slices"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"marslab/configs"
 )
@@ -15,17 +17,15 @@ import (
 func loadClassic(tb testing.TB) *Map {
 	tb.Helper()
 	m, err := LoadMap("classic")
-	if err != nil {
-		tb.Fatal(err)
-	}
+	require.NoError(tb, err)
 	return m
 }
 
 func TestClassicMap(t *testing.T) {
 	m := loadClassic(t)
-	if m.Name != "classic" || m.NumTerritories() != 42 || m.NumBorders() != 83 {
-		t.Fatalf("map %q: %d territories, %d borders; want classic, 42, 83", m.Name, m.NumTerritories(), m.NumBorders())
-	}
+	assert.Equal(t, "classic", m.Name)
+	assert.Equal(t, 42, m.NumTerritories())
+	assert.Equal(t, 83, m.NumBorders())
 	// Continent sizes, bonuses and V_nb (territories with a neighbour
 	// outside the continent), counted by hand on the Hasbro board.
 	want := []struct {
@@ -42,40 +42,31 @@ func TestClassicMap(t *testing.T) {
 		{"Asia", 12, 7, []string{"Ural", "Kamchatka", "Afghanistan", "Middle East", "Siam"}, "Japan", 26},
 		{"Australia", 4, 2, []string{"Indonesia"}, "Eastern Australia", 38},
 	}
-	if len(m.Continents) != len(want) {
-		t.Fatalf("%d continents, want %d", len(m.Continents), len(want))
-	}
+	require.Len(t, m.Continents, len(want))
 	for c, w := range want {
 		got := m.Continents[c]
-		if got.Name != w.name || len(got.Territories) != w.size || got.Bonus != w.bonus {
-			t.Errorf("continent %d = %q %d territories +%d, want %q %d +%d", c, got.Name, len(got.Territories), got.Bonus, w.name, w.size, w.bonus)
-		}
+		assert.Equal(t, w.name, got.Name, "continent %d", c)
+		assert.Len(t, got.Territories, w.size, w.name)
+		assert.Equal(t, w.bonus, got.Bonus, w.name)
 		var names []string
 		for _, id := range got.Borders {
 			names = append(names, m.Territories[id].Name)
 		}
-		if !slices.Equal(names, w.borders) {
-			t.Errorf("%s borders = %q, want %q", w.name, names, w.borders)
-		}
-		if id, ok := m.TerritoryID(w.someTerritory); !ok || m.Territories[id].Continent != c {
-			t.Errorf("%s is not in %s", w.someTerritory, w.name)
-		}
-		if got.Territories[0] != w.firstTerritory {
-			t.Errorf("%s starts at id %d, want %d", w.name, got.Territories[0], w.firstTerritory)
-		}
-		if id, ok := m.ContinentID(w.name); !ok || id != c {
-			t.Errorf("ContinentID(%q) = %d, %v", w.name, id, ok)
-		}
+		assert.Equal(t, w.borders, names, "%s borders", w.name)
+		id, ok := m.TerritoryID(w.someTerritory)
+		require.True(t, ok, w.someTerritory)
+		assert.Equal(t, c, m.Territories[id].Continent, "%s is not in %s", w.someTerritory, w.name)
+		assert.Equal(t, w.firstTerritory, got.Territories[0], "%s starts at", w.name)
+		cid, ok := m.ContinentID(w.name)
+		assert.True(t, ok, w.name)
+		assert.Equal(t, c, cid, "ContinentID(%q)", w.name)
 	}
 	// Symmetric, sorted, no self-loops.
 	for a, ta := range m.Territories {
-		if !slices.IsSorted(ta.Neighbors) {
-			t.Errorf("%s: neighbours not ascending: %v", ta.Name, ta.Neighbors)
-		}
+		assert.IsIncreasing(t, ta.Neighbors, "%s: neighbours not ascending", ta.Name)
 		for _, b := range ta.Neighbors {
-			if b == a || !m.Adjacent(b, a) {
-				t.Errorf("border %s-%s is not symmetric", ta.Name, m.Territories[b].Name)
-			}
+			assert.NotEqual(t, a, b, "%s borders itself", ta.Name)
+			assert.True(t, m.Adjacent(b, a), "border %s-%s is not symmetric", ta.Name, m.Territories[b].Name)
 		}
 	}
 	// A few well-known borders, and non-borders.
@@ -105,21 +96,17 @@ func TestClassicMap(t *testing.T) {
 	for _, p := range pairs {
 		a, okA := m.TerritoryID(p.a)
 		b, okB := m.TerritoryID(p.b)
-		if !okA || !okB {
-			t.Fatalf("unknown territory %q or %q", p.a, p.b)
-		}
-		if m.Adjacent(a, b) != p.adj || m.Adjacent(b, a) != p.adj {
-			t.Errorf("Adjacent(%s, %s) = %v, want %v", p.a, p.b, m.Adjacent(a, b), p.adj)
-		}
+		require.True(t, okA && okB, "unknown territory %q or %q", p.a, p.b)
+		assert.Equal(t, p.adj, m.Adjacent(a, b), "Adjacent(%s, %s)", p.a, p.b)
+		assert.Equal(t, p.adj, m.Adjacent(b, a), "Adjacent(%s, %s)", p.b, p.a)
 	}
 	// Degree sum: 2 * 83.
 	deg := map[string]int{"Ontario": 6, "Ukraine": 6, "China": 6, "Middle East": 6, "East Africa": 6,
 		"North Africa": 6, "Southern Europe": 6, "Argentina": 2, "Japan": 2, "Madagascar": 2, "Eastern Australia": 2}
 	for name, d := range deg {
-		id, _ := m.TerritoryID(name)
-		if got := len(m.Neighbors(id)); got != d {
-			t.Errorf("%s has %d neighbours, want %d", name, got, d)
-		}
+		id, ok := m.TerritoryID(name)
+		require.True(t, ok, name)
+		assert.Len(t, m.Neighbors(id), d, "neighbours of %s", name)
 	}
 }
 
@@ -140,55 +127,54 @@ func TestEmbeddedRulesValues(t *testing.T) {
 		missions  int
 		escalates []int
 	}{
-		{"classic", 6, "bots", "floor", "escalating", [4]int{}, 2, FortifySingle, "domination", 500, 0, []int{4, 6, 8, 10, 12, 15}},
-		{"mars2006", 6, "random", "ceil", "escalating", [4]int{}, 2, FortifyOneStep, "domination", 100, 0, []int{4, 6, 8, 10, 12, 15}},
-		{"fixedcards", 4, "random", "floor", "fixed", [4]int{4, 6, 8, 10}, 0, FortifyConnected, "domination", 200, 0, nil},
-		{"missions", 6, "bots", "floor", "escalating", [4]int{}, 2, FortifySingle, "missions", 500, 9, []int{4, 6, 8, 10, 12, 15}},
+		{"classic", 6, InitialBots, RoundFloor, CardsEscalating, [4]int{}, 2, FortifySingle, WinDomination, 500, 0, []int{4, 6, 8, 10, 12, 15}},
+		{"mars2006", 6, InitialRandom, RoundCeil, CardsEscalating, [4]int{}, 2, FortifyOneStep, WinDomination, 100, 0, []int{4, 6, 8, 10, 12, 15}},
+		{"fixedcards", 4, InitialRandom, RoundFloor, CardsFixed, [4]int{4, 6, 8, 10}, 0, FortifyConnected, WinDomination, 200, 0, nil},
+		{"missions", 6, InitialBots, RoundFloor, CardsEscalating, [4]int{}, 2, FortifySingle, WinMissions, 500, 9, []int{4, 6, 8, 10, 12, 15}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			r, err := LoadRules(c.name)
-			if err != nil {
-				t.Fatal(err)
+			require.NoError(t, err)
+			require.NoError(t, r.Validate(m))
+			assert.Equal(t, c.name, r.Name)
+			assert.Equal(t, "classic", r.Map)
+			assert.Equal(t, c.players, r.Players)
+			assert.Equal(t, classicArmies, r.StartingArmies)
+			assert.Equal(t, SetupRules{Deal: DealRandom, InitialArmies: c.initial}, r.Setup)
+			assert.Equal(t, ReinforceRules{Rounding: c.rounding, Divisor: 3, Min: 3, ContinentBonus: true}, r.Reinforce)
+			step := 0
+			if c.cards == CardsEscalating {
+				step = 5
 			}
-			if err := r.Validate(m); err != nil {
-				t.Fatal(err)
-			}
-			if r.Name != c.name || r.Map != "classic" || r.Players != c.players || r.StartingArmies != classicArmies {
-				t.Errorf("name %q map %q players %d armies %v", r.Name, r.Map, r.Players, r.StartingArmies)
-			}
-			if r.Setup != (SetupRules{Deal: "random", InitialArmies: c.initial}) {
-				t.Errorf("setup = %+v", r.Setup)
-			}
-			if r.Reinforce != (ReinforceRules{Rounding: c.rounding, Divisor: 3, Min: 3, ContinentBonus: true}) {
-				t.Errorf("reinforce = %+v", r.Reinforce)
-			}
-			cr := r.Cards
-			if cr.Mode != c.cards || cr.FixedValues != c.fixed || cr.Wilds != c.wilds || !slices.Equal(cr.Escalating, c.escalates) ||
-				cr.TerritoryBonus != 2 || cr.ForcedTradeAt != 5 || !cr.OnePerTurn || !cr.TakeOnElimination {
-				t.Errorf("cards = %+v", cr)
-			}
-			if c.cards == "escalating" && cr.EscalatingStep != 5 {
-				t.Errorf("escalating step %d, want 5", cr.EscalatingStep)
-			}
-			if r.Attack != (AttackRules{AttackerDice: 3, DefenderDice: 2, MoveInAtLeastDice: true}) {
-				t.Errorf("attack = %+v", r.Attack)
-			}
-			if r.Fortify.Mode != c.fortify || r.End != (EndRules{Win: c.win, RoundLimit: c.limit}) {
-				t.Errorf("fortify %q end %+v", r.Fortify.Mode, r.End)
-			}
-			if len(r.Missions) != c.missions {
-				t.Errorf("%d missions, want %d", len(r.Missions), c.missions)
-			}
+			assert.Equal(t, CardRules{Mode: c.cards, Wilds: c.wilds, FixedValues: c.fixed, Escalating: c.escalates,
+				EscalatingStep: step, TerritoryBonus: 2, ForcedTradeAt: 5, OnePerTurn: true, TakeOnElimination: true}, r.Cards)
+			assert.Equal(t, AttackRules{AttackerDice: 3, DefenderDice: 2, MoveInAtLeastDice: true}, r.Attack)
+			assert.Equal(t, c.fortify, r.Fortify.Mode)
+			assert.Equal(t, EndRules{Win: c.win, RoundLimit: c.limit}, r.End)
+			assert.Len(t, r.Missions, c.missions)
 		})
+	}
+}
+
+// TestEmbeddedNames: every embedded map and rule set is named after its
+// file, so that a log's rules_name and map_name can be checked by Replay.
+func TestEmbeddedNames(t *testing.T) {
+	for _, name := range configs.MapNames() {
+		m, err := LoadMap(name)
+		require.NoError(t, err)
+		assert.Equal(t, name, m.Name)
+	}
+	for _, name := range configs.RulesNames() {
+		r, err := LoadRules(name)
+		require.NoError(t, err)
+		assert.Equal(t, name, r.Name)
 	}
 }
 
 func TestMissionDeck(t *testing.T) {
 	r, err := LoadRules("missions")
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	want := []Mission{
 		{Kind: MissionContinents, Continents: []string{"Europe", "Australia"}, Extra: 1},
 		{Kind: MissionContinents, Continents: []string{"Europe", "South America"}, Extra: 1},
@@ -200,60 +186,38 @@ func TestMissionDeck(t *testing.T) {
 		{Kind: MissionTerritories, Count: 18, MinArmies: 2},
 		{Kind: MissionEliminate},
 	}
+	require.Len(t, r.Missions, len(want))
 	for i, w := range want {
 		got := r.Missions[i]
+		assert.NotEmpty(t, got.Name, "mission %d", i)
 		w.Name = got.Name
-		if got.Name == "" || !reflect.DeepEqual(got, w) {
-			t.Errorf("mission %d = %+v, want %+v", i, got, w)
-		}
+		assert.Equal(t, w, got, "mission %d", i)
 	}
 }
 
-// tinyMap is a triangle: a1 and a2 in continent A (+1), b1 in B (+0).
-const tinyMap = `name = "tiny"
-
-[[continents]]
-name = "A"
-bonus = 1
-
-[[continents]]
-name = "B"
-bonus = 0
-
-[[territories]]
-name = "a1"
-continent = "A"
-neighbors = ["a2", "b1"]
-
-[[territories]]
-name = "a2"
-continent = "A"
-neighbors = ["a1", "b1"]
-
-[[territories]]
-name = "b1"
-continent = "B"
-neighbors = ["a2", "a1"]
-`
+// readTiny returns testdata/load/tiny.toml, a triangle: a1 and a2 in
+// continent A (+1), b1 in B (+0).
+func readTiny(tb testing.TB) string {
+	tb.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", "load", "tiny.toml"))
+	require.NoError(tb, err)
+	return string(data)
+}
 
 func TestParseMapTiny(t *testing.T) {
-	m, err := ParseMap("tiny.toml", []byte(tinyMap))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if m.NumTerritories() != 3 || m.NumBorders() != 3 {
-		t.Fatalf("%d territories, %d borders", m.NumTerritories(), m.NumBorders())
-	}
-	if got := m.Neighbors(2); !slices.Equal(got, []int{0, 1}) {
-		t.Errorf("b1 neighbours = %v, want [0 1] (sorted ids)", got)
-	}
-	if !slices.Equal(m.Continents[0].Territories, []int{0, 1}) || !slices.Equal(m.Continents[0].Borders, []int{0, 1}) ||
-		!slices.Equal(m.Continents[1].Territories, []int{2}) || !slices.Equal(m.Continents[1].Borders, []int{2}) {
-		t.Errorf("continents = %+v", m.Continents)
-	}
+	m, err := ParseMap("tiny.toml", []byte(readTiny(t)))
+	require.NoError(t, err)
+	assert.Equal(t, 3, m.NumTerritories())
+	assert.Equal(t, 3, m.NumBorders())
+	assert.Equal(t, []int{0, 1}, m.Neighbors(2), "b1 neighbours (sorted ids)")
+	assert.Equal(t, []int{0, 1}, m.Continents[0].Territories)
+	assert.Equal(t, []int{0, 1}, m.Continents[0].Borders)
+	assert.Equal(t, []int{2}, m.Continents[1].Territories)
+	assert.Equal(t, []int{2}, m.Continents[1].Borders)
 }
 
 func TestParseMapErrors(t *testing.T) {
+	tinyMap := readTiny(t)
 	cases := []struct {
 		name     string
 		old, new string // replace old by new in tinyMap; old == "" means the whole text is new
@@ -304,18 +268,12 @@ func TestParseMapErrors(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			text := c.new
 			if c.old != "" {
-				if !strings.Contains(tinyMap, c.old) {
-					t.Fatalf("tinyMap has no %q", c.old)
-				}
+				require.Contains(t, tinyMap, c.old)
 				text = strings.Replace(tinyMap, c.old, c.new, 1)
 			}
-			m, err := ParseMap("tiny.toml", []byte(text))
-			if err == nil {
-				t.Fatalf("no error; map %+v", m)
-			}
-			if !strings.Contains(err.Error(), c.want) {
-				t.Fatalf("error\n\t%v\nwant it to contain\n\t%s", err, c.want)
-			}
+			_, err := ParseMap("tiny.toml", []byte(text))
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), c.want)
 		})
 	}
 }
@@ -330,16 +288,10 @@ func TestNewMap(t *testing.T) {
 		}
 	}
 	m, err := NewMap("tiny", conts, terr())
-	if err != nil {
-		t.Fatal(err)
-	}
-	parsed, err := ParseMap("tiny.toml", []byte(tinyMap))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !reflect.DeepEqual(m, parsed) {
-		t.Errorf("NewMap and ParseMap differ:\n%+v\n%+v", m, parsed)
-	}
+	require.NoError(t, err)
+	parsed, err := ParseMap("tiny.toml", []byte(readTiny(t)))
+	require.NoError(t, err)
+	assert.Equal(t, parsed, m, "NewMap and ParseMap differ")
 	cases := []struct {
 		name   string
 		change func(ts []Territory)
@@ -356,9 +308,8 @@ func TestNewMap(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			ts := terr()
 			c.change(ts)
-			if _, err := NewMap("tiny", conts, ts); err == nil || err.Error() != c.want {
-				t.Fatalf("error\n\t%v\nwant\n\t%s", err, c.want)
-			}
+			_, err := NewMap("tiny", conts, ts)
+			assert.EqualError(t, err, c.want)
 		})
 	}
 }
@@ -366,9 +317,7 @@ func TestNewMap(t *testing.T) {
 func embeddedRules(tb testing.TB, name string) string {
 	tb.Helper()
 	data, err := configs.Rules(name)
-	if err != nil {
-		tb.Fatal(err)
-	}
+	require.NoError(tb, err)
 	return string(data)
 }
 
@@ -452,6 +401,7 @@ func TestParseRulesErrors(t *testing.T) {
 		{"classic", `round_limit = 500`, `round_limit = -1`, `r.toml: end.round_limit = -1: must be >= 0 (0 = no limit)`},
 		{"classic", `round_limit = 500`, "round_limit = 500\n[[missions]]\nname = \"x\"\nkind = \"eliminate\"", `r.toml: missions: 1 missions: only allowed with end.win = "missions"`},
 		{"classic", `win = "domination"`, `win = "missions"`, `r.toml: missions: 0 missions: need at least one per player (players = 6)`},
+		{"missions", `kind = "eliminate"`, `kind = 3`, `r.toml: line 89: missions[8].kind = 3: must be "continents", "territories" or "eliminate"`},
 		{"missions", `kind = "territories"`, `kind = "occupy"`, `r.toml: line 77: missions[6].kind = "occupy": must be "continents", "territories" or "eliminate"`},
 		{"missions", `kind = "eliminate"`, `kind = "conquer"`, `r.toml: line 89: missions[8].kind = "conquer": must be "continents", "territories" or "eliminate"`},
 		{"missions", `name = "Eliminate a player"`, `name = ""`, `r.toml: missions[8].name = "": must not be empty`},
@@ -469,16 +419,10 @@ func TestParseRulesErrors(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.base+"/"+c.want, func(t *testing.T) {
 			base := embeddedRules(t, c.base)
-			if !strings.Contains(base, c.old) {
-				t.Fatalf("%s has no %q", c.base, c.old)
-			}
-			r, err := ParseRules("r.toml", []byte(strings.Replace(base, c.old, c.new, 1)))
-			if err == nil {
-				t.Fatalf("no error; rules %+v", r)
-			}
-			if !strings.Contains(err.Error(), c.want) {
-				t.Fatalf("error\n\t%v\nwant it to contain\n\t%s", err, c.want)
-			}
+			require.Contains(t, base, c.old)
+			_, err := ParseRules("r.toml", []byte(strings.Replace(base, c.old, c.new, 1)))
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), c.want)
 		})
 	}
 }
@@ -496,19 +440,12 @@ func noCards(tb testing.TB) string {
 // out when there are no cards, a mission's extra when it is 0.
 func TestParseRulesOptionalKeys(t *testing.T) {
 	r, err := ParseRules("none.toml", []byte(noCards(t)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !reflect.DeepEqual(r.Cards, CardRules{Mode: "none"}) {
-		t.Errorf("cards = %+v", r.Cards)
-	}
+	require.NoError(t, err)
+	assert.Equal(t, CardRules{Mode: CardsNone}, r.Cards)
 	m, err := LoadRules("missions")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if m.Missions[2].Extra != 0 || m.Missions[0].Extra != 1 {
-		t.Errorf("missions %+v", m.Missions[:3])
-	}
+	require.NoError(t, err)
+	assert.Equal(t, 0, m.Missions[2].Extra)
+	assert.Equal(t, 1, m.Missions[0].Extra)
 }
 
 // withoutSource returns a copy of r that does not remember its source.
@@ -520,14 +457,10 @@ func withoutSource(r *Rules) *Rules {
 
 func TestValidateAgainstMap(t *testing.T) {
 	classic := loadClassic(t)
-	tiny, err := ParseMap("tiny.toml", []byte(tinyMap))
-	if err != nil {
-		t.Fatal(err)
-	}
+	tiny, err := ParseMap("tiny.toml", []byte(readTiny(t)))
+	require.NoError(t, err)
 	missions, err := LoadRules("missions")
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	cases := []struct {
 		name   string
 		m      *Map
@@ -557,69 +490,50 @@ func TestValidateAgainstMap(t *testing.T) {
 			r := missions.Clone()
 			c.change(r)
 			err := r.Validate(c.m)
-			switch {
-			case c.want == "" && err != nil:
-				t.Fatal(err)
-			case c.want != "" && (err == nil || err.Error() != c.want):
-				t.Fatalf("error\n\t%v\nwant\n\t%s", err, c.want)
+			if c.want == "" {
+				assert.NoError(t, err)
+			} else {
+				assert.EqualError(t, err, c.want)
 			}
 		})
 	}
-	// The lead's test rules are valid on the ring maps.
-	if err := testRules(FortifyOneStep).Validate(ringMap(3, 4)); err != nil {
-		t.Error(err)
-	}
+	// The test rules are valid on the ring maps.
+	assert.NoError(t, testRules(FortifyOneStep).Validate(ringMap(3, 4)))
 }
 
 func TestRoundTrip(t *testing.T) {
 	m := loadClassic(t)
 	var buf bytes.Buffer
-	if err := EncodeMap(&buf, m); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, EncodeMap(&buf, m))
 	m2, err := ParseMap("encoded", buf.Bytes())
-	if err != nil {
-		t.Fatalf("%v\n%s", err, buf.Bytes())
-	}
-	if !reflect.DeepEqual(m, m2) {
-		t.Error("classic map differs after EncodeMap and ParseMap")
-	}
+	require.NoError(t, err, buf.String())
+	assert.Equal(t, m, m2, "classic map differs after EncodeMap and ParseMap")
 	for _, name := range configs.RulesNames() {
 		r, err := LoadRules(name)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		buf.Reset()
-		if err := EncodeRules(&buf, r); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, EncodeRules(&buf, r))
 		r2, err := ParseRules("encoded", buf.Bytes())
-		if err != nil {
-			t.Fatalf("%s: %v\n%s", name, err, buf.Bytes())
-		}
-		if !reflect.DeepEqual(withoutSource(r), withoutSource(r2)) {
-			t.Errorf("%s: rules differ after EncodeRules and ParseRules:\n%+v\n%+v", name, r, r2)
-		}
+		require.NoError(t, err, "%s:\n%s", name, buf.String())
+		assert.Equal(t, withoutSource(r), withoutSource(r2), "%s: rules differ after EncodeRules and ParseRules", name)
+		// The canonical encoding is a fixed point: encoding the decoded
+		// rules again gives the same bytes, so digests are stable.
+		var again bytes.Buffer
+		require.NoError(t, EncodeRules(&again, r2))
+		assert.Equal(t, buf.String(), again.String(), name)
 	}
 }
 
 func TestLoadFiles(t *testing.T) {
 	dir := t.TempDir()
 	mapPath := filepath.Join(dir, "tiny.toml")
-	if err := os.WriteFile(mapPath, []byte(tinyMap), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, os.WriteFile(mapPath, []byte(readTiny(t)), 0o644))
 	m, err := LoadMap(mapPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if m.Name != "tiny" || m.NumTerritories() != 3 {
-		t.Errorf("loaded %q with %d territories", m.Name, m.NumTerritories())
-	}
+	require.NoError(t, err)
+	assert.Equal(t, "tiny", m.Name)
+	assert.Equal(t, 3, m.NumTerritories())
 	bad := filepath.Join(dir, "bad.toml")
-	if err := os.WriteFile(bad, []byte(strings.Replace(embeddedRules(t, "classic"), "forced_trade_at = 5", "forced_trade_at = 3", 1)), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, os.WriteFile(bad, []byte(strings.Replace(embeddedRules(t, "classic"), "forced_trade_at = 5", "forced_trade_at = 3", 1)), 0o644))
 	cases := []struct {
 		name string
 		load func(string) error
@@ -640,44 +554,149 @@ func TestLoadFiles(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			err := c.load(c.arg)
-			if err == nil || !strings.Contains(err.Error(), c.want) {
-				t.Fatalf("error %v, want it to contain %q", err, c.want)
-			}
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), c.want)
 		})
 	}
+}
+
+// TestRulesMap: the map key of a rules file names an embedded map or a
+// file relative to the rules file's folder, and an error names the rules
+// file and the key.
+func TestRulesMap(t *testing.T) {
+	classic, err := LoadRules("classic")
+	require.NoError(t, err)
+	assert.Equal(t, "classic", classic.MapPath())
+	m, err := classic.LoadMap()
+	require.NoError(t, err)
+	assert.Equal(t, "classic", m.Name)
+
+	// testdata/load/rules/local.toml says map = "maps/tiny.toml": the file
+	// next to it, whatever the working directory.
+	local := filepath.Join("testdata", "load", "rules", "local.toml")
+	abs, err := filepath.Abs(local)
+	require.NoError(t, err)
+	t.Chdir(t.TempDir())
+	r, err := LoadRules(abs)
+	require.NoError(t, err)
+	assert.Equal(t, filepath.Join(filepath.Dir(abs), "maps", "tiny.toml"), r.MapPath())
+	m, err = r.LoadMap()
+	require.NoError(t, err)
+	assert.Equal(t, "tiny", m.Name)
+	require.NoError(t, r.Validate(m))
+
+	atlantis := filepath.Join(filepath.Dir(abs), "atlantis.toml")
+	r, err = LoadRules(atlantis)
+	require.NoError(t, err)
+	_, err = r.LoadMap()
+	assert.EqualError(t, err, atlantis+`: map: no embedded map named "atlantis" (have classic)`)
+
+	missing := r.Clone()
+	missing.Map = "maps/none.toml"
+	_, err = missing.LoadMap()
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), atlantis+": map: open "+filepath.Join(filepath.Dir(abs), "maps", "none.toml"))
+
+	inCode := withoutSource(classic)
+	inCode.Map = "atlantis"
+	_, err = inCode.LoadMap()
+	assert.EqualError(t, err, `rules "classic": map: no embedded map named "atlantis" (have classic)`)
 }
 
 func TestEmbeddedErrorNamesFile(t *testing.T) {
 	// An embedded rule set is reported under its repository path.
 	r, err := LoadRules("classic")
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	r.Cards.ForcedTradeAt = 3
-	want := `configs/rules/classic.toml: cards.forced_trade_at = 3: must be 5..10`
-	if err := r.Validate(nil); err == nil || err.Error() != want {
-		t.Fatalf("Validate: %v, want %s", err, want)
-	}
+	assert.EqualError(t, r.Validate(nil), `configs/rules/classic.toml: cards.forced_trade_at = 3: must be 5..10`)
 	// Rules built in code are named by their name.
-	want = `rules "classic": cards.forced_trade_at = 3: must be 5..10`
-	if err := withoutSource(r).Validate(nil); err == nil || err.Error() != want {
-		t.Fatalf("Validate: %v, want %s", err, want)
-	}
+	assert.EqualError(t, withoutSource(r).Validate(nil), `rules "classic": cards.forced_trade_at = 3: must be 5..10`)
 	var buf bytes.Buffer
-	if err := EncodeRules(&buf, r); err != nil {
-		t.Fatal(err)
+	require.NoError(t, EncodeRules(&buf, r))
+	_, err = ParseRules(configs.Path("rules", "classic"), buf.Bytes())
+	assert.EqualError(t, err, `configs/rules/classic.toml: cards.forced_trade_at = 3: must be 5..10`)
+}
+
+// TestModesText: every mode reads and writes its spelling as text (TOML
+// and JSON), and an unknown spelling is an error listing the allowed ones.
+func TestModesText(t *testing.T) {
+	check := func(t *testing.T, valid []string, unmarshal func([]byte) (string, error), allowed string) {
+		for _, v := range valid {
+			got, err := unmarshal([]byte(v))
+			require.NoError(t, err)
+			assert.Equal(t, v, got)
+		}
+		_, err := unmarshal([]byte("bogus"))
+		assert.EqualError(t, err, `"bogus": must be `+allowed)
 	}
-	want = `configs/rules/classic.toml: cards.forced_trade_at = 3: must be 5..10`
-	if _, err := ParseRules(configs.Path("rules", "classic"), buf.Bytes()); err == nil || err.Error() != want {
-		t.Fatalf("ParseRules: %v, want %s", err, want)
-	}
+	t.Run("fortify", func(t *testing.T) {
+		check(t, []string{"single", "one-step", "connected"}, func(b []byte) (string, error) {
+			var m FortifyMode
+			err := m.UnmarshalText(b)
+			return m.String(), err
+		}, `"single", "one-step" or "connected"`)
+	})
+	t.Run("cards", func(t *testing.T) {
+		check(t, []string{"none", "fixed", "escalating"}, func(b []byte) (string, error) {
+			var m CardMode
+			err := m.UnmarshalText(b)
+			return m.String(), err
+		}, `"none", "fixed" or "escalating"`)
+	})
+	t.Run("deal", func(t *testing.T) {
+		check(t, []string{"random"}, func(b []byte) (string, error) {
+			var m DealMode
+			err := m.UnmarshalText(b)
+			return m.String(), err
+		}, `"random"`)
+	})
+	t.Run("initial armies", func(t *testing.T) {
+		check(t, []string{"random", "bots"}, func(b []byte) (string, error) {
+			var m InitialArmiesMode
+			err := m.UnmarshalText(b)
+			return m.String(), err
+		}, `"random" or "bots"`)
+	})
+	t.Run("rounding", func(t *testing.T) {
+		check(t, []string{"floor", "ceil"}, func(b []byte) (string, error) {
+			var m Rounding
+			err := m.UnmarshalText(b)
+			return m.String(), err
+		}, `"floor" or "ceil"`)
+	})
+	t.Run("win", func(t *testing.T) {
+		check(t, []string{"domination", "missions"}, func(b []byte) (string, error) {
+			var m WinCondition
+			err := m.UnmarshalText(b)
+			return m.String(), err
+		}, `"domination" or "missions"`)
+	})
+	t.Run("mission kind", func(t *testing.T) {
+		check(t, []string{"continents", "territories", "eliminate"}, func(b []byte) (string, error) {
+			var m MissionKind
+			err := m.UnmarshalText(b)
+			return m.String(), err
+		}, `"continents", "territories" or "eliminate"`)
+	})
+	// JSON writes the spellings, as the string fields did.
+	r, err := LoadRules("fixedcards")
+	require.NoError(t, err)
+	b, err := json.Marshal(r.Fortify)
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"Mode":"connected"}`, string(b))
+	var f FortifyRules
+	require.Error(t, json.Unmarshal([]byte(`{"Mode":"sideways"}`), &f))
+	require.NoError(t, json.Unmarshal(b, &f))
+	assert.Equal(t, FortifyConnected, f.Mode)
+	// Validate catches an unknown mode set in code.
+	bad := withoutSource(r)
+	bad.Fortify.Mode = "sideways"
+	assert.EqualError(t, bad.Validate(nil), `rules "fixedcards": fortify.mode = "sideways": must be "single", "one-step" or "connected"`)
 }
 
 func BenchmarkParseMap(b *testing.B) {
 	data, err := configs.Map("classic")
-	if err != nil {
-		b.Fatal(err)
-	}
+	require.NoError(b, err)
 	b.ReportAllocs()
 	b.SetBytes(int64(len(data)))
 	for b.Loop() {
@@ -690,9 +709,7 @@ func BenchmarkParseMap(b *testing.B) {
 
 func BenchmarkParseRules(b *testing.B) {
 	data, err := configs.Rules("missions")
-	if err != nil {
-		b.Fatal(err)
-	}
+	require.NoError(b, err)
 	b.ReportAllocs()
 	b.SetBytes(int64(len(data)))
 	for b.Loop() {

@@ -49,7 +49,7 @@ func decodeError(source string, data []byte, raw map[string]any, t reflect.Type,
 		}
 	}
 	// A mode's own error repeats the value: "\"x\": must be ...".
-	msg = strings.TrimPrefix(msg, value+": ")
+	msg = strings.TrimPrefix(strings.TrimPrefix(msg, value+": "), strconv.Quote(value)+": ")
 	line := ""
 	if n := lineOf(data, path); n > 0 {
 		line = fmt.Sprintf("line %d: ", n)

@@ -32,11 +32,15 @@ func loadConfig(rulesArg, mapArg string) (*gameConfig, error) {
 		return nil, err
 	}
 	if mapArg == "" {
-		mapArg = c.Rules.Map
-	}
-	c.MapName = mapArg
-	if src, data, err = sim.MapSource(mapArg); err != nil {
-		return nil, fmt.Errorf("-map: %w", err)
+		c.MapName = c.Rules.MapPath()
+		if src, data, err = c.Rules.MapSource(); err != nil {
+			return nil, err
+		}
+	} else {
+		c.MapName = mapArg
+		if src, data, err = sim.MapSource(mapArg); err != nil {
+			return nil, fmt.Errorf("-map: %w", err)
+		}
 	}
 	c.MapTOML = data
 	if c.Map, err = sim.ParseMap(src, data); err != nil {
