@@ -155,7 +155,10 @@ type territoryFile struct {
 // non-empty with a bonus in 0..MaxArmyValue, neighbours that exist, without
 // self-loops or repeats, listed on both sides of every border, and a
 // connected board. Every key shown above is required (a continent's bonus
-// too, even if 0); unknown keys are errors.
+// too, even if 0); unknown keys are errors. A value of the wrong type is
+// reported with its line and full key, e.g.
+//
+//	my.toml: line 5: continents[0].bonus = 2.5: must be an integer (TOML value has type float)
 func ParseMap(source string, data []byte) (*Map, error) {
 	var f mapFile
 	md, raw, err := decodeTOML(source, data, &f)
@@ -400,6 +403,10 @@ func EncodeRules(w io.Writer, r *Rules) error {
 // does not apply must be left out, and unknown keys are errors, e.g.
 //
 //	my.toml: cards.one_per_turn: missing (true or false)
+//
+// A value of the wrong type or an unknown mode is reported with its line:
+//
+//	my.toml: line 38: fortify.mode = "sideways": must be "single", "one-step" or "connected"
 func ParseRules(source string, data []byte) (*Rules, error) {
 	r := new(Rules)
 	md, raw, err := decodeTOML(source, data, r)

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strconv"
 )
@@ -273,8 +274,9 @@ func (e *Event) decodeJSON(line []byte) error {
 			return err
 		}
 	}
-	for key := range f {
-		return fmt.Errorf("unknown key %q for event %q", key, kind)
+	if len(f) > 0 {
+		keys := slices.Sorted(maps.Keys(f))
+		return fmt.Errorf("unknown key %q for event %q", keys[0], kind)
 	}
 	return nil
 }

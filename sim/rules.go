@@ -14,8 +14,9 @@ import (
 type Rules struct {
 	// Name identifies the rule set, e.g. "classic" or "mars2006".
 	Name string `toml:"name"`
-	// Map is the name of the map the rules are played on by default
-	// ("classic" for the embedded classic map).
+	// Map is the map the rules are played on by default: an embedded map's
+	// name ("classic") or the path of a map file, relative to the folder of
+	// the rules file (see MapPath).
 	Map string `toml:"map"`
 	// Players is the default number of players, 2..6.
 	Players int `toml:"players"`
