@@ -116,3 +116,15 @@ func TestReplayPlayers(t *testing.T) {
 	_, err = Replay(ctx, strings.NewReader(log), chaosSeats)
 	require.ErrorIs(t, err, context.Canceled)
 }
+
+func BenchmarkReplay(b *testing.B) {
+	log := string(logGame(b, ringMap(3, 4), testRules(FortifyOneStep), 4, 0, 1, 0))
+	players := func(h LogHeader) ([]Player, error) { return newChaos(len(h.Seats), 0), nil }
+	b.ReportAllocs()
+	b.SetBytes(int64(len(log)))
+	for b.Loop() {
+		if _, err := Replay(context.Background(), strings.NewReader(log), players); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
