@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"marslab/bots"
+	"marslab/bots/registry"
 	"marslab/sim"
 )
 
@@ -55,12 +56,12 @@ func (m *multiFlag) String() string     { return strings.Join(*m, ",") }
 func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
 
 // parseSeats parses -players and -param into seats.
-func parseSeats(players string, params []string) ([]bots.Seat, error) {
-	over, err := bots.ParseOverrides(params)
+func parseSeats(reg *registry.Registry, players string, params []string) ([]bots.Seat, error) {
+	over, err := registry.ParseOverrides(params)
 	if err != nil {
 		return nil, fmt.Errorf("-param: %w", err)
 	}
-	seats, err := bots.NewRegistry().ParseSeats(players, over)
+	seats, err := reg.ParseSeats(players, over)
 	if err != nil {
 		return nil, fmt.Errorf("-players: %w", err)
 	}
@@ -96,13 +97,13 @@ func addGameFlags(fs *flag.FlagSet, seating string) *gameFlags {
 	return f
 }
 
-// load loads the configuration and parses the seats.
-func (f *gameFlags) load() (*gameConfig, []bots.Seat, error) {
+// load loads the configuration and parses the seats with reg.
+func (f *gameFlags) load(reg *registry.Registry) (*gameConfig, []bots.Seat, error) {
 	cfg, err := loadConfig(f.rules, f.mapArg)
 	if err != nil {
 		return nil, nil, err
 	}
-	seats, err := parseSeats(f.players, f.params)
+	seats, err := parseSeats(reg, f.players, f.params)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -1,10 +1,12 @@
-package bots
+package baseline
 
 import (
 	"fmt"
 	"hash/fnv"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 
 	"marslab/sim"
 )
@@ -14,9 +16,9 @@ var ruleSets = []string{"classic", "mars2006", "fixedcards", "missions"}
 func load(t testing.TB, rules string) (*sim.Map, *sim.Rules) {
 	t.Helper()
 	m, err := sim.LoadMap("classic")
-	must(t, err, "LoadMap")
+	require.NoError(t, err, "LoadMap")
 	r, err := sim.LoadRules(rules)
-	must(t, err, "LoadRules", rules)
+	require.NoError(t, err, "LoadRules", rules)
 	return m, r
 }
 
@@ -37,7 +39,7 @@ func TestNoFaults(t *testing.T) {
 		total := 0
 		for n := 2; n <= 6; n++ {
 			g, err := sim.NewGame(m, r, n)
-			must(t, err, rn, n)
+			require.NoError(t, err, rn, n)
 			var fault string
 			g.Observe(sim.ObserverFunc(func(e *sim.Event) {
 				if e.Kind == sim.EvFault && fault == "" {
@@ -50,7 +52,7 @@ func TestNoFaults(t *testing.T) {
 					players[p] = kinds[(p+i)%len(kinds)]()
 				}
 				res, err := g.Play(players, 7, uint64(i))
-				must(t, err, rn, n, i)
+				require.NoError(t, err, rn, n, i)
 				for p, f := range res.Faults {
 					if f != 0 {
 						t.Fatalf("%s, %d players, game %d: seat %d (%T) made %d faults; first: %s", rn, n, i, p, players[p], f, fault)
@@ -149,7 +151,7 @@ func TestRandomCorners(t *testing.T) {
 	for _, rn := range []string{"classic", "mars2006", "fixedcards"} {
 		m, r := load(t, rn)
 		g, err := sim.NewGame(m, r, 4)
-		must(t, err)
+		require.NoError(t, err)
 		spies := make([]*randomSpy, 4)
 		players := make([]sim.Player, 4)
 		for i := range spies {
@@ -158,7 +160,7 @@ func TestRandomCorners(t *testing.T) {
 		}
 		for i := 0; i < 20; i++ {
 			res, err := g.Play(players, 11, uint64(i))
-			must(t, err)
+			require.NoError(t, err)
 			for p, f := range res.Faults {
 				if f != 0 {
 					t.Fatalf("%s game %d: seat %d made %d faults", rn, i, p, f)
@@ -233,10 +235,10 @@ func TestDeterminism(t *testing.T) {
 			h.Write(buf)
 		})
 		g, err := sim.NewGame(m, r, len(players))
-		must(t, err)
+		require.NoError(t, err)
 		g.Observe(obs)
 		_, err = g.Play(players, 99, index)
-		must(t, err)
+		require.NoError(t, err)
 		return h.Sum64()
 	}
 	fresh := func() []sim.Player {

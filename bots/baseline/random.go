@@ -1,9 +1,10 @@
-package bots
+package baseline
 
 import (
 	"fmt"
 	"math/rand/v2"
 
+	"marslab/bots"
 	"marslab/sim"
 )
 
@@ -221,19 +222,20 @@ func (b *Random) randomOwned(s *sim.State) int {
 	return -1
 }
 
-// randomFactory is the registry entry of the Random bot.
-func randomFactory() Factory {
-	return Factory{
+// RandomFactory is the registry entry of the Random bot, "random", with
+// one parameter, stop (see Random.Stop).
+func RandomFactory() bots.Factory {
+	return bots.Factory{
 		Name: "random",
 		Doc:  "uniformly random legal choices everywhere (the engine's tester)",
-		Params: []Param{{
+		Params: []bots.Param{{
 			Name:    "stop",
 			Default: DefaultRandomStop,
 			Min:     0,
 			Max:     1,
 			Doc:     "probability of ending the attack phase before each attack order",
 		}},
-		New: func(p map[string]float64) (sim.Player, error) {
+		New: func(p bots.Values) (sim.Player, error) {
 			stop, ok := p["stop"]
 			if !ok || !(stop >= 0 && stop <= 1) {
 				return nil, fmt.Errorf("random: stop = %v: must be in [0, 1]", stop)

@@ -1,4 +1,4 @@
-package bots
+package baseline
 
 import "marslab/sim"
 

@@ -1,8 +1,10 @@
-package bots
+package baseline
 
 import (
 	"fmt"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 
 	"marslab/internal/simcheck"
 	"marslab/sim"
@@ -26,7 +28,7 @@ func TestInvariantsBaseline(t *testing.T) {
 		for n := 2; n <= 6; n++ {
 			t.Run(fmt.Sprintf("%s/%dp", rn, n), func(t *testing.T) {
 				g, err := sim.NewGame(m, r, n)
-				must(t, err)
+				require.NoError(t, err)
 				c := simcheck.New(g, m, r)
 				g.Observe(c)
 				players := make([]sim.Player, n)
@@ -35,7 +37,7 @@ func TestInvariantsBaseline(t *testing.T) {
 						players[p] = kinds[(p+i)%len(kinds)]()
 					}
 					res, err := g.Play(players, 2006, uint64(i))
-					must(t, err)
+					require.NoError(t, err)
 					if err := c.CheckResult(res); err != nil {
 						t.Fatalf("game %d: %v", i, err)
 					}

@@ -1,8 +1,10 @@
-package bots
+package baseline
 
 import (
 	"fmt"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 
 	"marslab/sim"
 )
@@ -343,7 +345,7 @@ func TestSciberrasDecisions(t *testing.T) {
 		var total checker
 		for _, n := range []int{3, 6} {
 			g, err := sim.NewGame(m, r, n)
-			must(t, err)
+			require.NoError(t, err)
 			strat := make([]int, n)
 			players := make([]sim.Player, n)
 			for i := range players {
@@ -367,7 +369,7 @@ func TestSciberrasDecisions(t *testing.T) {
 					}
 				}
 				res, err := g.Play(players, 5, uint64(i))
-				must(t, err)
+				require.NoError(t, err)
 				for p, f := range res.Faults {
 					if f != 0 {
 						t.Fatalf("%s: seat %d made %d faults", rn, p, f)

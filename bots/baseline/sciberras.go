@@ -1,9 +1,10 @@
-package bots
+package baseline
 
 import (
 	"fmt"
 	"math/rand/v2"
 
+	"marslab/bots"
 	"marslab/sim"
 )
 
@@ -316,17 +317,18 @@ func chooseAttack(s *sim.State, p int) (from, to int, ok bool) {
 	return from, to, from >= 0
 }
 
-// sciberrasFactory is the registry entry of one strategy.
-func sciberrasFactory(st Strategy) Factory {
+// SciberrasFactory is the registry entry of one strategy, named by the
+// strategy (Strategy.String); it has no parameters.
+func SciberrasFactory(st Strategy) bots.Factory {
 	docs := [...]string{
 		"Sciberras 2022 passive agent: reinforce the weakest territory, never attack",
 		"Sciberras 2022 pacifist agent: spread armies, 1-3 blitz attacks per turn",
 		"Sciberras 2022 aggressive agent: pile on the strongest territory, 7-9 blitz attacks per turn",
 	}
-	return Factory{
+	return bots.Factory{
 		Name: st.String(),
 		Doc:  docs[st],
-		New: func(map[string]float64) (sim.Player, error) {
+		New: func(bots.Values) (sim.Player, error) {
 			return NewSciberras(st), nil
 		},
 	}
