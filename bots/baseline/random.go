@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 
 	"marslab/bots"
+	"marslab/bots/blocks"
 	"marslab/sim"
 )
 
@@ -41,12 +42,13 @@ type Random struct {
 	// each attack order.
 	Stop float64
 
-	seat  int
-	rng   *rand.Rand
-	pairs [][2]int // scratch: attack or move pairs
-	sets  [][3]int // scratch: valid sets in hand
-	nbs   []int    // scratch: owned neighbours
-	reach reach
+	seat   int
+	rng    *rand.Rand
+	pairs  [][2]int // scratch: attack or move pairs
+	sets   [][3]int // scratch: valid sets in hand
+	nbs    []int    // scratch: owned neighbours
+	board  blocks.Board
+	search blocks.Search
 }
 
 // NewRandom returns a Random player with the given stop probability.
@@ -56,7 +58,6 @@ func NewRandom(stop float64) *Random { return &Random{Stop: stop} }
 func (b *Random) Start(s *sim.State, seat int, rng *rand.Rand) {
 	b.seat, b.rng = seat, rng
 	nt := s.NumTerritories()
-	b.reach.prepare(nt)
 	if cap(b.nbs) < nt {
 		b.nbs = make([]int, 0, nt)
 	}
@@ -182,7 +183,8 @@ func (b *Random) Fortify(s *sim.State, buf []sim.Move) []sim.Move {
 			return buf
 		}
 		from := b.nbs[b.rng.IntN(len(b.nbs))]
-		comp := b.reach.component(s, b.seat, from)
+		b.board.Load(s)
+		comp := b.search.Component(&b.board, b.seat, from)
 		if len(comp) < 2 {
 			return buf
 		}
