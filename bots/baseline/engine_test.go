@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"marslab/sim"
@@ -54,16 +55,12 @@ func TestNoFaults(t *testing.T) {
 				res, err := g.Play(players, 7, uint64(i))
 				require.NoError(t, err, rn, n, i)
 				for p, f := range res.Faults {
-					if f != 0 {
-						t.Fatalf("%s, %d players, game %d: seat %d (%T) made %d faults; first: %s", rn, n, i, p, players[p], f, fault)
-					}
+					require.Zero(t, f, "%s, %d players, game %d: seat %d (%T) made %d faults; first: %s", rn, n, i, p, players[p], f, fault)
 				}
 				total++
 			}
 		}
-		if total != 5*gamesPerCount {
-			t.Fatalf("%s: played %d games", rn, total)
-		}
+		require.Equal(t, 5*gamesPerCount, total, "%s: games played", rn)
 	}
 }
 
@@ -162,9 +159,7 @@ func TestRandomCorners(t *testing.T) {
 			res, err := g.Play(players, 11, uint64(i))
 			require.NoError(t, err)
 			for p, f := range res.Faults {
-				if f != 0 {
-					t.Fatalf("%s game %d: seat %d made %d faults", rn, i, p, f)
-				}
+				require.Zero(t, f, "%s game %d: seat %d made %d faults", rn, i, p, f)
 			}
 		}
 		var sum randomSpy
@@ -210,15 +205,13 @@ func TestRandomCorners(t *testing.T) {
 			}{"non-adjacent move", sum.farMove})
 		}
 		for _, c := range checks {
-			if c.n == 0 {
-				t.Errorf("%s: random bot never made a %s", rn, c.what)
-			}
+			assert.NotZero(t, c.n, "%s: random bot never made a %s", rn, c.what)
 		}
-		if r.Fortify.Mode != sim.FortifyOneStep && sum.multiMove != 0 {
-			t.Errorf("%s: random bot made %d multi-move fortifications", rn, sum.multiMove)
+		if r.Fortify.Mode != sim.FortifyOneStep {
+			assert.Zero(t, sum.multiMove, "%s: random bot's multi-move fortifications", rn)
 		}
-		if r.Fortify.Mode != sim.FortifyConnected && sum.farMove != 0 {
-			t.Errorf("%s: random bot made %d non-adjacent moves", rn, sum.farMove)
+		if r.Fortify.Mode != sim.FortifyConnected {
+			assert.Zero(t, sum.farMove, "%s: random bot's non-adjacent moves", rn)
 		}
 	}
 }
@@ -248,8 +241,6 @@ func TestDeterminism(t *testing.T) {
 	for i := uint64(0); i < 5; i++ {
 		digest(reused, i+100) // dirty the bots' state with another game
 		a, b := digest(fresh(), i), digest(reused, i)
-		if a != b {
-			t.Fatalf("game %d: fresh bots give %x, reused bots %x", i, a, b)
-		}
+		require.Equal(t, b, a, "game %d: fresh bots give %x, reused bots %x", i, a, b)
 	}
 }

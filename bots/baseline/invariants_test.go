@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"marslab/internal/simcheck"
@@ -38,13 +39,9 @@ func TestInvariantsBaseline(t *testing.T) {
 					}
 					res, err := g.Play(players, 2006, uint64(i))
 					require.NoError(t, err)
-					if err := c.CheckResult(res); err != nil {
-						t.Fatalf("game %d: %v", i, err)
-					}
+					require.NoError(t, c.CheckResult(res), "game %d", i)
 					for p, f := range res.Faults {
-						if f != 0 {
-							t.Fatalf("game %d: seat %d (%T) made %d faults", i, p, players[p], f)
-						}
+						require.Zero(t, f, "game %d: seat %d (%T) made %d faults", i, p, players[p], f)
 					}
 				}
 				for k, v := range c.Counts {
@@ -52,8 +49,8 @@ func TestInvariantsBaseline(t *testing.T) {
 				}
 			})
 		}
-		if total[sim.EvTrade] == 0 || total[sim.EvElimination] == 0 || total[sim.EvMove] == 0 {
-			t.Errorf("%s: no trades, eliminations or moves: %v", rn, total)
+		for _, k := range []sim.EventKind{sim.EvTrade, sim.EvElimination, sim.EvMove} {
+			assert.NotZero(t, total[k], "%s: no %v events: %v", rn, k, total)
 		}
 	}
 }
