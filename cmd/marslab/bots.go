@@ -75,7 +75,13 @@ func cmdBots(ctx context.Context, reg *registry.Registry, args []string, stdout,
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", p.Name, p.Format(s.Params[p.Name]), p.Format(p.Default), rng, scale, choices, p.Doc)
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if sets := registry.EmbeddedSets(f.Name); len(sets) > 0 {
+		fmt.Fprintf(stdout, "embedded parameter sets (%s@SET): %s\n", f.Name, strings.Join(sets, ", "))
+	}
+	return nil
 }
 
 // num formats a parameter value in its shortest exact form.

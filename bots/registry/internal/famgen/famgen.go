@@ -20,9 +20,10 @@ import (
 	"strings"
 )
 
-// Roots are the directories, relative to the module root, searched for bot
-// families (recursively; internal and testdata directories are skipped).
-var Roots = []string{"bots", "mars"}
+// Roots returns the directories, relative to the module root, searched for
+// bot families (recursively; internal and testdata directories are
+// skipped): bots and mars.
+func Roots() []string { return []string{"bots", "mars"} }
 
 // Family is one package exporting bot factories.
 type Family struct {
@@ -43,7 +44,7 @@ func Find(root string) ([]Family, error) {
 		return nil, err
 	}
 	var out []Family
-	for _, r := range Roots {
+	for _, r := range Roots() {
 		err := filepath.WalkDir(filepath.Join(root, r), func(p string, d fs.DirEntry, err error) error {
 			if err != nil {
 				return err
@@ -107,7 +108,7 @@ func Generate(root string) ([]byte, error) {
 	}
 	b.WriteString(")\n\n")
 	b.WriteString("// families returns the factories of every bot family: the packages under\n")
-	fmt.Fprintf(&b, "// %s exporting Factories or Factory.\n", strings.Join(Roots, " and "))
+	fmt.Fprintf(&b, "// %s exporting Factories or Factory.\n", strings.Join(Roots(), " and "))
 	b.WriteString("func families() []bots.Factory {\n\tvar fs []bots.Factory\n")
 	for i, f := range fams {
 		if f.Many {
