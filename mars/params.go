@@ -50,7 +50,8 @@ type Params struct {
 }
 
 // PaperParams returns the parameters published in Tables 1 and 2 of the
-// MARS paper (the contents of configs/bots/mars-paper.toml).
+// MARS paper (the contents of configs/bots/mars-paper.toml, seat spec
+// mars@paper).
 func PaperParams() Params {
 	return Params{
 		Pdb: 3.5, Pob: 170, Wp: 0.7375, Wp1: 0.25, Gl: 5,
