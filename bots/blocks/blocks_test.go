@@ -288,6 +288,34 @@ func TestMoves(t *testing.T) {
 	assert.Equal(t, []any{-1, -1, 0.0, false}, []any{from, to, ratio, ok})
 }
 
+func TestConsolidate(t *testing.T) {
+	tests := []struct {
+		name          string
+		owner, armies []int
+		attackers     []int
+		target        int
+		ok            bool
+	}{
+		// 2 has three enemy neighbours (0, 1, 3); 4 and 5 have only 3, but
+		// can attack with 2+0 armies, not more than 3's 4.
+		{"too weak", []int{1, 1, 0, 1, 0, 0, 0}, []int{1, 1, 3, 4, 3, 1, 1}, []int{-1}, -1, false},
+		{"two", []int{1, 1, 0, 1, 0, 0, 0}, []int{1, 1, 3, 4, 3, 5, 1}, []int{-1, 4, 5}, 3, true},
+		// 3 is seat 0's only enemy: 2, 4 and 5 attack with 2+2+1 > 4.
+		{"three", []int{0, 0, 0, 1, 0, 0, 0}, []int{1, 1, 3, 4, 3, 2, 1}, []int{-1, 2, 4, 5}, 3, true},
+		{"three too weak", []int{0, 0, 0, 1, 0, 0, 0}, []int{1, 1, 3, 4, 3, 1, 1}, []int{-1}, -1, false},
+		// One territory is not enough, however strong.
+		{"one", []int{0, 0, 0, 1, 1, 1, 1}, []int{1, 1, 9, 1, 1, 1, 1}, []int{-1}, -1, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, target, ok := Consolidate([]int{-1}, board(t, tt.owner, tt.armies), 0)
+			assert.Equal(t, tt.attackers, got)
+			assert.Equal(t, tt.target, target)
+			assert.Equal(t, tt.ok, ok)
+		})
+	}
+}
+
 func TestNoAllocs(t *testing.T) {
 	m, err := sim.LoadMap("classic")
 	require.NoError(t, err)
@@ -307,6 +335,7 @@ func TestNoAllocs(t *testing.T) {
 		moves = r.FortifyTowardFront(moves[:0], b, 1)
 		EasyExpand(b, 0)
 		FillOut(b, 1)
+		buf, _, _ = Consolidate(buf[:0], b, 2)
 		BestRatioAttack(b, 2)
 	})
 	assert.Zero(t, allocs)

@@ -2,9 +2,9 @@
 // queries (border territories, neighbour counts, continent shares, weakest
 // and strongest territories), searches over a player's territories
 // (clusters, connectivity, the cheapest route into a continent) and
-// standard moves (easy expand, fill out, the best-ratio attack, fortifying
-// toward the front), after the shared blocks of the Lux bots
-// (/work/shared/lux-bots.md).
+// standard moves (easy expand, fill out, consolidate, the best-ratio
+// attack, fortifying toward the front), after the shared blocks of the Lux
+// Delux bots (SillySoft, 2005) that MARS was evaluated against.
 //
 // The blocks read a Board, a snapshot of the owners and armies of a
 // position that a bot loads from the game's sim.State (Board.Load) and a

@@ -65,3 +65,31 @@ func BestRatioAttack(b *Board, p int) (from, to int, ratio float64, ok bool) {
 	}
 	return from, to, float64(b.Armies[from]) / float64(b.Armies[to]), true
 }
+
+// Consolidate returns the Lux "consolidate" attack for p: the first
+// (lowest id) enemy territory touching at least two territories of p whose
+// only enemy neighbour it is, when those territories' armies less one each
+// (the armies they can attack with) outnumber its armies. It appends the
+// attacking territories, in ascending id order, to dst and returns them
+// with the target; ok is false (and dst unchanged) when there is none.
+func Consolidate(dst []int, b *Board, p int) (attackers []int, target int, ok bool) {
+	for u, o := range b.Owner {
+		if o == p {
+			continue
+		}
+		n, sum := 0, 0
+		start := len(dst)
+		for _, t := range b.Map.Territories[u].Neighbors {
+			if b.Owner[t] == p && b.EnemyNeighbors(p, t) == 1 {
+				dst = append(dst, t)
+				n++
+				sum += b.Armies[t] - 1
+			}
+		}
+		if n >= 2 && sum > b.Armies[u] {
+			return dst, u, true
+		}
+		dst = dst[:start]
+	}
+	return dst, -1, false
+}
