@@ -316,6 +316,33 @@ func TestConsolidate(t *testing.T) {
 	}
 }
 
+func TestSplitUp(t *testing.T) {
+	// Seat 0's border: 2 (3 armies) faces 2 armies, 4 (4 armies) faces 2+1;
+	// seat 1's: 3 (2 armies) faces 3+4, 5 faces none, 6 has one army.
+	b := position1(t)
+	tests := []struct {
+		p    int
+		r    float64
+		from int
+		ok   bool
+	}{
+		{0, 1.2, 2, true},   // 3 > 2.4
+		{0, 1.45, 2, true},  // 3 > 2.9
+		{0, 1.5, -1, false}, // 3 is not more than 3; 4 < 4.5
+		{1, 0.1, 3, true},   // 2 > 0.7
+		{1, 0.3, -1, false}, // 2 < 2.1
+	}
+	for _, tt := range tests {
+		from, ok := SplitUp(b, tt.p, tt.r)
+		assert.Equal(t, tt.from, from, "SplitUp(%d, %v)", tt.p, tt.r)
+		assert.Equal(t, tt.ok, ok, "SplitUp(%d, %v)", tt.p, tt.r)
+	}
+	b.Armies[4] = 8 // 8 > 1.5*3
+	from, ok := SplitUp(b, 0, 1.5)
+	assert.Equal(t, 4, from)
+	assert.True(t, ok)
+}
+
 func TestNoAllocs(t *testing.T) {
 	m, err := sim.LoadMap("classic")
 	require.NoError(t, err)
@@ -336,6 +363,7 @@ func TestNoAllocs(t *testing.T) {
 		EasyExpand(b, 0)
 		FillOut(b, 1)
 		buf, _, _ = Consolidate(buf[:0], b, 2)
+		SplitUp(b, 0, 1.2)
 		BestRatioAttack(b, 2)
 	})
 	assert.Zero(t, allocs)

@@ -2,8 +2,8 @@
 // queries (border territories, neighbour counts, continent shares, weakest
 // and strongest territories), searches over a player's territories
 // (clusters, connectivity, the cheapest route into a continent) and
-// standard moves (easy expand, fill out, consolidate, the best-ratio
-// attack, fortifying toward the front), after the shared blocks of the Lux
+// standard moves (easy expand, fill out, consolidate, split up, the
+// best-ratio attack, fortifying toward the front), after the shared blocks of the Lux
 // Delux bots (SillySoft, 2005) that MARS was evaluated against.
 //
 // The blocks read a Board, a snapshot of the owners and armies of a

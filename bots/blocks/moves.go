@@ -93,3 +93,19 @@ func Consolidate(dst []int, b *Board, p int) (attackers []int, target int, ok bo
 	}
 	return dst, -1, false
 }
+
+// SplitUp returns the first (lowest id) border territory of p for the Lux
+// "split up(r)" attack: one holding more than r times the total armies of
+// its enemy neighbours (see Board.EnemyArmiesAround), which then attacks
+// each enemy neighbour in turn. ok is false when there is none.
+func SplitUp(b *Board, p int, r float64) (from int, ok bool) {
+	for t, o := range b.Owner {
+		if o != p || b.Armies[t] < 2 {
+			continue
+		}
+		if e := b.EnemyArmiesAround(p, t); e > 0 && float64(b.Armies[t]) > r*float64(e) {
+			return t, true
+		}
+	}
+	return -1, false
+}
