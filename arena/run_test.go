@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"marslab/bots"
+	"marslab/bots/registry"
 	"marslab/sim"
 )
 
@@ -28,7 +29,7 @@ func testConfig(t testing.TB, players string, games int) Config {
 	must(t, err, "LoadMap")
 	r, err := sim.LoadRules("mars2006")
 	must(t, err, "LoadRules")
-	seats, err := bots.NewRegistry().ParseSeats(players, nil)
+	seats, err := registry.Default().ParseSeats(players, nil)
 	must(t, err, "ParseSeats")
 	return Config{Map: m, Rules: r, Seats: seats, Games: games, Seed: 7, Workers: 1, Timing: true}
 }
@@ -376,7 +377,7 @@ func TestMergeRefusals(t *testing.T) {
 func ExampleRun() {
 	m, _ := sim.LoadMap("classic")
 	r, _ := sim.LoadRules("mars2006")
-	seats, _ := bots.NewRegistry().ParseSeats("aggressive,random,random", nil)
+	seats, _ := registry.Default().ParseSeats("aggressive,random,random", nil)
 	rep, err := Run(context.Background(), Config{Map: m, Rules: r, Seats: seats, Games: 30, Seed: 1})
 	if err != nil {
 		fmt.Println(err)
@@ -397,7 +398,7 @@ func ExampleRun() {
 func ExampleMerge() {
 	m, _ := sim.LoadMap("classic")
 	r, _ := sim.LoadRules("mars2006")
-	seats, _ := bots.NewRegistry().ParseSeats("aggressive,random", nil)
+	seats, _ := registry.Default().ParseSeats("aggressive,random", nil)
 	base, _ := os.MkdirTemp("", "arena-example")
 	defer os.RemoveAll(base)
 	cfg := Config{Map: m, Rules: r, Seats: seats, Games: 20, Seed: 1}

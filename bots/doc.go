@@ -1,12 +1,11 @@
-// Package bots holds marslab's baseline Risk bots and the bot registry.
+// Package bots holds the types every marslab bot family shares: Param
+// (one tunable parameter: range, scale, named choices), Values (a set of
+// parameter values), Factory (a bot family's entry: name, doc, parameters
+// and constructor), Seat (a factory with values and a label) and
+// Explainer.
 //
-// The baseline bots are Random, a uniformly random legal player that
-// exercises every corner of the engine, and the three fixed strategies of
-// Sciberras (2022), section 4.2: Passive, Pacifist and Aggressive.
-//
-// The Registry maps bot names to Factories. A seat specification such as
-// "aggressive", "random(stop=0.3)" or "mars@configs/bots/mars-paper.toml"
-// is parsed into a Seat, which makes players with validated parameters.
-// The registry's builtin table is immutable; a Registry value may be
-// extended with Register without affecting any other Registry.
+// The bots themselves live in their own packages (bots/baseline, mars),
+// each exporting its factories; bots/registry collects them and parses seat
+// specifications; bots/blocks holds the position queries and standard moves
+// the bots compose. This package imports only sim.
 package bots

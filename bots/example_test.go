@@ -4,69 +4,26 @@ import (
 	"fmt"
 
 	"marslab/bots"
-	"marslab/sim"
 )
 
-func ExampleRegistry_ParseSeats() {
-	reg := bots.NewRegistry()
-	over, err := bots.ParseOverrides([]string{"random.stop=0.5"})
-	if err != nil {
+func ExampleParam() {
+	goal := bots.Param{
+		Name: "goal_value", Default: 0, Min: 0, Max: 1, Integer: true,
+		Choices: []string{"sum", "target"},
+		Doc:     "how a goal chain is valued",
+	}
+	if err := goal.Validate(); err != nil {
 		panic(err)
 	}
-	seats, err := reg.ParseSeats("aggressive,random,random(stop=0.25),passive", over)
-	if err != nil {
-		panic(err)
-	}
-	for _, s := range seats {
-		fmt.Println(s.Label, s.Params)
-	}
-	// Output:
-	// aggressive map[]
-	// random(stop=0.5) map[stop:0.5]
-	// random(stop=0.5) map[stop:0.5]
-	// passive map[]
-}
-
-func ExampleRegistry_ParseSeat_error() {
-	_, err := bots.NewRegistry().ParseSeat("random(stop=1.5)", nil)
+	v, err := goal.Parse("target")
+	fmt.Println(v, err, goal.Format(v))
+	_, err = goal.Parse("best")
 	fmt.Println(err)
-	// Output:
-	// seat "random(stop=1.5)": stop = 1.5: must be in [0, 1]
-}
 
-func ExampleSciberras() {
-	m, err := sim.LoadMap("classic")
-	if err != nil {
-		panic(err)
-	}
-	r, err := sim.LoadRules("mars2006")
-	if err != nil {
-		panic(err)
-	}
-	g, err := sim.NewGame(m, r, 3)
-	if err != nil {
-		panic(err)
-	}
-	rolls := make([]int, 3)
-	g.Observe(sim.ObserverFunc(func(e *sim.Event) {
-		if e.Kind == sim.EvRoll {
-			rolls[e.Player]++
-		}
-	}))
-	players := []sim.Player{
-		bots.NewSciberras(bots.Passive),
-		bots.NewSciberras(bots.Aggressive),
-		bots.NewSciberras(bots.Pacifist),
-	}
-	res, err := g.Play(players, 2022, 0)
-	if err != nil {
-		panic(err)
-	}
-	fmt.Println("passive rolled dice:", rolls[0] > 0)
-	fmt.Println("aggressive and pacifist rolled dice:", rolls[1] > 0 && rolls[2] > 0)
-	fmt.Println("faults:", res.Faults)
+	bid := bots.Param{Name: "P_ob", Default: 170, Min: 0.01, Max: 10000, Log: true}
+	fmt.Println(bid.Validate(), bid.Check(0))
 	// Output:
-	// passive rolled dice: false
-	// aggressive and pacifist rolled dice: true
-	// faults: [0 0 0]
+	// 1 <nil> target
+	// "best" is not a choice: must be one of sum, target
+	// <nil> must be in [0.01, 10000]
 }

@@ -3,7 +3,7 @@ package mars_test
 import (
 	"testing"
 
-	"marslab/bots"
+	"marslab/bots/registry"
 	"marslab/mars"
 	"marslab/sim"
 )
@@ -11,7 +11,7 @@ import (
 // baseline returns MARS in seat 0 and five baseline bots.
 func baseline(tb testing.TB) []sim.Player {
 	tb.Helper()
-	reg := bots.NewRegistry()
+	reg := registry.Default()
 	ps := make([]sim.Player, 0, 6)
 	bot, err := mars.New(mars.PaperParams())
 	if err != nil {

@@ -8,17 +8,18 @@ import (
 	"testing"
 
 	"marslab/bots"
+	"marslab/bots/registry"
 	"marslab/mars"
 	"marslab/sim"
 )
 
 func TestPaperParamsMatchConfig(t *testing.T) {
-	reg := bots.NewRegistry()
+	reg := registry.Default()
 	f, ok := reg.Lookup("mars")
 	if !ok {
 		t.Fatal("mars is not registered")
 	}
-	vals, err := bots.ReadParamFile(f, "../configs/bots/mars-paper.toml")
+	vals, err := registry.ReadParamFile(f, "../configs/bots/mars-paper.toml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +53,7 @@ func TestParamsSet(t *testing.T) {
 		{"G_l", 3, ""},
 		{"G_l", 2.5, "must be an integer"},
 		{"G_l", 0, "must be in [1, 10]"},
-		{"P_ob", -1, "must be in [0, 10000]"},
+		{"P_ob", -1, "must be in [0.01, 10000]"},
 		{"C_en", -0.5, ""},
 		{"X", 1, `unknown parameter "X"`},
 	}
@@ -104,7 +105,7 @@ func FuzzParamsSet(f *testing.F) {
 }
 
 func TestRegistrySeat(t *testing.T) {
-	reg := bots.NewRegistry()
+	reg := registry.Default()
 	seat, err := reg.ParseSeat("mars(W_p=0.8;G_l=3)", nil)
 	if err != nil {
 		t.Fatal(err)
@@ -296,7 +297,7 @@ func TestGames(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	reg := bots.NewRegistry()
+	reg := registry.Default()
 	others := []string{"aggressive", "random", "pacifist", "passive", "aggressive"}
 	for _, m := range []*sim.Map{classic, small} {
 		for _, rname := range []string{"mars2006", "classic", "fixedcards", "missions"} {
@@ -358,7 +359,7 @@ func TestGames(t *testing.T) {
 // variant the README uses for the seat syntax: W_p 0.8, P_ob 150, every
 // other parameter as published.
 func TestTunedConfig(t *testing.T) {
-	reg := bots.NewRegistry()
+	reg := registry.Default()
 	seat, err := reg.ParseSeat("mars@../configs/bots/mars-tuned.toml", nil)
 	if err != nil {
 		t.Fatal(err)

@@ -2,7 +2,8 @@ package mars
 
 import (
 	"fmt"
-	"math"
+
+	"marslab/bots"
 )
 
 // Params are MARS's tunable parameters: Table 1 (general) and Table 2
@@ -49,7 +50,8 @@ type Params struct {
 }
 
 // PaperParams returns the parameters published in Tables 1 and 2 of the
-// MARS paper (the contents of configs/bots/mars-paper.toml).
+// MARS paper (the contents of configs/bots/mars-paper.toml, seat spec
+// mars@paper).
 func PaperParams() Params {
 	return Params{
 		Pdb: 3.5, Pob: 170, Wp: 0.7375, Wp1: 0.25, Gl: 5,
@@ -58,41 +60,32 @@ func PaperParams() Params {
 	}
 }
 
-// ParamSpec describes one parameter: its paper name, published default,
-// closed allowed range, whether it is an integer, and what it means.
-type ParamSpec struct {
-	Name     string
-	Default  float64
-	Min, Max float64
-	Integer  bool
-	Doc      string
-}
-
 // paramSpecs is the immutable parameter table, in the papers' order.
-// Ranges: probabilities in [0, 1]; bid multipliers in [0, 10000] (the
-// paper's values are 3.5 and 170); valuation coefficients in
-// [-1000, 1000] (the paper's are all within ±70); G_l in 1..10 (longer
-// chains are never won in practice and cost time exponentially).
-var paramSpecs = [...]ParamSpec{
-	{"P_db", 3.5, 0, 10000, false, "Table 1: defensive bid multiplier in eq. (5); higher is more defensive"},
-	{"P_ob", 170, 0, 10000, false, "Table 1: offensive bid multiplier in eq. (4); higher is more offensive"},
-	{"W_p", 0.7375, 0, 1, false, "Table 1: least win probability to attack (after the turn's first conquest)"},
-	{"W_p1", 0.25, 0, 1, false, "Table 1: least win probability to attack before the turn's first conquest"},
-	{"G_l", 5, 1, 10, true, "Table 1: maximum goal path length (territories in a placement chain)"},
-	{"C_sv", 70, -1000, 1000, false, "Table 2: multiplier of the static value V_sv = V_b/(V_s*V_nb)"},
-	{"C_fn", 1.2, -1000, 1000, false, "Table 2: value of each friendly neighbour"},
-	{"C_en", -0.3, -1000, 1000, false, "Table 2: value of each enemy neighbour"},
-	{"C_fnu", 0.05, -1000, 1000, false, "Table 2: value of each army on friendly neighbours"},
-	{"C_enu", -0.03, -1000, 1000, false, "Table 2: value of each army on enemy neighbours"},
-	{"C_cb", 0.5, -1000, 1000, false, "Table 2: bonus per other continent bordered"},
-	{"C_oc", 20, -1000, 1000, false, "Table 2: bonus (x V_b) for owning the whole continent but this territory"},
-	{"C_eoc", 4, -1000, 1000, false, "Table 2: bonus (x V_b) when an enemy owns the whole continent"},
+// Ranges: probabilities in [0, 1]; bid multipliers in [0.01, 10000] on a
+// log scale (the paper's values are 3.5 and 170; a search varies them by
+// factors, not by steps); valuation coefficients in [-1000, 1000] (the
+// paper's are all within ±70); G_l in 1..10 (longer chains are never won
+// in practice and cost time exponentially).
+var paramSpecs = [...]bots.Param{
+	{Name: "P_db", Default: 3.5, Min: 0.01, Max: 10000, Log: true, Doc: "Table 1: defensive bid multiplier in eq. (5); higher is more defensive"},
+	{Name: "P_ob", Default: 170, Min: 0.01, Max: 10000, Log: true, Doc: "Table 1: offensive bid multiplier in eq. (4); higher is more offensive"},
+	{Name: "W_p", Default: 0.7375, Min: 0, Max: 1, Doc: "Table 1: least win probability to attack (after the turn's first conquest)"},
+	{Name: "W_p1", Default: 0.25, Min: 0, Max: 1, Doc: "Table 1: least win probability to attack before the turn's first conquest"},
+	{Name: "G_l", Default: 5, Min: 1, Max: 10, Integer: true, Doc: "Table 1: maximum goal path length (territories in a placement chain)"},
+	{Name: "C_sv", Default: 70, Min: -1000, Max: 1000, Doc: "Table 2: multiplier of the static value V_sv = V_b/(V_s*V_nb)"},
+	{Name: "C_fn", Default: 1.2, Min: -1000, Max: 1000, Doc: "Table 2: value of each friendly neighbour"},
+	{Name: "C_en", Default: -0.3, Min: -1000, Max: 1000, Doc: "Table 2: value of each enemy neighbour"},
+	{Name: "C_fnu", Default: 0.05, Min: -1000, Max: 1000, Doc: "Table 2: value of each army on friendly neighbours"},
+	{Name: "C_enu", Default: -0.03, Min: -1000, Max: 1000, Doc: "Table 2: value of each army on enemy neighbours"},
+	{Name: "C_cb", Default: 0.5, Min: -1000, Max: 1000, Doc: "Table 2: bonus per other continent bordered"},
+	{Name: "C_oc", Default: 20, Min: -1000, Max: 1000, Doc: "Table 2: bonus (x V_b) for owning the whole continent but this territory"},
+	{Name: "C_eoc", Default: 4, Min: -1000, Max: 1000, Doc: "Table 2: bonus (x V_b) when an enemy owns the whole continent"},
 }
 
-// ParamSpecs returns a copy of the parameter table, in the order of the
-// paper's Tables 1 and 2.
-func ParamSpecs() []ParamSpec {
-	out := make([]ParamSpec, len(paramSpecs))
+// ParamSpecs returns a copy of the parameter table (the bots.Param of every
+// field of Params), in the order of the paper's Tables 1 and 2.
+func ParamSpecs() []bots.Param {
+	out := make([]bots.Param, len(paramSpecs))
 	copy(out, paramSpecs[:])
 	return out
 }
@@ -129,22 +122,19 @@ func (p *Params) field(name string) (f *float64, g *int) {
 	return nil, nil
 }
 
-func spec(name string) (ParamSpec, bool) {
+func spec(name string) (bots.Param, bool) {
 	for _, s := range paramSpecs {
 		if s.Name == name {
 			return s, true
 		}
 	}
-	return ParamSpec{}, false
+	return bots.Param{}, false
 }
 
-// check reports whether v is an allowed value for s.
-func (s ParamSpec) check(v float64) error {
-	if math.IsNaN(v) || math.IsInf(v, 0) || v < s.Min || v > s.Max {
-		return fmt.Errorf("mars: parameter %s = %v: must be in [%v, %v]", s.Name, v, s.Min, s.Max)
-	}
-	if s.Integer && v != math.Trunc(v) {
-		return fmt.Errorf("mars: parameter %s = %v: must be an integer in [%v, %v]", s.Name, v, s.Min, s.Max)
+// check reports whether v is an allowed value for parameter s.
+func check(s bots.Param, v float64) error {
+	if err := s.Check(v); err != nil {
+		return fmt.Errorf("mars: parameter %s = %v: %w", s.Name, v, err)
 	}
 	return nil
 }
@@ -156,7 +146,7 @@ func (p *Params) Set(name string, v float64) error {
 	if !ok {
 		return fmt.Errorf("mars: unknown parameter %q", name)
 	}
-	if err := s.check(v); err != nil {
+	if err := check(s, v); err != nil {
 		return err
 	}
 	f, g := p.field(name)
@@ -184,7 +174,7 @@ func (p Params) Get(name string) (float64, bool) {
 func (p Params) Validate() error {
 	for _, s := range paramSpecs {
 		v, _ := p.Get(s.Name)
-		if err := s.check(v); err != nil {
+		if err := check(s, v); err != nil {
 			return err
 		}
 	}

@@ -8,11 +8,12 @@ import (
 	"os"
 
 	"marslab/arena"
+	"marslab/bots/registry"
 )
 
 // cmdBatch plays many games on every core and writes games.jsonl,
 // summary.json, timing.json and config.json.
-func cmdBatch(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func cmdBatch(ctx context.Context, reg *registry.Registry, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("batch", stderr)
 	gf := addGameFlags(fs, "game g seats them rotated by g")
 	games := fs.Int("games", 1000, "number of games of the whole batch (all shards), >= 1")
@@ -60,7 +61,7 @@ summary table. Ctrl-C keeps every finished game; -resume plays the rest.`)
 		}
 		shard = s
 	}
-	cfg, seats, err := gf.load()
+	cfg, seats, err := gf.load(reg)
 	if err != nil {
 		return err
 	}

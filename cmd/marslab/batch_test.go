@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"marslab/bots/registry"
 )
 
 // batchArgs are the flags of a small, fast batch.
@@ -15,7 +17,7 @@ var batchArgs = []string{"-players", "aggressive,random,aggressive", "-games", "
 func runOut(t *testing.T, args ...string) (string, error) {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
-	err := run(context.Background(), args, &stdout, &stderr)
+	err := run(context.Background(), registry.Default(), args, &stdout, &stderr)
 	return stdout.String() + stderr.String(), err
 }
 
@@ -156,7 +158,7 @@ func TestBatchInterrupted(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel() // Ctrl-C before the first game
 	var stdout, stderr bytes.Buffer
-	err := run(ctx, []string{"batch", "-players", "random,random", "-games", "5", "-out", dir}, &stdout, &stderr)
+	err := run(ctx, registry.Default(), []string{"batch", "-players", "random,random", "-games", "5", "-out", dir}, &stdout, &stderr)
 	if err == nil || !strings.Contains(err.Error(), "0 of 5 games") || !strings.Contains(err.Error(), "-resume") {
 		t.Fatalf("want an interruption error, got %v", err)
 	}

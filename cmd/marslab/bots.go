@@ -6,17 +6,18 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 	"text/tabwriter"
 
-	"marslab/bots"
+	"marslab/bots/registry"
 )
 
 // cmdBots lists the registered bots, or with -params SEAT the parameters of
 // one seat specification (a bot name, name(K=V;...) or name@file.toml), with
 // -param bot.K=V overrides applied.
-func cmdBots(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func cmdBots(ctx context.Context, reg *registry.Registry, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("bots", stderr)
-	seat := fs.String("params", "", "list the parameters of this bot or seat spec (name, name(K=V;...), name@file.toml)")
+	seat := fs.String("params", "", "list the parameters of this bot or seat spec (name, name(K=V;...), name@set, name@file.toml)")
 	var params multiFlag
 	fs.Var(&params, "param", "override bot.K=V (repeatable), shown in the -params listing")
 	fs.Usage = func() {
@@ -29,8 +30,7 @@ func cmdBots(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if fs.NArg() > 0 {
 		return fmt.Errorf("bots: unexpected argument %q", fs.Arg(0))
 	}
-	reg := bots.NewRegistry()
-	over, err := bots.ParseOverrides(params)
+	over, err := registry.ParseOverrides(params)
 	if err != nil {
 		return fmt.Errorf("bots: %w", err)
 	}
@@ -60,15 +60,28 @@ func cmdBots(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return nil
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "PARAM\tVALUE\tDEFAULT\tRANGE\tMEANING")
+	fmt.Fprintln(tw, "PARAM\tVALUE\tDEFAULT\tRANGE\tSCALE\tCHOICES\tMEANING")
 	for _, p := range f.Params {
 		rng := "[" + num(p.Min) + ", " + num(p.Max) + "]"
 		if p.Integer {
 			rng += " integer"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", p.Name, num(s.Params[p.Name]), num(p.Default), rng, p.Doc)
+		scale, choices := "linear", "-"
+		switch {
+		case len(p.Choices) > 0:
+			scale, choices = "choice", strings.Join(p.Choices, "|")
+		case p.Log:
+			scale = "log"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", p.Name, p.Format(s.Params[p.Name]), p.Format(p.Default), rng, scale, choices, p.Doc)
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if sets := registry.EmbeddedSets(f.Name); len(sets) > 0 {
+		fmt.Fprintf(stdout, "embedded parameter sets (%s@SET): %s\n", f.Name, strings.Join(sets, ", "))
+	}
+	return nil
 }
 
 // num formats a parameter value in its shortest exact form.

@@ -7,12 +7,14 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"marslab/bots/registry"
 )
 
 func runBots(t *testing.T, args ...string) (stdout, stderr string, err error) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	err = run(context.Background(), append([]string{"bots"}, args...), &out, &errb)
+	err = run(context.Background(), registry.Default(), append([]string{"bots"}, args...), &out, &errb)
 	return out.String(), errb.String(), err
 }
 
@@ -68,7 +70,7 @@ func TestBotsParams(t *testing.T) {
 			t.Errorf("%v: first line %q, want label %q", tt.args, lines[0], tt.label)
 		}
 		f := strings.Fields(lines[2])
-		want := []string{"stop", tt.value, "0.2", "[0,", "1]", "probability"}
+		want := []string{"stop", tt.value, "0.2", "[0,", "1]", "linear", "-", "probability"}
 		for i, w := range want {
 			if f[i] != w {
 				t.Errorf("%v: parameter line %q: field %d = %q, want %q", tt.args, lines[2], i, f[i], w)

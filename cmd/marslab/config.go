@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"marslab/bots"
+	"marslab/bots/registry"
 	"marslab/sim"
 )
 
@@ -59,12 +60,12 @@ func (m *multiFlag) String() string     { return strings.Join(*m, ",") }
 func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
 
 // parseSeats parses -players and -param into seats.
-func parseSeats(players string, params []string) ([]bots.Seat, error) {
-	over, err := bots.ParseOverrides(params)
+func parseSeats(reg *registry.Registry, players string, params []string) ([]bots.Seat, error) {
+	over, err := registry.ParseOverrides(params)
 	if err != nil {
 		return nil, fmt.Errorf("-param: %w", err)
 	}
-	seats, err := bots.NewRegistry().ParseSeats(players, over)
+	seats, err := reg.ParseSeats(players, over)
 	if err != nil {
 		return nil, fmt.Errorf("-players: %w", err)
 	}
@@ -93,20 +94,20 @@ type gameFlags struct {
 // seats are used by the command.
 func addGameFlags(fs *flag.FlagSet, seating string) *gameFlags {
 	f := &gameFlags{}
-	fs.StringVar(&f.players, "players", defaultPlayers, "comma-separated seat specs (2..6 seats): NAME, NAME(K=V;...) or NAME@params.toml; "+seating)
+	fs.StringVar(&f.players, "players", defaultPlayers, "comma-separated seat specs (2..6 seats): NAME, NAME(K=V;...), NAME@SET (embedded, e.g. mars@paper) or NAME@params.toml; "+seating)
 	fs.StringVar(&f.rules, "rules", "mars2006", "rule set: embedded name (classic, mars2006, fixedcards, missions) or TOML file")
 	fs.StringVar(&f.mapArg, "map", "", "map: embedded name or TOML file (default: the rules' map)")
 	fs.Var(&f.params, "param", "set a bot parameter for every seat of that bot, BOT.NAME=VALUE (repeatable)")
 	return f
 }
 
-// load loads the configuration and parses the seats.
-func (f *gameFlags) load() (*gameConfig, []bots.Seat, error) {
+// load loads the configuration and parses the seats with reg.
+func (f *gameFlags) load(reg *registry.Registry) (*gameConfig, []bots.Seat, error) {
 	cfg, err := loadConfig(f.rules, f.mapArg)
 	if err != nil {
 		return nil, nil, err
 	}
-	seats, err := parseSeats(f.players, f.params)
+	seats, err := parseSeats(reg, f.players, f.params)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -13,11 +13,13 @@ import (
 	"os/signal"
 	"sort"
 	"syscall"
+
+	"marslab/bots/registry"
 )
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	err := run(ctx, registry.Default(), os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	if err != nil {
 		if !errors.Is(err, flag.ErrHelp) {
@@ -33,21 +35,30 @@ type command struct {
 	run     func(ctx context.Context, args []string, stdout, stderr io.Writer) error
 }
 
-func commands() map[string]command {
+// commands returns the subcommands; those that seat bots use reg.
+func commands(reg *registry.Registry) map[string]command {
 	return map[string]command{
-		"play":   {"play one game and print its summary (-log writes every event)", cmdPlay},
-		"replay": {"re-simulate a JSONL game log and check every event", cmdReplay},
-		"batch":  {"play many games on every core (shards, resume)", cmdBatch},
+		"play":   {"play one game and print its summary (-log writes every event)", withRegistry(reg, cmdPlay)},
+		"replay": {"re-simulate a JSONL game log and check every event", withRegistry(reg, cmdReplay)},
+		"batch":  {"play many games on every core (shards, resume)", withRegistry(reg, cmdBatch)},
 		"merge":  {"join the outputs of shards into one", cmdMerge},
 		"map":    {"print a map (text or -json)", cmdMap},
-		"bots":   {"list the registered bots (-params NAME lists a bot's parameters)", cmdBots},
+		"bots":   {"list the registered bots (-params NAME lists a bot's parameters)", withRegistry(reg, cmdBots)},
 		"odds":   {"exact dice odds: rolls, battles, chains, tables, engine check", cmdOdds},
 	}
 }
 
-// run is the whole program: it parses args and runs one command.
-func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	cmds := commands()
+// withRegistry binds a command that seats bots to the registry reg.
+func withRegistry(reg *registry.Registry, run func(context.Context, *registry.Registry, []string, io.Writer, io.Writer) error) func(context.Context, []string, io.Writer, io.Writer) error {
+	return func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+		return run(ctx, reg, args, stdout, stderr)
+	}
+}
+
+// run is the whole program: it parses args and runs one command, with the
+// bots of reg.
+func run(ctx context.Context, reg *registry.Registry, args []string, stdout, stderr io.Writer) error {
+	cmds := commands(reg)
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "-help" || args[0] == "--help" {
 		usage(stdout, cmds)
 		return nil

@@ -11,13 +11,14 @@ import (
 	"strings"
 	"testing"
 
+	"marslab/bots/registry"
 	"marslab/sim"
 )
 
 func runMap(t *testing.T, args ...string) (string, string, error) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	err := run(context.Background(), append([]string{"map"}, args...), &out, &errb)
+	err := run(context.Background(), registry.Default(), append([]string{"map"}, args...), &out, &errb)
 	return out.String(), errb.String(), err
 }
 

@@ -11,13 +11,14 @@ import (
 	"strings"
 	"testing"
 
+	"marslab/bots/registry"
 	"marslab/dice"
 )
 
 func runOdds(t *testing.T, args ...string) (string, error) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	err := run(context.Background(), append([]string{"odds"}, args...), &out, &errb)
+	err := run(context.Background(), registry.Default(), append([]string{"odds"}, args...), &out, &errb)
 	return out.String(), err
 }
 
@@ -438,7 +439,7 @@ func TestOddsVerifyHypothesisRejects(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	var b bytes.Buffer
-	if err := run(ctx, []string{"odds", "-verify", "-a", "5", "-d", "5"}, &b, &b); !errors.Is(err, context.Canceled) {
+	if err := run(ctx, registry.Default(), []string{"odds", "-verify", "-a", "5", "-d", "5"}, &b, &b); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: %v", err)
 	}
 }

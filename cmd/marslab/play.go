@@ -9,13 +9,14 @@ import (
 	"text/tabwriter"
 
 	"marslab/bots"
+	"marslab/bots/registry"
 	"marslab/sim"
 )
 
 const defaultPlayers = "aggressive,pacifist,passive,random,aggressive,random"
 
 // cmdPlay plays one game and prints its summary.
-func cmdPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func cmdPlay(ctx context.Context, reg *registry.Registry, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("play", stderr)
 	gf := addGameFlags(fs, "seat 0 moves first")
 	seed := fs.Uint64("seed", 1, "experiment seed")
@@ -32,7 +33,7 @@ func cmdPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if fs.NArg() > 0 {
 		return fmt.Errorf("play: unexpected argument %q", fs.Arg(0))
 	}
-	cfg, seats, err := gf.load()
+	cfg, seats, err := gf.load(reg)
 	if err != nil {
 		return err
 	}
@@ -140,7 +141,7 @@ func printGame(w io.Writer, cfg *gameConfig, seats []bots.Seat, s *sim.State, re
 }
 
 // cmdReplay re-simulates a logged game and checks every event.
-func cmdReplay(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func cmdReplay(ctx context.Context, reg *registry.Registry, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("replay", stderr)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: marslab replay game.jsonl\n\nRe-plays the game from the seed, rules, map and seats recorded in the log's header and\nfails at the first event that differs from the log.")
@@ -160,7 +161,7 @@ func cmdReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	defer f.Close()
-	rep, err := sim.Replay(ctx, f, replayPlayers)
+	rep, err := sim.Replay(ctx, f, func(h sim.LogHeader) ([]sim.Player, error) { return replayPlayers(reg, h) })
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
@@ -168,9 +169,8 @@ func cmdReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	return nil
 }
 
-// replayPlayers builds the players of a logged game's seats.
-func replayPlayers(h sim.LogHeader) ([]sim.Player, error) {
-	reg := bots.NewRegistry()
+// replayPlayers builds the players of a logged game's seats from reg.
+func replayPlayers(reg *registry.Registry, h sim.LogHeader) ([]sim.Player, error) {
 	ps := make([]sim.Player, len(h.Seats))
 	for i, st := range h.Seats {
 		fac, ok := reg.Lookup(st.Bot)

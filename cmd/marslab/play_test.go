@@ -7,12 +7,14 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"marslab/bots/registry"
 )
 
 func runCmd(t *testing.T, args ...string) (string, string, error) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	err := run(context.Background(), args, &out, &errb)
+	err := run(context.Background(), registry.Default(), args, &out, &errb)
 	return out.String(), errb.String(), err
 }
 

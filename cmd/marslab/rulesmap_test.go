@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"marslab/bots/registry"
 	"marslab/configs"
 )
 
@@ -36,17 +37,17 @@ func TestRulesFileMap(t *testing.T) {
 	t.Chdir(t.TempDir())
 
 	var out, errb bytes.Buffer
-	err = run(context.Background(), []string{"play", "-rules", atlantis, "-players", "aggressive,random"}, &out, &errb)
+	err = run(context.Background(), registry.Default(), []string{"play", "-rules", atlantis, "-players", "aggressive,random"}, &out, &errb)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), atlantis+`: map: no embedded map named "atlantis" (have classic)`)
 	assert.NotContains(t, err.Error(), "-map")
 
 	log := filepath.Join(dir, "game.jsonl")
 	out.Reset()
-	err = run(context.Background(), []string{"play", "-rules", local, "-players", "aggressive,random", "-log", log}, &out, &errb)
+	err = run(context.Background(), registry.Default(), []string{"play", "-rules", local, "-players", "aggressive,random", "-log", log}, &out, &errb)
 	require.NoError(t, err, errb.String())
 	assert.Contains(t, out.String(), "on map tiny")
 	out.Reset()
-	require.NoError(t, run(context.Background(), []string{"replay", log}, &out, &errb))
+	require.NoError(t, run(context.Background(), registry.Default(), []string{"replay", log}, &out, &errb))
 	assert.Contains(t, out.String(), "identical")
 }

@@ -1,8 +1,11 @@
-package bots
+package baseline
 
 import (
 	"fmt"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"marslab/internal/simcheck"
 	"marslab/sim"
@@ -26,7 +29,7 @@ func TestInvariantsBaseline(t *testing.T) {
 		for n := 2; n <= 6; n++ {
 			t.Run(fmt.Sprintf("%s/%dp", rn, n), func(t *testing.T) {
 				g, err := sim.NewGame(m, r, n)
-				must(t, err)
+				require.NoError(t, err)
 				c := simcheck.New(g, m, r)
 				g.Observe(c)
 				players := make([]sim.Player, n)
@@ -35,14 +38,10 @@ func TestInvariantsBaseline(t *testing.T) {
 						players[p] = kinds[(p+i)%len(kinds)]()
 					}
 					res, err := g.Play(players, 2006, uint64(i))
-					must(t, err)
-					if err := c.CheckResult(res); err != nil {
-						t.Fatalf("game %d: %v", i, err)
-					}
+					require.NoError(t, err)
+					require.NoError(t, c.CheckResult(res), "game %d", i)
 					for p, f := range res.Faults {
-						if f != 0 {
-							t.Fatalf("game %d: seat %d (%T) made %d faults", i, p, players[p], f)
-						}
+						require.Zero(t, f, "game %d: seat %d (%T) made %d faults", i, p, players[p], f)
 					}
 				}
 				for k, v := range c.Counts {
@@ -50,8 +49,8 @@ func TestInvariantsBaseline(t *testing.T) {
 				}
 			})
 		}
-		if total[sim.EvTrade] == 0 || total[sim.EvElimination] == 0 || total[sim.EvMove] == 0 {
-			t.Errorf("%s: no trades, eliminations or moves: %v", rn, total)
+		for _, k := range []sim.EventKind{sim.EvTrade, sim.EvElimination, sim.EvMove} {
+			assert.NotZero(t, total[k], "%s: no %v events: %v", rn, k, total)
 		}
 	}
 }

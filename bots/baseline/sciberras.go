@@ -1,9 +1,11 @@
-package bots
+package baseline
 
 import (
 	"fmt"
 	"math/rand/v2"
 
+	"marslab/bots"
+	"marslab/bots/blocks"
 	"marslab/sim"
 )
 
@@ -103,7 +105,8 @@ type Sciberras struct {
 	turnRound   int // round whose attack budget is attacksLeft
 	attacksLeft int
 	cursor      int // Pacifist: next territory id in the dealing round
-	reach       reach
+	board       blocks.Board
+	search      blocks.Search
 }
 
 // NewSciberras returns a player with the given strategy.
@@ -113,16 +116,17 @@ func NewSciberras(st Strategy) *Sciberras { return &Sciberras{Strategy: st} }
 func (b *Sciberras) Start(s *sim.State, seat int, rng *rand.Rand) {
 	b.seat, b.rng = seat, rng
 	b.turnRound, b.attacksLeft, b.cursor = 0, 0, 0
-	b.reach.prepare(s.NumTerritories())
 }
 
 // PlaceInitial places one starting army as Place would place one army.
 func (b *Sciberras) PlaceInitial(s *sim.State) int {
 	switch b.Strategy {
 	case Passive:
-		return fewest(s, b.seat)
+		b.board.Load(s)
+		return b.board.WeakestOwned(b.seat)
 	case Aggressive:
-		t, _ := mostTwo(s, b.seat)
+		b.board.Load(s)
+		t, _ := b.board.StrongestOwned(b.seat)
 		return t
 	}
 	t := b.nextOwned(s, b.cursor)
@@ -139,9 +143,11 @@ func (b *Sciberras) Trade(s *sim.State, forced bool) ([3]int, bool) {
 func (b *Sciberras) Place(s *sim.State, armies int, buf []sim.Placement) []sim.Placement {
 	switch b.Strategy {
 	case Passive:
-		return append(buf, sim.Placement{Territory: fewest(s, b.seat), Armies: armies})
+		b.board.Load(s)
+		return append(buf, sim.Placement{Territory: b.board.WeakestOwned(b.seat), Armies: armies})
 	case Aggressive:
-		t, _ := mostTwo(s, b.seat)
+		b.board.Load(s)
+		t, _ := b.board.StrongestOwned(b.seat)
 		return append(buf, sim.Placement{Territory: t, Armies: armies})
 	}
 	// Pacifist: deal one by one from the cursor, in id order, wrapping.
@@ -217,10 +223,12 @@ func (b *Sciberras) Fortify(s *sim.State, buf []sim.Move) []sim.Move {
 	var from, to int
 	switch b.Strategy {
 	case Passive:
-		from, _ = mostTwo(s, b.seat)
-		to = fewest(s, b.seat)
+		b.board.Load(s)
+		from, _ = b.board.StrongestOwned(b.seat)
+		to = b.board.WeakestOwned(b.seat)
 	case Aggressive:
-		from, to = mostTwo(s, b.seat)
+		b.board.Load(s)
+		from, to = b.board.StrongestOwned(b.seat)
 	default:
 		return buf
 	}
@@ -229,7 +237,7 @@ func (b *Sciberras) Fortify(s *sim.State, buf []sim.Move) []sim.Move {
 	}
 	a, c := s.Armies(from), s.Armies(to)
 	k := a - (a+c+1)/2 // from keeps ceil(total/2)
-	if k <= 0 || !b.reach.linked(s, b.seat, from, to) {
+	if k <= 0 || !b.search.Linked(&b.board, s.Rules().Fortify.Mode, b.seat, from, to) {
 		return buf
 	}
 	return append(buf, sim.Move{From: from, To: to, Armies: k})
@@ -249,40 +257,6 @@ func (b *Sciberras) nextOwned(s *sim.State, t int) int {
 		}
 	}
 	return -1
-}
-
-// fewest returns p's territory with the fewest armies (lowest id on ties).
-func fewest(s *sim.State, p int) int {
-	best, bestA := -1, 0
-	for t, nt := 0, s.NumTerritories(); t < nt; t++ {
-		if s.Owner(t) == p {
-			if a := s.Armies(t); best < 0 || a < bestA {
-				best, bestA = t, a
-			}
-		}
-	}
-	return best
-}
-
-// mostTwo returns p's territories with the most and second-most armies
-// (lowest id first on ties); -1 where p owns too few territories.
-func mostTwo(s *sim.State, p int) (first, second int) {
-	first, second = -1, -1
-	fa, sa := 0, 0
-	for t, nt := 0, s.NumTerritories(); t < nt; t++ {
-		if s.Owner(t) != p {
-			continue
-		}
-		a := s.Armies(t)
-		switch {
-		case first < 0 || a > fa:
-			second, sa = first, fa
-			first, fa = t, a
-		case second < 0 || a > sa:
-			second, sa = t, a
-		}
-	}
-	return first, second
 }
 
 // chooseAttack returns Sciberras's attack (section 3.3): among p's
@@ -316,17 +290,18 @@ func chooseAttack(s *sim.State, p int) (from, to int, ok bool) {
 	return from, to, from >= 0
 }
 
-// sciberrasFactory is the registry entry of one strategy.
-func sciberrasFactory(st Strategy) Factory {
+// SciberrasFactory is the registry entry of one strategy, named by the
+// strategy (Strategy.String); it has no parameters.
+func SciberrasFactory(st Strategy) bots.Factory {
 	docs := [...]string{
 		"Sciberras 2022 passive agent: reinforce the weakest territory, never attack",
 		"Sciberras 2022 pacifist agent: spread armies, 1-3 blitz attacks per turn",
 		"Sciberras 2022 aggressive agent: pile on the strongest territory, 7-9 blitz attacks per turn",
 	}
-	return Factory{
+	return bots.Factory{
 		Name: st.String(),
 		Doc:  docs[st],
-		New: func(map[string]float64) (sim.Player, error) {
+		New: func(bots.Values) (sim.Player, error) {
 			return NewSciberras(st), nil
 		},
 	}

@@ -1,9 +1,11 @@
-package bots
+package baseline
 
 import (
 	"fmt"
 	"math/rand/v2"
 
+	"marslab/bots"
+	"marslab/bots/blocks"
 	"marslab/sim"
 )
 
@@ -40,12 +42,13 @@ type Random struct {
 	// each attack order.
 	Stop float64
 
-	seat  int
-	rng   *rand.Rand
-	pairs [][2]int // scratch: attack or move pairs
-	sets  [][3]int // scratch: valid sets in hand
-	nbs   []int    // scratch: owned neighbours
-	reach reach
+	seat   int
+	rng    *rand.Rand
+	pairs  [][2]int // scratch: attack or move pairs
+	sets   [][3]int // scratch: valid sets in hand
+	nbs    []int    // scratch: owned neighbours
+	board  blocks.Board
+	search blocks.Search
 }
 
 // NewRandom returns a Random player with the given stop probability.
@@ -55,7 +58,6 @@ func NewRandom(stop float64) *Random { return &Random{Stop: stop} }
 func (b *Random) Start(s *sim.State, seat int, rng *rand.Rand) {
 	b.seat, b.rng = seat, rng
 	nt := s.NumTerritories()
-	b.reach.prepare(nt)
 	if cap(b.nbs) < nt {
 		b.nbs = make([]int, 0, nt)
 	}
@@ -181,7 +183,8 @@ func (b *Random) Fortify(s *sim.State, buf []sim.Move) []sim.Move {
 			return buf
 		}
 		from := b.nbs[b.rng.IntN(len(b.nbs))]
-		comp := b.reach.component(s, b.seat, from)
+		b.board.Load(s)
+		comp := b.search.Component(&b.board, b.seat, from)
 		if len(comp) < 2 {
 			return buf
 		}
@@ -221,19 +224,20 @@ func (b *Random) randomOwned(s *sim.State) int {
 	return -1
 }
 
-// randomFactory is the registry entry of the Random bot.
-func randomFactory() Factory {
-	return Factory{
+// RandomFactory is the registry entry of the Random bot, "random", with
+// one parameter, stop (see Random.Stop).
+func RandomFactory() bots.Factory {
+	return bots.Factory{
 		Name: "random",
 		Doc:  "uniformly random legal choices everywhere (the engine's tester)",
-		Params: []Param{{
+		Params: []bots.Param{{
 			Name:    "stop",
 			Default: DefaultRandomStop,
 			Min:     0,
 			Max:     1,
 			Doc:     "probability of ending the attack phase before each attack order",
 		}},
-		New: func(p map[string]float64) (sim.Player, error) {
+		New: func(p bots.Values) (sim.Player, error) {
 			stop, ok := p["stop"]
 			if !ok || !(stop >= 0 && stop <= 1) {
 				return nil, fmt.Errorf("random: stop = %v: must be in [0, 1]", stop)

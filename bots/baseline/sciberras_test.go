@@ -1,8 +1,11 @@
-package bots
+package baseline
 
 import (
 	"fmt"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"marslab/sim"
 )
@@ -343,7 +346,7 @@ func TestSciberrasDecisions(t *testing.T) {
 		var total checker
 		for _, n := range []int{3, 6} {
 			g, err := sim.NewGame(m, r, n)
-			must(t, err)
+			require.NoError(t, err)
 			strat := make([]int, n)
 			players := make([]sim.Player, n)
 			for i := range players {
@@ -367,15 +370,11 @@ func TestSciberrasDecisions(t *testing.T) {
 					}
 				}
 				res, err := g.Play(players, 5, uint64(i))
-				must(t, err)
+				require.NoError(t, err)
 				for p, f := range res.Faults {
-					if f != 0 {
-						t.Fatalf("%s: seat %d made %d faults", rn, p, f)
-					}
+					require.Zero(t, f, "%s: seat %d made %d faults", rn, p, f)
 				}
-				if len(c.errs) > 0 {
-					t.Fatalf("%s, %d players, game %d:\n%v", rn, n, i, c.errs)
-				}
+				require.Empty(t, c.errs, "%s, %d players, game %d", rn, n, i)
 			}
 			for st := range c.hist {
 				for k, v := range c.hist[st] {
@@ -391,26 +390,26 @@ func TestSciberrasDecisions(t *testing.T) {
 		}
 		t.Logf("%s: checked %d setup placements, %d placements, %d attacks, %d move-ins, %d moves, %d fortify phases without a move",
 			rn, total.setupChecked, total.placeChecked, total.attackChecked, total.occupyChecked, total.fortifyChecked, total.noFortifyChecked)
-		if total.placeChecked == 0 || total.attackChecked == 0 || total.occupyChecked == 0 || total.fortifyChecked == 0 || total.noFortifyChecked == 0 {
-			t.Fatalf("%s: some decisions were never checked", rn)
+		for _, n := range []int{total.placeChecked, total.attackChecked, total.occupyChecked, total.fortifyChecked, total.noFortifyChecked} {
+			require.NotZero(t, n, "%s: some decisions were never checked", rn)
 		}
-		if r.Setup.InitialArmies == "bots" && total.setupChecked == 0 {
-			t.Fatalf("%s: no setup placement checked", rn)
+		if r.Setup.InitialArmies == "bots" {
+			require.NotZero(t, total.setupChecked, "%s: no setup placement checked", rn)
 		}
 		// Orders per turn: passive none, pacifist at most 3, aggressive at
 		// most 9, and every budget value is reached.
 		for k, v := range total.hist[Passive] {
-			if k > 0 && v > 0 {
-				t.Errorf("%s: passive made %d orders in %d turns", rn, k, v)
+			if k > 0 {
+				assert.Zero(t, v, "%s: turns in which passive made %d orders", rn, k)
 			}
 		}
 		for st, lo := range map[Strategy]int{Pacifist: 1, Aggressive: 7} {
 			for k, v := range total.hist[st] {
-				if k > lo+2 && v > 0 {
-					t.Errorf("%s: %v made %d orders in %d turns", rn, st, k, v)
+				if k > lo+2 {
+					assert.Zero(t, v, "%s: turns in which %v made %d orders", rn, st, k)
 				}
-				if k >= lo && k <= lo+2 && v == 0 {
-					t.Errorf("%s: %v never made exactly %d orders in a turn (histogram %v)", rn, st, k, total.hist[st])
+				if k >= lo && k <= lo+2 {
+					assert.NotZero(t, v, "%s: %v never made exactly %d orders in a turn (histogram %v)", rn, st, k, total.hist[st])
 				}
 			}
 		}

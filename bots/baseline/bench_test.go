@@ -1,7 +1,9 @@
-package bots
+package baseline
 
 import (
 	"testing"
+
+	"github.com/stretchr/testify/require"
 
 	"marslab/sim"
 )
@@ -11,7 +13,7 @@ import (
 func benchGame(b *testing.B, rules string, mk func() sim.Player) {
 	m, r := load(b, rules)
 	g, err := sim.NewGame(m, r, 6)
-	must(b, err)
+	require.NoError(b, err)
 	players := make([]sim.Player, 6)
 	for i := range players {
 		players[i] = mk()

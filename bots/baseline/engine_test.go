@@ -1,10 +1,13 @@
-package bots
+package baseline
 
 import (
 	"fmt"
 	"hash/fnv"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"marslab/sim"
 )
@@ -14,9 +17,9 @@ var ruleSets = []string{"classic", "mars2006", "fixedcards", "missions"}
 func load(t testing.TB, rules string) (*sim.Map, *sim.Rules) {
 	t.Helper()
 	m, err := sim.LoadMap("classic")
-	must(t, err, "LoadMap")
+	require.NoError(t, err, "LoadMap")
 	r, err := sim.LoadRules(rules)
-	must(t, err, "LoadRules", rules)
+	require.NoError(t, err, "LoadRules", rules)
 	return m, r
 }
 
@@ -37,7 +40,7 @@ func TestNoFaults(t *testing.T) {
 		total := 0
 		for n := 2; n <= 6; n++ {
 			g, err := sim.NewGame(m, r, n)
-			must(t, err, rn, n)
+			require.NoError(t, err, rn, n)
 			var fault string
 			g.Observe(sim.ObserverFunc(func(e *sim.Event) {
 				if e.Kind == sim.EvFault && fault == "" {
@@ -50,18 +53,14 @@ func TestNoFaults(t *testing.T) {
 					players[p] = kinds[(p+i)%len(kinds)]()
 				}
 				res, err := g.Play(players, 7, uint64(i))
-				must(t, err, rn, n, i)
+				require.NoError(t, err, rn, n, i)
 				for p, f := range res.Faults {
-					if f != 0 {
-						t.Fatalf("%s, %d players, game %d: seat %d (%T) made %d faults; first: %s", rn, n, i, p, players[p], f, fault)
-					}
+					require.Zero(t, f, "%s, %d players, game %d: seat %d (%T) made %d faults; first: %s", rn, n, i, p, players[p], f, fault)
 				}
 				total++
 			}
 		}
-		if total != 5*gamesPerCount {
-			t.Fatalf("%s: played %d games", rn, total)
-		}
+		require.Equal(t, 5*gamesPerCount, total, "%s: games played", rn)
 	}
 }
 
@@ -149,7 +148,7 @@ func TestRandomCorners(t *testing.T) {
 	for _, rn := range []string{"classic", "mars2006", "fixedcards"} {
 		m, r := load(t, rn)
 		g, err := sim.NewGame(m, r, 4)
-		must(t, err)
+		require.NoError(t, err)
 		spies := make([]*randomSpy, 4)
 		players := make([]sim.Player, 4)
 		for i := range spies {
@@ -158,11 +157,9 @@ func TestRandomCorners(t *testing.T) {
 		}
 		for i := 0; i < 20; i++ {
 			res, err := g.Play(players, 11, uint64(i))
-			must(t, err)
+			require.NoError(t, err)
 			for p, f := range res.Faults {
-				if f != 0 {
-					t.Fatalf("%s game %d: seat %d made %d faults", rn, i, p, f)
-				}
+				require.Zero(t, f, "%s game %d: seat %d made %d faults", rn, i, p, f)
 			}
 		}
 		var sum randomSpy
@@ -208,15 +205,13 @@ func TestRandomCorners(t *testing.T) {
 			}{"non-adjacent move", sum.farMove})
 		}
 		for _, c := range checks {
-			if c.n == 0 {
-				t.Errorf("%s: random bot never made a %s", rn, c.what)
-			}
+			assert.NotZero(t, c.n, "%s: random bot never made a %s", rn, c.what)
 		}
-		if r.Fortify.Mode != sim.FortifyOneStep && sum.multiMove != 0 {
-			t.Errorf("%s: random bot made %d multi-move fortifications", rn, sum.multiMove)
+		if r.Fortify.Mode != sim.FortifyOneStep {
+			assert.Zero(t, sum.multiMove, "%s: random bot's multi-move fortifications", rn)
 		}
-		if r.Fortify.Mode != sim.FortifyConnected && sum.farMove != 0 {
-			t.Errorf("%s: random bot made %d non-adjacent moves", rn, sum.farMove)
+		if r.Fortify.Mode != sim.FortifyConnected {
+			assert.Zero(t, sum.farMove, "%s: random bot's non-adjacent moves", rn)
 		}
 	}
 }
@@ -233,10 +228,10 @@ func TestDeterminism(t *testing.T) {
 			h.Write(buf)
 		})
 		g, err := sim.NewGame(m, r, len(players))
-		must(t, err)
+		require.NoError(t, err)
 		g.Observe(obs)
 		_, err = g.Play(players, 99, index)
-		must(t, err)
+		require.NoError(t, err)
 		return h.Sum64()
 	}
 	fresh := func() []sim.Player {
@@ -246,8 +241,6 @@ func TestDeterminism(t *testing.T) {
 	for i := uint64(0); i < 5; i++ {
 		digest(reused, i+100) // dirty the bots' state with another game
 		a, b := digest(fresh(), i), digest(reused, i)
-		if a != b {
-			t.Fatalf("game %d: fresh bots give %x, reused bots %x", i, a, b)
-		}
+		require.Equal(t, b, a, "game %d: fresh bots give %x, reused bots %x", i, a, b)
 	}
 }

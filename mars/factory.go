@@ -1,0 +1,41 @@
+package mars
+
+import (
+	"fmt"
+
+	"marslab/bots"
+	"marslab/sim"
+)
+
+// Factory returns the registry entry of the MARS bot, "mars". Its
+// parameters are those of ParamSpecs: Tables 1 and 2 of Johansson & Olsson
+// (2006), with the published values as defaults.
+func Factory() bots.Factory {
+	return bots.Factory{
+		Name:   "mars",
+		Doc:    "MARS multi-agent bot (Johansson & Olsson 2006): territory agents bidding in auctions",
+		Params: ParamSpecs(),
+		New:    newFromValues,
+	}
+}
+
+// newFromValues builds a MARS bot from named parameter values; parameters
+// absent from params keep the paper's values.
+func newFromValues(params bots.Values) (sim.Player, error) {
+	p := PaperParams()
+	for _, s := range paramSpecs {
+		v, ok := params[s.Name]
+		if !ok {
+			continue
+		}
+		if err := p.Set(s.Name, v); err != nil {
+			return nil, fmt.Errorf("bot mars: %w", err)
+		}
+	}
+	for name := range params {
+		if _, ok := p.Get(name); !ok {
+			return nil, fmt.Errorf("bot mars: unknown parameter %q", name)
+		}
+	}
+	return New(p)
+}

@@ -1,0 +1,61 @@
+package mars_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"marslab/bots"
+	"marslab/bots/registry"
+	"marslab/mars"
+)
+
+func TestFactory(t *testing.T) {
+	f := mars.Factory()
+	require.NoError(t, f.Validate())
+	assert.Equal(t, "mars", f.Name)
+	require.Len(t, f.Params, 13)
+	wp, ok := f.Param("W_p")
+	require.True(t, ok)
+	assert.Equal(t, bots.Param{Name: "W_p", Default: 0.7375, Min: 0, Max: 1, Doc: wp.Doc}, wp)
+	gl, _ := f.Param("G_l")
+	assert.True(t, gl.Integer)
+	assert.Equal(t, []float64{5, 1, 10}, []float64{gl.Default, gl.Min, gl.Max})
+	for _, name := range []string{"P_db", "P_ob"} {
+		p, _ := f.Param(name)
+		assert.True(t, p.Log, name)
+		assert.Positive(t, p.Min, name)
+	}
+
+	p, err := f.New(bots.Values{"W_p": 0.8, "P_ob": 150})
+	require.NoError(t, err)
+	want := mars.PaperParams()
+	want.Wp, want.Pob = 0.8, 150
+	assert.Equal(t, want, p.(*mars.Bot).Params())
+
+	tests := []struct {
+		params  bots.Values
+		wantErr string
+	}{
+		{bots.Values{"W_p": 2}, "W_p = 2: must be in [0, 1]"},
+		{bots.Values{"G_l": 1.5}, "must be an integer"},
+		{bots.Values{"P_db": 0}, "P_db = 0: must be in [0.01, 10000]"},
+		{bots.Values{"nope": 1}, `unknown parameter "nope"`},
+	}
+	for _, tc := range tests {
+		_, err := f.New(tc.params)
+		require.Error(t, err, tc.params)
+		assert.Contains(t, err.Error(), tc.wantErr)
+	}
+}
+
+func TestFactorySeatFile(t *testing.T) {
+	seat, err := registry.Default().ParseSeat("mars@../configs/bots/mars-paper.toml(W_p=0.5)", nil)
+	require.NoError(t, err)
+	p, err := seat.New()
+	require.NoError(t, err)
+	want := mars.PaperParams()
+	want.Wp = 0.5
+	assert.Equal(t, want, p.(*mars.Bot).Params())
+}
