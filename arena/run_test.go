@@ -276,7 +276,7 @@ func TestRunRefusals(t *testing.T) {
 	must(t, os.WriteFile(filepath.Join(bad, gamesFile), bytes.Replace(lines, []byte(`"game":1,`), []byte(`"game":2,`), 1), 0o644))
 	c.Resume = true
 	_, err = Run(context.Background(), c)
-	errContains(t, err, "line 2 is game 2, want game 1")
+	errContains(t, err, "line 2: game 2 where game 1 was expected")
 
 	// A seat whose players cannot be made fails before anything is written.
 	badSeat := filepath.Join(base, "badseat")
