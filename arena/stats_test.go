@@ -8,6 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"marslab/sim"
 )
 
@@ -31,15 +34,15 @@ func TestWilson(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(fmt.Sprintf("%d_of_%d", tt.wins, tt.n), func(t *testing.T) {
 			lo, hi := Wilson(tt.wins, tt.n)
-			near(t, tt.lo, lo, 1e-7)
-			near(t, tt.hi, hi, 1e-7)
+			assert.InDelta(t, tt.lo, lo, 1e-7)
+			assert.InDelta(t, tt.hi, hi, 1e-7)
 		})
 	}
 	// The closed forms of the comments above.
 	_, hi := Wilson(0, 10)
-	near(t, (z2/10)/(1+z2/10), hi, 1e-15)
+	assert.InDelta(t, (z2/10)/(1+z2/10), hi, 1e-15)
 	lo, _ := Wilson(100, 100)
-	near(t, 1/(1+z2/100), lo, 1e-15)
+	assert.InDelta(t, 1/(1+z2/100), lo, 1e-15)
 }
 
 func TestSummarize(t *testing.T) {
@@ -52,7 +55,7 @@ func TestSummarize(t *testing.T) {
 		{Game: 2, Seating: []string{"b", "b"}, Winner: 1, Placements: []int{2, 1}, Rounds: 7, Faults: []int{0, 3}},
 	}
 	got, err := Summarize([]string{"a", "b", "a"}, 2, recs)
-	must(t, err)
+	require.NoError(t, err)
 	aLo, aHi := Wilson(1, 2)
 	bLo, bHi := Wilson(1, 4)
 	want := []BotSummary{
@@ -61,12 +64,12 @@ func TestSummarize(t *testing.T) {
 		{Bot: "b", Games: 4, Wins: 1, WinRate: 0.25, WilsonLo: bLo, WilsonHi: bHi, Placements: []int{1, 3},
 			Stalemates: 1, Faults: 6, MeanRounds: (10 + 100 + 7 + 7) / 4.0},
 	}
-	eq(t, want, got)
+	assert.Equal(t, want, got)
 
 	_, err = Summarize([]string{"a"}, 2, recs)
-	errContains(t, err, `bot "b" is not in the batch`)
+	assert.ErrorContains(t, err, `bot "b" is not in the batch`)
 	_, err = Summarize([]string{"a", "b"}, 3, recs)
-	errContains(t, err, "2 seats, want 3")
+	assert.ErrorContains(t, err, "2 seats, want 3")
 }
 
 func TestShardParse(t *testing.T) {
@@ -87,12 +90,12 @@ func TestShardParse(t *testing.T) {
 	for _, tt := range tests {
 		got, err := ParseShard(tt.in)
 		if tt.err != "" {
-			errContains(t, err, tt.err, tt.in)
+			assert.ErrorContains(t, err, tt.err, fmt.Sprint(tt.in))
 			continue
 		}
-		must(t, err, tt.in)
-		eq(t, tt.want, got, tt.in)
-		eq(t, strings.TrimSpace(tt.in), got.String())
+		require.NoError(t, err, fmt.Sprint(tt.in))
+		assert.Equal(t, tt.want, got, fmt.Sprint(tt.in))
+		assert.Equal(t, strings.TrimSpace(tt.in), got.String())
 	}
 }
 
@@ -113,7 +116,7 @@ func TestShardGames(t *testing.T) {
 		for k := 0; k < tt.s.Len(tt.games); k++ {
 			got = append(got, tt.s.Game(k))
 		}
-		eq(t, tt.want, got, fmt.Sprintf("shard %s of %d", tt.s, tt.games))
+		assert.Equal(t, tt.want, got, fmt.Sprint(fmt.Sprintf("shard %s of %d", tt.s, tt.games)))
 	}
 }
 
@@ -139,12 +142,12 @@ func TestShardFromEnv(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			got, ok, err := ShardFromEnv(func(k string) string { return tt.env[k] })
 			if tt.err != "" {
-				errContains(t, err, tt.err)
+				assert.ErrorContains(t, err, tt.err)
 				return
 			}
-			must(t, err)
-			eq(t, tt.ok, ok)
-			eq(t, tt.want, got)
+			require.NoError(t, err)
+			assert.Equal(t, tt.ok, ok)
+			assert.Equal(t, tt.want, got)
 		})
 	}
 }
@@ -153,10 +156,10 @@ func TestRecordJSON(t *testing.T) {
 	r := Record{Game: 12, Seed: 18446744073709551615, Seating: []string{"mars(W_p=0.8)", `q"\` + "\x01é"},
 		Winner: 1, Placements: []int{2, 1}, Rounds: 31, Turns: 61, Faults: []int{0, 4}}
 	line := r.AppendJSON(nil)
-	eq(t, `{"game":12,"seed":18446744073709551615,"seating":["mars(W_p=0.8)","q\"\\\u0001é"],"winner":1,"placements":[2,1],"rounds":31,"turns":61,"stalemate":false,"faults":[0,4]}`, string(line))
+	assert.Equal(t, `{"game":12,"seed":18446744073709551615,"seating":["mars(W_p=0.8)","q\"\\\u0001é"],"winner":1,"placements":[2,1],"rounds":31,"turns":61,"stalemate":false,"faults":[0,4]}`, string(line))
 	back, err := ParseRecord(line, 2)
-	must(t, err)
-	eq(t, r, back)
+	require.NoError(t, err)
+	assert.Equal(t, r, back)
 
 	bad := []struct{ line, err string }{
 		{`{"game":0,"seed":1,"seating":["a","b"],"winner":0,"placements":[1,1],"rounds":1,"turns":1,"stalemate":false,"faults":[0,0]}`, "permutation"},
@@ -168,7 +171,7 @@ func TestRecordJSON(t *testing.T) {
 	}
 	for _, b := range bad {
 		_, err := ParseRecord([]byte(b.line), 2)
-		errContains(t, err, b.err, b.line)
+		assert.ErrorContains(t, err, b.err, fmt.Sprint(b.line))
 	}
 }
 
@@ -186,8 +189,8 @@ func FuzzParseRecord(f *testing.F) {
 		}
 		// A valid record re-encodes canonically and parses to itself.
 		again, err := ParseRecord(r.AppendJSON(nil), players)
-		must(t, err)
-		eq(t, r.AppendJSON(nil), again.AppendJSON(nil))
+		require.NoError(t, err)
+		assert.Equal(t, r.AppendJSON(nil), again.AppendJSON(nil))
 	})
 }
 
@@ -198,14 +201,12 @@ func TestWriteTable(t *testing.T) {
 	tm := &Timing{Games: 10, WallSeconds: 2, GamesPerSecond: 5,
 		Bots: []BotTiming{{Bot: "aggressive", SeatGames: 10, Turns: 100, DecisionSeconds: 0.05, SecondsPerTurn: 0.0005, SecondsPerGame: 0.005}}}
 	var buf bytes.Buffer
-	must(t, WriteTable(&buf, sum, tm))
+	require.NoError(t, WriteTable(&buf, sum, tm))
 	lines := strings.Split(strings.TrimRight(buf.String(), "\n"), "\n")
-	if len(lines) != 3 {
-		t.Fatalf("want 3 lines, got %q", lines)
-	}
-	eq(t, strings.Fields("bot games wins win rate 95% CI 1st 2nd stalemates faults rounds ms/turn ms/game"), strings.Fields(lines[0]))
-	eq(t, strings.Fields("aggressive 10 5 0.5000 [0.2366, 0.7634] 5 5 0 1 12.2 0.5 5"), strings.Fields(lines[1]))
-	eq(t, "10 games played in 2.0 s: 5.0 games/s", lines[2])
+	require.Len(t, lines, 3)
+	assert.Equal(t, strings.Fields("bot games wins win rate 95% CI 1st 2nd stalemates faults rounds ms/turn ms/game"), strings.Fields(lines[0]))
+	assert.Equal(t, strings.Fields("aggressive 10 5 0.5000 [0.2366, 0.7634] 5 5 0 1 12.2 0.5 5"), strings.Fields(lines[1]))
+	assert.Equal(t, "10 games played in 2.0 s: 5.0 games/s", lines[2])
 }
 
 func TestTimingAdd(t *testing.T) {
@@ -213,17 +214,13 @@ func TestTimingAdd(t *testing.T) {
 	a.add(Timing{Games: 10, WallSeconds: 2, Bots: []BotTiming{{Bot: "x", SeatGames: 10, Turns: 50, DecisionSeconds: 1}}})
 	a.add(Timing{Games: 30, WallSeconds: 3, Bots: []BotTiming{{Bot: "y", SeatGames: 30, Turns: 10, DecisionSeconds: 3},
 		{Bot: "x", SeatGames: 30, Turns: 150, DecisionSeconds: 1}}})
-	eq(t, 40, a.Games)
-	near(t, 8.0, a.GamesPerSecond, 1e-12)
-	if len(a.Bots) != 2 {
-		t.Fatalf("want 2 bots, got %v", a.Bots)
-	}
-	eq(t, BotTiming{Bot: "x", SeatGames: 40, Turns: 200, DecisionSeconds: 2, SecondsPerTurn: 0.01, SecondsPerGame: 0.05}, a.Bots[0])
-	near(t, 0.3, a.Bots[1].SecondsPerTurn, 1e-15)
-	near(t, 0.1, a.Bots[1].SecondsPerGame, 1e-15)
-	if math.IsNaN(a.WallSeconds) {
-		t.Error("NaN wall seconds")
-	}
+	assert.Equal(t, 40, a.Games)
+	assert.InDelta(t, 8.0, a.GamesPerSecond, 1e-12)
+	require.Len(t, a.Bots, 2)
+	assert.Equal(t, BotTiming{Bot: "x", SeatGames: 40, Turns: 200, DecisionSeconds: 2, SecondsPerTurn: 0.01, SecondsPerGame: 0.05}, a.Bots[0])
+	assert.InDelta(t, 0.3, a.Bots[1].SecondsPerTurn, 1e-15)
+	assert.InDelta(t, 0.1, a.Bots[1].SecondsPerGame, 1e-15)
+	assert.False(t, math.IsNaN(a.WallSeconds), "NaN wall seconds")
 }
 
 func ExampleWilson() {
@@ -252,7 +249,7 @@ func ExampleWriteTable() {
 func TestTimedPlayer(t *testing.T) {
 	tp := newTimedPlayer(&sim.BasePlayer{})
 	g, err := sim.NewGame(mustMap(t), mustRules(t), 2)
-	must(t, err, "NewGame")
+	require.NoError(t, err, "NewGame")
 	s := g.State()
 	tp.Start(s, 0, nil)
 	for range 10 {
@@ -260,28 +257,26 @@ func TestTimedPlayer(t *testing.T) {
 		tp.Attack(s)
 	}
 	tp.Fortify(s, nil)
-	eq(t, 1, tp.games)
-	eq(t, 10, tp.turns)
+	assert.Equal(t, 1, tp.games)
+	assert.Equal(t, 10, tp.turns)
 	// Calls 0, 4 and 8 of each method are timed.
-	eq(t, [numMethods]int64{mPlace: 10, mAttack: 10, mFortify: 1}, tp.calls)
-	eq(t, [numMethods]int64{mPlace: 3, mAttack: 3, mFortify: 1}, tp.timed)
-	if tp.seconds() < 0 {
-		t.Errorf("negative time %g", tp.seconds())
-	}
+	assert.Equal(t, [numMethods]int64{mPlace: 10, mAttack: 10, mFortify: 1}, tp.calls)
+	assert.Equal(t, [numMethods]int64{mPlace: 3, mAttack: 3, mFortify: 1}, tp.timed)
+	assert.GreaterOrEqual(t, tp.seconds(), 0.0)
 	// The estimate scales each method's sampled time by calls/timed:
 	// 300 ns over 3 of 10 calls and 50 ns over 1 of 1 call = 1050 ns.
 	tp.ns = [numMethods]int64{mPlace: 200, mAttack: 100, mFortify: 50}
-	near(t, 1050e-9, tp.seconds(), 1e-15, "estimate")
+	assert.InDelta(t, 1050e-9, tp.seconds(), 1e-15, "estimate")
 }
 
 func mustMap(t testing.TB) *sim.Map {
 	m, err := sim.LoadMap("classic")
-	must(t, err, "LoadMap")
+	require.NoError(t, err, "LoadMap")
 	return m
 }
 
 func mustRules(t testing.TB) *sim.Rules {
 	r, err := sim.LoadRules("mars2006")
-	must(t, err, "LoadRules")
+	require.NoError(t, err, "LoadRules")
 	return r
 }
