@@ -247,3 +247,34 @@ func TestNoTempFilesLeft(t *testing.T) {
 	require.Error(t, writeFile(filepath.Join(base, "w"), "f", []byte("data")))
 	assert.NoFileExists(t, filepath.Join(base, "w", "f.tmp"))
 }
+
+// FuzzLineChecker: a line the checker accepts is the canonical encoding of
+// a record of the expected game, possible under the header's rules.
+func FuzzLineChecker(f *testing.F) {
+	cfg := testConfig(f, testPlayers, 4)
+	h, err := cfg.header()
+	require.NoError(f, err)
+	dir := f.TempDir()
+	cfg.Out = dir
+	_, err = Run(context.Background(), cfg)
+	require.NoError(f, err)
+	for i, line := range bytes.Split(bytes.TrimSuffix(readFile(f, dir, gamesFile), []byte{'\n'}), []byte{'\n'}) {
+		f.Add(line, i)
+		f.Add(append(line, '\r'), i)
+	}
+	f.Add([]byte(`{"game":1,"seed":1,"seating":["a","b","c","d"],"winner":-1,"placements":[1,2,3,4],"rounds":99,"turns":300,"stalemate":true,"faults":[0,0,0,0]}`), 1)
+	f.Fuzz(func(t *testing.T, line []byte, g int) {
+		if g < 0 || g >= h.Games {
+			return
+		}
+		lc, err := newLineChecker(&h)
+		require.NoError(t, err)
+		rec, err := lc.check(line, g)
+		if err != nil {
+			return
+		}
+		assert.Equal(t, string(line), string(rec.AppendJSON(nil)))
+		assert.Equal(t, g, rec.Game)
+		assert.NoError(t, rec.CheckRules(h.RoundLimit))
+	})
+}

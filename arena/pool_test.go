@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"marslab/bots"
 	"marslab/sim"
 )
 
@@ -210,3 +211,43 @@ func TestRunSubsets(t *testing.T) {
 		assert.ErrorContains(t, err, tt.err)
 	}
 }
+
+func ExamplePool() {
+	m, _ := sim.LoadMap("classic")
+	r, _ := sim.LoadRules("mars2006")
+	seats, _ := bots.NewRegistry().ParseSeats("aggressive,pacifist,passive,random", nil)
+	// Every 3-subset of the four bots, once, on two workers; an observer
+	// counts each game's attacks.
+	sched, _ := NewSubsets(len(seats), 3, 1, 1)
+	p, err := NewPool(PoolConfig{Map: m, Rules: r, Seats: seats, Schedule: sched, Seed: 1, Workers: 2,
+		Observers: func(int) []GameObserver { return []GameObserver{&rollCounter{}} }})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	_, err = p.Play(context.Background(), sched.Games(), func(k int) int { return k }, func(k int, o *Outcome) error {
+		fmt.Printf("game %d: %d seats, dice rolled: %v\n", o.Record.Game, len(o.Record.Seating), o.Observed[0].(int) > 0)
+		return nil
+	})
+	fmt.Println(err)
+	// Output:
+	// game 0: 3 seats, dice rolled: true
+	// game 1: 3 seats, dice rolled: true
+	// game 2: 3 seats, dice rolled: true
+	// game 3: 3 seats, dice rolled: true
+	// <nil>
+}
+
+// rollCounter counts the dice rolls of each game.
+type rollCounter struct{ rolls int }
+
+func (c *rollCounter) Observe(e *sim.Event) {
+	switch e.Kind {
+	case sim.EvStart:
+		c.rolls = 0
+	case sim.EvRoll:
+		c.rolls++
+	}
+}
+
+func (c *rollCounter) GameResult(int) any { return c.rolls }

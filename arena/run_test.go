@@ -56,7 +56,7 @@ func runTo(t *testing.T, cfg Config, dir string) *Report {
 	t.Helper()
 	cfg.Out = dir
 	rep, err := Run(context.Background(), cfg)
-	require.NoError(t, err, fmt.Sprint("Run ", dir))
+	require.NoError(t, err, "Run %s", dir)
 	return rep
 }
 
@@ -72,7 +72,7 @@ func TestRunDeterminism(t *testing.T) {
 	assert.Equal(t, []string{"aggressive", "random"}, []string{rep.Summary[0].Bot, rep.Summary[1].Bot})
 	wins, stale := 0, 0
 	for _, s := range rep.Summary {
-		assert.Equal(t, 2*testGames, s.Games, fmt.Sprint(s.Bot, " seat-games"))
+		assert.Equal(t, 2*testGames, s.Games, "%s seat-games", s.Bot)
 		wins += s.Wins
 		stale += s.Stalemates
 	}
@@ -80,12 +80,12 @@ func TestRunDeterminism(t *testing.T) {
 	assert.Equal(t, testGames, len(lines), "games.jsonl lines")
 	for g, line := range lines {
 		r, err := ParseRecord(line, 4)
-		require.NoError(t, err, fmt.Sprint("line ", g))
+		require.NoError(t, err, "line %d", g)
 		assert.Equal(t, g, r.Game)
 		assert.Equal(t, sim.GameSeed(7, uint64(g)), r.Seed)
 		// Seat i of game g is Seats[(i+g)%4]: the list alternates.
 		first := []string{"aggressive", "random"}[g%2]
-		assert.Equal(t, first, r.Seating[0], fmt.Sprint("game ", g, " seat 0"))
+		assert.Equal(t, first, r.Seating[0], "game %d seat 0", g)
 	}
 	// Every game places one seat first, and every seat somewhere.
 	firsts, places := 0, 0
@@ -128,7 +128,7 @@ func TestRunDeterminism(t *testing.T) {
 		c.Shard = Shard{Index: i, Count: 3}
 		dir := filepath.Join(base, fmt.Sprintf("s%d", i))
 		r := runTo(t, c, dir)
-		assert.Equal(t, testGames/3, r.Done, fmt.Sprint("shard ", i))
+		assert.Equal(t, testGames/3, r.Done, "shard %d", i)
 		dirs = append(dirs, dir)
 	}
 	merged := filepath.Join(base, "merged")
@@ -179,7 +179,7 @@ func TestRunResume(t *testing.T) {
 		require.Equal(t, done+rep.Played, rep.Done, "round %d: done", i)
 		done = rep.Done
 		lines := bytes.Count(readFile(t, dir, gamesFile), []byte{'\n'})
-		assert.Equal(t, done, lines, fmt.Sprint("round ", i, ": lines on disk"))
+		assert.Equal(t, done, lines, "round %d: lines on disk", i)
 		assert.NoFileExists(t, filepath.Join(dir, summaryFile), "round %d: summary.json of an incomplete batch", i)
 	}
 	c := cfg

@@ -90,11 +90,11 @@ func TestShardParse(t *testing.T) {
 	for _, tt := range tests {
 		got, err := ParseShard(tt.in)
 		if tt.err != "" {
-			assert.ErrorContains(t, err, tt.err, fmt.Sprint(tt.in))
+			assert.ErrorContains(t, err, tt.err, "%q", tt.in)
 			continue
 		}
-		require.NoError(t, err, fmt.Sprint(tt.in))
-		assert.Equal(t, tt.want, got, fmt.Sprint(tt.in))
+		require.NoError(t, err, "%q", tt.in)
+		assert.Equal(t, tt.want, got, "%q", tt.in)
 		assert.Equal(t, strings.TrimSpace(tt.in), got.String())
 	}
 }
@@ -116,7 +116,7 @@ func TestShardGames(t *testing.T) {
 		for k := 0; k < tt.s.Len(tt.games); k++ {
 			got = append(got, tt.s.Game(k))
 		}
-		assert.Equal(t, tt.want, got, fmt.Sprint(fmt.Sprintf("shard %s of %d", tt.s, tt.games)))
+		assert.Equal(t, tt.want, got, "shard %s of %d", tt.s, tt.games)
 	}
 }
 
@@ -171,7 +171,7 @@ func TestRecordJSON(t *testing.T) {
 	}
 	for _, b := range bad {
 		_, err := ParseRecord([]byte(b.line), 2)
-		assert.ErrorContains(t, err, b.err, fmt.Sprint(b.line))
+		assert.ErrorContains(t, err, b.err, "%q", b.line)
 	}
 }
 
