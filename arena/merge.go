@@ -87,7 +87,10 @@ func Merge(out string, dirs []string) (*Report, error) {
 		return nil, fmt.Errorf("merge: %w", err)
 	}
 	rep.Done = h.Games
-	rep.Summary = tal.summary()
+	var err error
+	if rep.Summary, err = tal.summary(); err != nil {
+		return nil, fmt.Errorf("merge: %w", err)
+	}
 	for i := 0; i < count; i++ {
 		// Timings are measurements: a shard without a readable timing.json
 		// only leaves its part out of the combined figures.

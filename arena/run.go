@@ -193,7 +193,8 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 
 	rep.Played = played
 	rep.Done += played
-	rep.Summary = tal.summary()
+	sum, serr := tal.summary()
+	rep.Summary = sum
 	rep.Timing = Timing{Games: played, WallSeconds: time.Since(start).Seconds(), Bots: pool.Timing()}
 	prior.add(rep.Timing)
 	rep.Timing = prior
@@ -203,6 +204,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	if werr != nil {
 		return rep, werr
+	}
+	if serr != nil {
+		return rep, fmt.Errorf("arena: %w", serr)
 	}
 	if cfg.Out != "" {
 		if err := writeJSON(cfg.Out, timingFile, rep.Timing); err != nil {

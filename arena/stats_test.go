@@ -2,7 +2,6 @@ package arena
 
 import (
 	"bytes"
-	"fmt"
 	"math"
 	"os"
 	"strings"
@@ -13,37 +12,6 @@ import (
 
 	"marslab/sim"
 )
-
-func TestWilson(t *testing.T) {
-	const z2 = z95 * z95
-	tests := []struct {
-		wins, n int
-		lo, hi  float64
-	}{
-		// 0 of 10: lo = 0, hi = (z²/n)/(1+z²/n) = 0.384146/1.384146.
-		{0, 10, 0, 0.2775328},
-		// 5 of 10: 0.5 ± z·sqrt(0.025+z²/400)/(1+z²/10).
-		{5, 10, 0.2365931, 0.7634069},
-		// 100 of 100: lo = 1/(1+z²/100) = 100/103.841459.
-		{100, 100, 0.9630065, 1},
-		{1, 3, 0.0614919, 0.7923404},
-		{7, 20, 0.1811918, 0.5671457},
-		// No trials: no information.
-		{0, 0, 0, 1},
-	}
-	for _, tt := range tests {
-		t.Run(fmt.Sprintf("%d_of_%d", tt.wins, tt.n), func(t *testing.T) {
-			lo, hi := Wilson(tt.wins, tt.n)
-			assert.InDelta(t, tt.lo, lo, 1e-7)
-			assert.InDelta(t, tt.hi, hi, 1e-7)
-		})
-	}
-	// The closed forms of the comments above.
-	_, hi := Wilson(0, 10)
-	assert.InDelta(t, (z2/10)/(1+z2/10), hi, 1e-15)
-	lo, _ := Wilson(100, 100)
-	assert.InDelta(t, 1/(1+z2/100), lo, 1e-15)
-}
 
 func TestSummarize(t *testing.T) {
 	// Three games of two seats; "b" is seated twice in game 2 (a
@@ -56,8 +24,13 @@ func TestSummarize(t *testing.T) {
 	}
 	got, err := Summarize([]string{"a", "b", "a"}, 2, recs)
 	require.NoError(t, err)
-	aLo, aHi := Wilson(1, 2)
-	bLo, bHi := Wilson(1, 4)
+	// The 95 % Wilson intervals of 1 of 2 and 1 of 4.
+	require.Len(t, got, 2)
+	for i, w := range [][2]float64{{0.0945312, 0.9054688}, {0.0455873, 0.6993582}} {
+		assert.InDelta(t, w[0], got[i].WilsonLo, 1e-7, got[i].Bot)
+		assert.InDelta(t, w[1], got[i].WilsonHi, 1e-7, got[i].Bot)
+	}
+	aLo, aHi, bLo, bHi := got[0].WilsonLo, got[0].WilsonHi, got[1].WilsonLo, got[1].WilsonHi
 	want := []BotSummary{
 		{Bot: "a", Games: 2, Wins: 1, WinRate: 0.5, WilsonLo: aLo, WilsonHi: aHi, Placements: []int{2, 0},
 			Stalemates: 1, Faults: 0, MeanRounds: 55},
@@ -195,7 +168,7 @@ func FuzzParseRecord(f *testing.F) {
 }
 
 func TestWriteTable(t *testing.T) {
-	lo, hi := Wilson(5, 10)
+	lo, hi := 0.2365931, 0.7634069 // 95 % Wilson interval of 5 of 10
 	sum := []BotSummary{{Bot: "aggressive", Games: 10, Wins: 5, WinRate: 0.5, WilsonLo: lo, WilsonHi: hi,
 		Placements: []int{5, 5}, Stalemates: 0, Faults: 1, MeanRounds: 12.25}}
 	tm := &Timing{Games: 10, WallSeconds: 2, GamesPerSecond: 5,
@@ -221,16 +194,6 @@ func TestTimingAdd(t *testing.T) {
 	assert.InDelta(t, 0.3, a.Bots[1].SecondsPerTurn, 1e-15)
 	assert.InDelta(t, 0.1, a.Bots[1].SecondsPerGame, 1e-15)
 	assert.False(t, math.IsNaN(a.WallSeconds), "NaN wall seconds")
-}
-
-func ExampleWilson() {
-	lo, hi := Wilson(5, 10)
-	fmt.Printf("5 of 10: %.4f [%.4f, %.4f]\n", 0.5, lo, hi)
-	lo, hi = Wilson(0, 10)
-	fmt.Printf("0 of 10: [%.4f, %.4f]\n", lo, hi)
-	// Output:
-	// 5 of 10: 0.5000 [0.2366, 0.7634]
-	// 0 of 10: [0.0000, 0.2775]
 }
 
 func ExampleWriteTable() {
