@@ -23,10 +23,9 @@ type Config struct {
 	Map   *sim.Map
 	Rules *sim.Rules
 	// Seats are the entries of the batch, the bots its schedule seats.
-	// With the default schedule (Rotation) they are the players of every
-	// game, 2..6, rotated by the game index: seat i of game g is
-	// Seats[(i+g) % n], so every bot plays every seat equally often over n
-	// consecutive games.
+	// With the default schedule, Rotation, they are the players of every
+	// game, 2..6, rotated by the game index, so that every bot plays every
+	// seat equally often over n consecutive games.
 	Seats []bots.Seat
 	// Schedule gives each game's line-up (indices into Seats) and random
 	// stream; nil means Rotation{Seats: len(Seats)}. config.json records
