@@ -15,7 +15,8 @@ const confidence = 0.95
 type BotSummary struct {
 	// Bot is the seat label (e.g. "aggressive" or "mars(W_p=0.8)").
 	Bot string `json:"bot"`
-	// Games is the number of seat-games the bot played.
+	// Games is the number of seat-games the bot played: with a pool larger
+	// than a game (Subsets), only the games its schedule seats it in.
 	Games int `json:"games"`
 	// Wins is the number of those seat-games it won.
 	Wins int `json:"wins"`
