@@ -69,6 +69,9 @@ func (s ScheduleSpec) Schedule() (Schedule, error) {
 		if s.Pool != s.Players {
 			return nil, fmt.Errorf("schedule %s: pool %d must equal players %d", s.Kind, s.Pool, s.Players)
 		}
+		if s.Replications != 0 || s.Seed != 0 {
+			return nil, fmt.Errorf("schedule %s: replications %d and seed %d: want 0 (a rotation has neither)", s.Kind, s.Replications, s.Seed)
+		}
 		r := Rotation{Seats: s.Players}
 		if err := r.validate(); err != nil {
 			return nil, err

@@ -128,6 +128,7 @@ func TestScheduleErrors(t *testing.T) {
 		{ScheduleSpec{Kind: KindSubsets, Players: 2, Pool: 10, Replications: 1 << 62}, "too many"},
 		{ScheduleSpec{Kind: KindRotation, Players: 7, Pool: 7}, "7 seats: want 2..6"},
 		{ScheduleSpec{Kind: KindRotation, Players: 4, Pool: 5}, "pool 5 must equal players 4"},
+		{ScheduleSpec{Kind: KindRotation, Players: 4, Pool: 4, Seed: 3}, "replications 0 and seed 3: want 0"},
 		{ScheduleSpec{Kind: "swiss", Players: 4, Pool: 4}, `schedule kind "swiss"`},
 	}
 	for _, tt := range tests {
@@ -181,4 +182,25 @@ func ExampleSubsets() {
 	// Output:
 	// 8 games; games per bot: [6 6 6 6]
 	// [0 1 2] [0 1 3] [0 1 2]
+}
+
+// FuzzScheduleSpec: a spec read from config.json either fails with an error
+// or gives a schedule whose line-ups are valid and reproduce its spec.
+func FuzzScheduleSpec(f *testing.F) {
+	f.Add(KindRotation, 4, 4, 0, uint64(0), 3)
+	f.Add(KindSubsets, 3, 13, 2, uint64(9), 100)
+	f.Add(KindSubsets, 6, 6, 1, uint64(1), 0)
+	f.Add("swiss", 2, 2, 1, uint64(1), 0)
+	f.Fuzz(func(t *testing.T, kind string, players, pool, reps int, seed uint64, g int) {
+		if pool > 64 || g < 0 {
+			return // keep the table of subsets small
+		}
+		spec := ScheduleSpec{Kind: kind, Players: players, Pool: pool, Replications: reps, Seed: seed}
+		s, err := spec.Schedule()
+		if err != nil {
+			return
+		}
+		assert.Equal(t, spec, s.Spec())
+		require.NoError(t, checkLineup(s, g, s.Lineup(g, nil)))
+	})
 }
