@@ -13,7 +13,7 @@ import (
 )
 
 // HeaderFormat identifies the config.json layout.
-const HeaderFormat = "marslab-batch/1"
+const HeaderFormat = "marslab-batch/2"
 
 // Header is the content of config.json: everything that decides a batch's
 // results. Resuming or merging checks that the headers agree.
@@ -24,8 +24,11 @@ type Header struct {
 	Seed uint64 `json:"seed"`
 	// Games is the number of games of the whole batch (all shards).
 	Games int `json:"games"`
-	// Seats are the configured seats; game g seats them rotated by g mod n.
+	// Seats are the configured entries, in the order the schedule indexes
+	// them.
 	Seats []SeatInfo `json:"seats"`
+	// Schedule is the batch's schedule: who plays each game.
+	Schedule ScheduleSpec `json:"schedule"`
 	// Rules and Map are the names of the rule set and the map.
 	Rules string `json:"rules"`
 	Map   string `json:"map"`
@@ -33,6 +36,9 @@ type Header struct {
 	// SHA-256 of their JSON encoding), so that an edited file is noticed.
 	RulesSHA256 string `json:"rules_sha256"`
 	MapSHA256   string `json:"map_sha256"`
+	// RoundLimit is the rules' round limit (0 = none), against which the
+	// records of games.jsonl are checked.
+	RoundLimit int `json:"round_limit"`
 	// Shard is the part of the batch this directory holds.
 	Shard Shard `json:"shard"`
 }
@@ -68,7 +74,9 @@ func fingerprint(v any) (string, error) {
 // header builds the Header of a validated Config.
 func (cfg *Config) header() (Header, error) {
 	h := Header{Format: HeaderFormat, Seed: cfg.Seed, Games: cfg.Games, Rules: cfg.Rules.Name, Map: cfg.Map.Name,
-		Shard: cfg.Shard.norm()}
+		Shard: cfg.Shard.norm(), RoundLimit: cfg.Rules.End.RoundLimit}
+	pc := cfg.pool()
+	h.Schedule = pc.schedule().Spec()
 	var err error
 	if h.RulesSHA256, err = fingerprint(cfg.Rules); err != nil {
 		return h, fmt.Errorf("rules %q: %w", cfg.Rules.Name, err)
@@ -106,6 +114,10 @@ func (h *Header) diff(o *Header, ignoreShardIndex bool) string {
 		return fmt.Sprintf("map %q: contents differ (map_sha256 %.12s vs %.12s)", h.Map, h.MapSHA256, o.MapSHA256)
 	case !slices.Equal(h.Labels(), o.Labels()):
 		return fmt.Sprintf("seats [%s] vs [%s]", strings.Join(h.Labels(), ","), strings.Join(o.Labels(), ","))
+	case h.RoundLimit != o.RoundLimit:
+		return fmt.Sprintf("round_limit %d vs %d", h.RoundLimit, o.RoundLimit)
+	case h.Schedule != o.Schedule:
+		return fmt.Sprintf("schedule %s vs %s", h.Schedule, o.Schedule)
 	}
 	for i := range h.Seats {
 		a, b := &h.Seats[i], &o.Seats[i]
@@ -135,11 +147,26 @@ func (h *Header) validate() error {
 	if h.Format != HeaderFormat {
 		return fmt.Errorf("format %q: want %q", h.Format, HeaderFormat)
 	}
-	if len(h.Seats) < 2 || len(h.Seats) > 6 {
-		return fmt.Errorf("seats: %d, want 2..6", len(h.Seats))
+	sched, err := h.Schedule.Schedule()
+	if err != nil {
+		return fmt.Errorf("schedule: %w", err)
+	}
+	if len(h.Seats) != sched.Pool() {
+		return fmt.Errorf("seats: %d, want the schedule's pool of %d", len(h.Seats), sched.Pool())
+	}
+	for i, s := range h.Seats {
+		if s.Label == "" {
+			return fmt.Errorf("seats[%d].label: empty", i)
+		}
 	}
 	if h.Games < 1 {
 		return fmt.Errorf("games %d: want >= 1", h.Games)
+	}
+	if gc, ok := sched.(gameCounter); ok && h.Games > gc.Games() {
+		return fmt.Errorf("games %d: schedule %s has %d games", h.Games, h.Schedule, gc.Games())
+	}
+	if h.RoundLimit < 0 {
+		return fmt.Errorf("round_limit %d: want >= 0 (0 = no limit)", h.RoundLimit)
 	}
 	if h.Shard.Count < 1 {
 		return fmt.Errorf("shard %d/%d: want count >= 1", h.Shard.Index, h.Shard.Count)
@@ -191,14 +218,20 @@ func summaryJSON(sum []BotSummary) ([]byte, error) {
 }
 
 // writeFile writes b to dir/name through a temporary file and a rename, so
-// that a reader never sees half a file.
+// that a reader never sees half a file. The temporary file is removed on
+// every error.
 func writeFile(dir, name string, b []byte) error {
 	path := filepath.Join(dir, name)
 	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, b, 0o644); err != nil {
+	err := os.WriteFile(tmp, b, 0o644)
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
 		return err
 	}
-	return os.Rename(tmp, path)
+	return nil
 }
 
 // writeJSON writes v, indented, with a final newline, to dir/name through a

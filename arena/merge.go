@@ -2,7 +2,6 @@ package arena
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -59,7 +58,6 @@ func Merge(out string, dirs []string) (*Report, error) {
 	}
 
 	// Check every shard completely before writing anything.
-	n := len(h.Seats)
 	for i := 0; i < count; i++ {
 		d := byIndex[i]
 		sh := h
@@ -68,70 +66,31 @@ func Merge(out string, dirs []string) (*Report, error) {
 		if err != nil {
 			return nil, fmt.Errorf("merge: %w", err)
 		}
-		_, _, err = scanGames(f, filepath.Join(d, gamesFile), &sh, newTally(h.Labels(), n), sh.Shard.Len(h.Games))
+		_, _, err = scanGames(f, filepath.Join(d, gamesFile), &sh, newTally(h.Labels(), h.Schedule.Players), sh.Shard.Len(h.Games))
 		f.Close()
 		if err != nil {
 			return nil, fmt.Errorf("merge: %w", err)
 		}
 	}
 
+	mh := h
+	mh.Shard = Shard{Index: 0, Count: 1}
+	if err := checkMergeOut(out, &mh); err != nil {
+		return nil, fmt.Errorf("merge: %w", err)
+	}
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return nil, fmt.Errorf("merge: %w", err)
 	}
-	mh := h
-	mh.Shard = Shard{Index: 0, Count: 1}
 	rep := &Report{Header: mh, Total: h.Games}
-	readers := make([]*bufio.Reader, count)
-	for i := range readers {
-		f, err := os.Open(filepath.Join(byIndex[i], gamesFile))
-		if err != nil {
-			return nil, fmt.Errorf("merge: %w", err)
-		}
-		defer f.Close()
-		readers[i] = bufio.NewReaderSize(f, 1<<16)
-	}
-	gpath := filepath.Join(out, gamesFile)
-	of, err := os.Create(gpath + ".tmp")
-	if err != nil {
-		return nil, fmt.Errorf("merge: %w", err)
-	}
-	defer of.Close()
-	bw := bufio.NewWriterSize(of, 1<<16)
-	tal := newTally(h.Labels(), n)
-	for g := 0; g < h.Games; g++ {
-		src := byIndex[g%count]
-		line, err := readers[g%count].ReadBytes('\n')
-		if err != nil {
-			if err == io.EOF {
-				err = fmt.Errorf("game %d missing (file changed while merging?)", g)
-			}
-			return nil, fmt.Errorf("merge: %s: %w", filepath.Join(src, gamesFile), err)
-		}
-		rec, err := ParseRecord(bytes.TrimSuffix(line, []byte{'\n'}), n)
-		if err == nil && rec.Game != g {
-			err = fmt.Errorf("game %d where game %d was expected (file changed while merging?)", rec.Game, g)
-		}
-		if err == nil {
-			err = tal.add(&rec)
-		}
-		if err != nil {
-			return nil, fmt.Errorf("merge: %s: %w", filepath.Join(src, gamesFile), err)
-		}
-		if _, err := bw.Write(line); err != nil {
-			return nil, fmt.Errorf("merge: %s: %w", gpath, err)
-		}
-	}
-	if err := bw.Flush(); err != nil {
-		return nil, fmt.Errorf("merge: %s: %w", gpath, err)
-	}
-	if err := of.Close(); err != nil {
-		return nil, fmt.Errorf("merge: %s: %w", gpath, err)
-	}
-	if err := os.Rename(gpath+".tmp", gpath); err != nil {
+	tal := newTally(h.Labels(), h.Schedule.Players)
+	if err := mergeGames(out, &h, byIndex, tal); err != nil {
 		return nil, fmt.Errorf("merge: %w", err)
 	}
 	rep.Done = h.Games
-	rep.Summary = tal.summary()
+	var err error
+	if rep.Summary, err = tal.summary(); err != nil {
+		return nil, fmt.Errorf("merge: %w", err)
+	}
 	for i := 0; i < count; i++ {
 		// Timings are measurements: a shard without a readable timing.json
 		// only leaves its part out of the combined figures.
@@ -168,4 +127,87 @@ func sameDir(a, b string) (bool, error) {
 		return false, err
 	}
 	return os.SameFile(sa, sb), nil
+}
+
+// checkMergeOut refuses an output directory that holds a batch other than
+// the merged one mh (re-merging into a directory of the same batch is
+// allowed).
+func checkMergeOut(out string, mh *Header) error {
+	cpath := filepath.Join(out, configFile)
+	_, cerr := os.Stat(cpath)
+	_, gerr := os.Stat(filepath.Join(out, gamesFile))
+	if errors.Is(cerr, os.ErrNotExist) {
+		if gerr == nil {
+			return fmt.Errorf("output directory %s holds a %s without %s: choose another output directory", out, gamesFile, configFile)
+		}
+		return nil
+	}
+	old, err := ReadHeader(out)
+	if err != nil {
+		return fmt.Errorf("output directory %s already holds a batch: %w", out, err)
+	}
+	if d := old.diff(mh, false); d != "" {
+		return fmt.Errorf("output directory %s holds a different batch (%s; %s vs the shards): choose another output directory", out, d, cpath)
+	}
+	return nil
+}
+
+// mergeGames writes out/games.jsonl from the shards' files (byIndex[i] is
+// shard i's directory), checking every line again and adding it to tal.
+// It writes through a temporary file, removed on every error.
+func mergeGames(out string, h *Header, byIndex map[int]string, tal *tally) (err error) {
+	count := h.Shard.Count
+	readers := make([]*bufio.Reader, count)
+	for i := range readers {
+		f, err := os.Open(filepath.Join(byIndex[i], gamesFile))
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		readers[i] = bufio.NewReaderSize(f, 1<<16)
+	}
+	lc, err := newLineChecker(h)
+	if err != nil {
+		return err
+	}
+	gpath := filepath.Join(out, gamesFile)
+	tmp := gpath + ".tmp"
+	of, err := os.Create(tmp)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			of.Close()
+			os.Remove(tmp)
+		}
+	}()
+	bw := bufio.NewWriterSize(of, 1<<16)
+	for g := 0; g < h.Games; g++ {
+		src := filepath.Join(byIndex[g%count], gamesFile)
+		line, err := readers[g%count].ReadBytes('\n')
+		if err != nil {
+			if err == io.EOF {
+				err = fmt.Errorf("game %d missing (file changed while merging?)", g)
+			}
+			return fmt.Errorf("%s: %w", src, err)
+		}
+		rec, err := lc.check(line[:len(line)-1], g)
+		if err == nil {
+			err = tal.add(&rec)
+		}
+		if err != nil {
+			return fmt.Errorf("%s: line %d: %w", src, g/count+1, err)
+		}
+		if _, err := bw.Write(line); err != nil {
+			return fmt.Errorf("%s: %w", gpath, err)
+		}
+	}
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("%s: %w", gpath, err)
+	}
+	if err := of.Close(); err != nil {
+		return fmt.Errorf("%s: %w", gpath, err)
+	}
+	return os.Rename(tmp, gpath)
 }

@@ -155,3 +155,24 @@ func (r *Record) check(players int) error {
 	}
 	return nil
 }
+
+// CheckRules reports whether the record is a possible game under a rule set
+// with the given round limit (0 = none): at least one round and one turn,
+// between one turn per round and one per seat per round, no more rounds
+// than the limit, and a stalemate only when the limit was reached.
+func (r *Record) CheckRules(roundLimit int) error {
+	n := len(r.Seating)
+	switch {
+	case r.Rounds < 1:
+		return fmt.Errorf("rounds %d: a game has at least one round", r.Rounds)
+	case r.Turns < r.Rounds || r.Turns > n*r.Rounds:
+		return fmt.Errorf("turns %d in %d rounds of %d seats: want %d..%d", r.Turns, r.Rounds, n, r.Rounds, n*r.Rounds)
+	case roundLimit > 0 && r.Rounds > roundLimit:
+		return fmt.Errorf("rounds %d: above the rules' round limit %d", r.Rounds, roundLimit)
+	case r.Stalemate && roundLimit == 0:
+		return errors.New("stalemate under rules without a round limit")
+	case r.Stalemate && r.Rounds != roundLimit:
+		return fmt.Errorf("stalemate in round %d: the round limit is %d", r.Rounds, roundLimit)
+	}
+	return nil
+}

@@ -3,13 +3,15 @@ package arena
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"marslab/bots"
 	"marslab/bots/registry"
@@ -26,18 +28,18 @@ const testGames = 60
 func testConfig(t testing.TB, players string, games int) Config {
 	t.Helper()
 	m, err := sim.LoadMap("classic")
-	must(t, err, "LoadMap")
+	require.NoError(t, err, "LoadMap")
 	r, err := sim.LoadRules("mars2006")
-	must(t, err, "LoadRules")
+	require.NoError(t, err, "LoadRules")
 	seats, err := registry.Default().ParseSeats(players, nil)
-	must(t, err, "ParseSeats")
+	require.NoError(t, err, "ParseSeats")
 	return Config{Map: m, Rules: r, Seats: seats, Games: games, Seed: 7, Workers: 1, Timing: true}
 }
 
 func readFile(t testing.TB, dir, name string) []byte {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join(dir, name))
-	must(t, err, "read")
+	require.NoError(t, err, "read")
 	return b
 }
 
@@ -47,9 +49,7 @@ func sameFiles(t *testing.T, wantDir, gotDir string) {
 	t.Helper()
 	for _, name := range []string{configFile, gamesFile, summaryFile} {
 		want, got := readFile(t, wantDir, name), readFile(t, gotDir, name)
-		if !bytes.Equal(want, got) {
-			t.Errorf("%s differs between %s (%d bytes) and %s (%d bytes)", name, wantDir, len(want), gotDir, len(got))
-		}
+		assert.True(t, bytes.Equal(want, got), "%s differs between %s (%d bytes) and %s (%d bytes)", name, wantDir, len(want), gotDir, len(got))
 	}
 }
 
@@ -57,7 +57,7 @@ func runTo(t *testing.T, cfg Config, dir string) *Report {
 	t.Helper()
 	cfg.Out = dir
 	rep, err := Run(context.Background(), cfg)
-	must(t, err, "Run ", dir)
+	require.NoError(t, err, "Run %s", dir)
 	return rep
 }
 
@@ -68,25 +68,25 @@ func TestRunDeterminism(t *testing.T) {
 	rep := runTo(t, cfg, ref)
 
 	// The report and the files tell the same story.
-	eq(t, testGames, rep.Done)
-	eq(t, testGames, rep.Played)
-	eq(t, []string{"aggressive", "random"}, []string{rep.Summary[0].Bot, rep.Summary[1].Bot})
+	assert.Equal(t, testGames, rep.Done)
+	assert.Equal(t, testGames, rep.Played)
+	assert.Equal(t, []string{"aggressive", "random"}, []string{rep.Summary[0].Bot, rep.Summary[1].Bot})
 	wins, stale := 0, 0
 	for _, s := range rep.Summary {
-		eq(t, 2*testGames, s.Games, s.Bot, " seat-games")
+		assert.Equal(t, 2*testGames, s.Games, "%s seat-games", s.Bot)
 		wins += s.Wins
 		stale += s.Stalemates
 	}
 	lines := bytes.Split(bytes.TrimSuffix(readFile(t, ref, gamesFile), []byte{'\n'}), []byte{'\n'})
-	eq(t, testGames, len(lines), "games.jsonl lines")
+	assert.Equal(t, testGames, len(lines), "games.jsonl lines")
 	for g, line := range lines {
 		r, err := ParseRecord(line, 4)
-		must(t, err, "line ", g)
-		eq(t, g, r.Game)
-		eq(t, sim.GameSeed(7, uint64(g)), r.Seed)
+		require.NoError(t, err, "line %d", g)
+		assert.Equal(t, g, r.Game)
+		assert.Equal(t, sim.GameSeed(7, uint64(g)), r.Seed)
 		// Seat i of game g is Seats[(i+g)%4]: the list alternates.
 		first := []string{"aggressive", "random"}[g%2]
-		eq(t, first, r.Seating[0], "game ", g, " seat 0")
+		assert.Equal(t, first, r.Seating[0], "game %d seat 0", g)
 	}
 	// Every game places one seat first, and every seat somewhere.
 	firsts, places := 0, 0
@@ -96,8 +96,8 @@ func TestRunDeterminism(t *testing.T) {
 			places += c
 		}
 	}
-	eq(t, testGames, firsts, "first places")
-	eq(t, 4*testGames, places, "placements")
+	assert.Equal(t, testGames, firsts, "first places")
+	assert.Equal(t, 4*testGames, places, "placements")
 	wantWins := 0
 	for _, line := range lines {
 		r, _ := ParseRecord(line, 4)
@@ -105,16 +105,13 @@ func TestRunDeterminism(t *testing.T) {
 			wantWins++
 		}
 	}
-	eq(t, wantWins, wins, "wins over bots = decided games")
-	eq(t, testGames, wins+stale/4, "each game is won or a stalemate of 4 seats")
+	assert.Equal(t, wantWins, wins, "wins over bots = decided games")
+	assert.Equal(t, testGames, wins+stale/4, "each game is won or a stalemate of 4 seats")
 	// Timing covers every seat-game of every worker.
-	if len(rep.Timing.Bots) != 2 {
-		t.Fatalf("timing bots: %+v", rep.Timing.Bots)
-	}
-	eq(t, 2*testGames, rep.Timing.Bots[0].SeatGames)
-	if rep.Timing.Bots[0].Turns <= 0 || rep.Timing.Bots[0].DecisionSeconds <= 0 {
-		t.Errorf("no decisions timed: %+v", rep.Timing.Bots[0])
-	}
+	require.Len(t, rep.Timing.Bots, 2)
+	assert.Equal(t, 2*testGames, rep.Timing.Bots[0].SeatGames)
+	assert.Positive(t, rep.Timing.Bots[0].Turns, "timed turns")
+	assert.Positive(t, rep.Timing.Bots[0].DecisionSeconds, "timed decisions")
 
 	for _, w := range []int{2, 4} {
 		c := cfg
@@ -132,25 +129,25 @@ func TestRunDeterminism(t *testing.T) {
 		c.Shard = Shard{Index: i, Count: 3}
 		dir := filepath.Join(base, fmt.Sprintf("s%d", i))
 		r := runTo(t, c, dir)
-		eq(t, testGames/3, r.Done, "shard ", i)
+		assert.Equal(t, testGames/3, r.Done, "shard %d", i)
 		dirs = append(dirs, dir)
 	}
 	merged := filepath.Join(base, "merged")
 	mrep, err := Merge(merged, []string{dirs[2], dirs[0], dirs[1]})
-	must(t, err, "Merge")
+	require.NoError(t, err, "Merge")
 	sameFiles(t, ref, merged)
-	eq(t, rep.Summary, mrep.Summary)
-	eq(t, testGames, mrep.Timing.Games)
-	eq(t, 2*testGames, mrep.Timing.Bots[0].SeatGames)
+	assert.Equal(t, rep.Summary, mrep.Summary)
+	assert.Equal(t, testGames, mrep.Timing.Games)
+	assert.Equal(t, 2*testGames, mrep.Timing.Bots[0].SeatGames)
 
 	// Without an output directory the summary is the same.
 	c := cfg
 	c.Workers = 3
 	c.Timing = false
 	mem, err := Run(context.Background(), c)
-	must(t, err, "Run in memory")
-	eq(t, rep.Summary, mem.Summary)
-	eq(t, 0, len(mem.Timing.Bots))
+	require.NoError(t, err, "Run in memory")
+	assert.Equal(t, rep.Summary, mem.Summary)
+	assert.Equal(t, 0, len(mem.Timing.Bots))
 }
 
 func TestRunResume(t *testing.T) {
@@ -176,32 +173,28 @@ func TestRunResume(t *testing.T) {
 		}
 		rep, err := Run(ctx, c)
 		cancel()
-		if !errors.Is(err, ErrInterrupted) || !errors.Is(err, context.Canceled) {
-			t.Fatalf("round %d: want an interruption, got %v", i, err)
-		}
-		errContains(t, err, "-resume")
-		if rep.Played < k || rep.Done != done+rep.Played {
-			t.Fatalf("round %d: played %d (want >= %d), done %d", i, rep.Played, k, rep.Done)
-		}
+		require.ErrorIs(t, err, ErrInterrupted, "round %d", i)
+		require.ErrorIs(t, err, context.Canceled, "round %d", i)
+		assert.ErrorContains(t, err, "-resume")
+		require.GreaterOrEqual(t, rep.Played, k, "round %d: played", i)
+		require.Equal(t, done+rep.Played, rep.Done, "round %d: done", i)
 		done = rep.Done
 		lines := bytes.Count(readFile(t, dir, gamesFile), []byte{'\n'})
-		eq(t, done, lines, "round ", i, ": lines on disk")
-		if _, err := os.Stat(filepath.Join(dir, summaryFile)); err == nil {
-			t.Errorf("round %d: summary.json written for an incomplete batch", i)
-		}
+		assert.Equal(t, done, lines, "round %d: lines on disk", i)
+		assert.NoFileExists(t, filepath.Join(dir, summaryFile), "round %d: summary.json of an incomplete batch", i)
 	}
 	c := cfg
 	c.Resume = true
 	c.Workers = 3
 	rep := runTo(t, c, dir)
-	eq(t, testGames-done, rep.Played, "played by the last resume")
+	assert.Equal(t, testGames-done, rep.Played, "played by the last resume")
 	sameFiles(t, ref, dir)
 	// Timing adds up the three parts.
-	eq(t, testGames, rep.Timing.Games)
+	assert.Equal(t, testGames, rep.Timing.Games)
 
 	// Resuming a complete batch plays nothing and changes nothing.
 	rep = runTo(t, c, dir)
-	eq(t, 0, rep.Played)
+	assert.Equal(t, 0, rep.Played)
 	sameFiles(t, ref, dir)
 }
 
@@ -213,20 +206,20 @@ func TestRunResumeTornLine(t *testing.T) {
 
 	// A batch killed in the middle of writing line 12.
 	dir := filepath.Join(base, "torn")
-	must(t, os.MkdirAll(dir, 0o755))
-	must(t, os.WriteFile(filepath.Join(dir, configFile), readFile(t, ref, configFile), 0o644))
+	require.NoError(t, os.MkdirAll(dir, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, configFile), readFile(t, ref, configFile), 0o644))
 	games := readFile(t, ref, gamesFile)
 	cut := 0
 	for range 11 {
 		cut += bytes.IndexByte(games[cut:], '\n') + 1
 	}
 	cut += 30 // half of line 12
-	must(t, os.WriteFile(filepath.Join(dir, gamesFile), games[:cut], 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, gamesFile), games[:cut], 0o644))
 
 	c := cfg
 	c.Resume = true
 	rep := runTo(t, c, dir)
-	eq(t, 9, rep.Played, "games replayed")
+	assert.Equal(t, 9, rep.Played, "games replayed")
 	sameFiles(t, ref, dir)
 }
 
@@ -237,7 +230,7 @@ func TestRunRefusals(t *testing.T) {
 	runTo(t, cfg, dir)
 
 	_, err := Run(context.Background(), withOut(cfg, dir))
-	errContains(t, err, "already holds a batch")
+	assert.ErrorContains(t, err, "already holds a batch")
 
 	tests := []struct {
 		name   string
@@ -264,8 +257,8 @@ func TestRunRefusals(t *testing.T) {
 			c.Resume = true
 			tt.change(&c)
 			_, err := Run(context.Background(), c)
-			errContains(t, err, tt.err)
-			errContains(t, err, "different batch")
+			assert.ErrorContains(t, err, tt.err)
+			assert.ErrorContains(t, err, "different batch")
 		})
 	}
 
@@ -274,10 +267,10 @@ func TestRunRefusals(t *testing.T) {
 	c := withOut(cfg, bad)
 	runTo(t, c, bad)
 	lines := readFile(t, bad, gamesFile)
-	must(t, os.WriteFile(filepath.Join(bad, gamesFile), bytes.Replace(lines, []byte(`"game":1,`), []byte(`"game":2,`), 1), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(bad, gamesFile), bytes.Replace(lines, []byte(`"game":1,`), []byte(`"game":2,`), 1), 0o644))
 	c.Resume = true
 	_, err = Run(context.Background(), c)
-	errContains(t, err, "line 2 is game 2, want game 1")
+	assert.ErrorContains(t, err, "line 2: game 2 where game 1 was expected")
 
 	// A seat whose players cannot be made fails before anything is written.
 	badSeat := filepath.Join(base, "badseat")
@@ -286,10 +279,8 @@ func TestRunRefusals(t *testing.T) {
 	c.Seats = append([]bots.Seat(nil), cfg.Seats...)
 	c.Seats[1].Factory = &bots.Factory{Name: "broken"}
 	_, err = Run(context.Background(), c)
-	errContains(t, err, "seat 1 (random)")
-	if _, err := os.Stat(badSeat); err == nil {
-		t.Errorf("a failed start created %s", badSeat)
-	}
+	assert.ErrorContains(t, err, "seat 1 (random)")
+	assert.NoDirExists(t, badSeat, "a failed start created it")
 
 	invalid := []struct {
 		change func(c *Config)
@@ -306,7 +297,7 @@ func TestRunRefusals(t *testing.T) {
 		c := cfg
 		tt.change(&c)
 		_, err := Run(context.Background(), c)
-		errContains(t, err, tt.err)
+		assert.ErrorContains(t, err, tt.err)
 	}
 }
 
@@ -340,9 +331,7 @@ func TestMergeRefusals(t *testing.T) {
 	c.OnRecord = func(Record) { cancel() }
 	_, err := Run(ctx, c)
 	cancel()
-	if !errors.Is(err, ErrInterrupted) {
-		t.Fatalf("want an interruption, got %v", err)
-	}
+	require.ErrorIs(t, err, ErrInterrupted)
 
 	tests := []struct {
 		name string
@@ -364,11 +353,9 @@ func TestMergeRefusals(t *testing.T) {
 				out = s1
 			}
 			_, err := Merge(out, tt.dirs)
-			errContains(t, err, tt.err)
+			assert.ErrorContains(t, err, tt.err)
 			if tt.name != "out is a shard" {
-				if _, err := os.Stat(filepath.Join(out, gamesFile)); err == nil {
-					t.Errorf("a refused merge wrote %s", out)
-				}
+				assert.NoFileExists(t, filepath.Join(out, gamesFile), "a refused merge wrote it")
 			}
 		})
 	}
@@ -458,13 +445,8 @@ func TestInterruptEndlessGames(t *testing.T) {
 	case <-time.After(time.Minute):
 		t.Fatal("Run did not return within a minute of the cancellation")
 	}
-	if !errors.Is(err, ErrInterrupted) {
-		t.Fatalf("want ErrInterrupted, got %v", err)
-	}
-	if rep.Done != 0 || rep.Played != 0 {
-		t.Errorf("done %d, played %d: an endless game cannot be complete", rep.Done, rep.Played)
-	}
-	if b := readFile(t, dir, gamesFile); len(b) != 0 {
-		t.Errorf("games.jsonl holds %q", b)
-	}
+	require.ErrorIs(t, err, ErrInterrupted)
+	assert.Equal(t, 0, rep.Done, "an endless game cannot be complete")
+	assert.Equal(t, 0, rep.Played)
+	assert.Empty(t, readFile(t, dir, gamesFile))
 }

@@ -2,45 +2,16 @@ package arena
 
 import (
 	"bytes"
-	"fmt"
 	"math"
 	"os"
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"marslab/sim"
 )
-
-func TestWilson(t *testing.T) {
-	const z2 = z95 * z95
-	tests := []struct {
-		wins, n int
-		lo, hi  float64
-	}{
-		// 0 of 10: lo = 0, hi = (z²/n)/(1+z²/n) = 0.384146/1.384146.
-		{0, 10, 0, 0.2775328},
-		// 5 of 10: 0.5 ± z·sqrt(0.025+z²/400)/(1+z²/10).
-		{5, 10, 0.2365931, 0.7634069},
-		// 100 of 100: lo = 1/(1+z²/100) = 100/103.841459.
-		{100, 100, 0.9630065, 1},
-		{1, 3, 0.0614919, 0.7923404},
-		{7, 20, 0.1811918, 0.5671457},
-		// No trials: no information.
-		{0, 0, 0, 1},
-	}
-	for _, tt := range tests {
-		t.Run(fmt.Sprintf("%d_of_%d", tt.wins, tt.n), func(t *testing.T) {
-			lo, hi := Wilson(tt.wins, tt.n)
-			near(t, tt.lo, lo, 1e-7)
-			near(t, tt.hi, hi, 1e-7)
-		})
-	}
-	// The closed forms of the comments above.
-	_, hi := Wilson(0, 10)
-	near(t, (z2/10)/(1+z2/10), hi, 1e-15)
-	lo, _ := Wilson(100, 100)
-	near(t, 1/(1+z2/100), lo, 1e-15)
-}
 
 func TestSummarize(t *testing.T) {
 	// Three games of two seats; "b" is seated twice in game 2 (a
@@ -52,21 +23,26 @@ func TestSummarize(t *testing.T) {
 		{Game: 2, Seating: []string{"b", "b"}, Winner: 1, Placements: []int{2, 1}, Rounds: 7, Faults: []int{0, 3}},
 	}
 	got, err := Summarize([]string{"a", "b", "a"}, 2, recs)
-	must(t, err)
-	aLo, aHi := Wilson(1, 2)
-	bLo, bHi := Wilson(1, 4)
+	require.NoError(t, err)
+	// The 95 % Wilson intervals of 1 of 2 and 1 of 4.
+	require.Len(t, got, 2)
+	for i, w := range [][2]float64{{0.0945312, 0.9054688}, {0.0455873, 0.6993582}} {
+		assert.InDelta(t, w[0], got[i].WilsonLo, 1e-7, got[i].Bot)
+		assert.InDelta(t, w[1], got[i].WilsonHi, 1e-7, got[i].Bot)
+	}
+	aLo, aHi, bLo, bHi := got[0].WilsonLo, got[0].WilsonHi, got[1].WilsonLo, got[1].WilsonHi
 	want := []BotSummary{
 		{Bot: "a", Games: 2, Wins: 1, WinRate: 0.5, WilsonLo: aLo, WilsonHi: aHi, Placements: []int{2, 0},
 			Stalemates: 1, Faults: 0, MeanRounds: 55},
 		{Bot: "b", Games: 4, Wins: 1, WinRate: 0.25, WilsonLo: bLo, WilsonHi: bHi, Placements: []int{1, 3},
 			Stalemates: 1, Faults: 6, MeanRounds: (10 + 100 + 7 + 7) / 4.0},
 	}
-	eq(t, want, got)
+	assert.Equal(t, want, got)
 
 	_, err = Summarize([]string{"a"}, 2, recs)
-	errContains(t, err, `bot "b" is not in the batch`)
+	assert.ErrorContains(t, err, `bot "b" is not in the batch`)
 	_, err = Summarize([]string{"a", "b"}, 3, recs)
-	errContains(t, err, "2 seats, want 3")
+	assert.ErrorContains(t, err, "2 seats, want 3")
 }
 
 func TestShardParse(t *testing.T) {
@@ -87,12 +63,12 @@ func TestShardParse(t *testing.T) {
 	for _, tt := range tests {
 		got, err := ParseShard(tt.in)
 		if tt.err != "" {
-			errContains(t, err, tt.err, tt.in)
+			assert.ErrorContains(t, err, tt.err, "%q", tt.in)
 			continue
 		}
-		must(t, err, tt.in)
-		eq(t, tt.want, got, tt.in)
-		eq(t, strings.TrimSpace(tt.in), got.String())
+		require.NoError(t, err, "%q", tt.in)
+		assert.Equal(t, tt.want, got, "%q", tt.in)
+		assert.Equal(t, strings.TrimSpace(tt.in), got.String())
 	}
 }
 
@@ -113,7 +89,7 @@ func TestShardGames(t *testing.T) {
 		for k := 0; k < tt.s.Len(tt.games); k++ {
 			got = append(got, tt.s.Game(k))
 		}
-		eq(t, tt.want, got, fmt.Sprintf("shard %s of %d", tt.s, tt.games))
+		assert.Equal(t, tt.want, got, "shard %s of %d", tt.s, tt.games)
 	}
 }
 
@@ -139,12 +115,12 @@ func TestShardFromEnv(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			got, ok, err := ShardFromEnv(func(k string) string { return tt.env[k] })
 			if tt.err != "" {
-				errContains(t, err, tt.err)
+				assert.ErrorContains(t, err, tt.err)
 				return
 			}
-			must(t, err)
-			eq(t, tt.ok, ok)
-			eq(t, tt.want, got)
+			require.NoError(t, err)
+			assert.Equal(t, tt.ok, ok)
+			assert.Equal(t, tt.want, got)
 		})
 	}
 }
@@ -153,10 +129,10 @@ func TestRecordJSON(t *testing.T) {
 	r := Record{Game: 12, Seed: 18446744073709551615, Seating: []string{"mars(W_p=0.8)", `q"\` + "\x01é"},
 		Winner: 1, Placements: []int{2, 1}, Rounds: 31, Turns: 61, Faults: []int{0, 4}}
 	line := r.AppendJSON(nil)
-	eq(t, `{"game":12,"seed":18446744073709551615,"seating":["mars(W_p=0.8)","q\"\\\u0001é"],"winner":1,"placements":[2,1],"rounds":31,"turns":61,"stalemate":false,"faults":[0,4]}`, string(line))
+	assert.Equal(t, `{"game":12,"seed":18446744073709551615,"seating":["mars(W_p=0.8)","q\"\\\u0001é"],"winner":1,"placements":[2,1],"rounds":31,"turns":61,"stalemate":false,"faults":[0,4]}`, string(line))
 	back, err := ParseRecord(line, 2)
-	must(t, err)
-	eq(t, r, back)
+	require.NoError(t, err)
+	assert.Equal(t, r, back)
 
 	bad := []struct{ line, err string }{
 		{`{"game":0,"seed":1,"seating":["a","b"],"winner":0,"placements":[1,1],"rounds":1,"turns":1,"stalemate":false,"faults":[0,0]}`, "permutation"},
@@ -168,7 +144,7 @@ func TestRecordJSON(t *testing.T) {
 	}
 	for _, b := range bad {
 		_, err := ParseRecord([]byte(b.line), 2)
-		errContains(t, err, b.err, b.line)
+		assert.ErrorContains(t, err, b.err, "%q", b.line)
 	}
 }
 
@@ -186,26 +162,24 @@ func FuzzParseRecord(f *testing.F) {
 		}
 		// A valid record re-encodes canonically and parses to itself.
 		again, err := ParseRecord(r.AppendJSON(nil), players)
-		must(t, err)
-		eq(t, r.AppendJSON(nil), again.AppendJSON(nil))
+		require.NoError(t, err)
+		assert.Equal(t, r.AppendJSON(nil), again.AppendJSON(nil))
 	})
 }
 
 func TestWriteTable(t *testing.T) {
-	lo, hi := Wilson(5, 10)
+	lo, hi := 0.2365931, 0.7634069 // 95 % Wilson interval of 5 of 10
 	sum := []BotSummary{{Bot: "aggressive", Games: 10, Wins: 5, WinRate: 0.5, WilsonLo: lo, WilsonHi: hi,
 		Placements: []int{5, 5}, Stalemates: 0, Faults: 1, MeanRounds: 12.25}}
 	tm := &Timing{Games: 10, WallSeconds: 2, GamesPerSecond: 5,
 		Bots: []BotTiming{{Bot: "aggressive", SeatGames: 10, Turns: 100, DecisionSeconds: 0.05, SecondsPerTurn: 0.0005, SecondsPerGame: 0.005}}}
 	var buf bytes.Buffer
-	must(t, WriteTable(&buf, sum, tm))
+	require.NoError(t, WriteTable(&buf, sum, tm))
 	lines := strings.Split(strings.TrimRight(buf.String(), "\n"), "\n")
-	if len(lines) != 3 {
-		t.Fatalf("want 3 lines, got %q", lines)
-	}
-	eq(t, strings.Fields("bot games wins win rate 95% CI 1st 2nd stalemates faults rounds ms/turn ms/game"), strings.Fields(lines[0]))
-	eq(t, strings.Fields("aggressive 10 5 0.5000 [0.2366, 0.7634] 5 5 0 1 12.2 0.5 5"), strings.Fields(lines[1]))
-	eq(t, "10 games played in 2.0 s: 5.0 games/s", lines[2])
+	require.Len(t, lines, 3)
+	assert.Equal(t, strings.Fields("bot games wins win rate 95% CI 1st 2nd stalemates faults rounds ms/turn ms/game"), strings.Fields(lines[0]))
+	assert.Equal(t, strings.Fields("aggressive 10 5 0.5000 [0.2366, 0.7634] 5 5 0 1 12.2 0.5 5"), strings.Fields(lines[1]))
+	assert.Equal(t, "10 games played in 2.0 s: 5.0 games/s", lines[2])
 }
 
 func TestTimingAdd(t *testing.T) {
@@ -213,27 +187,13 @@ func TestTimingAdd(t *testing.T) {
 	a.add(Timing{Games: 10, WallSeconds: 2, Bots: []BotTiming{{Bot: "x", SeatGames: 10, Turns: 50, DecisionSeconds: 1}}})
 	a.add(Timing{Games: 30, WallSeconds: 3, Bots: []BotTiming{{Bot: "y", SeatGames: 30, Turns: 10, DecisionSeconds: 3},
 		{Bot: "x", SeatGames: 30, Turns: 150, DecisionSeconds: 1}}})
-	eq(t, 40, a.Games)
-	near(t, 8.0, a.GamesPerSecond, 1e-12)
-	if len(a.Bots) != 2 {
-		t.Fatalf("want 2 bots, got %v", a.Bots)
-	}
-	eq(t, BotTiming{Bot: "x", SeatGames: 40, Turns: 200, DecisionSeconds: 2, SecondsPerTurn: 0.01, SecondsPerGame: 0.05}, a.Bots[0])
-	near(t, 0.3, a.Bots[1].SecondsPerTurn, 1e-15)
-	near(t, 0.1, a.Bots[1].SecondsPerGame, 1e-15)
-	if math.IsNaN(a.WallSeconds) {
-		t.Error("NaN wall seconds")
-	}
-}
-
-func ExampleWilson() {
-	lo, hi := Wilson(5, 10)
-	fmt.Printf("5 of 10: %.4f [%.4f, %.4f]\n", 0.5, lo, hi)
-	lo, hi = Wilson(0, 10)
-	fmt.Printf("0 of 10: [%.4f, %.4f]\n", lo, hi)
-	// Output:
-	// 5 of 10: 0.5000 [0.2366, 0.7634]
-	// 0 of 10: [0.0000, 0.2775]
+	assert.Equal(t, 40, a.Games)
+	assert.InDelta(t, 8.0, a.GamesPerSecond, 1e-12)
+	require.Len(t, a.Bots, 2)
+	assert.Equal(t, BotTiming{Bot: "x", SeatGames: 40, Turns: 200, DecisionSeconds: 2, SecondsPerTurn: 0.01, SecondsPerGame: 0.05}, a.Bots[0])
+	assert.InDelta(t, 0.3, a.Bots[1].SecondsPerTurn, 1e-15)
+	assert.InDelta(t, 0.1, a.Bots[1].SecondsPerGame, 1e-15)
+	assert.False(t, math.IsNaN(a.WallSeconds), "NaN wall seconds")
 }
 
 func ExampleWriteTable() {
@@ -252,7 +212,7 @@ func ExampleWriteTable() {
 func TestTimedPlayer(t *testing.T) {
 	tp := newTimedPlayer(&sim.BasePlayer{})
 	g, err := sim.NewGame(mustMap(t), mustRules(t), 2)
-	must(t, err, "NewGame")
+	require.NoError(t, err, "NewGame")
 	s := g.State()
 	tp.Start(s, 0, nil)
 	for range 10 {
@@ -260,28 +220,26 @@ func TestTimedPlayer(t *testing.T) {
 		tp.Attack(s)
 	}
 	tp.Fortify(s, nil)
-	eq(t, 1, tp.games)
-	eq(t, 10, tp.turns)
+	assert.Equal(t, 1, tp.games)
+	assert.Equal(t, 10, tp.turns)
 	// Calls 0, 4 and 8 of each method are timed.
-	eq(t, [numMethods]int64{mPlace: 10, mAttack: 10, mFortify: 1}, tp.calls)
-	eq(t, [numMethods]int64{mPlace: 3, mAttack: 3, mFortify: 1}, tp.timed)
-	if tp.seconds() < 0 {
-		t.Errorf("negative time %g", tp.seconds())
-	}
+	assert.Equal(t, [numMethods]int64{mPlace: 10, mAttack: 10, mFortify: 1}, tp.calls)
+	assert.Equal(t, [numMethods]int64{mPlace: 3, mAttack: 3, mFortify: 1}, tp.timed)
+	assert.GreaterOrEqual(t, tp.seconds(), 0.0)
 	// The estimate scales each method's sampled time by calls/timed:
 	// 300 ns over 3 of 10 calls and 50 ns over 1 of 1 call = 1050 ns.
 	tp.ns = [numMethods]int64{mPlace: 200, mAttack: 100, mFortify: 50}
-	near(t, 1050e-9, tp.seconds(), 1e-15, "estimate")
+	assert.InDelta(t, 1050e-9, tp.seconds(), 1e-15, "estimate")
 }
 
 func mustMap(t testing.TB) *sim.Map {
 	m, err := sim.LoadMap("classic")
-	must(t, err, "LoadMap")
+	require.NoError(t, err, "LoadMap")
 	return m
 }
 
 func mustRules(t testing.TB) *sim.Rules {
 	r, err := sim.LoadRules("mars2006")
-	must(t, err, "LoadRules")
+	require.NoError(t, err, "LoadRules")
 	return r
 }

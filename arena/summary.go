@@ -2,36 +2,12 @@ package arena
 
 import (
 	"fmt"
-	"math"
+
+	"marslab/stats"
 )
 
-// z95 is the standard normal quantile for a two-sided 95 % interval,
-// Φ⁻¹(0.975).
-const z95 = 1.959963984540054
-
-// Wilson returns the Wilson score interval (95 %) for wins successes in n
-// trials: the p with |wins/n - p| <= z·sqrt(p(1-p)/n), z = 1.96. For n = 0
-// it returns the whole range [0, 1].
-func Wilson(wins, n int) (lo, hi float64) {
-	if n <= 0 {
-		return 0, 1
-	}
-	const z2 = z95 * z95
-	fn := float64(n)
-	p := float64(wins) / fn
-	den := 1 + z2/fn
-	center := (p + z2/(2*fn)) / den
-	half := z95 * math.Sqrt(p*(1-p)/fn+z2/(4*fn*fn)) / den
-	lo, hi = center-half, center+half
-	// Clamp rounding noise at the ends (wins = 0 or wins = n).
-	if wins == 0 {
-		lo = 0
-	}
-	if wins == n {
-		hi = 1
-	}
-	return max(lo, 0), min(hi, 1)
-}
+// confidence is the level of the summary's win-rate intervals.
+const confidence = 0.95
 
 // BotSummary is the result of one bot label over a batch: one element of
 // summary.json. A label seated several times in the same game counts once
@@ -39,13 +15,15 @@ func Wilson(wins, n int) (lo, hi float64) {
 type BotSummary struct {
 	// Bot is the seat label (e.g. "aggressive" or "mars(W_p=0.8)").
 	Bot string `json:"bot"`
-	// Games is the number of seat-games the bot played.
+	// Games is the number of seat-games the bot played: with a pool larger
+	// than a game (Subsets), only the games its schedule seats it in.
 	Games int `json:"games"`
 	// Wins is the number of those seat-games it won.
 	Wins int `json:"wins"`
 	// WinRate is Wins/Games (0 when Games is 0).
 	WinRate float64 `json:"win_rate"`
-	// WilsonLo and WilsonHi bound the 95 % Wilson interval of WinRate.
+	// WilsonLo and WilsonHi bound the 95 % Wilson score interval of
+	// WinRate (stats.Wilson).
 	WilsonLo float64 `json:"wilson_lo"`
 	WilsonHi float64 `json:"wilson_hi"`
 	// Placements[k] counts the seat-games finished in position k+1.
@@ -118,7 +96,7 @@ func (t *tally) add(r *Record) error {
 	return nil
 }
 
-func (t *tally) summary() []BotSummary {
+func (t *tally) summary() ([]BotSummary, error) {
 	out := make([]BotSummary, len(t.labels))
 	for b, l := range t.labels {
 		s := BotSummary{Bot: l, Games: t.games[b], Wins: t.wins[b], Stalemates: t.stale[b], Faults: t.faults[b],
@@ -127,10 +105,14 @@ func (t *tally) summary() []BotSummary {
 			s.WinRate = float64(s.Wins) / float64(s.Games)
 			s.MeanRounds = float64(t.rounds[b]) / float64(s.Games)
 		}
-		s.WilsonLo, s.WilsonHi = Wilson(s.Wins, s.Games)
+		iv, err := stats.Wilson(s.Wins, s.Games, confidence)
+		if err != nil {
+			return nil, fmt.Errorf("bot %q: %w", l, err)
+		}
+		s.WilsonLo, s.WilsonHi = iv.Lo, iv.Hi
 		out[b] = s
 	}
-	return out
+	return out, nil
 }
 
 // Summarize computes the per-bot summary of records played by players
@@ -144,5 +126,5 @@ func Summarize(labels []string, players int, records []Record) ([]BotSummary, er
 			return nil, err
 		}
 	}
-	return t.summary(), nil
+	return t.summary()
 }

@@ -1,0 +1,380 @@
+package arena
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"sync"
+
+	"marslab/bots"
+	"marslab/sim"
+)
+
+// PoolConfig configures a Pool.
+type PoolConfig struct {
+	// Map and Rules are the board and rule set of every game.
+	Map   *sim.Map
+	Rules *sim.Rules
+	// Seats are the entries of the pool, in the order the schedule indexes
+	// them; every worker makes one player of each.
+	Seats []bots.Seat
+	// Schedule gives each game's line-up and random stream; nil means
+	// Rotation{Seats: len(Seats)}.
+	Schedule Schedule
+	// Seed is the experiment seed: game g is played with the random streams
+	// of sim.GameSeed(Seed, Schedule.Stream(g)).
+	Seed uint64
+	// Workers is the number of goroutines playing games, each with its own
+	// sim.Game and players; 0 means runtime.GOMAXPROCS(0).
+	Workers int
+	// Timing measures the bots' decision times (Pool.Timing); it costs two
+	// clock reads per sampled decision.
+	Timing bool
+	// Observers, when not nil, is called once per worker (worker = 0, 1,
+	// ...) when the pool is made; the observers it returns are attached to
+	// that worker's sim.Game and see every event of its games. After each
+	// completed game, the pool asks each of them for its GameResult, which
+	// reaches the caller in Outcome.Observed.
+	Observers func(worker int) []GameObserver
+}
+
+// A GameObserver watches the games of one worker: it receives every event
+// of every game the worker plays (EvStart opens each game, including a game
+// that an interruption ends early, so an observer resets there) and, after
+// each completed game g, returns what it gathered from it. Its result must
+// depend on game g's events only, so that the results are the same for any
+// number of workers or shards.
+type GameObserver interface {
+	sim.Observer
+	// GameResult returns what the observer gathered from game g, which has
+	// just ended.
+	GameResult(g int) any
+}
+
+// Outcome is one game played by a Pool.
+type Outcome struct {
+	// Record is the game's result.
+	Record Record
+	// Observed[i] is the GameResult of the worker's i-th observer for this
+	// game (nil without observers).
+	Observed []any
+}
+
+// Pool plays games on worker goroutines, each with its own sim.Game and
+// players, and delivers their outcomes in the order asked for, whatever
+// the order in which they finish. It writes nothing: Run is the output
+// layer over it. A Pool plays one Play call at a time.
+type Pool struct {
+	cfg     PoolConfig
+	sched   Schedule
+	labels  []string
+	workers []*worker
+}
+
+func (cfg *PoolConfig) validate() error {
+	switch {
+	case cfg.Map == nil || cfg.Rules == nil:
+		return errors.New("arena: Config needs a Map and Rules")
+	case cfg.Workers < 0:
+		return fmt.Errorf("arena: workers %d: want >= 0 (0 = every core)", cfg.Workers)
+	}
+	sched := cfg.schedule()
+	switch {
+	case cfg.Schedule == nil && (len(cfg.Seats) < 2 || len(cfg.Seats) > maxSeats):
+		return fmt.Errorf("arena: %d seats: want 2..%d", len(cfg.Seats), maxSeats)
+	case len(cfg.Seats) != sched.Pool():
+		return fmt.Errorf("arena: %d seats for schedule %s: want one seat per entry of its pool (%d)", len(cfg.Seats), sched.Spec(), sched.Pool())
+	case sched.Players() < 2 || sched.Players() > maxSeats:
+		return fmt.Errorf("arena: schedule %s: %d players per game: want 2..%d", sched.Spec(), sched.Players(), maxSeats)
+	}
+	for i, s := range cfg.Seats {
+		if s.Factory == nil || s.Label == "" {
+			return fmt.Errorf("arena: seat %d: needs a bot factory and a label", i)
+		}
+	}
+	return nil
+}
+
+// schedule returns the configured schedule or the default rotation.
+func (cfg *PoolConfig) schedule() Schedule {
+	if cfg.Schedule == nil {
+		return Rotation{Seats: len(cfg.Seats)}
+	}
+	return cfg.Schedule
+}
+
+// NewPool makes the workers (their games and players) of cfg: a seat whose
+// player cannot be made is an error here, before any game is played.
+func NewPool(cfg PoolConfig) (*Pool, error) {
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	p := &Pool{cfg: cfg, sched: cfg.schedule(), labels: make([]string, len(cfg.Seats))}
+	for i, s := range cfg.Seats {
+		p.labels[i] = s.Label
+	}
+	n := cfg.Workers
+	if n == 0 {
+		n = runtime.GOMAXPROCS(0)
+	}
+	p.workers = make([]*worker, n)
+	for i := range p.workers {
+		w, err := newWorker(&p.cfg, p.sched)
+		if err != nil {
+			return nil, err
+		}
+		if cfg.Observers != nil {
+			w.obs = cfg.Observers(i)
+			for _, o := range w.obs {
+				w.game.Observe(o)
+			}
+		}
+		p.workers[i] = w
+	}
+	return p, nil
+}
+
+// Schedule returns the pool's schedule.
+func (p *Pool) Schedule() Schedule { return p.sched }
+
+// Workers returns the number of worker goroutines.
+func (p *Pool) Workers() int { return len(p.workers) }
+
+// Play plays count games, the k-th (k = 0..count-1) being game index
+// game(k), and calls emit with each outcome in k order. Calls of emit never
+// overlap, but they come from the worker goroutines, so emit must not block
+// for long; the Outcome is valid only during the call (its Record may be
+// kept). At most 64 games per worker are in flight or waiting for an
+// earlier one, which bounds the memory.
+//
+// Play returns the number of outcomes emitted. An error of emit or of a
+// game stops the play and is returned. When ctx is done Play stops handing
+// out games, interrupts the games in flight (they are not emitted) and
+// returns an error wrapping ErrInterrupted and ctx's cause.
+func (p *Pool) Play(ctx context.Context, count int, game func(k int) int, emit func(k int, o *Outcome) error) (int, error) {
+	if count <= 0 {
+		return 0, nil
+	}
+	ws := p.workers[:min(len(p.workers), count)]
+	runCtx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	c := &collector{emit: emit, total: count, window: 64 * len(ws), cancel: cancel}
+	c.slots = make([]Outcome, c.window)
+	c.full = make([]bool, c.window)
+	c.cond = sync.NewCond(&c.mu)
+	// When the play is cancelled (by ctx, or an error), wake the workers
+	// waiting for room and stop the games in flight: they are not
+	// complete, so they are not kept, and a game with no round limit
+	// cannot hold the play up.
+	stopWake := context.AfterFunc(runCtx, func() {
+		for _, w := range ws {
+			w.game.Interrupt()
+		}
+		c.mu.Lock()
+		c.cond.Broadcast()
+		c.mu.Unlock()
+	})
+	defer stopWake()
+
+	var wg sync.WaitGroup
+	for _, w := range ws {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				k, ok := c.take(runCtx)
+				if !ok {
+					return
+				}
+				var o Outcome
+				err := w.play(runCtx, game(k), &o)
+				if errors.Is(err, sim.ErrInterrupted) {
+					return // the play was cancelled during the game
+				}
+				if err != nil {
+					cancel(fmt.Errorf("arena: %w", err))
+					return
+				}
+				c.put(k, &o)
+			}
+		}()
+	}
+	wg.Wait()
+
+	if c.err != nil {
+		return c.next, c.err
+	}
+	if cause := context.Cause(runCtx); cause != nil && ctx.Err() == nil {
+		return c.next, cause // a game's error
+	}
+	if c.next < count {
+		return c.next, fmt.Errorf("arena: %w: %w", ErrInterrupted, context.Cause(ctx))
+	}
+	return c.next, nil
+}
+
+// Timing returns the decision times of every Play so far, summed over the
+// workers by label in the order of the seats' first labels; nil unless
+// PoolConfig.Timing is set.
+func (p *Pool) Timing() []BotTiming {
+	if !p.cfg.Timing {
+		return nil
+	}
+	var out []BotTiming
+	idx := map[string]int{}
+	for _, l := range p.labels {
+		if _, ok := idx[l]; !ok {
+			idx[l] = len(out)
+			out = append(out, BotTiming{Bot: l})
+		}
+	}
+	for _, w := range p.workers {
+		for j, tp := range w.timed {
+			b := &out[idx[p.labels[j]]]
+			b.SeatGames += tp.games
+			b.Turns += tp.turns
+			b.DecisionSeconds += tp.seconds()
+		}
+	}
+	return out
+}
+
+// collector hands out the games of a Play in order and emits their
+// outcomes in order. Workers call take and put; whichever worker completes
+// the next game in line emits it (and any that were waiting behind it), so
+// no goroutine hand-off is needed per game. At most window games are in
+// flight or waiting, which bounds the reorder buffer.
+type collector struct {
+	emit   func(k int, o *Outcome) error
+	cancel context.CancelCauseFunc
+	total  int // games to play
+	window int
+
+	mu     sync.Mutex
+	cond   *sync.Cond // signalled when next advances or the play stops
+	issued int        // games handed out
+	next   int        // games emitted
+	slots  []Outcome  // slots[k % window]: finished game k waiting for its turn
+	full   []bool
+	err    error // first error of emit
+}
+
+// take returns the next game to play, waiting while the reorder window is
+// full; ok is false when every game is handed out or the play is stopped.
+func (c *collector) take(ctx context.Context) (k int, ok bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for c.issued < c.total && c.issued >= c.next+c.window && ctx.Err() == nil && c.err == nil {
+		c.cond.Wait()
+	}
+	if c.issued >= c.total || ctx.Err() != nil || c.err != nil {
+		return 0, false
+	}
+	c.issued++
+	return c.issued - 1, true
+}
+
+// put stores the outcome of game k and emits every outcome now in order.
+func (c *collector) put(k int, o *Outcome) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.err != nil {
+		return
+	}
+	i := k % c.window
+	c.slots[i], c.full[i] = *o, true
+	advanced := false
+	for {
+		j := c.next % c.window
+		if !c.full[j] {
+			break
+		}
+		if err := c.emit(c.next, &c.slots[j]); err != nil {
+			c.err = err
+			c.cancel(err)
+			c.cond.Broadcast()
+			return
+		}
+		c.full[j] = false
+		c.slots[j] = Outcome{}
+		c.next++
+		advanced = true
+	}
+	if advanced {
+		c.cond.Broadcast()
+	}
+}
+
+// worker plays games with its own sim.Game and players.
+type worker struct {
+	game    *sim.Game
+	sched   Schedule
+	seed    uint64
+	labels  []string
+	players []sim.Player   // players[j] plays entry j
+	timed   []*timedPlayer // when timing, the decorators of players
+	seated  []sim.Player
+	lineup  []int
+	obs     []GameObserver
+}
+
+func newWorker(cfg *PoolConfig, sched Schedule) (*worker, error) {
+	k := sched.Players()
+	g, err := sim.NewGame(cfg.Map, cfg.Rules, k)
+	if err != nil {
+		return nil, fmt.Errorf("arena: %w", err)
+	}
+	w := &worker{game: g, sched: sched, seed: cfg.Seed, labels: make([]string, len(cfg.Seats)),
+		players: make([]sim.Player, len(cfg.Seats)), seated: make([]sim.Player, k), lineup: make([]int, 0, k)}
+	for j, s := range cfg.Seats {
+		w.labels[j] = s.Label
+		p, err := s.New()
+		if err != nil {
+			return nil, fmt.Errorf("arena: seat %d (%s): %w", j, s.Label, err)
+		}
+		if cfg.Timing {
+			tp := newTimedPlayer(p)
+			w.timed = append(w.timed, tp)
+			p = tp
+		}
+		w.players[j] = p
+	}
+	return w, nil
+}
+
+// play plays game g into o. A game interrupted while ctx is not done was
+// stopped by an interruption left over from an earlier cancelled Play (see
+// sim.Game.Interrupt) and is played again.
+func (w *worker) play(ctx context.Context, g int, o *Outcome) error {
+	w.lineup = w.sched.Lineup(g, w.lineup)
+	if err := checkLineup(w.sched, g, w.lineup); err != nil {
+		return err
+	}
+	seating := make([]string, len(w.lineup))
+	for i, e := range w.lineup {
+		w.seated[i] = w.players[e]
+		seating[i] = w.labels[e]
+	}
+	stream := w.sched.Stream(g)
+	var res sim.Result
+	var err error
+	for {
+		res, err = w.game.Play(w.seated, w.seed, stream)
+		if !errors.Is(err, sim.ErrInterrupted) || ctx.Err() != nil {
+			break
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("game %d: %w", g, err)
+	}
+	o.Record = Record{Game: g, Seed: sim.GameSeed(w.seed, stream), Seating: seating, Winner: res.Winner,
+		Placements: res.Placement, Rounds: res.Rounds, Turns: res.Turns, Stalemate: res.Stalemate, Faults: res.Faults}
+	if len(w.obs) > 0 {
+		o.Observed = make([]any, len(w.obs))
+		for i, ob := range w.obs {
+			o.Observed[i] = ob.GameResult(g)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,253 @@
+package arena
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"marslab/bots/registry"
+	"marslab/sim"
+)
+
+// turnCounter is a GameObserver that counts a game's turns and records its
+// winner from the events.
+type turnCounter struct {
+	turns, winner int
+}
+
+func (c *turnCounter) Observe(e *sim.Event) {
+	switch e.Kind {
+	case sim.EvStart:
+		c.turns, c.winner = 0, -2
+	case sim.EvTurn:
+		c.turns++
+	case sim.EvGameEnd:
+		c.winner = e.Player
+	}
+}
+
+func (c *turnCounter) GameResult(int) any { return [2]int{c.turns, c.winner} }
+
+func poolConfig(t testing.TB, workers int) PoolConfig {
+	cfg := testConfig(t, testPlayers, 1)
+	return PoolConfig{Map: cfg.Map, Rules: cfg.Rules, Seats: cfg.Seats, Seed: cfg.Seed, Workers: workers,
+		Observers: func(int) []GameObserver { return []GameObserver{&turnCounter{}} }}
+}
+
+// playOdd plays the odd games 1, 3, ..., 2·count-1 and returns their
+// outcomes in emit order.
+func playOdd(t *testing.T, p *Pool, count int) []Outcome {
+	t.Helper()
+	var got []Outcome
+	n, err := p.Play(context.Background(), count, func(k int) int { return 2*k + 1 }, func(k int, o *Outcome) error {
+		require.Equal(t, len(got), k, "emit order")
+		got = append(got, *o)
+		return nil
+	})
+	require.NoError(t, err)
+	require.Equal(t, count, n)
+	return got
+}
+
+func TestPoolObservers(t *testing.T) {
+	const count = 25
+	p1, err := NewPool(poolConfig(t, 1))
+	require.NoError(t, err)
+	assert.Equal(t, 1, p1.Workers())
+	one := playOdd(t, p1, count)
+	for k, o := range one {
+		assert.Equal(t, 2*k+1, o.Record.Game)
+		require.Len(t, o.Observed, 1)
+		assert.Equal(t, [2]int{o.Record.Turns, o.Record.Winner}, o.Observed[0], "game %d: observed turns and winner", o.Record.Game)
+	}
+
+	// Three workers give the same outcomes, observations included.
+	p3, err := NewPool(poolConfig(t, 3))
+	require.NoError(t, err)
+	assert.Equal(t, one, playOdd(t, p3, count))
+
+	// The records are those of a batch of the same seed.
+	cfg := testConfig(t, testPlayers, 2*count)
+	var recs []Record
+	cfg.OnRecord = func(r Record) { recs = append(recs, r) }
+	var observed [][]any
+	cfg.Observers = poolConfig(t, 0).Observers
+	cfg.OnObserved = func(g int, res []any) {
+		assert.Equal(t, len(observed), g)
+		observed = append(observed, res)
+	}
+	_, err = Run(context.Background(), cfg)
+	require.NoError(t, err)
+	for k, o := range one {
+		assert.Equal(t, recs[2*k+1], o.Record)
+		assert.Equal(t, observed[2*k+1], o.Observed)
+	}
+}
+
+// TestPoolReuseAfterCancel plays again on a pool whose last Play was
+// cancelled: the interruptions of the cancelled play must not cut the
+// games of the next one short.
+func TestPoolReuseAfterCancel(t *testing.T) {
+	cfg := poolConfig(t, 3)
+	p, err := NewPool(cfg)
+	require.NoError(t, err)
+	ctx, cancel := context.WithCancel(context.Background())
+	n, err := p.Play(ctx, 40, func(k int) int { return k }, func(k int, _ *Outcome) error {
+		if k == 2 {
+			cancel()
+		}
+		return nil
+	})
+	cancel()
+	require.ErrorIs(t, err, ErrInterrupted)
+	require.ErrorIs(t, err, context.Canceled)
+	assert.GreaterOrEqual(t, n, 3)
+	assert.Less(t, n, 40)
+
+	again := playOdd(t, p, 12)
+	fresh, err := NewPool(cfg)
+	require.NoError(t, err)
+	assert.Equal(t, playOdd(t, fresh, 12), again)
+}
+
+func TestPoolEmitError(t *testing.T) {
+	p, err := NewPool(poolConfig(t, 2))
+	require.NoError(t, err)
+	stop := errors.New("disk full")
+	n, err := p.Play(context.Background(), 30, func(k int) int { return k }, func(k int, _ *Outcome) error {
+		if k == 3 {
+			return stop
+		}
+		return nil
+	})
+	assert.ErrorIs(t, err, stop)
+	assert.Equal(t, 3, n)
+
+	// A line-up the schedule gets wrong is an error naming the game.
+	cfg := poolConfig(t, 1)
+	cfg.Schedule = badSchedule{Rotation{Seats: 4}}
+	p, err = NewPool(cfg)
+	require.NoError(t, err)
+	_, err = p.Play(context.Background(), 5, func(k int) int { return k }, func(int, *Outcome) error { return nil })
+	assert.ErrorContains(t, err, "game 0: entry 0 seated twice")
+}
+
+// badSchedule seats entry 0 everywhere.
+type badSchedule struct{ Rotation }
+
+func (badSchedule) Lineup(_ int, dst []int) []int { return append(dst[:0], 0, 0, 0, 0) }
+
+// TestRunSubsets plays a pool of five bots three at a time: each bot plays
+// only the games of the subsets it is in, and the summary counts those.
+func TestRunSubsets(t *testing.T) {
+	base := t.TempDir()
+	cfg := testConfig(t, "aggressive,pacifist,passive,random,random(stop=0.5)", 0)
+	sched, err := NewSubsets(5, 3, 2, 5)
+	require.NoError(t, err)
+	cfg.Schedule = sched
+	cfg.Games = sched.Games()
+	ref := filepath.Join(base, "ref")
+	rep := runTo(t, cfg, ref)
+	require.Len(t, rep.Summary, 5)
+	for _, s := range rep.Summary {
+		// C(4,2) subsets hold a given bot, each played twice.
+		assert.Equal(t, 12, s.Games, s.Bot)
+		assert.Len(t, s.Placements, 3, s.Bot)
+		sum := 0
+		for _, c := range s.Placements {
+			sum += c
+		}
+		assert.Equal(t, 12, sum, s.Bot)
+	}
+	h, err := ReadHeader(ref)
+	require.NoError(t, err)
+	assert.Equal(t, sched.Spec(), h.Schedule)
+	assert.Equal(t, cfg.Rules.End.RoundLimit, h.RoundLimit)
+
+	// Workers and shards do not change the results.
+	c := cfg
+	c.Workers = 3
+	dir := filepath.Join(base, "w3")
+	runTo(t, c, dir)
+	sameFiles(t, ref, dir)
+	var dirs []string
+	for i := range 2 {
+		c := cfg
+		c.Shard = Shard{Index: i, Count: 2}
+		d := filepath.Join(base, fmt.Sprint("s", i))
+		runTo(t, c, d)
+		dirs = append(dirs, d)
+	}
+	merged := filepath.Join(base, "merged")
+	_, err = Merge(merged, dirs)
+	require.NoError(t, err)
+	sameFiles(t, ref, merged)
+
+	// Resume refuses another schedule.
+	other, err := NewSubsets(5, 3, 2, 6)
+	require.NoError(t, err)
+	c = withOut(cfg, ref)
+	c.Resume = true
+	c.Schedule = other
+	_, err = Run(context.Background(), c)
+	assert.ErrorContains(t, err, "schedule subsets(3 of 5, x2, seed 5) vs subsets(3 of 5, x2, seed 6)")
+
+	invalid := []struct {
+		change func(c *Config)
+		err    string
+	}{
+		{func(c *Config) { c.Games = 21 }, "games 21: schedule subsets has 20 games"},
+		{func(c *Config) { c.Seats = c.Seats[:4] }, "4 seats for schedule subsets(3 of 5, x2, seed 5): want one seat per entry of its pool (5)"},
+	}
+	for _, tt := range invalid {
+		c := cfg
+		tt.change(&c)
+		_, err := Run(context.Background(), c)
+		assert.ErrorContains(t, err, tt.err)
+	}
+}
+
+func ExamplePool() {
+	m, _ := sim.LoadMap("classic")
+	r, _ := sim.LoadRules("mars2006")
+	seats, _ := registry.Default().ParseSeats("aggressive,pacifist,passive,random", nil)
+	// Every 3-subset of the four bots, once, on two workers; an observer
+	// counts each game's attacks.
+	sched, _ := NewSubsets(len(seats), 3, 1, 1)
+	p, err := NewPool(PoolConfig{Map: m, Rules: r, Seats: seats, Schedule: sched, Seed: 1, Workers: 2,
+		Observers: func(int) []GameObserver { return []GameObserver{&rollCounter{}} }})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	_, err = p.Play(context.Background(), sched.Games(), func(k int) int { return k }, func(k int, o *Outcome) error {
+		fmt.Printf("game %d: %d seats, dice rolled: %v\n", o.Record.Game, len(o.Record.Seating), o.Observed[0].(int) > 0)
+		return nil
+	})
+	fmt.Println(err)
+	// Output:
+	// game 0: 3 seats, dice rolled: true
+	// game 1: 3 seats, dice rolled: true
+	// game 2: 3 seats, dice rolled: true
+	// game 3: 3 seats, dice rolled: true
+	// <nil>
+}
+
+// rollCounter counts the dice rolls of each game.
+type rollCounter struct{ rolls int }
+
+func (c *rollCounter) Observe(e *sim.Event) {
+	switch e.Kind {
+	case sim.EvStart:
+		c.rolls = 0
+	case sim.EvRoll:
+		c.rolls++
+	}
+}
+
+func (c *rollCounter) GameResult(int) any { return c.rolls }
