@@ -1,0 +1,63 @@
+package stats
+
+import (
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/stat/distuv"
+)
+
+// Interval is a two-sided confidence interval [Lo, Hi].
+type Interval struct {
+	Lo, Hi float64
+}
+
+// Contains reports whether Lo <= x <= Hi.
+func (iv Interval) Contains(x float64) bool { return iv.Lo <= x && x <= iv.Hi }
+
+// Width is Hi - Lo.
+func (iv Interval) Width() float64 { return iv.Hi - iv.Lo }
+
+// String formats the interval as "[lo, hi]" with four decimals.
+func (iv Interval) String() string { return fmt.Sprintf("[%.4f, %.4f]", iv.Lo, iv.Hi) }
+
+// zLevels are the correctly rounded two-sided standard normal quantiles
+// Φ⁻¹(1 - (1-level)/2) of the common levels; gonum's quantile can be a unit
+// in the last place away from them.
+var zLevels = map[float64]float64{
+	0.90: 1.6448536269514722,
+	0.95: 1.959963984540054,
+	0.99: 2.5758293035489004,
+}
+
+// checkLevel reports a confidence level outside (0, 1).
+func checkLevel(level float64) error {
+	if !(level > 0 && level < 1) {
+		return fmt.Errorf("confidence level %v outside (0, 1)", level)
+	}
+	return nil
+}
+
+// NormalQuantile returns the two-sided standard normal critical value of a
+// confidence level: z = Φ⁻¹(1 - (1-level)/2), e.g. 1.959963984540054 for
+// 0.95. The level must lie in (0, 1).
+func NormalQuantile(level float64) (float64, error) {
+	if err := checkLevel(level); err != nil {
+		return 0, fmt.Errorf("stats: NormalQuantile: %w", err)
+	}
+	return zOf(level), nil
+}
+
+// zOf is NormalQuantile for a checked level.
+func zOf(level float64) float64 {
+	if z, ok := zLevels[level]; ok {
+		return z
+	}
+	return -distuv.UnitNormal.Quantile((1 - level) / 2)
+}
+
+// normalTwoSided is the two-sided p-value of a standard normal statistic,
+// 2·(1 - Φ(|z|)).
+func normalTwoSided(z float64) float64 {
+	return 2 * distuv.UnitNormal.Survival(math.Abs(z))
+}
