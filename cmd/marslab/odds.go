@@ -7,16 +7,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
 	"math/big"
-	"math/rand/v2"
 	"slices"
 	"strconv"
 	"strings"
 
-	"gonum.org/v1/gonum/stat/distuv"
-
 	"marslab/dice"
+	"marslab/dice/dicetest"
 	"marslab/plots"
 	"marslab/sim"
 )
@@ -614,21 +611,6 @@ func oddsRolls(w io.Writer, r dice.Rules, o oddsOptions) error {
 	return nil
 }
 
-// verifyBattles are the (a, d) pairs whose win frequency -verify checks.
-var verifyBattles = [][2]int{{1, 1}, {3, 2}, {5, 5}, {10, 10}, {15, 8}}
-
-// maxVerifyGames bounds -games.
-const maxVerifyGames = 100_000_000
-
-type verifyTest struct {
-	Name     string    `json:"name"`
-	Observed []int     `json:"observed"`
-	Expected []float64 `json:"expected"`
-	Stat     float64   `json:"stat"` // chi-square, or z for a battle
-	DF       int       `json:"df,omitempty"`
-	P        float64   `json:"p_value"`
-}
-
 // verifyJSON is the JSON output of -verify.
 type verifyJSON struct {
 	Seed  uint64  `json:"seed"`
@@ -636,160 +618,36 @@ type verifyJSON struct {
 	Alpha float64 `json:"alpha"`
 	Rules string  `json:"rules"`
 	// Hypothesis is the tested hypothesis of -verify -d or -chain.
-	Hypothesis string       `json:"hypothesis,omitempty"`
-	Tests      []verifyTest `json:"tests"`
-	Failed     int          `json:"failed"`
+	Hypothesis string          `json:"hypothesis,omitempty"`
+	Tests      []dicetest.Test `json:"tests"`
+	Failed     int             `json:"failed"`
 }
 
-// verifier rolls the engine's dice for -verify: each test draws from its
-// own PCG stream, seeded with sim.GameSeed(seed, i) for the i-th test.
-type verifier struct {
-	r      dice.Rules
-	seed   uint64
-	stream uint64
-	att    [3]uint8
-	def    [2]uint8
-}
-
-// newVerifier checks the options of -verify.
-func newVerifier(r dice.Rules, o oddsOptions) (*verifier, error) {
-	if o.games < 10 || o.games > maxVerifyGames {
-		return nil, fmt.Errorf("odds: -games %d outside [10, %d]", o.games, maxVerifyGames)
+// verifyConfig checks the options of -verify.
+func verifyConfig(r dice.Rules, o oddsOptions) (dicetest.Config, error) {
+	if o.games < dicetest.MinTrials || o.games > dicetest.MaxTrials {
+		return dicetest.Config{}, fmt.Errorf("odds: -games %d outside [%d, %d]", o.games, dicetest.MinTrials, dicetest.MaxTrials)
 	}
 	if !(o.alpha > 0 && o.alpha < 1) {
-		return nil, fmt.Errorf("odds: -alpha %v outside (0, 1)", o.alpha)
+		return dicetest.Config{}, fmt.Errorf("odds: -alpha %v outside (0, 1)", o.alpha)
 	}
 	if r.DefenderDice > 2 {
-		return nil, fmt.Errorf("odds: -verify: the engine rolls at most 2 defending dice, not %d", r.DefenderDice)
+		return dicetest.Config{}, fmt.Errorf("odds: -verify: the engine rolls at most 2 defending dice, not %d", r.DefenderDice)
 	}
-	return &verifier{r: r, seed: o.seed}, nil
-}
-
-// rng returns the random stream of the next test.
-func (v *verifier) rng() *rand.Rand {
-	s := sim.GameSeed(v.seed, v.stream)
-	v.stream++
-	return rand.New(rand.NewPCG(s, 0xda3e39cb94b95bdb))
-}
-
-// battle fights a battle with the engine's dice, roll by roll, until the
-// defender has no armies left or the attacker has at most stop, and
-// returns the armies left on each side.
-func (v *verifier) battle(rng *rand.Rand, a, d, stop int) (int, int) {
-	for a > stop && d > 0 {
-		al, dl := sim.RollDice(rng, min(v.r.AttackerDice, a), min(v.r.DefenderDice, d), v.r.TiesToAttacker, &v.att, &v.def)
-		a -= al
-		d -= dl
-	}
-	return a, d
-}
-
-// chain attacks the territories in order with the engine's dice, as
-// package dice defines a chain: after each conquest the s surviving
-// attacking armies move in, one stays, and the next battle starts with
-// s-1. It reports whether the whole path was conquered.
-func (v *verifier) chain(rng *rand.Rand, a int, defs []int) bool {
-	for _, d := range defs {
-		s, left := v.battle(rng, a, d, 0)
-		if left > 0 {
-			return false
-		}
-		a = max(s-1, 0)
-	}
-	return true
-}
-
-// wins counts the successes of games trials, checking ctx now and then.
-func wins(ctx context.Context, games int, trial func() bool) (int, error) {
-	n := 0
-	for i := range games {
-		if i%4096 == 0 {
-			if err := ctx.Err(); err != nil {
-				return 0, err
-			}
-		}
-		if trial() {
-			n++
-		}
-	}
-	return n, nil
-}
-
-// binomialTest is the two-sided z-test (normal approximation) of wins in n
-// trials against success probability p. If p is 0 or 1 the outcome is
-// certain: the p-value is 1 if the count is the certain one and 0 if not.
-func binomialTest(name string, wins, n int, p float64) verifyTest {
-	fn := float64(n)
-	t := verifyTest{Name: name, Observed: []int{wins, n - wins}, Expected: []float64{fn * p, fn * (1 - p)}}
-	if p <= 0 || p >= 1 {
-		t.P = 1
-		if float64(wins) != fn*p {
-			t.P = 0
-		}
-		return t
-	}
-	t.Stat = (float64(wins) - fn*p) / math.Sqrt(fn*p*(1-p))
-	t.P = 2 * distuv.UnitNormal.Survival(math.Abs(t.Stat))
-	return t
+	return dicetest.Config{Rules: r, Trials: o.games, Seed: o.seed}, nil
 }
 
 // oddsVerify rolls with the engine's dice and tests the frequencies.
 func oddsVerify(ctx context.Context, w io.Writer, r dice.Rules, o oddsOptions) error {
-	v, err := newVerifier(r, o)
+	c, err := verifyConfig(r, o)
 	if err != nil {
 		return err
 	}
-	var tests []verifyTest
-	for nd := 1; nd <= r.DefenderDice; nd++ {
-		for na := 1; na <= r.AttackerDice; na++ {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			odds, err := dice.Roll(r, na, nd)
-			if err != nil {
-				return fmt.Errorf("odds: %w", err)
-			}
-			m := odds.Pairs()
-			obs := make([]int, m+1)
-			rng := v.rng()
-			for range o.games {
-				_, dl := sim.RollDice(rng, na, nd, r.TiesToAttacker, &v.att, &v.def)
-				obs[dl]++
-			}
-			exp := make([]float64, m+1)
-			for j := range exp {
-				exp[j] = float64(o.games) * odds.P(j)
-			}
-			chi2 := 0.0
-			for j := range obs {
-				dlt := float64(obs[j]) - exp[j]
-				chi2 += dlt * dlt / exp[j]
-			}
-			tests = append(tests, verifyTest{Name: fmt.Sprintf("roll %dv%d", na, nd), Observed: obs, Expected: exp,
-				Stat: chi2, DF: m, P: distuv.ChiSquared{K: float64(m)}.Survival(chi2)})
-		}
-	}
-	tab, err := dice.NewTable(r, 20)
+	tests, err := dicetest.Suite(ctx, c)
 	if err != nil {
 		return fmt.Errorf("odds: %w", err)
 	}
-	for _, b := range verifyBattles {
-		rng := v.rng()
-		n, err := wins(ctx, o.games, func() bool {
-			_, d := v.battle(rng, b[0], b[1], 0)
-			return d == 0
-		})
-		if err != nil {
-			return err
-		}
-		tests = append(tests, binomialTest(fmt.Sprintf("battle %d vs %d", b[0], b[1]), n, o.games, tab.Win(b[0], b[1])))
-	}
-	failed := 0
-	for _, t := range tests {
-		if t.P < o.alpha {
-			failed++
-		}
-	}
+	failed := dicetest.Failed(tests, o.alpha)
 	if o.json {
 		if err := writeJSON(w, verifyJSON{Seed: o.seed, Games: o.games, Alpha: o.alpha, Rules: r.String(),
 			Tests: tests, Failed: failed}); err != nil {
@@ -826,7 +684,7 @@ func oddsVerify(ctx context.Context, w io.Writer, r dice.Rules, o oddsOptions) e
 }
 
 // printBinomial prints one line of a binomial test of battle wins.
-func printBinomial(w io.Writer, t verifyTest, alpha float64) {
+func printBinomial(w io.Writer, t dicetest.Test, alpha float64) {
 	n := float64(t.Observed[0] + t.Observed[1])
 	fmt.Fprintf(w, "  %-16s wins %d of %d = %.5f, exact %.5f, z %+.3f p %.4f%s\n", t.Name,
 		t.Observed[0], int(n), float64(t.Observed[0])/n, t.Expected[0]/n, t.Stat, t.P, flagBelow(t.P, alpha))
@@ -836,55 +694,41 @@ func printBinomial(w io.Writer, t verifyTest, alpha float64) {
 // or -verify -a A -chain D1,D2,...: that the battle or chain, fought
 // -games times with the engine's dice, is won with its exact probability.
 func oddsVerifyHypothesis(ctx context.Context, w io.Writer, r dice.Rules, o oddsOptions, defs []int) error {
-	v, err := newVerifier(r, o)
+	c, err := verifyConfig(r, o)
 	if err != nil {
 		return err
 	}
 	var (
-		p                 float64
-		name, what, moves string
-		trial             func(*rand.Rand) bool
-		trials            string
+		t                   dicetest.Test
+		p                   float64
+		what, moves, trials string
 	)
 	if defs == nil {
-		res, err := dice.BattleStop(r, o.a, o.d, o.stop)
-		if err != nil {
+		if _, err := dice.BattleStop(r, o.a, o.d, o.stop); err != nil {
 			return fmt.Errorf("odds: %w", err)
 		}
-		p = res.Win
-		name = fmt.Sprintf("battle %d vs %d", o.a, o.d)
 		what = fmt.Sprintf("%d attacking armies (a territory of %d) against %d defenders", o.a, o.a+1, o.d)
 		if o.stop > 0 {
-			name += fmt.Sprintf(" stop %d", o.stop)
 			moves = fmt.Sprintf("the attacker stops when its attacking armies fall to %d", o.stop)
 		}
-		trial = func(rng *rand.Rand) bool {
-			_, d := v.battle(rng, o.a, o.d, o.stop)
-			return d == 0
-		}
 		trials = "battles"
+		t, p, err = dicetest.Battle(ctx, c, o.a, o.d, o.stop)
 	} else {
-		res, err := dice.Chain(r, o.a, defs)
-		if err != nil {
+		if _, err := dice.Chain(r, o.a, defs); err != nil {
 			return fmt.Errorf("odds: %w", err)
 		}
-		p = res.Win
-		name = fmt.Sprintf("chain %d vs %s", o.a, joinInts(defs))
 		what = fmt.Sprintf("%d attacking armies along %d territories with %s defenders", o.a, len(defs), joinInts(defs))
 		moves = "all survivors move on, one army stays in each conquered territory"
-		trial = func(rng *rand.Rand) bool { return v.chain(rng, o.a, defs) }
 		trials = "chains"
+		t, p, err = dicetest.Chain(ctx, c, o.a, defs)
+	}
+	if err != nil {
+		return fmt.Errorf("odds: %w", err)
 	}
 	hyp := fmt.Sprintf("P(win) = %.6f for %s, dice %s", p, what, r)
 	if moves != "" {
 		hyp += " (" + moves + ")"
 	}
-	rng := v.rng()
-	n, err := wins(ctx, o.games, func() bool { return trial(rng) })
-	if err != nil {
-		return err
-	}
-	t := binomialTest(name, n, o.games, p)
 	rejected := t.P < o.alpha
 	if o.json {
 		failed := 0
@@ -892,7 +736,7 @@ func oddsVerifyHypothesis(ctx context.Context, w io.Writer, r dice.Rules, o odds
 			failed = 1
 		}
 		if err := writeJSON(w, verifyJSON{Seed: o.seed, Games: o.games, Alpha: o.alpha, Rules: r.String(),
-			Hypothesis: hyp, Tests: []verifyTest{t}, Failed: failed}); err != nil {
+			Hypothesis: hyp, Tests: []dicetest.Test{t}, Failed: failed}); err != nil {
 			return err
 		}
 	} else {

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"marslab/dice"
+	"marslab/stats"
 )
 
 func runOdds(t *testing.T, args ...string) (string, error) {
@@ -426,7 +427,7 @@ func TestOddsVerifyHypothesisRejects(t *testing.T) {
 			wrong = c.Win(10, []int{3, 2, 1})
 		}
 		tt := got.Tests[0]
-		if bad := binomialTest("wrong", tt.Observed[0], 20000, wrong); bad.P > 1e-6 {
+		if bad, err := stats.BinomialZTest(tt.Observed[0], 20000, wrong); err != nil || bad.P > 1e-6 {
 			t.Errorf("%v: classic dice not told from ties to the attacker (P(win) %v): p %v", args, wrong, bad.P)
 		}
 		// With -ties-attacker, the engine rolls the variant and agrees.
