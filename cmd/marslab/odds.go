@@ -158,11 +158,11 @@ func cmdOdds(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	switch mode.kind {
 	case modeBattle:
-		return oddsBattle(stdout, r, o)
+		return oddsBattle(ctx, stdout, r, o)
 	case modeChain:
-		return oddsChain(stdout, r, o, defs)
+		return oddsChain(ctx, stdout, r, o, defs)
 	case modeTable:
-		return oddsTable(stdout, r, o)
+		return oddsTable(ctx, stdout, r, o)
 	case modeRolls:
 		return oddsRolls(stdout, r, o)
 	case modeVerify:
@@ -312,14 +312,14 @@ type battleJSON struct {
 	Outcomes           []outcomeJSON `json:"outcomes"`
 }
 
-func oddsBattle(w io.Writer, r dice.Rules, o oddsOptions) error {
+func oddsBattle(ctx context.Context, w io.Writer, r dice.Rules, o oddsOptions) error {
 	res, err := dice.BattleStop(r, o.a, o.d, o.stop)
 	if err != nil {
 		return fmt.Errorf("odds: %w", err)
 	}
 	var ex *dice.BattleResultExact
 	if o.exact {
-		if ex, err = dice.BattleStopExact(r, o.a, o.d, o.stop); err != nil {
+		if ex, err = dice.BattleStopExactContext(ctx, r, o.a, o.d, o.stop); err != nil {
 			return fmt.Errorf("odds: %w", err)
 		}
 	}
@@ -380,7 +380,7 @@ type chainJSON struct {
 	Survivors     []survivorJSON `json:"survivors"`
 }
 
-func oddsChain(w io.Writer, r dice.Rules, o oddsOptions, defs []int) error {
+func oddsChain(ctx context.Context, w io.Writer, r dice.Rules, o oddsOptions, defs []int) error {
 	res, err := dice.Chain(r, o.a, defs)
 	if err != nil {
 		return fmt.Errorf("odds: %w", err)
@@ -388,7 +388,7 @@ func oddsChain(w io.Writer, r dice.Rules, o oddsOptions, defs []int) error {
 	out := chainJSON{A: o.a, Defenders: defs, Rules: r.String(), Win: res.Win, WinFirst: res.WinFirst}
 	var ex *dice.ChainResultExact
 	if o.exact {
-		if ex, err = dice.ChainExact(r, o.a, defs); err != nil {
+		if ex, err = dice.ChainExactContext(ctx, r, o.a, defs); err != nil {
 			return fmt.Errorf("odds: %w", err)
 		}
 		out.WinExact = ex.Win.RatString()
@@ -437,7 +437,7 @@ func oddsChain(w io.Writer, r dice.Rules, o oddsOptions, defs []int) error {
 // maxPrintedTable bounds -table: the table is printed in full.
 const maxPrintedTable = 200
 
-func oddsTable(w io.Writer, r dice.Rules, o oddsOptions) error {
+func oddsTable(ctx context.Context, w io.Writer, r dice.Rules, o oddsOptions) error {
 	n := o.table
 	if n < 1 || n > maxPrintedTable {
 		return fmt.Errorf("odds: -table %d outside [1, %d]", n, maxPrintedTable)
@@ -448,7 +448,7 @@ func oddsTable(w io.Writer, r dice.Rules, o oddsOptions) error {
 	}
 	var ex *dice.TableExact
 	if o.exact {
-		if ex, err = dice.NewTableExact(r, n); err != nil {
+		if ex, err = dice.NewTableExactContext(ctx, r, n); err != nil {
 			return fmt.Errorf("odds: %w", err)
 		}
 	}
