@@ -19,10 +19,11 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
-	if err != nil {
-		if !errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(os.Stderr, "marslab:", err)
-		}
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		// Help was asked for and printed.
+	case err != nil:
+		fmt.Fprintln(os.Stderr, "marslab:", err)
 		os.Exit(1)
 	}
 }

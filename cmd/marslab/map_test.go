@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -157,9 +155,5 @@ func TestMapErrors(t *testing.T) {
 				t.Fatalf("error %v, want it to contain %q", err, c.want)
 			}
 		})
-	}
-	_, stderr, err := runMap(t, "-h")
-	if !errors.Is(err, flag.ErrHelp) || !strings.Contains(stderr, "usage: marslab map") {
-		t.Errorf("-h: error %v, stderr %q", err, stderr)
 	}
 }

@@ -71,12 +71,7 @@ type oddsOptions struct {
 // cmdOdds prints exact dice odds (see oddsUsage).
 func cmdOdds(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var o oddsOptions
-	fs := flag.NewFlagSet("odds", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprint(stderr, oddsUsage)
-		fs.PrintDefaults()
-	}
+	fs := newFlagSet("odds", oddsUsage, stderr)
 	fs.IntVar(&o.a, "a", 0, "attacking armies (not counting the one that stays behind)")
 	fs.IntVar(&o.from, "from", 0, "armies in the attacking territory (a = from-1)")
 	fs.IntVar(&o.d, "d", 0, "defending armies")
@@ -95,11 +90,8 @@ func cmdOdds(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs.IntVar(&o.attDice, "attacker-dice", 3, "most attacking dice per roll (1-3)")
 	fs.IntVar(&o.defDice, "defender-dice", 2, "most defending dice per roll (1-3)")
 	fs.BoolVar(&o.ties, "ties-attacker", false, "ties go to the attacker")
-	if err := fs.Parse(args); err != nil {
+	if err := parseNoArgs(fs, args, stdout); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("odds: unexpected argument %q", fs.Arg(0))
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) {
