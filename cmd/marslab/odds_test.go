@@ -11,6 +11,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"marslab/dice"
 	"marslab/stats"
 )
@@ -24,17 +27,13 @@ func runOdds(t *testing.T, args ...string) (string, error) {
 
 func TestOddsBattleJSON(t *testing.T) {
 	out, err := runOdds(t, "-a", "5", "-d", "5", "-json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	var got battleJSON
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	tab, err := dice.NewTable(dice.Classic, 5)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if got.A != 5 || got.D != 5 || math.Abs(got.Win-tab.Win(5, 5)) > 1e-15 {
 		t.Errorf("a=%d d=%d win=%v, want 5 5 %v", got.A, got.D, got.Win, tab.Win(5, 5))
 	}
@@ -63,46 +62,32 @@ func TestOddsBattleJSON(t *testing.T) {
 
 func TestOddsBattleText(t *testing.T) {
 	out, err := runOdds(t, "-from", "6", "-d", "5")
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	for _, want := range []string{"5 attacking armies (a territory of 6) against 5 defenders", "P(attacker conquers) = 0.506203", "attacker left"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("output lacks %q:\n%s", want, out)
-		}
+		assert.Contains(t, out, want)
 	}
 	out, err = runOdds(t, "-a", "1", "-d", "1", "-exact", "-json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if !strings.Contains(out, `"win_exact": "5/12"`) || !strings.Contains(out, `"p_exact": "7/12"`) {
 		t.Errorf("exact 1v1 is not 5/12 and 7/12:\n%s", out)
 	}
 	// Stop at 2: one roll of 3 dice against 2 decides.
 	out, err = runOdds(t, "-a", "3", "-d", "2", "-stop", "2", "-exact")
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	for _, want := range []string{"= 1445/3888", "2611/7776", "2275/7776"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("stop output lacks %q:\n%s", want, out)
-		}
+		assert.Contains(t, out, want)
 	}
 }
 
 func TestOddsChain(t *testing.T) {
 	out, err := runOdds(t, "-a", "10", "-chain", "3,2,1", "-json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	var got chainJSON
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	tab, err := dice.NewTable(dice.Classic, 10)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if len(got.WinFirst) != 3 || got.Win != got.WinFirst[2] {
 		t.Fatalf("win_first %v, win %v", got.WinFirst, got.Win)
 	}
@@ -120,9 +105,7 @@ func TestOddsChain(t *testing.T) {
 	}
 	// Hand-worked: 2 armies against 1 and 1.
 	out, err = runOdds(t, "-a", "2", "-chain", "1,1", "-exact")
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	// 125/216 * 15/36 = 625/2592.
 	if !strings.Contains(out, "= 625/2592") {
 		t.Errorf("chain 2 vs 1,1 lacks 625/2592:\n%s", out)
@@ -133,16 +116,12 @@ func TestOddsTable(t *testing.T) {
 	dir := t.TempDir()
 	png := filepath.Join(dir, "odds.png")
 	out, err := runOdds(t, "-table", "30", "-json", "-plot", png)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	var got struct {
 		N   int         `json:"n"`
 		Win [][]float64 `json:"win"`
 	}
-	if err := json.Unmarshal([]byte(out), &got); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, json.Unmarshal([]byte(out), &got))
 	if got.N != 30 || len(got.Win) != 30 || len(got.Win[29]) != 30 {
 		t.Fatalf("table of %d rows", len(got.Win))
 	}
@@ -155,9 +134,7 @@ func TestOddsTable(t *testing.T) {
 		t.Fatalf("plot: %v %v", fi, err)
 	}
 	out, err = runOdds(t, "-table", "3")
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if !strings.Contains(out, "   1 0.417 0.106 0.027") {
 		t.Errorf("text table:\n%s", out)
 	}
@@ -165,26 +142,18 @@ func TestOddsTable(t *testing.T) {
 
 func TestOddsRolls(t *testing.T) {
 	out, err := runOdds(t, "-rolls")
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	for _, want := range []string{
 		"3v2   attacker wins all 2    2890/7776      37.166%     37%",
 		"3v2   one each               2611/7776      33.578%     34%",
 		"1v1   attacker wins          15/36          41.667%     42%",
 	} {
-		if !strings.Contains(out, want) {
-			t.Errorf("rolls lack %q:\n%s", want, out)
-		}
+		assert.Contains(t, out, want)
 	}
 	out, err = runOdds(t, "-rolls", "-json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	var rows []rollJSON
-	if err := json.Unmarshal([]byte(out), &rows); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, json.Unmarshal([]byte(out), &rows))
 	if len(rows) != 6 || rows[5].Total != 7776 || rows[5].Counts[0] != 2275 || rows[5].Paper[0] != 29 {
 		t.Errorf("rows %+v", rows)
 	}
@@ -201,9 +170,7 @@ func TestOddsVerify(t *testing.T) {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	for _, want := range []string{"roll 3v2", "battle 10 vs 10", "all 11 p-values >= 0.0001"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("verify lacks %q:\n%s", want, out)
-		}
+		assert.Contains(t, out, want)
 	}
 	again, err := runOdds(t, "-verify", "-games", "20000", "-seed", "3")
 	if err != nil || again != out {
@@ -334,9 +301,7 @@ func TestOddsFlagsNotApplicable(t *testing.T) {
 func TestOddsVerifyHypothesis(t *testing.T) {
 	classic := dice.NewChainer(dice.Classic, 10)
 	stop, err := dice.BattleStop(dice.Classic, 8, 5, 2)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	tests := []struct {
 		args []string
 		name string  // of the test
@@ -364,17 +329,13 @@ func TestOddsVerifyHypothesis(t *testing.T) {
 			}
 			for _, want := range append(tt.want, "verify: H0: the engine's dice win with the exact probability",
 				tt.name+" ", "H0 not rejected") {
-				if !strings.Contains(out, want) {
-					t.Errorf("output lacks %q:\n%s", want, out)
-				}
+				assert.Contains(t, out, want)
 			}
 			if again, err := runOdds(t, args...); err != nil || again != out {
 				t.Errorf("same seed, different output (%v)", err)
 			}
 			out, err = runOdds(t, append(args, "-json")...)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			var got verifyJSON
 			if err := json.Unmarshal([]byte(out), &got); err != nil {
 				t.Fatalf("%v\n%s", err, out)
@@ -412,13 +373,9 @@ func TestOddsVerifyHypothesisRejects(t *testing.T) {
 	ties := dice.Rules{AttackerDice: 3, DefenderDice: 2, TiesToAttacker: true}
 	for _, args := range [][]string{{"-a", "5", "-d", "5"}, {"-a", "10", "-chain", "3,2,1"}} {
 		out, err := runOdds(t, append([]string{"-verify", "-json", "-games", "20000"}, args...)...)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		var got verifyJSON
-		if err := json.Unmarshal([]byte(out), &got); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, json.Unmarshal([]byte(out), &got))
 		c := dice.NewChainer(ties, 10)
 		var wrong float64
 		if args[2] == "-d" {
@@ -446,9 +403,7 @@ func TestOddsVerifyHypothesisRejects(t *testing.T) {
 
 func TestOddsRulesFromSim(t *testing.T) {
 	out, err := runOdds(t, "-rules", "classic", "-a", "1", "-d", "1")
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if !strings.Contains(out, "P(attacker conquers) = 0.416667") {
 		t.Errorf("classic rules:\n%s", out)
 	}

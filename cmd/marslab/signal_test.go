@@ -68,7 +68,7 @@ func TestOddsExactSignal(t *testing.T) {
 			assert.Contains(t, stderr.String(), "exact computation stopped: context canceled", "%v", sig)
 		case <-time.After(20 * time.Second):
 			_ = cmd.Process.Kill()
-			t.Fatalf("%v: odds -exact still running 20 s after the signal", sig)
+			require.FailNowf(t, "still running", "%v: odds -exact still running 20 s after the signal", sig)
 		}
 	}
 }
