@@ -22,9 +22,13 @@ func TestHelp(t *testing.T) {
 		"map": "-rules", "bots": "-params", "odds": "-games"}
 	for name := range commands() {
 		require.Contains(t, listed, name)
-		for _, args := range [][]string{{"-h"}, {"-help"}, {"--help"}, {"-h", "x"}, {"x", "-h"}} {
+		for _, args := range [][]string{{"-h"}, {"-help"}, {"--help"}, {"-h", "x"}, {"x", "-h"}, {"help"}} {
 			t.Run(name+" "+strings.Join(args, " "), func(t *testing.T) {
-				stdout, stderr, err := runCmd(t, append([]string{name}, args...)...)
+				cmdArgs := append([]string{name}, args...)
+				if args[0] == "help" {
+					cmdArgs = []string{"help", name}
+				}
+				stdout, stderr, err := runCmd(t, cmdArgs...)
 				require.ErrorIs(t, err, flag.ErrHelp)
 				assert.True(t, strings.HasPrefix(stdout, "usage: marslab "+name), "stdout %q", stdout)
 				if f := listed[name]; f != "" {
@@ -122,6 +126,7 @@ func TestExitStatus(t *testing.T) {
 		{"odds -h", 0, "usage: marslab odds", ""},
 		{"batch --help", 0, "usage: marslab batch", ""},
 		{"help", 0, "usage: marslab COMMAND", ""},
+		{"help merge", 0, "usage: marslab merge", ""},
 		{"odds -nosuch", 1, "", "marslab: odds: flag provided but not defined: -nosuch (marslab odds -h lists the flags)"},
 		{"nosuch", 1, "", `marslab: unknown command "nosuch"`},
 	} {

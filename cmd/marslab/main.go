@@ -49,6 +49,10 @@ func commands() map[string]command {
 // run is the whole program: it parses args and runs one command.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	cmds := commands()
+	if len(args) == 2 && args[0] == "help" {
+		// "marslab help COMMAND" is "marslab COMMAND -h".
+		args = []string{args[1], "-h"}
+	}
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "-help" || args[0] == "--help" {
 		usage(stdout, cmds)
 		return nil
@@ -67,7 +71,7 @@ func usage(w io.Writer, cmds map[string]command) {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	fmt.Fprintln(w, "usage: marslab COMMAND [flags]   (marslab COMMAND -h for a command's flags)")
+	fmt.Fprintln(w, "usage: marslab COMMAND [flags]   (marslab COMMAND -h or marslab help COMMAND for a command's flags)")
 	fmt.Fprintln(w, "\ncommands:")
 	for _, n := range names {
 		fmt.Fprintf(w, "  %-8s %s\n", n, cmds[n].summary)
