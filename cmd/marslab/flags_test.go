@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"flag"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -151,4 +152,52 @@ func TestExitStatus(t *testing.T) {
 			assert.Equal(t, tc.stderrLine, lines[len(lines)-1], tc.args)
 		}
 	}
+}
+
+// fuzzFlags is a flag set with one flag of each kind the commands use.
+func fuzzFlags() (*flag.FlagSet, *int, *string, *bool) {
+	fs := newFlagSet("fuzz", "usage: marslab fuzz", io.Discard)
+	return fs, fs.Int("n", 0, "a number"), fs.String("s", "", "a string"), fs.Bool("b", false, "a switch")
+}
+
+// FuzzParseArgs: any arguments give either the one error form or
+// positional arguments in their order and flag values that the flags
+// written first, then "--" and the positional arguments, give again.
+func FuzzParseArgs(f *testing.F) {
+	f.Add("a", "-n", "3", "b")
+	f.Add("-s", "--", "-b", "x")
+	f.Add("x", "-b=false", "--", "-n")
+	f.Add("-h", "", "-n", "")
+	f.Fuzz(func(t *testing.T, a0, a1, a2, a3 string) {
+		args := []string{a0, a1, a2, a3}
+		fs, n, s, b := fuzzFlags()
+		pos, err := parseArgs(fs, args, io.Discard)
+		if err != nil {
+			if !errors.Is(err, flag.ErrHelp) {
+				require.True(t, strings.HasPrefix(err.Error(), "fuzz: "), err.Error())
+				require.True(t, strings.HasSuffix(err.Error(), " (marslab fuzz -h lists the flags)"), err.Error())
+			}
+			return
+		}
+		// The positional arguments are a subsequence of args.
+		i := 0
+		for _, a := range args {
+			if i < len(pos) && a == pos[i] {
+				i++
+			}
+		}
+		require.Equal(t, len(pos), i, "%q is not a subsequence of %q", pos, args)
+		var canon []string
+		fs.Visit(func(fl *flag.Flag) { canon = append(canon, "-"+fl.Name+"="+fl.Value.String()) })
+		fs2, n2, s2, b2 := fuzzFlags()
+		pos2, err := parseArgs(fs2, append(append(canon, "--"), pos...), io.Discard)
+		require.NoError(t, err)
+		assert.Equal(t, len(pos), len(pos2))
+		if len(pos) > 0 {
+			assert.Equal(t, pos, pos2)
+		}
+		assert.Equal(t, *n, *n2)
+		assert.Equal(t, *s, *s2)
+		assert.Equal(t, *b, *b2)
+	})
 }
