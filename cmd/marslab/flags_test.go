@@ -201,3 +201,22 @@ func FuzzParseArgs(f *testing.F) {
 		assert.Equal(t, *b, *b2)
 	})
 }
+
+// TestErrorsNameTheCommand: every command's errors start with its name,
+// once.
+func TestErrorsNameTheCommand(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"batch", "-games", "0"}, "batch: -games 0: must be >= 1"},
+		{[]string{"play", "-players", "aggressive"}, "play: -players: 1 seats: must be 2..6"},
+		{[]string{"replay", filepath.Join("testdata", "none.jsonl")}, "replay: open testdata/none.jsonl: no such file or directory"},
+		{[]string{"merge", "-out", "x"}, "merge: no shard directories given"},
+		{[]string{"map", "-json", "-toml"}, "map: -json, -toml and -rules exclude each other"},
+		{[]string{"odds", "-table", "0"}, "odds: -table 0 outside [1, 200]"},
+	} {
+		_, _, err := runCmd(t, tc.args...)
+		assert.EqualError(t, err, tc.want)
+	}
+}

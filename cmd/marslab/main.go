@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/signal"
 	"sort"
+	"strings"
 	"syscall"
 )
 
@@ -46,7 +47,8 @@ func commands() map[string]command {
 	}
 }
 
-// run is the whole program: it parses args and runs one command.
+// run is the whole program: it parses args and runs one command. Its
+// errors start with the command's name ("batch: -games 0: ...").
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	cmds := commands()
 	if len(args) == 2 && args[0] == "help" {
@@ -62,7 +64,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		usage(stderr, cmds)
 		return fmt.Errorf("unknown command %q", args[0])
 	}
-	return c.run(ctx, args[1:], stdout, stderr)
+	err := c.run(ctx, args[1:], stdout, stderr)
+	if err != nil && !errors.Is(err, flag.ErrHelp) && !strings.HasPrefix(err.Error(), args[0]+": ") {
+		// Every error names its command first.
+		err = fmt.Errorf("%s: %w", args[0], err)
+	}
+	return err
 }
 
 func usage(w io.Writer, cmds map[string]command) {
