@@ -78,8 +78,8 @@ func Failed(tests []Test, alpha float64) int {
 	return n
 }
 
-// SuiteBattles are the battles (a, d) whose win frequency Suite tests.
-var SuiteBattles = [...][2]int{{1, 1}, {3, 2}, {5, 5}, {10, 10}, {15, 8}}
+// suiteBattles are the battles (a, d) whose win frequency Suite tests.
+var suiteBattles = [...][2]int{{1, 1}, {3, 2}, {5, 5}, {10, 10}, {15, 8}}
 
 // roller holds the state of one run of tests.
 type roller struct {
@@ -171,13 +171,14 @@ func (v *roller) winTest(name string, wins int, p float64) (Test, error) {
 		Stat: z.Z, P: z.P}, nil
 }
 
-// Suite runs the standard tests: for every single roll of 1..AttackerDice
-// against 1..DefenderDice dice (defender dice in the outer loop), Trials
-// rolls and a chi-square test of the defender's losses 0..m against the
-// exact odds (m = the dice compared, DF = m); then for each battle of
-// SuiteBattles, Trials battles to the end and a binomial z-test of the
-// attacker's wins against the exact P(win). The tests use streams 0, 1, ...
-// in that order. It stops with ctx's error when ctx is done.
+// Suite runs the standard tests. First, for every single roll of
+// 1..AttackerDice against 1..DefenderDice dice (defender dice in the outer
+// loop), Trials rolls and a chi-square test of the defender's losses 0..m
+// against the exact odds (m = the dice compared, DF = m). Then, for each of
+// the battles 1 vs 1, 3 vs 2, 5 vs 5, 10 vs 10 and 15 vs 8, Trials battles to
+// the end and a binomial z-test of the attacker's wins against the exact
+// P(win). The tests use streams 0, 1, ... in that order. It stops with
+// ctx's error when ctx is done.
 func Suite(ctx context.Context, c Config) ([]Test, error) {
 	v, err := newRoller(c)
 	if err != nil {
@@ -217,7 +218,7 @@ func Suite(ctx context.Context, c Config) ([]Test, error) {
 	if err != nil {
 		return nil, fmt.Errorf("dicetest: %w", err)
 	}
-	for _, b := range SuiteBattles {
+	for _, b := range suiteBattles {
 		rng := v.rng()
 		n, err := v.wins(ctx, func() bool {
 			_, d := v.battle(rng, b[0], b[1], 0)

@@ -22,7 +22,7 @@ func TestSuiteAgrees(t *testing.T) {
 	c := Config{Rules: dice.Classic, Trials: 20000, Seed: 7}
 	tests, err := Suite(context.Background(), c)
 	require.NoError(t, err)
-	require.Len(t, tests, 6+len(SuiteBattles))
+	require.Len(t, tests, 6+len(suiteBattles))
 	assert.Zero(t, Failed(tests, 1e-4))
 	names := []string{"roll 1v1", "roll 2v1", "roll 3v1", "roll 1v2", "roll 2v2", "roll 3v2",
 		"battle 1 vs 1", "battle 3 vs 2", "battle 5 vs 5", "battle 10 vs 10", "battle 15 vs 8"}
@@ -39,7 +39,7 @@ func TestSuiteAgrees(t *testing.T) {
 			assert.Equal(t, len(tt.Observed)-1, tt.DF, tt.Name)
 			continue
 		}
-		b := SuiteBattles[i-6]
+		b := suiteBattles[i-6]
 		assert.InDelta(t, float64(c.Trials)*tab.Win(b[0], b[1]), tt.Expected[0], 1e-9, tt.Name)
 	}
 	// Same config, same counts.
