@@ -12,9 +12,8 @@ import (
 // TestExactCancel: the exact computations stop with the context's error.
 // The ones below take seconds (the 300 × 300 battle and table, the sizes
 // odds -exact allows) or far longer (the chain of 100 territories) to
-// finish; stopped 50 ms in, each
-// must return well within the bound (which only guards against not
-// stopping).
+// finish; stopped 50 ms in, each must return well within the bound (which
+// only guards against not stopping).
 func TestExactCancel(t *testing.T) {
 	long := make([]int, 100)
 	for i := range long {
