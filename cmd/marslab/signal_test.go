@@ -56,7 +56,7 @@ func TestOddsExactSignal(t *testing.T) {
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
 		require.NoError(t, cmd.Start())
-		time.Sleep(300 * time.Millisecond)
+		time.Sleep(time.Second) // main has installed its signal handler
 		require.NoError(t, cmd.Process.Signal(sig))
 		done := make(chan error, 1)
 		go func() { done <- cmd.Wait() }()
