@@ -1,6 +1,7 @@
 package dice
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/big"
@@ -202,10 +203,18 @@ func BattleExact(r Rules, a, d int) (*BattleResultExact, error) { return BattleS
 
 // BattleStopExact is BattleStop in exact rational arithmetic.
 func BattleStopExact(r Rules, a, d, stop int) (*BattleResultExact, error) {
+	return BattleStopExactContext(context.Background(), r, a, d, stop)
+}
+
+// BattleStopExactContext is BattleStopExact that stops with ctx's error
+// (wrapped) when ctx is done; it checks ctx every few cells of the grid,
+// so that it returns promptly even when the fractions grow long.
+func BattleStopExactContext(ctx context.Context, r Rules, a, d, stop int) (*BattleResultExact, error) {
 	rs, err := checkBattle(r, a, d, stop)
 	if err != nil {
 		return nil, err
 	}
+	var st stopper
 	w := d + 1
 	grid := make([]*big.Rat, (a+1)*w)
 	for i := range grid {
@@ -219,6 +228,9 @@ func BattleStopExact(r Rules, a, d, stop int) (*BattleResultExact, error) {
 			v := grid[x*w+y]
 			if v.Sign() == 0 {
 				continue
+			}
+			if err := st.check(ctx); err != nil {
+				return nil, err
 			}
 			nd := min(r.DefenderDice, y)
 			m := min(na, nd)
@@ -263,4 +275,24 @@ func WinExact(r Rules, a, d int) (*big.Rat, error) {
 		return nil, err
 	}
 	return res.Win, nil
+}
+
+// stopCells is how many cells of an exact computation pass between two
+// checks of its context.
+const stopCells = 16
+
+// stopper checks a context every stopCells calls of check.
+type stopper struct{ n int }
+
+// check returns ctx's error, wrapped, every stopCells calls once ctx is
+// done.
+func (s *stopper) check(ctx context.Context) error {
+	s.n++
+	if s.n%stopCells != 0 {
+		return nil
+	}
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("dice: exact computation stopped: %w", err)
+	}
+	return nil
 }

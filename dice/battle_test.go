@@ -5,6 +5,9 @@ import (
 	"math"
 	"math/big"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // Agreement between the float64 and the exact results, as documented in the
@@ -231,27 +234,22 @@ func TestBattleAllMatchExact(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(fmt.Sprintf("%v/n=%d/stop=%d", tt.r, tt.n, tt.stop), func(t *testing.T) {
 			ee, err := newExactEnds(tt.r, tt.n, tt.stop)
-			if err != nil {
-				t.Fatal(err)
-			}
-			failures := 0
+			require.NoError(t, err)
+			var bad []string
 			for a := 0; a <= tt.n; a++ {
 				row := ee.row(a)
 				for d := 0; d <= tt.n; d++ {
 					f, err := BattleStop(tt.r, a, d, tt.stop)
-					if err != nil {
-						t.Fatal(err)
-					}
+					require.NoError(t, err)
 					for _, msg := range compareBattle(f, ee.stats(a, d, row[d], false)) {
-						if failures++; failures <= 10 {
-							t.Errorf("BattleStop(%d, %d, stop %d): %s", a, d, tt.stop, msg)
-						}
+						bad = append(bad, fmt.Sprintf("BattleStop(%d, %d, stop %d): %s", a, d, tt.stop, msg))
 					}
 				}
 			}
-			if failures > 10 {
-				t.Errorf("... %d disagreements in all", failures)
+			if n := len(bad); n > 10 {
+				bad = append(bad[:10], fmt.Sprintf("... %d disagreements in all", n))
 			}
+			assert.Empty(t, bad)
 		})
 	}
 }
@@ -261,17 +259,13 @@ func TestBattleAllMatchExact(t *testing.T) {
 func TestExactEndsMatchBattleExact(t *testing.T) {
 	for _, stop := range []int{0, 3} {
 		ee, err := newExactEnds(Classic, 12, stop)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		for a := 0; a <= 12; a++ {
 			row := ee.row(a)
 			for d := 0; d <= 12; d++ {
 				s := ee.stats(a, d, row[d], true)
 				ex, err := BattleStopExact(Classic, a, d, stop)
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				for _, pair := range []struct {
 					what      string
 					got, want *big.Rat
@@ -282,17 +276,14 @@ func TestExactEndsMatchBattleExact(t *testing.T) {
 					{"DefenderLossMean", s.defMeanQ, ex.DefenderLossMean},
 					{"DefenderLossVar", s.defVarQ, ex.DefenderLossVar},
 				} {
-					if pair.got.Cmp(pair.want) != 0 {
-						t.Errorf("(%d, %d, stop %d) %s = %v, BattleStopExact %v", a, d, stop, pair.what, pair.got, pair.want)
-					}
+					assert.Zero(t, pair.got.Cmp(pair.want), "(%d, %d, stop %d) %s = %v, BattleStopExact %v",
+						a, d, stop, pair.what, pair.got, pair.want)
 				}
-				if len(s.endsQ) != len(ex.Outcomes) {
-					t.Errorf("(%d, %d, stop %d): %d end states, BattleStopExact %d", a, d, stop, len(s.endsQ), len(ex.Outcomes))
-				}
+				assert.Len(t, s.endsQ, len(ex.Outcomes), "(%d, %d, stop %d): end states", a, d, stop)
 				for _, o := range ex.Outcomes {
-					if p := s.endsQ[[2]int{o.AttackerLeft, o.DefenderLeft}]; p == nil || p.Cmp(o.P) != 0 {
-						t.Errorf("(%d, %d, stop %d) end (%d, %d) = %v, BattleStopExact %v", a, d, stop, o.AttackerLeft, o.DefenderLeft, p, o.P)
-					}
+					p := s.endsQ[[2]int{o.AttackerLeft, o.DefenderLeft}]
+					assert.True(t, p != nil && p.Cmp(o.P) == 0, "(%d, %d, stop %d) end (%d, %d) = %v, BattleStopExact %v",
+						a, d, stop, o.AttackerLeft, o.DefenderLeft, p, o.P)
 				}
 			}
 		}
@@ -307,19 +298,12 @@ func TestBattleSmallVariance(t *testing.T) {
 	tests := []struct{ a, d, stop int }{{60, 1, 0}, {60, 2, 0}, {40, 1, 3}, {60, 1, 3}}
 	for _, tt := range tests {
 		ex, err := BattleStopExact(Classic, tt.a, tt.d, tt.stop)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		f, err := BattleStop(Classic, tt.a, tt.d, tt.stop)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		want, _ := ex.DefenderLossVar.Float64()
-		if want <= 0 || want > 1e-10 {
-			t.Fatalf("(%d, %d, stop %d): exact defender loss variance %v is not small", tt.a, tt.d, tt.stop, want)
-		}
-		if got := f.DefenderLossVar; math.Abs(got-want) > 1e-12*want {
-			t.Errorf("(%d, %d, stop %d): DefenderLossVar = %v, exact %v", tt.a, tt.d, tt.stop, got, want)
-		}
+		require.True(t, want > 0 && want <= 1e-10, "(%d, %d, stop %d): exact defender loss variance %v is not small",
+			tt.a, tt.d, tt.stop, want)
+		assert.InEpsilon(t, want, f.DefenderLossVar, 1e-12, "(%d, %d, stop %d): DefenderLossVar", tt.a, tt.d, tt.stop)
 	}
 }

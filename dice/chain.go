@@ -1,6 +1,7 @@
 package dice
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/big"
@@ -341,9 +342,16 @@ type ChainResultExact struct {
 
 // ChainExact is Chain in exact rational arithmetic (slow; for checks).
 func ChainExact(r Rules, a int, defenders []int) (*ChainResultExact, error) {
+	return ChainExactContext(context.Background(), r, a, defenders)
+}
+
+// ChainExactContext is ChainExact that stops with ctx's error (wrapped)
+// when ctx is done; it checks ctx every few cells of each battle's grid.
+func ChainExactContext(ctx context.Context, r Rules, a int, defenders []int) (*ChainResultExact, error) {
 	if err := checkChain(r, a, defenders); err != nil {
 		return nil, err
 	}
+	var st stopper
 	rs, err := newRollSet(r)
 	if err != nil {
 		return nil, err
@@ -382,6 +390,9 @@ func ChainExact(r Rules, a int, defenders []int) (*ChainResultExact, error) {
 					v := g[x*w+y]
 					if v.Sign() == 0 {
 						continue
+					}
+					if err := st.check(ctx); err != nil {
+						return nil, err
 					}
 					nd := min(r.DefenderDice, y)
 					m := min(na, nd)

@@ -4,6 +4,9 @@ import (
 	"math"
 	"math/big"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func rat(s string) *big.Rat {
@@ -356,30 +359,20 @@ func FuzzChainer(f *testing.F) {
 		first := c.WinFirst(nil, a, defs)
 		w := c.Win(a, defs)
 		if a < 0 || d1 < 0 || d2 < 0 || d3 < 0 {
-			if !math.IsNaN(w) {
-				t.Fatalf("invalid query gave %v", w)
-			}
+			require.True(t, math.IsNaN(w), "invalid query gave %v", w)
 			return
 		}
 		prev := 1.0
 		for j, p := range first {
-			if !(p >= 0 && p <= prev+1e-15) {
-				t.Fatalf("WinFirst[%d] = %v after %v", j, p, prev)
-			}
+			require.True(t, p >= 0 && p <= prev+1e-15, "WinFirst[%d] = %v after %v", j, p, prev)
 			prev = p
 		}
-		if math.Abs(w-first[2]) > 1e-15 {
-			t.Fatalf("Win %v != WinFirst[2] %v", w, first[2])
-		}
-		if all := c.WinAll(nil, a, defs); math.Abs(all[a]-w) > 1e-14 {
-			t.Fatalf("WinAll[%d] %v != Win %v", a, all[a], w)
-		}
+		require.InDelta(t, first[2], w, 1e-15, "Win and WinFirst[2]")
+		require.InDelta(t, w, c.WinAll(nil, a, defs)[a], 1e-14, "WinAll[a] and Win")
 		s := 0.0
 		for _, v := range c.Survivors(nil, a, defs) {
 			s += v
 		}
-		if math.Abs(s-w) > 1e-13 {
-			t.Fatalf("survivors sum %v != win %v", s, w)
-		}
+		require.InDelta(t, w, s, 1e-13, "survivors sum and win")
 	})
 }

@@ -36,6 +36,11 @@
 // Battle and BattleStop (stop levels 0 and 3) for P(win), every end-state
 // probability and the means and variances of both sides' losses.
 //
+// The exact results grow long fractions: ChainExactContext,
+// BattleStopExactContext and NewTableExactContext stop with the context's
+// error when it is done (a command's Ctrl-C or a deadline), checking it every
+// few cells.
+//
 // The MARS paper (Johansson & Olsson 2006) lists rounded single-roll odds
 // in its Table 4 (Table4 reproduces them) and uses battle and chain odds as
 // the p_i, "probability to reach goal i", of its territory agents.

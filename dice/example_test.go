@@ -1,7 +1,9 @@
 package dice_test
 
 import (
+	"context"
 	"fmt"
+	"time"
 
 	"marslab/dice"
 )
@@ -65,4 +67,18 @@ func ExampleChainer() {
 	// first 1: 0.9811
 	// first 2: 0.8955
 	// first 3: 0.8171
+}
+
+// An exact chain under a deadline: long paths of large armies take minutes,
+// and the computation stops when the context is done.
+func ExampleChainExactContext() {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	res, err := dice.ChainExactContext(ctx, dice.Classic, 2, []int{1, 1})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("P(2 armies conquer 1, 1) =", res.Win.RatString())
+	// Output: P(2 armies conquer 1, 1) = 625/2592
 }

@@ -1,6 +1,7 @@
 package dice
 
 import (
+	"context"
 	"fmt"
 	"math/big"
 )
@@ -141,6 +142,12 @@ type TableExact struct {
 // NewTableExact computes the table of NewTable in exact rational
 // arithmetic.
 func NewTableExact(r Rules, n int) (*TableExact, error) {
+	return NewTableExactContext(context.Background(), r, n)
+}
+
+// NewTableExactContext is NewTableExact that stops with ctx's error
+// (wrapped) when ctx is done; it checks ctx every few cells.
+func NewTableExactContext(ctx context.Context, r Rules, n int) (*TableExact, error) {
 	rs, err := newRollSet(r)
 	if err != nil {
 		return nil, err
@@ -150,6 +157,7 @@ func NewTableExact(r Rules, n int) (*TableExact, error) {
 	}
 	t := &TableExact{n: n, win: make([][]*big.Rat, n+1)}
 	var term big.Rat
+	var st stopper
 	for a := 0; a <= n; a++ {
 		t.win[a] = make([]*big.Rat, n+1)
 		for d := 0; d <= n; d++ {
@@ -160,6 +168,9 @@ func NewTableExact(r Rules, n int) (*TableExact, error) {
 				v.SetInt64(1)
 			case a == 0:
 			default:
+				if err := st.check(ctx); err != nil {
+					return nil, err
+				}
 				na, nd := min(r.AttackerDice, a), min(r.DefenderDice, d)
 				m := min(na, nd)
 				o := &rs.odds[na][nd]

@@ -39,8 +39,7 @@ func Wilson(k, n int, level float64) (Interval, error) {
 	if n == 0 {
 		return Interval{0, 1}, nil
 	}
-	z := zOf(level)
-	z2 := z * z
+	z, z2 := zSquared(level)
 	fn := float64(n)
 	p := float64(k) / fn
 	den := 1 + z2/fn

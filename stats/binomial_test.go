@@ -253,3 +253,34 @@ func BenchmarkBinomialTest(b *testing.B) {
 		_, _ = BinomialTest(49_700, 100_000, 0.5)
 	}
 }
+
+// wilson95 is the Wilson interval written with z = 1.959963984540054 as an
+// untyped constant (the form arena's summaries use).
+func wilson95(k, n int) (lo, hi float64) {
+	const z = 1.959963984540054
+	const z2 = z * z
+	fn := float64(n)
+	p := float64(k) / fn
+	den := 1 + z2/fn
+	center := (p + z2/(2*fn)) / den
+	half := z * math.Sqrt(p*(1-p)/fn+z2/(4*fn*fn)) / den
+	lo, hi = center-half, center+half
+	if k == 0 {
+		lo = 0
+	}
+	if k == n {
+		hi = 1
+	}
+	return max(lo, 0), min(hi, 1)
+}
+
+func TestWilson95BitForBit(t *testing.T) {
+	for n := 1; n <= 300; n++ {
+		for k := 0; k <= n; k++ {
+			lo, hi := wilson95(k, n)
+			iv, err := Wilson(k, n, 0.95)
+			require.NoError(t, err)
+			require.Equal(t, Interval{lo, hi}, iv, "Wilson(%d, %d)", k, n)
+		}
+	}
+}

@@ -21,13 +21,21 @@ func (iv Interval) Width() float64 { return iv.Hi - iv.Lo }
 // String formats the interval as "[lo, hi]" with four decimals.
 func (iv Interval) String() string { return fmt.Sprintf("[%.4f, %.4f]", iv.Lo, iv.Hi) }
 
-// zLevels are the correctly rounded two-sided standard normal quantiles
-// Φ⁻¹(1 - (1-level)/2) of the common levels; gonum's quantile can be a unit
-// in the last place away from them.
-var zLevels = map[float64]float64{
-	0.90: 1.6448536269514722,
-	0.95: 1.959963984540054,
-	0.99: 2.5758293035489004,
+// Correctly rounded two-sided standard normal quantiles
+// Φ⁻¹(1 - (1-level)/2) of the common levels, as untyped constants so that
+// their squares are rounded once; gonum's quantile can be a unit in the
+// last place away from them.
+const (
+	z90 = 1.6448536269514722
+	z95 = 1.959963984540054
+	z99 = 2.5758293035489004
+)
+
+// zLevels maps a common level to its quantile z and z².
+var zLevels = map[float64][2]float64{
+	0.90: {z90, z90 * z90},
+	0.95: {z95, z95 * z95},
+	0.99: {z99, z99 * z99},
 }
 
 // checkLevel reports a confidence level outside (0, 1).
@@ -50,10 +58,17 @@ func NormalQuantile(level float64) (float64, error) {
 
 // zOf is NormalQuantile for a checked level.
 func zOf(level float64) float64 {
-	if z, ok := zLevels[level]; ok {
-		return z
+	z, _ := zSquared(level)
+	return z
+}
+
+// zSquared returns NormalQuantile and its square for a checked level.
+func zSquared(level float64) (z, z2 float64) {
+	if v, ok := zLevels[level]; ok {
+		return v[0], v[1]
 	}
-	return -distuv.UnitNormal.Quantile((1 - level) / 2)
+	z = -distuv.UnitNormal.Quantile((1 - level) / 2)
+	return z, z * z
 }
 
 // normalTwoSided is the two-sided p-value of a standard normal statistic,

@@ -14,7 +14,12 @@ import (
 // cmdBatch plays many games on every core and writes games.jsonl,
 // summary.json, timing.json and config.json.
 func cmdBatch(ctx context.Context, reg *registry.Registry, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("batch", stderr)
+	fs := newFlagSet("batch", `usage: marslab batch [flags]
+
+Plays -games games on every core with the seats rotated, writes one line per game to
+OUT/games.jsonl and the per-bot results to OUT/summary.json (byte-identical for any
+number of workers or shards), the measured speed to OUT/timing.json, and prints the
+summary table. Ctrl-C keeps every finished game; -resume plays the rest.`, stderr)
 	gf := addGameFlags(fs, "game g seats them rotated by g")
 	games := fs.Int("games", 1000, "number of games of the whole batch (all shards), >= 1")
 	seed := fs.Uint64("seed", 1, "experiment seed: game g uses the random streams of (seed, g)")
@@ -23,20 +28,8 @@ func cmdBatch(ctx context.Context, reg *registry.Registry, args []string, stdout
 	shardArg := fs.String("shard", "", "play only shard INDEX/COUNT (games g with g % COUNT == INDEX); default from SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT or JOB_COMPLETION_INDEX/JOB_COMPLETIONS, else 0/1")
 	resume := fs.Bool("resume", false, "continue the batch in -out: keep its games and play the missing ones")
 	quiet := fs.Bool("quiet", false, "print neither the progress bar nor the summary table")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, `usage: marslab batch [flags]
-
-Plays -games games on every core with the seats rotated, writes one line per game to
-OUT/games.jsonl and the per-bot results to OUT/summary.json (byte-identical for any
-number of workers or shards), the measured speed to OUT/timing.json, and prints the
-summary table. Ctrl-C keeps every finished game; -resume plays the rest.`)
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
+	if err := parseNoArgs(fs, args, stdout); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("batch: unexpected argument %q", fs.Arg(0))
 	}
 	if *games < 1 {
 		return fmt.Errorf("-games %d: must be >= 1", *games)

@@ -8,6 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"marslab/bots/registry"
 )
 
@@ -25,25 +28,18 @@ func batchIn(t *testing.T, dir string, extra ...string) {
 	t.Helper()
 	args := append([]string{"batch"}, batchArgs...)
 	args = append(args, "-out", dir)
-	if out, err := runOut(t, append(args, extra...)...); err != nil {
-		t.Fatalf("batch %v: %v\n%s", extra, err, out)
-	}
+	out, err := runOut(t, append(args, extra...)...)
+	require.NoError(t, err, "batch %v\n%s", extra, out)
 }
 
 func sameResults(t *testing.T, a, b string) {
 	t.Helper()
 	for _, name := range []string{"config.json", "games.jsonl", "summary.json"} {
 		x, err := os.ReadFile(filepath.Join(a, name))
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		y, err := os.ReadFile(filepath.Join(b, name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.Equal(x, y) {
-			t.Errorf("%s differs between %s and %s", name, a, b)
-		}
+		require.NoError(t, err)
+		assert.Equal(t, string(x), string(y), "%s differs between %s and %s", name, a, b)
 	}
 }
 
@@ -52,9 +48,7 @@ func TestBatchWorkersAndShards(t *testing.T) {
 	one := filepath.Join(base, "one")
 	batchIn(t, one, "-workers", "1")
 	lines := strings.Count(readText(t, filepath.Join(one, "games.jsonl")), "\n")
-	if lines != 30 {
-		t.Fatalf("games.jsonl has %d lines, want 30", lines)
-	}
+	require.Equal(t, 30, lines, "games.jsonl lines")
 	two := filepath.Join(base, "two")
 	batchIn(t, two, "-workers", "2")
 	sameResults(t, one, two)
@@ -69,9 +63,8 @@ func TestBatchWorkersAndShards(t *testing.T) {
 		batchIn(t, d)
 		dirs = append(dirs, d)
 	}
-	if got := readText(t, filepath.Join(dirs[1], "config.json")); !strings.Contains(got, `"index": 1,`) {
-		t.Errorf("SLURM_ARRAY_TASK_ID=2 of 1-3 is not shard 1/3:\n%s", got)
-	}
+	assert.Contains(t, readText(t, filepath.Join(dirs[1], "config.json")), `"index": 1,`,
+		"SLURM_ARRAY_TASK_ID=2 of 1-3 is shard 1/3")
 	// An explicit -shard wins over the environment.
 	t.Setenv("SLURM_ARRAY_TASK_ID", "junk")
 	explicit := filepath.Join(base, "explicit")
@@ -80,13 +73,9 @@ func TestBatchWorkersAndShards(t *testing.T) {
 
 	merged := filepath.Join(base, "merged")
 	out, err := runOut(t, append([]string{"merge", "-out", merged}, dirs...)...)
-	if err != nil {
-		t.Fatalf("merge: %v\n%s", err, out)
-	}
+	require.NoError(t, err, "merge\n%s", out)
 	for _, want := range []string{"merged 3 shards: 30 games into " + merged, "aggressive  60", "random      30", "ms/turn"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("merge output lacks %q:\n%s", want, out)
-		}
+		assert.Contains(t, out, want)
 	}
 	sameResults(t, one, merged)
 }
@@ -95,9 +84,7 @@ func TestBatchTable(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "b")
 	args := []string{"batch", "-players", "aggressive,random", "-games", "10", "-out", dir}
 	out, err := runOut(t, args...)
-	if err != nil {
-		t.Fatalf("%v\n%s", err, out)
-	}
+	require.NoError(t, err, out)
 	for _, want := range []string{
 		"batch: 10 games (shard 0/1: 10), seed 1, rules mars2006 on map classic, 2 seats, out " + dir,
 		"bot         games  wins  win rate  95% CI",
@@ -106,19 +93,14 @@ func TestBatchTable(t *testing.T) {
 		"random      10",
 		"10 games played in",
 	} {
-		if !strings.Contains(out, want) {
-			t.Errorf("output lacks %q:\n%s", want, out)
-		}
+		assert.Contains(t, out, want)
 	}
 	// The same command again is refused; with -resume it plays nothing.
 	_, err = runOut(t, args...)
-	if err == nil || !strings.Contains(err.Error(), "use -resume") {
-		t.Errorf("rerun into a full directory: got %v", err)
-	}
+	assert.ErrorContains(t, err, "use -resume", "rerun into a full directory")
 	out, err = runOut(t, append(args, "-resume")...)
-	if err != nil || !strings.Contains(out, "resumed: 10 of 10 games were done, played 0") {
-		t.Errorf("resume of a complete batch: %v\n%s", err, out)
-	}
+	require.NoError(t, err)
+	assert.Contains(t, out, "resumed: 10 of 10 games were done, played 0")
 }
 
 func TestBatchFlagErrors(t *testing.T) {
@@ -144,9 +126,7 @@ func TestBatchFlagErrors(t *testing.T) {
 		}
 		args := append([]string{"batch", "-quiet", "-games", "2", "-players", "random,random", "-out", filepath.Join(dir, "x")}, tt.args...)
 		_, err := runOut(t, args...)
-		if err == nil || !strings.Contains(err.Error(), tt.want) {
-			t.Errorf("%v: want error containing %q, got %v", tt.args, tt.want, err)
-		}
+		assert.ErrorContains(t, err, tt.want, "%v", tt.args)
 		for k := range tt.env {
 			t.Setenv(k, "")
 		}
@@ -159,25 +139,17 @@ func TestBatchInterrupted(t *testing.T) {
 	cancel() // Ctrl-C before the first game
 	var stdout, stderr bytes.Buffer
 	err := run(ctx, registry.Default(), []string{"batch", "-players", "random,random", "-games", "5", "-out", dir}, &stdout, &stderr)
-	if err == nil || !strings.Contains(err.Error(), "0 of 5 games") || !strings.Contains(err.Error(), "-resume") {
-		t.Fatalf("want an interruption error, got %v", err)
-	}
-	if !strings.Contains(stdout.String(), "partial results (0 of 5 games)") {
-		t.Errorf("stdout:\n%s", stdout.String())
-	}
-	if _, err := runOut(t, "batch", "-quiet", "-players", "random,random", "-games", "5", "-out", dir, "-resume"); err != nil {
-		t.Fatal(err)
-	}
-	if n := strings.Count(readText(t, filepath.Join(dir, "games.jsonl")), "\n"); n != 5 {
-		t.Errorf("after resume: %d games, want 5", n)
-	}
+	require.ErrorContains(t, err, "0 of 5 games")
+	assert.ErrorContains(t, err, "-resume")
+	assert.Contains(t, stdout.String(), "partial results (0 of 5 games)")
+	_, err = runOut(t, "batch", "-quiet", "-players", "random,random", "-games", "5", "-out", dir, "-resume")
+	require.NoError(t, err)
+	assert.Equal(t, 5, strings.Count(readText(t, filepath.Join(dir, "games.jsonl")), "\n"), "games after resume")
 }
 
 func readText(t *testing.T, path string) string {
 	t.Helper()
 	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return string(b)
 }

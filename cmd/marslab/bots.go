@@ -16,19 +16,12 @@ import (
 // one seat specification (a bot name, name(K=V;...) or name@file.toml), with
 // -param bot.K=V overrides applied.
 func cmdBots(ctx context.Context, reg *registry.Registry, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("bots", stderr)
+	fs := newFlagSet("bots", "usage: marslab bots [-params NAME|SEAT] [-param bot.K=V ...]", stderr)
 	seat := fs.String("params", "", "list the parameters of this bot or seat spec (name, name(K=V;...), name@set, name@file.toml)")
 	var params multiFlag
 	fs.Var(&params, "param", "override bot.K=V (repeatable), shown in the -params listing")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: marslab bots [-params NAME|SEAT] [-param bot.K=V ...]")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
+	if err := parseNoArgs(fs, args, stdout); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("bots: unexpected argument %q", fs.Arg(0))
 	}
 	over, err := registry.ParseOverrides(params)
 	if err != nil {

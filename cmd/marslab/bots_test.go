@@ -8,6 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"marslab/bots/registry"
 )
 
@@ -20,33 +23,23 @@ func runBots(t *testing.T, args ...string) (stdout, stderr string, err error) {
 
 func TestBotsList(t *testing.T) {
 	out, _, err := runBots(t)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	want := []string{"BOT", "aggressive", "mars", "pacifist", "passive", "random"}
-	if len(lines) != len(want) {
-		t.Fatalf("got %d lines, want %d:\n%s", len(lines), len(want), out)
-	}
+	require.Len(t, lines, len(want), out)
 	for i, w := range want {
-		if f := strings.Fields(lines[i]); f[0] != w {
-			t.Errorf("line %d = %q, want bot %q first", i, lines[i], w)
-		}
+		assert.Equal(t, w, strings.Fields(lines[i])[0], "line %d: %q", i, lines[i])
 	}
 	// The parameter counts.
 	for _, c := range []struct{ line, count string }{{lines[1], "0"}, {lines[5], "1"}} {
-		if f := strings.Fields(c.line); f[1] != c.count {
-			t.Errorf("%q: %s params, want %s", c.line, f[1], c.count)
-		}
+		assert.Equal(t, c.count, strings.Fields(c.line)[1], "%q: params", c.line)
 	}
 }
 
 func TestBotsParams(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "calm.toml")
-	if err := os.WriteFile(file, []byte("bot = \"random\"\n[params]\nstop = 0.9\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, os.WriteFile(file, []byte("bot = \"random\"\n[params]\nstop = 0.9\n"), 0o644))
 	tests := []struct {
 		args  []string
 		label string
@@ -59,33 +52,23 @@ func TestBotsParams(t *testing.T) {
 	}
 	for _, tt := range tests {
 		out, _, err := runBots(t, tt.args...)
-		if err != nil {
-			t.Fatalf("%v: %v", tt.args, err)
-		}
+		require.NoError(t, err, "%v", tt.args)
 		lines := strings.Split(strings.TrimSpace(out), "\n")
-		if len(lines) != 3 {
-			t.Fatalf("%v: want 3 lines, got:\n%s", tt.args, out)
-		}
-		if !strings.HasPrefix(lines[0], tt.label+": ") {
-			t.Errorf("%v: first line %q, want label %q", tt.args, lines[0], tt.label)
-		}
+		require.Len(t, lines, 3, "%v:\n%s", tt.args, out)
+		assert.True(t, strings.HasPrefix(lines[0], tt.label+": "), "%v: first line %q, want label %q", tt.args, lines[0], tt.label)
 		f := strings.Fields(lines[2])
 		want := []string{"stop", tt.value, "0.2", "[0,", "1]", "linear", "-", "probability"}
-		for i, w := range want {
-			if f[i] != w {
-				t.Errorf("%v: parameter line %q: field %d = %q, want %q", tt.args, lines[2], i, f[i], w)
-			}
-		}
+		require.GreaterOrEqual(t, len(f), len(want), "%v: parameter line %q", tt.args, lines[2])
+		assert.Equal(t, want, f[:len(want)], "%v: parameter line %q", tt.args, lines[2])
 	}
 
 	out, _, err := runBots(t, "-params", "aggressive")
-	if err != nil || !strings.Contains(out, "no parameters") {
-		t.Errorf("aggressive: %v\n%s", err, out)
-	}
+	require.NoError(t, err)
+	assert.Contains(t, out, "no parameters")
 	out, _, err = runBots(t, "-params", "mars")
-	if err != nil || !strings.Contains(out, "W_p ") || !strings.Contains(out, "integer") {
-		t.Errorf("mars: %v\n%s", err, out)
-	}
+	require.NoError(t, err)
+	assert.Contains(t, out, "W_p ")
+	assert.Contains(t, out, "integer")
 }
 
 func TestBotsErrors(t *testing.T) {
@@ -104,8 +87,6 @@ func TestBotsErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		_, _, err := runBots(t, tt.args...)
-		if err == nil || !strings.Contains(err.Error(), tt.want) {
-			t.Errorf("%v: error %v, want %q", tt.args, err, tt.want)
-		}
+		assert.ErrorContains(t, err, tt.want, "%v", tt.args)
 	}
 }

@@ -75,12 +75,6 @@ func parseSeats(reg *registry.Registry, players string, params []string) ([]bots
 	return seats, nil
 }
 
-func newFlagSet(name string, stderr interface{ Write([]byte) (int, error) }) *flag.FlagSet {
-	fs := flag.NewFlagSet("marslab "+name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	return fs
-}
-
 // gameFlags are the flags of every command that seats bots on a map under
 // a rule set: -players, -rules, -map and -param.
 type gameFlags struct {
@@ -112,27 +106,4 @@ func (f *gameFlags) load(reg *registry.Registry) (*gameConfig, []bots.Seat, erro
 		return nil, nil, err
 	}
 	return cfg, seats, nil
-}
-
-// parseFlags parses flags wherever they stand among the arguments, so that
-// "marslab map classic -json" works like "marslab map -json classic", and
-// returns the positional arguments in order. Everything after "--" is
-// positional.
-func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		rest := fs.Args()
-		if len(rest) == 0 {
-			return pos, nil
-		}
-		// fs.Parse consumed a "--" if rest is what followed it.
-		if n := len(args) - len(rest); n > 0 && args[n-1] == "--" {
-			return append(pos, rest...), nil
-		}
-		pos = append(pos, rest[0])
-		args = rest[1:]
-	}
 }

@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/signal"
 	"sort"
+	"strings"
 	"syscall"
 
 	"marslab/bots/registry"
@@ -21,10 +22,11 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	err := run(ctx, registry.Default(), os.Args[1:], os.Stdout, os.Stderr)
 	stop()
-	if err != nil {
-		if !errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(os.Stderr, "marslab:", err)
-		}
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		// Help was asked for and printed.
+	case err != nil:
+		fmt.Fprintln(os.Stderr, "marslab:", err)
 		os.Exit(1)
 	}
 }
@@ -56,9 +58,13 @@ func withRegistry(reg *registry.Registry, run func(context.Context, *registry.Re
 }
 
 // run is the whole program: it parses args and runs one command, with the
-// bots of reg.
+// bots of reg. Its errors start with the command's name ("batch: -games 0: ...").
 func run(ctx context.Context, reg *registry.Registry, args []string, stdout, stderr io.Writer) error {
 	cmds := commands(reg)
+	if len(args) == 2 && args[0] == "help" {
+		// "marslab help COMMAND" is "marslab COMMAND -h".
+		args = []string{args[1], "-h"}
+	}
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "-help" || args[0] == "--help" {
 		usage(stdout, cmds)
 		return nil
@@ -68,7 +74,12 @@ func run(ctx context.Context, reg *registry.Registry, args []string, stdout, std
 		usage(stderr, cmds)
 		return fmt.Errorf("unknown command %q", args[0])
 	}
-	return c.run(ctx, args[1:], stdout, stderr)
+	err := c.run(ctx, args[1:], stdout, stderr)
+	if err != nil && !errors.Is(err, flag.ErrHelp) && !strings.HasPrefix(err.Error(), args[0]+": ") {
+		// Every error names its command first.
+		err = fmt.Errorf("%s: %w", args[0], err)
+	}
+	return err
 }
 
 func usage(w io.Writer, cmds map[string]command) {
@@ -77,7 +88,7 @@ func usage(w io.Writer, cmds map[string]command) {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	fmt.Fprintln(w, "usage: marslab COMMAND [flags]   (marslab COMMAND -h for a command's flags)")
+	fmt.Fprintln(w, "usage: marslab COMMAND [flags]   (marslab COMMAND -h or marslab help COMMAND for a command's flags)")
 	fmt.Fprintln(w, "\ncommands:")
 	for _, n := range names {
 		fmt.Fprintf(w, "  %-8s %s\n", n, cmds[n].summary)

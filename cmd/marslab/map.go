@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -36,17 +35,12 @@ type continentJSON struct {
 // (-toml); with -rules it prints a rule set, validated against the map,
 // as TOML.
 func cmdMap(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("marslab map", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("map", "usage: marslab map [-json | -toml | -rules NAME|PATH] [NAME|PATH]\n\n"+
+		"Prints a map: an embedded one (default classic) or a TOML file. Flags:", stderr)
 	asJSON := fs.Bool("json", false, "print the map as JSON")
 	asTOML := fs.Bool("toml", false, "print the map as TOML (the format of configs/maps)")
 	rulesArg := fs.String("rules", "", "print this rule set (embedded name or TOML file) as TOML, validated against the map")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: marslab map [-json | -toml | -rules NAME|PATH] [NAME|PATH]")
-		fmt.Fprintln(stderr, "\nPrints a map: an embedded one (default classic) or a TOML file. Flags:")
-		fs.PrintDefaults()
-	}
-	pos, err := parseFlags(fs, args)
+	pos, err := parseArgs(fs, args, stdout)
 	if err != nil {
 		return err
 	}

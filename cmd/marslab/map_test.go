@@ -4,12 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"marslab/bots/registry"
 	"marslab/sim"
@@ -24,9 +25,7 @@ func runMap(t *testing.T, args ...string) (string, string, error) {
 
 func TestMapText(t *testing.T) {
 	out, _, err := runMap(t)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	for _, want := range []string{
 		"map classic: 42 territories, 6 continents, 83 borders\n",
 		"\nNorth America: bonus 5, 9 territories, 3 on the border\n",
@@ -36,24 +35,17 @@ func TestMapText(t *testing.T) {
 		"    Argentina              Peru, Brazil\n",
 		"  * Indonesia              Siam (Asia), New Guinea, Western Australia\n",
 	} {
-		if !strings.Contains(out, want) {
-			t.Errorf("output lacks %q", want)
-		}
+		assert.Contains(t, out, want)
 	}
-	if n := strings.Count(out, "  * "); n != 18 {
-		t.Errorf("%d border territories starred, want 3+2+4+3+5+1 = 18", n)
-	}
+	assert.Equal(t, 3+2+4+3+5+1, strings.Count(out, "  * "), "border territories starred")
 	named, _, err := runMap(t, "classic")
-	if err != nil || named != out {
-		t.Errorf("map classic differs from the default (err %v)", err)
-	}
+	require.NoError(t, err)
+	assert.Equal(t, out, named, "map classic and the default")
 }
 
 func TestMapJSON(t *testing.T) {
 	out, _, err := runMap(t, "-json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	var v struct {
 		Territories []struct {
 			Name      string   `json:"name"`
@@ -68,75 +60,50 @@ func TestMapJSON(t *testing.T) {
 	}
 	dec := json.NewDecoder(strings.NewReader(out))
 	dec.DisallowUnknownFields()
-	if err := dec.Decode(&v); err != nil {
-		t.Fatal(err)
-	}
-	if len(v.Territories) != 42 || len(v.Continents) != 6 {
-		t.Fatalf("%d territories, %d continents", len(v.Territories), len(v.Continents))
-	}
+	require.NoError(t, dec.Decode(&v))
+	require.Len(t, v.Territories, 42)
+	require.Len(t, v.Continents, 6)
 	first := v.Territories[0]
-	if first.Name != "Alaska" || first.Continent != "North America" ||
-		strings.Join(first.Neighbors, ",") != "Northwest Territory,Alberta,Kamchatka" {
-		t.Errorf("territory 0 = %+v", first)
-	}
+	assert.Equal(t, "Alaska", first.Name)
+	assert.Equal(t, "North America", first.Continent)
+	assert.Equal(t, []string{"Northwest Territory", "Alberta", "Kamchatka"}, first.Neighbors)
 	au := v.Continents[5]
-	if au.Name != "Australia" || au.Bonus != 2 ||
-		strings.Join(au.Territories, ",") != "Indonesia,New Guinea,Western Australia,Eastern Australia" {
-		t.Errorf("continent 5 = %+v", au)
-	}
+	assert.Equal(t, "Australia", au.Name)
+	assert.Equal(t, 2, au.Bonus)
+	assert.Equal(t, []string{"Indonesia", "New Guinea", "Western Australia", "Eastern Australia"}, au.Territories)
 	borders := 0
 	for _, t := range v.Territories {
 		borders += len(t.Neighbors)
 	}
-	if borders != 2*83 {
-		t.Errorf("%d neighbour entries, want 166", borders)
-	}
+	assert.Equal(t, 2*83, borders, "neighbour entries")
 }
 
 func TestMapTOMLAndFile(t *testing.T) {
 	out, _, err := runMap(t, "-toml")
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	path := filepath.Join(t.TempDir(), "copy.toml")
-	if err := os.WriteFile(path, []byte(out), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, os.WriteFile(path, []byte(out), 0o644))
 	fromFile, _, err := runMap(t, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.HasPrefix(fromFile, "map classic: 42 territories, 6 continents, 83 borders\n") {
-		t.Errorf("map from %s:\n%s", path, fromFile)
-	}
+	require.NoError(t, err)
+	assert.True(t, strings.HasPrefix(fromFile, "map classic: 42 territories, 6 continents, 83 borders\n"),
+		"map from %s:\n%s", path, fromFile)
 }
 
 func TestMapRules(t *testing.T) {
 	out, _, err := runMap(t, "-rules", "mars2006")
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	r, err := sim.ParseRules("printed", []byte(out))
-	if err != nil {
-		t.Fatalf("%v\n%s", err, out)
-	}
-	if r.Name != "mars2006" || r.End.RoundLimit != 100 || r.Fortify.Mode != sim.FortifyOneStep || r.Reinforce.Rounding != "ceil" {
-		t.Errorf("printed rules %+v", r)
-	}
+	require.NoError(t, err, out)
+	assert.Equal(t, "mars2006", r.Name)
+	assert.Equal(t, 100, r.End.RoundLimit)
+	assert.Equal(t, sim.FortifyOneStep, r.Fortify.Mode)
+	assert.Equal(t, sim.RoundCeil, r.Reinforce.Rounding)
 }
 
 func TestMapErrors(t *testing.T) {
 	dir := t.TempDir()
-	bad := filepath.Join(dir, "bad.toml")
-	if err := os.WriteFile(bad, []byte("name = \"bad\"\n[[continents]]\nname = \"A\"\nbonus = 0\n[[territories]]\nname = \"a\"\ncontinent = \"A\"\nneighbors = [\"a\"]\n"+
-		"[[territories]]\nname = \"b\"\ncontinent = \"A\"\nneighbors = [\"a\"]\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	pair := filepath.Join(dir, "pair.toml")
-	if err := os.WriteFile(pair, []byte("name = \"pair\"\n[[continents]]\nname = \"A\"\nbonus = 0\n[[territories]]\nname = \"a\"\ncontinent = \"A\"\nneighbors = [\"b\"]\n"+
-		"[[territories]]\nname = \"b\"\ncontinent = \"A\"\nneighbors = [\"a\"]\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	bad := filepath.Join("testdata", "maps", "self-border.toml")
+	pair := filepath.Join("testdata", "maps", "pair.toml")
 	cases := []struct {
 		name string
 		args []string
@@ -154,13 +121,7 @@ func TestMapErrors(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			_, _, err := runMap(t, c.args...)
-			if err == nil || !strings.Contains(err.Error(), c.want) {
-				t.Fatalf("error %v, want it to contain %q", err, c.want)
-			}
+			assert.ErrorContains(t, err, c.want)
 		})
-	}
-	_, stderr, err := runMap(t, "-h")
-	if !errors.Is(err, flag.ErrHelp) || !strings.Contains(stderr, "usage: marslab map") {
-		t.Errorf("-h: error %v, stderr %q", err, stderr)
 	}
 }

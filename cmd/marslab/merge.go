@@ -11,19 +11,15 @@ import (
 
 // cmdMerge joins the output directories of a batch's shards.
 func cmdMerge(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("merge", stderr)
-	out := fs.String("out", "", "output directory for the merged config.json, games.jsonl, summary.json, timing.json (required)")
-	quiet := fs.Bool("quiet", false, "do not print the summary table")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, `usage: marslab merge -out DIR SHARD_DIR...
+	fs := newFlagSet("merge", `usage: marslab merge -out DIR SHARD_DIR...
 
 Joins the output directories of the shards of one batch (marslab batch -shard i/n) into
 DIR. The shards must be complete, of the same batch (config.json), and cover every
 shard 0..n-1 exactly once; DIR's games.jsonl and summary.json are then byte-identical
-to those of the batch played in one piece.`)
-		fs.PrintDefaults()
-	}
-	dirs, err := parseFlags(fs, args)
+to those of the batch played in one piece.`, stderr)
+	out := fs.String("out", "", "output directory for the merged config.json, games.jsonl, summary.json, timing.json (required)")
+	quiet := fs.Bool("quiet", false, "do not print the summary table")
+	dirs, err := parseArgs(fs, args, stdout)
 	if err != nil {
 		return err
 	}

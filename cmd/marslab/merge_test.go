@@ -4,6 +4,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestMergeErrors(t *testing.T) {
@@ -13,9 +16,8 @@ func TestMergeErrors(t *testing.T) {
 	batchIn(t, s0, "-shard", "0/2")
 	batchIn(t, s1, "-shard", "1/2")
 	other := filepath.Join(base, "other")
-	if out, err := runOut(t, "batch", "-quiet", "-players", "random,random", "-games", "30", "-seed", "3", "-shard", "1/2", "-out", other); err != nil {
-		t.Fatalf("%v\n%s", err, out)
-	}
+	log, err := runOut(t, "batch", "-quiet", "-players", "random,random", "-games", "30", "-seed", "3", "-shard", "1/2", "-out", other)
+	require.NoError(t, err, log)
 	out := filepath.Join(base, "m")
 	tests := []struct {
 		args []string
@@ -30,14 +32,9 @@ func TestMergeErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		_, err := runOut(t, append([]string{"merge"}, tt.args...)...)
-		if err == nil || !strings.Contains(err.Error(), tt.want) {
-			t.Errorf("merge %v: want error containing %q, got %v", tt.args, tt.want, err)
-		}
+		assert.ErrorContains(t, err, tt.want, "merge %v", tt.args)
 	}
-	if _, err := runOut(t, "merge", "-quiet", "-out", out, s1, s0); err != nil {
-		t.Fatal(err)
-	}
-	if n := strings.Count(readText(t, filepath.Join(out, "games.jsonl")), "\n"); n != 30 {
-		t.Errorf("merged %d games, want 30", n)
-	}
+	_, err = runOut(t, "merge", "-quiet", "-out", out, s1, s0)
+	require.NoError(t, err)
+	assert.Equal(t, 30, strings.Count(readText(t, filepath.Join(out, "games.jsonl")), "\n"), "merged games")
 }

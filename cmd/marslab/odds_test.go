@@ -4,15 +4,17 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
-	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"marslab/bots/registry"
 	"marslab/dice"
+	"marslab/stats"
 )
 
 func runOdds(t *testing.T, args ...string) (string, error) {
@@ -24,23 +26,15 @@ func runOdds(t *testing.T, args ...string) (string, error) {
 
 func TestOddsBattleJSON(t *testing.T) {
 	out, err := runOdds(t, "-a", "5", "-d", "5", "-json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	var got battleJSON
-	if err := json.Unmarshal([]byte(out), &got); err != nil {
-		t.Fatalf("%v\n%s", err, out)
-	}
+	require.NoError(t, json.Unmarshal([]byte(out), &got), out)
 	tab, err := dice.NewTable(dice.Classic, 5)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got.A != 5 || got.D != 5 || math.Abs(got.Win-tab.Win(5, 5)) > 1e-15 {
-		t.Errorf("a=%d d=%d win=%v, want 5 5 %v", got.A, got.D, got.Win, tab.Win(5, 5))
-	}
-	if len(got.Outcomes) != 10 {
-		t.Fatalf("%d outcomes, want 5 conquests + 5 defeats", len(got.Outcomes))
-	}
+	require.NoError(t, err)
+	assert.Equal(t, 5, got.A)
+	assert.Equal(t, 5, got.D)
+	assert.InDelta(t, tab.Win(5, 5), got.Win, 1e-15)
+	require.Len(t, got.Outcomes, 10, "5 conquests + 5 defeats")
 	sum, win := 0.0, 0.0
 	for _, o := range got.Outcomes {
 		sum += o.P
@@ -48,183 +42,127 @@ func TestOddsBattleJSON(t *testing.T) {
 			win += o.P
 		}
 	}
-	if math.Abs(sum-1) > 1e-14 || math.Abs(win-got.Win) > 1e-14 {
-		t.Errorf("outcomes sum to %v, conquests to %v (win %v)", sum, win, got.Win)
-	}
+	assert.InDelta(t, 1, sum, 1e-14, "outcomes")
+	assert.InDelta(t, got.Win, win, 1e-14, "conquests")
 	// Losses: the mean attacker loss plus the mean attacker army left is 5.
 	left := 0.0
 	for _, o := range got.Outcomes {
 		left += o.P * float64(o.AttackerLeft)
 	}
-	if math.Abs(left+got.AttackerLossesMean-5) > 1e-13 {
-		t.Errorf("attacker losses mean %v inconsistent with outcomes (left %v)", got.AttackerLossesMean, left)
-	}
+	assert.InDelta(t, 5, left+got.AttackerLossesMean, 1e-13, "attacker losses mean and armies left")
 }
 
 func TestOddsBattleText(t *testing.T) {
 	out, err := runOdds(t, "-from", "6", "-d", "5")
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	for _, want := range []string{"5 attacking armies (a territory of 6) against 5 defenders", "P(attacker conquers) = 0.506203", "attacker left"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("output lacks %q:\n%s", want, out)
-		}
+		assert.Contains(t, out, want)
 	}
 	out, err = runOdds(t, "-a", "1", "-d", "1", "-exact", "-json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(out, `"win_exact": "5/12"`) || !strings.Contains(out, `"p_exact": "7/12"`) {
-		t.Errorf("exact 1v1 is not 5/12 and 7/12:\n%s", out)
-	}
+	require.NoError(t, err)
+	assert.Contains(t, out, `"win_exact": "5/12"`)
+	assert.Contains(t, out, `"p_exact": "7/12"`)
 	// Stop at 2: one roll of 3 dice against 2 decides.
 	out, err = runOdds(t, "-a", "3", "-d", "2", "-stop", "2", "-exact")
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	for _, want := range []string{"= 1445/3888", "2611/7776", "2275/7776"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("stop output lacks %q:\n%s", want, out)
-		}
+		assert.Contains(t, out, want)
 	}
 }
 
 func TestOddsChain(t *testing.T) {
 	out, err := runOdds(t, "-a", "10", "-chain", "3,2,1", "-json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	var got chainJSON
-	if err := json.Unmarshal([]byte(out), &got); err != nil {
-		t.Fatalf("%v\n%s", err, out)
-	}
+	require.NoError(t, json.Unmarshal([]byte(out), &got), out)
 	tab, err := dice.NewTable(dice.Classic, 10)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(got.WinFirst) != 3 || got.Win != got.WinFirst[2] {
-		t.Fatalf("win_first %v, win %v", got.WinFirst, got.Win)
-	}
+	require.NoError(t, err)
+	require.Len(t, got.WinFirst, 3)
+	assert.Equal(t, got.WinFirst[2], got.Win)
 	// The first territory is a plain battle.
-	if math.Abs(got.WinFirst[0]-tab.Win(10, 3)) > 1e-15 {
-		t.Errorf("win_first[0] = %v, want Win(10, 3) = %v", got.WinFirst[0], tab.Win(10, 3))
-	}
-	if math.Abs(got.Win-0.817051) > 5e-7 {
-		t.Errorf("win = %v, want 0.817051", got.Win)
-	}
+	assert.InDelta(t, tab.Win(10, 3), got.WinFirst[0], 1e-15)
+	assert.InDelta(t, 0.817051, got.Win, 5e-7)
 	// At most 10 - 3 + 1 = 8 armies can reach the third territory.
-	last := got.Survivors[len(got.Survivors)-1]
-	if last.Armies != 8 {
-		t.Errorf("largest survivor count %d, want 8", last.Armies)
-	}
+	assert.Equal(t, 8, got.Survivors[len(got.Survivors)-1].Armies, "largest survivor count")
 	// Hand-worked: 2 armies against 1 and 1.
 	out, err = runOdds(t, "-a", "2", "-chain", "1,1", "-exact")
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	// 125/216 * 15/36 = 625/2592.
-	if !strings.Contains(out, "= 625/2592") {
-		t.Errorf("chain 2 vs 1,1 lacks 625/2592:\n%s", out)
-	}
+	assert.Contains(t, out, "= 625/2592")
 }
 
 func TestOddsTable(t *testing.T) {
 	dir := t.TempDir()
 	png := filepath.Join(dir, "odds.png")
 	out, err := runOdds(t, "-table", "30", "-json", "-plot", png)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	var got struct {
 		N   int         `json:"n"`
 		Win [][]float64 `json:"win"`
 	}
-	if err := json.Unmarshal([]byte(out), &got); err != nil {
-		t.Fatal(err)
-	}
-	if got.N != 30 || len(got.Win) != 30 || len(got.Win[29]) != 30 {
-		t.Fatalf("table of %d rows", len(got.Win))
-	}
+	require.NoError(t, json.Unmarshal([]byte(out), &got))
+	assert.Equal(t, 30, got.N)
+	require.Len(t, got.Win, 30)
+	require.Len(t, got.Win[29], 30)
 	// [a-1][d-1]: 1 vs 1 is 15/36; 2 vs 1 is 125/216 + 91/216 * 15/36.
-	if math.Abs(got.Win[0][0]-15.0/36) > 1e-15 || math.Abs(got.Win[1][0]-(125.0/216+91.0/216*15/36)) > 1e-15 {
-		t.Errorf("win[0][0] = %v, win[1][0] = %v", got.Win[0][0], got.Win[1][0])
-	}
+	assert.InDelta(t, 15.0/36, got.Win[0][0], 1e-15)
+	assert.InDelta(t, 125.0/216+91.0/216*15/36, got.Win[1][0], 1e-15)
 	fi, err := os.Stat(png)
-	if err != nil || fi.Size() < 10000 {
-		t.Fatalf("plot: %v %v", fi, err)
-	}
+	require.NoError(t, err)
+	assert.Greater(t, fi.Size(), int64(10000), "plot size")
 	out, err = runOdds(t, "-table", "3")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(out, "   1 0.417 0.106 0.027") {
-		t.Errorf("text table:\n%s", out)
-	}
+	require.NoError(t, err)
+	assert.Contains(t, out, "   1 0.417 0.106 0.027")
 }
 
 func TestOddsRolls(t *testing.T) {
 	out, err := runOdds(t, "-rolls")
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	for _, want := range []string{
 		"3v2   attacker wins all 2    2890/7776      37.166%     37%",
 		"3v2   one each               2611/7776      33.578%     34%",
 		"1v1   attacker wins          15/36          41.667%     42%",
 	} {
-		if !strings.Contains(out, want) {
-			t.Errorf("rolls lack %q:\n%s", want, out)
-		}
+		assert.Contains(t, out, want)
 	}
 	out, err = runOdds(t, "-rolls", "-json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	var rows []rollJSON
-	if err := json.Unmarshal([]byte(out), &rows); err != nil {
-		t.Fatal(err)
-	}
-	if len(rows) != 6 || rows[5].Total != 7776 || rows[5].Counts[0] != 2275 || rows[5].Paper[0] != 29 {
-		t.Errorf("rows %+v", rows)
-	}
+	require.NoError(t, json.Unmarshal([]byte(out), &rows))
+	require.Len(t, rows, 6)
+	assert.Equal(t, int64(7776), rows[5].Total)
+	assert.Equal(t, int64(2275), rows[5].Counts[0])
+	assert.Equal(t, 29, rows[5].Paper[0])
 	// A variant with ties to the attacker has no paper column.
 	out, err = runOdds(t, "-rolls", "-ties-attacker")
-	if err != nil || strings.Contains(out, "%     4") || !strings.Contains(out, "21/36") {
-		t.Errorf("ties variant (%v):\n%s", err, out)
-	}
+	require.NoError(t, err)
+	assert.NotContains(t, out, "%     4")
+	assert.Contains(t, out, "21/36")
 }
 
 func TestOddsVerify(t *testing.T) {
 	out, err := runOdds(t, "-verify", "-games", "20000", "-seed", "3")
-	if err != nil {
-		t.Fatalf("%v\n%s", err, out)
-	}
+	require.NoError(t, err, out)
 	for _, want := range []string{"roll 3v2", "battle 10 vs 10", "all 11 p-values >= 0.0001"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("verify lacks %q:\n%s", want, out)
-		}
+		assert.Contains(t, out, want)
 	}
 	again, err := runOdds(t, "-verify", "-games", "20000", "-seed", "3")
-	if err != nil || again != out {
-		t.Errorf("same seed, different output")
-	}
+	require.NoError(t, err)
+	assert.Equal(t, out, again, "same seed")
 	// The exit status: at -alpha 0.5, eleven tests of fair dice all pass
 	// with probability 2^-11 only; seed 1 has failures, which must make
 	// the command return an error (and report them in the JSON).
 	out, err = runOdds(t, "-verify", "-games", "2000", "-seed", "1", "-alpha", "0.5", "-json")
-	if err == nil || !strings.Contains(err.Error(), "below alpha 0.5") {
-		t.Fatalf("no error at alpha 0.5: %v", err)
-	}
+	require.ErrorContains(t, err, "below alpha 0.5")
 	var jout struct {
 		Failed int `json:"failed"`
 		Tests  []struct {
 			P float64 `json:"p_value"`
 		} `json:"tests"`
 	}
-	if e := json.Unmarshal([]byte(out), &jout); e != nil || jout.Failed == 0 || len(jout.Tests) != 11 {
-		t.Errorf("json: failed %d, %d tests (%v)", jout.Failed, len(jout.Tests), e)
-	}
+	require.NoError(t, json.Unmarshal([]byte(out), &jout))
+	assert.NotZero(t, jout.Failed)
+	assert.Len(t, jout.Tests, 11)
 }
 
 func TestOddsErrors(t *testing.T) {
@@ -262,9 +200,7 @@ func TestOddsErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		_, err := runOdds(t, tt.args...)
-		if err == nil || !strings.Contains(err.Error(), tt.msg) {
-			t.Errorf("odds %v: error %v, want %q", tt.args, err, tt.msg)
-		}
+		assert.ErrorContains(t, err, tt.msg, "odds %v", tt.args)
 	}
 }
 
@@ -304,12 +240,8 @@ func TestOddsFlagsNotApplicable(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
 			out, err := runOdds(t, tt.args...)
-			if err == nil || !strings.Contains(err.Error(), tt.msg) {
-				t.Errorf("error %v, want %q", err, tt.msg)
-			}
-			if out != "" {
-				t.Errorf("printed output before the error:\n%s", out)
-			}
+			assert.ErrorContains(t, err, tt.msg)
+			assert.Empty(t, out, "output before the error")
 		})
 	}
 	// A boolean flag given as false is no flag at all; the flags that do
@@ -322,9 +254,8 @@ func TestOddsFlagsNotApplicable(t *testing.T) {
 		{"-verify", "-games", "20", "-seed", "2", "-alpha", "1e-9", "-json"},
 		{"-verify", "-from", "4", "-d", "2", "-stop", "1", "-games", "20", "-seed", "2", "-alpha", "1e-9"},
 	} {
-		if _, err := runOdds(t, args...); err != nil {
-			t.Errorf("odds %v: %v", args, err)
-		}
+		_, err := runOdds(t, args...)
+		assert.NoError(t, err, "odds %v", args)
 	}
 }
 
@@ -334,9 +265,7 @@ func TestOddsFlagsNotApplicable(t *testing.T) {
 func TestOddsVerifyHypothesis(t *testing.T) {
 	classic := dice.NewChainer(dice.Classic, 10)
 	stop, err := dice.BattleStop(dice.Classic, 8, 5, 2)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	tests := []struct {
 		args []string
 		name string  // of the test
@@ -359,32 +288,23 @@ func TestOddsVerifyHypothesis(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			args := append([]string{"-verify", "-games", "20000", "-seed", "3"}, tt.args...)
 			out, err := runOdds(t, args...)
-			if err != nil {
-				t.Fatalf("%v\n%s", err, out)
-			}
+			require.NoError(t, err, out)
 			for _, want := range append(tt.want, "verify: H0: the engine's dice win with the exact probability",
 				tt.name+" ", "H0 not rejected") {
-				if !strings.Contains(out, want) {
-					t.Errorf("output lacks %q:\n%s", want, out)
-				}
+				assert.Contains(t, out, want)
 			}
-			if again, err := runOdds(t, args...); err != nil || again != out {
-				t.Errorf("same seed, different output (%v)", err)
-			}
+			again, err := runOdds(t, args...)
+			require.NoError(t, err)
+			assert.Equal(t, out, again, "same seed")
 			out, err = runOdds(t, append(args, "-json")...)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			var got verifyJSON
-			if err := json.Unmarshal([]byte(out), &got); err != nil {
-				t.Fatalf("%v\n%s", err, out)
-			}
-			if len(got.Tests) != 1 || got.Failed != 0 || got.Tests[0].Name != tt.name || !strings.HasPrefix(got.Hypothesis, "P(win) = ") {
-				t.Fatalf("json %+v", got)
-			}
-			if e := got.Tests[0].Expected[0] / 20000; math.Abs(e-tt.p) > 1e-12 {
-				t.Errorf("expected win frequency %v, want the exact %v", e, tt.p)
-			}
+			require.NoError(t, json.Unmarshal([]byte(out), &got), out)
+			require.Len(t, got.Tests, 1)
+			assert.Zero(t, got.Failed)
+			assert.Equal(t, tt.name, got.Tests[0].Name)
+			assert.True(t, strings.HasPrefix(got.Hypothesis, "P(win) = "), got.Hypothesis)
+			assert.InDelta(t, tt.p, got.Tests[0].Expected[0]/20000, 1e-12, "expected win frequency")
 		})
 	}
 }
@@ -396,29 +316,22 @@ func TestOddsVerifyHypothesisRejects(t *testing.T) {
 	// At alpha 0.9 a true hypothesis is rejected 90 % of the time; seed 1
 	// gives p = 0.42 for this battle.
 	out, err := runOdds(t, "-verify", "-from", "9", "-d", "5", "-stop", "2", "-alpha", "0.9")
-	if err == nil || !strings.Contains(err.Error(), "H0 rejected, p-value 0.4179 below alpha 0.9: P(win) = 0.734190 for 8 attacking armies") {
-		t.Errorf("error %v", err)
-	}
-	if !strings.Contains(out, "BELOW ALPHA") || strings.Contains(out, "not rejected") {
-		t.Errorf("output:\n%s", out)
-	}
+	assert.ErrorContains(t, err, "H0 rejected, p-value 0.4179 below alpha 0.9: P(win) = 0.734190 for 8 attacking armies")
+	assert.Contains(t, out, "BELOW ALPHA")
+	assert.NotContains(t, out, "not rejected")
 	out, err = runOdds(t, "-verify", "-a", "10", "-chain", "3,2,1", "-alpha", "0.9", "-json")
+	assert.ErrorContains(t, err, "H0 rejected", "chain at alpha 0.9")
 	var got verifyJSON
-	if err == nil || json.Unmarshal([]byte(out), &got) != nil || got.Failed != 1 {
-		t.Errorf("chain at alpha 0.9: %v, json %+v", err, got)
-	}
+	require.NoError(t, json.Unmarshal([]byte(out), &got))
+	assert.Equal(t, 1, got.Failed)
 	// The engine's classic dice against the exact odds of ties to the
 	// attacker: a wrong hypothesis, which the frequency must reject.
 	ties := dice.Rules{AttackerDice: 3, DefenderDice: 2, TiesToAttacker: true}
 	for _, args := range [][]string{{"-a", "5", "-d", "5"}, {"-a", "10", "-chain", "3,2,1"}} {
 		out, err := runOdds(t, append([]string{"-verify", "-json", "-games", "20000"}, args...)...)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		var got verifyJSON
-		if err := json.Unmarshal([]byte(out), &got); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, json.Unmarshal([]byte(out), &got))
 		c := dice.NewChainer(ties, 10)
 		var wrong float64
 		if args[2] == "-d" {
@@ -427,31 +340,24 @@ func TestOddsVerifyHypothesisRejects(t *testing.T) {
 			wrong = c.Win(10, []int{3, 2, 1})
 		}
 		tt := got.Tests[0]
-		if bad := binomialTest("wrong", tt.Observed[0], 20000, wrong); bad.P > 1e-6 {
-			t.Errorf("%v: classic dice not told from ties to the attacker (P(win) %v): p %v", args, wrong, bad.P)
-		}
+		bad, err := stats.BinomialZTest(tt.Observed[0], 20000, wrong)
+		require.NoError(t, err)
+		assert.Less(t, bad.P, 1e-6, "%v: classic dice told from ties to the attacker (P(win) %v)", args, wrong)
 		// With -ties-attacker, the engine rolls the variant and agrees.
-		if _, err := runOdds(t, append([]string{"-verify", "-ties-attacker", "-games", "20000"}, args...)...); err != nil {
-			t.Errorf("%v -ties-attacker: %v", args, err)
-		}
+		_, err = runOdds(t, append([]string{"-verify", "-ties-attacker", "-games", "20000"}, args...)...)
+		assert.NoError(t, err, "%v -ties-attacker", args)
 	}
 	// Cancelling stops the trials.
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	var b bytes.Buffer
-	if err := run(ctx, registry.Default(), []string{"odds", "-verify", "-a", "5", "-d", "5"}, &b, &b); !errors.Is(err, context.Canceled) {
-		t.Errorf("cancelled: %v", err)
-	}
+	assert.ErrorIs(t, run(ctx, registry.Default(), []string{"odds", "-verify", "-a", "5", "-d", "5"}, &b, &b), context.Canceled)
 }
 
 func TestOddsRulesFromSim(t *testing.T) {
 	out, err := runOdds(t, "-rules", "classic", "-a", "1", "-d", "1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(out, "P(attacker conquers) = 0.416667") {
-		t.Errorf("classic rules:\n%s", out)
-	}
+	require.NoError(t, err)
+	assert.Contains(t, out, "P(attacker conquers) = 0.416667")
 }
 
 func FuzzParseDefenders(f *testing.F) {
@@ -463,13 +369,10 @@ func FuzzParseDefenders(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if len(defs) == 0 || len(defs) > maxChain {
-			t.Fatalf("%q parsed to %d territories", s, len(defs))
-		}
+		require.NotEmpty(t, defs, "%q", s)
+		require.LessOrEqual(t, len(defs), maxChain, "%q", s)
 		for _, d := range defs {
-			if d < 0 || d > dice.MaxBattleArmies {
-				t.Fatalf("%q parsed to %d defenders", s, d)
-			}
+			require.True(t, d >= 0 && d <= dice.MaxBattleArmies, "%q parsed to %d defenders", s, d)
 		}
 	})
 }

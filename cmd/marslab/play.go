@@ -17,21 +17,14 @@ const defaultPlayers = "aggressive,pacifist,passive,random,aggressive,random"
 
 // cmdPlay plays one game and prints its summary.
 func cmdPlay(ctx context.Context, reg *registry.Registry, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("play", stderr)
+	fs := newFlagSet("play", "usage: marslab play [flags]\n\nPlays one game and prints the winner (or stalemate), rounds and eliminations.", stderr)
 	gf := addGameFlags(fs, "seat 0 moves first")
 	seed := fs.Uint64("seed", 1, "experiment seed")
 	index := fs.Uint64("index", 0, "game index: the game's random streams derive from (seed, index)")
 	logPath := fs.String("log", "", "write every event of the game to this JSONL file")
 	explain := fs.Bool("explain", false, "let bots that can (MARS) narrate their decisions on stdout")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: marslab play [flags]\n\nPlays one game and prints the winner (or stalemate), rounds and eliminations.")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
+	if err := parseNoArgs(fs, args, stdout); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("play: unexpected argument %q", fs.Arg(0))
 	}
 	cfg, seats, err := gf.load(reg)
 	if err != nil {
@@ -142,12 +135,8 @@ func printGame(w io.Writer, cfg *gameConfig, seats []bots.Seat, s *sim.State, re
 
 // cmdReplay re-simulates a logged game and checks every event.
 func cmdReplay(ctx context.Context, reg *registry.Registry, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("replay", stderr)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: marslab replay game.jsonl\n\nRe-plays the game from the seed, rules, map and seats recorded in the log's header and\nfails at the first event that differs from the log.")
-		fs.PrintDefaults()
-	}
-	pos, err := parseFlags(fs, args)
+	fs := newFlagSet("replay", "usage: marslab replay game.jsonl\n\nRe-plays the game from the seed, rules, map and seats recorded in the log's header and\nfails at the first event that differs from the log.", stderr)
+	pos, err := parseArgs(fs, args, stdout)
 	if err != nil {
 		return err
 	}

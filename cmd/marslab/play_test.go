@@ -8,6 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"marslab/bots/registry"
 )
 
@@ -20,44 +23,31 @@ func runCmd(t *testing.T, args ...string) (string, string, error) {
 
 func TestPlaySummary(t *testing.T) {
 	out, _, err := runCmd(t, "play", "-players", "aggressive,pacifist,passive,random,aggressive,random", "-seed", "7")
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	for _, want := range []string{"seed 7", "rules mars2006 on map classic, 6 players", "seat", "place", "territories"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("summary lacks %q:\n%s", want, out)
-		}
+		assert.Contains(t, out, want)
 	}
-	if !strings.Contains(out, "winner: seat") && !strings.Contains(out, "stalemate after") {
-		t.Errorf("summary names no winner or stalemate:\n%s", out)
-	}
+	assert.True(t, strings.Contains(out, "winner: seat") || strings.Contains(out, "stalemate after"),
+		"summary names no winner or stalemate:\n%s", out)
 	// The same seed prints the same game.
 	again, _, err := runCmd(t, "play", "-players", "aggressive,pacifist,passive,random,aggressive,random", "-seed", "7")
-	if err != nil || again != out {
-		t.Fatalf("same seed, different output (err %v)", err)
-	}
+	require.NoError(t, err)
+	assert.Equal(t, out, again, "same seed")
 }
 
 func TestPlayLogReplay(t *testing.T) {
 	dir := t.TempDir()
 	log := filepath.Join(dir, "game.jsonl")
 	for _, rules := range []string{"mars2006", "classic", "fixedcards", "missions"} {
-		if _, _, err := runCmd(t, "play", "-players", "aggressive,random,pacifist,random", "-seed", "3", "-rules", rules, "-log", log); err != nil {
-			t.Fatalf("%s: %v", rules, err)
-		}
+		_, _, err := runCmd(t, "play", "-players", "aggressive,random,pacifist,random", "-seed", "3", "-rules", rules, "-log", log)
+		require.NoError(t, err, rules)
 		out, _, err := runCmd(t, "replay", log)
-		if err != nil {
-			t.Fatalf("%s: replay of an untouched log failed: %v", rules, err)
-		}
-		if !strings.Contains(out, "identical") {
-			t.Fatalf("%s: replay output %q", rules, out)
-		}
+		require.NoError(t, err, "%s: replay of an untouched log", rules)
+		require.Contains(t, out, "identical", rules)
 	}
 	// Tamper with one roll: the replay must fail and name the line.
 	data, err := os.ReadFile(log)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	lines := strings.Split(string(data), "\n")
 	for i, l := range lines {
 		if strings.Contains(l, `"e":"roll"`) && strings.Contains(l, `"def_loss":1`) {
@@ -65,13 +55,10 @@ func TestPlayLogReplay(t *testing.T) {
 			break
 		}
 	}
-	if err := os.WriteFile(log, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, os.WriteFile(log, []byte(strings.Join(lines, "\n")), 0o644))
 	_, _, err = runCmd(t, "replay", log)
-	if err == nil || !strings.Contains(err.Error(), "replay differs") || !strings.Contains(err.Error(), "line ") {
-		t.Fatalf("tampered log: err = %v", err)
-	}
+	require.ErrorContains(t, err, "replay differs", "tampered log")
+	assert.ErrorContains(t, err, "line ", "tampered log")
 }
 
 func TestPlayErrors(t *testing.T) {
@@ -87,25 +74,17 @@ func TestPlayErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		_, _, err := runCmd(t, c.args...)
-		if err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%v: err = %v, want it to mention %q", c.args, err, c.want)
-		}
+		assert.ErrorContains(t, err, c.want, "%v", c.args)
 	}
 }
 
 func TestFlagsAfterArguments(t *testing.T) {
 	a, _, err := runCmd(t, "map", "classic", "-json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	b, _, err := runCmd(t, "map", "-json", "classic")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if a != b || !strings.HasPrefix(a, `{"territories":[{"name":"Alaska"`) {
-		t.Fatalf("map classic -json and map -json classic differ or are not JSON:\n%.80s\n%.80s", a, b)
-	}
-	if _, _, err := runCmd(t, "map", "classic", "-nosuchflag"); err == nil {
-		t.Fatal("an unknown flag after the argument was accepted")
-	}
+	require.NoError(t, err)
+	assert.Equal(t, a, b, "map classic -json and map -json classic")
+	assert.True(t, strings.HasPrefix(a, `{"territories":[{"name":"Alaska"`), "%.80s", a)
+	_, _, err = runCmd(t, "map", "classic", "-nosuchflag")
+	assert.ErrorContains(t, err, "flag provided but not defined: -nosuchflag", "an unknown flag after the argument")
 }
