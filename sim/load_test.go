@@ -560,7 +560,7 @@ func TestValidateAgainstMap(t *testing.T) {
 			}
 		})
 	}
-	// The lead's test rules are valid on the ring maps.
+	// The test rules (testRules) are valid on the ring maps.
 	if err := testRules(FortifyOneStep).Validate(ringMap(3, 4)); err != nil {
 		t.Error(err)
 	}
