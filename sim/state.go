@@ -138,7 +138,7 @@ func (s *state) NumCards(p int) int { return len(s.hands[p]) }
 
 // AppendHand appends seat p's cards to dst, in the order that the indices
 // of Player.Trade refer to, and returns the extended slice. (Hands are open
-// information in marslab: bots may read any hand; see docs/engine.md.) The
+// information in marslab: bots may read any hand; see the README.) The
 // cards are a copy: changing them changes nothing in the game.
 func (s *state) AppendHand(dst []Card, p int) []Card { return append(dst, s.hands[p]...) }
 
