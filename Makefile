@@ -6,7 +6,7 @@ SEED      ?= 1
 OUT       ?= results/run
 STATICCHECK_VERSION ?= v0.8.2
 
-.PHONY: run test build vet fmt lint bench bench-engine fuzz figures readme clean
+.PHONY: run test build vet fmt lint bench bench-engine fuzz figures clean
 
 ## run: the main job on the embedded defaults: a batch of games on every core with a summary table.
 ## Run again, it finishes an interrupted batch or re-prints a complete one (-resume); `make clean` starts over.
@@ -52,14 +52,10 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzParamsSet$$' -fuzztime 10s ./mars
 	$(GO) test -run '^$$' -fuzz '^FuzzParseRecord$$' -fuzztime 10s ./arena
 
-## figures: regenerate the README's figures
+## figures: regenerate the figures in docs/figures
 figures:
 	mkdir -p docs/figures
 	$(GO) run ./cmd/marslab odds -table 30 -plot docs/figures/odds-table-30.png > /dev/null
 
 clean:
 	rm -rf results bin
-
-## readme: rebuild README.md from its parts in docs/readme
-readme:
-	for f in 00-intro engine maps-rules bots mars arena dice; do cat docs/readme/$$f.md; echo; done > README.md

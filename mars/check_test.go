@@ -7,8 +7,8 @@ import (
 	"testing"
 )
 
-// checker is a minimal assertion helper (the module's testify needs a
-// go.sum entry the lead has not added yet); fatal checkers stop the test.
+// checker is a minimal assertion helper for the tests that do not use
+// testify's assert and require; fatal checkers stop the test.
 type checker struct{ fatal bool }
 
 var (

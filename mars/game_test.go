@@ -356,7 +356,7 @@ func TestGames(t *testing.T) {
 }
 
 // TestTunedConfig loads configs/bots/mars-tuned.toml, the hand-picked
-// variant the README uses for the seat syntax: W_p 0.8, P_ob 150, every
+// variant docs/mars.md offers for trying the seat syntax: W_p 0.8, P_ob 150, every
 // other parameter as published.
 func TestTunedConfig(t *testing.T) {
 	reg := registry.Default()

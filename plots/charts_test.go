@@ -5,64 +5,63 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestLineChartValidate(t *testing.T) {
 	ok := Series{Name: "mars", X: []float64{1, 2, 3}, Y: []float64{0.2, 0.4, 0.3}, Lo: []float64{0.1, 0.3, 0.2}, Hi: []float64{0.3, 0.5, 0.4}}
 	tests := []struct {
-		l   LineChart
-		err string
+		name string
+		l    LineChart
+		err  string
 	}{
-		{LineChart{Series: []Series{ok}}, ""},
-		{LineChart{Title: "t"}, `line chart "t" has no series`},
-		{LineChart{Series: []Series{{Name: "s", X: []float64{1, 2}, Y: []float64{1}}}}, `series 0 ("s"): 2 x values and 1 y values`},
-		{LineChart{Series: []Series{ok, {X: []float64{1}, Y: []float64{1}, Lo: []float64{0}}}}, "series 1 (\"\"): error bars need Lo and Hi of 1 values each, have 1 and 0"},
-		{LineChart{Series: []Series{{X: []float64{1}, Y: []float64{math.Inf(1)}}}}, "point 0 (1, +Inf) is not finite"},
-		{LineChart{Series: []Series{{X: []float64{1}, Y: []float64{0.5}, Lo: []float64{0.6}, Hi: []float64{0.9}}}}, "y 0.5 outside its error bar [0.6, 0.9]"},
-		{LineChart{Series: []Series{ok}, YMin: 1, YMax: 0}, "y range [1, 0] is empty"},
+		{"ok", LineChart{Series: []Series{ok}}, ""},
+		{"no series", LineChart{Title: "t"}, `line chart "t" has no series`},
+		{"lengths", LineChart{Series: []Series{{Name: "s", X: []float64{1, 2}, Y: []float64{1}}}}, `series 0 ("s"): 2 x values and 1 y values`},
+		{"error bars", LineChart{Series: []Series{ok, {X: []float64{1}, Y: []float64{1}, Lo: []float64{0}}}}, "series 1 (\"\"): error bars need Lo and Hi of 1 values each, have 1 and 0"},
+		{"infinite", LineChart{Series: []Series{{X: []float64{1}, Y: []float64{math.Inf(1)}}}}, "point 0 (1, +Inf) is not finite"},
+		{"outside bar", LineChart{Series: []Series{{X: []float64{1}, Y: []float64{0.5}, Lo: []float64{0.6}, Hi: []float64{0.9}}}}, "y 0.5 outside its error bar [0.6, 0.9]"},
+		{"y range", LineChart{Series: []Series{ok}, YMin: 1, YMax: 0}, "y range [1, 0] is empty"},
 	}
 	for _, tt := range tests {
-		err := tt.l.Validate()
-		if tt.err == "" {
-			if err != nil {
-				t.Error(err)
+		t.Run(tt.name, func(t *testing.T) {
+			err := tt.l.Validate()
+			if tt.err == "" {
+				assert.NoError(t, err)
+				return
 			}
-			continue
-		}
-		if err == nil || !strings.Contains(err.Error(), tt.err) {
-			t.Errorf("error %v, want %q", err, tt.err)
-		}
+			assert.ErrorContains(t, err, tt.err)
+		})
 	}
 	// The error bars are relative to y: 0.2 - 0.1 below, 0.3 - 0.2 above.
 	lo, hi := seriesXY{&ok}.YError(0)
-	if math.Abs(lo-0.1) > 1e-15 || math.Abs(hi-0.1) > 1e-15 {
-		t.Errorf("YError(0) = %v, %v; want 0.1, 0.1", lo, hi)
-	}
+	assert.InDelta(t, 0.1, lo, 1e-15, "YError(0) below")
+	assert.InDelta(t, 0.1, hi, 1e-15, "YError(0) above")
 }
 
 func TestBarChartValidate(t *testing.T) {
 	tests := []struct {
-		b   BarChart
-		err string
+		name string
+		b    BarChart
+		err  string
 	}{
-		{BarChart{Categories: []string{"a", "b"}, Groups: []BarGroup{{Name: "g", Values: []float64{1, 2}}}}, ""},
-		{BarChart{Title: "x", Categories: []string{"a"}}, `bar chart "x" needs categories and groups, has 1 and 0`},
-		{BarChart{Categories: []string{"a", "b"}, Groups: []BarGroup{{Name: "g", Values: []float64{1}}}}, `bar group 0 ("g") has 1 values for 2 categories`},
-		{BarChart{Categories: []string{"a", "b"}, Groups: []BarGroup{{Values: []float64{1, math.NaN()}}}}, "value 1 (b) is NaN"},
+		{"ok", BarChart{Categories: []string{"a", "b"}, Groups: []BarGroup{{Name: "g", Values: []float64{1, 2}}}}, ""},
+		{"no groups", BarChart{Title: "x", Categories: []string{"a"}}, `bar chart "x" needs categories and groups, has 1 and 0`},
+		{"short group", BarChart{Categories: []string{"a", "b"}, Groups: []BarGroup{{Name: "g", Values: []float64{1}}}}, `bar group 0 ("g") has 1 values for 2 categories`},
+		{"NaN", BarChart{Categories: []string{"a", "b"}, Groups: []BarGroup{{Values: []float64{1, math.NaN()}}}}, "value 1 (b) is NaN"},
 	}
 	for _, tt := range tests {
-		err := tt.b.Validate()
-		if tt.err == "" {
-			if err != nil {
-				t.Error(err)
+		t.Run(tt.name, func(t *testing.T) {
+			err := tt.b.Validate()
+			if tt.err == "" {
+				assert.NoError(t, err)
+				return
 			}
-			continue
-		}
-		if err == nil || !strings.Contains(err.Error(), tt.err) {
-			t.Errorf("error %v, want %q", err, tt.err)
-		}
+			assert.ErrorContains(t, err, tt.err)
+		})
 	}
 }
 
@@ -82,20 +81,12 @@ func TestChartsSave(t *testing.T) {
 	for _, ext := range []string{"png", "svg", "pdf"} {
 		for name, save := range map[string]func(string) error{"line": l.Save, "bar": b.Save} {
 			path := filepath.Join(dir, name+"."+ext)
-			if err := save(path); err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, save(path), "%s.%s", name, ext)
 			data, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(data) < 3000 {
-				t.Errorf("%s.%s: only %d bytes", name, ext, len(data))
-			}
+			require.NoError(t, err)
+			assert.GreaterOrEqual(t, len(data), 3000, "%s.%s: file size", name, ext)
 		}
 	}
 	var buf bytes.Buffer
-	if err := b.Write(&buf, "tiff"); err == nil || !strings.Contains(err.Error(), `unsupported figure format "tiff"`) {
-		t.Errorf("tiff: %v", err)
-	}
+	assert.ErrorContains(t, b.Write(&buf, "tiff"), `unsupported figure format "tiff"`)
 }

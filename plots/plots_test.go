@@ -5,8 +5,12 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"strings"
+	"regexp"
+	"slices"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestGridValidate(t *testing.T) {
@@ -24,66 +28,58 @@ func TestGridValidate(t *testing.T) {
 		{"inf value", Grid{X: []float64{1, 2}, Y: []float64{1, 2}, Z: []float64{1, 2, math.Inf(1), 0}}, "Z[2] (column 0, row 1) is infinite"},
 	}
 	for _, tt := range tests {
-		err := tt.g.Validate()
-		if tt.err == "" {
-			if err != nil {
-				t.Errorf("%s: %v", tt.name, err)
+		t.Run(tt.name, func(t *testing.T) {
+			err := tt.g.Validate()
+			if tt.err == "" {
+				assert.NoError(t, err)
+				return
 			}
-			continue
-		}
-		if err == nil || !strings.Contains(err.Error(), tt.err) {
-			t.Errorf("%s: error %v, want %q", tt.name, err, tt.err)
-		}
+			assert.ErrorContains(t, err, tt.err)
+		})
 	}
 }
 
 func TestNewGridAndRange(t *testing.T) {
 	g := NewGrid([]float64{1, 2, 3}, []float64{10, 20}, func(x, y float64) float64 { return x*y - 25 })
-	want := []float64{-15, -5, 5, -5, 15, 35}
-	for i, z := range want {
-		if g.Z[i] != z {
-			t.Fatalf("Z = %v, want %v", g.Z, want)
-		}
-	}
-	if lo, hi := g.Range(); lo != -15 || hi != 35 {
-		t.Errorf("Range = %v, %v; want -15, 35", lo, hi)
-	}
+	require.Equal(t, []float64{-15, -5, 5, -5, 15, 35}, g.Z, "Z is row-major: x varies fastest")
+
+	lo, hi := g.Range()
+	assert.Equal(t, -15.0, lo)
+	assert.Equal(t, 35.0, hi)
+
 	g.Z[0], g.Z[5] = math.NaN(), math.NaN()
-	if lo, hi := g.Range(); lo != -5 || hi != 15 {
-		t.Errorf("Range ignoring NaN = %v, %v; want -5, 15", lo, hi)
-	}
+	lo, hi = g.Range()
+	assert.Equal(t, -5.0, lo, "Range ignores NaN")
+	assert.Equal(t, 15.0, hi, "Range ignores NaN")
+
 	all := Grid{X: []float64{0}, Y: []float64{0}, Z: []float64{math.NaN()}}
-	if lo, hi := all.Range(); !math.IsNaN(lo) || !math.IsNaN(hi) {
-		t.Errorf("Range of all-NaN grid = %v, %v", lo, hi)
-	}
+	lo, hi = all.Range()
+	assert.True(t, math.IsNaN(lo), "Range of an all-NaN grid: lo = %v", lo)
+	assert.True(t, math.IsNaN(hi), "Range of an all-NaN grid: hi = %v", hi)
 	h := HeatMap{Grid: all}
-	if err := h.Write(&bytes.Buffer{}, "svg"); err == nil || !strings.Contains(err.Error(), "all NaN") {
-		t.Errorf("all-NaN heat map: %v", err)
-	}
+	assert.ErrorContains(t, h.Write(&bytes.Buffer{}, "svg"), "all NaN")
 }
 
 func TestHeatMapValidate(t *testing.T) {
 	g := NewGrid([]float64{1, 2}, []float64{1, 2}, func(x, y float64) float64 { return x / y })
 	tests := []struct {
-		h   HeatMap
-		err string
+		name string
+		h    HeatMap
+		err  string
 	}{
-		{HeatMap{Grid: g, Palette: "rainbow"}, `unknown palette "rainbow" (known: black-body, blue-red,`},
-		{HeatMap{Grid: g, Min: 1, Max: 0}, "colour range Min 1 above Max 0"},
-		{HeatMap{Grid: g, Max: math.Inf(1)}, "is not finite"},
-		{HeatMap{Grid: Grid{X: []float64{1}, Y: []float64{1, 2}, Z: []float64{0, 1}}, Contours: []float64{0.5}}, "contours need at least 2 x 2 grid points, have 1 x 2"},
-		{HeatMap{Grid: g, Contours: []float64{math.NaN()}}, "contour level 0 is NaN"},
-		{HeatMap{Grid: g, Width: -1}, "negative figure size"},
+		{"palette", HeatMap{Grid: g, Palette: "rainbow"}, `unknown palette "rainbow" (known: black-body, blue-red,`},
+		{"range", HeatMap{Grid: g, Min: 1, Max: 0}, "colour range Min 1 above Max 0"},
+		{"infinite max", HeatMap{Grid: g, Max: math.Inf(1)}, "is not finite"},
+		{"contour grid", HeatMap{Grid: Grid{X: []float64{1}, Y: []float64{1, 2}, Z: []float64{0, 1}}, Contours: []float64{0.5}}, "contours need at least 2 x 2 grid points, have 1 x 2"},
+		{"contour NaN", HeatMap{Grid: g, Contours: []float64{math.NaN()}}, "contour level 0 is NaN"},
+		{"size", HeatMap{Grid: g, Width: -1}, "negative figure size"},
 	}
 	for _, tt := range tests {
-		err := tt.h.Validate()
-		if err == nil || !strings.Contains(err.Error(), tt.err) {
-			t.Errorf("error %v, want %q", err, tt.err)
-		}
+		t.Run(tt.name, func(t *testing.T) {
+			assert.ErrorContains(t, tt.h.Validate(), tt.err)
+		})
 	}
-	if err := (&HeatMap{Grid: g, Palette: "kindlmann", Contours: []float64{1}}).Validate(); err != nil {
-		t.Error(err)
-	}
+	assert.NoError(t, (&HeatMap{Grid: g, Palette: "kindlmann", Contours: []float64{1}}).Validate())
 }
 
 func TestHeatMapSave(t *testing.T) {
@@ -103,30 +99,72 @@ func TestHeatMapSave(t *testing.T) {
 		Max:        1,
 		Contours:   []float64{0.5},
 	}
+	magic := map[string]string{"png": "\x89PNG", "svg": "<?xml", "pdf": "%PDF"}
 	for _, ext := range []string{"png", "svg", "pdf"} {
-		path := filepath.Join(dir, "h."+ext)
-		if err := h.Save(path); err != nil {
-			t.Fatal(err)
-		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(data) < 5000 {
-			t.Errorf("%s: only %d bytes", ext, len(data))
-		}
-		magic := map[string]string{"png": "\x89PNG", "svg": "<?xml", "pdf": "%PDF"}[ext]
-		if !bytes.HasPrefix(data, []byte(magic)) {
-			t.Errorf("%s: starts with %q", ext, data[:8])
+		t.Run(ext, func(t *testing.T) {
+			path := filepath.Join(dir, "h."+ext)
+			require.NoError(t, h.Save(path))
+			data, err := os.ReadFile(path)
+			require.NoError(t, err)
+			assert.GreaterOrEqual(t, len(data), 5000, "file size")
+			assert.True(t, bytes.HasPrefix(data, []byte(magic[ext])), "%s starts with %q", ext, data[:8])
+		})
+	}
+	assert.ErrorContains(t, h.Save(filepath.Join(dir, "h.gif")), `unsupported figure format "gif"`)
+	assert.NoFileExists(t, filepath.Join(dir, "h.gif"), "a file was created for an unsupported format")
+}
+
+// pdfDate matches the creation and modification times a PDF carries.
+var pdfDate = regexp.MustCompile(`/(CreationDate|ModDate) \(D:[0-9]{14}\)`)
+
+// TestSaveDeterministic checks that the same figure gives the same bytes
+// every time it is drawn: PNG exactly; SVG and PDF exactly apart from the
+// creation and modification times a PDF records and the order in which the
+// contour lines are drawn (gonum's contour plotter draws them in map order).
+func TestSaveDeterministic(t *testing.T) {
+	grid := NewGrid([]float64{1, 2, 3, 4}, []float64{1, 2, 3}, func(x, y float64) float64 { return x - y })
+	l := LineChart{Series: []Series{{Name: "s", X: []float64{1, 2}, Y: []float64{0.5, 0.6}, Lo: []float64{0.4, 0.5}, Hi: []float64{0.6, 0.7}}}}
+	b := BarChart{Categories: []string{"a", "b"}, Groups: []BarGroup{{Name: "g", Values: []float64{1, 2}}}}
+	tests := []struct {
+		name      string
+		write     func(w *bytes.Buffer, format string) error
+		contoured bool
+	}{
+		{"heat map", heatWriter(HeatMap{Grid: grid, Title: "x - y"}), false},
+		{"heat map with contours", heatWriter(HeatMap{Grid: grid, Title: "x - y", Contours: []float64{-0.5, 0.5, 1.5}}), true},
+		{"line chart", func(w *bytes.Buffer, f string) error { return l.Write(w, f) }, false},
+		{"bar chart", func(w *bytes.Buffer, f string) error { return b.Write(w, f) }, false},
+	}
+	for _, tt := range tests {
+		for _, ext := range []string{"png", "svg", "pdf"} {
+			t.Run(tt.name+"."+ext, func(t *testing.T) {
+				var first bytes.Buffer
+				require.NoError(t, tt.write(&first, ext))
+				require.NotZero(t, first.Len())
+				for range 2 {
+					var again bytes.Buffer
+					require.NoError(t, tt.write(&again, ext))
+					a, b := first.Bytes(), again.Bytes()
+					if ext == "pdf" {
+						require.Len(t, pdfDate.FindAll(a, -1), 2, "creation and modification dates")
+						a = pdfDate.ReplaceAll(a, []byte("/$1 (D:00000000000000)"))
+						b = pdfDate.ReplaceAll(b, []byte("/$1 (D:00000000000000)"))
+					}
+					if tt.contoured && ext != "png" {
+						a, b = sortedLines(a), sortedLines(b)
+					}
+					require.True(t, bytes.Equal(a, b), "two writes differ")
+				}
+			})
 		}
 	}
-	err := h.Save(filepath.Join(dir, "h.gif"))
-	if err == nil || !strings.Contains(err.Error(), `unsupported figure format "gif"`) {
-		t.Errorf("gif: %v", err)
-	}
-	if _, err := os.Stat(filepath.Join(dir, "h.gif")); err == nil {
-		t.Error("a file was created for an unsupported format")
-	}
+}
+
+// sortedLines returns the lines of data in sorted order.
+func sortedLines(data []byte) []byte {
+	lines := bytes.Split(data, []byte("\n"))
+	slices.SortFunc(lines, bytes.Compare)
+	return bytes.Join(lines, []byte("\n"))
 }
 
 // TestSaveFailureWritesNothing checks that a figure that cannot be drawn
@@ -152,30 +190,20 @@ func TestSaveFailureWritesNothing(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
 			fresh := filepath.Join(dir, "fresh."+tt.ext)
-			err := tt.save(fresh)
-			if err == nil || !strings.Contains(err.Error(), tt.err) {
-				t.Errorf("error %v, want %q", err, tt.err)
-			}
-			if _, err := os.Stat(fresh); !os.IsNotExist(err) {
-				t.Errorf("a failed figure created %s (stat: %v)", fresh, err)
-			}
+			assert.ErrorContains(t, tt.save(fresh), tt.err)
+			assert.NoFileExists(t, fresh, "a failed figure created its file")
+
 			old := filepath.Join(dir, "old."+tt.ext)
-			if err := os.WriteFile(old, []byte("an earlier figure"), 0o666); err != nil {
-				t.Fatal(err)
-			}
-			if err := tt.save(old); err == nil {
-				t.Fatal("no error")
-			}
-			if data, err := os.ReadFile(old); err != nil || string(data) != "an earlier figure" {
-				t.Errorf("a failed figure changed %s to %q (%v)", old, data, err)
-			}
+			require.NoError(t, os.WriteFile(old, []byte("an earlier figure"), 0o666))
+			require.Error(t, tt.save(old))
+			data, err := os.ReadFile(old)
+			require.NoError(t, err)
+			assert.Equal(t, "an earlier figure", string(data), "a failed figure changed an existing file")
 		})
 	}
 	// A directory that does not exist: the error names the path.
 	missing := filepath.Join(t.TempDir(), "no", "such", "dir", "h.png")
-	if err := (&HeatMap{Grid: g}).Save(missing); err == nil || !strings.Contains(err.Error(), missing) {
-		t.Errorf("save into a missing directory: %v", err)
-	}
+	assert.ErrorContains(t, (&HeatMap{Grid: g}).Save(missing), missing)
 }
 
 func TestNiceTicks(t *testing.T) {
@@ -193,9 +221,7 @@ func TestNiceTicks(t *testing.T) {
 		for _, tk := range (niceTicks{}).Ticks(tt.lo, tt.hi) {
 			got = append(got, tk.Label)
 		}
-		if strings.Join(got, " ") != strings.Join(tt.want, " ") {
-			t.Errorf("Ticks(%v, %v) = %v, want %v", tt.lo, tt.hi, got, tt.want)
-		}
+		assert.Equal(t, tt.want, got, "Ticks(%v, %v)", tt.lo, tt.hi)
 	}
 }
 
@@ -221,13 +247,17 @@ func FuzzGridValidate(f *testing.F) {
 		}
 		// A valid grid has increasing finite axes and no infinite value.
 		for i := 1; i < len(g.X); i++ {
-			if !(g.X[i] > g.X[i-1]) {
-				t.Fatalf("accepted X %v", g.X)
-			}
+			require.Greater(t, g.X[i], g.X[i-1], "accepted X %v", g.X)
 		}
 		lo, hi := g.Range()
-		if !math.IsNaN(lo) && (math.IsInf(lo, 0) || math.IsInf(hi, 0) || lo > hi) {
-			t.Fatalf("Range %v %v", lo, hi)
+		if !math.IsNaN(lo) {
+			require.False(t, math.IsInf(lo, 0) || math.IsInf(hi, 0), "Range %v %v", lo, hi)
+			require.LessOrEqual(t, lo, hi, "Range")
 		}
 	})
+}
+
+// heatWriter adapts HeatMap.Write to a bytes.Buffer.
+func heatWriter(h HeatMap) func(w *bytes.Buffer, format string) error {
+	return func(w *bytes.Buffer, format string) error { return h.Write(w, format) }
 }

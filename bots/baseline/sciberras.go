@@ -58,7 +58,7 @@ const smallPlayer = 10
 // Pacifist deals armies one at a time round its territories in id order;
 // the deal continues across turns from the territory after the last one
 // served (the paper's loop restarts at its first territory each turn, which
-// would favour low ids: a choice, documented in the README).
+// would favour low ids: a choice, documented in docs/bots.md).
 //
 // Attacks: Passive never attacks. Pacifist draws 1..3 and Aggressive 7..9
 // attack orders uniformly from its random stream at the first Attack call
