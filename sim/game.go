@@ -89,9 +89,7 @@ type Game struct {
 
 	placeBuf []Placement
 	moveBuf  []Move
-	outflow  []int32
-	mark     []bool
-	queue    []int
+	paths    OwnedPaths // the engine's owned-path search (FortifyConnected)
 	scratch  []int
 	perSeat  [][]int
 	ev       Event
@@ -134,9 +132,7 @@ func NewGame(m *Map, r *Rules, players int) (*Game, error) {
 	g.setupOut = make([]bool, players)
 	g.faults = make([]int, players)
 	g.elimBy = make([]int, players)
-	g.outflow = make([]int32, nt)
-	g.mark = make([]bool, nt)
-	g.queue = make([]int, 0, nt)
+	g.paths.prepare(nt)
 	g.scratch = make([]int, 0, nt+8)
 	g.perSeat = make([][]int, players)
 	for i := range g.perSeat {
@@ -156,7 +152,7 @@ func NewGame(m *Map, r *Rules, players int) (*Game, error) {
 	s.m, s.rules, s.n = m, r, players
 	s.views = make([]view, players+1)
 	for i := range s.views {
-		s.views[i] = view{m.Clone(), r.Clone()}
+		s.views[i] = view{m.Clone(), r.Clone(), NewOwnedPaths(m)}
 	}
 	g.handles = make([]State, players+1)
 	g.view(players)
@@ -584,8 +580,8 @@ func (g *Game) tradePhase(p int) int {
 			case !ok:
 				voluntary = false
 			default:
-				if msg := g.checkSet(p, set); msg != "" {
-					g.fault(p, "trade: %s", msg)
+				if err := s.checkSet(p, set); err != nil {
+					g.fault(p, "trade: %v", err)
 					voluntary = false
 				} else {
 					total += g.trade(p, set)
@@ -604,28 +600,15 @@ func (g *Game) tradePhase(p int) int {
 	return total
 }
 
-func (g *Game) checkSet(p int, set [3]int) string {
-	hand := g.st.hands[p]
-	for i, k := range set {
-		if k < 0 || k >= len(hand) {
-			return fmt.Sprintf("card index %d out of range [0, %d)", k, len(hand))
-		}
-		for j := 0; j < i; j++ {
-			if set[j] == k {
-				return fmt.Sprintf("card index %d used twice", k)
-			}
-		}
-	}
-	if !ValidSet([3]uint8{hand[set[0]].Symbol, hand[set[1]].Symbol, hand[set[2]].Symbol}) {
-		return "cards do not form a set"
-	}
-	return ""
-}
-
 // BestSet returns the indices of the set in p's hand worth the most armies
 // (value plus territory bonus), preferring sets without wilds; ok is false if
-// the hand holds no set.
-func BestSet(s *State, p int) (set [3]int, ok bool) { return s.bestSet(p) }
+// the hand holds no set, or if s may not see p's hand (see State).
+func BestSet(s *State, p int) (set [3]int, ok bool) {
+	if !s.sees(p) {
+		return set, false
+	}
+	return s.bestSet(p)
+}
 
 func (s *state) bestSet(p int) (set [3]int, ok bool) {
 	hand := s.hands[p]
@@ -725,26 +708,8 @@ func (g *Game) placePhase(p, armies int) {
 		g.forfeit(p, armies, "place: %v", err)
 		return
 	}
-	sum := 0
-	for _, pl := range buf {
-		switch {
-		case pl.Territory < 0 || pl.Territory >= len(s.owner):
-			g.forfeit(p, armies, "place: territory %d out of range [0, %d)", pl.Territory, len(s.owner))
-			return
-		case int(s.owner[pl.Territory]) != p:
-			g.forfeit(p, armies, "place: territory %d is not yours", pl.Territory)
-			return
-		case pl.Armies <= 0 || pl.Armies > armies:
-			g.forfeit(p, armies, "place: %d armies on territory %d: must be 1..%d", pl.Armies, pl.Territory, armies)
-			return
-		}
-		sum += pl.Armies
-		if sum > armies {
-			break
-		}
-	}
-	if sum != armies {
-		g.forfeit(p, armies, "place: placed %d armies, must place exactly %d", sum, armies)
+	if err := s.CheckPlacement(p, armies, buf); err != nil {
+		g.forfeit(p, armies, "place: %v", err)
 		return
 	}
 	for _, pl := range buf {
@@ -777,8 +742,8 @@ func (g *Game) attackPhase(p int) {
 		if !ok {
 			return
 		}
-		if msg := g.checkAttack(p, o); msg != "" {
-			g.fault(p, "attack %d->%d: %s", o.From, o.To, msg)
+		if err := s.CheckAttack(p, o); err != nil {
+			g.fault(p, "attack %d->%d: %v", o.From, o.To, err)
 			return
 		}
 		from, to := o.From, o.To
@@ -839,47 +804,18 @@ func (g *Game) attackPhase(p int) {
 	}
 }
 
-func (g *Game) checkAttack(p int, o AttackOrder) string {
-	s := &g.st
-	nt := len(s.owner)
-	switch {
-	case o.From < 0 || o.From >= nt || o.To < 0 || o.To >= nt:
-		return fmt.Sprintf("territory out of range [0, %d)", nt)
-	case int(s.owner[o.From]) != p:
-		return "attacking territory is not yours"
-	case int(s.owner[o.To]) == p:
-		return "cannot attack your own territory"
-	case !g.m.Adjacent(o.From, o.To):
-		return "territories are not adjacent"
-	case s.armies[o.From] < 2:
-		return "attacking territory has fewer than 2 armies"
-	case o.Dice < 0 || o.Dice > g.r.Attack.AttackerDice || o.Dice > int(s.armies[o.From])-1:
-		return fmt.Sprintf("%d dice: must be 0 (most) or 1..%d", o.Dice, min(g.r.Attack.AttackerDice, int(s.armies[o.From])-1))
-	case o.StopAt < 0:
-		return fmt.Sprintf("stop level %d: must be >= 0", o.StopAt)
-	}
-	return ""
-}
-
 // conquer moves p into to after a won battle (na dice in the last roll),
 // handles an elimination and reports whether the attack phase must end
 // because of a fault.
 func (g *Game) conquer(p, def, from, to, na int) (endPhase bool) {
 	s := &g.st
-	lo := 1
-	if g.r.Attack.MoveInAtLeastDice {
-		lo = na
-	}
-	hi := int(s.armies[from]) - 1
-	if lo > hi {
-		lo = hi
-	}
+	lo, hi := s.OccupyRange(from, na)
 	k := lo
 	var ans int
 	var err error
 	if !g.broken[p] {
 		ans, err = g.askOccupy(p, from, to, lo, hi)
-		if err == nil && ans >= lo && ans <= hi {
+		if err == nil && CheckOccupy(lo, hi, ans) == nil {
 			k = ans
 		}
 	}
@@ -972,8 +908,8 @@ func (g *Game) tradePhaseForced(p int) int {
 				g.fault(p, "trade: %v", err)
 				ok = false
 			} else if ok {
-				if msg := g.checkSet(p, set); msg != "" {
-					g.fault(p, "trade: %s", msg)
+				if err := s.checkSet(p, set); err != nil {
+					g.fault(p, "trade: %v", err)
 					ok = false
 				}
 			}
@@ -1026,8 +962,8 @@ func (g *Game) fortifyPhase(p int) {
 	if len(moves) == 0 {
 		return
 	}
-	if msg := g.checkMoves(p, moves); msg != "" {
-		g.fault(p, "fortify (%s): %s", g.r.Fortify.Mode, msg)
+	if err := s.checkMoves(p, moves, &g.paths); err != nil {
+		g.fault(p, "fortify (%s): %v", g.r.Fortify.Mode, err)
 		return
 	}
 	for _, mv := range moves {
@@ -1039,67 +975,6 @@ func (g *Game) fortifyPhase(p int) {
 			g.emit(e)
 		}
 	}
-}
-
-func (g *Game) checkMoves(p int, moves []Move) string {
-	s := &g.st
-	nt := len(s.owner)
-	mode := g.r.Fortify.Mode
-	if mode != FortifyOneStep && len(moves) > 1 {
-		return fmt.Sprintf("%d moves: at most one", len(moves))
-	}
-	for t := range g.outflow {
-		g.outflow[t] = 0
-	}
-	for _, mv := range moves {
-		switch {
-		case mv.From < 0 || mv.From >= nt || mv.To < 0 || mv.To >= nt:
-			return fmt.Sprintf("move %d->%d: territory out of range [0, %d)", mv.From, mv.To, nt)
-		case int(s.owner[mv.From]) != p || int(s.owner[mv.To]) != p:
-			return fmt.Sprintf("move %d->%d: both territories must be yours", mv.From, mv.To)
-		case mv.From == mv.To:
-			return fmt.Sprintf("move %d->%d: same territory", mv.From, mv.To)
-		case mv.Armies <= 0:
-			return fmt.Sprintf("move %d->%d: %d armies: must be >= 1", mv.From, mv.To, mv.Armies)
-		}
-		if mode == FortifyConnected {
-			if !g.connected(p, mv.From, mv.To) {
-				return fmt.Sprintf("move %d->%d: no path through your territories", mv.From, mv.To)
-			}
-		} else if !g.m.Adjacent(mv.From, mv.To) {
-			return fmt.Sprintf("move %d->%d: territories are not adjacent", mv.From, mv.To)
-		}
-		g.outflow[mv.From] += int32(mv.Armies)
-		if g.outflow[mv.From] > s.armies[mv.From]-1 {
-			return fmt.Sprintf("move %d->%d: moves %d armies out of territory %d, which can spare %d (armies that arrive this phase cannot move on)",
-				mv.From, mv.To, g.outflow[mv.From], mv.From, s.armies[mv.From]-1)
-		}
-	}
-	return ""
-}
-
-// connected reports whether a and b are joined by a path of p's territories.
-func (g *Game) connected(p, a, b int) bool {
-	s := &g.st
-	for i := range g.mark {
-		g.mark[i] = false
-	}
-	q := append(g.queue[:0], a)
-	g.mark[a] = true
-	for len(q) > 0 {
-		t := q[len(q)-1]
-		q = q[:len(q)-1]
-		if t == b {
-			return true
-		}
-		for _, nb := range g.m.Territories[t].Neighbors {
-			if !g.mark[nb] && int(s.owner[nb]) == p {
-				g.mark[nb] = true
-				q = append(q, nb)
-			}
-		}
-	}
-	return false
 }
 
 // checkMission ends the game if p has completed its mission (mission mode

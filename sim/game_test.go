@@ -210,7 +210,7 @@ func TestTradeAndBonus(t *testing.T) {
 	if s.Armies(1) != 3 || s.Armies(0) != 1 {
 		t.Fatalf("territory bonus: armies %d %d, want T1=3 (first owned card), T0=1", s.Armies(0), s.Armies(1))
 	}
-	if h := s.AppendHand(nil, 0); len(h) != 2 || h[0].Territory != 3 || h[1].Symbol != Wild {
+	if h, _ := g.State().HandOf(nil, 0); len(h) != 2 || h[0].Territory != 3 || h[1].Symbol != Wild {
 		t.Fatalf("hand after trade: %v", h)
 	}
 	if len(s.discard) != 3 {
@@ -218,13 +218,13 @@ func TestTradeAndBonus(t *testing.T) {
 	}
 	// Invalid sets are rejected.
 	s.hands[0] = append(s.hands[0][:0], Card{0, Infantry}, Card{1, Infantry}, Card{2, Cavalry})
-	if msg := g.checkSet(0, [3]int{0, 1, 2}); msg == "" {
+	if err := s.checkSet(0, [3]int{0, 1, 2}); err == nil {
 		t.Fatal("checkSet accepted two infantry and a cavalry")
 	}
-	if msg := g.checkSet(0, [3]int{0, 0, 2}); msg == "" {
+	if err := s.checkSet(0, [3]int{0, 0, 2}); err == nil {
 		t.Fatal("checkSet accepted a card used twice")
 	}
-	if msg := g.checkSet(0, [3]int{0, 1, 3}); msg == "" {
+	if err := s.checkSet(0, [3]int{0, 1, 3}); err == nil {
 		t.Fatal("checkSet accepted an index out of range")
 	}
 }
@@ -257,9 +257,9 @@ func TestFortifyValidation(t *testing.T) {
 	}
 	for i, c := range cases {
 		g := handGame(t, m, testRules(c.mode), owner, armies)
-		msg := g.checkMoves(0, c.moves)
-		if (msg == "") != c.ok {
-			t.Errorf("case %d %s %v: ok=%v, message %q", i, c.mode, c.moves, msg == "", msg)
+		err := g.State().CheckMoves(0, c.moves)
+		if (err == nil) != c.ok {
+			t.Errorf("case %d %s %v: ok=%v, error %v", i, c.mode, c.moves, err == nil, err)
 		}
 	}
 }
@@ -404,7 +404,7 @@ func TestMissions(t *testing.T) {
 			wins++
 			if g.State().NumAlive() > 1 && !g.missionDone(res.Winner) {
 				t.Fatalf("game %d: seat %d won with %d alive but has not completed %q", i, res.Winner,
-					g.State().NumAlive(), g.State().Mission(res.Winner).Name)
+					g.State().NumAlive(), g.st.rules.Missions[g.st.missions[res.Winner]].Name)
 			}
 		}
 		seen := map[int]bool{}
@@ -413,8 +413,9 @@ func TestMissions(t *testing.T) {
 				t.Fatalf("missions not distinct: %v", g.st.missions)
 			}
 			seen[g.st.missions[p]] = true
-			if tg := g.State().MissionTarget(p); (g.State().Mission(p).Kind == MissionEliminate) != (tg >= 0) || tg == p {
-				t.Fatalf("seat %d mission %q target %d", p, g.State().Mission(p).Name, tg)
+			ms, _ := g.State().MissionOf(p)
+			if tg, _ := g.State().MissionTargetOf(p); (ms.Kind == MissionEliminate) != (tg >= 0) || tg == p {
+				t.Fatalf("seat %d mission %q target %d", p, ms.Name, tg)
 			}
 		}
 	}

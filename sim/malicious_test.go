@@ -90,6 +90,7 @@ func (b *steady) Occupy(s *sim.State, from, to, lo, hi int) int { return lo + (h
 type vandal struct {
 	steady
 	pristine bool // the copies it was shown at Start were the original ones
+	peeked   bool // it saw another seat's hand after opening its copy of the rules
 	wipe     bool // also overwrite the whole Map, Rules and State values after deciding
 	m        *sim.Map
 	r        *sim.Rules
@@ -115,7 +116,8 @@ func (v *vandal) spoil(s *sim.State) {
 	r.Attack.AttackerDice, r.Attack.TiesToAttacker = 9, true
 	r.Fortify.Mode = "teleport"
 	r.Missions = append(r.Missions, sim.Mission{Name: "win", Kind: sim.MissionTerritories, Count: 1, MinArmies: 1})
-	if ms := s.Mission(v.Seat); ms != nil {
+	r.Info.Open = true // its own copy: the engine's rules keep the others' hands hidden
+	if ms := s.MyMission(); ms != nil {
 		ms.Kind, ms.Count, ms.MinArmies, ms.Continents = sim.MissionTerritories, 1, 1, nil
 	}
 	if len(m.Continents) > 0 && len(m.Territories) > 1 { // not wiped (below)
@@ -130,7 +132,10 @@ func (v *vandal) spoil(s *sim.State) {
 	}
 	m.Continents = append(m.Continents, sim.Continent{Name: "Atlantis", Bonus: 1000, Territories: []int{0}})
 	m.Name = "vandalised"
-	v.hand = s.AppendHand(v.hand[:0], v.Seat)
+	v.hand = s.Hand(v.hand[:0])
+	if _, ok := s.HandOf(nil, (s.Seat()+1)%s.NumPlayers()); ok {
+		v.peeked = true
+	}
 	for i := range v.hand {
 		v.hand[i].Symbol = sim.Wild
 		v.hand[i].Territory = 0
@@ -284,6 +289,9 @@ func TestVandalChangesNothing(t *testing.T) {
 					t.Errorf("vandals %d: the event streams differ: %s, honest bots %s", k, logs[k], wantLog)
 				}
 				for i, v := range vandals[k] {
+					if v.peeked {
+						t.Errorf("vandals %d, seat %d: saw another seat's hand by opening its copy of the rules", k, i)
+					}
 					if !v.pristine || v.calls < 100 {
 						t.Errorf("vandals %d, seat %d: shown the original at the last Start: %v; %d calls", k, i, v.pristine, v.calls)
 					}

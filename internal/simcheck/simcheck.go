@@ -472,7 +472,7 @@ func (c *Checker) checkBoard(e *sim.Event, s *sim.State) {
 func (c *Checker) checkCards(e *sim.Event, s *sim.State) {
 	held := 0
 	for q := 0; q < c.n; q++ {
-		c.buf = s.AppendHand(c.buf[:0], q)
+		c.buf, _ = s.HandOf(c.buf[:0], q)
 		held += len(c.buf)
 		if s.NumCards(q) != len(c.buf) || !sameCards(c.buf, c.hands[q]) {
 			c.failf(e, "seat %d holds %v, the events give it %v", q, c.buf, c.hands[q])
