@@ -71,6 +71,13 @@ type Game struct {
 	stop atomic.Bool // set by Interrupt, consumed by the Play it stops
 
 	obs []Observer
+	on  bool // someone receives events: an observer or a Watcher
+
+	watchers []Watcher // watchers[p]: seat p's player if it is a Watcher
+	nwatch   int       // number of Watchers in this game
+	wev      Event     // the copy of an event that a Watcher is shown
+	hookErr  []error   // hookErr[p]: seat p's Watch panicked (a fault to report)
+	flushing bool      // hook faults are being reported
 
 	pcg    rand.PCG
 	rng    *rand.Rand
@@ -84,7 +91,7 @@ type Game struct {
 	faults   []int
 	turns    int
 
-	elimBy      []int   // eliminator of each seat, -1
+	startPhase  Phase   // the phase the first turn of loop starts at
 	missionCont [][]int // continent ids of each mission (MissionContinents)
 
 	placeBuf []Placement
@@ -128,10 +135,11 @@ func NewGame(m *Map, r *Rules, players int) (*Game, error) {
 		g.botRNG[i] = rand.New(&g.botPCG[i])
 	}
 	g.broken = make([]bool, players)
+	g.watchers = make([]Watcher, players)
+	g.hookErr = make([]error, players)
 	g.holders = make([]Player, players)
 	g.setupOut = make([]bool, players)
 	g.faults = make([]int, players)
-	g.elimBy = make([]int, players)
 	g.paths.prepare(nt)
 	g.scratch = make([]int, 0, nt+8)
 	g.perSeat = make([][]int, players)
@@ -173,6 +181,7 @@ func NewGame(m *Map, r *Rules, players int) (*Game, error) {
 		s.missionTgt = make([]int, players)
 	}
 	s.eliminated = make([]int, 0, players)
+	s.elimBy = make([]int, players)
 	return g, nil
 }
 
@@ -181,6 +190,7 @@ func NewGame(m *Map, r *Rules, players int) (*Game, error) {
 func (g *Game) Observe(o Observer) {
 	if o != nil {
 		g.obs = append(g.obs, o)
+		g.on = true
 	}
 }
 
@@ -198,14 +208,42 @@ func (g *Game) Play(players []Player, expSeed, index uint64) (Result, error) {
 	if len(players) != g.n {
 		return Result{}, fmt.Errorf("%w: got %d, game has %d seats", ErrPlayers, len(players), g.n)
 	}
-	g.players = players
-	g.keepViews()
+	g.begin(players)
 	g.reset(GameSeed(expSeed, index))
 	g.setup()
+	g.st.round = 1
+	g.startPhase = PhaseTrade
+	return g.finish()
+}
+
+// begin prepares a game for players: their views and their hooks.
+func (g *Game) begin(players []Player) {
+	g.players = players
+	g.keepViews()
+	g.nwatch = 0
+	for p, pl := range players {
+		w, _ := pl.(Watcher)
+		g.watchers[p] = w
+		g.hookErr[p] = nil
+		if w != nil {
+			g.nwatch++
+		}
+	}
+	g.on = len(g.obs) > 0 || g.nwatch > 0
+}
+
+// finish plays the game's turns from its state and ends it: the Enders'
+// End, then the game_end event.
+func (g *Game) finish() (Result, error) {
 	if !g.loop() {
 		return Result{}, fmt.Errorf("%w in round %d after %d player-turns", ErrInterrupted, g.st.round, g.turns)
 	}
-	return g.result(), nil
+	res := g.result()
+	g.end(&res)
+	if g.on {
+		g.emit(g.event(EvGameEnd, g.st.winner))
+	}
+	return res, nil
 }
 
 // Interrupt stops the game being played: Play returns, before the next
@@ -219,6 +257,12 @@ func (g *Game) Interrupt() { g.stop.Store(true) }
 // error then wraps both ErrInterrupted and the context's cause. A context
 // already done plays nothing.
 func (g *Game) PlayContext(ctx context.Context, players []Player, expSeed, index uint64) (Result, error) {
+	return g.withContext(ctx, func() (Result, error) { return g.Play(players, expSeed, index) })
+}
+
+// withContext runs play, interrupting the game when ctx is done (see
+// PlayContext).
+func (g *Game) withContext(ctx context.Context, play func() (Result, error)) (Result, error) {
 	if ctx.Err() != nil {
 		return Result{}, fmt.Errorf("%w before it started: %w", ErrInterrupted, context.Cause(ctx))
 	}
@@ -227,7 +271,7 @@ func (g *Game) PlayContext(ctx context.Context, players []Player, expSeed, index
 		g.Interrupt()
 		close(fired)
 	})
-	res, err := g.Play(players, expSeed, index)
+	res, err := play()
 	if !stop() {
 		// The context was done during the game: wait for the interrupt and
 		// clear it in case the game ended before it noticed.
@@ -286,7 +330,7 @@ func (g *Game) reset(seed uint64) {
 		s.hands[p] = s.hands[p][:0]
 		g.broken[p] = false
 		g.faults[p] = 0
-		g.elimBy[p] = -1
+		g.st.elimBy[p] = -1
 	}
 	s.deck = s.deck[:0]
 	s.discard = s.discard[:0]
@@ -317,6 +361,9 @@ func (g *Game) emit(e *Event) {
 	for _, o := range g.obs {
 		o.Observe(e)
 	}
+	if g.nwatch > 0 {
+		g.watch(e)
+	}
 }
 
 // event returns the reusable event, cleared, with kind and player set.
@@ -333,7 +380,7 @@ func (g *Game) fault(p int, format string, args ...any) {
 // forfeit records a fault of player p that cost it armies armies.
 func (g *Game) forfeit(p, armies int, format string, args ...any) {
 	g.faults[p]++
-	if len(g.obs) > 0 {
+	if g.on {
 		e := g.event(EvFault, p)
 		e.Armies = armies
 		e.Text = fmt.Sprintf(format, args...)
@@ -347,7 +394,7 @@ func (g *Game) setup() {
 	s := &g.st
 	r := g.r
 	nt := len(s.owner)
-	if len(g.obs) > 0 {
+	if g.on {
 		e := g.event(EvStart, -1)
 		e.Armies = r.StartingArmies[g.n]
 		g.emit(e)
@@ -381,7 +428,7 @@ func (g *Game) setup() {
 		s.territories[p]++
 		s.totalArmies[p]++
 		g.perSeat[p] = append(g.perSeat[p], t)
-		if len(g.obs) > 0 {
+		if g.on {
 			e := g.event(EvDeal, p)
 			e.To = t
 			e.Armies = 1
@@ -445,7 +492,7 @@ func (g *Game) setup() {
 				g.addArmies(t, 1)
 				left[p]--
 				more = more || left[p] > 0
-				if len(g.obs) > 0 {
+				if g.on {
 					e := g.event(EvSetupPlace, p)
 					e.To = t
 					e.Armies = 1
@@ -459,7 +506,7 @@ func (g *Game) setup() {
 			for ; left[p] > 0; left[p]-- {
 				t := ts[g.rng.IntN(len(ts))]
 				g.addArmies(t, 1)
-				if len(g.obs) > 0 {
+				if g.on {
 					e := g.event(EvSetupPlace, p)
 					e.To = t
 					e.Armies = 1
@@ -486,7 +533,6 @@ func (g *Game) addArmies(t, k int) {
 // game ended; false means Interrupt stopped it.
 func (g *Game) loop() bool {
 	s := &g.st
-	s.round = 1
 	for {
 		if g.stop.Load() && g.stop.CompareAndSwap(true, false) {
 			s.phase = PhaseOver
@@ -494,7 +540,8 @@ func (g *Game) loop() bool {
 		}
 		p := s.current
 		if s.alive[p] {
-			g.turn(p)
+			g.turn(p, g.startPhase)
+			g.startPhase = PhaseTrade
 			if s.winner >= 0 {
 				break
 			}
@@ -509,19 +556,38 @@ func (g *Game) loop() bool {
 		}
 	}
 	s.phase = PhaseOver
-	if len(g.obs) > 0 {
-		e := g.event(EvGameEnd, s.winner)
-		g.emit(e)
-	}
 	return true
 }
 
-// turn plays one player-turn.
-func (g *Game) turn(p int) {
+// turn plays one player-turn from phase from (PhaseTrade: the whole
+// turn; PhaseAttack, PhaseFortify: the rest of a turn begun in a position).
+func (g *Game) turn(p int, from Phase) {
 	s := &g.st
 	g.turns++
+	if from == PhaseTrade && !g.turnStart(p) {
+		return
+	}
+	if from <= PhaseAttack {
+		s.phase = PhaseAttack
+		g.attackPhase(p)
+		if s.winner >= 0 {
+			return
+		}
+		if s.conquered && g.r.Cards.OnePerTurn && g.r.Cards.Mode != "none" {
+			g.drawCard(p)
+		}
+	}
+	s.phase = PhaseFortify
+	g.fortifyPhase(p)
+	g.checkMission(p)
+}
+
+// turnStart plays the trade and place phases of p's turn and reports
+// whether the turn goes on (false: p completed its mission).
+func (g *Game) turnStart(p int) bool {
+	s := &g.st
 	s.conquered = false
-	if len(g.obs) > 0 {
+	if g.on {
 		s.phase = PhaseTrade
 		g.emit(g.event(EvTurn, p))
 	}
@@ -529,26 +595,13 @@ func (g *Game) turn(p int) {
 	cardArmies := g.tradePhase(p)
 	s.phase = PhasePlace
 	income := s.Income(p)
-	if len(g.obs) > 0 {
+	if g.on {
 		e := g.event(EvReinforce, p)
 		e.Armies = income
 		g.emit(e)
 	}
 	g.placePhase(p, income+cardArmies)
-	if g.checkMission(p) {
-		return
-	}
-	s.phase = PhaseAttack
-	g.attackPhase(p)
-	if s.winner >= 0 {
-		return
-	}
-	if s.conquered && g.r.Cards.OnePerTurn && g.r.Cards.Mode != "none" {
-		g.drawCard(p)
-	}
-	s.phase = PhaseFortify
-	g.fortifyPhase(p)
-	g.checkMission(p)
+	return !g.checkMission(p)
 }
 
 // tradePhase lets p trade sets and returns the armies the sets are worth.
@@ -682,7 +735,7 @@ func (g *Game) trade(p int, set [3]int) int {
 	if bonusAt >= 0 {
 		g.addArmies(bonusAt, g.r.Cards.TerritoryBonus)
 	}
-	if len(g.obs) > 0 {
+	if g.on {
 		e := g.event(EvTrade, p)
 		e.Cards = cards
 		e.Armies = value
@@ -719,7 +772,7 @@ func (g *Game) placePhase(p, armies int) {
 
 func (g *Game) place(p, t, k int) {
 	g.addArmies(t, k)
-	if len(g.obs) > 0 {
+	if g.on {
 		e := g.event(EvPlace, p)
 		e.To = t
 		e.Armies = k
@@ -740,6 +793,9 @@ func (g *Game) attackPhase(p int) {
 			return
 		}
 		if !ok {
+			if g.on {
+				g.emit(g.event(EvEndPhase, p))
+			}
 			return
 		}
 		if err := s.CheckAttack(p, o); err != nil {
@@ -748,6 +804,12 @@ func (g *Game) attackPhase(p int) {
 		}
 		from, to := o.From, o.To
 		def := int(s.owner[to])
+		if g.on {
+			e := g.event(EvAttackOrder, p)
+			e.Other, e.From, e.To = def, from, to
+			e.Dice, e.Repeat, e.StopAt = o.Dice, o.Repeat, o.StopAt
+			g.emit(e)
+		}
 		stop := 1
 		if o.Repeat && o.StopAt > 1 {
 			stop = o.StopAt
@@ -772,7 +834,7 @@ func (g *Game) attackPhase(p int) {
 			s.armies[to] -= int32(dl)
 			s.totalArmies[p] -= al
 			s.totalArmies[def] -= dl
-			if len(g.obs) > 0 {
+			if g.on {
 				e := g.event(EvRoll, p)
 				e.Other, e.From, e.To = def, from, to
 				e.AttackerDice, e.DefenderDice = ad, dd
@@ -785,7 +847,7 @@ func (g *Game) attackPhase(p int) {
 			}
 		}
 		if s.armies[to] > 0 {
-			if len(g.obs) > 0 {
+			if g.on {
 				e := g.event(EvFailedOccupation, p)
 				e.Other, e.From, e.To = def, from, to
 				g.emit(e)
@@ -825,7 +887,7 @@ func (g *Game) conquer(p, def, from, to, na int) (endPhase bool) {
 	s.territories[p]++
 	s.territories[def]--
 	s.conquered = true
-	if len(g.obs) > 0 {
+	if g.on {
 		e := g.event(EvOccupation, p)
 		e.Other, e.From, e.To, e.Armies = def, from, to, k
 		g.emit(e)
@@ -859,7 +921,7 @@ func (g *Game) eliminate(p, def int) {
 	s := &g.st
 	s.alive[def] = false
 	s.eliminated = append(s.eliminated, def)
-	g.elimBy[def] = p
+	g.st.elimBy[def] = p
 	taken := 0
 	if g.r.Cards.Mode != "none" {
 		if g.r.Cards.TakeOnElimination {
@@ -870,7 +932,7 @@ func (g *Game) eliminate(p, def int) {
 		}
 		s.hands[def] = s.hands[def][:0]
 	}
-	if len(g.obs) > 0 {
+	if g.on {
 		e := g.event(EvElimination, p)
 		e.Other, e.Armies = def, taken
 		g.emit(e)
@@ -941,7 +1003,7 @@ func (g *Game) drawCard(p int) {
 	c := s.deck[len(s.deck)-1]
 	s.deck = s.deck[:len(s.deck)-1]
 	s.hands[p] = append(s.hands[p], c)
-	if len(g.obs) > 0 {
+	if g.on {
 		e := g.event(EvCard, p)
 		e.Cards[0] = c
 		g.emit(e)
@@ -960,6 +1022,9 @@ func (g *Game) fortifyPhase(p int) {
 		return
 	}
 	if len(moves) == 0 {
+		if g.on {
+			g.emit(g.event(EvEndPhase, p))
+		}
 		return
 	}
 	if err := s.checkMoves(p, moves, &g.paths); err != nil {
@@ -969,11 +1034,14 @@ func (g *Game) fortifyPhase(p int) {
 	for _, mv := range moves {
 		s.armies[mv.From] -= int32(mv.Armies)
 		s.armies[mv.To] += int32(mv.Armies)
-		if len(g.obs) > 0 {
+		if g.on {
 			e := g.event(EvMove, p)
 			e.From, e.To, e.Armies = mv.From, mv.To, mv.Armies
 			g.emit(e)
 		}
+	}
+	if g.on {
+		g.emit(g.event(EvEndPhase, p))
 	}
 }
 
@@ -1005,7 +1073,7 @@ func (g *Game) missionDone(p int) bool {
 	kind, count, minArmies := ms.Kind, ms.Count, ms.MinArmies
 	if kind == MissionEliminate {
 		tgt := s.missionTgt[p]
-		if g.elimBy[tgt] == p {
+		if g.st.elimBy[tgt] == p {
 			return true
 		}
 		if s.alive[tgt] {

@@ -98,7 +98,7 @@ func TestInvariantsEmbeddedRules(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var total [sim.EvGameEnd + 1]int
+		var total [sim.NumEventKinds]int
 		for n := 2; n <= 6; n++ {
 			t.Run(fmt.Sprintf("%s/%dp", name, n), func(t *testing.T) {
 				g, err := sim.NewGame(m, r, n)
@@ -111,8 +111,9 @@ func TestInvariantsEmbeddedRules(t *testing.T) {
 				}
 			})
 		}
-		if total[sim.EvRoll] == 0 || total[sim.EvOccupation] == 0 || total[sim.EvElimination] == 0 || total[sim.EvTrade] == 0 {
-			t.Errorf("%s: no battles, eliminations or trades: %v", name, total)
+		if total[sim.EvRoll] == 0 || total[sim.EvOccupation] == 0 || total[sim.EvElimination] == 0 || total[sim.EvTrade] == 0 ||
+			total[sim.EvAttackOrder] == 0 || total[sim.EvEndPhase] == 0 {
+			t.Errorf("%s: no battles, eliminations, trades, attack orders or ends of phase: %v", name, total)
 		}
 	}
 }

@@ -15,6 +15,11 @@ type Card struct {
 	Symbol    uint8
 }
 
+// Unknown is the symbol of a card that a seat may not see: a Watcher is
+// shown another seat's cards as Card{Territory: -1, Symbol: Unknown}. It
+// forms no set.
+const Unknown = 4
+
 // Phase is the part of a turn being played.
 type Phase uint8
 
@@ -89,6 +94,7 @@ type state struct {
 	phase      Phase
 	conquered  bool  // current player conquered this turn
 	eliminated []int // seats in elimination order
+	elimBy     []int // eliminator of each seat, -1
 	winner     int   // -1 while running or on stalemate
 }
 
@@ -370,7 +376,7 @@ func distinctNonWild(sym [3]uint8) bool {
 		if x == Wild {
 			continue
 		}
-		if seen[x] {
+		if x > Wild || seen[x] {
 			return false
 		}
 		seen[x] = true
