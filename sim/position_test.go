@@ -450,3 +450,71 @@ func FuzzParsePosition(f *testing.F) {
 		require.Equal(t, pos, back)
 	})
 }
+
+// spy tries every accessor for another seat's hidden data in every call of
+// a live game and counts what it was shown.
+type spy struct {
+	weakest
+	calls, leaks int
+}
+
+func (sp *spy) look(s *sim.State) {
+	sp.calls++
+	for q := range s.NumPlayers() {
+		if q == s.Seat() {
+			continue
+		}
+		if _, ok := s.HandOf(nil, q); ok {
+			sp.leaks++
+		}
+		if _, ok := s.MissionOf(q); ok {
+			sp.leaks++
+		}
+		if _, ok := s.MissionTargetOf(q); ok {
+			sp.leaks++
+		}
+		if _, ok := s.ValidTrades(q, nil); ok {
+			sp.leaks++
+		}
+		if _, ok := sim.BestSet(s, q); ok {
+			sp.leaks++
+		}
+		if s.CheckTrade(q, [3]int{0, 1, 2}) == nil {
+			sp.leaks++
+		}
+		pos := s.Position()
+		for _, c := range append(append(pos.Hands[q], pos.Deck...), pos.Discard...) {
+			if c.Symbol != sim.Unknown {
+				sp.leaks++
+			}
+		}
+		if pos.Missions != nil && pos.Missions[q] != -1 {
+			sp.leaks++
+		}
+	}
+}
+
+func (sp *spy) Place(s *sim.State, armies int, buf []sim.Placement) []sim.Placement {
+	sp.look(s)
+	return sp.weakest.Place(s, armies, buf)
+}
+
+func (sp *spy) Attack(s *sim.State) (sim.AttackOrder, bool) {
+	sp.look(s)
+	return sp.weakest.Attack(s)
+}
+
+// TestSpyInLiveGame: in a live mission game, no accessor of a seat's State
+// shows another seat's cards or mission.
+func TestSpyInLiveGame(t *testing.T) {
+	m, r := classic(t, "missions")
+	g, err := sim.NewGame(m, r, 3)
+	require.NoError(t, err)
+	spies := []*spy{{}, {}, {}}
+	_, err = g.Play([]sim.Player{spies[0], spies[1], spies[2]}, 4, 0)
+	require.NoError(t, err)
+	for i, sp := range spies {
+		assert.Positive(t, sp.calls, "seat %d", i)
+		assert.Zero(t, sp.leaks, "seat %d saw hidden data", i)
+	}
+}
