@@ -78,3 +78,27 @@ func ExamplePosition() {
 	// phase = "over": must be "trade", "place", "attack" or "fortify"
 	// <nil>
 }
+
+// A bot finds its way through its own territories without allocating.
+func ExampleOwnedPaths() {
+	m, _ := sim.LoadMap("classic")
+	r, _ := sim.LoadRules("classic")
+	pos, err := sim.LoadPosition("testdata/positions/attack.toml", m, r)
+	if err != nil {
+		panic(err)
+	}
+	s, _ := sim.NewStateAt(m, r, pos, 0)
+	alaska, _ := m.TerritoryID("Alaska")
+	mexico, _ := m.TerritoryID("Central America")
+	siam, _ := m.TerritoryID("Siam")
+	paths := s.Paths() // the seat's own buffers
+	path, ok := paths.Path(s, 0, alaska, mexico, nil)
+	for _, t := range path {
+		fmt.Print(m.Territories[t].Name, "; ")
+	}
+	fmt.Println(ok)
+	fmt.Println(len(paths.Component(s, 0, alaska, nil)), paths.Connected(s, 2, siam, alaska))
+	// Output:
+	// Alaska; Alberta; Western United States; Central America; true
+	// 9 false
+}

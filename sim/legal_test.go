@@ -203,11 +203,31 @@ func TestOwnedPaths(t *testing.T) {
 					}
 				}
 			}
-			var path, comp []int
+			var path, comp, dist []int
 			for a := range nt {
 				if pos.Owner[a] != p {
 					assert.Empty(t, op.Component(s, p, a, nil))
 					continue
+				}
+				// Distances from a and from a's whole neighbourhood.
+				dist = op.Distances(s, p, []int{a, -1, nt}, dist)
+				for b := range nt {
+					want := d[a][b]
+					if pos.Owner[b] != p || want >= inf {
+						want = -1
+					}
+					assert.Equal(t, want, dist[b], "steps %d->%d", a, b)
+				}
+				srcs := append([]int{a}, m.Neighbors(a)...)
+				dist = op.Distances(s, p, srcs, dist)
+				for b := range nt {
+					want := -1
+					for _, x := range srcs {
+						if pos.Owner[x] == p && pos.Owner[b] == p && d[x][b] < inf && (want < 0 || d[x][b] < want) {
+							want = d[x][b]
+						}
+					}
+					assert.Equal(t, want, dist[b], "steps to %d from %v", b, srcs)
 				}
 				comp = op.Component(s, p, a, comp[:0])
 				assert.Equal(t, a, comp[0])
@@ -246,6 +266,10 @@ func TestOwnedPaths(t *testing.T) {
 		})
 		assert.LessOrEqual(t, allocs, 2.0, "only the appended results allocate")
 		allocs = testing.AllocsPerRun(100, func() { op.Connected(s, p0, 0, nt-1) })
+		assert.Zero(t, allocs)
+		dist := make([]int, nt)
+		srcs := []int{0, 1, 2}
+		allocs = testing.AllocsPerRun(100, func() { dist = op.Distances(s, p0, srcs, dist) })
 		assert.Zero(t, allocs)
 	}
 }

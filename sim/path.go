@@ -127,3 +127,40 @@ func (o *OwnedPaths) Path(s *State, p, a, b int, dst []int) ([]int, bool) {
 func (o *OwnedPaths) connectedEnds(s *state, p, a, b int) bool {
 	return a >= 0 && a < len(s.owner) && b >= 0 && b < len(s.owner) && int(s.owner[a]) == p && int(s.owner[b]) == p
 }
+
+// Distances sets dist[t], for every territory t of seat p, to the fewest
+// steps through p's territories from the nearest of sources (0 for a
+// source), and to -1 for every territory not reached (another seat's, or
+// cut off); sources that are not p's are ignored. It returns dist, resized
+// to the map's number of territories (reusing its memory when large
+// enough).
+func (o *OwnedPaths) Distances(s *State, p int, sources []int, dist []int) []int {
+	st := s.state
+	nt := len(st.owner)
+	o.prepare(nt)
+	if cap(dist) < nt {
+		dist = make([]int, nt)
+	}
+	dist = dist[:nt]
+	for t := range dist {
+		dist[t] = -1
+	}
+	q := o.queue[:0]
+	for _, t := range sources {
+		if t >= 0 && t < nt && int(st.owner[t]) == p && dist[t] < 0 {
+			dist[t] = 0
+			q = append(q, t)
+		}
+	}
+	for i := 0; i < len(q); i++ {
+		t := q[i]
+		for _, nb := range st.m.Territories[t].Neighbors {
+			if dist[nb] < 0 && int(st.owner[nb]) == p {
+				dist[nb] = dist[t] + 1
+				q = append(q, nb)
+			}
+		}
+	}
+	o.queue = q
+	return dist
+}
