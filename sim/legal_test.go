@@ -301,3 +301,56 @@ func BenchmarkLegalAttacks(b *testing.B) {
 		buf = s.LegalAttacks(pos.Current, buf[:0])
 	}
 }
+
+// FuzzLegality: an attack order or a move list made from bytes is accepted
+// by the engine's checks exactly when the legal-action lists allow it, and
+// an accepted move list leaves at least one army everywhere.
+func FuzzLegality(f *testing.F) {
+	f.Add([]byte{0, 1, 0, 1, 2, 3, 4, 5}, uint8(0))
+	f.Add([]byte{9, 3, 1, 1, 2, 2, 9, 9, 1, 7, 7}, uint8(1))
+	f.Add([]byte{200, 40, 3, 0, 41, 1, 0}, uint8(2))
+	m, r0 := classic(f, "classic")
+	modes := []string{sim.FortifySingle, sim.FortifyOneStep, sim.FortifyConnected}
+	states := make([][]*sim.State, len(modes))
+	for i, mode := range modes {
+		r := r0.Clone()
+		r.Fortify.Mode = mode
+		for _, pos := range positions(f, m, r, 5) {
+			s, err := sim.NewStateAt(m, r, pos, pos.Current)
+			require.NoError(f, err)
+			states[i] = append(states[i], s)
+		}
+	}
+	nt := m.NumTerritories()
+	f.Fuzz(func(t *testing.T, data []byte, pick uint8) {
+		if len(data) < 3 {
+			return
+		}
+		mi := int(pick) % len(modes)
+		s := states[mi][int(pick/3)%len(states[mi])]
+		p := s.Seat()
+		terr := func(b byte) int { return int(b)%(nt+2) - 1 }
+		o := sim.AttackOrder{From: terr(data[0]), To: terr(data[1]), Dice: int(data[2]%5) - 1}
+		legal := slices.Contains(s.LegalAttacks(p, nil), sim.AttackOrder{From: o.From, To: o.To})
+		maxDice := 0
+		if o.From >= 0 && o.From < nt {
+			maxDice = min(3, s.Armies(o.From)-1)
+		}
+		legal = legal && o.Dice >= 0 && o.Dice <= maxDice
+		require.Equal(t, legal, s.CheckAttack(p, o) == nil, "%+v: %v", o, s.CheckAttack(p, o))
+
+		var moves []sim.Move
+		for i := 3; i+2 < len(data) && len(moves) < 8; i += 3 {
+			moves = append(moves, sim.Move{From: terr(data[i]), To: terr(data[i+1]), Armies: int(data[i+2]%8) - 1})
+		}
+		listed := s.LegalFortifies(p, nil)
+		ok := len(moves) <= 1 || modes[mi] == sim.FortifyOneStep
+		out := make(map[int]int)
+		for _, mv := range moves {
+			ok = ok && mv.Armies >= 1 && slices.ContainsFunc(listed, func(l sim.Move) bool { return l.From == mv.From && l.To == mv.To })
+			out[mv.From] += mv.Armies
+			ok = ok && out[mv.From] <= s.Armies(mv.From)-1
+		}
+		require.Equal(t, ok, s.CheckMoves(p, moves) == nil, "%s %v: %v", modes[mi], moves, s.CheckMoves(p, moves))
+	})
+}
