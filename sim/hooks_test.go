@@ -186,3 +186,23 @@ func TestDecisionEventJSON(t *testing.T) {
 		assert.False(t, strings.Contains(k.String(), "unknown"))
 	}
 }
+
+// TestInfoOpenKey: [info] open is an optional key of the rules (false by
+// default); a rules file that sets it opens every hand to every seat.
+func TestInfoOpenKey(t *testing.T) {
+	data := embeddedRules(t, "classic")
+	r, err := ParseRules("closed.toml", []byte(data))
+	require.NoError(t, err)
+	assert.False(t, r.Info.Open)
+	r, err = ParseRules("open.toml", []byte(data+"\n[info]\nopen = true\n"))
+	require.NoError(t, err)
+	assert.True(t, r.Info.Open)
+	assert.True(t, equalRules(r, r.Clone()), "a clone keeps the key")
+	closed := r.Clone()
+	closed.Info.Open = false
+	assert.False(t, equalRules(r, closed), "equalRules compares the key")
+	_, err = ParseRules("bad.toml", []byte(data+"\n[info]\nopen = 1\n"))
+	assert.ErrorContains(t, err, "bad.toml")
+	_, err = ParseRules("bad.toml", []byte(data+"\n[info]\nshown = true\n"))
+	assert.ErrorContains(t, err, "bad.toml: info.shown: unknown key")
+}
