@@ -190,7 +190,9 @@ func TestDecisionEventJSON(t *testing.T) {
 // TestInfoOpenKey: [info] open is an optional key of the rules (false by
 // default); a rules file that sets it opens every hand to every seat.
 func TestInfoOpenKey(t *testing.T) {
-	data := embeddedRules(t, "classic")
+	_, raw, err := RulesSource("classic")
+	require.NoError(t, err)
+	data := string(raw)
 	r, err := ParseRules("closed.toml", []byte(data))
 	require.NoError(t, err)
 	assert.False(t, r.Info.Open)
