@@ -10,6 +10,15 @@ import (
 	"marslab/sim"
 )
 
+// The fortify rules, as values of the struct whose Mode field has the
+// type of the fortify modes.
+var (
+	single    = sim.FortifyRules{Mode: sim.FortifySingle}
+	oneStep   = sim.FortifyRules{Mode: sim.FortifyOneStep}
+	connected = sim.FortifyRules{Mode: sim.FortifyConnected}
+	fortifies = []sim.FortifyRules{single, oneStep, connected}
+)
+
 // positions returns the positions at the start of the attack phases of a
 // game of 4 weakest bots under rules r (every 7th, at most max).
 func positions(t testing.TB, m *sim.Map, r *sim.Rules, max int) []*sim.Position {
@@ -37,9 +46,10 @@ func positions(t testing.TB, m *sim.Map, r *sim.Rules, max int) []*sim.Position 
 func TestLegalLists(t *testing.T) {
 	m, r0 := classic(t, "classic")
 	nt := m.NumTerritories()
-	for _, mode := range []string{sim.FortifySingle, sim.FortifyOneStep, sim.FortifyConnected} {
+	for _, fortify := range fortifies {
+		mode := fortify.Mode
 		r := r0.Clone()
-		r.Fortify.Mode = mode
+		r.Fortify = fortify
 		for _, pos := range positions(t, m, r, 15) {
 			p := pos.Current
 			s, err := sim.NewStateAt(m, r, pos, p)
@@ -83,38 +93,38 @@ func TestCheckMoves(t *testing.T) {
 	pos := &sim.Position{Players: 2, Owner: []int{0, 0, 0, 1, 0, 0}, Armies: []int{5, 3, 1, 2, 4, 1},
 		Hands: [][]sim.Card{nil, nil}, Round: 1, Phase: sim.PhaseFortify}
 	cases := []struct {
-		mode  string
-		moves []sim.Move
-		want  string
+		fortify sim.FortifyRules
+		moves   []sim.Move
+		want    string
 	}{
-		{sim.FortifySingle, []sim.Move{{0, 1, 4}}, ""},
-		{sim.FortifySingle, []sim.Move{{0, 1, 5}}, "moves 5 armies out of territory 0, which can spare 4"},
-		{sim.FortifySingle, []sim.Move{{0, 2, 1}}, "move 0->2: territories are not adjacent"},
-		{sim.FortifySingle, []sim.Move{{0, 1, 1}, {1, 2, 1}}, "2 moves: at most one"},
-		{sim.FortifySingle, []sim.Move{{2, 3, 1}}, "move 2->3: both territories must be yours"},
-		{sim.FortifySingle, []sim.Move{{0, 1, 0}}, "move 0->1: 0 armies: must be >= 1"},
-		{sim.FortifySingle, []sim.Move{{0, 0, 1}}, "move 0->0: same territory"},
-		{sim.FortifySingle, []sim.Move{{0, 6, 1}}, "move 0->6: territory out of range [0, 6)"},
-		{sim.FortifyConnected, []sim.Move{{0, 2, 4}}, ""},
-		{sim.FortifyConnected, []sim.Move{{1, 4, 2}}, ""},
-		{sim.FortifyConnected, []sim.Move{{2, 4, 0}}, "2->4: 0 armies"},
-		{sim.FortifyConnected, []sim.Move{{0, 3, 1}}, "both territories must be yours"},
-		{sim.FortifyOneStep, []sim.Move{{0, 1, 2}, {0, 5, 2}, {1, 2, 2}, {4, 5, 3}}, ""},
-		{sim.FortifyOneStep, []sim.Move{{0, 1, 2}, {0, 5, 3}}, "moves 5 armies out of territory 0, which can spare 4"},
-		{sim.FortifyOneStep, []sim.Move{{0, 1, 4}, {1, 2, 3}}, "moves 3 armies out of territory 1, which can spare 2"},
-		{sim.FortifyOneStep, []sim.Move{{0, 2, 1}}, "not adjacent"},
-		{sim.FortifyOneStep, []sim.Move{{2, 1, 1}}, "can spare 0"},
+		{single, []sim.Move{{0, 1, 4}}, ""},
+		{single, []sim.Move{{0, 1, 5}}, "moves 5 armies out of territory 0, which can spare 4"},
+		{single, []sim.Move{{0, 2, 1}}, "move 0->2: territories are not adjacent"},
+		{single, []sim.Move{{0, 1, 1}, {1, 2, 1}}, "2 moves: at most one"},
+		{single, []sim.Move{{2, 3, 1}}, "move 2->3: both territories must be yours"},
+		{single, []sim.Move{{0, 1, 0}}, "move 0->1: 0 armies: must be >= 1"},
+		{single, []sim.Move{{0, 0, 1}}, "move 0->0: same territory"},
+		{single, []sim.Move{{0, 6, 1}}, "move 0->6: territory out of range [0, 6)"},
+		{connected, []sim.Move{{0, 2, 4}}, ""},
+		{connected, []sim.Move{{1, 4, 2}}, ""},
+		{connected, []sim.Move{{2, 4, 0}}, "2->4: 0 armies"},
+		{connected, []sim.Move{{0, 3, 1}}, "both territories must be yours"},
+		{oneStep, []sim.Move{{0, 1, 2}, {0, 5, 2}, {1, 2, 2}, {4, 5, 3}}, ""},
+		{oneStep, []sim.Move{{0, 1, 2}, {0, 5, 3}}, "moves 5 armies out of territory 0, which can spare 4"},
+		{oneStep, []sim.Move{{0, 1, 4}, {1, 2, 3}}, "moves 3 armies out of territory 1, which can spare 2"},
+		{oneStep, []sim.Move{{0, 2, 1}}, "not adjacent"},
+		{oneStep, []sim.Move{{2, 1, 1}}, "can spare 0"},
 	}
 	for _, c := range cases {
-		r := sim.RulesForTest(c.mode)
+		r := sim.RulesForTest(c.fortify.Mode)
 		r.Cards = sim.CardRules{Mode: "none"}
 		s, err := sim.NewStateAt(m, r, pos, 0)
 		require.NoError(t, err)
 		err = s.CheckMoves(0, c.moves)
 		if c.want == "" {
-			assert.NoError(t, err, "%s %v", c.mode, c.moves)
+			assert.NoError(t, err, "%s %v", c.fortify.Mode, c.moves)
 		} else {
-			assert.ErrorContains(t, err, c.want, "%s %v", c.mode, c.moves)
+			assert.ErrorContains(t, err, c.want, "%s %v", c.fortify.Mode, c.moves)
 		}
 	}
 	// Connected: cut the ring at 3 and at 5; 4 is cut off from 0..2.
@@ -310,11 +320,11 @@ func FuzzLegality(f *testing.F) {
 	f.Add([]byte{9, 3, 1, 1, 2, 2, 9, 9, 1, 7, 7}, uint8(1))
 	f.Add([]byte{200, 40, 3, 0, 41, 1, 0}, uint8(2))
 	m, r0 := classic(f, "classic")
-	modes := []string{sim.FortifySingle, sim.FortifyOneStep, sim.FortifyConnected}
+	modes := fortifies
 	states := make([][]*sim.State, len(modes))
-	for i, mode := range modes {
+	for i, fortify := range modes {
 		r := r0.Clone()
-		r.Fortify.Mode = mode
+		r.Fortify = fortify
 		for _, pos := range positions(f, m, r, 5) {
 			s, err := sim.NewStateAt(m, r, pos, pos.Current)
 			require.NoError(f, err)
@@ -344,13 +354,13 @@ func FuzzLegality(f *testing.F) {
 			moves = append(moves, sim.Move{From: terr(data[i]), To: terr(data[i+1]), Armies: int(data[i+2]%8) - 1})
 		}
 		listed := s.LegalFortifies(p, nil)
-		ok := len(moves) <= 1 || modes[mi] == sim.FortifyOneStep
+		ok := len(moves) <= 1 || modes[mi].Mode == sim.FortifyOneStep
 		out := make(map[int]int)
 		for _, mv := range moves {
 			ok = ok && mv.Armies >= 1 && slices.ContainsFunc(listed, func(l sim.Move) bool { return l.From == mv.From && l.To == mv.To })
 			out[mv.From] += mv.Armies
 			ok = ok && out[mv.From] <= s.Armies(mv.From)-1
 		}
-		require.Equal(t, ok, s.CheckMoves(p, moves) == nil, "%s %v: %v", modes[mi], moves, s.CheckMoves(p, moves))
+		require.Equal(t, ok, s.CheckMoves(p, moves) == nil, "%s %v: %v", modes[mi].Mode, moves, s.CheckMoves(p, moves))
 	})
 }
