@@ -64,7 +64,10 @@ const (
 	NumEventKinds
 )
 
-var eventNames = [...]string{"start", "deal", "setup_place", "turn", "trade", "reinforce", "place", "roll",
+// numEventKinds is NumEventKinds for the package's own code.
+const numEventKinds = NumEventKinds
+
+var eventNames = [numEventKinds]string{"start", "deal", "setup_place", "turn", "trade", "reinforce", "place", "roll",
 	"occupation", "failed_occupation", "defence", "card", "elimination", "move", "fault", "game_end",
 	"attack_order", "end_phase"}
 
