@@ -455,7 +455,9 @@ func (g *Game) setup() {
 		}
 	}
 	for p, pl := range g.players {
-		g.safeStart(p, pl)
+		if !g.broken[p] { // a Watcher that panicked at the deal is not started
+			g.safeStart(p, pl)
+		}
 	}
 	// Starting armies. A bot that answers PlaceInitial illegally has the
 	// rest of its starting armies placed at random (and plays the game); one

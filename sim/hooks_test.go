@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -18,6 +19,12 @@ type watcher struct {
 	panicEnd bool
 	ended    []Result
 	endSeat  int
+	started  int
+}
+
+func (w *watcher) Start(s *State, seat int, rng *rand.Rand) {
+	w.started++
+	w.greedy.Start(s, seat, rng)
 }
 
 func (w *watcher) Watch(e *Event) {
@@ -121,6 +128,13 @@ func TestHookPanics(t *testing.T) {
 	assert.Equal(t, 0, fault.Player)
 	assert.Equal(t, "watch: panic: watch", fault.Text)
 	assert.Equal(t, EvGameEnd, events[len(events)-1].Kind)
+
+	// A panic at the deal (before Start): the player is never started.
+	w = &watcher{panicAt: 2}
+	res, _ = playHooked(t, r, w, 3)
+	assert.Zero(t, w.started)
+	assert.Equal(t, 1, res.Faults[0])
+	assert.Len(t, w.seen, 2)
 
 	w = &watcher{panicEnd: true}
 	res, events = playHooked(t, r, w, 3)
