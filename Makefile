@@ -44,6 +44,8 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzActions -fuzztime 30s ./sim
 	$(GO) test -run '^$$' -fuzz FuzzParseMap -fuzztime 20s ./sim
 	$(GO) test -run '^$$' -fuzz FuzzParseRules -fuzztime 20s ./sim
+	$(GO) test -run '^$$' -fuzz '^FuzzParsePosition$$' -fuzztime 20s ./sim
+	$(GO) test -run '^$$' -fuzz '^FuzzLegality$$' -fuzztime 20s ./sim
 	$(GO) test -run '^$$' -fuzz '^FuzzChainer$$' -fuzztime 15s ./dice
 	$(GO) test -run '^$$' -fuzz '^FuzzGridValidate$$' -fuzztime 10s ./plots
 	$(GO) test -run '^$$' -fuzz '^FuzzParseDefenders$$' -fuzztime 10s ./cmd/marslab

@@ -15,7 +15,7 @@ type cardAgent struct{}
 
 // choose returns the set to trade, or ok == false to hold the cards.
 func (cardAgent) choose(s *sim.State, me int, forced bool) (set [3]int, reward int, ok bool) {
-	h := s.AppendHand(make([]sim.Card, 0, 64), me)
+	h := s.Hand(make([]sim.Card, 0, 64))
 	best := -1
 	for i := 0; i < len(h); i++ {
 		for j := i + 1; j < len(h); j++ {

@@ -71,6 +71,10 @@ func (g *Game) askFortify(p int) (buf []Move, err error) {
 // with the seat's copy of map and rules, and returns it.
 func (g *Game) view(p int) *State {
 	h := &g.handles[p]
-	*h = State{state: &g.st, v: g.st.views[p]}
+	seat := p
+	if p == g.n {
+		seat = -1
+	}
+	*h = State{state: &g.st, v: g.st.views[p], seat: seat}
 	return h
 }

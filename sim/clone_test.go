@@ -3,6 +3,9 @@ package sim
 import (
 	"reflect"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // mutateLeaf changes the k-th exported leaf of v in a depth-first walk: an
@@ -58,9 +61,7 @@ func mutateLeaf(v reflect.Value, k *int) bool {
 // whether the engine restores a player's copy must notice the change.
 func TestCloneIsDeep(t *testing.T) {
 	missions, err := LoadRules("missions")
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	cases := []struct {
 		name  string
 		orig  any
@@ -83,9 +84,8 @@ func TestCloneIsDeep(t *testing.T) {
 				panic("type")
 			}
 			pristine := clone()
-			if !reflect.DeepEqual(pristine, c.orig) || !c.equal(pristine, c.orig) {
-				t.Fatalf("clone differs from the original")
-			}
+			require.Equal(t, c.orig, pristine, "clone differs from the original")
+			require.True(t, c.equal(pristine, c.orig), "clone differs from the original")
 			leaves := 0
 			for k := 0; ; k++ {
 				cl := clone()
@@ -94,16 +94,10 @@ func TestCloneIsDeep(t *testing.T) {
 					break
 				}
 				leaves++
-				if c.equal(cl, c.orig) {
-					t.Errorf("change %d of the clone goes unnoticed", k)
-				}
-				if !reflect.DeepEqual(pristine, c.orig) {
-					t.Fatalf("change %d of the clone changed the original", k)
-				}
+				assert.False(t, c.equal(cl, c.orig), "change %d of the clone goes unnoticed", k)
+				require.Equal(t, c.orig, pristine, "change %d of the clone changed the original", k)
 			}
-			if leaves < 20 {
-				t.Fatalf("only %d leaves changed", leaves)
-			}
+			assert.GreaterOrEqual(t, leaves, 20, "leaves changed")
 		})
 	}
 }
@@ -113,20 +107,19 @@ func TestMapCloneSharesLookups(t *testing.T) {
 	c := m.Clone()
 	a, _ := m.TerritoryID("Alaska")
 	k, _ := m.TerritoryID("Kamchatka")
-	if id, ok := c.TerritoryID("Kamchatka"); !ok || id != k || !c.Adjacent(a, k) {
-		t.Fatal("the clone's lookups do not work")
-	}
+	id, ok := c.TerritoryID("Kamchatka")
+	require.True(t, ok)
+	assert.Equal(t, k, id)
+	assert.True(t, c.Adjacent(a, k), "the clone's lookups do not work")
 	// The id lists are cut to their length: appending to one cannot write
 	// into another.
 	nb := c.Territories[0].Neighbors
 	before := append([]int(nil), c.Territories[1].Neighbors...)
 	_ = append(nb, 99)
-	if !reflect.DeepEqual(before, c.Territories[1].Neighbors) || !equalMap(c, m) {
-		t.Fatal("appending to a neighbour list changed another")
-	}
-	if (*Map)(nil).Clone() != nil || (*Rules)(nil).Clone() != nil {
-		t.Fatal("Clone(nil) is not nil")
-	}
+	assert.Equal(t, before, c.Territories[1].Neighbors, "appending to a neighbour list changed another")
+	assert.True(t, equalMap(c, m), "appending to a neighbour list changed another")
+	assert.Nil(t, (*Map)(nil).Clone())
+	assert.Nil(t, (*Rules)(nil).Clone())
 }
 
 // TestRulesSource: the errors of Validate and NewGame name the file the
@@ -134,26 +127,18 @@ func TestMapCloneSharesLookups(t *testing.T) {
 func TestRulesSource(t *testing.T) {
 	data := embeddedRules(t, "missions")
 	r, err := ParseRules("my_missions.toml", []byte(data))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	tiny, err := ParseMap("tiny.toml", []byte(readTiny(t)))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	want := `my_missions.toml: missions[0].continents = "Europe": no such continent on map "tiny"`
 	for _, rr := range []*Rules{r, r.Clone()} {
-		if err := rr.Validate(tiny); err == nil || err.Error() != want {
-			t.Errorf("Validate: %v, want %s", err, want)
-		}
-		if _, err := NewGame(tiny, rr, 2); err == nil || err.Error() != want {
-			t.Errorf("NewGame: %v, want %s", err, want)
-		}
+		assert.EqualError(t, rr.Validate(tiny), want)
+		_, err := NewGame(tiny, rr, 2)
+		assert.EqualError(t, err, want)
 	}
 	few := r.Clone()
 	few.Missions = few.Missions[:2]
 	few.Players = 2
-	if _, err := NewGame(loadClassic(t), few, 3); err == nil || err.Error() != "sim: my_missions.toml: 2 missions for 3 players" {
-		t.Errorf("NewGame: %v", err)
-	}
+	_, err = NewGame(loadClassic(t), few, 3)
+	assert.EqualError(t, err, "sim: my_missions.toml: 2 missions for 3 players")
 }

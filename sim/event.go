@@ -49,11 +49,27 @@ const (
 	EvFault
 	// EvGameEnd: the game ends; Player is the winner or -1 on a stalemate.
 	EvGameEnd
-	numEventKinds
+	// EvAttackOrder: Player orders an attack from From on To (owned by
+	// Other), as its AttackOrder says: Dice dice per roll (0: the most
+	// allowed), Repeat to keep rolling until the conquest or until From
+	// holds StopAt armies or fewer. It is emitted once the order is found
+	// legal, before its first EvRoll.
+	EvAttackOrder
+	// EvEndPhase: Player ends phase Phase by its own answer: the attack
+	// phase when Attack answers ok == false, the fortify phase once the
+	// moves of its (legal) Fortify answer, if any, are made. A phase ended
+	// by a fault, a win or the engine (a broken player) has no EvEndPhase.
+	EvEndPhase
+	// NumEventKinds is the number of event kinds (kinds are 0..NumEventKinds-1).
+	NumEventKinds
 )
 
-var eventNames = [...]string{"start", "deal", "setup_place", "turn", "trade", "reinforce", "place", "roll",
-	"occupation", "failed_occupation", "defence", "card", "elimination", "move", "fault", "game_end"}
+// numEventKinds is NumEventKinds for the package's own code.
+const numEventKinds = NumEventKinds
+
+var eventNames = [numEventKinds]string{"start", "deal", "setup_place", "turn", "trade", "reinforce", "place", "roll",
+	"occupation", "failed_occupation", "defence", "card", "elimination", "move", "fault", "game_end",
+	"attack_order", "end_phase"}
 
 // String returns the kind's name as written in JSONL logs.
 func (k EventKind) String() string {
@@ -94,7 +110,13 @@ type Event struct {
 	AttackerLoss int
 	DefenderLoss int
 	// Cards are the cards traded (EvTrade) or drawn (EvCard, Cards[0]).
+	// A Watcher is shown another seat's cards as unknown cards (see Unknown).
 	Cards [3]Card
+	// Dice, Repeat and StopAt are the attack order's (EvAttackOrder; see
+	// AttackOrder).
+	Dice   int
+	Repeat bool
+	StopAt int
 	// Text explains a fault.
 	Text string
 }

@@ -3,6 +3,8 @@ package sim_test
 import (
 	"testing"
 
+	"github.com/stretchr/testify/require"
+
 	"marslab/internal/simcheck"
 	"marslab/sim"
 )
@@ -62,21 +64,13 @@ func FuzzActions(f *testing.F) {
 		r := sim.RulesForTest(fortifyModes[int(mode)%len(fortifyModes)])
 		r.End.RoundLimit = 30
 		g, err := sim.NewGame(m, r, 3)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		c := simcheck.New(g, m, r)
 		g.Observe(c)
 		chaos := sim.NewChaos(2, 0)
 		res, err := g.Play([]sim.Player{&bytePlayer{data: data}, chaos[0], chaos[1]}, 3, uint64(len(data)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := c.CheckResult(res); err != nil {
-			t.Fatal(err)
-		}
-		if res.Faults[1] != 0 || res.Faults[2] != 0 {
-			t.Fatalf("legal players faulted: %v", res.Faults)
-		}
+		require.NoError(t, err)
+		require.NoError(t, c.CheckResult(res))
+		require.Equal(t, []int{0, 0}, res.Faults[1:], "legal players faulted")
 	})
 }

@@ -71,6 +71,13 @@ type Game struct {
 	stop atomic.Bool // set by Interrupt, consumed by the Play it stops
 
 	obs []Observer
+	on  bool // someone receives events: an observer or a Watcher
+
+	watchers []Watcher // watchers[p]: seat p's player if it is a Watcher
+	nwatch   int       // number of Watchers in this game
+	wev      Event     // the copy of an event that a Watcher is shown
+	hookErr  []error   // hookErr[p]: seat p's Watch panicked (a fault to report)
+	flushing bool      // hook faults are being reported
 
 	pcg    rand.PCG
 	rng    *rand.Rand
@@ -84,14 +91,12 @@ type Game struct {
 	faults   []int
 	turns    int
 
-	elimBy      []int   // eliminator of each seat, -1
+	startPhase  Phase   // the phase the first turn of loop starts at
 	missionCont [][]int // continent ids of each mission (MissionContinents)
 
 	placeBuf []Placement
 	moveBuf  []Move
-	outflow  []int32
-	mark     []bool
-	queue    []int
+	paths    OwnedPaths // the engine's owned-path search (FortifyConnected)
 	scratch  []int
 	perSeat  [][]int
 	ev       Event
@@ -130,13 +135,12 @@ func NewGame(m *Map, r *Rules, players int) (*Game, error) {
 		g.botRNG[i] = rand.New(&g.botPCG[i])
 	}
 	g.broken = make([]bool, players)
+	g.watchers = make([]Watcher, players)
+	g.hookErr = make([]error, players)
 	g.holders = make([]Player, players)
 	g.setupOut = make([]bool, players)
 	g.faults = make([]int, players)
-	g.elimBy = make([]int, players)
-	g.outflow = make([]int32, nt)
-	g.mark = make([]bool, nt)
-	g.queue = make([]int, 0, nt)
+	g.paths.prepare(nt)
 	g.scratch = make([]int, 0, nt+8)
 	g.perSeat = make([][]int, players)
 	for i := range g.perSeat {
@@ -156,7 +160,7 @@ func NewGame(m *Map, r *Rules, players int) (*Game, error) {
 	s.m, s.rules, s.n = m, r, players
 	s.views = make([]view, players+1)
 	for i := range s.views {
-		s.views[i] = view{m.Clone(), r.Clone()}
+		s.views[i] = view{m.Clone(), r.Clone(), NewOwnedPaths(m)}
 	}
 	g.handles = make([]State, players+1)
 	g.view(players)
@@ -177,6 +181,7 @@ func NewGame(m *Map, r *Rules, players int) (*Game, error) {
 		s.missionTgt = make([]int, players)
 	}
 	s.eliminated = make([]int, 0, players)
+	s.elimBy = make([]int, players)
 	return g, nil
 }
 
@@ -185,6 +190,7 @@ func NewGame(m *Map, r *Rules, players int) (*Game, error) {
 func (g *Game) Observe(o Observer) {
 	if o != nil {
 		g.obs = append(g.obs, o)
+		g.on = true
 	}
 }
 
@@ -202,14 +208,42 @@ func (g *Game) Play(players []Player, expSeed, index uint64) (Result, error) {
 	if len(players) != g.n {
 		return Result{}, fmt.Errorf("%w: got %d, game has %d seats", ErrPlayers, len(players), g.n)
 	}
-	g.players = players
-	g.keepViews()
+	g.begin(players)
 	g.reset(GameSeed(expSeed, index))
 	g.setup()
+	g.st.round = 1
+	g.startPhase = PhaseTrade
+	return g.finish()
+}
+
+// begin prepares a game for players: their views and their hooks.
+func (g *Game) begin(players []Player) {
+	g.players = players
+	g.keepViews()
+	g.nwatch = 0
+	for p, pl := range players {
+		w, _ := pl.(Watcher)
+		g.watchers[p] = w
+		g.hookErr[p] = nil
+		if w != nil {
+			g.nwatch++
+		}
+	}
+	g.on = len(g.obs) > 0 || g.nwatch > 0
+}
+
+// finish plays the game's turns from its state and ends it: the Enders'
+// End, then the game_end event.
+func (g *Game) finish() (Result, error) {
 	if !g.loop() {
 		return Result{}, fmt.Errorf("%w in round %d after %d player-turns", ErrInterrupted, g.st.round, g.turns)
 	}
-	return g.result(), nil
+	res := g.result()
+	g.end(&res)
+	if g.on {
+		g.emit(g.event(EvGameEnd, g.st.winner))
+	}
+	return res, nil
 }
 
 // Interrupt stops the game being played: Play returns, before the next
@@ -223,6 +257,12 @@ func (g *Game) Interrupt() { g.stop.Store(true) }
 // error then wraps both ErrInterrupted and the context's cause. A context
 // already done plays nothing.
 func (g *Game) PlayContext(ctx context.Context, players []Player, expSeed, index uint64) (Result, error) {
+	return g.withContext(ctx, func() (Result, error) { return g.Play(players, expSeed, index) })
+}
+
+// withContext runs play, interrupting the game when ctx is done (see
+// PlayContext).
+func (g *Game) withContext(ctx context.Context, play func() (Result, error)) (Result, error) {
 	if ctx.Err() != nil {
 		return Result{}, fmt.Errorf("%w before it started: %w", ErrInterrupted, context.Cause(ctx))
 	}
@@ -231,7 +271,7 @@ func (g *Game) PlayContext(ctx context.Context, players []Player, expSeed, index
 		g.Interrupt()
 		close(fired)
 	})
-	res, err := g.Play(players, expSeed, index)
+	res, err := play()
 	if !stop() {
 		// The context was done during the game: wait for the interrupt and
 		// clear it in case the game ended before it noticed.
@@ -290,7 +330,7 @@ func (g *Game) reset(seed uint64) {
 		s.hands[p] = s.hands[p][:0]
 		g.broken[p] = false
 		g.faults[p] = 0
-		g.elimBy[p] = -1
+		g.st.elimBy[p] = -1
 	}
 	s.deck = s.deck[:0]
 	s.discard = s.discard[:0]
@@ -321,6 +361,9 @@ func (g *Game) emit(e *Event) {
 	for _, o := range g.obs {
 		o.Observe(e)
 	}
+	if g.nwatch > 0 {
+		g.watch(e)
+	}
 }
 
 // event returns the reusable event, cleared, with kind and player set.
@@ -337,7 +380,7 @@ func (g *Game) fault(p int, format string, args ...any) {
 // forfeit records a fault of player p that cost it armies armies.
 func (g *Game) forfeit(p, armies int, format string, args ...any) {
 	g.faults[p]++
-	if len(g.obs) > 0 {
+	if g.on {
 		e := g.event(EvFault, p)
 		e.Armies = armies
 		e.Text = fmt.Sprintf(format, args...)
@@ -351,7 +394,7 @@ func (g *Game) setup() {
 	s := &g.st
 	r := g.r
 	nt := len(s.owner)
-	if len(g.obs) > 0 {
+	if g.on {
 		e := g.event(EvStart, -1)
 		e.Armies = r.StartingArmies[g.n]
 		g.emit(e)
@@ -385,7 +428,7 @@ func (g *Game) setup() {
 		s.territories[p]++
 		s.totalArmies[p]++
 		g.perSeat[p] = append(g.perSeat[p], t)
-		if len(g.obs) > 0 {
+		if g.on {
 			e := g.event(EvDeal, p)
 			e.To = t
 			e.Armies = 1
@@ -412,7 +455,9 @@ func (g *Game) setup() {
 		}
 	}
 	for p, pl := range g.players {
-		g.safeStart(p, pl)
+		if !g.broken[p] { // a Watcher that panicked at the deal is not started
+			g.safeStart(p, pl)
+		}
 	}
 	// Starting armies. A bot that answers PlaceInitial illegally has the
 	// rest of its starting armies placed at random (and plays the game); one
@@ -449,7 +494,7 @@ func (g *Game) setup() {
 				g.addArmies(t, 1)
 				left[p]--
 				more = more || left[p] > 0
-				if len(g.obs) > 0 {
+				if g.on {
 					e := g.event(EvSetupPlace, p)
 					e.To = t
 					e.Armies = 1
@@ -463,7 +508,7 @@ func (g *Game) setup() {
 			for ; left[p] > 0; left[p]-- {
 				t := ts[g.rng.IntN(len(ts))]
 				g.addArmies(t, 1)
-				if len(g.obs) > 0 {
+				if g.on {
 					e := g.event(EvSetupPlace, p)
 					e.To = t
 					e.Armies = 1
@@ -490,7 +535,6 @@ func (g *Game) addArmies(t, k int) {
 // game ended; false means Interrupt stopped it.
 func (g *Game) loop() bool {
 	s := &g.st
-	s.round = 1
 	for {
 		if g.stop.Load() && g.stop.CompareAndSwap(true, false) {
 			s.phase = PhaseOver
@@ -498,7 +542,8 @@ func (g *Game) loop() bool {
 		}
 		p := s.current
 		if s.alive[p] {
-			g.turn(p)
+			g.turn(p, g.startPhase)
+			g.startPhase = PhaseTrade
 			if s.winner >= 0 {
 				break
 			}
@@ -513,19 +558,38 @@ func (g *Game) loop() bool {
 		}
 	}
 	s.phase = PhaseOver
-	if len(g.obs) > 0 {
-		e := g.event(EvGameEnd, s.winner)
-		g.emit(e)
-	}
 	return true
 }
 
-// turn plays one player-turn.
-func (g *Game) turn(p int) {
+// turn plays one player-turn from phase from (PhaseTrade: the whole
+// turn; PhaseAttack, PhaseFortify: the rest of a turn begun in a position).
+func (g *Game) turn(p int, from Phase) {
 	s := &g.st
 	g.turns++
+	if from == PhaseTrade && !g.turnStart(p) {
+		return
+	}
+	if from <= PhaseAttack {
+		s.phase = PhaseAttack
+		g.attackPhase(p)
+		if s.winner >= 0 {
+			return
+		}
+		if s.conquered && g.r.Cards.OnePerTurn && g.r.Cards.Mode != "none" {
+			g.drawCard(p)
+		}
+	}
+	s.phase = PhaseFortify
+	g.fortifyPhase(p)
+	g.checkMission(p)
+}
+
+// turnStart plays the trade and place phases of p's turn and reports
+// whether the turn goes on (false: p completed its mission).
+func (g *Game) turnStart(p int) bool {
+	s := &g.st
 	s.conquered = false
-	if len(g.obs) > 0 {
+	if g.on {
 		s.phase = PhaseTrade
 		g.emit(g.event(EvTurn, p))
 	}
@@ -533,26 +597,13 @@ func (g *Game) turn(p int) {
 	cardArmies := g.tradePhase(p)
 	s.phase = PhasePlace
 	income := s.Income(p)
-	if len(g.obs) > 0 {
+	if g.on {
 		e := g.event(EvReinforce, p)
 		e.Armies = income
 		g.emit(e)
 	}
 	g.placePhase(p, income+cardArmies)
-	if g.checkMission(p) {
-		return
-	}
-	s.phase = PhaseAttack
-	g.attackPhase(p)
-	if s.winner >= 0 {
-		return
-	}
-	if s.conquered && g.r.Cards.OnePerTurn && g.r.Cards.Mode != "none" {
-		g.drawCard(p)
-	}
-	s.phase = PhaseFortify
-	g.fortifyPhase(p)
-	g.checkMission(p)
+	return !g.checkMission(p)
 }
 
 // tradePhase lets p trade sets and returns the armies the sets are worth.
@@ -584,8 +635,8 @@ func (g *Game) tradePhase(p int) int {
 			case !ok:
 				voluntary = false
 			default:
-				if msg := g.checkSet(p, set); msg != "" {
-					g.fault(p, "trade: %s", msg)
+				if err := s.checkSet(p, set); err != nil {
+					g.fault(p, "trade: %v", err)
 					voluntary = false
 				} else {
 					total += g.trade(p, set)
@@ -604,28 +655,15 @@ func (g *Game) tradePhase(p int) int {
 	return total
 }
 
-func (g *Game) checkSet(p int, set [3]int) string {
-	hand := g.st.hands[p]
-	for i, k := range set {
-		if k < 0 || k >= len(hand) {
-			return fmt.Sprintf("card index %d out of range [0, %d)", k, len(hand))
-		}
-		for j := 0; j < i; j++ {
-			if set[j] == k {
-				return fmt.Sprintf("card index %d used twice", k)
-			}
-		}
-	}
-	if !ValidSet([3]uint8{hand[set[0]].Symbol, hand[set[1]].Symbol, hand[set[2]].Symbol}) {
-		return "cards do not form a set"
-	}
-	return ""
-}
-
 // BestSet returns the indices of the set in p's hand worth the most armies
 // (value plus territory bonus), preferring sets without wilds; ok is false if
-// the hand holds no set.
-func BestSet(s *State, p int) (set [3]int, ok bool) { return s.bestSet(p) }
+// the hand holds no set, or if s may not see p's hand (see State).
+func BestSet(s *State, p int) (set [3]int, ok bool) {
+	if !s.sees(p) {
+		return set, false
+	}
+	return s.bestSet(p)
+}
 
 func (s *state) bestSet(p int) (set [3]int, ok bool) {
 	hand := s.hands[p]
@@ -699,7 +737,7 @@ func (g *Game) trade(p int, set [3]int) int {
 	if bonusAt >= 0 {
 		g.addArmies(bonusAt, g.r.Cards.TerritoryBonus)
 	}
-	if len(g.obs) > 0 {
+	if g.on {
 		e := g.event(EvTrade, p)
 		e.Cards = cards
 		e.Armies = value
@@ -725,26 +763,8 @@ func (g *Game) placePhase(p, armies int) {
 		g.forfeit(p, armies, "place: %v", err)
 		return
 	}
-	sum := 0
-	for _, pl := range buf {
-		switch {
-		case pl.Territory < 0 || pl.Territory >= len(s.owner):
-			g.forfeit(p, armies, "place: territory %d out of range [0, %d)", pl.Territory, len(s.owner))
-			return
-		case int(s.owner[pl.Territory]) != p:
-			g.forfeit(p, armies, "place: territory %d is not yours", pl.Territory)
-			return
-		case pl.Armies <= 0 || pl.Armies > armies:
-			g.forfeit(p, armies, "place: %d armies on territory %d: must be 1..%d", pl.Armies, pl.Territory, armies)
-			return
-		}
-		sum += pl.Armies
-		if sum > armies {
-			break
-		}
-	}
-	if sum != armies {
-		g.forfeit(p, armies, "place: placed %d armies, must place exactly %d", sum, armies)
+	if err := s.CheckPlacement(p, armies, buf); err != nil {
+		g.forfeit(p, armies, "place: %v", err)
 		return
 	}
 	for _, pl := range buf {
@@ -754,7 +774,7 @@ func (g *Game) placePhase(p, armies int) {
 
 func (g *Game) place(p, t, k int) {
 	g.addArmies(t, k)
-	if len(g.obs) > 0 {
+	if g.on {
 		e := g.event(EvPlace, p)
 		e.To = t
 		e.Armies = k
@@ -775,14 +795,23 @@ func (g *Game) attackPhase(p int) {
 			return
 		}
 		if !ok {
+			if g.on {
+				g.emit(g.event(EvEndPhase, p))
+			}
 			return
 		}
-		if msg := g.checkAttack(p, o); msg != "" {
-			g.fault(p, "attack %d->%d: %s", o.From, o.To, msg)
+		if err := s.CheckAttack(p, o); err != nil {
+			g.fault(p, "attack %d->%d: %v", o.From, o.To, err)
 			return
 		}
 		from, to := o.From, o.To
 		def := int(s.owner[to])
+		if g.on {
+			e := g.event(EvAttackOrder, p)
+			e.Other, e.From, e.To = def, from, to
+			e.Dice, e.Repeat, e.StopAt = o.Dice, o.Repeat, o.StopAt
+			g.emit(e)
+		}
 		stop := 1
 		if o.Repeat && o.StopAt > 1 {
 			stop = o.StopAt
@@ -807,7 +836,7 @@ func (g *Game) attackPhase(p int) {
 			s.armies[to] -= int32(dl)
 			s.totalArmies[p] -= al
 			s.totalArmies[def] -= dl
-			if len(g.obs) > 0 {
+			if g.on {
 				e := g.event(EvRoll, p)
 				e.Other, e.From, e.To = def, from, to
 				e.AttackerDice, e.DefenderDice = ad, dd
@@ -820,7 +849,7 @@ func (g *Game) attackPhase(p int) {
 			}
 		}
 		if s.armies[to] > 0 {
-			if len(g.obs) > 0 {
+			if g.on {
 				e := g.event(EvFailedOccupation, p)
 				e.Other, e.From, e.To = def, from, to
 				g.emit(e)
@@ -839,47 +868,18 @@ func (g *Game) attackPhase(p int) {
 	}
 }
 
-func (g *Game) checkAttack(p int, o AttackOrder) string {
-	s := &g.st
-	nt := len(s.owner)
-	switch {
-	case o.From < 0 || o.From >= nt || o.To < 0 || o.To >= nt:
-		return fmt.Sprintf("territory out of range [0, %d)", nt)
-	case int(s.owner[o.From]) != p:
-		return "attacking territory is not yours"
-	case int(s.owner[o.To]) == p:
-		return "cannot attack your own territory"
-	case !g.m.Adjacent(o.From, o.To):
-		return "territories are not adjacent"
-	case s.armies[o.From] < 2:
-		return "attacking territory has fewer than 2 armies"
-	case o.Dice < 0 || o.Dice > g.r.Attack.AttackerDice || o.Dice > int(s.armies[o.From])-1:
-		return fmt.Sprintf("%d dice: must be 0 (most) or 1..%d", o.Dice, min(g.r.Attack.AttackerDice, int(s.armies[o.From])-1))
-	case o.StopAt < 0:
-		return fmt.Sprintf("stop level %d: must be >= 0", o.StopAt)
-	}
-	return ""
-}
-
 // conquer moves p into to after a won battle (na dice in the last roll),
 // handles an elimination and reports whether the attack phase must end
 // because of a fault.
 func (g *Game) conquer(p, def, from, to, na int) (endPhase bool) {
 	s := &g.st
-	lo := 1
-	if g.r.Attack.MoveInAtLeastDice {
-		lo = na
-	}
-	hi := int(s.armies[from]) - 1
-	if lo > hi {
-		lo = hi
-	}
+	lo, hi := s.OccupyRange(from, na)
 	k := lo
 	var ans int
 	var err error
 	if !g.broken[p] {
 		ans, err = g.askOccupy(p, from, to, lo, hi)
-		if err == nil && ans >= lo && ans <= hi {
+		if err == nil && CheckOccupy(lo, hi, ans) == nil {
 			k = ans
 		}
 	}
@@ -889,7 +889,7 @@ func (g *Game) conquer(p, def, from, to, na int) (endPhase bool) {
 	s.territories[p]++
 	s.territories[def]--
 	s.conquered = true
-	if len(g.obs) > 0 {
+	if g.on {
 		e := g.event(EvOccupation, p)
 		e.Other, e.From, e.To, e.Armies = def, from, to, k
 		g.emit(e)
@@ -923,7 +923,7 @@ func (g *Game) eliminate(p, def int) {
 	s := &g.st
 	s.alive[def] = false
 	s.eliminated = append(s.eliminated, def)
-	g.elimBy[def] = p
+	g.st.elimBy[def] = p
 	taken := 0
 	if g.r.Cards.Mode != "none" {
 		if g.r.Cards.TakeOnElimination {
@@ -934,7 +934,7 @@ func (g *Game) eliminate(p, def int) {
 		}
 		s.hands[def] = s.hands[def][:0]
 	}
-	if len(g.obs) > 0 {
+	if g.on {
 		e := g.event(EvElimination, p)
 		e.Other, e.Armies = def, taken
 		g.emit(e)
@@ -972,8 +972,8 @@ func (g *Game) tradePhaseForced(p int) int {
 				g.fault(p, "trade: %v", err)
 				ok = false
 			} else if ok {
-				if msg := g.checkSet(p, set); msg != "" {
-					g.fault(p, "trade: %s", msg)
+				if err := s.checkSet(p, set); err != nil {
+					g.fault(p, "trade: %v", err)
 					ok = false
 				}
 			}
@@ -1005,7 +1005,7 @@ func (g *Game) drawCard(p int) {
 	c := s.deck[len(s.deck)-1]
 	s.deck = s.deck[:len(s.deck)-1]
 	s.hands[p] = append(s.hands[p], c)
-	if len(g.obs) > 0 {
+	if g.on {
 		e := g.event(EvCard, p)
 		e.Cards[0] = c
 		g.emit(e)
@@ -1024,82 +1024,27 @@ func (g *Game) fortifyPhase(p int) {
 		return
 	}
 	if len(moves) == 0 {
+		if g.on {
+			g.emit(g.event(EvEndPhase, p))
+		}
 		return
 	}
-	if msg := g.checkMoves(p, moves); msg != "" {
-		g.fault(p, "fortify (%s): %s", g.r.Fortify.Mode, msg)
+	if err := s.checkMoves(p, moves, &g.paths); err != nil {
+		g.fault(p, "fortify (%s): %v", g.r.Fortify.Mode, err)
 		return
 	}
 	for _, mv := range moves {
 		s.armies[mv.From] -= int32(mv.Armies)
 		s.armies[mv.To] += int32(mv.Armies)
-		if len(g.obs) > 0 {
+		if g.on {
 			e := g.event(EvMove, p)
 			e.From, e.To, e.Armies = mv.From, mv.To, mv.Armies
 			g.emit(e)
 		}
 	}
-}
-
-func (g *Game) checkMoves(p int, moves []Move) string {
-	s := &g.st
-	nt := len(s.owner)
-	mode := g.r.Fortify.Mode
-	if mode != FortifyOneStep && len(moves) > 1 {
-		return fmt.Sprintf("%d moves: at most one", len(moves))
+	if g.on {
+		g.emit(g.event(EvEndPhase, p))
 	}
-	for t := range g.outflow {
-		g.outflow[t] = 0
-	}
-	for _, mv := range moves {
-		switch {
-		case mv.From < 0 || mv.From >= nt || mv.To < 0 || mv.To >= nt:
-			return fmt.Sprintf("move %d->%d: territory out of range [0, %d)", mv.From, mv.To, nt)
-		case int(s.owner[mv.From]) != p || int(s.owner[mv.To]) != p:
-			return fmt.Sprintf("move %d->%d: both territories must be yours", mv.From, mv.To)
-		case mv.From == mv.To:
-			return fmt.Sprintf("move %d->%d: same territory", mv.From, mv.To)
-		case mv.Armies <= 0:
-			return fmt.Sprintf("move %d->%d: %d armies: must be >= 1", mv.From, mv.To, mv.Armies)
-		}
-		if mode == FortifyConnected {
-			if !g.connected(p, mv.From, mv.To) {
-				return fmt.Sprintf("move %d->%d: no path through your territories", mv.From, mv.To)
-			}
-		} else if !g.m.Adjacent(mv.From, mv.To) {
-			return fmt.Sprintf("move %d->%d: territories are not adjacent", mv.From, mv.To)
-		}
-		g.outflow[mv.From] += int32(mv.Armies)
-		if g.outflow[mv.From] > s.armies[mv.From]-1 {
-			return fmt.Sprintf("move %d->%d: moves %d armies out of territory %d, which can spare %d (armies that arrive this phase cannot move on)",
-				mv.From, mv.To, g.outflow[mv.From], mv.From, s.armies[mv.From]-1)
-		}
-	}
-	return ""
-}
-
-// connected reports whether a and b are joined by a path of p's territories.
-func (g *Game) connected(p, a, b int) bool {
-	s := &g.st
-	for i := range g.mark {
-		g.mark[i] = false
-	}
-	q := append(g.queue[:0], a)
-	g.mark[a] = true
-	for len(q) > 0 {
-		t := q[len(q)-1]
-		q = q[:len(q)-1]
-		if t == b {
-			return true
-		}
-		for _, nb := range g.m.Territories[t].Neighbors {
-			if !g.mark[nb] && int(s.owner[nb]) == p {
-				g.mark[nb] = true
-				q = append(q, nb)
-			}
-		}
-	}
-	return false
 }
 
 // checkMission ends the game if p has completed its mission (mission mode
@@ -1130,7 +1075,7 @@ func (g *Game) missionDone(p int) bool {
 	kind, count, minArmies := ms.Kind, ms.Count, ms.MinArmies
 	if kind == MissionEliminate {
 		tgt := s.missionTgt[p]
-		if g.elimBy[tgt] == p {
+		if g.st.elimBy[tgt] == p {
 			return true
 		}
 		if s.alive[tgt] {

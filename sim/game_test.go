@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"hash/fnv"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // checkResult checks a Result against the final state.
@@ -12,28 +15,23 @@ func checkResult(t *testing.T, g *Game, res Result) {
 	s := g.State()
 	seen := make([]bool, g.n+1)
 	for p, r := range res.Placement {
-		if r < 1 || r > g.n || seen[r] {
-			t.Fatalf("placements %v are not a permutation (seat %d)", res.Placement, p)
-		}
+		require.True(t, r >= 1 && r <= g.n && !seen[r], "placements %v are not a permutation (seat %d)", res.Placement, p)
 		seen[r] = true
 	}
 	if res.Winner >= 0 {
-		if res.Placement[res.Winner] != 1 || res.Stalemate {
-			t.Fatalf("winner %d placed %d, stalemate %v", res.Winner, res.Placement[res.Winner], res.Stalemate)
+		require.Equal(t, 1, res.Placement[res.Winner], "the winner's placement")
+		require.False(t, res.Stalemate)
+		if s.Rules().End.Win == "domination" {
+			require.Equal(t, s.NumTerritories(), s.TerritoryCount(res.Winner), "the winner's territories")
 		}
-		if s.Rules().End.Win == "domination" && s.TerritoryCount(res.Winner) != s.NumTerritories() {
-			t.Fatalf("winner owns %d of %d territories", s.TerritoryCount(res.Winner), s.NumTerritories())
-		}
-	} else if !res.Stalemate || res.Rounds != s.Rules().End.RoundLimit {
-		t.Fatalf("no winner but stalemate=%v after %d rounds", res.Stalemate, res.Rounds)
+	} else {
+		require.True(t, res.Stalemate, "no winner and no stalemate")
+		require.Equal(t, s.Rules().End.RoundLimit, res.Rounds, "a stalemate before the round limit")
 	}
 	for i, p := range res.Eliminated {
-		if s.Alive(p) || s.TerritoryCount(p) != 0 {
-			t.Fatalf("eliminated seat %d still alive", p)
-		}
-		if res.Placement[p] != g.n-i {
-			t.Fatalf("seat %d eliminated %d-th placed %d", p, i+1, res.Placement[p])
-		}
+		require.False(t, s.Alive(p), "eliminated seat %d alive", p)
+		require.Zero(t, s.TerritoryCount(p), "eliminated seat %d owns territories", p)
+		require.Equal(t, g.n-i, res.Placement[p], "placement of seat %d eliminated %d-th", p, i+1)
 	}
 }
 
@@ -51,44 +49,32 @@ func TestDeterminism(t *testing.T) {
 	r := testRules(FortifyOneStep)
 	run := func(seed, index uint64) uint64 {
 		g, err := NewGame(m, r, 4)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		h := &eventHash{}
 		g.Observe(h)
 		// Play another game first: state left over from it must not matter.
-		if _, err := g.Play(newChaos(4, 0.02), seed+1, index); err != nil {
-			t.Fatal(err)
-		}
+		_, err = g.Play(newChaos(4, 0.02), seed+1, index)
+		require.NoError(t, err)
 		h.h = 0
-		if _, err := g.Play(newChaos(4, 0.02), seed, index); err != nil {
-			t.Fatal(err)
-		}
+		_, err = g.Play(newChaos(4, 0.02), seed, index)
+		require.NoError(t, err)
 		return h.h
 	}
-	a, b := run(7, 3), run(7, 3)
-	if a != b {
-		t.Fatalf("same seed, different games: %x != %x", a, b)
-	}
-	if c := run(7, 4); c == a {
-		t.Fatalf("different game index gave the same game")
-	}
-	if GameSeed(1, 2) == GameSeed(2, 1) || GameSeed(0, 0) == GameSeed(0, 1) {
-		t.Fatal("GameSeed collides on swapped inputs")
-	}
+	a := run(7, 3)
+	assert.Equal(t, a, run(7, 3), "same seed, different games")
+	assert.NotEqual(t, a, run(7, 4), "different game index gave the same game")
+	assert.NotEqual(t, GameSeed(1, 2), GameSeed(2, 1), "GameSeed collides on swapped inputs")
+	assert.NotEqual(t, GameSeed(0, 0), GameSeed(0, 1))
 }
 
 func TestWrongPlayerCount(t *testing.T) {
 	g, err := NewGame(ringMap(2, 3), testRules(FortifySingle), 3)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := g.Play(newChaos(2, 0), 1, 1); err == nil {
-		t.Fatal("Play accepted 2 players for 3 seats")
-	}
-	if _, err := NewGame(ringMap(2, 3), testRules(FortifySingle), 7); err == nil {
-		t.Fatal("NewGame accepted 7 players")
-	}
+	require.NoError(t, err)
+	_, err = g.Play(newChaos(2, 0), 1, 1)
+	assert.ErrorIs(t, err, ErrPlayers)
+	assert.ErrorContains(t, err, "got 2, game has 3 seats")
+	_, err = NewGame(ringMap(2, 3), testRules(FortifySingle), 7)
+	assert.ErrorContains(t, err, "7 players: must be 2..6")
 }
 
 // setup returns a game whose board is set by hand: owners and armies per
@@ -100,9 +86,7 @@ func handGame(t *testing.T, m *Map, r *Rules, owner []int, armies []int) *Game {
 		n = max(n, o+1)
 	}
 	g, err := NewGame(m, r, max(n, 2))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	g.reset(1)
 	s := &g.st
 	for tt := range owner {
@@ -140,9 +124,7 @@ func TestIncome(t *testing.T) {
 				armies[i] = 1
 			}
 			g := handGame(t, m, r, c.owner, armies)
-			if got := g.State().Income(0); got != c.want0 {
-				t.Fatalf("Income = %d, want %d", got, c.want0)
-			}
+			assert.Equal(t, c.want0, g.State().Income(0))
 		})
 	}
 }
@@ -167,24 +149,20 @@ func TestSetValues(t *testing.T) {
 		{[3]uint8{W, W, W}, true, 10},
 	}
 	for _, c := range cases {
-		if got := ValidSet(c.sym); got != c.valid {
-			t.Errorf("ValidSet(%v) = %v", c.sym, got)
-		}
+		assert.Equal(t, c.valid, ValidSet(c.sym), "ValidSet(%v)", c.sym)
 		if c.valid {
-			if got := fixedSetValue(fixed, c.sym); got != c.fixed {
-				t.Errorf("fixedSetValue(%v) = %d, want %d", c.sym, got, c.fixed)
-			}
+			assert.Equal(t, c.fixed, fixedSetValue(fixed, c.sym), "fixedSetValue(%v)", c.sym)
 		}
 	}
+	assert.False(t, ValidSet([3]uint8{Unknown, Infantry, Cavalry}), "a hidden card forms no set")
+	assert.False(t, ValidSet([3]uint8{Unknown, Wild, Wild}), "a hidden card forms no set")
 	// Escalating: 4, 6, 8, 10, 12, 15, then +5.
 	r := testRules(FortifySingle)
 	g := handGame(t, ringMap(1, 3), r, []int{0, 1, 1}, []int{1, 1, 1})
 	want := []int{4, 6, 8, 10, 12, 15, 20, 25, 30}
 	for k, w := range want {
 		g.st.setsTraded = k
-		if got := g.st.SetValue([3]uint8{I, I, I}); got != w {
-			t.Errorf("set %d worth %d, want %d", k+1, got, w)
-		}
+		assert.Equal(t, w, g.st.SetValue([3]uint8{I, I, I}), "set %d", k+1)
 	}
 }
 
@@ -196,72 +174,23 @@ func TestTradeAndBonus(t *testing.T) {
 		Card{Territory: 2, Symbol: Infantry}, Card{Territory: 1, Symbol: Cavalry},
 		Card{Territory: 3, Symbol: Cavalry}, Card{Territory: -1, Symbol: Wild}, Card{Territory: 0, Symbol: Artillery})
 	set, ok := s.bestSet(0)
-	if !ok {
-		t.Fatal("no set found in a 5-card hand")
-	}
+	require.True(t, ok, "no set found in a 5-card hand")
 	// Best: no wild, owns a territory: {inf T2, cav T1, art T0} (bonus on T1 or T0).
-	if set != [3]int{0, 1, 4} {
-		t.Fatalf("BestSet = %v, want [0 1 4]", set)
-	}
+	assert.Equal(t, [3]int{0, 1, 4}, set)
 	v := g.trade(0, set)
-	if v != 4 || s.setsTraded != 1 {
-		t.Fatalf("first escalating set worth %d (sets %d)", v, s.setsTraded)
-	}
-	if s.Armies(1) != 3 || s.Armies(0) != 1 {
-		t.Fatalf("territory bonus: armies %d %d, want T1=3 (first owned card), T0=1", s.Armies(0), s.Armies(1))
-	}
-	if h := s.AppendHand(nil, 0); len(h) != 2 || h[0].Territory != 3 || h[1].Symbol != Wild {
-		t.Fatalf("hand after trade: %v", h)
-	}
-	if len(s.discard) != 3 {
-		t.Fatalf("discard has %d cards", len(s.discard))
-	}
+	assert.Equal(t, 4, v, "first escalating set")
+	assert.Equal(t, 1, s.setsTraded)
+	assert.Equal(t, 3, s.Armies(1), "territory bonus on T1 (the first owned card)")
+	assert.Equal(t, 1, s.Armies(0))
+	h, _ := g.State().HandOf(nil, 0)
+	assert.Equal(t, []Card{{Territory: 3, Symbol: Cavalry}, {Territory: -1, Symbol: Wild}}, h)
+	assert.Len(t, s.discard, 3)
 	// Invalid sets are rejected.
 	s.hands[0] = append(s.hands[0][:0], Card{0, Infantry}, Card{1, Infantry}, Card{2, Cavalry})
-	if msg := g.checkSet(0, [3]int{0, 1, 2}); msg == "" {
-		t.Fatal("checkSet accepted two infantry and a cavalry")
-	}
-	if msg := g.checkSet(0, [3]int{0, 0, 2}); msg == "" {
-		t.Fatal("checkSet accepted a card used twice")
-	}
-	if msg := g.checkSet(0, [3]int{0, 1, 3}); msg == "" {
-		t.Fatal("checkSet accepted an index out of range")
-	}
-}
-
-func TestFortifyValidation(t *testing.T) {
-	// One ring of 6: territories 0..5, i adjacent to i+-1 mod 6.
-	m := ringMap(1, 6)
-	owner := []int{0, 0, 0, 1, 0, 0}
-	armies := []int{5, 3, 1, 2, 4, 1}
-	cases := []struct {
-		mode  FortifyMode
-		moves []Move
-		ok    bool
-	}{
-		{FortifySingle, []Move{{0, 1, 4}}, true},
-		{FortifySingle, []Move{{0, 1, 5}}, false},            // must leave one
-		{FortifySingle, []Move{{0, 2, 1}}, false},            // not adjacent
-		{FortifySingle, []Move{{0, 1, 1}, {1, 2, 1}}, false}, // one move only
-		{FortifySingle, []Move{{2, 3, 0}}, false},            // enemy, zero
-		{FortifySingle, []Move{{0, 1, 0}}, false},
-		{FortifyConnected, []Move{{0, 2, 4}}, true},  // 0-1-2 owned
-		{FortifyConnected, []Move{{1, 4, 2}}, true},  // 1-0-5-4 owned
-		{FortifyConnected, []Move{{2, 4, 0}}, false}, // zero armies
-		{FortifyConnected, []Move{{0, 3, 1}}, false}, // enemy
-		{FortifyOneStep, []Move{{0, 1, 2}, {0, 5, 2}, {1, 2, 2}, {4, 5, 3}}, true},
-		{FortifyOneStep, []Move{{0, 1, 2}, {0, 5, 3}}, false}, // 5 out of 5
-		{FortifyOneStep, []Move{{0, 1, 4}, {1, 2, 3}}, false}, // arrivals cannot move on
-		{FortifyOneStep, []Move{{0, 2, 1}}, false},            // two steps
-		{FortifyOneStep, []Move{{2, 1, 1}}, false},            // 2 has 1 army
-	}
-	for i, c := range cases {
-		g := handGame(t, m, testRules(c.mode), owner, armies)
-		msg := g.checkMoves(0, c.moves)
-		if (msg == "") != c.ok {
-			t.Errorf("case %d %s %v: ok=%v, message %q", i, c.mode, c.moves, msg == "", msg)
-		}
-	}
+	st := g.State()
+	assert.EqualError(t, st.CheckTrade(0, [3]int{0, 1, 2}), "cards do not form a set")
+	assert.EqualError(t, st.CheckTrade(0, [3]int{0, 0, 2}), "card index 0 used twice")
+	assert.EqualError(t, st.CheckTrade(0, [3]int{0, 1, 3}), "card index 3 out of range [0, 3)")
 }
 
 // scripted is a player that attacks once with a given order and records
@@ -318,15 +247,10 @@ func TestMoveInBounds(t *testing.T) {
 			}
 		}))
 		g.attackPhase(0)
-		if !p.occupied {
-			t.Fatalf("seed %d: 10 v 1 never conquered", seed)
-		}
-		if p.lo != int(last.NAttack) || p.hi != p.armies-1 {
-			t.Fatalf("seed %d: occupy bounds [%d,%d], last roll %d dice", seed, p.lo, p.hi, last.NAttack)
-		}
-		if s.Owner(1) != 0 || s.Armies(1) != p.lo {
-			t.Fatalf("seed %d: territory 1 owner %d armies %d", seed, s.Owner(1), s.Armies(1))
-		}
+		require.True(t, p.occupied, "seed %d: 10 v 1 never conquered", seed)
+		require.Equal(t, [2]int{int(last.NAttack), p.armies - 1}, [2]int{p.lo, p.hi}, "seed %d: occupy bounds", seed)
+		require.Equal(t, 0, s.Owner(1), "seed %d", seed)
+		require.Equal(t, p.lo, s.Armies(1), "seed %d", seed)
 	}
 }
 
@@ -336,12 +260,9 @@ func TestOccupyOutOfRangeIsFault(t *testing.T) {
 	p := &scripted{order: AttackOrder{From: 0, To: 1, Repeat: true}, answer: 100}
 	g.players = []Player{p, &BasePlayer{}}
 	g.attackPhase(0)
-	if g.faults[0] != 1 {
-		t.Fatalf("faults = %d, want 1", g.faults[0])
-	}
-	if g.st.Armies(1) != p.lo || g.st.Owner(1) != 0 {
-		t.Fatalf("illegal move-in: territory 1 has %d armies (min %d)", g.st.Armies(1), p.lo)
-	}
+	assert.Equal(t, 1, g.faults[0])
+	assert.Equal(t, p.lo, g.st.Armies(1), "an illegal move-in moves the minimum")
+	assert.Equal(t, 0, g.st.Owner(1))
 }
 
 func TestSingleRollAndStopAt(t *testing.T) {
@@ -364,17 +285,14 @@ func TestSingleRollAndStopAt(t *testing.T) {
 		}))
 		g.players = []Player{&scripted{order: AttackOrder{From: 0, To: 1, Dice: 2}}, &BasePlayer{}}
 		g.attackPhase(0)
-		if rolls != 1 || s.Armies(0)+s.Armies(1) != 38 {
-			t.Fatalf("single roll: %d rolls, armies %d+%d", rolls, s.Armies(0), s.Armies(1))
-		}
+		require.Equal(t, 1, rolls, "single roll")
+		require.Equal(t, 38, s.Armies(0)+s.Armies(1), "single roll of 2 dice")
 		g.players = []Player{&scripted{order: AttackOrder{From: 0, To: 1, Repeat: true, StopAt: 12}}, &BasePlayer{}}
 		g.attackPhase(0)
-		if s.Owner(1) == 1 && s.Armies(0) > 12 {
-			t.Fatalf("repeat with StopAt 12 stopped at %d armies with the defender alive", s.Armies(0))
+		if s.Owner(1) == 1 {
+			require.LessOrEqual(t, s.Armies(0), 12, "repeat with StopAt 12 stopped early with the defender alive")
 		}
-		if s.Armies(0) < 10 {
-			t.Fatalf("repeat with StopAt 12 went on to %d armies", s.Armies(0))
-		}
+		require.GreaterOrEqual(t, s.Armies(0), 10, "repeat with StopAt 12 went on")
 	}
 }
 
@@ -390,48 +308,38 @@ func TestMissions(t *testing.T) {
 		{Name: "eliminate", Kind: MissionEliminate},
 	}
 	g, err := NewGame(m, r, 3)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	wins := 0
 	for i := 0; i < 100; i++ {
 		res, err := g.Play(newChaos(3, 0), 11, uint64(i))
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		checkResult(t, g, res)
 		if res.Winner >= 0 {
 			wins++
-			if g.State().NumAlive() > 1 && !g.missionDone(res.Winner) {
-				t.Fatalf("game %d: seat %d won with %d alive but has not completed %q", i, res.Winner,
-					g.State().NumAlive(), g.State().Mission(res.Winner).Name)
+			if g.State().NumAlive() > 1 {
+				require.True(t, g.missionDone(res.Winner), "game %d: seat %d won with %d alive but has not completed %q", i, res.Winner,
+					g.State().NumAlive(), g.st.rules.Missions[g.st.missions[res.Winner]].Name)
 			}
 		}
 		seen := map[int]bool{}
 		for p := 0; p < 3; p++ {
-			if g.st.missions[p] < 0 || seen[g.st.missions[p]] {
-				t.Fatalf("missions not distinct: %v", g.st.missions)
-			}
+			require.True(t, g.st.missions[p] >= 0 && !seen[g.st.missions[p]], "missions not distinct: %v", g.st.missions)
 			seen[g.st.missions[p]] = true
-			if tg := g.State().MissionTarget(p); (g.State().Mission(p).Kind == MissionEliminate) != (tg >= 0) || tg == p {
-				t.Fatalf("seat %d mission %q target %d", p, g.State().Mission(p).Name, tg)
-			}
+			ms, ok := g.State().MissionOf(p)
+			require.True(t, ok, "the observers' State sees every mission")
+			tg, _ := g.State().MissionTargetOf(p)
+			require.Equal(t, ms.Kind == MissionEliminate, tg >= 0, "seat %d mission %q target %d", p, ms.Name, tg)
+			require.NotEqual(t, p, tg)
 		}
 	}
-	if wins < 50 {
-		t.Fatalf("only %d of 100 mission games had a winner", wins)
-	}
+	assert.GreaterOrEqual(t, wins, 50, "mission games with a winner of 100")
 	// Hand-checked mission predicates.
 	g = handGame(t, m, r, []int{0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 2}, []int{1, 1, 1, 1, 2, 2, 2, 2, 1, 1, 1, 1})
 	g.st.missions = []int{0, 1, 2}
 	g.st.missionTgt = []int{-1, -1, -1}
-	if !g.missionDone(0) {
-		t.Error("seat 0 owns C0 and C1 but mission 0 is not done")
-	}
+	assert.True(t, g.missionDone(0), "seat 0 owns C0 and C1 but mission 0 is not done")
 	for i, want := range []bool{true, false, true, false} {
 		g.st.missions[0] = i
-		if got := g.missionDone(0); got != want {
-			t.Errorf("mission %q done = %v, want %v", r.Missions[i].Name, got, want)
-		}
+		assert.Equal(t, want, g.missionDone(0), "mission %q", r.Missions[i].Name)
 	}
 }

@@ -2,10 +2,11 @@ package sim_test
 
 import (
 	"context"
-	"errors"
-	"reflect"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"marslab/sim"
 )
@@ -17,9 +18,7 @@ func endless(t *testing.T) (*sim.Game, []sim.Player) {
 	r := sim.RulesForTest(sim.FortifySingle)
 	r.End.RoundLimit = 0
 	g, err := sim.NewGame(sim.RingMap(2, 3), r, 2)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return g, []sim.Player{&sim.BasePlayer{}, &sim.BasePlayer{}}
 }
 
@@ -44,17 +43,15 @@ func TestInterruptFromAnotherGoroutine(t *testing.T) {
 	select {
 	case <-turns:
 	case <-time.After(time.Minute):
-		t.Fatal("the game did not start")
+		require.FailNow(t, "the game did not start")
 	}
 	g.Interrupt()
 	select {
 	case err := <-done:
-		if !errors.Is(err, sim.ErrInterrupted) {
-			t.Fatalf("Play returned %v, want ErrInterrupted", err)
-		}
+		require.ErrorIs(t, err, sim.ErrInterrupted)
 		t.Log(err)
 	case <-time.After(time.Minute):
-		t.Fatal("Interrupt did not stop the game")
+		require.FailNow(t, "Interrupt did not stop the game")
 	}
 }
 
@@ -63,13 +60,12 @@ func TestPlayContext(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
 	_, err := g.PlayContext(ctx, players, 1, 0)
-	if !errors.Is(err, sim.ErrInterrupted) || !errors.Is(err, context.DeadlineExceeded) {
-		t.Fatalf("PlayContext returned %v, want ErrInterrupted and the deadline", err)
-	}
+	assert.ErrorIs(t, err, sim.ErrInterrupted)
+	assert.ErrorIs(t, err, context.DeadlineExceeded)
 	// A context that is already done plays nothing.
-	if _, err := g.PlayContext(ctx, players, 1, 1); !errors.Is(err, sim.ErrInterrupted) {
-		t.Fatalf("PlayContext on a done context returned %v", err)
-	}
+	_, err = g.PlayContext(ctx, players, 1, 1)
+	assert.ErrorIs(t, err, sim.ErrInterrupted)
+	assert.ErrorContains(t, err, "before it started")
 }
 
 // TestInterruptLeavesTheGameUsable: after an interrupted game, the next
@@ -79,17 +75,11 @@ func TestInterruptLeavesTheGameUsable(t *testing.T) {
 	m := sim.RingMap(3, 4)
 	r := sim.RulesForTest(sim.FortifyOneStep)
 	fresh, err := sim.NewGame(m, r, 3)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	want, err := fresh.Play(sim.NewChaos(3, 0.02), 5, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	g, err := sim.NewGame(m, r, 3)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	armed := true
 	g.Observe(sim.ObserverFunc(func(e *sim.Event) {
 		if armed && e.Kind == sim.EvTurn && e.Round == 3 {
@@ -97,19 +87,17 @@ func TestInterruptLeavesTheGameUsable(t *testing.T) {
 			g.Interrupt()
 		}
 	}))
-	if _, err := g.Play(sim.NewChaos(3, 0.02), 5, 0); !errors.Is(err, sim.ErrInterrupted) {
-		t.Fatalf("Play returned %v, want ErrInterrupted", err)
-	}
+	_, err = g.Play(sim.NewChaos(3, 0.02), 5, 0)
+	require.ErrorIs(t, err, sim.ErrInterrupted)
 	ctx, cancel := context.WithCancel(context.Background())
 	got, err := g.PlayContext(ctx, sim.NewChaos(3, 0.02), 5, 1)
 	cancel()
-	if err != nil || !reflect.DeepEqual(got, want) {
-		t.Fatalf("after an interrupted game: %+v, %v; a fresh game gives %+v", got, err, want)
-	}
+	require.NoError(t, err)
+	assert.Equal(t, want, got, "after an interrupted game")
 	// Interrupt before Play stops the next game at once; only that one.
 	g2, players := endless(t)
 	g2.Interrupt()
-	if res, err := g2.Play(players, 1, 0); !errors.Is(err, sim.ErrInterrupted) || res.Turns != 0 {
-		t.Fatalf("Play after Interrupt: %+v, %v", res, err)
-	}
+	res, err := g2.Play(players, 1, 0)
+	assert.ErrorIs(t, err, sim.ErrInterrupted)
+	assert.Zero(t, res.Turns)
 }

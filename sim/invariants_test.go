@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"marslab/internal/simcheck"
 	"marslab/sim"
 )
@@ -34,12 +37,8 @@ func playChecked(t *testing.T, g *sim.Game, m *sim.Map, r *sim.Rules, players []
 	results := make([]sim.Result, 0, games)
 	for i := 0; i < games; i++ {
 		res, err := g.Play(players, seed, uint64(i))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := c.CheckResult(res); err != nil {
-			t.Fatalf("game %d: %v", i, err)
-		}
+		require.NoError(t, err)
+		require.NoError(t, c.CheckResult(res), "game %d", i)
 		results = append(results, res)
 	}
 	return c, results
@@ -57,25 +56,19 @@ func TestInvariantsChaos(t *testing.T) {
 				t.Run(fmt.Sprintf("%s/%dp/bad%.2f", mode, n, bad), func(t *testing.T) {
 					r := sim.RulesForTest(mode)
 					g, err := sim.NewGame(m, r, n)
-					if err != nil {
-						t.Fatal(err)
-					}
+					require.NoError(t, err)
 					c, results := playChecked(t, g, m, r, sim.NewChaos(n, bad), 99, games)
 					if bad == 0 {
 						for i, res := range results {
-							for p, f := range res.Faults {
-								if f != 0 {
-									t.Fatalf("game %d: legal player %d has %d faults", i, p, f)
-								}
-							}
+							require.Equal(t, make([]int, n), res.Faults, "game %d: legal players have faults", i)
 						}
 					}
 					k := c.Counts
-					if k[sim.EvRoll] == 0 || k[sim.EvOccupation] == 0 || k[sim.EvMove] == 0 || k[sim.EvTrade] == 0 {
-						t.Errorf("too few events to be a real test: %v", k)
+					for _, kind := range []sim.EventKind{sim.EvRoll, sim.EvOccupation, sim.EvMove, sim.EvTrade, sim.EvAttackOrder, sim.EvEndPhase} {
+						assert.Positive(t, k[kind], "too few %v events to be a real test: %v", kind, k)
 					}
-					if bad > 0 && k[sim.EvFault] == 0 {
-						t.Errorf("misbehaving players produced no fault events")
+					if bad > 0 {
+						assert.Positive(t, k[sim.EvFault], "misbehaving players produced no fault events")
 					}
 				})
 			}
@@ -89,30 +82,24 @@ func TestInvariantsChaos(t *testing.T) {
 // per rule set (20 and 100 under -short or -race).
 func TestInvariantsEmbeddedRules(t *testing.T) {
 	m, err := sim.LoadMap("classic")
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	games := sweepGames(200, 20)
 	for _, name := range []string{"classic", "mars2006", "fixedcards", "missions"} {
 		r, err := sim.LoadRules(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var total [sim.EvGameEnd + 1]int
+		require.NoError(t, err)
+		var total [sim.NumEventKinds]int
 		for n := 2; n <= 6; n++ {
 			t.Run(fmt.Sprintf("%s/%dp", name, n), func(t *testing.T) {
 				g, err := sim.NewGame(m, r, n)
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				c, _ := playChecked(t, g, m, r, sim.NewChaos(n, 0.01), 2006, games)
 				for k, v := range c.Counts {
 					total[k] += v
 				}
 			})
 		}
-		if total[sim.EvRoll] == 0 || total[sim.EvOccupation] == 0 || total[sim.EvElimination] == 0 || total[sim.EvTrade] == 0 {
-			t.Errorf("%s: no battles, eliminations or trades: %v", name, total)
+		for _, kind := range []sim.EventKind{sim.EvRoll, sim.EvOccupation, sim.EvElimination, sim.EvTrade, sim.EvAttackOrder, sim.EvEndPhase} {
+			assert.Positive(t, total[kind], "%s: no %v events: %v", name, kind, total)
 		}
 	}
 }
@@ -132,9 +119,7 @@ func TestInvariantsMissionsRing(t *testing.T) {
 	}
 	for n := 2; n <= 5; n++ {
 		g, err := sim.NewGame(m, r, n)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		playChecked(t, g, m, r, sim.NewChaos(n, 0.02), 11, sweepGames(60, 15))
 	}
 }
@@ -158,25 +143,15 @@ func TestIllegalPlayerCannotCorruptGame(t *testing.T) {
 	m := sim.RingMap(3, 4)
 	r := sim.RulesForTest(sim.FortifyOneStep)
 	g, err := sim.NewGame(m, r, 3)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	c := simcheck.New(g, m, r)
 	g.Observe(c)
 	for i := 0; i < 20; i++ {
 		chaos := sim.NewChaos(2, 0)
 		res, err := g.Play([]sim.Player{&illegal{}, chaos[0], chaos[1]}, 5, uint64(i))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := c.CheckResult(res); err != nil {
-			t.Fatalf("game %d: %v", i, err)
-		}
-		if res.Faults[0] == 0 {
-			t.Fatalf("game %d: illegal player has no faults", i)
-		}
-		if res.Faults[1] != 0 || res.Faults[2] != 0 {
-			t.Fatalf("game %d: legal players have faults %v", i, res.Faults)
-		}
+		require.NoError(t, err)
+		require.NoError(t, c.CheckResult(res), "game %d", i)
+		require.Positive(t, res.Faults[0], "game %d: illegal player has no faults", i)
+		require.Equal(t, []int{0, 0}, res.Faults[1:], "game %d: legal players have faults", i)
 	}
 }

@@ -80,6 +80,13 @@ func (e *Event) AppendJSON(buf []byte) []byte {
 	case EvFault:
 		buf = append(buf, `,"text":`...)
 		buf = strconv.AppendQuote(buf, e.Text)
+	case EvAttackOrder:
+		buf = append(buf, `,"dice":`...)
+		buf = strconv.AppendInt(buf, int64(e.Dice), 10)
+		buf = append(buf, `,"repeat":`...)
+		buf = strconv.AppendBool(buf, e.Repeat)
+		buf = append(buf, `,"stop_at":`...)
+		buf = strconv.AppendInt(buf, int64(e.StopAt), 10)
 	}
 	return append(buf, '}')
 }

@@ -5,6 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"marslab/sim"
 )
 
@@ -12,22 +15,14 @@ import (
 func writeLog(t *testing.T) []byte {
 	t.Helper()
 	g, err := sim.NewGame(sim.RingMap(2, 3), sim.RulesForTest(sim.FortifySingle), 2)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	var buf bytes.Buffer
 	lw, err := sim.NewLogWriter(&buf, sim.LogHeader{Seed: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	g.Observe(lw)
 	res, err := g.Play(sim.NewChaos(2, 0), 1, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := lw.Close(res); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
+	require.NoError(t, lw.Close(res))
 	return buf.Bytes()
 }
 
@@ -38,13 +33,12 @@ func TestReadLog(t *testing.T) {
 	lines := strings.SplitAfter(strings.TrimSuffix(string(log), "\n"), "\n")
 	n := len(lines) // header, events, result
 	last := lines[n-1]
-	if !strings.HasPrefix(last, `{"result":`) {
-		t.Fatalf("last line %q", last)
-	}
+	require.True(t, strings.HasPrefix(last, `{"result":`), "last line %q", last)
 	h, events, result, err := sim.ReadLog(bytes.NewReader(log))
-	if err != nil || h.Seed != 1 || len(events) != n-2 || string(sim.ResultLine(result)) != last {
-		t.Fatalf("ReadLog: %d events, result %v, %v", len(events), result, err)
-	}
+	require.NoError(t, err)
+	assert.Equal(t, uint64(1), h.Seed)
+	assert.Len(t, events, n-2)
+	assert.Equal(t, last, string(sim.ResultLine(result)))
 	body := strings.Join(lines[:n-1], "")
 	cases := []struct {
 		name, log, want string
@@ -61,11 +55,10 @@ func TestReadLog(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			_, _, _, err := sim.ReadLog(strings.NewReader(c.log))
-			switch {
-			case c.want == "" && err != nil:
-				t.Fatal(err)
-			case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
-				t.Fatalf("ReadLog: %v, want an error containing %q", err, c.want)
+			if c.want == "" {
+				assert.NoError(t, err)
+			} else {
+				assert.ErrorContains(t, err, c.want)
 			}
 		})
 	}

@@ -211,6 +211,15 @@ var eventDecoders = map[EventKind]func(f jsonFields, e *Event) error{
 	EvTrade: func(f jsonFields, e *Event) error { return decodeCards(f, e, 3) },
 	EvCard:  func(f jsonFields, e *Event) error { return decodeCards(f, e, 1) },
 	EvFault: func(f jsonFields, e *Event) error { return f.take("text", &e.Text, true) },
+	EvAttackOrder: func(f jsonFields, e *Event) error {
+		if err := f.take("dice", &e.Dice, true); err != nil {
+			return err
+		}
+		if err := f.take("repeat", &e.Repeat, true); err != nil {
+			return err
+		}
+		return f.take("stop_at", &e.StopAt, true)
+	},
 }
 
 // jsonFields holds the keys of one JSON object not decoded yet.

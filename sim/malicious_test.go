@@ -8,6 +8,9 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"marslab/internal/simcheck"
 	"marslab/sim"
 )
@@ -90,6 +93,7 @@ func (b *steady) Occupy(s *sim.State, from, to, lo, hi int) int { return lo + (h
 type vandal struct {
 	steady
 	pristine bool // the copies it was shown at Start were the original ones
+	peeked   bool // it saw another seat's hand after opening its copy of the rules
 	wipe     bool // also overwrite the whole Map, Rules and State values after deciding
 	m        *sim.Map
 	r        *sim.Rules
@@ -115,7 +119,8 @@ func (v *vandal) spoil(s *sim.State) {
 	r.Attack.AttackerDice, r.Attack.TiesToAttacker = 9, true
 	r.Fortify.Mode = "teleport"
 	r.Missions = append(r.Missions, sim.Mission{Name: "win", Kind: sim.MissionTerritories, Count: 1, MinArmies: 1})
-	if ms := s.Mission(v.Seat); ms != nil {
+	r.Info.Open = true // its own copy: the engine's rules keep the others' hands hidden
+	if ms := s.MyMission(); ms != nil {
 		ms.Kind, ms.Count, ms.MinArmies, ms.Continents = sim.MissionTerritories, 1, 1, nil
 	}
 	if len(m.Continents) > 0 && len(m.Territories) > 1 { // not wiped (below)
@@ -130,7 +135,10 @@ func (v *vandal) spoil(s *sim.State) {
 	}
 	m.Continents = append(m.Continents, sim.Continent{Name: "Atlantis", Bonus: 1000, Territories: []int{0}})
 	m.Name = "vandalised"
-	v.hand = s.AppendHand(v.hand[:0], v.Seat)
+	v.hand = s.Hand(v.hand[:0])
+	if _, ok := s.HandOf(nil, (s.Seat()+1)%s.NumPlayers()); ok {
+		v.peeked = true
+	}
 	for i := range v.hand {
 		v.hand[i].Symbol = sim.Wild
 		v.hand[i].Territory = 0
@@ -191,11 +199,10 @@ func (v *vandal) Fortify(s *sim.State, buf []sim.Move) []sim.Move {
 
 // recordGames plays games 0..games-1 of a new game of m and r with the
 // players, and returns a digest of every event (as JSON lines) and the
-// results.
+// results. It reports failures with assert (it runs in goroutines).
 func recordGames(t *testing.T, m *sim.Map, r *sim.Rules, players []sim.Player, games int) (string, []sim.Result) {
 	g, err := sim.NewGame(m, r, len(players))
-	if err != nil {
-		t.Error(err)
+	if !assert.NoError(t, err) {
 		return "", nil
 	}
 	h := sha256.New()
@@ -211,19 +218,15 @@ func recordGames(t *testing.T, m *sim.Map, r *sim.Rules, players []sim.Player, g
 	var results []sim.Result
 	for i := 0; i < games; i++ {
 		res, err := g.Play(players, 42, uint64(i))
-		if err != nil {
-			t.Error(err)
+		if !assert.NoError(t, err) {
 			return "", nil
 		}
-		if err := c.CheckResult(res); err != nil {
-			t.Errorf("game %d: %v", i, err)
-		}
+		assert.NoError(t, c.CheckResult(res), "game %d", i)
 		results = append(results, res)
 		// Whatever the bots did to their copies, the observers' copy is
 		// the original.
-		if !reflect.DeepEqual(g.State().Map(), m) || !reflect.DeepEqual(g.State().Rules(), r) {
-			t.Errorf("game %d: the observers' map or rules changed", i)
-		}
+		assert.Equal(t, m, g.State().Map(), "game %d: the observers' map changed", i)
+		assert.Equal(t, r, g.State().Rules(), "game %d: the observers' rules changed", i)
 	}
 	return fmt.Sprintf("%d events, sha256 %x", events, h.Sum(nil)), results
 }
@@ -237,15 +240,11 @@ func recordGames(t *testing.T, m *sim.Map, r *sim.Rules, players []sim.Player, g
 // per rule set (three under -short or -race).
 func TestVandalChangesNothing(t *testing.T) {
 	m, err := sim.LoadMap("classic")
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	for _, name := range []string{"classic", "mars2006", "fixedcards", "missions"} {
 		t.Run(name, func(t *testing.T) {
 			r, err := sim.LoadRules(name)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			m0, r0 := m.Clone(), r.Clone()
 			const n = 3
 			games := sweepGames(6, 3)
@@ -277,21 +276,16 @@ func TestVandalChangesNothing(t *testing.T) {
 			}
 			wg.Wait()
 			for k := range logs {
-				if !reflect.DeepEqual(results[k], wantRes) {
-					t.Errorf("vandals %d: results %+v, honest bots %+v", k, results[k], wantRes)
-				}
-				if logs[k] != wantLog {
-					t.Errorf("vandals %d: the event streams differ: %s, honest bots %s", k, logs[k], wantLog)
-				}
+				assert.Equal(t, wantRes, results[k], "vandals %d: results", k)
+				assert.Equal(t, wantLog, logs[k], "vandals %d: the event streams differ", k)
 				for i, v := range vandals[k] {
-					if !v.pristine || v.calls < 100 {
-						t.Errorf("vandals %d, seat %d: shown the original at the last Start: %v; %d calls", k, i, v.pristine, v.calls)
-					}
+					assert.False(t, v.peeked, "vandals %d, seat %d: saw another seat's hand by opening its copy of the rules", k, i)
+					assert.True(t, v.pristine, "vandals %d, seat %d: not shown the original at the last Start", k, i)
+					assert.GreaterOrEqual(t, v.calls, 100, "vandals %d, seat %d: calls", k, i)
 				}
 			}
-			if !reflect.DeepEqual(m, m0) || !reflect.DeepEqual(r, r0) {
-				t.Error("the caller's map or rules changed")
-			}
+			assert.Equal(t, m0, m, "the caller's map changed")
+			assert.Equal(t, r0, r, "the caller's rules changed")
 		})
 	}
 }
@@ -322,9 +316,7 @@ func TestEverySeatHasItsOwnView(t *testing.T) {
 	r := sim.RulesForTest(sim.FortifySingle)
 	r.End.RoundLimit = 3
 	g, err := sim.NewGame(m, r, 3)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	outside := map[*sim.Map]bool{}
 	g.Observe(sim.ObserverFunc(func(e *sim.Event) { outside[g.State().Map()] = true }))
 	vs := []*viewer{}
@@ -335,26 +327,23 @@ func TestEverySeatHasItsOwnView(t *testing.T) {
 	}
 	for i := 0; i < 6; i++ {
 		seated := []sim.Player{ps[i%3], ps[(i+1)%3], ps[(i+2)%3]}
-		if _, err := g.Play(seated, 1, uint64(i)); err != nil {
-			t.Fatal(err)
-		}
+		_, err := g.Play(seated, 1, uint64(i))
+		require.NoError(t, err)
 	}
 	seen := map[*sim.Map]string{}
 	for o := range outside {
 		seen[o] = "observers"
 	}
 	seen[m] = "caller"
-	if len(outside) != 1 || g.State().Map() == m || g.State().Rules() == r {
-		t.Fatalf("observers saw %d maps", len(outside))
-	}
+	require.Len(t, outside, 1, "observers saw several maps")
+	require.NotSame(t, m, g.State().Map())
+	require.NotSame(t, r, g.State().Rules())
 	for i, v := range vs {
-		if len(v.maps) != 1 || len(v.rules) != 1 {
-			t.Fatalf("seat %d saw %d maps and %d rules", i, len(v.maps), len(v.rules))
-		}
+		require.Len(t, v.maps, 1, "seat %d saw several maps", i)
+		require.Len(t, v.rules, 1, "seat %d saw several rules", i)
 		for p := range v.maps {
-			if who, dup := seen[p]; dup {
-				t.Fatalf("seat %d sees the map of the %s", i, who)
-			}
+			who, dup := seen[p]
+			require.False(t, dup, "seat %d sees the map of the %s", i, who)
 			seen[p] = fmt.Sprint("seat ", i)
 		}
 	}

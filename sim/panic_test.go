@@ -4,6 +4,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/stretchr/testify/require"
+
 	"marslab/internal/simcheck"
 	"marslab/sim"
 )
@@ -93,9 +95,7 @@ func TestPanicPassesForTheRestOfTheGame(t *testing.T) {
 		"Trade after elimination", "Place after elimination"} {
 		t.Run(trigger, func(t *testing.T) {
 			g, err := sim.NewGame(m, r, 3)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			c := simcheck.New(g, m, r)
 			g.Observe(c)
 			var faults []string
@@ -109,26 +109,17 @@ func TestPanicPassesForTheRestOfTheGame(t *testing.T) {
 			for i := 0; i < 300 && !b.exploded; i++ {
 				faults = faults[:0]
 				res, err := g.Play(players, 7, uint64(i))
-				if err != nil {
-					t.Fatal(err)
-				}
-				if err := c.CheckResult(res); err != nil {
-					t.Fatalf("game %d: %v", i, err)
-				}
+				require.NoError(t, err)
+				require.NoError(t, c.CheckResult(res), "game %d", i)
 				if !b.exploded {
 					continue
 				}
-				if b.after != 0 {
-					t.Fatalf("game %d: the bot was called %d times after its panic", i, b.after)
-				}
-				if res.Faults[0] != 1 || len(faults) != 1 {
-					t.Fatalf("game %d: faults %v %q, want one", i, res.Faults, faults)
-				}
+				require.Zero(t, b.after, "game %d: the bot was called after its panic", i)
+				require.Equal(t, 1, res.Faults[0], "game %d: faults %q", i, faults)
+				require.Len(t, faults, 1, "game %d", i)
 				t.Logf("game %d: %s; %d rounds", i, faults[0], res.Rounds)
 			}
-			if !b.exploded {
-				t.Fatalf("no game called %s", trigger)
-			}
+			require.True(t, b.exploded, "no game called %s", trigger)
 		})
 	}
 }

@@ -4,14 +4,17 @@ import "math/rand/v2"
 
 // Player is a bot. The engine calls its methods during the owner's turn
 // (and Start and PlaceInitial during setup), always with the live,
-// read-only *State, whose Map, Rules and Mission are the seat's own copies
-// (see State.Map). Every answer is validated: an illegal answer is recorded
+// read-only *State of its seat, whose Map, Rules and MyMission are the
+// seat's own copies (see State.Map) and which hides the other seats' cards
+// and missions (see State). Every answer is validated: an illegal answer is recorded
 // as a fault event and ends the current phase for that player; a panic (in
 // any method, Start included) is recovered and recorded as a fault, and the
 // player is never called again in that game: it passes for the rest of the
 // game (the engine trades for it when forced, puts all its armies on its
 // lowest-id territory, moves in the minimum, never attacks or fortifies).
 // No answer can corrupt the state.
+// The optional interfaces Ender and Watcher give a player the end of the
+// game and the game's events.
 //
 // A Player value is used by one game at a time; arena reuses it across games
 // (Start is called at the beginning of each), so implementations should keep
@@ -25,7 +28,7 @@ type Player interface {
 	// "bots", once per army, players taking turns.
 	PlaceInitial(s *State) int
 	// Trade returns three indices into the player's hand, in the order
-	// s.AppendHand(nil, seat) lists it, forming a valid set to trade, or
+	// s.Hand(nil) lists it, forming a valid set to trade, or
 	// ok == false to stop trading. forced is true when the player
 	// holds at least Rules.Cards.ForcedTradeAt cards; if a forced player
 	// declines or answers illegally, the engine trades for it.

@@ -31,6 +31,7 @@ type Rules struct {
 	Attack    AttackRules    `toml:"attack"`
 	Fortify   FortifyRules   `toml:"fortify"`
 	End       EndRules       `toml:"end"`
+	Info      InfoRules      `toml:"info"`
 	// Missions is the mission deck, used only when End.Win is WinMissions.
 	Missions []Mission `toml:"missions"`
 
@@ -69,7 +70,7 @@ func (r *Rules) label() string {
 func equalRules(a, b *Rules) bool {
 	if a.Name != b.Name || a.Map != b.Map || a.Players != b.Players || a.StartingArmies != b.StartingArmies ||
 		a.Setup != b.Setup || a.Reinforce != b.Reinforce || a.Attack != b.Attack || a.Fortify != b.Fortify ||
-		a.End != b.End || a.source != b.source || len(a.Missions) != len(b.Missions) {
+		a.End != b.End || a.Info != b.Info || a.source != b.source || len(a.Missions) != len(b.Missions) {
 		return false
 	}
 	ca, cb := &a.Cards, &b.Cards
@@ -169,6 +170,14 @@ type EndRules struct {
 	// RoundLimit ends the game as a stalemate after this many rounds (a
 	// round is one turn of every live player); 0 means no limit.
 	RoundLimit int `toml:"round_limit"`
+}
+
+// InfoRules says what a seat may see (the TOML table [info] is optional).
+type InfoRules struct {
+	// Open shows every seat everything: every hand, every mission, and the
+	// cards in every event (default false: a seat sees its own hand and
+	// mission and the others' card counts, as a player at the table does).
+	Open bool `toml:"open"`
 }
 
 // Mission is a mission card (mission mode; Khan & Rovatsos 2013, 3.2.1).

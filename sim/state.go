@@ -15,6 +15,11 @@ type Card struct {
 	Symbol    uint8
 }
 
+// Unknown is the symbol of a card that a seat may not see: a Watcher is
+// shown another seat's cards as Card{Territory: -1, Symbol: Unknown}. It
+// forms no set.
+const Unknown = 4
+
 // Phase is the part of a turn being played.
 type Phase uint8
 
@@ -42,14 +47,23 @@ func (p Phase) String() string {
 // of its own (and observers and other callers another), all reading the
 // same game: every field is unexported and only the engine (package sim)
 // changes the game. Nothing an accessor returns gives access to the
-// engine's own memory: hands and eliminations are copied out (AppendHand,
-// AppendEliminated), and Map, Rules and Mission return the player's own
-// copy of the map and rules (see Map). Even a player that overwrites its
-// *State (*s = sim.State{}) changes only its own handle, which the engine
-// sets anew before every call of the player.
+// engine's own memory: hands and eliminations are copied out (Hand,
+// HandOf, AppendEliminated), and Map, Rules and MyMission return the
+// player's own copy of the map and rules (see Map). Even a player that
+// overwrites its *State (*s = sim.State{}) changes only its own handle,
+// which the engine sets anew before every call of the player.
+//
+// A seat's State shows what a player at the table sees: the board, every
+// seat's card count, its own hand and mission, never another seat's cards
+// or mission, nor the order of the deck. The accessors for another seat's
+// hidden data (HandOf, MissionOf, MissionTargetOf, CheckTrade,
+// ValidTrades, BestSet, Position) answer ok == false or ErrHidden unless
+// Rules.Info.Open opens everything. The State of observers and callers
+// that are not seats (Game.State, and NewStateAt with seat -1) sees all.
 type State struct {
 	*state      // the engine's state, shared by every handle of the game
 	v      view // the copy of map and rules this handle shows
+	seat   int  // the seat this handle belongs to, -1 for observers
 }
 
 // state is the state of one game, which only the engine changes. Every
@@ -80,13 +94,16 @@ type state struct {
 	phase      Phase
 	conquered  bool  // current player conquered this turn
 	eliminated []int // seats in elimination order
+	elimBy     []int // eliminator of each seat, -1
 	winner     int   // -1 while running or on stalemate
 }
 
-// view is one copy of the map and rules that a State shows.
+// view is one copy of the map and rules that a State shows, with the
+// path-search buffers of its holder.
 type view struct {
-	m *Map
-	r *Rules
+	m     *Map
+	r     *Rules
+	paths *OwnedPaths
 }
 
 // Map returns the map being played. Every seat has a copy of its own,
@@ -100,6 +117,28 @@ func (s *State) Map() *Map { return s.v.m }
 
 // Rules returns the rules in force: the asking seat's own copy, as for Map.
 func (s *State) Rules() *Rules { return s.v.r }
+
+// Paths returns path-search buffers that belong to this State's holder
+// (each seat has its own, kept from game to game), for searches through
+// one seat's territories without allocating (see OwnedPaths). Like the
+// State, they are for one goroutine at a time.
+func (s *State) Paths() *OwnedPaths {
+	if s.v.paths == nil {
+		s.v.paths = new(OwnedPaths)
+	}
+	return s.v.paths
+}
+
+// Seat returns the seat whose player this State is shown to, or -1 for an
+// observer's State (Game.State), which sees all.
+func (s *State) Seat() int { return s.seat }
+
+// sees reports whether this State may see seat p's hidden data: its own,
+// an observer's, or any under open information. The engine's copy of the
+// rules decides, never the seat's copy.
+func (s *State) sees(p int) bool {
+	return s.seat < 0 || s.seat == p || s.rules.Info.Open
+}
 
 // NumPlayers returns the number of seats (2..6).
 func (s *state) NumPlayers() int { return s.n }
@@ -136,15 +175,67 @@ func (s *state) TotalArmies(p int) int { return s.totalArmies[p] }
 // NumCards returns the number of cards in seat p's hand.
 func (s *state) NumCards(p int) int { return len(s.hands[p]) }
 
-// AppendHand appends seat p's cards to dst, in the order that the indices
-// of Player.Trade refer to, and returns the extended slice. (Hands are open
-// information in marslab: bots may read any hand; see the README.) The
-// cards are a copy: changing them changes nothing in the game.
-func (s *state) AppendHand(dst []Card, p int) []Card { return append(dst, s.hands[p]...) }
+// Hand appends the asking seat's cards to dst, in the order that the
+// indices of Player.Trade refer to, and returns the extended slice (an
+// observer's State has no hand: dst is returned as is). The cards are a
+// copy: changing them changes nothing in the game.
+func (s *State) Hand(dst []Card) []Card {
+	if s.seat < 0 {
+		return dst
+	}
+	return append(dst, s.hands[s.seat]...)
+}
 
-// Mission returns seat p's mission card, or nil outside mission mode. The
-// card belongs to the caller's copy of the rules (see Map).
-func (s *State) Mission(p int) *Mission {
+// HandOf appends seat p's cards to dst (as Hand) and returns the extended
+// slice and true, if this State may see them: its own seat's, or any seat's
+// for an observer or under Rules.Info.Open. Otherwise it returns dst and
+// false (NumCards says how many cards p holds).
+func (s *State) HandOf(dst []Card, p int) ([]Card, bool) {
+	if !s.sees(p) {
+		return dst, false
+	}
+	return append(dst, s.hands[p]...), true
+}
+
+// MyMission returns the asking seat's mission card, or nil outside mission
+// mode (and for an observer's State). The card belongs to the seat's copy
+// of the rules (see Map).
+func (s *State) MyMission() *Mission {
+	if s.seat < 0 {
+		return nil
+	}
+	return s.mission(s.seat)
+}
+
+// MyMissionTarget returns the seat that the asking seat's "eliminate"
+// mission names, or -1.
+func (s *State) MyMissionTarget() int {
+	if s.seat < 0 {
+		return -1
+	}
+	return s.missionTarget(s.seat)
+}
+
+// MissionOf returns seat p's mission card (nil outside mission mode) and
+// true, if this State may see it (as HandOf); otherwise nil and false.
+func (s *State) MissionOf(p int) (*Mission, bool) {
+	if !s.sees(p) {
+		return nil, false
+	}
+	return s.mission(p), true
+}
+
+// MissionTargetOf returns the seat that p's "eliminate" mission names (-1
+// for none) and true, if this State may see p's mission; otherwise -1 and
+// false.
+func (s *State) MissionTargetOf(p int) (int, bool) {
+	if !s.sees(p) {
+		return -1, false
+	}
+	return s.missionTarget(p), true
+}
+
+func (s *State) mission(p int) *Mission {
 	if s.missions == nil || s.missions[p] < 0 {
 		return nil
 	}
@@ -155,8 +246,7 @@ func (s *State) Mission(p int) *Mission {
 	return &r.Missions[s.missions[p]]
 }
 
-// MissionTarget returns the seat that p's "eliminate" mission names, or -1.
-func (s *state) MissionTarget(p int) int {
+func (s *state) missionTarget(p int) int {
 	if s.missionTgt == nil {
 		return -1
 	}
@@ -286,7 +376,7 @@ func distinctNonWild(sym [3]uint8) bool {
 		if x == Wild {
 			continue
 		}
-		if seen[x] {
+		if x > Wild || seen[x] {
 			return false
 		}
 		seen[x] = true

@@ -25,7 +25,7 @@ func TestInvariantsBaseline(t *testing.T) {
 	}
 	for _, rn := range ruleSets {
 		m, r := load(t, rn)
-		var total [sim.EvGameEnd + 1]int
+		var total [sim.NumEventKinds]int
 		for n := 2; n <= 6; n++ {
 			t.Run(fmt.Sprintf("%s/%dp", rn, n), func(t *testing.T) {
 				g, err := sim.NewGame(m, r, n)

@@ -68,7 +68,7 @@ func (b *Random) PlaceInitial(s *sim.State) int { return b.randomOwned(s) }
 
 // Trade trades a random valid set with probability 1/2, always if forced.
 func (b *Random) Trade(s *sim.State, forced bool) ([3]int, bool) {
-	hand := s.AppendHand(make([]sim.Card, 0, 64), b.seat)
+	hand := s.Hand(make([]sim.Card, 0, 64))
 	b.sets = b.sets[:0]
 	for i := 0; i < len(hand); i++ {
 		for j := i + 1; j < len(hand); j++ {

@@ -196,7 +196,7 @@ func (c *checker) Observe(e *sim.Event) {
 	st := Strategy(c.strat[p])
 	switch e.Kind {
 	case sim.EvReinforce:
-		hand := s.AppendHand(nil, p)
+		hand, _ := s.HandOf(nil, p)
 		for i := 0; i < len(hand); i++ {
 			for j := i + 1; j < len(hand); j++ {
 				for k := j + 1; k < len(hand); k++ {

@@ -112,7 +112,7 @@ func printGame(w io.Writer, cfg *gameConfig, seats []bots.Seat, s *sim.State, re
 		fmt.Fprintf(w, "stalemate after %d rounds (%d player-turns)\n", res.Rounds, res.Turns)
 	} else {
 		fmt.Fprintf(w, "winner: seat %d (%s) in round %d (%d player-turns)", res.Winner, seats[res.Winner].Label, res.Rounds, res.Turns)
-		if m := s.Mission(res.Winner); m != nil && s.NumAlive() > 1 {
+		if m, _ := s.MissionOf(res.Winner); m != nil && s.NumAlive() > 1 {
 			fmt.Fprintf(w, ", mission %q", m.Name)
 		}
 		fmt.Fprintln(w)

@@ -37,7 +37,7 @@ type Checker struct {
 
 	err error
 	// Counts counts the events seen, by kind, over all games.
-	Counts [sim.EvGameEnd + 1]int
+	Counts [sim.NumEventKinds]int
 
 	// The ledger of the current game.
 	events   int
@@ -220,6 +220,15 @@ func (c *Checker) Observe(e *sim.Event) {
 		if e.Armies < 1 || s.Owner(e.From) != p || s.Owner(e.To) != p {
 			c.failf(e, "fortification of %d armies %d->%d (owners %d, %d)", e.Armies, e.From, e.To, s.Owner(e.From), s.Owner(e.To))
 		}
+	case sim.EvAttackOrder:
+		c.attackOrder(e, s)
+	case sim.EvEndPhase:
+		if e.Phase != sim.PhaseAttack && e.Phase != sim.PhaseFortify {
+			c.failf(e, "end of phase %v: only the attack and fortify phases are ended by a player", e.Phase)
+		}
+		if s.Current() != p {
+			c.failf(e, "seat %d ends a phase in seat %d's turn", p, s.Current())
+		}
 	case sim.EvGameEnd:
 		c.gameEnd(e, s)
 	}
@@ -232,6 +241,29 @@ func (c *Checker) Observe(e *sim.Event) {
 	switch e.Kind {
 	case sim.EvTurn, sim.EvTrade, sim.EvCard, sim.EvElimination, sim.EvGameEnd:
 		c.checkCards(e, s)
+	}
+}
+
+// attackOrder checks an attack order against the board and the rules, as
+// the engine must have before it rolls: From is the attacker's with at
+// least two armies, To is Other's and adjacent, the dice and the stop
+// level are in range.
+func (c *Checker) attackOrder(e *sim.Event, s *sim.State) {
+	p := e.Player
+	nt := len(c.m.Territories)
+	switch {
+	case e.Phase != sim.PhaseAttack || s.Current() != p:
+		c.failf(e, "attack order in phase %v of seat %d's turn", e.Phase, s.Current())
+	case e.From < 0 || e.From >= nt || e.To < 0 || e.To >= nt:
+		c.failf(e, "attack order %d->%d: territory out of range", e.From, e.To)
+	case s.Owner(e.From) != p || s.Owner(e.To) != e.Other || e.Other == p:
+		c.failf(e, "attack order %d->%d: owners %d, %d, defender %d", e.From, e.To, s.Owner(e.From), s.Owner(e.To), e.Other)
+	case !slices.Contains(c.m.Territories[e.From].Neighbors, e.To):
+		c.failf(e, "attack order %d->%d: not adjacent", e.From, e.To)
+	case s.Armies(e.From) < 2:
+		c.failf(e, "attack order from territory %d holding %d armies", e.From, s.Armies(e.From))
+	case e.Dice < 0 || e.Dice > min(c.r.Attack.AttackerDice, s.Armies(e.From)-1) || e.StopAt < 0:
+		c.failf(e, "attack order with %d dice (stop at %d) from %d armies", e.Dice, e.StopAt, s.Armies(e.From))
 	}
 }
 
@@ -472,7 +504,7 @@ func (c *Checker) checkBoard(e *sim.Event, s *sim.State) {
 func (c *Checker) checkCards(e *sim.Event, s *sim.State) {
 	held := 0
 	for q := 0; q < c.n; q++ {
-		c.buf = s.AppendHand(c.buf[:0], q)
+		c.buf, _ = s.HandOf(c.buf[:0], q)
 		held += len(c.buf)
 		if s.NumCards(q) != len(c.buf) || !sameCards(c.buf, c.hands[q]) {
 			c.failf(e, "seat %d holds %v, the events give it %v", q, c.buf, c.hands[q])

@@ -1,8 +1,10 @@
 package simcheck
 
 import (
-	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"marslab/sim"
 )
@@ -50,13 +52,9 @@ func (d *doctor) Observe(e *sim.Event) {
 // rejects a game whose events disagree with the rules or the board.
 func TestCheckerCatchesFalseEvents(t *testing.T) {
 	m, err := sim.LoadMap("classic")
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	r, err := sim.LoadRules("classic")
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	cases := []struct {
 		name   string
 		kind   sim.EventKind
@@ -74,28 +72,31 @@ func TestCheckerCatchesFalseEvents(t *testing.T) {
 			e.AttackerDice[0] = 6 // dice that do not give the recorded losses
 		}, "lose"},
 		{"card", sim.EvCard, func(e *sim.Event) { e.Cards[0].Symbol = sim.Wild }, "holds"},
+		{"attack order owner", sim.EvAttackOrder, func(e *sim.Event) { e.Other = e.Player }, "attack order"},
+		{"attack order dice", sim.EvAttackOrder, func(e *sim.Event) { e.Dice = 4 }, "attack order with 4 dice"},
+		{"attack order stop", sim.EvAttackOrder, func(e *sim.Event) { e.StopAt = -1 }, "(stop at -1)"},
+		{"attack order adjacency", sim.EvAttackOrder, func(e *sim.Event) { e.To = e.From }, "attack order"},
+		{"end of phase", sim.EvEndPhase, func(e *sim.Event) { e.Phase = sim.PhasePlace }, "end of phase place"},
+		{"end of phase seat", sim.EvEndPhase, func(e *sim.Event) { e.Player = (e.Player + 1) % 4 }, "ends a phase in seat"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			g, err := sim.NewGame(m, r, 4)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			chk := New(g, m, r)
 			g.Observe(&doctor{c: chk, kind: c.kind, change: c.change})
 			res, err := g.Play([]sim.Player{&attacker{}, &attacker{}, &attacker{}, &attacker{}}, 1, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			err = chk.CheckResult(res)
-			switch {
-			case c.want == "" && err != nil:
-				t.Fatal(err)
-			case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
-				t.Fatalf("error %v, want one containing %q", err, c.want)
+			if c.want == "" {
+				require.NoError(t, err)
+			} else {
+				require.ErrorContains(t, err, c.want)
 			}
-			if c.name == "honest" && (chk.Counts[sim.EvTrade] == 0 || chk.Counts[sim.EvCard] == 0) {
-				t.Fatalf("a game without trades: %v", chk.Counts)
+			if c.name == "honest" {
+				for _, k := range []sim.EventKind{sim.EvTrade, sim.EvCard, sim.EvAttackOrder, sim.EvEndPhase} {
+					assert.Positive(t, chk.Counts[k], "a game without %v events", k)
+				}
 			}
 		})
 	}

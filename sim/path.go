@@ -1,0 +1,166 @@
+package sim
+
+// OwnedPaths searches paths through the territories that one seat owns: the
+// search the engine applies to a move under FortifyConnected, and the one
+// bots need for reachability, paths and clusters. It keeps its buffers from
+// one search to the next (marks are generation-stamped, so a search costs
+// nothing to reset): once sized for a map, no search allocates. The zero
+// value is ready to use. An OwnedPaths is not safe for concurrent use.
+type OwnedPaths struct {
+	mark   []uint32 // mark[t] == gen: t reached in the current search
+	gen    uint32
+	parent []int32 // parent[t]: the territory t was reached from (Path only)
+	queue  []int
+}
+
+// NewOwnedPaths returns an OwnedPaths sized for map m.
+func NewOwnedPaths(m *Map) *OwnedPaths {
+	o := new(OwnedPaths)
+	o.prepare(m.NumTerritories())
+	return o
+}
+
+// prepare sizes the buffers for a map of nt territories.
+func (o *OwnedPaths) prepare(nt int) {
+	if len(o.mark) < nt {
+		o.mark = make([]uint32, nt)
+		o.parent = make([]int32, nt)
+		o.queue = make([]int, 0, nt)
+		o.gen = 0
+	}
+}
+
+// next starts a new search.
+func (o *OwnedPaths) next() {
+	o.gen++
+	if o.gen == 0 { // wrapped: clear the stamps once every 2^32 searches
+		clear(o.mark)
+		o.gen = 1
+	}
+}
+
+// search runs a breadth-first search from a through the territories of
+// seat p (as owner lists them), stopping when it reaches target (a
+// territory, or -1 for none); with parents it records where every
+// territory was reached from. It returns the territories reached in
+// breadth-first order (a first; the slice is reused by the next search)
+// and whether target was one of them.
+func (o *OwnedPaths) search(m *Map, owner []int8, p, a, target int, parents bool) ([]int, bool) {
+	o.prepare(len(owner))
+	o.next()
+	q := append(o.queue[:0], a)
+	o.mark[a] = o.gen
+	if parents {
+		o.parent[a] = -1
+	}
+	found := a == target
+	for i := 0; i < len(q) && !found; i++ {
+		for _, nb := range m.Territories[q[i]].Neighbors {
+			if o.mark[nb] != o.gen && int(owner[nb]) == p {
+				o.mark[nb] = o.gen
+				if parents {
+					o.parent[nb] = int32(q[i])
+				}
+				q = append(q, nb)
+				if nb == target {
+					found = true
+					break
+				}
+			}
+		}
+	}
+	o.queue = q
+	return q, found
+}
+
+// connected is Connected on the engine's state.
+func (o *OwnedPaths) connected(s *state, p, a, b int) bool {
+	if !o.connectedEnds(s, p, a, b) {
+		return false
+	}
+	_, ok := o.search(s.m, s.owner, p, a, b, false)
+	return ok
+}
+
+// Connected reports whether territories a and b, both owned by seat p, are
+// joined by a path of p's territories (a territory is joined to itself).
+// It is false if either is out of range or not p's.
+func (o *OwnedPaths) Connected(s *State, p, a, b int) bool { return o.connected(s.state, p, a, b) }
+
+// Component appends to dst the territories of seat p reachable from
+// territory a through p's territories (a first, then in breadth-first
+// order, so by increasing number of steps) and returns the extended slice.
+// It appends nothing if a is out of range or not p's.
+func (o *OwnedPaths) Component(s *State, p, a int, dst []int) []int {
+	st := s.state
+	if a < 0 || a >= len(st.owner) || int(st.owner[a]) != p {
+		return dst
+	}
+	q, _ := o.search(st.m, st.owner, p, a, -1, false)
+	return append(dst, q...)
+}
+
+// Path appends to dst a shortest path (fewest steps) from a to b through
+// seat p's territories, a first and b last, and returns the extended slice
+// and true; it returns dst and false if there is none (or a or b is out of
+// range or not p's).
+func (o *OwnedPaths) Path(s *State, p, a, b int, dst []int) ([]int, bool) {
+	st := s.state
+	if !o.connectedEnds(st, p, a, b) {
+		return dst, false
+	}
+	if _, ok := o.search(st.m, st.owner, p, a, b, true); !ok {
+		return dst, false
+	}
+	n := len(dst)
+	for t := b; t >= 0; t = int(o.parent[t]) {
+		dst = append(dst, t)
+	}
+	// Reverse the appended part: it was written from b back to a.
+	for i, j := n, len(dst)-1; i < j; i, j = i+1, j-1 {
+		dst[i], dst[j] = dst[j], dst[i]
+	}
+	return dst, true
+}
+
+// connectedEnds reports whether a and b are both territories of seat p.
+func (o *OwnedPaths) connectedEnds(s *state, p, a, b int) bool {
+	return a >= 0 && a < len(s.owner) && b >= 0 && b < len(s.owner) && int(s.owner[a]) == p && int(s.owner[b]) == p
+}
+
+// Distances sets dist[t], for every territory t of seat p, to the fewest
+// steps through p's territories from the nearest of sources (0 for a
+// source), and to -1 for every territory not reached (another seat's, or
+// cut off); sources that are not p's are ignored. It returns dist, resized
+// to the map's number of territories (reusing its memory when large
+// enough).
+func (o *OwnedPaths) Distances(s *State, p int, sources []int, dist []int) []int {
+	st := s.state
+	nt := len(st.owner)
+	o.prepare(nt)
+	if cap(dist) < nt {
+		dist = make([]int, nt)
+	}
+	dist = dist[:nt]
+	for t := range dist {
+		dist[t] = -1
+	}
+	q := o.queue[:0]
+	for _, t := range sources {
+		if t >= 0 && t < nt && int(st.owner[t]) == p && dist[t] < 0 {
+			dist[t] = 0
+			q = append(q, t)
+		}
+	}
+	for i := 0; i < len(q); i++ {
+		t := q[i]
+		for _, nb := range st.m.Territories[t].Neighbors {
+			if dist[nb] < 0 && int(st.owner[nb]) == p {
+				dist[nb] = dist[t] + 1
+				q = append(q, nb)
+			}
+		}
+	}
+	o.queue = q
+	return dist
+}
