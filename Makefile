@@ -5,6 +5,7 @@ GAMES     ?= 3000
 SEED      ?= 1
 OUT       ?= results/run
 STATICCHECK_VERSION ?= v0.8.2
+FUZZTIME  ?= 10s
 
 .PHONY: run test build vet fmt lint bench bench-engine fuzz figures clean
 
@@ -37,22 +38,15 @@ bench:
 
 ## bench-engine: engine and baseline-bot speed on 1 and 2 cores
 bench-engine:
-	$(GO) test -run '^$$' -bench 'Engine|AggressiveGame|Batch' -benchmem -cpu 1,2 ./sim ./bots ./arena
+	$(GO) test -run '^$$' -bench 'Engine|AggressiveGame|Batch' -benchmem -cpu 1,2 ./sim ./bots/... ./arena
 
-## fuzz: a short run of every fuzz target
+## fuzz: a short run (FUZZTIME each, default 10s) of every fuzz target in the module
 fuzz:
-	$(GO) test -run '^$$' -fuzz FuzzActions -fuzztime 30s ./sim
-	$(GO) test -run '^$$' -fuzz FuzzParseMap -fuzztime 20s ./sim
-	$(GO) test -run '^$$' -fuzz FuzzParseRules -fuzztime 20s ./sim
-	$(GO) test -run '^$$' -fuzz '^FuzzParsePosition$$' -fuzztime 20s ./sim
-	$(GO) test -run '^$$' -fuzz '^FuzzLegality$$' -fuzztime 20s ./sim
-	$(GO) test -run '^$$' -fuzz '^FuzzChainer$$' -fuzztime 15s ./dice
-	$(GO) test -run '^$$' -fuzz '^FuzzGridValidate$$' -fuzztime 10s ./plots
-	$(GO) test -run '^$$' -fuzz '^FuzzParseDefenders$$' -fuzztime 10s ./cmd/marslab
-	$(GO) test -run '^$$' -fuzz '^FuzzParseSeat$$' -fuzztime 10s ./bots
-	$(GO) test -run '^$$' -fuzz '^FuzzParseParamFile$$' -fuzztime 10s ./bots
-	$(GO) test -run '^$$' -fuzz '^FuzzParamsSet$$' -fuzztime 10s ./mars
-	$(GO) test -run '^$$' -fuzz '^FuzzParseRecord$$' -fuzztime 10s ./arena
+	@set -e; for pkg in $$($(GO) list ./...); do \
+	  for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz' || true); do \
+	    echo "== $$pkg $$f"; $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg; \
+	  done; \
+	done
 
 ## figures: regenerate the figures in docs/figures
 figures:
