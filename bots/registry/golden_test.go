@@ -19,6 +19,7 @@ import (
 	"marslab/sim"
 )
 
+// update makes TestGolden rewrite the golden logs before replaying them.
 var update = flag.Bool("update", false, "rewrite testdata/golden/*.jsonl by playing the games of goldenGames")
 
 // goldenDir holds the pinned game logs, one per entry of goldenGames.
@@ -173,8 +174,9 @@ const regenerate = "if the change of behaviour is intended, regenerate the golde
 // TestGolden replays every golden game with the bots of registry.Default
 // and fails at the first event line that differs from the log. It also
 // checks that each log's header is the one its goldenGames entry gives
-// today (rules and map texts, seats and parameter values), so a change of
-// an embedded rule set or parameter set fails too. With -update it first
+// (the digests of the rules and map, the seats with their parameter
+// values, seed and index), so a change of an embedded rule set or
+// parameter set fails too. With -update it first
 // rewrites the logs (and removes logs of games no longer listed).
 func TestGolden(t *testing.T) {
 	reg := registry.Default()
