@@ -159,6 +159,46 @@ func (c *Chainer) WinAll(dst []float64, amax int, defenders []int) []float64 {
 	return append(dst, v...)
 }
 
+// Prepend appends to dst the odds of conquering a longer path for every
+// starting number of attacking armies a = 0..len(rest)-1, and returns the
+// extended slice: the path is a first territory of d defenders followed by
+// a path whose odds are rest (rest[x] is P(conquering it) when its first
+// battle starts with x attacking armies; all ones for the empty path). It
+// is one backward pass of WinAll, with the same arithmetic, so chaining
+// Prepend from the last territory to the first gives WinAll's values bit
+// for bit, and a caller can keep the odds of a path's suffixes to share
+// them between paths. A negative d appends NaNs.
+func (c *Chainer) Prepend(dst, rest []float64, d int) []float64 {
+	n := len(rest)
+	if c.err != nil || d < 0 {
+		for range n {
+			dst = append(dst, math.NaN())
+		}
+		return dst
+	}
+	if n == 0 {
+		return dst
+	}
+	w := d + 1
+	if need := n * w; len(c.grid) < need {
+		c.grid = make([]float64, need)
+	}
+	u := c.grid[:n*w]
+	u[0] = rest[0] // 0 armies take an empty territory with 0 survivors
+	for y := 1; y <= d; y++ {
+		u[y] = 0
+	}
+	capA, capD := c.r.AttackerDice, c.r.DefenderDice
+	for x := 1; x < n; x++ {
+		u[x*w] = rest[x-1]
+		pullRow(u, &c.p, x, w, capA, capD)
+	}
+	for x := range n {
+		dst = append(dst, u[x*w+d])
+	}
+	return dst
+}
+
 // run evaluates the chain, leaving the survivors of the last battle in
 // c.surv[:a+1] and writing P(at least the first j+1 conquered) to first[j]
 // if first is not nil. It reports false for invalid arguments.

@@ -46,14 +46,14 @@ type goal struct {
 // oddsCache holds, for one placement, what the goals stored from one
 // message share: the agents next to the chain's end store goals with the
 // same path, value, defenders and threat, so the path, the threat, the
-// chain odds (via a chainVec, shared further by every chain with the
-// same defenders) and the numerators of the bid bound by attacking
+// chain odds (a node of the odds store, shared further by every chain
+// with the same defenders) and the numerators of the bid bound by attacking
 // armies a are kept once. It lives until the next propagate.
 type oddsCache struct {
 	// off and threat are the goals' path offset in mediator.paths and
 	// their threat (goal.off, goal.threat), the same for all of them.
 	off, threat int
-	cv          int // index of the chain odds in mediator.cvs, -1 until needed
+	cv          int // the chain odds' node in the odds store, -1 until needed
 	// bo is the offset in mediator.bnd of the numerators P_ob·p̄·w·d of
 	// the bid bound (see offensive) for attacking armies a = alo..alo+na-1
 	// (every a any of the goals' agents can attack with), stored negated
@@ -83,13 +83,9 @@ func (m *mediator) propagate(n int) {
 	m.msgs = m.msgs[:0]
 	m.goals = m.goals[:0]
 	m.paths = m.paths[:0]
-	m.vecs = m.vecs[:0]
 	m.bnd = m.bnd[:0]
-	m.avec = m.avec[:0]
 	m.ccs = m.ccs[:0]
-	m.cvs = m.cvs[:0]
-	m.seqs = m.seqs[:0]
-	clear(m.cvIndex)
+	m.o.store.trim()
 	amax := 0
 	for t := range b.owner {
 		a := &m.agents[t]

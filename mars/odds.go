@@ -40,6 +40,8 @@ type odds struct {
 	// the odds of the query that grew them (see reserve).
 	resA, resD int
 	resBuf     []float64
+	// store keeps the chain odds of defender sequences for the game.
+	store *chainStore
 }
 
 func newOdds(r dice.Rules) (*odds, error) {
@@ -55,7 +57,7 @@ func newOdds(r dice.Rules) (*odds, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &odds{r: r, tbl: t, ch: ch, q: q, resA: tableSize, resD: chainerDefenders}, nil
+	return &odds{r: r, tbl: t, ch: ch, q: q, resA: tableSize, resD: chainerDefenders, store: newChainStore(ch)}, nil
 }
 
 // chainerDefenders is the defenders per territory a new dice.Chainer's
@@ -78,13 +80,6 @@ func (o *odds) reserve(a, d int) {
 		o.resD = 2*o.resD + 1
 	}
 	o.resBuf = o.ch.WinAll(o.resBuf[:0], o.resA, []int{o.resD})
-}
-
-// winAll appends the chain odds of the defenders for a = 0..amax
-// attacking armies to dst (dice.Chainer.WinAll).
-func (o *odds) winAll(dst []float64, amax int, defs []int) []float64 {
-	o.reserve(amax, slices.Max(defs))
-	return o.ch.WinAll(dst, amax, defs)
 }
 
 // win returns P(a attacking armies conquer d defenders), a battle fought
