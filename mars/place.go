@@ -88,11 +88,11 @@ type mediator struct {
 	goals   []goal
 	paths   []int
 	onPath  []bool
-	own     []int          // own territories, ascending
-	scratch []int          // defenders of a path
-	ccs     []oddsCache    // per-message odds caches of this placement (goal.cc)
-	bnd     []float64      // bid-bound numerators by attacking armies (oddsCache.bo)
-	cands   []cand         // goals with bid bounds
+	own     []int       // own territories, ascending
+	scratch []int       // defenders of a path
+	ccs     []oddsCache // per-message odds caches of this placement (goal.cc)
+	bnd     []float64   // bid-bound numerators by attacking armies (oddsCache.bo)
+	cands   []cand      // goals with bid bounds
 	// pursuits holds every agent's pursued goals (agent.phead), emptied at
 	// each placement: one buffer, so that pursuing goals does not allocate
 	// once it has grown.
