@@ -49,3 +49,29 @@ func TestPrependBadInput(t *testing.T) {
 	assert.InDelta(t, 15.0/36, got[1], 1e-15)
 	assert.InDelta(t, 125.0/216+91.0/216*15/36, got[2], 1e-15)
 }
+
+// TestPrependFewer checks that the grid of a Prepend gives the odds for
+// fewer defenders bit for bit, and that other queries invalidate it.
+func TestPrependFewer(t *testing.T) {
+	c := dice.NewChainer(dice.Classic, 8)
+	rest := c.WinAll(nil, 31, []int{4, 2})
+	_, ok := c.PrependFewer(nil, 3)
+	assert.False(t, ok, "no Prepend yet")
+	c.Prepend(nil, rest, 9)
+	assert.Equal(t, 32, c.LastLen())
+	for _, d := range []int{0, 1, 5, 9} {
+		got, ok := c.PrependFewer(nil, d)
+		require.True(t, ok, "d=%d", d)
+		want := dice.NewChainer(dice.Classic, 8).Prepend(nil, rest, d)
+		require.Len(t, got, len(want))
+		for a := range want {
+			assert.Equal(t, math.Float64bits(want[a]), math.Float64bits(got[a]), "d=%d a=%d", d, a)
+		}
+	}
+	_, ok = c.PrependFewer(nil, 10)
+	assert.False(t, ok, "more defenders than the grid holds")
+	c.Win(5, []int{1})
+	_, ok = c.PrependFewer(nil, 3)
+	assert.False(t, ok, "a Win query came between")
+	assert.Equal(t, 0, c.LastLen())
+}

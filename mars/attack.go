@@ -1,6 +1,9 @@
 package mars
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // attackChoice is an agent's bid in an attack auction.
 type attackChoice struct {
@@ -109,17 +112,18 @@ func (m *mediator) goalOdds(p *pursuit, att int) float64 {
 	if len(defs) == 1 {
 		return m.o.win(att, defs[0])
 	}
-	if len(defs) > maxGoalPath {
-		return m.o.chain(att, defs)
+	if len(defs) > maxGoalPath || !exactChain(att, slices.Max(defs)) {
+		return m.o.chainOdds(defs, att)
 	}
 	mm := &p.memo
 	st := m.o.store
-	same := mm.n == len(defs) && att < st.covers(mm.node)
+	same := mm.n == len(defs) && mm.gen == st.gen && att < st.covers(mm.node)
 	for j := 0; same && j < mm.n; j++ {
 		same = int(mm.defs[j]) == defs[j]
 	}
 	if !same {
 		mm.node = st.lookup(defs, att+1)
+		mm.gen = st.gen
 		mm.n = len(defs)
 		for j, d := range defs {
 			mm.defs[j] = int32(d)

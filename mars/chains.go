@@ -21,8 +21,12 @@ type chainStore struct {
 	index map[uint64]int32
 	vals  []float64
 	ones  []float64 // the empty path's odds: all 1
-	// path is the nodes of the last lookup, from the last territory.
-	path []int32
+	// gen counts the trims: a node index is valid only in the generation
+	// that returned it.
+	gen int
+	// lastParent is the suffix node of the chainer's last Prepend (whose
+	// grid PrependFewer reuses), -2 for none.
+	lastParent int32
 }
 
 type chainNode struct {
@@ -39,12 +43,11 @@ const minChainLen = 16
 const maxStoreVals = 1 << 20
 
 func newChainStore(ch *dice.Chainer) *chainStore {
-	return &chainStore{ch: ch, index: make(map[uint64]int32)}
+	return &chainStore{ch: ch, index: make(map[uint64]int32), lastParent: -2}
 }
 
-// trim empties the store if it holds more than maxStoreVals values. Node
-// indices from before a trim are invalid after it, so it is called only
-// where no caller holds one (at the start of a placement).
+// trim empties the store if it holds more than maxStoreVals values,
+// starting a new generation: node indices from before are invalid.
 func (s *chainStore) trim() {
 	if len(s.vals) <= maxStoreVals {
 		return
@@ -52,18 +55,19 @@ func (s *chainStore) trim() {
 	s.nodes = s.nodes[:0]
 	s.vals = s.vals[:0]
 	clear(s.index)
+	s.gen++
+	s.lastParent = -2
 }
 
 // lookup returns the node of the defender sequence defs (attack order,
 // every count in [0, 1<<31)), its odds computed for at least n army counts
 // a = 0..n-1. Vectors are computed for a power of two of army counts (at
 // least minChainLen), so a node asked for more armies than it covers
-// grows at most logarithmically often.
+// grows at most logarithmically often. A lookup may trim the store first
+// (see trim): indices of earlier generations must not be used.
 func (s *chainStore) lookup(defs []int, n int) int {
-	l := minChainLen
-	for l < n {
-		l *= 2
-	}
+	s.trim()
+	l := storeLen(n)
 	node := int32(-1)
 	for k := len(defs) - 1; k >= 0; k-- {
 		d := defs[k]
@@ -88,7 +92,18 @@ func (s *chainStore) lookup(defs []int, n int) int {
 				rest = s.vals[p.off : p.off+l]
 			}
 			off := len(s.vals)
-			s.vals = s.ch.Prepend(s.vals, rest, d)
+			// A roll on a path's first territory leaves it fewer
+			// defenders before the same suffix: the last grid has them.
+			ok := false
+			if s.lastParent == node && s.ch.LastLen() >= l {
+				s.vals, ok = s.ch.PrependFewer(s.vals, d)
+			}
+			if ok {
+				l = s.ch.LastLen()
+			} else {
+				s.vals = s.ch.Prepend(s.vals, rest, d)
+				s.lastParent = node
+			}
 			s.nodes[i].off, s.nodes[i].n = off, l
 		} else {
 			// The node covers n counts but maybe fewer than l: later
@@ -98,6 +113,16 @@ func (s *chainStore) lookup(defs []int, n int) int {
 		node = i
 	}
 	return int(node)
+}
+
+// storeLen returns the army counts a vector computed for n counts covers:
+// the least power of two >= n and >= minChainLen.
+func storeLen(n int) int {
+	l := minChainLen
+	for l < n {
+		l *= 2
+	}
+	return l
 }
 
 // odds returns the chain odds of node i for a attacking armies, which

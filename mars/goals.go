@@ -54,13 +54,20 @@ type oddsCache struct {
 	// their threat (goal.off, goal.threat), the same for all of them.
 	off, threat int
 	cv          int // the chain odds' node in the odds store, -1 until needed
+	cvGen       int // the store generation of cv
 	// bo is the offset in mediator.bnd of the numerators P_ob·p̄·w·d of
 	// the bid bound (see offensive) for attacking armies a = alo..alo+na-1
 	// (every a any of the goals' agents can attack with), stored negated
 	// (exact; numerators are >= 0, a computed 0 is stored as -0) so that
-	// the +0 of a fresh buffer means "not computed yet".
+	// the +0 of a fresh buffer means "not computed yet". na is 0 (nothing
+	// kept) when it would exceed maxBoundSpan.
 	bo, alo, na int
 }
+
+// maxBoundSpan is the most attacking-army counts an oddsCache keeps bid
+// bound numerators for, so that the buffer stays bounded when stacks of
+// thousands of armies border a chain.
+const maxBoundSpan = 1024
 
 // path returns the goal's territories in attack order.
 func (m *mediator) path(g int) []int {
@@ -85,7 +92,6 @@ func (m *mediator) propagate(n int) {
 	m.paths = m.paths[:0]
 	m.bnd = m.bnd[:0]
 	m.ccs = m.ccs[:0]
-	m.o.store.trim()
 	amax := 0
 	for t := range b.owner {
 		a := &m.agents[t]
@@ -185,6 +191,9 @@ func (m *mediator) store(t, h, n, cc int) int {
 			}
 		}
 		c := oddsCache{off: off, threat: threat, cv: -1, bo: len(m.bnd), alo: lo - 1, na: hi - lo + n + 1}
+		if c.na > maxBoundSpan {
+			c.na = 0 // computed on every call: stacks of very different size
+		}
 		m.bnd = append(m.bnd, make([]float64, c.na)...)
 		cc = len(m.ccs)
 		m.ccs = append(m.ccs, c)

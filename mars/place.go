@@ -45,13 +45,14 @@ type pursuit struct {
 }
 
 // oddsMemo remembers the odds store node of a pursued goal's remaining
-// path: node holds the chain odds against the defenders defs[:n]. The
+// path: node (of store generation gen) holds the chain odds against the
+// defenders defs[:n]. The
 // attack auction runs again after every roll: the attacking agent's
 // armies fall while the defenders of its other goals stay the same, so
 // those are looked up in the node, not searched for in the store.
 type oddsMemo struct {
-	n, node int
-	defs    [maxGoalPath]int32
+	n, node, gen int
+	defs         [maxGoalPath]int32
 }
 
 // maxGoalPath is the longest goal path: the largest G_l allowed.
@@ -326,16 +327,21 @@ func (m *mediator) goalBid(g, mArm, i0, n int) float64 {
 func (m *mediator) boundNum(g, a int) float64 {
 	x := &m.goals[g]
 	c := &m.ccs[x.cc]
-	s := &m.bnd[c.bo+a-c.alo]
-	if math.Float64bits(*s) != 0 {
-		return -*s
+	var s *float64
+	if i := a - c.alo; uint(i) < uint(c.na) {
+		s = &m.bnd[c.bo+i]
+		if math.Float64bits(*s) != 0 {
+			return -*s
+		}
 	}
 	p := 1.0
 	for j, v := range m.path(g) {
 		p *= m.o.win(a-j, m.b.armies[v])
 	}
 	num := m.p.Pob * p * x.w * m.goalHold(x, a)
-	*s = -num
+	if s != nil {
+		*s = -num
+	}
 	return num
 }
 
@@ -346,12 +352,18 @@ func (m *mediator) boundNum(g, a int) float64 {
 func (m *mediator) chain(x *goal, a int) float64 {
 	c := &m.ccs[x.cc]
 	st := m.o.store
-	if c.cv < 0 || a >= st.covers(c.cv) {
+	if c.cv < 0 || c.cvGen != st.gen || a >= st.covers(c.cv) {
 		m.scratch = m.scratch[:0]
+		maxD := 0
 		for _, v := range m.paths[x.off : x.off+x.k] {
 			m.scratch = append(m.scratch, m.b.armies[v])
+			maxD = max(maxD, m.b.armies[v])
+		}
+		if !exactChain(a, maxD) {
+			return m.o.chainOdds(m.scratch, a) // bounded work
 		}
 		c.cv = st.lookup(m.scratch, a+1)
+		c.cvGen = st.gen
 	}
 	if a <= 0 {
 		return 0
