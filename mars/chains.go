@@ -38,9 +38,9 @@ type chainNode struct {
 // minChainLen is the fewest army counts a stored vector covers.
 const minChainLen = 16
 
-// maxStoreVals is the most float64 values (8 MB) the store keeps across
-// placements: trim empties it beyond that.
-const maxStoreVals = 1 << 20
+// maxStoreVals is the most float64 values (2 MB) the store keeps: a
+// lookup empties it beyond that (see trim).
+const maxStoreVals = 1 << 18
 
 func newChainStore(ch *dice.Chainer) *chainStore {
 	return &chainStore{ch: ch, index: make(map[uint64]int32), lastParent: -2}

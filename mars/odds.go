@@ -27,6 +27,9 @@ const saturation = 1e-12
 type odds struct {
 	r   dice.Rules
 	tbl *dice.Table
+	// tw and tn are tbl's values and size (dice.Table.Values).
+	tw []float64
+	tn int
 	ch  *dice.Chainer
 	// q and lim are the chain-odds bound of mayReach: q is the least
 	// per-army kill probability whose independent trials dominate every
@@ -55,12 +58,16 @@ func newOdds(r dice.Rules) (*odds, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &odds{r: r, tbl: t, ch: ch, q: q, store: newChainStore(ch), big: make(map[int]int)}, nil
+	return &odds{r: r, tbl: t, tw: t.Values(), tn: t.N(), ch: ch, q: q, store: newChainStore(ch), big: make(map[int]int)}, nil
 }
 
 // win returns P(a attacking armies conquer d defenders), a battle fought
 // to the end.
 func (o *odds) win(a, d int) float64 {
+	if uint(a) <= uint(o.tn) && uint(d) <= uint(o.tn) {
+		// The table: W(a, 0) = 1, W(0, d > 0) = 0 as below.
+		return o.tw[a*(o.tn+1)+d]
+	}
 	if d <= 0 {
 		return 1
 	}
@@ -80,6 +87,7 @@ func (o *odds) win(a, d int) float64 {
 		// chainer's O(a·d) pass on every query of a long game.
 		if t, err := dice.NewTable(o.r, min(maxTableSize, (need+tableSize-1)/tableSize*tableSize)); err == nil {
 			o.tbl, n = t, t.N()
+			o.tw, o.tn = t.Values(), n
 		}
 	}
 	if need <= n {
