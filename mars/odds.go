@@ -30,7 +30,7 @@ type odds struct {
 	// tw and tn are tbl's values and size (dice.Table.Values).
 	tw []float64
 	tn int
-	ch  *dice.Chainer
+	ch *dice.Chainer
 	// q and lim are the chain-odds bound of mayReach: q is the least
 	// per-army kill probability whose independent trials dominate every
 	// roll of the rules, lim[b] the least total defenders at which the
