@@ -103,6 +103,14 @@ func (m *mediator) propagate(n int) {
 	}
 	amax += n - 1
 	gl := m.p.Gl
+	// reach[k] is the least total defenders of a k-territory chain that
+	// amax attackers may not reach (mayReach: def < reach[k] keeps it).
+	var reach [maxGoalPath + 1]int
+	for k := 1; k <= gl; k++ {
+		if amax-k >= 0 {
+			reach[k] = m.o.limit(amax - k)
+		}
+	}
 	for t := range b.owner {
 		if b.owner[t] != b.me {
 			m.msgs = append(m.msgs, message{last: t, parent: -1, k: 1, w: m.vals[t], def: b.armies[t], seen: 1 << (t & 63)})
@@ -135,7 +143,7 @@ func (m *mediator) propagate(n int) {
 				}
 			}
 			def := msg.def + b.armies[u]
-			if !m.o.mayReach(amax, msg.k+1, def) {
+			if def >= reach[msg.k+1] { // !m.o.mayReach(amax, msg.k+1, def)
 				continue
 			}
 			m.msgs = append(m.msgs, message{last: u, parent: h, k: msg.k + 1, w: msg.w + m.vals[u], def: def, seen: msg.seen | 1<<(u&63)})
