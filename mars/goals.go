@@ -97,8 +97,16 @@ func (m *mediator) propagate(n int) {
 		a := &m.agents[t]
 		a.head, a.ngoals = -1, 0
 		a.seed = [2]int{-1, -1}
-		if b.owner[t] == b.me && b.armies[t] > amax {
-			amax = b.armies[t]
+		if b.owner[t] == b.me {
+			amax = max(amax, b.armies[t])
+			// a.reach[k]: the mayReach limit of a k-territory goal of t
+			// with all of t's armies and the n new ones.
+			for k := 1; k <= m.p.Gl; k++ {
+				a.reach[k] = 0
+				if r := b.armies[t] - 1 + n - k; r >= 0 {
+					a.reach[k] = m.o.limit(r)
+				}
+			}
 		}
 	}
 	amax += n - 1
@@ -159,10 +167,10 @@ func (m *mediator) propagate(n int) {
 func (m *mediator) store(t, h, n, cc int) int {
 	b := m.b
 	msg := &m.msgs[h]
-	if !m.o.mayReach(b.armies[t]-1+n, msg.k, msg.def) {
+	a := &m.agents[t]
+	if msg.def >= a.reach[msg.k] { // !m.o.mayReach(b.armies[t]-1+n, msg.k, msg.def)
 		return cc
 	}
-	a := &m.agents[t]
 	if cc < 0 {
 		off := len(m.paths)
 		end := -1 // the originator

@@ -28,6 +28,10 @@ type agent struct {
 	// pursued"), and every goal a conquering neighbour handed on (see
 	// occupy).
 	phead, ptail int
+	// reach[k] is the least total defenders of a k-territory goal the
+	// agent's armies and the armies to place may not reach (see
+	// odds.mayReach), set by propagate.
+	reach [maxGoalPath + 1]int
 	// seed holds the goals of the agent's last offensive bid of this
 	// placement: the winner and the last other goal examined (-1 for
 	// none). Their exact bids at the agent's next re-bid give a floor
@@ -230,11 +234,22 @@ func (m *mediator) offensive(t, n int, allowZero bool) bid {
 		g := c.g
 		ub := 0.0
 		topN := c.ub // the largest numerator, with the margin
+		// The numerators cached for the placement, read here without a
+		// call (boundNum computes the others).
+		oc := &m.ccs[m.goals[g].cc]
+		bnd := m.bnd[oc.bo : oc.bo+oc.na]
 		for i := i0; i <= n; i++ {
-			if q := topN / float64(max(i, 1)); q <= ub || q < floor {
+			fi := float64(max(i, 1))
+			if q := topN / fi; q <= ub || q < floor {
 				break
 			}
-			if v := m.boundNum(g, mArm-1+i) / float64(max(i, 1)); v > ub {
+			var num float64
+			if j := mArm - 1 + i - oc.alo; uint(j) < uint(len(bnd)) && math.Float64bits(bnd[j]) != 0 {
+				num = -bnd[j]
+			} else {
+				num = m.boundNum(g, mArm-1+i)
+			}
+			if v := num / fi; v > ub {
 				ub = v
 			}
 		}
