@@ -2,6 +2,7 @@ package mars
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -54,4 +55,42 @@ func TestChainOddsExactAndBounded(t *testing.T) {
 	assert.Equal(t, o.chainOdds([]int{500, 1}, 624), o.chainOdds([]int{4000, 12}, 4999), "halved three times")
 	assert.Less(t, o.chainOdds([]int{50000, 50000}, 50000), 0.01)
 	assert.Zero(t, o.chainOdds([]int{3}, 0))
+}
+
+// TestChainStore checks the store against one WinAll pass per query, bit
+// for bit, over sequences that share suffixes, shrink on the first
+// territory (PrependFewer), ask for more armies (growth) and overflow
+// the store (trims).
+func TestChainStore(t *testing.T) {
+	ch := dice.NewChainer(dice.Classic, 16)
+	s := newChainStore(dice.NewChainer(dice.Classic, 16))
+	rng := rand.New(rand.NewPCG(3, 4))
+	gen0 := s.gen
+	var prev []int
+	prevN := 0
+	for q := range 3000 {
+		k := 1 + rng.IntN(4)
+		defs := make([]int, k)
+		for j := range defs {
+			defs[j] = rng.IntN(30)
+		}
+		n := 1 + rng.IntN(600)
+		if q%3 == 0 && prev != nil {
+			// A roll on the first territory of the last query.
+			defs = append([]int(nil), prev...)
+			defs[0] = max(0, defs[0]-1-rng.IntN(2))
+			n = max(1, prevN-rng.IntN(3))
+		}
+		prev, prevN = defs, n
+		i := s.lookup(defs, n)
+		require.GreaterOrEqual(t, s.covers(i), n)
+		want := ch.WinAll(nil, n-1, defs)
+		for a := range n {
+			if math.Float64bits(want[a]) != math.Float64bits(s.odds(i, a)) {
+				t.Fatalf("query %d defs %v a %d: store %v, WinAll %v", q, defs, a, s.odds(i, a), want[a])
+			}
+		}
+	}
+	assert.Greater(t, s.gen, gen0, "the queries should overflow the store")
+	assert.LessOrEqual(t, len(s.vals), maxStoreVals+4*1024, "a trim bounds the store")
 }
