@@ -21,7 +21,7 @@ const pPrune = 0.01
 // chain of the message it extends (parent, an index in mediator.msgs, -1
 // for an originator's message).
 type message struct {
-	last, parent, k int
+	last, parent, k int32
 	w               float64
 	def             int
 	seen            uint64 // bit t set for every territory t of the chain (maps of at most 64 territories)
@@ -121,13 +121,13 @@ func (m *mediator) propagate(n int) {
 	}
 	for t := range b.owner {
 		if b.owner[t] != b.me {
-			m.msgs = append(m.msgs, message{last: t, parent: -1, k: 1, w: m.vals[t], def: b.armies[t], seen: 1 << (t & 63)})
+			m.msgs = append(m.msgs, message{last: int32(t), parent: -1, k: 1, w: m.vals[t], def: b.armies[t], seen: 1 << (t & 63)})
 		}
 	}
 	small := len(b.owner) <= 64 // chains carry a bit set of their territories
 	for h := 0; h < len(m.msgs); h++ {
 		msg := m.msgs[h]
-		last := msg.last
+		last := int(msg.last)
 		cc := -1 // the message's oddsCache, made at its first goal
 	next:
 		for _, u := range b.nbr[last] {
@@ -136,7 +136,7 @@ func (m *mediator) propagate(n int) {
 				cc = m.store(u, h, n, cc)
 				continue
 			}
-			if msg.k >= gl {
+			if int(msg.k) >= gl {
 				continue // the chain would exceed G_l: discarded
 			}
 			if small {
@@ -144,8 +144,8 @@ func (m *mediator) propagate(n int) {
 					continue
 				}
 			} else {
-				for j := h; j >= 0; j = m.msgs[j].parent {
-					if m.msgs[j].last == u {
+				for j := h; j >= 0; j = int(m.msgs[j].parent) {
+					if int(m.msgs[j].last) == u {
 						continue next
 					}
 				}
@@ -154,7 +154,7 @@ func (m *mediator) propagate(n int) {
 			if def >= reach[msg.k+1] { // !m.o.mayReach(amax, msg.k+1, def)
 				continue
 			}
-			m.msgs = append(m.msgs, message{last: u, parent: h, k: msg.k + 1, w: msg.w + m.vals[u], def: def, seen: msg.seen | 1<<(u&63)})
+			m.msgs = append(m.msgs, message{last: int32(u), parent: int32(h), k: msg.k + 1, w: msg.w + m.vals[u], def: def, seen: msg.seen | 1<<(u&63)})
 		}
 	}
 }
@@ -174,8 +174,8 @@ func (m *mediator) store(t, h, n, cc int) int {
 	if cc < 0 {
 		off := len(m.paths)
 		end := -1 // the originator
-		for j := h; j >= 0; j = m.msgs[j].parent {
-			end = m.msgs[j].last
+		for j := h; j >= 0; j = int(m.msgs[j].parent) {
+			end = int(m.msgs[j].last)
 			m.paths = append(m.paths, end)
 		}
 		var threat int
@@ -215,7 +215,7 @@ func (m *mediator) store(t, h, n, cc int) int {
 		m.ccs = append(m.ccs, c)
 	}
 	c := &m.ccs[cc]
-	m.goals = append(m.goals, goal{from: t, off: c.off, k: msg.k, w: msg.w, def: msg.def, threat: c.threat, next: -1, cc: cc})
+	m.goals = append(m.goals, goal{from: t, off: c.off, k: int(msg.k), w: msg.w, def: msg.def, threat: c.threat, next: -1, cc: cc})
 	g := len(m.goals) - 1
 	// Keep each agent's goals in arrival order: append at the tail.
 	if a.head < 0 {
