@@ -29,6 +29,9 @@ type Chainer struct {
 	// surv[s] is the mass of conquests of the last territory with s
 	// survivors.
 	surv []float64
+	// lastN and lastD are the army counts and the defenders of the last
+	// Prepend, whose grid is kept until the next query (lastN = 0: none).
+	lastN, lastD int
 }
 
 // NewChainer returns a Chainer for rules r with buffers sized for up to
@@ -128,6 +131,7 @@ func (c *Chainer) WinAll(dst []float64, amax int, defenders []int) []float64 {
 		}
 		return dst
 	}
+	c.lastN = 0
 	n := amax + 1
 	if len(c.vec) < n {
 		c.vec = make([]float64, n)
@@ -160,10 +164,75 @@ func (c *Chainer) WinAll(dst []float64, amax int, defenders []int) []float64 {
 	return append(dst, v...)
 }
 
+// Prepend appends to dst the odds of conquering a longer path for every
+// starting number of attacking armies a = 0..len(rest)-1, and returns the
+// extended slice: the path is a first territory of d defenders followed by
+// a path whose odds are rest (rest[x] is P(conquering it) when its first
+// battle starts with x attacking armies; all ones for the empty path). It
+// is one backward pass of WinAll, with the same arithmetic, so chaining
+// Prepend from the last territory to the first gives WinAll's values bit
+// for bit, and a caller can keep the odds of a path's suffixes to share
+// them between paths. A negative d appends NaNs.
+func (c *Chainer) Prepend(dst, rest []float64, d int) []float64 {
+	n := len(rest)
+	c.lastN = 0
+	if c.err != nil || d < 0 {
+		for range n {
+			dst = append(dst, math.NaN())
+		}
+		return dst
+	}
+	if n == 0 {
+		return dst
+	}
+	w := d + 1
+	if need := n * w; len(c.grid) < need {
+		c.grid = make([]float64, need)
+	}
+	c.lastN, c.lastD = n, d
+	u := c.grid[:n*w]
+	u[0] = rest[0] // 0 armies take an empty territory with 0 survivors
+	for y := 1; y <= d; y++ {
+		u[y] = 0
+	}
+	capA, capD := c.r.AttackerDice, c.r.DefenderDice
+	for x := 1; x < n; x++ {
+		u[x*w] = rest[x-1]
+		pullRow(u, &c.p, x, w, capA, capD)
+	}
+	for x := range n {
+		dst = append(dst, u[x*w+d])
+	}
+	return dst
+}
+
+// PrependFewer appends to dst what Prepend(dst, rest, d) would for the
+// rest of the last Prepend, if no other query came between and d is at
+// most that call's defenders, and reports whether it did (else it appends
+// nothing). The battle grid of a Prepend holds the odds for every count
+// of defenders up to its own, so this costs len(rest) loads, not a pass:
+// a bot that re-evaluates a path after every roll of a battle on its first
+// territory pays for the grid once.
+func (c *Chainer) PrependFewer(dst []float64, d int) ([]float64, bool) {
+	if c.lastN == 0 || d < 0 || d > c.lastD {
+		return dst, false
+	}
+	w := c.lastD + 1
+	for x := range c.lastN {
+		dst = append(dst, c.grid[x*w+d])
+	}
+	return dst, true
+}
+
+// LastLen returns the number of army counts of the last Prepend whose
+// grid PrependFewer can use, or 0 if there is none.
+func (c *Chainer) LastLen() int { return c.lastN }
+
 // run evaluates the chain, leaving the survivors of the last battle in
 // c.surv[:a+1] and writing P(at least the first j+1 conquered) to first[j]
 // if first is not nil. It reports false for invalid arguments.
 func (c *Chainer) run(a int, defenders []int, first []float64) bool {
+	c.lastN = 0
 	if c.err != nil || a < 0 {
 		return false
 	}

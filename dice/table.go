@@ -121,6 +121,12 @@ func (t *Table) Win(a, d int) float64 {
 	return t.win[a*t.stride+d]
 }
 
+// Values returns the table's probabilities in one row-major slice:
+// W(a, d) is at index a*(N()+1)+d. The slice is the table's own and must
+// not be modified; it lets a hot loop index it without Win's bounds
+// checks.
+func (t *Table) Values() []float64 { return t.win }
+
 // Contains reports whether Win(a, d) is within the table.
 func (t *Table) Contains(a, d int) bool {
 	return uint(a) <= uint(t.n) && uint(d) <= uint(t.n)

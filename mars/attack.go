@@ -1,6 +1,9 @@
 package mars
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // attackChoice is an agent's bid in an attack auction.
 type attackChoice struct {
@@ -101,35 +104,32 @@ func (m *mediator) attackBid(t int, thr float64) attackChoice {
 // goalOdds returns the odds of att >= 1 attacking armies conquering the
 // rest of pursued goal p, whose next target must be enemy-held; a path cut
 // short by a territory MARS already owns ends there. The odds for every
-// army count up to att come from one dice.Chainer.WinAll pass, kept in
-// p.memo while the defenders stay the same.
+// army count up to att come from the odds store (chainStore), whose node
+// p.memo keeps while the defenders stay the same.
 func (m *mediator) goalOdds(p *pursuit, att int) float64 {
 	m.remaining(*p)
 	defs := m.scratch
 	if len(defs) == 1 {
 		return m.o.win(att, defs[0])
 	}
-	if len(defs) > maxGoalPath {
-		return m.o.chain(att, defs)
+	if len(defs) > maxGoalPath || !exactChain(att, slices.Max(defs)) {
+		return m.o.chainOdds(defs, att)
 	}
 	mm := &p.memo
-	same := att < mm.na && mm.n == len(defs)
+	st := m.o.store
+	same := mm.n == len(defs) && mm.gen == st.gen && att < st.covers(mm.node)
 	for j := 0; same && j < mm.n; j++ {
 		same = int(mm.defs[j]) == defs[j]
 	}
 	if !same {
-		if att+1 > mm.size {
-			mm.off, mm.size = len(m.avec), att+1
-			m.avec = m.o.winAll(m.avec, att, defs)
-		} else {
-			m.o.winAll(m.avec[mm.off:mm.off:mm.off+mm.size], att, defs)
-		}
-		mm.n, mm.na = len(defs), att+1
+		mm.node = st.lookup(defs, att+1)
+		mm.gen = st.gen
+		mm.n = len(defs)
 		for j, d := range defs {
 			mm.defs[j] = int32(d)
 		}
 	}
-	return m.avec[mm.off+att]
+	return st.odds(mm.node, att)
 }
 
 // goalBound returns an upper bound of the odds of att attacking armies

@@ -21,7 +21,7 @@ const pPrune = 0.01
 // chain of the message it extends (parent, an index in mediator.msgs, -1
 // for an originator's message).
 type message struct {
-	last, parent, k int
+	last, parent, k int32
 	w               float64
 	def             int
 	seen            uint64 // bit t set for every territory t of the chain (maps of at most 64 territories)
@@ -46,21 +46,28 @@ type goal struct {
 // oddsCache holds, for one placement, what the goals stored from one
 // message share: the agents next to the chain's end store goals with the
 // same path, value, defenders and threat, so the path, the threat, the
-// chain odds (via a chainVec, shared further by every chain with the
-// same defenders) and the numerators of the bid bound by attacking
+// chain odds (a node of the odds store, shared further by every chain
+// with the same defenders) and the numerators of the bid bound by attacking
 // armies a are kept once. It lives until the next propagate.
 type oddsCache struct {
 	// off and threat are the goals' path offset in mediator.paths and
 	// their threat (goal.off, goal.threat), the same for all of them.
 	off, threat int
-	cv          int // index of the chain odds in mediator.cvs, -1 until needed
+	cv          int // the chain odds' node in the odds store, -1 until needed
+	cvGen       int // the store generation of cv
 	// bo is the offset in mediator.bnd of the numerators P_ob·p̄·w·d of
 	// the bid bound (see offensive) for attacking armies a = alo..alo+na-1
 	// (every a any of the goals' agents can attack with), stored negated
 	// (exact; numerators are >= 0, a computed 0 is stored as -0) so that
-	// the +0 of a fresh buffer means "not computed yet".
+	// the +0 of a fresh buffer means "not computed yet". na is 0 (nothing
+	// kept) when it would exceed maxBoundSpan.
 	bo, alo, na int
 }
+
+// maxBoundSpan is the most attacking-army counts an oddsCache keeps bid
+// bound numerators for, so that the buffer stays bounded when stacks of
+// thousands of armies border a chain.
+const maxBoundSpan = 1024
 
 // path returns the goal's territories in attack order.
 func (m *mediator) path(g int) []int {
@@ -83,33 +90,44 @@ func (m *mediator) propagate(n int) {
 	m.msgs = m.msgs[:0]
 	m.goals = m.goals[:0]
 	m.paths = m.paths[:0]
-	m.vecs = m.vecs[:0]
 	m.bnd = m.bnd[:0]
-	m.avec = m.avec[:0]
 	m.ccs = m.ccs[:0]
-	m.cvs = m.cvs[:0]
-	m.seqs = m.seqs[:0]
-	clear(m.cvIndex)
 	amax := 0
 	for t := range b.owner {
 		a := &m.agents[t]
 		a.head, a.ngoals = -1, 0
 		a.seed = [2]int{-1, -1}
-		if b.owner[t] == b.me && b.armies[t] > amax {
-			amax = b.armies[t]
+		if b.owner[t] == b.me {
+			amax = max(amax, b.armies[t])
+			// a.reach[k]: the mayReach limit of a k-territory goal of t
+			// with all of t's armies and the n new ones.
+			for k := 1; k <= m.p.Gl; k++ {
+				a.reach[k] = 0
+				if r := b.armies[t] - 1 + n - k; r >= 0 {
+					a.reach[k] = m.o.limit(r)
+				}
+			}
 		}
 	}
 	amax += n - 1
 	gl := m.p.Gl
+	// reach[k] is the least total defenders of a k-territory chain that
+	// amax attackers may not reach (mayReach: def < reach[k] keeps it).
+	var reach [maxGoalPath + 1]int
+	for k := 1; k <= gl; k++ {
+		if amax-k >= 0 {
+			reach[k] = m.o.limit(amax - k)
+		}
+	}
 	for t := range b.owner {
 		if b.owner[t] != b.me {
-			m.msgs = append(m.msgs, message{last: t, parent: -1, k: 1, w: m.vals[t], def: b.armies[t], seen: 1 << (t & 63)})
+			m.msgs = append(m.msgs, message{last: int32(t), parent: -1, k: 1, w: m.vals[t], def: b.armies[t], seen: 1 << (t & 63)})
 		}
 	}
 	small := len(b.owner) <= 64 // chains carry a bit set of their territories
 	for h := 0; h < len(m.msgs); h++ {
 		msg := m.msgs[h]
-		last := msg.last
+		last := int(msg.last)
 		cc := -1 // the message's oddsCache, made at its first goal
 	next:
 		for _, u := range b.nbr[last] {
@@ -118,7 +136,7 @@ func (m *mediator) propagate(n int) {
 				cc = m.store(u, h, n, cc)
 				continue
 			}
-			if msg.k >= gl {
+			if int(msg.k) >= gl {
 				continue // the chain would exceed G_l: discarded
 			}
 			if small {
@@ -126,17 +144,17 @@ func (m *mediator) propagate(n int) {
 					continue
 				}
 			} else {
-				for j := h; j >= 0; j = m.msgs[j].parent {
-					if m.msgs[j].last == u {
+				for j := h; j >= 0; j = int(m.msgs[j].parent) {
+					if int(m.msgs[j].last) == u {
 						continue next
 					}
 				}
 			}
 			def := msg.def + b.armies[u]
-			if !m.o.mayReach(amax, msg.k+1, def) {
+			if def >= reach[msg.k+1] { // !m.o.mayReach(amax, msg.k+1, def)
 				continue
 			}
-			m.msgs = append(m.msgs, message{last: u, parent: h, k: msg.k + 1, w: msg.w + m.vals[u], def: def, seen: msg.seen | 1<<(u&63)})
+			m.msgs = append(m.msgs, message{last: int32(u), parent: int32(h), k: msg.k + 1, w: msg.w + m.vals[u], def: def, seen: msg.seen | 1<<(u&63)})
 		}
 	}
 }
@@ -149,15 +167,15 @@ func (m *mediator) propagate(n int) {
 func (m *mediator) store(t, h, n, cc int) int {
 	b := m.b
 	msg := &m.msgs[h]
-	if !m.o.mayReach(b.armies[t]-1+n, msg.k, msg.def) {
+	a := &m.agents[t]
+	if msg.def >= a.reach[msg.k] { // !m.o.mayReach(b.armies[t]-1+n, msg.k, msg.def)
 		return cc
 	}
-	a := &m.agents[t]
 	if cc < 0 {
 		off := len(m.paths)
 		end := -1 // the originator
-		for j := h; j >= 0; j = m.msgs[j].parent {
-			end = m.msgs[j].last
+		for j := h; j >= 0; j = int(m.msgs[j].parent) {
+			end = int(m.msgs[j].last)
 			m.paths = append(m.paths, end)
 		}
 		var threat int
@@ -189,12 +207,15 @@ func (m *mediator) store(t, h, n, cc int) int {
 			}
 		}
 		c := oddsCache{off: off, threat: threat, cv: -1, bo: len(m.bnd), alo: lo - 1, na: hi - lo + n + 1}
+		if c.na > maxBoundSpan {
+			c.na = 0 // computed on every call: stacks of very different size
+		}
 		m.bnd = append(m.bnd, make([]float64, c.na)...)
 		cc = len(m.ccs)
 		m.ccs = append(m.ccs, c)
 	}
 	c := &m.ccs[cc]
-	m.goals = append(m.goals, goal{from: t, off: c.off, k: msg.k, w: msg.w, def: msg.def, threat: c.threat, next: -1, cc: cc})
+	m.goals = append(m.goals, goal{from: t, off: c.off, k: int(msg.k), w: msg.w, def: msg.def, threat: c.threat, next: -1, cc: cc})
 	g := len(m.goals) - 1
 	// Keep each agent's goals in arrival order: append at the tail.
 	if a.head < 0 {

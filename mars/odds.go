@@ -3,7 +3,6 @@ package mars
 import (
 	"fmt"
 	"math"
-	"slices"
 
 	"marslab/dice"
 )
@@ -28,18 +27,22 @@ const saturation = 1e-12
 type odds struct {
 	r   dice.Rules
 	tbl *dice.Table
-	ch  *dice.Chainer
+	// tw and tn are tbl's values and size (dice.Table.Values).
+	tw []float64
+	tn int
+	ch *dice.Chainer
 	// q and lim are the chain-odds bound of mayReach: q is the least
 	// per-army kill probability whose independent trials dominate every
 	// roll of the rules, lim[b] the least total defenders at which the
 	// bound falls below pPrune for a loss budget b (grown on demand).
 	q   float64
 	lim []int
-	// resA and resD are the attacking armies and the defenders per
-	// territory that ch's buffers are known to hold, and resBuf receives
-	// the odds of the query that grew them (see reserve).
-	resA, resD int
-	resBuf     []float64
+	// big holds the lim values beyond exactLimits (see limit), scaled the
+	// scaled defenders of a chain beyond chainCap (see chainOdds).
+	big    map[int]int
+	scaled []int
+	// store keeps the chain odds of defender sequences for the game.
+	store *chainStore
 }
 
 func newOdds(r dice.Rules) (*odds, error) {
@@ -55,41 +58,16 @@ func newOdds(r dice.Rules) (*odds, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &odds{r: r, tbl: t, ch: ch, q: q, resA: tableSize, resD: chainerDefenders}, nil
-}
-
-// chainerDefenders is the defenders per territory a new dice.Chainer's
-// buffers hold.
-const chainerDefenders = 20
-
-// reserve makes sure that ch's buffers hold chains of up to a attacking
-// armies against up to d defenders per territory. The Chainer grows its
-// buffers to the exact size a query needs, which in a long game of growing
-// stacks means an allocation every few turns; reserve grows them in
-// powers of two instead, by one query of the reserved size.
-func (o *odds) reserve(a, d int) {
-	if a <= o.resA && d <= o.resD {
-		return
-	}
-	for o.resA < a {
-		o.resA *= 2
-	}
-	for o.resD < d {
-		o.resD = 2*o.resD + 1
-	}
-	o.resBuf = o.ch.WinAll(o.resBuf[:0], o.resA, []int{o.resD})
-}
-
-// winAll appends the chain odds of the defenders for a = 0..amax
-// attacking armies to dst (dice.Chainer.WinAll).
-func (o *odds) winAll(dst []float64, amax int, defs []int) []float64 {
-	o.reserve(amax, slices.Max(defs))
-	return o.ch.WinAll(dst, amax, defs)
+	return &odds{r: r, tbl: t, tw: t.Values(), tn: t.N(), ch: ch, q: q, store: newChainStore(ch), big: make(map[int]int)}, nil
 }
 
 // win returns P(a attacking armies conquer d defenders), a battle fought
 // to the end.
 func (o *odds) win(a, d int) float64 {
+	if uint(a) <= uint(o.tn) && uint(d) <= uint(o.tn) {
+		// The table: W(a, 0) = 1, W(0, d > 0) = 0 as below.
+		return o.tw[a*(o.tn+1)+d]
+	}
 	if d <= 0 {
 		return 1
 	}
@@ -109,6 +87,7 @@ func (o *odds) win(a, d int) float64 {
 		// chainer's O(a·d) pass on every query of a long game.
 		if t, err := dice.NewTable(o.r, min(maxTableSize, (need+tableSize-1)/tableSize*tableSize)); err == nil {
 			o.tbl, n = t, t.N()
+			o.tw, o.tn = t.Values(), n
 		}
 	}
 	if need <= n {
@@ -121,18 +100,61 @@ func (o *odds) win(a, d int) float64 {
 	return o.tbl.Win(a*n/need, d*n/need)
 }
 
-// chain returns p_i of equation (4): P(a attacking armies conquer every
-// territory of the path, holding the given defenders, in order), with the
-// dice package's chain semantics (survivors move on, one stays behind).
-func (o *odds) chain(a int, defs []int) float64 {
+// maxChainCells is the most grid cells (32 MB) one territory of a chain
+// may cost: odds.chainOdds computes chains within it exactly and bounds
+// the others (see exactChain).
+const maxChainCells = 1 << 22
+
+// chainCap is the most armies, attacking or defending one territory, a
+// chain beyond maxChainCells is scaled down to: chainCap·(chainCap+1)
+// cells fit. It is the largest battle table (maxTableSize), beyond which
+// single battles are scaled too (see win).
+const chainCap = maxTableSize
+
+// exactChain reports whether the chain odds of a attacking armies against
+// defenders of at most maxD per territory are computed exactly: the odds
+// store computes them for a power of two of army counts above a (see
+// chainStore.lookup), each territory a grid of that many rows and maxD+1
+// columns, which must fit in maxChainCells.
+func exactChain(a, maxD int) bool {
+	return storeLen(a+1) <= maxChainCells/(maxD+1)
+}
+
+// chainOdds returns P(a attacking armies conquer every territory of the
+// path, holding the given defenders, in order), with the dice package's
+// chain semantics (survivors move on, one stays behind), from the odds
+// store. Within maxChainCells (exactChain) they are exact (WinAll's
+// values): a chain of any number of attackers against territories of up
+// to 3 defenders, of 262,143 attackers against up to 15, of 1,023 against
+// up to 4,095. Beyond, where both sides count thousands, every army count
+// is halved (rounded down) until all are below chainCap, as single battles
+// beyond the largest table are scaled (see win): an approximation, which
+// at that size is decided mostly by the ratio of the armies, not bounded
+// by a tolerance; it keeps a chain to at most chainCap·chainCap cells per
+// territory.
+func (o *odds) chainOdds(defs []int, a int) float64 {
 	if a <= 0 {
 		return 0
 	}
-	if len(defs) == 1 {
-		return o.win(a, defs[0])
+	maxD := 0
+	for _, d := range defs {
+		maxD = max(maxD, d)
 	}
-	o.reserve(a, slices.Max(defs))
-	return o.ch.Win(a, defs)
+	if exactChain(a, maxD) {
+		return o.store.odds(o.store.lookup(defs, a+1), a)
+	}
+	// Halve every count until the largest fits: the scaled counts change
+	// only every 2^k armies, so the store keeps serving a battle's rolls.
+	k := 0
+	for max(a, maxD)>>k >= chainCap {
+		k++
+	}
+	o.scaled = o.scaled[:0]
+	for _, d := range defs {
+		o.scaled = append(o.scaled, d>>k)
+	}
+	as := a >> k
+	return o.store.odds(o.store.lookup(o.scaled, as+1), as)
 }
 
 // hold is d of equations (4) and (5): the probability that x armies hold a
@@ -170,10 +192,68 @@ func (o *odds) mayReach(a, k, def int) bool {
 	if b < 0 {
 		return false // too few armies to leave one in each territory
 	}
-	for len(o.lim) <= b {
-		o.lim = append(o.lim, pruneLimit(o.q, len(o.lim)))
+	return def < o.limit(b)
+}
+
+// exactLimits is the largest loss budget b whose pruning limit is the
+// exact pruneLimit (kept in odds.lim: computing them all costs O(b²));
+// larger budgets, seen only with stacks of thousands of armies, use the
+// Chernoff bound of chernoffLimit.
+const exactLimits = 2048
+
+// limit returns the least total defenders at which the chain-odds bound
+// of mayReach falls below pPrune for a loss budget b >= 0.
+func (o *odds) limit(b int) int {
+	if b <= exactLimits {
+		for len(o.lim) <= b {
+			o.lim = append(o.lim, pruneLimit(o.q, len(o.lim)))
+		}
+		return o.lim[b]
 	}
-	return def < o.lim[b]
+	if d, ok := o.big[b]; ok {
+		return d
+	}
+	if len(o.big) >= 1024 {
+		clear(o.big) // a placement asks for a few budgets
+	}
+	d := chernoffLimit(o.q, b, o.limit(exactLimits))
+	o.big[b] = d
+	return d
+}
+
+// chernoffLimit returns the least d >= lo with the Chernoff bound
+// exp(-N·D(d/N ‖ q)) of P(Binomial(N, q) >= d), N = d+b, below pPrune,
+// where D is the Kullback–Leibler divergence of Bernoulli distributions.
+// The bound is at least the exact tail, so the least such d is at least
+// pruneLimit(q, b): mayReach stays a true bound, pruning no chain the
+// exact limit would keep. lo must be at most the answer (pruneLimit of a
+// smaller budget is: the limit grows with b).
+func chernoffLimit(q float64, b, lo int) int {
+	if pPrune <= 0 {
+		return math.MaxInt
+	}
+	below := func(d int) bool {
+		n := float64(d + b)
+		x := float64(d) / n
+		if x <= q {
+			return false // the bound is 1
+		}
+		kl := x*math.Log(x/q) + (1-x)*math.Log((1-x)/(1-q))
+		return -n*kl < math.Log(pPrune)
+	}
+	hi := max(lo, 1)
+	for !below(hi) {
+		hi *= 2
+	}
+	for lo < hi {
+		mid := lo + (hi-lo)/2
+		if below(mid) {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	return lo
 }
 
 // pruneLimit returns the least d with P(Binomial(d+b, q) >= d) < pPrune,

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"slices"
 )
 
 // agent is a territory agent. Every territory (own and enemy) has one;
@@ -29,6 +28,10 @@ type agent struct {
 	// pursued"), and every goal a conquering neighbour handed on (see
 	// occupy).
 	phead, ptail int
+	// reach[k] is the least total defenders of a k-territory goal the
+	// agent's armies and the armies to place may not reach (see
+	// odds.mayReach), set by propagate.
+	reach [maxGoalPath + 1]int
 	// seed holds the goals of the agent's last offensive bid of this
 	// placement: the winner and the last other goal examined (-1 for
 	// none). Their exact bids at the agent's next re-bid give a floor
@@ -45,18 +48,15 @@ type pursuit struct {
 	memo         oddsMemo
 }
 
-// oddsMemo remembers the chain odds of a pursued goal's remaining path
-// for every number of attacking armies up to the last one asked for:
-// mediator.avec[off+a] is P(a) for a < na against the defenders defs[:n],
-// in a slot of size entries. The attack auction runs again after every
-// roll: the attacking agent's armies fall while the defenders of its
-// other goals stay the same, so those are looked up, not recomputed. An
-// agent's armies do not grow during an attack phase, so a recomputation
-// fits in the goal's slot (else it takes a new one).
+// oddsMemo remembers the odds store node of a pursued goal's remaining
+// path: node (of store generation gen) holds the chain odds against the
+// defenders defs[:n]. The
+// attack auction runs again after every roll: the attacking agent's
+// armies fall while the defenders of its other goals stay the same, so
+// those are looked up in the node, not searched for in the store.
 type oddsMemo struct {
-	n             int
-	defs          [maxGoalPath]int32
-	off, na, size int
+	n, node, gen int
+	defs         [maxGoalPath]int32
 }
 
 // maxGoalPath is the longest goal path: the largest G_l allowed.
@@ -93,16 +93,11 @@ type mediator struct {
 	goals   []goal
 	paths   []int
 	onPath  []bool
-	own     []int          // own territories, ascending
-	scratch []int          // defenders of a path
-	ccs     []oddsCache    // per-message odds caches of this placement (goal.cc)
-	cvs     []chainVec     // chain odds per defender sequence (oddsCache.cv)
-	cvIndex map[uint64]int // hash of a defender sequence -> its chainVec (see chainVecFor)
-	seqs    []int          // defender sequences of cvs
-	vecs    []float64      // chain odds by attacking armies (chainVec.vec)
-	bnd     []float64      // bid-bound numerators by attacking armies (oddsCache.bo)
-	avec    []float64      // chain odds of pursued goals by attacking armies (oddsMemo)
-	cands   []cand         // goals with bid bounds
+	own     []int       // own territories, ascending
+	scratch []int       // defenders of a path
+	ccs     []oddsCache // per-message odds caches of this placement (goal.cc)
+	bnd     []float64   // bid-bound numerators by attacking armies (oddsCache.bo)
+	cands   []cand      // goals with bid bounds
 	// pursuits holds every agent's pursued goals (agent.phead), emptied at
 	// each placement: one buffer, so that pursuing goals does not allocate
 	// once it has grown.
@@ -116,8 +111,7 @@ type mediator struct {
 func newMediator(p Params, b *board, o *odds) *mediator {
 	n := len(b.owner)
 	m := &mediator{p: p, b: b, o: o,
-		agents: make([]agent, n), vals: make([]float64, n), onPath: make([]bool, n),
-		cvIndex: make(map[uint64]int)}
+		agents: make([]agent, n), vals: make([]float64, n), onPath: make([]bool, n)}
 	m.clearPursued()
 	m.fl.init(n)
 	return m
@@ -185,10 +179,10 @@ func (m *mediator) name(t int) string {
 // the full search either. The result is the same as examining every goal
 // and every i (TestOffensiveBrute). An agent re-bids after every auction
 // it wins, so everything that depends only on the chain and the attacking
-// armies a (the bound's numerator, the chain odds P(a) from one
-// dice.Chainer.WinAll pass) is computed once per placement and kept in
-// the mediator's buffers (oddsCache per message, chainVec per defender
-// sequence).
+// armies a (the bound's numerator) is computed once per placement and
+// kept in the mediator's buffers (oddsCache per message), and the chain
+// odds P(a) of a defender sequence are computed once per game (see
+// chainStore).
 func (m *mediator) offensive(t, n int, allowZero bool) bid {
 	best := noBid
 	ag := &m.agents[t]
@@ -240,11 +234,22 @@ func (m *mediator) offensive(t, n int, allowZero bool) bid {
 		g := c.g
 		ub := 0.0
 		topN := c.ub // the largest numerator, with the margin
+		// The numerators cached for the placement, read here without a
+		// call (boundNum computes the others).
+		oc := &m.ccs[m.goals[g].cc]
+		bnd := m.bnd[oc.bo : oc.bo+oc.na]
 		for i := i0; i <= n; i++ {
-			if q := topN / float64(max(i, 1)); q <= ub || q < floor {
+			fi := float64(max(i, 1))
+			if q := topN / fi; q <= ub || q < floor {
 				break
 			}
-			if v := m.boundNum(g, mArm-1+i) / float64(max(i, 1)); v > ub {
+			var num float64
+			if j := mArm - 1 + i - oc.alo; uint(j) < uint(len(bnd)) && math.Float64bits(bnd[j]) != 0 {
+				num = -bnd[j]
+			} else {
+				num = m.boundNum(g, mArm-1+i)
+			}
+			if v := num / fi; v > ub {
 				ub = v
 			}
 		}
@@ -337,80 +342,48 @@ func (m *mediator) goalBid(g, mArm, i0, n int) float64 {
 func (m *mediator) boundNum(g, a int) float64 {
 	x := &m.goals[g]
 	c := &m.ccs[x.cc]
-	s := &m.bnd[c.bo+a-c.alo]
-	if math.Float64bits(*s) != 0 {
-		return -*s
+	var s *float64
+	if i := a - c.alo; uint(i) < uint(c.na) {
+		s = &m.bnd[c.bo+i]
+		if math.Float64bits(*s) != 0 {
+			return -*s
+		}
 	}
 	p := 1.0
 	for j, v := range m.path(g) {
 		p *= m.o.win(a-j, m.b.armies[v])
 	}
 	num := m.p.Pob * p * x.w * m.goalHold(x, a)
-	*s = -num
+	if s != nil {
+		*s = -num
+	}
 	return num
 }
 
 // chain returns p_i of equation (4) for goal x: the chain odds of a
-// attacking armies, from the chainVec of the goal's defenders.
+// attacking armies of the goal's defenders, from the odds store (see
+// chainStore). The goals of one message share the store node in their
+// oddsCache for the placement (the defenders do not change).
 func (m *mediator) chain(x *goal, a int) float64 {
 	c := &m.ccs[x.cc]
-	if c.cv < 0 {
-		c.cv = m.chainVecFor(x)
-	}
-	v := &m.cvs[c.cv]
-	if a >= v.nvec {
-		m.chainOdds(v, a, c.alo+c.na-1)
+	st := m.o.store
+	if c.cv < 0 || c.cvGen != st.gen || a >= st.covers(c.cv) {
+		m.scratch = m.scratch[:0]
+		maxD := 0
+		for _, v := range m.paths[x.off : x.off+x.k] {
+			m.scratch = append(m.scratch, m.b.armies[v])
+			maxD = max(maxD, m.b.armies[v])
+		}
+		if !exactChain(a, maxD) {
+			return m.o.chainOdds(m.scratch, a) // bounded work
+		}
+		c.cv = st.lookup(m.scratch, a+1)
+		c.cvGen = st.gen
 	}
 	if a <= 0 {
 		return 0
 	}
-	return m.vecs[v.vec+a]
-}
-
-// chainVec is the chain odds P(a) of one defender sequence (the armies
-// along a goal path in attack order), shared by every goal of the
-// placement with that sequence: P(a) depends on nothing else.
-type chainVec struct {
-	so, k int // the defenders: mediator.seqs[so:so+k]
-	vec   int // offset of P(0..nvec-1) in mediator.vecs
-	nvec  int // 0 until computed
-}
-
-// chainVecFor returns the index in mediator.cvs of the chainVec of goal
-// x's defenders, made if the placement has none yet. mediator.cvIndex
-// maps a hash of the sequence to its chainVec; on a (rare) collision the
-// goal gets a chainVec of its own.
-func (m *mediator) chainVecFor(x *goal) int {
-	m.scratch = m.scratch[:0]
-	h := uint64(14695981039346656037)
-	for _, v := range m.paths[x.off : x.off+x.k] {
-		d := m.b.armies[v]
-		m.scratch = append(m.scratch, d)
-		h = (h ^ uint64(d)) * 1099511628211
-	}
-	i, ok := m.cvIndex[h]
-	if ok && slices.Equal(m.seqs[m.cvs[i].so:m.cvs[i].so+m.cvs[i].k], m.scratch) {
-		return i
-	}
-	i = len(m.cvs)
-	m.cvs = append(m.cvs, chainVec{so: len(m.seqs), k: x.k})
-	m.seqs = append(m.seqs, m.scratch...)
-	if !ok {
-		m.cvIndex[h] = i
-	}
-	return i
-}
-
-// chainOdds computes the chain odds P(a') of chain vector v for
-// a' = 0..amax with amax >= a, kept for the placement in mediator.vecs
-// (the defenders do not change). P(a') does not depend on amax, so the
-// vector starts at about twice the armies first asked for and at least
-// doubles when a later bid needs more, up to hi >= a, the most armies the
-// asking goal's agents could attack with (see oddsCache.alo).
-func (m *mediator) chainOdds(v *chainVec, a, hi int) {
-	amax := min(max(2*a, 2*v.nvec, 16), hi)
-	v.vec, v.nvec = len(m.vecs), amax+1
-	m.vecs = m.o.winAll(m.vecs, amax, m.seqs[v.so:v.so+v.k])
+	return st.odds(c.cv, a)
 }
 
 // goalHold is d_i of equation (4): the probability that the expected

@@ -1,0 +1,136 @@
+package mars
+
+import "marslab/dice"
+
+// chainStore keeps the chain odds of defender sequences for a whole game:
+// P(a) of conquering a path depends only on its defenders in attack order
+// and the attacking armies a, so the odds of a sequence computed in one
+// placement or attack serve every later goal with the same defenders.
+// Sequences are kept as a trie of suffixes, from the last territory to the
+// first: the odds of a path are one dice.Chainer.Prepend pass over the
+// odds of its suffix, so paths that end alike (goals towards the same
+// territory, a goal whose first defender lost armies in a roll) share all
+// but their first passes. The values are those of one dice.Chainer.WinAll
+// pass over the whole path, bit for bit, whatever the store holds.
+type chainStore struct {
+	ch *dice.Chainer
+	// nodes[i] is the suffix ending node i: its odds V(0..n-1) are
+	// vals[off:off+n]. index maps (parent node + 1, defenders of the
+	// node's first territory) to the node; parent -1 is the empty path.
+	nodes []chainNode
+	index map[uint64]int32
+	vals  []float64
+	ones  []float64 // the empty path's odds: all 1
+	// gen counts the trims: a node index is valid only in the generation
+	// that returned it.
+	gen int
+	// lastParent is the suffix node of the chainer's last Prepend (whose
+	// grid PrependFewer reuses), -2 for none.
+	lastParent int32
+}
+
+type chainNode struct {
+	parent int32
+	d      int32
+	off, n int
+}
+
+// minChainLen is the fewest army counts a stored vector covers.
+const minChainLen = 16
+
+// maxStoreVals is the most float64 values (2 MB) the store keeps: a
+// lookup empties it beyond that (see trim).
+const maxStoreVals = 1 << 18
+
+func newChainStore(ch *dice.Chainer) *chainStore {
+	return &chainStore{ch: ch, index: make(map[uint64]int32), lastParent: -2}
+}
+
+// trim empties the store if it holds more than maxStoreVals values,
+// starting a new generation: node indices from before are invalid.
+func (s *chainStore) trim() {
+	if len(s.vals) <= maxStoreVals {
+		return
+	}
+	s.nodes = s.nodes[:0]
+	s.vals = s.vals[:0]
+	clear(s.index)
+	s.gen++
+	s.lastParent = -2
+}
+
+// lookup returns the node of the defender sequence defs (attack order,
+// every count in [0, 1<<31)), its odds computed for at least n army counts
+// a = 0..n-1. Vectors are computed for a power of two of army counts (at
+// least minChainLen), so a node asked for more armies than it covers
+// grows at most logarithmically often. A lookup may trim the store first
+// (see trim): indices of earlier generations must not be used.
+func (s *chainStore) lookup(defs []int, n int) int {
+	s.trim()
+	l := storeLen(n)
+	node := int32(-1)
+	for k := len(defs) - 1; k >= 0; k-- {
+		d := defs[k]
+		key := uint64(uint32(node+1))<<32 | uint64(uint32(d))
+		i, ok := s.index[key]
+		if !ok {
+			i = int32(len(s.nodes))
+			s.nodes = append(s.nodes, chainNode{parent: node, d: int32(d)})
+			s.index[key] = i
+		}
+		if s.nodes[i].n < n {
+			// The suffix (node) covers at least l counts: it was grown
+			// in the previous step, or is the empty path.
+			var rest []float64
+			if node < 0 {
+				for len(s.ones) < l {
+					s.ones = append(s.ones, 1)
+				}
+				rest = s.ones[:l]
+			} else {
+				p := &s.nodes[node]
+				rest = s.vals[p.off : p.off+l]
+			}
+			off := len(s.vals)
+			// A roll on a path's first territory leaves it fewer
+			// defenders before the same suffix: the last grid has them.
+			ok := false
+			if s.lastParent == node && s.ch.LastLen() >= l {
+				s.vals, ok = s.ch.PrependFewer(s.vals, d)
+			}
+			if ok {
+				l = s.ch.LastLen()
+			} else {
+				s.vals = s.ch.Prepend(s.vals, rest, d)
+				s.lastParent = node
+			}
+			s.nodes[i].off, s.nodes[i].n = off, l
+		} else {
+			// The node covers n counts but maybe fewer than l: later
+			// steps need no more than it has.
+			l = min(l, s.nodes[i].n)
+		}
+		node = i
+	}
+	return int(node)
+}
+
+// storeLen returns the army counts a vector computed for n counts covers:
+// the least power of two >= n and >= minChainLen.
+func storeLen(n int) int {
+	l := minChainLen
+	for l < n {
+		l *= 2
+	}
+	return l
+}
+
+// odds returns the chain odds of node i for a attacking armies, which
+// must be below the node's count (see lookup).
+func (s *chainStore) odds(i, a int) float64 {
+	nd := &s.nodes[i]
+	return s.vals[nd.off+a]
+}
+
+// covers returns the number of army counts node i's odds are computed for.
+func (s *chainStore) covers(i int) int { return s.nodes[i].n }

@@ -1,0 +1,96 @@
+package mars
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"marslab/dice"
+)
+
+// TestChernoffLimit checks that the pruning limits beyond exactLimits
+// never prune what the exact limit keeps: the Chernoff limit is at least
+// pruneLimit for the same budget, and both grow with the budget.
+func TestChernoffLimit(t *testing.T) {
+	q, err := killOdds(dice.Classic)
+	require.NoError(t, err)
+	lo := pruneLimit(q, 100)
+	for _, b := range []int{100, 500, 2049, 5000} {
+		exact := pruneLimit(q, b)
+		ch := chernoffLimit(q, b, lo)
+		assert.GreaterOrEqual(t, ch, exact, "budget %d", b)
+		assert.Less(t, float64(ch), 1.2*float64(exact)+20, "budget %d: the bound should stay close", b)
+		assert.GreaterOrEqual(t, exact, lo, "limits grow with the budget")
+	}
+	o, err := newOdds(dice.Classic)
+	require.NoError(t, err)
+	assert.Equal(t, pruneLimit(q, 300), o.limit(300))
+	assert.Equal(t, chernoffLimit(q, 100000, o.limit(exactLimits)), o.limit(100000))
+}
+
+// TestChainOddsExactAndBounded checks chainOdds against WinAll where it is
+// exact, and that beyond maxChainCells it answers (from halved armies)
+// with a probability.
+func TestChainOddsExactAndBounded(t *testing.T) {
+	o, err := newOdds(dice.Classic)
+	require.NoError(t, err)
+	ch := dice.NewChainer(dice.Classic, 64)
+	for _, defs := range [][]int{{3}, {2, 1}, {5, 0, 4}, {1, 1, 1, 1}, {40, 2}} {
+		want := ch.WinAll(nil, 80, defs)
+		for a := 1; a <= 80; a++ {
+			require.True(t, exactChain(a, 40))
+			assert.Equal(t, math.Float64bits(want[a]), math.Float64bits(o.chainOdds(defs, a)), "defs %v a %d", defs, a)
+		}
+	}
+	assert.True(t, exactChain(1<<17, 15))
+	assert.False(t, exactChain(5000, 5000))
+	// Both sides in the thousands: halved three times until both are
+	// below chainCap, 4999 against 4000 becomes 624 against 500.
+	p := o.chainOdds([]int{4000}, 4999)
+	assert.Greater(t, p, 0.9)
+	assert.LessOrEqual(t, p, 1.0)
+	assert.Equal(t, o.chainOdds([]int{500, 1}, 624), o.chainOdds([]int{4000, 12}, 4999), "halved three times")
+	assert.Less(t, o.chainOdds([]int{50000, 50000}, 50000), 0.01)
+	assert.Zero(t, o.chainOdds([]int{3}, 0))
+}
+
+// TestChainStore checks the store against one WinAll pass per query, bit
+// for bit, over sequences that share suffixes, shrink on the first
+// territory (PrependFewer), ask for more armies (growth) and overflow
+// the store (trims).
+func TestChainStore(t *testing.T) {
+	ch := dice.NewChainer(dice.Classic, 16)
+	s := newChainStore(dice.NewChainer(dice.Classic, 16))
+	rng := rand.New(rand.NewPCG(3, 4))
+	gen0 := s.gen
+	var prev []int
+	prevN := 0
+	for q := range 3000 {
+		k := 1 + rng.IntN(4)
+		defs := make([]int, k)
+		for j := range defs {
+			defs[j] = rng.IntN(30)
+		}
+		n := 1 + rng.IntN(600)
+		if q%3 == 0 && prev != nil {
+			// A roll on the first territory of the last query.
+			defs = append([]int(nil), prev...)
+			defs[0] = max(0, defs[0]-1-rng.IntN(2))
+			n = max(1, prevN-rng.IntN(3))
+		}
+		prev, prevN = defs, n
+		i := s.lookup(defs, n)
+		require.GreaterOrEqual(t, s.covers(i), n)
+		want := ch.WinAll(nil, n-1, defs)
+		for a := range n {
+			if math.Float64bits(want[a]) != math.Float64bits(s.odds(i, a)) {
+				t.Fatalf("query %d defs %v a %d: store %v, WinAll %v", q, defs, a, s.odds(i, a), want[a])
+			}
+		}
+	}
+	assert.Greater(t, s.gen, gen0, "the queries should overflow the store")
+	assert.LessOrEqual(t, len(s.vals), maxStoreVals+4*1024, "a trim bounds the store")
+}
