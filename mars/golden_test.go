@@ -10,7 +10,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"marslab/bots"
+	"marslab/bots/registry"
 	"marslab/mars"
 	"marslab/sim"
 )
@@ -49,7 +49,7 @@ func goldenDigest(tb testing.TB, c goldenCase) string {
 		buf = append(buf, '\n')
 		h.Write(buf)
 	}))
-	reg := bots.NewRegistry()
+	reg := registry.Default()
 	ps := make([]sim.Player, len(c.players))
 	for i, name := range c.players {
 		if name == "mars" {

@@ -7,7 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"marslab/bots"
+	"marslab/bots/registry"
 	"marslab/mars"
 	"marslab/sim"
 )
@@ -29,7 +29,7 @@ func TestHugeArmies(t *testing.T) {
 	require.NoError(t, err)
 	bot, err := mars.New(mars.PaperParams())
 	require.NoError(t, err)
-	seat, err := bots.NewRegistry().ParseSeat("random", nil)
+	seat, err := registry.Default().ParseSeat("random", nil)
 	require.NoError(t, err)
 	rnd, err := seat.New()
 	require.NoError(t, err)
