@@ -37,7 +37,7 @@ bench:
 
 ## bench-engine: engine and baseline-bot speed on 1 and 2 cores
 bench-engine:
-	$(GO) test -run '^$$' -bench 'Engine|AggressiveGame|Batch' -benchmem -cpu 1,2 ./sim ./bots ./arena
+	$(GO) test -run '^$$' -bench 'Engine|AggressiveGame|Batch' -benchmem -cpu 1,2 ./sim ./bots/baseline ./arena
 
 ## fuzz: a short run of every fuzz target
 fuzz:
