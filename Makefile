@@ -38,7 +38,7 @@ bench:
 
 ## bench-engine: engine and baseline-bot speed on 1 and 2 cores
 bench-engine:
-	$(GO) test -run '^$$' -bench 'Engine|AggressiveGame|Batch' -benchmem -cpu 1,2 ./sim ./bots/... ./arena
+	$(GO) test -run '^$$' -bench 'Engine|AggressiveGame|Batch' -benchmem -cpu 1,2 ./sim ./bots/baseline ./arena
 
 ## fuzz: a short run (FUZZTIME each, default 10s) of every fuzz target in the module
 fuzz:

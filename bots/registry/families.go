@@ -5,6 +5,7 @@ package registry
 import (
 	"marslab/bots"
 	"marslab/bots/baseline"
+	"marslab/bots/example"
 	"marslab/mars"
 )
 
@@ -13,6 +14,7 @@ import (
 func families() []bots.Factory {
 	var fs []bots.Factory
 	fs = append(fs, baseline.Factories()...)
+	fs = append(fs, example.Factories()...)
 	fs = append(fs, mars.Factory())
 	return fs
 }

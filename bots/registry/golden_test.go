@@ -54,6 +54,7 @@ var goldenGames = []goldenGame{
 	{"mars2006-mars-4", "mars2006", "mars,aggressive,pacifist,random", 12, 0},
 	{"classic-mars-3", "classic", "mars@tuned,aggressive,random", 9, 0},
 	{"mars2006-mars-6", "mars2006", "mars,mars,mars,mars,mars,mars", 1, 0},
+	{"classic-example-3", "classic", "cautious,aggressive,random", 1, 0},
 }
 
 func (g goldenGame) path() string { return filepath.Join(goldenDir, g.name+".jsonl") }

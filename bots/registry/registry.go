@@ -47,7 +47,7 @@ func New() *Registry {
 }
 
 // Default returns a registry holding every bot family of marslab (see
-// families.go): aggressive, mars, pacifist, passive and random.
+// families.go): aggressive, cautious, mars, pacifist, passive and random.
 func Default() *Registry {
 	r := New()
 	for _, f := range families() {

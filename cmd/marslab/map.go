@@ -58,7 +58,7 @@ func cmdMap(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		if rules, err = sim.LoadRules(*rulesArg); err != nil {
 			return err
 		}
-		mapArg = rules.Map
+		mapArg = rules.MapPath()
 	}
 	if len(pos) == 1 {
 		mapArg = pos[0]

@@ -17,8 +17,8 @@ import (
 
 // TestRulesFileMap: a rules file's map key is an error of the rules file
 // (not of -map), and a relative map path in it is read from the rules
-// file's folder, whatever the working directory; the game it plays logs
-// and replays.
+// file's folder, whatever the working directory (by play and by map
+// -rules); the game it plays logs and replays.
 func TestRulesFileMap(t *testing.T) {
 	classic, err := configs.Rules("classic")
 	require.NoError(t, err)
@@ -50,4 +50,10 @@ func TestRulesFileMap(t *testing.T) {
 	out.Reset()
 	require.NoError(t, run(context.Background(), registry.Default(), []string{"replay", log}, &out, &errb))
 	assert.Contains(t, out.String(), "identical")
+
+	// marslab map -rules validates the rules against their own map, found
+	// the same way.
+	out.Reset()
+	require.NoError(t, run(context.Background(), registry.Default(), []string{"map", "-rules", local}, &out, &errb), errb.String())
+	assert.Contains(t, out.String(), `map = "maps/tiny.toml"`)
 }

@@ -1,0 +1,180 @@
+package example_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"marslab/bots/registry"
+	"marslab/internal/simcheck"
+	"marslab/sim"
+)
+
+// forkState returns the State that seat 0 of the position in
+// testdata/fork-pos.toml (on the map testdata/fork.toml, classic rules) is
+// shown in phase ph, and the cautious player of seat spec.
+func forkState(t *testing.T, spec string, ph sim.Phase) (sim.Player, *sim.State) {
+	t.Helper()
+	m, err := sim.LoadMap("testdata/fork.toml")
+	require.NoError(t, err)
+	r, err := sim.LoadRules("classic")
+	require.NoError(t, err)
+	pos, err := sim.LoadPosition("testdata/fork-pos.toml", m, r)
+	require.NoError(t, err)
+	pos.Phase = ph
+	s, err := sim.NewStateAt(m, r, pos, 0)
+	require.NoError(t, err)
+	seat, err := registry.Default().ParseSeat(spec, nil)
+	require.NoError(t, err)
+	p, err := seat.New()
+	require.NoError(t, err)
+	p.Start(s, 0, nil)
+	return p, s
+}
+
+// Territory ids of testdata/fork.toml.
+const (
+	a = iota
+	b
+	c
+	d
+	e
+	f
+)
+
+func TestCautiousPlace(t *testing.T) {
+	p, s := forkState(t, "cautious", sim.PhasePlace)
+	// c faces 4 armies (on e), d only 1 (on f).
+	pl := p.Place(s, 5, nil)
+	assert.Equal(t, []sim.Placement{{Territory: c, Armies: 5}}, pl)
+	require.NoError(t, s.CheckPlacement(0, 5, pl))
+	assert.Equal(t, c, p.PlaceInitial(s))
+}
+
+func TestCautiousTrade(t *testing.T) {
+	p, s := forkState(t, "cautious", sim.PhaseTrade)
+	// Seat 0 holds the cards of a, b and c: one of each symbol.
+	set, ok := p.Trade(s, false)
+	require.True(t, ok)
+	assert.Equal(t, [3]int{0, 1, 2}, set)
+	require.NoError(t, s.CheckTrade(0, set))
+}
+
+func TestCautiousAttack(t *testing.T) {
+	tests := []struct {
+		spec string
+		want sim.AttackOrder
+		ok   bool
+	}{
+		// d has 2 armies that may attack f's 1: ratio 2; c's 2 against
+		// e's 4 is 0.5.
+		{"cautious", sim.AttackOrder{From: d, To: f}, true},
+		{"cautious(ratio=2)", sim.AttackOrder{From: d, To: f}, true},
+		{"cautious(ratio=2.5)", sim.AttackOrder{}, false},
+		{"cautious(ratio=1)", sim.AttackOrder{From: d, To: f}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.spec, func(t *testing.T) {
+			p, s := forkState(t, tt.spec, sim.PhaseAttack)
+			o, ok := p.Attack(s)
+			require.Equal(t, tt.ok, ok)
+			if ok {
+				assert.Equal(t, tt.want, o)
+				require.NoError(t, s.CheckAttack(0, o))
+			}
+		})
+	}
+}
+
+func TestCautiousFortify(t *testing.T) {
+	p, s := forkState(t, "cautious", sim.PhaseFortify)
+	// a (5 armies, two steps from the borders c and d) sends 4 to b.
+	mv := p.Fortify(s, nil)
+	assert.Equal(t, []sim.Move{{From: a, To: b, Armies: 4}}, mv)
+	require.NoError(t, s.CheckMoves(0, mv))
+}
+
+// TestCautiousAllocs: once its buffers have grown, no decision allocates.
+func TestCautiousAllocs(t *testing.T) {
+	p, s := forkState(t, "cautious", sim.PhaseFortify)
+	pl := make([]sim.Placement, 0, 4)
+	mv := make([]sim.Move, 0, 4)
+	allocs := testing.AllocsPerRun(100, func() {
+		p.PlaceInitial(s)
+		p.Trade(s, false)
+		pl = p.Place(s, 5, pl[:0])
+		p.Attack(s)
+		mv = p.Fortify(s, mv[:0])
+	})
+	assert.Zero(t, allocs)
+}
+
+// TestCautiousGames plays cautious against the baseline bots under every
+// embedded rule set (each fortify mode among them), checks every event with
+// the ledger of marslab/internal/simcheck, and requires that cautious makes
+// no fault and attacks, conquers and fortifies.
+func TestCautiousGames(t *testing.T) {
+	games := 30
+	if testing.Short() || simcheck.RaceEnabled {
+		games = 5
+	}
+	reg := registry.Default()
+	seats, err := reg.ParseSeats("cautious,aggressive,random,cautious(ratio=1.5)", nil)
+	require.NoError(t, err)
+	for _, rn := range []string{"classic", "mars2006", "fixedcards", "missions"} {
+		t.Run(rn, func(t *testing.T) {
+			r, err := sim.LoadRules(rn)
+			require.NoError(t, err)
+			m, err := r.LoadMap()
+			require.NoError(t, err)
+			g, err := sim.NewGame(m, r, len(seats))
+			require.NoError(t, err)
+			ck := simcheck.New(g, m, r)
+			g.Observe(ck)
+			var counts [sim.NumEventKinds]int
+			g.Observe(sim.ObserverFunc(func(ev *sim.Event) {
+				if ev.Player == 0 || ev.Player == 3 {
+					counts[ev.Kind]++
+				}
+			}))
+			players := make([]sim.Player, len(seats))
+			for i := range players {
+				players[i], err = seats[i].New()
+				require.NoError(t, err)
+			}
+			for i := range games {
+				res, err := g.Play(players, 7, uint64(i))
+				require.NoError(t, err)
+				require.NoError(t, ck.CheckResult(res), "game %d", i)
+				assert.Equal(t, []int{0, 0, 0, 0}, res.Faults, "game %d", i)
+			}
+			for _, k := range []sim.EventKind{sim.EvAttackOrder, sim.EvOccupation, sim.EvMove} {
+				assert.NotZero(t, counts[k], fmt.Sprint(k))
+			}
+		})
+	}
+}
+
+func BenchmarkCautiousGame(b *testing.B) {
+	seats, err := registry.Default().ParseSeats("cautious,aggressive,random,cautious", nil)
+	require.NoError(b, err)
+	r, err := sim.LoadRules("mars2006")
+	require.NoError(b, err)
+	m, err := r.LoadMap()
+	require.NoError(b, err)
+	g, err := sim.NewGame(m, r, len(seats))
+	require.NoError(b, err)
+	players := make([]sim.Player, len(seats))
+	for i := range players {
+		players[i], err = seats[i].New()
+		require.NoError(b, err)
+	}
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		if _, err := g.Play(players, 1, uint64(i)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
