@@ -6,6 +6,7 @@ import (
 	"marslab/bots"
 	"marslab/bots/baseline"
 	"marslab/bots/example"
+	"marslab/bots/lux"
 	"marslab/mars"
 )
 
@@ -15,6 +16,7 @@ func families() []bots.Factory {
 	var fs []bots.Factory
 	fs = append(fs, baseline.Factories()...)
 	fs = append(fs, example.Factories()...)
+	fs = append(fs, lux.Factories()...)
 	fs = append(fs, mars.Factory())
 	return fs
 }
