@@ -1,0 +1,63 @@
+package sim_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"marslab/sim"
+)
+
+// TestOwnedPathsOn: the searches on an owner table answer as those on a
+// State of the same position, follow changes to the table, and allocate
+// nothing.
+func TestOwnedPathsOn(t *testing.T) {
+	m, r := classic(t, "classic")
+	nt := m.NumTerritories()
+	for _, pos := range positions(t, m, r, 6) {
+		s, err := sim.NewStateAt(m, r, pos, -1)
+		require.NoError(t, err)
+		var onState, onTable sim.OwnedPaths
+		owner := append([]int(nil), pos.Owner...)
+		var want, got, dw, dg []int
+		for p := range pos.Players {
+			for a := range nt {
+				want = onState.Component(s, p, a, want[:0])
+				got = onTable.ComponentOn(m, owner, p, a, got[:0])
+				assert.Equal(t, want, got, "component of %d for seat %d", a, p)
+				dw = onState.Distances(s, p, []int{a}, dw)
+				dg = onTable.DistancesOn(m, owner, p, []int{a}, dg)
+				assert.Equal(t, dw, dg, "distances from %d for seat %d", a, p)
+				for b := range nt {
+					assert.Equal(t, onState.Connected(s, p, a, b), onTable.ConnectedOn(m, owner, p, a, b), "%d-%d for seat %d", a, b, p)
+				}
+			}
+		}
+		assert.Empty(t, onTable.ComponentOn(m, owner, owner[0], -1, nil))
+		assert.Empty(t, onTable.ComponentOn(m, owner, owner[0], nt, nil))
+		assert.False(t, onTable.ConnectedOn(m, owner, owner[0], 0, nt))
+
+		// What if seat owner[0] took every territory: all joined, and the
+		// steps are the map's.
+		p := owner[0]
+		for t := range owner {
+			owner[t] = p
+		}
+		assert.Len(t, onTable.ComponentOn(m, owner, p, 0, nil), nt)
+		assert.True(t, onTable.ConnectedOn(m, owner, p, 0, nt-1))
+		dg = onTable.DistancesOn(m, owner, p, []int{0}, dg)
+		assert.Equal(t, 0, dg[0])
+		for _, nb := range m.Neighbors(0) {
+			assert.Equal(t, 1, dg[nb])
+		}
+
+		buf, srcs := make([]int, 0, nt), []int{0, 1}
+		allocs := testing.AllocsPerRun(100, func() {
+			buf = onTable.ComponentOn(m, owner, p, 0, buf[:0])
+			onTable.ConnectedOn(m, owner, p, 0, nt-1)
+			dg = onTable.DistancesOn(m, owner, p, srcs, dg)
+		})
+		assert.Zero(t, allocs)
+	}
+}
