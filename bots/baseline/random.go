@@ -57,6 +57,13 @@ func NewRandom(stop float64) *Random { return &Random{Stop: stop} }
 // Start resets the per-game state.
 func (b *Random) Start(s *sim.State, seat int, rng *rand.Rand) {
 	b.seat, b.rng = seat, rng
+	n := pairs(s.Map())
+	if cap(b.attacks) < n {
+		b.attacks = make([]sim.AttackOrder, 0, n)
+	}
+	if cap(b.moves) < n {
+		b.moves = make([]sim.Move, 0, n)
+	}
 }
 
 // PlaceInitial returns a uniformly random owned territory.
@@ -147,6 +154,17 @@ func (b *Random) Fortify(s *sim.State, buf []sim.Move) []sim.Move {
 		i = j
 	}
 	return buf
+}
+
+// pairs returns the number of ordered pairs of neighbouring territories
+// of m: the most attack orders sim.State.LegalAttacks lists, and the most
+// moves LegalFortifies lists under the single and one-step rules.
+func pairs(m *sim.Map) int {
+	n := 0
+	for _, t := range m.Territories {
+		n += len(t.Neighbors)
+	}
+	return n
 }
 
 // randomOwned returns a uniformly random territory of the player.

@@ -142,3 +142,31 @@ func TestRandomTrades(t *testing.T) {
 		assert.Positive(t, seen[v], "set %v", v)
 	}
 }
+
+// TestBotsNoAllocs: once started on a map, the baseline bots answer every
+// call without allocating, under each fortify rule.
+func TestBotsNoAllocs(t *testing.T) {
+	for _, rules := range []string{"classic", "mars2006", "fixedcards"} {
+		t.Run(rules, func(t *testing.T) {
+			m, r, pos := midGame(t, rules)
+			seat := pos.Current
+			s, err := sim.NewStateAt(m, r, pos, seat)
+			require.NoError(t, err)
+			for _, bot := range []sim.Player{NewRandom(0.1), NewSciberras(Passive), NewSciberras(Pacifist), NewSciberras(Aggressive)} {
+				bot.Start(s, seat, rand.New(rand.NewPCG(5, 6)))
+				place := make([]sim.Placement, 0, 64)
+				moves := make([]sim.Move, 0, 64)
+				call := func() {
+					bot.Trade(s, false)
+					place = bot.Place(s, 5, place[:0])
+					bot.Attack(s)
+					moves = bot.Fortify(s, moves[:0])
+				}
+				for range 20 { // let the scratch buffers reach their size
+					call()
+				}
+				assert.Zero(t, testing.AllocsPerRun(100, call), "%T", bot)
+			}
+		})
+	}
+}

@@ -117,6 +117,9 @@ func NewSciberras(st Strategy) *Sciberras { return &Sciberras{Strategy: st} }
 func (b *Sciberras) Start(s *sim.State, seat int, rng *rand.Rand) {
 	b.seat, b.rng = seat, rng
 	b.turnRound, b.attacksLeft, b.cursor = 0, 0, 0
+	if n := pairs(s.Map()); cap(b.attacks) < n {
+		b.attacks = make([]sim.AttackOrder, 0, n)
+	}
 }
 
 // PlaceInitial places one starting army as Place would place one army.
