@@ -1,6 +1,7 @@
 package sim_test
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -60,4 +61,27 @@ func TestOwnedPathsOn(t *testing.T) {
 		})
 		assert.Zero(t, allocs)
 	}
+}
+
+// A bot asks "what if": on its own copy of the owners, conquering Alberta
+// joins Alaska to Ontario.
+func ExampleOwnedPaths_ConnectedOn() {
+	m, _ := sim.LoadMap("classic")
+	owner := make([]int, m.NumTerritories())
+	for t := range owner {
+		owner[t] = 1 // seat 1's, but for the two below
+	}
+	id := func(name string) int { t, _ := m.TerritoryID(name); return t }
+	alaska, alberta, ontario := id("Alaska"), id("Alberta"), id("Ontario")
+	owner[alaska], owner[ontario] = 0, 0
+	var paths sim.OwnedPaths
+	fmt.Println(paths.ConnectedOn(m, owner, 0, alaska, ontario))
+	owner[alberta] = 0
+	fmt.Println(paths.ConnectedOn(m, owner, 0, alaska, ontario))
+	dist := paths.DistancesOn(m, owner, 0, []int{alaska}, nil)
+	fmt.Println(dist[alberta], dist[ontario])
+	// Output:
+	// false
+	// true
+	// 1 2
 }
