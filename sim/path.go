@@ -83,6 +83,25 @@ func search[O owners](o *OwnedPaths, m *Map, owner []O, p, a, target int, parent
 	return q, found
 }
 
+// label marks every cluster of seat p's territories with a generation of
+// its own: afterwards a territory of p and any territory are joined by p's
+// territories exactly when their marks are equal (every mark of p's
+// territories is newer than every other territory's).
+func (o *OwnedPaths) label(m *Map, owner []int8, p int) {
+	nt := len(owner)
+	o.prepare(nt)
+	if o.gen > ^uint32(0)-uint32(nt) { // keep every stamp of this labelling above base
+		clear(o.mark)
+		o.gen = 0
+	}
+	base := o.gen
+	for t, ot := range owner {
+		if int(ot) == p && o.mark[t] <= base {
+			search(o, m, owner, p, t, -1, false)
+		}
+	}
+}
+
 // connected is Connected on the engine's state.
 func (o *OwnedPaths) connected(s *state, p, a, b int) bool {
 	return connected(o, s.m, s.owner, p, a, b)

@@ -85,3 +85,28 @@ func ExampleOwnedPaths_ConnectedOn() {
 	// true
 	// 1 2
 }
+
+// TestLegalFortifiesConnected: under FortifyConnected the list is every
+// move the engine accepts from a territory with spare armies, by
+// increasing From and then increasing To, each carrying the most it may.
+func TestLegalFortifiesConnected(t *testing.T) {
+	m, r := classic(t, "fixedcards")
+	require.Equal(t, sim.FortifyConnected, r.Fortify.Mode)
+	nt := m.NumTerritories()
+	for _, pos := range positions(t, m, r, 8) {
+		for p := range pos.Players {
+			s, err := sim.NewStateAt(m, r, pos, p)
+			require.NoError(t, err)
+			var want []sim.Move
+			for a := range nt {
+				for b := range nt {
+					mv := sim.Move{From: a, To: b, Armies: s.Armies(a) - 1}
+					if mv.Armies >= 1 && s.CheckMoves(p, []sim.Move{mv}) == nil {
+						want = append(want, mv)
+					}
+				}
+			}
+			assert.Equal(t, want, s.LegalFortifies(p, nil), "seat %d", p)
+		}
+	}
+}
