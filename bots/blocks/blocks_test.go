@@ -151,8 +151,10 @@ func TestSearch(t *testing.T) {
 
 // TestSearchIsTheEngines: at every turn of a game under each fortify
 // rule, Linked says what the engine's check (sim.State.CheckMoves) says of
-// a one-army move, Component is sim.OwnedPaths.Component, and a cluster
-// border is the border territories of the component.
+// a one-army move, Component is sim.OwnedPaths.Component, a cluster border
+// is the border territories of the component, and the attack blocks
+// choose attacks the engine accepts (BestRatioAttack the best of
+// sim.State.LegalAttacks).
 func TestSearchIsTheEngines(t *testing.T) {
 	m, err := sim.LoadMap("classic")
 	require.NoError(t, err)
@@ -177,6 +179,28 @@ func TestSearchIsTheEngines(t *testing.T) {
 				b.Load(s)
 				mode := s.Rules().Fortify.Mode
 				for p := range 3 {
+					// The attack blocks choose among the engine's legal attacks.
+					legal := s.LegalAttacks(p, nil)
+					from, to, ratio, ok := BestRatioAttack(&b, p)
+					require.Equal(t, len(legal) > 0, ok)
+					if ok {
+						require.NoError(t, s.CheckAttack(p, sim.AttackOrder{From: from, To: to}))
+						for _, o := range legal {
+							assert.LessOrEqual(t, float64(b.Armies[o.From])/float64(b.Armies[o.To]), ratio)
+						}
+					}
+					for _, block := range []func(*Board, int) (int, int, bool){EasyExpand, FillOut} {
+						if from, to, ok := block(&b, p); ok {
+							require.NoError(t, s.CheckAttack(p, sim.AttackOrder{From: from, To: to}))
+						}
+					}
+					if from, ok := SplitUp(&b, p, 1); ok {
+						for _, to := range m.Neighbors(from) {
+							if b.Owner[to] != p {
+								require.NoError(t, s.CheckAttack(p, sim.AttackOrder{From: from, To: to}))
+							}
+						}
+					}
 					for a := range b.Owner {
 						comp = paths.Component(s, p, a, comp[:0])
 						assert.Equal(t, comp, r.Component(&b, p, a))
