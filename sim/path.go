@@ -90,7 +90,7 @@ func search[O owners](o *OwnedPaths, m *Map, owner []O, p, a, target int, parent
 func (o *OwnedPaths) label(m *Map, owner []int8, p int) {
 	nt := len(owner)
 	o.prepare(nt)
-	if o.gen > ^uint32(0)-uint32(nt) { // keep every stamp of this labelling above base
+	if o.gen > ^uint32(0)-uint32(nt) { // the at most nt stamps to come must not wrap
 		clear(o.mark)
 		o.gen = 0
 	}
