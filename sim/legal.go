@@ -213,14 +213,16 @@ func (s *state) checkMoves(p int, moves []Move, paths *OwnedPaths) error {
 func (s *State) LegalFortifies(p int, buf []Move) []Move {
 	st := s.state
 	if st.rules.Fortify.Mode == FortifyConnected {
+		// Stamp each of p's clusters with a generation of its own: one
+		// search per cluster, and u is joined to t when their stamps match.
 		paths := s.Paths()
+		paths.label(st.m, st.owner, p)
 		for t, o := range st.owner {
 			if int(o) != p || st.armies[t] < 2 {
 				continue
 			}
-			paths.search(st.m, st.owner, p, t, -1, false)
-			for u, ou := range st.owner {
-				if u != t && int(ou) == p && paths.mark[u] == paths.gen {
+			for u, stamp := range paths.mark[:len(st.owner)] {
+				if u != t && stamp == paths.mark[t] {
 					buf = append(buf, Move{From: t, To: u, Armies: int(st.armies[t]) - 1})
 				}
 			}

@@ -332,22 +332,12 @@ func buildMap(source string, f *mapFile) (*Map, error) {
 }
 
 // unreachable returns the first territory that cannot be reached from
-// territory 0, or -1 if the map is connected.
+// territory 0, or -1 if the map is connected: the owned-path search (see
+// OwnedPaths) with every territory owned by one seat.
 func unreachable(m *Map) int {
-	seen := make([]bool, len(m.Territories))
-	queue := []int{0}
-	seen[0] = true
-	for len(queue) > 0 {
-		t := queue[0]
-		queue = queue[1:]
-		for _, nb := range m.Territories[t].Neighbors {
-			if !seen[nb] {
-				seen[nb] = true
-				queue = append(queue, nb)
-			}
-		}
-	}
-	return slices.Index(seen, false)
+	var paths OwnedPaths
+	dist := paths.DistancesOn(m, make([]int, len(m.Territories)), 0, []int{0}, nil)
+	return slices.Index(dist, -1)
 }
 
 // checkName reports whether s is acceptable as a map, territory or

@@ -39,6 +39,10 @@ func (o *OwnedPaths) next() {
 	}
 }
 
+// owners is an owner table: the seat owning each territory, as the engine
+// keeps it (int8) or as a bot's copy of a position does (int).
+type owners interface{ ~int8 | ~int }
+
 // search runs a breadth-first search from a through the territories of
 // seat p (as owner lists them), stopping when it reaches target (a
 // territory, or -1 for none); with parents it records where every
@@ -46,6 +50,12 @@ func (o *OwnedPaths) next() {
 // breadth-first order (a first; the slice is reused by the next search)
 // and whether target was one of them.
 func (o *OwnedPaths) search(m *Map, owner []int8, p, a, target int, parents bool) ([]int, bool) {
+	return search(o, m, owner, p, a, target, parents)
+}
+
+// search is OwnedPaths.search on any owner table: the one owned-path
+// breadth-first search, behind every method of OwnedPaths.
+func search[O owners](o *OwnedPaths, m *Map, owner []O, p, a, target int, parents bool) ([]int, bool) {
 	o.prepare(len(owner))
 	o.next()
 	q := append(o.queue[:0], a)
@@ -73,12 +83,36 @@ func (o *OwnedPaths) search(m *Map, owner []int8, p, a, target int, parents bool
 	return q, found
 }
 
+// label marks every cluster of seat p's territories with a generation of
+// its own: afterwards a territory of p and any territory are joined by p's
+// territories exactly when their marks are equal (every mark of p's
+// territories is newer than every other territory's).
+func (o *OwnedPaths) label(m *Map, owner []int8, p int) {
+	nt := len(owner)
+	o.prepare(nt)
+	if o.gen > ^uint32(0)-uint32(nt) { // the at most nt stamps to come must not wrap
+		clear(o.mark)
+		o.gen = 0
+	}
+	base := o.gen
+	for t, ot := range owner {
+		if int(ot) == p && o.mark[t] <= base {
+			search(o, m, owner, p, t, -1, false)
+		}
+	}
+}
+
 // connected is Connected on the engine's state.
 func (o *OwnedPaths) connected(s *state, p, a, b int) bool {
-	if !o.connectedEnds(s, p, a, b) {
+	return connected(o, s.m, s.owner, p, a, b)
+}
+
+// connected is Connected on any owner table.
+func connected[O owners](o *OwnedPaths, m *Map, owner []O, p, a, b int) bool {
+	if !ownedEnds(owner, p, a, b) {
 		return false
 	}
-	_, ok := o.search(s.m, s.owner, p, a, b, false)
+	_, ok := search(o, m, owner, p, a, b, false)
 	return ok
 }
 
@@ -92,11 +126,15 @@ func (o *OwnedPaths) Connected(s *State, p, a, b int) bool { return o.connected(
 // order, so by increasing number of steps) and returns the extended slice.
 // It appends nothing if a is out of range or not p's.
 func (o *OwnedPaths) Component(s *State, p, a int, dst []int) []int {
-	st := s.state
-	if a < 0 || a >= len(st.owner) || int(st.owner[a]) != p {
+	return component(o, s.m, s.owner, p, a, dst)
+}
+
+// component is Component on any owner table.
+func component[O owners](o *OwnedPaths, m *Map, owner []O, p, a int, dst []int) []int {
+	if a < 0 || a >= len(owner) || int(owner[a]) != p {
 		return dst
 	}
-	q, _ := o.search(st.m, st.owner, p, a, -1, false)
+	q, _ := search(o, m, owner, p, a, -1, false)
 	return append(dst, q...)
 }
 
@@ -106,7 +144,7 @@ func (o *OwnedPaths) Component(s *State, p, a int, dst []int) []int {
 // range or not p's).
 func (o *OwnedPaths) Path(s *State, p, a, b int, dst []int) ([]int, bool) {
 	st := s.state
-	if !o.connectedEnds(st, p, a, b) {
+	if !ownedEnds(st.owner, p, a, b) {
 		return dst, false
 	}
 	if _, ok := o.search(st.m, st.owner, p, a, b, true); !ok {
@@ -123,9 +161,9 @@ func (o *OwnedPaths) Path(s *State, p, a, b int, dst []int) ([]int, bool) {
 	return dst, true
 }
 
-// connectedEnds reports whether a and b are both territories of seat p.
-func (o *OwnedPaths) connectedEnds(s *state, p, a, b int) bool {
-	return a >= 0 && a < len(s.owner) && b >= 0 && b < len(s.owner) && int(s.owner[a]) == p && int(s.owner[b]) == p
+// ownedEnds reports whether a and b are both territories of seat p.
+func ownedEnds[O owners](owner []O, p, a, b int) bool {
+	return a >= 0 && a < len(owner) && b >= 0 && b < len(owner) && int(owner[a]) == p && int(owner[b]) == p
 }
 
 // Distances sets dist[t], for every territory t of seat p, to the fewest
@@ -135,8 +173,12 @@ func (o *OwnedPaths) connectedEnds(s *state, p, a, b int) bool {
 // to the map's number of territories (reusing its memory when large
 // enough).
 func (o *OwnedPaths) Distances(s *State, p int, sources []int, dist []int) []int {
-	st := s.state
-	nt := len(st.owner)
+	return distances(o, s.m, s.owner, p, sources, dist)
+}
+
+// distances is Distances on any owner table.
+func distances[O owners](o *OwnedPaths, m *Map, owner []O, p int, sources []int, dist []int) []int {
+	nt := len(owner)
 	o.prepare(nt)
 	if cap(dist) < nt {
 		dist = make([]int, nt)
@@ -147,15 +189,15 @@ func (o *OwnedPaths) Distances(s *State, p int, sources []int, dist []int) []int
 	}
 	q := o.queue[:0]
 	for _, t := range sources {
-		if t >= 0 && t < nt && int(st.owner[t]) == p && dist[t] < 0 {
+		if t >= 0 && t < nt && int(owner[t]) == p && dist[t] < 0 {
 			dist[t] = 0
 			q = append(q, t)
 		}
 	}
 	for i := 0; i < len(q); i++ {
 		t := q[i]
-		for _, nb := range st.m.Territories[t].Neighbors {
-			if dist[nb] < 0 && int(st.owner[nb]) == p {
+		for _, nb := range m.Territories[t].Neighbors {
+			if dist[nb] < 0 && int(owner[nb]) == p {
 				dist[nb] = dist[t] + 1
 				q = append(q, nb)
 			}
@@ -163,4 +205,24 @@ func (o *OwnedPaths) Distances(s *State, p int, sources []int, dist []int) []int
 	}
 	o.queue = q
 	return dist
+}
+
+// The searches below are those above on a table of owners instead of a
+// State: owner[t] is the seat owning territory t of map m (len(owner) is
+// m's number of territories). A bot that keeps its own copy of a position,
+// and may change it to ask "what if", searches that copy with them.
+
+// ConnectedOn is Connected on the owner table owner of map m.
+func (o *OwnedPaths) ConnectedOn(m *Map, owner []int, p, a, b int) bool {
+	return connected(o, m, owner, p, a, b)
+}
+
+// ComponentOn is Component on the owner table owner of map m.
+func (o *OwnedPaths) ComponentOn(m *Map, owner []int, p, a int, dst []int) []int {
+	return component(o, m, owner, p, a, dst)
+}
+
+// DistancesOn is Distances on the owner table owner of map m.
+func (o *OwnedPaths) DistancesOn(m *Map, owner []int, p int, sources []int, dist []int) []int {
+	return distances(o, m, owner, p, sources, dist)
 }

@@ -5,7 +5,6 @@ import (
 	"math/rand/v2"
 
 	"marslab/bots"
-	"marslab/bots/blocks"
 	"marslab/sim"
 )
 
@@ -15,25 +14,28 @@ const DefaultRandomStop = 0.2
 
 // Random is a player whose every decision is a uniformly random legal one.
 // It is the engine's tester: over many games it reaches every legal corner
-// of the Player interface. Its choices, all drawn from its own stream:
+// of the Player interface. It draws from the engine's own lists of legal
+// actions (sim.State.ValidTrades, LegalAttacks, LegalFortifies). Its
+// choices, all drawn from its own stream:
 //
 //   - PlaceInitial: a uniformly random owned territory.
-//   - Trade: when the hand holds sets, one of them uniformly; it trades with
-//     probability 1/2, always when forced.
+//   - Trade: when the hand holds sets (ValidTrades), one of them uniformly,
+//     its three indices in random order; it trades with probability 1/2,
+//     always when forced.
 //   - Place: with probability 1/2 everything on one random owned territory,
 //     otherwise each army on a random owned territory, one Placement per
 //     army (so a territory may appear several times in the list).
 //   - Attack: before each order it stops with probability Stop; otherwise a
-//     uniformly random legal (from, to), a random dice count 0..max (0 is
-//     "the most"), and with probability 1/2 a single roll, else a Repeat
-//     ("blitz") order with StopAt uniform in 0..armies(from).
+//     uniformly random (from, to) of LegalAttacks, a random dice count
+//     0..max (0 is "the most"), and with probability 1/2 a single roll,
+//     else a Repeat ("blitz") order with StopAt uniform in 0..armies(from).
 //   - Occupy: uniform in [min, max].
-//   - Fortify, by the rule in force, passing with probability 1/4:
-//     single: one random adjacent owned pair, a random amount;
-//     connected: a random source and a random territory of its owned
-//     component, a random amount; one-step: every territory with spare
-//     armies, with probability 1/2, sends a random share of its spare armies
-//     in one or more moves to random owned neighbours.
+//   - Fortify, passing with probability 1/4: under the single and connected
+//     rules one uniformly random move of LegalFortifies with a uniformly
+//     random amount of the armies it may move; under the one-step rule
+//     every source of LegalFortifies, with probability 1/2, sends a random
+//     share of its spare armies in one or more moves to random targets of
+//     its moves in the list.
 //
 // A Random value keeps its buffers between games and allocates nothing per
 // call once they have grown.
@@ -42,13 +44,11 @@ type Random struct {
 	// each attack order.
 	Stop float64
 
-	seat   int
-	rng    *rand.Rand
-	pairs  [][2]int // scratch: attack or move pairs
-	sets   [][3]int // scratch: valid sets in hand
-	nbs    []int    // scratch: owned neighbours
-	board  blocks.Board
-	search blocks.Search
+	seat    int
+	rng     *rand.Rand
+	sets    [][3]int          // scratch: ValidTrades
+	attacks []sim.AttackOrder // scratch: LegalAttacks
+	moves   []sim.Move        // scratch: LegalFortifies
 }
 
 // NewRandom returns a Random player with the given stop probability.
@@ -57,9 +57,12 @@ func NewRandom(stop float64) *Random { return &Random{Stop: stop} }
 // Start resets the per-game state.
 func (b *Random) Start(s *sim.State, seat int, rng *rand.Rand) {
 	b.seat, b.rng = seat, rng
-	nt := s.NumTerritories()
-	if cap(b.nbs) < nt {
-		b.nbs = make([]int, 0, nt)
+	n := pairs(s.Map())
+	if cap(b.attacks) < n {
+		b.attacks = make([]sim.AttackOrder, 0, n)
+	}
+	if cap(b.moves) < n {
+		b.moves = make([]sim.Move, 0, n)
 	}
 }
 
@@ -68,17 +71,7 @@ func (b *Random) PlaceInitial(s *sim.State) int { return b.randomOwned(s) }
 
 // Trade trades a random valid set with probability 1/2, always if forced.
 func (b *Random) Trade(s *sim.State, forced bool) ([3]int, bool) {
-	hand := s.Hand(make([]sim.Card, 0, 64))
-	b.sets = b.sets[:0]
-	for i := 0; i < len(hand); i++ {
-		for j := i + 1; j < len(hand); j++ {
-			for k := j + 1; k < len(hand); k++ {
-				if sim.ValidSet([3]uint8{hand[i].Symbol, hand[j].Symbol, hand[k].Symbol}) {
-					b.sets = append(b.sets, [3]int{i, j, k})
-				}
-			}
-		}
-	}
+	b.sets, _ = s.ValidTrades(b.seat, b.sets[:0])
 	if len(b.sets) == 0 || (!forced && b.rng.IntN(2) == 0) {
 		return [3]int{}, false
 	}
@@ -107,25 +100,13 @@ func (b *Random) Attack(s *sim.State) (sim.AttackOrder, bool) {
 	if b.Stop > 0 && b.rng.Float64() < b.Stop {
 		return sim.AttackOrder{}, false
 	}
-	m := s.Map()
-	b.pairs = b.pairs[:0]
-	for t, nt := 0, s.NumTerritories(); t < nt; t++ {
-		if s.Owner(t) != b.seat || s.Armies(t) < 2 {
-			continue
-		}
-		for _, nb := range m.Territories[t].Neighbors {
-			if s.Owner(nb) != b.seat {
-				b.pairs = append(b.pairs, [2]int{t, nb})
-			}
-		}
-	}
-	if len(b.pairs) == 0 {
+	b.attacks = s.LegalAttacks(b.seat, b.attacks[:0])
+	if len(b.attacks) == 0 {
 		return sim.AttackOrder{}, false
 	}
-	pr := b.pairs[b.rng.IntN(len(b.pairs))]
-	a := s.Armies(pr[0])
-	maxDice := min(s.Rules().Attack.AttackerDice, a-1)
-	o := sim.AttackOrder{From: pr[0], To: pr[1], Dice: b.rng.IntN(maxDice + 1)}
+	o := b.attacks[b.rng.IntN(len(b.attacks))]
+	a := s.Armies(o.From)
+	o.Dice = b.rng.IntN(min(s.Rules().Attack.AttackerDice, a-1) + 1)
 	if b.rng.IntN(2) == 0 {
 		o.Repeat = true
 		o.StopAt = b.rng.IntN(a + 1)
@@ -146,68 +127,44 @@ func (b *Random) Fortify(s *sim.State, buf []sim.Move) []sim.Move {
 	if b.rng.IntN(4) == 0 {
 		return buf
 	}
-	m := s.Map()
-	nt := s.NumTerritories()
-	switch s.Rules().Fortify.Mode {
-	case sim.FortifyOneStep:
-		for t := 0; t < nt; t++ {
-			if s.Owner(t) != b.seat || s.Armies(t) < 2 || b.rng.IntN(2) == 0 {
-				continue
-			}
-			b.nbs = b.nbs[:0]
-			for _, nb := range m.Territories[t].Neighbors {
-				if s.Owner(nb) == b.seat {
-					b.nbs = append(b.nbs, nb)
-				}
-			}
-			if len(b.nbs) == 0 {
-				continue
-			}
+	b.moves = s.LegalFortifies(b.seat, b.moves[:0])
+	if s.Rules().Fortify.Mode != sim.FortifyOneStep {
+		if len(b.moves) == 0 {
+			return buf
+		}
+		mv := b.moves[b.rng.IntN(len(b.moves))]
+		mv.Armies = 1 + b.rng.IntN(mv.Armies)
+		return append(buf, mv)
+	}
+	// One step: the moves of each source are consecutive in the list.
+	for i := 0; i < len(b.moves); {
+		j := i + 1
+		for j < len(b.moves) && b.moves[j].From == b.moves[i].From {
+			j++
+		}
+		if b.rng.IntN(2) != 0 {
 			// Move a random total of the spare armies, in random pieces.
-			left := 1 + b.rng.IntN(s.Armies(t)-1)
+			left := 1 + b.rng.IntN(b.moves[i].Armies)
 			for left > 0 {
 				k := 1 + b.rng.IntN(left)
-				buf = append(buf, sim.Move{From: t, To: b.nbs[b.rng.IntN(len(b.nbs))], Armies: k})
+				buf = append(buf, sim.Move{From: b.moves[i].From, To: b.moves[i+b.rng.IntN(j-i)].To, Armies: k})
 				left -= k
 			}
 		}
-		return buf
-	case sim.FortifyConnected:
-		b.nbs = b.nbs[:0]
-		for t := 0; t < nt; t++ {
-			if s.Owner(t) == b.seat && s.Armies(t) >= 2 {
-				b.nbs = append(b.nbs, t)
-			}
-		}
-		if len(b.nbs) == 0 {
-			return buf
-		}
-		from := b.nbs[b.rng.IntN(len(b.nbs))]
-		b.board.Load(s)
-		comp := b.search.Component(&b.board, b.seat, from)
-		if len(comp) < 2 {
-			return buf
-		}
-		to := comp[1+b.rng.IntN(len(comp)-1)] // comp[0] is from
-		return append(buf, sim.Move{From: from, To: to, Armies: 1 + b.rng.IntN(s.Armies(from)-1)})
-	default: // sim.FortifySingle
-		b.pairs = b.pairs[:0]
-		for t := 0; t < nt; t++ {
-			if s.Owner(t) != b.seat || s.Armies(t) < 2 {
-				continue
-			}
-			for _, nb := range m.Territories[t].Neighbors {
-				if s.Owner(nb) == b.seat {
-					b.pairs = append(b.pairs, [2]int{t, nb})
-				}
-			}
-		}
-		if len(b.pairs) == 0 {
-			return buf
-		}
-		pr := b.pairs[b.rng.IntN(len(b.pairs))]
-		return append(buf, sim.Move{From: pr[0], To: pr[1], Armies: 1 + b.rng.IntN(s.Armies(pr[0])-1)})
+		i = j
 	}
+	return buf
+}
+
+// pairs returns the number of ordered pairs of neighbouring territories
+// of m: the most attack orders sim.State.LegalAttacks lists, and the most
+// moves LegalFortifies lists under the single and one-step rules.
+func pairs(m *sim.Map) int {
+	n := 0
+	for _, t := range m.Territories {
+		n += len(t.Neighbors)
+	}
+	return n
 }
 
 // randomOwned returns a uniformly random territory of the player.

@@ -104,7 +104,8 @@ type Sciberras struct {
 	rng         *rand.Rand
 	turnRound   int // round whose attack budget is attacksLeft
 	attacksLeft int
-	cursor      int // Pacifist: next territory id in the dealing round
+	cursor      int               // Pacifist: next territory id in the dealing round
+	attacks     []sim.AttackOrder // scratch: LegalAttacks
 	board       blocks.Board
 	search      blocks.Search
 }
@@ -116,6 +117,9 @@ func NewSciberras(st Strategy) *Sciberras { return &Sciberras{Strategy: st} }
 func (b *Sciberras) Start(s *sim.State, seat int, rng *rand.Rand) {
 	b.seat, b.rng = seat, rng
 	b.turnRound, b.attacksLeft, b.cursor = 0, 0, 0
+	if n := pairs(s.Map()); cap(b.attacks) < n {
+		b.attacks = make([]sim.AttackOrder, 0, n)
+	}
 }
 
 // PlaceInitial places one starting army as Place would place one army.
@@ -198,7 +202,7 @@ func (b *Sciberras) Attack(s *sim.State) (sim.AttackOrder, bool) {
 	if b.attacksLeft <= 0 {
 		return sim.AttackOrder{}, false
 	}
-	from, to, ok := chooseAttack(s, b.seat)
+	from, to, ok := b.chooseAttack(s)
 	if !ok {
 		b.attacksLeft = 0
 		return sim.AttackOrder{}, false
@@ -259,32 +263,20 @@ func (b *Sciberras) nextOwned(s *sim.State, t int) int {
 	return -1
 }
 
-// chooseAttack returns Sciberras's attack (section 3.3): among p's
-// territories with at least 2 armies and their enemy neighbours, prefer
-// defenders owning fewer than 10 territories, then the largest armies
-// difference, then the lowest (from, to).
-func chooseAttack(s *sim.State, p int) (from, to int, ok bool) {
-	m := s.Map()
+// chooseAttack returns Sciberras's attack (section 3.3): among the
+// player's legal attacks (sim.State.LegalAttacks: its territories with at
+// least 2 armies and their enemy neighbours), prefer defenders owning
+// fewer than 10 territories, then the largest armies difference, then the
+// lowest (from, to).
+func (b *Sciberras) chooseAttack(s *sim.State) (from, to int, ok bool) {
+	b.attacks = s.LegalAttacks(b.seat, b.attacks[:0])
 	bestSmall, bestDiff := false, 0
 	from, to = -1, -1
-	for t, nt := 0, s.NumTerritories(); t < nt; t++ {
-		if s.Owner(t) != p {
-			continue
-		}
-		a := s.Armies(t)
-		if a < 2 {
-			continue
-		}
-		for _, nb := range m.Territories[t].Neighbors {
-			o := s.Owner(nb)
-			if o == p {
-				continue
-			}
-			small := s.TerritoryCount(o) < smallPlayer
-			diff := a - s.Armies(nb)
-			if from < 0 || (small && !bestSmall) || (small == bestSmall && diff > bestDiff) {
-				from, to, bestSmall, bestDiff = t, nb, small, diff
-			}
+	for _, o := range b.attacks {
+		small := s.TerritoryCount(s.Owner(o.To)) < smallPlayer
+		diff := s.Armies(o.From) - s.Armies(o.To)
+		if from < 0 || (small && !bestSmall) || (small == bestSmall && diff > bestDiff) {
+			from, to, bestSmall, bestDiff = o.From, o.To, small, diff
 		}
 	}
 	return from, to, from >= 0

@@ -65,29 +65,6 @@ func refAttack(s *sim.State, p int, arm func(int) int) (int, int) {
 	return best.from, best.to
 }
 
-// refLinked: adjacency, or an owned path under the connected rule.
-func refLinked(s *sim.State, p, a, b int) bool {
-	if s.Rules().Fortify.Mode != sim.FortifyConnected {
-		return s.Map().Adjacent(a, b)
-	}
-	seen := map[int]bool{a: true}
-	queue := []int{a}
-	for len(queue) > 0 {
-		t := queue[0]
-		queue = queue[1:]
-		if t == b {
-			return true
-		}
-		for _, nb := range s.Map().Neighbors(t) {
-			if !seen[nb] && s.Owner(nb) == p {
-				seen[nb] = true
-				queue = append(queue, nb)
-			}
-		}
-	}
-	return false
-}
-
 type checker struct {
 	s     *sim.State
 	strat []int // Strategy per seat, or -1
@@ -159,7 +136,7 @@ func (c *checker) endTurn() {
 	}
 	if from >= 0 && to >= 0 && from != to {
 		k := arm(from) - (arm(from)+arm(to)+1)/2
-		if k > 0 && refLinked(c.s, p, from, to) {
+		if k > 0 && c.s.CheckMoves(p, []sim.Move{{From: from, To: to, Armies: k}}) == nil {
 			c.errorf("%v did not fortify %d->%d (%d armies)", st, from, to, k)
 		}
 	}

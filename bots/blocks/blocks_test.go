@@ -1,6 +1,7 @@
 package blocks
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -146,6 +147,94 @@ func TestSearch(t *testing.T) {
 	assert.Equal(t, []int{2}, r.AppendClusterBorder(nil, b, 0, 1))
 	assert.Equal(t, []int{4}, r.AppendClusterBorder(nil, b, 0, 4))
 	assert.Equal(t, []int{3, 6}, r.AppendClusterBorder(nil, b, 1, 5))
+}
+
+// TestSearchIsTheEngines: at every turn of a game under each fortify
+// rule, Linked says what the engine's check (sim.State.CheckMoves) says of
+// a one-army move, Component is sim.OwnedPaths.Component, a cluster border
+// is the border territories of the component, and the attack blocks
+// choose attacks the engine accepts (BestRatioAttack the best of
+// sim.State.LegalAttacks).
+func TestSearchIsTheEngines(t *testing.T) {
+	m, err := sim.LoadMap("classic")
+	require.NoError(t, err)
+	for _, name := range []string{"classic", "mars2006", "fixedcards"} {
+		t.Run(name, func(t *testing.T) {
+			rules, err := sim.LoadRules(name)
+			require.NoError(t, err)
+			g, err := sim.NewGame(m, rules, 3)
+			require.NoError(t, err)
+			var (
+				b          Board
+				r          Search
+				paths      sim.OwnedPaths
+				comp, want []int
+				checked    int
+			)
+			g.Observe(sim.ObserverFunc(func(e *sim.Event) {
+				if e.Kind != sim.EvTurn {
+					return
+				}
+				s := g.State()
+				b.Load(s)
+				mode := s.Rules().Fortify.Mode
+				for p := range 3 {
+					// The attack blocks choose among the engine's legal attacks.
+					legal := s.LegalAttacks(p, nil)
+					from, to, ratio, ok := BestRatioAttack(&b, p)
+					require.Equal(t, len(legal) > 0, ok)
+					if ok {
+						require.NoError(t, s.CheckAttack(p, sim.AttackOrder{From: from, To: to}))
+						for _, o := range legal {
+							assert.LessOrEqual(t, float64(b.Armies[o.From])/float64(b.Armies[o.To]), ratio)
+						}
+					}
+					for _, block := range []func(*Board, int) (int, int, bool){EasyExpand, FillOut} {
+						if from, to, ok := block(&b, p); ok {
+							require.NoError(t, s.CheckAttack(p, sim.AttackOrder{From: from, To: to}))
+						}
+					}
+					if from, ok := SplitUp(&b, p, 1); ok {
+						for _, to := range m.Neighbors(from) {
+							if b.Owner[to] != p {
+								require.NoError(t, s.CheckAttack(p, sim.AttackOrder{From: from, To: to}))
+							}
+						}
+					}
+					for a := range b.Owner {
+						comp = paths.Component(s, p, a, comp[:0])
+						assert.Equal(t, comp, r.Component(&b, p, a))
+						if b.Owner[a] != p {
+							continue
+						}
+						want = want[:0]
+						for _, u := range comp {
+							if b.IsBorder(p, u) {
+								want = append(want, u)
+							}
+						}
+						slices.Sort(want)
+						assert.Equal(t, want, r.AppendClusterBorder(nil, &b, p, a))
+						if b.Armies[a] < 2 {
+							continue
+						}
+						for c, o := range b.Owner {
+							if o != p || c == a {
+								continue
+							}
+							legal := s.CheckMoves(p, []sim.Move{{From: a, To: c, Armies: 1}}) == nil
+							require.Equal(t, legal, r.Linked(&b, mode, p, a, c), "%s: seat %d, %d->%d", mode, p, a, c)
+							checked++
+						}
+					}
+				}
+			}))
+			players := []sim.Player{&sim.BasePlayer{}, &sim.BasePlayer{}, &sim.BasePlayer{}}
+			_, err = g.Play(players, 3, 0)
+			require.NoError(t, err)
+			assert.Positive(t, checked)
+		})
+	}
 }
 
 func TestRouteToContinent(t *testing.T) {

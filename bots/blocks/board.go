@@ -1,7 +1,8 @@
 // Package blocks holds the building blocks marslab's bots compose: position
 // queries (border territories, neighbour counts, continent shares, weakest
-// and strongest territories), searches over a player's territories
-// (clusters, connectivity, the cheapest route into a continent) and
+// and strongest territories), searches (clusters and connectivity through
+// a player's territories, which are the engine's sim.OwnedPaths, and the
+// cheapest route into a continent) and
 // standard moves (easy expand, fill out, consolidate, split up, the
 // best-ratio attack, fortifying toward the front), after the shared blocks of the Lux
 // Delux bots (SillySoft, 2005) that MARS was evaluated against.

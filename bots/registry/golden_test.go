@@ -48,7 +48,7 @@ type goldenGame struct {
 // sets) against baseline bots under mars2006 and classic, and six MARS seats.
 var goldenGames = []goldenGame{
 	{"classic-baseline-2", "classic", "aggressive,random", 8, 0},
-	{"fixedcards-baseline-4", "fixedcards", "aggressive,pacifist,passive,random", 52, 0},
+	{"fixedcards-baseline-4", "fixedcards", "aggressive,pacifist,passive,random", 13, 0},
 	{"mars2006-baseline-4", "mars2006", "random,aggressive,aggressive,random", 15, 0},
 	{"missions-baseline-6", "missions", "aggressive,pacifist,passive,random,aggressive,random", 3, 2},
 	{"mars2006-mars-4", "mars2006", "mars,aggressive,pacifist,random", 12, 0},
