@@ -4,8 +4,14 @@ import "marslab/sim"
 
 // board is the mediator's picture of the game: the map's static facts,
 // precomputed once per map, and the current owners and armies, read from
-// the sim.State at each phase (or filled by hand in tests). Every slice is
-// indexed by territory or continent id and reused between turns.
+// the sim.State at each phase. Every slice is indexed by territory or
+// continent id and reused between turns.
+//
+// The per-territory queries MARS evaluates on every placement bid (the
+// friendly and enemy neighbours and their armies of Table 3, gathered in
+// one pass over the neighbours; the continent shares, summarised once per
+// phase in contMine and contSole) are kept here rather than asked of
+// bots/blocks, whose queries each take a pass of their own.
 type board struct {
 	// Static, per map.
 	nbr       [][]int   // neighbours of each territory
@@ -16,6 +22,7 @@ type board struct {
 	vcb       []int     // V_cb: other continents each territory borders
 
 	// Dynamic.
+	s        *sim.State // the state the board was last loaded from
 	me       int
 	owner    []int
 	armies   []int
@@ -88,8 +95,10 @@ func boardFromMap(m *sim.Map) *board {
 	return newBoard(nbr, cont, bonus)
 }
 
-// load copies owners and armies from s, as seen by seat me.
+// load copies owners and armies from s, as seen by seat me, and keeps s
+// for the searches through MARS's territories (sim.OwnedPaths).
 func (b *board) load(s *sim.State, me int) {
+	b.s = s
 	for t := range b.owner {
 		b.owner[t] = s.Owner(t)
 		b.armies[t] = s.Armies(t)
