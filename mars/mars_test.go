@@ -582,7 +582,7 @@ func pursueGoal(t testing.TB, m *mediator, ag int, path ...int) int {
 			return g
 		}
 	}
-	t.Fatalf("agent %d has no goal %v", ag, path)
+	require.FailNowf(t, "no such goal", "agent %d has no goal %v", ag, path)
 	return -1
 }
 
