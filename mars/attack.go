@@ -3,6 +3,8 @@ package mars
 import (
 	"fmt"
 	"slices"
+
+	"marslab/sim"
 )
 
 // attackChoice is an agent's bid in an attack auction.
@@ -18,8 +20,9 @@ type attackChoice struct {
 var noAttack = attackChoice{from: -1, to: -1, odds: -1, pursuit: -1}
 
 // chooseAttack runs one attack auction (MARS paper, "Attack"): every
-// eligible agent (own territory with an enemy neighbour and more than one
-// army) bids its success odds (attackBid), and the highest bid attacks if
+// eligible agent (the From of a legal attack: an own territory with an
+// enemy neighbour and more than one army, as sim.State.LegalAttacks lists
+// them) bids its success odds (attackBid), and the highest bid attacks if
 // it reaches the threshold thr: W_p1 before the turn's first conquest, W_p
 // after. The highest bid wins, ties to the lowest attacking territory id.
 // ok is false when no bid reaches thr; c is then the best bid (odds -1 if
@@ -30,19 +33,23 @@ func (m *mediator) chooseAttack(conquered bool) (c attackChoice, thr float64, ok
 		thr = m.p.Wp
 	}
 	c = noAttack
-	for _, t := range m.ownList() {
-		if m.b.armies[t] < 2 {
-			continue
+	m.legal = m.b.s.LegalAttacks(m.b.me, m.legal[:0])
+	for i := 0; i < len(m.legal); {
+		j := i + 1
+		for j < len(m.legal) && m.legal[j].From == m.legal[i].From {
+			j++
 		}
-		if x := m.attackBid(t, thr); x.odds > c.odds {
+		if x := m.attackBid(m.legal[i:j], thr); x.odds > c.odds {
 			c = x
 		}
+		i = j
 	}
 	return c, thr, c.odds >= 0 && c.odds >= thr
 }
 
-// attackBid returns own agent t's bid in an attack auction of threshold
-// thr. The paper has the agents carry the goals that won the placement
+// attackBid returns the bid of own agent t in an attack auction of
+// threshold thr, given t's legal attacks (orders, all From t, one per
+// enemy neighbour; the next target of a live goal is one of them). The paper has the agents carry the goals that won the placement
 // auction, a conquering agent handing its goal path on to the conquered
 // territory's agent; MARS reads this as follows. The agent bids the best
 // odds, over its live pursued goals (those whose next target is still an
@@ -65,8 +72,9 @@ func (m *mediator) chooseAttack(conquered bool) (c attackChoice, thr float64, ok
 //
 // Ties go to the lowest target territory id, then (between goals with the
 // same target) to the goal the agent got first.
-func (m *mediator) attackBid(t int, thr float64) attackChoice {
+func (m *mediator) attackBid(orders []sim.AttackOrder, thr float64) attackChoice {
 	b := m.b
+	t := orders[0].From
 	att := b.armies[t] - 1
 	best := noAttack
 	for i := m.agents[t].phead; i >= 0; i = m.pursuits[i].next {
@@ -90,10 +98,8 @@ func (m *mediator) attackBid(t int, thr float64) attackChoice {
 		return best
 	}
 	best = noAttack
-	for _, u := range b.nbr[t] {
-		if b.owner[u] == b.me {
-			continue
-		}
+	for _, x := range orders {
+		u := x.To
 		if o := m.o.win(att, b.armies[u]); o > best.odds || (o == best.odds && u < best.to) {
 			best = attackChoice{from: t, to: u, odds: o, pursuit: -1}
 		}
@@ -294,15 +300,4 @@ func (m *mediator) occupy(from, to, lo, hi int) int {
 		m.explainPursuits("; goals handed on: ", ta.phead)
 	}
 	return k
-}
-
-// ownList refreshes and returns the own territories in ascending order.
-func (m *mediator) ownList() []int {
-	m.own = m.own[:0]
-	for t, o := range m.b.owner {
-		if o == m.b.me {
-			m.own = append(m.own, t)
-		}
-	}
-	return m.own
 }

@@ -41,6 +41,14 @@ func testStateMediator(t testing.TB, p Params, mode sim.FortifyMode, nbr [][]int
 	return m, s
 }
 
+// reload loads seat 0's State of a new position (owners, armies) on the
+// same hand-made map into m's board, as the engine shows the game at the
+// next decision, under one-step fortify; the agents keep their goals.
+func reload(t testing.TB, m *mediator, nbr [][]int, cont, bonus, owner, armies []int) {
+	t.Helper()
+	m.b.load(testState(t, sim.FortifyOneStep, nbr, cont, bonus, owner, armies), 0)
+}
+
 // testState returns seat 0's State of a game on a hand-made map (adjacency
 // lists, continent of each territory, continent bonuses) at a position
 // (owners, armies; the seats are 0 to the largest owner, at least 2) in the
@@ -519,9 +527,10 @@ func TestPlaceSeveralGoals(t *testing.T) {
 	nbr := [][]int{{1, 2}, {0}, {0}}
 	p := PaperParams()
 	p.Gl = 1
-	m := testMediator(t, p, nbr, []int{0, 0, 0}, []int{1}, []int{0, 1, 1}, []int{2, 1, 1})
+	m, _ := testStateMediator(t, p, sim.FortifyOneStep, nbr, []int{0, 0, 0}, []int{1}, []int{0, 1, 1}, []int{2, 1, 1})
 	m.place(2)
 	assert.Equal(t, 2, m.agents[0].placed)
+	assert.Equal(t, 4, m.b.armies[0])
 	var got [][]int
 	for _, q := range pursuedOf(m, 0) {
 		assert.Equal(t, 0, q[1])
@@ -530,6 +539,7 @@ func TestPlaceSeveralGoals(t *testing.T) {
 	assert.ElementsMatch(t, [][]int{{1}, {2}}, got, "agent 0 pursues both won goals")
 	// The attack bids the better live goal; after taking it the other goal
 	// is still pursued.
+	reload(t, m, nbr, []int{0, 0, 0}, []int{1}, []int{0, 1, 1}, []int{4, 1, 1})
 	c, _, ok := m.chooseAttack(false)
 	require.True(t, ok)
 	require.True(t, c.pursuit >= 0, "a goal is attacked")
@@ -554,7 +564,7 @@ func TestAttackThreshold(t *testing.T) {
 	for _, tc := range tests {
 		p := PaperParams()
 		p.Wp, p.Wp1 = tc.wp, tc.wp1
-		m := testMediator(t, p, lineNbr, []int{0, 0, 0}, []int{1}, []int{0, 1, 1}, []int{3, 2, 1})
+		m, _ := testStateMediator(t, p, sim.FortifyOneStep, lineNbr, []int{0, 0, 0}, []int{1}, []int{0, 1, 1}, []int{3, 2, 1})
 		c, thr, ok := m.chooseAttack(tc.conquered)
 		assert.Equal(t, tc.want, ok, "%+v", tc)
 		assert.InDelta(t, 0.362654, c.odds, 1e-5)
@@ -567,7 +577,7 @@ func TestAttackThreshold(t *testing.T) {
 		}
 	}
 	// A one-army territory is not eligible.
-	m := testMediator(t, PaperParams(), lineNbr, []int{0, 0, 0}, []int{1}, []int{0, 1, 1}, []int{1, 1, 1})
+	m, _ := testStateMediator(t, PaperParams(), sim.FortifyOneStep, lineNbr, []int{0, 0, 0}, []int{1}, []int{0, 1, 1}, []int{1, 1, 1})
 	_, _, ok := m.chooseAttack(false)
 	assert.False(t, ok)
 }
@@ -593,7 +603,7 @@ func TestAttackFollowsGoal(t *testing.T) {
 	// odds reach the threshold; without a goal it bids its best single
 	// neighbour, 1.
 	nbr := [][]int{{1, 2}, {0}, {0, 3}, {2}}
-	m := testMediator(t, PaperParams(), nbr, []int{0, 0, 0, 0}, []int{1}, []int{0, 1, 1, 1}, []int{6, 1, 5, 1})
+	m, _ := testStateMediator(t, PaperParams(), sim.FortifyOneStep, nbr, []int{0, 0, 0, 0}, []int{1}, []int{0, 1, 1, 1}, []int{6, 1, 5, 1})
 	m.place(0)
 	m.clearPursued()
 	pursueGoal(t, m, 0, 2, 3)
@@ -616,8 +626,7 @@ func TestAttackFollowsGoal(t *testing.T) {
 
 	// A goal whose next target MARS already owns no longer binds the agent.
 	pursueGoal(t, m, 0, 2, 3)
-	m.b.owner[2] = 0
-	m.b.refresh(0)
+	reload(t, m, nbr, []int{0, 0, 0, 0}, []int{1}, []int{0, 1, 0, 1}, []int{6, 1, 5, 1})
 	c, _, ok = m.chooseAttack(false)
 	require.True(t, ok)
 	assert.Equal(t, 0, c.from)
@@ -629,7 +638,7 @@ func TestAttackFollowsGoal(t *testing.T) {
 // agent without goals does, instead of not attacking at all.
 func TestAttackGoalBelowThreshold(t *testing.T) {
 	nbr := [][]int{{1, 2}, {0}, {0, 3}, {2}}
-	m := testMediator(t, PaperParams(), nbr, []int{0, 0, 0, 0}, []int{1}, []int{0, 1, 1, 1}, []int{6, 1, 5, 1})
+	m, _ := testStateMediator(t, PaperParams(), sim.FortifyOneStep, nbr, []int{0, 0, 0, 0}, []int{1}, []int{0, 1, 1, 1}, []int{6, 1, 5, 1})
 	m.place(0)
 	m.clearPursued()
 	pursueGoal(t, m, 0, 2, 3)
@@ -645,7 +654,7 @@ func TestAttackGoalBelowThreshold(t *testing.T) {
 	// A goal whose first battle is likely (5 against 1) but whose path is
 	// not (then 5 armies on 3): the agent takes the likeliest single
 	// battle, against 1 (the lowest of the two 1-army targets).
-	m = testMediator(t, PaperParams(), nbr, []int{0, 0, 0, 0}, []int{1}, []int{0, 1, 1, 1}, []int{6, 1, 1, 5})
+	m, _ = testStateMediator(t, PaperParams(), sim.FortifyOneStep, nbr, []int{0, 0, 0, 0}, []int{1}, []int{0, 1, 1, 1}, []int{6, 1, 1, 5})
 	m.place(0)
 	m.clearPursued()
 	pursueGoal(t, m, 0, 2, 3)
@@ -672,7 +681,7 @@ func TestAttackTieLowestTarget(t *testing.T) {
 	// 0 (own, 4 armies) borders 3 and 1 (listed in that order), both
 	// enemy with 2 armies; 2 (own, 4 armies) borders 1 and 3 too.
 	nbr := [][]int{{3, 1}, {2, 0}, {3, 1}, {0, 2}}
-	m := testMediator(t, PaperParams(), nbr, []int{0, 0, 0, 0}, []int{1}, []int{0, 1, 0, 1}, []int{4, 2, 4, 2})
+	m, _ := testStateMediator(t, PaperParams(), sim.FortifyOneStep, nbr, []int{0, 0, 0, 0}, []int{1}, []int{0, 1, 0, 1}, []int{4, 2, 4, 2})
 	c, _, ok := m.chooseAttack(false)
 	require.True(t, ok)
 	assert.Equal(t, 0, c.from)
@@ -684,7 +693,7 @@ func TestGoalHandOn(t *testing.T) {
 	// which moves every army in, and the next attack uses the rest of it.
 	p := PaperParams()
 	p.Gl = 2
-	m := testMediator(t, p, lineNbr, []int{0, 0, 0}, []int{1}, []int{0, 1, 1}, []int{9, 1, 1})
+	m, _ := testStateMediator(t, p, sim.FortifyOneStep, lineNbr, []int{0, 0, 0}, []int{1}, []int{0, 1, 1}, []int{9, 1, 1})
 	m.place(0)
 	m.clearPursued()
 	g := pursueGoal(t, m, 0, 1, 2)
@@ -702,8 +711,7 @@ func TestGoalHandOn(t *testing.T) {
 	assert.True(t, strings.HasPrefix(m.pathString(g, 1), m.name(1)+">"+m.name(2)+"("),
 		"the handed-on goal is shown from its new carrier: %s", m.pathString(g, 1))
 	// The last step: the goal ends, territory 1 faces nobody: stay behind.
-	m.b.owner[1], m.b.armies[1], m.b.armies[0] = 0, 7, 1
-	m.b.refresh(0)
+	reload(t, m, lineNbr, []int{0, 0, 0}, []int{1}, []int{0, 0, 1}, []int{1, 7, 1})
 	c, _, ok = m.chooseAttack(true)
 	require.True(t, ok)
 	assert.Equal(t, 1, c.from)

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"math"
+
+	"marslab/sim"
 )
 
 // agent is a territory agent. Every territory (own and enemy) has one;
@@ -93,11 +95,12 @@ type mediator struct {
 	goals   []goal
 	paths   []int
 	onPath  []bool
-	own     []int       // own territories, ascending
-	scratch []int       // defenders of a path
-	ccs     []oddsCache // per-message odds caches of this placement (goal.cc)
-	bnd     []float64   // bid-bound numerators by attacking armies (oddsCache.bo)
-	cands   []cand      // goals with bid bounds
+	own     []int             // own territories, ascending
+	legal   []sim.AttackOrder // the legal attacks of an attack auction
+	scratch []int             // defenders of a path
+	ccs     []oddsCache       // per-message odds caches of this placement (goal.cc)
+	bnd     []float64         // bid-bound numerators by attacking armies (oddsCache.bo)
+	cands   []cand            // goals with bid bounds
 	// pursuits holds every agent's pursued goals (agent.phead), emptied at
 	// each placement: one buffer, so that pursuing goals does not allocate
 	// once it has grown.
