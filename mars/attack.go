@@ -75,12 +75,12 @@ func (m *mediator) chooseAttack(conquered bool) (c attackChoice, thr float64, ok
 func (m *mediator) attackBid(orders []sim.AttackOrder, thr float64) attackChoice {
 	b := m.b
 	t := orders[0].From
-	att := b.armies[t] - 1
+	att := b.Armies[t] - 1
 	best := noAttack
 	for i := m.agents[t].phead; i >= 0; i = m.pursuits[i].next {
 		p := &m.pursuits[i]
 		path := m.path(p.g)
-		if p.pos >= len(path) || b.owner[path[p.pos]] == b.me {
+		if p.pos >= len(path) || b.Owner[path[p.pos]] == b.me {
 			continue // achieved, or its next target is already MARS's
 		}
 		v := path[p.pos]
@@ -100,7 +100,7 @@ func (m *mediator) attackBid(orders []sim.AttackOrder, thr float64) attackChoice
 	best = noAttack
 	for _, x := range orders {
 		u := x.To
-		if o := m.o.win(att, b.armies[u]); o > best.odds || (o == best.odds && u < best.to) {
+		if o := m.o.win(att, b.Armies[u]); o > best.odds || (o == best.odds && u < best.to) {
 			best = attackChoice{from: t, to: u, odds: o, pursuit: -1}
 		}
 	}
@@ -145,10 +145,10 @@ func (m *mediator) goalOdds(p *pursuit, att int) float64 {
 func (m *mediator) goalBound(p *pursuit, att int, stop float64) float64 {
 	u := 1.0
 	for j, v := range m.path(p.g)[p.pos:] {
-		if m.b.owner[v] == m.b.me {
+		if m.b.Owner[v] == m.b.me {
 			break
 		}
-		if u *= m.o.win(att-j, m.b.armies[v]); u < stop {
+		if u *= m.o.win(att-j, m.b.Armies[v]); u < stop {
 			break
 		}
 	}
@@ -161,11 +161,11 @@ func (m *mediator) remaining(p pursuit) int {
 	m.scratch = m.scratch[:0]
 	sum := 0
 	for _, v := range m.path(p.g)[p.pos:] {
-		if m.b.owner[v] == m.b.me {
+		if m.b.Owner[v] == m.b.me {
 			break
 		}
-		m.scratch = append(m.scratch, m.b.armies[v])
-		sum += m.b.armies[v]
+		m.scratch = append(m.scratch, m.b.Armies[v])
+		sum += m.b.Armies[v]
 	}
 	return sum
 }
@@ -174,7 +174,7 @@ func (m *mediator) remaining(p pursuit) int {
 // and is an enemy's.
 func (m *mediator) live(p pursuit) bool {
 	path := m.path(p.g)
-	return p.pos < len(path) && m.b.owner[path[p.pos]] != m.b.me
+	return p.pos < len(path) && m.b.Owner[path[p.pos]] != m.b.me
 }
 
 // bestLive returns the defenders left on agent t's best live goal, the
@@ -218,7 +218,7 @@ func (m *mediator) explainAttack(c attackChoice, conquered, ok bool) {
 		kind = "goal " + m.pathString(p.g, p.pos)
 	}
 	fmt.Fprintf(m.w, "  attack: %s(%d)>%s(%d) odds %.3f >= %s (%s)\n",
-		m.name(c.from), m.b.armies[c.from], m.name(c.to), m.b.armies[c.to], c.odds, thr, kind)
+		m.name(c.from), m.b.Armies[c.from], m.name(c.to), m.b.Armies[c.to], c.odds, thr, kind)
 }
 
 // occupy decides how many armies move from `from` into the conquered
@@ -265,7 +265,7 @@ func (m *mediator) occupy(from, to, lo, hi int) int {
 		}
 		i = p.next
 	}
-	total := b.armies[from] // armies to share, one of which must stay
+	total := b.Armies[from] // armies to share, one of which must stay
 	dt, goesOn := m.bestLive(to, total-1)
 	df, stays := m.bestLive(from, total-1)
 	var k, et, ef int

@@ -71,27 +71,24 @@ func (m *mediator) analyse() {
 	b, f := m.b, &m.fl
 	f.nseller = 0
 	f.front = f.front[:0]
-	for t := range b.owner {
+	for t := range b.Owner {
 		f.sold[t], f.got[t], f.demand[t], f.spare[t], f.threat[t] = 0, 0, 0, 0, 0
-		if b.owner[t] != b.me {
+		if b.Owner[t] != b.me {
 			continue
 		}
 		f.threat[t] = b.maxEnemy(t, nil)
-		for _, u := range b.nbr[t] {
-			if b.owner[u] != b.me {
-				f.front = append(f.front, t)
-				break
-			}
+		if b.IsBorder(b.me, t) {
+			f.front = append(f.front, t)
 		}
 	}
 	f.dist = b.s.Paths().Distances(b.s, b.me, f.front, f.dist)
-	for t := range b.owner {
+	for t := range b.Owner {
 		switch {
-		case b.owner[t] != b.me || f.dist[t] < 0:
+		case b.Owner[t] != b.me || f.dist[t] < 0:
 		case f.dist[t] > 0:
-			f.spare[t] = b.armies[t] - 1
+			f.spare[t] = b.Armies[t] - 1
 		default:
-			f.spare[t] = max(0, b.armies[t]-max(1, f.threat[t]))
+			f.spare[t] = max(0, b.Armies[t]-max(1, f.threat[t]))
 		}
 		if f.spare[t] > 0 {
 			f.nseller++
@@ -106,8 +103,8 @@ func (m *mediator) clusters() int {
 	paths := b.s.Paths()
 	clear(f.seen)
 	n := 0
-	for t := range b.owner {
-		if b.owner[t] != b.me || f.seen[t] {
+	for t := range b.Owner {
+		if b.Owner[t] != b.me || f.seen[t] {
 			continue
 		}
 		f.comp = paths.Component(b.s, b.me, t, f.comp[:0])
@@ -130,7 +127,7 @@ func (m *mediator) clusters() int {
 // floor such a front bids on its threat, (threat+1)/(armies+bought+1).
 func (m *mediator) buyBid(u int) float64 {
 	f := &m.fl
-	return max(m.vals[u], valueFloor) * float64(f.threat[u]+1) / float64(m.b.armies[u]+f.got[u]-f.sold[u]+1)
+	return max(m.vals[u], valueFloor) * float64(f.threat[u]+1) / float64(m.b.Armies[u]+f.got[u]-f.sold[u]+1)
 }
 
 // auction sells, army by army, the spare armies of the sellers next to
@@ -143,7 +140,7 @@ func (m *mediator) auction() {
 	b, f := m.b, &m.fl
 	for {
 		bestS, bestU, best := -1, -1, 0.0
-		for s := range b.owner {
+		for s := range b.Owner {
 			if f.spare[s]-f.sold[s] <= 0 || f.dist[s] > 1 {
 				continue
 			}
@@ -152,7 +149,7 @@ func (m *mediator) auction() {
 				keep = m.buyBid(s)
 			}
 			for _, u := range b.nbr[s] {
-				if b.owner[u] != b.me || f.dist[u] != 0 || (f.dist[s] == 0 && f.spare[u] > 0) {
+				if b.Owner[u] != b.me || f.dist[u] != 0 || (f.dist[s] == 0 && f.spare[u] > 0) {
 					continue
 				}
 				price := m.buyBid(u) * (1 - transportCost)
@@ -186,7 +183,7 @@ func (m *mediator) auction() {
 // bid, discounted per step (fortifyConnected).
 func (m *mediator) fortify(mode sim.FortifyMode, buf []sim.Move) []sim.Move {
 	b, f := m.b, &m.fl
-	for t := range b.owner {
+	for t := range b.Owner {
 		m.vals[t] = b.value(&m.p, t)
 	}
 	m.analyse()
@@ -194,22 +191,22 @@ func (m *mediator) fortify(mode sim.FortifyMode, buf []sim.Move) []sim.Move {
 		return m.fortifyConnected(buf)
 	}
 	m.auction()
-	for u := range b.owner {
-		if b.owner[u] != b.me || f.dist[u] < 1 {
+	for u := range b.Owner {
+		if b.Owner[u] != b.me || f.dist[u] < 1 {
 			continue
 		}
 		for _, s := range b.nbr[u] {
-			if b.owner[s] == b.me && f.dist[s] == f.dist[u]+1 {
+			if b.Owner[s] == b.me && f.dist[s] == f.dist[u]+1 {
 				f.demand[u] += f.spare[s]
 			}
 		}
 	}
-	n := len(b.owner)
+	n := len(b.Owner)
 	src, sink := 2*n, 2*n+1
 	f.net.reset(2*n + 2)
 	f.edges = f.edges[:0]
-	for s := range b.owner {
-		if b.owner[s] != b.me {
+	for s := range b.Owner {
+		if b.Owner[s] != b.me {
 			continue
 		}
 		// A front seller sells only what the auction sold; an interior one
@@ -221,7 +218,7 @@ func (m *mediator) fortify(mode sim.FortifyMode, buf []sim.Move) []sim.Move {
 		if supply > 0 {
 			f.net.addEdge(src, s, supply)
 			for _, u := range b.nbr[s] {
-				if b.owner[u] != b.me || f.demand[u] == 0 {
+				if b.Owner[u] != b.me || f.demand[u] == 0 {
 					continue
 				}
 				ok := f.dist[u] == f.dist[s]-1 || (f.dist[s] <= 1 && f.dist[u] == 0 && f.got[u] > 0)
@@ -272,7 +269,7 @@ func (m *mediator) fortify(mode sim.FortifyMode, buf []sim.Move) []sim.Move {
 func (m *mediator) fortifyConnected(buf []sim.Move) []sim.Move {
 	b, f := m.b, &m.fl
 	src := -1
-	for t := range b.owner {
+	for t := range b.Owner {
 		if f.dist[t] > 0 && f.spare[t] > 0 && (src < 0 || f.spare[t] > f.spare[src]) {
 			src = t
 		}
@@ -286,7 +283,7 @@ func (m *mediator) fortifyConnected(buf []sim.Move) []sim.Move {
 	f.source[0] = src
 	f.steps = b.s.Paths().Distances(b.s, b.me, f.source[:], f.steps)
 	u, best := -1, 0.0
-	for t := range b.owner {
+	for t := range b.Owner {
 		if f.steps[t] > 0 && f.dist[t] == 0 {
 			if v := m.buyBid(t) * math.Pow(1-transportCost, float64(f.steps[t])); u < 0 || v > best {
 				u, best = t, v

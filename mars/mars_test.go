@@ -22,8 +22,8 @@ import (
 func testMediator(t testing.TB, p Params, nbr [][]int, cont, bonus, owner, armies []int) *mediator {
 	t.Helper()
 	b := newBoard(nbr, cont, bonus)
-	copy(b.owner, owner)
-	copy(b.armies, armies)
+	copy(b.Owner, owner)
+	copy(b.Armies, armies)
 	b.refresh(0)
 	o, err := newOdds(dice.Classic)
 	require.NoError(t, err)
@@ -347,13 +347,13 @@ func TestOffensiveBrute(t *testing.T) {
 					x := &m.goals[g]
 					var defs []int
 					for _, v := range m.path(g) {
-						defs = append(defs, m.b.armies[v])
+						defs = append(defs, m.b.Armies[v])
 					}
 					for i := 0; i <= left; i++ {
 						if i == 0 && !allowZero {
 							continue
 						}
-						a := m.b.armies[ag] - 1 + i
+						a := m.b.Armies[ag] - 1 + i
 						p := 0.0
 						if a > 0 {
 							p = ch.Win(a, defs)
@@ -373,12 +373,12 @@ func TestOffensiveBrute(t *testing.T) {
 			if n > 1 {
 				// The agent wins k armies; the re-bid is for the rest.
 				k := 1 + rng.IntN(n-1)
-				m.b.armies[ag] += k
+				m.b.Armies[ag] += k
 				got, want = m.offensive(ag, n-k, false), brute(n-k, false)
 				assert.InDelta(t, want.Value, got.Value, 1e-9, "trial %d agent %d re-bid", trial, ag)
 				assert.Equal(t, want.I, got.I, "trial %d agent %d re-bid", trial, ag)
 				assert.Equal(t, want.Goal, got.Goal, "trial %d agent %d re-bid", trial, ag)
-				m.b.armies[ag] -= k
+				m.b.Armies[ag] -= k
 				checked++
 			}
 		}
@@ -492,7 +492,7 @@ func TestDefensiveBid(t *testing.T) {
 	assert.InDelta(t, 0.637346, b.D0, 1e-5)
 	assert.InDelta(t, 0.793931, b.D1, 1e-5)
 	// No threat (enemy stack of 1 cannot attack): no defensive bid.
-	m.b.armies[1] = 1
+	m.b.Armies[1] = 1
 	assert.Less(t, m.defensive(0, 3).Value, 0.0)
 }
 
@@ -504,7 +504,7 @@ func TestPlaceAuction(t *testing.T) {
 	m := testMediator(t, p, lineNbr, []int{0, 0, 0}, []int{1}, []int{0, 1, 1}, []int{2, 1, 1})
 	m.place(5)
 	assert.Equal(t, 5, m.agents[0].placed)
-	assert.Equal(t, 7, m.b.armies[0])
+	assert.Equal(t, 7, m.b.Armies[0])
 	assert.GreaterOrEqual(t, len(pursuedOf(m, 0)), 1, "agent 0 pursues its goal")
 }
 
@@ -530,7 +530,7 @@ func TestPlaceSeveralGoals(t *testing.T) {
 	m, _ := testStateMediator(t, p, sim.FortifyOneStep, nbr, []int{0, 0, 0}, []int{1}, []int{0, 1, 1}, []int{2, 1, 1})
 	m.place(2)
 	assert.Equal(t, 2, m.agents[0].placed)
-	assert.Equal(t, 4, m.b.armies[0])
+	assert.Equal(t, 4, m.b.Armies[0])
 	var got [][]int
 	for _, q := range pursuedOf(m, 0) {
 		assert.Equal(t, 0, q[1])
@@ -543,7 +543,7 @@ func TestPlaceSeveralGoals(t *testing.T) {
 	c, _, ok := m.chooseAttack(false)
 	require.True(t, ok)
 	require.True(t, c.pursuit >= 0, "a goal is attacked")
-	m.b.armies[c.to] = 0
+	m.b.Armies[c.to] = 0
 	m.occupy(c.from, c.to, 1, 3)
 	assert.Equal(t, 1, len(pursuedOf(m, 0)), "the other goal stays pursued")
 }
@@ -703,7 +703,7 @@ func TestGoalHandOn(t *testing.T) {
 	// Odds of the whole goal path with 8 attackers against 1, 1.
 	ch := dice.NewChainer(dice.Classic, 10)
 	assert.InDelta(t, ch.Win(8, []int{1, 1}), c.odds, 1e-12)
-	m.b.armies[1] = 0 // as the engine shows it when asking to occupy
+	m.b.Armies[1] = 0 // as the engine shows it when asking to occupy
 	k := m.occupy(0, 1, 3, 7)
 	assert.Equal(t, 7, k, "goal goes on: move everything")
 	assert.Equal(t, 0, len(pursuedOf(m, 0)))
@@ -716,7 +716,7 @@ func TestGoalHandOn(t *testing.T) {
 	require.True(t, ok)
 	assert.Equal(t, 1, c.from)
 	assert.Equal(t, 2, c.to)
-	m.b.armies[2] = 0 // as the engine shows it when asking to occupy
+	m.b.Armies[2] = 0 // as the engine shows it when asking to occupy
 	assert.Equal(t, 6, m.occupy(1, 2, 3, 6), "1 faces no enemy once 2 is taken: all move in")
 	assert.Equal(t, 0, len(pursuedOf(m, 2)), "an achieved goal is not handed on")
 }
@@ -739,7 +739,7 @@ func TestOccupyGoals(t *testing.T) {
 		for _, path := range paths {
 			pursueGoal(t, m, 0, path...)
 		}
-		m.b.armies[1] = 0 // as the engine shows it when asking to occupy
+		m.b.Armies[1] = 0 // as the engine shows it when asking to occupy
 		return m
 	}
 	t.Run("every goal through the conquest is handed on", func(t *testing.T) {
@@ -1028,7 +1028,7 @@ func TestLazyAuction(t *testing.T) {
 				eager.goals[w.Goal].won = true
 			}
 			a.placed += a.bid.I
-			eager.b.armies[win] += a.bid.I
+			eager.b.Armies[win] += a.bid.I
 			left -= a.bid.I
 			a.zeroUsed = true
 			if left > 0 {
@@ -1053,7 +1053,7 @@ func TestLazyAuction(t *testing.T) {
 			}
 		}
 		assert.Equal(t, won, npursued, "trial %d: pursued goals", trial)
-		require.Equal(t, eager.b.armies, lazy.b.armies, "trial %d", trial)
+		require.Equal(t, eager.b.Armies, lazy.b.Armies, "trial %d", trial)
 		for u := range nt {
 			assert.Equal(t, pursuedOf(eager, u), pursuedOf(lazy, u), "trial %d agent %d: pursued goals", trial, u)
 			assert.Equal(t, eager.agents[u].placed, lazy.agents[u].placed, "trial %d agent %d", trial, u)
