@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -1109,4 +1110,76 @@ func TestMayReachBound(t *testing.T) {
 	// too few armies to leave one in each of 4 territories.
 	assert.False(t, o.mayReach(3, 1, 20))
 	assert.False(t, o.mayReach(3, 4, 4))
+}
+
+// TestCardAgent checks the card agent on seat 0's hands in the position of
+// testdata/cards.toml (classic rules: the first set is worth 4 armies, a
+// shown territory its owner holds 2 more; seat 0's income is 23).
+func TestCardAgent(t *testing.T) {
+	m, err := sim.LoadMap("classic")
+	require.NoError(t, err)
+	r, err := sim.LoadRules("classic")
+	require.NoError(t, err)
+	base, err := os.ReadFile("testdata/cards.toml")
+	require.NoError(t, err)
+	tests := []struct {
+		name   string
+		hand   string // the TOML list of seat 0's cards
+		forced bool
+		set    [3]int
+		reward int
+		trade  bool
+	}{
+		{"no set", `"Siberia", "Irkutsk", "Yakutsk"`, false, [3]int{}, 0, false},
+		{"no set, forced", `"Siberia", "Irkutsk", "Yakutsk"`, true, [3]int{}, 0, false},
+		// Siberia, Yakutsk, Ural: one of each symbol, worth 4 < 23/2.
+		{"holds a small set", `"Siberia", "Yakutsk", "Ural"`, false, [3]int{0, 1, 2}, 4, false},
+		{"trades when forced", `"Siberia", "Yakutsk", "Ural"`, true, [3]int{0, 1, 2}, 4, true},
+		{"trades with four cards", `"Siberia", "Yakutsk", "Ural", "Irkutsk"`, false, [3]int{0, 1, 2}, 4, true},
+		// Three infantry (0, 1, 2) come first, but a set showing the
+		// Northwest Territory, seat 0's, is worth 2 more.
+		{"owned territory bonus", `"Siberia", "Irkutsk", "Afghanistan", "Northwest Territory", "Ural"`, true, [3]int{0, 3, 4}, 6, true},
+		{"wild card", `"Alaska", "wild", "Siberia"`, false, [3]int{0, 1, 2}, 6, false},
+	}
+	var agent cardAgent // one agent for every case: its buffers are reused
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			data := append([]byte("hands = [["+tc.hand+"], []]\n"), base...)
+			pos, err := sim.ParsePosition(tc.name, data, m, r)
+			require.NoError(t, err)
+			s, err := sim.NewStateAt(m, r, pos, 0)
+			require.NoError(t, err)
+			require.Equal(t, 23, s.Income(0))
+			set, reward, ok := agent.choose(s, 0, tc.forced)
+			assert.Equal(t, tc.trade, ok, "trade")
+			assert.Equal(t, tc.reward, reward, "reward")
+			if tc.reward > 0 {
+				assert.Equal(t, tc.set, set, "set")
+				assert.NoError(t, s.CheckTrade(0, set), "the set is legal")
+			}
+		})
+	}
+}
+
+// TestFortifyAnalyse checks the searches through MARS's territories on a
+// line 0 - 1 - 2 - 3 - 4 - 5 - 6 with own 0, 1, 2 | enemy 3 | own 4 |
+// enemy 5 | own 6: the steps to the front, the spare armies and the
+// clusters of the explanation.
+func TestFortifyAnalyse(t *testing.T) {
+	nbr := [][]int{{1}, {0, 2}, {1, 3}, {2, 4}, {3, 5}, {4, 6}, {5}}
+	owner := []int{0, 0, 0, 1, 0, 1, 0}
+	armies := []int{6, 4, 3, 5, 2, 1, 7}
+	m, _ := testStateMediator(t, PaperParams(), sim.FortifyOneStep, nbr, make([]int, 7), []int{2}, owner, armies)
+	m.analyse()
+	assert.Equal(t, []int{2, 1, 0, -1, 0, -1, 0}, m.fl.dist, "steps to the front")
+	assert.Equal(t, []int{0, 0, 5, 0, 5, 0, 1}, m.fl.threat, "largest enemy stack next door")
+	// Interior: all but one; front: all above the threat (at least one).
+	assert.Equal(t, []int{5, 3, 0, 0, 0, 0, 6}, m.fl.spare)
+	assert.Equal(t, 3, m.fl.nseller)
+	assert.Equal(t, 3, m.clusters())
+	var buf strings.Builder
+	m.w = &buf
+	m.names = []string{"a", "b", "c", "d", "e", "f", "g"}
+	m.fortify(sim.FortifyOneStep, nil)
+	assert.Contains(t, buf.String(), "fortify (one-step): 3 clusters, 3 sellers")
 }
