@@ -11,11 +11,11 @@ import (
 // bots), read from the sim.State at each phase. Every slice is indexed by
 // territory or continent id and reused between turns.
 //
-// The per-territory queries MARS evaluates on every placement bid (the
-// friendly and enemy neighbours and their armies of Table 3, gathered in
-// one pass over the neighbours; the continent shares, summarised once per
-// phase in contMine and contSole) are kept here rather than asked of
-// bots/blocks, whose queries each take a pass of their own.
+// The terms of Table 3 that MARS evaluates for every territory on every
+// placement (the friendly and enemy neighbours and their armies, gathered
+// in one pass over the neighbours; the continent shares, summarised once
+// per phase in contMine and contSole) are computed here rather than asked
+// of the blocks.Board queries, which take a pass each.
 type board struct {
 	// Static, per map.
 	nbr       [][]int   // neighbours of each territory

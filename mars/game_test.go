@@ -3,6 +3,8 @@ package mars_test
 import (
 	"bytes"
 	"fmt"
+	"math/rand/v2"
+	"os"
 	"strings"
 	"testing"
 
@@ -333,4 +335,35 @@ func Example() {
 	// Output:
 	// winner: true faults: [0 0]
 	// mars: parameter W_p = 2: must be in [0, 1]
+}
+
+// MARS asked for one decision at a position that a test builds: the
+// attack it orders with 12 armies in Alaska, next to Kamchatka's 3.
+func ExampleBot_Attack() {
+	m, _ := sim.LoadMap("classic")
+	r, _ := sim.LoadRules("classic")
+	data, err := os.ReadFile("testdata/cards.toml")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	pos, err := sim.ParsePosition("cards.toml", append([]byte("hands = [[], []]\n"), data...), m, r)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	alaska, _ := m.TerritoryID("Alaska")
+	pos.Armies[alaska] = 12
+	pos.Phase = sim.PhaseAttack
+	s, err := sim.NewStateAt(m, r, pos, 0)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	bot, _ := mars.New(mars.PaperParams())
+	bot.Start(s, 0, rand.New(rand.NewPCG(1, 2)))
+	o, ok := bot.Attack(s)
+	fmt.Println(ok, m.Territories[o.From].Name, "->", m.Territories[o.To].Name, s.CheckAttack(0, o))
+	// Output:
+	// true Alaska -> Kamchatka <nil>
 }
