@@ -1183,3 +1183,43 @@ func TestFortifyAnalyse(t *testing.T) {
 	m.fortify(sim.FortifyOneStep, nil)
 	assert.Contains(t, buf.String(), "fortify (one-step): 3 clusters, 3 sellers")
 }
+
+// FuzzDecisionsLegal plays MARS's attack auction and fortification
+// planner on a random position (a random connected map of 6..25
+// territories, three seats) drawn from the fuzzed seed, and checks every
+// answer with the engine's own checks (sim.State.CheckAttack, CheckMoves
+// under each fortify rule).
+func FuzzDecisionsLegal(f *testing.F) {
+	for seed := range uint64(20) {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, seed uint64) {
+		rng := rand.New(rand.NewPCG(seed, 11))
+		n := 6 + rng.IntN(20)
+		nbr := randomGraph(rng, n)
+		cont := make([]int, n)
+		owner := make([]int, n)
+		armies := make([]int, n)
+		for i := range owner {
+			cont[i] = i % 3
+			owner[i] = rng.IntN(3)
+			armies[i] = 1 + rng.IntN(1+rng.IntN(30))
+		}
+		owner[0], owner[n-1] = 0, 1 // two seats on the board, seat 0 among them
+		for _, mode := range []sim.FortifyMode{sim.FortifyOneStep, sim.FortifySingle, sim.FortifyConnected} {
+			m, s := testStateMediator(t, PaperParams(), mode, nbr, cont, []int{2, 3, 5}, owner, armies)
+			m.place(0)
+			for _, conquered := range []bool{false, true} {
+				c, thr, ok := m.chooseAttack(conquered)
+				if c.odds < 0 {
+					require.Empty(t, s.LegalAttacks(0, nil), "no bid, but legal attacks")
+					continue
+				}
+				require.NoError(t, s.CheckAttack(0, sim.AttackOrder{From: c.from, To: c.to}), "seed %d: bid %+v", seed, c)
+				require.Equal(t, c.odds >= thr, ok)
+			}
+			moves := m.fortify(mode, nil)
+			require.NoError(t, s.CheckMoves(0, moves), "seed %d %s: %v", seed, mode, moves)
+		}
+	})
+}
