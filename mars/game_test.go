@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"strings"
 	"testing"
 
@@ -342,12 +341,7 @@ func Example() {
 func ExampleBot_Attack() {
 	m, _ := sim.LoadMap("classic")
 	r, _ := sim.LoadRules("classic")
-	data, err := os.ReadFile("testdata/cards.toml")
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	pos, err := sim.ParsePosition("cards.toml", append([]byte("hands = [[], []]\n"), data...), m, r)
+	pos, err := sim.LoadPosition("testdata/cards.toml", m, r)
 	if err != nil {
 		fmt.Println(err)
 		return

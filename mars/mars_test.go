@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -1120,33 +1119,32 @@ func TestCardAgent(t *testing.T) {
 	require.NoError(t, err)
 	r, err := sim.LoadRules("classic")
 	require.NoError(t, err)
-	base, err := os.ReadFile("testdata/cards.toml")
+	base, err := sim.LoadPosition("testdata/cards.toml", m, r)
 	require.NoError(t, err)
 	tests := []struct {
 		name   string
-		hand   string // the TOML list of seat 0's cards
+		hand   []string // seat 0's cards: territories, "wild" for a wild card
 		forced bool
 		set    [3]int
 		reward int
 		trade  bool
 	}{
-		{"no set", `"Siberia", "Irkutsk", "Yakutsk"`, false, [3]int{}, 0, false},
-		{"no set, forced", `"Siberia", "Irkutsk", "Yakutsk"`, true, [3]int{}, 0, false},
+		{"no set", []string{"Siberia", "Irkutsk", "Yakutsk"}, false, [3]int{}, 0, false},
+		{"no set, forced", []string{"Siberia", "Irkutsk", "Yakutsk"}, true, [3]int{}, 0, false},
 		// Siberia, Yakutsk, Ural: one of each symbol, worth 4 < 23/2.
-		{"holds a small set", `"Siberia", "Yakutsk", "Ural"`, false, [3]int{0, 1, 2}, 4, false},
-		{"trades when forced", `"Siberia", "Yakutsk", "Ural"`, true, [3]int{0, 1, 2}, 4, true},
-		{"trades with four cards", `"Siberia", "Yakutsk", "Ural", "Irkutsk"`, false, [3]int{0, 1, 2}, 4, true},
+		{"holds a small set", []string{"Siberia", "Yakutsk", "Ural"}, false, [3]int{0, 1, 2}, 4, false},
+		{"trades when forced", []string{"Siberia", "Yakutsk", "Ural"}, true, [3]int{0, 1, 2}, 4, true},
+		{"trades with four cards", []string{"Siberia", "Yakutsk", "Ural", "Irkutsk"}, false, [3]int{0, 1, 2}, 4, true},
 		// Three infantry (0, 1, 2) come first, but a set showing the
 		// Northwest Territory, seat 0's, is worth 2 more.
-		{"owned territory bonus", `"Siberia", "Irkutsk", "Afghanistan", "Northwest Territory", "Ural"`, true, [3]int{0, 3, 4}, 6, true},
-		{"wild card", `"Alaska", "wild", "Siberia"`, false, [3]int{0, 1, 2}, 6, false},
+		{"owned territory bonus", []string{"Siberia", "Irkutsk", "Afghanistan", "Northwest Territory", "Ural"}, true, [3]int{0, 3, 4}, 6, true},
+		{"wild card", []string{"Alaska", "wild", "Siberia"}, false, [3]int{0, 1, 2}, 6, false},
 	}
 	var agent cardAgent // one agent for every case: its buffers are reused
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			data := append([]byte("hands = [["+tc.hand+"], []]\n"), base...)
-			pos, err := sim.ParsePosition(tc.name, data, m, r)
-			require.NoError(t, err)
+			pos := base.Clone()
+			dealTo(t, m, pos, 0, tc.hand...)
 			s, err := sim.NewStateAt(m, r, pos, 0)
 			require.NoError(t, err)
 			require.Equal(t, 23, s.Income(0))
@@ -1158,6 +1156,24 @@ func TestCardAgent(t *testing.T) {
 				assert.NoError(t, s.CheckTrade(0, set), "the set is legal")
 			}
 		})
+	}
+}
+
+// dealTo moves the cards of the named territories ("wild" for a wild
+// card) from pos's deck to the end of seat's hand, in that order.
+func dealTo(t testing.TB, m *sim.Map, pos *sim.Position, seat int, names ...string) {
+	t.Helper()
+	for _, name := range names {
+		c := sim.Card{Territory: -1, Symbol: sim.Wild}
+		if name != "wild" {
+			id, ok := m.TerritoryID(name)
+			require.True(t, ok, "no territory %q", name)
+			c = sim.Card{Territory: int16(id), Symbol: uint8(id % 3)}
+		}
+		i := slices.Index(pos.Deck, c)
+		require.GreaterOrEqual(t, i, 0, "card %q is not in the deck", name)
+		pos.Deck = slices.Delete(pos.Deck, i, i+1)
+		pos.Hands[seat] = append(pos.Hands[seat], c)
 	}
 }
 
