@@ -49,9 +49,10 @@ func (m *mediator) chooseAttack(conquered bool) (c attackChoice, thr float64, ok
 
 // attackBid returns the bid of own agent t in an attack auction of
 // threshold thr, given t's legal attacks (orders, all From t, one per
-// enemy neighbour; the next target of a live goal is one of them). The paper has the agents carry the goals that won the placement
-// auction, a conquering agent handing its goal path on to the conquered
-// territory's agent; MARS reads this as follows. The agent bids the best
+// enemy neighbour; the next target of a live goal is one of them). The
+// paper has the agents carry the goals that won the placement auction, a
+// conquering agent handing its goal path on to the conquered territory's
+// agent; MARS reads this as follows. The agent bids the best
 // odds, over its live pursued goals (those whose next target is still an
 // enemy's), of conquering the goal's whole remaining path with its
 // armies-1 attacking armies (the path ends early at a territory MARS
