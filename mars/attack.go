@@ -3,6 +3,8 @@ package mars
 import (
 	"fmt"
 	"slices"
+
+	"marslab/sim"
 )
 
 // attackChoice is an agent's bid in an attack auction.
@@ -18,8 +20,9 @@ type attackChoice struct {
 var noAttack = attackChoice{from: -1, to: -1, odds: -1, pursuit: -1}
 
 // chooseAttack runs one attack auction (MARS paper, "Attack"): every
-// eligible agent (own territory with an enemy neighbour and more than one
-// army) bids its success odds (attackBid), and the highest bid attacks if
+// eligible agent (the From of a legal attack: an own territory with an
+// enemy neighbour and more than one army, as sim.State.LegalAttacks lists
+// them) bids its success odds (attackBid), and the highest bid attacks if
 // it reaches the threshold thr: W_p1 before the turn's first conquest, W_p
 // after. The highest bid wins, ties to the lowest attacking territory id.
 // ok is false when no bid reaches thr; c is then the best bid (odds -1 if
@@ -30,21 +33,26 @@ func (m *mediator) chooseAttack(conquered bool) (c attackChoice, thr float64, ok
 		thr = m.p.Wp
 	}
 	c = noAttack
-	for _, t := range m.ownList() {
-		if m.b.armies[t] < 2 {
-			continue
+	m.legal = m.b.s.LegalAttacks(m.b.me, m.legal[:0])
+	for i := 0; i < len(m.legal); {
+		j := i + 1
+		for j < len(m.legal) && m.legal[j].From == m.legal[i].From {
+			j++
 		}
-		if x := m.attackBid(t, thr); x.odds > c.odds {
+		if x := m.attackBid(m.legal[i:j], thr); x.odds > c.odds {
 			c = x
 		}
+		i = j
 	}
 	return c, thr, c.odds >= 0 && c.odds >= thr
 }
 
-// attackBid returns own agent t's bid in an attack auction of threshold
-// thr. The paper has the agents carry the goals that won the placement
-// auction, a conquering agent handing its goal path on to the conquered
-// territory's agent; MARS reads this as follows. The agent bids the best
+// attackBid returns the bid of own agent t in an attack auction of
+// threshold thr, given t's legal attacks (orders, all From t, one per
+// enemy neighbour; the next target of a live goal is one of them). The
+// paper has the agents carry the goals that won the placement auction, a
+// conquering agent handing its goal path on to the conquered territory's
+// agent; MARS reads this as follows. The agent bids the best
 // odds, over its live pursued goals (those whose next target is still an
 // enemy's), of conquering the goal's whole remaining path with its
 // armies-1 attacking armies (the path ends early at a territory MARS
@@ -65,14 +73,15 @@ func (m *mediator) chooseAttack(conquered bool) (c attackChoice, thr float64, ok
 //
 // Ties go to the lowest target territory id, then (between goals with the
 // same target) to the goal the agent got first.
-func (m *mediator) attackBid(t int, thr float64) attackChoice {
+func (m *mediator) attackBid(orders []sim.AttackOrder, thr float64) attackChoice {
 	b := m.b
-	att := b.armies[t] - 1
+	t := orders[0].From
+	att := b.Armies[t] - 1
 	best := noAttack
 	for i := m.agents[t].phead; i >= 0; i = m.pursuits[i].next {
 		p := &m.pursuits[i]
 		path := m.path(p.g)
-		if p.pos >= len(path) || b.owner[path[p.pos]] == b.me {
+		if p.pos >= len(path) || b.Owner[path[p.pos]] == b.me {
 			continue // achieved, or its next target is already MARS's
 		}
 		v := path[p.pos]
@@ -90,11 +99,9 @@ func (m *mediator) attackBid(t int, thr float64) attackChoice {
 		return best
 	}
 	best = noAttack
-	for _, u := range b.nbr[t] {
-		if b.owner[u] == b.me {
-			continue
-		}
-		if o := m.o.win(att, b.armies[u]); o > best.odds || (o == best.odds && u < best.to) {
+	for _, x := range orders {
+		u := x.To
+		if o := m.o.win(att, b.Armies[u]); o > best.odds || (o == best.odds && u < best.to) {
 			best = attackChoice{from: t, to: u, odds: o, pursuit: -1}
 		}
 	}
@@ -139,10 +146,10 @@ func (m *mediator) goalOdds(p *pursuit, att int) float64 {
 func (m *mediator) goalBound(p *pursuit, att int, stop float64) float64 {
 	u := 1.0
 	for j, v := range m.path(p.g)[p.pos:] {
-		if m.b.owner[v] == m.b.me {
+		if m.b.Owner[v] == m.b.me {
 			break
 		}
-		if u *= m.o.win(att-j, m.b.armies[v]); u < stop {
+		if u *= m.o.win(att-j, m.b.Armies[v]); u < stop {
 			break
 		}
 	}
@@ -155,11 +162,11 @@ func (m *mediator) remaining(p pursuit) int {
 	m.scratch = m.scratch[:0]
 	sum := 0
 	for _, v := range m.path(p.g)[p.pos:] {
-		if m.b.owner[v] == m.b.me {
+		if m.b.Owner[v] == m.b.me {
 			break
 		}
-		m.scratch = append(m.scratch, m.b.armies[v])
-		sum += m.b.armies[v]
+		m.scratch = append(m.scratch, m.b.Armies[v])
+		sum += m.b.Armies[v]
 	}
 	return sum
 }
@@ -168,7 +175,7 @@ func (m *mediator) remaining(p pursuit) int {
 // and is an enemy's.
 func (m *mediator) live(p pursuit) bool {
 	path := m.path(p.g)
-	return p.pos < len(path) && m.b.owner[path[p.pos]] != m.b.me
+	return p.pos < len(path) && m.b.Owner[path[p.pos]] != m.b.me
 }
 
 // bestLive returns the defenders left on agent t's best live goal, the
@@ -212,7 +219,7 @@ func (m *mediator) explainAttack(c attackChoice, conquered, ok bool) {
 		kind = "goal " + m.pathString(p.g, p.pos)
 	}
 	fmt.Fprintf(m.w, "  attack: %s(%d)>%s(%d) odds %.3f >= %s (%s)\n",
-		m.name(c.from), m.b.armies[c.from], m.name(c.to), m.b.armies[c.to], c.odds, thr, kind)
+		m.name(c.from), m.b.Armies[c.from], m.name(c.to), m.b.Armies[c.to], c.odds, thr, kind)
 }
 
 // occupy decides how many armies move from `from` into the conquered
@@ -259,7 +266,7 @@ func (m *mediator) occupy(from, to, lo, hi int) int {
 		}
 		i = p.next
 	}
-	total := b.armies[from] // armies to share, one of which must stay
+	total := b.Armies[from] // armies to share, one of which must stay
 	dt, goesOn := m.bestLive(to, total-1)
 	df, stays := m.bestLive(from, total-1)
 	var k, et, ef int
@@ -294,15 +301,4 @@ func (m *mediator) occupy(from, to, lo, hi int) int {
 		m.explainPursuits("; goals handed on: ", ta.phead)
 	}
 	return k
-}
-
-// ownList refreshes and returns the own territories in ascending order.
-func (m *mediator) ownList() []int {
-	m.own = m.own[:0]
-	for t, o := range m.b.owner {
-		if o == m.b.me {
-			m.own = append(m.own, t)
-		}
-	}
-	return m.own
 }

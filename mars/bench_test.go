@@ -3,6 +3,8 @@ package mars_test
 import (
 	"testing"
 
+	"github.com/stretchr/testify/require"
+
 	"marslab/bots/registry"
 	"marslab/mars"
 	"marslab/sim"
@@ -14,19 +16,13 @@ func baseline(tb testing.TB) []sim.Player {
 	reg := registry.Default()
 	ps := make([]sim.Player, 0, 6)
 	bot, err := mars.New(mars.PaperParams())
-	if err != nil {
-		tb.Fatal(err)
-	}
+	require.NoError(tb, err)
 	ps = append(ps, bot)
 	for _, name := range []string{"aggressive", "pacifist", "passive", "random", "aggressive"} {
 		seat, err := reg.ParseSeat(name, nil)
-		if err != nil {
-			tb.Fatal(err)
-		}
+		require.NoError(tb, err)
 		p, err := seat.New()
-		if err != nil {
-			tb.Fatal(err)
-		}
+		require.NoError(tb, err)
 		ps = append(ps, p)
 	}
 	return ps
@@ -35,17 +31,11 @@ func baseline(tb testing.TB) []sim.Player {
 func newGame(tb testing.TB) *sim.Game {
 	tb.Helper()
 	m, err := sim.LoadMap("classic")
-	if err != nil {
-		tb.Fatal(err)
-	}
+	require.NoError(tb, err)
 	r, err := sim.LoadRules("mars2006")
-	if err != nil {
-		tb.Fatal(err)
-	}
+	require.NoError(tb, err)
 	g, err := sim.NewGame(m, r, 6)
-	if err != nil {
-		tb.Fatal(err)
-	}
+	require.NoError(tb, err)
 	return g
 }
 
@@ -59,9 +49,7 @@ func BenchmarkMarsGame(b *testing.B) {
 	i := uint64(0)
 	for b.Loop() {
 		res, err := g.Play(ps, 1, i)
-		if err != nil {
-			b.Fatal(err)
-		}
+		require.NoError(b, err)
 		turns += res.Turns
 		i++
 	}

@@ -1,11 +1,21 @@
 package mars
 
-import "marslab/sim"
+import (
+	"marslab/bots/blocks"
+	"marslab/sim"
+)
 
 // board is the mediator's picture of the game: the map's static facts,
-// precomputed once per map, and the current owners and armies, read from
-// the sim.State at each phase (or filled by hand in tests). Every slice is
-// indexed by territory or continent id and reused between turns.
+// precomputed once per map, and the current owners and armies (the
+// embedded blocks.Board, whose position queries MARS shares with the other
+// bots), read from the sim.State at each phase. Every slice is indexed by
+// territory or continent id and reused between turns.
+//
+// The terms of Table 3 that MARS evaluates for every territory on every
+// placement (the friendly and enemy neighbours and their armies, gathered
+// in one pass over the neighbours; the continent shares, summarised once
+// per phase in contMine and contSole) are computed here rather than asked
+// of the blocks.Board queries, which take a pass each.
 type board struct {
 	// Static, per map.
 	nbr       [][]int   // neighbours of each territory
@@ -16,11 +26,11 @@ type board struct {
 	vcb       []int     // V_cb: other continents each territory borders
 
 	// Dynamic.
-	me       int
-	owner    []int
-	armies   []int
-	contMine []int // territories of each continent owned by me
-	contSole []int // the enemy owning a whole continent, or -1
+	blocks.Board            // owners and armies
+	s            *sim.State // the state the board was last loaded from
+	me           int
+	contMine     []int // territories of each continent owned by me
+	contSole     []int // the enemy owning a whole continent, or -1
 }
 
 // newBoard precomputes the static part for a map given as adjacency lists,
@@ -36,8 +46,7 @@ func newBoard(nbr [][]int, cont []int, bonus []int) *board {
 		contBonus: make([]float64, nc),
 		vsv:       make([]float64, nc),
 		vcb:       make([]int, n),
-		owner:     make([]int, n),
-		armies:    make([]int, n),
+		Board:     blocks.Board{Owner: make([]int, n), Armies: make([]int, n)},
 		contMine:  make([]int, nc),
 		contSole:  make([]int, nc),
 	}
@@ -88,12 +97,11 @@ func boardFromMap(m *sim.Map) *board {
 	return newBoard(nbr, cont, bonus)
 }
 
-// load copies owners and armies from s, as seen by seat me.
+// load copies owners and armies from s, as seen by seat me, and keeps s
+// for the searches through MARS's territories (sim.OwnedPaths).
 func (b *board) load(s *sim.State, me int) {
-	for t := range b.owner {
-		b.owner[t] = s.Owner(t)
-		b.armies[t] = s.Armies(t)
-	}
+	b.s = s
+	b.Load(s)
 	b.refresh(me)
 }
 
@@ -104,7 +112,7 @@ func (b *board) refresh(me int) {
 	for c, ts := range b.contTerr {
 		mine, sole := 0, -2
 		for _, t := range ts {
-			o := b.owner[t]
+			o := b.Owner[t]
 			if o == me {
 				mine++
 			}
@@ -142,12 +150,12 @@ func (b *board) terms(p *Params, t int) terms {
 	var x terms
 	c := b.cont[t]
 	for _, u := range b.nbr[t] {
-		if b.owner[u] == b.me {
+		if b.Owner[u] == b.me {
 			x.Vfn++
-			x.Vfnu += b.armies[u]
+			x.Vfnu += b.Armies[u]
 		} else {
 			x.Ven++
-			x.Venu += b.armies[u]
+			x.Venu += b.Armies[u]
 		}
 	}
 	x.Vsv = b.vsv[c]
@@ -157,7 +165,7 @@ func (b *board) terms(p *Params, t int) terms {
 	mine := b.contMine[c]
 	x.Vcp = float64(mine) / float64(size)
 	others := mine
-	if b.owner[t] == b.me {
+	if b.Owner[t] == b.me {
 		others--
 	}
 	if others == size-1 {
@@ -180,8 +188,8 @@ func (b *board) value(p *Params, t int) float64 { return b.terms(p, t).Value }
 func (b *board) maxEnemy(t int, skip []bool) int {
 	e := 0
 	for _, u := range b.nbr[t] {
-		if b.owner[u] != b.me && (skip == nil || !skip[u]) && b.armies[u] > e {
-			e = b.armies[u]
+		if b.Owner[u] != b.me && (skip == nil || !skip[u]) && b.Armies[u] > e {
+			e = b.Armies[u]
 		}
 	}
 	return e

@@ -11,30 +11,33 @@ import "marslab/sim"
 // forces a trade), or when the reward is at least half of the turn's
 // income from territories and continents (the armies matter now); else
 // holding on costs nothing and keeps the option of a better set.
-type cardAgent struct{}
+//
+// The sets come from the engine's own list (sim.State.ValidTrades), in its
+// order: indices increasing within a set, sets in lexicographic order.
+type cardAgent struct {
+	hand []sim.Card // the hand, reused between calls
+	sets [][3]int   // the valid sets of the hand, reused between calls
+}
 
 // choose returns the set to trade, or ok == false to hold the cards.
-func (cardAgent) choose(s *sim.State, me int, forced bool) (set [3]int, reward int, ok bool) {
-	h := s.Hand(make([]sim.Card, 0, 64))
+func (c *cardAgent) choose(s *sim.State, me int, forced bool) (set [3]int, reward int, ok bool) {
+	c.hand = s.Hand(c.hand[:0])
+	c.sets, ok = s.ValidTrades(me, c.sets[:0])
+	if !ok {
+		return set, 0, false
+	}
+	h := c.hand
 	best := -1
-	for i := 0; i < len(h); i++ {
-		for j := i + 1; j < len(h); j++ {
-			for k := j + 1; k < len(h); k++ {
-				sym := [3]uint8{h[i].Symbol, h[j].Symbol, h[k].Symbol}
-				if !sim.ValidSet(sym) {
-					continue
-				}
-				r := s.SetValue(sym)
-				for _, c := range [3]sim.Card{h[i], h[j], h[k]} {
-					if c.Territory >= 0 && s.Owner(int(c.Territory)) == me {
-						r += s.Rules().Cards.TerritoryBonus
-						break
-					}
-				}
-				if r > best {
-					best, set = r, [3]int{i, j, k}
-				}
+	for _, x := range c.sets {
+		r := s.SetValue([3]uint8{h[x[0]].Symbol, h[x[1]].Symbol, h[x[2]].Symbol})
+		for _, k := range x {
+			if t := h[k].Territory; t >= 0 && s.Owner(int(t)) == me {
+				r += s.Rules().Cards.TerritoryBonus
+				break
 			}
+		}
+		if r > best {
+			best, set = r, x
 		}
 	}
 	if best < 0 {

@@ -24,20 +24,23 @@ const transportCost = 0.1
 // (see buyBid).
 const valueFloor = 1.0
 
-// fortifier holds the fortification phase's buffers.
+// fortifier holds the fortification phase's buffers. The searches through
+// MARS's territories (distances to the front, steps from the moving stack,
+// clusters) are sim.OwnedPaths searches on the board's State.
 type fortifier struct {
-	comp    []int // cluster id of own territories, -1 otherwise
-	dist    []int // steps to the nearest front territory of the cluster, -1 if none
-	threat  []int // largest enemy stack next to each territory
-	spare   []int // armies each territory can sell
-	sold    []int // armies sold in the auction
-	got     []int // armies bought in the auction
-	demand  []int // armies each territory asked for
-	queue   []int
-	steps   []int // owned steps from the moving stack (connected rule), -1 unreached
+	front   []int  // own territories with an enemy neighbour
+	dist    []int  // steps to the nearest front territory of the cluster, -1 if none
+	threat  []int  // largest enemy stack next to each territory
+	spare   []int  // armies each territory can sell
+	sold    []int  // armies sold in the auction
+	got     []int  // armies bought in the auction
+	demand  []int  // armies each territory asked for
+	steps   []int  // owned steps from the moving stack (connected rule), -1 unreached
+	source  [1]int // the moving stack (connected rule), the source of steps
+	seen    []bool // territories of the clusters counted so far (clusters)
+	comp    []int  // one cluster's territories (clusters)
 	net     flowNet
 	edges   []flowEdge
-	nclust  int
 	nseller int
 }
 
@@ -46,7 +49,7 @@ type fortifier struct {
 type flowEdge struct{ e, from, to int }
 
 func (f *fortifier) init(n int) {
-	f.comp = make([]int, n)
+	f.front = make([]int, 0, n)
 	f.dist = make([]int, n)
 	f.threat = make([]int, n)
 	f.spare = make([]int, n)
@@ -54,64 +57,63 @@ func (f *fortifier) init(n int) {
 	f.got = make([]int, n)
 	f.demand = make([]int, n)
 	f.steps = make([]int, n)
+	f.seen = make([]bool, n)
+	f.comp = make([]int, 0, n)
 }
 
-// analyse finds the owned clusters, every own territory's distance (in
-// owned steps) to the front (own territories with an enemy neighbour),
-// the threat each faces and the armies it can spare: an interior
-// territory can spare all but one army; a front territory keeps as many
-// armies as its strongest enemy neighbour (at least one) and can spare
-// the rest.
+// analyse finds every own territory's distance (in owned steps) to the
+// front (own territories with an enemy neighbour), the threat each faces
+// and the armies it can spare: an interior territory can spare all but one
+// army; a front territory keeps as many armies as its strongest enemy
+// neighbour (at least one) and can spare the rest. An own territory in a
+// cluster without a front has distance -1 and spares nothing.
 func (m *mediator) analyse() {
 	b, f := m.b, &m.fl
-	f.nclust, f.nseller = 0, 0
-	for t := range b.owner {
-		f.comp[t], f.dist[t], f.sold[t], f.got[t], f.demand[t], f.spare[t] = -1, -1, 0, 0, 0, 0
-		f.threat[t] = 0
-	}
-	for t := range b.owner {
-		if b.owner[t] != b.me || f.comp[t] >= 0 {
-			continue
-		}
-		f.queue = append(f.queue[:0], t)
-		f.comp[t] = f.nclust
-		for q := 0; q < len(f.queue); q++ {
-			for _, u := range b.nbr[f.queue[q]] {
-				if b.owner[u] == b.me && f.comp[u] < 0 {
-					f.comp[u] = f.nclust
-					f.queue = append(f.queue, u)
-				}
-			}
-		}
-		f.nclust++
-	}
-	f.queue = f.queue[:0]
-	for t := range b.owner {
-		if b.owner[t] != b.me {
+	f.nseller = 0
+	f.front = f.front[:0]
+	for t := range b.Owner {
+		f.sold[t], f.got[t], f.demand[t], f.spare[t], f.threat[t] = 0, 0, 0, 0, 0
+		if b.Owner[t] != b.me {
 			continue
 		}
 		f.threat[t] = b.maxEnemy(t, nil)
-		for _, u := range b.nbr[t] {
-			if b.owner[u] != b.me {
-				f.dist[t] = 0
-				f.queue = append(f.queue, t)
-				break
-			}
+		if b.IsBorder(b.me, t) {
+			f.front = append(f.front, t)
 		}
 	}
-	f.spread(b, f.dist)
-	for t := range b.owner {
+	f.dist = b.s.Paths().Distances(b.s, b.me, f.front, f.dist)
+	for t := range b.Owner {
 		switch {
-		case b.owner[t] != b.me || f.dist[t] < 0:
+		case b.Owner[t] != b.me || f.dist[t] < 0:
 		case f.dist[t] > 0:
-			f.spare[t] = b.armies[t] - 1
+			f.spare[t] = b.Armies[t] - 1
 		default:
-			f.spare[t] = max(0, b.armies[t]-max(1, f.threat[t]))
+			f.spare[t] = max(0, b.Armies[t]-max(1, f.threat[t]))
 		}
 		if f.spare[t] > 0 {
 			f.nseller++
 		}
 	}
+}
+
+// clusters returns the number of MARS's clusters (maximal sets of own
+// territories joined through own territories), for the explanation.
+func (m *mediator) clusters() int {
+	b, f := m.b, &m.fl
+	paths := b.s.Paths()
+	clear(f.seen)
+	n := 0
+	for t := range b.Owner {
+		if b.Owner[t] != b.me || f.seen[t] {
+			continue
+		}
+		f.comp = paths.Component(b.s, b.me, t, f.comp[:0])
+		for _, u := range f.comp {
+			f.seen[u] = true
+		}
+		n++
+	}
+	return n
 }
 
 // buyBid is front territory u's bid for one more army in the intra-cluster
@@ -125,7 +127,7 @@ func (m *mediator) analyse() {
 // floor such a front bids on its threat, (threat+1)/(armies+bought+1).
 func (m *mediator) buyBid(u int) float64 {
 	f := &m.fl
-	return max(m.vals[u], valueFloor) * float64(f.threat[u]+1) / float64(m.b.armies[u]+f.got[u]-f.sold[u]+1)
+	return max(m.vals[u], valueFloor) * float64(f.threat[u]+1) / float64(m.b.Armies[u]+f.got[u]-f.sold[u]+1)
 }
 
 // auction sells, army by army, the spare armies of the sellers next to
@@ -138,7 +140,7 @@ func (m *mediator) auction() {
 	b, f := m.b, &m.fl
 	for {
 		bestS, bestU, best := -1, -1, 0.0
-		for s := range b.owner {
+		for s := range b.Owner {
 			if f.spare[s]-f.sold[s] <= 0 || f.dist[s] > 1 {
 				continue
 			}
@@ -147,7 +149,7 @@ func (m *mediator) auction() {
 				keep = m.buyBid(s)
 			}
 			for _, u := range b.nbr[s] {
-				if b.owner[u] != b.me || f.dist[u] != 0 || (f.dist[s] == 0 && f.spare[u] > 0) {
+				if b.Owner[u] != b.me || f.dist[u] != 0 || (f.dist[s] == 0 && f.spare[u] > 0) {
 					continue
 				}
 				price := m.buyBid(u) * (1 - transportCost)
@@ -181,7 +183,7 @@ func (m *mediator) auction() {
 // bid, discounted per step (fortifyConnected).
 func (m *mediator) fortify(mode sim.FortifyMode, buf []sim.Move) []sim.Move {
 	b, f := m.b, &m.fl
-	for t := range b.owner {
+	for t := range b.Owner {
 		m.vals[t] = b.value(&m.p, t)
 	}
 	m.analyse()
@@ -189,22 +191,22 @@ func (m *mediator) fortify(mode sim.FortifyMode, buf []sim.Move) []sim.Move {
 		return m.fortifyConnected(buf)
 	}
 	m.auction()
-	for u := range b.owner {
-		if b.owner[u] != b.me || f.dist[u] < 1 {
+	for u := range b.Owner {
+		if b.Owner[u] != b.me || f.dist[u] < 1 {
 			continue
 		}
 		for _, s := range b.nbr[u] {
-			if b.owner[s] == b.me && f.dist[s] == f.dist[u]+1 {
+			if b.Owner[s] == b.me && f.dist[s] == f.dist[u]+1 {
 				f.demand[u] += f.spare[s]
 			}
 		}
 	}
-	n := len(b.owner)
+	n := len(b.Owner)
 	src, sink := 2*n, 2*n+1
 	f.net.reset(2*n + 2)
 	f.edges = f.edges[:0]
-	for s := range b.owner {
-		if b.owner[s] != b.me {
+	for s := range b.Owner {
+		if b.Owner[s] != b.me {
 			continue
 		}
 		// A front seller sells only what the auction sold; an interior one
@@ -216,7 +218,7 @@ func (m *mediator) fortify(mode sim.FortifyMode, buf []sim.Move) []sim.Move {
 		if supply > 0 {
 			f.net.addEdge(src, s, supply)
 			for _, u := range b.nbr[s] {
-				if b.owner[u] != b.me || f.demand[u] == 0 {
+				if b.Owner[u] != b.me || f.demand[u] == 0 {
 					continue
 				}
 				ok := f.dist[u] == f.dist[s]-1 || (f.dist[s] <= 1 && f.dist[u] == 0 && f.got[u] > 0)
@@ -231,7 +233,7 @@ func (m *mediator) fortify(mode sim.FortifyMode, buf []sim.Move) []sim.Move {
 	}
 	total := f.net.maxFlow(src, sink)
 	if m.w != nil {
-		fmt.Fprintf(m.w, "  fortify (%s): %d clusters, %d sellers, max flow %d\n", mode, f.nclust, f.nseller, total)
+		fmt.Fprintf(m.w, "  fortify (%s): %d clusters, %d sellers, max flow %d\n", mode, m.clusters(), f.nseller, total)
 	}
 	if mode == sim.FortifySingle {
 		bi, bf := -1, 0
@@ -266,26 +268,22 @@ func (m *mediator) fortify(mode sim.FortifyMode, buf []sim.Move) []sim.Move {
 // owned steps from the source to u (ties to the lowest id).
 func (m *mediator) fortifyConnected(buf []sim.Move) []sim.Move {
 	b, f := m.b, &m.fl
-	s := -1
-	for t := range b.owner {
-		if f.dist[t] > 0 && f.spare[t] > 0 && (s < 0 || f.spare[t] > f.spare[s]) {
-			s = t
+	src := -1
+	for t := range b.Owner {
+		if f.dist[t] > 0 && f.spare[t] > 0 && (src < 0 || f.spare[t] > f.spare[src]) {
+			src = t
 		}
 	}
-	if s < 0 {
+	if src < 0 {
 		if m.w != nil {
-			fmt.Fprintf(m.w, "  fortify (connected): %d clusters, no interior army to move\n", f.nclust)
+			fmt.Fprintf(m.w, "  fortify (connected): %d clusters, no interior army to move\n", m.clusters())
 		}
 		return buf
 	}
-	for t := range f.steps {
-		f.steps[t] = -1
-	}
-	f.steps[s] = 0
-	f.queue = append(f.queue[:0], s)
-	f.spread(b, f.steps)
+	f.source[0] = src
+	f.steps = b.s.Paths().Distances(b.s, b.me, f.source[:], f.steps)
 	u, best := -1, 0.0
-	for t := range b.owner {
+	for t := range b.Owner {
 		if f.steps[t] > 0 && f.dist[t] == 0 {
 			if v := m.buyBid(t) * math.Pow(1-transportCost, float64(f.steps[t])); u < 0 || v > best {
 				u, best = t, v
@@ -297,23 +295,7 @@ func (m *mediator) fortifyConnected(buf []sim.Move) []sim.Move {
 	}
 	if m.w != nil {
 		fmt.Fprintf(m.w, "  fortify (connected): %d clusters; %s > %s: %d armies (bid %.2f after %d steps)\n",
-			f.nclust, m.name(s), m.name(u), f.spare[s], best, f.steps[u])
+			m.clusters(), m.name(src), m.name(u), f.spare[src], best, f.steps[u])
 	}
-	return append(buf, sim.Move{From: s, To: u, Armies: f.spare[s]})
-}
-
-// spread completes a breadth-first search over MARS's territories from the
-// territories in f.queue, whose dist is set (-1 marks the unreached): it
-// sets dist of every own territory reachable through own territories to
-// its number of steps from the nearest start.
-func (f *fortifier) spread(b *board, dist []int) {
-	for q := 0; q < len(f.queue); q++ {
-		t := f.queue[q]
-		for _, u := range b.nbr[t] {
-			if b.owner[u] == b.me && dist[u] < 0 {
-				dist[u] = dist[t] + 1
-				f.queue = append(f.queue, u)
-			}
-		}
-	}
+	return append(buf, sim.Move{From: src, To: u, Armies: f.spare[src]})
 }

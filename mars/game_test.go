@@ -3,9 +3,12 @@ package mars_test
 import (
 	"bytes"
 	"fmt"
-	"reflect"
+	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"marslab/bots"
 	"marslab/bots/registry"
@@ -16,29 +19,21 @@ import (
 func TestPaperParamsMatchConfig(t *testing.T) {
 	reg := registry.Default()
 	f, ok := reg.Lookup("mars")
-	if !ok {
-		t.Fatal("mars is not registered")
-	}
+	require.True(t, ok, "mars is not registered")
 	vals, err := registry.ReadParamFile(f, "../configs/bots/mars-paper.toml")
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	specs := mars.ParamSpecs()
-	if len(vals) != len(specs) {
-		t.Fatalf("mars-paper.toml sets %d parameters, want all %d", len(vals), len(specs))
-	}
+	require.Len(t, vals, len(specs), "mars-paper.toml sets every parameter")
 	paper := mars.PaperParams()
 	for _, s := range specs {
-		got, _ := paper.Get(s.Name)
-		if vals[s.Name] != got || s.Default != got {
-			t.Errorf("%s: toml %v, PaperParams %v, spec default %v", s.Name, vals[s.Name], got, s.Default)
-		}
+		got, ok := paper.Get(s.Name)
+		require.True(t, ok, s.Name)
+		assert.Equal(t, got, vals[s.Name], "%s: toml against PaperParams", s.Name)
+		assert.Equal(t, got, s.Default, "%s: spec default against PaperParams", s.Name)
 	}
 	want := []float64{3.5, 170, 0.7375, 0.25, 5, 70, 1.2, -0.3, 0.05, -0.03, 0.5, 20, 4}
 	for i, s := range specs {
-		if s.Default != want[i] {
-			t.Errorf("%s default %v, Tables 1-2 say %v", s.Name, s.Default, want[i])
-		}
+		assert.Equal(t, want[i], s.Default, "%s default: Tables 1-2", s.Name)
 	}
 }
 
@@ -58,30 +53,24 @@ func TestParamsSet(t *testing.T) {
 		{"X", 1, `unknown parameter "X"`},
 	}
 	for _, tc := range tests {
-		p := mars.PaperParams()
-		err := p.Set(tc.name, tc.v)
-		if tc.wantErr == "" {
-			if err != nil {
-				t.Errorf("Set(%s, %v): %v", tc.name, tc.v, err)
-				continue
+		t.Run(fmt.Sprintf("%s=%v", tc.name, tc.v), func(t *testing.T) {
+			p := mars.PaperParams()
+			err := p.Set(tc.name, tc.v)
+			if tc.wantErr == "" {
+				require.NoError(t, err)
+				got, ok := p.Get(tc.name)
+				assert.True(t, ok)
+				assert.Equal(t, tc.v, got, "Get after Set")
+				return
 			}
-			if got, _ := p.Get(tc.name); got != tc.v {
-				t.Errorf("Get(%s) = %v after Set %v", tc.name, got, tc.v)
-			}
-			continue
-		}
-		if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
-			t.Errorf("Set(%s, %v) = %v, want error containing %q", tc.name, tc.v, err, tc.wantErr)
-		}
-		if p != mars.PaperParams() {
-			t.Errorf("failed Set(%s) changed the parameters", tc.name)
-		}
+			require.ErrorContains(t, err, tc.wantErr)
+			assert.Equal(t, mars.PaperParams(), p, "a failed Set changes nothing")
+		})
 	}
 	bad := mars.PaperParams()
 	bad.Wp = 2
-	if _, err := mars.New(bad); err == nil {
-		t.Error("New accepted W_p = 2")
-	}
+	_, err := mars.New(bad)
+	assert.Error(t, err, "New accepts W_p = 2")
 }
 
 func FuzzParamsSet(f *testing.F) {
@@ -90,123 +79,32 @@ func FuzzParamsSet(f *testing.F) {
 	f.Add("C_oc", -1e9)
 	f.Fuzz(func(t *testing.T, name string, v float64) {
 		p := mars.PaperParams()
-		err := p.Set(name, v)
-		if err == nil {
-			if got, ok := p.Get(name); !ok || got != v {
-				t.Fatalf("Set(%q, %v) ok but Get = %v, %v", name, v, got, ok)
-			}
-			if verr := p.Validate(); verr != nil {
-				t.Fatalf("Set(%q, %v) ok but Validate: %v", name, v, verr)
-			}
-		} else if p != mars.PaperParams() {
-			t.Fatalf("failed Set(%q, %v) changed the parameters", name, v)
+		if err := p.Set(name, v); err != nil {
+			require.Equal(t, mars.PaperParams(), p, "failed Set(%q, %v) changed the parameters", name, v)
+			return
 		}
+		got, ok := p.Get(name)
+		require.True(t, ok, "Set(%q, %v) ok but Get fails", name, v)
+		require.Equal(t, v, got, "Set(%q, %v) then Get", name, v)
+		require.NoError(t, p.Validate(), "Set(%q, %v) ok but Validate fails", name, v)
 	})
 }
 
 func TestRegistrySeat(t *testing.T) {
 	reg := registry.Default()
 	seat, err := reg.ParseSeat("mars(W_p=0.8;G_l=3)", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	p, err := seat.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, ok := p.(*mars.Bot)
-	if !ok {
-		t.Fatalf("mars seat made a %T", p)
-	}
-	if b.Params().Wp != 0.8 || b.Params().Gl != 3 || b.Params().Pob != 170 {
-		t.Errorf("params %+v", b.Params())
-	}
-	if _, ok := p.(bots.Explainer); !ok {
-		t.Error("*mars.Bot is not a bots.Explainer")
-	}
-	if _, err := reg.ParseSeat("mars(W_p=1.5)", nil); err == nil {
-		t.Error("W_p = 1.5 accepted")
-	}
+	require.NoError(t, err)
+	require.IsType(t, &mars.Bot{}, p)
+	b := p.(*mars.Bot)
+	assert.Equal(t, 0.8, b.Params().Wp)
+	assert.Equal(t, 3, b.Params().Gl)
+	assert.Equal(t, 170.0, b.Params().Pob)
+	assert.Implements(t, (*bots.Explainer)(nil), p)
+	_, err = reg.ParseSeat("mars(W_p=1.5)", nil)
+	assert.Error(t, err, "W_p = 1.5 accepted")
 }
-
-// smallMap is a 12-territory map of three continents for TestGames: a
-// board unlike the classic one (a continent without borders to two
-// others, a hub territory, a one-territory bridge).
-const smallMap = `
-name = "small"
-
-[[continents]]
-name = "West"
-bonus = 3
-
-[[continents]]
-name = "East"
-bonus = 2
-
-[[continents]]
-name = "Isle"
-bonus = 1
-
-[[territories]]
-name = "W1"
-continent = "West"
-neighbors = ["W2", "W3", "W4"]
-
-[[territories]]
-name = "W2"
-continent = "West"
-neighbors = ["W1", "W3", "W5"]
-
-[[territories]]
-name = "W3"
-continent = "West"
-neighbors = ["W1", "W2", "W4", "W5", "E1"]
-
-[[territories]]
-name = "W4"
-continent = "West"
-neighbors = ["W1", "W3"]
-
-[[territories]]
-name = "W5"
-continent = "West"
-neighbors = ["W2", "W3"]
-
-[[territories]]
-name = "E1"
-continent = "East"
-neighbors = ["W3", "E2", "E3"]
-
-[[territories]]
-name = "E2"
-continent = "East"
-neighbors = ["E1", "E3", "E4"]
-
-[[territories]]
-name = "E3"
-continent = "East"
-neighbors = ["E1", "E2", "E4", "I1"]
-
-[[territories]]
-name = "E4"
-continent = "East"
-neighbors = ["E2", "E3"]
-
-[[territories]]
-name = "I1"
-continent = "Isle"
-neighbors = ["E3", "I2", "I3"]
-
-[[territories]]
-name = "I2"
-continent = "Isle"
-neighbors = ["I1", "I3"]
-
-[[territories]]
-name = "I3"
-continent = "Isle"
-neighbors = ["I1", "I2"]
-`
 
 // invariants is an observer that checks the engine's invariants after
 // every event of the games it watches: every territory owned by a live
@@ -276,27 +174,26 @@ func (c *invariants) Observe(e *sim.Event) {
 	}
 }
 
+// errorf reports the first broken invariant of the games watched.
 func (c *invariants) errorf(format string, args ...any) {
 	if !c.failed {
-		c.t.Errorf(c.name+": "+format, args...)
+		assert.Fail(c.t, c.name+": "+fmt.Sprintf(format, args...))
 	}
 	c.failed = true
 }
 
 // TestGames plays MARS under every embedded rule set with 2 to 6 players,
-// on the classic map and on a small custom map (every rule set but
+// on the classic map and on a small custom map (testdata/small.toml: a
+// board unlike the classic one, with a continent without borders to two
+// others, a hub territory and a one-territory bridge; every rule set but
 // missions, whose cards name classic continents): no faults, the engine's
 // invariants hold after every event, and the same seed gives the same
 // result.
 func TestGames(t *testing.T) {
 	classic, err := sim.LoadMap("classic")
-	if err != nil {
-		t.Fatal(err)
-	}
-	small, err := sim.ParseMap("smallMap", []byte(smallMap))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
+	small, err := sim.LoadMap("testdata/small.toml")
+	require.NoError(t, err)
 	reg := registry.Default()
 	others := []string{"aggressive", "random", "pacifist", "passive", "aggressive"}
 	for _, m := range []*sim.Map{classic, small} {
@@ -305,9 +202,7 @@ func TestGames(t *testing.T) {
 				continue
 			}
 			r, err := sim.LoadRules(rname)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			for n := 2; n <= 6; n++ {
 				ps := []sim.Player{}
 				for i := 0; i < n; i++ {
@@ -316,40 +211,25 @@ func TestGames(t *testing.T) {
 						spec = others[i-1]
 					}
 					seat, err := reg.ParseSeat(spec, nil)
-					if err != nil {
-						t.Fatal(err)
-					}
+					require.NoError(t, err)
 					p, err := seat.New()
-					if err != nil {
-						t.Fatal(err)
-					}
+					require.NoError(t, err)
 					ps = append(ps, p)
 				}
 				g, err := sim.NewGame(m, r, n)
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				name := fmt.Sprintf("%s map, %s rules, %d players", m.Name, rname, n)
 				inv := &invariants{t: t, g: g, name: name}
 				g.Observe(inv)
 				for idx := uint64(0); idx < 2; idx++ {
 					res, err := g.Play(ps, 7, idx)
-					if err != nil {
-						t.Fatal(err)
-					}
-					for s, f := range res.Faults {
-						if f != 0 {
-							t.Errorf("%s, game %d: seat %d made %d faults", name, idx, s, f)
-						}
-					}
-					again, _ := g.Play(ps, 7, idx)
-					if !reflect.DeepEqual(res, again) {
-						t.Errorf("%s, game %d: replay differs: %+v vs %+v", name, idx, res, again)
-					}
+					require.NoError(t, err)
+					assert.Equal(t, make([]int, n), res.Faults, "%s, game %d: faults per seat", name, idx)
+					again, err := g.Play(ps, 7, idx)
+					require.NoError(t, err)
+					assert.Equal(t, res, again, "%s, game %d: replay", name, idx)
 				}
-				if inv.events < 100 {
-					t.Errorf("%s: only %d events observed", name, inv.events)
-				}
+				assert.GreaterOrEqual(t, inv.events, 100, "%s: events observed", name)
 			}
 		}
 	}
@@ -361,19 +241,13 @@ func TestGames(t *testing.T) {
 func TestTunedConfig(t *testing.T) {
 	reg := registry.Default()
 	seat, err := reg.ParseSeat("mars@../configs/bots/mars-tuned.toml", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	p, err := seat.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := p.(*mars.Bot).Params()
+	require.NoError(t, err)
+	require.IsType(t, &mars.Bot{}, p)
 	want := mars.PaperParams()
 	want.Wp, want.Pob = 0.8, 150
-	if got != want {
-		t.Errorf("mars-tuned.toml gives %+v, want %+v", got, want)
-	}
+	assert.Equal(t, want, p.(*mars.Bot).Params(), "mars-tuned.toml")
 }
 
 func TestExplain(t *testing.T) {
@@ -382,21 +256,17 @@ func TestExplain(t *testing.T) {
 	var buf bytes.Buffer
 	ps[0].(*mars.Bot).SetExplain(&buf)
 	res, err := g.Play(ps, 1, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	out := buf.String()
 	for _, want := range []string{"goals", "b_o ", "b_d ", "auction 1:", "attack: ", ">= W_p1=0.25 ", ">= W_p=0.7375 ",
 		"< W_p=0.7375", " pursues ", "fortify (one-step)", "flow "} {
-		if !strings.Contains(out, want) {
-			t.Errorf("explanation lacks %q", want)
-		}
+		assert.Contains(t, out, want, "explanation")
 	}
 	// Every auction win shows the terms of its equation, (4) or (5).
 	wins := 0
 	for _, line := range strings.Split(out, "\n") {
-		if strings.HasPrefix(line, "  attack: ") && strings.Contains(line, "threshold") {
-			t.Errorf("attack line does not name its threshold: %s", line)
+		if strings.HasPrefix(line, "  attack: ") {
+			assert.NotContains(t, line, "threshold", "an attack line names its threshold")
 		}
 		if !strings.Contains(line, "auction ") || !strings.Contains(line, " wins ") {
 			continue
@@ -406,19 +276,14 @@ func TestExplain(t *testing.T) {
 			strings.Contains(line, " p=") && strings.Contains(line, " w=") && strings.Contains(line, " d=")
 		def := strings.Contains(line, "b_d ") && strings.Contains(line, "P_db*v*(d_(m+i)-d_m)/i with i=") &&
 			strings.Contains(line, " v=") && strings.Contains(line, " d_m=") && strings.Contains(line, " d_(m+i)=")
-		if !off && !def {
-			t.Errorf("auction win without the bid's terms: %s", line)
-		}
+		assert.True(t, off || def, "auction win without the bid's terms: %s", line)
 	}
-	if wins < 10 {
-		t.Errorf("only %d auction wins explained", wins)
-	}
+	assert.GreaterOrEqual(t, wins, 10, "auction wins explained")
 	// Explaining changes no decision.
 	ps[0].(*mars.Bot).SetExplain(nil)
-	quiet, _ := g.Play(ps, 1, 0)
-	if !reflect.DeepEqual(res, quiet) {
-		t.Errorf("explained game %+v differs from quiet game %+v", res, quiet)
-	}
+	quiet, err := g.Play(ps, 1, 0)
+	require.NoError(t, err)
+	assert.Equal(t, res, quiet, "the explained game and the quiet one")
 }
 
 // BenchmarkMarsTurn measures MARS's decisions alone: the same game is
@@ -431,9 +296,8 @@ func BenchmarkMarsTurn(b *testing.B) {
 	ps[0] = c
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := g.Play(ps, 1, 3); err != nil {
-			b.Fatal(err)
-		}
+		_, err := g.Play(ps, 1, 3)
+		require.NoError(b, err)
 	}
 	b.ReportMetric(float64(c.turns)/float64(b.N), "mars-turns/op")
 	b.ReportMetric(b.Elapsed().Seconds()*1e3/float64(c.turns), "ms/mars-turn")
@@ -470,4 +334,30 @@ func Example() {
 	// Output:
 	// winner: true faults: [0 0]
 	// mars: parameter W_p = 2: must be in [0, 1]
+}
+
+// MARS asked for one decision at a position that a test builds: the
+// attack it orders with 12 armies in Alaska, next to Kamchatka's 3.
+func ExampleBot_Attack() {
+	m, _ := sim.LoadMap("classic")
+	r, _ := sim.LoadRules("classic")
+	pos, err := sim.LoadPosition("testdata/cards.toml", m, r)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	alaska, _ := m.TerritoryID("Alaska")
+	pos.Armies[alaska] = 12
+	pos.Phase = sim.PhaseAttack
+	s, err := sim.NewStateAt(m, r, pos, 0)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	bot, _ := mars.New(mars.PaperParams())
+	bot.Start(s, 0, rand.New(rand.NewPCG(1, 2)))
+	o, ok := bot.Attack(s)
+	fmt.Println(ok, m.Territories[o.From].Name, "->", m.Territories[o.To].Name, s.CheckAttack(0, o))
+	// Output:
+	// true Alaska -> Kamchatka <nil>
 }

@@ -93,17 +93,17 @@ func (m *mediator) propagate(n int) {
 	m.bnd = m.bnd[:0]
 	m.ccs = m.ccs[:0]
 	amax := 0
-	for t := range b.owner {
+	for t := range b.Owner {
 		a := &m.agents[t]
 		a.head, a.ngoals = -1, 0
 		a.seed = [2]int{-1, -1}
-		if b.owner[t] == b.me {
-			amax = max(amax, b.armies[t])
+		if b.Owner[t] == b.me {
+			amax = max(amax, b.Armies[t])
 			// a.reach[k]: the mayReach limit of a k-territory goal of t
 			// with all of t's armies and the n new ones.
 			for k := 1; k <= m.p.Gl; k++ {
 				a.reach[k] = 0
-				if r := b.armies[t] - 1 + n - k; r >= 0 {
+				if r := b.Armies[t] - 1 + n - k; r >= 0 {
 					a.reach[k] = m.o.limit(r)
 				}
 			}
@@ -119,12 +119,12 @@ func (m *mediator) propagate(n int) {
 			reach[k] = m.o.limit(amax - k)
 		}
 	}
-	for t := range b.owner {
-		if b.owner[t] != b.me {
-			m.msgs = append(m.msgs, message{last: int32(t), parent: -1, k: 1, w: m.vals[t], def: b.armies[t], seen: 1 << (t & 63)})
+	for t := range b.Owner {
+		if b.Owner[t] != b.me {
+			m.msgs = append(m.msgs, message{last: int32(t), parent: -1, k: 1, w: m.vals[t], def: b.Armies[t], seen: 1 << (t & 63)})
 		}
 	}
-	small := len(b.owner) <= 64 // chains carry a bit set of their territories
+	small := len(b.Owner) <= 64 // chains carry a bit set of their territories
 	for h := 0; h < len(m.msgs); h++ {
 		msg := m.msgs[h]
 		last := int(msg.last)
@@ -132,7 +132,7 @@ func (m *mediator) propagate(n int) {
 	next:
 		for _, u := range b.nbr[last] {
 			// An own territory is never on the (enemy) chain.
-			if b.owner[u] == b.me {
+			if b.Owner[u] == b.me {
 				cc = m.store(u, h, n, cc)
 				continue
 			}
@@ -150,7 +150,7 @@ func (m *mediator) propagate(n int) {
 					}
 				}
 			}
-			def := msg.def + b.armies[u]
+			def := msg.def + b.Armies[u]
 			if def >= reach[msg.k+1] { // !m.o.mayReach(amax, msg.k+1, def)
 				continue
 			}
@@ -168,7 +168,7 @@ func (m *mediator) store(t, h, n, cc int) int {
 	b := m.b
 	msg := &m.msgs[h]
 	a := &m.agents[t]
-	if msg.def >= a.reach[msg.k] { // !m.o.mayReach(b.armies[t]-1+n, msg.k, msg.def)
+	if msg.def >= a.reach[msg.k] { // !m.o.mayReach(b.Armies[t]-1+n, msg.k, msg.def)
 		return cc
 	}
 	if cc < 0 {
@@ -179,12 +179,12 @@ func (m *mediator) store(t, h, n, cc int) int {
 			m.paths = append(m.paths, end)
 		}
 		var threat int
-		if len(b.owner) <= 64 {
+		if len(b.Owner) <= 64 {
 			// The chain's bit set marks the path: the largest enemy stack
 			// next to end off the path, as maxEnemy(end, onPath).
 			for _, u := range b.nbr[end] {
-				if b.owner[u] != b.me && msg.seen&(1<<u) == 0 && b.armies[u] > threat {
-					threat = b.armies[u]
+				if b.Owner[u] != b.me && msg.seen&(1<<u) == 0 && b.Armies[u] > threat {
+					threat = b.Armies[u]
 				}
 			}
 		} else {
@@ -200,10 +200,10 @@ func (m *mediator) store(t, h, n, cc int) int {
 		// the armies it wins in the auction leave fewer to bid for, so a
 		// stays in this range for the whole placement. The cache covers
 		// the range of every own agent next to the chain's end.
-		lo, hi := b.armies[t], b.armies[t]
+		lo, hi := b.Armies[t], b.Armies[t]
 		for _, u := range b.nbr[msg.last] {
-			if b.owner[u] == b.me {
-				lo, hi = min(lo, b.armies[u]), max(hi, b.armies[u])
+			if b.Owner[u] == b.me {
+				lo, hi = min(lo, b.Armies[u]), max(hi, b.Armies[u])
 			}
 		}
 		c := oddsCache{off: off, threat: threat, cv: -1, bo: len(m.bnd), alo: lo - 1, na: hi - lo + n + 1}

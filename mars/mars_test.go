@@ -1,11 +1,15 @@
 package mars
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"marslab/dice"
 	"marslab/sim"
@@ -13,16 +17,78 @@ import (
 
 // testMediator builds a mediator for a hand-made map: adjacency lists,
 // continent of each territory, continent bonuses, owners and armies, seen
-// by seat 0.
+// by seat 0. Its board has no State: the searches through MARS's
+// territories (the fortification) need testStateMediator.
 func testMediator(t testing.TB, p Params, nbr [][]int, cont, bonus, owner, armies []int) *mediator {
 	t.Helper()
 	b := newBoard(nbr, cont, bonus)
-	copy(b.owner, owner)
-	copy(b.armies, armies)
+	copy(b.Owner, owner)
+	copy(b.Armies, armies)
 	b.refresh(0)
 	o, err := newOdds(dice.Classic)
-	must.NoError(t, err)
+	require.NoError(t, err)
 	return newMediator(p, b, o)
+}
+
+// testStateMediator is testMediator with the board loaded from seat 0's
+// State of the position (testState, under fortify mode mode); the map must
+// be a valid one (connected, every territory with a neighbour).
+func testStateMediator(t testing.TB, p Params, mode sim.FortifyMode, nbr [][]int, cont, bonus, owner, armies []int) (*mediator, *sim.State) {
+	t.Helper()
+	s := testState(t, mode, nbr, cont, bonus, owner, armies)
+	m := testMediator(t, p, nbr, cont, bonus, owner, armies)
+	m.b.load(s, 0)
+	return m, s
+}
+
+// reload loads seat 0's State of a new position (owners, armies) on the
+// same hand-made map into m's board, as the engine shows the game at the
+// next decision, under one-step fortify; the agents keep their goals.
+func reload(t testing.TB, m *mediator, nbr [][]int, cont, bonus, owner, armies []int) {
+	t.Helper()
+	m.b.load(testState(t, sim.FortifyOneStep, nbr, cont, bonus, owner, armies), 0)
+}
+
+// testState returns seat 0's State of a game on a hand-made map (adjacency
+// lists, continent of each territory, continent bonuses) at a position
+// (owners, armies; the seats are 0 to the largest owner, at least 2) in the
+// fortify phase of the first live seat, under testdata/nocards.toml (the
+// classic rules without cards) with fortify mode mode. At least two seats must own
+// territories.
+func testState(t testing.TB, mode sim.FortifyMode, nbr [][]int, cont, bonus, owner, armies []int) *sim.State {
+	t.Helper()
+	cs := make([]sim.Continent, len(bonus))
+	for c := range cs {
+		cs[c] = sim.Continent{Name: fmt.Sprintf("C%d", c), Bonus: bonus[c]}
+	}
+	ts := make([]sim.Territory, len(nbr))
+	for i := range ts {
+		ts[i] = sim.Territory{Name: fmt.Sprintf("T%d", i), Continent: cont[i], Neighbors: nbr[i]}
+	}
+	m, err := sim.NewMap("test", cs, ts)
+	require.NoError(t, err)
+	r, err := sim.LoadRules("testdata/nocards.toml")
+	require.NoError(t, err)
+	r.Fortify.Mode = mode
+	pos := &sim.Position{
+		Players: max(2, slices.Max(owner)+1),
+		Owner:   owner,
+		Armies:  armies,
+		Round:   1,
+		Current: -1,
+		Phase:   sim.PhaseFortify,
+	}
+	pos.Hands = make([][]sim.Card, pos.Players)
+	for q := range pos.Players {
+		if !slices.Contains(owner, q) {
+			pos.Eliminated = append(pos.Eliminated, q)
+		} else if pos.Current < 0 {
+			pos.Current = q
+		}
+	}
+	s, err := sim.NewStateAt(m, r, pos, 0)
+	require.NoError(t, err)
+	return s
 }
 
 // fiveMap: continent A (bonus 3) = {0, 1, 2}, continent B (bonus 2) =
@@ -58,15 +124,15 @@ func TestValue(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			m := testMediator(t, PaperParams(), fiveNbr, fiveCont, fiveBonus, tc.owner, tc.armies)
-			expect.InDelta(t, tc.want, m.b.value(&m.p, tc.terr), 1e-9)
+			assert.InDelta(t, tc.want, m.b.value(&m.p, tc.terr), 1e-9)
 		})
 	}
 }
 
 func TestStatics(t *testing.T) {
 	b := newBoard(fiveNbr, fiveCont, fiveBonus)
-	expect.Equal(t, []float64{0.5, 0.5}, b.vsv)
-	expect.Equal(t, []int{0, 1, 1, 1, 1}, b.vcb)
+	assert.Equal(t, []float64{0.5, 0.5}, b.vsv)
+	assert.Equal(t, []int{0, 1, 1, 1, 1}, b.vcb)
 }
 
 // goalsOf returns agent t's goal paths in attack order.
@@ -95,10 +161,10 @@ func TestPropagate(t *testing.T) {
 		p.Gl = tc.gl
 		m := testMediator(t, p, fiveNbr, fiveCont, fiveBonus, owner, armies)
 		m.propagate(20)
-		expect.Equal(t, tc.goals0, goalsOf(m, 0), "G_l %d agent 0", tc.gl)
-		expect.Equal(t, tc.goals1, goalsOf(m, 1), "G_l %d agent 1", tc.gl)
+		assert.Equal(t, tc.goals0, goalsOf(m, 0), "G_l %d agent 0", tc.gl)
+		assert.Equal(t, tc.goals1, goalsOf(m, 1), "G_l %d agent 1", tc.gl)
 		for _, e := range []int{2, 3, 4} {
-			expect.Nil(t, goalsOf(m, e), "enemy agent %d stores no goal", e)
+			assert.Nil(t, goalsOf(m, e), "enemy agent %d stores no goal", e)
 		}
 	}
 }
@@ -132,21 +198,21 @@ func TestPropagateProperties(t *testing.T) {
 		for g := range m.goals {
 			x := m.goals[g]
 			path := m.path(g)
-			must.Equal(t, 0, owner[x.from])
-			must.True(t, len(path) >= 1 && len(path) <= p.Gl, "path %v longer than G_l %d", path, p.Gl)
+			require.Equal(t, 0, owner[x.from])
+			require.True(t, len(path) >= 1 && len(path) <= p.Gl, "path %v longer than G_l %d", path, p.Gl)
 			prev, w, def := x.from, 0.0, 0
 			seen := map[int]bool{}
 			for _, v := range path {
-				must.NotEqual(t, 0, owner[v], "own territory %d on path %v", v, path)
-				must.False(t, seen[v], "territory twice on %v", path)
+				require.NotEqual(t, 0, owner[v], "own territory %d on path %v", v, path)
+				require.False(t, seen[v], "territory twice on %v", path)
 				seen[v] = true
-				must.Contains(t, nbr[prev], v)
+				require.Contains(t, nbr[prev], v)
 				prev = v
 				w += m.vals[v]
 				def += armies[v]
 			}
-			must.InDelta(t, w, x.w, 1e-9)
-			must.Equal(t, def, x.def)
+			require.InDelta(t, w, x.w, 1e-9)
+			require.Equal(t, def, x.def)
 		}
 	}
 }
@@ -161,7 +227,7 @@ func TestPropagateKeepsReachable(t *testing.T) {
 	nbr := [][]int{{1}, {0, 2}, {1, 3}, {2, 4}, {3, 5}, {4}}
 	m := testMediator(t, PaperParams(), nbr, make([]int, 6), []int{1}, []int{0, 1, 1, 1, 1, 1}, []int{6, 1, 1, 1, 1, 1})
 	m.propagate(0)
-	expect.True(t, slices.ContainsFunc(goalsOf(m, 0), func(p []int) bool { return slices.Equal(p, []int{1, 2, 3, 4, 5}) }),
+	assert.True(t, slices.ContainsFunc(goalsOf(m, 0), func(p []int) bool { return slices.Equal(p, []int{1, 2, 3, 4, 5}) }),
 		"goal 1>2>3>4>5 kept: %v", goalsOf(m, 0))
 
 	rng := rand.New(rand.NewPCG(11, 12))
@@ -192,7 +258,7 @@ func TestPropagateKeepsReachable(t *testing.T) {
 				}
 				if a > 0 && ch.Win(a, defs) >= pPrune {
 					checked++
-					must.True(t, slices.ContainsFunc(stored, func(p []int) bool { return slices.Equal(p, path) }),
+					require.True(t, slices.ContainsFunc(stored, func(p []int) bool { return slices.Equal(p, path) }),
 						"trial %d agent %d: path %v (odds %.4f) dropped", trial, ag, path, ch.Win(a, defs))
 				}
 				if len(path) == p.Gl {
@@ -211,7 +277,7 @@ func TestPropagateKeepsReachable(t *testing.T) {
 			}
 		}
 	}
-	must.True(t, checked > 500, "only %d paths checked", checked)
+	require.True(t, checked > 500, "only %d paths checked", checked)
 }
 
 // TestPropagateLargeMap checks that maps of over 64 territories (no bit
@@ -249,9 +315,9 @@ func TestPropagateLargeMap(t *testing.T) {
 		}
 		g1, p1 := goals(0)
 		g2, p2 := goals(70)
-		must.True(t, len(g1) > 0, "trial %d: no goals", trial)
-		must.Equal(t, g1, g2, "trial %d", trial)
-		must.Equal(t, p1, p2, "trial %d", trial)
+		require.True(t, len(g1) > 0, "trial %d: no goals", trial)
+		require.Equal(t, g1, g2, "trial %d", trial)
+		require.Equal(t, p1, p2, "trial %d", trial)
 	}
 }
 
@@ -281,13 +347,13 @@ func TestOffensiveBrute(t *testing.T) {
 					x := &m.goals[g]
 					var defs []int
 					for _, v := range m.path(g) {
-						defs = append(defs, m.b.armies[v])
+						defs = append(defs, m.b.Armies[v])
 					}
 					for i := 0; i <= left; i++ {
 						if i == 0 && !allowZero {
 							continue
 						}
-						a := m.b.armies[ag] - 1 + i
+						a := m.b.Armies[ag] - 1 + i
 						p := 0.0
 						if a > 0 {
 							p = ch.Win(a, defs)
@@ -301,23 +367,23 @@ func TestOffensiveBrute(t *testing.T) {
 				return best
 			}
 			got, want := m.offensive(ag, n, true), brute(n, true)
-			expect.InDelta(t, want.Value, got.Value, 1e-9, "trial %d agent %d first bid", trial, ag)
-			expect.Equal(t, want.I, got.I, "trial %d agent %d first bid", trial, ag)
-			expect.Equal(t, want.Goal, got.Goal, "trial %d agent %d first bid", trial, ag)
+			assert.InDelta(t, want.Value, got.Value, 1e-9, "trial %d agent %d first bid", trial, ag)
+			assert.Equal(t, want.I, got.I, "trial %d agent %d first bid", trial, ag)
+			assert.Equal(t, want.Goal, got.Goal, "trial %d agent %d first bid", trial, ag)
 			if n > 1 {
 				// The agent wins k armies; the re-bid is for the rest.
 				k := 1 + rng.IntN(n-1)
-				m.b.armies[ag] += k
+				m.b.Armies[ag] += k
 				got, want = m.offensive(ag, n-k, false), brute(n-k, false)
-				expect.InDelta(t, want.Value, got.Value, 1e-9, "trial %d agent %d re-bid", trial, ag)
-				expect.Equal(t, want.I, got.I, "trial %d agent %d re-bid", trial, ag)
-				expect.Equal(t, want.Goal, got.Goal, "trial %d agent %d re-bid", trial, ag)
-				m.b.armies[ag] -= k
+				assert.InDelta(t, want.Value, got.Value, 1e-9, "trial %d agent %d re-bid", trial, ag)
+				assert.Equal(t, want.I, got.I, "trial %d agent %d re-bid", trial, ag)
+				assert.Equal(t, want.Goal, got.Goal, "trial %d agent %d re-bid", trial, ag)
+				m.b.Armies[ag] -= k
 				checked++
 			}
 		}
 	}
-	must.True(t, checked > 50, "only %d re-bids checked", checked)
+	require.True(t, checked > 50, "only %d re-bids checked", checked)
 }
 
 // randomPosition returns a random connected map of nt territories shared
@@ -390,12 +456,12 @@ func TestOffensiveBid(t *testing.T) {
 			m.vals[1] = 10
 			m.propagate(2)
 			b := m.offensive(0, 2, true)
-			expect.Equal(t, tc.wantI, b.I)
-			expect.InDelta(t, tc.wantBid, b.Value, 1e-4)
-			expect.InDelta(t, tc.wantD, b.D, 1e-5)
-			expect.InDelta(t, 10, b.W, 1e-12)
+			assert.Equal(t, tc.wantI, b.I)
+			assert.InDelta(t, tc.wantBid, b.Value, 1e-4)
+			assert.InDelta(t, tc.wantD, b.D, 1e-5)
+			assert.InDelta(t, 10, b.W, 1e-12)
 			// Without the zero-army bid the answer is the same here.
-			expect.Equal(t, tc.wantI, m.offensive(0, 2, false).I)
+			assert.Equal(t, tc.wantI, m.offensive(0, 2, false).I)
 		})
 	}
 	// P_ob scales the bid linearly.
@@ -404,7 +470,7 @@ func TestOffensiveBid(t *testing.T) {
 	m := testMediator(t, p, lineNbr, []int{0, 0, 0}, []int{1}, []int{0, 1, 1}, []int{2, 1, 1})
 	m.vals[1] = 10
 	m.propagate(2)
-	expect.InDelta(t, 170*7.54244, m.offensive(0, 2, true).Value, 170*1e-4)
+	assert.InDelta(t, 170*7.54244, m.offensive(0, 2, true).Value, 170*1e-4)
 }
 
 func TestDefensiveBid(t *testing.T) {
@@ -420,14 +486,14 @@ func TestDefensiveBid(t *testing.T) {
 	m := testMediator(t, p, lineNbr, []int{0, 0, 0}, []int{1}, []int{0, 1, 1}, []int{2, 3, 1})
 	m.vals[0] = 10
 	b := m.defensive(0, 3)
-	expect.Equal(t, 1, b.I)
-	expect.Equal(t, -1, b.Goal)
-	expect.InDelta(t, 1.56585, b.Value, 1e-4)
-	expect.InDelta(t, 0.637346, b.D0, 1e-5)
-	expect.InDelta(t, 0.793931, b.D1, 1e-5)
+	assert.Equal(t, 1, b.I)
+	assert.Equal(t, -1, b.Goal)
+	assert.InDelta(t, 1.56585, b.Value, 1e-4)
+	assert.InDelta(t, 0.637346, b.D0, 1e-5)
+	assert.InDelta(t, 0.793931, b.D1, 1e-5)
 	// No threat (enemy stack of 1 cannot attack): no defensive bid.
-	m.b.armies[1] = 1
-	expect.Less(t, m.defensive(0, 3).Value, 0)
+	m.b.Armies[1] = 1
+	assert.Less(t, m.defensive(0, 3).Value, 0.0)
 }
 
 func TestPlaceAuction(t *testing.T) {
@@ -437,9 +503,9 @@ func TestPlaceAuction(t *testing.T) {
 	p.Gl = 1
 	m := testMediator(t, p, lineNbr, []int{0, 0, 0}, []int{1}, []int{0, 1, 1}, []int{2, 1, 1})
 	m.place(5)
-	expect.Equal(t, 5, m.agents[0].placed)
-	expect.Equal(t, 7, m.b.armies[0])
-	expect.GreaterOrEqual(t, len(pursuedOf(m, 0)), 1, "agent 0 pursues its goal")
+	assert.Equal(t, 5, m.agents[0].placed)
+	assert.Equal(t, 7, m.b.Armies[0])
+	assert.GreaterOrEqual(t, len(pursuedOf(m, 0)), 1, "agent 0 pursues its goal")
 }
 
 // pursuedOf returns agent t's pursued goals as (goal, next target
@@ -461,23 +527,25 @@ func TestPlaceSeveralGoals(t *testing.T) {
 	nbr := [][]int{{1, 2}, {0}, {0}}
 	p := PaperParams()
 	p.Gl = 1
-	m := testMediator(t, p, nbr, []int{0, 0, 0}, []int{1}, []int{0, 1, 1}, []int{2, 1, 1})
+	m, _ := testStateMediator(t, p, sim.FortifyOneStep, nbr, []int{0, 0, 0}, []int{1}, []int{0, 1, 1}, []int{2, 1, 1})
 	m.place(2)
-	expect.Equal(t, 2, m.agents[0].placed)
+	assert.Equal(t, 2, m.agents[0].placed)
+	assert.Equal(t, 4, m.b.Armies[0])
 	var got [][]int
 	for _, q := range pursuedOf(m, 0) {
-		expect.Equal(t, 0, q[1])
+		assert.Equal(t, 0, q[1])
 		got = append(got, m.path(q[0]))
 	}
-	expect.ElementsMatch(t, [][]int{{1}, {2}}, got, "agent 0 pursues both won goals")
+	assert.ElementsMatch(t, [][]int{{1}, {2}}, got, "agent 0 pursues both won goals")
 	// The attack bids the better live goal; after taking it the other goal
 	// is still pursued.
+	reload(t, m, nbr, []int{0, 0, 0}, []int{1}, []int{0, 1, 1}, []int{4, 1, 1})
 	c, _, ok := m.chooseAttack(false)
-	must.True(t, ok)
-	must.True(t, c.pursuit >= 0, "a goal is attacked")
-	m.b.armies[c.to] = 0
+	require.True(t, ok)
+	require.True(t, c.pursuit >= 0, "a goal is attacked")
+	m.b.Armies[c.to] = 0
 	m.occupy(c.from, c.to, 1, 3)
-	expect.Equal(t, 1, len(pursuedOf(m, 0)), "the other goal stays pursued")
+	assert.Equal(t, 1, len(pursuedOf(m, 0)), "the other goal stays pursued")
 }
 
 func TestAttackThreshold(t *testing.T) {
@@ -496,22 +564,22 @@ func TestAttackThreshold(t *testing.T) {
 	for _, tc := range tests {
 		p := PaperParams()
 		p.Wp, p.Wp1 = tc.wp, tc.wp1
-		m := testMediator(t, p, lineNbr, []int{0, 0, 0}, []int{1}, []int{0, 1, 1}, []int{3, 2, 1})
+		m, _ := testStateMediator(t, p, sim.FortifyOneStep, lineNbr, []int{0, 0, 0}, []int{1}, []int{0, 1, 1}, []int{3, 2, 1})
 		c, thr, ok := m.chooseAttack(tc.conquered)
-		expect.Equal(t, tc.want, ok, "%+v", tc)
-		expect.InDelta(t, 0.362654, c.odds, 1e-5)
-		expect.Equal(t, 0, c.from)
-		expect.Equal(t, 1, c.to)
+		assert.Equal(t, tc.want, ok, "%+v", tc)
+		assert.InDelta(t, 0.362654, c.odds, 1e-5)
+		assert.Equal(t, 0, c.from)
+		assert.Equal(t, 1, c.to)
 		if tc.conquered {
-			expect.Equal(t, tc.wp, thr)
+			assert.Equal(t, tc.wp, thr)
 		} else {
-			expect.Equal(t, tc.wp1, thr)
+			assert.Equal(t, tc.wp1, thr)
 		}
 	}
 	// A one-army territory is not eligible.
-	m := testMediator(t, PaperParams(), lineNbr, []int{0, 0, 0}, []int{1}, []int{0, 1, 1}, []int{1, 1, 1})
+	m, _ := testStateMediator(t, PaperParams(), sim.FortifyOneStep, lineNbr, []int{0, 0, 0}, []int{1}, []int{0, 1, 1}, []int{1, 1, 1})
 	_, _, ok := m.chooseAttack(false)
-	expect.False(t, ok)
+	assert.False(t, ok)
 }
 
 // pursueGoal makes agent ag pursue its stored goal with the given path
@@ -524,7 +592,7 @@ func pursueGoal(t testing.TB, m *mediator, ag int, path ...int) int {
 			return g
 		}
 	}
-	t.Fatalf("agent %d has no goal %v", ag, path)
+	require.FailNowf(t, "no such goal", "agent %d has no goal %v", ag, path)
 	return -1
 }
 
@@ -535,35 +603,34 @@ func TestAttackFollowsGoal(t *testing.T) {
 	// odds reach the threshold; without a goal it bids its best single
 	// neighbour, 1.
 	nbr := [][]int{{1, 2}, {0}, {0, 3}, {2}}
-	m := testMediator(t, PaperParams(), nbr, []int{0, 0, 0, 0}, []int{1}, []int{0, 1, 1, 1}, []int{6, 1, 5, 1})
+	m, _ := testStateMediator(t, PaperParams(), sim.FortifyOneStep, nbr, []int{0, 0, 0, 0}, []int{1}, []int{0, 1, 1, 1}, []int{6, 1, 5, 1})
 	m.place(0)
 	m.clearPursued()
 	pursueGoal(t, m, 0, 2, 3)
 	ch := dice.NewChainer(dice.Classic, 10)
 	goalOdds := ch.Win(5, []int{5, 1})
-	must.True(t, goalOdds >= m.p.Wp1 && goalOdds < m.p.Wp, "goal odds %.4f between W_p1 and W_p", goalOdds)
+	require.True(t, goalOdds >= m.p.Wp1 && goalOdds < m.p.Wp, "goal odds %.4f between W_p1 and W_p", goalOdds)
 	c, thr, ok := m.chooseAttack(false)
-	must.True(t, ok, "odds %.4f, threshold %.4f", c.odds, thr)
-	expect.Equal(t, 0, c.pursuit)
-	expect.Equal(t, 2, c.to)
-	expect.InDelta(t, goalOdds, c.odds, 1e-12)
-	expect.Less(t, c.odds, ch.Win(5, []int{1}), "the goal is bid below the weak neighbour's odds")
+	require.True(t, ok, "odds %.4f, threshold %.4f", c.odds, thr)
+	assert.Equal(t, 0, c.pursuit)
+	assert.Equal(t, 2, c.to)
+	assert.InDelta(t, goalOdds, c.odds, 1e-12)
+	assert.Less(t, c.odds, ch.Win(5, []int{1}), "the goal is bid below the weak neighbour's odds")
 
 	m.clearPursued()
 	c, _, ok = m.chooseAttack(false)
-	must.True(t, ok)
-	expect.Equal(t, -1, c.pursuit)
-	expect.Equal(t, 1, c.to)
-	expect.InDelta(t, ch.Win(5, []int{1}), c.odds, 1e-12)
+	require.True(t, ok)
+	assert.Equal(t, -1, c.pursuit)
+	assert.Equal(t, 1, c.to)
+	assert.InDelta(t, ch.Win(5, []int{1}), c.odds, 1e-12)
 
 	// A goal whose next target MARS already owns no longer binds the agent.
 	pursueGoal(t, m, 0, 2, 3)
-	m.b.owner[2] = 0
-	m.b.refresh(0)
+	reload(t, m, nbr, []int{0, 0, 0, 0}, []int{1}, []int{0, 1, 0, 1}, []int{6, 1, 5, 1})
 	c, _, ok = m.chooseAttack(false)
-	must.True(t, ok)
-	expect.Equal(t, 0, c.from)
-	expect.Equal(t, 1, c.to)
+	require.True(t, ok)
+	assert.Equal(t, 0, c.from)
+	assert.Equal(t, 1, c.to)
 }
 
 // TestAttackGoalBelowThreshold checks the fallback of an agent whose goals
@@ -571,7 +638,7 @@ func TestAttackFollowsGoal(t *testing.T) {
 // agent without goals does, instead of not attacking at all.
 func TestAttackGoalBelowThreshold(t *testing.T) {
 	nbr := [][]int{{1, 2}, {0}, {0, 3}, {2}}
-	m := testMediator(t, PaperParams(), nbr, []int{0, 0, 0, 0}, []int{1}, []int{0, 1, 1, 1}, []int{6, 1, 5, 1})
+	m, _ := testStateMediator(t, PaperParams(), sim.FortifyOneStep, nbr, []int{0, 0, 0, 0}, []int{1}, []int{0, 1, 1, 1}, []int{6, 1, 5, 1})
 	m.place(0)
 	m.clearPursued()
 	pursueGoal(t, m, 0, 2, 3)
@@ -580,31 +647,31 @@ func TestAttackGoalBelowThreshold(t *testing.T) {
 	// odds (5 attackers against 5 then 1) are below it, the 1-army
 	// neighbour's (W(5, 1) = 0.99) above.
 	c, thr, ok := m.chooseAttack(true)
-	must.True(t, ok, "best bid %+v, threshold %.4f: the agent does not attack at all", c, thr)
-	expect.Equal(t, -1, c.pursuit)
-	expect.Equal(t, 1, c.to)
-	expect.InDelta(t, ch.Win(5, []int{1}), c.odds, 1e-12)
+	require.True(t, ok, "best bid %+v, threshold %.4f: the agent does not attack at all", c, thr)
+	assert.Equal(t, -1, c.pursuit)
+	assert.Equal(t, 1, c.to)
+	assert.InDelta(t, ch.Win(5, []int{1}), c.odds, 1e-12)
 	// A goal whose first battle is likely (5 against 1) but whose path is
 	// not (then 5 armies on 3): the agent takes the likeliest single
 	// battle, against 1 (the lowest of the two 1-army targets).
-	m = testMediator(t, PaperParams(), nbr, []int{0, 0, 0, 0}, []int{1}, []int{0, 1, 1, 1}, []int{6, 1, 1, 5})
+	m, _ = testStateMediator(t, PaperParams(), sim.FortifyOneStep, nbr, []int{0, 0, 0, 0}, []int{1}, []int{0, 1, 1, 1}, []int{6, 1, 1, 5})
 	m.place(0)
 	m.clearPursued()
 	pursueGoal(t, m, 0, 2, 3)
-	must.Less(t, ch.Win(5, []int{1, 5}), m.p.Wp, "goal odds")
+	require.Less(t, ch.Win(5, []int{1, 5}), m.p.Wp, "goal odds")
 	c, _, ok = m.chooseAttack(true)
-	must.True(t, ok, "best bid %+v: the agent does not attack at all", c)
-	expect.Equal(t, -1, c.pursuit)
-	expect.Equal(t, 1, c.to)
+	require.True(t, ok, "best bid %+v: the agent does not attack at all", c)
+	assert.Equal(t, -1, c.pursuit)
+	assert.Equal(t, 1, c.to)
 	// Two goals: the live one above the threshold is bid, whatever the
 	// order the agent got them in.
 	m.clearPursued()
 	pursueGoal(t, m, 0, 2, 3)
 	pursueGoal(t, m, 0, 1)
 	c, _, ok = m.chooseAttack(true)
-	must.True(t, ok)
-	expect.Equal(t, 1, c.pursuit)
-	expect.Equal(t, 1, c.to)
+	require.True(t, ok)
+	assert.Equal(t, 1, c.pursuit)
+	assert.Equal(t, 1, c.to)
 }
 
 // TestAttackTieLowestTarget checks that equal single-battle odds go to the
@@ -614,11 +681,11 @@ func TestAttackTieLowestTarget(t *testing.T) {
 	// 0 (own, 4 armies) borders 3 and 1 (listed in that order), both
 	// enemy with 2 armies; 2 (own, 4 armies) borders 1 and 3 too.
 	nbr := [][]int{{3, 1}, {2, 0}, {3, 1}, {0, 2}}
-	m := testMediator(t, PaperParams(), nbr, []int{0, 0, 0, 0}, []int{1}, []int{0, 1, 0, 1}, []int{4, 2, 4, 2})
+	m, _ := testStateMediator(t, PaperParams(), sim.FortifyOneStep, nbr, []int{0, 0, 0, 0}, []int{1}, []int{0, 1, 0, 1}, []int{4, 2, 4, 2})
 	c, _, ok := m.chooseAttack(false)
-	must.True(t, ok)
-	expect.Equal(t, 0, c.from)
-	expect.Equal(t, 1, c.to)
+	require.True(t, ok)
+	assert.Equal(t, 0, c.from)
+	assert.Equal(t, 1, c.to)
 }
 
 func TestGoalHandOn(t *testing.T) {
@@ -626,33 +693,32 @@ func TestGoalHandOn(t *testing.T) {
 	// which moves every army in, and the next attack uses the rest of it.
 	p := PaperParams()
 	p.Gl = 2
-	m := testMediator(t, p, lineNbr, []int{0, 0, 0}, []int{1}, []int{0, 1, 1}, []int{9, 1, 1})
+	m, _ := testStateMediator(t, p, sim.FortifyOneStep, lineNbr, []int{0, 0, 0}, []int{1}, []int{0, 1, 1}, []int{9, 1, 1})
 	m.place(0)
 	m.clearPursued()
 	g := pursueGoal(t, m, 0, 1, 2)
 	c, _, ok := m.chooseAttack(false)
-	must.True(t, ok)
-	expect.Equal(t, 0, c.pursuit)
+	require.True(t, ok)
+	assert.Equal(t, 0, c.pursuit)
 	// Odds of the whole goal path with 8 attackers against 1, 1.
 	ch := dice.NewChainer(dice.Classic, 10)
-	expect.InDelta(t, ch.Win(8, []int{1, 1}), c.odds, 1e-12)
-	m.b.armies[1] = 0 // as the engine shows it when asking to occupy
+	assert.InDelta(t, ch.Win(8, []int{1, 1}), c.odds, 1e-12)
+	m.b.Armies[1] = 0 // as the engine shows it when asking to occupy
 	k := m.occupy(0, 1, 3, 7)
-	expect.Equal(t, 7, k, "goal goes on: move everything")
-	expect.Equal(t, 0, len(pursuedOf(m, 0)))
-	expect.Equal(t, [][2]int{{g, 1}}, pursuedOf(m, 1))
-	expect.True(t, strings.HasPrefix(m.pathString(g, 1), m.name(1)+">"+m.name(2)+"("),
+	assert.Equal(t, 7, k, "goal goes on: move everything")
+	assert.Equal(t, 0, len(pursuedOf(m, 0)))
+	assert.Equal(t, [][2]int{{g, 1}}, pursuedOf(m, 1))
+	assert.True(t, strings.HasPrefix(m.pathString(g, 1), m.name(1)+">"+m.name(2)+"("),
 		"the handed-on goal is shown from its new carrier: %s", m.pathString(g, 1))
 	// The last step: the goal ends, territory 1 faces nobody: stay behind.
-	m.b.owner[1], m.b.armies[1], m.b.armies[0] = 0, 7, 1
-	m.b.refresh(0)
+	reload(t, m, lineNbr, []int{0, 0, 0}, []int{1}, []int{0, 0, 1}, []int{1, 7, 1})
 	c, _, ok = m.chooseAttack(true)
-	must.True(t, ok)
-	expect.Equal(t, 1, c.from)
-	expect.Equal(t, 2, c.to)
-	m.b.armies[2] = 0 // as the engine shows it when asking to occupy
-	expect.Equal(t, 6, m.occupy(1, 2, 3, 6), "1 faces no enemy once 2 is taken: all move in")
-	expect.Equal(t, 0, len(pursuedOf(m, 2)), "an achieved goal is not handed on")
+	require.True(t, ok)
+	assert.Equal(t, 1, c.from)
+	assert.Equal(t, 2, c.to)
+	m.b.Armies[2] = 0 // as the engine shows it when asking to occupy
+	assert.Equal(t, 6, m.occupy(1, 2, 3, 6), "1 faces no enemy once 2 is taken: all move in")
+	assert.Equal(t, 0, len(pursuedOf(m, 2)), "an achieved goal is not handed on")
 }
 
 // TestOccupyGoals checks the hand-on of every goal whose next target is
@@ -673,46 +739,46 @@ func TestOccupyGoals(t *testing.T) {
 		for _, path := range paths {
 			pursueGoal(t, m, 0, path...)
 		}
-		m.b.armies[1] = 0 // as the engine shows it when asking to occupy
+		m.b.Armies[1] = 0 // as the engine shows it when asking to occupy
 		return m
 	}
 	t.Run("every goal through the conquest is handed on", func(t *testing.T) {
 		m := setup(t, []int{1, 2}, []int{1, 3}, []int{1})
-		expect.Equal(t, 9, m.occupy(0, 1, 3, 9), "no live goal stays behind: everything moves in")
-		expect.Equal(t, 0, len(pursuedOf(m, 0)))
+		assert.Equal(t, 9, m.occupy(0, 1, 3, 9), "no live goal stays behind: everything moves in")
+		assert.Equal(t, 0, len(pursuedOf(m, 0)))
 		var got [][]int
 		for _, p := range pursuedOf(m, 1) {
-			expect.Equal(t, 1, p[1])
+			assert.Equal(t, 1, p[1])
 			got = append(got, m.path(p[0]))
 		}
-		expect.Equal(t, [][]int{{1, 2}, {1, 3}}, got, "the goal ending at 1 is achieved")
+		assert.Equal(t, [][]int{{1, 2}, {1, 3}}, got, "the goal ending at 1 is achieved")
 	})
 	t.Run("goals on both sides: split by defenders", func(t *testing.T) {
 		m := setup(t, []int{1, 2}, []int{4})
 		// 2 defenders ahead, 5 behind: 10*2/7 = 2 move in.
-		expect.Equal(t, 2, m.occupy(0, 1, 1, 9))
-		expect.Equal(t, 1, len(pursuedOf(m, 0)), "goal 4 stays with agent 0")
-		expect.Equal(t, 1, len(pursuedOf(m, 1)))
+		assert.Equal(t, 2, m.occupy(0, 1, 1, 9))
+		assert.Equal(t, 1, len(pursuedOf(m, 0)), "goal 4 stays with agent 0")
+		assert.Equal(t, 1, len(pursuedOf(m, 1)))
 	})
 	t.Run("no goal goes on: split by enemy stacks", func(t *testing.T) {
 		m := setup(t, []int{1}, []int{4})
 		// 1 faces 3 (strongest of 2 and 3), 0 faces 5: 10*3/8 = 3.
-		expect.Equal(t, 3, m.occupy(0, 1, 1, 9))
-		expect.Equal(t, 0, len(pursuedOf(m, 1)))
+		assert.Equal(t, 3, m.occupy(0, 1, 1, 9))
+		assert.Equal(t, 0, len(pursuedOf(m, 1)))
 	})
 }
 
 func TestOddsLarge(t *testing.T) {
 	o, err := newOdds(dice.Classic)
-	must.NoError(t, err)
-	expect.Equal(t, 1.0, o.win(300, 3))
+	require.NoError(t, err)
+	assert.Equal(t, 1.0, o.win(300, 3))
 	ch := dice.NewChainer(dice.Classic, 300)
-	expect.InDelta(t, ch.Win(300, []int{280}), o.win(300, 280), 1e-12)
-	expect.Equal(t, 512, o.tbl.N(), "grown to the next multiple of 256")
+	assert.InDelta(t, ch.Win(300, []int{280}), o.win(300, 280), 1e-12)
+	assert.Equal(t, 512, o.tbl.N(), "grown to the next multiple of 256")
 	// Beyond the largest table: scaled down to W(1024, 512).
 	got := o.win(2048, 1024)
-	expect.Equal(t, 1024, o.tbl.N())
-	expect.InDelta(t, o.tbl.Win(1024, 512), got, 1e-15)
+	assert.Equal(t, 1024, o.tbl.N())
+	assert.InDelta(t, o.tbl.Win(1024, 512), got, 1e-15)
 }
 
 // maxFlowBrute returns the minimum s-t cut of a capacity matrix by trying
@@ -758,20 +824,20 @@ func TestMaxFlow(t *testing.T) {
 			edges = append(edges, [3]int{u, v, f.addEdge(u, v, w)})
 		}
 		got := f.maxFlow(0, n-1)
-		must.Equal(t, maxFlowBrute(c, 0, n-1), got, "trial %d", trial)
+		require.Equal(t, maxFlowBrute(c, 0, n-1), got, "trial %d", trial)
 		// Flow conservation and capacities.
 		bal := make([]int, n)
 		for _, e := range edges {
 			fl := f.flow(e[2])
-			must.True(t, fl >= 0)
+			require.True(t, fl >= 0)
 
 			bal[e[0]] -= fl
 			bal[e[1]] += fl
 		}
 		for v := 1; v < n-1; v++ {
-			must.Equal(t, 0, bal[v])
+			require.Equal(t, 0, bal[v])
 		}
-		must.Equal(t, got, bal[n-1])
+		require.Equal(t, got, bal[n-1])
 	}
 }
 
@@ -782,16 +848,17 @@ func TestMaxFlowHand(t *testing.T) {
 	for _, e := range [][3]int{{0, 1, 16}, {0, 2, 13}, {1, 3, 12}, {2, 1, 4}, {2, 4, 14}, {3, 2, 9}, {3, 5, 20}, {4, 3, 7}, {4, 5, 4}} {
 		f.addEdge(e[0], e[1], e[2])
 	}
-	expect.Equal(t, 23, f.maxFlow(0, 5))
+	assert.Equal(t, 23, f.maxFlow(0, 5))
 }
 
 // TestFortifyRules plays the fortification planner on random positions and
-// checks every move against the fortify rules: both ends own, adjacent (or
-// joined by own territories under connected), and no territory sends more
-// than its armies at the start of the phase minus one, so no army moves
-// twice.
+// checks every plan with the engine's own check (sim.State.CheckMoves)
+// under each fortify rule, and by hand: both ends own, adjacent (or joined
+// by own territories under connected), and no territory sends more than
+// its armies at the start of the phase minus one, so no army moves twice.
 func TestFortifyRules(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
+	moved := 0
 	for trial := 0; trial < 300; trial++ {
 		n := 6 + rng.IntN(14)
 		nbr := randomGraph(rng, n)
@@ -806,28 +873,34 @@ func TestFortifyRules(t *testing.T) {
 			}
 			armies[i] = 1 + rng.IntN(12)
 		}
-		for _, mode := range []sim.FortifyMode{"one-step", "single", "connected"} {
-			m := testMediator(t, PaperParams(), nbr, cont, []int{2, 3}, owner, armies)
+		if !slices.ContainsFunc(owner, func(o int) bool { return o != 0 }) {
+			owner[n-1] = 1 // a position needs two seats on the board
+		}
+		for _, mode := range []sim.FortifyMode{sim.FortifyOneStep, sim.FortifySingle, sim.FortifyConnected} {
+			m, s := testStateMediator(t, PaperParams(), mode, nbr, cont, []int{2, 3}, owner, armies)
 			moves := m.fortify(mode, nil)
-			if mode != "one-step" {
-				must.LessOrEqual(t, len(moves), 1)
+			require.NoError(t, s.CheckMoves(0, moves), "trial %d %s: %v", trial, mode, moves)
+			if mode != sim.FortifyOneStep {
+				require.LessOrEqual(t, len(moves), 1)
 			}
+			moved += len(moves)
 			out := make([]int, n)
 			for _, mv := range moves {
-				must.Equal(t, 0, owner[mv.From])
-				must.Equal(t, 0, owner[mv.To])
-				must.True(t, mv.Armies > 0)
-				must.NotEqual(t, mv.From, mv.To)
-				if mode == "connected" {
-					must.Equal(t, m.fl.comp[mv.From], m.fl.comp[mv.To])
+				require.Equal(t, 0, owner[mv.From])
+				require.Equal(t, 0, owner[mv.To])
+				require.Positive(t, mv.Armies)
+				require.NotEqual(t, mv.From, mv.To)
+				if mode == sim.FortifyConnected {
+					require.True(t, s.Paths().Connected(s, 0, mv.From, mv.To), "%d and %d not joined", mv.From, mv.To)
 				} else {
-					must.Contains(t, nbr[mv.From], mv.To)
+					require.Contains(t, nbr[mv.From], mv.To)
 				}
 				out[mv.From] += mv.Armies
-				must.LessOrEqual(t, out[mv.From], armies[mv.From]-1, "%s: territory %d sends %d of %d", mode, mv.From, out[mv.From], armies[mv.From])
+				require.LessOrEqual(t, out[mv.From], armies[mv.From]-1, "%s: territory %d sends %d of %d", mode, mv.From, out[mv.From], armies[mv.From])
 			}
 		}
 	}
+	require.Greater(t, moved, 300, "the planner hardly moves")
 }
 
 func TestFortifyHand(t *testing.T) {
@@ -836,13 +909,13 @@ func TestFortifyHand(t *testing.T) {
 	// interior 0 (distance 2) sells 4 to the relay 1. Max flow 7: both
 	// move, each army one step.
 	nbr := [][]int{{1}, {0, 2}, {1, 3}, {2}}
-	m := testMediator(t, PaperParams(), nbr, []int{0, 0, 0, 0}, []int{2}, []int{0, 0, 0, 1}, []int{5, 4, 2, 6})
+	m, _ := testStateMediator(t, PaperParams(), sim.FortifyOneStep, nbr, []int{0, 0, 0, 0}, []int{2}, []int{0, 0, 0, 1}, []int{5, 4, 2, 6})
 	moves := m.fortify("one-step", nil)
-	expect.ElementsMatch(t, []struct{ From, To, Armies int }{{0, 1, 4}, {1, 2, 3}}, toTriples(moves))
+	assert.ElementsMatch(t, []struct{ From, To, Armies int }{{0, 1, 4}, {1, 2, 3}}, toTriples(moves))
 	single := m.fortify("single", nil)
-	expect.Equal(t, []struct{ From, To, Armies int }{{0, 1, 4}}, toTriples(single))
+	assert.Equal(t, []struct{ From, To, Armies int }{{0, 1, 4}}, toTriples(single))
 	conn := m.fortify("connected", nil)
-	expect.Equal(t, []struct{ From, To, Armies int }{{0, 2, 4}}, toTriples(conn))
+	assert.Equal(t, []struct{ From, To, Armies int }{{0, 2, 4}}, toTriples(conn))
 }
 
 // TestFortifyThreatenedFront checks that a front whose value V_c is
@@ -850,7 +923,7 @@ func TestFortifyHand(t *testing.T) {
 func TestFortifyThreatenedFront(t *testing.T) {
 	// Line 0 - 1 - 2: own 0 (interior, 20 armies) and 1 (front, 2
 	// armies); enemy 2 holds 3000 armies, so V_c(1) < 0.
-	m := testMediator(t, PaperParams(), lineNbr, []int{0, 0, 0}, []int{2}, []int{0, 0, 1}, []int{20, 2, 3000})
+	m, _ := testStateMediator(t, PaperParams(), sim.FortifyOneStep, lineNbr, []int{0, 0, 0}, []int{2}, []int{0, 0, 1}, []int{20, 2, 3000})
 	for _, tc := range []struct {
 		mode sim.FortifyMode
 		want []struct{ From, To, Armies int }
@@ -860,8 +933,8 @@ func TestFortifyThreatenedFront(t *testing.T) {
 		{"connected", []struct{ From, To, Armies int }{{0, 1, 19}}},
 	} {
 		moves := m.fortify(tc.mode, nil)
-		must.Less(t, m.vals[1], 0, "V_c of the front")
-		expect.Equal(t, tc.want, toTriples(moves), tc.mode)
+		require.Less(t, m.vals[1], 0.0, "V_c of the front")
+		assert.Equal(t, tc.want, toTriples(moves), tc.mode)
 	}
 }
 
@@ -872,7 +945,7 @@ func TestFortifyConnectedSteps(t *testing.T) {
 	// Front A = 0 (next to enemy 4), interior S = 1 (10 armies), interior
 	// X = 2, front B = 3 (next to enemy 5): A is one step from S, B two.
 	nbr := [][]int{{4, 1}, {0, 2}, {1, 3}, {2, 5}, {0}, {3}}
-	m := testMediator(t, PaperParams(), nbr, make([]int, 6), []int{2}, []int{0, 0, 0, 0, 1, 1}, []int{2, 10, 1, 2, 3, 3})
+	m, _ := testStateMediator(t, PaperParams(), sim.FortifyConnected, nbr, make([]int, 6), []int{2}, []int{0, 0, 0, 0, 1, 1}, []int{2, 10, 1, 2, 3, 3})
 	m.analyse()
 	for _, tc := range []struct {
 		vb   float64 // V_c of B; A's is 10
@@ -883,8 +956,8 @@ func TestFortifyConnectedSteps(t *testing.T) {
 	} {
 		m.vals[0], m.vals[3] = 10, tc.vb
 		moves := m.fortifyConnected(nil)
-		must.Equal(t, 1, len(moves))
-		expect.Equal(t, sim.Move{From: 1, To: tc.want, Armies: 9}, moves[0], "V_c(B) = %v", tc.vb)
+		require.Equal(t, 1, len(moves))
+		assert.Equal(t, sim.Move{From: 1, To: tc.want, Armies: 9}, moves[0], "V_c(B) = %v", tc.vb)
 	}
 }
 
@@ -955,7 +1028,7 @@ func TestLazyAuction(t *testing.T) {
 				eager.goals[w.Goal].won = true
 			}
 			a.placed += a.bid.I
-			eager.b.armies[win] += a.bid.I
+			eager.b.Armies[win] += a.bid.I
 			left -= a.bid.I
 			a.zeroUsed = true
 			if left > 0 {
@@ -968,7 +1041,7 @@ func TestLazyAuction(t *testing.T) {
 		for g := range lazy.goals {
 			if lazy.goals[g].won {
 				won++
-				expect.True(t, slices.Contains(pursuedOf(lazy, lazy.goals[g].from), [2]int{g, 0}),
+				assert.True(t, slices.Contains(pursuedOf(lazy, lazy.goals[g].from), [2]int{g, 0}),
 					"trial %d: won goal %d not pursued by agent %d", trial, g, lazy.goals[g].from)
 			}
 		}
@@ -979,15 +1052,15 @@ func TestLazyAuction(t *testing.T) {
 				several++
 			}
 		}
-		expect.Equal(t, won, npursued, "trial %d: pursued goals", trial)
-		must.Equal(t, eager.b.armies, lazy.b.armies, "trial %d", trial)
+		assert.Equal(t, won, npursued, "trial %d: pursued goals", trial)
+		require.Equal(t, eager.b.Armies, lazy.b.Armies, "trial %d", trial)
 		for u := range nt {
-			expect.Equal(t, pursuedOf(eager, u), pursuedOf(lazy, u), "trial %d agent %d: pursued goals", trial, u)
-			expect.Equal(t, eager.agents[u].placed, lazy.agents[u].placed, "trial %d agent %d", trial, u)
+			assert.Equal(t, pursuedOf(eager, u), pursuedOf(lazy, u), "trial %d agent %d: pursued goals", trial, u)
+			assert.Equal(t, eager.agents[u].placed, lazy.agents[u].placed, "trial %d agent %d", trial, u)
 		}
 	}
-	must.True(t, rounds > 200, "only %d auction rounds", rounds)
-	must.True(t, several > 10, "only %d agents pursue several goals", several)
+	require.True(t, rounds > 200, "only %d auction rounds", rounds)
+	require.True(t, several > 10, "only %d agents pursue several goals", several)
 }
 
 // TestMayReachBound checks that the pruning test never drops a chain whose
@@ -998,7 +1071,7 @@ func TestMayReachBound(t *testing.T) {
 	for _, r := range []dice.Rules{dice.Classic, {AttackerDice: 3, DefenderDice: 2, TiesToAttacker: true},
 		{AttackerDice: 1, DefenderDice: 1}, {AttackerDice: 3, DefenderDice: 3}, {AttackerDice: 2, DefenderDice: 1}} {
 		o, err := newOdds(r)
-		must.NoError(t, err)
+		require.NoError(t, err)
 		ch := dice.NewChainer(r, 64)
 		pruned, near := 0, 0
 		for trial := 0; trial < 3000; trial++ {
@@ -1013,27 +1086,156 @@ func TestMayReachBound(t *testing.T) {
 			exact := ch.Win(a, defs)
 			if !o.mayReach(a, k, sum) {
 				pruned++
-				must.Less(t, exact, pPrune, "%v: %d attackers against %v dropped", r, a, defs)
+				require.Less(t, exact, pPrune, "%v: %d attackers against %v dropped", r, a, defs)
 			} else if exact < pPrune {
 				near++
 			}
 		}
-		expect.True(t, pruned > 150, "%v: only %d of 3000 chains dropped", r, pruned)
+		assert.True(t, pruned > 150, "%v: only %d of 3000 chains dropped", r, pruned)
 		t.Logf("%v: q = %.4f, %d chains dropped, %d kept below %v", r, o.q, pruned, near, pPrune)
 	}
 	o, err := newOdds(dice.Classic)
-	must.NoError(t, err)
+	require.NoError(t, err)
 	// Classic dice: 3 against 1 kills with 855/1296, the largest rate.
-	expect.InDelta(t, 855.0/1296, o.q, 1e-9)
+	assert.InDelta(t, 855.0/1296, o.q, 1e-9)
 	// The audit's case: 5 attackers against five 1-army territories have
 	// exact odds 6.9 %, so the chain is kept (the old test, one battle of
 	// 1 against 5, gave 0.18 % and dropped it).
 	ch := dice.NewChainer(dice.Classic, 10)
-	expect.InDelta(t, 0.069, ch.Win(5, []int{1, 1, 1, 1, 1}), 5e-4)
-	expect.True(t, o.mayReach(5, 5, 5))
-	expect.Less(t, o.win(1, 5), pPrune)
+	assert.InDelta(t, 0.069, ch.Win(5, []int{1, 1, 1, 1, 1}), 5e-4)
+	assert.True(t, o.mayReach(5, 5, 5))
+	assert.Less(t, o.win(1, 5), pPrune)
 	// Hopeless chains go: 3 attackers against 20 armies in one territory,
 	// too few armies to leave one in each of 4 territories.
-	expect.False(t, o.mayReach(3, 1, 20))
-	expect.False(t, o.mayReach(3, 4, 4))
+	assert.False(t, o.mayReach(3, 1, 20))
+	assert.False(t, o.mayReach(3, 4, 4))
+}
+
+// TestCardAgent checks the card agent on seat 0's hands in the position of
+// testdata/cards.toml (classic rules: the first set is worth 4 armies, a
+// shown territory its owner holds 2 more; seat 0's income is 23).
+func TestCardAgent(t *testing.T) {
+	m, err := sim.LoadMap("classic")
+	require.NoError(t, err)
+	r, err := sim.LoadRules("classic")
+	require.NoError(t, err)
+	base, err := sim.LoadPosition("testdata/cards.toml", m, r)
+	require.NoError(t, err)
+	tests := []struct {
+		name   string
+		hand   []string // seat 0's cards: territories, "wild" for a wild card
+		forced bool
+		set    [3]int
+		reward int
+		trade  bool
+	}{
+		{"no set", []string{"Siberia", "Irkutsk", "Yakutsk"}, false, [3]int{}, 0, false},
+		{"no set, forced", []string{"Siberia", "Irkutsk", "Yakutsk"}, true, [3]int{}, 0, false},
+		// Siberia, Yakutsk, Ural: one of each symbol, worth 4 < 23/2.
+		{"holds a small set", []string{"Siberia", "Yakutsk", "Ural"}, false, [3]int{0, 1, 2}, 4, false},
+		{"trades when forced", []string{"Siberia", "Yakutsk", "Ural"}, true, [3]int{0, 1, 2}, 4, true},
+		{"trades with four cards", []string{"Siberia", "Yakutsk", "Ural", "Irkutsk"}, false, [3]int{0, 1, 2}, 4, true},
+		// Three infantry (0, 1, 2) come first, but a set showing the
+		// Northwest Territory, seat 0's, is worth 2 more.
+		{"owned territory bonus", []string{"Siberia", "Irkutsk", "Afghanistan", "Northwest Territory", "Ural"}, true, [3]int{0, 3, 4}, 6, true},
+		{"wild card", []string{"Alaska", "wild", "Siberia"}, false, [3]int{0, 1, 2}, 6, false},
+	}
+	var agent cardAgent // one agent for every case: its buffers are reused
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			pos := base.Clone()
+			dealTo(t, m, pos, 0, tc.hand...)
+			s, err := sim.NewStateAt(m, r, pos, 0)
+			require.NoError(t, err)
+			require.Equal(t, 23, s.Income(0))
+			set, reward, ok := agent.choose(s, 0, tc.forced)
+			assert.Equal(t, tc.trade, ok, "trade")
+			assert.Equal(t, tc.reward, reward, "reward")
+			if tc.reward > 0 {
+				assert.Equal(t, tc.set, set, "set")
+				assert.NoError(t, s.CheckTrade(0, set), "the set is legal")
+			}
+		})
+	}
+}
+
+// dealTo moves the cards of the named territories ("wild" for a wild
+// card) from pos's deck to the end of seat's hand, in that order.
+func dealTo(t testing.TB, m *sim.Map, pos *sim.Position, seat int, names ...string) {
+	t.Helper()
+	for _, name := range names {
+		c := sim.Card{Territory: -1, Symbol: sim.Wild}
+		if name != "wild" {
+			id, ok := m.TerritoryID(name)
+			require.True(t, ok, "no territory %q", name)
+			c = sim.Card{Territory: int16(id), Symbol: uint8(id % 3)}
+		}
+		i := slices.Index(pos.Deck, c)
+		require.GreaterOrEqual(t, i, 0, "card %q is not in the deck", name)
+		pos.Deck = slices.Delete(pos.Deck, i, i+1)
+		pos.Hands[seat] = append(pos.Hands[seat], c)
+	}
+}
+
+// TestFortifyAnalyse checks the searches through MARS's territories on a
+// line 0 - 1 - 2 - 3 - 4 - 5 - 6 with own 0, 1, 2 | enemy 3 | own 4 |
+// enemy 5 | own 6: the steps to the front, the spare armies and the
+// clusters of the explanation.
+func TestFortifyAnalyse(t *testing.T) {
+	nbr := [][]int{{1}, {0, 2}, {1, 3}, {2, 4}, {3, 5}, {4, 6}, {5}}
+	owner := []int{0, 0, 0, 1, 0, 1, 0}
+	armies := []int{6, 4, 3, 5, 2, 1, 7}
+	m, _ := testStateMediator(t, PaperParams(), sim.FortifyOneStep, nbr, make([]int, 7), []int{2}, owner, armies)
+	m.analyse()
+	assert.Equal(t, []int{2, 1, 0, -1, 0, -1, 0}, m.fl.dist, "steps to the front")
+	assert.Equal(t, []int{0, 0, 5, 0, 5, 0, 1}, m.fl.threat, "largest enemy stack next door")
+	// Interior: all but one; front: all above the threat (at least one).
+	assert.Equal(t, []int{5, 3, 0, 0, 0, 0, 6}, m.fl.spare)
+	assert.Equal(t, 3, m.fl.nseller)
+	assert.Equal(t, 3, m.clusters())
+	var buf strings.Builder
+	m.w = &buf
+	m.names = []string{"a", "b", "c", "d", "e", "f", "g"}
+	m.fortify(sim.FortifyOneStep, nil)
+	assert.Contains(t, buf.String(), "fortify (one-step): 3 clusters, 3 sellers")
+}
+
+// FuzzDecisionsLegal plays MARS's attack auction and fortification
+// planner on a random position (a random connected map of 6..25
+// territories, three seats) drawn from the fuzzed seed, and checks every
+// answer with the engine's own checks (sim.State.CheckAttack, CheckMoves
+// under each fortify rule).
+func FuzzDecisionsLegal(f *testing.F) {
+	for seed := range uint64(20) {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, seed uint64) {
+		rng := rand.New(rand.NewPCG(seed, 11))
+		n := 6 + rng.IntN(20)
+		nbr := randomGraph(rng, n)
+		cont := make([]int, n)
+		owner := make([]int, n)
+		armies := make([]int, n)
+		for i := range owner {
+			cont[i] = i % 3
+			owner[i] = rng.IntN(3)
+			armies[i] = 1 + rng.IntN(1+rng.IntN(30))
+		}
+		owner[0], owner[n-1] = 0, 1 // two seats on the board, seat 0 among them
+		for _, mode := range []sim.FortifyMode{sim.FortifyOneStep, sim.FortifySingle, sim.FortifyConnected} {
+			m, s := testStateMediator(t, PaperParams(), mode, nbr, cont, []int{2, 3, 5}, owner, armies)
+			m.place(0)
+			for _, conquered := range []bool{false, true} {
+				c, thr, ok := m.chooseAttack(conquered)
+				if c.odds < 0 {
+					require.Empty(t, s.LegalAttacks(0, nil), "no bid, but legal attacks")
+					continue
+				}
+				require.NoError(t, s.CheckAttack(0, sim.AttackOrder{From: c.from, To: c.to}), "seed %d: bid %+v", seed, c)
+				require.Equal(t, c.odds >= thr, ok)
+			}
+			moves := m.fortify(mode, nil)
+			require.NoError(t, s.CheckMoves(0, moves), "seed %d %s: %v", seed, mode, moves)
+		}
+	})
 }

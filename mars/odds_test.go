@@ -86,9 +86,8 @@ func TestChainStore(t *testing.T) {
 		require.GreaterOrEqual(t, s.covers(i), n)
 		want := ch.WinAll(nil, n-1, defs)
 		for a := range n {
-			if math.Float64bits(want[a]) != math.Float64bits(s.odds(i, a)) {
-				t.Fatalf("query %d defs %v a %d: store %v, WinAll %v", q, defs, a, s.odds(i, a), want[a])
-			}
+			require.Equal(t, math.Float64bits(want[a]), math.Float64bits(s.odds(i, a)),
+				"query %d defs %v a %d: store %v, WinAll %v", q, defs, a, s.odds(i, a), want[a])
 		}
 	}
 	assert.Greater(t, s.gen, gen0, "the queries should overflow the store")

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"math"
+
+	"marslab/sim"
 )
 
 // agent is a territory agent. Every territory (own and enemy) has one;
@@ -93,11 +95,12 @@ type mediator struct {
 	goals   []goal
 	paths   []int
 	onPath  []bool
-	own     []int       // own territories, ascending
-	scratch []int       // defenders of a path
-	ccs     []oddsCache // per-message odds caches of this placement (goal.cc)
-	bnd     []float64   // bid-bound numerators by attacking armies (oddsCache.bo)
-	cands   []cand      // goals with bid bounds
+	own     []int             // own territories, ascending
+	legal   []sim.AttackOrder // the legal attacks of an attack auction
+	scratch []int             // defenders of a path
+	ccs     []oddsCache       // per-message odds caches of this placement (goal.cc)
+	bnd     []float64         // bid-bound numerators by attacking armies (oddsCache.bo)
+	cands   []cand            // goals with bid bounds
 	// pursuits holds every agent's pursued goals (agent.phead), emptied at
 	// each placement: one buffer, so that pursuing goals does not allocate
 	// once it has grown.
@@ -109,7 +112,7 @@ type mediator struct {
 }
 
 func newMediator(p Params, b *board, o *odds) *mediator {
-	n := len(b.owner)
+	n := len(b.Owner)
 	m := &mediator{p: p, b: b, o: o,
 		agents: make([]agent, n), vals: make([]float64, n), onPath: make([]bool, n)}
 	m.clearPursued()
@@ -186,7 +189,7 @@ func (m *mediator) name(t int) string {
 func (m *mediator) offensive(t, n int, allowZero bool) bid {
 	best := noBid
 	ag := &m.agents[t]
-	mArm := m.b.armies[t]
+	mArm := m.b.Armies[t]
 	i0 := 1
 	if allowZero {
 		i0 = 0
@@ -351,7 +354,7 @@ func (m *mediator) boundNum(g, a int) float64 {
 	}
 	p := 1.0
 	for j, v := range m.path(g) {
-		p *= m.o.win(a-j, m.b.armies[v])
+		p *= m.o.win(a-j, m.b.Armies[v])
 	}
 	num := m.p.Pob * p * x.w * m.goalHold(x, a)
 	if s != nil {
@@ -371,8 +374,8 @@ func (m *mediator) chain(x *goal, a int) float64 {
 		m.scratch = m.scratch[:0]
 		maxD := 0
 		for _, v := range m.paths[x.off : x.off+x.k] {
-			m.scratch = append(m.scratch, m.b.armies[v])
-			maxD = max(maxD, m.b.armies[v])
+			m.scratch = append(m.scratch, m.b.Armies[v])
+			maxD = max(maxD, m.b.Armies[v])
 		}
 		if !exactChain(a, maxD) {
 			return m.o.chainOdds(m.scratch, a) // bounded work
@@ -420,7 +423,7 @@ func (m *mediator) defensive(t, n int) bid {
 	if e <= 1 || v <= 0 {
 		return best
 	}
-	mArm := m.b.armies[t]
+	mArm := m.b.Armies[t]
 	d0 := m.o.hold(mArm, e)
 	for i := 1; i <= n; i++ {
 		if m.p.Pdb*v*(1-d0)/float64(i) <= best.Value {
@@ -462,7 +465,7 @@ func (m *mediator) firstBid(t, n int) {
 	for g := a.head; g >= 0; g = m.goals[g].next {
 		x := &m.goals[g]
 		if x.w > 0 && !x.won {
-			u = max(u, m.boundNum(g, m.b.armies[t]-1+n)*roundMargin)
+			u = max(u, m.boundNum(g, m.b.Armies[t]-1+n)*roundMargin)
 		}
 	}
 	if a.def.Value > u {
@@ -485,7 +488,7 @@ func (m *mediator) firstBid(t, n int) {
 // agent's armies won are in agent.placed.
 func (m *mediator) place(n int) {
 	b := m.b
-	for t := range b.owner {
+	for t := range b.Owner {
 		m.vals[t] = b.value(&m.p, t)
 	}
 	m.propagate(n)
@@ -498,10 +501,10 @@ func (m *mediator) placeAuction(n int) {
 	b := m.b
 	own := m.own[:0]
 	m.clearPursued()
-	for t := range b.owner {
+	for t := range b.Owner {
 		a := &m.agents[t]
 		a.zeroUsed, a.placed = false, 0
-		if b.owner[t] == b.me {
+		if b.Owner[t] == b.me {
 			own = append(own, t)
 			if m.w != nil {
 				m.bidFor(t, n) // the explanation shows every first bid
@@ -555,7 +558,7 @@ func (m *mediator) placeAuction(n int) {
 			m.goals[w.Goal].won = true
 		}
 		a.placed += w.I
-		b.armies[win] += w.I
+		b.Armies[win] += w.I
 		left -= w.I
 		a.zeroUsed = true
 		if left > 0 {
@@ -582,7 +585,7 @@ func (m *mediator) rest(left int) {
 	}
 	if t >= 0 {
 		m.agents[t].placed += left
-		b.armies[t] += left
+		b.Armies[t] += left
 		if m.w != nil {
 			fmt.Fprintf(m.w, "  no positive bid: %d armies to %s (largest enemy neighbour %d)\n", left, m.name(t), e)
 		}
@@ -593,7 +596,7 @@ func (m *mediator) explainGoals(n int) {
 	fmt.Fprintf(m.w, "  place %d armies: %d messages, %d goals\n", n, len(m.msgs), len(m.goals))
 	for _, t := range m.own {
 		a := &m.agents[t]
-		fmt.Fprintf(m.w, "  agent %s (armies %d, V_c %.2f): %d goals", m.name(t), m.b.armies[t], m.vals[t], a.ngoals)
+		fmt.Fprintf(m.w, "  agent %s (armies %d, V_c %.2f): %d goals", m.name(t), m.b.Armies[t], m.vals[t], a.ngoals)
 		if a.off.Goal >= 0 {
 			fmt.Fprintf(m.w, "; b_o %.2f = %s for %s", a.off.Value, m.bidTerms(a.off), m.pathString(a.off.Goal, 0))
 		}
@@ -634,7 +637,7 @@ func (m *mediator) explainPursued() {
 		if a.phead < 0 {
 			continue
 		}
-		fmt.Fprintf(m.w, "  agent %s (armies %d) pursues", m.name(t), m.b.armies[t])
+		fmt.Fprintf(m.w, "  agent %s (armies %d) pursues", m.name(t), m.b.Armies[t])
 		m.explainPursuits(" ", a.phead)
 	}
 }
@@ -649,10 +652,10 @@ func (m *mediator) pathString(g, pos int) string {
 		s = m.name(path[pos-1]) // the agent now carrying the goal
 	}
 	for _, v := range path[pos:] {
-		if m.b.owner[v] == m.b.me {
-			s += fmt.Sprintf(">%s(own %d)", m.name(v), m.b.armies[v])
+		if m.b.Owner[v] == m.b.me {
+			s += fmt.Sprintf(">%s(own %d)", m.name(v), m.b.Armies[v])
 		} else {
-			s += fmt.Sprintf(">%s(%d)", m.name(v), m.b.armies[v])
+			s += fmt.Sprintf(">%s(%d)", m.name(v), m.b.Armies[v])
 		}
 	}
 	return s
