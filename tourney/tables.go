@@ -96,17 +96,17 @@ func (r *Results) Table5() Table {
 }
 
 // Table6 is the paper's Table 6: win %, decision time per match
-// (t_match, s), the bot's turns per match, decision time per turn (t_turn,
-// ms), win % per millisecond of t_turn and wins per hour of decision time.
+// (t_match, ms), the bot's turns per match, decision time per turn
+// (t_turn, µs), win % per millisecond of t_turn and wins per hour of decision time.
 // The timing columns read "-" when the run was not timed; they are
 // measurements and vary from run to run.
 func (r *Results) Table6() Table {
 	t := Table{Name: "table6", Title: fmt.Sprintf("Table 6: win %%, time and turns per match (mean game: %.1f turns, %.1f rounds)", r.MeanTurns, r.MeanRounds),
-		Header: []string{"bot", "win %", "t_match (s)", "turns/match", "t_turn (ms)", "win % per ms t_turn", "wins per hour", "game turns"}}
+		Header: []string{"bot", "win %", "t_match (ms)", "turns/match", "t_turn (µs)", "win % per ms t_turn", "wins per hour", "game turns"}}
 	for _, b := range r.Bots {
 		row := []string{b.Bot, f(100*b.WinRate, 1)}
 		if r.Timed {
-			row = append(row, f(b.SecondsPerMatch, 4), f(b.TurnsPerMatch, 1), f(1000*b.SecondsPerTurn, 4),
+			row = append(row, f(1000*b.SecondsPerMatch, 3), f(b.TurnsPerMatch, 1), f(1e6*b.SecondsPerTurn, 2),
 				f(b.WinPerMsTurn, 1), f(b.WinsPerHour, 0))
 		} else {
 			row = append(row, "-", "-", "-", "-", "-")
