@@ -77,8 +77,9 @@ func (s *StackedBarChart) Write(w io.Writer, format string) error {
 	p.Legend.Top = true
 	p.NominalX(s.Categories...)
 	p.X.Min, p.X.Max = -0.5, float64(len(s.Categories))-0.5
+	// Headroom above the tallest bar for the legend, one line per layer.
 	p.Y.Min = 0
-	p.Y.Max += 0.15 * p.Y.Max
+	p.Y.Max *= 1 + 0.1*float64(len(s.Layers))
 	return writePlot(w, format, p, width, height)
 }
 
