@@ -2,6 +2,7 @@ package plots
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -83,4 +84,28 @@ func TestStackedAndIntervalBarsWrite(t *testing.T) {
 	path := filepath.Join(dir, "bad.png")
 	assert.Error(t, bad.Save(path))
 	assert.NoFileExists(t, path)
+}
+
+func ExampleStackedBarChart() {
+	c := &StackedBarChart{
+		Title: "Placements", YLabel: "games", Categories: []string{"north", "south"},
+		Layers: []BarGroup{{Name: "1st", Values: []float64{6, 2}}, {Name: "2nd", Values: []float64{2, 6}}},
+	}
+	fmt.Println(c.Validate())
+	c.Layers[1].Values[0] = -1
+	fmt.Println(c.Validate())
+	// Output:
+	// <nil>
+	// plots: stacked layer 1 ("2nd"): value 0 (north) is -1, want a finite value >= 0
+}
+
+func ExampleIntervalBarChart() {
+	c := &IntervalBarChart{
+		Title: "Win rate", YLabel: "%", Categories: []string{"a", "b"},
+		Values: []float64{60, 20}, Lo: []float64{45, 10}, Hi: []float64{73, 34},
+	}
+	var buf bytes.Buffer
+	fmt.Println(c.Write(&buf, "svg"), bytes.Contains(buf.Bytes(), []byte("<svg")))
+	// Output:
+	// <nil> true
 }
