@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
 )
 
 // StackedBarChart is a figure of one vertical bar per category, each bar
@@ -21,6 +22,9 @@ type StackedBarChart struct {
 	// is the layer's legend entry.
 	Layers        []BarGroup
 	Title, YLabel string
+	// SlantLabels draws the category labels slanted, so that long or many
+	// labels do not overlap.
+	SlantLabels   bool
 	Width, Height vg.Length
 }
 
@@ -75,7 +79,7 @@ func (s *StackedBarChart) Write(w io.Writer, format string) error {
 		}
 	}
 	p.Legend.Top = true
-	p.NominalX(s.Categories...)
+	nominalX(p, s.Categories, s.SlantLabels)
 	p.X.Min, p.X.Max = -0.5, float64(len(s.Categories))-0.5
 	// Headroom above the tallest bar for the legend, one line per layer.
 	p.Y.Min = 0
@@ -93,7 +97,10 @@ type IntervalBarChart struct {
 	// category each, with Lo[i] <= Values[i] <= Hi[i].
 	Values, Lo, Hi []float64
 	Title, YLabel  string
-	Width, Height  vg.Length
+	// SlantLabels draws the category labels slanted, so that long or many
+	// labels do not overlap.
+	SlantLabels   bool
+	Width, Height vg.Length
 }
 
 // Validate reports whether the chart can be drawn.
@@ -153,7 +160,18 @@ func (b *IntervalBarChart) Write(w io.Writer, format string) error {
 	eb.CapWidth = barW / 3
 	eb.LineStyle.Width = vg.Points(1.2)
 	p.Add(bars, eb)
-	p.NominalX(b.Categories...)
+	nominalX(p, b.Categories, b.SlantLabels)
 	p.X.Min, p.X.Max = -0.5, float64(len(b.Categories))-0.5
 	return writePlot(w, format, p, width, height)
+}
+
+// nominalX names the positions 0, 1, ... of the horizontal axis, the
+// names slanted by 30 degrees when slant is set.
+func nominalX(p *plot.Plot, names []string, slant bool) {
+	p.NominalX(names...)
+	if slant {
+		p.X.Tick.Label.Rotation = math.Pi / 6
+		p.X.Tick.Label.XAlign = draw.XRight
+		p.X.Tick.Label.YAlign = draw.YTop
+	}
 }

@@ -40,15 +40,15 @@ func (r *Results) Figures() []Figure {
 	}
 	// 1.5 cm per bot, at least 16 cm, so that 13 names fit.
 	width := max(16*vg.Centimeter, vg.Length(len(r.Bots))*1.5*vg.Centimeter)
-	fig3 := &plots.BarChart{Width: width, Title: fmt.Sprintf("Wins per bot (%d games)", r.Games), YLabel: "wins", Categories: names,
-		Groups: []plots.BarGroup{{Values: wins}}}
-	place := &plots.StackedBarChart{Width: width, Title: "Placements per bot", YLabel: "games", Categories: names, Layers: layers}
-	winrate := &plots.IntervalBarChart{Width: width, Title: fmt.Sprintf("Win %% with %g %% Wilson intervals", 100*Level), YLabel: "win %",
+	fig3 := &plots.StackedBarChart{Width: width, SlantLabels: true, Title: fmt.Sprintf("Wins per bot (%d games)", r.Games), YLabel: "wins",
+		Categories: names, Layers: []plots.BarGroup{{Values: wins}}}
+	place := &plots.StackedBarChart{Width: width, SlantLabels: true, Title: "Placements per bot", YLabel: "games", Categories: names, Layers: layers}
+	winrate := &plots.IntervalBarChart{Width: width, SlantLabels: true, Title: fmt.Sprintf("Win %% with %g %% Wilson intervals", 100*Level), YLabel: "win %",
 		Categories: names, Values: winPct, Lo: lo, Hi: hi}
 	figs := []Figure{{"figure3-wins", fig3.Save}}
 	if r.Timed {
-		fig4 := &plots.BarChart{Width: width, Title: "Decision time per turn", YLabel: "ms per turn", Categories: names,
-			Groups: []plots.BarGroup{{Values: tturn}}}
+		fig4 := &plots.StackedBarChart{Width: width, SlantLabels: true, Title: "Decision time per turn", YLabel: "ms per turn",
+			Categories: names, Layers: []plots.BarGroup{{Values: tturn}}}
 		figs = append(figs, Figure{"figure4-time-per-turn", fig4.Save})
 	}
 	return append(figs, Figure{"placements", place.Save}, Figure{"winrate", winrate.Save})
