@@ -81,7 +81,11 @@ marslab merge; running the merged directory with -resume writes its tables.`, st
 				return err
 			}
 		}
-		fmt.Fprintf(stdout, "\ntables and figures in %s\n", opt.Out)
+		what := "tables"
+		if *figures {
+			what = "tables and figures"
+		}
+		fmt.Fprintf(stdout, "\n%s in %s\n", what, opt.Out)
 	}
 	return nil
 }

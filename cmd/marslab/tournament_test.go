@@ -35,6 +35,7 @@ func TestTournamentCommand(t *testing.T) {
 	assert.Contains(t, out, "## Table 5: placements per bot (8 games")
 	assert.Contains(t, out, "| bot | 1st | 2nd | 3rd | Sm | games |")
 	assert.Contains(t, out, "## Table 6")
+	assert.Contains(t, out, "\ntables in "+filepath.Join(dir, "default-out"))
 	def := filepath.Join(dir, "default-out")
 	assert.Equal(t, 8, strings.Count(readText(t, filepath.Join(def, "games.jsonl")), "\n"))
 	assert.FileExists(t, filepath.Join(def, "headtohead.csv"))
