@@ -7,12 +7,17 @@ OUT       ?= results/run
 STATICCHECK_VERSION ?= v0.8.2
 FUZZTIME  ?= 10s
 
-.PHONY: run test build vet fmt lint bench bench-engine fuzz figures clean
+.PHONY: run tournament-demo test build vet fmt lint bench bench-engine fuzz figures clean
 
 ## run: the main job on the embedded defaults: a batch of games on every core with a summary table.
 ## Run again, it finishes an interrupted batch or re-prints a complete one (-resume); `make clean` starts over.
 run:
 	$(GO) run ./cmd/marslab batch -players $(PLAYERS) -games $(GAMES) -seed $(SEED) -out $(OUT) -resume
+
+## tournament-demo: a reduced round-robin tournament (MARS and five Lux-style bots, 300 games in
+## 4-player line-ups): Tables 5-6, head to head and figures in results/tournament-demo.
+tournament-demo:
+	$(GO) run ./cmd/marslab tournament configs/experiments/demo-tournament.toml -resume
 
 ## test: formatting, vet, and every test with the race detector
 test: fmt vet

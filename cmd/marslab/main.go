@@ -47,6 +47,8 @@ func commands(reg *registry.Registry) map[string]command {
 		"map":    {"print a map (text or -json)", cmdMap},
 		"bots":   {"list the registered bots (-params NAME lists a bot's parameters)", withRegistry(reg, cmdBots)},
 		"odds":   {"exact dice odds: rolls, battles, chains, tables, engine check", cmdOdds},
+
+		"tournament": {"play every k-subset of a field of bots: Tables 5-6, figures", withRegistry(reg, cmdTournament)},
 	}
 }
 

@@ -1,0 +1,195 @@
+package tourney
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+
+	"marslab/arena"
+	"marslab/bots"
+	"marslab/bots/registry"
+	"marslab/configs"
+	"marslab/sim"
+)
+
+// Config is a tournament as its TOML file describes it.
+type Config struct {
+	// Source names the file the config came from, for messages.
+	Source string
+	// Bots are the seat specifications of the field (registry syntax:
+	// NAME, NAME(K=V), NAME@SET), at least Players of them, with distinct
+	// labels.
+	Bots []string
+	// Players is the number of players per game, 2..6.
+	Players int
+	// Replications is the number of games played by every line-up, >= 1.
+	Replications int
+	// Rules is the rule set: an embedded name or a TOML file (a relative
+	// path is read relative to the config file's directory).
+	Rules string
+	// Map is the map, an embedded name or a TOML file; "" means the
+	// rules' own map.
+	Map string
+	// Seed is the experiment seed: it decides every seating and deal.
+	Seed uint64
+	// Out is the default output directory.
+	Out string
+}
+
+// file is the TOML layout of a config file.
+type file struct {
+	Bots         []string `toml:"bots"`
+	Players      *int     `toml:"players"`
+	Replications *int     `toml:"replications"`
+	Rules        string   `toml:"rules"`
+	Map          string   `toml:"map"`
+	Seed         *int64   `toml:"seed"`
+	Out          string   `toml:"out"`
+}
+
+// Load reads and checks the config file at path (see Parse).
+func Load(path string) (*Config, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("tourney: %w", err)
+	}
+	return Parse(path, data)
+}
+
+// Parse parses and checks a config; source names it in errors, and the
+// directory of source anchors relative rules and map paths. Every key but
+// map and out is required; unknown keys are errors. The bot names are
+// checked against a registry by Resolve, not here.
+func Parse(source string, data []byte) (*Config, error) {
+	var f file
+	md, err := toml.Decode(string(data), &f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", source, err)
+	}
+	if und := md.Undecoded(); len(und) > 0 {
+		keys := make([]string, len(und))
+		for i, k := range und {
+			keys[i] = k.String()
+		}
+		return nil, fmt.Errorf("%s: unknown key %s (want bots, players, replications, rules, map, seed, out)", source, strings.Join(keys, ", "))
+	}
+	bad := func(key, format string, a ...any) error {
+		return fmt.Errorf("%s: key %s: %s", source, key, fmt.Sprintf(format, a...))
+	}
+	switch {
+	case f.Players == nil:
+		return nil, bad("players", "missing: want the players per game, 2..6")
+	case *f.Players < 2 || *f.Players > 6:
+		return nil, bad("players", "%d: want 2..6", *f.Players)
+	case f.Replications == nil:
+		return nil, bad("replications", "missing: want the games per line-up, >= 1")
+	case *f.Replications < 1:
+		return nil, bad("replications", "%d: want >= 1", *f.Replications)
+	case f.Seed == nil:
+		return nil, bad("seed", "missing: want an integer >= 0")
+	case *f.Seed < 0:
+		return nil, bad("seed", "%d: want >= 0", *f.Seed)
+	case f.Rules == "":
+		return nil, bad("rules", "missing: want an embedded rule set (%s) or a TOML file", strings.Join(configs.RulesNames(), ", "))
+	case len(f.Bots) < *f.Players:
+		return nil, bad("bots", "%d bots: want at least players = %d", len(f.Bots), *f.Players)
+	}
+	for i, b := range f.Bots {
+		if strings.TrimSpace(b) == "" {
+			return nil, bad("bots", "entry %d is empty", i)
+		}
+		if j := slices.Index(f.Bots[:i], b); j >= 0 {
+			return nil, bad("bots", "%q listed twice (entries %d and %d)", b, j, i)
+		}
+	}
+	if _, err := arena.NewSubsets(len(f.Bots), *f.Players, *f.Replications, uint64(*f.Seed)); err != nil {
+		return nil, fmt.Errorf("%s: keys bots, players, replications: %w", source, err)
+	}
+	return &Config{Source: source, Bots: f.Bots, Players: *f.Players, Replications: *f.Replications,
+		Rules: f.Rules, Map: f.Map, Seed: uint64(*f.Seed), Out: f.Out}, nil
+}
+
+// Games returns the number of games of the tournament:
+// C(len(Bots), Players) · Replications.
+func (c *Config) Games() int {
+	s, err := c.Schedule()
+	if err != nil {
+		return 0
+	}
+	return s.Games()
+}
+
+// Schedule returns the tournament's schedule: every Players-subset of the
+// bots, Replications times, seated at random from Seed.
+func (c *Config) Schedule() (*arena.Subsets, error) {
+	return arena.NewSubsets(len(c.Bots), c.Players, c.Replications, c.Seed)
+}
+
+// Setup is a resolved tournament: its map, rules and seats.
+type Setup struct {
+	Map   *sim.Map
+	Rules *sim.Rules
+	Seats []bots.Seat
+}
+
+// Resolve loads the rules and the map and parses the bots with reg. A bot
+// name reg does not know is an error naming the file, the key and the
+// registered bots.
+func (c *Config) Resolve(reg *registry.Registry) (*Setup, error) {
+	var s Setup
+	rsrc, rdata, err := sim.RulesSource(c.path(c.Rules))
+	if err != nil {
+		return nil, fmt.Errorf("%s: key rules: %w", c.Source, err)
+	}
+	if s.Rules, err = sim.ParseRules(rsrc, rdata); err != nil {
+		return nil, fmt.Errorf("%s: key rules: %w", c.Source, err)
+	}
+	var msrc string
+	var mdata []byte
+	if c.Map == "" {
+		msrc, mdata, err = s.Rules.MapSource()
+	} else {
+		msrc, mdata, err = sim.MapSource(c.path(c.Map))
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: key map: %w", c.Source, err)
+	}
+	if s.Map, err = sim.ParseMap(msrc, mdata); err != nil {
+		return nil, fmt.Errorf("%s: key map: %w", c.Source, err)
+	}
+	if err := s.Rules.Validate(s.Map); err != nil {
+		return nil, fmt.Errorf("%s: keys rules, map: %w", c.Source, err)
+	}
+	labels := make(map[string]int, len(c.Bots))
+	for i, spec := range c.Bots {
+		seat, err := reg.ParseSeat(spec, nil)
+		if err != nil {
+			return nil, fmt.Errorf("%s: key bots: entry %d: %w", c.Source, i, err)
+		}
+		if j, ok := labels[seat.Label]; ok {
+			return nil, fmt.Errorf("%s: key bots: entries %d and %d share the label %q", c.Source, j, i, seat.Label)
+		}
+		labels[seat.Label] = i
+		s.Seats = append(s.Seats, seat)
+	}
+	return &s, nil
+}
+
+// path resolves a rules or map argument: a name without a separator or a
+// .toml suffix is embedded; a relative file path is taken relative to the
+// config file's directory when that file exists there.
+func (c *Config) path(arg string) string {
+	if !strings.ContainsAny(arg, `/\`) && !strings.HasSuffix(arg, ".toml") || filepath.IsAbs(arg) {
+		return arg
+	}
+	p := filepath.Join(filepath.Dir(c.Source), arg)
+	if _, err := os.Stat(p); errors.Is(err, os.ErrNotExist) {
+		return arg
+	}
+	return p
+}

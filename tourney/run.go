@@ -1,0 +1,157 @@
+package tourney
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"marslab/arena"
+)
+
+// Options are the run-time choices of a tournament that do not change its
+// results.
+type Options struct {
+	// Out is the output directory; "" means Config.Out.
+	Out string
+	// Workers is the number of games played at once; 0 means every core.
+	Workers int
+	// Shard restricts the run to one shard of the games (arena.Shard).
+	Shard arena.Shard
+	// Resume continues the tournament in Out (arena.Config.Resume).
+	Resume bool
+	// Progress, when not nil, receives a progress display.
+	Progress io.Writer
+	// Figures writes the figures (PNG and SVG) beside the tables.
+	Figures bool
+}
+
+// Run plays the tournament (or its shard) with arena.Run, schedule
+// Config.Schedule, and, once every game of the shard is done, reads the
+// games back, analyses them and writes the report into the output
+// directory (WriteReport). Results is nil when the run was interrupted.
+func Run(ctx context.Context, c *Config, s *Setup, o Options) (*arena.Report, *Results, error) {
+	sched, err := c.Schedule()
+	if err != nil {
+		return nil, nil, fmt.Errorf("tourney: %s: %w", c.Source, err)
+	}
+	out := o.Out
+	if out == "" {
+		out = c.Out
+	}
+	if out == "" {
+		return nil, nil, fmt.Errorf("tourney: %s: no output directory (key out or an explicit one)", c.Source)
+	}
+	ac := arena.Config{Map: s.Map, Rules: s.Rules, Seats: s.Seats, Schedule: sched, Games: sched.Games(), Seed: c.Seed,
+		Workers: o.Workers, Shard: o.Shard, Out: out, Resume: o.Resume, Progress: o.Progress, Timing: true}
+	rep, err := arena.Run(ctx, ac)
+	if err != nil {
+		return rep, nil, err
+	}
+	res, err := Report(out, rep.Header.Labels(), c.Players, &rep.Timing, o.Figures)
+	return rep, res, err
+}
+
+// Report reads the games of the batch directory dir (games.jsonl),
+// analyses them with the given timing and writes the report (WriteReport)
+// into dir.
+func Report(dir string, labels []string, players int, timing *arena.Timing, figures bool) (*Results, error) {
+	recs, err := ReadGames(filepath.Join(dir, "games.jsonl"), players)
+	if err != nil {
+		return nil, err
+	}
+	res, err := Analyze(labels, players, recs, timing)
+	if err != nil {
+		return nil, err
+	}
+	if err := WriteReport(dir, res, figures); err != nil {
+		return res, err
+	}
+	return res, nil
+}
+
+// ReadGames reads the records of a games.jsonl file of games of players
+// seats (arena.ParseRecord checks each line).
+func ReadGames(path string, players int) ([]arena.Record, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("tourney: %w", err)
+	}
+	defer f.Close()
+	var recs []arena.Record
+	br := bufio.NewReaderSize(f, 1<<16)
+	for line := 1; ; line++ {
+		b, err := br.ReadBytes('\n')
+		if errors.Is(err, io.EOF) {
+			if len(b) > 0 {
+				return nil, fmt.Errorf("tourney: %s: line %d is torn (no newline)", path, line)
+			}
+			return recs, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("tourney: %s: %w", path, err)
+		}
+		r, err := arena.ParseRecord(b[:len(b)-1], players)
+		if err != nil {
+			return nil, fmt.Errorf("tourney: %s: line %d: %w", path, line, err)
+		}
+		recs = append(recs, r)
+	}
+}
+
+// WriteReport writes every table of res into dir as NAME.md and NAME.csv,
+// all of them together as tables.md, and with figures the figures as PNG
+// and SVG (Figures).
+func WriteReport(dir string, res *Results, figures bool) error {
+	all, err := os.Create(filepath.Join(dir, "tables.md"))
+	if err != nil {
+		return fmt.Errorf("tourney: %w", err)
+	}
+	defer all.Close()
+	for i, t := range res.Tables() {
+		if i > 0 {
+			if _, err := io.WriteString(all, "\n"); err != nil {
+				return fmt.Errorf("tourney: %w", err)
+			}
+		}
+		if err := t.WriteMarkdown(all); err != nil {
+			return fmt.Errorf("tourney: %w", err)
+		}
+		for ext, write := range map[string]func(io.Writer) error{".md": t.WriteMarkdown, ".csv": t.WriteCSV} {
+			if err := writeFile(filepath.Join(dir, t.Name+ext), write); err != nil {
+				return err
+			}
+		}
+	}
+	if err := all.Close(); err != nil {
+		return fmt.Errorf("tourney: %w", err)
+	}
+	if figures {
+		for _, fig := range res.Figures() {
+			for _, ext := range []string{".png", ".svg"} {
+				if err := fig.Save(filepath.Join(dir, fig.Name+ext)); err != nil {
+					return fmt.Errorf("tourney: figure %s: %w", fig.Name, err)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func writeFile(path string, write func(io.Writer) error) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("tourney: %w", err)
+	}
+	if err := write(f); err != nil {
+		f.Close()
+		return fmt.Errorf("tourney: %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("tourney: %w", err)
+	}
+	return nil
+}

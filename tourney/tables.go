@@ -1,0 +1,155 @@
+package tourney
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// Table is one report table: a header and rows of formatted cells.
+type Table struct {
+	// Name is the base of the table's file names (e.g. "table5").
+	Name string
+	// Title describes the table (the Markdown heading).
+	Title  string
+	Header []string
+	Rows   [][]string
+}
+
+// WriteMarkdown writes the table as a Markdown heading and pipe table.
+func (t *Table) WriteMarkdown(w io.Writer) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "## %s\n\n", t.Title)
+	row := func(cells []string) {
+		b.WriteString("|")
+		for _, c := range cells {
+			b.WriteString(" " + strings.ReplaceAll(c, "|", `\|`) + " |")
+		}
+		b.WriteString("\n")
+	}
+	row(t.Header)
+	b.WriteString("|")
+	for i := range t.Header {
+		if i == 0 {
+			b.WriteString(" --- |")
+		} else {
+			b.WriteString(" ---: |")
+		}
+	}
+	b.WriteString("\n")
+	for _, r := range t.Rows {
+		row(r)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// WriteCSV writes the table as CSV with a header line.
+func (t *Table) WriteCSV(w io.Writer) error {
+	cw := csv.NewWriter(w)
+	if err := cw.Write(t.Header); err != nil {
+		return err
+	}
+	if err := cw.WriteAll(t.Rows); err != nil {
+		return err
+	}
+	return cw.Error()
+}
+
+func itoa(v int) string { return strconv.Itoa(v) }
+
+// f formats v with prec decimals.
+func f(v float64, prec int) string { return strconv.FormatFloat(v, 'f', prec, 64) }
+
+// ordinal returns "1st", "2nd", ...
+func ordinal(k int) string {
+	switch k {
+	case 1:
+		return "1st"
+	case 2:
+		return "2nd"
+	case 3:
+		return "3rd"
+	}
+	return itoa(k) + "th"
+}
+
+// Table5 is the paper's Table 5: per bot, the games finished in each
+// position and the stalemates (Sm).
+func (r *Results) Table5() Table {
+	t := Table{Name: "table5", Title: fmt.Sprintf("Table 5: placements per bot (%d games, %d stalemates; Sm = stalemates)", r.Games, r.Stalemates)}
+	t.Header = append(t.Header, "bot")
+	for k := 1; k <= r.Players; k++ {
+		t.Header = append(t.Header, ordinal(k))
+	}
+	t.Header = append(t.Header, "Sm", "games")
+	for _, b := range r.Bots {
+		row := []string{b.Bot}
+		for _, c := range b.Placements {
+			row = append(row, itoa(c))
+		}
+		t.Rows = append(t.Rows, append(row, itoa(b.Stalemates), itoa(b.Games)))
+	}
+	return t
+}
+
+// Table6 is the paper's Table 6: win %, decision time per match
+// (t_match, ms), the bot's turns per match, decision time per turn
+// (t_turn, µs), win % per millisecond of t_turn and wins per hour of decision time.
+// The timing columns read "-" when the run was not timed; they are
+// measurements and vary from run to run.
+func (r *Results) Table6() Table {
+	t := Table{Name: "table6", Title: fmt.Sprintf("Table 6: win %%, time and turns per match (mean game: %.1f turns, %.1f rounds)", r.MeanTurns, r.MeanRounds),
+		Header: []string{"bot", "win %", "t_match (ms)", "turns/match", "t_turn (µs)", "win % per ms t_turn", "wins per hour", "game turns"}}
+	for _, b := range r.Bots {
+		row := []string{b.Bot, f(100*b.WinRate, 1)}
+		if r.Timed {
+			row = append(row, f(1000*b.SecondsPerMatch, 3), f(b.TurnsPerMatch, 1), f(1e6*b.SecondsPerTurn, 2),
+				f(b.WinPerMsTurn, 1), f(b.WinsPerHour, 0))
+		} else {
+			row = append(row, "-", "-", "-", "-", "-")
+		}
+		t.Rows = append(t.Rows, append(row, f(b.GameTurns, 1)))
+	}
+	return t
+}
+
+// PlacementTable gives each bot's mean placement with its interval.
+func (r *Results) PlacementTable() Table {
+	t := Table{Name: "placement", Title: fmt.Sprintf("Mean placement (1 = won) with a %g %% interval", 100*Level),
+		Header: []string{"bot", "games", "mean placement", "lo", "hi"}}
+	for _, b := range r.Bots {
+		t.Rows = append(t.Rows, []string{b.Bot, itoa(b.Games), f(b.MeanPlacement, 3), f(b.PlacementLo, 3), f(b.PlacementHi, 3)})
+	}
+	return t
+}
+
+// WinRateTable gives each bot's win % with its Wilson interval.
+func (r *Results) WinRateTable() Table {
+	t := Table{Name: "winrate", Title: fmt.Sprintf("Win %% with a %g %% Wilson interval", 100*Level),
+		Header: []string{"bot", "games", "wins", "win %", "lo %", "hi %"}}
+	for _, b := range r.Bots {
+		t.Rows = append(t.Rows, []string{b.Bot, itoa(b.Games), itoa(b.Wins), f(100*b.WinRate, 2), f(100*b.WinLo, 2), f(100*b.WinHi, 2)})
+	}
+	return t
+}
+
+// HeadToHeadTable gives, for every pair, the games met, who finished
+// ahead, and who won when only the two were left.
+func (r *Results) HeadToHeadTable() Table {
+	t := Table{Name: "headtohead", Title: "Head to head: games met, finished ahead, won when the last two",
+		Header: []string{"A", "B", "met", "A ahead", "B ahead", "last two", "A won", "B won"}}
+	for _, p := range r.Pairs {
+		t.Rows = append(t.Rows, []string{r.Bots[p.A].Bot, r.Bots[p.B].Bot, itoa(p.Met), itoa(p.AheadA), itoa(p.AheadB),
+			itoa(p.LastTwo), itoa(p.WonA), itoa(p.WonB)})
+	}
+	return t
+}
+
+// Tables returns every table of the report: Table5, Table6,
+// PlacementTable, WinRateTable and HeadToHeadTable.
+func (r *Results) Tables() []Table {
+	return []Table{r.Table5(), r.Table6(), r.PlacementTable(), r.WinRateTable(), r.HeadToHeadTable()}
+}
