@@ -197,7 +197,7 @@ func TestGames(t *testing.T) {
 	reg := registry.Default()
 	others := []string{"aggressive", "random", "pacifist", "passive", "aggressive"}
 	for _, m := range []*sim.Map{classic, small} {
-		for _, rname := range []string{"mars2006", "classic", "fixedcards", "missions"} {
+		for _, rname := range []string{"mars2006", "mars2006-escalating", "classic", "fixedcards", "missions"} {
 			if rname == "missions" && m != classic {
 				continue
 			}
