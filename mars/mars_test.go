@@ -1239,3 +1239,36 @@ func FuzzDecisionsLegal(f *testing.F) {
 		}
 	})
 }
+
+// TestFortifyContinentBorder checks the continent-border factor of the
+// armies a territory can spare: a front territory guarding a continent MARS
+// holds whole keeps its armies, the same front on a continent MARS does not
+// hold sells its surplus to a weak front next to it.
+func TestFortifyContinentBorder(t *testing.T) {
+	// Continent 0 = {0, 1}, continent 1 = {2, 3}. 1 borders 0, enemy 2
+	// (5 armies) and own 3 (1 army, also facing 2); 0 borders only 1.
+	nbr := [][]int{{1}, {0, 2, 3}, {1, 3}, {1, 2}}
+	cont := []int{0, 0, 1, 1}
+	bonus := []int{2, 2}
+	for _, tc := range []struct {
+		name   string
+		owner  []int
+		spare1 int
+		want   []struct{ From, To, Armies int }
+	}{
+		{"continent held", []int{0, 0, 1, 0}, 0, []struct{ From, To, Armies int }{}},
+		// 1 can spare 5 and sells while 3's bid less the transport cost
+		// beats its own: 3 of them.
+		{"continent not held", []int{1, 0, 1, 0}, 5, []struct{ From, To, Armies int }{{1, 3, 3}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m, s := testStateMediator(t, PaperParams(), sim.FortifyOneStep, nbr, cont, bonus, tc.owner, []int{1, 10, 5, 1})
+			moves := m.fortify(sim.FortifyOneStep, nil)
+			assert.Equal(t, 0, m.fl.dist[1], "1 is a front territory")
+			assert.Equal(t, 5, m.fl.threat[1])
+			assert.Equal(t, tc.spare1, m.fl.spare[1])
+			assert.Equal(t, tc.want, toTriples(moves))
+			require.NoError(t, s.CheckMoves(0, moves))
+		})
+	}
+}

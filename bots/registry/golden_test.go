@@ -54,8 +54,8 @@ var goldenGames = []goldenGame{
 	{"missions-baseline-6", "missions", "aggressive,pacifist,passive,random,aggressive,random", 3, 2},
 	{"mars2006-mars-4", "mars2006", "mars,aggressive,pacifist,random", 12, 0},
 	{"classic-mars-3", "classic", "mars@tuned,aggressive,random", 9, 0},
-	{"mars2006-mars-6", "mars2006", "mars,mars,mars,mars,mars,mars", 27, 0},
-	{"mars2006-escalating-mars-6", "mars2006-escalating", "mars,mars,mars,mars,mars,mars", 1, 0},
+	{"mars2006-mars-6", "mars2006", "mars,mars,mars,mars,mars,mars", 2, 0},
+	{"mars2006-escalating-mars-6", "mars2006-escalating", "mars,mars,mars,mars,mars,mars", 9, 0},
 	{"classic-example-3", "classic", "cautious,aggressive,random", 1, 0},
 }
 
