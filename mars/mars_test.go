@@ -1139,6 +1139,10 @@ func TestCardAgent(t *testing.T) {
 		// Northwest Territory, seat 0's, is worth 2 more.
 		{"owned territory bonus", []string{"Siberia", "Irkutsk", "Afghanistan", "Northwest Territory", "Ural"}, true, [3]int{0, 3, 4}, 6, true},
 		{"wild card", []string{"Alaska", "wild", "Siberia"}, false, [3]int{0, 1, 2}, 6, false},
+		// Siberia, wild, Yakutsk comes first and is worth 4, as is the
+		// wild-free Siberia, Yakutsk, Ural: the wild is kept.
+		{"keeps a free wild", []string{"Siberia", "wild", "Yakutsk", "Ural"}, false, [3]int{0, 2, 3}, 4, true},
+		{"keeps a free wild, forced", []string{"wild", "Siberia", "Yakutsk", "Ural", "Irkutsk"}, true, [3]int{1, 2, 3}, 4, true},
 	}
 	var agent cardAgent // one agent for every case: its buffers are reused
 	for _, tc := range tests {
