@@ -259,7 +259,7 @@ func TestExplain(t *testing.T) {
 	require.NoError(t, err)
 	out := buf.String()
 	for _, want := range []string{"goals", "b_o ", "b_d ", "auction 1:", "attack: ", ">= W_p1=0.25 ", ">= W_p=0.7375 ",
-		"< W_p=0.7375", " pursues ", "fortify (one-step)", "flow "} {
+		"< W_p=0.7375", "    bids of ", " more\n", " pursues ", "fortify (one-step)", "flow "} {
 		assert.Contains(t, out, want, "explanation")
 	}
 	// Every auction win shows the terms of its equation, (4) or (5).

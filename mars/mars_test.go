@@ -1276,3 +1276,60 @@ func TestFortifyContinentBorder(t *testing.T) {
 		})
 	}
 }
+
+// TestExplainAttackBids checks the attack auction's explanation: the
+// outcome, then the bids of every eligible agent, the best explainBids of
+// them by odds with the count of the rest.
+func TestExplainAttackBids(t *testing.T) {
+	// Own i = 0..6 (2..8 armies) each borders enemy i+7 (1 army) alone;
+	// the enemy territories form a line.
+	const k = 7
+	nbr := make([][]int, 2*k)
+	owner := make([]int, 2*k)
+	armies := make([]int, 2*k)
+	names := make([]string, 2*k)
+	for i := range k {
+		nbr[i], nbr[i+k] = []int{i + k}, []int{i}
+		if i > 0 {
+			nbr[i+k] = append(nbr[i+k], i+k-1)
+		}
+		if i < k-1 {
+			nbr[i+k] = append(nbr[i+k], i+k+1)
+		}
+		owner[i], owner[i+k] = 0, 1
+		armies[i], armies[i+k] = 2+i, 1
+		names[i], names[i+k] = fmt.Sprintf("o%d", i), fmt.Sprintf("e%d", i)
+	}
+	m, _ := testStateMediator(t, PaperParams(), sim.FortifyOneStep, nbr, make([]int, 2*k), []int{2}, owner, armies)
+	m.place(0)
+	m.clearPursued()
+	var buf strings.Builder
+	m.w, m.names = &buf, names
+	c, _, ok := m.chooseAttack(false)
+	require.True(t, ok)
+	assert.Equal(t, 6, c.from)
+	m.explainAttack(c, false, ok)
+	lines := strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n")
+	require.Len(t, lines, 2, buf.String())
+	assert.Equal(t, fmt.Sprintf("  attack: o6(8)>e6(1) odds %.3f >= W_p1=0.25 (battle)", m.o.win(7, 1)), lines[0])
+	want := "    bids of 7 agents, best 5:"
+	for i := 6; i >= 2; i-- {
+		if i < 6 {
+			want += ";"
+		}
+		want += fmt.Sprintf(" o%d(%d)>e%d(1) %.3f (battle)", i, i+2, i, m.o.win(i+1, 1))
+	}
+	assert.Equal(t, want+"; 2 more", lines[1])
+
+	// Below the threshold the best bid stops the attack, and every bid is
+	// still listed.
+	buf.Reset()
+	m.p.Wp1 = 0.9999
+	c, _, ok = m.chooseAttack(false)
+	require.False(t, ok)
+	m.explainAttack(c, false, ok)
+	lines = strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n")
+	require.Len(t, lines, 2, buf.String())
+	assert.Equal(t, fmt.Sprintf("  attack: stop, best bid o6>e6 odds %.3f < W_p1=0.9999", m.o.win(7, 1)), lines[0])
+	assert.Contains(t, lines[1], "bids of 7 agents, best 5: o6(8)>e6(1)")
+}

@@ -97,6 +97,7 @@ type mediator struct {
 	onPath  []bool
 	own     []int             // own territories, ascending
 	legal   []sim.AttackOrder // the legal attacks of an attack auction
+	bids    []attackChoice    // every agent's bid of an attack auction, kept only when explaining
 	scratch []int             // defenders of a path
 	ccs     []oddsCache       // per-message odds caches of this placement (goal.cc)
 	bnd     []float64         // bid-bound numerators by attacking armies (oddsCache.bo)
