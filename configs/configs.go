@@ -24,7 +24,7 @@ var files embed.FS
 func Map(name string) ([]byte, error) { return read("maps", "map", name) }
 
 // Rules returns the TOML text of the embedded rule set with the given name
-// (e.g. "classic", "mars2006", "fixedcards", "missions").
+// (e.g. "classic", "mars2006", "mars2006-escalating", "fixedcards", "missions").
 func Rules(name string) ([]byte, error) { return read("rules", "rules", name) }
 
 // Bot returns the TOML text of the embedded bot parameter set with the

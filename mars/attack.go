@@ -33,14 +33,19 @@ func (m *mediator) chooseAttack(conquered bool) (c attackChoice, thr float64, ok
 		thr = m.p.Wp
 	}
 	c = noAttack
+	m.bids = m.bids[:0]
 	m.legal = m.b.s.LegalAttacks(m.b.me, m.legal[:0])
 	for i := 0; i < len(m.legal); {
 		j := i + 1
 		for j < len(m.legal) && m.legal[j].From == m.legal[i].From {
 			j++
 		}
-		if x := m.attackBid(m.legal[i:j], thr); x.odds > c.odds {
+		x := m.attackBid(m.legal[i:j], thr)
+		if x.odds > c.odds {
 			c = x
+		}
+		if m.w != nil {
+			m.bids = append(m.bids, x)
 		}
 		i = j
 	}
@@ -203,23 +208,64 @@ func (m *mediator) thresholdName(conquered bool) string {
 	return fmt.Sprintf("W_p1=%g", m.p.Wp1)
 }
 
+// explainBids is the number of attack bids an explanation lists, best
+// first; the rest are counted.
+const explainBids = 5
+
+// explainAttack narrates an attack auction: its outcome (the winning bid
+// against the threshold, or why no attack is made), then the bids of the
+// auction's agents (every eligible agent bids once), the explainBids best
+// of them (highest odds first, ties to the lowest attacking territory, so
+// the first is the auction's best) and the count of the rest.
 func (m *mediator) explainAttack(c attackChoice, conquered, ok bool) {
 	thr := m.thresholdName(conquered)
-	if !ok {
-		if c.odds < 0 {
-			fmt.Fprintf(m.w, "  attack: no eligible agent\n")
-			return
-		}
-		fmt.Fprintf(m.w, "  attack: stop, best bid %s>%s odds %.3f < %s\n", m.name(c.from), m.name(c.to), c.odds, thr)
+	switch {
+	case !ok && c.odds < 0:
+		fmt.Fprintf(m.w, "  attack: no eligible agent\n")
 		return
+	case !ok:
+		fmt.Fprintf(m.w, "  attack: stop, best bid %s>%s odds %.3f < %s\n", m.name(c.from), m.name(c.to), c.odds, thr)
+	default:
+		fmt.Fprintf(m.w, "  attack: %s(%d)>%s(%d) odds %.3f >= %s (%s)\n",
+			m.name(c.from), m.b.Armies[c.from], m.name(c.to), m.b.Armies[c.to], c.odds, thr, m.bidKind(c))
 	}
-	kind := "battle"
-	if c.pursuit >= 0 {
-		p := &m.pursuits[c.pursuit]
-		kind = "goal " + m.pathString(p.g, p.pos)
+	slices.SortStableFunc(m.bids, func(x, y attackChoice) int {
+		switch {
+		case x.odds > y.odds:
+			return -1
+		case x.odds < y.odds:
+			return 1
+		}
+		return x.from - y.from
+	})
+	n := min(len(m.bids), explainBids)
+	fmt.Fprintf(m.w, "    bids of %d agents", len(m.bids))
+	if n < len(m.bids) {
+		fmt.Fprintf(m.w, ", best %d", n)
 	}
-	fmt.Fprintf(m.w, "  attack: %s(%d)>%s(%d) odds %.3f >= %s (%s)\n",
-		m.name(c.from), m.b.Armies[c.from], m.name(c.to), m.b.Armies[c.to], c.odds, thr, kind)
+	fmt.Fprintf(m.w, ":")
+	for i, x := range m.bids[:n] {
+		sep := ";"
+		if i == 0 {
+			sep = ""
+		}
+		fmt.Fprintf(m.w, "%s %s(%d)>%s(%d) %.3f (%s)", sep,
+			m.name(x.from), m.b.Armies[x.from], m.name(x.to), m.b.Armies[x.to], x.odds, m.bidKind(x))
+	}
+	if n < len(m.bids) {
+		fmt.Fprintf(m.w, "; %d more", len(m.bids)-n)
+	}
+	fmt.Fprintln(m.w)
+}
+
+// bidKind names what an attack bid is for: "battle" for a single battle,
+// else "goal" and the pursued goal's remaining path.
+func (m *mediator) bidKind(c attackChoice) string {
+	if c.pursuit < 0 {
+		return "battle"
+	}
+	p := &m.pursuits[c.pursuit]
+	return "goal " + m.pathString(p.g, p.pos)
 }
 
 // occupy decides how many armies move from `from` into the conquered

@@ -130,6 +130,13 @@ func (b *board) refresh(me int) {
 	}
 }
 
+// holdsContinentOf reports whether the board's player owns every territory
+// of t's continent.
+func (b *board) holdsContinentOf(t int) bool {
+	c := b.cont[t]
+	return b.contMine[c] == len(b.contTerr[c])
+}
+
 // terms are the variables of Table 3 for one territory, as seen by the
 // board's player, and the resulting value V_c of equation (2).
 type terms struct {

@@ -5,8 +5,9 @@ import "marslab/sim"
 // cardAgent is MARS's card agent. Its cost/reward rule (the paper gives
 // none): the reward of a set is its value in armies plus the territory
 // bonus if MARS owns a territory shown on it; among all valid sets of the
-// hand it picks the one of the highest reward (ties to the lowest card
-// indices). It trades when forced, when the hand holds four or more cards
+// hand it picks the one of the highest reward; among sets of equal reward,
+// the one with the fewest wild cards (a wild kept costs nothing now and
+// completes a later set), then the lowest card indices. It trades when forced, when the hand holds four or more cards
 // (holding on costs the freedom to choose the set when a fifth card
 // forces a trade), or when the reward is at least half of the turn's
 // income from territories and continents (the armies matter now); else
@@ -27,8 +28,14 @@ func (c *cardAgent) choose(s *sim.State, me int, forced bool) (set [3]int, rewar
 		return set, 0, false
 	}
 	h := c.hand
-	best := -1
+	best, bestWilds := -1, 0
 	for _, x := range c.sets {
+		wilds := 0
+		for _, k := range x {
+			if h[k].Symbol == sim.Wild {
+				wilds++
+			}
+		}
 		r := s.SetValue([3]uint8{h[x[0]].Symbol, h[x[1]].Symbol, h[x[2]].Symbol})
 		for _, k := range x {
 			if t := h[k].Territory; t >= 0 && s.Owner(int(t)) == me {
@@ -36,8 +43,8 @@ func (c *cardAgent) choose(s *sim.State, me int, forced bool) (set [3]int, rewar
 				break
 			}
 		}
-		if r > best {
-			best, set = r, x
+		if r > best || (r == best && wilds < bestWilds) {
+			best, bestWilds, set = r, wilds, x
 		}
 	}
 	if best < 0 {

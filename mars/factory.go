@@ -9,7 +9,8 @@ import (
 
 // Factory returns the registry entry of the MARS bot, "mars". Its
 // parameters are those of ParamSpecs: Tables 1 and 2 of Johansson & Olsson
-// (2006), with the published values as defaults.
+// (2006), with the published values as defaults, and the named options
+// goal_value, goal_paths and defensive_bid.
 func Factory() bots.Factory {
 	return bots.Factory{
 		Name:   "mars",
@@ -19,8 +20,9 @@ func Factory() bots.Factory {
 	}
 }
 
-// newFromValues builds a MARS bot from named parameter values; parameters
-// absent from params keep the paper's values.
+// newFromValues builds a MARS bot from named parameter values (a named
+// option's value is its choice index); parameters absent from params keep
+// the values of PaperParams.
 func newFromValues(params bots.Values) (sim.Player, error) {
 	p := PaperParams()
 	for _, s := range paramSpecs {

@@ -15,7 +15,7 @@ func TestFactory(t *testing.T) {
 	f := mars.Factory()
 	require.NoError(t, f.Validate())
 	assert.Equal(t, "mars", f.Name)
-	require.Len(t, f.Params, 13)
+	require.Len(t, f.Params, 16)
 	wp, ok := f.Param("W_p")
 	require.True(t, ok)
 	assert.Equal(t, bots.Param{Name: "W_p", Default: 0.7375, Min: 0, Max: 1, Doc: wp.Doc}, wp)
@@ -58,4 +58,40 @@ func TestFactorySeatFile(t *testing.T) {
 	want := mars.PaperParams()
 	want.Wp = 0.5
 	assert.Equal(t, want, p.(*mars.Bot).Params())
+}
+
+// TestFactoryNamedOptions checks the named options by name in a seat spec,
+// in a parameter file's override and by index, with their errors.
+func TestFactoryNamedOptions(t *testing.T) {
+	seat, err := registry.Default().ParseSeat("mars(goal_value=target;goal_paths=all;defensive_bid=literal)", nil)
+	require.NoError(t, err)
+	p, err := seat.New()
+	require.NoError(t, err)
+	want := mars.PaperParams()
+	want.GoalValue, want.GoalPaths, want.Defensive = mars.GoalValueTarget, mars.GoalPathsAll, mars.DefensiveLiteral
+	assert.Equal(t, want, p.(*mars.Bot).Params())
+
+	seat, err = registry.Default().ParseSeat("mars@../configs/bots/mars-paper.toml(goal_paths=all)", nil)
+	require.NoError(t, err)
+	p, err = seat.New()
+	require.NoError(t, err)
+	want = mars.PaperParams()
+	want.GoalPaths = mars.GoalPathsAll
+	assert.Equal(t, want, p.(*mars.Bot).Params())
+
+	_, err = registry.Default().ParseSeat("mars(goal_value=max)", nil)
+	assert.ErrorContains(t, err, `"max" is not a choice: must be one of sum, target`)
+
+	var q mars.Params = mars.PaperParams()
+	require.NoError(t, q.Set("defensive_bid", 1))
+	assert.Equal(t, mars.DefensiveLiteral, q.Defensive)
+	v, ok := q.Get("defensive_bid")
+	assert.True(t, ok)
+	assert.Equal(t, 1.0, v)
+	assert.ErrorContains(t, q.Set("goal_paths", 2), "goal_paths")
+	for _, name := range []string{"goal_value", "goal_paths", "defensive_bid"} {
+		s, ok := mars.Factory().Param(name)
+		require.True(t, ok, name)
+		assert.Len(t, s.Choices, 2, name)
+	}
 }

@@ -63,10 +63,14 @@ func (f *fortifier) init(n int) {
 
 // analyse finds every own territory's distance (in owned steps) to the
 // front (own territories with an enemy neighbour), the threat each faces
-// and the armies it can spare: an interior territory can spare all but one
-// army; a front territory keeps as many armies as its strongest enemy
-// neighbour (at least one) and can spare the rest. An own territory in a
-// cluster without a front has distance -1 and spares nothing.
+// and the armies it can spare, which in the paper's words "depends on its
+// environment, how strong the enemies are, or if the territory is a
+// cluster, or a continent border": an interior territory can spare all but
+// one army; a front territory on the border of a continent MARS holds
+// whole keeps all its armies (it guards the continent's bonus); any other
+// front territory keeps as many armies as its strongest enemy neighbour
+// (at least one) and can spare the rest. An own territory in a cluster
+// without a front has distance -1 and spares nothing.
 func (m *mediator) analyse() {
 	b, f := m.b, &m.fl
 	f.nseller = 0
@@ -87,6 +91,7 @@ func (m *mediator) analyse() {
 		case b.Owner[t] != b.me || f.dist[t] < 0:
 		case f.dist[t] > 0:
 			f.spare[t] = b.Armies[t] - 1
+		case b.holdsContinentOf(t):
 		default:
 			f.spare[t] = max(0, b.Armies[t]-max(1, f.threat[t]))
 		}

@@ -31,7 +31,7 @@ func TestPaperParamsMatchConfig(t *testing.T) {
 		assert.Equal(t, got, vals[s.Name], "%s: toml against PaperParams", s.Name)
 		assert.Equal(t, got, s.Default, "%s: spec default against PaperParams", s.Name)
 	}
-	want := []float64{3.5, 170, 0.7375, 0.25, 5, 70, 1.2, -0.3, 0.05, -0.03, 0.5, 20, 4}
+	want := []float64{3.5, 170, 0.7375, 0.25, 5, 70, 1.2, -0.3, 0.05, -0.03, 0.5, 20, 4, 0, 1, 0}
 	for i, s := range specs {
 		assert.Equal(t, want[i], s.Default, "%s default: Tables 1-2", s.Name)
 	}
@@ -197,7 +197,7 @@ func TestGames(t *testing.T) {
 	reg := registry.Default()
 	others := []string{"aggressive", "random", "pacifist", "passive", "aggressive"}
 	for _, m := range []*sim.Map{classic, small} {
-		for _, rname := range []string{"mars2006", "classic", "fixedcards", "missions"} {
+		for _, rname := range []string{"mars2006", "mars2006-escalating", "classic", "fixedcards", "missions"} {
 			if rname == "missions" && m != classic {
 				continue
 			}
@@ -259,7 +259,7 @@ func TestExplain(t *testing.T) {
 	require.NoError(t, err)
 	out := buf.String()
 	for _, want := range []string{"goals", "b_o ", "b_d ", "auction 1:", "attack: ", ">= W_p1=0.25 ", ">= W_p=0.7375 ",
-		"< W_p=0.7375", " pursues ", "fortify (one-step)", "flow "} {
+		"< W_p=0.7375", "    bids of ", " more\n", " pursues ", "fortify (one-step)", "flow "} {
 		assert.Contains(t, out, want, "explanation")
 	}
 	// Every auction win shows the terms of its equation, (4) or (5).

@@ -22,6 +22,7 @@ const pPrune = 0.01
 // for an originator's message).
 type message struct {
 	last, parent, k int32
+	origin          int32 // the originator: the goal territory
 	w               float64
 	def             int
 	seen            uint64 // bit t set for every territory t of the chain (maps of at most 64 territories)
@@ -30,7 +31,7 @@ type message struct {
 // goal is a goal stored by an own territory agent: the path to conquer,
 // in attack order (first the territory next to the agent), stored in
 // mediator.paths[off:off+k]; w is its value (the sum of the values V_c the
-// chain's agents appended), def the sum of its defenders, threat the
+// chain's agents appended, or the goal territory's V_c; see GoalValue), def the sum of its defenders, threat the
 // largest enemy stack next to its last territory outside the path.
 type goal struct {
 	from   int
@@ -85,8 +86,19 @@ func (m *mediator) path(g int) []int {
 // below pPrune even with every army MARS could bring are dropped (see
 // pPrune; n, the number of armies to be placed, is used only there).
 // Messages travel breadth-first, so the goal order is deterministic.
+// Under goal_paths = shortest an own agent keeps only the first message of
+// each originator to reach it, one of the fewest territories (see store).
 func (m *mediator) propagate(n int) {
 	b := m.b
+	if m.p.GoalPaths == GoalPathsShortest {
+		words := (len(b.Owner) + 63) / 64
+		if need := len(b.Owner) * words; cap(m.reached) < need {
+			m.reached = make([]uint64, need)
+		} else {
+			m.reached = m.reached[:need]
+			clear(m.reached)
+		}
+	}
 	m.msgs = m.msgs[:0]
 	m.goals = m.goals[:0]
 	m.paths = m.paths[:0]
@@ -121,7 +133,7 @@ func (m *mediator) propagate(n int) {
 	}
 	for t := range b.Owner {
 		if b.Owner[t] != b.me {
-			m.msgs = append(m.msgs, message{last: int32(t), parent: -1, k: 1, w: m.vals[t], def: b.Armies[t], seen: 1 << (t & 63)})
+			m.msgs = append(m.msgs, message{last: int32(t), parent: -1, k: 1, origin: int32(t), w: m.vals[t], def: b.Armies[t], seen: 1 << (t & 63)})
 		}
 	}
 	small := len(b.Owner) <= 64 // chains carry a bit set of their territories
@@ -154,20 +166,32 @@ func (m *mediator) propagate(n int) {
 			if def >= reach[msg.k+1] { // !m.o.mayReach(amax, msg.k+1, def)
 				continue
 			}
-			m.msgs = append(m.msgs, message{last: int32(u), parent: int32(h), k: msg.k + 1, w: msg.w + m.vals[u], def: def, seen: msg.seen | 1<<(u&63)})
+			m.msgs = append(m.msgs, message{last: int32(u), parent: int32(h), k: msg.k + 1, origin: msg.origin, w: msg.w + m.vals[u], def: def, seen: msg.seen | 1<<(u&63)})
 		}
 	}
 }
 
 // store lets own agent t keep message h as a goal, reversing the chain
 // into attack order, unless its odds with all of t's armies and the n new
-// ones are below pPrune (by odds.mayReach). cc is the
-// message's oddsCache (-1 if none yet); store returns it, made if needed.
-// The goals of one message share their path and threat.
+// ones are below pPrune (by odds.mayReach), or, under goal_paths =
+// shortest, an earlier message of the same originator has reached t (kept
+// or dropped: messages travel breadth-first, so the first is one of the
+// shortest paths). cc is the message's oddsCache (-1 if none yet); store
+// returns it, made if needed. The goals of one message share their path
+// and threat. The goal's value w is the message's sum of values, or under
+// goal_value = target the originator's value.
 func (m *mediator) store(t, h, n, cc int) int {
 	b := m.b
 	msg := &m.msgs[h]
 	a := &m.agents[t]
+	if m.p.GoalPaths == GoalPathsShortest {
+		words := (len(b.Owner) + 63) / 64
+		i, bit := t*words+int(msg.origin)/64, uint64(1)<<(msg.origin%64)
+		if m.reached[i]&bit != 0 {
+			return cc
+		}
+		m.reached[i] |= bit
+	}
 	if msg.def >= a.reach[msg.k] { // !m.o.mayReach(b.Armies[t]-1+n, msg.k, msg.def)
 		return cc
 	}
@@ -215,7 +239,11 @@ func (m *mediator) store(t, h, n, cc int) int {
 		m.ccs = append(m.ccs, c)
 	}
 	c := &m.ccs[cc]
-	m.goals = append(m.goals, goal{from: t, off: c.off, k: int(msg.k), w: msg.w, def: msg.def, threat: c.threat, next: -1, cc: cc})
+	w := msg.w
+	if m.p.GoalValue == GoalValueTarget {
+		w = m.vals[msg.origin]
+	}
+	m.goals = append(m.goals, goal{from: t, off: c.off, k: int(msg.k), w: w, def: msg.def, threat: c.threat, next: -1, cc: cc})
 	g := len(m.goals) - 1
 	// Keep each agent's goals in arrival order: append at the tail.
 	if a.head < 0 {

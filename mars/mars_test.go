@@ -149,20 +149,26 @@ func TestPropagate(t *testing.T) {
 	armies := []int{3, 3, 1, 1, 1}
 	tests := []struct {
 		gl     int
+		paths  GoalPaths
 		goals0 [][]int
 		goals1 [][]int
 	}{
-		{1, [][]int{{2}}, [][]int{{2}, {4}}},
-		{2, [][]int{{2}, {2, 3}}, [][]int{{2}, {4}, {2, 3}, {4, 3}}},
-		{3, [][]int{{2}, {2, 3}, {2, 3, 4}}, [][]int{{2}, {4}, {2, 3}, {4, 3}, {4, 3, 2}, {2, 3, 4}}},
+		{1, GoalPathsAll, [][]int{{2}}, [][]int{{2}, {4}}},
+		{2, GoalPathsAll, [][]int{{2}, {2, 3}}, [][]int{{2}, {4}, {2, 3}, {4, 3}}},
+		{3, GoalPathsAll, [][]int{{2}, {2, 3}, {2, 3, 4}}, [][]int{{2}, {4}, {2, 3}, {4, 3}, {4, 3, 2}, {2, 3, 4}}},
+		// goal_paths = shortest: one path to each goal territory, the
+		// first of the fewest territories.
+		{1, GoalPathsShortest, [][]int{{2}}, [][]int{{2}, {4}}},
+		{2, GoalPathsShortest, [][]int{{2}, {2, 3}}, [][]int{{2}, {4}, {2, 3}}},
+		{3, GoalPathsShortest, [][]int{{2}, {2, 3}, {2, 3, 4}}, [][]int{{2}, {4}, {2, 3}}},
 	}
 	for _, tc := range tests {
 		p := PaperParams()
-		p.Gl = tc.gl
+		p.Gl, p.GoalPaths = tc.gl, tc.paths
 		m := testMediator(t, p, fiveNbr, fiveCont, fiveBonus, owner, armies)
 		m.propagate(20)
-		assert.Equal(t, tc.goals0, goalsOf(m, 0), "G_l %d agent 0", tc.gl)
-		assert.Equal(t, tc.goals1, goalsOf(m, 1), "G_l %d agent 1", tc.gl)
+		assert.Equal(t, tc.goals0, goalsOf(m, 0), "G_l %d goal_paths %d agent 0", tc.gl, tc.paths)
+		assert.Equal(t, tc.goals1, goalsOf(m, 1), "G_l %d goal_paths %d agent 1", tc.gl, tc.paths)
 		for _, e := range []int{2, 3, 4} {
 			assert.Nil(t, goalsOf(m, e), "enemy agent %d stores no goal", e)
 		}
@@ -241,6 +247,7 @@ func TestPropagateKeepsReachable(t *testing.T) {
 		}
 		p := PaperParams()
 		p.Gl = 1 + rng.IntN(5)
+		p.GoalPaths = GoalPathsAll // every reachable chain is a goal
 		n := rng.IntN(6)
 		m := testMediator(t, p, nbr, make([]int, nt), []int{3}, owner, armies)
 		m.propagate(n)
@@ -485,7 +492,7 @@ func TestDefensiveBid(t *testing.T) {
 	p.Pdb = 1
 	m := testMediator(t, p, lineNbr, []int{0, 0, 0}, []int{1}, []int{0, 1, 1}, []int{2, 3, 1})
 	m.vals[0] = 10
-	b := m.defensive(0, 3)
+	b := m.defensive(0, 3, true)
 	assert.Equal(t, 1, b.I)
 	assert.Equal(t, -1, b.Goal)
 	assert.InDelta(t, 1.56585, b.Value, 1e-4)
@@ -493,7 +500,7 @@ func TestDefensiveBid(t *testing.T) {
 	assert.InDelta(t, 0.793931, b.D1, 1e-5)
 	// No threat (enemy stack of 1 cannot attack): no defensive bid.
 	m.b.Armies[1] = 1
-	assert.Less(t, m.defensive(0, 3).Value, 0.0)
+	assert.Less(t, m.defensive(0, 3, true).Value, 0.0)
 }
 
 func TestPlaceAuction(t *testing.T) {
@@ -1139,6 +1146,10 @@ func TestCardAgent(t *testing.T) {
 		// Northwest Territory, seat 0's, is worth 2 more.
 		{"owned territory bonus", []string{"Siberia", "Irkutsk", "Afghanistan", "Northwest Territory", "Ural"}, true, [3]int{0, 3, 4}, 6, true},
 		{"wild card", []string{"Alaska", "wild", "Siberia"}, false, [3]int{0, 1, 2}, 6, false},
+		// Siberia, wild, Yakutsk comes first and is worth 4, as is the
+		// wild-free Siberia, Yakutsk, Ural: the wild is kept.
+		{"keeps a free wild", []string{"Siberia", "wild", "Yakutsk", "Ural"}, false, [3]int{0, 2, 3}, 4, true},
+		{"keeps a free wild, forced", []string{"wild", "Siberia", "Yakutsk", "Ural", "Irkutsk"}, true, [3]int{1, 2, 3}, 4, true},
 	}
 	var agent cardAgent // one agent for every case: its buffers are reused
 	for _, tc := range tests {
@@ -1238,4 +1249,185 @@ func FuzzDecisionsLegal(f *testing.F) {
 			require.NoError(t, s.CheckMoves(0, moves), "seed %d %s: %v", seed, mode, moves)
 		}
 	})
+}
+
+// TestFortifyContinentBorder checks the continent-border factor of the
+// armies a territory can spare: a front territory guarding a continent MARS
+// holds whole keeps its armies, the same front on a continent MARS does not
+// hold sells its surplus to a weak front next to it.
+func TestFortifyContinentBorder(t *testing.T) {
+	// Continent 0 = {0, 1}, continent 1 = {2, 3}. 1 borders 0, enemy 2
+	// (5 armies) and own 3 (1 army, also facing 2); 0 borders only 1.
+	nbr := [][]int{{1}, {0, 2, 3}, {1, 3}, {1, 2}}
+	cont := []int{0, 0, 1, 1}
+	bonus := []int{2, 2}
+	for _, tc := range []struct {
+		name   string
+		owner  []int
+		spare1 int
+		want   []struct{ From, To, Armies int }
+	}{
+		{"continent held", []int{0, 0, 1, 0}, 0, []struct{ From, To, Armies int }{}},
+		// 1 can spare 5 and sells while 3's bid less the transport cost
+		// beats its own: 3 of them.
+		{"continent not held", []int{1, 0, 1, 0}, 5, []struct{ From, To, Armies int }{{1, 3, 3}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m, s := testStateMediator(t, PaperParams(), sim.FortifyOneStep, nbr, cont, bonus, tc.owner, []int{1, 10, 5, 1})
+			moves := m.fortify(sim.FortifyOneStep, nil)
+			assert.Equal(t, 0, m.fl.dist[1], "1 is a front territory")
+			assert.Equal(t, 5, m.fl.threat[1])
+			assert.Equal(t, tc.spare1, m.fl.spare[1])
+			assert.Equal(t, tc.want, toTriples(moves))
+			require.NoError(t, s.CheckMoves(0, moves))
+		})
+	}
+}
+
+// TestExplainAttackBids checks the attack auction's explanation: the
+// outcome, then the bids of every eligible agent, the best explainBids of
+// them by odds with the count of the rest.
+func TestExplainAttackBids(t *testing.T) {
+	// Own i = 0..6 (2..8 armies) each borders enemy i+7 (1 army) alone;
+	// the enemy territories form a line.
+	const k = 7
+	nbr := make([][]int, 2*k)
+	owner := make([]int, 2*k)
+	armies := make([]int, 2*k)
+	names := make([]string, 2*k)
+	for i := range k {
+		nbr[i], nbr[i+k] = []int{i + k}, []int{i}
+		if i > 0 {
+			nbr[i+k] = append(nbr[i+k], i+k-1)
+		}
+		if i < k-1 {
+			nbr[i+k] = append(nbr[i+k], i+k+1)
+		}
+		owner[i], owner[i+k] = 0, 1
+		armies[i], armies[i+k] = 2+i, 1
+		names[i], names[i+k] = fmt.Sprintf("o%d", i), fmt.Sprintf("e%d", i)
+	}
+	m, _ := testStateMediator(t, PaperParams(), sim.FortifyOneStep, nbr, make([]int, 2*k), []int{2}, owner, armies)
+	m.place(0)
+	m.clearPursued()
+	var buf strings.Builder
+	m.w, m.names = &buf, names
+	c, _, ok := m.chooseAttack(false)
+	require.True(t, ok)
+	assert.Equal(t, 6, c.from)
+	m.explainAttack(c, false, ok)
+	lines := strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n")
+	require.Len(t, lines, 2, buf.String())
+	assert.Equal(t, fmt.Sprintf("  attack: o6(8)>e6(1) odds %.3f >= W_p1=0.25 (battle)", m.o.win(7, 1)), lines[0])
+	want := "    bids of 7 agents, best 5:"
+	for i := 6; i >= 2; i-- {
+		if i < 6 {
+			want += ";"
+		}
+		want += fmt.Sprintf(" o%d(%d)>e%d(1) %.3f (battle)", i, i+2, i, m.o.win(i+1, 1))
+	}
+	assert.Equal(t, want+"; 2 more", lines[1])
+
+	// Below the threshold the best bid stops the attack, and every bid is
+	// still listed.
+	buf.Reset()
+	m.p.Wp1 = 0.9999
+	c, _, ok = m.chooseAttack(false)
+	require.False(t, ok)
+	m.explainAttack(c, false, ok)
+	lines = strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n")
+	require.Len(t, lines, 2, buf.String())
+	assert.Equal(t, fmt.Sprintf("  attack: stop, best bid o6>e6 odds %.3f < W_p1=0.9999", m.o.win(7, 1)), lines[0])
+	assert.Contains(t, lines[1], "bids of 7 agents, best 5: o6(8)>e6(1)")
+}
+
+// offensiveGoal returns the path of agent t's best offensive bid for n
+// armies, with the values vals, after goal propagation under p.
+func offensiveGoal(t *testing.T, p Params, nbr [][]int, owner, armies []int, vals []float64, ag, n int) []int {
+	t.Helper()
+	m := testMediator(t, p, nbr, make([]int, len(nbr)), []int{2}, owner, armies)
+	copy(m.vals, vals)
+	m.propagate(n)
+	b := m.offensive(ag, n, true)
+	require.GreaterOrEqual(t, b.Goal, 0, "an offensive bid")
+	return m.path(b.Goal)
+}
+
+// TestGoalValueOption checks that goal_value changes the goal an agent
+// bids for: own 0 (10 armies) borders enemy 1 (V_c 10) and 3 (V_c 6);
+// enemy 2 (V_c 1) lies behind 1. Every enemy holds 1 army.
+func TestGoalValueOption(t *testing.T) {
+	nbr := [][]int{{1, 3}, {0, 2}, {1}, {0}}
+	owner := []int{0, 1, 1, 1}
+	armies := []int{10, 1, 1, 1}
+	vals := []float64{1, 10, 1, 6}
+	for _, tc := range []struct {
+		value GoalValue
+		want  []int
+	}{
+		// sum: 1>2 is worth 10+1, more than 1 alone (10) at nearly the
+		// same odds.
+		{GoalValueSum, []int{1, 2}},
+		// target: 1>2 is worth V_c(2) = 1; territory 1 alone is best.
+		{GoalValueTarget, []int{1}},
+	} {
+		p := PaperParams()
+		p.GoalValue = tc.value
+		assert.Equal(t, tc.want, offensiveGoal(t, p, nbr, owner, armies, vals, 0, 3), "goal_value %d", tc.value)
+	}
+}
+
+// TestGoalPathsOption checks that goal_paths changes the goal an agent
+// bids for: the valuable enemy 2 (V_c 50, 1 army) is two steps from own
+// 0 (10 armies) through enemy 1 (3 armies) and three steps through
+// enemies 3 and 4 (1 army each).
+func TestGoalPathsOption(t *testing.T) {
+	nbr := [][]int{{1, 3}, {0, 2}, {1, 4}, {0, 4}, {3, 2}}
+	owner := []int{0, 1, 1, 1, 1}
+	armies := []int{10, 3, 1, 1, 1}
+	vals := []float64{1, 1, 50, 1, 1}
+	for _, tc := range []struct {
+		paths GoalPaths
+		want  []int
+	}{
+		// all: the long, weakly held path to 2 has the better odds.
+		{GoalPathsAll, []int{3, 4, 2}},
+		// shortest: the only path to 2 kept is the one through 1.
+		{GoalPathsShortest, []int{1, 2}},
+	} {
+		p := PaperParams()
+		p.GoalPaths = tc.paths
+		assert.Equal(t, tc.want, offensiveGoal(t, p, nbr, owner, armies, vals, 0, 3), "goal_paths %d", tc.paths)
+	}
+}
+
+// TestDefensiveBidOption checks that defensive_bid changes which own
+// territory the placement auction reinforces: 0 (20 armies) faces an
+// enemy of 2, 1 (2 armies) an enemy of 4. The gain reading reinforces the
+// threatened 1; the printed equation the safe 0 (its zero-army bid
+// first, then the army).
+func TestDefensiveBidOption(t *testing.T) {
+	nbr := [][]int{{1, 2}, {0, 3}, {0, 3}, {1, 2}}
+	for _, tc := range []struct {
+		def    DefensiveBid
+		placed []int
+	}{
+		{DefensiveGain, []int{0, 1}},
+		{DefensiveLiteral, []int{1, 0}},
+	} {
+		p := PaperParams()
+		p.Defensive = tc.def
+		p.Pob = 0.01 // offensive bids out of the way
+		m, _ := testStateMediator(t, p, sim.FortifyOneStep, nbr, make([]int, 4), []int{2}, []int{0, 0, 1, 1}, []int{20, 2, 2, 4})
+		m.place(1)
+		assert.Equal(t, tc.placed, []int{m.agents[0].placed, m.agents[1].placed}, "defensive_bid %d", tc.def)
+		for _, ag := range []int{0, 1} {
+			d := m.defensive(ag, 1, true)
+			want := m.p.Pdb * d.V * (d.D1 - d.D0) / float64(max(d.I, 1))
+			if tc.def == DefensiveLiteral {
+				want = m.p.Pdb * d.V * d.D1 / float64(max(d.I, 1))
+			}
+			assert.InDelta(t, want, d.Value, 1e-12, "agent %d", ag)
+		}
+	}
 }

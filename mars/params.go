@@ -6,10 +6,57 @@ import (
 	"marslab/bots"
 )
 
+// GoalValue says what w_i, the value of a goal in the offensive bid of
+// equation (4), is made of; the paper has the agents of a chain append
+// their values without saying how w_i follows from them.
+type GoalValue int
+
+const (
+	// GoalValueSum values a goal at the sum of V_c over every territory
+	// of its path (parameter value "sum").
+	GoalValueSum GoalValue = iota
+	// GoalValueTarget values a goal at V_c of its goal territory, the
+	// path's last (parameter value "target").
+	GoalValueTarget
+)
+
+// GoalPaths says which goal paths an own agent keeps from the placement
+// messages.
+type GoalPaths int
+
+const (
+	// GoalPathsAll keeps every simple path of at most G_l enemy
+	// territories from the agent to a goal territory (parameter value
+	// "all").
+	GoalPathsAll GoalPaths = iota
+	// GoalPathsShortest keeps, for each goal territory, one path of the
+	// fewest territories, the first to arrive (messages travel
+	// breadth-first): the paper's footnote to equation (4) computes p_i
+	// "through its shortest path" (parameter value "shortest").
+	GoalPathsShortest
+)
+
+// DefensiveBid says how equation (5), the defensive bid, is read.
+type DefensiveBid int
+
+const (
+	// DefensiveGain bids b_d = max_{i>=1} P_db·v·(d_(m+i) − d_m)/i, the
+	// gain in holding probability the i armies buy (parameter value
+	// "gain").
+	DefensiveGain DefensiveBid = iota
+	// DefensiveLiteral bids equation (5) as printed, times P_db:
+	// P_db·v·d_m for i = 0 (only before the agent's first win of the
+	// placement, as a zero-army offensive bid) and P_db·v·d_(m+i)/i for
+	// i >= 1 (parameter value "literal").
+	DefensiveLiteral
+)
+
 // Params are MARS's tunable parameters: Table 1 (general) and Table 2
-// (territory valuation) of Johansson & Olsson (2006). Every field is set by
-// its paper name through Set and read through Get; PaperParams returns the
-// published values.
+// (territory valuation) of Johansson & Olsson (2006), and the named
+// options of the readings where the paper is silent or ambiguous
+// (GoalValue, GoalPaths, Defensive). Every field is set by its name
+// through Set and read through Get; PaperParams returns the published
+// values and the default readings.
 type Params struct {
 	// Pdb (P_db, Table 1) multiplies the defensive bids of equation (5);
 	// a higher value makes the bot more defensive. Range [0, 10000].
@@ -47,20 +94,33 @@ type Params struct {
 	// Ceoc (C_eoc, Table 2) is the bonus, in units of V_b, when one enemy
 	// owns the whole continent (V_eoc).
 	Ceoc float64
+	// GoalValue (goal_value) is w_i of equation (4): the sum of the path's
+	// values (default) or the goal territory's value.
+	GoalValue GoalValue
+	// GoalPaths (goal_paths) is the set of goal paths an agent keeps:
+	// the shortest to each goal territory (default, the paper's footnote)
+	// or every simple path up to G_l.
+	GoalPaths GoalPaths
+	// Defensive (defensive_bid) is the reading of equation (5): the gain
+	// in holding probability (default) or the equation as printed.
+	Defensive DefensiveBid
 }
 
 // PaperParams returns the parameters published in Tables 1 and 2 of the
-// MARS paper (the contents of configs/bots/mars-paper.toml, seat spec
-// mars@paper).
+// MARS paper with the default readings of its silences (goal_value = sum,
+// goal_paths = shortest, defensive_bid = gain; the contents of
+// configs/bots/mars-paper.toml, seat spec mars@paper).
 func PaperParams() Params {
 	return Params{
 		Pdb: 3.5, Pob: 170, Wp: 0.7375, Wp1: 0.25, Gl: 5,
 		Csv: 70, Cfn: 1.2, Cen: -0.3, Cfnu: 0.05, Cenu: -0.03,
 		Ccb: 0.5, Coc: 20, Ceoc: 4,
+		GoalValue: GoalValueSum, GoalPaths: GoalPathsShortest, Defensive: DefensiveGain,
 	}
 }
 
-// paramSpecs is the immutable parameter table, in the papers' order.
+// paramSpecs is the immutable parameter table, in the papers' order, then
+// the named options.
 // Ranges: probabilities in [0, 1]; bid multipliers in [0.01, 10000] on a
 // log scale (the paper's values are 3.5 and 170; a search varies them by
 // factors, not by steps); valuation coefficients in [-1000, 1000] (the
@@ -80,16 +140,25 @@ var paramSpecs = [...]bots.Param{
 	{Name: "C_cb", Default: 0.5, Min: -1000, Max: 1000, Doc: "Table 2: bonus per other continent bordered"},
 	{Name: "C_oc", Default: 20, Min: -1000, Max: 1000, Doc: "Table 2: bonus (x V_b) for owning the whole continent but this territory"},
 	{Name: "C_eoc", Default: 4, Min: -1000, Max: 1000, Doc: "Table 2: bonus (x V_b) when an enemy owns the whole continent"},
+	{Name: "goal_value", Default: float64(GoalValueSum), Max: 1, Integer: true, Choices: []string{"sum", "target"},
+		Doc: "eq. (4): goal value w_i, the sum of V_c along the path or V_c of the goal territory (paper silent)"},
+	{Name: "goal_paths", Default: float64(GoalPathsShortest), Max: 1, Integer: true, Choices: []string{"all", "shortest"},
+		Doc: "goal paths kept: every simple path up to G_l, or the shortest to each goal territory (eq. (4) footnote)"},
+	{Name: "defensive_bid", Default: float64(DefensiveGain), Max: 1, Integer: true, Choices: []string{"gain", "literal"},
+		Doc: "eq. (5): P_db*v*(d_(m+i)-d_m)/i, the holding gain, or P_db*v*d_(m+i)/i as printed"},
 }
 
 // ParamSpecs returns a copy of the parameter table (the bots.Param of every
-// field of Params), in the order of the paper's Tables 1 and 2.
+// field of Params), in the order of the paper's Tables 1 and 2, then the
+// named options goal_value, goal_paths and defensive_bid.
 func ParamSpecs() []bots.Param {
 	out := make([]bots.Param, len(paramSpecs))
 	copy(out, paramSpecs[:])
 	return out
 }
 
+// field returns a pointer to the float64 or int field of the parameter
+// called name; the named options are read and set by choice and setChoice.
 func (p *Params) field(name string) (f *float64, g *int) {
 	switch name {
 	case "P_db":
@@ -122,6 +191,32 @@ func (p *Params) field(name string) (f *float64, g *int) {
 	return nil, nil
 }
 
+// choice returns the index of the named option called name, and false if
+// name is no named option.
+func (p Params) choice(name string) (int, bool) {
+	switch name {
+	case "goal_value":
+		return int(p.GoalValue), true
+	case "goal_paths":
+		return int(p.GoalPaths), true
+	case "defensive_bid":
+		return int(p.Defensive), true
+	}
+	return 0, false
+}
+
+// setChoice sets the named option called name to the choice of index v.
+func (p *Params) setChoice(name string, v int) {
+	switch name {
+	case "goal_value":
+		p.GoalValue = GoalValue(v)
+	case "goal_paths":
+		p.GoalPaths = GoalPaths(v)
+	case "defensive_bid":
+		p.Defensive = DefensiveBid(v)
+	}
+}
+
 func spec(name string) (bots.Param, bool) {
 	for _, s := range paramSpecs {
 		if s.Name == name {
@@ -139,8 +234,10 @@ func check(s bots.Param, v float64) error {
 	return nil
 }
 
-// Set sets the parameter called name (a paper name such as "W_p") to v,
-// or returns an error naming the parameter and its allowed range.
+// Set sets the parameter called name (a paper name such as "W_p", or a
+// named option such as "goal_value", whose v is the index of the choice in
+// its bots.Param.Choices) to v, or returns an error naming the parameter
+// and its allowed range.
 func (p *Params) Set(name string, v float64) error {
 	s, ok := spec(name)
 	if !ok {
@@ -150,15 +247,19 @@ func (p *Params) Set(name string, v float64) error {
 		return err
 	}
 	f, g := p.field(name)
-	if f != nil {
+	switch {
+	case f != nil:
 		*f = v
-	} else {
+	case g != nil:
 		*g = int(v)
+	default:
+		p.setChoice(name, int(v))
 	}
 	return nil
 }
 
-// Get returns the value of the parameter called name.
+// Get returns the value of the parameter called name (for a named option,
+// the index of its choice).
 func (p Params) Get(name string) (float64, bool) {
 	f, g := p.field(name)
 	switch {
@@ -166,6 +267,9 @@ func (p Params) Get(name string) (float64, bool) {
 		return *f, true
 	case g != nil:
 		return float64(*g), true
+	}
+	if c, ok := p.choice(name); ok {
+		return float64(c), true
 	}
 	return 0, false
 }

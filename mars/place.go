@@ -97,6 +97,8 @@ type mediator struct {
 	onPath  []bool
 	own     []int             // own territories, ascending
 	legal   []sim.AttackOrder // the legal attacks of an attack auction
+	reached []uint64          // goal_paths = shortest: bit o of row t set once a message of originator o reached agent t
+	bids    []attackChoice    // every agent's bid of an attack auction, kept only when explaining
 	scratch []int             // defenders of a path
 	ccs     []oddsCache       // per-message odds caches of this placement (goal.cc)
 	bnd     []float64         // bid-bound numerators by attacking armies (oddsCache.bo)
@@ -407,16 +409,20 @@ type cand struct {
 }
 
 // defensive computes agent t's best defensive bid, equation (5), for
-// i = 1..n new armies:
+// i = 1..n new armies. Under defensive_bid = gain (the default)
 //
 //	b_d = max_i P_db * v * (d_(m+i) - d_m) / i
 //
-// MARS reads d_(m+i) in (5) as the gain in holding probability that the
-// i armies buy (with the literal d_(m+i), the safest territory of the
+// reads d_(m+i) in (5) as the gain in holding probability that the i
+// armies buy (with the literal d_(m+i), the safest territory of the
 // highest value would win every defensive auction); the zero-army case is
-// then worth nothing and is not bid. v is V_c of the territory, m its
-// armies, d the hold probability against its strongest enemy neighbour.
-func (m *mediator) defensive(t, n int) bid {
+// then worth nothing and is not bid. Under defensive_bid = literal it is
+// (5) as printed, times P_db: P_db·v·d_m for i = 0 (only if allowZero, as
+// for offensive bids) and P_db·v·d_(m+i)/i for i >= 1. v is V_c of the
+// territory, m its armies, d the hold probability against its strongest
+// enemy neighbour; a territory without an enemy neighbour of 2 or more
+// armies, or of value v <= 0, bids nothing under either reading.
+func (m *mediator) defensive(t, n int, allowZero bool) bid {
 	best := noBid
 	e := m.b.maxEnemy(t, nil)
 	v := m.vals[t]
@@ -425,6 +431,21 @@ func (m *mediator) defensive(t, n int) bid {
 	}
 	mArm := m.b.Armies[t]
 	d0 := m.o.hold(mArm, e)
+	if m.p.Defensive == DefensiveLiteral {
+		if allowZero {
+			best = bid{Value: m.p.Pdb * v * d0, I: 0, Goal: -1, V: v, D0: d0, D1: d0}
+		}
+		for i := 1; i <= n; i++ {
+			if m.p.Pdb*v/float64(i) <= best.Value {
+				break
+			}
+			d1 := m.o.hold(mArm+i, e)
+			if bv := m.p.Pdb * v * d1 / float64(i); bv > best.Value {
+				best = bid{Value: bv, I: i, Goal: -1, V: v, D0: d0, D1: d1}
+			}
+		}
+		return best
+	}
 	for i := 1; i <= n; i++ {
 		if m.p.Pdb*v*(1-d0)/float64(i) <= best.Value {
 			break
@@ -443,7 +464,7 @@ func (m *mediator) defensive(t, n int) bid {
 func (m *mediator) bidFor(t, n int) {
 	a := &m.agents[t]
 	a.off = m.offensive(t, n, !a.zeroUsed)
-	a.def = m.defensive(t, n)
+	a.def = m.defensive(t, n, !a.zeroUsed)
 	a.bid = a.off
 	if a.def.Value > a.bid.Value {
 		a.bid = a.def
@@ -459,7 +480,7 @@ func (m *mediator) bidFor(t, n int) {
 // rounding (see offensive).
 func (m *mediator) firstBid(t, n int) {
 	a := &m.agents[t]
-	a.def = m.defensive(t, n)
+	a.def = m.defensive(t, n, !a.zeroUsed)
 	a.off = noBid
 	u := 0.0
 	for g := a.head; g >= 0; g = m.goals[g].next {
@@ -612,6 +633,9 @@ func (m *mediator) explainGoals(n int) {
 func (m *mediator) bidTerms(b bid) string {
 	if b.Goal >= 0 {
 		return fmt.Sprintf("P_ob*p*w*d/i with i=%d p=%.3f w=%.2f d=%.3f", b.I, b.P, b.W, b.D)
+	}
+	if m.p.Defensive == DefensiveLiteral {
+		return fmt.Sprintf("P_db*v*d_(m+i)/max(i,1) with i=%d v=%.2f d_m=%.3f d_(m+i)=%.3f", b.I, b.V, b.D0, b.D1)
 	}
 	return fmt.Sprintf("P_db*v*(d_(m+i)-d_m)/i with i=%d v=%.2f d_m=%.3f d_(m+i)=%.3f", b.I, b.V, b.D0, b.D1)
 }

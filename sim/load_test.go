@@ -128,7 +128,8 @@ func TestEmbeddedRulesValues(t *testing.T) {
 		escalates []int
 	}{
 		{"classic", 6, InitialBots, RoundFloor, CardsEscalating, [4]int{}, 2, FortifySingle, WinDomination, 500, 0, []int{4, 6, 8, 10, 12, 15}},
-		{"mars2006", 6, InitialRandom, RoundCeil, CardsEscalating, [4]int{}, 2, FortifyOneStep, WinDomination, 100, 0, []int{4, 6, 8, 10, 12, 15}},
+		{"mars2006", 6, InitialRandom, RoundCeil, CardsFixed, [4]int{5, 5, 5, 5}, 2, FortifyOneStep, WinDomination, 100, 0, nil},
+		{"mars2006-escalating", 6, InitialRandom, RoundCeil, CardsEscalating, [4]int{}, 2, FortifyOneStep, WinDomination, 100, 0, []int{4, 6, 8, 10, 12, 15}},
 		{"fixedcards", 4, InitialRandom, RoundFloor, CardsFixed, [4]int{4, 6, 8, 10}, 0, FortifyConnected, WinDomination, 200, 0, nil},
 		{"missions", 6, InitialBots, RoundFloor, CardsEscalating, [4]int{}, 2, FortifySingle, WinMissions, 500, 9, []int{4, 6, 8, 10, 12, 15}},
 	}
@@ -549,7 +550,7 @@ func TestLoadFiles(t *testing.T) {
 		{"unknown embedded map", func(s string) error { _, err := LoadMap(s); return err }, "earth",
 			`load map: no embedded map named "earth" (have classic)`},
 		{"unknown embedded rules", func(s string) error { _, err := LoadRules(s); return err }, "lux",
-			`load rules: no embedded rules named "lux" (have classic, fixedcards, mars2006, missions)`},
+			`load rules: no embedded rules named "lux" (have classic, fixedcards, mars2006, mars2006-escalating, missions)`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

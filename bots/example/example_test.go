@@ -40,6 +40,6 @@ func Example() {
 	fmt.Println("winner:", seats[res.Winner].Label, "in round", res.Rounds)
 	fmt.Println("faults:", res.Faults)
 	// Output:
-	// winner: cautious in round 15
+	// winner: cautious in round 17
 	// faults: [0 0 0]
 }

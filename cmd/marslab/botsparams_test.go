@@ -21,16 +21,17 @@ func TestBotsParamsEmbedded(t *testing.T) {
 	out, _, err := runBots(t, "-params", "mars@paper")
 	require.NoError(t, err)
 	lines := strings.Split(strings.TrimSpace(out), "\n")
-	require.Len(t, lines, 16)
-	assert.Equal(t, "embedded parameter sets (mars@SET): paper, tuned", lines[15])
+	require.Len(t, lines, 19)
+	assert.Equal(t, "embedded parameter sets (mars@SET): paper, tuned", lines[18])
 	assert.True(t, strings.HasPrefix(lines[0], "mars@paper: "), lines[0])
 	assert.Equal(t, []string{"PARAM", "VALUE", "DEFAULT", "RANGE", "SCALE", "CHOICES", "MEANING"}, strings.Fields(lines[1]))
 	assert.Equal(t, []string{"P_db", "3.5", "3.5", "[0.01,", "10000]", "log", "-"}, strings.Fields(lines[2])[:7])
 	assert.Equal(t, []string{"W_p", "0.7375", "0.7375", "[0,", "1]", "linear", "-"}, strings.Fields(lines[4])[:7])
+	assert.Equal(t, []string{"goal_paths", "shortest", "shortest", "[0,", "1]", "integer", "choice", "all|shortest"}, strings.Fields(lines[16])[:8])
 
 	out, _, err = runBots(t, "-params", "mars@tuned")
 	require.NoError(t, err)
-	assert.Contains(t, out, "W_p    0.8 ")
+	assert.Regexp(t, `(?m)^W_p +0\.8 +0\.7375 `, out)
 }
 
 // TestBotsParamsChoices lists a parameter with named choices by name.
