@@ -47,6 +47,7 @@ func commands(reg *registry.Registry) map[string]command {
 		"map":    {"print a map (text or -json)", cmdMap},
 		"bots":   {"list the registered bots (-params NAME lists a bot's parameters)", withRegistry(reg, cmdBots)},
 		"odds":   {"exact dice odds: rolls, battles, chains, tables, engine check", cmdOdds},
+		"report": {"regenerate notebooks (reports, CSV, figures) from their configs", withRegistry(reg, cmdReport)},
 	}
 }
 
