@@ -123,7 +123,10 @@ type engineData struct {
 	Lineups []lineupResult
 	Bots    []botCost
 	Lengths []lengthResult
-	Players string
+	// Longest and MostStalled are the rule sets with the most rounds per
+	// game and the highest stalemate rate (the first on a tie).
+	Longest, MostStalled lengthResult
+	Players              string
 	// Mars is the cost of the MARS seat; HasMars is false when no line-up
 	// seats MarsBot.
 	Mars             botCost
@@ -347,6 +350,12 @@ func (c *engineConfig) lengths(ctx context.Context, w *writer, d *engineData, ga
 		l.StalemateRate = float64(l.Stalemates) / n
 		if l.StalemateCI, err = stats.Wilson(l.Stalemates, len(recs), 0.95); err != nil {
 			return fmt.Errorf("length under %s: %w", name, err)
+		}
+		if len(d.Lengths) == 0 || l.RoundsMean > d.Longest.RoundsMean {
+			d.Longest = l
+		}
+		if len(d.Lengths) == 0 || l.StalemateRate > d.MostStalled.StalemateRate {
+			d.MostStalled = l
 		}
 		d.Lengths = append(d.Lengths, l)
 		bc.Categories = append(bc.Categories, l.Rules)

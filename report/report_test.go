@@ -218,6 +218,7 @@ func TestEngineNotebook(t *testing.T) {
 	}
 	assert.NotContains(t, stripped, "games/s", "no speed outside the timing blocks")
 	assert.Contains(t, stripped, "| classic | 500 | 8 |")
+	assert.Contains(t, stripped, "The longest games are played under `classic`")
 }
 
 func TestEngineNotebookQuick(t *testing.T) {
@@ -337,4 +338,20 @@ func FuzzParse(f *testing.F) {
 		assert.Contains(t, Kinds(), nb.Kind)
 		assert.NotEmpty(t, nb.Title)
 	})
+}
+
+// BenchmarkDiceQuick measures a quick run of the tiny dice notebook.
+func BenchmarkDiceQuick(b *testing.B) {
+	dir := filepath.Join(b.TempDir(), "dice")
+	require.NoError(b, os.MkdirAll(dir, 0o755))
+	require.NoError(b, os.WriteFile(filepath.Join(dir, ConfigFile), []byte(tinyDice), 0o644))
+	nb, err := Load(dir)
+	require.NoError(b, err)
+	out := b.TempDir()
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := nb.Run(context.Background(), Options{Out: out, Quick: true}); err != nil {
+			b.Fatal(err)
+		}
+	}
 }
