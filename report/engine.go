@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"path/filepath"
 	"runtime"
 	"strings"
 
@@ -21,8 +22,9 @@ var engineNotes = []string{"intro", "speed", "bots", "length", "memory", "mars",
 type engineConfig struct {
 	Header
 	Engine struct {
-		// Rules is the rule set (embedded name or TOML file) of the speed,
-		// bot, memory and MARS measurements.
+		// Rules is the rule set of the speed, bot, memory and MARS
+		// measurements: an embedded name or a TOML file, relative to the
+		// config's folder (and so are LengthRules).
 		Rules string `toml:"rules"`
 		// Workers are the worker counts (cores) each line-up is timed on.
 		Workers []int `toml:"workers"`
@@ -39,6 +41,8 @@ type engineConfig struct {
 	} `toml:"engine"`
 	Full  engineSize `toml:"full"`
 	Quick engineSize `toml:"quick"`
+	// path is the config file, named by the errors of a run.
+	path string
 }
 
 // lineupConfig is one line-up of the speed measurements.
@@ -66,7 +70,7 @@ const (
 )
 
 func parseEngine(path string, data []byte) (experiment, error) {
-	var c engineConfig
+	c := engineConfig{path: path}
 	if err := decodeStrict(path, data, &c); err != nil {
 		return nil, err
 	}
@@ -188,26 +192,44 @@ type gameSetup struct {
 	seats []bots.Seat
 }
 
-func (c *engineConfig) setup(w *writer, rulesName, players string) (*gameSetup, error) {
-	r, err := sim.LoadRules(rulesName)
+// setup loads the rule set rulesName (config key rulesKey) and its map and
+// parses the seats players (key playersKey); its errors name the config
+// file and the key.
+func (c *engineConfig) setup(w *writer, rulesKey, rulesName, playersKey, players string) (*gameSetup, error) {
+	fail := func(key, val string, err error) error {
+		return fmt.Errorf("%s: key %s: %q: %w", c.path, key, val, err)
+	}
+	r, err := sim.LoadRules(resolveRules(filepath.Dir(c.path), rulesName))
 	if err != nil {
-		return nil, fmt.Errorf("rules %q: %w", rulesName, err)
+		return nil, fail(rulesKey, rulesName, err)
 	}
 	m, err := r.LoadMap()
 	if err != nil {
-		return nil, fmt.Errorf("rules %q: %w", rulesName, err)
+		return nil, fail(rulesKey, rulesName, err)
 	}
 	if err := r.Validate(m); err != nil {
-		return nil, fmt.Errorf("rules %q: %w", rulesName, err)
+		return nil, fail(rulesKey, rulesName, err)
 	}
 	seats, err := w.reg.ParseSeats(players, nil)
 	if err != nil {
-		return nil, fmt.Errorf("players %q: %w", players, err)
+		return nil, fail(playersKey, players, err)
 	}
 	if len(seats) < 2 || len(seats) > 6 {
-		return nil, fmt.Errorf("players %q: %d seats, must be 2..6", players, len(seats))
+		return nil, fail(playersKey, players, fmt.Errorf("%d seats, must be 2..6", len(seats)))
 	}
 	return &gameSetup{rules: r, m: m, seats: seats}, nil
+}
+
+// resolveRules returns the rule set argument of sim.LoadRules for name as
+// a config in folder dir gives it: an embedded name as is, a relative file
+// path relative to dir.
+func resolveRules(dir, name string) string {
+	isPath := strings.ContainsRune(name, '/') || strings.ContainsRune(name, filepath.Separator) ||
+		strings.HasSuffix(name, ".toml")
+	if !isPath || filepath.IsAbs(name) {
+		return name
+	}
+	return filepath.Join(dir, name)
 }
 
 // play runs games of g on workers and returns the report and the records
@@ -235,10 +257,10 @@ func (c *engineConfig) run(ctx context.Context, w *writer) (any, error) {
 		timings = append(timings, []string{measure, subject, itoa(workers), num(v), unit})
 	}
 	var lineRows [][]string
-	for _, l := range e.Lineups {
-		g, err := c.setup(w, e.Rules, l.Players)
+	for i, l := range e.Lineups {
+		g, err := c.setup(w, "engine.rules", e.Rules, fmt.Sprintf("engine.lineups[%d].players", i), l.Players)
 		if err != nil {
-			return nil, fmt.Errorf("line-up %s: %w", l.Name, err)
+			return nil, err
 		}
 		games := l.Games
 		if w.quick {
@@ -322,11 +344,11 @@ func (c *engineConfig) lengths(ctx context.Context, w *writer, d *engineData, ga
 	var rows [][]string
 	bc := &plots.BarChart{Title: "Game length per rule set (" + c.Engine.LengthPlayers + ")", YLabel: "rounds per game"}
 	mean := plots.BarGroup{Name: "mean rounds"}
-	for _, name := range c.Engine.LengthRules {
+	for i, name := range c.Engine.LengthRules {
 		w.logf("engine: length under %s, %d games", name, games)
-		g, err := c.setup(w, name, c.Engine.LengthPlayers)
+		g, err := c.setup(w, fmt.Sprintf("engine.length_rules[%d]", i), name, "engine.length_players", c.Engine.LengthPlayers)
 		if err != nil {
-			return fmt.Errorf("length: %w", err)
+			return err
 		}
 		_, recs, err := g.play(ctx, games, 0, w.seed)
 		if err != nil {

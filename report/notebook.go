@@ -265,7 +265,8 @@ func StripTimings(report []byte) []byte {
 }
 
 // Find returns the notebooks under root: root itself if it holds a
-// config.toml, else every direct subfolder that does, sorted by name.
+// config.toml, else every direct subfolder that does, sorted by name; the
+// bool reports the second case, a folder of notebooks that has an index.
 func Find(root string) ([]*Notebook, bool, error) {
 	if _, err := os.Stat(filepath.Join(root, ConfigFile)); err == nil {
 		nb, err := Load(root)

@@ -9,6 +9,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"marslab/configs"
 )
 
 // tinyDice is a dice config small enough for a unit test.
@@ -306,21 +308,29 @@ func TestParseErrors(t *testing.T) {
 }
 
 func TestRunErrors(t *testing.T) {
-	// A line-up naming an unknown bot fails at run time, naming it.
-	dir := writeNotebook(t, "engine", strings.Replace(tinyEngine, `players = "random,random,random"`, `players = "random,nobot"`, 1))
-	nb, err := Load(dir)
-	require.NoError(t, err)
-	err = nb.Run(context.Background(), Options{Out: t.TempDir(), Quick: true})
-	require.Error(t, err)
-	assert.Contains(t, err.Error(), "notebook engine: line-up random x3: players \"random,nobot\"")
+	// A line-up naming an unknown bot or rule set fails at run time, naming
+	// the file and the key.
+	for _, tc := range []struct{ from, to, key string }{
+		{`players = "random,random,random"`, `players = "random,nobot"`, `key engine.lineups[0].players: "random,nobot": `},
+		{`players = "random,random,random"`, `players = "random"`, `key engine.lineups[0].players: "random": 1 seats, must be 2..6`},
+		{`rules = "mars2006"`, `rules = "nosuchrules"`, `key engine.rules: "nosuchrules": `},
+		{`length_rules = ["classic", "fixedcards"]`, `length_rules = ["classic", "rules/none.toml"]`, `key engine.length_rules[1]: "rules/none.toml": `},
+	} {
+		dir := writeNotebook(t, "engine", strings.Replace(tinyEngine, tc.from, tc.to, 1))
+		nb, err := Load(dir)
+		require.NoError(t, err)
+		err = nb.Run(context.Background(), Options{Out: t.TempDir(), Quick: true})
+		require.Error(t, err)
+		assert.Contains(t, err.Error(), filepath.Join(dir, ConfigFile)+": "+tc.key)
+	}
 
-	_, err = Load(t.TempDir())
+	_, err := Load(t.TempDir())
 	assert.ErrorContains(t, err, "config.toml")
 
 	// A cancelled run stops with the context's error.
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	nb, err = Load(writeNotebook(t, "dice", tinyDice))
+	nb, err := Load(writeNotebook(t, "dice", tinyDice))
 	require.NoError(t, err)
 	assert.ErrorIs(t, nb.Run(ctx, Options{Out: t.TempDir()}), context.Canceled)
 }
@@ -354,4 +364,29 @@ func BenchmarkDiceQuick(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+func TestResolveRules(t *testing.T) {
+	for _, tc := range []struct{ name, want string }{
+		{"mars2006", "mars2006"},
+		{"my.toml", filepath.Join("nb", "my.toml")},
+		{"rules/x.toml", filepath.Join("nb", "rules", "x.toml")},
+		{"/abs/x.toml", "/abs/x.toml"},
+	} {
+		assert.Equal(t, tc.want, resolveRules("nb", tc.name), tc.name)
+	}
+}
+
+// TestEngineRulesFile runs a rule set given as a file beside the config.
+func TestEngineRulesFile(t *testing.T) {
+	dir := writeNotebook(t, "engine", strings.Replace(tinyEngine, `length_rules = ["classic", "fixedcards"]`,
+		`length_rules = ["classic", "house.toml"]`, 1))
+	rules, err := configs.Rules("fixedcards")
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "house.toml"), rules, 0o644))
+	nb, err := Load(dir)
+	require.NoError(t, err)
+	out := t.TempDir()
+	require.NoError(t, nb.Run(context.Background(), Options{Out: out, Quick: true}))
+	assert.Contains(t, readFile(t, filepath.Join(out, "lengths.csv")), "\nfixedcards,200,4,")
 }

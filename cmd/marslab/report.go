@@ -17,7 +17,8 @@ Runs each notebook from its config (NOTEBOOK/config.toml) and writes its
 report (README.md), CSV data and figures (PNG and SVG) into its folder, or
 into -out. A NOTEBOOK folder without a config.toml stands for every notebook
 in it (e.g. "notebooks"): each is run into its own subfolder and the index,
-README.md, is written beside them.
+README.md, is written beside them. With -out and more than one notebook,
+each goes to its own subfolder of -out.
 
 The same config and seed give the same tables and byte-identical CSV files;
 timings (timings.csv and the report's blocks marked "(timing, varies)") are
