@@ -7,7 +7,7 @@ OUT       ?= results/run
 STATICCHECK_VERSION ?= v0.8.2
 FUZZTIME  ?= 10s
 
-.PHONY: run tournament-demo test build vet fmt lint bench bench-engine fuzz figures clean
+.PHONY: run tournament-demo test build vet fmt lint bench bench-engine fuzz figures notebooks notebooks-quick clean
 
 ## run: the main job on the embedded defaults: a batch of games on every core with a summary table.
 ## Run again, it finishes an interrupted batch or re-prints a complete one (-resume); `make clean` starts over.
@@ -57,6 +57,15 @@ fuzz:
 figures:
 	mkdir -p docs/figures
 	$(GO) run ./cmd/marslab odds -table 30 -plot docs/figures/odds-table-30.png > /dev/null
+
+## notebooks: regenerate every notebook (report, CSV, figures) and the index in notebooks/
+notebooks:
+	$(GO) run ./cmd/marslab report notebooks
+
+## notebooks-quick: every notebook at its reduced size into a temporary folder (CI: the committed files stay)
+notebooks-quick:
+	@out=$$(mktemp -d); trap 'rm -rf "$$out"' EXIT; \
+	$(GO) run ./cmd/marslab report -quick -out "$$out" notebooks
 
 clean:
 	rm -rf results bin

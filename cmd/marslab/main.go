@@ -40,14 +40,14 @@ type command struct {
 // commands returns the subcommands; those that seat bots use reg.
 func commands(reg *registry.Registry) map[string]command {
 	return map[string]command{
-		"play":   {"play one game and print its summary (-log writes every event)", withRegistry(reg, cmdPlay)},
-		"replay": {"re-simulate a JSONL game log and check every event", withRegistry(reg, cmdReplay)},
-		"batch":  {"play many games on every core (shards, resume)", withRegistry(reg, cmdBatch)},
-		"merge":  {"join the outputs of shards into one", cmdMerge},
-		"map":    {"print a map (text or -json)", cmdMap},
-		"bots":   {"list the registered bots (-params NAME lists a bot's parameters)", withRegistry(reg, cmdBots)},
-		"odds":   {"exact dice odds: rolls, battles, chains, tables, engine check", cmdOdds},
-
+		"play":       {"play one game and print its summary (-log writes every event)", withRegistry(reg, cmdPlay)},
+		"replay":     {"re-simulate a JSONL game log and check every event", withRegistry(reg, cmdReplay)},
+		"batch":      {"play many games on every core (shards, resume)", withRegistry(reg, cmdBatch)},
+		"merge":      {"join the outputs of shards into one", cmdMerge},
+		"map":        {"print a map (text or -json)", cmdMap},
+		"bots":       {"list the registered bots (-params NAME lists a bot's parameters)", withRegistry(reg, cmdBots)},
+		"odds":       {"exact dice odds: rolls, battles, chains, tables, engine check", cmdOdds},
+		"report":     {"regenerate notebooks (reports, CSV, figures) from their configs", withRegistry(reg, cmdReport)},
 		"tournament": {"play every k-subset of a field of bots: Tables 5-6, figures", withRegistry(reg, cmdTournament)},
 	}
 }

@@ -1,0 +1,53 @@
+package report
+
+import (
+	"fmt"
+	"math"
+)
+
+// checker collects the first range error of a config file.
+type checker struct {
+	path string
+	err  error
+}
+
+func (c *checker) fail(key, format string, args ...any) {
+	if c.err == nil {
+		c.err = fmt.Errorf("%s: key %s: %s", c.path, key, fmt.Sprintf(format, args...))
+	}
+}
+
+// intIn checks lo <= v <= hi.
+func (c *checker) intIn(key string, v, lo, hi int) {
+	if v < lo || v > hi {
+		c.fail(key, "%d outside [%d, %d]", v, lo, hi)
+	}
+}
+
+// floatOpen checks lo < v < hi.
+func (c *checker) floatOpen(key string, v, lo, hi float64) {
+	if !(v > lo && v < hi) || math.IsNaN(v) {
+		c.fail(key, "%v outside (%v, %v)", v, lo, hi)
+	}
+}
+
+// ints checks that vs has between minLen and maxLen elements, each in [lo, hi].
+func (c *checker) ints(key string, vs []int, minLen, maxLen, lo, hi int) {
+	if len(vs) < minLen || len(vs) > maxLen {
+		c.fail(key, "%d values, want %d to %d", len(vs), minLen, maxLen)
+		return
+	}
+	for i, v := range vs {
+		if v < lo || v > hi {
+			c.fail(fmt.Sprintf("%s[%d]", key, i), "%d outside [%d, %d]", v, lo, hi)
+			return
+		}
+	}
+}
+
+// nonEmpty checks that a string is given.
+func (c *checker) nonEmpty(key, v string) {
+	if v == "" {
+		c.fail(key, "missing (a non-empty string)")
+	}
+}

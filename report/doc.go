@@ -1,0 +1,27 @@
+// Package report runs marslab's experiments from their configs and writes
+// each as a notebook: a folder holding the experiment's TOML config
+// (config.toml), the generated report (README.md), its figures (PNG for
+// viewing, SVG for papers) and its data as CSV.
+//
+// A notebook's config names its kind, which selects the experiment and the
+// report template embedded in this package:
+//
+//	dice    exact dice odds (package dice) beside the MARS paper's Table 4,
+//	        the P(win) table and heat map, expected losses, chain odds and a
+//	        test of the engine's dice against the exact odds (dice/dicetest)
+//	engine  the speed of the engine and of each bot (package arena), game
+//	        length and stalemates per rule set, memory per game and MARS's
+//	        cost per turn against the paper's
+//
+// The same config and seed give byte-identical CSV files and the same README,
+// except for measured timings: those are kept in timings.csv and, in the
+// README, between the lines TimingBegin and TimingEnd, where the heading of
+// each such block says "(timing, varies)". StripTimings removes them for
+// comparison. The prose interpreting a result lives in the config's [notes]
+// table and is printed beside the numbers it speaks of; every number in a
+// report comes from the run that wrote it (or, for a paper's value, from the
+// config that cites it).
+//
+// The config gives two sizes, [full] and [quick]: Options.Quick runs the
+// reduced one, for continuous integration.
+package report

@@ -1,0 +1,317 @@
+package report
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+
+	"marslab/bots/registry"
+)
+
+// ConfigFile is the name of a notebook's config inside its folder.
+const ConfigFile = "config.toml"
+
+// ReportFile is the name of a notebook's generated report.
+const ReportFile = "README.md"
+
+// TimingsFile is the CSV file that holds a notebook's measured timings, the
+// only numbers that vary from run to run.
+const TimingsFile = "timings.csv"
+
+// TimingBegin and TimingEnd enclose, each on a line of its own, every part
+// of a report that holds measured timings.
+const (
+	TimingBegin = "<!-- timing: begin -->"
+	TimingEnd   = "<!-- timing: end -->"
+)
+
+// TimingMarker is printed in the heading of every block of timings.
+const TimingMarker = "(timing, varies)"
+
+// Header holds the keys every notebook config has.
+type Header struct {
+	// Kind selects the experiment: one of Kinds().
+	Kind string `toml:"kind"`
+	// Title is the report's title; Summary its one-line description in
+	// the index of notebooks.
+	Title   string `toml:"title"`
+	Summary string `toml:"summary"`
+	// Question says what the experiment asks.
+	Question string `toml:"question"`
+	// Seed is the experiment seed of every random stream of the run.
+	Seed uint64 `toml:"seed"`
+	// Thumbnail is the figure (a PNG file the run writes) shown in the index.
+	Thumbnail string `toml:"thumbnail"`
+	// Notes holds the interpreting prose, by section (see the kind's
+	// template for the section names).
+	Notes map[string]string `toml:"notes"`
+}
+
+// Notebook is a loaded notebook config.
+type Notebook struct {
+	Header
+	// Dir is the notebook's folder; Name its base name.
+	Dir, Name string
+	// Path is the config file's path, used in error messages.
+	Path string
+	exp  experiment
+}
+
+// Options are the settings of one run of a notebook.
+type Options struct {
+	// Out is the folder to write into; "" means the notebook's own folder.
+	Out string
+	// Quick runs the config's [quick] sizes instead of [full].
+	Quick bool
+	// Registry gives the bots of experiments that seat bots; nil means
+	// registry.Default().
+	Registry *registry.Registry
+	// Log, when not nil, receives one line per step of the run.
+	Log io.Writer
+}
+
+// experiment is one kind of notebook: its parsed config, run and template.
+type experiment interface {
+	// run computes the results and writes the CSV files and figures into
+	// w, returning the template data.
+	run(ctx context.Context, w *writer) (any, error)
+	// template is the name of the kind's embedded template.
+	template() string
+	// sizes describes the sizes run ("verify_trials = 200000, ...").
+	sizes(quick bool) string
+}
+
+// kind describes a notebook kind: the note sections its template shows
+// and the parser of its config.
+type kind struct {
+	notes []string
+	parse func(path string, data []byte) (experiment, error)
+}
+
+var kinds = map[string]kind{
+	"dice":   {diceNotes, parseDice},
+	"engine": {engineNotes, parseEngine},
+}
+
+// Kinds returns the notebook kinds, sorted.
+func Kinds() []string {
+	ks := make([]string, 0, len(kinds))
+	for k := range kinds {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}
+
+// Load reads the notebook in folder dir (its config.toml) and checks every
+// key: an unknown key, a value out of range or a missing one is an error
+// naming the file, the key and the allowed values.
+func Load(dir string) (*Notebook, error) {
+	path := filepath.Join(dir, ConfigFile)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("notebook %s: %w", dir, err)
+	}
+	return Parse(path, data)
+}
+
+// Parse parses a notebook config read from path (which names the notebook:
+// its folder is the file's folder).
+func Parse(path string, data []byte) (*Notebook, error) {
+	var h struct{ Header }
+	if _, err := toml.Decode(string(data), &h); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	k, ok := kinds[h.Kind]
+	if !ok {
+		return nil, fmt.Errorf("%s: key kind: %q is not a notebook kind (allowed: %s)", path, h.Kind,
+			strings.Join(Kinds(), ", "))
+	}
+	if err := checkHeader(path, &h.Header, k.notes); err != nil {
+		return nil, err
+	}
+	exp, err := k.parse(path, data)
+	if err != nil {
+		return nil, err
+	}
+	dir := filepath.Dir(path)
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return &Notebook{Header: h.Header, Dir: dir, Name: filepath.Base(abs), Path: path, exp: exp}, nil
+}
+
+func checkHeader(path string, h *Header, notes []string) error {
+	for _, kv := range []struct{ key, val string }{{"title", h.Title}, {"summary", h.Summary}, {"question", h.Question}} {
+		if strings.TrimSpace(kv.val) == "" {
+			return fmt.Errorf("%s: key %s: missing (a non-empty string)", path, kv.key)
+		}
+	}
+	if strings.Contains(h.Summary, "\n") {
+		return fmt.Errorf("%s: key summary: must be one line", path)
+	}
+	if h.Thumbnail == "" || filepath.Base(h.Thumbnail) != h.Thumbnail || filepath.Ext(h.Thumbnail) != ".png" {
+		return fmt.Errorf("%s: key thumbnail: %q must be the file name of a PNG figure the run writes", path, h.Thumbnail)
+	}
+	keys := make([]string, 0, len(h.Notes))
+	for k := range h.Notes {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if !slices.Contains(notes, k) {
+			return fmt.Errorf("%s: key notes.%s: not a section of this kind (allowed: %s)", path, k, strings.Join(notes, ", "))
+		}
+	}
+	return nil
+}
+
+// decodeStrict decodes data into v and reports the first key that v does
+// not have.
+func decodeStrict(path string, data []byte, v any) error {
+	md, err := toml.Decode(string(data), v)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	if und := md.Undecoded(); len(und) > 0 {
+		return fmt.Errorf("%s: key %s: unknown key", path, und[0].String())
+	}
+	return nil
+}
+
+// Run runs the notebook and writes its report, CSV files and figures into
+// opt.Out (the notebook's folder if empty), which it creates if needed.
+func (nb *Notebook) Run(ctx context.Context, opt Options) error {
+	out := opt.Out
+	if out == "" {
+		out = nb.Dir
+	}
+	if opt.Registry == nil {
+		opt.Registry = registry.Default()
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return fmt.Errorf("notebook %s: %w", nb.Name, err)
+	}
+	w := &writer{dir: out, quick: opt.Quick, seed: nb.Seed, reg: opt.Registry, log: opt.Log}
+	data, err := nb.exp.run(ctx, w)
+	if err != nil {
+		return fmt.Errorf("notebook %s: %w", nb.Name, err)
+	}
+	if _, err := os.Stat(filepath.Join(out, nb.Thumbnail)); err != nil {
+		return fmt.Errorf("notebook %s: thumbnail: %w", nb.Name, err)
+	}
+	cmd := "marslab report notebooks/" + nb.Name
+	size := "full"
+	if opt.Quick {
+		cmd = "marslab report -quick -out DIR notebooks/" + nb.Name
+		size = "quick"
+	}
+	page := pageData{Notebook: nb, Command: cmd, Size: size, Sizes: nb.exp.sizes(opt.Quick),
+		Files: w.files, Data: data}
+	var buf bytes.Buffer
+	if err := templates.ExecuteTemplate(&buf, nb.exp.template(), page); err != nil {
+		return fmt.Errorf("notebook %s: report template: %w", nb.Name, err)
+	}
+	if err := os.WriteFile(filepath.Join(out, ReportFile), buf.Bytes(), 0o644); err != nil {
+		return fmt.Errorf("notebook %s: %w", nb.Name, err)
+	}
+	return nil
+}
+
+// pageData is what a report template sees.
+type pageData struct {
+	*Notebook
+	// Command regenerates the report.
+	Command string
+	// Size is "full" or "quick"; Sizes lists the sizes' values.
+	Size, Sizes string
+	// Files are the files the run wrote, in order.
+	Files []string
+	// Data is the kind's results.
+	Data any
+}
+
+// Note returns the note of a section, or "".
+func (p pageData) Note(section string) string { return strings.TrimSpace(p.Notes[section]) }
+
+// StripTimings returns the report text without its timing blocks (the
+// lines from TimingBegin to TimingEnd): what must be byte-identical between
+// two runs of the same config.
+func StripTimings(report []byte) []byte {
+	var out bytes.Buffer
+	in := false
+	for _, line := range bytes.SplitAfter(report, []byte("\n")) {
+		t := string(bytes.TrimSpace(line))
+		switch {
+		case t == TimingBegin:
+			in = true
+		case t == TimingEnd:
+			in = false
+		case !in:
+			out.Write(line)
+		}
+	}
+	return out.Bytes()
+}
+
+// Find returns the notebooks under root: root itself if it holds a
+// config.toml, else every direct subfolder that does, sorted by name; the
+// bool reports the second case, a folder of notebooks that has an index.
+func Find(root string) ([]*Notebook, bool, error) {
+	if _, err := os.Stat(filepath.Join(root, ConfigFile)); err == nil {
+		nb, err := Load(root)
+		if err != nil {
+			return nil, false, err
+		}
+		return []*Notebook{nb}, false, nil
+	}
+	entries, err := os.ReadDir(root)
+	if err != nil {
+		return nil, false, fmt.Errorf("notebooks: %w", err)
+	}
+	var nbs []*Notebook
+	for _, e := range entries {
+		if !e.IsDir() {
+			continue
+		}
+		dir := filepath.Join(root, e.Name())
+		if _, err := os.Stat(filepath.Join(dir, ConfigFile)); err != nil {
+			continue
+		}
+		nb, err := Load(dir)
+		if err != nil {
+			return nil, false, err
+		}
+		nbs = append(nbs, nb)
+	}
+	if len(nbs) == 0 {
+		return nil, false, fmt.Errorf("notebooks: %s holds no %s, nor does any folder in it", root, ConfigFile)
+	}
+	return nbs, true, nil
+}
+
+// WriteIndex writes dir/README.md, the index of the notebooks: one line
+// and one thumbnail each, linking to the notebook's folder under dir.
+func WriteIndex(dir string, nbs []*Notebook) error {
+	if len(nbs) == 0 {
+		return errors.New("notebooks index: no notebooks")
+	}
+	var buf bytes.Buffer
+	if err := templates.ExecuteTemplate(&buf, "index.md.tmpl", nbs); err != nil {
+		return fmt.Errorf("notebooks index: %w", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ReportFile), buf.Bytes(), 0o644); err != nil {
+		return fmt.Errorf("notebooks index: %w", err)
+	}
+	return nil
+}

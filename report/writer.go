@@ -1,0 +1,111 @@
+package report
+
+import (
+	"bytes"
+	"embed"
+	"encoding/csv"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"text/template"
+
+	"marslab/bots/registry"
+)
+
+//go:embed templates/*.tmpl
+var templateFS embed.FS
+
+// templates are the report templates, one per kind, the shared parts and
+// the index.
+var templates = template.Must(template.New("").Funcs(template.FuncMap{
+	"f":    fmtFloat,
+	"pct":  func(p float64, digits int) string { return fmtFloat(100*p, digits) + " %" },
+	"join": strings.Join,
+	// timingMarker, timingBegin and timingEnd mark the timing blocks.
+	"timingMarker": func() string { return TimingMarker },
+	"timingBegin":  func() string { return TimingBegin },
+	"timingEnd":    func() string { return TimingEnd },
+	"inc":          func(i int) int { return i + 1 },
+	"mul":          func(a, b float64) float64 { return a * b },
+}).ParseFS(templateFS, "templates/*.tmpl"))
+
+// fmtFloat formats v with digits decimals.
+func fmtFloat(v float64, digits int) string { return strconv.FormatFloat(v, 'f', digits, 64) }
+
+// writer writes a notebook's files into dir and keeps their names.
+type writer struct {
+	dir   string
+	quick bool
+	seed  uint64
+	reg   *registry.Registry
+	log   io.Writer
+	files []string
+}
+
+// logf writes one progress line to the log, if any.
+func (w *writer) logf(format string, args ...any) {
+	if w.log != nil {
+		fmt.Fprintf(w.log, format+"\n", args...)
+	}
+}
+
+// csv writes name (a .csv file) with the header and rows.
+func (w *writer) csv(name string, header []string, rows [][]string) error {
+	var buf bytes.Buffer
+	cw := csv.NewWriter(&buf)
+	if err := cw.Write(header); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	for _, r := range rows {
+		if len(r) != len(header) {
+			return fmt.Errorf("%s: a row of %d fields under a header of %d", name, len(r), len(header))
+		}
+	}
+	if err := cw.WriteAll(rows); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	return w.file(name, buf.Bytes())
+}
+
+// file writes one file and records its name.
+func (w *writer) file(name string, data []byte) error {
+	if err := os.WriteFile(filepath.Join(w.dir, name), data, 0o644); err != nil {
+		return err
+	}
+	w.files = append(w.files, name)
+	return nil
+}
+
+// figure is a plots figure that draws itself in a format.
+type figure interface {
+	Write(w io.Writer, format string) error
+}
+
+// figure writes base.png and base.svg.
+func (w *writer) figure(base string, f figure) error {
+	for _, format := range []string{"png", "svg"} {
+		var buf bytes.Buffer
+		if err := f.Write(&buf, format); err != nil {
+			return fmt.Errorf("figure %s: %w", base, err)
+		}
+		if err := w.file(base+"."+format, buf.Bytes()); err != nil {
+			return fmt.Errorf("figure %s: %w", base, err)
+		}
+	}
+	return nil
+}
+
+// num formats a CSV number: the shortest text that reads back to v.
+func num(v float64) string {
+	if math.IsNaN(v) {
+		return "NaN"
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
+}
+
+// itoa formats an int for CSV.
+func itoa(v int) string { return strconv.Itoa(v) }
