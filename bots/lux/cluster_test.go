@@ -23,10 +23,18 @@ func TestClusterFamilyGames(t *testing.T) {
 	if testing.Short() || simcheck.RaceEnabled {
 		games = 4
 	}
-	seats, err := registry.Default().ParseSeats(clusterSeats, nil)
+	for _, spec := range []string{clusterSeats, "vulture,cluster,aggressive,vulture"} {
+		familyGames(t, spec, games)
+	}
+}
+
+// familyGames plays games of the seats spec under every embedded rule set
+// (see TestClusterFamilyGames).
+func familyGames(t *testing.T, spec string, games int) {
+	seats, err := registry.Default().ParseSeats(spec, nil)
 	require.NoError(t, err)
 	for _, rn := range []string{"classic", "mars2006", "fixedcards", "missions"} {
-		t.Run(rn, func(t *testing.T) {
+		t.Run(spec+"/"+rn, func(t *testing.T) {
 			r, err := sim.LoadRules(rn)
 			require.NoError(t, err)
 			m, err := r.LoadMap()
@@ -53,6 +61,9 @@ func TestClusterFamilyGames(t *testing.T) {
 				assert.Equal(t, make([]int, len(seats)), res.Faults, "game %d", i)
 			}
 			for p := range seats {
+				if seats[p].Label == "aggressive" {
+					continue
+				}
 				for _, k := range []sim.EventKind{sim.EvAttackOrder, sim.EvOccupation} {
 					assert.NotZero(t, counts[p][k], "%s: %s", seats[p].Label, fmt.Sprint(k))
 				}

@@ -135,3 +135,20 @@ func TestClusterAllocs(t *testing.T) {
 		assert.Zero(t, allocs, spec)
 	}
 }
+
+// TestVultureHunt: with 37 armies to seat 1's 10, Vulture hunts: it places
+// on its strongest territory next to the prey (e, 30) where Cluster takes B
+// from d, and attacks the prey at the best ratio (e on g, 30:2).
+func TestVultureHunt(t *testing.T) {
+	strong := func(p *sim.Position) { p.Armies[te] = 30 }
+	p, s := twoState(t, "vulture", "goal.toml", strong)
+	assert.Equal(t, []sim.Placement{{Territory: te, Armies: 3}}, p.Place(s, 3, nil))
+	o, ok := p.Attack(s)
+	require.True(t, ok)
+	assert.Equal(t, sim.AttackOrder{From: te, To: tg, Repeat: true}, o)
+	c, s := twoState(t, "cluster", "goal.toml", strong)
+	assert.Equal(t, []sim.Placement{{Territory: td, Armies: 3}}, c.Place(s, 3, nil))
+	// Even armies (11 to 10): no hunt, Vulture places as Cluster.
+	p, s = twoState(t, "vulture", "goal.toml", nil)
+	assert.Equal(t, []sim.Placement{{Territory: td, Armies: 3}}, p.Place(s, 3, nil))
+}

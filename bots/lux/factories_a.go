@@ -53,5 +53,7 @@ func factoriesA() []bots.Factory {
 			variant{killDominant: true, cash: true, plan: boscoePlan}),
 		clusterFactory("bort", "Lux Bort: Boscoe with single easy-expand and fill-out attacks",
 			variant{killDominant: true, cash: true, cardHalf: true, plan: bortPlan}),
+		{Name: "vulture", Doc: "Vulture (stands in for Nefarious): hunts the weakest neighbour it outnumbers 2:1, else Cluster",
+			New: func(bots.Values) (sim.Player, error) { return newVulture(), nil }},
 	}
 }

@@ -56,6 +56,7 @@ var goldenGames = []goldenGame{
 	{"mars2006-mars-6", "mars2006", "mars,mars,mars,mars,mars,mars", 1, 0},
 	{"classic-example-3", "classic", "cautious,aggressive,random", 1, 0},
 	{"classic-lux-a-6", "classic", "cluster,shaft,quo,yakool,boscoe,bort", 4, 0},
+	{"mars2006-lux-a-3", "mars2006", "vulture,cluster,aggressive", 1, 0},
 }
 
 func (g goldenGame) path() string { return filepath.Join(goldenDir, g.name+".jsonl") }

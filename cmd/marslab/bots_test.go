@@ -25,7 +25,7 @@ func TestBotsList(t *testing.T) {
 	out, _, err := runBots(t)
 	require.NoError(t, err)
 	lines := strings.Split(strings.TrimSpace(out), "\n")
-	want := []string{"BOT", "aggressive", "bort", "boscoe", "cautious", "cluster", "mars", "pacifist", "passive", "quo", "random", "shaft", "yakool"}
+	want := []string{"BOT", "aggressive", "bort", "boscoe", "cautious", "cluster", "mars", "pacifist", "passive", "quo", "random", "shaft", "vulture", "yakool"}
 	require.Len(t, lines, len(want), out)
 	for i, w := range want {
 		assert.Equal(t, w, strings.Fields(lines[i])[0], "line %d: %q", i, lines[i])
