@@ -21,6 +21,7 @@ const (
 	stepCard                    // blocks.AttackForCard(1), only with nothing conquered this turn
 	stepHogWild                 // blocks.HogWild when blocks.Dominates
 	stepStalemate               // blocks.HogWild when blocks.Stalemate
+	stepSweep                   // Shaft's sweep, only with nothing conquered this turn
 )
 
 // planStep is a step of a plan; Once steps give at most one attack per turn.
@@ -71,7 +72,7 @@ type Cluster struct {
 	cash   blocks.Cashier
 	route  []int
 	border []int
-	moves  []sim.Move
+	seen   []bool // scratch of sweep
 
 	goal     int  // goal continent of the turn, -1 for none
 	root     int  // root territory of the goal cluster
@@ -246,6 +247,10 @@ func (c *Cluster) try(s *sim.State, st step) (from, to int, ok bool) {
 		if blocks.Stalemate(b, p) {
 			return blocks.HogWild(b, p)
 		}
+	case stepSweep:
+		if !s.ConqueredThisTurn() {
+			return c.sweep()
+		}
 	}
 	return -1, -1, false
 }
@@ -322,4 +327,54 @@ func (c *Cluster) Fortify(s *sim.State, buf []sim.Move) []sim.Move {
 		buf = buf[:start+1]
 	}
 	return buf
+}
+
+// sweep returns Shaft's sweep attack: the first (lowest id) territory of
+// the bot with at least 2 armies whose simulated push collapses to a single
+// point, and the first step of that push. The push starts with the
+// territory's armies less one; at each step the current territory must have
+// exactly one enemy neighbour not yet in the chain, which it conquers at a
+// cost of that neighbour's armies (it needs more) and enters leaving one
+// army behind; the push collapses to a point when a step finds no enemy
+// neighbour left outside the chain, and fails at two or more, or when the
+// armies run out.
+func (c *Cluster) sweep() (from, to int, ok bool) {
+	b, p := &c.b, c.Seat
+	n := b.NumTerritories()
+	if len(c.seen) < n {
+		c.seen = make([]bool, n)
+	}
+	for t, o := range b.Owner {
+		if o != p || b.Armies[t] < 2 || !b.IsBorder(p, t) {
+			continue
+		}
+		clear(c.seen)
+		c.seen[t] = true
+		cur, moving, first := t, b.Armies[t]-1, -1
+		for {
+			next, count := -1, 0
+			for _, u := range b.Map.Territories[cur].Neighbors {
+				if b.Owner[u] != p && !c.seen[u] {
+					next = u
+					count++
+				}
+			}
+			if count == 0 {
+				if first >= 0 {
+					return t, first, true
+				}
+				break
+			}
+			if count > 1 || moving <= b.Armies[next] {
+				break
+			}
+			if first < 0 {
+				first = next
+			}
+			c.seen[next] = true
+			moving -= b.Armies[next] + 1
+			cur = next
+		}
+	}
+	return -1, -1, false
 }

@@ -13,9 +13,11 @@ var (
 	clusterPlan = []planStep{{stepEasyExpand, false}, {stepFillOut, true}, {stepEasyExpand, false},
 		{stepConsolidate, false}, {stepSplitUp, false}, {stepHogWild, false}, {stepStalemate, false}}
 	// shaftPlan: easy expand once, fill out once (reached at once when the
-	// easy expand finds nothing), consolidate repeatedly. Shaft's sweep
-	// through chains of single enemies is not modelled.
-	shaftPlan = []planStep{{stepEasyExpand, true}, {stepFillOut, true}, {stepConsolidate, false}}
+	// easy expand finds nothing), consolidate repeatedly, then, while nothing
+	// is conquered this turn, the sweep (see Cluster.sweep). Few attacks a
+	// turn keep its armies home: the reading that matches the paper's Shaft,
+	// the most frequent runner-up.
+	shaftPlan = []planStep{{stepEasyExpand, true}, {stepFillOut, true}, {stepConsolidate, false}, {stepSweep, false}}
 	// quoPlan: Shaft's plan, attack for card(1), hog wild, stalemate breaker.
 	quoPlan = append(append([]planStep(nil), shaftPlan...),
 		planStep{stepCard, true}, planStep{stepHogWild, false}, planStep{stepStalemate, false})
