@@ -29,7 +29,7 @@ const goldenDir = "testdata/golden"
 // needs a seed giving a shorter game.
 const (
 	goldenMaxFile  = 320 << 10
-	goldenMaxTotal = 1536 << 10
+	goldenMaxTotal = 3 << 20
 )
 
 // goldenGame is one pinned game: the game marslab play plays with
@@ -57,6 +57,8 @@ var goldenGames = []goldenGame{
 	{"mars2006-mars-6", "mars2006", "mars,mars,mars,mars,mars,mars", 2, 0},
 	{"mars2006-escalating-mars-6", "mars2006-escalating", "mars,mars,mars,mars,mars,mars", 9, 0},
 	{"classic-example-3", "classic", "cautious,aggressive,random", 1, 0},
+	{"classic-lux-a-6", "classic", "cluster,shaft,quo,yakool,boscoe,bort", 4, 0},
+	{"mars2006-lux-a-3", "mars2006", "vulture,cluster,aggressive", 1, 0},
 }
 
 func (g goldenGame) path() string { return filepath.Join(goldenDir, g.name+".jsonl") }

@@ -1,0 +1,380 @@
+package lux
+
+import (
+	"math/rand/v2"
+
+	"marslab/bots/blocks"
+	"marslab/sim"
+)
+
+// step is one block of a bot's attack plan.
+type step uint8
+
+const (
+	stepEasyExpand  step = iota // blocks.EasyExpand
+	stepFillOut                 // blocks.FillOut
+	stepConsolidate             // blocks.TriplePack's consolidate part, via TriplePack when the others fail
+	stepSplitUp                 // split up(1.2) on the weakest enemy neighbour
+	stepSplitUpIf               // Yakool's conditional split up(1.2)
+	stepTriple                  // blocks.TriplePack
+	stepKill                    // blocks.KillDominantAttack
+	stepCard                    // blocks.AttackForCard(1), only with nothing conquered this turn
+	stepHogWild                 // blocks.HogWild when blocks.Dominates
+	stepStalemate               // blocks.HogWild when blocks.Stalemate
+	stepSweep                   // Shaft's sweep, only with nothing conquered this turn
+)
+
+// planStep is a step of a plan; Once steps give at most one attack per turn.
+type planStep struct {
+	step step
+	once bool
+}
+
+// variant configures the Cluster family: one struct, each bot a value.
+type variant struct {
+	smallestGoal bool       // Shaft: the goal is the smallest positive-bonus continent
+	killDominant bool       // Yakool, Boscoe, Bort: place and attack against a dominant player
+	cash         bool       // trades voluntarily (blocks.Cashier)
+	cardHalf     bool       // a card attack moves half in (else the minimum)
+	plan         []planStep // the attack plan, in order
+}
+
+// Cluster is the Lux Cluster bot and, with other plans, its variants Shaft,
+// Quo, Yakool, Boscoe and Bort (see the factories for each one's plan). Every
+// turn it chooses a goal continent: the most valuable positive-bonus
+// continent it owns, if any (it then places on the border of the cluster
+// around it, blocks.PlaceOnClusterBorder); otherwise the continent with the
+// best ratio of its armies to enemy armies (plus one) inside it (Shaft: the smallest
+// positive-bonus continent it does not own; ties: lowest id), which it places
+// to take (blocks.PlaceToTakeContinent). Starting armies go where its
+// placement would put one army; territories are dealt, so the initial pick
+// is not modelled.
+//
+// Attacks follow the plan's blocks in order, each re-evaluated after every
+// attack ("repeatedly") unless marked once; each is an order to attack
+// until one side is gone with the most dice. The blocks scan all of the
+// bot's territories rather than the root's cluster alone. After a conquest
+// it moves everything in when the captured territory's weakest enemy
+// neighbour (preferring those inside the goal continent) is no stronger
+// than the attacker's, else the minimum (all or nothing); a card attack
+// moves half (Quo, Bort) or the minimum (Yakool, Boscoe). It fortifies its
+// goal cluster toward its border (blocks.FortifyCluster; one move, the
+// largest, where the rules allow one). Cluster, Shaft and Yakool trade only
+// when forced; Quo, Boscoe and Bort trade whenever they hold a set,
+// choosing the set with the most cards of their own territories and wilds
+// last (blocks.Cashier).
+type Cluster struct {
+	sim.BasePlayer
+	v variant
+
+	b      blocks.Board
+	r      blocks.Search
+	cash   blocks.Cashier
+	route  []int
+	border []int
+	seen   []bool // scratch of sweep
+
+	goal     int  // goal continent of the turn, -1 for none
+	root     int  // root territory of the goal cluster
+	stage    int  // index of the plan step being run
+	lastCard bool // the last attack order was a card attack
+}
+
+func newCluster(v variant) *Cluster { return &Cluster{v: v, goal: -1} }
+
+// Start records the seat and resets the turn.
+func (c *Cluster) Start(s *sim.State, seat int, rng *rand.Rand) {
+	c.BasePlayer.Start(s, seat, rng)
+	c.goal, c.stage = -1, 0
+}
+
+// chooseGoal sets the goal continent and the root of its cluster.
+func (c *Cluster) chooseGoal() {
+	b, p := &c.b, c.Seat
+	c.goal, c.root = -1, -1
+	for k, cont := range b.Map.Continents {
+		if cont.Bonus > 0 && b.OwnsContinent(p, k) && (c.goal < 0 || cont.Bonus > b.Map.Continents[c.goal].Bonus) {
+			c.goal = k
+		}
+	}
+	if c.goal >= 0 {
+		c.root = b.Map.Continents[c.goal].Territories[0]
+		return
+	}
+	bestNum, bestDen := -1, 1
+	for k, cont := range b.Map.Continents {
+		if cont.Bonus <= 0 {
+			continue
+		}
+		if c.v.smallestGoal {
+			if c.goal < 0 || len(cont.Territories) < len(b.Map.Continents[c.goal].Territories) {
+				c.goal = k
+			}
+			continue
+		}
+		own, enemy := 0, 0
+		for _, t := range cont.Territories {
+			if b.Owner[t] == p {
+				own += b.Armies[t]
+			} else {
+				enemy += b.Armies[t]
+			}
+		}
+		// own/(enemy+1) > bestNum/bestDen, without division.
+		num, den := own, enemy+1
+		if c.goal < 0 || num*bestDen > bestNum*den {
+			c.goal, bestNum, bestDen = k, num, den
+		}
+	}
+	c.root = -1
+	if c.goal >= 0 {
+		for _, t := range b.Map.Continents[c.goal].Territories {
+			if b.Owner[t] == p && (c.root < 0 || b.Armies[t] > b.Armies[c.root]) {
+				c.root = t
+			}
+		}
+	}
+	if c.root < 0 {
+		c.root, _ = b.StrongestOwned(p)
+	}
+}
+
+// place appends the placement of armies (> 0) to buf.
+func (c *Cluster) place(s *sim.State, armies int, buf []sim.Placement) []sim.Placement {
+	c.b.Load(s)
+	c.chooseGoal()
+	p := c.Seat
+	if c.v.killDominant {
+		if q := blocks.DominantPlayer(s, p); q >= 0 {
+			var at int
+			var ok bool
+			if at, c.route, ok = blocks.KillDominantPlace(c.route, &c.r, &c.b, p, q); ok {
+				return append(buf, sim.Placement{Territory: at, Armies: armies})
+			}
+		}
+	}
+	if c.goal >= 0 && c.b.OwnsContinent(p, c.goal) {
+		buf, c.border = blocks.PlaceOnClusterBorder(buf, c.border, &c.r, &c.b, p, c.root, armies)
+		return buf
+	}
+	if c.goal >= 0 {
+		var ok bool
+		if buf, c.route, ok = blocks.PlaceToTakeContinent(buf, c.route, &c.r, &c.b, p, c.goal, armies); ok {
+			return buf
+		}
+	}
+	return append(buf, sim.Placement{Territory: c.root, Armies: armies})
+}
+
+// PlaceInitial places a starting army where Place would put one army.
+func (c *Cluster) PlaceInitial(s *sim.State) int {
+	var one [1]sim.Placement
+	return c.place(s, 1, one[:0])[0].Territory
+}
+
+// Place starts a new turn's attack plan and places the armies.
+func (c *Cluster) Place(s *sim.State, armies int, buf []sim.Placement) []sim.Placement {
+	c.stage = 0
+	return c.place(s, armies, buf)
+}
+
+// Trade trades the blocks.Cashier set when forced, or whenever it can for
+// the variants that cash voluntarily.
+func (c *Cluster) Trade(s *sim.State, forced bool) ([3]int, bool) {
+	if !forced && !c.v.cash {
+		return [3]int{}, false
+	}
+	return c.cash.Best(s, c.Seat)
+}
+
+// splitUpWanted is Yakool's condition for split up: no positive-bonus
+// continent owned, income below the average enemy income (enemy incomes
+// summed over all players) or above the highest, or its armies above all
+// enemies' combined.
+func (c *Cluster) splitUpWanted(s *sim.State) bool {
+	p := c.Seat
+	owns := false
+	for k, cont := range c.b.Map.Continents {
+		if cont.Bonus > 0 && c.b.OwnsContinent(p, k) {
+			owns = true
+			break
+		}
+	}
+	sum, top := 0, 0
+	for q := range s.NumPlayers() {
+		if q != p && s.Alive(q) {
+			sum += s.Income(q)
+			top = max(top, s.Income(q))
+		}
+	}
+	in := s.Income(p)
+	return !owns || in*s.NumPlayers() < sum || in > top || blocks.Dominates(&c.b, p)
+}
+
+// try returns the attack of plan step st, if it applies.
+func (c *Cluster) try(s *sim.State, st step) (from, to int, ok bool) {
+	b, p := &c.b, c.Seat
+	switch st {
+	case stepEasyExpand:
+		return blocks.EasyExpand(b, p)
+	case stepFillOut:
+		return blocks.FillOut(b, p)
+	case stepConsolidate, stepTriple:
+		return blocks.TriplePack(b, p)
+	case stepSplitUpIf:
+		if !c.splitUpWanted(s) {
+			return -1, -1, false
+		}
+		fallthrough
+	case stepSplitUp:
+		if from, ok = blocks.SplitUp(b, p, 1.2); ok {
+			return from, b.WeakestEnemyNeighbor(p, from), true
+		}
+	case stepKill:
+		if q := blocks.DominantPlayer(s, p); q >= 0 {
+			from, to, c.route, ok = blocks.KillDominantAttack(c.route, &c.r, b, p, q)
+			return from, to, ok
+		}
+	case stepCard:
+		if !s.ConqueredThisTurn() {
+			return blocks.AttackForCard(b, p, 1)
+		}
+	case stepHogWild:
+		if blocks.Dominates(b, p) {
+			return blocks.HogWild(b, p)
+		}
+	case stepStalemate:
+		if blocks.Stalemate(b, p) {
+			return blocks.HogWild(b, p)
+		}
+	case stepSweep:
+		if !s.ConqueredThisTurn() {
+			return c.sweep()
+		}
+	}
+	return -1, -1, false
+}
+
+// Attack runs the plan from the current step: the first step with an
+// attack gives the order (a once step then yields to the next).
+func (c *Cluster) Attack(s *sim.State) (sim.AttackOrder, bool) {
+	c.b.Load(s)
+	for ; c.stage < len(c.v.plan); c.stage++ {
+		st := c.v.plan[c.stage]
+		if from, to, ok := c.try(s, st.step); ok {
+			c.lastCard = st.step == stepCard
+			if st.once {
+				c.stage++
+			}
+			return sim.AttackOrder{From: from, To: to, Repeat: true}, true
+		}
+	}
+	return sim.AttackOrder{}, false
+}
+
+// weakestAround returns the armies of t's weakest enemy neighbour, those in
+// the goal continent first, or -1 if t has none.
+func (c *Cluster) weakestAround(s *sim.State, t int) int {
+	best, inGoal := -1, false
+	m := s.Map()
+	for _, u := range m.Neighbors(t) {
+		if s.Owner(u) == c.Seat {
+			continue
+		}
+		g := m.Territories[u].Continent == c.goal
+		if best < 0 || g && !inGoal || g == inGoal && s.Armies(u) < best {
+			best, inGoal = s.Armies(u), g
+		}
+	}
+	return best
+}
+
+// Occupy moves all or nothing (see Cluster), or half for a card attack of
+// the variants that do so.
+func (c *Cluster) Occupy(s *sim.State, from, to, lo, hi int) int {
+	if c.lastCard {
+		if c.v.cardHalf {
+			return max(lo, min(hi, (s.Armies(from)+1)/2))
+		}
+		return lo
+	}
+	wf, wt := c.weakestAround(s, from), c.weakestAround(s, to)
+	if wt < 0 || wf >= 0 && wt > wf {
+		return lo
+	}
+	return hi
+}
+
+// Fortify pushes the goal cluster's interior armies toward its border.
+func (c *Cluster) Fortify(s *sim.State, buf []sim.Move) []sim.Move {
+	c.b.Load(s)
+	if c.root < 0 || c.root >= c.b.NumTerritories() || c.b.Owner[c.root] != c.Seat {
+		c.chooseGoal()
+	}
+	if c.root < 0 {
+		return buf
+	}
+	start := len(buf)
+	buf = blocks.FortifyCluster(buf, &c.r, &c.b, c.Seat, c.root)
+	if s.Rules().Fortify.Mode != sim.FortifyOneStep && len(buf) > start+1 {
+		best := start
+		for i := start; i < len(buf); i++ {
+			if buf[i].Armies > buf[best].Armies {
+				best = i
+			}
+		}
+		buf[start] = buf[best]
+		buf = buf[:start+1]
+	}
+	return buf
+}
+
+// sweep returns Shaft's sweep attack: the first (lowest id) territory of
+// the bot with at least 2 armies whose simulated push collapses to a single
+// point, and the first step of that push. The push starts with the
+// territory's armies less one; at each step the current territory must have
+// exactly one enemy neighbour not yet in the chain, which it conquers at a
+// cost of that neighbour's armies (it needs more) and enters leaving one
+// army behind; the push collapses to a point when a step finds no enemy
+// neighbour left outside the chain, and fails at two or more, or when the
+// armies run out.
+func (c *Cluster) sweep() (from, to int, ok bool) {
+	b, p := &c.b, c.Seat
+	n := b.NumTerritories()
+	if len(c.seen) < n {
+		c.seen = make([]bool, n)
+	}
+	for t, o := range b.Owner {
+		if o != p || b.Armies[t] < 2 || !b.IsBorder(p, t) {
+			continue
+		}
+		clear(c.seen)
+		c.seen[t] = true
+		cur, moving, first := t, b.Armies[t]-1, -1
+		for {
+			next, count := -1, 0
+			for _, u := range b.Map.Territories[cur].Neighbors {
+				if b.Owner[u] != p && !c.seen[u] {
+					next = u
+					count++
+				}
+			}
+			if count == 0 {
+				if first >= 0 {
+					return t, first, true
+				}
+				break
+			}
+			if count > 1 || moving <= b.Armies[next] {
+				break
+			}
+			if first < 0 {
+				first = next
+			}
+			c.seen[next] = true
+			moving -= b.Armies[next] + 1
+			cur = next
+		}
+	}
+	return -1, -1, false
+}

@@ -1,0 +1,95 @@
+package lux_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"marslab/bots/registry"
+	"marslab/internal/simcheck"
+	"marslab/sim"
+)
+
+// clusterSeats seats the whole Cluster family.
+const clusterSeats = "cluster,shaft,quo,yakool,boscoe,bort"
+
+// TestClusterFamilyGames plays the Cluster family against each other under
+// every embedded rule set, checks every event with the simcheck ledger and
+// requires no fault, and that every bot attacks and conquers (counted over
+// the rule sets: Shaft attacks rarely).
+func TestClusterFamilyGames(t *testing.T) {
+	games := 20
+	if testing.Short() || simcheck.RaceEnabled {
+		games = 8
+	}
+	for _, spec := range []string{clusterSeats, "vulture,cluster,aggressive,vulture"} {
+		familyGames(t, spec, games)
+	}
+}
+
+// familyGames plays games of the seats spec under every embedded rule set
+// (see TestClusterFamilyGames).
+func familyGames(t *testing.T, spec string, games int) {
+	seats, err := registry.Default().ParseSeats(spec, nil)
+	require.NoError(t, err)
+	// counts[p][k]: events of kind k by seat p, over every rule set.
+	counts := make([][sim.NumEventKinds]int, len(seats))
+	for _, rn := range []string{"classic", "mars2006", "fixedcards", "missions"} {
+		t.Run(spec+"/"+rn, func(t *testing.T) {
+			r, err := sim.LoadRules(rn)
+			require.NoError(t, err)
+			m, err := r.LoadMap()
+			require.NoError(t, err)
+			g, err := sim.NewGame(m, r, len(seats))
+			require.NoError(t, err)
+			ck := simcheck.New(g, m, r)
+			g.Observe(ck)
+			g.Observe(sim.ObserverFunc(func(ev *sim.Event) {
+				if ev.Player >= 0 && ev.Player < len(seats) {
+					counts[ev.Player][ev.Kind]++
+				}
+			}))
+			players := make([]sim.Player, len(seats))
+			for i := range players {
+				players[i], err = seats[i].New()
+				require.NoError(t, err)
+			}
+			for i := range games {
+				res, err := g.Play(players, 11, uint64(i))
+				require.NoError(t, err)
+				require.NoError(t, ck.CheckResult(res), "game %d", i)
+				assert.Equal(t, make([]int, len(seats)), res.Faults, "game %d", i)
+			}
+		})
+	}
+	for p := range seats {
+		for _, k := range []sim.EventKind{sim.EvAttackOrder, sim.EvOccupation} {
+			assert.NotZero(t, counts[p][k], "%s: seat %d %s: %s", spec, p, seats[p].Label, fmt.Sprint(k))
+		}
+	}
+}
+
+// BenchmarkLuxGame plays six-player games of the Cluster family.
+func BenchmarkLuxGame(b *testing.B) {
+	seats, err := registry.Default().ParseSeats(clusterSeats, nil)
+	require.NoError(b, err)
+	r, err := sim.LoadRules("classic")
+	require.NoError(b, err)
+	m, err := r.LoadMap()
+	require.NoError(b, err)
+	g, err := sim.NewGame(m, r, len(seats))
+	require.NoError(b, err)
+	players := make([]sim.Player, len(seats))
+	for i := range players {
+		players[i], err = seats[i].New()
+		require.NoError(b, err)
+	}
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		if _, err := g.Play(players, 1, uint64(i)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
