@@ -21,6 +21,10 @@ import (
 //     left; a sim.State does not say which bot sits at a seat, so this
 //     Communist treats every other seat as an enemy (in the paper's
 //     tournament no two Communists meet, so this changes nothing there).
+//     After that attack (made or not), hog wild and the stalemate breaker:
+//     once its armies exceed all enemies' combined, or number more than
+//     1,500, it attacks as the triple attack pack and split up(0.01) find
+//     until no attack is left (see hogWildOrder).
 //   - Move-in: half the attacking territory's armies, rounded up, within
 //     the engine's bounds.
 //   - Fortify: repeatedly, over pairs of neighbouring owned territories in
@@ -37,6 +41,7 @@ type Communist struct {
 	b      blocks.Board
 	clock  turnClock
 	struck bool  // whether this turn's one attack has been ordered
+	pack   []int // scratch: consolidating attackers
 	cur    []int // scratch: armies as the fortify moves leave them
 	spare  []int // scratch: armies that may still leave each territory
 	add    []int // scratch: armies placed on each territory
@@ -96,16 +101,20 @@ func (c *Communist) Place(s *sim.State, armies int, buf []sim.Placement) []sim.P
 	return buf
 }
 
-// Attack orders the turn's one attack on the weakest adjacent enemy.
+// Attack orders the turn's one attack on the weakest adjacent enemy, then
+// the attacks of hog wild and the stalemate breaker.
 func (c *Communist) Attack(s *sim.State) (sim.AttackOrder, bool) {
 	if c.clock.newTurn(s) {
 		c.struck = false
 	}
-	if c.struck {
-		return sim.AttackOrder{}, false
-	}
 	c.b.Load(s)
 	b, p := &c.b, c.Seat
+	if c.struck {
+		o, ok, pack := hogWildOrder(b, p, stalemateArmies, c.pack)
+		c.pack = pack
+		return o, ok
+	}
+	c.struck = true
 	target, from := -1, -1
 	for t, o := range b.Owner {
 		if o == p || (target >= 0 && b.Armies[t] >= b.Armies[target]) {
@@ -116,9 +125,10 @@ func (c *Communist) Attack(s *sim.State) (sim.AttackOrder, bool) {
 		}
 	}
 	if target < 0 || b.Armies[from] < 2 || b.Armies[from] <= b.Armies[target] {
-		return sim.AttackOrder{}, false
+		o, ok, pack := hogWildOrder(b, p, stalemateArmies, c.pack)
+		c.pack = pack
+		return o, ok
 	}
-	c.struck = true
 	return blitz(from, target), true
 }
 
