@@ -38,13 +38,14 @@ import (
 type Communist struct {
 	sim.BasePlayer
 
-	b      blocks.Board
-	clock  turnClock
-	struck bool  // whether this turn's one attack has been ordered
-	pack   []int // scratch: consolidating attackers
-	cur    []int // scratch: armies as the fortify moves leave them
-	spare  []int // scratch: armies that may still leave each territory
-	add    []int // scratch: armies placed on each territory
+	b       blocks.Board
+	clock   turnClock
+	struck  bool  // whether this turn's one attack has been ordered
+	pack    []int // scratch: consolidating attackers
+	borders []int // scratch: the territories placed on
+	cur     []int // scratch: armies as the fortify moves leave them
+	spare   []int // scratch: armies that may still leave each territory
+	add     []int // scratch: armies placed on each territory
 }
 
 // Start prepares Communist for a new game.
@@ -53,20 +54,25 @@ func (c *Communist) Start(s *sim.State, seat int, rng *rand.Rand) {
 	c.clock.reset()
 }
 
-// weakestBorder returns p's border territory with the fewest armies, plus
-// extra[t] (the lowest id on ties), or p's weakest territory if it has no
-// border.
-func weakestBorder(b *blocks.Board, p int, extra []int) int {
-	best := -1
-	for t := range b.Owner {
-		if b.IsBorder(p, t) && (best < 0 || b.Armies[t]+extra[t] < b.Armies[best]+extra[best]) {
+// weakestOf returns the territory of ts with the fewest armies plus
+// extra[t] (the first on ties).
+func weakestOf(b *blocks.Board, ts, extra []int) int {
+	best := ts[0]
+	for _, t := range ts[1:] {
+		if b.Armies[t]+extra[t] < b.Armies[best]+extra[best] {
 			best = t
 		}
 	}
-	if best < 0 {
-		best = b.WeakestOwned(p)
-	}
 	return best
+}
+
+// placeable sets c.borders to Communist's border territories in id order,
+// or to its weakest territory if it has no border.
+func (c *Communist) placeable() {
+	c.borders = c.b.AppendBorder(c.borders[:0], c.Seat)
+	if len(c.borders) == 0 {
+		c.borders = append(c.borders, c.b.WeakestOwned(c.Seat))
+	}
 }
 
 // grow returns buf with length n, zeroed.
@@ -83,15 +89,17 @@ func grow(buf []int, n int) []int {
 func (c *Communist) PlaceInitial(s *sim.State) int {
 	c.b.Load(s)
 	c.add = grow(c.add, len(c.b.Owner))
-	return weakestBorder(&c.b, c.Seat, c.add)
+	c.placeable()
+	return weakestOf(&c.b, c.borders, c.add)
 }
 
 // Place puts the armies one at a time on the weakest border territory.
 func (c *Communist) Place(s *sim.State, armies int, buf []sim.Placement) []sim.Placement {
 	c.b.Load(s)
 	c.add = grow(c.add, len(c.b.Owner))
+	c.placeable()
 	for range armies {
-		c.add[weakestBorder(&c.b, c.Seat, c.add)]++
+		c.add[weakestOf(&c.b, c.borders, c.add)]++
 	}
 	for t, k := range c.add {
 		if k > 0 {
