@@ -32,5 +32,33 @@ func factoriesB() []bots.Factory {
 				return &Stinky{Ratio: v["ratio"], Frenzy: int(v["frenzy"])}, nil
 			},
 		},
+		{
+			Name: "pixie",
+			Doc:  "Lux Pixie: fights for the continents it can take cheaply, spreads the rest along its front",
+			Params: []bots.Param{
+				{Name: "ratio", Default: 1, Min: 1, Max: 10,
+					Doc: "attack in a wanted continent only from a territory holding more than ratio times the defender's armies"},
+				{Name: "card_ratio", Default: 1, Min: 0, Max: 100,
+					Doc: "attack for a card (nothing conquered yet this turn) when the best attacker/defender army ratio exceeds card_ratio"},
+				{Name: "threshold", Default: 20, Min: 1, Max: 1000, Integer: true,
+					Doc: "armies at or below which an exposed border territory of an owned wanted continent needs help"},
+			},
+			New: func(v bots.Values) (sim.Player, error) {
+				return &Pixie{Ratio: v["ratio"], CardRatio: v["card_ratio"], Threshold: int(v["threshold"])}, nil
+			},
+		},
+		{
+			Name: "evilpixie",
+			Doc:  "Lux EvilPixie: Pixie that cashes cards, breaks continents, hunts weak players, out-places enemy fronts",
+			Params: []bots.Param{
+				{Name: "ratio", Default: 1.3, Min: 1, Max: 10,
+					Doc: "attack only from a territory holding more than ratio times the defender's armies"},
+				{Name: "card_ratio", Default: 5, Min: 0, Max: 100,
+					Doc: "attack for a card (nothing conquered yet this turn) when the best attacker/defender army ratio exceeds card_ratio"},
+			},
+			New: func(v bots.Values) (sim.Player, error) {
+				return &Pixie{Ratio: v["ratio"], CardRatio: v["card_ratio"], Threshold: 20, Evil: true}, nil
+			},
+		},
 	}
 }

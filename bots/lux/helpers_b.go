@@ -84,14 +84,7 @@ func oneMoveUnlessOneStep(s *sim.State, moves []sim.Move) []sim.Move {
 // Called once per attack order, it repeats the pack and split up until no
 // attack is left. buf is scratch space, returned for reuse.
 func hogWildOrder(b *blocks.Board, p, breaker int, buf []int) (sim.AttackOrder, bool, []int) {
-	own, enemy := 0, 0
-	for t, o := range b.Owner {
-		if o == p {
-			own += b.Armies[t]
-		} else {
-			enemy += b.Armies[t]
-		}
-	}
+	own, enemy := b.TotalArmies(p), enemyArmies(b, p)
 	if own <= enemy && own <= breaker {
 		return sim.AttackOrder{}, false, buf
 	}
@@ -122,3 +115,14 @@ func hogWildOrder(b *blocks.Board, p, breaker int, buf []int) (sim.AttackOrder, 
 // stalemateArmies is the army count above which the Lux stalemate breaker
 // attacks as hog wild does.
 const stalemateArmies = 1500
+
+// enemyArmies returns the armies on every territory not owned by p.
+func enemyArmies(b *blocks.Board, p int) int {
+	n := 0
+	for t, o := range b.Owner {
+		if o != p {
+			n += b.Armies[t]
+		}
+	}
+	return n
+}

@@ -106,17 +106,17 @@ func TestGamesB(t *testing.T) {
 	if testing.Short() || simcheck.RaceEnabled {
 		games = 4
 	}
-	const specs = "angry,communist,stinky,aggressive,stinky(ratio=1.2,frenzy=100),angry"
+	const specs = "angry,communist,stinky,pixie,evilpixie,aggressive"
 	for _, rn := range []string{"classic", "mars2006", "fixedcards", "missions"} {
 		t.Run(rn, func(t *testing.T) {
 			counts, faults := playB(t, specs, rn, games)
 			assert.Equal(t, make([]int, len(faults)), faults)
-			for seat, name := range strings.Split(specs, ",")[:3] {
+			for seat, name := range strings.Split(specs, ",")[:5] {
 				for _, k := range []sim.EventKind{sim.EvAttackOrder, sim.EvOccupation} {
 					assert.NotZero(t, counts[seat][k], "%s: %v", name, k)
 				}
 			}
-			for seat, name := range map[int]string{0: "angry", 1: "communist"} {
+			for seat, name := range map[int]string{0: "angry", 1: "communist", 3: "pixie", 4: "evilpixie"} {
 				assert.NotZero(t, counts[seat][sim.EvMove], "%s moves", name)
 			}
 			assert.Zero(t, counts[2][sim.EvMove], "stinky never fortifies")
@@ -124,9 +124,10 @@ func TestGamesB(t *testing.T) {
 	}
 }
 
-// BenchmarkGameB plays six-seat games of Lux-style bots under mars2006.
+// BenchmarkGameB plays six-seat games of the bots of this group under
+// mars2006.
 func BenchmarkGameB(b *testing.B) {
-	seats, err := registry.Default().ParseSeats("angry,communist,stinky,angry,communist,stinky", nil)
+	seats, err := registry.Default().ParseSeats("angry,communist,stinky,pixie,evilpixie,stinky", nil)
 	require.NoError(b, err)
 	r, err := sim.LoadRules("mars2006")
 	require.NoError(b, err)
