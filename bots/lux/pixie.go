@@ -90,6 +90,7 @@ type Pixie struct {
 	spare     []int  // scratch: armies that may still leave a territory
 	front     []sim.Move
 	pl        []sim.Placement
+	target    []int // per continent: the placement's target, or unknownTarget
 }
 
 // Start prepares Pixie for a new game.
@@ -149,6 +150,13 @@ func (x *Pixie) findWanted(armies int) int {
 	}
 	x.wanted = x.wanted[:len(cs)]
 	x.add = grow(x.add, len(b.Owner))
+	if cap(x.target) < len(cs) {
+		x.target = make([]int, len(cs))
+	}
+	x.target = x.target[:len(cs)]
+	for c := range x.target {
+		x.target[c] = unknownTarget
+	}
 	easiest, least := -1, 0
 	share := float64(armies) / float64(len(cs))
 	for c := range cs {
@@ -198,6 +206,9 @@ func (x *Pixie) needsHelp(c int) bool {
 func (x *Pixie) takeContinentTarget(c int, add []int) int {
 	b, p := &x.b, x.Seat
 	cont := &b.Map.Continents[c]
+	if x.target[c] != unknownTarget {
+		return x.target[c]
+	}
 	if b.OwnsContinent(p, c) {
 		best := -1
 		for _, t := range cont.Borders {
@@ -228,16 +239,19 @@ func (x *Pixie) takeContinentTarget(c int, add []int) int {
 			best, most = t, n
 		}
 	}
-	if best >= 0 {
-		return best
+	if best < 0 {
+		var ok bool
+		if x.route, _, ok = x.r.RouteToContinent(x.route[:0], b, p, c); ok {
+			best = x.route[0]
+		}
 	}
-	var ok bool
-	x.route, _, ok = x.r.RouteToContinent(x.route[:0], b, p, c)
-	if !ok {
-		return -1
-	}
-	return x.route[0]
+	x.target[c] = best // the same for every army of this placement
+	return best
 }
+
+// unknownTarget marks a continent whose target for an army not owned
+// continent has not been computed in the current placement.
+const unknownTarget = -2
 
 // PlaceInitial places a starting army as the first army of a placement.
 func (x *Pixie) PlaceInitial(s *sim.State) int {
