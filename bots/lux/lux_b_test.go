@@ -33,12 +33,25 @@ const (
 // the player of seat spec, started at seat 0 with a fixed random stream.
 func gridState(t testing.TB, spec, rules, board string, ph sim.Phase) (sim.Player, *sim.State) {
 	t.Helper()
+	return gridStateAt(t, spec, rules, board, "[[], []]", ph)
+}
+
+// gridStateHand is gridState in the trade phase under classic rules, with
+// the hands given as a TOML array of arrays of territory names.
+func gridStateHand(t testing.TB, spec, board, hands string) (sim.Player, *sim.State) {
+	t.Helper()
+	return gridStateAt(t, spec, "classic", board, hands, sim.PhaseTrade)
+}
+
+// gridStateAt is gridState with the hands given as a TOML array.
+func gridStateAt(t testing.TB, spec, rules, board, hands string, ph sim.Phase) (sim.Player, *sim.State) {
+	t.Helper()
 	m, err := sim.LoadMap("testdata/grid.toml")
 	require.NoError(t, err)
 	r, err := sim.LoadRules(rules)
 	require.NoError(t, err)
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "players = 2\nhands = [[], []]\nround = 3\ncurrent = 0\nphase = %q\n[territories]\n", ph)
+	fmt.Fprintf(&sb, "players = 2\nhands = %s\nround = 3\ncurrent = 0\nphase = %q\n[territories]\n", hands, ph)
 	fields := strings.Fields(board)
 	require.Len(t, fields, m.NumTerritories())
 	for i, f := range fields {
