@@ -55,6 +55,7 @@ var goldenGames = []goldenGame{
 	{"classic-mars-3", "classic", "mars@tuned,aggressive,random", 9, 0},
 	{"mars2006-mars-6", "mars2006", "mars,mars,mars,mars,mars,mars", 1, 0},
 	{"classic-example-3", "classic", "cautious,aggressive,random", 1, 0},
+	{"classic-lux-b-5", "classic", "angry,communist,stinky,pixie,evilpixie", 14, 0},
 }
 
 func (g goldenGame) path() string { return filepath.Join(goldenDir, g.name+".jsonl") }

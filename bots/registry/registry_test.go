@@ -68,7 +68,7 @@ func TestFamiliesFileFresh(t *testing.T) {
 
 func TestDefaultNames(t *testing.T) {
 	r := Default()
-	assert.Equal(t, []string{"aggressive", "cautious", "mars", "pacifist", "passive", "random"}, r.Names())
+	assert.Equal(t, []string{"aggressive", "angry", "cautious", "communist", "evilpixie", "mars", "pacifist", "passive", "pixie", "random", "stinky"}, r.Names())
 	for _, n := range r.Names() {
 		f, ok := r.Lookup(n)
 		require.True(t, ok, n)
@@ -203,7 +203,7 @@ func TestParseSeatErrors(t *testing.T) {
 		want string
 	}{
 		{"", nil, `seat "": empty seat`},
-		{"lux", nil, `seat "lux": unknown bot "lux" (registered: aggressive, cautious, choosy, mars, pacifist, passive, random, tuned)`},
+		{"lux", nil, `seat "lux": unknown bot "lux" (registered: aggressive, angry, cautious, choosy, communist, evilpixie, mars, pacifist, passive, pixie, random, stinky, tuned)`},
 		{"passive(x=1)", nil, `seat "passive(x=1)": bot "passive" takes no parameters`},
 		{"random()", nil, `empty parameter list ()`},
 		{"random(stop)", nil, `parameter "stop": want K=V`},

@@ -25,13 +25,13 @@ func TestBotsList(t *testing.T) {
 	out, _, err := runBots(t)
 	require.NoError(t, err)
 	lines := strings.Split(strings.TrimSpace(out), "\n")
-	want := []string{"BOT", "aggressive", "cautious", "mars", "pacifist", "passive", "random"}
+	want := []string{"BOT", "aggressive", "angry", "cautious", "communist", "evilpixie", "mars", "pacifist", "passive", "pixie", "random", "stinky"}
 	require.Len(t, lines, len(want), out)
 	for i, w := range want {
 		assert.Equal(t, w, strings.Fields(lines[i])[0], "line %d: %q", i, lines[i])
 	}
 	// The parameter counts.
-	for _, c := range []struct{ line, count string }{{lines[1], "0"}, {lines[2], "1"}, {lines[6], "1"}} {
+	for _, c := range []struct{ line, count string }{{lines[1], "0"}, {lines[3], "1"}, {lines[10], "1"}, {lines[11], "2"}} {
 		assert.Equal(t, c.count, strings.Fields(c.line)[1], "%q: params", c.line)
 	}
 }
