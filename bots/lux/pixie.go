@@ -90,7 +90,8 @@ type Pixie struct {
 	spare     []int  // scratch: armies that may still leave a territory
 	front     []sim.Move
 	pl        []sim.Placement
-	target    []int // per continent: the placement's target, or unknownTarget
+	target    []int  // per continent: the placement's target, or unknownTarget
+	owned     []bool // per continent: owned by Pixie at the placement
 }
 
 // Start prepares Pixie for a new game.
@@ -154,8 +155,13 @@ func (x *Pixie) findWanted(armies int) int {
 		x.target = make([]int, len(cs))
 	}
 	x.target = x.target[:len(cs)]
+	if cap(x.owned) < len(cs) {
+		x.owned = make([]bool, len(cs))
+	}
+	x.owned = x.owned[:len(cs)]
 	for c := range x.target {
 		x.target[c] = unknownTarget
+		x.owned[c] = b.OwnsContinent(p, c)
 	}
 	easiest, least := -1, 0
 	share := float64(armies) / float64(len(cs))
@@ -170,10 +176,10 @@ func (x *Pixie) findWanted(armies int) int {
 }
 
 // exposed reports whether t, a border territory of continent c, has a
-// neighbour outside c in a continent p does not own.
-func exposed(b *blocks.Board, p, c, t int) bool {
-	for _, u := range b.Map.Territories[t].Neighbors {
-		if cu := b.Map.Territories[u].Continent; cu != c && !b.OwnsContinent(p, cu) {
+// neighbour outside c in a continent that Pixie does not own (x.owned).
+func (x *Pixie) exposed(c, t int) bool {
+	for _, u := range x.b.Map.Territories[t].Neighbors {
+		if cu := x.b.Map.Territories[u].Continent; cu != c && !x.owned[cu] {
 			return true
 		}
 	}
@@ -184,12 +190,12 @@ func exposed(b *blocks.Board, p, c, t int) bool {
 // x.add, is not p's or has an exposed border territory holding at most the
 // threshold.
 func (x *Pixie) needsHelp(c int) bool {
-	b, p := &x.b, x.Seat
-	if !b.OwnsContinent(p, c) {
+	b := &x.b
+	if !x.owned[c] {
 		return true
 	}
 	for _, t := range b.Map.Continents[c].Borders {
-		if exposed(b, p, c, t) && b.Armies[t]+x.add[t] <= x.threshold {
+		if x.exposed(c, t) && b.Armies[t]+x.add[t] <= x.threshold {
 			return true
 		}
 	}
@@ -209,10 +215,10 @@ func (x *Pixie) takeContinentTarget(c int, add []int) int {
 	if x.target[c] != unknownTarget {
 		return x.target[c]
 	}
-	if b.OwnsContinent(p, c) {
+	if x.owned[c] {
 		best := -1
 		for _, t := range cont.Borders {
-			if exposed(b, p, c, t) && (best < 0 || b.Armies[t]+add[t] < b.Armies[best]+add[best]) {
+			if x.exposed(c, t) && (best < 0 || b.Armies[t]+add[t] < b.Armies[best]+add[best]) {
 				best = t
 			}
 		}
