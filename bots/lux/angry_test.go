@@ -1,11 +1,14 @@
 package lux_test
 
 import (
+	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"marslab/bots/registry"
 	"marslab/sim"
 )
 
@@ -93,4 +96,41 @@ func TestAngryFortifyInterior(t *testing.T) {
 		seen[mv[0].To] = true
 	}
 	assert.Equal(t, map[int]bool{gb: true, gd: true}, seen)
+}
+
+// TestAngryFinishesLast: in the MARS paper's tournament Angry finishes
+// last most often; among this group's bots, seated at random, so does ours.
+func TestAngryFinishesLast(t *testing.T) {
+	games := 300
+	if testing.Short() {
+		games = 100
+	}
+	seats, err := registry.Default().ParseSeats(strings.Join(botsB, ","), nil)
+	require.NoError(t, err)
+	r, err := sim.LoadRules("mars2006")
+	require.NoError(t, err)
+	m, err := r.LoadMap()
+	require.NoError(t, err)
+	g, err := sim.NewGame(m, r, len(seats))
+	require.NoError(t, err)
+	rng := rand.New(rand.NewPCG(5, 5))
+	last := make(map[string]int)
+	players := make([]sim.Player, len(seats))
+	for i := range games {
+		perm := rng.Perm(len(seats))
+		for k, j := range perm {
+			players[k], err = seats[j].New()
+			require.NoError(t, err)
+		}
+		res, err := g.Play(players, 5, uint64(i))
+		require.NoError(t, err)
+		for k, j := range perm {
+			if res.Placement[k] == len(seats) {
+				last[seats[j].Label]++
+			}
+		}
+	}
+	for _, name := range botsB[1:] {
+		assert.Greater(t, last["angry"], last[name], "last places: %v", last)
+	}
 }
