@@ -49,7 +49,8 @@ import (
 //
 // EvilPixie (Evil true, Ratio 1.3, CardRatio 5) differs: its Threshold is
 // drawn at random in [7, 21] at the start of each game; it cashes cards
-// whenever it can (the set of sim.BestSet); when its armies exceed all
+// whenever it can (the most valuable set, sim.BestSet, where Lux prefers
+// the set using the most cards of its own territories); when its armies exceed all
 // enemies' combined, and for the armies left once no wanted continent
 // needs help, it places, for each enemy territory in id order next to one of
 // its own that does not yet outnumber it, just enough armies on that
@@ -60,7 +61,9 @@ import (
 // eliminate any player holding less than a fifth of its armies (that
 // player's weakest territory that it outnumbers by Ratio). Fortify:
 // balances the armies of the border territories of each continent it owns
-// (half the difference, as Communist does) besides Pixie's moves.
+// (half the difference, as Communist does) besides Pixie's moves. Lux's
+// EvilPixie also plays "kill dominant player" first, at placement and in
+// attack; this EvilPixie does not.
 //
 // The initial territory pick of Lux (the smallest continent) does not arise:
 // the engine deals the territories.
