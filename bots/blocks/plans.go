@@ -1,0 +1,358 @@
+package blocks
+
+import (
+	"marslab/sim"
+)
+
+// StalemateArmies is the army total above which the Lux "stalemate
+// breaker" attacks like hog wild (see HogWild): more than 1,500 armies.
+const StalemateArmies = 1500
+
+// consolidateAttack returns the first attack of the Lux "consolidate"
+// block (see Consolidate) without a buffer: the first (lowest id) enemy
+// territory that qualifies, attacked from its qualifying neighbour with the
+// most armies (lowest id on ties), which must hold at least 2.
+func consolidateAttack(b *Board, p int) (from, to int, ok bool) {
+	for u, o := range b.Owner {
+		if o == p {
+			continue
+		}
+		n, sum, best := 0, 0, -1
+		for _, t := range b.Map.Territories[u].Neighbors {
+			if b.Owner[t] == p && b.EnemyNeighbors(p, t) == 1 {
+				n++
+				sum += b.Armies[t] - 1
+				if best < 0 || b.Armies[t] > b.Armies[best] {
+					best = t
+				}
+			}
+		}
+		if n >= 2 && sum > b.Armies[u] && b.Armies[best] >= 2 {
+			return best, u, true
+		}
+	}
+	return -1, -1, false
+}
+
+// TriplePack returns the next attack of the Lux "triple attack pack" for
+// p: an easy expand (see EasyExpand) while there is one, else a fill out
+// (see FillOut), else the strongest attacker of a consolidate (see
+// Consolidate). Called again after each attack it runs the pack until
+// nothing changes. ok is false when none of the three applies.
+func TriplePack(b *Board, p int) (from, to int, ok bool) {
+	if from, to, ok = EasyExpand(b, p); ok {
+		return from, to, true
+	}
+	if from, to, ok = FillOut(b, p); ok {
+		return from, to, true
+	}
+	return consolidateAttack(b, p)
+}
+
+// Dominates reports whether p's armies exceed the armies of all other
+// players combined: the condition of the Lux "hog wild" block.
+func Dominates(b *Board, p int) bool {
+	own, other := 0, 0
+	for t, o := range b.Owner {
+		if o == p {
+			own += b.Armies[t]
+		} else {
+			other += b.Armies[t]
+		}
+	}
+	return own > other
+}
+
+// Stalemate reports whether p holds more than StalemateArmies armies: the
+// condition of the Lux "stalemate breaker" block.
+func Stalemate(b *Board, p int) bool { return b.TotalArmies(p) > StalemateArmies }
+
+// HogWild returns the next attack of the Lux "hog wild" and "stalemate
+// breaker" blocks (the caller checks Dominates or Stalemate): the triple
+// attack pack (see TriplePack), else split up(0.01) (see SplitUp) from the
+// first qualifying territory on its weakest enemy neighbour. Called again
+// after each attack it runs until no attack is left. ok is false when
+// nothing applies.
+func HogWild(b *Board, p int) (from, to int, ok bool) {
+	if from, to, ok = TriplePack(b, p); ok {
+		return from, to, true
+	}
+	if from, ok = SplitUp(b, p, 0.01); ok {
+		return from, b.WeakestEnemyNeighbor(p, from), true
+	}
+	return -1, -1, false
+}
+
+// AttackForCard returns the Lux "attack for card(k)" attack for p: the
+// attack with the best ratio of armies (see BestRatioAttack) when that
+// ratio exceeds k. The caller applies it only when nothing was conquered
+// this turn (sim.State.ConqueredThisTurn). ok is false otherwise.
+func AttackForCard(b *Board, p int, k float64) (from, to int, ok bool) {
+	from, to, ratio, ok := BestRatioAttack(b, p)
+	if !ok || ratio <= k {
+		return -1, -1, false
+	}
+	return from, to, true
+}
+
+// DominantPlayer returns the live opponent of p that holds at least half
+// of all armies, of all income (sim.State.Income, cards not counted) or of
+// all territories, the lowest seat if several do, or -1 if none does: the
+// target of the Lux "kill dominant player" block.
+func DominantPlayer(s *sim.State, p int) int {
+	armies, income, terrs := 0, 0, s.NumTerritories()
+	for q := range s.NumPlayers() {
+		if s.Alive(q) {
+			armies += s.TotalArmies(q)
+			income += s.Income(q)
+		}
+	}
+	for q := range s.NumPlayers() {
+		if q == p || !s.Alive(q) {
+			continue
+		}
+		if 2*s.TotalArmies(q) >= armies || 2*s.Income(q) >= income || 2*s.TerritoryCount(q) >= terrs {
+			return q
+		}
+	}
+	return -1
+}
+
+// ownedByBonus returns the continent owned wholly by q with the largest
+// bonus (lowest id on ties) among those not in done (a bit set of
+// continent ids, up to 64), or -1.
+func ownedByBonus(b *Board, q int, done uint64) int {
+	best := -1
+	for c, cont := range b.Map.Continents {
+		if c < 64 && done&(1<<c) != 0 || !b.OwnsContinent(q, c) {
+			continue
+		}
+		if best < 0 || cont.Bonus > b.Map.Continents[best].Bonus {
+			best = c
+		}
+	}
+	return best
+}
+
+// KillDominantPlace returns where the Lux "kill dominant player" block
+// places p's armies against opponent q: the start of the cheapest route
+// (see Search.RouteToContinent) into any continent q owns. It returns the
+// route buffer for reuse; ok is false when q owns no continent or p cannot
+// reach one.
+func KillDominantPlace(route []int, r *Search, b *Board, p, q int) (at int, buf []int, ok bool) {
+	at, best := -1, 0
+	for c := range b.Map.Continents {
+		if !b.OwnsContinent(q, c) {
+			continue
+		}
+		var cost int
+		var found bool
+		route, cost, found = r.RouteToContinent(route[:0], b, p, c)
+		if found && (at < 0 || cost < best) {
+			at, best = route[0], cost
+		}
+	}
+	return at, route, at >= 0
+}
+
+// KillDominantAttack returns the next attack of the Lux "kill dominant
+// player" block against opponent q: for each continent q owns, largest
+// bonus first, the cheapest route into it (see Search.RouteToContinent);
+// the first whose start holds more armies than the route's cost is
+// attacked along its first step. It returns the route buffer for reuse; ok
+// is false when no route qualifies.
+func KillDominantAttack(route []int, r *Search, b *Board, p, q int) (from, to int, buf []int, ok bool) {
+	var done uint64
+	for {
+		c := ownedByBonus(b, q, done)
+		if c < 0 || c >= 64 {
+			return -1, -1, route, false
+		}
+		done |= 1 << c
+		var cost int
+		var found bool
+		route, cost, found = r.RouteToContinent(route[:0], b, p, c)
+		if found && len(route) >= 2 && b.Armies[route[0]] > cost && b.Armies[route[0]] >= 2 {
+			return route[0], route[1], route, true
+		}
+	}
+}
+
+// addPlacement adds n armies on t to buf, merging with an existing entry.
+func addPlacement(buf []sim.Placement, t, n int) []sim.Placement {
+	for i := range buf {
+		if buf[i].Territory == t {
+			buf[i].Armies += n
+			return buf
+		}
+	}
+	return append(buf, sim.Placement{Territory: t, Armies: n})
+}
+
+// placed returns the armies buf already puts on t.
+func placed(buf []sim.Placement, t int) int {
+	for _, pl := range buf {
+		if pl.Territory == t {
+			return pl.Armies
+		}
+	}
+	return 0
+}
+
+// exposed reports whether t, a border territory of continent c, has a
+// neighbour outside c in a continent p does not own.
+func exposed(b *Board, p, c, t int) bool {
+	for _, u := range b.Map.Territories[t].Neighbors {
+		if d := b.Map.Territories[u].Continent; d != c && !b.OwnsContinent(p, d) {
+			return true
+		}
+	}
+	return false
+}
+
+// PlaceToTakeContinent appends to buf the Lux "place to take continent(c)"
+// placement of armies (> 0) for p, and returns it with the route buffer
+// for reuse:
+//   - if p owns c, one army at a time on the weakest (armies plus those
+//     already placed, lowest id on ties) of c's border territories that
+//     are exposed (have a neighbour in a continent p does not own), or of
+//     all of c's border territories when none is exposed, or on c's lowest
+//     territory when c has no border;
+//   - else, if a territory of p in c has an enemy neighbour in c,
+//     everything on the one with the most (lowest id on ties);
+//   - else everything on the start of the cheapest route into c (see
+//     Search.RouteToContinent).
+//
+// ok is false (buf unchanged) when p owns no territory.
+func PlaceToTakeContinent(buf []sim.Placement, route []int, r *Search, b *Board, p, c, armies int) ([]sim.Placement, []int, bool) {
+	cont := &b.Map.Continents[c]
+	if b.OwnsContinent(p, c) {
+		anyExposed := false
+		for _, t := range cont.Borders {
+			if exposed(b, p, c, t) {
+				anyExposed = true
+				break
+			}
+		}
+		if len(cont.Borders) == 0 {
+			return addPlacement(buf, cont.Territories[0], armies), route, true
+		}
+		for range armies {
+			best, least := -1, 0
+			for _, t := range cont.Borders {
+				if anyExposed && !exposed(b, p, c, t) {
+					continue
+				}
+				if a := b.Armies[t] + placed(buf, t); best < 0 || a < least {
+					best, least = t, a
+				}
+			}
+			buf = addPlacement(buf, best, 1)
+		}
+		return buf, route, true
+	}
+	best, most := -1, 0
+	for _, t := range cont.Territories {
+		if b.Owner[t] != p {
+			continue
+		}
+		n := 0
+		for _, u := range b.Map.Territories[t].Neighbors {
+			if b.Owner[u] != p && b.Map.Territories[u].Continent == c {
+				n++
+			}
+		}
+		if n > most {
+			best, most = t, n
+		}
+	}
+	if best >= 0 {
+		return addPlacement(buf, best, armies), route, true
+	}
+	route, _, ok := r.RouteToContinent(route[:0], b, p, c)
+	if !ok {
+		return buf, route, false
+	}
+	return addPlacement(buf, route[0], armies), route, true
+}
+
+// PlaceOnClusterBorder appends to buf the Lux "place on cluster border"
+// placement of armies (> 0) for p around root (p's): repeatedly
+// max(1, armies/100) armies on the weakest border territory of root's
+// cluster (see Search.AppendClusterBorder; armies plus those already
+// placed, lowest id on ties), or everything on root when the cluster has
+// no border. It returns buf and the border buffer for reuse.
+func PlaceOnClusterBorder(buf []sim.Placement, border []int, r *Search, b *Board, p, root, armies int) ([]sim.Placement, []int) {
+	border = r.AppendClusterBorder(border[:0], b, p, root)
+	if len(border) == 0 {
+		return addPlacement(buf, root, armies), border
+	}
+	step := max(1, armies/100)
+	for left := armies; left > 0; left -= step {
+		step = min(step, left)
+		best, least := -1, 0
+		for _, t := range border {
+			if a := b.Armies[t] + placed(buf, t); best < 0 || a < least {
+				best, least = t, a
+			}
+		}
+		buf = addPlacement(buf, best, step)
+	}
+	return buf, border
+}
+
+// FortifyCluster appends to buf the Lux "fortify cluster" moves of p
+// around root (p's): every territory of root's cluster without an enemy
+// neighbour moves all its movable armies one step toward the cluster's
+// border (see Search.FortifyTowardFront). The moves are legal together
+// under sim.FortifyOneStep; under the other modes the caller takes one.
+func FortifyCluster(buf []sim.Move, r *Search, b *Board, p, root int) []sim.Move {
+	start := len(buf)
+	buf = r.FortifyTowardFront(buf, b, p)
+	keep := buf[:start]
+	for _, m := range buf[start:] {
+		if r.Connected(b, p, root, m.From) {
+			keep = append(keep, m)
+		}
+	}
+	return keep
+}
+
+// Cashier chooses card sets for the Lux "cash cards if possible" block,
+// with reusable buffers. The zero value is ready to use.
+type Cashier struct {
+	trades [][3]int
+	hand   []sim.Card
+}
+
+// Best returns the set of p's hand (indices, as sim.Player.Trade answers)
+// with the most cards of territories p owns, the fewest wild cards among
+// those, the first in sim.State.ValidTrades order among those; ok is false
+// when p holds no set or s hides p's hand.
+func (c *Cashier) Best(s *sim.State, p int) (set [3]int, ok bool) {
+	c.trades, ok = s.ValidTrades(p, c.trades[:0])
+	if !ok || len(c.trades) == 0 {
+		return set, false
+	}
+	if p == s.Seat() {
+		c.hand = s.Hand(c.hand[:0])
+	} else if c.hand, ok = s.HandOf(c.hand[:0], p); !ok {
+		return set, false
+	}
+	bestOwned, bestWild := -1, 0
+	for _, tr := range c.trades {
+		owned, wild := 0, 0
+		for _, i := range tr {
+			card := c.hand[i]
+			if card.Territory < 0 {
+				wild++
+			} else if s.Owner(int(card.Territory)) == p {
+				owned++
+			}
+		}
+		if owned > bestOwned || owned == bestOwned && wild < bestWild {
+			set, bestOwned, bestWild = tr, owned, wild
+		}
+	}
+	return set, true
+}

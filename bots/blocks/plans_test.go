@@ -1,0 +1,177 @@
+package blocks
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"marslab/sim"
+)
+
+// attack is an attack's ends and whether a block found it.
+type attack struct {
+	from, to int
+	ok       bool
+}
+
+func TestTriplePackAndHogWild(t *testing.T) {
+	for _, tc := range []struct {
+		name           string
+		owner, armies  []int
+		pack, hog      attack
+		dominates, big bool
+	}{
+		// Territory 2 (3 armies) has one enemy neighbour, 3 (2): easy expand.
+		{"easy expand", []int{0, 0, 0, 1, 0, 1, 1}, []int{5, 1, 3, 2, 4, 7, 1},
+			attack{2, 3, true}, attack{2, 3, true}, true, false},
+		// 4 and 5 (3 each) face only 6 (3): neither wins alone, together 4 > 3.
+		{"consolidate", []int{1, 1, 1, 0, 0, 0, 1}, []int{1, 1, 5, 1, 3, 3, 3},
+			attack{4, 6, true}, attack{4, 6, true}, false, false},
+		// 6 grows to 5: the pair's 4 movable armies no longer beat it; split
+		// up(0.01) still sends 4 at it.
+		{"split up only", []int{1, 1, 1, 0, 0, 0, 1}, []int{1, 1, 5, 1, 3, 3, 5},
+			attack{-1, -1, false}, attack{4, 6, true}, false, false},
+		// Nobody of seat 0 holds 2 armies: nothing at all.
+		{"nothing", []int{1, 1, 1, 0, 0, 0, 1}, []int{1, 1, 5, 1, 1, 1, 5},
+			attack{-1, -1, false}, attack{-1, -1, false}, false, false},
+		// 2 (30) faces 0 and 1 (10 each): no pack move, split up hits the weakest, lowest id.
+		{"split up tie", []int{1, 1, 0, 0, 0, 0, 0}, []int{10, 10, 30, 1, 1, 1, 1},
+			attack{-1, -1, false}, attack{2, 0, true}, true, false},
+		{"split up weakest", []int{1, 1, 0, 0, 0, 0, 0}, []int{10, 9, 1600, 1, 1, 1, 1},
+			attack{-1, -1, false}, attack{2, 1, true}, true, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := board(t, tc.owner, tc.armies)
+			from, to, ok := TriplePack(b, 0)
+			assert.Equal(t, tc.pack, attack{from, to, ok}, "TriplePack")
+			from, to, ok = HogWild(b, 0)
+			assert.Equal(t, tc.hog, attack{from, to, ok}, "HogWild")
+			assert.Equal(t, tc.dominates, Dominates(b, 0), "Dominates")
+			assert.Equal(t, tc.big, Stalemate(b, 0), "Stalemate")
+		})
+	}
+}
+
+func TestAttackForCard(t *testing.T) {
+	b := position1(t) // best ratio: 4 (4 armies) on 6 (1), 4:1
+	for _, tc := range []struct {
+		k    float64
+		want attack
+	}{{1, attack{4, 6, true}}, {3.9, attack{4, 6, true}}, {4, attack{-1, -1, false}}} {
+		from, to, ok := AttackForCard(b, 0, tc.k)
+		assert.Equal(t, tc.want, attack{from, to, ok}, "k=%v", tc.k)
+	}
+}
+
+func TestPlaceToTakeContinent(t *testing.T) {
+	var r Search
+	// Seat 0 owns A (0, 1, 2; border 2) and 4; seat 1 the rest.
+	b := position1(t)
+	pl, _, ok := PlaceToTakeContinent(nil, nil, &r, b, 0, 0, 3)
+	require.True(t, ok)
+	assert.Equal(t, []sim.Placement{{Territory: 2, Armies: 3}}, pl, "owned continent: its exposed border")
+	// Seat 0 holds 4 in B, facing 3 and 6 in B: everything there.
+	pl, _, ok = PlaceToTakeContinent(nil, nil, &r, b, 0, 1, 5)
+	require.True(t, ok)
+	assert.Equal(t, []sim.Placement{{Territory: 4, Armies: 5}}, pl)
+	// Seat 1 holds nothing in A: the cheapest route starts at 3, next to 2.
+	pl, _, ok = PlaceToTakeContinent(nil, nil, &r, b, 1, 0, 4)
+	require.True(t, ok)
+	assert.Equal(t, []sim.Placement{{Territory: 3, Armies: 4}}, pl)
+	// Seat 2 owns nothing.
+	pl, _, ok = PlaceToTakeContinent(nil, nil, &r, b, 2, 0, 4)
+	assert.False(t, ok)
+	assert.Empty(t, pl)
+}
+
+func TestPlaceOnClusterBorder(t *testing.T) {
+	var r Search
+	// Seat 1 owns 3 (2), 5 (7) and 6 (1): the cluster border is 3 and 6.
+	b := position1(t)
+	pl, border := PlaceOnClusterBorder(nil, nil, &r, b, 1, 5, 4)
+	assert.Equal(t, []int{3, 6}, border)
+	// 6 (1) takes one, then 3 (2) and 6 (2) alternate from the lower id.
+	assert.Equal(t, []sim.Placement{{Territory: 6, Armies: 2}, {Territory: 3, Armies: 2}}, pl)
+	// 300 armies go in steps of 3.
+	pl, _ = PlaceOnClusterBorder(nil, border, &r, b, 1, 5, 300)
+	total := 0
+	for _, p := range pl {
+		total += p.Armies
+		assert.Zero(t, p.Armies%3)
+	}
+	assert.Equal(t, 300, total)
+}
+
+func TestFortifyCluster(t *testing.T) {
+	var r Search
+	// Seat 0 owns 0 (5), 1 (4) inside A, 2 (3) on its border, and 4 alone in B.
+	b := board(t, []int{0, 0, 0, 1, 0, 1, 1}, []int{5, 4, 3, 2, 4, 7, 1})
+	assert.Equal(t, []sim.Move{{From: 0, To: 2, Armies: 4}, {From: 1, To: 2, Armies: 3}}, FortifyCluster(nil, &r, b, 0, 2))
+	assert.Empty(t, FortifyCluster(nil, &r, b, 0, 4), "4's cluster is all border")
+}
+
+// forkState returns seat 0's State at testdata/fork-3.toml.
+func forkState(t *testing.T) *sim.State {
+	t.Helper()
+	m, err := sim.LoadMap("testdata/fork.toml")
+	require.NoError(t, err)
+	r, err := sim.LoadRules("classic")
+	require.NoError(t, err)
+	pos, err := sim.LoadPosition("testdata/fork-3.toml", m, r)
+	require.NoError(t, err)
+	s, err := sim.NewStateAt(m, r, pos, 0)
+	require.NoError(t, err)
+	return s
+}
+
+func TestDominantPlayer(t *testing.T) {
+	s := forkState(t)
+	assert.Equal(t, 1, DominantPlayer(s, 0), "seat 1 holds half the territories")
+	assert.Equal(t, 1, DominantPlayer(s, 2))
+	assert.Equal(t, -1, DominantPlayer(s, 1), "seat 0 holds 7 of 18 armies, a third of the income")
+}
+
+func TestKillDominant(t *testing.T) {
+	var r Search
+	// Seat 1 owns B (3..6, 3 armies each); seat 0 owns A, 2 holding 8.
+	b := board(t, []int{0, 0, 0, 1, 1, 1, 1}, []int{1, 1, 8, 3, 3, 3, 3})
+	at, _, ok := KillDominantPlace(nil, &r, b, 0, 1)
+	require.True(t, ok)
+	assert.Equal(t, 2, at)
+	from, to, _, ok := KillDominantAttack(nil, &r, b, 0, 1)
+	assert.Equal(t, attack{2, 3, true}, attack{from, to, ok})
+	b.Armies[2] = 3 // no more than the route's cost
+	from, to, _, ok = KillDominantAttack(nil, &r, b, 0, 1)
+	assert.Equal(t, attack{-1, -1, false}, attack{from, to, ok})
+	_, _, ok = KillDominantPlace(nil, &r, b, 1, 0)
+	assert.True(t, ok, "seat 0 owns A")
+	b.Owner[0] = 1
+	_, _, ok = KillDominantPlace(nil, &r, b, 1, 0)
+	assert.False(t, ok, "seat 0 owns no continent")
+}
+
+func TestCashierBest(t *testing.T) {
+	s := forkState(t)
+	var c Cashier
+	// Hand c, e, a, b, f: the sets with a and b (both owned) beat the
+	// others; [0 2 3] (c, a, b) comes first.
+	set, ok := c.Best(s, 0)
+	require.True(t, ok)
+	assert.Equal(t, [3]int{0, 2, 3}, set)
+	_, ok = c.Best(s, 1)
+	assert.False(t, ok, "seat 1's hand is hidden")
+}
+
+func BenchmarkPlans(b *testing.B) {
+	bd := position1(b)
+	var r Search
+	pl := make([]sim.Placement, 0, 8)
+	route := make([]int, 0, 8)
+	b.ReportAllocs()
+	for b.Loop() {
+		TriplePack(bd, 0)
+		HogWild(bd, 0)
+		pl, route, _ = PlaceToTakeContinent(pl[:0], route, &r, bd, 1, 0, 5)
+	}
+}
