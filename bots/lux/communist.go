@@ -24,7 +24,7 @@ import (
 //     After that attack (made or not), hog wild and the stalemate breaker:
 //     once its armies exceed all enemies' combined, or number more than
 //     1,500, it attacks as the triple attack pack and split up(0.01) find
-//     until no attack is left (see hogWildOrder).
+//     until no attack is left (blocks.HogWild).
 //   - Move-in: half the attacking territory's armies, rounded up, within
 //     the engine's bounds.
 //   - Fortify: repeatedly, over pairs of neighbouring owned territories in
@@ -41,7 +41,6 @@ type Communist struct {
 	b       blocks.Board
 	clock   turnClock
 	struck  bool  // whether this turn's one attack has been ordered
-	pack    []int // scratch: consolidating attackers
 	borders []int // scratch: the territories placed on
 	cur     []int // scratch: armies as the fortify moves leave them
 	spare   []int // scratch: armies that may still leave each territory
@@ -118,9 +117,7 @@ func (c *Communist) Attack(s *sim.State) (sim.AttackOrder, bool) {
 	c.b.Load(s)
 	b, p := &c.b, c.Seat
 	if c.struck {
-		o, ok, pack := hogWildOrder(b, p, stalemateArmies, c.pack)
-		c.pack = pack
-		return o, ok
+		return hogWild(b, p)
 	}
 	c.struck = true
 	target, from := -1, -1
@@ -133,9 +130,7 @@ func (c *Communist) Attack(s *sim.State) (sim.AttackOrder, bool) {
 		}
 	}
 	if target < 0 || b.Armies[from] < 2 || b.Armies[from] <= b.Armies[target] {
-		o, ok, pack := hogWildOrder(b, p, stalemateArmies, c.pack)
-		c.pack = pack
-		return o, ok
+		return hogWild(b, p)
 	}
 	return blitz(from, target), true
 }

@@ -73,56 +73,16 @@ func oneMoveUnlessOneStep(s *sim.State, moves []sim.Move) []sim.Move {
 	return moves[:1]
 }
 
-// hogWildOrder returns the next attack of the Lux "hog wild" and
-// "stalemate breaker" blocks for p when either applies: p's armies exceed
-// all its enemies' armies combined (hog wild), or p holds more than
-// breaker armies (stalemate breaker, 1,500 in Lux). The attack is the
-// first the triple attack pack finds (easy expand, then fill out, then the
-// first consolidating territory able to attack), else split up(0.01): the
-// first territory with at least 2 armies and more than 0.01 times the armies
-// of its enemy neighbours attacks the weakest of them.
-// Called once per attack order, it repeats the pack and split up until no
-// attack is left. buf is scratch space, returned for reuse.
-func hogWildOrder(b *blocks.Board, p, breaker int, buf []int) (sim.AttackOrder, bool, []int) {
-	own, enemy := b.TotalArmies(p), enemyArmies(b, p)
-	if own <= enemy && own <= breaker {
-		return sim.AttackOrder{}, false, buf
+// hogWild returns the next attack of the Lux blocks "hog wild" and
+// "stalemate breaker" for p (blocks.HogWild) when either applies: p's
+// armies exceed all enemies' combined (blocks.Dominates), or number more
+// than blocks.StalemateArmies.
+func hogWild(b *blocks.Board, p int) (sim.AttackOrder, bool) {
+	if !blocks.Dominates(b, p) && !blocks.Stalemate(b, p) {
+		return sim.AttackOrder{}, false
 	}
-	if from, to, ok := blocks.EasyExpand(b, p); ok {
-		return blitz(from, to), true, buf
+	if from, to, ok := blocks.HogWild(b, p); ok {
+		return blitz(from, to), true
 	}
-	if from, to, ok := blocks.FillOut(b, p); ok {
-		return blitz(from, to), true, buf
-	}
-	buf, target, ok := blocks.Consolidate(buf[:0], b, p)
-	if ok {
-		for _, from := range buf {
-			if b.Armies[from] >= 2 {
-				return blitz(from, target), true, buf
-			}
-		}
-	}
-	for from, o := range b.Owner {
-		if o == p && b.Armies[from] >= 2 && float64(b.Armies[from]) > 0.01*float64(b.EnemyArmiesAround(p, from)) {
-			if to := b.WeakestEnemyNeighbor(p, from); to >= 0 {
-				return blitz(from, to), true, buf
-			}
-		}
-	}
-	return sim.AttackOrder{}, false, buf
-}
-
-// stalemateArmies is the army count above which the Lux stalemate breaker
-// attacks as hog wild does.
-const stalemateArmies = 1500
-
-// enemyArmies returns the armies on every territory not owned by p.
-func enemyArmies(b *blocks.Board, p int) int {
-	n := 0
-	for t, o := range b.Owner {
-		if o != p {
-			n += b.Armies[t]
-		}
-	}
-	return n
+	return sim.AttackOrder{}, false
 }

@@ -30,9 +30,9 @@ import (
 //   - Attack: in each wanted continent (id order), every enemy territory
 //     (id order) is attacked, to the end, from its strongest owned neighbour
 //     if that holds more than Ratio times its armies; then attack for
-//     card(1): if nothing was conquered this turn, the best-ratio attack
-//     (blocks.BestRatioAttack) if its ratio exceeds CardRatio; then hog wild
-//     and the stalemate breaker (see hogWildOrder).
+//     card(1): if nothing was conquered this turn, blocks.AttackForCard
+//     with k = CardRatio; then hog wild and the stalemate breaker
+//     (blocks.HogWild).
 //   - Move-in: everything if the attacking territory has no enemy neighbour
 //     left; the minimum if the captured territory has none; otherwise
 //     everything if only the captured territory is in a wanted continent,
@@ -49,8 +49,13 @@ import (
 //
 // EvilPixie (Evil true, Ratio 1.3, CardRatio 5) differs: its Threshold is
 // drawn at random in [7, 21] at the start of each game; it cashes cards
-// whenever it can (the most valuable set, sim.BestSet, where Lux prefers
-// the set using the most cards of its own territories); when its armies exceed all
+// whenever it can (blocks.Cashier: the set with the most cards of its own
+// territories, wilds last); it plays "kill dominant player" first: when an
+// opponent holds at least half of all armies, income or territories
+// (blocks.DominantPlayer), it places everything at the start of the
+// cheapest route into one of that opponent's continents
+// (blocks.KillDominantPlace) and attacks along such routes before anything
+// else (blocks.KillDominantAttack); when its armies exceed all
 // enemies' combined, and for the armies left once no wanted continent
 // needs help, it places, for each enemy territory in id order next to one of
 // its own that does not yet outnumber it, just enough armies on that
@@ -61,9 +66,7 @@ import (
 // eliminate any player holding less than a fifth of its armies (that
 // player's weakest territory that it outnumbers by Ratio). Fortify:
 // balances the armies of the border territories of each continent it owns
-// (half the difference, as Communist does) besides Pixie's moves. Lux's
-// EvilPixie also plays "kill dominant player" first, at placement and in
-// attack; this EvilPixie does not.
+// (half the difference, as Communist does) besides Pixie's moves.
 //
 // The initial territory pick of Lux (the smallest continent) does not arise:
 // the engine deals the territories.
@@ -88,13 +91,13 @@ type Pixie struct {
 	wanted    []bool // wanted continents, from the last placement
 	add       []int  // scratch: armies placed on each territory
 	route     []int  // scratch: a route into a continent
-	pack      []int  // scratch: consolidating attackers
 	cur       []int  // scratch: armies as fortify moves leave them
 	spare     []int  // scratch: armies that may still leave a territory
 	front     []sim.Move
 	pl        []sim.Placement
 	target    []int  // per continent: the placement's target, or unknownTarget
 	owned     []bool // per continent: owned by Pixie at the placement
+	cash      blocks.Cashier
 }
 
 // Start prepares Pixie for a new game.
@@ -112,7 +115,7 @@ func (x *Pixie) Trade(s *sim.State, forced bool) ([3]int, bool) {
 	if !x.Evil {
 		return [3]int{}, false
 	}
-	return sim.BestSet(s, x.Seat)
+	return x.cash.Best(s, x.Seat)
 }
 
 // need returns continent c's need for p: enemy armies in it less p's
@@ -279,7 +282,16 @@ func (x *Pixie) place(s *sim.State, armies int, buf []sim.Placement) []sim.Place
 	easiest := x.findWanted(armies)
 	add := x.add // zeroed by findWanted
 	left := armies
-	if x.Evil && b.TotalArmies(p) > enemyArmies(b, p) {
+	if x.Evil {
+		if q := blocks.DominantPlayer(s, p); q >= 0 {
+			var at int
+			var ok bool
+			if at, x.route, ok = blocks.KillDominantPlace(x.route, &x.r, b, p, q); ok {
+				return append(buf, sim.Placement{Territory: at, Armies: armies})
+			}
+		}
+	}
+	if x.Evil && blocks.Dominates(b, p) {
 		left = x.placeOutnumber(left, add)
 	}
 	if !slices.Contains(x.wanted, true) && easiest >= 0 {
@@ -402,19 +414,25 @@ func (x *Pixie) Attack(s *sim.State) (sim.AttackOrder, bool) {
 		}
 	}
 	if !s.ConqueredThisTurn() {
-		if from, to, ratio, ok := blocks.BestRatioAttack(b, p); ok && ratio > x.CardRatio {
+		if from, to, ok := blocks.AttackForCard(b, p, x.CardRatio); ok {
 			return blitz(from, to), true
 		}
 	}
-	o, ok, pack := hogWildOrder(b, p, stalemateArmies, x.pack)
-	x.pack = pack
-	return o, ok
+	return hogWild(b, p)
 }
 
-// evilAttack returns EvilPixie's attack to break an enemy's continent or
-// to eliminate a player holding less than a fifth of its armies.
+// evilAttack returns EvilPixie's attack against a dominant player, to break
+// an enemy's continent or to eliminate a player holding less than a fifth
+// of its armies.
 func (x *Pixie) evilAttack(s *sim.State) (sim.AttackOrder, bool) {
 	b, p := &x.b, x.Seat
+	if q := blocks.DominantPlayer(s, p); q >= 0 {
+		from, to, route, ok := blocks.KillDominantAttack(x.route, &x.r, b, p, q)
+		x.route = route
+		if ok {
+			return blitz(from, to), true
+		}
+	}
 	for c := range b.Map.Continents {
 		q := b.Owner[b.Map.Continents[c].Territories[0]]
 		if q == p || !b.OwnsContinent(q, c) {

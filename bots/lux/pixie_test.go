@@ -16,18 +16,45 @@ import (
 const pixieBoard = "0:3 0:3 1:2 0:2 1:4 1:4 1:1 1:5 1:5"
 
 func TestPixiePlace(t *testing.T) {
-	for _, spec := range []string{"pixie", "evilpixie"} {
-		t.Run(spec, func(t *testing.T) {
-			p, s := gridState(t, spec, "classic", pixieBoard, sim.PhasePlace)
-			// Round after round, one army for each wanted continent: in
-			// North on b (one enemy neighbour in North, c), in Middle on d
-			// (one, e).
+	tests := []struct {
+		spec    string
+		want    []sim.Placement
+		initial int
+	}{
+		// Round after round, one army for each wanted continent: in North
+		// on b (one enemy neighbour in North, c), in Middle on d (one, e).
+		{"pixie", []sim.Placement{{Territory: gb, Armies: 3}, {Territory: gd, Armies: 3}}, gb},
+		// Seat 1 holds most territories and armies: EvilPixie kills the
+		// dominant player first, everything on d, the start of the
+		// cheapest route into seat 1's South.
+		{"evilpixie", []sim.Placement{{Territory: gd, Armies: 6}}, gd},
+	}
+	for _, tt := range tests {
+		t.Run(tt.spec, func(t *testing.T) {
+			p, s := gridState(t, tt.spec, "classic", pixieBoard, sim.PhasePlace)
 			pl := p.Place(s, 6, nil)
-			assert.Equal(t, []sim.Placement{{Territory: gb, Armies: 3}, {Territory: gd, Armies: 3}}, pl)
+			assert.Equal(t, tt.want, pl)
 			require.NoError(t, s.CheckPlacement(0, 6, pl))
-			assert.Equal(t, gb, p.PlaceInitial(s))
+			assert.Equal(t, tt.initial, p.PlaceInitial(s))
 		})
 	}
+}
+
+// TestEvilPixiePlaceOutnumber: when its armies exceed all enemies',
+// EvilPixie first places next to the enemy territories it does not
+// outnumber, just enough to hold one army more.
+func TestEvilPixiePlaceOutnumber(t *testing.T) {
+	// Seat 0 owns North and Middle, whose exposed borders d (30), e (30)
+	// and f (25, 31 once helped) hold more than any threshold; seat 1
+	// holds g (5), h (1) and i (30), which f does not outnumber.
+	board := "0:30 0:30 0:30 0:30 0:30 0:25 1:5 1:1 1:30"
+	p, s := gridState(t, "evilpixie", "classic", board, sim.PhasePlace)
+	pl := p.Place(s, 12, nil)
+	require.NoError(t, s.CheckPlacement(0, 12, pl))
+	// Seat 0 dominates: f first gets 6 (25+6 = i's 30+1); the 6 left go
+	// to take South, which is wanted: on e, the start of the cheapest
+	// route into it (through h, 1 army).
+	assert.Equal(t, []sim.Placement{{Territory: ge, Armies: 6}, {Territory: gf, Armies: 6}}, pl)
 }
 
 func TestPixieAttack(t *testing.T) {
