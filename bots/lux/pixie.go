@@ -214,7 +214,9 @@ func (x *Pixie) needsHelp(c int) bool {
 // with the fewest armies (any border territory if none is exposed); else
 // p's territory in c with the most enemy neighbours in c; else the start of
 // the cheapest route into c (blocks.Search.RouteToContinent). It returns -1
-// when p owns nothing.
+// when p owns nothing. It is blocks.PlaceToTakeContinent one army at a
+// time, so that Pixie can interleave its continents, with the target of a
+// continent it does not own computed once per placement.
 func (x *Pixie) takeContinentTarget(c int, add []int) int {
 	b, p := &x.b, x.Seat
 	cont := &b.Map.Continents[c]
