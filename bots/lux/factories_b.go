@@ -1,6 +1,64 @@
 package lux
 
-import "marslab/bots"
+import (
+	"marslab/bots"
+	"marslab/sim"
+)
 
-// factoriesB returns the entries of the second group of bots.
-func factoriesB() []bots.Factory { return nil }
+// factoriesB returns the entries of the second group of bots: angry,
+// communist, stinky, pixie and evilpixie.
+func factoriesB() []bots.Factory {
+	return []bots.Factory{
+		{
+			Name: "angry",
+			Doc:  "Lux Angry: reinforces the territory with the most enemy neighbours, attacks every weaker neighbour",
+			New:  func(bots.Values) (sim.Player, error) { return new(Angry), nil },
+		},
+		{
+			Name: "communist",
+			Doc:  "Lux Communist: spreads armies evenly, one attack per turn on the weakest neighbour, moves half in",
+			New:  func(bots.Values) (sim.Player, error) { return new(Communist), nil },
+		},
+		{
+			Name: "stinky",
+			Doc:  "Lux Stinky: reinforces a random border, attacks above 1.5:1 (anything above 300 armies)",
+			Params: []bots.Param{
+				{Name: "ratio", Default: 1.5, Min: 1, Max: 10,
+					Doc: "attack only when the attacking territory holds more than ratio times the defender's armies"},
+				{Name: "frenzy", Default: 300, Min: 0, Max: 100000, Integer: true,
+					Doc: "total armies above which every possible attack is made, repeatedly, whatever the ratio"},
+			},
+			New: func(v bots.Values) (sim.Player, error) {
+				return &Stinky{Ratio: v["ratio"], Frenzy: int(v["frenzy"])}, nil
+			},
+		},
+		{
+			Name: "pixie",
+			Doc:  "Lux Pixie: fights for the continents it can take cheaply, spreads the rest along its front",
+			Params: []bots.Param{
+				{Name: "ratio", Default: 1, Min: 1, Max: 10,
+					Doc: "attack in a wanted continent only from a territory holding more than ratio times the defender's armies"},
+				{Name: "card_ratio", Default: 1, Min: 0, Max: 100,
+					Doc: "attack for a card (nothing conquered yet this turn) when the best attacker/defender army ratio exceeds card_ratio"},
+				{Name: "threshold", Default: 20, Min: 1, Max: 1000, Integer: true,
+					Doc: "armies at or below which an exposed border territory of an owned wanted continent needs help"},
+			},
+			New: func(v bots.Values) (sim.Player, error) {
+				return &Pixie{Ratio: v["ratio"], CardRatio: v["card_ratio"], Threshold: int(v["threshold"])}, nil
+			},
+		},
+		{
+			Name: "evilpixie",
+			Doc:  "Lux EvilPixie: Pixie that cashes cards, breaks continents, hunts weak players, out-places enemy fronts",
+			Params: []bots.Param{
+				{Name: "ratio", Default: 1.3, Min: 1, Max: 10,
+					Doc: "attack only from a territory holding more than ratio times the defender's armies"},
+				{Name: "card_ratio", Default: 5, Min: 0, Max: 100,
+					Doc: "attack for a card (nothing conquered yet this turn) when the best attacker/defender army ratio exceeds card_ratio"},
+			},
+			New: func(v bots.Values) (sim.Player, error) {
+				return &Pixie{Ratio: v["ratio"], CardRatio: v["card_ratio"], Threshold: 20, Evil: true}, nil
+			},
+		},
+	}
+}

@@ -47,7 +47,8 @@ func New() *Registry {
 }
 
 // Default returns a registry holding every bot family of marslab (see
-// families.go): aggressive, cautious, mars, pacifist, passive and random.
+// families.go): the baseline bots (aggressive, pacifist, passive, random),
+// cautious, mars and the Lux-style bots of package lux.
 func Default() *Registry {
 	r := New()
 	for _, f := range families() {

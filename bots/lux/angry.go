@@ -1,0 +1,132 @@
+package lux
+
+import (
+	"marslab/bots/blocks"
+	"marslab/sim"
+)
+
+// Angry is the Lux bot Angry: all-out aggression with no plan.
+//
+//   - Placement (and each starting army): everything on the owned territory
+//     with the most enemy neighbours.
+//   - Attack: every owned territory holding at least 2 armies attacks its
+//     weakest enemy neighbour, to the end, if it has more armies than it;
+//     this repeats until no territory can. Each call of Attack starts the
+//     sweep again from the lowest territory id, so the attacks of a turn
+//     are those of the description's loop in a fixed order.
+//   - Move-in: nothing beyond the dice (the engine's minimum) if the
+//     attacking territory has more enemy neighbours than the captured one,
+//     counting the captured territory as Angry's, otherwise everything.
+//   - Fortify: each territory moves all its movable armies to the owned
+//     neighbour with the most enemy neighbours, if that is more than its own;
+//     an interior territory (no enemy neighbour) with no such neighbour moves
+//     to a random owned neighbour. The armies that move are those present at
+//     the start of the phase, so the moves are legal together under the
+//     one-step rule; under the other fortify modes only the largest move is
+//     made.
+//   - Cards: never cashes voluntarily (the engine cashes when forced).
+//
+// Ties go to the lowest territory id. Angry has no parameters. Because it
+// scatters its armies over many weak attacks and ignores continents, it is
+// the bot that finishes last most often in the MARS paper's tournament,
+// and among the bots of this package's second group as well (see
+// TestAngryFinishesLast).
+type Angry struct {
+	sim.BasePlayer
+
+	b blocks.Board
+}
+
+// angriest returns p's territory with the most enemy neighbours (the lowest
+// id on ties).
+func angriest(b *blocks.Board, p int) int {
+	best, most := -1, -1
+	for t, o := range b.Owner {
+		if o != p {
+			continue
+		}
+		if n := b.EnemyNeighbors(p, t); n > most {
+			best, most = t, n
+		}
+	}
+	return best
+}
+
+// PlaceInitial places on the territory with the most enemy neighbours.
+func (a *Angry) PlaceInitial(s *sim.State) int {
+	a.b.Load(s)
+	return angriest(&a.b, a.Seat)
+}
+
+// Place puts all armies on the territory with the most enemy neighbours.
+func (a *Angry) Place(s *sim.State, armies int, buf []sim.Placement) []sim.Placement {
+	a.b.Load(s)
+	return append(buf, sim.Placement{Territory: angriest(&a.b, a.Seat), Armies: armies})
+}
+
+// Attack orders the first attack of the sweep: the lowest-id territory with
+// at least 2 armies and more armies than its weakest enemy neighbour
+// attacks it to the end.
+func (a *Angry) Attack(s *sim.State) (sim.AttackOrder, bool) {
+	a.b.Load(s)
+	b, p := &a.b, a.Seat
+	for t, o := range b.Owner {
+		if o != p || b.Armies[t] < 2 {
+			continue
+		}
+		if w := b.WeakestEnemyNeighbor(p, t); w >= 0 && b.Armies[t] > b.Armies[w] {
+			return blitz(t, w), true
+		}
+	}
+	return sim.AttackOrder{}, false
+}
+
+// Occupy moves the minimum when from keeps more enemy neighbours than the
+// captured territory has, everything otherwise.
+func (a *Angry) Occupy(s *sim.State, from, to, lo, hi int) int {
+	a.b.Load(s)
+	if enemyNeighborsAfter(&a.b, a.Seat, from, to) > enemyNeighborsAfter(&a.b, a.Seat, to, to) {
+		return lo
+	}
+	return hi
+}
+
+// Fortify moves each territory's movable armies toward the owned neighbour
+// with the most enemy neighbours, or at random from the interior.
+func (a *Angry) Fortify(s *sim.State, buf []sim.Move) []sim.Move {
+	a.b.Load(s)
+	b, p := &a.b, a.Seat
+	start := len(buf)
+	for t, o := range b.Owner {
+		if o != p || b.Armies[t] < 2 {
+			continue
+		}
+		own := b.EnemyNeighbors(p, t)
+		best, most, friends := -1, own, 0
+		for _, u := range b.Map.Territories[t].Neighbors {
+			if b.Owner[u] != p {
+				continue
+			}
+			friends++
+			if n := b.EnemyNeighbors(p, u); n > most {
+				best, most = u, n
+			}
+		}
+		if best < 0 && own == 0 && friends > 0 && a.RNG != nil {
+			k := a.RNG.IntN(friends)
+			for _, u := range b.Map.Territories[t].Neighbors {
+				if b.Owner[u] == p {
+					if k == 0 {
+						best = u
+						break
+					}
+					k--
+				}
+			}
+		}
+		if best >= 0 {
+			buf = append(buf, sim.Move{From: t, To: best, Armies: b.Armies[t] - 1})
+		}
+	}
+	return append(buf[:start], oneMoveUnlessOneStep(s, buf[start:])...)
+}

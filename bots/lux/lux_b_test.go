@@ -1,0 +1,162 @@
+package lux_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"marslab/bots/registry"
+	"marslab/internal/simcheck"
+	"marslab/sim"
+)
+
+// Territory ids of testdata/grid.toml.
+const (
+	ga = iota
+	gb
+	gc
+	gd
+	ge
+	gf
+	gg
+	gh
+	gi
+)
+
+// gridState returns the State seat 0 is shown in phase ph of round 3 on the
+// grid map (testdata/grid.toml) under the rule set rules, where board lists
+// the owner and armies of territories a..i as "owner:armies" fields, and
+// the player of seat spec, started at seat 0 with a fixed random stream.
+func gridState(t testing.TB, spec, rules, board string, ph sim.Phase) (sim.Player, *sim.State) {
+	t.Helper()
+	return gridStateAt(t, spec, rules, board, "[[], []]", ph)
+}
+
+// gridStateHand is gridState in the trade phase under classic rules, with
+// the hands given as a TOML array of arrays of territory names.
+func gridStateHand(t testing.TB, spec, board, hands string) (sim.Player, *sim.State) {
+	t.Helper()
+	return gridStateAt(t, spec, "classic", board, hands, sim.PhaseTrade)
+}
+
+// gridStateAt is gridState with the hands given as a TOML array.
+func gridStateAt(t testing.TB, spec, rules, board, hands string, ph sim.Phase) (sim.Player, *sim.State) {
+	t.Helper()
+	m, err := sim.LoadMap("testdata/grid.toml")
+	require.NoError(t, err)
+	r, err := sim.LoadRules(rules)
+	require.NoError(t, err)
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "players = 2\nhands = %s\nround = 3\ncurrent = 0\nphase = %q\n[territories]\n", hands, ph)
+	fields := strings.Fields(board)
+	require.Len(t, fields, m.NumTerritories())
+	for i, f := range fields {
+		var o, a int
+		_, err := fmt.Sscanf(f, "%d:%d", &o, &a)
+		require.NoError(t, err)
+		fmt.Fprintf(&sb, "%s = { owner = %d, armies = %d }\n", m.Territories[i].Name, o, a)
+	}
+	pos, err := sim.ParsePosition("grid-pos", []byte(sb.String()), m, r)
+	require.NoError(t, err)
+	s, err := sim.NewStateAt(m, r, pos, 0)
+	require.NoError(t, err)
+	seat, err := registry.Default().ParseSeat(spec, nil)
+	require.NoError(t, err)
+	p, err := seat.New()
+	require.NoError(t, err)
+	p.Start(s, 0, rand.New(rand.NewPCG(1, 2)))
+	return p, s
+}
+
+// playB plays games games of the seats under rule set rn, checking every
+// event with the simcheck ledger, and returns the event counts of every
+// seat and the faults summed over the games.
+func playB(t *testing.T, specs string, rn string, games int) (counts [][sim.NumEventKinds]int, faults []int) {
+	t.Helper()
+	seats, err := registry.Default().ParseSeats(specs, nil)
+	require.NoError(t, err)
+	r, err := sim.LoadRules(rn)
+	require.NoError(t, err)
+	m, err := r.LoadMap()
+	require.NoError(t, err)
+	g, err := sim.NewGame(m, r, len(seats))
+	require.NoError(t, err)
+	ck := simcheck.New(g, m, r)
+	g.Observe(ck)
+	counts = make([][sim.NumEventKinds]int, len(seats))
+	g.Observe(sim.ObserverFunc(func(ev *sim.Event) {
+		if ev.Player >= 0 && ev.Player < len(seats) {
+			counts[ev.Player][ev.Kind]++
+		}
+	}))
+	players := make([]sim.Player, len(seats))
+	for i := range players {
+		players[i], err = seats[i].New()
+		require.NoError(t, err)
+	}
+	faults = make([]int, len(seats))
+	for i := range games {
+		res, err := g.Play(players, 11, uint64(i))
+		require.NoError(t, err)
+		require.NoError(t, ck.CheckResult(res), "game %d", i)
+		for k, f := range res.Faults {
+			faults[k] += f
+		}
+	}
+	return counts, faults
+}
+
+// TestGamesB plays the bots of this group against each other and a
+// baseline bot under every embedded rule set (each fortify mode among
+// them), checks every event with the ledger of marslab/internal/simcheck,
+// and requires that no bot faults and that each attacks and conquers.
+func TestGamesB(t *testing.T) {
+	games := 20
+	if testing.Short() || simcheck.RaceEnabled {
+		games = 4
+	}
+	const specs = "angry,communist,stinky,pixie,evilpixie,aggressive"
+	for _, rn := range []string{"classic", "mars2006", "fixedcards", "missions"} {
+		t.Run(rn, func(t *testing.T) {
+			counts, faults := playB(t, specs, rn, games)
+			assert.Equal(t, make([]int, len(faults)), faults)
+			for seat, name := range strings.Split(specs, ",")[:5] {
+				for _, k := range []sim.EventKind{sim.EvAttackOrder, sim.EvOccupation} {
+					assert.NotZero(t, counts[seat][k], "%s: %v", name, k)
+				}
+			}
+			for seat, name := range map[int]string{0: "angry", 1: "communist", 3: "pixie", 4: "evilpixie"} {
+				assert.NotZero(t, counts[seat][sim.EvMove], "%s moves", name)
+			}
+			assert.Zero(t, counts[2][sim.EvMove], "stinky never fortifies")
+		})
+	}
+}
+
+// BenchmarkGameB plays six-seat games of the bots of this group under
+// mars2006.
+func BenchmarkGameB(b *testing.B) {
+	seats, err := registry.Default().ParseSeats("angry,communist,stinky,pixie,evilpixie,stinky", nil)
+	require.NoError(b, err)
+	r, err := sim.LoadRules("mars2006")
+	require.NoError(b, err)
+	m, err := r.LoadMap()
+	require.NoError(b, err)
+	g, err := sim.NewGame(m, r, len(seats))
+	require.NoError(b, err)
+	players := make([]sim.Player, len(seats))
+	for i := range players {
+		players[i], err = seats[i].New()
+		require.NoError(b, err)
+	}
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		if _, err := g.Play(players, 1, uint64(i)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
