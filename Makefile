@@ -9,10 +9,12 @@ FUZZTIME  ?= 10s
 
 .PHONY: run tournament-demo test build vet fmt lint bench bench-engine fuzz figures notebooks notebooks-quick clean
 
-## run: the main job on the embedded defaults: a batch of games on every core with a summary table.
-## Run again, it finishes an interrupted batch or re-prints a complete one (-resume); `make clean` starts over.
+## run: the main job on the embedded defaults: a batch of games on every core with a summary table,
+## then a reduced tournament of MARS and five Lux-style bots with the paper's tables and figures.
+## Run again, it finishes an interrupted run or re-prints a complete one (-resume); `make clean` starts over.
 run:
 	$(GO) run ./cmd/marslab batch -players $(PLAYERS) -games $(GAMES) -seed $(SEED) -out $(OUT) -resume
+	$(MAKE) --no-print-directory tournament-demo
 
 ## tournament-demo: a reduced round-robin tournament (MARS and five Lux-style bots, 300 games in
 ## 4-player line-ups): Tables 5-6, head to head and figures in results/tournament-demo.
