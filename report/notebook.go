@@ -98,8 +98,9 @@ type kind struct {
 }
 
 var kinds = map[string]kind{
-	"dice":   {diceNotes, parseDice},
-	"engine": {engineNotes, parseEngine},
+	"dice":       {diceNotes, parseDice},
+	"engine":     {engineNotes, parseEngine},
+	"tournament": {tournamentNotes, parseTournament},
 }
 
 // Kinds returns the notebook kinds, sorted.

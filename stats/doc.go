@@ -2,8 +2,9 @@
 // confidence intervals for a binomial proportion (Wilson, Clopper-Pearson),
 // the exact binomial test and its normal (z) approximation, Pearson's
 // chi-square goodness-of-fit test, paired differences of two candidates
-// measured on the same seeds (continuous and binary outcomes), and Holm's
-// correction of a family of p-values.
+// measured on the same seeds (continuous and binary outcomes), Holm's
+// correction of a family of p-values, and Spearman's rank correlation with
+// its permutation p-value.
 //
 // The distributions underneath are gonum's (gonum.org/v1/gonum/stat/distuv).
 // Every function checks its input and returns an error naming the argument

@@ -93,3 +93,14 @@ func ExampleHolm() {
 	fmt.Printf("%.2f\n", adj)
 	// Output: [0.03 0.06 0.06 0.02]
 }
+
+func ExampleSpearmanTest() {
+	ours := []float64{40, 25, 20, 15, 5}
+	paper := []float64{42.7, 26.0, 14.9, 17.0, 1.0}
+	s, err := stats.SpearmanTest(ours, paper, 0, 1)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Printf("rho = %.1f, exact p = %.3f over %d permutations\n", s.Rho, s.P, s.Permutations)
+	// Output: rho = 0.9, exact p = 0.083 over 120 permutations
+}

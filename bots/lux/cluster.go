@@ -82,10 +82,10 @@ type Cluster struct {
 
 func newCluster(v variant) *Cluster { return &Cluster{v: v, goal: -1} }
 
-// Start records the seat and resets the turn.
+// Start records the seat and clears the last game's goal, root and plan step.
 func (c *Cluster) Start(s *sim.State, seat int, rng *rand.Rand) {
 	c.BasePlayer.Start(s, seat, rng)
-	c.goal, c.stage = -1, 0
+	c.goal, c.root, c.stage, c.lastCard = -1, -1, 0, false
 }
 
 // chooseGoal sets the goal continent and the root of its cluster.
