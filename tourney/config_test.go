@@ -71,7 +71,7 @@ func TestResolve(t *testing.T) {
 	c.Bots[1] = "angryy"
 	_, err = c.Resolve(reg)
 	assert.ErrorContains(t, err, `t.toml: key bots: entry 1: `)
-	assert.ErrorContains(t, err, `unknown bot "angryy" (registered: aggressive, cautious, mars`)
+	assert.ErrorContains(t, err, `unknown bot "angryy" (registered: aggressive, angry, `)
 
 	c.Bots[1] = "aggressive"
 	c.Rules = "nosuch"
