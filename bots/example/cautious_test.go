@@ -158,22 +158,11 @@ func TestCautiousGames(t *testing.T) {
 }
 
 func BenchmarkCautiousGame(b *testing.B) {
-	seats, err := registry.Default().ParseSeats("cautious,aggressive,random,cautious", nil)
+	tab, err := registry.Default().NewTable("cautious,aggressive,random,cautious", "mars2006")
 	require.NoError(b, err)
-	r, err := sim.LoadRules("mars2006")
-	require.NoError(b, err)
-	m, err := r.LoadMap()
-	require.NoError(b, err)
-	g, err := sim.NewGame(m, r, len(seats))
-	require.NoError(b, err)
-	players := make([]sim.Player, len(seats))
-	for i := range players {
-		players[i], err = seats[i].New()
-		require.NoError(b, err)
-	}
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
-		if _, err := g.Play(players, 1, uint64(i)); err != nil {
+		if _, err := tab.Play(1, uint64(i)); err != nil {
 			b.Fatal(err)
 		}
 	}

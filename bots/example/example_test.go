@@ -4,40 +4,21 @@ import (
 	"fmt"
 
 	"marslab/bots/registry"
-	"marslab/sim"
 )
 
 // Example plays the game of marslab play -players cautious,aggressive,random
 // -seed 1: the registry knows cautious once go generate ./bots/registry has
 // listed the package.
 func Example() {
-	seats, err := registry.Default().ParseSeats("cautious,aggressive,random", nil)
+	tab, err := registry.Default().NewTable("cautious,aggressive,random", "mars2006")
 	if err != nil {
 		panic(err)
 	}
-	r, err := sim.LoadRules("mars2006")
+	res, err := tab.Play(1, 0)
 	if err != nil {
 		panic(err)
 	}
-	m, err := r.LoadMap()
-	if err != nil {
-		panic(err)
-	}
-	g, err := sim.NewGame(m, r, len(seats))
-	if err != nil {
-		panic(err)
-	}
-	players := make([]sim.Player, len(seats))
-	for i, seat := range seats {
-		if players[i], err = seat.New(); err != nil {
-			panic(err)
-		}
-	}
-	res, err := g.Play(players, 1, 0)
-	if err != nil {
-		panic(err)
-	}
-	fmt.Println("winner:", seats[res.Winner].Label, "in round", res.Rounds)
+	fmt.Println("winner:", tab.Seats[res.Winner].Label, "in round", res.Rounds)
 	fmt.Println("faults:", res.Faults)
 	// Output:
 	// winner: cautious in round 17

@@ -73,22 +73,11 @@ func familyGames(t *testing.T, spec string, games int) {
 
 // BenchmarkLuxGame plays six-player games of the Cluster family.
 func BenchmarkLuxGame(b *testing.B) {
-	seats, err := registry.Default().ParseSeats(clusterSeats, nil)
+	tab, err := registry.Default().NewTable(clusterSeats, "classic")
 	require.NoError(b, err)
-	r, err := sim.LoadRules("classic")
-	require.NoError(b, err)
-	m, err := r.LoadMap()
-	require.NoError(b, err)
-	g, err := sim.NewGame(m, r, len(seats))
-	require.NoError(b, err)
-	players := make([]sim.Player, len(seats))
-	for i := range players {
-		players[i], err = seats[i].New()
-		require.NoError(b, err)
-	}
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
-		if _, err := g.Play(players, 1, uint64(i)); err != nil {
+		if _, err := tab.Play(1, uint64(i)); err != nil {
 			b.Fatal(err)
 		}
 	}

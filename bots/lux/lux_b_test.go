@@ -140,22 +140,11 @@ func TestGamesB(t *testing.T) {
 // BenchmarkGameB plays six-seat games of the bots of this group under
 // mars2006.
 func BenchmarkGameB(b *testing.B) {
-	seats, err := registry.Default().ParseSeats("angry,communist,stinky,pixie,evilpixie,stinky", nil)
+	tab, err := registry.Default().NewTable("angry,communist,stinky,pixie,evilpixie,stinky", "mars2006")
 	require.NoError(b, err)
-	r, err := sim.LoadRules("mars2006")
-	require.NoError(b, err)
-	m, err := r.LoadMap()
-	require.NoError(b, err)
-	g, err := sim.NewGame(m, r, len(seats))
-	require.NoError(b, err)
-	players := make([]sim.Player, len(seats))
-	for i := range players {
-		players[i], err = seats[i].New()
-		require.NoError(b, err)
-	}
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
-		if _, err := g.Play(players, 1, uint64(i)); err != nil {
+		if _, err := tab.Play(1, uint64(i)); err != nil {
 			b.Fatal(err)
 		}
 	}
