@@ -295,8 +295,8 @@ func (c *Cluster) weakestAround(s *sim.State, t int) int {
 	return best
 }
 
-// Occupy moves all or nothing (see Cluster), or half for a card attack of
-// the variants that do so.
+// Occupy moves all or nothing (see Cluster), half for a card attack of
+// the variants that do so, and everything for a step of the sweep.
 func (c *Cluster) Occupy(s *sim.State, from, to, lo, hi int) int {
 	if c.sweeping {
 		return hi
@@ -362,8 +362,8 @@ type sweepStep struct{ from, to int }
 // it; with more, or too few armies, it holds. The simulation ends when a
 // round changes nothing. It succeeds, and the sweep is attacked for real,
 // when at least one conquest was simulated and the front has collapsed to
-// a single point (or none): every territory of the bot touching an enemy
-// would be that one point.
+// a single point (or none): the cluster would touch its enemies at that
+// one territory only.
 func (c *Cluster) planSweep() bool {
 	b, p := &c.b, c.Seat
 	n := b.NumTerritories()
