@@ -1,6 +1,7 @@
 package blocks
 
 import (
+	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -456,4 +457,96 @@ func TestNoAllocs(t *testing.T) {
 		BestRatioAttack(b, 2)
 	})
 	assert.Zero(t, allocs)
+}
+
+// scanRoute is the cheapest route by the definition of
+// Search.RouteToContinent, searched the plain way: Dijkstra's search with a
+// linear scan for the cheapest unsettled territory (the lowest id among
+// equals), stopping at the first territory of c settled.
+func scanRoute(b *Board, p, c int) (route []int, cost int, ok bool) {
+	n := b.NumTerritories()
+	const inf = int(^uint(0) >> 1)
+	dist, prev, done := make([]int, n), make([]int, n), make([]bool, n)
+	for t := range n {
+		dist[t], prev[t] = inf, -1
+		if b.Owner[t] == p {
+			dist[t] = 0
+		}
+	}
+	for {
+		u := -1
+		for t := range n {
+			if !done[t] && dist[t] < inf && (u < 0 || dist[t] < dist[u]) {
+				u = t
+			}
+		}
+		if u < 0 {
+			return nil, 0, false
+		}
+		done[u] = true
+		if b.Map.Territories[u].Continent == c {
+			for t := u; t >= 0; t = prev[t] {
+				route = append(route, t)
+			}
+			slices.Reverse(route)
+			return route, dist[u], true
+		}
+		for _, v := range b.Map.Territories[u].Neighbors {
+			if b.Owner[v] != p && !done[v] && dist[u]+b.Armies[v] < dist[v] {
+				dist[v], prev[v] = dist[u]+b.Armies[v], u
+			}
+		}
+	}
+}
+
+// TestRoutesMatchScan checks RouteToContinent and Routes/Route against
+// scanRoute on random positions of the classic map (armies 0..5, so that
+// ties in cost abound), for every seat and continent, with and without a
+// cost bound and a continent set.
+func TestRoutesMatchScan(t *testing.T) {
+	m, err := sim.LoadMap("classic")
+	require.NoError(t, err)
+	b := NewBoard(m)
+	rng := rand.New(rand.NewPCG(3, 4))
+	var r Search
+	const noBound = int(^uint(0) >> 1)
+	routes := 0
+	for range 200 {
+		for i := range b.Owner {
+			b.Owner[i], b.Armies[i] = rng.IntN(4), rng.IntN(6)
+		}
+		for p := range 5 { // seat 4 owns nothing
+			for c := range m.Continents {
+				want, wantCost, wantOK := scanRoute(b, p, c)
+				route, cost, ok := r.RouteToContinent(nil, b, p, c)
+				require.Equal(t, wantOK, ok)
+				require.Equal(t, want, route)
+				require.Equal(t, wantCost, cost)
+				if ok {
+					routes++
+				}
+			}
+			below := 1 + rng.IntN(12)
+			some := 1 + uint64(rng.IntN(1<<len(m.Continents)-1))
+			for _, bound := range []int{noBound, below} {
+				for _, into := range []uint64{0, some} {
+					r.Routes(b, p, bound, into)
+					for c := range m.Continents {
+						if into != 0 && into&(1<<c) == 0 {
+							continue
+						}
+						want, wantCost, wantOK := scanRoute(b, p, c)
+						if wantOK && wantCost >= bound {
+							want, wantCost, wantOK = nil, 0, false
+						}
+						route, cost, ok := r.Route(nil, c)
+						require.Equal(t, wantOK, ok, "p %d c %d below %d into %b", p, c, bound, into)
+						require.Equal(t, want, route)
+						require.Equal(t, wantCost, cost)
+					}
+				}
+			}
+		}
+	}
+	assert.Greater(t, routes, 2000)
 }

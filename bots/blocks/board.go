@@ -96,6 +96,17 @@ func (b *Board) FriendlyNeighbors(p, t int) int {
 	return len(b.Map.Territories[t].Neighbors) - b.EnemyNeighbors(p, t)
 }
 
+// surrounded reports whether every neighbour of t is p's (FriendlyNeighbors
+// equal to the neighbour count, stopping at the first other).
+func (b *Board) surrounded(p, t int) bool {
+	for _, u := range b.Map.Territories[t].Neighbors {
+		if b.Owner[u] != p {
+			return false
+		}
+	}
+	return true
+}
+
 // EnemyArmiesAround returns the total armies on t's neighbours not owned
 // by p.
 func (b *Board) EnemyArmiesAround(p, t int) int {

@@ -28,7 +28,7 @@ func EasyExpand(b *Board, p int) (from, to int, ok bool) {
 // armies. ok is false when there is none.
 func FillOut(b *Board, p int) (from, to int, ok bool) {
 	for u, o := range b.Owner {
-		if o == p || b.FriendlyNeighbors(p, u) != len(b.Map.Territories[u].Neighbors) {
+		if o == p || !b.surrounded(p, u) {
 			continue
 		}
 		if t := b.StrongestOwnedNeighbor(p, u); t >= 0 && b.Armies[t] > b.Armies[u] {

@@ -101,17 +101,30 @@ func AttackForCard(b *Board, p int, k float64) (from, to int, ok bool) {
 // target of the Lux "kill dominant player" block.
 func DominantPlayer(s *sim.State, p int) int {
 	armies, income, terrs := 0, 0, s.NumTerritories()
+	// The incomes of the first seats, kept from the first loop for the
+	// second (Income walks the continents).
+	var kept [8]int
 	for q := range s.NumPlayers() {
 		if s.Alive(q) {
 			armies += s.TotalArmies(q)
-			income += s.Income(q)
+			in := s.Income(q)
+			income += in
+			if q < len(kept) {
+				kept[q] = in
+			}
 		}
 	}
 	for q := range s.NumPlayers() {
 		if q == p || !s.Alive(q) {
 			continue
 		}
-		if 2*s.TotalArmies(q) >= armies || 2*s.Income(q) >= income || 2*s.TerritoryCount(q) >= terrs {
+		in := 0
+		if q < len(kept) {
+			in = kept[q]
+		} else {
+			in = s.Income(q)
+		}
+		if 2*s.TotalArmies(q) >= armies || 2*in >= income || 2*s.TerritoryCount(q) >= terrs {
 			return q
 		}
 	}
@@ -134,20 +147,48 @@ func ownedByBonus(b *Board, q int, done uint64) int {
 	return best
 }
 
+// ownedMask returns the bit set of the continents with ids below 64 that q
+// owns wholly.
+func ownedMask(b *Board, q int) uint64 {
+	var m uint64
+	for c := range min(len(b.Map.Continents), 64) {
+		if b.OwnsContinent(q, c) {
+			m |= 1 << c
+		}
+	}
+	return m
+}
+
 // KillDominantPlace returns where the Lux "kill dominant player" block
 // places p's armies against opponent q: the start of the cheapest route
-// (see Search.RouteToContinent) into any continent q owns. It returns the
+// (see Search.RouteToContinent; one Search.Routes for all of them) into
+// any continent q owns. It returns the
 // route buffer for reuse; ok is false when q owns no continent or p cannot
 // reach one.
 func KillDominantPlace(route []int, r *Search, b *Board, p, q int) (at int, buf []int, ok bool) {
+	var into uint64 // q's continents, or 0 (all) if one has an id >= 64
+	for c := range b.Map.Continents {
+		if b.OwnsContinent(q, c) {
+			if c >= 64 {
+				into = 0
+				break
+			}
+			into |= 1 << c
+		}
+	}
 	at, best := -1, 0
+	searched := false
 	for c := range b.Map.Continents {
 		if !b.OwnsContinent(q, c) {
 			continue
 		}
+		if !searched {
+			r.Routes(b, p, int(^uint(0)>>1), into)
+			searched = true
+		}
 		var cost int
 		var found bool
-		route, cost, found = r.RouteToContinent(route[:0], b, p, c)
+		route, cost, found = r.Route(route[:0], c)
 		if found && (at < 0 || cost < best) {
 			at, best = route[0], cost
 		}
@@ -157,21 +198,32 @@ func KillDominantPlace(route []int, r *Search, b *Board, p, q int) (at int, buf 
 
 // KillDominantAttack returns the next attack of the Lux "kill dominant
 // player" block against opponent q: for each continent q owns, largest
-// bonus first, the cheapest route into it (see Search.RouteToContinent);
+// bonus first, the cheapest route into it (see Search.RouteToContinent;
+// one Search.Routes for all of them);
 // the first whose start holds more armies than the route's cost is
 // attacked along its first step. It returns the route buffer for reuse; ok
 // is false when no route qualifies.
 func KillDominantAttack(route []int, r *Search, b *Board, p, q int) (from, to int, buf []int, ok bool) {
 	var done uint64
+	searched := false
 	for {
 		c := ownedByBonus(b, q, done)
 		if c < 0 || c >= 64 {
 			return -1, -1, route, false
 		}
 		done |= 1 << c
+		if !searched {
+			// Only a route cheaper than p's strongest territory qualifies.
+			strongest, _ := b.StrongestOwned(p)
+			if strongest < 0 {
+				return -1, -1, route, false
+			}
+			r.Routes(b, p, b.Armies[strongest], ownedMask(b, q))
+			searched = true
+		}
 		var cost int
 		var found bool
-		route, cost, found = r.RouteToContinent(route[:0], b, p, c)
+		route, cost, found = r.Route(route[:0], c)
 		if found && len(route) >= 2 && b.Armies[route[0]] > cost && b.Armies[route[0]] >= 2 {
 			return route[0], route[1], route, true
 		}
@@ -309,11 +361,26 @@ func PlaceOnClusterBorder(buf []sim.Placement, border []int, r *Search, b *Board
 func FortifyCluster(buf []sim.Move, r *Search, b *Board, p, root int) []sim.Move {
 	start := len(buf)
 	buf = r.FortifyTowardFront(buf, b, p)
+	if len(buf) == start {
+		return buf
+	}
+	// The cluster of root, marked once, decides every move.
+	n := b.NumTerritories()
+	if len(r.mark) < n {
+		r.mark = make([]bool, n)
+	}
+	comp := r.Component(b, p, root)
+	for _, t := range comp {
+		r.mark[t] = true
+	}
 	keep := buf[:start]
 	for _, m := range buf[start:] {
-		if r.Connected(b, p, root, m.From) {
+		if r.mark[m.From] {
 			keep = append(keep, m)
 		}
+	}
+	for _, t := range comp {
+		r.mark[t] = false
 	}
 	return keep
 }

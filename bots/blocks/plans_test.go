@@ -1,6 +1,7 @@
 package blocks
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -161,6 +162,48 @@ func TestCashierBest(t *testing.T) {
 	assert.Equal(t, [3]int{0, 2, 3}, set)
 	_, ok = c.Best(s, 1)
 	assert.False(t, ok, "seat 1's hand is hidden")
+}
+
+// TestCashierFewerWilds: with equal cards of owned territories, the set
+// with fewer wild cards wins over one that comes first. Seat 0 (owning a
+// and b) holds c, a wild, e and a (symbols 2, wild, 1, 0): the sets [0 1 3]
+// (c, wild, a), [0 2 3] (c, e, a) and [1 2 3] (wild, e, a) each show a;
+// [0 1 3] comes first, [0 2 3] has no wild.
+func TestCashierFewerWilds(t *testing.T) {
+	m, err := sim.LoadMap("testdata/fork.toml")
+	require.NoError(t, err)
+	r, err := sim.LoadRules("classic")
+	require.NoError(t, err)
+	pos, err := sim.LoadPosition("testdata/fork-3.toml", m, r)
+	require.NoError(t, err)
+	card := func(name string) sim.Card {
+		if name == "wild" {
+			return sim.Card{Territory: -1, Symbol: sim.Wild}
+		}
+		id, ok := m.TerritoryID(name)
+		require.True(t, ok)
+		return sim.Card{Territory: int16(id), Symbol: uint8(id % 3)}
+	}
+	// Back to the deck with seat 0's hand, then deal c, wild, e, a.
+	pos.Deck = append(pos.Deck, pos.Hands[0]...)
+	pos.Hands[0] = nil
+	for _, name := range []string{"c", "wild", "e", "a"} {
+		c := card(name)
+		i := slices.Index(pos.Deck, c)
+		require.GreaterOrEqual(t, i, 0, name)
+		pos.Deck = slices.Delete(pos.Deck, i, i+1)
+		pos.Hands[0] = append(pos.Hands[0], c)
+	}
+	s, err := sim.NewStateAt(m, r, pos, 0)
+	require.NoError(t, err)
+	trades, ok := s.ValidTrades(0, nil)
+	require.True(t, ok)
+	require.Equal(t, [][3]int{{0, 1, 2}, {0, 1, 3}, {0, 2, 3}, {1, 2, 3}}, trades, "the sets, in order")
+	var c Cashier
+	set, ok := c.Best(s, 0)
+	require.True(t, ok)
+	assert.Equal(t, [3]int{0, 2, 3}, set, "one owned card each; no wild")
+	require.NoError(t, s.CheckTrade(0, set))
 }
 
 func BenchmarkPlans(b *testing.B) {

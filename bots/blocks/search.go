@@ -7,20 +7,23 @@ import "marslab/sim"
 // Connected, Linked, AppendClusterBorder, FortifyTowardFront) are the
 // engine's own, sim.OwnedPaths, run on the board's owners; RouteToContinent,
 // through other players' territories and weighted by their armies, is a
-// search of its own. Nothing is allocated once the buffers are sized for
+// search of its own (Routes answers it for every continent at once). Nothing is allocated once the buffers are sized for
 // the map (the first search on a map sizes them). The zero value is ready
 // to use. A result slice returned by a method is reused by the next call.
 type Search struct {
 	paths sim.OwnedPaths
-	comp  []int // Component's result
-	steps []int // owned steps from a cluster's root or from the front
-	srcs  []int // the front: sources of FortifyTowardFront
+	comp  []int  // Component's result
+	mark  []bool // scratch membership flags, all false between calls
+	steps []int  // owned steps from a cluster's root or from the front
+	srcs  []int  // the front: sources of FortifyTowardFront
 
-	// RouteToContinent's buffers.
-	done []uint32 // done[t] == gen: t settled in the current search
-	gen  uint32
-	dist []int
-	prev []int
+	// The buffers of RouteToContinent and Routes.
+	done  []uint32 // done[t] == gen: t settled in the current search
+	gen   uint32
+	dist  []int
+	prev  []int
+	first []int       // per continent: its first territory settled, -1 if none
+	heap  []routeItem // the search's frontier
 }
 
 // prepareRoute sizes RouteToContinent's buffers for a map of n
@@ -88,32 +91,100 @@ func (r *Search) AppendClusterBorder(dst []int, b *Board, p, root int) []int {
 // the one found first from the lowest ids wins. ok is false when p owns no
 // territory.
 func (r *Search) RouteToContinent(dst []int, b *Board, p, c int) (route []int, cost int, ok bool) {
+	end := r.routes(b, p, c, int(^uint(0)>>1), 0)
+	if end < 0 {
+		return dst, 0, false
+	}
+	return r.appendRoute(dst, end), r.dist[end], true
+}
+
+// Routes runs the search of RouteToContinent for p into the continents of
+// the bit set into (ids below 64; 0 for every continent) at once, keeping
+// only the routes that cost less than below; Route then answers for those
+// continents until the next search of r. Route(dst, c) after Routes(b, p,
+// below, into) gives what RouteToContinent(dst, b, p, c) gives when that
+// route costs less than below, and no route otherwise, at the cost of one
+// search, which stops once it has reached every continent of into or a
+// cost of below.
+func (r *Search) Routes(b *Board, p, below int, into uint64) {
+	r.routes(b, p, -1, below, into)
+}
+
+// Route appends to dst the cheapest route into continent c found by the
+// last Routes, and returns it with its cost (see RouteToContinent); ok is
+// false when the route does not exist.
+func (r *Search) Route(dst []int, c int) (route []int, cost int, ok bool) {
+	if c < 0 || c >= len(r.first) || r.first[c] < 0 {
+		return dst, 0, false
+	}
+	end := r.first[c]
+	return r.appendRoute(dst, end), r.dist[end], true
+}
+
+// appendRoute appends the route of the last search ending at end.
+func (r *Search) appendRoute(dst []int, end int) []int {
+	start := len(dst)
+	for t := end; t >= 0; t = r.prev[t] {
+		dst = append(dst, t)
+	}
+	for i, j := start, len(dst)-1; i < j; i, j = i+1, j-1 {
+		dst[i], dst[j] = dst[j], dst[i]
+	}
+	return dst
+}
+
+// routes runs Dijkstra's search from all of p's territories through the
+// other players' territories, each entered at the cost of its armies. It
+// settles the territories in order of cost, the lowest id first among
+// equal costs, and records in r.first the first territory settled in each
+// continent. It stops when it settles a territory of continent stop (never
+// for stop < 0), and returns that territory, or -1; when the cheapest
+// territory left costs below or more; and when it has reached every
+// continent of the bit set into (if not 0).
+func (r *Search) routes(b *Board, p, stop, below int, into uint64) int {
 	n := b.NumTerritories()
 	r.prepareRoute(n)
+	nc := len(b.Map.Continents)
+	if cap(r.first) < nc {
+		r.first = make([]int, nc)
+	}
+	r.first = r.first[:nc]
+	for c := range r.first {
+		r.first[c] = -1
+	}
 	const inf = int(^uint(0) >> 1)
+	h := r.heap[:0]
 	for t := range n {
 		r.prev[t] = -1
 		if b.Owner[t] == p {
 			r.dist[t] = 0
+			h = append(h, routeItem{0, t}) // ascending: already a heap
 		} else {
 			r.dist[t] = inf
 		}
 	}
-	// Dijkstra with a linear scan for the nearest unsettled territory: the
-	// maps are small, and the scan needs no heap.
 	end := -1
-	for {
-		u := -1
-		for t := range n {
-			if r.done[t] != r.gen && r.dist[t] < inf && (u < 0 || r.dist[t] < r.dist[u]) {
-				u = t
-			}
+	for len(h) > 0 {
+		var it routeItem
+		it, h = popRoute(h)
+		u := it.t
+		if r.done[u] == r.gen || it.d != r.dist[u] {
+			continue // a stale entry
 		}
-		if u < 0 {
+		if it.d >= below {
 			break
 		}
 		r.done[u] = r.gen
-		if b.Map.Territories[u].Continent == c {
+		c := b.Map.Territories[u].Continent
+		if r.first[c] < 0 {
+			r.first[c] = u
+			if c < 64 && into&(1<<c) != 0 {
+				if into &^= 1 << c; into == 0 {
+					break
+				}
+			}
+		}
+		if c == stop {
 			end = u
 			break
 		}
@@ -123,20 +194,56 @@ func (r *Search) RouteToContinent(dst []int, b *Board, p, c int) (route []int, c
 			}
 			if d := r.dist[u] + b.Armies[v]; d < r.dist[v] {
 				r.dist[v], r.prev[v] = d, u
+				h = pushRoute(h, routeItem{d, v})
 			}
 		}
 	}
-	if end < 0 {
-		return dst, 0, false
+	r.heap = h[:0]
+	return end
+}
+
+// routeItem is an entry of the search's heap: territory t at cost d.
+type routeItem struct{ d, t int }
+
+// less orders heap entries by cost, then territory id.
+func (a routeItem) less(b routeItem) bool { return a.d < b.d || a.d == b.d && a.t < b.t }
+
+// pushRoute adds it to the binary min-heap h.
+func pushRoute(h []routeItem, it routeItem) []routeItem {
+	h = append(h, it)
+	for i := len(h) - 1; i > 0; {
+		j := (i - 1) / 2
+		if !h[i].less(h[j]) {
+			break
+		}
+		h[i], h[j] = h[j], h[i]
+		i = j
 	}
-	start := len(dst)
-	for t := end; t >= 0; t = r.prev[t] {
-		dst = append(dst, t)
+	return h
+}
+
+// popRoute removes and returns the least entry of the non-empty heap h.
+func popRoute(h []routeItem) (routeItem, []routeItem) {
+	top := h[0]
+	last := len(h) - 1
+	h[0] = h[last]
+	h = h[:last]
+	for i := 0; ; {
+		l := 2*i + 1
+		if l >= len(h) {
+			break
+		}
+		m := l
+		if l+1 < len(h) && h[l+1].less(h[l]) {
+			m = l + 1
+		}
+		if !h[m].less(h[i]) {
+			break
+		}
+		h[i], h[m] = h[m], h[i]
+		i = m
 	}
-	for i, j := start, len(dst)-1; i < j; i, j = i+1, j-1 {
-		dst[i], dst[j] = dst[j], dst[i]
-	}
-	return dst, r.dist[end], true
+	return top, h
 }
 
 // FortifyTowardFront appends to buf the moves that push every interior

@@ -21,7 +21,7 @@ const (
 	stepCard                    // blocks.AttackForCard(1), only with nothing conquered this turn
 	stepHogWild                 // blocks.HogWild when blocks.Dominates
 	stepStalemate               // blocks.HogWild when blocks.Stalemate
-	stepSweep                   // Shaft's sweep, only with nothing conquered this turn
+	stepSweep                   // Shaft's sweep, planned only with nothing conquered this turn
 )
 
 // planStep is a step of a plan; Once steps give at most one attack per turn.
@@ -57,7 +57,8 @@ type variant struct {
 // it moves everything in when the captured territory's weakest enemy
 // neighbour (preferring those inside the goal continent) is no stronger
 // than the attacker's, else the minimum (all or nothing); a card attack
-// moves half (Quo, Bort) or the minimum (Yakool, Boscoe). It fortifies its
+// moves half (Quo, Bort) or the minimum (Yakool, Boscoe); a conquest of
+// Shaft's and Quo's sweep (see planSweep) moves everything. It fortifies its
 // goal cluster toward its border (blocks.FortifyCluster; one move, the
 // largest, where the rules allow one). Cluster, Shaft and Yakool trade only
 // when forced; Quo, Boscoe and Bort trade whenever they hold a set,
@@ -72,7 +73,12 @@ type Cluster struct {
 	cash   blocks.Cashier
 	route  []int
 	border []int
-	seen   []bool // scratch of sweep
+	seen   []bool       // scratch of planSweep
+	front  []sweepEntry // scratch of planSweep
+
+	sweepPlan []sweepStep // the conquests of the turn's sweep
+	sweepAt   int         // the next step of sweepPlan
+	sweeping  bool        // the last attack order was a sweep step
 
 	goal     int  // goal continent of the turn, -1 for none
 	root     int  // root territory of the goal cluster
@@ -86,6 +92,7 @@ func newCluster(v variant) *Cluster { return &Cluster{v: v, goal: -1} }
 func (c *Cluster) Start(s *sim.State, seat int, rng *rand.Rand) {
 	c.BasePlayer.Start(s, seat, rng)
 	c.goal, c.root, c.stage, c.lastCard = -1, -1, 0, false
+	c.sweepPlan, c.sweepAt, c.sweeping = c.sweepPlan[:0], 0, false
 }
 
 // chooseGoal sets the goal continent and the root of its cluster.
@@ -175,6 +182,7 @@ func (c *Cluster) PlaceInitial(s *sim.State) int {
 // Place starts a new turn's attack plan and places the armies.
 func (c *Cluster) Place(s *sim.State, armies int, buf []sim.Placement) []sim.Placement {
 	c.stage = 0
+	c.sweepPlan, c.sweepAt, c.sweeping = c.sweepPlan[:0], 0, false
 	return c.place(s, armies, buf)
 }
 
@@ -248,9 +256,7 @@ func (c *Cluster) try(s *sim.State, st step) (from, to int, ok bool) {
 			return blocks.HogWild(b, p)
 		}
 	case stepSweep:
-		if !s.ConqueredThisTurn() {
-			return c.sweep()
-		}
+		return c.sweep(s.ConqueredThisTurn())
 	}
 	return -1, -1, false
 }
@@ -262,7 +268,7 @@ func (c *Cluster) Attack(s *sim.State) (sim.AttackOrder, bool) {
 	for ; c.stage < len(c.v.plan); c.stage++ {
 		st := c.v.plan[c.stage]
 		if from, to, ok := c.try(s, st.step); ok {
-			c.lastCard = st.step == stepCard
+			c.lastCard, c.sweeping = st.step == stepCard, st.step == stepSweep
 			if st.once {
 				c.stage++
 			}
@@ -289,9 +295,12 @@ func (c *Cluster) weakestAround(s *sim.State, t int) int {
 	return best
 }
 
-// Occupy moves all or nothing (see Cluster), or half for a card attack of
-// the variants that do so.
+// Occupy moves all or nothing (see Cluster), half for a card attack of
+// the variants that do so, and everything for a step of the sweep.
 func (c *Cluster) Occupy(s *sim.State, from, to, lo, hi int) int {
+	if c.sweeping {
+		return hi
+	}
 	if c.lastCard {
 		if c.v.cardHalf {
 			return max(lo, min(hi, (s.Armies(from)+1)/2))
@@ -329,52 +338,114 @@ func (c *Cluster) Fortify(s *sim.State, buf []sim.Move) []sim.Move {
 	return buf
 }
 
-// sweep returns Shaft's sweep attack: the first (lowest id) territory of
-// the bot with at least 2 armies whose simulated push collapses to a single
-// point, and the first step of that push. The push starts with the
-// territory's armies less one; at each step the current territory must have
-// exactly one enemy neighbour not yet in the chain, which it conquers at a
-// cost of that neighbour's armies (it needs more) and enters leaving one
-// army behind; the push collapses to a point when a step finds no enemy
-// neighbour left outside the chain, and fails at two or more, or when the
-// armies run out.
-func (c *Cluster) sweep() (from, to int, ok bool) {
+// sweepEntry is a point of the simulated front of Shaft's sweep: the
+// territory it stands on and the armies it carries.
+type sweepEntry struct {
+	at, armies int
+	alive      bool
+}
+
+// sweepStep is one conquest of a planned sweep.
+type sweepStep struct{ from, to int }
+
+// planSweep simulates Shaft's sweep and, when it succeeds, stores its
+// conquests in c.sweepPlan (and c.sweepAt = 0) and reports true.
+//
+// The front starts as the border territories of the root's cluster (see
+// Cluster; the strongest territory's cluster when the root is lost), each
+// carrying its armies less one. Territories of the bot and those the
+// simulation conquered are seen. Round after round, in id order of the
+// starting points, every live point of the front looks at its enemy
+// neighbours not yet seen: with none it leaves the front (it has become
+// interior); with exactly one, which it outnumbers, it conquers it at the
+// cost of that territory's armies, leaves one army behind and moves on to
+// it; with more, or too few armies, it holds. The simulation ends when a
+// round changes nothing. It succeeds, and the sweep is attacked for real,
+// when at least one conquest was simulated and the front has collapsed to
+// a single point (or none): the cluster would touch its enemies at that
+// one territory only.
+func (c *Cluster) planSweep() bool {
 	b, p := &c.b, c.Seat
 	n := b.NumTerritories()
 	if len(c.seen) < n {
 		c.seen = make([]bool, n)
 	}
+	root := c.root
+	if root < 0 || root >= n || b.Owner[root] != p {
+		root, _ = b.StrongestOwned(p)
+	}
+	if root < 0 {
+		return false
+	}
+	c.border = c.r.AppendClusterBorder(c.border[:0], b, p, root)
 	for t, o := range b.Owner {
-		if o != p || b.Armies[t] < 2 || !b.IsBorder(p, t) {
-			continue
-		}
-		clear(c.seen)
-		c.seen[t] = true
-		cur, moving, first := t, b.Armies[t]-1, -1
-		for {
+		c.seen[t] = o == p
+	}
+	c.front = c.front[:0]
+	for _, t := range c.border {
+		c.front = append(c.front, sweepEntry{at: t, armies: b.Armies[t] - 1, alive: true})
+	}
+	c.sweepPlan, c.sweepAt = c.sweepPlan[:0], 0
+	for changed := true; changed; {
+		changed = false
+		for i := range c.front {
+			e := &c.front[i]
+			if !e.alive {
+				continue
+			}
 			next, count := -1, 0
-			for _, u := range b.Map.Territories[cur].Neighbors {
-				if b.Owner[u] != p && !c.seen[u] {
+			for _, u := range b.Map.Territories[e.at].Neighbors {
+				if !c.seen[u] {
 					next = u
 					count++
 				}
 			}
-			if count == 0 {
-				if first >= 0 {
-					return t, first, true
-				}
-				break
+			switch {
+			case count == 0:
+				e.alive = false
+				changed = true
+			case count == 1 && e.armies > b.Armies[next]:
+				c.seen[next] = true
+				c.sweepPlan = append(c.sweepPlan, sweepStep{e.at, next})
+				e.armies -= b.Armies[next] + 1
+				e.at = next
+				changed = true
 			}
-			if count > 1 || moving <= b.Armies[next] {
-				break
-			}
-			if first < 0 {
-				first = next
-			}
-			c.seen[next] = true
-			moving -= b.Armies[next] + 1
-			cur = next
 		}
+	}
+	live := 0
+	for _, e := range c.front {
+		if e.alive {
+			live++
+		}
+	}
+	if len(c.sweepPlan) == 0 || live > 1 {
+		c.sweepPlan = c.sweepPlan[:0]
+		return false
+	}
+	return true
+}
+
+// sweep returns the next attack of Shaft's sweep: the next conquest of
+// the planned sweep while its attacker is the bot's and holds at least 2
+// armies and its target is still an enemy's; else, if nothing was
+// conquered this turn (conquered false), the first conquest of a new plan
+// (see planSweep). A plan ends at its first step that no longer applies.
+// The sweep's conquests move everything in (see Occupy).
+func (c *Cluster) sweep(conquered bool) (from, to int, ok bool) {
+	b, p := &c.b, c.Seat
+	if c.sweepAt == 0 && !conquered {
+		if !c.planSweep() {
+			return -1, -1, false
+		}
+	}
+	if c.sweepAt < len(c.sweepPlan) {
+		st := c.sweepPlan[c.sweepAt]
+		if b.Owner[st.from] == p && b.Armies[st.from] >= 2 && b.Owner[st.to] != p {
+			c.sweepAt++
+			return st.from, st.to, true
+		}
+		c.sweepAt = len(c.sweepPlan)
 	}
 	return -1, -1, false
 }

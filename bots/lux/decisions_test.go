@@ -152,3 +152,25 @@ func TestVultureHunt(t *testing.T) {
 	p, s = twoState(t, "vulture", "goal.toml", nil)
 	assert.Equal(t, []sim.Placement{{Territory: td, Armies: 3}}, p.Place(s, 3, nil))
 }
+
+// TestShaftHogsWild: Shaft holds only the centre of the grid, facing four
+// enemy territories. No block of its own applies (easy expand wants one
+// enemy neighbour, consolidate two border territories, and the sweep's one
+// point faces four unseen enemies); when its 30 armies exceed all the
+// enemies' together it hogs wild, as Cluster does: split up on its weakest
+// enemy neighbour (b, lowest id of the ties). Outnumbered, it holds.
+func TestShaftHogsWild(t *testing.T) {
+	for _, tt := range []struct {
+		board string
+		want  sim.AttackOrder
+		ok    bool
+	}{
+		{"1:1 1:1 1:1 1:1 0:30 1:1 1:1 1:1 1:1", sim.AttackOrder{From: ge, To: gb, Repeat: true}, true},
+		{"1:5 1:5 1:5 1:5 0:30 1:5 1:5 1:5 1:5", sim.AttackOrder{}, false},
+	} {
+		p, s := gridState(t, "shaft", "classic", tt.board, sim.PhaseAttack)
+		o, ok := p.Attack(s)
+		assert.Equal(t, tt.ok, ok, tt.board)
+		assert.Equal(t, tt.want, o, tt.board)
+	}
+}
