@@ -1,0 +1,192 @@
+package recog
+
+import (
+	"fmt"
+	"math"
+
+	"marslab/sim"
+)
+
+// Model is a data-driven action model: how often a player holding each
+// mission card performs each kind of action on each territory, counted over
+// games whose cards are known (simulated games, seen by an observer). It
+// estimates
+//
+//	P(kind, territory | card) = (n(card, kind, territory) + Alpha) / (n(card) + Alpha * NumKinds * territories)
+//
+// (additive smoothing), the likelihood Data multiplies into its posterior.
+type Model struct {
+	// Cards are the modelled cards (indices into Rules.Missions): the
+	// continent cards, as Cards(Explanations(...)) lists them.
+	Cards []int
+	// Alpha is the additive smoothing, > 0 (1 is Laplace's rule).
+	Alpha float64
+
+	terr   int
+	counts [][]float64 // counts[ci][kind*terr+t]
+	totals []float64   // totals[ci]
+	games  []int       // games[ci]: player-games counted
+}
+
+// NewModel returns an empty model of the continent cards among missions on
+// map m, with smoothing alpha (> 0).
+func NewModel(m *sim.Map, missions []sim.Mission, alpha float64) (*Model, error) {
+	if !(alpha > 0) || math.IsInf(alpha, 0) {
+		return nil, fmt.Errorf("recog: alpha = %v: must be a finite number > 0", alpha)
+	}
+	exps, err := Explanations(m, missions)
+	if err != nil {
+		return nil, err
+	}
+	md := &Model{Cards: Cards(exps), Alpha: alpha, terr: len(m.Territories)}
+	md.counts = make([][]float64, len(md.Cards))
+	for i := range md.counts {
+		md.counts[i] = make([]float64, int(NumKinds)*md.terr)
+	}
+	md.totals = make([]float64, len(md.Cards))
+	md.games = make([]int, len(md.Cards))
+	return md, nil
+}
+
+// index returns the position of card in Cards, or -1.
+func (md *Model) index(card int) int {
+	for i, c := range md.Cards {
+		if c == card {
+			return i
+		}
+	}
+	return -1
+}
+
+// Add counts one player-game of a player holding card that performed the
+// actions acts (only those of Kind and Territory in range); a card the model
+// does not know is ignored.
+func (md *Model) Add(card int, acts []Action) {
+	ci := md.index(card)
+	if ci < 0 {
+		return
+	}
+	md.games[ci]++
+	for _, a := range acts {
+		if a.Kind < 0 || a.Kind >= NumKinds || a.Territory < 0 || a.Territory >= md.terr {
+			continue
+		}
+		md.counts[ci][int(a.Kind)*md.terr+a.Territory]++
+		md.totals[ci]++
+	}
+}
+
+// Games returns the number of player-games counted for the card at
+// position ci of Cards.
+func (md *Model) Games(ci int) int { return md.games[ci] }
+
+// LogLik returns log P(a.Kind, a.Territory | Cards[ci]).
+func (md *Model) LogLik(ci int, a Action) float64 {
+	n := md.counts[ci][int(a.Kind)*md.terr+a.Territory]
+	return math.Log((n + md.Alpha) / (md.totals[ci] + md.Alpha*float64(int(NumKinds)*md.terr)))
+}
+
+// Trainer is a sim.Observer that records every seat's actions in a game
+// for a Model; Commit adds them once the cards are known.
+type Trainer struct {
+	acts [][]Action
+	buf  []Action
+}
+
+// Start prepares the trainer for a game of players seats.
+func (tr *Trainer) Start(players int) {
+	for len(tr.acts) < players {
+		tr.acts = append(tr.acts, nil)
+	}
+	tr.acts = tr.acts[:players]
+	for p := range tr.acts {
+		tr.acts[p] = tr.acts[p][:0]
+	}
+}
+
+// Observe records the actions the event shows.
+func (tr *Trainer) Observe(e *sim.Event) {
+	tr.buf = Actions(tr.buf[:0], e)
+	for _, a := range tr.buf {
+		if a.Player >= 0 && a.Player < len(tr.acts) {
+			tr.acts[a.Player] = append(tr.acts[a.Player], a)
+		}
+	}
+}
+
+// Commit adds the game's actions to md, seat p holding card cards[p].
+func (tr *Trainer) Commit(md *Model, cards []int) {
+	for p, acts := range tr.acts {
+		if p < len(cards) {
+			md.Add(cards[p], acts)
+		}
+	}
+}
+
+// Data is the data-driven recogniser: the same Bayesian update as PHATT
+// (multiply by the likelihood of each observed action, normalise), over
+// the cards themselves, with the likelihoods a Model estimated from
+// simulated games instead of PHATT's hand-set weights. It keeps
+// log-probabilities, so nothing underflows.
+type Data struct {
+	md   *Model
+	logp [][]float64
+	acts []Action
+}
+
+// NewData returns a recogniser using model md (which it reads, never
+// changes; several recognisers may share one).
+func NewData(md *Model) *Data { return &Data{md: md} }
+
+// Start prepares the recogniser for a game of players seats, every card at
+// the uniform prior.
+func (d *Data) Start(players int) {
+	for len(d.logp) < players {
+		d.logp = append(d.logp, make([]float64, len(d.md.Cards)))
+	}
+	d.logp = d.logp[:players]
+	for p := range d.logp {
+		clear(d.logp[p])
+	}
+}
+
+// Observe adds the log-likelihood of every action the event shows to its
+// player's cards.
+func (d *Data) Observe(e *sim.Event) {
+	d.acts = Actions(d.acts[:0], e)
+	for _, a := range d.acts {
+		if a.Player < 0 || a.Player >= len(d.logp) || a.Territory < 0 || a.Territory >= d.md.terr {
+			continue
+		}
+		for ci := range d.logp[a.Player] {
+			d.logp[a.Player][ci] += d.md.LogLik(ci, a)
+		}
+	}
+}
+
+// Probabilities appends seat p's normalised card probabilities, in the order
+// of the model's Cards, to dst and returns it.
+func (d *Data) Probabilities(dst []float64, p int) []float64 {
+	lp := d.logp[p]
+	mx := math.Inf(-1)
+	for _, x := range lp {
+		mx = math.Max(mx, x)
+	}
+	sum := 0.0
+	start := len(dst)
+	for _, x := range lp {
+		v := math.Exp(x - mx)
+		dst = append(dst, v)
+		sum += v
+	}
+	for i := start; i < len(dst); i++ {
+		dst[i] /= sum
+	}
+	return dst
+}
+
+// Predict returns seat p's most probable card, ties broken by tie as
+// PHATT.Predict does.
+func (d *Data) Predict(p int, tie uint64) int {
+	return d.md.Cards[argmaxTie(d.logp[p], tie)]
+}
