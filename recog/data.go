@@ -76,6 +76,19 @@ func (md *Model) Add(card int, acts []Action) {
 	}
 }
 
+// Merge adds the counts of other, a model of the same cards and map, to
+// md. Counts are whole numbers, so merging in any order gives the same
+// model.
+func (md *Model) Merge(other *Model) {
+	for ci := range md.counts {
+		for j, v := range other.counts[ci] {
+			md.counts[ci][j] += v
+		}
+		md.totals[ci] += other.totals[ci]
+		md.games[ci] += other.games[ci]
+	}
+}
+
 // Games returns the number of player-games counted for the card at
 // position ci of Cards.
 func (md *Model) Games(ci int) int { return md.games[ci] }

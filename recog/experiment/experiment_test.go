@@ -1,0 +1,155 @@
+package experiment_test
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"marslab/bots/registry"
+	"marslab/recog/experiment"
+)
+
+func small(t *testing.T) (*experiment.Config, *experiment.Setup) {
+	t.Helper()
+	cfg, err := experiment.Load("testdata/small.toml")
+	require.NoError(t, err)
+	s, err := cfg.Resolve(registry.Default())
+	require.NoError(t, err)
+	return cfg, s
+}
+
+func TestParseErrors(t *testing.T) {
+	base := "rules = \"missions\"\nseed = 1\ntrain_seed = 2\ngames = 10\ntrain_games = 5\n[[arms]]\nname = \"a\"\nplayers = \"mission,mission\"\n"
+	for _, tc := range []struct{ edit, want string }{
+		{strings.Replace(base, "seed = 1\n", "", 1), "x.toml: key seed: missing"},
+		{strings.Replace(base, "train_seed = 2", "train_seed = 1", 1), "key train_seed: 1: must differ from seed"},
+		{strings.Replace(base, "games = 10", "games = 0", 1), "key games: 0 outside [1, 1000000]"},
+		{strings.Replace(base, "train_games = 5", "train_games = -1", 1), "key train_games: -1 outside [0, 1000000]"},
+		{strings.Replace(base, `name = "a"`, `name = "a b"`, 1), `key arms[0].name: "a b": want [A-Za-z0-9_-]+`},
+		{"colour = 1\n" + base, "x.toml: unknown key colour"},
+		{base + "[phatt]\nup = 1.5\n", "x.toml: key phatt.up = 1.5: must be in (0.9, 1.1)"},
+		{base + "[data]\nalpha = 0\n", "key data.alpha: 0 outside (0, 1e6]"},
+		{strings.Replace(base, `rules = "missions"`, "", 1), "key rules: missing"},
+	} {
+		_, err := experiment.Parse("x.toml", []byte(tc.edit))
+		assert.ErrorContains(t, err, tc.want)
+	}
+	cfg, err := experiment.Parse("x.toml", []byte(base))
+	require.NoError(t, err)
+	assert.Equal(t, 0.02, cfg.Params.WSuccess)
+	// Resolve: the classic rules are not mission mode; a seat list too long.
+	cfg.Rules = "classic"
+	_, err = cfg.Resolve(registry.Default())
+	assert.ErrorContains(t, err, `key rules: "classic" is not a mission rule set`)
+	cfg.Rules = "missions"
+	cfg.Arms[0].Players = "mission,nosuchbot"
+	_, err = cfg.Resolve(registry.Default())
+	assert.ErrorContains(t, err, "key arms[0].players")
+}
+
+// TestDeterministic: the games are byte-identical with 1 and 3 workers, and
+// a run resumed from a cut-short games.jsonl equals an uninterrupted one.
+func TestDeterministic(t *testing.T) {
+	cfg, s := small(t)
+	dirs := []string{t.TempDir(), t.TempDir()}
+	for i, w := range []int{1, 3} {
+		res, err := experiment.Run(context.Background(), cfg, s, experiment.Options{Out: dirs[i], Workers: w})
+		require.NoError(t, err)
+		require.Len(t, res.Games, 12)
+	}
+	a, err := os.ReadFile(filepath.Join(dirs[0], experiment.GamesFile))
+	require.NoError(t, err)
+	b, err := os.ReadFile(filepath.Join(dirs[1], experiment.GamesFile))
+	require.NoError(t, err)
+	require.Equal(t, a, b)
+	assert.Equal(t, 12, bytes.Count(a, []byte("\n")))
+
+	// Keep five whole lines and half of the sixth, then resume.
+	lines := bytes.SplitAfter(a, []byte("\n"))
+	cut := append(bytes.Join(lines[:5], nil), lines[5][:len(lines[5])/2]...)
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, experiment.GamesFile), cut, 0o644))
+	res, err := experiment.Run(context.Background(), cfg, s, experiment.Options{Out: dir, Workers: 2, Resume: true})
+	require.NoError(t, err)
+	require.Len(t, res.Games, 12)
+	c, err := os.ReadFile(filepath.Join(dir, experiment.GamesFile))
+	require.NoError(t, err)
+	assert.Equal(t, a, c)
+
+	// A file of another run is refused.
+	other := *cfg
+	other.Seed = 99
+	_, err = experiment.Run(context.Background(), &other, s, experiment.Options{Out: dir, Resume: true})
+	assert.ErrorContains(t, err, "not this config's run")
+}
+
+// TestCancel: a cancelled run reports the interruption and keeps a prefix.
+func TestCancel(t *testing.T) {
+	cfg, s := small(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	dir := t.TempDir()
+	_, err := experiment.Run(ctx, cfg, s, experiment.Options{Out: dir, Workers: 2})
+	require.Error(t, err)
+	assert.ErrorIs(t, err, context.Canceled)
+}
+
+func TestSummarize(t *testing.T) {
+	cfg, s := small(t)
+	res := &experiment.Results{Config: cfg, Setup: s}
+	// Two games of arm 0 with six seats; seat p holds card p. Recogniser 0
+	// is right about seats 0-2 from the start and about seat 3 only at
+	// the end; recogniser 1 is always wrong; the data recogniser did not run.
+	for i := range 2 {
+		g := experiment.Game{Arm: 0, Index: i, Winner: 3, Turns: 40, Missions: []int{0, 1, 2, 3, 4, 5}}
+		g.Pred = make([][][]int, 3)
+		for r := range 3 {
+			g.Pred[r] = make([][]int, 6)
+			for p := range 6 {
+				g.Pred[r][p] = make([]int, experiment.Steps)
+				for k := range experiment.Steps {
+					switch {
+					case r == 2:
+						g.Pred[r][p][k] = -1
+					case r == 1:
+						g.Pred[r][p][k] = (p + 1) % 6
+					case p < 3 || p == 3 && k == experiment.Steps-1:
+						g.Pred[r][p][k] = p
+					default:
+						g.Pred[r][p][k] = (p + 1) % 6
+					}
+				}
+			}
+		}
+		res.Games = append(res.Games, g)
+	}
+	sum, err := experiment.Summarize(res)
+	require.NoError(t, err)
+	assert.Equal(t, []bool{true, true, false}, sum.Ran)
+	assert.InDelta(t, 1.0/6, sum.Chance, 1e-12)
+	end := sum.Curve[0][0][experiment.All][experiment.Step(100)]
+	assert.Equal(t, 8, end.Correct)
+	assert.Equal(t, 12, end.N)
+	half := sum.Curve[0][0][experiment.All][experiment.Step(50)]
+	assert.Equal(t, 6, half.Correct)
+	w := sum.Curve[0][0][experiment.Winners][experiment.Step(100)]
+	assert.Equal(t, experiment.Tally{Correct: 2, N: 2, Acc: 1, CI: w.CI}, w)
+	assert.Less(t, w.CI.Lo, 1.0)
+	assert.Equal(t, 0, sum.Curve[1][0][experiment.All][experiment.Step(100)].Correct)
+	assert.Equal(t, 2, sum.PerMission[0][0][experiment.All][3].Correct)
+	assert.Equal(t, 0, sum.PerMission[0][0][experiment.Losers][3].N)
+	// One pair (phatt vs phatt-state) on arm 0 (arm 1 has no games).
+	require.Len(t, sum.Pairs, 1)
+	assert.Equal(t, 8, sum.Pairs[0].Result.Counts.OnlyX)
+	assert.Equal(t, 0, sum.Pairs[0].Result.Counts.OnlyY)
+	assert.Less(t, sum.Pairs[0].Result.P, 0.01)
+	var buf bytes.Buffer
+	require.NoError(t, sum.WriteText(&buf))
+	assert.Contains(t, buf.String(), "8/4 66.7%")
+}
