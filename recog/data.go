@@ -22,8 +22,10 @@ type Model struct {
 	// Alpha is the additive smoothing, > 0 (1 is Laplace's rule).
 	Alpha float64
 
+	m      *sim.Map
 	terr   int
 	counts [][]float64 // counts[ci][kind*terr+t]
+	kinds  [][]float64 // kinds[ci][kind]: counts summed over territories
 	totals []float64   // totals[ci]
 	games  []int       // games[ci]: player-games counted
 }
@@ -38,10 +40,12 @@ func NewModel(m *sim.Map, missions []sim.Mission, alpha float64) (*Model, error)
 	if err != nil {
 		return nil, err
 	}
-	md := &Model{Cards: Cards(exps), Alpha: alpha, terr: len(m.Territories)}
+	md := &Model{Cards: Cards(exps), Alpha: alpha, m: m, terr: len(m.Territories)}
 	md.counts = make([][]float64, len(md.Cards))
+	md.kinds = make([][]float64, len(md.Cards))
 	for i := range md.counts {
 		md.counts[i] = make([]float64, int(NumKinds)*md.terr)
+		md.kinds[i] = make([]float64, NumKinds)
 	}
 	md.totals = make([]float64, len(md.Cards))
 	md.games = make([]int, len(md.Cards))
@@ -72,6 +76,7 @@ func (md *Model) Add(card int, acts []Action) {
 			continue
 		}
 		md.counts[ci][int(a.Kind)*md.terr+a.Territory]++
+		md.kinds[ci][a.Kind]++
 		md.totals[ci]++
 	}
 }
@@ -83,6 +88,9 @@ func (md *Model) Merge(other *Model) {
 	for ci := range md.counts {
 		for j, v := range other.counts[ci] {
 			md.counts[ci][j] += v
+		}
+		for k, v := range other.kinds[ci] {
+			md.kinds[ci][k] += v
 		}
 		md.totals[ci] += other.totals[ci]
 		md.games[ci] += other.games[ci]
@@ -141,15 +149,36 @@ func (tr *Trainer) Commit(md *Model, cards []int) {
 // the cards themselves, with the likelihoods a Model estimated from
 // simulated games instead of PHATT's hand-set weights. It keeps
 // log-probabilities, so nothing underflows.
+//
+// Plain, the likelihood of an action is the model's joint
+// P(kind, territory | card). With Choice set it is a choice model that,
+// like PHATT, looks at what the player could have done instead:
+//
+//	P(kind | card) * f(card, kind, t) / sum over u in options of f(card, kind, u)
+//
+// where f is the smoothed count n(card, kind, u) + Alpha and the options
+// are, as PHATT's pending sets (Algorithm 3.3.2), the territories not the
+// player's next to one of its own for an occupation, and the player's own
+// territories for the other kinds; the board is tracked from the events.
 type Data struct {
-	md   *Model
-	logp [][]float64
-	acts []Action
+	md *Model
+	// Choice turns on the choice model.
+	Choice bool
+	logp   [][]float64
+	acts   []Action
+	owner  []int
+	opts   []bool
 }
 
 // NewData returns a recogniser using model md (which it reads, never
 // changes; several recognisers may share one).
-func NewData(md *Model) *Data { return &Data{md: md} }
+func NewData(md *Model) *Data {
+	return &Data{md: md, owner: make([]int, md.terr), opts: make([]bool, md.terr)}
+}
+
+// SetModel makes the recogniser use model md from its next Start on; md
+// must model the same cards on the same map.
+func (d *Data) SetModel(md *Model) { d.md = md }
 
 // Start prepares the recogniser for a game of players seats, every card at
 // the uniform prior.
@@ -161,20 +190,73 @@ func (d *Data) Start(players int) {
 	for p := range d.logp {
 		clear(d.logp[p])
 	}
+	for t := range d.owner {
+		d.owner[t] = -1
+	}
 }
 
 // Observe adds the log-likelihood of every action the event shows to its
 // player's cards.
 func (d *Data) Observe(e *sim.Event) {
+	if e.Kind == sim.EvDeal {
+		d.owner[e.To] = e.Player
+		return
+	}
 	d.acts = Actions(d.acts[:0], e)
 	for _, a := range d.acts {
 		if a.Player < 0 || a.Player >= len(d.logp) || a.Territory < 0 || a.Territory >= d.md.terr {
 			continue
 		}
+		if d.Choice {
+			d.options(a)
+		}
 		for ci := range d.logp[a.Player] {
-			d.logp[a.Player][ci] += d.md.LogLik(ci, a)
+			if d.Choice {
+				d.logp[a.Player][ci] += d.choiceLogLik(ci, a)
+			} else {
+				d.logp[a.Player][ci] += d.md.LogLik(ci, a)
+			}
 		}
 	}
+	if e.Kind == sim.EvOccupation {
+		d.owner[e.To] = e.Player
+	}
+}
+
+// options marks in d.opts the territories a.Player could have chosen
+// instead of a.Territory (always including it).
+func (d *Data) options(a Action) {
+	clear(d.opts)
+	occupy := a.Kind == SuccessfulOccupation || a.Kind == FailedOccupation
+	for t, o := range d.owner {
+		if o != a.Player {
+			continue
+		}
+		if !occupy {
+			d.opts[t] = true
+			continue
+		}
+		for _, u := range d.md.m.Territories[t].Neighbors {
+			if d.owner[u] != a.Player {
+				d.opts[u] = true
+			}
+		}
+	}
+	d.opts[a.Territory] = true
+}
+
+// choiceLogLik is the choice model's log-likelihood of a under card ci.
+func (d *Data) choiceLogLik(ci int, a Action) float64 {
+	md := d.md
+	row := md.counts[ci][int(a.Kind)*md.terr : int(a.Kind+1)*md.terr]
+	sum := 0.0
+	for t, in := range d.opts {
+		if in {
+			sum += row[t] + md.Alpha
+		}
+	}
+	pk := (md.kinds[ci][a.Kind] + md.Alpha) / (md.totals[ci] + md.Alpha*float64(NumKinds))
+	return math.Log(pk) + math.Log((row[a.Territory]+md.Alpha)/sum)
 }
 
 // Probabilities appends seat p's normalised card probabilities, in the order

@@ -67,10 +67,10 @@ func TestRecognitionNotebook(t *testing.T) {
 	assert.Contains(t, rep, "| Occupy Asia and Africa |")
 	assert.Contains(t, rep, "> PHATT beats a guess.")
 	assert.Contains(t, rep, "right 16.67 % of the time")
-	// accuracy.csv: 3 recognisers x 2 arms x 3 groups x 20 points; every
+	// accuracy.csv: 4 recognisers x 2 arms x 3 groups x 20 points; every
 	// "all" row counts the 4 games' 24 players.
 	rows := strings.Split(strings.TrimSpace(readFile(t, filepath.Join(a, "accuracy.csv"))), "\n")
-	require.Len(t, rows, 1+3*2*3*20)
+	require.Len(t, rows, 1+4*2*3*20)
 	assert.Equal(t, "recogniser,arm,players,percent_of_game,correct,n,accuracy,wilson_lo,wilson_hi", rows[0])
 	for _, r := range rows[1:] {
 		f := strings.Split(r, ",")

@@ -17,10 +17,10 @@ func cmdRecognize(ctx context.Context, reg *registry.Registry, args []string, st
 	fs := newFlagSet("recognize", `usage: marslab recognize CONFIG [flags]
 
 Plays the mission-mode games of CONFIG (a TOML file, e.g. configs/experiments/phatt.toml):
-GAMES games of every arm (line-up), every player watched by three recognisers of its secret
+GAMES games of every arm (line-up), every player watched by four recognisers of its secret
 mission card (plain PHATT after Khan & Rovatsos 2013, PHATT with their section 6.0.3's
-state-dependent weights, and a data-driven recogniser trained first on TRAIN_GAMES games of
-every arm with another seed), and prints the paper's tables: correct and incorrect predictions
+state-dependent weights, and a data-driven recogniser, joint and choice likelihoods, trained
+first on TRAIN_GAMES games of every arm with another seed), and prints the paper's tables: correct and incorrect predictions
 at 25/50/75/100 % of the game, winners and losers apart, accuracy per mission, 95 % Wilson
 intervals, the binomial test against a random guess, and paired comparisons of the
 recognisers (exact McNemar, Holm). One line per game goes to OUT/games.jsonl (byte-identical

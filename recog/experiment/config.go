@@ -51,6 +51,7 @@ import (
 //
 //	[data]
 //	alpha = 1                       # the data model's smoothing, > 0
+//	per_arm = false                 # one model per arm (true) or one of every arm's games
 type Config struct {
 	// Source names the file, for messages.
 	Source string
@@ -70,6 +71,9 @@ type Config struct {
 	Params recog.Params
 	// Alpha is the data model's smoothing.
 	Alpha float64
+	// PerArm trains one data model per arm (on that arm's games) instead
+	// of one on every arm's.
+	PerArm bool
 }
 
 // Arm is one line-up of the experiment.
@@ -102,7 +106,8 @@ type fileConfig struct {
 		StateScale *float64 `toml:"state_scale"`
 	} `toml:"phatt"`
 	Data struct {
-		Alpha *float64 `toml:"alpha"`
+		Alpha  *float64 `toml:"alpha"`
+		PerArm bool     `toml:"per_arm"`
 	} `toml:"data"`
 }
 
@@ -181,6 +186,7 @@ func Parse(source string, data []byte) (*Config, error) {
 		return nil, fmt.Errorf("%s: key phatt.%s", source, strings.TrimPrefix(err.Error(), "recog: "))
 	}
 	set(&c.Alpha, f.Data.Alpha)
+	c.PerArm = f.Data.PerArm
 	if !(c.Alpha > 0 && c.Alpha <= 1e6) {
 		return nil, fail("data.alpha", "%v outside (0, 1e6]", c.Alpha)
 	}

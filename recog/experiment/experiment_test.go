@@ -89,6 +89,32 @@ func TestDeterministic(t *testing.T) {
 	assert.ErrorContains(t, err, "not this config's run")
 }
 
+// TestPerArm: one model per arm learns from that arm's games alone; the
+// player-games add up to the same total.
+func TestPerArm(t *testing.T) {
+	cfg, s := small(t)
+	pooled, err := experiment.Run(context.Background(), cfg, s, experiment.Options{Workers: 2})
+	require.NoError(t, err)
+	per := *cfg
+	per.PerArm = true
+	split, err := experiment.Run(context.Background(), &per, s, experiment.Options{Workers: 2})
+	require.NoError(t, err)
+	assert.Equal(t, pooled.Trained, split.Trained)
+	total := 0
+	for _, n := range split.Trained {
+		total += n
+	}
+	assert.Equal(t, 2*3*6, total) // 2 arms x 3 training games x 6 players
+	// PHATT does not depend on the data models; the data recognisers do.
+	same, differ := true, false
+	for i := range pooled.Games {
+		same = same && assert.ObjectsAreEqual(pooled.Games[i].Pred[0], split.Games[i].Pred[0])
+		differ = differ || !assert.ObjectsAreEqual(pooled.Games[i].Pred[2], split.Games[i].Pred[2])
+	}
+	assert.True(t, same)
+	assert.True(t, differ)
+}
+
 // TestCancel: a cancelled run reports the interruption and keeps a prefix.
 func TestCancel(t *testing.T) {
 	cfg, s := small(t)
@@ -105,17 +131,17 @@ func TestSummarize(t *testing.T) {
 	res := &experiment.Results{Config: cfg, Setup: s}
 	// Two games of arm 0 with six seats; seat p holds card p. Recogniser 0
 	// is right about seats 0-2 from the start and about seat 3 only at
-	// the end; recogniser 1 is always wrong; the data recogniser did not run.
+	// the end; recogniser 1 is always wrong; the data recognisers did not run.
 	for i := range 2 {
 		g := experiment.Game{Arm: 0, Index: i, Winner: 3, Turns: 40, Missions: []int{0, 1, 2, 3, 4, 5}}
-		g.Pred = make([][][]int, 3)
-		for r := range 3 {
+		g.Pred = make([][][]int, 4)
+		for r := range 4 {
 			g.Pred[r] = make([][]int, 6)
 			for p := range 6 {
 				g.Pred[r][p] = make([]int, experiment.Steps)
 				for k := range experiment.Steps {
 					switch {
-					case r == 2:
+					case r >= 2:
 						g.Pred[r][p][k] = -1
 					case r == 1:
 						g.Pred[r][p][k] = (p + 1) % 6
@@ -131,7 +157,7 @@ func TestSummarize(t *testing.T) {
 	}
 	sum, err := experiment.Summarize(res)
 	require.NoError(t, err)
-	assert.Equal(t, []bool{true, true, false}, sum.Ran)
+	assert.Equal(t, []bool{true, true, false, false}, sum.Ran)
 	assert.InDelta(t, 1.0/6, sum.Chance, 1e-12)
 	end := sum.Curve[0][0][experiment.All][experiment.Step(100)]
 	assert.Equal(t, 8, end.Correct)

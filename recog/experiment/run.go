@@ -24,8 +24,9 @@ const Steps = 20
 
 // Recognisers are the names of the recognisers the experiment runs, in the
 // order of Game.Pred: plain PHATT, PHATT with the state-dependent weights of
-// section 6.0.3, and the data-driven recogniser.
-var Recognisers = []string{"phatt", "phatt-state", "data"}
+// section 6.0.3, and the data-driven recogniser with its joint and its
+// choice likelihoods (recog.Data, Data.Choice).
+var Recognisers = []string{"phatt", "phatt-state", "data", "data-choice"}
 
 // Game is the outcome of one test game: who held which card, who won, and
 // every recogniser's prediction of every seat at every sampling point.
@@ -74,7 +75,7 @@ type Results struct {
 	Config *Config
 	Setup  *Setup
 	Games  []Game
-	// Trained is the number of player-games of each card the data model
+	// Trained is the number of player-games of each card the data models
 	// learnt from, in the order of Setup.Cards.
 	Trained []int
 }
@@ -98,17 +99,21 @@ func Run(ctx context.Context, cfg *Config, s *Setup, opts Options) (*Results, er
 		workers = runtime.GOMAXPROCS(0)
 	}
 	res := &Results{Config: cfg, Setup: s}
-	// Training.
-	var model *recog.Model
+	// Training: one model of every arm's games, or one per arm.
+	var models []*recog.Model
 	if train > 0 {
-		logf(opts.Log, "training the data model on %d games per arm", train)
-		m, err := trainModel(ctx, cfg, s, train, workers)
+		logf(opts.Log, "training the data model on %d games per arm (per arm: %v)", train, cfg.PerArm)
+		ms, err := trainModels(ctx, cfg, s, train, workers)
 		if err != nil {
 			return nil, err
 		}
-		model = m
-		for ci := range m.Cards {
-			res.Trained = append(res.Trained, m.Games(ci))
+		models = ms
+		for ci := range ms[0].Cards {
+			n := 0
+			for _, m := range ms {
+				n += m.Games(ci)
+			}
+			res.Trained = append(res.Trained, n)
 		}
 	}
 	total := games * len(cfg.Arms)
@@ -149,7 +154,7 @@ func Run(ctx context.Context, cfg *Config, s *Setup, opts Options) (*Results, er
 		w = bufio.NewWriter(out)
 	}
 	var line []byte
-	err := parallel(ctx, workers, len(done), total, func() (playFunc, error) { return newTester(s, cfg, model) },
+	err := parallel(ctx, workers, len(done), total, func() (playFunc, error) { return newTester(s, cfg, models) },
 		func(k int) (int, int) { return k / games, k % games },
 		func(v any) error {
 			g := v.(Game)
@@ -267,10 +272,14 @@ type tester struct {
 	players [][]sim.Player // per arm
 	rec     []recog.Recognizer
 	snap    snapshot
+	// models are the data models (one, or one per arm); data and choice
+	// the data-driven recognisers.
+	models       []*recog.Model
+	data, choice *recog.Data
 }
 
-func newTester(s *Setup, cfg *Config, model *recog.Model) (playFunc, error) {
-	t := &tester{s: s, cfg: cfg}
+func newTester(s *Setup, cfg *Config, models []*recog.Model) (playFunc, error) {
+	t := &tester{s: s, cfg: cfg, models: models}
 	plain, err := recog.NewPHATT(s.Map, s.Rules.Missions, cfg.Params)
 	if err != nil {
 		return nil, err
@@ -281,9 +290,12 @@ func newTester(s *Setup, cfg *Config, model *recog.Model) (playFunc, error) {
 	if err != nil {
 		return nil, err
 	}
-	t.rec = []recog.Recognizer{plain, state, nil}
-	if model != nil {
-		t.rec[2] = recog.NewData(model)
+	t.rec = []recog.Recognizer{plain, state, nil, nil}
+	if models != nil {
+		t.data = recog.NewData(models[0])
+		t.choice = recog.NewData(models[0])
+		t.choice.Choice = true
+		t.rec[2], t.rec[3] = t.data, t.choice
 	}
 	t.snap.rec = t.rec
 	for _, seats := range s.Seats {
@@ -321,6 +333,10 @@ func (t *tester) play(a, i int) (any, error) {
 	g, err := t.game(len(ps))
 	if err != nil {
 		return nil, err
+	}
+	if len(t.models) > 1 {
+		t.data.SetModel(t.models[a])
+		t.choice.SetModel(t.models[a])
 	}
 	res, err := g.Play(ps, t.cfg.Seed, stream(a, i))
 	if err != nil {
@@ -399,16 +415,20 @@ func (s *snapshot) at(r, p, k int) int {
 	return s.preds[j][r*s.players+p]
 }
 
-// trainModel plays the training games of every arm and counts their
-// actions into a model.
-func trainModel(ctx context.Context, cfg *Config, s *Setup, train, workers int) (*recog.Model, error) {
-	model, err := recog.NewModel(s.Map, s.Rules.Missions, cfg.Alpha)
-	if err != nil {
-		return nil, err
+// trainModels plays the training games of every arm and counts their
+// actions into one model, or one per arm with Config.PerArm.
+func trainModels(ctx context.Context, cfg *Config, s *Setup, train, workers int) ([]*recog.Model, error) {
+	n := 1
+	if cfg.PerArm {
+		n = len(cfg.Arms)
 	}
-	type trained struct {
-		acts  [][]recog.Action
-		cards []int
+	models := make([]*recog.Model, n)
+	for i := range models {
+		m, err := recog.NewModel(s.Map, s.Rules.Missions, cfg.Alpha)
+		if err != nil {
+			return nil, err
+		}
+		models[i] = m
 	}
 	mk := func() (playFunc, error) {
 		var tr recog.Trainer
@@ -439,18 +459,31 @@ func trainModel(ctx context.Context, cfg *Config, s *Setup, train, workers int) 
 				return nil, err
 			}
 			cards := append([]int(nil), g.Position().Missions...)
-			m, _ := recog.NewModel(s.Map, s.Rules.Missions, cfg.Alpha)
+			m, err := recog.NewModel(s.Map, s.Rules.Missions, cfg.Alpha)
+			if err != nil {
+				return nil, err
+			}
 			tr.Commit(m, cards)
-			return m, nil
+			return armModel{a, m}, nil
 		}, nil
 	}
-	err = parallel(ctx, workers, 0, train*len(cfg.Arms), mk,
+	err := parallel(ctx, workers, 0, train*len(cfg.Arms), mk,
 		func(k int) (int, int) { return k / train, k % train },
-		func(v any) error { model.Merge(v.(*recog.Model)); return nil })
+		func(v any) error {
+			am := v.(armModel)
+			models[am.arm%n].Merge(am.m)
+			return nil
+		})
 	if err != nil {
 		return nil, err
 	}
-	return model, nil
+	return models, nil
+}
+
+// armModel is the model of one training game of an arm.
+type armModel struct {
+	arm int
+	m   *recog.Model
 }
 
 // readGames reads the games already in path for a resumed run and checks
