@@ -362,10 +362,12 @@ func (t *tester) play(a, i int) (any, error) {
 type snapshot struct {
 	rec     []recog.Recognizer
 	players int
-	seed    uint64
 	turns   int
-	// preds[j] holds the predictions after j turns: [r*players+p].
-	preds [][]int
+	// preds holds the predictions after j turns at
+	// [j*stride + r*players + p], stride = len(rec)*players; n is the
+	// number of rows recorded.
+	preds []int
+	n     int
 }
 
 func (s *snapshot) Observe(e *sim.Event) {
@@ -376,7 +378,7 @@ func (s *snapshot) Observe(e *sim.Event) {
 				r.Start(s.players)
 			}
 		}
-		s.turns, s.preds = 0, s.preds[:0]
+		s.turns, s.n, s.preds = 0, 0, s.preds[:0]
 	case sim.EvTurn:
 		s.record()
 		s.turns++
@@ -387,19 +389,19 @@ func (s *snapshot) Observe(e *sim.Event) {
 
 // record appends the predictions after s.turns turns (once per count).
 func (s *snapshot) record() {
-	if len(s.preds) > s.turns {
+	if s.n > s.turns {
 		return
 	}
-	row := make([]int, len(s.rec)*s.players)
 	for r, rc := range s.rec {
 		for p := range s.players {
-			row[r*s.players+p] = -1
+			v := -1
 			if rc != nil {
-				row[r*s.players+p] = rc.Predict(p, tieBreak(r, p))
+				v = rc.Predict(p, tieBreak(r, p))
 			}
+			s.preds = append(s.preds, v)
 		}
 	}
-	s.preds = append(s.preds, row)
+	s.n++
 }
 
 // tieBreak is the number that breaks a recogniser's ties for seat p: fixed,
@@ -411,8 +413,8 @@ func tieBreak(r, p int) uint64 { return sim.GameSeed(uint64(r), uint64(p)) }
 // ceil((k+1) * turns / Steps) turns.
 func (s *snapshot) at(r, p, k int) int {
 	j := int(math.Ceil(float64(k+1) * float64(s.turns) / Steps))
-	j = min(j, len(s.preds)-1)
-	return s.preds[j][r*s.players+p]
+	j = min(j, s.n-1)
+	return s.preds[j*len(s.rec)*s.players+r*s.players+p]
 }
 
 // trainModels plays the training games of every arm and counts their
