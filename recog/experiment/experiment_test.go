@@ -179,3 +179,24 @@ func TestSummarize(t *testing.T) {
 	require.NoError(t, sum.WriteText(&buf))
 	assert.Contains(t, buf.String(), "8/4 66.7%")
 }
+
+// FuzzParse: any text gives a config or an error, never a panic, and a
+// config it accepts has sizes in range.
+func FuzzParse(f *testing.F) {
+	data, err := os.ReadFile("testdata/small.toml")
+	require.NoError(f, err)
+	f.Add(data)
+	f.Add([]byte("rules = \"missions\"\nseed = 1\ntrain_seed = 2\ngames = 1\n[[arms]]\nname = \"x\"\nplayers = \"mission\"\n[phatt]\nup = 1.05\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		c, err := experiment.Parse("fuzz.toml", data)
+		if err != nil {
+			require.Contains(t, err.Error(), "fuzz.toml")
+			return
+		}
+		require.True(t, c.Games >= 1 && c.Games <= experiment.MaxGames)
+		require.True(t, c.TrainGames >= 0 && c.TrainGames <= experiment.MaxGames)
+		require.NotEqual(t, c.Seed, c.TrainSeed)
+		require.NoError(t, c.Params.Validate())
+		require.NotEmpty(t, c.Arms)
+	})
+}
