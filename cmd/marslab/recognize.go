@@ -6,7 +6,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
+	"marslab/arena"
 	"marslab/bots/registry"
 	"marslab/recog/experiment"
 )
@@ -25,13 +27,16 @@ at 25/50/75/100 % of the game, winners and losers apart, accuracy per mission, 9
 intervals, the binomial test against a random guess, and paired comparisons of the
 recognisers (exact McNemar, Holm). One line per game goes to OUT/games.jsonl (byte-identical
 for any number of workers); -resume continues an interrupted run; the tables go to
-OUT/tables.txt too.`, stderr)
+OUT/tables.txt too. -shard i/n plays every n-th game only (each shard trains the whole data
+model); -merge DIR,DIR,... joins the shards' games into OUT and prints the tables of them all.`, stderr)
 	out := fs.String("out", "", "output directory (default: the config's out key)")
 	workers := fs.Int("workers", 0, "games played at once, >= 0 (0 = every core)")
 	games := fs.Int("games", 0, "test games per arm, >= 0 (0 = the config's games)")
 	train := fs.Int("train-games", 0, "training games per arm, >= 0 (0 = the config's train_games)")
 	resume := fs.Bool("resume", false, "continue the run in the output directory: keep its games and play the missing ones")
 	quiet := fs.Bool("quiet", false, "print no progress")
+	shardArg := fs.String("shard", "", "play only shard INDEX/COUNT (the experiment's k-th game when k % COUNT == INDEX); default from SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT or JOB_COMPLETION_INDEX/JOB_COMPLETIONS, else 0/1")
+	merge := fs.String("merge", "", "join the games of these comma-separated shard output directories into -out (plays nothing)")
 	pos, err := parseArgs(fs, args, stdout)
 	if err != nil {
 		return err
@@ -46,6 +51,14 @@ OUT/tables.txt too.`, stderr)
 	case *train < 0 || *train > experiment.MaxGames:
 		return fmt.Errorf("recognize: -train-games %d: must be in [0, %d] (0 = the config's)", *train, experiment.MaxGames)
 	}
+	var shard arena.Shard
+	if *shardArg != "" {
+		if shard, err = arena.ParseShard(*shardArg); err != nil {
+			return fmt.Errorf("recognize: -shard: %w", err)
+		}
+	} else if shard, _, err = arena.ShardFromEnv(os.Getenv); err != nil {
+		return fmt.Errorf("recognize: -shard: %w", err)
+	}
 	cfg, err := experiment.Load(pos[0])
 	if err != nil {
 		return fmt.Errorf("recognize: %w", err)
@@ -54,14 +67,19 @@ OUT/tables.txt too.`, stderr)
 	if err != nil {
 		return fmt.Errorf("recognize: %w", err)
 	}
-	opt := experiment.Options{Out: *out, Workers: *workers, Games: *games, TrainGames: *train, Resume: *resume}
+	opt := experiment.Options{Out: *out, Workers: *workers, Games: *games, TrainGames: *train, Resume: *resume, Shard: shard}
 	if opt.Out == "" {
 		opt.Out = cfg.Out
 	}
 	if !*quiet {
 		opt.Log = stderr
 	}
-	res, err := experiment.Run(ctx, cfg, setup, opt)
+	var res *experiment.Results
+	if *merge != "" {
+		res, err = experiment.Merge(cfg, setup, strings.Split(*merge, ","), opt.Out, *games)
+	} else {
+		res, err = experiment.Run(ctx, cfg, setup, opt)
+	}
 	if err != nil {
 		return fmt.Errorf("recognize: %w", err)
 	}

@@ -31,6 +31,25 @@ func TestRecognize(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 8, bytes.Count(games, []byte("\n")))
 
+	// Two shards merged give the whole run's games and tables.
+	s0, s1, merged := t.TempDir(), t.TempDir(), t.TempDir()
+	for i, d := range []string{s0, s1} {
+		err := run(context.Background(), registry.Default(), []string{"recognize", "../../recog/experiment/testdata/small.toml",
+			"-out", d, "-games", "4", "-train-games", "2", "-shard", []string{"0/2", "1/2"}[i], "-quiet"}, &bytes.Buffer{}, &errb)
+		require.NoError(t, err)
+	}
+	var mout bytes.Buffer
+	err = run(context.Background(), registry.Default(), []string{"recognize", "../../recog/experiment/testdata/small.toml",
+		"-out", merged, "-games", "4", "-merge", s0 + "," + s1, "-quiet"}, &mout, &errb)
+	require.NoError(t, err)
+	mg, err := os.ReadFile(filepath.Join(merged, "games.jsonl"))
+	require.NoError(t, err)
+	assert.Equal(t, string(games), string(mg))
+	assert.Equal(t, out.String(), mout.String())
+	err = run(context.Background(), registry.Default(), []string{"recognize", "../../recog/experiment/testdata/small.toml",
+		"-out", t.TempDir(), "-games", "4", "-merge", s0, "-quiet"}, &mout, &errb)
+	assert.ErrorContains(t, err, "merge: game 1 of arm w4 is in no shard")
+
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -39,6 +58,7 @@ func TestRecognize(t *testing.T) {
 		{[]string{"x.toml", "-workers", "-1"}, "recognize: -workers -1: must be >= 0"},
 		{[]string{"x.toml", "-games", "-2"}, "recognize: -games -2: must be in [0, 1000000]"},
 		{[]string{"no/such.toml"}, "recognize: open no/such.toml"},
+		{[]string{"x.toml", "-shard", "2/2"}, "recognize: -shard"},
 	} {
 		err := run(context.Background(), registry.Default(), append([]string{"recognize"}, tc.args...), &out, &errb)
 		assert.ErrorContains(t, err, tc.want)

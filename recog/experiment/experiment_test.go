@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"marslab/arena"
 	"marslab/bots/registry"
 	"marslab/recog/experiment"
 )
@@ -199,4 +200,31 @@ func FuzzParse(f *testing.F) {
 		require.NoError(t, c.Params.Validate())
 		require.NotEmpty(t, c.Arms)
 	})
+}
+
+// TestShardResume: a shard resumed from a cut-short file equals the shard
+// played at once, and holds every second game.
+func TestShardResume(t *testing.T) {
+	cfg, s := small(t)
+	sh := arena.Shard{Index: 1, Count: 2}
+	a := t.TempDir()
+	res, err := experiment.Run(context.Background(), cfg, s, experiment.Options{Out: a, Workers: 2, Shard: sh})
+	require.NoError(t, err)
+	require.Len(t, res.Games, 6)
+	for j, g := range res.Games {
+		assert.Equal(t, 2*j+1, g.Arm*6+g.Index)
+	}
+	data, err := os.ReadFile(filepath.Join(a, experiment.GamesFile))
+	require.NoError(t, err)
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	b := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(b, experiment.GamesFile), bytes.Join(lines[:3], nil), 0o644))
+	_, err = experiment.Run(context.Background(), cfg, s, experiment.Options{Out: b, Workers: 1, Shard: sh, Resume: true})
+	require.NoError(t, err)
+	got, err := os.ReadFile(filepath.Join(b, experiment.GamesFile))
+	require.NoError(t, err)
+	assert.Equal(t, data, got)
+	// The other shard's file is not this shard's.
+	_, err = experiment.Run(context.Background(), cfg, s, experiment.Options{Out: b, Shard: arena.Shard{Index: 0, Count: 2}, Resume: true})
+	assert.ErrorContains(t, err, "not this config's run")
 }

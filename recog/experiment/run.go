@@ -14,6 +14,7 @@ import (
 	"runtime"
 	"sync"
 
+	"marslab/arena"
 	"marslab/recog"
 	"marslab/sim"
 )
@@ -63,6 +64,11 @@ type Options struct {
 	Workers int
 	// Games and TrainGames, when > 0, replace the config's sizes.
 	Games, TrainGames int
+	// Shard selects the games this run plays: the k-th game of the
+	// experiment (k = arm*games + index) when k % Count == Index; the zero
+	// Shard plays all. Every shard trains the whole data model. Merge joins
+	// the shards' outputs.
+	Shard arena.Shard
 	// Log, when not nil, receives progress lines.
 	Log io.Writer
 }
@@ -116,7 +122,11 @@ func Run(ctx context.Context, cfg *Config, s *Setup, opts Options) (*Results, er
 			res.Trained = append(res.Trained, n)
 		}
 	}
-	total := games * len(cfg.Arms)
+	shard := opts.Shard
+	if shard.Count == 0 {
+		shard = arena.Shard{Count: 1}
+	}
+	total := shard.Len(games * len(cfg.Arms))
 	var done []Game
 	var out *os.File
 	if opts.Out != "" {
@@ -126,7 +136,7 @@ func Run(ctx context.Context, cfg *Config, s *Setup, opts Options) (*Results, er
 		path := filepath.Join(opts.Out, GamesFile)
 		if opts.Resume {
 			var err error
-			if done, err = readGames(path, cfg, s, games); err != nil {
+			if done, err = readGames(path, cfg, s, games, shard); err != nil {
 				return nil, err
 			}
 			f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE, 0o644)
@@ -147,7 +157,7 @@ func Run(ctx context.Context, cfg *Config, s *Setup, opts Options) (*Results, er
 		}
 		defer out.Close()
 	}
-	logf(opts.Log, "playing %d test games (%d per arm, %d already done) on %d workers", total, games, len(done), workers)
+	logf(opts.Log, "playing %d test games (%d per arm, shard %s, %d already done) on %d workers", total, games, shard, len(done), workers)
 	res.Games = append(res.Games, done...)
 	w := bufio.NewWriter(io.Discard)
 	if out != nil {
@@ -155,7 +165,7 @@ func Run(ctx context.Context, cfg *Config, s *Setup, opts Options) (*Results, er
 	}
 	var line []byte
 	err := parallel(ctx, workers, len(done), total, func() (playFunc, error) { return newTester(s, cfg, models) },
-		func(k int) (int, int) { return k / games, k % games },
+		func(j int) (int, int) { k := shard.Game(j); return k / games, k % games },
 		func(v any) error {
 			g := v.(Game)
 			res.Games = append(res.Games, g)
@@ -488,9 +498,9 @@ type armModel struct {
 	m   *recog.Model
 }
 
-// readGames reads the games already in path for a resumed run and checks
-// that each is the game the config would play at its place.
-func readGames(path string, cfg *Config, s *Setup, games int) ([]Game, error) {
+// readGames reads the games already in path for a resumed run of shard and
+// checks that each is the game the config would play at its place.
+func readGames(path string, cfg *Config, s *Setup, games int, shard arena.Shard) ([]Game, error) {
 	data, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
@@ -508,22 +518,97 @@ func readGames(path string, cfg *Config, s *Setup, games int) ([]Game, error) {
 			// A line cut short by an interruption ends the usable part.
 			break
 		}
-		k := len(out)
-		a, i := k/games, k%games
-		if a >= len(cfg.Arms) {
-			return nil, fmt.Errorf("%s:%d: more games than the config's %d", path, n+1, games*len(cfg.Arms))
+		if len(out) >= shard.Len(games*len(cfg.Arms)) {
+			return nil, fmt.Errorf("%s:%d: more games than shard %s of the config's %d", path, n+1, shard, games*len(cfg.Arms))
 		}
-		if g.Arm != a || g.Index != i || g.Seed != sim.GameSeed(cfg.Seed, stream(a, i)) {
-			return nil, fmt.Errorf("%s:%d: game (arm %d, game %d, seed %d), want (arm %d, game %d, seed %d): not this config's run",
-				path, n+1, g.Arm, g.Index, g.Seed, a, i, sim.GameSeed(cfg.Seed, stream(a, i)))
-		}
-		if len(g.Missions) != len(s.Seats[a]) || len(g.Pred) != len(Recognisers) {
-			return nil, fmt.Errorf("%s:%d: %d seats and %d recognisers, want %d and %d", path, n+1,
-				len(g.Missions), len(g.Pred), len(s.Seats[a]), len(Recognisers))
+		k := shard.Game(len(out))
+		if err := checkGame(&g, cfg, s, k/games, k%games); err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", path, n+1, err)
 		}
 		out = append(out, g)
 	}
 	return out, nil
+}
+
+// checkGame reports whether g is game i of arm a of the config's run.
+func checkGame(g *Game, cfg *Config, s *Setup, a, i int) error {
+	if g.Arm != a || g.Index != i || g.Seed != sim.GameSeed(cfg.Seed, stream(a, i)) {
+		return fmt.Errorf("game (arm %d, game %d, seed %d), want (arm %d, game %d, seed %d): not this config's run",
+			g.Arm, g.Index, g.Seed, a, i, sim.GameSeed(cfg.Seed, stream(a, i)))
+	}
+	n := len(s.Seats[a])
+	if len(g.Missions) != n || len(g.Pred) != len(Recognisers) {
+		return fmt.Errorf("%d seats and %d recognisers, want %d and %d", len(g.Missions), len(g.Pred), n, len(Recognisers))
+	}
+	for r := range g.Pred {
+		if len(g.Pred[r]) != n {
+			return fmt.Errorf("pred[%d]: %d seats, want %d", r, len(g.Pred[r]), n)
+		}
+		for p := range g.Pred[r] {
+			if len(g.Pred[r][p]) != Steps {
+				return fmt.Errorf("pred[%d][%d]: %d points, want %d", r, p, len(g.Pred[r][p]), Steps)
+			}
+		}
+	}
+	return nil
+}
+
+// Merge joins the games.jsonl files of the shards' output folders dirs
+// into out/games.jsonl, in game order, and returns the results: every game
+// of the run (games per arm, 0 meaning the config's) exactly once, each
+// checked against the config.
+func Merge(cfg *Config, s *Setup, dirs []string, out string, games int) (*Results, error) {
+	if games <= 0 {
+		games = cfg.Games
+	}
+	total := games * len(cfg.Arms)
+	all := make([]*Game, total)
+	for _, dir := range dirs {
+		path := filepath.Join(dir, GamesFile)
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return nil, err
+		}
+		for n, line := range bytes.Split(data, []byte("\n")) {
+			if len(line) == 0 {
+				continue
+			}
+			g := new(Game)
+			if err := json.Unmarshal(line, g); err != nil {
+				return nil, fmt.Errorf("%s:%d: %w", path, n+1, err)
+			}
+			if g.Arm < 0 || g.Arm >= len(cfg.Arms) || g.Index < 0 || g.Index >= games {
+				return nil, fmt.Errorf("%s:%d: game (arm %d, game %d) outside %d arms of %d games", path, n+1, g.Arm, g.Index, len(cfg.Arms), games)
+			}
+			if err := checkGame(g, cfg, s, g.Arm, g.Index); err != nil {
+				return nil, fmt.Errorf("%s:%d: %w", path, n+1, err)
+			}
+			k := g.Arm*games + g.Index
+			if all[k] != nil {
+				return nil, fmt.Errorf("%s:%d: game %d of arm %s is in two shards", path, n+1, g.Index, cfg.Arms[g.Arm].Name)
+			}
+			all[k] = g
+		}
+	}
+	res := &Results{Config: cfg, Setup: s, Games: make([]Game, 0, total)}
+	for k, g := range all {
+		if g == nil {
+			return nil, fmt.Errorf("merge: game %d of arm %s is in no shard (%d games per arm)", k%games, cfg.Arms[k/games].Name, games)
+		}
+		res.Games = append(res.Games, *g)
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return nil, err
+	}
+	f, err := os.Create(filepath.Join(out, GamesFile))
+	if err != nil {
+		return nil, err
+	}
+	if err := rewrite(f, res.Games); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return res, f.Close()
 }
 
 // rewrite replaces the content of f by the games, one line each.
