@@ -1,18 +1,20 @@
 // Package experiment runs the recognition experiment of Khan & Rovatsos
 // (2013), section 5, on simulated games: mission-mode games of mission-aware
 // bots (arms such as six mission(w=4), six mission(w=100) and six
-// constrained bots), every player watched by three recognisers (plain
-// PHATT, PHATT with the state-dependent weights of section 6.0.3, and the
-// data-driven recogniser of package recog trained on separate games), and
-// the predictions at every 5 % of each game scored against the true cards:
-// the paper's appendix tables (correct and incorrect at 25/50/75/100 % of
-// the game, winners and losers apart, accuracy per mission) with Wilson
-// intervals, the random-guess baseline, and paired comparisons of the
-// recognisers.
+// constrained bots), every player watched by four recognisers (plain PHATT,
+// PHATT with the state-dependent weights of section 6.0.3, and the
+// data-driven recogniser of package recog, trained on separate games, with
+// its joint and its choice likelihoods), and the predictions at every 5 % of
+// each game scored against the true cards: the paper's appendix tables
+// (correct and incorrect at 25/50/75/100 % of the game, winners and losers
+// apart, accuracy per mission) with Wilson intervals, the random-guess
+// baseline, and paired comparisons of the recognisers.
 //
 // Every game's random streams derive from (seed, arm, game) alone, so the
-// results are byte-identical for any number of workers; Run writes one line
-// per game, in order, to games.jsonl and resumes an interrupted run from it.
+// results are byte-identical for any number of workers or shards; Run writes
+// one line per game, in order, to games.jsonl, resumes an interrupted run
+// from it, and plays one shard of the games (Options.Shard); Merge joins
+// the shards.
 package experiment
 
 import (
