@@ -141,6 +141,8 @@ type recognitionData struct {
 	Pairs       mdTable
 	// Chance is the random guess's accuracy.
 	Chance float64
+	// Trace says which game and player convergence.png shows.
+	Trace string
 }
 
 func (c *recognitionConfig) run(ctx context.Context, w *writer) (any, error) {
@@ -167,7 +169,37 @@ func (c *recognitionConfig) run(ctx context.Context, w *writer) (any, error) {
 	if err := c.figures(w, sum); err != nil {
 		return nil, err
 	}
+	if err := c.convergence(w, &cfg, setup, d); err != nil {
+		return nil, err
+	}
 	return d, nil
+}
+
+// convergence draws the first game of the first arm as the winner's
+// explanations saw it: PHATT's probability of each after every turn.
+func (c *recognitionConfig) convergence(w *writer, cfg *rexp.Config, setup *rexp.Setup, d *recognitionData) error {
+	tr, err := rexp.TraceGame(cfg, setup, 0, 0)
+	if err != nil {
+		return err
+	}
+	p := max(tr.Game.Winner, 0)
+	card := setup.Rules.Missions[tr.Game.Missions[p]].Name
+	d.Trace = fmt.Sprintf("game 0 of arm %s: seat %d, which won after %d turns and holds %q", cfg.Arms[0].Name, p, tr.Game.Turns, card)
+	lc := &plots.LineChart{Title: "PHATT's explanations of one player, turn by turn", XLabel: "turns played",
+		YLabel: "probability", YMin: 0, YMax: 1}
+	for e, ex := range tr.Explanations {
+		name := ex.Name
+		if ex.Mission == tr.Game.Missions[p] {
+			name += " (its card)"
+		}
+		sr := plots.Series{Name: name}
+		for j, row := range tr.Probs {
+			sr.X = append(sr.X, float64(j))
+			sr.Y = append(sr.Y, row[p][e])
+		}
+		lc.Series = append(lc.Series, sr)
+	}
+	return w.figure("convergence", lc)
 }
 
 // cell formats correct/incorrect, the accuracy and its interval.

@@ -58,7 +58,7 @@ func TestRecognitionNotebook(t *testing.T) {
 	a, b := runTwice(t, writeRecognition(t, tinyRecognition), false)
 	assertSameResults(t, a, b)
 	for _, f := range []string{"accuracy.csv", "missions.csv", "pairs.csv", "paper.csv", "accuracy.png",
-		"winners-losers.svg", "recognisers-w4.png", "recognisers-constrained.svg"} {
+		"winners-losers.svg", "recognisers-w4.png", "recognisers-constrained.svg", "convergence.png"} {
 		assert.FileExists(t, filepath.Join(a, f))
 	}
 	rep := readFile(t, filepath.Join(a, ReportFile))
@@ -67,6 +67,7 @@ func TestRecognitionNotebook(t *testing.T) {
 	assert.Contains(t, rep, "| Occupy Asia and Africa |")
 	assert.Contains(t, rep, "> PHATT beats a guess.")
 	assert.Contains(t, rep, "right 16.67 % of the time")
+	assert.Contains(t, rep, "(game 0 of arm w4: seat ")
 	// accuracy.csv: 4 recognisers x 2 arms x 3 groups x 20 points; every
 	// "all" row counts the 4 games' 24 players.
 	rows := strings.Split(strings.TrimSpace(readFile(t, filepath.Join(a, "accuracy.csv"))), "\n")

@@ -228,3 +228,37 @@ func TestShardResume(t *testing.T) {
 	_, err = experiment.Run(context.Background(), cfg, s, experiment.Options{Out: b, Shard: arena.Shard{Index: 0, Count: 2}, Resume: true})
 	assert.ErrorContains(t, err, "not this config's run")
 }
+
+// TestTraceGame: the trace replays Run's game: same cards and winner, and
+// PHATT's final argmax is Run's prediction at the end.
+func TestTraceGame(t *testing.T) {
+	cfg, s := small(t)
+	res, err := experiment.Run(context.Background(), cfg, s, experiment.Options{Workers: 1, TrainGames: 1})
+	require.NoError(t, err)
+	g := res.Games[7] // arm 1, game 1
+	tr, err := experiment.TraceGame(cfg, s, 1, 1)
+	require.NoError(t, err)
+	assert.Equal(t, g.Missions, tr.Game.Missions)
+	assert.Equal(t, g.Winner, tr.Game.Winner)
+	assert.Equal(t, g.Turns, tr.Game.Turns)
+	require.Len(t, tr.Probs, g.Turns+1)
+	for p := range g.Missions {
+		last := tr.Probs[len(tr.Probs)-1][p]
+		best := 0.0
+		for _, x := range last {
+			best = max(best, x)
+		}
+		// Run's prediction is the card of one of the most probable
+		// explanations (Europe + Australia + South America and Europe +
+		// South America + Australia, of two cards, are always tied).
+		var top []int
+		for e, x := range last {
+			if x >= best-1e-12*best {
+				top = append(top, tr.Explanations[e].Mission)
+			}
+		}
+		assert.Contains(t, top, g.Pred[0][p][experiment.Steps-1], "seat %d", p)
+	}
+	_, err = experiment.TraceGame(cfg, s, 5, 0)
+	assert.ErrorContains(t, err, "trace: arm 5: want 0 to 1")
+}

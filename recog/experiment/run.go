@@ -637,3 +637,67 @@ func logf(w io.Writer, format string, args ...any) {
 		fmt.Fprintf(w, format+"\n", args...)
 	}
 }
+
+// Trace is one game of an arm watched by plain PHATT: every explanation's
+// probability for every seat after every turn.
+type Trace struct {
+	// Explanations are PHATT's, in the order of Probs' last index.
+	Explanations []recog.Explanation
+	// Game is the game as Run records it (predictions left out).
+	Game Game
+	// Probs[j][p][e] is seat p's probability of explanation e after j turns
+	// (j = 0: after the setup; the last row is the end of the game).
+	Probs [][][]float64
+}
+
+// TraceGame plays game i of arm a as Run does and records plain PHATT's
+// probabilities after every turn.
+func TraceGame(cfg *Config, s *Setup, a, i int) (*Trace, error) {
+	if a < 0 || a >= len(s.Seats) {
+		return nil, fmt.Errorf("trace: arm %d: want 0 to %d", a, len(s.Seats)-1)
+	}
+	ph, err := recog.NewPHATT(s.Map, s.Rules.Missions, cfg.Params)
+	if err != nil {
+		return nil, err
+	}
+	ps := make([]sim.Player, len(s.Seats[a]))
+	for k, st := range s.Seats[a] {
+		if ps[k], err = st.New(); err != nil {
+			return nil, err
+		}
+	}
+	g, err := sim.NewGame(s.Map, s.Rules, len(ps))
+	if err != nil {
+		return nil, err
+	}
+	tr := &Trace{Explanations: ph.Explanations()}
+	g.Observe(ph)
+	g.Observe(&tracer{ph: ph, n: len(ps), tr: tr})
+	res, err := g.Play(ps, cfg.Seed, stream(a, i))
+	if err != nil {
+		return nil, err
+	}
+	tr.Game = Game{Arm: a, Index: i, Seed: sim.GameSeed(cfg.Seed, stream(a, i)), Winner: res.Winner,
+		Turns: len(tr.Probs) - 1, Missions: append([]int(nil), g.Position().Missions...)}
+	return tr, nil
+}
+
+// tracer copies PHATT's probabilities at each turn's start and at the end.
+type tracer struct {
+	ph *recog.PHATT
+	n  int
+	tr *Trace
+}
+
+func (t *tracer) Observe(e *sim.Event) {
+	switch e.Kind {
+	case sim.EvStart:
+		t.ph.Start(t.n)
+	case sim.EvTurn, sim.EvGameEnd:
+		row := make([][]float64, t.n)
+		for p := range row {
+			row[p] = append([]float64(nil), t.ph.Probabilities(p)...)
+		}
+		t.tr.Probs = append(t.tr.Probs, row)
+	}
+}
