@@ -11,7 +11,7 @@ import (
 )
 
 // recognitionNotes are the note sections of a recognition notebook.
-var recognitionNotes = []string{"intro", "general", "winners", "missions", "figures", "beyond", "conclusion"}
+var recognitionNotes = []string{"intro", "general", "winners", "missions", "length", "figures", "beyond", "conclusion"}
 
 // recognitionConfig is the config of a recognition notebook: the mission
 // recognition experiment of package recog/experiment beside the appendix
@@ -139,6 +139,7 @@ type recognitionData struct {
 	Missions    mdTable
 	Recognisers mdTable
 	Pairs       mdTable
+	Length      mdTable
 	// Chance is the random guess's accuracy.
 	Chance float64
 	// Trace says which game and player convergence.png shows.
@@ -225,6 +226,11 @@ func tallyRow(prefix []string, t rexp.Tally) []string {
 
 func (c *recognitionConfig) tables(w *writer, d *recognitionData) error {
 	sum := d.Sum
+	for _, arm := range sortedKeys(c.Paper.Arms) {
+		if n := len(c.Paper.Arms[arm].Missions); n != 0 && n != len(sum.Cards) {
+			return fmt.Errorf("%s: key paper.arms.%s.missions: %d rows, want one per continent card (%d)", c.path, arm, n, len(sum.Cards))
+		}
+	}
 	const ph = 0 // plain PHATT, the paper's recogniser
 	steps := rexp.PaperSteps
 	head := []string{"arm", "source"}
@@ -284,6 +290,23 @@ func (c *recognitionConfig) tables(w *writer, d *recognitionData) error {
 		}
 		d.Missions.Rows = append(d.Missions.Rows, row)
 	}
+	d.Length.Header = []string{"arm"}
+	for b, lo := range rexp.LengthBins {
+		if b+1 < len(rexp.LengthBins) {
+			d.Length.Header = append(d.Length.Header, fmt.Sprintf("%d-%d turns", lo, rexp.LengthBins[b+1]-1))
+		} else {
+			d.Length.Header = append(d.Length.Header, fmt.Sprintf("%d+ turns", lo))
+		}
+	}
+	var lengthRows [][]string
+	for a, arm := range sum.Arms {
+		row := []string{arm}
+		for b, t := range sum.ByLength[ph][a] {
+			row = append(row, cell(t))
+			lengthRows = append(lengthRows, tallyRow([]string{arm, itoa(rexp.LengthBins[b])}, t))
+		}
+		d.Length.Rows = append(d.Length.Rows, row)
+	}
 	d.Recognisers.Header = []string{"recogniser"}
 	for _, arm := range sum.Arms {
 		d.Recognisers.Header = append(d.Recognisers.Header, arm+" 50 %", arm+" 100 %")
@@ -327,6 +350,9 @@ func (c *recognitionConfig) tables(w *writer, d *recognitionData) error {
 		}
 	}
 	tally := []string{"correct", "n", "accuracy", "wilson_lo", "wilson_hi"}
+	if err := w.csv("length.csv", append([]string{"arm", "min_turns"}, tally...), lengthRows); err != nil {
+		return err
+	}
 	if err := w.csv("accuracy.csv", append([]string{"recogniser", "arm", "players", "percent_of_game"}, tally...), curve); err != nil {
 		return err
 	}

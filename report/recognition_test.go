@@ -1,6 +1,7 @@
 package report
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -58,7 +59,7 @@ func TestRecognitionNotebook(t *testing.T) {
 	a, b := runTwice(t, writeRecognition(t, tinyRecognition), false)
 	assertSameResults(t, a, b)
 	for _, f := range []string{"accuracy.csv", "missions.csv", "pairs.csv", "paper.csv", "accuracy.png",
-		"winners-losers.svg", "recognisers-w4.png", "recognisers-constrained.svg", "convergence.png"} {
+		"winners-losers.svg", "recognisers-w4.png", "recognisers-constrained.svg", "convergence.png", "length.csv"} {
 		assert.FileExists(t, filepath.Join(a, f))
 	}
 	rep := readFile(t, filepath.Join(a, ReportFile))
@@ -89,6 +90,15 @@ func TestRecognitionNotebookQuick(t *testing.T) {
 	assertSameResults(t, a, b)
 	rep := readFile(t, filepath.Join(a, ReportFile))
 	assert.Contains(t, rep, "(quick size: 2 arms, 2 test games and 1 training games per arm; seed 3)")
+}
+
+// A paper row per card is checked once the rules' cards are known.
+func TestRecognitionPaperMissions(t *testing.T) {
+	cfg := strings.Replace(tinyRecognition, "missions = [[34, 133], [88, 79],", "missions = [", 1)
+	nb, err := Load(writeRecognition(t, cfg))
+	require.NoError(t, err)
+	err = nb.Run(context.Background(), Options{Out: t.TempDir(), Quick: true})
+	assert.ErrorContains(t, err, "key paper.arms.w4.missions: 4 rows, want one per continent card (6)")
 }
 
 func TestRecognitionParseErrors(t *testing.T) {

@@ -170,6 +170,9 @@ func TestSummarize(t *testing.T) {
 	assert.Less(t, w.CI.Lo, 1.0)
 	assert.Equal(t, 0, sum.Curve[1][0][experiment.All][experiment.Step(100)].Correct)
 	assert.Equal(t, 2, sum.PerMission[0][0][experiment.All][3].Correct)
+	// Both games are 40 turns long: the bin [40, 50).
+	assert.Equal(t, end, sum.ByLength[0][0][3])
+	assert.Zero(t, sum.ByLength[0][0][2].N)
 	assert.Equal(t, 0, sum.PerMission[0][0][experiment.Losers][3].N)
 	// One pair (phatt vs phatt-state) on arm 0 (arm 1 has no games).
 	require.Len(t, sum.Pairs, 1)

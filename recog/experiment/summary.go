@@ -93,7 +93,16 @@ type Summary struct {
 	Ran []bool
 	// Pairs compares the recognisers per arm and over every arm ("all").
 	Pairs []PairRow
+	// ByLength[r][a][b] scores recogniser r at the end of arm a's games
+	// whose length in player-turns falls in LengthBins[b] (the paper's
+	// Table 7.16, with bins for our shorter games).
+	ByLength [][][]Tally
 }
+
+// LengthBins are the game lengths of Summary.ByLength, in player-turns:
+// bin b holds the games with LengthBins[b] <= turns < LengthBins[b+1] (the
+// last bin has no upper end).
+var LengthBins = []int{0, 20, 30, 40, 50}
 
 // Step is the sampling point of percent % of the game (5, 10, ..., 100).
 func Step(percent int) int { return percent/5 - 1 }
@@ -113,6 +122,13 @@ func Summarize(res *Results) (*Summary, error) {
 	cardIdx := map[int]int{}
 	for i, c := range s.Cards {
 		cardIdx[c] = i
+	}
+	sum.ByLength = make([][][]Tally, nr)
+	for r := range nr {
+		sum.ByLength[r] = make([][]Tally, na)
+		for a := range na {
+			sum.ByLength[r][a] = make([]Tally, len(LengthBins))
+		}
 	}
 	sum.Curve = make([][][NumGroups][Steps]Tally, nr)
 	sum.PerMission = make([][][NumGroups][]Tally, nr)
@@ -158,6 +174,7 @@ func Summarize(res *Results) (*Summary, error) {
 					sum.Curve[r][a][grp][k].add(ok)
 				}
 				ok := g.Pred[r][p][Steps-1] == card
+				sum.ByLength[r][a][lengthBin(g.Turns)].add(ok)
 				sum.PerMission[r][a][All][ci].add(ok)
 				sum.PerMission[r][a][grp][ci].add(ok)
 				ends[a][r] = append(ends[a][r], ok)
@@ -177,6 +194,13 @@ func Summarize(res *Results) (*Summary, error) {
 				for k := range Steps {
 					if err := sum.Curve[r][a][g][k].finish(); err != nil {
 						return nil, err
+					}
+				}
+				if g == All {
+					for b := range sum.ByLength[r][a] {
+						if err := sum.ByLength[r][a][b].finish(); err != nil {
+							return nil, err
+						}
 					}
 				}
 				for c := range sum.PerMission[r][a][g] {
@@ -200,6 +224,17 @@ func Summarize(res *Results) (*Summary, error) {
 		return nil, err
 	}
 	return sum, nil
+}
+
+// lengthBin returns the bin of LengthBins that turns falls in.
+func lengthBin(turns int) int {
+	b := 0
+	for i, lo := range LengthBins {
+		if turns >= lo {
+			b = i
+		}
+	}
+	return b
 }
 
 // pairs fills Pairs: every two recognisers that ran, per arm and pooled.
@@ -298,6 +333,23 @@ func (sum *Summary) WriteText(w io.Writer) error {
 				}
 				fmt.Fprintln(tw)
 			}
+		}
+		fmt.Fprintf(tw, "\n%s: accuracy at the end of the game by game length (player-turns)\n", rn)
+		fmt.Fprintf(tw, "arm")
+		for b, lo := range LengthBins {
+			if b+1 < len(LengthBins) {
+				fmt.Fprintf(tw, "\t%d-%d", lo, LengthBins[b+1]-1)
+			} else {
+				fmt.Fprintf(tw, "\t%d+", lo)
+			}
+		}
+		fmt.Fprintln(tw)
+		for a, an := range sum.Arms {
+			fmt.Fprintf(tw, "%s", an)
+			for _, t := range sum.ByLength[r][a] {
+				fmt.Fprintf(tw, "\t%d/%d %s", t.Correct, t.Incorrect(), pct(t))
+			}
+			fmt.Fprintln(tw)
 		}
 		fmt.Fprintf(tw, "\n%s: accuracy per mission at the end of the game (all players)\n", rn)
 		fmt.Fprintf(tw, "mission\t%s\n", strings.Join(sum.Arms, "\t"))
