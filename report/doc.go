@@ -12,6 +12,14 @@
 //	engine  the speed of the engine and of each bot (package arena), game
 //	        length and stalemates per rule set, memory per game and MARS's
 //	        cost per turn against the paper's
+//	recognition
+//	        mission-card recognition (package recog/experiment): PHATT, PHATT
+//	        with state-dependent weights and a data-driven recogniser on
+//	        mission-mode games of mission bots, beside Khan & Rovatsos's
+//	        appendix tables
+//	tournament
+//	        a round-robin tournament (package tourney) beside the MARS
+//	        paper's Tables 5 and 6
 //
 // The same config and seed give byte-identical CSV files and the same README,
 // except for measured timings: those are kept in timings.csv and, in the

@@ -7,6 +7,7 @@ import (
 	"marslab/bots/baseline"
 	"marslab/bots/example"
 	"marslab/bots/lux"
+	"marslab/bots/mission"
 	"marslab/mars"
 )
 
@@ -17,6 +18,7 @@ func families() []bots.Factory {
 	fs = append(fs, baseline.Factories()...)
 	fs = append(fs, example.Factories()...)
 	fs = append(fs, lux.Factories()...)
+	fs = append(fs, mission.Factories()...)
 	fs = append(fs, mars.Factory())
 	return fs
 }

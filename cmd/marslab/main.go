@@ -48,6 +48,7 @@ func commands(reg *registry.Registry) map[string]command {
 		"bots":       {"list the registered bots (-params NAME lists a bot's parameters)", withRegistry(reg, cmdBots)},
 		"odds":       {"exact dice odds: rolls, battles, chains, tables, engine check", cmdOdds},
 		"report":     {"regenerate notebooks (reports, CSV, figures) from their configs", withRegistry(reg, cmdReport)},
+		"recognize":  {"recognise secret mission cards (PHATT and more) in mission-mode games: the paper's tables", withRegistry(reg, cmdRecognize)},
 		"tournament": {"play every k-subset of a field of bots: Tables 5-6, figures", withRegistry(reg, cmdTournament)},
 	}
 }

@@ -1,0 +1,157 @@
+package mission_test
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"marslab/bots/mission"
+	"marslab/sim"
+)
+
+// at returns the State seat 0 is shown at a two-seat position of the
+// classic map under the missions rules: seat 0 owns the territories of
+// mine with the armies given, seat 1 everything else with 3 armies apart
+// from those of theirs; seat 0's mission card is card.
+func at(t *testing.T, ph sim.Phase, card string, mine, theirs map[string]int) (*sim.State, *sim.Map) {
+	t.Helper()
+	r, err := sim.LoadRules("missions")
+	require.NoError(t, err)
+	m, err := r.LoadMap()
+	require.NoError(t, err)
+	other := "Occupy Asia and Africa"
+	if card == other {
+		other = "Occupy North America and Africa"
+	}
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "players = 2\nround = 3\ncurrent = 0\nphase = %q\nhands = [[], []]\n", ph)
+	fmt.Fprintf(&sb, "missions = [%q, %q]\nmission_targets = [-1, -1]\n[territories]\n", card, other)
+	names := make([]string, 0, len(m.Territories))
+	for _, tr := range m.Territories {
+		names = append(names, tr.Name)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		owner, armies := 1, 3
+		if a, ok := mine[n]; ok {
+			owner, armies = 0, a
+		} else if a, ok := theirs[n]; ok {
+			armies = a
+		}
+		fmt.Fprintf(&sb, "%q = { owner = %d, armies = %d }\n", n, owner, armies)
+	}
+	pos, err := sim.ParsePosition("test", []byte(sb.String()), m, r)
+	require.NoError(t, err)
+	s, err := sim.NewStateAt(m, r, pos, 0)
+	require.NoError(t, err)
+	return s, m
+}
+
+func id(t *testing.T, m *sim.Map, name string) int {
+	t.Helper()
+	for i, tr := range m.Territories {
+		if tr.Name == name {
+			return i
+		}
+	}
+	t.Fatalf("no territory %q", name)
+	return -1
+}
+
+func TestMissionAttackSkew(t *testing.T) {
+	// Egypt (10) faces Middle East (4, Asia: in the mission) and North
+	// Africa (2, Africa: not). Skewed toward the mission, the bot attacks
+	// Middle East despite the worse odds; with w = 1 it takes the weaker.
+	for _, tc := range []struct {
+		w    float64
+		want string
+	}{{100, "Middle East"}, {4, "Middle East"}, {1, "North Africa"}} {
+		s, m := at(t, sim.PhaseAttack, "Occupy Asia and South America",
+			map[string]int{"Egypt": 10}, map[string]int{"Middle East": 4, "North Africa": 2})
+		b := mission.NewMission(tc.w)
+		b.Start(s, 0, nil)
+		o, ok := b.Attack(s)
+		require.True(t, ok, "w=%v", tc.w)
+		assert.Equal(t, id(t, m, "Egypt"), o.From, "w=%v", tc.w)
+		assert.Equal(t, id(t, m, tc.want), o.To, "w=%v", tc.w)
+	}
+}
+
+func TestMissionExtraContinent(t *testing.T) {
+	// Europe + South America + one other: the bot owns most of Australia,
+	// so Australia is its third continent and Western Australia (5) is worth
+	// more than North Africa (2, Africa).
+	s, m := at(t, sim.PhaseAttack, "Occupy Europe, South America and one other continent",
+		map[string]int{"Indonesia": 2, "New Guinea": 2, "Eastern Australia": 12, "Egypt": 12},
+		map[string]int{"Western Australia": 5, "North Africa": 2, "Southern Europe": 20, "Middle East": 20, "East Africa": 20, "Siam": 20})
+	b := mission.NewMission(4)
+	b.Start(s, 0, nil)
+	o, ok := b.Attack(s)
+	require.True(t, ok)
+	assert.Equal(t, id(t, m, "Western Australia"), o.To)
+}
+
+func TestConstrainedAttack(t *testing.T) {
+	// North America and Australia: from Egypt only Middle East and North
+	// Africa are on a shortest route (3 borders from the mission against
+	// Egypt's 4). East Africa and Southern Europe (1 army each) are not.
+	s, m := at(t, sim.PhaseAttack, "Occupy North America and Australia",
+		map[string]int{"Egypt": 10}, map[string]int{"Middle East": 5, "North Africa": 8, "East Africa": 1, "Southern Europe": 1})
+	c := mission.NewConstrained()
+	c.Start(s, 0, nil)
+	o, ok := c.Attack(s)
+	require.True(t, ok)
+	assert.Equal(t, id(t, m, "Middle East"), o.To)
+
+	// The unconstrained bot takes a one-army territory.
+	b := mission.NewMission(1)
+	b.Start(s, 0, nil)
+	o, ok = b.Attack(s)
+	require.True(t, ok)
+	assert.Contains(t, []int{id(t, m, "East Africa"), id(t, m, "Southern Europe")}, o.To)
+
+	// With Middle East and North Africa too strong, Constrained does not
+	// attack at all.
+	s, _ = at(t, sim.PhaseAttack, "Occupy North America and Australia",
+		map[string]int{"Egypt": 10}, map[string]int{"Middle East": 15, "North Africa": 15, "East Africa": 1, "Southern Europe": 1})
+	_, ok = c.Attack(s)
+	assert.False(t, ok)
+}
+
+func TestConstrainedPlace(t *testing.T) {
+	// Egypt's weak neighbour (Southern Europe, 1) is off the route; its
+	// route neighbours hold 10. Madagascar's route step East Africa holds 3.
+	mine := map[string]int{"Egypt": 2, "Madagascar": 2}
+	theirs := map[string]int{"Southern Europe": 1, "Middle East": 10, "North Africa": 10, "East Africa": 3}
+	s, m := at(t, sim.PhasePlace, "Occupy North America and Australia", mine, theirs)
+	c := mission.NewConstrained()
+	c.Start(s, 0, nil)
+	pl := c.Place(s, 5, nil)
+	require.Len(t, pl, 1)
+	assert.Equal(t, sim.Placement{Territory: id(t, m, "Madagascar"), Armies: 5}, pl[0])
+
+	b := mission.NewMission(1)
+	b.Start(s, 0, nil)
+	pl = b.Place(s, 5, nil)
+	assert.Equal(t, id(t, m, "Egypt"), pl[0].Territory)
+}
+
+func TestConstrainedFortify(t *testing.T) {
+	// Congo (6) is interior; it moves toward North America (North Africa)
+	// or Australia (East Africa faces Middle East, on the route), never to
+	// South Africa.
+	mine := map[string]int{"Congo": 6, "North Africa": 1, "East Africa": 1, "South Africa": 1, "Madagascar": 1}
+	s, m := at(t, sim.PhaseFortify, "Occupy North America and Australia", mine, nil)
+	c := mission.NewConstrained()
+	c.Start(s, 0, nil)
+	mv := c.Fortify(s, nil)
+	require.Len(t, mv, 1)
+	assert.Equal(t, id(t, m, "Congo"), mv[0].From)
+	assert.Equal(t, 5, mv[0].Armies)
+	assert.Contains(t, []int{id(t, m, "North Africa"), id(t, m, "East Africa")}, mv[0].To)
+	require.NoError(t, s.CheckMoves(0, mv))
+}

@@ -1,0 +1,51 @@
+package recog_test
+
+import (
+	"fmt"
+
+	"marslab/bots/mission"
+	"marslab/recog"
+	"marslab/sim"
+)
+
+// ExamplePHATT watches a game of six mission bots as a spectator and
+// names each player's card at the end.
+func ExamplePHATT() {
+	r, _ := sim.LoadRules("missions")
+	r.Missions = r.Missions[:6] // the six continent cards
+	m, _ := r.LoadMap()
+	g, _ := sim.NewGame(m, r, 6)
+	ph, _ := recog.NewPHATT(m, r.Missions, recog.DefaultParams())
+	g.Observe(ph)
+	players := make([]sim.Player, 6)
+	for i := range players {
+		players[i] = mission.NewMission(100)
+	}
+	ph.Start(6)
+	g.Play(players, 1, 0)
+	cards := g.Position().Missions
+	for p := range players {
+		guess := ph.Predict(p, 0)
+		fmt.Printf("seat %d holds %q, predicted %q\n", p, r.Missions[cards[p]].Name, r.Missions[guess].Name)
+	}
+	// Output:
+	// seat 0 holds "Occupy Asia and Africa", predicted "Occupy Asia and Africa"
+	// seat 1 holds "Occupy North America and Africa", predicted "Occupy Europe, South America and one other continent"
+	// seat 2 holds "Occupy Europe, Australia and one other continent", predicted "Occupy Europe, Australia and one other continent"
+	// seat 3 holds "Occupy North America and Australia", predicted "Occupy North America and Australia"
+	// seat 4 holds "Occupy Europe, South America and one other continent", predicted "Occupy Europe, Australia and one other continent"
+	// seat 5 holds "Occupy Asia and South America", predicted "Occupy Asia and South America"
+}
+
+// ExampleBaseWeight is Algorithm 3.3.3 on the worked example of section
+// 3.3.1: 5 possible occupations, w = 0.02.
+func ExampleBaseWeight() {
+	for _, cons := range []int{3, 5, 2, 1} {
+		fmt.Printf("%d consistent: base %.3f\n", cons, recog.BaseWeight(0.02, 5, cons))
+	}
+	// Output:
+	// 3 consistent: base 0.188
+	// 5 consistent: base 0.180
+	// 2 consistent: base 0.192
+	// 1 consistent: base 0.196
+}

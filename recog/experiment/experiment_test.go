@@ -1,0 +1,267 @@
+package experiment_test
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"marslab/arena"
+	"marslab/bots/registry"
+	"marslab/recog/experiment"
+)
+
+func small(t *testing.T) (*experiment.Config, *experiment.Setup) {
+	t.Helper()
+	cfg, err := experiment.Load("testdata/small.toml")
+	require.NoError(t, err)
+	s, err := cfg.Resolve(registry.Default())
+	require.NoError(t, err)
+	return cfg, s
+}
+
+func TestParseErrors(t *testing.T) {
+	base := "rules = \"missions\"\nseed = 1\ntrain_seed = 2\ngames = 10\ntrain_games = 5\n[[arms]]\nname = \"a\"\nplayers = \"mission,mission\"\n"
+	for _, tc := range []struct{ edit, want string }{
+		{strings.Replace(base, "seed = 1\n", "", 1), "x.toml: key seed: missing"},
+		{strings.Replace(base, "train_seed = 2", "train_seed = 1", 1), "key train_seed: 1: must differ from seed"},
+		{strings.Replace(base, "games = 10", "games = 0", 1), "key games: 0 outside [1, 1000000]"},
+		{strings.Replace(base, "train_games = 5", "train_games = -1", 1), "key train_games: -1 outside [0, 1000000]"},
+		{strings.Replace(base, `name = "a"`, `name = "a b"`, 1), `key arms[0].name: "a b": want [A-Za-z0-9_-]+`},
+		{"colour = 1\n" + base, "x.toml: unknown key colour"},
+		{base + "[phatt]\nup = 1.5\n", "x.toml: key phatt.up = 1.5: must be in (0.9, 1.1)"},
+		{base + "[data]\nalpha = 0\n", "key data.alpha: 0 outside (0, 1e6]"},
+		{strings.Replace(base, `rules = "missions"`, "", 1), "key rules: missing"},
+	} {
+		_, err := experiment.Parse("x.toml", []byte(tc.edit))
+		assert.ErrorContains(t, err, tc.want)
+	}
+	cfg, err := experiment.Parse("x.toml", []byte(base))
+	require.NoError(t, err)
+	assert.Equal(t, 0.02, cfg.Params.WSuccess)
+	// Resolve: the classic rules are not mission mode; a seat list too long.
+	cfg.Rules = "classic"
+	_, err = cfg.Resolve(registry.Default())
+	assert.ErrorContains(t, err, `key rules: "classic" is not a mission rule set`)
+	cfg.Rules = "missions"
+	cfg.Arms[0].Players = "mission,nosuchbot"
+	_, err = cfg.Resolve(registry.Default())
+	assert.ErrorContains(t, err, "key arms[0].players")
+}
+
+// TestDeterministic: the games are byte-identical with 1 and 3 workers, and
+// a run resumed from a cut-short games.jsonl equals an uninterrupted one.
+func TestDeterministic(t *testing.T) {
+	cfg, s := small(t)
+	dirs := []string{t.TempDir(), t.TempDir()}
+	for i, w := range []int{1, 3} {
+		res, err := experiment.Run(context.Background(), cfg, s, experiment.Options{Out: dirs[i], Workers: w})
+		require.NoError(t, err)
+		require.Len(t, res.Games, 12)
+	}
+	a, err := os.ReadFile(filepath.Join(dirs[0], experiment.GamesFile))
+	require.NoError(t, err)
+	b, err := os.ReadFile(filepath.Join(dirs[1], experiment.GamesFile))
+	require.NoError(t, err)
+	require.Equal(t, a, b)
+	assert.Equal(t, 12, bytes.Count(a, []byte("\n")))
+
+	// Keep five whole lines and half of the sixth, then resume.
+	lines := bytes.SplitAfter(a, []byte("\n"))
+	cut := append(bytes.Join(lines[:5], nil), lines[5][:len(lines[5])/2]...)
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, experiment.GamesFile), cut, 0o644))
+	res, err := experiment.Run(context.Background(), cfg, s, experiment.Options{Out: dir, Workers: 2, Resume: true})
+	require.NoError(t, err)
+	require.Len(t, res.Games, 12)
+	c, err := os.ReadFile(filepath.Join(dir, experiment.GamesFile))
+	require.NoError(t, err)
+	assert.Equal(t, a, c)
+
+	// A file of another run is refused.
+	other := *cfg
+	other.Seed = 99
+	_, err = experiment.Run(context.Background(), &other, s, experiment.Options{Out: dir, Resume: true})
+	assert.ErrorContains(t, err, "not this config's run")
+}
+
+// TestPerArm: one model per arm learns from that arm's games alone; the
+// player-games add up to the same total.
+func TestPerArm(t *testing.T) {
+	cfg, s := small(t)
+	pooled, err := experiment.Run(context.Background(), cfg, s, experiment.Options{Workers: 2})
+	require.NoError(t, err)
+	per := *cfg
+	per.PerArm = true
+	split, err := experiment.Run(context.Background(), &per, s, experiment.Options{Workers: 2})
+	require.NoError(t, err)
+	assert.Equal(t, pooled.Trained, split.Trained)
+	total := 0
+	for _, n := range split.Trained {
+		total += n
+	}
+	assert.Equal(t, 2*3*6, total) // 2 arms x 3 training games x 6 players
+	// PHATT does not depend on the data models; the data recognisers do.
+	same, differ := true, false
+	for i := range pooled.Games {
+		same = same && assert.ObjectsAreEqual(pooled.Games[i].Pred[0], split.Games[i].Pred[0])
+		differ = differ || !assert.ObjectsAreEqual(pooled.Games[i].Pred[2], split.Games[i].Pred[2])
+	}
+	assert.True(t, same)
+	assert.True(t, differ)
+}
+
+// TestCancel: a cancelled run reports the interruption and keeps a prefix.
+func TestCancel(t *testing.T) {
+	cfg, s := small(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	dir := t.TempDir()
+	_, err := experiment.Run(ctx, cfg, s, experiment.Options{Out: dir, Workers: 2})
+	require.Error(t, err)
+	assert.ErrorIs(t, err, context.Canceled)
+}
+
+func TestSummarize(t *testing.T) {
+	cfg, s := small(t)
+	res := &experiment.Results{Config: cfg, Setup: s}
+	// Two games of arm 0 with six seats; seat p holds card p. Recogniser 0
+	// is right about seats 0-2 from the start and about seat 3 only at
+	// the end; recogniser 1 is always wrong; the data recognisers did not run.
+	for i := range 2 {
+		g := experiment.Game{Arm: 0, Index: i, Winner: 3, Turns: 40, Missions: []int{0, 1, 2, 3, 4, 5}}
+		g.Pred = make([][][]int, 4)
+		for r := range 4 {
+			g.Pred[r] = make([][]int, 6)
+			for p := range 6 {
+				g.Pred[r][p] = make([]int, experiment.Steps)
+				for k := range experiment.Steps {
+					switch {
+					case r >= 2:
+						g.Pred[r][p][k] = -1
+					case r == 1:
+						g.Pred[r][p][k] = (p + 1) % 6
+					case p < 3 || p == 3 && k == experiment.Steps-1:
+						g.Pred[r][p][k] = p
+					default:
+						g.Pred[r][p][k] = (p + 1) % 6
+					}
+				}
+			}
+		}
+		res.Games = append(res.Games, g)
+	}
+	sum, err := experiment.Summarize(res)
+	require.NoError(t, err)
+	assert.Equal(t, []bool{true, true, false, false}, sum.Ran)
+	assert.InDelta(t, 1.0/6, sum.Chance, 1e-12)
+	end := sum.Curve[0][0][experiment.All][experiment.Step(100)]
+	assert.Equal(t, 8, end.Correct)
+	assert.Equal(t, 12, end.N)
+	half := sum.Curve[0][0][experiment.All][experiment.Step(50)]
+	assert.Equal(t, 6, half.Correct)
+	w := sum.Curve[0][0][experiment.Winners][experiment.Step(100)]
+	assert.Equal(t, experiment.Tally{Correct: 2, N: 2, Acc: 1, CI: w.CI}, w)
+	assert.Less(t, w.CI.Lo, 1.0)
+	assert.Equal(t, 0, sum.Curve[1][0][experiment.All][experiment.Step(100)].Correct)
+	assert.Equal(t, 2, sum.PerMission[0][0][experiment.All][3].Correct)
+	// Both games are 40 turns long: the bin [40, 50).
+	assert.Equal(t, end, sum.ByLength[0][0][3])
+	assert.Zero(t, sum.ByLength[0][0][2].N)
+	assert.Equal(t, 0, sum.PerMission[0][0][experiment.Losers][3].N)
+	// One pair (phatt vs phatt-state) on arm 0 (arm 1 has no games).
+	require.Len(t, sum.Pairs, 1)
+	assert.Equal(t, 8, sum.Pairs[0].Result.Counts.OnlyX)
+	assert.Equal(t, 0, sum.Pairs[0].Result.Counts.OnlyY)
+	assert.Less(t, sum.Pairs[0].Result.P, 0.01)
+	var buf bytes.Buffer
+	require.NoError(t, sum.WriteText(&buf))
+	assert.Contains(t, buf.String(), "8/4 66.7%")
+}
+
+// FuzzParse: any text gives a config or an error, never a panic, and a
+// config it accepts has sizes in range.
+func FuzzParse(f *testing.F) {
+	data, err := os.ReadFile("testdata/small.toml")
+	require.NoError(f, err)
+	f.Add(data)
+	f.Add([]byte("rules = \"missions\"\nseed = 1\ntrain_seed = 2\ngames = 1\n[[arms]]\nname = \"x\"\nplayers = \"mission\"\n[phatt]\nup = 1.05\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		c, err := experiment.Parse("fuzz.toml", data)
+		if err != nil {
+			require.Contains(t, err.Error(), "fuzz.toml")
+			return
+		}
+		require.True(t, c.Games >= 1 && c.Games <= experiment.MaxGames)
+		require.True(t, c.TrainGames >= 0 && c.TrainGames <= experiment.MaxGames)
+		require.NotEqual(t, c.Seed, c.TrainSeed)
+		require.NoError(t, c.Params.Validate())
+		require.NotEmpty(t, c.Arms)
+	})
+}
+
+// TestShardResume: a shard resumed from a cut-short file equals the shard
+// played at once, and holds every second game.
+func TestShardResume(t *testing.T) {
+	cfg, s := small(t)
+	sh := arena.Shard{Index: 1, Count: 2}
+	a := t.TempDir()
+	res, err := experiment.Run(context.Background(), cfg, s, experiment.Options{Out: a, Workers: 2, Shard: sh})
+	require.NoError(t, err)
+	require.Len(t, res.Games, 6)
+	for j, g := range res.Games {
+		assert.Equal(t, 2*j+1, g.Arm*6+g.Index)
+	}
+	data, err := os.ReadFile(filepath.Join(a, experiment.GamesFile))
+	require.NoError(t, err)
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	b := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(b, experiment.GamesFile), bytes.Join(lines[:3], nil), 0o644))
+	_, err = experiment.Run(context.Background(), cfg, s, experiment.Options{Out: b, Workers: 1, Shard: sh, Resume: true})
+	require.NoError(t, err)
+	got, err := os.ReadFile(filepath.Join(b, experiment.GamesFile))
+	require.NoError(t, err)
+	assert.Equal(t, data, got)
+	// The other shard's file is not this shard's.
+	_, err = experiment.Run(context.Background(), cfg, s, experiment.Options{Out: b, Shard: arena.Shard{Index: 0, Count: 2}, Resume: true})
+	assert.ErrorContains(t, err, "not this config's run")
+}
+
+// TestTraceGame: the trace replays Run's game: same cards and winner, and
+// PHATT's final argmax is Run's prediction at the end.
+func TestTraceGame(t *testing.T) {
+	cfg, s := small(t)
+	res, err := experiment.Run(context.Background(), cfg, s, experiment.Options{Workers: 1, TrainGames: 1})
+	require.NoError(t, err)
+	g := res.Games[7] // arm 1, game 1
+	tr, err := experiment.TraceGame(cfg, s, 1, 1)
+	require.NoError(t, err)
+	assert.Equal(t, g.Missions, tr.Game.Missions)
+	assert.Equal(t, g.Winner, tr.Game.Winner)
+	assert.Equal(t, g.Turns, tr.Game.Turns)
+	require.Len(t, tr.Probs, g.Turns+1)
+	for p := range g.Missions {
+		last := tr.Probs[len(tr.Probs)-1][p]
+		best := 0.0
+		for _, x := range last {
+			best = max(best, x)
+		}
+		// Run's prediction is the card of one of the most probable
+		// explanations (Europe + Australia + South America and Europe +
+		// South America + Australia, of two cards, are always tied).
+		var top []int
+		for e, x := range last {
+			if x >= best-1e-12*best {
+				top = append(top, tr.Explanations[e].Mission)
+			}
+		}
+		assert.Contains(t, top, g.Pred[0][p][experiment.Steps-1], "seat %d", p)
+	}
+	_, err = experiment.TraceGame(cfg, s, 5, 0)
+	assert.ErrorContains(t, err, "trace: arm 5: want 0 to 1")
+}

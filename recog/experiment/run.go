@@ -1,0 +1,703 @@
+package experiment
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+
+	"marslab/arena"
+	"marslab/recog"
+	"marslab/sim"
+)
+
+// Steps is the number of sampling points per game: the predictions are
+// taken after 5 %, 10 %, ..., 100 % of the game's turns.
+const Steps = 20
+
+// Recognisers are the names of the recognisers the experiment runs, in the
+// order of Game.Pred: plain PHATT, PHATT with the state-dependent weights of
+// section 6.0.3, and the data-driven recogniser with its joint and its
+// choice likelihoods (recog.Data, Data.Choice).
+var Recognisers = []string{"phatt", "phatt-state", "data", "data-choice"}
+
+// Game is the outcome of one test game: who held which card, who won, and
+// every recogniser's prediction of every seat at every sampling point.
+type Game struct {
+	// Arm is the arm's index and Index the game's within the arm.
+	Arm   int `json:"arm"`
+	Index int `json:"game"`
+	// Seed is the game's seed, sim.GameSeed(Config.Seed, stream(Arm, Index)).
+	Seed uint64 `json:"seed"`
+	// Winner is the winning seat, -1 on a stalemate; Turns the player-turns
+	// played.
+	Winner int `json:"winner"`
+	Turns  int `json:"turns"`
+	// Missions[p] is seat p's card, an index into Rules.Missions.
+	Missions []int `json:"missions"`
+	// Pred[r][p][k] is recogniser r's predicted card for seat p after
+	// (k+1)*5 % of the game's turns (after ceil((k+1)*Turns/20) turns;
+	// k = 19 is the end of the game), -1 if the recogniser was not run.
+	Pred [][][]int `json:"pred"`
+}
+
+// stream returns the index of game i of arm a among the streams of a seed:
+// independent of the number of games, so that an arm's games are the same
+// at every size.
+func stream(a, i int) uint64 { return uint64(a)<<32 | uint64(i) }
+
+// Options are the settings of one run.
+type Options struct {
+	// Out is the output folder ("" runs in memory only).
+	Out string
+	// Resume continues the games.jsonl of Out.
+	Resume bool
+	// Workers is the number of goroutines; 0 means runtime.GOMAXPROCS(0).
+	Workers int
+	// Games and TrainGames, when > 0, replace the config's sizes.
+	Games, TrainGames int
+	// Shard selects the games this run plays: the k-th game of the
+	// experiment (k = arm*games + index) when k % Count == Index; the zero
+	// Shard plays all. Every shard trains the whole data model. Merge joins
+	// the shards' outputs.
+	Shard arena.Shard
+	// Log, when not nil, receives progress lines.
+	Log io.Writer
+}
+
+// GamesFile is the name of the per-game output in Options.Out.
+const GamesFile = "games.jsonl"
+
+// Results are a run's games, in (arm, game) order.
+type Results struct {
+	Config *Config
+	Setup  *Setup
+	Games  []Game
+	// Trained is the number of player-games of each card the data models
+	// learnt from, in the order of Setup.Cards.
+	Trained []int
+}
+
+// Run trains the data model, plays every arm's test games and returns the
+// results; with opts.Out it writes games.jsonl there, one line per game in
+// order, and with opts.Resume it keeps the lines already there (after
+// checking them) and plays only the rest. A cancelled run returns an error
+// wrapping ctx's cause; every game before the first unfinished one is in
+// games.jsonl.
+func Run(ctx context.Context, cfg *Config, s *Setup, opts Options) (*Results, error) {
+	games, train := cfg.Games, cfg.TrainGames
+	if opts.Games > 0 {
+		games = opts.Games
+	}
+	if opts.TrainGames > 0 {
+		train = opts.TrainGames
+	}
+	workers := opts.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	res := &Results{Config: cfg, Setup: s}
+	// Training: one model of every arm's games, or one per arm.
+	var models []*recog.Model
+	if train > 0 {
+		logf(opts.Log, "training the data model on %d games per arm (per arm: %v)", train, cfg.PerArm)
+		ms, err := trainModels(ctx, cfg, s, train, workers)
+		if err != nil {
+			return nil, err
+		}
+		models = ms
+		for ci := range ms[0].Cards {
+			n := 0
+			for _, m := range ms {
+				n += m.Games(ci)
+			}
+			res.Trained = append(res.Trained, n)
+		}
+	}
+	shard := opts.Shard
+	if shard.Count == 0 {
+		shard = arena.Shard{Count: 1}
+	}
+	total := shard.Len(games * len(cfg.Arms))
+	var done []Game
+	var out *os.File
+	if opts.Out != "" {
+		if err := os.MkdirAll(opts.Out, 0o755); err != nil {
+			return nil, err
+		}
+		path := filepath.Join(opts.Out, GamesFile)
+		if opts.Resume {
+			var err error
+			if done, err = readGames(path, cfg, s, games, shard); err != nil {
+				return nil, err
+			}
+			f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE, 0o644)
+			if err != nil {
+				return nil, err
+			}
+			if err := rewrite(f, done); err != nil {
+				f.Close()
+				return nil, err
+			}
+			out = f
+		} else {
+			f, err := os.Create(path)
+			if err != nil {
+				return nil, err
+			}
+			out = f
+		}
+		defer out.Close()
+	}
+	logf(opts.Log, "playing %d test games (%d per arm, shard %s, %d already done) on %d workers", total, games, shard, len(done), workers)
+	res.Games = append(res.Games, done...)
+	w := bufio.NewWriter(io.Discard)
+	if out != nil {
+		w = bufio.NewWriter(out)
+	}
+	var line []byte
+	err := parallel(ctx, workers, len(done), total, func() (playFunc, error) { return newTester(s, cfg, models) },
+		func(j int) (int, int) { k := shard.Game(j); return k / games, k % games },
+		func(v any) error {
+			g := v.(Game)
+			res.Games = append(res.Games, g)
+			var err error
+			if line, err = json.Marshal(g); err != nil {
+				return err
+			}
+			w.Write(line)
+			w.WriteByte('\n')
+			if len(res.Games)%256 == 0 {
+				return w.Flush()
+			}
+			return nil
+		})
+	if ferr := w.Flush(); err == nil {
+		err = ferr
+	}
+	return res, err
+}
+
+// playFunc plays game i of arm a and returns its outcome.
+type playFunc func(a, i int) (any, error)
+
+// parallel plays jobs from..total-1 on workers goroutines, each with the
+// player made by mk, and hands the outcomes to emit in job order. It stops
+// at the first error or when ctx is done, having emitted every outcome
+// before the first unfinished job.
+func parallel(ctx context.Context, workers, from, total int, mk func() (playFunc, error), job func(k int) (a, i int), emit func(any) error) error {
+	if from >= total {
+		return nil
+	}
+	workers = max(1, min(workers, total-from))
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	type result struct {
+		k   int
+		v   any
+		err error
+	}
+	jobs := make(chan int)
+	results := make(chan result, workers)
+	var wg sync.WaitGroup
+	for range workers {
+		play, err := mk()
+		if err != nil {
+			return err
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range jobs {
+				a, i := job(k)
+				v, err := play(a, i)
+				select {
+				case results <- result{k, v, err}:
+				case <-ctx.Done():
+					return
+				}
+			}
+		}()
+	}
+	go func() {
+		defer close(jobs)
+		for k := from; k < total; k++ {
+			select {
+			case jobs <- k:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	go func() { wg.Wait(); close(results) }()
+	pending := map[int]any{}
+	next := from
+	var firstErr error
+	for r := range results {
+		if firstErr != nil {
+			continue
+		}
+		if r.err != nil {
+			firstErr = r.err
+			cancel()
+			continue
+		}
+		pending[r.k] = r.v
+		for {
+			v, ok := pending[next]
+			if !ok {
+				break
+			}
+			delete(pending, next)
+			if err := emit(v); err != nil {
+				firstErr = err
+				cancel()
+				break
+			}
+			next++
+		}
+	}
+	if firstErr != nil {
+		return firstErr
+	}
+	if next < total {
+		return fmt.Errorf("recognition experiment interrupted after %d of %d games: %w", next, total, context.Cause(ctx))
+	}
+	return nil
+}
+
+// tester is one worker's game, players and recognisers.
+type tester struct {
+	s       *Setup
+	cfg     *Config
+	g       *sim.Game
+	players [][]sim.Player // per arm
+	rec     []recog.Recognizer
+	snap    snapshot
+	// models are the data models (one, or one per arm); data and choice
+	// the data-driven recognisers.
+	models       []*recog.Model
+	data, choice *recog.Data
+}
+
+func newTester(s *Setup, cfg *Config, models []*recog.Model) (playFunc, error) {
+	t := &tester{s: s, cfg: cfg, models: models}
+	plain, err := recog.NewPHATT(s.Map, s.Rules.Missions, cfg.Params)
+	if err != nil {
+		return nil, err
+	}
+	sp := cfg.Params
+	sp.StateWeights = true
+	state, err := recog.NewPHATT(s.Map, s.Rules.Missions, sp)
+	if err != nil {
+		return nil, err
+	}
+	t.rec = []recog.Recognizer{plain, state, nil, nil}
+	if models != nil {
+		t.data = recog.NewData(models[0])
+		t.choice = recog.NewData(models[0])
+		t.choice.Choice = true
+		t.rec[2], t.rec[3] = t.data, t.choice
+	}
+	t.snap.rec = t.rec
+	for _, seats := range s.Seats {
+		ps := make([]sim.Player, len(seats))
+		for i, st := range seats {
+			if ps[i], err = st.New(); err != nil {
+				return nil, err
+			}
+		}
+		t.players = append(t.players, ps)
+	}
+	return t.play, nil
+}
+
+func (t *tester) game(n int) (*sim.Game, error) {
+	if t.g != nil && t.snap.players == n {
+		return t.g, nil
+	}
+	g, err := sim.NewGame(t.s.Map, t.s.Rules, n)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range t.rec {
+		if r != nil {
+			g.Observe(r)
+		}
+	}
+	g.Observe(&t.snap)
+	t.g, t.snap.players = g, n
+	return g, nil
+}
+
+func (t *tester) play(a, i int) (any, error) {
+	ps := t.players[a]
+	g, err := t.game(len(ps))
+	if err != nil {
+		return nil, err
+	}
+	if len(t.models) > 1 {
+		t.data.SetModel(t.models[a])
+		t.choice.SetModel(t.models[a])
+	}
+	res, err := g.Play(ps, t.cfg.Seed, stream(a, i))
+	if err != nil {
+		return nil, fmt.Errorf("arm %s game %d: %w", t.cfg.Arms[a].Name, i, err)
+	}
+	out := Game{Arm: a, Index: i, Seed: sim.GameSeed(t.cfg.Seed, stream(a, i)), Winner: res.Winner,
+		Turns: t.snap.turns, Missions: append([]int(nil), g.Position().Missions...)}
+	out.Pred = make([][][]int, len(t.rec))
+	for r := range t.rec {
+		out.Pred[r] = make([][]int, len(ps))
+		for p := range ps {
+			out.Pred[r][p] = make([]int, Steps)
+			for k := range Steps {
+				out.Pred[r][p][k] = t.snap.at(r, p, k)
+			}
+		}
+	}
+	return out, nil
+}
+
+// snapshot records every recogniser's predictions after every turn of a
+// game; it starts the recognisers at each game's EvStart.
+type snapshot struct {
+	rec     []recog.Recognizer
+	players int
+	turns   int
+	// preds holds the predictions after j turns at
+	// [j*stride + r*players + p], stride = len(rec)*players; n is the
+	// number of rows recorded.
+	preds []int
+	n     int
+}
+
+func (s *snapshot) Observe(e *sim.Event) {
+	switch e.Kind {
+	case sim.EvStart:
+		for _, r := range s.rec {
+			if r != nil {
+				r.Start(s.players)
+			}
+		}
+		s.turns, s.n, s.preds = 0, 0, s.preds[:0]
+	case sim.EvTurn:
+		s.record()
+		s.turns++
+	case sim.EvGameEnd:
+		s.record()
+	}
+}
+
+// record appends the predictions after s.turns turns (once per count).
+func (s *snapshot) record() {
+	if s.n > s.turns {
+		return
+	}
+	for r, rc := range s.rec {
+		for p := range s.players {
+			v := -1
+			if rc != nil {
+				v = rc.Predict(p, tieBreak(r, p))
+			}
+			s.preds = append(s.preds, v)
+		}
+	}
+	s.n++
+}
+
+// tieBreak is the number that breaks a recogniser's ties for seat p: fixed,
+// so that a game's predictions depend on its events alone, and different
+// per seat so that ties do not favour one card for every seat.
+func tieBreak(r, p int) uint64 { return sim.GameSeed(uint64(r), uint64(p)) }
+
+// at returns recogniser r's prediction of seat p at sampling point k: after
+// ceil((k+1) * turns / Steps) turns.
+func (s *snapshot) at(r, p, k int) int {
+	j := int(math.Ceil(float64(k+1) * float64(s.turns) / Steps))
+	j = min(j, s.n-1)
+	return s.preds[j*len(s.rec)*s.players+r*s.players+p]
+}
+
+// trainModels plays the training games of every arm and counts their
+// actions into one model, or one per arm with Config.PerArm.
+func trainModels(ctx context.Context, cfg *Config, s *Setup, train, workers int) ([]*recog.Model, error) {
+	n := 1
+	if cfg.PerArm {
+		n = len(cfg.Arms)
+	}
+	models := make([]*recog.Model, n)
+	for i := range models {
+		m, err := recog.NewModel(s.Map, s.Rules.Missions, cfg.Alpha)
+		if err != nil {
+			return nil, err
+		}
+		models[i] = m
+	}
+	mk := func() (playFunc, error) {
+		var tr recog.Trainer
+		var g *sim.Game
+		players := make([][]sim.Player, len(s.Seats))
+		for a, seats := range s.Seats {
+			for _, st := range seats {
+				p, err := st.New()
+				if err != nil {
+					return nil, err
+				}
+				players[a] = append(players[a], p)
+			}
+		}
+		n := 0
+		return func(a, i int) (any, error) {
+			ps := players[a]
+			if g == nil || n != len(ps) {
+				var err error
+				if g, err = sim.NewGame(s.Map, s.Rules, len(ps)); err != nil {
+					return nil, err
+				}
+				g.Observe(&tr)
+				n = len(ps)
+			}
+			tr.Start(len(ps))
+			if _, err := g.Play(ps, cfg.TrainSeed, stream(a, i)); err != nil {
+				return nil, err
+			}
+			cards := append([]int(nil), g.Position().Missions...)
+			m, err := recog.NewModel(s.Map, s.Rules.Missions, cfg.Alpha)
+			if err != nil {
+				return nil, err
+			}
+			tr.Commit(m, cards)
+			return armModel{a, m}, nil
+		}, nil
+	}
+	err := parallel(ctx, workers, 0, train*len(cfg.Arms), mk,
+		func(k int) (int, int) { return k / train, k % train },
+		func(v any) error {
+			am := v.(armModel)
+			models[am.arm%n].Merge(am.m)
+			return nil
+		})
+	if err != nil {
+		return nil, err
+	}
+	return models, nil
+}
+
+// armModel is the model of one training game of an arm.
+type armModel struct {
+	arm int
+	m   *recog.Model
+}
+
+// readGames reads the games already in path for a resumed run of shard and
+// checks that each is the game the config would play at its place.
+func readGames(path string, cfg *Config, s *Setup, games int, shard arena.Shard) ([]Game, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []Game
+	for n, line := range bytes.Split(data, []byte("\n")) {
+		if len(line) == 0 {
+			continue
+		}
+		var g Game
+		if err := json.Unmarshal(line, &g); err != nil {
+			// A line cut short by an interruption ends the usable part.
+			break
+		}
+		if len(out) >= shard.Len(games*len(cfg.Arms)) {
+			return nil, fmt.Errorf("%s:%d: more games than shard %s of the config's %d", path, n+1, shard, games*len(cfg.Arms))
+		}
+		k := shard.Game(len(out))
+		if err := checkGame(&g, cfg, s, k/games, k%games); err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", path, n+1, err)
+		}
+		out = append(out, g)
+	}
+	return out, nil
+}
+
+// checkGame reports whether g is game i of arm a of the config's run.
+func checkGame(g *Game, cfg *Config, s *Setup, a, i int) error {
+	if g.Arm != a || g.Index != i || g.Seed != sim.GameSeed(cfg.Seed, stream(a, i)) {
+		return fmt.Errorf("game (arm %d, game %d, seed %d), want (arm %d, game %d, seed %d): not this config's run",
+			g.Arm, g.Index, g.Seed, a, i, sim.GameSeed(cfg.Seed, stream(a, i)))
+	}
+	n := len(s.Seats[a])
+	if len(g.Missions) != n || len(g.Pred) != len(Recognisers) {
+		return fmt.Errorf("%d seats and %d recognisers, want %d and %d", len(g.Missions), len(g.Pred), n, len(Recognisers))
+	}
+	for r := range g.Pred {
+		if len(g.Pred[r]) != n {
+			return fmt.Errorf("pred[%d]: %d seats, want %d", r, len(g.Pred[r]), n)
+		}
+		for p := range g.Pred[r] {
+			if len(g.Pred[r][p]) != Steps {
+				return fmt.Errorf("pred[%d][%d]: %d points, want %d", r, p, len(g.Pred[r][p]), Steps)
+			}
+		}
+	}
+	return nil
+}
+
+// Merge joins the games.jsonl files of the shards' output folders dirs
+// into out/games.jsonl, in game order, and returns the results: every game
+// of the run (games per arm, 0 meaning the config's) exactly once, each
+// checked against the config.
+func Merge(cfg *Config, s *Setup, dirs []string, out string, games int) (*Results, error) {
+	if games <= 0 {
+		games = cfg.Games
+	}
+	total := games * len(cfg.Arms)
+	all := make([]*Game, total)
+	for _, dir := range dirs {
+		path := filepath.Join(dir, GamesFile)
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return nil, err
+		}
+		for n, line := range bytes.Split(data, []byte("\n")) {
+			if len(line) == 0 {
+				continue
+			}
+			g := new(Game)
+			if err := json.Unmarshal(line, g); err != nil {
+				return nil, fmt.Errorf("%s:%d: %w", path, n+1, err)
+			}
+			if g.Arm < 0 || g.Arm >= len(cfg.Arms) || g.Index < 0 || g.Index >= games {
+				return nil, fmt.Errorf("%s:%d: game (arm %d, game %d) outside %d arms of %d games", path, n+1, g.Arm, g.Index, len(cfg.Arms), games)
+			}
+			if err := checkGame(g, cfg, s, g.Arm, g.Index); err != nil {
+				return nil, fmt.Errorf("%s:%d: %w", path, n+1, err)
+			}
+			k := g.Arm*games + g.Index
+			if all[k] != nil {
+				return nil, fmt.Errorf("%s:%d: game %d of arm %s is in two shards", path, n+1, g.Index, cfg.Arms[g.Arm].Name)
+			}
+			all[k] = g
+		}
+	}
+	res := &Results{Config: cfg, Setup: s, Games: make([]Game, 0, total)}
+	for k, g := range all {
+		if g == nil {
+			return nil, fmt.Errorf("merge: game %d of arm %s is in no shard (%d games per arm)", k%games, cfg.Arms[k/games].Name, games)
+		}
+		res.Games = append(res.Games, *g)
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return nil, err
+	}
+	f, err := os.Create(filepath.Join(out, GamesFile))
+	if err != nil {
+		return nil, err
+	}
+	if err := rewrite(f, res.Games); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return res, f.Close()
+}
+
+// rewrite replaces the content of f by the games, one line each.
+func rewrite(f *os.File, games []Game) error {
+	var buf bytes.Buffer
+	for _, g := range games {
+		line, err := json.Marshal(g)
+		if err != nil {
+			return err
+		}
+		buf.Write(line)
+		buf.WriteByte('\n')
+	}
+	if err := f.Truncate(0); err != nil {
+		return err
+	}
+	if _, err := f.WriteAt(buf.Bytes(), 0); err != nil {
+		return err
+	}
+	_, err := f.Seek(int64(buf.Len()), io.SeekStart)
+	return err
+}
+
+func logf(w io.Writer, format string, args ...any) {
+	if w != nil {
+		fmt.Fprintf(w, format+"\n", args...)
+	}
+}
+
+// Trace is one game of an arm watched by plain PHATT: every explanation's
+// probability for every seat after every turn.
+type Trace struct {
+	// Explanations are PHATT's, in the order of Probs' last index.
+	Explanations []recog.Explanation
+	// Game is the game as Run records it (predictions left out).
+	Game Game
+	// Probs[j][p][e] is seat p's probability of explanation e after j turns
+	// (j = 0: after the setup; the last row is the end of the game).
+	Probs [][][]float64
+}
+
+// TraceGame plays game i of arm a as Run does and records plain PHATT's
+// probabilities after every turn.
+func TraceGame(cfg *Config, s *Setup, a, i int) (*Trace, error) {
+	if a < 0 || a >= len(s.Seats) {
+		return nil, fmt.Errorf("trace: arm %d: want 0 to %d", a, len(s.Seats)-1)
+	}
+	ph, err := recog.NewPHATT(s.Map, s.Rules.Missions, cfg.Params)
+	if err != nil {
+		return nil, err
+	}
+	ps := make([]sim.Player, len(s.Seats[a]))
+	for k, st := range s.Seats[a] {
+		if ps[k], err = st.New(); err != nil {
+			return nil, err
+		}
+	}
+	g, err := sim.NewGame(s.Map, s.Rules, len(ps))
+	if err != nil {
+		return nil, err
+	}
+	tr := &Trace{Explanations: ph.Explanations()}
+	g.Observe(ph)
+	g.Observe(&tracer{ph: ph, n: len(ps), tr: tr})
+	res, err := g.Play(ps, cfg.Seed, stream(a, i))
+	if err != nil {
+		return nil, err
+	}
+	tr.Game = Game{Arm: a, Index: i, Seed: sim.GameSeed(cfg.Seed, stream(a, i)), Winner: res.Winner,
+		Turns: len(tr.Probs) - 1, Missions: append([]int(nil), g.Position().Missions...)}
+	return tr, nil
+}
+
+// tracer copies PHATT's probabilities at each turn's start and at the end.
+type tracer struct {
+	ph *recog.PHATT
+	n  int
+	tr *Trace
+}
+
+func (t *tracer) Observe(e *sim.Event) {
+	switch e.Kind {
+	case sim.EvStart:
+		t.ph.Start(t.n)
+	case sim.EvTurn, sim.EvGameEnd:
+		row := make([][]float64, t.n)
+		for p := range row {
+			row[p] = append([]float64(nil), t.ph.Probabilities(p)...)
+		}
+		t.tr.Probs = append(t.tr.Probs, row)
+	}
+}

@@ -1,0 +1,375 @@
+package experiment
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"marslab/stats"
+)
+
+// Level is the confidence level of every interval: 95 %.
+const Level = 0.95
+
+// Groups of players: everyone, the game's winner, the others.
+const (
+	All = iota
+	Winners
+	Losers
+	NumGroups
+)
+
+// GroupNames name the groups in tables.
+var GroupNames = [NumGroups]string{"all", "winners", "losers"}
+
+// Tally is a count of correct predictions among N player-games, with the
+// accuracy and its 95 % Wilson interval.
+type Tally struct {
+	Correct, N int
+	Acc        float64
+	CI         stats.Interval
+}
+
+// Incorrect returns N - Correct.
+func (t Tally) Incorrect() int { return t.N - t.Correct }
+
+func (t *Tally) add(ok bool) {
+	t.N++
+	if ok {
+		t.Correct++
+	}
+}
+
+func (t *Tally) finish() error {
+	if t.N == 0 {
+		t.CI = stats.Interval{Lo: 0, Hi: 1}
+		return nil
+	}
+	t.Acc = float64(t.Correct) / float64(t.N)
+	ci, err := stats.Wilson(t.Correct, t.N, Level)
+	t.CI = ci
+	return err
+}
+
+// PairRow compares two recognisers on the same player-games at the end of
+// the games: the exact McNemar test and Newcombe's interval of the
+// difference of accuracies (X - Y), with the p-value Holm-corrected over
+// every row.
+type PairRow struct {
+	Arm    string
+	X, Y   string
+	Result stats.PairedProportion
+	PHolm  float64
+}
+
+// Summary is the scored experiment.
+type Summary struct {
+	Arms        []string
+	Recognisers []string
+	// Cards are the continent cards and CardNames their names.
+	Cards     []int
+	CardNames []string
+	// Chance is the accuracy of a uniform random guess, 1/len(Cards).
+	Chance float64
+	// Games[a] is arm a's number of games, Turns[a] their mean length in
+	// player-turns, WinnerWon[a] the games won (not stalemates).
+	Games     []int
+	Turns     []float64
+	WinnerWon []int
+	// Excluded counts player-games whose card no recogniser models (not
+	// scored).
+	Excluded int
+	// Curve[r][a][g][k] scores recogniser r on arm a's group g at sampling
+	// point k (after (k+1)*5 % of the game).
+	Curve [][][NumGroups][Steps]Tally
+	// PerMission[r][a][g][c] scores card Cards[c] at the end of the game.
+	PerMission [][][NumGroups][]Tally
+	// PChance[r][a] is the exact binomial test's p-value of recogniser r's
+	// end-of-game accuracy on arm a against Chance.
+	PChance [][]float64
+	// Ran[r] reports that recogniser r was run (the data-driven one needs
+	// training games).
+	Ran []bool
+	// Pairs compares the recognisers per arm and over every arm ("all").
+	Pairs []PairRow
+	// ByLength[r][a][b] scores recogniser r at the end of arm a's games
+	// whose length in player-turns falls in LengthBins[b] (the paper's
+	// Table 7.16, with bins for our shorter games).
+	ByLength [][][]Tally
+}
+
+// LengthBins are the game lengths of Summary.ByLength, in player-turns:
+// bin b holds the games with LengthBins[b] <= turns < LengthBins[b+1] (the
+// last bin has no upper end).
+var LengthBins = []int{0, 20, 30, 40, 50}
+
+// Step is the sampling point of percent % of the game (5, 10, ..., 100).
+func Step(percent int) int { return percent/5 - 1 }
+
+// Summarize scores the results.
+func Summarize(res *Results) (*Summary, error) {
+	s := res.Setup
+	nr, na := len(Recognisers), len(res.Config.Arms)
+	sum := &Summary{Recognisers: Recognisers, Cards: s.Cards, Chance: 1 / float64(len(s.Cards)),
+		Games: make([]int, na), Turns: make([]float64, na), WinnerWon: make([]int, na), Ran: make([]bool, nr)}
+	for _, a := range res.Config.Arms {
+		sum.Arms = append(sum.Arms, a.Name)
+	}
+	for _, c := range s.Cards {
+		sum.CardNames = append(sum.CardNames, s.Rules.Missions[c].Name)
+	}
+	cardIdx := map[int]int{}
+	for i, c := range s.Cards {
+		cardIdx[c] = i
+	}
+	sum.ByLength = make([][][]Tally, nr)
+	for r := range nr {
+		sum.ByLength[r] = make([][]Tally, na)
+		for a := range na {
+			sum.ByLength[r][a] = make([]Tally, len(LengthBins))
+		}
+	}
+	sum.Curve = make([][][NumGroups][Steps]Tally, nr)
+	sum.PerMission = make([][][NumGroups][]Tally, nr)
+	for r := range nr {
+		sum.Curve[r] = make([][NumGroups][Steps]Tally, na)
+		sum.PerMission[r] = make([][NumGroups][]Tally, na)
+		for a := range na {
+			for g := range NumGroups {
+				sum.PerMission[r][a][g] = make([]Tally, len(s.Cards))
+			}
+		}
+	}
+	// Paired outcomes at the end: per arm, per recogniser.
+	ends := make([][][]bool, na)
+	for a := range ends {
+		ends[a] = make([][]bool, nr)
+	}
+	for _, g := range res.Games {
+		a := g.Arm
+		sum.Games[a]++
+		sum.Turns[a] += float64(g.Turns)
+		if g.Winner >= 0 {
+			sum.WinnerWon[a]++
+		}
+		for p, card := range g.Missions {
+			ci, ok := cardIdx[card]
+			if !ok {
+				sum.Excluded++
+				continue
+			}
+			grp := Losers
+			if p == g.Winner {
+				grp = Winners
+			}
+			for r := range nr {
+				if g.Pred[r][p][Steps-1] < 0 {
+					continue
+				}
+				sum.Ran[r] = true
+				for k := range Steps {
+					ok := g.Pred[r][p][k] == card
+					sum.Curve[r][a][All][k].add(ok)
+					sum.Curve[r][a][grp][k].add(ok)
+				}
+				ok := g.Pred[r][p][Steps-1] == card
+				sum.ByLength[r][a][lengthBin(g.Turns)].add(ok)
+				sum.PerMission[r][a][All][ci].add(ok)
+				sum.PerMission[r][a][grp][ci].add(ok)
+				ends[a][r] = append(ends[a][r], ok)
+			}
+		}
+	}
+	for a := range na {
+		if sum.Games[a] > 0 {
+			sum.Turns[a] /= float64(sum.Games[a])
+		}
+	}
+	sum.PChance = make([][]float64, nr)
+	for r := range nr {
+		sum.PChance[r] = make([]float64, na)
+		for a := range na {
+			for g := range NumGroups {
+				for k := range Steps {
+					if err := sum.Curve[r][a][g][k].finish(); err != nil {
+						return nil, err
+					}
+				}
+				if g == All {
+					for b := range sum.ByLength[r][a] {
+						if err := sum.ByLength[r][a][b].finish(); err != nil {
+							return nil, err
+						}
+					}
+				}
+				for c := range sum.PerMission[r][a][g] {
+					if err := sum.PerMission[r][a][g][c].finish(); err != nil {
+						return nil, err
+					}
+				}
+			}
+			t := sum.Curve[r][a][All][Steps-1]
+			sum.PChance[r][a] = 1
+			if t.N > 0 {
+				p, err := stats.BinomialTest(t.Correct, t.N, sum.Chance)
+				if err != nil {
+					return nil, err
+				}
+				sum.PChance[r][a] = p
+			}
+		}
+	}
+	if err := sum.pairs(ends); err != nil {
+		return nil, err
+	}
+	return sum, nil
+}
+
+// lengthBin returns the bin of LengthBins that turns falls in.
+func lengthBin(turns int) int {
+	b := 0
+	for i, lo := range LengthBins {
+		if turns >= lo {
+			b = i
+		}
+	}
+	return b
+}
+
+// pairs fills Pairs: every two recognisers that ran, per arm and pooled.
+func (sum *Summary) pairs(ends [][][]bool) error {
+	nr := len(sum.Recognisers)
+	var ps []float64
+	add := func(arm string, x, y []bool, rx, ry int) error {
+		if len(x) == 0 {
+			return nil
+		}
+		c, err := stats.CountPairs(x, y)
+		if err != nil {
+			return err
+		}
+		pp, err := stats.PairedProportions(c, Level)
+		if err != nil {
+			return err
+		}
+		sum.Pairs = append(sum.Pairs, PairRow{Arm: arm, X: sum.Recognisers[rx], Y: sum.Recognisers[ry], Result: pp})
+		ps = append(ps, pp.P)
+		return nil
+	}
+	for rx := range nr {
+		for ry := rx + 1; ry < nr; ry++ {
+			if !sum.Ran[rx] || !sum.Ran[ry] {
+				continue
+			}
+			var allX, allY []bool
+			arms := 0
+			for a := range sum.Arms {
+				x, y := ends[a][rx], ends[a][ry]
+				if len(x) > 0 {
+					arms++
+				}
+				if err := add(sum.Arms[a], x, y, rx, ry); err != nil {
+					return err
+				}
+				allX, allY = append(allX, x...), append(allY, y...)
+			}
+			if arms > 1 {
+				if err := add("all", allX, allY, rx, ry); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	if len(ps) == 0 {
+		return nil
+	}
+	h, err := stats.Holm(ps)
+	if err != nil {
+		return err
+	}
+	for i := range sum.Pairs {
+		sum.Pairs[i].PHolm = h[i]
+	}
+	return nil
+}
+
+// PaperSteps are the sampling points of the paper's tables: 25, 50, 75 and
+// 100 % of the game.
+var PaperSteps = []int{25, 50, 75, 100}
+
+// WriteText prints the summary's tables as plain text: per recogniser and
+// arm the paper's Table 7.1 (correct and incorrect at 25/50/75/100 % of the
+// game, winners and losers apart) and the accuracy per mission at the end,
+// then the paired comparisons.
+func (sum *Summary) WriteText(w io.Writer) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	pct := func(t Tally) string {
+		return fmt.Sprintf("%.1f%% [%.1f, %.1f]", 100*t.Acc, 100*t.CI.Lo, 100*t.CI.Hi)
+	}
+	fmt.Fprintf(tw, "random guess: %.2f%% (1 of %d continent cards)\n", 100*sum.Chance, len(sum.Cards))
+	for a, name := range sum.Arms {
+		fmt.Fprintf(tw, "arm %s: %d games, %.1f turns per game, %d won (not stalemates)\n", name, sum.Games[a], sum.Turns[a], sum.WinnerWon[a])
+	}
+	for r, rn := range sum.Recognisers {
+		if !sum.Ran[r] {
+			continue
+		}
+		fmt.Fprintf(tw, "\n%s: correct/incorrect and accuracy [95%% Wilson] at %% of game\n", rn)
+		fmt.Fprintf(tw, "arm\tplayers")
+		for _, s := range PaperSteps {
+			fmt.Fprintf(tw, "\t%d%%", s)
+		}
+		fmt.Fprintf(tw, "\tp vs guess\n")
+		for a, an := range sum.Arms {
+			for g := range NumGroups {
+				fmt.Fprintf(tw, "%s\t%s", an, GroupNames[g])
+				for _, s := range PaperSteps {
+					t := sum.Curve[r][a][g][Step(s)]
+					fmt.Fprintf(tw, "\t%d/%d %s", t.Correct, t.Incorrect(), pct(t))
+				}
+				if g == All {
+					fmt.Fprintf(tw, "\t%.3g", sum.PChance[r][a])
+				}
+				fmt.Fprintln(tw)
+			}
+		}
+		fmt.Fprintf(tw, "\n%s: accuracy at the end of the game by game length (player-turns)\n", rn)
+		fmt.Fprintf(tw, "arm")
+		for b, lo := range LengthBins {
+			if b+1 < len(LengthBins) {
+				fmt.Fprintf(tw, "\t%d-%d", lo, LengthBins[b+1]-1)
+			} else {
+				fmt.Fprintf(tw, "\t%d+", lo)
+			}
+		}
+		fmt.Fprintln(tw)
+		for a, an := range sum.Arms {
+			fmt.Fprintf(tw, "%s", an)
+			for _, t := range sum.ByLength[r][a] {
+				fmt.Fprintf(tw, "\t%d/%d %s", t.Correct, t.Incorrect(), pct(t))
+			}
+			fmt.Fprintln(tw)
+		}
+		fmt.Fprintf(tw, "\n%s: accuracy per mission at the end of the game (all players)\n", rn)
+		fmt.Fprintf(tw, "mission\t%s\n", strings.Join(sum.Arms, "\t"))
+		for c, cn := range sum.CardNames {
+			fmt.Fprintf(tw, "%s", cn)
+			for a := range sum.Arms {
+				t := sum.PerMission[r][a][All][c]
+				fmt.Fprintf(tw, "\t%d/%d %s", t.Correct, t.Incorrect(), pct(t))
+			}
+			fmt.Fprintln(tw)
+		}
+	}
+	if len(sum.Pairs) > 0 {
+		fmt.Fprintf(tw, "\npaired comparison at the end of the game (X - Y, Newcombe 95%%, exact McNemar, Holm)\n")
+		fmt.Fprintf(tw, "arm\tX\tY\tX only\tY only\tX - Y\tp\tp Holm\n")
+		for _, pr := range sum.Pairs {
+			r := pr.Result
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%+.1f [%+.1f, %+.1f] pts\t%.3g\t%.3g\n", pr.Arm, pr.X, pr.Y,
+				r.Counts.OnlyX, r.Counts.OnlyY, 100*r.Diff, 100*r.Interval.Lo, 100*r.Interval.Hi, r.P, pr.PHolm)
+		}
+	}
+	return tw.Flush()
+}

@@ -1,0 +1,123 @@
+package report
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// tinyRecognition is a recognition notebook over the small experiment of
+// package recog/experiment's tests.
+const tinyRecognition = `kind = "recognition"
+title = "Recognition"
+summary = "A tiny recognition run."
+question = "Are the tables right?"
+seed = 3
+thumbnail = "accuracy.png"
+
+[recognition]
+config = "small.toml"
+games = 4
+train_games = 2
+workers = 2
+
+[quick]
+games = 2
+train_games = 1
+
+[paper]
+source = "the paper"
+
+[paper.arms.w4]
+name = "A.I. weight 4"
+winners = [[35, 132], [43, 124], [37, 130], [37, 130]]
+losers = [[176, 659], [203, 632], [189, 646], [198, 637]]
+missions = [[34, 133], [88, 79], [28, 139], [49, 118], [27, 140], [9, 158]]
+
+[notes]
+general = "PHATT beats a guess."
+`
+
+func writeRecognition(t *testing.T, config string) string {
+	t.Helper()
+	dir := writeNotebook(t, "recognition", config)
+	small, err := os.ReadFile("../recog/experiment/testdata/small.toml")
+	require.NoError(t, err)
+	rules, err := filepath.Abs("../configs/experiments/phatt-missions.toml")
+	require.NoError(t, err)
+	text := strings.Replace(string(small), `"../../../configs/experiments/phatt-missions.toml"`, `"`+filepath.ToSlash(rules)+`"`, 1)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "small.toml"), []byte(text), 0o644))
+	return dir
+}
+
+func TestRecognitionNotebook(t *testing.T) {
+	a, b := runTwice(t, writeRecognition(t, tinyRecognition), false)
+	assertSameResults(t, a, b)
+	for _, f := range []string{"accuracy.csv", "missions.csv", "pairs.csv", "paper.csv", "accuracy.png",
+		"winners-losers.svg", "recognisers-w4.png", "recognisers-constrained.svg", "convergence.png", "length.csv"} {
+		assert.FileExists(t, filepath.Join(a, f))
+	}
+	rep := readFile(t, filepath.Join(a, ReportFile))
+	assert.Contains(t, rep, "(full size: 2 arms, 4 test games and 2 training games per arm; seed 3)")
+	assert.Contains(t, rep, "|  | paper: A.I. weight 4 | 211/791 21.1 | 246/756 24.6 | 226/776 22.6 | 235/767 23.5 |")
+	assert.Contains(t, rep, "| Occupy Asia and Africa |")
+	assert.Contains(t, rep, "> PHATT beats a guess.")
+	assert.Contains(t, rep, "right 16.67 % of the time")
+	assert.Contains(t, rep, "(game 0 of arm w4: seat ")
+	// accuracy.csv: 4 recognisers x 2 arms x 3 groups x 20 points; every
+	// "all" row counts the 4 games' 24 players.
+	rows := strings.Split(strings.TrimSpace(readFile(t, filepath.Join(a, "accuracy.csv"))), "\n")
+	require.Len(t, rows, 1+4*2*3*20)
+	assert.Equal(t, "recogniser,arm,players,percent_of_game,correct,n,accuracy,wilson_lo,wilson_hi", rows[0])
+	for _, r := range rows[1:] {
+		f := strings.Split(r, ",")
+		switch f[2] {
+		case "all":
+			assert.Equal(t, "24", f[5], r)
+		case "winners":
+			assert.Equal(t, "4", f[5], r)
+		}
+	}
+}
+
+// TestRecognitionNotebookQuick runs the quick size once (the full test
+// checks that two runs agree).
+func TestRecognitionNotebookQuick(t *testing.T) {
+	nb, err := Load(writeRecognition(t, tinyRecognition))
+	require.NoError(t, err)
+	a := t.TempDir()
+	require.NoError(t, nb.Run(context.Background(), Options{Out: a, Quick: true}))
+	rep := readFile(t, filepath.Join(a, ReportFile))
+	assert.Contains(t, rep, "(quick size: 2 arms, 2 test games and 1 training games per arm; seed 3)")
+}
+
+// A paper row per card is checked once the rules' cards are known.
+func TestRecognitionPaperMissions(t *testing.T) {
+	cfg := strings.Replace(tinyRecognition, "missions = [[34, 133], [88, 79],", "missions = [", 1)
+	nb, err := Load(writeRecognition(t, cfg))
+	require.NoError(t, err)
+	err = nb.Run(context.Background(), Options{Out: t.TempDir(), Quick: true})
+	assert.ErrorContains(t, err, "key paper.arms.w4.missions: 4 rows, want one per continent card (6)")
+}
+
+func TestRecognitionParseErrors(t *testing.T) {
+	for _, tc := range []struct{ from, to, want string }{
+		{`config = "small.toml"`, `config = ""`, "key recognition.config: missing"},
+		{`config = "small.toml"`, `config = "none.toml"`, "key recognition.config: open"},
+		{"games = 4", "games = 0", "key recognition.games: 0 outside [1, 1000000]"},
+		{"[quick]\ngames = 2", "[quick]\ngames = 5", "key quick.games: 5 outside [1, 4]"},
+		{"[paper.arms.w4]", "[paper.arms.w5]", `key paper.arms.w5: "w5" is not an arm`},
+		{"winners = [[35, 132], [43, 124], [37, 130], [37, 130]]", "winners = [[35, 132]]", "key paper.arms.w4.winners: 1 rows, want 4"},
+		{"[[34, 133], [88, 79]", "[[34, -1], [88, 79]", "key paper.arms.w4.missions[0][1]"},
+	} {
+		cfg := strings.Replace(tinyRecognition, tc.from, tc.to, 1)
+		require.NotEqual(t, tinyRecognition, cfg, tc.from)
+		_, err := Load(writeRecognition(t, cfg))
+		assert.ErrorContains(t, err, tc.want)
+	}
+}
