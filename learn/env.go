@@ -96,7 +96,7 @@ func (e *Env) Reset(seed uint64) ([]float64, Info, error) {
 		return nil, Info{}, ErrClosed
 	}
 	e.stop()
-	e.started, e.done, e.step, e.seed = true, false, 0, seed
+	e.started, e.done, e.step, e.seed, e.info = true, false, 0, seed, Info{}
 	e.running = true
 	go e.episode(seed)
 	ev := <-e.evCh

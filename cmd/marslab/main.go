@@ -48,6 +48,9 @@ func commands(reg *registry.Registry) map[string]command {
 		"bots":       {"list the registered bots (-params NAME lists a bot's parameters)", withRegistry(reg, cmdBots)},
 		"odds":       {"exact dice odds: rolls, battles, chains, tables, engine check", cmdOdds},
 		"report":     {"regenerate notebooks (reports, CSV, figures) from their configs", withRegistry(reg, cmdReport)},
+		"env": {"serve the learning environment as JSON lines on stdin/stdout (env serve [CONFIG])", func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+			return cmdEnv(ctx, reg, os.Stdin, args, stdout, stderr)
+		}},
 		"tournament": {"play every k-subset of a field of bots: Tables 5-6, figures", withRegistry(reg, cmdTournament)},
 	}
 }
