@@ -44,6 +44,8 @@ type Outcome struct {
 	Rank                       int
 	// Rounds is the round the episode ended in.
 	Rounds int
+	// PerTurn is the reward of every step but the last (Rewards.PerTurn).
+	PerTurn float64
 }
 
 // Runner plays episodes on the game's own goroutine, calling a decide
@@ -175,6 +177,7 @@ func (r *Runner) Run(ctx context.Context, seed, index uint64, decide func(obs []
 		}
 	}
 	rw := &cfg.Rewards
+	out.PerTurn = rw.PerTurn
 	var end float64
 	switch {
 	case sw.eliminated:

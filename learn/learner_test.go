@@ -1,0 +1,78 @@
+package learn
+
+import (
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestQTableUpdate(t *testing.T) {
+	q, err := NewQTable(QConfig{Features: []int{0}, Bins: 2, Alpha: 0.5, Gamma: 0.9, Epsilon: 0}, 2)
+	require.NoError(t, err)
+	assert.Equal(t, 0, q.State([]float64{0.2}))
+	assert.Equal(t, 1, q.State([]float64{0.7}))
+	assert.Equal(t, 1, q.State([]float64{3}))
+	assert.Equal(t, 0, q.State([]float64{-1}))
+	// Two steps: state 0 action 1 (reward -1), then state 1 action 0 (final 10).
+	ep := Episode{Dim: 1, Obs: []float64{0.2, 0.7}, Actions: []int{1, 0}, Outcome: Outcome{PerTurn: -1, Final: 10}}
+	q.Learn([]Episode{ep})
+	// Q(0,1) = 0.5·(-1 + 0.9·0) = -0.5; Q(1,0) = 0.5·10 = 5.
+	assert.Equal(t, []float64{0, -0.5, 5, 0}, q.Q)
+	q.Learn([]Episode{ep})
+	// Q(0,1) += 0.5·(-1 + 0.9·5 + 0.5) = -0.5 + 2 = 1.5; Q(1,0) = 5 + 0.5·5 = 7.5.
+	assert.Equal(t, []float64{0, 1.5, 7.5, 0}, q.Q)
+	assert.Equal(t, []int{0, 2, 2, 0}, q.Visit)
+	assert.Equal(t, 1, q.Greedy(0))
+	assert.Equal(t, 0, q.Greedy(1))
+	for _, c := range []QConfig{{Bins: 2, Alpha: 1}, {Features: []int{0}, Bins: 0, Alpha: 1}, {Features: []int{0}, Bins: 2, Alpha: 0},
+		{Features: []int{0}, Bins: 2, Alpha: 1, Gamma: 2}, {Features: []int{0}, Bins: 2, Alpha: 1, Epsilon: -1},
+		{Features: make([]int, 30), Bins: 10, Alpha: 1}} {
+		_, err := NewQTable(c, 2)
+		assert.Error(t, err, "%+v", c)
+	}
+}
+
+// Training depends on the seed alone, not on the number of workers.
+func TestTrainDeterministic(t *testing.T) {
+	cfg := DefaultConfig()
+	train := func(workers int) (*QTable, []BlockStats) {
+		q, err := NewQTable(QConfig{Features: []int{0, 1, 10}, Bins: 4, Alpha: 0.1, Gamma: 0.99, Epsilon: 0.2}, 3)
+		require.NoError(t, err)
+		curve, err := Train(context.Background(), cfg, nil, q, TrainConfig{Seed: 3, Games: 60, Batch: 16, Block: 20, Workers: workers}, nil)
+		require.NoError(t, err)
+		return q, curve
+	}
+	q1, c1 := train(1)
+	q3, c3 := train(3)
+	require.Equal(t, q1.Q, q3.Q)
+	require.Equal(t, c1, c3)
+	require.Len(t, c1, 3)
+	assert.Equal(t, 40, c1[2].First)
+	assert.NotEqual(t, make([]float64, len(q1.Q)), q1.Q)
+	sum := 0.0
+	for _, s := range c1[0].ActionShare {
+		sum += s
+	}
+	assert.InDelta(t, 1, sum, 1e-9)
+}
+
+func TestEvaluatePaired(t *testing.T) {
+	cfg := DefaultConfig()
+	ev, err := Evaluate(context.Background(), cfg, nil, 5, 12, 2, []Policy{Fixed("aggressive", 2), Uniform("random", 3), Fixed("aggressive again", 2)})
+	require.NoError(t, err)
+	require.Len(t, ev, 3)
+	// The same policy on the same seeds plays the same games.
+	assert.Equal(t, ev[0].Won, ev[2].Won)
+	assert.Equal(t, ev[0].Return, ev[2].Return)
+	assert.Equal(t, []float64{0, 0, 1}, ev[0].ActionShare)
+	assert.NotEqual(t, ev[0].Return, ev[1].Return)
+	for a := range 3 {
+		assert.Greater(t, ev[1].ActionShare[a], 0.2)
+	}
+	r, err := NewRunner(cfg, nil)
+	require.NoError(t, err)
+	_, out := trace(t, r, 5, 4, func(int) int { return 2 })
+	assert.Equal(t, out.Return, ev[0].Return[4])
+}
