@@ -2,6 +2,7 @@ package learn
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -75,4 +76,30 @@ func TestEvaluatePaired(t *testing.T) {
 	require.NoError(t, err)
 	_, out := trace(t, r, 5, 4, func(int) int { return 2 })
 	assert.Equal(t, out.Return, ev[0].Return[4])
+}
+
+func TestParseExperiment(t *testing.T) {
+	e, err := LoadExperiment("../configs/experiments/strategist.toml")
+	require.NoError(t, err)
+	assert.Equal(t, uint64(16), e.Train.Seed)
+	assert.Equal(t, 500000, e.Train.Games)
+	assert.Equal(t, DefaultConfig(), e.Env)
+	assert.Equal(t, []string{"territories", "armies", "round", "threat"}, e.QFeatures)
+	base := "seed = 1\nout = \"x\"\n[train]\ngames = 10\nbatch = 5\nblock = 5\n[q]\nfeatures = [\"round\"]\nbins = 3\nalpha = 0.1\ngamma = 0.9\nepsilon = 0.1\n[eval]\nseed = 2\ngames = 10\n"
+	_, err = ParseExperiment("e.toml", []byte(base))
+	require.NoError(t, err)
+	for _, tc := range []struct{ from, to, msg string }{
+		{"games = 10\nbatch", "games = 0\nbatch", "key train.games: 0: want >= 1"},
+		{"alpha = 0.1", "alpha = 0.0", "key q.alpha: 0: want (0, 1]"},
+		{"gamma = 0.9", "gamma = 1.5", "key q.gamma: 1.5: want [0, 1]"},
+		{"bins = 3", "bins = 300", "key q.bins: 300: want 1..100"},
+		{"seed = 2", "seed = 1", "key eval.seed: 1: want seeds other than the training seed"},
+		{"out = \"x\"", "", "key out: missing"},
+		{"[train]", "[env]\nplayers = 1\n[train]", "key env.players: 1: want 2..6"},
+		{"[train]", "[env]\ncolour = 1\n[train]", "unknown key env.colour"},
+	} {
+		_, err := ParseExperiment("e.toml", []byte(strings.Replace(base, tc.from, tc.to, 1)))
+		require.Error(t, err, tc.msg)
+		assert.Contains(t, err.Error(), tc.msg)
+	}
 }

@@ -101,11 +101,10 @@ func (q *QTable) Learn(batch []Episode) {
 			target := e.Reward(t)
 			if t < n-1 {
 				s2 := q.State(e.State(t + 1))
-				target += q.cfg.Gamma*slices.Max(q.Q[s2*q.nact:(s2+1)*q.nact])
+				target += q.cfg.Gamma * slices.Max(q.Q[s2*q.nact:(s2+1)*q.nact])
 			}
 			q.Q[k] += q.cfg.Alpha * (target - q.Q[k])
 			q.Visit[k]++
 		}
 	}
 }
-

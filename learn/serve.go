@@ -39,7 +39,7 @@ func ParseRequest(line []byte) (Request, error) {
 	dec := json.NewDecoder(bytes.NewReader(line))
 	dec.DisallowUnknownFields()
 	var raw struct {
-		Cmd    *string      `json:"cmd"`
+		Cmd    *string          `json:"cmd"`
 		Seed   *json.RawMessage `json:"seed"`
 		Action *json.RawMessage `json:"action"`
 	}

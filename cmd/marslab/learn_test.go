@@ -1,0 +1,79 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"marslab/bots/registry"
+)
+
+func TestLearnCommand(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "s.toml")
+	require.NoError(t, os.WriteFile(cfg, []byte(`seed = 1
+out = "unused"
+[env]
+[train]
+games = 40
+batch = 10
+block = 20
+[q]
+features = ["territories", "round"]
+bins = 3
+alpha = 0.1
+gamma = 0.9
+epsilon = 0.2
+[eval]
+seed = 2
+games = 30
+`), 0o644))
+	out := filepath.Join(dir, "out")
+	var so, se bytes.Buffer
+	err := run(context.Background(), registry.Default(), []string{"learn", "-workers", "2", "-out", out, cfg}, &so, &se)
+	require.NoError(t, err)
+	for _, want := range []string{"learned", "always passive", "always pacifist", "always aggressive", "uniform random",
+		"vs always aggressive", "the learned policy wins more often than every fixed strategy: "} {
+		assert.Contains(t, so.String(), want)
+	}
+	assert.Contains(t, se.String(), "train: 40/40 games")
+	for _, f := range []string{"curve.csv", "eval.csv", "paired.csv", "curve-win.png", "curve-return.png", "eval-win.png"} {
+		assert.FileExists(t, filepath.Join(out, f))
+	}
+	data, err := os.ReadFile(filepath.Join(out, "eval.csv"))
+	require.NoError(t, err)
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	require.Len(t, lines, 6)
+	assert.True(t, strings.HasPrefix(lines[2], "always passive,30,"), lines[2])
+	curve, err := os.ReadFile(filepath.Join(out, "curve.csv"))
+	require.NoError(t, err)
+	assert.Len(t, strings.Split(strings.TrimSpace(string(curve)), "\n"), 3)
+
+	// One worker gives the same files.
+	out1 := filepath.Join(dir, "out1")
+	require.NoError(t, run(context.Background(), registry.Default(), []string{"learn", "-workers", "1", "-out", out1, cfg}, &so, &se))
+	for _, f := range []string{"curve.csv", "eval.csv", "paired.csv"} {
+		a, _ := os.ReadFile(filepath.Join(out, f))
+		b, _ := os.ReadFile(filepath.Join(out1, f))
+		assert.Equal(t, string(a), string(b), f)
+	}
+
+	require.NoError(t, os.WriteFile(cfg, []byte("seed = 1\n"), 0o644))
+	err = run(context.Background(), registry.Default(), []string{"learn", cfg}, &so, &se)
+	require.ErrorContains(t, err, "key train.games: missing")
+	err = run(context.Background(), registry.Default(), []string{"learn"}, &so, &se)
+	require.ErrorContains(t, err, "learn: want one CONFIG")
+}
+
+func TestStrategistConfigParses(t *testing.T) {
+	var so, se bytes.Buffer
+	// A bad -workers fails before any work; the embedded experiment parses.
+	err := run(context.Background(), registry.Default(), []string{"learn", "-workers", "-1", "../../configs/experiments/strategist.toml"}, &so, &se)
+	require.ErrorContains(t, err, "-workers -1")
+}

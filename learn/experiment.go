@@ -1,0 +1,393 @@
+package learn
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+
+	"marslab/bots/registry"
+	"marslab/plots"
+	"marslab/stats"
+)
+
+// Level is the confidence level of every interval of an experiment.
+const Level = 0.95
+
+// Experiment is the strategist experiment: train a tabular Q-learner in an
+// environment, then evaluate its greedy policy against every fixed action
+// and a uniformly random choice on fresh, common seeds.
+type Experiment struct {
+	// Source names the config file.
+	Source string
+	// Env is the environment.
+	Env *Config
+	// Train sizes the training (its Seed is the experiment's seed).
+	Train TrainConfig
+	// QFeatures names the observation values the Q-table's state is made
+	// of; Q holds the rest of its configuration.
+	QFeatures []string
+	Q         QConfig
+	// EvalSeed and EvalGames are the evaluation's seed (fresh: not the
+	// training seed) and episodes per policy.
+	EvalSeed  uint64
+	EvalGames int
+	// Out is the output folder.
+	Out string
+}
+
+type experimentFile struct {
+	Seed  *int64  `toml:"seed"`
+	Out   string  `toml:"out"`
+	Env   envFile `toml:"env"`
+	Train struct {
+		Games *int `toml:"games"`
+		Batch *int `toml:"batch"`
+		Block *int `toml:"block"`
+	} `toml:"train"`
+	Q struct {
+		Features []string `toml:"features"`
+		Bins     *int     `toml:"bins"`
+		Alpha    *float64 `toml:"alpha"`
+		Gamma    *float64 `toml:"gamma"`
+		Epsilon  *float64 `toml:"epsilon"`
+	} `toml:"q"`
+	Eval struct {
+		Seed  *int64 `toml:"seed"`
+		Games *int   `toml:"games"`
+	} `toml:"eval"`
+}
+
+// ParseExperiment parses an experiment config:
+//
+//	seed = 16                       # training seed, >= 0
+//	out  = "results/strategist"     # output folder
+//	[env]                           # the environment (ParseConfig's keys), optional
+//	[train]
+//	games = 300000                  # training episodes, >= 1
+//	batch = 2000                    # episodes per policy update, >= 1
+//	block = 10000                   # episodes per point of the curves, >= 1
+//	[q]
+//	features = ["territories", "armies", "round", "threat"]   # observation values making the state
+//	bins = 5                        # bins per value, 1..100
+//	alpha = 0.05                    # (0, 1]
+//	gamma = 0.99                    # [0, 1]
+//	epsilon = 0.1                   # [0, 1]
+//	[eval]
+//	seed = 1016                     # fresh seeds, != seed
+//	games = 5000                    # episodes per policy, >= 1
+//
+// Every key but [env]'s is required; errors name source and the key.
+func ParseExperiment(source string, data []byte) (*Experiment, error) {
+	var f experimentFile
+	md, err := toml.Decode(string(data), &f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", source, err)
+	}
+	if err := undecoded(source, md, "seed, out, env.*, train.games, train.batch, train.block, q.features, q.bins, q.alpha, q.gamma, q.epsilon, eval.seed, eval.games"); err != nil {
+		return nil, err
+	}
+	bad := func(key, format string, a ...any) error {
+		return fmt.Errorf("%s: key %s: %s", source, key, fmt.Sprintf(format, a...))
+	}
+	e := &Experiment{Source: source, Out: f.Out}
+	if e.Env, err = f.Env.config(source, "env."); err != nil {
+		return nil, err
+	}
+	ints := []struct {
+		key string
+		v   *int
+		dst *int
+	}{{"train.games", f.Train.Games, &e.Train.Games}, {"train.batch", f.Train.Batch, &e.Train.Batch},
+		{"train.block", f.Train.Block, &e.Train.Block}, {"q.bins", f.Q.Bins, &e.Q.Bins}, {"eval.games", f.Eval.Games, &e.EvalGames}}
+	for _, v := range ints {
+		if v.v == nil {
+			return nil, bad(v.key, "missing")
+		}
+		if *v.v < 1 {
+			return nil, bad(v.key, "%d: want >= 1", *v.v)
+		}
+		*v.dst = *v.v
+	}
+	if e.Q.Bins > 100 {
+		return nil, bad("q.bins", "%d: want 1..100", e.Q.Bins)
+	}
+	floats := []struct {
+		key    string
+		v      *float64
+		dst    *float64
+		lo, hi float64
+		loOpen bool
+	}{{"q.alpha", f.Q.Alpha, &e.Q.Alpha, 0, 1, true}, {"q.gamma", f.Q.Gamma, &e.Q.Gamma, 0, 1, false},
+		{"q.epsilon", f.Q.Epsilon, &e.Q.Epsilon, 0, 1, false}}
+	for _, v := range floats {
+		if v.v == nil {
+			return nil, bad(v.key, "missing")
+		}
+		x := *v.v
+		if !(x <= v.hi && (x > v.lo || !v.loOpen && x == v.lo)) {
+			lo := "["
+			if v.loOpen {
+				lo = "("
+			}
+			return nil, bad(v.key, "%v: want %s%v, %v]", x, lo, v.lo, v.hi)
+		}
+		*v.dst = x
+	}
+	if f.Seed == nil || *f.Seed < 0 {
+		return nil, bad("seed", "missing or negative: want an integer >= 0")
+	}
+	if f.Eval.Seed == nil || *f.Eval.Seed < 0 {
+		return nil, bad("eval.seed", "missing or negative: want an integer >= 0")
+	}
+	if *f.Eval.Seed == *f.Seed {
+		return nil, bad("eval.seed", "%d: want seeds other than the training seed", *f.Eval.Seed)
+	}
+	e.Train.Seed, e.EvalSeed = uint64(*f.Seed), uint64(*f.Eval.Seed)
+	if len(f.Q.Features) == 0 {
+		return nil, bad("q.features", "missing: want observation values such as territories, armies, round, threat")
+	}
+	e.QFeatures = f.Q.Features
+	if e.Out == "" {
+		return nil, bad("out", "missing: want an output folder")
+	}
+	return e, nil
+}
+
+// LoadExperiment reads an experiment config file (see ParseExperiment).
+func LoadExperiment(path string) (*Experiment, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("learn: %w", err)
+	}
+	return ParseExperiment(path, data)
+}
+
+// Comparison is the paired comparison of the learned policy with another.
+type Comparison struct {
+	Against string
+	// Win is the difference in win rate (learned minus other) with its
+	// interval and exact McNemar p-value; Return the mean difference in
+	// return with its t interval and p-value. HolmP holds both p-values
+	// after Holm's correction over the family of every comparison.
+	Win         stats.PairedProportion
+	Return      stats.Paired
+	HolmWinP    float64
+	HolmReturnP float64
+	WinsMore    bool // Holm-corrected win-rate difference significant and positive
+	ReturnsMore bool
+}
+
+// Result is an experiment's outcome.
+type Result struct {
+	Curve       []BlockStats
+	Actions     []string
+	Evaluations []Evaluation
+	// Comparisons compare Evaluations[0] (the learned policy) with each
+	// other policy.
+	Comparisons []Comparison
+	Q           *QTable
+}
+
+// Run trains and evaluates; workers <= 0 means one per core. progress
+// receives the training's progress line.
+func (e *Experiment) Run(ctx context.Context, reg *registry.Registry, workers int, progress io.Writer) (*Result, error) {
+	r, err := NewRunner(e.Env, reg)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", e.Source, err)
+	}
+	names := r.ObservationNames()
+	qc := e.Q
+	qc.Features = nil
+	for _, f := range e.QFeatures {
+		i := slices.Index(names, f)
+		if i < 0 {
+			return nil, fmt.Errorf("%s: key q.features: %q is not an observation value of the environment (%s)", e.Source, f, strings.Join(names, ", "))
+		}
+		qc.Features = append(qc.Features, i)
+	}
+	q, err := NewQTable(qc, r.NumActions())
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", e.Source, err)
+	}
+	tc := e.Train
+	tc.Workers = workers
+	res := &Result{Actions: r.ActionNames(), Q: q}
+	if res.Curve, err = Train(ctx, e.Env, reg, q, tc, progress); err != nil {
+		return res, err
+	}
+	pols := []Policy{Greedy("learned", q)}
+	for a, n := range res.Actions {
+		pols = append(pols, Fixed("always "+n, a))
+	}
+	pols = append(pols, Uniform("uniform random", r.NumActions()))
+	if res.Evaluations, err = Evaluate(ctx, e.Env, reg, e.EvalSeed, e.EvalGames, workers, pols); err != nil {
+		return res, err
+	}
+	var ps []float64
+	for _, ev := range res.Evaluations[1:] {
+		c := Comparison{Against: ev.Name}
+		pc, err := stats.CountPairs(res.Evaluations[0].Won, ev.Won)
+		if err != nil {
+			return res, err
+		}
+		if c.Win, err = stats.PairedProportions(pc, Level); err != nil {
+			return res, err
+		}
+		if c.Return, err = stats.PairedT(res.Evaluations[0].Return, ev.Return, Level); err != nil {
+			return res, err
+		}
+		ps = append(ps, c.Win.P, c.Return.P)
+		res.Comparisons = append(res.Comparisons, c)
+	}
+	holm, err := stats.Holm(ps)
+	if err != nil {
+		return res, err
+	}
+	for i := range res.Comparisons {
+		c := &res.Comparisons[i]
+		c.HolmWinP, c.HolmReturnP = holm[2*i], holm[2*i+1]
+		c.WinsMore = c.HolmWinP < 1-Level && c.Win.Diff > 0
+		c.ReturnsMore = c.HolmReturnP < 1-Level && c.Return.Mean > 0
+	}
+	return res, nil
+}
+
+// BeatsFixed reports whether the learned policy wins significantly more
+// often than every fixed action (Holm-corrected, at Level).
+func (r *Result) BeatsFixed() bool {
+	for _, c := range r.Comparisons {
+		if strings.HasPrefix(c.Against, "always ") && !c.WinsMore {
+			return false
+		}
+	}
+	return true
+}
+
+// Write writes the result into dir: curve.csv, eval.csv, paired.csv,
+// qtable.csv and the figures curve-win.png, curve-return.png and
+// eval-win.png.
+func (r *Result) Write(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	var b strings.Builder
+	b.WriteString("first,games,wins,win_rate,win_lo,win_hi,mean_return,return_lo,return_hi")
+	for _, a := range r.Actions {
+		b.WriteString(",share_" + a)
+	}
+	b.WriteString("\n")
+	var xs, win, wlo, whi, ret, rlo, rhi []float64
+	for _, c := range r.Curve {
+		iv, err := stats.Wilson(c.Wins, c.Games, Level)
+		if err != nil {
+			return err
+		}
+		half := 1.959963984540054 * c.SDReturn / math.Sqrt(float64(c.Games))
+		fmt.Fprintf(&b, "%d,%d,%d,%.6f,%.6f,%.6f,%.4f,%.4f,%.4f", c.First, c.Games, c.Wins, float64(c.Wins)/float64(c.Games), iv.Lo, iv.Hi,
+			c.MeanReturn, c.MeanReturn-half, c.MeanReturn+half)
+		for _, s := range c.ActionShare {
+			fmt.Fprintf(&b, ",%.6f", s)
+		}
+		b.WriteString("\n")
+		x := float64(c.First + c.Games)
+		xs = append(xs, x)
+		win, wlo, whi = append(win, 100*float64(c.Wins)/float64(c.Games)), append(wlo, 100*iv.Lo), append(whi, 100*iv.Hi)
+		ret, rlo, rhi = append(ret, c.MeanReturn), append(rlo, c.MeanReturn-half), append(rhi, c.MeanReturn+half)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "curve.csv"), []byte(b.String()), 0o644); err != nil {
+		return err
+	}
+	if len(xs) > 0 {
+		lc := plots.LineChart{Title: "Training: win rate per block (exploring policy), 95 % Wilson", XLabel: "training games",
+			YLabel: "win %", Series: []plots.Series{{Name: "learner", X: xs, Y: win, Lo: wlo, Hi: whi}}}
+		if err := lc.Save(filepath.Join(dir, "curve-win.png")); err != nil {
+			return err
+		}
+		lc = plots.LineChart{Title: "Training: mean return per block, 95 % interval", XLabel: "training games",
+			YLabel: "mean return", Series: []plots.Series{{Name: "learner", X: xs, Y: ret, Lo: rlo, Hi: rhi}}}
+		if err := lc.Save(filepath.Join(dir, "curve-return.png")); err != nil {
+			return err
+		}
+	}
+	b.Reset()
+	b.WriteString("policy,games,wins,win_rate,win_lo,win_hi,mean_return,eliminated,stalemates")
+	for _, a := range r.Actions {
+		b.WriteString(",share_" + a)
+	}
+	b.WriteString("\n")
+	bar := plots.IntervalBarChart{Title: "Evaluation: win rate on common fresh seeds, 95 % Wilson", YLabel: "win %", SlantLabels: true}
+	for _, ev := range r.Evaluations {
+		wins := 0
+		sum := 0.0
+		for i, w := range ev.Won {
+			if w {
+				wins++
+			}
+			sum += ev.Return[i]
+		}
+		n := len(ev.Won)
+		iv, err := stats.Wilson(wins, n, Level)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(&b, "%s,%d,%d,%.6f,%.6f,%.6f,%.4f,%d,%d", ev.Name, n, wins, float64(wins)/float64(n), iv.Lo, iv.Hi, sum/float64(n), ev.Eliminated, ev.Stalemates)
+		for _, s := range ev.ActionShare {
+			fmt.Fprintf(&b, ",%.6f", s)
+		}
+		b.WriteString("\n")
+		bar.Categories = append(bar.Categories, ev.Name)
+		bar.Values, bar.Lo, bar.Hi = append(bar.Values, 100*float64(wins)/float64(n)), append(bar.Lo, 100*iv.Lo), append(bar.Hi, 100*iv.Hi)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "eval.csv"), []byte(b.String()), 0o644); err != nil {
+		return err
+	}
+	if len(r.Evaluations) > 0 {
+		if err := bar.Save(filepath.Join(dir, "eval-win.png")); err != nil {
+			return err
+		}
+	}
+	b.Reset()
+	b.WriteString("against,win_diff,win_diff_lo,win_diff_hi,win_p,win_p_holm,return_diff,return_diff_lo,return_diff_hi,return_p,return_p_holm\n")
+	for _, c := range r.Comparisons {
+		fmt.Fprintf(&b, "%s,%.6f,%.6f,%.6f,%.3g,%.3g,%.4f,%.4f,%.4f,%.3g,%.3g\n", c.Against, c.Win.Diff, c.Win.Interval.Lo, c.Win.Interval.Hi,
+			c.Win.P, c.HolmWinP, c.Return.Mean, c.Return.Interval.Lo, c.Return.Interval.Hi, c.Return.P, c.HolmReturnP)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "paired.csv"), []byte(b.String()), 0o644); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Summary writes the evaluation and the verdict as text.
+func (r *Result) Summary(w io.Writer) {
+	fmt.Fprintf(w, "%-22s %7s %22s %12s\n", "policy", "games", "win % [95 % Wilson]", "mean return")
+	for _, ev := range r.Evaluations {
+		wins, sum := 0, 0.0
+		for i, x := range ev.Won {
+			if x {
+				wins++
+			}
+			sum += ev.Return[i]
+		}
+		n := len(ev.Won)
+		iv, _ := stats.Wilson(wins, n, Level)
+		fmt.Fprintf(w, "%-22s %7d %6.1f [%5.1f, %5.1f] %12.1f\n", ev.Name, n, 100*float64(wins)/float64(n), 100*iv.Lo, 100*iv.Hi, sum/float64(n))
+	}
+	fmt.Fprintln(w, "\nlearned minus each (paired on the same seeds; p after Holm over all comparisons):")
+	for _, c := range r.Comparisons {
+		fmt.Fprintf(w, "  vs %-20s win %+6.1f points [%+.1f, %+.1f] p=%.3g   return %+8.1f [%+.1f, %+.1f] p=%.3g\n", c.Against,
+			100*c.Win.Diff, 100*c.Win.Interval.Lo, 100*c.Win.Interval.Hi, c.HolmWinP, c.Return.Mean, c.Return.Interval.Lo, c.Return.Interval.Hi, c.HolmReturnP)
+	}
+	verdict := "no"
+	if r.BeatsFixed() {
+		verdict = "yes"
+	}
+	fmt.Fprintf(w, "the learned policy wins more often than every fixed strategy: %s\n", verdict)
+}
