@@ -362,7 +362,30 @@ func (r *Result) Write(dir string) error {
 	if err := os.WriteFile(filepath.Join(dir, "paired.csv"), []byte(b.String()), 0o644); err != nil {
 		return err
 	}
-	return nil
+	return os.WriteFile(filepath.Join(dir, "README.md"), r.readme(), 0o644)
+}
+
+// readme is the result's report: the summary, the action shares and the
+// figures.
+func (r *Result) readme() []byte {
+	var b strings.Builder
+	b.WriteString("# The strategist experiment\n\nWritten by `marslab learn`. Training curve (the exploring policy, per block):\n\n")
+	b.WriteString("![win rate](curve-win.png)\n\n![mean return](curve-return.png)\n\n")
+	b.WriteString("Evaluation on fresh seeds, every policy on the same episodes (data: `eval.csv`, `paired.csv`):\n\n```\n")
+	r.Summary(&b)
+	b.WriteString("```\n\n![evaluation](eval-win.png)\n\nShare of the steps taking each action:\n\n| policy |")
+	for _, a := range r.Actions {
+		b.WriteString(" " + a + " |")
+	}
+	b.WriteString(" eliminated | stalemates |\n|---|" + strings.Repeat("---:|", len(r.Actions)+2) + "\n")
+	for _, ev := range r.Evaluations {
+		b.WriteString("| " + ev.Name + " |")
+		for _, s := range ev.ActionShare {
+			fmt.Fprintf(&b, " %.1f %% |", 100*s)
+		}
+		fmt.Fprintf(&b, " %d | %d |\n", ev.Eliminated, ev.Stalemates)
+	}
+	return []byte(b.String())
 }
 
 // Summary writes the evaluation and the verdict as text.

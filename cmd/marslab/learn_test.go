@@ -43,7 +43,7 @@ games = 30
 		assert.Contains(t, so.String(), want)
 	}
 	assert.Contains(t, se.String(), "train: 40/40 games")
-	for _, f := range []string{"curve.csv", "eval.csv", "paired.csv", "curve-win.png", "curve-return.png", "eval-win.png"} {
+	for _, f := range []string{"curve.csv", "eval.csv", "paired.csv", "curve-win.png", "curve-return.png", "eval-win.png", "README.md"} {
 		assert.FileExists(t, filepath.Join(out, f))
 	}
 	data, err := os.ReadFile(filepath.Join(out, "eval.csv"))
