@@ -34,6 +34,10 @@ type Experiment struct {
 	// of; Q holds the rest of its configuration.
 	QFeatures []string
 	Q         QConfig
+	// Learner is "q" (QTable over QFeatures) or "dqn" (DQN over the whole
+	// observation, configured by DQN, its Seed the experiment's seed).
+	Learner string
+	DQN     DQNConfig
 	// EvalSeed and EvalGames are the evaluation's seed (fresh: not the
 	// training seed) and episodes per policy.
 	EvalSeed  uint64
@@ -62,6 +66,20 @@ type experimentFile struct {
 		Seed  *int64 `toml:"seed"`
 		Games *int   `toml:"games"`
 	} `toml:"eval"`
+	Learner string `toml:"learner"`
+	DQN     struct {
+		Hidden       []int    `toml:"hidden"`
+		LearningRate *float64 `toml:"learning_rate"`
+		Gamma        *float64 `toml:"gamma"`
+		BatchSize    *int     `toml:"batch_size"`
+		Replay       *int     `toml:"replay"`
+		TrainEvery   *int     `toml:"train_every"`
+		TargetEvery  *int     `toml:"target_every"`
+		Policy       *string  `toml:"policy"`
+		Temperature  *float64 `toml:"temperature"`
+		Epsilon      *float64 `toml:"epsilon"`
+		RewardScale  *float64 `toml:"reward_scale"`
+	} `toml:"dqn"`
 }
 
 // ParseExperiment parses an experiment config:
@@ -82,15 +100,29 @@ type experimentFile struct {
 //	[eval]
 //	seed = 1016                     # fresh seeds, != seed
 //	games = 5000                    # episodes per policy, >= 1
+//	learner = "q"                   # "q" (default) or "dqn"
+//	[dqn]                           # optional, DefaultDQNConfig's values by default
+//	hidden = [24, 24]
+//	learning_rate = 0.001
+//	gamma = 0.99
+//	batch_size = 32
+//	replay = 100000
+//	train_every = 16                # transitions per gradient step
+//	target_every = 500              # gradient steps per target copy
+//	policy = "boltzmann"            # or "epsilon"
+//	temperature = 0.1
+//	epsilon = 0.1
+//	reward_scale = 100.0
 //
-// Every key but [env]'s is required; errors name source and the key.
+// Every key but those of [env] and [dqn] and learner is required (the
+// [q] keys too); errors name source and the key.
 func ParseExperiment(source string, data []byte) (*Experiment, error) {
 	var f experimentFile
 	md, err := toml.Decode(string(data), &f)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", source, err)
 	}
-	if err := undecoded(source, md, "seed, out, env.*, train.games, train.batch, train.block, q.features, q.bins, q.alpha, q.gamma, q.epsilon, eval.seed, eval.games"); err != nil {
+	if err := undecoded(source, md, "seed, out, learner, env.*, train.games, train.batch, train.block, q.features, q.bins, q.alpha, q.gamma, q.epsilon, eval.seed, eval.games, dqn.*"); err != nil {
 		return nil, err
 	}
 	bad := func(key, format string, a ...any) error {
@@ -157,6 +189,45 @@ func ParseExperiment(source string, data []byte) (*Experiment, error) {
 	if e.Out == "" {
 		return nil, bad("out", "missing: want an output folder")
 	}
+	switch f.Learner {
+	case "", "q":
+		e.Learner = "q"
+	case "dqn":
+		e.Learner = "dqn"
+	default:
+		return nil, bad("learner", "%q: want q or dqn", f.Learner)
+	}
+	e.DQN = DefaultDQNConfig()
+	e.DQN.Seed = e.Train.Seed
+	dq := &f.DQN
+	if dq.Hidden != nil {
+		e.DQN.Hidden = dq.Hidden
+	}
+	set := func(dst *float64, v *float64) {
+		if v != nil {
+			*dst = *v
+		}
+	}
+	seti := func(dst *int, v *int) {
+		if v != nil {
+			*dst = *v
+		}
+	}
+	set(&e.DQN.LearningRate, dq.LearningRate)
+	set(&e.DQN.Gamma, dq.Gamma)
+	set(&e.DQN.Temperature, dq.Temperature)
+	set(&e.DQN.Epsilon, dq.Epsilon)
+	set(&e.DQN.RewardScale, dq.RewardScale)
+	seti(&e.DQN.BatchSize, dq.BatchSize)
+	seti(&e.DQN.Replay, dq.Replay)
+	seti(&e.DQN.TrainEvery, dq.TrainEvery)
+	seti(&e.DQN.TargetEvery, dq.TargetEvery)
+	if dq.Policy != nil {
+		e.DQN.Policy = *dq.Policy
+	}
+	if err := e.DQN.validate(); err != nil {
+		return nil, fmt.Errorf("%s: keys dqn.*: %w", source, err)
+	}
 	return e, nil
 }
 
@@ -192,7 +263,9 @@ type Result struct {
 	// Comparisons compare Evaluations[0] (the learned policy) with each
 	// other policy.
 	Comparisons []Comparison
-	Q           *QTable
+	// Q or DQN is the trained learner.
+	Q   *QTable
+	DQN *DQN
 }
 
 // Run trains and evaluates; workers <= 0 means one per core. progress
@@ -212,17 +285,25 @@ func (e *Experiment) Run(ctx context.Context, reg *registry.Registry, workers in
 		}
 		qc.Features = append(qc.Features, i)
 	}
-	q, err := NewQTable(qc, r.NumActions())
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", e.Source, err)
+	var l Learner
+	res := &Result{Actions: r.ActionNames()}
+	if e.Learner == "dqn" {
+		if res.DQN, err = NewDQN(e.DQN, len(names), r.NumActions()); err != nil {
+			return nil, fmt.Errorf("%s: %w", e.Source, err)
+		}
+		l = res.DQN
+	} else {
+		if res.Q, err = NewQTable(qc, r.NumActions()); err != nil {
+			return nil, fmt.Errorf("%s: %w", e.Source, err)
+		}
+		l = res.Q
 	}
 	tc := e.Train
 	tc.Workers = workers
-	res := &Result{Actions: r.ActionNames(), Q: q}
-	if res.Curve, err = Train(ctx, e.Env, reg, q, tc, progress); err != nil {
+	if res.Curve, err = Train(ctx, e.Env, reg, l, tc, progress); err != nil {
 		return res, err
 	}
-	pols := []Policy{Greedy("learned", q)}
+	pols := []Policy{Greedy("learned", l)}
 	for a, n := range res.Actions {
 		pols = append(pols, Fixed("always "+n, a))
 	}

@@ -97,6 +97,8 @@ func TestParseExperiment(t *testing.T) {
 		{"out = \"x\"", "", "key out: missing"},
 		{"[train]", "[env]\nplayers = 1\n[train]", "key env.players: 1: want 2..6"},
 		{"[train]", "[env]\ncolour = 1\n[train]", "unknown key env.colour"},
+		{"seed = 1\n", "seed = 1\nlearner = \"sarsa\"\n", `key learner: "sarsa": want q or dqn`},
+		{"[train]", "[dqn]\npolicy = \"greedy\"\n[train]", `policy "greedy": want boltzmann or epsilon`},
 	} {
 		_, err := ParseExperiment("e.toml", []byte(strings.Replace(base, tc.from, tc.to, 1)))
 		require.Error(t, err, tc.msg)

@@ -64,6 +64,14 @@ games = 30
 		assert.Equal(t, string(a), string(b), f)
 	}
 
+	// The DQN learner through the same command.
+	data, err = os.ReadFile(cfg)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(cfg, append([]byte("learner = \"dqn\"\n"), append(data, []byte("[dqn]\nhidden = [8]\ntrain_every = 4\n")...)...), 0o644))
+	outD := filepath.Join(dir, "outd")
+	require.NoError(t, run(context.Background(), registry.Default(), []string{"learn", "-out", outD, cfg}, &so, &se))
+	assert.FileExists(t, filepath.Join(outD, "paired.csv"))
+
 	require.NoError(t, os.WriteFile(cfg, []byte("seed = 1\n"), 0o644))
 	err = run(context.Background(), registry.Default(), []string{"learn", cfg}, &so, &se)
 	require.ErrorContains(t, err, "key train.games: missing")
