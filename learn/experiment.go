@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/BurntSushi/toml"
@@ -351,97 +352,146 @@ func (r *Result) BeatsFixed() bool {
 	return true
 }
 
-// Write writes the result into dir: curve.csv, eval.csv, paired.csv,
-// qtable.csv and the figures curve-win.png, curve-return.png and
-// eval-win.png.
+// Table is a CSV table: a header and rows of the same length.
+type Table struct {
+	Header []string
+	Rows   [][]string
+}
+
+func (t Table) csv() []byte {
+	var b strings.Builder
+	b.WriteString(strings.Join(t.Header, ",") + "\n")
+	for _, r := range t.Rows {
+		b.WriteString(strings.Join(r, ",") + "\n")
+	}
+	return []byte(b.String())
+}
+
+func ff(v float64, digits int) string { return strconv.FormatFloat(v, 'f', digits, 64) }
+
+// Winrate returns an evaluation's wins, win rate with its Wilson interval
+// at Level, and mean return.
+func (ev *Evaluation) Winrate() (wins int, rate float64, iv stats.Interval, mean float64) {
+	sum := 0.0
+	for i, w := range ev.Won {
+		if w {
+			wins++
+		}
+		sum += ev.Return[i]
+	}
+	n := len(ev.Won)
+	iv, _ = stats.Wilson(wins, n, Level)
+	return wins, float64(wins) / float64(n), iv, sum / float64(n)
+}
+
+// CurveTable is the training curve: per block, the wins with a Wilson
+// interval, the mean return with a normal 95 % interval and the action
+// shares.
+func (r *Result) CurveTable() Table {
+	t := Table{Header: []string{"first", "games", "wins", "win_rate", "win_lo", "win_hi", "mean_return", "return_lo", "return_hi"}}
+	for _, a := range r.Actions {
+		t.Header = append(t.Header, "share_"+a)
+	}
+	for _, c := range r.Curve {
+		iv, _ := stats.Wilson(c.Wins, c.Games, Level)
+		half := 1.959963984540054 * c.SDReturn / math.Sqrt(float64(c.Games))
+		row := []string{strconv.Itoa(c.First), strconv.Itoa(c.Games), strconv.Itoa(c.Wins), ff(float64(c.Wins)/float64(c.Games), 6),
+			ff(iv.Lo, 6), ff(iv.Hi, 6), ff(c.MeanReturn, 4), ff(c.MeanReturn-half, 4), ff(c.MeanReturn+half, 4)}
+		for _, sh := range c.ActionShare {
+			row = append(row, ff(sh, 6))
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	return t
+}
+
+// CurveCharts are the training curve's figures: win rate and mean return
+// per block, with their 95 % intervals.
+func (r *Result) CurveCharts() (win, ret *plots.LineChart) {
+	var xs, w, wlo, whi, m, mlo, mhi []float64
+	for _, c := range r.Curve {
+		iv, _ := stats.Wilson(c.Wins, c.Games, Level)
+		half := 1.959963984540054 * c.SDReturn / math.Sqrt(float64(c.Games))
+		xs = append(xs, float64(c.First+c.Games))
+		w, wlo, whi = append(w, 100*float64(c.Wins)/float64(c.Games)), append(wlo, 100*iv.Lo), append(whi, 100*iv.Hi)
+		m, mlo, mhi = append(m, c.MeanReturn), append(mlo, c.MeanReturn-half), append(mhi, c.MeanReturn+half)
+	}
+	win = &plots.LineChart{Title: "Training: win rate per block (exploring policy), 95 % Wilson", XLabel: "training games",
+		YLabel: "win %", Series: []plots.Series{{Name: "learner", X: xs, Y: w, Lo: wlo, Hi: whi}}}
+	ret = &plots.LineChart{Title: "Training: mean return per block, 95 % interval", XLabel: "training games",
+		YLabel: "mean return", Series: []plots.Series{{Name: "learner", X: xs, Y: m, Lo: mlo, Hi: mhi}}}
+	return win, ret
+}
+
+// EvalTable is the evaluation: per policy, games, wins, win rate with its
+// Wilson interval, mean return, eliminations, stalemates, action shares.
+func (r *Result) EvalTable() Table {
+	t := Table{Header: []string{"policy", "games", "wins", "win_rate", "win_lo", "win_hi", "mean_return", "eliminated", "stalemates"}}
+	for _, a := range r.Actions {
+		t.Header = append(t.Header, "share_"+a)
+	}
+	for i := range r.Evaluations {
+		ev := &r.Evaluations[i]
+		wins, rate, iv, mean := ev.Winrate()
+		row := []string{ev.Name, strconv.Itoa(len(ev.Won)), strconv.Itoa(wins), ff(rate, 6), ff(iv.Lo, 6), ff(iv.Hi, 6), ff(mean, 4),
+			strconv.Itoa(ev.Eliminated), strconv.Itoa(ev.Stalemates)}
+		for _, sh := range ev.ActionShare {
+			row = append(row, ff(sh, 6))
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	return t
+}
+
+// EvalChart is the evaluation's win rates with their Wilson intervals.
+func (r *Result) EvalChart() *plots.IntervalBarChart {
+	bar := &plots.IntervalBarChart{Title: "Evaluation: win rate on common fresh seeds, 95 % Wilson", YLabel: "win %", SlantLabels: true}
+	for i := range r.Evaluations {
+		ev := &r.Evaluations[i]
+		_, rate, iv, _ := ev.Winrate()
+		bar.Categories = append(bar.Categories, ev.Name)
+		bar.Values, bar.Lo, bar.Hi = append(bar.Values, 100*rate), append(bar.Lo, 100*iv.Lo), append(bar.Hi, 100*iv.Hi)
+	}
+	return bar
+}
+
+// PairedTable is the paired comparisons of the learned policy with each
+// other policy.
+func (r *Result) PairedTable() Table {
+	t := Table{Header: []string{"against", "win_diff", "win_diff_lo", "win_diff_hi", "win_p", "win_p_holm",
+		"return_diff", "return_diff_lo", "return_diff_hi", "return_p", "return_p_holm"}}
+	g := func(v float64) string { return strconv.FormatFloat(v, 'g', 3, 64) }
+	for _, c := range r.Comparisons {
+		t.Rows = append(t.Rows, []string{c.Against, ff(c.Win.Diff, 6), ff(c.Win.Interval.Lo, 6), ff(c.Win.Interval.Hi, 6), g(c.Win.P), g(c.HolmWinP),
+			ff(c.Return.Mean, 4), ff(c.Return.Interval.Lo, 4), ff(c.Return.Interval.Hi, 4), g(c.Return.P), g(c.HolmReturnP)})
+	}
+	return t
+}
+
+// Write writes the result into dir: curve.csv, eval.csv, paired.csv, the
+// figures curve-win.png, curve-return.png and eval-win.png, and README.md.
 func (r *Result) Write(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	var b strings.Builder
-	b.WriteString("first,games,wins,win_rate,win_lo,win_hi,mean_return,return_lo,return_hi")
-	for _, a := range r.Actions {
-		b.WriteString(",share_" + a)
-	}
-	b.WriteString("\n")
-	var xs, win, wlo, whi, ret, rlo, rhi []float64
-	for _, c := range r.Curve {
-		iv, err := stats.Wilson(c.Wins, c.Games, Level)
-		if err != nil {
-			return err
-		}
-		half := 1.959963984540054 * c.SDReturn / math.Sqrt(float64(c.Games))
-		fmt.Fprintf(&b, "%d,%d,%d,%.6f,%.6f,%.6f,%.4f,%.4f,%.4f", c.First, c.Games, c.Wins, float64(c.Wins)/float64(c.Games), iv.Lo, iv.Hi,
-			c.MeanReturn, c.MeanReturn-half, c.MeanReturn+half)
-		for _, s := range c.ActionShare {
-			fmt.Fprintf(&b, ",%.6f", s)
-		}
-		b.WriteString("\n")
-		x := float64(c.First + c.Games)
-		xs = append(xs, x)
-		win, wlo, whi = append(win, 100*float64(c.Wins)/float64(c.Games)), append(wlo, 100*iv.Lo), append(whi, 100*iv.Hi)
-		ret, rlo, rhi = append(ret, c.MeanReturn), append(rlo, c.MeanReturn-half), append(rhi, c.MeanReturn+half)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "curve.csv"), []byte(b.String()), 0o644); err != nil {
-		return err
-	}
-	if len(xs) > 0 {
-		lc := plots.LineChart{Title: "Training: win rate per block (exploring policy), 95 % Wilson", XLabel: "training games",
-			YLabel: "win %", Series: []plots.Series{{Name: "learner", X: xs, Y: win, Lo: wlo, Hi: whi}}}
-		if err := lc.Save(filepath.Join(dir, "curve-win.png")); err != nil {
-			return err
-		}
-		lc = plots.LineChart{Title: "Training: mean return per block, 95 % interval", XLabel: "training games",
-			YLabel: "mean return", Series: []plots.Series{{Name: "learner", X: xs, Y: ret, Lo: rlo, Hi: rhi}}}
-		if err := lc.Save(filepath.Join(dir, "curve-return.png")); err != nil {
+	for name, t := range map[string]Table{"curve.csv": r.CurveTable(), "eval.csv": r.EvalTable(), "paired.csv": r.PairedTable()} {
+		if err := os.WriteFile(filepath.Join(dir, name), t.csv(), 0o644); err != nil {
 			return err
 		}
 	}
-	b.Reset()
-	b.WriteString("policy,games,wins,win_rate,win_lo,win_hi,mean_return,eliminated,stalemates")
-	for _, a := range r.Actions {
-		b.WriteString(",share_" + a)
-	}
-	b.WriteString("\n")
-	bar := plots.IntervalBarChart{Title: "Evaluation: win rate on common fresh seeds, 95 % Wilson", YLabel: "win %", SlantLabels: true}
-	for _, ev := range r.Evaluations {
-		wins := 0
-		sum := 0.0
-		for i, w := range ev.Won {
-			if w {
-				wins++
-			}
-			sum += ev.Return[i]
-		}
-		n := len(ev.Won)
-		iv, err := stats.Wilson(wins, n, Level)
-		if err != nil {
+	if len(r.Curve) > 0 {
+		win, ret := r.CurveCharts()
+		if err := win.Save(filepath.Join(dir, "curve-win.png")); err != nil {
 			return err
 		}
-		fmt.Fprintf(&b, "%s,%d,%d,%.6f,%.6f,%.6f,%.4f,%d,%d", ev.Name, n, wins, float64(wins)/float64(n), iv.Lo, iv.Hi, sum/float64(n), ev.Eliminated, ev.Stalemates)
-		for _, s := range ev.ActionShare {
-			fmt.Fprintf(&b, ",%.6f", s)
+		if err := ret.Save(filepath.Join(dir, "curve-return.png")); err != nil {
+			return err
 		}
-		b.WriteString("\n")
-		bar.Categories = append(bar.Categories, ev.Name)
-		bar.Values, bar.Lo, bar.Hi = append(bar.Values, 100*float64(wins)/float64(n)), append(bar.Lo, 100*iv.Lo), append(bar.Hi, 100*iv.Hi)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "eval.csv"), []byte(b.String()), 0o644); err != nil {
-		return err
 	}
 	if len(r.Evaluations) > 0 {
-		if err := bar.Save(filepath.Join(dir, "eval-win.png")); err != nil {
+		if err := r.EvalChart().Save(filepath.Join(dir, "eval-win.png")); err != nil {
 			return err
 		}
-	}
-	b.Reset()
-	b.WriteString("against,win_diff,win_diff_lo,win_diff_hi,win_p,win_p_holm,return_diff,return_diff_lo,return_diff_hi,return_p,return_p_holm\n")
-	for _, c := range r.Comparisons {
-		fmt.Fprintf(&b, "%s,%.6f,%.6f,%.6f,%.3g,%.3g,%.4f,%.4f,%.4f,%.3g,%.3g\n", c.Against, c.Win.Diff, c.Win.Interval.Lo, c.Win.Interval.Hi,
-			c.Win.P, c.HolmWinP, c.Return.Mean, c.Return.Interval.Lo, c.Return.Interval.Hi, c.Return.P, c.HolmReturnP)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "paired.csv"), []byte(b.String()), 0o644); err != nil {
-		return err
 	}
 	return os.WriteFile(filepath.Join(dir, "README.md"), r.readme(), 0o644)
 }

@@ -83,8 +83,10 @@ func TestParseExperiment(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, uint64(16), e.Train.Seed)
 	assert.Equal(t, 500000, e.Train.Games)
-	assert.Equal(t, DefaultConfig(), e.Env)
-	assert.Equal(t, []string{"territories", "armies", "round", "threat"}, e.QFeatures)
+	want := DefaultConfig()
+	want.Features = append(want.Features, "front")
+	assert.Equal(t, want, e.Env)
+	assert.Equal(t, []string{"territories", "armies", "front", "threat", "round"}, e.QFeatures)
 	base := "seed = 1\nout = \"x\"\n[train]\ngames = 10\nbatch = 5\nblock = 5\n[q]\nfeatures = [\"round\"]\nbins = 3\nalpha = 0.1\ngamma = 0.9\nepsilon = 0.1\n[eval]\nseed = 2\ngames = 10\n"
 	_, err = ParseExperiment("e.toml", []byte(base))
 	require.NoError(t, err)

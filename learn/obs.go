@@ -30,6 +30,10 @@ const (
 	// armies on enemy territories adjacent to the seat's, M the armies on
 	// the seat's territories adjacent to an enemy (0 when both are 0).
 	FeatThreat = "threat"
+	// FeatFront is the share of the seat's armies that stand on its
+	// territories adjacent to an enemy, in [0, 1]: low when its armies
+	// sit inland, where they can neither attack nor defend.
+	FeatFront = "front"
 	// FeatIncome is the seat's share of the live seats' reinforcements
 	// (equation (1) of Johansson & Olsson 2006), in [0, 1].
 	FeatIncome = "income"
@@ -38,7 +42,7 @@ const (
 	FeatAlive = "alive"
 )
 
-var allFeatures = []string{FeatTerritories, FeatArmies, FeatContinents, FeatCards, FeatRound, FeatThreat, FeatIncome, FeatAlive}
+var allFeatures = []string{FeatTerritories, FeatArmies, FeatContinents, FeatCards, FeatRound, FeatThreat, FeatFront, FeatIncome, FeatAlive}
 
 var defaultFeatures = []string{FeatTerritories, FeatArmies, FeatContinents, FeatCards, FeatRound, FeatThreat}
 
@@ -80,6 +84,8 @@ func features(names []string, m *sim.Map) ([]feature, []string, error) {
 			fs = append(fs, featRound)
 		case FeatThreat:
 			fs = append(fs, featThreat)
+		case FeatFront:
+			fs = append(fs, featFront)
 		case FeatIncome:
 			fs = append(fs, featIncome)
 		case FeatAlive:
@@ -173,6 +179,26 @@ func featThreat(o *observer, s *sim.State, p int, dst []float64) []float64 {
 		return append(dst, 0)
 	}
 	return append(dst, float64(e)/float64(e+m))
+}
+
+func featFront(o *observer, s *sim.State, p int, dst []float64) []float64 {
+	front, all := 0, 0
+	for t := range s.NumTerritories() {
+		if s.Owner(t) != p {
+			continue
+		}
+		all += s.Armies(t)
+		for _, u := range o.m.Neighbors(t) {
+			if s.Owner(u) != p {
+				front += s.Armies(t)
+				break
+			}
+		}
+	}
+	if all == 0 {
+		return append(dst, 0)
+	}
+	return append(dst, float64(front)/float64(all))
 }
 
 func featIncome(o *observer, s *sim.State, p int, dst []float64) []float64 {
