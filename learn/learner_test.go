@@ -107,3 +107,29 @@ func TestParseExperiment(t *testing.T) {
 		assert.Contains(t, err.Error(), tc.msg)
 	}
 }
+
+func TestQTablePolicyBy(t *testing.T) {
+	q, err := NewQTable(QConfig{Features: []int{0, 1}, Bins: 2, Alpha: 1, Gamma: 0, Epsilon: 0}, 2)
+	require.NoError(t, err)
+	// Feature 1 low: action 1 pays; high: action 0 pays. Feature 0 varies.
+	var eps []Episode
+	for _, x := range [][2]float64{{0.2, 0.2}, {0.7, 0.2}, {0.2, 0.7}, {0.7, 0.7}} {
+		for a := range 2 {
+			r := -1.0
+			if (a == 1) == (x[1] < 0.5) {
+				r = 1
+			}
+			eps = append(eps, Episode{Dim: 2, Obs: []float64{x[0], x[1]}, Actions: []int{a}, Outcome: Outcome{Final: r}})
+		}
+	}
+	eps = append(eps, eps[0]) // one more visit of state (0, 0)
+	q.Learn(eps)
+	share, visits := q.PolicyBy(1)
+	assert.Equal(t, []int{5, 4}, visits)
+	assert.Equal(t, [][]float64{{0, 1}, {1, 0}}, share)
+	share, visits = q.PolicyBy(0)
+	assert.Equal(t, []int{5, 4}, visits)
+	// Bin 0 of feature 0: state (0,0), 3 visits, greedy 1; state (0,1), 2 visits, greedy 0.
+	assert.InDelta(t, 3.0/5, share[0][1], 1e-12)
+	assert.InDelta(t, 2.0/5, share[0][0], 1e-12)
+}

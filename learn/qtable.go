@@ -108,3 +108,41 @@ func (q *QTable) Learn(batch []Episode) {
 		}
 	}
 }
+
+// PolicyBy summarises the greedy policy along the k-th state feature
+// (index into QConfig.Features): share[b][a] is the share of the training
+// visits, among the states whose feature k falls in bin b, spent in states
+// whose greedy action is a; visits[b] counts those visits.
+func (q *QTable) PolicyBy(k int) (share [][]float64, visits []int) {
+	nb, nf := q.cfg.Bins, len(q.cfg.Features)
+	share = make([][]float64, nb)
+	for b := range share {
+		share[b] = make([]float64, q.nact)
+	}
+	visits = make([]int, nb)
+	stride := 1
+	for range nf - 1 - k {
+		stride *= nb
+	}
+	states := len(q.Q) / q.nact
+	for s := range states {
+		n := 0
+		for a := range q.nact {
+			n += q.Visit[s*q.nact+a]
+		}
+		if n == 0 {
+			continue
+		}
+		b := (s / stride) % nb
+		share[b][q.Greedy(s)] += float64(n)
+		visits[b] += n
+	}
+	for b := range share {
+		for a := range share[b] {
+			if visits[b] > 0 {
+				share[b][a] /= float64(visits[b])
+			}
+		}
+	}
+	return share, visits
+}

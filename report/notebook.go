@@ -100,6 +100,7 @@ type kind struct {
 var kinds = map[string]kind{
 	"dice":       {diceNotes, parseDice},
 	"engine":     {engineNotes, parseEngine},
+	"strategist": {strategistNotes, parseStrategist},
 	"tournament": {tournamentNotes, parseTournament},
 }
 
