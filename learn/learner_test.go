@@ -133,3 +133,15 @@ func TestQTablePolicyBy(t *testing.T) {
 	assert.InDelta(t, 3.0/5, share[0][1], 1e-12)
 	assert.InDelta(t, 2.0/5, share[0][0], 1e-12)
 }
+
+func TestStrategistConfigs(t *testing.T) {
+	for _, name := range []string{"strategist", "strategist-ablation", "strategist-nofront"} {
+		e, err := LoadExperiment("../configs/experiments/" + name + ".toml")
+		require.NoError(t, err, name)
+		r, err := NewRunner(e.Env, nil)
+		require.NoError(t, err, name)
+		for _, f := range e.QFeatures {
+			assert.Contains(t, r.ObservationNames(), f, name)
+		}
+	}
+}
