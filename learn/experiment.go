@@ -269,7 +269,10 @@ type Result struct {
 	DQN *DQN
 }
 
-// Run trains and evaluates; workers <= 0 means one per core. progress
+// Run trains and evaluates: the greedy learned policy ("learned") against
+// each fixed action, a uniform random choice and the learned policy with
+// its training exploration ("learned, exploring"). workers <= 0 means one
+// per core. progress
 // receives the training's progress line.
 func (e *Experiment) Run(ctx context.Context, reg *registry.Registry, workers int, progress io.Writer) (*Result, error) {
 	r, err := NewRunner(e.Env, reg)
@@ -308,7 +311,8 @@ func (e *Experiment) Run(ctx context.Context, reg *registry.Registry, workers in
 	for a, n := range res.Actions {
 		pols = append(pols, Fixed("always "+n, a))
 	}
-	pols = append(pols, Uniform("uniform random", r.NumActions()))
+	pols = append(pols, Uniform("uniform random", r.NumActions()),
+		Policy{Name: "learned, exploring", NewActor: l.NewActor})
 	if res.Evaluations, err = Evaluate(ctx, e.Env, reg, e.EvalSeed, e.EvalGames, workers, pols); err != nil {
 		return res, err
 	}

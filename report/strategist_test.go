@@ -71,7 +71,7 @@ func TestStrategistNotebook(t *testing.T) {
 		}
 		assert.Contains(t, rep, "| always aggressive | "+itoa(eval)+" |")
 		assert.Contains(t, rep, "| learned minus | win points |")
-		assert.Contains(t, rep, "p-values Holm-corrected over all 8.")
+		assert.Contains(t, rep, "p-values Holm-corrected over all 10.")
 		assert.Contains(t, rep, "**Does the learned policy win more often than every fixed strategy?**")
 		assert.Contains(t, rep, "| front bin | training visits |")
 		assert.Contains(t, rep, "> The why.")

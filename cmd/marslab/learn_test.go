@@ -49,7 +49,7 @@ games = 30
 	data, err := os.ReadFile(filepath.Join(out, "eval.csv"))
 	require.NoError(t, err)
 	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
-	require.Len(t, lines, 6)
+	require.Len(t, lines, 7)
 	assert.True(t, strings.HasPrefix(lines[2], "always passive,30,"), lines[2])
 	curve, err := os.ReadFile(filepath.Join(out, "curve.csv"))
 	require.NoError(t, err)
