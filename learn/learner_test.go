@@ -135,7 +135,7 @@ func TestQTablePolicyBy(t *testing.T) {
 }
 
 func TestStrategistConfigs(t *testing.T) {
-	for _, name := range []string{"strategist", "strategist-ablation", "strategist-nofront"} {
+	for _, name := range []string{"strategist", "strategist-ablation", "strategist-nofront", "strategist-dqn"} {
 		e, err := LoadExperiment("../configs/experiments/" + name + ".toml")
 		require.NoError(t, err, name)
 		r, err := NewRunner(e.Env, nil)
