@@ -100,7 +100,7 @@ func (e *Env) Reset(seed uint64) ([]float64, Info, error) {
 	e.running = true
 	go e.episode(seed)
 	ev := <-e.evCh
-	return e.receive(ev, 0)
+	return e.receive(ev)
 }
 
 // episode plays one game, handing each decision to Step.
@@ -114,22 +114,20 @@ func (e *Env) episode(seed uint64) {
 
 // receive turns what the episode goroutine sent into Reset's or Step's
 // answer.
-func (e *Env) receive(ev envEvent, reward float64) ([]float64, Info, error) {
-	info := Info{Step: e.step, Round: ev.round}
+func (e *Env) receive(ev envEvent) ([]float64, Info, error) {
 	if !ev.end {
 		e.info.Step, e.info.Round = e.step, ev.round
 		if e.step == 0 {
 			e.fillSeats()
 		}
-		info = e.info
-		return ev.obs, info, nil
+		return ev.obs, e.info, nil
 	}
 	e.running, e.done = false, true
 	if ev.err != nil {
 		return nil, Info{}, ev.err
 	}
 	e.fillSeatsFrom(ev.out)
-	info = e.info
+	info := e.info
 	info.Step, info.Round = ev.out.Steps, ev.out.Rounds
 	info.Won, info.Eliminated, info.Stalemate = ev.out.Won, ev.out.Eliminated, ev.out.Stalemate
 	info.Rank, info.Return = ev.out.Rank, ev.out.Return
@@ -173,7 +171,7 @@ func (e *Env) Step(action int) ([]float64, float64, bool, Info, error) {
 	e.actCh <- action
 	e.step++
 	ev := <-e.evCh
-	obs, info, err := e.receive(ev, 0)
+	obs, info, err := e.receive(ev)
 	if err != nil {
 		return nil, 0, true, info, err
 	}
