@@ -241,10 +241,12 @@ func LoadExperiment(path string) (*Experiment, error) {
 	return ParseExperiment(path, data)
 }
 
-// Comparison is the paired comparison of the learned policy with another.
+// Comparison is the paired comparison of a learned policy with another.
 type Comparison struct {
-	Against string
-	// Win is the difference in win rate (learned minus other) with its
+	// Policy is the learned policy ("learned" or "learned, exploring"),
+	// Against the other.
+	Policy, Against string
+	// Win is the difference in win rate (Policy minus Against) with its
 	// interval and exact McNemar p-value; Return the mean difference in
 	// return with its t interval and p-value. HolmP holds both p-values
 	// after Holm's correction over the family of every comparison.
@@ -261,8 +263,10 @@ type Result struct {
 	Curve       []BlockStats
 	Actions     []string
 	Evaluations []Evaluation
-	// Comparisons compare Evaluations[0] (the learned policy) with each
-	// other policy.
+	// Comparisons compare each learned policy ("learned", the greedy one,
+	// and "learned, exploring") with each fixed action and the uniform
+	// choice, and the greedy with the exploring one; the Holm correction
+	// runs over all of them.
 	Comparisons []Comparison
 	// Q or DQN is the trained learner.
 	Q   *QTable
@@ -317,20 +321,33 @@ func (e *Experiment) Run(ctx context.Context, reg *registry.Registry, workers in
 		return res, err
 	}
 	var ps []float64
-	for _, ev := range res.Evaluations[1:] {
-		c := Comparison{Against: ev.Name}
-		pc, err := stats.CountPairs(res.Evaluations[0].Won, ev.Won)
+	evs := res.Evaluations
+	greedy, exploring := &evs[0], &evs[len(evs)-1]
+	compare := func(x, y *Evaluation) error {
+		c := Comparison{Policy: x.Name, Against: y.Name}
+		pc, err := stats.CountPairs(x.Won, y.Won)
 		if err != nil {
-			return res, err
+			return err
 		}
 		if c.Win, err = stats.PairedProportions(pc, Level); err != nil {
-			return res, err
+			return err
 		}
-		if c.Return, err = stats.PairedT(res.Evaluations[0].Return, ev.Return, Level); err != nil {
-			return res, err
+		if c.Return, err = stats.PairedT(x.Return, y.Return, Level); err != nil {
+			return err
 		}
 		ps = append(ps, c.Win.P, c.Return.P)
 		res.Comparisons = append(res.Comparisons, c)
+		return nil
+	}
+	for _, x := range []*Evaluation{greedy, exploring} {
+		for i := 1; i < len(evs)-1; i++ {
+			if err := compare(x, &evs[i]); err != nil {
+				return res, err
+			}
+		}
+	}
+	if err := compare(greedy, exploring); err != nil {
+		return res, err
 	}
 	holm, err := stats.Holm(ps)
 	if err != nil {
@@ -345,15 +362,27 @@ func (e *Experiment) Run(ctx context.Context, reg *registry.Registry, workers in
 	return res, nil
 }
 
-// BeatsFixed reports whether the learned policy wins significantly more
-// often than every fixed action (Holm-corrected, at Level).
-func (r *Result) BeatsFixed() bool {
+// BeatsFixed reports whether the learned policy named policy wins
+// significantly more often than every fixed action (Holm-corrected, at
+// Level).
+func (r *Result) BeatsFixed(policy string) bool {
 	for _, c := range r.Comparisons {
-		if strings.HasPrefix(c.Against, "always ") && !c.WinsMore {
+		if c.Policy == policy && strings.HasPrefix(c.Against, "always ") && !c.WinsMore {
 			return false
 		}
 	}
 	return true
+}
+
+// BeatsUniform reports whether the learned policy named policy wins
+// significantly more often than the uniform random choice.
+func (r *Result) BeatsUniform(policy string) bool {
+	for _, c := range r.Comparisons {
+		if c.Policy == policy && c.Against == "uniform random" {
+			return c.WinsMore
+		}
+	}
+	return false
 }
 
 // Table is a CSV table: a header and rows of the same length.
@@ -462,11 +491,11 @@ func (r *Result) EvalChart() *plots.IntervalBarChart {
 // PairedTable is the paired comparisons of the learned policy with each
 // other policy.
 func (r *Result) PairedTable() Table {
-	t := Table{Header: []string{"against", "win_diff", "win_diff_lo", "win_diff_hi", "win_p", "win_p_holm",
+	t := Table{Header: []string{"policy", "against", "win_diff", "win_diff_lo", "win_diff_hi", "win_p", "win_p_holm",
 		"return_diff", "return_diff_lo", "return_diff_hi", "return_p", "return_p_holm"}}
 	g := func(v float64) string { return strconv.FormatFloat(v, 'g', 3, 64) }
 	for _, c := range r.Comparisons {
-		t.Rows = append(t.Rows, []string{c.Against, ff(c.Win.Diff, 6), ff(c.Win.Interval.Lo, 6), ff(c.Win.Interval.Hi, 6), g(c.Win.P), g(c.HolmWinP),
+		t.Rows = append(t.Rows, []string{c.Policy, c.Against, ff(c.Win.Diff, 6), ff(c.Win.Interval.Lo, 6), ff(c.Win.Interval.Hi, 6), g(c.Win.P), g(c.HolmWinP),
 			ff(c.Return.Mean, 4), ff(c.Return.Interval.Lo, 4), ff(c.Return.Interval.Hi, 4), g(c.Return.P), g(c.HolmReturnP)})
 	}
 	return t
@@ -538,14 +567,14 @@ func (r *Result) Summary(w io.Writer) {
 		iv, _ := stats.Wilson(wins, n, Level)
 		fmt.Fprintf(w, "%-22s %7d %6.1f [%5.1f, %5.1f] %12.1f\n", ev.Name, n, 100*float64(wins)/float64(n), 100*iv.Lo, 100*iv.Hi, sum/float64(n))
 	}
-	fmt.Fprintln(w, "\nlearned minus each (paired on the same seeds; p after Holm over all comparisons):")
+	fmt.Fprintln(w, "\npaired on the same seeds; p after Holm over all comparisons:")
 	for _, c := range r.Comparisons {
-		fmt.Fprintf(w, "  vs %-20s win %+6.1f points [%+.1f, %+.1f] p=%.3g   return %+8.1f [%+.1f, %+.1f] p=%.3g\n", c.Against,
+		fmt.Fprintf(w, "  %s minus %-20s win %+6.1f points [%+.1f, %+.1f] p=%.3g   return %+8.1f [%+.1f, %+.1f] p=%.3g\n", c.Policy, c.Against,
 			100*c.Win.Diff, 100*c.Win.Interval.Lo, 100*c.Win.Interval.Hi, c.HolmWinP, c.Return.Mean, c.Return.Interval.Lo, c.Return.Interval.Hi, c.HolmReturnP)
 	}
-	verdict := "no"
-	if r.BeatsFixed() {
-		verdict = "yes"
+	yes := map[bool]string{true: "yes", false: "no"}
+	for _, p := range []string{"learned", "learned, exploring"} {
+		fmt.Fprintf(w, "%s wins more often than every fixed strategy: %s; than the uniform random choice: %s\n",
+			p, yes[r.BeatsFixed(p)], yes[r.BeatsUniform(p)])
 	}
-	fmt.Fprintf(w, "the learned policy wins more often than every fixed strategy: %s\n", verdict)
 }

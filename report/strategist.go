@@ -90,12 +90,18 @@ type strategistData struct {
 	Features    []string
 	Eval        mdTable
 	Paired      mdTable
-	Beats       bool
+	Verdicts    []strategistVerdict
 	Best        string // the best policy by win rate
 	FirstBlock  learnBlock
 	LastBlock   learnBlock
 	PolicyBy    mdTable // the greedy policy along the Q-table's "front" feature, if any
 	PolicyByKey string
+}
+
+// strategistVerdict says whether a learned policy beats the others.
+type strategistVerdict struct {
+	Policy              string
+	BeatsFixed, Uniform bool
 }
 
 // learnBlock is one block of the training curve, formatted.
@@ -112,7 +118,10 @@ func (c *strategistConfig) run(ctx context.Context, w *writer) (any, error) {
 		return nil, fmt.Errorf("%s: %w", c.path, err)
 	}
 	d := &strategistData{Config: c.Strategist.Config, Exp: e, Learner: e.Learner, Actions: res.Actions,
-		Opponents: e.Env.Opponents, Features: e.Env.Features, Beats: res.BeatsFixed()}
+		Opponents: e.Env.Opponents, Features: e.Env.Features}
+	for _, p := range []string{"learned", "learned, exploring"} {
+		d.Verdicts = append(d.Verdicts, strategistVerdict{p, res.BeatsFixed(p), res.BeatsUniform(p)})
+	}
 	for _, t := range []struct {
 		name string
 		t    learn.Table
@@ -158,9 +167,9 @@ func (c *strategistConfig) run(ctx context.Context, w *writer) (any, error) {
 		}
 		d.Eval.Rows = append(d.Eval.Rows, row)
 	}
-	d.Paired = mdTable{Header: []string{"learned minus", "win points", "95 % interval", "p (Holm)", "return", "95 % interval", "p (Holm)"}}
+	d.Paired = mdTable{Header: []string{"policy", "minus", "win points", "95 % interval", "p (Holm)", "return", "95 % interval", "p (Holm)"}}
 	for _, cm := range res.Comparisons {
-		d.Paired.Rows = append(d.Paired.Rows, []string{cm.Against, signed(100*cm.Win.Diff, 1),
+		d.Paired.Rows = append(d.Paired.Rows, []string{cm.Policy, cm.Against, signed(100*cm.Win.Diff, 1),
 			"[" + signed(100*cm.Win.Interval.Lo, 1) + ", " + signed(100*cm.Win.Interval.Hi, 1) + "]", pval(cm.HolmWinP),
 			signed(cm.Return.Mean, 1), "[" + signed(cm.Return.Interval.Lo, 1) + ", " + signed(cm.Return.Interval.Hi, 1) + "]", pval(cm.HolmReturnP)})
 	}

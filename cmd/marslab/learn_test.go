@@ -39,7 +39,7 @@ games = 30
 	err := run(context.Background(), registry.Default(), []string{"learn", "-workers", "2", "-out", out, cfg}, &so, &se)
 	require.NoError(t, err)
 	for _, want := range []string{"learned", "always passive", "always pacifist", "always aggressive", "uniform random",
-		"vs always aggressive", "the learned policy wins more often than every fixed strategy: "} {
+		"learned minus always aggressive", "learned, exploring minus uniform random", "learned wins more often than every fixed strategy: "} {
 		assert.Contains(t, so.String(), want)
 	}
 	assert.Contains(t, se.String(), "train: 40/40 games")
