@@ -11,13 +11,13 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// tinyLearn is an experiment of 60 training and 40 evaluation episodes.
+// tinyLearn is an experiment of 30 training and 16 evaluation episodes.
 const tinyLearn = `seed = 5
 out = "unused"
 [train]
-games = 60
-batch = 20
-block = 30
+games = 30
+batch = 10
+block = 15
 [q]
 features = ["territories", "front", "round"]
 bins = 3
@@ -26,7 +26,7 @@ gamma = 0.9
 epsilon = 0.2
 [eval]
 seed = 6
-games = 40
+games = 16
 [env]
 features = ["territories", "front", "round"]
 `
@@ -41,10 +41,10 @@ thumbnail = "eval-win.png"
 config = "tiny.toml"
 workers = 2
 [quick]
-games = 20
-batch = 10
-block = 10
-eval_games = 10
+games = 10
+batch = 5
+block = 5
+eval_games = 6
 [notes]
 why = "The why."
 `
@@ -64,10 +64,10 @@ func TestStrategistNotebook(t *testing.T) {
 			assert.FileExists(t, filepath.Join(a, f))
 		}
 		rep := readFile(t, filepath.Join(a, ReportFile))
-		games, eval := 60, 40
+		games, eval := 30, 16
 		if quick {
-			games, eval = 20, 10
-			assert.Contains(t, rep, "(quick size: train.games = 20, train.batch = 10, train.block = 10, eval.games = 10; seed 5)")
+			games, eval = 10, 6
+			assert.Contains(t, rep, "(quick size: train.games = 10, train.batch = 5, train.block = 5, eval.games = 6; seed 5)")
 		}
 		assert.Contains(t, rep, "| always aggressive | "+itoa(eval)+" |")
 		assert.Contains(t, rep, "| policy | minus | win points |")
@@ -79,7 +79,7 @@ func TestStrategistNotebook(t *testing.T) {
 		assert.Contains(t, rep, "> The why.")
 		assert.Contains(t, rep, itoa(games)+" training episodes of seed 5")
 		rows := strings.Split(strings.TrimSpace(readFile(t, filepath.Join(a, "curve.csv"))), "\n")
-		assert.Len(t, rows, 1+games/map[bool]int{false: 30, true: 10}[quick])
+		assert.Len(t, rows, 1+games/map[bool]int{false: 15, true: 5}[quick])
 	}
 }
 
@@ -88,7 +88,7 @@ func TestStrategistParseErrors(t *testing.T) {
 		{`config = "tiny.toml"`, `config = ""`, "key strategist.config: missing"},
 		{`config = "tiny.toml"`, `config = "none.toml"`, "key strategist.config:"},
 		{"seed = 5", "seed = 4", "key seed: 4: want the experiment's seed 5"},
-		{"eval_games = 10", "eval_games = 0", "key quick.eval_games"},
+		{"eval_games = 6", "eval_games = 0", "key quick.eval_games"},
 		{"workers = 2", "workers = -1", "key strategist.workers"},
 	} {
 		dir := writeStrategist(t, strings.Replace(tinyStrategist, tc.from, tc.to, 1))

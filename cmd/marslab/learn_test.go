@@ -21,9 +21,9 @@ func TestLearnCommand(t *testing.T) {
 out = "unused"
 [env]
 [train]
-games = 40
-batch = 10
-block = 20
+games = 24
+batch = 6
+block = 12
 [q]
 features = ["territories", "round"]
 bins = 3
@@ -32,7 +32,7 @@ gamma = 0.9
 epsilon = 0.2
 [eval]
 seed = 2
-games = 30
+games = 12
 `), 0o644))
 	out := filepath.Join(dir, "out")
 	var so, se bytes.Buffer
@@ -42,7 +42,7 @@ games = 30
 		"learned minus always aggressive", "learned, exploring minus uniform random", "learned wins more often than every fixed strategy: "} {
 		assert.Contains(t, so.String(), want)
 	}
-	assert.Contains(t, se.String(), "train: 40/40 games")
+	assert.Contains(t, se.String(), "train: 24/24 games")
 	for _, f := range []string{"curve.csv", "eval.csv", "paired.csv", "curve-win.png", "curve-return.png", "eval-win.png", "README.md"} {
 		assert.FileExists(t, filepath.Join(out, f))
 	}
@@ -50,7 +50,7 @@ games = 30
 	require.NoError(t, err)
 	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
 	require.Len(t, lines, 7)
-	assert.True(t, strings.HasPrefix(lines[2], "always passive,30,"), lines[2])
+	assert.True(t, strings.HasPrefix(lines[2], "always passive,12,"), lines[2])
 	curve, err := os.ReadFile(filepath.Join(out, "curve.csv"))
 	require.NoError(t, err)
 	assert.Len(t, strings.Split(strings.TrimSpace(string(curve)), "\n"), 3)
