@@ -12,6 +12,10 @@
 //	engine  the speed of the engine and of each bot (package arena), game
 //	        length and stalemates per rule set, memory per game and MARS's
 //	        cost per turn against the paper's
+//	strategist
+//	        a strategy-switching learner (package learn, marslab learn):
+//	        training curves, its greedy and exploring policies against every
+//	        fixed strategy and a uniform choice on common fresh seeds
 //
 // The same config and seed give byte-identical CSV files and the same README,
 // except for measured timings: those are kept in timings.csv and, in the
