@@ -501,23 +501,33 @@ func (r *Result) PairedTable() Table {
 	return t
 }
 
-// Write writes the result into dir: curve.csv, eval.csv, paired.csv, the
-// figures curve-win.png, curve-return.png and eval-win.png, and README.md.
-func (r *Result) Write(dir string) error {
+// WriteCurve writes the training curve into dir: curve.csv and the
+// figures curve-win.png and curve-return.png (none without a block).
+func (r *Result) WriteCurve(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	for name, t := range map[string]Table{"curve.csv": r.CurveTable(), "eval.csv": r.EvalTable(), "paired.csv": r.PairedTable()} {
-		if err := os.WriteFile(filepath.Join(dir, name), t.csv(), 0o644); err != nil {
-			return err
-		}
+	if err := os.WriteFile(filepath.Join(dir, "curve.csv"), r.CurveTable().csv(), 0o644); err != nil {
+		return err
 	}
-	if len(r.Curve) > 0 {
-		win, ret := r.CurveCharts()
-		if err := win.Save(filepath.Join(dir, "curve-win.png")); err != nil {
-			return err
-		}
-		if err := ret.Save(filepath.Join(dir, "curve-return.png")); err != nil {
+	if len(r.Curve) == 0 {
+		return nil
+	}
+	win, ret := r.CurveCharts()
+	if err := win.Save(filepath.Join(dir, "curve-win.png")); err != nil {
+		return err
+	}
+	return ret.Save(filepath.Join(dir, "curve-return.png"))
+}
+
+// Write writes the result into dir: the curve (WriteCurve), eval.csv,
+// paired.csv, the figure eval-win.png and README.md.
+func (r *Result) Write(dir string) error {
+	if err := r.WriteCurve(dir); err != nil {
+		return err
+	}
+	for name, t := range map[string]Table{"eval.csv": r.EvalTable(), "paired.csv": r.PairedTable()} {
+		if err := os.WriteFile(filepath.Join(dir, name), t.csv(), 0o644); err != nil {
 			return err
 		}
 	}

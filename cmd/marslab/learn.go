@@ -10,8 +10,10 @@ import (
 )
 
 // cmdLearn runs "marslab learn CONFIG": the strategist experiment (train a
-// Q-learner, evaluate it on fresh seeds against every fixed action and a
+// learner, evaluate it on fresh seeds against every fixed action and a
 // uniformly random choice, paired), written to the config's out folder.
+// Interrupted (ctx done), it writes the completed blocks of the training
+// curve and fails.
 func cmdLearn(ctx context.Context, reg *registry.Registry, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("learn", "usage: marslab learn [-workers N] [-out DIR] CONFIG\n\n"+
 		"Trains a tabular Q-learner in the environment of CONFIG (docs/learn.md), then evaluates its\n"+
@@ -39,6 +41,17 @@ func cmdLearn(ctx context.Context, reg *registry.Registry, args []string, stdout
 	}
 	res, err := e.Run(ctx, reg, *workers, stderr)
 	if err != nil {
+		if ctx.Err() != nil && res != nil && len(res.Curve) > 0 {
+			// Interrupted: keep the completed blocks of the training curve.
+			if werr := res.WriteCurve(e.Out); werr != nil {
+				return fmt.Errorf("learn: %w (and writing the curve: %v)", err, werr)
+			}
+			games := 0
+			for _, b := range res.Curve {
+				games += b.Games
+			}
+			return fmt.Errorf("learn: %w: wrote the training curve of the first %d games to %s (there is no -resume: run again to train from the start)", err, games, e.Out)
+		}
 		return fmt.Errorf("learn: %w", err)
 	}
 	if err := res.Write(e.Out); err != nil {

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -84,4 +85,56 @@ func TestStrategistConfigParses(t *testing.T) {
 	// A bad -workers fails before any work; the embedded experiment parses.
 	err := run(context.Background(), registry.Default(), []string{"learn", "-workers", "-1", "../../configs/experiments/strategist.toml"}, &so, &se)
 	require.ErrorContains(t, err, "-workers -1")
+}
+
+func TestLearnInterrupted(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "s.toml")
+	require.NoError(t, os.WriteFile(cfg, []byte(`seed = 1
+out = "unused"
+[train]
+games = 100000
+batch = 4
+block = 4
+[q]
+features = ["territories"]
+bins = 3
+alpha = 0.1
+gamma = 0.9
+epsilon = 0.2
+[eval]
+seed = 2
+games = 10
+`), 0o644))
+	out := filepath.Join(dir, "out")
+	ctx, cancel := context.WithCancel(context.Background())
+	pr, pw := io.Pipe()
+	go func() {
+		// Cancel once the progress line shows a completed block.
+		buf := make([]byte, 4096)
+		var seen strings.Builder
+		for {
+			n, err := pr.Read(buf)
+			seen.Write(buf[:n])
+			if strings.Contains(seen.String(), "last block") {
+				cancel()
+				_, _ = io.Copy(io.Discard, pr)
+				return
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	var so bytes.Buffer
+	err := run(ctx, registry.Default(), []string{"learn", "-workers", "1", "-out", out, cfg}, &so, pw)
+	pw.Close()
+	cancel()
+	require.Error(t, err)
+	assert.ErrorIs(t, err, context.Canceled)
+	assert.Contains(t, err.Error(), "wrote the training curve of the first")
+	data, rerr := os.ReadFile(filepath.Join(out, "curve.csv"))
+	require.NoError(t, rerr)
+	assert.GreaterOrEqual(t, len(strings.Split(strings.TrimSpace(string(data)), "\n")), 2)
+	assert.NoFileExists(t, filepath.Join(out, "eval.csv"))
 }
