@@ -17,6 +17,10 @@
 //	        with state-dependent weights and a data-driven recogniser on
 //	        mission-mode games of mission bots, beside Khan & Rovatsos's
 //	        appendix tables
+//	strategist
+//	        a strategy-switching learner (package learn, marslab learn):
+//	        training curves, its greedy and exploring policies against every
+//	        fixed strategy and a uniform choice on common fresh seeds
 //	tournament
 //	        a round-robin tournament (package tourney) beside the MARS
 //	        paper's Tables 5 and 6

@@ -101,6 +101,7 @@ var kinds = map[string]kind{
 	"dice":        {diceNotes, parseDice},
 	"engine":      {engineNotes, parseEngine},
 	"recognition": {recognitionNotes, parseRecognition},
+	"strategist":  {strategistNotes, parseStrategist},
 	"tournament":  {tournamentNotes, parseTournament},
 }
 

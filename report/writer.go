@@ -31,6 +31,7 @@ var templates = template.Must(template.New("").Funcs(template.FuncMap{
 	"timingEnd":    func() string { return TimingEnd },
 	"inc":          func(i int) int { return i + 1 },
 	"mul":          func(a, b float64) float64 { return a * b },
+	"double":       func(i int) int { return 2 * i },
 }).ParseFS(templateFS, "templates/*.tmpl"))
 
 // fmtFloat formats v with digits decimals.

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/BurntSushi/toml"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -108,14 +109,24 @@ seed = 3
 	assert.ErrorContains(t, err, "missing.toml")
 }
 
-// The shipped experiment configs parse; the full paper field needs the
-// Lux-style bots, so only the names are checked against the registry's.
+// The shipped tournament configs parse (the experiment configs with a key
+// bots; the others belong to other commands, e.g. marslab learn); the full
+// paper field needs the Lux-style bots, so only the names are checked
+// against the registry's.
 func TestShippedConfigs(t *testing.T) {
 	files, err := filepath.Glob("../configs/experiments/*tournament*.toml")
 	require.NoError(t, err)
 	require.NotEmpty(t, files)
 	reg := registry.Default()
+	tournaments := 0
 	for _, f := range files {
+		var keys map[string]any
+		_, err := toml.DecodeFile(f, &keys)
+		require.NoError(t, err, f)
+		if _, ok := keys["bots"]; !ok {
+			continue
+		}
+		tournaments++
 		c, err := Load(f)
 		require.NoError(t, err, f)
 		missing := 0
@@ -129,6 +140,7 @@ func TestShippedConfigs(t *testing.T) {
 			assert.NoError(t, err, f)
 		}
 	}
+	assert.GreaterOrEqual(t, tournaments, 2, "demo-tournament.toml and paper-tournament.toml")
 }
 
 // botName is the registered name of a seat spec (before '@' or '(').

@@ -40,14 +40,18 @@ type command struct {
 // commands returns the subcommands; those that seat bots use reg.
 func commands(reg *registry.Registry) map[string]command {
 	return map[string]command{
-		"play":       {"play one game and print its summary (-log writes every event)", withRegistry(reg, cmdPlay)},
-		"replay":     {"re-simulate a JSONL game log and check every event", withRegistry(reg, cmdReplay)},
-		"batch":      {"play many games on every core (shards, resume)", withRegistry(reg, cmdBatch)},
-		"merge":      {"join the outputs of shards into one", cmdMerge},
-		"map":        {"print a map (text or -json)", cmdMap},
-		"bots":       {"list the registered bots (-params NAME lists a bot's parameters)", withRegistry(reg, cmdBots)},
-		"odds":       {"exact dice odds: rolls, battles, chains, tables, engine check", cmdOdds},
-		"report":     {"regenerate notebooks (reports, CSV, figures) from their configs", withRegistry(reg, cmdReport)},
+		"play":   {"play one game and print its summary (-log writes every event)", withRegistry(reg, cmdPlay)},
+		"replay": {"re-simulate a JSONL game log and check every event", withRegistry(reg, cmdReplay)},
+		"batch":  {"play many games on every core (shards, resume)", withRegistry(reg, cmdBatch)},
+		"merge":  {"join the outputs of shards into one", cmdMerge},
+		"map":    {"print a map (text or -json)", cmdMap},
+		"bots":   {"list the registered bots (-params NAME lists a bot's parameters)", withRegistry(reg, cmdBots)},
+		"odds":   {"exact dice odds: rolls, battles, chains, tables, engine check", cmdOdds},
+		"report": {"regenerate notebooks (reports, CSV, figures) from their configs", withRegistry(reg, cmdReport)},
+		"env": {"serve the learning environment as JSON lines on stdin/stdout (env serve [CONFIG])", func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+			return cmdEnv(ctx, reg, os.Stdin, args, stdout, stderr)
+		}},
+		"learn":      {"train a strategy-switching learner and evaluate it against the fixed strategies", withRegistry(reg, cmdLearn)},
 		"recognize":  {"recognise secret mission cards (PHATT and more) in mission-mode games: the paper's tables", withRegistry(reg, cmdRecognize)},
 		"tournament": {"play every k-subset of a field of bots: Tables 5-6, figures", withRegistry(reg, cmdTournament)},
 	}

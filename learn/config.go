@@ -1,0 +1,315 @@
+package learn
+
+import (
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+
+	"marslab/bots"
+	"marslab/bots/registry"
+	"marslab/configs"
+	"marslab/sim"
+)
+
+// Config describes an environment: the game, the learner's seat, its
+// actions, the opponents, the observation and the rewards.
+type Config struct {
+	// Rules is the rule set: an embedded name ("fixedcards", the paper's
+	// environment, is the default) or a TOML file. The game is played on
+	// the map the rules name.
+	Rules string
+	// Players is the number of seats, 2..6 (the paper: 4).
+	Players int
+	// Seat is the learner's seat, 0..Players-1, or -1 for a seat drawn
+	// uniformly per episode (the paper: 0, the first to move).
+	Seat int
+	// Actions are the bots the learner chooses from at each turn, as seat
+	// specifications (registry.ParseSeat): action i plays the whole turn
+	// when the learner picks i. The paper: passive, pacifist, aggressive.
+	Actions []string
+	// Opponents are the bots an opponent seat is drawn from, uniformly and
+	// independently per seat and episode; the drawn bot plays the whole
+	// game. The paper: passive, pacifist, aggressive.
+	Opponents []string
+	// Features lists the observation's features by name, in order (see
+	// FeatureNames); the paper observes "territories" alone.
+	Features []string
+	// Rewards is the reward scheme.
+	Rewards Rewards
+}
+
+// Rewards is a reward scheme, after Sciberras (2022), section 4.2. The
+// paper gives the per-turn cost only through its printed returns (-200
+// over 200 steps: -1 a turn) and the placement rewards at the turn cap
+// (250, 100, 0, -50 by rank in territories); "large positive", "small
+// negative" and "large negative" for a win, a loss while alive and an
+// elimination are given values here (500, -100, -500).
+type Rewards struct {
+	// PerTurn is added at every step (the paper: -1, "to deter from
+	// stalling a win").
+	PerTurn float64
+	// Win is added when the learner wins.
+	Win float64
+	// Loss is added when another seat wins while the learner is alive
+	// (possible under missions rules).
+	Loss float64
+	// Eliminated is added when the learner is eliminated.
+	Eliminated float64
+	// Placement[k] is added at the round limit (a stalemate) when k seats
+	// own more territories than the learner (ties rank the learner higher,
+	// as the paper's comparison does); one entry per seat.
+	Placement []float64
+}
+
+// DefaultConfig returns the paper's set-up: four players on the rules
+// "fixedcards" (the paper's environment, cut off after 200 rounds), the
+// learner in seat 0 choosing passive, pacifist or aggressive each turn
+// against three opponents drawn from the same three, every feature
+// observed, and DefaultRewards.
+func DefaultConfig() *Config {
+	return &Config{
+		Rules:     "fixedcards",
+		Players:   4,
+		Seat:      0,
+		Actions:   []string{"passive", "pacifist", "aggressive"},
+		Opponents: []string{"passive", "pacifist", "aggressive"},
+		Features:  slices.Clone(defaultFeatures),
+		Rewards:   DefaultRewards(),
+	}
+}
+
+// DefaultRewards returns the default reward scheme (see Rewards).
+func DefaultRewards() Rewards {
+	return Rewards{PerTurn: -1, Win: 500, Loss: -100, Eliminated: -500, Placement: []float64{250, 100, 0, -50}}
+}
+
+// envFile is the TOML form of a Config; absent keys keep the defaults.
+type envFile struct {
+	Rules     *string    `toml:"rules"`
+	Players   *int       `toml:"players"`
+	Seat      *int       `toml:"seat"`
+	Actions   []string   `toml:"actions"`
+	Opponents []string   `toml:"opponents"`
+	Features  []string   `toml:"features"`
+	Rewards   rewardFile `toml:"rewards"`
+}
+
+type rewardFile struct {
+	PerTurn    *float64  `toml:"per_turn"`
+	Win        *float64  `toml:"win"`
+	Loss       *float64  `toml:"loss"`
+	Eliminated *float64  `toml:"eliminated"`
+	Placement  []float64 `toml:"placement"`
+}
+
+// EnvKeys lists the keys of an environment config, for error messages.
+const EnvKeys = "rules, players, seat, actions, opponents, features, rewards.per_turn, rewards.win, rewards.loss, rewards.eliminated, rewards.placement"
+
+// ParseConfig parses an environment config (TOML; every key optional, the
+// defaults are DefaultConfig's):
+//
+//	rules     = "fixedcards"                           # embedded rule set or TOML file
+//	players   = 4                                      # 2..6
+//	seat      = 0                                      # learner's seat, or -1: drawn per episode
+//	actions   = ["passive", "pacifist", "aggressive"]  # seat specs, 2..64 of them
+//	opponents = ["passive", "pacifist", "aggressive"]  # seat specs, >= 1
+//	features  = ["territories", "armies", "continents", "cards", "round", "threat"]
+//
+//	[rewards]
+//	per_turn   = -1.0
+//	win        = 500.0
+//	loss       = -100.0   # another seat wins, the learner alive
+//	eliminated = -500.0
+//	placement  = [250.0, 100.0, 0.0, -50.0]   # one per seat, by rank in territories at the round limit
+//
+// source names the data in errors; an unknown key or a value out of range
+// is an error naming source, the key and the allowed values.
+func ParseConfig(source string, data []byte) (*Config, error) {
+	var f envFile
+	md, err := toml.Decode(string(data), &f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", source, err)
+	}
+	if err := undecoded(source, md, EnvKeys); err != nil {
+		return nil, err
+	}
+	return f.config(source, "")
+}
+
+// LoadConfig reads an environment config from a file (see ParseConfig).
+func LoadConfig(path string) (*Config, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("env config: %w", err)
+	}
+	return ParseConfig(path, data)
+}
+
+func undecoded(source string, md toml.MetaData, want string) error {
+	if und := md.Undecoded(); len(und) > 0 {
+		keys := make([]string, len(und))
+		for i, k := range und {
+			keys[i] = k.String()
+		}
+		return fmt.Errorf("%s: unknown key %s (want %s)", source, strings.Join(keys, ", "), want)
+	}
+	return nil
+}
+
+// config checks f and returns its Config; prefix is prepended to key names
+// in errors ("env." inside an experiment file).
+func (f *envFile) config(source, prefix string) (*Config, error) {
+	c := DefaultConfig()
+	bad := func(key, format string, a ...any) error {
+		return fmt.Errorf("%s: key %s%s: %s", source, prefix, key, fmt.Sprintf(format, a...))
+	}
+	if f.Rules != nil {
+		if *f.Rules == "" {
+			return nil, bad("rules", "empty: want an embedded rule set (%s) or a TOML file", strings.Join(configs.RulesNames(), ", "))
+		}
+		c.Rules = *f.Rules
+	}
+	if f.Players != nil {
+		if *f.Players < 2 || *f.Players > 6 {
+			return nil, bad("players", "%d: want 2..6", *f.Players)
+		}
+		c.Players = *f.Players
+		if f.Rewards.Placement == nil && c.Players != len(c.Rewards.Placement) {
+			return nil, bad("rewards.placement", "missing: the default has 4 entries, players = %d needs one per seat", c.Players)
+		}
+	}
+	if f.Seat != nil {
+		if *f.Seat < -1 || *f.Seat >= c.Players {
+			return nil, bad("seat", "%d: want -1 (drawn per episode) or 0..%d", *f.Seat, c.Players-1)
+		}
+		c.Seat = *f.Seat
+	}
+	if f.Actions != nil {
+		if len(f.Actions) < 2 || len(f.Actions) > MaxActions {
+			return nil, bad("actions", "%d entries: want 2..%d seat specifications", len(f.Actions), MaxActions)
+		}
+		c.Actions = f.Actions
+	}
+	if f.Opponents != nil {
+		if len(f.Opponents) < 1 {
+			return nil, bad("opponents", "empty: want at least one seat specification")
+		}
+		c.Opponents = f.Opponents
+	}
+	for _, list := range []struct {
+		key string
+		v   []string
+	}{{"actions", c.Actions}, {"opponents", c.Opponents}} {
+		for i, s := range list.v {
+			if strings.TrimSpace(s) == "" {
+				return nil, bad(list.key, "entry %d is empty", i)
+			}
+		}
+	}
+	if f.Features != nil {
+		if len(f.Features) == 0 {
+			return nil, bad("features", "empty: want some of %s", strings.Join(FeatureNames(), ", "))
+		}
+		for i, n := range f.Features {
+			if !slices.Contains(FeatureNames(), n) {
+				return nil, bad("features", "entry %d %q: want one of %s", i, n, strings.Join(FeatureNames(), ", "))
+			}
+			if j := slices.Index(f.Features[:i], n); j >= 0 {
+				return nil, bad("features", "%q listed twice (entries %d and %d)", n, j, i)
+			}
+		}
+		c.Features = f.Features
+	}
+	r := &f.Rewards
+	for _, v := range []struct {
+		key string
+		src *float64
+		dst *float64
+	}{{"rewards.per_turn", r.PerTurn, &c.Rewards.PerTurn}, {"rewards.win", r.Win, &c.Rewards.Win},
+		{"rewards.loss", r.Loss, &c.Rewards.Loss}, {"rewards.eliminated", r.Eliminated, &c.Rewards.Eliminated}} {
+		if v.src == nil {
+			continue
+		}
+		if !finite(*v.src) {
+			return nil, bad(v.key, "%v: want a finite number", *v.src)
+		}
+		*v.dst = *v.src
+	}
+	if r.Placement != nil {
+		if len(r.Placement) != c.Players {
+			return nil, bad("rewards.placement", "%d entries: want one per seat, players = %d", len(r.Placement), c.Players)
+		}
+		for i, v := range r.Placement {
+			if !finite(v) {
+				return nil, bad("rewards.placement", "entry %d %v: want a finite number", i, v)
+			}
+		}
+		c.Rewards.Placement = r.Placement
+	}
+	return c, nil
+}
+
+// MaxActions is the largest action space an environment offers.
+const MaxActions = 64
+
+func finite(x float64) bool { return x-x == 0 }
+
+// setup is a Config resolved against a registry: the rules, the map and
+// the parsed seats.
+type setup struct {
+	cfg       *Config
+	rules     *sim.Rules
+	m         *sim.Map
+	actions   []bots.Seat
+	opponents []bots.Seat
+	features  []feature
+	names     []string
+}
+
+// resolve loads the rules and map and parses the seats with reg.
+func (c *Config) resolve(reg *registry.Registry) (*setup, error) {
+	if reg == nil {
+		reg = registry.Default()
+	}
+	if len(c.Rewards.Placement) != c.Players {
+		return nil, fmt.Errorf("env config: rewards.placement has %d entries: want one per seat, players = %d", len(c.Rewards.Placement), c.Players)
+	}
+	if c.Seat < -1 || c.Seat >= c.Players {
+		return nil, fmt.Errorf("env config: seat %d: want -1 or 0..%d", c.Seat, c.Players-1)
+	}
+	if len(c.Actions) < 2 || len(c.Actions) > MaxActions {
+		return nil, fmt.Errorf("env config: %d actions: want 2..%d", len(c.Actions), MaxActions)
+	}
+	if len(c.Opponents) == 0 {
+		return nil, fmt.Errorf("env config: no opponents: want at least one")
+	}
+	s := &setup{cfg: c}
+	var err error
+	if s.rules, err = sim.LoadRules(c.Rules); err != nil {
+		return nil, fmt.Errorf("env config: rules: %w", err)
+	}
+	if s.m, err = s.rules.LoadMap(); err != nil {
+		return nil, fmt.Errorf("env config: rules %s: %w", c.Rules, err)
+	}
+	for i, spec := range c.Actions {
+		seat, err := reg.ParseSeat(spec, nil)
+		if err != nil {
+			return nil, fmt.Errorf("env config: actions entry %d: %w", i, err)
+		}
+		s.actions = append(s.actions, seat)
+	}
+	for i, spec := range c.Opponents {
+		seat, err := reg.ParseSeat(spec, nil)
+		if err != nil {
+			return nil, fmt.Errorf("env config: opponents entry %d: %w", i, err)
+		}
+		s.opponents = append(s.opponents, seat)
+	}
+	if s.features, s.names, err = features(c.Features, s.m); err != nil {
+		return nil, fmt.Errorf("env config: %w", err)
+	}
+	return s, nil
+}

@@ -1,0 +1,590 @@
+package learn
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+
+	"marslab/bots/registry"
+	"marslab/plots"
+	"marslab/stats"
+)
+
+// Level is the confidence level of every interval of an experiment.
+const Level = 0.95
+
+// Experiment is the strategist experiment: train a tabular Q-learner in an
+// environment, then evaluate its greedy policy against every fixed action
+// and a uniformly random choice on fresh, common seeds.
+type Experiment struct {
+	// Source names the config file.
+	Source string
+	// Env is the environment.
+	Env *Config
+	// Train sizes the training (its Seed is the experiment's seed).
+	Train TrainConfig
+	// QFeatures names the observation values the Q-table's state is made
+	// of; Q holds the rest of its configuration.
+	QFeatures []string
+	Q         QConfig
+	// Learner is "q" (QTable over QFeatures) or "dqn" (DQN over the whole
+	// observation, configured by DQN, its Seed the experiment's seed).
+	Learner string
+	DQN     DQNConfig
+	// EvalSeed and EvalGames are the evaluation's seed (fresh: not the
+	// training seed) and episodes per policy.
+	EvalSeed  uint64
+	EvalGames int
+	// Out is the output folder.
+	Out string
+}
+
+type experimentFile struct {
+	Seed  *int64  `toml:"seed"`
+	Out   string  `toml:"out"`
+	Env   envFile `toml:"env"`
+	Train struct {
+		Games *int `toml:"games"`
+		Batch *int `toml:"batch"`
+		Block *int `toml:"block"`
+	} `toml:"train"`
+	Q struct {
+		Features []string `toml:"features"`
+		Bins     *int     `toml:"bins"`
+		Alpha    *float64 `toml:"alpha"`
+		Gamma    *float64 `toml:"gamma"`
+		Epsilon  *float64 `toml:"epsilon"`
+	} `toml:"q"`
+	Eval struct {
+		Seed  *int64 `toml:"seed"`
+		Games *int   `toml:"games"`
+	} `toml:"eval"`
+	Learner string `toml:"learner"`
+	DQN     struct {
+		Hidden       []int    `toml:"hidden"`
+		LearningRate *float64 `toml:"learning_rate"`
+		Gamma        *float64 `toml:"gamma"`
+		BatchSize    *int     `toml:"batch_size"`
+		Replay       *int     `toml:"replay"`
+		TrainEvery   *int     `toml:"train_every"`
+		TargetEvery  *int     `toml:"target_every"`
+		Policy       *string  `toml:"policy"`
+		Temperature  *float64 `toml:"temperature"`
+		Epsilon      *float64 `toml:"epsilon"`
+		RewardScale  *float64 `toml:"reward_scale"`
+	} `toml:"dqn"`
+}
+
+// ParseExperiment parses an experiment config:
+//
+//	seed = 16                       # training seed, >= 0
+//	out  = "results/strategist"     # output folder
+//	[env]                           # the environment (ParseConfig's keys), optional
+//	[train]
+//	games = 300000                  # training episodes, >= 1
+//	batch = 2000                    # episodes per policy update, >= 1
+//	block = 10000                   # episodes per point of the curves, >= 1
+//	[q]
+//	features = ["territories", "armies", "round", "threat"]   # observation values making the state
+//	bins = 5                        # bins per value, 1..100
+//	alpha = 0.05                    # (0, 1]
+//	gamma = 0.99                    # [0, 1]
+//	epsilon = 0.1                   # [0, 1]
+//	[eval]
+//	seed = 1016                     # fresh seeds, != seed
+//	games = 5000                    # episodes per policy, >= 1
+//	learner = "q"                   # "q" (default) or "dqn"
+//	[dqn]                           # optional, DefaultDQNConfig's values by default
+//	hidden = [24, 24]
+//	learning_rate = 0.001
+//	gamma = 0.99
+//	batch_size = 32
+//	replay = 100000
+//	train_every = 16                # transitions per gradient step
+//	target_every = 500              # gradient steps per target copy
+//	policy = "boltzmann"            # or "epsilon"
+//	temperature = 0.1
+//	epsilon = 0.1
+//	reward_scale = 100.0
+//
+// Every key but those of [env] and [dqn] and learner is required (the
+// [q] keys too); errors name source and the key.
+func ParseExperiment(source string, data []byte) (*Experiment, error) {
+	var f experimentFile
+	md, err := toml.Decode(string(data), &f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", source, err)
+	}
+	if err := undecoded(source, md, "seed, out, learner, env.*, train.games, train.batch, train.block, q.features, q.bins, q.alpha, q.gamma, q.epsilon, eval.seed, eval.games, dqn.*"); err != nil {
+		return nil, err
+	}
+	bad := func(key, format string, a ...any) error {
+		return fmt.Errorf("%s: key %s: %s", source, key, fmt.Sprintf(format, a...))
+	}
+	e := &Experiment{Source: source, Out: f.Out}
+	if e.Env, err = f.Env.config(source, "env."); err != nil {
+		return nil, err
+	}
+	ints := []struct {
+		key string
+		v   *int
+		dst *int
+	}{{"train.games", f.Train.Games, &e.Train.Games}, {"train.batch", f.Train.Batch, &e.Train.Batch},
+		{"train.block", f.Train.Block, &e.Train.Block}, {"q.bins", f.Q.Bins, &e.Q.Bins}, {"eval.games", f.Eval.Games, &e.EvalGames}}
+	for _, v := range ints {
+		if v.v == nil {
+			return nil, bad(v.key, "missing")
+		}
+		if *v.v < 1 {
+			return nil, bad(v.key, "%d: want >= 1", *v.v)
+		}
+		*v.dst = *v.v
+	}
+	if e.Q.Bins > 100 {
+		return nil, bad("q.bins", "%d: want 1..100", e.Q.Bins)
+	}
+	floats := []struct {
+		key    string
+		v      *float64
+		dst    *float64
+		lo, hi float64
+		loOpen bool
+	}{{"q.alpha", f.Q.Alpha, &e.Q.Alpha, 0, 1, true}, {"q.gamma", f.Q.Gamma, &e.Q.Gamma, 0, 1, false},
+		{"q.epsilon", f.Q.Epsilon, &e.Q.Epsilon, 0, 1, false}}
+	for _, v := range floats {
+		if v.v == nil {
+			return nil, bad(v.key, "missing")
+		}
+		x := *v.v
+		if !(x <= v.hi && (x > v.lo || !v.loOpen && x == v.lo)) {
+			lo := "["
+			if v.loOpen {
+				lo = "("
+			}
+			return nil, bad(v.key, "%v: want %s%v, %v]", x, lo, v.lo, v.hi)
+		}
+		*v.dst = x
+	}
+	if f.Seed == nil || *f.Seed < 0 {
+		return nil, bad("seed", "missing or negative: want an integer >= 0")
+	}
+	if f.Eval.Seed == nil || *f.Eval.Seed < 0 {
+		return nil, bad("eval.seed", "missing or negative: want an integer >= 0")
+	}
+	if *f.Eval.Seed == *f.Seed {
+		return nil, bad("eval.seed", "%d: want seeds other than the training seed", *f.Eval.Seed)
+	}
+	e.Train.Seed, e.EvalSeed = uint64(*f.Seed), uint64(*f.Eval.Seed)
+	if len(f.Q.Features) == 0 {
+		return nil, bad("q.features", "missing: want observation values such as territories, armies, round, threat")
+	}
+	e.QFeatures = f.Q.Features
+	if e.Out == "" {
+		return nil, bad("out", "missing: want an output folder")
+	}
+	switch f.Learner {
+	case "", "q":
+		e.Learner = "q"
+	case "dqn":
+		e.Learner = "dqn"
+	default:
+		return nil, bad("learner", "%q: want q or dqn", f.Learner)
+	}
+	e.DQN = DefaultDQNConfig()
+	e.DQN.Seed = e.Train.Seed
+	dq := &f.DQN
+	if dq.Hidden != nil {
+		e.DQN.Hidden = dq.Hidden
+	}
+	set := func(dst *float64, v *float64) {
+		if v != nil {
+			*dst = *v
+		}
+	}
+	seti := func(dst *int, v *int) {
+		if v != nil {
+			*dst = *v
+		}
+	}
+	set(&e.DQN.LearningRate, dq.LearningRate)
+	set(&e.DQN.Gamma, dq.Gamma)
+	set(&e.DQN.Temperature, dq.Temperature)
+	set(&e.DQN.Epsilon, dq.Epsilon)
+	set(&e.DQN.RewardScale, dq.RewardScale)
+	seti(&e.DQN.BatchSize, dq.BatchSize)
+	seti(&e.DQN.Replay, dq.Replay)
+	seti(&e.DQN.TrainEvery, dq.TrainEvery)
+	seti(&e.DQN.TargetEvery, dq.TargetEvery)
+	if dq.Policy != nil {
+		e.DQN.Policy = *dq.Policy
+	}
+	if err := e.DQN.validate(); err != nil {
+		return nil, fmt.Errorf("%s: keys dqn.*: %w", source, err)
+	}
+	return e, nil
+}
+
+// LoadExperiment reads an experiment config file (see ParseExperiment).
+func LoadExperiment(path string) (*Experiment, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("learn: %w", err)
+	}
+	return ParseExperiment(path, data)
+}
+
+// Comparison is the paired comparison of a learned policy with another.
+type Comparison struct {
+	// Policy is the learned policy ("learned" or "learned, exploring"),
+	// Against the other.
+	Policy, Against string
+	// Win is the difference in win rate (Policy minus Against) with its
+	// interval and exact McNemar p-value; Return the mean difference in
+	// return with its t interval and p-value. HolmP holds both p-values
+	// after Holm's correction over the family of every comparison.
+	Win         stats.PairedProportion
+	Return      stats.Paired
+	HolmWinP    float64
+	HolmReturnP float64
+	WinsMore    bool // Holm-corrected win-rate difference significant and positive
+	ReturnsMore bool
+}
+
+// Result is an experiment's outcome.
+type Result struct {
+	Curve       []BlockStats
+	Actions     []string
+	Evaluations []Evaluation
+	// Comparisons compare each learned policy ("learned", the greedy one,
+	// and "learned, exploring") with each fixed action and the uniform
+	// choice, and the greedy with the exploring one; the Holm correction
+	// runs over all of them.
+	Comparisons []Comparison
+	// Q or DQN is the trained learner.
+	Q   *QTable
+	DQN *DQN
+}
+
+// Run trains and evaluates: the greedy learned policy ("learned") against
+// each fixed action, a uniform random choice and the learned policy with
+// its training exploration ("learned, exploring"). workers <= 0 means one
+// per core. progress
+// receives the training's progress line.
+func (e *Experiment) Run(ctx context.Context, reg *registry.Registry, workers int, progress io.Writer) (*Result, error) {
+	r, err := NewRunner(e.Env, reg)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", e.Source, err)
+	}
+	names := r.ObservationNames()
+	qc := e.Q
+	qc.Features = nil
+	for _, f := range e.QFeatures {
+		i := slices.Index(names, f)
+		if i < 0 {
+			return nil, fmt.Errorf("%s: key q.features: %q is not an observation value of the environment (%s)", e.Source, f, strings.Join(names, ", "))
+		}
+		qc.Features = append(qc.Features, i)
+	}
+	var l Learner
+	res := &Result{Actions: r.ActionNames()}
+	if e.Learner == "dqn" {
+		if res.DQN, err = NewDQN(e.DQN, len(names), r.NumActions()); err != nil {
+			return nil, fmt.Errorf("%s: %w", e.Source, err)
+		}
+		l = res.DQN
+	} else {
+		if res.Q, err = NewQTable(qc, r.NumActions()); err != nil {
+			return nil, fmt.Errorf("%s: %w", e.Source, err)
+		}
+		l = res.Q
+	}
+	tc := e.Train
+	tc.Workers = workers
+	if res.Curve, err = Train(ctx, e.Env, reg, l, tc, progress); err != nil {
+		return res, err
+	}
+	pols := []Policy{Greedy("learned", l)}
+	for a, n := range res.Actions {
+		pols = append(pols, Fixed("always "+n, a))
+	}
+	pols = append(pols, Uniform("uniform random", r.NumActions()),
+		Policy{Name: "learned, exploring", NewActor: l.NewActor})
+	if res.Evaluations, err = Evaluate(ctx, e.Env, reg, e.EvalSeed, e.EvalGames, workers, pols); err != nil {
+		return res, err
+	}
+	var ps []float64
+	evs := res.Evaluations
+	greedy, exploring := &evs[0], &evs[len(evs)-1]
+	compare := func(x, y *Evaluation) error {
+		c := Comparison{Policy: x.Name, Against: y.Name}
+		pc, err := stats.CountPairs(x.Won, y.Won)
+		if err != nil {
+			return err
+		}
+		if c.Win, err = stats.PairedProportions(pc, Level); err != nil {
+			return err
+		}
+		if c.Return, err = stats.PairedT(x.Return, y.Return, Level); err != nil {
+			return err
+		}
+		ps = append(ps, c.Win.P, c.Return.P)
+		res.Comparisons = append(res.Comparisons, c)
+		return nil
+	}
+	for _, x := range []*Evaluation{greedy, exploring} {
+		for i := 1; i < len(evs)-1; i++ {
+			if err := compare(x, &evs[i]); err != nil {
+				return res, err
+			}
+		}
+	}
+	if err := compare(greedy, exploring); err != nil {
+		return res, err
+	}
+	holm, err := stats.Holm(ps)
+	if err != nil {
+		return res, err
+	}
+	for i := range res.Comparisons {
+		c := &res.Comparisons[i]
+		c.HolmWinP, c.HolmReturnP = holm[2*i], holm[2*i+1]
+		c.WinsMore = c.HolmWinP < 1-Level && c.Win.Diff > 0
+		c.ReturnsMore = c.HolmReturnP < 1-Level && c.Return.Mean > 0
+	}
+	return res, nil
+}
+
+// BeatsFixed reports whether the learned policy named policy wins
+// significantly more often than every fixed action (Holm-corrected, at
+// Level).
+func (r *Result) BeatsFixed(policy string) bool {
+	for _, c := range r.Comparisons {
+		if c.Policy == policy && strings.HasPrefix(c.Against, "always ") && !c.WinsMore {
+			return false
+		}
+	}
+	return true
+}
+
+// BeatsUniform reports whether the learned policy named policy wins
+// significantly more often than the uniform random choice.
+func (r *Result) BeatsUniform(policy string) bool {
+	for _, c := range r.Comparisons {
+		if c.Policy == policy && c.Against == "uniform random" {
+			return c.WinsMore
+		}
+	}
+	return false
+}
+
+// Table is a CSV table: a header and rows of the same length.
+type Table struct {
+	Header []string
+	Rows   [][]string
+}
+
+func (t Table) csv() []byte {
+	var b strings.Builder
+	b.WriteString(strings.Join(t.Header, ",") + "\n")
+	for _, r := range t.Rows {
+		b.WriteString(strings.Join(r, ",") + "\n")
+	}
+	return []byte(b.String())
+}
+
+func ff(v float64, digits int) string { return strconv.FormatFloat(v, 'f', digits, 64) }
+
+// Winrate returns an evaluation's wins, win rate with its Wilson interval
+// at Level, and mean return.
+func (ev *Evaluation) Winrate() (wins int, rate float64, iv stats.Interval, mean float64) {
+	sum := 0.0
+	for i, w := range ev.Won {
+		if w {
+			wins++
+		}
+		sum += ev.Return[i]
+	}
+	n := len(ev.Won)
+	iv, _ = stats.Wilson(wins, n, Level)
+	return wins, float64(wins) / float64(n), iv, sum / float64(n)
+}
+
+// CurveTable is the training curve: per block, the wins with a Wilson
+// interval, the mean return with a normal 95 % interval and the action
+// shares.
+func (r *Result) CurveTable() Table {
+	t := Table{Header: []string{"first", "games", "wins", "win_rate", "win_lo", "win_hi", "mean_return", "return_lo", "return_hi"}}
+	for _, a := range r.Actions {
+		t.Header = append(t.Header, "share_"+a)
+	}
+	for _, c := range r.Curve {
+		iv, _ := stats.Wilson(c.Wins, c.Games, Level)
+		half := 1.959963984540054 * c.SDReturn / math.Sqrt(float64(c.Games))
+		row := []string{strconv.Itoa(c.First), strconv.Itoa(c.Games), strconv.Itoa(c.Wins), ff(float64(c.Wins)/float64(c.Games), 6),
+			ff(iv.Lo, 6), ff(iv.Hi, 6), ff(c.MeanReturn, 4), ff(c.MeanReturn-half, 4), ff(c.MeanReturn+half, 4)}
+		for _, sh := range c.ActionShare {
+			row = append(row, ff(sh, 6))
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	return t
+}
+
+// CurveCharts are the training curve's figures: win rate and mean return
+// per block, with their 95 % intervals.
+func (r *Result) CurveCharts() (win, ret *plots.LineChart) {
+	var xs, w, wlo, whi, m, mlo, mhi []float64
+	for _, c := range r.Curve {
+		iv, _ := stats.Wilson(c.Wins, c.Games, Level)
+		half := 1.959963984540054 * c.SDReturn / math.Sqrt(float64(c.Games))
+		xs = append(xs, float64(c.First+c.Games))
+		w, wlo, whi = append(w, 100*float64(c.Wins)/float64(c.Games)), append(wlo, 100*iv.Lo), append(whi, 100*iv.Hi)
+		m, mlo, mhi = append(m, c.MeanReturn), append(mlo, c.MeanReturn-half), append(mhi, c.MeanReturn+half)
+	}
+	win = &plots.LineChart{Title: "Training: win rate per block (exploring policy), 95 % Wilson", XLabel: "training games",
+		YLabel: "win %", Series: []plots.Series{{Name: "learner", X: xs, Y: w, Lo: wlo, Hi: whi}}}
+	ret = &plots.LineChart{Title: "Training: mean return per block, 95 % interval", XLabel: "training games",
+		YLabel: "mean return", Series: []plots.Series{{Name: "learner", X: xs, Y: m, Lo: mlo, Hi: mhi}}}
+	return win, ret
+}
+
+// EvalTable is the evaluation: per policy, games, wins, win rate with its
+// Wilson interval, mean return, eliminations, stalemates, action shares.
+func (r *Result) EvalTable() Table {
+	t := Table{Header: []string{"policy", "games", "wins", "win_rate", "win_lo", "win_hi", "mean_return", "eliminated", "stalemates"}}
+	for _, a := range r.Actions {
+		t.Header = append(t.Header, "share_"+a)
+	}
+	for i := range r.Evaluations {
+		ev := &r.Evaluations[i]
+		wins, rate, iv, mean := ev.Winrate()
+		row := []string{ev.Name, strconv.Itoa(len(ev.Won)), strconv.Itoa(wins), ff(rate, 6), ff(iv.Lo, 6), ff(iv.Hi, 6), ff(mean, 4),
+			strconv.Itoa(ev.Eliminated), strconv.Itoa(ev.Stalemates)}
+		for _, sh := range ev.ActionShare {
+			row = append(row, ff(sh, 6))
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	return t
+}
+
+// EvalChart is the evaluation's win rates with their Wilson intervals.
+func (r *Result) EvalChart() *plots.IntervalBarChart {
+	bar := &plots.IntervalBarChart{Title: "Evaluation: win rate on common fresh seeds, 95 % Wilson", YLabel: "win %", SlantLabels: true}
+	for i := range r.Evaluations {
+		ev := &r.Evaluations[i]
+		_, rate, iv, _ := ev.Winrate()
+		bar.Categories = append(bar.Categories, ev.Name)
+		bar.Values, bar.Lo, bar.Hi = append(bar.Values, 100*rate), append(bar.Lo, 100*iv.Lo), append(bar.Hi, 100*iv.Hi)
+	}
+	return bar
+}
+
+// PairedTable is the paired comparisons of the learned policy with each
+// other policy.
+func (r *Result) PairedTable() Table {
+	t := Table{Header: []string{"policy", "against", "win_diff", "win_diff_lo", "win_diff_hi", "win_p", "win_p_holm",
+		"return_diff", "return_diff_lo", "return_diff_hi", "return_p", "return_p_holm"}}
+	g := func(v float64) string { return strconv.FormatFloat(v, 'g', 3, 64) }
+	for _, c := range r.Comparisons {
+		t.Rows = append(t.Rows, []string{c.Policy, c.Against, ff(c.Win.Diff, 6), ff(c.Win.Interval.Lo, 6), ff(c.Win.Interval.Hi, 6), g(c.Win.P), g(c.HolmWinP),
+			ff(c.Return.Mean, 4), ff(c.Return.Interval.Lo, 4), ff(c.Return.Interval.Hi, 4), g(c.Return.P), g(c.HolmReturnP)})
+	}
+	return t
+}
+
+// WriteCurve writes the training curve into dir: curve.csv and the
+// figures curve-win.png and curve-return.png (none without a block).
+func (r *Result) WriteCurve(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "curve.csv"), r.CurveTable().csv(), 0o644); err != nil {
+		return err
+	}
+	if len(r.Curve) == 0 {
+		return nil
+	}
+	win, ret := r.CurveCharts()
+	if err := win.Save(filepath.Join(dir, "curve-win.png")); err != nil {
+		return err
+	}
+	return ret.Save(filepath.Join(dir, "curve-return.png"))
+}
+
+// Write writes the result into dir: the curve (WriteCurve), eval.csv,
+// paired.csv, the figure eval-win.png and README.md.
+func (r *Result) Write(dir string) error {
+	if err := r.WriteCurve(dir); err != nil {
+		return err
+	}
+	for name, t := range map[string]Table{"eval.csv": r.EvalTable(), "paired.csv": r.PairedTable()} {
+		if err := os.WriteFile(filepath.Join(dir, name), t.csv(), 0o644); err != nil {
+			return err
+		}
+	}
+	if len(r.Evaluations) > 0 {
+		if err := r.EvalChart().Save(filepath.Join(dir, "eval-win.png")); err != nil {
+			return err
+		}
+	}
+	return os.WriteFile(filepath.Join(dir, "README.md"), r.readme(), 0o644)
+}
+
+// readme is the result's report: the summary, the action shares and the
+// figures.
+func (r *Result) readme() []byte {
+	var b strings.Builder
+	b.WriteString("# The strategist experiment\n\nWritten by `marslab learn`. Training curve (the exploring policy, per block):\n\n")
+	b.WriteString("![win rate](curve-win.png)\n\n![mean return](curve-return.png)\n\n")
+	b.WriteString("Evaluation on fresh seeds, every policy on the same episodes (data: `eval.csv`, `paired.csv`):\n\n```\n")
+	r.Summary(&b)
+	b.WriteString("```\n\n![evaluation](eval-win.png)\n\nShare of the steps taking each action:\n\n| policy |")
+	for _, a := range r.Actions {
+		b.WriteString(" " + a + " |")
+	}
+	b.WriteString(" eliminated | stalemates |\n|---|" + strings.Repeat("---:|", len(r.Actions)+2) + "\n")
+	for _, ev := range r.Evaluations {
+		b.WriteString("| " + ev.Name + " |")
+		for _, s := range ev.ActionShare {
+			fmt.Fprintf(&b, " %.1f %% |", 100*s)
+		}
+		fmt.Fprintf(&b, " %d | %d |\n", ev.Eliminated, ev.Stalemates)
+	}
+	return []byte(b.String())
+}
+
+// Summary writes the evaluation and the verdict as text.
+func (r *Result) Summary(w io.Writer) {
+	fmt.Fprintf(w, "%-22s %7s %22s %12s\n", "policy", "games", "win % [95 % Wilson]", "mean return")
+	for _, ev := range r.Evaluations {
+		wins, sum := 0, 0.0
+		for i, x := range ev.Won {
+			if x {
+				wins++
+			}
+			sum += ev.Return[i]
+		}
+		n := len(ev.Won)
+		iv, _ := stats.Wilson(wins, n, Level)
+		fmt.Fprintf(w, "%-22s %7d %6.1f [%5.1f, %5.1f] %12.1f\n", ev.Name, n, 100*float64(wins)/float64(n), 100*iv.Lo, 100*iv.Hi, sum/float64(n))
+	}
+	fmt.Fprintln(w, "\npaired on the same seeds; p after Holm over all comparisons:")
+	for _, c := range r.Comparisons {
+		fmt.Fprintf(w, "  %s minus %-20s win %+6.1f points [%+.1f, %+.1f] p=%.3g   return %+8.1f [%+.1f, %+.1f] p=%.3g\n", c.Policy, c.Against,
+			100*c.Win.Diff, 100*c.Win.Interval.Lo, 100*c.Win.Interval.Hi, c.HolmWinP, c.Return.Mean, c.Return.Interval.Lo, c.Return.Interval.Hi, c.HolmReturnP)
+	}
+	yes := map[bool]string{true: "yes", false: "no"}
+	for _, p := range []string{"learned", "learned, exploring"} {
+		fmt.Fprintf(w, "%s wins more often than every fixed strategy: %s; than the uniform random choice: %s\n",
+			p, yes[r.BeatsFixed(p)], yes[r.BeatsUniform(p)])
+	}
+}

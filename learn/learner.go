@@ -1,0 +1,234 @@
+package learn
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"marslab/bots/registry"
+	"marslab/sim"
+)
+
+// streamExplore names the random stream of a training episode's
+// exploration, drawn from its game seed.
+const streamExplore = 0x6578706c6f7265 // "explore"
+
+// Learner is a trainable policy. Train plays a batch of episodes with the
+// policy frozen (each worker acting through an Actor of its own), then
+// hands the batch to Learn in game-index order, so that training depends
+// on the seed alone, not on the number of workers.
+type Learner interface {
+	// NewActor returns an actor reading the learner's current policy; it
+	// may hold scratch space and is used by one goroutine.
+	NewActor() Actor
+	// Learn updates the policy from a batch of episodes, in order.
+	Learn(batch []Episode)
+}
+
+// Actor chooses actions with a Learner's policy.
+type Actor interface {
+	// Act returns the action for obs: greedy when rng is nil, else
+	// exploring with rng.
+	Act(obs []float64, rng *rand.Rand) int
+}
+
+// Episode is one played episode: its observations at each decision, the
+// actions taken and the outcome. Obs holds len(Actions) observations of
+// Dim values each, one after the other.
+type Episode struct {
+	Dim     int
+	Obs     []float64
+	Actions []int
+	Outcome Outcome
+}
+
+// Reward returns the reward of step i (Outcome.PerTurn, or Outcome.Final
+// at the last step).
+func (e *Episode) Reward(i int) float64 {
+	if i == len(e.Actions)-1 {
+		return e.Outcome.Final
+	}
+	return e.Outcome.PerTurn
+}
+
+// State returns observation i.
+func (e *Episode) State(i int) []float64 { return e.Obs[i*e.Dim : (i+1)*e.Dim] }
+
+// TrainConfig sizes a training run.
+type TrainConfig struct {
+	// Seed is the experiment seed: training episode i is Runner.Run(Seed, i).
+	Seed uint64
+	// Games is the number of training episodes; Batch the episodes played
+	// with one frozen policy between two calls of Learner.Learn; Block the
+	// episodes per point of the training curve.
+	Games, Batch, Block int
+	// Workers is the number of goroutines playing episodes (0: one per
+	// core). The result does not depend on it.
+	Workers int
+}
+
+// BlockStats are the statistics of one block of training episodes.
+type BlockStats struct {
+	// First is the index of the block's first episode; Games its size.
+	First, Games int
+	// Wins counts the learner's wins; MeanReturn and SDReturn are the mean
+	// and sample standard deviation of the episodes' returns.
+	Wins                 int
+	MeanReturn, SDReturn float64
+	// ActionShare[a] is the share of the block's steps that took action a.
+	ActionShare []float64
+}
+
+// Train trains l for cfg.Games episodes of the environment env (one
+// Runner per worker, made with reg), writing a progress line per batch to
+// progress (if not nil). It returns the training curve, one BlockStats per
+// cfg.Block episodes. A cancelled ctx stops it after the batch being
+// played, returning the blocks completed and ctx's error.
+func Train(ctx context.Context, env *Config, reg *registry.Registry, l Learner, cfg TrainConfig, progress io.Writer) ([]BlockStats, error) {
+	if cfg.Games < 1 || cfg.Batch < 1 || cfg.Block < 1 {
+		return nil, fmt.Errorf("learn: train: games %d, batch %d, block %d: want each >= 1", cfg.Games, cfg.Batch, cfg.Block)
+	}
+	workers := cfg.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	runners := make([]*Runner, workers)
+	for i := range runners {
+		r, err := NewRunner(env, reg)
+		if err != nil {
+			return nil, err
+		}
+		runners[i] = r
+	}
+	nact := runners[0].NumActions()
+	var curve []BlockStats
+	acc := newBlockAcc(nact)
+	batch := make([]Episode, cfg.Batch)
+	start := time.Now()
+	for first := 0; first < cfg.Games; first += cfg.Batch {
+		n := min(cfg.Batch, cfg.Games-first)
+		err := playBatch(ctx, runners, l, cfg.Seed, first, batch[:n], true)
+		if err != nil {
+			return curve, err
+		}
+		l.Learn(batch[:n])
+		for i := range batch[:n] {
+			acc.add(&batch[i])
+			if acc.games == cfg.Block {
+				curve = append(curve, acc.stats(first+i+1-cfg.Block))
+				acc = newBlockAcc(nact)
+			}
+		}
+		if progress != nil {
+			done := first + n
+			el := time.Since(start).Seconds()
+			line := fmt.Sprintf("train: %d/%d games, %.0f games/s", done, cfg.Games, float64(done)/el)
+			if len(curve) > 0 {
+				b := curve[len(curve)-1]
+				line += fmt.Sprintf(", last block: mean return %.1f, win %.1f %%", b.MeanReturn, 100*float64(b.Wins)/float64(b.Games))
+			}
+			fmt.Fprintf(progress, "\r%s   ", line)
+			if done == cfg.Games {
+				fmt.Fprintln(progress)
+			}
+		}
+	}
+	return curve, nil
+}
+
+// playBatch plays episodes first .. first+len(out)-1 of seed with the
+// learner's policy (exploring if explore) on the runners, one goroutine
+// each, and stores them by index.
+func playBatch(ctx context.Context, runners []*Runner, l Learner, seed uint64, first int, out []Episode, explore bool) error {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	errs := make([]error, len(runners))
+	for w, r := range runners {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			actor := l.NewActor()
+			dim := len(r.s.names)
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(out) || ctx.Err() != nil {
+					return
+				}
+				idx := uint64(first + i)
+				var rng *rand.Rand
+				if explore {
+					rng = rand.New(rand.NewPCG(sim.GameSeed(seed, idx), streamExplore))
+				}
+				ep := &out[i]
+				ep.Dim, ep.Obs, ep.Actions = dim, ep.Obs[:0], ep.Actions[:0]
+				o, err := r.Run(ctx, seed, idx, func(obs []float64) int {
+					a := actor.Act(obs, rng)
+					ep.Obs = append(ep.Obs, obs...)
+					ep.Actions = append(ep.Actions, a)
+					return a
+				})
+				if err != nil {
+					errs[w] = fmt.Errorf("episode %d: %w", idx, err)
+					return
+				}
+				ep.Outcome = o
+			}
+		}()
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+type blockAcc struct {
+	games, wins int
+	sum, sumsq  float64
+	acts        []int
+	steps       int
+}
+
+func newBlockAcc(nact int) *blockAcc { return &blockAcc{acts: make([]int, nact)} }
+
+func (b *blockAcc) add(e *Episode) {
+	b.games++
+	if e.Outcome.Won {
+		b.wins++
+	}
+	b.sum += e.Outcome.Return
+	b.sumsq += e.Outcome.Return * e.Outcome.Return
+	for _, a := range e.Actions {
+		b.acts[a]++
+	}
+	b.steps += len(e.Actions)
+}
+
+func (b *blockAcc) stats(first int) BlockStats {
+	n := float64(b.games)
+	mean := b.sum / n
+	sd := 0.0
+	if b.games > 1 {
+		v := (b.sumsq - n*mean*mean) / (n - 1)
+		if v > 0 {
+			sd = sqrt(v)
+		}
+	}
+	share := make([]float64, len(b.acts))
+	for a, k := range b.acts {
+		if b.steps > 0 {
+			share[a] = float64(k) / float64(b.steps)
+		}
+	}
+	return BlockStats{First: first, Games: b.games, Wins: b.wins, MeanReturn: mean, SDReturn: sd, ActionShare: share}
+}

@@ -1,0 +1,147 @@
+package learn
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestQTableUpdate(t *testing.T) {
+	q, err := NewQTable(QConfig{Features: []int{0}, Bins: 2, Alpha: 0.5, Gamma: 0.9, Epsilon: 0}, 2)
+	require.NoError(t, err)
+	assert.Equal(t, 0, q.State([]float64{0.2}))
+	assert.Equal(t, 1, q.State([]float64{0.7}))
+	assert.Equal(t, 1, q.State([]float64{3}))
+	assert.Equal(t, 0, q.State([]float64{-1}))
+	// Two steps: state 0 action 1 (reward -1), then state 1 action 0 (final 10).
+	ep := Episode{Dim: 1, Obs: []float64{0.2, 0.7}, Actions: []int{1, 0}, Outcome: Outcome{PerTurn: -1, Final: 10}}
+	q.Learn([]Episode{ep})
+	// Q(0,1) = 0.5·(-1 + 0.9·0) = -0.5; Q(1,0) = 0.5·10 = 5.
+	assert.Equal(t, []float64{0, -0.5, 5, 0}, q.Q)
+	q.Learn([]Episode{ep})
+	// Q(0,1) += 0.5·(-1 + 0.9·5 + 0.5) = -0.5 + 2 = 1.5; Q(1,0) = 5 + 0.5·5 = 7.5.
+	assert.Equal(t, []float64{0, 1.5, 7.5, 0}, q.Q)
+	assert.Equal(t, []int{0, 2, 2, 0}, q.Visit)
+	assert.Equal(t, 1, q.Greedy(0))
+	assert.Equal(t, 0, q.Greedy(1))
+	for _, c := range []QConfig{{Bins: 2, Alpha: 1}, {Features: []int{0}, Bins: 0, Alpha: 1}, {Features: []int{0}, Bins: 2, Alpha: 0},
+		{Features: []int{0}, Bins: 2, Alpha: 1, Gamma: 2}, {Features: []int{0}, Bins: 2, Alpha: 1, Epsilon: -1},
+		{Features: make([]int, 30), Bins: 10, Alpha: 1}} {
+		_, err := NewQTable(c, 2)
+		assert.Error(t, err, "%+v", c)
+	}
+}
+
+// Training depends on the seed alone, not on the number of workers.
+func TestTrainDeterministic(t *testing.T) {
+	cfg := DefaultConfig()
+	train := func(workers int) (*QTable, []BlockStats) {
+		q, err := NewQTable(QConfig{Features: []int{0, 1, 10}, Bins: 4, Alpha: 0.1, Gamma: 0.99, Epsilon: 0.2}, 3)
+		require.NoError(t, err)
+		curve, err := Train(context.Background(), cfg, nil, q, TrainConfig{Seed: 3, Games: 60, Batch: 16, Block: 20, Workers: workers}, nil)
+		require.NoError(t, err)
+		return q, curve
+	}
+	q1, c1 := train(1)
+	q3, c3 := train(3)
+	require.Equal(t, q1.Q, q3.Q)
+	require.Equal(t, c1, c3)
+	require.Len(t, c1, 3)
+	assert.Equal(t, 40, c1[2].First)
+	assert.NotEqual(t, make([]float64, len(q1.Q)), q1.Q)
+	sum := 0.0
+	for _, s := range c1[0].ActionShare {
+		sum += s
+	}
+	assert.InDelta(t, 1, sum, 1e-9)
+}
+
+func TestEvaluatePaired(t *testing.T) {
+	cfg := DefaultConfig()
+	ev, err := Evaluate(context.Background(), cfg, nil, 5, 12, 2, []Policy{Fixed("aggressive", 2), Uniform("random", 3), Fixed("aggressive again", 2)})
+	require.NoError(t, err)
+	require.Len(t, ev, 3)
+	// The same policy on the same seeds plays the same games.
+	assert.Equal(t, ev[0].Won, ev[2].Won)
+	assert.Equal(t, ev[0].Return, ev[2].Return)
+	assert.Equal(t, []float64{0, 0, 1}, ev[0].ActionShare)
+	assert.NotEqual(t, ev[0].Return, ev[1].Return)
+	for a := range 3 {
+		assert.Greater(t, ev[1].ActionShare[a], 0.2)
+	}
+	r, err := NewRunner(cfg, nil)
+	require.NoError(t, err)
+	_, out := trace(t, r, 5, 4, func(int) int { return 2 })
+	assert.Equal(t, out.Return, ev[0].Return[4])
+}
+
+func TestParseExperiment(t *testing.T) {
+	e, err := LoadExperiment("../configs/experiments/strategist.toml")
+	require.NoError(t, err)
+	assert.Equal(t, uint64(16), e.Train.Seed)
+	assert.Equal(t, 500000, e.Train.Games)
+	want := DefaultConfig()
+	want.Features = append(want.Features, "front")
+	assert.Equal(t, want, e.Env)
+	assert.Equal(t, []string{"territories", "armies", "front", "threat", "round"}, e.QFeatures)
+	base := "seed = 1\nout = \"x\"\n[train]\ngames = 10\nbatch = 5\nblock = 5\n[q]\nfeatures = [\"round\"]\nbins = 3\nalpha = 0.1\ngamma = 0.9\nepsilon = 0.1\n[eval]\nseed = 2\ngames = 10\n"
+	_, err = ParseExperiment("e.toml", []byte(base))
+	require.NoError(t, err)
+	for _, tc := range []struct{ from, to, msg string }{
+		{"games = 10\nbatch", "games = 0\nbatch", "key train.games: 0: want >= 1"},
+		{"alpha = 0.1", "alpha = 0.0", "key q.alpha: 0: want (0, 1]"},
+		{"gamma = 0.9", "gamma = 1.5", "key q.gamma: 1.5: want [0, 1]"},
+		{"bins = 3", "bins = 300", "key q.bins: 300: want 1..100"},
+		{"seed = 2", "seed = 1", "key eval.seed: 1: want seeds other than the training seed"},
+		{"out = \"x\"", "", "key out: missing"},
+		{"[train]", "[env]\nplayers = 1\n[train]", "key env.players: 1: want 2..6"},
+		{"[train]", "[env]\ncolour = 1\n[train]", "unknown key env.colour"},
+		{"seed = 1\n", "seed = 1\nlearner = \"sarsa\"\n", `key learner: "sarsa": want q or dqn`},
+		{"[train]", "[dqn]\npolicy = \"greedy\"\n[train]", `policy "greedy": want boltzmann or epsilon`},
+	} {
+		_, err := ParseExperiment("e.toml", []byte(strings.Replace(base, tc.from, tc.to, 1)))
+		require.Error(t, err, tc.msg)
+		assert.Contains(t, err.Error(), tc.msg)
+	}
+}
+
+func TestQTablePolicyBy(t *testing.T) {
+	q, err := NewQTable(QConfig{Features: []int{0, 1}, Bins: 2, Alpha: 1, Gamma: 0, Epsilon: 0}, 2)
+	require.NoError(t, err)
+	// Feature 1 low: action 1 pays; high: action 0 pays. Feature 0 varies.
+	var eps []Episode
+	for _, x := range [][2]float64{{0.2, 0.2}, {0.7, 0.2}, {0.2, 0.7}, {0.7, 0.7}} {
+		for a := range 2 {
+			r := -1.0
+			if (a == 1) == (x[1] < 0.5) {
+				r = 1
+			}
+			eps = append(eps, Episode{Dim: 2, Obs: []float64{x[0], x[1]}, Actions: []int{a}, Outcome: Outcome{Final: r}})
+		}
+	}
+	eps = append(eps, eps[0]) // one more visit of state (0, 0)
+	q.Learn(eps)
+	share, visits := q.PolicyBy(1)
+	assert.Equal(t, []int{5, 4}, visits)
+	assert.Equal(t, [][]float64{{0, 1}, {1, 0}}, share)
+	share, visits = q.PolicyBy(0)
+	assert.Equal(t, []int{5, 4}, visits)
+	// Bin 0 of feature 0: state (0,0), 3 visits, greedy 1; state (0,1), 2 visits, greedy 0.
+	assert.InDelta(t, 3.0/5, share[0][1], 1e-12)
+	assert.InDelta(t, 2.0/5, share[0][0], 1e-12)
+}
+
+func TestStrategistConfigs(t *testing.T) {
+	for _, name := range []string{"strategist", "strategist-ablation", "strategist-nofront", "strategist-dqn"} {
+		e, err := LoadExperiment("../configs/experiments/" + name + ".toml")
+		require.NoError(t, err, name)
+		r, err := NewRunner(e.Env, nil)
+		require.NoError(t, err, name)
+		for _, f := range e.QFeatures {
+			assert.Contains(t, r.ObservationNames(), f, name)
+		}
+	}
+}

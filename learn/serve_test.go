@@ -1,0 +1,151 @@
+package learn
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestParseRequest(t *testing.T) {
+	for _, tc := range []struct {
+		line string
+		want Request
+		err  string
+	}{
+		{`{"cmd":"reset","seed":7}`, Request{Cmd: "reset", Seed: 7}, ""},
+		{` {"seed":18446744073709551615,"cmd":"reset"} ` + "\n", Request{Cmd: "reset", Seed: 1<<64 - 1}, ""},
+		{`{"cmd":"step","action":1}`, Request{Cmd: "step", Action: 1}, ""},
+		{`{"cmd":"step","action":-3}`, Request{Cmd: "step", Action: -3}, ""},
+		{`{"cmd":"close"}`, Request{Cmd: "close"}, ""},
+		{``, Request{}, "empty line"},
+		{`{"cmd":"reset","seed":7`, Request{}, "malformed request"},
+		{`{"cmd":"reset","seed":7} {}`, Request{}, "data after the JSON object"},
+		{`[1]`, Request{}, "malformed request"},
+		{`{"cmd":"jump"}`, Request{}, `unknown cmd "jump"`},
+		{`{"seed":1}`, Request{}, `missing key "cmd"`},
+		{`{"cmd":"reset"}`, Request{}, `reset: missing key "seed"`},
+		{`{"cmd":"reset","seed":-1}`, Request{}, "reset: seed -1: want an integer 0..18446744073709551615"},
+		{`{"cmd":"reset","seed":1.5}`, Request{}, "reset: seed 1.5"},
+		{`{"cmd":"reset","seed":"7"}`, Request{}, `reset: seed "7"`},
+		{`{"cmd":"reset","seed":1,"action":2}`, Request{}, `reset: unexpected key "action"`},
+		{`{"cmd":"step"}`, Request{}, `step: missing key "action"`},
+		{`{"cmd":"step","action":1e3}`, Request{}, "step: action 1e3: want an integer"},
+		{`{"cmd":"step","action":1,"seed":2}`, Request{}, `step: unexpected key "seed"`},
+		{`{"cmd":"step","action":1,"colour":2}`, Request{}, `unknown field "colour"`},
+		{`{"cmd":"close","seed":2}`, Request{}, "close: takes no other key"},
+	} {
+		got, err := ParseRequest([]byte(tc.line))
+		if tc.err != "" {
+			require.Error(t, err, tc.line)
+			assert.Contains(t, err.Error(), tc.err, tc.line)
+			continue
+		}
+		require.NoError(t, err, tc.line)
+		assert.Equal(t, tc.want, got, tc.line)
+	}
+}
+
+func FuzzParseRequest(f *testing.F) {
+	for _, s := range []string{`{"cmd":"reset","seed":7}`, `{"cmd":"step","action":1}`, `{"cmd":"close"}`, `{`, `{"cmd":1}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, line []byte) {
+		req, err := ParseRequest(line)
+		if err != nil {
+			require.NotEmpty(t, err.Error())
+			return
+		}
+		// An accepted request is one of the three and survives re-encoding.
+		var again []byte
+		switch req.Cmd {
+		case "reset":
+			again, _ = json.Marshal(map[string]any{"cmd": "reset", "seed": req.Seed})
+		case "step":
+			again, _ = json.Marshal(map[string]any{"cmd": "step", "action": req.Action})
+		case "close":
+			again = []byte(`{"cmd":"close"}`)
+		default:
+			t.Fatalf("accepted cmd %q", req.Cmd)
+		}
+		back, err := ParseRequest(again)
+		require.NoError(t, err)
+		require.Equal(t, req, back)
+	})
+}
+
+// serve runs Serve over the given lines and returns the answer lines.
+func serve(t *testing.T, lines ...string) []map[string]any {
+	t.Helper()
+	e, err := NewEnv(DefaultConfig(), nil)
+	require.NoError(t, err)
+	var out bytes.Buffer
+	require.NoError(t, Serve(context.Background(), e, strings.NewReader(strings.Join(lines, "\n")+"\n"), &out))
+	var res []map[string]any
+	for _, l := range strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n") {
+		var m map[string]any
+		require.NoError(t, json.Unmarshal([]byte(l), &m), l)
+		res = append(res, m)
+	}
+	return res
+}
+
+func TestServe(t *testing.T) {
+	got := serve(t,
+		`{"cmd":"step","action":0}`,
+		`not json`,
+		`{"cmd":"reset","seed":7}`,
+		`{"cmd":"step","action":3}`,
+		`{"cmd":"step","action":2}`,
+		`{"cmd":"fly"}`,
+		`{"cmd":"close"}`,
+		`{"cmd":"step","action":2}`,
+	)
+	require.Len(t, got, 7)
+	assert.Contains(t, got[0]["error"], "step before reset")
+	assert.Contains(t, got[1]["error"], "malformed request")
+	assert.Equal(t, 3.0, got[2]["actions"])
+	assert.Len(t, got[2]["obs"], 11)
+	assert.Equal(t, []any{"passive", "pacifist", "aggressive"}, got[2]["action_names"])
+	assert.Equal(t, 0.0, got[2]["info"].(map[string]any)["seat"])
+	assert.Contains(t, got[3]["error"], "action 3 out of range: want 0..2")
+	assert.Equal(t, -1.0, got[4]["reward"])
+	assert.Equal(t, false, got[4]["done"])
+	assert.Equal(t, 1.0, got[4]["info"].(map[string]any)["step"])
+	assert.Contains(t, got[5]["error"], `unknown cmd "fly"`)
+	assert.Equal(t, true, got[6]["closed"])
+
+	// A whole episode over the protocol gives the Runner's return; a step
+	// after done is an error and the exchange goes on.
+	r, err := NewRunner(DefaultConfig(), nil)
+	require.NoError(t, err)
+	_, out := trace(t, r, 5, 0, func(int) int { return 2 })
+	lines := []string{`{"cmd":"reset","seed":5}`}
+	for range out.Steps + 1 {
+		lines = append(lines, `{"cmd":"step","action":2}`)
+	}
+	lines = append(lines, `{"cmd":"reset","seed":5}`)
+	got = serve(t, lines...)
+	require.Len(t, got, out.Steps+3)
+	total := 0.0
+	for _, m := range got[1 : out.Steps+1] {
+		total += m["reward"].(float64)
+	}
+	last := got[out.Steps]
+	assert.Equal(t, true, last["done"])
+	assert.InDelta(t, out.Return, total, 1e-9)
+	assert.InDelta(t, out.Return, last["info"].(map[string]any)["return"], 1e-9)
+	assert.Contains(t, got[out.Steps+1]["error"], "after the episode is done")
+	assert.Equal(t, got[0], got[out.Steps+2])
+}
+
+func TestServeLongLine(t *testing.T) {
+	got := serve(t, strings.Repeat("x", MaxLine+10), `{"cmd":"reset","seed":1}`)
+	require.Len(t, got, 2)
+	assert.Contains(t, got[0]["error"], "line longer than")
+	assert.Equal(t, 3.0, got[1]["actions"])
+}

@@ -1,0 +1,107 @@
+package report
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// tinyLearn is an experiment of 30 training and 16 evaluation episodes.
+const tinyLearn = `seed = 5
+out = "unused"
+[train]
+games = 30
+batch = 10
+block = 15
+[q]
+features = ["territories", "front", "round"]
+bins = 3
+alpha = 0.1
+gamma = 0.9
+epsilon = 0.2
+[eval]
+seed = 6
+games = 16
+[env]
+features = ["territories", "front", "round"]
+`
+
+const tinyStrategist = `kind = "strategist"
+title = "A tiny strategist notebook"
+summary = "A tiny strategist notebook."
+question = "Does it run?"
+seed = 5
+thumbnail = "eval-win.png"
+[strategist]
+config = "tiny.toml"
+workers = 2
+[quick]
+games = 10
+batch = 5
+block = 5
+eval_games = 6
+[notes]
+why = "The why."
+`
+
+func writeStrategist(t *testing.T, config string) string {
+	t.Helper()
+	dir := writeNotebook(t, "strategist", config)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "tiny.toml"), []byte(tinyLearn), 0o644))
+	return dir
+}
+
+func TestStrategistNotebook(t *testing.T) {
+	for _, quick := range []bool{false, true} {
+		a, b := runTwice(t, writeStrategist(t, tinyStrategist), quick)
+		assertSameResults(t, a, b)
+		for _, f := range []string{"curve.csv", "eval.csv", "paired.csv", "curve-win.png", "curve-return.svg", "eval-win.png"} {
+			assert.FileExists(t, filepath.Join(a, f))
+		}
+		rep := readFile(t, filepath.Join(a, ReportFile))
+		games, eval := 30, 16
+		if quick {
+			games, eval = 10, 6
+			assert.Contains(t, rep, "(quick size: train.games = 10, train.batch = 5, train.block = 5, eval.games = 6; seed 5)")
+		}
+		assert.Contains(t, rep, "| always aggressive | "+itoa(eval)+" |")
+		assert.Contains(t, rep, "| policy | minus | win points |")
+		assert.Contains(t, rep, "p-values Holm-corrected over all 18.")
+		assert.Contains(t, rep, "**Does the learner win more often than every fixed strategy?**")
+		assert.Contains(t, rep, "- *learned, exploring*: ")
+		assert.Contains(t, rep, "| learned | learned, exploring | ")
+		assert.Contains(t, rep, "| front bin | training visits |")
+		assert.Contains(t, rep, "> The why.")
+		assert.Contains(t, rep, itoa(games)+" training episodes of seed 5")
+		rows := strings.Split(strings.TrimSpace(readFile(t, filepath.Join(a, "curve.csv"))), "\n")
+		assert.Len(t, rows, 1+games/map[bool]int{false: 15, true: 5}[quick])
+	}
+}
+
+func TestStrategistParseErrors(t *testing.T) {
+	for _, tc := range []struct{ from, to, want string }{
+		{`config = "tiny.toml"`, `config = ""`, "key strategist.config: missing"},
+		{`config = "tiny.toml"`, `config = "none.toml"`, "key strategist.config:"},
+		{"seed = 5", "seed = 4", "key seed: 4: want the experiment's seed 5"},
+		{"eval_games = 6", "eval_games = 0", "key quick.eval_games"},
+		{"workers = 2", "workers = -1", "key strategist.workers"},
+	} {
+		dir := writeStrategist(t, strings.Replace(tinyStrategist, tc.from, tc.to, 1))
+		_, err := Load(dir)
+		require.Error(t, err, tc.want)
+		assert.Contains(t, err.Error(), tc.want)
+	}
+}
+
+func TestStrategistCancelled(t *testing.T) {
+	nb, err := Load(writeStrategist(t, tinyStrategist))
+	require.NoError(t, err)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	assert.Error(t, nb.Run(ctx, Options{Out: t.TempDir(), Quick: true}))
+}
