@@ -7,7 +7,7 @@ OUT       ?= results/run
 STATICCHECK_VERSION ?= v0.8.2
 FUZZTIME  ?= 10s
 
-.PHONY: run tournament-demo test build vet fmt lint bench bench-engine fuzz figures notebooks notebooks-quick clean
+.PHONY: run tournament-demo test test-slurm build vet fmt lint bench bench-engine fuzz figures notebooks notebooks-quick clean
 
 ## run: the main job on the embedded defaults: a batch of games on every core with a summary table,
 ## then a reduced tournament of MARS and five Lux-style bots with the paper's tables and figures.
@@ -24,6 +24,12 @@ tournament-demo:
 ## test: formatting, vet, and every test with the race detector
 test: fmt vet
 	$(GO) test -race -timeout 9m ./...
+
+## test-slurm: a real single-node Slurm cluster (root, Debian 12: installs the packages if missing):
+## a sharded batch, a tournament and a search submitted with marslab slurm submit give the files
+## of the same runs on this machine, byte for byte; stops the daemons it started
+test-slurm:
+	GO=$(GO) deploy/slurm/test-slurm.sh
 
 build:
 	$(GO) build -o bin/marslab ./cmd/marslab

@@ -30,11 +30,10 @@ every node. COMMAND is one of
                            a search: for each of its steps (marslab sweep CONFIG -steps)
                            N shard tasks, then the step's merge, the next step after it
 The plan sets -out, -shard, -resume and -workers (from --cpus-per-task) on every job.
-Every shard task runs with -resume: a failed or cancelled task is run again with
-  sbatch --array=I DIR/slurm/COMMAND-shards.sh
-and the jobs waiting for it with bash DIR/slurm/submit.sh (which submits the whole chain
-again; what is done is not played again). -dry-run prints the scripts and the sbatch
-commands and submits nothing.`
+Every job runs with -resume. When a task fails or is cancelled, Slurm cancels the jobs
+waiting for it; bash DIR/slurm/submit.sh then submits the whole chain again, and every
+finished shard and step is kept, so only what is missing is played. -dry-run prints the
+scripts and the sbatch commands and submits nothing.`
 
 // cmdSlurm runs marslab slurm SUBCOMMAND.
 func cmdSlurm(ctx context.Context, reg *registry.Registry, args []string, stdout, stderr io.Writer) error {
@@ -136,8 +135,8 @@ func slurmSubmit(ctx context.Context, reg *registry.Registry, args []string, std
 		return err
 	}
 	fmt.Fprintf(stdout, "scripts and job output in %s; results in %s\n", filepath.Join(dir, slurm.ScriptDir), dir)
-	fmt.Fprintf(stdout, "a failed task I: sbatch --array=I %s, then scancel the jobs left waiting and bash %s\n",
-		plan.ScriptPath(0), filepath.Join(dir, slurm.ScriptDir, slurm.SubmitScript))
+	fmt.Fprintf(stdout, "after a failed or cancelled task: bash %s (submits the chain again; what is done is kept)\n",
+		filepath.Join(dir, slurm.ScriptDir, slurm.SubmitScript))
 	return nil
 }
 

@@ -35,11 +35,11 @@ func TestSlurmSubmitBatch(t *testing.T) {
 	s, m := filepath.Join(out, "slurm", "batch-shards.sh"), filepath.Join(out, "slurm", "batch-merge.sh")
 	assert.Equal(t, "shards: batch-shards.sh: job 501 (array 0-2)\nmerge: batch-merge.sh: job 502 after job 501\n"+
 		"scripts and job output in "+filepath.Join(out, "slurm")+"; results in "+out+"\n"+
-		"a failed task I: sbatch --array=I "+s+", then scancel the jobs left waiting and bash "+filepath.Join(out, "slurm", "submit.sh")+"\n", res)
+		"after a failed or cancelled task: bash "+filepath.Join(out, "slurm", "submit.sh")+" (submits the chain again; what is done is kept)\n", res)
 	assert.Equal(t, "--parsable "+s+"\n--parsable --dependency=afterok:501 "+m+"\n", readText(t, calls))
 	script := readText(t, s)
-	assert.Contains(t, script, "#SBATCH --array=0-2\n#SBATCH --output="+filepath.Join(out, "slurm", "logs", "%x-%A_%a.out")+"\n#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=2\n")
-	assert.Contains(t, script, "/opt/marslab batch -players aggressive,random,pacifist -games 30 -seed 4 -quiet -out "+out+`/shards/shard-"${SLURM_ARRAY_TASK_ID}"-of-3 -workers "${SLURM_CPUS_PER_TASK:-1}" -shard "${SLURM_ARRAY_TASK_ID}/3" -resume`)
+	assert.Contains(t, script, "#SBATCH --array=0-2\n#SBATCH --output="+filepath.Join(out, "slurm", "logs", "%x-%A_%a.out")+"\n#SBATCH --ntasks=1\n#SBATCH --kill-on-invalid-dep=yes\n#SBATCH --cpus-per-task=2\n")
+	assert.Contains(t, script, "/opt/marslab batch -players aggressive,random,pacifist -games 30 -seed 4 -out "+out+`/shards/shard-"${SLURM_ARRAY_TASK_ID}"-of-3 -workers "${SLURM_CPUS_PER_TASK:-1}" -shard "${SLURM_ARRAY_TASK_ID}/3" -resume`)
 	assert.Contains(t, readText(t, m), "/opt/marslab merge -out "+out+` "${shards[@]}"`)
 	assert.FileExists(t, filepath.Join(out, "slurm", "submit.sh"))
 	assert.DirExists(t, filepath.Join(out, "slurm", "logs"))
@@ -70,7 +70,7 @@ func TestSlurmSubmitTournamentDryRun(t *testing.T) {
 	res, err := runOut(t, "slurm", "submit", "-dry-run", "-out", out, "-tasks", "2", "-marslab", "/opt/marslab", "tournament", cfg)
 	require.NoError(t, err, res)
 	assert.Contains(t, res, "==> "+filepath.Join(out, "slurm", "tournament-shards.sh")+" <==\n#!/bin/bash\n")
-	assert.Contains(t, res, "/opt/marslab tournament "+cfg+" -figures=false -quiet -out "+out+`/shards/shard-"${SLURM_ARRAY_TASK_ID}"-of-2`)
+	assert.Contains(t, res, "/opt/marslab tournament "+cfg+" -figures=false -out "+out+`/shards/shard-"${SLURM_ARRAY_TASK_ID}"-of-2`)
 	assert.Contains(t, res, "/opt/marslab merge -quiet -out "+out+` "${shards[@]}"`+"\n/opt/marslab tournament "+cfg+" -quiet -out "+out+` -workers "${SLURM_CPUS_PER_TASK:-1}" -resume`)
 	assert.Contains(t, res, `job1=$(sbatch --parsable "--dependency=afterok:${job0%%;*}" `+filepath.Join(out, "slurm", "tournament-merge.sh")+")")
 	assert.NoDirExists(t, out, "a dry run writes nothing")

@@ -8,6 +8,10 @@
 // -resume and an explicit -shard INDEX/COUNT taken from SLURM_ARRAY_TASK_ID,
 // so a failed or cancelled task is run again by submitting the same script
 // with --array=INDEX: the shard keeps its finished games and plays the rest.
+// The jobs waiting for a task that failed are cancelled
+// (--kill-on-invalid-dep=yes), and the submission script (Plan.Shell)
+// submits the whole chain again: every finished shard and step is kept, so
+// only what is missing is played.
 //
 // Three kinds of plans exist:
 //   - Batch: marslab batch FLAGS, shards in DIR/shards/shard-I-of-N, merged
@@ -143,7 +147,7 @@ func (o *Options) header(comment, what string, array int) string {
 	} else {
 		fmt.Fprintf(&b, "#SBATCH --output=%s\n", filepath.Join(logs, "%x-%j.out"))
 	}
-	b.WriteString("#SBATCH --ntasks=1\n")
+	b.WriteString("#SBATCH --ntasks=1\n#SBATCH --kill-on-invalid-dep=yes\n")
 	if o.CPUs > 0 {
 		fmt.Fprintf(&b, "#SBATCH --cpus-per-task=%d\n", o.CPUs)
 	}
@@ -225,7 +229,7 @@ func Batch(o Options, args []string) (*Plan, error) {
 		return nil, err
 	}
 	run := o.header(fmt.Sprintf("marslab batch, shard $SLURM_ARRAY_TASK_ID of %d. After a failure, sbatch --array=I THIS_SCRIPT\nruns shard I again: it keeps the shard's finished games and plays the rest.", o.Tasks), "batch", o.Tasks) +
-		o.command(append([]string{"batch"}, args...)...) + " -quiet -out " + o.shardDir() + " " + o.shardFlags() + "\n"
+		o.command(append([]string{"batch"}, args...)...) + " -out " + o.shardDir() + " " + o.shardFlags() + "\n"
 	merge := o.header(fmt.Sprintf("marslab batch: merges the %d shards into %s", o.Tasks, o.Dir), "batch-merge", 0) +
 		o.shardList() + o.command("merge", "-out", o.Dir) + ` "${shards[@]}"` + "\n"
 	return &Plan{
@@ -250,7 +254,7 @@ func Tournament(o Options, config string, args []string) (*Plan, error) {
 		return nil, err
 	}
 	run := o.header(fmt.Sprintf("marslab tournament, shard $SLURM_ARRAY_TASK_ID of %d. After a failure, sbatch --array=I THIS_SCRIPT\nruns shard I again: it keeps the shard's finished games and plays the rest.", o.Tasks), "tournament", o.Tasks) +
-		o.command(append([]string{"tournament", config, "-figures=false"}, args...)...) + " -quiet -out " + o.shardDir() + " " + o.shardFlags() + "\n"
+		o.command(append([]string{"tournament", config, "-figures=false"}, args...)...) + " -out " + o.shardDir() + " " + o.shardFlags() + "\n"
 	merge := o.header(fmt.Sprintf("marslab tournament: merges the %d shards into %s and writes the tables", o.Tasks, o.Dir), "tournament-merge", 0) +
 		o.shardList() + o.command("merge", "-quiet", "-out", o.Dir) + ` "${shards[@]}"` + "\n" +
 		o.command(append([]string{"tournament", config}, args...)...) + " -quiet -out " + Quote(o.Dir) + ` -workers "${SLURM_CPUS_PER_TASK:-1}" -resume` + "\n"
