@@ -51,9 +51,9 @@ type Options struct {
 	Tasks int
 	// Name prefixes the job names ("marslab" when empty).
 	Name string
-	// Partition, Time (e.g. "2:00:00") and CPUs (--cpus-per-task, 0 =
-	// Slurm's default) set the #SBATCH options of the same names when
-	// non-empty or positive.
+	// Partition, Time (e.g. "2:00:00") and CPUs (--cpus-per-task of the
+	// shard tasks, 0 = Slurm's default of one; merge jobs get one) set the
+	// #SBATCH options of the same names when non-empty or positive.
 	Partition string
 	Time      string
 	CPUs      int
@@ -148,7 +148,8 @@ func (o *Options) header(comment, what string, array int) string {
 		fmt.Fprintf(&b, "#SBATCH --output=%s\n", filepath.Join(logs, "%x-%j.out"))
 	}
 	b.WriteString("#SBATCH --ntasks=1\n#SBATCH --kill-on-invalid-dep=yes\n")
-	if o.CPUs > 0 {
+	if o.CPUs > 0 && array > 0 {
+		// Merge jobs read and write files: one CPU.
 		fmt.Fprintf(&b, "#SBATCH --cpus-per-task=%d\n", o.CPUs)
 	}
 	if o.Partition != "" {
