@@ -49,6 +49,7 @@ func commands(reg *registry.Registry) map[string]command {
 		"odds":       {"exact dice odds: rolls, battles, chains, tables, engine check", cmdOdds},
 		"report":     {"regenerate notebooks (reports, CSV, figures) from their configs", withRegistry(reg, cmdReport)},
 		"slurm":      {"run a batch, tournament or search on a Slurm cluster as chained job arrays", withRegistry(reg, cmdSlurm)},
+		"sweep":      {"search parameters by narrowing a grid with racing (shards, merge, resume)", withRegistry(reg, cmdSweep)},
 		"tournament": {"play every k-subset of a field of bots: Tables 5-6, figures", withRegistry(reg, cmdTournament)},
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -108,4 +109,36 @@ func TestSlurmSubmitErrors(t *testing.T) {
 	assert.Contains(t, err.Error(), "is a temporary one of go run: build marslab (make build) and pass -marslab PATH")
 	_, err = runOut(t, "slurm", "cancel")
 	assert.EqualError(t, err, "slurm: want the subcommand submit (marslab slurm -h)")
+}
+
+func TestSlurmSubmitSweep(t *testing.T) {
+	dir := t.TempDir()
+	cfg := sweepConfig(t, dir, 3) // 2 levels x 2 racing rounds: 4 steps
+	sbatch, calls := fakeSbatch(t, dir)
+	out := filepath.Join(dir, "run")
+	res, err := runOut(t, "slurm", "submit", "-out", out, "-tasks", "2", "-marslab", "/opt/marslab", "-sbatch", sbatch, "sweep", cfg, "--", "-figures=false")
+	require.NoError(t, err, res)
+	s, m := filepath.Join(out, "slurm", "sweep-shards.sh"), filepath.Join(out, "slurm", "sweep-merge.sh")
+	assert.Contains(t, res, "shards of step 0: sweep-shards.sh: job 501 (array 0-1)\nmerge of step 0: sweep-merge.sh: job 502 after job 501\n"+
+		"shards of step 1: sweep-shards.sh: job 503 (array 0-1) after job 502\n")
+	assert.Contains(t, res, "merge of step 3: sweep-merge.sh: job 508 after job 507\n")
+	want := "--parsable " + s + "\n"
+	for j := 1; j < 8; j++ {
+		script := s
+		if j%2 == 1 {
+			script = m
+		}
+		want += "--parsable --dependency=afterok:" + strconv.Itoa(500+j) + " " + script + "\n"
+	}
+	assert.Equal(t, want, readText(t, calls))
+	assert.Contains(t, readText(t, s), "/opt/marslab sweep "+cfg+" -figures=false -out "+out+` -workers "${SLURM_CPUS_PER_TASK:-1}" -shard "${SLURM_ARRAY_TASK_ID}/2" -resume`)
+	assert.Contains(t, readText(t, m), "/opt/marslab sweep "+cfg+" -figures=false -out "+out+" -merge\n")
+
+	// A config the search refuses is refused before anything is submitted.
+	bad := filepath.Join(dir, "bad.toml")
+	require.NoError(t, os.WriteFile(bad, []byte("name = \"x\"\nplayers = 9\n"), 0o644))
+	_, err = runOut(t, "slurm", "submit", "-dry-run", "-out", out, "-tasks", "2", "-marslab", "/opt/marslab", "sweep", bad)
+	require.Error(t, err)
+	assert.True(t, strings.HasPrefix(err.Error(), "slurm: sweep: "), err.Error())
+	assert.Contains(t, err.Error(), "bad.toml")
 }

@@ -216,7 +216,12 @@ if "$ms" sweep -h >/dev/null 2>&1; then
 	wait_job "$last"
 	"$ms" sweep "$tmp/sweep.toml" -out "$tmp/local/sweep" >/dev/null
 	same "$tmp/local/sweep" "$tmp/shared/sweep" config.json log.jsonl
+	[[ -s $tmp/shared/sweep/report.md ]] || die "the last merge wrote no report.md"
 	say "search: log.jsonl is byte-identical to the local run"
+	say "search: the chain submitted again plays nothing and leaves the log as it is"
+	again=$(bash "$tmp/shared/sweep/slurm/submit.sh")
+	wait_job "$(sed -n 's/^merge of step 1: job \([0-9]*\).*/\1/p' <<<"$again")"
+	same "$tmp/local/sweep" "$tmp/shared/sweep" log.jsonl
 else
 	say "search: this marslab has no sweep command: skipped"
 fi
