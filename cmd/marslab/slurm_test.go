@@ -46,22 +46,33 @@ func TestSlurmSubmitBatch(t *testing.T) {
 	assert.DirExists(t, filepath.Join(out, "slurm", "logs"))
 
 	// The shard script run as array task 1 of 3 plays the games 1, 4, ... of
-	// the batch, the same lines as marslab batch -shard 1/3.
+	// the batch, the same lines as marslab batch -shard 1/3. The marslab it
+	// runs is this test binary (TestMain).
 	bin := filepath.Join(dir, "marslab")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	if b, err := build.CombinedOutput(); err != nil {
-		t.Skipf("go build: %v: %s", err, b)
-	}
+	exe, err := os.Executable()
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(bin, []byte("#!/bin/bash\nMARSLAB_RUN_MAIN=argv exec "+exe+" \"$@\"\n"), 0o755))
 	res, err = runOut(t, "slurm", "submit", "-out", out, "-tasks", "3", "-marslab", bin, "-sbatch", sbatch,
 		"batch", "--", "-players", "aggressive,random,pacifist", "-games", "30", "-seed", "4")
 	require.NoError(t, err, res)
-	task := exec.Command("bash", s)
-	task.Env = append(os.Environ(), "SLURM_ARRAY_TASK_ID=1")
-	b, err := task.CombinedOutput()
-	require.NoError(t, err, string(b))
+	task := func(script string, env ...string) {
+		cmd := exec.Command("bash", script)
+		cmd.Env = append(os.Environ(), env...)
+		b, err := cmd.CombinedOutput()
+		require.NoError(t, err, "%s %v: %s", script, env, b)
+	}
+	task(s, "SLURM_ARRAY_TASK_ID=1")
 	local := filepath.Join(dir, "local")
 	batchIn(t, local, "-players", "aggressive,random,pacifist", "-games", "30", "-seed", "4", "-shard", "1/3")
 	assert.Equal(t, readText(t, filepath.Join(local, "games.jsonl")), readText(t, filepath.Join(out, "shards", "shard-1-of-3", "games.jsonl")))
+
+	// The other tasks, then the merge script: the files of the batch in one piece.
+	task(s, "SLURM_ARRAY_TASK_ID=0", "SLURM_CPUS_PER_TASK=2")
+	task(s, "SLURM_ARRAY_TASK_ID=2")
+	task(m)
+	whole := filepath.Join(dir, "whole")
+	batchIn(t, whole, "-players", "aggressive,random,pacifist", "-games", "30", "-seed", "4")
+	sameResults(t, whole, out)
 }
 
 func TestSlurmSubmitTournamentDryRun(t *testing.T) {

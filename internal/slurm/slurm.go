@@ -322,18 +322,12 @@ func (p *Plan) Shell() string {
 	var b strings.Builder
 	b.WriteString("#!/bin/bash\n# Submits the jobs of this marslab run; every job resumes, so what is done is not played again.\nset -euo pipefail\n")
 	for j, job := range p.Jobs {
-		after := ""
+		w := []string{"--parsable"}
 		if job.After >= 0 {
-			after = "${job" + strconv.Itoa(job.After) + "%%;*}"
+			// The job id without the ";CLUSTER" sbatch may add.
+			w = append(w, `"--dependency=afterok:${job`+strconv.Itoa(job.After)+`%%;*}"`)
 		}
-		args := p.Args(j, after)
-		w := make([]string, len(args))
-		for i, a := range args {
-			w[i] = Quote(a)
-		}
-		if job.After >= 0 {
-			w[1] = `"--dependency=afterok:` + after + `"`
-		}
+		w = append(w, Quote(p.ScriptPath(job.Script)))
 		fmt.Fprintf(&b, "job%d=$(sbatch %s)\necho %s\n", j, strings.Join(w, " "), Quote(job.Label+": job ")+`"$job`+strconv.Itoa(j)+`"`)
 	}
 	return b.String()
