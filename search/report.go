@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"marslab/bots"
 	"marslab/plots"
@@ -17,7 +18,8 @@ import (
 // dir: cells.csv (every cell of every level with its games, win rate,
 // 95 % Wilson interval, racing fate and p-value), for a search of two or
 // more parameters the win-rate surface of the first two per level
-// (surface-level-K.png), and report.md linking them. figures false skips
+// (surface-level-K.png), the best cell as a parameter file (best.toml) and
+// report.md linking them. figures false skips
 // the figures.
 func WriteNarrowReport(dir string, setup *Setup, n *Narrowing, figures bool) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -35,6 +37,12 @@ func WriteNarrowReport(dir string, setup *Setup, n *Narrowing, figures bool) err
 			}
 			figs = append(figs, name)
 		}
+	}
+	best, _ := n.Best()
+	iv := best.Wilson()
+	comment := fmt.Sprintf("The best cell of the narrowing search %s (marslab sweep): %s,\nwin rate %.3f, 95 %% Wilson interval [%.3f, %.3f] over %d games of the search\n(not validated: see marslab validate).", setup.Config.Name, n.cfg.Space.Label(best.X), best.Mean(), iv.Lo, iv.Hi, best.Games)
+	if err := WriteParamFile(filepath.Join(dir, "best.toml"), setup.Field, best.X, comment); err != nil {
+		return err
 	}
 	var b bytes.Buffer
 	writeNarrowMarkdown(&b, setup, n, figs)
@@ -158,7 +166,7 @@ func writeNarrowMarkdown(b *bytes.Buffer, setup *Setup, n *Narrowing, figs []str
 		fmt.Fprintf(b, "| %d | %s | %d | %d | %d | `%s` | %.3f | [%.3f, %.3f] |\n", k+1, window(n.cfg.Space, l), len(l.Cells), l.Alive(), games,
 			n.cfg.Space.Label(bc.X), bc.Mean(), biv.Lo, biv.Hi)
 	}
-	b.WriteString("\nEvery cell: [cells.csv](cells.csv).\n")
+	b.WriteString("\nEvery cell: [cells.csv](cells.csv). The best cell's parameter file: [best.toml](best.toml) (a seat `BOT@DIR/best.toml`).\n")
 	for _, f := range figs {
 		fmt.Fprintf(b, "\n![%s](%s)\n", f, f)
 	}
@@ -191,4 +199,29 @@ func round4(v float64) float64 {
 	}
 	m := math.Pow(10, 3-math.Floor(math.Log10(math.Abs(v))))
 	return math.Round(v*m) / m
+}
+
+// WriteParamFile writes a bot parameter file (the format of
+// configs/bots/mars-paper.toml, read by mars@FILE seats): every parameter
+// of the field's bot, the searched ones set to x, the others the base's,
+// after the comment lines of comment.
+func WriteParamFile(path string, g *Games, x []float64, comment string) error {
+	seat := g.Seat(x)
+	var b bytes.Buffer
+	for _, line := range strings.Split(strings.TrimSpace(comment), "\n") {
+		fmt.Fprintf(&b, "# %s\n", line)
+	}
+	fmt.Fprintf(&b, "bot = %q\n\n[params]\n", seat.Factory.Name)
+	for _, p := range seat.Factory.Params {
+		v := seat.Params[p.Name]
+		if len(p.Choices) > 0 {
+			fmt.Fprintf(&b, "%s = %q\n", p.Name, p.Format(v))
+		} else {
+			fmt.Fprintf(&b, "%s = %s\n", p.Name, bots.FormatNum(v))
+		}
+	}
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		return fmt.Errorf("search: %w", err)
+	}
+	return nil
 }

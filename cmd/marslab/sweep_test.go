@@ -113,3 +113,32 @@ func TestSweepCommandErrors(t *testing.T) {
 		assert.ErrorContains(t, err, tc.want, "%v", tc.args)
 	}
 }
+
+func TestValidateCommand(t *testing.T) {
+	dir := t.TempDir()
+	cfg := sweepConfig(t, dir, 3)
+	out := filepath.Join(dir, "val")
+	o, err := runOut(t, "validate", cfg, "-a", "random(stop=0.9)", "-b", "random(stop=0.1)", "-blocks", "6", "-chunk", "4", "-out", out, "-workers", "2")
+	require.NoError(t, err, o)
+	assert.Contains(t, o, "over 18 games each")
+	assert.Contains(t, o, "(6 blocks)")
+	text := readText(t, filepath.Join(out, "validation.md"))
+	assert.Contains(t, text, "# Validation: random(stop=0.9) against random(stop=0.1)")
+	assert.Contains(t, text, "**Verdict:**")
+	// 2 steps x 2 candidates: 12 evaluations.
+	assert.Equal(t, 12, strings.Count(readText(t, filepath.Join(out, "log.jsonl")), "\n"))
+
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"validate", cfg, "-b", "random"}, "-a: want the candidate's seat"},
+		{[]string{"validate", cfg, "-a", "random"}, "-b: want the reference seat"},
+		{[]string{"validate", cfg, "-a", "random", "-b", "random", "-blocks", "1"}, "-blocks 1"},
+		{[]string{"validate", cfg, "-a", "aggressive", "-b", "random", "-blocks", "4"}, "a aggressive seat, but"},
+		{[]string{"validate", cfg, "-a", "random", "-b", "random", "-blocks", "4", "-sprt", "-p1", "0.4"}, "sprt p1 0.4"},
+	} {
+		_, err := runOut(t, tc.args...)
+		assert.ErrorContains(t, err, tc.want, "%v", tc.args)
+	}
+}
