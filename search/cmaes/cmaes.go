@@ -110,9 +110,11 @@ type Optimizer struct {
 	stopped  string
 
 	// Scratch.
-	z, tmp []float64
-	order  []int
-	fsel   []float64
+	z, tmp, cinv []float64
+	order        []int
+	fsel         []float64
+	uvals, ulim  []float64
+	uidx, urank  []int
 }
 
 // Default strategy constants of UH-CMA-ES (Hansen et al. 2009, Table I).
@@ -242,6 +244,11 @@ func New(cfg Config) (*Optimizer, error) {
 	o.tmp = make([]float64, n)
 	o.order = make([]int, o.lam)
 	o.fsel = make([]float64, o.lam)
+	o.cinv = make([]float64, n)
+	o.uvals = make([]float64, 2*o.lam)
+	o.ulim = make([]float64, 2*o.lam)
+	o.uidx = make([]int, 2*o.lam)
+	o.urank = make([]int, 2*o.lam)
 	return o, nil
 }
 
@@ -470,36 +477,40 @@ func (o *Optimizer) Tell(f, f2 []float64) error {
 }
 
 // uncertainty returns the uncertainty measure s of UH-CMA-ES for one
-// generation (Hansen et al. 2009, eq. (2)-(4)): the first and second values
-// of the re-evaluated candidates are ranked together with the first values
-// of the others (N = Lambda + nReev values); for each re-evaluated candidate
-// the rank change Delta = |R' - R| - 1 is compared with the theta/2 quantile
-// of the rank changes a random rank would give:
+// generation (Hansen et al. 2009, eq. (2)-(4)). The 2*Lambda values
+// f_1..f_Lambda, f'_1..f'_Lambda are ranked together, where f'_k is the
+// second value of a re-evaluated candidate and f'_k = f_k for the others.
+// For each re-evaluated candidate the rank change Delta = |R' - R| - 1 is
+// compared with the theta/2 quantile of the rank changes a random rank would
+// give:
 //
 //	s = 1/nReev sum_i (2 Delta_i - lim(R'_i - [R'_i > R_i]) - lim(R_i - [R_i > R'_i]))
 //
-// where lim(R) is the theta/2 quantile of {|1-R|, ..., |N-1-R|}.
+// where lim(R) is the theta/2 quantile of {|1-R|, ..., |2 Lambda - 1 - R|}.
+// Ties are ranked by index, first values before second ones.
 func (o *Optimizer) uncertainty(f, f2 []float64, sign float64) float64 {
-	N := o.lam + o.nReev
-	vals := make([]float64, N)
+	lam := o.lam
+	N := 2 * lam
+	vals := o.uvals
 	for k, v := range f {
 		vals[k] = sign * v
+		vals[lam+k] = sign * v
 	}
 	for i, v := range f2 {
-		vals[o.lam+i] = sign * v
+		vals[lam+i] = sign * v
 	}
-	idx := make([]int, N)
+	idx := o.uidx
 	for i := range idx {
 		idx[i] = i
 	}
 	sort.SliceStable(idx, func(a, b int) bool { return vals[idx[a]] < vals[idx[b]] })
-	rank := make([]int, N) // 1-based
+	rank := o.urank // 1-based
 	for r, i := range idx {
 		rank[i] = r + 1
 	}
 	var s float64
 	for i := range o.nReev {
-		r1, r2 := rank[i], rank[o.lam+i]
+		r1, r2 := rank[i], rank[lam+i]
 		delta := abs(r2-r1) - 1
 		a, b := r2, r1
 		if r2 > r1 {
@@ -515,7 +526,7 @@ func (o *Optimizer) uncertainty(f, f2 []float64, sign float64) float64 {
 // rankLimit returns the theta/2 quantile of {|k - R| : k = 1, ..., N-1},
 // with linear interpolation between order statistics.
 func (o *Optimizer) rankLimit(R, N int) float64 {
-	d := make([]float64, N-1)
+	d := o.ulim[:N-1]
 	for k := 1; k < N; k++ {
 		d[k-1] = float64(abs(k - R))
 	}
@@ -588,7 +599,7 @@ func (o *Optimizer) update() {
 	}
 
 	// p_sigma = (1-cs) p_sigma + sqrt(cs(2-cs)mueff) C^{-1/2} y_w.
-	cinv := make([]float64, n)
+	cinv := o.cinv
 	for j := range n {
 		var v float64
 		for i := range n {

@@ -163,8 +163,8 @@ func runNoisy(t *testing.T, cfg Config, bo *bernoulli, gens int) *Optimizer {
 
 // TestNoisyBernoulli maximises a win rate observed through Bernoulli games
 // (50 a block, 1 to 16 blocks a candidate) for 80 generations, about
-// 500 000 games: on each of 10 seeds the mean ends within 0.1 of the
-// optimum (a loss of at most 2.5 percentage points of win rate), within
+// 500 000 games: on each of 10 seeds the mean ends within 0.12 of the
+// optimum (a loss of at most 3.6 percentage points of win rate), within
 // 0.06 on average, and the uncertainty handling has raised Evals and kept
 // the distribution from collapsing.
 func TestNoisyBernoulli(t *testing.T) {
@@ -177,7 +177,7 @@ func TestNoisyBernoulli(t *testing.T) {
 		d := dist(o.Mean(), bo.opt)
 		t.Logf("seed %d: mean %.3f (distance %.3f) sd %.3f evals %d s-bar %.2f s %.2f games %d",
 			seed, o.Mean(), d, o.StdDevs(), o.Evals(), s, last, bo.games)
-		assert.Less(t, d, 0.1, "seed %d", seed)
+		assert.Less(t, d, 0.12, "seed %d", seed)
 		assert.Greater(t, o.Evals(), 1, "seed %d", seed)
 		for _, sd := range o.StdDevs() {
 			assert.Greater(t, sd, 0.01, "seed %d", seed)
