@@ -49,9 +49,11 @@ type Mark struct {
 // half way in log space) or as Cells, rectangles of any size that may
 // overlap: the cells of several narrowing levels, each level finer than the
 // one before. Larger cells are drawn first, so finer ones lie on top.
-// Contours of Cells are traced on a raster of Raster x Raster points, each
-// taking the value of the smallest cell that contains it: the lines follow
-// the drawn, piecewise constant surface (cell edges), not an interpolation.
+// Contours of Cells are traced on a raster of Raster x Raster slices, each
+// taking the value of the smallest cell that contains its centre: the lines
+// run along the edges of the drawn, piecewise constant surface (to within a
+// raster slice), not along an interpolation. Contours of a Grid are
+// gonum's (marching squares between the grid points).
 type Surface struct {
 	// Grid holds regular values; leave it empty when Cells are given.
 	Grid Grid
@@ -80,7 +82,7 @@ type Surface struct {
 	// Marks are other points, drawn as discs of their own colours with a
 	// black outline and a legend entry each.
 	Marks []Mark
-	// Raster is the number of raster points along each axis on which the
+	// Raster is the number of raster slices along each axis on which the
 	// contours of Cells are traced, at least 2; 0 means 200.
 	Raster int
 	// Width and Height are the figure's size; 0 means 16 cm x 12 cm.
@@ -276,9 +278,11 @@ func (s *Surface) dataRange(rs []Cell) (xmin, xmax, ymin, ymax float64) {
 	return xmin, xmax, ymin, ymax
 }
 
-// rasterGrid traces the smallest-cell values of Cells on an r x r raster
-// spanning the cells, evenly spaced on the axes' scales.
-func (s *Surface) rasterGrid(rs []Cell) Grid {
+// rasterGrid samples the smallest-cell values of Cells on an r x r raster
+// spanning the cells, its slices of equal width on the axes' scales: the
+// raster point of each slice is its centre, and xe and ye are the slices'
+// edges (r+1 each).
+func (s *Surface) rasterGrid(rs []Cell) (g Grid, xe, ye []float64) {
 	r := s.Raster
 	if r == 0 {
 		r = 200
@@ -289,11 +293,11 @@ func (s *Surface) rasterGrid(rs []Cell) Grid {
 		xmin, xmax = min(xmin, s.scaleX(c.X0)), max(xmax, s.scaleX(c.X1))
 		ymin, ymax = min(ymin, s.scaleY(c.Y0)), max(ymax, s.scaleY(c.Y1))
 	}
-	axis := func(lo, hi float64, logScale bool) []float64 {
-		v := make([]float64, r)
+	// axis returns the values at lo + (hi-lo)*(i+off)/r for i in [0, n).
+	axis := func(lo, hi float64, logScale bool, n int, off float64) []float64 {
+		v := make([]float64, n)
 		for i := range v {
-			// Raster points at the centres of r equal slices.
-			u := lo + (hi-lo)*(float64(i)+0.5)/float64(r)
+			u := lo + (hi-lo)*(float64(i)+off)/float64(r)
 			if logScale {
 				u = math.Pow(10, u)
 			}
@@ -301,7 +305,8 @@ func (s *Surface) rasterGrid(rs []Cell) Grid {
 		}
 		return v
 	}
-	g := Grid{X: axis(xmin, xmax, s.LogX), Y: axis(ymin, ymax, s.LogY), Z: make([]float64, r*r)}
+	g = Grid{X: axis(xmin, xmax, s.LogX, r, 0.5), Y: axis(ymin, ymax, s.LogY, r, 0.5), Z: make([]float64, r*r)}
+	xe, ye = axis(xmin, xmax, s.LogX, r+1, 0), axis(ymin, ymax, s.LogY, r+1, 0)
 	for i := range g.Z {
 		g.Z[i] = math.NaN()
 	}
@@ -318,7 +323,66 @@ func (s *Surface) rasterGrid(rs []Cell) Grid {
 			}
 		}
 	}
-	return g
+	return g, xe, ye
+}
+
+// stepContours draws the contour lines of a piecewise constant raster: at
+// each level, the edges between neighbouring raster slices of which one is
+// at or above the level and the other below (NaN slices have no edges).
+// Runs of such edges along a slice boundary are joined into one line. The
+// lines are drawn in a fixed order, so the figure's bytes do not vary.
+type stepContours struct {
+	g      Grid
+	xe, ye []float64
+	levels []float64
+	style  draw.LineStyle
+}
+
+// Plot implements plot.Plotter.
+func (sc *stepContours) Plot(c draw.Canvas, plt *plot.Plot) {
+	trX, trY := plt.Transforms(&c)
+	nx, ny := len(sc.g.X), len(sc.g.Y)
+	z := func(col, row int) float64 { return sc.g.Z[row*nx+col] }
+	crosses := func(a, b, level float64) bool {
+		return !math.IsNaN(a) && !math.IsNaN(b) && (a >= level) != (b >= level)
+	}
+	c.SetLineStyle(sc.style)
+	line := func(x0, y0, x1, y1 float64) {
+		var pa vg.Path
+		pa.Move(vg.Point{X: trX(x0), Y: trY(y0)})
+		pa.Line(vg.Point{X: trX(x1), Y: trY(y1)})
+		c.Stroke(pa)
+	}
+	for _, level := range sc.levels {
+		// Vertical lines between columns col-1 and col.
+		for col := 1; col < nx; col++ {
+			start := -1
+			for row := 0; row <= ny; row++ {
+				on := row < ny && crosses(z(col-1, row), z(col, row), level)
+				if on && start < 0 {
+					start = row
+				}
+				if !on && start >= 0 {
+					line(sc.xe[col], sc.ye[start], sc.xe[col], sc.ye[row])
+					start = -1
+				}
+			}
+		}
+		// Horizontal lines between rows row-1 and row.
+		for row := 1; row < ny; row++ {
+			start := -1
+			for col := 0; col <= nx; col++ {
+				on := col < nx && crosses(z(col, row-1), z(col, row), level)
+				if on && start < 0 {
+					start = col
+				}
+				if !on && start >= 0 {
+					line(sc.xe[start], sc.ye[row], sc.xe[col], sc.ye[row])
+					start = -1
+				}
+			}
+		}
+	}
 }
 
 // Save draws the surface into path (.png, .svg or .pdf), leaving path alone
@@ -359,17 +423,17 @@ func (s *Surface) Write(w io.Writer, format string) error {
 	p.X.Label.Text = s.XLabel
 	p.Y.Label.Text = s.YLabel
 	p.Add(&rectPlotter{rects: rs, cm: cm, lo: lo, hi: hi})
-	if len(s.Contours) > 0 {
-		var g Grid
-		if len(s.Cells) == 0 {
-			g = s.Grid
-		} else {
-			g = s.rasterGrid(rs)
-		}
-		ct := plotter.NewContour(gridXYZ{&g}, s.Contours, nil)
+	contourStyle := draw.LineStyle{Color: color.Black, Width: vg.Points(1.2)}
+	switch {
+	case len(s.Contours) == 0:
+	case len(s.Cells) == 0:
+		ct := plotter.NewContour(gridXYZ{&s.Grid}, s.Contours, nil)
 		ct.Min, ct.Max = lo, hi
-		ct.LineStyles = []draw.LineStyle{{Color: color.Black, Width: vg.Points(1.2)}}
+		ct.LineStyles = []draw.LineStyle{contourStyle}
 		p.Add(ct)
+	default:
+		g, xe, ye := s.rasterGrid(rs)
+		p.Add(&stepContours{g: g, xe: xe, ye: ye, levels: s.Contours, style: contourStyle})
 	}
 	if err := s.addOverlays(p); err != nil {
 		return err

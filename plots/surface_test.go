@@ -105,10 +105,12 @@ func TestSurfaceCells(t *testing.T) {
 	rs := s.rects()
 	assert.Equal(t, []Cell{coarse, {1, 2, 0, 1, 0.5}, fine}, rs, "largest first, ties in the given order")
 
-	g := s.rasterGrid(rs)
+	g, xe, ye := s.rasterGrid(rs)
 	require.NoError(t, g.Validate())
 	assert.InDeltaSlice(t, []float64{0.125, 0.375, 0.625, 0.875, 1.125, 1.375, 1.625, 1.875}, g.X, 1e-12)
 	assert.InDeltaSlice(t, []float64{0.0625, 0.1875, 0.3125, 0.4375, 0.5625, 0.6875, 0.8125, 0.9375}, g.Y, 1e-12)
+	assert.InDeltaSlice(t, []float64{0, 0.25, 0.5, 0.75, 1, 1.25, 1.5, 1.75, 2}, xe, 1e-12)
+	assert.InDeltaSlice(t, []float64{0, 0.125, 0.25, 0.375, 0.5, 0.625, 0.75, 0.875, 1}, ye, 1e-12)
 	at := func(col, row int) float64 { return g.Z[row*8+col] }
 	assert.Equal(t, 0.9, at(1, 2), "(0.375, 0.3125) lies in the fine cell")
 	assert.Equal(t, 0.1, at(0, 0), "(0.125, 0.0625) lies only in the coarse cell")
@@ -116,7 +118,7 @@ func TestSurfaceCells(t *testing.T) {
 
 	// On a log axis the raster is evenly spaced in log space.
 	l := Surface{Cells: []Cell{{1, 100, 0, 1, 0.5}}, LogX: true, Raster: 2}
-	lg := l.rasterGrid(l.rects())
+	lg, _, _ := l.rasterGrid(l.rects())
 	assert.InDeltaSlice(t, []float64{math.Pow(10, 0.5), math.Pow(10, 1.5)}, lg.X, 1e-9)
 	assert.InDeltaSlice(t, []float64{1, 10, 100, 1000}, axisEdges([]float64{math.Sqrt(10), math.Sqrt(1000)}, true)[:2], 1e-9)
 }
