@@ -12,13 +12,14 @@ import (
 
 	"marslab/bots"
 	"marslab/plots"
+	"marslab/stats"
 )
 
 // WriteNarrowReport writes the report of a finished narrowing search to
 // dir: cells.csv (every cell of every level with its games, win rate,
 // 95 % Wilson interval, racing fate and p-value), for a search of two or
 // more parameters the win-rate surface of the first two per level
-// (surface-level-K.png), the best cell as a parameter file (best.toml) and
+// (surface-level-K.png, surface.png, halfwidth.png, slice-NAME.png), the best cell as a parameter file (best.toml) and
 // report.md linking them. figures false skips
 // the figures.
 func WriteNarrowReport(dir string, setup *Setup, n *Narrowing, figures bool) error {
@@ -29,13 +30,11 @@ func WriteNarrowReport(dir string, setup *Setup, n *Narrowing, figures bool) err
 		return err
 	}
 	var figs []string
-	if figures && len(n.cfg.Space) >= 2 {
-		for k := range n.levels {
-			name := fmt.Sprintf("surface-level-%d.png", k+1)
-			if err := surface(&n.levels[k], n.cfg.Space, fmt.Sprintf("%s: level %d win rate", setup.Config.Name, k+1)).Save(filepath.Join(dir, name)); err != nil {
-				return fmt.Errorf("search: %s: %w", name, err)
-			}
-			figs = append(figs, name)
+	if figures {
+		ref := SeatValues(n.cfg.Space, setup.Field.Base.Params)
+		var err error
+		if figs, err = narrowFigures(dir, setup.Config.Name, n, ref, setup.Config.Base); err != nil {
+			return err
 		}
 	}
 	best, _ := n.Best()
@@ -52,52 +51,181 @@ func WriteNarrowReport(dir string, setup *Setup, n *Narrowing, figures bool) err
 	return nil
 }
 
-// axisValue is the plotted coordinate of value v of d: log10 for a
-// log-scale parameter.
-func axisValue(d Dim, v float64) float64 {
-	if d.Param.Log {
-		return math.Log10(v)
+// narrowFigures draws the figures of a narrowing search of two or more
+// parameters over its first two: the win-rate surface of each level with
+// the next level's window and the level's best cell, all levels combined
+// with every window, the 95 % interval half-widths, and a slice through the
+// best cell along each parameter. ref, when not nil, holds reference values
+// (the base's) marked on every figure. It returns the file names.
+func narrowFigures(dir string, name string, n *Narrowing, ref []float64, refLabel string) ([]string, error) {
+	sp := n.cfg.Space
+	var files []string
+	save := func(file string, fig interface{ Save(string) error }) error {
+		if err := fig.Save(filepath.Join(dir, file)); err != nil {
+			return fmt.Errorf("search: %s: %w", file, err)
+		}
+		files = append(files, file)
+		return nil
 	}
-	return v
-}
-
-func axisLabel(d Dim) string {
-	if d.Param.Log {
-		return "log10 " + d.Param.Name
+	best, _ := n.Best()
+	if len(sp) >= 2 {
+		var wins []plots.Window
+		var all, half []plots.Cell
+		for k := range n.levels {
+			l := &n.levels[k]
+			if levelGames(l) == 0 {
+				continue
+			}
+			cells, halves := levelCells(l, sp)
+			all = append(all, cells...)
+			half = append(half, halves...)
+			wins = append(wins, plots.Window{Level: k + 1, X0: sp[0].Value(l.Lo[0]), X1: sp[0].Value(l.Hi[0]), Y0: sp[1].Value(l.Lo[1]), Y1: sp[1].Value(l.Hi[1])})
+			lb := &l.Cells[l.Best]
+			fig := &plots.Surface{Cells: cells, Title: fmt.Sprintf("%s: level %d win rate", name, k+1),
+				XLabel: sp[0].Param.Name, YLabel: sp[1].Param.Name, ColorLabel: "win rate", LogX: sp[0].Param.Log, LogY: sp[1].Param.Log,
+				Windows: append([]plots.Window(nil), wins...), Best: &plots.Mark{X: lb.X[0], Y: lb.X[1], Label: "best of level " + strconv.Itoa(k+1)}}
+			if k+1 < len(n.levels) {
+				nl := &n.levels[k+1]
+				fig.Windows = append(fig.Windows, plots.Window{Level: k + 2, X0: sp[0].Value(nl.Lo[0]), X1: sp[0].Value(nl.Hi[0]), Y0: sp[1].Value(nl.Lo[1]), Y1: sp[1].Value(nl.Hi[1])})
+			}
+			addRef(fig, ref, refLabel)
+			if err := save(fmt.Sprintf("surface-level-%d.png", k+1), fig); err != nil {
+				return files, err
+			}
+		}
+		fig := &plots.Surface{Cells: all, Title: name + ": win rate, every level", XLabel: sp[0].Param.Name, YLabel: sp[1].Param.Name,
+			ColorLabel: "win rate", LogX: sp[0].Param.Log, LogY: sp[1].Param.Log, Windows: wins, Contours: contours(all),
+			Best: &plots.Mark{X: best.X[0], Y: best.X[1], Label: "best"}}
+		addRef(fig, ref, refLabel)
+		if err := save("surface.png", fig); err != nil {
+			return files, err
+		}
+		hw := &plots.Surface{Cells: half, Title: name + ": 95 % interval half-width", XLabel: sp[0].Param.Name, YLabel: sp[1].Param.Name,
+			ColorLabel: "half-width", Palette: "black-body", LogX: sp[0].Param.Log, LogY: sp[1].Param.Log, Windows: wins}
+		if err := save("halfwidth.png", hw); err != nil {
+			return files, err
+		}
 	}
-	return d.Param.Name
-}
-
-// surface returns the heat map of a level's win rates over its first two
-// dimensions (the mean over the other dimensions' cells).
-func surface(l *Level, s Space, title string) *plots.HeatMap {
-	xs := make([]float64, len(l.Axes[0]))
-	for i, v := range l.Axes[0] {
-		xs[i] = axisValue(s[0], v)
-	}
-	ys := make([]float64, len(l.Axes[1]))
-	for i, v := range l.Axes[1] {
-		ys[i] = axisValue(s[1], v)
-	}
-	sum := make([]float64, len(xs)*len(ys))
-	cnt := make([]float64, len(sum))
-	for c := range l.Cells {
-		cell := &l.Cells[c]
-		if cell.Games == 0 {
+	// Slices through the best cell of the last level played.
+	_, lvl := n.Best()
+	for i, d := range sp {
+		var xs, ys, lo, hi []float64
+		for c := range lvl.Cells {
+			cell := &lvl.Cells[c]
+			same := cell.Games > 0
+			for j := range sp {
+				if j != i && cell.X[j] != best.X[j] {
+					same = false
+				}
+			}
+			if !same {
+				continue
+			}
+			iv := cell.Wilson()
+			xs, ys, lo, hi = append(xs, cell.X[i]), append(ys, cell.Mean()), append(lo, iv.Lo), append(hi, iv.Hi)
+		}
+		if len(xs) < 2 {
 			continue
 		}
-		k := cell.Index[1]*len(xs) + cell.Index[0]
-		sum[k] += float64(cell.Wins)
-		cnt[k] += float64(cell.Games)
-	}
-	z := make([]float64, len(sum))
-	for i := range z {
-		z[i] = math.NaN()
-		if cnt[i] > 0 {
-			z[i] = sum[i] / cnt[i]
+		fig := &plots.SliceChart{Series: []plots.Series{{Name: "win rate (95 % Wilson)", X: xs, Y: ys, Lo: lo, Hi: hi}},
+			Title: fmt.Sprintf("%s: slice along %s through the best cell", name, d.Param.Name), XLabel: d.Param.Name, YLabel: "win rate",
+			LogX: d.Param.Log, Refs: []plots.RefLine{{X: best.X[i], Label: "best"}}}
+		if ref != nil && ref[i] != best.X[i] {
+			fig.Refs = append(fig.Refs, plots.RefLine{X: ref[i], Label: refLabel})
+		}
+		if err := save(fmt.Sprintf("slice-%s.png", d.Param.Name), fig); err != nil {
+			return files, err
 		}
 	}
-	return &plots.HeatMap{Grid: plots.Grid{X: xs, Y: ys, Z: z}, Title: title, XLabel: axisLabel(s[0]), YLabel: axisLabel(s[1]), ColorLabel: "win rate"}
+	return files, nil
+}
+
+func addRef(fig *plots.Surface, ref []float64, label string) {
+	if ref != nil {
+		fig.Marks = append(fig.Marks, plots.Mark{X: ref[0], Y: ref[1], Label: label})
+	}
+}
+
+// contours returns two levels for a surface: a quarter and three quarters
+// of the way from its lowest to its highest value.
+func contours(cells []plots.Cell) []float64 {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, c := range cells {
+		if !math.IsNaN(c.Z) {
+			lo, hi = math.Min(lo, c.Z), math.Max(hi, c.Z)
+		}
+	}
+	if !(hi > lo) {
+		return nil
+	}
+	return []float64{round4(lo + (hi-lo)/4), round4(lo + 3*(hi-lo)/4)}
+}
+
+func levelGames(l *Level) int {
+	n := 0
+	for c := range l.Cells {
+		n += l.Cells[c].Games
+	}
+	return n
+}
+
+// levelCells returns a level's cells as rectangles over its first two
+// dimensions (each reaching half way to its neighbours, in the normalised
+// coordinates), with the win rate and with the 95 % interval half-width;
+// cells differing in further dimensions are pooled.
+func levelCells(l *Level, sp Space) (rate, half []plots.Cell) {
+	edges := func(i int) []float64 {
+		ax := l.Axes[i]
+		e := make([]float64, len(ax)+1)
+		us := make([]float64, len(ax))
+		for k, v := range ax {
+			us[k] = sp[i].Unit(v)
+		}
+		for k := range e {
+			switch {
+			case len(ax) == 1:
+				e[k] = []float64{l.Lo[i], l.Hi[i]}[k]
+			case k == 0:
+				e[k] = math.Max(0, us[0]-(us[1]-us[0])/2)
+			case k == len(ax):
+				e[k] = math.Min(1, us[k-1]+(us[k-1]-us[k-2])/2)
+			default:
+				e[k] = (us[k-1] + us[k]) / 2
+			}
+			e[k] = valueAt(sp[i], e[k])
+		}
+		return e
+	}
+	ex, ey := edges(0), edges(1)
+	nx := len(l.Axes[0])
+	wins := make([]int, nx*len(l.Axes[1]))
+	games := make([]int, len(wins))
+	for c := range l.Cells {
+		cell := &l.Cells[c]
+		k := cell.Index[1]*nx + cell.Index[0]
+		wins[k] += cell.Wins
+		games[k] += cell.Games
+	}
+	for k := range wins {
+		if games[k] == 0 {
+			continue
+		}
+		ix, iy := k%nx, k/nx
+		iv, _ := stats.Wilson(wins[k], games[k], 0.95)
+		r := plots.Cell{X0: ex[ix], X1: ex[ix+1], Y0: ey[iy], Y1: ey[iy+1], Z: float64(wins[k]) / float64(games[k])}
+		rate = append(rate, r)
+		r.Z = iv.Width() / 2
+		half = append(half, r)
+	}
+	return rate, half
+}
+
+// valueAt is Dim.Value without rounding: the continuous value at u.
+func valueAt(d Dim, u float64) float64 {
+	if d.Param.Log {
+		return math.Exp(math.Log(d.Lo) + u*(math.Log(d.Hi)-math.Log(d.Lo)))
+	}
+	return d.Lo + u*(d.Hi-d.Lo)
 }
 
 func writeCellsCSV(path string, n *Narrowing) error {
