@@ -57,38 +57,13 @@ func WriteEvolveReport(dir string, setup *Setup, e *Evolve, figures bool) error 
 	}
 	var figs []string
 	if figures && len(gens) > 0 {
-		x := make([]float64, len(gens))
-		mean := plots.Series{Name: "distribution mean (95 % Wilson)"}
-		best := plots.Series{Name: "best sample (luckiest: not an estimate)"}
-		for k := range gens {
-			g := &gens[k]
-			x[k] = float64(k + 1)
-			iv := g.Wilson()
-			mean.Y = append(mean.Y, float64(g.Wins)/float64(g.Games))
-			mean.Lo, mean.Hi = append(mean.Lo, iv.Lo), append(mean.Hi, iv.Hi)
-			best.Y = append(best.Y, g.BestScore)
-		}
-		mean.X, best.X = x, x
-		conv := &plots.BandChart{Series: []plots.Series{mean, best}, Title: setup.Config.Name + ": CMA-ES convergence", XLabel: "generation", YLabel: "win rate"}
-		if err := conv.Save(filepath.Join(dir, "convergence.png")); err != nil {
-			return fmt.Errorf("search: convergence.png: %w", err)
-		}
-		tr := &plots.TraceChart{Title: setup.Config.Name + ": distribution mean ± one standard deviation", XLabel: "generation"}
-		for i, d := range sp {
-			s := plots.Series{Name: "mean", X: x}
-			for k := range gens {
-				g := &gens[k]
-				u := sp.Units(g.Mean)[i]
-				s.Y = append(s.Y, g.Mean[i])
-				s.Lo = append(s.Lo, valueAt(d, max(0, u-g.StdDevs[i])))
-				s.Hi = append(s.Hi, valueAt(d, min(1, u+g.StdDevs[i])))
+		for _, f := range e.Figures(setup.Config.Name) {
+			file := f.Name + ".png"
+			if err := f.Fig.Save(filepath.Join(dir, file)); err != nil {
+				return fmt.Errorf("search: %s: %w", file, err)
 			}
-			tr.Panels = append(tr.Panels, plots.TracePanel{YLabel: d.Param.Name, Series: []plots.Series{s}, LogY: d.Param.Log, YMin: d.Lo, YMax: d.Hi})
+			figs = append(figs, file)
 		}
-		if err := tr.Save(filepath.Join(dir, "traces.png")); err != nil {
-			return fmt.Errorf("search: traces.png: %w", err)
-		}
-		figs = []string{"convergence.png", "traces.png"}
 	}
 	var m bytes.Buffer
 	c := setup.Config
@@ -109,4 +84,42 @@ func WriteEvolveReport(dir string, setup *Setup, e *Evolve, figures bool) error 
 		return fmt.Errorf("search: %w", err)
 	}
 	return nil
+}
+
+// Figures returns the figures of a CMA-ES search titled with name: the
+// distribution mean's win rate per generation with its 95 % band and the
+// best sample's score (convergence), and the mean of each parameter with
+// ± one standard deviation of the distribution (traces).
+func (e *Evolve) Figures(name string) []Figure {
+	gens := e.gens
+	if len(gens) == 0 {
+		return nil
+	}
+	sp := e.cfg.Space
+	x := make([]float64, len(gens))
+	mean := plots.Series{Name: "distribution mean (95 % Wilson)"}
+	best := plots.Series{Name: "best sample (luckiest: not an estimate)"}
+	for k := range gens {
+		g := &gens[k]
+		x[k] = float64(k + 1)
+		iv := g.Wilson()
+		mean.Y = append(mean.Y, float64(g.Wins)/float64(g.Games))
+		mean.Lo, mean.Hi = append(mean.Lo, iv.Lo), append(mean.Hi, iv.Hi)
+		best.Y = append(best.Y, g.BestScore)
+	}
+	mean.X, best.X = x, x
+	conv := &plots.BandChart{Series: []plots.Series{mean, best}, Title: name + ": CMA-ES convergence", XLabel: "generation", YLabel: "win rate"}
+	tr := &plots.TraceChart{Title: name + ": distribution mean ± one standard deviation", XLabel: "generation"}
+	for i, d := range sp {
+		s := plots.Series{Name: "mean", X: x}
+		for k := range gens {
+			g := &gens[k]
+			u := sp.Units(g.Mean)[i]
+			s.Y = append(s.Y, g.Mean[i])
+			s.Lo = append(s.Lo, valueAt(d, max(0, u-g.StdDevs[i])))
+			s.Hi = append(s.Hi, valueAt(d, min(1, u+g.StdDevs[i])))
+		}
+		tr.Panels = append(tr.Panels, plots.TracePanel{YLabel: d.Param.Name, Series: []plots.Series{s}, LogY: d.Param.Log, YMin: d.Lo, YMax: d.Hi})
+	}
+	return []Figure{{"convergence", conv}, {"traces", tr}}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -51,22 +52,42 @@ func WriteNarrowReport(dir string, setup *Setup, n *Narrowing, figures bool) err
 	return nil
 }
 
-// narrowFigures draws the figures of a narrowing search of two or more
-// parameters over its first two: the win-rate surface of each level with
-// the next level's window and the level's best cell, all levels combined
-// with every window, the 95 % interval half-widths, and a slice through the
-// best cell along each parameter. ref, when not nil, holds reference values
-// (the base's) marked on every figure. It returns the file names.
+// narrowFigures draws the figures of a narrowing search (see
+// Narrowing.Figures) into dir and returns their file names.
 func narrowFigures(dir string, name string, n *Narrowing, ref []float64, refLabel string) ([]string, error) {
-	sp := n.cfg.Space
 	var files []string
-	save := func(file string, fig interface{ Save(string) error }) error {
-		if err := fig.Save(filepath.Join(dir, file)); err != nil {
-			return fmt.Errorf("search: %s: %w", file, err)
+	for _, f := range n.Figures(name, ref, refLabel) {
+		file := f.Name + ".png"
+		if err := f.Fig.Save(filepath.Join(dir, file)); err != nil {
+			return files, fmt.Errorf("search: %s: %w", file, err)
 		}
 		files = append(files, file)
-		return nil
 	}
+	return files, nil
+}
+
+// Figure is a named figure of a search's report.
+type Figure struct {
+	// Name is the file's base name, e.g. "surface" or "slice-W_p".
+	Name string
+	// Fig draws itself (a plots figure).
+	Fig interface {
+		Save(path string) error
+		Write(w io.Writer, format string) error
+	}
+}
+
+// Figures returns the figures of a narrowing search, titled with name:
+// for two or more parameters, over the first two, the win-rate surface of
+// each level with the windows so far and the next one and the level's best
+// cell (surface-level-K), all levels combined with every window, contours
+// and the best cell (surface), and the 95 % interval half-widths
+// (halfwidth); and a slice through the best cell of the last level along
+// each parameter (slice-NAME). ref, when not nil, holds reference values
+// (e.g. the paper's) marked on every figure as refLabel.
+func (n *Narrowing) Figures(name string, ref []float64, refLabel string) []Figure {
+	sp := n.cfg.Space
+	var figs []Figure
 	best, _ := n.Best()
 	if len(sp) >= 2 {
 		var wins []plots.Window
@@ -89,24 +110,17 @@ func narrowFigures(dir string, name string, n *Narrowing, ref []float64, refLabe
 				fig.Windows = append(fig.Windows, plots.Window{Level: k + 2, X0: sp[0].Value(nl.Lo[0]), X1: sp[0].Value(nl.Hi[0]), Y0: sp[1].Value(nl.Lo[1]), Y1: sp[1].Value(nl.Hi[1])})
 			}
 			addRef(fig, ref, refLabel)
-			if err := save(fmt.Sprintf("surface-level-%d.png", k+1), fig); err != nil {
-				return files, err
-			}
+			figs = append(figs, Figure{fmt.Sprintf("surface-level-%d", k+1), fig})
 		}
 		fig := &plots.Surface{Cells: all, Title: name + ": win rate, every level", XLabel: sp[0].Param.Name, YLabel: sp[1].Param.Name,
 			ColorLabel: "win rate", LogX: sp[0].Param.Log, LogY: sp[1].Param.Log, Windows: wins, Contours: contours(all),
 			Best: &plots.Mark{X: best.X[0], Y: best.X[1], Label: "best"}}
 		addRef(fig, ref, refLabel)
-		if err := save("surface.png", fig); err != nil {
-			return files, err
-		}
+		figs = append(figs, Figure{"surface", fig})
 		hw := &plots.Surface{Cells: half, Title: name + ": 95 % interval half-width", XLabel: sp[0].Param.Name, YLabel: sp[1].Param.Name,
 			ColorLabel: "half-width", Palette: "black-body", LogX: sp[0].Param.Log, LogY: sp[1].Param.Log, Windows: wins}
-		if err := save("halfwidth.png", hw); err != nil {
-			return files, err
-		}
+		figs = append(figs, Figure{"halfwidth", hw})
 	}
-	// Slices through the best cell of the last level played.
 	_, lvl := n.Best()
 	for i, d := range sp {
 		var xs, ys, lo, hi []float64
@@ -133,11 +147,9 @@ func narrowFigures(dir string, name string, n *Narrowing, ref []float64, refLabe
 		if ref != nil && ref[i] != best.X[i] {
 			fig.Refs = append(fig.Refs, plots.RefLine{X: ref[i], Label: refLabel})
 		}
-		if err := save(fmt.Sprintf("slice-%s.png", d.Param.Name), fig); err != nil {
-			return files, err
-		}
+		figs = append(figs, Figure{"slice-" + d.Param.Name, fig})
 	}
-	return files, nil
+	return figs
 }
 
 func addRef(fig *plots.Surface, ref []float64, label string) {

@@ -600,3 +600,33 @@ func (p *progress) finish() {
 		p.on = false
 	}
 }
+
+// Play runs every step of method m with ev in memory, without a log: for
+// experiments that keep only the result (a notebook). progress, when not
+// nil, is called after each step.
+func Play(ctx context.Context, m Method, ev Evaluator, progress func(step int)) error {
+	for s := 0; s < m.Steps(); s++ {
+		evals, err := m.Next()
+		if err != nil {
+			return fmt.Errorf("search: step %d: %w", s, err)
+		}
+		res := make([]Result, len(evals))
+		n, err := ev.Evaluate(ctx, evals, func(k int, r Result) error {
+			res[k] = r
+			return nil
+		})
+		if err != nil {
+			return fmt.Errorf("search: step %d: %w", s, err)
+		}
+		if n != len(evals) {
+			return fmt.Errorf("search: step %d: %d of %d evaluations played", s, n, len(evals))
+		}
+		if err := m.Tell(res); err != nil {
+			return fmt.Errorf("search: step %d: %w", s, err)
+		}
+		if progress != nil {
+			progress(s)
+		}
+	}
+	return nil
+}

@@ -48,6 +48,9 @@ type ValidateConfig struct {
 	// SPRT, when not nil, stops the validation as soon as the sequential
 	// test decides (checked after every step).
 	SPRT *SPRT
+	// First is the first block, counted from ValidationBlock0, so that
+	// several validations of one experiment can play different deals.
+	First int
 }
 
 // Validation is the Method of a validation: each step plays A (candidate
@@ -74,6 +77,8 @@ func NewValidation(cfg ValidateConfig) (*Validation, error) {
 		return nil, fmt.Errorf("search: validation: blocks %d: want >= 2", cfg.Blocks)
 	case cfg.Chunk < 1:
 		return nil, fmt.Errorf("search: validation: chunk %d: want >= 1", cfg.Chunk)
+	case cfg.First < 0 || cfg.First > 1<<29:
+		return nil, fmt.Errorf("search: validation: first block %d: want 0..2^29", cfg.First)
 	}
 	if cfg.SPRT != nil {
 		if err := cfg.SPRT.Check(); err != nil {
@@ -97,7 +102,7 @@ func (v *Validation) Next() ([]Eval, error) {
 	var ev []Eval
 	for c, x := range [][]float64{v.cfg.A, v.cfg.B} {
 		for b := first; b < last; b++ {
-			ev = append(ev, Eval{Cand: c, X: x, Block: ValidationBlock0 + b})
+			ev = append(ev, Eval{Cand: c, X: x, Block: ValidationBlock0 + v.cfg.First + b})
 		}
 	}
 	return ev, nil
@@ -247,10 +252,11 @@ func (s *Setup) ValidationFingerprint(a, b string, cfg ValidateConfig) []byte {
 		Seed      uint64     `json:"seed"`
 		Blocks    int        `json:"blocks"`
 		Chunk     int        `json:"chunk"`
+		First     int        `json:"first,omitempty"`
 		SPRT      *SPRT      `json:"sprt,omitempty"`
 	}{Format: "marslab-search/1", Method: "validate", Name: s.Config.Name, A: a, B: b, ValuesA: cfg.A, ValuesB: cfg.B,
 		Players: g.Players, Sample: g.Sample, Rules: g.Rules.Name, RulesSHA: s.RulesSHA256, Map: g.Map.Name, MapSHA: s.MapSHA256,
-		Seed: g.Seed, Blocks: cfg.Blocks, Chunk: cfg.Chunk, SPRT: cfg.SPRT}
+		Seed: g.Seed, Blocks: cfg.Blocks, Chunk: cfg.Chunk, First: cfg.First, SPRT: cfg.SPRT}
 	for _, o := range g.Opponents {
 		v.Opponents = append(v.Opponents, seatInfo(o))
 	}
