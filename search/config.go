@@ -97,22 +97,28 @@ type NarrowSection struct {
 	Zoom   float64 `toml:"zoom" json:"zoom"`
 }
 
-// CMAESSection is the [cmaes] table.
+// CMAESSection is the [cmaes] table (see EvolveConfig).
 type CMAESSection struct {
 	// Generations is the number of generations, >= 1.
 	Generations int `toml:"generations" json:"generations"`
 	// Lambda is the population size (0 = 4 + floor(3 ln d)).
 	Lambda int `toml:"lambda" json:"lambda"`
-	// Sigma is the initial step size in normalised coordinates, in (0, 1].
+	// Sigma is the initial step size in normalised coordinates, in (0, 1]
+	// (0 = 0.3).
 	Sigma float64 `toml:"sigma" json:"sigma"`
-	// Blocks is the number of blocks each candidate plays per generation.
-	Blocks int `toml:"blocks" json:"blocks"`
-	// Reeval is the number of the population re-evaluated on fresh blocks
-	// each generation to measure the noise (UH-CMA-ES), >= 0.
-	Reeval int `toml:"reeval" json:"reeval"`
+	// Blocks is the number of blocks each candidate plays per generation
+	// at first, MaxBlocks the most the uncertainty handling may ask for
+	// (0 = 4 x blocks).
+	Blocks    int `toml:"blocks" json:"blocks"`
+	MaxBlocks int `toml:"max_blocks" json:"max_blocks"`
+	// Reeval turns on the UH-CMA-ES re-evaluation of part of each
+	// generation on fresh blocks.
+	Reeval bool `toml:"reeval" json:"reeval"`
 	// MeanBlocks is the number of blocks the distribution mean plays each
-	// generation (the reported estimate), >= 0.
-	MeanBlocks int `toml:"mean_blocks" json:"mean_blocks"`
+	// generation (0 = blocks); FinalBlocks those of the final mean
+	// (0 = 10 x blocks).
+	MeanBlocks  int `toml:"mean_blocks" json:"mean_blocks"`
+	FinalBlocks int `toml:"final_blocks" json:"final_blocks"`
 }
 
 // ValidateSection is the [validate] table.
@@ -227,10 +233,12 @@ func ParseConfig(source string, data []byte) (*Config, error) {
 			return nil, bad("cmaes.sigma", "%v: want in (0, 1] (0 = 0.3)", c.Sigma)
 		case c.Blocks < 1:
 			return nil, bad("cmaes.blocks", "%d: want >= 1", c.Blocks)
-		case c.Reeval < 0:
-			return nil, bad("cmaes.reeval", "%d: want >= 0", c.Reeval)
+		case c.MaxBlocks != 0 && c.MaxBlocks < c.Blocks:
+			return nil, bad("cmaes.max_blocks", "%d: want >= blocks = %d (0 = 4 x blocks)", c.MaxBlocks, c.Blocks)
 		case c.MeanBlocks < 0:
-			return nil, bad("cmaes.mean_blocks", "%d: want >= 0", c.MeanBlocks)
+			return nil, bad("cmaes.mean_blocks", "%d: want >= 1 (0 = blocks)", c.MeanBlocks)
+		case c.FinalBlocks < 0:
+			return nil, bad("cmaes.final_blocks", "%d: want >= 1 (0 = 10 x blocks)", c.FinalBlocks)
 		}
 	}
 	if v := f.Validate; v != nil {
@@ -255,8 +263,19 @@ func ParseConfig(source string, data []byte) (*Config, error) {
 			n.Zoom = 0.5
 		}
 	}
-	if m := c.CMAES; m != nil && m.Sigma == 0 {
-		m.Sigma = 0.3
+	if m := c.CMAES; m != nil {
+		if m.Sigma == 0 {
+			m.Sigma = 0.3
+		}
+		if m.MaxBlocks == 0 {
+			m.MaxBlocks = 4 * m.Blocks
+		}
+		if m.MeanBlocks == 0 {
+			m.MeanBlocks = m.Blocks
+		}
+		if m.FinalBlocks == 0 {
+			m.FinalBlocks = 10 * m.Blocks
+		}
 	}
 	return c, nil
 }
@@ -350,6 +369,25 @@ func (s *Setup) NarrowConfig() (NarrowConfig, error) {
 	cfg := NarrowConfig{Space: s.Space, Points: pts, Levels: n.Levels, Rounds: n.Rounds, Blocks: n.Blocks, Alpha: n.Alpha, Margin: n.Margin, Zoom: n.Zoom}
 	if err := cfg.Check(); err != nil {
 		return cfg, fmt.Errorf("%s: [narrow]: %w", s.Config.Source, err)
+	}
+	return cfg, nil
+}
+
+// EvolveConfig returns the CMA-ES config of the [cmaes] section, starting
+// from the base seat's values.
+func (s *Setup) EvolveConfig() (EvolveConfig, error) {
+	m := s.Config.CMAES
+	if m == nil {
+		return EvolveConfig{}, fmt.Errorf("%s: no [cmaes] table (marslab evolve needs one)", s.Config.Source)
+	}
+	start := make([]float64, len(s.Space))
+	for i, d := range s.Space {
+		start[i] = min(d.Hi, max(d.Lo, s.Field.Base.Params[d.Param.Name]))
+	}
+	cfg := EvolveConfig{Space: s.Space, Start: start, Generations: m.Generations, Lambda: m.Lambda, Sigma: m.Sigma,
+		Blocks: m.Blocks, MaxBlocks: m.MaxBlocks, Reeval: m.Reeval, MeanBlocks: m.MeanBlocks, FinalBlocks: m.FinalBlocks, Seed: s.Config.Seed}
+	if _, err := NewEvolve(cfg); err != nil {
+		return cfg, fmt.Errorf("%s: [cmaes]: %w", s.Config.Source, err)
 	}
 	return cfg, nil
 }

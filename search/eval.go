@@ -30,9 +30,11 @@ type Result struct {
 	Wins int
 	// Stalemates counts the games that ended at the round limit.
 	Stalemates int
-	// Place[r] is the candidate's finishing position (1 = winner) in the
-	// game where it sat in seat r.
+	// Place[r] is the candidate's finishing position (1 = winner, or first
+	// on territories at a stalemate) in the game where it sat in seat r,
+	// and Won[r] whether it won that game.
 	Place []int
+	Won   []bool
 }
 
 // Score returns the win rate of the evaluation, Wins/Games.
@@ -223,11 +225,12 @@ func (g *Games) Evaluate(ctx context.Context, evals []Eval, emit func(k int, r R
 	_, err = pool.Play(ctx, len(evals)*g.Players, func(k int) int { return k }, func(k int, o *arena.Outcome) error {
 		j, r := k/g.Players, k%g.Players
 		if r == 0 {
-			cur = Result{Games: g.Players, Place: make([]int, g.Players)}
+			cur = Result{Games: g.Players, Place: make([]int, g.Players), Won: make([]bool, g.Players)}
 		}
 		rec := &o.Record
 		if rec.Winner == r {
 			cur.Wins++
+			cur.Won[r] = true
 		}
 		if rec.Stalemate {
 			cur.Stalemates++
@@ -266,7 +269,7 @@ func (b *Bernoulli) Evaluate(ctx context.Context, evals []Eval, emit func(k int,
 			return j, fmt.Errorf("%w: %w", arena.ErrInterrupted, context.Cause(ctx))
 		}
 		p := b.P(e.X)
-		r := Result{Games: b.Games, Place: make([]int, b.Games)}
+		r := Result{Games: b.Games, Place: make([]int, b.Games), Won: make([]bool, b.Games)}
 		s := sim.GameSeed(b.Seed, b.Stream+uint64(e.Block))
 		for i := 0; i < b.Games; i++ {
 			u := float64(sim.GameSeed(s, uint64(i))>>11) / (1 << 53)
@@ -274,6 +277,7 @@ func (b *Bernoulli) Evaluate(ctx context.Context, evals []Eval, emit func(k int,
 			if u < p {
 				r.Wins++
 				r.Place[i] = 1
+				r.Won[i] = true
 			}
 		}
 		if err := emit(j, r); err != nil {

@@ -25,18 +25,35 @@ type Line struct {
 	Wins       int   `json:"wins"`
 	Stalemates int   `json:"stalemates"`
 	Place      []int `json:"place"`
+	// Won[r] is 1 when the candidate won the game of seat r, else 0.
+	Won []int `json:"won"`
 }
 
 // Result returns the line's result.
 func (l *Line) Result() Result {
-	return Result{Games: l.Games, Wins: l.Wins, Stalemates: l.Stalemates, Place: l.Place}
+	r := Result{Games: l.Games, Wins: l.Wins, Stalemates: l.Stalemates, Place: l.Place, Won: make([]bool, len(l.Won))}
+	for i, w := range l.Won {
+		r.Won[i] = w == 1
+	}
+	return r
+}
+
+// NewLine returns the log line of evaluation e of step with result r.
+func NewLine(step int, e Eval, r Result) Line {
+	l := Line{Step: step, Cand: e.Cand, Block: e.Block, X: e.X, Games: r.Games, Wins: r.Wins, Stalemates: r.Stalemates, Place: r.Place, Won: make([]int, len(r.Won))}
+	for i, w := range r.Won {
+		if w {
+			l.Won[i] = 1
+		}
+	}
+	return l
 }
 
 // AppendJSON appends the line as JSON without the newline; keys come in a
 // fixed order and numbers in their shortest exact form, so equal lines give
 // equal bytes:
 //
-//	{"step":0,"cand":2,"block":5,"x":[0.7375,170],"games":4,"wins":1,"stalemates":0,"place":[1,3,2,4]}
+//	{"step":0,"cand":2,"block":5,"x":[0.7375,170],"games":4,"wins":1,"stalemates":0,"place":[1,3,2,4],"won":[1,0,0,0]}
 func (l *Line) AppendJSON(b []byte) []byte {
 	b = append(b, `{"step":`...)
 	b = strconv.AppendInt(b, int64(l.Step), 10)
@@ -59,6 +76,13 @@ func (l *Line) AppendJSON(b []byte) []byte {
 	b = strconv.AppendInt(b, int64(l.Stalemates), 10)
 	b = append(b, `,"place":[`...)
 	for i, v := range l.Place {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, int64(v), 10)
+	}
+	b = append(b, `],"won":[`...)
+	for i, v := range l.Won {
 		if i > 0 {
 			b = append(b, ',')
 		}
@@ -102,6 +126,19 @@ func ParseLine(data []byte) (Line, error) {
 	// A stalemate ranks the seats too: its first is no win.
 	if firsts < l.Wins || firsts > l.Wins+l.Stalemates {
 		return l, fmt.Errorf("%d wins and %d stalemates but %d first places", l.Wins, l.Stalemates, firsts)
+	}
+	if len(l.Won) != l.Games {
+		return l, fmt.Errorf("%d games with %d won flags", l.Games, len(l.Won))
+	}
+	won := 0
+	for r, w := range l.Won {
+		if w != 0 && w != 1 || w == 1 && l.Place[r] != 1 {
+			return l, fmt.Errorf("won[%d] = %d with place %d: want 0, or 1 for a first place", r, w, l.Place[r])
+		}
+		won += w
+	}
+	if won != l.Wins {
+		return l, fmt.Errorf("%d wins but %d won flags", l.Wins, won)
 	}
 	if got := l.AppendJSON(nil); !bytes.Equal(got, bytes.TrimSpace(data)) {
 		return l, fmt.Errorf("not in canonical form (want %s)", got)

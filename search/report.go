@@ -4,20 +4,24 @@ import (
 	"bytes"
 	"encoding/csv"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"marslab/bots"
 	"marslab/plots"
+	"marslab/stats"
 )
 
 // WriteNarrowReport writes the report of a finished narrowing search to
 // dir: cells.csv (every cell of every level with its games, win rate,
 // 95 % Wilson interval, racing fate and p-value), for a search of two or
 // more parameters the win-rate surface of the first two per level
-// (surface-level-K.png), and report.md linking them. figures false skips
+// (surface-level-K.png, surface.png, halfwidth.png, slice-NAME.png), the best cell as a parameter file (best.toml) and
+// report.md linking them. figures false skips
 // the figures.
 func WriteNarrowReport(dir string, setup *Setup, n *Narrowing, figures bool) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -27,14 +31,18 @@ func WriteNarrowReport(dir string, setup *Setup, n *Narrowing, figures bool) err
 		return err
 	}
 	var figs []string
-	if figures && len(n.cfg.Space) >= 2 {
-		for k := range n.levels {
-			name := fmt.Sprintf("surface-level-%d.png", k+1)
-			if err := surface(&n.levels[k], n.cfg.Space, fmt.Sprintf("%s: level %d win rate", setup.Config.Name, k+1)).Save(filepath.Join(dir, name)); err != nil {
-				return fmt.Errorf("search: %s: %w", name, err)
-			}
-			figs = append(figs, name)
+	if figures {
+		ref := SeatValues(n.cfg.Space, setup.Field.Base.Params)
+		var err error
+		if figs, err = narrowFigures(dir, setup.Config.Name, n, ref, setup.Config.Base); err != nil {
+			return err
 		}
+	}
+	best, _ := n.Best()
+	iv := best.Wilson()
+	comment := fmt.Sprintf("The best cell of the narrowing search %s (marslab sweep): %s,\nwin rate %.3f, 95 %% Wilson interval [%.3f, %.3f] over %d games of the search\n(not validated: see marslab validate).", setup.Config.Name, n.cfg.Space.Label(best.X), best.Mean(), iv.Lo, iv.Hi, best.Games)
+	if err := WriteParamFile(filepath.Join(dir, "best.toml"), setup.Field, best.X, comment); err != nil {
+		return err
 	}
 	var b bytes.Buffer
 	writeNarrowMarkdown(&b, setup, n, figs)
@@ -44,52 +52,192 @@ func WriteNarrowReport(dir string, setup *Setup, n *Narrowing, figures bool) err
 	return nil
 }
 
-// axisValue is the plotted coordinate of value v of d: log10 for a
-// log-scale parameter.
-func axisValue(d Dim, v float64) float64 {
-	if d.Param.Log {
-		return math.Log10(v)
+// narrowFigures draws the figures of a narrowing search (see
+// Narrowing.Figures) into dir and returns their file names.
+func narrowFigures(dir string, name string, n *Narrowing, ref []float64, refLabel string) ([]string, error) {
+	var files []string
+	for _, f := range n.Figures(name, ref, refLabel) {
+		file := f.Name + ".png"
+		if err := f.Fig.Save(filepath.Join(dir, file)); err != nil {
+			return files, fmt.Errorf("search: %s: %w", file, err)
+		}
+		files = append(files, file)
 	}
-	return v
+	return files, nil
 }
 
-func axisLabel(d Dim) string {
-	if d.Param.Log {
-		return "log10 " + d.Param.Name
+// Figure is a named figure of a search's report.
+type Figure struct {
+	// Name is the file's base name, e.g. "surface" or "slice-W_p".
+	Name string
+	// Fig draws itself (a plots figure).
+	Fig interface {
+		Save(path string) error
+		Write(w io.Writer, format string) error
 	}
-	return d.Param.Name
 }
 
-// surface returns the heat map of a level's win rates over its first two
-// dimensions (the mean over the other dimensions' cells).
-func surface(l *Level, s Space, title string) *plots.HeatMap {
-	xs := make([]float64, len(l.Axes[0]))
-	for i, v := range l.Axes[0] {
-		xs[i] = axisValue(s[0], v)
+// Figures returns the figures of a narrowing search, titled with name:
+// for two or more parameters, over the first two, the win-rate surface of
+// each level with the windows so far and the next one and the level's best
+// cell (surface-level-K), all levels combined with every window, contours
+// and the best cell (surface), and the 95 % interval half-widths
+// (halfwidth); and a slice through the best cell of the last level along
+// each parameter (slice-NAME). ref, when not nil, holds reference values
+// (e.g. the paper's) marked on every figure as refLabel.
+func (n *Narrowing) Figures(name string, ref []float64, refLabel string) []Figure {
+	sp := n.cfg.Space
+	var figs []Figure
+	best, _ := n.Best()
+	if len(sp) >= 2 {
+		var wins []plots.Window
+		var all, half []plots.Cell
+		for k := range n.levels {
+			l := &n.levels[k]
+			if levelGames(l) == 0 {
+				continue
+			}
+			cells, halves := levelCells(l, sp)
+			all = append(all, cells...)
+			half = append(half, halves...)
+			wins = append(wins, plots.Window{Level: k + 1, X0: sp[0].Value(l.Lo[0]), X1: sp[0].Value(l.Hi[0]), Y0: sp[1].Value(l.Lo[1]), Y1: sp[1].Value(l.Hi[1])})
+			lb := &l.Cells[l.Best]
+			fig := &plots.Surface{Cells: cells, Title: fmt.Sprintf("%s: level %d win rate", name, k+1),
+				XLabel: sp[0].Param.Name, YLabel: sp[1].Param.Name, ColorLabel: "win rate", LogX: sp[0].Param.Log, LogY: sp[1].Param.Log,
+				Windows: append([]plots.Window(nil), wins...), Best: &plots.Mark{X: lb.X[0], Y: lb.X[1], Label: "best of level " + strconv.Itoa(k+1)}}
+			if k+1 < len(n.levels) {
+				nl := &n.levels[k+1]
+				fig.Windows = append(fig.Windows, plots.Window{Level: k + 2, X0: sp[0].Value(nl.Lo[0]), X1: sp[0].Value(nl.Hi[0]), Y0: sp[1].Value(nl.Lo[1]), Y1: sp[1].Value(nl.Hi[1])})
+			}
+			addRef(fig, ref, refLabel)
+			figs = append(figs, Figure{fmt.Sprintf("surface-level-%d", k+1), fig})
+		}
+		fig := &plots.Surface{Cells: all, Title: name + ": win rate, every level", XLabel: sp[0].Param.Name, YLabel: sp[1].Param.Name,
+			ColorLabel: "win rate", LogX: sp[0].Param.Log, LogY: sp[1].Param.Log, Windows: wins, Contours: contours(all),
+			Best: &plots.Mark{X: best.X[0], Y: best.X[1], Label: "best"}}
+		addRef(fig, ref, refLabel)
+		figs = append(figs, Figure{"surface", fig})
+		hw := &plots.Surface{Cells: half, Title: name + ": 95 % interval half-width", XLabel: sp[0].Param.Name, YLabel: sp[1].Param.Name,
+			ColorLabel: "half-width", Palette: "black-body", LogX: sp[0].Param.Log, LogY: sp[1].Param.Log, Windows: wins}
+		figs = append(figs, Figure{"halfwidth", hw})
 	}
-	ys := make([]float64, len(l.Axes[1]))
-	for i, v := range l.Axes[1] {
-		ys[i] = axisValue(s[1], v)
-	}
-	sum := make([]float64, len(xs)*len(ys))
-	cnt := make([]float64, len(sum))
-	for c := range l.Cells {
-		cell := &l.Cells[c]
-		if cell.Games == 0 {
+	_, lvl := n.Best()
+	for i, d := range sp {
+		var xs, ys, lo, hi []float64
+		for c := range lvl.Cells {
+			cell := &lvl.Cells[c]
+			same := cell.Games > 0
+			for j := range sp {
+				if j != i && cell.X[j] != best.X[j] {
+					same = false
+				}
+			}
+			if !same {
+				continue
+			}
+			iv := cell.Wilson()
+			xs, ys, lo, hi = append(xs, cell.X[i]), append(ys, cell.Mean()), append(lo, iv.Lo), append(hi, iv.Hi)
+		}
+		if len(xs) < 2 {
 			continue
 		}
-		k := cell.Index[1]*len(xs) + cell.Index[0]
-		sum[k] += float64(cell.Wins)
-		cnt[k] += float64(cell.Games)
+		fig := &plots.SliceChart{Series: []plots.Series{{Name: "win rate (95 % Wilson)", X: xs, Y: ys, Lo: lo, Hi: hi}},
+			Title: fmt.Sprintf("%s: slice along %s through the best cell", name, d.Param.Name), XLabel: d.Param.Name, YLabel: "win rate",
+			LogX: d.Param.Log, Refs: []plots.RefLine{{X: best.X[i], Label: "best"}}}
+		if ref != nil && ref[i] != best.X[i] {
+			fig.Refs = append(fig.Refs, plots.RefLine{X: ref[i], Label: refLabel})
+		}
+		figs = append(figs, Figure{"slice-" + d.Param.Name, fig})
 	}
-	z := make([]float64, len(sum))
-	for i := range z {
-		z[i] = math.NaN()
-		if cnt[i] > 0 {
-			z[i] = sum[i] / cnt[i]
+	return figs
+}
+
+func addRef(fig *plots.Surface, ref []float64, label string) {
+	if ref != nil {
+		fig.Marks = append(fig.Marks, plots.Mark{X: ref[0], Y: ref[1], Label: label})
+	}
+}
+
+// contours returns two levels for a surface: a quarter and three quarters
+// of the way from its lowest to its highest value.
+func contours(cells []plots.Cell) []float64 {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, c := range cells {
+		if !math.IsNaN(c.Z) {
+			lo, hi = math.Min(lo, c.Z), math.Max(hi, c.Z)
 		}
 	}
-	return &plots.HeatMap{Grid: plots.Grid{X: xs, Y: ys, Z: z}, Title: title, XLabel: axisLabel(s[0]), YLabel: axisLabel(s[1]), ColorLabel: "win rate"}
+	if !(hi > lo) {
+		return nil
+	}
+	return []float64{round4(lo + (hi-lo)/4), round4(lo + 3*(hi-lo)/4)}
+}
+
+func levelGames(l *Level) int {
+	n := 0
+	for c := range l.Cells {
+		n += l.Cells[c].Games
+	}
+	return n
+}
+
+// levelCells returns a level's cells as rectangles over its first two
+// dimensions (each reaching half way to its neighbours, in the normalised
+// coordinates), with the win rate and with the 95 % interval half-width;
+// cells differing in further dimensions are pooled.
+func levelCells(l *Level, sp Space) (rate, half []plots.Cell) {
+	edges := func(i int) []float64 {
+		ax := l.Axes[i]
+		e := make([]float64, len(ax)+1)
+		us := make([]float64, len(ax))
+		for k, v := range ax {
+			us[k] = sp[i].Unit(v)
+		}
+		for k := range e {
+			switch {
+			case len(ax) == 1:
+				e[k] = []float64{l.Lo[i], l.Hi[i]}[k]
+			case k == 0:
+				e[k] = math.Max(0, us[0]-(us[1]-us[0])/2)
+			case k == len(ax):
+				e[k] = math.Min(1, us[k-1]+(us[k-1]-us[k-2])/2)
+			default:
+				e[k] = (us[k-1] + us[k]) / 2
+			}
+			e[k] = valueAt(sp[i], e[k])
+		}
+		return e
+	}
+	ex, ey := edges(0), edges(1)
+	nx := len(l.Axes[0])
+	wins := make([]int, nx*len(l.Axes[1]))
+	games := make([]int, len(wins))
+	for c := range l.Cells {
+		cell := &l.Cells[c]
+		k := cell.Index[1]*nx + cell.Index[0]
+		wins[k] += cell.Wins
+		games[k] += cell.Games
+	}
+	for k := range wins {
+		if games[k] == 0 {
+			continue
+		}
+		ix, iy := k%nx, k/nx
+		iv, _ := stats.Wilson(wins[k], games[k], 0.95)
+		r := plots.Cell{X0: ex[ix], X1: ex[ix+1], Y0: ey[iy], Y1: ey[iy+1], Z: float64(wins[k]) / float64(games[k])}
+		rate = append(rate, r)
+		r.Z = iv.Width() / 2
+		half = append(half, r)
+	}
+	return rate, half
+}
+
+// valueAt is Dim.Value without rounding: the continuous value at u.
+func valueAt(d Dim, u float64) float64 {
+	if d.Param.Log {
+		return math.Exp(math.Log(d.Lo) + u*(math.Log(d.Hi)-math.Log(d.Lo)))
+	}
+	return d.Lo + u*(d.Hi-d.Lo)
 }
 
 func writeCellsCSV(path string, n *Narrowing) error {
@@ -158,7 +306,7 @@ func writeNarrowMarkdown(b *bytes.Buffer, setup *Setup, n *Narrowing, figs []str
 		fmt.Fprintf(b, "| %d | %s | %d | %d | %d | `%s` | %.3f | [%.3f, %.3f] |\n", k+1, window(n.cfg.Space, l), len(l.Cells), l.Alive(), games,
 			n.cfg.Space.Label(bc.X), bc.Mean(), biv.Lo, biv.Hi)
 	}
-	b.WriteString("\nEvery cell: [cells.csv](cells.csv).\n")
+	b.WriteString("\nEvery cell: [cells.csv](cells.csv). The best cell's parameter file: [best.toml](best.toml) (a seat `BOT@DIR/best.toml`).\n")
 	for _, f := range figs {
 		fmt.Fprintf(b, "\n![%s](%s)\n", f, f)
 	}
@@ -191,4 +339,29 @@ func round4(v float64) float64 {
 	}
 	m := math.Pow(10, 3-math.Floor(math.Log10(math.Abs(v))))
 	return math.Round(v*m) / m
+}
+
+// WriteParamFile writes a bot parameter file (the format of
+// configs/bots/mars-paper.toml, read by mars@FILE seats): every parameter
+// of the field's bot, the searched ones set to x, the others the base's,
+// after the comment lines of comment.
+func WriteParamFile(path string, g *Games, x []float64, comment string) error {
+	seat := g.Seat(x)
+	var b bytes.Buffer
+	for _, line := range strings.Split(strings.TrimSpace(comment), "\n") {
+		fmt.Fprintf(&b, "# %s\n", line)
+	}
+	fmt.Fprintf(&b, "bot = %q\n\n[params]\n", seat.Factory.Name)
+	for _, p := range seat.Factory.Params {
+		v := seat.Params[p.Name]
+		if len(p.Choices) > 0 {
+			fmt.Fprintf(&b, "%s = %q\n", p.Name, p.Format(v))
+		} else {
+			fmt.Fprintf(&b, "%s = %s\n", p.Name, bots.FormatNum(v))
+		}
+	}
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		return fmt.Errorf("search: %w", err)
+	}
+	return nil
 }

@@ -251,7 +251,7 @@ func (s *Search) Run(ctx context.Context, resume bool) (*State, error) {
 		base := len(st.Done)
 		_, err := s.Eval.Evaluate(ctx, todo, func(k int, r Result) error {
 			e := todo[k]
-			l := Line{Step: st.Step, Cand: e.Cand, Block: e.Block, X: e.X, Games: r.Games, Wins: r.Wins, Stalemates: r.Stalemates, Place: r.Place}
+			l := NewLine(st.Step, e, r)
 			buf = append(l.AppendJSON(buf[:0]), '\n')
 			if _, err := f.Write(buf); err != nil {
 				return fmt.Errorf("search: %w", err)
@@ -368,7 +368,7 @@ func (s *Search) RunShard(ctx context.Context, sh arena.Shard, resume bool) (*St
 	var buf []byte
 	_, err = s.Eval.Evaluate(ctx, todo, func(k int, r Result) error {
 		e := todo[k]
-		l := Line{Step: st.Step, Cand: e.Cand, Block: e.Block, X: e.X, Games: r.Games, Wins: r.Wins, Stalemates: r.Stalemates, Place: r.Place}
+		l := NewLine(st.Step, e, r)
 		buf = append(l.AppendJSON(buf[:0]), '\n')
 		if _, err := f.Write(buf); err != nil {
 			return fmt.Errorf("search: %w", err)
@@ -599,4 +599,34 @@ func (p *progress) finish() {
 		fmt.Fprintln(p.w)
 		p.on = false
 	}
+}
+
+// Play runs every step of method m with ev in memory, without a log: for
+// experiments that keep only the result (a notebook). progress, when not
+// nil, is called after each step.
+func Play(ctx context.Context, m Method, ev Evaluator, progress func(step int)) error {
+	for s := 0; s < m.Steps(); s++ {
+		evals, err := m.Next()
+		if err != nil {
+			return fmt.Errorf("search: step %d: %w", s, err)
+		}
+		res := make([]Result, len(evals))
+		n, err := ev.Evaluate(ctx, evals, func(k int, r Result) error {
+			res[k] = r
+			return nil
+		})
+		if err != nil {
+			return fmt.Errorf("search: step %d: %w", s, err)
+		}
+		if n != len(evals) {
+			return fmt.Errorf("search: step %d: %d of %d evaluations played", s, n, len(evals))
+		}
+		if err := m.Tell(res); err != nil {
+			return fmt.Errorf("search: step %d: %w", s, err)
+		}
+		if progress != nil {
+			progress(s)
+		}
+	}
+	return nil
 }

@@ -162,3 +162,5 @@ func TestRunInterruptedKeepsLog(t *testing.T) {
 	assert.True(t, errors.Is(err, arena.ErrInterrupted), "%v", err)
 	assert.Equal(t, 0, st.Lines)
 }
+
+func arenaShard(i, n int) arena.Shard { return arena.Shard{Index: i, Count: n} }

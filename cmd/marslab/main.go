@@ -48,8 +48,10 @@ func commands(reg *registry.Registry) map[string]command {
 		"bots":       {"list the registered bots (-params NAME lists a bot's parameters)", withRegistry(reg, cmdBots)},
 		"odds":       {"exact dice odds: rolls, battles, chains, tables, engine check", cmdOdds},
 		"report":     {"regenerate notebooks (reports, CSV, figures) from their configs", withRegistry(reg, cmdReport)},
+		"evolve":     {"search parameters with CMA-ES under noise (shards, merge, resume)", withRegistry(reg, cmdEvolve)},
 		"slurm":      {"run a batch, tournament or search on a Slurm cluster as chained job arrays", withRegistry(reg, cmdSlurm)},
 		"sweep":      {"search parameters by narrowing a grid with racing (shards, merge, resume)", withRegistry(reg, cmdSweep)},
+		"validate":   {"play a tuned bot against a reference on fresh deals: paired difference, interval, p-value, SPRT", withRegistry(reg, cmdValidate)},
 		"tournament": {"play every k-subset of a field of bots: Tables 5-6, figures", withRegistry(reg, cmdTournament)},
 	}
 }

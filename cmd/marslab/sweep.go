@@ -43,7 +43,7 @@ func addSearchFlags(fs interface {
 
 // runSearch runs the four forms of a search command (local, shard, merge,
 // steps) for the search s.
-func runSearch(ctx context.Context, name string, f searchFlags, s *search.Search, stdout, stderr io.Writer, summary func(st *search.State)) error {
+func runSearch(ctx context.Context, name string, f searchFlags, s *search.Search, reportFile string, stdout, stderr io.Writer, summary func(st *search.State)) error {
 	if *f.steps {
 		n, err := s.Steps()
 		if err != nil {
@@ -83,7 +83,7 @@ func runSearch(ctx context.Context, name string, f searchFlags, s *search.Search
 		}
 		if !*f.quiet {
 			if st.Complete() {
-				fmt.Fprintf(stdout, "%s: complete (%d evaluations); report in %s\n", name, st.Lines, s.Dir)
+				fmt.Fprintf(stdout, "%s: complete (%d evaluations); report in %s\n", name, st.Lines, filepath.Join(s.Dir, reportFile))
 				summary(st)
 			} else {
 				fmt.Fprintf(stdout, "%s: merged; next step %d of %d (%d evaluations)\n", name, st.Step, st.Method.Steps(), len(st.Evals))
@@ -113,7 +113,7 @@ func runSearch(ctx context.Context, name string, f searchFlags, s *search.Search
 	}
 	if !*f.quiet {
 		summary(st)
-		fmt.Fprintf(stdout, "report in %s\n", filepath.Join(s.Dir, "report.md"))
+		fmt.Fprintf(stdout, "report in %s\n", filepath.Join(s.Dir, reportFile))
 	}
 	return nil
 }
@@ -167,7 +167,7 @@ Forms: marslab sweep CONFIG [-resume]        every remaining step here
 	s.Report = func(m search.Method) error {
 		return search.WriteNarrowReport(dir, setup, m.(*search.Narrowing), *f.figures)
 	}
-	return runSearch(ctx, "sweep", f, s, stdout, stderr, func(st *search.State) {
+	return runSearch(ctx, "sweep", f, s, "report.md", stdout, stderr, func(st *search.State) {
 		n := st.Method.(*search.Narrowing)
 		best, _ := n.Best()
 		iv := best.Wilson()

@@ -33,6 +33,14 @@ points = 3
 levels = 2
 rounds = 2
 blocks = 2
+
+[cmaes]
+generations = 2
+lambda = 4
+blocks = 1
+max_blocks = 2
+reeval = true
+final_blocks = 3
 `
 	require.NoError(t, os.WriteFile(path, []byte(text), 0o644))
 	return path
@@ -112,4 +120,61 @@ func TestSweepCommandErrors(t *testing.T) {
 		_, err := runOut(t, tc.args...)
 		assert.ErrorContains(t, err, tc.want, "%v", tc.args)
 	}
+}
+
+func TestValidateCommand(t *testing.T) {
+	dir := t.TempDir()
+	cfg := sweepConfig(t, dir, 3)
+	out := filepath.Join(dir, "val")
+	o, err := runOut(t, "validate", cfg, "-a", "random(stop=0.9)", "-b", "random(stop=0.1)", "-blocks", "6", "-chunk", "4", "-out", out, "-workers", "2")
+	require.NoError(t, err, o)
+	assert.Contains(t, o, "over 18 games each")
+	assert.Contains(t, o, "(6 blocks)")
+	text := readText(t, filepath.Join(out, "validation.md"))
+	assert.Contains(t, text, "# Validation: random(stop=0.9) against random(stop=0.1)")
+	assert.Contains(t, text, "**Verdict:**")
+	// 2 steps x 2 candidates: 12 evaluations.
+	assert.Equal(t, 12, strings.Count(readText(t, filepath.Join(out, "log.jsonl")), "\n"))
+
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"validate", cfg, "-b", "random"}, "-a: want the candidate's seat"},
+		{[]string{"validate", cfg, "-a", "random"}, "-b: want the reference seat"},
+		{[]string{"validate", cfg, "-a", "random", "-b", "random", "-blocks", "1"}, "-blocks 1"},
+		{[]string{"validate", cfg, "-a", "aggressive", "-b", "random", "-blocks", "4"}, "a aggressive seat, but"},
+		{[]string{"validate", cfg, "-a", "random", "-b", "random", "-blocks", "4", "-sprt", "-p1", "0.4"}, "sprt p1 0.4"},
+	} {
+		_, err := runOut(t, tc.args...)
+		assert.ErrorContains(t, err, tc.want, "%v", tc.args)
+	}
+}
+
+func TestEvolveCommand(t *testing.T) {
+	dir := t.TempDir()
+	cfg := sweepConfig(t, dir, 3)
+	out, err := runOut(t, "evolve", "-steps", cfg)
+	require.NoError(t, err, out)
+	require.Equal(t, "3\n", out)
+	local := filepath.Join(dir, "local")
+	out, err = runOut(t, "evolve", cfg, "-out", local, "-workers", "2")
+	require.NoError(t, err, out)
+	assert.Contains(t, out, "evolve tiny: final mean stop=")
+	assert.Contains(t, out, "over 9 games")
+	for _, f := range []string{"report.md", "generations.csv", "best.toml", "convergence.png", "traces.png"} {
+		assert.FileExists(t, filepath.Join(local, f))
+	}
+	assert.Contains(t, readText(t, filepath.Join(local, "best.toml")), "bot = \"random\"")
+	sharded := filepath.Join(dir, "sharded")
+	for s := 0; s < 3; s++ {
+		for _, sh := range []string{"0/2", "1/2"} {
+			out, err := runOut(t, "evolve", cfg, "-out", sharded, "-shard", sh, "-resume", "-workers", "1")
+			require.NoError(t, err, out)
+		}
+		out, err := runOut(t, "evolve", cfg, "-out", sharded, "-merge", "-figures=false")
+		require.NoError(t, err, out)
+	}
+	assert.Equal(t, readText(t, filepath.Join(local, "log.jsonl")), readText(t, filepath.Join(sharded, "log.jsonl")))
+	assert.Equal(t, readText(t, filepath.Join(local, "generations.csv")), readText(t, filepath.Join(sharded, "generations.csv")))
 }
