@@ -207,21 +207,32 @@ wait_job "$last"
 same "$tmp/local/tournament" "$tmp/shared/tournament" config.json games.jsonl summary.json table5.md headtohead.md winrate.csv
 say "tournament: games, summary and tables are byte-identical to the local run"
 
-if "$ms" sweep -h >/dev/null 2>&1; then
-	say "search: two steps of 3 shard tasks, each followed by its merge"
-	cp deploy/slurm/testdata/sweep.toml "$tmp/sweep.toml"
-	steps=$("$ms" sweep "$tmp/sweep.toml" -steps)
-	[[ $steps == 2 ]] || die "the test sweep has $steps steps, want 2"
-	last=$(submit "$tmp/shared/sweep" -tasks 3 sweep "$tmp/sweep.toml")
-	wait_job "$last"
-	"$ms" sweep "$tmp/sweep.toml" -out "$tmp/local/sweep" >/dev/null
-	same "$tmp/local/sweep" "$tmp/shared/sweep" config.json log.jsonl
-	[[ -s $tmp/shared/sweep/report.md ]] || die "the last merge wrote no report.md"
-	say "search: log.jsonl is byte-identical to the local run"
-	say "search: the chain submitted again plays nothing and leaves the log as it is"
-	again=$(bash "$tmp/shared/sweep/slurm/submit.sh")
-	wait_job "$(sed -n 's/^merge of step 1: job \([0-9]*\).*/\1/p' <<<"$again")"
-	same "$tmp/local/sweep" "$tmp/shared/sweep" log.jsonl
-else
-	say "search: this marslab has no sweep command: skipped"
-fi
+# search KIND STEPS: a search of STEPS steps in 3 shard tasks per step, submitted through the driver,
+# then submitted again (a finished search plays nothing); its log equals the local run's.
+search() {
+	local kind=$1 want=$2 steps again
+	cp "deploy/slurm/testdata/$kind.toml" "$tmp/$kind.toml"
+	steps=$("$ms" "$kind" "$tmp/$kind.toml" -steps)
+	[[ $steps == "$want" ]] || die "the test $kind has $steps steps, want $want"
+	say "$kind: $steps steps of 3 shard tasks, each followed by its merge"
+	wait_job "$(submit "$tmp/shared/$kind" -tasks 3 "$kind" "$tmp/$kind.toml")"
+	"$ms" "$kind" "$tmp/$kind.toml" -out "$tmp/local/$kind" >/dev/null
+	same "$tmp/local/$kind" "$tmp/shared/$kind" config.json log.jsonl
+	[[ -s $tmp/shared/$kind/report.md ]] || die "$kind: the last merge wrote no report.md"
+	say "$kind: log.jsonl is byte-identical to the local run"
+	again=$(bash "$tmp/shared/$kind/slurm/submit.sh")
+	wait_job "$(sed -n "s/^merge of step $((steps - 1)): job \([0-9]*\).*/\1/p" <<<"$again")"
+	same "$tmp/local/$kind" "$tmp/shared/$kind" log.jsonl
+	say "$kind: the chain submitted again played nothing: the log is unchanged"
+}
+
+# A sweep of 2 steps (2 narrowing levels of one racing round), an evolve of 3 (2 generations and
+# the final mean); skipped by a marslab without the search commands.
+for run in "sweep 2" "evolve 3"; do
+	kind=${run% *}
+	if "$ms" "$kind" -h >/dev/null 2>&1; then
+		search $run
+	else
+		say "$kind: this marslab has no $kind command: skipped"
+	fi
+done
