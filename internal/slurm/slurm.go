@@ -102,6 +102,8 @@ func (o *Options) check() error {
 		return fmt.Errorf("slurm: marslab executable %q: want an absolute path", o.Marslab)
 	case o.Dir == "" || !filepath.IsAbs(o.Dir):
 		return fmt.Errorf("slurm: output directory %q: want an absolute path", o.Dir)
+	case strings.ContainsAny(o.Dir, " \t\n%"):
+		return fmt.Errorf("slurm: output directory %q: want no spaces or %% (it is in #SBATCH --output)", o.Dir)
 	case o.Tasks < 1:
 		return fmt.Errorf("slurm: %d tasks: want >= 1", o.Tasks)
 	case o.CPUs < 0:

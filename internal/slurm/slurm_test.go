@@ -172,6 +172,8 @@ func TestOptionsErrors(t *testing.T) {
 	}{
 		{func(o *Options) { o.Marslab = "marslab" }, `slurm: marslab executable "marslab": want an absolute path`},
 		{func(o *Options) { o.Dir = "runs/x" }, `slurm: output directory "runs/x": want an absolute path`},
+		{func(o *Options) { o.Dir = "/my runs/x" }, `slurm: output directory "/my runs/x": want no spaces or % (it is in #SBATCH --output)`},
+		{func(o *Options) { o.Dir = "/runs/100%" }, `slurm: output directory "/runs/100%": want no spaces or % (it is in #SBATCH --output)`},
 		{func(o *Options) { o.Tasks = 0 }, "slurm: 0 tasks: want >= 1"},
 		{func(o *Options) { o.CPUs = -1 }, "slurm: -1 CPUs per task: want >= 0 (0 = Slurm's default)"},
 		{func(o *Options) { o.Name = "my job" }, `slurm: job name "my job": want no spaces, quotes, $ or backslashes`},
