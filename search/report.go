@@ -241,12 +241,29 @@ func valueAt(d Dim, u float64) float64 {
 }
 
 func writeCellsCSV(path string, n *Narrowing) error {
+	head, rows := n.Table()
+	return writeCSV(path, head, rows)
+}
+
+func writeCSV(path string, head []string, rows [][]string) error {
 	var b bytes.Buffer
 	w := csv.NewWriter(&b)
-	head := []string{"level", "cell"}
+	_ = w.Write(head)
+	_ = w.WriteAll(rows)
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		return fmt.Errorf("search: %w", err)
+	}
+	return nil
+}
+
+// Table returns every cell of every level that played: level, cell index,
+// the values, blocks, games, wins, win rate with its 95 % Wilson interval,
+// the racing round after which it was dropped ("" if alive) and its last
+// Holm-adjusted p-value against the best (the rows of cells.csv).
+func (n *Narrowing) Table() (head []string, rows [][]string) {
+	head = []string{"level", "cell"}
 	head = append(head, n.cfg.Space.Names()...)
 	head = append(head, "blocks", "games", "wins", "win_rate", "wilson_lo", "wilson_hi", "dropped_after_round", "holm_p")
-	_ = w.Write(head)
 	for k := range n.levels {
 		l := &n.levels[k]
 		for c := range l.Cells {
@@ -265,14 +282,10 @@ func writeCellsCSV(path string, n *Narrowing) error {
 			}
 			row = append(row, strconv.Itoa(len(cell.Scores)), strconv.Itoa(cell.Games), strconv.Itoa(cell.Wins),
 				f4(cell.Mean()), f4(iv.Lo), f4(iv.Hi), drop, f4(cell.P))
-			_ = w.Write(row)
+			rows = append(rows, row)
 		}
 	}
-	w.Flush()
-	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
-		return fmt.Errorf("search: %w", err)
-	}
-	return nil
+	return head, rows
 }
 
 func f4(v float64) string { return strconv.FormatFloat(v, 'f', 4, 64) }
