@@ -320,6 +320,8 @@ func writeNarrowMarkdown(b *bytes.Buffer, setup *Setup, n *Narrowing, figs []str
 			n.cfg.Space.Label(bc.X), bc.Mean(), biv.Lo, biv.Hi)
 	}
 	b.WriteString("\nEvery cell: [cells.csv](cells.csv). The best cell's parameter file: [best.toml](best.toml) (a seat `BOT@DIR/best.toml`).\n")
+	fmt.Fprintf(b, "\nThe best cell's win rate is the search's own estimate, biased upwards by the choice of the best of many noisy cells. Its validation on fresh deals against `%s`: `marslab validate %s -a %s@DIR/best.toml -out DIR/validation` writes [validation/validation.md](validation/validation.md) (`make run` does).\n",
+		validateAgainst(c), c.Source, setup.Field.Base.Factory.Name)
 	for _, f := range figs {
 		fmt.Fprintf(b, "\n![%s](%s)\n", f, f)
 	}
@@ -377,4 +379,11 @@ func WriteParamFile(path string, g *Games, x []float64, comment string) error {
 		return fmt.Errorf("search: %w", err)
 	}
 	return nil
+}
+
+func validateAgainst(c *Config) string {
+	if c.Validate != nil {
+		return c.Validate.Against
+	}
+	return c.Base
 }
