@@ -98,9 +98,10 @@ type kind struct {
 }
 
 var kinds = map[string]kind{
-	"dice":       {diceNotes, parseDice},
-	"engine":     {engineNotes, parseEngine},
-	"tournament": {tournamentNotes, parseTournament},
+	"dice":        {diceNotes, parseDice},
+	"engine":      {engineNotes, parseEngine},
+	"tournament":  {tournamentNotes, parseTournament},
+	"calibration": {calibrationNotes, parseCalibration},
 }
 
 // Kinds returns the notebook kinds, sorted.

@@ -234,6 +234,13 @@ func (e *Evolve) Tell(res []Result) error {
 // Status describes the generation and the mean's last estimate.
 func (e *Evolve) Status() string {
 	s := fmt.Sprintf("generation %d/%d, sigma %.3f, %d blocks per candidate", len(e.gens)+1, e.cfg.Generations, e.opt.Sigma(), e.opt.Evals())
+	if len(e.gens) == e.cfg.Generations {
+		s = fmt.Sprintf("final mean, sigma %.3f", e.opt.Sigma())
+		if f := e.final; f != nil {
+			iv := f.Wilson()
+			return s + fmt.Sprintf(": %.3f [%.3f, %.3f] over %d games", float64(f.Wins)/float64(f.Games), iv.Lo, iv.Hi, f.Games)
+		}
+	}
 	if n := len(e.gens); n > 0 {
 		g := &e.gens[n-1]
 		iv := g.Wilson()
@@ -241,3 +248,6 @@ func (e *Evolve) Status() string {
 	}
 	return s
 }
+
+// Lambda returns the population size.
+func (e *Evolve) Lambda() int { return e.opt.Lambda() }

@@ -2,7 +2,6 @@ package search
 
 import (
 	"bytes"
-	"encoding/csv"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -28,26 +27,9 @@ func WriteEvolveReport(dir string, setup *Setup, e *Evolve, figures bool) error 
 	if f == nil {
 		return fmt.Errorf("search: evolve report: the final mean is not evaluated yet")
 	}
-	var b bytes.Buffer
-	w := csv.NewWriter(&b)
-	head := []string{"generation"}
-	head = append(head, sp.Names()...)
-	head = append(head, "mean_games", "mean_wins", "mean_win_rate", "wilson_lo", "wilson_hi", "best_sample_score", "sigma", "blocks_per_candidate", "uncertainty")
-	_ = w.Write(head)
-	for k := range gens {
-		g := &gens[k]
-		iv := g.Wilson()
-		row := []string{strconv.Itoa(k + 1)}
-		for i, d := range sp {
-			row = append(row, d.Param.Format(g.Mean[i]))
-		}
-		row = append(row, strconv.Itoa(g.Games), strconv.Itoa(g.Wins), f4(float64(g.Wins)/float64(g.Games)), f4(iv.Lo), f4(iv.Hi),
-			f4(g.BestScore), f4(g.Sigma), strconv.Itoa(g.Evals), f4(g.Uncertainty))
-		_ = w.Write(row)
-	}
-	w.Flush()
-	if err := os.WriteFile(filepath.Join(dir, "generations.csv"), b.Bytes(), 0o644); err != nil {
-		return fmt.Errorf("search: %w", err)
+	head, rows := e.Table()
+	if err := writeCSV(filepath.Join(dir, "generations.csv"), head, rows); err != nil {
+		return err
 	}
 	fiv := f.Wilson()
 	rate := float64(f.Wins) / float64(f.Games)
@@ -122,4 +104,27 @@ func (e *Evolve) Figures(name string) []Figure {
 		tr.Panels = append(tr.Panels, plots.TracePanel{YLabel: d.Param.Name, Series: []plots.Series{s}, LogY: d.Param.Log, YMin: d.Lo, YMax: d.Hi})
 	}
 	return []Figure{{"convergence", conv}, {"traces", tr}}
+}
+
+// Table returns one row per generation: the distribution mean's values, its
+// games, wins and win rate with the 95 % Wilson interval, the best
+// sample's score, the step size, blocks per candidate and the smoothed
+// uncertainty measure (the rows of generations.csv).
+func (e *Evolve) Table() (head []string, rows [][]string) {
+	sp := e.cfg.Space
+	head = []string{"generation"}
+	head = append(head, sp.Names()...)
+	head = append(head, "mean_games", "mean_wins", "mean_win_rate", "wilson_lo", "wilson_hi", "best_sample_score", "sigma", "blocks_per_candidate", "uncertainty")
+	for k := range e.gens {
+		g := &e.gens[k]
+		iv := g.Wilson()
+		row := []string{strconv.Itoa(k + 1)}
+		for i, d := range sp {
+			row = append(row, d.Param.Format(g.Mean[i]))
+		}
+		row = append(row, strconv.Itoa(g.Games), strconv.Itoa(g.Wins), f4(float64(g.Wins)/float64(g.Games)), f4(iv.Lo), f4(iv.Hi),
+			f4(g.BestScore), f4(g.Sigma), strconv.Itoa(g.Evals), f4(g.Uncertainty))
+		rows = append(rows, row)
+	}
+	return head, rows
 }

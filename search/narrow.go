@@ -378,6 +378,9 @@ func (n *Narrowing) Best() (Cell, *Level) {
 func (n *Narrowing) Status() string {
 	l := &n.levels[len(n.levels)-1]
 	s := fmt.Sprintf("level %d/%d round %d/%d, %d/%d cells alive", len(n.levels), n.cfg.Levels, n.round+1, n.cfg.Rounds, l.Alive(), len(l.Cells))
+	if n.steps >= n.Steps() {
+		s = fmt.Sprintf("done: %d levels, %d/%d cells alive at the last", len(n.levels), l.Alive(), len(l.Cells))
+	}
 	if b, _ := n.Best(); b.Games > 0 {
 		iv := b.Wilson()
 		s += fmt.Sprintf("; best %s %.3f [%.3f, %.3f]", n.cfg.Space.Label(b.X), b.Mean(), iv.Lo, iv.Hi)

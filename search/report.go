@@ -241,12 +241,29 @@ func valueAt(d Dim, u float64) float64 {
 }
 
 func writeCellsCSV(path string, n *Narrowing) error {
+	head, rows := n.Table()
+	return writeCSV(path, head, rows)
+}
+
+func writeCSV(path string, head []string, rows [][]string) error {
 	var b bytes.Buffer
 	w := csv.NewWriter(&b)
-	head := []string{"level", "cell"}
+	_ = w.Write(head)
+	_ = w.WriteAll(rows)
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		return fmt.Errorf("search: %w", err)
+	}
+	return nil
+}
+
+// Table returns every cell of every level that played: level, cell index,
+// the values, blocks, games, wins, win rate with its 95 % Wilson interval,
+// the racing round after which it was dropped ("" if alive) and its last
+// Holm-adjusted p-value against the best (the rows of cells.csv).
+func (n *Narrowing) Table() (head []string, rows [][]string) {
+	head = []string{"level", "cell"}
 	head = append(head, n.cfg.Space.Names()...)
 	head = append(head, "blocks", "games", "wins", "win_rate", "wilson_lo", "wilson_hi", "dropped_after_round", "holm_p")
-	_ = w.Write(head)
 	for k := range n.levels {
 		l := &n.levels[k]
 		for c := range l.Cells {
@@ -265,14 +282,10 @@ func writeCellsCSV(path string, n *Narrowing) error {
 			}
 			row = append(row, strconv.Itoa(len(cell.Scores)), strconv.Itoa(cell.Games), strconv.Itoa(cell.Wins),
 				f4(cell.Mean()), f4(iv.Lo), f4(iv.Hi), drop, f4(cell.P))
-			_ = w.Write(row)
+			rows = append(rows, row)
 		}
 	}
-	w.Flush()
-	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
-		return fmt.Errorf("search: %w", err)
-	}
-	return nil
+	return head, rows
 }
 
 func f4(v float64) string { return strconv.FormatFloat(v, 'f', 4, 64) }
@@ -307,6 +320,8 @@ func writeNarrowMarkdown(b *bytes.Buffer, setup *Setup, n *Narrowing, figs []str
 			n.cfg.Space.Label(bc.X), bc.Mean(), biv.Lo, biv.Hi)
 	}
 	b.WriteString("\nEvery cell: [cells.csv](cells.csv). The best cell's parameter file: [best.toml](best.toml) (a seat `BOT@DIR/best.toml`).\n")
+	fmt.Fprintf(b, "\nThe best cell's win rate is the search's own estimate, biased upwards by the choice of the best of many noisy cells. Its validation on fresh deals against `%s`: `marslab validate %s -a %s@DIR/best.toml -out DIR/validation` writes [validation/validation.md](validation/validation.md) (`make run` does).\n",
+		validateAgainst(c), c.Source, setup.Field.Base.Factory.Name)
 	for _, f := range figs {
 		fmt.Fprintf(b, "\n![%s](%s)\n", f, f)
 	}
@@ -364,4 +379,11 @@ func WriteParamFile(path string, g *Games, x []float64, comment string) error {
 		return fmt.Errorf("search: %w", err)
 	}
 	return nil
+}
+
+func validateAgainst(c *Config) string {
+	if c.Validate != nil {
+		return c.Validate.Against
+	}
+	return c.Base
 }
