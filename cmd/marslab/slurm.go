@@ -26,9 +26,10 @@ every node. COMMAND is one of
   batch -- BATCH FLAGS     marslab batch (-players, -games, -seed, -rules, -map, -param):
                            N shards in DIR/shards, then marslab merge into DIR
   tournament CONFIG        marslab tournament: N shards, then merge and the tables in DIR
-  sweep CONFIG, evolve CONFIG
-                           a search: for each of its steps (marslab sweep CONFIG -steps)
-                           N shard tasks, then the step's merge, the next step after it
+  sweep CONFIG, evolve CONFIG, validate CONFIG -- -a SEAT [FLAGS]
+                           a search or validation: for each of its steps (marslab sweep
+                           CONFIG -steps) N shard tasks, then the step's merge, the next
+                           step after it
 The plan sets -out, -shard, -resume and -workers (from --cpus-per-task) on every job.
 Every job runs with -resume. When a task fails or is cancelled, Slurm cancels the jobs
 waiting for it; bash DIR/slurm/submit.sh then submits the whole chain again, and every
@@ -73,7 +74,7 @@ func slurmSubmit(ctx context.Context, reg *registry.Registry, args []string, std
 	case *tasks < 1:
 		return fmt.Errorf("slurm: -tasks %d: must be >= 1", *tasks)
 	case len(pos) == 0:
-		return errors.New("slurm: want a COMMAND: batch, tournament, sweep or evolve (marslab slurm -h)")
+		return errors.New("slurm: want a COMMAND: batch, tournament, sweep, evolve or validate (marslab slurm -h)")
 	}
 	dir, err := filepath.Abs(*out)
 	if err != nil {
@@ -171,7 +172,7 @@ func slurmPlan(ctx context.Context, reg *registry.Registry, o slurm.Options, pos
 			return nil, fmt.Errorf("slurm: -tasks %d: more tasks than the tournament's %d games", o.Tasks, cfg.Games())
 		}
 		return slurm.Tournament(o, cfgPath, flags)
-	case "sweep", "evolve":
+	case "sweep", "evolve", "validate":
 		cfgPath, flags, err := configArg(command, rest)
 		if err != nil {
 			return nil, err
@@ -187,7 +188,7 @@ func slurmPlan(ctx context.Context, reg *registry.Registry, o slurm.Options, pos
 		}
 		return slurm.Search(o, command, cfgPath, steps, flags)
 	}
-	return nil, fmt.Errorf("slurm: command %q: want batch, tournament, sweep or evolve", command)
+	return nil, fmt.Errorf("slurm: command %q: want batch, tournament, sweep, evolve or validate", command)
 }
 
 // configArg splits the arguments of a command that takes one CONFIG file

@@ -98,8 +98,8 @@ func TestSlurmSubmitErrors(t *testing.T) {
 	}{
 		{[]string{"-tasks", "2", "batch"}, "slurm: -out is required: a directory shared by every node"},
 		{[]string{"-out", dir, "batch"}, "slurm: -tasks 0: must be >= 1"},
-		{[]string{"-out", dir, "-tasks", "2"}, "slurm: want a COMMAND: batch, tournament, sweep or evolve (marslab slurm -h)"},
-		{[]string{"-out", dir, "-tasks", "2", "play"}, `slurm: command "play": want batch, tournament, sweep or evolve`},
+		{[]string{"-out", dir, "-tasks", "2"}, "slurm: want a COMMAND: batch, tournament, sweep, evolve or validate (marslab slurm -h)"},
+		{[]string{"-out", dir, "-tasks", "2", "play"}, `slurm: command "play": want batch, tournament, sweep, evolve or validate`},
 		{[]string{"-out", dir, "-tasks", "2", "batch", "--", "-games", "0"}, "slurm: batch: -games 0: must be >= 1"},
 		{[]string{"-out", dir, "-tasks", "2", "batch", "--", "-players", "aggressive,nobot"}, "slurm: batch: -players: "},
 		{[]string{"-out", dir, "-tasks", "20", "batch", "--", "-games", "10"}, "slurm: -tasks 20: more tasks than the batch's 10 games"},
@@ -152,4 +152,17 @@ func TestSlurmSubmitSweep(t *testing.T) {
 	require.Error(t, err)
 	assert.True(t, strings.HasPrefix(err.Error(), "slurm: sweep: "), err.Error())
 	assert.Contains(t, err.Error(), "bad.toml")
+}
+
+func TestSlurmSubmitValidateDryRun(t *testing.T) {
+	dir := t.TempDir()
+	cfg := sweepConfig(t, dir, 3)
+	out := filepath.Join(dir, "run")
+	res, err := runOut(t, "slurm", "submit", "-dry-run", "-out", out, "-tasks", "2", "-marslab", "/opt/marslab",
+		"validate", cfg, "--", "-a", "random(stop=0.5)", "-b", "random", "-blocks", "4", "-chunk", "2")
+	require.NoError(t, err, res)
+	assert.Contains(t, res, "/opt/marslab validate "+cfg+" -a 'random(stop=0.5)' -b random -blocks 4 -chunk 2 -out "+out+` -workers "${SLURM_CPUS_PER_TASK:-1}" -shard "${SLURM_ARRAY_TASK_ID}/2" -resume`)
+	// 4 blocks in chunks of 2: two steps, four jobs.
+	assert.Contains(t, res, `job3=$(sbatch --parsable "--dependency=afterok:${job2%%;*}" `+filepath.Join(out, "slurm", "validate-merge.sh")+")")
+	assert.NotContains(t, res, "job4=")
 }

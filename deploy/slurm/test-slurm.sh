@@ -207,18 +207,20 @@ wait_job "$last"
 same "$tmp/local/tournament" "$tmp/shared/tournament" config.json games.jsonl summary.json table5.md headtohead.md winrate.csv
 say "tournament: games, summary and tables are byte-identical to the local run"
 
-# search KIND STEPS: a search of STEPS steps in 3 shard tasks per step, submitted through the driver,
-# then submitted again (a finished search plays nothing); its log equals the local run's.
+# search KIND STEPS CONFIG [FLAGS...]: marslab KIND CONFIG FLAGS, of STEPS steps, in 3 shard tasks per
+# step submitted through the driver, then submitted again (a finished search plays nothing); its log
+# equals the local run's.
 search() {
-	local kind=$1 want=$2 steps again
-	cp "deploy/slurm/testdata/$kind.toml" "$tmp/$kind.toml"
-	steps=$("$ms" "$kind" "$tmp/$kind.toml" -steps)
+	local kind=$1 want=$2 cfg=$tmp/$3 steps again
+	shift 3
+	cp "deploy/slurm/testdata/${cfg##*/}" "$cfg"
+	steps=$("$ms" "$kind" "$cfg" -steps "$@")
 	[[ $steps == "$want" ]] || die "the test $kind has $steps steps, want $want"
 	say "$kind: $steps steps of 3 shard tasks, each followed by its merge"
-	wait_job "$(submit "$tmp/shared/$kind" -tasks 3 "$kind" "$tmp/$kind.toml")"
-	"$ms" "$kind" "$tmp/$kind.toml" -out "$tmp/local/$kind" >/dev/null
+	wait_job "$(submit "$tmp/shared/$kind" -tasks 3 "$kind" "$cfg" -- "$@")"
+	"$ms" "$kind" "$cfg" "$@" -out "$tmp/local/$kind" >/dev/null
 	same "$tmp/local/$kind" "$tmp/shared/$kind" config.json log.jsonl
-	[[ -s $tmp/shared/$kind/report.md ]] || die "$kind: the last merge wrote no report.md"
+	[[ -s $tmp/shared/$kind/report.md || -s $tmp/shared/$kind/validation.md ]] || die "$kind: the last merge wrote no report"
 	say "$kind: log.jsonl is byte-identical to the local run"
 	again=$(bash "$tmp/shared/$kind/slurm/submit.sh")
 	wait_job "$(sed -n "s/^merge of step $((steps - 1)): job \([0-9]*\).*/\1/p" <<<"$again")"
@@ -227,12 +229,11 @@ search() {
 }
 
 # A sweep of 2 steps (2 narrowing levels of one racing round), an evolve of 3 (2 generations and
-# the final mean); skipped by a marslab without the search commands.
-for run in "sweep 2" "evolve 3"; do
-	kind=${run% *}
-	if "$ms" "$kind" -h >/dev/null 2>&1; then
-		search $run
-	else
-		say "$kind: this marslab has no $kind command: skipped"
-	fi
-done
+# the final mean), a validation of 2 (4 blocks in chunks of 2); skipped by a marslab without them.
+if "$ms" sweep -h >/dev/null 2>&1; then
+	search sweep 2 sweep.toml
+	search evolve 3 evolve.toml
+	search validate 2 sweep.toml -a "random(stop=0.5)" -b random -blocks 4 -chunk 2
+else
+	say "search: this marslab has no sweep, evolve and validate commands: skipped"
+fi

@@ -18,8 +18,9 @@
 //     into DIR by marslab merge;
 //   - Tournament: marslab tournament CONFIG, sharded and merged the same way,
 //     then resumed in DIR to write the tables;
-//   - Search: marslab sweep or evolve CONFIG, one array and one merge per
-//     step of the search (the step is read from DIR by the command itself).
+//   - Search: marslab sweep, evolve or validate CONFIG, one array and one
+//     merge per step of the search (the step is read from DIR by the command
+//     itself).
 //
 // The scripts (DIR/slurm/*.sh) are plain bash with #SBATCH lines; a plan
 // also renders as a shell script of sbatch commands (Plan.Shell) that
@@ -269,7 +270,7 @@ func Tournament(o Options, config string, args []string) (*Plan, error) {
 }
 
 // Search is the plan of a search, marslab COMMAND CONFIG with COMMAND
-// "sweep" or "evolve" and the flags args, of at most steps steps: for each
+// "sweep", "evolve" or "validate" and the flags args, of at most steps steps: for each
 // step an array of Tasks shard tasks (COMMAND CONFIG -out DIR -shard I/N
 // -resume: the command finds the current step in DIR and plays its share
 // of it) and a merge job (COMMAND CONFIG -out DIR -merge). config must be
@@ -279,8 +280,8 @@ func Search(o Options, command, config string, steps int, args []string) (*Plan,
 		return nil, err
 	}
 	switch {
-	case command != "sweep" && command != "evolve":
-		return nil, fmt.Errorf("slurm: search command %q: want sweep or evolve", command)
+	case command != "sweep" && command != "evolve" && command != "validate":
+		return nil, fmt.Errorf("slurm: search command %q: want sweep, evolve or validate", command)
 	case !filepath.IsAbs(config):
 		return nil, fmt.Errorf("slurm: config %q: want an absolute path", config)
 	case steps < 1:

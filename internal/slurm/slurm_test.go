@@ -194,7 +194,7 @@ func TestOptionsErrors(t *testing.T) {
 	_, err = Tournament(opts(), "t.toml", nil)
 	assert.EqualError(t, err, `slurm: config "t.toml": want an absolute path`)
 	_, err = Search(opts(), "grid", "/c/s.toml", 2, nil)
-	assert.EqualError(t, err, `slurm: search command "grid": want sweep or evolve`)
+	assert.EqualError(t, err, `slurm: search command "grid": want sweep, evolve or validate`)
 	_, err = Search(opts(), "sweep", "/c/s.toml", 0, nil)
 	assert.EqualError(t, err, "slurm: 0 steps: want >= 1")
 	_, err = Search(opts(), "sweep", "/c/s.toml", 1, []string{"-resume"})
