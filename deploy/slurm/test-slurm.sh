@@ -14,7 +14,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$PWD
 
-say() { printf '== %s\n' "$*"; }
+say() { printf '== [%3ds] %s\n' "$SECONDS" "$*"; }
 die() { printf 'test-slurm: %s\n' "$*" >&2; exit 1; }
 
 # Packages.
@@ -105,6 +105,7 @@ AccountingStorageType=accounting_storage/none
 SelectType=select/cons_tres
 SelectTypeParameters=CR_Core
 SchedulerType=sched/backfill
+SchedulerParameters=batch_sched_delay=0,sched_min_interval=0,default_queue_depth=100
 MpiDefault=none
 ReturnToService=2
 $node NodeAddr=127.0.0.1 State=UNKNOWN
