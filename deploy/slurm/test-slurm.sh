@@ -6,13 +6,13 @@
 # installed). It installs Debian's packages if they are missing, writes a one-node slurm.conf
 # and a munge socket in a temporary folder (ports 16817/16818, so no other Slurm is touched),
 # starts munged, slurmctld and slurmd, submits through `marslab slurm submit` a batch of 4
-# shard tasks, a tournament of 3 and (when this marslab has the search commands) a search of
-# two steps, waits for them, and compares their files with local runs. At exit, also on a
-# failure, it cancels its jobs and stops exactly the daemons it started (by their pids).
+# shard tasks (one made to fail, then the chain resubmitted), a tournament of 3 and (when this
+# marslab has the search commands) a sweep, an evolve and a validation of 2-3 steps, waits for
+# them, and compares their files with local runs. At exit, also on a failure, it cancels its
+# jobs and stops exactly the daemons it started (by their pids).
 # KEEP=1 keeps the temporary folder (logs, results).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-root=$PWD
 
 say() { printf '== [%3ds] %s\n' "$SECONDS" "$*"; }
 die() { printf 'test-slurm: %s\n' "$*" >&2; exit 1; }
