@@ -10,6 +10,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"gonum.org/v1/plot/vg"
 )
 
 // convergence returns the mean and best series of a made-up search: win
@@ -208,21 +209,24 @@ func TestEffectChart(t *testing.T) {
 // same PNG bytes every time.
 func TestSearchFiguresDeterministic(t *testing.T) {
 	mean, best := convergence(10)
+	const fw, fh = 5 * vg.Centimeter, 4 * vg.Centimeter // small: PNG encoding dominates the cost
 	figs := map[string]func(w *bytes.Buffer) error{
 		"surface": func(w *bytes.Buffer) error {
 			s := Surface{Cells: narrowingCells(func(x, y float64) float64 { return x - y }), Contours: []float64{0, 0.3},
-				Windows: []Window{{1, 0.25, 0.5, 0.25, 0.5}}, Best: &Mark{X: 0.3, Y: 0.3}}
+				Windows: []Window{{1, 0.25, 0.5, 0.25, 0.5}}, Best: &Mark{X: 0.3, Y: 0.3}, Width: fw, Height: fh}
 			return s.Write(w, "png")
 		},
-		"bands": func(w *bytes.Buffer) error { return (&BandChart{Series: []Series{mean, best}}).Write(w, "png") },
+		"bands": func(w *bytes.Buffer) error {
+			return (&BandChart{Series: []Series{mean, best}, Width: fw, Height: fh}).Write(w, "png")
+		},
 		"traces": func(w *bytes.Buffer) error {
-			return (&TraceChart{Panels: []TracePanel{{Series: []Series{mean}}}}).Write(w, "png")
+			return (&TraceChart{Panels: []TracePanel{{Series: []Series{mean}}}, Width: fw, Height: fh}).Write(w, "png")
 		},
 		"slice": func(w *bytes.Buffer) error {
-			return (&SliceChart{Series: []Series{best}, Refs: []RefLine{{X: 3}}}).Write(w, "png")
+			return (&SliceChart{Series: []Series{best}, Refs: []RefLine{{X: 3}}, Width: fw, Height: fh}).Write(w, "png")
 		},
 		"effects": func(w *bytes.Buffer) error {
-			return (&EffectChart{Categories: []string{"a"}, Values: []float64{1}, Lo: []float64{0.5}, Hi: []float64{2}}).Write(w, "png")
+			return (&EffectChart{Categories: []string{"a"}, Values: []float64{1}, Lo: []float64{0.5}, Hi: []float64{2}, Width: fw, Height: fh}).Write(w, "png")
 		},
 	}
 	for name, write := range figs {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"gonum.org/v1/plot/vg"
 )
 
 // hexColour is the opaque colour c as gonum's SVG back end writes it in a
@@ -180,6 +181,7 @@ func TestSurfaceSave(t *testing.T) {
 	}
 	magic := map[string]string{"png": "\x89PNG", "svg": "<?xml"}
 	for name, s := range figs {
+		s.Width, s.Height = 10*vg.Centimeter, 8*vg.Centimeter
 		for _, ext := range []string{"png", "svg"} {
 			path := filepath.Join(dir, name+"."+ext)
 			require.NoError(t, s.Save(path), name)

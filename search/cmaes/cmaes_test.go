@@ -150,6 +150,9 @@ func runNoisy(t *testing.T, cfg Config, bo *bernoulli, gens int) *Optimizer {
 		b := o.Evals()
 		f := make([]float64, len(xs))
 		for k, x := range xs {
+			for i, v := range x {
+				require.Truef(t, v >= 0 && v <= 1, "point %d coordinate %d = %v outside [0,1]", k, i, v)
+			}
 			f[k] = bo.eval(x, b)
 		}
 		var f2 []float64
