@@ -3,8 +3,9 @@
 //
 // The algorithm is the (mu/mu_w, lambda)-CMA-ES with cumulative step-size
 // adaptation, rank-one and rank-mu covariance updates, as in Hansen's
-// tutorial "The CMA Evolution Strategy: A Tutorial" (arXiv:1604.00772,
-// equations (38)-(47) with positive weights only). Noise is handled as in
+// tutorial "The CMA Evolution Strategy: A Tutorial" (arXiv:1604.00772, the
+// algorithm summary with its default strategy parameters, positive
+// recombination weights only). Noise is handled as in
 // UH-CMA-ES (Hansen, Niederberger, Guzzella and Koumoutsakos, "A Method for
 // Handling Uncertainty in Evolutionary Optimization With an Application to
 // Feedback Control of Combustion", IEEE TEC 13(1), 2009): every generation a
@@ -17,8 +18,9 @@
 // The optimiser knows nothing of games: the caller maps each point of the
 // unit box to its parameters (log scale, integers, choices), evaluates it and
 // tells the values back. The same Config (seed included) and the same told
-// values give bit-identical asked points, so a caller can rebuild the state
-// after a restart by replaying its log of asks and tells.
+// values give bit-identical asked points on the same platform (Go may fuse
+// multiply-adds on some architectures), so a caller can rebuild the state
+// after a restart by replaying its log of tells.
 package cmaes
 
 import (
@@ -55,7 +57,8 @@ type Config struct {
 	// to be evaluated twice and Tell needs their second values.
 	Noisy bool
 	// ReevalRate is the fraction r_lambda of each generation re-evaluated
-	// when Noisy, in (0, 1]; 0 means max(0.1, 2/Lambda) (UH-CMA-ES default).
+	// when Noisy, in (0, 1]; 0 means max(0.1, 2/Lambda): at least two
+	// re-evaluations a generation.
 	ReevalRate float64
 	// Evals is the initial number of evaluations (for instance blocks of
 	// games) per candidate the optimiser asks for, at least 1; 0 means 1.
@@ -65,7 +68,8 @@ type Config struct {
 	// uncertainty handling then only increases the step size).
 	MaxEvals int
 	// Theta is the quantile parameter of the uncertainty measure, in
-	// (0, 1); 0 means 0.2 (UH-CMA-ES default).
+	// (0, 1); 0 means 0.2. Larger values tolerate larger rank changes
+	// before the measure calls a ranking noisy.
 	Theta float64
 
 	// MaxGenerations stops the run after this many generations; 0 means no
@@ -83,7 +87,7 @@ type Optimizer struct {
 	lam int
 	mu  int
 	w   []float64 // positive recombination weights, sum 1
-	// Strategy parameters (tutorial Table 1).
+	// Strategy parameters (the tutorial's defaults).
 	mueff, cc, cs, c1, cmu, ds, chiN float64
 	// Uncertainty handling parameters.
 	rLam, alphaSigma, alphaEvals, cUnc float64
@@ -117,7 +121,7 @@ type Optimizer struct {
 	uidx, urank  []int
 }
 
-// Default strategy constants of UH-CMA-ES (Hansen et al. 2009, Table I).
+// Default constants of the uncertainty handling (Hansen et al. 2009).
 const (
 	defaultTheta      = 0.2
 	defaultAlphaEvals = 1.5
@@ -292,7 +296,7 @@ func (o *Optimizer) Generation() int { return o.gen }
 func (o *Optimizer) Evals() int { return o.evals }
 
 // Uncertainty returns the smoothed uncertainty measure s-bar of UH-CMA-ES
-// (Hansen et al. 2009, eq. (5)-(6)) and the last generation's raw value s.
+// (Hansen et al. 2009) and the last generation's raw value s.
 // Positive means that re-evaluation changed ranks more than the threshold
 // allows: the ranking is dominated by noise. Both are 0 when not Noisy.
 func (o *Optimizer) Uncertainty() (smoothed, last float64) { return o.sbar, o.lastS }
@@ -477,7 +481,7 @@ func (o *Optimizer) Tell(f, f2 []float64) error {
 }
 
 // uncertainty returns the uncertainty measure s of UH-CMA-ES for one
-// generation (Hansen et al. 2009, eq. (2)-(4)). The 2*Lambda values
+// generation (Hansen et al. 2009). The 2*Lambda values
 // f_1..f_Lambda, f'_1..f'_Lambda are ranked together, where f'_k is the
 // second value of a re-evaluated candidate and f'_k = f_k for the others.
 // For each re-evaluated candidate the rank change Delta = |R' - R| - 1 is
@@ -577,7 +581,7 @@ func (o *Optimizer) capSigma() {
 }
 
 // update moves the mean, the evolution paths, the covariance matrix and the
-// step size (tutorial eq. (41)-(47), c_m = 1, positive weights).
+// step size (the tutorial's update, c_m = 1, positive weights).
 func (o *Optimizer) update() {
 	n := o.n
 	for k := range o.order {
