@@ -72,6 +72,15 @@ type Config struct {
 	// before the measure calls a ranking noisy.
 	Theta float64
 
+	// MinStd, if not nil, holds Dim lower bounds in [0, 0.5] on the search
+	// distribution's standard deviation along each coordinate (sigma times
+	// the square root of C's diagonal entry): after each update a smaller
+	// one is raised to its bound by enlarging C's diagonal entry. Integer and
+	// choice parameters need it: with k levels mapped onto [0,1], a
+	// standard deviation well below 1/k stops the coordinate from changing
+	// at all (a bound of about 1/(2k) keeps it moving).
+	MinStd []float64
+
 	// MaxGenerations stops the run after this many generations; 0 means no
 	// limit.
 	MaxGenerations int
@@ -180,6 +189,16 @@ func New(cfg Config) (*Optimizer, error) {
 	}
 	if !(cfg.Theta > 0 && cfg.Theta < 1) {
 		return nil, fmt.Errorf("cmaes: Config.Theta = %v, want a value in (0, 1)", cfg.Theta)
+	}
+	if cfg.MinStd != nil {
+		if len(cfg.MinStd) != n {
+			return nil, fmt.Errorf("cmaes: Config.MinStd has %d values, want Dim = %d", len(cfg.MinStd), n)
+		}
+		for i, v := range cfg.MinStd {
+			if !(v >= 0 && v <= 0.5) {
+				return nil, fmt.Errorf("cmaes: Config.MinStd[%d] = %v, want a value in [0, 0.5]", i, v)
+			}
+		}
 	}
 	if cfg.MaxGenerations < 0 {
 		return nil, fmt.Errorf("cmaes: Config.MaxGenerations = %d, want at least 0 (0: no limit)", cfg.MaxGenerations)
@@ -650,8 +669,20 @@ func (o *Optimizer) update() {
 
 	// sigma *= exp(cs/ds (|p_sigma|/chiN - 1)).
 	o.sigma *= math.Exp(o.cs / o.ds * (psn/o.chiN - 1))
+	o.raiseMinStd()
 	o.decompose()
 	o.capSigma()
+}
+
+// raiseMinStd enlarges the diagonal entries of C whose standard deviation
+// sigma*sqrt(C_ii) is below Config.MinStd[i] to exactly that bound. Adding
+// to the diagonal keeps C positive definite.
+func (o *Optimizer) raiseMinStd() {
+	for i, m := range o.cfg.MinStd {
+		if want := (m / o.sigma) * (m / o.sigma); o.C.At(i, i) < want {
+			o.C.SetSym(i, i, want)
+		}
+	}
 }
 
 // decompose refreshes B and D from C. If the factorisation fails (it
