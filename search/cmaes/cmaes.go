@@ -24,11 +24,12 @@
 package cmaes
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"sort"
+	"slices"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -526,7 +527,7 @@ func (o *Optimizer) uncertainty(f, f2 []float64, sign float64) float64 {
 	for i := range idx {
 		idx[i] = i
 	}
-	sort.SliceStable(idx, func(a, b int) bool { return vals[idx[a]] < vals[idx[b]] })
+	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(vals[a], vals[b]) })
 	rank := o.urank // 1-based
 	for r, i := range idx {
 		rank[i] = r + 1
@@ -553,7 +554,7 @@ func (o *Optimizer) rankLimit(R, N int) float64 {
 	for k := 1; k < N; k++ {
 		d[k-1] = float64(abs(k - R))
 	}
-	sort.Float64s(d)
+	slices.Sort(d)
 	p := o.cfg.Theta / 2 * float64(len(d)-1)
 	lo := int(math.Floor(p))
 	if lo >= len(d)-1 {
@@ -606,7 +607,7 @@ func (o *Optimizer) update() {
 	for k := range o.order {
 		o.order[k] = k
 	}
-	sort.SliceStable(o.order, func(a, b int) bool { return o.fsel[o.order[a]] < o.fsel[o.order[b]] })
+	slices.SortStableFunc(o.order, func(a, b int) int { return cmp.Compare(o.fsel[a], o.fsel[b]) })
 
 	// y_w = sum w_i y_{i:lambda}; mean += sigma*y_w.
 	yw := o.tmp
