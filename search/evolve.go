@@ -2,6 +2,7 @@ package search
 
 import (
 	"fmt"
+	"math"
 
 	"marslab/search/cmaes"
 	"marslab/stats"
@@ -63,7 +64,9 @@ func (g *Generation) Wilson() stats.Interval {
 	return iv
 }
 
-// Evolve is the Method of a CMA-ES search: step g < Generations plays the
+// Evolve is the Method of a CMA-ES search (integer and choice parameters
+// keep a standard deviation of at least 1/(2k) of the box, k their number
+// of values, so that rounding does not freeze them): step g < Generations plays the
 // generation's Lambda candidates on Evals common blocks, the re-evaluated
 // ones on as many fresh blocks, and the distribution mean on MeanBlocks
 // blocks; the last step plays the final mean on FinalBlocks blocks. Block
@@ -106,8 +109,20 @@ func NewEvolve(cfg EvolveConfig) (*Evolve, error) {
 	for i := range u {
 		u[i] = min(1, max(0, u[i]))
 	}
+	// Integer and choice parameters keep a standard deviation of at least
+	// half a level, 1/(2k) for k levels, so that they keep moving.
+	var minStd []float64
+	for i, d := range cfg.Space {
+		if d.Param.Integer {
+			if minStd == nil {
+				minStd = make([]float64, len(cfg.Space))
+			}
+			k := math.Floor(d.Hi) - math.Ceil(d.Lo) + 1
+			minStd[i] = min(0.5, 1/(2*k))
+		}
+	}
 	opt, err := cmaes.New(cmaes.Config{Dim: len(cfg.Space), Mean: u, Sigma: cfg.Sigma, Lambda: cfg.Lambda, Seed: cfg.Seed,
-		Maximize: true, Noisy: cfg.Reeval, Evals: cfg.Blocks, MaxEvals: cfg.MaxBlocks})
+		Maximize: true, Noisy: cfg.Reeval, Evals: cfg.Blocks, MaxEvals: cfg.MaxBlocks, MinStd: minStd})
 	if err != nil {
 		return nil, fmt.Errorf("search: evolve: %w", err)
 	}
