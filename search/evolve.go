@@ -64,16 +64,16 @@ func (g *Generation) Wilson() stats.Interval {
 	return iv
 }
 
-// Evolve is the Method of a CMA-ES search (integer and choice parameters
-// keep a standard deviation of at least 1/(2k) of the box, k their number
-// of values, so that rounding does not freeze them): step g < Generations plays the
+// Evolve is the Method of a CMA-ES search: step g < Generations plays the
 // generation's Lambda candidates on Evals common blocks, the re-evaluated
 // ones on as many fresh blocks, and the distribution mean on MeanBlocks
 // blocks; the last step plays the final mean on FinalBlocks blocks. Block
 // numbers: generation g uses g·(2·MaxBlocks + MeanBlocks) onwards, the final
 // step Generations·(2·MaxBlocks + MeanBlocks) onwards. The result is the
 // final distribution mean with its win rate on the last step's blocks, not
-// the luckiest sample.
+// the luckiest sample. Integer and choice parameters keep a standard
+// deviation of at least 1/(2k) of the box, k their number of values, so that
+// rounding does not freeze them.
 type Evolve struct {
 	cfg   EvolveConfig
 	opt   *cmaes.Optimizer
