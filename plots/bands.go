@@ -200,6 +200,7 @@ func (t *TraceChart) Write(w io.Writer, format string) error {
 		}
 		if pn.LogY {
 			p.Y.Scale, p.Y.Tick.Marker = plot.LogScale{}, plot.LogTicks{Prec: -1}
+			p.Y.Min, p.Y.Max = logRange(p.Y.Min, p.Y.Max)
 		}
 		xmin, xmax = min(xmin, p.X.Min), max(xmax, p.X.Max)
 		if i == 0 {
@@ -333,7 +334,19 @@ func (s *SliceChart) Write(w io.Writer, format string) error {
 	}
 	if s.LogX {
 		p.X.Scale, p.X.Tick.Marker = plot.LogScale{}, plot.LogTicks{Prec: -1}
+		p.X.Min, p.X.Max = logRange(p.X.Min, p.X.Max)
 	}
 	p.Legend.Top = true
 	return writePlot(w, format, p, s.Width, s.Height)
+}
+
+// logRange widens an empty range of positive values on a log axis to
+// half a decade either way; gonum would widen it by 1 either way, reaching
+// zero or below, where a log axis has no ticks.
+func logRange(lo, hi float64) (float64, float64) {
+	if lo < hi {
+		return lo, hi
+	}
+	f := math.Sqrt(10)
+	return lo / f, hi * f
 }

@@ -2,6 +2,7 @@ package plots
 
 import (
 	"bytes"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"gonum.org/v1/plot/vg"
 )
 
 // convergence returns the mean and best series of a made-up search: win
@@ -208,21 +210,24 @@ func TestEffectChart(t *testing.T) {
 // same PNG bytes every time.
 func TestSearchFiguresDeterministic(t *testing.T) {
 	mean, best := convergence(10)
+	const fw, fh = 5 * vg.Centimeter, 4 * vg.Centimeter // small: PNG encoding dominates the cost
 	figs := map[string]func(w *bytes.Buffer) error{
 		"surface": func(w *bytes.Buffer) error {
 			s := Surface{Cells: narrowingCells(func(x, y float64) float64 { return x - y }), Contours: []float64{0, 0.3},
-				Windows: []Window{{1, 0.25, 0.5, 0.25, 0.5}}, Best: &Mark{X: 0.3, Y: 0.3}}
+				Windows: []Window{{1, 0.25, 0.5, 0.25, 0.5}}, Best: &Mark{X: 0.3, Y: 0.3}, Width: fw, Height: fh}
 			return s.Write(w, "png")
 		},
-		"bands": func(w *bytes.Buffer) error { return (&BandChart{Series: []Series{mean, best}}).Write(w, "png") },
+		"bands": func(w *bytes.Buffer) error {
+			return (&BandChart{Series: []Series{mean, best}, Width: fw, Height: fh}).Write(w, "png")
+		},
 		"traces": func(w *bytes.Buffer) error {
-			return (&TraceChart{Panels: []TracePanel{{Series: []Series{mean}}}}).Write(w, "png")
+			return (&TraceChart{Panels: []TracePanel{{Series: []Series{mean}}}, Width: fw, Height: fh}).Write(w, "png")
 		},
 		"slice": func(w *bytes.Buffer) error {
-			return (&SliceChart{Series: []Series{best}, Refs: []RefLine{{X: 3}}}).Write(w, "png")
+			return (&SliceChart{Series: []Series{best}, Refs: []RefLine{{X: 3}}, Width: fw, Height: fh}).Write(w, "png")
 		},
 		"effects": func(w *bytes.Buffer) error {
-			return (&EffectChart{Categories: []string{"a"}, Values: []float64{1}, Lo: []float64{0.5}, Hi: []float64{2}}).Write(w, "png")
+			return (&EffectChart{Categories: []string{"a"}, Values: []float64{1}, Lo: []float64{0.5}, Hi: []float64{2}, Width: fw, Height: fh}).Write(w, "png")
 		},
 	}
 	for name, write := range figs {
@@ -230,5 +235,32 @@ func TestSearchFiguresDeterministic(t *testing.T) {
 		require.NoError(t, write(&a), name)
 		require.NoError(t, write(&b), name)
 		assert.True(t, bytes.Equal(a.Bytes(), b.Bytes()), "%s: two PNGs differ", name)
+	}
+}
+
+// TestDegenerateFigures draws figures at the edges of what Validate
+// accepts: one point, one cell, an empty range on a log axis, NaN cells
+// under contours, a zero effect. None may fail or panic.
+func TestDegenerateFigures(t *testing.T) {
+	g := NewGrid([]float64{1, 2, 3, 4}, []float64{1, 2, 3}, func(x, y float64) float64 { return x - y })
+	g.Z[5] = math.NaN()
+	one := Grid{X: []float64{1}, Y: []float64{1}, Z: []float64{3}}
+	point := []Series{{X: []float64{1}, Y: []float64{1}}}
+	figs := map[string]interface {
+		Write(w io.Writer, format string) error
+	}{
+		"grid with NaN and contours": &Surface{Grid: g, Contours: []float64{0, 1}},
+		"disjoint cells":             &Surface{Cells: []Cell{{0, 1, 0, 1, 0.2}, {2, 3, 2, 3, 0.8}}, Contours: []float64{0.5}},
+		"one grid point, log x":      &Surface{Grid: one, LogX: true},
+		"one grid point":             &Surface{Grid: one},
+		"one cell, log axes":         &Surface{Cells: []Cell{{1, 2, 1, 2, 0.5}}, LogX: true, LogY: true, Windows: []Window{{0, 1.2, 1.5, 1.2, 1.5}}},
+		"one trace point, log y":     &TraceChart{Panels: []TracePanel{{LogY: true, Series: point}}},
+		"one slice point, log x":     &SliceChart{Series: point, LogX: true},
+		"one x, log x":               &SliceChart{Series: []Series{{X: []float64{1e-9, 1e-9}, Y: []float64{1, 2}}}, LogX: true},
+		"one band point":             &BandChart{Series: []Series{{X: []float64{1}, Y: []float64{1}, Lo: []float64{0}, Hi: []float64{2}}}},
+		"zero effect":                &EffectChart{Categories: []string{"a"}, Values: []float64{0}, Lo: []float64{0}, Hi: []float64{0}},
+	}
+	for name, f := range figs {
+		assert.NoError(t, f.Write(&bytes.Buffer{}, "svg"), name)
 	}
 }

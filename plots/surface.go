@@ -435,7 +435,8 @@ func (s *Surface) Write(w io.Writer, format string) error {
 		g, xe, ye := s.rasterGrid(rs)
 		p.Add(&stepContours{g: g, xe: xe, ye: ye, levels: s.Contours, style: contourStyle})
 	}
-	if err := s.addOverlays(p); err != nil {
+	labels, err := s.addOverlays(p)
+	if err != nil {
 		return err
 	}
 	xmin, xmax, ymin, ymax := s.dataRange(rs)
@@ -447,7 +448,17 @@ func (s *Surface) Write(w io.Writer, format string) error {
 	if s.LogY {
 		p.Y.Scale, p.Y.Tick.Marker = plot.LogScale{}, plot.LogTicks{Prec: -1}
 	}
-	drawWithColourBar(c, p, cm, lo, hi, s.ColorLabel, width, height)
+	// The legend is drawn over a translucent white backdrop, so that it
+	// stays legible over the cells.
+	legend := p.Legend
+	p.Legend = plot.NewLegend()
+	drawWithColourBar(c, p, cm, lo, hi, s.ColorLabel, width, height, func(da draw.Canvas) {
+		if r, ok := legendBox(&legend, labels, da); ok {
+			da.SetColor(color.NRGBA{R: 0xff, G: 0xff, B: 0xff, A: 0xc0})
+			da.Fill(r.Path())
+		}
+		legend.Draw(da)
+	})
 	if _, err := c.WriteTo(w); err != nil {
 		return fmt.Errorf("plots: writing %s: %w", format, err)
 	}
@@ -455,8 +466,8 @@ func (s *Surface) Write(w io.Writer, format string) error {
 }
 
 // addOverlays adds the windows (one legend entry per level), the best
-// point and the other marks.
-func (s *Surface) addOverlays(p *plot.Plot) error {
+// point and the other marks, and returns the texts of the legend entries.
+func (s *Surface) addOverlays(p *plot.Plot) (labels []string, err error) {
 	levels := map[int]bool{}
 	var order []int
 	for _, w := range s.Windows {
@@ -474,7 +485,7 @@ func (s *Surface) addOverlays(p *plot.Plot) error {
 			}
 			l, err := plotter.NewLine(plotter.XYs{{X: w.X0, Y: w.Y0}, {X: w.X1, Y: w.Y0}, {X: w.X1, Y: w.Y1}, {X: w.X0, Y: w.Y1}, {X: w.X0, Y: w.Y0}})
 			if err != nil {
-				return fmt.Errorf("plots: window: %w", err)
+				return nil, fmt.Errorf("plots: window: %w", err)
 			}
 			l.Color = windowColour(lev)
 			l.Dashes = plotutil.Dashes(lev)
@@ -484,17 +495,18 @@ func (s *Surface) addOverlays(p *plot.Plot) error {
 				first = l
 			}
 		}
-		p.Legend.Add(fmt.Sprintf("level %d", lev), first)
+		labels = append(labels, fmt.Sprintf("level %d", lev))
+		p.Legend.Add(labels[len(labels)-1], first)
 	}
 	if s.Best != nil {
 		ring, err := plotter.NewScatter(plotter.XYs{{X: s.Best.X, Y: s.Best.Y}})
 		if err != nil {
-			return fmt.Errorf("plots: best point: %w", err)
+			return nil, fmt.Errorf("plots: best point: %w", err)
 		}
 		ring.GlyphStyle = draw.GlyphStyle{Color: color.White, Radius: vg.Points(6), Shape: draw.CircleGlyph{}}
 		cross, err := plotter.NewScatter(plotter.XYs{{X: s.Best.X, Y: s.Best.Y}})
 		if err != nil {
-			return fmt.Errorf("plots: best point: %w", err)
+			return nil, fmt.Errorf("plots: best point: %w", err)
 		}
 		cross.GlyphStyle = draw.GlyphStyle{Color: color.Black, Radius: vg.Points(5), Shape: draw.CrossGlyph{}}
 		p.Add(ring, cross)
@@ -502,26 +514,50 @@ func (s *Surface) addOverlays(p *plot.Plot) error {
 		if label == "" {
 			label = "best"
 		}
+		labels = append(labels, label)
 		p.Legend.Add(label, ring, cross)
 	}
 	for i, m := range s.Marks {
 		dot, err := plotter.NewScatter(plotter.XYs{{X: m.X, Y: m.Y}})
 		if err != nil {
-			return fmt.Errorf("plots: mark %d: %w", i, err)
+			return nil, fmt.Errorf("plots: mark %d: %w", i, err)
 		}
 		dot.GlyphStyle = draw.GlyphStyle{Color: plotutil.Color(i + 1), Radius: vg.Points(4.5), Shape: draw.CircleGlyph{}}
 		ring, err := plotter.NewScatter(plotter.XYs{{X: m.X, Y: m.Y}})
 		if err != nil {
-			return fmt.Errorf("plots: mark %d: %w", i, err)
+			return nil, fmt.Errorf("plots: mark %d: %w", i, err)
 		}
 		ring.GlyphStyle = draw.GlyphStyle{Color: color.Black, Radius: vg.Points(4.5), Shape: draw.RingGlyph{}}
 		p.Add(dot, ring)
 		if m.Label != "" {
+			labels = append(labels, m.Label)
 			p.Legend.Add(m.Label, dot, ring)
 		}
 	}
 	p.Legend.Top = true
-	return nil
+	return labels, nil
+}
+
+// legendBox returns the rectangle a legend at the top right of c covers
+// with entries of the given texts, with a margin of 2 points, following
+// the layout of gonum's Legend.Draw; ok is false if there are no entries.
+func legendBox(l *plot.Legend, labels []string, c draw.Canvas) (r vg.Rectangle, ok bool) {
+	if len(labels) == 0 {
+		return r, false
+	}
+	var enth, textw vg.Length
+	for _, t := range labels {
+		rt := l.TextStyle.Rectangle(t)
+		enth, textw = max(enth, rt.Max.Y), max(textw, rt.Max.X)
+	}
+	em := l.TextStyle.Rectangle(" ")
+	descent := l.TextStyle.FontExtents().Descent
+	n := vg.Length(len(labels))
+	const margin = vg.Length(2)
+	r.Max = vg.Point{X: c.Max.X, Y: c.Max.Y}
+	r.Min.X = c.Max.X - l.ThumbnailWidth - em.Max.X - textw - margin
+	r.Min.Y = c.Max.Y - n*enth - (n-1)*l.Padding - descent - margin
+	return r, true
 }
 
 // windowColour is the outline colour of the windows of a narrowing level:
@@ -569,8 +605,9 @@ func (rp *rectPlotter) Plot(c draw.Canvas, plt *plot.Plot) {
 }
 
 // drawWithColourBar draws p with a vertical colour bar of cm from lo to hi
-// on its right, lined up with p's data area.
-func drawWithColourBar(c vg.CanvasSizer, p *plot.Plot, cm palette.ColorMap, lo, hi float64, label string, width, height vg.Length) {
+// on its right, lined up with p's data area, and calls after, if not nil,
+// with p's data area once p is drawn.
+func drawWithColourBar(c vg.CanvasSizer, p *plot.Plot, cm palette.ColorMap, lo, hi float64, label string, width, height vg.Length, after func(data draw.Canvas)) {
 	bar := plot.New()
 	bar.Add(&plotter.ColorBar{ColorMap: cm, Vertical: true})
 	bar.HideX()
@@ -584,6 +621,9 @@ func drawWithColourBar(c vg.CanvasSizer, p *plot.Plot, cm palette.ColorMap, lo, 
 	left := draw.Crop(dc, 0, -barWidth-0.3*vg.Centimeter, 0, 0)
 	p.Draw(left)
 	da := p.DataCanvas(left)
+	if after != nil {
+		after(da)
+	}
 	right := draw.Crop(dc, width-barWidth, -0.4*vg.Centimeter, da.Min.Y, da.Max.Y-height)
 	bar.Draw(right)
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"gonum.org/v1/plot/vg"
 )
 
 // hexColour is the opaque colour c as gonum's SVG back end writes it in a
@@ -160,6 +161,14 @@ func TestSurfaceSVG(t *testing.T) {
 	}
 	assert.Equal(t, 1, strings.Count(svg, ">level 1<"), "one legend entry per level")
 	assert.Contains(t, svg, "stroke-width:1.2", "contour lines")
+	assert.Equal(t, 1, strings.Count(svg, "fill:#FFFFFF;fill-opacity:0.75"), "one backdrop behind the legend")
+	iBox, iLegend := strings.Index(svg, "fill:#FFFFFF;fill-opacity:0.75"), strings.Index(svg, ">level 0<")
+	assert.Less(t, iBox, iLegend, "the backdrop is drawn before the legend")
+
+	buf.Reset()
+	plain := Surface{Cells: s.Cells, LogY: true}
+	require.NoError(t, plain.Write(&buf, "svg"))
+	assert.NotContains(t, buf.String(), "fill-opacity:0.75", "no legend, no backdrop")
 }
 
 func TestSurfaceSave(t *testing.T) {
@@ -180,6 +189,7 @@ func TestSurfaceSave(t *testing.T) {
 	}
 	magic := map[string]string{"png": "\x89PNG", "svg": "<?xml"}
 	for name, s := range figs {
+		s.Width, s.Height = 10*vg.Centimeter, 8*vg.Centimeter
 		for _, ext := range []string{"png", "svg"} {
 			path := filepath.Join(dir, name+"."+ext)
 			require.NoError(t, s.Save(path), name)

@@ -216,7 +216,7 @@ func (c *calibrationConfig) run(ctx context.Context, w *writer) (any, error) {
 		return nil, err
 	}
 	paperX := search.SeatValues(ncfg.Space, ref.Params)
-	for _, f := range narrow.Figures("narrowing", paperX, c.Calibration.Against) {
+	for _, f := range narrow.Figures("calibration, narrowing", paperX, c.Calibration.Against) {
 		if err := w.figure(f.Name, f.Fig); err != nil {
 			return nil, err
 		}
@@ -267,7 +267,7 @@ func (c *calibrationConfig) run(ctx context.Context, w *writer) (any, error) {
 	if err := w.csv("cmaes-generations.csv", head, rows); err != nil {
 		return nil, err
 	}
-	for _, f := range evo.Figures("CMA-ES") {
+	for _, f := range evo.Figures("calibration") {
 		if err := w.figure("cmaes-"+f.Name, f.Fig); err != nil {
 			return nil, err
 		}
@@ -352,16 +352,16 @@ func (c *calibrationConfig) run(ctx context.Context, w *writer) (any, error) {
 	d.Better = pc.c.Diff.Mean > 0 && adj[pick] < 0.05
 	d.Tuned = pc.name
 	if d.Better {
-		d.Verdict = fmt.Sprintf("the %s beats %s on %d fresh blocks by %s points of win rate (95 %% interval [%s, %s], Holm-adjusted p = %s)",
+		d.Verdict = fmt.Sprintf("the %s beats %s on %d fresh blocks by %s points of win rate (95 %% interval [%s, %s], Holm-adjusted p %s)",
 			pc.name, c.Calibration.Against, pc.c.Blocks, fmtFloat(100*pc.c.Diff.Mean, 1), fmtFloat(100*pc.c.Diff.Interval.Lo, 1),
-			fmtFloat(100*pc.c.Diff.Interval.Hi, 1), fmtP(adj[pick]))
+			fmtFloat(100*pc.c.Diff.Interval.Hi, 1), pRel(adj[pick]))
 	} else {
-		d.Verdict = fmt.Sprintf("no candidate is shown better than %s on %d fresh blocks: the best difference, the %s's, is %s points (95 %% interval [%s, %s], Holm-adjusted p = %s)",
+		d.Verdict = fmt.Sprintf("no candidate is shown better than %s on %d fresh blocks: the best difference, the %s's, is %s points (95 %% interval [%s, %s], Holm-adjusted p %s)",
 			c.Calibration.Against, pc.c.Blocks, pc.name, fmtFloat(100*pc.c.Diff.Mean, 1), fmtFloat(100*pc.c.Diff.Interval.Lo, 1),
-			fmtFloat(100*pc.c.Diff.Interval.Hi, 1), fmtP(adj[pick]))
+			fmtFloat(100*pc.c.Diff.Interval.Hi, 1), pRel(adj[pick]))
 	}
-	comment := fmt.Sprintf("MARS parameters from the calibration notebook (marslab report notebooks/calibration): the %s.\nValidation on %d fresh blocks against %s: difference %+.3f in win rate, 95 %% interval [%+.3f, %+.3f], Holm p = %s:\n%s.",
-		pc.name, pc.c.Blocks, c.Calibration.Against, pc.c.Diff.Mean, pc.c.Diff.Interval.Lo, pc.c.Diff.Interval.Hi, fmtP(adj[pick]),
+	comment := fmt.Sprintf("MARS parameters from the calibration notebook (marslab report notebooks/calibration): the %s.\nValidation on %d fresh blocks against %s: difference %+.3f in win rate, 95 %% interval [%+.3f, %+.3f], Holm p %s:\n%s.",
+		pc.name, pc.c.Blocks, c.Calibration.Against, pc.c.Diff.Mean, pc.c.Diff.Interval.Lo, pc.c.Diff.Interval.Hi, pRel(adj[pick]),
 		map[bool]string{true: "shown better", false: "NOT shown better"}[d.Better])
 	if err := search.WriteParamFile(filepath.Join(w.dir, "tuned.toml"), &vfield, pc.x, comment); err != nil {
 		return nil, err
@@ -473,4 +473,12 @@ func fmtP(p float64) string {
 		return "< 0.001"
 	}
 	return fmtFloat(p, 3)
+}
+
+// pRel returns "= p" or "< 0.001".
+func pRel(p float64) string {
+	if p < 0.001 {
+		return "< 0.001"
+	}
+	return "= " + fmtFloat(p, 3)
 }

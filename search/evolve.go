@@ -2,6 +2,7 @@ package search
 
 import (
 	"fmt"
+	"math"
 
 	"marslab/search/cmaes"
 	"marslab/stats"
@@ -70,7 +71,9 @@ func (g *Generation) Wilson() stats.Interval {
 // numbers: generation g uses g·(2·MaxBlocks + MeanBlocks) onwards, the final
 // step Generations·(2·MaxBlocks + MeanBlocks) onwards. The result is the
 // final distribution mean with its win rate on the last step's blocks, not
-// the luckiest sample.
+// the luckiest sample. Integer and choice parameters keep a standard
+// deviation of at least 1/(2k) of the box, k their number of values, so that
+// rounding does not freeze them.
 type Evolve struct {
 	cfg   EvolveConfig
 	opt   *cmaes.Optimizer
@@ -106,8 +109,20 @@ func NewEvolve(cfg EvolveConfig) (*Evolve, error) {
 	for i := range u {
 		u[i] = min(1, max(0, u[i]))
 	}
+	// Integer and choice parameters keep a standard deviation of at least
+	// half a level, 1/(2k) for k levels, so that they keep moving.
+	var minStd []float64
+	for i, d := range cfg.Space {
+		if d.Param.Integer {
+			if minStd == nil {
+				minStd = make([]float64, len(cfg.Space))
+			}
+			k := math.Floor(d.Hi) - math.Ceil(d.Lo) + 1
+			minStd[i] = min(0.5, 1/(2*k))
+		}
+	}
 	opt, err := cmaes.New(cmaes.Config{Dim: len(cfg.Space), Mean: u, Sigma: cfg.Sigma, Lambda: cfg.Lambda, Seed: cfg.Seed,
-		Maximize: true, Noisy: cfg.Reeval, Evals: cfg.Blocks, MaxEvals: cfg.MaxBlocks})
+		Maximize: true, Noisy: cfg.Reeval, Evals: cfg.Blocks, MaxEvals: cfg.MaxBlocks, MinStd: minStd})
 	if err != nil {
 		return nil, fmt.Errorf("search: evolve: %w", err)
 	}

@@ -259,7 +259,7 @@ func (s *Search) Run(ctx context.Context, resume bool) (*State, error) {
 			st.Done = append(st.Done, r)
 			st.Lines++
 			st.valid += int64(len(buf))
-			pr.show(st, base+k+1)
+			pr.show(st, base+k+1, r.Games)
 			return nil
 		})
 		if err != nil {
@@ -373,7 +373,7 @@ func (s *Search) RunShard(ctx context.Context, sh arena.Shard, resume bool) (*St
 		if _, err := f.Write(buf); err != nil {
 			return fmt.Errorf("search: %w", err)
 		}
-		pr.show(st, from+have+k+1)
+		pr.show(st, from+have+k+1, r.Games)
 		return nil
 	})
 	if err != nil {
@@ -573,24 +573,26 @@ func (s *Search) removeStaleShards(step int) error {
 
 // progress prints a throttled progress line.
 type progress struct {
-	w    io.Writer
-	last time.Time
-	on   bool
+	w     io.Writer
+	last  time.Time
+	on    bool
+	games int // games played by this process
 }
 
 func newProgress(w io.Writer) *progress { return &progress{w: w} }
 
-func (p *progress) show(st *State, done int) {
+func (p *progress) show(st *State, done, games int) {
 	if p.w == nil {
 		return
 	}
+	p.games += games
 	now := time.Now()
 	if now.Sub(p.last) < 200*time.Millisecond {
 		return
 	}
 	p.last = now
 	p.on = true
-	line := fmt.Sprintf("step %d/%d: %d/%d evaluations; %s", st.Step+1, st.Method.Steps(), done, len(st.Evals), st.Method.Status())
+	line := fmt.Sprintf("step %d/%d: %d/%d evaluations, %d games played; %s", st.Step+1, st.Method.Steps(), done, len(st.Evals), p.games, st.Method.Status())
 	fmt.Fprintf(p.w, "\r%-100s", strings.TrimSpace(line))
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -164,3 +165,14 @@ func TestRunInterruptedKeepsLog(t *testing.T) {
 }
 
 func arenaShard(i, n int) arena.Shard { return arena.Shard{Index: i, Count: n} }
+
+func TestProgressLine(t *testing.T) {
+	s, _ := tinySearch(t, t.TempDir(), 1)
+	var buf strings.Builder
+	s.Progress = &buf
+	_, err := s.Run(context.Background(), false)
+	require.NoError(t, err)
+	out := buf.String()
+	assert.Contains(t, out, "\rstep 1/4: 1/6 evaluations, 3 games played; level 1/2 round 1/2, 3/3 cells alive")
+	assert.True(t, strings.HasSuffix(out, "\n"), "the line is ended")
+}

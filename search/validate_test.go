@@ -6,16 +6,9 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"marslab/bots"
 )
 
-// oneSpace is a single linear parameter whose value is the win
-// probability of the Bernoulli evaluator.
-func oneSpace() Space {
-	return Space{{Param: bots.Param{Name: "p", Max: 1}, Lo: 0, Hi: 1}}
-}
-
+// identity is the win probability of a one-parameter candidate: its value.
 func identity(x []float64) float64 { return x[0] }
 
 // The validation's 95 % interval of the difference in win rate covers the

@@ -108,8 +108,10 @@ seed = 3
 	assert.ErrorContains(t, err, "missing.toml")
 }
 
-// The shipped experiment configs parse; the full paper field needs the
-// Lux-style bots, so only the names are checked against the registry's.
+// The shipped tournament configs (configs/experiments/*tournament*.toml;
+// the other files there are parameter searches, package search) parse; the
+// full paper field needs the Lux-style bots, so only the names are checked
+// against the registry's.
 func TestShippedConfigs(t *testing.T) {
 	files, err := filepath.Glob("../configs/experiments/*tournament*.toml")
 	require.NoError(t, err)

@@ -3,8 +3,9 @@
 //
 // The algorithm is the (mu/mu_w, lambda)-CMA-ES with cumulative step-size
 // adaptation, rank-one and rank-mu covariance updates, as in Hansen's
-// tutorial "The CMA Evolution Strategy: A Tutorial" (arXiv:1604.00772,
-// equations (38)-(47) with positive weights only). Noise is handled as in
+// tutorial "The CMA Evolution Strategy: A Tutorial" (arXiv:1604.00772, the
+// algorithm summary with its default strategy parameters, positive
+// recombination weights only). Noise is handled as in
 // UH-CMA-ES (Hansen, Niederberger, Guzzella and Koumoutsakos, "A Method for
 // Handling Uncertainty in Evolutionary Optimization With an Application to
 // Feedback Control of Combustion", IEEE TEC 13(1), 2009): every generation a
@@ -17,16 +18,18 @@
 // The optimiser knows nothing of games: the caller maps each point of the
 // unit box to its parameters (log scale, integers, choices), evaluates it and
 // tells the values back. The same Config (seed included) and the same told
-// values give bit-identical asked points, so a caller can rebuild the state
-// after a restart by replaying its log of asks and tells.
+// values give bit-identical asked points on the same platform (Go may fuse
+// multiply-adds on some architectures), so a caller can rebuild the state
+// after a restart by replaying its log of tells.
 package cmaes
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"sort"
+	"slices"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -55,7 +58,8 @@ type Config struct {
 	// to be evaluated twice and Tell needs their second values.
 	Noisy bool
 	// ReevalRate is the fraction r_lambda of each generation re-evaluated
-	// when Noisy, in (0, 1]; 0 means max(0.1, 2/Lambda) (UH-CMA-ES default).
+	// when Noisy, in (0, 1]; 0 means max(0.1, 2/Lambda): at least two
+	// re-evaluations a generation.
 	ReevalRate float64
 	// Evals is the initial number of evaluations (for instance blocks of
 	// games) per candidate the optimiser asks for, at least 1; 0 means 1.
@@ -65,8 +69,18 @@ type Config struct {
 	// uncertainty handling then only increases the step size).
 	MaxEvals int
 	// Theta is the quantile parameter of the uncertainty measure, in
-	// (0, 1); 0 means 0.2 (UH-CMA-ES default).
+	// (0, 1); 0 means 0.2. Larger values tolerate larger rank changes
+	// before the measure calls a ranking noisy.
 	Theta float64
+
+	// MinStd, if not nil, holds Dim lower bounds in [0, 0.5] on the search
+	// distribution's standard deviation along each coordinate (sigma times
+	// the square root of C's diagonal entry): after each update a smaller
+	// one is raised to its bound by enlarging C's diagonal entry. Integer and
+	// choice parameters need it: with k levels mapped onto [0,1], a
+	// standard deviation well below 1/k stops the coordinate from changing
+	// at all (a bound of about 1/(2k) keeps it moving).
+	MinStd []float64
 
 	// MaxGenerations stops the run after this many generations; 0 means no
 	// limit.
@@ -83,7 +97,7 @@ type Optimizer struct {
 	lam int
 	mu  int
 	w   []float64 // positive recombination weights, sum 1
-	// Strategy parameters (tutorial Table 1).
+	// Strategy parameters (the tutorial's defaults).
 	mueff, cc, cs, c1, cmu, ds, chiN float64
 	// Uncertainty handling parameters.
 	rLam, alphaSigma, alphaEvals, cUnc float64
@@ -117,7 +131,7 @@ type Optimizer struct {
 	uidx, urank  []int
 }
 
-// Default strategy constants of UH-CMA-ES (Hansen et al. 2009, Table I).
+// Default constants of the uncertainty handling (Hansen et al. 2009).
 const (
 	defaultTheta      = 0.2
 	defaultAlphaEvals = 1.5
@@ -176,6 +190,16 @@ func New(cfg Config) (*Optimizer, error) {
 	}
 	if !(cfg.Theta > 0 && cfg.Theta < 1) {
 		return nil, fmt.Errorf("cmaes: Config.Theta = %v, want a value in (0, 1)", cfg.Theta)
+	}
+	if cfg.MinStd != nil {
+		if len(cfg.MinStd) != n {
+			return nil, fmt.Errorf("cmaes: Config.MinStd has %d values, want Dim = %d", len(cfg.MinStd), n)
+		}
+		for i, v := range cfg.MinStd {
+			if !(v >= 0 && v <= 0.5) {
+				return nil, fmt.Errorf("cmaes: Config.MinStd[%d] = %v, want a value in [0, 0.5]", i, v)
+			}
+		}
 	}
 	if cfg.MaxGenerations < 0 {
 		return nil, fmt.Errorf("cmaes: Config.MaxGenerations = %d, want at least 0 (0: no limit)", cfg.MaxGenerations)
@@ -292,7 +316,7 @@ func (o *Optimizer) Generation() int { return o.gen }
 func (o *Optimizer) Evals() int { return o.evals }
 
 // Uncertainty returns the smoothed uncertainty measure s-bar of UH-CMA-ES
-// (Hansen et al. 2009, eq. (5)-(6)) and the last generation's raw value s.
+// (Hansen et al. 2009) and the last generation's raw value s.
 // Positive means that re-evaluation changed ranks more than the threshold
 // allows: the ranking is dominated by noise. Both are 0 when not Noisy.
 func (o *Optimizer) Uncertainty() (smoothed, last float64) { return o.sbar, o.lastS }
@@ -477,7 +501,7 @@ func (o *Optimizer) Tell(f, f2 []float64) error {
 }
 
 // uncertainty returns the uncertainty measure s of UH-CMA-ES for one
-// generation (Hansen et al. 2009, eq. (2)-(4)). The 2*Lambda values
+// generation (Hansen et al. 2009). The 2*Lambda values
 // f_1..f_Lambda, f'_1..f'_Lambda are ranked together, where f'_k is the
 // second value of a re-evaluated candidate and f'_k = f_k for the others.
 // For each re-evaluated candidate the rank change Delta = |R' - R| - 1 is
@@ -503,7 +527,7 @@ func (o *Optimizer) uncertainty(f, f2 []float64, sign float64) float64 {
 	for i := range idx {
 		idx[i] = i
 	}
-	sort.SliceStable(idx, func(a, b int) bool { return vals[idx[a]] < vals[idx[b]] })
+	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(vals[a], vals[b]) })
 	rank := o.urank // 1-based
 	for r, i := range idx {
 		rank[i] = r + 1
@@ -530,7 +554,7 @@ func (o *Optimizer) rankLimit(R, N int) float64 {
 	for k := 1; k < N; k++ {
 		d[k-1] = float64(abs(k - R))
 	}
-	sort.Float64s(d)
+	slices.Sort(d)
 	p := o.cfg.Theta / 2 * float64(len(d)-1)
 	lo := int(math.Floor(p))
 	if lo >= len(d)-1 {
@@ -577,13 +601,13 @@ func (o *Optimizer) capSigma() {
 }
 
 // update moves the mean, the evolution paths, the covariance matrix and the
-// step size (tutorial eq. (41)-(47), c_m = 1, positive weights).
+// step size (the tutorial's update, c_m = 1, positive weights).
 func (o *Optimizer) update() {
 	n := o.n
 	for k := range o.order {
 		o.order[k] = k
 	}
-	sort.SliceStable(o.order, func(a, b int) bool { return o.fsel[o.order[a]] < o.fsel[o.order[b]] })
+	slices.SortStableFunc(o.order, func(a, b int) int { return cmp.Compare(o.fsel[a], o.fsel[b]) })
 
 	// y_w = sum w_i y_{i:lambda}; mean += sigma*y_w.
 	yw := o.tmp
@@ -646,8 +670,20 @@ func (o *Optimizer) update() {
 
 	// sigma *= exp(cs/ds (|p_sigma|/chiN - 1)).
 	o.sigma *= math.Exp(o.cs / o.ds * (psn/o.chiN - 1))
+	o.raiseMinStd()
 	o.decompose()
 	o.capSigma()
+}
+
+// raiseMinStd enlarges the diagonal entries of C whose standard deviation
+// sigma*sqrt(C_ii) is below Config.MinStd[i] to exactly that bound. Adding
+// to the diagonal keeps C positive definite.
+func (o *Optimizer) raiseMinStd() {
+	for i, m := range o.cfg.MinStd {
+		if want := (m / o.sigma) * (m / o.sigma); o.C.At(i, i) < want {
+			o.C.SetSym(i, i, want)
+		}
+	}
 }
 
 // decompose refreshes B and D from C. If the factorisation fails (it

@@ -150,6 +150,9 @@ func runNoisy(t *testing.T, cfg Config, bo *bernoulli, gens int) *Optimizer {
 		b := o.Evals()
 		f := make([]float64, len(xs))
 		for k, x := range xs {
+			for i, v := range x {
+				require.Truef(t, v >= 0 && v <= 1, "point %d coordinate %d = %v outside [0,1]", k, i, v)
+			}
 			f[k] = bo.eval(x, b)
 		}
 		var f2 []float64
@@ -330,6 +333,41 @@ func TestUncertaintyTreatment(t *testing.T) {
 	assert.Equal(t, 2, o.Evals())
 }
 
+// TestMinStd checks that the standard deviation along a coordinate with a
+// bound never falls below it, while the others shrink, and that the
+// optimum is still found.
+func TestMinStd(t *testing.T) {
+	opt := []float64{0.3, 0.6, 0.5}
+	o := run(t, Config{Dim: 3, Seed: 5, MinStd: []float64{0.05, 0, 0}, MaxGenerations: 300}, 300, func(x []float64) float64 { return dist(x, opt) })
+	sd := o.StdDevs()
+	assert.InDelta(t, 0.05, sd[0], 1e-9, "bounded coordinate")
+	assert.Less(t, sd[1], 1e-3)
+	assert.Less(t, sd[2], 1e-3)
+	assert.Less(t, dist(o.Mean(), opt), 0.02)
+
+	// An integer parameter of 4 levels (best level 2) that matters little
+	// next to a continuous one: as sigma shrinks on the continuous
+	// coordinate, the integer one freezes wherever it is, unless its
+	// standard deviation is bounded by half a level.
+	level := func(u float64) float64 { return math.Min(math.Floor(u*4), 3) }
+	f := func(x []float64) float64 { return 0.001*math.Abs(level(x[0])-2) + (x[1]-0.5)*(x[1]-0.5) }
+	found := map[bool]int{}
+	for seed := uint64(1); seed <= 10; seed++ {
+		for _, bounded := range []bool{false, true} {
+			cfg := Config{Dim: 2, Mean: []float64{0.1, 0.9}, Sigma: 0.05, Seed: seed, MaxGenerations: 200}
+			if bounded {
+				cfg.MinStd = []float64{0.125, 0}
+			}
+			if o := run(t, cfg, 200, f); level(o.Mean()[0]) == 2 {
+				found[bounded]++
+			}
+		}
+	}
+	t.Logf("best level found on %d of 10 seeds without the bound, %d with it", found[false], found[true])
+	assert.Equal(t, 10, found[true])
+	assert.Less(t, found[false], 8)
+}
+
 func TestConfigErrors(t *testing.T) {
 	for _, tc := range []struct {
 		cfg  Config
@@ -346,6 +384,8 @@ func TestConfigErrors(t *testing.T) {
 		{Config{Dim: 2, Evals: -1}, "Config.Evals = -1, want at least 1"},
 		{Config{Dim: 2, Evals: 4, MaxEvals: 2}, "Config.MaxEvals = 2, want at least Evals = 4"},
 		{Config{Dim: 2, Theta: 1}, "Config.Theta = 1, want a value in (0, 1)"},
+		{Config{Dim: 2, MinStd: []float64{0.1}}, "Config.MinStd has 1 values, want Dim = 2"},
+		{Config{Dim: 2, MinStd: []float64{0.1, 0.6}}, "Config.MinStd[1] = 0.6, want a value in [0, 0.5]"},
 		{Config{Dim: 2, MaxGenerations: -1}, "Config.MaxGenerations = -1"},
 		{Config{Dim: 2, TolX: 1}, "Config.TolX = 1, want a value in [0, 1)"},
 	} {
