@@ -1,20 +1,18 @@
 # marslab: the two commands a new user needs are `make run` and `make test`.
 GO        ?= go
-PLAYERS   ?= mars,aggressive,pacifist,passive,random,aggressive
-GAMES     ?= 3000
-SEED      ?= 1
 OUT       ?= results/run
 STATICCHECK_VERSION ?= v0.8.2
 FUZZTIME  ?= 10s
 
-.PHONY: run tournament-demo test build vet fmt lint bench bench-engine fuzz figures notebooks notebooks-quick clean
+.PHONY: run tournament-demo test test-slurm build vet fmt lint bench bench-engine fuzz figures notebooks notebooks-quick clean
 
-## run: the main job on the embedded defaults: a batch of games on every core with a summary table,
-## then a reduced tournament of MARS and five Lux-style bots with the paper's tables and figures.
-## Run again, it finishes an interrupted run or re-prints a complete one (-resume); `make clean` starts over.
+## run: the main job on the embedded defaults: a narrowing search of MARS's (W_p, P_ob) against a
+## Lux-style field (configs/experiments/narrow-wp-pob.toml) with the win-rate surface, then a short
+## validation of the best cell against the paper's parameters on fresh deals; report in $(OUT)/report.md.
+## Run again, it finishes an interrupted run or re-writes a complete one (-resume); `make clean` starts over.
 run:
-	$(GO) run ./cmd/marslab batch -players $(PLAYERS) -games $(GAMES) -seed $(SEED) -out $(OUT) -resume
-	$(MAKE) --no-print-directory tournament-demo
+	$(GO) run ./cmd/marslab sweep configs/experiments/narrow-wp-pob.toml -out $(OUT) -resume
+	$(GO) run ./cmd/marslab validate configs/experiments/narrow-wp-pob.toml -a mars@$(OUT)/best.toml -out $(OUT)/validation -resume
 
 ## tournament-demo: a reduced round-robin tournament (MARS and five Lux-style bots, 300 games in
 ## 4-player line-ups): Tables 5-6, head to head and figures in results/tournament-demo.
@@ -24,6 +22,12 @@ tournament-demo:
 ## test: formatting, vet, and every test with the race detector
 test: fmt vet
 	$(GO) test -race -timeout 9m ./...
+
+## test-slurm: a real single-node Slurm cluster (root, Debian 12: installs the packages if missing):
+## a sharded batch, a tournament and a search submitted with marslab slurm submit give the files
+## of the same runs on this machine, byte for byte; stops the daemons it started
+test-slurm:
+	GO=$(GO) deploy/slurm/test-slurm.sh
 
 build:
 	$(GO) build -o bin/marslab ./cmd/marslab

@@ -235,9 +235,9 @@ func TestGames(t *testing.T) {
 	}
 }
 
-// TestTunedConfig loads configs/bots/mars-tuned.toml, the hand-picked
-// variant docs/mars.md offers for trying the seat syntax: W_p 0.8, P_ob 150, every
-// other parameter as published.
+// TestTunedConfig loads configs/bots/mars-tuned.toml, the parameters the
+// calibration notebook's CMA-ES search found and validated (docs/mars.md),
+// the named options as published.
 func TestTunedConfig(t *testing.T) {
 	reg := registry.Default()
 	seat, err := reg.ParseSeat("mars@../configs/bots/mars-tuned.toml", nil)
@@ -246,7 +246,9 @@ func TestTunedConfig(t *testing.T) {
 	require.NoError(t, err)
 	require.IsType(t, &mars.Bot{}, p)
 	want := mars.PaperParams()
-	want.Wp, want.Pob = 0.8, 150
+	want.Pdb, want.Pob, want.Wp, want.Wp1, want.Gl = 8.648, 17.17, 0.5216, 0.1905, 6
+	want.Csv, want.Cfn, want.Cen, want.Cfnu, want.Cenu = 63.33, 1.512, -1.207, 0.296, -0.1043
+	want.Ccb, want.Coc, want.Ceoc = 1.04, 33.08, 9.448
 	assert.Equal(t, want, p.(*mars.Bot).Params(), "mars-tuned.toml")
 }
 

@@ -12,6 +12,11 @@
 //	engine  the speed of the engine and of each bot (package arena), game
 //	        length and stalemates per rule set, memory per game and MARS's
 //	        cost per turn against the paper's
+//	calibration
+//	        a parameter search of a bot (package search): a narrowing
+//	        of two parameters with racing, CMA-ES over many, the named
+//	        options' effects and the validation of the results against a
+//	        reference on fresh deals, with the surface figures
 //	recognition
 //	        mission-card recognition (package recog/experiment): PHATT, PHATT
 //	        with state-dependent weights and a data-driven recogniser on

@@ -100,6 +100,7 @@ type kind struct {
 var kinds = map[string]kind{
 	"dice":        {diceNotes, parseDice},
 	"engine":      {engineNotes, parseEngine},
+	"calibration": {calibrationNotes, parseCalibration},
 	"recognition": {recognitionNotes, parseRecognition},
 	"strategist":  {strategistNotes, parseStrategist},
 	"tournament":  {tournamentNotes, parseTournament},

@@ -109,9 +109,9 @@ seed = 3
 	assert.ErrorContains(t, err, "missing.toml")
 }
 
-// The shipped tournament configs parse (the experiment configs with a key
-// bots; the others belong to other commands, e.g. marslab learn); the full
-// paper field needs the Lux-style bots, so only the names are checked
+// The shipped tournament configs (configs/experiments/*tournament*.toml
+// with a key bots; the other files there belong to other commands) parse;
+// the full paper field needs the Lux-style bots, so only the names are checked
 // against the registry's.
 func TestShippedConfigs(t *testing.T) {
 	files, err := filepath.Glob("../configs/experiments/*tournament*.toml")

@@ -22,7 +22,8 @@ import (
 func TestHelp(t *testing.T) {
 	// A flag of each command that its help lists (replay has none).
 	listed := map[string]string{"play": "-seed", "replay": "", "batch": "-games", "merge": "-out",
-		"map": "-rules", "bots": "-params", "odds": "-games", "tournament": "-shard", "report": "-out", "recognize": "-games", "env": "", "learn": "-workers"}
+		"map": "-rules", "bots": "-params", "odds": "-games", "tournament": "-shard", "report": "-out", "recognize": "-games", "env": "", "learn": "-workers",
+		"sweep": "-out", "validate": "-blocks", "evolve": "-out", "slurm": "-tasks"}
 	for name := range commands(registry.Default()) {
 		require.Contains(t, listed, name)
 		for _, args := range [][]string{{"-h"}, {"-help"}, {"--help"}, {"-h", "x"}, {"x", "-h"}, {"help"}} {

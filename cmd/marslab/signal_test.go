@@ -21,10 +21,17 @@ import (
 var longChain = []string{"odds", "-exact", "-a", "300", "-chain", strings.Repeat("300,", 99) + "300"}
 
 // TestMain runs main itself when MARSLAB_RUN_MAIN is set, so that a test
-// can start the command as a process of its own and signal it.
+// can start the command as a process of its own and signal it: with "1" the
+// arguments are the fields of MARSLAB_ARGS, with "argv" the test binary's
+// own arguments (the test binary is then a marslab executable).
 func TestMain(m *testing.M) {
-	if os.Getenv("MARSLAB_RUN_MAIN") == "1" {
+	switch os.Getenv("MARSLAB_RUN_MAIN") {
+	case "1":
 		os.Args = append([]string{"marslab"}, strings.Fields(os.Getenv("MARSLAB_ARGS"))...)
+		main()
+		os.Exit(0)
+	case "argv":
+		os.Args[0] = "marslab"
 		main()
 		os.Exit(0)
 	}

@@ -1,0 +1,352 @@
+package plots
+
+import (
+	"fmt"
+	"image/color"
+	"io"
+	"math"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// BandChart is a figure of series drawn as lines with shaded interval
+// bands from Lo to Hi (for instance a search's distribution mean and best
+// candidate per generation, each with its 95 % confidence interval), and
+// a legend. A series without Lo and Hi is a plain line.
+type BandChart struct {
+	Series                []Series
+	Title, XLabel, YLabel string
+	// YMin and YMax fix the vertical range; both 0 means automatic.
+	YMin, YMax float64
+	// Width and Height are the figure's size; 0 means 16 cm x 10 cm.
+	Width, Height vg.Length
+}
+
+// Validate reports whether the chart can be drawn.
+func (b *BandChart) Validate() error {
+	if len(b.Series) == 0 {
+		return fmt.Errorf("plots: band chart %q has no series", b.Title)
+	}
+	for i := range b.Series {
+		if err := b.Series[i].validate(i); err != nil {
+			return err
+		}
+	}
+	if !finite(b.YMin, b.YMax) || b.YMin > b.YMax {
+		return fmt.Errorf("plots: band chart y range [%v, %v] is empty", b.YMin, b.YMax)
+	}
+	return nil
+}
+
+// Save draws the chart into path (.png, .svg or .pdf), leaving path alone
+// if it cannot be drawn.
+func (b *BandChart) Save(path string) error { return save(path, b.Write) }
+
+// Write draws the chart to w in format "png", "svg" or "pdf".
+func (b *BandChart) Write(w io.Writer, format string) error {
+	if err := b.Validate(); err != nil {
+		return err
+	}
+	p := plot.New()
+	p.Title.Text, p.X.Label.Text, p.Y.Label.Text = b.Title, b.XLabel, b.YLabel
+	p.Add(plotter.NewGrid())
+	if err := addBands(p, b.Series, 0); err != nil {
+		return err
+	}
+	p.Legend.Top = true
+	if b.YMin != 0 || b.YMax != 0 {
+		p.Y.Min, p.Y.Max = b.YMin, b.YMax
+	}
+	return writePlot(w, format, p, b.Width, b.Height)
+}
+
+// bandColour is series i's colour with the band's transparency.
+func bandColour(i int) color.Color {
+	r, g, bl, _ := plotutil.Color(i).RGBA()
+	const a = 0x40 // 25 % opaque
+	return color.NRGBA{R: uint8(r >> 8), G: uint8(g >> 8), B: uint8(bl >> 8), A: a}
+}
+
+// addBands adds each series' band (if any), then its line, to p, colours
+// counted from first.
+func addBands(p *plot.Plot, series []Series, first int) error {
+	for i := range series {
+		s := &series[i]
+		k := first + i
+		if s.Lo != nil {
+			ring := make(plotter.XYs, 0, 2*len(s.X))
+			for j := range s.X {
+				ring = append(ring, plotter.XY{X: s.X[j], Y: s.Hi[j]})
+			}
+			for j := len(s.X) - 1; j >= 0; j-- {
+				ring = append(ring, plotter.XY{X: s.X[j], Y: s.Lo[j]})
+			}
+			poly, err := plotter.NewPolygon(ring)
+			if err != nil {
+				return fmt.Errorf("plots: series %d band: %w", i, err)
+			}
+			poly.Color = bandColour(k)
+			poly.LineStyle.Width = 0
+			p.Add(poly)
+		}
+		line, err := plotter.NewLine(seriesXY{s})
+		if err != nil {
+			return fmt.Errorf("plots: series %d: %w", i, err)
+		}
+		line.Color = plotutil.Color(k)
+		line.Dashes = plotutil.Dashes(k)
+		line.Width = vg.Points(1.5)
+		p.Add(line)
+		if s.Name != "" {
+			p.Legend.Add(s.Name, line)
+		}
+	}
+	return nil
+}
+
+// TracePanel is one panel of a TraceChart: the traces of one parameter.
+type TracePanel struct {
+	// YLabel names the parameter.
+	YLabel string
+	// Series are drawn as lines with shaded bands, as in BandChart (for
+	// instance the distribution mean with mean +- one standard deviation).
+	Series []Series
+	// LogY puts the panel's axis on a logarithmic scale (values > 0).
+	LogY bool
+	// YMin and YMax fix the vertical range (for instance the parameter's
+	// bounds); both 0 means automatic.
+	YMin, YMax float64
+}
+
+// TraceChart is a figure of parameter traces: one panel per parameter,
+// stacked vertically over a shared horizontal axis (for instance the
+// generation of a CMA-ES run).
+type TraceChart struct {
+	Panels        []TracePanel
+	Title, XLabel string
+	// Width is the figure's width, 0 meaning 16 cm; Height is its height,
+	// 0 meaning 4 cm a panel plus 2 cm.
+	Width, Height vg.Length
+}
+
+// Validate reports whether the chart can be drawn.
+func (t *TraceChart) Validate() error {
+	if len(t.Panels) == 0 {
+		return fmt.Errorf("plots: trace chart %q has no panels", t.Title)
+	}
+	for i, pn := range t.Panels {
+		if len(pn.Series) == 0 {
+			return fmt.Errorf("plots: trace panel %d (%q) has no series", i, pn.YLabel)
+		}
+		for j := range pn.Series {
+			if err := pn.Series[j].validate(j); err != nil {
+				return fmt.Errorf("trace panel %d (%q): %w", i, pn.YLabel, err)
+			}
+			if pn.LogY {
+				s := &pn.Series[j]
+				for k := range s.Y {
+					if s.Y[k] <= 0 || s.Lo != nil && s.Lo[k] <= 0 {
+						return fmt.Errorf("plots: trace panel %d (%q): series %d point %d is not positive on a log axis", i, pn.YLabel, j, k)
+					}
+				}
+			}
+		}
+		if !finite(pn.YMin, pn.YMax) || pn.YMin > pn.YMax || pn.LogY && (pn.YMin != 0 || pn.YMax != 0) && pn.YMin <= 0 {
+			return fmt.Errorf("plots: trace panel %d (%q): y range [%v, %v] is empty or not positive on a log axis", i, pn.YLabel, pn.YMin, pn.YMax)
+		}
+	}
+	if t.Width < 0 || t.Height < 0 {
+		return fmt.Errorf("plots: negative figure size %v x %v", t.Width, t.Height)
+	}
+	return nil
+}
+
+// Save draws the chart into path (.png, .svg or .pdf), leaving path alone
+// if it cannot be drawn.
+func (t *TraceChart) Save(path string) error { return save(path, t.Write) }
+
+// Write draws the chart to w in format "png", "svg" or "pdf".
+func (t *TraceChart) Write(w io.Writer, format string) error {
+	if err := t.Validate(); err != nil {
+		return err
+	}
+	width, height := t.Width, t.Height
+	if width == 0 {
+		width = 16 * vg.Centimeter
+	}
+	if height == 0 {
+		height = vg.Length(len(t.Panels))*4*vg.Centimeter + 2*vg.Centimeter
+	}
+	c, err := newCanvas(format, width, height)
+	if err != nil {
+		return err
+	}
+	rows := make([][]*plot.Plot, len(t.Panels))
+	xmin, xmax := math.Inf(1), math.Inf(-1)
+	for i, pn := range t.Panels {
+		p := plot.New()
+		p.Y.Label.Text = pn.YLabel
+		p.Add(plotter.NewGrid())
+		if err := addBands(p, pn.Series, 0); err != nil {
+			return fmt.Errorf("plots: trace panel %d: %w", i, err)
+		}
+		p.Legend.Top = true
+		if pn.YMin != 0 || pn.YMax != 0 {
+			p.Y.Min, p.Y.Max = pn.YMin, pn.YMax
+		}
+		if pn.LogY {
+			p.Y.Scale, p.Y.Tick.Marker = plot.LogScale{}, plot.LogTicks{Prec: -1}
+			p.Y.Min, p.Y.Max = logRange(p.Y.Min, p.Y.Max)
+		}
+		xmin, xmax = min(xmin, p.X.Min), max(xmax, p.X.Max)
+		if i == 0 {
+			p.Title.Text = t.Title
+		}
+		if i == len(t.Panels)-1 {
+			p.X.Label.Text = t.XLabel
+		}
+		rows[i] = []*plot.Plot{p}
+	}
+	for _, r := range rows {
+		r[0].X.Min, r[0].X.Max = xmin, xmax
+	}
+	tiles := draw.Tiles{Rows: len(rows), Cols: 1, PadTop: vg.Points(4), PadBottom: vg.Points(4), PadLeft: vg.Points(4), PadRight: vg.Points(8), PadY: vg.Points(6)}
+	dc := draw.New(c)
+	canvases := plot.Align(rows, tiles, dc)
+	for i := range rows {
+		rows[i][0].Draw(canvases[i][0])
+	}
+	if _, err := c.WriteTo(w); err != nil {
+		return fmt.Errorf("plots: writing %s: %w", format, err)
+	}
+	return nil
+}
+
+// RefLine is a labelled vertical line across a SliceChart, for instance at
+// the paper's value of the parameter or at the best one found.
+type RefLine struct {
+	X     float64
+	Label string
+}
+
+// SliceChart is a one-dimensional slice of a surface: series of values
+// with error bars (for instance the win rate with its 95 % interval along
+// P_ob, the other parameters fixed), an optional logarithmic horizontal
+// axis and labelled reference lines.
+type SliceChart struct {
+	Series                []Series
+	Title, XLabel, YLabel string
+	// LogX puts the horizontal axis on a logarithmic scale (x > 0).
+	LogX bool
+	// Refs are drawn as dashed vertical lines, in the colours after the
+	// series', with legend entries.
+	Refs []RefLine
+	// YMin and YMax fix the vertical range; both 0 means automatic.
+	YMin, YMax float64
+	// Width and Height are the figure's size; 0 means 16 cm x 10 cm.
+	Width, Height vg.Length
+}
+
+// Validate reports whether the chart can be drawn.
+func (s *SliceChart) Validate() error {
+	if len(s.Series) == 0 {
+		return fmt.Errorf("plots: slice chart %q has no series", s.Title)
+	}
+	for i := range s.Series {
+		if err := s.Series[i].validate(i); err != nil {
+			return err
+		}
+		if s.LogX {
+			for j, x := range s.Series[i].X {
+				if x <= 0 {
+					return fmt.Errorf("plots: slice chart series %d (%q): x[%d] = %v is not positive on a log axis", i, s.Series[i].Name, j, x)
+				}
+			}
+		}
+	}
+	for i, r := range s.Refs {
+		if !finite(r.X) || s.LogX && r.X <= 0 {
+			return fmt.Errorf("plots: reference line %d (%q) at x = %v is not finite or not positive on a log axis", i, r.Label, r.X)
+		}
+	}
+	if !finite(s.YMin, s.YMax) || s.YMin > s.YMax {
+		return fmt.Errorf("plots: slice chart y range [%v, %v] is empty", s.YMin, s.YMax)
+	}
+	return nil
+}
+
+// Save draws the chart into path (.png, .svg or .pdf), leaving path alone
+// if it cannot be drawn.
+func (s *SliceChart) Save(path string) error { return save(path, s.Write) }
+
+// Write draws the chart to w in format "png", "svg" or "pdf".
+func (s *SliceChart) Write(w io.Writer, format string) error {
+	if err := s.Validate(); err != nil {
+		return err
+	}
+	p := plot.New()
+	p.Title.Text, p.X.Label.Text, p.Y.Label.Text = s.Title, s.XLabel, s.YLabel
+	p.Add(plotter.NewGrid())
+	for i := range s.Series {
+		sr := &s.Series[i]
+		line, points, err := plotter.NewLinePoints(seriesXY{sr})
+		if err != nil {
+			return fmt.Errorf("plots: series %d: %w", i, err)
+		}
+		line.Color, line.Dashes = plotutil.Color(i), plotutil.Dashes(i)
+		points.Color, points.Shape = plotutil.Color(i), plotutil.Shape(i)
+		p.Add(line, points)
+		if sr.Lo != nil {
+			eb, err := plotter.NewYErrorBars(seriesXY{sr})
+			if err != nil {
+				return fmt.Errorf("plots: series %d: %w", i, err)
+			}
+			eb.Color = plotutil.Color(i)
+			p.Add(eb)
+		}
+		if sr.Name != "" {
+			p.Legend.Add(sr.Name, line, points)
+		}
+	}
+	if s.YMin != 0 || s.YMax != 0 {
+		p.Y.Min, p.Y.Max = s.YMin, s.YMax
+	}
+	// The reference lines span the data's vertical range.
+	for _, r := range s.Refs {
+		p.X.Min, p.X.Max = min(p.X.Min, r.X), max(p.X.Max, r.X)
+	}
+	for i, r := range s.Refs {
+		l, err := plotter.NewLine(plotter.XYs{{X: r.X, Y: p.Y.Min}, {X: r.X, Y: p.Y.Max}})
+		if err != nil {
+			return fmt.Errorf("plots: reference line %d: %w", i, err)
+		}
+		l.Color = plotutil.Color(len(s.Series) + i)
+		l.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
+		l.Width = vg.Points(1.5)
+		p.Add(l)
+		if r.Label != "" {
+			p.Legend.Add(r.Label, l)
+		}
+	}
+	if s.LogX {
+		p.X.Scale, p.X.Tick.Marker = plot.LogScale{}, plot.LogTicks{Prec: -1}
+		p.X.Min, p.X.Max = logRange(p.X.Min, p.X.Max)
+	}
+	p.Legend.Top = true
+	return writePlot(w, format, p, s.Width, s.Height)
+}
+
+// logRange widens an empty range of positive values on a log axis to
+// half a decade either way; gonum would widen it by 1 either way, reaching
+// zero or below, where a log axis has no ticks.
+func logRange(lo, hi float64) (float64, float64) {
+	if lo < hi {
+		return lo, hi
+	}
+	f := math.Sqrt(10)
+	return lo / f, hi * f
+}

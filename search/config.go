@@ -1,0 +1,479 @@
+package search
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+
+	"marslab/bots"
+	"marslab/bots/registry"
+	"marslab/configs"
+	"marslab/sim"
+)
+
+// Config is a search as its TOML file describes it:
+//
+//	name = "narrow-wp-pob"            # the default output folder is results/NAME
+//	base = "mars@paper"               # the searched bot and the values of the rest
+//	players = 4                       # seats per game, 2..6
+//	opponents = ["angry", "communist", "shaft"]  # a fixed line-up of players-1
+//	sample = false                    # true: sample players-1 of opponents per block
+//	rules = "mars2006"                # embedded rule set or TOML file
+//	seed = 1
+//
+//	[[param]]                         # one per searched parameter
+//	name = "W_p"
+//	min = 0.5                         # default: the parameter's bounds
+//	max = 0.95
+//	points = 7                        # narrowing grid points per level
+//
+//	[narrow]                          # marslab sweep
+//	levels = 3
+//	rounds = 3
+//	blocks = 4
+//	alpha = 0.05
+//	margin = 1
+//	zoom = 0.5
+//
+//	[cmaes]                           # marslab evolve
+//	generations = 20
+//	...
+//
+//	[validate]                        # marslab validate and the report's validation
+//	against = "mars@paper"
+//	blocks = 100
+type Config struct {
+	// Source names the file, for messages; its folder anchors relative
+	// rules and map paths.
+	Source string
+	// Name names the search (default output folder results/NAME).
+	Name string
+	// Base is the seat specification of the searched bot with the values
+	// of every parameter not searched.
+	Base string
+	// Players is the number of seats per game, 2..6.
+	Players int
+	// Opponents are seat specifications: the fixed line-up (Players-1) or,
+	// with Sample, the pool line-ups are drawn from.
+	Opponents []string
+	Sample    bool
+	// Rules and Map name the rule set and map (Map "" = the rules' map).
+	Rules, Map string
+	// Seed is the experiment seed.
+	Seed uint64
+	// Params are the searched parameters.
+	Params []ParamRange
+	// Narrow, CMAES and Validate are the method sections (nil when absent).
+	Narrow   *NarrowSection
+	CMAES    *CMAESSection
+	Validate *ValidateSection
+}
+
+// ParamRange is one [[param]] entry: a parameter name, the searched range
+// (default: the parameter's bounds) and its narrowing grid points (0 = the
+// [narrow] default).
+type ParamRange struct {
+	Name   string   `toml:"name" json:"name"`
+	Min    *float64 `toml:"min" json:"min,omitempty"`
+	Max    *float64 `toml:"max" json:"max,omitempty"`
+	Points int      `toml:"points" json:"points,omitempty"`
+}
+
+// NarrowSection is the [narrow] table (see NarrowConfig).
+type NarrowSection struct {
+	Levels int     `toml:"levels" json:"levels"`
+	Rounds int     `toml:"rounds" json:"rounds"`
+	Blocks int     `toml:"blocks" json:"blocks"`
+	Points int     `toml:"points" json:"points"`
+	Alpha  float64 `toml:"alpha" json:"alpha"`
+	Margin float64 `toml:"margin" json:"margin"`
+	Zoom   float64 `toml:"zoom" json:"zoom"`
+}
+
+// CMAESSection is the [cmaes] table (see EvolveConfig).
+type CMAESSection struct {
+	// Generations is the number of generations, >= 1.
+	Generations int `toml:"generations" json:"generations"`
+	// Lambda is the population size (0 = 4 + floor(3 ln d)).
+	Lambda int `toml:"lambda" json:"lambda"`
+	// Sigma is the initial step size in normalised coordinates, in (0, 1]
+	// (0 = 0.3).
+	Sigma float64 `toml:"sigma" json:"sigma"`
+	// Blocks is the number of blocks each candidate plays per generation
+	// at first, MaxBlocks the most the uncertainty handling may ask for
+	// (0 = 4 x blocks).
+	Blocks    int `toml:"blocks" json:"blocks"`
+	MaxBlocks int `toml:"max_blocks" json:"max_blocks"`
+	// Reeval turns on the UH-CMA-ES re-evaluation of part of each
+	// generation on fresh blocks.
+	Reeval bool `toml:"reeval" json:"reeval"`
+	// MeanBlocks is the number of blocks the distribution mean plays each
+	// generation (0 = blocks); FinalBlocks those of the final mean
+	// (0 = 10 x blocks).
+	MeanBlocks  int `toml:"mean_blocks" json:"mean_blocks"`
+	FinalBlocks int `toml:"final_blocks" json:"final_blocks"`
+}
+
+// ValidateSection is the [validate] table.
+type ValidateSection struct {
+	// Against is the seat specification of the reference (e.g. mars@paper).
+	Against string `toml:"against" json:"against"`
+	// Blocks is the number of fresh blocks of the validation (the maximum
+	// with SPRT).
+	Blocks int `toml:"blocks" json:"blocks"`
+}
+
+type file struct {
+	Name      string           `toml:"name"`
+	Base      string           `toml:"base"`
+	Players   *int             `toml:"players"`
+	Opponents []string         `toml:"opponents"`
+	Sample    bool             `toml:"sample"`
+	Rules     string           `toml:"rules"`
+	Map       string           `toml:"map"`
+	Seed      *int64           `toml:"seed"`
+	Params    []ParamRange     `toml:"param"`
+	Narrow    *NarrowSection   `toml:"narrow"`
+	CMAES     *CMAESSection    `toml:"cmaes"`
+	Validate  *ValidateSection `toml:"validate"`
+}
+
+// LoadConfig reads and checks a search config file (see ParseConfig).
+func LoadConfig(path string) (*Config, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("search: %w", err)
+	}
+	return ParseConfig(path, data)
+}
+
+// ParseConfig parses and checks a search config; source names it in
+// errors. Unknown keys are errors; bots and parameters are checked by
+// Resolve.
+func ParseConfig(source string, data []byte) (*Config, error) {
+	var f file
+	md, err := toml.Decode(string(data), &f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", source, err)
+	}
+	if und := md.Undecoded(); len(und) > 0 {
+		keys := make([]string, len(und))
+		for i, k := range und {
+			keys[i] = k.String()
+		}
+		return nil, fmt.Errorf("%s: unknown key %s (want name, base, players, opponents, sample, rules, map, seed, [[param]], [narrow], [cmaes], [validate])", source, strings.Join(keys, ", "))
+	}
+	bad := func(key, format string, a ...any) error {
+		return fmt.Errorf("%s: key %s: %s", source, key, fmt.Sprintf(format, a...))
+	}
+	switch {
+	case f.Name == "" || !bots.ValidName(f.Name):
+		return nil, bad("name", "%q: want a name [A-Za-z_][A-Za-z0-9_-]*", f.Name)
+	case f.Base == "":
+		return nil, bad("base", "missing: want the searched bot's seat, e.g. \"mars@paper\"")
+	case f.Players == nil:
+		return nil, bad("players", "missing: want the players per game, 2..6")
+	case *f.Players < 2 || *f.Players > 6:
+		return nil, bad("players", "%d: want 2..6", *f.Players)
+	case f.Seed == nil:
+		return nil, bad("seed", "missing: want an integer >= 0")
+	case *f.Seed < 0:
+		return nil, bad("seed", "%d: want >= 0", *f.Seed)
+	case f.Rules == "":
+		return nil, bad("rules", "missing: want an embedded rule set (%s) or a TOML file", strings.Join(configs.RulesNames(), ", "))
+	case !f.Sample && len(f.Opponents) != *f.Players-1:
+		return nil, bad("opponents", "%d seats: a fixed line-up needs players-1 = %d (or sample = true to draw them from a pool)", len(f.Opponents), *f.Players-1)
+	case f.Sample && len(f.Opponents) < *f.Players-1:
+		return nil, bad("opponents", "a pool of %d seats: want at least players-1 = %d", len(f.Opponents), *f.Players-1)
+	case len(f.Params) == 0:
+		return nil, bad("param", "missing: want at least one [[param]] table naming a parameter")
+	}
+	seen := map[string]int{}
+	for i, p := range f.Params {
+		if j, ok := seen[p.Name]; ok {
+			return nil, bad("param", "entries %d and %d both search %q", j, i, p.Name)
+		}
+		seen[p.Name] = i
+		if p.Points < 0 || p.Points > 1000 {
+			return nil, bad(fmt.Sprintf("param[%d].points", i), "%d: want 1..1000 (0 = the [narrow] default)", p.Points)
+		}
+	}
+	if n := f.Narrow; n != nil {
+		switch {
+		case n.Levels < 1:
+			return nil, bad("narrow.levels", "%d: want >= 1", n.Levels)
+		case n.Rounds < 1:
+			return nil, bad("narrow.rounds", "%d: want >= 1", n.Rounds)
+		case n.Blocks < 1:
+			return nil, bad("narrow.blocks", "%d: want >= 1", n.Blocks)
+		case n.Points < 0:
+			return nil, bad("narrow.points", "%d: want >= 1 (0 = 5)", n.Points)
+		case n.Alpha < 0 || n.Alpha >= 1:
+			return nil, bad("narrow.alpha", "%v: want in (0, 1) (0 = 0.05)", n.Alpha)
+		case n.Margin < 0:
+			return nil, bad("narrow.margin", "%v: want >= 0 grid spacings", n.Margin)
+		case n.Zoom < 0 || n.Zoom > 1:
+			return nil, bad("narrow.zoom", "%v: want in (0, 1] (0 = 0.5)", n.Zoom)
+		}
+	}
+	if c := f.CMAES; c != nil {
+		switch {
+		case c.Generations < 1:
+			return nil, bad("cmaes.generations", "%d: want >= 1", c.Generations)
+		case c.Lambda < 0 || c.Lambda == 1:
+			return nil, bad("cmaes.lambda", "%d: want >= 2 (0 = 4 + floor(3 ln d))", c.Lambda)
+		case c.Sigma < 0 || c.Sigma > 1:
+			return nil, bad("cmaes.sigma", "%v: want in (0, 1] (0 = 0.3)", c.Sigma)
+		case c.Blocks < 1:
+			return nil, bad("cmaes.blocks", "%d: want >= 1", c.Blocks)
+		case c.MaxBlocks != 0 && c.MaxBlocks < c.Blocks:
+			return nil, bad("cmaes.max_blocks", "%d: want >= blocks = %d (0 = 4 x blocks)", c.MaxBlocks, c.Blocks)
+		case c.MeanBlocks < 0:
+			return nil, bad("cmaes.mean_blocks", "%d: want >= 1 (0 = blocks)", c.MeanBlocks)
+		case c.FinalBlocks < 0:
+			return nil, bad("cmaes.final_blocks", "%d: want >= 1 (0 = 10 x blocks)", c.FinalBlocks)
+		}
+	}
+	if v := f.Validate; v != nil {
+		switch {
+		case v.Against == "":
+			return nil, bad("validate.against", "missing: want the reference seat, e.g. \"mars@paper\"")
+		case v.Blocks < 2:
+			return nil, bad("validate.blocks", "%d: want >= 2", v.Blocks)
+		}
+	}
+	c := &Config{Source: source, Name: f.Name, Base: f.Base, Players: *f.Players, Opponents: f.Opponents,
+		Sample: f.Sample, Rules: f.Rules, Map: f.Map, Seed: uint64(*f.Seed), Params: f.Params,
+		Narrow: f.Narrow, CMAES: f.CMAES, Validate: f.Validate}
+	if n := c.Narrow; n != nil {
+		if n.Points == 0 {
+			n.Points = 5
+		}
+		if n.Alpha == 0 {
+			n.Alpha = 0.05
+		}
+		if n.Zoom == 0 {
+			n.Zoom = 0.5
+		}
+	}
+	if m := c.CMAES; m != nil {
+		if m.Sigma == 0 {
+			m.Sigma = 0.3
+		}
+		if m.MaxBlocks == 0 {
+			m.MaxBlocks = 4 * m.Blocks
+		}
+		if m.MeanBlocks == 0 {
+			m.MeanBlocks = m.Blocks
+		}
+		if m.FinalBlocks == 0 {
+			m.FinalBlocks = 10 * m.Blocks
+		}
+	}
+	return c, nil
+}
+
+// Setup is a resolved search config: its field (evaluator) and space.
+type Setup struct {
+	Config *Config
+	// Field plays the games (Workers and Stream to be set by the caller).
+	Field *Games
+	// Space is the searched parameters.
+	Space Space
+	// RulesSHA256 and MapSHA256 fingerprint the rules and map.
+	RulesSHA256, MapSHA256 string
+}
+
+// Resolve loads rules and map and parses the seats with reg; unknown bots
+// and parameters and ranges outside a parameter's bounds are errors naming
+// the file and key.
+func (c *Config) Resolve(reg *registry.Registry) (*Setup, error) {
+	g := &Games{Players: c.Players, Sample: c.Sample, Seed: c.Seed}
+	rsrc, rdata, err := sim.RulesSource(c.path(c.Rules))
+	if err != nil {
+		return nil, fmt.Errorf("%s: key rules: %w", c.Source, err)
+	}
+	if g.Rules, err = sim.ParseRules(rsrc, rdata); err != nil {
+		return nil, fmt.Errorf("%s: key rules: %w", c.Source, err)
+	}
+	var msrc string
+	var mdata []byte
+	if c.Map == "" {
+		msrc, mdata, err = g.Rules.MapSource()
+	} else {
+		msrc, mdata, err = sim.MapSource(c.path(c.Map))
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: key map: %w", c.Source, err)
+	}
+	if g.Map, err = sim.ParseMap(msrc, mdata); err != nil {
+		return nil, fmt.Errorf("%s: key map: %w", c.Source, err)
+	}
+	if err := g.Rules.Validate(g.Map); err != nil {
+		return nil, fmt.Errorf("%s: keys rules, map: %w", c.Source, err)
+	}
+	if g.Base, err = reg.ParseSeat(c.Base, nil); err != nil {
+		return nil, fmt.Errorf("%s: key base: %w", c.Source, err)
+	}
+	for i, spec := range c.Opponents {
+		s, err := reg.ParseSeat(spec, nil)
+		if err != nil {
+			return nil, fmt.Errorf("%s: key opponents: entry %d: %w", c.Source, i, err)
+		}
+		g.Opponents = append(g.Opponents, s)
+	}
+	var space Space
+	for i, pr := range c.Params {
+		p, ok := g.Base.Factory.Param(pr.Name)
+		if !ok {
+			return nil, fmt.Errorf("%s: key param[%d].name: bot %s has no parameter %q (it has %s)", c.Source, i, g.Base.Factory.Name, pr.Name, g.Base.Factory.ParamNames())
+		}
+		d := Dim{Param: p, Lo: p.Min, Hi: p.Max}
+		if pr.Min != nil {
+			d.Lo = *pr.Min
+		}
+		if pr.Max != nil {
+			d.Hi = *pr.Max
+		}
+		if err := d.Validate(); err != nil {
+			return nil, fmt.Errorf("%s: key param[%d] (min, max): %w", c.Source, i, err)
+		}
+		space = append(space, d)
+	}
+	g.Space = space
+	s := &Setup{Config: c, Field: g, Space: space}
+	s.RulesSHA256, s.MapSHA256 = fingerprint(g.Rules), fingerprint(g.Map)
+	return s, nil
+}
+
+// Narrowing returns the narrowing config of the [narrow] section.
+func (s *Setup) NarrowConfig() (NarrowConfig, error) {
+	n := s.Config.Narrow
+	if n == nil {
+		return NarrowConfig{}, fmt.Errorf("%s: no [narrow] table (marslab sweep needs one)", s.Config.Source)
+	}
+	pts := make([]int, len(s.Space))
+	for i := range pts {
+		pts[i] = s.Config.Params[i].Points
+		if pts[i] == 0 {
+			pts[i] = n.Points
+		}
+	}
+	cfg := NarrowConfig{Space: s.Space, Points: pts, Levels: n.Levels, Rounds: n.Rounds, Blocks: n.Blocks, Alpha: n.Alpha, Margin: n.Margin, Zoom: n.Zoom}
+	if err := cfg.Check(); err != nil {
+		return cfg, fmt.Errorf("%s: [narrow]: %w", s.Config.Source, err)
+	}
+	return cfg, nil
+}
+
+// EvolveConfig returns the CMA-ES config of the [cmaes] section, starting
+// from the base seat's values.
+func (s *Setup) EvolveConfig() (EvolveConfig, error) {
+	m := s.Config.CMAES
+	if m == nil {
+		return EvolveConfig{}, fmt.Errorf("%s: no [cmaes] table (marslab evolve needs one)", s.Config.Source)
+	}
+	start := make([]float64, len(s.Space))
+	for i, d := range s.Space {
+		start[i] = min(d.Hi, max(d.Lo, s.Field.Base.Params[d.Param.Name]))
+	}
+	cfg := EvolveConfig{Space: s.Space, Start: start, Generations: m.Generations, Lambda: m.Lambda, Sigma: m.Sigma,
+		Blocks: m.Blocks, MaxBlocks: m.MaxBlocks, Reeval: m.Reeval, MeanBlocks: m.MeanBlocks, FinalBlocks: m.FinalBlocks, Seed: s.Config.Seed}
+	if _, err := NewEvolve(cfg); err != nil {
+		return cfg, fmt.Errorf("%s: [cmaes]: %w", s.Config.Source, err)
+	}
+	return cfg, nil
+}
+
+// seatJSON describes a seat in config.json.
+type seatJSON struct {
+	Label  string             `json:"label"`
+	Bot    string             `json:"bot"`
+	Params map[string]float64 `json:"params"`
+}
+
+func seatInfo(s bots.Seat) seatJSON {
+	return seatJSON{Label: s.Label, Bot: s.Factory.Name, Params: s.Params}
+}
+
+type dimJSON struct {
+	Name    string  `json:"name"`
+	Lo      float64 `json:"lo"`
+	Hi      float64 `json:"hi"`
+	Log     bool    `json:"log,omitempty"`
+	Integer bool    `json:"integer,omitempty"`
+}
+
+// Fingerprint returns the content of config.json for a search by method
+// ("narrow" or "cmaes"): everything that decides its results (seats with
+// every value, rules and map fingerprints, seed, space, the method's
+// section), as indented JSON.
+func (s *Setup) Fingerprint(method string) []byte {
+	g := s.Field
+	v := struct {
+		Format    string         `json:"format"`
+		Method    string         `json:"method"`
+		Name      string         `json:"name"`
+		Base      seatJSON       `json:"base"`
+		Players   int            `json:"players"`
+		Opponents []seatJSON     `json:"opponents"`
+		Sample    bool           `json:"sample"`
+		Rules     string         `json:"rules"`
+		RulesSHA  string         `json:"rules_sha256"`
+		Map       string         `json:"map"`
+		MapSHA    string         `json:"map_sha256"`
+		Seed      uint64         `json:"seed"`
+		Space     []dimJSON      `json:"space"`
+		Params    []ParamRange   `json:"params"`
+		Narrow    *NarrowSection `json:"narrow,omitempty"`
+		CMAES     *CMAESSection  `json:"cmaes,omitempty"`
+	}{Format: "marslab-search/1", Method: method, Name: s.Config.Name, Base: seatInfo(g.Base), Players: g.Players,
+		Sample: g.Sample, Rules: g.Rules.Name, RulesSHA: s.RulesSHA256, Map: g.Map.Name, MapSHA: s.MapSHA256,
+		Seed: g.Seed, Params: s.Config.Params}
+	for _, o := range g.Opponents {
+		v.Opponents = append(v.Opponents, seatInfo(o))
+	}
+	for _, d := range s.Space {
+		v.Space = append(v.Space, dimJSON{Name: d.Param.Name, Lo: d.Lo, Hi: d.Hi, Log: d.Param.Log, Integer: d.Param.Integer})
+	}
+	switch method {
+	case "narrow":
+		v.Narrow = s.Config.Narrow
+	case "cmaes":
+		v.CMAES = s.Config.CMAES
+	}
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		panic(err) // plain data: cannot fail
+	}
+	return append(b, '\n')
+}
+
+func fingerprint(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return ""
+	}
+	h := sha256.Sum256(b)
+	return hex.EncodeToString(h[:])
+}
+
+// path resolves a rules or map argument as tourney does: a relative file
+// path is taken relative to the config file's folder when it exists there.
+func (c *Config) path(arg string) string {
+	if !strings.ContainsAny(arg, `/\`) && !strings.HasSuffix(arg, ".toml") || filepath.IsAbs(arg) {
+		return arg
+	}
+	p := filepath.Join(filepath.Dir(c.Source), arg)
+	if _, err := os.Stat(p); errors.Is(err, os.ErrNotExist) {
+		return arg
+	}
+	return p
+}

@@ -1,0 +1,130 @@
+package search
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"marslab/plots"
+)
+
+// WriteEvolveReport writes the report of a finished CMA-ES search to dir:
+// generations.csv (per generation the distribution mean's values and win
+// rate with its 95 % Wilson interval, the best sample's score, the step
+// size, blocks per candidate and the uncertainty measure), best.toml (the
+// final mean), the figures convergence.png (the mean's win rate with its
+// band, and the best sample's) and traces.png (the mean of each parameter
+// with ± one standard deviation), and report.md.
+func WriteEvolveReport(dir string, setup *Setup, e *Evolve, figures bool) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("search: %w", err)
+	}
+	sp := e.cfg.Space
+	gens := e.Generations()
+	f := e.Final()
+	if f == nil {
+		return fmt.Errorf("search: evolve report: the final mean is not evaluated yet")
+	}
+	head, rows := e.Table()
+	if err := writeCSV(filepath.Join(dir, "generations.csv"), head, rows); err != nil {
+		return err
+	}
+	fiv := f.Wilson()
+	rate := float64(f.Wins) / float64(f.Games)
+	comment := fmt.Sprintf("The final distribution mean of the CMA-ES search %s (marslab evolve): %s,\nwin rate %.3f, 95 %% Wilson interval [%.3f, %.3f] over %d games of its own blocks\n(not validated: see marslab validate).", setup.Config.Name, sp.Label(f.Mean), rate, fiv.Lo, fiv.Hi, f.Games)
+	if err := WriteParamFile(filepath.Join(dir, "best.toml"), setup.Field, f.Mean, comment); err != nil {
+		return err
+	}
+	var figs []string
+	if figures && len(gens) > 0 {
+		for _, f := range e.Figures(setup.Config.Name) {
+			file := f.Name + ".png"
+			if err := f.Fig.Save(filepath.Join(dir, file)); err != nil {
+				return fmt.Errorf("search: %s: %w", file, err)
+			}
+			figs = append(figs, file)
+		}
+	}
+	var m bytes.Buffer
+	c := setup.Config
+	fmt.Fprintf(&m, "# CMA-ES search %s\n\n", c.Name)
+	fmt.Fprintf(&m, "Bot `%s`, %d parameters searched from the base values, %d generations of %d candidates (UH-CMA-ES re-evaluation: %v), %d players, rules %s, seed %d.\n\n",
+		c.Base, len(sp), len(gens), e.opt.Lambda(), e.cfg.Reeval, c.Players, setup.Field.Rules.Name, c.Seed)
+	fmt.Fprintf(&m, "**Final distribution mean** `%s`: win rate %.3f, 95 %% Wilson interval [%.3f, %.3f] over %d games on its own blocks. The best sample of each generation is the luckiest draw, not an estimate; the mean is what the search reports.\n\n",
+		sp.Label(f.Mean), rate, fiv.Lo, fiv.Hi, f.Games)
+	fmt.Fprintf(&m, "| parameter | base | final mean | searched range |\n|---|---|---|---|\n")
+	for i, d := range sp {
+		fmt.Fprintf(&m, "| %s | %s | %s | [%s, %s] |\n", d.Param.Name, d.Param.Format(e.cfg.Start[i]), d.Param.Format(f.Mean[i]), d.Param.Format(d.Lo), d.Param.Format(d.Hi))
+	}
+	m.WriteString("\nPer generation: [generations.csv](generations.csv). The final mean's parameter file: [best.toml](best.toml).\n")
+	for _, fig := range figs {
+		fmt.Fprintf(&m, "\n![%s](%s)\n", fig, fig)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "report.md"), m.Bytes(), 0o644); err != nil {
+		return fmt.Errorf("search: %w", err)
+	}
+	return nil
+}
+
+// Figures returns the figures of a CMA-ES search titled with name: the
+// distribution mean's win rate per generation with its 95 % band and the
+// best sample's score (convergence), and the mean of each parameter with
+// ± one standard deviation of the distribution (traces).
+func (e *Evolve) Figures(name string) []Figure {
+	gens := e.gens
+	if len(gens) == 0 {
+		return nil
+	}
+	sp := e.cfg.Space
+	x := make([]float64, len(gens))
+	mean := plots.Series{Name: "distribution mean (95 % Wilson)"}
+	best := plots.Series{Name: "best sample (luckiest: not an estimate)"}
+	for k := range gens {
+		g := &gens[k]
+		x[k] = float64(k + 1)
+		iv := g.Wilson()
+		mean.Y = append(mean.Y, float64(g.Wins)/float64(g.Games))
+		mean.Lo, mean.Hi = append(mean.Lo, iv.Lo), append(mean.Hi, iv.Hi)
+		best.Y = append(best.Y, g.BestScore)
+	}
+	mean.X, best.X = x, x
+	conv := &plots.BandChart{Series: []plots.Series{mean, best}, Title: name + ": CMA-ES convergence", XLabel: "generation", YLabel: "win rate"}
+	tr := &plots.TraceChart{Title: name + ": distribution mean ± one standard deviation", XLabel: "generation"}
+	for i, d := range sp {
+		s := plots.Series{Name: "mean", X: x}
+		for k := range gens {
+			g := &gens[k]
+			u := sp.Units(g.Mean)[i]
+			s.Y = append(s.Y, g.Mean[i])
+			s.Lo = append(s.Lo, valueAt(d, max(0, u-g.StdDevs[i])))
+			s.Hi = append(s.Hi, valueAt(d, min(1, u+g.StdDevs[i])))
+		}
+		tr.Panels = append(tr.Panels, plots.TracePanel{YLabel: d.Param.Name, Series: []plots.Series{s}, LogY: d.Param.Log, YMin: d.Lo, YMax: d.Hi})
+	}
+	return []Figure{{"convergence", conv}, {"traces", tr}}
+}
+
+// Table returns one row per generation: the distribution mean's values, its
+// games, wins and win rate with the 95 % Wilson interval, the best
+// sample's score, the step size, blocks per candidate and the smoothed
+// uncertainty measure (the rows of generations.csv).
+func (e *Evolve) Table() (head []string, rows [][]string) {
+	sp := e.cfg.Space
+	head = []string{"generation"}
+	head = append(head, sp.Names()...)
+	head = append(head, "mean_games", "mean_wins", "mean_win_rate", "wilson_lo", "wilson_hi", "best_sample_score", "sigma", "blocks_per_candidate", "uncertainty")
+	for k := range e.gens {
+		g := &e.gens[k]
+		iv := g.Wilson()
+		row := []string{strconv.Itoa(k + 1)}
+		for i, d := range sp {
+			row = append(row, d.Param.Format(g.Mean[i]))
+		}
+		row = append(row, strconv.Itoa(g.Games), strconv.Itoa(g.Wins), f4(float64(g.Wins)/float64(g.Games)), f4(iv.Lo), f4(iv.Hi),
+			f4(g.BestScore), f4(g.Sigma), strconv.Itoa(g.Evals), f4(g.Uncertainty))
+		rows = append(rows, row)
+	}
+	return head, rows
+}

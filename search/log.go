@@ -1,0 +1,147 @@
+package search
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"strconv"
+
+	"marslab/bots"
+)
+
+// Line is one line of log.jsonl: one evaluation and its result.
+type Line struct {
+	// Step is the step of the search that made the evaluation.
+	Step int `json:"step"`
+	// Cand is the candidate's index within the step.
+	Cand int `json:"cand"`
+	// Block is the block index.
+	Block int `json:"block"`
+	// X holds the candidate's values, in Space order.
+	X []float64 `json:"x"`
+	// Games, Wins, Stalemates and Place are the Result.
+	Games      int   `json:"games"`
+	Wins       int   `json:"wins"`
+	Stalemates int   `json:"stalemates"`
+	Place      []int `json:"place"`
+	// Won[r] is 1 when the candidate won the game of seat r, else 0.
+	Won []int `json:"won"`
+}
+
+// Result returns the line's result.
+func (l *Line) Result() Result {
+	r := Result{Games: l.Games, Wins: l.Wins, Stalemates: l.Stalemates, Place: l.Place, Won: make([]bool, len(l.Won))}
+	for i, w := range l.Won {
+		r.Won[i] = w == 1
+	}
+	return r
+}
+
+// NewLine returns the log line of evaluation e of step with result r.
+func NewLine(step int, e Eval, r Result) Line {
+	l := Line{Step: step, Cand: e.Cand, Block: e.Block, X: e.X, Games: r.Games, Wins: r.Wins, Stalemates: r.Stalemates, Place: r.Place, Won: make([]int, len(r.Won))}
+	for i, w := range r.Won {
+		if w {
+			l.Won[i] = 1
+		}
+	}
+	return l
+}
+
+// AppendJSON appends the line as JSON without the newline; keys come in a
+// fixed order and numbers in their shortest exact form, so equal lines give
+// equal bytes:
+//
+//	{"step":0,"cand":2,"block":5,"x":[0.7375,170],"games":4,"wins":1,"stalemates":0,"place":[1,3,2,4],"won":[1,0,0,0]}
+func (l *Line) AppendJSON(b []byte) []byte {
+	b = append(b, `{"step":`...)
+	b = strconv.AppendInt(b, int64(l.Step), 10)
+	b = append(b, `,"cand":`...)
+	b = strconv.AppendInt(b, int64(l.Cand), 10)
+	b = append(b, `,"block":`...)
+	b = strconv.AppendInt(b, int64(l.Block), 10)
+	b = append(b, `,"x":[`...)
+	for i, v := range l.X {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, bots.FormatNum(v)...)
+	}
+	b = append(b, `],"games":`...)
+	b = strconv.AppendInt(b, int64(l.Games), 10)
+	b = append(b, `,"wins":`...)
+	b = strconv.AppendInt(b, int64(l.Wins), 10)
+	b = append(b, `,"stalemates":`...)
+	b = strconv.AppendInt(b, int64(l.Stalemates), 10)
+	b = append(b, `,"place":[`...)
+	for i, v := range l.Place {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, int64(v), 10)
+	}
+	b = append(b, `],"won":[`...)
+	for i, v := range l.Won {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, int64(v), 10)
+	}
+	return append(b, "]}"...)
+}
+
+// ParseLine parses one log line and checks it: canonical encoding, finite
+// values, 0 <= wins, stalemates <= games = len(place), places in 1..6,
+// and as many first places as wins, plus at most one per stalemate.
+func ParseLine(data []byte) (Line, error) {
+	var l Line
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&l); err != nil {
+		return l, err
+	}
+	for _, v := range l.X {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return l, fmt.Errorf("value %v is not finite", v)
+		}
+	}
+	switch {
+	case l.Step < 0 || l.Cand < 0 || l.Block < 0:
+		return l, fmt.Errorf("negative step, cand or block")
+	case l.Games < 1 || len(l.Place) != l.Games:
+		return l, fmt.Errorf("%d games with %d places", l.Games, len(l.Place))
+	case l.Wins < 0 || l.Wins > l.Games || l.Stalemates < 0 || l.Stalemates > l.Games:
+		return l, fmt.Errorf("%d wins and %d stalemates of %d games", l.Wins, l.Stalemates, l.Games)
+	}
+	firsts := 0
+	for _, p := range l.Place {
+		if p < 1 || p > 6 {
+			return l, fmt.Errorf("place %d: want 1..6", p)
+		}
+		if p == 1 {
+			firsts++
+		}
+	}
+	// A stalemate ranks the seats too: its first is no win.
+	if firsts < l.Wins || firsts > l.Wins+l.Stalemates {
+		return l, fmt.Errorf("%d wins and %d stalemates but %d first places", l.Wins, l.Stalemates, firsts)
+	}
+	if len(l.Won) != l.Games {
+		return l, fmt.Errorf("%d games with %d won flags", l.Games, len(l.Won))
+	}
+	won := 0
+	for r, w := range l.Won {
+		if w != 0 && w != 1 || w == 1 && l.Place[r] != 1 {
+			return l, fmt.Errorf("won[%d] = %d with place %d: want 0, or 1 for a first place", r, w, l.Place[r])
+		}
+		won += w
+	}
+	if won != l.Wins {
+		return l, fmt.Errorf("%d wins but %d won flags", l.Wins, won)
+	}
+	if got := l.AppendJSON(nil); !bytes.Equal(got, bytes.TrimSpace(data)) {
+		return l, fmt.Errorf("not in canonical form (want %s)", got)
+	}
+	return l, nil
+}

@@ -1,0 +1,389 @@
+package search
+
+import (
+	"bytes"
+	"encoding/csv"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"marslab/bots"
+	"marslab/plots"
+	"marslab/stats"
+)
+
+// WriteNarrowReport writes the report of a finished narrowing search to
+// dir: cells.csv (every cell of every level with its games, win rate,
+// 95 % Wilson interval, racing fate and p-value), for a search of two or
+// more parameters the win-rate surface of the first two per level
+// (surface-level-K.png, surface.png, halfwidth.png, slice-NAME.png), the best cell as a parameter file (best.toml) and
+// report.md linking them. figures false skips
+// the figures.
+func WriteNarrowReport(dir string, setup *Setup, n *Narrowing, figures bool) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("search: %w", err)
+	}
+	if err := writeCellsCSV(filepath.Join(dir, "cells.csv"), n); err != nil {
+		return err
+	}
+	var figs []string
+	if figures {
+		ref := SeatValues(n.cfg.Space, setup.Field.Base.Params)
+		var err error
+		if figs, err = narrowFigures(dir, setup.Config.Name, n, ref, setup.Config.Base); err != nil {
+			return err
+		}
+	}
+	best, _ := n.Best()
+	iv := best.Wilson()
+	comment := fmt.Sprintf("The best cell of the narrowing search %s (marslab sweep): %s,\nwin rate %.3f, 95 %% Wilson interval [%.3f, %.3f] over %d games of the search\n(not validated: see marslab validate).", setup.Config.Name, n.cfg.Space.Label(best.X), best.Mean(), iv.Lo, iv.Hi, best.Games)
+	if err := WriteParamFile(filepath.Join(dir, "best.toml"), setup.Field, best.X, comment); err != nil {
+		return err
+	}
+	var b bytes.Buffer
+	writeNarrowMarkdown(&b, setup, n, figs)
+	if err := os.WriteFile(filepath.Join(dir, "report.md"), b.Bytes(), 0o644); err != nil {
+		return fmt.Errorf("search: %w", err)
+	}
+	return nil
+}
+
+// narrowFigures draws the figures of a narrowing search (see
+// Narrowing.Figures) into dir and returns their file names.
+func narrowFigures(dir string, name string, n *Narrowing, ref []float64, refLabel string) ([]string, error) {
+	var files []string
+	for _, f := range n.Figures(name, ref, refLabel) {
+		file := f.Name + ".png"
+		if err := f.Fig.Save(filepath.Join(dir, file)); err != nil {
+			return files, fmt.Errorf("search: %s: %w", file, err)
+		}
+		files = append(files, file)
+	}
+	return files, nil
+}
+
+// Figure is a named figure of a search's report.
+type Figure struct {
+	// Name is the file's base name, e.g. "surface" or "slice-W_p".
+	Name string
+	// Fig draws itself (a plots figure).
+	Fig interface {
+		Save(path string) error
+		Write(w io.Writer, format string) error
+	}
+}
+
+// Figures returns the figures of a narrowing search, titled with name:
+// for two or more parameters, over the first two, the win-rate surface of
+// each level with the windows so far and the next one and the level's best
+// cell (surface-level-K), all levels combined with every window, contours
+// and the best cell (surface), and the 95 % interval half-widths
+// (halfwidth); and a slice through the best cell of the last level along
+// each parameter (slice-NAME). ref, when not nil, holds reference values
+// (e.g. the paper's) marked on every figure as refLabel.
+func (n *Narrowing) Figures(name string, ref []float64, refLabel string) []Figure {
+	sp := n.cfg.Space
+	var figs []Figure
+	best, _ := n.Best()
+	if len(sp) >= 2 {
+		var wins []plots.Window
+		var all, half []plots.Cell
+		for k := range n.levels {
+			l := &n.levels[k]
+			if levelGames(l) == 0 {
+				continue
+			}
+			cells, halves := levelCells(l, sp)
+			all = append(all, cells...)
+			half = append(half, halves...)
+			wins = append(wins, plots.Window{Level: k + 1, X0: sp[0].Value(l.Lo[0]), X1: sp[0].Value(l.Hi[0]), Y0: sp[1].Value(l.Lo[1]), Y1: sp[1].Value(l.Hi[1])})
+			lb := &l.Cells[l.Best]
+			fig := &plots.Surface{Cells: cells, Title: fmt.Sprintf("%s: level %d win rate", name, k+1),
+				XLabel: sp[0].Param.Name, YLabel: sp[1].Param.Name, ColorLabel: "win rate", LogX: sp[0].Param.Log, LogY: sp[1].Param.Log,
+				Windows: append([]plots.Window(nil), wins...), Best: &plots.Mark{X: lb.X[0], Y: lb.X[1], Label: "best of level " + strconv.Itoa(k+1)}}
+			if k+1 < len(n.levels) {
+				nl := &n.levels[k+1]
+				fig.Windows = append(fig.Windows, plots.Window{Level: k + 2, X0: sp[0].Value(nl.Lo[0]), X1: sp[0].Value(nl.Hi[0]), Y0: sp[1].Value(nl.Lo[1]), Y1: sp[1].Value(nl.Hi[1])})
+			}
+			addRef(fig, ref, refLabel)
+			figs = append(figs, Figure{fmt.Sprintf("surface-level-%d", k+1), fig})
+		}
+		fig := &plots.Surface{Cells: all, Title: name + ": win rate, every level", XLabel: sp[0].Param.Name, YLabel: sp[1].Param.Name,
+			ColorLabel: "win rate", LogX: sp[0].Param.Log, LogY: sp[1].Param.Log, Windows: wins, Contours: contours(all),
+			Best: &plots.Mark{X: best.X[0], Y: best.X[1], Label: "best"}}
+		addRef(fig, ref, refLabel)
+		figs = append(figs, Figure{"surface", fig})
+		hw := &plots.Surface{Cells: half, Title: name + ": 95 % interval half-width", XLabel: sp[0].Param.Name, YLabel: sp[1].Param.Name,
+			ColorLabel: "half-width", Palette: "black-body", LogX: sp[0].Param.Log, LogY: sp[1].Param.Log, Windows: wins}
+		figs = append(figs, Figure{"halfwidth", hw})
+	}
+	_, lvl := n.Best()
+	for i, d := range sp {
+		var xs, ys, lo, hi []float64
+		for c := range lvl.Cells {
+			cell := &lvl.Cells[c]
+			same := cell.Games > 0
+			for j := range sp {
+				if j != i && cell.X[j] != best.X[j] {
+					same = false
+				}
+			}
+			if !same {
+				continue
+			}
+			iv := cell.Wilson()
+			xs, ys, lo, hi = append(xs, cell.X[i]), append(ys, cell.Mean()), append(lo, iv.Lo), append(hi, iv.Hi)
+		}
+		if len(xs) < 2 {
+			continue
+		}
+		fig := &plots.SliceChart{Series: []plots.Series{{Name: "win rate (95 % Wilson)", X: xs, Y: ys, Lo: lo, Hi: hi}},
+			Title: fmt.Sprintf("%s: slice along %s through the best cell", name, d.Param.Name), XLabel: d.Param.Name, YLabel: "win rate",
+			LogX: d.Param.Log, Refs: []plots.RefLine{{X: best.X[i], Label: "best"}}}
+		if ref != nil && ref[i] != best.X[i] {
+			fig.Refs = append(fig.Refs, plots.RefLine{X: ref[i], Label: refLabel})
+		}
+		figs = append(figs, Figure{"slice-" + d.Param.Name, fig})
+	}
+	return figs
+}
+
+func addRef(fig *plots.Surface, ref []float64, label string) {
+	if ref != nil {
+		fig.Marks = append(fig.Marks, plots.Mark{X: ref[0], Y: ref[1], Label: label})
+	}
+}
+
+// contours returns two levels for a surface: a quarter and three quarters
+// of the way from its lowest to its highest value.
+func contours(cells []plots.Cell) []float64 {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, c := range cells {
+		if !math.IsNaN(c.Z) {
+			lo, hi = math.Min(lo, c.Z), math.Max(hi, c.Z)
+		}
+	}
+	if !(hi > lo) {
+		return nil
+	}
+	return []float64{round4(lo + (hi-lo)/4), round4(lo + 3*(hi-lo)/4)}
+}
+
+func levelGames(l *Level) int {
+	n := 0
+	for c := range l.Cells {
+		n += l.Cells[c].Games
+	}
+	return n
+}
+
+// levelCells returns a level's cells as rectangles over its first two
+// dimensions (each reaching half way to its neighbours, in the normalised
+// coordinates), with the win rate and with the 95 % interval half-width;
+// cells differing in further dimensions are pooled.
+func levelCells(l *Level, sp Space) (rate, half []plots.Cell) {
+	edges := func(i int) []float64 {
+		ax := l.Axes[i]
+		e := make([]float64, len(ax)+1)
+		us := make([]float64, len(ax))
+		for k, v := range ax {
+			us[k] = sp[i].Unit(v)
+		}
+		for k := range e {
+			switch {
+			case len(ax) == 1:
+				e[k] = []float64{l.Lo[i], l.Hi[i]}[k]
+			case k == 0:
+				e[k] = math.Max(0, us[0]-(us[1]-us[0])/2)
+			case k == len(ax):
+				e[k] = math.Min(1, us[k-1]+(us[k-1]-us[k-2])/2)
+			default:
+				e[k] = (us[k-1] + us[k]) / 2
+			}
+			e[k] = valueAt(sp[i], e[k])
+		}
+		return e
+	}
+	ex, ey := edges(0), edges(1)
+	nx := len(l.Axes[0])
+	wins := make([]int, nx*len(l.Axes[1]))
+	games := make([]int, len(wins))
+	for c := range l.Cells {
+		cell := &l.Cells[c]
+		k := cell.Index[1]*nx + cell.Index[0]
+		wins[k] += cell.Wins
+		games[k] += cell.Games
+	}
+	for k := range wins {
+		if games[k] == 0 {
+			continue
+		}
+		ix, iy := k%nx, k/nx
+		iv, _ := stats.Wilson(wins[k], games[k], 0.95)
+		r := plots.Cell{X0: ex[ix], X1: ex[ix+1], Y0: ey[iy], Y1: ey[iy+1], Z: float64(wins[k]) / float64(games[k])}
+		rate = append(rate, r)
+		r.Z = iv.Width() / 2
+		half = append(half, r)
+	}
+	return rate, half
+}
+
+// valueAt is Dim.Value without rounding: the continuous value at u.
+func valueAt(d Dim, u float64) float64 {
+	if d.Param.Log {
+		return math.Exp(math.Log(d.Lo) + u*(math.Log(d.Hi)-math.Log(d.Lo)))
+	}
+	return d.Lo + u*(d.Hi-d.Lo)
+}
+
+func writeCellsCSV(path string, n *Narrowing) error {
+	head, rows := n.Table()
+	return writeCSV(path, head, rows)
+}
+
+func writeCSV(path string, head []string, rows [][]string) error {
+	var b bytes.Buffer
+	w := csv.NewWriter(&b)
+	_ = w.Write(head)
+	_ = w.WriteAll(rows)
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		return fmt.Errorf("search: %w", err)
+	}
+	return nil
+}
+
+// Table returns every cell of every level that played: level, cell index,
+// the values, blocks, games, wins, win rate with its 95 % Wilson interval,
+// the racing round after which it was dropped ("" if alive) and its last
+// Holm-adjusted p-value against the best (the rows of cells.csv).
+func (n *Narrowing) Table() (head []string, rows [][]string) {
+	head = []string{"level", "cell"}
+	head = append(head, n.cfg.Space.Names()...)
+	head = append(head, "blocks", "games", "wins", "win_rate", "wilson_lo", "wilson_hi", "dropped_after_round", "holm_p")
+	for k := range n.levels {
+		l := &n.levels[k]
+		for c := range l.Cells {
+			cell := &l.Cells[c]
+			if cell.Games == 0 {
+				continue
+			}
+			iv := cell.Wilson()
+			row := []string{strconv.Itoa(k + 1), strconv.Itoa(c)}
+			for i, d := range n.cfg.Space {
+				row = append(row, d.Param.Format(cell.X[i]))
+			}
+			drop := ""
+			if cell.Dropped >= 0 {
+				drop = strconv.Itoa(cell.Dropped + 1)
+			}
+			row = append(row, strconv.Itoa(len(cell.Scores)), strconv.Itoa(cell.Games), strconv.Itoa(cell.Wins),
+				f4(cell.Mean()), f4(iv.Lo), f4(iv.Hi), drop, f4(cell.P))
+			rows = append(rows, row)
+		}
+	}
+	return head, rows
+}
+
+func f4(v float64) string { return strconv.FormatFloat(v, 'f', 4, 64) }
+
+func writeNarrowMarkdown(b *bytes.Buffer, setup *Setup, n *Narrowing, figs []string) {
+	c := setup.Config
+	fmt.Fprintf(b, "# Narrowing search %s\n\n", c.Name)
+	fmt.Fprintf(b, "Bot `%s` against ", c.Base)
+	if c.Sample {
+		fmt.Fprintf(b, "line-ups of %d drawn per block from %v", c.Players-1, c.Opponents)
+	} else {
+		fmt.Fprintf(b, "the line-up %v", c.Opponents)
+	}
+	fmt.Fprintf(b, ", %d players, rules %s, seed %d. A block is one deal played %d times with the candidate in every seat.\n\n", c.Players, setup.Field.Rules.Name, c.Seed, c.Players)
+	best, lvl := n.Best()
+	iv := best.Wilson()
+	fmt.Fprintf(b, "**Best cell** (level %d): `%s`, win rate %.3f, 95 %% Wilson interval [%.3f, %.3f] over %d games.\n\n",
+		levelIndex(n, lvl)+1, n.cfg.Space.Label(best.X), best.Mean(), iv.Lo, iv.Hi, best.Games)
+	fmt.Fprintf(b, "| level | window | cells | alive at the end | games | best | win rate | 95 %% interval |\n|---|---|---|---|---|---|---|---|\n")
+	for k := range n.levels {
+		l := &n.levels[k]
+		games := 0
+		for c := range l.Cells {
+			games += l.Cells[c].Games
+		}
+		if games == 0 {
+			continue
+		}
+		bc := &l.Cells[l.Best]
+		biv := bc.Wilson()
+		fmt.Fprintf(b, "| %d | %s | %d | %d | %d | `%s` | %.3f | [%.3f, %.3f] |\n", k+1, window(n.cfg.Space, l), len(l.Cells), l.Alive(), games,
+			n.cfg.Space.Label(bc.X), bc.Mean(), biv.Lo, biv.Hi)
+	}
+	b.WriteString("\nEvery cell: [cells.csv](cells.csv). The best cell's parameter file: [best.toml](best.toml) (a seat `BOT@DIR/best.toml`).\n")
+	fmt.Fprintf(b, "\nThe best cell's win rate is the search's own estimate, biased upwards by the choice of the best of many noisy cells. Its validation on fresh deals against `%s`: `marslab validate %s -a %s@DIR/best.toml -out DIR/validation` writes [validation/validation.md](validation/validation.md) (`make run` does).\n",
+		validateAgainst(c), c.Source, setup.Field.Base.Factory.Name)
+	for _, f := range figs {
+		fmt.Fprintf(b, "\n![%s](%s)\n", f, f)
+	}
+}
+
+func levelIndex(n *Narrowing, l *Level) int {
+	for k := range n.levels {
+		if &n.levels[k] == l {
+			return k
+		}
+	}
+	return 0
+}
+
+// window describes a level's window in parameter values.
+func window(s Space, l *Level) string {
+	var b bytes.Buffer
+	for i, d := range s {
+		if i > 0 {
+			b.WriteString(" × ")
+		}
+		fmt.Fprintf(&b, "%s [%s, %s]", d.Param.Name, bots.FormatNum(round4(d.Value(l.Lo[i]))), bots.FormatNum(round4(d.Value(l.Hi[i]))))
+	}
+	return b.String()
+}
+
+func round4(v float64) float64 {
+	if v == 0 {
+		return 0
+	}
+	m := math.Pow(10, 3-math.Floor(math.Log10(math.Abs(v))))
+	return math.Round(v*m) / m
+}
+
+// WriteParamFile writes a bot parameter file (the format of
+// configs/bots/mars-paper.toml, read by mars@FILE seats): every parameter
+// of the field's bot, the searched ones set to x, the others the base's,
+// after the comment lines of comment.
+func WriteParamFile(path string, g *Games, x []float64, comment string) error {
+	seat := g.Seat(x)
+	var b bytes.Buffer
+	for _, line := range strings.Split(strings.TrimSpace(comment), "\n") {
+		fmt.Fprintf(&b, "# %s\n", line)
+	}
+	fmt.Fprintf(&b, "bot = %q\n\n[params]\n", seat.Factory.Name)
+	for _, p := range seat.Factory.Params {
+		v := seat.Params[p.Name]
+		if len(p.Choices) > 0 {
+			fmt.Fprintf(&b, "%s = %q\n", p.Name, p.Format(v))
+		} else {
+			fmt.Fprintf(&b, "%s = %s\n", p.Name, bots.FormatNum(v))
+		}
+	}
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		return fmt.Errorf("search: %w", err)
+	}
+	return nil
+}
+
+func validateAgainst(c *Config) string {
+	if c.Validate != nil {
+		return c.Validate.Against
+	}
+	return c.Base
+}

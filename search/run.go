@@ -1,0 +1,634 @@
+package search
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"marslab/arena"
+)
+
+// A Method is a search algorithm seen as a sequence of steps. It is
+// deterministic: the evaluations of a step depend only on its
+// configuration and on the results of the earlier steps, so that a log
+// replays it exactly.
+type Method interface {
+	// Steps returns the number of steps, known from the configuration
+	// alone (a step may be empty).
+	Steps() int
+	// Next returns the evaluations of the next step, in canonical order:
+	// candidates ascending, each candidate's blocks ascending. It is called
+	// once per step, after Tell of the previous step.
+	Next() ([]Eval, error)
+	// Tell gives the results of the step's evaluations, in order.
+	Tell(res []Result) error
+	// Status describes the state in one line for the progress display
+	// (level, candidates alive, current best with its interval).
+	Status() string
+}
+
+// Search is a search run stored in a directory: Dir/config.json (the
+// search's fingerprint), Dir/log.jsonl (every evaluation, in canonical
+// order) and Dir/shards/ (the shard files of the current step).
+type Search struct {
+	// Dir is the output directory.
+	Dir string
+	// Config is the content of config.json: a canonical description of
+	// everything that decides the search's results. A directory holding a
+	// different config.json is refused.
+	Config []byte
+	// New returns a fresh Method of the search.
+	New func() (Method, error)
+	// Eval plays the evaluations.
+	Eval Evaluator
+	// Progress, when not nil, receives a carriage-return updated progress
+	// line.
+	Progress io.Writer
+	// Report, when not nil, is called with the method replayed to its end
+	// when every step is complete, to write the report files.
+	Report func(m Method) error
+}
+
+// State is where a search stands.
+type State struct {
+	// Method is the method replayed from the log.
+	Method Method
+	// Step is the current step, Method.Steps() when the search is complete.
+	Step int
+	// Evals are the current step's evaluations and Done the results of
+	// the prefix of them in the log.
+	Evals []Eval
+	Done  []Result
+	// Lines is the number of lines of the log, valid its length in bytes
+	// up to the last complete line.
+	Lines int
+	valid int64
+	torn  bool
+}
+
+// Complete reports whether every step is done.
+func (s *State) Complete() bool { return s.Step >= s.Method.Steps() }
+
+const (
+	configFile = "config.json"
+	logFile    = "log.jsonl"
+	shardsDir  = "shards"
+)
+
+// Fingerprint returns the SHA-256 of the config, in hex.
+func (s *Search) Fingerprint() string {
+	h := sha256.Sum256(s.Config)
+	return hex.EncodeToString(h[:])
+}
+
+// prepare creates Dir and writes config.json, or checks an existing one.
+func (s *Search) prepare() error {
+	if err := os.MkdirAll(s.Dir, 0o755); err != nil {
+		return fmt.Errorf("search: %w", err)
+	}
+	path := filepath.Join(s.Dir, configFile)
+	old, err := os.ReadFile(path)
+	switch {
+	case err == nil:
+		if !bytes.Equal(old, s.Config) {
+			return fmt.Errorf("search: %s was written by a different search config (start a new -out directory, or restore the config)", path)
+		}
+		return nil
+	case !errors.Is(err, os.ErrNotExist):
+		return fmt.Errorf("search: %w", err)
+	}
+	// Written to a temporary file and renamed, so that shards starting at
+	// once never see a partial file.
+	tmp, err := os.CreateTemp(s.Dir, ".config-*.json")
+	if err != nil {
+		return fmt.Errorf("search: %w", err)
+	}
+	if _, err := tmp.Write(s.Config); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return fmt.Errorf("search: %w", err)
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("search: %w", err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("search: %w", err)
+	}
+	return nil
+}
+
+// Replay reads Dir/log.jsonl and replays a fresh method through it. Every
+// line must be the next evaluation the method asks for, with a valid
+// result; a torn last line (an interrupted write) is ignored.
+func (s *Search) Replay() (*State, error) {
+	m, err := s.New()
+	if err != nil {
+		return nil, err
+	}
+	st := &State{Method: m}
+	path := filepath.Join(s.Dir, logFile)
+	data, err := os.ReadFile(path)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("search: %w", err)
+	}
+	if st.Evals, err = m.Next(); err != nil {
+		return nil, fmt.Errorf("search: step 0: %w", err)
+	}
+	for len(data) > 0 {
+		i := bytes.IndexByte(data, '\n')
+		if i < 0 {
+			st.torn = true
+			break
+		}
+		line := data[:i]
+		data = data[i+1:]
+		if err := st.advance(); err != nil {
+			return nil, err
+		}
+		if st.Complete() {
+			return nil, fmt.Errorf("search: %s:%d: an evaluation after the last step", path, st.Lines+1)
+		}
+		l, err := ParseLine(line)
+		if err != nil {
+			return nil, fmt.Errorf("search: %s:%d: %w", path, st.Lines+1, err)
+		}
+		if err := check(&l, st.Step, st.Evals[len(st.Done)]); err != nil {
+			return nil, fmt.Errorf("search: %s:%d: %w (a log of another search?)", path, st.Lines+1, err)
+		}
+		st.Done = append(st.Done, l.Result())
+		st.Lines++
+		st.valid += int64(i + 1)
+	}
+	if err := st.advance(); err != nil {
+		return nil, err
+	}
+	return st, nil
+}
+
+// check reports whether line l is evaluation e of step.
+func check(l *Line, step int, e Eval) error {
+	if l.Step != step || l.Cand != e.Cand || l.Block != e.Block || key(l.X) != key(e.X) {
+		return fmt.Errorf("step %d cand %d block %d x [%s]: want step %d cand %d block %d x [%s]",
+			l.Step, l.Cand, l.Block, key(l.X), step, e.Cand, e.Block, key(e.X))
+	}
+	return nil
+}
+
+// advance tells the method every complete step and moves to the next
+// incomplete one (passing empty steps).
+func (st *State) advance() error {
+	for !st.Complete() && len(st.Done) == len(st.Evals) {
+		if err := st.Method.Tell(st.Done); err != nil {
+			return fmt.Errorf("search: step %d: %w", st.Step, err)
+		}
+		st.Step++
+		st.Evals, st.Done = nil, nil
+		if st.Complete() {
+			break
+		}
+		var err error
+		if st.Evals, err = st.Method.Next(); err != nil {
+			return fmt.Errorf("search: step %d: %w", st.Step, err)
+		}
+	}
+	return nil
+}
+
+// Steps returns the search's number of steps.
+func (s *Search) Steps() (int, error) {
+	m, err := s.New()
+	if err != nil {
+		return 0, err
+	}
+	return m.Steps(), nil
+}
+
+// Run plays every remaining step of the search in this process, appending
+// each evaluation to the log as soon as it and every earlier one are done,
+// then writes the report. Without resume a directory that already holds
+// evaluations is refused. When ctx is cancelled, Run returns an error
+// wrapping arena.ErrInterrupted; every evaluation in the log is kept and
+// Run with resume continues.
+func (s *Search) Run(ctx context.Context, resume bool) (*State, error) {
+	if err := s.prepare(); err != nil {
+		return nil, err
+	}
+	st, err := s.Replay()
+	if err != nil {
+		return nil, err
+	}
+	if !resume && (st.Lines > 0 || st.torn) {
+		return st, fmt.Errorf("search: %s already holds a search (%d evaluations): run with -resume to continue it, or choose another -out", s.Dir, st.Lines)
+	}
+	path := filepath.Join(s.Dir, logFile)
+	if st.torn {
+		if err := os.Truncate(path, st.valid); err != nil {
+			return st, fmt.Errorf("search: %w", err)
+		}
+		st.torn = false
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return st, fmt.Errorf("search: %w", err)
+	}
+	defer f.Close()
+	pr := newProgress(s.Progress)
+	defer pr.finish()
+	var buf []byte
+	for !st.Complete() {
+		todo := st.Evals[len(st.Done):]
+		base := len(st.Done)
+		_, err := s.Eval.Evaluate(ctx, todo, func(k int, r Result) error {
+			e := todo[k]
+			l := NewLine(st.Step, e, r)
+			buf = append(l.AppendJSON(buf[:0]), '\n')
+			if _, err := f.Write(buf); err != nil {
+				return fmt.Errorf("search: %w", err)
+			}
+			st.Done = append(st.Done, r)
+			st.Lines++
+			st.valid += int64(len(buf))
+			pr.show(st, base+k+1, r.Games)
+			return nil
+		})
+		if err != nil {
+			return st, fmt.Errorf("search: step %d: %w", st.Step, err)
+		}
+		if err := st.advance(); err != nil {
+			return st, err
+		}
+	}
+	pr.finish()
+	if s.Report != nil {
+		if err := s.Report(st.Method); err != nil {
+			return st, err
+		}
+	}
+	return st, nil
+}
+
+// shardHeader is the first line of a shard file.
+type shardHeader struct {
+	Config string `json:"config"`
+	Step   int    `json:"step"`
+	Shard  string `json:"shard"`
+	From   int    `json:"from"`
+	Evals  int    `json:"evals"`
+}
+
+// ShardPath returns the file of shard sh of step.
+func (s *Search) ShardPath(step int, sh arena.Shard) string {
+	return filepath.Join(s.Dir, shardsDir, fmt.Sprintf("step-%d", step), fmt.Sprintf("shard-%d-of-%d.jsonl", sh.Index, sh.Count))
+}
+
+// shardEvals returns the indices of the current step's evaluations that
+// shard sh plays: j >= from with j % Count == Index.
+func shardEvals(from, n int, sh arena.Shard) []int {
+	var idx []int
+	for j := from; j < n; j++ {
+		if j%sh.Count == sh.Index {
+			idx = append(idx, j)
+		}
+	}
+	return idx
+}
+
+// RunShard plays shard sh of the current step (the first incomplete one of
+// the log, which it does not change) into ShardPath. With resume an
+// existing shard file of the same step is completed; without it an existing
+// file is refused. It returns the state and whether the search was already
+// complete (nothing to play).
+func (s *Search) RunShard(ctx context.Context, sh arena.Shard, resume bool) (*State, error) {
+	if err := sh.Validate(); err != nil {
+		return nil, fmt.Errorf("search: %w", err)
+	}
+	if err := s.prepare(); err != nil {
+		return nil, err
+	}
+	st, err := s.Replay()
+	if err != nil {
+		return nil, err
+	}
+	if st.Complete() {
+		return st, nil
+	}
+	from := len(st.Done)
+	idx := shardEvals(from, len(st.Evals), sh)
+	hdr := shardHeader{Config: s.Fingerprint(), Step: st.Step, Shard: sh.String(), From: from, Evals: len(st.Evals)}
+	hline, _ := json.Marshal(hdr)
+	hline = append(hline, '\n')
+	path := s.ShardPath(st.Step, sh)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return st, fmt.Errorf("search: %w", err)
+	}
+	have := 0
+	var valid int64
+	if data, err := os.ReadFile(path); err == nil {
+		if !resume {
+			return st, fmt.Errorf("search: %s exists: run with -resume to complete it", path)
+		}
+		lines, v, err := readShard(path, data, hdr, st.Evals, idx)
+		if err != nil {
+			return st, err
+		}
+		have, valid = len(lines), v
+		if err := os.Truncate(path, valid); err != nil {
+			return st, fmt.Errorf("search: %w", err)
+		}
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return st, fmt.Errorf("search: %w", err)
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return st, fmt.Errorf("search: %w", err)
+	}
+	defer f.Close()
+	if valid == 0 {
+		if _, err := f.Write(hline); err != nil {
+			return st, fmt.Errorf("search: %w", err)
+		}
+	}
+	todo := make([]Eval, 0, len(idx)-have)
+	for _, j := range idx[have:] {
+		todo = append(todo, st.Evals[j])
+	}
+	pr := newProgress(s.Progress)
+	defer pr.finish()
+	var buf []byte
+	_, err = s.Eval.Evaluate(ctx, todo, func(k int, r Result) error {
+		e := todo[k]
+		l := NewLine(st.Step, e, r)
+		buf = append(l.AppendJSON(buf[:0]), '\n')
+		if _, err := f.Write(buf); err != nil {
+			return fmt.Errorf("search: %w", err)
+		}
+		pr.show(st, from+have+k+1, r.Games)
+		return nil
+	})
+	if err != nil {
+		return st, fmt.Errorf("search: step %d shard %s: %w", st.Step, sh, err)
+	}
+	return st, nil
+}
+
+// readShard parses a shard file: its header must be want, and its lines
+// the evaluations idx of evals in order (a prefix of them; a torn last line
+// is dropped). It returns the lines and the length of the valid part.
+func readShard(path string, data []byte, want shardHeader, evals []Eval, idx []int) ([]Line, int64, error) {
+	i := bytes.IndexByte(data, '\n')
+	if i < 0 {
+		return nil, 0, nil // torn header: start again
+	}
+	var h shardHeader
+	if err := json.Unmarshal(data[:i], &h); err != nil {
+		return nil, 0, fmt.Errorf("search: %s:1: header: %w", path, err)
+	}
+	switch {
+	case h.Config != want.Config:
+		return nil, 0, fmt.Errorf("search: %s: written by a different search config (fingerprint %.12s, want %.12s)", path, h.Config, want.Config)
+	case h != want:
+		return nil, 0, fmt.Errorf("search: %s: header step %d shard %s from %d of %d evaluations: want step %d shard %s from %d of %d (a stale shard file: remove it)",
+			path, h.Step, h.Shard, h.From, h.Evals, want.Step, want.Shard, want.From, want.Evals)
+	}
+	valid := int64(i + 1)
+	data = data[i+1:]
+	var lines []Line
+	for n := 2; len(data) > 0; n++ {
+		i := bytes.IndexByte(data, '\n')
+		if i < 0 {
+			break
+		}
+		if len(lines) == len(idx) {
+			return nil, 0, fmt.Errorf("search: %s:%d: more lines than the shard's %d evaluations", path, n, len(idx))
+		}
+		l, err := ParseLine(data[:i])
+		if err != nil {
+			return nil, 0, fmt.Errorf("search: %s:%d: %w", path, n, err)
+		}
+		if err := check(&l, want.Step, evals[idx[len(lines)]]); err != nil {
+			return nil, 0, fmt.Errorf("search: %s:%d: %w", path, n, err)
+		}
+		lines = append(lines, l)
+		valid += int64(i + 1)
+		data = data[i+1:]
+	}
+	return lines, valid, nil
+}
+
+// Merge appends the shard files of the current step to the log in
+// canonical order, after checking that the n shards 0..n-1 are all present,
+// complete and of this search, and removes them; when that completes the
+// search it writes the report. Merging a complete search only rewrites the
+// report. It returns the state after the merge.
+func (s *Search) Merge() (*State, error) {
+	if err := s.prepare(); err != nil {
+		return nil, err
+	}
+	st, err := s.Replay()
+	if err != nil {
+		return nil, err
+	}
+	path := filepath.Join(s.Dir, logFile)
+	if st.torn {
+		if err := os.Truncate(path, st.valid); err != nil {
+			return st, fmt.Errorf("search: %w", err)
+		}
+		st.torn = false
+	}
+	// Shard folders of finished steps (left by a merge interrupted after
+	// its append) are stale.
+	if err := s.removeStaleShards(st.Step); err != nil {
+		return st, err
+	}
+	if !st.Complete() {
+		if err := s.mergeStep(st, path); err != nil {
+			return st, err
+		}
+	}
+	if st.Complete() && s.Report != nil {
+		if err := s.Report(st.Method); err != nil {
+			return st, err
+		}
+	}
+	return st, nil
+}
+
+func (s *Search) mergeStep(st *State, logPath string) error {
+	dir := filepath.Join(s.Dir, shardsDir, fmt.Sprintf("step-%d", st.Step))
+	names, err := filepath.Glob(filepath.Join(dir, "shard-*-of-*.jsonl"))
+	if err != nil {
+		return fmt.Errorf("search: %w", err)
+	}
+	if len(names) == 0 {
+		return fmt.Errorf("search: step %d: no shard files in %s (run the shards first)", st.Step, dir)
+	}
+	count := -1
+	byIndex := map[int]string{}
+	for _, name := range names {
+		var i, n int
+		if _, err := fmt.Sscanf(filepath.Base(name), "shard-%d-of-%d.jsonl", &i, &n); err != nil || n < 1 || i < 0 || i >= n {
+			return fmt.Errorf("search: %s: not a shard file name (want shard-I-of-N.jsonl, 0 <= I < N)", name)
+		}
+		if count >= 0 && n != count {
+			return fmt.Errorf("search: %s: a shard of %d, but %s is a shard of %d (remove the stale files)", name, n, byIndex[firstKey(byIndex)], count)
+		}
+		count = n
+		byIndex[i] = name
+	}
+	for i := 0; i < count; i++ {
+		if _, ok := byIndex[i]; !ok {
+			return fmt.Errorf("search: step %d: %s is missing (%d of %d shards present)", st.Step, filepath.Join(dir, fmt.Sprintf("shard-%d-of-%d.jsonl", i, count)), len(byIndex), count)
+		}
+	}
+	from := len(st.Done)
+	parts := make([][]Line, count)
+	for i := 0; i < count; i++ {
+		sh := arena.Shard{Index: i, Count: count}
+		name := byIndex[i]
+		data, err := os.ReadFile(name)
+		if err != nil {
+			return fmt.Errorf("search: %w", err)
+		}
+		idx := shardEvals(from, len(st.Evals), sh)
+		want := shardHeader{Config: s.Fingerprint(), Step: st.Step, Shard: sh.String(), From: from, Evals: len(st.Evals)}
+		lines, valid, err := readShard(name, data, want, st.Evals, idx)
+		if err != nil {
+			return err
+		}
+		if len(lines) != len(idx) || valid != int64(len(data)) {
+			return fmt.Errorf("search: %s: incomplete: %d of %d evaluations (run the shard again with -resume)", name, len(lines), len(idx))
+		}
+		parts[i] = lines
+	}
+	var buf bytes.Buffer
+	res := make([]Result, 0, len(st.Evals)-from)
+	for j := from; j < len(st.Evals); j++ {
+		i := j % count
+		l := parts[i][0]
+		parts[i] = parts[i][1:]
+		buf.Write(l.AppendJSON(nil))
+		buf.WriteByte('\n')
+		res = append(res, l.Result())
+	}
+	f, err := os.OpenFile(logPath, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return fmt.Errorf("search: %w", err)
+	}
+	if _, err := f.Write(buf.Bytes()); err != nil {
+		f.Close()
+		return fmt.Errorf("search: %w", err)
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return fmt.Errorf("search: %w", err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("search: %w", err)
+	}
+	st.Done = append(st.Done, res...)
+	st.Lines += len(res)
+	st.valid += int64(buf.Len())
+	if err := os.RemoveAll(dir); err != nil {
+		return fmt.Errorf("search: %w", err)
+	}
+	return st.advance()
+}
+
+func firstKey(m map[int]string) int {
+	keys := make([]int, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Ints(keys)
+	return keys[0]
+}
+
+// removeStaleShards removes the shard folders of steps before step.
+func (s *Search) removeStaleShards(step int) error {
+	dirs, err := filepath.Glob(filepath.Join(s.Dir, shardsDir, "step-*"))
+	if err != nil {
+		return fmt.Errorf("search: %w", err)
+	}
+	for _, d := range dirs {
+		var k int
+		if _, err := fmt.Sscanf(filepath.Base(d), "step-%d", &k); err == nil && k < step {
+			if err := os.RemoveAll(d); err != nil {
+				return fmt.Errorf("search: %w", err)
+			}
+		}
+	}
+	return nil
+}
+
+// progress prints a throttled progress line.
+type progress struct {
+	w     io.Writer
+	last  time.Time
+	on    bool
+	games int // games played by this process
+}
+
+func newProgress(w io.Writer) *progress { return &progress{w: w} }
+
+func (p *progress) show(st *State, done, games int) {
+	if p.w == nil {
+		return
+	}
+	p.games += games
+	now := time.Now()
+	if now.Sub(p.last) < 200*time.Millisecond {
+		return
+	}
+	p.last = now
+	p.on = true
+	line := fmt.Sprintf("step %d/%d: %d/%d evaluations, %d games played; %s", st.Step+1, st.Method.Steps(), done, len(st.Evals), p.games, st.Method.Status())
+	fmt.Fprintf(p.w, "\r%-100s", strings.TrimSpace(line))
+}
+
+func (p *progress) finish() {
+	if p.on {
+		fmt.Fprintln(p.w)
+		p.on = false
+	}
+}
+
+// Play runs every step of method m with ev in memory, without a log: for
+// experiments that keep only the result (a notebook). progress, when not
+// nil, is called after each step.
+func Play(ctx context.Context, m Method, ev Evaluator, progress func(step int)) error {
+	for s := 0; s < m.Steps(); s++ {
+		evals, err := m.Next()
+		if err != nil {
+			return fmt.Errorf("search: step %d: %w", s, err)
+		}
+		res := make([]Result, len(evals))
+		n, err := ev.Evaluate(ctx, evals, func(k int, r Result) error {
+			res[k] = r
+			return nil
+		})
+		if err != nil {
+			return fmt.Errorf("search: step %d: %w", s, err)
+		}
+		if n != len(evals) {
+			return fmt.Errorf("search: step %d: %d of %d evaluations played", s, n, len(evals))
+		}
+		if err := m.Tell(res); err != nil {
+			return fmt.Errorf("search: step %d: %w", s, err)
+		}
+		if progress != nil {
+			progress(s)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,178 @@
+package search
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"marslab/arena"
+	"marslab/bots/registry"
+)
+
+// tinySearch returns the search of testdata/tiny.toml in dir on workers.
+func tinySearch(t testing.TB, dir string, workers int) (*Search, *Setup) {
+	t.Helper()
+	cfg, err := LoadConfig("testdata/tiny.toml")
+	require.NoError(t, err)
+	setup, err := cfg.Resolve(registry.Default())
+	require.NoError(t, err)
+	setup.Field.Workers = workers
+	ncfg, err := setup.NarrowConfig()
+	require.NoError(t, err)
+	s := &Search{Dir: dir, Config: setup.Fingerprint("narrow"), Eval: setup.Field,
+		New: func() (Method, error) { return NewNarrowing(ncfg) }}
+	s.Report = func(m Method) error { return WriteNarrowReport(dir, setup, m.(*Narrowing), false) }
+	return s, setup
+}
+
+func readLog(t testing.TB, dir string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, "log.jsonl"))
+	require.NoError(t, err)
+	return string(b)
+}
+
+// cancelAfter wraps an evaluator and cancels the run after n results.
+type cancelAfter struct {
+	Evaluator
+	n      int
+	cancel context.CancelFunc
+}
+
+func (c *cancelAfter) Evaluate(ctx context.Context, evals []Eval, emit func(int, Result) error) (int, error) {
+	return c.Evaluator.Evaluate(ctx, evals, func(k int, r Result) error {
+		if c.n == 0 {
+			c.cancel()
+			return context.Canceled
+		}
+		c.n--
+		return emit(k, r)
+	})
+}
+
+func TestLogIdenticalWorkersShardsResume(t *testing.T) {
+	ctx := context.Background()
+	root := t.TempDir()
+
+	one, _ := tinySearch(t, filepath.Join(root, "one"), 1)
+	st, err := one.Run(ctx, false)
+	require.NoError(t, err)
+	require.True(t, st.Complete())
+	want := readLog(t, one.Dir)
+	// 2 levels x 2 rounds; level 1: 3 cells x 2 blocks x 2 rounds = 12 lines at least.
+	require.GreaterOrEqual(t, st.Lines, 12)
+	report, err := os.ReadFile(filepath.Join(one.Dir, "report.md"))
+	require.NoError(t, err)
+	assert.Contains(t, string(report), "Best cell")
+
+	two, _ := tinySearch(t, filepath.Join(root, "two"), 2)
+	_, err = two.Run(ctx, false)
+	require.NoError(t, err)
+	assert.Equal(t, want, readLog(t, two.Dir), "1 vs 2 workers")
+
+	// Shards and merges, three shards per step.
+	for _, n := range []int{1, 3} {
+		sh, _ := tinySearch(t, filepath.Join(root, "shards", string(rune('0'+n))), 2)
+		steps, err := sh.Steps()
+		require.NoError(t, err)
+		require.Equal(t, 4, steps)
+		for s := 0; s < steps; s++ {
+			for i := 0; i < n; i++ {
+				_, err := sh.RunShard(ctx, arena.Shard{Index: i, Count: n}, true)
+				require.NoError(t, err)
+			}
+			st, err := sh.Merge()
+			require.NoError(t, err)
+			assert.Equal(t, s == steps-1, st.Complete())
+		}
+		assert.Equal(t, want, readLog(t, sh.Dir), "%d shards", n)
+		assert.FileExists(t, filepath.Join(sh.Dir, "report.md"))
+		assert.NoDirExists(t, filepath.Join(sh.Dir, "shards", "step-3"))
+	}
+
+	// Interrupted after 5 evaluations, then resumed.
+	res, _ := tinySearch(t, filepath.Join(root, "resume"), 2)
+	cctx, cancel := context.WithCancel(ctx)
+	inner := res.Eval
+	res.Eval = &cancelAfter{Evaluator: inner, n: 5, cancel: cancel}
+	st, err = res.Run(cctx, false)
+	require.Error(t, err)
+	require.Equal(t, 5, st.Lines)
+	_, err = res.Run(ctx, false)
+	require.ErrorContains(t, err, "-resume", "a second run without -resume is refused")
+	res.Eval = inner
+	_, err = res.Run(ctx, true)
+	require.NoError(t, err)
+	assert.Equal(t, want, readLog(t, res.Dir), "resumed")
+}
+
+func TestShardResumeAndRefusals(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	s, setup := tinySearch(t, dir, 1)
+	// A shard interrupted after one evaluation is completed by -resume.
+	cctx, cancel := context.WithCancel(ctx)
+	inner := s.Eval
+	s.Eval = &cancelAfter{Evaluator: inner, n: 1, cancel: cancel}
+	_, err := s.RunShard(cctx, arena.Shard{Index: 0, Count: 2}, false)
+	require.Error(t, err)
+	s.Eval = inner
+	_, err = s.RunShard(ctx, arena.Shard{Index: 0, Count: 2}, false)
+	require.ErrorContains(t, err, "-resume")
+	_, err = s.Merge()
+	require.ErrorContains(t, err, "shard-1-of-2.jsonl is missing")
+	_, err = s.RunShard(ctx, arena.Shard{Index: 1, Count: 2}, true)
+	require.NoError(t, err)
+	_, err = s.Merge()
+	require.ErrorContains(t, err, "incomplete", "shard 0 was interrupted")
+	_, err = s.RunShard(ctx, arena.Shard{Index: 0, Count: 2}, true)
+	require.NoError(t, err)
+
+	// A shard file of another config is refused by name.
+	other := *setup.Config
+	other.Seed = 8
+	os2, err := other.Resolve(registry.Default())
+	require.NoError(t, err)
+	bad := &Search{Dir: filepath.Join(t.TempDir()), Config: os2.Fingerprint("narrow"), New: s.New, Eval: os2.Field}
+	_, err = bad.RunShard(ctx, arena.Shard{Index: 1, Count: 2}, false)
+	require.NoError(t, err)
+	data, err := os.ReadFile(bad.ShardPath(0, arena.Shard{Index: 1, Count: 2}))
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(s.ShardPath(0, arena.Shard{Index: 1, Count: 2}), data, 0o644))
+	_, err = s.Merge()
+	require.ErrorContains(t, err, "shard-1-of-2.jsonl: written by a different search config")
+
+	// So is a directory of another config.
+	bad.Dir = dir
+	_, err = bad.Run(ctx, true)
+	require.ErrorContains(t, err, "config.json was written by a different search config")
+}
+
+func TestRunInterruptedKeepsLog(t *testing.T) {
+	s, _ := tinySearch(t, t.TempDir(), 2)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	st, err := s.Run(ctx, false)
+	require.Error(t, err)
+	assert.True(t, errors.Is(err, arena.ErrInterrupted), "%v", err)
+	assert.Equal(t, 0, st.Lines)
+}
+
+func arenaShard(i, n int) arena.Shard { return arena.Shard{Index: i, Count: n} }
+
+func TestProgressLine(t *testing.T) {
+	s, _ := tinySearch(t, t.TempDir(), 1)
+	var buf strings.Builder
+	s.Progress = &buf
+	_, err := s.Run(context.Background(), false)
+	require.NoError(t, err)
+	out := buf.String()
+	assert.Contains(t, out, "\rstep 1/4: 1/6 evaluations, 3 games played; level 1/2 round 1/2, 3/3 cells alive")
+	assert.True(t, strings.HasSuffix(out, "\n"), "the line is ended")
+}

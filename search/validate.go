@@ -1,0 +1,316 @@
+package search
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"marslab/stats"
+)
+
+// ValidationBlock0 is the first block of a validation: far above any block
+// a search plays (level·rounds·blocks stays far below 2^30), so a
+// validation plays deals never used in the search.
+const ValidationBlock0 = 1 << 30
+
+// SPRT configures Wald's sequential probability ratio test of a
+// validation on the discordant game pairs (the games of a block and seat
+// that exactly one of A and B won): H0, A wins half of them, against H1, A
+// wins a share P1 > 0.5 of them, with error rates Alpha (accepting H1 when
+// H0 holds) and Beta (accepting H0 when H1 holds).
+type SPRT struct {
+	P1, Alpha, Beta float64
+}
+
+// Check reports whether the test is well formed.
+func (s SPRT) Check() error {
+	switch {
+	case !(s.P1 > 0.5 && s.P1 < 1):
+		return fmt.Errorf("sprt p1 %v: want in (0.5, 1)", s.P1)
+	case !(s.Alpha > 0 && s.Alpha < 0.5) || !(s.Beta > 0 && s.Beta < 0.5):
+		return fmt.Errorf("sprt alpha %v, beta %v: want in (0, 0.5)", s.Alpha, s.Beta)
+	}
+	return nil
+}
+
+// ValidateConfig configures a validation: candidate A against reference B
+// on the same fresh blocks.
+type ValidateConfig struct {
+	// A and B are the two candidates' values of every parameter of Space.
+	A, B []float64
+	// Blocks is the number of blocks (the most with SPRT), >= 2; Chunk the
+	// blocks played per step (>= 1).
+	Blocks, Chunk int
+	// SPRT, when not nil, stops the validation as soon as the sequential
+	// test decides (checked after every step).
+	SPRT *SPRT
+	// First is the first block, counted from ValidationBlock0, so that
+	// several validations of one experiment can play different deals.
+	First int
+}
+
+// Validation is the Method of a validation: each step plays A (candidate
+// 0) and B (candidate 1) on the next Chunk blocks from ValidationBlock0.
+// Its result is the paired comparison of the win rates per block.
+type Validation struct {
+	cfg    ValidateConfig
+	step   int
+	sa, sb []float64 // block win rates
+	// Game-level pairs (block, seat) for McNemar and the SPRT.
+	pairs    stats.PairCounts
+	wa, wb   int
+	games    int
+	decision string // SPRT decision, "" while undecided
+	llr      float64
+}
+
+// NewValidation returns a validation.
+func NewValidation(cfg ValidateConfig) (*Validation, error) {
+	switch {
+	case len(cfg.A) != len(cfg.B):
+		return nil, fmt.Errorf("search: validation: %d and %d values", len(cfg.A), len(cfg.B))
+	case cfg.Blocks < 2:
+		return nil, fmt.Errorf("search: validation: blocks %d: want >= 2", cfg.Blocks)
+	case cfg.Chunk < 1:
+		return nil, fmt.Errorf("search: validation: chunk %d: want >= 1", cfg.Chunk)
+	case cfg.First < 0 || cfg.First > 1<<29:
+		return nil, fmt.Errorf("search: validation: first block %d: want 0..2^29", cfg.First)
+	}
+	if cfg.SPRT != nil {
+		if err := cfg.SPRT.Check(); err != nil {
+			return nil, fmt.Errorf("search: validation: %w", err)
+		}
+	}
+	return &Validation{cfg: cfg}, nil
+}
+
+// Steps returns ceil(Blocks/Chunk).
+func (v *Validation) Steps() int { return (v.cfg.Blocks + v.cfg.Chunk - 1) / v.cfg.Chunk }
+
+// Next returns A and B on the step's blocks; nothing once the SPRT has
+// decided.
+func (v *Validation) Next() ([]Eval, error) {
+	if v.decision != "" {
+		return nil, nil
+	}
+	first := v.step * v.cfg.Chunk
+	last := min(first+v.cfg.Chunk, v.cfg.Blocks)
+	var ev []Eval
+	for c, x := range [][]float64{v.cfg.A, v.cfg.B} {
+		for b := first; b < last; b++ {
+			ev = append(ev, Eval{Cand: c, X: x, Block: ValidationBlock0 + v.cfg.First + b})
+		}
+	}
+	return ev, nil
+}
+
+// Tell records the step's results and runs the sequential test.
+func (v *Validation) Tell(res []Result) error {
+	defer func() { v.step++ }()
+	if len(res) == 0 {
+		return nil
+	}
+	n := len(res) / 2
+	if len(res) != 2*n {
+		return fmt.Errorf("validation: %d results: want A and B on the same blocks", len(res))
+	}
+	for i := 0; i < n; i++ {
+		a, b := res[i], res[n+i]
+		if a.Games != b.Games {
+			return fmt.Errorf("validation: %d and %d games in a block", a.Games, b.Games)
+		}
+		v.sa = append(v.sa, a.Score())
+		v.sb = append(v.sb, b.Score())
+		v.wa += a.Wins
+		v.wb += b.Wins
+		v.games += a.Games
+		for r := 0; r < a.Games; r++ {
+			x, y := a.Won[r], b.Won[r]
+			switch {
+			case x && y:
+				v.pairs.Both++
+			case x:
+				v.pairs.OnlyX++
+			case y:
+				v.pairs.OnlyY++
+			default:
+				v.pairs.Neither++
+			}
+		}
+	}
+	if s := v.cfg.SPRT; s != nil && v.decision == "" {
+		// log LR of the discordant pairs: each A-only win multiplies the
+		// likelihood ratio by P1/0.5, each B-only win by (1-P1)/0.5.
+		v.llr = float64(v.pairs.OnlyX)*math.Log(s.P1/0.5) + float64(v.pairs.OnlyY)*math.Log((1-s.P1)/0.5)
+		switch {
+		case v.llr >= math.Log((1-s.Beta)/s.Alpha):
+			v.decision = "A better (H1 accepted)"
+		case v.llr <= math.Log(s.Beta/(1-s.Alpha)):
+			v.decision = "not better (H0 accepted)"
+		}
+	}
+	return nil
+}
+
+// Status describes the comparison so far.
+func (v *Validation) Status() string {
+	if len(v.sa) < 2 {
+		return fmt.Sprintf("%d blocks", len(v.sa))
+	}
+	c, err := v.Compare()
+	if err != nil {
+		return err.Error()
+	}
+	return fmt.Sprintf("%d blocks: A-B %+.3f [%+.3f, %+.3f], p %.3g", c.Blocks, c.Diff.Mean, c.Diff.Interval.Lo, c.Diff.Interval.Hi, c.Diff.P)
+}
+
+// Comparison is the result of a validation.
+type Comparison struct {
+	// Blocks and Games count the blocks and each candidate's games.
+	Blocks, Games int
+	// WinA and WinB are the candidates' win rates with 95 % Wilson
+	// intervals.
+	WinA, WinB       float64
+	WilsonA, WilsonB stats.Interval
+	// Diff is the paired t comparison of the per-block win rates of A and
+	// B (blocks are independent; the games of a block share a deal): the
+	// mean difference in win rate, its 95 % interval and two-sided
+	// p-value.
+	Diff stats.Paired
+	// McNemar compares the game-level pairs (Newcombe interval, exact
+	// McNemar p-value), treating the games of a block as independent.
+	McNemar stats.PairedProportion
+	// Decision is the SPRT's decision ("" without SPRT or undecided), LLR
+	// its log likelihood ratio.
+	Decision string
+	LLR      float64
+}
+
+// Compare returns the comparison of the blocks played so far.
+func (v *Validation) Compare() (Comparison, error) {
+	c := Comparison{Blocks: len(v.sa), Games: v.games, Decision: v.decision, LLR: v.llr}
+	if c.Blocks < 2 {
+		return c, fmt.Errorf("validation: %d blocks played: want >= 2", c.Blocks)
+	}
+	var err error
+	if c.Diff, err = stats.PairedT(v.sa, v.sb, 0.95); err != nil {
+		return c, fmt.Errorf("validation: %w", err)
+	}
+	if c.McNemar, err = stats.PairedProportions(v.pairs, 0.95); err != nil {
+		return c, fmt.Errorf("validation: %w", err)
+	}
+	c.WinA, c.WinB = float64(v.wa)/float64(v.games), float64(v.wb)/float64(v.games)
+	c.WilsonA, _ = stats.Wilson(v.wa, v.games, 0.95)
+	c.WilsonB, _ = stats.Wilson(v.wb, v.games, 0.95)
+	return c, nil
+}
+
+// FullSpace returns a space of every parameter of the field's bot, each
+// over its whole range, in the factory's order: the space of a validation,
+// whose candidates are complete parameter sets.
+func FullSpace(g *Games) Space {
+	var s Space
+	for _, p := range g.Base.Factory.Params {
+		s = append(s, Dim{Param: p, Lo: p.Min, Hi: p.Max})
+	}
+	return s
+}
+
+// SeatValues returns the values of seat's parameters in the order of
+// space.
+func SeatValues(space Space, params map[string]float64) []float64 {
+	x := make([]float64, len(space))
+	for i, d := range space {
+		x[i] = params[d.Param.Name]
+	}
+	return x
+}
+
+// ValidationFingerprint returns the config.json of a validation of a
+// against b in setup's field.
+func (s *Setup) ValidationFingerprint(a, b string, cfg ValidateConfig) []byte {
+	g := s.Field
+	v := struct {
+		Format    string     `json:"format"`
+		Method    string     `json:"method"`
+		Name      string     `json:"name"`
+		A         string     `json:"a"`
+		B         string     `json:"b"`
+		ValuesA   []float64  `json:"values_a"`
+		ValuesB   []float64  `json:"values_b"`
+		Players   int        `json:"players"`
+		Opponents []seatJSON `json:"opponents"`
+		Sample    bool       `json:"sample"`
+		Rules     string     `json:"rules"`
+		RulesSHA  string     `json:"rules_sha256"`
+		Map       string     `json:"map"`
+		MapSHA    string     `json:"map_sha256"`
+		Seed      uint64     `json:"seed"`
+		Blocks    int        `json:"blocks"`
+		Chunk     int        `json:"chunk"`
+		First     int        `json:"first,omitempty"`
+		SPRT      *SPRT      `json:"sprt,omitempty"`
+	}{Format: "marslab-search/1", Method: "validate", Name: s.Config.Name, A: a, B: b, ValuesA: cfg.A, ValuesB: cfg.B,
+		Players: g.Players, Sample: g.Sample, Rules: g.Rules.Name, RulesSHA: s.RulesSHA256, Map: g.Map.Name, MapSHA: s.MapSHA256,
+		Seed: g.Seed, Blocks: cfg.Blocks, Chunk: cfg.Chunk, First: cfg.First, SPRT: cfg.SPRT}
+	for _, o := range g.Opponents {
+		v.Opponents = append(v.Opponents, seatInfo(o))
+	}
+	out, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		panic(err) // plain data: cannot fail
+	}
+	return append(out, '\n')
+}
+
+// WriteValidationReport writes validation.md in dir: the two candidates'
+// win rates and the paired comparison.
+func WriteValidationReport(dir string, setup *Setup, a, b string, v *Validation) (string, error) {
+	c, err := v.Compare()
+	if err != nil {
+		return "", err
+	}
+	var w bytes.Buffer
+	fmt.Fprintf(&w, "# Validation: %s against %s\n\n", a, b)
+	fmt.Fprintf(&w, "Field of %s (%d players, rules %s, seed %d); %d fresh blocks from block %d (deals never used by a search), each played %d times by each candidate with it in every seat.\n\n",
+		setup.Config.Name, setup.Field.Players, setup.Field.Rules.Name, setup.Field.Seed, c.Blocks, ValidationBlock0, setup.Field.Players)
+	fmt.Fprintf(&w, "| candidate | games | win rate | 95 %% Wilson interval |\n|---|---|---|---|\n")
+	fmt.Fprintf(&w, "| A: `%s` | %d | %.3f | [%.3f, %.3f] |\n", a, c.Games, c.WinA, c.WilsonA.Lo, c.WilsonA.Hi)
+	fmt.Fprintf(&w, "| B: `%s` | %d | %.3f | [%.3f, %.3f] |\n\n", b, c.Games, c.WinB, c.WilsonB.Lo, c.WilsonB.Hi)
+	fmt.Fprintf(&w, "Difference A - B in win rate, paired by block (t test over %d blocks): **%+.3f**, 95 %% interval [%+.3f, %+.3f], two-sided p = %.3g.\n\n",
+		c.Blocks, c.Diff.Mean, c.Diff.Interval.Lo, c.Diff.Interval.Hi, c.Diff.P)
+	fmt.Fprintf(&w, "Game-level pairs (same deal and seat): A alone won %d, B alone won %d, both %d, neither %d; Newcombe interval [%+.3f, %+.3f], exact McNemar p = %.3g (treats the games of a block as independent).\n",
+		c.McNemar.Counts.OnlyX, c.McNemar.Counts.OnlyY, c.McNemar.Counts.Both, c.McNemar.Counts.Neither, c.McNemar.Interval.Lo, c.McNemar.Interval.Hi, c.McNemar.P)
+	if s := v.cfg.SPRT; s != nil {
+		d := c.Decision
+		if d == "" {
+			d = "undecided after the last block"
+		}
+		fmt.Fprintf(&w, "\nSPRT (H0: A wins half of the discordant pairs; H1: a share %.2f; alpha %.2f, beta %.2f): %s, log LR %.2f.\n", s.P1, s.Alpha, s.Beta, d, c.LLR)
+	}
+	verdict := "A is not shown better than B at the 5 % level."
+	switch {
+	case c.Diff.Interval.Lo > 0:
+		verdict = fmt.Sprintf("A is better than B: the 95 %% interval of the difference excludes 0 (p = %.3g).", c.Diff.P)
+	case c.Diff.Interval.Hi < 0:
+		verdict = fmt.Sprintf("A is worse than B: the 95 %% interval of the difference excludes 0 (p = %.3g).", c.Diff.P)
+	}
+	fmt.Fprintf(&w, "\n**Verdict:** %s\n", verdict)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", fmt.Errorf("search: %w", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "validation.md"), w.Bytes(), 0o644); err != nil {
+		return "", fmt.Errorf("search: %w", err)
+	}
+	return verdict, nil
+}
+
+// Better reports whether the validation shows A better than B: the 95 %
+// interval of the paired difference lies above 0, or the SPRT accepted H1.
+func (c Comparison) Better() bool {
+	return c.Diff.Interval.Lo > 0 || strings.HasPrefix(c.Decision, "A better")
+}
