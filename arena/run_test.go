@@ -151,8 +151,13 @@ func TestRunDeterminism(t *testing.T) {
 }
 
 func TestRunResume(t *testing.T) {
+	// More games than the cancelling record's index plus the pool's
+	// reorder window (64 games a worker), so that the workers cannot have
+	// finished them all when the cancel comes, however slowly records are
+	// delivered.
+	const games = 4 * testGames
 	base := t.TempDir()
-	cfg := testConfig(t, testPlayers, testGames)
+	cfg := testConfig(t, testPlayers, games)
 	cfg.Workers = 2
 	ref := filepath.Join(base, "ref")
 	runTo(t, cfg, ref)
@@ -187,10 +192,10 @@ func TestRunResume(t *testing.T) {
 	c.Resume = true
 	c.Workers = 3
 	rep := runTo(t, c, dir)
-	assert.Equal(t, testGames-done, rep.Played, "played by the last resume")
+	assert.Equal(t, games-done, rep.Played, "played by the last resume")
 	sameFiles(t, ref, dir)
 	// Timing adds up the three parts.
-	assert.Equal(t, testGames, rep.Timing.Games)
+	assert.Equal(t, games, rep.Timing.Games)
 
 	// Resuming a complete batch plays nothing and changes nothing.
 	rep = runTo(t, c, dir)
