@@ -136,6 +136,7 @@ type DQN struct {
 	cfg          DQNConfig
 	nact, dim    int
 	online, targ *mlp
+	src          *rand.PCG
 	rng          *rand.Rand
 
 	// replay memory, a ring
@@ -159,8 +160,9 @@ func NewDQN(cfg DQNConfig, dim, nact int) (*DQN, error) {
 		return nil, err
 	}
 	sizes := append(append([]int{dim}, cfg.Hidden...), nact)
-	rng := rand.New(rand.NewPCG(cfg.Seed, 0x64716e)) // "dqn"
-	d := &DQN{cfg: cfg, nact: nact, dim: dim, rng: rng}
+	src := rand.NewPCG(cfg.Seed, 0x64716e) // "dqn"
+	rng := rand.New(src)
+	d := &DQN{cfg: cfg, nact: nact, dim: dim, src: src, rng: rng}
 	d.online = newMLP(sizes, rng)
 	d.targ = newMLP(sizes, rng)
 	d.targ.copyFrom(d.online)
