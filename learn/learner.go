@@ -76,7 +76,7 @@ type TrainConfig struct {
 	// there, with the learner restored to that state by the caller.
 	Resume *TrainState
 	// Checkpoint, if not nil, is called after each batch that completes a
-	// block of the curve, with the state a resumed run needs besides the
+	// block of the curve and after the last batch, with the state a resumed run needs besides the
 	// learner's own; an error from it stops the training.
 	Checkpoint func(*TrainState) error
 }
@@ -158,7 +158,7 @@ func Train(ctx context.Context, env *Config, reg *registry.Registry, l Learner, 
 				acc = newBlockAcc(nact)
 			}
 		}
-		if cfg.Checkpoint != nil && len(curve) > blocks {
+		if cfg.Checkpoint != nil && (len(curve) > blocks || first+n == cfg.Games) {
 			st := &TrainState{Next: first + n, Curve: curve, Partial: PartialBlock{Games: acc.games, Wins: acc.wins,
 				Steps: acc.steps, Sum: acc.sum, SumSq: acc.sumsq, Acts: acc.acts}}
 			if err := cfg.Checkpoint(st); err != nil {
