@@ -67,6 +67,7 @@ func BenchmarkCheckpointDQN(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	d.allocReplay()
 	for i := range d.rs { // a full memory, as after the first 100,000 steps
 		d.rs[i], d.rs2[i] = float64(i%977)/977, float64(i%983)/983
 	}

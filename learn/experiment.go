@@ -314,7 +314,7 @@ type RunOptions struct {
 }
 
 // fingerprint identifies every setting training depends on.
-func (e *Experiment) fingerprint() string {
+func (e *Experiment) fingerprint() (string, error) {
 	data, err := json.Marshal(struct {
 		Env                 *Config
 		Seed                uint64
@@ -325,9 +325,9 @@ func (e *Experiment) fingerprint() string {
 		DQN                 DQNConfig
 	}{e.Env, e.Train.Seed, e.Train.Games, e.Train.Batch, e.Train.Block, e.Learner, e.QFeatures, e.Q, e.DQN})
 	if err != nil {
-		panic(err) // the types above always marshal
+		return "", fmt.Errorf("%s: the config's fingerprint: %w", e.Source, err)
 	}
-	return string(data)
+	return string(data), nil
 }
 
 // Run trains and evaluates with no checkpoint: RunWith with the given
@@ -450,8 +450,10 @@ func (e *Experiment) train(ctx context.Context, reg *registry.Registry, r *Runne
 	tc := e.Train
 	tc.Workers = opts.Workers
 	var l Learner
-	var err error
-	fp := e.fingerprint()
+	fp, err := e.fingerprint()
+	if err != nil {
+		return nil, err
+	}
 	switch {
 	case opts.Resume:
 		if opts.Checkpoint == "" {

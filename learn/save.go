@@ -6,6 +6,7 @@ import (
 	"encoding/gob"
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -73,6 +74,12 @@ func (q *QTable) Save() *QState {
 
 // NewQTableFrom returns the table of a saved state.
 func NewQTableFrom(st *QState) (*QTable, error) {
+	// Check the sizes before NewQTable allocates.
+	want := float64(st.Actions) * math.Pow(float64(st.Config.Bins), float64(len(st.Config.Features)))
+	if st.Actions < 1 || float64(len(st.Q)) != want || len(st.Visit) != len(st.Q) {
+		return nil, fmt.Errorf("learn: q: %d values and %d visits: want %.0f of each (%d actions, %d bins, %d features)",
+			len(st.Q), len(st.Visit), want, st.Actions, st.Config.Bins, len(st.Config.Features))
+	}
 	q, err := NewQTable(st.Config, st.Actions)
 	if err != nil {
 		return nil, err
@@ -161,16 +168,19 @@ func NewDQNFrom(st *DQNState) (*DQN, error) {
 		}
 	}
 	R := st.Config.Replay
-	if len(st.RS) != R*dim || len(st.RS2) != R*dim || len(st.RR) != R || len(st.RA) != R || len(st.RDone) != R {
-		return nil, fmt.Errorf("learn: dqn: replay memory of the wrong size: want %d transitions of %d values", R, dim)
-	}
 	if st.RN < 0 || st.RN > R || st.RAt < 0 || st.RAt >= R || st.T < 0 || st.Steps < 0 || st.Fresh < 0 {
 		return nil, fmt.Errorf("learn: dqn: counters out of range (replay %d at %d of %d, step %d)", st.RN, st.RAt, R, st.T)
 	}
-	for _, a := range st.RA {
-		if a < 0 || a >= nact {
-			return nil, fmt.Errorf("learn: dqn: replay action %d: want 0..%d", a, nact-1)
+	if st.RS != nil || st.RN > 0 {
+		if len(st.RS) != R*dim || len(st.RS2) != R*dim || len(st.RR) != R || len(st.RA) != R || len(st.RDone) != R {
+			return nil, fmt.Errorf("learn: dqn: replay memory of the wrong size: want %d transitions of %d values", R, dim)
 		}
+		for _, a := range st.RA {
+			if a < 0 || a >= nact {
+				return nil, fmt.Errorf("learn: dqn: replay action %d: want 0..%d", a, nact-1)
+			}
+		}
+		d.allocReplay()
 	}
 	copy(d.rs, st.RS)
 	copy(d.rs2, st.RS2)

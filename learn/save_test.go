@@ -190,3 +190,34 @@ func TestCheckpointErrors(t *testing.T) {
 	_, err = e.RunWith(context.Background(), nil, RunOptions{Workers: 1, Checkpoint: ckpt, Resume: true})
 	assert.ErrorContains(t, err, "written for another config")
 }
+
+// LoadPolicy never panics; a policy it accepts acts on any observation of
+// its size.
+func FuzzLoadPolicy(f *testing.F) {
+	dir := f.TempDir()
+	q, err := NewQTable(QConfig{Features: []int{1, 0}, Bins: 2, Alpha: 0.5, Gamma: 0.9}, 2)
+	require.NoError(f, err)
+	d, err := NewDQN(DQNConfig{Hidden: []int{3}, LearningRate: 0.01, Gamma: 0.9, BatchSize: 2, Replay: 4, TrainEvery: 1,
+		TargetEvery: 1, Policy: "boltzmann", Temperature: 1, Epsilon: 0.1, RewardScale: 1}, 2, 2)
+	require.NoError(f, err)
+	for i, l := range []Learner{q, d} {
+		p := filepath.Join(dir, string(rune('a'+i)))
+		require.NoError(f, SavePolicy(p, l, []string{"a", "b"}, []string{"x", "y"}))
+		data, err := os.ReadFile(p)
+		require.NoError(f, err)
+		f.Add(data)
+	}
+	f.Add([]byte(`{"format":"marslab-policy/1"}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p := filepath.Join(t.TempDir(), "p.json")
+		require.NoError(t, os.WriteFile(p, data, 0o644))
+		l, pf, err := LoadPolicy(p)
+		if err != nil {
+			assert.Contains(t, err.Error(), p)
+			return
+		}
+		a := l.NewActor()
+		act := a.Act(make([]float64, len(pf.Observation)), nil)
+		assert.True(t, act >= 0 && act < len(pf.Actions), act)
+	})
+}
