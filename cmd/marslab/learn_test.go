@@ -87,6 +87,30 @@ func TestStrategistConfigParses(t *testing.T) {
 	require.ErrorContains(t, err, "-workers -1")
 }
 
+// cancelAtFirstBlock returns a writer for marslab learn's progress that
+// calls cancel once the progress line shows a completed block; close it
+// after the run.
+func cancelAtFirstBlock(cancel context.CancelFunc) *io.PipeWriter {
+	pr, pw := io.Pipe()
+	go func() {
+		buf := make([]byte, 4096)
+		var seen strings.Builder
+		for {
+			n, err := pr.Read(buf)
+			seen.Write(buf[:n])
+			if strings.Contains(seen.String(), "last block") {
+				cancel()
+				_, _ = io.Copy(io.Discard, pr)
+				return
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	return pw
+}
+
 func TestLearnInterrupted(t *testing.T) {
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "s.toml")
@@ -108,24 +132,7 @@ games = 10
 `), 0o644))
 	out := filepath.Join(dir, "out")
 	ctx, cancel := context.WithCancel(context.Background())
-	pr, pw := io.Pipe()
-	go func() {
-		// Cancel once the progress line shows a completed block.
-		buf := make([]byte, 4096)
-		var seen strings.Builder
-		for {
-			n, err := pr.Read(buf)
-			seen.Write(buf[:n])
-			if strings.Contains(seen.String(), "last block") {
-				cancel()
-				_, _ = io.Copy(io.Discard, pr)
-				return
-			}
-			if err != nil {
-				return
-			}
-		}
-	}()
+	pw := cancelAtFirstBlock(cancel)
 	var so bytes.Buffer
 	err := run(ctx, registry.Default(), []string{"learn", "-workers", "1", "-out", out, cfg}, &so, pw)
 	pw.Close()
@@ -169,23 +176,7 @@ games = 10
 	require.ErrorContains(t, err, "no checkpoint "+filepath.Join(cut, "checkpoint.bin"))
 
 	ctx, cancel := context.WithCancel(context.Background())
-	pr, pw := io.Pipe()
-	go func() {
-		buf := make([]byte, 4096)
-		var seen strings.Builder
-		for {
-			n, err := pr.Read(buf)
-			seen.Write(buf[:n])
-			if strings.Contains(seen.String(), "last block") {
-				cancel()
-				_, _ = io.Copy(io.Discard, pr)
-				return
-			}
-			if err != nil {
-				return
-			}
-		}
-	}()
+	pw := cancelAtFirstBlock(cancel)
 	err = run(ctx, registry.Default(), []string{"learn", "-workers", "1", "-out", cut, cfg}, &so, pw)
 	pw.Close()
 	cancel()
