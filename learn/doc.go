@@ -29,4 +29,9 @@
 // (Rewards) is the paper's scheme by default: a cost per turn, a reward for
 // a win, for a loss while alive and for elimination, and at the round limit
 // a reward by the seat's rank in territories (250, 100, 0, -50).
+//
+// A trained QTable or DQN is saved as a JSON policy file (SavePolicy,
+// LoadPolicy, PolicyFormat). Experiment.RunWith can write a checkpoint of
+// the whole training state after each block of the curve and resume from
+// it, with the results of an uninterrupted run.
 package learn

@@ -18,7 +18,7 @@ type DQNConfig struct {
 	// LearningRate is Adam's step size (0, 1]; Gamma the discount [0, 1].
 	LearningRate, Gamma float64
 	// BatchSize is the minibatch size, 1..4096; Replay the replay
-	// memory's capacity in transitions, >= BatchSize.
+	// memory's capacity in transitions, BatchSize..2^24.
 	BatchSize, Replay int
 	// TrainEvery: one gradient step per TrainEvery new transitions (>= 1);
 	// TargetEvery: the target network copies the online one every
@@ -34,6 +34,9 @@ type DQNConfig struct {
 	// Seed seeds the initial weights and the minibatch draws.
 	Seed uint64
 }
+
+// maxReplay bounds DQNConfig.Replay.
+const maxReplay = 1 << 24
 
 // DefaultDQNConfig returns the paper's network (two hidden layers of 24)
 // with common settings where the paper is silent.
@@ -58,8 +61,8 @@ func (c *DQNConfig) validate() error {
 		return fmt.Errorf("learn: dqn: gamma %v: want [0, 1]", c.Gamma)
 	case c.BatchSize < 1 || c.BatchSize > 4096:
 		return fmt.Errorf("learn: dqn: batch size %d: want 1..4096", c.BatchSize)
-	case c.Replay < c.BatchSize:
-		return fmt.Errorf("learn: dqn: replay %d: want >= batch size %d", c.Replay, c.BatchSize)
+	case c.Replay < c.BatchSize || c.Replay > maxReplay:
+		return fmt.Errorf("learn: dqn: replay %d: want batch size %d .. %d", c.Replay, c.BatchSize, maxReplay)
 	case c.TrainEvery < 1 || c.TargetEvery < 1:
 		return fmt.Errorf("learn: dqn: train every %d, target every %d: want >= 1", c.TrainEvery, c.TargetEvery)
 	case c.Policy != "boltzmann" && c.Policy != "epsilon":
@@ -136,6 +139,7 @@ type DQN struct {
 	cfg          DQNConfig
 	nact, dim    int
 	online, targ *mlp
+	src          *rand.PCG
 	rng          *rand.Rand
 
 	// replay memory, a ring
@@ -159,13 +163,12 @@ func NewDQN(cfg DQNConfig, dim, nact int) (*DQN, error) {
 		return nil, err
 	}
 	sizes := append(append([]int{dim}, cfg.Hidden...), nact)
-	rng := rand.New(rand.NewPCG(cfg.Seed, 0x64716e)) // "dqn"
-	d := &DQN{cfg: cfg, nact: nact, dim: dim, rng: rng}
+	src := rand.NewPCG(cfg.Seed, 0x64716e) // "dqn"
+	rng := rand.New(src)
+	d := &DQN{cfg: cfg, nact: nact, dim: dim, src: src, rng: rng}
 	d.online = newMLP(sizes, rng)
 	d.targ = newMLP(sizes, rng)
 	d.targ.copyFrom(d.online)
-	d.rs, d.rs2 = make([]float64, cfg.Replay*dim), make([]float64, cfg.Replay*dim)
-	d.ra, d.rr, d.rdone = make([]int, cfg.Replay), make([]float64, cfg.Replay), make([]bool, cfg.Replay)
 	shape := func() [][]float64 {
 		out := make([][]float64, 0, len(d.online.W))
 		for _, w := range d.online.W {
@@ -237,10 +240,22 @@ func argmax(q []float64) int {
 	return best
 }
 
+// allocReplay allocates the replay memory, at the first Learn: a DQN that
+// only acts (a loaded policy) does without.
+func (d *DQN) allocReplay() {
+	if d.rs != nil {
+		return
+	}
+	n := d.cfg.Replay
+	d.rs, d.rs2 = make([]float64, n*d.dim), make([]float64, n*d.dim)
+	d.ra, d.rr, d.rdone = make([]int, n), make([]float64, n), make([]bool, n)
+}
+
 // Learn stores the batch's transitions in the replay memory, in order, and
 // takes one gradient step per TrainEvery new transitions once the memory
 // holds a minibatch.
 func (d *DQN) Learn(batch []Episode) {
+	d.allocReplay()
 	for i := range batch {
 		e := &batch[i]
 		n := len(e.Actions)

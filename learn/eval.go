@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"runtime"
 
 	"marslab/bots/registry"
 )
@@ -74,16 +73,9 @@ func Evaluate(ctx context.Context, env *Config, reg *registry.Registry, seed uin
 	if games < 1 {
 		return nil, fmt.Errorf("learn: evaluate: games %d: want >= 1", games)
 	}
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	runners := make([]*Runner, workers)
-	for i := range runners {
-		r, err := NewRunner(env, reg)
-		if err != nil {
-			return nil, err
-		}
-		runners[i] = r
+	runners, err := newRunners(env, reg, workers)
+	if err != nil {
+		return nil, err
 	}
 	nact := runners[0].NumActions()
 	eps := make([]Episode, games)

@@ -3,6 +3,8 @@ package learn_test
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 
 	"marslab/learn"
 )
@@ -44,4 +46,35 @@ func ExampleRunner_Run() {
 	fmt.Printf("%d steps, won %v, eliminated %v, return %.0f\n", out.Steps, out.Won, out.Eliminated, out.Return)
 	// Output:
 	// 200 steps, won false, eliminated false, return -100
+}
+
+// A Q-table saved as a policy file and loaded back acts the same.
+func ExampleLoadPolicy() {
+	q, err := learn.NewQTable(learn.QConfig{Features: []int{0}, Bins: 2, Alpha: 0.5, Gamma: 0.9, Epsilon: 0.1}, 2)
+	if err != nil {
+		panic(err)
+	}
+	// One episode: in the low bin action 1 (reward 1), then in the high bin action 0 (reward 10).
+	q.Learn([]learn.Episode{{Dim: 1, Obs: []float64{0.2, 0.7}, Actions: []int{1, 0}, Outcome: learn.Outcome{PerTurn: 1, Final: 10}}})
+	dir, err := os.MkdirTemp("", "policy")
+	if err != nil {
+		panic(err)
+	}
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "policy.json")
+	if err := learn.SavePolicy(path, q, []string{"territories"}, []string{"hold", "attack"}); err != nil {
+		panic(err)
+	}
+	l, f, err := learn.LoadPolicy(path)
+	if err != nil {
+		panic(err)
+	}
+	a := l.NewActor()
+	fmt.Println(f.Format, f.Learner, f.Actions)
+	fmt.Println(l.(*learn.QTable).Q)
+	fmt.Println(a.Act([]float64{0.7}, nil), a.Act([]float64{0.2}, nil))
+	// Output:
+	// marslab-policy/1 q [hold attack]
+	// [0 0.5 5 0]
+	// 0 1
 }

@@ -2,6 +2,7 @@ package learn
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -260,56 +261,107 @@ type Comparison struct {
 
 // Result is an experiment's outcome.
 type Result struct {
-	Curve       []BlockStats
+	Curve []BlockStats
+	// Actions and Observation name the environment's actions and
+	// observation values.
 	Actions     []string
+	Observation []string
 	Evaluations []Evaluation
 	// Comparisons compare each learned policy ("learned", the greedy one,
 	// and "learned, exploring") with each fixed action and the uniform
 	// choice, and the greedy with the exploring one; the Holm correction
 	// runs over all of them.
 	Comparisons []Comparison
-	// Q or DQN is the trained learner.
+	// Q or DQN is the trained (or loaded) learner.
 	Q   *QTable
 	DQN *DQN
+	// PolicySource names the file the policy was loaded from, "" when it
+	// was trained.
+	PolicySource string
 }
 
-// Run trains and evaluates: the greedy learned policy ("learned") against
-// each fixed action, a uniform random choice and the learned policy with
-// its training exploration ("learned, exploring"). workers <= 0 means one
-// per core. progress
-// receives the training's progress line.
+// Files an experiment writes into its output folder beside its results.
+const (
+	// PolicyName is the trained policy (SavePolicy).
+	PolicyName = "policy.json"
+	// CheckpointName is the training checkpoint (see RunOptions).
+	CheckpointName = "checkpoint.bin"
+)
+
+// RunOptions are the options of Experiment.RunWith.
+type RunOptions struct {
+	// Workers is the number of goroutines playing episodes (<= 0: one per
+	// core); the results do not depend on it.
+	Workers int
+	// Progress receives the training's progress line (nil: none).
+	Progress io.Writer
+	// Checkpoint, if not "", is the file the learner's whole state and
+	// the training's progress are written to (atomically) after each
+	// batch that completes a block of the curve.
+	Checkpoint string
+	// Resume continues the training from the file Checkpoint, which must
+	// exist and have been written with the same config; the results are
+	// those of an uninterrupted run.
+	Resume bool
+	// Policy, if not nil, is evaluated instead of training a learner (a
+	// *QTable or *DQN, as Experiment.LoadPolicy returns); the result has
+	// no curve. PolicySource names its file in the report.
+	Policy       Learner
+	PolicySource string
+	// Checkpointed, if not nil, is called after each checkpoint with the
+	// number of training episodes it holds.
+	Checkpointed func(games int)
+}
+
+// fingerprint identifies every setting training depends on.
+func (e *Experiment) fingerprint() (string, error) {
+	data, err := json.Marshal(struct {
+		Env                 *Config
+		Seed                uint64
+		Games, Batch, Block int
+		Learner             string
+		QFeatures           []string
+		Q                   QConfig
+		DQN                 DQNConfig
+	}{e.Env, e.Train.Seed, e.Train.Games, e.Train.Batch, e.Train.Block, e.Learner, e.QFeatures, e.Q, e.DQN})
+	if err != nil {
+		return "", fmt.Errorf("%s: the config's fingerprint: %w", e.Source, err)
+	}
+	return string(data), nil
+}
+
+// Run trains and evaluates with no checkpoint: RunWith with the given
+// workers and progress writer.
 func (e *Experiment) Run(ctx context.Context, reg *registry.Registry, workers int, progress io.Writer) (*Result, error) {
+	return e.RunWith(ctx, reg, RunOptions{Workers: workers, Progress: progress})
+}
+
+// RunWith trains (or takes opts.Policy) and evaluates: the greedy learned
+// policy ("learned") against each fixed action, a uniform random choice
+// and the learned policy with its training exploration ("learned,
+// exploring"). Interrupted (ctx done) during training, it returns the
+// result with the completed blocks of the curve and ctx's error.
+func (e *Experiment) RunWith(ctx context.Context, reg *registry.Registry, opts RunOptions) (*Result, error) {
 	r, err := NewRunner(e.Env, reg)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", e.Source, err)
 	}
 	names := r.ObservationNames()
-	qc := e.Q
-	qc.Features = nil
-	for _, f := range e.QFeatures {
-		i := slices.Index(names, f)
-		if i < 0 {
-			return nil, fmt.Errorf("%s: key q.features: %q is not an observation value of the environment (%s)", e.Source, f, strings.Join(names, ", "))
-		}
-		qc.Features = append(qc.Features, i)
-	}
+	res := &Result{Actions: r.ActionNames(), Observation: names}
 	var l Learner
-	res := &Result{Actions: r.ActionNames()}
-	if e.Learner == "dqn" {
-		if res.DQN, err = NewDQN(e.DQN, len(names), r.NumActions()); err != nil {
-			return nil, fmt.Errorf("%s: %w", e.Source, err)
+	if opts.Policy != nil {
+		l, res.PolicySource = opts.Policy, opts.PolicySource
+		if res.PolicySource == "" {
+			res.PolicySource = "a policy given to RunWith"
 		}
-		l = res.DQN
-	} else {
-		if res.Q, err = NewQTable(qc, r.NumActions()); err != nil {
-			return nil, fmt.Errorf("%s: %w", e.Source, err)
-		}
-		l = res.Q
-	}
-	tc := e.Train
-	tc.Workers = workers
-	if res.Curve, err = Train(ctx, e.Env, reg, l, tc, progress); err != nil {
+	} else if l, err = e.train(ctx, reg, r, res, opts); err != nil {
 		return res, err
+	}
+	switch l := l.(type) {
+	case *QTable:
+		res.Q = l
+	case *DQN:
+		res.DQN = l
 	}
 	pols := []Policy{Greedy("learned", l)}
 	for a, n := range res.Actions {
@@ -317,7 +369,7 @@ func (e *Experiment) Run(ctx context.Context, reg *registry.Registry, workers in
 	}
 	pols = append(pols, Uniform("uniform random", r.NumActions()),
 		Policy{Name: "learned, exploring", NewActor: l.NewActor})
-	if res.Evaluations, err = Evaluate(ctx, e.Env, reg, e.EvalSeed, e.EvalGames, workers, pols); err != nil {
+	if res.Evaluations, err = Evaluate(ctx, e.Env, reg, e.EvalSeed, e.EvalGames, opts.Workers, pols); err != nil {
 		return res, err
 	}
 	var ps []float64
@@ -360,6 +412,80 @@ func (e *Experiment) Run(ctx context.Context, reg *registry.Registry, workers in
 		c.ReturnsMore = c.HolmReturnP < 1-Level && c.Return.Mean > 0
 	}
 	return res, nil
+}
+
+// LoadPolicy reads a policy file (see LoadPolicy) and checks that it was
+// trained in an environment with e's observation values and actions.
+func (e *Experiment) LoadPolicy(path string, reg *registry.Registry) (Learner, error) {
+	l, f, err := LoadPolicy(path)
+	if err != nil {
+		return nil, err
+	}
+	r, err := NewRunner(e.Env, reg)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", e.Source, err)
+	}
+	if names := r.ObservationNames(); !slices.Equal(f.Observation, names) {
+		return nil, fmt.Errorf("learn: policy %s: key observation %v: want the environment's %v", path, f.Observation, names)
+	}
+	if names := r.ActionNames(); !slices.Equal(f.Actions, names) {
+		return nil, fmt.Errorf("learn: policy %s: key actions %v: want the environment's %v", path, f.Actions, names)
+	}
+	return l, nil
+}
+
+// train makes the learner (or restores it from the checkpoint) and
+// trains it, filling res.Curve.
+func (e *Experiment) train(ctx context.Context, reg *registry.Registry, r *Runner, res *Result, opts RunOptions) (Learner, error) {
+	names := r.ObservationNames()
+	qc := e.Q
+	qc.Features = nil
+	for _, f := range e.QFeatures {
+		i := slices.Index(names, f)
+		if i < 0 {
+			return nil, fmt.Errorf("%s: key q.features: %q is not an observation value of the environment (%s)", e.Source, f, strings.Join(names, ", "))
+		}
+		qc.Features = append(qc.Features, i)
+	}
+	tc := e.Train
+	tc.Workers = opts.Workers
+	var l Learner
+	fp, err := e.fingerprint()
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case opts.Resume:
+		if opts.Checkpoint == "" {
+			return nil, fmt.Errorf("%s: resume: no checkpoint file given", e.Source)
+		}
+		c, cl, err := loadCheckpoint(opts.Checkpoint, fp)
+		if err != nil {
+			return nil, err
+		}
+		l, tc.Resume = cl, &c.State
+	case e.Learner == "dqn":
+		if l, err = NewDQN(e.DQN, len(names), r.NumActions()); err != nil {
+			return nil, fmt.Errorf("%s: %w", e.Source, err)
+		}
+	default:
+		if l, err = NewQTable(qc, r.NumActions()); err != nil {
+			return nil, fmt.Errorf("%s: %w", e.Source, err)
+		}
+	}
+	if opts.Checkpoint != "" {
+		tc.Checkpoint = func(st *TrainState) error {
+			if err := saveCheckpoint(opts.Checkpoint, fp, st, l); err != nil {
+				return err
+			}
+			if opts.Checkpointed != nil {
+				opts.Checkpointed(st.Next)
+			}
+			return nil
+		}
+	}
+	res.Curve, err = Train(ctx, e.Env, reg, l, tc, opts.Progress)
+	return l, err
 }
 
 // BeatsFixed reports whether the learned policy named policy wins
@@ -520,10 +646,18 @@ func (r *Result) WriteCurve(dir string) error {
 	return ret.Save(filepath.Join(dir, "curve-return.png"))
 }
 
-// Write writes the result into dir: the curve (WriteCurve), eval.csv,
-// paired.csv, the figure eval-win.png and README.md.
+// Write writes the result into dir: the curve (WriteCurve) and the
+// policy (PolicyName) unless the policy was loaded, eval.csv, paired.csv,
+// the figure eval-win.png and README.md.
 func (r *Result) Write(dir string) error {
-	if err := r.WriteCurve(dir); err != nil {
+	if r.PolicySource == "" {
+		if err := r.WriteCurve(dir); err != nil {
+			return err
+		}
+		if err := r.WritePolicy(dir); err != nil {
+			return err
+		}
+	} else if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
 	for name, t := range map[string]Table{"eval.csv": r.EvalTable(), "paired.csv": r.PairedTable()} {
@@ -539,12 +673,32 @@ func (r *Result) Write(dir string) error {
 	return os.WriteFile(filepath.Join(dir, "README.md"), r.readme(), 0o644)
 }
 
+// WritePolicy writes the learner's greedy policy to dir/PolicyName (none
+// without a learner).
+func (r *Result) WritePolicy(dir string) error {
+	var l Learner
+	switch {
+	case r.Q != nil:
+		l = r.Q
+	case r.DQN != nil:
+		l = r.DQN
+	default:
+		return nil
+	}
+	return SavePolicy(filepath.Join(dir, PolicyName), l, r.Observation, r.Actions)
+}
+
 // readme is the result's report: the summary, the action shares and the
 // figures.
 func (r *Result) readme() []byte {
 	var b strings.Builder
-	b.WriteString("# The strategist experiment\n\nWritten by `marslab learn`. Training curve (the exploring policy, per block):\n\n")
-	b.WriteString("![win rate](curve-win.png)\n\n![mean return](curve-return.png)\n\n")
+	b.WriteString("# The strategist experiment\n\n")
+	if r.PolicySource != "" {
+		fmt.Fprintf(&b, "Written by `marslab learn -policy`: the policy was loaded from %s, not trained.\n\n", r.PolicySource)
+	} else {
+		b.WriteString("Written by `marslab learn`. Training curve (the exploring policy, per block):\n\n")
+		b.WriteString("![win rate](curve-win.png)\n\n![mean return](curve-return.png)\n\n")
+	}
 	b.WriteString("Evaluation on fresh seeds, every policy on the same episodes (data: `eval.csv`, `paired.csv`):\n\n```\n")
 	r.Summary(&b)
 	b.WriteString("```\n\n![evaluation](eval-win.png)\n\nShare of the steps taking each action:\n\n| policy |")

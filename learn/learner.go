@@ -6,6 +6,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -70,6 +71,33 @@ type TrainConfig struct {
 	// Workers is the number of goroutines playing episodes (0: one per
 	// core). The result does not depend on it.
 	Workers int
+	// Resume, if not nil, is the state of an earlier run of the same
+	// learner and config (saved by Checkpoint): training goes on from
+	// there, with the learner restored to that state by the caller.
+	Resume *TrainState
+	// Checkpoint, if not nil, is called after each batch that completes a
+	// block of the curve and after the last batch, with the state a resumed run needs besides the
+	// learner's own; an error from it stops the training.
+	Checkpoint func(*TrainState) error
+}
+
+// TrainState is the progress of a training run between two batches:
+// the episodes played, the completed blocks of the curve and the block
+// being filled. With the learner's state it lets a run resume exactly.
+type TrainState struct {
+	// Next is the number of episodes played (the index of the next).
+	Next int
+	// Curve holds the completed blocks.
+	Curve []BlockStats
+	// Partial is the block being filled.
+	Partial PartialBlock
+}
+
+// PartialBlock holds the sums of a block of the curve being filled.
+type PartialBlock struct {
+	Games, Wins, Steps int
+	Sum, SumSq         float64
+	Acts               []int
 }
 
 // BlockStats are the statistics of one block of training episodes.
@@ -93,30 +121,36 @@ func Train(ctx context.Context, env *Config, reg *registry.Registry, l Learner, 
 	if cfg.Games < 1 || cfg.Batch < 1 || cfg.Block < 1 {
 		return nil, fmt.Errorf("learn: train: games %d, batch %d, block %d: want each >= 1", cfg.Games, cfg.Batch, cfg.Block)
 	}
-	workers := cfg.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	runners := make([]*Runner, workers)
-	for i := range runners {
-		r, err := NewRunner(env, reg)
-		if err != nil {
-			return nil, err
-		}
-		runners[i] = r
+	runners, err := newRunners(env, reg, cfg.Workers)
+	if err != nil {
+		return nil, err
 	}
 	nact := runners[0].NumActions()
 	var curve []BlockStats
 	acc := newBlockAcc(nact)
+	start0 := 0
+	if st := cfg.Resume; st != nil {
+		if st.Next < 0 || st.Next > cfg.Games || st.Next%cfg.Batch != 0 && st.Next != cfg.Games {
+			return nil, fmt.Errorf("learn: train: resume at episode %d: want a multiple of batch %d in 0..%d", st.Next, cfg.Batch, cfg.Games)
+		}
+		if len(st.Partial.Acts) != nact {
+			return nil, fmt.Errorf("learn: train: resume with %d action counts: want %d", len(st.Partial.Acts), nact)
+		}
+		curve = slices.Clone(st.Curve)
+		p := st.Partial
+		acc = &blockAcc{games: p.Games, wins: p.Wins, steps: p.Steps, sum: p.Sum, sumsq: p.SumSq, acts: slices.Clone(p.Acts)}
+		start0 = st.Next
+	}
 	batch := make([]Episode, cfg.Batch)
 	start := time.Now()
-	for first := 0; first < cfg.Games; first += cfg.Batch {
+	for first := start0; first < cfg.Games; first += cfg.Batch {
 		n := min(cfg.Batch, cfg.Games-first)
 		err := playBatch(ctx, runners, l, cfg.Seed, first, batch[:n], true)
 		if err != nil {
 			return curve, err
 		}
 		l.Learn(batch[:n])
+		blocks := len(curve)
 		for i := range batch[:n] {
 			acc.add(&batch[i])
 			if acc.games == cfg.Block {
@@ -124,10 +158,17 @@ func Train(ctx context.Context, env *Config, reg *registry.Registry, l Learner, 
 				acc = newBlockAcc(nact)
 			}
 		}
+		if cfg.Checkpoint != nil && (len(curve) > blocks || first+n == cfg.Games) {
+			st := &TrainState{Next: first + n, Curve: curve, Partial: PartialBlock{Games: acc.games, Wins: acc.wins,
+				Steps: acc.steps, Sum: acc.sum, SumSq: acc.sumsq, Acts: acc.acts}}
+			if err := cfg.Checkpoint(st); err != nil {
+				return curve, fmt.Errorf("learn: train: checkpoint after %d games: %w", first+n, err)
+			}
+		}
 		if progress != nil {
 			done := first + n
 			el := time.Since(start).Seconds()
-			line := fmt.Sprintf("train: %d/%d games, %.0f games/s", done, cfg.Games, float64(done)/el)
+			line := fmt.Sprintf("train: %d/%d games, %.0f games/s", done, cfg.Games, float64(done-start0)/el)
 			if len(curve) > 0 {
 				b := curve[len(curve)-1]
 				line += fmt.Sprintf(", last block: mean return %.1f, win %.1f %%", b.MeanReturn, 100*float64(b.Wins)/float64(b.Games))
@@ -139,6 +180,22 @@ func Train(ctx context.Context, env *Config, reg *registry.Registry, l Learner, 
 		}
 	}
 	return curve, nil
+}
+
+// newRunners returns one Runner per worker (workers <= 0: one per core).
+func newRunners(env *Config, reg *registry.Registry, workers int) ([]*Runner, error) {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	runners := make([]*Runner, workers)
+	for i := range runners {
+		r, err := NewRunner(env, reg)
+		if err != nil {
+			return nil, err
+		}
+		runners[i] = r
+	}
+	return runners, nil
 }
 
 // playBatch plays episodes first .. first+len(out)-1 of seed with the

@@ -87,6 +87,30 @@ func TestStrategistConfigParses(t *testing.T) {
 	require.ErrorContains(t, err, "-workers -1")
 }
 
+// cancelAtFirstBlock returns a writer for marslab learn's progress that
+// calls cancel once the progress line shows a completed block; close it
+// after the run.
+func cancelAtFirstBlock(cancel context.CancelFunc) *io.PipeWriter {
+	pr, pw := io.Pipe()
+	go func() {
+		buf := make([]byte, 4096)
+		var seen strings.Builder
+		for {
+			n, err := pr.Read(buf)
+			seen.Write(buf[:n])
+			if strings.Contains(seen.String(), "last block") {
+				cancel()
+				_, _ = io.Copy(io.Discard, pr)
+				return
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	return pw
+}
+
 func TestLearnInterrupted(t *testing.T) {
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "s.toml")
@@ -108,24 +132,7 @@ games = 10
 `), 0o644))
 	out := filepath.Join(dir, "out")
 	ctx, cancel := context.WithCancel(context.Background())
-	pr, pw := io.Pipe()
-	go func() {
-		// Cancel once the progress line shows a completed block.
-		buf := make([]byte, 4096)
-		var seen strings.Builder
-		for {
-			n, err := pr.Read(buf)
-			seen.Write(buf[:n])
-			if strings.Contains(seen.String(), "last block") {
-				cancel()
-				_, _ = io.Copy(io.Discard, pr)
-				return
-			}
-			if err != nil {
-				return
-			}
-		}
-	}()
+	pw := cancelAtFirstBlock(cancel)
 	var so bytes.Buffer
 	err := run(ctx, registry.Default(), []string{"learn", "-workers", "1", "-out", out, cfg}, &so, pw)
 	pw.Close()
@@ -137,4 +144,79 @@ games = 10
 	require.NoError(t, rerr)
 	assert.GreaterOrEqual(t, len(strings.Split(strings.TrimSpace(string(data)), "\n")), 2)
 	assert.NoFileExists(t, filepath.Join(out, "eval.csv"))
+}
+
+// Ctrl-C, then -resume, gives the files of an uninterrupted run; -policy
+// evaluates the saved policy as the trained one was.
+func TestLearnResume(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "s.toml")
+	require.NoError(t, os.WriteFile(cfg, []byte(`seed = 1
+out = "unused"
+[train]
+games = 400
+batch = 4
+block = 8
+[q]
+features = ["territories"]
+bins = 3
+alpha = 0.1
+gamma = 0.9
+epsilon = 0.2
+[eval]
+seed = 2
+games = 10
+`), 0o644))
+	full, cut := filepath.Join(dir, "full"), filepath.Join(dir, "cut")
+	var so, se bytes.Buffer
+	require.NoError(t, run(context.Background(), registry.Default(), []string{"learn", "-workers", "2", "-out", full, cfg}, &so, &se))
+	assert.NoFileExists(t, filepath.Join(full, "checkpoint.bin"))
+
+	err := run(context.Background(), registry.Default(), []string{"learn", "-resume", "-out", cut, cfg}, &so, &se)
+	require.ErrorContains(t, err, "no checkpoint "+filepath.Join(cut, "checkpoint.bin"))
+
+	ctx, cancel := context.WithCancel(context.Background())
+	pw := cancelAtFirstBlock(cancel)
+	err = run(ctx, registry.Default(), []string{"learn", "-workers", "1", "-out", cut, cfg}, &so, pw)
+	pw.Close()
+	cancel()
+	require.ErrorIs(t, err, context.Canceled)
+	assert.Contains(t, err.Error(), "run again with -resume")
+	assert.FileExists(t, filepath.Join(cut, "checkpoint.bin"))
+	assert.NoFileExists(t, filepath.Join(cut, "eval.csv"))
+
+	require.NoError(t, run(context.Background(), registry.Default(), []string{"learn", "-resume", "-workers", "2", "-out", cut, cfg}, &so, &se))
+	assert.NoFileExists(t, filepath.Join(cut, "checkpoint.bin"))
+	for _, f := range []string{"curve.csv", "policy.json", "eval.csv", "paired.csv"} {
+		a, err := os.ReadFile(filepath.Join(full, f))
+		require.NoError(t, err)
+		b, err := os.ReadFile(filepath.Join(cut, f))
+		require.NoError(t, err)
+		assert.Equal(t, string(a), string(b), f)
+	}
+
+	evalOut := filepath.Join(dir, "eval")
+	so.Reset()
+	require.NoError(t, run(context.Background(), registry.Default(), []string{"learn", "-policy", filepath.Join(full, "policy.json"), "-out", evalOut, cfg}, &so, &se))
+	assert.Contains(t, so.String(), "learned minus always aggressive")
+	for _, f := range []string{"eval.csv", "paired.csv"} {
+		a, _ := os.ReadFile(filepath.Join(full, f))
+		b, _ := os.ReadFile(filepath.Join(evalOut, f))
+		assert.Equal(t, string(a), string(b), f)
+	}
+	assert.NoFileExists(t, filepath.Join(evalOut, "curve.csv"))
+	readme, err := os.ReadFile(filepath.Join(evalOut, "README.md"))
+	require.NoError(t, err)
+	assert.Contains(t, string(readme), "the policy was loaded from")
+
+	err = run(context.Background(), registry.Default(), []string{"learn", "-resume", "-policy", "x.json", cfg}, &so, &se)
+	require.ErrorContains(t, err, "-resume and -policy")
+	err = run(context.Background(), registry.Default(), []string{"learn", "-policy", filepath.Join(dir, "none.json"), cfg}, &so, &se)
+	require.ErrorContains(t, err, "none.json")
+	// A policy of another environment is refused, naming the file.
+	bad := filepath.Join(dir, "bad.toml")
+	data, _ := os.ReadFile(cfg)
+	require.NoError(t, os.WriteFile(bad, append(data, []byte("[env]\nactions = [\"passive\", \"aggressive\"]\n")...), 0o644))
+	err = run(context.Background(), registry.Default(), []string{"learn", "-policy", filepath.Join(full, "policy.json"), bad}, &so, &se)
+	require.ErrorContains(t, err, "policy.json: key actions")
 }

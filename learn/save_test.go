@@ -1,0 +1,224 @@
+package learn
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+const resumeConfig = `seed = 1
+out = "unused"
+[env]
+features = ["territories", "armies", "round", "threat"]
+[train]
+games = 30
+batch = 3
+block = 8
+[q]
+features = ["territories", "round"]
+bins = 3
+alpha = 0.1
+gamma = 0.9
+epsilon = 0.2
+[eval]
+seed = 2
+games = 8
+[dqn]
+hidden = [6]
+batch_size = 8
+replay = 40
+train_every = 4
+target_every = 3
+`
+
+// resultFiles are the files a resumed run must write as an uninterrupted
+// one does.
+var resultFiles = []string{"curve.csv", PolicyName, "eval.csv", "paired.csv"}
+
+// An interrupted run resumed from its checkpoint writes the files of an
+// uninterrupted run, byte for byte, for both learners and any number of
+// workers.
+func TestResumeIdentical(t *testing.T) {
+	for _, learner := range []string{"q", "dqn"} {
+		for _, workers := range []int{1, 2} {
+			t.Run(learner+"/"+string(rune('0'+workers)), func(t *testing.T) {
+				e, err := ParseExperiment("resume.toml", []byte("learner = \""+learner+"\"\n"+resumeConfig))
+				require.NoError(t, err)
+				dir := t.TempDir()
+				full, cut := filepath.Join(dir, "full"), filepath.Join(dir, "cut")
+				res, err := e.RunWith(context.Background(), nil, RunOptions{Workers: workers, Checkpoint: filepath.Join(full, CheckpointName)})
+				require.NoError(t, err)
+				require.Len(t, res.Curve, 3)
+				require.NoError(t, res.Write(full))
+
+				// Cancelled after the first block's checkpoint (blocks and
+				// batches do not align: it holds one game of the next block).
+				ctx, cancel := context.WithCancel(context.Background())
+				var saved []int
+				ckpt := filepath.Join(cut, CheckpointName)
+				part, err := e.RunWith(ctx, nil, RunOptions{Workers: workers, Checkpoint: ckpt,
+					Checkpointed: func(games int) { saved = append(saved, games); cancel() }})
+				require.ErrorIs(t, err, context.Canceled)
+				assert.Equal(t, []int{9}, saved)
+				require.Len(t, part.Curve, 1)
+				assert.Equal(t, res.Curve[0], part.Curve[0])
+				assert.Nil(t, part.Evaluations)
+
+				// A resumed run is cut again after its next checkpoint, then
+				// resumed to the end.
+				ctx2, cancel2 := context.WithCancel(context.Background())
+				saved = nil
+				part, err = e.RunWith(ctx2, nil, RunOptions{Workers: workers, Checkpoint: ckpt, Resume: true,
+					Checkpointed: func(games int) { saved = append(saved, games); cancel2() }})
+				require.ErrorIs(t, err, context.Canceled)
+				assert.Equal(t, []int{18}, saved)
+				require.Len(t, part.Curve, 2)
+				saved = nil
+				got, err := e.RunWith(context.Background(), nil, RunOptions{Workers: workers, Checkpoint: ckpt, Resume: true,
+					Checkpointed: func(games int) { saved = append(saved, games) }})
+				require.NoError(t, err)
+				assert.Equal(t, []int{24, 30}, saved)
+				require.NoError(t, got.Write(cut))
+				for _, f := range resultFiles {
+					a, err := os.ReadFile(filepath.Join(full, f))
+					require.NoError(t, err)
+					b, err := os.ReadFile(filepath.Join(cut, f))
+					require.NoError(t, err)
+					assert.Equal(t, string(a), string(b), f)
+				}
+
+				// The saved policy, loaded, plays as the trained one.
+				l, err := e.LoadPolicy(filepath.Join(full, PolicyName), nil)
+				require.NoError(t, err)
+				ev, err := e.RunWith(context.Background(), nil, RunOptions{Workers: workers, Policy: l, PolicySource: "policy.json"})
+				require.NoError(t, err)
+				assert.Empty(t, ev.Curve)
+				assert.Equal(t, res.Evaluations, ev.Evaluations)
+				assert.Equal(t, res.Comparisons, ev.Comparisons)
+				evDir := filepath.Join(dir, "eval")
+				require.NoError(t, ev.Write(evDir))
+				for _, f := range []string{"eval.csv", "paired.csv"} {
+					a, _ := os.ReadFile(filepath.Join(full, f))
+					b, _ := os.ReadFile(filepath.Join(evDir, f))
+					assert.Equal(t, string(a), string(b), f)
+				}
+				assert.NoFileExists(t, filepath.Join(evDir, "curve.csv"))
+				assert.NoFileExists(t, filepath.Join(evDir, PolicyName))
+			})
+		}
+	}
+}
+
+// A resumed run without the random source's state would not match: the
+// DQN's minibatch draws continue the saved stream.
+func TestDQNStateRoundTrip(t *testing.T) {
+	d, err := NewDQN(DQNConfig{Hidden: []int{4}, LearningRate: 0.01, Gamma: 0.9, BatchSize: 4, Replay: 10, TrainEvery: 1,
+		TargetEvery: 2, Policy: "epsilon", Epsilon: 0.1, RewardScale: 1, Seed: 3}, 2, 2)
+	require.NoError(t, err)
+	ep := Episode{Dim: 2, Obs: []float64{0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8}, Actions: []int{0, 1, 1, 0}, Outcome: Outcome{PerTurn: -1, Final: 5}}
+	d.Learn([]Episode{ep, ep})
+	st, err := d.Save(true)
+	require.NoError(t, err)
+	d2, err := NewDQNFrom(st)
+	require.NoError(t, err)
+	d.Learn([]Episode{ep})
+	d2.Learn([]Episode{ep})
+	assert.Equal(t, d.online.W, d2.online.W)
+	assert.Equal(t, d.targ.W, d2.targ.W)
+	assert.Equal(t, d.rng.Uint64(), d2.rng.Uint64())
+	assert.Equal(t, d.Steps(), d2.Steps())
+	assert.Positive(t, d.Steps())
+}
+
+func TestLoadPolicyErrors(t *testing.T) {
+	dir := t.TempDir()
+	q, err := NewQTable(QConfig{Features: []int{1}, Bins: 2, Alpha: 0.5, Gamma: 0.9}, 2)
+	require.NoError(t, err)
+	q.Q[1] = 0.1 + 0.2 // not exactly 0.3
+	good := filepath.Join(dir, "good.json")
+	require.NoError(t, SavePolicy(good, q, []string{"a", "b"}, []string{"x", "y"}))
+	data, err := os.ReadFile(good)
+	require.NoError(t, err)
+	assert.True(t, strings.HasPrefix(string(data), `{"format":"`+PolicyFormat+`",`), string(data))
+	l, f, err := LoadPolicy(good)
+	require.NoError(t, err)
+	assert.Equal(t, q.Q, l.(*QTable).Q)
+	assert.Equal(t, []string{"x", "y"}, f.Actions)
+
+	for _, c := range []struct{ name, data, want string }{
+		{"empty", ``, "EOF"},
+		{"format", strings.Replace(string(data), PolicyFormat, "marslab-policy/9", 1), `key format "marslab-policy/9"`},
+		{"learner", strings.Replace(string(data), `"learner":"q"`, `"learner":"dqn"`, 1), `key learner "dqn"`},
+		{"unknown", strings.Replace(string(data), `"learner"`, `"x":1,"learner"`, 1), `unknown field "x"`},
+		{"feature", strings.Replace(string(data), `"Features":[1]`, `"Features":[7]`, 1), "index 7: want 0..1"},
+		{"values", strings.Replace(string(data), `"values":[0,`, `"values":[`, 1), "values"},
+		{"actions", strings.Replace(string(data), `"actions":["x","y"]`, `"actions":["x"]`, 1), "key q.actions 2: want 1"},
+	} {
+		p := filepath.Join(dir, c.name+".json")
+		require.NoError(t, os.WriteFile(p, []byte(c.data), 0o644))
+		_, _, err := LoadPolicy(p)
+		require.Error(t, err, c.name)
+		assert.ErrorContains(t, err, p, c.name)
+		assert.ErrorContains(t, err, c.want, c.name)
+	}
+	_, _, err = LoadPolicy(filepath.Join(dir, "missing.json"))
+	assert.ErrorContains(t, err, "missing.json")
+}
+
+func TestCheckpointErrors(t *testing.T) {
+	e, err := ParseExperiment("resume.toml", []byte(resumeConfig))
+	require.NoError(t, err)
+	dir := t.TempDir()
+	ckpt := filepath.Join(dir, CheckpointName)
+	_, err = e.RunWith(context.Background(), nil, RunOptions{Workers: 1, Checkpoint: ckpt, Resume: true})
+	assert.ErrorContains(t, err, ckpt)
+	require.NoError(t, os.WriteFile(ckpt, []byte("something else\n"), 0o644))
+	_, err = e.RunWith(context.Background(), nil, RunOptions{Workers: 1, Checkpoint: ckpt, Resume: true})
+	assert.ErrorContains(t, err, `first line "something else\n"`)
+	require.NoError(t, os.WriteFile(ckpt, []byte(CheckpointFormat+"\ngarbage"), 0o644))
+	_, err = e.RunWith(context.Background(), nil, RunOptions{Workers: 1, Checkpoint: ckpt, Resume: true})
+	assert.ErrorContains(t, err, ckpt)
+	// A checkpoint of another config is refused.
+	ctx, cancel := context.WithCancel(context.Background())
+	_, err = e.RunWith(ctx, nil, RunOptions{Workers: 1, Checkpoint: ckpt, Checkpointed: func(int) { cancel() }})
+	require.ErrorIs(t, err, context.Canceled)
+	e.Q.Alpha = 0.2
+	_, err = e.RunWith(context.Background(), nil, RunOptions{Workers: 1, Checkpoint: ckpt, Resume: true})
+	assert.ErrorContains(t, err, "written for another config")
+}
+
+// LoadPolicy never panics; a policy it accepts acts on any observation of
+// its size.
+func FuzzLoadPolicy(f *testing.F) {
+	dir := f.TempDir()
+	q, err := NewQTable(QConfig{Features: []int{1, 0}, Bins: 2, Alpha: 0.5, Gamma: 0.9}, 2)
+	require.NoError(f, err)
+	d, err := NewDQN(DQNConfig{Hidden: []int{3}, LearningRate: 0.01, Gamma: 0.9, BatchSize: 2, Replay: 4, TrainEvery: 1,
+		TargetEvery: 1, Policy: "boltzmann", Temperature: 1, Epsilon: 0.1, RewardScale: 1}, 2, 2)
+	require.NoError(f, err)
+	for i, l := range []Learner{q, d} {
+		p := filepath.Join(dir, string(rune('a'+i)))
+		require.NoError(f, SavePolicy(p, l, []string{"a", "b"}, []string{"x", "y"}))
+		data, err := os.ReadFile(p)
+		require.NoError(f, err)
+		f.Add(data)
+	}
+	f.Add([]byte(`{"format":"marslab-policy/1"}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p := filepath.Join(t.TempDir(), "p.json")
+		require.NoError(t, os.WriteFile(p, data, 0o644))
+		l, pf, err := LoadPolicy(p)
+		if err != nil {
+			assert.Contains(t, err.Error(), p)
+			return
+		}
+		a := l.NewActor()
+		act := a.Act(make([]float64, len(pf.Observation)), nil)
+		assert.True(t, act >= 0 && act < len(pf.Actions), act)
+	})
+}
