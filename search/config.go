@@ -10,8 +10,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/BurntSushi/toml"
-
 	"marslab/bots"
 	"marslab/bots/registry"
 	"marslab/configs"
@@ -159,20 +157,10 @@ func LoadConfig(path string) (*Config, error) {
 // Resolve.
 func ParseConfig(source string, data []byte) (*Config, error) {
 	var f file
-	md, err := toml.Decode(string(data), &f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", source, err)
+	if err := configs.DecodeStrict(source, data, &f, "name, base, players, opponents, sample, rules, map, seed, [[param]], [narrow], [cmaes], [validate]"); err != nil {
+		return nil, err
 	}
-	if und := md.Undecoded(); len(und) > 0 {
-		keys := make([]string, len(und))
-		for i, k := range und {
-			keys[i] = k.String()
-		}
-		return nil, fmt.Errorf("%s: unknown key %s (want name, base, players, opponents, sample, rules, map, seed, [[param]], [narrow], [cmaes], [validate])", source, strings.Join(keys, ", "))
-	}
-	bad := func(key, format string, a ...any) error {
-		return fmt.Errorf("%s: key %s: %s", source, key, fmt.Sprintf(format, a...))
-	}
+	bad := configs.KeyErrors(source)
 	switch {
 	case f.Name == "" || !bots.ValidName(f.Name):
 		return nil, bad("name", "%q: want a name [A-Za-z_][A-Za-z0-9_-]*", f.Name)
