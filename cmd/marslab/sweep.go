@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -39,6 +40,37 @@ func addSearchFlags(fs interface {
 		figures: fs.Bool("figures", true, "draw the figures (PNG)"),
 		quiet:   fs.Bool("quiet", false, "print neither the progress line nor the summary"),
 	}
+}
+
+// dir returns the -out directory, or results/name if -out is empty.
+func (f searchFlags) dir(name string) string {
+	if *f.out != "" {
+		return *f.out
+	}
+	return filepath.Join("results", name)
+}
+
+// loadSearch parses the arguments of the search command of fs (one CONFIG
+// file and the flags) and returns CONFIG loaded and resolved with reg;
+// errors are prefixed with the command's name.
+func loadSearch(fs *flag.FlagSet, reg *registry.Registry, args []string, stdout io.Writer) (*search.Setup, error) {
+	name := commandName(fs)
+	pos, err := parseArgs(fs, args, stdout)
+	if err != nil {
+		return nil, err
+	}
+	if len(pos) != 1 {
+		return nil, fmt.Errorf("%s: want one CONFIG file, have %d arguments (marslab %s -h)", name, len(pos), name)
+	}
+	cfg, err := search.LoadConfig(pos[0])
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	setup, err := cfg.Resolve(reg)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return setup, nil
 }
 
 // runSearch runs the four forms of a search command (local, shard, merge,
@@ -134,30 +166,17 @@ Forms: marslab sweep CONFIG [-resume]        every remaining step here
        marslab sweep CONFIG -merge            join the current step's shards into the log
        marslab sweep CONFIG -steps            print the maximum number of steps`, stderr)
 	f := addSearchFlags(fs)
-	pos, err := parseArgs(fs, args, stdout)
+	setup, err := loadSearch(fs, reg, args, stdout)
 	if err != nil {
 		return err
 	}
-	if len(pos) != 1 {
-		return fmt.Errorf("sweep: want one CONFIG file, have %d arguments (marslab sweep -h)", len(pos))
-	}
-	cfg, err := search.LoadConfig(pos[0])
-	if err != nil {
-		return fmt.Errorf("sweep: %w", err)
-	}
-	setup, err := cfg.Resolve(reg)
-	if err != nil {
-		return fmt.Errorf("sweep: %w", err)
-	}
+	cfg := setup.Config
 	ncfg, err := setup.NarrowConfig()
 	if err != nil {
 		return fmt.Errorf("sweep: %w", err)
 	}
 	setup.Field.Workers = *f.workers
-	dir := *f.out
-	if dir == "" {
-		dir = filepath.Join("results", cfg.Name)
-	}
+	dir := f.dir(cfg.Name)
 	s := &search.Search{
 		Dir:    dir,
 		Config: setup.Fingerprint("narrow"),
