@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"marslab/arena"
 	"marslab/bots/registry"
 	"marslab/recog/experiment"
 )
@@ -51,13 +50,9 @@ model); -merge DIR,DIR,... joins the shards' games into OUT and prints the table
 	case *train < 0 || *train > experiment.MaxGames:
 		return fmt.Errorf("recognize: -train-games %d: must be in [0, %d] (0 = the config's)", *train, experiment.MaxGames)
 	}
-	var shard arena.Shard
-	if *shardArg != "" {
-		if shard, err = arena.ParseShard(*shardArg); err != nil {
-			return fmt.Errorf("recognize: -shard: %w", err)
-		}
-	} else if shard, _, err = arena.ShardFromEnv(os.Getenv); err != nil {
-		return fmt.Errorf("recognize: -shard: %w", err)
+	shard, _, err := shardOf(*shardArg)
+	if err != nil {
+		return fmt.Errorf("recognize: %w", err)
 	}
 	cfg, err := experiment.Load(pos[0])
 	if err != nil {

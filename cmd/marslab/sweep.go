@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 
 	"marslab/arena"
@@ -89,16 +88,10 @@ func runSearch(ctx context.Context, name string, f searchFlags, s *search.Search
 	}
 	var shard arena.Shard
 	sharded := false
-	if *f.shard != "" {
+	if *f.shard != "" || !*f.merge { // -merge alone ignores the environment
 		var err error
-		if shard, err = arena.ParseShard(*f.shard); err != nil {
-			return fmt.Errorf("%s: -shard: %w", name, err)
-		}
-		sharded = true
-	} else if !*f.merge {
-		var err error
-		if shard, sharded, err = arena.ShardFromEnv(os.Getenv); err != nil {
-			return fmt.Errorf("%s: -shard: %w", name, err)
+		if shard, sharded, err = shardOf(*f.shard); err != nil {
+			return fmt.Errorf("%s: %w", name, err)
 		}
 	}
 	if *f.merge && sharded {

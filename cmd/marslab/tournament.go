@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 
 	"marslab/arena"
 	"marslab/bots/registry"
@@ -39,13 +38,9 @@ marslab merge; running the merged directory with -resume writes its tables.`, st
 	case *workers < 0:
 		return fmt.Errorf("tournament: -workers %d: must be >= 0 (0 = every core)", *workers)
 	}
-	var shard arena.Shard
-	if *shardArg != "" {
-		if shard, err = arena.ParseShard(*shardArg); err != nil {
-			return fmt.Errorf("tournament: -shard: %w", err)
-		}
-	} else if shard, _, err = arena.ShardFromEnv(os.Getenv); err != nil {
-		return fmt.Errorf("tournament: -shard: %w", err)
+	shard, _, err := shardOf(*shardArg)
+	if err != nil {
+		return fmt.Errorf("tournament: %w", err)
 	}
 	cfg, err := tourney.Load(pos[0])
 	if err != nil {
