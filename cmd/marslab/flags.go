@@ -94,3 +94,17 @@ func shardOf(arg string) (s arena.Shard, sharded bool, err error) {
 	}
 	return s, sharded, nil
 }
+
+// parseConfigArg parses args with fs like parseArgs and returns the one
+// positional argument a config command takes, its CONFIG file.
+func parseConfigArg(fs *flag.FlagSet, args []string, stdout io.Writer) (string, error) {
+	pos, err := parseArgs(fs, args, stdout)
+	if err != nil {
+		return "", err
+	}
+	if len(pos) != 1 {
+		name := commandName(fs)
+		return "", fmt.Errorf("%s: want one CONFIG file, have %d arguments (marslab %s -h)", name, len(pos), name)
+	}
+	return pos[0], nil
+}

@@ -54,14 +54,11 @@ func (f searchFlags) dir(name string) string {
 // errors are prefixed with the command's name.
 func loadSearch(fs *flag.FlagSet, reg *registry.Registry, args []string, stdout io.Writer) (*search.Setup, error) {
 	name := commandName(fs)
-	pos, err := parseArgs(fs, args, stdout)
+	path, err := parseConfigArg(fs, args, stdout)
 	if err != nil {
 		return nil, err
 	}
-	if len(pos) != 1 {
-		return nil, fmt.Errorf("%s: want one CONFIG file, have %d arguments (marslab %s -h)", name, len(pos), name)
-	}
-	cfg, err := search.LoadConfig(pos[0])
+	cfg, err := search.LoadConfig(path)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
