@@ -51,9 +51,7 @@ func (b *BandChart) Write(w io.Writer, format string) error {
 	if err := b.Validate(); err != nil {
 		return err
 	}
-	p := plot.New()
-	p.Title.Text, p.X.Label.Text, p.Y.Label.Text = b.Title, b.XLabel, b.YLabel
-	p.Add(plotter.NewGrid())
+	p := newGridPlot(b.Title, b.XLabel, b.YLabel)
 	if err := addBands(p, b.Series, 0); err != nil {
 		return err
 	}
@@ -188,9 +186,7 @@ func (t *TraceChart) Write(w io.Writer, format string) error {
 	rows := make([][]*plot.Plot, len(t.Panels))
 	xmin, xmax := math.Inf(1), math.Inf(-1)
 	for i, pn := range t.Panels {
-		p := plot.New()
-		p.Y.Label.Text = pn.YLabel
-		p.Add(plotter.NewGrid())
+		p := newGridPlot("", "", pn.YLabel)
 		if err := addBands(p, pn.Series, 0); err != nil {
 			return fmt.Errorf("plots: trace panel %d: %w", i, err)
 		}
@@ -285,9 +281,7 @@ func (s *SliceChart) Write(w io.Writer, format string) error {
 	if err := s.Validate(); err != nil {
 		return err
 	}
-	p := plot.New()
-	p.Title.Text, p.X.Label.Text, p.Y.Label.Text = s.Title, s.XLabel, s.YLabel
-	p.Add(plotter.NewGrid())
+	p := newGridPlot(s.Title, s.XLabel, s.YLabel)
 	if err := addLines(p, s.Series); err != nil {
 		return err
 	}

@@ -115,9 +115,7 @@ func (l *LineChart) Write(w io.Writer, format string) error {
 	if err := l.Validate(); err != nil {
 		return err
 	}
-	p := plot.New()
-	p.Title.Text, p.X.Label.Text, p.Y.Label.Text = l.Title, l.XLabel, l.YLabel
-	p.Add(plotter.NewGrid())
+	p := newGridPlot(l.Title, l.XLabel, l.YLabel)
 	if err := addLines(p, l.Series); err != nil {
 		return err
 	}
@@ -173,9 +171,7 @@ func (b *BarChart) Write(w io.Writer, format string) error {
 		return err
 	}
 	width, height := size(b.Width, b.Height)
-	p := plot.New()
-	p.Title.Text, p.Y.Label.Text = b.Title, b.YLabel
-	p.Add(plotter.NewGrid())
+	p := newGridPlot(b.Title, "", b.YLabel)
 	// Share three quarters of each category's slot among the groups.
 	slot := (width - 3*vg.Centimeter) / vg.Length(len(b.Categories))
 	barW := slot * 0.75 / vg.Length(len(b.Groups))
@@ -209,6 +205,15 @@ func size(w, h vg.Length) (vg.Length, vg.Length) {
 		h = 10 * vg.Centimeter
 	}
 	return w, h
+}
+
+// newGridPlot returns a plot with the given title and axis labels (empty
+// for none) and a background grid.
+func newGridPlot(title, xlabel, ylabel string) *plot.Plot {
+	p := plot.New()
+	p.Title.Text, p.X.Label.Text, p.Y.Label.Text = title, xlabel, ylabel
+	p.Add(plotter.NewGrid())
+	return p
 }
 
 // writePlot draws p on a canvas of the given format and size and writes it.
