@@ -3,8 +3,11 @@
 // (bots/*.toml). A configuration is named by its file name without the
 // ".toml" extension, e.g. Map("classic") returns maps/classic.toml.
 //
-// The package only hands out bytes; parsing and validation live in the
+// The package hands out bytes; parsing and validation live in the
 // packages that use them (sim.ParseMap, sim.ParseRules, the bot registry).
+// It also holds what the experiment config parsers share: DecodeStrict,
+// which decodes TOML and rejects unknown keys, and KeyError, the error
+// naming the file and the key of a bad value.
 package configs
 
 import (

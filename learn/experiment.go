@@ -12,9 +12,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/BurntSushi/toml"
-
 	"marslab/bots/registry"
+	"marslab/configs"
 	"marslab/plots"
 	"marslab/stats"
 )
@@ -120,16 +119,11 @@ type experimentFile struct {
 // [q] keys too); errors name source and the key.
 func ParseExperiment(source string, data []byte) (*Experiment, error) {
 	var f experimentFile
-	md, err := toml.Decode(string(data), &f)
+	err := configs.DecodeStrict(source, data, &f, "seed, out, learner, env.*, train.games, train.batch, train.block, q.features, q.bins, q.alpha, q.gamma, q.epsilon, eval.seed, eval.games, dqn.*")
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", source, err)
-	}
-	if err := undecoded(source, md, "seed, out, learner, env.*, train.games, train.batch, train.block, q.features, q.bins, q.alpha, q.gamma, q.epsilon, eval.seed, eval.games, dqn.*"); err != nil {
 		return nil, err
 	}
-	bad := func(key, format string, a ...any) error {
-		return fmt.Errorf("%s: key %s: %s", source, key, fmt.Sprintf(format, a...))
-	}
+	bad := configs.KeyErrors(source)
 	e := &Experiment{Source: source, Out: f.Out}
 	if e.Env, err = f.Env.config(source, "env."); err != nil {
 		return nil, err

@@ -51,9 +51,7 @@ func (b *BandChart) Write(w io.Writer, format string) error {
 	if err := b.Validate(); err != nil {
 		return err
 	}
-	p := plot.New()
-	p.Title.Text, p.X.Label.Text, p.Y.Label.Text = b.Title, b.XLabel, b.YLabel
-	p.Add(plotter.NewGrid())
+	p := newGridPlot(b.Title, b.XLabel, b.YLabel)
 	if err := addBands(p, b.Series, 0); err != nil {
 		return err
 	}
@@ -188,9 +186,7 @@ func (t *TraceChart) Write(w io.Writer, format string) error {
 	rows := make([][]*plot.Plot, len(t.Panels))
 	xmin, xmax := math.Inf(1), math.Inf(-1)
 	for i, pn := range t.Panels {
-		p := plot.New()
-		p.Y.Label.Text = pn.YLabel
-		p.Add(plotter.NewGrid())
+		p := newGridPlot("", "", pn.YLabel)
 		if err := addBands(p, pn.Series, 0); err != nil {
 			return fmt.Errorf("plots: trace panel %d: %w", i, err)
 		}
@@ -220,10 +216,7 @@ func (t *TraceChart) Write(w io.Writer, format string) error {
 	for i := range rows {
 		rows[i][0].Draw(canvases[i][0])
 	}
-	if _, err := c.WriteTo(w); err != nil {
-		return fmt.Errorf("plots: writing %s: %w", format, err)
-	}
-	return nil
+	return writeCanvas(w, c, format)
 }
 
 // RefLine is a labelled vertical line across a SliceChart, for instance at
@@ -288,29 +281,9 @@ func (s *SliceChart) Write(w io.Writer, format string) error {
 	if err := s.Validate(); err != nil {
 		return err
 	}
-	p := plot.New()
-	p.Title.Text, p.X.Label.Text, p.Y.Label.Text = s.Title, s.XLabel, s.YLabel
-	p.Add(plotter.NewGrid())
-	for i := range s.Series {
-		sr := &s.Series[i]
-		line, points, err := plotter.NewLinePoints(seriesXY{sr})
-		if err != nil {
-			return fmt.Errorf("plots: series %d: %w", i, err)
-		}
-		line.Color, line.Dashes = plotutil.Color(i), plotutil.Dashes(i)
-		points.Color, points.Shape = plotutil.Color(i), plotutil.Shape(i)
-		p.Add(line, points)
-		if sr.Lo != nil {
-			eb, err := plotter.NewYErrorBars(seriesXY{sr})
-			if err != nil {
-				return fmt.Errorf("plots: series %d: %w", i, err)
-			}
-			eb.Color = plotutil.Color(i)
-			p.Add(eb)
-		}
-		if sr.Name != "" {
-			p.Legend.Add(sr.Name, line, points)
-		}
+	p := newGridPlot(s.Title, s.XLabel, s.YLabel)
+	if err := addLines(p, s.Series); err != nil {
+		return err
 	}
 	if s.YMin != 0 || s.YMax != 0 {
 		p.Y.Min, p.Y.Max = s.YMin, s.YMax

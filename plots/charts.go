@@ -51,6 +51,34 @@ func (a seriesXY) YError(i int) (float64, float64) {
 	return a.s.Y[i] - a.s.Lo[i], a.s.Hi[i] - a.s.Y[i]
 }
 
+// addLines adds the series to p as lines with point markers, error bars
+// where they have Lo and Hi, and legend entries where they have a name;
+// series i takes plotutil's colour, dashes and marker shape i.
+func addLines(p *plot.Plot, series []Series) error {
+	for i := range series {
+		s := &series[i]
+		line, points, err := plotter.NewLinePoints(seriesXY{s})
+		if err != nil {
+			return fmt.Errorf("plots: series %d: %w", i, err)
+		}
+		line.Color, line.Dashes = plotutil.Color(i), plotutil.Dashes(i)
+		points.Color, points.Shape = plotutil.Color(i), plotutil.Shape(i)
+		p.Add(line, points)
+		if s.Lo != nil {
+			eb, err := plotter.NewYErrorBars(seriesXY{s})
+			if err != nil {
+				return fmt.Errorf("plots: series %d: %w", i, err)
+			}
+			eb.Color = plotutil.Color(i)
+			p.Add(eb)
+		}
+		if s.Name != "" {
+			p.Legend.Add(s.Name, line, points)
+		}
+	}
+	return nil
+}
+
 // LineChart is a figure of one or more series drawn as lines with point
 // markers, a legend and optional error bars.
 type LineChart struct {
@@ -87,31 +115,9 @@ func (l *LineChart) Write(w io.Writer, format string) error {
 	if err := l.Validate(); err != nil {
 		return err
 	}
-	p := plot.New()
-	p.Title.Text, p.X.Label.Text, p.Y.Label.Text = l.Title, l.XLabel, l.YLabel
-	p.Add(plotter.NewGrid())
-	for i := range l.Series {
-		s := &l.Series[i]
-		line, points, err := plotter.NewLinePoints(seriesXY{s})
-		if err != nil {
-			return fmt.Errorf("plots: series %d: %w", i, err)
-		}
-		line.Color = plotutil.Color(i)
-		line.Dashes = plotutil.Dashes(i)
-		points.Color = plotutil.Color(i)
-		points.Shape = plotutil.Shape(i)
-		p.Add(line, points)
-		if s.Lo != nil {
-			eb, err := plotter.NewYErrorBars(seriesXY{s})
-			if err != nil {
-				return fmt.Errorf("plots: series %d: %w", i, err)
-			}
-			eb.Color = plotutil.Color(i)
-			p.Add(eb)
-		}
-		if s.Name != "" {
-			p.Legend.Add(s.Name, line, points)
-		}
+	p := newGridPlot(l.Title, l.XLabel, l.YLabel)
+	if err := addLines(p, l.Series); err != nil {
+		return err
 	}
 	p.Legend.Top = true
 	if l.YMin != 0 || l.YMax != 0 {
@@ -165,9 +171,7 @@ func (b *BarChart) Write(w io.Writer, format string) error {
 		return err
 	}
 	width, height := size(b.Width, b.Height)
-	p := plot.New()
-	p.Title.Text, p.Y.Label.Text = b.Title, b.YLabel
-	p.Add(plotter.NewGrid())
+	p := newGridPlot(b.Title, "", b.YLabel)
 	// Share three quarters of each category's slot among the groups.
 	slot := (width - 3*vg.Centimeter) / vg.Length(len(b.Categories))
 	barW := slot * 0.75 / vg.Length(len(b.Groups))
@@ -203,6 +207,15 @@ func size(w, h vg.Length) (vg.Length, vg.Length) {
 	return w, h
 }
 
+// newGridPlot returns a plot with the given title and axis labels (empty
+// for none) and a background grid.
+func newGridPlot(title, xlabel, ylabel string) *plot.Plot {
+	p := plot.New()
+	p.Title.Text, p.X.Label.Text, p.Y.Label.Text = title, xlabel, ylabel
+	p.Add(plotter.NewGrid())
+	return p
+}
+
 // writePlot draws p on a canvas of the given format and size and writes it.
 func writePlot(w io.Writer, format string, p *plot.Plot, width, height vg.Length) error {
 	width, height = size(width, height)
@@ -211,8 +224,5 @@ func writePlot(w io.Writer, format string, p *plot.Plot, width, height vg.Length
 		return err
 	}
 	p.Draw(draw.New(c))
-	if _, err := c.WriteTo(w); err != nil {
-		return fmt.Errorf("plots: writing %s: %w", format, err)
-	}
-	return nil
+	return writeCanvas(w, c, format)
 }

@@ -5,7 +5,6 @@ import (
 	"image/color"
 	"io"
 
-	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 )
@@ -66,9 +65,7 @@ func (e *EffectChart) Write(w io.Writer, format string) error {
 		return err
 	}
 	width, height := size(e.Width, e.Height)
-	p := plot.New()
-	p.Title.Text, p.Y.Label.Text = e.Title, e.YLabel
-	p.Add(plotter.NewGrid())
+	p := newGridPlot(e.Title, "", e.YLabel)
 	barW := (width - 3*vg.Centimeter) / vg.Length(len(e.Categories)) * 0.7
 	legend := [3]*plotter.BarChart{}
 	for i, v := range e.Values {

@@ -225,18 +225,44 @@ func newCanvas(format string, w, h vg.Length) (vg.CanvasWriterTo, error) {
 	return nil, fmt.Errorf("unsupported figure format %q (want png, svg or pdf)", format)
 }
 
+// writeCanvas writes the drawn canvas c to w; format names it in errors.
+func writeCanvas(w io.Writer, c vg.CanvasWriterTo, format string) error {
+	if _, err := c.WriteTo(w); err != nil {
+		return fmt.Errorf("plots: writing %s: %w", format, err)
+	}
+	return nil
+}
+
+// colourSize returns the size of a figure with a colour bar: w and h, 0
+// meaning 16 cm and 12 cm.
+func colourSize(w, h vg.Length) (vg.Length, vg.Length) {
+	if w == 0 {
+		w = 16 * vg.Centimeter
+	}
+	if h == 0 {
+		h = 12 * vg.Centimeter
+	}
+	return w, h
+}
+
+// colourMap returns the colour map of the palette name (DefaultPalette if
+// empty; a validated name) spanning [lo, hi].
+func colourMap(name string, lo, hi float64) palette.ColorMap {
+	if name == "" {
+		name = DefaultPalette
+	}
+	cm := colorMaps[name]()
+	cm.SetMin(lo)
+	cm.SetMax(hi)
+	return cm
+}
+
 // Write draws the heat map to w in format "png", "svg" or "pdf".
 func (h *HeatMap) Write(w io.Writer, format string) error {
 	if err := h.Validate(); err != nil {
 		return err
 	}
-	width, height := h.Width, h.Height
-	if width == 0 {
-		width = 16 * vg.Centimeter
-	}
-	if height == 0 {
-		height = 12 * vg.Centimeter
-	}
+	width, height := colourSize(h.Width, h.Height)
 	c, err := newCanvas(format, width, height)
 	if err != nil {
 		return err
@@ -245,13 +271,7 @@ func (h *HeatMap) Write(w io.Writer, format string) error {
 	if err != nil {
 		return err
 	}
-	name := h.Palette
-	if name == "" {
-		name = DefaultPalette
-	}
-	cm := colorMaps[name]()
-	cm.SetMin(lo)
-	cm.SetMax(hi)
+	cm := colourMap(h.Palette, lo, hi)
 
 	g := gridXYZ{&h.Grid}
 	p := plot.New()
@@ -271,27 +291,8 @@ func (h *HeatMap) Write(w io.Writer, format string) error {
 	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = xmin, xmax, ymin, ymax
 	p.X.Tick.Marker, p.Y.Tick.Marker = niceTicks{}, niceTicks{}
 
-	bar := plot.New()
-	bar.Add(&plotter.ColorBar{ColorMap: cm, Vertical: true})
-	bar.HideX()
-	bar.Y.Label.Text = h.ColorLabel
-	bar.Y.Min, bar.Y.Max = lo, hi
-
-	dc := draw.New(c)
-	barWidth := 2.2 * vg.Centimeter
-	if h.ColorLabel != "" {
-		barWidth += 0.5 * vg.Centimeter
-	}
-	left := draw.Crop(dc, 0, -barWidth-0.3*vg.Centimeter, 0, 0)
-	p.Draw(left)
-	// Line the colour bar up with the data area of the heat map.
-	da := p.DataCanvas(left)
-	right := draw.Crop(dc, width-barWidth, -0.4*vg.Centimeter, da.Min.Y, da.Max.Y-height)
-	bar.Draw(right)
-	if _, err := c.WriteTo(w); err != nil {
-		return fmt.Errorf("plots: writing %s: %w", format, err)
-	}
-	return nil
+	drawWithColourBar(c, p, cm, lo, hi, h.ColorLabel, width, height, nil)
+	return writeCanvas(w, c, format)
 }
 
 // cellPlotter draws a grid as coloured cells centred on the grid points,

@@ -57,9 +57,7 @@ func (s *StackedBarChart) Write(w io.Writer, format string) error {
 		return err
 	}
 	width, height := size(s.Width, s.Height)
-	p := plot.New()
-	p.Title.Text, p.Y.Label.Text = s.Title, s.YLabel
-	p.Add(plotter.NewGrid())
+	p := newGridPlot(s.Title, "", s.YLabel)
 	barW := (width - 3*vg.Centimeter) / vg.Length(len(s.Categories)) * 0.7
 	var below *plotter.BarChart
 	for i, l := range s.Layers {
@@ -143,9 +141,7 @@ func (b *IntervalBarChart) Write(w io.Writer, format string) error {
 		return err
 	}
 	width, height := size(b.Width, b.Height)
-	p := plot.New()
-	p.Title.Text, p.Y.Label.Text = b.Title, b.YLabel
-	p.Add(plotter.NewGrid())
+	p := newGridPlot(b.Title, "", b.YLabel)
 	barW := (width - 3*vg.Centimeter) / vg.Length(len(b.Categories)) * 0.7
 	bars, err := plotter.NewBarChart(plotter.Values(b.Values), barW)
 	if err != nil {

@@ -394,13 +394,7 @@ func (s *Surface) Write(w io.Writer, format string) error {
 	if err := s.Validate(); err != nil {
 		return err
 	}
-	width, height := s.Width, s.Height
-	if width == 0 {
-		width = 16 * vg.Centimeter
-	}
-	if height == 0 {
-		height = 12 * vg.Centimeter
-	}
+	width, height := colourSize(s.Width, s.Height)
 	c, err := newCanvas(format, width, height)
 	if err != nil {
 		return err
@@ -409,13 +403,7 @@ func (s *Surface) Write(w io.Writer, format string) error {
 	if err != nil {
 		return err
 	}
-	name := s.Palette
-	if name == "" {
-		name = DefaultPalette
-	}
-	cm := colorMaps[name]()
-	cm.SetMin(lo)
-	cm.SetMax(hi)
+	cm := colourMap(s.Palette, lo, hi)
 
 	rs := s.rects()
 	p := plot.New()
@@ -459,10 +447,7 @@ func (s *Surface) Write(w io.Writer, format string) error {
 		}
 		legend.Draw(da)
 	})
-	if _, err := c.WriteTo(w); err != nil {
-		return fmt.Errorf("plots: writing %s: %w", format, err)
-	}
-	return nil
+	return writeCanvas(w, c, format)
 }
 
 // addOverlays adds the windows (one legend entry per level), the best

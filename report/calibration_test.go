@@ -66,21 +66,16 @@ points = 2
 
 func writeCalibration(t *testing.T) string {
 	t.Helper()
-	dir := writeNotebook(t, "calibration", tinyCalibration)
 	narrow := "name = \"tiny-narrow\"\n" + tinySearchHead + "\n[narrow]\nlevels = 2\nrounds = 1\nblocks = 2\n"
 	cmaes := "name = \"tiny-cmaes\"\n" + tinySearchHead + "\n[cmaes]\ngenerations = 2\nblocks = 1\nfinal_blocks = 2\nreeval = true\n"
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "narrow.toml"), []byte(narrow), 0o644))
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "cmaes.toml"), []byte(cmaes), 0o644))
-	return dir
+	return writeNotebook(t, "calibration", tinyCalibration, file{"narrow.toml", narrow}, file{"cmaes.toml", cmaes})
 }
 
 func TestCalibrationNotebook(t *testing.T) {
 	a, b := runTwice(t, writeCalibration(t), false)
 	assertSameResults(t, a, b)
-	for _, f := range []string{"narrow-cells.csv", "cmaes-generations.csv", "validation.csv", "effects.csv", TimingsFile, "tuned.toml",
-		"surface.png", "surface.svg", "surface-level-2.png", "halfwidth.png", "cmaes-convergence.png", "cmaes-traces.png", "effects.png"} {
-		assert.FileExists(t, filepath.Join(a, f))
-	}
+	assertFiles(t, a, "narrow-cells.csv", "cmaes-generations.csv", "validation.csv", "effects.csv", TimingsFile, "tuned.toml",
+		"surface.png", "surface.svg", "surface-level-2.png", "halfwidth.png", "cmaes-convergence.png", "cmaes-traces.png", "effects.png")
 	rep := readFile(t, filepath.Join(a, ReportFile))
 	assert.Contains(t, rep, "## Narrowing over two parameters")
 	assert.Contains(t, rep, "| W_p | 0.7375 | 0.7375 |")

@@ -45,23 +45,19 @@ general = "PHATT beats a guess."
 
 func writeRecognition(t *testing.T, config string) string {
 	t.Helper()
-	dir := writeNotebook(t, "recognition", config)
 	small, err := os.ReadFile("../recog/experiment/testdata/small.toml")
 	require.NoError(t, err)
 	rules, err := filepath.Abs("../configs/experiments/phatt-missions.toml")
 	require.NoError(t, err)
 	text := strings.Replace(string(small), `"../../../configs/experiments/phatt-missions.toml"`, `"`+filepath.ToSlash(rules)+`"`, 1)
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "small.toml"), []byte(text), 0o644))
-	return dir
+	return writeNotebook(t, "recognition", config, file{"small.toml", text})
 }
 
 func TestRecognitionNotebook(t *testing.T) {
 	a, b := runTwice(t, writeRecognition(t, tinyRecognition), false)
 	assertSameResults(t, a, b)
-	for _, f := range []string{"accuracy.csv", "missions.csv", "pairs.csv", "paper.csv", "accuracy.png",
-		"winners-losers.svg", "recognisers-w4.png", "recognisers-constrained.svg", "convergence.png", "length.csv"} {
-		assert.FileExists(t, filepath.Join(a, f))
-	}
+	assertFiles(t, a, "accuracy.csv", "missions.csv", "pairs.csv", "paper.csv", "accuracy.png",
+		"winners-losers.svg", "recognisers-w4.png", "recognisers-constrained.svg", "convergence.png", "length.csv")
 	rep := readFile(t, filepath.Join(a, ReportFile))
 	assert.Contains(t, rep, "(full size: 2 arms, 4 test games and 2 training games per arm; seed 3)")
 	assert.Contains(t, rep, "|  | paper: A.I. weight 4 | 211/791 21.1 | 246/756 24.6 | 226/776 22.6 | 235/767 23.5 |")

@@ -80,13 +80,27 @@ length_games = 4
 mars = "Different hardware."
 `
 
-// writeNotebook writes a config into a fresh notebook folder named name.
-func writeNotebook(t *testing.T, name, config string) string {
+// writeNotebook writes a config into a fresh notebook folder named name,
+// and the extra files beside it.
+func writeNotebook(t *testing.T, name, config string, extra ...file) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), name)
 	require.NoError(t, os.MkdirAll(dir, 0o755))
-	require.NoError(t, os.WriteFile(filepath.Join(dir, ConfigFile), []byte(config), 0o644))
+	for _, f := range append([]file{{ConfigFile, config}}, extra...) {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, f.name), []byte(f.text), 0o644))
+	}
 	return dir
+}
+
+// file is a file a test writes: its name and its text.
+type file struct{ name, text string }
+
+// assertFiles checks that every named file exists in dir.
+func assertFiles(t *testing.T, dir string, names ...string) {
+	t.Helper()
+	for _, name := range names {
+		assert.FileExists(t, filepath.Join(dir, name))
+	}
 }
 
 // runTwice runs the notebook twice into two folders and returns them.

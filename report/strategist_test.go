@@ -2,7 +2,6 @@ package report
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -51,18 +50,14 @@ why = "The why."
 
 func writeStrategist(t *testing.T, config string) string {
 	t.Helper()
-	dir := writeNotebook(t, "strategist", config)
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "tiny.toml"), []byte(tinyLearn), 0o644))
-	return dir
+	return writeNotebook(t, "strategist", config, file{"tiny.toml", tinyLearn})
 }
 
 func TestStrategistNotebook(t *testing.T) {
 	for _, quick := range []bool{false, true} {
 		a, b := runTwice(t, writeStrategist(t, tinyStrategist), quick)
 		assertSameResults(t, a, b)
-		for _, f := range []string{"curve.csv", "eval.csv", "paired.csv", "curve-win.png", "curve-return.svg", "eval-win.png"} {
-			assert.FileExists(t, filepath.Join(a, f))
-		}
+		assertFiles(t, a, "curve.csv", "eval.csv", "paired.csv", "curve-win.png", "curve-return.svg", "eval-win.png")
 		rep := readFile(t, filepath.Join(a, ReportFile))
 		games, eval := 30, 16
 		if quick {

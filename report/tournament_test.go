@@ -2,7 +2,6 @@ package report
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -71,18 +70,14 @@ rank = "The order of win % is compared."
 
 func writeTournament(t *testing.T, config string) string {
 	t.Helper()
-	dir := writeNotebook(t, "tourney", config)
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "tiny.toml"), []byte(tinyTourney), 0o644))
-	return dir
+	return writeNotebook(t, "tourney", config, file{"tiny.toml", tinyTourney})
 }
 
 func TestTournamentNotebook(t *testing.T) {
 	a, b := runTwice(t, writeTournament(t, tinyTournament), false)
 	assertSameResults(t, a, b)
-	for _, f := range []string{"table5.csv", "table6.csv", "placement.csv", "winrate.csv", "headtohead.csv",
-		"replicated.csv", TimingsFile, "figure3-wins.png", "figure4-time-per-turn.svg", "placements.png", "winrate.svg"} {
-		assert.FileExists(t, filepath.Join(a, f))
-	}
+	assertFiles(t, a, "table5.csv", "table6.csv", "placement.csv", "winrate.csv", "headtohead.csv",
+		"replicated.csv", TimingsFile, "figure3-wins.png", "figure4-time-per-turn.svg", "placements.png", "winrate.svg")
 	rep := readFile(t, filepath.Join(a, ReportFile))
 	assert.Contains(t, rep, "(full size: 5 bots, 3 players per game, 10 games; second run 2 replications per line-up, 20 games; seed 11)")
 	assert.Contains(t, rep, "| mars | ours |")

@@ -10,8 +10,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/BurntSushi/toml"
-
 	"marslab/bots"
 	"marslab/bots/registry"
 	"marslab/configs"
@@ -159,20 +157,10 @@ func LoadConfig(path string) (*Config, error) {
 // Resolve.
 func ParseConfig(source string, data []byte) (*Config, error) {
 	var f file
-	md, err := toml.Decode(string(data), &f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", source, err)
+	if err := configs.DecodeStrict(source, data, &f, "name, base, players, opponents, sample, rules, map, seed, [[param]], [narrow], [cmaes], [validate]"); err != nil {
+		return nil, err
 	}
-	if und := md.Undecoded(); len(und) > 0 {
-		keys := make([]string, len(und))
-		for i, k := range und {
-			keys[i] = k.String()
-		}
-		return nil, fmt.Errorf("%s: unknown key %s (want name, base, players, opponents, sample, rules, map, seed, [[param]], [narrow], [cmaes], [validate])", source, strings.Join(keys, ", "))
-	}
-	bad := func(key, format string, a ...any) error {
-		return fmt.Errorf("%s: key %s: %s", source, key, fmt.Sprintf(format, a...))
-	}
+	bad := configs.KeyErrors(source)
 	switch {
 	case f.Name == "" || !bots.ValidName(f.Name):
 		return nil, bad("name", "%q: want a name [A-Za-z_][A-Za-z0-9_-]*", f.Name)
@@ -418,28 +406,17 @@ type dimJSON struct {
 func (s *Setup) Fingerprint(method string) []byte {
 	g := s.Field
 	v := struct {
-		Format    string         `json:"format"`
-		Method    string         `json:"method"`
-		Name      string         `json:"name"`
-		Base      seatJSON       `json:"base"`
-		Players   int            `json:"players"`
-		Opponents []seatJSON     `json:"opponents"`
-		Sample    bool           `json:"sample"`
-		Rules     string         `json:"rules"`
-		RulesSHA  string         `json:"rules_sha256"`
-		Map       string         `json:"map"`
-		MapSHA    string         `json:"map_sha256"`
-		Seed      uint64         `json:"seed"`
-		Space     []dimJSON      `json:"space"`
-		Params    []ParamRange   `json:"params"`
-		Narrow    *NarrowSection `json:"narrow,omitempty"`
-		CMAES     *CMAESSection  `json:"cmaes,omitempty"`
-	}{Format: "marslab-search/1", Method: method, Name: s.Config.Name, Base: seatInfo(g.Base), Players: g.Players,
-		Sample: g.Sample, Rules: g.Rules.Name, RulesSHA: s.RulesSHA256, Map: g.Map.Name, MapSHA: s.MapSHA256,
-		Seed: g.Seed, Params: s.Config.Params}
-	for _, o := range g.Opponents {
-		v.Opponents = append(v.Opponents, seatInfo(o))
-	}
+		Format string   `json:"format"`
+		Method string   `json:"method"`
+		Name   string   `json:"name"`
+		Base   seatJSON `json:"base"`
+		fieldJSON
+		Space  []dimJSON      `json:"space"`
+		Params []ParamRange   `json:"params"`
+		Narrow *NarrowSection `json:"narrow,omitempty"`
+		CMAES  *CMAESSection  `json:"cmaes,omitempty"`
+	}{Format: "marslab-search/1", Method: method, Name: s.Config.Name, Base: seatInfo(g.Base),
+		fieldJSON: s.fieldJSON(), Params: s.Config.Params}
 	for _, d := range s.Space {
 		v.Space = append(v.Space, dimJSON{Name: d.Param.Name, Lo: d.Lo, Hi: d.Hi, Log: d.Param.Log, Integer: d.Param.Integer})
 	}
@@ -454,6 +431,31 @@ func (s *Setup) Fingerprint(method string) []byte {
 		panic(err) // plain data: cannot fail
 	}
 	return append(b, '\n')
+}
+
+// fieldJSON is the part of a fingerprint that describes the field the
+// searched seat plays in: the seats against it, the rules and the map with
+// their SHA-256 fingerprints, and the seed.
+type fieldJSON struct {
+	Players   int        `json:"players"`
+	Opponents []seatJSON `json:"opponents"`
+	Sample    bool       `json:"sample"`
+	Rules     string     `json:"rules"`
+	RulesSHA  string     `json:"rules_sha256"`
+	Map       string     `json:"map"`
+	MapSHA    string     `json:"map_sha256"`
+	Seed      uint64     `json:"seed"`
+}
+
+// fieldJSON returns the field part of s's fingerprints.
+func (s *Setup) fieldJSON() fieldJSON {
+	g := s.Field
+	f := fieldJSON{Players: g.Players, Sample: g.Sample, Rules: g.Rules.Name, RulesSHA: s.RulesSHA256,
+		Map: g.Map.Name, MapSHA: s.MapSHA256, Seed: g.Seed}
+	for _, o := range g.Opponents {
+		f.Opponents = append(f.Opponents, seatInfo(o))
+	}
+	return f
 }
 
 func fingerprint(v any) string {

@@ -233,33 +233,21 @@ func SeatValues(space Space, params map[string]float64) []float64 {
 // ValidationFingerprint returns the config.json of a validation of a
 // against b in setup's field.
 func (s *Setup) ValidationFingerprint(a, b string, cfg ValidateConfig) []byte {
-	g := s.Field
 	v := struct {
-		Format    string     `json:"format"`
-		Method    string     `json:"method"`
-		Name      string     `json:"name"`
-		A         string     `json:"a"`
-		B         string     `json:"b"`
-		ValuesA   []float64  `json:"values_a"`
-		ValuesB   []float64  `json:"values_b"`
-		Players   int        `json:"players"`
-		Opponents []seatJSON `json:"opponents"`
-		Sample    bool       `json:"sample"`
-		Rules     string     `json:"rules"`
-		RulesSHA  string     `json:"rules_sha256"`
-		Map       string     `json:"map"`
-		MapSHA    string     `json:"map_sha256"`
-		Seed      uint64     `json:"seed"`
-		Blocks    int        `json:"blocks"`
-		Chunk     int        `json:"chunk"`
-		First     int        `json:"first,omitempty"`
-		SPRT      *SPRT      `json:"sprt,omitempty"`
+		Format  string    `json:"format"`
+		Method  string    `json:"method"`
+		Name    string    `json:"name"`
+		A       string    `json:"a"`
+		B       string    `json:"b"`
+		ValuesA []float64 `json:"values_a"`
+		ValuesB []float64 `json:"values_b"`
+		fieldJSON
+		Blocks int   `json:"blocks"`
+		Chunk  int   `json:"chunk"`
+		First  int   `json:"first,omitempty"`
+		SPRT   *SPRT `json:"sprt,omitempty"`
 	}{Format: "marslab-search/1", Method: "validate", Name: s.Config.Name, A: a, B: b, ValuesA: cfg.A, ValuesB: cfg.B,
-		Players: g.Players, Sample: g.Sample, Rules: g.Rules.Name, RulesSHA: s.RulesSHA256, Map: g.Map.Name, MapSHA: s.MapSHA256,
-		Seed: g.Seed, Blocks: cfg.Blocks, Chunk: cfg.Chunk, First: cfg.First, SPRT: cfg.SPRT}
-	for _, o := range g.Opponents {
-		v.Opponents = append(v.Opponents, seatInfo(o))
-	}
+		fieldJSON: s.fieldJSON(), Blocks: cfg.Blocks, Chunk: cfg.Chunk, First: cfg.First, SPRT: cfg.SPRT}
 	out, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		panic(err) // plain data: cannot fail

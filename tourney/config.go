@@ -8,8 +8,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/BurntSushi/toml"
-
 	"marslab/arena"
 	"marslab/bots"
 	"marslab/bots/registry"
@@ -67,20 +65,10 @@ func Load(path string) (*Config, error) {
 // checked against a registry by Resolve, not here.
 func Parse(source string, data []byte) (*Config, error) {
 	var f file
-	md, err := toml.Decode(string(data), &f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", source, err)
+	if err := configs.DecodeStrict(source, data, &f, "bots, players, replications, rules, map, seed, out"); err != nil {
+		return nil, err
 	}
-	if und := md.Undecoded(); len(und) > 0 {
-		keys := make([]string, len(und))
-		for i, k := range und {
-			keys[i] = k.String()
-		}
-		return nil, fmt.Errorf("%s: unknown key %s (want bots, players, replications, rules, map, seed, out)", source, strings.Join(keys, ", "))
-	}
-	bad := func(key, format string, a ...any) error {
-		return fmt.Errorf("%s: key %s: %s", source, key, fmt.Sprintf(format, a...))
-	}
+	bad := configs.KeyErrors(source)
 	switch {
 	case f.Players == nil:
 		return nil, bad("players", "missing: want the players per game, 2..6")

@@ -4,6 +4,26 @@ import (
 	"marslab/sim"
 )
 
+// OneMoveUnlessOneStep returns moves as they are under the fortify mode
+// sim.FortifyOneStep, which allows them together, and otherwise only the
+// move carrying the most armies (the first on ties), the one move the
+// other modes allow; it reuses moves' storage. Every move must be between
+// adjacent territories, as those of FortifyCluster and
+// Search.FortifyTowardFront are.
+func OneMoveUnlessOneStep(mode sim.FortifyMode, moves []sim.Move) []sim.Move {
+	if mode == sim.FortifyOneStep || len(moves) <= 1 {
+		return moves
+	}
+	best := 0
+	for i, mv := range moves {
+		if mv.Armies > moves[best].Armies {
+			best = i
+		}
+	}
+	moves[0] = moves[best]
+	return moves[:1]
+}
+
 // StalemateArmies is the army total above which the Lux "stalemate
 // breaker" attacks like hog wild (see HogWild): more than 1,500 armies.
 const StalemateArmies = 1500

@@ -218,3 +218,25 @@ func BenchmarkPlans(b *testing.B) {
 		pl, route, _ = PlaceToTakeContinent(pl[:0], route, &r, bd, 1, 0, 5)
 	}
 }
+
+func TestOneMoveUnlessOneStep(t *testing.T) {
+	three := []sim.Move{{From: 0, To: 1, Armies: 2}, {From: 2, To: 3, Armies: 5}, {From: 4, To: 5, Armies: 5}}
+	cases := []struct {
+		name  string
+		mode  sim.FortifyMode
+		moves []sim.Move
+		want  []sim.Move
+	}{
+		{"one-step keeps all", sim.FortifyOneStep, three, three},
+		{"single keeps the most armies, first on ties", sim.FortifySingle, three, []sim.Move{{From: 2, To: 3, Armies: 5}}},
+		{"connected keeps one", sim.FortifyConnected, three[:1], three[:1]},
+		{"connected, first largest", sim.FortifyConnected, []sim.Move{{From: 0, To: 1, Armies: 1}, {From: 1, To: 2, Armies: 3}}, []sim.Move{{From: 1, To: 2, Armies: 3}}},
+		{"none", sim.FortifySingle, nil, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := OneMoveUnlessOneStep(c.mode, slices.Clone(c.moves))
+			assert.Equal(t, c.want, got)
+		})
+	}
+}

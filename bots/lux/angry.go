@@ -128,5 +128,5 @@ func (a *Angry) Fortify(s *sim.State, buf []sim.Move) []sim.Move {
 			buf = append(buf, sim.Move{From: t, To: best, Armies: b.Armies[t] - 1})
 		}
 	}
-	return append(buf[:start], oneMoveUnlessOneStep(s, buf[start:])...)
+	return append(buf[:start], blocks.OneMoveUnlessOneStep(s.Rules().Fortify.Mode, buf[start:])...)
 }

@@ -325,17 +325,7 @@ func (c *Cluster) Fortify(s *sim.State, buf []sim.Move) []sim.Move {
 	}
 	start := len(buf)
 	buf = blocks.FortifyCluster(buf, &c.r, &c.b, c.Seat, c.root)
-	if s.Rules().Fortify.Mode != sim.FortifyOneStep && len(buf) > start+1 {
-		best := start
-		for i := start; i < len(buf); i++ {
-			if buf[i].Armies > buf[best].Armies {
-				best = i
-			}
-		}
-		buf[start] = buf[best]
-		buf = buf[:start+1]
-	}
-	return buf
+	return append(buf[:start], blocks.OneMoveUnlessOneStep(s.Rules().Fortify.Mode, buf[start:])...)
 }
 
 // sweepEntry is a point of the simulated front of Shaft's sweep: the

@@ -171,7 +171,7 @@ func (c *Communist) Fortify(s *sim.State, buf []sim.Move) []sim.Move {
 			}
 		}
 	}
-	return append(buf[:start], oneMoveUnlessOneStep(s, buf[start:])...)
+	return append(buf[:start], blocks.OneMoveUnlessOneStep(s.Rules().Fortify.Mode, buf[start:])...)
 }
 
 // appendMove appends mv to the moves buf[start:], merging it into an

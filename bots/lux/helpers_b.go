@@ -55,24 +55,6 @@ func weakestEnemyAfter(b *blocks.Board, p, t, won int) int {
 	return best
 }
 
-// oneMoveUnlessOneStep returns moves as they are under the one-step fortify
-// rule, which allows them together, and otherwise only the move of moves
-// carrying the most armies (the first on ties), the one move the other
-// modes allow. Every move of moves must be between adjacent territories.
-func oneMoveUnlessOneStep(s *sim.State, moves []sim.Move) []sim.Move {
-	if s.Rules().Fortify.Mode == sim.FortifyOneStep || len(moves) <= 1 {
-		return moves
-	}
-	best := 0
-	for i, mv := range moves {
-		if mv.Armies > moves[best].Armies {
-			best = i
-		}
-	}
-	moves[0] = moves[best]
-	return moves[:1]
-}
-
 // hogWild returns the next attack of the Lux blocks "hog wild" and
 // "stalemate breaker" for p (blocks.HogWild) when either applies: p's
 // armies exceed all enemies' combined (blocks.Dominates), or number more

@@ -562,7 +562,7 @@ func (x *Pixie) Fortify(s *sim.State, buf []sim.Move) []sim.Move {
 	if x.Evil {
 		buf = x.balanceBorders(buf, start)
 	}
-	return append(buf[:start], oneMoveUnlessOneStep(s, buf[start:])...)
+	return append(buf[:start], blocks.OneMoveUnlessOneStep(s.Rules().Fortify.Mode, buf[start:])...)
 }
 
 // balanceBorders appends EvilPixie's balancing moves: between neighbouring

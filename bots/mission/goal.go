@@ -92,20 +92,3 @@ func (g *goal) wants(b *blocks.Board, t int) bool {
 	}
 	return g.inMission[b.Map.Territories[t].Continent]
 }
-
-// oneMoveUnlessOneStep returns moves as they are under the one-step fortify
-// rule, which allows them together, and otherwise only the move carrying
-// the most armies (the first on ties), the one move the other modes allow.
-func oneMoveUnlessOneStep(s *sim.State, moves []sim.Move) []sim.Move {
-	if s.Rules().Fortify.Mode == sim.FortifyOneStep || len(moves) <= 1 {
-		return moves
-	}
-	best := 0
-	for i, mv := range moves {
-		if mv.Armies > moves[best].Armies {
-			best = i
-		}
-	}
-	moves[0] = moves[best]
-	return moves[:1]
-}

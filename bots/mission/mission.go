@@ -194,7 +194,7 @@ func (m *Mission) Fortify(s *sim.State, buf []sim.Move) []sim.Move {
 	m.b.Load(s)
 	start := len(buf)
 	buf = m.r.FortifyTowardFront(buf, &m.b, m.Seat)
-	return append(buf[:start], oneMoveUnlessOneStep(s, buf[start:])...)
+	return append(buf[:start], blocks.OneMoveUnlessOneStep(s.Rules().Fortify.Mode, buf[start:])...)
 }
 
 // Trade cashes the set blocks.Cashier prefers whenever there is one.

@@ -81,19 +81,9 @@ summary table. Ctrl-C keeps every finished game; -resume plays the rest.`, stder
 	if *out == "" {
 		return nil, errors.New("-out: an output directory is required")
 	}
-	var shard arena.Shard
-	if *shardArg != "" {
-		s, err := arena.ParseShard(*shardArg)
-		if err != nil {
-			return nil, fmt.Errorf("-shard: %w", err)
-		}
-		shard = s
-	} else {
-		s, _, err := arena.ShardFromEnv(os.Getenv)
-		if err != nil {
-			return nil, fmt.Errorf("-shard: %w", err)
-		}
-		shard = s
+	shard, _, err := shardOf(*shardArg)
+	if err != nil {
+		return nil, err
 	}
 	cfg, seats, err := gf.load(reg)
 	if err != nil {

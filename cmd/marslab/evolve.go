@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"path/filepath"
 
 	"marslab/bots/registry"
 	"marslab/search"
@@ -23,30 +22,17 @@ the final mean: the reported result, not the luckiest sample. Evaluations go to
 DIR/log.jsonl (resume, shards and merge as marslab sweep); DIR/report.md, generations.csv,
 best.toml and the figures are written at the end.`, stderr)
 	f := addSearchFlags(fs)
-	pos, err := parseArgs(fs, args, stdout)
+	setup, err := loadSearch(fs, reg, args, stdout)
 	if err != nil {
 		return err
 	}
-	if len(pos) != 1 {
-		return fmt.Errorf("evolve: want one CONFIG file, have %d arguments (marslab evolve -h)", len(pos))
-	}
-	cfg, err := search.LoadConfig(pos[0])
-	if err != nil {
-		return fmt.Errorf("evolve: %w", err)
-	}
-	setup, err := cfg.Resolve(reg)
-	if err != nil {
-		return fmt.Errorf("evolve: %w", err)
-	}
+	cfg := setup.Config
 	ecfg, err := setup.EvolveConfig()
 	if err != nil {
 		return fmt.Errorf("evolve: %w", err)
 	}
 	setup.Field.Workers = *f.workers
-	dir := *f.out
-	if dir == "" {
-		dir = filepath.Join("results", cfg.Name)
-	}
+	dir := f.dir(cfg.Name)
 	s := &search.Search{
 		Dir:    dir,
 		Config: setup.Fingerprint("cmaes"),

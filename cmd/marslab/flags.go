@@ -5,7 +5,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strings"
+
+	"marslab/arena"
 )
 
 // newFlagSet returns the flag set of command name. Its usage (fs.Usage,
@@ -73,4 +76,35 @@ func parseNoArgs(fs *flag.FlagSet, args []string, stdout io.Writer) error {
 		return fmt.Errorf("%s: unexpected argument %q", commandName(fs), pos[0])
 	}
 	return nil
+}
+
+// shardOf returns the shard of a batch the -shard flag's value arg names
+// ("i/n"), or, arg empty, the one the environment names (a Slurm job
+// array or a Kubernetes indexed Job, see arena.ShardFromEnv); sharded is
+// false when neither names one (the whole batch). Errors begin "-shard: ".
+func shardOf(arg string) (s arena.Shard, sharded bool, err error) {
+	if arg != "" {
+		if s, err = arena.ParseShard(arg); err != nil {
+			return s, false, fmt.Errorf("-shard: %w", err)
+		}
+		return s, true, nil
+	}
+	if s, sharded, err = arena.ShardFromEnv(os.Getenv); err != nil {
+		return s, false, fmt.Errorf("-shard: %w", err)
+	}
+	return s, sharded, nil
+}
+
+// parseConfigArg parses args with fs like parseArgs and returns the one
+// positional argument a config command takes, its CONFIG file.
+func parseConfigArg(fs *flag.FlagSet, args []string, stdout io.Writer) (string, error) {
+	pos, err := parseArgs(fs, args, stdout)
+	if err != nil {
+		return "", err
+	}
+	if len(pos) != 1 {
+		name := commandName(fs)
+		return "", fmt.Errorf("%s: want one CONFIG file, have %d arguments (marslab %s -h)", name, len(pos), name)
+	}
+	return pos[0], nil
 }

@@ -223,3 +223,38 @@ func TestErrorsNameTheCommand(t *testing.T) {
 		assert.EqualError(t, err, tc.want)
 	}
 }
+
+func TestShardOf(t *testing.T) {
+	cases := []struct {
+		name, arg string
+		env       map[string]string
+		want      string // the shard, "" for the whole batch
+		err       string
+	}{
+		{"none", "", nil, "", ""},
+		{"flag", "1/3", nil, "1/3", ""},
+		{"flag over environment", "0/2", map[string]string{"SLURM_ARRAY_TASK_ID": "3", "SLURM_ARRAY_TASK_COUNT": "4"}, "0/2", ""},
+		{"slurm", "", map[string]string{"SLURM_ARRAY_TASK_ID": "3", "SLURM_ARRAY_TASK_COUNT": "4"}, "3/4", ""},
+		{"kubernetes", "", map[string]string{"JOB_COMPLETION_INDEX": "2", "JOB_COMPLETIONS": "5"}, "2/5", ""},
+		{"bad flag", "3/3", nil, "", `-shard: shard "3/3": want 0 <= INDEX < COUNT`},
+		{"bad environment", "", map[string]string{"JOB_COMPLETION_INDEX": "x", "JOB_COMPLETIONS": "5"}, "", "-shard: environment JOB_COMPLETION_INDEX="},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			for _, k := range []string{"SLURM_ARRAY_TASK_ID", "SLURM_ARRAY_TASK_COUNT", "SLURM_ARRAY_TASK_MIN", "JOB_COMPLETION_INDEX", "JOB_COMPLETIONS"} {
+				t.Setenv(k, c.env[k])
+			}
+			s, sharded, err := shardOf(c.arg)
+			if c.err != "" {
+				require.Error(t, err)
+				assert.True(t, strings.HasPrefix(err.Error(), c.err), err.Error())
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, c.want != "", sharded)
+			if sharded {
+				assert.Equal(t, c.want, s.String())
+			}
+		})
+	}
+}

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"marslab/arena"
 	"marslab/bots/registry"
 	"marslab/recog/experiment"
 )
@@ -37,13 +36,11 @@ model); -merge DIR,DIR,... joins the shards' games into OUT and prints the table
 	quiet := fs.Bool("quiet", false, "print no progress")
 	shardArg := fs.String("shard", "", "play only shard INDEX/COUNT (the experiment's k-th game when k % COUNT == INDEX); default from SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT or JOB_COMPLETION_INDEX/JOB_COMPLETIONS, else 0/1")
 	merge := fs.String("merge", "", "join the games of these comma-separated shard output directories into -out (plays nothing)")
-	pos, err := parseArgs(fs, args, stdout)
+	path, err := parseConfigArg(fs, args, stdout)
 	if err != nil {
 		return err
 	}
 	switch {
-	case len(pos) != 1:
-		return fmt.Errorf("recognize: want one CONFIG file, have %d arguments (marslab recognize -h)", len(pos))
 	case *workers < 0:
 		return fmt.Errorf("recognize: -workers %d: must be >= 0 (0 = every core)", *workers)
 	case *games < 0 || *games > experiment.MaxGames:
@@ -51,15 +48,11 @@ model); -merge DIR,DIR,... joins the shards' games into OUT and prints the table
 	case *train < 0 || *train > experiment.MaxGames:
 		return fmt.Errorf("recognize: -train-games %d: must be in [0, %d] (0 = the config's)", *train, experiment.MaxGames)
 	}
-	var shard arena.Shard
-	if *shardArg != "" {
-		if shard, err = arena.ParseShard(*shardArg); err != nil {
-			return fmt.Errorf("recognize: -shard: %w", err)
-		}
-	} else if shard, _, err = arena.ShardFromEnv(os.Getenv); err != nil {
-		return fmt.Errorf("recognize: -shard: %w", err)
+	shard, _, err := shardOf(*shardArg)
+	if err != nil {
+		return fmt.Errorf("recognize: %w", err)
 	}
-	cfg, err := experiment.Load(pos[0])
+	cfg, err := experiment.Load(path)
 	if err != nil {
 		return fmt.Errorf("recognize: %w", err)
 	}

@@ -2,9 +2,9 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 
 	"marslab/arena"
@@ -41,6 +41,34 @@ func addSearchFlags(fs interface {
 	}
 }
 
+// dir returns the -out directory, or results/name if -out is empty.
+func (f searchFlags) dir(name string) string {
+	if *f.out != "" {
+		return *f.out
+	}
+	return filepath.Join("results", name)
+}
+
+// loadSearch parses the arguments of the search command of fs (one CONFIG
+// file and the flags) and returns CONFIG loaded and resolved with reg;
+// errors are prefixed with the command's name.
+func loadSearch(fs *flag.FlagSet, reg *registry.Registry, args []string, stdout io.Writer) (*search.Setup, error) {
+	name := commandName(fs)
+	path, err := parseConfigArg(fs, args, stdout)
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := search.LoadConfig(path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	setup, err := cfg.Resolve(reg)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return setup, nil
+}
+
 // runSearch runs the four forms of a search command (local, shard, merge,
 // steps) for the search s.
 func runSearch(ctx context.Context, name string, f searchFlags, s *search.Search, reportFile string, stdout, stderr io.Writer, summary func(st *search.State)) error {
@@ -57,16 +85,10 @@ func runSearch(ctx context.Context, name string, f searchFlags, s *search.Search
 	}
 	var shard arena.Shard
 	sharded := false
-	if *f.shard != "" {
+	if *f.shard != "" || !*f.merge { // -merge alone ignores the environment
 		var err error
-		if shard, err = arena.ParseShard(*f.shard); err != nil {
-			return fmt.Errorf("%s: -shard: %w", name, err)
-		}
-		sharded = true
-	} else if !*f.merge {
-		var err error
-		if shard, sharded, err = arena.ShardFromEnv(os.Getenv); err != nil {
-			return fmt.Errorf("%s: -shard: %w", name, err)
+		if shard, sharded, err = shardOf(*f.shard); err != nil {
+			return fmt.Errorf("%s: %w", name, err)
 		}
 	}
 	if *f.merge && sharded {
@@ -134,30 +156,17 @@ Forms: marslab sweep CONFIG [-resume]        every remaining step here
        marslab sweep CONFIG -merge            join the current step's shards into the log
        marslab sweep CONFIG -steps            print the maximum number of steps`, stderr)
 	f := addSearchFlags(fs)
-	pos, err := parseArgs(fs, args, stdout)
+	setup, err := loadSearch(fs, reg, args, stdout)
 	if err != nil {
 		return err
 	}
-	if len(pos) != 1 {
-		return fmt.Errorf("sweep: want one CONFIG file, have %d arguments (marslab sweep -h)", len(pos))
-	}
-	cfg, err := search.LoadConfig(pos[0])
-	if err != nil {
-		return fmt.Errorf("sweep: %w", err)
-	}
-	setup, err := cfg.Resolve(reg)
-	if err != nil {
-		return fmt.Errorf("sweep: %w", err)
-	}
+	cfg := setup.Config
 	ncfg, err := setup.NarrowConfig()
 	if err != nil {
 		return fmt.Errorf("sweep: %w", err)
 	}
 	setup.Field.Workers = *f.workers
-	dir := *f.out
-	if dir == "" {
-		dir = filepath.Join("results", cfg.Name)
-	}
+	dir := f.dir(cfg.Name)
 	s := &search.Search{
 		Dir:    dir,
 		Config: setup.Fingerprint("narrow"),

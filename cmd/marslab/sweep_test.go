@@ -110,7 +110,11 @@ func TestSweepCommandErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"sweep"}, "want one CONFIG file"},
+		{[]string{"sweep"}, "sweep: want one CONFIG file, have 0 arguments (marslab sweep -h)"},
+		{[]string{"evolve", cfg, cfg}, "evolve: want one CONFIG file, have 2 arguments (marslab evolve -h)"},
+		{[]string{"validate"}, "validate: want one CONFIG file, have 0 arguments (marslab validate -h)"},
+		{[]string{"evolve", bad}, `evolve: ` + bad + `: key param[0].name: bot random has no parameter "W_p" (it has stop)`},
+		{[]string{"validate", bad}, `validate: ` + bad + `: key param[0].name`},
 		{[]string{"sweep", cfg, "-workers", "-1"}, "-workers -1"},
 		{[]string{"sweep", cfg, "-shard", "2/2"}, "-shard"},
 		{[]string{"sweep", cfg, "-shard", "0/2", "-merge"}, "exclude each other"},

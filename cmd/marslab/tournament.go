@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 
 	"marslab/arena"
 	"marslab/bots/registry"
@@ -29,25 +28,18 @@ marslab merge; running the merged directory with -resume writes its tables.`, st
 	resume := fs.Bool("resume", false, "continue the tournament in the output directory: keep its games and play the missing ones")
 	figures := fs.Bool("figures", true, "draw the figures (PNG and SVG)")
 	quiet := fs.Bool("quiet", false, "print neither the progress bar nor the tables")
-	pos, err := parseArgs(fs, args, stdout)
+	path, err := parseConfigArg(fs, args, stdout)
 	if err != nil {
 		return err
 	}
-	switch {
-	case len(pos) != 1:
-		return fmt.Errorf("tournament: want one CONFIG file, have %d arguments (marslab tournament -h)", len(pos))
-	case *workers < 0:
+	if *workers < 0 {
 		return fmt.Errorf("tournament: -workers %d: must be >= 0 (0 = every core)", *workers)
 	}
-	var shard arena.Shard
-	if *shardArg != "" {
-		if shard, err = arena.ParseShard(*shardArg); err != nil {
-			return fmt.Errorf("tournament: -shard: %w", err)
-		}
-	} else if shard, _, err = arena.ShardFromEnv(os.Getenv); err != nil {
-		return fmt.Errorf("tournament: -shard: %w", err)
+	shard, _, err := shardOf(*shardArg)
+	if err != nil {
+		return fmt.Errorf("tournament: %w", err)
 	}
-	cfg, err := tourney.Load(pos[0])
+	cfg, err := tourney.Load(path)
 	if err != nil {
 		return fmt.Errorf("tournament: %w", err)
 	}

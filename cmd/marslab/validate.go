@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"path/filepath"
 
 	"marslab/bots/registry"
 	"marslab/search"
@@ -32,21 +31,11 @@ DIR/validation.md.`, stderr)
 	p1 := fs.Float64("p1", 0.6, "SPRT: A's share of the discordant game pairs under H1, in (0.5, 1)")
 	alpha := fs.Float64("alpha", 0.05, "SPRT: error rate of deciding A better when it is not")
 	beta := fs.Float64("beta", 0.1, "SPRT: error rate of deciding A not better when it wins a share p1")
-	pos, err := parseArgs(fs, args, stdout)
+	setup, err := loadSearch(fs, reg, args, stdout)
 	if err != nil {
 		return err
 	}
-	if len(pos) != 1 {
-		return fmt.Errorf("validate: want one CONFIG file, have %d arguments (marslab validate -h)", len(pos))
-	}
-	cfg, err := search.LoadConfig(pos[0])
-	if err != nil {
-		return fmt.Errorf("validate: %w", err)
-	}
-	setup, err := cfg.Resolve(reg)
-	if err != nil {
-		return fmt.Errorf("validate: %w", err)
-	}
+	cfg := setup.Config
 	if *b == "" && cfg.Validate != nil {
 		*b = cfg.Validate.Against
 	}
@@ -85,10 +74,7 @@ DIR/validation.md.`, stderr)
 	}
 	field.Space = space
 	field.Workers = *f.workers
-	dir := *f.out
-	if dir == "" {
-		dir = filepath.Join("results", cfg.Name+"-validate")
-	}
+	dir := f.dir(cfg.Name + "-validate")
 	s := &search.Search{
 		Dir:    dir,
 		Config: setup.ValidationFingerprint(*a, *b, vcfg),

@@ -23,10 +23,9 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/BurntSushi/toml"
-
 	"marslab/bots"
 	"marslab/bots/registry"
+	"marslab/configs"
 	"marslab/recog"
 	"marslab/sim"
 )
@@ -126,20 +125,10 @@ func Load(path string) (*Config, error) {
 // which name the key and its allowed range.
 func Parse(source string, data []byte) (*Config, error) {
 	var f fileConfig
-	md, err := toml.Decode(string(data), &f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", source, err)
+	if err := configs.DecodeStrict(source, data, &f, ""); err != nil {
+		return nil, err
 	}
-	if und := md.Undecoded(); len(und) > 0 {
-		keys := make([]string, len(und))
-		for i, k := range und {
-			keys[i] = k.String()
-		}
-		return nil, fmt.Errorf("%s: unknown key %s", source, strings.Join(keys, ", "))
-	}
-	fail := func(key, format string, args ...any) error {
-		return fmt.Errorf("%s: key %s: %s", source, key, fmt.Sprintf(format, args...))
-	}
+	fail := configs.KeyErrors(source)
 	c := &Config{Source: source, Rules: f.Rules, Games: f.Games, TrainGames: f.TrainGames, Out: f.Out,
 		Arms: f.Arms, Params: recog.DefaultParams(), Alpha: 1}
 	switch {
