@@ -6,8 +6,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/BurntSushi/toml"
-
 	"marslab/bots"
 	"marslab/bots/registry"
 	"marslab/configs"
@@ -129,11 +127,7 @@ const EnvKeys = "rules, players, seat, actions, opponents, features, rewards.per
 // is an error naming source, the key and the allowed values.
 func ParseConfig(source string, data []byte) (*Config, error) {
 	var f envFile
-	md, err := toml.Decode(string(data), &f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", source, err)
-	}
-	if err := undecoded(source, md, EnvKeys); err != nil {
+	if err := configs.DecodeStrict(source, data, &f, EnvKeys); err != nil {
 		return nil, err
 	}
 	return f.config(source, "")
@@ -146,17 +140,6 @@ func LoadConfig(path string) (*Config, error) {
 		return nil, fmt.Errorf("env config: %w", err)
 	}
 	return ParseConfig(path, data)
-}
-
-func undecoded(source string, md toml.MetaData, want string) error {
-	if und := md.Undecoded(); len(und) > 0 {
-		keys := make([]string, len(und))
-		for i, k := range und {
-			keys[i] = k.String()
-		}
-		return fmt.Errorf("%s: unknown key %s (want %s)", source, strings.Join(keys, ", "), want)
-	}
-	return nil
 }
 
 // config checks f and returns its Config; prefix is prepended to key names
