@@ -246,9 +246,9 @@ func TestTunedConfig(t *testing.T) {
 	require.NoError(t, err)
 	require.IsType(t, &mars.Bot{}, p)
 	want := mars.PaperParams()
-	want.Pdb, want.Pob, want.Wp, want.Wp1, want.Gl = 8.648, 17.17, 0.5216, 0.1905, 6
-	want.Csv, want.Cfn, want.Cen, want.Cfnu, want.Cenu = 63.33, 1.512, -1.207, 0.296, -0.1043
-	want.Ccb, want.Coc, want.Ceoc = 1.04, 33.08, 9.448
+	want.Pdb, want.Pob, want.Wp, want.Wp1, want.Gl = 0.9509, 105.5, 0.5869, 0.206, 6
+	want.Csv, want.Cfn, want.Cen, want.Cfnu, want.Cenu = 83.83, 1.781, -0.7571, 0.1658, -0.165
+	want.Ccb, want.Coc, want.Ceoc = 1.45, 36.64, 9.154
 	assert.Equal(t, want, p.(*mars.Bot).Params(), "mars-tuned.toml")
 }
 

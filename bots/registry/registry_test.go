@@ -177,8 +177,8 @@ func TestParseSeat(t *testing.T) {
 			f := mars.Factory()
 			v := f.Defaults()
 			// configs/bots/mars-tuned.toml, with W_p1 set inline.
-			for k, x := range map[string]float64{"P_db": 8.648, "P_ob": 17.17, "W_p": 0.5216, "G_l": 6, "C_sv": 63.33,
-				"C_fn": 1.512, "C_en": -1.207, "C_fnu": 0.296, "C_enu": -0.1043, "C_cb": 1.04, "C_oc": 33.08, "C_eoc": 9.448} {
+			for k, x := range map[string]float64{"P_db": 0.9509, "P_ob": 105.5, "W_p": 0.5869, "G_l": 6, "C_sv": 83.83,
+				"C_fn": 1.781, "C_en": -0.7571, "C_fnu": 0.1658, "C_enu": -0.165, "C_cb": 1.45, "C_oc": 36.64, "C_eoc": 9.154} {
 				v[k] = x
 			}
 			v["W_p1"] = 0.3
@@ -309,7 +309,7 @@ func TestEmbeddedSets(t *testing.T) {
 	for k, v := range fromFile {
 		assert.Equal(t, v, tuned.Params[k], k)
 	}
-	assert.Equal(t, 0.5216, tuned.Params["W_p"])
+	assert.Equal(t, 0.5869, tuned.Params["W_p"])
 	// A spec with a separator or .toml is a file, relative to the directory.
 	_, err = r.ParseSeat("mars@paper.toml", nil)
 	require.Error(t, err)

@@ -31,7 +31,7 @@ func TestBotsParamsEmbedded(t *testing.T) {
 
 	out, _, err = runBots(t, "-params", "mars@tuned")
 	require.NoError(t, err)
-	assert.Regexp(t, `(?m)^W_p +0\.5216 +0\.7375 `, out)
+	assert.Regexp(t, `(?m)^W_p +0\.5869 +0\.7375 `, out)
 }
 
 // TestBotsParamsChoices lists a parameter with named choices by name.
