@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -113,23 +114,7 @@ func cancelAtFirstBlock(cancel context.CancelFunc) *io.PipeWriter {
 
 func TestLearnInterrupted(t *testing.T) {
 	dir := t.TempDir()
-	cfg := filepath.Join(dir, "s.toml")
-	require.NoError(t, os.WriteFile(cfg, []byte(`seed = 1
-out = "unused"
-[train]
-games = 100000
-batch = 4
-block = 4
-[q]
-features = ["territories"]
-bins = 3
-alpha = 0.1
-gamma = 0.9
-epsilon = 0.2
-[eval]
-seed = 2
-games = 10
-`), 0o644))
+	cfg := writeQConfig(t, dir, 100000, 4)
 	out := filepath.Join(dir, "out")
 	ctx, cancel := context.WithCancel(context.Background())
 	pw := cancelAtFirstBlock(cancel)
@@ -150,23 +135,7 @@ games = 10
 // evaluates the saved policy as the trained one was.
 func TestLearnResume(t *testing.T) {
 	dir := t.TempDir()
-	cfg := filepath.Join(dir, "s.toml")
-	require.NoError(t, os.WriteFile(cfg, []byte(`seed = 1
-out = "unused"
-[train]
-games = 400
-batch = 4
-block = 8
-[q]
-features = ["territories"]
-bins = 3
-alpha = 0.1
-gamma = 0.9
-epsilon = 0.2
-[eval]
-seed = 2
-games = 10
-`), 0o644))
+	cfg := writeQConfig(t, dir, 400, 8)
 	full, cut := filepath.Join(dir, "full"), filepath.Join(dir, "cut")
 	var so, se bytes.Buffer
 	require.NoError(t, run(context.Background(), registry.Default(), []string{"learn", "-workers", "2", "-out", full, cfg}, &so, &se))
@@ -219,4 +188,29 @@ games = 10
 	require.NoError(t, os.WriteFile(bad, append(data, []byte("[env]\nactions = [\"passive\", \"aggressive\"]\n")...), 0o644))
 	err = run(context.Background(), registry.Default(), []string{"learn", "-policy", filepath.Join(full, "policy.json"), bad}, &so, &se)
 	require.ErrorContains(t, err, "policy.json: key actions")
+}
+
+// writeQConfig writes a small Q-learning experiment into dir (training
+// games in batches of 4, curve blocks of block games, 10 evaluation games)
+// and returns its path.
+func writeQConfig(t *testing.T, dir string, games, block int) string {
+	t.Helper()
+	cfg := filepath.Join(dir, "s.toml")
+	require.NoError(t, os.WriteFile(cfg, []byte(fmt.Sprintf(`seed = 1
+out = "unused"
+[train]
+games = %d
+batch = 4
+block = %d
+[q]
+features = ["territories"]
+bins = 3
+alpha = 0.1
+gamma = 0.9
+epsilon = 0.2
+[eval]
+seed = 2
+games = 10
+`, games, block)), 0o644))
+	return cfg
 }
