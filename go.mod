@@ -1,4 +1,4 @@
-module marslab
+module github.com/marslab-risk/marslab
 
 go 1.26
 

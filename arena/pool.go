@@ -7,8 +7,8 @@ import (
 	"runtime"
 	"sync"
 
-	"marslab/bots"
-	"marslab/sim"
+	"github.com/marslab-risk/marslab/bots"
+	"github.com/marslab-risk/marslab/sim"
 )
 
 // PoolConfig configures a Pool.

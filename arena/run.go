@@ -13,8 +13,8 @@ import (
 	"runtime"
 	"time"
 
-	"marslab/bots"
-	"marslab/sim"
+	"github.com/marslab-risk/marslab/bots"
+	"github.com/marslab-risk/marslab/sim"
 )
 
 // Config is a batch of games.

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math/bits"
 
-	"marslab/sim"
+	"github.com/marslab-risk/marslab/sim"
 )
 
 // A Schedule decides who plays each game of a batch: game g seats entries

@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"marslab/sim"
+	"github.com/marslab-risk/marslab/sim"
 )
 
 func TestSummarize(t *testing.T) {

@@ -3,7 +3,7 @@ package arena
 import (
 	"fmt"
 
-	"marslab/stats"
+	"github.com/marslab-risk/marslab/stats"
 )
 
 // confidence is the level of the summary's win-rate intervals.

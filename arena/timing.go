@@ -4,7 +4,7 @@ import (
 	"math/rand/v2"
 	"time"
 
-	"marslab/sim"
+	"github.com/marslab-risk/marslab/sim"
 )
 
 // Timing holds the measured speed of a batch. Timings are measurements,

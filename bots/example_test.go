@@ -3,7 +3,7 @@ package bots_test
 import (
 	"fmt"
 
-	"marslab/bots"
+	"github.com/marslab-risk/marslab/bots"
 )
 
 func ExampleParam() {

@@ -5,7 +5,7 @@ import (
 	"io"
 	"strings"
 
-	"marslab/sim"
+	"github.com/marslab-risk/marslab/sim"
 )
 
 // Factory makes players of one kind: a bot family's entry in a registry.

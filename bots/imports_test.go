@@ -10,13 +10,13 @@ import (
 )
 
 // TestImportsOnlySim keeps package bots below every bot family and the
-// registry: it may import the standard library and marslab/sim only.
+// registry: it may import the standard library and the module's sim only.
 func TestImportsOnlySim(t *testing.T) {
 	pkg, err := build.Default.ImportDir(".", 0)
 	require.NoError(t, err)
 	for _, imp := range pkg.Imports {
 		first, _, _ := strings.Cut(imp, "/")
-		if imp == "marslab/sim" || !strings.Contains(first, ".") && first != "marslab" {
+		if imp == "github.com/marslab-risk/marslab/sim" || !strings.Contains(first, ".") {
 			continue
 		}
 		assert.Fail(t, "package bots imports "+imp)

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"marslab/dice"
+	"github.com/marslab-risk/marslab/dice"
 )
 
 func ExampleRoll() {

@@ -7,7 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"marslab/dice"
+	"github.com/marslab-risk/marslab/dice"
 )
 
 // TestPrependMatchesWinAll checks that Prepend, chained from the last

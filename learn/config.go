@@ -6,10 +6,10 @@ import (
 	"slices"
 	"strings"
 
-	"marslab/bots"
-	"marslab/bots/registry"
-	"marslab/configs"
-	"marslab/sim"
+	"github.com/marslab-risk/marslab/bots"
+	"github.com/marslab-risk/marslab/bots/registry"
+	"github.com/marslab-risk/marslab/configs"
+	"github.com/marslab-risk/marslab/sim"
 )
 
 // Config describes an environment: the game, the learner's seat, its

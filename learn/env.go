@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 
-	"marslab/bots/registry"
+	"github.com/marslab-risk/marslab/bots/registry"
 )
 
 // Errors of Env.Step.

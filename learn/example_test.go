@@ -6,7 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"marslab/learn"
+	"github.com/marslab-risk/marslab/learn"
 )
 
 // An episode through the Gym-style interface: always aggressive.

@@ -12,10 +12,10 @@ import (
 	"strconv"
 	"strings"
 
-	"marslab/bots/registry"
-	"marslab/configs"
-	"marslab/plots"
-	"marslab/stats"
+	"github.com/marslab-risk/marslab/bots/registry"
+	"github.com/marslab-risk/marslab/configs"
+	"github.com/marslab-risk/marslab/plots"
+	"github.com/marslab-risk/marslab/stats"
 )
 
 // Level is the confidence level of every interval of an experiment.

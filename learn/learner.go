@@ -11,8 +11,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	"marslab/bots/registry"
-	"marslab/sim"
+	"github.com/marslab-risk/marslab/bots/registry"
+	"github.com/marslab-risk/marslab/sim"
 )
 
 // streamExplore names the random stream of a training episode's

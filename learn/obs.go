@@ -3,7 +3,7 @@ package learn
 import (
 	"fmt"
 
-	"marslab/sim"
+	"github.com/marslab-risk/marslab/sim"
 )
 
 // The observation's features, by name. Every value is computed from what

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 
-	"marslab/bots/registry"
-	"marslab/sim"
+	"github.com/marslab-risk/marslab/bots/registry"
+	"github.com/marslab-risk/marslab/sim"
 )
 
 // streamEpisode names the random stream that draws an episode's seat and

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"slices"
 
-	"marslab/sim"
+	"github.com/marslab-risk/marslab/sim"
 )
 
 // attackChoice is an agent's bid in an attack auction.

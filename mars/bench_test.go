@@ -5,9 +5,9 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"marslab/bots/registry"
-	"marslab/mars"
-	"marslab/sim"
+	"github.com/marslab-risk/marslab/bots/registry"
+	"github.com/marslab-risk/marslab/mars"
+	"github.com/marslab-risk/marslab/sim"
 )
 
 // baseline returns MARS in seat 0 and five baseline bots.

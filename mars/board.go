@@ -1,8 +1,8 @@
 package mars
 
 import (
-	"marslab/bots/blocks"
-	"marslab/sim"
+	"github.com/marslab-risk/marslab/bots/blocks"
+	"github.com/marslab-risk/marslab/sim"
 )
 
 // board is the mediator's picture of the game: the map's static facts,

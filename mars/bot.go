@@ -5,8 +5,8 @@ import (
 	"io"
 	"math/rand/v2"
 
-	"marslab/dice"
-	"marslab/sim"
+	"github.com/marslab-risk/marslab/dice"
+	"github.com/marslab-risk/marslab/sim"
 )
 
 // Bot is the MARS bot: a mediator agent, a territory agent for every

@@ -1,6 +1,6 @@
 package mars
 
-import "marslab/sim"
+import "github.com/marslab-risk/marslab/sim"
 
 // cardAgent is MARS's card agent. Its cost/reward rule (the paper gives
 // none): the reward of a set is its value in armies plus the territory

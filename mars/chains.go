@@ -1,6 +1,6 @@
 package mars
 
-import "marslab/dice"
+import "github.com/marslab-risk/marslab/dice"
 
 // chainStore keeps the chain odds of defender sequences for a whole game:
 // P(a) of conquering a path depends only on its defenders in attack order

@@ -3,8 +3,8 @@ package mars
 import (
 	"fmt"
 
-	"marslab/bots"
-	"marslab/sim"
+	"github.com/marslab-risk/marslab/bots"
+	"github.com/marslab-risk/marslab/sim"
 )
 
 // Factory returns the registry entry of the MARS bot, "mars". Its

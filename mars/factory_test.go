@@ -6,9 +6,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"marslab/bots"
-	"marslab/bots/registry"
-	"marslab/mars"
+	"github.com/marslab-risk/marslab/bots"
+	"github.com/marslab-risk/marslab/bots/registry"
+	"github.com/marslab-risk/marslab/mars"
 )
 
 func TestFactory(t *testing.T) {

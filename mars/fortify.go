@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"marslab/sim"
+	"github.com/marslab-risk/marslab/sim"
 )
 
 // transportCost is the share of a buyer's bid lost per step an army

@@ -10,10 +10,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"marslab/bots"
-	"marslab/bots/registry"
-	"marslab/mars"
-	"marslab/sim"
+	"github.com/marslab-risk/marslab/bots"
+	"github.com/marslab-risk/marslab/bots/registry"
+	"github.com/marslab-risk/marslab/mars"
+	"github.com/marslab-risk/marslab/sim"
 )
 
 func TestPaperParamsMatchConfig(t *testing.T) {

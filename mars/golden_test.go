@@ -10,9 +10,9 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"marslab/bots/registry"
-	"marslab/mars"
-	"marslab/sim"
+	"github.com/marslab-risk/marslab/bots/registry"
+	"github.com/marslab-risk/marslab/mars"
+	"github.com/marslab-risk/marslab/sim"
 )
 
 var updateGolden = flag.Bool("update-golden", false, "rewrite testdata/golden.txt from the games played")

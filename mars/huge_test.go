@@ -7,9 +7,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"marslab/bots/registry"
-	"marslab/mars"
-	"marslab/sim"
+	"github.com/marslab-risk/marslab/bots/registry"
+	"github.com/marslab-risk/marslab/mars"
+	"github.com/marslab-risk/marslab/sim"
 )
 
 // TestHugeArmies plays MARS against random with 100,000 starting armies

@@ -11,8 +11,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"marslab/dice"
-	"marslab/sim"
+	"github.com/marslab-risk/marslab/dice"
+	"github.com/marslab-risk/marslab/sim"
 )
 
 // testMediator builds a mediator for a hand-made map: adjacency lists,

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"marslab/dice"
+	"github.com/marslab-risk/marslab/dice"
 )
 
 // tableSize is the largest army count looked up in the bot's battle table

@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"marslab/dice"
+	"github.com/marslab-risk/marslab/dice"
 )
 
 // TestChernoffLimit checks that the pruning limits beyond exactLimits

@@ -3,7 +3,7 @@ package mars
 import (
 	"fmt"
 
-	"marslab/bots"
+	"github.com/marslab-risk/marslab/bots"
 )
 
 // GoalValue says what w_i, the value of a goal in the offensive bid of

@@ -5,7 +5,7 @@ import (
 	"io"
 	"math"
 
-	"marslab/sim"
+	"github.com/marslab-risk/marslab/sim"
 )
 
 // agent is a territory agent. Every territory (own and enemy) has one;

@@ -5,7 +5,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"marslab/plots"
+	"github.com/marslab-risk/marslab/plots"
 )
 
 func ExampleHeatMap() {

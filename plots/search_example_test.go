@@ -6,7 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"marslab/plots"
+	"github.com/marslab-risk/marslab/plots"
 )
 
 // tempDir returns a new temporary directory for an example's figures.

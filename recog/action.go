@@ -1,6 +1,6 @@
 package recog
 
-import "marslab/sim"
+import "github.com/marslab-risk/marslab/sim"
 
 // Kind is the type of an observed action (Khan & Rovatsos 2013, Table 3.3:
 // a territory's action set).

@@ -3,9 +3,9 @@ package recog_test
 import (
 	"testing"
 
-	"marslab/bots/mission"
-	"marslab/recog"
-	"marslab/sim"
+	"github.com/marslab-risk/marslab/bots/mission"
+	"github.com/marslab-risk/marslab/recog"
+	"github.com/marslab-risk/marslab/sim"
 )
 
 // recorder keeps a copy of every event of a game.

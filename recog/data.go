@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"marslab/sim"
+	"github.com/marslab-risk/marslab/sim"
 )
 
 // Model is a data-driven action model: how often a player holding each

@@ -16,7 +16,7 @@
 // silent, and the experiment (marslab recognize).
 package recog
 
-import "marslab/sim"
+import "github.com/marslab-risk/marslab/sim"
 
 // Recognizer is a mission recogniser for one game at a time.
 type Recognizer interface {

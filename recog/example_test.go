@@ -3,9 +3,9 @@ package recog_test
 import (
 	"fmt"
 
-	"marslab/bots/mission"
-	"marslab/recog"
-	"marslab/sim"
+	"github.com/marslab-risk/marslab/bots/mission"
+	"github.com/marslab-risk/marslab/recog"
+	"github.com/marslab-risk/marslab/sim"
 )
 
 // ExamplePHATT watches a game of six mission bots as a spectator and

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"marslab/sim"
+	"github.com/marslab-risk/marslab/sim"
 )
 
 // Explanation is one explanation of a player's behaviour (Khan & Rovatsos

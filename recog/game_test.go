@@ -6,9 +6,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"marslab/bots/mission"
-	"marslab/recog"
-	"marslab/sim"
+	"github.com/marslab-risk/marslab/bots/mission"
+	"github.com/marslab-risk/marslab/recog"
+	"github.com/marslab-risk/marslab/sim"
 )
 
 // missionGame returns a six-seat game of the missions rules restricted to

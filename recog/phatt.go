@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"marslab/sim"
+	"github.com/marslab-risk/marslab/sim"
 )
 
 // Params are the weights of PHATT as Khan & Rovatsos (2013) apply it to

@@ -6,8 +6,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"marslab/recog"
-	"marslab/sim"
+	"github.com/marslab-risk/marslab/recog"
+	"github.com/marslab-risk/marslab/sim"
 )
 
 // exampleMap is the closed world of Figure 3.1 (Khan & Rovatsos 2013,

@@ -7,10 +7,10 @@ import (
 	"path/filepath"
 	"time"
 
-	"marslab/bots"
-	"marslab/plots"
-	"marslab/search"
-	"marslab/stats"
+	"github.com/marslab-risk/marslab/bots"
+	"github.com/marslab-risk/marslab/plots"
+	"github.com/marslab-risk/marslab/search"
+	"github.com/marslab-risk/marslab/stats"
 )
 
 // calibrationNotes are the note sections of a calibration notebook.

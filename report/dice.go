@@ -6,10 +6,10 @@ import (
 	"math"
 	"strings"
 
-	"marslab/dice"
-	"marslab/dice/dicetest"
-	"marslab/plots"
-	"marslab/stats"
+	"github.com/marslab-risk/marslab/dice"
+	"github.com/marslab-risk/marslab/dice/dicetest"
+	"github.com/marslab-risk/marslab/plots"
+	"github.com/marslab-risk/marslab/stats"
 )
 
 // diceNotes are the note sections of a dice notebook.

@@ -8,11 +8,11 @@ import (
 	"runtime"
 	"strings"
 
-	"marslab/arena"
-	"marslab/bots"
-	"marslab/plots"
-	"marslab/sim"
-	"marslab/stats"
+	"github.com/marslab-risk/marslab/arena"
+	"github.com/marslab-risk/marslab/bots"
+	"github.com/marslab-risk/marslab/plots"
+	"github.com/marslab-risk/marslab/sim"
+	"github.com/marslab-risk/marslab/stats"
 )
 
 // engineNotes are the note sections of an engine notebook.

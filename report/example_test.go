@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"marslab/report"
+	"github.com/marslab-risk/marslab/report"
 )
 
 // Example runs the dice notebook at its quick size into a temporary folder

@@ -6,8 +6,8 @@ import (
 	"path/filepath"
 	"strconv"
 
-	"marslab/plots"
-	rexp "marslab/recog/experiment"
+	"github.com/marslab-risk/marslab/plots"
+	rexp "github.com/marslab-risk/marslab/recog/experiment"
 )
 
 // recognitionNotes are the note sections of a recognition notebook.

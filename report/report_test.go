@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"marslab/configs"
+	"github.com/marslab-risk/marslab/configs"
 )
 
 // tinyDice is a dice config small enough for a unit test.

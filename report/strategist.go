@@ -7,8 +7,8 @@ import (
 	"slices"
 	"strconv"
 
-	"marslab/learn"
-	"marslab/stats"
+	"github.com/marslab-risk/marslab/learn"
+	"github.com/marslab-risk/marslab/stats"
 )
 
 // strategistNotes are the note sections of a strategist notebook.

@@ -11,9 +11,9 @@ import (
 	"sort"
 	"strings"
 
-	"marslab/arena"
-	"marslab/stats"
-	"marslab/tourney"
+	"github.com/marslab-risk/marslab/arena"
+	"github.com/marslab-risk/marslab/stats"
+	"github.com/marslab-risk/marslab/tourney"
 )
 
 // tournamentNotes are the note sections of a tournament notebook.

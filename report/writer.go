@@ -13,7 +13,7 @@ import (
 	"strings"
 	"text/template"
 
-	"marslab/bots/registry"
+	"github.com/marslab-risk/marslab/bots/registry"
 )
 
 //go:embed templates/*.tmpl

@@ -10,10 +10,10 @@ import (
 	"path/filepath"
 	"strings"
 
-	"marslab/bots"
-	"marslab/bots/registry"
-	"marslab/configs"
-	"marslab/sim"
+	"github.com/marslab-risk/marslab/bots"
+	"github.com/marslab-risk/marslab/bots/registry"
+	"github.com/marslab-risk/marslab/configs"
+	"github.com/marslab-risk/marslab/sim"
 )
 
 // Config is a search as its TOML file describes it:

@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"marslab/bots/registry"
+	"github.com/marslab-risk/marslab/bots/registry"
 )
 
 // The shipped search configs (the files of configs/experiments with

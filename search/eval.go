@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"math"
 
-	"marslab/arena"
-	"marslab/bots"
-	"marslab/sim"
+	"github.com/marslab-risk/marslab/arena"
+	"github.com/marslab-risk/marslab/bots"
+	"github.com/marslab-risk/marslab/sim"
 )
 
 // Eval is one evaluation: a candidate's values on one block.

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"math"
 
-	"marslab/search/cmaes"
-	"marslab/stats"
+	"github.com/marslab-risk/marslab/search/cmaes"
+	"github.com/marslab-risk/marslab/stats"
 )
 
 // EvolveConfig configures a CMA-ES search (package cmaes) over the

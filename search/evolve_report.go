@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"strconv"
 
-	"marslab/plots"
+	"github.com/marslab-risk/marslab/plots"
 )
 
 // WriteEvolveReport writes the report of a finished CMA-ES search to dir:

@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 
-	"marslab/bots"
-	"marslab/search"
+	"github.com/marslab-risk/marslab/bots"
+	"github.com/marslab-risk/marslab/search"
 )
 
 // A narrowing search of two parameters, a linear and a log-scale one, on a

@@ -7,7 +7,7 @@ import (
 	"math"
 	"strconv"
 
-	"marslab/bots"
+	"github.com/marslab-risk/marslab/bots"
 )
 
 // Line is one line of log.jsonl: one evaluation and its result.

@@ -5,7 +5,7 @@ import (
 	"math"
 	"sort"
 
-	"marslab/stats"
+	"github.com/marslab-risk/marslab/stats"
 )
 
 // NarrowConfig configures a narrowing search: an iterated zoom over a grid

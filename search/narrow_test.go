@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"marslab/bots"
+	"github.com/marslab-risk/marslab/bots"
 )
 
 // synthSpace is a linear and a log-scale dimension, like (W_p, P_ob).

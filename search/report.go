@@ -11,9 +11,9 @@ import (
 	"strconv"
 	"strings"
 
-	"marslab/bots"
-	"marslab/plots"
-	"marslab/stats"
+	"github.com/marslab-risk/marslab/bots"
+	"github.com/marslab-risk/marslab/plots"
+	"github.com/marslab-risk/marslab/stats"
 )
 
 // WriteNarrowReport writes the report of a finished narrowing search to

@@ -15,7 +15,7 @@ import (
 	"strings"
 	"time"
 
-	"marslab/arena"
+	"github.com/marslab-risk/marslab/arena"
 )
 
 // A Method is a search algorithm seen as a sequence of steps. It is

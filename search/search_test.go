@@ -11,8 +11,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"marslab/arena"
-	"marslab/bots/registry"
+	"github.com/marslab-risk/marslab/arena"
+	"github.com/marslab-risk/marslab/bots/registry"
 )
 
 // tinySearch returns the search of testdata/tiny.toml in dir on workers.

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"marslab/bots"
+	"github.com/marslab-risk/marslab/bots"
 )
 
 // Dim is one searched parameter: a bot parameter and the range searched,

@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"marslab/stats"
+	"github.com/marslab-risk/marslab/stats"
 )
 
 // ValidationBlock0 is the first block of a validation: far above any block

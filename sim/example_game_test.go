@@ -3,7 +3,7 @@ package sim_test
 import (
 	"fmt"
 
-	"marslab/sim"
+	"github.com/marslab-risk/marslab/sim"
 )
 
 // quiet is a bot that places everything on its first territory and never

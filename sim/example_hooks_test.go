@@ -3,7 +3,7 @@ package sim_test
 import (
 	"fmt"
 
-	"marslab/sim"
+	"github.com/marslab-risk/marslab/sim"
 )
 
 // learner is a bot with both optional hooks: it counts the cards it sees

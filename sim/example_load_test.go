@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"log"
 
-	"marslab/sim"
+	"github.com/marslab-risk/marslab/sim"
 )
 
 func ExampleLoadMap() {

@@ -5,7 +5,7 @@ import (
 	"context"
 	"fmt"
 
-	"marslab/sim"
+	"github.com/marslab-risk/marslab/sim"
 )
 
 // idler places its armies on its first territory and never attacks.

@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"marslab/sim"
+	"github.com/marslab-risk/marslab/sim"
 )
 
 // bully attacks, from its strongest territory, the weakest enemy territory

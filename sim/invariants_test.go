@@ -7,12 +7,12 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"marslab/internal/simcheck"
-	"marslab/sim"
+	"github.com/marslab-risk/marslab/internal/simcheck"
+	"github.com/marslab-risk/marslab/sim"
 )
 
 // The invariant sweeps play seeded games and check every event with the
-// ledger of marslab/internal/simcheck, which recomputes from the rules (not
+// ledger of github.com/marslab-risk/marslab/internal/simcheck, which recomputes from the rules (not
 // from the engine) the starting armies, every reinforcement, every set's
 // value and every territory bonus.
 

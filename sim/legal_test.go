@@ -7,7 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"marslab/sim"
+	"github.com/marslab-risk/marslab/sim"
 )
 
 // The fortify rules, as values of the struct whose Mode field has the

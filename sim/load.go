@@ -13,7 +13,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
-	"marslab/configs"
+	"github.com/marslab-risk/marslab/configs"
 )
 
 // Limits on configuration values. They keep every count the engine derives

@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"marslab/configs"
+	"github.com/marslab-risk/marslab/configs"
 )
 
 // errLine matches the line number in a parse error.

@@ -11,8 +11,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"marslab/internal/simcheck"
-	"marslab/sim"
+	"github.com/marslab-risk/marslab/internal/simcheck"
+	"github.com/marslab-risk/marslab/sim"
 )
 
 // steady is an honest, deterministic bot whose decisions depend only on the

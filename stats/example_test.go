@@ -3,7 +3,7 @@ package stats_test
 import (
 	"fmt"
 
-	"marslab/stats"
+	"github.com/marslab-risk/marslab/stats"
 )
 
 // A bot won 0 of 10 games: the Wilson interval still bounds its win rate.

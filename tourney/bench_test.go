@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"testing"
 
-	"marslab/arena"
+	"github.com/marslab-risk/marslab/arena"
 )
 
 // BenchmarkAnalyze measures the analysis of the paper's tournament: 1716

@@ -8,11 +8,11 @@ import (
 	"slices"
 	"strings"
 
-	"marslab/arena"
-	"marslab/bots"
-	"marslab/bots/registry"
-	"marslab/configs"
-	"marslab/sim"
+	"github.com/marslab-risk/marslab/arena"
+	"github.com/marslab-risk/marslab/bots"
+	"github.com/marslab-risk/marslab/bots/registry"
+	"github.com/marslab-risk/marslab/configs"
+	"github.com/marslab-risk/marslab/sim"
 )
 
 // Config is a tournament as its TOML file describes it.

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"os"
 
-	"marslab/arena"
-	"marslab/tourney"
+	"github.com/marslab-risk/marslab/arena"
+	"github.com/marslab-risk/marslab/tourney"
 )
 
 // Analyze turns the records of a tournament into its tables.

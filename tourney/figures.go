@@ -5,7 +5,7 @@ import (
 
 	"gonum.org/v1/plot/vg"
 
-	"marslab/plots"
+	"github.com/marslab-risk/marslab/plots"
 )
 
 // Figure is one figure of the report.

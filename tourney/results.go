@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"math"
 
-	"marslab/arena"
-	"marslab/stats"
+	"github.com/marslab-risk/marslab/arena"
+	"github.com/marslab-risk/marslab/stats"
 )
 
 // Level is the confidence level of the intervals of Results.

@@ -7,7 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"marslab/arena"
+	"github.com/marslab-risk/marslab/arena"
 )
 
 // handRecords are four 3-player games of the bots a, b, c, d whose tables

@@ -9,7 +9,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"marslab/arena"
+	"github.com/marslab-risk/marslab/arena"
 )
 
 // Options are the run-time choices of a tournament that do not change its

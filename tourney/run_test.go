@@ -9,8 +9,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"marslab/arena"
-	"marslab/bots/registry"
+	"github.com/marslab-risk/marslab/arena"
+	"github.com/marslab-risk/marslab/bots/registry"
 )
 
 // smallConfig is a 20-game tournament of fast baseline bots: every

@@ -8,7 +8,7 @@
 // pacifist, aggressive); package bots/registry collects them.
 package baseline
 
-import "marslab/bots"
+import "github.com/marslab-risk/marslab/bots"
 
 // Factories returns the registry entries of the baseline bots: random,
 // passive, pacifist and aggressive (fresh values on every call).

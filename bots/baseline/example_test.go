@@ -3,8 +3,8 @@ package baseline_test
 import (
 	"fmt"
 
-	"marslab/bots/baseline"
-	"marslab/sim"
+	"github.com/marslab-risk/marslab/bots/baseline"
+	"github.com/marslab-risk/marslab/sim"
 )
 
 func ExampleSciberras() {

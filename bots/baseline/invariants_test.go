@@ -7,14 +7,14 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"marslab/internal/simcheck"
-	"marslab/sim"
+	"github.com/marslab-risk/marslab/internal/simcheck"
+	"github.com/marslab-risk/marslab/sim"
 )
 
 // TestInvariantsBaseline plays the baseline bots (aggressive, random,
 // passive and pacifist, rotating through the seats) under every embedded
 // rule set on the classic map, 2 to 6 players, and checks every event with
-// the ledger of marslab/internal/simcheck, which recomputes starting armies,
+// the ledger of github.com/marslab-risk/marslab/internal/simcheck, which recomputes starting armies,
 // reinforcements, set values and territory bonuses from the rules: 200
 // games per player count, 1000 per rule set (25 and 125 under -short or
 // -race).

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 
-	"marslab/bots"
-	"marslab/sim"
+	"github.com/marslab-risk/marslab/bots"
+	"github.com/marslab-risk/marslab/sim"
 )
 
 // DefaultRandomStop is the Random bot's default probability of ending its

@@ -7,7 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"marslab/sim"
+	"github.com/marslab-risk/marslab/sim"
 )
 
 // The checker below re-derives every decision of the Sciberras bots from the

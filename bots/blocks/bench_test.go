@@ -3,7 +3,7 @@ package blocks
 import (
 	"testing"
 
-	"marslab/sim"
+	"github.com/marslab-risk/marslab/sim"
 )
 
 func classicBoard(b *testing.B) *Board {

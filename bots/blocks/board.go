@@ -15,7 +15,7 @@
 // caller passes and gets back.
 package blocks
 
-import "marslab/sim"
+import "github.com/marslab-risk/marslab/sim"
 
 // Board is a snapshot of a position: the map and every territory's owner
 // (a seat, 0-based) and armies, indexed by territory id.

@@ -3,8 +3,8 @@ package blocks_test
 import (
 	"fmt"
 
-	"marslab/bots/blocks"
-	"marslab/sim"
+	"github.com/marslab-risk/marslab/bots/blocks"
+	"github.com/marslab-risk/marslab/sim"
 )
 
 // ExampleSearch_RouteToContinent finds the cheapest way into Australia on

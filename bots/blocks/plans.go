@@ -1,7 +1,7 @@
 package blocks
 
 import (
-	"marslab/sim"
+	"github.com/marslab-risk/marslab/sim"
 )
 
 // OneMoveUnlessOneStep returns moves as they are under the fortify mode

@@ -1,6 +1,6 @@
 package blocks
 
-import "marslab/sim"
+import "github.com/marslab-risk/marslab/sim"
 
 // Search answers questions about paths over a board with reusable
 // buffers. The searches through a player's own territories (Component,

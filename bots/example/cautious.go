@@ -4,8 +4,8 @@
 package example
 
 import (
-	"marslab/bots"
-	"marslab/sim"
+	"github.com/marslab-risk/marslab/bots"
+	"github.com/marslab-risk/marslab/sim"
 )
 
 // Factories returns the registry entry of the cautious bot.

@@ -7,9 +7,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"marslab/bots/registry"
-	"marslab/internal/simcheck"
-	"marslab/sim"
+	"github.com/marslab-risk/marslab/bots/registry"
+	"github.com/marslab-risk/marslab/internal/simcheck"
+	"github.com/marslab-risk/marslab/sim"
 )
 
 // forkState returns the State that seat 0 of the position in
@@ -113,7 +113,7 @@ func TestCautiousAllocs(t *testing.T) {
 
 // TestCautiousGames plays cautious against the baseline bots under every
 // embedded rule set (each fortify mode among them), checks every event with
-// the ledger of marslab/internal/simcheck, and requires that cautious makes
+// the ledger of github.com/marslab-risk/marslab/internal/simcheck, and requires that cautious makes
 // no fault and attacks, conquers and fortifies.
 func TestCautiousGames(t *testing.T) {
 	games := 30

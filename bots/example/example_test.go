@@ -3,7 +3,7 @@ package example_test
 import (
 	"fmt"
 
-	"marslab/bots/registry"
+	"github.com/marslab-risk/marslab/bots/registry"
 )
 
 // Example plays the game of marslab play -players cautious,aggressive,random

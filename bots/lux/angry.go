@@ -1,8 +1,8 @@
 package lux
 
 import (
-	"marslab/bots/blocks"
-	"marslab/sim"
+	"github.com/marslab-risk/marslab/bots/blocks"
+	"github.com/marslab-risk/marslab/sim"
 )
 
 // Angry is the Lux bot Angry: all-out aggression with no plan.

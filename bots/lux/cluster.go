@@ -3,8 +3,8 @@ package lux
 import (
 	"math/rand/v2"
 
-	"marslab/bots/blocks"
-	"marslab/sim"
+	"github.com/marslab-risk/marslab/bots/blocks"
+	"github.com/marslab-risk/marslab/sim"
 )
 
 // step is one block of a bot's attack plan.

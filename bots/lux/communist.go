@@ -3,8 +3,8 @@ package lux
 import (
 	"math/rand/v2"
 
-	"marslab/bots/blocks"
-	"marslab/sim"
+	"github.com/marslab-risk/marslab/bots/blocks"
+	"github.com/marslab-risk/marslab/sim"
 )
 
 // Communist is the Lux bot Communist: it spreads its armies evenly.

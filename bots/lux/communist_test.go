@@ -6,7 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"marslab/sim"
+	"github.com/marslab-risk/marslab/sim"
 )
 
 // Seat 0 holds a, b, d and e: its borders are b (3), d (2) and e (5); g (1)

@@ -6,8 +6,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"marslab/bots/registry"
-	"marslab/sim"
+	"github.com/marslab-risk/marslab/bots/registry"
+	"github.com/marslab-risk/marslab/sim"
 )
 
 // Territory ids of testdata/two.toml.

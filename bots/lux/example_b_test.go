@@ -3,8 +3,8 @@ package lux_test
 import (
 	"fmt"
 
-	"marslab/bots/lux"
-	"marslab/sim"
+	"github.com/marslab-risk/marslab/bots/lux"
+	"github.com/marslab-risk/marslab/sim"
 )
 
 // ExamplePixie seats the bots of group B, built directly with the

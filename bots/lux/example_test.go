@@ -3,7 +3,7 @@ package lux_test
 import (
 	"fmt"
 
-	"marslab/bots/registry"
+	"github.com/marslab-risk/marslab/bots/registry"
 )
 
 // Example plays the game of marslab play -rules mars2006 -players

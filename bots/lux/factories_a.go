@@ -1,8 +1,8 @@
 package lux
 
 import (
-	"marslab/bots"
-	"marslab/sim"
+	"github.com/marslab-risk/marslab/bots"
+	"github.com/marslab-risk/marslab/sim"
 )
 
 // Attack plans of the Cluster family (see Cluster).

@@ -1,8 +1,8 @@
 package lux
 
 import (
-	"marslab/bots"
-	"marslab/sim"
+	"github.com/marslab-risk/marslab/bots"
+	"github.com/marslab-risk/marslab/sim"
 )
 
 // factoriesB returns the entries of the second group of bots: angry,

@@ -1,8 +1,8 @@
 package lux
 
 import (
-	"marslab/bots/blocks"
-	"marslab/sim"
+	"github.com/marslab-risk/marslab/bots/blocks"
+	"github.com/marslab-risk/marslab/sim"
 )
 
 // blitz is the Lux attack order from one territory on another: attack

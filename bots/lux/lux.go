@@ -7,7 +7,7 @@
 // choice made where the description is silent.
 package lux
 
-import "marslab/bots"
+import "github.com/marslab-risk/marslab/bots"
 
 // Factories returns the registry entries of every Lux-style bot.
 func Factories() []bots.Factory {

@@ -9,9 +9,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"marslab/bots/registry"
-	"marslab/internal/simcheck"
-	"marslab/sim"
+	"github.com/marslab-risk/marslab/bots/registry"
+	"github.com/marslab-risk/marslab/internal/simcheck"
+	"github.com/marslab-risk/marslab/sim"
 )
 
 // Territory ids of testdata/grid.toml.
@@ -112,7 +112,7 @@ func playB(t *testing.T, specs string, rn string, games int) (counts [][sim.NumE
 
 // TestGamesB plays the bots of this group against each other and a
 // baseline bot under every embedded rule set (each fortify mode among
-// them), checks every event with the ledger of marslab/internal/simcheck,
+// them), checks every event with the ledger of github.com/marslab-risk/marslab/internal/simcheck,
 // and requires that no bot faults and that each attacks and conquers.
 func TestGamesB(t *testing.T) {
 	games := 20

@@ -4,8 +4,8 @@ import (
 	"math/rand/v2"
 	"slices"
 
-	"marslab/bots/blocks"
-	"marslab/sim"
+	"github.com/marslab-risk/marslab/bots/blocks"
+	"github.com/marslab-risk/marslab/sim"
 )
 
 // Pixie is the Lux bot Pixie, and with Evil set its variant EvilPixie:

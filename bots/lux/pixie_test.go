@@ -6,7 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"marslab/sim"
+	"github.com/marslab-risk/marslab/sim"
 )
 
 // Seat 0 holds a (3), b (3) and d (2). Placing 6 armies (2 per

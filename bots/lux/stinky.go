@@ -3,8 +3,8 @@ package lux
 import (
 	"math/rand/v2"
 
-	"marslab/bots/blocks"
-	"marslab/sim"
+	"github.com/marslab-risk/marslab/bots/blocks"
+	"github.com/marslab-risk/marslab/sim"
 )
 
 // Stinky is the Lux bot Stinky: random reinforcement and cautious attacks.

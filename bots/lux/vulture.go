@@ -3,7 +3,7 @@ package lux
 import (
 	"math/rand/v2"
 
-	"marslab/sim"
+	"github.com/marslab-risk/marslab/sim"
 )
 
 // Vulture stands in for the unpublished Nefarious bot (every table labels

@@ -3,8 +3,8 @@ package mission_test
 import (
 	"testing"
 
-	"marslab/bots/mission"
-	"marslab/sim"
+	"github.com/marslab-risk/marslab/bots/mission"
+	"github.com/marslab-risk/marslab/sim"
 )
 
 // benchGames plays six-seat games of the missions rules with the players

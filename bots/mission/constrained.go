@@ -1,8 +1,8 @@
 package mission
 
 import (
-	"marslab/bots/blocks"
-	"marslab/sim"
+	"github.com/marslab-risk/marslab/bots/blocks"
+	"github.com/marslab-risk/marslab/sim"
 )
 
 // Constrained plays the "constrained play" of Khan & Rovatsos (2013),

@@ -3,7 +3,7 @@ package mission_test
 import (
 	"fmt"
 
-	"marslab/bots/registry"
+	"github.com/marslab-risk/marslab/bots/registry"
 )
 
 // A game of mission Risk between the mission bots at both of the paper's

@@ -6,9 +6,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"marslab/bots/mission"
-	"marslab/internal/simcheck"
-	"marslab/sim"
+	"github.com/marslab-risk/marslab/bots/mission"
+	"github.com/marslab-risk/marslab/internal/simcheck"
+	"github.com/marslab-risk/marslab/sim"
 )
 
 // TestGamesLegal plays mission-mode and classic games of the mission bots

@@ -1,8 +1,8 @@
 package mission
 
 import (
-	"marslab/bots/blocks"
-	"marslab/sim"
+	"github.com/marslab-risk/marslab/bots/blocks"
+	"github.com/marslab-risk/marslab/sim"
 )
 
 // goal is what a seat's mission card asks of the board, recomputed at every

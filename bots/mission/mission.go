@@ -16,9 +16,9 @@
 package mission
 
 import (
-	"marslab/bots"
-	"marslab/bots/blocks"
-	"marslab/sim"
+	"github.com/marslab-risk/marslab/bots"
+	"github.com/marslab-risk/marslab/bots/blocks"
+	"github.com/marslab-risk/marslab/sim"
 )
 
 // Factories returns the registry entries of the mission bots.

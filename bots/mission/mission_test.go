@@ -9,8 +9,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"marslab/bots/mission"
-	"marslab/sim"
+	"github.com/marslab-risk/marslab/bots/mission"
+	"github.com/marslab-risk/marslab/sim"
 )
 
 // at returns the State seat 0 is shown at a two-seat position of the

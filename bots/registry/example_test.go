@@ -3,7 +3,7 @@ package registry_test
 import (
 	"fmt"
 
-	"marslab/bots/registry"
+	"github.com/marslab-risk/marslab/bots/registry"
 )
 
 func ExampleRegistry_ParseSeats() {

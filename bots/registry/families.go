@@ -3,12 +3,12 @@
 package registry
 
 import (
-	"marslab/bots"
-	"marslab/bots/baseline"
-	"marslab/bots/example"
-	"marslab/bots/lux"
-	"marslab/bots/mission"
-	"marslab/mars"
+	"github.com/marslab-risk/marslab/bots"
+	"github.com/marslab-risk/marslab/bots/baseline"
+	"github.com/marslab-risk/marslab/bots/example"
+	"github.com/marslab-risk/marslab/bots/lux"
+	"github.com/marslab-risk/marslab/bots/mission"
+	"github.com/marslab-risk/marslab/mars"
 )
 
 // families returns the factories of every bot family: the packages under

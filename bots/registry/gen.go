@@ -9,7 +9,7 @@ import (
 	"log"
 	"os"
 
-	"marslab/bots/registry/internal/famgen"
+	"github.com/marslab-risk/marslab/bots/registry/internal/famgen"
 )
 
 func main() {

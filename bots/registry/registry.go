@@ -30,8 +30,8 @@ import (
 
 	"github.com/BurntSushi/toml"
 
-	"marslab/bots"
-	"marslab/configs"
+	"github.com/marslab-risk/marslab/bots"
+	"github.com/marslab-risk/marslab/configs"
 )
 
 // Registry maps bot names to factories. The zero value is unusable: use

@@ -9,11 +9,11 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"marslab/bots"
-	"marslab/bots/baseline"
-	"marslab/bots/registry/internal/famgen"
-	"marslab/mars"
-	"marslab/sim"
+	"github.com/marslab-risk/marslab/bots"
+	"github.com/marslab-risk/marslab/bots/baseline"
+	"github.com/marslab-risk/marslab/bots/registry/internal/famgen"
+	"github.com/marslab-risk/marslab/mars"
+	"github.com/marslab-risk/marslab/sim"
 )
 
 // tunedFactory is a test bot with MARS-like parameters.

@@ -3,8 +3,8 @@ package registry
 import (
 	"fmt"
 
-	"marslab/bots"
-	"marslab/sim"
+	"github.com/marslab-risk/marslab/bots"
+	"github.com/marslab-risk/marslab/sim"
 )
 
 // Table is a game ready to play: the engine for one rule set and map, and

@@ -7,8 +7,8 @@ import (
 	"io"
 	"os"
 
-	"marslab/arena"
-	"marslab/bots/registry"
+	"github.com/marslab-risk/marslab/arena"
+	"github.com/marslab-risk/marslab/bots/registry"
 )
 
 // batchRun is a parsed marslab batch command line.

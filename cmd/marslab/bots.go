@@ -9,7 +9,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"marslab/bots/registry"
+	"github.com/marslab-risk/marslab/bots/registry"
 )
 
 // cmdBots lists the registered bots, or with -params SEAT the parameters of

@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"strings"
 
-	"marslab/bots"
-	"marslab/bots/registry"
-	"marslab/sim"
+	"github.com/marslab-risk/marslab/bots"
+	"github.com/marslab-risk/marslab/bots/registry"
+	"github.com/marslab-risk/marslab/sim"
 )
 
 // gameConfig is a loaded map and rule set with the texts they came from.

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"io"
 
-	"marslab/bots/registry"
-	"marslab/learn"
+	"github.com/marslab-risk/marslab/bots/registry"
+	"github.com/marslab-risk/marslab/learn"
 )
 
 // cmdEnv runs "marslab env serve [CONFIG]": the learning environment over

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"io"
 
-	"marslab/bots/registry"
-	"marslab/search"
+	"github.com/marslab-risk/marslab/bots/registry"
+	"github.com/marslab-risk/marslab/search"
 )
 
 // cmdEvolve runs a CMA-ES search of a config file.

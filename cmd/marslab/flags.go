@@ -8,7 +8,7 @@ import (
 	"os"
 	"strings"
 
-	"marslab/arena"
+	"github.com/marslab-risk/marslab/arena"
 )
 
 // newFlagSet returns the flag set of command name. Its usage (fs.Usage,

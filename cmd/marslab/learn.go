@@ -9,8 +9,8 @@ import (
 	"os"
 	"path/filepath"
 
-	"marslab/bots/registry"
-	"marslab/learn"
+	"github.com/marslab-risk/marslab/bots/registry"
+	"github.com/marslab-risk/marslab/learn"
 )
 
 // cmdLearn runs "marslab learn CONFIG": the strategist experiment (train a

@@ -15,7 +15,7 @@ import (
 	"strings"
 	"syscall"
 
-	"marslab/bots/registry"
+	"github.com/marslab-risk/marslab/bots/registry"
 )
 
 func main() {

@@ -8,7 +8,7 @@ import (
 	"io"
 	"strings"
 
-	"marslab/sim"
+	"github.com/marslab-risk/marslab/sim"
 )
 
 // mapJSON is the -json form of a map: territories and continents in id

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"io"
 
-	"marslab/arena"
+	"github.com/marslab-risk/marslab/arena"
 )
 
 // cmdMerge joins the output directories of a batch's shards.

@@ -10,8 +10,8 @@ import (
 	"strconv"
 	"strings"
 
-	"marslab/dice"
-	"marslab/sim"
+	"github.com/marslab-risk/marslab/dice"
+	"github.com/marslab-risk/marslab/sim"
 )
 
 const oddsUsage = `usage: marslab odds [flags] MODE

@@ -7,8 +7,8 @@ import (
 	"io"
 	"math/big"
 
-	"marslab/dice"
-	"marslab/plots"
+	"github.com/marslab-risk/marslab/dice"
+	"github.com/marslab-risk/marslab/plots"
 )
 
 // The exact modes of marslab odds: a battle, a chain, a table and the

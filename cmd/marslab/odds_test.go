@@ -12,9 +12,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"marslab/bots/registry"
-	"marslab/dice"
-	"marslab/stats"
+	"github.com/marslab-risk/marslab/bots/registry"
+	"github.com/marslab-risk/marslab/dice"
+	"github.com/marslab-risk/marslab/stats"
 )
 
 func runOdds(t *testing.T, args ...string) (string, error) {

@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"strings"
 
-	"marslab/dice"
-	"marslab/dice/dicetest"
+	"github.com/marslab-risk/marslab/dice"
+	"github.com/marslab-risk/marslab/dice/dicetest"
 )
 
 // The -verify modes of marslab odds print the tests of package dicetest.

@@ -8,9 +8,9 @@ import (
 	"os"
 	"text/tabwriter"
 
-	"marslab/bots"
-	"marslab/bots/registry"
-	"marslab/sim"
+	"github.com/marslab-risk/marslab/bots"
+	"github.com/marslab-risk/marslab/bots/registry"
+	"github.com/marslab-risk/marslab/sim"
 )
 
 const defaultPlayers = "aggressive,pacifist,passive,random,aggressive,random"

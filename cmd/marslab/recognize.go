@@ -8,8 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"marslab/bots/registry"
-	"marslab/recog/experiment"
+	"github.com/marslab-risk/marslab/bots/registry"
+	"github.com/marslab-risk/marslab/recog/experiment"
 )
 
 // cmdRecognize runs the mission-recognition experiment of a TOML config

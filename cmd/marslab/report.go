@@ -7,8 +7,8 @@ import (
 	"io"
 	"path/filepath"
 
-	"marslab/bots/registry"
-	"marslab/report"
+	"github.com/marslab-risk/marslab/bots/registry"
+	"github.com/marslab-risk/marslab/report"
 )
 
 const reportUsage = `usage: marslab report [flags] NOTEBOOK...

@@ -11,8 +11,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"marslab/bots/registry"
-	"marslab/configs"
+	"github.com/marslab-risk/marslab/bots/registry"
+	"github.com/marslab-risk/marslab/configs"
 )
 
 // TestRulesFileMap: a rules file's map key is an error of the rules file

@@ -12,9 +12,9 @@ import (
 	"strconv"
 	"strings"
 
-	"marslab/bots/registry"
-	"marslab/internal/slurm"
-	"marslab/tourney"
+	"github.com/marslab-risk/marslab/bots/registry"
+	"github.com/marslab-risk/marslab/internal/slurm"
+	"github.com/marslab-risk/marslab/tourney"
 )
 
 const slurmUsage = `usage: marslab slurm submit -out DIR -tasks N [flags] COMMAND [CONFIG] [-- FLAGS OF COMMAND]

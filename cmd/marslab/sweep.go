@@ -7,9 +7,9 @@ import (
 	"io"
 	"path/filepath"
 
-	"marslab/arena"
-	"marslab/bots/registry"
-	"marslab/search"
+	"github.com/marslab-risk/marslab/arena"
+	"github.com/marslab-risk/marslab/bots/registry"
+	"github.com/marslab-risk/marslab/search"
 )
 
 // searchFlags are the flags shared by sweep and evolve.

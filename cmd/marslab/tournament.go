@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"io"
 
-	"marslab/arena"
-	"marslab/bots/registry"
-	"marslab/tourney"
+	"github.com/marslab-risk/marslab/arena"
+	"github.com/marslab-risk/marslab/bots/registry"
+	"github.com/marslab-risk/marslab/tourney"
 )
 
 // cmdTournament plays a round-robin tournament described by a TOML file

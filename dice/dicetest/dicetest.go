@@ -19,9 +19,9 @@ import (
 	"strconv"
 	"strings"
 
-	"marslab/dice"
-	"marslab/sim"
-	"marslab/stats"
+	"github.com/marslab-risk/marslab/dice"
+	"github.com/marslab-risk/marslab/sim"
+	"github.com/marslab-risk/marslab/stats"
 )
 
 // Roller rolls na attacking and nd defending dice with rng, compares them

@@ -8,8 +8,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"marslab/dice"
-	"marslab/sim"
+	"github.com/marslab-risk/marslab/dice"
+	"github.com/marslab-risk/marslab/sim"
 )
 
 // tiesToAttacker is a wrong roller: it gives ties to the attacker whatever

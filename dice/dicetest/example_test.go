@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 
-	"marslab/dice"
-	"marslab/dice/dicetest"
+	"github.com/marslab-risk/marslab/dice"
+	"github.com/marslab-risk/marslab/dice/dicetest"
 )
 
 // Check the engine's dice on 3 attacking armies against 2 defenders.

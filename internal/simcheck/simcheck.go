@@ -21,7 +21,7 @@ import (
 	"fmt"
 	"slices"
 
-	"marslab/sim"
+	"github.com/marslab-risk/marslab/sim"
 )
 
 // Checker is a sim.Observer that checks a game's invariants after every

@@ -23,11 +23,11 @@ import (
 	"path/filepath"
 	"strings"
 
-	"marslab/bots"
-	"marslab/bots/registry"
-	"marslab/configs"
-	"marslab/recog"
-	"marslab/sim"
+	"github.com/marslab-risk/marslab/bots"
+	"github.com/marslab-risk/marslab/bots/registry"
+	"github.com/marslab-risk/marslab/configs"
+	"github.com/marslab-risk/marslab/recog"
+	"github.com/marslab-risk/marslab/sim"
 )
 
 // Config is an experiment as its TOML file describes it:

@@ -11,9 +11,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"marslab/arena"
-	"marslab/bots/registry"
-	"marslab/recog/experiment"
+	"github.com/marslab-risk/marslab/arena"
+	"github.com/marslab-risk/marslab/bots/registry"
+	"github.com/marslab-risk/marslab/recog/experiment"
 )
 
 func small(t *testing.T) (*experiment.Config, *experiment.Setup) {

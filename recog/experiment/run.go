@@ -14,9 +14,9 @@ import (
 	"runtime"
 	"sync"
 
-	"marslab/arena"
-	"marslab/recog"
-	"marslab/sim"
+	"github.com/marslab-risk/marslab/arena"
+	"github.com/marslab-risk/marslab/recog"
+	"github.com/marslab-risk/marslab/sim"
 )
 
 // Steps is the number of sampling points per game: the predictions are

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"marslab/stats"
+	"github.com/marslab-risk/marslab/stats"
 )
 
 // Level is the confidence level of every interval: 95 %.

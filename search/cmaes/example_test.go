@@ -5,7 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"marslab/search/cmaes"
+	"github.com/marslab-risk/marslab/search/cmaes"
 )
 
 // Maximise a win rate observed through games: each candidate plays

@@ -27,7 +27,7 @@ func Roots() []string { return []string{"bots", "mars"} }
 
 // Family is one package exporting bot factories.
 type Family struct {
-	// Path is the package's import path, e.g. "marslab/mars".
+	// Path is the package's import path, e.g. "github.com/marslab-risk/marslab/mars".
 	Path string
 	// Name is the package's name, e.g. "mars".
 	Name string
