@@ -1,0 +1,81 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/marslab-risk/marslab/bots/registry"
+)
+
+// cmdBots lists the registered bots, or with -params SEAT the parameters of
+// one seat specification (a bot name, name(K=V;...) or name@file.toml), with
+// -param bot.K=V overrides applied.
+func cmdBots(ctx context.Context, reg *registry.Registry, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("bots", "usage: marslab bots [-params NAME|SEAT] [-param bot.K=V ...]", stderr)
+	seat := fs.String("params", "", "list the parameters of this bot or seat spec (name, name(K=V;...), name@set, name@file.toml)")
+	var params multiFlag
+	fs.Var(&params, "param", "override bot.K=V (repeatable), shown in the -params listing")
+	if err := parseNoArgs(fs, args, stdout); err != nil {
+		return err
+	}
+	over, err := registry.ParseOverrides(params)
+	if err != nil {
+		return fmt.Errorf("bots: %w", err)
+	}
+	if err := reg.CheckOverrides(over); err != nil {
+		return fmt.Errorf("bots: %w", err)
+	}
+	if *seat == "" {
+		if len(params) > 0 {
+			return errors.New("bots: -param needs -params NAME")
+		}
+		tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "BOT\tPARAMS\tDESCRIPTION")
+		for _, name := range reg.Names() {
+			f, _ := reg.Lookup(name)
+			fmt.Fprintf(tw, "%s\t%d\t%s\n", name, len(f.Params), f.Doc)
+		}
+		return tw.Flush()
+	}
+	s, err := reg.ParseSeat(*seat, over)
+	if err != nil {
+		return fmt.Errorf("bots: %w", err)
+	}
+	f := s.Factory
+	fmt.Fprintf(stdout, "%s: %s\n", s.Label, f.Doc)
+	if len(f.Params) == 0 {
+		fmt.Fprintln(stdout, "no parameters")
+		return nil
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "PARAM\tVALUE\tDEFAULT\tRANGE\tSCALE\tCHOICES\tMEANING")
+	for _, p := range f.Params {
+		rng := "[" + num(p.Min) + ", " + num(p.Max) + "]"
+		if p.Integer {
+			rng += " integer"
+		}
+		scale, choices := "linear", "-"
+		switch {
+		case len(p.Choices) > 0:
+			scale, choices = "choice", strings.Join(p.Choices, "|")
+		case p.Log:
+			scale = "log"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", p.Name, p.Format(s.Params[p.Name]), p.Format(p.Default), rng, scale, choices, p.Doc)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if sets := registry.EmbeddedSets(f.Name); len(sets) > 0 {
+		fmt.Fprintf(stdout, "embedded parameter sets (%s@SET): %s\n", f.Name, strings.Join(sets, ", "))
+	}
+	return nil
+}
+
+// num formats a parameter value in its shortest exact form.
+func num(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }

@@ -1,0 +1,39 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/marslab-risk/marslab/bots/registry"
+	"github.com/marslab-risk/marslab/learn"
+)
+
+// cmdEnv runs "marslab env serve [CONFIG]": the learning environment over
+// a JSON-lines exchange on stdin and stdout (learn.Serve).
+func cmdEnv(ctx context.Context, reg *registry.Registry, stdin io.Reader, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("env", "usage: marslab env serve [CONFIG]\n\n"+
+		"Serves the learning environment (docs/learn.md) over standard input and output,\n"+
+		"one JSON object per line: {\"cmd\":\"reset\",\"seed\":7}, {\"cmd\":\"step\",\"action\":1},\n"+
+		"{\"cmd\":\"close\"}. CONFIG is an environment TOML file (default: the set-up of\n"+
+		"Sciberras 2022: 4 players, actions passive, pacifist, aggressive).", stderr)
+	pos, err := parseArgs(fs, args, stdout)
+	if err != nil {
+		return err
+	}
+	if len(pos) == 0 || pos[0] != "serve" || len(pos) > 2 {
+		fs.Usage()
+		return fmt.Errorf("env: want \"serve [CONFIG]\", got %q", pos)
+	}
+	cfg := learn.DefaultConfig()
+	if len(pos) == 2 {
+		if cfg, err = learn.LoadConfig(pos[1]); err != nil {
+			return fmt.Errorf("env: %w", err)
+		}
+	}
+	env, err := learn.NewEnv(cfg, reg)
+	if err != nil {
+		return fmt.Errorf("env: %w", err)
+	}
+	return learn.Serve(ctx, env, stdin, stdout)
+}

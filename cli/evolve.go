@@ -1,0 +1,52 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/marslab-risk/marslab/bots/registry"
+	"github.com/marslab-risk/marslab/search"
+)
+
+// cmdEvolve runs a CMA-ES search of a config file.
+func cmdEvolve(ctx context.Context, reg *registry.Registry, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("evolve", `usage: marslab evolve CONFIG [flags]
+
+Searches the parameters of CONFIG (a TOML file, e.g. configs/experiments/cmaes-all.toml: the
+bot, the field of opponents, the [[param]] ranges and the [cmaes] table) with CMA-ES in the
+normalised box of the ranges (log scale for log parameters, integers and choices rounded),
+starting from the base values, with UH-CMA-ES re-evaluation on fresh blocks against noise.
+Each generation also plays the distribution mean on its own blocks, and the last step plays
+the final mean: the reported result, not the luckiest sample. Evaluations go to
+DIR/log.jsonl (resume, shards and merge as marslab sweep); DIR/report.md, generations.csv,
+best.toml and the figures are written at the end.`, stderr)
+	f := addSearchFlags(fs)
+	setup, err := loadSearch(fs, reg, args, stdout)
+	if err != nil {
+		return err
+	}
+	cfg := setup.Config
+	ecfg, err := setup.EvolveConfig()
+	if err != nil {
+		return fmt.Errorf("evolve: %w", err)
+	}
+	setup.Field.Workers = *f.workers
+	dir := f.dir(cfg.Name)
+	s := &search.Search{
+		Dir:    dir,
+		Config: setup.Fingerprint("cmaes"),
+		New:    func() (search.Method, error) { return search.NewEvolve(ecfg) },
+		Eval:   setup.Field,
+	}
+	s.Report = func(m search.Method) error {
+		return search.WriteEvolveReport(dir, setup, m.(*search.Evolve), *f.figures)
+	}
+	return runSearch(ctx, "evolve", f, s, "report.md", stdout, stderr, func(st *search.State) {
+		e := st.Method.(*search.Evolve)
+		fin := e.Final()
+		iv := fin.Wilson()
+		fmt.Fprintf(stdout, "evolve %s: final mean %s: win rate %.3f [%.3f, %.3f] over %d games (%d evaluations)\n",
+			cfg.Name, setup.Space.Label(fin.Mean), float64(fin.Wins)/float64(fin.Games), iv.Lo, iv.Hi, fin.Games, st.Lines)
+	})
+}

@@ -1,0 +1,135 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/marslab-risk/marslab/sim"
+)
+
+// mapJSON is the -json form of a map: territories and continents in id
+// order, referring to each other by name.
+type mapJSON struct {
+	Territories []territoryJSON `json:"territories"`
+	Continents  []continentJSON `json:"continents"`
+}
+
+type territoryJSON struct {
+	Name      string   `json:"name"`
+	Continent string   `json:"continent"`
+	Neighbors []string `json:"neighbors"`
+}
+
+type continentJSON struct {
+	Name        string   `json:"name"`
+	Bonus       int      `json:"bonus"`
+	Territories []string `json:"territories"`
+}
+
+// cmdMap prints a map (embedded name or TOML file, default classic) as a
+// text listing by continent, as JSON (-json) or as normalised TOML
+// (-toml); with -rules it prints a rule set, validated against the map,
+// as TOML.
+func cmdMap(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("map", "usage: marslab map [-json | -toml | -rules NAME|PATH] [NAME|PATH]\n\n"+
+		"Prints a map: an embedded one (default classic) or a TOML file. Flags:", stderr)
+	asJSON := fs.Bool("json", false, "print the map as JSON")
+	asTOML := fs.Bool("toml", false, "print the map as TOML (the format of configs/maps)")
+	rulesArg := fs.String("rules", "", "print this rule set (embedded name or TOML file) as TOML, validated against the map")
+	pos, err := parseArgs(fs, args, stdout)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 1 {
+		fs.Usage()
+		return fmt.Errorf("map: want at most one map, got %q", pos)
+	}
+	if *asJSON && *asTOML || *rulesArg != "" && (*asJSON || *asTOML) {
+		return errors.New("map: -json, -toml and -rules exclude each other")
+	}
+	var rules *sim.Rules
+	mapArg := "classic"
+	if *rulesArg != "" {
+		var err error
+		if rules, err = sim.LoadRules(*rulesArg); err != nil {
+			return err
+		}
+		mapArg = rules.MapPath()
+	}
+	if len(pos) == 1 {
+		mapArg = pos[0]
+	}
+	m, err := sim.LoadMap(mapArg)
+	if err != nil {
+		return err
+	}
+	switch {
+	case rules != nil:
+		if err := rules.Validate(m); err != nil {
+			return err
+		}
+		return sim.EncodeRules(stdout, rules)
+	case *asTOML:
+		return sim.EncodeMap(stdout, m)
+	case *asJSON:
+		return writeMapJSON(stdout, m)
+	}
+	return writeMapText(stdout, m)
+}
+
+func writeMapJSON(w io.Writer, m *sim.Map) error {
+	names := func(ids []int) []string {
+		out := make([]string, len(ids))
+		for i, id := range ids {
+			out[i] = m.Territories[id].Name
+		}
+		return out
+	}
+	v := mapJSON{
+		Territories: make([]territoryJSON, len(m.Territories)),
+		Continents:  make([]continentJSON, len(m.Continents)),
+	}
+	for i, t := range m.Territories {
+		v.Territories[i] = territoryJSON{Name: t.Name, Continent: m.Continents[t.Continent].Name, Neighbors: names(t.Neighbors)}
+	}
+	for i, c := range m.Continents {
+		v.Continents[i] = continentJSON{Name: c.Name, Bonus: c.Bonus, Territories: names(c.Territories)}
+	}
+	return json.NewEncoder(w).Encode(&v)
+}
+
+// writeMapText lists the map by continent: each territory with its
+// neighbours; territories on their continent's border are starred, and
+// neighbours in another continent carry that continent's name.
+func writeMapText(w io.Writer, m *sim.Map) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "map %s: %d territories, %d continents, %d borders\n",
+		m.Name, m.NumTerritories(), len(m.Continents), m.NumBorders())
+	width := 0
+	for _, t := range m.Territories {
+		width = max(width, len(t.Name))
+	}
+	for c, ct := range m.Continents {
+		fmt.Fprintf(&b, "\n%s: bonus %d, %d territories, %d on the border\n", ct.Name, ct.Bonus, len(ct.Territories), len(ct.Borders))
+		for _, id := range ct.Territories {
+			t := m.Territories[id]
+			mark := " "
+			nb := make([]string, len(t.Neighbors))
+			for i, n := range t.Neighbors {
+				nb[i] = m.Territories[n].Name
+				if oc := m.Territories[n].Continent; oc != c {
+					nb[i] += " (" + m.Continents[oc].Name + ")"
+					mark = "*"
+				}
+			}
+			fmt.Fprintf(&b, "  %s %-*s  %s\n", mark, width, t.Name, strings.Join(nb, ", "))
+		}
+	}
+	b.WriteString("\n* borders another continent\n")
+	_, err := io.WriteString(w, b.String())
+	return err
+}

@@ -1,0 +1,274 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/marslab-risk/marslab/dice"
+	"github.com/marslab-risk/marslab/sim"
+)
+
+const oddsUsage = `usage: marslab odds [flags] MODE
+
+Exact Risk dice odds from the absorbing Markov chain of a battle.
+Conventions: a = attacking armies, not counting the army that must stay
+behind (a territory with T armies attacks with a = T-1; -from T says so);
+d = defending armies. Each roll: attacker min(3, a) dice, defender
+min(2, d); dice compared highest first; ties go to the defender.
+In a chain, the s survivors of a conquest move in, one stays, and the
+next battle starts with s-1 attacking armies.
+
+Modes (exactly one):
+  -a A -d D          one battle: P(win), expected losses, end states
+                     (-stop K: the attacker stops when its armies fall to K)
+  -a A -chain D1,D2  a path of territories attacked in order
+  -table N           P(win) for all 1 <= a, d <= N (-plot FILE draws it)
+  -rolls             single-roll odds, exact, beside the MARS paper's Table 4
+  -verify            roll with the engine's dice (sim.RollDice) and compare
+                     frequencies to the exact odds; exits with an error if a
+                     p-value is below -alpha, so scripts can rely on it
+  -verify -a A -d D [-stop K]
+  -verify -a A -chain D1,D2
+                     test one hypothesis instead: the win frequency of that
+                     battle or chain, fought -games times with the engine's
+                     dice, against its exact P(win) (two-sided binomial z)
+
+A flag that does not apply to the chosen mode is an error.
+
+Flags:
+`
+
+// maxExact bounds the armies (and -table) for -exact: exact fractions
+// grow long and slow beyond it.
+const maxExact = 300
+
+// oddsOptions are the parsed flags of marslab odds.
+type oddsOptions struct {
+	a, d, from, stop int
+	chain            string
+	table            int
+	plot             string
+	rolls, verify    bool
+	games            int
+	seed             uint64
+	alpha            float64
+	json, exact      bool
+	rulesName        string
+	attDice, defDice int
+	ties             bool
+}
+
+// cmdOdds prints exact dice odds (see oddsUsage).
+func cmdOdds(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	var o oddsOptions
+	fs := newFlagSet("odds", oddsUsage, stderr)
+	fs.IntVar(&o.a, "a", 0, "attacking armies (not counting the one that stays behind)")
+	fs.IntVar(&o.from, "from", 0, "armies in the attacking territory (a = from-1)")
+	fs.IntVar(&o.d, "d", 0, "defending armies")
+	fs.IntVar(&o.stop, "stop", 0, "the attacker stops when its attacking armies fall to this many")
+	fs.StringVar(&o.chain, "chain", "", "defenders along a path, comma-separated, attacked in order")
+	fs.IntVar(&o.table, "table", 0, "print P(win) for 1 <= a, d <= N")
+	fs.StringVar(&o.plot, "plot", "", "with -table: draw the table as a heat map (.png, .svg or .pdf)")
+	fs.BoolVar(&o.rolls, "rolls", false, "print the single-roll odds beside the MARS paper's Table 4")
+	fs.BoolVar(&o.verify, "verify", false, "check the engine's dice against the exact odds")
+	fs.IntVar(&o.games, "games", 200000, "with -verify: rolls and battles per test")
+	fs.Uint64Var(&o.seed, "seed", 1, "with -verify: random seed")
+	fs.Float64Var(&o.alpha, "alpha", 1e-4, "with -verify: fail if a p-value is below this")
+	fs.BoolVar(&o.json, "json", false, "print JSON")
+	fs.BoolVar(&o.exact, "exact", false, "also print exact fractions (math/big)")
+	fs.StringVar(&o.rulesName, "rules", "", "take the dice rules from a rule set (name or TOML path)")
+	fs.IntVar(&o.attDice, "attacker-dice", 3, "most attacking dice per roll (1-3)")
+	fs.IntVar(&o.defDice, "defender-dice", 2, "most defending dice per roll (1-3)")
+	fs.BoolVar(&o.ties, "ties-attacker", false, "ties go to the attacker")
+	if err := parseNoArgs(fs, args, stdout); err != nil {
+		return err
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) {
+		// A boolean flag given as false (-json=false) changes nothing.
+		if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() && f.Value.String() == "false" {
+			return
+		}
+		set[f.Name] = true
+	})
+	mode, err := oddsModeOf(set)
+	if err != nil {
+		fs.Usage()
+		return err
+	}
+	if err := mode.check(set); err != nil {
+		return err
+	}
+	r := dice.Rules{AttackerDice: o.attDice, DefenderDice: o.defDice, TiesToAttacker: o.ties}
+	if o.rulesName != "" {
+		sr, err := sim.LoadRules(o.rulesName)
+		if err != nil {
+			return fmt.Errorf("odds: -rules: %w", err)
+		}
+		r = dice.Rules{AttackerDice: sr.Attack.AttackerDice, DefenderDice: sr.Attack.DefenderDice,
+			TiesToAttacker: sr.Attack.TiesToAttacker}
+	}
+	if err := r.Validate(); err != nil {
+		return fmt.Errorf("odds: %w", err)
+	}
+	if set["from"] {
+		if set["a"] {
+			return errors.New("odds: give -a or -from, not both")
+		}
+		if o.from < 1 {
+			return fmt.Errorf("odds: -from %d: a territory holds at least 1 army", o.from)
+		}
+		o.a = o.from - 1
+	}
+	if (set["d"] || set["chain"]) && !set["a"] && !set["from"] {
+		return errors.New("odds: -d and -chain need -a (or -from)")
+	}
+	var defs []int
+	if set["chain"] {
+		if defs, err = parseDefenders(o.chain); err != nil {
+			return fmt.Errorf("odds: -chain: %w", err)
+		}
+	}
+	if o.exact {
+		most := max(o.a, o.d, o.table)
+		for _, v := range defs {
+			most = max(most, v)
+		}
+		if most > maxExact {
+			return fmt.Errorf("odds: -exact supports armies and tables up to %d, not %d", maxExact, most)
+		}
+	}
+	switch mode.kind {
+	case modeBattle:
+		return oddsBattle(ctx, stdout, r, o)
+	case modeChain:
+		return oddsChain(ctx, stdout, r, o, defs)
+	case modeTable:
+		return oddsTable(ctx, stdout, r, o)
+	case modeRolls:
+		return oddsRolls(stdout, r, o)
+	case modeVerify:
+		return oddsVerify(ctx, stdout, r, o)
+	default:
+		return oddsVerifyHypothesis(ctx, stdout, r, o, defs)
+	}
+}
+
+// The modes of marslab odds.
+const (
+	modeBattle = iota
+	modeChain
+	modeTable
+	modeRolls
+	modeVerify
+	modeVerifyBattle
+	modeVerifyChain
+)
+
+// oddsMode is a mode of marslab odds and the flags that apply to it.
+type oddsMode struct {
+	kind int
+	// name names the mode in error messages.
+	name string
+	// flags apply to the mode besides commonOddsFlags.
+	flags []string
+}
+
+// commonOddsFlags apply to every mode.
+var commonOddsFlags = []string{"json", "rules", "attacker-dice", "defender-dice", "ties-attacker"}
+
+var oddsModes = [...]oddsMode{
+	modeBattle:       {modeBattle, "a battle (-d)", []string{"a", "from", "d", "stop", "exact"}},
+	modeChain:        {modeChain, "a chain (-chain)", []string{"a", "from", "chain", "exact"}},
+	modeTable:        {modeTable, "-table", []string{"table", "plot", "exact"}},
+	modeRolls:        {modeRolls, "-rolls", []string{"rolls", "exact"}},
+	modeVerify:       {modeVerify, "-verify", []string{"verify", "games", "seed", "alpha"}},
+	modeVerifyBattle: {modeVerifyBattle, "-verify -d", []string{"verify", "a", "from", "d", "stop", "games", "seed", "alpha"}},
+	modeVerifyChain:  {modeVerifyChain, "-verify -chain", []string{"verify", "a", "from", "chain", "games", "seed", "alpha"}},
+}
+
+// oddsModeOf returns the mode chosen by the flags that were set.
+func oddsModeOf(set map[string]bool) (oddsMode, error) {
+	n := 0
+	for _, f := range []string{"d", "chain", "table", "rolls", "verify"} {
+		if set[f] {
+			n++
+		}
+	}
+	switch {
+	case set["verify"] && n == 2 && set["d"]:
+		return oddsModes[modeVerifyBattle], nil
+	case set["verify"] && n == 2 && set["chain"]:
+		return oddsModes[modeVerifyChain], nil
+	case n != 1:
+		return oddsMode{}, errors.New("odds: give exactly one of -d, -chain, -table, -rolls, -verify " +
+			"(or -verify with -d or -chain)")
+	case set["d"]:
+		return oddsModes[modeBattle], nil
+	case set["chain"]:
+		return oddsModes[modeChain], nil
+	case set["table"]:
+		return oddsModes[modeTable], nil
+	case set["rolls"]:
+		return oddsModes[modeRolls], nil
+	}
+	return oddsModes[modeVerify], nil
+}
+
+// check reports the first flag in set (in the order of the flag names)
+// that does not apply to the mode, and -rules given with the dice flags it
+// replaces.
+func (m oddsMode) check(set map[string]bool) error {
+	names := make([]string, 0, len(set))
+	for f := range set {
+		names = append(names, f)
+	}
+	slices.Sort(names)
+	for _, f := range names {
+		if slices.Contains(m.flags, f) || slices.Contains(commonOddsFlags, f) {
+			continue
+		}
+		if m.kind == modeVerify && (f == "a" || f == "from" || f == "stop") {
+			return fmt.Errorf("odds: -%s does not apply to -verify without -d or -chain "+
+				"(give -d or -chain to test a battle or a chain)", f)
+		}
+		return fmt.Errorf("odds: -%s does not apply to %s", f, m.name)
+	}
+	if set["rules"] {
+		for _, f := range []string{"attacker-dice", "defender-dice", "ties-attacker"} {
+			if set[f] {
+				return fmt.Errorf("odds: -%s does not apply with -rules (the rule set gives the dice)", f)
+			}
+		}
+	}
+	return nil
+}
+
+// maxChain bounds the number of territories in -chain.
+const maxChain = 100
+
+// parseDefenders parses "3,2,1" into defender counts in [0, dice.MaxBattleArmies].
+func parseDefenders(s string) ([]int, error) {
+	parts := strings.Split(s, ",")
+	if len(parts) > maxChain {
+		return nil, fmt.Errorf("%d territories, at most %d", len(parts), maxChain)
+	}
+	defs := make([]int, len(parts))
+	for i, p := range parts {
+		v, err := strconv.Atoi(strings.TrimSpace(p))
+		if err != nil {
+			return nil, fmt.Errorf("territory %d: %q is not a whole number", i+1, p)
+		}
+		if v < 0 || v > dice.MaxBattleArmies {
+			return nil, fmt.Errorf("territory %d: %d defenders outside [0, %d]", i+1, v, dice.MaxBattleArmies)
+		}
+		defs[i] = v
+	}
+	return defs, nil
+}

@@ -1,0 +1,64 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestOutsideModule builds examples/outside-bot, a module of its own that
+// imports this one through a replace, adds its bot "mybot" to the registry
+// and calls Main, and plays a batch with mybot seated.
+func TestOutsideModule(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a module with the go command")
+	}
+	goCmd := filepath.Join(runtime.GOROOT(), "bin", "go")
+	if _, err := os.Stat(goCmd); err != nil {
+		goCmd = "go"
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "mybot")
+	build := exec.Command(goCmd, "build", "-o", bin, ".")
+	build.Dir = filepath.Join("..", "examples", "outside-bot")
+	build.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=readonly")
+	out, err := build.CombinedOutput()
+	require.NoError(t, err, "go build in examples/outside-bot: %s", out)
+
+	res := filepath.Join(dir, "batch")
+	cmd := exec.Command(bin, "batch", "-players", "mybot,aggressive", "-games", "100", "-seed", "1", "-out", res)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	require.NoError(t, cmd.Run(), "mybot batch: %s", stderr.String())
+	assert.Contains(t, stdout.String(), "100 games played")
+
+	games, err := os.ReadFile(filepath.Join(res, "games.jsonl"))
+	require.NoError(t, err)
+	assert.Equal(t, 100, strings.Count(string(games), "\n"))
+	var summary []struct {
+		Bot   string `json:"bot"`
+		Games int    `json:"games"`
+	}
+	data, err := os.ReadFile(filepath.Join(res, "summary.json"))
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(data, &summary), "%s", data)
+	names := map[string]int{}
+	for _, b := range summary {
+		names[b.Bot] = b.Games
+	}
+	assert.Equal(t, map[string]int{"mybot": 100, "aggressive": 100}, names, "%s", data)
+
+	// The bot's parameter is known to the registry like a built-in one's.
+	cmd = exec.Command(bin, "bots", "-params", "mybot")
+	out, err = cmd.CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	assert.Contains(t, string(out), "margin")
+}

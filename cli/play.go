@@ -1,0 +1,177 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"text/tabwriter"
+
+	"github.com/marslab-risk/marslab/bots"
+	"github.com/marslab-risk/marslab/bots/registry"
+	"github.com/marslab-risk/marslab/sim"
+)
+
+const defaultPlayers = "aggressive,pacifist,passive,random,aggressive,random"
+
+// cmdPlay plays one game and prints its summary.
+func cmdPlay(ctx context.Context, reg *registry.Registry, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("play", "usage: marslab play [flags]\n\nPlays one game and prints the winner (or stalemate), rounds and eliminations.", stderr)
+	gf := addGameFlags(fs, "seat 0 moves first")
+	seed := fs.Uint64("seed", 1, "experiment seed")
+	index := fs.Uint64("index", 0, "game index: the game's random streams derive from (seed, index)")
+	logPath := fs.String("log", "", "write every event of the game to this JSONL file")
+	explain := fs.Bool("explain", false, "let bots that can (MARS) narrate their decisions on stdout")
+	if err := parseNoArgs(fs, args, stdout); err != nil {
+		return err
+	}
+	cfg, seats, err := gf.load(reg)
+	if err != nil {
+		return err
+	}
+	ps, err := newPlayers(seats)
+	if err != nil {
+		return err
+	}
+	if *explain {
+		for _, p := range ps {
+			if e, ok := p.(bots.Explainer); ok {
+				e.SetExplain(stdout)
+			}
+		}
+	}
+	g, err := sim.NewGame(cfg.Map, cfg.Rules, len(seats))
+	if err != nil {
+		return err
+	}
+	var lw *sim.LogWriter
+	if *logPath != "" {
+		f, err := os.Create(*logPath)
+		if err != nil {
+			return fmt.Errorf("-log: %w", err)
+		}
+		defer f.Close()
+		if lw, err = sim.NewLogWriter(f, logHeader(cfg, seats, *seed, *index)); err != nil {
+			return err
+		}
+		g.Observe(lw)
+	}
+	elim := &elimRecorder{}
+	g.Observe(elim)
+	res, err := g.PlayContext(ctx, ps, *seed, *index)
+	if err != nil {
+		return err
+	}
+	if lw != nil {
+		if err := lw.Close(res); err != nil {
+			return fmt.Errorf("-log: %w", err)
+		}
+	}
+	printGame(stdout, cfg, seats, g.State(), res, elim, *seed, *index)
+	return nil
+}
+
+func newPlayers(seats []bots.Seat) ([]sim.Player, error) {
+	ps := make([]sim.Player, len(seats))
+	for i, s := range seats {
+		p, err := s.New()
+		if err != nil {
+			return nil, fmt.Errorf("seat %d (%s): %w", i, s.Label, err)
+		}
+		ps[i] = p
+	}
+	return ps, nil
+}
+
+func logHeader(cfg *gameConfig, seats []bots.Seat, seed, index uint64) sim.LogHeader {
+	h := sim.LogHeader{Seed: seed, Index: index, RulesName: cfg.RulesName, MapName: cfg.MapName,
+		RulesTOML: string(cfg.RulesTOML), MapTOML: string(cfg.MapTOML)}
+	for _, s := range seats {
+		h.Seats = append(h.Seats, sim.LogSeat{Label: s.Label, Bot: s.Factory.Name, Params: s.Params})
+	}
+	return h
+}
+
+// elimRecorder remembers when and by whom each player was eliminated.
+type elimRecorder struct {
+	rounds, by, victims []int
+}
+
+func (e *elimRecorder) Observe(ev *sim.Event) {
+	if ev.Kind == sim.EvElimination {
+		e.rounds = append(e.rounds, ev.Round)
+		e.by = append(e.by, ev.Player)
+		e.victims = append(e.victims, ev.Other)
+	}
+}
+
+func printGame(w io.Writer, cfg *gameConfig, seats []bots.Seat, s *sim.State, res sim.Result, elim *elimRecorder, seed, index uint64) {
+	fmt.Fprintf(w, "game %d, seed %d: rules %s on map %s, %d players\n", index, seed, cfg.Rules.Name, cfg.Map.Name, len(seats))
+	if res.Stalemate {
+		fmt.Fprintf(w, "stalemate after %d rounds (%d player-turns)\n", res.Rounds, res.Turns)
+	} else {
+		fmt.Fprintf(w, "winner: seat %d (%s) in round %d (%d player-turns)", res.Winner, seats[res.Winner].Label, res.Rounds, res.Turns)
+		if m, _ := s.MissionOf(res.Winner); m != nil && s.NumAlive() > 1 {
+			fmt.Fprintf(w, ", mission %q", m.Name)
+		}
+		fmt.Fprintln(w)
+	}
+	if len(elim.victims) == 0 {
+		fmt.Fprintln(w, "eliminations: none")
+	} else {
+		fmt.Fprintln(w, "eliminations, in order:")
+		for i, v := range elim.victims {
+			fmt.Fprintf(w, "  %d. round %3d: seat %d (%s) by seat %d (%s)\n", i+1, elim.rounds[i], v, seats[v].Label, elim.by[i], seats[elim.by[i]].Label)
+		}
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "seat\tbot\tplace\tterritories\tarmies\tcards\tfaults")
+	for p, st := range seats {
+		fmt.Fprintf(tw, "%d\t%s\t%d\t%d\t%d\t%d\t%d\n", p, st.Label, res.Placement[p], s.TerritoryCount(p), s.TotalArmies(p), s.NumCards(p), res.Faults[p])
+	}
+	tw.Flush()
+}
+
+// cmdReplay re-simulates a logged game and checks every event.
+func cmdReplay(ctx context.Context, reg *registry.Registry, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("replay", "usage: marslab replay game.jsonl\n\nRe-plays the game from the seed, rules, map and seats recorded in the log's header and\nfails at the first event that differs from the log.", stderr)
+	pos, err := parseArgs(fs, args, stdout)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		fs.Usage()
+		return errors.New("replay: want exactly one log file")
+	}
+	path := pos[0]
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	rep, err := sim.Replay(ctx, f, func(h sim.LogHeader) ([]sim.Player, error) { return replayPlayers(reg, h) })
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	fmt.Fprintf(stdout, "%s: replayed %d events: identical (winner %d, %d rounds)\n", path, rep.Events, rep.Result.Winner, rep.Result.Rounds)
+	return nil
+}
+
+// replayPlayers builds the players of a logged game's seats from reg.
+func replayPlayers(reg *registry.Registry, h sim.LogHeader) ([]sim.Player, error) {
+	ps := make([]sim.Player, len(h.Seats))
+	for i, st := range h.Seats {
+		fac, ok := reg.Lookup(st.Bot)
+		if !ok {
+			return nil, fmt.Errorf("seat %d: unknown bot %q", i, st.Bot)
+		}
+		seat := bots.Seat{Factory: fac, Params: st.Params, Label: st.Label}
+		p, err := seat.New()
+		if err != nil {
+			return nil, fmt.Errorf("seat %d (%s): %w", i, st.Label, err)
+		}
+		ps[i] = p
+	}
+	return ps, nil
+}

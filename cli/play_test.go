@@ -1,0 +1,90 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/marslab-risk/marslab/bots/registry"
+)
+
+func runCmd(t *testing.T, args ...string) (string, string, error) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	err := run(context.Background(), registry.Default(), args, &out, &errb)
+	return out.String(), errb.String(), err
+}
+
+func TestPlaySummary(t *testing.T) {
+	out, _, err := runCmd(t, "play", "-players", "aggressive,pacifist,passive,random,aggressive,random", "-seed", "7")
+	require.NoError(t, err)
+	for _, want := range []string{"seed 7", "rules mars2006 on map classic, 6 players", "seat", "place", "territories"} {
+		assert.Contains(t, out, want)
+	}
+	assert.True(t, strings.Contains(out, "winner: seat") || strings.Contains(out, "stalemate after"),
+		"summary names no winner or stalemate:\n%s", out)
+	// The same seed prints the same game.
+	again, _, err := runCmd(t, "play", "-players", "aggressive,pacifist,passive,random,aggressive,random", "-seed", "7")
+	require.NoError(t, err)
+	assert.Equal(t, out, again, "same seed")
+}
+
+func TestPlayLogReplay(t *testing.T) {
+	dir := t.TempDir()
+	log := filepath.Join(dir, "game.jsonl")
+	for _, rules := range []string{"mars2006", "classic", "fixedcards", "missions"} {
+		_, _, err := runCmd(t, "play", "-players", "aggressive,random,pacifist,random", "-seed", "3", "-rules", rules, "-log", log)
+		require.NoError(t, err, rules)
+		out, _, err := runCmd(t, "replay", log)
+		require.NoError(t, err, "%s: replay of an untouched log", rules)
+		require.Contains(t, out, "identical", rules)
+	}
+	// Tamper with one roll: the replay must fail and name the line.
+	data, err := os.ReadFile(log)
+	require.NoError(t, err)
+	lines := strings.Split(string(data), "\n")
+	for i, l := range lines {
+		if strings.Contains(l, `"e":"roll"`) && strings.Contains(l, `"def_loss":1`) {
+			lines[i] = strings.Replace(l, `"def_loss":1`, `"def_loss":2`, 1)
+			break
+		}
+	}
+	require.NoError(t, os.WriteFile(log, []byte(strings.Join(lines, "\n")), 0o644))
+	_, _, err = runCmd(t, "replay", log)
+	require.ErrorContains(t, err, "replay differs", "tampered log")
+	assert.ErrorContains(t, err, "line ", "tampered log")
+}
+
+func TestPlayErrors(t *testing.T) {
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"play", "-players", "aggressive"}, "2..6"},
+		{[]string{"play", "-players", "nosuchbot,random"}, "nosuchbot"},
+		{[]string{"play", "-rules", "nosuchrules"}, "nosuchrules"},
+		{[]string{"replay"}, "exactly one"},
+		{[]string{"nosuchcommand"}, "unknown command"},
+	}
+	for _, c := range cases {
+		_, _, err := runCmd(t, c.args...)
+		assert.ErrorContains(t, err, c.want, "%v", c.args)
+	}
+}
+
+func TestFlagsAfterArguments(t *testing.T) {
+	a, _, err := runCmd(t, "map", "classic", "-json")
+	require.NoError(t, err)
+	b, _, err := runCmd(t, "map", "-json", "classic")
+	require.NoError(t, err)
+	assert.Equal(t, a, b, "map classic -json and map -json classic")
+	assert.True(t, strings.HasPrefix(a, `{"territories":[{"name":"Alaska"`), "%.80s", a)
+	_, _, err = runCmd(t, "map", "classic", "-nosuchflag")
+	assert.ErrorContains(t, err, "flag provided but not defined: -nosuchflag", "an unknown flag after the argument")
+}

@@ -1,0 +1,92 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/marslab-risk/marslab/bots/registry"
+	"github.com/marslab-risk/marslab/recog/experiment"
+)
+
+// cmdRecognize runs the mission-recognition experiment of a TOML config
+// and prints the paper's tables.
+func cmdRecognize(ctx context.Context, reg *registry.Registry, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("recognize", `usage: marslab recognize CONFIG [flags]
+
+Plays the mission-mode games of CONFIG (a TOML file, e.g. configs/experiments/phatt.toml):
+GAMES games of every arm (line-up), every player watched by four recognisers of its secret
+mission card (plain PHATT after Khan & Rovatsos 2013, PHATT with their section 6.0.3's
+state-dependent weights, and a data-driven recogniser, joint and choice likelihoods, trained
+first on TRAIN_GAMES games of every arm with another seed), and prints the paper's tables: correct and incorrect predictions
+at 25/50/75/100 % of the game, winners and losers apart, accuracy per mission, 95 % Wilson
+intervals, the binomial test against a random guess, and paired comparisons of the
+recognisers (exact McNemar, Holm). One line per game goes to OUT/games.jsonl (byte-identical
+for any number of workers); -resume continues an interrupted run; the tables go to
+OUT/tables.txt too. -shard i/n plays every n-th game only (each shard trains the whole data
+model); -merge DIR,DIR,... joins the shards' games into OUT and prints the tables of them all.`, stderr)
+	out := fs.String("out", "", "output directory (default: the config's out key)")
+	workers := fs.Int("workers", 0, "games played at once, >= 0 (0 = every core)")
+	games := fs.Int("games", 0, "test games per arm, >= 0 (0 = the config's games)")
+	train := fs.Int("train-games", 0, "training games per arm, >= 0 (0 = the config's train_games)")
+	resume := fs.Bool("resume", false, "continue the run in the output directory: keep its games and play the missing ones")
+	quiet := fs.Bool("quiet", false, "print no progress")
+	shardArg := fs.String("shard", "", "play only shard INDEX/COUNT (the experiment's k-th game when k % COUNT == INDEX); default from SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT or JOB_COMPLETION_INDEX/JOB_COMPLETIONS, else 0/1")
+	merge := fs.String("merge", "", "join the games of these comma-separated shard output directories into -out (plays nothing)")
+	path, err := parseConfigArg(fs, args, stdout)
+	if err != nil {
+		return err
+	}
+	switch {
+	case *workers < 0:
+		return fmt.Errorf("recognize: -workers %d: must be >= 0 (0 = every core)", *workers)
+	case *games < 0 || *games > experiment.MaxGames:
+		return fmt.Errorf("recognize: -games %d: must be in [0, %d] (0 = the config's)", *games, experiment.MaxGames)
+	case *train < 0 || *train > experiment.MaxGames:
+		return fmt.Errorf("recognize: -train-games %d: must be in [0, %d] (0 = the config's)", *train, experiment.MaxGames)
+	}
+	shard, _, err := shardOf(*shardArg)
+	if err != nil {
+		return fmt.Errorf("recognize: %w", err)
+	}
+	cfg, err := experiment.Load(path)
+	if err != nil {
+		return fmt.Errorf("recognize: %w", err)
+	}
+	setup, err := cfg.Resolve(reg)
+	if err != nil {
+		return fmt.Errorf("recognize: %w", err)
+	}
+	opt := experiment.Options{Out: *out, Workers: *workers, Games: *games, TrainGames: *train, Resume: *resume, Shard: shard}
+	if opt.Out == "" {
+		opt.Out = cfg.Out
+	}
+	if !*quiet {
+		opt.Log = stderr
+	}
+	var res *experiment.Results
+	if *merge != "" {
+		res, err = experiment.Merge(cfg, setup, strings.Split(*merge, ","), opt.Out, *games)
+	} else {
+		res, err = experiment.Run(ctx, cfg, setup, opt)
+	}
+	if err != nil {
+		return fmt.Errorf("recognize: %w", err)
+	}
+	sum, err := experiment.Summarize(res)
+	if err != nil {
+		return fmt.Errorf("recognize: %w", err)
+	}
+	f, err := os.Create(filepath.Join(opt.Out, "tables.txt"))
+	if err != nil {
+		return fmt.Errorf("recognize: %w", err)
+	}
+	defer f.Close()
+	if err := sum.WriteText(io.MultiWriter(stdout, f)); err != nil {
+		return fmt.Errorf("recognize: %w", err)
+	}
+	return f.Close()
+}

@@ -1,0 +1,66 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/marslab-risk/marslab/bots/registry"
+)
+
+func TestRecognize(t *testing.T) {
+	dir := t.TempDir()
+	var out, errb bytes.Buffer
+	err := run(context.Background(), registry.Default(), []string{"recognize", "../recog/experiment/testdata/small.toml",
+		"-out", dir, "-games", "4", "-train-games", "2", "-workers", "2"}, &out, &errb)
+	require.NoError(t, err, errb.String())
+	assert.Contains(t, out.String(), "random guess: 16.67% (1 of 6 continent cards)")
+	assert.Contains(t, out.String(), "arm w4: 4 games")
+	assert.Contains(t, out.String(), "phatt-state: accuracy per mission")
+	assert.Contains(t, out.String(), "paired comparison at the end of the game")
+	assert.Contains(t, errb.String(), "training the data model on 2 games per arm")
+	tables, err := os.ReadFile(filepath.Join(dir, "tables.txt"))
+	require.NoError(t, err)
+	assert.Equal(t, out.String(), string(tables))
+	games, err := os.ReadFile(filepath.Join(dir, "games.jsonl"))
+	require.NoError(t, err)
+	assert.Equal(t, 8, bytes.Count(games, []byte("\n")))
+
+	// Two shards merged give the whole run's games and tables.
+	s0, s1, merged := t.TempDir(), t.TempDir(), t.TempDir()
+	for i, d := range []string{s0, s1} {
+		err := run(context.Background(), registry.Default(), []string{"recognize", "../recog/experiment/testdata/small.toml",
+			"-out", d, "-games", "4", "-train-games", "2", "-shard", []string{"0/2", "1/2"}[i], "-quiet"}, &bytes.Buffer{}, &errb)
+		require.NoError(t, err)
+	}
+	var mout bytes.Buffer
+	err = run(context.Background(), registry.Default(), []string{"recognize", "../recog/experiment/testdata/small.toml",
+		"-out", merged, "-games", "4", "-merge", s0 + "," + s1, "-quiet"}, &mout, &errb)
+	require.NoError(t, err)
+	mg, err := os.ReadFile(filepath.Join(merged, "games.jsonl"))
+	require.NoError(t, err)
+	assert.Equal(t, string(games), string(mg))
+	assert.Equal(t, out.String(), mout.String())
+	err = run(context.Background(), registry.Default(), []string{"recognize", "../recog/experiment/testdata/small.toml",
+		"-out", t.TempDir(), "-games", "4", "-merge", s0, "-quiet"}, &mout, &errb)
+	assert.ErrorContains(t, err, "merge: game 1 of arm w4 is in no shard")
+
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{nil, "recognize: want one CONFIG file, have 0 arguments"},
+		{[]string{"x.toml", "-workers", "-1"}, "recognize: -workers -1: must be >= 0"},
+		{[]string{"x.toml", "-games", "-2"}, "recognize: -games -2: must be in [0, 1000000]"},
+		{[]string{"no/such.toml"}, "recognize: open no/such.toml"},
+		{[]string{"x.toml", "-shard", "2/2"}, "recognize: -shard"},
+	} {
+		err := run(context.Background(), registry.Default(), append([]string{"recognize"}, tc.args...), &out, &errb)
+		assert.ErrorContains(t, err, tc.want)
+	}
+}

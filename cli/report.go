@@ -1,0 +1,95 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+
+	"github.com/marslab-risk/marslab/bots/registry"
+	"github.com/marslab-risk/marslab/report"
+)
+
+const reportUsage = `usage: marslab report [flags] NOTEBOOK...
+
+Runs each notebook from its config (NOTEBOOK/config.toml) and writes its
+report (README.md), CSV data and figures (PNG and SVG) into its folder, or
+into -out. A NOTEBOOK folder without a config.toml stands for every notebook
+in it (e.g. "notebooks"): each is run into its own subfolder and the index,
+README.md, is written beside them. With -out and more than one notebook,
+each goes to its own subfolder of -out.
+
+The same config and seed give the same tables and byte-identical CSV files;
+timings (timings.csv and the report's blocks marked "(timing, varies)") are
+the only numbers that change.
+
+Flags:
+`
+
+// cmdReport regenerates notebooks (see reportUsage).
+func cmdReport(ctx context.Context, reg *registry.Registry, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("report", reportUsage, stderr)
+	quick := fs.Bool("quick", false, "run the config's reduced [quick] sizes (for CI); needs -out")
+	out := fs.String("out", "", "write into this folder instead of the notebook's own")
+	verbose := fs.Bool("v", false, "print every step")
+	pos, err := parseArgs(fs, args, stdout)
+	if err != nil {
+		return err
+	}
+	if len(pos) == 0 {
+		return errors.New("report: give a notebook folder (e.g. notebooks/dice, or notebooks for all)")
+	}
+	if *quick && *out == "" {
+		return errors.New("report: -quick needs -out: a quick run must not overwrite a notebook's committed files")
+	}
+	var log io.Writer
+	if *verbose {
+		log = stderr
+	}
+	type job struct {
+		nbs  []*report.Notebook
+		root string
+		all  bool
+	}
+	var jobs []job
+	total := 0
+	for _, p := range pos {
+		nbs, all, err := report.Find(p)
+		if err != nil {
+			return fmt.Errorf("report: %w", err)
+		}
+		jobs = append(jobs, job{nbs, p, all})
+		total += len(nbs)
+	}
+	for _, j := range jobs {
+		for _, nb := range j.nbs {
+			dir := ""
+			if *out != "" {
+				dir = *out
+				if j.all || total > 1 {
+					dir = filepath.Join(*out, nb.Name)
+				}
+			}
+			if err := nb.Run(ctx, report.Options{Out: dir, Quick: *quick, Registry: reg, Log: log}); err != nil {
+				return fmt.Errorf("report: %w", err)
+			}
+			where := dir
+			if where == "" {
+				where = nb.Dir
+			}
+			fmt.Fprintf(stdout, "report: %s written to %s\n", nb.Name, filepath.Join(where, report.ReportFile))
+		}
+		if j.all {
+			root := j.root
+			if *out != "" {
+				root = *out
+			}
+			if err := report.WriteIndex(root, j.nbs); err != nil {
+				return fmt.Errorf("report: %w", err)
+			}
+			fmt.Fprintf(stdout, "report: index written to %s\n", filepath.Join(root, report.ReportFile))
+		}
+	}
+	return nil
+}

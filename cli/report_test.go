@@ -1,0 +1,103 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/marslab-risk/marslab/bots/registry"
+	"github.com/marslab-risk/marslab/report"
+)
+
+func runReport(t *testing.T, args ...string) (string, error) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	err := run(context.Background(), registry.Default(), append([]string{"report"}, args...), &out, &errb)
+	return out.String(), err
+}
+
+// TestReportQuickAll runs every committed notebook at its quick size into a
+// temporary folder, as make notebooks-quick does, and checks the files and
+// the index.
+func TestReportQuickAll(t *testing.T) {
+	out := t.TempDir()
+	stdout, err := runReport(t, "-quick", "-out", out, filepath.Join("..", "notebooks"))
+	require.NoError(t, err)
+	assert.Contains(t, stdout, "report: dice written to "+filepath.Join(out, "dice", "README.md"))
+	assert.Contains(t, stdout, "report: engine written to "+filepath.Join(out, "engine", "README.md"))
+	assert.Contains(t, stdout, "report: index written to "+filepath.Join(out, "README.md"))
+	for _, f := range []string{"README.md", "dice/README.md", "dice/table4.csv", "dice/pwin-heatmap.png",
+		"dice/pwin-heatmap.svg", "dice/verify.csv", "engine/README.md", "engine/lineups.csv",
+		"engine/lengths.csv", "engine/timings.csv", "engine/lengths.png"} {
+		st, err := os.Stat(filepath.Join(out, f))
+		require.NoError(t, err, f)
+		assert.Positive(t, st.Size(), f)
+	}
+	idx, err := os.ReadFile(filepath.Join(out, "README.md"))
+	require.NoError(t, err)
+	assert.Contains(t, string(idx), "[dice](dice/README.md)")
+	assert.Contains(t, string(idx), "[engine](engine/README.md)")
+	rep, err := os.ReadFile(filepath.Join(out, "dice", "README.md"))
+	require.NoError(t, err)
+	assert.Contains(t, string(rep), "`marslab report -quick -out DIR notebooks/dice` (quick size:")
+}
+
+// TestReportOne runs one notebook into -out without a subfolder, twice,
+// and compares the results.
+func TestReportOne(t *testing.T) {
+	a, b := t.TempDir(), t.TempDir()
+	nb := filepath.Join("..", "notebooks", "dice")
+	for _, dir := range []string{a, b} {
+		stdout, err := runReport(t, "-quick", "-out", dir, nb)
+		require.NoError(t, err)
+		assert.Equal(t, "report: dice written to "+filepath.Join(dir, "README.md")+"\n", stdout)
+	}
+	for _, f := range []string{"table4.csv", "pwin.csv", "losses.csv", "chains.csv", "verify.csv"} {
+		x, err := os.ReadFile(filepath.Join(a, f))
+		require.NoError(t, err)
+		y, err := os.ReadFile(filepath.Join(b, f))
+		require.NoError(t, err)
+		assert.Equal(t, string(x), string(y), f)
+	}
+	x, err := os.ReadFile(filepath.Join(a, "README.md"))
+	require.NoError(t, err)
+	y, err := os.ReadFile(filepath.Join(b, "README.md"))
+	require.NoError(t, err)
+	assert.Equal(t, string(report.StripTimings(x)), string(report.StripTimings(y)))
+}
+
+func TestReportErrors(t *testing.T) {
+	dir, empty := t.TempDir(), t.TempDir()
+	bad := filepath.Join(dir, "bad")
+	require.NoError(t, os.MkdirAll(bad, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(bad, "config.toml"), []byte(`kind = "dice"
+title = "t"
+summary = "s"
+question = "q"
+thumbnail = "pwin-heatmap.png"
+[dice]
+alpha = 2
+`), 0o644))
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"no notebook", nil, "report: give a notebook folder"},
+		{"quick without out", []string{"-quick", "notebooks/dice"}, "report: -quick needs -out"},
+		{"no config", []string{"-out", dir, empty}, "holds no config.toml"},
+		{"bad config", []string{"-out", dir, bad}, filepath.Join(bad, "config.toml") + ": key dice.alpha: 2 outside (0, 1)"},
+		{"bad flag", []string{"-fast"}, "report: flag provided but not defined: -fast"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := runReport(t, tc.args...)
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tc.want)
+		})
+	}
+}

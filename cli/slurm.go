@@ -1,0 +1,208 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/marslab-risk/marslab/bots/registry"
+	"github.com/marslab-risk/marslab/internal/slurm"
+	"github.com/marslab-risk/marslab/tourney"
+)
+
+const slurmUsage = `usage: marslab slurm submit -out DIR -tasks N [flags] COMMAND [CONFIG] [-- FLAGS OF COMMAND]
+
+Runs a marslab command on a Slurm cluster as job arrays of N shard tasks: writes the job
+scripts to DIR/slurm, submits them with sbatch --parsable, chained with
+--dependency=afterok, and prints the job ids. DIR must be on a file system shared by
+every node. COMMAND is one of
+  batch -- BATCH FLAGS     marslab batch (-players, -games, -seed, -rules, -map, -param):
+                           N shards in DIR/shards, then marslab merge into DIR
+  tournament CONFIG        marslab tournament: N shards, then merge and the tables in DIR
+  sweep CONFIG, evolve CONFIG, validate CONFIG -- -a SEAT [FLAGS]
+                           a search or validation: for each of its steps (marslab sweep
+                           CONFIG -steps) N shard tasks, then the step's merge, the next
+                           step after it
+The plan sets -out, -shard, -resume and -workers (from --cpus-per-task) on every job.
+Every job runs with -resume. When a task fails or is cancelled, Slurm cancels the jobs
+waiting for it; bash DIR/slurm/submit.sh then submits the whole chain again, and every
+finished shard and step is kept, so only what is missing is played. -dry-run prints the
+scripts and the sbatch commands and submits nothing.`
+
+// cmdSlurm runs marslab slurm SUBCOMMAND.
+func cmdSlurm(ctx context.Context, reg *registry.Registry, args []string, stdout, stderr io.Writer) error {
+	if len(args) > 0 && args[0] == "submit" {
+		return slurmSubmit(ctx, reg, args[1:], stdout, stderr)
+	}
+	for _, a := range args {
+		if a == "-h" || a == "-help" || a == "--help" {
+			// The usage and flags of submit, the only subcommand.
+			return slurmSubmit(ctx, reg, []string{"-h"}, stdout, stderr)
+		}
+	}
+	return errors.New("slurm: want the subcommand submit (marslab slurm -h)")
+}
+
+// slurmSubmit is marslab slurm submit.
+func slurmSubmit(ctx context.Context, reg *registry.Registry, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("slurm", slurmUsage, stderr)
+	out := fs.String("out", "", "output directory shared by every node (required)")
+	tasks := fs.Int("tasks", 0, "shard tasks per job array, >= 1 (required)")
+	marslab := fs.String("marslab", "", "the marslab executable the jobs run, on a shared file system (default: this one)")
+	sbatch := fs.String("sbatch", "sbatch", "the sbatch command")
+	name := fs.String("name", "marslab", "prefix of the job names")
+	partition := fs.String("partition", "", "Slurm partition (default: the cluster's)")
+	timeLimit := fs.String("time", "", "time limit of each job, e.g. 2:00:00 (default: the partition's)")
+	cpus := fs.Int("cpus", 0, "CPUs per task (--cpus-per-task; the command plays that many games at once), >= 0 (0 = Slurm's default)")
+	var extra multiFlag
+	fs.Var(&extra, "sbatch-opt", "a further sbatch option for every job, e.g. --account=lab (repeatable)")
+	dry := fs.Bool("dry-run", false, "print the scripts and the sbatch commands; write and submit nothing")
+	pos, err := parseArgs(fs, args, stdout)
+	if err != nil {
+		return err
+	}
+	switch {
+	case *out == "":
+		return errors.New("slurm: -out is required: a directory shared by every node")
+	case *tasks < 1:
+		return fmt.Errorf("slurm: -tasks %d: must be >= 1", *tasks)
+	case len(pos) == 0:
+		return errors.New("slurm: want a COMMAND: batch, tournament, sweep, evolve or validate (marslab slurm -h)")
+	}
+	dir, err := filepath.Abs(*out)
+	if err != nil {
+		return fmt.Errorf("slurm: -out: %w", err)
+	}
+	exe := *marslab
+	if exe == "" {
+		if exe, err = os.Executable(); err != nil {
+			return fmt.Errorf("slurm: finding this executable (pass -marslab): %w", err)
+		}
+		if strings.Contains(exe, "go-build") {
+			return fmt.Errorf("slurm: this executable %s is a temporary one of go run: build marslab (make build) and pass -marslab PATH", exe)
+		}
+	}
+	if exe, err = filepath.Abs(exe); err != nil {
+		return fmt.Errorf("slurm: -marslab: %w", err)
+	}
+	o := slurm.Options{Marslab: exe, Dir: dir, Tasks: *tasks, Name: *name, Partition: *partition,
+		Time: *timeLimit, CPUs: *cpus, Extra: extra}
+
+	plan, err := slurmPlan(ctx, reg, o, pos)
+	if err != nil {
+		return err
+	}
+	if *dry {
+		for i, s := range plan.Scripts {
+			fmt.Fprintf(stdout, "==> %s <==\n%s\n", plan.ScriptPath(i), s.Text)
+		}
+		fmt.Fprintf(stdout, "==> %s <==\n%s", filepath.Join(dir, slurm.ScriptDir, slurm.SubmitScript), plan.Shell())
+		return nil
+	}
+	if err := plan.Write(); err != nil {
+		return err
+	}
+	ids, err := plan.Submit(func(a []string) (string, error) {
+		var o, e bytes.Buffer
+		cmd := exec.CommandContext(ctx, *sbatch, a...)
+		cmd.Stdout, cmd.Stderr = &o, &e
+		if err := cmd.Run(); err != nil {
+			return "", fmt.Errorf("%s %s: %w: %s", *sbatch, strings.Join(a, " "), err, strings.TrimSpace(e.String()))
+		}
+		return o.String(), nil
+	})
+	for j, id := range ids {
+		job := plan.Jobs[j]
+		what := "job " + id
+		if job.Array > 0 {
+			what += fmt.Sprintf(" (array 0-%d)", job.Array-1)
+		}
+		if job.After >= 0 {
+			what += " after job " + ids[job.After]
+		}
+		fmt.Fprintf(stdout, "%s: %s: %s\n", job.Label, plan.Scripts[job.Script].File, what)
+	}
+	if err != nil {
+		if len(ids) > 0 {
+			err = fmt.Errorf("%w (the jobs above were submitted: scancel %s)", err, strings.Join(ids, " "))
+		}
+		return err
+	}
+	fmt.Fprintf(stdout, "scripts and job output in %s; results in %s\n", filepath.Join(dir, slurm.ScriptDir), dir)
+	fmt.Fprintf(stdout, "after a failed or cancelled task: bash %s (submits the chain again; what is done is kept)\n",
+		filepath.Join(dir, slurm.ScriptDir, slurm.SubmitScript))
+	return nil
+}
+
+// slurmPlan checks the command line pos (COMMAND [CONFIG] [FLAGS]) as the
+// command itself would and returns its plan.
+func slurmPlan(ctx context.Context, reg *registry.Registry, o slurm.Options, pos []string) (*slurm.Plan, error) {
+	command, rest := pos[0], pos[1:]
+	switch command {
+	case "batch":
+		// The batch's own flag parsing checks the flags, seats, rules and map.
+		b, err := parseBatch(reg, append(append([]string(nil), rest...), "-shard", "0/"+strconv.Itoa(o.Tasks)), io.Discard, io.Discard)
+		if err != nil {
+			return nil, fmt.Errorf("slurm: batch: %w", err)
+		}
+		if b.ac.Games < o.Tasks {
+			return nil, fmt.Errorf("slurm: -tasks %d: more tasks than the batch's %d games", o.Tasks, b.ac.Games)
+		}
+		return slurm.Batch(o, rest)
+	case "tournament":
+		cfgPath, flags, err := configArg(command, rest)
+		if err != nil {
+			return nil, err
+		}
+		cfg, err := tourney.Load(cfgPath)
+		if err != nil {
+			return nil, fmt.Errorf("slurm: tournament: %w", err)
+		}
+		if _, err := cfg.Resolve(reg); err != nil {
+			return nil, fmt.Errorf("slurm: tournament: %w", err)
+		}
+		if cfg.Games() < o.Tasks {
+			return nil, fmt.Errorf("slurm: -tasks %d: more tasks than the tournament's %d games", o.Tasks, cfg.Games())
+		}
+		return slurm.Tournament(o, cfgPath, flags)
+	case "sweep", "evolve", "validate":
+		cfgPath, flags, err := configArg(command, rest)
+		if err != nil {
+			return nil, err
+		}
+		// The search command reads its config and says how many steps it has.
+		var sout, serr bytes.Buffer
+		if err := Run(ctx, reg, append([]string{command, cfgPath, "-steps"}, flags...), nil, &sout, &serr); err != nil {
+			return nil, fmt.Errorf("slurm: %w", err)
+		}
+		steps, err := strconv.Atoi(strings.TrimSpace(sout.String()))
+		if err != nil {
+			return nil, fmt.Errorf("slurm: marslab %s %s -steps printed %q: want the number of steps", command, cfgPath, sout.String())
+		}
+		return slurm.Search(o, command, cfgPath, steps, flags)
+	}
+	return nil, fmt.Errorf("slurm: command %q: want batch, tournament, sweep, evolve or validate", command)
+}
+
+// configArg splits the arguments of a command that takes one CONFIG file
+// into its absolute path and the remaining flags.
+func configArg(command string, rest []string) (string, []string, error) {
+	if len(rest) == 0 || strings.HasPrefix(rest[0], "-") {
+		return "", nil, fmt.Errorf("slurm: %s: want a CONFIG file after the command", command)
+	}
+	p, err := filepath.Abs(rest[0])
+	if err != nil {
+		return "", nil, fmt.Errorf("slurm: %s: %w", command, err)
+	}
+	if _, err := os.Stat(p); err != nil {
+		return "", nil, fmt.Errorf("slurm: %s: %w", command, err)
+	}
+	return p, rest[1:], nil
+}
