@@ -45,6 +45,7 @@ type writer struct {
 	reg   *registry.Registry
 	log   io.Writer
 	files []string
+	work  string // Options.Work
 }
 
 // logf writes one progress line to the log, if any.
