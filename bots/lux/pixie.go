@@ -28,8 +28,10 @@ import (
 //     lowest id on ties). Each starting army is placed as the first army of
 //     a placement of 1.
 //   - Attack: in each wanted continent (id order), every enemy territory
-//     (id order) is attacked, to the end, from its strongest owned neighbour
-//     if that holds more than Ratio times its armies; then attack for
+//     (id order) is attacked, to the end, from any owned neighbour with more
+//     armies: the first in the map's neighbour order that holds at least 2
+//     and more than Ratio times its armies (anyOutnumbering; after a failed
+//     attack the next such neighbour takes over); then attack for
 //     card(1): if nothing was conquered this turn, blocks.AttackForCard
 //     with k = CardRatio; then hog wild and the stalemate breaker
 //     (blocks.HogWild).
@@ -64,7 +66,10 @@ import (
 // any continent an enemy owns (the weakest enemy territory of the
 // continent that one of its territories outnumbers by Ratio) and to
 // eliminate any player holding less than a fifth of its armies (that
-// player's weakest territory that it outnumbers by Ratio). Fortify:
+// player's weakest territory that it outnumbers by Ratio), each from the
+// strongest owned neighbour (outnumbering): the description names no
+// attacking territory for these, and the strongest is the one that
+// outnumbers the target if any does. Fortify:
 // balances the armies of the border territories of each continent it owns
 // (half the difference, as Communist does) besides Pixie's moves.
 //
@@ -391,6 +396,19 @@ func outnumbering(b *blocks.Board, p, t int, ratio float64) int {
 	return f
 }
 
+// anyOutnumbering returns the first of p's neighbours of enemy territory t,
+// in the map's neighbour order, that holds at least 2 armies and more than
+// ratio times t's armies, or -1: Pixie's "any owned neighbour with more
+// armies".
+func anyOutnumbering(b *blocks.Board, p, t int, ratio float64) int {
+	for _, u := range b.Map.Territories[t].Neighbors {
+		if b.Owner[u] == p && b.Armies[u] >= 2 && float64(b.Armies[u]) > ratio*float64(b.Armies[t]) {
+			return u
+		}
+	}
+	return -1
+}
+
 // Attack orders the next attack: EvilPixie's continent breaking and
 // eliminations, the attacks in the wanted continents, attack for card, hog
 // wild and the stalemate breaker, in that order.
@@ -410,7 +428,7 @@ func (x *Pixie) Attack(s *sim.State) (sim.AttackOrder, bool) {
 			if b.Owner[t] == p {
 				continue
 			}
-			if f := outnumbering(b, p, t, x.Ratio); f >= 0 {
+			if f := anyOutnumbering(b, p, t, x.Ratio); f >= 0 {
 				return blitz(f, t), true
 			}
 		}

@@ -72,6 +72,11 @@ func TestPixieAttack(t *testing.T) {
 		// needs 5:1 and there is none: no attack. South is not whole.
 		{"evilpixie", "0:3 0:5 1:4 0:2 1:4 1:4 0:1 1:5 1:5", sim.AttackOrder{}, false},
 		{"pixie", "0:3 0:5 1:4 0:2 1:4 1:4 0:1 1:5 1:5", sim.AttackOrder{From: gb, To: gc, Repeat: true}, true},
+		// Any owned neighbour with more armies, the first in c's
+		// neighbour order (b, f): b (3) on c (2), though f (9) is
+		// stronger; with b at 2, not more than c's 2, f attacks.
+		{"pixie", "0:3 0:3 1:2 0:2 1:4 0:9 1:1 1:5 1:5", sim.AttackOrder{From: gb, To: gc, Repeat: true}, true},
+		{"pixie", "0:3 0:2 1:2 0:2 1:4 0:9 1:1 1:5 1:5", sim.AttackOrder{From: gf, To: gc, Repeat: true}, true},
 		// Nothing in the wanted continents: attack for card(1), the best
 		// ratio, d (2) on g (1).
 		{"pixie", "0:3 0:2 1:2 0:2 1:4 1:4 1:1 1:5 1:5", sim.AttackOrder{From: gd, To: gg, Repeat: true}, true},
