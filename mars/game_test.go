@@ -436,6 +436,7 @@ func TestShippedMatchNotebooks(t *testing.T) {
 	reg := registry.Default()
 	for _, tc := range []struct{ shipped, notebook string }{
 		{"mars-tuned.toml", "calibration"},
+		{"mars-paperfield.toml", "calibration-paper"},
 	} {
 		params := func(path string) mars.Params {
 			seat, err := reg.ParseSeat("mars@"+path, nil)
@@ -445,5 +446,7 @@ func TestShippedMatchNotebooks(t *testing.T) {
 			return p.(*mars.Bot).Params()
 		}
 		assert.Equal(t, params("../notebooks/"+tc.notebook+"/tuned.toml"), params("../configs/bots/"+tc.shipped), tc.shipped)
+		embedded := params(strings.TrimSuffix(strings.TrimPrefix(tc.shipped, "mars-"), ".toml"))
+		assert.Equal(t, params("../configs/bots/"+tc.shipped), embedded, "the embedded set of %s", tc.shipped)
 	}
 }

@@ -1,9 +1,12 @@
 package report
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"math"
+	"os"
 	"path/filepath"
 	"time"
 
@@ -166,6 +169,10 @@ type calibrationData struct {
 	// Timing.
 	Seconds, GamesPerSecond float64
 	Games                   int
+	// ReadBack is the games read back from the work folder, not played.
+	ReadBack int
+	// TunedName is the name the tuned result ships under.
+	TunedName string
 }
 
 // comparison is one validation or effect: A against the reference.
@@ -234,6 +241,10 @@ func (c *calibrationConfig) run(ctx context.Context, w *writer) (any, error) {
 	d := &calibrationData{NarrowConfig: c.Calibration.Narrow, CMAESConfig: c.Calibration.CMAES, Against: c.Calibration.Against,
 		PaperSource: c.Paper.Source, Blocks: vblocks}
 	d.Field = field(ns)
+	d.TunedName = "mars@tuned"
+	if c.Tournament != nil {
+		d.TunedName = c.Tournament.Tuned
+	}
 	head, rows := narrow.Table()
 	if err := w.csv("narrow-cells.csv", head, rows); err != nil {
 		return nil, err
@@ -395,10 +406,10 @@ func (c *calibrationConfig) run(ctx context.Context, w *writer) (any, error) {
 		d.Confirmed = fmt.Sprintf("on seed %d (%d blocks) the %s is %s: %s points (95 %% interval [%s, %s], Holm-adjusted p %s)",
 			seed, cc.Blocks, pc.name, map[bool]string{true: "again shown better", false: "not shown better"}[ok],
 			signed(100*cc.Diff.Mean, 1), signed(100*cc.Diff.Interval.Lo, 1), signed(100*cc.Diff.Interval.Hi, 1), pRel(cadj[pick]))
-		confirmed = "\nConfirmation " + d.Confirmed + "."
+		confirmed = ".\nConfirmation " + d.Confirmed
 		d.Better = d.Better && ok
 	}
-	comment := fmt.Sprintf("MARS parameters from the %s notebook (marslab report notebooks/%s): the %s.\nValidation on %d fresh blocks against %s: difference %+.3f in win rate, 95 %% interval [%+.3f, %+.3f], Holm p %s%s\n%s.",
+	comment := fmt.Sprintf("MARS parameters from the %s notebook (marslab report notebooks/%s): the %s.\nValidation on %d fresh blocks against %s: difference %+.3f in win rate, 95 %% interval [%+.3f, %+.3f], Holm p %s%s:\n%s.",
 		c.name(), c.name(), pc.name, pc.c.Blocks, c.Calibration.Against, pc.c.Diff.Mean, pc.c.Diff.Interval.Lo, pc.c.Diff.Interval.Hi, pRel(adj[pick]),
 		confirmed, map[bool]string{true: "shown better", false: "NOT shown better"}[d.Better])
 	if err := search.WriteParamFile(filepath.Join(w.dir, "tuned.toml"), &vfield, pc.x, comment); err != nil {
@@ -461,7 +472,7 @@ func (c *calibrationConfig) run(ctx context.Context, w *writer) (any, error) {
 		}
 	}
 	games = count.games
-	d.Games = games
+	d.Games, d.ReadBack = games, w.readBack
 	d.Seconds = time.Since(start).Seconds()
 	d.GamesPerSecond = float64(games) / math.Max(d.Seconds, 1e-9)
 	if err := w.csv(TimingsFile, []string{"measure", "subject", "value", "unit"}, [][]string{
@@ -469,6 +480,25 @@ func (c *calibrationConfig) run(ctx context.Context, w *writer) (any, error) {
 		return nil, err
 	}
 	return d, nil
+}
+
+// logGames returns the games of the evaluations in the search log at
+// path (0 if there is none yet).
+func logGames(path string) (int, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, line := range bytes.Split(data, []byte{'\n'}) {
+		if l, err := search.ParseLine(line); err == nil {
+			n += l.Games
+		}
+	}
+	return n, nil
 }
 
 // logStep returns a progress function that logs each step of a search
@@ -509,8 +539,9 @@ func (c *calibrationConfig) validationTable(w *writer, csvName string, vals []co
 	return t, adj, nil
 }
 
-// counter counts the evaluations and games an evaluator plays.
-type counter struct{ evals, games int }
+// counter counts the evaluations and games an evaluator plays, and the
+// games read back from a work folder instead of played (readBack).
+type counter struct{ evals, games, readBack int }
 
 type countingEval struct {
 	search.Evaluator
@@ -586,10 +617,15 @@ func (w *writer) playSearch(ctx context.Context, name string, fp []byte, newM fu
 		return m, c.evals, err
 	}
 	s := &search.Search{Dir: filepath.Join(w.work, name), Config: fp, New: newM, Eval: ev}
+	before, err := logGames(filepath.Join(s.Dir, "log.jsonl"))
+	if err != nil {
+		return nil, 0, err
+	}
 	st, err := s.Run(ctx, true)
 	if err != nil {
 		return nil, 0, fmt.Errorf("%s: %w", s.Dir, err)
 	}
+	w.readBack += before
 	w.logf("  %s: %d evaluations in %s", name, st.Lines, s.Dir)
 	return st.Method, st.Lines, nil
 }

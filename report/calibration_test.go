@@ -154,6 +154,10 @@ replications = 1
 	}
 	assert.Contains(t, log.String(), "narrow: ")
 	assert.Contains(t, log.String(), "evaluations in "+filepath.Join(work, "narrow"))
+	assert.Contains(t, readFile(t, filepath.Join(c, ReportFile)), "\n0 games in ", "the second run with -work plays nothing")
+	assert.Contains(t, readFile(t, filepath.Join(c, ReportFile)), "more\ngames were read back from the `-work` folder")
+	assert.NotContains(t, readFile(t, filepath.Join(a, ReportFile)), "read back")
+	assert.Contains(t, readFile(t, filepath.Join(a, ReportFile)), "shipped as `mars@tinyfield`")
 
 	assertFiles(t, a, "confirmation.csv", "tournament.csv", "tournament-paired.csv", "tournament-balance.csv", "tournament-paired.png")
 	rep := readFile(t, filepath.Join(a, ReportFile))

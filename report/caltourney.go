@@ -145,6 +145,7 @@ func (c *calibrationConfig) playTournaments(ctx context.Context, w *writer, tune
 			return nil, fmt.Errorf("tournament with %s: %w", seat.Label, err)
 		}
 		count.games += rep.Played
+		w.readBack += rep.Done - rep.Played
 		recs, err := tourney.ReadGames(filepath.Join(dir, "games.jsonl"), tc.Players)
 		if err != nil {
 			return nil, err

@@ -46,6 +46,8 @@ type writer struct {
 	log   io.Writer
 	files []string
 	work  string // Options.Work
+	// readBack counts the games read back from work instead of played.
+	readBack int
 }
 
 // logf writes one progress line to the log, if any.
