@@ -294,7 +294,7 @@ func TestParamFile(t *testing.T) {
 // embedded files, from a directory holding no configs, and match the files
 // in configs/bots.
 func TestEmbeddedSets(t *testing.T) {
-	assert.Equal(t, []string{"paper", "tuned"}, EmbeddedSets("mars"))
+	assert.Equal(t, []string{"paper", "paperfield", "tuned"}, EmbeddedSets("mars"))
 	assert.Empty(t, EmbeddedSets("random"))
 	f := mars.Factory()
 	fromFile, err := ReadParamFile(&f, "../../configs/bots/mars-tuned.toml")
