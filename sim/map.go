@@ -22,7 +22,7 @@ type Map struct {
 	// and y keys), holds territory t's position at Layout[t], to draw the
 	// board (x to the right, y downwards, in any unit); nil otherwise. It
 	// plays no part in a game.
-	Layout []Point `json:",omitempty"`
+	Layout []Point `json:"-"`
 
 	adj   []uint64 // adjacency bitsets, words per territory = words
 	words int
