@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -131,4 +132,43 @@ func slicesIndexKind(events []Event, k EventKind, p int) int {
 		}
 	}
 	return -1
+}
+
+// FuzzExplainWriter checks that whatever a bot writes, every line becomes
+// an explanation event that the log reader reads back as written.
+func FuzzExplainWriter(f *testing.F) {
+	f.Add([]byte("place 3 armies\n\tbids \"a\" \\ b\n"))
+	f.Add([]byte("\x00\x7f\xff\u2028\U0001F600\U000E0001\r\nlast"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		m := ringMap(2, 2)
+		var mt bytes.Buffer
+		require.NoError(t, EncodeMap(&mt, m))
+		var rt bytes.Buffer
+		r := testRules(FortifySingle)
+		require.NoError(t, EncodeRules(&rt, r))
+		g, err := NewGame(m, r, 2)
+		require.NoError(t, err)
+		var log bytes.Buffer
+		lw, err := NewLogWriter(&log, LogHeader{RulesTOML: rt.String(), MapTOML: mt.String()})
+		require.NoError(t, err)
+		w := NewExplainWriter(lw, g, 1)
+		n, err := w.Write(data)
+		require.NoError(t, err)
+		require.Equal(t, len(data), n)
+		w.Flush()
+		require.NoError(t, lw.Close(Result{Winner: -1, Stalemate: true}))
+		_, events, _, err := ReadLog(&log)
+		require.NoError(t, err, "%q", data)
+		want := strings.Count(string(data), "\n")
+		if len(data) > 0 && data[len(data)-1] != '\n' {
+			want++
+		}
+		require.Len(t, events, want)
+		for _, e := range events {
+			assert.Equal(t, EvExplain, e.Kind)
+			assert.Equal(t, 1, e.Player)
+			assert.True(t, utf8.ValidString(e.Text))
+			assert.NotContains(t, e.Text, "\n")
+		}
+	})
 }

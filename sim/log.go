@@ -10,7 +10,6 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 )
 
@@ -242,8 +241,10 @@ func MapDigest(m *Map) (string, error) {
 // event of the seat, with the round and phase of the game at the time of
 // the write, passed to an Observer (a LogWriter, so that the explanations
 // sit in the log just before the events of the decisions they explain).
-// Invalid UTF-8 and control characters other than tabs are written as
-// U+FFFD. Call Flush after the game for a last line without a newline.
+// Invalid UTF-8 and the characters that strconv.IsPrint rejects, tabs
+// aside, are written as U+FFFD, so that every line is valid JSON that reads
+// back as written. Call Flush after the game for a last line without a
+// newline.
 type ExplainWriter struct {
 	o    Observer
 	g    *Game
@@ -283,7 +284,7 @@ func (w *ExplainWriter) Flush() {
 
 func (w *ExplainWriter) emit() {
 	text := strings.Map(func(r rune) rune {
-		if r != '\t' && unicode.IsControl(r) {
+		if r != '\t' && !strconv.IsPrint(r) {
 			return utf8.RuneError
 		}
 		return r
