@@ -12,7 +12,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"sync"
 
 	"github.com/marslab-risk/marslab/arena"
 	"github.com/marslab-risk/marslab/recog"
@@ -164,10 +163,9 @@ func Run(ctx context.Context, cfg *Config, s *Setup, opts Options) (*Results, er
 		w = bufio.NewWriter(out)
 	}
 	var line []byte
-	err := parallel(ctx, workers, len(done), total, func() (playFunc, error) { return newTester(s, cfg, models) },
+	err := parallel(ctx, workers, len(done), total, func() (playFunc[Game], error) { return newTester(s, cfg, models) },
 		func(j int) (int, int) { k := shard.Game(j); return k / games, k % games },
-		func(v any) error {
-			g := v.(Game)
+		func(g Game) error {
 			res.Games = append(res.Games, g)
 			var err error
 			if line, err = json.Marshal(g); err != nil {
@@ -187,91 +185,32 @@ func Run(ctx context.Context, cfg *Config, s *Setup, opts Options) (*Results, er
 }
 
 // playFunc plays game i of arm a and returns its outcome.
-type playFunc func(a, i int) (any, error)
+type playFunc[T any] func(a, i int) (T, error)
 
-// parallel plays jobs from..total-1 on workers goroutines, each with the
-// player made by mk, and hands the outcomes to emit in job order. It stops
-// at the first error or when ctx is done, having emitted every outcome
-// before the first unfinished job.
-func parallel(ctx context.Context, workers, from, total int, mk func() (playFunc, error), job func(k int) (a, i int), emit func(any) error) error {
+// parallel plays jobs from..total-1 on arena.Ordered's workers, each with
+// the player mk makes for it (every one made before any game starts), and
+// hands the outcomes to emit in job order. It stops at the first error or
+// when ctx is done, having emitted every outcome before the first
+// unfinished job.
+func parallel[T any](ctx context.Context, workers, from, total int, mk func() (playFunc[T], error), job func(k int) (a, i int), emit func(T) error) error {
 	if from >= total {
 		return nil
 	}
-	workers = max(1, min(workers, total-from))
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	type result struct {
-		k   int
-		v   any
-		err error
-	}
-	jobs := make(chan int)
-	results := make(chan result, workers)
-	var wg sync.WaitGroup
-	for range workers {
-		play, err := mk()
-		if err != nil {
+	plays := make([]playFunc[T], max(1, min(workers, total-from)))
+	for w := range plays {
+		var err error
+		if plays[w], err = mk(); err != nil {
 			return err
 		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for k := range jobs {
-				a, i := job(k)
-				v, err := play(a, i)
-				select {
-				case results <- result{k, v, err}:
-				case <-ctx.Done():
-					return
-				}
-			}
-		}()
 	}
-	go func() {
-		defer close(jobs)
-		for k := from; k < total; k++ {
-			select {
-			case jobs <- k:
-			case <-ctx.Done():
-				return
-			}
-		}
-	}()
-	go func() { wg.Wait(); close(results) }()
-	pending := map[int]any{}
-	next := from
-	var firstErr error
-	for r := range results {
-		if firstErr != nil {
-			continue
-		}
-		if r.err != nil {
-			firstErr = r.err
-			cancel()
-			continue
-		}
-		pending[r.k] = r.v
-		for {
-			v, ok := pending[next]
-			if !ok {
-				break
-			}
-			delete(pending, next)
-			if err := emit(v); err != nil {
-				firstErr = err
-				cancel()
-				break
-			}
-			next++
-		}
+	n, err := arena.Ordered(ctx, len(plays), total-from, func(_ context.Context, w, k int) (T, error) {
+		a, i := job(from + k)
+		return plays[w](a, i)
+	}, func(_ int, v *T) error { return emit(*v) })
+	if errors.Is(err, arena.ErrInterrupted) {
+		return fmt.Errorf("recognition experiment interrupted after %d of %d games: %w", from+n, total, context.Cause(ctx))
 	}
-	if firstErr != nil {
-		return firstErr
-	}
-	if next < total {
-		return fmt.Errorf("recognition experiment interrupted after %d of %d games: %w", next, total, context.Cause(ctx))
-	}
-	return nil
+	return err
 }
 
 // tester is one worker's game, players and recognisers.
@@ -288,7 +227,7 @@ type tester struct {
 	data, choice *recog.Data
 }
 
-func newTester(s *Setup, cfg *Config, models []*recog.Model) (playFunc, error) {
+func newTester(s *Setup, cfg *Config, models []*recog.Model) (playFunc[Game], error) {
 	t := &tester{s: s, cfg: cfg, models: models}
 	plain, err := recog.NewPHATT(s.Map, s.Rules.Missions, cfg.Params)
 	if err != nil {
@@ -338,11 +277,11 @@ func (t *tester) game(n int) (*sim.Game, error) {
 	return g, nil
 }
 
-func (t *tester) play(a, i int) (any, error) {
+func (t *tester) play(a, i int) (Game, error) {
 	ps := t.players[a]
 	g, err := t.game(len(ps))
 	if err != nil {
-		return nil, err
+		return Game{}, err
 	}
 	if len(t.models) > 1 {
 		t.data.SetModel(t.models[a])
@@ -350,7 +289,7 @@ func (t *tester) play(a, i int) (any, error) {
 	}
 	res, err := g.Play(ps, t.cfg.Seed, stream(a, i))
 	if err != nil {
-		return nil, fmt.Errorf("arm %s game %d: %w", t.cfg.Arms[a].Name, i, err)
+		return Game{}, fmt.Errorf("arm %s game %d: %w", t.cfg.Arms[a].Name, i, err)
 	}
 	out := Game{Arm: a, Index: i, Seed: sim.GameSeed(t.cfg.Seed, stream(a, i)), Winner: res.Winner,
 		Turns: t.snap.turns, Missions: append([]int(nil), g.Position().Missions...)}
@@ -442,7 +381,7 @@ func trainModels(ctx context.Context, cfg *Config, s *Setup, train, workers int)
 		}
 		models[i] = m
 	}
-	mk := func() (playFunc, error) {
+	mk := func() (playFunc[armModel], error) {
 		var tr recog.Trainer
 		var g *sim.Game
 		players := make([][]sim.Player, len(s.Seats))
@@ -456,24 +395,24 @@ func trainModels(ctx context.Context, cfg *Config, s *Setup, train, workers int)
 			}
 		}
 		n := 0
-		return func(a, i int) (any, error) {
+		return func(a, i int) (armModel, error) {
 			ps := players[a]
 			if g == nil || n != len(ps) {
 				var err error
 				if g, err = sim.NewGame(s.Map, s.Rules, len(ps)); err != nil {
-					return nil, err
+					return armModel{}, err
 				}
 				g.Observe(&tr)
 				n = len(ps)
 			}
 			tr.Start(len(ps))
 			if _, err := g.Play(ps, cfg.TrainSeed, stream(a, i)); err != nil {
-				return nil, err
+				return armModel{}, err
 			}
 			cards := append([]int(nil), g.Position().Missions...)
 			m, err := recog.NewModel(s.Map, s.Rules.Missions, cfg.Alpha)
 			if err != nil {
-				return nil, err
+				return armModel{}, err
 			}
 			tr.Commit(m, cards)
 			return armModel{a, m}, nil
@@ -481,8 +420,7 @@ func trainModels(ctx context.Context, cfg *Config, s *Setup, train, workers int)
 	}
 	err := parallel(ctx, workers, 0, train*len(cfg.Arms), mk,
 		func(k int) (int, int) { return k / train, k % train },
-		func(v any) error {
-			am := v.(armModel)
+		func(am armModel) error {
 			models[am.arm%n].Merge(am.m)
 			return nil
 		})
