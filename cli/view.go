@@ -90,7 +90,14 @@ played again from its seed and line-up, with MARS explaining its decisions.`, st
 	if err := writePage(*out, page.Bytes()); err != nil {
 		return fmt.Errorf("view: -out %s: %w", *out, err)
 	}
-	fmt.Fprintf(stdout, "%s: %d events, %d rounds, %s: %s (%d KB)\n", src, len(events), res.Rounds, resultWords(h, res), *out, (page.Len()+1023)/1024)
+	explained := 0
+	for i := range events {
+		if events[i].Kind == sim.EvExplain {
+			explained++
+		}
+	}
+	fmt.Fprintf(stdout, "%s: %d events (and %d lines of explanation), %d rounds, %s: %s (%d KB)\n",
+		src, len(events)-explained, explained, res.Rounds, resultWords(h, res), *out, (page.Len()+1023)/1024)
 	return nil
 }
 

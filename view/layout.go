@@ -28,15 +28,15 @@ const layoutUpdates = 400
 // the board: the map's own positions (Map.Layout) when it gives them,
 // otherwise a force-directed layout of its borders (the spring embedder of
 // Eades (1984), gonum's layout.EadesR2, from starting positions drawn with
-// a fixed seed, so that a map is always drawn the same way). Either way
-// the positions are scaled, keeping their aspect ratio, into the drawing
-// (see Width, Height and Margin).
+// a fixed seed, so that a map is always drawn the same way). The map's own
+// positions are scaled into the drawing (see Width, Height and Margin)
+// keeping their aspect ratio; a force-directed layout, whose axes mean
+// nothing, is stretched to fill it.
 func Layout(m *sim.Map) []sim.Point {
-	pts := m.Layout
-	if pts == nil {
-		pts = forceLayout(m)
+	if m.Layout != nil {
+		return fit(m.Layout, true)
 	}
-	return fit(pts)
+	return fit(forceLayout(m), false)
 }
 
 // forceLayout lays out the border graph of m with EadesR2.
@@ -55,9 +55,9 @@ func forceLayout(m *sim.Map) []sim.Point {
 	return pts
 }
 
-// fit scales pts into the drawing, keeping their aspect ratio and centring
-// them.
-func fit(pts []sim.Point) []sim.Point {
+// fit scales pts into the drawing, centred, keeping their aspect ratio if
+// keep is set.
+func fit(pts []sim.Point, keep bool) []sim.Point {
 	minX, minY := math.Inf(1), math.Inf(1)
 	maxX, maxY := math.Inf(-1), math.Inf(-1)
 	for _, p := range pts {
@@ -66,21 +66,29 @@ func fit(pts []sim.Point) []sim.Point {
 	}
 	w, h := maxX-minX, maxY-minY
 	const iw, ih = Width - 2*Margin, Height - 2*Margin
-	scale := math.Inf(1)
+	sx, sy := 1.0, 1.0
 	if w > 0 {
-		scale = iw / w
+		sx = iw / w
 	}
 	if h > 0 {
-		scale = math.Min(scale, ih/h)
+		sy = ih / h
 	}
-	if math.IsInf(scale, 1) {
-		scale = 1
+	if keep {
+		s := math.Min(sx, sy)
+		switch {
+		case w > 0 && h > 0:
+			sx, sy = s, s
+		case w > 0:
+			sy = sx
+		default:
+			sx = sy
+		}
 	}
-	ox := Margin + (iw-w*scale)/2
-	oy := Margin + (ih-h*scale)/2
+	ox := Margin + (iw-w*sx)/2
+	oy := Margin + (ih-h*sy)/2
 	out := make([]sim.Point, len(pts))
 	for i, p := range pts {
-		out[i] = sim.Point{X: round1(ox + (p.X-minX)*scale), Y: round1(oy + (p.Y-minY)*scale)}
+		out[i] = sim.Point{X: round1(ox + (p.X-minX)*sx), Y: round1(oy + (p.Y-minY)*sy)}
 	}
 	return out
 }
