@@ -81,13 +81,16 @@ func gameData(t *testing.T, page string) map[string]any {
 }
 
 // TestWrite: the page holds its script, style and game, and nothing that
-// it would fetch; every game event is in it, in order.
+// it would fetch; every game event is in it, in order; it is the same
+// bytes every time.
 func TestWrite(t *testing.T) {
 	log := logGame(t, nil, 3, 4)
 	h, events, res, err := sim.ReadLog(bytes.NewReader(log))
 	require.NoError(t, err)
-	var page bytes.Buffer
+	var page, again bytes.Buffer
 	require.NoError(t, view.Write(&page, h, events, res))
+	require.NoError(t, view.Write(&again, h, events, res))
+	assert.True(t, bytes.Equal(page.Bytes(), again.Bytes()), "the same log gives the same page, byte for byte")
 	s := page.String()
 	assert.Contains(t, s, "<title>marslab: classic on classic, seed 4, game 0</title>")
 	assert.Contains(t, s, "window.marslabView")
@@ -221,4 +224,22 @@ func ExampleWrite() {
 	}
 	fmt.Println(strings.HasPrefix(page.String(), "<!DOCTYPE html>"))
 	// Output: true
+}
+
+// TestWriteExplanations: an explanation is kept apart from the game's
+// events with the number of game events before it (its anchor), its seat,
+// round, phase and text.
+func TestWriteExplanations(t *testing.T) {
+	h, events, res, err := sim.ReadLog(bytes.NewReader(logGame(t, nil, 2, 3)))
+	require.NoError(t, err)
+	ex := sim.Event{Kind: sim.EvExplain, Round: 1, Phase: sim.PhasePlace, Player: 1, Other: -1, From: -1, To: -1, Text: "why </script> not"}
+	withEx := append(append(append([]sim.Event(nil), events[:100]...), ex, ex), events[100:]...)
+	var page bytes.Buffer
+	require.NoError(t, view.Write(&page, h, withEx, res))
+	d := gameData(t, page.String())
+	assert.Len(t, d["events"], len(events))
+	want := []any{100.0, 1.0, 1.0, float64(sim.PhasePlace), "why </script> not"}
+	assert.Equal(t, []any{want, want}, d["explain"])
+	assert.Contains(t, page.String(), `why \u003c/script\u003e not`, "the text cannot close the script element")
+	assert.NotContains(t, page.String(), "why </script>")
 }
