@@ -19,6 +19,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -56,9 +57,9 @@ func (e *InUseError) Error() string {
 // the process's exit releases it too.
 type Lock struct {
 	dir     string
-	created bool // the folder did not exist before the lock
-	main  *os.File // the folder's lock file, exclusive or shared
-	shard *os.File // the shard's lock file (LockShard only)
+	created bool     // the folder did not exist before the lock
+	main    *os.File // the folder's lock file, exclusive or shared
+	shard   *os.File // the shard's lock file (AcquireShard only)
 }
 
 // Acquire creates dir (and its parents) if needed and takes an exclusive lock
@@ -241,11 +242,11 @@ func Holds(dir string, names ...string) (string, error) {
 }
 
 // Check refuses dir as an output folder when it lies inside the notebook
-// folder of a repository (a folder named notebooks beside the go.mod or
-// .git of the repository's root: committed results, written only by
-// marslab report into each notebook's own folder) or when it holds files
-// that git tracks (looked up with git ls-files; without git, or outside a
-// repository, nothing is tracked).
+// folder of the marslab repository (the folder notebooks beside the go.mod
+// of module Module: committed results, written only by marslab report
+// into each notebook's own folder) or when it holds files that git tracks
+// (looked up with git ls-files; without git, or outside a repository,
+// nothing is tracked).
 func Check(dir string) error {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
@@ -253,7 +254,7 @@ func Check(dir string) error {
 	}
 	for d := abs; ; {
 		parent := filepath.Dir(d)
-		if filepath.Base(d) == "notebooks" && (exists(filepath.Join(parent, "go.mod")) || exists(filepath.Join(parent, ".git"))) {
+		if filepath.Base(d) == "notebooks" && isRepo(parent) {
 			return fmt.Errorf("output directory %s is inside the notebook folder %s, whose files are committed results: choose a folder outside it (e.g. under results/)", dir, d)
 		}
 		if parent == d {
@@ -301,6 +302,27 @@ func Tracked(dir string) ([]string, error) {
 		}
 	}
 	return files, nil
+}
+
+// Module is the module path of the marslab repository, whose notebooks
+// folder Check refuses.
+const Module = "github.com/marslab-risk/marslab"
+
+// isRepo reports whether dir holds the go.mod of Module.
+func isRepo(dir string) bool {
+	f, err := os.Open(filepath.Join(dir, "go.mod"))
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	b := make([]byte, 512)
+	n, _ := io.ReadFull(f, b)
+	for _, line := range strings.Split(string(b[:n]), "\n") {
+		if f := strings.Fields(line); len(f) == 2 && f[0] == "module" && strings.Trim(f[1], `"`) == Module {
+			return true
+		}
+	}
+	return false
 }
 
 func exists(path string) bool {

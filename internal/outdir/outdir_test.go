@@ -138,7 +138,7 @@ func TestRefuse(t *testing.T) {
 
 func TestCheck(t *testing.T) {
 	root := t.TempDir()
-	require.NoError(t, os.WriteFile(filepath.Join(root, "go.mod"), []byte("module x\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(root, "go.mod"), []byte("module github.com/marslab-risk/marslab\n"), 0o644))
 	nb := filepath.Join(root, "notebooks", "dice")
 	require.NoError(t, os.MkdirAll(nb, 0o755))
 	for _, d := range []string{nb, filepath.Join(root, "notebooks"), filepath.Join(nb, "new", "deeper")} {
@@ -146,6 +146,10 @@ func TestCheck(t *testing.T) {
 	}
 	assert.NoError(t, Check(filepath.Join(root, "results", "x")))
 	assert.NoError(t, Check(root), "no git: nothing tracked")
+	// A folder named notebooks in another project is not marslab's.
+	other := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(other, "go.mod"), []byte("module example.com/other\n"), 0o644))
+	assert.NoError(t, Check(filepath.Join(other, "notebooks", "x")))
 
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("no git")

@@ -92,13 +92,13 @@ const (
 )
 
 type fileConfig struct {
-	Rules      string  `toml:"rules"`
-	Seed       *int64  `toml:"seed"`
-	TrainSeed  *int64  `toml:"train_seed"`
-	Games      int     `toml:"games"`
-	TrainGames int     `toml:"train_games"`
-	Out        string  `toml:"out"`
-	Arms       []Arm   `toml:"arms"`
+	Rules      string `toml:"rules"`
+	Seed       *int64 `toml:"seed"`
+	TrainSeed  *int64 `toml:"train_seed"`
+	Games      int    `toml:"games"`
+	TrainGames int    `toml:"train_games"`
+	Out        string `toml:"out"`
+	Arms       []Arm  `toml:"arms"`
 	PHATT      struct {
 		WSuccess   *float64 `toml:"w_success"`
 		WFailed    *float64 `toml:"w_failed"`
