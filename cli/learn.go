@@ -116,7 +116,7 @@ func cmdLearn(ctx context.Context, reg *registry.Registry, args []string, stdout
 		if ctx.Err() != nil && opts.Checkpoint != "" {
 			return fmt.Errorf("learn: %w; %s", err, resumeHint(ckpt, checkpointed, *resume))
 		}
-		return fmt.Errorf("learn: %w", err)
+		return err // Run names the command ("learn: ...") once
 	}
 	if err := res.Write(e.Out); err != nil {
 		return fmt.Errorf("learn: %w", err)

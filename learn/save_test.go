@@ -259,3 +259,37 @@ func FuzzLoadPolicy(f *testing.F) {
 		assert.True(t, act >= 0 && act < len(pf.Actions), act)
 	})
 }
+
+// loadCheckpoint never panics, and accepts a file only whole: a checkpoint
+// with any byte changed fails its checksum.
+func FuzzLoadCheckpoint(f *testing.F) {
+	e, err := ParseExperiment("resume.toml", []byte(resumeConfig))
+	require.NoError(f, err)
+	ckpt := filepath.Join(f.TempDir(), CheckpointName)
+	ctx, cancel := context.WithCancel(context.Background())
+	_, err = e.RunWith(ctx, nil, RunOptions{Workers: 1, Checkpoint: ckpt, Checkpointed: func(int) { cancel() }})
+	require.ErrorIs(f, err, context.Canceled)
+	good, err := os.ReadFile(ckpt)
+	require.NoError(f, err)
+	fp, err := e.fingerprint()
+	require.NoError(f, err)
+	f.Add(good, 0, byte(0))
+	f.Add(good, 1800, byte(4))
+	f.Add([]byte(CheckpointFormat+"\nsha256 00\n"), 0, byte(0))
+	f.Fuzz(func(t *testing.T, data []byte, at int, flip byte) {
+		if len(data) > 0 && flip != 0 {
+			data = bytes.Clone(data)
+			data[uint(at)%uint(len(data))] ^= flip
+		}
+		p := filepath.Join(t.TempDir(), CheckpointName)
+		require.NoError(t, os.WriteFile(p, data, 0o644))
+		c, l, err := loadCheckpoint(p, fp)
+		if err != nil {
+			assert.Contains(t, err.Error(), p)
+			return
+		}
+		require.NotNil(t, c)
+		require.NotNil(t, l)
+		assert.Equal(t, good, data, "only the saved checkpoint loads")
+	})
+}
