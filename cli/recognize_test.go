@@ -107,4 +107,11 @@ func TestRecognizeOwnsOut(t *testing.T) {
 	err = run(context.Background(), registry.Default(), []string{"recognize", cfg, "-out", filepath.Join(dir, "neg")}, &bytes.Buffer{}, &bytes.Buffer{})
 	assert.EqualError(t, err, "recognize: "+cfg+": key train_seed: -3: want >= 0")
 	assert.NoDirExists(t, filepath.Join(dir, "neg"))
+
+	require.NoError(t, os.WriteFile(cfg, []byte(base), 0o644))
+	err = run(context.Background(), registry.Default(), []string{"recognize", cfg, "-out", filepath.Join(dir, "m"), "-merge", out, "-resume"}, &bytes.Buffer{}, &bytes.Buffer{})
+	assert.EqualError(t, err, "recognize: -merge and -resume exclude each other (a merge writes its folder again)")
+	require.NoError(t, os.WriteFile(cfg, []byte(strings.Replace(base, `out = "unused"`, "", 1)), 0o644))
+	err = run(context.Background(), registry.Default(), []string{"recognize", cfg}, &bytes.Buffer{}, &bytes.Buffer{})
+	assert.EqualError(t, err, "recognize: -out: an output directory is required ("+cfg+" has no out key)")
 }

@@ -51,9 +51,6 @@ marslab merge; running the merged directory with -resume writes its tables.`, st
 	if opt.Out == "" {
 		opt.Out = cfg.Out
 	}
-	if opt.Out == "" {
-		return fmt.Errorf("tournament: -out: an output directory is required (%s has no out key)", path)
-	}
 	lock, err := ownDir(opt.Out)
 	if err != nil {
 		return fmt.Errorf("tournament: %w", err)
