@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/marslab-risk/marslab/arena"
+	"github.com/marslab-risk/marslab/internal/atomicfile"
 )
 
 // HeaderFile is the run's config.json in Options.Out: its Header, which a
@@ -171,13 +172,7 @@ func writeHeader(dir string, h *Header) error {
 	if err != nil {
 		return err
 	}
-	path := filepath.Join(dir, HeaderFile)
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, append(b, '\n'), 0o644); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	return os.Rename(tmp, path)
+	return atomicfile.WriteFile(filepath.Join(dir, HeaderFile), append(b, '\n'), 0o644)
 }
 
 // ReadHeader reads dir/HeaderFile; an error wrapping os.ErrNotExist when
