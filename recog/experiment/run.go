@@ -14,6 +14,7 @@ import (
 	"runtime"
 
 	"github.com/marslab-risk/marslab/arena"
+	"github.com/marslab-risk/marslab/internal/outdir"
 	"github.com/marslab-risk/marslab/recog"
 	"github.com/marslab-risk/marslab/sim"
 )
@@ -104,6 +105,17 @@ func Run(ctx context.Context, cfg *Config, s *Setup, opts Options) (*Results, er
 		workers = runtime.GOMAXPROCS(0)
 	}
 	res := &Results{Config: cfg, Setup: s}
+	shard := opts.Shard
+	if shard.Count == 0 {
+		shard = arena.Shard{Count: 1}
+	}
+	// The output folder is checked before the training: a run is not
+	// written over another one, and resumes only a run of the same config.
+	if opts.Out != "" {
+		if err := prepare(cfg, s, opts, games, train, shard); err != nil {
+			return nil, err
+		}
+	}
 	// Training: one model of every arm's games, or one per arm.
 	var models []*recog.Model
 	if train > 0 {
@@ -121,17 +133,10 @@ func Run(ctx context.Context, cfg *Config, s *Setup, opts Options) (*Results, er
 			res.Trained = append(res.Trained, n)
 		}
 	}
-	shard := opts.Shard
-	if shard.Count == 0 {
-		shard = arena.Shard{Count: 1}
-	}
 	total := shard.Len(games * len(cfg.Arms))
 	var done []Game
 	var out *os.File
 	if opts.Out != "" {
-		if err := os.MkdirAll(opts.Out, 0o755); err != nil {
-			return nil, err
-		}
 		path := filepath.Join(opts.Out, GamesFile)
 		if opts.Resume {
 			var err error
@@ -182,6 +187,28 @@ func Run(ctx context.Context, cfg *Config, s *Setup, opts Options) (*Results, er
 		err = ferr
 	}
 	return res, err
+}
+
+// prepare creates the output folder of a run and writes its config.json:
+// without opts.Resume the folder must hold no run; with it, a config.json
+// there must be this run's (the whole resolved config, the sizes and the
+// shard).
+func prepare(cfg *Config, s *Setup, opts Options, games, train int, shard arena.Shard) error {
+	h, err := NewHeader(cfg, s, games, train, shard)
+	if err != nil {
+		return err
+	}
+	if !opts.Resume {
+		if err := outdir.Refuse(opts.Out, "recognition run", HeaderFile, GamesFile); err != nil {
+			return err
+		}
+	} else if err := checkHeader(opts.Out, h, false); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("resume: %w", err)
+	}
+	if err := os.MkdirAll(opts.Out, 0o755); err != nil {
+		return err
+	}
+	return writeHeader(opts.Out, h)
 }
 
 // playFunc plays game i of arm a and returns its outcome.
@@ -492,16 +519,36 @@ func checkGame(g *Game, cfg *Config, s *Setup, a, i int) error {
 }
 
 // Merge joins the games.jsonl files of the shards' output folders dirs
-// into out/games.jsonl, in game order, and returns the results: every game
-// of the run (games per arm, 0 meaning the config's) exactly once, each
-// checked against the config.
-func Merge(cfg *Config, s *Setup, dirs []string, out string, games int) (*Results, error) {
-	if games <= 0 {
-		games = cfg.Games
+// into opts.Out/games.jsonl, in game order, and returns the results: every
+// game of the run (opts.Games per arm, 0 meaning the config's; opts.TrainGames
+// likewise) exactly once, each checked against the config. Every shard's
+// config.json must be this run's (the shard aside); opts.Out may hold only
+// a merge of the same run, which is written again.
+func Merge(cfg *Config, s *Setup, dirs []string, opts Options) (*Results, error) {
+	games, train := cfg.Games, cfg.TrainGames
+	if opts.Games > 0 {
+		games = opts.Games
+	}
+	if opts.TrainGames > 0 {
+		train = opts.TrainGames
+	}
+	out := opts.Out
+	h, err := NewHeader(cfg, s, games, train, arena.Shard{Count: 1})
+	if err != nil {
+		return nil, err
+	}
+	if err := checkHeader(out, h, false); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("merge: %w", err)
 	}
 	total := games * len(cfg.Arms)
 	all := make([]*Game, total)
 	for _, dir := range dirs {
+		if err := checkHeader(dir, h, true); err != nil {
+			if errors.Is(err, os.ErrNotExist) {
+				err = fmt.Errorf("%s: no %s: not the output folder of a recognition run", dir, HeaderFile)
+			}
+			return nil, fmt.Errorf("merge: %w", err)
+		}
 		path := filepath.Join(dir, GamesFile)
 		data, err := os.ReadFile(path)
 		if err != nil {
@@ -536,6 +583,9 @@ func Merge(cfg *Config, s *Setup, dirs []string, out string, games int) (*Result
 		res.Games = append(res.Games, *g)
 	}
 	if err := os.MkdirAll(out, 0o755); err != nil {
+		return nil, err
+	}
+	if err := writeHeader(out, h); err != nil {
 		return nil, err
 	}
 	f, err := os.Create(filepath.Join(out, GamesFile))
