@@ -14,6 +14,7 @@ import (
 	"github.com/marslab-risk/marslab/arena"
 	"github.com/marslab-risk/marslab/bots"
 	"github.com/marslab-risk/marslab/bots/registry"
+	"github.com/marslab-risk/marslab/internal/atomicfile"
 	"github.com/marslab-risk/marslab/sim"
 	"github.com/marslab-risk/marslab/view"
 )
@@ -109,7 +110,7 @@ func resultWords(h sim.LogHeader, res sim.Result) string {
 	return fmt.Sprintf("winner seat %d (%s)", res.Winner, h.Seats[res.Winner].Label)
 }
 
-// writePage writes the page to path through a temporary file, so that a
+// writePage writes the page to path atomically (atomicfile), so that a
 // failure leaves no page; it overwrites only a page of marslab view.
 func writePage(path string, page []byte) error {
 	if old, err := os.Open(path); err == nil {
@@ -122,28 +123,7 @@ func writePage(path string, page []byte) error {
 	} else if !errors.Is(err, os.ErrNotExist) {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".marslab-view-*.html")
-	if err != nil {
-		return err
-	}
-	if _, err := tmp.Write(page); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return nil
+	return atomicfile.WriteFile(path, page, 0o644)
 }
 
 // regenerate plays game g of the batch or tournament in dir again, from
