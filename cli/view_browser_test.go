@@ -149,7 +149,7 @@ func TestViewInBrowser(t *testing.T) {
 		seed           int
 		explain        bool
 	}{
-		{"classic", "aggressive,random", 1, false},
+		{"classic", "angry,aggressive", 1, false},
 		{"fixedcards", "pacifist,aggressive,cautious,random", 2, false},
 		{"mars2006", "mars,evilpixie,pixie,shaft,bort,angry", 5, true},
 		{"mars2006-escalating", "mars,aggressive,pixie", 3, true},
