@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -132,7 +133,8 @@ func engineStates(t *testing.T, log []byte, want map[int]bool) map[int]view.Stat
 }
 
 // TestViewInBrowser plays games under every embedded rule set (2 to 6
-// seats, MARS explaining in two of them), writes their pages with marslab
+// seats, MARS explaining in two of them, one on the classic board without
+// its positions, so drawn by the force-directed layout), writes their pages with marslab
 // view, opens them in headless Chromium and checks that the position the
 // page computes from the events equals the engine's (sim.ReplayWatch)
 // after events spread over the game and after the first trade,
@@ -144,16 +146,22 @@ func TestViewInBrowser(t *testing.T) {
 	bctx := browser(t)
 	dir := t.TempDir()
 	t.Logf("pages and screenshots in %s", dir)
+	// The classic board without its positions: drawn by the force-directed layout.
+	_, classic, err := sim.MapSource("classic")
+	require.NoError(t, err)
+	bare := filepath.Join(dir, "bare.toml")
+	require.NoError(t, os.WriteFile(bare, regexp.MustCompile(`(?m)^[xy] = .*\n`).ReplaceAll(classic, nil), 0o644))
 	games := []struct {
 		rules, players string
 		seed           int
 		explain        bool
+		mapFile        string
 	}{
-		{"classic", "angry,aggressive", 1, false},
-		{"fixedcards", "pacifist,aggressive,cautious,random", 2, false},
-		{"mars2006", "mars,evilpixie,pixie,shaft,bort,angry", 5, true},
-		{"mars2006-escalating", "mars,aggressive,pixie", 3, true},
-		{"missions", "mission,constrained,mission,aggressive", 7, false},
+		{"classic", "angry,aggressive", 1, false, ""},
+		{"fixedcards", "pacifist,aggressive,cautious,random", 2, false, bare},
+		{"mars2006", "mars,evilpixie,pixie,shaft,bort,angry", 5, true, ""},
+		{"mars2006-escalating", "mars,aggressive,pixie", 3, true, ""},
+		{"missions", "mission,constrained,mission,aggressive", 7, false, ""},
 	}
 	for _, gm := range games {
 		n := strings.Count(gm.players, ",") + 1
@@ -163,6 +171,9 @@ func TestViewInBrowser(t *testing.T) {
 			args := []string{"play", "-rules", gm.rules, "-players", gm.players, "-seed", fmt.Sprint(gm.seed), "-log", logPath}
 			if gm.explain {
 				args = append(args, "-explain")
+			}
+			if gm.mapFile != "" {
+				args = append(args, "-map", gm.mapFile)
 			}
 			_, _, err := runCmd(t, args...)
 			require.NoError(t, err)
@@ -216,6 +227,9 @@ func TestViewInBrowser(t *testing.T) {
 			nEv, err := chromedp.Run(ctx, chromedp.Evaluate[int](`marslabView.events`))
 			require.NoError(t, err)
 			require.Equal(t, ne, nEv)
+			wrap, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`JSON.parse(document.getElementById("game").textContent).wrap`))
+			require.NoError(t, err)
+			assert.Equal(t, gm.mapFile == "", wrap, "the classic map's own layout, or a force-directed one")
 			for _, k := range slices.Sorted(mapsKeys(want)) {
 				got := pageState(t, ctx, fmt.Sprintf("marslabView.seek(%d)", k))
 				require.Equal(t, engine[k], got, "the page's position after event %d (%v) differs from the engine's", k, events[k-1].Kind)
