@@ -242,3 +242,9 @@ func writeSummary(dir string, sum []BotSummary) error {
 	}
 	return writeFile(dir, summaryFile, b)
 }
+
+// Fingerprint returns the SHA-256, in hex, of v's JSON encoding: the
+// rules_sha256 and map_sha256 of config.json for the loaded *sim.Rules
+// and *sim.Map, with which a program that rebuilds a batch's games checks
+// that it loaded the same configuration.
+func Fingerprint(v any) (string, error) { return fingerprint(v) }

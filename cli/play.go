@@ -22,7 +22,7 @@ func cmdPlay(ctx context.Context, reg *registry.Registry, args []string, stdout,
 	seed := fs.Uint64("seed", 1, "experiment seed")
 	index := fs.Uint64("index", 0, "game index: the game's random streams derive from (seed, index)")
 	logPath := fs.String("log", "", "write every event of the game to this JSONL file")
-	explain := fs.Bool("explain", false, "let bots that can (MARS) narrate their decisions on stdout")
+	explain := fs.Bool("explain", false, "let bots that can (MARS) narrate their decisions: on stdout, or with -log into the log as explain events")
 	if err := parseNoArgs(fs, args, stdout); err != nil {
 		return err
 	}
@@ -33,13 +33,6 @@ func cmdPlay(ctx context.Context, reg *registry.Registry, args []string, stdout,
 	ps, err := newPlayers(seats)
 	if err != nil {
 		return err
-	}
-	if *explain {
-		for _, p := range ps {
-			if e, ok := p.(bots.Explainer); ok {
-				e.SetExplain(stdout)
-			}
-		}
 	}
 	g, err := sim.NewGame(cfg.Map, cfg.Rules, len(seats))
 	if err != nil {
@@ -57,6 +50,21 @@ func cmdPlay(ctx context.Context, reg *registry.Registry, args []string, stdout,
 		}
 		g.Observe(lw)
 	}
+	var explainers []*sim.ExplainWriter
+	if *explain {
+		for i, p := range ps {
+			e, ok := p.(bots.Explainer)
+			switch {
+			case !ok:
+			case lw != nil:
+				w := sim.NewExplainWriter(lw, g, i)
+				explainers = append(explainers, w)
+				e.SetExplain(w)
+			default:
+				e.SetExplain(stdout)
+			}
+		}
+	}
 	elim := &elimRecorder{}
 	g.Observe(elim)
 	res, err := g.PlayContext(ctx, ps, *seed, *index)
@@ -64,6 +72,9 @@ func cmdPlay(ctx context.Context, reg *registry.Registry, args []string, stdout,
 		return err
 	}
 	if lw != nil {
+		for _, w := range explainers {
+			w.Flush()
+		}
 		if err := lw.Close(res); err != nil {
 			return fmt.Errorf("-log: %w", err)
 		}
