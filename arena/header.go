@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"github.com/marslab-risk/marslab/internal/fileread"
 	"maps"
 	"os"
 	"path/filepath"
@@ -178,7 +179,7 @@ func (h *Header) validate() error {
 func ReadHeader(dir string) (Header, error) {
 	path := filepath.Join(dir, configFile)
 	var h Header
-	b, err := os.ReadFile(path)
+	b, err := fileread.ReadFile(path, fileread.Record)
 	if err != nil {
 		return h, err
 	}

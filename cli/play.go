@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/marslab-risk/marslab/internal/fileread"
 	"io"
 	"os"
 	"text/tabwriter"
@@ -145,7 +146,7 @@ func cmdReplay(ctx context.Context, reg *registry.Registry, args []string, stdou
 		return errors.New("replay: want exactly one log file")
 	}
 	path := pos[0]
-	f, err := os.Open(path)
+	f, err := fileread.Open(path, fileread.Log)
 	if err != nil {
 		return err
 	}

@@ -2,7 +2,7 @@ package learn
 
 import (
 	"fmt"
-	"os"
+	"github.com/marslab-risk/marslab/internal/fileread"
 	"slices"
 	"strings"
 
@@ -135,7 +135,7 @@ func ParseConfig(source string, data []byte) (*Config, error) {
 
 // LoadConfig reads an environment config from a file (see ParseConfig).
 func LoadConfig(path string) (*Config, error) {
-	data, err := os.ReadFile(path)
+	data, err := fileread.ReadFile(path, fileread.Config)
 	if err != nil {
 		return nil, fmt.Errorf("env config: %w", err)
 	}

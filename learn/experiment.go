@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/marslab-risk/marslab/internal/fileread"
 	"io"
 	"math"
 	"os"
@@ -229,7 +230,7 @@ func ParseExperiment(source string, data []byte) (*Experiment, error) {
 
 // LoadExperiment reads an experiment config file (see ParseExperiment).
 func LoadExperiment(path string) (*Experiment, error) {
-	data, err := os.ReadFile(path)
+	data, err := fileread.ReadFile(path, fileread.Config)
 	if err != nil {
 		return nil, fmt.Errorf("learn: %w", err)
 	}

@@ -6,6 +6,7 @@ import (
 	"encoding/gob"
 	"encoding/json"
 	"fmt"
+	"github.com/marslab-risk/marslab/internal/fileread"
 	"math"
 	"os"
 	"path/filepath"
@@ -221,7 +222,7 @@ func SavePolicy(path string, l Learner, observation, actions []string) error {
 // LoadPolicy reads a policy file written by SavePolicy and returns the
 // learner (a *QTable or *DQN) with the file's contents. Errors name path.
 func LoadPolicy(path string) (Learner, *PolicyFile, error) {
-	data, err := os.ReadFile(path)
+	data, err := fileread.ReadFile(path, fileread.Policy)
 	if err != nil {
 		return nil, nil, fmt.Errorf("learn: %w", err)
 	}
@@ -302,7 +303,7 @@ func saveCheckpoint(path, fingerprint string, st *TrainState, l Learner) error {
 // loadCheckpoint reads a checkpoint and checks it was written for the
 // same fingerprint.
 func loadCheckpoint(path, fingerprint string) (*checkpoint, Learner, error) {
-	f, err := os.Open(path)
+	f, err := fileread.Open(path, fileread.Checkpoint)
 	if err != nil {
 		return nil, nil, fmt.Errorf("learn: %w", err)
 	}

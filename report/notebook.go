@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/marslab-risk/marslab/internal/fileread"
 	"io"
 	"os"
 	"path/filepath"
@@ -121,7 +122,7 @@ func Kinds() []string {
 // naming the file, the key and the allowed values.
 func Load(dir string) (*Notebook, error) {
 	path := filepath.Join(dir, ConfigFile)
-	data, err := os.ReadFile(path)
+	data, err := fileread.ReadFile(path, fileread.Config)
 	if err != nil {
 		return nil, fmt.Errorf("notebook %s: %w", dir, err)
 	}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/marslab-risk/marslab/internal/fileread"
 	"os"
 	"path/filepath"
 	"strings"
@@ -145,7 +146,7 @@ type file struct {
 
 // LoadConfig reads and checks a search config file (see ParseConfig).
 func LoadConfig(path string) (*Config, error) {
-	data, err := os.ReadFile(path)
+	data, err := fileread.ReadFile(path, fileread.Config)
 	if err != nil {
 		return nil, fmt.Errorf("search: %w", err)
 	}

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/marslab-risk/marslab/internal/fileread"
 	"io"
 	"os"
 	"path/filepath"
@@ -97,7 +98,7 @@ func (s *Search) prepare() error {
 		return fmt.Errorf("search: %w", err)
 	}
 	path := filepath.Join(s.Dir, configFile)
-	old, err := os.ReadFile(path)
+	old, err := fileread.ReadFile(path, fileread.Record)
 	switch {
 	case err == nil:
 		if !bytes.Equal(old, s.Config) {
@@ -138,7 +139,7 @@ func (s *Search) Replay() (*State, error) {
 	}
 	st := &State{Method: m}
 	path := filepath.Join(s.Dir, logFile)
-	data, err := os.ReadFile(path)
+	data, err := fileread.ReadFile(path, fileread.Log)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("search: %w", err)
 	}
@@ -334,7 +335,7 @@ func (s *Search) RunShard(ctx context.Context, sh arena.Shard, resume bool) (*St
 	}
 	have := 0
 	var valid int64
-	if data, err := os.ReadFile(path); err == nil {
+	if data, err := fileread.ReadFile(path, fileread.Log); err == nil {
 		if !resume {
 			return st, fmt.Errorf("search: %s exists: run with -resume to complete it", path)
 		}
@@ -496,7 +497,7 @@ func (s *Search) mergeStep(st *State, logPath string) error {
 	for i := 0; i < count; i++ {
 		sh := arena.Shard{Index: i, Count: count}
 		name := byIndex[i]
-		data, err := os.ReadFile(name)
+		data, err := fileread.ReadFile(name, fileread.Log)
 		if err != nil {
 			return fmt.Errorf("search: %w", err)
 		}

@@ -3,8 +3,8 @@ package sim
 import (
 	"errors"
 	"fmt"
+	"github.com/marslab-risk/marslab/internal/fileread"
 	"io"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -113,7 +113,7 @@ func loadSource(dir, nameOrPath string, embedded func(string) ([]byte, error)) (
 		data, err := embedded(nameOrPath)
 		return configs.Path(dir, nameOrPath), data, err
 	}
-	data, err := os.ReadFile(nameOrPath)
+	data, err := fileread.ReadFile(nameOrPath, fileread.Config)
 	return nameOrPath, data, err
 }
 

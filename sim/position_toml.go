@@ -3,7 +3,7 @@ package sim
 import (
 	"bytes"
 	"fmt"
-	"os"
+	"github.com/marslab-risk/marslab/internal/fileread"
 	"slices"
 	"strings"
 
@@ -36,7 +36,7 @@ type positionTerritory struct {
 // LoadPosition reads a position in TOML form from the file at path (see
 // ParsePosition).
 func LoadPosition(path string, m *Map, r *Rules) (*Position, error) {
-	data, err := os.ReadFile(path)
+	data, err := fileread.ReadFile(path, fileread.Config)
 	if err != nil {
 		return nil, fmt.Errorf("sim: position: %w", err)
 	}

@@ -3,6 +3,7 @@ package tourney
 import (
 	"errors"
 	"fmt"
+	"github.com/marslab-risk/marslab/internal/fileread"
 	"os"
 	"path/filepath"
 	"slices"
@@ -52,7 +53,7 @@ type file struct {
 
 // Load reads and checks the config file at path (see Parse).
 func Load(path string) (*Config, error) {
-	data, err := os.ReadFile(path)
+	data, err := fileread.ReadFile(path, fileread.Config)
 	if err != nil {
 		return nil, fmt.Errorf("tourney: %w", err)
 	}

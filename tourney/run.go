@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/marslab-risk/marslab/internal/fileread"
 	"io"
 	"os"
 	"path/filepath"
@@ -76,7 +77,7 @@ func Report(dir string, labels []string, players int, timing *arena.Timing, figu
 // ReadGames reads the records of a games.jsonl file of games of players
 // seats (arena.ParseRecord checks each line).
 func ReadGames(path string, players int) ([]arena.Record, error) {
-	f, err := os.Open(path)
+	f, err := fileread.Open(path, fileread.Log)
 	if err != nil {
 		return nil, fmt.Errorf("tourney: %w", err)
 	}

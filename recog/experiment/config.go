@@ -19,7 +19,7 @@ package experiment
 
 import (
 	"fmt"
-	"os"
+	"github.com/marslab-risk/marslab/internal/fileread"
 	"path/filepath"
 	"strings"
 
@@ -114,7 +114,7 @@ type fileConfig struct {
 
 // Load reads and checks the experiment config at path.
 func Load(path string) (*Config, error) {
-	data, err := os.ReadFile(path)
+	data, err := fileread.ReadFile(path, fileread.Config)
 	if err != nil {
 		return nil, err
 	}

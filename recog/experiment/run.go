@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/marslab-risk/marslab/internal/fileread"
 	"io"
 	"math"
 	"os"
@@ -501,7 +502,7 @@ type armModel struct {
 // readGames reads the games already in path for a resumed run of shard and
 // checks that each is the game the config would play at its place.
 func readGames(path string, cfg *Config, s *Setup, games int, shard arena.Shard) ([]Game, error) {
-	data, err := os.ReadFile(path)
+	data, err := fileread.ReadFile(path, fileread.Log)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
@@ -565,7 +566,7 @@ func Merge(cfg *Config, s *Setup, dirs []string, out string, games int) (*Result
 	all := make([]*Game, total)
 	for _, dir := range dirs {
 		path := filepath.Join(dir, GamesFile)
-		data, err := os.ReadFile(path)
+		data, err := fileread.ReadFile(path, fileread.Log)
 		if err != nil {
 			return nil, err
 		}
