@@ -60,6 +60,18 @@ func (e *Episode) Reward(i int) float64 {
 // State returns observation i.
 func (e *Episode) State(i int) []float64 { return e.Obs[i*e.Dim : (i+1)*e.Dim] }
 
+// Limits on the sizes of an experiment, far above the paper's (300000
+// training games in batches of 2000, 5000 evaluation games): a batch's and
+// an evaluation's episodes are all held in memory at once.
+const (
+	// MaxTrainGames bounds TrainConfig.Games (train.games).
+	MaxTrainGames = 1_000_000_000
+	// MaxBatch bounds TrainConfig.Batch (train.batch).
+	MaxBatch = 100_000
+	// MaxEvalGames bounds the episodes of an evaluation (eval.games).
+	MaxEvalGames = 100_000
+)
+
 // TrainConfig sizes a training run.
 type TrainConfig struct {
 	// Seed is the experiment seed: training episode i is Runner.Run(Seed, i).
@@ -118,8 +130,9 @@ type BlockStats struct {
 // cfg.Block episodes. A cancelled ctx stops it after the batch being
 // played, returning the blocks completed and ctx's error.
 func Train(ctx context.Context, env *Config, reg *registry.Registry, l Learner, cfg TrainConfig, progress io.Writer) ([]BlockStats, error) {
-	if cfg.Games < 1 || cfg.Batch < 1 || cfg.Block < 1 {
-		return nil, fmt.Errorf("learn: train: games %d, batch %d, block %d: want each >= 1", cfg.Games, cfg.Batch, cfg.Block)
+	if cfg.Games < 1 || cfg.Games > MaxTrainGames || cfg.Batch < 1 || cfg.Batch > min(cfg.Games, MaxBatch) || cfg.Block < 1 || cfg.Block > cfg.Games {
+		return nil, fmt.Errorf("learn: train: games %d, batch %d, block %d: want games 1..%d, batch 1..min(games, %d), block 1..games",
+			cfg.Games, cfg.Batch, cfg.Block, MaxTrainGames, MaxBatch)
 	}
 	runners, err := newRunners(env, reg, cfg.Workers)
 	if err != nil {
