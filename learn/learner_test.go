@@ -85,6 +85,7 @@ func TestParseExperiment(t *testing.T) {
 	assert.Equal(t, 500000, e.Train.Games)
 	want := DefaultConfig()
 	want.Features = append(want.Features, "front")
+	want.Source = "../configs/experiments/strategist.toml [env]"
 	assert.Equal(t, want, e.Env)
 	assert.Equal(t, []string{"territories", "armies", "front", "threat", "round"}, e.QFeatures)
 	base := "seed = 1\nout = \"x\"\n[train]\ngames = 10\nbatch = 5\nblock = 5\n[q]\nfeatures = [\"round\"]\nbins = 3\nalpha = 0.1\ngamma = 0.9\nepsilon = 0.1\n[eval]\nseed = 2\ngames = 10\n"

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 )
 
 // PolicyFormat is the value of the "format" key that opens a policy file.
@@ -318,7 +319,7 @@ func loadCheckpoint(path, fingerprint string) (*checkpoint, Learner, error) {
 		return nil, nil, fmt.Errorf("learn: checkpoint %s: %w", path, err)
 	}
 	if c.Fingerprint != fingerprint {
-		return nil, nil, fmt.Errorf("learn: checkpoint %s: written for another config (%s): want %s", path, c.Fingerprint, fingerprint)
+		return nil, nil, fmt.Errorf("learn: checkpoint %s: %s", path, fingerprintDiff(c.Fingerprint, fingerprint))
 	}
 	var l Learner
 	switch {
@@ -333,6 +334,49 @@ func loadCheckpoint(path, fingerprint string) (*checkpoint, Learner, error) {
 		return nil, nil, fmt.Errorf("learn: checkpoint %s: %w", path, err)
 	}
 	return &c, l, nil
+}
+
+// fingerprintDiff says how a checkpoint's config fingerprint got differs
+// from this config's, want (both JSON objects): the settings that differ,
+// by name, with both values, or that got is unreadable.
+func fingerprintDiff(got, want string) string {
+	var g, w map[string]any
+	if json.Unmarshal([]byte(got), &g) != nil || json.Unmarshal([]byte(want), &w) != nil {
+		return "its record of the config is unreadable: the file is corrupt (remove it and train again)"
+	}
+	var diffs []string
+	var walk func(prefix string, g, w map[string]any)
+	walk = func(prefix string, g, w map[string]any) {
+		keys := make([]string, 0, len(g)+len(w))
+		for k := range w {
+			keys = append(keys, k)
+		}
+		for k := range g {
+			if _, ok := w[k]; !ok {
+				keys = append(keys, k)
+			}
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			gv, wv := g[k], w[k]
+			gm, gok := gv.(map[string]any)
+			wm, wok := wv.(map[string]any)
+			if gok && wok {
+				walk(prefix+k+".", gm, wm)
+				continue
+			}
+			gb, _ := json.Marshal(gv)
+			wb, _ := json.Marshal(wv)
+			if string(gb) != string(wb) {
+				diffs = append(diffs, fmt.Sprintf("%s%s %s (this config: %s)", prefix, k, trimLine(string(gb)), trimLine(string(wb))))
+			}
+		}
+	}
+	walk("", g, w)
+	if len(diffs) == 0 {
+		return "written for another config"
+	}
+	return "written for another config: " + strings.Join(diffs, ", ") + " (use the config it was written with, or another -out)"
 }
 
 func trimLine(s string) string {

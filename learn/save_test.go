@@ -189,7 +189,33 @@ func TestCheckpointErrors(t *testing.T) {
 	require.ErrorIs(t, err, context.Canceled)
 	e.Q.Alpha = 0.2
 	_, err = e.RunWith(context.Background(), nil, RunOptions{Workers: 1, Checkpoint: ckpt, Resume: true})
-	assert.ErrorContains(t, err, "written for another config")
+	// Issue 25, item 14: the setting that differs is named, with no dump
+	// of the whole config.
+	require.Error(t, err)
+	assert.Equal(t, "learn: checkpoint "+ckpt+": written for another config: Q.Alpha 0.1 (this config: 0.2) (use the config it was written with, or another -out)", err.Error())
+
+	// A directory where the checkpoint goes, or a device, is no checkpoint.
+	require.NoError(t, os.Remove(ckpt))
+	require.NoError(t, os.Mkdir(ckpt, 0o755))
+	_, err = e.RunWith(context.Background(), nil, RunOptions{Workers: 1, Checkpoint: ckpt, Resume: true})
+	assert.ErrorContains(t, err, ckpt+": not a regular file (a directory): a checkpoint must be a regular file")
+	require.NoError(t, os.Remove(ckpt))
+	require.NoError(t, os.Symlink("/dev/zero", ckpt))
+	_, err = e.RunWith(context.Background(), nil, RunOptions{Workers: 1, Checkpoint: ckpt, Resume: true})
+	assert.ErrorContains(t, err, ckpt+": not a regular file (a character device): a checkpoint must be a regular file")
+}
+
+func TestFingerprintDiff(t *testing.T) {
+	for _, c := range []struct{ got, want, msg string }{
+		{`{"Games":10,"Env":{"Players":4,"Rules":"a"}}`, `{"Games":10,"Env":{"Players":3,"Rules":"a"}}`,
+			"written for another config: Env.Players 4 (this config: 3) (use the config it was written with, or another -out)"},
+		{`{"Games":10,"Extra":1}`, `{"Games":20}`,
+			"written for another config: Extra 1 (this config: null), Games 10 (this config: 20) (use the config it was written with, or another -out)"},
+		{`{"Games":1`, `{"Games":20}`, "its record of the config is unreadable: the file is corrupt (remove it and train again)"},
+		{`{"a":1}`, `{"a":1.0}`, "written for another config"},
+	} {
+		assert.Equal(t, c.msg, fingerprintDiff(c.got, c.want))
+	}
 }
 
 // LoadPolicy never panics; a policy it accepts acts on any observation of

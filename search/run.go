@@ -52,6 +52,9 @@ type Search struct {
 	New func() (Method, error)
 	// Eval plays the evaluations.
 	Eval Evaluator
+	// Players is the number of seats per game, 2..6, which bounds the
+	// places a log line may hold; 0 means 6.
+	Players int
 	// Progress, when not nil, receives a carriage-return updated progress
 	// line.
 	Progress io.Writer
@@ -160,7 +163,7 @@ func (s *Search) Replay() (*State, error) {
 		if st.Complete() {
 			return nil, fmt.Errorf("search: %s:%d: an evaluation after the last step", path, st.Lines+1)
 		}
-		l, err := ParseLine(line)
+		l, err := parseLine(line, s.maxPlace())
 		if err != nil {
 			return nil, fmt.Errorf("search: %s:%d: %w", path, st.Lines+1, err)
 		}
@@ -175,6 +178,14 @@ func (s *Search) Replay() (*State, error) {
 		return nil, err
 	}
 	return st, nil
+}
+
+// maxPlace is the highest place a log line may hold.
+func (s *Search) maxPlace() int {
+	if s.Players >= 2 && s.Players <= 6 {
+		return s.Players
+	}
+	return 6
 }
 
 // check reports whether line l is evaluation e of step.
@@ -228,6 +239,9 @@ func (s *Search) Run(ctx context.Context, resume bool) (*State, error) {
 	st, err := s.Replay()
 	if err != nil {
 		return nil, err
+	}
+	if !resume && st.Complete() {
+		return nil, fmt.Errorf("search: %s holds this search, complete (%d evaluations): choose another -out for a new run (-resume writes its report again)", s.Dir, st.Lines)
 	}
 	if !resume && (st.Lines > 0 || st.torn) {
 		return st, fmt.Errorf("search: %s already holds a search (%d evaluations): run with -resume to continue it, or choose another -out", s.Dir, st.Lines)
@@ -339,7 +353,7 @@ func (s *Search) RunShard(ctx context.Context, sh arena.Shard, resume bool) (*St
 		if !resume {
 			return st, fmt.Errorf("search: %s exists: run with -resume to complete it", path)
 		}
-		lines, v, err := readShard(path, data, hdr, st.Evals, idx)
+		lines, v, err := readShard(path, data, hdr, st.Evals, idx, s.maxPlace())
 		if err != nil {
 			return st, err
 		}
@@ -386,7 +400,7 @@ func (s *Search) RunShard(ctx context.Context, sh arena.Shard, resume bool) (*St
 // readShard parses a shard file: its header must be want, and its lines
 // the evaluations idx of evals in order (a prefix of them; a torn last line
 // is dropped). It returns the lines and the length of the valid part.
-func readShard(path string, data []byte, want shardHeader, evals []Eval, idx []int) ([]Line, int64, error) {
+func readShard(path string, data []byte, want shardHeader, evals []Eval, idx []int, players int) ([]Line, int64, error) {
 	i := bytes.IndexByte(data, '\n')
 	if i < 0 {
 		return nil, 0, nil // torn header: start again
@@ -413,7 +427,7 @@ func readShard(path string, data []byte, want shardHeader, evals []Eval, idx []i
 		if len(lines) == len(idx) {
 			return nil, 0, fmt.Errorf("search: %s:%d: more lines than the shard's %d evaluations", path, n, len(idx))
 		}
-		l, err := ParseLine(data[:i])
+		l, err := parseLine(data[:i], players)
 		if err != nil {
 			return nil, 0, fmt.Errorf("search: %s:%d: %w", path, n, err)
 		}
@@ -503,7 +517,7 @@ func (s *Search) mergeStep(st *State, logPath string) error {
 		}
 		idx := shardEvals(from, len(st.Evals), sh)
 		want := shardHeader{Config: s.Fingerprint(), Step: st.Step, Shard: sh.String(), From: from, Evals: len(st.Evals)}
-		lines, valid, err := readShard(name, data, want, st.Evals, idx)
+		lines, valid, err := readShard(name, data, want, st.Evals, idx, s.maxPlace())
 		if err != nil {
 			return err
 		}
