@@ -51,7 +51,7 @@ func cmdLearn(ctx context.Context, reg *registry.Registry, args []string, stdout
 	if *out != "" {
 		e.Out = *out
 	}
-	opts := learn.RunOptions{Workers: *workers, Progress: stderr, Resume: *resume}
+	opts := learn.RunOptions{Workers: *workers, Progress: stderr, ProgressLines: !isTerminal(stderr), Resume: *resume}
 	ckpt := filepath.Join(e.Out, learn.CheckpointName)
 	if *policy != "" {
 		if opts.Policy, err = e.LoadPolicy(*policy, reg); err != nil {

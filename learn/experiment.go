@@ -295,8 +295,10 @@ type RunOptions struct {
 	// Workers is the number of goroutines playing episodes (<= 0: one per
 	// core); the results do not depend on it.
 	Workers int
-	// Progress receives the training's progress line (nil: none).
-	Progress io.Writer
+	// Progress receives the training's progress line (nil: none);
+	// ProgressLines makes it a plain line per block (TrainConfig).
+	Progress      io.Writer
+	ProgressLines bool
 	// Checkpoint, if not "", is the file the learner's whole state and
 	// the training's progress are written to (atomically) after each
 	// batch that completes a block of the curve.
@@ -450,7 +452,7 @@ func (e *Experiment) train(ctx context.Context, reg *registry.Registry, r *Runne
 		qc.Features = append(qc.Features, i)
 	}
 	tc := e.Train
-	tc.Workers = opts.Workers
+	tc.Workers, tc.ProgressLines = opts.Workers, opts.ProgressLines
 	var l Learner
 	fp, err := e.fingerprint()
 	if err != nil {

@@ -91,6 +91,11 @@ type TrainConfig struct {
 	// block of the curve and after the last batch, with the state a resumed run needs besides the
 	// learner's own; an error from it stops the training.
 	Checkpoint func(*TrainState) error
+	// ProgressLines writes Train's progress as one plain line per block of
+	// the curve and at the end, for a file or a pipe, instead of one line
+	// rewritten in place with carriage returns after every batch, for a
+	// terminal.
+	ProgressLines bool
 }
 
 // TrainState is the progress of a training run between two batches:
@@ -186,9 +191,14 @@ func Train(ctx context.Context, env *Config, reg *registry.Registry, l Learner, 
 				b := curve[len(curve)-1]
 				line += fmt.Sprintf(", last block: mean return %.1f, win %.1f %%", b.MeanReturn, 100*float64(b.Wins)/float64(b.Games))
 			}
-			fmt.Fprintf(progress, "\r%s   ", line)
-			if done == cfg.Games {
-				fmt.Fprintln(progress)
+			switch {
+			case !cfg.ProgressLines:
+				fmt.Fprintf(progress, "\r%s   ", line)
+				if done == cfg.Games {
+					fmt.Fprintln(progress)
+				}
+			case len(curve) > blocks || done == cfg.Games:
+				fmt.Fprintln(progress, line)
 			}
 		}
 	}

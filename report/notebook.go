@@ -129,6 +129,15 @@ func Load(dir string) (*Notebook, error) {
 	return Parse(path, data)
 }
 
+// notebookPath returns the path of a file a notebook config in folder dir
+// names: a relative path is relative to dir, an absolute one is itself.
+func notebookPath(dir, file string) string {
+	if filepath.IsAbs(file) {
+		return file
+	}
+	return filepath.Join(dir, file)
+}
+
 // Parse parses a notebook config read from path (which names the notebook:
 // its folder is the file's folder).
 func Parse(path string, data []byte) (*Notebook, error) {
