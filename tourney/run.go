@@ -46,6 +46,9 @@ func Run(ctx context.Context, c *Config, s *Setup, o Options) (*arena.Report, *R
 	if out == "" {
 		return nil, nil, fmt.Errorf("tourney: %s: no output directory (key out or an explicit one)", c.Source)
 	}
+	if o.Shard.Count > 0 && o.Shard.Len(sched.Games()) == 0 {
+		return nil, nil, fmt.Errorf("tourney: %s: shard %s holds none of the %d games: want at most %d shards", c.Source, o.Shard, sched.Games(), sched.Games())
+	}
 	ac := arena.Config{Map: s.Map, Rules: s.Rules, Seats: s.Seats, Schedule: sched, Games: sched.Games(), Seed: c.Seed,
 		Workers: o.Workers, Shard: o.Shard, Out: out, Resume: o.Resume, Progress: o.Progress, Timing: true}
 	rep, err := arena.Run(ctx, ac)

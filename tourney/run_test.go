@@ -2,6 +2,7 @@ package tourney
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -135,6 +136,18 @@ func TestRunNeedsOut(t *testing.T) {
 	c, s := smallSetup(t)
 	_, _, err := Run(context.Background(), c, s, Options{})
 	assert.ErrorContains(t, err, "small.toml: no output directory")
+}
+
+// TestRunEmptyShard: a shard with no game is refused and writes nothing
+// (issue 25, item 15: it wrote all-zero tables and succeeded).
+func TestRunEmptyShard(t *testing.T) {
+	c, s := smallSetup(t)
+	n := c.Games()
+	out := filepath.Join(t.TempDir(), "out")
+	_, _, err := Run(context.Background(), c, s, Options{Out: out, Shard: arena.Shard{Index: n, Count: n + 1}})
+	require.Error(t, err)
+	assert.Equal(t, fmt.Sprintf("tourney: small.toml: shard %d/%d holds none of the %d games: want at most %d shards", n, n+1, n, n), err.Error())
+	assert.NoDirExists(t, out)
 }
 
 func TestReadGamesErrors(t *testing.T) {
