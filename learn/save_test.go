@@ -2,6 +2,7 @@ package learn
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,6 +10,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/marslab-risk/marslab/internal/fileread"
 )
 
 const resumeConfig = `seed = 1
@@ -232,13 +235,22 @@ func FuzzLoadPolicy(f *testing.F) {
 		require.NoError(f, SavePolicy(p, l, []string{"a", "b"}, []string{"x", "y"}))
 		data, err := os.ReadFile(p)
 		require.NoError(f, err)
-		f.Add(data)
+		f.Add(data, false)
 	}
-	f.Add([]byte(`{"format":"marslab-policy/1"}`))
-	f.Fuzz(func(t *testing.T, data []byte) {
+	f.Add([]byte(`{"format":"marslab-policy/1"}`), false)
+	f.Add([]byte{}, true)
+	f.Fuzz(func(t *testing.T, data []byte, over bool) {
 		p := filepath.Join(t.TempDir(), "p.json")
 		require.NoError(t, os.WriteFile(p, data, 0o644))
+		if over {
+			// Sparse, one byte over the cap: refused unread.
+			require.NoError(t, os.Truncate(p, fileread.Policy.Max()+1))
+		}
 		l, pf, err := LoadPolicy(p)
+		if over {
+			require.True(t, errors.Is(err, fileread.ErrTooBig), "%v", err)
+			return
+		}
 		if err != nil {
 			assert.Contains(t, err.Error(), p)
 			return
@@ -246,5 +258,48 @@ func FuzzLoadPolicy(f *testing.F) {
 		a := l.NewActor()
 		act := a.Act(make([]float64, len(pf.Observation)), nil)
 		assert.True(t, act >= 0 && act < len(pf.Actions), act)
+	})
+}
+
+// FuzzLoadCheckpoint: a checkpoint file of any bytes (sparse, one byte over
+// the cap, when over) never panics the loader; over the cap it is refused
+// unread; every error names the file; an accepted one is the learner of one
+// kind.
+func FuzzLoadCheckpoint(f *testing.F) {
+	e, err := ParseExperiment("resume.toml", []byte(resumeConfig))
+	require.NoError(f, err)
+	fp, err := e.fingerprint()
+	require.NoError(f, err)
+	ckpt := filepath.Join(f.TempDir(), CheckpointName)
+	ctx, cancel := context.WithCancel(context.Background())
+	_, err = e.RunWith(ctx, nil, RunOptions{Workers: 1, Checkpoint: ckpt, Checkpointed: func(int) { cancel() }})
+	require.ErrorIs(f, err, context.Canceled)
+	data, err := os.ReadFile(ckpt)
+	require.NoError(f, err)
+	f.Add(data, false)
+	f.Add(data[:len(data)/2], false)
+	f.Add([]byte(CheckpointFormat+"\n"), false)
+	f.Add([]byte{}, true)
+	f.Fuzz(func(t *testing.T, data []byte, over bool) {
+		p := filepath.Join(t.TempDir(), CheckpointName)
+		require.NoError(t, os.WriteFile(p, data, 0o644))
+		if over {
+			require.NoError(t, os.Truncate(p, fileread.Checkpoint.Max()+1))
+		}
+		c, l, err := loadCheckpoint(p, fp)
+		if over {
+			require.True(t, errors.Is(err, fileread.ErrTooBig), "%v", err)
+			return
+		}
+		if err != nil {
+			assert.Contains(t, err.Error(), p)
+			return
+		}
+		require.NotNil(t, c)
+		switch l.(type) {
+		case *QTable, *DQN:
+		default:
+			t.Fatalf("learner %T", l)
+		}
 	})
 }
