@@ -5,12 +5,13 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"github.com/marslab-risk/marslab/internal/fileread"
 	"maps"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/marslab-risk/marslab/internal/fileread"
 )
 
 // HeaderFormat identifies the config.json layout.

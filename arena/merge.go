@@ -5,11 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/marslab-risk/marslab/internal/fileread"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/marslab-risk/marslab/internal/fileread"
 )
 
 // Merge joins the output directories of the shards of one batch into out:

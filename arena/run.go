@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/marslab-risk/marslab/internal/fileread"
 	"io"
 	"os"
 	"path/filepath"
@@ -15,6 +14,8 @@ import (
 	"time"
 
 	"github.com/marslab-risk/marslab/bots"
+	"github.com/marslab-risk/marslab/internal/fileread"
+	"github.com/marslab-risk/marslab/internal/outdir"
 	"github.com/marslab-risk/marslab/sim"
 )
 
@@ -288,8 +289,10 @@ func openOut(cfg *Config, h *Header, tal *tally) (*os.File, int, Timing, error) 
 	_, cerr := os.Stat(cpath)
 	_, gerr := os.Stat(gpath)
 	exists := cerr == nil || gerr == nil
-	if exists && !cfg.Resume {
-		return nil, 0, prior, fmt.Errorf("arena: %s already holds a batch (%s): use -resume to continue it, or another output directory", dir, configFile)
+	if !cfg.Resume {
+		if err := outdir.Refuse(dir, "batch", configFile, gamesFile); err != nil {
+			return nil, 0, prior, fmt.Errorf("arena: %w", err)
+		}
 	}
 	if !exists {
 		if err := writeJSON(dir, configFile, h); err != nil {

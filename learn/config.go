@@ -2,13 +2,13 @@ package learn
 
 import (
 	"fmt"
-	"github.com/marslab-risk/marslab/internal/fileread"
 	"slices"
 	"strings"
 
 	"github.com/marslab-risk/marslab/bots"
 	"github.com/marslab-risk/marslab/bots/registry"
 	"github.com/marslab-risk/marslab/configs"
+	"github.com/marslab-risk/marslab/internal/fileread"
 	"github.com/marslab-risk/marslab/sim"
 )
 

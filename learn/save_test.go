@@ -1,10 +1,12 @@
 package learn
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -161,6 +163,9 @@ func TestLoadPolicyErrors(t *testing.T) {
 		{"feature", strings.Replace(string(data), `"Features":[1]`, `"Features":[7]`, 1), "index 7: want 0..1"},
 		{"values", strings.Replace(string(data), `"values":[0,`, `"values":[`, 1), "values"},
 		{"actions", strings.Replace(string(data), `"actions":["x","y"]`, `"actions":["x"]`, 1), "key q.actions 2: want 1"},
+		{"tampered", strings.Replace(string(data), `"values":[0,0.3,`, `"values":[0,0.7,`, 1), "key sha256 "},
+		{"unsigned", strings.Replace(string(data), `"sha256":"`, `"sha256":"","x":"`, 1), `unknown field "x"`},
+		{"nosum", regexp.MustCompile(`,"sha256":"[0-9a-f]*"`).ReplaceAllString(string(data), ""), "key sha256: missing"},
 	} {
 		p := filepath.Join(dir, c.name+".json")
 		require.NoError(t, os.WriteFile(p, []byte(c.data), 0o644))
@@ -182,7 +187,7 @@ func TestCheckpointErrors(t *testing.T) {
 	assert.ErrorContains(t, err, ckpt)
 	require.NoError(t, os.WriteFile(ckpt, []byte("something else\n"), 0o644))
 	_, err = e.RunWith(context.Background(), nil, RunOptions{Workers: 1, Checkpoint: ckpt, Resume: true})
-	assert.ErrorContains(t, err, `first line "something else\n"`)
+	assert.ErrorContains(t, err, `first line "something else"`)
 	require.NoError(t, os.WriteFile(ckpt, []byte(CheckpointFormat+"\ngarbage"), 0o644))
 	_, err = e.RunWith(context.Background(), nil, RunOptions{Workers: 1, Checkpoint: ckpt, Resume: true})
 	assert.ErrorContains(t, err, ckpt)
@@ -221,6 +226,38 @@ func TestFingerprintDiff(t *testing.T) {
 	}
 }
 
+// A checkpoint with one flipped bit is refused before it is decoded, and
+// so is one without its checksum line.
+func TestCheckpointDamaged(t *testing.T) {
+	e, err := ParseExperiment("resume.toml", []byte(resumeConfig))
+	require.NoError(t, err)
+	ckpt := filepath.Join(t.TempDir(), CheckpointName)
+	ctx, cancel := context.WithCancel(context.Background())
+	_, err = e.RunWith(ctx, nil, RunOptions{Workers: 1, Checkpoint: ckpt, Checkpointed: func(int) { cancel() }})
+	require.ErrorIs(t, err, context.Canceled)
+	good, err := os.ReadFile(ckpt)
+	require.NoError(t, err)
+	require.Greater(t, len(good), 1800)
+	lines := strings.SplitN(string(good), "\n", 3)
+	require.Equal(t, CheckpointFormat, lines[0])
+	require.Regexp(t, `^sha256 [0-9a-f]{64}$`, lines[1])
+
+	bad := bytes.Clone(good)
+	bad[1800] ^= 0x04
+	require.NoError(t, os.WriteFile(ckpt, bad, 0o644))
+	_, err = e.RunWith(context.Background(), nil, RunOptions{Workers: 1, Checkpoint: ckpt, Resume: true})
+	assert.ErrorContains(t, err, "learn: checkpoint "+ckpt+": damaged: the content's SHA-256 is ")
+	assert.ErrorContains(t, err, "delete it and train again without -resume")
+
+	require.NoError(t, os.WriteFile(ckpt, []byte(lines[0]+"\n"+lines[2]), 0o644))
+	_, err = e.RunWith(context.Background(), nil, RunOptions{Workers: 1, Checkpoint: ckpt, Resume: true})
+	assert.ErrorContains(t, err, `second line`)
+
+	require.NoError(t, os.WriteFile(ckpt, good, 0o644))
+	_, err = e.RunWith(context.Background(), nil, RunOptions{Workers: 1, Checkpoint: ckpt, Resume: true})
+	require.NoError(t, err, "the undamaged checkpoint resumes")
+}
+
 // LoadPolicy never panics; a policy it accepts acts on any observation of
 // its size.
 func FuzzLoadPolicy(f *testing.F) {
@@ -237,7 +274,7 @@ func FuzzLoadPolicy(f *testing.F) {
 		require.NoError(f, err)
 		f.Add(data, false)
 	}
-	f.Add([]byte(`{"format":"marslab-policy/1"}`), false)
+	f.Add([]byte(`{"format":"marslab-policy/2"}`), false)
 	f.Add([]byte{}, true)
 	f.Fuzz(func(t *testing.T, data []byte, over bool) {
 		p := filepath.Join(t.TempDir(), "p.json")
@@ -261,26 +298,30 @@ func FuzzLoadPolicy(f *testing.F) {
 	})
 }
 
-// FuzzLoadCheckpoint: a checkpoint file of any bytes (sparse, one byte over
-// the cap, when over) never panics the loader; over the cap it is refused
-// unread; every error names the file; an accepted one is the learner of one
-// kind.
+// FuzzLoadCheckpoint: loadCheckpoint never panics; it accepts a file only
+// whole (a checkpoint with any byte changed fails its checksum); a file
+// over the cap (sparse, one byte over, when over) is refused unread; every
+// error names the file.
 func FuzzLoadCheckpoint(f *testing.F) {
 	e, err := ParseExperiment("resume.toml", []byte(resumeConfig))
-	require.NoError(f, err)
-	fp, err := e.fingerprint()
 	require.NoError(f, err)
 	ckpt := filepath.Join(f.TempDir(), CheckpointName)
 	ctx, cancel := context.WithCancel(context.Background())
 	_, err = e.RunWith(ctx, nil, RunOptions{Workers: 1, Checkpoint: ckpt, Checkpointed: func(int) { cancel() }})
 	require.ErrorIs(f, err, context.Canceled)
-	data, err := os.ReadFile(ckpt)
+	good, err := os.ReadFile(ckpt)
 	require.NoError(f, err)
-	f.Add(data, false)
-	f.Add(data[:len(data)/2], false)
-	f.Add([]byte(CheckpointFormat+"\n"), false)
-	f.Add([]byte{}, true)
-	f.Fuzz(func(t *testing.T, data []byte, over bool) {
+	fp, err := e.fingerprint()
+	require.NoError(f, err)
+	f.Add(good, 0, byte(0), false)
+	f.Add(good, 1800, byte(4), false)
+	f.Add([]byte(CheckpointFormat+"\nsha256 00\n"), 0, byte(0), false)
+	f.Add([]byte{}, 0, byte(0), true)
+	f.Fuzz(func(t *testing.T, data []byte, at int, flip byte, over bool) {
+		if len(data) > 0 && flip != 0 {
+			data = bytes.Clone(data)
+			data[uint(at)%uint(len(data))] ^= flip
+		}
 		p := filepath.Join(t.TempDir(), CheckpointName)
 		require.NoError(t, os.WriteFile(p, data, 0o644))
 		if over {
@@ -296,10 +337,7 @@ func FuzzLoadCheckpoint(f *testing.F) {
 			return
 		}
 		require.NotNil(t, c)
-		switch l.(type) {
-		case *QTable, *DQN:
-		default:
-			t.Fatalf("learner %T", l)
-		}
+		require.NotNil(t, l)
+		assert.Equal(t, good, data, "only the saved checkpoint loads")
 	})
 }

@@ -3,11 +3,12 @@ package sim
 import (
 	"bytes"
 	"fmt"
-	"github.com/marslab-risk/marslab/internal/fileread"
 	"slices"
 	"strings"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/marslab-risk/marslab/internal/fileread"
 )
 
 // positionFile is the TOML form of a Position (see ParsePosition).

@@ -21,7 +21,6 @@ package registry
 import (
 	"errors"
 	"fmt"
-	"github.com/marslab-risk/marslab/internal/fileread"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -32,6 +31,7 @@ import (
 
 	"github.com/marslab-risk/marslab/bots"
 	"github.com/marslab-risk/marslab/configs"
+	"github.com/marslab-risk/marslab/internal/fileread"
 )
 
 // Registry maps bot names to factories. The zero value is unusable: use
