@@ -85,7 +85,7 @@ func TestSpecialInputFiles(t *testing.T) {
 		{[]string{"tournament", "zero-tournament.toml"}, "zero-tournament.toml: key rules: /dev/zero: not a regular file (a character device): a config file must be a regular file"},
 		{[]string{"tournament", "f"}, "f: not a regular file (a FIFO): a config file must be a regular file"},
 		{[]string{"env", "serve", "zero-env.toml"}, "zero-env.toml: key rules: load rules: /dev/zero: not a regular file (a character device)"},
-		{[]string{"learn", "-policy", "/dev/zero", "learn.toml"}, "/dev/zero: not a regular file (a character device): a policy file must be a regular file"},
+		{[]string{"learn", "-policy", "/dev/zero", "-out", "P", "learn.toml"}, "/dev/zero: not a regular file (a character device): a policy file must be a regular file"},
 		{[]string{"learn", "-resume", "learn.toml"}, "L/checkpoint.bin: not a regular file (a character device): a checkpoint must be a regular file"},
 		{[]string{"replay", "f"}, "f: not a regular file (a FIFO): a log must be a regular file"},
 	} {
