@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/marslab-risk/marslab/arena"
+	"github.com/marslab-risk/marslab/internal/atomicfile"
 	"github.com/marslab-risk/marslab/internal/fileread"
 )
 
@@ -172,13 +173,7 @@ func writeHeader(dir string, h *Header) error {
 	if err != nil {
 		return err
 	}
-	path := filepath.Join(dir, HeaderFile)
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, append(b, '\n'), 0o644); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	return os.Rename(tmp, path)
+	return atomicfile.WriteFile(filepath.Join(dir, HeaderFile), append(b, '\n'), 0o644)
 }
 
 // ReadHeader reads dir/HeaderFile; an error wrapping os.ErrNotExist when
