@@ -5,12 +5,13 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"github.com/marslab-risk/marslab/internal/atomicfile"
 	"maps"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/marslab-risk/marslab/internal/atomicfile"
+	"github.com/marslab-risk/marslab/internal/fileread"
 )
 
 // HeaderFormat identifies the config.json layout.
@@ -179,7 +180,7 @@ func (h *Header) validate() error {
 func ReadHeader(dir string) (Header, error) {
 	path := filepath.Join(dir, configFile)
 	var h Header
-	b, err := os.ReadFile(path)
+	b, err := fileread.ReadFile(path, fileread.Record)
 	if err != nil {
 		return h, err
 	}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/marslab-risk/marslab/bots"
+	"github.com/marslab-risk/marslab/internal/fileread"
 	"github.com/marslab-risk/marslab/internal/outdir"
 	"github.com/marslab-risk/marslab/sim"
 )
@@ -310,6 +311,9 @@ func openOut(cfg *Config, h *Header, tal *tally) (*os.File, int, Timing, error) 
 	if d := old.diff(h, false); d != "" {
 		return nil, 0, prior, fmt.Errorf("arena: resume: %s was written by a different batch (%s; file vs this run): use the same flags or another output directory", cpath, d)
 	}
+	if _, err := fileread.Check(gpath, fileread.Log); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, 0, prior, fmt.Errorf("arena: resume: %w", err)
+	}
 	f, err := os.OpenFile(gpath, os.O_CREATE|os.O_RDWR, 0o644)
 	if err != nil {
 		return nil, 0, prior, fmt.Errorf("arena: %w", err)
@@ -325,7 +329,7 @@ func openOut(cfg *Config, h *Header, tal *tally) (*os.File, int, Timing, error) 
 		f.Close()
 		return nil, 0, prior, fmt.Errorf("arena: resume: %w", err)
 	}
-	if b, err := os.ReadFile(filepath.Join(dir, timingFile)); err == nil {
+	if b, err := fileread.ReadFile(filepath.Join(dir, timingFile), fileread.Record); err == nil {
 		// Earlier timings are kept when readable; they are measurements
 		// only, so an unreadable file is simply restarted.
 		if json.Unmarshal(b, &prior) != nil {

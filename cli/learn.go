@@ -73,7 +73,7 @@ func cmdLearn(ctx context.Context, reg *registry.Registry, args []string, stdout
 			return fmt.Errorf("learn: %w", err)
 		}
 	}
-	opts := learn.RunOptions{Workers: *workers, Progress: stderr, Resume: *resume}
+	opts := learn.RunOptions{Workers: *workers, Progress: stderr, ProgressLines: !isTerminal(stderr), Resume: *resume}
 	ckpt := filepath.Join(e.Out, learn.CheckpointName)
 	if *policy != "" {
 		if opts.Policy, err = e.LoadPolicy(*policy, reg); err != nil {

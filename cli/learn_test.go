@@ -45,6 +45,11 @@ games = 12
 		assert.Contains(t, so.String(), want)
 	}
 	assert.Contains(t, se.String(), "train: 24/24 games")
+	// Issue 25, item 15: stderr is no terminal here: one plain line per
+	// block of 12 games, no carriage return.
+	assert.NotContains(t, se.String(), "\r")
+	assert.Regexp(t, `^train: 12/24 games, \d+ games/s, last block: mean return -?[\d.]+, win [\d.]+ %\ntrain: 24/24 games, `, se.String())
+	assert.Equal(t, 2, strings.Count(se.String(), "\n"), se.String())
 	for _, f := range []string{"curve.csv", "eval.csv", "paired.csv", "curve-win.png", "curve-return.png", "eval-win.png", "README.md"} {
 		assert.FileExists(t, filepath.Join(out, f))
 	}

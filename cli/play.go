@@ -10,6 +10,7 @@ import (
 
 	"github.com/marslab-risk/marslab/bots"
 	"github.com/marslab-risk/marslab/bots/registry"
+	"github.com/marslab-risk/marslab/internal/fileread"
 	"github.com/marslab-risk/marslab/sim"
 )
 
@@ -156,7 +157,7 @@ func cmdReplay(ctx context.Context, reg *registry.Registry, args []string, stdou
 		return errors.New("replay: want exactly one log file")
 	}
 	path := pos[0]
-	f, err := os.Open(path)
+	f, err := fileread.Open(path, fileread.Log)
 	if err != nil {
 		return err
 	}

@@ -185,10 +185,11 @@ Forms: marslab sweep CONFIG [-resume]        every remaining step here
 	setup.Field.Workers = *f.workers
 	dir := f.dir(cfg.Name)
 	s := &search.Search{
-		Dir:    dir,
-		Config: setup.Fingerprint("narrow"),
-		New:    func() (search.Method, error) { return search.NewNarrowing(ncfg) },
-		Eval:   setup.Field,
+		Dir:     dir,
+		Config:  setup.Fingerprint("narrow"),
+		New:     func() (search.Method, error) { return search.NewNarrowing(ncfg) },
+		Eval:    setup.Field,
+		Players: setup.Field.Players,
 	}
 	s.Report = func(m search.Method) error {
 		return search.WriteNarrowReport(dir, setup, m.(*search.Narrowing), *f.figures)

@@ -12,6 +12,9 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
+
+	"github.com/marslab-risk/marslab/internal/fileread"
 )
 
 // PolicyFormat is the value of the "format" key that opens a policy file.
@@ -245,7 +248,7 @@ func SavePolicy(path string, l Learner, observation, actions []string) error {
 // LoadPolicy reads a policy file written by SavePolicy and returns the
 // learner (a *QTable or *DQN) with the file's contents. Errors name path.
 func LoadPolicy(path string) (Learner, *PolicyFile, error) {
-	data, err := os.ReadFile(path)
+	data, err := fileread.ReadFile(path, fileread.Policy)
 	if err != nil {
 		return nil, nil, fmt.Errorf("learn: %w", err)
 	}
@@ -339,7 +342,7 @@ func saveCheckpoint(path, fingerprint string, st *TrainState, l Learner) error {
 // loadCheckpoint reads a checkpoint and checks it was written for the
 // same fingerprint.
 func loadCheckpoint(path, fingerprint string) (*checkpoint, Learner, error) {
-	data, err := os.ReadFile(path)
+	data, err := fileread.ReadFile(path, fileread.Checkpoint)
 	if err != nil {
 		return nil, nil, fmt.Errorf("learn: %w", err)
 	}
@@ -361,7 +364,7 @@ func loadCheckpoint(path, fingerprint string) (*checkpoint, Learner, error) {
 		return nil, nil, fmt.Errorf("learn: checkpoint %s: %w", path, err)
 	}
 	if c.Fingerprint != fingerprint {
-		return nil, nil, fmt.Errorf("learn: checkpoint %s: written for another config (%s): want %s", path, c.Fingerprint, fingerprint)
+		return nil, nil, fmt.Errorf("learn: checkpoint %s: %s", path, fingerprintDiff(c.Fingerprint, fingerprint))
 	}
 	var l Learner
 	switch {
@@ -376,6 +379,49 @@ func loadCheckpoint(path, fingerprint string) (*checkpoint, Learner, error) {
 		return nil, nil, fmt.Errorf("learn: checkpoint %s: %w", path, err)
 	}
 	return &c, l, nil
+}
+
+// fingerprintDiff says how a checkpoint's config fingerprint got differs
+// from this config's, want (both JSON objects): the settings that differ,
+// by name, with both values, or that got is unreadable.
+func fingerprintDiff(got, want string) string {
+	var g, w map[string]any
+	if json.Unmarshal([]byte(got), &g) != nil || json.Unmarshal([]byte(want), &w) != nil {
+		return "its record of the config is unreadable: the file is corrupt (remove it and train again)"
+	}
+	var diffs []string
+	var walk func(prefix string, g, w map[string]any)
+	walk = func(prefix string, g, w map[string]any) {
+		keys := make([]string, 0, len(g)+len(w))
+		for k := range w {
+			keys = append(keys, k)
+		}
+		for k := range g {
+			if _, ok := w[k]; !ok {
+				keys = append(keys, k)
+			}
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			gv, wv := g[k], w[k]
+			gm, gok := gv.(map[string]any)
+			wm, wok := wv.(map[string]any)
+			if gok && wok {
+				walk(prefix+k+".", gm, wm)
+				continue
+			}
+			gb, _ := json.Marshal(gv)
+			wb, _ := json.Marshal(wv)
+			if string(gb) != string(wb) {
+				diffs = append(diffs, fmt.Sprintf("%s%s %s (this config: %s)", prefix, k, trimLine(string(gb)), trimLine(string(wb))))
+			}
+		}
+	}
+	walk("", g, w)
+	if len(diffs) == 0 {
+		return "written for another config"
+	}
+	return "written for another config: " + strings.Join(diffs, ", ") + " (use the config it was written with, or another -out)"
 }
 
 // checksumPrefix opens the second line of a checkpoint.

@@ -3,6 +3,7 @@ package learn
 import (
 	"bytes"
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -11,6 +12,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/marslab-risk/marslab/internal/fileread"
 )
 
 const resumeConfig = `seed = 1
@@ -194,7 +197,33 @@ func TestCheckpointErrors(t *testing.T) {
 	require.ErrorIs(t, err, context.Canceled)
 	e.Q.Alpha = 0.2
 	_, err = e.RunWith(context.Background(), nil, RunOptions{Workers: 1, Checkpoint: ckpt, Resume: true})
-	assert.ErrorContains(t, err, "written for another config")
+	// Issue 25, item 14: the setting that differs is named, with no dump
+	// of the whole config.
+	require.Error(t, err)
+	assert.Equal(t, "learn: checkpoint "+ckpt+": written for another config: Q.Alpha 0.1 (this config: 0.2) (use the config it was written with, or another -out)", err.Error())
+
+	// A directory where the checkpoint goes, or a device, is no checkpoint.
+	require.NoError(t, os.Remove(ckpt))
+	require.NoError(t, os.Mkdir(ckpt, 0o755))
+	_, err = e.RunWith(context.Background(), nil, RunOptions{Workers: 1, Checkpoint: ckpt, Resume: true})
+	assert.ErrorContains(t, err, ckpt+": not a regular file (a directory): a checkpoint must be a regular file")
+	require.NoError(t, os.Remove(ckpt))
+	require.NoError(t, os.Symlink("/dev/zero", ckpt))
+	_, err = e.RunWith(context.Background(), nil, RunOptions{Workers: 1, Checkpoint: ckpt, Resume: true})
+	assert.ErrorContains(t, err, ckpt+": not a regular file (a character device): a checkpoint must be a regular file")
+}
+
+func TestFingerprintDiff(t *testing.T) {
+	for _, c := range []struct{ got, want, msg string }{
+		{`{"Games":10,"Env":{"Players":4,"Rules":"a"}}`, `{"Games":10,"Env":{"Players":3,"Rules":"a"}}`,
+			"written for another config: Env.Players 4 (this config: 3) (use the config it was written with, or another -out)"},
+		{`{"Games":10,"Extra":1}`, `{"Games":20}`,
+			"written for another config: Extra 1 (this config: null), Games 10 (this config: 20) (use the config it was written with, or another -out)"},
+		{`{"Games":1`, `{"Games":20}`, "its record of the config is unreadable: the file is corrupt (remove it and train again)"},
+		{`{"a":1}`, `{"a":1.0}`, "written for another config"},
+	} {
+		assert.Equal(t, c.msg, fingerprintDiff(c.got, c.want))
+	}
 }
 
 // A checkpoint with one flipped bit is refused before it is decoded, and
@@ -243,13 +272,22 @@ func FuzzLoadPolicy(f *testing.F) {
 		require.NoError(f, SavePolicy(p, l, []string{"a", "b"}, []string{"x", "y"}))
 		data, err := os.ReadFile(p)
 		require.NoError(f, err)
-		f.Add(data)
+		f.Add(data, false)
 	}
-	f.Add([]byte(`{"format":"marslab-policy/2"}`))
-	f.Fuzz(func(t *testing.T, data []byte) {
+	f.Add([]byte(`{"format":"marslab-policy/2"}`), false)
+	f.Add([]byte{}, true)
+	f.Fuzz(func(t *testing.T, data []byte, over bool) {
 		p := filepath.Join(t.TempDir(), "p.json")
 		require.NoError(t, os.WriteFile(p, data, 0o644))
+		if over {
+			// Sparse, one byte over the cap: refused unread.
+			require.NoError(t, os.Truncate(p, fileread.Policy.Max()+1))
+		}
 		l, pf, err := LoadPolicy(p)
+		if over {
+			require.True(t, errors.Is(err, fileread.ErrTooBig), "%v", err)
+			return
+		}
 		if err != nil {
 			assert.Contains(t, err.Error(), p)
 			return
@@ -260,8 +298,10 @@ func FuzzLoadPolicy(f *testing.F) {
 	})
 }
 
-// loadCheckpoint never panics, and accepts a file only whole: a checkpoint
-// with any byte changed fails its checksum.
+// FuzzLoadCheckpoint: loadCheckpoint never panics; it accepts a file only
+// whole (a checkpoint with any byte changed fails its checksum); a file
+// over the cap (sparse, one byte over, when over) is refused unread; every
+// error names the file.
 func FuzzLoadCheckpoint(f *testing.F) {
 	e, err := ParseExperiment("resume.toml", []byte(resumeConfig))
 	require.NoError(f, err)
@@ -273,17 +313,25 @@ func FuzzLoadCheckpoint(f *testing.F) {
 	require.NoError(f, err)
 	fp, err := e.fingerprint()
 	require.NoError(f, err)
-	f.Add(good, 0, byte(0))
-	f.Add(good, 1800, byte(4))
-	f.Add([]byte(CheckpointFormat+"\nsha256 00\n"), 0, byte(0))
-	f.Fuzz(func(t *testing.T, data []byte, at int, flip byte) {
+	f.Add(good, 0, byte(0), false)
+	f.Add(good, 1800, byte(4), false)
+	f.Add([]byte(CheckpointFormat+"\nsha256 00\n"), 0, byte(0), false)
+	f.Add([]byte{}, 0, byte(0), true)
+	f.Fuzz(func(t *testing.T, data []byte, at int, flip byte, over bool) {
 		if len(data) > 0 && flip != 0 {
 			data = bytes.Clone(data)
 			data[uint(at)%uint(len(data))] ^= flip
 		}
 		p := filepath.Join(t.TempDir(), CheckpointName)
 		require.NoError(t, os.WriteFile(p, data, 0o644))
+		if over {
+			require.NoError(t, os.Truncate(p, fileread.Checkpoint.Max()+1))
+		}
 		c, l, err := loadCheckpoint(p, fp)
+		if over {
+			require.True(t, errors.Is(err, fileread.ErrTooBig), "%v", err)
+			return
+		}
 		if err != nil {
 			assert.Contains(t, err.Error(), p)
 			return

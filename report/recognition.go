@@ -70,7 +70,7 @@ func parseRecognition(path string, data []byte) (experiment, error) {
 	if ck.err != nil {
 		return nil, ck.err
 	}
-	ec, err := rexp.Load(filepath.Join(filepath.Dir(path), r.Config))
+	ec, err := rexp.Load(notebookPath(filepath.Dir(path), r.Config))
 	if err != nil {
 		return nil, fmt.Errorf("%s: key recognition.config: %w", path, err)
 	}

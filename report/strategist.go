@@ -53,7 +53,7 @@ func parseStrategist(path string, data []byte) (experiment, error) {
 	if ck.err != nil {
 		return nil, ck.err
 	}
-	exp, err := learn.LoadExperiment(filepath.Join(filepath.Dir(path), c.Strategist.Config))
+	exp, err := learn.LoadExperiment(notebookPath(filepath.Dir(path), c.Strategist.Config))
 	if err != nil {
 		return nil, fmt.Errorf("%s: key strategist.config: %w", path, err)
 	}

@@ -112,7 +112,7 @@ func parseTournament(path string, data []byte) (experiment, error) {
 	if ck.err != nil {
 		return nil, ck.err
 	}
-	tc, err := tourney.Load(filepath.Join(filepath.Dir(path), t.Config))
+	tc, err := tourney.Load(notebookPath(filepath.Dir(path), t.Config))
 	if err != nil {
 		return nil, fmt.Errorf("%s: key tournament.config: %w", path, err)
 	}

@@ -95,8 +95,14 @@ func (l *Line) AppendJSON(b []byte) []byte {
 // ParseLine parses one log line and checks it: canonical encoding, finite
 // values, 0 <= wins, stalemates <= games = len(place), places in 1..6,
 // and as many first places as wins, plus at most one per stalemate.
-func ParseLine(data []byte) (Line, error) {
+func ParseLine(data []byte) (Line, error) { return parseLine(data, 6) }
+
+// parseLine is ParseLine with places in 1..players.
+func parseLine(data []byte, players int) (Line, error) {
 	var l Line
+	if len(bytes.TrimSpace(data)) == 0 {
+		return l, errors.New("an empty line: want one evaluation, a JSON object")
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&l); err != nil {
@@ -117,8 +123,8 @@ func ParseLine(data []byte) (Line, error) {
 	}
 	firsts := 0
 	for _, p := range l.Place {
-		if p < 1 || p > 6 {
-			return l, fmt.Errorf("place %d: want 1..6", p)
+		if p < 1 || p > players {
+			return l, fmt.Errorf("place %d: want 1..%d (the players per game)", p, players)
 		}
 		if p == 1 {
 			firsts++

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -14,6 +13,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/marslab-risk/marslab/configs"
+	"github.com/marslab-risk/marslab/internal/fileread"
 )
 
 // Limits on configuration values. They keep every count the engine derives
@@ -113,7 +113,7 @@ func loadSource(dir, nameOrPath string, embedded func(string) ([]byte, error)) (
 		data, err := embedded(nameOrPath)
 		return configs.Path(dir, nameOrPath), data, err
 	}
-	data, err := os.ReadFile(nameOrPath)
+	data, err := fileread.ReadFile(nameOrPath, fileread.Config)
 	return nameOrPath, data, err
 }
 

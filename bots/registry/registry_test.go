@@ -1,6 +1,7 @@
 package registry
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"github.com/marslab-risk/marslab/bots"
 	"github.com/marslab-risk/marslab/bots/baseline"
 	"github.com/marslab-risk/marslab/bots/registry/internal/famgen"
+	"github.com/marslab-risk/marslab/internal/fileread"
 	"github.com/marslab-risk/marslab/mars"
 	"github.com/marslab-risk/marslab/sim"
 )
@@ -508,6 +510,38 @@ func FuzzParseParamFile(f *testing.F) {
 				require.True(t, ok, "accepted unknown %s", k)
 				require.NoError(t, p.Check(v), "accepted %s = %v", k, v)
 			}
+		}
+	})
+}
+
+// FuzzReadParamFile: a parameter file of any bytes, read from its file
+// (sparse, one byte over the 1 MiB cap, when over): never a panic, over the
+// cap refused unread, every error naming the file, accepted values within
+// their parameters' bounds.
+func FuzzReadParamFile(f *testing.F) {
+	f.Add([]byte("bot = \"tuned\"\n[params]\nW_p = 0.8\n"), false)
+	f.Add([]byte("bot = \"tuned\"\n[params]\nW_p = 0.8\n"), true)
+	f.Add([]byte("\x00\xff"), false)
+	tuned := tunedFactory()
+	f.Fuzz(func(t *testing.T, data []byte, over bool) {
+		path := filepath.Join(t.TempDir(), "p.toml")
+		require.NoError(t, os.WriteFile(path, data, 0o644))
+		if over {
+			require.NoError(t, os.Truncate(path, fileread.Params.Max()+1))
+		}
+		vals, err := ReadParamFile(&tuned, path)
+		if over {
+			require.True(t, errors.Is(err, fileread.ErrTooBig), "%v", err)
+			return
+		}
+		if err != nil {
+			require.Contains(t, err.Error(), path)
+			return
+		}
+		for k, v := range vals {
+			p, ok := tuned.Param(k)
+			require.True(t, ok, "accepted unknown %s", k)
+			require.NoError(t, p.Check(v), "accepted %s = %v", k, v)
 		}
 	})
 }

@@ -27,6 +27,8 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+
+	"github.com/marslab-risk/marslab/internal/fileread"
 )
 
 // LockName is the lock file inside a locked folder. An exclusive holder
@@ -203,7 +205,7 @@ func inUse(dir string, err error) error {
 
 // readPID returns the process id written in a lock file, "" if none.
 func readPID(path string) string {
-	b, err := os.ReadFile(path)
+	b, err := fileread.ReadFile(path, fileread.Record)
 	if err != nil || len(b) > 32 {
 		return ""
 	}
@@ -310,7 +312,7 @@ const Module = "github.com/marslab-risk/marslab"
 
 // isRepo reports whether dir holds the go.mod of Module.
 func isRepo(dir string) bool {
-	f, err := os.Open(filepath.Join(dir, "go.mod"))
+	f, err := fileread.Open(filepath.Join(dir, "go.mod"), fileread.Config)
 	if err != nil {
 		return false
 	}

@@ -19,13 +19,13 @@ package experiment
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/marslab-risk/marslab/bots"
 	"github.com/marslab-risk/marslab/bots/registry"
 	"github.com/marslab-risk/marslab/configs"
+	"github.com/marslab-risk/marslab/internal/fileread"
 	"github.com/marslab-risk/marslab/recog"
 	"github.com/marslab-risk/marslab/sim"
 )
@@ -85,6 +85,10 @@ type Arm struct {
 	Players string `toml:"players"`
 }
 
+// Keys lists the keys of an experiment config, for the error on an
+// unknown one.
+const Keys = "rules, seed, train_seed, games, train_games, out, [[arms]] name and players, [phatt] w_success, w_failed, up, down, state_scale, [data] alpha, per_arm"
+
 // Bounds of the config.
 const (
 	MaxGames = 1_000_000
@@ -114,7 +118,7 @@ type fileConfig struct {
 
 // Load reads and checks the experiment config at path.
 func Load(path string) (*Config, error) {
-	data, err := os.ReadFile(path)
+	data, err := fileread.ReadFile(path, fileread.Config)
 	if err != nil {
 		return nil, err
 	}
@@ -125,7 +129,7 @@ func Load(path string) (*Config, error) {
 // which name the key and its allowed range.
 func Parse(source string, data []byte) (*Config, error) {
 	var f fileConfig
-	if err := configs.DecodeStrict(source, data, &f, ""); err != nil {
+	if err := configs.DecodeStrict(source, data, &f, Keys); err != nil {
 		return nil, err
 	}
 	fail := configs.KeyErrors(source)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/marslab-risk/marslab/arena"
 	"github.com/marslab-risk/marslab/internal/atomicfile"
+	"github.com/marslab-risk/marslab/internal/fileread"
 )
 
 // HeaderFile is the run's config.json in Options.Out: its Header, which a
@@ -179,7 +180,7 @@ func writeHeader(dir string, h *Header) error {
 // there is none.
 func ReadHeader(dir string) (*Header, error) {
 	path := filepath.Join(dir, HeaderFile)
-	b, err := os.ReadFile(path)
+	b, err := fileread.ReadFile(path, fileread.Record)
 	if err != nil {
 		return nil, err
 	}

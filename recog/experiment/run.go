@@ -14,6 +14,7 @@ import (
 	"runtime"
 
 	"github.com/marslab-risk/marslab/arena"
+	"github.com/marslab-risk/marslab/internal/fileread"
 	"github.com/marslab-risk/marslab/internal/outdir"
 	"github.com/marslab-risk/marslab/recog"
 	"github.com/marslab-risk/marslab/sim"
@@ -466,7 +467,7 @@ type armModel struct {
 // readGames reads the games already in path for a resumed run of shard and
 // checks that each is the game the config would play at its place.
 func readGames(path string, cfg *Config, s *Setup, games int, shard arena.Shard) ([]Game, error) {
-	data, err := os.ReadFile(path)
+	data, err := fileread.ReadFile(path, fileread.Log)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
@@ -550,7 +551,7 @@ func Merge(cfg *Config, s *Setup, dirs []string, opts Options) (*Results, error)
 			return nil, fmt.Errorf("merge: %w", err)
 		}
 		path := filepath.Join(dir, GamesFile)
-		data, err := os.ReadFile(path)
+		data, err := fileread.ReadFile(path, fileread.Log)
 		if err != nil {
 			return nil, err
 		}
