@@ -2,6 +2,7 @@ package lux
 
 import (
 	"math/rand/v2"
+	"slices"
 
 	"github.com/marslab-risk/marslab/bots/blocks"
 	"github.com/marslab-risk/marslab/sim"
@@ -58,7 +59,9 @@ type variant struct {
 // neighbour (preferring those inside the goal continent) is no stronger
 // than the attacker's, else the minimum (all or nothing); a card attack
 // moves half (Quo, Bort) or the minimum (Yakool, Boscoe); a conquest of
-// Shaft's and Quo's sweep (see planSweep) moves everything. It fortifies its
+// Shaft's and Quo's sweep moves what the sweep's plan says (see planSweep:
+// one army into a territory that closes, everything into the last of a
+// point's chains, a share into the others). It fortifies its
 // goal cluster toward its border (blocks.FortifyCluster; one move, the
 // largest, where the rules allow one). Cluster, Shaft and Yakool trade only
 // when forced; Quo, Boscoe and Bort trade whenever they hold a set,
@@ -75,6 +78,7 @@ type Cluster struct {
 	border []int
 	seen   []bool       // scratch of planSweep
 	front  []sweepEntry // scratch of planSweep
+	unseen []int        // scratch of planSweep: a point's unseen enemy neighbours
 
 	sweepPlan []sweepStep // the conquests of the turn's sweep
 	sweepAt   int         // the next step of sweepPlan
@@ -296,9 +300,13 @@ func (c *Cluster) weakestAround(s *sim.State, t int) int {
 }
 
 // Occupy moves all or nothing (see Cluster), half for a card attack of
-// the variants that do so, and everything for a step of the sweep.
+// the variants that do so, and for a step of the sweep the armies its plan
+// moves (see planSweep).
 func (c *Cluster) Occupy(s *sim.State, from, to, lo, hi int) int {
-	if c.sweeping {
+	if c.sweeping && c.sweepAt > 0 && c.sweepAt <= len(c.sweepPlan) {
+		if m := c.sweepPlan[c.sweepAt-1].move; m > 0 {
+			return min(max(m, lo), hi)
+		}
 		return hi
 	}
 	if c.lastCard {
@@ -329,14 +337,19 @@ func (c *Cluster) Fortify(s *sim.State, buf []sim.Move) []sim.Move {
 }
 
 // sweepEntry is a point of the simulated front of Shaft's sweep: the
-// territory it stands on and the armies it carries.
+// territory it stands on, the armies it carries (those that may leave it,
+// one always staying), and whether it was conquered in the simulation (a
+// step of a chain) rather than a border territory of the cluster.
 type sweepEntry struct {
 	at, armies int
+	step       bool
 	alive      bool
 }
 
-// sweepStep is one conquest of a planned sweep.
-type sweepStep struct{ from, to int }
+// sweepStep is one conquest of a planned sweep: from attacks to and moves
+// move armies in, or everything when move is 0 (the point goes on from to
+// with all that is left).
+type sweepStep struct{ from, to, move int }
 
 // planSweep simulates Shaft's sweep and, when it succeeds, stores its
 // conquests in c.sweepPlan (and c.sweepAt = 0) and reports true.
@@ -344,16 +357,32 @@ type sweepStep struct{ from, to int }
 // The front starts as the border territories of the root's cluster (see
 // Cluster; the strongest territory's cluster when the root is lost), each
 // carrying its armies less one. Territories of the bot and those the
-// simulation conquered are seen. Round after round, in id order of the
-// starting points, every live point of the front looks at its enemy
-// neighbours not yet seen: with none it leaves the front (it has become
-// interior); with exactly one, which it outnumbers, it conquers it at the
-// cost of that territory's armies, leaves one army behind and moves on to
-// it; with more, or too few armies, it holds. The simulation ends when a
-// round changes nothing. It succeeds, and the sweep is attacked for real,
-// when at least one conquest was simulated and the front has collapsed to
-// a single point (or none): the cluster would touch its enemies at that
-// one territory only.
+// simulation conquered are seen. Round after round, in the order of the
+// front (new points at its end), every live point looks at its enemy
+// neighbours not yet seen, U: with none it leaves the front (it has become
+// interior). A border territory pushes into all of U, the starts of its
+// chains; a point the simulation conquered pushes on only when U is exactly
+// one territory (each step of a chain has exactly one unseen enemy), and
+// holds otherwise. A push needs the point's armies to exceed its cost, the
+// armies of U plus one to stand on each territory of U; the territories of
+// U are then seen, those with an unseen enemy neighbour become points of
+// the front carrying the armies left, shared equally (the first ones taking
+// the remainder), those without one close, and the point leaves the front.
+// Without the armies it holds. The simulation ends when a round changes
+// nothing. It succeeds, and the sweep is attacked for real, when at least
+// one conquest was simulated and the front has collapsed to a single point
+// (or none): the cluster would touch its enemies at that one territory
+// only.
+//
+// This reads Lux's "sweep from every cluster border: simulate pushing
+// through chains of enemy territories where each step has exactly one
+// unseen enemy, and attack for real only if the simulated front collapses
+// to a single point" with chains starting at every enemy neighbour of every
+// border territory: a lone stack facing several enemies breaks out when it
+// can take them all and every chain but one closes, the "explosive
+// expansion" of Shaft once it can take a large amount of its surrounding
+// territories (Johansson & Olsson 2006, Discussion); a border facing one
+// enemy pushes along its chain as long as each step faces one.
 func (c *Cluster) planSweep() bool {
 	b, p := &c.b, c.Seat
 	n := b.NumTerritories()
@@ -378,27 +407,8 @@ func (c *Cluster) planSweep() bool {
 	c.sweepPlan, c.sweepAt = c.sweepPlan[:0], 0
 	for changed := true; changed; {
 		changed = false
-		for i := range c.front {
-			e := &c.front[i]
-			if !e.alive {
-				continue
-			}
-			next, count := -1, 0
-			for _, u := range b.Map.Territories[e.at].Neighbors {
-				if !c.seen[u] {
-					next = u
-					count++
-				}
-			}
-			switch {
-			case count == 0:
-				e.alive = false
-				changed = true
-			case count == 1 && e.armies > b.Armies[next]:
-				c.seen[next] = true
-				c.sweepPlan = append(c.sweepPlan, sweepStep{e.at, next})
-				e.armies -= b.Armies[next] + 1
-				e.at = next
+		for i := 0; i < len(c.front); i++ {
+			if c.front[i].alive && c.push(i) {
 				changed = true
 			}
 		}
@@ -416,12 +426,85 @@ func (c *Cluster) planSweep() bool {
 	return true
 }
 
+// push moves front point i of planSweep one round on and reports whether
+// anything changed (see planSweep).
+func (c *Cluster) push(i int) bool {
+	b := &c.b
+	at, armies := c.front[i].at, c.front[i].armies
+	c.unseen = c.unseen[:0]
+	for _, u := range b.Map.Territories[at].Neighbors {
+		if !c.seen[u] {
+			c.unseen = append(c.unseen, u)
+		}
+	}
+	if len(c.unseen) == 0 {
+		c.front[i].alive = false
+		return true
+	}
+	if c.front[i].step && len(c.unseen) > 1 {
+		return false
+	}
+	cost, open := 0, 0
+	for _, u := range c.unseen {
+		cost += b.Armies[u] + 1
+		if c.beyond(u) > 0 {
+			open++
+		}
+	}
+	if armies <= cost {
+		return false
+	}
+	left := armies - cost
+	// The closed territories first, each taking the one army that stays;
+	// then the open ones, each a new point with its share, the last one
+	// taking everything left.
+	for _, u := range c.unseen {
+		if c.beyond(u) == 0 {
+			c.sweepPlan = append(c.sweepPlan, sweepStep{from: at, to: u, move: 1})
+		}
+	}
+	k := 0
+	for _, u := range c.unseen {
+		if c.beyond(u) == 0 {
+			continue
+		}
+		share := left / open
+		if k < left%open {
+			share++
+		}
+		move := 1 + share
+		if k == open-1 {
+			move = 0
+		}
+		c.sweepPlan = append(c.sweepPlan, sweepStep{from: at, to: u, move: move})
+		c.front = append(c.front, sweepEntry{at: u, armies: share, step: true, alive: true})
+		k++
+	}
+	for _, u := range c.unseen {
+		c.seen[u] = true
+	}
+	c.front[i].alive = false
+	return true
+}
+
+// beyond returns the number of unseen enemy neighbours of u outside
+// c.unseen, the territories a push into u would newly face.
+func (c *Cluster) beyond(u int) int {
+	n := 0
+	for _, w := range c.b.Map.Territories[u].Neighbors {
+		if !c.seen[w] && !slices.Contains(c.unseen, w) {
+			n++
+		}
+	}
+	return n
+}
+
 // sweep returns the next attack of Shaft's sweep: the next conquest of
 // the planned sweep while its attacker is the bot's and holds at least 2
 // armies and its target is still an enemy's; else, if nothing was
 // conquered this turn (conquered false), the first conquest of a new plan
 // (see planSweep). A plan ends at its first step that no longer applies.
-// The sweep's conquests move everything in (see Occupy).
+// The sweep's conquests move in what the plan says (see Occupy).
 func (c *Cluster) sweep(conquered bool) (from, to int, ok bool) {
 	b, p := &c.b, c.Seat
 	if c.sweepAt == 0 && !conquered {

@@ -155,8 +155,9 @@ func TestVultureHunt(t *testing.T) {
 
 // TestShaftHogsWild: Shaft holds only the centre of the grid, facing four
 // enemy territories. No block of its own applies (easy expand wants one
-// enemy neighbour, consolidate two border territories, and the sweep's one
-// point faces four unseen enemies); when its 30 armies exceed all the
+// enemy neighbour, consolidate two border territories, and the sweep, which
+// could take all four, would leave four points facing two unseen enemies
+// each: its front does not collapse); when its 30 armies exceed all the
 // enemies' together it hogs wild, as Cluster does: split up on its weakest
 // enemy neighbour (b, lowest id of the ties). Outnumbered, it holds.
 func TestShaftHogsWild(t *testing.T) {

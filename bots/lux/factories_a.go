@@ -14,10 +14,11 @@ var (
 		{stepConsolidate, false}, {stepSplitUp, false}, {stepHogWild, false}, {stepStalemate, false}}
 	// shaftAttack: Shaft's attack from its cluster: easy expand once, fill
 	// out once (reached at once when the easy expand finds nothing),
-	// consolidate repeatedly, then the sweep (see Cluster.sweep), planned
-	// only while nothing is conquered this turn. Few attacks a turn keep its
-	// armies home: the reading that matches the paper's Shaft, the most
-	// frequent runner-up.
+	// consolidate repeatedly, then the sweep (see Cluster.planSweep: a lone
+	// stack breaks out when it can take every enemy it faces and the chains
+	// beyond close to one point), planned only while nothing is conquered
+	// this turn. Few attacks a turn keep its armies home: the reading that
+	// matches the paper's Shaft, the most frequent runner-up.
 	shaftAttack = []planStep{{stepEasyExpand, true}, {stepFillOut, true}, {stepConsolidate, false}, {stepSweep, false}}
 	// shaftPlan: shaftAttack, then hog wild and the stalemate breaker, which
 	// Shaft, a Cluster variant, keeps from Cluster (the description replaces

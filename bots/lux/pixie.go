@@ -18,18 +18,24 @@ import (
 // for the turn's attacks.
 //
 //   - Placement: round after round, one army to each wanted continent that
-//     needs help (not owned, or one of its exposed border territories,
-//     those with a neighbour in a continent Pixie does not own, holds at
-//     most Threshold armies, counting armies placed), through place to take
-//     continent (see takeContinentTarget), until no wanted continent needs
-//     help; the rest one at a time, round-robin in id order, to its
-//     territories with an enemy neighbour. With nothing wanted, every army
+//     needs help (not owned, or one of its border territories, those with a
+//     neighbour outside it, holds at most Threshold armies, counting armies
+//     placed), through place to take continent (see takeContinentTarget),
+//     until no wanted continent needs help; the rest one at a time,
+//     round-robin in id order, to its territories with an enemy neighbour.
+//     Place to take continent reinforces only exposed border territories
+//     (those with a neighbour in a continent Pixie does not own), so an
+//     owned continent with a weak border territory facing only its own
+//     continents needs help to the end of the placement, and its exposed
+//     borders take those armies. With nothing wanted, every army
 //     goes to take the easiest continent (least need, positive bonus; the
 //     lowest id on ties). Each starting army is placed as the first army of
 //     a placement of 1.
 //   - Attack: in each wanted continent (id order), every enemy territory
-//     (id order) is attacked, to the end, from its strongest owned neighbour
-//     if that holds more than Ratio times its armies; then attack for
+//     (id order) is attacked, to the end, from any owned neighbour with more
+//     armies: the first in the map's neighbour order that holds at least 2
+//     and more than Ratio times its armies (anyOutnumbering; after a failed
+//     attack the next such neighbour takes over); then attack for
 //     card(1): if nothing was conquered this turn, blocks.AttackForCard
 //     with k = CardRatio; then hog wild and the stalemate breaker
 //     (blocks.HogWild).
@@ -64,7 +70,10 @@ import (
 // any continent an enemy owns (the weakest enemy territory of the
 // continent that one of its territories outnumbers by Ratio) and to
 // eliminate any player holding less than a fifth of its armies (that
-// player's weakest territory that it outnumbers by Ratio). Fortify:
+// player's weakest territory that it outnumbers by Ratio), each from the
+// strongest owned neighbour (outnumbering): the description names no
+// attacking territory for these, and the strongest is the one that
+// outnumbers the target if any does. Fortify:
 // balances the armies of the border territories of each continent it owns
 // (half the difference, as Communist does) besides Pixie's moves.
 //
@@ -78,8 +87,8 @@ type Pixie struct {
 	// CardRatio is the ratio the best attack must exceed for attack for
 	// card (1 for Pixie, 5 for EvilPixie).
 	CardRatio float64
-	// Threshold is the army count at or below which an exposed border
-	// territory of an owned wanted continent needs help (20 for Pixie).
+	// Threshold is the army count at or below which a border territory of
+	// an owned wanted continent needs help (20 for Pixie).
 	Threshold int
 	// Evil selects EvilPixie's extra placement, attacks, card cashing and
 	// fortification (see the type's doc).
@@ -193,15 +202,15 @@ func (x *Pixie) exposed(c, t int) bool {
 }
 
 // needsHelp reports whether continent c, counting the armies placed in
-// x.add, is not p's or has an exposed border territory holding at most the
-// threshold.
+// x.add, is not p's or has a border territory (one with a neighbour
+// outside c, exposed or not) holding at most the threshold.
 func (x *Pixie) needsHelp(c int) bool {
 	b := &x.b
 	if !x.owned[c] {
 		return true
 	}
 	for _, t := range b.Map.Continents[c].Borders {
-		if x.exposed(c, t) && b.Armies[t]+x.add[t] <= x.threshold {
+		if b.Armies[t]+x.add[t] <= x.threshold {
 			return true
 		}
 	}
@@ -211,7 +220,8 @@ func (x *Pixie) needsHelp(c int) bool {
 // takeContinentTarget returns the territory on which the Lux block "place
 // to take continent" puts p's next army for continent c, counting the
 // armies already placed in add: if p owns c, its exposed border territory
-// with the fewest armies (any border territory if none is exposed); else
+// with the fewest armies (of all its border territories if none is
+// exposed, as blocks.PlaceToTakeContinent does; lowest id on ties); else
 // p's territory in c with the most enemy neighbours in c; else the start of
 // the cheapest route into c (blocks.Search.RouteToContinent). It returns -1
 // when p owns nothing. It is blocks.PlaceToTakeContinent one army at a
@@ -224,14 +234,12 @@ func (x *Pixie) takeContinentTarget(c int, add []int) int {
 		return x.target[c]
 	}
 	if x.owned[c] {
-		best := -1
+		best, open := -1, false
 		for _, t := range cont.Borders {
-			if x.exposed(c, t) && (best < 0 || b.Armies[t]+add[t] < b.Armies[best]+add[best]) {
-				best = t
+			e := x.exposed(c, t)
+			if best < 0 || e && !open || e == open && b.Armies[t]+add[t] < b.Armies[best]+add[best] {
+				best, open = t, e
 			}
-		}
-		if best < 0 && len(cont.Borders) > 0 {
-			best = cont.Borders[0]
 		}
 		if best >= 0 {
 			return best
@@ -391,6 +399,19 @@ func outnumbering(b *blocks.Board, p, t int, ratio float64) int {
 	return f
 }
 
+// anyOutnumbering returns the first of p's neighbours of enemy territory t,
+// in the map's neighbour order, that holds at least 2 armies and more than
+// ratio times t's armies, or -1: Pixie's "any owned neighbour with more
+// armies".
+func anyOutnumbering(b *blocks.Board, p, t int, ratio float64) int {
+	for _, u := range b.Map.Territories[t].Neighbors {
+		if b.Owner[u] == p && b.Armies[u] >= 2 && float64(b.Armies[u]) > ratio*float64(b.Armies[t]) {
+			return u
+		}
+	}
+	return -1
+}
+
 // Attack orders the next attack: EvilPixie's continent breaking and
 // eliminations, the attacks in the wanted continents, attack for card, hog
 // wild and the stalemate breaker, in that order.
@@ -410,7 +431,7 @@ func (x *Pixie) Attack(s *sim.State) (sim.AttackOrder, bool) {
 			if b.Owner[t] == p {
 				continue
 			}
-			if f := outnumbering(b, p, t, x.Ratio); f >= 0 {
+			if f := anyOutnumbering(b, p, t, x.Ratio); f >= 0 {
 				return blitz(f, t), true
 			}
 		}

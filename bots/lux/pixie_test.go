@@ -40,6 +40,39 @@ func TestPixiePlace(t *testing.T) {
 	}
 }
 
+// TestPixieNeedsHelp: an owned wanted continent needs help while any of
+// its border territories holds at most the threshold, exposed or not.
+func TestPixieNeedsHelp(t *testing.T) {
+	tests := []struct {
+		name, board string
+		want        []sim.Placement
+	}{
+		// Seat 0 owns North and Middle; South (40 a territory) is not
+		// wanted. North's border territories face only Middle, so none is
+		// exposed; a (1) holds at most 20: North needs help and a, its
+		// weakest border territory, takes every army.
+		{"weak border", "0:1 0:30 0:30 0:30 0:30 0:30 1:40 1:40 1:40", []sim.Placement{{Territory: ga, Armies: 6}}},
+		// Every border territory holds more than 20: nothing needs help,
+		// and the armies go round-robin to the territories with an enemy
+		// neighbour.
+		{"strong borders", "0:21 0:30 0:30 0:30 0:30 0:30 1:40 1:40 1:40",
+			[]sim.Placement{{Territory: gd, Armies: 2}, {Territory: ge, Armies: 2}, {Territory: gf, Armies: 2}}},
+		// One army at a time to the weakest border territory (lowest id on
+		// ties): b (18), a (19), b, a, b; then a and b hold 21, North no
+		// longer needs help, and the last army goes round-robin, to d.
+		{"until above", "0:19 0:18 0:30 0:30 0:30 0:30 1:40 1:40 1:40",
+			[]sim.Placement{{Territory: ga, Armies: 2}, {Territory: gb, Armies: 3}, {Territory: gd, Armies: 1}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, s := gridState(t, "pixie", "classic", tt.board, sim.PhasePlace)
+			pl := p.Place(s, 6, nil)
+			require.NoError(t, s.CheckPlacement(0, 6, pl))
+			assert.Equal(t, tt.want, pl)
+		})
+	}
+}
+
 // TestEvilPixiePlaceOutnumber: when its armies exceed all enemies',
 // EvilPixie first places next to the enemy territories it does not
 // outnumber, just enough to hold one army more.
@@ -72,6 +105,11 @@ func TestPixieAttack(t *testing.T) {
 		// needs 5:1 and there is none: no attack. South is not whole.
 		{"evilpixie", "0:3 0:5 1:4 0:2 1:4 1:4 0:1 1:5 1:5", sim.AttackOrder{}, false},
 		{"pixie", "0:3 0:5 1:4 0:2 1:4 1:4 0:1 1:5 1:5", sim.AttackOrder{From: gb, To: gc, Repeat: true}, true},
+		// Any owned neighbour with more armies, the first in c's
+		// neighbour order (b, f): b (3) on c (2), though f (9) is
+		// stronger; with b at 2, not more than c's 2, f attacks.
+		{"pixie", "0:3 0:3 1:2 0:2 1:4 0:9 1:1 1:5 1:5", sim.AttackOrder{From: gb, To: gc, Repeat: true}, true},
+		{"pixie", "0:3 0:2 1:2 0:2 1:4 0:9 1:1 1:5 1:5", sim.AttackOrder{From: gf, To: gc, Repeat: true}, true},
 		// Nothing in the wanted continents: attack for card(1), the best
 		// ratio, d (2) on g (1).
 		{"pixie", "0:3 0:2 1:2 0:2 1:4 1:4 1:1 1:5 1:5", sim.AttackOrder{From: gd, To: gg, Repeat: true}, true},

@@ -65,3 +65,43 @@ func TestSweepStops(t *testing.T) {
 	_, _, ok = c.sweep(false)
 	assert.False(t, ok, "the plan is over for the turn")
 }
+
+// TestSweepBreakout: a lone stack breaks out when it can take every enemy
+// it faces and the chains beyond close to one point. On testdata/two.toml
+// seat 0 holds b (10), e and f. b faces a and c, each a step (a opens onto
+// g, c onto d): both are taken, b's 9 movable armies less their cost (2 +
+// 2) leave 5, shared 3 (a, the first) and 2 (c). a pushes on into g, which
+// faces nothing unseen; c (2) cannot pay for d (1 + 1 standing) and holds:
+// the front is c alone. The plan moves 1 + 3 into a, everything into c
+// (the last of b's chains) and 1 into g. With c at 5 the armies left (1)
+// take neither a's nor c's chain further: two points stay, no sweep.
+func TestSweepBreakout(t *testing.T) {
+	m, err := sim.LoadMap("testdata/two.toml")
+	require.NoError(t, err)
+	const ta, tb, tc, tg = 0, 1, 2, 6
+	for _, tt := range []struct {
+		cArmies int
+		plan    []sweepStep
+	}{
+		{1, []sweepStep{{tb, ta, 4}, {tb, tc, 0}, {ta, tg, 1}}},
+		{5, nil},
+	} {
+		c := newCluster(variant{plan: shaftPlan})
+		c.b.Map = m
+		c.b.Owner = []int{1, 0, 1, 1, 0, 0, 1}
+		c.b.Armies = []int{1, 10, tt.cArmies, 1, 1, 1, 1}
+		c.root = tb
+		ok := c.planSweep()
+		require.Equal(t, tt.plan != nil, ok, "c=%d", tt.cArmies)
+		if ok {
+			assert.Equal(t, tt.plan, c.sweepPlan)
+			// The move-in of each step: its planned armies within the
+			// engine's bounds, everything for the last chain.
+			c.sweeping = true
+			for i, want := range []int{4, 7, 1} {
+				c.sweepAt = i + 1
+				assert.Equal(t, want, c.Occupy(nil, 0, 0, 1, 7), "step %d", i)
+			}
+		}
+	}
+}

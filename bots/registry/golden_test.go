@@ -61,7 +61,7 @@ var goldenGames = []goldenGame{
 	{"classic-example-3", "classic", "cautious,aggressive,random", 1, 0},
 	{"classic-lux-a-6", "classic", "cluster,shaft,quo,yakool,boscoe,bort", 4, 0},
 	{"mars2006-lux-a-3", "mars2006", "vulture,cluster,aggressive", 1, 0},
-	{"classic-lux-b-5", "classic", "angry,communist,stinky,pixie,evilpixie", 14, 0},
+	{"classic-lux-b-5", "classic", "angry,communist,stinky,pixie,evilpixie", 19, 0},
 	{"missions-mission-6", "missions", "mission,mission(w=100),constrained,constrained,mission(w=1),aggressive", 1, 0},
 }
 
