@@ -108,8 +108,8 @@ type rewardFile struct {
 	Placement  []float64 `toml:"placement"`
 }
 
-// EnvKeys lists the keys of an environment config, for error messages.
-const EnvKeys = "rules, players, seat, actions, opponents, features, rewards.per_turn, rewards.win, rewards.loss, rewards.eliminated, rewards.placement"
+// envKeys lists the keys of an environment config, for error messages.
+const envKeys = "rules, players, seat, actions, opponents, features, rewards.per_turn, rewards.win, rewards.loss, rewards.eliminated, rewards.placement"
 
 // ParseConfig parses an environment config (TOML; every key optional, the
 // defaults are DefaultConfig's):
@@ -132,7 +132,7 @@ const EnvKeys = "rules, players, seat, actions, opponents, features, rewards.per
 // is an error naming source, the key and the allowed values.
 func ParseConfig(source string, data []byte) (*Config, error) {
 	var f envFile
-	if err := configs.DecodeStrict(source, data, &f, EnvKeys); err != nil {
+	if err := configs.DecodeStrict(source, data, &f, envKeys); err != nil {
 		return nil, err
 	}
 	return f.config(source, "")
