@@ -22,9 +22,10 @@ var templateFS embed.FS
 // templates are the report templates, one per kind, the shared parts and
 // the index.
 var templates = template.Must(template.New("").Funcs(template.FuncMap{
-	"f":    fmtFloat,
-	"pct":  func(p float64, digits int) string { return fmtFloat(100*p, digits) + " %" },
-	"join": strings.Join,
+	"f":      fmtFloat,
+	"pct":    func(p float64, digits int) string { return fmtFloat(100*p, digits) + " %" },
+	"signed": signed,
+	"join":   strings.Join,
 	// timingMarker, timingBegin and timingEnd mark the timing blocks.
 	"timingMarker": func() string { return TimingMarker },
 	"timingBegin":  func() string { return TimingBegin },
