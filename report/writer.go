@@ -25,7 +25,13 @@ var templates = template.Must(template.New("").Funcs(template.FuncMap{
 	"f":      fmtFloat,
 	"pct":    func(p float64, digits int) string { return fmtFloat(100*p, digits) + " %" },
 	"signed": signed,
-	"join":   strings.Join,
+	"ratio": func(a, b int) float64 {
+		if b == 0 {
+			return 0
+		}
+		return float64(a) / float64(b)
+	},
+	"join": strings.Join,
 	// timingMarker, timingBegin and timingEnd mark the timing blocks.
 	"timingMarker": func() string { return TimingMarker },
 	"timingBegin":  func() string { return TimingBegin },
