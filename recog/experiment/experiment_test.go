@@ -63,6 +63,23 @@ func TestDeterministic(t *testing.T) {
 		res, err := experiment.Run(context.Background(), cfg, s, experiment.Options{Out: dirs[i], Workers: w})
 		require.NoError(t, err)
 		require.Len(t, res.Games, 12)
+		for _, g := range res.Games {
+			// Six players of 20 starting armies, 42 of them dealt: 78
+			// setup steps on the paper's clock.
+			assert.Equal(t, 78, g.Setup)
+			assert.Positive(t, g.Turns)
+			for r := range 2 {
+				for p := range 6 {
+					// The paper's clock reaches the end of the game at
+					// 100 %, as the turn clock does; at 5 % it is in the
+					// setup, where a seat has placed at most one army
+					// and every card holding that continent ties.
+					assert.Equal(t, g.Pred[r][p][experiment.Steps-1], g.PaperPred[r][p][experiment.Steps-1])
+					assert.Equal(t, g.Tied[r][p][experiment.Steps-1], g.PaperTied[r][p][experiment.Steps-1])
+					assert.Greater(t, g.PaperTied[r][p][0], 1)
+				}
+			}
+		}
 	}
 	a, err := os.ReadFile(filepath.Join(dirs[0], experiment.GamesFile))
 	require.NoError(t, err)
