@@ -28,7 +28,7 @@ import (
 // The continents the mission asks for are the named ones and, for a card
 // with "one other continent", the one outside them of which the bot owns
 // the largest share (chosen afresh at every decision). On the classic map
-// base ranges from 0.049 (Europe) to 3.3 (Australia), so w = 4 changes the
+// base ranges from 0.049 (Europe) to 3.0 (Australia), so w = 4 changes the
 // choice only for some cards and positions, w = 100 for nearly all.
 //
 // The target continent T maximises value(c) * reach(c) over the continents
