@@ -315,6 +315,10 @@ type RunOptions struct {
 	// Checkpointed, if not nil, is called after each checkpoint with the
 	// number of training episodes it holds.
 	Checkpointed func(games int)
+	// GreedyOnly evaluates the greedy learned policy alone (no fixed
+	// strategy, no uniform choice, no comparison): for ablations, whose
+	// arms are compared with each other on the same evaluation episodes.
+	GreedyOnly bool
 }
 
 // fingerprint identifies every setting training depends on.
@@ -368,6 +372,10 @@ func (e *Experiment) RunWith(ctx context.Context, reg *registry.Registry, opts R
 		res.DQN = l
 	}
 	pols := []Policy{Greedy("learned", l)}
+	if opts.GreedyOnly {
+		res.Evaluations, err = Evaluate(ctx, e.Env, reg, e.EvalSeed, e.EvalGames, opts.Workers, pols)
+		return res, err
+	}
 	for a, n := range res.Actions {
 		pols = append(pols, Fixed("always "+n, a))
 	}
@@ -547,11 +555,22 @@ func (ev *Evaluation) Winrate() (wins int, rate float64, iv stats.Interval, mean
 	return wins, float64(wins) / float64(n), iv, sum / float64(n)
 }
 
+// TrainSteps returns the learner's steps (its turns, one action each) over
+// the training curve's blocks: the training budget in steps, beside
+// Train.Games in episodes.
+func (r *Result) TrainSteps() int {
+	n := 0
+	for _, c := range r.Curve {
+		n += c.Steps
+	}
+	return n
+}
+
 // CurveTable is the training curve: per block, the wins with a Wilson
-// interval, the mean return with a normal 95 % interval and the action
-// shares.
+// interval, the mean return with a normal 95 % interval, the learner's
+// steps and the action shares.
 func (r *Result) CurveTable() Table {
-	t := Table{Header: []string{"first", "games", "wins", "win_rate", "win_lo", "win_hi", "mean_return", "return_lo", "return_hi"}}
+	t := Table{Header: []string{"first", "games", "wins", "win_rate", "win_lo", "win_hi", "mean_return", "return_lo", "return_hi", "steps"}}
 	for _, a := range r.Actions {
 		t.Header = append(t.Header, "share_"+a)
 	}
@@ -559,7 +578,7 @@ func (r *Result) CurveTable() Table {
 		iv, _ := stats.Wilson(c.Wins, c.Games, Level)
 		half := 1.959963984540054 * c.SDReturn / math.Sqrt(float64(c.Games))
 		row := []string{strconv.Itoa(c.First), strconv.Itoa(c.Games), strconv.Itoa(c.Wins), ff(float64(c.Wins)/float64(c.Games), 6),
-			ff(iv.Lo, 6), ff(iv.Hi, 6), ff(c.MeanReturn, 4), ff(c.MeanReturn-half, 4), ff(c.MeanReturn+half, 4)}
+			ff(iv.Lo, 6), ff(iv.Hi, 6), ff(c.MeanReturn, 4), ff(c.MeanReturn-half, 4), ff(c.MeanReturn+half, 4), strconv.Itoa(c.Steps)}
 		for _, sh := range c.ActionShare {
 			row = append(row, ff(sh, 6))
 		}

@@ -125,7 +125,10 @@ type BlockStats struct {
 	// and sample standard deviation of the episodes' returns.
 	Wins                 int
 	MeanReturn, SDReturn float64
-	// ActionShare[a] is the share of the block's steps that took action a.
+	// Steps is the number of the learner's steps (its turns, one action
+	// each) in the block; ActionShare[a] the share of them that took
+	// action a.
+	Steps       int
 	ActionShare []float64
 }
 
@@ -295,5 +298,5 @@ func (b *blockAcc) stats(first int) BlockStats {
 			share[a] = float64(k) / float64(b.steps)
 		}
 	}
-	return BlockStats{First: first, Games: b.games, Wins: b.wins, MeanReturn: mean, SDReturn: sd, ActionShare: share}
+	return BlockStats{First: first, Games: b.games, Wins: b.wins, MeanReturn: mean, SDReturn: sd, Steps: b.steps, ActionShare: share}
 }

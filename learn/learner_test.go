@@ -88,12 +88,12 @@ func TestParseExperiment(t *testing.T) {
 	e, err := LoadExperiment("../configs/experiments/strategist.toml")
 	require.NoError(t, err)
 	assert.Equal(t, uint64(16), e.Train.Seed)
-	assert.Equal(t, 500000, e.Train.Games)
+	assert.Equal(t, 50000, e.Train.Games)
 	want := DefaultConfig()
 	want.Features = append(want.Features, "front")
 	want.Source = "../configs/experiments/strategist.toml [env]"
 	assert.Equal(t, want, e.Env)
-	assert.Equal(t, []string{"territories", "armies", "front", "threat", "round"}, e.QFeatures)
+	assert.Equal(t, []string{"territories"}, e.QFeatures, "the thesis's observation")
 	base := "seed = 1\nout = \"x\"\n[train]\ngames = 10\nbatch = 5\nblock = 5\n[q]\nfeatures = [\"round\"]\nbins = 3\nalpha = 0.1\ngamma = 0.9\nepsilon = 0.1\n[eval]\nseed = 2\ngames = 10\n"
 	_, err = ParseExperiment("e.toml", []byte(base))
 	require.NoError(t, err)
@@ -147,7 +147,7 @@ func TestQTablePolicyBy(t *testing.T) {
 }
 
 func TestStrategistConfigs(t *testing.T) {
-	for _, name := range []string{"strategist", "strategist-ablation", "strategist-nofront", "strategist-dqn"} {
+	for _, name := range []string{"strategist", "strategist-front", "strategist-threat", "strategist-all", "strategist-dqn"} {
 		e, err := LoadExperiment("../configs/experiments/" + name + ".toml")
 		require.NoError(t, err, name)
 		r, err := NewRunner(e.Env, nil)

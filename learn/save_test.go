@@ -341,3 +341,24 @@ func FuzzLoadCheckpoint(f *testing.F) {
 		assert.Equal(t, good, data, "only the saved checkpoint loads")
 	})
 }
+
+// GreedyOnly evaluates the greedy policy alone, on the episodes the full
+// evaluation gives it, and the curve counts the learner's steps.
+func TestGreedyOnly(t *testing.T) {
+	e, err := ParseExperiment("e.toml", []byte(resumeConfig))
+	require.NoError(t, err)
+	full, err := e.RunWith(context.Background(), nil, RunOptions{Workers: 2})
+	require.NoError(t, err)
+	only, err := e.RunWith(context.Background(), nil, RunOptions{Workers: 1, GreedyOnly: true})
+	require.NoError(t, err)
+	require.Len(t, only.Evaluations, 1)
+	assert.Empty(t, only.Comparisons)
+	assert.Equal(t, full.Evaluations[0], only.Evaluations[0])
+	steps := 0
+	for _, c := range full.Curve {
+		assert.Positive(t, c.Steps)
+		steps += c.Steps
+	}
+	assert.Equal(t, steps, full.TrainSteps())
+	assert.Equal(t, full.Curve, only.Curve)
+}

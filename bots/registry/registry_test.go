@@ -70,7 +70,7 @@ func TestFamiliesFileFresh(t *testing.T) {
 
 func TestDefaultNames(t *testing.T) {
 	r := Default()
-	assert.Equal(t, []string{"aggressive", "angry", "bort", "boscoe", "cautious", "cluster", "communist", "constrained", "evilpixie", "mars", "mission", "pacifist", "passive", "pixie", "quo", "random", "shaft", "stinky", "vulture", "yakool"}, r.Names())
+	assert.Equal(t, []string{"aggressive", "angry", "bort", "boscoe", "cautious", "cluster", "communist", "constrained", "evilpixie", "mars", "mission", "mission-greedy", "pacifist", "passive", "pixie", "quo", "random", "shaft", "stinky", "vulture", "yakool"}, r.Names())
 	for _, n := range r.Names() {
 		f, ok := r.Lookup(n)
 		require.True(t, ok, n)
@@ -210,7 +210,7 @@ func TestParseSeatErrors(t *testing.T) {
 		want string
 	}{
 		{"", nil, `seat "": empty seat`},
-		{"lux", nil, `seat "lux": unknown bot "lux" (registered: aggressive, angry, bort, boscoe, cautious, choosy, cluster, communist, constrained, evilpixie, mars, mission, pacifist, passive, pixie, quo, random, shaft, stinky, tuned, vulture, yakool)`},
+		{"lux", nil, `seat "lux": unknown bot "lux" (registered: aggressive, angry, bort, boscoe, cautious, choosy, cluster, communist, constrained, evilpixie, mars, mission, mission-greedy, pacifist, passive, pixie, quo, random, shaft, stinky, tuned, vulture, yakool)`},
 		{"passive(x=1)", nil, `seat "passive(x=1)": bot "passive" takes no parameters`},
 		{"random()", nil, `empty parameter list ()`},
 		{"random(stop)", nil, `parameter "stop": want K=V`},

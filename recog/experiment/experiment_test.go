@@ -65,6 +65,23 @@ func TestDeterministic(t *testing.T) {
 		res, err := experiment.Run(context.Background(), cfg, s, experiment.Options{Out: dirs[i], Workers: w})
 		require.NoError(t, err)
 		require.Len(t, res.Games, 12)
+		for _, g := range res.Games {
+			// Six players of 20 starting armies, 42 of them dealt: 78
+			// setup steps on the paper's clock.
+			assert.Equal(t, 78, g.Setup)
+			assert.Positive(t, g.Turns)
+			for r := range 2 {
+				for p := range 6 {
+					// The paper's clock reaches the end of the game at
+					// 100 %, as the turn clock does; at 5 % it is in the
+					// setup, where a seat has placed at most one army
+					// and every card holding that continent ties.
+					assert.Equal(t, g.Pred[r][p][experiment.Steps-1], g.PaperPred[r][p][experiment.Steps-1])
+					assert.Equal(t, g.Tied[r][p][experiment.Steps-1], g.PaperTied[r][p][experiment.Steps-1])
+					assert.Greater(t, g.PaperTied[r][p][0], 1)
+				}
+			}
+		}
 	}
 	a, err := os.ReadFile(filepath.Join(dirs[0], experiment.GamesFile))
 	require.NoError(t, err)
@@ -223,46 +240,76 @@ func TestSummarize(t *testing.T) {
 	res := &experiment.Results{Config: cfg, Setup: s}
 	// Two games of arm 0 with six seats; seat p holds card p. Recogniser 0
 	// is right about seats 0-2 from the start and about seat 3 only at
-	// the end; recogniser 1 is always wrong; the data recognisers did not run.
-	for i := range 2 {
-		g := experiment.Game{Arm: 0, Index: i, Winner: 3, Turns: 40, Missions: []int{0, 1, 2, 3, 4, 5}}
-		g.Pred = make([][][]int, 4)
-		for r := range 4 {
-			g.Pred[r] = make([][]int, 6)
-			for p := range 6 {
-				g.Pred[r][p] = make([]int, experiment.Steps)
+	// the end; at the end it names seat 4's card in a tie of two cards;
+	// on the paper's clock its 25 % point falls in the setup, where it is
+	// wrong about everyone. Recogniser 1 is always wrong; the data
+	// recognisers did not run.
+	grid := func(f func(r, p, k int) int) [][][]int {
+		x := make([][][]int, 4)
+		for r := range x {
+			x[r] = make([][]int, 6)
+			for p := range x[r] {
+				x[r][p] = make([]int, experiment.Steps)
 				for k := range experiment.Steps {
-					switch {
-					case r >= 2:
-						g.Pred[r][p][k] = -1
-					case r == 1:
-						g.Pred[r][p][k] = (p + 1) % 6
-					case p < 3 || p == 3 && k == experiment.Steps-1:
-						g.Pred[r][p][k] = p
-					default:
-						g.Pred[r][p][k] = (p + 1) % 6
-					}
+					x[r][p][k] = f(r, p, k)
 				}
 			}
 		}
+		return x
+	}
+	end := experiment.Steps - 1
+	pred := func(r, p, k int) int {
+		switch {
+		case r >= 2:
+			return -1
+		case r == 1:
+			return (p + 1) % 6
+		case p < 3 || p == 3 && k == end || p == 4 && k == end:
+			return p
+		default:
+			return (p + 1) % 6
+		}
+	}
+	tied := func(r, p, k int) int {
+		switch {
+		case r >= 2:
+			return 0
+		case r == 0 && p == 4 && k == end:
+			return 2
+		}
+		return 1
+	}
+	paper := func(r, p, k int) int {
+		if r == 0 && k == experiment.Step(25) {
+			return (p + 1) % 6
+		}
+		return pred(r, p, k)
+	}
+	for i := range 2 {
+		g := experiment.Game{Arm: 0, Index: i, Winner: 3, Turns: 40, Setup: 120, Missions: []int{0, 1, 2, 3, 4, 5},
+			Pred: grid(pred), Tied: grid(tied), PaperPred: grid(paper), PaperTied: grid(tied)}
 		res.Games = append(res.Games, g)
 	}
-	sum, err := experiment.Summarize(res)
+	sum, err := experiment.Summarize(res, experiment.Counting{})
 	require.NoError(t, err)
 	assert.Equal(t, []bool{true, true, false, false}, sum.Ran)
 	assert.InDelta(t, 1.0/6, sum.Chance, 1e-12)
-	end := sum.Curve[0][0][experiment.All][experiment.Step(100)]
-	assert.Equal(t, 8, end.Correct)
-	assert.Equal(t, 12, end.N)
+	last := sum.Curve[0][0][experiment.All][experiment.Step(100)]
+	assert.Equal(t, 8, last.Correct, "the paper's counting: a tie is wrong")
+	assert.Equal(t, 12, last.N)
+	assert.Equal(t, 2, last.Ties)
+	assert.InDelta(t, 2.0/12, last.TieShare(), 1e-12)
 	half := sum.Curve[0][0][experiment.All][experiment.Step(50)]
 	assert.Equal(t, 6, half.Correct)
+	assert.Equal(t, 0, sum.Curve[0][0][experiment.All][experiment.Step(25)].Correct, "the paper's clock: 25 % is in the setup")
 	w := sum.Curve[0][0][experiment.Winners][experiment.Step(100)]
 	assert.Equal(t, experiment.Tally{Correct: 2, N: 2, Acc: 1, CI: w.CI}, w)
 	assert.Less(t, w.CI.Lo, 1.0)
 	assert.Equal(t, 0, sum.Curve[1][0][experiment.All][experiment.Step(100)].Correct)
 	assert.Equal(t, 2, sum.PerMission[0][0][experiment.All][3].Correct)
+	assert.Equal(t, 0, sum.PerMission[0][0][experiment.All][4].Correct)
 	// Both games are 40 turns long: the bin [40, 50).
-	assert.Equal(t, end, sum.ByLength[0][0][3])
+	assert.Equal(t, last, sum.ByLength[0][0][3])
 	assert.Zero(t, sum.ByLength[0][0][2].N)
 	assert.Equal(t, 0, sum.PerMission[0][0][experiment.Losers][3].N)
 	// One pair (phatt vs phatt-state) on arm 0 (arm 1 has no games).
@@ -273,6 +320,21 @@ func TestSummarize(t *testing.T) {
 	var buf bytes.Buffer
 	require.NoError(t, sum.WriteText(&buf))
 	assert.Contains(t, buf.String(), "8/4 66.7%")
+	assert.Contains(t, buf.String(), "counting: paper's clock (setup steps counted), ties wrong")
+
+	// Our counting: the turn clock, ties broken at random (here the
+	// recorded pick is seat 4's card).
+	ours, err := experiment.ParseCounting("turns", "share")
+	require.NoError(t, err)
+	sum, err = experiment.Summarize(res, ours)
+	require.NoError(t, err)
+	assert.Equal(t, 10, sum.Curve[0][0][experiment.All][experiment.Step(100)].Correct)
+	assert.Equal(t, 2, sum.Curve[0][0][experiment.All][experiment.Step(100)].Ties)
+	assert.Equal(t, 6, sum.Curve[0][0][experiment.All][experiment.Step(25)].Correct)
+	_, err = experiment.ParseCounting("rounds", "wrong")
+	assert.ErrorContains(t, err, `clock "rounds": want paper or turns`)
+	_, err = experiment.ParseCounting("paper", "half")
+	assert.ErrorContains(t, err, `ties "half": want wrong or share`)
 }
 
 // FuzzParse: any text gives a config or an error, never a panic, and a
