@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -26,8 +25,6 @@ import (
 	"github.com/marslab-risk/marslab/view"
 )
 
-// updateFigure makes TestViewInBrowser write docs/figures/viewer.png.
-var updateFigure = flag.Bool("update-figure", false, "write ../docs/figures/viewer.png from the 6-seat game of TestViewInBrowser")
 
 // chromium returns the path of a Chromium or Chrome, or "" if none is
 // installed.
@@ -300,7 +297,7 @@ func TestViewInBrowser(t *testing.T) {
 					`marslabView.seek(%d); Array.from(document.querySelectorAll("#explain .now")).map((d) => d.textContent)`, x.at)))
 				require.NoError(t, err)
 				assert.Contains(t, now, x.text, "MARS's reasoning at event %d", x.at)
-				if *updateFigure && gm.rules == "mars2006" {
+				if *update && gm.rules == "mars2006" {
 					require.NoError(t, chromedp.Do(ctx, chromedp.EmulateViewport(1500, 1000)))
 					shot(t, ctx, filepath.Join("..", "docs", "figures", "viewer.png"))
 				}
