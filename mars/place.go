@@ -103,6 +103,14 @@ type mediator struct {
 	ccs     []oddsCache       // per-message odds caches of this placement (goal.cc)
 	bnd     []float64         // bid-bound numerators by attacking armies (oddsCache.bo)
 	cands   []cand            // goals with bid bounds
+
+	// reachOwn (maps of at most 64 territories) holds the own territories a
+	// message can still reach, by territory and extensions left, and
+	// byOrigin (goal_paths = shortest, nil otherwise; in the buffer
+	// origins) those each originator's messages have reached (see
+	// reachable).
+	reachOwn, byOrigin, origins []uint64
+
 	// pursuits holds every agent's pursued goals (agent.phead), emptied at
 	// each placement: one buffer, so that pursuing goals does not allocate
 	// once it has grown.
