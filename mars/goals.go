@@ -147,18 +147,29 @@ func (m *mediator) propagate(n int) {
 		msg := m.msgs[h]
 		last := int(msg.last)
 		cc := -1 // the message's oddsCache, made at its first goal
+		if int(msg.k) >= gl {
+			// A longer chain would exceed G_l: the message is only stored.
+			for _, u := range b.nbr[last] {
+				if b.Owner[u] == b.me && (m.byOrigin == nil || m.byOrigin[msg.origin]&(1<<(u&63)) == 0) {
+					cc = m.store(u, h, n, cc)
+				}
+			}
+			continue
+		}
 	next:
 		for _, u := range b.nbr[last] {
 			// An own territory is never on the (enemy) chain.
 			if b.Owner[u] == b.me {
-				cc = m.store(u, h, n, cc)
+				// Under goal_paths = shortest, an agent an earlier message
+				// of the originator reached drops it (see store): the test
+				// is made here, without the call.
+				if m.byOrigin == nil || m.byOrigin[msg.origin]&(1<<(u&63)) == 0 {
+					cc = m.store(u, h, n, cc)
+				}
 				continue
 			}
-			if int(msg.k) >= gl {
-				continue // the chain would exceed G_l: discarded
-			}
 			if small {
-				if msg.seen&(1<<u) != 0 {
+				if msg.seen&(1<<(u&63)) != 0 {
 					continue
 				}
 			} else {
@@ -287,7 +298,7 @@ func (m *mediator) store(t, h, n, cc int) int {
 			// The chain's bit set marks the path: the largest enemy stack
 			// next to end off the path, as maxEnemy(end, onPath).
 			for _, u := range b.nbr[end] {
-				if b.Owner[u] != b.me && msg.seen&(1<<u) == 0 && b.Armies[u] > threat {
+				if b.Owner[u] != b.me && msg.seen&(1<<(u&63)) == 0 && b.Armies[u] > threat {
 					threat = b.Armies[u]
 				}
 			}

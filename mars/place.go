@@ -362,9 +362,17 @@ func (m *mediator) boundNum(g, a int) float64 {
 			return -*s
 		}
 	}
+	// W from the battle table where it holds them: odds.win inlined by
+	// hand (the loop runs for every goal and army count), the same values.
+	o := m.o
+	tw, tn := o.tw, o.tn
 	p := 1.0
-	for j, v := range m.path(g) {
-		p *= m.o.win(a-j, m.b.Armies[v])
+	for j, v := range m.paths[x.off : x.off+x.k] {
+		if aj, d := a-j, m.b.Armies[v]; uint(aj) <= uint(tn) && uint(d) <= uint(tn) {
+			p *= tw[aj*(tn+1)+d]
+		} else {
+			p *= o.win(aj, d)
+		}
 	}
 	num := m.p.Pob * p * x.w * m.goalHold(x, a)
 	if s != nil {
@@ -404,7 +412,6 @@ func (m *mediator) chain(x *goal, a int) float64 {
 func (m *mediator) goalHold(x *goal, a int) float64 {
 	return m.o.hold(max(1, a-x.def-(x.k-1)), x.threat)
 }
-
 // roundMargin multiplies a bound numerator used as a bound for fewer
 // attacking armies: the numerators grow with a in exact arithmetic, the
 // margin absorbs rounding in the tables.
