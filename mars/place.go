@@ -412,6 +412,7 @@ func (m *mediator) chain(x *goal, a int) float64 {
 func (m *mediator) goalHold(x *goal, a int) float64 {
 	return m.o.hold(max(1, a-x.def-(x.k-1)), x.threat)
 }
+
 // roundMargin multiplies a bound numerator used as a bound for fewer
 // attacking armies: the numerators grow with a in exact arithmetic, the
 // margin absorbs rounding in the tables.
