@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"github.com/marslab-risk/marslab/internal/atomicfile"
 	"maps"
 	"os"
 	"path/filepath"
@@ -217,21 +218,10 @@ func summaryJSON(sum []BotSummary) ([]byte, error) {
 	return append(b, "]\n"...), nil
 }
 
-// writeFile writes b to dir/name through a temporary file and a rename, so
-// that a reader never sees half a file. The temporary file is removed on
-// every error.
+// writeFile writes b to dir/name so that a reader never sees half a file
+// (atomicfile.WriteFile).
 func writeFile(dir, name string, b []byte) error {
-	path := filepath.Join(dir, name)
-	tmp := path + ".tmp"
-	err := os.WriteFile(tmp, b, 0o644)
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	return nil
+	return atomicfile.WriteFile(filepath.Join(dir, name), b, 0o644)
 }
 
 // writeJSON writes v, indented, with a final newline, to dir/name through a

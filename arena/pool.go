@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
-	"sync"
 
 	"github.com/marslab-risk/marslab/bots"
 	"github.com/marslab-risk/marslab/sim"
@@ -31,8 +30,7 @@ type PoolConfig struct {
 	// Timing measures the bots' decision times (Pool.Timing) on the
 	// thread's CPU time where the operating system gives it, else on the
 	// wall clock (Pool.Clock); it costs two clock reads per sampled
-	// decision, and each worker's goroutine stays on one OS thread while
-	// it plays.
+	// decision, and each game stays on one OS thread while it is played.
 	Timing bool
 	// Observers, when not nil, is called once per worker (worker = 0, 1,
 	// ...) when the pool is made; the observers it returns are attached to
@@ -156,71 +154,46 @@ func (p *Pool) Workers() int { return len(p.workers) }
 // out games, interrupts the games in flight (they are not emitted) and
 // returns an error wrapping ErrInterrupted and ctx's cause.
 func (p *Pool) Play(ctx context.Context, count int, game func(k int) int, emit func(k int, o *Outcome) error) (int, error) {
-	if count <= 0 {
-		return 0, nil
-	}
-	ws := p.workers[:min(len(p.workers), count)]
-	runCtx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	c := &collector{emit: emit, total: count, window: 64 * len(ws), cancel: cancel}
-	c.slots = make([]Outcome, c.window)
-	c.full = make([]bool, c.window)
-	c.cond = sync.NewCond(&c.mu)
-	// When the play is cancelled (by ctx, or an error), wake the workers
-	// waiting for room and stop the games in flight: they are not
-	// complete, so they are not kept, and a game with no round limit
-	// cannot hold the play up.
-	stopWake := context.AfterFunc(runCtx, func() {
+	ws := p.workers[:min(len(p.workers), max(count, 0))]
+	// A cancelled play stops the games in flight: they are not complete, so
+	// they are not kept, and a game with no round limit cannot hold the
+	// play up.
+	stop := func() {
 		for _, w := range ws {
 			w.game.Interrupt()
 		}
-		c.mu.Lock()
-		c.cond.Broadcast()
-		c.mu.Unlock()
-	})
-	defer stopWake()
+	}
+	return ordered(ctx, len(ws), count, func(ctx context.Context, w, k int) (Outcome, error) {
+		if p.cfg.Timing {
+			// A decision's two readings of the thread's CPU time must be
+			// of the same thread.
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+		}
+		var o Outcome
+		if err := ws[w].play(ctx, game(k), &o); err != nil {
+			return o, fmt.Errorf("arena: %w", err)
+		}
+		return o, nil
+	}, emit, stop)
+}
 
-	var wg sync.WaitGroup
-	for _, w := range ws {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			if p.cfg.Timing {
-				// A decision's two readings of the thread's CPU time
-				// must be of the same thread.
-				runtime.LockOSThread()
-				defer runtime.UnlockOSThread()
+// Clock returns the clock of the decision times of Timing (ClockThreadCPU
+// or ClockWall; ClockMixed if the workers' players differ), or "" unless
+// PoolConfig.Timing is set.
+func (p *Pool) Clock() string {
+	c := ""
+	for _, w := range p.workers {
+		for _, tp := range w.timed {
+			switch k := tp.clock(); {
+			case c == "":
+				c = k
+			case c != k:
+				c = ClockMixed
 			}
-			for {
-				k, ok := c.take(runCtx)
-				if !ok {
-					return
-				}
-				var o Outcome
-				err := w.play(runCtx, game(k), &o)
-				if errors.Is(err, sim.ErrInterrupted) {
-					return // the play was cancelled during the game
-				}
-				if err != nil {
-					cancel(fmt.Errorf("arena: %w", err))
-					return
-				}
-				c.put(k, &o)
-			}
-		}()
+		}
 	}
-	wg.Wait()
-
-	if c.err != nil {
-		return c.next, c.err
-	}
-	if cause := context.Cause(runCtx); cause != nil && ctx.Err() == nil {
-		return c.next, cause // a game's error
-	}
-	if c.next < count {
-		return c.next, fmt.Errorf("arena: %w: %w", ErrInterrupted, context.Cause(ctx))
-	}
-	return c.next, nil
+	return c
 }
 
 // Timing returns the decision times of every Play so far, summed over the
@@ -247,90 +220,6 @@ func (p *Pool) Timing() []BotTiming {
 		}
 	}
 	return out
-}
-
-// Clock returns the clock of the decision times of Timing (ClockThreadCPU
-// or ClockWall; ClockMixed if the workers' players differ), or "" unless
-// PoolConfig.Timing is set.
-func (p *Pool) Clock() string {
-	c := ""
-	for _, w := range p.workers {
-		for _, tp := range w.timed {
-			switch k := tp.clock(); {
-			case c == "":
-				c = k
-			case c != k:
-				c = ClockMixed
-			}
-		}
-	}
-	return c
-}
-
-// collector hands out the games of a Play in order and emits their
-// outcomes in order. Workers call take and put; whichever worker completes
-// the next game in line emits it (and any that were waiting behind it), so
-// no goroutine hand-off is needed per game. At most window games are in
-// flight or waiting, which bounds the reorder buffer.
-type collector struct {
-	emit   func(k int, o *Outcome) error
-	cancel context.CancelCauseFunc
-	total  int // games to play
-	window int
-
-	mu     sync.Mutex
-	cond   *sync.Cond // signalled when next advances or the play stops
-	issued int        // games handed out
-	next   int        // games emitted
-	slots  []Outcome  // slots[k % window]: finished game k waiting for its turn
-	full   []bool
-	err    error // first error of emit
-}
-
-// take returns the next game to play, waiting while the reorder window is
-// full; ok is false when every game is handed out or the play is stopped.
-func (c *collector) take(ctx context.Context) (k int, ok bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for c.issued < c.total && c.issued >= c.next+c.window && ctx.Err() == nil && c.err == nil {
-		c.cond.Wait()
-	}
-	if c.issued >= c.total || ctx.Err() != nil || c.err != nil {
-		return 0, false
-	}
-	c.issued++
-	return c.issued - 1, true
-}
-
-// put stores the outcome of game k and emits every outcome now in order.
-func (c *collector) put(k int, o *Outcome) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.err != nil {
-		return
-	}
-	i := k % c.window
-	c.slots[i], c.full[i] = *o, true
-	advanced := false
-	for {
-		j := c.next % c.window
-		if !c.full[j] {
-			break
-		}
-		if err := c.emit(c.next, &c.slots[j]); err != nil {
-			c.err = err
-			c.cancel(err)
-			c.cond.Broadcast()
-			return
-		}
-		c.full[j] = false
-		c.slots[j] = Outcome{}
-		c.next++
-		advanced = true
-	}
-	if advanced {
-		c.cond.Broadcast()
-	}
 }
 
 // worker plays games with its own sim.Game and players.

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/marslab-risk/marslab/bots"
+	"github.com/marslab-risk/marslab/internal/outdir"
 	"github.com/marslab-risk/marslab/sim"
 )
 
@@ -287,8 +288,10 @@ func openOut(cfg *Config, h *Header, tal *tally) (*os.File, int, Timing, error) 
 	_, cerr := os.Stat(cpath)
 	_, gerr := os.Stat(gpath)
 	exists := cerr == nil || gerr == nil
-	if exists && !cfg.Resume {
-		return nil, 0, prior, fmt.Errorf("arena: %s already holds a batch (%s): use -resume to continue it, or another output directory", dir, configFile)
+	if !cfg.Resume {
+		if err := outdir.Refuse(dir, "batch", configFile, gamesFile); err != nil {
+			return nil, 0, prior, fmt.Errorf("arena: %w", err)
+		}
 	}
 	if !exists {
 		if err := writeJSON(dir, configFile, h); err != nil {

@@ -4,8 +4,9 @@
 // and constructor), Seat (a factory with values and a label) and
 // Explainer.
 //
-// The bots themselves live in their own packages (bots/baseline, mars),
-// each exporting its factories; bots/registry collects them and parses seat
+// The bots themselves live in their own packages (bots/baseline,
+// bots/example, bots/lux, bots/mission, mars), each exporting its
+// factories; bots/registry collects them and parses seat
 // specifications; bots/blocks holds the position queries and standard moves
 // the bots compose. This package imports only sim.
 package bots

@@ -71,16 +71,9 @@ func TestEnvServeConfig(t *testing.T) {
 }
 
 func TestEnvThroughRun(t *testing.T) {
-	// The registered command reads the process's standard input.
-	r, w, err := os.Pipe()
-	require.NoError(t, err)
-	old := os.Stdin
-	os.Stdin = r
-	defer func() { os.Stdin = old }()
-	_, err = w.WriteString(`{"cmd":"close"}` + "\n")
-	require.NoError(t, err)
-	require.NoError(t, w.Close())
+	// The registered command reads the stdin given to Run.
 	var out, errb bytes.Buffer
-	require.NoError(t, run(context.Background(), registry.Default(), []string{"env", "serve"}, &out, &errb))
+	stdin := strings.NewReader(`{"cmd":"close"}` + "\n")
+	require.NoError(t, Run(context.Background(), registry.Default(), []string{"env", "serve"}, stdin, &out, &errb))
 	assert.Equal(t, `{"closed":true}`+"\n", out.String())
 }

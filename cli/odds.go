@@ -20,7 +20,9 @@ Exact Risk dice odds from the absorbing Markov chain of a battle.
 Conventions: a = attacking armies, not counting the army that must stay
 behind (a territory with T armies attacks with a = T-1; -from T says so);
 d = defending armies. Each roll: attacker min(3, a) dice, defender
-min(2, d); dice compared highest first; ties go to the defender.
+min(2, d); dice compared highest first; ties go to the defender (the
+caps and ties from -attacker-dice, -defender-dice, -ties-attacker or a
+rule set's -rules).
 In a chain, the s survivors of a conquest move in, one stays, and the
 next battle starts with s-1 attacking armies.
 

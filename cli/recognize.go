@@ -64,12 +64,23 @@ model); -merge DIR,DIR,... joins the shards' games into OUT and prints the table
 	if opt.Out == "" {
 		opt.Out = cfg.Out
 	}
+	if opt.Out == "" {
+		return fmt.Errorf("recognize: -out: an output directory is required (%s has no out key)", path)
+	}
+	if *merge != "" && *resume {
+		return fmt.Errorf("recognize: -merge and -resume exclude each other (a merge writes its folder again)")
+	}
+	lock, err := ownDir(opt.Out)
+	if err != nil {
+		return fmt.Errorf("recognize: %w", err)
+	}
+	defer lock.Release()
 	if !*quiet {
 		opt.Log = stderr
 	}
 	var res *experiment.Results
 	if *merge != "" {
-		res, err = experiment.Merge(cfg, setup, strings.Split(*merge, ","), opt.Out, *games)
+		res, err = experiment.Merge(cfg, setup, strings.Split(*merge, ","), opt)
 	} else {
 		res, err = experiment.Run(ctx, cfg, setup, opt)
 	}

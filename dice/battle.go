@@ -216,32 +216,12 @@ func BattleStopExactContext(ctx context.Context, r Rules, a, d, stop int) (*Batt
 	}
 	var st stopper
 	w := d + 1
-	grid := make([]*big.Rat, (a+1)*w)
-	for i := range grid {
-		grid[i] = new(big.Rat)
-	}
+	grid := exactGrid(a, d)
 	grid[a*w+d].SetInt64(1)
-	var term big.Rat
-	for x := a; x > stop; x-- {
-		na := min(r.AttackerDice, x)
-		for y := d; y > 0; y-- {
-			v := grid[x*w+y]
-			if v.Sign() == 0 {
-				continue
-			}
-			if err := st.check(ctx); err != nil {
-				return nil, err
-			}
-			nd := min(r.DefenderDice, y)
-			m := min(na, nd)
-			o := &rs.odds[na][nd]
-			for j := 0; j <= m; j++ {
-				term.Mul(v, o.Rat(j))
-				t := grid[(x-(m-j))*w+y-j]
-				t.Add(t, &term)
-			}
-		}
+	if err := rs.spreadExact(ctx, &st, r, grid, a, d, stop); err != nil {
+		return nil, err
 	}
+	var term big.Rat
 	res := &BattleResultExact{Rules: r, A: a, D: d, Stop: stop, Win: new(big.Rat)}
 	forEachEnd(a, d, stop, func(x, y int) {
 		if v := grid[x*w+y]; v.Sign() != 0 {
@@ -283,6 +263,48 @@ const stopCells = 16
 
 // stopper checks a context every stopCells calls of check.
 type stopper struct{ n int }
+
+// exactGrid returns the zero probabilities of a battle's states in exact
+// arithmetic: cell x*(d+1)+y for x attacking and y defending armies.
+func exactGrid(a, d int) []*big.Rat {
+	g := make([]*big.Rat, (a+1)*(d+1))
+	for i := range g {
+		g[i] = new(big.Rat)
+	}
+	return g
+}
+
+// spreadExact plays every roll of a battle in exact arithmetic on the grid g
+// of exactGrid(a, d): the probability of each state with more than stop
+// attacking armies and a defender left moves to the states its roll leads
+// to, from the most armies down, so a state's probability is complete when
+// it is reached. The states where the battle ends keep theirs. It checks ctx
+// through st.
+func (rs *rollSet) spreadExact(ctx context.Context, st *stopper, r Rules, g []*big.Rat, a, d, stop int) error {
+	w := d + 1
+	var term big.Rat
+	for x := a; x > stop; x-- {
+		na := min(r.AttackerDice, x)
+		for y := d; y > 0; y-- {
+			v := g[x*w+y]
+			if v.Sign() == 0 {
+				continue
+			}
+			if err := st.check(ctx); err != nil {
+				return err
+			}
+			nd := min(r.DefenderDice, y)
+			m := min(na, nd)
+			o := &rs.odds[na][nd]
+			for j := 0; j <= m; j++ {
+				term.Mul(v, o.Rat(j))
+				t := g[(x-(m-j))*w+y-j]
+				t.Add(t, &term)
+			}
+		}
+	}
+	return nil
+}
 
 // check returns ctx's error, wrapped, every stopCells calls once ctx is
 // done.

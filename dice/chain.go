@@ -437,7 +437,6 @@ func ChainExactContext(ctx context.Context, r Rules, a int, defenders []int) (*C
 	vec[a].SetInt64(1)
 	surv := newVec()
 	surv[a].SetInt64(1)
-	var term big.Rat
 	for _, d := range defenders {
 		surv = newVec()
 		if d == 0 {
@@ -446,30 +445,12 @@ func ChainExactContext(ctx context.Context, r Rules, a int, defenders []int) (*C
 			}
 		} else {
 			w := d + 1
-			g := make([]*big.Rat, (a+1)*w)
-			for i := range g {
-				g[i] = new(big.Rat)
-			}
+			g := exactGrid(a, d)
 			for x := range vec {
 				g[x*w+d].Set(vec[x])
 			}
-			for x := a; x >= 1; x-- {
-				na := min(r.AttackerDice, x)
-				for y := d; y >= 1; y-- {
-					v := g[x*w+y]
-					if v.Sign() == 0 {
-						continue
-					}
-					if err := st.check(ctx); err != nil {
-						return nil, err
-					}
-					nd := min(r.DefenderDice, y)
-					m := min(na, nd)
-					for j := 0; j <= m; j++ {
-						t := g[(x-(m-j))*w+y-j]
-						t.Add(t, term.Mul(v, rs.odds[na][nd].Rat(j)))
-					}
-				}
+			if err := rs.spreadExact(ctx, &st, r, g, a, d, 0); err != nil {
+				return nil, err
 			}
 			for x := 1; x <= a; x++ {
 				surv[x].Set(g[x*w])

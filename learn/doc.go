@@ -20,7 +20,7 @@
 //     caller that wants to drive the game from outside (marslab env serve,
 //     Serve). It runs the Runner on a goroutine of its own and hands the
 //     observation and the action over two unbuffered channels; Close ends
-//     that goroutine. BenchmarkEnvStep and BenchmarkRunnerStep measure
+//     that goroutine. BenchmarkEnvEpisode and BenchmarkRunnerEpisode measure
 //     what the bridge costs per step beside a step's game time.
 //
 // The observation (Features) holds the paper's, the share of the board the

@@ -2,15 +2,15 @@ package learn
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
 	"runtime"
 	"slices"
-	"sync"
-	"sync/atomic"
 	"time"
 
+	"github.com/marslab-risk/marslab/arena"
 	"github.com/marslab-risk/marslab/bots/registry"
 	"github.com/marslab-risk/marslab/sim"
 )
@@ -199,54 +199,39 @@ func newRunners(env *Config, reg *registry.Registry, workers int) ([]*Runner, er
 }
 
 // playBatch plays episodes first .. first+len(out)-1 of seed with the
-// learner's policy (exploring if explore) on the runners, one goroutine
-// each, and stores them by index.
+// learner's policy (exploring if explore) on arena.Ordered's workers, one
+// per runner, and stores them by index. The first error stops the other
+// workers and is returned; when ctx is done it returns ctx's error.
 func playBatch(ctx context.Context, runners []*Runner, l Learner, seed uint64, first int, out []Episode, explore bool) error {
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	errs := make([]error, len(runners))
-	for w, r := range runners {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			actor := l.NewActor()
-			dim := len(r.s.names)
-			for {
-				i := int(next.Add(1)) - 1
-				if i >= len(out) || ctx.Err() != nil {
-					return
-				}
-				idx := uint64(first + i)
-				var rng *rand.Rand
-				if explore {
-					rng = rand.New(rand.NewPCG(sim.GameSeed(seed, idx), streamExplore))
-				}
-				ep := &out[i]
-				ep.Dim, ep.Obs, ep.Actions = dim, ep.Obs[:0], ep.Actions[:0]
-				o, err := r.Run(ctx, seed, idx, func(obs []float64) int {
-					a := actor.Act(obs, rng)
-					ep.Obs = append(ep.Obs, obs...)
-					ep.Actions = append(ep.Actions, a)
-					return a
-				})
-				if err != nil {
-					errs[w] = fmt.Errorf("episode %d: %w", idx, err)
-					return
-				}
-				ep.Outcome = o
-			}
-		}()
+	actors := make([]Actor, len(runners))
+	for w := range actors {
+		actors[w] = l.NewActor()
 	}
-	wg.Wait()
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	for _, err := range errs {
-		if err != nil {
-			return err
+	_, err := arena.Ordered(ctx, len(runners), len(out), func(ctx context.Context, w, i int) (struct{}, error) {
+		r, actor := runners[w], actors[w]
+		idx := uint64(first + i)
+		var rng *rand.Rand
+		if explore {
+			rng = rand.New(rand.NewPCG(sim.GameSeed(seed, idx), streamExplore))
 		}
+		ep := &out[i]
+		ep.Dim, ep.Obs, ep.Actions = len(r.s.names), ep.Obs[:0], ep.Actions[:0]
+		o, err := r.Run(ctx, seed, idx, func(obs []float64) int {
+			a := actor.Act(obs, rng)
+			ep.Obs = append(ep.Obs, obs...)
+			ep.Actions = append(ep.Actions, a)
+			return a
+		})
+		if err != nil {
+			return struct{}{}, fmt.Errorf("episode %d: %w", idx, err)
+		}
+		ep.Outcome = o
+		return struct{}{}, nil
+	}, func(int, *struct{}) error { return nil })
+	if errors.Is(err, arena.ErrInterrupted) {
+		return ctx.Err()
 	}
-	return nil
+	return err
 }
 
 type blockAcc struct {

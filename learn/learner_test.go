@@ -2,11 +2,17 @@ package learn
 
 import (
 	"context"
+	"math/rand/v2"
+	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/marslab-risk/marslab/bots/registry"
 )
 
 func TestQTableUpdate(t *testing.T) {
@@ -144,4 +150,48 @@ func TestStrategistConfigs(t *testing.T) {
 			assert.Contains(t, r.ObservationNames(), f, name)
 		}
 	}
+}
+
+// abortingLearner's actors play action 0 and answer Abort at the calls'
+// count-th call, over all its actors.
+type abortingLearner struct {
+	calls *atomic.Int64
+	count int64
+}
+
+func (l abortingLearner) NewActor() Actor { return l }
+func (l abortingLearner) Learn([]Episode) {}
+func (l abortingLearner) Act(_ []float64, _ *rand.Rand) int {
+	if l.calls.Add(1) == l.count {
+		return Abort
+	}
+	return 0
+}
+
+// TestPlayBatchStopsOnError: an episode that fails stops the other
+// workers: few of the batch's episodes are played, the error is the
+// episode's, and no goroutine is left running.
+func TestPlayBatchStopsOnError(t *testing.T) {
+	before := runtime.NumGoroutine()
+	runners, err := newRunners(DefaultConfig(), registry.Default(), 2)
+	require.NoError(t, err)
+	eps := make([]Episode, 200)
+	l := abortingLearner{calls: new(atomic.Int64), count: 30}
+	err = playBatch(context.Background(), runners, l, 1, 0, eps, false)
+	require.ErrorIs(t, err, ErrAborted)
+	assert.ErrorContains(t, err, "episode ")
+	played := 0
+	for i := range eps {
+		if len(eps[i].Actions) > 0 {
+			played++
+		}
+	}
+	assert.Less(t, played, 20, "episodes played after the failure")
+	for range 200 {
+		if runtime.NumGoroutine() <= before {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	assert.LessOrEqual(t, runtime.NumGoroutine(), before, "goroutines left running")
 }

@@ -1,9 +1,11 @@
 package learn
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -158,6 +160,9 @@ func TestLoadPolicyErrors(t *testing.T) {
 		{"feature", strings.Replace(string(data), `"Features":[1]`, `"Features":[7]`, 1), "index 7: want 0..1"},
 		{"values", strings.Replace(string(data), `"values":[0,`, `"values":[`, 1), "values"},
 		{"actions", strings.Replace(string(data), `"actions":["x","y"]`, `"actions":["x"]`, 1), "key q.actions 2: want 1"},
+		{"tampered", strings.Replace(string(data), `"values":[0,0.3,`, `"values":[0,0.7,`, 1), "key sha256 "},
+		{"unsigned", strings.Replace(string(data), `"sha256":"`, `"sha256":"","x":"`, 1), `unknown field "x"`},
+		{"nosum", regexp.MustCompile(`,"sha256":"[0-9a-f]*"`).ReplaceAllString(string(data), ""), "key sha256: missing"},
 	} {
 		p := filepath.Join(dir, c.name+".json")
 		require.NoError(t, os.WriteFile(p, []byte(c.data), 0o644))
@@ -179,7 +184,7 @@ func TestCheckpointErrors(t *testing.T) {
 	assert.ErrorContains(t, err, ckpt)
 	require.NoError(t, os.WriteFile(ckpt, []byte("something else\n"), 0o644))
 	_, err = e.RunWith(context.Background(), nil, RunOptions{Workers: 1, Checkpoint: ckpt, Resume: true})
-	assert.ErrorContains(t, err, `first line "something else\n"`)
+	assert.ErrorContains(t, err, `first line "something else"`)
 	require.NoError(t, os.WriteFile(ckpt, []byte(CheckpointFormat+"\ngarbage"), 0o644))
 	_, err = e.RunWith(context.Background(), nil, RunOptions{Workers: 1, Checkpoint: ckpt, Resume: true})
 	assert.ErrorContains(t, err, ckpt)
@@ -190,6 +195,38 @@ func TestCheckpointErrors(t *testing.T) {
 	e.Q.Alpha = 0.2
 	_, err = e.RunWith(context.Background(), nil, RunOptions{Workers: 1, Checkpoint: ckpt, Resume: true})
 	assert.ErrorContains(t, err, "written for another config")
+}
+
+// A checkpoint with one flipped bit is refused before it is decoded, and
+// so is one without its checksum line.
+func TestCheckpointDamaged(t *testing.T) {
+	e, err := ParseExperiment("resume.toml", []byte(resumeConfig))
+	require.NoError(t, err)
+	ckpt := filepath.Join(t.TempDir(), CheckpointName)
+	ctx, cancel := context.WithCancel(context.Background())
+	_, err = e.RunWith(ctx, nil, RunOptions{Workers: 1, Checkpoint: ckpt, Checkpointed: func(int) { cancel() }})
+	require.ErrorIs(t, err, context.Canceled)
+	good, err := os.ReadFile(ckpt)
+	require.NoError(t, err)
+	require.Greater(t, len(good), 1800)
+	lines := strings.SplitN(string(good), "\n", 3)
+	require.Equal(t, CheckpointFormat, lines[0])
+	require.Regexp(t, `^sha256 [0-9a-f]{64}$`, lines[1])
+
+	bad := bytes.Clone(good)
+	bad[1800] ^= 0x04
+	require.NoError(t, os.WriteFile(ckpt, bad, 0o644))
+	_, err = e.RunWith(context.Background(), nil, RunOptions{Workers: 1, Checkpoint: ckpt, Resume: true})
+	assert.ErrorContains(t, err, "learn: checkpoint "+ckpt+": damaged: the content's SHA-256 is ")
+	assert.ErrorContains(t, err, "delete it and train again without -resume")
+
+	require.NoError(t, os.WriteFile(ckpt, []byte(lines[0]+"\n"+lines[2]), 0o644))
+	_, err = e.RunWith(context.Background(), nil, RunOptions{Workers: 1, Checkpoint: ckpt, Resume: true})
+	assert.ErrorContains(t, err, `second line`)
+
+	require.NoError(t, os.WriteFile(ckpt, good, 0o644))
+	_, err = e.RunWith(context.Background(), nil, RunOptions{Workers: 1, Checkpoint: ckpt, Resume: true})
+	require.NoError(t, err, "the undamaged checkpoint resumes")
 }
 
 // LoadPolicy never panics; a policy it accepts acts on any observation of
@@ -208,7 +245,7 @@ func FuzzLoadPolicy(f *testing.F) {
 		require.NoError(f, err)
 		f.Add(data)
 	}
-	f.Add([]byte(`{"format":"marslab-policy/1"}`))
+	f.Add([]byte(`{"format":"marslab-policy/2"}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		p := filepath.Join(t.TempDir(), "p.json")
 		require.NoError(t, os.WriteFile(p, data, 0o644))
@@ -220,5 +257,39 @@ func FuzzLoadPolicy(f *testing.F) {
 		a := l.NewActor()
 		act := a.Act(make([]float64, len(pf.Observation)), nil)
 		assert.True(t, act >= 0 && act < len(pf.Actions), act)
+	})
+}
+
+// loadCheckpoint never panics, and accepts a file only whole: a checkpoint
+// with any byte changed fails its checksum.
+func FuzzLoadCheckpoint(f *testing.F) {
+	e, err := ParseExperiment("resume.toml", []byte(resumeConfig))
+	require.NoError(f, err)
+	ckpt := filepath.Join(f.TempDir(), CheckpointName)
+	ctx, cancel := context.WithCancel(context.Background())
+	_, err = e.RunWith(ctx, nil, RunOptions{Workers: 1, Checkpoint: ckpt, Checkpointed: func(int) { cancel() }})
+	require.ErrorIs(f, err, context.Canceled)
+	good, err := os.ReadFile(ckpt)
+	require.NoError(f, err)
+	fp, err := e.fingerprint()
+	require.NoError(f, err)
+	f.Add(good, 0, byte(0))
+	f.Add(good, 1800, byte(4))
+	f.Add([]byte(CheckpointFormat+"\nsha256 00\n"), 0, byte(0))
+	f.Fuzz(func(t *testing.T, data []byte, at int, flip byte) {
+		if len(data) > 0 && flip != 0 {
+			data = bytes.Clone(data)
+			data[uint(at)%uint(len(data))] ^= flip
+		}
+		p := filepath.Join(t.TempDir(), CheckpointName)
+		require.NoError(t, os.WriteFile(p, data, 0o644))
+		c, l, err := loadCheckpoint(p, fp)
+		if err != nil {
+			assert.Contains(t, err.Error(), p)
+			return
+		}
+		require.NotNil(t, c)
+		require.NotNil(t, l)
+		assert.Equal(t, good, data, "only the saved checkpoint loads")
 	})
 }

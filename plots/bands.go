@@ -281,12 +281,9 @@ func (s *SliceChart) Write(w io.Writer, format string) error {
 	if err := s.Validate(); err != nil {
 		return err
 	}
-	p := newGridPlot(s.Title, s.XLabel, s.YLabel)
-	if err := addLines(p, s.Series); err != nil {
+	p, err := newLinePlot(s.Title, s.XLabel, s.YLabel, s.Series, s.YMin, s.YMax)
+	if err != nil {
 		return err
-	}
-	if s.YMin != 0 || s.YMax != 0 {
-		p.Y.Min, p.Y.Max = s.YMin, s.YMax
 	}
 	// The reference lines span the data's vertical range.
 	for _, r := range s.Refs {
@@ -309,7 +306,6 @@ func (s *SliceChart) Write(w io.Writer, format string) error {
 		p.X.Scale, p.X.Tick.Marker = plot.LogScale{}, plot.LogTicks{Prec: -1}
 		p.X.Min, p.X.Max = logRange(p.X.Min, p.X.Max)
 	}
-	p.Legend.Top = true
 	return writePlot(w, format, p, s.Width, s.Height)
 }
 

@@ -115,13 +115,9 @@ func (l *LineChart) Write(w io.Writer, format string) error {
 	if err := l.Validate(); err != nil {
 		return err
 	}
-	p := newGridPlot(l.Title, l.XLabel, l.YLabel)
-	if err := addLines(p, l.Series); err != nil {
+	p, err := newLinePlot(l.Title, l.XLabel, l.YLabel, l.Series, l.YMin, l.YMax)
+	if err != nil {
 		return err
-	}
-	p.Legend.Top = true
-	if l.YMin != 0 || l.YMax != 0 {
-		p.Y.Min, p.Y.Max = l.YMin, l.YMax
 	}
 	return writePlot(w, format, p, l.Width, l.Height)
 }
@@ -207,13 +203,34 @@ func size(w, h vg.Length) (vg.Length, vg.Length) {
 	return w, h
 }
 
+// newTitledPlot returns a plot with the given title and axis labels (empty
+// for none).
+func newTitledPlot(title, xlabel, ylabel string) *plot.Plot {
+	p := plot.New()
+	p.Title.Text, p.X.Label.Text, p.Y.Label.Text = title, xlabel, ylabel
+	return p
+}
+
 // newGridPlot returns a plot with the given title and axis labels (empty
 // for none) and a background grid.
 func newGridPlot(title, xlabel, ylabel string) *plot.Plot {
-	p := plot.New()
-	p.Title.Text, p.X.Label.Text, p.Y.Label.Text = title, xlabel, ylabel
+	p := newTitledPlot(title, xlabel, ylabel)
 	p.Add(plotter.NewGrid())
 	return p
+}
+
+// newLinePlot returns a grid plot of the series with the legend at the top
+// and, unless both are 0, the vertical range [ymin, ymax].
+func newLinePlot(title, xlabel, ylabel string, series []Series, ymin, ymax float64) (*plot.Plot, error) {
+	p := newGridPlot(title, xlabel, ylabel)
+	if err := addLines(p, series); err != nil {
+		return nil, err
+	}
+	p.Legend.Top = true
+	if ymin != 0 || ymax != 0 {
+		p.Y.Min, p.Y.Max = ymin, ymax
+	}
+	return p, nil
 }
 
 // writePlot draws p on a canvas of the given format and size and writes it.

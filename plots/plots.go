@@ -257,27 +257,45 @@ func colourMap(name string, lo, hi float64) palette.ColorMap {
 	return cm
 }
 
+// colourCanvas is the canvas of a figure coloured by value with a colour
+// bar, its size, and the colour map over the value range [lo, hi].
+type colourCanvas struct {
+	c             vg.CanvasWriterTo
+	width, height vg.Length
+	cm            palette.ColorMap
+	lo, hi        float64
+}
+
+// newColourCanvas makes the canvas of a colour-coded figure of the given
+// size (zero: the default) in format, with the colour map of pal over the
+// range that colourRange returns (pal names the palette, see Palettes).
+func newColourCanvas(format string, w, h vg.Length, pal string, colourRange func() (lo, hi float64, err error)) (colourCanvas, error) {
+	var cc colourCanvas
+	cc.width, cc.height = colourSize(w, h)
+	c, err := newCanvas(format, cc.width, cc.height)
+	if err != nil {
+		return cc, err
+	}
+	if cc.lo, cc.hi, err = colourRange(); err != nil {
+		return cc, err
+	}
+	cc.c, cc.cm = c, colourMap(pal, cc.lo, cc.hi)
+	return cc, nil
+}
+
 // Write draws the heat map to w in format "png", "svg" or "pdf".
 func (h *HeatMap) Write(w io.Writer, format string) error {
 	if err := h.Validate(); err != nil {
 		return err
 	}
-	width, height := colourSize(h.Width, h.Height)
-	c, err := newCanvas(format, width, height)
+	cc, err := newColourCanvas(format, h.Width, h.Height, h.Palette, h.colourRange)
 	if err != nil {
 		return err
 	}
-	lo, hi, err := h.colourRange()
-	if err != nil {
-		return err
-	}
-	cm := colourMap(h.Palette, lo, hi)
+	c, width, height, cm, lo, hi := cc.c, cc.width, cc.height, cc.cm, cc.lo, cc.hi
 
 	g := gridXYZ{&h.Grid}
-	p := plot.New()
-	p.Title.Text = h.Title
-	p.X.Label.Text = h.XLabel
-	p.Y.Label.Text = h.YLabel
+	p := newTitledPlot(h.Title, h.XLabel, h.YLabel)
 	cells := &cellPlotter{g: &h.Grid, cm: cm, lo: lo, hi: hi}
 	p.Add(cells)
 	if len(h.Contours) > 0 {

@@ -394,22 +394,14 @@ func (s *Surface) Write(w io.Writer, format string) error {
 	if err := s.Validate(); err != nil {
 		return err
 	}
-	width, height := colourSize(s.Width, s.Height)
-	c, err := newCanvas(format, width, height)
+	cc, err := newColourCanvas(format, s.Width, s.Height, s.Palette, s.ColourRange)
 	if err != nil {
 		return err
 	}
-	lo, hi, err := s.ColourRange()
-	if err != nil {
-		return err
-	}
-	cm := colourMap(s.Palette, lo, hi)
+	c, width, height, cm, lo, hi := cc.c, cc.width, cc.height, cc.cm, cc.lo, cc.hi
 
 	rs := s.rects()
-	p := plot.New()
-	p.Title.Text = s.Title
-	p.X.Label.Text = s.XLabel
-	p.Y.Label.Text = s.YLabel
+	p := newTitledPlot(s.Title, s.XLabel, s.YLabel)
 	p.Add(&rectPlotter{rects: rs, cm: cm, lo: lo, hi: hi})
 	contourStyle := draw.LineStyle{Color: color.Black, Width: vg.Points(1.2)}
 	switch {

@@ -3,6 +3,8 @@ package report
 import (
 	"fmt"
 	"math"
+
+	"github.com/marslab-risk/marslab/configs"
 )
 
 // checker collects the first range error of a config file.
@@ -13,7 +15,7 @@ type checker struct {
 
 func (c *checker) fail(key, format string, args ...any) {
 	if c.err == nil {
-		c.err = fmt.Errorf("%s: key %s: %s", c.path, key, fmt.Sprintf(format, args...))
+		c.err = configs.KeyError(c.path, key, format, args...)
 	}
 }
 

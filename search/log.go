@@ -3,6 +3,7 @@ package search
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -140,7 +141,15 @@ func ParseLine(data []byte) (Line, error) {
 	if won != l.Wins {
 		return l, fmt.Errorf("%d wins but %d won flags", l.Wins, won)
 	}
-	if got := l.AppendJSON(nil); !bytes.Equal(got, bytes.TrimSpace(data)) {
+	if got := l.AppendJSON(nil); !bytes.Equal(got, data) {
+		// Byte for byte: a resumed log stays byte-identical to an
+		// uninterrupted one.
+		switch {
+		case bytes.Equal(append(got, '\r'), data):
+			return l, errors.New("ends in CRLF (\\r\\n): log lines end in \\n alone (was the file converted to DOS line endings?)")
+		case bytes.Equal(got, bytes.TrimSpace(data)):
+			return l, fmt.Errorf("leading or trailing white space: want the line alone (%s)", got)
+		}
 		return l, fmt.Errorf("not in canonical form (want %s)", got)
 	}
 	return l, nil

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/marslab-risk/marslab/arena"
+	"github.com/marslab-risk/marslab/internal/atomicfile"
 )
 
 // A Method is a search algorithm seen as a sequence of steps. It is
@@ -107,22 +108,9 @@ func (s *Search) prepare() error {
 	case !errors.Is(err, os.ErrNotExist):
 		return fmt.Errorf("search: %w", err)
 	}
-	// Written to a temporary file and renamed, so that shards starting at
-	// once never see a partial file.
-	tmp, err := os.CreateTemp(s.Dir, ".config-*.json")
-	if err != nil {
-		return fmt.Errorf("search: %w", err)
-	}
-	if _, err := tmp.Write(s.Config); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return fmt.Errorf("search: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("search: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
+	// Written whole, so that shards starting at once never see a partial
+	// file.
+	if err := atomicfile.WriteFile(path, s.Config, 0o644); err != nil {
 		return fmt.Errorf("search: %w", err)
 	}
 	return nil

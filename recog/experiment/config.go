@@ -92,13 +92,13 @@ const (
 )
 
 type fileConfig struct {
-	Rules      string  `toml:"rules"`
-	Seed       *uint64 `toml:"seed"`
-	TrainSeed  *uint64 `toml:"train_seed"`
-	Games      int     `toml:"games"`
-	TrainGames int     `toml:"train_games"`
-	Out        string  `toml:"out"`
-	Arms       []Arm   `toml:"arms"`
+	Rules      string `toml:"rules"`
+	Seed       *int64 `toml:"seed"`
+	TrainSeed  *int64 `toml:"train_seed"`
+	Games      int    `toml:"games"`
+	TrainGames int    `toml:"train_games"`
+	Out        string `toml:"out"`
+	Arms       []Arm  `toml:"arms"`
 	PHATT      struct {
 		WSuccess   *float64 `toml:"w_success"`
 		WFailed    *float64 `toml:"w_failed"`
@@ -135,9 +135,13 @@ func Parse(source string, data []byte) (*Config, error) {
 	case f.Rules == "":
 		return nil, fail("rules", "missing (an embedded rule set or a TOML file)")
 	case f.Seed == nil:
-		return nil, fail("seed", "missing (an unsigned integer)")
+		return nil, fail("seed", "missing (an integer >= 0)")
+	case *f.Seed < 0:
+		return nil, fail("seed", "%d: want >= 0", *f.Seed)
 	case f.TrainSeed == nil:
-		return nil, fail("train_seed", "missing (an unsigned integer other than seed)")
+		return nil, fail("train_seed", "missing (an integer >= 0 other than seed)")
+	case *f.TrainSeed < 0:
+		return nil, fail("train_seed", "%d: want >= 0", *f.TrainSeed)
 	case *f.TrainSeed == *f.Seed:
 		return nil, fail("train_seed", "%d: must differ from seed, so that the training games are not the test games", *f.TrainSeed)
 	case f.Games < 1 || f.Games > MaxGames:
@@ -147,7 +151,7 @@ func Parse(source string, data []byte) (*Config, error) {
 	case len(f.Arms) < 1 || len(f.Arms) > maxArms:
 		return nil, fail("arms", "%d arms, want 1 to %d", len(f.Arms), maxArms)
 	}
-	c.Seed, c.TrainSeed = *f.Seed, *f.TrainSeed
+	c.Seed, c.TrainSeed = uint64(*f.Seed), uint64(*f.TrainSeed)
 	for i, a := range f.Arms {
 		key := fmt.Sprintf("arms[%d]", i)
 		if !validName(a.Name) {

@@ -29,6 +29,8 @@ func TestParseErrors(t *testing.T) {
 	base := "rules = \"missions\"\nseed = 1\ntrain_seed = 2\ngames = 10\ntrain_games = 5\n[[arms]]\nname = \"a\"\nplayers = \"mission,mission\"\n"
 	for _, tc := range []struct{ edit, want string }{
 		{strings.Replace(base, "seed = 1\n", "", 1), "x.toml: key seed: missing"},
+		{strings.Replace(base, "seed = 1\n", "seed = -1\n", 1), "x.toml: key seed: -1: want >= 0"},
+		{strings.Replace(base, "train_seed = 2", "train_seed = -2", 1), "x.toml: key train_seed: -2: want >= 0"},
 		{strings.Replace(base, "train_seed = 2", "train_seed = 1", 1), "key train_seed: 1: must differ from seed"},
 		{strings.Replace(base, "games = 10", "games = 0", 1), "key games: 0 outside [1, 1000000]"},
 		{strings.Replace(base, "train_games = 5", "train_games = -1", 1), "key train_games: -1 outside [0, 1000000]"},
@@ -76,6 +78,9 @@ func TestDeterministic(t *testing.T) {
 	cut := append(bytes.Join(lines[:5], nil), lines[5][:len(lines[5])/2]...)
 	dir := t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(dir, experiment.GamesFile), cut, 0o644))
+	_, err = experiment.Run(context.Background(), cfg, s, experiment.Options{Out: dir, Workers: 2, Resume: true})
+	assert.ErrorContains(t, err, "holds games.jsonl but no config.json: its config is unknown")
+	copyFile(t, filepath.Join(dirs[0], experiment.HeaderFile), filepath.Join(dir, experiment.HeaderFile))
 	res, err := experiment.Run(context.Background(), cfg, s, experiment.Options{Out: dir, Workers: 2, Resume: true})
 	require.NoError(t, err)
 	require.Len(t, res.Games, 12)
@@ -87,7 +92,93 @@ func TestDeterministic(t *testing.T) {
 	other := *cfg
 	other.Seed = 99
 	_, err = experiment.Run(context.Background(), &other, s, experiment.Options{Out: dir, Resume: true})
-	assert.ErrorContains(t, err, "not this config's run")
+	assert.ErrorContains(t, err, "resume: "+filepath.Join(dir, "config.json")+" was written by another config (seed: 1 vs 99; the file's vs this run's)")
+}
+
+func copyFile(t *testing.T, from, to string) {
+	t.Helper()
+	b, err := os.ReadFile(from)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(to, b, 0o644))
+}
+
+// TestOwnership: a run is not written over another one without Resume,
+// and a resumed run or a merge refuses a folder of another config: any key
+// of the resolved config, the sizes in force or the shard.
+func TestOwnership(t *testing.T) {
+	cfg, s := small(t)
+	ctx := context.Background()
+	dir := t.TempDir()
+	_, err := experiment.Run(ctx, cfg, s, experiment.Options{Out: dir, Workers: 2})
+	require.NoError(t, err)
+	first, err := os.ReadFile(filepath.Join(dir, experiment.GamesFile))
+	require.NoError(t, err)
+	_, err = experiment.Run(ctx, cfg, s, experiment.Options{Out: dir, Games: 1})
+	assert.EqualError(t, err, dir+" already holds a recognition run (config.json): use -resume to continue it, or another output directory")
+	now, err := os.ReadFile(filepath.Join(dir, experiment.GamesFile))
+	require.NoError(t, err)
+	assert.Equal(t, first, now, "games.jsonl untouched")
+
+	w := *cfg
+	w.Params.WSuccess = 0.5
+	train := *cfg
+	train.TrainSeed = 7
+	arms := *cfg
+	arms.Arms = append([]experiment.Arm(nil), cfg.Arms...)
+	arms.Arms[1].Name = "renamed"
+	alpha := *cfg
+	alpha.Alpha = 2
+	for _, tc := range []struct {
+		cfg  *experiment.Config
+		opt  experiment.Options
+		want string
+	}{
+		{&w, experiment.Options{}, "phatt.w_success: 0.02 vs 0.5"},
+		{&train, experiment.Options{}, "train_seed: 2 vs 7"},
+		{&arms, experiment.Options{}, `arms[1].name: "constrained" vs "renamed"`},
+		{&alpha, experiment.Options{}, "data.alpha: 1 vs 2"},
+		{cfg, experiment.Options{Games: 5}, "games: 6 vs 5"},
+		{cfg, experiment.Options{TrainGames: 1}, "train_games: 3 vs 1"},
+		{cfg, experiment.Options{Shard: arena.Shard{Index: 0, Count: 2}}, `shard: "0/1" vs "0/2"`},
+	} {
+		tc.opt.Out, tc.opt.Resume = dir, true
+		_, err := experiment.Run(ctx, tc.cfg, s, tc.opt)
+		assert.ErrorContains(t, err, "was written by another config ("+tc.want+";", tc.want)
+	}
+	now, err = os.ReadFile(filepath.Join(dir, experiment.GamesFile))
+	require.NoError(t, err)
+	assert.Equal(t, first, now, "games.jsonl untouched")
+
+	// Merge: two shards; a shard of another w_success is refused.
+	sh := []string{t.TempDir(), t.TempDir()}
+	for i := range sh {
+		_, err := experiment.Run(ctx, cfg, s, experiment.Options{Out: sh[i], Workers: 1, Shard: arena.Shard{Index: i, Count: 2}})
+		require.NoError(t, err)
+	}
+	odd := t.TempDir()
+	_, err = experiment.Run(ctx, &w, s, experiment.Options{Out: odd, Workers: 1, Shard: arena.Shard{Index: 1, Count: 2}})
+	require.NoError(t, err)
+	_, err = experiment.Merge(cfg, s, []string{sh[0], odd}, experiment.Options{Out: t.TempDir()})
+	assert.ErrorContains(t, err, "merge: "+filepath.Join(odd, "config.json")+" was written by another config (phatt.w_success: 0.5 vs 0.02;")
+	_, err = experiment.Merge(cfg, s, sh, experiment.Options{Out: t.TempDir(), TrainGames: 1})
+	assert.ErrorContains(t, err, "train_games: 3 vs 1")
+	_, err = experiment.Merge(cfg, s, []string{sh[0], t.TempDir()}, experiment.Options{Out: t.TempDir()})
+	assert.ErrorContains(t, err, "no config.json: not the output folder of a recognition run")
+	merged := t.TempDir()
+	res, err := experiment.Merge(cfg, s, sh, experiment.Options{Out: merged})
+	require.NoError(t, err)
+	require.Len(t, res.Games, 12)
+	got, err := os.ReadFile(filepath.Join(merged, experiment.GamesFile))
+	require.NoError(t, err)
+	assert.Equal(t, first, got)
+	h, err := experiment.ReadHeader(merged)
+	require.NoError(t, err)
+	assert.Equal(t, "0/1", h.Shard)
+	// Merging again into the merge is allowed; into a run of another config not.
+	_, err = experiment.Merge(cfg, s, sh, experiment.Options{Out: merged})
+	require.NoError(t, err)
+	_, err = experiment.Merge(&w, s, sh, experiment.Options{Out: merged})
+	assert.ErrorContains(t, err, "merge: "+filepath.Join(merged, "config.json")+" was written by another config")
 }
 
 // TestPerArm: one model per arm learns from that arm's games alone; the
@@ -222,6 +313,7 @@ func TestShardResume(t *testing.T) {
 	lines := bytes.SplitAfter(data, []byte("\n"))
 	b := t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(b, experiment.GamesFile), bytes.Join(lines[:3], nil), 0o644))
+	copyFile(t, filepath.Join(a, experiment.HeaderFile), filepath.Join(b, experiment.HeaderFile))
 	_, err = experiment.Run(context.Background(), cfg, s, experiment.Options{Out: b, Workers: 1, Shard: sh, Resume: true})
 	require.NoError(t, err)
 	got, err := os.ReadFile(filepath.Join(b, experiment.GamesFile))
@@ -229,7 +321,7 @@ func TestShardResume(t *testing.T) {
 	assert.Equal(t, data, got)
 	// The other shard's file is not this shard's.
 	_, err = experiment.Run(context.Background(), cfg, s, experiment.Options{Out: b, Shard: arena.Shard{Index: 0, Count: 2}, Resume: true})
-	assert.ErrorContains(t, err, "not this config's run")
+	assert.ErrorContains(t, err, `was written by another config (shard: "1/2" vs "0/2";`)
 }
 
 // TestTraceGame: the trace replays Run's game: same cards and winner, and

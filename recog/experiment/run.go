@@ -12,9 +12,9 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"sync"
 
 	"github.com/marslab-risk/marslab/arena"
+	"github.com/marslab-risk/marslab/internal/outdir"
 	"github.com/marslab-risk/marslab/recog"
 	"github.com/marslab-risk/marslab/sim"
 )
@@ -105,6 +105,17 @@ func Run(ctx context.Context, cfg *Config, s *Setup, opts Options) (*Results, er
 		workers = runtime.GOMAXPROCS(0)
 	}
 	res := &Results{Config: cfg, Setup: s}
+	shard := opts.Shard
+	if shard.Count == 0 {
+		shard = arena.Shard{Count: 1}
+	}
+	// The output folder is checked before the training: a run is not
+	// written over another one, and resumes only a run of the same config.
+	if opts.Out != "" {
+		if err := prepare(cfg, s, opts, games, train, shard); err != nil {
+			return nil, err
+		}
+	}
 	// Training: one model of every arm's games, or one per arm.
 	var models []*recog.Model
 	if train > 0 {
@@ -122,17 +133,10 @@ func Run(ctx context.Context, cfg *Config, s *Setup, opts Options) (*Results, er
 			res.Trained = append(res.Trained, n)
 		}
 	}
-	shard := opts.Shard
-	if shard.Count == 0 {
-		shard = arena.Shard{Count: 1}
-	}
 	total := shard.Len(games * len(cfg.Arms))
 	var done []Game
 	var out *os.File
 	if opts.Out != "" {
-		if err := os.MkdirAll(opts.Out, 0o755); err != nil {
-			return nil, err
-		}
 		path := filepath.Join(opts.Out, GamesFile)
 		if opts.Resume {
 			var err error
@@ -164,10 +168,9 @@ func Run(ctx context.Context, cfg *Config, s *Setup, opts Options) (*Results, er
 		w = bufio.NewWriter(out)
 	}
 	var line []byte
-	err := parallel(ctx, workers, len(done), total, func() (playFunc, error) { return newTester(s, cfg, models) },
+	err := parallel(ctx, workers, len(done), total, func() (playFunc[Game], error) { return newTester(s, cfg, models) },
 		func(j int) (int, int) { k := shard.Game(j); return k / games, k % games },
-		func(v any) error {
-			g := v.(Game)
+		func(g Game) error {
 			res.Games = append(res.Games, g)
 			var err error
 			if line, err = json.Marshal(g); err != nil {
@@ -186,92 +189,55 @@ func Run(ctx context.Context, cfg *Config, s *Setup, opts Options) (*Results, er
 	return res, err
 }
 
-// playFunc plays game i of arm a and returns its outcome.
-type playFunc func(a, i int) (any, error)
+// prepare creates the output folder of a run and writes its config.json:
+// without opts.Resume the folder must hold no run; with it, a config.json
+// there must be this run's (the whole resolved config, the sizes and the
+// shard).
+func prepare(cfg *Config, s *Setup, opts Options, games, train int, shard arena.Shard) error {
+	h, err := NewHeader(cfg, s, games, train, shard)
+	if err != nil {
+		return err
+	}
+	if !opts.Resume {
+		if err := outdir.Refuse(opts.Out, "recognition run", HeaderFile, GamesFile); err != nil {
+			return err
+		}
+	} else if err := checkHeader(opts.Out, h, false); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("resume: %w", err)
+	}
+	if err := os.MkdirAll(opts.Out, 0o755); err != nil {
+		return err
+	}
+	return writeHeader(opts.Out, h)
+}
 
-// parallel plays jobs from..total-1 on workers goroutines, each with the
-// player made by mk, and hands the outcomes to emit in job order. It stops
-// at the first error or when ctx is done, having emitted every outcome
-// before the first unfinished job.
-func parallel(ctx context.Context, workers, from, total int, mk func() (playFunc, error), job func(k int) (a, i int), emit func(any) error) error {
+// playFunc plays game i of arm a and returns its outcome.
+type playFunc[T any] func(a, i int) (T, error)
+
+// parallel plays jobs from..total-1 on arena.Ordered's workers, each with
+// the player mk makes for it (every one made before any game starts), and
+// hands the outcomes to emit in job order. It stops at the first error or
+// when ctx is done, having emitted every outcome before the first
+// unfinished job.
+func parallel[T any](ctx context.Context, workers, from, total int, mk func() (playFunc[T], error), job func(k int) (a, i int), emit func(T) error) error {
 	if from >= total {
 		return nil
 	}
-	workers = max(1, min(workers, total-from))
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	type result struct {
-		k   int
-		v   any
-		err error
-	}
-	jobs := make(chan int)
-	results := make(chan result, workers)
-	var wg sync.WaitGroup
-	for range workers {
-		play, err := mk()
-		if err != nil {
+	plays := make([]playFunc[T], max(1, min(workers, total-from)))
+	for w := range plays {
+		var err error
+		if plays[w], err = mk(); err != nil {
 			return err
 		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for k := range jobs {
-				a, i := job(k)
-				v, err := play(a, i)
-				select {
-				case results <- result{k, v, err}:
-				case <-ctx.Done():
-					return
-				}
-			}
-		}()
 	}
-	go func() {
-		defer close(jobs)
-		for k := from; k < total; k++ {
-			select {
-			case jobs <- k:
-			case <-ctx.Done():
-				return
-			}
-		}
-	}()
-	go func() { wg.Wait(); close(results) }()
-	pending := map[int]any{}
-	next := from
-	var firstErr error
-	for r := range results {
-		if firstErr != nil {
-			continue
-		}
-		if r.err != nil {
-			firstErr = r.err
-			cancel()
-			continue
-		}
-		pending[r.k] = r.v
-		for {
-			v, ok := pending[next]
-			if !ok {
-				break
-			}
-			delete(pending, next)
-			if err := emit(v); err != nil {
-				firstErr = err
-				cancel()
-				break
-			}
-			next++
-		}
+	n, err := arena.Ordered(ctx, len(plays), total-from, func(_ context.Context, w, k int) (T, error) {
+		a, i := job(from + k)
+		return plays[w](a, i)
+	}, func(_ int, v *T) error { return emit(*v) })
+	if errors.Is(err, arena.ErrInterrupted) {
+		return fmt.Errorf("recognition experiment interrupted after %d of %d games: %w", from+n, total, context.Cause(ctx))
 	}
-	if firstErr != nil {
-		return firstErr
-	}
-	if next < total {
-		return fmt.Errorf("recognition experiment interrupted after %d of %d games: %w", next, total, context.Cause(ctx))
-	}
-	return nil
+	return err
 }
 
 // tester is one worker's game, players and recognisers.
@@ -288,7 +254,7 @@ type tester struct {
 	data, choice *recog.Data
 }
 
-func newTester(s *Setup, cfg *Config, models []*recog.Model) (playFunc, error) {
+func newTester(s *Setup, cfg *Config, models []*recog.Model) (playFunc[Game], error) {
 	t := &tester{s: s, cfg: cfg, models: models}
 	plain, err := recog.NewPHATT(s.Map, s.Rules.Missions, cfg.Params)
 	if err != nil {
@@ -338,11 +304,11 @@ func (t *tester) game(n int) (*sim.Game, error) {
 	return g, nil
 }
 
-func (t *tester) play(a, i int) (any, error) {
+func (t *tester) play(a, i int) (Game, error) {
 	ps := t.players[a]
 	g, err := t.game(len(ps))
 	if err != nil {
-		return nil, err
+		return Game{}, err
 	}
 	if len(t.models) > 1 {
 		t.data.SetModel(t.models[a])
@@ -350,7 +316,7 @@ func (t *tester) play(a, i int) (any, error) {
 	}
 	res, err := g.Play(ps, t.cfg.Seed, stream(a, i))
 	if err != nil {
-		return nil, fmt.Errorf("arm %s game %d: %w", t.cfg.Arms[a].Name, i, err)
+		return Game{}, fmt.Errorf("arm %s game %d: %w", t.cfg.Arms[a].Name, i, err)
 	}
 	out := Game{Arm: a, Index: i, Seed: sim.GameSeed(t.cfg.Seed, stream(a, i)), Winner: res.Winner,
 		Turns: t.snap.turns, Missions: append([]int(nil), g.Position().Missions...)}
@@ -442,7 +408,7 @@ func trainModels(ctx context.Context, cfg *Config, s *Setup, train, workers int)
 		}
 		models[i] = m
 	}
-	mk := func() (playFunc, error) {
+	mk := func() (playFunc[armModel], error) {
 		var tr recog.Trainer
 		var g *sim.Game
 		players := make([][]sim.Player, len(s.Seats))
@@ -456,24 +422,24 @@ func trainModels(ctx context.Context, cfg *Config, s *Setup, train, workers int)
 			}
 		}
 		n := 0
-		return func(a, i int) (any, error) {
+		return func(a, i int) (armModel, error) {
 			ps := players[a]
 			if g == nil || n != len(ps) {
 				var err error
 				if g, err = sim.NewGame(s.Map, s.Rules, len(ps)); err != nil {
-					return nil, err
+					return armModel{}, err
 				}
 				g.Observe(&tr)
 				n = len(ps)
 			}
 			tr.Start(len(ps))
 			if _, err := g.Play(ps, cfg.TrainSeed, stream(a, i)); err != nil {
-				return nil, err
+				return armModel{}, err
 			}
 			cards := append([]int(nil), g.Position().Missions...)
 			m, err := recog.NewModel(s.Map, s.Rules.Missions, cfg.Alpha)
 			if err != nil {
-				return nil, err
+				return armModel{}, err
 			}
 			tr.Commit(m, cards)
 			return armModel{a, m}, nil
@@ -481,8 +447,7 @@ func trainModels(ctx context.Context, cfg *Config, s *Setup, train, workers int)
 	}
 	err := parallel(ctx, workers, 0, train*len(cfg.Arms), mk,
 		func(k int) (int, int) { return k / train, k % train },
-		func(v any) error {
-			am := v.(armModel)
+		func(am armModel) error {
 			models[am.arm%n].Merge(am.m)
 			return nil
 		})
@@ -554,16 +519,36 @@ func checkGame(g *Game, cfg *Config, s *Setup, a, i int) error {
 }
 
 // Merge joins the games.jsonl files of the shards' output folders dirs
-// into out/games.jsonl, in game order, and returns the results: every game
-// of the run (games per arm, 0 meaning the config's) exactly once, each
-// checked against the config.
-func Merge(cfg *Config, s *Setup, dirs []string, out string, games int) (*Results, error) {
-	if games <= 0 {
-		games = cfg.Games
+// into opts.Out/games.jsonl, in game order, and returns the results: every
+// game of the run (opts.Games per arm, 0 meaning the config's; opts.TrainGames
+// likewise) exactly once, each checked against the config. Every shard's
+// config.json must be this run's (the shard aside); opts.Out may hold only
+// a merge of the same run, which is written again.
+func Merge(cfg *Config, s *Setup, dirs []string, opts Options) (*Results, error) {
+	games, train := cfg.Games, cfg.TrainGames
+	if opts.Games > 0 {
+		games = opts.Games
+	}
+	if opts.TrainGames > 0 {
+		train = opts.TrainGames
+	}
+	out := opts.Out
+	h, err := NewHeader(cfg, s, games, train, arena.Shard{Count: 1})
+	if err != nil {
+		return nil, err
+	}
+	if err := checkHeader(out, h, false); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("merge: %w", err)
 	}
 	total := games * len(cfg.Arms)
 	all := make([]*Game, total)
 	for _, dir := range dirs {
+		if err := checkHeader(dir, h, true); err != nil {
+			if errors.Is(err, os.ErrNotExist) {
+				err = fmt.Errorf("%s: no %s: not the output folder of a recognition run", dir, HeaderFile)
+			}
+			return nil, fmt.Errorf("merge: %w", err)
+		}
 		path := filepath.Join(dir, GamesFile)
 		data, err := os.ReadFile(path)
 		if err != nil {
@@ -598,6 +583,9 @@ func Merge(cfg *Config, s *Setup, dirs []string, out string, games int) (*Result
 		res.Games = append(res.Games, *g)
 	}
 	if err := os.MkdirAll(out, 0o755); err != nil {
+		return nil, err
+	}
+	if err := writeHeader(out, h); err != nil {
 		return nil, err
 	}
 	f, err := os.Create(filepath.Join(out, GamesFile))
