@@ -196,7 +196,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	rep.Done += played
 	sum, serr := tal.summary()
 	rep.Summary = sum
-	rep.Timing = Timing{Games: played, WallSeconds: time.Since(start).Seconds(), Bots: pool.Timing()}
+	rep.Timing = Timing{Games: played, WallSeconds: time.Since(start).Seconds(), Clock: pool.Clock(), Bots: pool.Timing()}
 	prior.add(rep.Timing)
 	rep.Timing = prior
 
