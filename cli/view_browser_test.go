@@ -25,7 +25,6 @@ import (
 	"github.com/marslab-risk/marslab/view"
 )
 
-
 // chromium returns the path of a Chromium or Chrome, or "" if none is
 // installed.
 func chromium() string {
