@@ -111,6 +111,12 @@ func sameButFeatures(a, b *learn.Experiment) error {
 	x, y := *a, *b
 	x.Source, y.Source, x.Out, y.Out, x.QFeatures, y.QFeatures = "", "", "", "", nil, nil
 	x.Q.Features, y.Q.Features = nil, nil
+	if x.Env != nil && y.Env != nil {
+		// The environments are compared without the names of their files.
+		ex, ey := *x.Env, *y.Env
+		ex.Source, ey.Source = "", ""
+		x.Env, y.Env = &ex, &ey
+	}
 	if !reflect.DeepEqual(x, y) {
 		return fmt.Errorf("differs from %s in more than q.features", a.Source)
 	}
