@@ -6,10 +6,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/marslab-risk/marslab/internal/atomicfile"
+	"github.com/marslab-risk/marslab/internal/fileread"
 )
 
 // HeaderFormat identifies the config.json layout.
@@ -178,7 +180,7 @@ func (h *Header) validate() error {
 func ReadHeader(dir string) (Header, error) {
 	path := filepath.Join(dir, configFile)
 	var h Header
-	b, err := os.ReadFile(path)
+	b, err := fileread.ReadFile(path, fileread.Record)
 	if err != nil {
 		return h, err
 	}
@@ -217,21 +219,10 @@ func summaryJSON(sum []BotSummary) ([]byte, error) {
 	return append(b, "]\n"...), nil
 }
 
-// writeFile writes b to dir/name through a temporary file and a rename, so
-// that a reader never sees half a file. The temporary file is removed on
-// every error.
+// writeFile writes b to dir/name so that a reader never sees half a file
+// (atomicfile.WriteFile).
 func writeFile(dir, name string, b []byte) error {
-	path := filepath.Join(dir, name)
-	tmp := path + ".tmp"
-	err := os.WriteFile(tmp, b, 0o644)
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	return nil
+	return atomicfile.WriteFile(filepath.Join(dir, name), b, 0o644)
 }
 
 // writeJSON writes v, indented, with a final newline, to dir/name through a
@@ -252,3 +243,9 @@ func writeSummary(dir string, sum []BotSummary) error {
 	}
 	return writeFile(dir, summaryFile, b)
 }
+
+// Fingerprint returns the SHA-256, in hex, of v's JSON encoding: the
+// rules_sha256 and map_sha256 of config.json for the loaded *sim.Rules
+// and *sim.Map, with which a program that rebuilds a batch's games checks
+// that it loaded the same configuration.
+func Fingerprint(v any) (string, error) { return fingerprint(v) }

@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/marslab-risk/marslab/internal/fileread"
 )
 
 // Merge joins the output directories of the shards of one batch into out:
@@ -62,7 +64,7 @@ func Merge(out string, dirs []string) (*Report, error) {
 		d := byIndex[i]
 		sh := h
 		sh.Shard = Shard{Index: i, Count: count}
-		f, err := os.Open(filepath.Join(d, gamesFile))
+		f, err := fileread.Open(filepath.Join(d, gamesFile), fileread.Log)
 		if err != nil {
 			return nil, fmt.Errorf("merge: %w", err)
 		}
@@ -95,7 +97,7 @@ func Merge(out string, dirs []string) (*Report, error) {
 		// Timings are measurements: a shard without a readable timing.json
 		// only leaves its part out of the combined figures.
 		var t Timing
-		if b, err := os.ReadFile(filepath.Join(byIndex[i], timingFile)); err == nil && json.Unmarshal(b, &t) == nil {
+		if b, err := fileread.ReadFile(filepath.Join(byIndex[i], timingFile), fileread.Record); err == nil && json.Unmarshal(b, &t) == nil {
 			rep.Timing.add(t)
 		}
 	}
@@ -159,7 +161,7 @@ func mergeGames(out string, h *Header, byIndex map[int]string, tal *tally) (err 
 	count := h.Shard.Count
 	readers := make([]*bufio.Reader, count)
 	for i := range readers {
-		f, err := os.Open(filepath.Join(byIndex[i], gamesFile))
+		f, err := fileread.Open(filepath.Join(byIndex[i], gamesFile), fileread.Log)
 		if err != nil {
 			return err
 		}

@@ -27,8 +27,10 @@ type PoolConfig struct {
 	// Workers is the number of goroutines playing games, each with its own
 	// sim.Game and players; 0 means runtime.GOMAXPROCS(0).
 	Workers int
-	// Timing measures the bots' decision times (Pool.Timing); it costs two
-	// clock reads per sampled decision.
+	// Timing measures the bots' decision times (Pool.Timing) on the
+	// thread's CPU time where the operating system gives it, else on the
+	// wall clock (Pool.Clock); it costs two clock reads per sampled
+	// decision, and each game stays on one OS thread while it is played.
 	Timing bool
 	// Observers, when not nil, is called once per worker (worker = 0, 1,
 	// ...) when the pool is made; the observers it returns are attached to
@@ -162,12 +164,36 @@ func (p *Pool) Play(ctx context.Context, count int, game func(k int) int, emit f
 		}
 	}
 	return ordered(ctx, len(ws), count, func(ctx context.Context, w, k int) (Outcome, error) {
+		if p.cfg.Timing {
+			// A decision's two readings of the thread's CPU time must be
+			// of the same thread.
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+		}
 		var o Outcome
 		if err := ws[w].play(ctx, game(k), &o); err != nil {
 			return o, fmt.Errorf("arena: %w", err)
 		}
 		return o, nil
 	}, emit, stop)
+}
+
+// Clock returns the clock of the decision times of Timing (ClockThreadCPU
+// or ClockWall; ClockMixed if the workers' players differ), or "" unless
+// PoolConfig.Timing is set.
+func (p *Pool) Clock() string {
+	c := ""
+	for _, w := range p.workers {
+		for _, tp := range w.timed {
+			switch k := tp.clock(); {
+			case c == "":
+				c = k
+			case c != k:
+				c = ClockMixed
+			}
+		}
+	}
+	return c
 }
 
 // Timing returns the decision times of every Play so far, summed over the

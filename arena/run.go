@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/marslab-risk/marslab/bots"
+	"github.com/marslab-risk/marslab/internal/fileread"
+	"github.com/marslab-risk/marslab/internal/outdir"
 	"github.com/marslab-risk/marslab/sim"
 )
 
@@ -194,7 +196,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	rep.Done += played
 	sum, serr := tal.summary()
 	rep.Summary = sum
-	rep.Timing = Timing{Games: played, WallSeconds: time.Since(start).Seconds(), Bots: pool.Timing()}
+	rep.Timing = Timing{Games: played, WallSeconds: time.Since(start).Seconds(), Clock: pool.Clock(), Bots: pool.Timing()}
 	prior.add(rep.Timing)
 	rep.Timing = prior
 
@@ -287,8 +289,10 @@ func openOut(cfg *Config, h *Header, tal *tally) (*os.File, int, Timing, error) 
 	_, cerr := os.Stat(cpath)
 	_, gerr := os.Stat(gpath)
 	exists := cerr == nil || gerr == nil
-	if exists && !cfg.Resume {
-		return nil, 0, prior, fmt.Errorf("arena: %s already holds a batch (%s): use -resume to continue it, or another output directory", dir, configFile)
+	if !cfg.Resume {
+		if err := outdir.Refuse(dir, "batch", configFile, gamesFile); err != nil {
+			return nil, 0, prior, fmt.Errorf("arena: %w", err)
+		}
 	}
 	if !exists {
 		if err := writeJSON(dir, configFile, h); err != nil {
@@ -307,6 +311,9 @@ func openOut(cfg *Config, h *Header, tal *tally) (*os.File, int, Timing, error) 
 	if d := old.diff(h, false); d != "" {
 		return nil, 0, prior, fmt.Errorf("arena: resume: %s was written by a different batch (%s; file vs this run): use the same flags or another output directory", cpath, d)
 	}
+	if _, err := fileread.Check(gpath, fileread.Log); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, 0, prior, fmt.Errorf("arena: resume: %w", err)
+	}
 	f, err := os.OpenFile(gpath, os.O_CREATE|os.O_RDWR, 0o644)
 	if err != nil {
 		return nil, 0, prior, fmt.Errorf("arena: %w", err)
@@ -322,7 +329,7 @@ func openOut(cfg *Config, h *Header, tal *tally) (*os.File, int, Timing, error) 
 		f.Close()
 		return nil, 0, prior, fmt.Errorf("arena: resume: %w", err)
 	}
-	if b, err := os.ReadFile(filepath.Join(dir, timingFile)); err == nil {
+	if b, err := fileread.ReadFile(filepath.Join(dir, timingFile), fileread.Record); err == nil {
 		// Earlier timings are kept when readable; they are measurements
 		// only, so an unreadable file is simply restarted.
 		if json.Unmarshal(b, &prior) != nil {

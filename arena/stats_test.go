@@ -171,7 +171,7 @@ func TestWriteTable(t *testing.T) {
 	lo, hi := 0.2365931, 0.7634069 // 95 % Wilson interval of 5 of 10
 	sum := []BotSummary{{Bot: "aggressive", Games: 10, Wins: 5, WinRate: 0.5, WilsonLo: lo, WilsonHi: hi,
 		Placements: []int{5, 5}, Stalemates: 0, Faults: 1, MeanRounds: 12.25}}
-	tm := &Timing{Games: 10, WallSeconds: 2, GamesPerSecond: 5,
+	tm := &Timing{Games: 10, WallSeconds: 2, GamesPerSecond: 5, Clock: ClockThreadCPU,
 		Bots: []BotTiming{{Bot: "aggressive", SeatGames: 10, Turns: 100, DecisionSeconds: 0.05, SecondsPerTurn: 0.0005, SecondsPerGame: 0.005}}}
 	var buf bytes.Buffer
 	require.NoError(t, WriteTable(&buf, sum, tm))
@@ -179,7 +179,42 @@ func TestWriteTable(t *testing.T) {
 	require.Len(t, lines, 3)
 	assert.Equal(t, strings.Fields("bot games wins win rate 95% CI 1st 2nd stalemates faults rounds ms/turn ms/game"), strings.Fields(lines[0]))
 	assert.Equal(t, strings.Fields("aggressive 10 5 0.5000 [0.2366, 0.7634] 5 5 0 1 12.2 0.5 5"), strings.Fields(lines[1]))
-	assert.Equal(t, "10 games played in 2.0 s: 5.0 games/s", lines[2])
+	assert.Equal(t, "10 games played in 2.0 s: 5.0 games/s; ms/turn and ms/game on the thread CPU clock", lines[2])
+	// Untimed: no clock.
+	buf.Reset()
+	require.NoError(t, WriteTable(&buf, sum, &Timing{Games: 10, WallSeconds: 2, GamesPerSecond: 5}))
+	assert.Contains(t, buf.String(), "10 games played in 2.0 s: 5.0 games/s\n")
+}
+
+// TestTimingClock checks the clock of added timings: the first timed
+// part's, ClockMixed once two timed parts differ; untimed parts do not
+// count.
+func TestTimingClock(t *testing.T) {
+	timed := func(c string) Timing {
+		return Timing{Games: 1, Clock: c, Bots: []BotTiming{{Bot: "x", SeatGames: 1, Turns: 1, DecisionSeconds: 1}}}
+	}
+	tests := []struct {
+		parts []Timing
+		want  string
+	}{
+		{[]Timing{timed(ClockThreadCPU)}, ClockThreadCPU},
+		{[]Timing{timed(ClockWall), timed(ClockWall)}, ClockWall},
+		{[]Timing{timed(ClockThreadCPU), {Games: 3}, timed(ClockThreadCPU)}, ClockThreadCPU},
+		{[]Timing{timed(ClockThreadCPU), timed(ClockWall)}, ClockMixed},
+		{[]Timing{timed(""), timed(ClockWall)}, ClockMixed},
+		{[]Timing{{Games: 3}}, ""},
+	}
+	for i, tc := range tests {
+		var a Timing
+		for _, p := range tc.parts {
+			a.add(p)
+		}
+		assert.Equal(t, tc.want, a.Clock, "case %d", i)
+	}
+	assert.Equal(t, "thread CPU", ClockName(ClockThreadCPU))
+	assert.Equal(t, "wall", ClockName(ClockWall))
+	assert.Equal(t, "mixed clocks", ClockName(ClockMixed))
+	assert.Equal(t, "unknown clock", ClockName(""))
 }
 
 func TestTimingAdd(t *testing.T) {
@@ -222,12 +257,22 @@ func TestTimedPlayer(t *testing.T) {
 	tp.Fortify(s, nil)
 	assert.Equal(t, 1, tp.games)
 	assert.Equal(t, 10, tp.turns)
-	// Calls 0, 4 and 8 of each method are timed.
 	assert.Equal(t, [numMethods]int64{mPlace: 10, mAttack: 10, mFortify: 1}, tp.calls)
-	assert.Equal(t, [numMethods]int64{mPlace: 3, mAttack: 3, mFortify: 1}, tp.timed)
+	if tp.cpu {
+		// The thread's CPU time: calls 0 and 16 of each method are timed.
+		assert.Equal(t, int64(sampleEveryCPU), tp.every)
+		assert.Equal(t, [numMethods]int64{mPlace: 1, mAttack: 1, mFortify: 1}, tp.timed)
+		assert.Positive(t, tp.bias, "the clock's own cost")
+		assert.Less(t, tp.bias, int64(100e3), "the clock's own cost (ns)")
+	} else {
+		// The wall clock: calls 0, 4 and 8 of each method are timed.
+		assert.Equal(t, int64(sampleEvery), tp.every)
+		assert.Equal(t, [numMethods]int64{mPlace: 3, mAttack: 3, mFortify: 1}, tp.timed)
+	}
 	assert.GreaterOrEqual(t, tp.seconds(), 0.0)
 	// The estimate scales each method's sampled time by calls/timed:
 	// 300 ns over 3 of 10 calls and 50 ns over 1 of 1 call = 1050 ns.
+	tp.timed = [numMethods]int64{mPlace: 3, mAttack: 3, mFortify: 1}
 	tp.ns = [numMethods]int64{mPlace: 200, mAttack: 100, mFortify: 50}
 	assert.InDelta(t, 1050e-9, tp.seconds(), 1e-15, "estimate")
 }

@@ -12,7 +12,8 @@ import (
 // games, wins, win rate with its 95 % Wilson interval, the placement counts
 // (1st..nth), stalemates, faults, mean rounds and, when t holds bot
 // timings, the mean decision time per turn and per game in milliseconds.
-// A last line gives the number of games and the throughput.
+// A last line gives the number of games, the throughput and, when timed,
+// the clock of the decision times (Timing.Clock).
 func WriteTable(w io.Writer, summary []BotSummary, t *Timing) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	timed := t != nil && len(t.Bots) > 0
@@ -54,7 +55,11 @@ func WriteTable(w io.Writer, summary []BotSummary, t *Timing) error {
 		return err
 	}
 	if t != nil && t.Games > 0 {
-		_, err := fmt.Fprintf(w, "%d games played in %.1f s: %.1f games/s\n", t.Games, t.WallSeconds, t.GamesPerSecond)
+		clock := ""
+		if timed {
+			clock = "; ms/turn and ms/game on the " + ClockName(t.Clock) + " clock"
+		}
+		_, err := fmt.Fprintf(w, "%d games played in %.1f s: %.1f games/s%s\n", t.Games, t.WallSeconds, t.GamesPerSecond, clock)
 		return err
 	}
 	return nil

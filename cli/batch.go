@@ -27,6 +27,11 @@ func cmdBatch(ctx context.Context, reg *registry.Registry, args []string, stdout
 		return err
 	}
 	ac, cfg := b.ac, b.cfg
+	lock, err := ownDir(ac.Out)
+	if err != nil {
+		return fmt.Errorf("batch: %w", err)
+	}
+	defer lock.Release()
 	if !b.quiet && isTerminal(stderr) {
 		ac.Progress = stderr
 	}

@@ -54,6 +54,7 @@ func commands(reg *registry.Registry, stdin io.Reader) map[string]command {
 	return map[string]command{
 		"play":   {"play one game and print its summary (-log writes every event)", withRegistry(reg, cmdPlay)},
 		"replay": {"re-simulate a JSONL game log and check every event", withRegistry(reg, cmdReplay)},
+		"view":   {"a game log (or a batch's game) as one self-contained web page: board, controls, MARS's reasoning", withRegistry(reg, cmdView)},
 		"batch":  {"play many games on every core (shards, resume)", withRegistry(reg, cmdBatch)},
 		"merge":  {"join the outputs of shards into one", cmdMerge},
 		"map":    {"print a map (text or -json)", cmdMap},

@@ -34,10 +34,11 @@ best.toml and the figures are written at the end.`, stderr)
 	setup.Field.Workers = *f.workers
 	dir := f.dir(cfg.Name)
 	s := &search.Search{
-		Dir:    dir,
-		Config: setup.Fingerprint("cmaes"),
-		New:    func() (search.Method, error) { return search.NewEvolve(ecfg) },
-		Eval:   setup.Field,
+		Dir:     dir,
+		Config:  setup.Fingerprint("cmaes"),
+		New:     func() (search.Method, error) { return search.NewEvolve(ecfg) },
+		Eval:    setup.Field,
+		Players: setup.Field.Players,
 	}
 	s.Report = func(m search.Method) error {
 		return search.WriteEvolveReport(dir, setup, m.(*search.Evolve), *f.figures)

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 
 	"github.com/marslab-risk/marslab/bots/registry"
+	"github.com/marslab-risk/marslab/internal/outdir"
 	"github.com/marslab-risk/marslab/learn"
 )
 
@@ -51,7 +52,28 @@ func cmdLearn(ctx context.Context, reg *registry.Registry, args []string, stdout
 	if *out != "" {
 		e.Out = *out
 	}
-	opts := learn.RunOptions{Workers: *workers, Progress: stderr, Resume: *resume}
+	lock, err := ownDir(e.Out)
+	if err != nil {
+		return fmt.Errorf("learn: %w", err)
+	}
+	defer lock.Release()
+	// The files of a run: a run is not trained over another one without
+	// -resume, and -policy evaluates into a folder of its own.
+	marks := []string{learn.CheckpointName, learn.PolicyName, "curve.csv", "eval.csv", "paired.csv"}
+	switch {
+	case *policy != "":
+		if n, err := outdir.Holds(e.Out, marks...); err != nil || n != "" {
+			if err == nil {
+				err = fmt.Errorf("-policy: %s already holds a learning run (%s): evaluate into another output directory (-out)", e.Out, n)
+			}
+			return fmt.Errorf("learn: %w", err)
+		}
+	case !*resume:
+		if err := outdir.Refuse(e.Out, "learning run", marks...); err != nil {
+			return fmt.Errorf("learn: %w", err)
+		}
+	}
+	opts := learn.RunOptions{Workers: *workers, Progress: stderr, ProgressLines: !isTerminal(stderr), Resume: *resume}
 	ckpt := filepath.Join(e.Out, learn.CheckpointName)
 	if *policy != "" {
 		if opts.Policy, err = e.LoadPolicy(*policy, reg); err != nil {
@@ -94,7 +116,7 @@ func cmdLearn(ctx context.Context, reg *registry.Registry, args []string, stdout
 		if ctx.Err() != nil && opts.Checkpoint != "" {
 			return fmt.Errorf("learn: %w; %s", err, resumeHint(ckpt, checkpointed, *resume))
 		}
-		return fmt.Errorf("learn: %w", err)
+		return err // Run names the command ("learn: ...") once
 	}
 	if err := res.Write(e.Out); err != nil {
 		return fmt.Errorf("learn: %w", err)

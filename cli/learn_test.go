@@ -45,6 +45,11 @@ games = 12
 		assert.Contains(t, so.String(), want)
 	}
 	assert.Contains(t, se.String(), "train: 24/24 games")
+	// Issue 25, item 15: stderr is no terminal here: one plain line per
+	// block of 12 games, no carriage return.
+	assert.NotContains(t, se.String(), "\r")
+	assert.Regexp(t, `^train: 12/24 games, \d+ games/s, last block: mean return -?[\d.]+, win [\d.]+ %\ntrain: 24/24 games, `, se.String())
+	assert.Equal(t, 2, strings.Count(se.String(), "\n"), se.String())
 	for _, f := range []string{"curve.csv", "eval.csv", "paired.csv", "curve-win.png", "curve-return.png", "eval-win.png", "README.md"} {
 		assert.FileExists(t, filepath.Join(out, f))
 	}
@@ -153,6 +158,20 @@ func TestLearnResume(t *testing.T) {
 	assert.Contains(t, err.Error(), "run again with -resume")
 	assert.FileExists(t, filepath.Join(cut, "checkpoint.bin"))
 	assert.NoFileExists(t, filepath.Join(cut, "eval.csv"))
+	ckpt, err := os.ReadFile(filepath.Join(cut, "checkpoint.bin"))
+	require.NoError(t, err)
+
+	// The same command without -resume does not train over the run.
+	err = run(context.Background(), registry.Default(), []string{"learn", "-workers", "1", "-out", cut, cfg}, &so, &se)
+	assert.EqualError(t, err, "learn: "+cut+" already holds a learning run (checkpoint.bin): use -resume to continue it, or another output directory")
+	// A damaged checkpoint (one flipped bit) is refused.
+	flipped := bytes.Clone(ckpt)
+	flipped[len(flipped)*2/3] ^= 0x04
+	require.NoError(t, os.WriteFile(filepath.Join(cut, "checkpoint.bin"), flipped, 0o644))
+	err = run(context.Background(), registry.Default(), []string{"learn", "-resume", "-workers", "2", "-out", cut, cfg}, &so, &se)
+	require.Error(t, err)
+	assert.True(t, strings.HasPrefix(err.Error(), "learn: checkpoint "+filepath.Join(cut, "checkpoint.bin")+": damaged: the content's SHA-256 is "), err.Error())
+	require.NoError(t, os.WriteFile(filepath.Join(cut, "checkpoint.bin"), ckpt, 0o644))
 
 	require.NoError(t, run(context.Background(), registry.Default(), []string{"learn", "-resume", "-workers", "2", "-out", cut, cfg}, &so, &se))
 	assert.NoFileExists(t, filepath.Join(cut, "checkpoint.bin"))
@@ -180,6 +199,16 @@ func TestLearnResume(t *testing.T) {
 
 	err = run(context.Background(), registry.Default(), []string{"learn", "-resume", "-policy", "x.json", cfg}, &so, &se)
 	require.ErrorContains(t, err, "-resume and -policy")
+	// -policy does not write over a trained run, nor over an evaluation.
+	before, err := os.ReadFile(filepath.Join(full, "eval.csv"))
+	require.NoError(t, err)
+	for _, tc := range []struct{ out, file string }{{full, "policy.json"}, {evalOut, "eval.csv"}} {
+		err = run(context.Background(), registry.Default(), []string{"learn", "-policy", filepath.Join(full, "policy.json"), "-out", tc.out, cfg}, &so, &se)
+		assert.EqualError(t, err, "learn: -policy: "+tc.out+" already holds a learning run ("+tc.file+"): evaluate into another output directory (-out)")
+	}
+	after, err := os.ReadFile(filepath.Join(full, "eval.csv"))
+	require.NoError(t, err)
+	assert.Equal(t, string(before), string(after))
 	err = run(context.Background(), registry.Default(), []string{"learn", "-policy", filepath.Join(dir, "none.json"), cfg}, &so, &se)
 	require.ErrorContains(t, err, "none.json")
 	// A policy of another environment is refused, naming the file.

@@ -22,6 +22,8 @@ type territoryJSON struct {
 	Name      string   `json:"name"`
 	Continent string   `json:"continent"`
 	Neighbors []string `json:"neighbors"`
+	X         *float64 `json:"x,omitempty"` // the map's layout, when it has one
+	Y         *float64 `json:"y,omitempty"`
 }
 
 type continentJSON struct {
@@ -95,6 +97,9 @@ func writeMapJSON(w io.Writer, m *sim.Map) error {
 	}
 	for i, t := range m.Territories {
 		v.Territories[i] = territoryJSON{Name: t.Name, Continent: m.Continents[t.Continent].Name, Neighbors: names(t.Neighbors)}
+		if m.Layout != nil {
+			v.Territories[i].X, v.Territories[i].Y = &m.Layout[i].X, &m.Layout[i].Y
+		}
 	}
 	for i, c := range m.Continents {
 		v.Continents[i] = continentJSON{Name: c.Name, Bonus: c.Bonus, Territories: names(c.Territories)}

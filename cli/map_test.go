@@ -51,6 +51,7 @@ func TestMapJSON(t *testing.T) {
 			Name      string   `json:"name"`
 			Continent string   `json:"continent"`
 			Neighbors []string `json:"neighbors"`
+			X, Y      *float64
 		} `json:"territories"`
 		Continents []struct {
 			Name        string   `json:"name"`
@@ -67,6 +68,9 @@ func TestMapJSON(t *testing.T) {
 	assert.Equal(t, "Alaska", first.Name)
 	assert.Equal(t, "North America", first.Continent)
 	assert.Equal(t, []string{"Northwest Territory", "Alberta", "Kamchatka"}, first.Neighbors)
+	require.NotNil(t, first.X, "the classic map's layout")
+	assert.Equal(t, 60.0, *first.X)
+	assert.Equal(t, 80.0, *first.Y)
 	au := v.Continents[5]
 	assert.Equal(t, "Australia", au.Name)
 	assert.Equal(t, 2, au.Bonus)

@@ -34,6 +34,11 @@ to those of the batch played in one piece.`, stderr)
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	lock, err := ownDir(*out)
+	if err != nil {
+		return fmt.Errorf("merge: %w", err)
+	}
+	defer lock.Release()
 	rep, err := arena.Merge(*out, dirs)
 	if err != nil {
 		return err

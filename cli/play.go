@@ -10,6 +10,7 @@ import (
 
 	"github.com/marslab-risk/marslab/bots"
 	"github.com/marslab-risk/marslab/bots/registry"
+	"github.com/marslab-risk/marslab/internal/fileread"
 	"github.com/marslab-risk/marslab/sim"
 )
 
@@ -22,7 +23,7 @@ func cmdPlay(ctx context.Context, reg *registry.Registry, args []string, stdout,
 	seed := fs.Uint64("seed", 1, "experiment seed")
 	index := fs.Uint64("index", 0, "game index: the game's random streams derive from (seed, index)")
 	logPath := fs.String("log", "", "write every event of the game to this JSONL file")
-	explain := fs.Bool("explain", false, "let bots that can (MARS) narrate their decisions on stdout")
+	explain := fs.Bool("explain", false, "let bots that can (MARS) narrate their decisions: on stdout, or with -log into the log as explain events")
 	if err := parseNoArgs(fs, args, stdout); err != nil {
 		return err
 	}
@@ -33,13 +34,6 @@ func cmdPlay(ctx context.Context, reg *registry.Registry, args []string, stdout,
 	ps, err := newPlayers(seats)
 	if err != nil {
 		return err
-	}
-	if *explain {
-		for _, p := range ps {
-			if e, ok := p.(bots.Explainer); ok {
-				e.SetExplain(stdout)
-			}
-		}
 	}
 	g, err := sim.NewGame(cfg.Map, cfg.Rules, len(seats))
 	if err != nil {
@@ -57,6 +51,21 @@ func cmdPlay(ctx context.Context, reg *registry.Registry, args []string, stdout,
 		}
 		g.Observe(lw)
 	}
+	var explainers []*sim.ExplainWriter
+	if *explain {
+		for i, p := range ps {
+			e, ok := p.(bots.Explainer)
+			switch {
+			case !ok:
+			case lw != nil:
+				w := sim.NewExplainWriter(lw, g, i)
+				explainers = append(explainers, w)
+				e.SetExplain(w)
+			default:
+				e.SetExplain(stdout)
+			}
+		}
+	}
 	elim := &elimRecorder{}
 	g.Observe(elim)
 	res, err := g.PlayContext(ctx, ps, *seed, *index)
@@ -64,6 +73,9 @@ func cmdPlay(ctx context.Context, reg *registry.Registry, args []string, stdout,
 		return err
 	}
 	if lw != nil {
+		for _, w := range explainers {
+			w.Flush()
+		}
 		if err := lw.Close(res); err != nil {
 			return fmt.Errorf("-log: %w", err)
 		}
@@ -167,7 +179,7 @@ func cmdReplay(ctx context.Context, reg *registry.Registry, args []string, stdou
 		return errors.New("replay: want exactly one log file")
 	}
 	path := pos[0]
-	f, err := os.Open(path)
+	f, err := fileread.Open(path, fileread.Log)
 	if err != nil {
 		return err
 	}

@@ -27,7 +27,11 @@ intervals, the binomial test against a random guess, and paired comparisons of t
 recognisers (exact McNemar, Holm). One line per game goes to OUT/games.jsonl (byte-identical
 for any number of workers); -resume continues an interrupted run; the tables go to
 OUT/tables.txt too. -shard i/n plays every n-th game only (each shard trains the whole data
-model); -merge DIR,DIR,... joins the shards' games into OUT and prints the tables of them all.`, stderr)
+model); -merge DIR,DIR,... joins the shards' games into OUT and prints the tables of them all.
+The tables count as the paper did: "% of game" includes the setup's steps (every territory
+dealt and starting army placed) and a prediction tied between cards is wrong (the share of
+ties is printed beside); -clock turns counts player-turns only, -ties share breaks ties at
+random.`, stderr)
 	out := fs.String("out", "", "output directory (default: the config's out key)")
 	workers := fs.Int("workers", 0, "games played at once, >= 0 (0 = every core)")
 	games := fs.Int("games", 0, "test games per arm, >= 0 (0 = the config's games)")
@@ -35,6 +39,8 @@ model); -merge DIR,DIR,... joins the shards' games into OUT and prints the table
 	resume := fs.Bool("resume", false, "continue the run in the output directory: keep its games and play the missing ones")
 	quiet := fs.Bool("quiet", false, "print no progress")
 	shardArg := fs.String("shard", "", "play only shard INDEX/COUNT (the experiment's k-th game when k % COUNT == INDEX); default from SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT or JOB_COMPLETION_INDEX/JOB_COMPLETIONS, else 0/1")
+	clock := fs.String("clock", "paper", "sampling points of a game: paper (setup steps counted as turns) or turns (player-turns only)")
+	ties := fs.String("ties", "wrong", "a prediction tied between cards: wrong (the paper's counting) or share (broken at random)")
 	merge := fs.String("merge", "", "join the games of these comma-separated shard output directories into -out (plays nothing)")
 	path, err := parseConfigArg(fs, args, stdout)
 	if err != nil {
@@ -47,6 +53,10 @@ model); -merge DIR,DIR,... joins the shards' games into OUT and prints the table
 		return fmt.Errorf("recognize: -games %d: must be in [0, %d] (0 = the config's)", *games, experiment.MaxGames)
 	case *train < 0 || *train > experiment.MaxGames:
 		return fmt.Errorf("recognize: -train-games %d: must be in [0, %d] (0 = the config's)", *train, experiment.MaxGames)
+	}
+	counting, err := experiment.ParseCounting(*clock, *ties)
+	if err != nil {
+		return fmt.Errorf("recognize: -%w", err)
 	}
 	shard, _, err := shardOf(*shardArg)
 	if err != nil {
@@ -64,19 +74,30 @@ model); -merge DIR,DIR,... joins the shards' games into OUT and prints the table
 	if opt.Out == "" {
 		opt.Out = cfg.Out
 	}
+	if opt.Out == "" {
+		return fmt.Errorf("recognize: -out: an output directory is required (%s has no out key)", path)
+	}
+	if *merge != "" && *resume {
+		return fmt.Errorf("recognize: -merge and -resume exclude each other (a merge writes its folder again)")
+	}
+	lock, err := ownDir(opt.Out)
+	if err != nil {
+		return fmt.Errorf("recognize: %w", err)
+	}
+	defer lock.Release()
 	if !*quiet {
 		opt.Log = stderr
 	}
 	var res *experiment.Results
 	if *merge != "" {
-		res, err = experiment.Merge(cfg, setup, strings.Split(*merge, ","), opt.Out, *games)
+		res, err = experiment.Merge(cfg, setup, strings.Split(*merge, ","), opt)
 	} else {
 		res, err = experiment.Run(ctx, cfg, setup, opt)
 	}
 	if err != nil {
 		return fmt.Errorf("recognize: %w", err)
 	}
-	sum, err := experiment.Summarize(res)
+	sum, err := experiment.Summarize(res, counting)
 	if err != nil {
 		return fmt.Errorf("recognize: %w", err)
 	}

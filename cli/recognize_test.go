@@ -5,6 +5,8 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -39,15 +41,19 @@ func TestRecognize(t *testing.T) {
 		require.NoError(t, err)
 	}
 	var mout bytes.Buffer
+	// The shards trained on 2 games per arm, not the config's 3.
 	err = run(context.Background(), registry.Default(), []string{"recognize", "../recog/experiment/testdata/small.toml",
 		"-out", merged, "-games", "4", "-merge", s0 + "," + s1, "-quiet"}, &mout, &errb)
+	assert.ErrorContains(t, err, "recognize: merge: "+filepath.Join(s0, "config.json")+" was written by another config (train_games: 2 vs 3;")
+	err = run(context.Background(), registry.Default(), []string{"recognize", "../recog/experiment/testdata/small.toml",
+		"-out", merged, "-games", "4", "-train-games", "2", "-merge", s0 + "," + s1, "-quiet"}, &mout, &errb)
 	require.NoError(t, err)
 	mg, err := os.ReadFile(filepath.Join(merged, "games.jsonl"))
 	require.NoError(t, err)
 	assert.Equal(t, string(games), string(mg))
 	assert.Equal(t, out.String(), mout.String())
 	err = run(context.Background(), registry.Default(), []string{"recognize", "../recog/experiment/testdata/small.toml",
-		"-out", t.TempDir(), "-games", "4", "-merge", s0, "-quiet"}, &mout, &errb)
+		"-out", t.TempDir(), "-games", "4", "-train-games", "2", "-merge", s0, "-quiet"}, &mout, &errb)
 	assert.ErrorContains(t, err, "merge: game 1 of arm w4 is in no shard")
 
 	for _, tc := range []struct {
@@ -63,4 +69,49 @@ func TestRecognize(t *testing.T) {
 		err := run(context.Background(), registry.Default(), append([]string{"recognize"}, tc.args...), &out, &errb)
 		assert.ErrorContains(t, err, tc.want)
 	}
+}
+
+// TestRecognizeOwnsOut: a second run into the folder of a run is refused
+// without -resume and leaves it as it was; -resume with an edited config
+// (w_success) is refused before anything is played; negative seeds are
+// refused.
+func TestRecognizeOwnsOut(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "r.toml")
+	small, err := os.ReadFile("../recog/experiment/testdata/small.toml")
+	require.NoError(t, err)
+	abs, err := filepath.Abs("../configs/experiments/phatt-missions.toml")
+	require.NoError(t, err)
+	base := strings.Replace(string(small), `rules = "../../../configs/experiments/phatt-missions.toml"`, "rules = "+strconv.Quote(abs), 1)
+	require.NoError(t, os.WriteFile(cfg, []byte(base), 0o644))
+	out := filepath.Join(dir, "out")
+	args := []string{"recognize", cfg, "-out", out, "-games", "4", "-train-games", "1", "-quiet"}
+	require.NoError(t, run(context.Background(), registry.Default(), args, &bytes.Buffer{}, &bytes.Buffer{}))
+	games, err := os.ReadFile(filepath.Join(out, "games.jsonl"))
+	require.NoError(t, err)
+
+	err = run(context.Background(), registry.Default(), []string{"recognize", cfg, "-out", out, "-games", "2", "-quiet"}, &bytes.Buffer{}, &bytes.Buffer{})
+	assert.EqualError(t, err, "recognize: "+out+" already holds a recognition run (config.json): use -resume to continue it, or another output directory")
+
+	require.NoError(t, os.WriteFile(cfg, []byte(base+"[phatt]\nw_success = 0.5\n"), 0o644))
+	err = run(context.Background(), registry.Default(), append(args, "-resume"), &bytes.Buffer{}, &bytes.Buffer{})
+	assert.ErrorContains(t, err, "recognize: resume: "+filepath.Join(out, "config.json")+" was written by another config (phatt.w_success: 0.02 vs 0.5;")
+	got, err := os.ReadFile(filepath.Join(out, "games.jsonl"))
+	require.NoError(t, err)
+	assert.Equal(t, string(games), string(got), "games.jsonl untouched")
+
+	require.NoError(t, os.WriteFile(cfg, []byte(strings.Replace(base, "seed = 1\n", "seed = -1\n", 1)), 0o644))
+	err = run(context.Background(), registry.Default(), []string{"recognize", cfg, "-out", filepath.Join(dir, "neg")}, &bytes.Buffer{}, &bytes.Buffer{})
+	assert.EqualError(t, err, "recognize: "+cfg+": key seed: -1: want >= 0")
+	require.NoError(t, os.WriteFile(cfg, []byte(strings.Replace(base, "train_seed = 2\n", "train_seed = -3\n", 1)), 0o644))
+	err = run(context.Background(), registry.Default(), []string{"recognize", cfg, "-out", filepath.Join(dir, "neg")}, &bytes.Buffer{}, &bytes.Buffer{})
+	assert.EqualError(t, err, "recognize: "+cfg+": key train_seed: -3: want >= 0")
+	assert.NoDirExists(t, filepath.Join(dir, "neg"))
+
+	require.NoError(t, os.WriteFile(cfg, []byte(base), 0o644))
+	err = run(context.Background(), registry.Default(), []string{"recognize", cfg, "-out", filepath.Join(dir, "m"), "-merge", out, "-resume"}, &bytes.Buffer{}, &bytes.Buffer{})
+	assert.EqualError(t, err, "recognize: -merge and -resume exclude each other (a merge writes its folder again)")
+	require.NoError(t, os.WriteFile(cfg, []byte(strings.Replace(base, `out = "unused"`, "", 1)), 0o644))
+	err = run(context.Background(), registry.Default(), []string{"recognize", cfg}, &bytes.Buffer{}, &bytes.Buffer{})
+	assert.EqualError(t, err, "recognize: -out: an output directory is required ("+cfg+" has no out key)")
 }

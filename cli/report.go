@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/marslab-risk/marslab/bots/registry"
+	"github.com/marslab-risk/marslab/internal/outdir"
 	"github.com/marslab-risk/marslab/report"
 )
 
@@ -53,6 +54,15 @@ func cmdReport(ctx context.Context, reg *registry.Registry, args []string, stdou
 	if *quick && *out == "" {
 		return errors.New("report: -quick needs -out: a quick run must not overwrite a notebook's committed files")
 	}
+	if *out != "" {
+		// A notebook's committed files are written by its own run alone;
+		// -out is this command's for the whole run.
+		lock, err := ownDir(*out)
+		if err != nil {
+			return fmt.Errorf("report: -out: %w", err)
+		}
+		defer lock.Release()
+	}
 	var log io.Writer
 	if *verbose {
 		log = stderr
@@ -81,7 +91,7 @@ func cmdReport(ctx context.Context, reg *registry.Registry, args []string, stdou
 					dir = filepath.Join(*out, nb.Name)
 				}
 			}
-			if err := nb.Run(ctx, report.Options{Out: dir, Quick: *quick, Registry: reg, Log: log, Work: workDir(*work, nb.Name, total)}); err != nil {
+			if err := runNotebook(ctx, nb, dir, *out, report.Options{Out: dir, Quick: *quick, Registry: reg, Log: log, Work: workDir(*work, nb.Name, total)}); err != nil {
 				return fmt.Errorf("report: %w", err)
 			}
 			where := dir
@@ -95,11 +105,41 @@ func cmdReport(ctx context.Context, reg *registry.Registry, args []string, stdou
 			if *out != "" {
 				root = *out
 			}
-			if err := report.WriteIndex(root, j.nbs); err != nil {
+			if err := writeIndex(root, *out, j.nbs); err != nil {
 				return fmt.Errorf("report: %w", err)
 			}
 			fmt.Fprintf(stdout, "report: index written to %s\n", filepath.Join(root, report.ReportFile))
 		}
 	}
 	return nil
+}
+
+// runNotebook runs nb into dir ("" for its own folder) holding the
+// folder's lock, unless dir is out, which the command holds already.
+func runNotebook(ctx context.Context, nb *report.Notebook, dir, out string, opt report.Options) error {
+	lockDir := dir
+	if lockDir == "" {
+		lockDir = nb.Dir
+	}
+	if lockDir != out {
+		lock, err := outdir.Acquire(lockDir)
+		if err != nil {
+			return err
+		}
+		defer lock.Release()
+	}
+	return nb.Run(ctx, opt)
+}
+
+// writeIndex writes the index of nbs into root holding root's lock, unless
+// root is out, which the command holds already.
+func writeIndex(root, out string, nbs []*report.Notebook) error {
+	if root != out {
+		lock, err := outdir.Acquire(root)
+		if err != nil {
+			return err
+		}
+		defer lock.Release()
+	}
+	return report.WriteIndex(root, nbs)
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 
@@ -100,4 +101,42 @@ alpha = 2
 			assert.Contains(t, err.Error(), tc.want)
 		})
 	}
+}
+
+// TestReportOutRefused: -out inside a notebook folder (the notebook's own,
+// another's, the notebooks folder) or over files git tracks is refused
+// before anything is run, and the committed files stay as they were. The
+// repository is a copy in a temporary folder.
+func TestReportOutRefused(t *testing.T) {
+	root := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(root, "go.mod"), []byte("module github.com/marslab-risk/marslab\n\ngo 1.26\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(root, "README.md"), []byte("# top\n"), 0o644))
+	cfg, err := os.ReadFile(filepath.Join("..", "notebooks", "dice", "config.toml"))
+	require.NoError(t, err)
+	for _, nb := range []string{"dice", "engine"} {
+		require.NoError(t, os.MkdirAll(filepath.Join(root, "notebooks", nb), 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(root, "notebooks", nb, "config.toml"), cfg, 0o644))
+		require.NoError(t, os.WriteFile(filepath.Join(root, "notebooks", nb, "README.md"), []byte("committed\n"), 0o644))
+	}
+	dice := filepath.Join(root, "notebooks", "dice")
+	for _, out := range []string{dice, filepath.Join(root, "notebooks", "engine"), filepath.Join(root, "notebooks"), filepath.Join(dice, "quick")} {
+		_, err := runReport(t, "-quick", "-out", out, dice)
+		assert.EqualError(t, err, "report: -out: output directory "+out+" is inside the notebook folder "+filepath.Join(root, "notebooks")+
+			", whose files are committed results: choose a folder outside it (e.g. under results/)")
+	}
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	cmd := exec.Command("git", "-C", root, "init", "-q")
+	require.NoError(t, cmd.Run())
+	cmd = exec.Command("git", "-C", root, "add", "go.mod", "README.md", "notebooks")
+	require.NoError(t, cmd.Run())
+	_, err = runReport(t, "-quick", "-out", root, dice)
+	assert.EqualError(t, err, "report: -out: output directory "+root+" holds files git tracks (README.md, go.mod, notebooks/dice/README.md and 3 more): choose a folder without committed files (e.g. under results/)")
+	for _, f := range []string{"README.md", "notebooks/dice/README.md", "notebooks/engine/README.md"} {
+		b, err := os.ReadFile(filepath.Join(root, f))
+		require.NoError(t, err)
+		assert.NotContains(t, string(b), "Dice", f)
+	}
+	assert.NoFileExists(t, filepath.Join(dice, "table4.csv"))
 }

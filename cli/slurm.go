@@ -106,6 +106,11 @@ func slurmSubmit(ctx context.Context, reg *registry.Registry, args []string, std
 		fmt.Fprintf(stdout, "==> %s <==\n%s", filepath.Join(dir, slurm.ScriptDir, slurm.SubmitScript), plan.Shell())
 		return nil
 	}
+	lock, err := ownDir(dir)
+	if err != nil {
+		return fmt.Errorf("slurm: %w", err)
+	}
+	defer lock.Release()
 	if err := plan.Write(); err != nil {
 		return err
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/marslab-risk/marslab/arena"
 	"github.com/marslab-risk/marslab/bots/registry"
+	"github.com/marslab-risk/marslab/internal/outdir"
 	"github.com/marslab-risk/marslab/search"
 )
 
@@ -97,6 +98,22 @@ func runSearch(ctx context.Context, name string, f searchFlags, s *search.Search
 	if !*f.quiet && isTerminal(stderr) {
 		s.Progress = stderr
 	}
+	// The whole search and a merge own the folder; the shards of a step
+	// share it, each shard once.
+	if err := outdir.Check(s.Dir); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	var lock *outdir.Lock
+	var err error
+	if sharded {
+		lock, err = outdir.AcquireShard(s.Dir, fmt.Sprintf("%d-of-%d", shard.Index, shard.Count))
+	} else {
+		lock, err = outdir.Acquire(s.Dir)
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	defer lock.Release()
 	switch {
 	case *f.merge:
 		st, err := s.Merge()
@@ -168,10 +185,11 @@ Forms: marslab sweep CONFIG [-resume]        every remaining step here
 	setup.Field.Workers = *f.workers
 	dir := f.dir(cfg.Name)
 	s := &search.Search{
-		Dir:    dir,
-		Config: setup.Fingerprint("narrow"),
-		New:    func() (search.Method, error) { return search.NewNarrowing(ncfg) },
-		Eval:   setup.Field,
+		Dir:     dir,
+		Config:  setup.Fingerprint("narrow"),
+		New:     func() (search.Method, error) { return search.NewNarrowing(ncfg) },
+		Eval:    setup.Field,
+		Players: setup.Field.Players,
 	}
 	s.Report = func(m search.Method) error {
 		return search.WriteNarrowReport(dir, setup, m.(*search.Narrowing), *f.figures)

@@ -90,8 +90,10 @@ func TestSweepCommandContract(t *testing.T) {
 	out, err = runOut(t, "sweep", cfg, "-out", sharded, "-shard", "0/2", "-resume")
 	require.NoError(t, err, out)
 	assert.Contains(t, out, "nothing to play")
-	_, err = runOut(t, "sweep", cfg, "-out", local)
-	require.ErrorContains(t, err, "-resume")
+	out, err = runOut(t, "sweep", cfg, "-out", local)
+	require.ErrorContains(t, err, "holds this search, complete")
+	// Issue 25, item 14: no "stopped at step 4 of 4 ... (-resume continues)".
+	assert.NotContains(t, out, "stopped at")
 	out, err = runOut(t, "sweep", cfg, "-out", local, "-resume", "-figures=false")
 	require.NoError(t, err, out)
 

@@ -51,6 +51,11 @@ marslab merge; running the merged directory with -resume writes its tables.`, st
 	if opt.Out == "" {
 		opt.Out = cfg.Out
 	}
+	lock, err := ownDir(opt.Out)
+	if err != nil {
+		return fmt.Errorf("tournament: %w", err)
+	}
+	defer lock.Release()
 	if !*quiet && isTerminal(stderr) {
 		opt.Progress = stderr
 	}

@@ -76,10 +76,11 @@ DIR/validation.md.`, stderr)
 	field.Workers = *f.workers
 	dir := f.dir(cfg.Name + "-validate")
 	s := &search.Search{
-		Dir:    dir,
-		Config: setup.ValidationFingerprint(*a, *b, vcfg),
-		New:    func() (search.Method, error) { return search.NewValidation(vcfg) },
-		Eval:   field,
+		Dir:     dir,
+		Config:  setup.ValidationFingerprint(*a, *b, vcfg),
+		New:     func() (search.Method, error) { return search.NewValidation(vcfg) },
+		Eval:    field,
+		Players: field.Players,
 	}
 	var verdict string
 	s.Report = func(m search.Method) error {

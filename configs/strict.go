@@ -21,9 +21,22 @@ func DecodeStrict(source string, data []byte, v any, want string) error {
 	if len(und) == 0 {
 		return nil
 	}
-	keys := make([]string, len(und))
-	for i, k := range und {
-		keys[i] = k.String()
+	// A key repeated in an array of tables ([[param]]) is listed once, and
+	// the keys inside an unknown table are not listed.
+	var keys []string
+	seen := make(map[string]bool, len(und))
+	for _, k := range und {
+		known := false
+		for i := 1; i <= len(k); i++ {
+			if seen[k[:i].String()] {
+				known = true
+				break
+			}
+		}
+		if !known {
+			seen[k.String()] = true
+			keys = append(keys, k.String())
+		}
 	}
 	if want == "" {
 		return fmt.Errorf("%s: unknown key %s", source, strings.Join(keys, ", "))

@@ -13,8 +13,9 @@ func TestDecodeStrict(t *testing.T) {
 		B int `toml:"b"`
 	}
 	type file struct {
-		A int   `toml:"a"`
-		T inner `toml:"t"`
+		A  int     `toml:"a"`
+		T  inner   `toml:"t"`
+		A2 []inner `toml:"a2"`
 	}
 	cases := []struct {
 		name, data, want, err string
@@ -28,6 +29,9 @@ func TestDecodeStrict(t *testing.T) {
 		{"unknown nested", "[t]\nb = 2\nd = 4\n", "a, t.b", "x.toml: unknown key t.d (want a, t.b)", 0, 2},
 		{"two unknown", "c = 3\ne = 5\n", "a", "x.toml: unknown key c, e (want a)", 0, 0},
 		{"no want", "c = 3\n", "", "x.toml: unknown key c", 0, 0},
+		// Issue 25, item 14: a key repeated in an array of tables is listed once.
+		{"array of tables", "[[r]]\nstep = 1\n[[r]]\nstep = 2\n", "a", "x.toml: unknown key r (want a)", 0, 0},
+		{"in an array of tables", "[[a2]]\nb = 1\nstep = 1\n[[a2]]\nb = 2\nstep = 2\n", "a", "x.toml: unknown key a2.step (want a)", 0, 0},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -2,19 +2,24 @@ package learn
 
 import (
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 
 	"github.com/marslab-risk/marslab/bots"
 	"github.com/marslab-risk/marslab/bots/registry"
 	"github.com/marslab-risk/marslab/configs"
+	"github.com/marslab-risk/marslab/internal/fileread"
 	"github.com/marslab-risk/marslab/sim"
 )
 
 // Config describes an environment: the game, the learner's seat, its
 // actions, the opponents, the observation and the rewards.
 type Config struct {
+	// Source names the config in errors: its file, or "FILE [env]" for the
+	// [env] table of an experiment config. ParseConfig and ParseExperiment
+	// set it; "" reads as "env config". It is no setting: fingerprints
+	// leave it out.
+	Source string `json:"-"`
 	// Rules is the rule set: an embedded name ("fixedcards", the paper's
 	// environment, is the default) or a TOML file. The game is played on
 	// the map the rules name.
@@ -103,8 +108,8 @@ type rewardFile struct {
 	Placement  []float64 `toml:"placement"`
 }
 
-// EnvKeys lists the keys of an environment config, for error messages.
-const EnvKeys = "rules, players, seat, actions, opponents, features, rewards.per_turn, rewards.win, rewards.loss, rewards.eliminated, rewards.placement"
+// envKeys lists the keys of an environment config, for error messages.
+const envKeys = "rules, players, seat, actions, opponents, features, rewards.per_turn, rewards.win, rewards.loss, rewards.eliminated, rewards.placement"
 
 // ParseConfig parses an environment config (TOML; every key optional, the
 // defaults are DefaultConfig's):
@@ -127,7 +132,7 @@ const EnvKeys = "rules, players, seat, actions, opponents, features, rewards.per
 // is an error naming source, the key and the allowed values.
 func ParseConfig(source string, data []byte) (*Config, error) {
 	var f envFile
-	if err := configs.DecodeStrict(source, data, &f, EnvKeys); err != nil {
+	if err := configs.DecodeStrict(source, data, &f, envKeys); err != nil {
 		return nil, err
 	}
 	return f.config(source, "")
@@ -135,7 +140,7 @@ func ParseConfig(source string, data []byte) (*Config, error) {
 
 // LoadConfig reads an environment config from a file (see ParseConfig).
 func LoadConfig(path string) (*Config, error) {
-	data, err := os.ReadFile(path)
+	data, err := fileread.ReadFile(path, fileread.Config)
 	if err != nil {
 		return nil, fmt.Errorf("env config: %w", err)
 	}
@@ -146,6 +151,10 @@ func LoadConfig(path string) (*Config, error) {
 // in errors ("env." inside an experiment file).
 func (f *envFile) config(source, prefix string) (*Config, error) {
 	c := DefaultConfig()
+	c.Source = source
+	if prefix != "" {
+		c.Source = source + " [" + strings.TrimSuffix(prefix, ".") + "]"
+	}
 	bad := func(key, format string, a ...any) error {
 		return fmt.Errorf("%s: key %s%s: %s", source, prefix, key, fmt.Sprintf(format, a...))
 	}
@@ -257,42 +266,47 @@ func (c *Config) resolve(reg *registry.Registry) (*setup, error) {
 	if reg == nil {
 		reg = registry.Default()
 	}
+	src := c.Source
+	if src == "" {
+		src = "env config"
+	}
+	src += ": key "
 	if len(c.Rewards.Placement) != c.Players {
-		return nil, fmt.Errorf("env config: rewards.placement has %d entries: want one per seat, players = %d", len(c.Rewards.Placement), c.Players)
+		return nil, fmt.Errorf("%srewards.placement: %d entries: want one per seat, players = %d", src, len(c.Rewards.Placement), c.Players)
 	}
 	if c.Seat < -1 || c.Seat >= c.Players {
-		return nil, fmt.Errorf("env config: seat %d: want -1 or 0..%d", c.Seat, c.Players-1)
+		return nil, fmt.Errorf("%sseat: %d: want -1 or 0..%d", src, c.Seat, c.Players-1)
 	}
 	if len(c.Actions) < 2 || len(c.Actions) > MaxActions {
-		return nil, fmt.Errorf("env config: %d actions: want 2..%d", len(c.Actions), MaxActions)
+		return nil, fmt.Errorf("%sactions: %d entries: want 2..%d", src, len(c.Actions), MaxActions)
 	}
 	if len(c.Opponents) == 0 {
-		return nil, fmt.Errorf("env config: no opponents: want at least one")
+		return nil, fmt.Errorf("%sopponents: empty: want at least one", src)
 	}
 	s := &setup{cfg: c}
 	var err error
 	if s.rules, err = sim.LoadRules(c.Rules); err != nil {
-		return nil, fmt.Errorf("env config: rules: %w", err)
+		return nil, fmt.Errorf("%srules: %w", src, err)
 	}
 	if s.m, err = s.rules.LoadMap(); err != nil {
-		return nil, fmt.Errorf("env config: rules %s: %w", c.Rules, err)
+		return nil, fmt.Errorf("%srules: %s: %w", src, c.Rules, err)
 	}
 	for i, spec := range c.Actions {
 		seat, err := reg.ParseSeat(spec, nil)
 		if err != nil {
-			return nil, fmt.Errorf("env config: actions entry %d: %w", i, err)
+			return nil, fmt.Errorf("%sactions: entry %d: %w", src, i, err)
 		}
 		s.actions = append(s.actions, seat)
 	}
 	for i, spec := range c.Opponents {
 		seat, err := reg.ParseSeat(spec, nil)
 		if err != nil {
-			return nil, fmt.Errorf("env config: opponents entry %d: %w", i, err)
+			return nil, fmt.Errorf("%sopponents: entry %d: %w", src, i, err)
 		}
 		s.opponents = append(s.opponents, seat)
 	}
 	if s.features, s.names, err = features(c.Features, s.m); err != nil {
-		return nil, fmt.Errorf("env config: %w", err)
+		return nil, fmt.Errorf("%sfeatures: %w", src, err)
 	}
 	return s, nil
 }

@@ -2,6 +2,7 @@ package learn
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -28,13 +29,40 @@ type Info struct {
 	Step int `json:"step"`
 	// Round is the game's round at the observation.
 	Round int `json:"round"`
-	// At the end of an episode (done): how it ended, the learner's rank in
-	// territories (0 = most) and its total reward.
-	Won        bool    `json:"won,omitempty"`
-	Eliminated bool    `json:"eliminated,omitempty"`
-	Stalemate  bool    `json:"stalemate,omitempty"`
-	Rank       int     `json:"rank,omitempty"`
-	Return     float64 `json:"return,omitempty"`
+	// End reports that the episode ended; then the fields below are set:
+	// how it ended, the learner's rank in territories (0 = most) and its
+	// total reward. Info's JSON form holds their keys (won, eliminated,
+	// stalemate, rank, return) exactly when End is true, false and 0
+	// included.
+	End        bool
+	Won        bool
+	Eliminated bool
+	Stalemate  bool
+	Rank       int
+	Return     float64
+}
+
+// MarshalJSON writes seat, opponents, step and round, and at the end (End)
+// every one of won, eliminated, stalemate, rank and return.
+func (i Info) MarshalJSON() ([]byte, error) {
+	type base struct {
+		Seat      int      `json:"seat"`
+		Opponents []string `json:"opponents"`
+		Step      int      `json:"step"`
+		Round     int      `json:"round"`
+	}
+	b := base{i.Seat, i.Opponents, i.Step, i.Round}
+	if !i.End {
+		return json.Marshal(b)
+	}
+	return json.Marshal(struct {
+		base
+		Won        bool    `json:"won"`
+		Eliminated bool    `json:"eliminated"`
+		Stalemate  bool    `json:"stalemate"`
+		Rank       int     `json:"rank"`
+		Return     float64 `json:"return"`
+	}{b, i.Won, i.Eliminated, i.Stalemate, i.Rank, i.Return})
 }
 
 // Env is the Gym-style environment: Reset starts an episode, Step plays
@@ -129,7 +157,7 @@ func (e *Env) receive(ev envEvent) ([]float64, Info, error) {
 	e.fillSeatsFrom(ev.out)
 	info := e.info
 	info.Step, info.Round = ev.out.Steps, ev.out.Rounds
-	info.Won, info.Eliminated, info.Stalemate = ev.out.Won, ev.out.Eliminated, ev.out.Stalemate
+	info.End, info.Won, info.Eliminated, info.Stalemate = true, ev.out.Won, ev.out.Eliminated, ev.out.Stalemate
 	info.Rank, info.Return = ev.out.Rank, ev.out.Return
 	e.info = info
 	return ev.obs, info, nil

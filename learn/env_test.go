@@ -256,5 +256,19 @@ placement = [1.0, 0.0, -1.0]
 	}
 	_, err = NewRunner(&Config{Rules: "fixedcards", Players: 4, Actions: []string{"passive", "nosuchbot"}, Opponents: []string{"passive"},
 		Features: []string{"territories"}, Rewards: DefaultRewards()}, nil)
-	require.ErrorContains(t, err, "actions entry 1")
+	require.ErrorContains(t, err, "env config: key actions: entry 1: seat \"nosuchbot\"")
+	// Issue 25, item 14: a config read from a file is named by the file in
+	// the errors found when it is resolved.
+	cfg, err := ParseConfig("x.toml", []byte(`actions = ["passive", "nosuchbot"]`))
+	require.NoError(t, err)
+	_, err = NewRunner(cfg, nil)
+	require.ErrorContains(t, err, "x.toml: key actions: entry 1: seat \"nosuchbot\"")
+	cfg, err = ParseConfig("x.toml", []byte(`rules = "nosuchrules.toml"`))
+	require.NoError(t, err)
+	_, err = NewRunner(cfg, nil)
+	require.ErrorContains(t, err, "x.toml: key rules: ")
+	e, err := ParseExperiment("e.toml", []byte("seed = 1\nout = \"x\"\n[env]\nopponents = [\"nobot\"]\n[train]\ngames = 10\nbatch = 5\nblock = 5\n[q]\nfeatures = [\"round\"]\nbins = 3\nalpha = 0.1\ngamma = 0.9\nepsilon = 0.1\n[eval]\nseed = 2\ngames = 10\n"))
+	require.NoError(t, err)
+	_, err = NewRunner(e.Env, nil)
+	require.ErrorContains(t, err, "e.toml [env]: key opponents: entry 0: seat \"nobot\"")
 }

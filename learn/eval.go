@@ -70,8 +70,8 @@ type Evaluation struct {
 // policy meets the same seats, opponents and deals (common random numbers),
 // so the results are paired by episode. workers <= 0 means one per core.
 func Evaluate(ctx context.Context, env *Config, reg *registry.Registry, seed uint64, games, workers int, policies []Policy) ([]Evaluation, error) {
-	if games < 1 {
-		return nil, fmt.Errorf("learn: evaluate: games %d: want >= 1", games)
+	if games < 1 || games > MaxEvalGames {
+		return nil, fmt.Errorf("learn: evaluate: games %d: want 1..%d", games, MaxEvalGames)
 	}
 	runners, err := newRunners(env, reg, workers)
 	if err != nil {

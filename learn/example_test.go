@@ -74,7 +74,7 @@ func ExampleLoadPolicy() {
 	fmt.Println(l.(*learn.QTable).Q)
 	fmt.Println(a.Act([]float64{0.7}, nil), a.Act([]float64{0.2}, nil))
 	// Output:
-	// marslab-policy/1 q [hold attack]
+	// marslab-policy/2 q [hold attack]
 	// [0 0.5 5 0]
 	// 0 1
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/marslab-risk/marslab/bots/registry"
 	"github.com/marslab-risk/marslab/configs"
+	"github.com/marslab-risk/marslab/internal/fileread"
 	"github.com/marslab-risk/marslab/plots"
 	"github.com/marslab-risk/marslab/stats"
 )
@@ -89,9 +90,9 @@ type experimentFile struct {
 //	out  = "results/strategist"     # output folder
 //	[env]                           # the environment (ParseConfig's keys), optional
 //	[train]
-//	games = 300000                  # training episodes, >= 1
-//	batch = 2000                    # episodes per policy update, >= 1
-//	block = 10000                   # episodes per point of the curves, >= 1
+//	games = 300000                  # training episodes, 1..MaxTrainGames
+//	batch = 2000                    # episodes per policy update, 1..min(games, MaxBatch)
+//	block = 10000                   # episodes per point of the curves, 1..games
 //	[q]
 //	features = ["territories", "armies", "round", "threat"]   # observation values making the state
 //	bins = 5                        # bins per value, 1..100
@@ -100,7 +101,7 @@ type experimentFile struct {
 //	epsilon = 0.1                   # [0, 1]
 //	[eval]
 //	seed = 1016                     # fresh seeds, != seed
-//	games = 5000                    # episodes per policy, >= 1
+//	games = 5000                    # episodes per policy, 1..MaxEvalGames
 //	learner = "q"                   # "q" (default) or "dqn"
 //	[dqn]                           # optional, DefaultDQNConfig's values by default
 //	hidden = [24, 24]
@@ -138,13 +139,20 @@ func ParseExperiment(source string, data []byte) (*Experiment, error) {
 		if v.v == nil {
 			return nil, bad(v.key, "missing")
 		}
-		if *v.v < 1 {
-			return nil, bad(v.key, "%d: want >= 1", *v.v)
-		}
 		*v.dst = *v.v
 	}
-	if e.Q.Bins > 100 {
-		return nil, bad("q.bins", "%d: want 1..100", e.Q.Bins)
+	tr := &e.Train
+	for _, v := range []struct {
+		key    string
+		v, max int
+		want   string
+	}{{"train.games", tr.Games, MaxTrainGames, fmt.Sprint(MaxTrainGames)},
+		{"train.batch", tr.Batch, min(tr.Games, MaxBatch), fmt.Sprintf("min(train.games, %d) = %d", MaxBatch, min(tr.Games, MaxBatch))},
+		{"train.block", tr.Block, tr.Games, fmt.Sprintf("train.games = %d (a block is a point of the curve)", tr.Games)},
+		{"q.bins", e.Q.Bins, 100, "100"}, {"eval.games", e.EvalGames, MaxEvalGames, fmt.Sprint(MaxEvalGames)}} {
+		if v.v < 1 || v.v > v.max {
+			return nil, bad(v.key, "%d: want 1..%s", v.v, v.want)
+		}
 	}
 	floats := []struct {
 		key    string
@@ -229,7 +237,7 @@ func ParseExperiment(source string, data []byte) (*Experiment, error) {
 
 // LoadExperiment reads an experiment config file (see ParseExperiment).
 func LoadExperiment(path string) (*Experiment, error) {
-	data, err := os.ReadFile(path)
+	data, err := fileread.ReadFile(path, fileread.Config)
 	if err != nil {
 		return nil, fmt.Errorf("learn: %w", err)
 	}
@@ -287,8 +295,10 @@ type RunOptions struct {
 	// Workers is the number of goroutines playing episodes (<= 0: one per
 	// core); the results do not depend on it.
 	Workers int
-	// Progress receives the training's progress line (nil: none).
-	Progress io.Writer
+	// Progress receives the training's progress line (nil: none);
+	// ProgressLines makes it a plain line per block (TrainConfig).
+	Progress      io.Writer
+	ProgressLines bool
 	// Checkpoint, if not "", is the file the learner's whole state and
 	// the training's progress are written to (atomically) after each
 	// batch that completes a block of the curve.
@@ -305,6 +315,10 @@ type RunOptions struct {
 	// Checkpointed, if not nil, is called after each checkpoint with the
 	// number of training episodes it holds.
 	Checkpointed func(games int)
+	// GreedyOnly evaluates the greedy learned policy alone (no fixed
+	// strategy, no uniform choice, no comparison): for ablations, whose
+	// arms are compared with each other on the same evaluation episodes.
+	GreedyOnly bool
 }
 
 // fingerprint identifies every setting training depends on.
@@ -358,6 +372,10 @@ func (e *Experiment) RunWith(ctx context.Context, reg *registry.Registry, opts R
 		res.DQN = l
 	}
 	pols := []Policy{Greedy("learned", l)}
+	if opts.GreedyOnly {
+		res.Evaluations, err = Evaluate(ctx, e.Env, reg, e.EvalSeed, e.EvalGames, opts.Workers, pols)
+		return res, err
+	}
 	for a, n := range res.Actions {
 		pols = append(pols, Fixed("always "+n, a))
 	}
@@ -442,7 +460,7 @@ func (e *Experiment) train(ctx context.Context, reg *registry.Registry, r *Runne
 		qc.Features = append(qc.Features, i)
 	}
 	tc := e.Train
-	tc.Workers = opts.Workers
+	tc.Workers, tc.ProgressLines = opts.Workers, opts.ProgressLines
 	var l Learner
 	fp, err := e.fingerprint()
 	if err != nil {
@@ -537,11 +555,22 @@ func (ev *Evaluation) Winrate() (wins int, rate float64, iv stats.Interval, mean
 	return wins, float64(wins) / float64(n), iv, sum / float64(n)
 }
 
+// TrainSteps returns the learner's steps (its turns, one action each) over
+// the training curve's blocks: the training budget in steps, beside
+// Train.Games in episodes.
+func (r *Result) TrainSteps() int {
+	n := 0
+	for _, c := range r.Curve {
+		n += c.Steps
+	}
+	return n
+}
+
 // CurveTable is the training curve: per block, the wins with a Wilson
-// interval, the mean return with a normal 95 % interval and the action
-// shares.
+// interval, the mean return with a normal 95 % interval, the learner's
+// steps and the action shares.
 func (r *Result) CurveTable() Table {
-	t := Table{Header: []string{"first", "games", "wins", "win_rate", "win_lo", "win_hi", "mean_return", "return_lo", "return_hi"}}
+	t := Table{Header: []string{"first", "games", "wins", "win_rate", "win_lo", "win_hi", "mean_return", "return_lo", "return_hi", "steps"}}
 	for _, a := range r.Actions {
 		t.Header = append(t.Header, "share_"+a)
 	}
@@ -549,7 +578,7 @@ func (r *Result) CurveTable() Table {
 		iv, _ := stats.Wilson(c.Wins, c.Games, Level)
 		half := 1.959963984540054 * c.SDReturn / math.Sqrt(float64(c.Games))
 		row := []string{strconv.Itoa(c.First), strconv.Itoa(c.Games), strconv.Itoa(c.Wins), ff(float64(c.Wins)/float64(c.Games), 6),
-			ff(iv.Lo, 6), ff(iv.Hi, 6), ff(c.MeanReturn, 4), ff(c.MeanReturn-half, 4), ff(c.MeanReturn+half, 4)}
+			ff(iv.Lo, 6), ff(iv.Hi, 6), ff(c.MeanReturn, 4), ff(c.MeanReturn-half, 4), ff(c.MeanReturn+half, 4), strconv.Itoa(c.Steps)}
 		for _, sh := range c.ActionShare {
 			row = append(row, ff(sh, 6))
 		}

@@ -60,6 +60,18 @@ func (e *Episode) Reward(i int) float64 {
 // State returns observation i.
 func (e *Episode) State(i int) []float64 { return e.Obs[i*e.Dim : (i+1)*e.Dim] }
 
+// Limits on the sizes of an experiment, far above the paper's (300000
+// training games in batches of 2000, 5000 evaluation games): a batch's and
+// an evaluation's episodes are all held in memory at once.
+const (
+	// MaxTrainGames bounds TrainConfig.Games (train.games).
+	MaxTrainGames = 1_000_000_000
+	// MaxBatch bounds TrainConfig.Batch (train.batch).
+	MaxBatch = 100_000
+	// MaxEvalGames bounds the episodes of an evaluation (eval.games).
+	MaxEvalGames = 100_000
+)
+
 // TrainConfig sizes a training run.
 type TrainConfig struct {
 	// Seed is the experiment seed: training episode i is Runner.Run(Seed, i).
@@ -79,6 +91,11 @@ type TrainConfig struct {
 	// block of the curve and after the last batch, with the state a resumed run needs besides the
 	// learner's own; an error from it stops the training.
 	Checkpoint func(*TrainState) error
+	// ProgressLines writes Train's progress as one plain line per block of
+	// the curve and at the end, for a file or a pipe, instead of one line
+	// rewritten in place with carriage returns after every batch, for a
+	// terminal.
+	ProgressLines bool
 }
 
 // TrainState is the progress of a training run between two batches:
@@ -108,7 +125,10 @@ type BlockStats struct {
 	// and sample standard deviation of the episodes' returns.
 	Wins                 int
 	MeanReturn, SDReturn float64
-	// ActionShare[a] is the share of the block's steps that took action a.
+	// Steps is the number of the learner's steps (its turns, one action
+	// each) in the block; ActionShare[a] the share of them that took
+	// action a.
+	Steps       int
 	ActionShare []float64
 }
 
@@ -118,8 +138,9 @@ type BlockStats struct {
 // cfg.Block episodes. A cancelled ctx stops it after the batch being
 // played, returning the blocks completed and ctx's error.
 func Train(ctx context.Context, env *Config, reg *registry.Registry, l Learner, cfg TrainConfig, progress io.Writer) ([]BlockStats, error) {
-	if cfg.Games < 1 || cfg.Batch < 1 || cfg.Block < 1 {
-		return nil, fmt.Errorf("learn: train: games %d, batch %d, block %d: want each >= 1", cfg.Games, cfg.Batch, cfg.Block)
+	if cfg.Games < 1 || cfg.Games > MaxTrainGames || cfg.Batch < 1 || cfg.Batch > min(cfg.Games, MaxBatch) || cfg.Block < 1 || cfg.Block > cfg.Games {
+		return nil, fmt.Errorf("learn: train: games %d, batch %d, block %d: want games 1..%d, batch 1..min(games, %d), block 1..games",
+			cfg.Games, cfg.Batch, cfg.Block, MaxTrainGames, MaxBatch)
 	}
 	runners, err := newRunners(env, reg, cfg.Workers)
 	if err != nil {
@@ -173,9 +194,14 @@ func Train(ctx context.Context, env *Config, reg *registry.Registry, l Learner, 
 				b := curve[len(curve)-1]
 				line += fmt.Sprintf(", last block: mean return %.1f, win %.1f %%", b.MeanReturn, 100*float64(b.Wins)/float64(b.Games))
 			}
-			fmt.Fprintf(progress, "\r%s   ", line)
-			if done == cfg.Games {
-				fmt.Fprintln(progress)
+			switch {
+			case !cfg.ProgressLines:
+				fmt.Fprintf(progress, "\r%s   ", line)
+				if done == cfg.Games {
+					fmt.Fprintln(progress)
+				}
+			case len(curve) > blocks || done == cfg.Games:
+				fmt.Fprintln(progress, line)
 			}
 		}
 	}
@@ -272,5 +298,5 @@ func (b *blockAcc) stats(first int) BlockStats {
 			share[a] = float64(k) / float64(b.steps)
 		}
 	}
-	return BlockStats{First: first, Games: b.games, Wins: b.wins, MeanReturn: mean, SDReturn: sd, ActionShare: share}
+	return BlockStats{First: first, Games: b.games, Wins: b.wins, MeanReturn: mean, SDReturn: sd, Steps: b.steps, ActionShare: share}
 }

@@ -88,16 +88,22 @@ func TestParseExperiment(t *testing.T) {
 	e, err := LoadExperiment("../configs/experiments/strategist.toml")
 	require.NoError(t, err)
 	assert.Equal(t, uint64(16), e.Train.Seed)
-	assert.Equal(t, 500000, e.Train.Games)
+	assert.Equal(t, 50000, e.Train.Games)
 	want := DefaultConfig()
 	want.Features = append(want.Features, "front")
+	want.Source = "../configs/experiments/strategist.toml [env]"
 	assert.Equal(t, want, e.Env)
-	assert.Equal(t, []string{"territories", "armies", "front", "threat", "round"}, e.QFeatures)
+	assert.Equal(t, []string{"territories"}, e.QFeatures, "the thesis's observation")
 	base := "seed = 1\nout = \"x\"\n[train]\ngames = 10\nbatch = 5\nblock = 5\n[q]\nfeatures = [\"round\"]\nbins = 3\nalpha = 0.1\ngamma = 0.9\nepsilon = 0.1\n[eval]\nseed = 2\ngames = 10\n"
 	_, err = ParseExperiment("e.toml", []byte(base))
 	require.NoError(t, err)
 	for _, tc := range []struct{ from, to, msg string }{
-		{"games = 10\nbatch", "games = 0\nbatch", "key train.games: 0: want >= 1"},
+		{"games = 10\nbatch", "games = 0\nbatch", "key train.games: 0: want 1..1000000000"},
+		// Issue 25, items 9 and 15: unbounded sizes and a block longer than the training.
+		{"batch = 5", "batch = 1000000000", "e.toml: key train.batch: 1000000000: want 1..min(train.games, 100000) = 10"},
+		{"block = 5", "block = 11", "e.toml: key train.block: 11: want 1..train.games = 10 (a block is a point of the curve)"},
+		{"games = 10\nbatch", "games = 100000000000\nbatch", "e.toml: key train.games: 100000000000: want 1..1000000000"},
+		{"seed = 2\ngames = 10", "seed = 2\ngames = 1000000", "e.toml: key eval.games: 1000000: want 1..100000"},
 		{"alpha = 0.1", "alpha = 0.0", "key q.alpha: 0: want (0, 1]"},
 		{"gamma = 0.9", "gamma = 1.5", "key q.gamma: 1.5: want [0, 1]"},
 		{"bins = 3", "bins = 300", "key q.bins: 300: want 1..100"},
@@ -141,7 +147,7 @@ func TestQTablePolicyBy(t *testing.T) {
 }
 
 func TestStrategistConfigs(t *testing.T) {
-	for _, name := range []string{"strategist", "strategist-ablation", "strategist-nofront", "strategist-dqn"} {
+	for _, name := range []string{"strategist", "strategist-front", "strategist-threat", "strategist-all", "strategist-dqn"} {
 		e, err := LoadExperiment("../configs/experiments/" + name + ".toml")
 		require.NoError(t, err, name)
 		r, err := NewRunner(e.Env, nil)

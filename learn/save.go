@@ -1,22 +1,29 @@
 package learn
 
 import (
-	"bufio"
 	"bytes"
+	"crypto/sha256"
 	"encoding/gob"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"github.com/marslab-risk/marslab/internal/atomicfile"
 	"math"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
+
+	"github.com/marslab-risk/marslab/internal/fileread"
 )
 
 // PolicyFormat is the value of the "format" key that opens a policy file.
-const PolicyFormat = "marslab-policy/1"
+const PolicyFormat = "marslab-policy/2"
 
-// CheckpointFormat is the first line of a checkpoint file.
-const CheckpointFormat = "marslab-learn-checkpoint/1"
+// CheckpointFormat is the first line of a checkpoint file. The second line
+// is "sha256 HEX", the SHA-256 of the rest of the file (the gob encoding
+// of the learner's state), checked before anything is decoded.
+const CheckpointFormat = "marslab-learn-checkpoint/2"
 
 // PolicyFile is a trained policy as it is saved: a JSON object whose
 // first key, format, is PolicyFormat. Floats are written in the shortest
@@ -33,6 +40,21 @@ type PolicyFile struct {
 	// Q is the Q-table of a "q" learner; DQN the network of a "dqn" one.
 	Q   *QState   `json:"q,omitempty"`
 	DQN *DQNState `json:"dqn,omitempty"`
+	// SHA256 is the SHA-256, in hex, of the file's JSON encoding with
+	// this key empty: LoadPolicy refuses a policy whose values changed
+	// after it was saved.
+	SHA256 string `json:"sha256"`
+}
+
+// checksum returns the SHA-256 of f's JSON encoding with f.SHA256 empty.
+func (f PolicyFile) checksum() (string, error) {
+	f.SHA256 = ""
+	b, err := json.Marshal(&f)
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:]), nil
 }
 
 // QState is a QTable's whole state: its configuration (Features index
@@ -211,6 +233,11 @@ func SavePolicy(path string, l Learner, observation, actions []string) error {
 	default:
 		return fmt.Errorf("learn: save policy %s: learner %T: want *QTable or *DQN", path, l)
 	}
+	sum, err := f.checksum()
+	if err != nil {
+		return fmt.Errorf("learn: save policy %s: %w", path, err)
+	}
+	f.SHA256 = sum
 	data, err := json.Marshal(&f)
 	if err != nil {
 		return fmt.Errorf("learn: save policy %s: %w", path, err)
@@ -221,7 +248,7 @@ func SavePolicy(path string, l Learner, observation, actions []string) error {
 // LoadPolicy reads a policy file written by SavePolicy and returns the
 // learner (a *QTable or *DQN) with the file's contents. Errors name path.
 func LoadPolicy(path string) (Learner, *PolicyFile, error) {
-	data, err := os.ReadFile(path)
+	data, err := fileread.ReadFile(path, fileread.Policy)
 	if err != nil {
 		return nil, nil, fmt.Errorf("learn: %w", err)
 	}
@@ -261,6 +288,15 @@ func LoadPolicy(path string) (Learner, *PolicyFile, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("learn: policy %s: %w", path, err)
 	}
+	sum, err := f.checksum()
+	switch {
+	case err != nil:
+		return nil, nil, fmt.Errorf("learn: policy %s: %w", path, err)
+	case f.SHA256 == "":
+		return nil, nil, fmt.Errorf("learn: policy %s: key sha256: missing (the checksum marslab learn writes)", path)
+	case f.SHA256 != sum:
+		return nil, nil, fmt.Errorf("learn: policy %s: key sha256 %.12s...: the content's is %.12s...: the file was changed or damaged after it was saved", path, f.SHA256, sum)
+	}
 	return l, &f, nil
 }
 
@@ -291,33 +327,44 @@ func saveCheckpoint(path, fingerprint string, st *TrainState, l Learner) error {
 	default:
 		return fmt.Errorf("learn: checkpoint %s: learner %T: want *QTable or *DQN", path, l)
 	}
-	var b bytes.Buffer
-	b.WriteString(CheckpointFormat + "\n")
-	if err := gob.NewEncoder(&b).Encode(&c); err != nil {
+	var body bytes.Buffer
+	if err := gob.NewEncoder(&body).Encode(&c); err != nil {
 		return fmt.Errorf("learn: checkpoint %s: %w", path, err)
 	}
-	return writeAtomic(path, b.Bytes())
+	sum := sha256.Sum256(body.Bytes())
+	b := make([]byte, 0, len(CheckpointFormat)+len(checksumPrefix)+2*len(sum)+2+body.Len())
+	b = append(b, CheckpointFormat+"\n"+checksumPrefix...)
+	b = hex.AppendEncode(b, sum[:])
+	b = append(b, '\n')
+	return writeAtomic(path, append(b, body.Bytes()...))
 }
 
 // loadCheckpoint reads a checkpoint and checks it was written for the
 // same fingerprint.
 func loadCheckpoint(path, fingerprint string) (*checkpoint, Learner, error) {
-	f, err := os.Open(path)
+	data, err := fileread.ReadFile(path, fileread.Checkpoint)
 	if err != nil {
 		return nil, nil, fmt.Errorf("learn: %w", err)
 	}
-	defer f.Close()
-	r := bufio.NewReader(f)
-	line, err := r.ReadString('\n')
-	if err != nil || line != CheckpointFormat+"\n" {
-		return nil, nil, fmt.Errorf("learn: checkpoint %s: first line %q: want %q", path, trimLine(line), CheckpointFormat)
+	line, rest, _ := bytes.Cut(data, []byte("\n"))
+	if string(line) != CheckpointFormat {
+		return nil, nil, fmt.Errorf("learn: checkpoint %s: first line %q: want %q", path, trimLine(string(line)), CheckpointFormat)
+	}
+	line, body, _ := bytes.Cut(rest, []byte("\n"))
+	want, ok := bytes.CutPrefix(line, []byte(checksumPrefix))
+	if !ok || len(want) != 2*sha256.Size {
+		return nil, nil, fmt.Errorf("learn: checkpoint %s: second line %q: want %q and the 64 hex digits of the SHA-256 of the rest", path, trimLine(string(line)), checksumPrefix)
+	}
+	sum := sha256.Sum256(body)
+	if got := hex.EncodeToString(sum[:]); got != string(want) {
+		return nil, nil, fmt.Errorf("learn: checkpoint %s: damaged: the content's SHA-256 is %.12s..., the file records %.12s...: delete it and train again without -resume", path, got, want)
 	}
 	var c checkpoint
-	if err := gob.NewDecoder(r).Decode(&c); err != nil {
+	if err := gob.NewDecoder(bytes.NewReader(body)).Decode(&c); err != nil {
 		return nil, nil, fmt.Errorf("learn: checkpoint %s: %w", path, err)
 	}
 	if c.Fingerprint != fingerprint {
-		return nil, nil, fmt.Errorf("learn: checkpoint %s: written for another config (%s): want %s", path, c.Fingerprint, fingerprint)
+		return nil, nil, fmt.Errorf("learn: checkpoint %s: %s", path, fingerprintDiff(c.Fingerprint, fingerprint))
 	}
 	var l Learner
 	switch {
@@ -334,6 +381,52 @@ func loadCheckpoint(path, fingerprint string) (*checkpoint, Learner, error) {
 	return &c, l, nil
 }
 
+// fingerprintDiff says how a checkpoint's config fingerprint got differs
+// from this config's, want (both JSON objects): the settings that differ,
+// by name, with both values, or that got is unreadable.
+func fingerprintDiff(got, want string) string {
+	var g, w map[string]any
+	if json.Unmarshal([]byte(got), &g) != nil || json.Unmarshal([]byte(want), &w) != nil {
+		return "its record of the config is unreadable: the file is corrupt (remove it and train again)"
+	}
+	var diffs []string
+	var walk func(prefix string, g, w map[string]any)
+	walk = func(prefix string, g, w map[string]any) {
+		keys := make([]string, 0, len(g)+len(w))
+		for k := range w {
+			keys = append(keys, k)
+		}
+		for k := range g {
+			if _, ok := w[k]; !ok {
+				keys = append(keys, k)
+			}
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			gv, wv := g[k], w[k]
+			gm, gok := gv.(map[string]any)
+			wm, wok := wv.(map[string]any)
+			if gok && wok {
+				walk(prefix+k+".", gm, wm)
+				continue
+			}
+			gb, _ := json.Marshal(gv)
+			wb, _ := json.Marshal(wv)
+			if string(gb) != string(wb) {
+				diffs = append(diffs, fmt.Sprintf("%s%s %s (this config: %s)", prefix, k, trimLine(string(gb)), trimLine(string(wb))))
+			}
+		}
+	}
+	walk("", g, w)
+	if len(diffs) == 0 {
+		return "written for another config"
+	}
+	return "written for another config: " + strings.Join(diffs, ", ") + " (use the config it was written with, or another -out)"
+}
+
+// checksumPrefix opens the second line of a checkpoint.
+const checksumPrefix = "sha256 "
+
 func trimLine(s string) string {
 	if len(s) > 40 {
 		s = s[:40] + "..."
@@ -348,24 +441,8 @@ func writeAtomic(path string, data []byte) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(dir, filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	_, werr := tmp.Write(data)
-	if werr == nil {
-		werr = tmp.Sync()
-	}
-	cerr := tmp.Close()
-	if werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Rename(tmp.Name(), path)
-	}
-	if werr != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("learn: write %s: %w", path, werr)
+	if err := atomicfile.WriteFile(path, data, 0o644); err != nil {
+		return fmt.Errorf("learn: %w", err)
 	}
 	return nil
 }

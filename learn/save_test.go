@@ -1,14 +1,19 @@
 package learn
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/marslab-risk/marslab/internal/fileread"
 )
 
 const resumeConfig = `seed = 1
@@ -158,6 +163,9 @@ func TestLoadPolicyErrors(t *testing.T) {
 		{"feature", strings.Replace(string(data), `"Features":[1]`, `"Features":[7]`, 1), "index 7: want 0..1"},
 		{"values", strings.Replace(string(data), `"values":[0,`, `"values":[`, 1), "values"},
 		{"actions", strings.Replace(string(data), `"actions":["x","y"]`, `"actions":["x"]`, 1), "key q.actions 2: want 1"},
+		{"tampered", strings.Replace(string(data), `"values":[0,0.3,`, `"values":[0,0.7,`, 1), "key sha256 "},
+		{"unsigned", strings.Replace(string(data), `"sha256":"`, `"sha256":"","x":"`, 1), `unknown field "x"`},
+		{"nosum", regexp.MustCompile(`,"sha256":"[0-9a-f]*"`).ReplaceAllString(string(data), ""), "key sha256: missing"},
 	} {
 		p := filepath.Join(dir, c.name+".json")
 		require.NoError(t, os.WriteFile(p, []byte(c.data), 0o644))
@@ -179,7 +187,7 @@ func TestCheckpointErrors(t *testing.T) {
 	assert.ErrorContains(t, err, ckpt)
 	require.NoError(t, os.WriteFile(ckpt, []byte("something else\n"), 0o644))
 	_, err = e.RunWith(context.Background(), nil, RunOptions{Workers: 1, Checkpoint: ckpt, Resume: true})
-	assert.ErrorContains(t, err, `first line "something else\n"`)
+	assert.ErrorContains(t, err, `first line "something else"`)
 	require.NoError(t, os.WriteFile(ckpt, []byte(CheckpointFormat+"\ngarbage"), 0o644))
 	_, err = e.RunWith(context.Background(), nil, RunOptions{Workers: 1, Checkpoint: ckpt, Resume: true})
 	assert.ErrorContains(t, err, ckpt)
@@ -189,7 +197,65 @@ func TestCheckpointErrors(t *testing.T) {
 	require.ErrorIs(t, err, context.Canceled)
 	e.Q.Alpha = 0.2
 	_, err = e.RunWith(context.Background(), nil, RunOptions{Workers: 1, Checkpoint: ckpt, Resume: true})
-	assert.ErrorContains(t, err, "written for another config")
+	// Issue 25, item 14: the setting that differs is named, with no dump
+	// of the whole config.
+	require.Error(t, err)
+	assert.Equal(t, "learn: checkpoint "+ckpt+": written for another config: Q.Alpha 0.1 (this config: 0.2) (use the config it was written with, or another -out)", err.Error())
+
+	// A directory where the checkpoint goes, or a device, is no checkpoint.
+	require.NoError(t, os.Remove(ckpt))
+	require.NoError(t, os.Mkdir(ckpt, 0o755))
+	_, err = e.RunWith(context.Background(), nil, RunOptions{Workers: 1, Checkpoint: ckpt, Resume: true})
+	assert.ErrorContains(t, err, ckpt+": not a regular file (a directory): a checkpoint must be a regular file")
+	require.NoError(t, os.Remove(ckpt))
+	require.NoError(t, os.Symlink("/dev/zero", ckpt))
+	_, err = e.RunWith(context.Background(), nil, RunOptions{Workers: 1, Checkpoint: ckpt, Resume: true})
+	assert.ErrorContains(t, err, ckpt+": not a regular file (a character device): a checkpoint must be a regular file")
+}
+
+func TestFingerprintDiff(t *testing.T) {
+	for _, c := range []struct{ got, want, msg string }{
+		{`{"Games":10,"Env":{"Players":4,"Rules":"a"}}`, `{"Games":10,"Env":{"Players":3,"Rules":"a"}}`,
+			"written for another config: Env.Players 4 (this config: 3) (use the config it was written with, or another -out)"},
+		{`{"Games":10,"Extra":1}`, `{"Games":20}`,
+			"written for another config: Extra 1 (this config: null), Games 10 (this config: 20) (use the config it was written with, or another -out)"},
+		{`{"Games":1`, `{"Games":20}`, "its record of the config is unreadable: the file is corrupt (remove it and train again)"},
+		{`{"a":1}`, `{"a":1.0}`, "written for another config"},
+	} {
+		assert.Equal(t, c.msg, fingerprintDiff(c.got, c.want))
+	}
+}
+
+// A checkpoint with one flipped bit is refused before it is decoded, and
+// so is one without its checksum line.
+func TestCheckpointDamaged(t *testing.T) {
+	e, err := ParseExperiment("resume.toml", []byte(resumeConfig))
+	require.NoError(t, err)
+	ckpt := filepath.Join(t.TempDir(), CheckpointName)
+	ctx, cancel := context.WithCancel(context.Background())
+	_, err = e.RunWith(ctx, nil, RunOptions{Workers: 1, Checkpoint: ckpt, Checkpointed: func(int) { cancel() }})
+	require.ErrorIs(t, err, context.Canceled)
+	good, err := os.ReadFile(ckpt)
+	require.NoError(t, err)
+	require.Greater(t, len(good), 1800)
+	lines := strings.SplitN(string(good), "\n", 3)
+	require.Equal(t, CheckpointFormat, lines[0])
+	require.Regexp(t, `^sha256 [0-9a-f]{64}$`, lines[1])
+
+	bad := bytes.Clone(good)
+	bad[1800] ^= 0x04
+	require.NoError(t, os.WriteFile(ckpt, bad, 0o644))
+	_, err = e.RunWith(context.Background(), nil, RunOptions{Workers: 1, Checkpoint: ckpt, Resume: true})
+	assert.ErrorContains(t, err, "learn: checkpoint "+ckpt+": damaged: the content's SHA-256 is ")
+	assert.ErrorContains(t, err, "delete it and train again without -resume")
+
+	require.NoError(t, os.WriteFile(ckpt, []byte(lines[0]+"\n"+lines[2]), 0o644))
+	_, err = e.RunWith(context.Background(), nil, RunOptions{Workers: 1, Checkpoint: ckpt, Resume: true})
+	assert.ErrorContains(t, err, `second line`)
+
+	require.NoError(t, os.WriteFile(ckpt, good, 0o644))
+	_, err = e.RunWith(context.Background(), nil, RunOptions{Workers: 1, Checkpoint: ckpt, Resume: true})
+	require.NoError(t, err, "the undamaged checkpoint resumes")
 }
 
 // LoadPolicy never panics; a policy it accepts acts on any observation of
@@ -206,13 +272,22 @@ func FuzzLoadPolicy(f *testing.F) {
 		require.NoError(f, SavePolicy(p, l, []string{"a", "b"}, []string{"x", "y"}))
 		data, err := os.ReadFile(p)
 		require.NoError(f, err)
-		f.Add(data)
+		f.Add(data, false)
 	}
-	f.Add([]byte(`{"format":"marslab-policy/1"}`))
-	f.Fuzz(func(t *testing.T, data []byte) {
+	f.Add([]byte(`{"format":"marslab-policy/2"}`), false)
+	f.Add([]byte{}, true)
+	f.Fuzz(func(t *testing.T, data []byte, over bool) {
 		p := filepath.Join(t.TempDir(), "p.json")
 		require.NoError(t, os.WriteFile(p, data, 0o644))
+		if over {
+			// Sparse, one byte over the cap: refused unread.
+			require.NoError(t, os.Truncate(p, fileread.Policy.Max()+1))
+		}
 		l, pf, err := LoadPolicy(p)
+		if over {
+			require.True(t, errors.Is(err, fileread.ErrTooBig), "%v", err)
+			return
+		}
 		if err != nil {
 			assert.Contains(t, err.Error(), p)
 			return
@@ -221,4 +296,69 @@ func FuzzLoadPolicy(f *testing.F) {
 		act := a.Act(make([]float64, len(pf.Observation)), nil)
 		assert.True(t, act >= 0 && act < len(pf.Actions), act)
 	})
+}
+
+// FuzzLoadCheckpoint: loadCheckpoint never panics; it accepts a file only
+// whole (a checkpoint with any byte changed fails its checksum); a file
+// over the cap (sparse, one byte over, when over) is refused unread; every
+// error names the file.
+func FuzzLoadCheckpoint(f *testing.F) {
+	e, err := ParseExperiment("resume.toml", []byte(resumeConfig))
+	require.NoError(f, err)
+	ckpt := filepath.Join(f.TempDir(), CheckpointName)
+	ctx, cancel := context.WithCancel(context.Background())
+	_, err = e.RunWith(ctx, nil, RunOptions{Workers: 1, Checkpoint: ckpt, Checkpointed: func(int) { cancel() }})
+	require.ErrorIs(f, err, context.Canceled)
+	good, err := os.ReadFile(ckpt)
+	require.NoError(f, err)
+	fp, err := e.fingerprint()
+	require.NoError(f, err)
+	f.Add(good, 0, byte(0), false)
+	f.Add(good, 1800, byte(4), false)
+	f.Add([]byte(CheckpointFormat+"\nsha256 00\n"), 0, byte(0), false)
+	f.Add([]byte{}, 0, byte(0), true)
+	f.Fuzz(func(t *testing.T, data []byte, at int, flip byte, over bool) {
+		if len(data) > 0 && flip != 0 {
+			data = bytes.Clone(data)
+			data[uint(at)%uint(len(data))] ^= flip
+		}
+		p := filepath.Join(t.TempDir(), CheckpointName)
+		require.NoError(t, os.WriteFile(p, data, 0o644))
+		if over {
+			require.NoError(t, os.Truncate(p, fileread.Checkpoint.Max()+1))
+		}
+		c, l, err := loadCheckpoint(p, fp)
+		if over {
+			require.True(t, errors.Is(err, fileread.ErrTooBig), "%v", err)
+			return
+		}
+		if err != nil {
+			assert.Contains(t, err.Error(), p)
+			return
+		}
+		require.NotNil(t, c)
+		require.NotNil(t, l)
+		assert.Equal(t, good, data, "only the saved checkpoint loads")
+	})
+}
+
+// GreedyOnly evaluates the greedy policy alone, on the episodes the full
+// evaluation gives it, and the curve counts the learner's steps.
+func TestGreedyOnly(t *testing.T) {
+	e, err := ParseExperiment("e.toml", []byte(resumeConfig))
+	require.NoError(t, err)
+	full, err := e.RunWith(context.Background(), nil, RunOptions{Workers: 2})
+	require.NoError(t, err)
+	only, err := e.RunWith(context.Background(), nil, RunOptions{Workers: 1, GreedyOnly: true})
+	require.NoError(t, err)
+	require.Len(t, only.Evaluations, 1)
+	assert.Empty(t, only.Comparisons)
+	assert.Equal(t, full.Evaluations[0], only.Evaluations[0])
+	steps := 0
+	for _, c := range full.Curve {
+		assert.Positive(t, c.Steps)
+		steps += c.Steps
+	}
+	assert.Equal(t, steps, full.TrainSteps())
+	assert.Equal(t, full.Curve, only.Curve)
 }

@@ -36,23 +36,18 @@ func ParseRequest(line []byte) (Request, error) {
 	if len(line) == 0 {
 		return Request{}, errors.New("empty line: want a JSON object such as {\"cmd\":\"reset\",\"seed\":7}")
 	}
-	dec := json.NewDecoder(bytes.NewReader(line))
-	dec.DisallowUnknownFields()
-	var raw struct {
-		Cmd    *string          `json:"cmd"`
-		Seed   *json.RawMessage `json:"seed"`
-		Action *json.RawMessage `json:"action"`
-	}
-	if err := dec.Decode(&raw); err != nil {
-		return Request{}, fmt.Errorf("malformed request: %v", err)
-	}
-	if dec.More() {
-		return Request{}, errors.New("malformed request: data after the JSON object")
+	raw, err := decodeRequest(line)
+	if err != nil {
+		return Request{}, err
 	}
 	if raw.Cmd == nil {
 		return Request{}, errors.New(`missing key "cmd": want "reset", "step" or "close"`)
 	}
-	req := Request{Cmd: *raw.Cmd}
+	var cmd string
+	if err := json.Unmarshal(*raw.Cmd, &cmd); err != nil {
+		return Request{}, fmt.Errorf(`key "cmd" %s: want "reset", "step" or "close"`, string(*raw.Cmd))
+	}
+	req := Request{Cmd: cmd}
 	switch req.Cmd {
 	case "reset":
 		if raw.Action != nil {
@@ -86,6 +81,63 @@ func ParseRequest(line []byte) (Request, error) {
 		return Request{}, fmt.Errorf(`unknown cmd %q: want "reset", "step" or "close"`, req.Cmd)
 	}
 	return req, nil
+}
+
+// requestKeys holds a request's keys as ParseRequest reads them.
+type requestKeys struct {
+	Cmd, Seed, Action *json.RawMessage
+}
+
+// decodeRequest reads one JSON object and its keys strictly: each key is
+// "cmd", "seed" or "action", spelt exactly so (encoding/json alone would
+// take "CMD" for "cmd"), at most once, and nothing follows the object.
+func decodeRequest(line []byte) (requestKeys, error) {
+	var raw requestKeys
+	dec := json.NewDecoder(bytes.NewReader(line))
+	dec.UseNumber()
+	tok, err := dec.Token()
+	if err != nil {
+		return raw, fmt.Errorf("malformed request: %v", err)
+	}
+	if d, ok := tok.(json.Delim); !ok || d != '{' {
+		return raw, errors.New("malformed request: want a JSON object such as {\"cmd\":\"reset\",\"seed\":7}")
+	}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return raw, fmt.Errorf("malformed request: %v", err)
+		}
+		key, _ := tok.(string)
+		var dst **json.RawMessage
+		switch key {
+		case "cmd":
+			dst = &raw.Cmd
+		case "seed":
+			dst = &raw.Seed
+		case "action":
+			dst = &raw.Action
+		default:
+			return raw, fmt.Errorf("malformed request: unknown key %q: want \"cmd\", \"seed\" or \"action\" (spelt so)", key)
+		}
+		if *dst != nil {
+			return raw, fmt.Errorf("malformed request: key %q given twice", key)
+		}
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return raw, fmt.Errorf("malformed request: key %q: %v", key, err)
+		}
+		*dst = &v
+	}
+	if _, err := dec.Token(); err != nil {
+		return raw, fmt.Errorf("malformed request: %v", err)
+	}
+	if dec.More() {
+		return raw, errors.New("malformed request: data after the JSON object")
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return raw, errors.New("malformed request: data after the JSON object")
+	}
+	return raw, nil
 }
 
 // resetReply, stepReply and errorReply are the answer lines.

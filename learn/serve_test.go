@@ -36,7 +36,16 @@ func TestParseRequest(t *testing.T) {
 		{`{"cmd":"step"}`, Request{}, `step: missing key "action"`},
 		{`{"cmd":"step","action":1e3}`, Request{}, "step: action 1e3: want an integer"},
 		{`{"cmd":"step","action":1,"seed":2}`, Request{}, `step: unexpected key "seed"`},
-		{`{"cmd":"step","action":1,"colour":2}`, Request{}, `unknown field "colour"`},
+		{`{"cmd":"step","action":1,"colour":2}`, Request{}, `unknown key "colour"`},
+		// Issue 25, item 12: keys are spelt exactly, once each.
+		{`{"CMD":"reset","seed":7}`, Request{}, `malformed request: unknown key "CMD": want "cmd", "seed" or "action" (spelt so)`},
+		{`{"cmd":"reset","Seed":7}`, Request{}, `unknown key "Seed"`},
+		{`{"cmd":"step","ACTION":1}`, Request{}, `unknown key "ACTION"`},
+		{`{"cmd":"reset","seed":7,"seed":8}`, Request{}, `malformed request: key "seed" given twice`},
+		{`{"cmd":1}`, Request{}, `key "cmd" 1: want "reset", "step" or "close"`},
+		{`{"cmd":"Reset","seed":1}`, Request{}, `unknown cmd "Reset"`},
+		{`"cmd"`, Request{}, "malformed request: want a JSON object"},
+		{`{"cmd":"close"}]`, Request{}, "data after the JSON object"},
 		{`{"cmd":"close","seed":2}`, Request{}, "close: takes no other key"},
 	} {
 		got, err := ParseRequest([]byte(tc.line))
@@ -138,9 +147,32 @@ func TestServe(t *testing.T) {
 	last := got[out.Steps]
 	assert.Equal(t, true, last["done"])
 	assert.InDelta(t, out.Return, total, 1e-9)
-	assert.InDelta(t, out.Return, last["info"].(map[string]any)["return"], 1e-9)
+	info := last["info"].(map[string]any)
+	assert.InDelta(t, out.Return, info["return"], 1e-9)
+	// Issue 25, item 12: the final info holds every end key, false and 0
+	// included; an earlier one holds none.
+	assert.Equal(t, map[string]any{"won": out.Won, "eliminated": out.Eliminated, "stalemate": out.Stalemate, "rank": float64(out.Rank)},
+		map[string]any{"won": info["won"], "eliminated": info["eliminated"], "stalemate": info["stalemate"], "rank": info["rank"]})
+	for _, k := range []string{"won", "eliminated", "stalemate", "rank", "return"} {
+		assert.Contains(t, info, k)
+		assert.NotContains(t, got[1]["info"], k)
+	}
 	assert.Contains(t, got[out.Steps+1]["error"], "after the episode is done")
 	assert.Equal(t, got[0], got[out.Steps+2])
+}
+
+// TestInfoJSON: the end keys are written exactly at the end, zero values
+// included.
+func TestInfoJSON(t *testing.T) {
+	b, err := json.Marshal(Info{Seat: 1, Opponents: []string{"a", ""}, Step: 3, Round: 2})
+	require.NoError(t, err)
+	assert.Equal(t, `{"seat":1,"opponents":["a",""],"step":3,"round":2}`, string(b))
+	b, err = json.Marshal(Info{Seat: 0, Opponents: []string{"", "b"}, Step: 9, Round: 4, End: true})
+	require.NoError(t, err)
+	assert.Equal(t, `{"seat":0,"opponents":["","b"],"step":9,"round":4,"won":false,"eliminated":false,"stalemate":false,"rank":0,"return":0}`, string(b))
+	b, err = json.Marshal(Info{End: true, Won: true, Rank: 0, Return: 480})
+	require.NoError(t, err)
+	assert.Equal(t, `{"seat":0,"opponents":null,"step":0,"round":0,"won":true,"eliminated":false,"stalemate":false,"rank":0,"return":480}`, string(b))
 }
 
 func TestServeLongLine(t *testing.T) {

@@ -31,6 +31,11 @@ type board struct {
 	me           int
 	contMine     []int // territories of each continent owned by me
 	contSole     []int // the enemy owning a whole continent, or -1
+	// summed is set when contMine and contSole are those of the owners:
+	// load clears it, and they are summed up (refresh) only when a
+	// decision asks for them (the placement and the fortification, not
+	// the attacks, which load the board after every roll).
+	summed bool
 }
 
 // newBoard precomputes the static part for a map given as adjacency lists,
@@ -102,13 +107,13 @@ func boardFromMap(m *sim.Map) *board {
 func (b *board) load(s *sim.State, me int) {
 	b.s = s
 	b.Load(s)
-	b.refresh(me)
+	b.me, b.summed = me, false
 }
 
 // refresh recomputes the per-continent ownership summaries after owner
 // changed.
 func (b *board) refresh(me int) {
-	b.me = me
+	b.me, b.summed = me, true
 	for c, ts := range b.contTerr {
 		mine, sole := 0, -2
 		for _, t := range ts {
@@ -133,6 +138,9 @@ func (b *board) refresh(me int) {
 // holdsContinentOf reports whether the board's player owns every territory
 // of t's continent.
 func (b *board) holdsContinentOf(t int) bool {
+	if !b.summed {
+		b.refresh(b.me)
+	}
 	c := b.cont[t]
 	return b.contMine[c] == len(b.contTerr[c])
 }
@@ -154,6 +162,9 @@ type terms struct {
 // continent (whoever owns t); V_eoc is 1 when a single enemy owns the whole
 // continent.
 func (b *board) terms(p *Params, t int) terms {
+	if !b.summed {
+		b.refresh(b.me)
+	}
 	var x terms
 	c := b.cont[t]
 	for _, u := range b.nbr[t] {

@@ -84,7 +84,10 @@ func (m *mediator) path(g int) []int {
 // agent that receives a message stores it as a goal (and does not pass it
 // on). A chain never visits a territory twice. Chains whose odds are
 // below pPrune even with every army MARS could bring are dropped (see
-// pPrune; n, the number of armies to be placed, is used only there).
+// pPrune; n, the number of armies to be placed, is used only there). On
+// maps of at most 64 territories a message is not sent where neither it
+// nor any longer chain through it could be stored (see reachable and
+// mayStore): the goals and their order are those of sending it.
 // Messages travel breadth-first, so the goal order is deterministic.
 // Under goal_paths = shortest an own agent keeps only the first message of
 // each originator to reach it, one of the fewest territories (see store).
@@ -131,28 +134,42 @@ func (m *mediator) propagate(n int) {
 			reach[k] = m.o.limit(amax - k)
 		}
 	}
+	small := len(b.Owner) <= 64 // chains carry a bit set of their territories
+	if small {
+		m.reachable(gl)
+	}
 	for t := range b.Owner {
-		if b.Owner[t] != b.me {
+		if b.Owner[t] != b.me && (!small || m.mayStore(t, t, gl-1)) {
 			m.msgs = append(m.msgs, message{last: int32(t), parent: -1, k: 1, origin: int32(t), w: m.vals[t], def: b.Armies[t], seen: 1 << (t & 63)})
 		}
 	}
-	small := len(b.Owner) <= 64 // chains carry a bit set of their territories
 	for h := 0; h < len(m.msgs); h++ {
 		msg := m.msgs[h]
 		last := int(msg.last)
 		cc := -1 // the message's oddsCache, made at its first goal
+		if int(msg.k) >= gl {
+			// A longer chain would exceed G_l: the message is only stored.
+			for _, u := range b.nbr[last] {
+				if b.Owner[u] == b.me && (m.byOrigin == nil || m.byOrigin[msg.origin]&(1<<(u&63)) == 0) {
+					cc = m.store(u, h, n, cc)
+				}
+			}
+			continue
+		}
 	next:
 		for _, u := range b.nbr[last] {
 			// An own territory is never on the (enemy) chain.
 			if b.Owner[u] == b.me {
-				cc = m.store(u, h, n, cc)
+				// Under goal_paths = shortest, an agent an earlier message
+				// of the originator reached drops it (see store): the test
+				// is made here, without the call.
+				if m.byOrigin == nil || m.byOrigin[msg.origin]&(1<<(u&63)) == 0 {
+					cc = m.store(u, h, n, cc)
+				}
 				continue
 			}
-			if int(msg.k) >= gl {
-				continue // the chain would exceed G_l: discarded
-			}
 			if small {
-				if msg.seen&(1<<u) != 0 {
+				if msg.seen&(1<<(u&63)) != 0 {
 					continue
 				}
 			} else {
@@ -166,9 +183,80 @@ func (m *mediator) propagate(n int) {
 			if def >= reach[msg.k+1] { // !m.o.mayReach(amax, msg.k+1, def)
 				continue
 			}
+			if small && !m.mayStore(u, int(msg.origin), gl-int(msg.k)-1) {
+				continue
+			}
 			m.msgs = append(m.msgs, message{last: int32(u), parent: int32(h), k: msg.k + 1, origin: msg.origin, w: msg.w + m.vals[u], def: def, seen: msg.seen | 1<<(u&63)})
 		}
 	}
+}
+
+// reachable fills mediator.reachOwn for a map of at most 64 territories and
+// goal chains of at most gl territories: row j holds, for every enemy
+// territory v, the bit set of the own territories next to v or to the end
+// of a chain of at most j more enemy territories from v (any walk: a
+// superset of the simple chains a message can extend to). A message at v
+// with j extensions left can be stored only by the agents of row j; under
+// goal_paths = shortest it also clears byOrigin, the own territories each
+// originator's messages have reached (see mayStore).
+func (m *mediator) reachable(gl int) {
+	b := m.b
+	n := len(b.Owner)
+	if need := gl * n; cap(m.reachOwn) < need {
+		m.reachOwn = make([]uint64, need)
+	} else {
+		m.reachOwn = m.reachOwn[:need]
+	}
+	for v := range n {
+		var r uint64
+		if b.Owner[v] != b.me {
+			for _, u := range b.nbr[v] {
+				if b.Owner[u] == b.me {
+					r |= 1 << u
+				}
+			}
+		}
+		m.reachOwn[v] = r
+	}
+	for j := 1; j < gl; j++ {
+		prev, row := m.reachOwn[(j-1)*n:j*n], m.reachOwn[j*n:(j+1)*n]
+		for v := range n {
+			r := prev[v]
+			if b.Owner[v] != b.me {
+				for _, u := range b.nbr[v] {
+					if b.Owner[u] != b.me {
+						r |= prev[u]
+					}
+				}
+			}
+			row[v] = r
+		}
+	}
+	m.byOrigin = nil
+	if m.p.GoalPaths == GoalPathsShortest {
+		if cap(m.origins) < n {
+			m.origins = make([]uint64, n)
+		}
+		m.byOrigin = m.origins[:n]
+		clear(m.byOrigin)
+	}
+}
+
+// mayStore reports whether a message of originator o at enemy territory v
+// with j extensions left can still give a goal (maps of at most 64
+// territories; see reachable): some own territory it or a longer chain
+// through it may reach and, under goal_paths = shortest, that no message
+// of o has reached yet. Messages travel breadth-first and an originator's
+// later messages are dropped where an earlier one arrived (see store), so
+// a message that is not live, and every chain through it, would store no
+// goal and change nothing: dropping it leaves every goal and its order as
+// they are.
+func (m *mediator) mayStore(v, o, j int) bool {
+	r := m.reachOwn[j*len(m.b.Owner)+v]
+	if m.byOrigin != nil {
+		r &^= m.byOrigin[o]
+	}
+	return r != 0
 }
 
 // store lets own agent t keep message h as a goal, reversing the chain
@@ -191,6 +279,9 @@ func (m *mediator) store(t, h, n, cc int) int {
 			return cc
 		}
 		m.reached[i] |= bit
+		if m.byOrigin != nil {
+			m.byOrigin[msg.origin] |= 1 << (t & 63)
+		}
 	}
 	if msg.def >= a.reach[msg.k] { // !m.o.mayReach(b.Armies[t]-1+n, msg.k, msg.def)
 		return cc
@@ -207,7 +298,7 @@ func (m *mediator) store(t, h, n, cc int) int {
 			// The chain's bit set marks the path: the largest enemy stack
 			// next to end off the path, as maxEnemy(end, onPath).
 			for _, u := range b.nbr[end] {
-				if b.Owner[u] != b.me && msg.seen&(1<<u) == 0 && b.Armies[u] > threat {
+				if b.Owner[u] != b.me && msg.seen&(1<<(u&63)) == 0 && b.Armies[u] > threat {
 					threat = b.Armies[u]
 				}
 			}

@@ -288,43 +288,54 @@ func TestPropagateKeepsReachable(t *testing.T) {
 }
 
 // TestPropagateLargeMap checks that maps of over 64 territories (no bit
-// set of the chain's territories) get the same goals: a random graph is
-// padded with isolated own territories.
+// set of the chain's territories, no reachability pruning) get the same
+// goals, in the same order, under both goal_paths settings: a random graph
+// is padded with isolated own territories. On the small map the
+// reachability pruning (see reachable) sends fewer messages.
 func TestPropagateLargeMap(t *testing.T) {
-	rng := rand.New(rand.NewPCG(3, 4))
-	for trial := 0; trial < 20; trial++ {
-		n := 10 + rng.IntN(8)
-		nbr := randomGraph(rng, n)
-		owner := make([]int, n)
-		armies := make([]int, n)
-		for i := range owner {
-			owner[i] = rng.IntN(3)
-			armies[i] = 1 + rng.IntN(5)
+	for _, paths := range []GoalPaths{GoalPathsShortest, GoalPathsAll} {
+		rng := rand.New(rand.NewPCG(3, 4))
+		msgs := [2]int{}
+		for trial := 0; trial < 20; trial++ {
+			n := 10 + rng.IntN(8)
+			nbr := randomGraph(rng, n)
+			owner := make([]int, n)
+			armies := make([]int, n)
+			for i := range owner {
+				owner[i] = rng.IntN(3)
+				armies[i] = 1 + rng.IntN(5)
+			}
+			goals := func(pad int) ([]goal, [][]int, int) {
+				nb := append(slices.Clone(nbr), make([][]int, pad)...)
+				ow := append(slices.Clone(owner), make([]int, pad)...)
+				ar := append(slices.Clone(armies), slices.Repeat([]int{1}, pad)...)
+				p := PaperParams()
+				p.GoalPaths = paths
+				m := testMediator(t, p, nb, make([]int, n+pad), []int{2}, ow, ar)
+				for i := range m.vals {
+					m.vals[i] = float64(i%7 + 1)
+				}
+				m.propagate(10)
+				var paths [][]int
+				for g := range m.goals {
+					paths = append(paths, slices.Clone(m.path(g)))
+				}
+				gs := slices.Clone(m.goals)
+				for i := range gs {
+					gs[i].off = 0
+				}
+				return gs, paths, len(m.msgs)
+			}
+			g1, p1, n1 := goals(0)
+			g2, p2, n2 := goals(70)
+			require.True(t, len(g1) > 0, "goal_paths %d trial %d: no goals", paths, trial)
+			require.Equal(t, g1, g2, "goal_paths %d trial %d", paths, trial)
+			require.Equal(t, p1, p2, "goal_paths %d trial %d", paths, trial)
+			require.LessOrEqual(t, n1, n2, "goal_paths %d trial %d: messages", paths, trial)
+			msgs[0] += n1
+			msgs[1] += n2
 		}
-		goals := func(pad int) ([]goal, [][]int) {
-			nb := append(slices.Clone(nbr), make([][]int, pad)...)
-			ow := append(slices.Clone(owner), make([]int, pad)...)
-			ar := append(slices.Clone(armies), slices.Repeat([]int{1}, pad)...)
-			m := testMediator(t, PaperParams(), nb, make([]int, n+pad), []int{2}, ow, ar)
-			for i := range m.vals {
-				m.vals[i] = float64(i%7 + 1)
-			}
-			m.propagate(10)
-			var paths [][]int
-			for g := range m.goals {
-				paths = append(paths, slices.Clone(m.path(g)))
-			}
-			gs := slices.Clone(m.goals)
-			for i := range gs {
-				gs[i].off = 0
-			}
-			return gs, paths
-		}
-		g1, p1 := goals(0)
-		g2, p2 := goals(70)
-		require.True(t, len(g1) > 0, "trial %d: no goals", trial)
-		require.Equal(t, g1, g2, "trial %d", trial)
-		require.Equal(t, p1, p2, "trial %d", trial)
+		assert.Less(t, msgs[0], msgs[1], "goal_paths %d: messages with and without pruning", paths)
 	}
 }
 

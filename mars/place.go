@@ -103,6 +103,14 @@ type mediator struct {
 	ccs     []oddsCache       // per-message odds caches of this placement (goal.cc)
 	bnd     []float64         // bid-bound numerators by attacking armies (oddsCache.bo)
 	cands   []cand            // goals with bid bounds
+
+	// reachOwn (maps of at most 64 territories) holds the own territories a
+	// message can still reach, by territory and extensions left, and
+	// byOrigin (goal_paths = shortest, nil otherwise; in the buffer
+	// origins) those each originator's messages have reached (see
+	// reachable).
+	reachOwn, byOrigin, origins []uint64
+
 	// pursuits holds every agent's pursued goals (agent.phead), emptied at
 	// each placement: one buffer, so that pursuing goals does not allocate
 	// once it has grown.
@@ -356,9 +364,17 @@ func (m *mediator) boundNum(g, a int) float64 {
 			return -*s
 		}
 	}
+	// W from the battle table where it holds them: odds.win inlined by
+	// hand (the loop runs for every goal and army count), the same values.
+	o := m.o
+	tw, tn := o.tw, o.tn
 	p := 1.0
-	for j, v := range m.path(g) {
-		p *= m.o.win(a-j, m.b.Armies[v])
+	for j, v := range m.paths[x.off : x.off+x.k] {
+		if aj, d := a-j, m.b.Armies[v]; uint(aj) <= uint(tn) && uint(d) <= uint(tn) {
+			p *= tw[aj*(tn+1)+d]
+		} else {
+			p *= o.win(aj, d)
+		}
 	}
 	num := m.p.Pob * p * x.w * m.goalHold(x, a)
 	if s != nil {

@@ -280,6 +280,20 @@ func (d *Data) Probabilities(dst []float64, p int) []float64 {
 	return dst
 }
 
+// Tied returns the number of cards tied for seat p's largest probability
+// (within a relative 1e-12): 1 when one card leads.
+func (d *Data) Tied(p int) int {
+	lp := d.logp[p]
+	lim := topLimit(lp)
+	n := 0
+	for _, x := range lp {
+		if x >= lim {
+			n++
+		}
+	}
+	return n
+}
+
 // Predict returns seat p's most probable card, ties broken by tie as
 // PHATT.Predict does.
 func (d *Data) Predict(p int, tie uint64) int {

@@ -305,6 +305,44 @@ func (r *PHATT) Predict(p int, tie uint64) int {
 	return r.exps[argmaxTie(r.prob[p], tie)].Mission
 }
 
+// Tied returns the number of different cards among seat p's most probable
+// explanations (within a relative 1e-12 of the largest): 1 when one card
+// leads. Two children of one card tied at the top are one card; the
+// children "Europe + Australia + South America" of one card and "Europe +
+// South America + Australia" of another, which ask for the same continents,
+// are two.
+func (r *PHATT) Tied(p int) int {
+	xs := r.prob[p]
+	lim := topLimit(xs)
+	n := 0
+	for e, x := range xs {
+		if x < lim {
+			continue
+		}
+		first := true
+		for f := range e {
+			if xs[f] >= lim && r.exps[f].Mission == r.exps[e].Mission {
+				first = false
+				break
+			}
+		}
+		if first {
+			n++
+		}
+	}
+	return n
+}
+
+// topLimit returns the least value tied with the largest of xs (within a
+// relative 1e-12).
+func topLimit(xs []float64) float64 {
+	best := xs[0]
+	for _, x := range xs {
+		best = max(best, x)
+	}
+	return best - 1e-12*math.Abs(best)
+}
+
 // argmaxTie returns the index of the largest of xs, ties (within a
 // relative 1e-12) broken by tie modulo their number.
 func argmaxTie(xs []float64, tie uint64) int {

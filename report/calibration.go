@@ -104,7 +104,7 @@ func parseCalibration(path string, data []byte) (experiment, error) {
 		return nil, ck.err
 	}
 	for _, f := range []struct{ key, file string }{{"calibration.narrow", k.Narrow}, {"calibration.cmaes", k.CMAES}} {
-		sc, err := search.LoadConfig(filepath.Join(filepath.Dir(path), f.file))
+		sc, err := search.LoadConfig(notebookPath(filepath.Dir(path), f.file))
 		if err != nil {
 			return nil, fmt.Errorf("%s: key %s: %w", path, f.key, err)
 		}
@@ -186,7 +186,7 @@ func (c *calibrationConfig) run(ctx context.Context, w *writer) (any, error) {
 	start := time.Now()
 	dir := filepath.Dir(c.path)
 	load := func(file string) (*search.Setup, error) {
-		sc, err := search.LoadConfig(filepath.Join(dir, file))
+		sc, err := search.LoadConfig(notebookPath(dir, file))
 		if err != nil {
 			return nil, err
 		}

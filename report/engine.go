@@ -138,6 +138,10 @@ type engineData struct {
 	MarsBot          string
 	PaperTurnSeconds float64
 	MarsRatio        float64
+	// Clock names the clock of the bots' decision times (arena.ClockName:
+	// "thread CPU" where the operating system gives the thread's CPU
+	// time, else "wall").
+	Clock string
 }
 
 // lineupResult is one line-up's results and speed.
@@ -296,11 +300,18 @@ func (c *engineConfig) run(ctx context.Context, w *writer) (any, error) {
 			if workers != 1 {
 				continue
 			}
+			clock := arena.ClockName(rep.Timing.Clock)
+			switch {
+			case d.Clock == "":
+				d.Clock = clock
+			case d.Clock != clock:
+				d.Clock = arena.ClockName(arena.ClockMixed)
+			}
 			for _, b := range rep.Timing.Bots {
 				cost := botCost{Bot: b.Bot, Lineup: l.Name, Turns: b.Turns, SecondsPerTurn: b.SecondsPerTurn,
 					SecondsPerGame: b.SecondsPerGame}
 				d.Bots = append(d.Bots, cost)
-				timing("bot_seconds_per_turn", b.Bot+" in "+l.Name, 1, b.SecondsPerTurn, "s/turn")
+				timing("bot_seconds_per_turn", b.Bot+" in "+l.Name, 1, b.SecondsPerTurn, "s/turn ("+clock+")")
 				if b.Bot == e.MarsBot && (!d.HasMars || b.Turns > d.Mars.Turns) {
 					d.Mars, d.HasMars = cost, true
 				}
@@ -316,7 +327,7 @@ func (c *engineConfig) run(ctx context.Context, w *writer) (any, error) {
 	}
 	if d.HasMars {
 		d.MarsRatio = e.PaperTurnSeconds / d.Mars.SecondsPerTurn
-		timing("mars_paper_ratio", e.MarsBot, 1, d.MarsRatio, "paper t_turn / measured")
+		timing("mars_paper_ratio", e.MarsBot, 1, d.MarsRatio, "paper t_turn / measured ("+d.Clock+")")
 	}
 	if err := w.csv("lineups.csv", []string{"lineup", "players", "games", "turns_per_game", "rounds_per_game",
 		"stalemates"}, lineRows); err != nil {

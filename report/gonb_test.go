@@ -107,13 +107,13 @@ func TestGoNBExample(t *testing.T) {
 	}
 
 	src, commands := gonbProgram(&nb)
-	assert.Equal(t, []string{"!*go mod edit -replace marslab=${GONB_DIR}/.."}, commands)
+	assert.Equal(t, []string{"!*go mod edit -replace github.com/marslab-risk/marslab=${GONB_DIR}/.."}, commands)
 	formatted, err := format.Source([]byte(src))
 	require.NoError(t, err)
 	assert.Equal(t, string(formatted), src, "the cells are gofmt-clean")
 
 	dir := t.TempDir()
-	gomod := "module gonbexample\n\ngo 1.26\n\nrequire marslab v0.0.0-00010101000000-000000000000\n\nreplace marslab => " +
+	gomod := "module gonbexample\n\ngo 1.26\n\nrequire github.com/marslab-risk/marslab v0.0.0-00010101000000-000000000000\n\nreplace github.com/marslab-risk/marslab => " +
 		root + "\n"
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "go.mod"), []byte(gomod), 0o644))
 	sum, err := os.ReadFile(filepath.Join(root, "go.sum"))

@@ -15,6 +15,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/marslab-risk/marslab/bots/registry"
+	"github.com/marslab-risk/marslab/internal/fileread"
 )
 
 // ConfigFile is the name of a notebook's config inside its folder.
@@ -128,11 +129,20 @@ func Kinds() []string {
 // naming the file, the key and the allowed values.
 func Load(dir string) (*Notebook, error) {
 	path := filepath.Join(dir, ConfigFile)
-	data, err := os.ReadFile(path)
+	data, err := fileread.ReadFile(path, fileread.Config)
 	if err != nil {
 		return nil, fmt.Errorf("notebook %s: %w", dir, err)
 	}
 	return Parse(path, data)
+}
+
+// notebookPath returns the path of a file a notebook config in folder dir
+// names: a relative path is relative to dir, an absolute one is itself.
+func notebookPath(dir, file string) string {
+	if filepath.IsAbs(file) {
+		return file
+	}
+	return filepath.Join(dir, file)
 }
 
 // Parse parses a notebook config read from path (which names the notebook:

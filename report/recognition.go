@@ -3,15 +3,17 @@ package report
 import (
 	"context"
 	"fmt"
+	"math"
 	"path/filepath"
 	"strconv"
 
 	"github.com/marslab-risk/marslab/plots"
 	rexp "github.com/marslab-risk/marslab/recog/experiment"
+	"github.com/marslab-risk/marslab/stats"
 )
 
 // recognitionNotes are the note sections of a recognition notebook.
-var recognitionNotes = []string{"intro", "general", "winners", "missions", "length", "figures", "beyond", "conclusion"}
+var recognitionNotes = []string{"intro", "headline", "general", "winners", "missions", "length", "figures", "beyond", "conclusion"}
 
 // recognitionConfig is the config of a recognition notebook: the mission
 // recognition experiment of package recog/experiment beside the appendix
@@ -27,6 +29,14 @@ type recognitionConfig struct {
 		TrainGames int `toml:"train_games"`
 		// Workers is the worker count; 0 means every core.
 		Workers int `toml:"workers"`
+		// Compare names two arms (low, high) whose end-of-game accuracies
+		// the headline compares (e.g. mission-w4 and mission-w100); empty
+		// for none.
+		Compare []string `toml:"compare"`
+		// Tolerance is the largest distance in points between an arm's
+		// end-of-game accuracy and the paper's that the headline calls
+		// close, in (0, 100].
+		Tolerance float64 `toml:"tolerance"`
 	} `toml:"recognition"`
 	// Quick is the reduced size.
 	Quick struct {
@@ -70,7 +80,7 @@ func parseRecognition(path string, data []byte) (experiment, error) {
 	if ck.err != nil {
 		return nil, ck.err
 	}
-	ec, err := rexp.Load(filepath.Join(filepath.Dir(path), r.Config))
+	ec, err := rexp.Load(notebookPath(filepath.Dir(path), r.Config))
 	if err != nil {
 		return nil, fmt.Errorf("%s: key recognition.config: %w", path, err)
 	}
@@ -78,6 +88,21 @@ func parseRecognition(path string, data []byte) (experiment, error) {
 	ck.intIn("recognition.games", r.Games, 1, rexp.MaxGames)
 	ck.intIn("recognition.train_games", r.TrainGames, 1, rexp.MaxGames)
 	ck.intIn("recognition.workers", r.Workers, 0, maxWorkers)
+	if len(r.Compare) != 0 && len(r.Compare) != 2 {
+		ck.fail("recognition.compare", "%d arms, want 2 (low, high) or none", len(r.Compare))
+	}
+	for i, name := range r.Compare {
+		found := false
+		for _, arm := range ec.Arms {
+			found = found || arm.Name == name
+		}
+		if !found {
+			ck.fail(fmt.Sprintf("recognition.compare[%d]", i), "%q is not an arm of %s", name, ec.Source)
+		}
+	}
+	if !(r.Tolerance > 0 && r.Tolerance <= 100) {
+		ck.fail("recognition.tolerance", "%v outside (0, 100] (points)", r.Tolerance)
+	}
 	ck.intIn("quick.games", c.Quick.Games, 1, r.Games)
 	ck.intIn("quick.train_games", c.Quick.TrainGames, 1, r.TrainGames)
 	p := &c.Paper
@@ -125,15 +150,38 @@ func (c *recognitionConfig) sizes(quick bool) string {
 	return fmt.Sprintf("%d arms, %d test games and %d training games per arm", len(c.ec.Arms), g, t)
 }
 
+// recognitionGap is the difference of the end-of-game accuracies of two
+// arms (high - low), ours with Newcombe's interval, and the paper's.
+type recognitionGap struct {
+	Low, High string
+	Diff      float64
+	Lo, Hi    float64
+	Paper     float64
+	HasPaper  bool
+	// Direction reports that ours has the paper's sign and its interval
+	// excludes 0.
+	Direction bool
+}
+
 // recognitionData is the template data of a recognition notebook.
 type recognitionData struct {
-	Config      string
-	Source      string
-	Arms        []string
-	Games       int
-	TrainGames  int
-	Sum         *rexp.Summary
-	Trained     []int
+	Config     string
+	Source     string
+	Arms       []string
+	Games      int
+	TrainGames int
+	Sum        *rexp.Summary
+	// Ours is the summary by our counting (turn clock, ties broken at
+	// random).
+	Ours    *rexp.Summary
+	Trained []int
+	// Headline compares each arm's end-of-game accuracy with the paper's;
+	// Gap the two Compare arms; Close says whether every arm with a paper
+	// row is within Tolerance points of it.
+	Headline    mdTable
+	Gap         *recognitionGap
+	Close       bool
+	Tolerance   float64
 	General     mdTable
 	WinLose     mdTable
 	Missions    mdTable
@@ -158,12 +206,19 @@ func (c *recognitionConfig) run(ctx context.Context, w *writer) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	sum, err := rexp.Summarize(res)
+	sum, err := rexp.Summarize(res, rexp.Counting{})
+	if err != nil {
+		return nil, err
+	}
+	ours, err := rexp.Summarize(res, rexp.Counting{Clock: rexp.ClockTurns, Ties: rexp.TiesShare})
 	if err != nil {
 		return nil, err
 	}
 	d := &recognitionData{Config: c.Recognition.Config, Source: c.Paper.Source, Arms: sum.Arms, Games: games,
-		TrainGames: train, Sum: sum, Trained: res.Trained, Chance: sum.Chance}
+		TrainGames: train, Sum: sum, Ours: ours, Trained: res.Trained, Chance: sum.Chance, Tolerance: c.Recognition.Tolerance}
+	if err := c.headline(d); err != nil {
+		return nil, err
+	}
 	if err := c.tables(w, d); err != nil {
 		return nil, err
 	}
@@ -174,6 +229,80 @@ func (c *recognitionConfig) run(ctx context.Context, w *writer) (any, error) {
 		return nil, err
 	}
 	return d, nil
+}
+
+// paperEnd returns the paper's [correct, incorrect] of an arm at the end of
+// the game, winners and losers together.
+func paperEnd(p paperArm) (correct, n int) {
+	last := len(p.Winners) - 1
+	correct = p.Winners[last][0] + p.Losers[last][0]
+	return correct, correct + p.Winners[last][1] + p.Losers[last][1]
+}
+
+// headline fills the end-of-game comparison with the paper and the gap
+// between the Compare arms.
+func (c *recognitionConfig) headline(d *recognitionData) error {
+	const ph = 0
+	end := rexp.Step(100)
+	d.Headline.Header = []string{"arm", "ours (paper's counting)", "ties", "ours (our counting)", "paper", "ours − paper (pts)", "95 % interval", "within " + fmtFloat(d.Tolerance, 0) + " pts"}
+	d.Close = true
+	for a, arm := range d.Sum.Arms {
+		t, o := d.Sum.Curve[ph][a][rexp.All][end], d.Ours.Curve[ph][a][rexp.All][end]
+		row := []string{arm, cell(t), fmtFloat(100*t.TieShare(), 1) + " %", cell(o)}
+		p, ok := c.Paper.Arms[arm]
+		if !ok || t.N == 0 {
+			d.Headline.Rows = append(d.Headline.Rows, append(row, "—", "—", "—", "—"))
+			continue
+		}
+		k, n := paperEnd(p)
+		diff, iv, err := stats.DiffWilson(t.Correct, t.N, k, n, rexp.Level)
+		if err != nil {
+			return fmt.Errorf("%s: arm %s: %w", c.path, arm, err)
+		}
+		close := math.Abs(100*diff) <= d.Tolerance
+		d.Close = d.Close && close
+		row = append(row, paperCell([]int{k, n - k}), signed(100*diff, 1), "["+signed(100*iv.Lo, 1)+", "+signed(100*iv.Hi, 1)+"]", yesNo(close))
+		d.Headline.Rows = append(d.Headline.Rows, row)
+	}
+	cmp := c.Recognition.Compare
+	if len(cmp) != 2 {
+		return nil
+	}
+	idx := func(name string) int {
+		for a, arm := range d.Sum.Arms {
+			if arm == name {
+				return a
+			}
+		}
+		return -1
+	}
+	lo, hi := d.Sum.Curve[ph][idx(cmp[0])][rexp.All][end], d.Sum.Curve[ph][idx(cmp[1])][rexp.All][end]
+	if lo.N == 0 || hi.N == 0 {
+		return nil
+	}
+	diff, iv, err := stats.DiffWilson(hi.Correct, hi.N, lo.Correct, lo.N, rexp.Level)
+	if err != nil {
+		return fmt.Errorf("%s: key recognition.compare: %w", c.path, err)
+	}
+	g := &recognitionGap{Low: cmp[0], High: cmp[1], Diff: 100 * diff, Lo: 100 * iv.Lo, Hi: 100 * iv.Hi}
+	pl, okl := c.Paper.Arms[cmp[0]]
+	phi, okh := c.Paper.Arms[cmp[1]]
+	if okl && okh {
+		kl, nl := paperEnd(pl)
+		kh, nh := paperEnd(phi)
+		g.HasPaper = true
+		g.Paper = 100 * (float64(kh)/float64(nh) - float64(kl)/float64(nl))
+		g.Direction = (g.Paper > 0 && g.Lo > 0) || (g.Paper < 0 && g.Hi < 0)
+	}
+	d.Gap = g
+	return nil
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
 }
 
 // convergence draws the first game of the first arm as the winner's
@@ -221,7 +350,7 @@ func paperCell(ci []int) string {
 }
 
 func tallyRow(prefix []string, t rexp.Tally) []string {
-	return append(prefix, itoa(t.Correct), itoa(t.N), num(t.Acc), num(t.CI.Lo), num(t.CI.Hi))
+	return append(prefix, itoa(t.Correct), itoa(t.N), itoa(t.Ties), num(t.Acc), num(t.CI.Lo), num(t.CI.Hi))
 }
 
 func (c *recognitionConfig) tables(w *writer, d *recognitionData) error {
@@ -237,21 +366,35 @@ func (c *recognitionConfig) tables(w *writer, d *recognitionData) error {
 	for _, s := range steps {
 		head = append(head, strconv.Itoa(s)+" %")
 	}
-	d.General.Header = head
+	d.General.Header = append(append([]string(nil), head...), "ties at 25/50/75/100 %")
 	d.WinLose.Header = append([]string{"arm", "players", "source"}, head[2:]...)
 	for a, arm := range sum.Arms {
 		paper, hasPaper := c.Paper.Arms[arm]
-		row := []string{arm, "ours"}
-		for _, s := range steps {
-			row = append(row, cell(sum.Curve[ph][a][rexp.All][rexp.Step(s)]))
+		for _, v := range []struct {
+			name string
+			sum  *rexp.Summary
+		}{{"ours (paper's counting)", sum}, {"ours (our counting)", d.Ours}} {
+			row := []string{arm, v.name}
+			if v.sum != sum {
+				row[0] = ""
+			}
+			ties := ""
+			for i, s := range steps {
+				t := v.sum.Curve[ph][a][rexp.All][rexp.Step(s)]
+				row = append(row, cell(t))
+				if i > 0 {
+					ties += " / "
+				}
+				ties += fmtFloat(100*t.TieShare(), 1)
+			}
+			d.General.Rows = append(d.General.Rows, append(row, ties))
 		}
-		d.General.Rows = append(d.General.Rows, row)
 		if hasPaper {
 			row := []string{"", "paper: " + paper.Name}
 			for i := range steps {
 				row = append(row, paperCell([]int{paper.Winners[i][0] + paper.Losers[i][0], paper.Winners[i][1] + paper.Losers[i][1]}))
 			}
-			d.General.Rows = append(d.General.Rows, row)
+			d.General.Rows = append(d.General.Rows, append(row, "—"))
 		}
 		for g, gn := range []string{"winners", "losers"} {
 			grp := rexp.Winners + g
@@ -340,8 +483,13 @@ func (c *recognitionConfig) tables(w *writer, d *recognitionData) error {
 		}
 		for a, arm := range sum.Arms {
 			for g := range rexp.NumGroups {
-				for k := range rexp.Steps {
-					curve = append(curve, tallyRow([]string{rn, arm, rexp.GroupNames[g], itoa(5 * (k + 1))}, sum.Curve[r][a][g][k]))
+				for _, v := range []struct {
+					name string
+					sum  *rexp.Summary
+				}{{"paper", sum}, {"ours", d.Ours}} {
+					for k := range rexp.Steps {
+						curve = append(curve, tallyRow([]string{v.name, rn, arm, rexp.GroupNames[g], itoa(5 * (k + 1))}, v.sum.Curve[r][a][g][k]))
+					}
 				}
 				for ci, name := range sum.CardNames {
 					missions = append(missions, tallyRow([]string{rn, arm, rexp.GroupNames[g], name}, sum.PerMission[r][a][g][ci]))
@@ -349,11 +497,11 @@ func (c *recognitionConfig) tables(w *writer, d *recognitionData) error {
 			}
 		}
 	}
-	tally := []string{"correct", "n", "accuracy", "wilson_lo", "wilson_hi"}
+	tally := []string{"correct", "n", "ties", "accuracy", "wilson_lo", "wilson_hi"}
 	if err := w.csv("length.csv", append([]string{"arm", "min_turns"}, tally...), lengthRows); err != nil {
 		return err
 	}
-	if err := w.csv("accuracy.csv", append([]string{"recogniser", "arm", "players", "percent_of_game"}, tally...), curve); err != nil {
+	if err := w.csv("accuracy.csv", append([]string{"counting", "recogniser", "arm", "players", "percent_of_game"}, tally...), curve); err != nil {
 		return err
 	}
 	if err := w.csv("missions.csv", append([]string{"recogniser", "arm", "players", "mission"}, tally...), missions); err != nil {
@@ -388,7 +536,7 @@ func (c *recognitionConfig) figures(w *writer, sum *rexp.Summary) error {
 		return s
 	}
 	chance := plots.Series{Name: "random guess", X: []float64{5, 100}, Y: []float64{100 * sum.Chance, 100 * sum.Chance}}
-	lc := &plots.LineChart{Title: "PHATT: accuracy against the share of the game played", XLabel: "% of the game's turns",
+	lc := &plots.LineChart{Title: "PHATT: accuracy against the share of the game played", XLabel: "% of the game (setup placements counted as turns)",
 		YLabel: "correct predictions (%, 95 % Wilson)", YMin: 0, YMax: 100}
 	for a, arm := range sum.Arms {
 		lc.Series = append(lc.Series, series(arm, sum.Curve[0][a][rexp.All]))
@@ -397,7 +545,7 @@ func (c *recognitionConfig) figures(w *writer, sum *rexp.Summary) error {
 	if err := w.figure("accuracy", lc); err != nil {
 		return err
 	}
-	wl := &plots.LineChart{Title: "PHATT: winners and losers", XLabel: "% of the game's turns",
+	wl := &plots.LineChart{Title: "PHATT: winners and losers", XLabel: "% of the game (setup placements counted as turns)",
 		YLabel: "correct predictions (%, 95 % Wilson)", YMin: 0, YMax: 100}
 	for a, arm := range sum.Arms {
 		wl.Series = append(wl.Series, series(arm+" winners", sum.Curve[0][a][rexp.Winners]),
@@ -407,7 +555,7 @@ func (c *recognitionConfig) figures(w *writer, sum *rexp.Summary) error {
 		return err
 	}
 	for a, arm := range sum.Arms {
-		rc := &plots.LineChart{Title: "The recognisers on " + arm, XLabel: "% of the game's turns",
+		rc := &plots.LineChart{Title: "The recognisers on " + arm, XLabel: "% of the game (setup placements counted as turns)",
 			YLabel: "correct predictions (%, 95 % Wilson)", YMin: 0, YMax: 100}
 		for r, rn := range sum.Recognisers {
 			if sum.Ran[r] {

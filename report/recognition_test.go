@@ -25,6 +25,8 @@ config = "small.toml"
 games = 4
 train_games = 2
 workers = 2
+compare = ["constrained", "w4"]
+tolerance = 15
 
 [quick]
 games = 2
@@ -60,23 +62,26 @@ func TestRecognitionNotebook(t *testing.T) {
 		"winners-losers.svg", "recognisers-w4.png", "recognisers-constrained.svg", "convergence.png", "length.csv")
 	rep := readFile(t, filepath.Join(a, ReportFile))
 	assert.Contains(t, rep, "(full size: 2 arms, 4 test games and 2 training games per arm; seed 3)")
-	assert.Contains(t, rep, "|  | paper: A.I. weight 4 | 211/791 21.1 | 246/756 24.6 | 226/776 22.6 | 235/767 23.5 |")
+	assert.Contains(t, rep, "|  | paper: A.I. weight 4 | 211/791 21.1 | 246/756 24.6 | 226/776 22.6 | 235/767 23.5 | — |")
+	assert.Contains(t, rep, "The tables count as the paper did: paper's clock (setup steps counted), ties wrong.")
+	assert.Contains(t, rep, "| arm | ours (paper's counting) | ties | ours (our counting) | paper | ours − paper (pts) | 95 % interval | within 15 pts |")
+	assert.Contains(t, rep, "w4 minus constrained: ")
 	assert.Contains(t, rep, "| Occupy Asia and Africa |")
 	assert.Contains(t, rep, "> PHATT beats a guess.")
 	assert.Contains(t, rep, "right 16.67 % of the time")
 	assert.Contains(t, rep, "(game 0 of arm w4: seat ")
-	// accuracy.csv: 4 recognisers x 2 arms x 3 groups x 20 points; every
-	// "all" row counts the 4 games' 24 players.
+	// accuracy.csv: 2 countings x 4 recognisers x 2 arms x 3 groups x 20
+	// points; every "all" row counts the 4 games' 24 players.
 	rows := strings.Split(strings.TrimSpace(readFile(t, filepath.Join(a, "accuracy.csv"))), "\n")
-	require.Len(t, rows, 1+4*2*3*20)
-	assert.Equal(t, "recogniser,arm,players,percent_of_game,correct,n,accuracy,wilson_lo,wilson_hi", rows[0])
+	require.Len(t, rows, 1+2*4*2*3*20)
+	assert.Equal(t, "counting,recogniser,arm,players,percent_of_game,correct,n,ties,accuracy,wilson_lo,wilson_hi", rows[0])
 	for _, r := range rows[1:] {
 		f := strings.Split(r, ",")
-		switch f[2] {
+		switch f[3] {
 		case "all":
-			assert.Equal(t, "24", f[5], r)
+			assert.Equal(t, "24", f[6], r)
 		case "winners":
-			assert.Equal(t, "4", f[5], r)
+			assert.Equal(t, "4", f[6], r)
 		}
 	}
 }
@@ -106,6 +111,9 @@ func TestRecognitionParseErrors(t *testing.T) {
 		{`config = "small.toml"`, `config = ""`, "key recognition.config: missing"},
 		{`config = "small.toml"`, `config = "none.toml"`, "key recognition.config: open"},
 		{"games = 4", "games = 0", "key recognition.games: 0 outside [1, 1000000]"},
+		{"tolerance = 15", "tolerance = 0", "key recognition.tolerance: 0 outside (0, 100] (points)"},
+		{`compare = ["constrained", "w4"]`, `compare = ["w4"]`, "key recognition.compare: 1 arms, want 2 (low, high) or none"},
+		{`compare = ["constrained", "w4"]`, `compare = ["w4", "w9"]`, `key recognition.compare[1]: "w9" is not an arm`},
 		{"[quick]\ngames = 2", "[quick]\ngames = 5", "key quick.games: 5 outside [1, 4]"},
 		{"[paper.arms.w4]", "[paper.arms.w5]", `key paper.arms.w5: "w5" is not an arm`},
 		{"winners = [[35, 132], [43, 124], [37, 130], [37, 130]]", "winners = [[35, 132]]", "key paper.arms.w4.winners: 1 rows, want 4"},

@@ -50,7 +50,50 @@ why = "The why."
 
 func writeStrategist(t *testing.T, config string) string {
 	t.Helper()
-	return writeNotebook(t, "strategist", config, file{"tiny.toml", tinyLearn})
+	return writeNotebook(t, "strategist", config, file{"tiny.toml", tinyLearn},
+		file{"tiny-front.toml", strings.Replace(tinyLearn, `features = ["territories", "front", "round"]
+bins`, `features = ["front"]
+bins`, 1)},
+		file{"tiny-seed.toml", strings.Replace(tinyLearn, "seed = 5", "seed = 7", 1)})
+}
+
+// tinyAblation is tinyStrategist with an ablation arm.
+var tinyAblation = strings.Replace(tinyStrategist, "workers = 2\n", `workers = 2
+name = "three"
+[[ablation]]
+name = "front only"
+config = "tiny-front.toml"
+`, 1)
+
+func TestStrategistAblation(t *testing.T) {
+	a, b := runTwice(t, writeStrategist(t, tinyAblation), true)
+	assertSameResults(t, a, b)
+	assertFiles(t, a, "ablation.csv", "ablation-paired.csv")
+	rep := readFile(t, filepath.Join(a, ReportFile))
+	assert.Contains(t, rep, "## What each added feature buys")
+	assert.Contains(t, rep, "| three | territories, front, round | 10 | ")
+	assert.Contains(t, rep, "| front only | front | 10 | ")
+	assert.Contains(t, rep, "| front only | three | ")
+	assert.Contains(t, rep, "- *front only* minus *three*: ")
+	assert.Contains(t, rep, "p-values Holm-corrected over all 2\n")
+	rows := strings.Split(strings.TrimSpace(readFile(t, filepath.Join(a, "ablation.csv"))), "\n")
+	require.Len(t, rows, 3)
+	assert.True(t, strings.HasPrefix(rows[1], "three,territories front round,10,"), rows[1])
+	// Each arm's greedy policy plays the 6 quick evaluation episodes.
+	assert.Equal(t, "6", strings.Split(rows[2], ",")[4])
+}
+
+func TestStrategistAblationErrors(t *testing.T) {
+	for _, tc := range []struct{ from, to, want string }{
+		{`name = "three"`, `name = ""`, "key strategist.name: missing"},
+		{`config = "tiny-front.toml"`, `config = "tiny-seed.toml"`, "key ablation[0].config: tiny-seed.toml: differs from"},
+		{`name = "front only"`, `name = "three"`, `key ablation[0].name: "three": used twice`},
+	} {
+		cfg := strings.Replace(tinyAblation, tc.from, tc.to, 1)
+		require.NotEqual(t, tinyAblation, cfg, tc.from)
+		_, err := Load(writeStrategist(t, cfg))
+		assert.ErrorContains(t, err, tc.want)
+	}
 }
 
 func TestStrategistNotebook(t *testing.T) {
@@ -72,7 +115,9 @@ func TestStrategistNotebook(t *testing.T) {
 		assert.Contains(t, rep, "| learned | learned, exploring | ")
 		assert.Contains(t, rep, "| front bin | training visits |")
 		assert.Contains(t, rep, "> The why.")
-		assert.Contains(t, rep, itoa(games)+" training episodes of seed 5")
+		assert.Contains(t, rep, itoa(games)+" training episodes (games) of seed 5")
+		assert.Contains(t, rep, "steps of the learner (its turns, one choice each)")
+		assert.NotContains(t, rep, "What each added feature buys")
 		rows := strings.Split(strings.TrimSpace(readFile(t, filepath.Join(a, "curve.csv"))), "\n")
 		assert.Len(t, rows, 1+games/map[bool]int{false: 15, true: 5}[quick])
 	}

@@ -112,7 +112,7 @@ func parseTournament(path string, data []byte) (experiment, error) {
 	if ck.err != nil {
 		return nil, ck.err
 	}
-	tc, err := tourney.Load(filepath.Join(filepath.Dir(path), t.Config))
+	tc, err := tourney.Load(notebookPath(filepath.Dir(path), t.Config))
 	if err != nil {
 		return nil, fmt.Errorf("%s: key tournament.config: %w", path, err)
 	}
@@ -379,8 +379,9 @@ func (c *tournamentConfig) tables(w *writer, d *tournamentData, res *tourney.Res
 	d.Table5.Header = append(d.Table5.Header, "Sm", "games")
 	d.Table6 = mdTable{Header: []string{"bot", "win %", "95 % Wilson", "paper win %", "turns/match", "paper turns/match",
 		"game turns"}}
-	d.Timing6 = mdTable{Header: []string{"bot", "t_match (ms)", "paper t_match (s)", "t_turn (µs)", "paper t_turn (s)",
-		"win % per ms t_turn", "paper win % per s t_turn"}}
+	clock := arena.ClockName(res.Clock)
+	d.Timing6 = mdTable{Header: []string{"bot", "t_match (ms, " + clock + ")", "paper t_match (s)", "t_turn (µs, " + clock + ")",
+		"paper t_turn (s)", "win % per ms t_turn", "paper win % per s t_turn"}}
 	d.Placement = mdTable{Header: []string{"bot", "games", "mean placement", "95 % interval"}}
 	var rows5, rows6 [][]string
 	var turns, paperTurns float64
@@ -420,8 +421,8 @@ func (c *tournamentConfig) tables(w *writer, d *tournamentData, res *tourney.Res
 		d.Timing6.Rows = append(d.Timing6.Rows, []string{c.label(b.Bot), fmtFloat(1000*b.SecondsPerMatch, 3),
 			fmtFloat(p.TMatch, 2), fmtFloat(1e6*b.SecondsPerTurn, 1), fmtFloat(p.TTurn, 2), fmtFloat(b.WinPerMsTurn, 1),
 			fmtFloat(p.WinPerTTurn, 2)})
-		timing("t_match", b.Bot, b.SecondsPerMatch, "s/match")
-		timing("t_turn", b.Bot, b.SecondsPerTurn, "s/turn")
+		timing("t_match", b.Bot, b.SecondsPerMatch, "s/match ("+clock+")")
+		timing("t_turn", b.Bot, b.SecondsPerTurn, "s/turn ("+clock+")")
 		timing("win_pct_per_ms_t_turn", b.Bot, b.WinPerMsTurn, "%/ms")
 		d.Placement.Rows = append(d.Placement.Rows, []string{c.label(b.Bot), itoa(b.Games), fmtFloat(b.MeanPlacement, 2),
 			fmt.Sprintf("[%s, %s]", fmtFloat(b.PlacementLo, 2), fmtFloat(b.PlacementHi, 2))})

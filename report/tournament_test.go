@@ -2,6 +2,7 @@ package report
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -162,4 +163,20 @@ func TestTournamentNotebookCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	assert.Error(t, nb.Run(ctx, Options{Out: t.TempDir(), Quick: true}))
+}
+
+// TestTournamentAbsoluteConfig: an absolute tournament.config is that file,
+// not one under the notebook's folder (issue 25, item 15).
+func TestTournamentAbsoluteConfig(t *testing.T) {
+	abs := filepath.Join(t.TempDir(), "elsewhere.toml")
+	require.NoError(t, os.WriteFile(abs, []byte(tinyTourney), 0o644))
+	dir := writeTournament(t, strings.Replace(tinyTournament, `config = "tiny.toml"`, `config = "`+abs+`"`, 1))
+	_, err := Load(dir)
+	require.NoError(t, err)
+
+	dir = writeTournament(t, strings.Replace(tinyTournament, `config = "tiny.toml"`, `config = "/etc/passwd"`, 1))
+	_, err = Load(dir)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "key tournament.config: /etc/passwd: toml: line 1")
+	assert.NotContains(t, err.Error(), filepath.Join(dir, "etc"))
 }

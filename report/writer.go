@@ -22,8 +22,15 @@ var templateFS embed.FS
 // templates are the report templates, one per kind, the shared parts and
 // the index.
 var templates = template.Must(template.New("").Funcs(template.FuncMap{
-	"f":    fmtFloat,
-	"pct":  func(p float64, digits int) string { return fmtFloat(100*p, digits) + " %" },
+	"f":      fmtFloat,
+	"pct":    func(p float64, digits int) string { return fmtFloat(100*p, digits) + " %" },
+	"signed": signed,
+	"ratio": func(a, b int) float64 {
+		if b == 0 {
+			return 0
+		}
+		return float64(a) / float64(b)
+	},
 	"join": strings.Join,
 	// timingMarker, timingBegin and timingEnd mark the timing blocks.
 	"timingMarker": func() string { return TimingMarker },

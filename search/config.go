@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"github.com/marslab-risk/marslab/bots"
 	"github.com/marslab-risk/marslab/bots/registry"
 	"github.com/marslab-risk/marslab/configs"
+	"github.com/marslab-risk/marslab/internal/fileread"
 	"github.com/marslab-risk/marslab/sim"
 )
 
@@ -145,7 +147,7 @@ type file struct {
 
 // LoadConfig reads and checks a search config file (see ParseConfig).
 func LoadConfig(path string) (*Config, error) {
-	data, err := os.ReadFile(path)
+	data, err := fileread.ReadFile(path, fileread.Config)
 	if err != nil {
 		return nil, fmt.Errorf("search: %w", err)
 	}
@@ -195,46 +197,66 @@ func ParseConfig(source string, data []byte) (*Config, error) {
 	}
 	if n := f.Narrow; n != nil {
 		switch {
-		case n.Levels < 1:
-			return nil, bad("narrow.levels", "%d: want >= 1", n.Levels)
-		case n.Rounds < 1:
-			return nil, bad("narrow.rounds", "%d: want >= 1", n.Rounds)
-		case n.Blocks < 1:
-			return nil, bad("narrow.blocks", "%d: want >= 1", n.Blocks)
-		case n.Points < 0:
-			return nil, bad("narrow.points", "%d: want >= 1 (0 = 5)", n.Points)
+		case n.Levels < 1 || n.Levels > MaxLevels:
+			return nil, bad("narrow.levels", "%d: want 1..%d", n.Levels, MaxLevels)
+		case n.Rounds < 1 || n.Rounds > MaxRounds:
+			return nil, bad("narrow.rounds", "%d: want 1..%d", n.Rounds, MaxRounds)
+		case n.Blocks < 1 || n.Blocks > MaxBlocks:
+			return nil, bad("narrow.blocks", "%d: want 1..%d", n.Blocks, MaxBlocks)
+		case n.Points < 0 || n.Points > MaxPoints:
+			return nil, bad("narrow.points", "%d: want 1..%d (0 = 5)", n.Points, MaxPoints)
 		case n.Alpha < 0 || n.Alpha >= 1:
 			return nil, bad("narrow.alpha", "%v: want in (0, 1) (0 = 0.05)", n.Alpha)
-		case n.Margin < 0:
-			return nil, bad("narrow.margin", "%v: want >= 0 grid spacings", n.Margin)
+		case n.Margin < 0 || n.Margin > 1000:
+			return nil, bad("narrow.margin", "%v: want 0..1000 grid spacings", n.Margin)
 		case n.Zoom < 0 || n.Zoom > 1:
 			return nil, bad("narrow.zoom", "%v: want in (0, 1] (0 = 0.5)", n.Zoom)
+		}
+		def := n.Points
+		if def == 0 {
+			def = 5
+		}
+		cells := 1
+		var pts []string
+		for _, p := range f.Params {
+			k := p.Points
+			if k == 0 {
+				k = def
+			}
+			cells *= k
+			pts = append(pts, fmt.Sprint(k))
+			if cells > MaxCells {
+				return nil, bad("narrow.points", "a grid of %s points has more than %d cells: want at most %d (fewer points or parameters)", strings.Join(pts, " x "), MaxCells, MaxCells)
+			}
+		}
+		if cells*n.Blocks > MaxStepBlocks {
+			return nil, bad("narrow.blocks", "%d blocks on %d cells make %d per round: want at most %d", n.Blocks, cells, cells*n.Blocks, MaxStepBlocks)
 		}
 	}
 	if c := f.CMAES; c != nil {
 		switch {
-		case c.Generations < 1:
-			return nil, bad("cmaes.generations", "%d: want >= 1", c.Generations)
-		case c.Lambda < 0 || c.Lambda == 1:
-			return nil, bad("cmaes.lambda", "%d: want >= 2 (0 = 4 + floor(3 ln d))", c.Lambda)
+		case c.Generations < 1 || c.Generations > MaxGenerations:
+			return nil, bad("cmaes.generations", "%d: want 1..%d", c.Generations, MaxGenerations)
+		case c.Lambda < 0 || c.Lambda > 0 && c.Lambda < 4 || c.Lambda > MaxLambda:
+			return nil, bad("cmaes.lambda", "%d: want 4..%d (0 = 4 + floor(3 ln d))", c.Lambda, MaxLambda)
 		case c.Sigma < 0 || c.Sigma > 1:
 			return nil, bad("cmaes.sigma", "%v: want in (0, 1] (0 = 0.3)", c.Sigma)
-		case c.Blocks < 1:
-			return nil, bad("cmaes.blocks", "%d: want >= 1", c.Blocks)
-		case c.MaxBlocks != 0 && c.MaxBlocks < c.Blocks:
-			return nil, bad("cmaes.max_blocks", "%d: want >= blocks = %d (0 = 4 x blocks)", c.MaxBlocks, c.Blocks)
-		case c.MeanBlocks < 0:
-			return nil, bad("cmaes.mean_blocks", "%d: want >= 1 (0 = blocks)", c.MeanBlocks)
-		case c.FinalBlocks < 0:
-			return nil, bad("cmaes.final_blocks", "%d: want >= 1 (0 = 10 x blocks)", c.FinalBlocks)
+		case c.Blocks < 1 || c.Blocks > MaxBlocks:
+			return nil, bad("cmaes.blocks", "%d: want 1..%d", c.Blocks, MaxBlocks)
+		case c.MaxBlocks != 0 && (c.MaxBlocks < c.Blocks || c.MaxBlocks > MaxBlocks):
+			return nil, bad("cmaes.max_blocks", "%d: want %d..%d (at least blocks = %d; 0 = 4 x blocks)", c.MaxBlocks, c.Blocks, MaxBlocks, c.Blocks)
+		case c.MeanBlocks < 0 || c.MeanBlocks > MaxBlocks:
+			return nil, bad("cmaes.mean_blocks", "%d: want 1..%d (0 = blocks)", c.MeanBlocks, MaxBlocks)
+		case c.FinalBlocks < 0 || c.FinalBlocks > MaxBlocks:
+			return nil, bad("cmaes.final_blocks", "%d: want 1..%d (0 = 10 x blocks)", c.FinalBlocks, MaxBlocks)
 		}
 	}
 	if v := f.Validate; v != nil {
 		switch {
 		case v.Against == "":
 			return nil, bad("validate.against", "missing: want the reference seat, e.g. \"mars@paper\"")
-		case v.Blocks < 2:
-			return nil, bad("validate.blocks", "%d: want >= 2", v.Blocks)
+		case v.Blocks < 2 || v.Blocks > MaxBlocks:
+			return nil, bad("validate.blocks", "%d: want 2..%d", v.Blocks, MaxBlocks)
 		}
 	}
 	c := &Config{Source: source, Name: f.Name, Base: f.Base, Players: *f.Players, Opponents: f.Opponents,
@@ -263,6 +285,20 @@ func ParseConfig(source string, data []byte) (*Config, error) {
 		}
 		if m.FinalBlocks == 0 {
 			m.FinalBlocks = 10 * m.Blocks
+		}
+		bad := configs.KeyErrors(source)
+		switch {
+		case m.MaxBlocks > MaxBlocks:
+			return nil, bad("cmaes.max_blocks", "0 = 4 x blocks = %d: want at most %d (set max_blocks, or fewer blocks)", m.MaxBlocks, MaxBlocks)
+		case m.FinalBlocks > MaxBlocks:
+			return nil, bad("cmaes.final_blocks", "0 = 10 x blocks = %d: want at most %d (set final_blocks, or fewer blocks)", m.FinalBlocks, MaxBlocks)
+		}
+		lambda := m.Lambda
+		if lambda == 0 {
+			lambda = 4 + int(3*math.Log(float64(len(c.Params))))
+		}
+		if n := lambda*2*m.MaxBlocks + m.MeanBlocks; n > MaxStepBlocks {
+			return nil, bad("cmaes.lambda", "%d candidates of up to 2 x %d blocks and the mean's %d make %d blocks per generation: want at most %d", lambda, m.MaxBlocks, m.MeanBlocks, n, MaxStepBlocks)
 		}
 	}
 	return c, nil

@@ -55,9 +55,22 @@ func TestParseConfigErrors(t *testing.T) {
 		{`opponents = ["angry", "shaft"]`, `opponents = ["angry"]`, "key opponents: 1 seats: a fixed line-up needs players-1 = 2"},
 		{"[[param]]\nname = \"W_p\"\n", "", "key param: missing"},
 		{"seed = 1", "seed = 1\nbogus = 2", "unknown key bogus"},
-		{"[[param]]", "[narrow]\nlevels = 0\n[[param]]", "key narrow.levels: 0: want >= 1"},
-		{"[[param]]", "[cmaes]\ngenerations = 2\nblocks = 4\nmax_blocks = 2\n[[param]]", "key cmaes.max_blocks: 2: want >= blocks = 4"},
-		{"[[param]]", "[validate]\nagainst = \"mars\"\nblocks = 1\n[[param]]", "key validate.blocks: 1: want >= 2"},
+		{"[[param]]", "[narrow]\nlevels = 0\n[[param]]", "key narrow.levels: 0: want 1..100"},
+		// Issue 25, item 9: sizes without an upper bound ended in "fatal error: out of memory".
+		{"[[param]]", "[narrow]\nlevels = 1\nrounds = 1\nblocks = 1000000000000\n[[param]]", "x.toml: key narrow.blocks: 1000000000000: want 1..100000"},
+		{"[[param]]", "[narrow]\nlevels = 1\nrounds = 1\nblocks = 100000\npoints = 100\n[[param]]", "x.toml: key narrow.blocks: 100000 blocks on 100 cells make 10000000 per round: want at most 4194304"},
+		{"[[param]]", "[narrow]\nlevels = 1000\nrounds = 1\nblocks = 1\n[[param]]", "x.toml: key narrow.levels: 1000: want 1..100"},
+		{"[[param]]", "[narrow]\nlevels = 1\nrounds = 1\nblocks = 1\npoints = 1000\n[[param]]\nname = \"W_d\"\n[[param]]", "x.toml: key narrow.points: a grid of 1000 x 1000 points has more than 100000 cells"},
+		{"[[param]]", "[cmaes]\ngenerations = 2\nblocks = 4\nlambda = 100000000\n[[param]]", "x.toml: key cmaes.lambda: 100000000: want 4..10000"},
+		{"[[param]]", "[cmaes]\ngenerations = 2\nblocks = 4\nlambda = 2\n[[param]]", "x.toml: key cmaes.lambda: 2: want 4..10000"},
+		{"[[param]]", "[cmaes]\ngenerations = 2\nblocks = 4\nfinal_blocks = 10000000000\n[[param]]", "x.toml: key cmaes.final_blocks: 10000000000: want 1..100000"},
+		{"[[param]]", "[cmaes]\ngenerations = 2\nblocks = 30000\n[[param]]", "x.toml: key cmaes.max_blocks: 0 = 4 x blocks = 120000: want at most 100000"},
+		{"[[param]]", "[cmaes]\ngenerations = 2\nblocks = 20000\n[[param]]", "x.toml: key cmaes.final_blocks: 0 = 10 x blocks = 200000: want at most 100000"},
+		{"[[param]]", "[cmaes]\ngenerations = 2\nblocks = 1000\nmax_blocks = 1000\nfinal_blocks = 1\nlambda = 10000\n[[param]]", "x.toml: key cmaes.lambda: 10000 candidates of up to 2 x 1000 blocks and the mean's 1000 make 20001000 blocks per generation: want at most 4194304"},
+		{"[[param]]", "[cmaes]\ngenerations = 1000000\nblocks = 4\n[[param]]", "x.toml: key cmaes.generations: 1000000: want 1..100000"},
+		{"[[param]]", "[cmaes]\ngenerations = 2\nblocks = 4\nmax_blocks = 2\n[[param]]", "key cmaes.max_blocks: 2: want 4..100000 (at least blocks = 4; 0 = 4 x blocks)"},
+		{"[[param]]", "[validate]\nagainst = \"mars\"\nblocks = 1\n[[param]]", "key validate.blocks: 1: want 2..100000"},
+		{"[[param]]", "[validate]\nagainst = \"mars\"\nblocks = 1000000\n[[param]]", "key validate.blocks: 1000000: want 2..100000"},
 	} {
 		_, err := ParseConfig("x.toml", []byte(strings.Replace(good, tc.from, tc.to, 1)))
 		assert.ErrorContains(t, err, tc.want, tc.to)

@@ -93,12 +93,16 @@ func NewEvolve(cfg EvolveConfig) (*Evolve, error) {
 		return nil, fmt.Errorf("search: evolve: no parameter to search")
 	case len(cfg.Start) != len(cfg.Space):
 		return nil, fmt.Errorf("search: evolve: %d start values for %d parameters", len(cfg.Start), len(cfg.Space))
-	case cfg.Generations < 1:
-		return nil, fmt.Errorf("search: evolve: generations %d: want >= 1", cfg.Generations)
-	case cfg.Blocks < 1 || cfg.MaxBlocks < cfg.Blocks:
-		return nil, fmt.Errorf("search: evolve: blocks %d, max %d: want 1 <= blocks <= max", cfg.Blocks, cfg.MaxBlocks)
-	case cfg.MeanBlocks < 1 || cfg.FinalBlocks < 1:
-		return nil, fmt.Errorf("search: evolve: mean blocks %d, final blocks %d: want >= 1", cfg.MeanBlocks, cfg.FinalBlocks)
+	case cfg.Generations < 1 || cfg.Generations > MaxGenerations:
+		return nil, fmt.Errorf("search: evolve: generations %d: want 1..%d", cfg.Generations, MaxGenerations)
+	case cfg.Lambda < 0 || cfg.Lambda > MaxLambda:
+		return nil, fmt.Errorf("search: evolve: lambda %d: want 4..%d (0 = the default)", cfg.Lambda, MaxLambda)
+	case cfg.Blocks < 1 || cfg.MaxBlocks < cfg.Blocks || cfg.MaxBlocks > MaxBlocks:
+		return nil, fmt.Errorf("search: evolve: blocks %d, max %d: want 1 <= blocks <= max <= %d", cfg.Blocks, cfg.MaxBlocks, MaxBlocks)
+	case cfg.MeanBlocks < 1 || cfg.FinalBlocks < 1 || cfg.MeanBlocks > MaxBlocks || cfg.FinalBlocks > MaxBlocks:
+		return nil, fmt.Errorf("search: evolve: mean blocks %d, final blocks %d: want 1..%d", cfg.MeanBlocks, cfg.FinalBlocks, MaxBlocks)
+	case cfg.Lambda*2*cfg.MaxBlocks+cfg.MeanBlocks > MaxStepBlocks:
+		return nil, fmt.Errorf("search: evolve: lambda %d, max blocks %d, mean blocks %d: %d blocks per generation: want at most %d", cfg.Lambda, cfg.MaxBlocks, cfg.MeanBlocks, cfg.Lambda*2*cfg.MaxBlocks+cfg.MeanBlocks, MaxStepBlocks)
 	}
 	for _, d := range cfg.Space {
 		if err := d.Validate(); err != nil {

@@ -2,8 +2,11 @@ package search
 
 import (
 	"context"
+	"fmt"
 	"math"
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -82,4 +85,40 @@ func TestEvolveLogResumeShards(t *testing.T) {
 		require.NoError(t, err)
 	}
 	assert.Equal(t, want, readLog(t, sh.Dir))
+}
+
+// TestLogMessages: the messages of issue 25, item 14 on a search log: an
+// empty line, a place above the players, a complete search run again
+// without -resume.
+func TestLogMessages(t *testing.T) {
+	cfg := evolveConfig(3)
+	cfg.Generations = 2
+	q := &Quadratic{Space: cfg.Space, Opt: []float64{0.3, 0.6}, Peak: 0.5, Curv: 10}
+	ev := &Bernoulli{Games: 4, Seed: 3, P: q.P}
+	dir := t.TempDir()
+	s := &Search{Dir: dir, Config: []byte("messages\n"), Eval: ev, Players: 2, New: func() (Method, error) { return NewEvolve(cfg) }}
+	st, err := s.Run(context.Background(), false)
+	require.NoError(t, err)
+	require.True(t, st.Complete())
+
+	_, err = s.Run(context.Background(), false)
+	require.Error(t, err)
+	assert.Equal(t, "search: "+dir+" holds this search, complete ("+fmt.Sprint(st.Lines)+" evaluations): choose another -out for a new run (-resume writes its report again)", err.Error())
+
+	path := filepath.Join(dir, "log.jsonl")
+	good := readLog(t, dir)
+	lines := strings.SplitAfter(good, "\n")
+	blank := strings.Join(lines[:4], "") + "   \n" + strings.Join(lines[5:], "")
+	require.NoError(t, os.WriteFile(path, []byte(blank), 0o644))
+	_, err = s.Replay()
+	require.Error(t, err)
+	assert.Equal(t, "search: "+path+":5: an empty line: want one evaluation, a JSON object", err.Error())
+
+	i := strings.Index(good, `"place":[2`)
+	require.GreaterOrEqual(t, i, 0)
+	n := strings.Count(good[:i], "\n") + 1
+	require.NoError(t, os.WriteFile(path, []byte(good[:i]+`"place":[7`+good[i+len(`"place":[2`):]), 0o644))
+	_, err = s.Replay()
+	require.Error(t, err)
+	assert.Equal(t, fmt.Sprintf("search: %s:%d: place 7: want 1..2 (the players per game)", path, n), err.Error())
 }

@@ -2,7 +2,16 @@ package search
 
 import (
 	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/marslab-risk/marslab/internal/fileread"
 )
 
 // FuzzParseLine: a line that parses re-encodes to itself, and parsing
@@ -11,12 +20,13 @@ func FuzzParseLine(f *testing.F) {
 	f.Add([]byte(`{"step":0,"cand":2,"block":5,"x":[0.7375,170],"games":4,"wins":1,"stalemates":0,"place":[1,3,2,4],"won":[1,0,0,0]}`))
 	f.Add([]byte(`{"step":1,"cand":0,"block":0,"x":[],"games":2,"wins":0,"stalemates":1,"place":[1,2],"won":[0,0]}`))
 	f.Add([]byte(`{"step":-1}`))
+	f.Add([]byte("{\"step\":1,\"cand\":0,\"block\":0,\"x\":[],\"games\":2,\"wins\":0,\"stalemates\":1,\"place\":[1,2],\"won\":[0,0]}\r"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		l, err := ParseLine(data)
 		if err != nil {
 			return
 		}
-		if got := l.AppendJSON(nil); !bytes.Equal(got, bytes.TrimSpace(data)) {
+		if got := l.AppendJSON(nil); !bytes.Equal(got, data) {
 			t.Fatalf("parsed %q but encodes %q", data, got)
 		}
 		if l.Wins > l.Games || len(l.Place) != l.Games || len(l.Won) != l.Games {
@@ -38,5 +48,48 @@ func FuzzParseConfig(f *testing.F) {
 		if c.Players < 2 || c.Players > 6 || len(c.Params) == 0 {
 			t.Fatalf("bad config accepted: %+v", c)
 		}
+	})
+}
+
+// FuzzReplayLog: a search log, any bytes, read from its file (sparse, one
+// byte over the log cap, when over): Replay never panics, a file over the
+// cap is refused unread, and an accepted log replays to the state its
+// lines describe.
+func FuzzReplayLog(f *testing.F) {
+	cfg := evolveConfig(3)
+	cfg.Generations = 2
+	q := &Quadratic{Space: cfg.Space, Opt: []float64{0.3, 0.6}, Peak: 0.5, Curv: 10}
+	ev := &Bernoulli{Games: 4, Seed: 3, P: q.P}
+	mk := func(dir string) *Search {
+		return &Search{Dir: dir, Config: []byte("fuzz\n"), Eval: ev, Players: 4, New: func() (Method, error) { return NewEvolve(cfg) }}
+	}
+	good := mk(f.TempDir())
+	st, err := good.Run(context.Background(), false)
+	require.NoError(f, err)
+	require.True(f, st.Complete())
+	data, err := os.ReadFile(filepath.Join(good.Dir, logFile))
+	require.NoError(f, err)
+	f.Add(data, false)
+	f.Add(data[:len(data)/2], false)
+	f.Add([]byte("   \n"), false)
+	f.Add([]byte{}, true)
+	f.Fuzz(func(t *testing.T, data []byte, over bool) {
+		s := mk(t.TempDir())
+		require.NoError(t, s.prepare())
+		path := filepath.Join(s.Dir, logFile)
+		require.NoError(t, os.WriteFile(path, data, 0o644))
+		if over {
+			require.NoError(t, os.Truncate(path, fileread.Log.Max()+1))
+		}
+		st, err := s.Replay()
+		if over {
+			require.True(t, errors.Is(err, fileread.ErrTooBig), "%v", err)
+			return
+		}
+		if err != nil {
+			require.True(t, strings.Contains(err.Error(), "search: "), "%v", err)
+			return
+		}
+		require.LessOrEqual(t, int64(st.valid), int64(len(data)))
 	})
 }

@@ -3,6 +3,7 @@ package search
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -94,8 +95,14 @@ func (l *Line) AppendJSON(b []byte) []byte {
 // ParseLine parses one log line and checks it: canonical encoding, finite
 // values, 0 <= wins, stalemates <= games = len(place), places in 1..6,
 // and as many first places as wins, plus at most one per stalemate.
-func ParseLine(data []byte) (Line, error) {
+func ParseLine(data []byte) (Line, error) { return parseLine(data, 6) }
+
+// parseLine is ParseLine with places in 1..players.
+func parseLine(data []byte, players int) (Line, error) {
 	var l Line
+	if len(bytes.TrimSpace(data)) == 0 {
+		return l, errors.New("an empty line: want one evaluation, a JSON object")
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&l); err != nil {
@@ -116,8 +123,8 @@ func ParseLine(data []byte) (Line, error) {
 	}
 	firsts := 0
 	for _, p := range l.Place {
-		if p < 1 || p > 6 {
-			return l, fmt.Errorf("place %d: want 1..6", p)
+		if p < 1 || p > players {
+			return l, fmt.Errorf("place %d: want 1..%d (the players per game)", p, players)
 		}
 		if p == 1 {
 			firsts++
@@ -140,7 +147,15 @@ func ParseLine(data []byte) (Line, error) {
 	if won != l.Wins {
 		return l, fmt.Errorf("%d wins but %d won flags", l.Wins, won)
 	}
-	if got := l.AppendJSON(nil); !bytes.Equal(got, bytes.TrimSpace(data)) {
+	if got := l.AppendJSON(nil); !bytes.Equal(got, data) {
+		// Byte for byte: a resumed log stays byte-identical to an
+		// uninterrupted one.
+		switch {
+		case bytes.Equal(append(got, '\r'), data):
+			return l, errors.New("ends in CRLF (\\r\\n): log lines end in \\n alone (was the file converted to DOS line endings?)")
+		case bytes.Equal(got, bytes.TrimSpace(data)):
+			return l, fmt.Errorf("leading or trailing white space: want the line alone (%s)", got)
+		}
 		return l, fmt.Errorf("not in canonical form (want %s)", got)
 	}
 	return l, nil

@@ -41,12 +41,12 @@ func (c *NarrowConfig) Check() error {
 		return fmt.Errorf("no parameter to search")
 	case len(c.Points) != len(c.Space):
 		return fmt.Errorf("%d point counts for %d parameters", len(c.Points), len(c.Space))
-	case c.Levels < 1:
-		return fmt.Errorf("levels %d: want >= 1", c.Levels)
-	case c.Rounds < 1:
-		return fmt.Errorf("rounds %d: want >= 1", c.Rounds)
-	case c.Blocks < 1:
-		return fmt.Errorf("blocks %d: want >= 1", c.Blocks)
+	case c.Levels < 1 || c.Levels > MaxLevels:
+		return fmt.Errorf("levels %d: want 1..%d", c.Levels, MaxLevels)
+	case c.Rounds < 1 || c.Rounds > MaxRounds:
+		return fmt.Errorf("rounds %d: want 1..%d", c.Rounds, MaxRounds)
+	case c.Blocks < 1 || c.Blocks > MaxBlocks:
+		return fmt.Errorf("blocks %d: want 1..%d", c.Blocks, MaxBlocks)
 	case !(c.Alpha > 0 && c.Alpha < 1):
 		return fmt.Errorf("alpha %v: want in (0, 1)", c.Alpha)
 	case !(c.Margin >= 0) || math.IsInf(c.Margin, 0):
@@ -54,10 +54,17 @@ func (c *NarrowConfig) Check() error {
 	case !(c.Zoom > 0 && c.Zoom <= 1):
 		return fmt.Errorf("zoom %v: want in (0, 1]", c.Zoom)
 	}
+	cells := 1
 	for i, p := range c.Points {
-		if p < 1 || p > 1000 {
-			return fmt.Errorf("parameter %s: points %d: want 1..1000", c.Space[i].Param.Name, p)
+		if p < 1 || p > MaxPoints {
+			return fmt.Errorf("parameter %s: points %d: want 1..%d", c.Space[i].Param.Name, p, MaxPoints)
 		}
+		if cells *= p; cells > MaxCells {
+			return fmt.Errorf("points %v: more than %d cells: want at most %d", c.Points, MaxCells, MaxCells)
+		}
+	}
+	if cells*c.Blocks > MaxStepBlocks {
+		return fmt.Errorf("blocks %d on %d cells: %d per round: want at most %d", c.Blocks, cells, cells*c.Blocks, MaxStepBlocks)
 	}
 	for _, d := range c.Space {
 		if err := d.Validate(); err != nil {

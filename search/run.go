@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/marslab-risk/marslab/arena"
+	"github.com/marslab-risk/marslab/internal/atomicfile"
+	"github.com/marslab-risk/marslab/internal/fileread"
 )
 
 // A Method is a search algorithm seen as a sequence of steps. It is
@@ -51,6 +53,9 @@ type Search struct {
 	New func() (Method, error)
 	// Eval plays the evaluations.
 	Eval Evaluator
+	// Players is the number of seats per game, 2..6, which bounds the
+	// places a log line may hold; 0 means 6.
+	Players int
 	// Progress, when not nil, receives a carriage-return updated progress
 	// line.
 	Progress io.Writer
@@ -97,7 +102,7 @@ func (s *Search) prepare() error {
 		return fmt.Errorf("search: %w", err)
 	}
 	path := filepath.Join(s.Dir, configFile)
-	old, err := os.ReadFile(path)
+	old, err := fileread.ReadFile(path, fileread.Record)
 	switch {
 	case err == nil:
 		if !bytes.Equal(old, s.Config) {
@@ -107,22 +112,9 @@ func (s *Search) prepare() error {
 	case !errors.Is(err, os.ErrNotExist):
 		return fmt.Errorf("search: %w", err)
 	}
-	// Written to a temporary file and renamed, so that shards starting at
-	// once never see a partial file.
-	tmp, err := os.CreateTemp(s.Dir, ".config-*.json")
-	if err != nil {
-		return fmt.Errorf("search: %w", err)
-	}
-	if _, err := tmp.Write(s.Config); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return fmt.Errorf("search: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("search: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
+	// Written whole, so that shards starting at once never see a partial
+	// file.
+	if err := atomicfile.WriteFile(path, s.Config, 0o644); err != nil {
 		return fmt.Errorf("search: %w", err)
 	}
 	return nil
@@ -138,7 +130,7 @@ func (s *Search) Replay() (*State, error) {
 	}
 	st := &State{Method: m}
 	path := filepath.Join(s.Dir, logFile)
-	data, err := os.ReadFile(path)
+	data, err := fileread.ReadFile(path, fileread.Log)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("search: %w", err)
 	}
@@ -159,7 +151,7 @@ func (s *Search) Replay() (*State, error) {
 		if st.Complete() {
 			return nil, fmt.Errorf("search: %s:%d: an evaluation after the last step", path, st.Lines+1)
 		}
-		l, err := ParseLine(line)
+		l, err := parseLine(line, s.maxPlace())
 		if err != nil {
 			return nil, fmt.Errorf("search: %s:%d: %w", path, st.Lines+1, err)
 		}
@@ -174,6 +166,14 @@ func (s *Search) Replay() (*State, error) {
 		return nil, err
 	}
 	return st, nil
+}
+
+// maxPlace is the highest place a log line may hold.
+func (s *Search) maxPlace() int {
+	if s.Players >= 2 && s.Players <= 6 {
+		return s.Players
+	}
+	return 6
 }
 
 // check reports whether line l is evaluation e of step.
@@ -227,6 +227,9 @@ func (s *Search) Run(ctx context.Context, resume bool) (*State, error) {
 	st, err := s.Replay()
 	if err != nil {
 		return nil, err
+	}
+	if !resume && st.Complete() {
+		return nil, fmt.Errorf("search: %s holds this search, complete (%d evaluations): choose another -out for a new run (-resume writes its report again)", s.Dir, st.Lines)
 	}
 	if !resume && (st.Lines > 0 || st.torn) {
 		return st, fmt.Errorf("search: %s already holds a search (%d evaluations): run with -resume to continue it, or choose another -out", s.Dir, st.Lines)
@@ -334,11 +337,11 @@ func (s *Search) RunShard(ctx context.Context, sh arena.Shard, resume bool) (*St
 	}
 	have := 0
 	var valid int64
-	if data, err := os.ReadFile(path); err == nil {
+	if data, err := fileread.ReadFile(path, fileread.Log); err == nil {
 		if !resume {
 			return st, fmt.Errorf("search: %s exists: run with -resume to complete it", path)
 		}
-		lines, v, err := readShard(path, data, hdr, st.Evals, idx)
+		lines, v, err := readShard(path, data, hdr, st.Evals, idx, s.maxPlace())
 		if err != nil {
 			return st, err
 		}
@@ -385,7 +388,7 @@ func (s *Search) RunShard(ctx context.Context, sh arena.Shard, resume bool) (*St
 // readShard parses a shard file: its header must be want, and its lines
 // the evaluations idx of evals in order (a prefix of them; a torn last line
 // is dropped). It returns the lines and the length of the valid part.
-func readShard(path string, data []byte, want shardHeader, evals []Eval, idx []int) ([]Line, int64, error) {
+func readShard(path string, data []byte, want shardHeader, evals []Eval, idx []int, players int) ([]Line, int64, error) {
 	i := bytes.IndexByte(data, '\n')
 	if i < 0 {
 		return nil, 0, nil // torn header: start again
@@ -412,7 +415,7 @@ func readShard(path string, data []byte, want shardHeader, evals []Eval, idx []i
 		if len(lines) == len(idx) {
 			return nil, 0, fmt.Errorf("search: %s:%d: more lines than the shard's %d evaluations", path, n, len(idx))
 		}
-		l, err := ParseLine(data[:i])
+		l, err := parseLine(data[:i], players)
 		if err != nil {
 			return nil, 0, fmt.Errorf("search: %s:%d: %w", path, n, err)
 		}
@@ -496,13 +499,13 @@ func (s *Search) mergeStep(st *State, logPath string) error {
 	for i := 0; i < count; i++ {
 		sh := arena.Shard{Index: i, Count: count}
 		name := byIndex[i]
-		data, err := os.ReadFile(name)
+		data, err := fileread.ReadFile(name, fileread.Log)
 		if err != nil {
 			return fmt.Errorf("search: %w", err)
 		}
 		idx := shardEvals(from, len(st.Evals), sh)
 		want := shardHeader{Config: s.Fingerprint(), Step: st.Step, Shard: sh.String(), From: from, Evals: len(st.Evals)}
-		lines, valid, err := readShard(name, data, want, st.Evals, idx)
+		lines, valid, err := readShard(name, data, want, st.Evals, idx, s.maxPlace())
 		if err != nil {
 			return err
 		}

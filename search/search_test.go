@@ -164,6 +164,37 @@ func TestRunInterruptedKeepsLog(t *testing.T) {
 	assert.Equal(t, 0, st.Lines)
 }
 
+// TestResumeLineEndings: a log with CRLF line endings or white space
+// around a line is refused on resume with the file and line, and left as
+// it is (a resumed log stays byte-identical to an uninterrupted one).
+func TestResumeLineEndings(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	src, _ := tinySearch(t, t.TempDir(), 1)
+	src.Eval = &cancelAfter{Evaluator: src.Eval, n: 3, cancel: cancel}
+	_, err := src.Run(ctx, false)
+	require.Error(t, err)
+	log := readLog(t, src.Dir)
+	require.Equal(t, 3, strings.Count(log, "\n"))
+	for _, tc := range []struct{ name, log, want string }{
+		{"crlf", strings.ReplaceAll(log, "\n", "\r\n"), ":1: ends in CRLF"},
+		{"crlf last", strings.TrimSuffix(log, "\n") + "\r\n", ":3: ends in CRLF"},
+		{"trailing space", strings.Replace(log, "\n", " \n", 1), ":1: leading or trailing white space"},
+		{"trailing tab", strings.TrimSuffix(log, "\n") + "\t\n", ":3: leading or trailing white space"},
+		{"leading space", " " + log, ":1: leading or trailing white space"},
+	} {
+		s, _ := tinySearch(t, t.TempDir(), 1)
+		require.NoError(t, os.MkdirAll(s.Dir, 0o755))
+		config, err := os.ReadFile(filepath.Join(src.Dir, "config.json"))
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(filepath.Join(s.Dir, "config.json"), config, 0o644))
+		path := filepath.Join(s.Dir, "log.jsonl")
+		require.NoError(t, os.WriteFile(path, []byte(tc.log), 0o644))
+		_, err = s.Run(context.Background(), true)
+		assert.ErrorContains(t, err, "search: "+path+tc.want, tc.name)
+		assert.Equal(t, tc.log, readLog(t, s.Dir), tc.name)
+	}
+}
+
 func arenaShard(i, n int) arena.Shard { return arena.Shard{Index: i, Count: n} }
 
 func TestProgressLine(t *testing.T) {

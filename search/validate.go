@@ -73,8 +73,8 @@ func NewValidation(cfg ValidateConfig) (*Validation, error) {
 	switch {
 	case len(cfg.A) != len(cfg.B):
 		return nil, fmt.Errorf("search: validation: %d and %d values", len(cfg.A), len(cfg.B))
-	case cfg.Blocks < 2:
-		return nil, fmt.Errorf("search: validation: blocks %d: want >= 2", cfg.Blocks)
+	case cfg.Blocks < 2 || cfg.Blocks > MaxBlocks:
+		return nil, fmt.Errorf("search: validation: blocks %d: want 2..%d", cfg.Blocks, MaxBlocks)
 	case cfg.Chunk < 1:
 		return nil, fmt.Errorf("search: validation: chunk %d: want >= 1", cfg.Chunk)
 	case cfg.First < 0 || cfg.First > 1<<29:

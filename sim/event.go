@@ -60,6 +60,13 @@ const (
 	// moves of its (legal) Fortify answer, if any, are made. A phase ended
 	// by a fault, a win or the engine (a broken player) has no EvEndPhase.
 	EvEndPhase
+	// EvExplain: one line of Player's account of its own decision (see
+	// bots.Explainer), in Text, without its newline; Round and Phase are the
+	// game's when the line was written, before the events of the decision
+	// it explains. The engine never emits it: `marslab play -explain -log`
+	// writes MARS's narration into the log as these events, and LogReader
+	// returns them while Replay and the invariant checks skip them.
+	EvExplain
 	// NumEventKinds is the number of event kinds (kinds are 0..NumEventKinds-1).
 	NumEventKinds
 )
@@ -69,7 +76,7 @@ const numEventKinds = NumEventKinds
 
 var eventNames = [numEventKinds]string{"start", "deal", "setup_place", "turn", "trade", "reinforce", "place", "roll",
 	"occupation", "failed_occupation", "defence", "card", "elimination", "move", "fault", "game_end",
-	"attack_order", "end_phase"}
+	"attack_order", "end_phase", "explain"}
 
 // String returns the kind's name as written in JSONL logs.
 func (k EventKind) String() string {
@@ -117,7 +124,8 @@ type Event struct {
 	Dice   int
 	Repeat bool
 	StopAt int
-	// Text explains a fault.
+	// Text explains a fault (EvFault) or is a line of a bot's explanation
+	// (EvExplain).
 	Text string
 }
 

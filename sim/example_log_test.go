@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/marslab-risk/marslab/sim"
 )
@@ -98,4 +99,55 @@ func ExampleReplay() {
 	// Output:
 	// identical: seed 7 game 1 rounds 100
 	// line 1 (header): rules_name = "classic": the rules played (rules_toml) are named "mars2006"
+}
+
+// ReplayWatch shows the position after every replayed event: here the
+// armies on the board after the setup.
+func ExampleReplayWatch() {
+	players := func(h sim.LogHeader) ([]sim.Player, error) {
+		return []sim.Player{&idler{}, &idler{}, &idler{}}, nil
+	}
+	board := 0
+	_, err := sim.ReplayWatch(context.Background(), bytes.NewReader(logOneGame()), players, func(e *sim.Event, g *sim.Game) {
+		if e.Kind == sim.EvTurn && e.Round == 1 && e.Player == 0 {
+			s := g.State()
+			for p := range s.NumPlayers() {
+				board += s.TotalArmies(p)
+			}
+		}
+	})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println("armies on the board when round 1 begins:", board)
+	// Output: armies on the board when round 1 begins: 105
+}
+
+// An ExplainWriter puts what a bot narrates into the log as explanation
+// events, which LogReader returns and Replay skips.
+func ExampleExplainWriter() {
+	r, _ := sim.LoadRules("mars2006")
+	m, _ := sim.LoadMap("classic")
+	_, rt, _ := sim.RulesSource("mars2006")
+	_, mt, _ := sim.MapSource("classic")
+	g, _ := sim.NewGame(m, r, 3)
+	var log bytes.Buffer
+	lw, err := sim.NewLogWriter(&log, sim.LogHeader{RulesTOML: string(rt), MapTOML: string(mt)})
+	if err != nil {
+		panic(err)
+	}
+	w := sim.NewExplainWriter(lw, g, 2) // give it to a bots.Explainer's SetExplain
+	fmt.Fprintf(w, "seat %d: I hold %d territories\n\tand bid on \"Ural\"\n", 2, 14)
+	w.Flush()
+	if err := lw.Close(sim.Result{Winner: -1, Stalemate: true}); err != nil {
+		panic(err)
+	}
+	for _, line := range strings.Split(log.String(), "\n") {
+		if strings.HasPrefix(line, `{"e":"explain"`) {
+			fmt.Println(line)
+		}
+	}
+	// Output:
+	// {"e":"explain","round":0,"phase":"setup","player":2,"text":"seat 2: I hold 14 territories"}
+	// {"e":"explain","round":0,"phase":"setup","player":2,"text":"\tand bid on \"Ural\""}
 }

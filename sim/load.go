@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -14,6 +13,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/marslab-risk/marslab/configs"
+	"github.com/marslab-risk/marslab/internal/fileread"
 )
 
 // Limits on configuration values. They keep every count the engine derives
@@ -113,7 +113,7 @@ func loadSource(dir, nameOrPath string, embedded func(string) ([]byte, error)) (
 		data, err := embedded(nameOrPath)
 		return configs.Path(dir, nameOrPath), data, err
 	}
-	data, err := os.ReadFile(nameOrPath)
+	data, err := fileread.ReadFile(nameOrPath, fileread.Config)
 	return nameOrPath, data, err
 }
 
@@ -133,6 +133,8 @@ type territoryFile struct {
 	Name      string   `toml:"name"`
 	Continent string   `toml:"continent"`
 	Neighbors []string `toml:"neighbors"`
+	X         *float64 `toml:"x,omitempty"`
+	Y         *float64 `toml:"y,omitempty"`
 }
 
 // ParseMap parses and validates a map in TOML; source names the data in
@@ -149,7 +151,10 @@ type territoryFile struct {
 //	continent = "North America"
 //	neighbors = ["Northwest Territory", "Alberta", "Kamchatka"]
 //
-// with ids in the order of the tables. The map must have a name, at least 2
+// with ids in the order of the tables. A territory may also give its
+// position on a drawing of the board, x and y (numbers within
+// ±MaxCoordinate, x to the right and y downwards; see Map.Layout): then
+// every territory must, each at a position of its own. The map must have a name, at least 2
 // territories, unique non-empty names (no control characters or surrounding
 // spaces), every territory in an existing continent, every continent
 // non-empty with a bonus in 0..MaxArmyValue, neighbours that exist, without
@@ -323,12 +328,57 @@ func buildMap(source string, f *mapFile) (*Map, error) {
 				"no territory belongs to this continent")
 		}
 	}
+	if err := buildLayout(source, f, m); err != nil {
+		return nil, err
+	}
 	if far := unreachable(m); far >= 0 {
 		return nil, badKey(source, "territories", "the map is not connected: %q cannot be reached from %q",
 			m.Territories[far].Name, m.Territories[0].Name)
 	}
 	m.finish()
 	return m, nil
+}
+
+// buildLayout sets m.Layout from the territories' x and y keys: all or
+// none of the territories must give both.
+func buildLayout(source string, f *mapFile, m *Map) error {
+	given := 0
+	for _, t := range f.Territories {
+		if t.X != nil || t.Y != nil {
+			given++
+		}
+	}
+	if given == 0 {
+		return nil
+	}
+	at := make(map[Point]int, len(f.Territories))
+	m.Layout = make([]Point, len(f.Territories))
+	for i, t := range f.Territories {
+		key := fmt.Sprintf("territories[%d]", i)
+		switch {
+		case t.X == nil && t.Y == nil:
+			return badKey(source, key+".x", "missing: territory %q has no position, but %d other territories have one (give x and y to all or none)", t.Name, given)
+		case t.X == nil:
+			return badKey(source, key+".x", "missing: territory %q has y but no x", t.Name)
+		case t.Y == nil:
+			return badKey(source, key+".y", "missing: territory %q has x but no y", t.Name)
+		}
+		for _, c := range []struct {
+			k string
+			v float64
+		}{{"x", *t.X}, {"y", *t.Y}} {
+			if !(c.v >= -MaxCoordinate && c.v <= MaxCoordinate) { // also NaN
+				return badValue(source, key+"."+c.k, c.v, "must be a number within ±%g", MaxCoordinate)
+			}
+		}
+		p := Point{*t.X, *t.Y}
+		if j, dup := at[p]; dup {
+			return badValue(source, key+".x", p.X, "territory %q is at (%g, %g), the position of territories[%d] (%q)", t.Name, p.X, p.Y, j, f.Territories[j].Name)
+		}
+		at[p] = i
+		m.Layout[i] = p
+	}
+	return nil
 }
 
 // unreachable returns the first territory that cannot be reached from
@@ -370,6 +420,9 @@ func EncodeMap(w io.Writer, m *Map) error {
 			nb[j] = m.Territories[id].Name
 		}
 		f.Territories[i] = territoryFile{Name: t.Name, Continent: m.Continents[t.Continent].Name, Neighbors: nb}
+		if m.Layout != nil {
+			f.Territories[i].X, f.Territories[i].Y = &m.Layout[i].X, &m.Layout[i].Y
+		}
 	}
 	enc := toml.NewEncoder(w)
 	enc.Indent = ""

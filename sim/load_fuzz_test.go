@@ -40,6 +40,7 @@ func FuzzParseMap(f *testing.F) {
 	f.Add([]byte("name = \"x\"\n[[continents]]\nname = \"A\"\n[[territories]]\nname = \"a\"\ncontinent = \"A\"\nneighbors = [\"b\"]\n" +
 		"[[territories]]\nname = \"b\"\ncontinent = \"A\"\nneighbors = [\"a\"]\n"))
 	f.Add([]byte("name = 1"))
+	f.Add([]byte(strings.Replace(strings.Replace(tinyMap, `neighbors = ["a2", "b1"]`, "neighbors = [\"a2\", \"b1\"]\nx = 1\ny = 2.5", 1), `continent = "B"`, "continent = \"B\"\nx = -3\ny = 1e3", 1)))
 	f.Add([]byte(strings.Replace(tinyMap, "bonus = 0\n", "", 1)))
 	f.Add([]byte("name = \"x\"\ncontinents = [{name = \"A\", bonus = 1}, {name = \"B\", colour = 2}]\n"))
 	f.Add([]byte(strings.Replace(tinyMap, "bonus = 1", "bonus = 2.5", 1)))
@@ -208,6 +209,8 @@ func FuzzReadLog(f *testing.F) {
 		`{"e":"roll","round":3,"phase":"attack","player":0,"other":2,"from":5,"to":7,"att":[6,4,1],"def":[5,2],"att_loss":1,"def_loss":1}` + "\n" +
 		`{"result":{"winner":-1,"stalemate":true,"rounds":1,"turns":2,"placement":[1,2],"eliminated":null,"faults":[0,0]}}` + "\n"))
 	f.Add([]byte(`{"format":"marslab-game-log/1"}` + "\n" + `{"e":"card","round":1,"phase":"attack","player":0,"cards":[[-1,3]]}` + "\n"))
+	f.Add([]byte(`{"format":"marslab-game-log/1"}` + "\n" + `{"e":"explain","round":1,"phase":"place","player":0,"text":"\tbids \"x\" \u00e9"}` + "\n" +
+		`{"result":{"winner":-1,"stalemate":true,"rounds":1,"turns":2,"placement":[1,2],"eliminated":null,"faults":[0,0]}}` + "\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		h, events, res, err := ReadLog(bytes.NewReader(data))
 		if err != nil {

@@ -2,12 +2,15 @@ package sim
 
 import (
 	"bufio"
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
+	"unicode/utf8"
 )
 
 // AppendJSON appends the event as one JSON object (no newline) to buf and
@@ -77,7 +80,7 @@ func (e *Event) AppendJSON(buf []byte) []byte {
 			buf = append(buf, ']')
 		}
 		buf = append(buf, ']')
-	case EvFault:
+	case EvFault, EvExplain:
 		buf = append(buf, `,"text":`...)
 		buf = strconv.AppendQuote(buf, e.Text)
 	case EvAttackOrder:
@@ -231,4 +234,63 @@ func MapDigest(m *Map) (string, error) {
 		return "", fmt.Errorf("map digest: %w", err)
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// ExplainWriter turns a seat's narration (what a bots.Explainer writes
+// after SetExplain) into EvExplain events: every line written becomes one
+// event of the seat, with the round and phase of the game at the time of
+// the write, passed to an Observer (a LogWriter, so that the explanations
+// sit in the log just before the events of the decisions they explain).
+// Invalid UTF-8 and the characters that strconv.IsPrint rejects, tabs
+// aside, are written as U+FFFD, so that every line is valid JSON that reads
+// back as written. Call Flush after the game for a last line without a
+// newline.
+type ExplainWriter struct {
+	o    Observer
+	g    *Game
+	seat int
+	line []byte
+	ev   Event
+}
+
+// NewExplainWriter returns a writer of seat's explanations in game g for
+// observer o.
+func NewExplainWriter(o Observer, g *Game, seat int) *ExplainWriter {
+	return &ExplainWriter{o: o, g: g, seat: seat}
+}
+
+// Write implements io.Writer; it never fails.
+func (w *ExplainWriter) Write(p []byte) (int, error) {
+	n := len(p)
+	for len(p) > 0 {
+		i := bytes.IndexByte(p, '\n')
+		if i < 0 {
+			w.line = append(w.line, p...)
+			break
+		}
+		w.line = append(w.line, p[:i]...)
+		w.emit()
+		p = p[i+1:]
+	}
+	return n, nil
+}
+
+// Flush writes the last line if it has no newline.
+func (w *ExplainWriter) Flush() {
+	if len(w.line) > 0 {
+		w.emit()
+	}
+}
+
+func (w *ExplainWriter) emit() {
+	text := strings.Map(func(r rune) rune {
+		if r != '\t' && !strconv.IsPrint(r) {
+			return utf8.RuneError
+		}
+		return r
+	}, strings.ToValidUTF8(strings.TrimRight(string(w.line), "\r"), string(utf8.RuneError)))
+	w.line = w.line[:0]
+	s := w.g.State()
+	w.ev = Event{Kind: EvExplain, Round: s.Round(), Phase: s.Phase(), Player: w.seat, Other: -1, From: -1, To: -1, Text: text}
+	w.o.Observe(&w.ev)
 }

@@ -207,10 +207,11 @@ func (r *Result) UnmarshalJSON(b []byte) error {
 // from, to and armies when set). A kind that writes no field of its own
 // needs no entry; a kind that does needs exactly one.
 var eventDecoders = map[EventKind]func(f jsonFields, e *Event) error{
-	EvRoll:  decodeRoll,
-	EvTrade: func(f jsonFields, e *Event) error { return decodeCards(f, e, 3) },
-	EvCard:  func(f jsonFields, e *Event) error { return decodeCards(f, e, 1) },
-	EvFault: func(f jsonFields, e *Event) error { return f.take("text", &e.Text, true) },
+	EvRoll:    decodeRoll,
+	EvTrade:   func(f jsonFields, e *Event) error { return decodeCards(f, e, 3) },
+	EvCard:    func(f jsonFields, e *Event) error { return decodeCards(f, e, 1) },
+	EvFault:   func(f jsonFields, e *Event) error { return f.take("text", &e.Text, true) },
+	EvExplain: func(f jsonFields, e *Event) error { return f.take("text", &e.Text, true) },
 	EvAttackOrder: func(f jsonFields, e *Event) error {
 		if err := f.take("dice", &e.Dice, true); err != nil {
 			return err

@@ -57,12 +57,18 @@ func encodeLog(t testing.TB, h LogHeader, events []Event, res Result) []byte {
 
 // TestLogRoundTrip: whole games, under every fortify rule and with faults,
 // read back (ReadLog) and written again give the same bytes, and together
-// they hold every kind of event, so a kind the reader cannot decode fails.
+// they hold every kind of event (explanations in a game whose bots narrate
+// their placements), so a kind the reader cannot decode fails.
 func TestLogRoundTrip(t *testing.T) {
 	seen := make(map[EventKind]int)
 	for _, mode := range []FortifyMode{FortifySingle, FortifyOneStep, FortifyConnected} {
-		for i, n := range []int{2, 3, 5} {
-			log := logGame(t, ringMap(3, 4), testRules(mode), n, 0.05, 11, uint64(i))
+		for i, n := range []int{2, 3, 5, 0} {
+			var log []byte
+			if n == 0 {
+				n, log = 3, logNarrated(t, 3)
+			} else {
+				log = logGame(t, ringMap(3, 4), testRules(mode), n, 0.05, 11, uint64(i))
+			}
 			h, events, res, err := ReadLog(bytes.NewReader(log))
 			require.NoError(t, err, "%s, %d players", mode, n)
 			assert.Equal(t, string(log), string(encodeLog(t, h, events, res)), "%s, %d players", mode, n)

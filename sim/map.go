@@ -18,6 +18,11 @@ type Map struct {
 	Territories []Territory
 	// Continents lists every continent; its index is the continent id.
 	Continents []Continent
+	// Layout, when the map file gives every territory a position (its x
+	// and y keys), holds territory t's position at Layout[t], to draw the
+	// board (x to the right, y downwards, in any unit); nil otherwise. It
+	// plays no part in a game.
+	Layout []Point `json:"-"`
 
 	adj   []uint64 // adjacency bitsets, words per territory = words
 	words int
@@ -48,6 +53,12 @@ type Continent struct {
 	// neighbour outside the continent, ascending (V_nb = len(Borders)).
 	Borders []int
 }
+
+// Point is a territory's position on a drawing of the board.
+type Point struct{ X, Y float64 }
+
+// MaxCoordinate bounds the absolute value of a territory's coordinates.
+const MaxCoordinate = 1e6
 
 // NumTerritories returns the number of territories on the map.
 func (m *Map) NumTerritories() int { return len(m.Territories) }
@@ -162,6 +173,7 @@ func (m *Map) copyFrom(src *Map) {
 		m.Continents[i].Territories = carve(src.Continents[i].Territories)
 		m.Continents[i].Borders = carve(src.Continents[i].Borders)
 	}
+	m.Layout = slices.Clone(src.Layout)
 	m.adj, m.words, m.index = src.adj, src.words, src.index
 }
 
@@ -169,7 +181,8 @@ func (m *Map) copyFrom(src *Map) {
 // allocates nothing: the engine calls it for every player's view of the map
 // at the start of every game.
 func equalMap(a, b *Map) bool {
-	if a.Name != b.Name || len(a.Territories) != len(b.Territories) || len(a.Continents) != len(b.Continents) {
+	if a.Name != b.Name || len(a.Territories) != len(b.Territories) || len(a.Continents) != len(b.Continents) ||
+		!slices.Equal(a.Layout, b.Layout) {
 		return false
 	}
 	for i := range a.Territories {

@@ -3,11 +3,12 @@ package sim
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/marslab-risk/marslab/internal/fileread"
 )
 
 // positionFile is the TOML form of a Position (see ParsePosition).
@@ -36,7 +37,7 @@ type positionTerritory struct {
 // LoadPosition reads a position in TOML form from the file at path (see
 // ParsePosition).
 func LoadPosition(path string, m *Map, r *Rules) (*Position, error) {
-	data, err := os.ReadFile(path)
+	data, err := fileread.ReadFile(path, fileread.Config)
 	if err != nil {
 		return nil, fmt.Errorf("sim: position: %w", err)
 	}

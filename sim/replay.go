@@ -26,7 +26,18 @@ type Replayed struct {
 // for the header (one per seat, in seat order). Replay fails at the first
 // event line that differs from the replay, naming the line and showing
 // both, and on a log that is cut, malformed or lacks its result line.
+// Explanation lines (EvExplain) are not replayed: Replay skips them.
 func Replay(ctx context.Context, log io.Reader, players func(LogHeader) ([]Player, error)) (*Replayed, error) {
+	return ReplayWatch(ctx, log, players, nil)
+}
+
+// ReplayWatch is Replay that calls watch, when not nil, after every
+// replayed event that matched its log line, with the event (valid only
+// during the call) and the game, whose State is the position after the
+// event: the position that a reader of the log reaches by applying the
+// events up to this one.
+func ReplayWatch(ctx context.Context, log io.Reader, players func(LogHeader) ([]Player, error),
+	watch func(e *Event, g *Game)) (*Replayed, error) {
 	lr, err := NewLogReader(log)
 	if err != nil {
 		return nil, err
@@ -49,7 +60,7 @@ func Replay(ctx context.Context, log io.Reader, players func(LogHeader) ([]Playe
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	cmp := &replayComparer{lr: lr, stop: cancel}
+	cmp := &replayComparer{lr: lr, stop: cancel, g: g, watch: watch}
 	g.Observe(cmp)
 	res, playErr := g.PlayContext(ctx, ps, h.Seed, h.Index)
 	if cmp.err != nil {
@@ -58,7 +69,7 @@ func Replay(ctx context.Context, log io.Reader, players func(LogHeader) ([]Playe
 	if playErr != nil {
 		return nil, fmt.Errorf("replay: %w", playErr)
 	}
-	if lr.Next() {
+	if nextGameEvent(lr) {
 		return nil, fmt.Errorf("line %d: the replay has ended, the log goes on: %s", lr.Line(), lr.Raw())
 	}
 	logged, err := lr.Result()
@@ -119,11 +130,13 @@ func headerConfig(h *LogHeader) (*Rules, *Map, error) {
 // replayComparer checks every replayed event against the next event line
 // of the log and stops the game at the first difference.
 type replayComparer struct {
-	lr   *LogReader
-	stop context.CancelFunc
-	buf  []byte
-	n    int
-	err  error
+	lr    *LogReader
+	g     *Game
+	watch func(*Event, *Game)
+	stop  context.CancelFunc
+	buf   []byte
+	n     int
+	err   error
 }
 
 func (c *replayComparer) Observe(e *Event) {
@@ -132,7 +145,7 @@ func (c *replayComparer) Observe(e *Event) {
 	}
 	c.buf = e.AppendJSON(c.buf[:0])
 	switch {
-	case c.lr.Next():
+	case nextGameEvent(c.lr):
 		if !bytes.Equal(c.buf, c.lr.Raw()) {
 			c.err = fmt.Errorf("line %d: the replay differs:\n  log:    %s\n  replay: %s", c.lr.Line(), c.lr.Raw(), c.buf)
 		}
@@ -146,4 +159,17 @@ func (c *replayComparer) Observe(e *Event) {
 		return
 	}
 	c.n++
+	if c.watch != nil {
+		c.watch(e, c.g)
+	}
+}
+
+// nextGameEvent is lr.Next that skips explanation lines (EvExplain).
+func nextGameEvent(lr *LogReader) bool {
+	for lr.Next() {
+		if lr.Event().Kind != EvExplain {
+			return true
+		}
+	}
+	return false
 }

@@ -197,3 +197,30 @@ func BinomialZTest(k, n int, p float64) (ZTest, error) {
 	z := (float64(k) - fn*p) / math.Sqrt(fn*p*(1-p))
 	return ZTest{Z: z, P: normalTwoSided(z)}, nil
 }
+
+// DiffWilson returns Newcombe's (1998, method 10) interval of the
+// difference p1 - p2 of two independent binomial proportions, k1 of n1
+// and k2 of n2, at a confidence level in (0, 1): with [l1, u1] and [l2, u2]
+// their Wilson intervals and d = p̂1 - p̂2,
+//
+//	[d - √((p̂1-l1)² + (u2-p̂2)²), d + √((u1-p̂1)² + (p̂2-l2)²)].
+//
+// It fails when either count is out of range or either n is 0.
+func DiffWilson(k1, n1, k2, n2 int, level float64) (d float64, iv Interval, err error) {
+	if n1 == 0 || n2 == 0 {
+		return 0, Interval{}, fmt.Errorf("stats: DiffWilson: n1 = %d, n2 = %d: want both > 0", n1, n2)
+	}
+	w1, err := Wilson(k1, n1, level)
+	if err != nil {
+		return 0, Interval{}, fmt.Errorf("stats: DiffWilson: %w", err)
+	}
+	w2, err := Wilson(k2, n2, level)
+	if err != nil {
+		return 0, Interval{}, fmt.Errorf("stats: DiffWilson: %w", err)
+	}
+	p1, p2 := float64(k1)/float64(n1), float64(k2)/float64(n2)
+	d = p1 - p2
+	lo := d - math.Hypot(p1-w1.Lo, w2.Hi-p2)
+	hi := d + math.Hypot(w1.Hi-p1, p2-w2.Lo)
+	return d, Interval{max(lo, -1), min(hi, 1)}, nil
+}

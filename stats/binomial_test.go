@@ -284,3 +284,17 @@ func TestWilson95BitForBit(t *testing.T) {
 		}
 	}
 }
+
+// TestDiffWilson checks Newcombe's (1998) worked example of method 10:
+// 56/70 - 48/80 = 0.2000, 95 % interval [0.0524, 0.3339].
+func TestDiffWilson(t *testing.T) {
+	d, iv, err := DiffWilson(56, 70, 48, 80, 0.95)
+	require.NoError(t, err)
+	assert.InDelta(t, 0.2, d, 1e-12)
+	assert.InDelta(t, 0.0524, iv.Lo, 5e-5)
+	assert.InDelta(t, 0.3339, iv.Hi, 5e-5)
+	_, _, err = DiffWilson(1, 0, 1, 2, 0.95)
+	assert.ErrorContains(t, err, "want both > 0")
+	_, _, err = DiffWilson(3, 2, 1, 2, 0.95)
+	assert.Error(t, err)
+}

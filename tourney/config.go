@@ -12,6 +12,7 @@ import (
 	"github.com/marslab-risk/marslab/bots"
 	"github.com/marslab-risk/marslab/bots/registry"
 	"github.com/marslab-risk/marslab/configs"
+	"github.com/marslab-risk/marslab/internal/fileread"
 	"github.com/marslab-risk/marslab/sim"
 )
 
@@ -25,7 +26,8 @@ type Config struct {
 	Bots []string
 	// Players is the number of players per game, 2..6.
 	Players int
-	// Replications is the number of games played by every line-up, >= 1.
+	// Replications is the number of games played by every line-up,
+	// 1..MaxGames (and C(len(Bots), Players) x Replications <= MaxGames).
 	Replications int
 	// Rules is the rule set: an embedded name or a TOML file (a relative
 	// path is read relative to the config file's directory).
@@ -38,6 +40,15 @@ type Config struct {
 	// Out is the default output directory.
 	Out string
 }
+
+// Limits of a tournament. Its report reads every game's record into
+// memory, so the games are bounded.
+const (
+	// MaxBots bounds the field (key bots).
+	MaxBots = 64
+	// MaxGames bounds the games: C(bots, players) x replications.
+	MaxGames = 10_000_000
+)
 
 // file is the TOML layout of a config file.
 type file struct {
@@ -52,7 +63,7 @@ type file struct {
 
 // Load reads and checks the config file at path (see Parse).
 func Load(path string) (*Config, error) {
-	data, err := os.ReadFile(path)
+	data, err := fileread.ReadFile(path, fileread.Config)
 	if err != nil {
 		return nil, fmt.Errorf("tourney: %w", err)
 	}
@@ -76,16 +87,16 @@ func Parse(source string, data []byte) (*Config, error) {
 		return nil, bad("players", "%d: want 2..6", *f.Players)
 	case f.Replications == nil:
 		return nil, bad("replications", "missing: want the games per line-up, >= 1")
-	case *f.Replications < 1:
-		return nil, bad("replications", "%d: want >= 1", *f.Replications)
+	case *f.Replications < 1 || *f.Replications > MaxGames:
+		return nil, bad("replications", "%d: want 1..%d", *f.Replications, MaxGames)
 	case f.Seed == nil:
 		return nil, bad("seed", "missing: want an integer >= 0")
 	case *f.Seed < 0:
 		return nil, bad("seed", "%d: want >= 0", *f.Seed)
 	case f.Rules == "":
 		return nil, bad("rules", "missing: want an embedded rule set (%s) or a TOML file", strings.Join(configs.RulesNames(), ", "))
-	case len(f.Bots) < *f.Players:
-		return nil, bad("bots", "%d bots: want at least players = %d", len(f.Bots), *f.Players)
+	case len(f.Bots) < *f.Players || len(f.Bots) > MaxBots:
+		return nil, bad("bots", "%d bots: want %d..%d (at least players = %d)", len(f.Bots), *f.Players, MaxBots, *f.Players)
 	}
 	for i, b := range f.Bots {
 		if strings.TrimSpace(b) == "" {
@@ -95,8 +106,13 @@ func Parse(source string, data []byte) (*Config, error) {
 			return nil, bad("bots", "%q listed twice (entries %d and %d)", b, j, i)
 		}
 	}
-	if _, err := arena.NewSubsets(len(f.Bots), *f.Players, *f.Replications, uint64(*f.Seed)); err != nil {
+	sched, err := arena.NewSubsets(len(f.Bots), *f.Players, *f.Replications, uint64(*f.Seed))
+	if err != nil {
 		return nil, fmt.Errorf("%s: keys bots, players, replications: %w", source, err)
+	}
+	if g := sched.Games(); g > MaxGames {
+		return nil, fmt.Errorf("%s: keys bots, players, replications: C(%d,%d) line-ups x %d replications = %d games: want at most %d",
+			source, len(f.Bots), *f.Players, *f.Replications, g, MaxGames)
 	}
 	return &Config{Source: source, Bots: f.Bots, Players: *f.Players, Replications: *f.Replications,
 		Rules: f.Rules, Map: f.Map, Seed: uint64(*f.Seed), Out: f.Out}, nil

@@ -5,6 +5,7 @@ import (
 
 	"gonum.org/v1/plot/vg"
 
+	"github.com/marslab-risk/marslab/arena"
 	"github.com/marslab-risk/marslab/plots"
 )
 
@@ -47,7 +48,7 @@ func (r *Results) Figures() []Figure {
 		Categories: names, Values: winPct, Lo: lo, Hi: hi}
 	figs := []Figure{{"figure3-wins", fig3.Save}}
 	if r.Timed {
-		fig4 := &plots.StackedBarChart{Width: width, SlantLabels: true, Title: "Decision time per turn", YLabel: "ms per turn",
+		fig4 := &plots.StackedBarChart{Width: width, SlantLabels: true, Title: "Decision time per turn", YLabel: "ms per turn (" + arena.ClockName(r.Clock) + ")",
 			Categories: names, Layers: []plots.BarGroup{{Values: tturn}}}
 		figs = append(figs, Figure{"figure4-time-per-turn", fig4.Save})
 	}

@@ -81,6 +81,9 @@ type Results struct {
 	MeanTurns, MeanRounds float64
 	// Timed reports whether the per-bot timing fields are filled.
 	Timed bool
+	// Clock is the clock of the timing fields (arena.Timing.Clock:
+	// arena.ClockThreadCPU, arena.ClockWall, ...), "" when not timed.
+	Clock string
 	// Bots holds one line per bot in the configured order.
 	Bots []BotResult
 	// Pairs holds every pair of bots, (0,1), (0,2), ..., (1,2), ...
@@ -206,6 +209,7 @@ func Analyze(labels []string, players int, records []arena.Record, timing *arena
 	}
 	if timing != nil && len(timing.Bots) > 0 {
 		res.Timed = true
+		res.Clock = timing.Clock
 		for _, bt := range timing.Bots {
 			b, ok := index[bt.Bot]
 			if !ok {

@@ -81,7 +81,7 @@ func TestAnalyzeHandBuilt(t *testing.T) {
 }
 
 func TestAnalyzeTiming(t *testing.T) {
-	timing := &arena.Timing{Bots: []arena.BotTiming{
+	timing := &arena.Timing{Clock: arena.ClockThreadCPU, Bots: []arena.BotTiming{
 		{Bot: "a", SeatGames: 3, Turns: 30, DecisionSeconds: 0.003},
 		{Bot: "b", SeatGames: 3, Turns: 60, DecisionSeconds: 0.36},
 	}}
@@ -98,7 +98,10 @@ func TestAnalyzeTiming(t *testing.T) {
 	assert.InDelta(t, 1.2e6, a.WinsPerHour, 1e-6)
 	assert.InDelta(t, 3600/0.36, res.Bots[1].WinsPerHour, 1e-6)
 
+	assert.Equal(t, arena.ClockThreadCPU, res.Clock)
 	tab := res.Table6()
+	assert.Equal(t, []string{"bot", "win %", "t_match (ms, thread CPU)", "turns/match", "t_turn (µs, thread CPU)",
+		"win % per ms t_turn", "wins per hour", "game turns"}, tab.Header, "the time columns name their clock")
 	assert.Equal(t, []string{"a", "33.3", "1.000", "10.0", "100.00", "333.3", "1200000", "118.3"}, tab.Rows[0])
 	assert.Equal(t, []string{"c", "0.0", "0.000", "0.0", "0.00", "0.0", "0", "115.0"}, tab.Rows[2])
 
@@ -149,5 +152,6 @@ func TestTables(t *testing.T) {
 	assert.Equal(t, []string{"a", "3", "1", "33.33", "6.15", "79.23"}, res.WinRateTable().Rows[0])
 	assert.Equal(t, []string{"a", "3", "2.000", "0.868", "3.132"}, res.PlacementTable().Rows[0])
 	assert.Equal(t, []string{"a", "33.3", "-", "-", "-", "-", "-", "118.3"}, res.Table6().Rows[0])
+	assert.Equal(t, "t_turn (µs)", res.Table6().Header[4], "untimed: no clock")
 	assert.Len(t, res.Tables(), 5)
 }

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 
 	"github.com/marslab-risk/marslab/arena"
+	"github.com/marslab-risk/marslab/internal/fileread"
 )
 
 // Options are the run-time choices of a tournament that do not change its
@@ -45,6 +46,9 @@ func Run(ctx context.Context, c *Config, s *Setup, o Options) (*arena.Report, *R
 	if out == "" {
 		return nil, nil, fmt.Errorf("tourney: %s: no output directory (key out or an explicit one)", c.Source)
 	}
+	if o.Shard.Count > 0 && o.Shard.Len(sched.Games()) == 0 {
+		return nil, nil, fmt.Errorf("tourney: %s: shard %s holds none of the %d games: want at most %d shards", c.Source, o.Shard, sched.Games(), sched.Games())
+	}
 	ac := arena.Config{Map: s.Map, Rules: s.Rules, Seats: s.Seats, Schedule: sched, Games: sched.Games(), Seed: c.Seed,
 		Workers: o.Workers, Shard: o.Shard, Out: out, Resume: o.Resume, Progress: o.Progress, Timing: true}
 	rep, err := arena.Run(ctx, ac)
@@ -76,7 +80,7 @@ func Report(dir string, labels []string, players int, timing *arena.Timing, figu
 // ReadGames reads the records of a games.jsonl file of games of players
 // seats (arena.ParseRecord checks each line).
 func ReadGames(path string, players int) ([]arena.Record, error) {
-	f, err := os.Open(path)
+	f, err := fileread.Open(path, fileread.Log)
 	if err != nil {
 		return nil, fmt.Errorf("tourney: %w", err)
 	}

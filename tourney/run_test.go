@@ -2,6 +2,8 @@ package tourney
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -11,6 +13,7 @@ import (
 
 	"github.com/marslab-risk/marslab/arena"
 	"github.com/marslab-risk/marslab/bots/registry"
+	"github.com/marslab-risk/marslab/internal/fileread"
 )
 
 // smallConfig is a 20-game tournament of fast baseline bots: every
@@ -23,7 +26,7 @@ rules = "mars2006"
 seed = 11
 `
 
-func smallSetup(t *testing.T) (*Config, *Setup) {
+func smallSetup(t testing.TB) (*Config, *Setup) {
 	t.Helper()
 	c, err := Parse("small.toml", []byte(smallConfig))
 	require.NoError(t, err)
@@ -137,6 +140,18 @@ func TestRunNeedsOut(t *testing.T) {
 	assert.ErrorContains(t, err, "small.toml: no output directory")
 }
 
+// TestRunEmptyShard: a shard with no game is refused and writes nothing
+// (issue 25, item 15: it wrote all-zero tables and succeeded).
+func TestRunEmptyShard(t *testing.T) {
+	c, s := smallSetup(t)
+	n := c.Games()
+	out := filepath.Join(t.TempDir(), "out")
+	_, _, err := Run(context.Background(), c, s, Options{Out: out, Shard: arena.Shard{Index: n, Count: n + 1}})
+	require.Error(t, err)
+	assert.Equal(t, fmt.Sprintf("tourney: small.toml: shard %d/%d holds none of the %d games: want at most %d shards", n, n+1, n, n), err.Error())
+	assert.NoDirExists(t, out)
+}
+
 func TestReadGamesErrors(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "games.jsonl")
@@ -146,4 +161,39 @@ func TestReadGamesErrors(t *testing.T) {
 	require.NoError(t, os.WriteFile(path, []byte(`{"game":0`), 0o644))
 	_, err = ReadGames(path, 3)
 	assert.ErrorContains(t, err, "line 1 is torn")
+}
+
+// FuzzReadGames: a games.jsonl of any bytes (sparse, one byte over the
+// log cap, when over): ReadGames never panics, refuses a file over the cap
+// unread, names the file in every error, and every record it accepts has
+// one place per seat.
+func FuzzReadGames(f *testing.F) {
+	c, s := smallSetup(f)
+	out := filepath.Join(f.TempDir(), "out")
+	_, _, err := Run(context.Background(), c, s, Options{Out: out, Workers: 1})
+	require.NoError(f, err)
+	data, err := os.ReadFile(filepath.Join(out, "games.jsonl"))
+	require.NoError(f, err)
+	f.Add(data, false)
+	f.Add(data[:len(data)/3], false)
+	f.Add([]byte{}, true)
+	f.Fuzz(func(t *testing.T, data []byte, over bool) {
+		path := filepath.Join(t.TempDir(), "games.jsonl")
+		require.NoError(t, os.WriteFile(path, data, 0o644))
+		if over {
+			require.NoError(t, os.Truncate(path, fileread.Log.Max()+1))
+		}
+		recs, err := ReadGames(path, c.Players)
+		if over {
+			require.True(t, errors.Is(err, fileread.ErrTooBig), "%v", err)
+			return
+		}
+		if err != nil {
+			require.Contains(t, err.Error(), path)
+			return
+		}
+		for _, r := range recs {
+			require.Len(t, r.Placements, c.Players)
+		}
+	})
 }

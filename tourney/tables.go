@@ -6,6 +6,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/marslab-risk/marslab/arena"
 )
 
 // Table is one report table: a header and rows of formatted cells.
@@ -99,10 +101,20 @@ func (r *Results) Table5() Table {
 // (t_match, ms), the bot's turns per match, decision time per turn
 // (t_turn, µs), win % per millisecond of t_turn and wins per hour of decision time.
 // The timing columns read "-" when the run was not timed; they are
-// measurements and vary from run to run.
+// measurements and vary from run to run. When timed, the time columns name
+// their clock (arena.ClockName of Results.Clock), e.g. "t_turn (µs, thread
+// CPU)": the thread's CPU time does not grow with the machine's load, the
+// wall clock does.
 func (r *Results) Table6() Table {
+	unit := func(u string) string {
+		if !r.Timed {
+			return u
+		}
+		return u + ", " + arena.ClockName(r.Clock)
+	}
 	t := Table{Name: "table6", Title: fmt.Sprintf("Table 6: win %%, time and turns per match (mean game: %.1f turns, %.1f rounds)", r.MeanTurns, r.MeanRounds),
-		Header: []string{"bot", "win %", "t_match (ms)", "turns/match", "t_turn (µs)", "win % per ms t_turn", "wins per hour", "game turns"}}
+		Header: []string{"bot", "win %", "t_match (" + unit("ms") + ")", "turns/match", "t_turn (" + unit("µs") + ")",
+			"win % per ms t_turn", "wins per hour", "game turns"}}
 	for _, b := range r.Bots {
 		row := []string{b.Bot, f(100*b.WinRate, 1)}
 		if r.Timed {

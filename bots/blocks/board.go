@@ -137,6 +137,28 @@ func (b *Board) OwnsContinent(p, c int) bool {
 	return owned == size
 }
 
+// InnerFront returns the territory p owns in continent c with the most
+// neighbours in c that p does not own, if that is more than least (the
+// first in the continent's order on a tie), or -1.
+func (b *Board) InnerFront(p, c, least int) int {
+	best, most := -1, least
+	for _, t := range b.Map.Continents[c].Territories {
+		if b.Owner[t] != p {
+			continue
+		}
+		n := 0
+		for _, u := range b.Map.Territories[t].Neighbors {
+			if b.Owner[u] != p && b.Map.Territories[u].Continent == c {
+				n++
+			}
+		}
+		if n > most {
+			best, most = t, n
+		}
+	}
+	return best
+}
+
 // TotalArmies returns the armies on every territory p owns.
 func (b *Board) TotalArmies(p int) int {
 	n := 0

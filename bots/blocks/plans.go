@@ -323,22 +323,7 @@ func PlaceToTakeContinent(buf []sim.Placement, route []int, r *Search, b *Board,
 		}
 		return buf, route, true
 	}
-	best, most := -1, 0
-	for _, t := range cont.Territories {
-		if b.Owner[t] != p {
-			continue
-		}
-		n := 0
-		for _, u := range b.Map.Territories[t].Neighbors {
-			if b.Owner[u] != p && b.Map.Territories[u].Continent == c {
-				n++
-			}
-		}
-		if n > most {
-			best, most = t, n
-		}
-	}
-	if best >= 0 {
+	if best := b.InnerFront(p, c, 0); best >= 0 {
 		return addPlacement(buf, best, armies), route, true
 	}
 	route, _, ok := r.RouteToContinent(route[:0], b, p, c)

@@ -159,19 +159,30 @@ func (c *Communist) Fortify(s *sim.State, buf []sim.Move) []sim.Move {
 				continue
 			}
 			for _, u := range b.Map.Territories[t].Neighbors {
-				if b.Owner[u] != p || c.cur[t]-c.cur[u] <= 1 || c.spare[t] == 0 {
-					continue
+				if b.Owner[u] == p {
+					var moved bool
+					buf, moved = evenOut(c.cur, c.spare, t, u, buf, start)
+					changed = changed || moved
 				}
-				k := min((c.cur[t]-c.cur[u])/2, c.spare[t])
-				c.cur[t] -= k
-				c.cur[u] += k
-				c.spare[t] -= k
-				buf = appendMove(buf, start, sim.Move{From: t, To: u, Armies: k})
-				changed = true
 			}
 		}
 	}
 	return append(buf[:start], blocks.OneMoveUnlessOneStep(s.Rules().Fortify.Mode, buf[start:])...)
+}
+
+// evenOut moves half the difference of armies (cur) from t to its
+// neighbour u, at most t's spare armies, when t holds more than one army
+// more than u, and adds the move to the moves of buf from start on; moved
+// reports whether it moved any.
+func evenOut(cur, spare []int, t, u int, buf []sim.Move, start int) (_ []sim.Move, moved bool) {
+	if cur[t]-cur[u] <= 1 || spare[t] == 0 {
+		return buf, false
+	}
+	k := min((cur[t]-cur[u])/2, spare[t])
+	cur[t] -= k
+	cur[u] += k
+	spare[t] -= k
+	return appendMove(buf, start, sim.Move{From: t, To: u, Armies: k}), true
 }
 
 // appendMove appends mv to the moves buf[start:], merging it into an

@@ -246,21 +246,7 @@ func (x *Pixie) takeContinentTarget(c int, add []int) int {
 		}
 		return cont.Territories[0]
 	}
-	best, most := -1, -1
-	for _, t := range cont.Territories {
-		if b.Owner[t] != p {
-			continue
-		}
-		n := 0
-		for _, u := range b.Map.Territories[t].Neighbors {
-			if b.Owner[u] != p && b.Map.Territories[u].Continent == c {
-				n++
-			}
-		}
-		if n > most {
-			best, most = t, n
-		}
-	}
+	best := b.InnerFront(p, c, -1)
 	if best < 0 {
 		var ok bool
 		if x.route, _, ok = x.r.RouteToContinent(x.route[:0], b, p, c); ok {
@@ -600,15 +586,11 @@ func (x *Pixie) balanceBorders(buf []sim.Move, start int) []sim.Move {
 			bs := b.Map.Continents[c].Borders
 			for _, t := range bs {
 				for _, u := range bs {
-					if !b.Map.Adjacent(t, u) || x.cur[t]-x.cur[u] <= 1 || x.spare[t] == 0 {
-						continue
+					if b.Map.Adjacent(t, u) {
+						var moved bool
+						buf, moved = evenOut(x.cur, x.spare, t, u, buf, start)
+						changed = changed || moved
 					}
-					k := min((x.cur[t]-x.cur[u])/2, x.spare[t])
-					x.cur[t] -= k
-					x.cur[u] += k
-					x.spare[t] -= k
-					buf = appendMove(buf, start, sim.Move{From: t, To: u, Armies: k})
-					changed = true
 				}
 			}
 		}

@@ -44,3 +44,7 @@ func BenchmarkMissionGame(b *testing.B) {
 func BenchmarkConstrainedGame(b *testing.B) {
 	benchGames(b, func() sim.Player { return mission.NewConstrained() })
 }
+
+func BenchmarkGreedyGame(b *testing.B) {
+	benchGames(b, func() sim.Player { return mission.NewGreedy(4) })
+}

@@ -17,5 +17,5 @@ func Example() {
 	res, _ := t.Play(1, 0)
 	fmt.Printf("winner: seat %d (%s) after %d rounds\n", res.Winner, t.Seats[res.Winner].Label, res.Rounds)
 	// Output:
-	// winner: seat 0 (mission(w=4)) after 6 rounds
+	// winner: seat 0 (mission(w=4)) after 3 rounds
 }

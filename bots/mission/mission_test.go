@@ -62,7 +62,7 @@ func id(t *testing.T, m *sim.Map, name string) int {
 	return -1
 }
 
-func TestMissionAttackSkew(t *testing.T) {
+func TestGreedyAttackSkew(t *testing.T) {
 	// Egypt (10) faces Middle East (4, Asia: in the mission) and North
 	// Africa (2, Africa: not). Skewed toward the mission, the bot attacks
 	// Middle East despite the worse odds; with w = 1 it takes the weaker.
@@ -72,7 +72,7 @@ func TestMissionAttackSkew(t *testing.T) {
 	}{{100, "Middle East"}, {4, "Middle East"}, {1, "North Africa"}} {
 		s, m := at(t, sim.PhaseAttack, "Occupy Asia and South America",
 			map[string]int{"Egypt": 10}, map[string]int{"Middle East": 4, "North Africa": 2})
-		b := mission.NewMission(tc.w)
+		b := mission.NewGreedy(tc.w)
 		b.Start(s, 0, nil)
 		o, ok := b.Attack(s)
 		require.True(t, ok, "w=%v", tc.w)
@@ -81,14 +81,14 @@ func TestMissionAttackSkew(t *testing.T) {
 	}
 }
 
-func TestMissionExtraContinent(t *testing.T) {
+func TestGreedyExtraContinent(t *testing.T) {
 	// Europe + South America + one other: the bot owns most of Australia,
 	// so Australia is its third continent and Western Australia (5) is worth
 	// more than North Africa (2, Africa).
 	s, m := at(t, sim.PhaseAttack, "Occupy Europe, South America and one other continent",
 		map[string]int{"Indonesia": 2, "New Guinea": 2, "Eastern Australia": 12, "Egypt": 12},
 		map[string]int{"Western Australia": 5, "North Africa": 2, "Southern Europe": 20, "Middle East": 20, "East Africa": 20, "Siam": 20})
-	b := mission.NewMission(4)
+	b := mission.NewGreedy(4)
 	b.Start(s, 0, nil)
 	o, ok := b.Attack(s)
 	require.True(t, ok)
@@ -108,7 +108,7 @@ func TestConstrainedAttack(t *testing.T) {
 	assert.Equal(t, id(t, m, "Middle East"), o.To)
 
 	// The unconstrained bot takes a one-army territory.
-	b := mission.NewMission(1)
+	b := mission.NewGreedy(1)
 	b.Start(s, 0, nil)
 	o, ok = b.Attack(s)
 	require.True(t, ok)
@@ -134,7 +134,7 @@ func TestConstrainedPlace(t *testing.T) {
 	require.Len(t, pl, 1)
 	assert.Equal(t, sim.Placement{Territory: id(t, m, "Madagascar"), Armies: 5}, pl[0])
 
-	b := mission.NewMission(1)
+	b := mission.NewGreedy(1)
 	b.Start(s, 0, nil)
 	pl = b.Place(s, 5, nil)
 	assert.Equal(t, id(t, m, "Egypt"), pl[0].Territory)
@@ -154,4 +154,69 @@ func TestConstrainedFortify(t *testing.T) {
 	assert.Equal(t, 5, mv[0].Armies)
 	assert.Contains(t, []int{id(t, m, "North Africa"), id(t, m, "East Africa")}, mv[0].To)
 	require.NoError(t, s.CheckMoves(0, mv))
+}
+
+func TestMissionTarget(t *testing.T) {
+	// Egypt (10) touches Africa (its own), Asia and Europe. By Domination's
+	// baseline values and the armies in the way, Africa is worth most
+	// (0.185 * 11/26 = 0.078 against Asia's 0.091 * 11/48 = 0.021 and
+	// Europe's 0.049 * 11/32 = 0.017). A card with Asia skews the choice
+	// at w = 4 (0.083). A card with a free third continent takes Africa,
+	// where the bot stands, as that continent.
+	for _, tc := range []struct {
+		card string
+		w    float64
+		want string
+	}{
+		{"Occupy Asia and South America", 1, "Africa"},
+		{"Occupy Asia and South America", 4, "Asia"},
+		{"Occupy Europe, Australia and one other continent", 1, "Africa"},
+		{"Occupy Europe, Australia and one other continent", 4, "Africa"},
+		{"Occupy Europe, Australia and one other continent", 100, "Africa"},
+		{"Occupy Asia and Africa", 100, "Africa"},
+		{"Occupy North America and Australia", 100, "Africa"},
+	} {
+		s, m := at(t, sim.PhaseAttack, tc.card, map[string]int{"Egypt": 10}, nil)
+		b := mission.NewMission(tc.w)
+		b.Start(s, 0, nil)
+		c := b.Target(s)
+		require.GreaterOrEqual(t, c, 0, "%s w=%v", tc.card, tc.w)
+		assert.Equal(t, tc.want, m.Continents[c].Name, "%s w=%v", tc.card, tc.w)
+	}
+}
+
+func TestMissionAttackAndPlace(t *testing.T) {
+	// Target Asia (w = 4, Asia and South America): from Egypt (10) the bot
+	// attacks Middle East (2), not North Africa (2), and places on Egypt,
+	// its only territory next to Asia.
+	s, m := at(t, sim.PhaseAttack, "Occupy Asia and South America",
+		map[string]int{"Egypt": 10}, map[string]int{"North Africa": 2, "Middle East": 2})
+	b := mission.NewMission(4)
+	b.Start(s, 0, nil)
+	require.Equal(t, "Asia", m.Continents[b.Target(s)].Name)
+	o, ok := b.Attack(s)
+	require.True(t, ok)
+	assert.Equal(t, sim.AttackOrder{From: id(t, m, "Egypt"), To: id(t, m, "Middle East"), Repeat: true}, o)
+	// Without the skew Africa is the target: North Africa.
+	b1 := mission.NewMission(1)
+	b1.Start(s, 0, nil)
+	o, ok = b1.Attack(s)
+	require.True(t, ok)
+	assert.Equal(t, id(t, m, "North Africa"), o.To)
+
+	s, _ = at(t, sim.PhasePlace, "Occupy Asia and South America",
+		map[string]int{"Egypt": 10}, map[string]int{"North Africa": 2, "Middle East": 2})
+	pl := b.Place(s, 4, nil)
+	assert.Equal(t, []sim.Placement{{Territory: id(t, m, "Egypt"), Armies: 4}}, pl)
+	require.NoError(t, s.CheckPlacement(0, 4, pl))
+}
+
+func TestMissionOccupy(t *testing.T) {
+	// Just conquered Middle East (Asia, the target) from Egypt: move
+	// everything in.
+	s, m := at(t, sim.PhaseAttack, "Occupy Asia and South America",
+		map[string]int{"Egypt": 10, "Middle East": 1}, nil)
+	b := mission.NewMission(4)
+	b.Start(s, 0, nil)
+	assert.Equal(t, 9, b.Occupy(s, id(t, m, "Egypt"), id(t, m, "Middle East"), 3, 9))
 }

@@ -21,7 +21,6 @@ package registry
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -32,6 +31,7 @@ import (
 
 	"github.com/marslab-risk/marslab/bots"
 	"github.com/marslab-risk/marslab/configs"
+	"github.com/marslab-risk/marslab/internal/fileread"
 )
 
 // Registry maps bot names to factories. The zero value is unusable: use
@@ -381,7 +381,7 @@ func EmbeddedSets(bot string) []string {
 // ReadParamFile reads a bot parameter file for factory f (see
 // ParseParamFile) and returns the values it sets.
 func ReadParamFile(f *bots.Factory, path string) (bots.Values, error) {
-	data, err := os.ReadFile(path)
+	data, err := fileread.ReadFile(path, fileread.Params)
 	if err != nil {
 		return nil, fmt.Errorf("bot parameter file: %w", err)
 	}

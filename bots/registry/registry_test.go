@@ -1,6 +1,7 @@
 package registry
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"github.com/marslab-risk/marslab/bots"
 	"github.com/marslab-risk/marslab/bots/baseline"
 	"github.com/marslab-risk/marslab/bots/registry/internal/famgen"
+	"github.com/marslab-risk/marslab/internal/fileread"
 	"github.com/marslab-risk/marslab/mars"
 	"github.com/marslab-risk/marslab/sim"
 )
@@ -68,7 +70,7 @@ func TestFamiliesFileFresh(t *testing.T) {
 
 func TestDefaultNames(t *testing.T) {
 	r := Default()
-	assert.Equal(t, []string{"aggressive", "angry", "bort", "boscoe", "cautious", "cluster", "communist", "constrained", "evilpixie", "mars", "mission", "pacifist", "passive", "pixie", "quo", "random", "shaft", "stinky", "vulture", "yakool"}, r.Names())
+	assert.Equal(t, []string{"aggressive", "angry", "bort", "boscoe", "cautious", "cluster", "communist", "constrained", "evilpixie", "mars", "mission", "mission-greedy", "pacifist", "passive", "pixie", "quo", "random", "shaft", "stinky", "vulture", "yakool"}, r.Names())
 	for _, n := range r.Names() {
 		f, ok := r.Lookup(n)
 		require.True(t, ok, n)
@@ -208,7 +210,7 @@ func TestParseSeatErrors(t *testing.T) {
 		want string
 	}{
 		{"", nil, `seat "": empty seat`},
-		{"lux", nil, `seat "lux": unknown bot "lux" (registered: aggressive, angry, bort, boscoe, cautious, choosy, cluster, communist, constrained, evilpixie, mars, mission, pacifist, passive, pixie, quo, random, shaft, stinky, tuned, vulture, yakool)`},
+		{"lux", nil, `seat "lux": unknown bot "lux" (registered: aggressive, angry, bort, boscoe, cautious, choosy, cluster, communist, constrained, evilpixie, mars, mission, mission-greedy, pacifist, passive, pixie, quo, random, shaft, stinky, tuned, vulture, yakool)`},
 		{"passive(x=1)", nil, `seat "passive(x=1)": bot "passive" takes no parameters`},
 		{"random()", nil, `empty parameter list ()`},
 		{"random(stop)", nil, `parameter "stop": want K=V`},
@@ -508,6 +510,38 @@ func FuzzParseParamFile(f *testing.F) {
 				require.True(t, ok, "accepted unknown %s", k)
 				require.NoError(t, p.Check(v), "accepted %s = %v", k, v)
 			}
+		}
+	})
+}
+
+// FuzzReadParamFile: a parameter file of any bytes, read from its file
+// (sparse, one byte over the 1 MiB cap, when over): never a panic, over the
+// cap refused unread, every error naming the file, accepted values within
+// their parameters' bounds.
+func FuzzReadParamFile(f *testing.F) {
+	f.Add([]byte("bot = \"tuned\"\n[params]\nW_p = 0.8\n"), false)
+	f.Add([]byte("bot = \"tuned\"\n[params]\nW_p = 0.8\n"), true)
+	f.Add([]byte("\x00\xff"), false)
+	tuned := tunedFactory()
+	f.Fuzz(func(t *testing.T, data []byte, over bool) {
+		path := filepath.Join(t.TempDir(), "p.toml")
+		require.NoError(t, os.WriteFile(path, data, 0o644))
+		if over {
+			require.NoError(t, os.Truncate(path, fileread.Params.Max()+1))
+		}
+		vals, err := ReadParamFile(&tuned, path)
+		if over {
+			require.True(t, errors.Is(err, fileread.ErrTooBig), "%v", err)
+			return
+		}
+		if err != nil {
+			require.Contains(t, err.Error(), path)
+			return
+		}
+		for k, v := range vals {
+			p, ok := tuned.Param(k)
+			require.True(t, ok, "accepted unknown %s", k)
+			require.NoError(t, p.Check(v), "accepted %s = %v", k, v)
 		}
 	})
 }

@@ -5,7 +5,9 @@
 # Needs root on Debian 12 (or a machine with slurmctld, slurmd, the Slurm clients and munge
 # installed). It installs Debian's packages if they are missing, writes a one-node slurm.conf
 # and a munge socket in a temporary folder (ports 16817/16818, so no other Slurm is touched),
-# starts munged, slurmctld and slurmd, submits through `marslab slurm submit` a batch of 4
+# starts munged, slurmctld and slurmd, checks that the #SBATCH values marslab accepts pass
+# `sbatch --test-only` (and that it refuses spaces, tabs, quotes...), submits through
+# `marslab slurm submit` a batch of 4
 # shard tasks (one made to fail, then the chain resubmitted), a tournament of 3 and (when this
 # marslab has the search commands) a sweep, an evolve and a validation of 2-3 steps, waits for
 # them, and compares their files with local runs. At exit, also on a failure, it cancels its
@@ -168,6 +170,38 @@ same() { # same A B FILE...: the files are byte-identical.
 	shift 2
 	for f in "$@"; do cmp "$a/$f" "$b/$f" || die "$f differs between $a and $b"; done
 }
+
+say "directives: the #SBATCH values marslab accepts pass sbatch --test-only; the ones it refuses are refused"
+# sbatch-test: sbatch --test-only for each job (without its --dependency, which names no real job),
+# printing a job id as sbatch --parsable does.
+cat >"$tmp/bin/sbatch-test" <<'EOF'
+#!/usr/bin/env bash
+args=()
+for a in "$@"; do [[ $a == --dependency=* || $a == --parsable ]] || args+=("$a"); done
+sbatch --test-only "${args[@]}" 2>>"${0%/*}/test-only.log" || exit 1
+echo 1
+EOF
+chmod +x "$tmp/bin/sbatch-test"
+odd=$tmp/shared/dir+a@b,c=d~e:f
+out=$("$ms" slurm submit -marslab "$ms" -sbatch "$tmp/bin/sbatch-test" -out "$odd" -tasks 2 -name exp.1_a-b \
+	-partition test -time 0-00:10:00 -sbatch-opt=--comment=a,b:c=d+e@f -sbatch-opt=--mem=100M -sbatch-opt=--nice=5 \
+	batch -- -players aggressive,random -games 4 -seed 1) || die "submit with the accepted forms: $out"
+[[ $(grep -c ': job 1' <<<"$out") == 2 ]] || die "sbatch --test-only refused a script: $out"
+grep -q '^#SBATCH --comment=a,b:c=d+e@f$' "$odd/slurm/batch-shards.sh" || die "the --comment line is not as given"
+[[ $(grep -c 'to start at' "$tmp/bin/test-only.log") == 2 ]] || die "sbatch --test-only said: $(cat "$tmp/bin/test-only.log")"
+for bad in "--comment=hello world" $'--comment=a\tb' $'--comment=a\rb' '--comment="open' "--comment='x'" '--comment=a\b'; do
+	if "$ms" slurm submit -marslab "$ms" -sbatch "$tmp/bin/sbatch-test" -out "$tmp/shared/bad" -tasks 2 -sbatch-opt="$bad" \
+		batch -- -players aggressive,random -games 4 -seed 1 >/dev/null 2>&1; then
+		die "marslab accepted -sbatch-opt '$bad'"
+	fi
+done
+for bad in "$tmp/shared/it's" "$tmp/shared/a\"b" "$tmp/shared/a\\b" "$tmp/shared/a b"; do
+	if "$ms" slurm submit -marslab "$ms" -sbatch "$tmp/bin/sbatch-test" -out "$bad" -tasks 2 \
+		batch -- -players aggressive,random -games 4 -seed 1 >/dev/null 2>&1; then
+		die "marslab accepted -out '$bad'"
+	fi
+done
+say "directives: 2 scripts with the accepted forms passed sbatch --test-only; 6 options and 4 folders were refused"
 
 say "batch: 4 shard tasks, then the merge; task 2 fails (a file stands where its folder goes)"
 batch=(-players aggressive,random,pacifist,cautious -games 120 -seed 14)

@@ -101,3 +101,33 @@ func TestCheckerCatchesFalseEvents(t *testing.T) {
 		})
 	}
 }
+
+// explainer passes an explanation event to the checker before every
+// placement, as a log with MARS's narration holds them.
+type explainer struct{ c *Checker }
+
+func (x explainer) Observe(e *sim.Event) {
+	if e.Kind == sim.EvPlace {
+		x.c.Observe(&sim.Event{Kind: sim.EvExplain, Round: e.Round, Phase: e.Phase, Player: e.Player,
+			Other: -1, From: -1, To: -1, Text: "placing"})
+	}
+	x.c.Observe(e)
+}
+
+// TestCheckerSkipsExplanations: explanation events are counted and change
+// nothing in the ledger.
+func TestCheckerSkipsExplanations(t *testing.T) {
+	m, err := sim.LoadMap("classic")
+	require.NoError(t, err)
+	r, err := sim.LoadRules("classic")
+	require.NoError(t, err)
+	g, err := sim.NewGame(m, r, 3)
+	require.NoError(t, err)
+	chk := New(g, m, r)
+	g.Observe(explainer{chk})
+	res, err := g.Play([]sim.Player{&attacker{}, &attacker{}, &attacker{}}, 2, 0)
+	require.NoError(t, err)
+	require.NoError(t, chk.CheckResult(res))
+	assert.Equal(t, chk.Counts[sim.EvPlace], chk.Counts[sim.EvExplain])
+	assert.Positive(t, chk.Counts[sim.EvExplain])
+}

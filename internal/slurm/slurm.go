@@ -96,6 +96,44 @@ type Plan struct {
 	Jobs []Job
 }
 
+// directiveBad returns a description of the first character of s that
+// cannot stand in an #SBATCH line, or "" when there is none. sbatch reads
+// an #SBATCH line as words split at white space, with double quotes and
+// backslashes of its own and # starting a comment; a value is written
+// unquoted, so it must hold none of these, nor a control character or a
+// single quote.
+func directiveBad(s string) string {
+	for _, c := range s {
+		switch {
+		case c == ' ':
+			return "a space"
+		case c == '\t':
+			return "a tab"
+		case c == '\r':
+			return "a carriage return"
+		case c == '\n':
+			return "a line break"
+		case c < 0x20 || c == 0x7f:
+			return fmt.Sprintf("the control character %U", c)
+		case c == '"' || c == '\'':
+			return "a quote"
+		case c == '\\':
+			return "a backslash"
+		case c == '#':
+			return "a #"
+		case c == 0xfffd:
+			return "an invalid UTF-8 byte"
+		}
+	}
+	return ""
+}
+
+// directiveErr is check's error for a value what that cannot stand in an
+// #SBATCH line.
+func directiveErr(what, v, bad string) error {
+	return fmt.Errorf("slurm: %s %q: holds %s, which sbatch's #SBATCH parser cannot take unquoted: want no spaces, tabs, line breaks, control characters, quotes, backslashes or #", what, v, bad)
+}
+
 // check validates o.
 func (o *Options) check() error {
 	switch {
@@ -103,20 +141,29 @@ func (o *Options) check() error {
 		return fmt.Errorf("slurm: marslab executable %q: want an absolute path", o.Marslab)
 	case o.Dir == "" || !filepath.IsAbs(o.Dir):
 		return fmt.Errorf("slurm: output directory %q: want an absolute path", o.Dir)
-	case strings.ContainsAny(o.Dir, " \t\n%"):
-		return fmt.Errorf("slurm: output directory %q: want no spaces or %% (it is in #SBATCH --output)", o.Dir)
+	case directiveBad(o.Dir) != "":
+		return directiveErr("output directory (in #SBATCH --output)", o.Dir, directiveBad(o.Dir))
+	case strings.Contains(o.Dir, "%"):
+		return fmt.Errorf("slurm: output directory %q: want no %% (in #SBATCH --output, sbatch reads %% as a file name pattern)", o.Dir)
 	case o.Tasks < 1:
 		return fmt.Errorf("slurm: %d tasks: want >= 1", o.Tasks)
 	case o.CPUs < 0:
 		return fmt.Errorf("slurm: %d CPUs per task: want >= 0 (0 = Slurm's default)", o.CPUs)
 	case strings.ContainsAny(o.Name, " \t\n'\"$\\"):
 		return fmt.Errorf("slurm: job name %q: want no spaces, quotes, $ or backslashes", o.Name)
-	case strings.ContainsAny(o.Partition+o.Time, " \t\n"):
-		return fmt.Errorf("slurm: partition %q or time %q: want no spaces", o.Partition, o.Time)
+	case directiveBad(o.Name) != "":
+		return directiveErr("job name", o.Name, directiveBad(o.Name))
+	case directiveBad(o.Partition) != "":
+		return directiveErr("partition", o.Partition, directiveBad(o.Partition))
+	case directiveBad(o.Time) != "":
+		return directiveErr("time", o.Time, directiveBad(o.Time))
 	}
 	for _, e := range o.Extra {
 		if !strings.HasPrefix(e, "-") || strings.ContainsAny(e, "\n") {
 			return fmt.Errorf("slurm: sbatch option %q: want one option starting with -", e)
+		}
+		if bad := directiveBad(e); bad != "" {
+			return directiveErr("sbatch option", e, bad)
 		}
 		if k, _, _ := strings.Cut(e, "="); k == "--array" || k == "-a" || k == "--dependency" || k == "-d" || k == "--output" || k == "-o" {
 			return fmt.Errorf("slurm: sbatch option %q: the plan sets %s itself", e, k)

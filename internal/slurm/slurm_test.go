@@ -172,12 +172,26 @@ func TestOptionsErrors(t *testing.T) {
 	}{
 		{func(o *Options) { o.Marslab = "marslab" }, `slurm: marslab executable "marslab": want an absolute path`},
 		{func(o *Options) { o.Dir = "runs/x" }, `slurm: output directory "runs/x": want an absolute path`},
-		{func(o *Options) { o.Dir = "/my runs/x" }, `slurm: output directory "/my runs/x": want no spaces or % (it is in #SBATCH --output)`},
-		{func(o *Options) { o.Dir = "/runs/100%" }, `slurm: output directory "/runs/100%": want no spaces or % (it is in #SBATCH --output)`},
+		{func(o *Options) { o.Dir = "/my runs/x" }, `slurm: output directory (in #SBATCH --output) "/my runs/x": holds a space, which sbatch's #SBATCH parser cannot take unquoted: want no spaces, tabs, line breaks, control characters, quotes, backslashes or #`},
+		{func(o *Options) { o.Dir = "/runs/100%" }, `slurm: output directory "/runs/100%": want no % (in #SBATCH --output, sbatch reads % as a file name pattern)`},
+		// Issue 25, item 13: what sbatch's directive parser would split or unquote.
+		{func(o *Options) { o.Dir = "/runs/it's" }, `slurm: output directory (in #SBATCH --output) "/runs/it's": holds a quote, which sbatch's #SBATCH parser cannot take unquoted: want no spaces, tabs, line breaks, control characters, quotes, backslashes or #`},
+		{func(o *Options) { o.Dir = `/runs/a"b` }, `slurm: output directory (in #SBATCH --output) "/runs/a\"b": holds a quote, which sbatch's #SBATCH parser cannot take unquoted: want no spaces, tabs, line breaks, control characters, quotes, backslashes or #`},
+		{func(o *Options) { o.Dir = `/runs/a\b` }, `slurm: output directory (in #SBATCH --output) "/runs/a\\b": holds a backslash, which sbatch's #SBATCH parser cannot take unquoted: want no spaces, tabs, line breaks, control characters, quotes, backslashes or #`},
+		{func(o *Options) { o.Dir = "/runs/a#b" }, `slurm: output directory (in #SBATCH --output) "/runs/a#b": holds a #, which sbatch's #SBATCH parser cannot take unquoted: want no spaces, tabs, line breaks, control characters, quotes, backslashes or #`},
+		{func(o *Options) { o.Dir = "/runs/a\rb" }, `slurm: output directory (in #SBATCH --output) "/runs/a\rb": holds a carriage return, which sbatch's #SBATCH parser cannot take unquoted: want no spaces, tabs, line breaks, control characters, quotes, backslashes or #`},
 		{func(o *Options) { o.Tasks = 0 }, "slurm: 0 tasks: want >= 1"},
 		{func(o *Options) { o.CPUs = -1 }, "slurm: -1 CPUs per task: want >= 0 (0 = Slurm's default)"},
 		{func(o *Options) { o.Name = "my job" }, `slurm: job name "my job": want no spaces, quotes, $ or backslashes`},
-		{func(o *Options) { o.Time = "1 h" }, `slurm: partition "" or time "1 h": want no spaces`},
+		{func(o *Options) { o.Time = "1 h" }, `slurm: time "1 h": holds a space, which sbatch's #SBATCH parser cannot take unquoted: want no spaces, tabs, line breaks, control characters, quotes, backslashes or #`},
+		{func(o *Options) { o.Partition = "gpu\x01" }, `slurm: partition "gpu\x01": holds the control character U+0001, which sbatch's #SBATCH parser cannot take unquoted: want no spaces, tabs, line breaks, control characters, quotes, backslashes or #`},
+		{func(o *Options) { o.Extra = []string{"--comment=hello world"} }, `slurm: sbatch option "--comment=hello world": holds a space, which sbatch's #SBATCH parser cannot take unquoted: want no spaces, tabs, line breaks, control characters, quotes, backslashes or #`},
+		{func(o *Options) { o.Extra = []string{"--comment=a\tb"} }, `slurm: sbatch option "--comment=a\tb": holds a tab, which sbatch's #SBATCH parser cannot take unquoted: want no spaces, tabs, line breaks, control characters, quotes, backslashes or #`},
+		{func(o *Options) { o.Extra = []string{"--comment=a\r"} }, `slurm: sbatch option "--comment=a\r": holds a carriage return, which sbatch's #SBATCH parser cannot take unquoted: want no spaces, tabs, line breaks, control characters, quotes, backslashes or #`},
+		{func(o *Options) { o.Extra = []string{`--comment="open`} }, `slurm: sbatch option "--comment=\"open": holds a quote, which sbatch's #SBATCH parser cannot take unquoted: want no spaces, tabs, line breaks, control characters, quotes, backslashes or #`},
+		{func(o *Options) { o.Extra = []string{"--comment='x'"} }, `slurm: sbatch option "--comment='x'": holds a quote, which sbatch's #SBATCH parser cannot take unquoted: want no spaces, tabs, line breaks, control characters, quotes, backslashes or #`},
+		{func(o *Options) { o.Extra = []string{`--comment=a\b`} }, `slurm: sbatch option "--comment=a\\b": holds a backslash, which sbatch's #SBATCH parser cannot take unquoted: want no spaces, tabs, line breaks, control characters, quotes, backslashes or #`},
+		{func(o *Options) { o.Extra = []string{"--comment=a#b"} }, `slurm: sbatch option "--comment=a#b": holds a #, which sbatch's #SBATCH parser cannot take unquoted: want no spaces, tabs, line breaks, control characters, quotes, backslashes or #`},
 		{func(o *Options) { o.Extra = []string{"account=x"} }, `slurm: sbatch option "account=x": want one option starting with -`},
 		{func(o *Options) { o.Extra = []string{"--array=1-3"} }, `slurm: sbatch option "--array=1-3": the plan sets --array itself`},
 		{func(o *Options) { o.Extra = []string{"--dependency=afterok:1"} }, `slurm: sbatch option "--dependency=afterok:1": the plan sets --dependency itself`},
@@ -251,4 +265,22 @@ func ExampleBatch() {
 	// Output:
 	// shards [--parsable /scratch/calib/slurm/batch-shards.sh]
 	// merge [--parsable --dependency=afterok:ID /scratch/calib/slurm/batch-merge.sh]
+}
+
+// TestDirectiveAccepted: the values sbatch takes unquoted are written as
+// they are (make test-slurm submits these with sbatch --test-only).
+func TestDirectiveAccepted(t *testing.T) {
+	o := opts()
+	o.Dir = "/runs/a+b@c,d=e~f:g"
+	o.Name = "exp.1_a-b"
+	o.Partition = "gpu,cpu"
+	o.Time = "1-02:03:04"
+	o.Extra = []string{"--comment=a,b:c=d+e@f", "--mem=100M", "--nice=5", "--comment=é"}
+	p, err := Batch(o, []string{"-games", "10"})
+	require.NoError(t, err)
+	text := p.Scripts[0].Text
+	for _, l := range []string{"#SBATCH --output=/runs/a+b@c,d=e~f:g/slurm/logs/%x-%A_%a.out", "#SBATCH --job-name=exp.1_a-b-batch",
+		"#SBATCH --partition=gpu,cpu", "#SBATCH --time=1-02:03:04", "#SBATCH --comment=a,b:c=d+e@f", "#SBATCH --mem=100M", "#SBATCH --comment=é"} {
+		assert.Contains(t, text, l+"\n")
+	}
 }

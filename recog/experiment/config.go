@@ -19,13 +19,13 @@ package experiment
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/marslab-risk/marslab/bots"
 	"github.com/marslab-risk/marslab/bots/registry"
 	"github.com/marslab-risk/marslab/configs"
+	"github.com/marslab-risk/marslab/internal/fileread"
 	"github.com/marslab-risk/marslab/recog"
 	"github.com/marslab-risk/marslab/sim"
 )
@@ -85,6 +85,10 @@ type Arm struct {
 	Players string `toml:"players"`
 }
 
+// Keys lists the keys of an experiment config, for the error on an
+// unknown one.
+const Keys = "rules, seed, train_seed, games, train_games, out, [[arms]] name and players, [phatt] w_success, w_failed, up, down, state_scale, [data] alpha, per_arm"
+
 // Bounds of the config.
 const (
 	MaxGames = 1_000_000
@@ -92,13 +96,13 @@ const (
 )
 
 type fileConfig struct {
-	Rules      string  `toml:"rules"`
-	Seed       *uint64 `toml:"seed"`
-	TrainSeed  *uint64 `toml:"train_seed"`
-	Games      int     `toml:"games"`
-	TrainGames int     `toml:"train_games"`
-	Out        string  `toml:"out"`
-	Arms       []Arm   `toml:"arms"`
+	Rules      string `toml:"rules"`
+	Seed       *int64 `toml:"seed"`
+	TrainSeed  *int64 `toml:"train_seed"`
+	Games      int    `toml:"games"`
+	TrainGames int    `toml:"train_games"`
+	Out        string `toml:"out"`
+	Arms       []Arm  `toml:"arms"`
 	PHATT      struct {
 		WSuccess   *float64 `toml:"w_success"`
 		WFailed    *float64 `toml:"w_failed"`
@@ -114,7 +118,7 @@ type fileConfig struct {
 
 // Load reads and checks the experiment config at path.
 func Load(path string) (*Config, error) {
-	data, err := os.ReadFile(path)
+	data, err := fileread.ReadFile(path, fileread.Config)
 	if err != nil {
 		return nil, err
 	}
@@ -125,7 +129,7 @@ func Load(path string) (*Config, error) {
 // which name the key and its allowed range.
 func Parse(source string, data []byte) (*Config, error) {
 	var f fileConfig
-	if err := configs.DecodeStrict(source, data, &f, ""); err != nil {
+	if err := configs.DecodeStrict(source, data, &f, Keys); err != nil {
 		return nil, err
 	}
 	fail := configs.KeyErrors(source)
@@ -135,9 +139,13 @@ func Parse(source string, data []byte) (*Config, error) {
 	case f.Rules == "":
 		return nil, fail("rules", "missing (an embedded rule set or a TOML file)")
 	case f.Seed == nil:
-		return nil, fail("seed", "missing (an unsigned integer)")
+		return nil, fail("seed", "missing (an integer >= 0)")
+	case *f.Seed < 0:
+		return nil, fail("seed", "%d: want >= 0", *f.Seed)
 	case f.TrainSeed == nil:
-		return nil, fail("train_seed", "missing (an unsigned integer other than seed)")
+		return nil, fail("train_seed", "missing (an integer >= 0 other than seed)")
+	case *f.TrainSeed < 0:
+		return nil, fail("train_seed", "%d: want >= 0", *f.TrainSeed)
 	case *f.TrainSeed == *f.Seed:
 		return nil, fail("train_seed", "%d: must differ from seed, so that the training games are not the test games", *f.TrainSeed)
 	case f.Games < 1 || f.Games > MaxGames:
@@ -147,7 +155,7 @@ func Parse(source string, data []byte) (*Config, error) {
 	case len(f.Arms) < 1 || len(f.Arms) > maxArms:
 		return nil, fail("arms", "%d arms, want 1 to %d", len(f.Arms), maxArms)
 	}
-	c.Seed, c.TrainSeed = *f.Seed, *f.TrainSeed
+	c.Seed, c.TrainSeed = uint64(*f.Seed), uint64(*f.TrainSeed)
 	for i, a := range f.Arms {
 		key := fmt.Sprintf("arms[%d]", i)
 		if !validName(a.Name) {

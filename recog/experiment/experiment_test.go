@@ -29,6 +29,8 @@ func TestParseErrors(t *testing.T) {
 	base := "rules = \"missions\"\nseed = 1\ntrain_seed = 2\ngames = 10\ntrain_games = 5\n[[arms]]\nname = \"a\"\nplayers = \"mission,mission\"\n"
 	for _, tc := range []struct{ edit, want string }{
 		{strings.Replace(base, "seed = 1\n", "", 1), "x.toml: key seed: missing"},
+		{strings.Replace(base, "seed = 1\n", "seed = -1\n", 1), "x.toml: key seed: -1: want >= 0"},
+		{strings.Replace(base, "train_seed = 2", "train_seed = -2", 1), "x.toml: key train_seed: -2: want >= 0"},
 		{strings.Replace(base, "train_seed = 2", "train_seed = 1", 1), "key train_seed: 1: must differ from seed"},
 		{strings.Replace(base, "games = 10", "games = 0", 1), "key games: 0 outside [1, 1000000]"},
 		{strings.Replace(base, "train_games = 5", "train_games = -1", 1), "key train_games: -1 outside [0, 1000000]"},
@@ -63,6 +65,23 @@ func TestDeterministic(t *testing.T) {
 		res, err := experiment.Run(context.Background(), cfg, s, experiment.Options{Out: dirs[i], Workers: w})
 		require.NoError(t, err)
 		require.Len(t, res.Games, 12)
+		for _, g := range res.Games {
+			// Six players of 20 starting armies, 42 of them dealt: 78
+			// setup steps on the paper's clock.
+			assert.Equal(t, 78, g.Setup)
+			assert.Positive(t, g.Turns)
+			for r := range 2 {
+				for p := range 6 {
+					// The paper's clock reaches the end of the game at
+					// 100 %, as the turn clock does; at 5 % it is in the
+					// setup, where a seat has placed at most one army
+					// and every card holding that continent ties.
+					assert.Equal(t, g.Pred[r][p][experiment.Steps-1], g.PaperPred[r][p][experiment.Steps-1])
+					assert.Equal(t, g.Tied[r][p][experiment.Steps-1], g.PaperTied[r][p][experiment.Steps-1])
+					assert.Greater(t, g.PaperTied[r][p][0], 1)
+				}
+			}
+		}
 	}
 	a, err := os.ReadFile(filepath.Join(dirs[0], experiment.GamesFile))
 	require.NoError(t, err)
@@ -76,6 +95,9 @@ func TestDeterministic(t *testing.T) {
 	cut := append(bytes.Join(lines[:5], nil), lines[5][:len(lines[5])/2]...)
 	dir := t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(dir, experiment.GamesFile), cut, 0o644))
+	_, err = experiment.Run(context.Background(), cfg, s, experiment.Options{Out: dir, Workers: 2, Resume: true})
+	assert.ErrorContains(t, err, "holds games.jsonl but no config.json: its config is unknown")
+	copyFile(t, filepath.Join(dirs[0], experiment.HeaderFile), filepath.Join(dir, experiment.HeaderFile))
 	res, err := experiment.Run(context.Background(), cfg, s, experiment.Options{Out: dir, Workers: 2, Resume: true})
 	require.NoError(t, err)
 	require.Len(t, res.Games, 12)
@@ -87,7 +109,93 @@ func TestDeterministic(t *testing.T) {
 	other := *cfg
 	other.Seed = 99
 	_, err = experiment.Run(context.Background(), &other, s, experiment.Options{Out: dir, Resume: true})
-	assert.ErrorContains(t, err, "not this config's run")
+	assert.ErrorContains(t, err, "resume: "+filepath.Join(dir, "config.json")+" was written by another config (seed: 1 vs 99; the file's vs this run's)")
+}
+
+func copyFile(t *testing.T, from, to string) {
+	t.Helper()
+	b, err := os.ReadFile(from)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(to, b, 0o644))
+}
+
+// TestOwnership: a run is not written over another one without Resume,
+// and a resumed run or a merge refuses a folder of another config: any key
+// of the resolved config, the sizes in force or the shard.
+func TestOwnership(t *testing.T) {
+	cfg, s := small(t)
+	ctx := context.Background()
+	dir := t.TempDir()
+	_, err := experiment.Run(ctx, cfg, s, experiment.Options{Out: dir, Workers: 2})
+	require.NoError(t, err)
+	first, err := os.ReadFile(filepath.Join(dir, experiment.GamesFile))
+	require.NoError(t, err)
+	_, err = experiment.Run(ctx, cfg, s, experiment.Options{Out: dir, Games: 1})
+	assert.EqualError(t, err, dir+" already holds a recognition run (config.json): use -resume to continue it, or another output directory")
+	now, err := os.ReadFile(filepath.Join(dir, experiment.GamesFile))
+	require.NoError(t, err)
+	assert.Equal(t, first, now, "games.jsonl untouched")
+
+	w := *cfg
+	w.Params.WSuccess = 0.5
+	train := *cfg
+	train.TrainSeed = 7
+	arms := *cfg
+	arms.Arms = append([]experiment.Arm(nil), cfg.Arms...)
+	arms.Arms[1].Name = "renamed"
+	alpha := *cfg
+	alpha.Alpha = 2
+	for _, tc := range []struct {
+		cfg  *experiment.Config
+		opt  experiment.Options
+		want string
+	}{
+		{&w, experiment.Options{}, "phatt.w_success: 0.02 vs 0.5"},
+		{&train, experiment.Options{}, "train_seed: 2 vs 7"},
+		{&arms, experiment.Options{}, `arms[1].name: "constrained" vs "renamed"`},
+		{&alpha, experiment.Options{}, "data.alpha: 1 vs 2"},
+		{cfg, experiment.Options{Games: 5}, "games: 6 vs 5"},
+		{cfg, experiment.Options{TrainGames: 1}, "train_games: 3 vs 1"},
+		{cfg, experiment.Options{Shard: arena.Shard{Index: 0, Count: 2}}, `shard: "0/1" vs "0/2"`},
+	} {
+		tc.opt.Out, tc.opt.Resume = dir, true
+		_, err := experiment.Run(ctx, tc.cfg, s, tc.opt)
+		assert.ErrorContains(t, err, "was written by another config ("+tc.want+";", tc.want)
+	}
+	now, err = os.ReadFile(filepath.Join(dir, experiment.GamesFile))
+	require.NoError(t, err)
+	assert.Equal(t, first, now, "games.jsonl untouched")
+
+	// Merge: two shards; a shard of another w_success is refused.
+	sh := []string{t.TempDir(), t.TempDir()}
+	for i := range sh {
+		_, err := experiment.Run(ctx, cfg, s, experiment.Options{Out: sh[i], Workers: 1, Shard: arena.Shard{Index: i, Count: 2}})
+		require.NoError(t, err)
+	}
+	odd := t.TempDir()
+	_, err = experiment.Run(ctx, &w, s, experiment.Options{Out: odd, Workers: 1, Shard: arena.Shard{Index: 1, Count: 2}})
+	require.NoError(t, err)
+	_, err = experiment.Merge(cfg, s, []string{sh[0], odd}, experiment.Options{Out: t.TempDir()})
+	assert.ErrorContains(t, err, "merge: "+filepath.Join(odd, "config.json")+" was written by another config (phatt.w_success: 0.5 vs 0.02;")
+	_, err = experiment.Merge(cfg, s, sh, experiment.Options{Out: t.TempDir(), TrainGames: 1})
+	assert.ErrorContains(t, err, "train_games: 3 vs 1")
+	_, err = experiment.Merge(cfg, s, []string{sh[0], t.TempDir()}, experiment.Options{Out: t.TempDir()})
+	assert.ErrorContains(t, err, "no config.json: not the output folder of a recognition run")
+	merged := t.TempDir()
+	res, err := experiment.Merge(cfg, s, sh, experiment.Options{Out: merged})
+	require.NoError(t, err)
+	require.Len(t, res.Games, 12)
+	got, err := os.ReadFile(filepath.Join(merged, experiment.GamesFile))
+	require.NoError(t, err)
+	assert.Equal(t, first, got)
+	h, err := experiment.ReadHeader(merged)
+	require.NoError(t, err)
+	assert.Equal(t, "0/1", h.Shard)
+	// Merging again into the merge is allowed; into a run of another config not.
+	_, err = experiment.Merge(cfg, s, sh, experiment.Options{Out: merged})
+	require.NoError(t, err)
+	_, err = experiment.Merge(&w, s, sh, experiment.Options{Out: merged})
+	assert.ErrorContains(t, err, "merge: "+filepath.Join(merged, "config.json")+" was written by another config")
 }
 
 // TestPerArm: one model per arm learns from that arm's games alone; the
@@ -132,46 +240,76 @@ func TestSummarize(t *testing.T) {
 	res := &experiment.Results{Config: cfg, Setup: s}
 	// Two games of arm 0 with six seats; seat p holds card p. Recogniser 0
 	// is right about seats 0-2 from the start and about seat 3 only at
-	// the end; recogniser 1 is always wrong; the data recognisers did not run.
-	for i := range 2 {
-		g := experiment.Game{Arm: 0, Index: i, Winner: 3, Turns: 40, Missions: []int{0, 1, 2, 3, 4, 5}}
-		g.Pred = make([][][]int, 4)
-		for r := range 4 {
-			g.Pred[r] = make([][]int, 6)
-			for p := range 6 {
-				g.Pred[r][p] = make([]int, experiment.Steps)
+	// the end; at the end it names seat 4's card in a tie of two cards;
+	// on the paper's clock its 25 % point falls in the setup, where it is
+	// wrong about everyone. Recogniser 1 is always wrong; the data
+	// recognisers did not run.
+	grid := func(f func(r, p, k int) int) [][][]int {
+		x := make([][][]int, 4)
+		for r := range x {
+			x[r] = make([][]int, 6)
+			for p := range x[r] {
+				x[r][p] = make([]int, experiment.Steps)
 				for k := range experiment.Steps {
-					switch {
-					case r >= 2:
-						g.Pred[r][p][k] = -1
-					case r == 1:
-						g.Pred[r][p][k] = (p + 1) % 6
-					case p < 3 || p == 3 && k == experiment.Steps-1:
-						g.Pred[r][p][k] = p
-					default:
-						g.Pred[r][p][k] = (p + 1) % 6
-					}
+					x[r][p][k] = f(r, p, k)
 				}
 			}
 		}
+		return x
+	}
+	end := experiment.Steps - 1
+	pred := func(r, p, k int) int {
+		switch {
+		case r >= 2:
+			return -1
+		case r == 1:
+			return (p + 1) % 6
+		case p < 3 || p == 3 && k == end || p == 4 && k == end:
+			return p
+		default:
+			return (p + 1) % 6
+		}
+	}
+	tied := func(r, p, k int) int {
+		switch {
+		case r >= 2:
+			return 0
+		case r == 0 && p == 4 && k == end:
+			return 2
+		}
+		return 1
+	}
+	paper := func(r, p, k int) int {
+		if r == 0 && k == experiment.Step(25) {
+			return (p + 1) % 6
+		}
+		return pred(r, p, k)
+	}
+	for i := range 2 {
+		g := experiment.Game{Arm: 0, Index: i, Winner: 3, Turns: 40, Setup: 120, Missions: []int{0, 1, 2, 3, 4, 5},
+			Pred: grid(pred), Tied: grid(tied), PaperPred: grid(paper), PaperTied: grid(tied)}
 		res.Games = append(res.Games, g)
 	}
-	sum, err := experiment.Summarize(res)
+	sum, err := experiment.Summarize(res, experiment.Counting{})
 	require.NoError(t, err)
 	assert.Equal(t, []bool{true, true, false, false}, sum.Ran)
 	assert.InDelta(t, 1.0/6, sum.Chance, 1e-12)
-	end := sum.Curve[0][0][experiment.All][experiment.Step(100)]
-	assert.Equal(t, 8, end.Correct)
-	assert.Equal(t, 12, end.N)
+	last := sum.Curve[0][0][experiment.All][experiment.Step(100)]
+	assert.Equal(t, 8, last.Correct, "the paper's counting: a tie is wrong")
+	assert.Equal(t, 12, last.N)
+	assert.Equal(t, 2, last.Ties)
+	assert.InDelta(t, 2.0/12, last.TieShare(), 1e-12)
 	half := sum.Curve[0][0][experiment.All][experiment.Step(50)]
 	assert.Equal(t, 6, half.Correct)
+	assert.Equal(t, 0, sum.Curve[0][0][experiment.All][experiment.Step(25)].Correct, "the paper's clock: 25 % is in the setup")
 	w := sum.Curve[0][0][experiment.Winners][experiment.Step(100)]
 	assert.Equal(t, experiment.Tally{Correct: 2, N: 2, Acc: 1, CI: w.CI}, w)
 	assert.Less(t, w.CI.Lo, 1.0)
 	assert.Equal(t, 0, sum.Curve[1][0][experiment.All][experiment.Step(100)].Correct)
 	assert.Equal(t, 2, sum.PerMission[0][0][experiment.All][3].Correct)
+	assert.Equal(t, 0, sum.PerMission[0][0][experiment.All][4].Correct)
 	// Both games are 40 turns long: the bin [40, 50).
-	assert.Equal(t, end, sum.ByLength[0][0][3])
+	assert.Equal(t, last, sum.ByLength[0][0][3])
 	assert.Zero(t, sum.ByLength[0][0][2].N)
 	assert.Equal(t, 0, sum.PerMission[0][0][experiment.Losers][3].N)
 	// One pair (phatt vs phatt-state) on arm 0 (arm 1 has no games).
@@ -182,6 +320,21 @@ func TestSummarize(t *testing.T) {
 	var buf bytes.Buffer
 	require.NoError(t, sum.WriteText(&buf))
 	assert.Contains(t, buf.String(), "8/4 66.7%")
+	assert.Contains(t, buf.String(), "counting: paper's clock (setup steps counted), ties wrong")
+
+	// Our counting: the turn clock, ties broken at random (here the
+	// recorded pick is seat 4's card).
+	ours, err := experiment.ParseCounting("turns", "share")
+	require.NoError(t, err)
+	sum, err = experiment.Summarize(res, ours)
+	require.NoError(t, err)
+	assert.Equal(t, 10, sum.Curve[0][0][experiment.All][experiment.Step(100)].Correct)
+	assert.Equal(t, 2, sum.Curve[0][0][experiment.All][experiment.Step(100)].Ties)
+	assert.Equal(t, 6, sum.Curve[0][0][experiment.All][experiment.Step(25)].Correct)
+	_, err = experiment.ParseCounting("rounds", "wrong")
+	assert.ErrorContains(t, err, `clock "rounds": want paper or turns`)
+	_, err = experiment.ParseCounting("paper", "half")
+	assert.ErrorContains(t, err, `ties "half": want wrong or share`)
 }
 
 // FuzzParse: any text gives a config or an error, never a panic, and a
@@ -222,6 +375,7 @@ func TestShardResume(t *testing.T) {
 	lines := bytes.SplitAfter(data, []byte("\n"))
 	b := t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(b, experiment.GamesFile), bytes.Join(lines[:3], nil), 0o644))
+	copyFile(t, filepath.Join(a, experiment.HeaderFile), filepath.Join(b, experiment.HeaderFile))
 	_, err = experiment.Run(context.Background(), cfg, s, experiment.Options{Out: b, Workers: 1, Shard: sh, Resume: true})
 	require.NoError(t, err)
 	got, err := os.ReadFile(filepath.Join(b, experiment.GamesFile))
@@ -229,7 +383,7 @@ func TestShardResume(t *testing.T) {
 	assert.Equal(t, data, got)
 	// The other shard's file is not this shard's.
 	_, err = experiment.Run(context.Background(), cfg, s, experiment.Options{Out: b, Shard: arena.Shard{Index: 0, Count: 2}, Resume: true})
-	assert.ErrorContains(t, err, "not this config's run")
+	assert.ErrorContains(t, err, `was written by another config (shard: "1/2" vs "0/2";`)
 }
 
 // TestTraceGame: the trace replays Run's game: same cards and winner, and

@@ -14,6 +14,8 @@ import (
 	"runtime"
 
 	"github.com/marslab-risk/marslab/arena"
+	"github.com/marslab-risk/marslab/internal/fileread"
+	"github.com/marslab-risk/marslab/internal/outdir"
 	"github.com/marslab-risk/marslab/recog"
 	"github.com/marslab-risk/marslab/sim"
 )
@@ -29,7 +31,18 @@ const Steps = 20
 var Recognisers = []string{"phatt", "phatt-state", "data", "data-choice"}
 
 // Game is the outcome of one test game: who held which card, who won, and
-// every recogniser's prediction of every seat at every sampling point.
+// every recogniser's prediction of every seat at every sampling point, on
+// two clocks.
+//
+// The turn clock counts player-turns only (the setup excluded): its point k
+// is after ceil((k+1)*Turns/20) turns. The paper's clock (Khan & Rovatsos
+// 2013, section 5.3.1) counts every starting army placed after the deal as
+// a turn too, as the Domination program did: its point k is after
+// ceil((k+1)*(Setup+Turns)/20) of these steps, so the first points of a
+// short game fall in its setup. The deal (one army on each territory) is
+// not counted: the paper leaves its observations out, and its six-player
+// games of under 120 turns (Table 7.16) could not hold the 120 steps of a
+// six-player setup with the deal.
 type Game struct {
 	// Arm is the arm's index and Index the game's within the arm.
 	Arm   int `json:"arm"`
@@ -37,15 +50,23 @@ type Game struct {
 	// Seed is the game's seed, sim.GameSeed(Config.Seed, stream(Arm, Index)).
 	Seed uint64 `json:"seed"`
 	// Winner is the winning seat, -1 on a stalemate; Turns the player-turns
-	// played.
+	// played; Setup the setup's steps (starting armies placed one by one
+	// after the deal).
 	Winner int `json:"winner"`
 	Turns  int `json:"turns"`
+	Setup  int `json:"setup"`
 	// Missions[p] is seat p's card, an index into Rules.Missions.
 	Missions []int `json:"missions"`
-	// Pred[r][p][k] is recogniser r's predicted card for seat p after
-	// (k+1)*5 % of the game's turns (after ceil((k+1)*Turns/20) turns;
-	// k = 19 is the end of the game), -1 if the recogniser was not run.
+	// Pred[r][p][k] is recogniser r's predicted card for seat p at point k
+	// of the turn clock (k = 19 is the end of the game), ties among cards
+	// broken at random (a tie of n cards is right 1/n of the time), -1 if
+	// the recogniser was not run; Tied[r][p][k] is the number of cards
+	// tied for the lead there (1: no tie; 0 if not run).
 	Pred [][][]int `json:"pred"`
+	Tied [][][]int `json:"tied"`
+	// PaperPred and PaperTied are the same on the paper's clock.
+	PaperPred [][][]int `json:"paper_pred"`
+	PaperTied [][][]int `json:"paper_tied"`
 }
 
 // stream returns the index of game i of arm a among the streams of a seed:
@@ -104,6 +125,17 @@ func Run(ctx context.Context, cfg *Config, s *Setup, opts Options) (*Results, er
 		workers = runtime.GOMAXPROCS(0)
 	}
 	res := &Results{Config: cfg, Setup: s}
+	shard := opts.Shard
+	if shard.Count == 0 {
+		shard = arena.Shard{Count: 1}
+	}
+	// The output folder is checked before the training: a run is not
+	// written over another one, and resumes only a run of the same config.
+	if opts.Out != "" {
+		if err := prepare(cfg, s, opts, games, train, shard); err != nil {
+			return nil, err
+		}
+	}
 	// Training: one model of every arm's games, or one per arm.
 	var models []*recog.Model
 	if train > 0 {
@@ -121,17 +153,10 @@ func Run(ctx context.Context, cfg *Config, s *Setup, opts Options) (*Results, er
 			res.Trained = append(res.Trained, n)
 		}
 	}
-	shard := opts.Shard
-	if shard.Count == 0 {
-		shard = arena.Shard{Count: 1}
-	}
 	total := shard.Len(games * len(cfg.Arms))
 	var done []Game
 	var out *os.File
 	if opts.Out != "" {
-		if err := os.MkdirAll(opts.Out, 0o755); err != nil {
-			return nil, err
-		}
 		path := filepath.Join(opts.Out, GamesFile)
 		if opts.Resume {
 			var err error
@@ -182,6 +207,28 @@ func Run(ctx context.Context, cfg *Config, s *Setup, opts Options) (*Results, er
 		err = ferr
 	}
 	return res, err
+}
+
+// prepare creates the output folder of a run and writes its config.json:
+// without opts.Resume the folder must hold no run; with it, a config.json
+// there must be this run's (the whole resolved config, the sizes and the
+// shard).
+func prepare(cfg *Config, s *Setup, opts Options, games, train int, shard arena.Shard) error {
+	h, err := NewHeader(cfg, s, games, train, shard)
+	if err != nil {
+		return err
+	}
+	if !opts.Resume {
+		if err := outdir.Refuse(opts.Out, "recognition run", HeaderFile, GamesFile); err != nil {
+			return err
+		}
+	} else if err := checkHeader(opts.Out, h, false); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("resume: %w", err)
+	}
+	if err := os.MkdirAll(opts.Out, 0o755); err != nil {
+		return err
+	}
+	return writeHeader(opts.Out, h)
 }
 
 // playFunc plays game i of arm a and returns its outcome.
@@ -292,31 +339,44 @@ func (t *tester) play(a, i int) (Game, error) {
 		return Game{}, fmt.Errorf("arm %s game %d: %w", t.cfg.Arms[a].Name, i, err)
 	}
 	out := Game{Arm: a, Index: i, Seed: sim.GameSeed(t.cfg.Seed, stream(a, i)), Winner: res.Winner,
-		Turns: t.snap.turns, Missions: append([]int(nil), g.Position().Missions...)}
-	out.Pred = make([][][]int, len(t.rec))
+		Turns: t.snap.turns, Setup: t.snap.setup, Missions: append([]int(nil), g.Position().Missions...)}
+	grid := func() [][][]int {
+		x := make([][][]int, len(t.rec))
+		for r := range x {
+			x[r] = make([][]int, len(ps))
+			for p := range x[r] {
+				x[r][p] = make([]int, Steps)
+			}
+		}
+		return x
+	}
+	out.Pred, out.Tied, out.PaperPred, out.PaperTied = grid(), grid(), grid(), grid()
 	for r := range t.rec {
-		out.Pred[r] = make([][]int, len(ps))
 		for p := range ps {
-			out.Pred[r][p] = make([]int, Steps)
 			for k := range Steps {
-				out.Pred[r][p][k] = t.snap.at(r, p, k)
+				out.Pred[r][p][k], out.Tied[r][p][k] = t.snap.at(r, p, t.snap.turnRow(k))
+				out.PaperPred[r][p][k], out.PaperTied[r][p][k] = t.snap.at(r, p, t.snap.paperRow(k))
 			}
 		}
 	}
 	return out, nil
 }
 
-// snapshot records every recogniser's predictions after every turn of a
-// game; it starts the recognisers at each game's EvStart.
+// snapshot records every recogniser's predictions after every step of a
+// game: row i holds them after i steps, where a step is a starting army
+// placed or a player-turn (the paper's clock, Game). It
+// starts the recognisers at each game's EvStart; it observes after them, so
+// a row includes the step's actions.
 type snapshot struct {
 	rec     []recog.Recognizer
 	players int
-	turns   int
-	// preds holds the predictions after j turns at
-	// [j*stride + r*players + p], stride = len(rec)*players; n is the
-	// number of rows recorded.
-	preds []int
-	n     int
+	// setup counts the setup's steps and turns the player-turns begun.
+	setup, turns int
+	// rows holds, after i steps, the prediction and the number of tied
+	// cards of recogniser r for seat p at [(i*stride + r*players + p)*2],
+	// stride = len(rec)*players; n is the number of rows.
+	rows []int
+	n    int
 }
 
 func (s *snapshot) Observe(e *sim.Event) {
@@ -327,27 +387,33 @@ func (s *snapshot) Observe(e *sim.Event) {
 				r.Start(s.players)
 			}
 		}
-		s.turns, s.n, s.preds = 0, 0, s.preds[:0]
-	case sim.EvTurn:
+		s.setup, s.turns, s.n, s.rows = 0, 0, 0, s.rows[:0]
 		s.record()
+	case sim.EvSetupPlace:
+		s.setup++
+		s.record()
+	case sim.EvTurn:
+		// The previous turn has ended.
+		if s.turns > 0 {
+			s.record()
+		}
 		s.turns++
 	case sim.EvGameEnd:
-		s.record()
+		if s.turns > 0 {
+			s.record()
+		}
 	}
 }
 
-// record appends the predictions after s.turns turns (once per count).
+// record appends the predictions after the steps so far.
 func (s *snapshot) record() {
-	if s.n > s.turns {
-		return
-	}
 	for r, rc := range s.rec {
 		for p := range s.players {
-			v := -1
+			v, n := -1, 0
 			if rc != nil {
-				v = rc.Predict(p, tieBreak(r, p))
+				v, n = rc.Predict(p, tieBreak(r, p)), rc.Tied(p)
 			}
-			s.preds = append(s.preds, v)
+			s.rows = append(s.rows, v, n)
 		}
 	}
 	s.n++
@@ -358,12 +424,24 @@ func (s *snapshot) record() {
 // per seat so that ties do not favour one card for every seat.
 func tieBreak(r, p int) uint64 { return sim.GameSeed(uint64(r), uint64(p)) }
 
-// at returns recogniser r's prediction of seat p at sampling point k: after
-// ceil((k+1) * turns / Steps) turns.
-func (s *snapshot) at(r, p, k int) int {
-	j := int(math.Ceil(float64(k+1) * float64(s.turns) / Steps))
+// turnRow returns the row of sampling point k on the turn clock: after
+// ceil((k+1) * turns / Steps) turns, the setup's steps first.
+func (s *snapshot) turnRow(k int) int {
+	return s.setup + int(math.Ceil(float64(k+1)*float64(s.turns)/Steps))
+}
+
+// paperRow returns the row of sampling point k on the paper's clock:
+// after ceil((k+1) * (setup + turns) / Steps) steps.
+func (s *snapshot) paperRow(k int) int {
+	return int(math.Ceil(float64(k+1) * float64(s.setup+s.turns) / Steps))
+}
+
+// at returns recogniser r's prediction of seat p and the number of tied
+// cards in row j (the last row if j is beyond it).
+func (s *snapshot) at(r, p, j int) (pred, tied int) {
 	j = min(j, s.n-1)
-	return s.preds[j*len(s.rec)*s.players+r*s.players+p]
+	i := 2 * (j*len(s.rec)*s.players + r*s.players + p)
+	return s.rows[i], s.rows[i+1]
 }
 
 // trainModels plays the training games of every arm and counts their
@@ -439,7 +517,7 @@ type armModel struct {
 // readGames reads the games already in path for a resumed run of shard and
 // checks that each is the game the config would play at its place.
 func readGames(path string, cfg *Config, s *Setup, games int, shard arena.Shard) ([]Game, error) {
-	data, err := os.ReadFile(path)
+	data, err := fileread.ReadFile(path, fileread.Log)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
@@ -475,16 +553,24 @@ func checkGame(g *Game, cfg *Config, s *Setup, a, i int) error {
 			g.Arm, g.Index, g.Seed, a, i, sim.GameSeed(cfg.Seed, stream(a, i)))
 	}
 	n := len(s.Seats[a])
-	if len(g.Missions) != n || len(g.Pred) != len(Recognisers) {
-		return fmt.Errorf("%d seats and %d recognisers, want %d and %d", len(g.Missions), len(g.Pred), n, len(Recognisers))
+	if len(g.Missions) != n {
+		return fmt.Errorf("%d seats, want %d", len(g.Missions), n)
 	}
-	for r := range g.Pred {
-		if len(g.Pred[r]) != n {
-			return fmt.Errorf("pred[%d]: %d seats, want %d", r, len(g.Pred[r]), n)
+	for _, x := range []struct {
+		key string
+		v   [][][]int
+	}{{"pred", g.Pred}, {"tied", g.Tied}, {"paper_pred", g.PaperPred}, {"paper_tied", g.PaperTied}} {
+		if len(x.v) != len(Recognisers) {
+			return fmt.Errorf("%s: %d recognisers, want %d", x.key, len(x.v), len(Recognisers))
 		}
-		for p := range g.Pred[r] {
-			if len(g.Pred[r][p]) != Steps {
-				return fmt.Errorf("pred[%d][%d]: %d points, want %d", r, p, len(g.Pred[r][p]), Steps)
+		for r := range x.v {
+			if len(x.v[r]) != n {
+				return fmt.Errorf("%s[%d]: %d seats, want %d", x.key, r, len(x.v[r]), n)
+			}
+			for p := range x.v[r] {
+				if len(x.v[r][p]) != Steps {
+					return fmt.Errorf("%s[%d][%d]: %d points, want %d", x.key, r, p, len(x.v[r][p]), Steps)
+				}
 			}
 		}
 	}
@@ -492,18 +578,38 @@ func checkGame(g *Game, cfg *Config, s *Setup, a, i int) error {
 }
 
 // Merge joins the games.jsonl files of the shards' output folders dirs
-// into out/games.jsonl, in game order, and returns the results: every game
-// of the run (games per arm, 0 meaning the config's) exactly once, each
-// checked against the config.
-func Merge(cfg *Config, s *Setup, dirs []string, out string, games int) (*Results, error) {
-	if games <= 0 {
-		games = cfg.Games
+// into opts.Out/games.jsonl, in game order, and returns the results: every
+// game of the run (opts.Games per arm, 0 meaning the config's; opts.TrainGames
+// likewise) exactly once, each checked against the config. Every shard's
+// config.json must be this run's (the shard aside); opts.Out may hold only
+// a merge of the same run, which is written again.
+func Merge(cfg *Config, s *Setup, dirs []string, opts Options) (*Results, error) {
+	games, train := cfg.Games, cfg.TrainGames
+	if opts.Games > 0 {
+		games = opts.Games
+	}
+	if opts.TrainGames > 0 {
+		train = opts.TrainGames
+	}
+	out := opts.Out
+	h, err := NewHeader(cfg, s, games, train, arena.Shard{Count: 1})
+	if err != nil {
+		return nil, err
+	}
+	if err := checkHeader(out, h, false); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("merge: %w", err)
 	}
 	total := games * len(cfg.Arms)
 	all := make([]*Game, total)
 	for _, dir := range dirs {
+		if err := checkHeader(dir, h, true); err != nil {
+			if errors.Is(err, os.ErrNotExist) {
+				err = fmt.Errorf("%s: no %s: not the output folder of a recognition run", dir, HeaderFile)
+			}
+			return nil, fmt.Errorf("merge: %w", err)
+		}
 		path := filepath.Join(dir, GamesFile)
-		data, err := os.ReadFile(path)
+		data, err := fileread.ReadFile(path, fileread.Log)
 		if err != nil {
 			return nil, err
 		}
@@ -536,6 +642,9 @@ func Merge(cfg *Config, s *Setup, dirs []string, out string, games int) (*Result
 		res.Games = append(res.Games, *g)
 	}
 	if err := os.MkdirAll(out, 0o755); err != nil {
+		return nil, err
+	}
+	if err := writeHeader(out, h); err != nil {
 		return nil, err
 	}
 	f, err := os.Create(filepath.Join(out, GamesFile))

@@ -23,21 +23,98 @@ const (
 // GroupNames name the groups in tables.
 var GroupNames = [NumGroups]string{"all", "winners", "losers"}
 
+// Clock is how the sampling points of a game are placed (see Game).
+type Clock int
+
+const (
+	// ClockPaper counts the setup's steps as turns, as Khan & Rovatsos
+	// (2013) did: 25 % of a game may fall in its setup.
+	ClockPaper Clock = iota
+	// ClockTurns counts player-turns only.
+	ClockTurns
+)
+
+// TieRule is how a prediction tied between several cards is scored.
+type TieRule int
+
+const (
+	// TiesWrong scores a tie as incorrect, as the paper did (section
+	// 5.3.3: a split is "an incorrect or arguably inconclusive
+	// prediction").
+	TiesWrong TieRule = iota
+	// TiesShare picks one of the tied cards at random: a tie of k cards is
+	// right 1/k of the time on average.
+	TiesShare
+)
+
+// Counting is how Summarize scores the predictions; the zero value is the
+// paper's.
+type Counting struct {
+	Clock Clock
+	Ties  TieRule
+}
+
+// String describes the counting, e.g. "paper's clock, ties wrong".
+func (c Counting) String() string {
+	s := "paper's clock (setup steps counted)"
+	if c.Clock == ClockTurns {
+		s = "turn clock (player-turns only)"
+	}
+	if c.Ties == TiesShare {
+		return s + ", ties broken at random"
+	}
+	return s + ", ties wrong"
+}
+
+// ParseCounting parses the names of a clock ("paper" or "turns") and a tie
+// rule ("wrong" or "share").
+func ParseCounting(clock, ties string) (Counting, error) {
+	var c Counting
+	switch clock {
+	case "paper":
+	case "turns":
+		c.Clock = ClockTurns
+	default:
+		return c, fmt.Errorf("clock %q: want paper or turns", clock)
+	}
+	switch ties {
+	case "wrong":
+	case "share":
+		c.Ties = TiesShare
+	default:
+		return c, fmt.Errorf("ties %q: want wrong or share", ties)
+	}
+	return c, nil
+}
+
 // Tally is a count of correct predictions among N player-games, with the
-// accuracy and its 95 % Wilson interval.
+// accuracy and its 95 % Wilson interval, and the number of predictions
+// tied between cards (Ties, scored by the Counting's tie rule).
 type Tally struct {
 	Correct, N int
+	Ties       int
 	Acc        float64
 	CI         stats.Interval
+}
+
+// TieShare returns Ties / N (0 when N is 0).
+func (t Tally) TieShare() float64 {
+	if t.N == 0 {
+		return 0
+	}
+	return float64(t.Ties) / float64(t.N)
 }
 
 // Incorrect returns N - Correct.
 func (t Tally) Incorrect() int { return t.N - t.Correct }
 
-func (t *Tally) add(ok bool) {
+func (t *Tally) add(ok, tie bool) {
 	t.N++
 	if ok {
 		t.Correct++
+	}
+	if tie {
+		t.Ties++
 	}
 }
 
@@ -65,6 +142,8 @@ type PairRow struct {
 
 // Summary is the scored experiment.
 type Summary struct {
+	// Counting is how the predictions were scored.
+	Counting    Counting
 	Arms        []string
 	Recognisers []string
 	// Cards are the continent cards and CardNames their names.
@@ -107,11 +186,12 @@ var LengthBins = []int{0, 20, 30, 40, 50}
 // Step is the sampling point of percent % of the game (5, 10, ..., 100).
 func Step(percent int) int { return percent/5 - 1 }
 
-// Summarize scores the results.
-func Summarize(res *Results) (*Summary, error) {
+// Summarize scores the results by the counting c (the zero Counting is the
+// paper's).
+func Summarize(res *Results, c Counting) (*Summary, error) {
 	s := res.Setup
 	nr, na := len(Recognisers), len(res.Config.Arms)
-	sum := &Summary{Recognisers: Recognisers, Cards: s.Cards, Chance: 1 / float64(len(s.Cards)),
+	sum := &Summary{Counting: c, Recognisers: Recognisers, Cards: s.Cards, Chance: 1 / float64(len(s.Cards)),
 		Games: make([]int, na), Turns: make([]float64, na), WinnerWon: make([]int, na), Ran: make([]bool, nr)}
 	for _, a := range res.Config.Arms {
 		sum.Arms = append(sum.Arms, a.Name)
@@ -163,20 +243,28 @@ func Summarize(res *Results) (*Summary, error) {
 			if p == g.Winner {
 				grp = Winners
 			}
+			pred, tied := g.PaperPred, g.PaperTied
+			if c.Clock == ClockTurns {
+				pred, tied = g.Pred, g.Tied
+			}
+			right := func(r, k int) (ok, tie bool) {
+				tie = tied[r][p][k] > 1
+				return pred[r][p][k] == card && (!tie || c.Ties == TiesShare), tie
+			}
 			for r := range nr {
-				if g.Pred[r][p][Steps-1] < 0 {
+				if pred[r][p][Steps-1] < 0 {
 					continue
 				}
 				sum.Ran[r] = true
 				for k := range Steps {
-					ok := g.Pred[r][p][k] == card
-					sum.Curve[r][a][All][k].add(ok)
-					sum.Curve[r][a][grp][k].add(ok)
+					ok, tie := right(r, k)
+					sum.Curve[r][a][All][k].add(ok, tie)
+					sum.Curve[r][a][grp][k].add(ok, tie)
 				}
-				ok := g.Pred[r][p][Steps-1] == card
-				sum.ByLength[r][a][lengthBin(g.Turns)].add(ok)
-				sum.PerMission[r][a][All][ci].add(ok)
-				sum.PerMission[r][a][grp][ci].add(ok)
+				ok, tie := right(r, Steps-1)
+				sum.ByLength[r][a][lengthBin(g.Turns)].add(ok, tie)
+				sum.PerMission[r][a][All][ci].add(ok, tie)
+				sum.PerMission[r][a][grp][ci].add(ok, tie)
 				ends[a][r] = append(ends[a][r], ok)
 			}
 		}
@@ -307,6 +395,7 @@ func (sum *Summary) WriteText(w io.Writer) error {
 	pct := func(t Tally) string {
 		return fmt.Sprintf("%.1f%% [%.1f, %.1f]", 100*t.Acc, 100*t.CI.Lo, 100*t.CI.Hi)
 	}
+	fmt.Fprintf(tw, "counting: %s\n", sum.Counting)
 	fmt.Fprintf(tw, "random guess: %.2f%% (1 of %d continent cards)\n", 100*sum.Chance, len(sum.Cards))
 	for a, name := range sum.Arms {
 		fmt.Fprintf(tw, "arm %s: %d games, %.1f turns per game, %d won (not stalemates)\n", name, sum.Games[a], sum.Turns[a], sum.WinnerWon[a])
@@ -320,7 +409,7 @@ func (sum *Summary) WriteText(w io.Writer) error {
 		for _, s := range PaperSteps {
 			fmt.Fprintf(tw, "\t%d%%", s)
 		}
-		fmt.Fprintf(tw, "\tp vs guess\n")
+		fmt.Fprintf(tw, "\tties at 100%%\tp vs guess\n")
 		for a, an := range sum.Arms {
 			for g := range NumGroups {
 				fmt.Fprintf(tw, "%s\t%s", an, GroupNames[g])
@@ -328,6 +417,7 @@ func (sum *Summary) WriteText(w io.Writer) error {
 					t := sum.Curve[r][a][g][Step(s)]
 					fmt.Fprintf(tw, "\t%d/%d %s", t.Correct, t.Incorrect(), pct(t))
 				}
+				fmt.Fprintf(tw, "\t%.1f%%", 100*sum.Curve[r][a][g][Steps-1].TieShare())
 				if g == All {
 					fmt.Fprintf(tw, "\t%.3g", sum.PChance[r][a])
 				}

@@ -1,39 +1,16 @@
-// Package mission holds bots for mission Risk (rule set "missions") that
-// pursue their own secret mission card, as the Domination AI did in the
-// experiments of Khan & Rovatsos (2013), section 5:
-//
-//   - Mission, registered as mission(w=...): plays a plain greedy game whose
-//     placement, attack targets and move-ins are skewed toward its mission
-//     by a weight w (the paper ran its AI with w = 4 and w = 100);
-//   - Constrained, registered as constrained: the paper's "constrained play",
-//     which only reinforces, attacks and moves on territories of its mission
-//     or on the shortest route to them.
-//
-// Both read only their own mission (sim.State.MyMission); the engine hides
-// every other seat's. They are built from the shared blocks of package
-// blocks; ties go to the lowest territory id, so both are deterministic.
-// Outside mission mode (no mission card) both play as Mission with w = 1.
 package mission
 
 import (
-	"github.com/marslab-risk/marslab/bots"
 	"github.com/marslab-risk/marslab/bots/blocks"
 	"github.com/marslab-risk/marslab/sim"
 )
 
-// Factories returns the registry entries of the mission bots.
-func Factories() []bots.Factory {
-	return []bots.Factory{
-		{Name: "mission", Doc: "mission Risk: greedy play skewed toward its own mission card by weight w (Khan & Rovatsos 2013's AI)",
-			Params: []bots.Param{{Name: "w", Default: 4, Min: 1, Max: 1000, Log: true,
-				Doc: "weight of a target in the mission's continents (or of the eliminate card's seat) against 1 for any other; the paper's AI ran with 4 and 100"}},
-			New: func(v bots.Values) (sim.Player, error) { return NewMission(v["w"]), nil }},
-		{Name: "constrained", Doc: "mission Risk: reinforces, attacks and moves only on its mission's territories or the shortest route to them (the paper's constrained play)",
-			New: func(bots.Values) (sim.Player, error) { return NewConstrained(), nil }},
-	}
-}
-
-// Mission is a greedy bot whose choices are skewed toward its mission card.
+// Greedy is a greedy bot whose every choice is skewed toward its mission
+// card: it multiplies the value of each mission territory by W in
+// placement, attack and move-in alike, so that already at small W it
+// plays almost only for its card. It is the upper bound of the
+// recognition experiment (registered as mission-greedy(w=...)); Mission
+// is the bot skewed a little, as the paper's AI was.
 // Every enemy territory u has a value
 //
 //	value(u) = weight(u) * (1 + share(u))
@@ -64,7 +41,7 @@ func Factories() []bots.Factory {
 //   - Cards: cashes a set whenever it holds one (blocks.Cashier).
 //
 // With W = 1 it ignores its mission altogether.
-type Mission struct {
+type Greedy struct {
 	sim.BasePlayer
 
 	// W is the mission weight, >= 1.
@@ -76,22 +53,22 @@ type Mission struct {
 	cash blocks.Cashier
 }
 
-// NewMission returns a Mission bot with weight w (>= 1).
-func NewMission(w float64) *Mission { return &Mission{W: w} }
+// NewGreedy returns a Greedy bot with weight w (>= 1).
+func NewGreedy(w float64) *Greedy { return &Greedy{W: w} }
 
-// attackThreshold is the least value(to) * ratio at which Mission attacks.
-const attackThreshold = 3
+// greedyAttackThreshold is the least value(to) * ratio at which Greedy attacks.
+const greedyAttackThreshold = 3
 
-// cardRatio is the least armies ratio of Mission's attack for a card.
-const cardRatio = 2
+// greedyCardRatio is the least armies ratio of Greedy's attack for a card.
+const greedyCardRatio = 2
 
-func (m *Mission) load(s *sim.State) {
+func (m *Greedy) load(s *sim.State) {
 	m.b.Load(s)
 	m.g.load(s, &m.b, m.Seat)
 }
 
 // value returns the worth to the bot of conquering enemy territory u.
-func (m *Mission) value(u int) float64 {
+func (m *Greedy) value(u int) float64 {
 	w := 1.0
 	if m.g.wants(&m.b, u) {
 		w = m.W
@@ -101,7 +78,7 @@ func (m *Mission) value(u int) float64 {
 }
 
 // placeAt returns the territory that Place puts armies armies on.
-func (m *Mission) placeAt(armies int) int {
+func (m *Greedy) placeAt(armies int) int {
 	b, p := &m.b, m.Seat
 	best, bestScore := -1, -1.0
 	for t, o := range b.Owner {
@@ -125,21 +102,21 @@ func (m *Mission) placeAt(armies int) int {
 }
 
 // PlaceInitial places on the territory Place would choose for one army.
-func (m *Mission) PlaceInitial(s *sim.State) int {
+func (m *Greedy) PlaceInitial(s *sim.State) int {
 	m.load(s)
 	return m.placeAt(1)
 }
 
 // Place puts every army on the territory best placed to take a valuable
 // neighbour.
-func (m *Mission) Place(s *sim.State, armies int, buf []sim.Placement) []sim.Placement {
+func (m *Greedy) Place(s *sim.State, armies int, buf []sim.Placement) []sim.Placement {
 	m.load(s)
 	return append(buf, sim.Placement{Territory: m.placeAt(armies), Armies: armies})
 }
 
-// Attack orders the most valuable attack (see Mission), or an attack for a
+// Attack orders the most valuable attack (see Greedy), or an attack for a
 // card.
-func (m *Mission) Attack(s *sim.State) (sim.AttackOrder, bool) {
+func (m *Greedy) Attack(s *sim.State) (sim.AttackOrder, bool) {
 	m.load(s)
 	b, p := &m.b, m.Seat
 	from, to, best := -1, -1, 0.0
@@ -156,11 +133,11 @@ func (m *Mission) Attack(s *sim.State) (sim.AttackOrder, bool) {
 			}
 		}
 	}
-	if from >= 0 && best >= attackThreshold {
+	if from >= 0 && best >= greedyAttackThreshold {
 		return sim.AttackOrder{From: from, To: to, Repeat: true}, true
 	}
 	if !s.ConqueredThisTurn() {
-		if f, u, ratio, ok := blocks.BestRatioAttack(b, p); ok && ratio > cardRatio {
+		if f, u, ratio, ok := blocks.BestRatioAttack(b, p); ok && ratio > greedyCardRatio {
 			return sim.AttackOrder{From: f, To: u, Repeat: true}, true
 		}
 	}
@@ -169,7 +146,7 @@ func (m *Mission) Attack(s *sim.State) (sim.AttackOrder, bool) {
 
 // enemyValue returns the total value of t's enemy neighbours other than
 // skip.
-func (m *Mission) enemyValue(t, skip int) float64 {
+func (m *Greedy) enemyValue(t, skip int) float64 {
 	v := 0.0
 	for _, u := range m.b.Map.Territories[t].Neighbors {
 		if u != skip && m.b.Owner[u] != m.Seat {
@@ -181,7 +158,7 @@ func (m *Mission) enemyValue(t, skip int) float64 {
 
 // Occupy moves everything forward when the conquered territory faces at
 // least as much enemy value as the attacking one, the minimum otherwise.
-func (m *Mission) Occupy(s *sim.State, from, to, lo, hi int) int {
+func (m *Greedy) Occupy(s *sim.State, from, to, lo, hi int) int {
 	m.load(s)
 	if m.enemyValue(to, to) >= m.enemyValue(from, to) {
 		return hi
@@ -190,7 +167,7 @@ func (m *Mission) Occupy(s *sim.State, from, to, lo, hi int) int {
 }
 
 // Fortify pushes interior armies one step toward the front.
-func (m *Mission) Fortify(s *sim.State, buf []sim.Move) []sim.Move {
+func (m *Greedy) Fortify(s *sim.State, buf []sim.Move) []sim.Move {
 	m.b.Load(s)
 	start := len(buf)
 	buf = m.r.FortifyTowardFront(buf, &m.b, m.Seat)
@@ -198,6 +175,6 @@ func (m *Mission) Fortify(s *sim.State, buf []sim.Move) []sim.Move {
 }
 
 // Trade cashes the set blocks.Cashier prefers whenever there is one.
-func (m *Mission) Trade(s *sim.State, forced bool) ([3]int, bool) {
+func (m *Greedy) Trade(s *sim.State, forced bool) ([3]int, bool) {
 	return m.cash.Best(s, m.Seat)
 }

@@ -1,0 +1,253 @@
+package cli
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/marslab-risk/marslab/arena"
+	"github.com/marslab-risk/marslab/bots"
+	"github.com/marslab-risk/marslab/bots/registry"
+	"github.com/marslab-risk/marslab/internal/atomicfile"
+	"github.com/marslab-risk/marslab/sim"
+	"github.com/marslab-risk/marslab/view"
+)
+
+// viewMarker is in every page that marslab view writes: it overwrites
+// only such a file.
+const viewMarker = `<meta name="generator" content="marslab view">`
+
+// cmdView writes a game as a self-contained web page.
+func cmdView(ctx context.Context, reg *registry.Registry, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("view", `usage: marslab view GAME.jsonl [-out GAME.html]
+       marslab view DIR -game N [-out DIR-gameN.html]
+
+Writes one self-contained web page (no server, no network, no file beside it) that shows a
+game: the board, the seats, controls to step through it, a chart over the rounds and, when the
+log has them (play -explain -log), MARS's explanations. A log is replayed first: a log that is
+cut or changed is refused. DIR is a batch or tournament directory (config.json): game N is
+played again from its seed and line-up, with MARS explaining its decisions.`, stderr)
+	out := fs.String("out", "", "the page to write (default: the log's name with .html, or DIR-gameN.html)")
+	game := fs.Int("game", -1, "with a batch or tournament directory: the index of the game to show, 0..games-1")
+	rulesFile := fs.String("rules", "", "with a directory whose rules are not embedded: the rules file it was run with")
+	mapFile := fs.String("map", "", "with a directory whose map is not embedded: the map file it was run with")
+	pos, err := parseArgs(fs, args, stdout)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		fs.Usage()
+		return errors.New("view: want exactly one game log or directory")
+	}
+	src := pos[0]
+	st, err := os.Stat(src)
+	if err != nil {
+		return fmt.Errorf("view: %w", err)
+	}
+	var log []byte
+	if st.IsDir() {
+		if *game < 0 {
+			return fmt.Errorf("view: %s is a directory: -game N says which of its games to show", src)
+		}
+		if log, err = regenerate(ctx, reg, src, *game, *rulesFile, *mapFile); err != nil {
+			return fmt.Errorf("view: %w", err)
+		}
+		if *out == "" {
+			*out = fmt.Sprintf("%s-game%d.html", filepath.Clean(src), *game)
+		}
+	} else {
+		for _, f := range []struct {
+			name string
+			set  bool
+		}{{"-game", *game >= 0}, {"-rules", *rulesFile != ""}, {"-map", *mapFile != ""}} {
+			if f.set {
+				return fmt.Errorf("view: %s applies to a directory, and %s is a file", f.name, src)
+			}
+		}
+		if log, err = os.ReadFile(src); err != nil {
+			return fmt.Errorf("view: %w", err)
+		}
+		if _, err := sim.Replay(ctx, bytes.NewReader(log), func(h sim.LogHeader) ([]sim.Player, error) { return replayPlayers(reg, h) }); err != nil {
+			return fmt.Errorf("view: %s: %w", src, err)
+		}
+		if *out == "" {
+			*out = strings.TrimSuffix(src, filepath.Ext(src)) + ".html"
+		}
+	}
+	h, events, res, err := sim.ReadLog(bytes.NewReader(log))
+	if err != nil {
+		return fmt.Errorf("view: %s: %w", src, err)
+	}
+	var page bytes.Buffer
+	if err := view.Write(&page, h, events, res); err != nil {
+		return fmt.Errorf("view: %s: %w", src, err)
+	}
+	if err := writePage(*out, page.Bytes()); err != nil {
+		return fmt.Errorf("view: -out %s: %w", *out, err)
+	}
+	explained := 0
+	for i := range events {
+		if events[i].Kind == sim.EvExplain {
+			explained++
+		}
+	}
+	fmt.Fprintf(stdout, "%s: %d events (and %d lines of explanation), %d rounds, %s: %s (%d KB)\n",
+		src, len(events)-explained, explained, res.Rounds, resultWords(h, res), *out, (page.Len()+1023)/1024)
+	return nil
+}
+
+// resultWords says who won, or that the game ended in a stalemate.
+func resultWords(h sim.LogHeader, res sim.Result) string {
+	if res.Stalemate || res.Winner < 0 || res.Winner >= len(h.Seats) {
+		return "stalemate"
+	}
+	return fmt.Sprintf("winner seat %d (%s)", res.Winner, h.Seats[res.Winner].Label)
+}
+
+// writePage writes the page to path atomically (atomicfile), so that a
+// failure leaves no page; it overwrites only a page of marslab view.
+func writePage(path string, page []byte) error {
+	if old, err := os.Open(path); err == nil {
+		head := make([]byte, 512)
+		n, _ := io.ReadFull(bufio.NewReader(old), head)
+		old.Close()
+		if !bytes.Contains(head[:n], []byte(viewMarker)) {
+			return errors.New("exists and is not a page of marslab view: refusing to overwrite it")
+		}
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	return atomicfile.WriteFile(path, page, 0o644)
+}
+
+// regenerate plays game g of the batch or tournament in dir again, from
+// the seed, rules, map, seats and schedule of its config.json, with the
+// seats that can explain their decisions doing so, and returns its log.
+// The rules and map are loaded by the names config.json records (or from
+// rulesFile and mapFile) and must have its fingerprints.
+func regenerate(ctx context.Context, reg *registry.Registry, dir string, g int, rulesFile, mapFile string) ([]byte, error) {
+	h, err := arena.ReadHeader(dir)
+	if err != nil {
+		return nil, err
+	}
+	cfgPath := filepath.Join(dir, "config.json")
+	if g >= h.Games {
+		return nil, fmt.Errorf("-game %d: %s has games 0..%d", g, cfgPath, h.Games-1)
+	}
+	rulesArg, mapArg := h.Rules, h.Map
+	if rulesFile != "" {
+		rulesArg = rulesFile
+	}
+	if mapFile != "" {
+		mapArg = mapFile
+	}
+	cfg, err := loadConfig(rulesArg, mapArg)
+	if err != nil {
+		return nil, fmt.Errorf("%s: rules %q, map %q: %w (give -rules and -map for files)", cfgPath, h.Rules, h.Map, err)
+	}
+	for _, c := range []struct {
+		what, name, want string
+		v                any
+	}{{"rules", rulesArg, h.RulesSHA256, cfg.Rules}, {"map", mapArg, h.MapSHA256, cfg.Map}} {
+		got, err := arena.Fingerprint(c.v)
+		if err != nil {
+			return nil, err
+		}
+		if got != c.want {
+			return nil, fmt.Errorf("%s: %s %q: contents differ from the ones the games were played with (%s_sha256 %.12s, loaded %.12s)",
+				cfgPath, c.what, c.name, c.what, c.want, got)
+		}
+	}
+	sched, err := h.Schedule.Schedule()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", cfgPath, err)
+	}
+	lineup := sched.Lineup(g, nil)
+	seats := make([]bots.Seat, len(lineup))
+	for i, e := range lineup {
+		si := h.Seats[e]
+		fac, ok := reg.Lookup(si.Bot)
+		if !ok {
+			return nil, fmt.Errorf("%s: seat %d (%s): unknown bot %q", cfgPath, e, si.Label, si.Bot)
+		}
+		seats[i] = bots.Seat{Factory: fac, Params: si.Params, Label: si.Label}
+	}
+	ps, err := newPlayers(seats)
+	if err != nil {
+		return nil, err
+	}
+	game, err := sim.NewGame(cfg.Map, cfg.Rules, len(seats))
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	lw, err := sim.NewLogWriter(&buf, logHeader(cfg, seats, h.Seed, sched.Stream(g)))
+	if err != nil {
+		return nil, err
+	}
+	game.Observe(lw)
+	var explainers []*sim.ExplainWriter
+	for i, p := range ps {
+		if e, ok := p.(bots.Explainer); ok {
+			w := sim.NewExplainWriter(lw, game, i)
+			explainers = append(explainers, w)
+			e.SetExplain(w)
+		}
+	}
+	res, err := game.PlayContext(ctx, ps, h.Seed, sched.Stream(g))
+	if err != nil {
+		return nil, err
+	}
+	for _, w := range explainers {
+		w.Flush()
+	}
+	if err := lw.Close(res); err != nil {
+		return nil, err
+	}
+	if err := checkRecord(dir, g, len(seats), seats, res); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// checkRecord compares the regenerated game with its record in
+// dir/games.jsonl, when the directory holds it (a shard holds some games).
+func checkRecord(dir string, g, players int, seats []bots.Seat, res sim.Result) error {
+	path := filepath.Join(dir, "games.jsonl")
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<16), 1<<24)
+	for line := 1; sc.Scan(); line++ {
+		rec, err := arena.ParseRecord(sc.Bytes(), players)
+		if err != nil {
+			return fmt.Errorf("%s: line %d: %w", path, line, err)
+		}
+		if rec.Game != g {
+			continue
+		}
+		for i, s := range seats {
+			if rec.Seating[i] != s.Label {
+				return fmt.Errorf("%s: line %d: game %d seats %q in seat %d, the schedule %q", path, line, g, rec.Seating[i], i, s.Label)
+			}
+		}
+		if rec.Winner != res.Winner || rec.Rounds != res.Rounds || rec.Turns != res.Turns {
+			return fmt.Errorf("%s: line %d: game %d played again gives winner %d in %d rounds (%d turns), the record winner %d in %d rounds (%d turns): the bots have changed since",
+				path, line, g, res.Winner, res.Rounds, res.Turns, rec.Winner, rec.Rounds, rec.Turns)
+		}
+		return nil
+	}
+	return sc.Err()
+}

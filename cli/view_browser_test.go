@@ -1,0 +1,352 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/marslab-risk/marslab/bots/registry"
+	"github.com/marslab-risk/marslab/sim"
+	"github.com/marslab-risk/marslab/view"
+)
+
+// chromium returns the path of a Chromium or Chrome, or "" if none is
+// installed.
+func chromium() string {
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "headless-shell", "headless_shell"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	return ""
+}
+
+// browser starts a headless Chromium for the test, or skips it.
+func browser(t *testing.T) context.Context {
+	t.Helper()
+	path := chromium()
+	if path == "" {
+		t.Skip("no chromium (or chrome) in PATH: the browser tests need one (Debian: apt-get install chromium; .ci/run installs it)")
+	}
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(path), chromedp.NoSandbox,
+		chromedp.DisableGPU, chromedp.WindowSize(1500, 1000))
+	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
+	bctx, cancelB := chromedp.NewContext(actx)
+	t.Cleanup(func() { cancelB(); cancelA() })
+	// Start the browser now, so that its start-up is not a page's time.
+	require.NoError(t, chromedp.Do(bctx, chromedp.Navigate("about:blank")))
+	return bctx
+}
+
+// tab opens a page in a new tab and collects its script errors (console
+// errors and uncaught exceptions) into *errs.
+func tab(t *testing.T, bctx context.Context, path string) (context.Context, func() []string) {
+	t.Helper()
+	ctx, cancel := chromedp.NewContext(bctx)
+	ctx, cancelT := context.WithTimeout(ctx, 2*time.Minute)
+	t.Cleanup(func() { cancelT(); cancel() })
+	var mu sync.Mutex
+	var errs []string
+	msgs := chromedp.Console(ctx)
+	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate("file://"+path)))
+	go func() {
+		for m, err := range msgs {
+			if err != nil {
+				return
+			}
+			if m.Type == chromedp.ConsoleError || m.IsException() {
+				mu.Lock()
+				errs = append(errs, m.String())
+				mu.Unlock()
+			}
+		}
+	}()
+	return ctx, func() []string {
+		// A round trip to the page, so that its messages so far have arrived.
+		_, err := chromedp.Run(ctx, chromedp.Evaluate[int](`1`))
+		require.NoError(t, err)
+		time.Sleep(50 * time.Millisecond)
+		mu.Lock()
+		defer mu.Unlock()
+		return slices.Clone(errs)
+	}
+}
+
+// pageState reads the page's state element.
+func pageState(t *testing.T, ctx context.Context, js string) view.State {
+	t.Helper()
+	text, err := chromedp.Run(ctx, chromedp.Evaluate[string](js+`; document.getElementById("state").textContent`))
+	require.NoError(t, err)
+	var s view.State
+	require.NoError(t, json.Unmarshal([]byte(text), &s), text)
+	return s
+}
+
+// engineStates replays a log and returns the engine's position after each
+// game event k (1-based) in want, as the page's State.
+func engineStates(t *testing.T, log []byte, want map[int]bool) map[int]view.State {
+	t.Helper()
+	out := map[int]view.State{}
+	k := 0
+	_, err := sim.ReplayWatch(context.Background(), bytes.NewReader(log),
+		func(h sim.LogHeader) ([]sim.Player, error) { return replayPlayers(registry.Default(), h) },
+		func(e *sim.Event, g *sim.Game) {
+			k++
+			if !want[k] {
+				return
+			}
+			s := g.State()
+			st := view.State{Event: k, Round: e.Round, Winner: -1, Eliminated: s.AppendEliminated([]int{})}
+			for t := range s.NumTerritories() {
+				st.Owner = append(st.Owner, s.Owner(t))
+				st.Armies = append(st.Armies, s.Armies(t))
+			}
+			for p := range s.NumPlayers() {
+				st.Cards = append(st.Cards, s.NumCards(p))
+			}
+			if e.Kind == sim.EvGameEnd {
+				st.Winner = e.Player
+			}
+			out[k] = st
+		})
+	require.NoError(t, err)
+	return out
+}
+
+// TestViewInBrowser plays games under every embedded rule set (2 to 6
+// seats, MARS explaining in two of them, one on the classic board without
+// its positions, so drawn by the force-directed layout), writes their pages with marslab
+// view, opens them in headless Chromium and checks that the position the
+// page computes from the events equals the engine's (sim.ReplayWatch)
+// after events spread over the game and after the first trade,
+// occupation and elimination; that the buttons and keys step by event,
+// player-turn and round; that the words of a roll and MARS's reasoning
+// are shown; and that no script error is logged. Screenshots of the start
+// and the end go to the test's temporary directory.
+func TestViewInBrowser(t *testing.T) {
+	bctx := browser(t)
+	dir := t.TempDir()
+	t.Logf("pages and screenshots in %s", dir)
+	// The classic board without its positions: drawn by the force-directed layout.
+	_, classic, err := sim.MapSource("classic")
+	require.NoError(t, err)
+	bare := filepath.Join(dir, "bare.toml")
+	require.NoError(t, os.WriteFile(bare, regexp.MustCompile(`(?m)^[xy] = .*\n`).ReplaceAll(classic, nil), 0o644))
+	games := []struct {
+		rules, players string
+		seed           int
+		explain        bool
+		mapFile        string
+	}{
+		{"classic", "angry,aggressive", 1, false, ""},
+		{"fixedcards", "pacifist,aggressive,cautious,random", 2, false, bare},
+		{"mars2006", "mars,evilpixie,pixie,shaft,bort,angry", 5, true, ""},
+		{"mars2006-escalating", "mars,aggressive,pixie", 3, true, ""},
+		{"missions", "mission,constrained,mission,aggressive", 7, false, ""},
+	}
+	for _, gm := range games {
+		n := strings.Count(gm.players, ",") + 1
+		name := fmt.Sprintf("%s-%d", gm.rules, n)
+		t.Run(name, func(t *testing.T) {
+			logPath, pagePath := filepath.Join(dir, name+".jsonl"), filepath.Join(dir, name+".html")
+			args := []string{"play", "-rules", gm.rules, "-players", gm.players, "-seed", fmt.Sprint(gm.seed), "-log", logPath}
+			if gm.explain {
+				args = append(args, "-explain")
+			}
+			if gm.mapFile != "" {
+				args = append(args, "-map", gm.mapFile)
+			}
+			_, _, err := runCmd(t, args...)
+			require.NoError(t, err)
+			_, _, err = runCmd(t, "view", logPath, "-out", pagePath)
+			require.NoError(t, err)
+			st, err := os.Stat(pagePath)
+			require.NoError(t, err)
+			assert.Less(t, st.Size(), int64(2<<20), "the page is under 2 MB")
+
+			log, err := os.ReadFile(logPath)
+			require.NoError(t, err)
+			_, all, res, err := sim.ReadLog(bytes.NewReader(log))
+			require.NoError(t, err)
+			var events []sim.Event // the game's events; explanations apart
+			var explains []struct {
+				at   int
+				text string
+			}
+			for _, e := range all {
+				if e.Kind == sim.EvExplain {
+					explains = append(explains, struct {
+						at   int
+						text string
+					}{len(events), e.Text})
+					continue
+				}
+				events = append(events, e)
+			}
+			assert.Equal(t, gm.explain, len(explains) > 0)
+			ne := len(events)
+			want := map[int]bool{1: true, ne - 1: true, ne: true}
+			for i := 1; i < 8; i++ {
+				want[ne*i/8] = true
+			}
+			firsts := map[sim.EventKind]int{}
+			for i, e := range events {
+				switch e.Kind {
+				case sim.EvTrade, sim.EvOccupation, sim.EvElimination, sim.EvMove, sim.EvSetupPlace:
+					if _, ok := firsts[e.Kind]; !ok {
+						firsts[e.Kind] = i + 1
+						want[i+1] = true
+					}
+				}
+			}
+			for _, k := range []sim.EventKind{sim.EvTrade, sim.EvOccupation} {
+				assert.Contains(t, firsts, k, "the game has a %v", k)
+			}
+			engine := engineStates(t, log, want)
+
+			ctx, scriptErrors := tab(t, bctx, pagePath)
+			nEv, err := chromedp.Run(ctx, chromedp.Evaluate[int](`marslabView.events`))
+			require.NoError(t, err)
+			require.Equal(t, ne, nEv)
+			wrap, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`JSON.parse(document.getElementById("game").textContent).wrap`))
+			require.NoError(t, err)
+			assert.Equal(t, gm.mapFile == "", wrap, "the classic map's own layout, or a force-directed one")
+			for _, k := range slices.Sorted(mapsKeys(want)) {
+				got := pageState(t, ctx, fmt.Sprintf("marslabView.seek(%d)", k))
+				require.Equal(t, engine[k], got, "the page's position after event %d (%v) differs from the engine's", k, events[k-1].Kind)
+			}
+			// Back to an earlier event: the page computes it again.
+			k := ne / 3
+			assert.Equal(t, k, pageState(t, ctx, fmt.Sprintf("marslabView.seek(%d)", k)).Event)
+
+			// A roll in words.
+			roll := slices.IndexFunc(events, func(e sim.Event) bool { return e.Kind == sim.EvRoll })
+			require.GreaterOrEqual(t, roll, 0)
+			e := events[roll]
+			desc, err := chromedp.Run(ctx, chromedp.Evaluate[string](fmt.Sprintf(`marslabView.seek(%d); document.getElementById("desc").textContent`, roll+1)))
+			require.NoError(t, err)
+			m := mustMap(t, log)
+			digits := func(d []uint8) string {
+				var b strings.Builder
+				for _, x := range d {
+					fmt.Fprint(&b, x)
+				}
+				return b.String()
+			}
+			seats := strings.Split(gm.players, ",")
+			assert.Equal(t, fmt.Sprintf("round %d, seat %d (%s) attacks %s from %s: %d dice against %d (%s vs %s), loses %d, kills %d",
+				e.Round, e.Player, seats[e.Player], m.Territories[e.To].Name, m.Territories[e.From].Name, e.NAttack, e.NDefend,
+				digits(e.AttackerDice[:e.NAttack]), digits(e.DefenderDice[:e.NDefend]), e.AttackerLoss, e.DefenderLoss), desc)
+
+			// The controls: buttons and keys.
+			turns, rounds := []int{}, []int{}
+			for i, e := range events {
+				if e.Kind == sim.EvTurn {
+					turns = append(turns, i+1)
+					if e.Round == 2 && len(rounds) == 0 {
+						rounds = append(rounds, i+1)
+					}
+				}
+			}
+			require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#b-start"))))
+			assert.Equal(t, 0, pageState(t, ctx, "0").Event)
+			require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#b-turn-fwd"))))
+			assert.Equal(t, turns[0], pageState(t, ctx, "0").Event, "one player-turn forward")
+			require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#b-round-fwd"))))
+			assert.Equal(t, rounds[0], pageState(t, ctx, "0").Event, "one round forward: round 2 starts")
+			require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#b-fwd"))))
+			assert.Equal(t, rounds[0]+1, pageState(t, ctx, "0").Event, "one event forward")
+			require.NoError(t, chromedp.Do(ctx, chromedp.KeyEvent(kb.ArrowLeft)))
+			assert.Equal(t, rounds[0], pageState(t, ctx, "0").Event, "left arrow: one event back")
+			require.NoError(t, chromedp.Do(ctx, chromedp.KeyEvent(kb.ArrowLeft, chromedp.KeyModifiers(chromedp.ModifierShift))))
+			assert.Equal(t, turns[slices.Index(turns, rounds[0])-1], pageState(t, ctx, "0").Event, "shift+left: one player-turn back")
+			require.NoError(t, chromedp.Do(ctx, chromedp.KeyEvent(kb.Home)))
+			assert.Equal(t, 0, pageState(t, ctx, "0").Event, "Home")
+			shot(t, ctx, filepath.Join(dir, name+"-start.png"))
+			require.NoError(t, chromedp.Do(ctx, chromedp.KeyEvent(kb.End)))
+			end := pageState(t, ctx, "0")
+			assert.Equal(t, ne, end.Event, "End")
+			assert.Equal(t, res.Winner, end.Winner)
+			shot(t, ctx, filepath.Join(dir, name+"-end.png"))
+
+			// Play: the position moves on by itself.
+			require.NoError(t, chromedp.Do(ctx, chromedp.KeyEvent(kb.Home), chromedp.KeyEvent(" ")))
+			time.Sleep(300 * time.Millisecond)
+			require.NoError(t, chromedp.Do(ctx, chromedp.KeyEvent(" ")))
+			assert.Positive(t, pageState(t, ctx, "0").Event, "space plays")
+
+			if gm.explain {
+				x := explains[len(explains)/2]
+				now, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](fmt.Sprintf(
+					`marslabView.seek(%d); Array.from(document.querySelectorAll("#explain .now")).map((d) => d.textContent)`, x.at)))
+				require.NoError(t, err)
+				assert.Contains(t, now, x.text, "MARS's reasoning at event %d", x.at)
+				if *update && gm.rules == "mars2006" {
+					require.NoError(t, chromedp.Do(ctx, chromedp.EmulateViewport(1500, 1000)))
+					shot(t, ctx, filepath.Join("..", "docs", "figures", "viewer.png"))
+				}
+			}
+			assert.Empty(t, scriptErrors(), "script errors")
+		})
+	}
+}
+
+// TestBrowserSeesScriptErrors: the error collector of the browser tests
+// does catch an uncaught exception and a console error.
+func TestBrowserSeesScriptErrors(t *testing.T) {
+	bctx := browser(t)
+	page := filepath.Join(t.TempDir(), "bad.html")
+	require.NoError(t, os.WriteFile(page, []byte(`<!DOCTYPE html><title>bad</title><script>console.error("oops"); setTimeout(() => { null.x; }, 0);</script>`), 0o644))
+	_, scriptErrors := tab(t, bctx, page)
+	var errs []string
+	for range 20 {
+		if errs = scriptErrors(); len(errs) >= 2 {
+			break
+		}
+	}
+	require.Len(t, errs, 2, "%q", errs)
+	assert.Contains(t, strings.Join(errs, "\n"), "oops")
+	assert.Contains(t, strings.Join(errs, "\n"), "TypeError")
+}
+
+func shot(t *testing.T, ctx context.Context, path string) {
+	t.Helper()
+	png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	require.NoError(t, err)
+	require.True(t, bytes.HasPrefix(png, []byte("\x89PNG")), "a PNG")
+	require.NoError(t, os.WriteFile(path, png, 0o644))
+}
+
+func mustMap(t *testing.T, log []byte) *sim.Map {
+	t.Helper()
+	lr, err := sim.NewLogReader(bytes.NewReader(log))
+	require.NoError(t, err)
+	m, err := sim.ParseMap("map_toml", []byte(lr.Header().MapTOML))
+	require.NoError(t, err)
+	return m
+}
+
+func mapsKeys(m map[int]bool) func(func(int) bool) {
+	return func(yield func(int) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
+		}
+	}
+}

@@ -1,0 +1,195 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/marslab-risk/marslab/bots/registry"
+	"github.com/marslab-risk/marslab/sim"
+)
+
+// TestPlayExplainLog: play -explain -log writes MARS's narration into the
+// log as explain events (not on stdout), the same lines that -explain
+// alone prints, before the events of each decision; the log replays.
+func TestPlayExplainLog(t *testing.T) {
+	dir := t.TempDir()
+	log := filepath.Join(dir, "g.jsonl")
+	args := []string{"play", "-players", "mars,aggressive,random", "-seed", "3", "-rules", "classic"}
+	plain, _, err := runCmd(t, args...)
+	require.NoError(t, err)
+	narrated, _, err := runCmd(t, append(args, "-explain")...)
+	require.NoError(t, err)
+	logged, _, err := runCmd(t, append(args, "-explain", "-log", log)...)
+	require.NoError(t, err)
+	assert.Equal(t, plain, logged, "with -log the narration goes into the log only")
+	_, events, _, err := sim.ReadLog(mustOpen(t, log))
+	require.NoError(t, err)
+	var lines []string
+	for i, e := range events {
+		if e.Kind != sim.EvExplain {
+			continue
+		}
+		lines = append(lines, e.Text)
+		assert.Equal(t, 0, e.Player, "only MARS explains")
+		if strings.HasPrefix(e.Text, "mars seat 0 round ") && strings.HasSuffix(e.Text, " fortify") {
+			assert.Equal(t, sim.PhaseFortify, e.Phase, "event %d", i)
+		}
+	}
+	require.NotEmpty(t, lines)
+	assert.Equal(t, strings.Join(lines, "\n")+"\n"+plain, narrated, "the log holds the lines -explain prints")
+	out, _, err := runCmd(t, "replay", log)
+	require.NoError(t, err)
+	assert.Contains(t, out, "identical")
+}
+
+func mustOpen(t *testing.T, path string) *bytes.Reader {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	return bytes.NewReader(b)
+}
+
+// TestViewCommand: marslab view writes the page of a log (by default
+// beside it), overwrites only its own pages, and refuses bad input with
+// the file and line and without writing a page.
+func TestViewCommand(t *testing.T) {
+	dir := t.TempDir()
+	log := filepath.Join(dir, "g.jsonl")
+	_, _, err := runCmd(t, "play", "-players", "aggressive,random,pacifist", "-seed", "2", "-rules", "fixedcards", "-log", log)
+	require.NoError(t, err)
+	out, _, err := runCmd(t, "view", log)
+	require.NoError(t, err)
+	page := filepath.Join(dir, "g.html")
+	assert.Regexp(t, `^`+regexpQuote(log)+`: \d+ events \(and 0 lines of explanation\), \d+ rounds, (winner seat \d \(\w+\)|stalemate): `+regexpQuote(page)+` \(\d+ KB\)\n$`, out)
+	b, err := os.ReadFile(page)
+	require.NoError(t, err)
+	assert.Contains(t, string(b), viewMarker)
+	_, _, err = runCmd(t, "view", log, "-out", page)
+	require.NoError(t, err, "a page of marslab view is overwritten")
+	other := filepath.Join(dir, "notes.html")
+	require.NoError(t, os.WriteFile(other, []byte("<p>mine</p>"), 0o644))
+	_, _, err = runCmd(t, "view", log, "-out", other)
+	assert.ErrorContains(t, err, "view: -out "+other+": exists and is not a page of marslab view")
+
+	good, err := os.ReadFile(log)
+	require.NoError(t, err)
+	lines := strings.SplitAfter(strings.TrimSuffix(string(good), "\n"), "\n")
+	lines[len(lines)-1] += "\n"
+	roll := -1
+	for i, l := range lines {
+		if strings.HasPrefix(l, `{"e":"roll"`) && strings.Contains(l, `"def_loss":1`) {
+			roll = i
+			break
+		}
+	}
+	require.Positive(t, roll)
+	cases := []struct {
+		name, text, want string
+	}{
+		{"truncated", strings.Join(lines[:len(lines)/2], "") + lines[len(lines)/2][:10],
+			fmt.Sprintf("line %d: cut short, and no result line", len(lines)/2+1)},
+		{"no result", strings.Join(lines[:len(lines)-1], ""), fmt.Sprintf("line %d: no result line", len(lines))},
+		{"tampered", strings.Join(lines[:roll], "") + strings.Replace(lines[roll], `"def_loss":1`, `"def_loss":2`, 1) + strings.Join(lines[roll+1:], ""),
+			fmt.Sprintf("line %d: the replay differs", roll+1)},
+		{"unknown map", regexp.MustCompile(`"map_toml":"(\\.|[^"\\])*",`).ReplaceAllString(
+			strings.Replace(strings.Join(lines, ""), `"map_name":"classic"`, `"map_name":"atlantis"`, 1), ""),
+			`line 1 (header): rules_toml and map_toml are required to replay`},
+		{"other map", strings.Replace(strings.Join(lines, ""), `"map_name":"classic"`, `"map_name":"atlantis"`, 1),
+			`line 1 (header): map_name = "atlantis": the map played (map_toml) is named "classic"`},
+		{"map changed", strings.Replace(strings.Join(lines, ""), `bonus = 5`, `bonus = 6`, 1), `line 1 (header): map_sha256 = "`},
+		{"empty", "", "empty log"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			bad := filepath.Join(dir, strings.ReplaceAll(c.name, " ", "-")+".jsonl")
+			require.NoError(t, os.WriteFile(bad, []byte(c.text), 0o644))
+			_, _, err := runCmd(t, "view", bad)
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), "view: "+bad+": ")
+			assert.Contains(t, err.Error(), c.want)
+			assert.NoFileExists(t, strings.TrimSuffix(bad, ".jsonl")+".html")
+		})
+	}
+
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{nil, "view: want exactly one game log or directory"},
+		{[]string{log, "-game", "2"}, "view: -game applies to a directory, and " + log + " is a file"},
+		{[]string{dir}, "view: " + dir + " is a directory: -game N says which of its games to show"},
+		{[]string{filepath.Join(dir, "none.jsonl")}, "no such file"},
+	} {
+		_, _, err := runCmd(t, append([]string{"view"}, c.args...)...)
+		assert.ErrorContains(t, err, c.want, "%v", c.args)
+	}
+}
+
+func regexpQuote(s string) string {
+	return strings.NewReplacer(`\`, `\\`, `.`, `\.`, `(`, `\(`, `)`, `\)`, `+`, `\+`).Replace(s)
+}
+
+// TestViewDirectory: a game of a tournament directory is played again from
+// its config.json (seed, line-up, stream) and drawn; its log equals the
+// one play writes for the same seats, seed and index, with MARS's
+// explanations; its result matches games.jsonl.
+func TestViewDirectory(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "t.toml")
+	out := filepath.Join(dir, "t")
+	require.NoError(t, os.WriteFile(cfg, []byte(`bots = ["mars", "aggressive", "random", "pacifist"]
+players = 3
+replications = 1
+rules = "classic"
+seed = 11
+out = "`+filepath.ToSlash(out)+`"
+`), 0o644))
+	_, err := runOut(t, "tournament", cfg, "-quiet", "-figures=false", "-workers", "1")
+	require.NoError(t, err)
+	msg, _, err := runCmd(t, "view", out, "-game", "1")
+	require.NoError(t, err)
+	page := out + "-game1.html"
+	assert.Contains(t, msg, page)
+	b, err := os.ReadFile(page)
+	require.NoError(t, err)
+	assert.Contains(t, string(b), `"explain":[[`, "MARS explains")
+
+	// The same game through the library: regenerate's log replays.
+	log, err := regenerate(context.Background(), registry.Default(), out, 1, "", "")
+	require.NoError(t, err)
+	rep, err := sim.Replay(context.Background(), bytes.NewReader(log), func(h sim.LogHeader) ([]sim.Player, error) {
+		return replayPlayers(registry.Default(), h)
+	})
+	require.NoError(t, err)
+	assert.Equal(t, uint64(11), rep.Header.Seed)
+
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{out, "-game", "4"}, "view: -game 4: " + filepath.Join(out, "config.json") + " has games 0..3"},
+		{[]string{out, "-game", "0", "-map", "configs/maps/none.toml"}, "view: " + filepath.Join(out, "config.json") + `: rules "classic", map "classic": -map: `},
+	} {
+		_, _, err := runCmd(t, append([]string{"view"}, c.args...)...)
+		assert.ErrorContains(t, err, c.want, "%v", c.args)
+	}
+	// A changed record is noticed.
+	games := filepath.Join(out, "games.jsonl")
+	recs, err := os.ReadFile(games)
+	require.NoError(t, err)
+	lines := strings.SplitAfter(string(recs), "\n")
+	lines[2] = strings.Replace(lines[2], `"rounds":`, `"rounds":1`, 1)
+	require.NoError(t, os.WriteFile(games, []byte(strings.Join(lines, "")), 0o644))
+	_, _, err = runCmd(t, "view", out, "-game", "2", "-out", filepath.Join(dir, "x.html"))
+	assert.ErrorContains(t, err, games+": line 3: game 2 played again gives winner")
+	assert.NoFileExists(t, filepath.Join(dir, "x.html"))
+}

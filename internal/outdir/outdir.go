@@ -1,0 +1,333 @@
+// Package outdir is the ownership of an output folder, shared by every
+// marslab command that writes one (batch, merge, tournament, sweep, evolve,
+// validate, recognize, learn, report, slurm submit):
+//
+//   - Acquire takes an exclusive operating-system lock (flock(2)) on the lock
+//     file LockName inside the folder for the whole run; the kernel releases
+//     it when the process exits or crashes. A second run into the same
+//     folder fails at once with "DIR is in use by pid N". AcquireShard lets the
+//     shards of one run write into a shared folder together: each holds a
+//     shared lock on the folder and an exclusive one on its own shard.
+//   - Check refuses a folder inside a notebook folder (notebooks/ at the
+//     root of the repository: committed results) or one holding files that
+//     git tracks.
+//   - Refuse is the rule that a run is not written over another one without
+//     -resume: it names the first file of an earlier run it finds.
+package outdir
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"github.com/marslab-risk/marslab/internal/fileread"
+)
+
+// LockName is the lock file inside a locked folder. An exclusive holder
+// writes its process id into it and removes it when it is done; a crash
+// leaves it behind, unlocked and harmless.
+const LockName = ".marslab.lock"
+
+// shardLockName is the lock file of shard name inside a folder.
+func shardLockName(name string) string { return ".marslab.shard-" + name + ".lock" }
+
+// InUseError is the error of a lock held by another process.
+type InUseError struct {
+	// Dir is the folder.
+	Dir string
+	// Holders describe the processes holding it ("pid 123", "pid 124
+	// (shard 1-of-4)"); empty when unknown.
+	Holders []string
+}
+
+func (e *InUseError) Error() string {
+	if len(e.Holders) == 0 {
+		return fmt.Sprintf("%s is in use by another process (it holds the lock %s): wait for it to end, or choose another output directory", e.Dir, LockName)
+	}
+	return fmt.Sprintf("%s is in use by %s: wait for it to end, or choose another output directory", e.Dir, strings.Join(e.Holders, ", "))
+}
+
+// Lock is a held lock on an output folder. Release it when the run ends;
+// the process's exit releases it too.
+type Lock struct {
+	dir     string
+	created bool     // the folder did not exist before the lock
+	main    *os.File // the folder's lock file, exclusive or shared
+	shard   *os.File // the shard's lock file (AcquireShard only)
+}
+
+// Acquire creates dir (and its parents) if needed and takes an exclusive lock
+// on it: no other Acquire or AcquireShard on dir succeeds until Release. It does
+// not wait: a folder in use gives an *InUseError naming the holder's
+// process id.
+func Acquire(dir string) (*Lock, error) {
+	created := !exists(dir)
+	f, err := lockIn(dir, LockName, true)
+	if err != nil {
+		return nil, err
+	}
+	if err := writePID(f); err != nil {
+		unlock(f, true)
+		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, LockName), err)
+	}
+	return &Lock{dir: dir, created: created, main: f}, nil
+}
+
+// AcquireShard creates dir if needed and takes a shared lock on it and an
+// exclusive lock on its shard name (e.g. "2-of-8"): the shards of one run
+// hold dir together, each shard once, and Acquire on dir fails while any
+// of them runs.
+func AcquireShard(dir, name string) (*Lock, error) {
+	if name == "" || strings.ContainsAny(name, `/\`) {
+		return nil, fmt.Errorf("outdir: shard name %q: want a non-empty name without slashes", name)
+	}
+	main, err := lockIn(dir, LockName, false)
+	if err != nil {
+		return nil, err
+	}
+	// The folder's lock file names exclusive holders only: empty it of
+	// the process id a crashed one may have left.
+	_ = main.Truncate(0)
+	sf, err := lockFile(filepath.Join(dir, shardLockName(name)), true)
+	if err != nil {
+		unlock(main, false)
+		return nil, inUse(dir, err)
+	}
+	if err := writePID(sf); err != nil {
+		unlock(sf, true)
+		unlock(main, false)
+		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, shardLockName(name)), err)
+	}
+	return &Lock{dir: dir, main: main, shard: sf}, nil
+}
+
+// lockIn creates dir if needed and locks the file name in it. The folder
+// is created again if the previous holder removed it (empty) in between.
+func lockIn(dir, name string, exclusive bool) (*os.File, error) {
+	for i := 0; ; i++ {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return nil, fmt.Errorf("output directory: %w", err)
+		}
+		f, err := lockFile(filepath.Join(dir, name), exclusive)
+		if errors.Is(err, fs.ErrNotExist) && i < 10 {
+			continue
+		}
+		if err != nil {
+			return nil, inUse(dir, err)
+		}
+		return f, nil
+	}
+}
+
+// Dir returns the locked folder.
+func (l *Lock) Dir() string { return l.dir }
+
+// Release removes the exclusive lock files and releases the locks, and
+// removes the folder if Acquire created it and it is left empty (a run
+// that failed before writing anything). It may be called more than once.
+func (l *Lock) Release() error {
+	if l == nil {
+		return nil
+	}
+	var err error
+	if l.shard != nil {
+		err = unlock(l.shard, true)
+		l.shard = nil
+		if l.main != nil {
+			err = errors.Join(err, unlock(l.main, false))
+			l.main = nil
+		}
+	}
+	if l.main != nil {
+		err = unlock(l.main, true)
+		l.main = nil
+		if l.created {
+			_ = os.Remove(l.dir) // fails, as it should, unless empty
+		}
+	}
+	return err
+}
+
+// writePID replaces the content of the held lock file f by the process id.
+func writePID(f *os.File) error {
+	if err := f.Truncate(0); err != nil {
+		return err
+	}
+	_, err := f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
+	return err
+}
+
+// unlock releases the lock of f; an exclusive holder first empties and
+// removes the file (no other process holds it then, and one that opened it
+// before the removal sees a removed file after locking it and opens the
+// new one: see lockFile).
+func unlock(f *os.File, exclusive bool) error {
+	var err error
+	if exclusive {
+		err = os.Remove(f.Name())
+		if errors.Is(err, fs.ErrNotExist) {
+			err = nil
+		}
+	}
+	return errors.Join(err, f.Close()) // closing the last descriptor releases the flock
+}
+
+// errBusy is the error of a lock another process holds.
+var errBusy = errors.New("locked by another process")
+
+// inUse turns errBusy into an *InUseError naming the holders read from
+// dir's lock files.
+func inUse(dir string, err error) error {
+	if !errors.Is(err, errBusy) {
+		return fmt.Errorf("output directory %s: lock: %w", dir, err)
+	}
+	e := &InUseError{Dir: dir}
+	if pid := readPID(filepath.Join(dir, LockName)); pid != "" {
+		e.Holders = append(e.Holders, "pid "+pid)
+	}
+	shards, _ := filepath.Glob(filepath.Join(dir, shardLockName("*")))
+	for _, p := range shards {
+		if pid := readPID(p); pid != "" {
+			name := strings.TrimSuffix(strings.TrimPrefix(filepath.Base(p), ".marslab.shard-"), ".lock")
+			e.Holders = append(e.Holders, fmt.Sprintf("pid %s (shard %s)", pid, name))
+		}
+	}
+	return e
+}
+
+// readPID returns the process id written in a lock file, "" if none.
+func readPID(path string) string {
+	b, err := fileread.ReadFile(path, fileread.Record)
+	if err != nil || len(b) > 32 {
+		return ""
+	}
+	s := string(bytes.TrimSpace(b))
+	if _, err := strconv.Atoi(s); err != nil {
+		return ""
+	}
+	return s
+}
+
+// Refuse returns an error when dir holds one of the files names, the marks
+// of an earlier run of kind what ("batch", "recognition run"): a run is
+// not written over another one unless it resumes it. It returns nil when
+// dir does not exist.
+func Refuse(dir, what string, names ...string) error {
+	n, err := Holds(dir, names...)
+	if err != nil || n == "" {
+		return err
+	}
+	return fmt.Errorf("%s already holds a %s (%s): use -resume to continue it, or another output directory", dir, what, n)
+}
+
+// Holds returns the first of the files names that exists in dir, "" when
+// none does (or dir does not exist).
+func Holds(dir string, names ...string) (string, error) {
+	for _, n := range names {
+		_, err := os.Lstat(filepath.Join(dir, n))
+		if err == nil {
+			return n, nil
+		}
+		if !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR) {
+			return "", fmt.Errorf("output directory: %w", err)
+		}
+	}
+	return "", nil
+}
+
+// Check refuses dir as an output folder when it lies inside the notebook
+// folder of the marslab repository (the folder notebooks beside the go.mod
+// of module Module: committed results, written only by marslab report
+// into each notebook's own folder) or when it holds files that git tracks
+// (looked up with git ls-files; without git, or outside a repository,
+// nothing is tracked).
+func Check(dir string) error {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return fmt.Errorf("output directory %s: %w", dir, err)
+	}
+	for d := abs; ; {
+		parent := filepath.Dir(d)
+		if filepath.Base(d) == "notebooks" && isRepo(parent) {
+			return fmt.Errorf("output directory %s is inside the notebook folder %s, whose files are committed results: choose a folder outside it (e.g. under results/)", dir, d)
+		}
+		if parent == d {
+			break
+		}
+		d = parent
+	}
+	files, err := Tracked(abs)
+	if err != nil {
+		return err
+	}
+	if len(files) > 0 {
+		more := ""
+		if len(files) > 3 {
+			more = fmt.Sprintf(" and %d more", len(files)-3)
+			files = files[:3]
+		}
+		return fmt.Errorf("output directory %s holds files git tracks (%s%s): choose a folder without committed files (e.g. under results/)", dir, strings.Join(files, ", "), more)
+	}
+	return nil
+}
+
+// Tracked returns the files under dir that git tracks, relative to dir: none
+// when dir does not exist, is not in a git work tree, or git is not
+// installed.
+func Tracked(dir string) ([]string, error) {
+	st, err := os.Stat(dir)
+	if err != nil || !st.IsDir() {
+		return nil, nil
+	}
+	cmd := exec.Command("git", "-C", dir, "ls-files", "-z", "--", ".")
+	cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0")
+	out, err := cmd.Output()
+	if err != nil {
+		var exit *exec.ExitError
+		if errors.As(err, &exit) || errors.Is(err, exec.ErrNotFound) {
+			return nil, nil // not a work tree, or no git
+		}
+		return nil, fmt.Errorf("output directory %s: git ls-files: %w", dir, err)
+	}
+	var files []string
+	for _, f := range bytes.Split(out, []byte{0}) {
+		if len(f) > 0 {
+			files = append(files, string(f))
+		}
+	}
+	return files, nil
+}
+
+// Module is the module path of the marslab repository, whose notebooks
+// folder Check refuses.
+const Module = "github.com/marslab-risk/marslab"
+
+// isRepo reports whether dir holds the go.mod of Module.
+func isRepo(dir string) bool {
+	f, err := fileread.Open(filepath.Join(dir, "go.mod"), fileread.Config)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	b := make([]byte, 512)
+	n, _ := io.ReadFull(f, b)
+	for _, line := range strings.Split(string(b[:n]), "\n") {
+		if f := strings.Fields(line); len(f) == 2 && f[0] == "module" && strings.Trim(f[1], `"`) == Module {
+			return true
+		}
+	}
+	return false
+}
+
+func exists(path string) bool {
+	_, err := os.Lstat(path)
+	return err == nil
+}

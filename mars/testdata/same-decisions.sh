@@ -1,0 +1,31 @@
+#!/bin/sh
+# same-decisions.sh BEFORE AFTER OUT: checks that two builds of marslab make the
+# same decisions (a speed change must not alter any game). BEFORE and AFTER are
+# marslab binaries (e.g. `go build -o /tmp/before ./cmd/marslab` on the old
+# commit); each plays, into OUT/before and OUT/after, the 1716-game paper
+# tournament and three 300-game batches (MARS under goal_paths = all, under
+# mars2006-escalating, and both path settings against Lux-style bots), and
+# the games.jsonl files are compared with cmp. Run from the repository root;
+# the golden games are checked by `go test ./mars ./bots/registry -run Golden`.
+set -e
+[ $# -eq 3 ] || { echo "usage: $0 BEFORE AFTER OUT" >&2; exit 2; }
+[ ! -e "$3" ] || { echo "$0: $3 exists; give a new directory" >&2; exit 2; }
+play() {
+	bin=$1 out=$2
+	mkdir -p "$out"
+	nice -n 5 "$bin" tournament configs/experiments/paper-tournament.toml -out "$out/tourney" -quiet -figures=false
+	nice -n 5 "$bin" batch -quiet -players 'mars(goal_paths=all),angry,communist,stinky,cluster,pixie' -games 300 -seed 7 -out "$out/all"
+	nice -n 5 "$bin" batch -quiet -rules mars2006-escalating -players 'mars,angry,communist,stinky,cluster,shaft' -games 300 -seed 8 -out "$out/esc"
+	nice -n 5 "$bin" batch -quiet -players 'mars,mars(goal_paths=all),boscoe,quo,evilpixie,yakool' -games 300 -seed 9 -out "$out/mix"
+}
+play "$1" "$3/before"
+play "$2" "$3/after"
+status=0
+for d in tourney all esc mix; do
+	if cmp "$3/before/$d/games.jsonl" "$3/after/$d/games.jsonl"; then
+		echo "$d: identical, $(wc -l <"$3/after/$d/games.jsonl") games"
+	else
+		status=1
+	fi
+done
+exit $status

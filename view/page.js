@@ -1,0 +1,323 @@
+"use strict";
+// marslab view: the page's script. It reads the game from the JSON element
+// "game", computes the position after every event from the events alone (as
+// the engine does), draws it, and writes it as JSON into the element "state".
+(function () {
+  const G = JSON.parse(document.getElementById("game").textContent);
+  const K = {};
+  G.kinds.forEach((k, i) => { K[k] = i; });
+  const NT = G.territories.length, NS = G.seats.length, EV = G.events;
+  const COLORS = ["#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b"];
+  const CONT = ["#f6e3a1", "#c9e7c0", "#c7d7ef", "#f1c9b8", "#e2cdea", "#d5e8e6", "#efd5d5", "#dcdcb8"];
+  const SVGNS = "http://www.w3.org/2000/svg";
+  const $ = (id) => document.getElementById(id);
+
+  // --- the position -------------------------------------------------------
+  function fresh() {
+    return { k: 0, round: 0, owner: new Array(NT).fill(-1), armies: new Array(NT).fill(0),
+      cards: new Array(NS).fill(0), eliminated: [], elimRound: new Array(NS).fill(-1), winner: -1 };
+  }
+  // apply changes s by one event, as the engine changed its state before
+  // emitting it (see sim.EventKind).
+  function apply(s, e) {
+    const kind = e[0], p = e[3], o = e[4], from = e[5], to = e[6], a = e[7];
+    s.round = e[1];
+    switch (kind) {
+      case K.deal: s.owner[to] = p; s.armies[to] = a; break;
+      case K.setup_place: case K.place: s.armies[to] += a; break;
+      case K.trade: s.cards[p] -= 3; if (to >= 0) s.armies[to] += G.territory_bonus; break;
+      case K.roll: s.armies[from] -= e[10]; s.armies[to] -= e[11]; break;
+      case K.occupation: s.owner[to] = p; s.armies[from] -= a; s.armies[to] = a; break;
+      case K.card: s.cards[p] += 1; break;
+      case K.elimination: s.cards[p] += a; s.cards[o] = 0; s.eliminated.push(o); s.elimRound[o] = e[1]; break;
+      case K.move: s.armies[from] -= a; s.armies[to] += a; break;
+      case K.game_end: s.winner = p; break;
+    }
+    s.k++;
+  }
+  function stateJSON(s) {
+    return JSON.stringify({ event: s.k, round: s.round, owner: s.owner, armies: s.armies, cards: s.cards,
+      eliminated: s.eliminated, winner: s.winner });
+  }
+
+  // --- what the whole game gives: turns, rounds, the chart ----------------
+  const turnStarts = [], roundStarts = [], rounds = [];
+  (function () {
+    const s = fresh();
+    let last = -1;
+    const snap = () => {
+      const terr = new Array(NS).fill(0), arm = new Array(NS).fill(0);
+      for (let t = 0; t < NT; t++) if (s.owner[t] >= 0) { terr[s.owner[t]]++; arm[s.owner[t]] += s.armies[t]; }
+      return { terr, arm };
+    };
+    EV.forEach((e, i) => {
+      if (e[0] === K.turn) {
+        turnStarts.push(i + 1);
+        if (e[1] !== last) {
+          if (last < 0) rounds.push(Object.assign({ round: 0 }, snap()));
+          else rounds.push(Object.assign({ round: last }, snap()));
+          roundStarts.push(i + 1);
+          last = e[1];
+        }
+      }
+      apply(s, e);
+    });
+    rounds.push(Object.assign({ round: Math.max(last, 0) }, snap()));
+  })();
+
+  // --- words --------------------------------------------------------------
+  const T = (t) => G.territories[t].name;
+  const S = (p) => "seat " + p + " (" + G.seats[p].label + ")";
+  function describe(e) {
+    if (!e) return "the board before the game: " + G.seats.length + " seats, rules " + G.rules + ", map " + G.map;
+    const kind = G.kinds[e[0]], p = e[3], o = e[4], from = e[5], to = e[6], a = e[7];
+    const pre = "round " + e[1] + ", ";
+    switch (e[0]) {
+      case K.start: return "the game starts: " + a + " armies per seat";
+      case K.deal: return "deal: " + T(to) + " to " + S(p);
+      case K.setup_place: return "setup: " + S(p) + " places 1 army on " + T(to);
+      case K.turn: return pre + S(p) + " begins its turn";
+      case K.trade: return pre + S(p) + " trades 3 cards for " + a + " armies" + (to >= 0 ? " (+" + G.territory_bonus + " on " + T(to) + ")" : "");
+      case K.reinforce: return pre + S(p) + " receives " + a + " armies";
+      case K.place: return pre + S(p) + " places " + a + " arm" + (a === 1 ? "y" : "ies") + " on " + T(to);
+      case K.attack_order: return pre + S(p) + " orders an attack on " + T(to) + " (" + S(o) + ") from " + T(from) +
+        (e[9] ? ", repeated until conquest or " + T(from) + " holds " + e[10] + (e[10] > 1 ? " armies" : " army") + " or fewer" : ", one roll");
+      case K.roll: return pre + S(p) + " attacks " + T(to) + " from " + T(from) + ": " + e[8].length + " dice against " + e[9].length +
+        " (" + e[8].join("") + " vs " + e[9].join("") + "), loses " + e[10] + ", kills " + e[11];
+      case K.occupation: return pre + S(p) + " conquers " + T(to) + " from " + S(o) + ", moving " + a + " in from " + T(from);
+      case K.failed_occupation: return pre + S(p) + "'s attack from " + T(from) + " on " + T(to) + " ends without a conquest";
+      case K.defence: return pre + S(p) + " holds " + T(to) + " against " + S(o);
+      case K.card: return pre + S(p) + " draws a card";
+      case K.elimination: return pre + S(p) + " eliminates " + S(o) + (a ? " and takes " + a + " card" + (a > 1 ? "s" : "") : "");
+      case K.move: return pre + S(p) + " moves " + a + " from " + T(from) + " to " + T(to);
+      case K.fault: return pre + S(p) + " faults in phase " + G.phases[e[2]] + ": " + e[8] + (a ? " (forfeits " + a + ")" : "");
+      case K.end_phase: return pre + S(p) + " ends its " + G.phases[e[2]] + " phase";
+      case K.game_end: return p >= 0 ? "the game ends: " + S(p) + " wins in round " + e[1] : "the game ends in a stalemate after round " + e[1];
+    }
+    return kind;
+  }
+
+  // --- the board ----------------------------------------------------------
+  const svg = $("board");
+  svg.setAttribute("viewBox", "0 0 " + G.width + " " + G.height);
+  const mk = (tag, attrs, parent) => {
+    const el = document.createElementNS(SVGNS, tag);
+    for (const k in attrs) el.setAttribute(k, attrs[k]);
+    if (parent) parent.appendChild(el);
+    return el;
+  };
+  const defs = mk("defs", {}, svg);
+  const marker = mk("marker", { id: "head", viewBox: "0 0 10 10", refX: 9, refY: 5, markerWidth: 5, markerHeight: 5, orient: "auto" }, defs);
+  mk("path", { d: "M0,0 L10,5 L0,10 z", fill: "#d00" }, marker);
+  const gCont = mk("g", {}, svg), gBorders = mk("g", {}, svg), gArrow = mk("g", {}, svg), gTerr = mk("g", {}, svg);
+  // Continents: a soft blob under each of their territories, and their name and bonus.
+  G.territories.forEach((t) => mk("circle", { cx: t.x, cy: t.y, r: 34, fill: CONT[t.continent % CONT.length], opacity: 0.9 }, gCont));
+  G.continents.forEach((c, i) => {
+    const ts = G.territories.filter((t) => t.continent === i);
+    const x = ts.reduce((a, t) => a + t.x, 0) / ts.length;
+    const y = Math.min(...ts.map((t) => t.y)) - 24;
+    const el = mk("text", { x: x, y: Math.max(y, 12), class: "continent" }, gCont);
+    el.textContent = c.name + " +" + c.bonus;
+  });
+  G.borders.forEach(([a, b]) => {
+    const A = G.territories[a], B = G.territories[b];
+    if (G.wrap && Math.abs(A.x - B.x) > G.width / 2) {
+      const [l, r] = A.x < B.x ? [A, B] : [B, A];
+      mk("line", { x1: l.x, y1: l.y, x2: 0, y2: (l.y + r.y) / 2, class: "border wrap" }, gBorders);
+      mk("line", { x1: r.x, y1: r.y, x2: G.width, y2: (l.y + r.y) / 2, class: "border wrap" }, gBorders);
+    } else {
+      mk("line", { x1: A.x, y1: A.y, x2: B.x, y2: B.y, class: "border" }, gBorders);
+    }
+  });
+  const nodes = G.territories.map((t, i) => {
+    const g = mk("g", { class: "terr", id: "t" + i }, gTerr);
+    const title = mk("title", {}, g);
+    const c = mk("circle", { cx: t.x, cy: t.y, r: 14, class: "owner", fill: "#fff" }, g);
+    const n = mk("text", { x: t.x, y: t.y, class: "armies" }, g);
+    const name = mk("text", { x: t.x, y: t.y + 25, class: "name" }, g);
+    name.textContent = t.name;
+    return { g, c, n, title };
+  });
+
+  // --- the legend and the continents table --------------------------------
+  const legendRows = G.seats.map((st, p) => {
+    const tr = document.createElement("tr");
+    tr.innerHTML = '<td><span class="swatch"></span></td><td></td><td></td><td class="n"></td><td class="n"></td><td class="n"></td><td></td>';
+    tr.cells[0].firstChild.style.background = COLORS[p];
+    tr.cells[1].textContent = p + " " + st.label;
+    tr.cells[2].textContent = st.bot;
+    $("legend").tBodies[0].appendChild(tr);
+    return tr;
+  });
+  const contRows = G.continents.map((c) => {
+    const tr = document.createElement("tr");
+    tr.innerHTML = "<td></td><td class=n></td><td></td>";
+    tr.cells[0].textContent = c.name;
+    tr.cells[1].textContent = "+" + c.bonus;
+    $("continents").tBodies[0].appendChild(tr);
+    return tr;
+  });
+
+  // --- the charts ---------------------------------------------------------
+  function chart(el, key, label) {
+    const W = 500, H = 200, L = 38, R = 8, Tp = 16, B = 22;
+    el.setAttribute("viewBox", "0 0 " + W + " " + H);
+    let max = 1;
+    rounds.forEach((r) => r[key].forEach((v) => { max = Math.max(max, v); }));
+    const nr = Math.max(rounds.length - 1, 1);
+    const X = (i) => L + (W - L - R) * i / nr, Y = (v) => H - B - (H - B - Tp) * v / max;
+    mk("text", { x: L, y: 11 }, el).textContent = label + " per seat, by round (end of round)";
+    mk("line", { x1: L, y1: Y(0), x2: W - R, y2: Y(0), stroke: "#999" }, el);
+    mk("line", { x1: L, y1: Y(0), x2: L, y2: Tp, stroke: "#999" }, el);
+    mk("text", { x: 2, y: Y(max) + 4 }, el).textContent = max;
+    mk("text", { x: 2, y: Y(0) }, el).textContent = "0";
+    mk("text", { x: L, y: H - 6 }, el).textContent = "round " + rounds[0].round;
+    mk("text", { x: W - R - 50, y: H - 6 }, el).textContent = "round " + rounds[rounds.length - 1].round;
+    for (let p = 0; p < NS; p++) {
+      const pts = rounds.map((r, i) => X(i) + "," + Y(r[key][p])).join(" ");
+      mk("polyline", { points: pts, fill: "none", stroke: COLORS[p], "stroke-width": 1.8 }, el);
+    }
+    return { X, line: mk("line", { x1: L, y1: Tp, x2: L, y2: Y(0), stroke: "#000", "stroke-dasharray": "3 2" }, el) };
+  }
+  const cursors = [chart($("chart-terr"), "terr", "territories"), chart($("chart-armies"), "arm", "armies")];
+
+  // --- the explanations ---------------------------------------------------
+  const hasExplain = G.explain.length > 0;
+  if (!hasExplain) $("explain-box").hidden = true;
+  function showExplain(k) {
+    if (!hasExplain) return;
+    // The player-turn of position k: from the last turn start <= k to the next.
+    let lo = 0, hi = EV.length + 1;
+    for (const ts of turnStarts) { if (ts <= k) lo = ts; else { hi = ts; break; } }
+    const lines = G.explain.filter((x) => x[0] >= lo && x[0] < hi);
+    const box = $("explain");
+    box.textContent = "";
+    if (lines.length === 0) { box.textContent = "(no explanation in this player-turn)"; return; }
+    let now = -1;
+    lines.forEach((x) => { if (x[0] <= k) now = x[0]; });
+    lines.forEach((x) => {
+      const div = document.createElement("div");
+      div.textContent = x[4];
+      if (x[0] > k) div.className = "later"; else if (x[0] === now) div.className = "now";
+      box.appendChild(div);
+    });
+    const cur = box.querySelector(".now");
+    if (cur) cur.scrollIntoView({ block: "nearest" });
+  }
+
+  // --- drawing a position -------------------------------------------------
+  let S0 = fresh();
+  function draw() {
+    const s = S0, k = s.k, e = k > 0 ? EV[k - 1] : null;
+    for (let t = 0; t < NT; t++) {
+      const n = nodes[t], o = s.owner[t];
+      n.c.setAttribute("fill", o >= 0 ? COLORS[o] : "#fff");
+      n.n.textContent = o >= 0 ? s.armies[t] : "";
+      n.title.textContent = T(t) + (o >= 0 ? ": " + S(o) + ", " + s.armies[t] + " armies" : "");
+      n.g.classList.remove("from", "to");
+    }
+    gArrow.textContent = "";
+    if (e && e[5] >= 0) nodes[e[5]].g.classList.add("from");
+    if (e && e[6] >= 0) nodes[e[6]].g.classList.add("to");
+    if (e && e[5] >= 0 && e[6] >= 0) {
+      const A = G.territories[e[5]], B = G.territories[e[6]];
+      if (!(G.wrap && Math.abs(A.x - B.x) > G.width / 2)) {
+        const d = Math.hypot(B.x - A.x, B.y - A.y) || 1, ux = (B.x - A.x) / d, uy = (B.y - A.y) / d;
+        mk("line", { x1: A.x + ux * 16, y1: A.y + uy * 16, x2: B.x - ux * 17, y2: B.y - uy * 17, class: "arrow" }, gArrow);
+      }
+    }
+    const terr = new Array(NS).fill(0), arm = new Array(NS).fill(0);
+    for (let t = 0; t < NT; t++) if (s.owner[t] >= 0) { terr[s.owner[t]]++; arm[s.owner[t]] += s.armies[t]; }
+    let current = -1;
+    for (let i = k - 1; i >= 0; i--) if (EV[i][0] === K.turn) { current = EV[i][3]; break; }
+    legendRows.forEach((tr, p) => {
+      tr.cells[3].textContent = terr[p];
+      tr.cells[4].textContent = arm[p];
+      tr.cells[5].textContent = s.cards[p];
+      const out = s.elimRound[p] >= 0;
+      tr.cells[6].textContent = s.winner === p ? "winner" : out ? "out in round " + s.elimRound[p] : "";
+      tr.className = out ? "out" : p === current ? "cur" : "";
+    });
+    contRows.forEach((tr, c) => {
+      let holder = -2;
+      G.territories.forEach((t, i) => {
+        if (t.continent !== c) return;
+        const o = s.owner[i];
+        holder = holder === -2 ? o : holder === o ? holder : -1;
+      });
+      tr.cells[2].textContent = holder >= 0 ? S(holder) : "";
+      tr.cells[2].style.color = holder >= 0 ? COLORS[holder] : "";
+    });
+    // The chart's cursor: at the start of the current round, at the last
+    // point once the game is over.
+    let ri = 0;
+    for (let i = 0; i < roundStarts.length; i++) if (roundStarts[i] <= k) ri = i;
+    if (k === EV.length) ri = rounds.length - 1;
+    cursors.forEach((c) => { const px = c.X(ri); c.line.setAttribute("x1", px); c.line.setAttribute("x2", px); });
+    $("desc").textContent = describe(e);
+    $("slider").value = k;
+    $("pos").textContent = "event " + k + " of " + EV.length + (s.round > 0 ? ", round " + s.round : ", setup");
+    showExplain(k);
+    $("state").textContent = stateJSON(s);
+  }
+
+  // seek sets the position to k events applied (0..EV.length).
+  function seek(k) {
+    k = Math.max(0, Math.min(EV.length, k | 0));
+    if (k < S0.k) S0 = fresh();
+    while (S0.k < k) apply(S0, EV[S0.k]);
+    draw();
+    return S0.k;
+  }
+  const next = (list, k) => { for (const x of list) if (x > k) return x; return EV.length; };
+  const prev = (list, k) => { let r = 0; for (const x of list) if (x < k) r = x; return r; };
+
+  // --- controls -----------------------------------------------------------
+  let timer = null;
+  function speed() { return +$("speed").value; }
+  function play(on) {
+    if (timer) { clearInterval(timer); timer = null; }
+    if (on) {
+      if (S0.k >= EV.length) seek(0);
+      const rate = speed(), perTick = Math.max(1, Math.round(rate / 50)), ms = Math.max(20, 1000 / rate);
+      timer = setInterval(() => { seek(S0.k + perTick); if (S0.k >= EV.length) play(false); }, ms);
+    }
+    $("b-play").textContent = timer ? "pause" : "play";
+  }
+  const actions = {
+    start: () => seek(0), end: () => seek(EV.length),
+    back: () => seek(S0.k - 1), fwd: () => seek(S0.k + 1),
+    turnBack: () => seek(prev(turnStarts, S0.k)), turnFwd: () => seek(next(turnStarts, S0.k)),
+    roundBack: () => seek(prev(roundStarts, S0.k)), roundFwd: () => seek(next(roundStarts, S0.k)),
+  };
+  const bind = (id, f) => $(id).addEventListener("click", () => { play(false); f(); });
+  bind("b-start", actions.start); bind("b-end", actions.end);
+  bind("b-back", actions.back); bind("b-fwd", actions.fwd);
+  bind("b-turn-back", actions.turnBack); bind("b-turn-fwd", actions.turnFwd);
+  bind("b-round-back", actions.roundBack); bind("b-round-fwd", actions.roundFwd);
+  $("b-play").addEventListener("click", () => play(!timer));
+  $("speed").addEventListener("change", () => { if (timer) play(true); });
+  const slider = $("slider");
+  slider.max = EV.length;
+  slider.addEventListener("input", () => { play(false); seek(+slider.value); });
+  document.addEventListener("keydown", (ev) => {
+    if (ev.target && ev.target.tagName === "SELECT") return;
+    const sh = ev.shiftKey;
+    const f = {
+      ArrowLeft: sh ? actions.turnBack : actions.back, ArrowRight: sh ? actions.turnFwd : actions.fwd,
+      ArrowUp: sh ? actions.roundBack : null, ArrowDown: sh ? actions.roundFwd : null,
+      PageUp: actions.roundBack, PageDown: actions.roundFwd, Home: actions.start, End: actions.end,
+    }[ev.key];
+    if (f) { ev.preventDefault(); play(false); f(); return; }
+    if (ev.key === " ") { ev.preventDefault(); play(!timer); return; }
+    if (ev.key === "+" || ev.key === "-") {
+      const sel = $("speed"), i = sel.selectedIndex + (ev.key === "+" ? 1 : -1);
+      if (i >= 0 && i < sel.options.length) { sel.selectedIndex = i; if (timer) play(true); }
+    }
+  });
+
+  // The page's interface for tests and for the console.
+  window.marslabView = { seek, actions, play, events: EV.length, turns: turnStarts.slice(), rounds: roundStarts.slice(),
+    state: () => JSON.parse(stateJSON(S0)) };
+  seek(0);
+})();

@@ -1,0 +1,245 @@
+package view_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/marslab-risk/marslab/bots/baseline"
+	"github.com/marslab-risk/marslab/sim"
+	"github.com/marslab-risk/marslab/view"
+)
+
+// logGame plays a game of aggressive baseline bots on map m (classic when
+// nil) under the classic rules and returns its log.
+func logGame(t testing.TB, m *sim.Map, n int, seed uint64) []byte {
+	t.Helper()
+	log, err := playLog(m, n, seed)
+	require.NoError(t, err)
+	return log
+}
+
+func playLog(m *sim.Map, n int, seed uint64) ([]byte, error) {
+	r, err := sim.LoadRules("classic")
+	if err != nil {
+		return nil, err
+	}
+	_, rt, err := sim.RulesSource("classic")
+	if err != nil {
+		return nil, err
+	}
+	if m == nil {
+		if m, err = sim.LoadMap("classic"); err != nil {
+			return nil, err
+		}
+	}
+	var mt bytes.Buffer
+	if err := sim.EncodeMap(&mt, m); err != nil {
+		return nil, err
+	}
+	g, err := sim.NewGame(m, r, n)
+	if err != nil {
+		return nil, err
+	}
+	h := sim.LogHeader{Seed: seed, RulesName: "classic", MapName: m.Name, RulesTOML: string(rt), MapTOML: mt.String()}
+	ps := make([]sim.Player, n)
+	for i := range ps {
+		ps[i] = baseline.NewSciberras(baseline.Aggressive)
+		h.Seats = append(h.Seats, sim.LogSeat{Label: fmt.Sprint("aggressive", i), Bot: "aggressive"})
+	}
+	var buf bytes.Buffer
+	lw, err := sim.NewLogWriter(&buf, h)
+	if err != nil {
+		return nil, err
+	}
+	g.Observe(lw)
+	res, err := g.Play(ps, seed, 0)
+	if err != nil {
+		return nil, err
+	}
+	if err := lw.Close(res); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// gameData returns the JSON game embedded in a page.
+func gameData(t *testing.T, page string) map[string]any {
+	t.Helper()
+	m := regexp.MustCompile(`(?s)<script type="application/json" id="game">(.*?)</script>`).FindStringSubmatch(page)
+	require.NotNil(t, m, "no game element")
+	var d map[string]any
+	require.NoError(t, json.Unmarshal([]byte(m[1]), &d))
+	return d
+}
+
+// TestWrite: the page holds its script, style and game, and nothing that
+// it would fetch; every game event is in it, in order; it is the same
+// bytes every time.
+func TestWrite(t *testing.T) {
+	log := logGame(t, nil, 3, 4)
+	h, events, res, err := sim.ReadLog(bytes.NewReader(log))
+	require.NoError(t, err)
+	var page, again bytes.Buffer
+	require.NoError(t, view.Write(&page, h, events, res))
+	require.NoError(t, view.Write(&again, h, events, res))
+	assert.True(t, bytes.Equal(page.Bytes(), again.Bytes()), "the same log gives the same page, byte for byte")
+	s := page.String()
+	assert.Contains(t, s, "<title>marslab: classic on classic, seed 4, game 0</title>")
+	assert.Contains(t, s, "window.marslabView")
+	assert.NotRegexp(t, `(?i)\s(src|href)=`, s, "nothing is fetched")
+	assert.NotContains(t, s, "https://")
+	d := gameData(t, s)
+	evs := d["events"].([]any)
+	require.Len(t, evs, len(events))
+	for i, e := range events {
+		ev := evs[i].([]any)
+		assert.Equal(t, float64(e.Kind), ev[0], "event %d", i)
+		assert.Equal(t, float64(e.To), ev[6], "event %d", i)
+	}
+	assert.Len(t, d["territories"], 42)
+	assert.Len(t, d["borders"], 83)
+	assert.Equal(t, true, d["wrap"])
+	assert.Empty(t, d["explain"])
+}
+
+// TestWriteErrors: a header without its map, or an event naming a
+// territory or seat that does not exist, is an error naming the line.
+func TestWriteErrors(t *testing.T) {
+	h, events, res, err := sim.ReadLog(bytes.NewReader(logGame(t, nil, 2, 1)))
+	require.NoError(t, err)
+	cases := []struct {
+		name   string
+		change func(h *sim.LogHeader, ev []sim.Event)
+		want   string
+	}{
+		{"no map", func(h *sim.LogHeader, _ []sim.Event) { h.MapTOML, h.MapName = "", "atlantis" },
+			`line 1 (header): map_toml and rules_toml are required to draw the game (map "atlantis"`},
+		{"bad map", func(h *sim.LogHeader, _ []sim.Event) { h.MapTOML = "name = 3" },
+			`line 1 (header): map_toml`},
+		{"territory", func(_ *sim.LogHeader, ev []sim.Event) { ev[5].To = 42 },
+			"line 7: deal event: territory 42 (to): the map has territories 0..41"},
+		{"seat", func(_ *sim.LogHeader, ev []sim.Event) { ev[9].Player = 2 },
+			"line 11: deal event: seat 2: the game has seats 0..1"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			h2, ev := h, append([]sim.Event(nil), events...)
+			c.change(&h2, ev)
+			var page bytes.Buffer
+			err := view.Write(&page, h2, ev, res)
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), c.want)
+			assert.Zero(t, page.Len(), "no page")
+		})
+	}
+}
+
+// TestLayout: the classic map is drawn from its own positions, scaled
+// into the drawing; a map without positions gets a force-directed layout
+// that is the same every time, keeps territories apart, and puts
+// neighbours nearer each other than other pairs.
+func TestLayout(t *testing.T) {
+	m, err := sim.LoadMap("classic")
+	require.NoError(t, err)
+	pts := view.Layout(m)
+	require.Len(t, pts, 42)
+	a, _ := m.TerritoryID("Alaska")
+	k, _ := m.TerritoryID("Kamchatka")
+	assert.Less(t, pts[a].X, pts[k].X)
+	inside(t, pts)
+
+	bare := m.Clone()
+	bare.Layout = nil
+	fl := view.Layout(bare)
+	assert.Equal(t, fl, view.Layout(bare), "deterministic")
+	inside(t, fl)
+	var near, far []float64
+	for i := range fl {
+		for j := i + 1; j < len(fl); j++ {
+			d := math.Hypot(fl[i].X-fl[j].X, fl[i].Y-fl[j].Y)
+			assert.Greater(t, d, 5.0, "%s and %s overlap", m.Territories[i].Name, m.Territories[j].Name)
+			if m.Adjacent(i, j) {
+				near = append(near, d)
+			} else {
+				far = append(far, d)
+			}
+		}
+	}
+	assert.Less(t, 2*mean(near), mean(far), "neighbours are drawn near each other")
+}
+
+func inside(t *testing.T, pts []sim.Point) {
+	t.Helper()
+	for i, p := range pts {
+		assert.True(t, p.X >= view.Margin && p.X <= view.Width-view.Margin && p.Y >= view.Margin && p.Y <= view.Height-view.Margin,
+			"territory %d at %v", i, p)
+	}
+}
+
+func mean(xs []float64) float64 {
+	s := 0.0
+	for _, x := range xs {
+		s += x
+	}
+	return s / float64(len(xs))
+}
+
+// A map without positions (here a ring of territories from NewMap) is
+// laid out by force.
+func ExampleLayout() {
+	var ts []sim.Territory
+	for i := range 6 {
+		ts = append(ts, sim.Territory{Name: fmt.Sprint("t", i), Neighbors: []int{(i + 5) % 6, (i + 1) % 6}})
+	}
+	m, err := sim.NewMap("ring", []sim.Continent{{Name: "all", Bonus: 2}}, ts)
+	if err != nil {
+		panic(err)
+	}
+	pts := view.Layout(m)
+	fmt.Println(len(pts), m.Layout == nil)
+	// Output: 6 true
+}
+
+// Write draws a logged game as one web page.
+func ExampleWrite() {
+	log, err := playLog(nil, 2, 1) // a logged game (see marslab play -log)
+	if err != nil {
+		panic(err)
+	}
+	h, events, res, err := sim.ReadLog(bytes.NewReader(log))
+	if err != nil {
+		panic(err)
+	}
+	var page strings.Builder
+	if err := view.Write(&page, h, events, res); err != nil {
+		panic(err)
+	}
+	fmt.Println(strings.HasPrefix(page.String(), "<!DOCTYPE html>"))
+	// Output: true
+}
+
+// TestWriteExplanations: an explanation is kept apart from the game's
+// events with the number of game events before it (its anchor), its seat,
+// round, phase and text.
+func TestWriteExplanations(t *testing.T) {
+	h, events, res, err := sim.ReadLog(bytes.NewReader(logGame(t, nil, 2, 3)))
+	require.NoError(t, err)
+	ex := sim.Event{Kind: sim.EvExplain, Round: 1, Phase: sim.PhasePlace, Player: 1, Other: -1, From: -1, To: -1, Text: "why </script> not"}
+	withEx := append(append(append([]sim.Event(nil), events[:100]...), ex, ex), events[100:]...)
+	var page bytes.Buffer
+	require.NoError(t, view.Write(&page, h, withEx, res))
+	d := gameData(t, page.String())
+	assert.Len(t, d["events"], len(events))
+	want := []any{100.0, 1.0, 1.0, float64(sim.PhasePlace), "why </script> not"}
+	assert.Equal(t, []any{want, want}, d["explain"])
+	assert.Contains(t, page.String(), `why \u003c/script\u003e not`, "the text cannot close the script element")
+	assert.NotContains(t, page.String(), "why </script>")
+}
