@@ -81,7 +81,9 @@ func cmdPlay(ctx context.Context, reg *registry.Registry, args []string, stdout,
 		}
 	}
 	printGame(stdout, cfg, seats, g.State(), res, elim, *seed, *index)
-	if *explain {
+	if *explain && *logPath == "" {
+		// The narration's last line: with -log it went into the log, and
+		// stdout stays the plain summary.
 		printBotStats(stdout, seats, ps)
 	}
 	return nil
