@@ -228,7 +228,9 @@ type worker struct {
 	sched   Schedule
 	seed    uint64
 	labels  []string
-	players []sim.Player   // players[j] plays entry j
+	players []sim.Player        // players[j] plays entry j
+	stats   []bots.StatReporter // stats[j]: entry j's player, if it reports counts
+	sbuf    []bots.Stat
 	timed   []*timedPlayer // when timing, the decorators of players
 	seated  []sim.Player
 	lineup  []int
@@ -249,6 +251,8 @@ func newWorker(cfg *PoolConfig, sched Schedule) (*worker, error) {
 		if err != nil {
 			return nil, fmt.Errorf("arena: seat %d (%s): %w", j, s.Label, err)
 		}
+		sr, _ := p.(bots.StatReporter)
+		w.stats = append(w.stats, sr)
 		if cfg.Timing {
 			tp := newTimedPlayer(p)
 			w.timed = append(w.timed, tp)
@@ -286,6 +290,21 @@ func (w *worker) play(ctx context.Context, g int, o *Outcome) error {
 	}
 	o.Record = Record{Game: g, Seed: sim.GameSeed(w.seed, stream), Seating: seating, Winner: res.Winner,
 		Placements: res.Placement, Rounds: res.Rounds, Turns: res.Turns, Stalemate: res.Stalemate, Faults: res.Faults}
+	for i, e := range w.lineup {
+		sr := w.stats[e]
+		if sr == nil {
+			continue
+		}
+		if o.Record.Stats == nil {
+			o.Record.Stats = make([]map[string]int64, len(w.lineup))
+		}
+		w.sbuf = sr.GameStats(w.sbuf[:0])
+		m := make(map[string]int64, len(w.sbuf))
+		for _, st := range w.sbuf {
+			m[st.Name] = st.Count
+		}
+		o.Record.Stats[i] = m
+	}
 	if len(w.obs) > 0 {
 		o.Observed = make([]any, len(w.obs))
 		for i, ob := range w.obs {

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"unicode/utf8"
 )
@@ -29,12 +31,22 @@ type Record struct {
 	Stalemate bool `json:"stalemate"`
 	// Faults[seat] counts the seat's illegal answers and panics.
 	Faults []int `json:"faults"`
+	// Stats[seat] holds the counts the seat's bot reported about its own
+	// play in this game (bots.StatReporter), nil for a bot that reports
+	// none; Stats is nil (and the key absent from the line) when no seat
+	// reports any.
+	Stats []map[string]int64 `json:"stats,omitempty"`
 }
 
 // AppendJSON appends the record as one line of JSON (without the newline)
 // to buf. The keys come in a fixed order, so equal records give equal bytes:
 //
 //	{"game":0,"seed":42,"seating":["a","b"],"winner":1,"placements":[2,1],"rounds":9,"turns":17,"stalemate":false,"faults":[0,0]}
+//
+// A record with Stats ends in a "stats" key, one object per seat with the
+// names in ascending order ({} for a seat without counts):
+//
+//	...,"faults":[0,0],"stats":[{"place_defensive":3,"place_offensive":40},{}]}
 func (r *Record) AppendJSON(buf []byte) []byte {
 	buf = append(buf, `{"game":`...)
 	buf = strconv.AppendInt(buf, int64(r.Game), 10)
@@ -59,6 +71,30 @@ func (r *Record) AppendJSON(buf []byte) []byte {
 	buf = strconv.AppendBool(buf, r.Stalemate)
 	buf = append(buf, `,"faults":`...)
 	buf = appendInts(buf, r.Faults)
+	if r.Stats != nil {
+		buf = append(buf, `,"stats":[`...)
+		for i, m := range r.Stats {
+			if i > 0 {
+				buf = append(buf, ',')
+			}
+			buf = appendCounts(buf, m)
+		}
+		buf = append(buf, ']')
+	}
+	return append(buf, '}')
+}
+
+// appendCounts appends m as a JSON object with its keys in ascending order.
+func appendCounts(buf []byte, m map[string]int64) []byte {
+	buf = append(buf, '{')
+	for i, k := range slices.Sorted(maps.Keys(m)) {
+		if i > 0 {
+			buf = append(buf, ',')
+		}
+		buf = appendString(buf, k)
+		buf = append(buf, ':')
+		buf = strconv.AppendInt(buf, m[k], 10)
+	}
 	return append(buf, '}')
 }
 
@@ -141,6 +177,16 @@ func (r *Record) check(players int) error {
 	for _, f := range r.Faults {
 		if f < 0 {
 			return fmt.Errorf("faults %v: negative count", r.Faults)
+		}
+	}
+	if r.Stats != nil && len(r.Stats) != players {
+		return fmt.Errorf("stats must list %d seats (have %d)", players, len(r.Stats))
+	}
+	for seat, m := range r.Stats {
+		for k, v := range m {
+			if v < 0 {
+				return fmt.Errorf("stats of seat %d: %s = %d: negative count", seat, k, v)
+			}
 		}
 	}
 	switch {

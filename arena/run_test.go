@@ -455,3 +455,69 @@ func TestInterruptEndlessGames(t *testing.T) {
 	assert.Equal(t, 0, rep.Played)
 	assert.Empty(t, readFile(t, dir, gamesFile))
 }
+
+// TestRunBotStats checks the bots' own counts (bots.StatReporter): every
+// record holds them for the MARS seat only, summary.json sums them per
+// label, the files are the same for any number of workers and after a
+// resume, and the table prints them.
+func TestRunBotStats(t *testing.T) {
+	const games = 12
+	base := t.TempDir()
+	cfg := testConfig(t, "mars@paper,aggressive,random", games)
+	one := filepath.Join(base, "one")
+	rep := runTo(t, cfg, one)
+	c := cfg
+	c.Workers = 3
+	runTo(t, c, filepath.Join(base, "three"))
+	sameFiles(t, one, filepath.Join(base, "three"))
+
+	want := map[string]int64{}
+	for _, line := range bytes.Split(bytes.TrimSpace(readFile(t, one, gamesFile)), []byte{'\n'}) {
+		r, err := ParseRecord(line, 3)
+		require.NoError(t, err)
+		require.Len(t, r.Stats, 3)
+		for seat, l := range r.Seating {
+			if l != "mars@paper" {
+				assert.Empty(t, r.Stats[seat], "game %d seat %d (%s)", r.Game, seat, l)
+				continue
+			}
+			require.Len(t, r.Stats[seat], 6, "game %d", r.Game)
+			assert.Positive(t, r.Stats[seat]["place_offensive"], "game %d", r.Game)
+			for k, v := range r.Stats[seat] {
+				want[k] += v
+			}
+		}
+	}
+	require.Len(t, rep.Summary, 3)
+	assert.Equal(t, want, rep.Summary[0].Stats)
+	assert.Nil(t, rep.Summary[1].Stats)
+	assert.Contains(t, string(readFile(t, one, summaryFile)), `"stats":{"armies_defensive":`)
+
+	var out bytes.Buffer
+	require.NoError(t, WriteTable(&out, rep.Summary, nil))
+	assert.Contains(t, out.String(), "bots' own counts")
+	assert.Contains(t, out.String(), fmt.Sprintf("%d (%.4g)", want["place_offensive"], float64(want["place_offensive"])/games))
+}
+
+// TestRecordStats checks the stats of a record: written in canonical
+// form (names ascending, {} for a seat without counts), parsed back, and
+// refused when their seats do not match or a count is negative.
+func TestRecordStats(t *testing.T) {
+	r := Record{Game: 3, Seed: 9, Seating: []string{"a", "b"}, Winner: 0, Placements: []int{1, 2}, Rounds: 4, Turns: 7,
+		Faults: []int{0, 0}, Stats: []map[string]int64{{"z": 2, "a": 1}, nil}}
+	line := r.AppendJSON(nil)
+	assert.Equal(t, `{"game":3,"seed":9,"seating":["a","b"],"winner":0,"placements":[1,2],"rounds":4,"turns":7,"stalemate":false,"faults":[0,0],"stats":[{"a":1,"z":2},{}]}`, string(line))
+	got, err := ParseRecord(line, 2)
+	require.NoError(t, err)
+	assert.Equal(t, string(line), string(got.AppendJSON(nil)))
+	r.Stats = nil
+	assert.NotContains(t, string(r.AppendJSON(nil)), "stats")
+	for _, tc := range []struct{ stats, err string }{
+		{`[{}]`, "stats must list 2 seats"},
+		{`[{"a":-1},{}]`, "negative count"},
+	} {
+		bad := strings.Replace(string(line), `[{"a":1,"z":2},{}]`, tc.stats, 1)
+		_, err := ParseRecord([]byte(bad), 2)
+		assert.ErrorContains(t, err, tc.err, tc.stats)
+	}
+}

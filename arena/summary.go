@@ -2,6 +2,7 @@ package arena
 
 import (
 	"fmt"
+	"maps"
 
 	"github.com/marslab-risk/marslab/stats"
 )
@@ -34,6 +35,10 @@ type BotSummary struct {
 	Faults int `json:"faults"`
 	// MeanRounds is the mean number of rounds of the bot's seat-games.
 	MeanRounds float64 `json:"mean_rounds"`
+	// Stats sums, over the bot's seat-games, the counts its bot reported
+	// about its own play (Record.Stats; e.g. MARS's placement auctions by
+	// winning bid); absent for a bot that reports none.
+	Stats map[string]int64 `json:"stats,omitempty"`
 }
 
 // tally accumulates BotSummary counts from records, in integers only, so
@@ -48,6 +53,7 @@ type tally struct {
 	stale   []int
 	faults  []int
 	rounds  []int64
+	stats   []map[string]int64
 }
 
 func newTally(labels []string, players int) *tally {
@@ -62,6 +68,7 @@ func newTally(labels []string, players int) *tally {
 	k := len(t.labels)
 	t.games, t.wins, t.stale, t.faults = make([]int, k), make([]int, k), make([]int, k), make([]int, k)
 	t.rounds = make([]int64, k)
+	t.stats = make([]map[string]int64, k)
 	t.place = make([][]int, k)
 	for i := range t.place {
 		t.place[i] = make([]int, players)
@@ -92,6 +99,14 @@ func (t *tally) add(r *Record) error {
 		}
 		t.faults[b] += r.Faults[seat]
 		t.rounds[b] += int64(r.Rounds)
+		if seat < len(r.Stats) && len(r.Stats[seat]) > 0 {
+			if t.stats[b] == nil {
+				t.stats[b] = make(map[string]int64, len(r.Stats[seat]))
+			}
+			for k, v := range r.Stats[seat] {
+				t.stats[b][k] += v
+			}
+		}
 	}
 	return nil
 }
@@ -100,7 +115,7 @@ func (t *tally) summary() ([]BotSummary, error) {
 	out := make([]BotSummary, len(t.labels))
 	for b, l := range t.labels {
 		s := BotSummary{Bot: l, Games: t.games[b], Wins: t.wins[b], Stalemates: t.stale[b], Faults: t.faults[b],
-			Placements: append([]int(nil), t.place[b]...)}
+			Placements: append([]int(nil), t.place[b]...), Stats: maps.Clone(t.stats[b])}
 		if s.Games > 0 {
 			s.WinRate = float64(s.Wins) / float64(s.Games)
 			s.MeanRounds = float64(t.rounds[b]) / float64(s.Games)

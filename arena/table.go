@@ -3,6 +3,7 @@ package arena
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 )
@@ -50,6 +51,9 @@ func WriteTable(w io.Writer, summary []BotSummary, t *Timing) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	if err := WriteStats(w, summary); err != nil {
+		return err
+	}
 	if t != nil && t.Games > 0 {
 		clock := ""
 		if timed {
@@ -59,6 +63,48 @@ func WriteTable(w io.Writer, summary []BotSummary, t *Timing) error {
 		return err
 	}
 	return nil
+}
+
+// WriteStats prints the counts the bots reported about their own play
+// (BotSummary.Stats) as an aligned table, one row per bot that reported
+// any and one column per count name (ascending), each cell the sum over
+// the bot's seat-games and, in parentheses, the mean per seat-game. It
+// prints nothing when no bot reported counts.
+func WriteStats(w io.Writer, summary []BotSummary) error {
+	var names []string
+	for _, s := range summary {
+		for k := range s.Stats {
+			if !slices.Contains(names, k) {
+				names = append(names, k)
+			}
+		}
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	slices.Sort(names)
+	fmt.Fprintln(w, "\nbots' own counts: sum over their seat-games (mean per seat-game)")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "bot\t"+strings.Join(names, "\t"))
+	for _, s := range summary {
+		if len(s.Stats) == 0 {
+			continue
+		}
+		row := []string{s.Bot}
+		for _, k := range names {
+			v, ok := s.Stats[k]
+			switch {
+			case !ok:
+				row = append(row, "-")
+			case s.Games > 0:
+				row = append(row, fmt.Sprintf("%d (%.4g)", v, float64(v)/float64(s.Games)))
+			default:
+				row = append(row, fmt.Sprint(v))
+			}
+		}
+		fmt.Fprintln(tw, strings.Join(row, "\t"))
+	}
+	return tw.Flush()
 }
 
 func ordinal(k int) string {

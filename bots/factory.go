@@ -106,3 +106,24 @@ func (s Seat) New() (sim.Player, error) {
 type Explainer interface {
 	SetExplain(w io.Writer)
 }
+
+// Stat is one named count a bot keeps about its own play in a game, e.g.
+// MARS's "place_offensive", the placement auctions won by offensive bids.
+type Stat struct {
+	// Name matches [a-z][a-z0-9_]*; a bot reports its names in a fixed
+	// order.
+	Name string
+	// Count is the count over the bot's last game (>= 0).
+	Count int64
+}
+
+// StatReporter is implemented by bots that count events of their own play
+// (MARS's placement auction winners). GameStats appends the counts of the
+// game the bot is playing or last played (from its last Start) to buf and
+// returns it: the same names, in the same order, after every game. The
+// arena sums them per seat label into the batch's summary; the counts of a
+// game depend on that game alone, so the sums are the same for any number
+// of workers or shards.
+type StatReporter interface {
+	GameStats(buf []Stat) []Stat
+}

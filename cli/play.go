@@ -81,7 +81,31 @@ func cmdPlay(ctx context.Context, reg *registry.Registry, args []string, stdout,
 		}
 	}
 	printGame(stdout, cfg, seats, g.State(), res, elim, *seed, *index)
+	if *explain && *logPath == "" {
+		// The narration's last line: with -log it went into the log, and
+		// stdout stays the plain summary.
+		printBotStats(stdout, seats, ps)
+	}
 	return nil
+}
+
+// printBotStats prints, for every seat whose bot counts its own play
+// (bots.StatReporter, e.g. MARS's placement auctions by winning bid), one
+// line of its counts for the game.
+func printBotStats(w io.Writer, seats []bots.Seat, ps []sim.Player) {
+	var buf []bots.Stat
+	for i, p := range ps {
+		sr, ok := p.(bots.StatReporter)
+		if !ok {
+			continue
+		}
+		buf = sr.GameStats(buf[:0])
+		fmt.Fprintf(w, "seat %d %s counts:", i, seats[i].Label)
+		for _, st := range buf {
+			fmt.Fprintf(w, " %s %d", st.Name, st.Count)
+		}
+		fmt.Fprintln(w)
+	}
 }
 
 func newPlayers(seats []bots.Seat) ([]sim.Player, error) {

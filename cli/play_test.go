@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -87,4 +88,22 @@ func TestFlagsAfterArguments(t *testing.T) {
 	assert.True(t, strings.HasPrefix(a, `{"territories":[{"name":"Alaska"`), "%.80s", a)
 	_, _, err = runCmd(t, "map", "classic", "-nosuchflag")
 	assert.ErrorContains(t, err, "flag provided but not defined: -nosuchflag", "an unknown flag after the argument")
+}
+
+// TestPlayExplainCounts checks that -explain ends with MARS's counts of
+// its placement auctions, and that they add up with the auctions it
+// narrated.
+func TestPlayExplainCounts(t *testing.T) {
+	out, _, err := runCmd(t, "play", "-explain", "-players", "mars(hold_unit=percent),aggressive,random", "-seed", "3")
+	require.NoError(t, err)
+	i := strings.Index(out, "seat 0 mars(hold_unit=percent) counts:")
+	require.GreaterOrEqual(t, i, 0, "no counts line")
+	var off, def, zero, aoff, adef, unbid int
+	_, err = fmt.Sscanf(out[i:], "seat 0 mars(hold_unit=percent) counts: place_offensive %d place_defensive %d place_zero %d armies_offensive %d armies_defensive %d armies_unbid %d",
+		&off, &def, &zero, &aoff, &adef, &unbid)
+	require.NoError(t, err)
+	assert.Equal(t, strings.Count(out, "(offensive, goal")+strings.Count(out, "(defensive)"), off+def+zero, "one count per narrated auction")
+	assert.Equal(t, strings.Count(out, "armies with b_d"), def+zero-strings.Count(out, "wins 0 armies with b_o"))
+	assert.Positive(t, def)
+	assert.NotContains(t, out, "seat 1 aggressive counts")
 }

@@ -28,12 +28,22 @@ the only numbers that change.
 Flags:
 `
 
+// workDir is the -work folder of notebook name: work itself for a single
+// notebook, its subfolder name for several ("" without -work).
+func workDir(work, name string, total int) string {
+	if work == "" || total == 1 {
+		return work
+	}
+	return filepath.Join(work, name)
+}
+
 // cmdReport regenerates notebooks (see reportUsage).
 func cmdReport(ctx context.Context, reg *registry.Registry, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("report", reportUsage, stderr)
 	quick := fs.Bool("quick", false, "run the config's reduced [quick] sizes (for CI); needs -out")
 	out := fs.String("out", "", "write into this folder instead of the notebook's own")
 	verbose := fs.Bool("v", false, "print every step")
+	work := fs.String("work", "", "keep the intermediate results (searches, validations, tournaments) in this folder and continue from them: an interrupted run started again with the same -work resumes")
 	pos, err := parseArgs(fs, args, stdout)
 	if err != nil {
 		return err
@@ -81,7 +91,7 @@ func cmdReport(ctx context.Context, reg *registry.Registry, args []string, stdou
 					dir = filepath.Join(*out, nb.Name)
 				}
 			}
-			if err := runNotebook(ctx, nb, dir, *out, report.Options{Out: dir, Quick: *quick, Registry: reg, Log: log}); err != nil {
+			if err := runNotebook(ctx, nb, dir, *out, report.Options{Out: dir, Quick: *quick, Registry: reg, Log: log, Work: workDir(*work, nb.Name, total)}); err != nil {
 				return fmt.Errorf("report: %w", err)
 			}
 			where := dir

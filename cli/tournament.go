@@ -78,6 +78,9 @@ marslab merge; running the merged directory with -resume writes its tables.`, st
 				return err
 			}
 		}
+		if err := arena.WriteStats(stdout, rep.Summary); err != nil {
+			return err
+		}
 		what := "tables"
 		if *figures {
 			what = "tables and figures"

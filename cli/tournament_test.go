@@ -36,6 +36,7 @@ func TestTournamentCommand(t *testing.T) {
 	assert.Contains(t, out, "| bot | 1st | 2nd | 3rd | Sm | games |")
 	assert.Contains(t, out, "## Table 6")
 	assert.Contains(t, out, "\ntables in "+filepath.Join(dir, "default-out"))
+	assert.NotContains(t, out, "bots' own counts", "no baseline bot counts its play")
 	def := filepath.Join(dir, "default-out")
 	assert.Equal(t, 8, strings.Count(readText(t, filepath.Join(def, "games.jsonl")), "\n"))
 	assert.FileExists(t, filepath.Join(def, "headtohead.csv"))
@@ -87,4 +88,22 @@ out = "x"
 		_, err := runOut(t, append([]string{"tournament"}, tt.args...)...)
 		assert.ErrorContains(t, err, tt.want, "tournament %v", tt.args)
 	}
+}
+
+// TestTournamentBotCounts checks that the tournament prints MARS's own
+// counts under its tables.
+func TestTournamentBotCounts(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "t.toml")
+	require.NoError(t, os.WriteFile(path, []byte(`bots = ["mars", "aggressive", "random"]
+players = 2
+replications = 1
+rules = "mars2006"
+seed = 5
+out = "`+filepath.ToSlash(filepath.Join(dir, "out"))+`"
+`), 0o644))
+	out, err := runOut(t, "tournament", path, "-figures=false")
+	require.NoError(t, err, out)
+	assert.Regexp(t, `bots' own counts: sum over their seat-games \(mean per seat-game\)\nbot +armies_defensive +armies_offensive +armies_unbid +place_defensive +place_offensive +place_zero\nmars +\d+ \(`, out)
+	assert.Contains(t, readText(t, filepath.Join(dir, "out", "summary.json")), `"stats":{"armies_defensive":`)
 }

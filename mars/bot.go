@@ -5,6 +5,7 @@ import (
 	"io"
 	"math/rand/v2"
 
+	"github.com/marslab-risk/marslab/bots"
 	"github.com/marslab-risk/marslab/dice"
 	"github.com/marslab-risk/marslab/sim"
 )
@@ -24,6 +25,11 @@ type Bot struct {
 	cards cardAgent
 	w     io.Writer
 }
+
+var (
+	_ bots.Explainer    = (*Bot)(nil)
+	_ bots.StatReporter = (*Bot)(nil)
+)
 
 // New returns a MARS bot with parameters p, or an error naming the first
 // parameter out of its range.
@@ -71,7 +77,29 @@ func (b *Bot) Start(s *sim.State, seat int, rng *rand.Rand) {
 		}
 	}
 	b.med.w = b.w
+	b.med.st = auctionStats{}
 	b.med.clearPursued()
+}
+
+// GameStats appends the counts of the placement auctions of the game the
+// bot is playing or last played (bots.StatReporter), in this order:
+// place_offensive, place_defensive and place_zero, the auctions won by
+// offensive bids (equation (4)), defensive bids (equation (5)) for one
+// army or more and zero-army bids of either kind; armies_offensive and
+// armies_defensive, the armies those bids won; armies_unbid, the armies no
+// positive bid wanted. The initial placement's one-army auctions count.
+func (b *Bot) GameStats(buf []bots.Stat) []bots.Stat {
+	var s auctionStats
+	if b.med != nil {
+		s = b.med.st
+	}
+	return append(buf,
+		bots.Stat{Name: "place_offensive", Count: s.off},
+		bots.Stat{Name: "place_defensive", Count: s.def},
+		bots.Stat{Name: "place_zero", Count: s.zero},
+		bots.Stat{Name: "armies_offensive", Count: s.offArmies},
+		bots.Stat{Name: "armies_defensive", Count: s.defArmies},
+		bots.Stat{Name: "armies_unbid", Count: s.unbid})
 }
 
 func (b *Bot) load(s *sim.State) { b.med.b.load(s, b.seat) }

@@ -10,7 +10,7 @@ import (
 // Factory returns the registry entry of the MARS bot, "mars". Its
 // parameters are those of ParamSpecs: Tables 1 and 2 of Johansson & Olsson
 // (2006), with the published values as defaults, and the named options
-// goal_value, goal_paths and defensive_bid.
+// goal_value, goal_paths, defensive_bid and hold_unit.
 func Factory() bots.Factory {
 	return bots.Factory{
 		Name:   "mars",

@@ -32,7 +32,7 @@ func TestPaperParamsMatchConfig(t *testing.T) {
 		assert.Equal(t, got, vals[s.Name], "%s: toml against PaperParams", s.Name)
 		assert.Equal(t, got, s.Default, "%s: spec default against PaperParams", s.Name)
 	}
-	want := []float64{3.5, 170, 0.7375, 0.25, 5, 70, 1.2, -0.3, 0.05, -0.03, 0.5, 20, 4, 0, 1, 0}
+	want := []float64{3.5, 170, 0.7375, 0.25, 5, 70, 1.2, -0.3, 0.05, -0.03, 0.5, 20, 4, 0, 1, 0, 0}
 	for i, s := range specs {
 		assert.Equal(t, want[i], s.Default, "%s default: Tables 1-2", s.Name)
 	}
@@ -425,4 +425,91 @@ func ExampleBot_Attack() {
 	fmt.Println(ok, m.Territories[o.From].Name, "->", m.Territories[o.To].Name, s.CheckAttack(0, o))
 	// Output:
 	// true Alaska -> Kamchatka <nil>
+}
+
+// TestGameStats checks the bot's own counts over a game: every army the
+// bot placed was won by an offensive, a defensive or a zero-army bid or
+// left unbid, the counts restart with each game, and the names come in
+// their documented order.
+func TestGameStats(t *testing.T) {
+	for _, hu := range []mars.HoldUnit{mars.HoldFraction, mars.HoldPercent} {
+		p := mars.PaperParams()
+		p.HoldUnit = hu
+		b, err := mars.New(p)
+		require.NoError(t, err)
+		placed := playCounting(t, b, 3)
+		st := b.GameStats(nil)
+		names := make([]string, len(st))
+		c := map[string]int64{}
+		for i, s := range st {
+			names[i] = s.Name
+			c[s.Name] = s.Count
+			assert.GreaterOrEqual(t, s.Count, int64(0), s.Name)
+		}
+		assert.Equal(t, []string{"place_offensive", "place_defensive", "place_zero", "armies_offensive", "armies_defensive", "armies_unbid"}, names)
+		assert.Equal(t, placed, c["armies_offensive"]+c["armies_defensive"]+c["armies_unbid"], "hold_unit %d: every placed army counted once", hu)
+		assert.Positive(t, c["place_offensive"])
+		if hu == mars.HoldPercent {
+			assert.Positive(t, c["place_defensive"], "percent gives defence auctions")
+		}
+		// A second game counts afresh.
+		placed2 := playCounting(t, b, 4)
+		st2 := b.GameStats(st[:0])
+		var sum int64
+		for _, s := range st2 {
+			if strings.HasPrefix(s.Name, "armies_") {
+				sum += s.Count
+			}
+		}
+		assert.Equal(t, placed2, sum)
+	}
+}
+
+// placeCounter counts the armies the bot it wraps places in a game.
+type placeCounter struct {
+	*mars.Bot
+	armies int64
+}
+
+func (c *placeCounter) PlaceInitial(s *sim.State) int {
+	c.armies++
+	return c.Bot.PlaceInitial(s)
+}
+
+func (c *placeCounter) Place(s *sim.State, armies int, buf []sim.Placement) []sim.Placement {
+	c.armies += int64(armies)
+	return c.Bot.Place(s, armies, buf)
+}
+
+// playCounting plays game index of seed 1 with b in seat 0 against five
+// baseline bots and returns the armies b placed.
+func playCounting(t *testing.T, b *mars.Bot, index uint64) int64 {
+	t.Helper()
+	ps := baseline(t)
+	c := &placeCounter{Bot: b}
+	ps[0] = c
+	_, err := newGame(t).Play(ps, 1, index)
+	require.NoError(t, err)
+	return c.armies
+}
+
+// TestShippedMatchNotebooks checks that every shipped tuned parameter set
+// holds the values of the result file of the notebook that produced it.
+func TestShippedMatchNotebooks(t *testing.T) {
+	reg := registry.Default()
+	for _, tc := range []struct{ shipped, notebook string }{
+		{"mars-tuned.toml", "calibration"},
+		{"mars-paperfield.toml", "calibration-paper"},
+	} {
+		params := func(path string) mars.Params {
+			seat, err := reg.ParseSeat("mars@"+path, nil)
+			require.NoError(t, err, path)
+			p, err := seat.New()
+			require.NoError(t, err, path)
+			return p.(*mars.Bot).Params()
+		}
+		assert.Equal(t, params("../notebooks/"+tc.notebook+"/tuned.toml"), params("../configs/bots/"+tc.shipped), tc.shipped)
+		embedded := params(strings.TrimSuffix(strings.TrimPrefix(tc.shipped, "mars-"), ".toml"))
+		assert.Equal(t, params("../configs/bots/"+tc.shipped), embedded, "the embedded set of %s", tc.shipped)
+	}
 }

@@ -1442,3 +1442,41 @@ func TestDefensiveBidOption(t *testing.T) {
 		}
 	}
 }
+
+// TestHoldUnitOption checks that hold_unit = percent multiplies every
+// defensive bid by 100 under both readings of equation (5), with d_m and
+// d_(m+i) in percent, and lets defence win the auction that offence wins
+// under fractions: territory 0 (2 armies, one enemy neighbour of 3) has a
+// goal, 2 (1 army) beside it.
+func TestHoldUnitOption(t *testing.T) {
+	for _, def := range []DefensiveBid{DefensiveGain, DefensiveLiteral} {
+		p := PaperParams()
+		p.Defensive = def
+		m := testMediator(t, p, lineNbr, []int{0, 0, 0}, []int{1}, []int{0, 1, 1}, []int{2, 3, 1})
+		m.vals[0] = 10
+		frac := m.defensive(0, 3, true)
+		m.p.HoldUnit = HoldPercent
+		pct := m.defensive(0, 3, true)
+		assert.Equal(t, frac.I, pct.I, "defensive_bid %d", def)
+		assert.InDelta(t, 100*frac.Value, pct.Value, 1e-9, "defensive_bid %d", def)
+		assert.InDelta(t, 100*frac.D0, pct.D0, 1e-9)
+		assert.InDelta(t, 100*frac.D1, pct.D1, 1e-9)
+	}
+	// On the line 0-1-2, own 0 (2 armies) borders the enemy 1 (5 armies):
+	// its goal 1 bids about 206 for one army, its defence about 11.7 under
+	// fractions and 1169 under percent, which then wins the army.
+	for _, tc := range []struct {
+		unit     HoldUnit
+		off, def int64
+	}{
+		{HoldFraction, 1, 0},
+		{HoldPercent, 0, 1},
+	} {
+		p := PaperParams()
+		p.HoldUnit = tc.unit
+		p.Gl = 1
+		m := testMediator(t, p, lineNbr, []int{0, 0, 0}, []int{1}, []int{0, 1, 1}, []int{2, 5, 1})
+		m.place(1)
+		assert.Equal(t, auctionStats{off: tc.off, def: tc.def, offArmies: tc.off, defArmies: tc.def}, m.st, "hold_unit %d", tc.unit)
+	}
+}

@@ -51,10 +51,31 @@ const (
 	DefensiveLiteral
 )
 
+// HoldUnit is the unit of the hold probabilities d_m and d_(m+i) in
+// equation (5), the defensive bid. The paper prints its only odds, Table
+// 4, in percent and publishes P_db = 3.5 beside P_ob = 170 as multipliers
+// that are "not independent"; v in (5) and the terms of w in (4) are the
+// same valuation V_c of equation (2), so with probabilities as fractions
+// in both bids an offensive bid is about P_ob/P_db ≈ 49 times a defensive
+// one of the same territory value and defence almost never wins an
+// auction. Counting (5)'s probabilities in percent, as Table 4 does, puts
+// the two bids on the scale where the published ratio trades them off.
+type HoldUnit int
+
+const (
+	// HoldFraction counts d in (5) as a probability in [0, 1], as in (4)
+	// (parameter value "fraction").
+	HoldFraction HoldUnit = iota
+	// HoldPercent counts d in (5) in percent, [0, 100], the unit of the
+	// paper's Table 4: every defensive bid is 100 times its HoldFraction
+	// value (parameter value "percent").
+	HoldPercent
+)
+
 // Params are MARS's tunable parameters: Table 1 (general) and Table 2
 // (territory valuation) of Johansson & Olsson (2006), and the named
 // options of the readings where the paper is silent or ambiguous
-// (GoalValue, GoalPaths, Defensive). Every field is set by its name
+// (GoalValue, GoalPaths, Defensive, HoldUnit). Every field is set by its name
 // through Set and read through Get; PaperParams returns the published
 // values and the default readings.
 type Params struct {
@@ -104,18 +125,21 @@ type Params struct {
 	// Defensive (defensive_bid) is the reading of equation (5): the gain
 	// in holding probability (default) or the equation as printed.
 	Defensive DefensiveBid
+	// HoldUnit (hold_unit) is the unit of the probabilities of equation
+	// (5): fractions (default) or percent.
+	HoldUnit HoldUnit
 }
 
 // PaperParams returns the parameters published in Tables 1 and 2 of the
 // MARS paper with the default readings of its silences (goal_value = sum,
-// goal_paths = shortest, defensive_bid = gain; the contents of
+// goal_paths = shortest, defensive_bid = gain, hold_unit = fraction; the contents of
 // configs/bots/mars-paper.toml, seat spec mars@paper).
 func PaperParams() Params {
 	return Params{
 		Pdb: 3.5, Pob: 170, Wp: 0.7375, Wp1: 0.25, Gl: 5,
 		Csv: 70, Cfn: 1.2, Cen: -0.3, Cfnu: 0.05, Cenu: -0.03,
 		Ccb: 0.5, Coc: 20, Ceoc: 4,
-		GoalValue: GoalValueSum, GoalPaths: GoalPathsShortest, Defensive: DefensiveGain,
+		GoalValue: GoalValueSum, GoalPaths: GoalPathsShortest, Defensive: DefensiveGain, HoldUnit: HoldFraction,
 	}
 }
 
@@ -146,11 +170,13 @@ var paramSpecs = [...]bots.Param{
 		Doc: "goal paths kept: every simple path up to G_l, or the shortest to each goal territory (eq. (4) footnote)"},
 	{Name: "defensive_bid", Default: float64(DefensiveGain), Max: 1, Integer: true, Choices: []string{"gain", "literal"},
 		Doc: "eq. (5): P_db*v*(d_(m+i)-d_m)/i, the holding gain, or P_db*v*d_(m+i)/i as printed"},
+	{Name: "hold_unit", Default: float64(HoldFraction), Max: 1, Integer: true, Choices: []string{"fraction", "percent"},
+		Doc: "eq. (5): hold probabilities d as fractions, or in percent as in the paper's Table 4 (defensive bids x100)"},
 }
 
 // ParamSpecs returns a copy of the parameter table (the bots.Param of every
 // field of Params), in the order of the paper's Tables 1 and 2, then the
-// named options goal_value, goal_paths and defensive_bid.
+// named options goal_value, goal_paths, defensive_bid and hold_unit.
 func ParamSpecs() []bots.Param {
 	out := make([]bots.Param, len(paramSpecs))
 	copy(out, paramSpecs[:])
@@ -201,6 +227,8 @@ func (p Params) choice(name string) (int, bool) {
 		return int(p.GoalPaths), true
 	case "defensive_bid":
 		return int(p.Defensive), true
+	case "hold_unit":
+		return int(p.HoldUnit), true
 	}
 	return 0, false
 }
@@ -214,6 +242,8 @@ func (p *Params) setChoice(name string, v int) {
 		p.GoalPaths = GoalPaths(v)
 	case "defensive_bid":
 		p.Defensive = DefensiveBid(v)
+	case "hold_unit":
+		p.HoldUnit = HoldUnit(v)
 	}
 }
 

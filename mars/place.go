@@ -116,6 +116,8 @@ type mediator struct {
 	// once it has grown.
 	pursuits []pursuit
 
+	st auctionStats // the game's placement auctions by winning bid
+
 	w     io.Writer // explanation sink, nil for silence
 	names []string  // territory names for explanations
 	fl    fortifier
@@ -437,7 +439,9 @@ type cand struct {
 // for offensive bids) and P_db·v·d_(m+i)/i for i >= 1. v is V_c of the
 // territory, m its armies, d the hold probability against its strongest
 // enemy neighbour; a territory without an enemy neighbour of 2 or more
-// armies, or of value v <= 0, bids nothing under either reading.
+// armies, or of value v <= 0, bids nothing under either reading. Under
+// hold_unit = percent, d_m and d_(m+i) are in percent (see HoldUnit), and
+// the bid's D0 and D1 hold them in that unit.
 func (m *mediator) defensive(t, n int, allowZero bool) bid {
 	best := noBid
 	e := m.b.maxEnemy(t, nil)
@@ -446,16 +450,20 @@ func (m *mediator) defensive(t, n int, allowZero bool) bid {
 		return best
 	}
 	mArm := m.b.Armies[t]
-	d0 := m.o.hold(mArm, e)
+	unit := 1.0 // the unit of d (hold_unit)
+	if m.p.HoldUnit == HoldPercent {
+		unit = 100
+	}
+	d0 := unit * m.o.hold(mArm, e)
 	if m.p.Defensive == DefensiveLiteral {
 		if allowZero {
 			best = bid{Value: m.p.Pdb * v * d0, I: 0, Goal: -1, V: v, D0: d0, D1: d0}
 		}
 		for i := 1; i <= n; i++ {
-			if m.p.Pdb*v/float64(i) <= best.Value {
+			if m.p.Pdb*v*unit/float64(i) <= best.Value {
 				break
 			}
-			d1 := m.o.hold(mArm+i, e)
+			d1 := unit * m.o.hold(mArm+i, e)
 			if bv := m.p.Pdb * v * d1 / float64(i); bv > best.Value {
 				best = bid{Value: bv, I: i, Goal: -1, V: v, D0: d0, D1: d1}
 			}
@@ -463,10 +471,10 @@ func (m *mediator) defensive(t, n int, allowZero bool) bid {
 		return best
 	}
 	for i := 1; i <= n; i++ {
-		if m.p.Pdb*v*(1-d0)/float64(i) <= best.Value {
+		if m.p.Pdb*v*(unit-d0)/float64(i) <= best.Value {
 			break
 		}
-		d1 := m.o.hold(mArm+i, e)
+		d1 := unit * m.o.hold(mArm+i, e)
 		bv := m.p.Pdb * v * (d1 - d0) / float64(i)
 		if bv > best.Value {
 			best = bid{Value: bv, I: i, Goal: -1, V: v, D0: d0, D1: d1}
@@ -583,6 +591,7 @@ func (m *mediator) placeAuction(n int) {
 		}
 		a := &m.agents[win]
 		w := a.bid
+		m.st.count(w)
 		if m.w != nil {
 			m.explainWin(round, win, w)
 		}
@@ -610,6 +619,31 @@ func (m *mediator) placeAuction(n int) {
 	}
 }
 
+// auctionStats counts a game's placement auctions (the initial
+// placement's one-army auctions included) by their winning bid: offensive
+// bids of equation (4) and defensive bids of equation (5) for one army or
+// more, zero-army bids of either kind, and the armies each kind won; unbid
+// counts the armies no positive bid wanted (see rest).
+type auctionStats struct {
+	off, def, zero       int64 // auctions won
+	offArmies, defArmies int64 // armies won
+	unbid                int64
+}
+
+// count adds an auction won by bid w.
+func (s *auctionStats) count(w bid) {
+	switch {
+	case w.I == 0:
+		s.zero++
+	case w.Goal >= 0:
+		s.off++
+		s.offArmies += int64(w.I)
+	default:
+		s.def++
+		s.defArmies += int64(w.I)
+	}
+}
+
 // rest gives the left armies that no positive bid wanted to the own
 // territory facing the largest enemy stack (the lowest id on ties).
 func (m *mediator) rest(left int) {
@@ -621,6 +655,7 @@ func (m *mediator) rest(left int) {
 		}
 	}
 	if t >= 0 {
+		m.st.unbid += int64(left)
 		m.agents[t].placed += left
 		b.Armies[t] += left
 		if m.w != nil {
@@ -650,10 +685,14 @@ func (m *mediator) bidTerms(b bid) string {
 	if b.Goal >= 0 {
 		return fmt.Sprintf("P_ob*p*w*d/i with i=%d p=%.3f w=%.2f d=%.3f", b.I, b.P, b.W, b.D)
 	}
-	if m.p.Defensive == DefensiveLiteral {
-		return fmt.Sprintf("P_db*v*d_(m+i)/max(i,1) with i=%d v=%.2f d_m=%.3f d_(m+i)=%.3f", b.I, b.V, b.D0, b.D1)
+	unit := ""
+	if m.p.HoldUnit == HoldPercent {
+		unit = " (d in %)"
 	}
-	return fmt.Sprintf("P_db*v*(d_(m+i)-d_m)/i with i=%d v=%.2f d_m=%.3f d_(m+i)=%.3f", b.I, b.V, b.D0, b.D1)
+	if m.p.Defensive == DefensiveLiteral {
+		return fmt.Sprintf("P_db*v*d_(m+i)/max(i,1)%s with i=%d v=%.2f d_m=%.3f d_(m+i)=%.3f", unit, b.I, b.V, b.D0, b.D1)
+	}
+	return fmt.Sprintf("P_db*v*(d_(m+i)-d_m)/i%s with i=%d v=%.2f d_m=%.3f d_(m+i)=%.3f", unit, b.I, b.V, b.D0, b.D1)
 }
 
 // explainWin narrates an auction round's winning bid, which is always

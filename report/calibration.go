@@ -1,9 +1,12 @@
 package report
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"math"
+	"os"
 	"path/filepath"
 	"time"
 
@@ -14,7 +17,7 @@ import (
 )
 
 // calibrationNotes are the note sections of a calibration notebook.
-var calibrationNotes = []string{"intro", "narrow", "paper", "cmaes", "effects", "validation", "conclusion", "timing"}
+var calibrationNotes = []string{"intro", "narrow", "paper", "cmaes", "effects", "validation", "tournament", "conclusion", "timing"}
 
 // calibrationConfig is the config of a calibration notebook: a narrowing
 // search of two parameters, a CMA-ES search of many, the named options'
@@ -36,6 +39,11 @@ type calibrationConfig struct {
 		EffectBlocks   int `toml:"effect_blocks"`
 		// Workers is the number of games played at once (0 = every core).
 		Workers int `toml:"workers"`
+		// ConfirmSeed, when not 0, is the experiment seed of a second
+		// validation of every candidate, on blocks of a seed that neither
+		// search nor the first validation used (it must differ from the
+		// notebook's seed).
+		ConfirmSeed int64 `toml:"confirm_seed"`
 	} `toml:"calibration"`
 	// Quick is the reduced size: the narrowing's levels, rounds, blocks
 	// and points per parameter, the CMA-ES generations and blocks, and the
@@ -50,6 +58,11 @@ type calibrationConfig struct {
 		ValidateBlocks int `toml:"validate_blocks"`
 		EffectBlocks   int `toml:"effect_blocks"`
 	} `toml:"quick"`
+	// Tournament, when present, plays a tournament notebook's round robin
+	// with the tuned result, and reference seats, in the calibrated bot's
+	// place (see calTournament).
+	Tournament *calTournament `toml:"tournament"`
+	tn         *tournamentConfig
 	// Paper holds the published values of the narrowed parameters.
 	Paper struct {
 		Source string             `toml:"source"`
@@ -81,6 +94,12 @@ func parseCalibration(path string, data []byte) (experiment, error) {
 	ck.intIn("quick.validate_blocks", q.ValidateBlocks, 2, 1000)
 	ck.intIn("quick.effect_blocks", q.EffectBlocks, 2, 1000)
 	ck.nonEmpty("paper.source", c.Paper.Source)
+	if k.ConfirmSeed < 0 || (k.ConfirmSeed != 0 && uint64(k.ConfirmSeed) == c.Seed) {
+		ck.fail("calibration.confirm_seed", "%d: want 0 (none) or a positive seed other than the notebook's seed %d", k.ConfirmSeed, c.Seed)
+	}
+	if c.Tournament != nil {
+		c.tn = c.Tournament.check(ck, path)
+	}
 	if ck.err != nil {
 		return nil, ck.err
 	}
@@ -139,9 +158,21 @@ type calibrationData struct {
 	Tuned       string
 	Better      bool
 	Verdict     string
+	// Confirmations are the validations on ConfirmSeed (none when 0);
+	// Confirmed says what they found for the tuned candidate.
+	Confirmations mdTable
+	ConfirmSeed   int64
+	Confirmed     string
+	// Tournament is the round robin with the tuned result (nil without a
+	// [tournament] table).
+	Tournament *calTourneyData
 	// Timing.
 	Seconds, GamesPerSecond float64
 	Games                   int
+	// ReadBack is the games read back from the work folder, not played.
+	ReadBack int
+	// TunedName is the name the tuned result ships under.
+	TunedName string
 }
 
 // comparison is one validation or effect: A against the reference.
@@ -200,17 +231,20 @@ func (c *calibrationConfig) run(ctx context.Context, w *writer) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	narrow, err := search.NewNarrowing(ncfg)
+	w.logf("calibration: narrowing %s", ns.Config.Source)
+	nm, nevals, err := w.playSearch(ctx, "narrow", ns.Fingerprint("narrow"),
+		func() (search.Method, error) { return search.NewNarrowing(ncfg) }, count.wrap(ns.Field), logStep(w))
 	if err != nil {
 		return nil, err
 	}
-	w.logf("calibration: narrowing %s", ns.Config.Source)
-	if err := search.Play(ctx, narrow, count.wrap(ns.Field), func(s int) { w.logf("  step %d/%d: %s", s+1, narrow.Steps(), narrow.Status()) }); err != nil {
-		return nil, err
-	}
+	narrow := nm.(*search.Narrowing)
 	d := &calibrationData{NarrowConfig: c.Calibration.Narrow, CMAESConfig: c.Calibration.CMAES, Against: c.Calibration.Against,
 		PaperSource: c.Paper.Source, Blocks: vblocks}
 	d.Field = field(ns)
+	d.TunedName = "mars@tuned"
+	if c.Tournament != nil {
+		d.TunedName = c.Tournament.Tuned
+	}
 	head, rows := narrow.Table()
 	if err := w.csv("narrow-cells.csv", head, rows); err != nil {
 		return nil, err
@@ -224,7 +258,7 @@ func (c *calibrationConfig) run(ctx context.Context, w *writer) (any, error) {
 	best, _ := narrow.Best()
 	d.NarrowBest = ncfg.Space.Label(best.X)
 	d.NarrowRate, d.NarrowCI, d.NarrowGames = best.Mean(), best.Wilson(), best.Games
-	d.NarrowEvals = count.evals
+	d.NarrowEvals = nevals
 	d.Levels = mdTable{Header: []string{"level", "window", "cells", "alive at the end", "games", "best cell", "win rate", "95 % Wilson"}}
 	for k, l := range narrow.Levels() {
 		g := 0
@@ -255,14 +289,13 @@ func (c *calibrationConfig) run(ctx context.Context, w *writer) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	evo, err := search.NewEvolve(ecfg)
+	w.logf("calibration: CMA-ES %s", es.Config.Source)
+	em, _, err := w.playSearch(ctx, "cmaes", es.Fingerprint("cmaes"),
+		func() (search.Method, error) { return search.NewEvolve(ecfg) }, count.wrap(es.Field), logStep(w))
 	if err != nil {
 		return nil, err
 	}
-	w.logf("calibration: CMA-ES %s", es.Config.Source)
-	if err := search.Play(ctx, evo, count.wrap(es.Field), func(s int) { w.logf("  step %d/%d: %s", s+1, evo.Steps(), evo.Status()) }); err != nil {
-		return nil, err
-	}
+	evo := em.(*search.Evolve)
 	head, rows = evo.Table()
 	if err := w.csv("cmaes-generations.csv", head, rows); err != nil {
 		return nil, err
@@ -295,17 +328,21 @@ func (c *calibrationConfig) run(ctx context.Context, w *writer) (any, error) {
 		}
 		return search.SeatValues(full, p)
 	}
-	validate := func(name string, x []float64, first, blocks int) (comparison, error) {
-		v, err := search.NewValidation(search.ValidateConfig{A: x, B: refX, Blocks: blocks, Chunk: blocks, First: first})
+	validateIn := func(field *search.Games, key, name string, x []float64, first, blocks int) (comparison, error) {
+		vc := search.ValidateConfig{A: x, B: refX, Blocks: blocks, Chunk: blocks, First: first}
+		vs := *ns
+		vs.Field = field
+		w.logf("calibration: validation %s (seed %d)", name, field.Seed)
+		m, _, err := w.playSearch(ctx, key, vs.ValidationFingerprint(name, c.Calibration.Against, vc),
+			func() (search.Method, error) { return search.NewValidation(vc) }, count.wrap(field), nil)
 		if err != nil {
 			return comparison{}, err
 		}
-		w.logf("calibration: validation %s", name)
-		if err := search.Play(ctx, v, count.wrap(&vfield), nil); err != nil {
-			return comparison{}, err
-		}
-		cmp, err := v.Compare()
+		cmp, err := m.(*search.Validation).Compare()
 		return comparison{name: name, x: x, c: cmp}, err
+	}
+	validate := func(key, name string, x []float64, first, blocks int) (comparison, error) {
+		return validateIn(&vfield, key, name, x, first, blocks)
 	}
 	cands := []struct {
 		name string
@@ -315,38 +352,23 @@ func (c *calibrationConfig) run(ctx context.Context, w *writer) (any, error) {
 		{"CMA-ES final mean", withVals(ecfg.Space, fin.Mean)},
 	}
 	var vals []comparison
-	for _, cd := range cands {
-		cmp, err := validate(cd.name, cd.x, 0, vblocks)
+	for i, cd := range cands {
+		cmp, err := validate(fmt.Sprintf("validate-%d", i+1), cd.name, cd.x, 0, vblocks)
 		if err != nil {
 			return nil, err
 		}
 		vals = append(vals, cmp)
 	}
-	ps := make([]float64, len(vals))
-	for i, v := range vals {
-		ps[i] = v.c.Diff.P
-	}
-	adj, err := stats.Holm(ps)
+	tab, adj, err := c.validationTable(w, "validation.csv", vals)
 	if err != nil {
 		return nil, err
 	}
-	d.Validations = mdTable{Header: []string{"candidate", "games", "win rate", "95 % Wilson", c.Calibration.Against, "difference", "95 % interval", "p", "Holm p"}}
-	var vrows [][]string
+	d.Validations = tab
 	pick := 0
 	for i, v := range vals {
-		cc := v.c
-		d.Validations.Rows = append(d.Validations.Rows, []string{v.name, itoa(cc.Games), fmtFloat(cc.WinA, 3),
-			fmt.Sprintf("[%s, %s]", fmtFloat(cc.WilsonA.Lo, 3), fmtFloat(cc.WilsonA.Hi, 3)), fmtFloat(cc.WinB, 3),
-			signed(cc.Diff.Mean, 3), fmt.Sprintf("[%s, %s]", signed(cc.Diff.Interval.Lo, 3), signed(cc.Diff.Interval.Hi, 3)), fmtP(cc.Diff.P), fmtP(adj[i])})
-		vrows = append(vrows, []string{v.name, itoa(cc.Blocks), itoa(cc.Games), num(cc.WinA), num(cc.WinB), num(cc.Diff.Mean),
-			num(cc.Diff.Interval.Lo), num(cc.Diff.Interval.Hi), num(cc.Diff.P), num(adj[i])})
-		if cc.Diff.Mean > vals[pick].c.Diff.Mean {
+		if v.c.Diff.Mean > vals[pick].c.Diff.Mean {
 			pick = i
 		}
-	}
-	if err := w.csv("validation.csv", []string{"candidate", "blocks", "games", "win_rate", "reference_win_rate", "difference",
-		"diff95_lo", "diff95_hi", "p", "holm_p"}, vrows); err != nil {
-		return nil, err
 	}
 	pc := vals[pick]
 	d.Better = pc.c.Diff.Mean > 0 && adj[pick] < 0.05
@@ -360,13 +382,50 @@ func (c *calibrationConfig) run(ctx context.Context, w *writer) (any, error) {
 			c.Calibration.Against, pc.c.Blocks, pc.name, fmtFloat(100*pc.c.Diff.Mean, 1), fmtFloat(100*pc.c.Diff.Interval.Lo, 1),
 			fmtFloat(100*pc.c.Diff.Interval.Hi, 1), pRel(adj[pick]))
 	}
-	comment := fmt.Sprintf("MARS parameters from the calibration notebook (marslab report notebooks/calibration): the %s.\nValidation on %d fresh blocks against %s: difference %+.3f in win rate, 95 %% interval [%+.3f, %+.3f], Holm p %s:\n%s.",
-		pc.name, pc.c.Blocks, c.Calibration.Against, pc.c.Diff.Mean, pc.c.Diff.Interval.Lo, pc.c.Diff.Interval.Hi, pRel(adj[pick]),
-		map[bool]string{true: "shown better", false: "NOT shown better"}[d.Better])
+	confirmed := ""
+	if seed := c.Calibration.ConfirmSeed; seed != 0 {
+		// Once more on blocks of a seed that neither search nor the first
+		// validation used.
+		cfield := vfield
+		cfield.Seed = uint64(seed)
+		var cvals []comparison
+		for i, cd := range cands {
+			cmp, err := validateIn(&cfield, fmt.Sprintf("confirm-%d", i+1), cd.name, cd.x, 0, vblocks)
+			if err != nil {
+				return nil, err
+			}
+			cvals = append(cvals, cmp)
+		}
+		tab, cadj, err := c.validationTable(w, "confirmation.csv", cvals)
+		if err != nil {
+			return nil, err
+		}
+		d.Confirmations, d.ConfirmSeed = tab, seed
+		cc := cvals[pick].c
+		ok := cc.Diff.Mean > 0 && cadj[pick] < 0.05
+		d.Confirmed = fmt.Sprintf("on seed %d (%d blocks) the %s is %s: %s points (95 %% interval [%s, %s], Holm-adjusted p %s)",
+			seed, cc.Blocks, pc.name, map[bool]string{true: "again shown better", false: "not shown better"}[ok],
+			signed(100*cc.Diff.Mean, 1), signed(100*cc.Diff.Interval.Lo, 1), signed(100*cc.Diff.Interval.Hi, 1), pRel(cadj[pick]))
+		confirmed = ".\nConfirmation " + d.Confirmed
+		d.Better = d.Better && ok
+	}
+	comment := fmt.Sprintf("MARS parameters from the %s notebook (marslab report notebooks/%s): the %s.\nValidation on %d fresh blocks against %s: difference %+.3f in win rate, 95 %% interval [%+.3f, %+.3f], Holm p %s%s:\n%s.",
+		c.name(), c.name(), pc.name, pc.c.Blocks, c.Calibration.Against, pc.c.Diff.Mean, pc.c.Diff.Interval.Lo, pc.c.Diff.Interval.Hi, pRel(adj[pick]),
+		confirmed, map[bool]string{true: "shown better", false: "NOT shown better"}[d.Better])
 	if err := search.WriteParamFile(filepath.Join(w.dir, "tuned.toml"), &vfield, pc.x, comment); err != nil {
 		return nil, err
 	}
 	w.files = append(w.files, "tuned.toml")
+	if c.Tournament != nil {
+		tuned := ref
+		tuned.Params = ref.Params.Clone()
+		for i, dim := range full {
+			tuned.Params[dim.Param.Name] = pc.x[i]
+		}
+		if d.Tournament, err = c.playTournaments(ctx, w, tuned, count); err != nil {
+			return nil, err
+		}
+	}
 
 	// Named options: each other choice of every choice parameter against
 	// the reference, on fresh blocks after the validations'.
@@ -382,7 +441,8 @@ func (c *calibrationConfig) run(ctx context.Context, w *writer) (any, error) {
 			}
 			x := append([]float64(nil), refX...)
 			x[i] = float64(ch)
-			cmp, err := validate(dim.Param.Name+"="+dim.Param.Choices[ch], x, first, eblocks)
+			name := dim.Param.Name + "=" + dim.Param.Choices[ch]
+			cmp, err := validate("effect-"+name, name, x, first, eblocks)
 			if err != nil {
 				return nil, err
 			}
@@ -412,7 +472,7 @@ func (c *calibrationConfig) run(ctx context.Context, w *writer) (any, error) {
 		}
 	}
 	games = count.games
-	d.Games = games
+	d.Games, d.ReadBack = games, w.readBack
 	d.Seconds = time.Since(start).Seconds()
 	d.GamesPerSecond = float64(games) / math.Max(d.Seconds, 1e-9)
 	if err := w.csv(TimingsFile, []string{"measure", "subject", "value", "unit"}, [][]string{
@@ -422,8 +482,66 @@ func (c *calibrationConfig) run(ctx context.Context, w *writer) (any, error) {
 	return d, nil
 }
 
-// counter counts the evaluations and games an evaluator plays.
-type counter struct{ evals, games int }
+// logGames returns the games of the evaluations in the search log at
+// path (0 if there is none yet).
+func logGames(path string) (int, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, line := range bytes.Split(data, []byte{'\n'}) {
+		if l, err := search.ParseLine(line); err == nil {
+			n += l.Games
+		}
+	}
+	return n, nil
+}
+
+// logStep returns a progress function that logs each step of a search
+// with its status.
+func logStep(w *writer) func(m search.Method, step int) {
+	return func(m search.Method, step int) { w.logf("  step %d/%d: %s", step+1, m.Steps(), m.Status()) }
+}
+
+// name is the notebook's name, its folder's.
+func (c *calibrationConfig) name() string { return filepath.Base(filepath.Dir(c.path)) }
+
+// validationTable returns the table of validations vals against the
+// reference, with p-values Holm-corrected over them, writes it to the
+// CSV file csvName and returns the corrected p-values too.
+func (c *calibrationConfig) validationTable(w *writer, csvName string, vals []comparison) (mdTable, []float64, error) {
+	ps := make([]float64, len(vals))
+	for i, v := range vals {
+		ps[i] = v.c.Diff.P
+	}
+	adj, err := stats.Holm(ps)
+	if err != nil {
+		return mdTable{}, nil, err
+	}
+	t := mdTable{Header: []string{"candidate", "games", "win rate", "95 % Wilson", c.Calibration.Against, "difference", "95 % interval", "p", "Holm p"}}
+	var rows [][]string
+	for i, v := range vals {
+		cc := v.c
+		t.Rows = append(t.Rows, []string{v.name, itoa(cc.Games), fmtFloat(cc.WinA, 3),
+			fmt.Sprintf("[%s, %s]", fmtFloat(cc.WilsonA.Lo, 3), fmtFloat(cc.WilsonA.Hi, 3)), fmtFloat(cc.WinB, 3),
+			signed(cc.Diff.Mean, 3), fmt.Sprintf("[%s, %s]", signed(cc.Diff.Interval.Lo, 3), signed(cc.Diff.Interval.Hi, 3)), fmtP(cc.Diff.P), fmtP(adj[i])})
+		rows = append(rows, []string{v.name, itoa(cc.Blocks), itoa(cc.Games), num(cc.WinA), num(cc.WinB), num(cc.Diff.Mean),
+			num(cc.Diff.Interval.Lo), num(cc.Diff.Interval.Hi), num(cc.Diff.P), num(adj[i])})
+	}
+	if err := w.csv(csvName, []string{"candidate", "blocks", "games", "win_rate", "reference_win_rate", "difference",
+		"diff95_lo", "diff95_hi", "p", "holm_p"}, rows); err != nil {
+		return mdTable{}, nil, err
+	}
+	return t, adj, nil
+}
+
+// counter counts the evaluations and games an evaluator plays, and the
+// games read back from a work folder instead of played (readBack).
+type counter struct{ evals, games, readBack int }
 
 type countingEval struct {
 	search.Evaluator
@@ -474,4 +592,40 @@ func pRel(p float64) string {
 		return "< 0.001"
 	}
 	return "= " + fmtFloat(p, 3)
+}
+
+// playSearch plays every step of the search method newM makes with ev and
+// returns the method at its end: in memory, or, when the writer has a
+// work folder, logged in its subfolder name under the fingerprint fp
+// (search.Search), so that an interrupted run continues from the log and
+// a finished one is replayed, not played again. It also returns the
+// number of evaluations of the whole search (played or replayed).
+// progress is called after each step played in memory.
+func (w *writer) playSearch(ctx context.Context, name string, fp []byte, newM func() (search.Method, error),
+	ev search.Evaluator, progress func(m search.Method, step int)) (search.Method, int, error) {
+	if w.work == "" {
+		m, err := newM()
+		if err != nil {
+			return nil, 0, err
+		}
+		c := &counter{}
+		err = search.Play(ctx, m, c.wrap(ev), func(step int) {
+			if progress != nil {
+				progress(m, step)
+			}
+		})
+		return m, c.evals, err
+	}
+	s := &search.Search{Dir: filepath.Join(w.work, name), Config: fp, New: newM, Eval: ev}
+	before, err := logGames(filepath.Join(s.Dir, "log.jsonl"))
+	if err != nil {
+		return nil, 0, err
+	}
+	st, err := s.Run(ctx, true)
+	if err != nil {
+		return nil, 0, fmt.Errorf("%s: %w", s.Dir, err)
+	}
+	w.readBack += before
+	w.logf("  %s: %d evaluations in %s", name, st.Lines, s.Dir)
+	return st.Method, st.Lines, nil
 }

@@ -82,12 +82,12 @@ func TestCalibrationNotebook(t *testing.T) {
 	assert.Contains(t, rep, "**Verdict:**")
 	assert.Contains(t, rep, "> The validation is read.")
 	assert.Contains(t, rep, "`goal_paths=all`")
-	// Two validations of 3 blocks, three options of 2 blocks.
+	// Two validations of 3 blocks, four options of 2 blocks.
 	val := readFile(t, filepath.Join(a, "validation.csv"))
 	assert.Equal(t, 3, strings.Count(val, "\n"))
 	assert.Contains(t, val, ",3,6,", "3 blocks, 6 games of the 2-player field")
 	eff := readFile(t, filepath.Join(a, "effects.csv"))
-	assert.Equal(t, 4, strings.Count(eff, "\n"))
+	assert.Equal(t, 5, strings.Count(eff, "\n"))
 	tuned := readFile(t, filepath.Join(a, "tuned.toml"))
 	assert.Contains(t, tuned, "bot = \"mars\"")
 	assert.Contains(t, tuned, "goal_paths = \"shortest\"")
@@ -114,6 +114,76 @@ func TestCalibrationParseErrors(t *testing.T) {
 		dir := writeCalibration(t)
 		cfg := strings.Replace(tinyCalibration, tc.from, tc.to, 1)
 		require.NoError(t, os.WriteFile(filepath.Join(dir, ConfigFile), []byte(cfg), 0o644))
+		_, err := Load(dir)
+		assert.ErrorContains(t, err, tc.want, tc.to)
+	}
+}
+
+// TestCalibrationConfirmAndTournament checks the second validation on its
+// own seed and the round robin with the tuned result, and that a run with
+// a work folder gives the same results as one without, and again when it
+// is started a second time and reads everything back from that folder.
+func TestCalibrationConfirmAndTournament(t *testing.T) {
+	cfg := strings.Replace(tinyCalibration, "workers = 2\n", "workers = 2\nconfirm_seed = 9\n", 1) + `
+[tournament]
+notebook = "tourney"
+bot = "mars"
+seats = ["mars", "mars(hold_unit=percent)"]
+tuned = "mars@tinyfield"
+replications = 1
+`
+	dir := writeCalibration(t)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, ConfigFile), []byte(cfg), 0o644))
+	tdir := filepath.Join(dir, "tourney")
+	require.NoError(t, os.MkdirAll(tdir, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(tdir, ConfigFile), []byte(tinyTournament), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(tdir, "tiny.toml"), []byte(tinyTourney), 0o644))
+	nb, err := Load(dir)
+	require.NoError(t, err)
+
+	a, b, c := filepath.Join(t.TempDir(), "a"), filepath.Join(t.TempDir(), "b"), filepath.Join(t.TempDir(), "c")
+	work := t.TempDir()
+	require.NoError(t, nb.Run(t.Context(), Options{Out: a}))
+	require.NoError(t, nb.Run(t.Context(), Options{Out: b, Work: work}))
+	var log strings.Builder
+	require.NoError(t, nb.Run(t.Context(), Options{Out: c, Work: work, Log: &log}))
+	assertSameResults(t, a, b)
+	assertSameResults(t, a, c)
+	for _, sub := range []string{"narrow", "cmaes", "validate-1", "confirm-2", "effect-hold_unit=percent", "tournament-3"} {
+		assert.DirExists(t, filepath.Join(work, sub))
+	}
+	assert.Contains(t, log.String(), "narrow: ")
+	assert.Contains(t, log.String(), "evaluations in "+filepath.Join(work, "narrow"))
+	assert.Contains(t, readFile(t, filepath.Join(c, ReportFile)), "\n0 games in ", "the second run with -work plays nothing")
+	assert.Contains(t, readFile(t, filepath.Join(c, ReportFile)), "more\ngames were read back from the `-work` folder")
+	assert.NotContains(t, readFile(t, filepath.Join(a, ReportFile)), "read back")
+	assert.Contains(t, readFile(t, filepath.Join(a, ReportFile)), "shipped as `mars@tinyfield`")
+
+	assertFiles(t, a, "confirmation.csv", "tournament.csv", "tournament-paired.csv", "tournament-balance.csv", "tournament-paired.png")
+	rep := readFile(t, filepath.Join(a, ReportFile))
+	assert.Contains(t, rep, "### Once more on a seed no search used")
+	assert.Contains(t, rep, "blocks of seed 9")
+	assert.Contains(t, rep, "## The round robin with the tuned mars")
+	assert.Contains(t, rep, "with `mars@tinyfield` in mars's place, it wins")
+	assert.Contains(t, rep, "Spearman's rho of win % against the paper's is")
+	// Three runs of the 10-game round robin, 6 games with mars each; two
+	// paired comparisons.
+	tour := readFile(t, filepath.Join(a, "tournament.csv"))
+	assert.Equal(t, 1+3*5, strings.Count(tour, "\n"))
+	assert.Contains(t, tour, "mars@tinyfield,mars,6,")
+	paired := readFile(t, filepath.Join(a, "tournament-paired.csv"))
+	assert.Equal(t, 3, strings.Count(paired, "\n"))
+	assert.Contains(t, paired, "mars(hold_unit=percent),6,")
+	bal := readFile(t, filepath.Join(a, "tournament-balance.csv"))
+	assert.Equal(t, 4, strings.Count(bal, "\n"))
+
+	for _, tc := range []struct{ from, to, want string }{
+		{`bot = "mars"`, `bot = "nobody"`, `key tournament.bot: "nobody" is not a bot of`},
+		{`notebook = "tourney"`, `notebook = "none"`, "key tournament.notebook:"},
+		{`seats = ["mars", "mars(hold_unit=percent)"]`, `seats = []`, "key tournament.seats: empty"},
+		{"confirm_seed = 9", "confirm_seed = 5", "key calibration.confirm_seed: 5: want 0 (none) or a positive seed other than the notebook's seed 5"},
+	} {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, ConfigFile), []byte(strings.Replace(cfg, tc.from, tc.to, 1)), 0o644))
 		_, err := Load(dir)
 		assert.ErrorContains(t, err, tc.want, tc.to)
 	}

@@ -78,6 +78,13 @@ type Options struct {
 	Registry *registry.Registry
 	// Log, when not nil, receives one line per step of the run.
 	Log io.Writer
+	// Work, when not "", is a folder that keeps the intermediate results
+	// of the notebooks that log them (the calibration's searches,
+	// validations and tournaments, each in its own subfolder with its
+	// fingerprint): a run interrupted and started again with the same Work
+	// continues where it stopped, and a finished part is read back, not
+	// played again. The results are the same with or without it.
+	Work string
 }
 
 // experiment is one kind of notebook: its parsed config, run and template.
@@ -216,7 +223,7 @@ func (nb *Notebook) Run(ctx context.Context, opt Options) error {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return fmt.Errorf("notebook %s: %w", nb.Name, err)
 	}
-	w := &writer{dir: out, quick: opt.Quick, seed: nb.Seed, reg: opt.Registry, log: opt.Log}
+	w := &writer{dir: out, quick: opt.Quick, seed: nb.Seed, reg: opt.Registry, log: opt.Log, work: opt.Work}
 	data, err := nb.exp.run(ctx, w)
 	if err != nil {
 		return fmt.Errorf("notebook %s: %w", nb.Name, err)

@@ -52,6 +52,9 @@ type writer struct {
 	reg   *registry.Registry
 	log   io.Writer
 	files []string
+	work  string // Options.Work
+	// readBack counts the games read back from work instead of played.
+	readBack int
 }
 
 // logf writes one progress line to the log, if any.

@@ -238,7 +238,7 @@ func TestParseSeatErrors(t *testing.T) {
 		{"choosy(goal_value=best)", nil, `goal_value = best: "best" is not a choice: must be one of sum, target, max`},
 		{"choosy(goal_value=1)", nil, `goal_value = 1: "1" is not a choice: must be one of sum, target, max`},
 		{"choosy", Overrides{"choosy": {"goal_value": "x"}}, `-param choosy.goal_value = x: "x" is not a choice: must be one of sum, target, max`},
-		{"mars@nope", nil, `seat "mars@nope": no embedded parameter set "nope" for bot "mars" (have paper, tuned; a file needs a path separator or .toml)`},
+		{"mars@nope", nil, `seat "mars@nope": no embedded parameter set "nope" for bot "mars" (have paper, paperfield, tuned; a file needs a path separator or .toml)`},
 		{"random@paper", nil, `no embedded parameter set "paper" for bot "random" (have ;`},
 	}
 	r := testRegistry(t)
@@ -296,7 +296,7 @@ func TestParamFile(t *testing.T) {
 // embedded files, from a directory holding no configs, and match the files
 // in configs/bots.
 func TestEmbeddedSets(t *testing.T) {
-	assert.Equal(t, []string{"paper", "tuned"}, EmbeddedSets("mars"))
+	assert.Equal(t, []string{"paper", "paperfield", "tuned"}, EmbeddedSets("mars"))
 	assert.Empty(t, EmbeddedSets("random"))
 	f := mars.Factory()
 	fromFile, err := ReadParamFile(&f, "../../configs/bots/mars-tuned.toml")
