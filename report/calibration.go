@@ -539,9 +539,8 @@ func (c *calibrationConfig) validationTable(w *writer, csvName string, vals []co
 	return t, adj, nil
 }
 
-// counter counts the evaluations and games an evaluator plays, and the
-// games read back from a work folder instead of played (readBack).
-type counter struct{ evals, games, readBack int }
+// counter counts the evaluations and games an evaluator plays.
+type counter struct{ evals, games int }
 
 type countingEval struct {
 	search.Evaluator
