@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/marslab-risk/marslab/internal/textfmt"
 )
 
 // WriteTable prints the summary as an aligned text table, one row per bot:
@@ -23,7 +25,7 @@ func WriteTable(w io.Writer, summary []BotSummary, t *Timing) error {
 	}
 	head := []string{"bot", "games", "wins", "win rate", "95% CI"}
 	for k := 1; k <= np; k++ {
-		head = append(head, ordinal(k))
+		head = append(head, textfmt.Ordinal(k))
 	}
 	head = append(head, "stalemates", "faults", "rounds")
 	if timed {
@@ -105,16 +107,4 @@ func WriteStats(w io.Writer, summary []BotSummary) error {
 		fmt.Fprintln(tw, strings.Join(row, "\t"))
 	}
 	return tw.Flush()
-}
-
-func ordinal(k int) string {
-	switch k {
-	case 1:
-		return "1st"
-	case 2:
-		return "2nd"
-	case 3:
-		return "3rd"
-	}
-	return fmt.Sprintf("%dth", k)
 }

@@ -5,10 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 	"text/tabwriter"
 
+	"github.com/marslab-risk/marslab/bots"
 	"github.com/marslab-risk/marslab/bots/registry"
 )
 
@@ -55,7 +55,7 @@ func cmdBots(ctx context.Context, reg *registry.Registry, args []string, stdout,
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "PARAM\tVALUE\tDEFAULT\tRANGE\tSCALE\tCHOICES\tMEANING")
 	for _, p := range f.Params {
-		rng := "[" + num(p.Min) + ", " + num(p.Max) + "]"
+		rng := "[" + bots.FormatNum(p.Min) + ", " + bots.FormatNum(p.Max) + "]"
 		if p.Integer {
 			rng += " integer"
 		}
@@ -76,6 +76,3 @@ func cmdBots(ctx context.Context, reg *registry.Registry, args []string, stdout,
 	}
 	return nil
 }
-
-// num formats a parameter value in its shortest exact form.
-func num(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/marslab-risk/marslab/arena"
 	"github.com/marslab-risk/marslab/bots"
+	"github.com/marslab-risk/marslab/internal/textfmt"
 	"github.com/marslab-risk/marslab/plots"
 	"github.com/marslab-risk/marslab/stats"
 	"github.com/marslab-risk/marslab/tourney"
@@ -220,7 +221,7 @@ func (c *calibrationConfig) tourneyTables(w *writer, d *calTourneyData, tn *tour
 		pw := tn.Paper.Bots[bot].WinPct
 		v := fmt.Sprintf("with `%s` in %s's place, it wins %s %% of its games (95 %% Wilson [%s, %s]; the paper's %s: %s %%) and ranks %s of %d",
 			r.name, bot, fmtFloat(100*me.WinRate, 1), fmtFloat(100*me.WinLo, 1), fmtFloat(100*me.WinHi, 1), bot, fmtFloat(pw, 1),
-			ordinal(rank), len(r.res.Bots))
+			textfmt.Ordinal(rank), len(r.res.Bots))
 		if rank == 1 && sep {
 			v += ", its interval above every other bot's"
 		} else if rank == 1 {

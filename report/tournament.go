@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/marslab-risk/marslab/arena"
+	"github.com/marslab-risk/marslab/internal/textfmt"
 	"github.com/marslab-risk/marslab/stats"
 	"github.com/marslab-risk/marslab/tourney"
 )
@@ -374,7 +375,7 @@ func (c *tournamentConfig) tables(w *writer, d *tournamentData, res *tourney.Res
 	cols := max(d.Players, d.PaperPlayers)
 	d.Table5.Header = []string{"bot", "source"}
 	for k := 1; k <= cols; k++ {
-		d.Table5.Header = append(d.Table5.Header, ordinal(k))
+		d.Table5.Header = append(d.Table5.Header, textfmt.Ordinal(k))
 	}
 	d.Table5.Header = append(d.Table5.Header, "Sm", "games")
 	d.Table6 = mdTable{Header: []string{"bot", "win %", "95 % Wilson", "paper win %", "turns/match", "paper turns/match",
@@ -533,17 +534,4 @@ func (c *tournamentConfig) figures(w *writer, res *tourney.Results) error {
 		}
 	}
 	return nil
-}
-
-// ordinal is 1st, 2nd, 3rd, 4th, ...
-func ordinal(k int) string {
-	switch k {
-	case 1:
-		return "1st"
-	case 2:
-		return "2nd"
-	case 3:
-		return "3rd"
-	}
-	return itoa(k) + "th"
 }

@@ -6,6 +6,7 @@ import (
 	"gonum.org/v1/plot/vg"
 
 	"github.com/marslab-risk/marslab/arena"
+	"github.com/marslab-risk/marslab/internal/textfmt"
 	"github.com/marslab-risk/marslab/plots"
 )
 
@@ -34,7 +35,7 @@ func (r *Results) Figures() []Figure {
 	}
 	layers := make([]plots.BarGroup, r.Players)
 	for k := range layers {
-		layers[k] = plots.BarGroup{Name: ordinal(k + 1), Values: make([]float64, len(r.Bots))}
+		layers[k] = plots.BarGroup{Name: textfmt.Ordinal(k + 1), Values: make([]float64, len(r.Bots))}
 		for i, b := range r.Bots {
 			layers[k].Values[i] = float64(b.Placements[k])
 		}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/marslab-risk/marslab/arena"
+	"github.com/marslab-risk/marslab/internal/textfmt"
 )
 
 // Table is one report table: a header and rows of formatted cells.
@@ -65,26 +66,13 @@ func itoa(v int) string { return strconv.Itoa(v) }
 // f formats v with prec decimals.
 func f(v float64, prec int) string { return strconv.FormatFloat(v, 'f', prec, 64) }
 
-// ordinal returns "1st", "2nd", ...
-func ordinal(k int) string {
-	switch k {
-	case 1:
-		return "1st"
-	case 2:
-		return "2nd"
-	case 3:
-		return "3rd"
-	}
-	return itoa(k) + "th"
-}
-
 // Table5 is the paper's Table 5: per bot, the games finished in each
 // position and the stalemates (Sm).
 func (r *Results) Table5() Table {
 	t := Table{Name: "table5", Title: fmt.Sprintf("Table 5: placements per bot (%d games, %d stalemates; Sm = stalemates)", r.Games, r.Stalemates)}
 	t.Header = append(t.Header, "bot")
 	for k := 1; k <= r.Players; k++ {
-		t.Header = append(t.Header, ordinal(k))
+		t.Header = append(t.Header, textfmt.Ordinal(k))
 	}
 	t.Header = append(t.Header, "Sm", "games")
 	for _, b := range r.Bots {

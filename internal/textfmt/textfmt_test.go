@@ -1,0 +1,14 @@
+package textfmt
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+func TestOrdinal(t *testing.T) {
+	for k, want := range map[int]string{0: "0th", 1: "1st", 2: "2nd", 3: "3rd", 4: "4th", 6: "6th", 11: "11th",
+		12: "12th", 13: "13th", 21: "21st", 22: "22nd", 23: "23rd", 101: "101st", 111: "111th", 112: "112th"} {
+		assert.Equal(t, want, Ordinal(k), "%d", k)
+	}
+}
