@@ -32,7 +32,7 @@
 //
 // The same config and seed give byte-identical CSV files and the same README,
 // except for measured timings: those are kept in timings.csv and, in the
-// README, between the lines TimingBegin and TimingEnd, where the heading of
+// README, between the lines timingBegin and timingEnd, where the heading of
 // each such block says "(timing, varies)". StripTimings removes them for
 // comparison. The prose interpreting a result lives in the config's [notes]
 // table and is printed beside the numbers it speaks of; every number in a

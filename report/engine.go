@@ -408,7 +408,7 @@ func (c *engineConfig) lengths(ctx context.Context, w *writer, d *engineData, ga
 
 // speedFigure draws the games per second of every line-up per worker count.
 func (c *engineConfig) speedFigure(w *writer, d *engineData) error {
-	bc := &plots.BarChart{Title: "Games per second " + TimingMarker, YLabel: "games/s"}
+	bc := &plots.BarChart{Title: "Games per second " + timingMarker, YLabel: "games/s"}
 	for _, l := range d.Lineups {
 		bc.Categories = append(bc.Categories, l.Name)
 	}

@@ -28,15 +28,15 @@ const ReportFile = "README.md"
 // only numbers that vary from run to run.
 const TimingsFile = "timings.csv"
 
-// TimingBegin and TimingEnd enclose, each on a line of its own, every part
+// timingBegin and timingEnd enclose, each on a line of its own, every part
 // of a report that holds measured timings.
 const (
-	TimingBegin = "<!-- timing: begin -->"
-	TimingEnd   = "<!-- timing: end -->"
+	timingBegin = "<!-- timing: begin -->"
+	timingEnd   = "<!-- timing: end -->"
 )
 
-// TimingMarker is printed in the heading of every block of timings.
-const TimingMarker = "(timing, varies)"
+// timingMarker is printed in the heading of every block of timings.
+const timingMarker = "(timing, varies)"
 
 // Header holds the keys every notebook config has.
 type Header struct {
@@ -266,7 +266,7 @@ type pageData struct {
 func (p pageData) Note(section string) string { return strings.TrimSpace(p.Notes[section]) }
 
 // StripTimings returns the report text without its timing blocks (the
-// lines from TimingBegin to TimingEnd): what must be byte-identical between
+// lines from timingBegin to timingEnd): what must be byte-identical between
 // two runs of the same config.
 func StripTimings(report []byte) []byte {
 	var out bytes.Buffer
@@ -274,9 +274,9 @@ func StripTimings(report []byte) []byte {
 	for _, line := range bytes.SplitAfter(report, []byte("\n")) {
 		t := string(bytes.TrimSpace(line))
 		switch {
-		case t == TimingBegin:
+		case t == timingBegin:
 			in = true
-		case t == TimingEnd:
+		case t == timingEnd:
 			in = false
 		case !in:
 			out.Write(line)

@@ -223,13 +223,13 @@ func TestEngineNotebook(t *testing.T) {
 	}
 
 	rep := readFile(t, filepath.Join(a, ReportFile))
-	assert.Contains(t, rep, TimingBegin)
-	assert.Contains(t, rep, "## Speed "+TimingMarker)
+	assert.Contains(t, rep, timingBegin)
+	assert.Contains(t, rep, "## Speed "+timingMarker)
 	assert.Contains(t, rep, "t_turn = 2.49 s per turn")
 	stripped := string(StripTimings([]byte(rep)))
 	for _, line := range strings.Split(stripped, "\n") {
 		if strings.HasPrefix(line, "#") || strings.HasPrefix(line, "|") {
-			assert.NotContains(t, line, TimingMarker, "every timing heading and table lies inside a timing block")
+			assert.NotContains(t, line, timingMarker, "every timing heading and table lies inside a timing block")
 		}
 	}
 	assert.NotContains(t, stripped, "games/s", "no speed outside the timing blocks")
@@ -244,7 +244,7 @@ func TestEngineNotebookQuick(t *testing.T) {
 }
 
 func TestStripTimings(t *testing.T) {
-	in := "a\n" + TimingBegin + "\n## Speed " + TimingMarker + "\n1.5 s\n" + TimingEnd + "\nb\n"
+	in := "a\n" + timingBegin + "\n## Speed " + timingMarker + "\n1.5 s\n" + timingEnd + "\nb\n"
 	assert.Equal(t, "a\nb\n", string(StripTimings([]byte(in))))
 	assert.Equal(t, "no blocks\n", string(StripTimings([]byte("no blocks\n"))))
 }

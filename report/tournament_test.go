@@ -87,7 +87,7 @@ func TestTournamentNotebook(t *testing.T) {
 	assert.Contains(t, rep, "> The order of win % is compared.")
 	assert.Contains(t, rep, "| paper | 5 | 3 | 1 | — | — | 4 | 3 |")
 	assert.Contains(t, rep, "the paper's: 2 of 10")
-	assert.Contains(t, rep, TimingBegin)
+	assert.Contains(t, rep, timingBegin)
 
 	// Table 5's counts add up: each bot played C(4,2) = 6 games, and the
 	// places of every game are taken once.

@@ -33,9 +33,9 @@ var templates = template.Must(template.New("").Funcs(template.FuncMap{
 	},
 	"join": strings.Join,
 	// timingMarker, timingBegin and timingEnd mark the timing blocks.
-	"timingMarker": func() string { return TimingMarker },
-	"timingBegin":  func() string { return TimingBegin },
-	"timingEnd":    func() string { return TimingEnd },
+	"timingMarker": func() string { return timingMarker },
+	"timingBegin":  func() string { return timingBegin },
+	"timingEnd":    func() string { return timingEnd },
 	"inc":          func(i int) int { return i + 1 },
 	"mul":          func(a, b float64) float64 { return a * b },
 	"double":       func(i int) int { return 2 * i },
