@@ -30,7 +30,7 @@ type Recognizer interface {
 	Predict(p int, tie uint64) int
 	// Tied returns the number of different cards among seat p's most
 	// probable explanations: 1 when one card leads, k > 1 when k cards
-	// share the lead (Khan & Rovatsos 2013, section 5.3.3, count such a
+	// share the highest probability (Khan & Rovatsos 2013, section 5.3.3, count such a
 	// split as an incorrect prediction).
 	Tied(p int) int
 }

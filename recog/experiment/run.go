@@ -61,7 +61,7 @@ type Game struct {
 	// of the turn clock (k = 19 is the end of the game), ties among cards
 	// broken at random (a tie of n cards is right 1/n of the time), -1 if
 	// the recogniser was not run; Tied[r][p][k] is the number of cards
-	// tied for the lead there (1: no tie; 0 if not run).
+	// tied for the highest probability there (1: no tie; 0 if not run).
 	Pred [][][]int `json:"pred"`
 	Tied [][][]int `json:"tied"`
 	// PaperPred and PaperTied are the same on the paper's clock.
