@@ -62,15 +62,10 @@ import (
 // With w = 1 it ignores its mission altogether. Nothing here is fitted to
 // the paper's recognition rates.
 type Mission struct {
-	sim.BasePlayer
+	player
 
 	// W is the factor on a mission continent's value, >= 1.
 	W float64
-
-	b    blocks.Board
-	g    goal
-	r    blocks.Search
-	cash blocks.Cashier
 
 	// target is T (-1 for none); alive the players alive.
 	target int
@@ -338,17 +333,4 @@ func (m *Mission) Occupy(s *sim.State, from, to, lo, hi int) int {
 		return hi
 	}
 	return lo
-}
-
-// Fortify pushes interior armies one step toward the front.
-func (m *Mission) Fortify(s *sim.State, buf []sim.Move) []sim.Move {
-	m.b.Load(s)
-	start := len(buf)
-	buf = m.r.FortifyTowardFront(buf, &m.b, m.Seat)
-	return append(buf[:start], blocks.OneMoveUnlessOneStep(s.Rules().Fortify.Mode, buf[start:])...)
-}
-
-// Trade cashes the set blocks.Cashier prefers whenever there is one.
-func (m *Mission) Trade(s *sim.State, forced bool) ([3]int, bool) {
-	return m.cash.Best(s, m.Seat)
 }

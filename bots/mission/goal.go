@@ -92,3 +92,28 @@ func (g *goal) wants(b *blocks.Board, t int) bool {
 	}
 	return g.inMission[b.Map.Territories[t].Continent]
 }
+
+// player is what the mission bots Mission and Greedy share: the seat, their
+// view of the board and mission, the searches, the card choice, and the
+// fortification and trades they make alike.
+type player struct {
+	sim.BasePlayer
+
+	b    blocks.Board
+	g    goal
+	r    blocks.Search
+	cash blocks.Cashier
+}
+
+// Fortify pushes interior armies one step toward the front.
+func (m *player) Fortify(s *sim.State, buf []sim.Move) []sim.Move {
+	m.b.Load(s)
+	start := len(buf)
+	buf = m.r.FortifyTowardFront(buf, &m.b, m.Seat)
+	return append(buf[:start], blocks.OneMoveUnlessOneStep(s.Rules().Fortify.Mode, buf[start:])...)
+}
+
+// Trade cashes the set blocks.Cashier prefers whenever there is one.
+func (m *player) Trade(s *sim.State, forced bool) ([3]int, bool) {
+	return m.cash.Best(s, m.Seat)
+}

@@ -42,15 +42,10 @@ import (
 //
 // With W = 1 it ignores its mission altogether.
 type Greedy struct {
-	sim.BasePlayer
+	player
 
 	// W is the mission weight, >= 1.
 	W float64
-
-	b    blocks.Board
-	g    goal
-	r    blocks.Search
-	cash blocks.Cashier
 }
 
 // NewGreedy returns a Greedy bot with weight w (>= 1).
@@ -164,17 +159,4 @@ func (m *Greedy) Occupy(s *sim.State, from, to, lo, hi int) int {
 		return hi
 	}
 	return lo
-}
-
-// Fortify pushes interior armies one step toward the front.
-func (m *Greedy) Fortify(s *sim.State, buf []sim.Move) []sim.Move {
-	m.b.Load(s)
-	start := len(buf)
-	buf = m.r.FortifyTowardFront(buf, &m.b, m.Seat)
-	return append(buf[:start], blocks.OneMoveUnlessOneStep(s.Rules().Fortify.Mode, buf[start:])...)
-}
-
-// Trade cashes the set blocks.Cashier prefers whenever there is one.
-func (m *Greedy) Trade(s *sim.State, forced bool) ([3]int, bool) {
-	return m.cash.Best(s, m.Seat)
 }
