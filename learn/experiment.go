@@ -15,6 +15,7 @@ import (
 	"github.com/marslab-risk/marslab/bots/registry"
 	"github.com/marslab-risk/marslab/configs"
 	"github.com/marslab-risk/marslab/internal/fileread"
+	"github.com/marslab-risk/marslab/internal/textfmt"
 	"github.com/marslab-risk/marslab/plots"
 	"github.com/marslab-risk/marslab/stats"
 )
@@ -538,8 +539,6 @@ func (t Table) csv() []byte {
 	return []byte(b.String())
 }
 
-func ff(v float64, digits int) string { return strconv.FormatFloat(v, 'f', digits, 64) }
-
 // Winrate returns an evaluation's wins, win rate with its Wilson interval
 // at Level, and mean return.
 func (ev *Evaluation) Winrate() (wins int, rate float64, iv stats.Interval, mean float64) {
@@ -577,10 +576,10 @@ func (r *Result) CurveTable() Table {
 	for _, c := range r.Curve {
 		iv, _ := stats.Wilson(c.Wins, c.Games, Level)
 		half := 1.959963984540054 * c.SDReturn / math.Sqrt(float64(c.Games))
-		row := []string{strconv.Itoa(c.First), strconv.Itoa(c.Games), strconv.Itoa(c.Wins), ff(float64(c.Wins)/float64(c.Games), 6),
-			ff(iv.Lo, 6), ff(iv.Hi, 6), ff(c.MeanReturn, 4), ff(c.MeanReturn-half, 4), ff(c.MeanReturn+half, 4), strconv.Itoa(c.Steps)}
+		row := []string{strconv.Itoa(c.First), strconv.Itoa(c.Games), strconv.Itoa(c.Wins), textfmt.Fixed(float64(c.Wins)/float64(c.Games), 6),
+			textfmt.Fixed(iv.Lo, 6), textfmt.Fixed(iv.Hi, 6), textfmt.Fixed(c.MeanReturn, 4), textfmt.Fixed(c.MeanReturn-half, 4), textfmt.Fixed(c.MeanReturn+half, 4), strconv.Itoa(c.Steps)}
 		for _, sh := range c.ActionShare {
-			row = append(row, ff(sh, 6))
+			row = append(row, textfmt.Fixed(sh, 6))
 		}
 		t.Rows = append(t.Rows, row)
 	}
@@ -615,10 +614,10 @@ func (r *Result) EvalTable() Table {
 	for i := range r.Evaluations {
 		ev := &r.Evaluations[i]
 		wins, rate, iv, mean := ev.Winrate()
-		row := []string{ev.Name, strconv.Itoa(len(ev.Won)), strconv.Itoa(wins), ff(rate, 6), ff(iv.Lo, 6), ff(iv.Hi, 6), ff(mean, 4),
+		row := []string{ev.Name, strconv.Itoa(len(ev.Won)), strconv.Itoa(wins), textfmt.Fixed(rate, 6), textfmt.Fixed(iv.Lo, 6), textfmt.Fixed(iv.Hi, 6), textfmt.Fixed(mean, 4),
 			strconv.Itoa(ev.Eliminated), strconv.Itoa(ev.Stalemates)}
 		for _, sh := range ev.ActionShare {
-			row = append(row, ff(sh, 6))
+			row = append(row, textfmt.Fixed(sh, 6))
 		}
 		t.Rows = append(t.Rows, row)
 	}
@@ -644,8 +643,8 @@ func (r *Result) PairedTable() Table {
 		"return_diff", "return_diff_lo", "return_diff_hi", "return_p", "return_p_holm"}}
 	g := func(v float64) string { return strconv.FormatFloat(v, 'g', 3, 64) }
 	for _, c := range r.Comparisons {
-		t.Rows = append(t.Rows, []string{c.Policy, c.Against, ff(c.Win.Diff, 6), ff(c.Win.Interval.Lo, 6), ff(c.Win.Interval.Hi, 6), g(c.Win.P), g(c.HolmWinP),
-			ff(c.Return.Mean, 4), ff(c.Return.Interval.Lo, 4), ff(c.Return.Interval.Hi, 4), g(c.Return.P), g(c.HolmReturnP)})
+		t.Rows = append(t.Rows, []string{c.Policy, c.Against, textfmt.Fixed(c.Win.Diff, 6), textfmt.Fixed(c.Win.Interval.Lo, 6), textfmt.Fixed(c.Win.Interval.Hi, 6), g(c.Win.P), g(c.HolmWinP),
+			textfmt.Fixed(c.Return.Mean, 4), textfmt.Fixed(c.Return.Interval.Lo, 4), textfmt.Fixed(c.Return.Interval.Hi, 4), g(c.Return.P), g(c.HolmReturnP)})
 	}
 	return t
 }

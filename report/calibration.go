@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/marslab-risk/marslab/bots"
+	"github.com/marslab-risk/marslab/internal/textfmt"
 	"github.com/marslab-risk/marslab/plots"
 	"github.com/marslab-risk/marslab/search"
 	"github.com/marslab-risk/marslab/stats"
@@ -271,7 +272,7 @@ func (c *calibrationConfig) run(ctx context.Context, w *writer) (any, error) {
 		bc := l.Cells[l.Best]
 		iv := bc.Wilson()
 		d.Levels.Rows = append(d.Levels.Rows, []string{itoa(k + 1), windowText(ncfg.Space, &l), itoa(len(l.Cells)), itoa(l.Alive()), itoa(g),
-			"`" + ncfg.Space.Label(bc.X) + "`", fmtFloat(bc.Mean(), 3), fmt.Sprintf("[%s, %s]", fmtFloat(iv.Lo, 3), fmtFloat(iv.Hi, 3))})
+			"`" + ncfg.Space.Label(bc.X) + "`", textfmt.Fixed(bc.Mean(), 3), fmt.Sprintf("[%s, %s]", textfmt.Fixed(iv.Lo, 3), textfmt.Fixed(iv.Hi, 3))})
 	}
 	d.PaperTable = mdTable{Header: []string{"parameter", "paper", "reference seat", "narrowing optimum", "last window"}}
 	_, last := narrow.Best()
@@ -375,12 +376,12 @@ func (c *calibrationConfig) run(ctx context.Context, w *writer) (any, error) {
 	d.Tuned = pc.name
 	if d.Better {
 		d.Verdict = fmt.Sprintf("the %s beats %s on %d fresh blocks by %s points of win rate (95 %% interval [%s, %s], Holm-adjusted p %s)",
-			pc.name, c.Calibration.Against, pc.c.Blocks, fmtFloat(100*pc.c.Diff.Mean, 1), fmtFloat(100*pc.c.Diff.Interval.Lo, 1),
-			fmtFloat(100*pc.c.Diff.Interval.Hi, 1), pRel(adj[pick]))
+			pc.name, c.Calibration.Against, pc.c.Blocks, textfmt.Fixed(100*pc.c.Diff.Mean, 1), textfmt.Fixed(100*pc.c.Diff.Interval.Lo, 1),
+			textfmt.Fixed(100*pc.c.Diff.Interval.Hi, 1), pRel(adj[pick]))
 	} else {
 		d.Verdict = fmt.Sprintf("no candidate is shown better than %s on %d fresh blocks: the best difference, the %s's, is %s points (95 %% interval [%s, %s], Holm-adjusted p %s)",
-			c.Calibration.Against, pc.c.Blocks, pc.name, fmtFloat(100*pc.c.Diff.Mean, 1), fmtFloat(100*pc.c.Diff.Interval.Lo, 1),
-			fmtFloat(100*pc.c.Diff.Interval.Hi, 1), pRel(adj[pick]))
+			c.Calibration.Against, pc.c.Blocks, pc.name, textfmt.Fixed(100*pc.c.Diff.Mean, 1), textfmt.Fixed(100*pc.c.Diff.Interval.Lo, 1),
+			textfmt.Fixed(100*pc.c.Diff.Interval.Hi, 1), pRel(adj[pick]))
 	}
 	confirmed := ""
 	if seed := c.Calibration.ConfirmSeed; seed != 0 {
@@ -455,7 +456,7 @@ func (c *calibrationConfig) run(ctx context.Context, w *writer) (any, error) {
 	var erows [][]string
 	for _, e := range eff {
 		cc := e.c
-		d.Effects.Rows = append(d.Effects.Rows, []string{"`" + e.name + "`", itoa(cc.Blocks), fmtFloat(cc.WinA, 3), fmtFloat(cc.WinB, 3),
+		d.Effects.Rows = append(d.Effects.Rows, []string{"`" + e.name + "`", itoa(cc.Blocks), textfmt.Fixed(cc.WinA, 3), textfmt.Fixed(cc.WinB, 3),
 			signed(cc.Diff.Mean, 3), fmt.Sprintf("[%s, %s]", signed(cc.Diff.Interval.Lo, 3), signed(cc.Diff.Interval.Hi, 3)), fmtP(cc.Diff.P)})
 		erows = append(erows, []string{e.name, itoa(cc.Blocks), num(cc.WinA), num(cc.WinB), num(cc.Diff.Mean), num(cc.Diff.Interval.Lo), num(cc.Diff.Interval.Hi), num(cc.Diff.P)})
 		chart.Categories = append(chart.Categories, e.name)
@@ -526,8 +527,8 @@ func (c *calibrationConfig) validationTable(w *writer, csvName string, vals []co
 	var rows [][]string
 	for i, v := range vals {
 		cc := v.c
-		t.Rows = append(t.Rows, []string{v.name, itoa(cc.Games), fmtFloat(cc.WinA, 3),
-			fmt.Sprintf("[%s, %s]", fmtFloat(cc.WilsonA.Lo, 3), fmtFloat(cc.WilsonA.Hi, 3)), fmtFloat(cc.WinB, 3),
+		t.Rows = append(t.Rows, []string{v.name, itoa(cc.Games), textfmt.Fixed(cc.WinA, 3),
+			fmt.Sprintf("[%s, %s]", textfmt.Fixed(cc.WilsonA.Lo, 3), textfmt.Fixed(cc.WilsonA.Hi, 3)), textfmt.Fixed(cc.WinB, 3),
 			signed(cc.Diff.Mean, 3), fmt.Sprintf("[%s, %s]", signed(cc.Diff.Interval.Lo, 3), signed(cc.Diff.Interval.Hi, 3)), fmtP(cc.Diff.P), fmtP(adj[i])})
 		rows = append(rows, []string{v.name, itoa(cc.Blocks), itoa(cc.Games), num(cc.WinA), num(cc.WinB), num(cc.Diff.Mean),
 			num(cc.Diff.Interval.Lo), num(cc.Diff.Interval.Hi), num(cc.Diff.P), num(adj[i])})
@@ -582,7 +583,7 @@ func fmtP(p float64) string {
 	if p < 0.001 {
 		return "< 0.001"
 	}
-	return fmtFloat(p, 3)
+	return textfmt.Fixed(p, 3)
 }
 
 // pRel returns "= p" or "< 0.001".
@@ -590,7 +591,7 @@ func pRel(p float64) string {
 	if p < 0.001 {
 		return "< 0.001"
 	}
-	return "= " + fmtFloat(p, 3)
+	return "= " + textfmt.Fixed(p, 3)
 }
 
 // playSearch plays every step of the search method newM makes with ev and

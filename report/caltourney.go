@@ -186,11 +186,11 @@ func (c *calibrationConfig) tourneyTables(w *writer, d *calTourneyData, tn *tour
 		row := []string{name}
 		for _, r := range runs {
 			x := r.res.Bots[i]
-			row = append(row, fmt.Sprintf("%s [%s, %s]", fmtFloat(100*x.WinRate, 1), fmtFloat(100*x.WinLo, 1), fmtFloat(100*x.WinHi, 1)))
+			row = append(row, fmt.Sprintf("%s [%s, %s]", textfmt.Fixed(100*x.WinRate, 1), textfmt.Fixed(100*x.WinLo, 1), textfmt.Fixed(100*x.WinHi, 1)))
 			wrows = append(wrows, []string{r.name, label(r, x.Bot), itoa(x.Games), itoa(x.Wins), num(x.WinRate), num(x.WinLo), num(x.WinHi),
 				num(tn.Paper.Bots[label(r, x.Bot)].WinPct / 100)})
 		}
-		row = append(row, fmtFloat(tn.Paper.Bots[label(runs[0], b.Bot)].WinPct, 1))
+		row = append(row, textfmt.Fixed(tn.Paper.Bots[label(runs[0], b.Bot)].WinPct, 1))
 		d.Wins.Rows = append(d.Wins.Rows, row)
 	}
 	if err := w.csv("tournament.csv", []string{"seat", "bot", "games", "wins", "win_rate", "wilson95_lo", "wilson95_hi", "paper_win_rate"}, wrows); err != nil {
@@ -220,14 +220,14 @@ func (c *calibrationConfig) tourneyTables(w *writer, d *calTourneyData, tn *tour
 		}
 		pw := tn.Paper.Bots[bot].WinPct
 		v := fmt.Sprintf("with `%s` in %s's place, it wins %s %% of its games (95 %% Wilson [%s, %s]; the paper's %s: %s %%) and ranks %s of %d",
-			r.name, bot, fmtFloat(100*me.WinRate, 1), fmtFloat(100*me.WinLo, 1), fmtFloat(100*me.WinHi, 1), bot, fmtFloat(pw, 1),
+			r.name, bot, textfmt.Fixed(100*me.WinRate, 1), textfmt.Fixed(100*me.WinLo, 1), textfmt.Fixed(100*me.WinHi, 1), bot, textfmt.Fixed(pw, 1),
 			textfmt.Ordinal(rank), len(r.res.Bots))
 		if rank == 1 && sep {
 			v += ", its interval above every other bot's"
 		} else if rank == 1 {
 			v += ", its interval overlapping another bot's"
 		}
-		v += fmt.Sprintf("; Spearman's rho of win %% against the paper's is %s (p %s)", fmtFloat(sp.Rho, 2), pRel(sp.P))
+		v += fmt.Sprintf("; Spearman's rho of win %% against the paper's is %s (p %s)", textfmt.Fixed(sp.Rho, 2), pRel(sp.P))
 		d.Verdicts = append(d.Verdicts, v)
 	}
 	// Paired, game by game, against the reference seat.
@@ -240,7 +240,7 @@ func (c *calibrationConfig) tourneyTables(w *writer, d *calTourneyData, tn *tour
 		if err != nil {
 			return fmt.Errorf("paired comparison of %s: %w", r.name, err)
 		}
-		d.Paired.Rows = append(d.Paired.Rows, []string{"`" + r.name + "`", itoa(pp.N), fmtFloat(100*pp.PX, 1), fmtFloat(100*pp.PY, 1),
+		d.Paired.Rows = append(d.Paired.Rows, []string{"`" + r.name + "`", itoa(pp.N), textfmt.Fixed(100*pp.PX, 1), textfmt.Fixed(100*pp.PY, 1),
 			signed(100*pp.Diff, 1), fmt.Sprintf("[%s, %s]", signed(100*pp.Interval.Lo, 1), signed(100*pp.Interval.Hi, 1)), fmtP(pp.P)})
 		prows = append(prows, []string{r.name, itoa(pp.N), num(pp.PX), num(pp.PY), num(pp.Diff), num(pp.Interval.Lo), num(pp.Interval.Hi), num(pp.P)})
 		chart.Categories = append(chart.Categories, r.name)
@@ -315,5 +315,5 @@ func pct(k, n int64) string {
 	if n == 0 {
 		return "-"
 	}
-	return fmtFloat(100*float64(k)/float64(n), 1) + " %"
+	return textfmt.Fixed(100*float64(k)/float64(n), 1) + " %"
 }

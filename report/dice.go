@@ -8,6 +8,7 @@ import (
 
 	"github.com/marslab-risk/marslab/dice"
 	"github.com/marslab-risk/marslab/dice/dicetest"
+	"github.com/marslab-risk/marslab/internal/textfmt"
 	"github.com/marslab-risk/marslab/plots"
 	"github.com/marslab-risk/marslab/stats"
 )
@@ -389,7 +390,7 @@ func (c *diceConfig) verify(ctx context.Context, w *writer, r dice.Rules, d *dic
 		expCSV := make([]string, len(t.Expected))
 		for j := range t.Observed {
 			obs[j] = itoa(t.Observed[j])
-			exp[j] = fmtFloat(t.Expected[j], 1)
+			exp[j] = textfmt.Fixed(t.Expected[j], 1)
 			expCSV[j] = num(t.Expected[j])
 		}
 		l := verifyLine{Name: t.Name, Observed: strings.Join(obs, " / "), Expected: strings.Join(exp, " / "),

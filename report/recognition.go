@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strconv"
 
+	"github.com/marslab-risk/marslab/internal/textfmt"
 	"github.com/marslab-risk/marslab/plots"
 	rexp "github.com/marslab-risk/marslab/recog/experiment"
 	"github.com/marslab-risk/marslab/stats"
@@ -244,11 +245,11 @@ func paperEnd(p paperArm) (correct, n int) {
 func (c *recognitionConfig) headline(d *recognitionData) error {
 	const ph = 0
 	end := rexp.Step(100)
-	d.Headline.Header = []string{"arm", "ours (paper's counting)", "ties", "ours (our counting)", "paper", "ours − paper (pts)", "95 % interval", "within " + fmtFloat(d.Tolerance, 0) + " pts"}
+	d.Headline.Header = []string{"arm", "ours (paper's counting)", "ties", "ours (our counting)", "paper", "ours − paper (pts)", "95 % interval", "within " + textfmt.Fixed(d.Tolerance, 0) + " pts"}
 	d.Close = true
 	for a, arm := range d.Sum.Arms {
 		t, o := d.Sum.Curve[ph][a][rexp.All][end], d.Ours.Curve[ph][a][rexp.All][end]
-		row := []string{arm, cell(t), fmtFloat(100*t.TieShare(), 1) + " %", cell(o)}
+		row := []string{arm, cell(t), textfmt.Fixed(100*t.TieShare(), 1) + " %", cell(o)}
 		p, ok := c.Paper.Arms[arm]
 		if !ok || t.N == 0 {
 			d.Headline.Rows = append(d.Headline.Rows, append(row, "—", "—", "—", "—"))
@@ -337,7 +338,7 @@ func cell(t rexp.Tally) string {
 	if t.N == 0 {
 		return "—"
 	}
-	return fmt.Sprintf("%d/%d %s [%s, %s]", t.Correct, t.Incorrect(), fmtFloat(100*t.Acc, 1), fmtFloat(100*t.CI.Lo, 1), fmtFloat(100*t.CI.Hi, 1))
+	return fmt.Sprintf("%d/%d %s [%s, %s]", t.Correct, t.Incorrect(), textfmt.Fixed(100*t.Acc, 1), textfmt.Fixed(100*t.CI.Lo, 1), textfmt.Fixed(100*t.CI.Hi, 1))
 }
 
 // paperCell formats a paper's [correct, incorrect].
@@ -346,7 +347,7 @@ func paperCell(ci []int) string {
 	if n == 0 {
 		return "0/0"
 	}
-	return fmt.Sprintf("%d/%d %s", ci[0], ci[1], fmtFloat(100*float64(ci[0])/float64(n), 1))
+	return fmt.Sprintf("%d/%d %s", ci[0], ci[1], textfmt.Fixed(100*float64(ci[0])/float64(n), 1))
 }
 
 func tallyRow(prefix []string, t rexp.Tally) []string {
@@ -385,7 +386,7 @@ func (c *recognitionConfig) tables(w *writer, d *recognitionData) error {
 				if i > 0 {
 					ties += " / "
 				}
-				ties += fmtFloat(100*t.TieShare(), 1)
+				ties += textfmt.Fixed(100*t.TieShare(), 1)
 			}
 			d.General.Rows = append(d.General.Rows, append(row, ties))
 		}
@@ -470,7 +471,7 @@ func (c *recognitionConfig) tables(w *writer, d *recognitionData) error {
 	for _, pr := range sum.Pairs {
 		r := pr.Result
 		d.Pairs.Rows = append(d.Pairs.Rows, []string{pr.Arm, pr.X, pr.Y, itoa(r.Counts.OnlyX), itoa(r.Counts.OnlyY),
-			fmtFloat(100*r.Diff, 1), "[" + fmtFloat(100*r.Interval.Lo, 1) + ", " + fmtFloat(100*r.Interval.Hi, 1) + "]",
+			textfmt.Fixed(100*r.Diff, 1), "[" + textfmt.Fixed(100*r.Interval.Lo, 1) + ", " + textfmt.Fixed(100*r.Interval.Hi, 1) + "]",
 			fmt.Sprintf("%.3g", r.P), fmt.Sprintf("%.3g", pr.PHolm)})
 		pairRows = append(pairRows, []string{pr.Arm, pr.X, pr.Y, itoa(r.Counts.Both), itoa(r.Counts.OnlyX), itoa(r.Counts.OnlyY),
 			itoa(r.Counts.Neither), num(r.Diff), num(r.Interval.Lo), num(r.Interval.Hi), num(r.P), num(pr.PHolm)})

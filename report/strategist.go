@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/marslab-risk/marslab/internal/textfmt"
 	"github.com/marslab-risk/marslab/learn"
 	"github.com/marslab-risk/marslab/stats"
 )
@@ -233,10 +234,10 @@ func (c *strategistConfig) run(ctx context.Context, w *writer) (any, error) {
 		if rate > bestRate {
 			bestRate, d.Best = rate, ev.Name
 		}
-		row := []string{ev.Name, itoa(len(ev.Won)), itoa(wins), fmtFloat(100*rate, 1),
-			"[" + fmtFloat(100*iv.Lo, 1) + ", " + fmtFloat(100*iv.Hi, 1) + "]", fmtFloat(mean, 1), itoa(ev.Eliminated), itoa(ev.Stalemates)}
+		row := []string{ev.Name, itoa(len(ev.Won)), itoa(wins), textfmt.Fixed(100*rate, 1),
+			"[" + textfmt.Fixed(100*iv.Lo, 1) + ", " + textfmt.Fixed(100*iv.Hi, 1) + "]", textfmt.Fixed(mean, 1), itoa(ev.Eliminated), itoa(ev.Stalemates)}
 		for _, s := range ev.ActionShare {
-			row = append(row, fmtFloat(100*s, 1))
+			row = append(row, textfmt.Fixed(100*s, 1))
 		}
 		d.Eval.Rows = append(d.Eval.Rows, row)
 	}
@@ -262,9 +263,9 @@ func (c *strategistConfig) run(ctx context.Context, w *writer) (any, error) {
 			}
 			bins := len(share)
 			for b := range share {
-				row := []string{"[" + fmtFloat(float64(b)/float64(bins), 2) + ", " + fmtFloat(float64(b+1)/float64(bins), 2) + ")", itoa(visits[b])}
+				row := []string{"[" + textfmt.Fixed(float64(b)/float64(bins), 2) + ", " + textfmt.Fixed(float64(b+1)/float64(bins), 2) + ")", itoa(visits[b])}
 				for _, s := range share[b] {
-					row = append(row, fmtFloat(100*s, 1))
+					row = append(row, textfmt.Fixed(100*s, 1))
 				}
 				d.PolicyBy.Rows = append(d.PolicyBy.Rows, row)
 			}
@@ -303,8 +304,8 @@ func (c *strategistConfig) ablation(ctx context.Context, w *writer, d *strategis
 	for _, a := range arms {
 		wins, rate, iv, mean := a.ev.Winrate()
 		d.Ablation.Rows = append(d.Ablation.Rows, []string{a.name, strings.Join(a.features, ", "), itoa(a.games), itoa(a.steps),
-			itoa(wins), fmtFloat(100*rate, 1), "[" + fmtFloat(100*iv.Lo, 1) + ", " + fmtFloat(100*iv.Hi, 1) + "]",
-			fmtFloat(mean, 1), itoa(a.ev.Eliminated), itoa(a.ev.Stalemates)})
+			itoa(wins), textfmt.Fixed(100*rate, 1), "[" + textfmt.Fixed(100*iv.Lo, 1) + ", " + textfmt.Fixed(100*iv.Hi, 1) + "]",
+			textfmt.Fixed(mean, 1), itoa(a.ev.Eliminated), itoa(a.ev.Stalemates)})
 		csvRows = append(csvRows, []string{a.name, strings.Join(a.features, " "), itoa(a.games), itoa(a.steps), itoa(len(a.ev.Won)),
 			itoa(wins), num(rate), num(iv.Lo), num(iv.Hi), num(mean), itoa(a.ev.Eliminated), itoa(a.ev.Stalemates)})
 	}
@@ -367,7 +368,7 @@ func (c *strategistConfig) ablation(ctx context.Context, w *writer, d *strategis
 }
 
 func signed(v float64, digits int) string {
-	s := fmtFloat(v, digits)
+	s := textfmt.Fixed(v, digits)
 	if v >= 0 {
 		s = "+" + s
 	}

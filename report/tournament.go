@@ -344,9 +344,9 @@ func (c *tournamentConfig) run(ctx context.Context, w *writer) (any, error) {
 	for _, b := range res2.Bots {
 		p := c.Paper.Bots[b.Bot]
 		d.SecondTable.Rows = append(d.SecondTable.Rows, []string{c.label(b.Bot), itoa(b.Games), itoa(b.Wins),
-			fmtFloat(100*b.WinRate, 1), fmt.Sprintf("[%s, %s]", fmtFloat(100*b.WinLo, 1), fmtFloat(100*b.WinHi, 1)),
-			fmtFloat(p.WinPct, 1), fmtFloat(b.MeanPlacement, 2),
-			fmt.Sprintf("[%s, %s]", fmtFloat(b.PlacementLo, 2), fmtFloat(b.PlacementHi, 2))})
+			textfmt.Fixed(100*b.WinRate, 1), fmt.Sprintf("[%s, %s]", textfmt.Fixed(100*b.WinLo, 1), textfmt.Fixed(100*b.WinHi, 1)),
+			textfmt.Fixed(p.WinPct, 1), textfmt.Fixed(b.MeanPlacement, 2),
+			fmt.Sprintf("[%s, %s]", textfmt.Fixed(b.PlacementLo, 2), textfmt.Fixed(b.PlacementHi, 2))})
 		rows = append(rows, []string{b.Bot, itoa(b.Games), itoa(b.Wins), num(b.WinRate), num(b.WinLo), num(b.WinHi),
 			num(b.MeanPlacement), num(b.PlacementLo), num(b.PlacementHi), itoa(b.Stalemates)})
 	}
@@ -414,19 +414,19 @@ func (c *tournamentConfig) tables(w *writer, d *tournamentData, res *tourney.Res
 			row5 = append(row5, itoa(n))
 		}
 		rows5 = append(rows5, append(row5, itoa(p.Sm)))
-		d.Table6.Rows = append(d.Table6.Rows, []string{c.label(b.Bot), fmtFloat(100*b.WinRate, 1),
-			fmt.Sprintf("[%s, %s]", fmtFloat(100*b.WinLo, 1), fmtFloat(100*b.WinHi, 1)), fmtFloat(p.WinPct, 1),
-			fmtFloat(b.TurnsPerMatch, 1), fmtFloat(p.TurnsPerMatch, 1), fmtFloat(b.GameTurns, 1)})
+		d.Table6.Rows = append(d.Table6.Rows, []string{c.label(b.Bot), textfmt.Fixed(100*b.WinRate, 1),
+			fmt.Sprintf("[%s, %s]", textfmt.Fixed(100*b.WinLo, 1), textfmt.Fixed(100*b.WinHi, 1)), textfmt.Fixed(p.WinPct, 1),
+			textfmt.Fixed(b.TurnsPerMatch, 1), textfmt.Fixed(p.TurnsPerMatch, 1), textfmt.Fixed(b.GameTurns, 1)})
 		rows6 = append(rows6, []string{b.Bot, num(b.WinRate), num(b.WinLo), num(b.WinHi), num(p.WinPct / 100),
 			num(b.TurnsPerMatch), num(p.TurnsPerMatch), num(b.GameTurns)})
-		d.Timing6.Rows = append(d.Timing6.Rows, []string{c.label(b.Bot), fmtFloat(1000*b.SecondsPerMatch, 3),
-			fmtFloat(p.TMatch, 2), fmtFloat(1e6*b.SecondsPerTurn, 1), fmtFloat(p.TTurn, 2), fmtFloat(b.WinPerMsTurn, 1),
-			fmtFloat(p.WinPerTTurn, 2)})
+		d.Timing6.Rows = append(d.Timing6.Rows, []string{c.label(b.Bot), textfmt.Fixed(1000*b.SecondsPerMatch, 3),
+			textfmt.Fixed(p.TMatch, 2), textfmt.Fixed(1e6*b.SecondsPerTurn, 1), textfmt.Fixed(p.TTurn, 2), textfmt.Fixed(b.WinPerMsTurn, 1),
+			textfmt.Fixed(p.WinPerTTurn, 2)})
 		timing("t_match", b.Bot, b.SecondsPerMatch, "s/match ("+clock+")")
 		timing("t_turn", b.Bot, b.SecondsPerTurn, "s/turn ("+clock+")")
 		timing("win_pct_per_ms_t_turn", b.Bot, b.WinPerMsTurn, "%/ms")
-		d.Placement.Rows = append(d.Placement.Rows, []string{c.label(b.Bot), itoa(b.Games), fmtFloat(b.MeanPlacement, 2),
-			fmt.Sprintf("[%s, %s]", fmtFloat(b.PlacementLo, 2), fmtFloat(b.PlacementHi, 2))})
+		d.Placement.Rows = append(d.Placement.Rows, []string{c.label(b.Bot), itoa(b.Games), textfmt.Fixed(b.MeanPlacement, 2),
+			fmt.Sprintf("[%s, %s]", textfmt.Fixed(b.PlacementLo, 2), textfmt.Fixed(b.PlacementHi, 2))})
 		turns += b.TurnsPerMatch
 		paperTurns += p.TurnsPerMatch
 	}

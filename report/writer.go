@@ -14,6 +14,7 @@ import (
 	"text/template"
 
 	"github.com/marslab-risk/marslab/bots/registry"
+	"github.com/marslab-risk/marslab/internal/textfmt"
 )
 
 //go:embed templates/*.tmpl
@@ -22,8 +23,8 @@ var templateFS embed.FS
 // templates are the report templates, one per kind, the shared parts and
 // the index.
 var templates = template.Must(template.New("").Funcs(template.FuncMap{
-	"f":      fmtFloat,
-	"pct":    func(p float64, digits int) string { return fmtFloat(100*p, digits) + " %" },
+	"f":      textfmt.Fixed,
+	"pct":    func(p float64, digits int) string { return textfmt.Fixed(100*p, digits) + " %" },
 	"signed": signed,
 	"ratio": func(a, b int) float64 {
 		if b == 0 {
@@ -42,7 +43,6 @@ var templates = template.Must(template.New("").Funcs(template.FuncMap{
 }).ParseFS(templateFS, "templates/*.tmpl"))
 
 // fmtFloat formats v with digits decimals.
-func fmtFloat(v float64, digits int) string { return strconv.FormatFloat(v, 'f', digits, 64) }
 
 // writer writes a notebook's files into dir and keeps their names.
 type writer struct {

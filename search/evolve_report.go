@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strconv"
 
+	"github.com/marslab-risk/marslab/internal/textfmt"
 	"github.com/marslab-risk/marslab/plots"
 )
 
@@ -122,8 +123,8 @@ func (e *Evolve) Table() (head []string, rows [][]string) {
 		for i, d := range sp {
 			row = append(row, d.Param.Format(g.Mean[i]))
 		}
-		row = append(row, strconv.Itoa(g.Games), strconv.Itoa(g.Wins), f4(float64(g.Wins)/float64(g.Games)), f4(iv.Lo), f4(iv.Hi),
-			f4(g.BestScore), f4(g.Sigma), strconv.Itoa(g.Evals), f4(g.Uncertainty))
+		row = append(row, strconv.Itoa(g.Games), strconv.Itoa(g.Wins), textfmt.Fixed(float64(g.Wins)/float64(g.Games), 4), textfmt.Fixed(iv.Lo, 4), textfmt.Fixed(iv.Hi, 4),
+			textfmt.Fixed(g.BestScore, 4), textfmt.Fixed(g.Sigma, 4), strconv.Itoa(g.Evals), textfmt.Fixed(g.Uncertainty, 4))
 		rows = append(rows, row)
 	}
 	return head, rows

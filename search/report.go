@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/marslab-risk/marslab/bots"
+	"github.com/marslab-risk/marslab/internal/textfmt"
 	"github.com/marslab-risk/marslab/plots"
 	"github.com/marslab-risk/marslab/stats"
 )
@@ -281,14 +282,12 @@ func (n *Narrowing) Table() (head []string, rows [][]string) {
 				drop = strconv.Itoa(cell.Dropped + 1)
 			}
 			row = append(row, strconv.Itoa(len(cell.Scores)), strconv.Itoa(cell.Games), strconv.Itoa(cell.Wins),
-				f4(cell.Mean()), f4(iv.Lo), f4(iv.Hi), drop, f4(cell.P))
+				textfmt.Fixed(cell.Mean(), 4), textfmt.Fixed(iv.Lo, 4), textfmt.Fixed(iv.Hi, 4), drop, textfmt.Fixed(cell.P, 4))
 			rows = append(rows, row)
 		}
 	}
 	return head, rows
 }
-
-func f4(v float64) string { return strconv.FormatFloat(v, 'f', 4, 64) }
 
 func writeNarrowMarkdown(b *bytes.Buffer, setup *Setup, n *Narrowing, figs []string) {
 	c := setup.Config

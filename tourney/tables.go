@@ -64,7 +64,6 @@ func (t *Table) WriteCSV(w io.Writer) error {
 func itoa(v int) string { return strconv.Itoa(v) }
 
 // f formats v with prec decimals.
-func f(v float64, prec int) string { return strconv.FormatFloat(v, 'f', prec, 64) }
 
 // Table5 is the paper's Table 5: per bot, the games finished in each
 // position and the stalemates (Sm).
@@ -104,14 +103,14 @@ func (r *Results) Table6() Table {
 		Header: []string{"bot", "win %", "t_match (" + unit("ms") + ")", "turns/match", "t_turn (" + unit("µs") + ")",
 			"win % per ms t_turn", "wins per hour", "game turns"}}
 	for _, b := range r.Bots {
-		row := []string{b.Bot, f(100*b.WinRate, 1)}
+		row := []string{b.Bot, textfmt.Fixed(100*b.WinRate, 1)}
 		if r.Timed {
-			row = append(row, f(1000*b.SecondsPerMatch, 3), f(b.TurnsPerMatch, 1), f(1e6*b.SecondsPerTurn, 2),
-				f(b.WinPerMsTurn, 1), f(b.WinsPerHour, 0))
+			row = append(row, textfmt.Fixed(1000*b.SecondsPerMatch, 3), textfmt.Fixed(b.TurnsPerMatch, 1), textfmt.Fixed(1e6*b.SecondsPerTurn, 2),
+				textfmt.Fixed(b.WinPerMsTurn, 1), textfmt.Fixed(b.WinsPerHour, 0))
 		} else {
 			row = append(row, "-", "-", "-", "-", "-")
 		}
-		t.Rows = append(t.Rows, append(row, f(b.GameTurns, 1)))
+		t.Rows = append(t.Rows, append(row, textfmt.Fixed(b.GameTurns, 1)))
 	}
 	return t
 }
@@ -121,7 +120,7 @@ func (r *Results) PlacementTable() Table {
 	t := Table{Name: "placement", Title: fmt.Sprintf("Mean placement (1 = won) with a %g %% interval", 100*Level),
 		Header: []string{"bot", "games", "mean placement", "lo", "hi"}}
 	for _, b := range r.Bots {
-		t.Rows = append(t.Rows, []string{b.Bot, itoa(b.Games), f(b.MeanPlacement, 3), f(b.PlacementLo, 3), f(b.PlacementHi, 3)})
+		t.Rows = append(t.Rows, []string{b.Bot, itoa(b.Games), textfmt.Fixed(b.MeanPlacement, 3), textfmt.Fixed(b.PlacementLo, 3), textfmt.Fixed(b.PlacementHi, 3)})
 	}
 	return t
 }
@@ -131,7 +130,7 @@ func (r *Results) WinRateTable() Table {
 	t := Table{Name: "winrate", Title: fmt.Sprintf("Win %% with a %g %% Wilson interval", 100*Level),
 		Header: []string{"bot", "games", "wins", "win %", "lo %", "hi %"}}
 	for _, b := range r.Bots {
-		t.Rows = append(t.Rows, []string{b.Bot, itoa(b.Games), itoa(b.Wins), f(100*b.WinRate, 2), f(100*b.WinLo, 2), f(100*b.WinHi, 2)})
+		t.Rows = append(t.Rows, []string{b.Bot, itoa(b.Games), itoa(b.Wins), textfmt.Fixed(100*b.WinRate, 2), textfmt.Fixed(100*b.WinLo, 2), textfmt.Fixed(100*b.WinHi, 2)})
 	}
 	return t
 }

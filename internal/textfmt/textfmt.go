@@ -20,3 +20,8 @@ func Ordinal(k int) string {
 	}
 	return strconv.Itoa(k) + suffix
 }
+
+// Fixed formats v in fixed-point notation with prec digits after the
+// point (prec >= 0): Fixed(41.06, 1) is "41.1". NaN and infinities come
+// out as "NaN", "+Inf" and "-Inf".
+func Fixed(v float64, prec int) string { return strconv.FormatFloat(v, 'f', prec, 64) }

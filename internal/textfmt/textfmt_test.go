@@ -12,3 +12,13 @@ func TestOrdinal(t *testing.T) {
 		assert.Equal(t, want, Ordinal(k), "%d", k)
 	}
 }
+
+func TestFixed(t *testing.T) {
+	for _, c := range []struct {
+		v    float64
+		prec int
+		want string
+	}{{41.06, 1, "41.1"}, {0.5, 0, "0"}, {1.5, 0, "2"}, {-0.04, 1, "-0.0"}, {2, 3, "2.000"}, {1e6 * 1.25e-4, 2, "125.00"}} {
+		assert.Equal(t, c.want, Fixed(c.v, c.prec), "%v %d", c.v, c.prec)
+	}
+}
