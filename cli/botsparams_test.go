@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -29,9 +30,12 @@ func TestBotsParamsEmbedded(t *testing.T) {
 	assert.Equal(t, []string{"W_p", "0.7375", "0.7375", "[0,", "1]", "linear", "-"}, strings.Fields(lines[4])[:7])
 	assert.Equal(t, []string{"goal_paths", "shortest", "shortest", "[0,", "1]", "integer", "choice", "all|shortest"}, strings.Fields(lines[16])[:8])
 
+	// An embedded set lists its own values beside the defaults.
+	tuned, err := registry.Default().ParseSeat("mars@tuned", nil)
+	require.NoError(t, err)
 	out, _, err = runBots(t, "-params", "mars@tuned")
 	require.NoError(t, err)
-	assert.Regexp(t, `(?m)^W_p +0\.5869 +0\.7375 `, out)
+	assert.Regexp(t, `(?m)^W_p +`+regexp.QuoteMeta(bots.FormatNum(tuned.Params["W_p"]))+` +0\.7375 `, out)
 }
 
 // TestBotsParamsChoices lists a parameter with named choices by name.

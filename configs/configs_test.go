@@ -28,7 +28,7 @@ func TestRead(t *testing.T) {
 		{"rules", Rules, "mars2006", "round_limit = 100", false},
 		{"rules fixed", Rules, "fixedcards", `mode = "connected"`, false},
 		{"bot", Bot, "mars-paper", `bot = "mars"`, false},
-		{"tuned bot", Bot, "mars-tuned", `W_p = 0.5869 `, false},
+		{"tuned bot", Bot, "mars-tuned", "\n[params]\n", false},
 		{"unknown map", Map, "earth", `no embedded map named "earth" (have classic)`, true},
 		{"unknown rules", Rules, "lux", `no embedded rules named "lux" (have classic, fixedcards, mars2006, mars2006-escalating, missions)`, true},
 		{"path-like", Rules, "rules/classic", `no embedded rules named "rules/classic"`, true},

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -236,21 +238,37 @@ func TestGames(t *testing.T) {
 	}
 }
 
-// TestTunedConfig loads configs/bots/mars-tuned.toml, the parameters the
-// calibration notebook's CMA-ES search found and validated (docs/mars.md),
-// the named options as published.
-func TestTunedConfig(t *testing.T) {
-	reg := registry.Default()
-	seat, err := reg.ParseSeat("mars@../configs/bots/mars-tuned.toml", nil)
+// TestParamFile loads a parameter file holding every numeric parameter
+// and checks each lands in its field of Params (the named options keep
+// the paper's readings).
+func TestParamFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "set.toml")
+	require.NoError(t, os.WriteFile(path, []byte(`bot = "mars"
+[params]
+P_db = 0.95
+P_ob = 105.5
+W_p = 0.58
+W_p1 = 0.206
+G_l = 6
+C_sv = 83.8
+C_fn = 1.78
+C_en = -0.757
+C_fnu = 0.166
+C_enu = -0.165
+C_cb = 1.45
+C_oc = 36.6
+C_eoc = 9.15
+`), 0o644))
+	seat, err := registry.Default().ParseSeat("mars@"+path, nil)
 	require.NoError(t, err)
 	p, err := seat.New()
 	require.NoError(t, err)
 	require.IsType(t, &mars.Bot{}, p)
 	want := mars.PaperParams()
-	want.Pdb, want.Pob, want.Wp, want.Wp1, want.Gl = 0.9509, 105.5, 0.5869, 0.206, 6
-	want.Csv, want.Cfn, want.Cen, want.Cfnu, want.Cenu = 83.83, 1.781, -0.7571, 0.1658, -0.165
-	want.Ccb, want.Coc, want.Ceoc = 1.45, 36.64, 9.154
-	assert.Equal(t, want, p.(*mars.Bot).Params(), "mars-tuned.toml")
+	want.Pdb, want.Pob, want.Wp, want.Wp1, want.Gl = 0.95, 105.5, 0.58, 0.206, 6
+	want.Csv, want.Cfn, want.Cen, want.Cfnu, want.Cenu = 83.8, 1.78, -0.757, 0.166, -0.165
+	want.Ccb, want.Coc, want.Ceoc = 1.45, 36.6, 9.15
+	assert.Equal(t, want, p.(*mars.Bot).Params(), path)
 }
 
 func TestExplain(t *testing.T) {

@@ -12,7 +12,7 @@ func ExampleRegistry_ParseSeats() {
 	if err != nil {
 		panic(err)
 	}
-	seats, err := reg.ParseSeats("aggressive,random,random(stop=0.25),passive,mars@tuned", over)
+	seats, err := reg.ParseSeats("aggressive,random,random(stop=0.25),passive,mars@paper", over)
 	if err != nil {
 		panic(err)
 	}
@@ -24,7 +24,7 @@ func ExampleRegistry_ParseSeats() {
 	// random(stop=0.5) 0.5 0
 	// random(stop=0.5) 0.5 0
 	// passive 0 0
-	// mars@tuned 0 0.5869
+	// mars@paper 0 0.7375
 }
 
 func ExampleRegistry_ParseSeat_error() {
