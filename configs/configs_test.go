@@ -11,7 +11,7 @@ import (
 func TestNames(t *testing.T) {
 	assert.Equal(t, []string{"classic"}, MapNames())
 	assert.Equal(t, []string{"classic", "fixedcards", "mars2006", "mars2006-escalating", "missions"}, RulesNames())
-	for _, want := range []string{"mars-paper", "mars-tuned"} {
+	for _, want := range []string{"mars-paper", "mars-paperfield"} {
 		assert.Contains(t, BotNames(), want)
 	}
 }
@@ -28,7 +28,7 @@ func TestRead(t *testing.T) {
 		{"rules", Rules, "mars2006", "round_limit = 100", false},
 		{"rules fixed", Rules, "fixedcards", `mode = "connected"`, false},
 		{"bot", Bot, "mars-paper", `bot = "mars"`, false},
-		{"tuned bot", Bot, "mars-tuned", "\n[params]\n", false},
+		{"tuned bot", Bot, "mars-paperfield", "\n[params]\n", false},
 		{"unknown map", Map, "earth", `no embedded map named "earth" (have classic)`, true},
 		{"unknown rules", Rules, "lux", `no embedded rules named "lux" (have classic, fixedcards, mars2006, mars2006-escalating, missions)`, true},
 		{"path-like", Rules, "rules/classic", `no embedded rules named "rules/classic"`, true},

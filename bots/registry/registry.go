@@ -13,7 +13,7 @@
 //	random(stop=0.3)         inline values (';' or ',' between them)
 //	mars@paper               an embedded parameter set (configs/bots/mars-paper.toml)
 //	mars@runs/best.toml      a parameter file (a path with a separator or .toml)
-//	mars@tuned(W_p=0.8)      both
+//	mars@paperfield(W_p=0.8) both
 package registry
 
 //go:generate go run gen.go
@@ -367,7 +367,7 @@ func EmbeddedParams(f *bots.Factory, set string) (bots.Values, error) {
 }
 
 // EmbeddedSets returns the names of the embedded parameter sets of the bot
-// called bot, sorted ("paper", "tuned" for mars), or nil.
+// called bot, sorted ("paper", "paperfield" for mars), or nil.
 func EmbeddedSets(bot string) []string {
 	var out []string
 	for _, n := range configs.BotNames() {

@@ -176,11 +176,11 @@ func TestParseSeat(t *testing.T) {
 		{"choosy@" + cfile, nil, "choosy@c", choosy(2, 0.5)},
 		// Embedded parameter sets.
 		{"mars@paper", nil, "mars@paper", mars.Factory().Defaults()},
-		{"mars@tuned(W_p1=0.3)", nil, "mars@tuned(W_p1=0.3)", func() bots.Values {
-			// configs/bots/mars-tuned.toml, with W_p1 set inline.
+		{"mars@paperfield(W_p1=0.3)", nil, "mars@paperfield(W_p1=0.3)", func() bots.Values {
+			// configs/bots/mars-paperfield.toml, with W_p1 set inline.
 			f := mars.Factory()
 			v := f.Defaults()
-			fromFile, err := ReadParamFile(&f, "../../configs/bots/mars-tuned.toml")
+			fromFile, err := ReadParamFile(&f, "../../configs/bots/mars-paperfield.toml")
 			require.NoError(t, err)
 			maps.Copy(v, fromFile)
 			v["W_p1"] = 0.3
@@ -238,7 +238,7 @@ func TestParseSeatErrors(t *testing.T) {
 		{"choosy(goal_value=best)", nil, `goal_value = best: "best" is not a choice: must be one of sum, target, max`},
 		{"choosy(goal_value=1)", nil, `goal_value = 1: "1" is not a choice: must be one of sum, target, max`},
 		{"choosy", Overrides{"choosy": {"goal_value": "x"}}, `-param choosy.goal_value = x: "x" is not a choice: must be one of sum, target, max`},
-		{"mars@nope", nil, `seat "mars@nope": no embedded parameter set "nope" for bot "mars" (have paper, paperfield, tuned; a file needs a path separator or .toml)`},
+		{"mars@nope", nil, `seat "mars@nope": no embedded parameter set "nope" for bot "mars" (have paper, paperfield; a file needs a path separator or .toml)`},
 		{"random@paper", nil, `no embedded parameter set "paper" for bot "random" (have ;`},
 	}
 	r := testRegistry(t)
@@ -292,27 +292,27 @@ func TestParamFile(t *testing.T) {
 	}
 }
 
-// TestEmbeddedSets checks that mars@paper and mars@tuned are read from the
+// TestEmbeddedSets checks that mars@paper and mars@paperfield are read from the
 // embedded files, from a directory holding no configs, and match the files
 // in configs/bots.
 func TestEmbeddedSets(t *testing.T) {
-	assert.Equal(t, []string{"paper", "paperfield", "tuned"}, EmbeddedSets("mars"))
+	assert.Equal(t, []string{"paper", "paperfield"}, EmbeddedSets("mars"))
 	assert.Empty(t, EmbeddedSets("random"))
 	f := mars.Factory()
-	fromFile, err := ReadParamFile(&f, "../../configs/bots/mars-tuned.toml")
+	fromFile, err := ReadParamFile(&f, "../../configs/bots/mars-paperfield.toml")
 	require.NoError(t, err)
 	t.Chdir(t.TempDir())
 	r := Default()
 	paper, err := r.ParseSeat("mars@paper", nil)
 	require.NoError(t, err)
 	assert.Equal(t, f.Defaults(), paper.Params, "mars@paper holds the paper's values")
-	tuned, err := r.ParseSeat("mars@tuned", nil)
+	tuned, err := r.ParseSeat("mars@paperfield", nil)
 	require.NoError(t, err)
 	require.NotEmpty(t, fromFile)
 	for k, v := range fromFile {
 		assert.Equal(t, v, tuned.Params[k], k)
 	}
-	assert.NotEqual(t, paper.Params, tuned.Params, "mars@tuned is not the paper's set")
+	assert.NotEqual(t, paper.Params, tuned.Params, "mars@paperfield is not the paper's set")
 	// A spec with a separator or .toml is a file, relative to the directory.
 	_, err = r.ParseSeat("mars@paper.toml", nil)
 	require.Error(t, err)
@@ -468,7 +468,7 @@ func TestSeatNew(t *testing.T) {
 
 func FuzzParseSeat(f *testing.F) {
 	for _, s := range []string{"aggressive", "random(stop=0.5)", "tuned(W_p=0.8;P_ob=150)", "tuned(G_l=2,W_p=1)", "x@y(z)", "((",
-		"random(stop=1e-300)", "choosy(goal_value=target)", "mars@paper(W_p=0.5)", "mars@tuned"} {
+		"random(stop=1e-300)", "choosy(goal_value=target)", "mars@paper(W_p=0.5)", "mars@paperfield"} {
 		f.Add(s)
 	}
 	r := testRegistry(f)
