@@ -251,27 +251,6 @@ type h2hResult struct {
 	Paper                paperH2H
 }
 
-// mdTable is a table the template prints as Markdown.
-type mdTable struct {
-	Header []string
-	Rows   [][]string
-}
-
-// Align returns the Markdown alignment row: the first column left, the
-// others right.
-func (t mdTable) Align() string {
-	var b strings.Builder
-	b.WriteString("|")
-	for i := range t.Header {
-		if i == 0 {
-			b.WriteString("---|")
-		} else {
-			b.WriteString("---:|")
-		}
-	}
-	return b.String()
-}
-
 // play runs the tournament tc into a temporary folder and returns the
 // results, the records and the run's size and speed.
 func (c *tournamentConfig) play(ctx context.Context, w *writer, tc *tourney.Config) (*tourney.Results, []arena.Record, runSummary, error) {
