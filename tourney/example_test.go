@@ -29,7 +29,7 @@ func ExampleAnalyze() {
 	// ## Table 5: placements per bot (2 games, 0 stalemates; Sm = stalemates)
 	//
 	// | bot | 1st | 2nd | 3rd | Sm | games |
-	// | --- | ---: | ---: | ---: | ---: | ---: |
+	// |---|---:|---:|---:|---:|---:|
 	// | mars | 2 | 0 | 0 | 0 | 2 |
 	// | shaft | 0 | 2 | 0 | 0 | 2 |
 	// | angry | 0 | 0 | 2 | 0 | 2 |
