@@ -112,30 +112,37 @@ func Calibrate(ctx context.Context, cfg CalibrateConfig) (*Calibration, error) {
 	ns, es := cfg.Narrow, cfg.CMAES
 	c := &Calibration{Reference: cfg.ReferenceName, Blocks: cfg.ValidateBlocks, NarrowSetup: ns, EvolveSetup: es, ConfirmSeed: cfg.ConfirmSeed}
 
-	// 1. Narrowing over two parameters.
+	// 1. Narrowing over two parameters, 2. CMA-ES over many.
 	ncfg, err := ns.NarrowConfig()
 	if err != nil {
 		return nil, err
 	}
-	logf("calibration: narrowing %s", ns.Config.Source)
-	nm, nevals, err := play(ctx, "narrow", ns.Fingerprint("narrow"), func() (Method, error) { return NewNarrowing(ncfg) }, ns.Field)
-	if err != nil {
-		return nil, err
-	}
-	c.Narrowing, c.NarrowEvals = nm.(*Narrowing), nevals
-	c.RefNarrow = SeatValues(ncfg.Space, cfg.Reference.Params)
-
-	// 2. CMA-ES over many parameters.
 	ecfg, err := es.EvolveConfig()
 	if err != nil {
 		return nil, err
 	}
-	logf("calibration: CMA-ES %s", es.Config.Source)
-	em, _, err := play(ctx, "cmaes", es.Fingerprint("cmaes"), func() (Method, error) { return NewEvolve(ecfg) }, es.Field)
-	if err != nil {
-		return nil, err
+	searches := []struct {
+		key, what string
+		s         *Setup
+		newM      func() (Method, error)
+	}{
+		{"narrow", "narrowing", ns, func() (Method, error) { return NewNarrowing(ncfg) }},
+		{"cmaes", "CMA-ES", es, func() (Method, error) { return NewEvolve(ecfg) }},
 	}
-	c.Evolve = em.(*Evolve)
+	var ms [2]Method
+	for i, sr := range searches {
+		logf("calibration: %s %s", sr.what, sr.s.Config.Source)
+		var n int
+		if ms[i], n, err = play(ctx, sr.key, sr.s.Fingerprint(sr.key), sr.newM, sr.s.Field); err != nil {
+			return nil, err
+		}
+		if i == 0 {
+			c.NarrowEvals = n
+		}
+	}
+	c.Narrowing = ms[0].(*Narrowing)
+	c.RefNarrow = SeatValues(ncfg.Space, cfg.Reference.Params)
+	c.Evolve = ms[1].(*Evolve)
 	fin := c.Evolve.Final()
 	if fin == nil {
 		return nil, fmt.Errorf("search: calibration: the CMA-ES final mean is not evaluated")
