@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/marslab-risk/marslab/internal/textfmt"
 	"github.com/marslab-risk/marslab/search"
 )
 
@@ -364,12 +363,6 @@ func field(s *search.Setup) string {
 	}
 	return fmt.Sprintf("%d-player games of rules `%s`, `%s` against %s", c.Players, s.Field.Rules.Name, c.Base, opp)
 }
-
-// pRel returns "= p" or "< 0.001".
-func pRel(p float64) string { return textfmt.PRel(p) }
-
-// fmtP formats a p-value, "< 0.001" below 0.001.
-func fmtP(p float64) string { return textfmt.P(p) }
 
 // playSearch plays every step of the search method newM makes with ev and
 // returns the method at its end: in memory, or, when the writer has a
