@@ -186,28 +186,10 @@ func cmdReplay(ctx context.Context, reg *registry.Registry, args []string, stdou
 		return err
 	}
 	defer f.Close()
-	rep, err := sim.Replay(ctx, f, func(h sim.LogHeader) ([]sim.Player, error) { return replayPlayers(reg, h) })
+	rep, err := sim.Replay(ctx, f, reg.ReplayPlayers)
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	fmt.Fprintf(stdout, "%s: replayed %d events: identical (winner %d, %d rounds)\n", path, rep.Events, rep.Result.Winner, rep.Result.Rounds)
 	return nil
-}
-
-// replayPlayers builds the players of a logged game's seats from reg.
-func replayPlayers(reg *registry.Registry, h sim.LogHeader) ([]sim.Player, error) {
-	ps := make([]sim.Player, len(h.Seats))
-	for i, st := range h.Seats {
-		fac, ok := reg.Lookup(st.Bot)
-		if !ok {
-			return nil, fmt.Errorf("seat %d: unknown bot %q", i, st.Bot)
-		}
-		seat := bots.Seat{Factory: fac, Params: st.Params, Label: st.Label}
-		p, err := seat.New()
-		if err != nil {
-			return nil, fmt.Errorf("seat %d (%s): %w", i, st.Label, err)
-		}
-		ps[i] = p
-	}
-	return ps, nil
 }

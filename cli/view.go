@@ -73,7 +73,7 @@ played again from its seed and line-up, with MARS explaining its decisions.`, st
 		if log, err = os.ReadFile(src); err != nil {
 			return fmt.Errorf("view: %w", err)
 		}
-		if _, err := sim.Replay(ctx, bytes.NewReader(log), func(h sim.LogHeader) ([]sim.Player, error) { return replayPlayers(reg, h) }); err != nil {
+		if _, err := sim.Replay(ctx, bytes.NewReader(log), reg.ReplayPlayers); err != nil {
 			return fmt.Errorf("view: %s: %w", src, err)
 		}
 		if *out == "" {

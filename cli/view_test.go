@@ -170,9 +170,7 @@ out = "`+filepath.ToSlash(out)+`"
 	// The same game through the library: regenerate's log replays.
 	log, err := regenerate(context.Background(), registry.Default(), out, 1, "", "")
 	require.NoError(t, err)
-	rep, err := sim.Replay(context.Background(), bytes.NewReader(log), func(h sim.LogHeader) ([]sim.Player, error) {
-		return replayPlayers(registry.Default(), h)
-	})
+	rep, err := sim.Replay(context.Background(), bytes.NewReader(log), registry.Default().ReplayPlayers)
 	require.NoError(t, err)
 	assert.Equal(t, uint64(11), rep.Header.Seed)
 

@@ -546,3 +546,32 @@ func FuzzReadParamFile(f *testing.F) {
 		}
 	})
 }
+
+// TestReplayPlayers: a logged seat list becomes one player per seat with
+// the logged values; an unknown bot or value is an error naming the seat.
+func TestReplayPlayers(t *testing.T) {
+	reg := Default()
+	ps, err := reg.ReplayPlayers(sim.LogHeader{Seats: []sim.LogSeat{
+		{Label: "a", Bot: "aggressive"},
+		{Label: "m", Bot: "mars", Params: map[string]float64{"W_p": 0.6}},
+	}})
+	require.NoError(t, err)
+	require.Len(t, ps, 2)
+	assert.NotNil(t, ps[0])
+	assert.NotNil(t, ps[1])
+
+	tests := []struct {
+		name string
+		seat sim.LogSeat
+		err  string
+	}{
+		{"unknown bot", sim.LogSeat{Label: "x", Bot: "nosuchbot"}, `seat 1: unknown bot "nosuchbot"`},
+		{"bad value", sim.LogSeat{Label: "m", Bot: "mars", Params: map[string]float64{"W_p": 7}}, "seat 1 (m): "},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := reg.ReplayPlayers(sim.LogHeader{Seats: []sim.LogSeat{{Label: "a", Bot: "aggressive"}, tt.seat}})
+			assert.ErrorContains(t, err, tt.err)
+		})
+	}
+}
