@@ -79,35 +79,7 @@ func playB(t *testing.T, specs string, rn string, games int) (counts [][sim.NumE
 	t.Helper()
 	seats, err := registry.Default().ParseSeats(specs, nil)
 	require.NoError(t, err)
-	r, err := sim.LoadRules(rn)
-	require.NoError(t, err)
-	m, err := r.LoadMap()
-	require.NoError(t, err)
-	g, err := sim.NewGame(m, r, len(seats))
-	require.NoError(t, err)
-	ck := simcheck.New(g, m, r)
-	g.Observe(ck)
-	counts = make([][sim.NumEventKinds]int, len(seats))
-	g.Observe(sim.ObserverFunc(func(ev *sim.Event) {
-		if ev.Player >= 0 && ev.Player < len(seats) {
-			counts[ev.Player][ev.Kind]++
-		}
-	}))
-	players := make([]sim.Player, len(seats))
-	for i := range players {
-		players[i], err = seats[i].New()
-		require.NoError(t, err)
-	}
-	faults = make([]int, len(seats))
-	for i := range games {
-		res, err := g.Play(players, 11, uint64(i))
-		require.NoError(t, err)
-		require.NoError(t, ck.CheckResult(res), "game %d", i)
-		for k, f := range res.Faults {
-			faults[k] += f
-		}
-	}
-	return counts, faults
+	return simcheck.Play(t, seats, rn, 11, games)
 }
 
 // TestGamesB plays the bots of this group against each other and a

@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/marslab-risk/marslab/bots"
 	"github.com/marslab-risk/marslab/sim"
 )
 
@@ -130,4 +131,18 @@ func TestCheckerSkipsExplanations(t *testing.T) {
 	require.NoError(t, chk.CheckResult(res))
 	assert.Equal(t, chk.Counts[sim.EvPlace], chk.Counts[sim.EvExplain])
 	assert.Positive(t, chk.Counts[sim.EvExplain])
+}
+
+// TestPlay: Play counts every seat's events and sums the faults over the
+// games; the attackers attack and never fault.
+func TestPlay(t *testing.T) {
+	f := bots.Factory{Name: "attacker", New: func(bots.Values) (sim.Player, error) { return &attacker{}, nil }}
+	seats := []bots.Seat{{Factory: &f, Label: "a"}, {Factory: &f, Label: "b"}, {Factory: &f, Label: "c"}}
+	counts, faults := Play(t, seats, "mars2006", 3, 4)
+	assert.Equal(t, []int{0, 0, 0}, faults)
+	require.Len(t, counts, 3)
+	for p := range seats {
+		assert.Positive(t, counts[p][sim.EvAttackOrder], "seat %d", p)
+		assert.Positive(t, counts[p][sim.EvOccupation], "seat %d", p)
+	}
 }

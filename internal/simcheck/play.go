@@ -1,0 +1,57 @@
+package simcheck
+
+import (
+	"testing"
+
+	"github.com/marslab-risk/marslab/bots"
+	"github.com/marslab-risk/marslab/sim"
+)
+
+// Play plays games 0..games-1 of the experiment seed with one player per
+// seat under the embedded rule set rules (on its own map), checks every
+// event and every result with a Checker, and returns the events of each
+// kind by seat (counts[p][k]) and each seat's faults summed over the
+// games. A failure to load, to play or a broken invariant fails tb.
+func Play(tb testing.TB, seats []bots.Seat, rules string, seed uint64, games int) (counts [][sim.NumEventKinds]int, faults []int) {
+	tb.Helper()
+	r, err := sim.LoadRules(rules)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	m, err := r.LoadMap()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	g, err := sim.NewGame(m, r, len(seats))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	ck := New(g, m, r)
+	g.Observe(ck)
+	counts = make([][sim.NumEventKinds]int, len(seats))
+	g.Observe(sim.ObserverFunc(func(ev *sim.Event) {
+		if ev.Player >= 0 && ev.Player < len(seats) {
+			counts[ev.Player][ev.Kind]++
+		}
+	}))
+	players := make([]sim.Player, len(seats))
+	for i := range players {
+		if players[i], err = seats[i].New(); err != nil {
+			tb.Fatalf("seat %d (%s): %v", i, seats[i].Label, err)
+		}
+	}
+	faults = make([]int, len(seats))
+	for i := range games {
+		res, err := g.Play(players, seed, uint64(i))
+		if err != nil {
+			tb.Fatalf("%s: game %d: %v", rules, i, err)
+		}
+		if err := ck.CheckResult(res); err != nil {
+			tb.Fatalf("%s: game %d: %v", rules, i, err)
+		}
+		for k, f := range res.Faults {
+			faults[k] += f
+		}
+	}
+	return counts, faults
+}
