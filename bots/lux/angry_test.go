@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/marslab-risk/marslab/bots/registry"
+	"github.com/marslab-risk/marslab/internal/simcheck"
 	"github.com/marslab-risk/marslab/sim"
 )
 
@@ -40,12 +41,9 @@ func TestAngryAttack(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			p, s := gridState(t, "angry", "classic", tt.board, sim.PhaseAttack)
-			o, ok := p.Attack(s)
+			o, ok := simcheck.Attack(t, p, s, 0)
 			require.Equal(t, tt.ok, ok)
-			if ok {
-				assert.Equal(t, tt.want, o)
-				require.NoError(t, s.CheckAttack(0, o))
-			}
+			assert.Equal(t, tt.want, o)
 		})
 	}
 }
@@ -74,9 +72,7 @@ func TestAngryFortify(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.rules, func(t *testing.T) {
 			p, s := gridState(t, "angry", tt.rules, board, sim.PhaseFortify)
-			mv := p.Fortify(s, nil)
-			assert.Equal(t, tt.want, mv)
-			require.NoError(t, s.CheckMoves(0, mv))
+			assert.Equal(t, tt.want, simcheck.Fortify(t, p, s, 0))
 		})
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/marslab-risk/marslab/internal/simcheck"
 	"github.com/marslab-risk/marslab/sim"
 )
 
@@ -46,16 +47,7 @@ func TestCommunistAttack(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			p, s := gridState(t, "communist", "classic", tt.board, sim.PhaseAttack)
-			var got []sim.AttackOrder
-			for range 2 {
-				o, ok := p.Attack(s)
-				if !ok {
-					break
-				}
-				require.NoError(t, s.CheckAttack(0, o))
-				got = append(got, o)
-			}
-			assert.Equal(t, tt.want, got)
+			assert.Equal(t, tt.want, simcheck.Attacks(t, p, s, 0, 2))
 		})
 	}
 }
@@ -81,9 +73,7 @@ func TestCommunistFortify(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.rules, func(t *testing.T) {
 			p, s := gridState(t, "communist", tt.rules, board, sim.PhaseFortify)
-			mv := p.Fortify(s, nil)
-			assert.Equal(t, tt.want, mv)
-			require.NoError(t, s.CheckMoves(0, mv))
+			assert.Equal(t, tt.want, simcheck.Fortify(t, p, s, 0))
 		})
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/marslab-risk/marslab/internal/simcheck"
 	"github.com/marslab-risk/marslab/sim"
 )
 
@@ -118,12 +119,9 @@ func TestPixieAttack(t *testing.T) {
 		t.Run(tt.spec, func(t *testing.T) {
 			p, s := gridState(t, tt.spec, "classic", tt.board, sim.PhaseAttack)
 			p.Place(s, 6, nil) // the wanted continents are chosen at placement
-			o, ok := p.Attack(s)
+			o, ok := simcheck.Attack(t, p, s, 0)
 			require.Equal(t, tt.ok, ok)
-			if ok {
-				assert.Equal(t, tt.want, o)
-				require.NoError(t, s.CheckAttack(0, o))
-			}
+			assert.Equal(t, tt.want, o)
 		})
 	}
 }
@@ -161,9 +159,7 @@ func TestPixieFortify(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			p, s := gridState(t, tt.spec, tt.rules, tt.board, sim.PhaseFortify)
-			mv := p.Fortify(s, nil)
-			assert.Equal(t, tt.want, mv)
-			require.NoError(t, s.CheckMoves(0, mv))
+			assert.Equal(t, tt.want, simcheck.Fortify(t, p, s, 0))
 		})
 	}
 }

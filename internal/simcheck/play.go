@@ -55,3 +55,45 @@ func Play(tb testing.TB, seats []bots.Seat, rules string, seed uint64, games int
 	}
 	return counts, faults
 }
+
+// Attack asks p for one attack order on s and fails tb unless the order
+// is legal for seat (sim.State.CheckAttack). It returns the zero order
+// and false when p does not attack.
+func Attack(tb testing.TB, p sim.Player, s *sim.State, seat int) (sim.AttackOrder, bool) {
+	tb.Helper()
+	o, ok := p.Attack(s)
+	if !ok {
+		return sim.AttackOrder{}, false
+	}
+	if err := s.CheckAttack(seat, o); err != nil {
+		tb.Fatalf("attack order %+v: %v", o, err)
+	}
+	return o, true
+}
+
+// Attacks returns the orders of up to n successive Attack calls of p on
+// s (as Attack checks them), stopping at the first call that does not
+// attack; nil if p does not attack at all.
+func Attacks(tb testing.TB, p sim.Player, s *sim.State, seat, n int) []sim.AttackOrder {
+	tb.Helper()
+	var got []sim.AttackOrder
+	for range n {
+		o, ok := Attack(tb, p, s, seat)
+		if !ok {
+			break
+		}
+		got = append(got, o)
+	}
+	return got
+}
+
+// Fortify returns p's fortification moves on s and fails tb unless they
+// are legal for seat (sim.State.CheckMoves).
+func Fortify(tb testing.TB, p sim.Player, s *sim.State, seat int) []sim.Move {
+	tb.Helper()
+	mv := p.Fortify(s, nil)
+	if err := s.CheckMoves(seat, mv); err != nil {
+		tb.Fatalf("moves %+v: %v", mv, err)
+	}
+	return mv
+}
