@@ -7,6 +7,7 @@ import (
 
 	"github.com/marslab-risk/marslab/bots/registry"
 	"github.com/marslab-risk/marslab/internal/cputime"
+	"github.com/marslab-risk/marslab/internal/simcheck"
 	"github.com/marslab-risk/marslab/mars"
 	"github.com/marslab-risk/marslab/sim"
 )
@@ -31,12 +32,7 @@ func baseline(tb testing.TB) []sim.Player {
 
 func newGame(tb testing.TB) *sim.Game {
 	tb.Helper()
-	m, err := sim.LoadMap("classic")
-	require.NoError(tb, err)
-	r, err := sim.LoadRules("mars2006")
-	require.NoError(tb, err)
-	g, err := sim.NewGame(m, r, 6)
-	require.NoError(tb, err)
+	g, _, _ := simcheck.NewGame(tb, "mars2006", 6)
 	return g
 }
 

@@ -103,12 +103,7 @@ func TestAngryFinishesLast(t *testing.T) {
 	}
 	seats, err := registry.Default().ParseSeats(strings.Join(botsB, ","), nil)
 	require.NoError(t, err)
-	r, err := sim.LoadRules("mars2006")
-	require.NoError(t, err)
-	m, err := r.LoadMap()
-	require.NoError(t, err)
-	g, err := sim.NewGame(m, r, len(seats))
-	require.NoError(t, err)
+	g, _, _ := simcheck.NewGame(t, "mars2006", len(seats))
 	rng := rand.New(rand.NewPCG(5, 5))
 	last := make(map[string]int)
 	players := make([]sim.Player, len(seats))

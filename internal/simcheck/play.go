@@ -7,12 +7,10 @@ import (
 	"github.com/marslab-risk/marslab/sim"
 )
 
-// Play plays games 0..games-1 of the experiment seed with one player per
-// seat under the embedded rule set rules (on its own map), checks every
-// event and every result with a Checker, and returns the events of each
-// kind by seat (counts[p][k]) and each seat's faults summed over the
-// games. A failure to load, to play or a broken invariant fails tb.
-func Play(tb testing.TB, seats []bots.Seat, rules string, seed uint64, games int) (counts [][sim.NumEventKinds]int, faults []int) {
+// NewGame loads the rule set rules (an embedded name or a TOML file) and
+// the map it names and returns a game of them for players seats, with the
+// map and the rules; a failure fails tb.
+func NewGame(tb testing.TB, rules string, players int) (*sim.Game, *sim.Map, *sim.Rules) {
 	tb.Helper()
 	r, err := sim.LoadRules(rules)
 	if err != nil {
@@ -22,10 +20,21 @@ func Play(tb testing.TB, seats []bots.Seat, rules string, seed uint64, games int
 	if err != nil {
 		tb.Fatal(err)
 	}
-	g, err := sim.NewGame(m, r, len(seats))
+	g, err := sim.NewGame(m, r, players)
 	if err != nil {
 		tb.Fatal(err)
 	}
+	return g, m, r
+}
+
+// Play plays games 0..games-1 of the experiment seed with one player per
+// seat under the embedded rule set rules (on its own map), checks every
+// event and every result with a Checker, and returns the events of each
+// kind by seat (counts[p][k]) and each seat's faults summed over the
+// games. A failure to load, to play or a broken invariant fails tb.
+func Play(tb testing.TB, seats []bots.Seat, rules string, seed uint64, games int) (counts [][sim.NumEventKinds]int, faults []int) {
+	tb.Helper()
+	g, m, r := NewGame(tb, rules, len(seats))
 	ck := New(g, m, r)
 	g.Observe(ck)
 	counts = make([][sim.NumEventKinds]int, len(seats))
@@ -36,6 +45,7 @@ func Play(tb testing.TB, seats []bots.Seat, rules string, seed uint64, games int
 	}))
 	players := make([]sim.Player, len(seats))
 	for i := range players {
+		var err error
 		if players[i], err = seats[i].New(); err != nil {
 			tb.Fatalf("seat %d (%s): %v", i, seats[i].Label, err)
 		}

@@ -118,12 +118,7 @@ func (x explainer) Observe(e *sim.Event) {
 // TestCheckerSkipsExplanations: explanation events are counted and change
 // nothing in the ledger.
 func TestCheckerSkipsExplanations(t *testing.T) {
-	m, err := sim.LoadMap("classic")
-	require.NoError(t, err)
-	r, err := sim.LoadRules("classic")
-	require.NoError(t, err)
-	g, err := sim.NewGame(m, r, 3)
-	require.NoError(t, err)
+	g, m, r := NewGame(t, "classic", 3)
 	chk := New(g, m, r)
 	g.Observe(explainer{chk})
 	res, err := g.Play([]sim.Player{&attacker{}, &attacker{}, &attacker{}}, 2, 0)
