@@ -3,7 +3,6 @@ package learn
 import (
 	"bytes"
 	"context"
-	"errors"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -14,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/marslab-risk/marslab/internal/fileread"
+	"github.com/marslab-risk/marslab/internal/fuzzfile"
 )
 
 const resumeConfig = `seed = 1
@@ -286,19 +286,9 @@ func FuzzLoadPolicy(f *testing.F) {
 	f.Add([]byte(`{"format":"marslab-policy/2"}`), false)
 	f.Add([]byte{}, true)
 	f.Fuzz(func(t *testing.T, data []byte, over bool) {
-		p := filepath.Join(t.TempDir(), "p.json")
-		require.NoError(t, os.WriteFile(p, data, 0o644))
-		if over {
-			// Sparse, one byte over the cap: refused unread.
-			require.NoError(t, os.Truncate(p, fileread.Policy.Max()+1))
-		}
+		p := fuzzfile.Write(t, t.TempDir(), "p.json", data, over, fileread.Policy)
 		l, pf, err := LoadPolicy(p)
-		if over {
-			require.True(t, errors.Is(err, fileread.ErrTooBig), "%v", err)
-			return
-		}
-		if err != nil {
-			assert.Contains(t, err.Error(), p)
+		if fuzzfile.Refused(t, err, over, p) {
 			return
 		}
 		a := l.NewActor()
@@ -324,18 +314,9 @@ func FuzzLoadCheckpoint(f *testing.F) {
 			data = bytes.Clone(data)
 			data[uint(at)%uint(len(data))] ^= flip
 		}
-		p := filepath.Join(t.TempDir(), CheckpointName)
-		require.NoError(t, os.WriteFile(p, data, 0o644))
-		if over {
-			require.NoError(t, os.Truncate(p, fileread.Checkpoint.Max()+1))
-		}
+		p := fuzzfile.Write(t, t.TempDir(), CheckpointName, data, over, fileread.Checkpoint)
 		c, l, err := loadCheckpoint(p, fp)
-		if over {
-			require.True(t, errors.Is(err, fileread.ErrTooBig), "%v", err)
-			return
-		}
-		if err != nil {
-			assert.Contains(t, err.Error(), p)
+		if fuzzfile.Refused(t, err, over, p) {
 			return
 		}
 		require.NotNil(t, c)

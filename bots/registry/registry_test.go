@@ -1,7 +1,6 @@
 package registry
 
 import (
-	"errors"
 	"maps"
 	"os"
 	"path/filepath"
@@ -15,6 +14,7 @@ import (
 	"github.com/marslab-risk/marslab/bots/baseline"
 	"github.com/marslab-risk/marslab/bots/registry/internal/famgen"
 	"github.com/marslab-risk/marslab/internal/fileread"
+	"github.com/marslab-risk/marslab/internal/fuzzfile"
 	"github.com/marslab-risk/marslab/mars"
 	"github.com/marslab-risk/marslab/sim"
 )
@@ -525,18 +525,9 @@ func FuzzReadParamFile(f *testing.F) {
 	f.Add([]byte("\x00\xff"), false)
 	tuned := tunedFactory()
 	f.Fuzz(func(t *testing.T, data []byte, over bool) {
-		path := filepath.Join(t.TempDir(), "p.toml")
-		require.NoError(t, os.WriteFile(path, data, 0o644))
-		if over {
-			require.NoError(t, os.Truncate(path, fileread.Params.Max()+1))
-		}
+		path := fuzzfile.Write(t, t.TempDir(), "p.toml", data, over, fileread.Params)
 		vals, err := ReadParamFile(&tuned, path)
-		if over {
-			require.True(t, errors.Is(err, fileread.ErrTooBig), "%v", err)
-			return
-		}
-		if err != nil {
-			require.Contains(t, err.Error(), path)
+		if fuzzfile.Refused(t, err, over, path) {
 			return
 		}
 		for k, v := range vals {
