@@ -165,16 +165,14 @@ func ParseConfig(source string, data []byte) (*Config, error) {
 		return nil, bad("name", "%q: want a name [A-Za-z_][A-Za-z0-9_-]*", f.Name)
 	case f.Base == "":
 		return nil, bad("base", "missing: want the searched bot's seat, e.g. \"mars@paper\"")
-	case f.Players == nil:
-		return nil, bad("players", "missing: want the players per game, 2..6")
-	case *f.Players < 2 || *f.Players > 6:
-		return nil, bad("players", "%d: want 2..6", *f.Players)
-	case f.Seed == nil:
-		return nil, bad("seed", "missing: want an integer >= 0")
-	case *f.Seed < 0:
-		return nil, bad("seed", "%d: want >= 0", *f.Seed)
-	case f.Rules == "":
-		return nil, bad("rules", "missing: want an embedded rule set (%s) or a TOML file", strings.Join(configs.RulesNames(), ", "))
+	}
+	if err := gameconf.CheckPlayers(bad, f.Players); err != nil {
+		return nil, err
+	}
+	if err := gameconf.CheckSeedRules(bad, f.Seed, f.Rules); err != nil {
+		return nil, err
+	}
+	switch {
 	case !f.Sample && len(f.Opponents) != *f.Players-1:
 		return nil, bad("opponents", "%d seats: a fixed line-up needs players-1 = %d (or sample = true to draw them from a pool)", len(f.Opponents), *f.Players-1)
 	case f.Sample && len(f.Opponents) < *f.Players-1:

@@ -78,21 +78,19 @@ func Parse(source string, data []byte) (*Config, error) {
 		return nil, err
 	}
 	bad := configs.KeyErrors(source)
+	if err := gameconf.CheckPlayers(bad, f.Players); err != nil {
+		return nil, err
+	}
 	switch {
-	case f.Players == nil:
-		return nil, bad("players", "missing: want the players per game, 2..6")
-	case *f.Players < 2 || *f.Players > 6:
-		return nil, bad("players", "%d: want 2..6", *f.Players)
 	case f.Replications == nil:
 		return nil, bad("replications", "missing: want the games per line-up, >= 1")
 	case *f.Replications < 1 || *f.Replications > MaxGames:
 		return nil, bad("replications", "%d: want 1..%d", *f.Replications, MaxGames)
-	case f.Seed == nil:
-		return nil, bad("seed", "missing: want an integer >= 0")
-	case *f.Seed < 0:
-		return nil, bad("seed", "%d: want >= 0", *f.Seed)
-	case f.Rules == "":
-		return nil, bad("rules", "missing: want an embedded rule set (%s) or a TOML file", strings.Join(configs.RulesNames(), ", "))
+	}
+	if err := gameconf.CheckSeedRules(bad, f.Seed, f.Rules); err != nil {
+		return nil, err
+	}
+	switch {
 	case len(f.Bots) < *f.Players || len(f.Bots) > MaxBots:
 		return nil, bad("bots", "%d bots: want %d..%d (at least players = %d)", len(f.Bots), *f.Players, MaxBots, *f.Players)
 	}

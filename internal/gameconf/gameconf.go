@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/marslab-risk/marslab/configs"
 	"github.com/marslab-risk/marslab/sim"
 )
 
@@ -59,4 +60,31 @@ func Load(source, rules, mapArg string) (*sim.Rules, *sim.Map, error) {
 		return nil, nil, fmt.Errorf("%s: keys rules, map: %w", source, err)
 	}
 	return r, m, nil
+}
+
+// CheckPlayers checks an experiment config's players key: present and
+// 2..6. bad makes the error naming the file (configs.KeyErrors).
+func CheckPlayers(bad func(key, format string, a ...any) error, players *int) error {
+	switch {
+	case players == nil:
+		return bad("players", "missing: want the players per game, 2..6")
+	case *players < 2 || *players > 6:
+		return bad("players", "%d: want 2..6", *players)
+	}
+	return nil
+}
+
+// CheckSeedRules checks an experiment config's seed key (present, >= 0)
+// and its rules key (present). bad makes the error naming the file
+// (configs.KeyErrors).
+func CheckSeedRules(bad func(key, format string, a ...any) error, seed *int64, rules string) error {
+	switch {
+	case seed == nil:
+		return bad("seed", "missing: want an integer >= 0")
+	case *seed < 0:
+		return bad("seed", "%d: want >= 0", *seed)
+	case rules == "":
+		return bad("rules", "missing: want an embedded rule set (%s) or a TOML file", strings.Join(configs.RulesNames(), ", "))
+	}
+	return nil
 }
