@@ -8,13 +8,14 @@ package plots
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"image/color"
 	"io"
+	"iter"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -80,9 +81,13 @@ func (g Grid) Validate() error {
 
 // Range returns the smallest and largest values of Z, ignoring NaN; both
 // are NaN if there is no number.
-func (g Grid) Range() (lo, hi float64) {
+func (g Grid) Range() (lo, hi float64) { return numberRange(slices.Values(g.Z)) }
+
+// numberRange returns the smallest and largest of vs, ignoring NaN; both
+// are NaN if there is no number.
+func numberRange(vs iter.Seq[float64]) (lo, hi float64) {
 	lo, hi = math.Inf(1), math.Inf(-1)
-	for _, z := range g.Z {
+	for z := range vs {
 		if !math.IsNaN(z) {
 			lo, hi = min(lo, z), max(hi, z)
 		}
@@ -168,26 +173,39 @@ func (h *HeatMap) Validate() error {
 			return fmt.Errorf("plots: contour level %d is %v", i, c)
 		}
 	}
-	if h.Width < 0 || h.Height < 0 {
-		return fmt.Errorf("plots: negative figure size %v x %v", h.Width, h.Height)
-	}
-	return nil
+	return checkSize(h.Width, h.Height)
 }
 
-// colourRange returns the values at the ends of the colour map.
+// colourRange returns the values at the ends of the colour map (see
+// colourEnds).
 func (h *HeatMap) colourRange() (lo, hi float64, err error) {
-	lo, hi = h.Min, h.Max
+	return colourEnds(h.Min, h.Max, h.Grid.Range, "grid")
+}
+
+// colourEnds returns the values at the ends of a colour map: min and max,
+// or the data's range (lo > hi or NaN when it has no value: an error
+// naming what) if both are 0, widened by 0.5 either way if equal (a
+// constant figure), so that the colour map has a range.
+func colourEnds(min, max float64, data func() (lo, hi float64), what string) (lo, hi float64, err error) {
+	lo, hi = min, max
 	if lo == 0 && hi == 0 {
-		lo, hi = h.Grid.Range()
-		if math.IsNaN(lo) {
-			return 0, 0, errors.New("plots: grid has no values to colour (all NaN)")
+		lo, hi = data()
+		if !(lo <= hi) {
+			return 0, 0, fmt.Errorf("plots: %s has no values to colour (all NaN)", what)
 		}
 	}
 	if lo == hi {
-		// A constant grid: widen so the colour map has a range.
 		lo, hi = lo-0.5, hi+0.5
 	}
 	return lo, hi, nil
+}
+
+// checkSize checks a figure's size (0 = the default).
+func checkSize(w, h vg.Length) error {
+	if w < 0 || h < 0 {
+		return fmt.Errorf("plots: negative figure size %v x %v", w, h)
+	}
+	return nil
 }
 
 // Save draws the heat map into the file path, in the format given by its

@@ -170,32 +170,26 @@ func (s *Surface) Validate() error {
 	if s.Raster != 0 && s.Raster < 2 {
 		return fmt.Errorf("plots: surface raster %d, want at least 2 (or 0 for 200)", s.Raster)
 	}
-	if s.Width < 0 || s.Height < 0 {
-		return fmt.Errorf("plots: negative figure size %v x %v", s.Width, s.Height)
-	}
-	return nil
+	return checkSize(s.Width, s.Height)
 }
 
 // ColourRange returns the values at the ends of the colour map and bar:
 // Min and Max, or the values' range if both are 0 (widened by 0.5 either
 // way if all values are equal).
 func (s *Surface) ColourRange() (lo, hi float64, err error) {
-	lo, hi = s.Min, s.Max
-	if lo == 0 && hi == 0 {
-		lo, hi = math.Inf(1), math.Inf(-1)
+	return colourEnds(s.Min, s.Max, s.valueRange, "surface")
+}
+
+// valueRange returns the smallest and largest value of the cells,
+// ignoring NaN; both are NaN if there is no number.
+func (s *Surface) valueRange() (lo, hi float64) {
+	return numberRange(func(yield func(float64) bool) {
 		for _, r := range s.rects() {
-			if !math.IsNaN(r.Z) {
-				lo, hi = min(lo, r.Z), max(hi, r.Z)
+			if !yield(r.Z) {
+				return
 			}
 		}
-		if lo > hi {
-			return 0, 0, errors.New("plots: surface has no values to colour (all NaN)")
-		}
-	}
-	if lo == hi {
-		lo, hi = lo-0.5, hi+0.5
-	}
-	return lo, hi, nil
+	})
 }
 
 // axisEdges returns the cell boundaries along a strictly increasing axis,
