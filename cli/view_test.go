@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -88,13 +89,7 @@ func TestViewCommand(t *testing.T) {
 	require.NoError(t, err)
 	lines := strings.SplitAfter(strings.TrimSuffix(string(good), "\n"), "\n")
 	lines[len(lines)-1] += "\n"
-	roll := -1
-	for i, l := range lines {
-		if strings.HasPrefix(l, `{"e":"roll"`) && strings.Contains(l, `"def_loss":1`) {
-			roll = i
-			break
-		}
-	}
+	roll := slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(l, `{"e":"roll"`) && strings.Contains(l, `"def_loss":1`) })
 	require.Positive(t, roll)
 	cases := []struct {
 		name, text, want string
