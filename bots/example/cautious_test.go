@@ -134,10 +134,5 @@ func TestCautiousGames(t *testing.T) {
 func BenchmarkCautiousGame(b *testing.B) {
 	tab, err := registry.Default().NewTable("cautious,aggressive,random,cautious", "mars2006")
 	require.NoError(b, err)
-	b.ReportAllocs()
-	for i := 0; b.Loop(); i++ {
-		if _, err := tab.Play(1, uint64(i)); err != nil {
-			b.Fatal(err)
-		}
-	}
+	simcheck.BenchGames(b, tab.Play)
 }

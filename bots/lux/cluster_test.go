@@ -58,10 +58,5 @@ func familyGames(t *testing.T, spec string, games int) {
 func BenchmarkLuxGame(b *testing.B) {
 	tab, err := registry.Default().NewTable(clusterSeats, "classic")
 	require.NoError(b, err)
-	b.ReportAllocs()
-	for i := 0; b.Loop(); i++ {
-		if _, err := tab.Play(1, uint64(i)); err != nil {
-			b.Fatal(err)
-		}
-	}
+	simcheck.BenchGames(b, tab.Play)
 }

@@ -114,10 +114,5 @@ func TestGamesB(t *testing.T) {
 func BenchmarkGameB(b *testing.B) {
 	tab, err := registry.Default().NewTable("angry,communist,stinky,pixie,evilpixie,stinky", "mars2006")
 	require.NoError(b, err)
-	b.ReportAllocs()
-	for i := 0; b.Loop(); i++ {
-		if _, err := tab.Play(1, uint64(i)); err != nil {
-			b.Fatal(err)
-		}
-	}
+	simcheck.BenchGames(b, tab.Play)
 }

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/marslab-risk/marslab/bots"
+	"github.com/marslab-risk/marslab/internal/gamebench"
 	"github.com/marslab-risk/marslab/sim"
 )
 
@@ -106,4 +107,14 @@ func Fortify(tb testing.TB, p sim.Player, s *sim.State, seat int) []sim.Move {
 		tb.Fatalf("moves %+v: %v", mv, err)
 	}
 	return mv
+}
+
+// BenchGames benchmarks whole games with gamebench.Play: play (the
+// signature of registry.Table.Play) plays game index of seed 1.
+func BenchGames(b *testing.B, play func(seed, index uint64) (sim.Result, error)) {
+	b.Helper()
+	gamebench.Play(b, func(i uint64) (int, error) {
+		res, err := play(1, i)
+		return res.Turns, err
+	})
 }

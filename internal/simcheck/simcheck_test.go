@@ -1,6 +1,7 @@
 package simcheck
 
 import (
+	"flag"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -140,4 +141,25 @@ func TestPlay(t *testing.T) {
 		assert.Positive(t, counts[p][sim.EvAttackOrder], "seat %d", p)
 		assert.Positive(t, counts[p][sim.EvOccupation], "seat %d", p)
 	}
+}
+
+// TestBenchGames: BenchGames plays game indexes 0, 1, ... of seed 1 and
+// reports their mean length.
+func TestBenchGames(t *testing.T) {
+	f := flag.Lookup("test.benchtime")
+	old := f.Value.String()
+	require.NoError(t, f.Value.Set("3x"))
+	t.Cleanup(func() { require.NoError(t, f.Value.Set(old)) })
+	var seeds, indexes []uint64
+	res := testing.Benchmark(func(b *testing.B) {
+		seeds, indexes = seeds[:0], indexes[:0]
+		BenchGames(b, func(seed, index uint64) (sim.Result, error) {
+			seeds, indexes = append(seeds, seed), append(indexes, index)
+			return sim.Result{Turns: 7}, nil
+		})
+	})
+	assert.Equal(t, 3, res.N)
+	assert.Equal(t, []uint64{1, 1, 1}, seeds)
+	assert.Equal(t, []uint64{0, 1, 2}, indexes)
+	assert.InDelta(t, 7, res.Extra["turns/game"], 1e-9)
 }
