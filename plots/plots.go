@@ -284,11 +284,15 @@ type colourCanvas struct {
 	lo, hi        float64
 }
 
-// newColourCanvas makes the canvas of a colour-coded figure of the given
-// size (zero: the default) in format, with the colour map of pal over the
-// range that colourRange returns (pal names the palette, see Palettes).
-func newColourCanvas(format string, w, h vg.Length, pal string, colourRange func() (lo, hi float64, err error)) (colourCanvas, error) {
+// newColourCanvas checks a colour-coded figure with validate and makes its
+// canvas of the given size (zero: the default) in format, with the colour
+// map of pal over the range that colourRange returns (pal names the
+// palette, see Palettes).
+func newColourCanvas(format string, w, h vg.Length, pal string, validate func() error, colourRange func() (lo, hi float64, err error)) (colourCanvas, error) {
 	var cc colourCanvas
+	if err := validate(); err != nil {
+		return cc, err
+	}
 	cc.width, cc.height = colourSize(w, h)
 	c, err := newCanvas(format, cc.width, cc.height)
 	if err != nil {
@@ -303,10 +307,7 @@ func newColourCanvas(format string, w, h vg.Length, pal string, colourRange func
 
 // Write draws the heat map to w in format "png", "svg" or "pdf".
 func (h *HeatMap) Write(w io.Writer, format string) error {
-	if err := h.Validate(); err != nil {
-		return err
-	}
-	cc, err := newColourCanvas(format, h.Width, h.Height, h.Palette, h.colourRange)
+	cc, err := newColourCanvas(format, h.Width, h.Height, h.Palette, h.Validate, h.colourRange)
 	if err != nil {
 		return err
 	}

@@ -385,10 +385,7 @@ func (s *Surface) Save(path string) error { return save(path, s.Write) }
 
 // Write draws the surface to w in format "png", "svg" or "pdf".
 func (s *Surface) Write(w io.Writer, format string) error {
-	if err := s.Validate(); err != nil {
-		return err
-	}
-	cc, err := newColourCanvas(format, s.Width, s.Height, s.Palette, s.ColourRange)
+	cc, err := newColourCanvas(format, s.Width, s.Height, s.Palette, s.Validate, s.ColourRange)
 	if err != nil {
 		return err
 	}
