@@ -493,6 +493,17 @@ func FuzzParseSeat(f *testing.F) {
 	})
 }
 
+// requireKnownValues requires that every value of vals belongs to a
+// parameter of fac and lies within its bounds.
+func requireKnownValues(t *testing.T, fac *bots.Factory, vals bots.Values) {
+	t.Helper()
+	for k, v := range vals {
+		p, ok := fac.Param(k)
+		require.True(t, ok, "accepted unknown %s", k)
+		require.NoError(t, p.Check(v), "accepted %s = %v", k, v)
+	}
+}
+
 func FuzzParseParamFile(f *testing.F) {
 	f.Add("bot = \"tuned\"\n[params]\nW_p = 0.8\nG_l = 3\n")
 	f.Add("bot = \"tuned\"\n[params]\nW_p = 1.3\n")
@@ -506,11 +517,7 @@ func FuzzParseParamFile(f *testing.F) {
 				require.True(t, strings.HasPrefix(err.Error(), "fuzz.toml: "), "error %q does not name the file", err)
 				continue
 			}
-			for k, v := range vals {
-				p, ok := fac.Param(k)
-				require.True(t, ok, "accepted unknown %s", k)
-				require.NoError(t, p.Check(v), "accepted %s = %v", k, v)
-			}
+			requireKnownValues(t, fac, vals)
 		}
 	})
 }
@@ -530,11 +537,7 @@ func FuzzReadParamFile(f *testing.F) {
 		if fuzzfile.Refused(t, err, over, path) {
 			return
 		}
-		for k, v := range vals {
-			p, ok := tuned.Param(k)
-			require.True(t, ok, "accepted unknown %s", k)
-			require.NoError(t, p.Check(v), "accepted %s = %v", k, v)
-		}
+		requireKnownValues(t, &tuned, vals)
 	})
 }
 
