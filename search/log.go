@@ -39,8 +39,8 @@ func (l *Line) Result() Result {
 	return r
 }
 
-// NewLine returns the log line of evaluation e of step with result r.
-func NewLine(step int, e Eval, r Result) Line {
+// newLine returns the log line of evaluation e of step with result r.
+func newLine(step int, e Eval, r Result) Line {
 	l := Line{Step: step, Cand: e.Cand, Block: e.Block, X: e.X, Games: r.Games, Wins: r.Wins, Stalemates: r.Stalemates, Place: r.Place, Won: make([]int, len(r.Won))}
 	for i, w := range r.Won {
 		if w {
