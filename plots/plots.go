@@ -383,16 +383,24 @@ func (cp *cellPlotter) Plot(c draw.Canvas, plt *plot.Plot) {
 			if col < nx-1 {
 				x1 += overlap
 			}
-			pa = pa[:0]
-			pa.Move(vg.Point{X: x0, Y: y0})
-			pa.Line(vg.Point{X: x1, Y: y0})
-			pa.Line(vg.Point{X: x1, Y: y1})
-			pa.Line(vg.Point{X: x0, Y: y1})
-			pa.Close()
-			c.SetColor(clr)
-			c.Fill(pa)
+			pa = fillRect(c, pa, x0, y0, x1, y1, clr)
 		}
 	}
+}
+
+// fillRect fills the rectangle with corners (x0, y0) and (x1, y1) of c
+// with clr, building its path in pa's storage, and returns the path for
+// the next rectangle to reuse.
+func fillRect(c draw.Canvas, pa vg.Path, x0, y0, x1, y1 vg.Length, clr color.Color) vg.Path {
+	pa = pa[:0]
+	pa.Move(vg.Point{X: x0, Y: y0})
+	pa.Line(vg.Point{X: x1, Y: y0})
+	pa.Line(vg.Point{X: x1, Y: y1})
+	pa.Line(vg.Point{X: x0, Y: y1})
+	pa.Close()
+	c.SetColor(clr)
+	c.Fill(pa)
+	return pa
 }
 
 // DataRange implements plot.DataRanger: the outer edges of the cells.

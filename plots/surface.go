@@ -561,14 +561,7 @@ func (rp *rectPlotter) Plot(c draw.Canvas, plt *plot.Plot) {
 		}
 		x0, x1 := trX(r.X0)-overlap, trX(r.X1)+overlap
 		y0, y1 := trY(r.Y0)-overlap, trY(r.Y1)+overlap
-		pa = pa[:0]
-		pa.Move(vg.Point{X: x0, Y: y0})
-		pa.Line(vg.Point{X: x1, Y: y0})
-		pa.Line(vg.Point{X: x1, Y: y1})
-		pa.Line(vg.Point{X: x0, Y: y1})
-		pa.Close()
-		c.SetColor(clr)
-		c.Fill(pa)
+		pa = fillRect(c, pa, x0, y0, x1, y1, clr)
 	}
 }
 
