@@ -24,14 +24,9 @@ func forkState(t *testing.T, spec string, ph sim.Phase) (sim.Player, *sim.State)
 	pos, err := sim.LoadPosition("testdata/fork-pos.toml", m, r)
 	require.NoError(t, err)
 	pos.Phase = ph
-	s, err := sim.NewStateAt(m, r, pos, 0)
-	require.NoError(t, err)
 	seat, err := registry.Default().ParseSeat(spec, nil)
 	require.NoError(t, err)
-	p, err := seat.New()
-	require.NoError(t, err)
-	p.Start(s, 0, nil)
-	return p, s
+	return simcheck.StartAt(t, seat, m, r, pos, nil)
 }
 
 // Territory ids of testdata/fork.toml.

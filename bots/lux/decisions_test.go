@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/marslab-risk/marslab/bots/registry"
+	"github.com/marslab-risk/marslab/internal/simcheck"
 	"github.com/marslab-risk/marslab/sim"
 )
 
@@ -35,14 +36,9 @@ func twoState(t *testing.T, spec, pos string, edit func(*sim.Position)) (sim.Pla
 	if edit != nil {
 		edit(p)
 	}
-	s, err := sim.NewStateAt(m, r, p, 0)
-	require.NoError(t, err)
 	seat, err := registry.Default().ParseSeat(spec, nil)
 	require.NoError(t, err)
-	pl, err := seat.New()
-	require.NoError(t, err)
-	pl.Start(s, 0, nil)
-	return pl, s
+	return simcheck.StartAt(t, seat, m, r, p, nil)
 }
 
 // TestGoalContinent: Cluster takes the continent where its armies are

@@ -62,14 +62,9 @@ func gridStateAt(t testing.TB, spec, rules, board, hands string, ph sim.Phase) (
 	}
 	pos, err := sim.ParsePosition("grid-pos", []byte(sb.String()), m, r)
 	require.NoError(t, err)
-	s, err := sim.NewStateAt(m, r, pos, 0)
-	require.NoError(t, err)
 	seat, err := registry.Default().ParseSeat(spec, nil)
 	require.NoError(t, err)
-	p, err := seat.New()
-	require.NoError(t, err)
-	p.Start(s, 0, rand.New(rand.NewPCG(1, 2)))
-	return p, s
+	return simcheck.StartAt(t, seat, m, r, pos, rand.New(rand.NewPCG(1, 2)))
 }
 
 // playB plays games games of the seats under rule set rn, checking every

@@ -1,6 +1,7 @@
 package simcheck
 
 import (
+	"math/rand/v2"
 	"testing"
 
 	"github.com/marslab-risk/marslab/bots"
@@ -117,4 +118,21 @@ func BenchGames(b *testing.B, play func(seed, index uint64) (sim.Result, error))
 		res, err := play(1, i)
 		return res.Turns, err
 	})
+}
+
+// StartAt makes the player of seat and starts it as seat 0 of the State
+// that seat 0 sees at pos (on map m under rules r) with rng (nil: the
+// player's own choice); a failure fails tb.
+func StartAt(tb testing.TB, seat bots.Seat, m *sim.Map, r *sim.Rules, pos *sim.Position, rng *rand.Rand) (sim.Player, *sim.State) {
+	tb.Helper()
+	s, err := sim.NewStateAt(m, r, pos, 0)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	p, err := seat.New()
+	if err != nil {
+		tb.Fatalf("seat %s: %v", seat.Label, err)
+	}
+	p.Start(s, 0, rng)
+	return p, s
 }

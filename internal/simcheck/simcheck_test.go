@@ -2,6 +2,7 @@ package simcheck
 
 import (
 	"flag"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -162,4 +163,31 @@ func TestBenchGames(t *testing.T) {
 	assert.Equal(t, []uint64{1, 1, 1}, seeds)
 	assert.Equal(t, []uint64{0, 1, 2}, indexes)
 	assert.InDelta(t, 7, res.Extra["turns/game"], 1e-9)
+}
+
+// TestStartAt: the player is started as seat 0 of the position's State.
+func TestStartAt(t *testing.T) {
+	m, err := sim.LoadMap("../../bots/example/testdata/fork.toml")
+	require.NoError(t, err)
+	r, err := sim.LoadRules("classic")
+	require.NoError(t, err)
+	pos, err := sim.LoadPosition("../../bots/example/testdata/fork-pos.toml", m, r)
+	require.NoError(t, err)
+	var started []int
+	f := bots.Factory{Name: "attacker", New: func(bots.Values) (sim.Player, error) { return &startSpy{started: &started}, nil }}
+	p, s := StartAt(t, bots.Seat{Factory: &f, Label: "a"}, m, r, pos, nil)
+	require.NotNil(t, p)
+	assert.Equal(t, []int{0}, started)
+	assert.Equal(t, pos.Owner[0], s.Owner(0))
+}
+
+// startSpy records the seats it is started as.
+type startSpy struct {
+	sim.BasePlayer
+	started *[]int
+}
+
+func (p *startSpy) Start(s *sim.State, seat int, rng *rand.Rand) {
+	*p.started = append(*p.started, seat)
+	p.BasePlayer.Start(s, seat, rng)
 }
