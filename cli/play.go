@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -172,15 +171,10 @@ func printGame(w io.Writer, cfg *gameConfig, seats []bots.Seat, s *sim.State, re
 // cmdReplay re-simulates a logged game and checks every event.
 func cmdReplay(ctx context.Context, reg *registry.Registry, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("replay", "usage: marslab replay game.jsonl\n\nRe-plays the game from the seed, rules, map and seats recorded in the log's header and\nfails at the first event that differs from the log.", stderr)
-	pos, err := parseArgs(fs, args, stdout)
+	path, err := parseOneArg(fs, args, stdout, "log file")
 	if err != nil {
 		return err
 	}
-	if len(pos) != 1 {
-		fs.Usage()
-		return errors.New("replay: want exactly one log file")
-	}
-	path := pos[0]
 	f, err := fileread.Open(path, fileread.Log)
 	if err != nil {
 		return err

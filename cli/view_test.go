@@ -123,7 +123,7 @@ func TestViewCommand(t *testing.T) {
 		args []string
 		want string
 	}{
-		{nil, "view: want exactly one game log or directory"},
+		{nil, "view: want one game log or directory, have 0 arguments (marslab view -h)"},
 		{[]string{log, "-game", "2"}, "view: -game applies to a directory, and " + log + " is a file"},
 		{[]string{dir}, "view: " + dir + " is a directory: -game N says which of its games to show"},
 		{[]string{filepath.Join(dir, "none.jsonl")}, "no such file"},
