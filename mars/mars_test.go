@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/marslab-risk/marslab/dice"
+	"github.com/marslab-risk/marslab/internal/simcheck"
 	"github.com/marslab-risk/marslab/sim"
 )
 
@@ -1138,12 +1139,7 @@ func TestMayReachBound(t *testing.T) {
 // testdata/cards.toml (classic rules: the first set is worth 4 armies, a
 // shown territory its owner holds 2 more; seat 0's income is 23).
 func TestCardAgent(t *testing.T) {
-	m, err := sim.LoadMap("classic")
-	require.NoError(t, err)
-	r, err := sim.LoadRules("classic")
-	require.NoError(t, err)
-	base, err := sim.LoadPosition("testdata/cards.toml", m, r)
-	require.NoError(t, err)
+	m, r, base := simcheck.LoadPosition(t, "classic", "classic", "testdata/cards.toml")
 	tests := []struct {
 		name   string
 		hand   []string // seat 0's cards: territories, "wild" for a wild card

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/marslab-risk/marslab/internal/simcheck"
 	"github.com/marslab-risk/marslab/sim"
 )
 
@@ -116,12 +117,7 @@ func TestFortifyCluster(t *testing.T) {
 // the position testdata/fork-3.toml.
 func forkPosition(t *testing.T) (*sim.Map, *sim.Rules, *sim.Position) {
 	t.Helper()
-	m, err := sim.LoadMap("testdata/fork.toml")
-	require.NoError(t, err)
-	r, err := sim.LoadRules("classic")
-	require.NoError(t, err)
-	pos, err := sim.LoadPosition("testdata/fork-3.toml", m, r)
-	require.NoError(t, err)
+	m, r, pos := simcheck.LoadPosition(t, "testdata/fork.toml", "classic", "testdata/fork-3.toml")
 	return m, r, pos
 }
 

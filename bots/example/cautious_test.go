@@ -17,12 +17,7 @@ import (
 // shown in phase ph, and the cautious player of seat spec.
 func forkState(t *testing.T, spec string, ph sim.Phase) (sim.Player, *sim.State) {
 	t.Helper()
-	m, err := sim.LoadMap("testdata/fork.toml")
-	require.NoError(t, err)
-	r, err := sim.LoadRules("classic")
-	require.NoError(t, err)
-	pos, err := sim.LoadPosition("testdata/fork-pos.toml", m, r)
-	require.NoError(t, err)
+	m, r, pos := simcheck.LoadPosition(t, "testdata/fork.toml", "classic", "testdata/fork-pos.toml")
 	pos.Phase = ph
 	seat, err := registry.Default().ParseSeat(spec, nil)
 	require.NoError(t, err)

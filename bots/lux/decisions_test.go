@@ -27,12 +27,7 @@ const (
 // started player of seat spec.
 func twoState(t *testing.T, spec, pos string, edit func(*sim.Position)) (sim.Player, *sim.State) {
 	t.Helper()
-	m, err := sim.LoadMap("testdata/two.toml")
-	require.NoError(t, err)
-	r, err := sim.LoadRules("classic")
-	require.NoError(t, err)
-	p, err := sim.LoadPosition("testdata/"+pos, m, r)
-	require.NoError(t, err)
+	m, r, p := simcheck.LoadPosition(t, "testdata/two.toml", "classic", "testdata/"+pos)
 	if edit != nil {
 		edit(p)
 	}

@@ -136,3 +136,23 @@ func StartAt(tb testing.TB, seat bots.Seat, m *sim.Map, r *sim.Rules, pos *sim.P
 	p.Start(s, 0, rng)
 	return p, s
 }
+
+// LoadPosition loads the map mapArg and the rule set rules (embedded
+// names or TOML files) and the position in the file path on them; a
+// failure fails tb.
+func LoadPosition(tb testing.TB, mapArg, rules, path string) (*sim.Map, *sim.Rules, *sim.Position) {
+	tb.Helper()
+	m, err := sim.LoadMap(mapArg)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	r, err := sim.LoadRules(rules)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	pos, err := sim.LoadPosition(path, m, r)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return m, r, pos
+}

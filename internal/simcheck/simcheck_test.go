@@ -167,12 +167,7 @@ func TestBenchGames(t *testing.T) {
 
 // TestStartAt: the player is started as seat 0 of the position's State.
 func TestStartAt(t *testing.T) {
-	m, err := sim.LoadMap("../../bots/example/testdata/fork.toml")
-	require.NoError(t, err)
-	r, err := sim.LoadRules("classic")
-	require.NoError(t, err)
-	pos, err := sim.LoadPosition("../../bots/example/testdata/fork-pos.toml", m, r)
-	require.NoError(t, err)
+	m, r, pos := LoadPosition(t, "../../bots/example/testdata/fork.toml", "classic", "../../bots/example/testdata/fork-pos.toml")
 	var started []int
 	f := bots.Factory{Name: "attacker", New: func(bots.Values) (sim.Player, error) { return &startSpy{started: &started}, nil }}
 	p, s := StartAt(t, bots.Seat{Factory: &f, Label: "a"}, m, r, pos, nil)
