@@ -86,16 +86,7 @@ func TestCautiousFortify(t *testing.T) {
 // TestCautiousAllocs: once its buffers have grown, no decision allocates.
 func TestCautiousAllocs(t *testing.T) {
 	p, s := forkState(t, "cautious", sim.PhaseFortify)
-	pl := make([]sim.Placement, 0, 4)
-	mv := make([]sim.Move, 0, 4)
-	allocs := testing.AllocsPerRun(100, func() {
-		p.PlaceInitial(s)
-		p.Trade(s, false)
-		pl = p.Place(s, 5, pl[:0])
-		p.Attack(s)
-		mv = p.Fortify(s, mv[:0])
-	})
-	assert.Zero(t, allocs)
+	assert.Zero(t, simcheck.TurnAllocs(p, s, false, 100))
 }
 
 // TestCautiousGames plays cautious against the baseline bots under every

@@ -105,25 +105,14 @@ func TestClusterFortify(t *testing.T) {
 		p.Phase = sim.PhaseFortify
 		p.Armies[te] = 6
 	})
-	mv := p.Fortify(s, nil)
-	assert.Equal(t, []sim.Move{{From: te, To: td, Armies: 5}}, mv)
-	require.NoError(t, s.CheckMoves(0, mv))
+	assert.Equal(t, []sim.Move{{From: te, To: td, Armies: 5}}, simcheck.Fortify(t, p, s, 0))
 }
 
 // TestClusterAllocs: once its buffers have grown, no decision allocates.
 func TestClusterAllocs(t *testing.T) {
 	for _, spec := range []string{"cluster", "yakool", "quo"} {
 		p, s := twoState(t, spec, "dominant.toml", nil)
-		pl := make([]sim.Placement, 0, 8)
-		mv := make([]sim.Move, 0, 8)
-		allocs := testing.AllocsPerRun(50, func() {
-			p.PlaceInitial(s)
-			p.Trade(s, true)
-			pl = p.Place(s, 5, pl[:0])
-			p.Attack(s)
-			mv = p.Fortify(s, mv[:0])
-		})
-		assert.Zero(t, allocs, spec)
+		assert.Zero(t, simcheck.TurnAllocs(p, s, true, 50), spec)
 	}
 }
 

@@ -156,3 +156,19 @@ func LoadPosition(tb testing.TB, mapArg, rules, path string) (*sim.Map, *sim.Rul
 	}
 	return m, r, pos
 }
+
+// TurnAllocs returns the allocations of one turn's decisions of p on s
+// (PlaceInitial, Trade with forced, Place of 5 armies, Attack, Fortify)
+// averaged over runs turns, the placement and move buffers reused from
+// turn to turn (testing.AllocsPerRun).
+func TurnAllocs(p sim.Player, s *sim.State, forced bool, runs int) float64 {
+	pl := make([]sim.Placement, 0, 8)
+	mv := make([]sim.Move, 0, 8)
+	return testing.AllocsPerRun(runs, func() {
+		p.PlaceInitial(s)
+		p.Trade(s, forced)
+		pl = p.Place(s, 5, pl[:0])
+		p.Attack(s)
+		mv = p.Fortify(s, mv[:0])
+	})
+}

@@ -186,3 +186,24 @@ func (p *startSpy) Start(s *sim.State, seat int, rng *rand.Rand) {
 	*p.started = append(*p.started, seat)
 	p.BasePlayer.Start(s, seat, rng)
 }
+
+// TestTurnAllocs: a player that allocates in a decision is counted; the
+// base player, which does not, is not.
+func TestTurnAllocs(t *testing.T) {
+	m, r, pos := LoadPosition(t, "../../bots/example/testdata/fork.toml", "classic", "../../bots/example/testdata/fork-pos.toml")
+	s, err := sim.NewStateAt(m, r, pos, 0)
+	require.NoError(t, err)
+	assert.Zero(t, TurnAllocs(&sim.BasePlayer{}, s, false, 20))
+	assert.GreaterOrEqual(t, TurnAllocs(&allocator{}, s, false, 20), 1.0)
+}
+
+// allocator allocates in every Attack.
+type allocator struct {
+	sim.BasePlayer
+	keep [][]int
+}
+
+func (a *allocator) Attack(s *sim.State) (sim.AttackOrder, bool) {
+	a.keep = append(a.keep[:0], make([]int, 64))
+	return sim.AttackOrder{}, false
+}
