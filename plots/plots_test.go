@@ -13,6 +13,19 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+// assertSaved saves a figure with save as dir/name.EXT in each format of
+// exts and requires files of at least minSize bytes.
+func assertSaved(t *testing.T, save func(path string) error, dir, name string, minSize int, exts ...string) {
+	t.Helper()
+	for _, ext := range exts {
+		path := filepath.Join(dir, name+"."+ext)
+		require.NoError(t, save(path))
+		data, err := os.ReadFile(path)
+		require.NoError(t, err)
+		assert.GreaterOrEqual(t, len(data), minSize, path)
+	}
+}
+
 // assertValidate checks a Validate error against want: none for "",
 // otherwise an error containing want.
 func assertValidate(t *testing.T, err error, want string) {
