@@ -62,19 +62,10 @@ func TestAngryFortify(t *testing.T) {
 	// a (interior) sends 4 to b, the first of its neighbours with an enemy
 	// neighbour; d (one enemy neighbour) sends 2 to e (two); e stays.
 	board := "0:5 0:1 1:2 0:3 0:2 1:4 1:1 1:3 1:1"
-	tests := []struct {
-		rules string
-		want  []sim.Move
-	}{
-		{"mars2006", []sim.Move{{From: ga, To: gb, Armies: 4}, {From: gd, To: ge, Armies: 2}}},
-		{"classic", []sim.Move{{From: ga, To: gb, Armies: 4}}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.rules, func(t *testing.T) {
-			p, s := gridState(t, "angry", tt.rules, board, sim.PhaseFortify)
-			assert.Equal(t, tt.want, simcheck.Fortify(t, p, s, 0))
-		})
-	}
+	checkFortify(t, []fortifyCase{
+		{"mars2006", "angry", "mars2006", board, []sim.Move{{From: ga, To: gb, Armies: 4}, {From: gd, To: ge, Armies: 2}}},
+		{"classic", "angry", "classic", board, []sim.Move{{From: ga, To: gb, Armies: 4}}},
+	})
 }
 
 func TestAngryFortifyInterior(t *testing.T) {

@@ -63,17 +63,8 @@ func TestCommunistFortify(t *testing.T) {
 	// a (7) gives b (1) half the difference, 3, then d (1) half of the new
 	// difference 3-1, 1; b and d have nothing to spare.
 	board := "0:7 0:1 1:2 0:1 0:1 1:4 1:1 1:3 1:1"
-	tests := []struct {
-		rules string
-		want  []sim.Move
-	}{
-		{"mars2006", []sim.Move{{From: ga, To: gb, Armies: 3}, {From: ga, To: gd, Armies: 1}}},
-		{"classic", []sim.Move{{From: ga, To: gb, Armies: 3}}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.rules, func(t *testing.T) {
-			p, s := gridState(t, "communist", tt.rules, board, sim.PhaseFortify)
-			assert.Equal(t, tt.want, simcheck.Fortify(t, p, s, 0))
-		})
-	}
+	checkFortify(t, []fortifyCase{
+		{"mars2006", "communist", "mars2006", board, []sim.Move{{From: ga, To: gb, Armies: 3}, {From: ga, To: gd, Armies: 1}}},
+		{"classic", "communist", "classic", board, []sim.Move{{From: ga, To: gb, Armies: 3}}},
+	})
 }

@@ -67,6 +67,23 @@ func gridStateAt(t testing.TB, spec, rules, board, hands string, ph sim.Phase) (
 	return simcheck.StartAt(t, seat, m, r, pos, rand.New(rand.NewPCG(1, 2)))
 }
 
+// fortifyCase is one fortification test: seat spec's moves on board (see
+// gridState) under rules.
+type fortifyCase struct {
+	name, spec, rules, board string
+	want                     []sim.Move
+}
+
+// checkFortify runs each case as a subtest: the moves are want, and legal.
+func checkFortify(t *testing.T, cases []fortifyCase) {
+	for _, tt := range cases {
+		t.Run(tt.name, func(t *testing.T) {
+			p, s := gridState(t, tt.spec, tt.rules, tt.board, sim.PhaseFortify)
+			assert.Equal(t, tt.want, simcheck.Fortify(t, p, s, 0))
+		})
+	}
+}
+
 // playB plays games games of the seats under rule set rn, checking every
 // event with the simcheck ledger, and returns the event counts of every
 // seat and the faults summed over the games.

@@ -136,10 +136,7 @@ func TestPixieOccupy(t *testing.T) {
 }
 
 func TestPixieFortify(t *testing.T) {
-	tests := []struct {
-		name, spec, rules, board string
-		want                     []sim.Move
-	}{
+	checkFortify(t, []fortifyCase{
 		// a is interior in North, which seat 0 does not own: all to b,
 		// which faces c (1), weaker than g (5) facing d.
 		{"weakest enemy", "pixie", "mars2006", "0:6 0:1 1:1 0:1 0:1 1:1 1:5 1:1 1:1",
@@ -155,13 +152,7 @@ func TestPixieFortify(t *testing.T) {
 		// armies.
 		{"evil balance", "evilpixie", "mars2006", "0:4 0:3 0:2 0:5 0:1 0:1 1:1 1:1 1:1",
 			[]sim.Move{{From: ga, To: gd, Armies: 3}, {From: gb, To: ge, Armies: 2}, {From: gc, To: gf, Armies: 1}, {From: gd, To: ge, Armies: 2}}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			p, s := gridState(t, tt.spec, tt.rules, tt.board, sim.PhaseFortify)
-			assert.Equal(t, tt.want, simcheck.Fortify(t, p, s, 0))
-		})
-	}
+	})
 }
 
 func TestPixieTrade(t *testing.T) {
