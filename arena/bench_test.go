@@ -4,6 +4,8 @@ import (
 	"context"
 	"runtime"
 	"testing"
+
+	"github.com/marslab-risk/marslab/internal/cputime"
 )
 
 // BenchmarkBatch plays b.N games of four baseline bots on GOMAXPROCS
@@ -23,7 +25,7 @@ func benchBatch(b *testing.B, timing bool) {
 	cfg.Timing = timing
 	cfg.Workers = runtime.GOMAXPROCS(0)
 	b.ReportAllocs()
-	cpu0, cpuOK := cpuTime()
+	cpu0, cpuOK := cputime.Process()
 	b.ResetTimer()
 	cfg.Games = b.N
 	turns := 0
@@ -35,7 +37,7 @@ func benchBatch(b *testing.B, timing bool) {
 	b.StopTimer()
 	b.ReportMetric(float64(rep.Done)/b.Elapsed().Seconds(), "games/s")
 	b.ReportMetric(float64(turns)/b.Elapsed().Seconds(), "player-turns/s")
-	if cpu1, ok := cpuTime(); ok && cpuOK && cpu1 > cpu0 {
+	if cpu1, ok := cputime.Process(); ok && cpuOK && cpu1 > cpu0 {
 		b.ReportMetric(float64(rep.Done)/(cpu1-cpu0).Seconds(), "games/cpu-s")
 		b.ReportMetric((cpu1-cpu0).Seconds()/b.Elapsed().Seconds(), "cores")
 	}

@@ -85,14 +85,7 @@ func TestResumeChecksRecords(t *testing.T) {
 func TestMergeChecksRecords(t *testing.T) {
 	base := t.TempDir()
 	cfg := testConfig(t, testPlayers, 8)
-	var shards []string
-	for i := range 2 {
-		c := cfg
-		c.Shard = Shard{Index: i, Count: 2}
-		d := filepath.Join(base, "s"+string(rune('0'+i)))
-		runTo(t, c, d)
-		shards = append(shards, d)
-	}
+	shards := runShards(t, cfg, base, 2)
 	for _, tt := range impossible {
 		t.Run(tt.name, func(t *testing.T) {
 			bad := filepath.Join(base, tt.name)
@@ -163,14 +156,7 @@ func TestLineEndings(t *testing.T) {
 func TestMergeOutHoldsBatch(t *testing.T) {
 	base := t.TempDir()
 	cfg := testConfig(t, testPlayers, 8)
-	var shards []string
-	for i := range 2 {
-		c := cfg
-		c.Shard = Shard{Index: i, Count: 2}
-		d := filepath.Join(base, "s"+string(rune('0'+i)))
-		runTo(t, c, d)
-		shards = append(shards, d)
-	}
+	shards := runShards(t, cfg, base, 2)
 	whole := filepath.Join(base, "whole")
 	runTo(t, cfg, whole)
 
@@ -223,14 +209,7 @@ func TestNoTempFilesLeft(t *testing.T) {
 
 	// Merge into a directory of the same batch whose games.jsonl and
 	// summary.json cannot be replaced.
-	var shards []string
-	for i := range 2 {
-		c := cfg
-		c.Shard = Shard{Index: i, Count: 2}
-		d := filepath.Join(base, "s"+string(rune('0'+i)))
-		runTo(t, c, d)
-		shards = append(shards, d)
-	}
+	shards := runShards(t, cfg, base, 2)
 	for _, name := range []string{gamesFile, summaryFile} {
 		out := filepath.Join(base, "merge-"+name)
 		whole := filepath.Join(base, "whole-"+name)

@@ -175,14 +175,7 @@ func TestRunSubsets(t *testing.T) {
 	dir := filepath.Join(base, "w3")
 	runTo(t, c, dir)
 	sameFiles(t, ref, dir)
-	var dirs []string
-	for i := range 2 {
-		c := cfg
-		c.Shard = Shard{Index: i, Count: 2}
-		d := filepath.Join(base, fmt.Sprint("s", i))
-		runTo(t, c, d)
-		dirs = append(dirs, d)
-	}
+	dirs := runShards(t, cfg, base, 2)
 	merged := filepath.Join(base, "merged")
 	_, err = Merge(merged, dirs)
 	require.NoError(t, err)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -59,6 +60,20 @@ func runTo(t *testing.T, cfg Config, dir string) *Report {
 	rep, err := Run(context.Background(), cfg)
 	require.NoError(t, err, "Run %s", dir)
 	return rep
+}
+
+// runShards plays cfg in n shards into base/s0, base/s1, ... and returns
+// their folders.
+func runShards(t *testing.T, cfg Config, base string, n int) []string {
+	t.Helper()
+	shards := make([]string, n)
+	for i := range n {
+		c := cfg
+		c.Shard = Shard{Index: i, Count: n}
+		shards[i] = filepath.Join(base, "s"+strconv.Itoa(i))
+		runTo(t, c, shards[i])
+	}
+	return shards
 }
 
 func TestRunDeterminism(t *testing.T) {

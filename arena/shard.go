@@ -92,16 +92,21 @@ func ShardFromEnv(getenv func(string) string) (s Shard, ok bool, err error) {
 		}
 		return v, nil
 	}
+	// indexCount reads the index and the count of an array job; hint says
+	// how to supply a missing count.
+	indexCount := func(indexKey, countKey, hint string) (index, count int, err error) {
+		if index, err = atoi(indexKey); err != nil {
+			return 0, 0, err
+		}
+		if getenv(countKey) == "" {
+			return 0, 0, fmt.Errorf("environment %s=%d but %s is not set: %s", indexKey, index, countKey, hint)
+		}
+		count, err = atoi(countKey)
+		return index, count, err
+	}
 	switch {
 	case getenv("SLURM_ARRAY_TASK_ID") != "":
-		id, err := atoi("SLURM_ARRAY_TASK_ID")
-		if err != nil {
-			return Shard{}, false, err
-		}
-		if getenv("SLURM_ARRAY_TASK_COUNT") == "" {
-			return Shard{}, false, fmt.Errorf("environment SLURM_ARRAY_TASK_ID=%d but SLURM_ARRAY_TASK_COUNT is not set: pass -shard INDEX/COUNT", id)
-		}
-		n, err := atoi("SLURM_ARRAY_TASK_COUNT")
+		id, n, err := indexCount("SLURM_ARRAY_TASK_ID", "SLURM_ARRAY_TASK_COUNT", "pass -shard INDEX/COUNT")
 		if err != nil {
 			return Shard{}, false, err
 		}
@@ -118,14 +123,7 @@ func ShardFromEnv(getenv func(string) string) (s Shard, ok bool, err error) {
 		}
 		return s, true, nil
 	case getenv("JOB_COMPLETION_INDEX") != "":
-		id, err := atoi("JOB_COMPLETION_INDEX")
-		if err != nil {
-			return Shard{}, false, err
-		}
-		if getenv("JOB_COMPLETIONS") == "" {
-			return Shard{}, false, fmt.Errorf("environment JOB_COMPLETION_INDEX=%d but JOB_COMPLETIONS is not set: set it to the Job's completions or pass -shard INDEX/COUNT", id)
-		}
-		n, err := atoi("JOB_COMPLETIONS")
+		id, n, err := indexCount("JOB_COMPLETION_INDEX", "JOB_COMPLETIONS", "set it to the Job's completions or pass -shard INDEX/COUNT")
 		if err != nil {
 			return Shard{}, false, err
 		}

@@ -98,13 +98,19 @@ func shardOf(arg string) (s arena.Shard, sharded bool, err error) {
 // parseConfigArg parses args with fs like parseArgs and returns the one
 // positional argument a config command takes, its CONFIG file.
 func parseConfigArg(fs *flag.FlagSet, args []string, stdout io.Writer) (string, error) {
+	return parseOneArg(fs, args, stdout, "CONFIG file")
+}
+
+// parseOneArg parses args with fs like parseArgs and returns the one
+// positional argument the command takes; what names it in the error.
+func parseOneArg(fs *flag.FlagSet, args []string, stdout io.Writer, what string) (string, error) {
 	pos, err := parseArgs(fs, args, stdout)
 	if err != nil {
 		return "", err
 	}
 	if len(pos) != 1 {
 		name := commandName(fs)
-		return "", fmt.Errorf("%s: want one CONFIG file, have %d arguments (marslab %s -h)", name, len(pos), name)
+		return "", fmt.Errorf("%s: want one %s, have %d arguments (marslab %s -h)", name, what, len(pos), name)
 	}
 	return pos[0], nil
 }

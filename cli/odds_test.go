@@ -24,11 +24,18 @@ func runOdds(t *testing.T, args ...string) (string, error) {
 	return out.String(), err
 }
 
-func TestOddsBattleJSON(t *testing.T) {
-	out, err := runOdds(t, "-a", "5", "-d", "5", "-json")
+// oddsJSON runs marslab odds with args (-json among them), requires
+// success and decodes the output into v.
+func oddsJSON(t *testing.T, v any, args ...string) {
+	t.Helper()
+	out, err := runOdds(t, args...)
 	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal([]byte(out), v), out)
+}
+
+func TestOddsBattleJSON(t *testing.T) {
 	var got battleJSON
-	require.NoError(t, json.Unmarshal([]byte(out), &got), out)
+	oddsJSON(t, &got, "-a", "5", "-d", "5", "-json")
 	tab, err := dice.NewTable(dice.Classic, 5)
 	require.NoError(t, err)
 	assert.Equal(t, 5, got.A)
@@ -71,10 +78,8 @@ func TestOddsBattleText(t *testing.T) {
 }
 
 func TestOddsChain(t *testing.T) {
-	out, err := runOdds(t, "-a", "10", "-chain", "3,2,1", "-json")
-	require.NoError(t, err)
 	var got chainJSON
-	require.NoError(t, json.Unmarshal([]byte(out), &got), out)
+	oddsJSON(t, &got, "-a", "10", "-chain", "3,2,1", "-json")
 	tab, err := dice.NewTable(dice.Classic, 10)
 	require.NoError(t, err)
 	require.Len(t, got.WinFirst, 3)
@@ -85,7 +90,7 @@ func TestOddsChain(t *testing.T) {
 	// At most 10 - 3 + 1 = 8 armies can reach the third territory.
 	assert.Equal(t, 8, got.Survivors[len(got.Survivors)-1].Armies, "largest survivor count")
 	// Hand-worked: 2 armies against 1 and 1.
-	out, err = runOdds(t, "-a", "2", "-chain", "1,1", "-exact")
+	out, err := runOdds(t, "-a", "2", "-chain", "1,1", "-exact")
 	require.NoError(t, err)
 	// 125/216 * 15/36 = 625/2592.
 	assert.Contains(t, out, "= 625/2592")
@@ -125,10 +130,8 @@ func TestOddsRolls(t *testing.T) {
 	} {
 		assert.Contains(t, out, want)
 	}
-	out, err = runOdds(t, "-rolls", "-json")
-	require.NoError(t, err)
 	var rows []rollJSON
-	require.NoError(t, json.Unmarshal([]byte(out), &rows))
+	oddsJSON(t, &rows, "-rolls", "-json")
 	require.Len(t, rows, 6)
 	assert.Equal(t, int64(7776), rows[5].Total)
 	assert.Equal(t, int64(2275), rows[5].Counts[0])
@@ -296,10 +299,8 @@ func TestOddsVerifyHypothesis(t *testing.T) {
 			again, err := runOdds(t, args...)
 			require.NoError(t, err)
 			assert.Equal(t, out, again, "same seed")
-			out, err = runOdds(t, append(args, "-json")...)
-			require.NoError(t, err)
 			var got verifyJSON
-			require.NoError(t, json.Unmarshal([]byte(out), &got), out)
+			oddsJSON(t, &got, append(args, "-json")...)
 			require.Len(t, got.Tests, 1)
 			assert.Zero(t, got.Failed)
 			assert.Equal(t, tt.name, got.Tests[0].Name)
@@ -328,10 +329,8 @@ func TestOddsVerifyHypothesisRejects(t *testing.T) {
 	// attacker: a wrong hypothesis, which the frequency must reject.
 	ties := dice.Rules{AttackerDice: 3, DefenderDice: 2, TiesToAttacker: true}
 	for _, args := range [][]string{{"-a", "5", "-d", "5"}, {"-a", "10", "-chain", "3,2,1"}} {
-		out, err := runOdds(t, append([]string{"-verify", "-json", "-games", "20000"}, args...)...)
-		require.NoError(t, err)
 		var got verifyJSON
-		require.NoError(t, json.Unmarshal([]byte(out), &got))
+		oddsJSON(t, &got, append([]string{"-verify", "-json", "-games", "20000"}, args...)...)
 		c := dice.NewChainer(ties, 10)
 		var wrong float64
 		if args[2] == "-d" {

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -172,42 +171,19 @@ func printGame(w io.Writer, cfg *gameConfig, seats []bots.Seat, s *sim.State, re
 // cmdReplay re-simulates a logged game and checks every event.
 func cmdReplay(ctx context.Context, reg *registry.Registry, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("replay", "usage: marslab replay game.jsonl\n\nRe-plays the game from the seed, rules, map and seats recorded in the log's header and\nfails at the first event that differs from the log.", stderr)
-	pos, err := parseArgs(fs, args, stdout)
+	path, err := parseOneArg(fs, args, stdout, "log file")
 	if err != nil {
 		return err
 	}
-	if len(pos) != 1 {
-		fs.Usage()
-		return errors.New("replay: want exactly one log file")
-	}
-	path := pos[0]
 	f, err := fileread.Open(path, fileread.Log)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	rep, err := sim.Replay(ctx, f, func(h sim.LogHeader) ([]sim.Player, error) { return replayPlayers(reg, h) })
+	rep, err := sim.Replay(ctx, f, reg.ReplayPlayers)
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	fmt.Fprintf(stdout, "%s: replayed %d events: identical (winner %d, %d rounds)\n", path, rep.Events, rep.Result.Winner, rep.Result.Rounds)
 	return nil
-}
-
-// replayPlayers builds the players of a logged game's seats from reg.
-func replayPlayers(reg *registry.Registry, h sim.LogHeader) ([]sim.Player, error) {
-	ps := make([]sim.Player, len(h.Seats))
-	for i, st := range h.Seats {
-		fac, ok := reg.Lookup(st.Bot)
-		if !ok {
-			return nil, fmt.Errorf("seat %d: unknown bot %q", i, st.Bot)
-		}
-		seat := bots.Seat{Factory: fac, Params: st.Params, Label: st.Label}
-		p, err := seat.New()
-		if err != nil {
-			return nil, fmt.Errorf("seat %d (%s): %w", i, st.Label, err)
-		}
-		ps[i] = p
-	}
-	return ps, nil
 }

@@ -70,7 +70,7 @@ func TestPlayErrors(t *testing.T) {
 		{[]string{"play", "-players", "aggressive"}, "2..6"},
 		{[]string{"play", "-players", "nosuchbot,random"}, "nosuchbot"},
 		{[]string{"play", "-rules", "nosuchrules"}, "nosuchrules"},
-		{[]string{"replay"}, "exactly one"},
+		{[]string{"replay"}, "replay: want one log file, have 0 arguments (marslab replay -h)"},
 		{[]string{"nosuchcommand"}, "unknown command"},
 	}
 	for _, c := range cases {

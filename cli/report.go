@@ -117,29 +117,27 @@ func cmdReport(ctx context.Context, reg *registry.Registry, args []string, stdou
 // runNotebook runs nb into dir ("" for its own folder) holding the
 // folder's lock, unless dir is out, which the command holds already.
 func runNotebook(ctx context.Context, nb *report.Notebook, dir, out string, opt report.Options) error {
-	lockDir := dir
-	if lockDir == "" {
-		lockDir = nb.Dir
+	if dir == "" {
+		dir = nb.Dir
 	}
-	if lockDir != out {
-		lock, err := outdir.Acquire(lockDir)
-		if err != nil {
-			return err
-		}
-		defer lock.Release()
-	}
-	return nb.Run(ctx, opt)
+	return lockedUnless(dir, out, func() error { return nb.Run(ctx, opt) })
 }
 
 // writeIndex writes the index of nbs into root holding root's lock, unless
 // root is out, which the command holds already.
 func writeIndex(root, out string, nbs []*report.Notebook) error {
-	if root != out {
-		lock, err := outdir.Acquire(root)
+	return lockedUnless(root, out, func() error { return report.WriteIndex(root, nbs) })
+}
+
+// lockedUnless runs f holding dir's lock (outdir.Acquire), unless dir is
+// held, the folder whose lock the command holds already.
+func lockedUnless(dir, held string, f func() error) error {
+	if dir != held {
+		lock, err := outdir.Acquire(dir)
 		if err != nil {
 			return err
 		}
 		defer lock.Release()
 	}
-	return report.WriteIndex(root, nbs)
+	return f()
 }

@@ -37,15 +37,10 @@ played again from its seed and line-up, with MARS explaining its decisions.`, st
 	game := fs.Int("game", -1, "with a batch or tournament directory: the index of the game to show, 0..games-1")
 	rulesFile := fs.String("rules", "", "with a directory whose rules are not embedded: the rules file it was run with")
 	mapFile := fs.String("map", "", "with a directory whose map is not embedded: the map file it was run with")
-	pos, err := parseArgs(fs, args, stdout)
+	src, err := parseOneArg(fs, args, stdout, "game log or directory")
 	if err != nil {
 		return err
 	}
-	if len(pos) != 1 {
-		fs.Usage()
-		return errors.New("view: want exactly one game log or directory")
-	}
-	src := pos[0]
 	st, err := os.Stat(src)
 	if err != nil {
 		return fmt.Errorf("view: %w", err)
@@ -73,7 +68,7 @@ played again from its seed and line-up, with MARS explaining its decisions.`, st
 		if log, err = os.ReadFile(src); err != nil {
 			return fmt.Errorf("view: %w", err)
 		}
-		if _, err := sim.Replay(ctx, bytes.NewReader(log), func(h sim.LogHeader) ([]sim.Player, error) { return replayPlayers(reg, h) }); err != nil {
+		if _, err := sim.Replay(ctx, bytes.NewReader(log), reg.ReplayPlayers); err != nil {
 			return fmt.Errorf("view: %s: %w", src, err)
 		}
 		if *out == "" {

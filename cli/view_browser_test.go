@@ -104,7 +104,7 @@ func engineStates(t *testing.T, log []byte, want map[int]bool) map[int]view.Stat
 	out := map[int]view.State{}
 	k := 0
 	_, err := sim.ReplayWatch(context.Background(), bytes.NewReader(log),
-		func(h sim.LogHeader) ([]sim.Player, error) { return replayPlayers(registry.Default(), h) },
+		registry.Default().ReplayPlayers,
 		func(e *sim.Event, g *sim.Game) {
 			k++
 			if !want[k] {

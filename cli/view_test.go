@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -88,13 +89,7 @@ func TestViewCommand(t *testing.T) {
 	require.NoError(t, err)
 	lines := strings.SplitAfter(strings.TrimSuffix(string(good), "\n"), "\n")
 	lines[len(lines)-1] += "\n"
-	roll := -1
-	for i, l := range lines {
-		if strings.HasPrefix(l, `{"e":"roll"`) && strings.Contains(l, `"def_loss":1`) {
-			roll = i
-			break
-		}
-	}
+	roll := slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(l, `{"e":"roll"`) && strings.Contains(l, `"def_loss":1`) })
 	require.Positive(t, roll)
 	cases := []struct {
 		name, text, want string
@@ -128,7 +123,7 @@ func TestViewCommand(t *testing.T) {
 		args []string
 		want string
 	}{
-		{nil, "view: want exactly one game log or directory"},
+		{nil, "view: want one game log or directory, have 0 arguments (marslab view -h)"},
 		{[]string{log, "-game", "2"}, "view: -game applies to a directory, and " + log + " is a file"},
 		{[]string{dir}, "view: " + dir + " is a directory: -game N says which of its games to show"},
 		{[]string{filepath.Join(dir, "none.jsonl")}, "no such file"},
@@ -170,9 +165,7 @@ out = "`+filepath.ToSlash(out)+`"
 	// The same game through the library: regenerate's log replays.
 	log, err := regenerate(context.Background(), registry.Default(), out, 1, "", "")
 	require.NoError(t, err)
-	rep, err := sim.Replay(context.Background(), bytes.NewReader(log), func(h sim.LogHeader) ([]sim.Player, error) {
-		return replayPlayers(registry.Default(), h)
-	})
+	rep, err := sim.Replay(context.Background(), bytes.NewReader(log), registry.Default().ReplayPlayers)
 	require.NoError(t, err)
 	assert.Equal(t, uint64(11), rep.Header.Seed)
 

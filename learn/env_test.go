@@ -272,3 +272,11 @@ placement = [1.0, 0.0, -1.0]
 	_, err = NewRunner(e.Env, nil)
 	require.ErrorContains(t, err, "e.toml [env]: key opponents: entry 0: seat \"nobot\"")
 }
+
+// TestFeatureFuncs: every feature name has its feature, and no other.
+func TestFeatureFuncs(t *testing.T) {
+	assert.Len(t, featureFuncs, len(FeatureNames()))
+	for _, n := range FeatureNames() {
+		assert.NotNil(t, featureFuncs[n], n)
+	}
+}

@@ -52,6 +52,13 @@ func FeatureNames() []string { return append([]string(nil), allFeatures...) }
 // feature appends its values for seat p to dst.
 type feature func(o *observer, s *sim.State, p int, dst []float64) []float64
 
+// featureFuncs holds the feature of each name.
+var featureFuncs = map[string]feature{
+	FeatTerritories: featTerritories, FeatArmies: featArmies, FeatContinents: featContinents,
+	FeatCards: featCards, FeatRound: featRound, FeatThreat: featThreat,
+	FeatFront: featFront, FeatIncome: featIncome, FeatAlive: featAlive,
+}
+
 // observer computes observations on one map; it holds its scratch.
 type observer struct {
 	m     *sim.Map
@@ -67,33 +74,18 @@ func features(names []string, m *sim.Map) ([]feature, []string, error) {
 	var fs []feature
 	var out []string
 	for _, n := range names {
-		switch n {
-		case FeatTerritories:
-			fs = append(fs, featTerritories)
-		case FeatArmies:
-			fs = append(fs, featArmies)
-		case FeatContinents:
-			fs = append(fs, featContinents)
-			for _, c := range m.Continents {
-				out = append(out, "continent:"+c.Name)
-			}
-			continue
-		case FeatCards:
-			fs = append(fs, featCards)
-		case FeatRound:
-			fs = append(fs, featRound)
-		case FeatThreat:
-			fs = append(fs, featThreat)
-		case FeatFront:
-			fs = append(fs, featFront)
-		case FeatIncome:
-			fs = append(fs, featIncome)
-		case FeatAlive:
-			fs = append(fs, featAlive)
-		default:
+		f, ok := featureFuncs[n]
+		if !ok {
 			return nil, nil, fmt.Errorf("unknown feature %q (want one of %v)", n, allFeatures)
 		}
-		out = append(out, n)
+		fs = append(fs, f)
+		if n != FeatContinents {
+			out = append(out, n)
+			continue
+		}
+		for _, c := range m.Continents {
+			out = append(out, "continent:"+c.Name)
+		}
 	}
 	return fs, out, nil
 }

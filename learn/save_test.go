@@ -3,7 +3,6 @@ package learn
 import (
 	"bytes"
 	"context"
-	"errors"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -14,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/marslab-risk/marslab/internal/fileread"
+	"github.com/marslab-risk/marslab/internal/fuzzfile"
 )
 
 const resumeConfig = `seed = 1
@@ -226,17 +226,26 @@ func TestFingerprintDiff(t *testing.T) {
 	}
 }
 
+// firstCheckpoint runs the experiment resumeConfig until its first
+// checkpoint, in a temporary folder, and returns the experiment, the
+// checkpoint's path and its bytes.
+func firstCheckpoint(tb testing.TB) (*Experiment, string, []byte) {
+	tb.Helper()
+	e, err := ParseExperiment("resume.toml", []byte(resumeConfig))
+	require.NoError(tb, err)
+	ckpt := filepath.Join(tb.TempDir(), CheckpointName)
+	ctx, cancel := context.WithCancel(context.Background())
+	_, err = e.RunWith(ctx, nil, RunOptions{Workers: 1, Checkpoint: ckpt, Checkpointed: func(int) { cancel() }})
+	require.ErrorIs(tb, err, context.Canceled)
+	good, err := os.ReadFile(ckpt)
+	require.NoError(tb, err)
+	return e, ckpt, good
+}
+
 // A checkpoint with one flipped bit is refused before it is decoded, and
 // so is one without its checksum line.
 func TestCheckpointDamaged(t *testing.T) {
-	e, err := ParseExperiment("resume.toml", []byte(resumeConfig))
-	require.NoError(t, err)
-	ckpt := filepath.Join(t.TempDir(), CheckpointName)
-	ctx, cancel := context.WithCancel(context.Background())
-	_, err = e.RunWith(ctx, nil, RunOptions{Workers: 1, Checkpoint: ckpt, Checkpointed: func(int) { cancel() }})
-	require.ErrorIs(t, err, context.Canceled)
-	good, err := os.ReadFile(ckpt)
-	require.NoError(t, err)
+	e, ckpt, good := firstCheckpoint(t)
 	require.Greater(t, len(good), 1800)
 	lines := strings.SplitN(string(good), "\n", 3)
 	require.Equal(t, CheckpointFormat, lines[0])
@@ -245,7 +254,7 @@ func TestCheckpointDamaged(t *testing.T) {
 	bad := bytes.Clone(good)
 	bad[1800] ^= 0x04
 	require.NoError(t, os.WriteFile(ckpt, bad, 0o644))
-	_, err = e.RunWith(context.Background(), nil, RunOptions{Workers: 1, Checkpoint: ckpt, Resume: true})
+	_, err := e.RunWith(context.Background(), nil, RunOptions{Workers: 1, Checkpoint: ckpt, Resume: true})
 	assert.ErrorContains(t, err, "learn: checkpoint "+ckpt+": damaged: the content's SHA-256 is ")
 	assert.ErrorContains(t, err, "delete it and train again without -resume")
 
@@ -277,19 +286,9 @@ func FuzzLoadPolicy(f *testing.F) {
 	f.Add([]byte(`{"format":"marslab-policy/2"}`), false)
 	f.Add([]byte{}, true)
 	f.Fuzz(func(t *testing.T, data []byte, over bool) {
-		p := filepath.Join(t.TempDir(), "p.json")
-		require.NoError(t, os.WriteFile(p, data, 0o644))
-		if over {
-			// Sparse, one byte over the cap: refused unread.
-			require.NoError(t, os.Truncate(p, fileread.Policy.Max()+1))
-		}
+		p := fuzzfile.Write(t, t.TempDir(), "p.json", data, over, fileread.Policy)
 		l, pf, err := LoadPolicy(p)
-		if over {
-			require.True(t, errors.Is(err, fileread.ErrTooBig), "%v", err)
-			return
-		}
-		if err != nil {
-			assert.Contains(t, err.Error(), p)
+		if fuzzfile.Refused(t, err, over, p) {
 			return
 		}
 		a := l.NewActor()
@@ -303,14 +302,7 @@ func FuzzLoadPolicy(f *testing.F) {
 // over the cap (sparse, one byte over, when over) is refused unread; every
 // error names the file.
 func FuzzLoadCheckpoint(f *testing.F) {
-	e, err := ParseExperiment("resume.toml", []byte(resumeConfig))
-	require.NoError(f, err)
-	ckpt := filepath.Join(f.TempDir(), CheckpointName)
-	ctx, cancel := context.WithCancel(context.Background())
-	_, err = e.RunWith(ctx, nil, RunOptions{Workers: 1, Checkpoint: ckpt, Checkpointed: func(int) { cancel() }})
-	require.ErrorIs(f, err, context.Canceled)
-	good, err := os.ReadFile(ckpt)
-	require.NoError(f, err)
+	e, _, good := firstCheckpoint(f)
 	fp, err := e.fingerprint()
 	require.NoError(f, err)
 	f.Add(good, 0, byte(0), false)
@@ -322,18 +314,9 @@ func FuzzLoadCheckpoint(f *testing.F) {
 			data = bytes.Clone(data)
 			data[uint(at)%uint(len(data))] ^= flip
 		}
-		p := filepath.Join(t.TempDir(), CheckpointName)
-		require.NoError(t, os.WriteFile(p, data, 0o644))
-		if over {
-			require.NoError(t, os.Truncate(p, fileread.Checkpoint.Max()+1))
-		}
+		p := fuzzfile.Write(t, t.TempDir(), CheckpointName, data, over, fileread.Checkpoint)
 		c, l, err := loadCheckpoint(p, fp)
-		if over {
-			require.True(t, errors.Is(err, fileread.ErrTooBig), "%v", err)
-			return
-		}
-		if err != nil {
-			assert.Contains(t, err.Error(), p)
+		if fuzzfile.Refused(t, err, over, p) {
 			return
 		}
 		require.NotNil(t, c)

@@ -15,9 +15,9 @@ import (
 // gets an error answer and is skipped.
 const MaxLine = 1 << 16
 
-// Request is one parsed request line of the JSON-lines protocol (see
+// request is one parsed request line of the JSON-lines protocol (see
 // Serve).
-type Request struct {
+type request struct {
 	// Cmd is "reset", "step" or "close".
 	Cmd string
 	// Seed is reset's seed, 0..2^64-1.
@@ -26,64 +26,64 @@ type Request struct {
 	Action int
 }
 
-// ParseRequest parses one request line: a JSON object with a key "cmd"
+// parseRequest parses one request line: a JSON object with a key "cmd"
 // ("reset", "step" or "close"), "seed" (an integer 0..2^64-1, reset only,
 // required) and "action" (an integer, step only, required). Unknown keys,
 // missing ones, keys of another command, non-integers and anything after
 // the object are errors naming the problem.
-func ParseRequest(line []byte) (Request, error) {
+func parseRequest(line []byte) (request, error) {
 	line = bytes.TrimSpace(line)
 	if len(line) == 0 {
-		return Request{}, errors.New("empty line: want a JSON object such as {\"cmd\":\"reset\",\"seed\":7}")
+		return request{}, errors.New("empty line: want a JSON object such as {\"cmd\":\"reset\",\"seed\":7}")
 	}
 	raw, err := decodeRequest(line)
 	if err != nil {
-		return Request{}, err
+		return request{}, err
 	}
 	if raw.Cmd == nil {
-		return Request{}, errors.New(`missing key "cmd": want "reset", "step" or "close"`)
+		return request{}, errors.New(`missing key "cmd": want "reset", "step" or "close"`)
 	}
 	var cmd string
 	if err := json.Unmarshal(*raw.Cmd, &cmd); err != nil {
-		return Request{}, fmt.Errorf(`key "cmd" %s: want "reset", "step" or "close"`, string(*raw.Cmd))
+		return request{}, fmt.Errorf(`key "cmd" %s: want "reset", "step" or "close"`, string(*raw.Cmd))
 	}
-	req := Request{Cmd: cmd}
+	req := request{Cmd: cmd}
 	switch req.Cmd {
 	case "reset":
 		if raw.Action != nil {
-			return Request{}, errors.New(`reset: unexpected key "action"`)
+			return request{}, errors.New(`reset: unexpected key "action"`)
 		}
 		if raw.Seed == nil {
-			return Request{}, errors.New(`reset: missing key "seed": want an integer 0..18446744073709551615`)
+			return request{}, errors.New(`reset: missing key "seed": want an integer 0..18446744073709551615`)
 		}
 		s, err := strconv.ParseUint(string(*raw.Seed), 10, 64)
 		if err != nil {
-			return Request{}, fmt.Errorf("reset: seed %s: want an integer 0..18446744073709551615", string(*raw.Seed))
+			return request{}, fmt.Errorf("reset: seed %s: want an integer 0..18446744073709551615", string(*raw.Seed))
 		}
 		req.Seed = s
 	case "step":
 		if raw.Seed != nil {
-			return Request{}, errors.New(`step: unexpected key "seed"`)
+			return request{}, errors.New(`step: unexpected key "seed"`)
 		}
 		if raw.Action == nil {
-			return Request{}, errors.New(`step: missing key "action": want an integer`)
+			return request{}, errors.New(`step: missing key "action": want an integer`)
 		}
 		a, err := strconv.ParseInt(string(*raw.Action), 10, 32)
 		if err != nil {
-			return Request{}, fmt.Errorf("step: action %s: want an integer", string(*raw.Action))
+			return request{}, fmt.Errorf("step: action %s: want an integer", string(*raw.Action))
 		}
 		req.Action = int(a)
 	case "close":
 		if raw.Seed != nil || raw.Action != nil {
-			return Request{}, errors.New(`close: takes no other key`)
+			return request{}, errors.New(`close: takes no other key`)
 		}
 	default:
-		return Request{}, fmt.Errorf(`unknown cmd %q: want "reset", "step" or "close"`, req.Cmd)
+		return request{}, fmt.Errorf(`unknown cmd %q: want "reset", "step" or "close"`, req.Cmd)
 	}
 	return req, nil
 }
 
-// requestKeys holds a request's keys as ParseRequest reads them.
+// requestKeys holds a request's keys as parseRequest reads them.
 type requestKeys struct {
 	Cmd, Seed, Action *json.RawMessage
 }
@@ -211,7 +211,7 @@ func Serve(ctx context.Context, env *Env, in io.Reader, out io.Writer) error {
 			}
 			return fmt.Errorf("env serve: %w", err)
 		}
-		req, perr := ParseRequest(line)
+		req, perr := parseRequest(line)
 		var reply any
 		switch {
 		case perr != nil:

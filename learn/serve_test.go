@@ -14,41 +14,41 @@ import (
 func TestParseRequest(t *testing.T) {
 	for _, tc := range []struct {
 		line string
-		want Request
+		want request
 		err  string
 	}{
-		{`{"cmd":"reset","seed":7}`, Request{Cmd: "reset", Seed: 7}, ""},
-		{` {"seed":18446744073709551615,"cmd":"reset"} ` + "\n", Request{Cmd: "reset", Seed: 1<<64 - 1}, ""},
-		{`{"cmd":"step","action":1}`, Request{Cmd: "step", Action: 1}, ""},
-		{`{"cmd":"step","action":-3}`, Request{Cmd: "step", Action: -3}, ""},
-		{`{"cmd":"close"}`, Request{Cmd: "close"}, ""},
-		{``, Request{}, "empty line"},
-		{`{"cmd":"reset","seed":7`, Request{}, "malformed request"},
-		{`{"cmd":"reset","seed":7} {}`, Request{}, "data after the JSON object"},
-		{`[1]`, Request{}, "malformed request"},
-		{`{"cmd":"jump"}`, Request{}, `unknown cmd "jump"`},
-		{`{"seed":1}`, Request{}, `missing key "cmd"`},
-		{`{"cmd":"reset"}`, Request{}, `reset: missing key "seed"`},
-		{`{"cmd":"reset","seed":-1}`, Request{}, "reset: seed -1: want an integer 0..18446744073709551615"},
-		{`{"cmd":"reset","seed":1.5}`, Request{}, "reset: seed 1.5"},
-		{`{"cmd":"reset","seed":"7"}`, Request{}, `reset: seed "7"`},
-		{`{"cmd":"reset","seed":1,"action":2}`, Request{}, `reset: unexpected key "action"`},
-		{`{"cmd":"step"}`, Request{}, `step: missing key "action"`},
-		{`{"cmd":"step","action":1e3}`, Request{}, "step: action 1e3: want an integer"},
-		{`{"cmd":"step","action":1,"seed":2}`, Request{}, `step: unexpected key "seed"`},
-		{`{"cmd":"step","action":1,"colour":2}`, Request{}, `unknown key "colour"`},
+		{`{"cmd":"reset","seed":7}`, request{Cmd: "reset", Seed: 7}, ""},
+		{` {"seed":18446744073709551615,"cmd":"reset"} ` + "\n", request{Cmd: "reset", Seed: 1<<64 - 1}, ""},
+		{`{"cmd":"step","action":1}`, request{Cmd: "step", Action: 1}, ""},
+		{`{"cmd":"step","action":-3}`, request{Cmd: "step", Action: -3}, ""},
+		{`{"cmd":"close"}`, request{Cmd: "close"}, ""},
+		{``, request{}, "empty line"},
+		{`{"cmd":"reset","seed":7`, request{}, "malformed request"},
+		{`{"cmd":"reset","seed":7} {}`, request{}, "data after the JSON object"},
+		{`[1]`, request{}, "malformed request"},
+		{`{"cmd":"jump"}`, request{}, `unknown cmd "jump"`},
+		{`{"seed":1}`, request{}, `missing key "cmd"`},
+		{`{"cmd":"reset"}`, request{}, `reset: missing key "seed"`},
+		{`{"cmd":"reset","seed":-1}`, request{}, "reset: seed -1: want an integer 0..18446744073709551615"},
+		{`{"cmd":"reset","seed":1.5}`, request{}, "reset: seed 1.5"},
+		{`{"cmd":"reset","seed":"7"}`, request{}, `reset: seed "7"`},
+		{`{"cmd":"reset","seed":1,"action":2}`, request{}, `reset: unexpected key "action"`},
+		{`{"cmd":"step"}`, request{}, `step: missing key "action"`},
+		{`{"cmd":"step","action":1e3}`, request{}, "step: action 1e3: want an integer"},
+		{`{"cmd":"step","action":1,"seed":2}`, request{}, `step: unexpected key "seed"`},
+		{`{"cmd":"step","action":1,"colour":2}`, request{}, `unknown key "colour"`},
 		// Issue 25, item 12: keys are spelt exactly, once each.
-		{`{"CMD":"reset","seed":7}`, Request{}, `malformed request: unknown key "CMD": want "cmd", "seed" or "action" (spelt so)`},
-		{`{"cmd":"reset","Seed":7}`, Request{}, `unknown key "Seed"`},
-		{`{"cmd":"step","ACTION":1}`, Request{}, `unknown key "ACTION"`},
-		{`{"cmd":"reset","seed":7,"seed":8}`, Request{}, `malformed request: key "seed" given twice`},
-		{`{"cmd":1}`, Request{}, `key "cmd" 1: want "reset", "step" or "close"`},
-		{`{"cmd":"Reset","seed":1}`, Request{}, `unknown cmd "Reset"`},
-		{`"cmd"`, Request{}, "malformed request: want a JSON object"},
-		{`{"cmd":"close"}]`, Request{}, "data after the JSON object"},
-		{`{"cmd":"close","seed":2}`, Request{}, "close: takes no other key"},
+		{`{"CMD":"reset","seed":7}`, request{}, `malformed request: unknown key "CMD": want "cmd", "seed" or "action" (spelt so)`},
+		{`{"cmd":"reset","Seed":7}`, request{}, `unknown key "Seed"`},
+		{`{"cmd":"step","ACTION":1}`, request{}, `unknown key "ACTION"`},
+		{`{"cmd":"reset","seed":7,"seed":8}`, request{}, `malformed request: key "seed" given twice`},
+		{`{"cmd":1}`, request{}, `key "cmd" 1: want "reset", "step" or "close"`},
+		{`{"cmd":"Reset","seed":1}`, request{}, `unknown cmd "Reset"`},
+		{`"cmd"`, request{}, "malformed request: want a JSON object"},
+		{`{"cmd":"close"}]`, request{}, "data after the JSON object"},
+		{`{"cmd":"close","seed":2}`, request{}, "close: takes no other key"},
 	} {
-		got, err := ParseRequest([]byte(tc.line))
+		got, err := parseRequest([]byte(tc.line))
 		if tc.err != "" {
 			require.Error(t, err, tc.line)
 			assert.Contains(t, err.Error(), tc.err, tc.line)
@@ -64,7 +64,7 @@ func FuzzParseRequest(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, line []byte) {
-		req, err := ParseRequest(line)
+		req, err := parseRequest(line)
 		if err != nil {
 			require.NotEmpty(t, err.Error())
 			return
@@ -81,7 +81,7 @@ func FuzzParseRequest(f *testing.F) {
 		default:
 			t.Fatalf("accepted cmd %q", req.Cmd)
 		}
-		back, err := ParseRequest(again)
+		back, err := parseRequest(again)
 		require.NoError(t, err)
 		require.Equal(t, req, back)
 	})

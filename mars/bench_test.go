@@ -6,6 +6,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/marslab-risk/marslab/bots/registry"
+	"github.com/marslab-risk/marslab/internal/cputime"
+	"github.com/marslab-risk/marslab/internal/simcheck"
 	"github.com/marslab-risk/marslab/mars"
 	"github.com/marslab-risk/marslab/sim"
 )
@@ -30,12 +32,7 @@ func baseline(tb testing.TB) []sim.Player {
 
 func newGame(tb testing.TB) *sim.Game {
 	tb.Helper()
-	m, err := sim.LoadMap("classic")
-	require.NoError(tb, err)
-	r, err := sim.LoadRules("mars2006")
-	require.NoError(tb, err)
-	g, err := sim.NewGame(m, r, 6)
-	require.NoError(tb, err)
+	g, _, _ := simcheck.NewGame(tb, "mars2006", 6)
 	return g
 }
 
@@ -50,7 +47,7 @@ func BenchmarkMarsGame(b *testing.B) {
 	b.ReportAllocs()
 	turns := 0
 	i := uint64(0)
-	cpu0, cpuOK := cpuTime()
+	cpu0, cpuOK := cputime.Process()
 	for b.Loop() {
 		res, err := g.Play(ps, 1, i)
 		require.NoError(b, err)
@@ -61,7 +58,7 @@ func BenchmarkMarsGame(b *testing.B) {
 	b.ReportMetric(float64(i)/sec, "games/s")
 	b.ReportMetric(sec*1000/float64(i), "ms/game")
 	b.ReportMetric(float64(turns)/sec, "player-turns/s")
-	if cpu1, ok := cpuTime(); ok && cpuOK {
+	if cpu1, ok := cputime.Process(); ok && cpuOK {
 		b.ReportMetric((cpu1-cpu0).Seconds()*1000/float64(i), "cpu-ms/game")
 	}
 }

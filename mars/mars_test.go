@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/marslab-risk/marslab/dice"
+	"github.com/marslab-risk/marslab/internal/simcheck"
 	"github.com/marslab-risk/marslab/sim"
 )
 
@@ -614,17 +615,29 @@ func pursueGoal(t testing.TB, m *mediator, ag int, path ...int) int {
 	return -1
 }
 
+// goal23Nbr is a board of four territories in one continent: 0 borders 1
+// and 2, and 2 borders 3.
+var goal23Nbr = [][]int{{1, 2}, {0}, {0, 3}, {2}}
+
+// pursuing23 returns a mediator on goal23Nbr with the given armies, agent
+// 0 owning territory 0 and seat 1 the rest, the placement done and agent 0
+// pursuing the goal 2>3 alone.
+func pursuing23(t testing.TB, armies ...int) *mediator {
+	t.Helper()
+	m, _ := testStateMediator(t, PaperParams(), sim.FortifyOneStep, goal23Nbr, []int{0, 0, 0, 0}, []int{1}, []int{0, 1, 1, 1}, armies)
+	m.place(0)
+	m.clearPursued()
+	pursueGoal(t, m, 0, 2, 3)
+	return m
+}
+
 func TestAttackFollowsGoal(t *testing.T) {
 	// Agent 0 (6 armies) borders 1 (1 army) and 2 (5 armies, then 3 with
 	// 1). Pursuing the goal 2>3 it bids only for 2, at the odds of the
 	// whole path, though taking 1 alone is likelier, as long as the goal's
 	// odds reach the threshold; without a goal it bids its best single
 	// neighbour, 1.
-	nbr := [][]int{{1, 2}, {0}, {0, 3}, {2}}
-	m, _ := testStateMediator(t, PaperParams(), sim.FortifyOneStep, nbr, []int{0, 0, 0, 0}, []int{1}, []int{0, 1, 1, 1}, []int{6, 1, 5, 1})
-	m.place(0)
-	m.clearPursued()
-	pursueGoal(t, m, 0, 2, 3)
+	m := pursuing23(t, 6, 1, 5, 1)
 	ch := dice.NewChainer(dice.Classic, 10)
 	goalOdds := ch.Win(5, []int{5, 1})
 	require.True(t, goalOdds >= m.p.Wp1 && goalOdds < m.p.Wp, "goal odds %.4f between W_p1 and W_p", goalOdds)
@@ -644,7 +657,7 @@ func TestAttackFollowsGoal(t *testing.T) {
 
 	// A goal whose next target MARS already owns no longer binds the agent.
 	pursueGoal(t, m, 0, 2, 3)
-	reload(t, m, nbr, []int{0, 0, 0, 0}, []int{1}, []int{0, 1, 0, 1}, []int{6, 1, 5, 1})
+	reload(t, m, goal23Nbr, []int{0, 0, 0, 0}, []int{1}, []int{0, 1, 0, 1}, []int{6, 1, 5, 1})
 	c, _, ok = m.chooseAttack(false)
 	require.True(t, ok)
 	assert.Equal(t, 0, c.from)
@@ -655,11 +668,7 @@ func TestAttackFollowsGoal(t *testing.T) {
 // are all below the threshold: it bids its best single battle, as an
 // agent without goals does, instead of not attacking at all.
 func TestAttackGoalBelowThreshold(t *testing.T) {
-	nbr := [][]int{{1, 2}, {0}, {0, 3}, {2}}
-	m, _ := testStateMediator(t, PaperParams(), sim.FortifyOneStep, nbr, []int{0, 0, 0, 0}, []int{1}, []int{0, 1, 1, 1}, []int{6, 1, 5, 1})
-	m.place(0)
-	m.clearPursued()
-	pursueGoal(t, m, 0, 2, 3)
+	m := pursuing23(t, 6, 1, 5, 1)
 	ch := dice.NewChainer(dice.Classic, 10)
 	// After the first conquest the threshold is W_p = 0.7375: the goal's
 	// odds (5 attackers against 5 then 1) are below it, the 1-army
@@ -672,10 +681,7 @@ func TestAttackGoalBelowThreshold(t *testing.T) {
 	// A goal whose first battle is likely (5 against 1) but whose path is
 	// not (then 5 armies on 3): the agent takes the likeliest single
 	// battle, against 1 (the lowest of the two 1-army targets).
-	m, _ = testStateMediator(t, PaperParams(), sim.FortifyOneStep, nbr, []int{0, 0, 0, 0}, []int{1}, []int{0, 1, 1, 1}, []int{6, 1, 1, 5})
-	m.place(0)
-	m.clearPursued()
-	pursueGoal(t, m, 0, 2, 3)
+	m = pursuing23(t, 6, 1, 1, 5)
 	require.Less(t, ch.Win(5, []int{1, 5}), m.p.Wp, "goal odds")
 	c, _, ok = m.chooseAttack(true)
 	require.True(t, ok, "best bid %+v: the agent does not attack at all", c)
@@ -1133,12 +1139,7 @@ func TestMayReachBound(t *testing.T) {
 // testdata/cards.toml (classic rules: the first set is worth 4 armies, a
 // shown territory its owner holds 2 more; seat 0's income is 23).
 func TestCardAgent(t *testing.T) {
-	m, err := sim.LoadMap("classic")
-	require.NoError(t, err)
-	r, err := sim.LoadRules("classic")
-	require.NoError(t, err)
-	base, err := sim.LoadPosition("testdata/cards.toml", m, r)
-	require.NoError(t, err)
+	m, r, base := simcheck.LoadPosition(t, "classic", "classic", "testdata/cards.toml")
 	tests := []struct {
 		name   string
 		hand   []string // seat 0's cards: territories, "wild" for a wild card

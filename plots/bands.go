@@ -157,10 +157,7 @@ func (t *TraceChart) Validate() error {
 			return fmt.Errorf("plots: trace panel %d (%q): y range [%v, %v] is empty or not positive on a log axis", i, pn.YLabel, pn.YMin, pn.YMax)
 		}
 	}
-	if t.Width < 0 || t.Height < 0 {
-		return fmt.Errorf("plots: negative figure size %v x %v", t.Width, t.Height)
-	}
-	return nil
+	return checkSize(t.Width, t.Height)
 }
 
 // Save draws the chart into path (.png, .svg or .pdf), leaving path alone

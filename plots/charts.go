@@ -163,11 +163,10 @@ func (b *BarChart) Save(path string) error { return save(path, b.Write) }
 
 // Write draws the chart to w in format "png", "svg" or "pdf".
 func (b *BarChart) Write(w io.Writer, format string) error {
-	if err := b.Validate(); err != nil {
+	p, width, height, _, err := categoryPlot(b.Validate, b.Title, b.YLabel, b.Width, b.Height, len(b.Categories))
+	if err != nil {
 		return err
 	}
-	width, height := size(b.Width, b.Height)
-	p := newGridPlot(b.Title, "", b.YLabel)
 	// Share three quarters of each category's slot among the groups.
 	slot := (width - 3*vg.Centimeter) / vg.Length(len(b.Categories))
 	barW := slot * 0.75 / vg.Length(len(b.Groups))
@@ -190,6 +189,17 @@ func (b *BarChart) Write(w io.Writer, format string) error {
 	p.X.Min, p.X.Max = -0.5, float64(len(b.Categories))-0.5
 	p.Y.Max += 0.08 * (p.Y.Max - p.Y.Min)
 	return writePlot(w, format, p, width, height)
+}
+
+// categoryPlot checks a chart of n categories with validate and returns
+// its plot (title, ylabel, a grid, no x label), its size (zero: the
+// default) and the width of one bar filling 70 % of a category's slot.
+func categoryPlot(validate func() error, title, ylabel string, w, h vg.Length, n int) (p *plot.Plot, width, height, barW vg.Length, err error) {
+	if err := validate(); err != nil {
+		return nil, 0, 0, 0, err
+	}
+	width, height = size(w, h)
+	return newGridPlot(title, "", ylabel), width, height, (width - 3*vg.Centimeter) / vg.Length(n) * 0.7, nil
 }
 
 // size substitutes the default figure size for zero values.

@@ -61,12 +61,10 @@ func (e *EffectChart) Save(path string) error { return save(path, e.Write) }
 
 // Write draws the chart to w in format "png", "svg" or "pdf".
 func (e *EffectChart) Write(w io.Writer, format string) error {
-	if err := e.Validate(); err != nil {
+	p, width, height, barW, err := categoryPlot(e.Validate, e.Title, e.YLabel, e.Width, e.Height, len(e.Categories))
+	if err != nil {
 		return err
 	}
-	width, height := size(e.Width, e.Height)
-	p := newGridPlot(e.Title, "", e.YLabel)
-	barW := (width - 3*vg.Centimeter) / vg.Length(len(e.Categories)) * 0.7
 	legend := [3]*plotter.BarChart{}
 	for i, v := range e.Values {
 		bar, err := plotter.NewBarChart(plotter.Values{v}, barW)

@@ -8,13 +8,14 @@ package plots
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"image/color"
 	"io"
+	"iter"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -80,9 +81,13 @@ func (g Grid) Validate() error {
 
 // Range returns the smallest and largest values of Z, ignoring NaN; both
 // are NaN if there is no number.
-func (g Grid) Range() (lo, hi float64) {
+func (g Grid) Range() (lo, hi float64) { return numberRange(slices.Values(g.Z)) }
+
+// numberRange returns the smallest and largest of vs, ignoring NaN; both
+// are NaN if there is no number.
+func numberRange(vs iter.Seq[float64]) (lo, hi float64) {
 	lo, hi = math.Inf(1), math.Inf(-1)
-	for _, z := range g.Z {
+	for z := range vs {
 		if !math.IsNaN(z) {
 			lo, hi = min(lo, z), max(hi, z)
 		}
@@ -168,26 +173,39 @@ func (h *HeatMap) Validate() error {
 			return fmt.Errorf("plots: contour level %d is %v", i, c)
 		}
 	}
-	if h.Width < 0 || h.Height < 0 {
-		return fmt.Errorf("plots: negative figure size %v x %v", h.Width, h.Height)
-	}
-	return nil
+	return checkSize(h.Width, h.Height)
 }
 
-// colourRange returns the values at the ends of the colour map.
+// colourRange returns the values at the ends of the colour map (see
+// colourEnds).
 func (h *HeatMap) colourRange() (lo, hi float64, err error) {
-	lo, hi = h.Min, h.Max
+	return colourEnds(h.Min, h.Max, h.Grid.Range, "grid")
+}
+
+// colourEnds returns the values at the ends of a colour map: min and max,
+// or the data's range (lo > hi or NaN when it has no value: an error
+// naming what) if both are 0, widened by 0.5 either way if equal (a
+// constant figure), so that the colour map has a range.
+func colourEnds(min, max float64, data func() (lo, hi float64), what string) (lo, hi float64, err error) {
+	lo, hi = min, max
 	if lo == 0 && hi == 0 {
-		lo, hi = h.Grid.Range()
-		if math.IsNaN(lo) {
-			return 0, 0, errors.New("plots: grid has no values to colour (all NaN)")
+		lo, hi = data()
+		if !(lo <= hi) {
+			return 0, 0, fmt.Errorf("plots: %s has no values to colour (all NaN)", what)
 		}
 	}
 	if lo == hi {
-		// A constant grid: widen so the colour map has a range.
 		lo, hi = lo-0.5, hi+0.5
 	}
 	return lo, hi, nil
+}
+
+// checkSize checks a figure's size (0 = the default).
+func checkSize(w, h vg.Length) error {
+	if w < 0 || h < 0 {
+		return fmt.Errorf("plots: negative figure size %v x %v", w, h)
+	}
+	return nil
 }
 
 // Save draws the heat map into the file path, in the format given by its
@@ -266,11 +284,15 @@ type colourCanvas struct {
 	lo, hi        float64
 }
 
-// newColourCanvas makes the canvas of a colour-coded figure of the given
-// size (zero: the default) in format, with the colour map of pal over the
-// range that colourRange returns (pal names the palette, see Palettes).
-func newColourCanvas(format string, w, h vg.Length, pal string, colourRange func() (lo, hi float64, err error)) (colourCanvas, error) {
+// newColourCanvas checks a colour-coded figure with validate and makes its
+// canvas of the given size (zero: the default) in format, with the colour
+// map of pal over the range that colourRange returns (pal names the
+// palette, see Palettes).
+func newColourCanvas(format string, w, h vg.Length, pal string, validate func() error, colourRange func() (lo, hi float64, err error)) (colourCanvas, error) {
 	var cc colourCanvas
+	if err := validate(); err != nil {
+		return cc, err
+	}
 	cc.width, cc.height = colourSize(w, h)
 	c, err := newCanvas(format, cc.width, cc.height)
 	if err != nil {
@@ -285,10 +307,7 @@ func newColourCanvas(format string, w, h vg.Length, pal string, colourRange func
 
 // Write draws the heat map to w in format "png", "svg" or "pdf".
 func (h *HeatMap) Write(w io.Writer, format string) error {
-	if err := h.Validate(); err != nil {
-		return err
-	}
-	cc, err := newColourCanvas(format, h.Width, h.Height, h.Palette, h.colourRange)
+	cc, err := newColourCanvas(format, h.Width, h.Height, h.Palette, h.Validate, h.colourRange)
 	if err != nil {
 		return err
 	}
@@ -364,16 +383,24 @@ func (cp *cellPlotter) Plot(c draw.Canvas, plt *plot.Plot) {
 			if col < nx-1 {
 				x1 += overlap
 			}
-			pa = pa[:0]
-			pa.Move(vg.Point{X: x0, Y: y0})
-			pa.Line(vg.Point{X: x1, Y: y0})
-			pa.Line(vg.Point{X: x1, Y: y1})
-			pa.Line(vg.Point{X: x0, Y: y1})
-			pa.Close()
-			c.SetColor(clr)
-			c.Fill(pa)
+			pa = fillRect(c, pa, x0, y0, x1, y1, clr)
 		}
 	}
+}
+
+// fillRect fills the rectangle with corners (x0, y0) and (x1, y1) of c
+// with clr, building its path in pa's storage, and returns the path for
+// the next rectangle to reuse.
+func fillRect(c draw.Canvas, pa vg.Path, x0, y0, x1, y1 vg.Length, clr color.Color) vg.Path {
+	pa = pa[:0]
+	pa.Move(vg.Point{X: x0, Y: y0})
+	pa.Line(vg.Point{X: x1, Y: y0})
+	pa.Line(vg.Point{X: x1, Y: y1})
+	pa.Line(vg.Point{X: x0, Y: y1})
+	pa.Close()
+	c.SetColor(clr)
+	c.Fill(pa)
+	return pa
 }
 
 // DataRange implements plot.DataRanger: the outer edges of the cells.

@@ -13,6 +13,30 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+// assertSaved saves a figure with save as dir/name.EXT in each format of
+// exts and requires files of at least minSize bytes.
+func assertSaved(t *testing.T, save func(path string) error, dir, name string, minSize int, exts ...string) {
+	t.Helper()
+	for _, ext := range exts {
+		path := filepath.Join(dir, name+"."+ext)
+		require.NoError(t, save(path))
+		data, err := os.ReadFile(path)
+		require.NoError(t, err)
+		assert.GreaterOrEqual(t, len(data), minSize, path)
+	}
+}
+
+// assertValidate checks a Validate error against want: none for "",
+// otherwise an error containing want.
+func assertValidate(t *testing.T, err error, want string) {
+	t.Helper()
+	if want == "" {
+		assert.NoError(t, err)
+		return
+	}
+	assert.ErrorContains(t, err, want)
+}
+
 func TestGridValidate(t *testing.T) {
 	tests := []struct {
 		name string
@@ -28,14 +52,7 @@ func TestGridValidate(t *testing.T) {
 		{"inf value", Grid{X: []float64{1, 2}, Y: []float64{1, 2}, Z: []float64{1, 2, math.Inf(1), 0}}, "Z[2] (column 0, row 1) is infinite"},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			err := tt.g.Validate()
-			if tt.err == "" {
-				assert.NoError(t, err)
-				return
-			}
-			assert.ErrorContains(t, err, tt.err)
-		})
+		t.Run(tt.name, func(t *testing.T) { assertValidate(t, tt.g.Validate(), tt.err) })
 	}
 }
 

@@ -53,12 +53,10 @@ func (s *StackedBarChart) Save(path string) error { return save(path, s.Write) }
 
 // Write draws the chart to w in format "png", "svg" or "pdf".
 func (s *StackedBarChart) Write(w io.Writer, format string) error {
-	if err := s.Validate(); err != nil {
+	p, width, height, barW, err := categoryPlot(s.Validate, s.Title, s.YLabel, s.Width, s.Height, len(s.Categories))
+	if err != nil {
 		return err
 	}
-	width, height := size(s.Width, s.Height)
-	p := newGridPlot(s.Title, "", s.YLabel)
-	barW := (width - 3*vg.Centimeter) / vg.Length(len(s.Categories)) * 0.7
 	var below *plotter.BarChart
 	for i, l := range s.Layers {
 		bars, err := plotter.NewBarChart(plotter.Values(l.Values), barW)
@@ -137,12 +135,10 @@ func (a intervalXY) YError(i int) (float64, float64) {
 
 // Write draws the chart to w in format "png", "svg" or "pdf".
 func (b *IntervalBarChart) Write(w io.Writer, format string) error {
-	if err := b.Validate(); err != nil {
+	p, width, height, barW, err := categoryPlot(b.Validate, b.Title, b.YLabel, b.Width, b.Height, len(b.Categories))
+	if err != nil {
 		return err
 	}
-	width, height := size(b.Width, b.Height)
-	p := newGridPlot(b.Title, "", b.YLabel)
-	barW := (width - 3*vg.Centimeter) / vg.Length(len(b.Categories)) * 0.7
 	bars, err := plotter.NewBarChart(plotter.Values(b.Values), barW)
 	if err != nil {
 		return fmt.Errorf("plots: interval bars: %w", err)

@@ -23,14 +23,7 @@ func TestStackedBarChartValidate(t *testing.T) {
 		{"negative", StackedBarChart{Categories: []string{"a"}, Layers: []BarGroup{{Name: "x", Values: []float64{-1}}}}, "value 0 (a) is -1, want a finite value >= 0"},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			err := tt.s.Validate()
-			if tt.err == "" {
-				assert.NoError(t, err)
-				return
-			}
-			assert.ErrorContains(t, err, tt.err)
-		})
+		t.Run(tt.name, func(t *testing.T) { assertValidate(t, tt.s.Validate(), tt.err) })
 	}
 }
 
@@ -45,14 +38,7 @@ func TestIntervalBarChartValidate(t *testing.T) {
 		{"outside", IntervalBarChart{Categories: []string{"a"}, Values: []float64{1}, Lo: []float64{1.1}, Hi: []float64{2}}, "interval bar 0 (a): value 1 outside its interval [1.1, 2]"},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			err := tt.b.Validate()
-			if tt.err == "" {
-				assert.NoError(t, err)
-				return
-			}
-			assert.ErrorContains(t, err, tt.err)
-		})
+		t.Run(tt.name, func(t *testing.T) { assertValidate(t, tt.b.Validate(), tt.err) })
 	}
 	lo, hi := intervalXY{&tests[0].b}.YError(0)
 	assert.InDelta(t, 0.5, lo, 1e-15)

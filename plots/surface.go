@@ -170,32 +170,26 @@ func (s *Surface) Validate() error {
 	if s.Raster != 0 && s.Raster < 2 {
 		return fmt.Errorf("plots: surface raster %d, want at least 2 (or 0 for 200)", s.Raster)
 	}
-	if s.Width < 0 || s.Height < 0 {
-		return fmt.Errorf("plots: negative figure size %v x %v", s.Width, s.Height)
-	}
-	return nil
+	return checkSize(s.Width, s.Height)
 }
 
 // ColourRange returns the values at the ends of the colour map and bar:
 // Min and Max, or the values' range if both are 0 (widened by 0.5 either
 // way if all values are equal).
 func (s *Surface) ColourRange() (lo, hi float64, err error) {
-	lo, hi = s.Min, s.Max
-	if lo == 0 && hi == 0 {
-		lo, hi = math.Inf(1), math.Inf(-1)
+	return colourEnds(s.Min, s.Max, s.valueRange, "surface")
+}
+
+// valueRange returns the smallest and largest value of the cells,
+// ignoring NaN; both are NaN if there is no number.
+func (s *Surface) valueRange() (lo, hi float64) {
+	return numberRange(func(yield func(float64) bool) {
 		for _, r := range s.rects() {
-			if !math.IsNaN(r.Z) {
-				lo, hi = min(lo, r.Z), max(hi, r.Z)
+			if !yield(r.Z) {
+				return
 			}
 		}
-		if lo > hi {
-			return 0, 0, errors.New("plots: surface has no values to colour (all NaN)")
-		}
-	}
-	if lo == hi {
-		lo, hi = lo-0.5, hi+0.5
-	}
-	return lo, hi, nil
+	})
 }
 
 // axisEdges returns the cell boundaries along a strictly increasing axis,
@@ -391,10 +385,7 @@ func (s *Surface) Save(path string) error { return save(path, s.Write) }
 
 // Write draws the surface to w in format "png", "svg" or "pdf".
 func (s *Surface) Write(w io.Writer, format string) error {
-	if err := s.Validate(); err != nil {
-		return err
-	}
-	cc, err := newColourCanvas(format, s.Width, s.Height, s.Palette, s.ColourRange)
+	cc, err := newColourCanvas(format, s.Width, s.Height, s.Palette, s.Validate, s.ColourRange)
 	if err != nil {
 		return err
 	}
@@ -570,14 +561,7 @@ func (rp *rectPlotter) Plot(c draw.Canvas, plt *plot.Plot) {
 		}
 		x0, x1 := trX(r.X0)-overlap, trX(r.X1)+overlap
 		y0, y1 := trY(r.Y0)-overlap, trY(r.Y1)+overlap
-		pa = pa[:0]
-		pa.Move(vg.Point{X: x0, Y: y0})
-		pa.Line(vg.Point{X: x1, Y: y0})
-		pa.Line(vg.Point{X: x1, Y: y1})
-		pa.Line(vg.Point{X: x0, Y: y1})
-		pa.Close()
-		c.SetColor(clr)
-		c.Fill(pa)
+		pa = fillRect(c, pa, x0, y0, x1, y1, clr)
 	}
 }
 

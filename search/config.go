@@ -4,18 +4,15 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/marslab-risk/marslab/bots"
 	"github.com/marslab-risk/marslab/bots/registry"
 	"github.com/marslab-risk/marslab/configs"
 	"github.com/marslab-risk/marslab/internal/fileread"
-	"github.com/marslab-risk/marslab/sim"
+	"github.com/marslab-risk/marslab/internal/gameconf"
 )
 
 // Config is a search as its TOML file describes it:
@@ -168,16 +165,14 @@ func ParseConfig(source string, data []byte) (*Config, error) {
 		return nil, bad("name", "%q: want a name [A-Za-z_][A-Za-z0-9_-]*", f.Name)
 	case f.Base == "":
 		return nil, bad("base", "missing: want the searched bot's seat, e.g. \"mars@paper\"")
-	case f.Players == nil:
-		return nil, bad("players", "missing: want the players per game, 2..6")
-	case *f.Players < 2 || *f.Players > 6:
-		return nil, bad("players", "%d: want 2..6", *f.Players)
-	case f.Seed == nil:
-		return nil, bad("seed", "missing: want an integer >= 0")
-	case *f.Seed < 0:
-		return nil, bad("seed", "%d: want >= 0", *f.Seed)
-	case f.Rules == "":
-		return nil, bad("rules", "missing: want an embedded rule set (%s) or a TOML file", strings.Join(configs.RulesNames(), ", "))
+	}
+	if err := gameconf.CheckPlayers(bad, f.Players); err != nil {
+		return nil, err
+	}
+	if err := gameconf.CheckSeedRules(bad, f.Seed, f.Rules); err != nil {
+		return nil, err
+	}
+	switch {
 	case !f.Sample && len(f.Opponents) != *f.Players-1:
 		return nil, bad("opponents", "%d seats: a fixed line-up needs players-1 = %d (or sample = true to draw them from a pool)", len(f.Opponents), *f.Players-1)
 	case f.Sample && len(f.Opponents) < *f.Players-1:
@@ -320,28 +315,9 @@ type Setup struct {
 // the file and key.
 func (c *Config) Resolve(reg *registry.Registry) (*Setup, error) {
 	g := &Games{Players: c.Players, Sample: c.Sample, Seed: c.Seed}
-	rsrc, rdata, err := sim.RulesSource(c.path(c.Rules))
-	if err != nil {
-		return nil, fmt.Errorf("%s: key rules: %w", c.Source, err)
-	}
-	if g.Rules, err = sim.ParseRules(rsrc, rdata); err != nil {
-		return nil, fmt.Errorf("%s: key rules: %w", c.Source, err)
-	}
-	var msrc string
-	var mdata []byte
-	if c.Map == "" {
-		msrc, mdata, err = g.Rules.MapSource()
-	} else {
-		msrc, mdata, err = sim.MapSource(c.path(c.Map))
-	}
-	if err != nil {
-		return nil, fmt.Errorf("%s: key map: %w", c.Source, err)
-	}
-	if g.Map, err = sim.ParseMap(msrc, mdata); err != nil {
-		return nil, fmt.Errorf("%s: key map: %w", c.Source, err)
-	}
-	if err := g.Rules.Validate(g.Map); err != nil {
-		return nil, fmt.Errorf("%s: keys rules, map: %w", c.Source, err)
+	var err error
+	if g.Rules, g.Map, err = gameconf.Load(c.Source, c.Rules, c.Map); err != nil {
+		return nil, err
 	}
 	if g.Base, err = reg.ParseSeat(c.Base, nil); err != nil {
 		return nil, fmt.Errorf("%s: key base: %w", c.Source, err)
@@ -501,17 +477,4 @@ func fingerprint(v any) string {
 	}
 	h := sha256.Sum256(b)
 	return hex.EncodeToString(h[:])
-}
-
-// path resolves a rules or map argument as tourney does: a relative file
-// path is taken relative to the config file's folder when it exists there.
-func (c *Config) path(arg string) string {
-	if !strings.ContainsAny(arg, `/\`) && !strings.HasSuffix(arg, ".toml") || filepath.IsAbs(arg) {
-		return arg
-	}
-	p := filepath.Join(filepath.Dir(c.Source), arg)
-	if _, err := os.Stat(p); errors.Is(err, os.ErrNotExist) {
-		return arg
-	}
-	return p
 }

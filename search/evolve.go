@@ -56,13 +56,7 @@ type Generation struct {
 }
 
 // Wilson returns the 95 % Wilson interval of the mean's win rate.
-func (g *Generation) Wilson() stats.Interval {
-	iv, err := stats.Wilson(g.Wins, g.Games, 0.95)
-	if err != nil {
-		return stats.Interval{Lo: 0, Hi: 1}
-	}
-	return iv
-}
+func (g *Generation) Wilson() stats.Interval { return wilson95(g.Wins, g.Games) }
 
 // Evolve is the Method of a CMA-ES search: step g < Generations plays the
 // generation's Lambda candidates on Evals common blocks, the re-evaluated

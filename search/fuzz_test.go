@@ -3,15 +3,14 @@ package search
 import (
 	"bytes"
 	"context"
-	"errors"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/marslab-risk/marslab/internal/fileread"
+	"github.com/marslab-risk/marslab/internal/fuzzfile"
 )
 
 // FuzzParseLine: a line that parses re-encodes to itself, and parsing
@@ -76,18 +75,9 @@ func FuzzReplayLog(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte, over bool) {
 		s := mk(t.TempDir())
 		require.NoError(t, s.prepare())
-		path := filepath.Join(s.Dir, logFile)
-		require.NoError(t, os.WriteFile(path, data, 0o644))
-		if over {
-			require.NoError(t, os.Truncate(path, fileread.Log.Max()+1))
-		}
+		fuzzfile.Write(t, s.Dir, logFile, data, over, fileread.Log)
 		st, err := s.Replay()
-		if over {
-			require.True(t, errors.Is(err, fileread.ErrTooBig), "%v", err)
-			return
-		}
-		if err != nil {
-			require.True(t, strings.Contains(err.Error(), "search: "), "%v", err)
+		if fuzzfile.Refused(t, err, over, "search: ") {
 			return
 		}
 		require.LessOrEqual(t, int64(st.valid), int64(len(data)))

@@ -39,8 +39,8 @@ func (l *Line) Result() Result {
 	return r
 }
 
-// NewLine returns the log line of evaluation e of step with result r.
-func NewLine(step int, e Eval, r Result) Line {
+// newLine returns the log line of evaluation e of step with result r.
+func newLine(step int, e Eval, r Result) Line {
 	l := Line{Step: step, Cand: e.Cand, Block: e.Block, X: e.X, Games: r.Games, Wins: r.Wins, Stalemates: r.Stalemates, Place: r.Place, Won: make([]int, len(r.Won))}
 	for i, w := range r.Won {
 		if w {
@@ -56,12 +56,9 @@ func NewLine(step int, e Eval, r Result) Line {
 //
 //	{"step":0,"cand":2,"block":5,"x":[0.7375,170],"games":4,"wins":1,"stalemates":0,"place":[1,3,2,4],"won":[1,0,0,0]}
 func (l *Line) AppendJSON(b []byte) []byte {
-	b = append(b, `{"step":`...)
-	b = strconv.AppendInt(b, int64(l.Step), 10)
-	b = append(b, `,"cand":`...)
-	b = strconv.AppendInt(b, int64(l.Cand), 10)
-	b = append(b, `,"block":`...)
-	b = strconv.AppendInt(b, int64(l.Block), 10)
+	b = appendInt(b, `{"step":`, l.Step)
+	b = appendInt(b, `,"cand":`, l.Cand)
+	b = appendInt(b, `,"block":`, l.Block)
 	b = append(b, `,"x":[`...)
 	for i, v := range l.X {
 		if i > 0 {
@@ -69,27 +66,29 @@ func (l *Line) AppendJSON(b []byte) []byte {
 		}
 		b = append(b, bots.FormatNum(v)...)
 	}
-	b = append(b, `],"games":`...)
-	b = strconv.AppendInt(b, int64(l.Games), 10)
-	b = append(b, `,"wins":`...)
-	b = strconv.AppendInt(b, int64(l.Wins), 10)
-	b = append(b, `,"stalemates":`...)
-	b = strconv.AppendInt(b, int64(l.Stalemates), 10)
-	b = append(b, `,"place":[`...)
-	for i, v := range l.Place {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = strconv.AppendInt(b, int64(v), 10)
-	}
-	b = append(b, `],"won":[`...)
-	for i, v := range l.Won {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = strconv.AppendInt(b, int64(v), 10)
-	}
+	b = appendInt(b, `],"games":`, l.Games)
+	b = appendInt(b, `,"wins":`, l.Wins)
+	b = appendInt(b, `,"stalemates":`, l.Stalemates)
+	b = appendInts(b, `,"place":[`, l.Place)
+	b = appendInts(b, `],"won":[`, l.Won)
 	return append(b, "]}"...)
+}
+
+// appendInt appends prefix (the JSON before the value) and v.
+func appendInt(b []byte, prefix string, v int) []byte {
+	return strconv.AppendInt(append(b, prefix...), int64(v), 10)
+}
+
+// appendInts appends prefix and the values of vs separated by commas.
+func appendInts(b []byte, prefix string, vs []int) []byte {
+	b = append(b, prefix...)
+	for i, v := range vs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, int64(v), 10)
+	}
+	return b
 }
 
 // ParseLine parses one log line and checks it: canonical encoding, finite

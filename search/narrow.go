@@ -102,8 +102,12 @@ func (c *Cell) Mean() float64 {
 }
 
 // Wilson returns the 95 % Wilson interval of the cell's win rate.
-func (c *Cell) Wilson() stats.Interval {
-	iv, err := stats.Wilson(c.Wins, c.Games, 0.95)
+func (c *Cell) Wilson() stats.Interval { return wilson95(c.Wins, c.Games) }
+
+// wilson95 returns the 95 % Wilson interval of wins in games, [0, 1]
+// where stats.Wilson refuses the counts.
+func wilson95(wins, games int) stats.Interval {
+	iv, err := stats.Wilson(wins, games, 0.95)
 	if err != nil {
 		return stats.Interval{Lo: 0, Hi: 1}
 	}

@@ -254,7 +254,7 @@ func (s *Search) Run(ctx context.Context, resume bool) (*State, error) {
 		base := len(st.Done)
 		_, err := s.Eval.Evaluate(ctx, todo, func(k int, r Result) error {
 			e := todo[k]
-			l := NewLine(st.Step, e, r)
+			l := newLine(st.Step, e, r)
 			buf = append(l.AppendJSON(buf[:0]), '\n')
 			if _, err := f.Write(buf); err != nil {
 				return fmt.Errorf("search: %w", err)
@@ -371,7 +371,7 @@ func (s *Search) RunShard(ctx context.Context, sh arena.Shard, resume bool) (*St
 	var buf []byte
 	_, err = s.Eval.Evaluate(ctx, todo, func(k int, r Result) error {
 		e := todo[k]
-		l := NewLine(st.Step, e, r)
+		l := newLine(st.Step, e, r)
 		buf = append(l.AppendJSON(buf[:0]), '\n')
 		if _, err := f.Write(buf); err != nil {
 			return fmt.Errorf("search: %w", err)

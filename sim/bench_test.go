@@ -1,6 +1,10 @@
 package sim
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/marslab-risk/marslab/internal/gamebench"
+)
 
 // greedy is a minimal allocation-free bot for engine benchmarks: it places
 // everything on its strongest territory and attacks from its strongest
@@ -70,20 +74,10 @@ func benchGame(b *testing.B, m *Map, r *Rules, obs Observer) {
 	for i := range players {
 		players[i] = &greedy{}
 	}
-	turns := 0
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		res, err := g.Play(players, 1, uint64(i))
-		if err != nil {
-			b.Fatal(err)
-		}
-		turns += res.Turns
-	}
-	sec := b.Elapsed().Seconds()
-	b.ReportMetric(float64(b.N)/sec, "games/s")
-	b.ReportMetric(float64(turns)/sec, "player-turns/s")
-	b.ReportMetric(float64(turns)/float64(b.N), "turns/game")
+	gamebench.Play(b, func(i uint64) (int, error) {
+		res, err := g.Play(players, 1, i)
+		return res.Turns, err
+	})
 }
 
 // BenchmarkEngine measures the bare engine (validation on, no observer) with

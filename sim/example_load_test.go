@@ -46,22 +46,14 @@ neighbors = ["North"]
 `))
 	fmt.Println(m.NumTerritories(), m.NumBorders(), err)
 
+	// The same tables written inline, South's neighbour misspelt.
 	_, err = sim.ParseMap("bad.toml", []byte(`
 name = "bad"
-
-[[continents]]
-name = "Island"
-bonus = 0
-
-[[territories]]
-name = "North"
-continent = "Island"
-neighbors = ["South"]
-
-[[territories]]
-name = "South"
-continent = "Island"
-neighbors = ["East"]
+continents = [{ name = "Island", bonus = 0 }]
+territories = [
+  { name = "North", continent = "Island", neighbors = ["South"] },
+  { name = "South", continent = "Island", neighbors = ["East"] },
+]
 `))
 	fmt.Println(err)
 	// Output:

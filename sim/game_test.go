@@ -88,15 +88,22 @@ func handGame(t *testing.T, m *Map, r *Rules, owner []int, armies []int) *Game {
 	g, err := NewGame(m, r, max(n, 2))
 	require.NoError(t, err)
 	g.reset(1)
-	s := &g.st
+	setBoard(&g.st, owner, armies)
+	g.st.round = 1
+	return g
+}
+
+// setBoard gives territory t to seat owner[t] with armies[t] armies and
+// recounts every seat's territories and armies.
+func setBoard(s *state, owner, armies []int) {
+	clear(s.territories)
+	clear(s.totalArmies)
 	for tt := range owner {
 		s.owner[tt] = int8(owner[tt])
 		s.armies[tt] = int32(armies[tt])
 		s.territories[owner[tt]]++
 		s.totalArmies[owner[tt]] += armies[tt]
 	}
-	s.round = 1
-	return g
 }
 
 func TestIncome(t *testing.T) {
@@ -231,12 +238,7 @@ func TestMoveInBounds(t *testing.T) {
 		g.reset(seed)
 		g.st.round = 1
 		s := &g.st
-		for tt, o := range []int{0, 1, 1} {
-			s.owner[tt] = int8(o)
-		}
-		copy(s.armies, []int32{10, 1, 3})
-		s.territories[0], s.territories[1] = 1, 2
-		s.totalArmies[0], s.totalArmies[1] = 10, 4
+		setBoard(s, []int{0, 1, 1}, []int{10, 1, 3})
 		p := &scripted{order: AttackOrder{From: 0, To: 1, Repeat: true}}
 		g.players = []Player{p, &BasePlayer{}}
 		var last *Event
@@ -271,12 +273,7 @@ func TestSingleRollAndStopAt(t *testing.T) {
 		g := handGame(t, m, testRules(FortifySingle), []int{0, 1, 1}, []int{20, 20, 3})
 		g.reset(seed)
 		s := &g.st
-		for tt, o := range []int{0, 1, 1} {
-			s.owner[tt] = int8(o)
-		}
-		copy(s.armies, []int32{20, 20, 3})
-		s.territories[0], s.territories[1] = 1, 2
-		s.totalArmies[0], s.totalArmies[1] = 20, 23
+		setBoard(s, []int{0, 1, 1}, []int{20, 20, 3})
 		rolls := 0
 		g.Observe(ObserverFunc(func(e *Event) {
 			if e.Kind == EvRoll {

@@ -259,32 +259,22 @@ func buildMap(source string, f *mapFile) (*Map, error) {
 	}
 	contID := make(map[string]int, len(f.Continents))
 	for i, c := range f.Continents {
-		key := fmt.Sprintf("continents[%d]", i)
-		if err := checkName(c.Name); err != nil {
-			return nil, badValue(source, key+".name", c.Name, "%v", err)
-		}
-		if j, dup := contID[c.Name]; dup {
-			return nil, badValue(source, key+".name", c.Name, "duplicate of continents[%d]", j)
+		if err := addName(contID, source, "continents", i, c.Name); err != nil {
+			return nil, err
 		}
 		if c.Bonus < 0 || c.Bonus > MaxArmyValue {
-			return nil, badValue(source, key+".bonus", c.Bonus, "must be 0..%d", MaxArmyValue)
+			return nil, badValue(source, fmt.Sprintf("continents[%d].bonus", i), c.Bonus, "must be 0..%d", MaxArmyValue)
 		}
-		contID[c.Name] = i
 		m.Continents[i] = Continent{Name: c.Name, Bonus: c.Bonus}
 	}
 	terrID := make(map[string]int, len(f.Territories))
 	for i, t := range f.Territories {
-		key := fmt.Sprintf("territories[%d]", i)
-		if err := checkName(t.Name); err != nil {
-			return nil, badValue(source, key+".name", t.Name, "%v", err)
+		if err := addName(terrID, source, "territories", i, t.Name); err != nil {
+			return nil, err
 		}
-		if j, dup := terrID[t.Name]; dup {
-			return nil, badValue(source, key+".name", t.Name, "duplicate of territories[%d]", j)
-		}
-		terrID[t.Name] = i
 		c, ok := contID[t.Continent]
 		if !ok {
-			return nil, badValue(source, key+".continent", t.Continent, "no such continent (territory %q)", t.Name)
+			return nil, badValue(source, fmt.Sprintf("territories[%d].continent", i), t.Continent, "no such continent (territory %q)", t.Name)
 		}
 		m.Territories[i] = Territory{Name: t.Name, Continent: c}
 	}
@@ -340,6 +330,21 @@ func buildMap(source string, f *mapFile) (*Map, error) {
 }
 
 // buildLayout sets m.Layout from the territories' x and y keys: all or
+// addName checks the name of entry i of table (continents or
+// territories) and adds it to ids; an invalid or repeated name is an error
+// naming the key.
+func addName(ids map[string]int, source, table string, i int, name string) error {
+	key := fmt.Sprintf("%s[%d].name", table, i)
+	if err := checkName(name); err != nil {
+		return badValue(source, key, name, "%v", err)
+	}
+	if j, dup := ids[name]; dup {
+		return badValue(source, key, name, "duplicate of %s[%d]", table, j)
+	}
+	ids[name] = i
+	return nil
+}
+
 // none of the territories must give both.
 func buildLayout(source string, f *mapFile, m *Map) error {
 	given := 0

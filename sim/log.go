@@ -137,30 +137,35 @@ type LogWriter struct {
 	err error
 }
 
+// headerDigest parses text ("" gives "") with parse, source naming it in
+// errors, and returns its digest.
+func headerDigest[T any](text, source string, parse func(string, []byte) (T, error), digest func(T) (string, error)) (string, error) {
+	if text == "" {
+		return "", nil
+	}
+	v, err := parse(source, []byte(text))
+	if err != nil {
+		return "", err
+	}
+	d, err := digest(v)
+	if err != nil {
+		return "", fmt.Errorf("log header: %w", err)
+	}
+	return d, nil
+}
+
 // NewLogWriter writes the header to w and returns the observer. It sets
 // the header's Format, and its RulesSHA256 and MapSHA256 from RulesTOML and
 // MapTOML (left empty when the text is): a text that does not parse as
 // rules or as a map is an error.
 func NewLogWriter(w io.Writer, h LogHeader) (*LogWriter, error) {
 	h.Format = LogFormat
-	h.RulesSHA256, h.MapSHA256 = "", ""
-	if h.RulesTOML != "" {
-		r, err := ParseRules("log header: rules_toml", []byte(h.RulesTOML))
-		if err != nil {
-			return nil, err
-		}
-		if h.RulesSHA256, err = RulesDigest(r); err != nil {
-			return nil, fmt.Errorf("log header: %w", err)
-		}
+	var err error
+	if h.RulesSHA256, err = headerDigest(h.RulesTOML, "log header: rules_toml", ParseRules, RulesDigest); err != nil {
+		return nil, err
 	}
-	if h.MapTOML != "" {
-		m, err := ParseMap("log header: map_toml", []byte(h.MapTOML))
-		if err != nil {
-			return nil, err
-		}
-		if h.MapSHA256, err = MapDigest(m); err != nil {
-			return nil, fmt.Errorf("log header: %w", err)
-		}
+	if h.MapSHA256, err = headerDigest(h.MapTOML, "log header: map_toml", ParseMap, MapDigest); err != nil {
+		return nil, err
 	}
 	lw := &LogWriter{w: bufio.NewWriterSize(w, 1<<16)}
 	b, err := json.Marshal(h)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -28,13 +29,7 @@ func TestReplay(t *testing.T) {
 	assert.Equal(t, uint64(2), rep.Header.Index)
 	assert.Equal(t, lines[len(lines)-1], string(ResultLine(rep.Result)))
 
-	roll := -1
-	for i, l := range lines {
-		if strings.HasPrefix(l, `{"e":"roll"`) && strings.Contains(l, `"def_loss":1`) {
-			roll = i
-			break
-		}
-	}
+	roll := slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(l, `{"e":"roll"`) && strings.Contains(l, `"def_loss":1`) })
 	require.Positive(t, roll)
 	turns := regexp.MustCompile(`"turns":(\d+)`)
 	cases := []struct {

@@ -1,10 +1,7 @@
 package tourney
 
 import (
-	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -13,6 +10,7 @@ import (
 	"github.com/marslab-risk/marslab/bots/registry"
 	"github.com/marslab-risk/marslab/configs"
 	"github.com/marslab-risk/marslab/internal/fileread"
+	"github.com/marslab-risk/marslab/internal/gameconf"
 	"github.com/marslab-risk/marslab/sim"
 )
 
@@ -80,21 +78,19 @@ func Parse(source string, data []byte) (*Config, error) {
 		return nil, err
 	}
 	bad := configs.KeyErrors(source)
+	if err := gameconf.CheckPlayers(bad, f.Players); err != nil {
+		return nil, err
+	}
 	switch {
-	case f.Players == nil:
-		return nil, bad("players", "missing: want the players per game, 2..6")
-	case *f.Players < 2 || *f.Players > 6:
-		return nil, bad("players", "%d: want 2..6", *f.Players)
 	case f.Replications == nil:
 		return nil, bad("replications", "missing: want the games per line-up, >= 1")
 	case *f.Replications < 1 || *f.Replications > MaxGames:
 		return nil, bad("replications", "%d: want 1..%d", *f.Replications, MaxGames)
-	case f.Seed == nil:
-		return nil, bad("seed", "missing: want an integer >= 0")
-	case *f.Seed < 0:
-		return nil, bad("seed", "%d: want >= 0", *f.Seed)
-	case f.Rules == "":
-		return nil, bad("rules", "missing: want an embedded rule set (%s) or a TOML file", strings.Join(configs.RulesNames(), ", "))
+	}
+	if err := gameconf.CheckSeedRules(bad, f.Seed, f.Rules); err != nil {
+		return nil, err
+	}
+	switch {
 	case len(f.Bots) < *f.Players || len(f.Bots) > MaxBots:
 		return nil, bad("bots", "%d bots: want %d..%d (at least players = %d)", len(f.Bots), *f.Players, MaxBots, *f.Players)
 	}
@@ -146,28 +142,9 @@ type Setup struct {
 // registered bots.
 func (c *Config) Resolve(reg *registry.Registry) (*Setup, error) {
 	var s Setup
-	rsrc, rdata, err := sim.RulesSource(c.path(c.Rules))
-	if err != nil {
-		return nil, fmt.Errorf("%s: key rules: %w", c.Source, err)
-	}
-	if s.Rules, err = sim.ParseRules(rsrc, rdata); err != nil {
-		return nil, fmt.Errorf("%s: key rules: %w", c.Source, err)
-	}
-	var msrc string
-	var mdata []byte
-	if c.Map == "" {
-		msrc, mdata, err = s.Rules.MapSource()
-	} else {
-		msrc, mdata, err = sim.MapSource(c.path(c.Map))
-	}
-	if err != nil {
-		return nil, fmt.Errorf("%s: key map: %w", c.Source, err)
-	}
-	if s.Map, err = sim.ParseMap(msrc, mdata); err != nil {
-		return nil, fmt.Errorf("%s: key map: %w", c.Source, err)
-	}
-	if err := s.Rules.Validate(s.Map); err != nil {
-		return nil, fmt.Errorf("%s: keys rules, map: %w", c.Source, err)
+	var err error
+	if s.Rules, s.Map, err = gameconf.Load(c.Source, c.Rules, c.Map); err != nil {
+		return nil, err
 	}
 	labels := make(map[string]int, len(c.Bots))
 	for i, spec := range c.Bots {
@@ -182,18 +159,4 @@ func (c *Config) Resolve(reg *registry.Registry) (*Setup, error) {
 		s.Seats = append(s.Seats, seat)
 	}
 	return &s, nil
-}
-
-// path resolves a rules or map argument: a name without a separator or a
-// .toml suffix is embedded; a relative file path is taken relative to the
-// config file's directory when that file exists there.
-func (c *Config) path(arg string) string {
-	if !strings.ContainsAny(arg, `/\`) && !strings.HasSuffix(arg, ".toml") || filepath.IsAbs(arg) {
-		return arg
-	}
-	p := filepath.Join(filepath.Dir(c.Source), arg)
-	if _, err := os.Stat(p); errors.Is(err, os.ErrNotExist) {
-		return arg
-	}
-	return p
 }

@@ -2,7 +2,6 @@ package tourney
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -14,6 +13,7 @@ import (
 	"github.com/marslab-risk/marslab/arena"
 	"github.com/marslab-risk/marslab/bots/registry"
 	"github.com/marslab-risk/marslab/internal/fileread"
+	"github.com/marslab-risk/marslab/internal/fuzzfile"
 )
 
 // smallConfig is a 20-game tournament of fast baseline bots: every
@@ -178,18 +178,9 @@ func FuzzReadGames(f *testing.F) {
 	f.Add(data[:len(data)/3], false)
 	f.Add([]byte{}, true)
 	f.Fuzz(func(t *testing.T, data []byte, over bool) {
-		path := filepath.Join(t.TempDir(), "games.jsonl")
-		require.NoError(t, os.WriteFile(path, data, 0o644))
-		if over {
-			require.NoError(t, os.Truncate(path, fileread.Log.Max()+1))
-		}
+		path := fuzzfile.Write(t, t.TempDir(), "games.jsonl", data, over, fileread.Log)
 		recs, err := ReadGames(path, c.Players)
-		if over {
-			require.True(t, errors.Is(err, fileread.ErrTooBig), "%v", err)
-			return
-		}
-		if err != nil {
-			require.Contains(t, err.Error(), path)
+		if fuzzfile.Refused(t, err, over, path) {
 			return
 		}
 		for _, r := range recs {

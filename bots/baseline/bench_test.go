@@ -5,6 +5,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/marslab-risk/marslab/internal/gamebench"
 	"github.com/marslab-risk/marslab/sim"
 )
 
@@ -18,20 +19,10 @@ func benchGame(b *testing.B, rules string, mk func() sim.Player) {
 	for i := range players {
 		players[i] = mk()
 	}
-	turns := 0
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; b.Loop(); i++ {
-		res, err := g.Play(players, 1, uint64(i))
-		if err != nil {
-			b.Fatal(err)
-		}
-		turns += res.Turns
-	}
-	sec := b.Elapsed().Seconds()
-	b.ReportMetric(float64(b.N)/sec, "games/s")
-	b.ReportMetric(float64(turns)/sec, "player-turns/s")
-	b.ReportMetric(float64(turns)/float64(b.N), "turns/game")
+	gamebench.Play(b, func(i uint64) (int, error) {
+		res, err := g.Play(players, 1, i)
+		return res.Turns, err
+	})
 }
 
 // BenchmarkAggressiveGame: six aggressive bots, MARS 2006 rules.

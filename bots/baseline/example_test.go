@@ -8,11 +8,11 @@ import (
 )
 
 func ExampleSciberras() {
-	m, err := sim.LoadMap("classic")
+	r, err := sim.LoadRules("mars2006")
 	if err != nil {
 		panic(err)
 	}
-	r, err := sim.LoadRules("mars2006")
+	m, err := r.LoadMap() // the map the rules name: classic
 	if err != nil {
 		panic(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/marslab-risk/marslab/internal/simcheck"
 	"github.com/marslab-risk/marslab/sim"
 )
 
@@ -101,12 +102,7 @@ func TestQueries(t *testing.T) {
 }
 
 func TestLoad(t *testing.T) {
-	m, err := sim.LoadMap("classic")
-	require.NoError(t, err)
-	r, err := sim.LoadRules("classic")
-	require.NoError(t, err)
-	g, err := sim.NewGame(m, r, 3)
-	require.NoError(t, err)
+	g, m, _ := simcheck.NewGame(t, "classic", 3)
 	var b Board
 	checked := 0
 	g.Observe(sim.ObserverFunc(func(e *sim.Event) {
@@ -125,7 +121,7 @@ func TestLoad(t *testing.T) {
 		checked++
 	}))
 	players := []sim.Player{&sim.BasePlayer{}, &sim.BasePlayer{}, &sim.BasePlayer{}}
-	_, err = g.Play(players, 1, 0)
+	_, err := g.Play(players, 1, 0)
 	require.NoError(t, err)
 	assert.Positive(t, checked)
 }
@@ -292,13 +288,8 @@ func TestFortifyTowardFront(t *testing.T) {
 func TestFortifyTowardFrontLegal(t *testing.T) {
 	// The moves are accepted by the engine under the one-step rule: a
 	// player whose Fortify is FortifyTowardFront never faults.
-	m, err := sim.LoadMap("classic")
-	require.NoError(t, err)
-	r, err := sim.LoadRules("mars2006")
-	require.NoError(t, err)
+	g, _, r := simcheck.NewGame(t, "mars2006", 3)
 	require.Equal(t, sim.FortifyOneStep, r.Fortify.Mode)
-	g, err := sim.NewGame(m, r, 3)
-	require.NoError(t, err)
 	moves := 0
 	g.Observe(sim.ObserverFunc(func(e *sim.Event) {
 		if e.Kind == sim.EvMove {

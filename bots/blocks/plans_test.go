@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/marslab-risk/marslab/internal/simcheck"
 	"github.com/marslab-risk/marslab/sim"
 )
 
@@ -112,15 +113,18 @@ func TestFortifyCluster(t *testing.T) {
 	assert.Empty(t, FortifyCluster(nil, &r, b, 0, 4), "4's cluster is all border")
 }
 
+// forkPosition returns the map testdata/fork.toml, the classic rules and
+// the position testdata/fork-3.toml.
+func forkPosition(t *testing.T) (*sim.Map, *sim.Rules, *sim.Position) {
+	t.Helper()
+	m, r, pos := simcheck.LoadPosition(t, "testdata/fork.toml", "classic", "testdata/fork-3.toml")
+	return m, r, pos
+}
+
 // forkState returns seat 0's State at testdata/fork-3.toml.
 func forkState(t *testing.T) *sim.State {
 	t.Helper()
-	m, err := sim.LoadMap("testdata/fork.toml")
-	require.NoError(t, err)
-	r, err := sim.LoadRules("classic")
-	require.NoError(t, err)
-	pos, err := sim.LoadPosition("testdata/fork-3.toml", m, r)
-	require.NoError(t, err)
+	m, r, pos := forkPosition(t)
 	s, err := sim.NewStateAt(m, r, pos, 0)
 	require.NoError(t, err)
 	return s
@@ -170,12 +174,7 @@ func TestCashierBest(t *testing.T) {
 // (c, wild, a), [0 2 3] (c, e, a) and [1 2 3] (wild, e, a) each show a;
 // [0 1 3] comes first, [0 2 3] has no wild.
 func TestCashierFewerWilds(t *testing.T) {
-	m, err := sim.LoadMap("testdata/fork.toml")
-	require.NoError(t, err)
-	r, err := sim.LoadRules("classic")
-	require.NoError(t, err)
-	pos, err := sim.LoadPosition("testdata/fork-3.toml", m, r)
-	require.NoError(t, err)
+	m, r, pos := forkPosition(t)
 	card := func(name string) sim.Card {
 		if name == "wild" {
 			return sim.Card{Territory: -1, Symbol: sim.Wild}

@@ -17,21 +17,11 @@ import (
 // shown in phase ph, and the cautious player of seat spec.
 func forkState(t *testing.T, spec string, ph sim.Phase) (sim.Player, *sim.State) {
 	t.Helper()
-	m, err := sim.LoadMap("testdata/fork.toml")
-	require.NoError(t, err)
-	r, err := sim.LoadRules("classic")
-	require.NoError(t, err)
-	pos, err := sim.LoadPosition("testdata/fork-pos.toml", m, r)
-	require.NoError(t, err)
+	m, r, pos := simcheck.LoadPosition(t, "testdata/fork.toml", "classic", "testdata/fork-pos.toml")
 	pos.Phase = ph
-	s, err := sim.NewStateAt(m, r, pos, 0)
-	require.NoError(t, err)
 	seat, err := registry.Default().ParseSeat(spec, nil)
 	require.NoError(t, err)
-	p, err := seat.New()
-	require.NoError(t, err)
-	p.Start(s, 0, nil)
-	return p, s
+	return simcheck.StartAt(t, seat, m, r, pos, nil)
 }
 
 // Territory ids of testdata/fork.toml.
@@ -78,12 +68,9 @@ func TestCautiousAttack(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.spec, func(t *testing.T) {
 			p, s := forkState(t, tt.spec, sim.PhaseAttack)
-			o, ok := p.Attack(s)
+			o, ok := simcheck.Attack(t, p, s, 0)
 			require.Equal(t, tt.ok, ok)
-			if ok {
-				assert.Equal(t, tt.want, o)
-				require.NoError(t, s.CheckAttack(0, o))
-			}
+			assert.Equal(t, tt.want, o)
 		})
 	}
 }
@@ -99,16 +86,7 @@ func TestCautiousFortify(t *testing.T) {
 // TestCautiousAllocs: once its buffers have grown, no decision allocates.
 func TestCautiousAllocs(t *testing.T) {
 	p, s := forkState(t, "cautious", sim.PhaseFortify)
-	pl := make([]sim.Placement, 0, 4)
-	mv := make([]sim.Move, 0, 4)
-	allocs := testing.AllocsPerRun(100, func() {
-		p.PlaceInitial(s)
-		p.Trade(s, false)
-		pl = p.Place(s, 5, pl[:0])
-		p.Attack(s)
-		mv = p.Fortify(s, mv[:0])
-	})
-	assert.Zero(t, allocs)
+	assert.Zero(t, simcheck.TurnAllocs(p, s, false, 100))
 }
 
 // TestCautiousGames plays cautious against the baseline bots under every
@@ -125,33 +103,10 @@ func TestCautiousGames(t *testing.T) {
 	require.NoError(t, err)
 	for _, rn := range []string{"classic", "mars2006", "fixedcards", "missions"} {
 		t.Run(rn, func(t *testing.T) {
-			r, err := sim.LoadRules(rn)
-			require.NoError(t, err)
-			m, err := r.LoadMap()
-			require.NoError(t, err)
-			g, err := sim.NewGame(m, r, len(seats))
-			require.NoError(t, err)
-			ck := simcheck.New(g, m, r)
-			g.Observe(ck)
-			var counts [sim.NumEventKinds]int
-			g.Observe(sim.ObserverFunc(func(ev *sim.Event) {
-				if ev.Player == 0 || ev.Player == 3 {
-					counts[ev.Kind]++
-				}
-			}))
-			players := make([]sim.Player, len(seats))
-			for i := range players {
-				players[i], err = seats[i].New()
-				require.NoError(t, err)
-			}
-			for i := range games {
-				res, err := g.Play(players, 7, uint64(i))
-				require.NoError(t, err)
-				require.NoError(t, ck.CheckResult(res), "game %d", i)
-				assert.Equal(t, []int{0, 0, 0, 0}, res.Faults, "game %d", i)
-			}
+			counts, faults := simcheck.Play(t, seats, rn, 7, games)
+			assert.Equal(t, []int{0, 0, 0, 0}, faults)
 			for _, k := range []sim.EventKind{sim.EvAttackOrder, sim.EvOccupation, sim.EvMove} {
-				assert.NotZero(t, counts[k], fmt.Sprint(k))
+				assert.NotZero(t, counts[0][k]+counts[3][k], fmt.Sprint(k))
 			}
 		})
 	}
@@ -160,10 +115,5 @@ func TestCautiousGames(t *testing.T) {
 func BenchmarkCautiousGame(b *testing.B) {
 	tab, err := registry.Default().NewTable("cautious,aggressive,random,cautious", "mars2006")
 	require.NoError(b, err)
-	b.ReportAllocs()
-	for i := 0; b.Loop(); i++ {
-		if _, err := tab.Play(1, uint64(i)); err != nil {
-			b.Fatal(err)
-		}
-	}
+	simcheck.BenchGames(b, tab.Play)
 }

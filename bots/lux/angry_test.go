@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/marslab-risk/marslab/bots/registry"
+	"github.com/marslab-risk/marslab/internal/simcheck"
 	"github.com/marslab-risk/marslab/sim"
 )
 
@@ -40,12 +41,9 @@ func TestAngryAttack(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			p, s := gridState(t, "angry", "classic", tt.board, sim.PhaseAttack)
-			o, ok := p.Attack(s)
+			o, ok := simcheck.Attack(t, p, s, 0)
 			require.Equal(t, tt.ok, ok)
-			if ok {
-				assert.Equal(t, tt.want, o)
-				require.NoError(t, s.CheckAttack(0, o))
-			}
+			assert.Equal(t, tt.want, o)
 		})
 	}
 }
@@ -64,21 +62,10 @@ func TestAngryFortify(t *testing.T) {
 	// a (interior) sends 4 to b, the first of its neighbours with an enemy
 	// neighbour; d (one enemy neighbour) sends 2 to e (two); e stays.
 	board := "0:5 0:1 1:2 0:3 0:2 1:4 1:1 1:3 1:1"
-	tests := []struct {
-		rules string
-		want  []sim.Move
-	}{
-		{"mars2006", []sim.Move{{From: ga, To: gb, Armies: 4}, {From: gd, To: ge, Armies: 2}}},
-		{"classic", []sim.Move{{From: ga, To: gb, Armies: 4}}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.rules, func(t *testing.T) {
-			p, s := gridState(t, "angry", tt.rules, board, sim.PhaseFortify)
-			mv := p.Fortify(s, nil)
-			assert.Equal(t, tt.want, mv)
-			require.NoError(t, s.CheckMoves(0, mv))
-		})
-	}
+	checkFortify(t, []fortifyCase{
+		{"mars2006", "angry", "mars2006", board, []sim.Move{{From: ga, To: gb, Armies: 4}, {From: gd, To: ge, Armies: 2}}},
+		{"classic", "angry", "classic", board, []sim.Move{{From: ga, To: gb, Armies: 4}}},
+	})
 }
 
 func TestAngryFortifyInterior(t *testing.T) {
@@ -107,12 +94,7 @@ func TestAngryFinishesLast(t *testing.T) {
 	}
 	seats, err := registry.Default().ParseSeats(strings.Join(botsB, ","), nil)
 	require.NoError(t, err)
-	r, err := sim.LoadRules("mars2006")
-	require.NoError(t, err)
-	m, err := r.LoadMap()
-	require.NoError(t, err)
-	g, err := sim.NewGame(m, r, len(seats))
-	require.NoError(t, err)
+	g, _, _ := simcheck.NewGame(t, "mars2006", len(seats))
 	rng := rand.New(rand.NewPCG(5, 5))
 	last := make(map[string]int)
 	players := make([]sim.Player, len(seats))

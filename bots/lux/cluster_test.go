@@ -38,29 +38,12 @@ func familyGames(t *testing.T, spec string, games int) {
 	counts := make([][sim.NumEventKinds]int, len(seats))
 	for _, rn := range []string{"classic", "mars2006", "fixedcards", "missions"} {
 		t.Run(spec+"/"+rn, func(t *testing.T) {
-			r, err := sim.LoadRules(rn)
-			require.NoError(t, err)
-			m, err := r.LoadMap()
-			require.NoError(t, err)
-			g, err := sim.NewGame(m, r, len(seats))
-			require.NoError(t, err)
-			ck := simcheck.New(g, m, r)
-			g.Observe(ck)
-			g.Observe(sim.ObserverFunc(func(ev *sim.Event) {
-				if ev.Player >= 0 && ev.Player < len(seats) {
-					counts[ev.Player][ev.Kind]++
+			c, faults := simcheck.Play(t, seats, rn, 11, games)
+			assert.Equal(t, make([]int, len(seats)), faults)
+			for p := range c {
+				for k := range c[p] {
+					counts[p][k] += c[p][k]
 				}
-			}))
-			players := make([]sim.Player, len(seats))
-			for i := range players {
-				players[i], err = seats[i].New()
-				require.NoError(t, err)
-			}
-			for i := range games {
-				res, err := g.Play(players, 11, uint64(i))
-				require.NoError(t, err)
-				require.NoError(t, ck.CheckResult(res), "game %d", i)
-				assert.Equal(t, make([]int, len(seats)), res.Faults, "game %d", i)
 			}
 		})
 	}
@@ -75,10 +58,5 @@ func familyGames(t *testing.T, spec string, games int) {
 func BenchmarkLuxGame(b *testing.B) {
 	tab, err := registry.Default().NewTable(clusterSeats, "classic")
 	require.NoError(b, err)
-	b.ReportAllocs()
-	for i := 0; b.Loop(); i++ {
-		if _, err := tab.Play(1, uint64(i)); err != nil {
-			b.Fatal(err)
-		}
-	}
+	simcheck.BenchGames(b, tab.Play)
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/marslab-risk/marslab/internal/simcheck"
 	"github.com/marslab-risk/marslab/sim"
 )
 
@@ -46,16 +47,7 @@ func TestCommunistAttack(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			p, s := gridState(t, "communist", "classic", tt.board, sim.PhaseAttack)
-			var got []sim.AttackOrder
-			for range 2 {
-				o, ok := p.Attack(s)
-				if !ok {
-					break
-				}
-				require.NoError(t, s.CheckAttack(0, o))
-				got = append(got, o)
-			}
-			assert.Equal(t, tt.want, got)
+			assert.Equal(t, tt.want, simcheck.Attacks(t, p, s, 0, 2))
 		})
 	}
 }
@@ -71,19 +63,8 @@ func TestCommunistFortify(t *testing.T) {
 	// a (7) gives b (1) half the difference, 3, then d (1) half of the new
 	// difference 3-1, 1; b and d have nothing to spare.
 	board := "0:7 0:1 1:2 0:1 0:1 1:4 1:1 1:3 1:1"
-	tests := []struct {
-		rules string
-		want  []sim.Move
-	}{
-		{"mars2006", []sim.Move{{From: ga, To: gb, Armies: 3}, {From: ga, To: gd, Armies: 1}}},
-		{"classic", []sim.Move{{From: ga, To: gb, Armies: 3}}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.rules, func(t *testing.T) {
-			p, s := gridState(t, "communist", tt.rules, board, sim.PhaseFortify)
-			mv := p.Fortify(s, nil)
-			assert.Equal(t, tt.want, mv)
-			require.NoError(t, s.CheckMoves(0, mv))
-		})
-	}
+	checkFortify(t, []fortifyCase{
+		{"mars2006", "communist", "mars2006", board, []sim.Move{{From: ga, To: gb, Armies: 3}, {From: ga, To: gd, Armies: 1}}},
+		{"classic", "communist", "classic", board, []sim.Move{{From: ga, To: gb, Armies: 3}}},
+	})
 }

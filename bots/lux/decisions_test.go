@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/marslab-risk/marslab/bots/registry"
+	"github.com/marslab-risk/marslab/internal/simcheck"
 	"github.com/marslab-risk/marslab/sim"
 )
 
@@ -26,23 +27,13 @@ const (
 // started player of seat spec.
 func twoState(t *testing.T, spec, pos string, edit func(*sim.Position)) (sim.Player, *sim.State) {
 	t.Helper()
-	m, err := sim.LoadMap("testdata/two.toml")
-	require.NoError(t, err)
-	r, err := sim.LoadRules("classic")
-	require.NoError(t, err)
-	p, err := sim.LoadPosition("testdata/"+pos, m, r)
-	require.NoError(t, err)
+	m, r, p := simcheck.LoadPosition(t, "testdata/two.toml", "classic", "testdata/"+pos)
 	if edit != nil {
 		edit(p)
 	}
-	s, err := sim.NewStateAt(m, r, p, 0)
-	require.NoError(t, err)
 	seat, err := registry.Default().ParseSeat(spec, nil)
 	require.NoError(t, err)
-	pl, err := seat.New()
-	require.NoError(t, err)
-	pl.Start(s, 0, nil)
-	return pl, s
+	return simcheck.StartAt(t, seat, m, r, p, nil)
 }
 
 // TestGoalContinent: Cluster takes the continent where its armies are
@@ -114,25 +105,14 @@ func TestClusterFortify(t *testing.T) {
 		p.Phase = sim.PhaseFortify
 		p.Armies[te] = 6
 	})
-	mv := p.Fortify(s, nil)
-	assert.Equal(t, []sim.Move{{From: te, To: td, Armies: 5}}, mv)
-	require.NoError(t, s.CheckMoves(0, mv))
+	assert.Equal(t, []sim.Move{{From: te, To: td, Armies: 5}}, simcheck.Fortify(t, p, s, 0))
 }
 
 // TestClusterAllocs: once its buffers have grown, no decision allocates.
 func TestClusterAllocs(t *testing.T) {
 	for _, spec := range []string{"cluster", "yakool", "quo"} {
 		p, s := twoState(t, spec, "dominant.toml", nil)
-		pl := make([]sim.Placement, 0, 8)
-		mv := make([]sim.Move, 0, 8)
-		allocs := testing.AllocsPerRun(50, func() {
-			p.PlaceInitial(s)
-			p.Trade(s, true)
-			pl = p.Place(s, 5, pl[:0])
-			p.Attack(s)
-			mv = p.Fortify(s, mv[:0])
-		})
-		assert.Zero(t, allocs, spec)
+		assert.Zero(t, simcheck.TurnAllocs(p, s, true, 50), spec)
 	}
 }
 

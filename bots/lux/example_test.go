@@ -6,20 +6,24 @@ import (
 	"github.com/marslab-risk/marslab/bots/registry"
 )
 
-// Example plays the game of marslab play -rules mars2006 -players
-// vulture,cluster,aggressive -seed 1.
+// Example plays the first ten games of marslab batch -rules mars2006
+// -players vulture,cluster,aggressive -seed 1 and counts each seat's wins.
 func Example() {
 	tab, err := registry.Default().NewTable("vulture,cluster,aggressive", "mars2006")
 	if err != nil {
 		panic(err)
 	}
-	res, err := tab.Play(1, 0)
-	if err != nil {
-		panic(err)
+	wins := map[string]int{}
+	for i := range uint64(10) {
+		res, err := tab.Play(1, i)
+		if err != nil {
+			panic(err)
+		}
+		if res.Winner >= 0 {
+			wins[tab.Seats[res.Winner].Label]++
+		}
 	}
-	fmt.Println("winner:", tab.Seats[res.Winner].Label, "in round", res.Rounds)
-	fmt.Println("faults:", res.Faults)
+	fmt.Println("wins:", wins)
 	// Output:
-	// winner: vulture in round 9
-	// faults: [0 0 0]
+	// wins: map[cluster:5 vulture:5]
 }

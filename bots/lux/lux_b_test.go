@@ -62,14 +62,26 @@ func gridStateAt(t testing.TB, spec, rules, board, hands string, ph sim.Phase) (
 	}
 	pos, err := sim.ParsePosition("grid-pos", []byte(sb.String()), m, r)
 	require.NoError(t, err)
-	s, err := sim.NewStateAt(m, r, pos, 0)
-	require.NoError(t, err)
 	seat, err := registry.Default().ParseSeat(spec, nil)
 	require.NoError(t, err)
-	p, err := seat.New()
-	require.NoError(t, err)
-	p.Start(s, 0, rand.New(rand.NewPCG(1, 2)))
-	return p, s
+	return simcheck.StartAt(t, seat, m, r, pos, rand.New(rand.NewPCG(1, 2)))
+}
+
+// fortifyCase is one fortification test: seat spec's moves on board (see
+// gridState) under rules.
+type fortifyCase struct {
+	name, spec, rules, board string
+	want                     []sim.Move
+}
+
+// checkFortify runs each case as a subtest: the moves are want, and legal.
+func checkFortify(t *testing.T, cases []fortifyCase) {
+	for _, tt := range cases {
+		t.Run(tt.name, func(t *testing.T) {
+			p, s := gridState(t, tt.spec, tt.rules, tt.board, sim.PhaseFortify)
+			assert.Equal(t, tt.want, simcheck.Fortify(t, p, s, 0))
+		})
+	}
 }
 
 // playB plays games games of the seats under rule set rn, checking every
@@ -79,35 +91,7 @@ func playB(t *testing.T, specs string, rn string, games int) (counts [][sim.NumE
 	t.Helper()
 	seats, err := registry.Default().ParseSeats(specs, nil)
 	require.NoError(t, err)
-	r, err := sim.LoadRules(rn)
-	require.NoError(t, err)
-	m, err := r.LoadMap()
-	require.NoError(t, err)
-	g, err := sim.NewGame(m, r, len(seats))
-	require.NoError(t, err)
-	ck := simcheck.New(g, m, r)
-	g.Observe(ck)
-	counts = make([][sim.NumEventKinds]int, len(seats))
-	g.Observe(sim.ObserverFunc(func(ev *sim.Event) {
-		if ev.Player >= 0 && ev.Player < len(seats) {
-			counts[ev.Player][ev.Kind]++
-		}
-	}))
-	players := make([]sim.Player, len(seats))
-	for i := range players {
-		players[i], err = seats[i].New()
-		require.NoError(t, err)
-	}
-	faults = make([]int, len(seats))
-	for i := range games {
-		res, err := g.Play(players, 11, uint64(i))
-		require.NoError(t, err)
-		require.NoError(t, ck.CheckResult(res), "game %d", i)
-		for k, f := range res.Faults {
-			faults[k] += f
-		}
-	}
-	return counts, faults
+	return simcheck.Play(t, seats, rn, 11, games)
 }
 
 // TestGamesB plays the bots of this group against each other and a
@@ -142,10 +126,5 @@ func TestGamesB(t *testing.T) {
 func BenchmarkGameB(b *testing.B) {
 	tab, err := registry.Default().NewTable("angry,communist,stinky,pixie,evilpixie,stinky", "mars2006")
 	require.NoError(b, err)
-	b.ReportAllocs()
-	for i := 0; b.Loop(); i++ {
-		if _, err := tab.Play(1, uint64(i)); err != nil {
-			b.Fatal(err)
-		}
-	}
+	simcheck.BenchGames(b, tab.Play)
 }

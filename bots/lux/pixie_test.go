@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/marslab-risk/marslab/internal/simcheck"
 	"github.com/marslab-risk/marslab/sim"
 )
 
@@ -118,12 +119,9 @@ func TestPixieAttack(t *testing.T) {
 		t.Run(tt.spec, func(t *testing.T) {
 			p, s := gridState(t, tt.spec, "classic", tt.board, sim.PhaseAttack)
 			p.Place(s, 6, nil) // the wanted continents are chosen at placement
-			o, ok := p.Attack(s)
+			o, ok := simcheck.Attack(t, p, s, 0)
 			require.Equal(t, tt.ok, ok)
-			if ok {
-				assert.Equal(t, tt.want, o)
-				require.NoError(t, s.CheckAttack(0, o))
-			}
+			assert.Equal(t, tt.want, o)
 		})
 	}
 }
@@ -138,10 +136,7 @@ func TestPixieOccupy(t *testing.T) {
 }
 
 func TestPixieFortify(t *testing.T) {
-	tests := []struct {
-		name, spec, rules, board string
-		want                     []sim.Move
-	}{
+	checkFortify(t, []fortifyCase{
 		// a is interior in North, which seat 0 does not own: all to b,
 		// which faces c (1), weaker than g (5) facing d.
 		{"weakest enemy", "pixie", "mars2006", "0:6 0:1 1:1 0:1 0:1 1:1 1:5 1:1 1:1",
@@ -157,15 +152,7 @@ func TestPixieFortify(t *testing.T) {
 		// armies.
 		{"evil balance", "evilpixie", "mars2006", "0:4 0:3 0:2 0:5 0:1 0:1 1:1 1:1 1:1",
 			[]sim.Move{{From: ga, To: gd, Armies: 3}, {From: gb, To: ge, Armies: 2}, {From: gc, To: gf, Armies: 1}, {From: gd, To: ge, Armies: 2}}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			p, s := gridState(t, tt.spec, tt.rules, tt.board, sim.PhaseFortify)
-			mv := p.Fortify(s, nil)
-			assert.Equal(t, tt.want, mv)
-			require.NoError(t, s.CheckMoves(0, mv))
-		})
-	}
+	})
 }
 
 func TestPixieTrade(t *testing.T) {

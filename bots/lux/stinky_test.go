@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/marslab-risk/marslab/internal/simcheck"
 	"github.com/marslab-risk/marslab/sim"
 )
 
@@ -48,16 +49,7 @@ func TestStinkyAttack(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			p, s := gridState(t, tt.spec, "classic", tt.board, sim.PhaseAttack)
-			var got []sim.AttackOrder
-			for range 3 {
-				o, ok := p.Attack(s)
-				if !ok {
-					break
-				}
-				require.NoError(t, s.CheckAttack(0, o))
-				got = append(got, o)
-			}
-			assert.Equal(t, tt.want, got)
+			assert.Equal(t, tt.want, simcheck.Attacks(t, p, s, 0, 3))
 		})
 	}
 }

@@ -151,24 +151,6 @@ func (g goldenGame) write(reg *registry.Registry) error {
 	return os.Rename(tmp, g.path())
 }
 
-// replayPlayers builds the players of a logged game's seats from reg, as
-// marslab replay does.
-func replayPlayers(reg *registry.Registry, h sim.LogHeader) ([]sim.Player, error) {
-	ps := make([]sim.Player, len(h.Seats))
-	for i, st := range h.Seats {
-		fac, ok := reg.Lookup(st.Bot)
-		if !ok {
-			return nil, fmt.Errorf("seat %d: unknown bot %q", i, st.Bot)
-		}
-		p, err := bots.Seat{Factory: fac, Params: st.Params, Label: st.Label}.New()
-		if err != nil {
-			return nil, fmt.Errorf("seat %d (%s): %w", i, st.Label, err)
-		}
-		ps[i] = p
-	}
-	return ps, nil
-}
-
 // readHeader returns the header of a game log.
 func readHeader(log []byte) (sim.LogHeader, error) {
 	lr, err := sim.NewLogReader(bytes.NewReader(log))
@@ -220,9 +202,7 @@ func TestGolden(t *testing.T) {
 				[]any{got.RulesName, got.MapName, got.Seed, got.Index},
 				"%s: header rules_name, map_name, seed, index differ from goldenGames: %s", g.path(), regenerate)
 
-			rep, err := sim.Replay(context.Background(), bytes.NewReader(log), func(h sim.LogHeader) ([]sim.Player, error) {
-				return replayPlayers(reg, h)
-			})
+			rep, err := sim.Replay(context.Background(), bytes.NewReader(log), reg.ReplayPlayers)
 			require.NoError(t, err, "%s: %s", g.path(), regenerate)
 			assert.Equal(t, bytes.Count(log, []byte{'\n'})-2, rep.Events, "%s: events replayed", g.path())
 			assert.Equal(t, len(want.Seats), len(rep.Result.Placement), "%s: placement", g.path())
@@ -255,9 +235,7 @@ func TestGoldenDetectsChange(t *testing.T) {
 	att := bytes.Index(lines[i], []byte(`"att":[`)) + len(`"att":[`)
 	die := lines[i][att]
 	lines[i][att] = '1' + (die-'1'+1)%6 // another face
-	_, err = sim.Replay(context.Background(), bytes.NewReader(bytes.Join(lines, nil)), func(h sim.LogHeader) ([]sim.Player, error) {
-		return replayPlayers(registry.Default(), h)
-	})
+	_, err = sim.Replay(context.Background(), bytes.NewReader(bytes.Join(lines, nil)), registry.Default().ReplayPlayers)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), fmt.Sprintf("line %d: the replay differs", i+1))
 }

@@ -1,7 +1,6 @@
 package registry
 
 import (
-	"errors"
 	"maps"
 	"os"
 	"path/filepath"
@@ -15,6 +14,7 @@ import (
 	"github.com/marslab-risk/marslab/bots/baseline"
 	"github.com/marslab-risk/marslab/bots/registry/internal/famgen"
 	"github.com/marslab-risk/marslab/internal/fileread"
+	"github.com/marslab-risk/marslab/internal/fuzzfile"
 	"github.com/marslab-risk/marslab/mars"
 	"github.com/marslab-risk/marslab/sim"
 )
@@ -493,6 +493,17 @@ func FuzzParseSeat(f *testing.F) {
 	})
 }
 
+// requireKnownValues requires that every value of vals belongs to a
+// parameter of fac and lies within its bounds.
+func requireKnownValues(t *testing.T, fac *bots.Factory, vals bots.Values) {
+	t.Helper()
+	for k, v := range vals {
+		p, ok := fac.Param(k)
+		require.True(t, ok, "accepted unknown %s", k)
+		require.NoError(t, p.Check(v), "accepted %s = %v", k, v)
+	}
+}
+
 func FuzzParseParamFile(f *testing.F) {
 	f.Add("bot = \"tuned\"\n[params]\nW_p = 0.8\nG_l = 3\n")
 	f.Add("bot = \"tuned\"\n[params]\nW_p = 1.3\n")
@@ -506,11 +517,7 @@ func FuzzParseParamFile(f *testing.F) {
 				require.True(t, strings.HasPrefix(err.Error(), "fuzz.toml: "), "error %q does not name the file", err)
 				continue
 			}
-			for k, v := range vals {
-				p, ok := fac.Param(k)
-				require.True(t, ok, "accepted unknown %s", k)
-				require.NoError(t, p.Check(v), "accepted %s = %v", k, v)
-			}
+			requireKnownValues(t, fac, vals)
 		}
 	})
 }
@@ -525,24 +532,40 @@ func FuzzReadParamFile(f *testing.F) {
 	f.Add([]byte("\x00\xff"), false)
 	tuned := tunedFactory()
 	f.Fuzz(func(t *testing.T, data []byte, over bool) {
-		path := filepath.Join(t.TempDir(), "p.toml")
-		require.NoError(t, os.WriteFile(path, data, 0o644))
-		if over {
-			require.NoError(t, os.Truncate(path, fileread.Params.Max()+1))
-		}
+		path := fuzzfile.Write(t, t.TempDir(), "p.toml", data, over, fileread.Params)
 		vals, err := ReadParamFile(&tuned, path)
-		if over {
-			require.True(t, errors.Is(err, fileread.ErrTooBig), "%v", err)
+		if fuzzfile.Refused(t, err, over, path) {
 			return
 		}
-		if err != nil {
-			require.Contains(t, err.Error(), path)
-			return
-		}
-		for k, v := range vals {
-			p, ok := tuned.Param(k)
-			require.True(t, ok, "accepted unknown %s", k)
-			require.NoError(t, p.Check(v), "accepted %s = %v", k, v)
-		}
+		requireKnownValues(t, &tuned, vals)
 	})
+}
+
+// TestReplayPlayers: a logged seat list becomes one player per seat with
+// the logged values; an unknown bot or value is an error naming the seat.
+func TestReplayPlayers(t *testing.T) {
+	reg := Default()
+	ps, err := reg.ReplayPlayers(sim.LogHeader{Seats: []sim.LogSeat{
+		{Label: "a", Bot: "aggressive"},
+		{Label: "m", Bot: "mars", Params: map[string]float64{"W_p": 0.6}},
+	}})
+	require.NoError(t, err)
+	require.Len(t, ps, 2)
+	assert.NotNil(t, ps[0])
+	assert.NotNil(t, ps[1])
+
+	tests := []struct {
+		name string
+		seat sim.LogSeat
+		err  string
+	}{
+		{"unknown bot", sim.LogSeat{Label: "x", Bot: "nosuchbot"}, `seat 1: unknown bot "nosuchbot"`},
+		{"bad value", sim.LogSeat{Label: "m", Bot: "mars", Params: map[string]float64{"W_p": 7}}, "seat 1 (m): "},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := reg.ReplayPlayers(sim.LogHeader{Seats: []sim.LogSeat{{Label: "a", Bot: "aggressive"}, tt.seat}})
+			assert.ErrorContains(t, err, tt.err)
+		})
+	}
 }

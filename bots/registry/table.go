@@ -52,3 +52,25 @@ func (r *Registry) NewTable(players, rules string) (*Table, error) {
 func (t *Table) Play(seed, index uint64) (sim.Result, error) {
 	return t.Game.Play(t.Players, seed, index)
 }
+
+// ReplayPlayers builds the players of a logged game's seats (its bots,
+// parameter values and labels) from r, as sim.Replay asks for them:
+//
+//	rep, err := sim.Replay(ctx, log, reg.ReplayPlayers)
+//
+// A bot r does not know is an error naming the seat.
+func (r *Registry) ReplayPlayers(h sim.LogHeader) ([]sim.Player, error) {
+	ps := make([]sim.Player, len(h.Seats))
+	for i, st := range h.Seats {
+		fac, ok := r.Lookup(st.Bot)
+		if !ok {
+			return nil, fmt.Errorf("seat %d: unknown bot %q", i, st.Bot)
+		}
+		p, err := bots.Seat{Factory: fac, Params: st.Params, Label: st.Label}.New()
+		if err != nil {
+			return nil, fmt.Errorf("seat %d (%s): %w", i, st.Label, err)
+		}
+		ps[i] = p
+	}
+	return ps, nil
+}

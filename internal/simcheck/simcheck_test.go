@@ -1,11 +1,14 @@
 package simcheck
 
 import (
+	"flag"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/marslab-risk/marslab/bots"
 	"github.com/marslab-risk/marslab/sim"
 )
 
@@ -117,12 +120,7 @@ func (x explainer) Observe(e *sim.Event) {
 // TestCheckerSkipsExplanations: explanation events are counted and change
 // nothing in the ledger.
 func TestCheckerSkipsExplanations(t *testing.T) {
-	m, err := sim.LoadMap("classic")
-	require.NoError(t, err)
-	r, err := sim.LoadRules("classic")
-	require.NoError(t, err)
-	g, err := sim.NewGame(m, r, 3)
-	require.NoError(t, err)
+	g, m, r := NewGame(t, "classic", 3)
 	chk := New(g, m, r)
 	g.Observe(explainer{chk})
 	res, err := g.Play([]sim.Player{&attacker{}, &attacker{}, &attacker{}}, 2, 0)
@@ -130,4 +128,82 @@ func TestCheckerSkipsExplanations(t *testing.T) {
 	require.NoError(t, chk.CheckResult(res))
 	assert.Equal(t, chk.Counts[sim.EvPlace], chk.Counts[sim.EvExplain])
 	assert.Positive(t, chk.Counts[sim.EvExplain])
+}
+
+// TestPlay: Play counts every seat's events and sums the faults over the
+// games; the attackers attack and never fault.
+func TestPlay(t *testing.T) {
+	f := bots.Factory{Name: "attacker", New: func(bots.Values) (sim.Player, error) { return &attacker{}, nil }}
+	seats := []bots.Seat{{Factory: &f, Label: "a"}, {Factory: &f, Label: "b"}, {Factory: &f, Label: "c"}}
+	counts, faults := Play(t, seats, "mars2006", 3, 4)
+	assert.Equal(t, []int{0, 0, 0}, faults)
+	require.Len(t, counts, 3)
+	for p := range seats {
+		assert.Positive(t, counts[p][sim.EvAttackOrder], "seat %d", p)
+		assert.Positive(t, counts[p][sim.EvOccupation], "seat %d", p)
+	}
+}
+
+// TestBenchGames: BenchGames plays game indexes 0, 1, ... of seed 1 and
+// reports their mean length.
+func TestBenchGames(t *testing.T) {
+	f := flag.Lookup("test.benchtime")
+	old := f.Value.String()
+	require.NoError(t, f.Value.Set("3x"))
+	t.Cleanup(func() { require.NoError(t, f.Value.Set(old)) })
+	var seeds, indexes []uint64
+	res := testing.Benchmark(func(b *testing.B) {
+		seeds, indexes = seeds[:0], indexes[:0]
+		BenchGames(b, func(seed, index uint64) (sim.Result, error) {
+			seeds, indexes = append(seeds, seed), append(indexes, index)
+			return sim.Result{Turns: 7}, nil
+		})
+	})
+	assert.Equal(t, 3, res.N)
+	assert.Equal(t, []uint64{1, 1, 1}, seeds)
+	assert.Equal(t, []uint64{0, 1, 2}, indexes)
+	assert.InDelta(t, 7, res.Extra["turns/game"], 1e-9)
+}
+
+// TestStartAt: the player is started as seat 0 of the position's State.
+func TestStartAt(t *testing.T) {
+	m, r, pos := LoadPosition(t, "../../bots/example/testdata/fork.toml", "classic", "../../bots/example/testdata/fork-pos.toml")
+	var started []int
+	f := bots.Factory{Name: "attacker", New: func(bots.Values) (sim.Player, error) { return &startSpy{started: &started}, nil }}
+	p, s := StartAt(t, bots.Seat{Factory: &f, Label: "a"}, m, r, pos, nil)
+	require.NotNil(t, p)
+	assert.Equal(t, []int{0}, started)
+	assert.Equal(t, pos.Owner[0], s.Owner(0))
+}
+
+// startSpy records the seats it is started as.
+type startSpy struct {
+	sim.BasePlayer
+	started *[]int
+}
+
+func (p *startSpy) Start(s *sim.State, seat int, rng *rand.Rand) {
+	*p.started = append(*p.started, seat)
+	p.BasePlayer.Start(s, seat, rng)
+}
+
+// TestTurnAllocs: a player that allocates in a decision is counted; the
+// base player, which does not, is not.
+func TestTurnAllocs(t *testing.T) {
+	m, r, pos := LoadPosition(t, "../../bots/example/testdata/fork.toml", "classic", "../../bots/example/testdata/fork-pos.toml")
+	s, err := sim.NewStateAt(m, r, pos, 0)
+	require.NoError(t, err)
+	assert.Zero(t, TurnAllocs(&sim.BasePlayer{}, s, false, 20))
+	assert.GreaterOrEqual(t, TurnAllocs(&allocator{}, s, false, 20), 1.0)
+}
+
+// allocator allocates in every Attack.
+type allocator struct {
+	sim.BasePlayer
+	keep [][]int
+}
+
+func (a *allocator) Attack(s *sim.State) (sim.AttackOrder, bool) {
+	a.keep = append(a.keep[:0], make([]int, 64))
+	return sim.AttackOrder{}, false
 }

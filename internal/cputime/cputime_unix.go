@@ -1,14 +1,13 @@
 //go:build unix
 
-package arena
+package cputime
 
 import (
 	"syscall"
 	"time"
 )
 
-// cpuTime returns the process's user+system CPU time, ok false if unknown.
-func cpuTime() (time.Duration, bool) {
+func process() (time.Duration, bool) {
 	var ru syscall.Rusage
 	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
 		return 0, false

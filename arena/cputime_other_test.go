@@ -1,8 +1,0 @@
-//go:build !unix
-
-package arena
-
-import "time"
-
-// cpuTime is not measured on this platform.
-func cpuTime() (time.Duration, bool) { return 0, false }
