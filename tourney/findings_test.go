@@ -122,6 +122,9 @@ func TestCompareHandBuilt(t *testing.T) {
 	// a and c met in games 0 and 1: a won game 0 (c second: the last two).
 	assert.Equal(t, HeadToHead{A: "a", B: "c", Met: 2, AWon: 1, BWon: 0, AAhead: 1, BAhead: 1, LastTwo: 1, AWonLastTwo: 1, Paper: paper.HeadToHead}, c.H2H)
 	assert.Equal(t, "Of their 2 meetings here a won 1 and c 0 (the paper: 3 and 1 of 5); of the games where the two were the last left, a won 1 of 1 (100 %) here and 1 of 2 (50 %) in the paper", c.H2HFinding())
+	h2h := c.H2HTable()
+	assert.Equal(t, []string{"", "met", "a won", "c won", "a ahead", "c ahead", "last two", "a won of the last two"}, h2h.Header)
+	assert.Equal(t, [][]string{{"ours", "2", "1", "0", "1", "1", "1", "1"}, {"paper", "5", "3", "1", "—", "—", "2", "1"}}, h2h.Rows)
 	t5 := c.Table5(3)
 	assert.Equal(t, []string{"bot", "source", "1st", "2nd", "3rd", "Sm", "games"}, t5.Header)
 	assert.Equal(t, []string{"a (paper: Alpha)", "ours", "1", "1", "1", "1", "3"}, t5.Rows[0])

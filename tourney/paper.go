@@ -425,6 +425,16 @@ func (c *Comparison) H2HFinding() string {
 		h.Met, h.A, h.AWon, h.B, h.BWon, h.Paper.AWon, h.Paper.BWon, h.Paper.Met, h.A, share(h.AWonLastTwo, h.LastTwo), share(h.Paper.AWonLastTwo, h.Paper.LastTwo))
 }
 
+// H2HTable is the head-to-head record, ours and the paper's (which does
+// not give who finished ahead: "—").
+func (c *Comparison) H2HTable() mdtable.Table {
+	h := c.H2H
+	t := mdtable.Table{Header: []string{"", "met", h.A + " won", h.B + " won", h.A + " ahead", h.B + " ahead", "last two", h.A + " won of the last two"}}
+	t.Add("ours", itoa(h.Met), itoa(h.AWon), itoa(h.BWon), itoa(h.AAhead), itoa(h.BAhead), itoa(h.LastTwo), itoa(h.AWonLastTwo))
+	t.Add("paper", itoa(h.Paper.Met), itoa(h.Paper.AWon), itoa(h.Paper.BWon), "—", "—", itoa(h.Paper.LastTwo), itoa(h.Paper.AWonLastTwo))
+	return t
+}
+
 // share formats k of n with the percentage.
 func share(k, n int) string {
 	if n == 0 {
