@@ -164,15 +164,22 @@ func EffectsText(es []Candidate) string {
 	if len(es) == 0 {
 		return "No option has another choice"
 	}
-	s := fmt.Sprintf("Of %d options, %d raise the win rate (95 %% interval above 0)", len(es), len(up))
+	verb := func(n int, one, many string) string {
+		if n == 1 {
+			return one
+		}
+		return many
+	}
+	s := fmt.Sprintf("Of %d options, %d %s the win rate (95 %% interval above 0)", len(es), len(up), verb(len(up), "raises", "raise"))
 	if len(up) > 0 {
 		s += ": " + list(up)
 	}
-	s += fmt.Sprintf("; %d lower it (interval below 0)", len(down))
+	s += fmt.Sprintf("; %d %s it (interval below 0)", len(down), verb(len(down), "lowers", "lower"))
 	if len(down) > 0 {
 		s += ": " + list(down)
 	}
-	return s + fmt.Sprintf("; %d are not shown to change it (interval across 0)", len(es)-len(up)-len(down))
+	rest := len(es) - len(up) - len(down)
+	return s + fmt.Sprintf("; %d %s not shown to change it (interval across 0)", rest, verb(rest, "is", "are"))
 }
 
 // list joins items as "a", "a and b", "a, b and c".

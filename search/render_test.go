@@ -77,7 +77,7 @@ func TestEffectsText(t *testing.T) {
 	}{
 		{"none", nil, "No option has another choice"},
 		{"one each", []Candidate{cand("a=x", 0.05, 0.01, 0.09, 0.01), cand("b=y", -0.1, -0.15, -0.05, 0.001), cand("c=z", 0.01, -0.02, 0.04, 0.5)},
-			"Of 3 options, 1 raise the win rate (95 % interval above 0): `a=x` (+5.0 points); 1 lower it (interval below 0): `b=y` (-10.0 points); 1 are not shown to change it (interval across 0)"},
+			"Of 3 options, 1 raises the win rate (95 % interval above 0): `a=x` (+5.0 points); 1 lowers it (interval below 0): `b=y` (-10.0 points); 1 is not shown to change it (interval across 0)"},
 		{"all across 0", []Candidate{cand("a=x", 0.05, -0.01, 0.09, 0.1), cand("b=y", -0.02, -0.05, 0.01, 0.2)},
 			"Of 2 options, 0 raise the win rate (95 % interval above 0); 0 lower it (interval below 0); 2 are not shown to change it (interval across 0)"},
 	} {
