@@ -24,6 +24,11 @@ type board struct {
 	contBonus []float64 // V_b of each continent
 	vsv       []float64 // V_sv = V_b / (V_s * V_nb) of each continent
 	vcb       []int     // V_cb: other continents each territory borders
+	// nmask[t] has bit u set for every neighbour u of t, on maps of at
+	// most 64 territories whose neighbour lists are ascending (so that
+	// visiting the bits from the lowest visits the list in order); nil
+	// otherwise.
+	nmask []uint64
 
 	// Dynamic.
 	blocks.Board            // owners and armies
@@ -77,6 +82,7 @@ func newBoard(nbr [][]int, cont []int, bonus []int) *board {
 			borders[c]++
 		}
 	}
+	b.nmask = neighbourMasks(nbr)
 	for c := range bonus {
 		b.contBonus[c] = float64(bonus[c])
 		nb := max(borders[c], 1)
@@ -85,6 +91,24 @@ func newBoard(nbr [][]int, cont []int, bonus []int) *board {
 		}
 	}
 	return b
+}
+
+// neighbourMasks returns the neighbour bit sets of a map of at most 64
+// territories with strictly ascending neighbour lists, or nil.
+func neighbourMasks(nbr [][]int) []uint64 {
+	if len(nbr) > 64 {
+		return nil
+	}
+	masks := make([]uint64, len(nbr))
+	for t, ns := range nbr {
+		for i, u := range ns {
+			if u < 0 || u >= len(nbr) || (i > 0 && u <= ns[i-1]) {
+				return nil
+			}
+			masks[t] |= 1 << u
+		}
+	}
+	return masks
 }
 
 // boardFromMap builds the static board of a sim.Map.

@@ -1,5 +1,7 @@
 package mars
 
+import "math/bits"
+
 // pPrune is the least odds a goal chain may have to be kept (a speed
 // measure, not a paper parameter). A chain is dropped, and not passed on,
 // when even an agent attacking with all of its armies and every new army
@@ -143,6 +145,10 @@ func (m *mediator) propagate(n int) {
 			m.msgs = append(m.msgs, message{last: int32(t), parent: -1, k: 1, origin: int32(t), w: m.vals[t], def: b.Armies[t], seen: 1 << (t & 63)})
 		}
 	}
+	if b.nmask != nil {
+		m.relaySmall(n, gl, &reach)
+		return
+	}
 	for h := 0; h < len(m.msgs); h++ {
 		msg := m.msgs[h]
 		last := int(msg.last)
@@ -187,6 +193,63 @@ func (m *mediator) propagate(n int) {
 				continue
 			}
 			m.msgs = append(m.msgs, message{last: int32(u), parent: int32(h), k: msg.k + 1, origin: msg.origin, w: msg.w + m.vals[u], def: def, seen: msg.seen | 1<<(u&63)})
+		}
+	}
+}
+
+// relaySmall is propagate's message loop on maps with neighbour masks
+// (board.nmask): the neighbours of a chain's end that are not on the chain
+// are the bits of one word, visited from the lowest, in the order of the
+// neighbour lists, so the messages, the goals and their order are those of
+// propagate's general loop. reach is propagate's limit on the defenders of
+// a chain by its length.
+func (m *mediator) relaySmall(n, gl int, reach *[maxGoalPath + 1]int) {
+	b := m.b
+	var mine uint64 // the own territories
+	for t, o := range b.Owner {
+		if o == b.me {
+			mine |= 1 << t
+		}
+	}
+	nt := len(b.Owner)
+	bo := m.byOrigin // nil unless goal_paths = shortest
+	for h := 0; h < len(m.msgs); h++ {
+		msg := &m.msgs[h]
+		last, k, origin, w, def0, seen := int(msg.last), int(msg.k), int(msg.origin), msg.w, msg.def, msg.seen
+		// done holds the own territories this originator's messages have
+		// reached (byOrigin, kept up to date as this message is stored).
+		var done uint64
+		if bo != nil {
+			done = bo[origin]
+		}
+		cc := -1 // the message's oddsCache, made at its first goal
+		rest := b.nmask[last] &^ seen
+		if k >= gl {
+			// A longer chain would exceed G_l: the message is only stored.
+			for own := rest & mine &^ done; own != 0; own &= own - 1 {
+				cc = m.store(bits.TrailingZeros64(own), h, n, cc)
+			}
+			continue
+		}
+		row := m.reachOwn[(gl-k-1)*nt : (gl-k)*nt] // mayStore's masks for the extensions
+		lim := reach[k+1]
+		for ; rest != 0; rest &= rest - 1 {
+			u := bits.TrailingZeros64(rest)
+			bit := uint64(1) << u
+			if mine&bit != 0 {
+				if done&bit == 0 {
+					cc = m.store(u, h, n, cc)
+					if bo != nil {
+						done |= bit
+					}
+				}
+				continue
+			}
+			def := def0 + b.Armies[u]
+			if def >= lim || row[u]&^done == 0 {
+				continue
+			}
+			m.msgs = append(m.msgs, message{last: int32(u), parent: int32(h), k: int32(k + 1), origin: int32(origin), w: w + m.vals[u], def: def, seen: seen | bit})
 		}
 	}
 }
