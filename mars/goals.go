@@ -54,10 +54,18 @@ type goal struct {
 // armies a are kept once. It lives until the next propagate.
 type oddsCache struct {
 	// off and threat are the goals' path offset in mediator.paths and
-	// their threat (goal.off, goal.threat), the same for all of them.
+	// their threat (goal.off, goal.threat), the same for all of them; k,
+	// def and w their path length, defenders and value (goal.k, goal.def,
+	// goal.w).
 	off, threat int
-	cv          int // the chain odds' node in the odds store, -1 until needed
-	cvGen       int // the store generation of cv
+	k, def      int
+	w           float64
+	// defs[:k] are the defenders of the path in attack order, maxD the
+	// largest of them.
+	defs  [maxGoalPath]int32
+	maxD  int
+	cv    int // the chain odds' node in the odds store, -1 until needed
+	cvGen int // the store generation of cv
 	// bo is the offset in mediator.bnd of the numerators P_ob·p̄·w·d of
 	// the bid bound (see offensive) for attacking armies a = alo..alo+na-1
 	// (every a any of the goals' agents can attack with), stored negated
@@ -384,7 +392,15 @@ func (m *mediator) store(t, h, n, cc int) int {
 				lo, hi = min(lo, b.Armies[u]), max(hi, b.Armies[u])
 			}
 		}
-		c := oddsCache{off: off, threat: threat, cv: -1, bo: len(m.bnd), alo: lo - 1, na: hi - lo + n + 1}
+		w := msg.w
+		if m.p.GoalValue == GoalValueTarget {
+			w = m.vals[msg.origin]
+		}
+		c := oddsCache{off: off, threat: threat, k: int(msg.k), def: msg.def, w: w, cv: -1, bo: len(m.bnd), alo: lo - 1, na: hi - lo + n + 1}
+		for j, v := range m.paths[off:] {
+			c.defs[j] = int32(b.Armies[v])
+			c.maxD = max(c.maxD, b.Armies[v])
+		}
 		if c.na > maxBoundSpan {
 			c.na = 0 // computed on every call: stacks of very different size
 		}
@@ -393,11 +409,7 @@ func (m *mediator) store(t, h, n, cc int) int {
 		m.ccs = append(m.ccs, c)
 	}
 	c := &m.ccs[cc]
-	w := msg.w
-	if m.p.GoalValue == GoalValueTarget {
-		w = m.vals[msg.origin]
-	}
-	m.goals = append(m.goals, goal{from: t, off: c.off, k: int(msg.k), w: w, def: msg.def, threat: c.threat, next: -1, cc: cc})
+	m.goals = append(m.goals, goal{from: t, off: c.off, k: c.k, w: c.w, def: c.def, threat: c.threat, next: -1, cc: cc})
 	g := len(m.goals) - 1
 	// Keep each agent's goals in arrival order: append at the tail.
 	if a.head < 0 {

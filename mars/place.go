@@ -355,32 +355,48 @@ func (m *mediator) goalBid(g, mArm, i0, n int) float64 {
 // per goal and a in mediator.bnd for the whole placement (the path's
 // defenders do not change).
 func (m *mediator) boundNum(g, a int) float64 {
-	x := &m.goals[g]
-	c := &m.ccs[x.cc]
-	var s *float64
+	c := &m.ccs[m.goals[g].cc]
 	if i := a - c.alo; uint(i) < uint(c.na) {
-		s = &m.bnd[c.bo+i]
-		if math.Float64bits(*s) != 0 {
-			return -*s
+		s := &m.bnd[c.bo+i]
+		if math.Float64bits(*s) == 0 {
+			*s = -m.numerator(c, a)
 		}
+		return -*s
 	}
-	// W from the battle table where it holds them: odds.win inlined by
-	// hand (the loop runs for every goal and army count), the same values.
+	return m.numerator(c, a)
+}
+
+// numerator computes the bound numerator P_ob·p̄·w·d of the goals of
+// oddsCache c for a attacking armies (see boundNum), with W and d from the
+// battle table where it holds them: the products of odds.win and
+// goalHold, in the same order, with the same values.
+func (m *mediator) numerator(c *oddsCache, a int) float64 {
 	o := m.o
 	tw, tn := o.tw, o.tn
+	defs := c.defs[:c.k]
 	p := 1.0
-	for j, v := range m.paths[x.off : x.off+x.k] {
-		if aj, d := a-j, m.b.Armies[v]; uint(aj) <= uint(tn) && uint(d) <= uint(tn) {
-			p *= tw[aj*(tn+1)+d]
-		} else {
-			p *= o.win(aj, d)
+	if a <= tn && a >= c.k-1 && c.maxD <= tn {
+		// Every W(a-j, d_j) is in the table: row a-j, column d_j.
+		r := a * (tn + 1)
+		for _, d := range defs {
+			p *= tw[r+int(d)]
+			r -= tn + 1
+		}
+	} else {
+		for j, d := range defs {
+			p *= o.win(a-j, int(d))
 		}
 	}
-	num := m.p.Pob * p * x.w * m.goalHold(x, a)
-	if s != nil {
-		*s = -num
+	hold := 1.0 // o.hold(x, c.threat) for the expected survivors x
+	if e := c.threat; e > 1 {
+		x := max(1, a-c.def-(c.k-1))
+		if e-1 <= tn && x <= tn {
+			hold = 1 - tw[(e-1)*(tn+1)+x]
+		} else {
+			hold = 1 - o.win(e-1, x)
+		}
 	}
-	return num
+	return m.p.Pob * p * c.w * hold
 }
 
 // chain returns p_i of equation (4) for goal x: the chain odds of a
