@@ -225,39 +225,36 @@ func (m *mediator) relaySmall(n, gl int, reach *[maxGoalPath + 1]int) {
 		msg := &m.msgs[h]
 		last, k, origin, w, def0, seen := int(msg.last), int(msg.k), int(msg.origin), msg.w, msg.def, msg.seen
 		// done holds the own territories this originator's messages have
-		// reached (byOrigin, kept up to date as this message is stored).
+		// reached (byOrigin).
 		var done uint64
 		if bo != nil {
 			done = bo[origin]
 		}
-		cc := -1 // the message's oddsCache, made at its first goal
 		rest := b.nmask[last] &^ seen
-		if k >= gl {
-			// A longer chain would exceed G_l: the message is only stored.
-			for own := rest & mine &^ done; own != 0; own &= own - 1 {
-				cc = m.store(bits.TrailingZeros64(own), h, n, cc)
-			}
-			continue
+		// The agents next to the chain's end store it first: under
+		// goal_paths = shortest an extension that could reach only them
+		// would arrive after this message and store nothing.
+		cc := -1 // the message's oddsCache, made at its first goal
+		own := rest & mine &^ done
+		for o := own; o != 0; o &= o - 1 {
+			cc = m.store(bits.TrailingZeros64(o), h, n, cc)
 		}
-		row := m.reachOwn[(gl-k-1)*nt : (gl-k)*nt] // mayStore's masks for the extensions
+		if k >= gl {
+			continue // a longer chain would exceed G_l
+		}
+		if bo != nil {
+			done |= own
+		}
+		j := gl - k - 1 // extensions left after the next one
+		row := m.reachOwn[j*nt : (j+1)*nt]
 		lim := reach[k+1]
-		for ; rest != 0; rest &= rest - 1 {
-			u := bits.TrailingZeros64(rest)
-			bit := uint64(1) << u
-			if mine&bit != 0 {
-				if done&bit == 0 {
-					cc = m.store(u, h, n, cc)
-					if bo != nil {
-						done |= bit
-					}
-				}
-				continue
-			}
+		for ext := rest &^ mine & m.liveAt[j]; ext != 0; ext &= ext - 1 {
+			u := bits.TrailingZeros64(ext)
 			def := def0 + b.Armies[u]
 			if def >= lim || row[u]&^done == 0 {
 				continue
 			}
-			m.msgs = append(m.msgs, message{last: int32(u), parent: int32(h), k: int32(k + 1), origin: int32(origin), w: w + m.vals[u], def: def, seen: seen | bit})
+			m.msgs = append(m.msgs, message{last: int32(u), parent: int32(h), k: int32(k + 1), origin: int32(origin), w: w + m.vals[u], def: def, seen: seen | 1<<u})
 		}
 	}
 }
@@ -278,6 +275,7 @@ func (m *mediator) reachable(gl int) {
 	} else {
 		m.reachOwn = m.reachOwn[:need]
 	}
+	var live uint64 // the territories whose row is not empty
 	for v := range n {
 		var r uint64
 		if b.Owner[v] != b.me {
@@ -288,7 +286,11 @@ func (m *mediator) reachable(gl int) {
 			}
 		}
 		m.reachOwn[v] = r
+		if r != 0 {
+			live |= 1 << v
+		}
 	}
+	m.liveAt[0] = live
 	for j := 1; j < gl; j++ {
 		prev, row := m.reachOwn[(j-1)*n:j*n], m.reachOwn[j*n:(j+1)*n]
 		for v := range n {
@@ -301,7 +303,11 @@ func (m *mediator) reachable(gl int) {
 				}
 			}
 			row[v] = r
+			if r != 0 {
+				live |= 1 << v // rows grow with j
+			}
 		}
+		m.liveAt[j] = live
 	}
 	m.byOrigin = nil
 	if m.p.GoalPaths == GoalPathsShortest {

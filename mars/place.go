@@ -110,6 +110,9 @@ type mediator struct {
 	// origins) those each originator's messages have reached (see
 	// reachable).
 	reachOwn, byOrigin, origins []uint64
+	// liveAt[j] (maps of at most 64 territories) has bit v set when row j
+	// of reachOwn has an own territory for v.
+	liveAt [maxGoalPath]uint64
 
 	// pursuits holds every agent's pursued goals (agent.phead), emptied at
 	// each placement: one buffer, so that pursuing goals does not allocate
