@@ -222,8 +222,43 @@ func (b *board) terms(p *Params, t int) terms {
 	return x
 }
 
-// value returns V_c of equation (2) for territory t.
-func (b *board) value(p *Params, t int) float64 { return b.terms(p, t).Value }
+// value returns V_c of equation (2) for territory t: terms(p, t).Value,
+// computed without the other fields (the placement asks it of every
+// territory), by the same expression.
+func (b *board) value(p *Params, t int) float64 {
+	if !b.summed {
+		b.refresh(b.me)
+	}
+	var vfn, vfnu, ven, venu int
+	for _, u := range b.nbr[t] {
+		if b.Owner[u] == b.me {
+			vfn++
+			vfnu += b.Armies[u]
+		} else {
+			ven++
+			venu += b.Armies[u]
+		}
+	}
+	c := b.cont[t]
+	size := len(b.contTerr[c])
+	mine := b.contMine[c]
+	others := mine
+	if b.Owner[t] == b.me {
+		others--
+	}
+	var voc, veoc int
+	if others == size-1 {
+		voc = 1
+	}
+	if b.contSole[c] >= 0 {
+		veoc = 1
+	}
+	vcp := float64(mine) / float64(size)
+	vb := b.contBonus[c]
+	return p.Csv*b.vsv[c] + p.Cfn*float64(vfn) + p.Cfnu*float64(vfnu) +
+		p.Cen*float64(ven) + p.Cenu*float64(venu) + p.Ccb*float64(b.vcb[t]) +
+		vb*(vcp+p.Coc*float64(voc)+p.Ceoc*float64(veoc))
+}
 
 // maxEnemy returns the largest enemy stack adjacent to t, ignoring
 // territories marked in skip (nil for none).
