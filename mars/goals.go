@@ -275,39 +275,43 @@ func (m *mediator) reachable(gl int) {
 	} else {
 		m.reachOwn = m.reachOwn[:need]
 	}
-	var live uint64 // the territories whose row is not empty
-	for v := range n {
-		var r uint64
-		if b.Owner[v] != b.me {
-			for _, u := range b.nbr[v] {
-				if b.Owner[u] == b.me {
-					r |= 1 << u
-				}
-			}
-		}
-		m.reachOwn[v] = r
-		if r != 0 {
-			live |= 1 << v
-		}
-	}
-	m.liveAt[0] = live
-	for j := 1; j < gl; j++ {
-		prev, row := m.reachOwn[(j-1)*n:j*n], m.reachOwn[j*n:(j+1)*n]
+	if b.nmask != nil {
+		m.reachableMasks(gl)
+	} else {
+		var live uint64 // the territories whose row is not empty
 		for v := range n {
-			r := prev[v]
+			var r uint64
 			if b.Owner[v] != b.me {
 				for _, u := range b.nbr[v] {
-					if b.Owner[u] != b.me {
-						r |= prev[u]
+					if b.Owner[u] == b.me {
+						r |= 1 << u
 					}
 				}
 			}
-			row[v] = r
+			m.reachOwn[v] = r
 			if r != 0 {
-				live |= 1 << v // rows grow with j
+				live |= 1 << v
 			}
 		}
-		m.liveAt[j] = live
+		m.liveAt[0] = live
+		for j := 1; j < gl; j++ {
+			prev, row := m.reachOwn[(j-1)*n:j*n], m.reachOwn[j*n:(j+1)*n]
+			for v := range n {
+				r := prev[v]
+				if b.Owner[v] != b.me {
+					for _, u := range b.nbr[v] {
+						if b.Owner[u] != b.me {
+							r |= prev[u]
+						}
+					}
+				}
+				row[v] = r
+				if r != 0 {
+					live |= 1 << v // rows grow with j
+				}
+			}
+			m.liveAt[j] = live
+		}
 	}
 	m.byOrigin = nil
 	if m.p.GoalPaths == GoalPathsShortest {
@@ -316,6 +320,53 @@ func (m *mediator) reachable(gl int) {
 		}
 		m.byOrigin = m.origins[:n]
 		clear(m.byOrigin)
+	}
+}
+
+// reachableMasks is reachable's loop on maps with neighbour masks
+// (board.nmask): the own and enemy neighbours of a territory are the bits
+// of its mask in and out of the own territories' set.
+func (m *mediator) reachableMasks(gl int) {
+	b := m.b
+	n := len(b.Owner)
+	var mine uint64
+	for t, o := range b.Owner {
+		if o == b.me {
+			mine |= 1 << t
+		}
+	}
+	enemies := (^mine) & (1<<n - 1)
+	if n == 64 {
+		enemies = ^mine
+	}
+	nmask := b.nmask[:n]
+	row := m.reachOwn[:n]
+	clear(row)      // own territories: empty rows
+	var live uint64 // the territories whose row is not empty
+	for e := enemies; e != 0; e &= e - 1 {
+		v := bits.TrailingZeros64(e)
+		if r := nmask[v] & mine; r != 0 {
+			row[v] = r
+			live |= 1 << v
+		}
+	}
+	m.liveAt[0] = live
+	for j := 1; j < gl; j++ {
+		prev := row
+		row = m.reachOwn[j*n : (j+1)*n]
+		clear(row)
+		for e := enemies; e != 0; e &= e - 1 {
+			v := bits.TrailingZeros64(e)
+			r := prev[v]
+			for x := nmask[v] & enemies; x != 0; x &= x - 1 {
+				r |= prev[bits.TrailingZeros64(x)]
+			}
+			row[v] = r
+			if r != 0 {
+				live |= 1 << v // rows grow with j
+			}
+		}
+		m.liveAt[j] = live
 	}
 }
 
