@@ -213,14 +213,14 @@ func (m *mediator) propagate(n int) {
 // a chain by its length.
 func (m *mediator) relaySmall(n, gl int, reach *[maxGoalPath + 1]int) {
 	b := m.b
-	var mine uint64 // the own territories
-	for t, o := range b.Owner {
-		if o == b.me {
-			mine |= 1 << t
-		}
-	}
+	mine := m.mine
 	nt := len(b.Owner)
 	bo := m.byOrigin // nil unless goal_paths = shortest
+	// For the messages of length level: the masks of mayStore for their
+	// extensions (row), the defender limit of an extension (lim) and the
+	// territories whose mask is not empty (live).
+	level, lim, live := 0, 0, uint64(0)
+	var row []uint64
 	for h := 0; h < len(m.msgs); h++ {
 		msg := &m.msgs[h]
 		last, k, origin, w, def0, seen := int(msg.last), int(msg.k), int(msg.origin), msg.w, msg.def, msg.seen
@@ -245,10 +245,13 @@ func (m *mediator) relaySmall(n, gl int, reach *[maxGoalPath + 1]int) {
 		if bo != nil {
 			done |= own
 		}
-		j := gl - k - 1 // extensions left after the next one
-		row := m.reachOwn[j*nt : (j+1)*nt]
-		lim := reach[k+1]
-		for ext := rest &^ mine & m.liveAt[j]; ext != 0; ext &= ext - 1 {
+		if k != level {
+			// Messages travel breadth-first: a new length, read once.
+			level = k
+			j := gl - k - 1 // extensions left after the next one
+			row, lim, live = m.reachOwn[j*nt:(j+1)*nt], reach[k+1], m.liveAt[j]
+		}
+		for ext := rest &^ mine & live; ext != 0; ext &= ext - 1 {
 			u := bits.TrailingZeros64(ext)
 			def := def0 + b.Armies[u]
 			if def >= lim || row[u]&^done == 0 {
@@ -335,6 +338,7 @@ func (m *mediator) reachableMasks(gl int) {
 			mine |= 1 << t
 		}
 	}
+	m.mine = mine
 	enemies := (^mine) & (1<<n - 1)
 	if n == 64 {
 		enemies = ^mine
@@ -422,7 +426,12 @@ func (m *mediator) store(t, h, n, cc int) int {
 			m.paths = append(m.paths, end)
 		}
 		var threat int
-		if len(b.Owner) <= 64 {
+		if b.nmask != nil {
+			// The enemy neighbours of end off the path are bits.
+			for x := b.nmask[end] &^ m.mine &^ msg.seen; x != 0; x &= x - 1 {
+				threat = max(threat, b.Armies[bits.TrailingZeros64(x)])
+			}
+		} else if len(b.Owner) <= 64 {
 			// The chain's bit set marks the path: the largest enemy stack
 			// next to end off the path, as maxEnemy(end, onPath).
 			for _, u := range b.nbr[end] {
@@ -444,9 +453,16 @@ func (m *mediator) store(t, h, n, cc int) int {
 		// stays in this range for the whole placement. The cache covers
 		// the range of every own agent next to the chain's end.
 		lo, hi := b.Armies[t], b.Armies[t]
-		for _, u := range b.nbr[msg.last] {
-			if b.Owner[u] == b.me {
+		if b.nmask != nil {
+			for x := b.nmask[msg.last] & m.mine; x != 0; x &= x - 1 {
+				u := bits.TrailingZeros64(x)
 				lo, hi = min(lo, b.Armies[u]), max(hi, b.Armies[u])
+			}
+		} else {
+			for _, u := range b.nbr[msg.last] {
+				if b.Owner[u] == b.me {
+					lo, hi = min(lo, b.Armies[u]), max(hi, b.Armies[u])
+				}
 			}
 		}
 		w := msg.w

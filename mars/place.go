@@ -113,6 +113,9 @@ type mediator struct {
 	// liveAt[j] (maps of at most 64 territories) has bit v set when row j
 	// of reachOwn has an own territory for v.
 	liveAt [maxGoalPath]uint64
+	// mine (maps with neighbour masks, board.nmask) has the own
+	// territories' bits, set at each placement by reachableMasks.
+	mine uint64
 
 	// pursuits holds every agent's pursued goals (agent.phead), emptied at
 	// each placement: one buffer, so that pursuing goals does not allocate
