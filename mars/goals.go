@@ -18,14 +18,14 @@ import "math/bits"
 const pPrune = 0.01
 
 // message is a placement message travelling between territory agents: a
-// chain of k enemy territories, the sum of their values and the sum of
-// their defending armies. The chain is its last territory after the
-// chain of the message it extends (parent, an index in mediator.msgs, -1
-// for an originator's message).
+// chain of k enemy territories and the sum of their defending armies. The
+// chain is its last territory after the chain of the message it extends
+// (parent, an index in mediator.msgs, -1 for an originator's message). The
+// sum of the chain's values that the agents append is taken when an agent
+// stores the message (see store), from the chain.
 type message struct {
 	last, parent, k int32
 	origin          int32 // the originator: the goal territory
-	w               float64
 	def             int
 	seen            uint64 // bit t set for every territory t of the chain (maps of at most 64 territories)
 }
@@ -150,7 +150,7 @@ func (m *mediator) propagate(n int) {
 	}
 	for t := range b.Owner {
 		if b.Owner[t] != b.me && (!small || m.mayStore(t, t, gl-1)) {
-			m.msgs = append(m.msgs, message{last: int32(t), parent: -1, k: 1, origin: int32(t), w: m.vals[t], def: b.Armies[t], seen: 1 << (t & 63)})
+			m.msgs = append(m.msgs, message{last: int32(t), parent: -1, k: 1, origin: int32(t), def: b.Armies[t], seen: 1 << (t & 63)})
 		}
 	}
 	if b.nmask != nil {
@@ -200,7 +200,7 @@ func (m *mediator) propagate(n int) {
 			if small && !m.mayStore(u, int(msg.origin), gl-int(msg.k)-1) {
 				continue
 			}
-			m.msgs = append(m.msgs, message{last: int32(u), parent: int32(h), k: msg.k + 1, origin: msg.origin, w: msg.w + m.vals[u], def: def, seen: msg.seen | 1<<(u&63)})
+			m.msgs = append(m.msgs, message{last: int32(u), parent: int32(h), k: msg.k + 1, origin: msg.origin, def: def, seen: msg.seen | 1<<(u&63)})
 		}
 	}
 }
@@ -223,7 +223,7 @@ func (m *mediator) relaySmall(n, gl int, reach *[maxGoalPath + 1]int) {
 	var row []uint64
 	for h := 0; h < len(m.msgs); h++ {
 		msg := &m.msgs[h]
-		last, k, origin, w, def0, seen := int(msg.last), int(msg.k), int(msg.origin), msg.w, msg.def, msg.seen
+		last, k, origin, def0, seen := int(msg.last), int(msg.k), int(msg.origin), msg.def, msg.seen
 		// done holds the own territories this originator's messages have
 		// reached (byOrigin).
 		var done uint64
@@ -257,7 +257,7 @@ func (m *mediator) relaySmall(n, gl int, reach *[maxGoalPath + 1]int) {
 			if def >= lim || row[u]&^done == 0 {
 				continue
 			}
-			m.msgs = append(m.msgs, message{last: int32(u), parent: int32(h), k: int32(k + 1), origin: int32(origin), w: w + m.vals[u], def: def, seen: seen | 1<<u})
+			m.msgs = append(m.msgs, message{last: int32(u), parent: int32(h), k: int32(k + 1), origin: int32(origin), def: def, seen: seen | 1<<u})
 		}
 	}
 }
@@ -465,7 +465,13 @@ func (m *mediator) store(t, h, n, cc int) int {
 				}
 			}
 		}
-		w := msg.w
+		// The chain's value: the sum of its territories' values, added
+		// from the originator on as the agents append them.
+		path := m.paths[off:]
+		w := m.vals[path[len(path)-1]]
+		for j := len(path) - 2; j >= 0; j-- {
+			w += m.vals[path[j]]
+		}
 		if m.p.GoalValue == GoalValueTarget {
 			w = m.vals[msg.origin]
 		}
