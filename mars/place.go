@@ -235,7 +235,11 @@ func (m *mediator) offensive(t, n int, allowZero bool) bid {
 		}
 		// The numerator grows with a (more attackers never hurt), so
 		// none exceeds the one for all n armies.
-		u := m.boundNum(g, mArm-1+n) * roundMargin
+		u, ok := m.keptNum(x.cc, mArm-1+n)
+		if !ok {
+			u = m.boundNum(g, mArm-1+n)
+		}
+		u *= roundMargin
 		if u > 0 {
 			m.cands = append(m.cands, cand{g: g, ub: u})
 			if u > topU {
@@ -370,6 +374,18 @@ func (m *mediator) boundNum(g, a int) float64 {
 		return -*s
 	}
 	return m.numerator(c, a)
+}
+
+// keptNum returns the bound numerator of oddsCache cc for a attacking
+// armies and true if boundNum has kept it, or false.
+func (m *mediator) keptNum(cc, a int) (float64, bool) {
+	c := &m.ccs[cc]
+	if i := a - c.alo; uint(i) < uint(c.na) {
+		if v := m.bnd[c.bo+i]; math.Float64bits(v) != 0 {
+			return -v, true
+		}
+	}
+	return 0, false
 }
 
 // numerator computes the bound numerator P_ob·p̄·w·d of the goals of
