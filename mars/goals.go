@@ -213,51 +213,60 @@ func (m *mediator) propagate(n int) {
 // a chain by its length.
 func (m *mediator) relaySmall(n, gl int, reach *[maxGoalPath + 1]int) {
 	b := m.b
-	mine := m.mine
+	mine, nmask := m.mine, b.nmask
 	nt := len(b.Owner)
 	bo := m.byOrigin // nil unless goal_paths = shortest
-	// For the messages of length level: the masks of mayStore for their
-	// extensions (row), the defender limit of an extension (lim) and the
-	// territories whose mask is not empty (live).
-	level, lim, live := 0, 0, uint64(0)
-	var row []uint64
-	for h := 0; h < len(m.msgs); h++ {
+	// Messages travel breadth-first: msgs[start:end] are those of k
+	// territories, and their extensions follow them.
+	for start := 0; start < len(m.msgs); {
+		end, k := len(m.msgs), int(m.msgs[start].k)
+		// The agents next to each chain's end store it, in the messages'
+		// order; then the chains are extended. Under goal_paths = shortest
+		// an extension that could reach only agents a message of this
+		// length has reached would arrive after it and store nothing.
+		for h := start; h < end; h++ {
+			msg := &m.msgs[h]
+			own := nmask[msg.last] & mine
+			if bo != nil {
+				own &^= bo[msg.origin]
+			}
+			cc := -1 // the message's oddsCache, made at its first goal
+			for ; own != 0; own &= own - 1 {
+				cc = m.store(bits.TrailingZeros64(own), h, n, cc)
+			}
+		}
+		if k < gl { // a longer chain must not exceed G_l
+			m.extend(start, end, k, reach[k+1], m.reachOwn[(gl-k-1)*nt:(gl-k)*nt], m.liveAt[gl-k-1])
+		}
+		start = end
+	}
+}
+
+// extend sends the extensions of the messages msgs[start:end], each of k
+// territories (see relaySmall): to every enemy neighbour of the chain's
+// end off the chain, with a live row of mayStore's masks (live has the
+// bits of the territories whose row is not empty), if the chain's
+// defenders stay below lim and the row has an own territory the
+// originator's messages have not reached.
+func (m *mediator) extend(start, end, k, lim int, row []uint64, live uint64) {
+	b := m.b
+	nmask, armies := b.nmask, b.Armies
+	bo := m.byOrigin
+	enemy := ^m.mine & live
+	for h := start; h < end; h++ {
 		msg := &m.msgs[h]
-		last, k, origin, def0, seen := int(msg.last), int(msg.k), int(msg.origin), msg.def, msg.seen
-		// done holds the own territories this originator's messages have
-		// reached (byOrigin).
-		var done uint64
+		last, origin, def0, seen := msg.last, msg.origin, msg.def, msg.seen
+		var done uint64 // the own territories the originator's messages have reached
 		if bo != nil {
 			done = bo[origin]
 		}
-		rest := b.nmask[last] &^ seen
-		// The agents next to the chain's end store it first: under
-		// goal_paths = shortest an extension that could reach only them
-		// would arrive after this message and store nothing.
-		cc := -1 // the message's oddsCache, made at its first goal
-		own := rest & mine &^ done
-		for o := own; o != 0; o &= o - 1 {
-			cc = m.store(bits.TrailingZeros64(o), h, n, cc)
-		}
-		if k >= gl {
-			continue // a longer chain would exceed G_l
-		}
-		if bo != nil {
-			done |= own
-		}
-		if k != level {
-			// Messages travel breadth-first: a new length, read once.
-			level = k
-			j := gl - k - 1 // extensions left after the next one
-			row, lim, live = m.reachOwn[j*nt:(j+1)*nt], reach[k+1], m.liveAt[j]
-		}
-		for ext := rest &^ mine & live; ext != 0; ext &= ext - 1 {
+		for ext := nmask[last] &^ seen & enemy; ext != 0; ext &= ext - 1 {
 			u := bits.TrailingZeros64(ext)
-			def := def0 + b.Armies[u]
+			def := def0 + armies[u]
 			if def >= lim || row[u]&^done == 0 {
 				continue
 			}
-			m.msgs = append(m.msgs, message{last: int32(u), parent: int32(h), k: int32(k + 1), origin: int32(origin), def: def, seen: seen | 1<<u})
+			m.msgs = append(m.msgs, message{last: int32(u), parent: int32(h), k: int32(k + 1), origin: origin, def: def, seen: seen | 1<<u})
 		}
 	}
 }
