@@ -103,7 +103,7 @@ func (m *mediator) path(g int) []int {
 // each originator to reach it, one of the fewest territories (see store).
 func (m *mediator) propagate(n int) {
 	b := m.b
-	if m.p.GoalPaths == GoalPathsShortest {
+	if m.p.GoalPaths == GoalPathsShortest && len(b.Owner) > 64 {
 		words := (len(b.Owner) + 63) / 64
 		if need := len(b.Owner) * words; cap(m.reached) < need {
 			m.reached = make([]uint64, need)
@@ -413,16 +413,21 @@ func (m *mediator) store(t, h, n, cc int) int {
 	b := m.b
 	msg := &m.msgs[h]
 	a := &m.agents[t]
-	if m.p.GoalPaths == GoalPathsShortest {
+	if m.byOrigin != nil {
+		// goal_paths = shortest on a map of at most 64 territories: the
+		// agents each originator's messages have reached are bits.
+		bit := uint64(1) << (t & 63)
+		if m.byOrigin[msg.origin]&bit != 0 {
+			return cc
+		}
+		m.byOrigin[msg.origin] |= bit
+	} else if m.p.GoalPaths == GoalPathsShortest {
 		words := (len(b.Owner) + 63) / 64
 		i, bit := t*words+int(msg.origin)/64, uint64(1)<<(msg.origin%64)
 		if m.reached[i]&bit != 0 {
 			return cc
 		}
 		m.reached[i] |= bit
-		if m.byOrigin != nil {
-			m.byOrigin[msg.origin] |= 1 << (t & 63)
-		}
 	}
 	if msg.def >= a.reach[msg.k] { // !m.o.mayReach(b.Armies[t]-1+n, msg.k, msg.def)
 		return cc
@@ -474,20 +479,24 @@ func (m *mediator) store(t, h, n, cc int) int {
 				}
 			}
 		}
-		// The chain's value: the sum of its territories' values, added
-		// from the originator on as the agents append them.
+		c := oddsCache{off: off, threat: threat, k: int(msg.k), def: msg.def, cv: -1, bo: len(m.bnd), alo: lo - 1, na: hi - lo + n + 1}
+		// The defenders, and the chain's value: the sum of its
+		// territories' values, added from the originator on as the
+		// agents append them.
 		path := m.paths[off:]
-		w := m.vals[path[len(path)-1]]
-		for j := len(path) - 2; j >= 0; j-- {
-			w += m.vals[path[j]]
-		}
-		if m.p.GoalValue == GoalValueTarget {
-			w = m.vals[msg.origin]
-		}
-		c := oddsCache{off: off, threat: threat, k: int(msg.k), def: msg.def, w: w, cv: -1, bo: len(m.bnd), alo: lo - 1, na: hi - lo + n + 1}
-		for j, v := range m.paths[off:] {
+		last := len(path) - 1
+		w := m.vals[path[last]]
+		for j := last; j >= 0; j-- {
+			v := path[j]
+			if j < last {
+				w += m.vals[v]
+			}
 			c.defs[j] = int32(b.Armies[v])
 			c.maxD = max(c.maxD, b.Armies[v])
+		}
+		c.w = w
+		if m.p.GoalValue == GoalValueTarget {
+			c.w = m.vals[msg.origin]
 		}
 		if c.na > maxBoundSpan {
 			c.na = 0 // computed on every call: stacks of very different size

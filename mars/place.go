@@ -97,7 +97,7 @@ type mediator struct {
 	onPath  []bool
 	own     []int             // own territories, ascending
 	legal   []sim.AttackOrder // the legal attacks of an attack auction
-	reached []uint64          // goal_paths = shortest: bit o of row t set once a message of originator o reached agent t
+	reached []uint64          // goal_paths = shortest, maps of over 64 territories (byOrigin on the others): bit o of row t set once a message of originator o reached agent t
 	bids    []attackChoice    // every agent's bid of an attack auction, kept only when explaining
 	scratch []int             // defenders of a path
 	ccs     []oddsCache       // per-message odds caches of this placement (goal.cc)
