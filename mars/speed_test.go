@@ -8,6 +8,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/marslab-risk/marslab/sim"
 )
 
 // TestNeighbourMasks checks the per-map neighbour bit sets: kept for maps
@@ -102,5 +104,25 @@ func TestValueMatchesTerms(t *testing.T) {
 			got := m.b.value(&m.p, v)
 			require.Equal(t, math.Float64bits(want), math.Float64bits(got), "trial %d territory %d: %v, want %v", trial, v, got, want)
 		}
+	}
+}
+
+// TestLegalAttacksMatchSim checks the attacks MARS lists from the
+// neighbour masks against sim.State.LegalAttacks on random positions: the
+// same orders in the same order.
+func TestLegalAttacksMatchSim(t *testing.T) {
+	rng := rand.New(rand.NewPCG(31, 32))
+	for trial := range 40 {
+		nt := 4 + rng.IntN(14)
+		nbr, owner, armies := randomPosition(rng, nt)
+		owner[0], owner[1] = 0, 1 // two seats own territories
+		for i := range armies {
+			armies[i] = 1 + rng.IntN(4)
+		}
+		m, s := testStateMediator(t, PaperParams(), sim.FortifyOneStep, nbr, make([]int, nt), []int{2}, owner, armies)
+		require.NotNil(t, m.b.nmask)
+		want := s.LegalAttacks(0, nil)
+		got := m.legalAttacks(nil)
+		require.Equal(t, want, got, "trial %d", trial)
 	}
 }
