@@ -1,7 +1,9 @@
 package learn
 
 import (
+	"bytes"
 	"context"
+	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -542,13 +544,28 @@ type Table struct {
 	Rows   [][]string
 }
 
-func (t Table) csv() []byte {
-	var b strings.Builder
-	b.WriteString(strings.Join(t.Header, ",") + "\n")
-	for _, r := range t.Rows {
-		b.WriteString(strings.Join(r, ",") + "\n")
+// CSV returns the table as RFC 4180 CSV (encoding/csv: a field holding a
+// comma, such as the policy "learned, exploring", is quoted), the format
+// of the notebooks' CSV files.
+func (t Table) CSV() ([]byte, error) {
+	var b bytes.Buffer
+	w := csv.NewWriter(&b)
+	if err := w.Write(t.Header); err != nil {
+		return nil, err
 	}
-	return []byte(b.String())
+	if err := w.WriteAll(t.Rows); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// writeCSV writes t to dir/name.
+func writeCSV(dir, name string, t Table) error {
+	data, err := t.CSV()
+	if err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	return os.WriteFile(filepath.Join(dir, name), data, 0o644)
 }
 
 // Winrate returns an evaluation's wins, win rate with its Wilson interval
@@ -667,7 +684,7 @@ func (r *Result) WriteCurve(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	if err := os.WriteFile(filepath.Join(dir, "curve.csv"), r.CurveTable().csv(), 0o644); err != nil {
+	if err := writeCSV(dir, "curve.csv", r.CurveTable()); err != nil {
 		return err
 	}
 	if len(r.Curve) == 0 {
@@ -695,7 +712,7 @@ func (r *Result) Write(dir string) error {
 		return err
 	}
 	for name, t := range map[string]Table{"eval.csv": r.EvalTable(), "paired.csv": r.PairedTable()} {
-		if err := os.WriteFile(filepath.Join(dir, name), t.csv(), 0o644); err != nil {
+		if err := writeCSV(dir, name, t); err != nil {
 			return err
 		}
 	}
