@@ -7,7 +7,6 @@ import (
 	"reflect"
 	"slices"
 
-	"github.com/marslab-risk/marslab/internal/mdtable"
 	"github.com/marslab-risk/marslab/internal/textfmt"
 	"github.com/marslab-risk/marslab/learn"
 )
@@ -154,22 +153,22 @@ type strategistData struct {
 	// Eval and Paired are the evaluation and its paired comparisons;
 	// Verdicts and Behaviour the sentences stating them; Best the policy
 	// with the highest win rate.
-	Eval      mdtable.Table
-	Paired    mdtable.Table
+	Eval      mdTable
+	Paired    mdTable
 	Verdicts  []string
 	Behaviour []string
 	Best      string
 	// Curve states the first and last blocks of the training curve.
 	Curve       string
-	PolicyBy    mdtable.Table // the greedy policy along the Q-table's "front" feature, if any
+	PolicyBy    mdTable // the greedy policy along the Q-table's "front" feature, if any
 	PolicyByKey string
 	// TrainSteps is the experiment's training budget in the learner's
 	// steps (Exp.Train.Games in episodes).
 	TrainSteps int
 	// Ablation is the table of the arms (the experiment first), AblPairs
 	// their paired comparisons; Lead names the experiment's arm.
-	Ablation mdtable.Table
-	AblPairs mdtable.Table
+	Ablation mdTable
+	AblPairs mdTable
 	Lead     string
 	// AblVerdicts say, for each further arm, how its greedy policy's win
 	// rate compares with the experiment's (Holm-corrected, 95 %).
