@@ -69,8 +69,23 @@ func signedIv(iv stats.Interval, scale float64, prec int) string {
 	return "[" + textfmt.Signed(scale*iv.Lo, prec) + ", " + textfmt.Signed(scale*iv.Hi, prec) + "]"
 }
 
-// pval formats a p-value with three significant digits.
-func pval(p float64) string { return strconv.FormatFloat(p, 'g', 3, 64) }
+// pval formats a p-value with three significant digits; one below the
+// smallest normal float64 (an exact test's tail that underflows) is
+// "< 1e-300", never "0".
+func pval(p float64) string {
+	if p < 1e-300 {
+		return "< 1e-300"
+	}
+	return strconv.FormatFloat(p, 'g', 3, 64)
+}
+
+// pvalRel is pval as a relation: "= 0.0925" or "< 1e-300".
+func pvalRel(p float64) string {
+	if p < 1e-300 {
+		return pval(p)
+	}
+	return "= " + pval(p)
+}
 
 // EvalMarkdown is the evaluation as a Markdown table: per policy, games,
 // wins, win % with its 95 % Wilson interval, mean return, eliminations,
@@ -163,9 +178,9 @@ func (r *Result) Verdicts() []string {
 		var parts []string
 		for _, against := range []string{bestFixed, "uniform random"} {
 			if c := r.comparison(p, against); c != nil {
-				parts = append(parts, fmt.Sprintf("minus *%s*, the %s: %s points %s, Holm p = %s: %s", against,
+				parts = append(parts, fmt.Sprintf("minus *%s*, the %s: %s points %s, Holm p %s: %s", against,
 					map[bool]string{true: "best fixed strategy", false: "uniform choice"}[against == bestFixed],
-					textfmt.Signed(100*c.Win.Diff, 1), signedIv(c.Win.Interval, 100, 1), pval(c.HolmWinP), Judge(c.Win.Interval, c.HolmWinP).wins()))
+					textfmt.Signed(100*c.Win.Diff, 1), signedIv(c.Win.Interval, 100, 1), pvalRel(c.HolmWinP), Judge(c.Win.Interval, c.HolmWinP).wins()))
 			}
 		}
 		if len(parts) == 0 {
@@ -373,8 +388,8 @@ func (a *Ablation) Verdicts() []string {
 		if p.Y != 0 {
 			continue
 		}
-		out = append(out, fmt.Sprintf("*%s* minus *%s*: %s points of win rate, 95 %% %s, Holm p = %s: %s.",
-			a.Arms[p.X].Name, a.Arms[0].Name, textfmt.Signed(100*p.Win.Diff, 1), signedIv(p.Win.Interval, 100, 1), pval(p.HolmWinP),
+		out = append(out, fmt.Sprintf("*%s* minus *%s*: %s points of win rate, 95 %% %s, Holm p %s: %s.",
+			a.Arms[p.X].Name, a.Arms[0].Name, textfmt.Signed(100*p.Win.Diff, 1), signedIv(p.Win.Interval, 100, 1), pvalRel(p.HolmWinP),
 			Judge(p.Win.Interval, p.HolmWinP).wins()))
 	}
 	return out

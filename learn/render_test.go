@@ -138,3 +138,13 @@ func TestCompareArms(t *testing.T) {
 	assert.Empty(t, one.Pairs)
 	assert.Empty(t, one.Verdicts())
 }
+
+func TestPval(t *testing.T) {
+	for _, c := range []struct {
+		p        float64
+		val, rel string
+	}{{0.0925, "0.0925", "= 0.0925"}, {7.62e-170, "7.62e-170", "= 7.62e-170"}, {0, "< 1e-300", "< 1e-300"}, {1, "1", "= 1"}} {
+		assert.Equal(t, c.val, pval(c.p), "%g", c.p)
+		assert.Equal(t, c.rel, pvalRel(c.p), "%g", c.p)
+	}
+}
