@@ -17,6 +17,9 @@ import (
 	"github.com/marslab-risk/marslab/bots/registry"
 )
 
+// qLearner is the [q] learner's settings of the test experiments.
+const qLearner = "bins = 3\nalpha = 0.1\ngamma = 0.9\nepsilon = 0.2\n"
+
 func TestLearnCommand(t *testing.T) {
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "s.toml")
@@ -29,11 +32,7 @@ batch = 6
 block = 12
 [q]
 features = ["territories", "round"]
-bins = 3
-alpha = 0.1
-gamma = 0.9
-epsilon = 0.2
-[eval]
+`+qLearner+`[eval]
 seed = 2
 games = 12
 `), 0o644))
@@ -239,11 +238,7 @@ batch = 4
 block = %d
 [q]
 features = ["territories"]
-bins = 3
-alpha = 0.1
-gamma = 0.9
-epsilon = 0.2
-[eval]
+`+qLearner+`[eval]
 seed = 2
 games = 10
 `, games, block)), 0o644))
