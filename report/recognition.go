@@ -38,6 +38,10 @@ type recognitionConfig struct {
 		// end-of-game accuracy and the paper's that the headline calls
 		// close, in (0, 100].
 		Tolerance float64 `toml:"tolerance"`
+		// Differences are the set-up differences from the paper that
+		// the notebook measures, each as a pair of arms that differ in it
+		// alone.
+		Differences []setupDifference `toml:"differences"`
 	} `toml:"recognition"`
 	// Quick is the reduced size.
 	Quick struct {
@@ -47,6 +51,17 @@ type recognitionConfig struct {
 	Paper paperRecognition `toml:"paper"`
 	path  string
 	ec    *rexp.Config
+}
+
+// setupDifference is one difference in set-up between our experiment and
+// the paper's, measured as the change in end-of-game accuracy from arm Base
+// (ours) to arm Variant (the difference removed).
+type setupDifference struct {
+	// Name says what differs, e.g. "starting armies spread".
+	Name string `toml:"name"`
+	// Base and Variant are arms of the experiment config.
+	Base    string `toml:"base"`
+	Variant string `toml:"variant"`
 }
 
 // paperRecognition holds the paper's appendix counts, by arm name.
@@ -99,6 +114,22 @@ func parseRecognition(path string, data []byte) (experiment, error) {
 		}
 		if !found {
 			ck.fail(fmt.Sprintf("recognition.compare[%d]", i), "%q is not an arm of %s", name, ec.Source)
+		}
+	}
+	for i, d := range r.Differences {
+		key := fmt.Sprintf("recognition.differences[%d]", i)
+		ck.nonEmpty(key+".name", d.Name)
+		for _, x := range []struct{ k, name string }{{"base", d.Base}, {"variant", d.Variant}} {
+			found := false
+			for _, arm := range ec.Arms {
+				found = found || arm.Name == x.name
+			}
+			if !found {
+				ck.fail(key+"."+x.k, "%q is not an arm of %s", x.name, ec.Source)
+			}
+		}
+		if d.Base == d.Variant {
+			ck.fail(key+".variant", "%q: must differ from base", d.Variant)
 		}
 	}
 	if !(r.Tolerance > 0 && r.Tolerance <= 100) {
@@ -164,6 +195,33 @@ type recognitionGap struct {
 	Direction bool
 }
 
+// differenceResult is one measured set-up difference: the variant's
+// end-of-game accuracy minus the base's (points, Newcombe's 95 % interval,
+// independent samples), and each arm's distance from the paper (points;
+// HasPaper false when the base arm has no paper row).
+type differenceResult struct {
+	Name, Base, Variant    string
+	BaseAcc, VariantAcc    float64
+	Diff, Lo, Hi           float64
+	HasPaper               bool
+	BaseGap, VariantGap    float64
+	VariantClose, Included bool
+}
+
+// countingResult is the effect of one counting rule of the paper's, per
+// arm: the paper's counting minus the counting with that rule changed, in
+// points with Newcombe's 95 % interval (paired).
+type countingResult struct {
+	Name string
+	Rows []countingRow
+}
+
+// countingRow is one arm's effect of a counting rule.
+type countingRow struct {
+	Arm          string
+	Diff, Lo, Hi float64
+}
+
 // recognitionData is the template data of a recognition notebook.
 type recognitionData struct {
 	Config     string
@@ -179,16 +237,24 @@ type recognitionData struct {
 	// Headline compares each arm's end-of-game accuracy with the paper's;
 	// Gap the two Compare arms; Close says whether every arm with a paper
 	// row is within Tolerance points of it.
-	Headline    mdTable
-	Gap         *recognitionGap
-	Close       bool
-	Tolerance   float64
-	General     mdTable
-	WinLose     mdTable
-	Missions    mdTable
-	Recognisers mdTable
-	Pairs       mdTable
-	Length      mdTable
+	Headline mdTable
+	Gap      *recognitionGap
+	// Differences is the table of the measured set-up differences and
+	// Diffs their numbers, for the sentences.
+	Differences mdTable
+	Diffs       []differenceResult
+	// CountingTable is the table of the counting differences and
+	// Countings their numbers, for the sentences.
+	CountingTable mdTable
+	Countings     []countingResult
+	Close         bool
+	Tolerance     float64
+	General       mdTable
+	WinLose       mdTable
+	Missions      mdTable
+	Recognisers   mdTable
+	Pairs         mdTable
+	Length        mdTable
 	// Chance is the random guess's accuracy.
 	Chance float64
 	// Trace says which game and player convergence.png shows.
@@ -211,13 +277,19 @@ func (c *recognitionConfig) run(ctx context.Context, w *writer) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	ours, err := rexp.Summarize(res, rexp.Counting{Clock: rexp.ClockTurns, Ties: rexp.TiesShare})
+	ours, err := rexp.Summarize(res, rexp.Ours)
 	if err != nil {
 		return nil, err
 	}
 	d := &recognitionData{Config: c.Recognition.Config, Source: c.Paper.Source, Arms: sum.Arms, Games: games,
 		TrainGames: train, Sum: sum, Ours: ours, Trained: res.Trained, Chance: sum.Chance, Tolerance: c.Recognition.Tolerance}
 	if err := c.headline(d); err != nil {
+		return nil, err
+	}
+	if err := c.differences(d); err != nil {
+		return nil, err
+	}
+	if err := countings(d, res); err != nil {
 		return nil, err
 	}
 	if err := c.tables(w, d); err != nil {
@@ -296,6 +368,73 @@ func (c *recognitionConfig) headline(d *recognitionData) error {
 		g.Direction = (g.Paper > 0 && g.Lo > 0) || (g.Paper < 0 && g.Hi < 0)
 	}
 	d.Gap = g
+	return nil
+}
+
+// differences fills the table of the measured set-up differences: plain
+// PHATT at the end of the game by the paper's counting, the variant arm
+// against the base arm, and both against the paper's row of the base arm.
+func (c *recognitionConfig) differences(d *recognitionData) error {
+	const ph = 0
+	end := rexp.Step(100)
+	idx := map[string]int{}
+	for a, arm := range d.Sum.Arms {
+		idx[arm] = a
+	}
+	d.Differences.Header = []string{"difference removed", "arm (ours)", "variant", "ours", "variant", "variant − ours (pts)", "95 % interval", "ours − paper (pts)", "variant − paper (pts)"}
+	for _, sd := range c.Recognition.Differences {
+		b, v := d.Sum.Curve[ph][idx[sd.Base]][rexp.All][end], d.Sum.Curve[ph][idx[sd.Variant]][rexp.All][end]
+		if b.N == 0 || v.N == 0 {
+			continue
+		}
+		diff, iv, err := stats.DiffWilson(v.Correct, v.N, b.Correct, b.N, rexp.Level)
+		if err != nil {
+			return fmt.Errorf("%s: key recognition.differences: %w", c.path, err)
+		}
+		r := differenceResult{Name: sd.Name, Base: sd.Base, Variant: sd.Variant, BaseAcc: 100 * b.Acc, VariantAcc: 100 * v.Acc,
+			Diff: 100 * diff, Lo: 100 * iv.Lo, Hi: 100 * iv.Hi, Included: iv.Lo <= 0 && iv.Hi >= 0}
+		row := []string{sd.Name, sd.Base, sd.Variant, cell(b), cell(v), signed(r.Diff, 1), "[" + signed(r.Lo, 1) + ", " + signed(r.Hi, 1) + "]", "—", "—"}
+		if p, ok := c.Paper.Arms[sd.Base]; ok {
+			k, n := paperEnd(p)
+			acc := 100 * float64(k) / float64(n)
+			r.HasPaper, r.BaseGap, r.VariantGap = true, r.BaseAcc-acc, r.VariantAcc-acc
+			r.VariantClose = math.Abs(r.VariantGap) <= d.Tolerance
+			row[7], row[8] = signed(r.BaseGap, 1), signed(r.VariantGap, 1)
+		}
+		d.Differences.Rows = append(d.Differences.Rows, row)
+		d.Diffs = append(d.Diffs, r)
+	}
+	return nil
+}
+
+// countings fills the table of the paper's counting rules, each against
+// the paper's counting with that rule alone changed, paired on the same
+// player-games (plain PHATT at the end of the game).
+func countings(d *recognitionData, res *rexp.Results) error {
+	paper := rexp.Counting{}
+	d.CountingTable.Header = []string{"rule (X: the paper's)", "Y", "arm", "X", "Y", "X right only", "Y right only", "X − Y (pts)", "95 % interval", "McNemar p", "Holm p"}
+	for _, r := range []struct {
+		name, x, y string
+		c          rexp.Counting
+	}{
+		{"The end at the last turn's end before the final turn", "last turn's end", "after the last action", rexp.Counting{End: rexp.EndGame}},
+		{"A tie scored wrong", "tie wrong", "tie broken at random", rexp.Counting{Ties: rexp.TiesShare}},
+	} {
+		rows, err := rexp.CountingEffect(res, 0, paper, r.c)
+		if err != nil {
+			return err
+		}
+		cr := countingResult{Name: r.name}
+		for _, row := range rows {
+			pp := row.Result
+			cr.Rows = append(cr.Rows, countingRow{Arm: row.Arm, Diff: 100 * pp.Diff, Lo: 100 * pp.Interval.Lo, Hi: 100 * pp.Interval.Hi})
+			d.CountingTable.Rows = append(d.CountingTable.Rows, []string{r.x, r.y, row.Arm,
+				textfmt.Fixed(100*pp.PX, 1), textfmt.Fixed(100*pp.PY, 1), itoa(pp.Counts.OnlyX), itoa(pp.Counts.OnlyY),
+				signed(100*pp.Diff, 1), "[" + signed(100*pp.Interval.Lo, 1) + ", " + signed(100*pp.Interval.Hi, 1) + "]",
+				fmt.Sprintf("%.3g", pp.P), fmt.Sprintf("%.3g", row.PHolm)})
+		}
+		d.Countings = append(d.Countings, cr)
+	}
 	return nil
 }
 

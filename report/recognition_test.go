@@ -63,7 +63,7 @@ func TestRecognitionNotebook(t *testing.T) {
 	rep := readFile(t, filepath.Join(a, ReportFile))
 	assert.Contains(t, rep, "(full size: 2 arms, 4 test games and 2 training games per arm; seed 3)")
 	assert.Contains(t, rep, "|  | paper: A.I. weight 4 | 211/791 21.1 | 246/756 24.6 | 226/776 22.6 | 235/767 23.5 | — |")
-	assert.Contains(t, rep, "The tables count as the paper did: paper's clock (setup steps counted), ties wrong.")
+	assert.Contains(t, rep, "The tables count as the paper did: paper's clock (setup steps counted), ties wrong, the end at the last turn's end before it.")
 	assert.Contains(t, rep, "| arm | ours (paper's counting) | ties | ours (our counting) | paper | ours − paper (pts) | 95 % interval | within 15 pts |")
 	assert.Contains(t, rep, "w4 minus constrained: ")
 	assert.Contains(t, rep, "| Occupy Asia and Africa |")
