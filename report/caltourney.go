@@ -8,11 +8,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/marslab-risk/marslab/arena"
 	"github.com/marslab-risk/marslab/bots"
-	"github.com/marslab-risk/marslab/internal/textfmt"
-	"github.com/marslab-risk/marslab/plots"
-	"github.com/marslab-risk/marslab/stats"
 	"github.com/marslab-risk/marslab/tourney"
 )
 
@@ -87,17 +83,10 @@ func (t *calTournament) check(ck *checker, path string) *tournamentConfig {
 	return tn
 }
 
-// seatRun is one run of the round robin with one seat in the bot's place.
-type seatRun struct {
-	name string
-	res  *tourney.Results
-	recs []arena.Record
-	sum  []arena.BotSummary
-}
-
 // playTournaments plays the round robin once per seat of t and the tuned
-// seat last, in the work folder (resumable) or a temporary one, and
-// returns the section's data; the games are counted into count.
+// seat last (tourney.RunSeats), in the work folder (resumable) or a
+// temporary one, and returns the section's data, rendered by
+// tourney.CompareSeats; the games are counted into count.
 func (c *calibrationConfig) playTournaments(ctx context.Context, w *writer, tuned bots.Seat, count *counter) (*calTourneyData, error) {
 	t, tn := c.Tournament, c.tn
 	tc, reps := tn.sized(w.quick)
@@ -124,196 +113,49 @@ func (c *calibrationConfig) playTournaments(ctx context.Context, w *writer, tune
 	}
 	tuned.Label = t.Tuned
 	seats = append(seats, tuned)
-	var runs []seatRun
-	for k, seat := range seats {
-		st := *setup
-		st.Seats = slices.Clone(setup.Seats)
-		st.Seats[idx] = seat
-		dir := ""
+	dirs := make([]string, len(seats))
+	for k := range seats {
 		if w.work != "" {
-			dir = filepath.Join(w.work, fmt.Sprintf("tournament-%d", k+1))
-		} else {
-			tmp, err := os.MkdirTemp("", "marslab-calibration-tournament-")
-			if err != nil {
-				return nil, err
-			}
-			defer os.RemoveAll(tmp)
-			dir = tmp
+			dirs[k] = filepath.Join(w.work, fmt.Sprintf("tournament-%d", k+1))
+			continue
 		}
-		w.logf("calibration: tournament with %s in %s's place, %d games, in %s", seat.Label, t.Bot, tc.Games(), dir)
-		rep, res, err := tourney.Run(ctx, &tc, &st, tourney.Options{Out: dir, Workers: tn.Tournament.Workers, Resume: true})
-		if err != nil {
-			return nil, fmt.Errorf("tournament with %s: %w", seat.Label, err)
-		}
-		count.games += rep.Played
-		w.readBack += rep.Done - rep.Played
-		recs, err := tourney.ReadGames(filepath.Join(dir, "games.jsonl"), tc.Players)
+		tmp, err := os.MkdirTemp("", "marslab-calibration-tournament-")
 		if err != nil {
 			return nil, err
 		}
-		runs = append(runs, seatRun{name: seat.Label, res: res, recs: recs, sum: rep.Summary})
+		defer os.RemoveAll(tmp)
+		dirs[k] = tmp
 	}
-	d := &calTourneyData{Notebook: t.Notebook, Bot: t.Bot, Reference: t.Seats[0], Replications: reps, Games: tc.Games()}
-	if err := c.tourneyTables(w, d, tn, runs, idx); err != nil {
+	runs, err := tourney.RunSeats(ctx, &tc, setup, idx, seats, func(k int) string {
+		w.logf("calibration: tournament with %s in %s's place, %d games, in %s", seats[k].Label, t.Bot, tc.Games(), dirs[k])
+		return dirs[k]
+	}, tourney.Options{Workers: tn.Tournament.Workers})
+	if err != nil {
 		return nil, err
 	}
-	return d, nil
-}
-
-// tourneyTables fills the win table, the paired comparisons, the balance
-// of the placement auctions and the verdicts of d from the runs, and
-// writes their CSV files and the paired chart.
-func (c *calibrationConfig) tourneyTables(w *writer, d *calTourneyData, tn *tournamentConfig, runs []seatRun, idx int) error {
-	bot := c.Tournament.Bot
-	label := func(r seatRun, b string) string { // the paper's key of label b
-		if b == r.name {
-			return bot
-		}
-		return b
-	}
-	// Win % of every bot in every run, beside the paper's.
-	d.Wins = mdTable{Header: []string{"bot"}}
 	for _, r := range runs {
-		d.Wins.Header = append(d.Wins.Header, "with "+r.name)
+		count.games += r.Played
+		w.readBack += r.Done - r.Played
 	}
-	d.Wins.Header = append(d.Wins.Header, "paper win %")
-	var wrows [][]string
-	for i, b := range runs[0].res.Bots {
-		name := b.Bot
-		if i == idx {
-			name = bot + " (the seat)"
-		}
-		row := []string{name}
-		for _, r := range runs {
-			x := r.res.Bots[i]
-			row = append(row, fmt.Sprintf("%s [%s, %s]", textfmt.Fixed(100*x.WinRate, 1), textfmt.Fixed(100*x.WinLo, 1), textfmt.Fixed(100*x.WinHi, 1)))
-			wrows = append(wrows, []string{r.name, label(r, x.Bot), itoa(x.Games), itoa(x.Wins), num(x.WinRate), num(x.WinLo), num(x.WinHi),
-				num(tn.Paper.Bots[label(r, x.Bot)].WinPct / 100)})
-		}
-		row = append(row, textfmt.Fixed(tn.Paper.Bots[label(runs[0], b.Bot)].WinPct, 1))
-		d.Wins.Rows = append(d.Wins.Rows, row)
-	}
-	if err := w.csv("tournament.csv", []string{"seat", "bot", "games", "wins", "win_rate", "wilson95_lo", "wilson95_hi", "paper_win_rate"}, wrows); err != nil {
-		return err
-	}
-	// Verdicts: rank, separation and Spearman against the paper.
-	for _, r := range runs {
-		me := r.res.Bots[idx]
-		rank, sep := 1, true
-		var ours, paper []float64
-		for i, x := range r.res.Bots {
-			ours = append(ours, x.WinRate)
-			paper = append(paper, tn.Paper.Bots[label(r, x.Bot)].WinPct)
-			if i == idx {
-				continue
-			}
-			if x.WinRate > me.WinRate {
-				rank++
-			}
-			if x.WinHi >= me.WinLo {
-				sep = false
-			}
-		}
-		sp, err := stats.SpearmanTest(ours, paper, tn.Tournament.Permutations, 1)
-		if err != nil {
-			return fmt.Errorf("rank correlation of win %%: %w", err)
-		}
-		pw := tn.Paper.Bots[bot].WinPct
-		v := fmt.Sprintf("with `%s` in %s's place, it wins %s %% of its games (95 %% Wilson [%s, %s]; the paper's %s: %s %%) and ranks %s of %d",
-			r.name, bot, textfmt.Fixed(100*me.WinRate, 1), textfmt.Fixed(100*me.WinLo, 1), textfmt.Fixed(100*me.WinHi, 1), bot, textfmt.Fixed(pw, 1),
-			textfmt.Ordinal(rank), len(r.res.Bots))
-		if rank == 1 && sep {
-			v += ", its interval above every other bot's"
-		} else if rank == 1 {
-			v += ", its interval overlapping another bot's"
-		}
-		v += fmt.Sprintf("; Spearman's rho of win %% against the paper's is %s (p %s)", textfmt.Fixed(sp.Rho, 2), pRel(sp.P))
-		d.Verdicts = append(d.Verdicts, v)
-	}
-	// Paired, game by game, against the reference seat.
-	d.Paired = mdTable{Header: []string{"seat", "games", "win %", d.Reference + " win %", "difference (points)", "95 % interval", "McNemar p"}}
-	chart := &plots.EffectChart{Title: "win rate against " + d.Reference + ", same games", YLabel: "change in win rate", SlantLabels: true}
-	var prows [][]string
-	ref := wins(runs[0])
-	for _, r := range runs[1:] {
-		pp, err := stats.PairedProportions(mustPairs(wins(r), ref), 0.95)
-		if err != nil {
-			return fmt.Errorf("paired comparison of %s: %w", r.name, err)
-		}
-		d.Paired.Rows = append(d.Paired.Rows, []string{"`" + r.name + "`", itoa(pp.N), textfmt.Fixed(100*pp.PX, 1), textfmt.Fixed(100*pp.PY, 1),
-			signed(100*pp.Diff, 1), fmt.Sprintf("[%s, %s]", signed(100*pp.Interval.Lo, 1), signed(100*pp.Interval.Hi, 1)), fmtP(pp.P)})
-		prows = append(prows, []string{r.name, itoa(pp.N), num(pp.PX), num(pp.PY), num(pp.Diff), num(pp.Interval.Lo), num(pp.Interval.Hi), num(pp.P)})
-		chart.Categories = append(chart.Categories, r.name)
-		chart.Values = append(chart.Values, pp.Diff)
-		chart.Lo = append(chart.Lo, pp.Interval.Lo)
-		chart.Hi = append(chart.Hi, pp.Interval.Hi)
-	}
-	if err := w.csv("tournament-paired.csv", []string{"seat", "games", "win_rate", "reference_win_rate", "difference", "diff95_lo", "diff95_hi", "p"}, prows); err != nil {
-		return err
-	}
-	if len(prows) > 0 {
-		if err := w.figure("tournament-paired", chart); err != nil {
-			return err
-		}
-	}
-	// The balance of the placement auctions (the seat's own counts).
-	names := []string{"place_offensive", "place_defensive", "place_zero", "armies_offensive", "armies_defensive", "armies_unbid"}
-	d.Balance = mdTable{Header: []string{"seat", "auctions won: offensive", "defensive", "zero-army", "defensive share", "armies: offensive", "defensive", "unbid", "defensive share"}}
-	var brows [][]string
-	for _, r := range runs {
-		var st map[string]int64
-		for _, s := range r.sum {
-			if s.Bot == r.name {
-				st = s.Stats
-			}
-		}
-		if st == nil {
-			continue
-		}
-		auctions := st["place_offensive"] + st["place_defensive"] + st["place_zero"]
-		armies := st["armies_offensive"] + st["armies_defensive"] + st["armies_unbid"]
-		d.Balance.Rows = append(d.Balance.Rows, []string{"`" + r.name + "`", i64(st["place_offensive"]), i64(st["place_defensive"]), i64(st["place_zero"]),
-			pct(st["place_defensive"], auctions), i64(st["armies_offensive"]), i64(st["armies_defensive"]), i64(st["armies_unbid"]),
-			pct(st["armies_defensive"], armies)})
-		row := []string{r.name}
-		for _, n := range names {
-			row = append(row, i64(st[n]))
-		}
-		brows = append(brows, row)
-	}
-	return w.csv("tournament-balance.csv", append([]string{"seat"}, names...), brows)
-}
-
-// wins returns, for every game of run r that seats r's seat, whether it
-// won.
-func wins(r seatRun) []bool {
-	var out []bool
-	for _, rec := range r.recs {
-		s := slices.Index(rec.Seating, r.name)
-		if s >= 0 {
-			out = append(out, rec.Winner == s)
-		}
-	}
-	return out
-}
-
-// mustPairs counts the pairs of x and y, which have the same length (the
-// runs play the same schedule); a length mismatch gives no pairs, which
-// PairedProportions reports as an error.
-func mustPairs(x, y []bool) stats.PairCounts {
-	c, err := stats.CountPairs(x, y)
+	sc, err := tourney.CompareSeats(runs, t.Bot, idx, &tn.Paper, tn.Tournament.Permutations)
 	if err != nil {
-		return stats.PairCounts{}
+		return nil, err
 	}
-	return c
-}
-
-func i64(v int64) string { return fmt.Sprint(v) }
-
-// pct returns 100·k/n with one decimal and a percent sign ("-" for n = 0).
-func pct(k, n int64) string {
-	if n == 0 {
-		return "-"
+	d := &calTourneyData{Notebook: t.Notebook, Bot: t.Bot, Reference: t.Seats[0], Replications: reps, Games: tc.Games(),
+		Wins: sc.WinsTable(), Paired: sc.PairedTable(), Balance: sc.BalanceTable(), Verdicts: sc.Verdicts()}
+	for _, f := range []struct {
+		name string
+		csv  func() ([]string, [][]string)
+	}{{"tournament.csv", sc.WinsCSV}, {"tournament-paired.csv", sc.PairedCSV}, {"tournament-balance.csv", sc.BalanceCSV}} {
+		head, rows := f.csv()
+		if err := w.csv(f.name, head, rows); err != nil {
+			return nil, err
+		}
+		if chart := sc.PairedChart(); f.name == "tournament-paired.csv" && chart != nil {
+			if err := w.figure("tournament-paired", chart); err != nil {
+				return nil, err
+			}
+		}
 	}
-	return textfmt.Fixed(100*float64(k)/float64(n), 1) + " %"
+	return d, nil
 }

@@ -6,7 +6,6 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -14,6 +13,7 @@ import (
 	"text/template"
 
 	"github.com/marslab-risk/marslab/bots/registry"
+	"github.com/marslab-risk/marslab/internal/mdtable"
 	"github.com/marslab-risk/marslab/internal/textfmt"
 )
 
@@ -42,7 +42,9 @@ var templates = template.Must(template.New("").Funcs(template.FuncMap{
 	"double":       func(i int) int { return 2 * i },
 }).ParseFS(templateFS, "templates/*.tmpl"))
 
-// fmtFloat formats v with digits decimals.
+// mdTable is a table the templates print as Markdown ({{template
+// "mdtable" .}}): the module's one table, internal/mdtable.
+type mdTable = mdtable.Table
 
 // writer writes a notebook's files into dir and keeps their names.
 type writer struct {
@@ -111,12 +113,7 @@ func (w *writer) figure(base string, f figure) error {
 }
 
 // num formats a CSV number: the shortest text that reads back to v.
-func num(v float64) string {
-	if math.IsNaN(v) {
-		return "NaN"
-	}
-	return strconv.FormatFloat(v, 'g', -1, 64)
-}
+func num(v float64) string { return textfmt.Shortest(v) }
 
 // itoa formats an int for CSV.
 func itoa(v int) string { return strconv.Itoa(v) }

@@ -53,12 +53,8 @@ func WriteEvolveReport(dir string, setup *Setup, e *Evolve, figures bool) error 
 	fmt.Fprintf(&m, "# CMA-ES search %s\n\n", c.Name)
 	fmt.Fprintf(&m, "Bot `%s`, %d parameters searched from the base values, %d generations of %d candidates (UH-CMA-ES re-evaluation: %v), %d players, rules %s, seed %d.\n\n",
 		c.Base, len(sp), len(gens), e.opt.Lambda(), e.cfg.Reeval, c.Players, setup.Field.Rules.Name, c.Seed)
-	fmt.Fprintf(&m, "**Final distribution mean** `%s`: win rate %.3f, 95 %% Wilson interval [%.3f, %.3f] over %d games on its own blocks. The best sample of each generation is the luckiest draw, not an estimate; the mean is what the search reports.\n\n",
-		sp.Label(f.Mean), rate, fiv.Lo, fiv.Hi, f.Games)
-	fmt.Fprintf(&m, "| parameter | base | final mean | searched range |\n|---|---|---|---|\n")
-	for i, d := range sp {
-		fmt.Fprintf(&m, "| %s | %s | %s | [%s, %s] |\n", d.Param.Name, d.Param.Format(e.cfg.Start[i]), d.Param.Format(f.Mean[i]), d.Param.Format(d.Lo), d.Param.Format(d.Hi))
-	}
+	fmt.Fprintf(&m, "**%s.** The best sample of each generation is the luckiest draw, not an estimate; the mean is what the search reports.\n\n", e.FinalText())
+	m.WriteString(e.ParamsTable("base").Markdown())
 	m.WriteString("\nPer generation: [generations.csv](generations.csv). The final mean's parameter file: [best.toml](best.toml).\n")
 	for _, fig := range figs {
 		fmt.Fprintf(&m, "\n![%s](%s)\n", fig, fig)

@@ -299,25 +299,8 @@ func writeNarrowMarkdown(b *bytes.Buffer, setup *Setup, n *Narrowing, figs []str
 		fmt.Fprintf(b, "the line-up %v", c.Opponents)
 	}
 	fmt.Fprintf(b, ", %d players, rules %s, seed %d. A block is one deal played %d times with the candidate in every seat.\n\n", c.Players, setup.Field.Rules.Name, c.Seed, c.Players)
-	best, lvl := n.Best()
-	iv := best.Wilson()
-	fmt.Fprintf(b, "**Best cell** (level %d): `%s`, win rate %.3f, 95 %% Wilson interval [%.3f, %.3f] over %d games.\n\n",
-		levelIndex(n, lvl)+1, n.cfg.Space.Label(best.X), best.Mean(), iv.Lo, iv.Hi, best.Games)
-	fmt.Fprintf(b, "| level | window | cells | alive at the end | games | best | win rate | 95 %% interval |\n|---|---|---|---|---|---|---|---|\n")
-	for k := range n.levels {
-		l := &n.levels[k]
-		games := 0
-		for c := range l.Cells {
-			games += l.Cells[c].Games
-		}
-		if games == 0 {
-			continue
-		}
-		bc := &l.Cells[l.Best]
-		biv := bc.Wilson()
-		fmt.Fprintf(b, "| %d | %s | %d | %d | %d | `%s` | %.3f | [%.3f, %.3f] |\n", k+1, window(n.cfg.Space, l), len(l.Cells), l.Alive(), games,
-			n.cfg.Space.Label(bc.X), bc.Mean(), biv.Lo, biv.Hi)
-	}
+	fmt.Fprintf(b, "**%s.**\n\n", n.BestText())
+	b.WriteString(n.LevelsTable().Markdown())
 	b.WriteString("\nEvery cell: [cells.csv](cells.csv). The best cell's parameter file: [best.toml](best.toml) (a seat `BOT@DIR/best.toml`).\n")
 	fmt.Fprintf(b, "\nThe best cell's win rate is the search's own estimate, biased upwards by the choice of the best of many noisy cells. Its validation on fresh deals against `%s`: `marslab validate %s -a %s@DIR/best.toml -out DIR/validation` writes [validation/validation.md](validation/validation.md) (`make run` does).\n",
 		validateAgainst(c), c.Source, setup.Field.Base.Factory.Name)

@@ -7,7 +7,11 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+
+	"github.com/marslab-risk/marslab/internal/mdtable"
+	"github.com/marslab-risk/marslab/internal/textfmt"
 
 	"github.com/marslab-risk/marslab/stats"
 )
@@ -266,9 +270,10 @@ func WriteValidationReport(dir string, setup *Setup, a, b string, v *Validation)
 	fmt.Fprintf(&w, "# Validation: %s against %s\n\n", a, b)
 	fmt.Fprintf(&w, "Field of %s (%d players, rules %s, seed %d); %d fresh blocks from block %d (deals never used by a search), each played %d times by each candidate with it in every seat.\n\n",
 		setup.Config.Name, setup.Field.Players, setup.Field.Rules.Name, setup.Field.Seed, c.Blocks, ValidationBlock0, setup.Field.Players)
-	fmt.Fprintf(&w, "| candidate | games | win rate | 95 %% Wilson interval |\n|---|---|---|---|\n")
-	fmt.Fprintf(&w, "| A: `%s` | %d | %.3f | [%.3f, %.3f] |\n", a, c.Games, c.WinA, c.WilsonA.Lo, c.WilsonA.Hi)
-	fmt.Fprintf(&w, "| B: `%s` | %d | %.3f | [%.3f, %.3f] |\n\n", b, c.Games, c.WinB, c.WilsonB.Lo, c.WilsonB.Hi)
+	t := mdtable.Table{Header: []string{"candidate", "games", "win rate", "95 % Wilson interval"}}
+	t.Add("A: `"+a+"`", strconv.Itoa(c.Games), textfmt.Fixed(c.WinA, 3), interval(c.WilsonA.Lo, c.WilsonA.Hi, 3))
+	t.Add("B: `"+b+"`", strconv.Itoa(c.Games), textfmt.Fixed(c.WinB, 3), interval(c.WilsonB.Lo, c.WilsonB.Hi, 3))
+	w.WriteString(t.Markdown() + "\n")
 	fmt.Fprintf(&w, "Difference A - B in win rate, paired by block (t test over %d blocks): **%+.3f**, 95 %% interval [%+.3f, %+.3f], two-sided p = %.3g.\n\n",
 		c.Blocks, c.Diff.Mean, c.Diff.Interval.Lo, c.Diff.Interval.Hi, c.Diff.P)
 	fmt.Fprintf(&w, "Game-level pairs (same deal and seat): A alone won %d, B alone won %d, both %d, neither %d; Newcombe interval [%+.3f, %+.3f], exact McNemar p = %.3g (treats the games of a block as independent).\n",
@@ -280,13 +285,7 @@ func WriteValidationReport(dir string, setup *Setup, a, b string, v *Validation)
 		}
 		fmt.Fprintf(&w, "\nSPRT (H0: A wins half of the discordant pairs; H1: a share %.2f; alpha %.2f, beta %.2f): %s, log LR %.2f.\n", s.P1, s.Alpha, s.Beta, d, c.LLR)
 	}
-	verdict := "A is not shown better than B at the 5 % level."
-	switch {
-	case c.Diff.Interval.Lo > 0:
-		verdict = fmt.Sprintf("A is better than B: the 95 %% interval of the difference excludes 0 (p = %.3g).", c.Diff.P)
-	case c.Diff.Interval.Hi < 0:
-		verdict = fmt.Sprintf("A is worse than B: the 95 %% interval of the difference excludes 0 (p = %.3g).", c.Diff.P)
-	}
+	verdict := c.VerdictText()
 	fmt.Fprintf(&w, "\n**Verdict:** %s\n", verdict)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", fmt.Errorf("search: %w", err)

@@ -29,7 +29,7 @@ func ExampleAnalyze() {
 	// ## Table 5: placements per bot (2 games, 0 stalemates; Sm = stalemates)
 	//
 	// | bot | 1st | 2nd | 3rd | Sm | games |
-	// | --- | ---: | ---: | ---: | ---: | ---: |
+	// |---|---:|---:|---:|---:|---:|
 	// | mars | 2 | 0 | 0 | 0 | 2 |
 	// | shaft | 0 | 2 | 0 | 0 | 2 |
 	// | angry | 0 | 0 | 2 | 0 | 2 |
@@ -47,4 +47,34 @@ seed = 1
 	fmt.Println(err)
 	// Output:
 	// t.toml: key players: 7: want 2..6
+}
+
+// Findings states the tournament's result in sentences computed from its
+// numbers: who leads and whether its interval separates it from the rest
+// (here, after 30 games, it does not).
+func ExampleResults_Findings() {
+	var records []arena.Record
+	for g := range 30 {
+		seating := []string{"mars", "shaft", "angry"}
+		winner, placements := 0, []int{1, 2, 3}
+		if g%3 == 2 {
+			winner, placements = 1, []int{2, 1, 3}
+		}
+		records = append(records, arena.Record{Game: g, Seating: seating, Winner: winner, Placements: placements, Rounds: 20, Turns: 55, Faults: []int{0, 0, 0}})
+	}
+	res, err := tourney.Analyze([]string{"mars", "shaft", "angry"}, 3, records, nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, s := range res.Findings() {
+		fmt.Println(s + ".")
+	}
+	// Output:
+	// mars wins most often, 66.7 % of its games (95 % Wilson [48.8, 80.8]), its interval overlapping shaft's (33.3 %, [19.2, 51.2]): the order of the two is not settled.
+	// angry wins least: 0.0 % (95 % Wilson [0.0, 11.4]).
+	// mars has the best mean placement, 1.33 (95 % interval [1.16, 1.50]).
+	// shaft finishes 2nd most often (20 of its 30 games).
+	// angry finishes last most often (30 of its 30 games).
+	// 0 of the 30 games ended at the round limit (0.0 %, 95 % Wilson [0.0, 11.4]).
 }

@@ -143,7 +143,7 @@ func TestTables(t *testing.T) {
 	var md, csv bytes.Buffer
 	require.NoError(t, t5.WriteMarkdown(&md))
 	assert.Equal(t, "## Table 5: placements per bot (4 games, 1 stalemates; Sm = stalemates)\n\n"+
-		"| bot | 1st | 2nd | 3rd | Sm | games |\n| --- | ---: | ---: | ---: | ---: | ---: |\n"+
+		"| bot | 1st | 2nd | 3rd | Sm | games |\n|---|---:|---:|---:|---:|---:|\n"+
 		"| a | 1 | 1 | 1 | 1 | 3 |\n| b | 1 | 1 | 1 | 0 | 3 |\n| c | 1 | 2 | 0 | 1 | 3 |\n| d | 1 | 0 | 2 | 1 | 3 |\n", md.String())
 	h2h := res.HeadToHeadTable()
 	require.NoError(t, h2h.WriteCSV(&csv))

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/marslab-risk/marslab/arena"
 	"github.com/marslab-risk/marslab/internal/fileread"
@@ -107,14 +108,22 @@ func ReadGames(path string, players int) ([]arena.Record, error) {
 }
 
 // WriteReport writes every table of res into dir as NAME.md and NAME.csv,
-// all of them together as tables.md, and with figures the figures as PNG
-// and SVG (Figures).
+// the sentences of Results.Findings and all the tables together as
+// tables.md, and with figures the figures as PNG and SVG (Figures).
 func WriteReport(dir string, res *Results, figures bool) error {
 	all, err := os.Create(filepath.Join(dir, "tables.md"))
 	if err != nil {
 		return fmt.Errorf("tourney: %w", err)
 	}
 	defer all.Close()
+	var head strings.Builder
+	head.WriteString("## Findings\n\n")
+	for _, s := range res.Findings() {
+		head.WriteString("- " + s + ".\n")
+	}
+	if _, err := io.WriteString(all, head.String()+"\n"); err != nil {
+		return fmt.Errorf("tourney: %w", err)
+	}
 	for i, t := range res.Tables() {
 		if i > 0 {
 			if _, err := io.WriteString(all, "\n"); err != nil {

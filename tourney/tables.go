@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"io"
 	"strconv"
-	"strings"
 
 	"github.com/marslab-risk/marslab/arena"
+	"github.com/marslab-risk/marslab/internal/mdtable"
 	"github.com/marslab-risk/marslab/internal/textfmt"
 )
 
@@ -23,31 +23,13 @@ type Table struct {
 
 // WriteMarkdown writes the table as a Markdown heading and pipe table.
 func (t *Table) WriteMarkdown(w io.Writer) error {
-	var b strings.Builder
-	fmt.Fprintf(&b, "## %s\n\n", t.Title)
-	row := func(cells []string) {
-		b.WriteString("|")
-		for _, c := range cells {
-			b.WriteString(" " + strings.ReplaceAll(c, "|", `\|`) + " |")
-		}
-		b.WriteString("\n")
-	}
-	row(t.Header)
-	b.WriteString("|")
-	for i := range t.Header {
-		if i == 0 {
-			b.WriteString(" --- |")
-		} else {
-			b.WriteString(" ---: |")
-		}
-	}
-	b.WriteString("\n")
-	for _, r := range t.Rows {
-		row(r)
-	}
-	_, err := io.WriteString(w, b.String())
+	_, err := io.WriteString(w, "## "+t.Title+"\n\n"+t.Markdown())
 	return err
 }
+
+// Markdown returns the pipe table (internal/mdtable's, as every report of
+// the module prints).
+func (t *Table) Markdown() string { return mdtable.Table{Header: t.Header, Rows: t.Rows}.Markdown() }
 
 // WriteCSV writes the table as CSV with a header line.
 func (t *Table) WriteCSV(w io.Writer) error {
@@ -62,8 +44,6 @@ func (t *Table) WriteCSV(w io.Writer) error {
 }
 
 func itoa(v int) string { return strconv.Itoa(v) }
-
-// f formats v with prec decimals.
 
 // Table5 is the paper's Table 5: per bot, the games finished in each
 // position and the stalemates (Sm).

@@ -2,7 +2,10 @@
 // several packages share.
 package textfmt
 
-import "strconv"
+import (
+	"math"
+	"strconv"
+)
 
 // Ordinal returns k as an English ordinal: "1st", "2nd", "3rd", "4th",
 // "11th", "12th", "13th", "21st", ... (k >= 0).
@@ -25,3 +28,37 @@ func Ordinal(k int) string {
 // point (prec >= 0): Fixed(41.06, 1) is "41.1". NaN and infinities come
 // out as "NaN", "+Inf" and "-Inf".
 func Fixed(v float64, prec int) string { return strconv.FormatFloat(v, 'f', prec, 64) }
+
+// Shortest formats v as the shortest text that reads back to v ("NaN"
+// for NaN): the numbers of CSV files.
+func Shortest(v float64) string {
+	if math.IsNaN(v) {
+		return "NaN"
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
+}
+
+// Signed formats v like Fixed with a "+" before values >= 0.
+func Signed(v float64, prec int) string {
+	s := Fixed(v, prec)
+	if v >= 0 {
+		s = "+" + s
+	}
+	return s
+}
+
+// P formats a p-value with three decimals, "< 0.001" below 0.001.
+func P(p float64) string {
+	if p < 0.001 {
+		return "< 0.001"
+	}
+	return Fixed(p, 3)
+}
+
+// PRel formats a p-value as a relation: "= 0.023" or "< 0.001".
+func PRel(p float64) string {
+	if p < 0.001 {
+		return "< 0.001"
+	}
+	return "= " + Fixed(p, 3)
+}

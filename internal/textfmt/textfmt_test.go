@@ -1,6 +1,7 @@
 package textfmt
 
 import (
+	"math"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -20,5 +21,21 @@ func TestFixed(t *testing.T) {
 		want string
 	}{{41.06, 1, "41.1"}, {0.5, 0, "0"}, {1.5, 0, "2"}, {-0.04, 1, "-0.0"}, {2, 3, "2.000"}, {1e6 * 1.25e-4, 2, "125.00"}} {
 		assert.Equal(t, c.want, Fixed(c.v, c.prec), "%v %d", c.v, c.prec)
+	}
+}
+
+func TestShortestSignedP(t *testing.T) {
+	for v, want := range map[float64]string{0.1: "0.1", 1.0 / 3: "0.3333333333333333", 2: "2", -1e-7: "-1e-07", math.NaN(): "NaN"} {
+		assert.Equal(t, want, Shortest(v), "%v", v)
+	}
+	for v, want := range map[float64]string{0.0312: "+0.031", 0: "+0.000", -0.0312: "-0.031"} {
+		assert.Equal(t, want, Signed(v, 3), "%v", v)
+	}
+	for p, want := range map[float64]string{0.0004: "< 0.001", 0.001: "0.001", 0.2345: "0.234"} {
+		assert.Equal(t, want, P(p), "%v", p)
+		if want[0] != '<' {
+			want = "= " + want
+		}
+		assert.Equal(t, want, PRel(p), "%v", p)
 	}
 }

@@ -1,0 +1,84 @@
+package search
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/marslab-risk/marslab/bots"
+	"github.com/marslab-risk/marslab/bots/registry"
+)
+
+// tinyCalibration returns the config of a calibration of
+// testdata/tiny-calibration.toml on workers.
+func tinyCalibration(t *testing.T, workers int) CalibrateConfig {
+	t.Helper()
+	reg := registry.Default()
+	load := func() *Setup {
+		cfg, err := LoadConfig("testdata/tiny-calibration.toml")
+		require.NoError(t, err)
+		s, err := cfg.Resolve(reg)
+		require.NoError(t, err)
+		s.Field.Workers = workers
+		return s
+	}
+	var ref bots.Seat
+	ref, err := reg.ParseSeat("mars@paper", nil)
+	require.NoError(t, err)
+	return CalibrateConfig{Narrow: load(), CMAES: load(), Reference: ref, ReferenceName: "mars@paper", ValidateBlocks: 2, EffectBlocks: 2, ConfirmSeed: 99}
+}
+
+// outputs are the CSV rows and sentences of a calibration.
+func outputs(c *Calibration) []string {
+	var out []string
+	add := func(head []string, rows [][]string) { out = append(out, fmt.Sprint(head, rows)) }
+	add(c.Narrowing.Table())
+	add(c.Evolve.Table())
+	add(CandidatesCSV(c.Validations, c.Holm))
+	add(CandidatesCSV(c.Confirmations, c.ConfirmHolm))
+	add(EffectsCSV(c.Effects))
+	return append(out, c.Verdict(), c.ConfirmedText(), EffectsText(c.Effects), c.TunedComment("tiny"), fmt.Sprint(c.NarrowEvals))
+}
+
+// Calibrate gives the same result in memory and through resumable search
+// folders (as marslab report -work plays it), whatever the workers; every
+// search is played under its key.
+func TestCalibrateInMemoryAndInFolders(t *testing.T) {
+	ctx := context.Background()
+	mem, err := Calibrate(ctx, tinyCalibration(t, 1))
+	require.NoError(t, err)
+
+	dir := t.TempDir()
+	cfg := tinyCalibration(t, 2)
+	var keys []string
+	cfg.Play = func(ctx context.Context, key string, fp []byte, newM func() (Method, error), ev Evaluator) (Method, int, error) {
+		keys = append(keys, key)
+		s := &Search{Dir: filepath.Join(dir, key), Config: fp, New: newM, Eval: ev}
+		st, err := s.Run(ctx, true)
+		if err != nil {
+			return nil, 0, err
+		}
+		return st.Method, st.Lines, nil
+	}
+	disk, err := Calibrate(ctx, cfg)
+	require.NoError(t, err)
+	assert.Equal(t, outputs(mem), outputs(disk))
+
+	require.GreaterOrEqual(t, len(keys), 7)
+	assert.Equal(t, []string{"narrow", "cmaes", "validate-1", "validate-2", "confirm-1", "confirm-2"}, keys[:6])
+	for _, k := range keys[6:] {
+		assert.Regexp(t, `^effect-\w+=\w+$`, k)
+	}
+	assert.Len(t, disk.Effects, len(keys)-6)
+	assert.Equal(t, "CMA-ES final mean", disk.Validations[1].Name)
+	assert.Equal(t, disk.ShownBetter(), betterHolm(disk.Tuned(), disk.Holm[disk.Pick]) && disk.Confirmed())
+
+	// Played again from the folders: every search is read back.
+	again, err := Calibrate(ctx, cfg)
+	require.NoError(t, err)
+	assert.Equal(t, outputs(disk), outputs(again))
+}
