@@ -14,7 +14,7 @@ import (
 )
 
 // recognitionNotes are the note sections of a recognition notebook.
-var recognitionNotes = []string{"intro", "headline", "general", "winners", "missions", "length", "figures", "beyond", "conclusion"}
+var recognitionNotes = []string{"intro", "headline", "differences", "general", "winners", "missions", "length", "figures", "beyond", "conclusion"}
 
 // recognitionConfig is the config of a recognition notebook: the mission
 // recognition experiment of package recog/experiment beside the appendix
@@ -208,6 +208,32 @@ type differenceResult struct {
 	VariantClose, Included bool
 }
 
+// paperGap is one arm's end-of-game accuracy against the paper's, in
+// percent and points.
+type paperGap struct {
+	Arm          string
+	Ours, Paper  float64
+	Diff, Lo, Hi float64
+	Close        bool
+}
+
+// winnerGap is one arm's end-of-game accuracy for its winners minus its
+// losers, in points with Newcombe's 95 % interval (independent samples),
+// and the paper's difference when it has the arm.
+type winnerGap struct {
+	Arm          string
+	Diff, Lo, Hi float64
+	HasPaper     bool
+	Paper        float64
+}
+
+// bestRecogniser is the recogniser most often right on an arm at the end
+// of the game, with its accuracy and plain PHATT's, in percent.
+type bestRecogniser struct {
+	Arm, Name  string
+	Acc, PHATT float64
+}
+
 // countingResult is the effect of one counting rule of the paper's, per
 // arm: the paper's counting minus the counting with that rule changed, in
 // points with Newcombe's 95 % interval (paired).
@@ -247,18 +273,25 @@ type recognitionData struct {
 	// Countings their numbers, for the sentences.
 	CountingTable mdTable
 	Countings     []countingResult
-	Close         bool
-	Tolerance     float64
-	General       mdTable
-	WinLose       mdTable
-	Missions      mdTable
-	Recognisers   mdTable
-	Pairs         mdTable
-	Length        mdTable
+	// Gaps are the arms with a paper row against it, and WinnerGaps every
+	// arm's winners against its losers, for the sentences.
+	Gaps        []paperGap
+	WinnerGaps  []winnerGap
+	Close       bool
+	Tolerance   float64
+	General     mdTable
+	WinLose     mdTable
+	Missions    mdTable
+	Recognisers mdTable
+	Pairs       mdTable
+	Length      mdTable
 	// Chance is the random guess's accuracy.
 	Chance float64
 	// Trace says which game and player convergence.png shows.
 	Trace string
+	// Best is, per arm, the recogniser most often right at the end of the
+	// game (paper's counting; the first in rexp.Recognisers on ties).
+	Best []bestRecogniser
 }
 
 func (c *recognitionConfig) run(ctx context.Context, w *writer) (any, error) {
@@ -291,6 +324,17 @@ func (c *recognitionConfig) run(ctx context.Context, w *writer) (any, error) {
 	}
 	if err := countings(d, res); err != nil {
 		return nil, err
+	}
+	for a, arm := range sum.Arms {
+		end := rexp.Step(100)
+		b := bestRecogniser{Arm: arm, Name: sum.Recognisers[0], Acc: 100 * sum.Curve[0][a][rexp.All][end].Acc}
+		b.PHATT = b.Acc
+		for r, name := range sum.Recognisers {
+			if acc := 100 * sum.Curve[r][a][rexp.All][end].Acc; sum.Ran[r] && acc > b.Acc {
+				b.Name, b.Acc = name, acc
+			}
+		}
+		d.Best = append(d.Best, b)
 	}
 	if err := c.tables(w, d); err != nil {
 		return nil, err
@@ -334,6 +378,8 @@ func (c *recognitionConfig) headline(d *recognitionData) error {
 		}
 		close := math.Abs(100*diff) <= d.Tolerance
 		d.Close = d.Close && close
+		d.Gaps = append(d.Gaps, paperGap{Arm: arm, Ours: 100 * t.Acc, Paper: 100 * float64(k) / float64(n),
+			Diff: 100 * diff, Lo: 100 * iv.Lo, Hi: 100 * iv.Hi, Close: close})
 		row = append(row, paperCell([]int{k, n - k}), signed(100*diff, 1), "["+signed(100*iv.Lo, 1)+", "+signed(100*iv.Hi, 1)+"]", yesNo(close))
 		d.Headline.Rows = append(d.Headline.Rows, row)
 	}
@@ -535,6 +581,21 @@ func (c *recognitionConfig) tables(w *writer, d *recognitionData) error {
 				row = append(row, paperCell([]int{paper.Winners[i][0] + paper.Losers[i][0], paper.Winners[i][1] + paper.Losers[i][1]}))
 			}
 			d.General.Rows = append(d.General.Rows, append(row, "—"))
+		}
+		wt, lt := sum.Curve[ph][a][rexp.Winners][rexp.Step(100)], sum.Curve[ph][a][rexp.Losers][rexp.Step(100)]
+		if wt.N > 0 && lt.N > 0 {
+			diff, iv, err := stats.DiffWilson(wt.Correct, wt.N, lt.Correct, lt.N, rexp.Level)
+			if err != nil {
+				return fmt.Errorf("%s: arm %s: %w", c.path, arm, err)
+			}
+			wg := winnerGap{Arm: arm, Diff: 100 * diff, Lo: 100 * iv.Lo, Hi: 100 * iv.Hi}
+			if hasPaper {
+				last := len(paper.Winners) - 1
+				pw, pl := paper.Winners[last], paper.Losers[last]
+				wg.HasPaper = true
+				wg.Paper = 100 * (float64(pw[0])/float64(pw[0]+pw[1]) - float64(pl[0])/float64(pl[0]+pl[1]))
+			}
+			d.WinnerGaps = append(d.WinnerGaps, wg)
 		}
 		for g, gn := range []string{"winners", "losers"} {
 			grp := rexp.Winners + g
