@@ -108,7 +108,15 @@ it (the paper's program sampled at turn ends only); -clock turns counts player-t
 		return fmt.Errorf("recognize: %w", err)
 	}
 	defer f.Close()
-	if err := sum.WriteText(io.MultiWriter(stdout, f)); err != nil {
+	w := io.MultiWriter(stdout, f)
+	if err := sum.WriteText(w); err != nil {
+		return fmt.Errorf("recognize: %w", err)
+	}
+	effects, err := experiment.CountingEffects(res, 0)
+	if err != nil {
+		return fmt.Errorf("recognize: %w", err)
+	}
+	if err := experiment.WriteCountingEffects(w, experiment.Recognisers[0], effects); err != nil {
 		return fmt.Errorf("recognize: %w", err)
 	}
 	return f.Close()

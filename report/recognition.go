@@ -457,24 +457,17 @@ func (c *recognitionConfig) differences(d *recognitionData) error {
 // the paper's counting with that rule alone changed, paired on the same
 // player-games (plain PHATT at the end of the game).
 func countings(d *recognitionData, res *rexp.Results) error {
-	paper := rexp.Counting{}
+	effects, err := rexp.CountingEffects(res, 0)
+	if err != nil {
+		return err
+	}
 	d.CountingTable.Header = []string{"rule (X: the paper's)", "Y", "arm", "X", "Y", "X right only", "Y right only", "X − Y (pts)", "95 % interval", "McNemar p", "Holm p"}
-	for _, r := range []struct {
-		name, x, y string
-		c          rexp.Counting
-	}{
-		{"The end at the last turn's end before the final turn", "last turn's end", "after the last action", rexp.Counting{End: rexp.EndGame}},
-		{"A tie scored wrong", "tie wrong", "tie broken at random", rexp.Counting{Ties: rexp.TiesShare}},
-	} {
-		rows, err := rexp.CountingEffect(res, 0, paper, r.c)
-		if err != nil {
-			return err
-		}
-		cr := countingResult{Name: r.name}
-		for _, row := range rows {
+	for _, e := range effects {
+		cr := countingResult{Name: e.Rule.Name}
+		for _, row := range e.Arms {
 			pp := row.Result
 			cr.Rows = append(cr.Rows, countingRow{Arm: row.Arm, Diff: 100 * pp.Diff, Lo: 100 * pp.Interval.Lo, Hi: 100 * pp.Interval.Hi})
-			d.CountingTable.Rows = append(d.CountingTable.Rows, []string{r.x, r.y, row.Arm,
+			d.CountingTable.Rows = append(d.CountingTable.Rows, []string{e.Rule.Paper, e.Rule.Other, row.Arm,
 				textfmt.Fixed(100*pp.PX, 1), textfmt.Fixed(100*pp.PY, 1), itoa(pp.Counts.OnlyX), itoa(pp.Counts.OnlyY),
 				signed(100*pp.Diff, 1), "[" + signed(100*pp.Interval.Lo, 1) + ", " + signed(100*pp.Interval.Hi, 1) + "]",
 				fmt.Sprintf("%.3g", pp.P), fmt.Sprintf("%.3g", row.PHolm)})

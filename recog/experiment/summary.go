@@ -411,6 +411,61 @@ func CountingEffect(res *Results, r int, x, y Counting) ([]PairRow, error) {
 	return rows, nil
 }
 
+// CountingRule is one rule of the paper's counting, changed alone in
+// Changed.
+type CountingRule struct {
+	// Name says what the paper's counting does, Paper and Other name the
+	// paper's way and the other one.
+	Name, Paper, Other string
+	// Changed is the paper's counting with this rule alone changed.
+	Changed Counting
+}
+
+// CountingRules are the rules of the paper's counting whose effect the
+// experiment measures at the end of the game (the clock leaves the end
+// where it is).
+var CountingRules = []CountingRule{
+	{"The end at the last turn's end before the final turn", "last turn's end", "after the last action", Counting{End: EndGame}},
+	{"A tie scored wrong", "tie wrong", "tie broken at random", Counting{Ties: TiesShare}},
+}
+
+// RuleEffect is the effect of one counting rule, per arm: the paper's
+// counting (X) against the counting with the rule changed (Y).
+type RuleEffect struct {
+	Rule CountingRule
+	Arms []PairRow
+}
+
+// CountingEffects measures every rule of CountingRules for recogniser r
+// (CountingEffect of the paper's counting against Rule.Changed).
+func CountingEffects(res *Results, r int) ([]RuleEffect, error) {
+	var out []RuleEffect
+	for _, rule := range CountingRules {
+		rows, err := CountingEffect(res, r, Counting{}, rule.Changed)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, RuleEffect{Rule: rule, Arms: rows})
+	}
+	return out, nil
+}
+
+// WriteCountingEffects prints the effects as plain text, one line per rule
+// and arm.
+func WriteCountingEffects(w io.Writer, recogniser string, effects []RuleEffect) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "\n%s at the end of the game: the paper's counting (X) against one rule changed (Y), paired\n", recogniser)
+	fmt.Fprintln(tw, "X\tY\tarm\tX %\tY %\tX - Y (pts) [95%]\tMcNemar p\tHolm p")
+	for _, e := range effects {
+		for _, a := range e.Arms {
+			pp := a.Result
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%.1f\t%.1f\t%+.1f [%+.1f, %+.1f]\t%.3g\t%.3g\n", e.Rule.Paper, e.Rule.Other, a.Arm,
+				100*pp.PX, 100*pp.PY, 100*pp.Diff, 100*pp.Interval.Lo, 100*pp.Interval.Hi, pp.P, a.PHolm)
+		}
+	}
+	return tw.Flush()
+}
+
 // lengthBin returns the bin of LengthBins that turns falls in.
 func lengthBin(turns int) int {
 	b := 0
