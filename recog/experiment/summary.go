@@ -95,26 +95,22 @@ func (c Counting) String() string {
 // rule ("wrong" or "share") and an end rule ("turn" or "game").
 func ParseCounting(clock, ties, end string) (Counting, error) {
 	var c Counting
-	switch end {
-	case "turn":
-	case "game":
-		c.End = EndGame
-	default:
-		return c, fmt.Errorf("end %q: want turn or game", end)
-	}
-	switch clock {
-	case "paper":
-	case "turns":
-		c.Clock = ClockTurns
-	default:
-		return c, fmt.Errorf("clock %q: want paper or turns", clock)
-	}
-	switch ties {
-	case "wrong":
-	case "share":
-		c.Ties = TiesShare
-	default:
-		return c, fmt.Errorf("ties %q: want wrong or share", ties)
+	for _, x := range []struct {
+		key, v string
+		names  [2]string
+		dst    *int
+	}{
+		{"clock", clock, [2]string{"paper", "turns"}, (*int)(&c.Clock)},
+		{"ties", ties, [2]string{"wrong", "share"}, (*int)(&c.Ties)},
+		{"end", end, [2]string{"turn", "game"}, (*int)(&c.End)},
+	} {
+		switch x.v {
+		case x.names[0]:
+		case x.names[1]:
+			*x.dst = 1
+		default:
+			return c, fmt.Errorf("%s %q: want %s or %s", x.key, x.v, x.names[0], x.names[1])
+		}
 	}
 	return c, nil
 }
