@@ -26,7 +26,8 @@ at 25/50/75/100 % of the game, winners and losers apart, accuracy per mission, 9
 intervals, the binomial test against a random guess, and paired comparisons of the
 recognisers (exact McNemar, Holm). One line per game goes to OUT/games.jsonl (byte-identical
 for any number of workers); -resume continues an interrupted run; the tables go to
-OUT/tables.txt too. -shard i/n plays every n-th game only (each shard trains the whole data
+OUT/tables.txt too, and the tables notebooks/recognition shares (game length, every
+recogniser, paired comparisons, counting rules) to OUT/report.md. -shard i/n plays every n-th game only (each shard trains the whole data
 model); -merge DIR,DIR,... joins the shards' games into OUT and prints the tables of them all.
 The tables count as the paper did: "% of game" includes the setup's steps (every starting
 army placed after the deal), a prediction tied between cards is wrong (the share of ties is
@@ -119,5 +120,16 @@ it (the paper's program sampled at turn ends only); -clock turns counts player-t
 	if err := experiment.WriteCountingEffects(w, experiment.Recognisers[0], effects); err != nil {
 		return fmt.Errorf("recognize: %w", err)
 	}
-	return f.Close()
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("recognize: %w", err)
+	}
+	md, err := os.Create(filepath.Join(opt.Out, "report.md"))
+	if err != nil {
+		return fmt.Errorf("recognize: %w", err)
+	}
+	defer md.Close()
+	if err := experiment.WriteMarkdown(md, sum, effects); err != nil {
+		return fmt.Errorf("recognize: %w", err)
+	}
+	return md.Close()
 }

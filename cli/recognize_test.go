@@ -36,6 +36,12 @@ func TestRecognize(t *testing.T) {
 	games, err := os.ReadFile(filepath.Join(dir, "games.jsonl"))
 	require.NoError(t, err)
 	assert.Equal(t, 8, bytes.Count(games, []byte("\n")))
+	md, err := os.ReadFile(filepath.Join(dir, "report.md"))
+	require.NoError(t, err)
+	assert.Contains(t, string(md), "Counting: paper's clock (setup steps counted), ties wrong, the end at the last turn's end before it.")
+	assert.Contains(t, string(md), "| recogniser | w4 50 % | w4 100 % | constrained 50 % | constrained 100 % |")
+	assert.Contains(t, string(md), "| rule (X: the paper's) | Y | arm |")
+	assert.Regexp(t, `\| last turn's end \| after the last action \| w4 \| \d+\.\d \| \d+\.\d \| \d+ \| \d+ \| [+-]\d+\.\d \| \[[+-]\d+\.\d, [+-]\d+\.\d\] \|`, string(md))
 
 	// Two shards merged give the whole run's games and tables.
 	s0, s1, merged := t.TempDir(), t.TempDir(), t.TempDir()

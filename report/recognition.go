@@ -365,7 +365,7 @@ func (c *recognitionConfig) headline(d *recognitionData) error {
 	d.Close = true
 	for a, arm := range d.Sum.Arms {
 		t, o := d.Sum.Curve[ph][a][rexp.All][end], d.Ours.Curve[ph][a][rexp.All][end]
-		row := []string{arm, cell(t), textfmt.Fixed(100*t.TieShare(), 1) + " %", cell(o)}
+		row := []string{arm, rexp.Cell(t), textfmt.Fixed(100*t.TieShare(), 1) + " %", rexp.Cell(o)}
 		p, ok := c.Paper.Arms[arm]
 		if !ok || t.N == 0 {
 			d.Headline.Rows = append(d.Headline.Rows, append(row, "—", "—", "—", "—"))
@@ -439,7 +439,7 @@ func (c *recognitionConfig) differences(d *recognitionData) error {
 		}
 		r := differenceResult{Name: sd.Name, Base: sd.Base, Variant: sd.Variant, BaseAcc: 100 * b.Acc, VariantAcc: 100 * v.Acc,
 			Diff: 100 * diff, Lo: 100 * iv.Lo, Hi: 100 * iv.Hi, Included: iv.Lo <= 0 && iv.Hi >= 0}
-		row := []string{sd.Name, sd.Base, sd.Variant, cell(b), cell(v), signed(r.Diff, 1), "[" + signed(r.Lo, 1) + ", " + signed(r.Hi, 1) + "]", "—", "—"}
+		row := []string{sd.Name, sd.Base, sd.Variant, rexp.Cell(b), rexp.Cell(v), signed(r.Diff, 1), "[" + signed(r.Lo, 1) + ", " + signed(r.Hi, 1) + "]", "—", "—"}
 		if p, ok := c.Paper.Arms[sd.Base]; ok {
 			k, n := paperEnd(p)
 			acc := 100 * float64(k) / float64(n)
@@ -461,16 +461,12 @@ func countings(d *recognitionData, res *rexp.Results) error {
 	if err != nil {
 		return err
 	}
-	d.CountingTable.Header = []string{"rule (X: the paper's)", "Y", "arm", "X", "Y", "X right only", "Y right only", "X − Y (pts)", "95 % interval", "McNemar p", "Holm p"}
+	d.CountingTable = rexp.EffectsTable(effects)
 	for _, e := range effects {
 		cr := countingResult{Name: e.Rule.Name}
 		for _, row := range e.Arms {
 			pp := row.Result
 			cr.Rows = append(cr.Rows, countingRow{Arm: row.Arm, Diff: 100 * pp.Diff, Lo: 100 * pp.Interval.Lo, Hi: 100 * pp.Interval.Hi})
-			d.CountingTable.Rows = append(d.CountingTable.Rows, []string{e.Rule.Paper, e.Rule.Other, row.Arm,
-				textfmt.Fixed(100*pp.PX, 1), textfmt.Fixed(100*pp.PY, 1), itoa(pp.Counts.OnlyX), itoa(pp.Counts.OnlyY),
-				signed(100*pp.Diff, 1), "[" + signed(100*pp.Interval.Lo, 1) + ", " + signed(100*pp.Interval.Hi, 1) + "]",
-				fmt.Sprintf("%.3g", pp.P), fmt.Sprintf("%.3g", row.PHolm)})
 		}
 		d.Countings = append(d.Countings, cr)
 	}
@@ -509,14 +505,6 @@ func (c *recognitionConfig) convergence(w *writer, cfg *rexp.Config, setup *rexp
 		lc.Series = append(lc.Series, sr)
 	}
 	return w.figure("convergence", lc)
-}
-
-// cell formats correct/incorrect, the accuracy and its interval.
-func cell(t rexp.Tally) string {
-	if t.N == 0 {
-		return "—"
-	}
-	return fmt.Sprintf("%d/%d %s [%s, %s]", t.Correct, t.Incorrect(), textfmt.Fixed(100*t.Acc, 1), textfmt.Fixed(100*t.CI.Lo, 1), textfmt.Fixed(100*t.CI.Hi, 1))
 }
 
 // paperCell formats a paper's [correct, incorrect].
@@ -560,7 +548,7 @@ func (c *recognitionConfig) tables(w *writer, d *recognitionData) error {
 			ties := ""
 			for i, s := range steps {
 				t := v.sum.Curve[ph][a][rexp.All][rexp.Step(s)]
-				row = append(row, cell(t))
+				row = append(row, rexp.Cell(t))
 				if i > 0 {
 					ties += " / "
 				}
@@ -594,7 +582,7 @@ func (c *recognitionConfig) tables(w *writer, d *recognitionData) error {
 			grp := rexp.Winners + g
 			row := []string{arm, gn, "ours"}
 			for _, s := range steps {
-				row = append(row, cell(sum.Curve[ph][a][grp][rexp.Step(s)]))
+				row = append(row, rexp.Cell(sum.Curve[ph][a][grp][rexp.Step(s)]))
 			}
 			d.WinLose.Rows = append(d.WinLose.Rows, row)
 			if hasPaper {
@@ -620,52 +608,25 @@ func (c *recognitionConfig) tables(w *writer, d *recognitionData) error {
 	for ci, name := range sum.CardNames {
 		row := []string{name}
 		for a, arm := range sum.Arms {
-			row = append(row, cell(sum.PerMission[ph][a][rexp.All][ci]))
+			row = append(row, rexp.Cell(sum.PerMission[ph][a][rexp.All][ci]))
 			if p, ok := c.Paper.Arms[arm]; ok && len(p.Missions) == len(sum.Cards) {
 				row = append(row, paperCell(p.Missions[ci]))
 			}
 		}
 		d.Missions.Rows = append(d.Missions.Rows, row)
 	}
-	d.Length.Header = []string{"arm"}
-	for b, lo := range rexp.LengthBins {
-		if b+1 < len(rexp.LengthBins) {
-			d.Length.Header = append(d.Length.Header, fmt.Sprintf("%d-%d turns", lo, rexp.LengthBins[b+1]-1))
-		} else {
-			d.Length.Header = append(d.Length.Header, fmt.Sprintf("%d+ turns", lo))
-		}
-	}
+	d.Length = sum.LengthTable(ph)
 	var lengthRows [][]string
 	for a, arm := range sum.Arms {
-		row := []string{arm}
 		for b, t := range sum.ByLength[ph][a] {
-			row = append(row, cell(t))
 			lengthRows = append(lengthRows, tallyRow([]string{arm, itoa(rexp.LengthBins[b])}, t))
 		}
-		d.Length.Rows = append(d.Length.Rows, row)
 	}
-	d.Recognisers.Header = []string{"recogniser"}
-	for _, arm := range sum.Arms {
-		d.Recognisers.Header = append(d.Recognisers.Header, arm+" 50 %", arm+" 100 %")
-	}
-	for r, rn := range sum.Recognisers {
-		if !sum.Ran[r] {
-			continue
-		}
-		row := []string{rn}
-		for a := range sum.Arms {
-			row = append(row, cell(sum.Curve[r][a][rexp.All][rexp.Step(50)]),
-				cell(sum.Curve[r][a][rexp.All][rexp.Step(100)]))
-		}
-		d.Recognisers.Rows = append(d.Recognisers.Rows, row)
-	}
-	d.Pairs.Header = []string{"arm", "X", "Y", "X right only", "Y right only", "X − Y (pts)", "95 % interval", "McNemar p", "Holm p"}
+	d.Recognisers = sum.RecognisersTable()
+	d.Pairs = sum.PairsTable()
 	var pairRows [][]string
 	for _, pr := range sum.Pairs {
 		r := pr.Result
-		d.Pairs.Rows = append(d.Pairs.Rows, []string{pr.Arm, pr.X, pr.Y, itoa(r.Counts.OnlyX), itoa(r.Counts.OnlyY),
-			textfmt.Fixed(100*r.Diff, 1), "[" + textfmt.Fixed(100*r.Interval.Lo, 1) + ", " + textfmt.Fixed(100*r.Interval.Hi, 1) + "]",
-			fmt.Sprintf("%.3g", r.P), fmt.Sprintf("%.3g", pr.PHolm)})
 		pairRows = append(pairRows, []string{pr.Arm, pr.X, pr.Y, itoa(r.Counts.Both), itoa(r.Counts.OnlyX), itoa(r.Counts.OnlyY),
 			itoa(r.Counts.Neither), num(r.Diff), num(r.Interval.Lo), num(r.Interval.Hi), num(r.P), num(pr.PHolm)})
 	}

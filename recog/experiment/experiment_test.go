@@ -458,3 +458,25 @@ func TestTraceGame(t *testing.T) {
 	_, err = experiment.TraceGame(cfg, s, 5, 0)
 	assert.ErrorContains(t, err, "trace: arm 5: want 0 to 1")
 }
+
+func TestCell(t *testing.T) {
+	for _, tc := range []struct {
+		t    experiment.Tally
+		want string
+	}{
+		{experiment.Tally{}, "—"},
+		{experiment.Tally{Correct: 3, N: 12, Acc: 0.25, CI: stats.Interval{Lo: 0.0889, Hi: 0.5324}}, "3/9 25.0 [8.9, 53.2]"},
+		{experiment.Tally{Correct: 12, N: 12, Acc: 1, CI: stats.Interval{Lo: 0.7575, Hi: 1}}, "12/0 100.0 [75.8, 100.0]"},
+	} {
+		assert.Equal(t, tc.want, experiment.Cell(tc.t))
+	}
+}
+
+func TestEffectsTable(t *testing.T) {
+	pp := stats.PairedProportion{Counts: stats.PairCounts{Both: 6, OnlyX: 1, OnlyY: 3, Neither: 2}, N: 12, PX: 7.0 / 12, PY: 9.0 / 12,
+		Diff: -2.0 / 12, Interval: stats.Interval{Lo: -0.4312, Hi: 0.1234}, P: 0.625}
+	tb := experiment.EffectsTable([]experiment.RuleEffect{{Rule: experiment.CountingRules[0],
+		Arms: []experiment.PairRow{{Arm: "w4", Result: pp, PHolm: 1}}}})
+	assert.Equal(t, []string{"last turn's end", "after the last action", "w4", "58.3", "75.0", "1", "3", "-16.7", "[-43.1, +12.3]", "0.625", "1"}, tb.Rows[0])
+	assert.Len(t, tb.Header, len(tb.Rows[0]))
+}
