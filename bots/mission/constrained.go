@@ -25,13 +25,18 @@ import (
 //     such an attack whose target is weakest relative to it (the highest
 //     ratio counting the armies placed); if there is none, on the owned
 //     territory nearest M (lowest dist).
-//   - Starting armies with Setup = SetupSpread: each on the owned territory
-//     of M (directly consistent with the mission) with the fewest armies;
-//     if the bot owns none, on the owned territory nearest M with the
-//     fewest armies (the lowest id on ties). This reads the paper's rule
-//     "Reinforce a territory that is directly-consistent with their plan,
-//     or a territory that is on the shortest route to" one as preferring
-//     the first.
+//   - Starting armies with Setup = SetupSpread (the default): each on the
+//     owned territory of M (directly consistent with the mission) with the
+//     fewest armies; if the bot owns none, on the owned territory nearest M
+//     with the fewest armies (the lowest id on ties). The paper defines
+//     constrained play as "only performing actions that are
+//     directly-consistent with their root-goal"; its rule "Reinforce a
+//     territory that is directly-consistent with their plan, or a territory
+//     that is on the shortest route to" one is read here as preferring the
+//     first whenever the player owns such a territory. Placing every
+//     starting army on an attacker next to M (SetupStack, as Place does),
+//     which mostly lies outside M, is consistent with none of the
+//     explanations that ask for M's continents.
 //   - Move-in: everything if the conquered territory has an allowed target
 //     of its own, the minimum otherwise.
 //   - Fortify: one move of all the movable armies of an owned territory
@@ -57,9 +62,9 @@ type Constrained struct {
 	queue []int
 }
 
-// NewConstrained returns a Constrained bot that stacks its starting armies
-// (SetupStack).
-func NewConstrained() *Constrained { return &Constrained{open: Mission{W: 1}} }
+// NewConstrained returns a Constrained bot that places its starting armies
+// on its mission's territories (SetupSpread).
+func NewConstrained() *Constrained { return &Constrained{Setup: SetupSpread, open: Mission{W: 1}} }
 
 func (c *Constrained) load(s *sim.State) {
 	c.b.Load(s)

@@ -226,6 +226,8 @@ func TestSetupSpread(t *testing.T) {
 	// spread shares them (mission: value / armies over the border
 	// territories; constrained: the mission's own territory with the
 	// fewest armies, else the one nearest the mission).
+	assert.Equal(t, mission.SetupSpread, mission.NewConstrained().Setup, "constrained spreads by default")
+	assert.Equal(t, mission.SetupStack, mission.NewMission(4).Setup, "mission stacks by default")
 	na := "Occupy North America and Australia"
 	for _, tc := range []struct {
 		name  string
