@@ -198,7 +198,7 @@ type recognitionGap struct {
 // differenceResult is one measured set-up difference: the variant's
 // end-of-game accuracy minus the base's (points, Newcombe's 95 % interval,
 // independent samples), and each arm's distance from the paper (points;
-// HasPaper false when the base arm has no paper row).
+// HasPaper false when neither arm has a paper row).
 type differenceResult struct {
 	Name, Base, Variant    string
 	BaseAcc, VariantAcc    float64
@@ -419,7 +419,8 @@ func (c *recognitionConfig) headline(d *recognitionData) error {
 
 // differences fills the table of the measured set-up differences: plain
 // PHATT at the end of the game by the paper's counting, the variant arm
-// against the base arm, and both against the paper's row of the base arm.
+// against the base arm, and both against the paper's row of the base arm
+// (of the variant if the base has none).
 func (c *recognitionConfig) differences(d *recognitionData) error {
 	const ph = 0
 	end := rexp.Step(100)
@@ -440,7 +441,11 @@ func (c *recognitionConfig) differences(d *recognitionData) error {
 		r := differenceResult{Name: sd.Name, Base: sd.Base, Variant: sd.Variant, BaseAcc: 100 * b.Acc, VariantAcc: 100 * v.Acc,
 			Diff: 100 * diff, Lo: 100 * iv.Lo, Hi: 100 * iv.Hi, Included: iv.Lo <= 0 && iv.Hi >= 0}
 		row := []string{sd.Name, sd.Base, sd.Variant, rexp.Cell(b), rexp.Cell(v), signed(r.Diff, 1), "[" + signed(r.Lo, 1) + ", " + signed(r.Hi, 1) + "]", "—", "—"}
-		if p, ok := c.Paper.Arms[sd.Base]; ok {
+		p, ok := c.Paper.Arms[sd.Base]
+		if !ok {
+			p, ok = c.Paper.Arms[sd.Variant]
+		}
+		if ok {
 			k, n := paperEnd(p)
 			acc := 100 * float64(k) / float64(n)
 			r.HasPaper, r.BaseGap, r.VariantGap = true, r.BaseAcc-acc, r.VariantAcc-acc
