@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"encoding/csv"
 	"fmt"
 	"io"
 	"os"
@@ -58,6 +59,11 @@ games = 12
 	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
 	require.Len(t, lines, 7)
 	assert.True(t, strings.HasPrefix(lines[2], "always passive,12,"), lines[2])
+	// The CSV reads back: "learned, exploring" is one quoted field.
+	recs, err := csv.NewReader(bytes.NewReader(data)).ReadAll()
+	require.NoError(t, err)
+	assert.Equal(t, "learned, exploring", recs[6][0])
+	assert.True(t, strings.HasPrefix(lines[6], `"learned, exploring",12,`), lines[6])
 	curve, err := os.ReadFile(filepath.Join(out, "curve.csv"))
 	require.NoError(t, err)
 	assert.Len(t, strings.Split(strings.TrimSpace(string(curve)), "\n"), 3)

@@ -34,4 +34,10 @@
 // LoadPolicy, PolicyFormat). Experiment.RunWith can write a checkpoint of
 // the whole training state after each block of the curve and resume from
 // it, with the results of an uninterrupted run.
+//
+// An experiment's Result is rendered once, by the functions of render.go
+// (EvalMarkdown, PairedMarkdown, Verdicts, Behaviour,
+// CompareArms and its tables): marslab learn's README.md and the
+// strategist notebooks of package report print the same tables and
+// sentences, each sentence made from the numbers (Judge).
 package learn

@@ -1,7 +1,9 @@
 package learn
 
 import (
+	"bytes"
 	"context"
+	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -258,7 +260,9 @@ type Comparison struct {
 	Return      stats.Paired
 	HolmWinP    float64
 	HolmReturnP float64
-	WinsMore    bool // Holm-corrected win-rate difference significant and positive
+	// WinsMore and ReturnsMore are the differences' verdicts (Judge):
+	// significant after Holm and the whole interval above 0.
+	WinsMore    bool
 	ReturnsMore bool
 }
 
@@ -385,9 +389,19 @@ func (e *Experiment) RunWith(ctx context.Context, reg *registry.Registry, opts R
 	if res.Evaluations, err = Evaluate(ctx, e.Env, reg, e.EvalSeed, e.EvalGames, opts.Workers, pols); err != nil {
 		return res, err
 	}
+	return res, res.compare()
+}
+
+// compare fills r.Comparisons from r.Evaluations (the greedy learned
+// policy first, the exploring one last, the fixed actions and the uniform
+// choice between): each learned policy against every other but the
+// learned ones, then the greedy against the exploring one, all paired by
+// episode, the p-values Holm-corrected together.
+func (r *Result) compare() error {
 	var ps []float64
-	evs := res.Evaluations
+	evs := r.Evaluations
 	greedy, exploring := &evs[0], &evs[len(evs)-1]
+	r.Comparisons = nil
 	compare := func(x, y *Evaluation) error {
 		c := Comparison{Policy: x.Name, Against: y.Name}
 		pc, err := stats.CountPairs(x.Won, y.Won)
@@ -401,30 +415,30 @@ func (e *Experiment) RunWith(ctx context.Context, reg *registry.Registry, opts R
 			return err
 		}
 		ps = append(ps, c.Win.P, c.Return.P)
-		res.Comparisons = append(res.Comparisons, c)
+		r.Comparisons = append(r.Comparisons, c)
 		return nil
 	}
 	for _, x := range []*Evaluation{greedy, exploring} {
 		for i := 1; i < len(evs)-1; i++ {
 			if err := compare(x, &evs[i]); err != nil {
-				return res, err
+				return err
 			}
 		}
 	}
 	if err := compare(greedy, exploring); err != nil {
-		return res, err
+		return err
 	}
 	holm, err := stats.Holm(ps)
 	if err != nil {
-		return res, err
+		return err
 	}
-	for i := range res.Comparisons {
-		c := &res.Comparisons[i]
+	for i := range r.Comparisons {
+		c := &r.Comparisons[i]
 		c.HolmWinP, c.HolmReturnP = holm[2*i], holm[2*i+1]
-		c.WinsMore = c.HolmWinP < 1-Level && c.Win.Diff > 0
-		c.ReturnsMore = c.HolmReturnP < 1-Level && c.Return.Mean > 0
+		c.WinsMore = Judge(c.Win.Interval, c.HolmWinP) == More
+		c.ReturnsMore = Judge(c.Return.Interval, c.HolmReturnP) == More
 	}
-	return res, nil
+	return nil
 }
 
 // LoadPolicy reads a policy file (see LoadPolicy) and checks that it was
@@ -530,13 +544,28 @@ type Table struct {
 	Rows   [][]string
 }
 
-func (t Table) csv() []byte {
-	var b strings.Builder
-	b.WriteString(strings.Join(t.Header, ",") + "\n")
-	for _, r := range t.Rows {
-		b.WriteString(strings.Join(r, ",") + "\n")
+// CSV returns the table as RFC 4180 CSV (encoding/csv: a field holding a
+// comma, such as the policy "learned, exploring", is quoted), the format
+// of the notebooks' CSV files.
+func (t Table) CSV() ([]byte, error) {
+	var b bytes.Buffer
+	w := csv.NewWriter(&b)
+	if err := w.Write(t.Header); err != nil {
+		return nil, err
 	}
-	return []byte(b.String())
+	if err := w.WriteAll(t.Rows); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// writeCSV writes t to dir/name.
+func writeCSV(dir, name string, t Table) error {
+	data, err := t.CSV()
+	if err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	return os.WriteFile(filepath.Join(dir, name), data, 0o644)
 }
 
 // Winrate returns an evaluation's wins, win rate with its Wilson interval
@@ -655,7 +684,7 @@ func (r *Result) WriteCurve(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	if err := os.WriteFile(filepath.Join(dir, "curve.csv"), r.CurveTable().csv(), 0o644); err != nil {
+	if err := writeCSV(dir, "curve.csv", r.CurveTable()); err != nil {
 		return err
 	}
 	if len(r.Curve) == 0 {
@@ -683,7 +712,7 @@ func (r *Result) Write(dir string) error {
 		return err
 	}
 	for name, t := range map[string]Table{"eval.csv": r.EvalTable(), "paired.csv": r.PairedTable()} {
-		if err := os.WriteFile(filepath.Join(dir, name), t.csv(), 0o644); err != nil {
+		if err := writeCSV(dir, name, t); err != nil {
 			return err
 		}
 	}
@@ -710,30 +739,32 @@ func (r *Result) WritePolicy(dir string) error {
 	return SavePolicy(filepath.Join(dir, PolicyName), l, r.Observation, r.Actions)
 }
 
-// readme is the result's report: the summary, the action shares and the
-// figures.
+// readme is the result's report: the training curve, the evaluation and
+// paired comparisons as Markdown tables (EvalMarkdown, PairedMarkdown),
+// the verdicts and the figures, from the same renderers as the strategist
+// notebooks.
 func (r *Result) readme() []byte {
 	var b strings.Builder
 	b.WriteString("# The strategist experiment\n\n")
 	if r.PolicySource != "" {
 		fmt.Fprintf(&b, "Written by `marslab learn -policy`: the policy was loaded from %s, not trained.\n\n", r.PolicySource)
 	} else {
-		b.WriteString("Written by `marslab learn`. Training curve (the exploring policy, per block):\n\n")
+		fmt.Fprintf(&b, "Written by `marslab learn`. Training: %d steps of the learner. Curve of the exploring policy, per block (data: `curve.csv`). %s\n\n", r.TrainSteps(), r.CurveText())
 		b.WriteString("![win rate](curve-win.png)\n\n![mean return](curve-return.png)\n\n")
 	}
-	b.WriteString("Evaluation on fresh seeds, every policy on the same episodes (data: `eval.csv`, `paired.csv`):\n\n```\n")
-	r.Summary(&b)
-	b.WriteString("```\n\n![evaluation](eval-win.png)\n\nShare of the steps taking each action:\n\n| policy |")
-	for _, a := range r.Actions {
-		b.WriteString(" " + a + " |")
+	b.WriteString("Evaluation on fresh seeds, every policy on the same episodes (data: `eval.csv`; the action columns are the shares of the steps taking each action):\n\n")
+	b.WriteString(r.EvalMarkdown().Markdown())
+	b.WriteString("\n![evaluation](eval-win.png)\n\n")
+	if len(r.Comparisons) > 0 {
+		b.WriteString("Paired on the same episodes, p-values Holm-corrected over all comparisons (data: `paired.csv`):\n\n")
+		b.WriteString(r.PairedMarkdown().Markdown())
+		b.WriteString("\n")
 	}
-	b.WriteString(" eliminated | stalemates |\n|---|" + strings.Repeat("---:|", len(r.Actions)+2) + "\n")
-	for _, ev := range r.Evaluations {
-		b.WriteString("| " + ev.Name + " |")
-		for _, s := range ev.ActionShare {
-			fmt.Fprintf(&b, " %.1f %% |", 100*s)
-		}
-		fmt.Fprintf(&b, " %d | %d |\n", ev.Eliminated, ev.Stalemates)
+	for _, v := range r.Verdicts() {
+		b.WriteString("- " + v + "\n")
+	}
+	for _, v := range r.Behaviour() {
+		b.WriteString("- " + v + "\n")
 	}
 	return []byte(b.String())
 }

@@ -2,6 +2,7 @@ package mars
 
 import (
 	"fmt"
+	"math/bits"
 	"slices"
 
 	"github.com/marslab-risk/marslab/sim"
@@ -34,7 +35,7 @@ func (m *mediator) chooseAttack(conquered bool) (c attackChoice, thr float64, ok
 	}
 	c = noAttack
 	m.bids = m.bids[:0]
-	m.legal = m.b.s.LegalAttacks(m.b.me, m.legal[:0])
+	m.legal = m.legalAttacks(m.legal[:0])
 	for i := 0; i < len(m.legal); {
 		j := i + 1
 		for j < len(m.legal) && m.legal[j].From == m.legal[i].From {
@@ -50,6 +51,33 @@ func (m *mediator) chooseAttack(conquered bool) (c attackChoice, thr float64, ok
 		i = j
 	}
 	return c, thr, c.odds >= 0 && c.odds >= thr
+}
+
+// legalAttacks appends to buf the legal attacks of the board's player,
+// as sim.State.LegalAttacks does (by increasing From, then in the
+// neighbour lists' order), from the neighbour masks where the map has
+// them.
+func (m *mediator) legalAttacks(buf []sim.AttackOrder) []sim.AttackOrder {
+	b := m.b
+	if b.nmask == nil {
+		return b.s.LegalAttacks(b.me, buf)
+	}
+	var mine uint64
+	for t, o := range b.Owner {
+		if o == b.me {
+			mine |= 1 << t
+		}
+	}
+	for own := mine; own != 0; own &= own - 1 {
+		t := bits.TrailingZeros64(own)
+		if b.Armies[t] < 2 {
+			continue
+		}
+		for x := b.nmask[t] &^ mine; x != 0; x &= x - 1 {
+			buf = append(buf, sim.AttackOrder{From: t, To: bits.TrailingZeros64(x)})
+		}
+	}
+	return buf
 }
 
 // attackBid returns the bid of own agent t in an attack auction of

@@ -24,6 +24,11 @@ type board struct {
 	contBonus []float64 // V_b of each continent
 	vsv       []float64 // V_sv = V_b / (V_s * V_nb) of each continent
 	vcb       []int     // V_cb: other continents each territory borders
+	// nmask[t] has bit u set for every neighbour u of t, on maps of at
+	// most 64 territories whose neighbour lists are ascending (so that
+	// visiting the bits from the lowest visits the list in order); nil
+	// otherwise.
+	nmask []uint64
 
 	// Dynamic.
 	blocks.Board            // owners and armies
@@ -77,6 +82,7 @@ func newBoard(nbr [][]int, cont []int, bonus []int) *board {
 			borders[c]++
 		}
 	}
+	b.nmask = neighbourMasks(nbr)
 	for c := range bonus {
 		b.contBonus[c] = float64(bonus[c])
 		nb := max(borders[c], 1)
@@ -85,6 +91,24 @@ func newBoard(nbr [][]int, cont []int, bonus []int) *board {
 		}
 	}
 	return b
+}
+
+// neighbourMasks returns the neighbour bit sets of a map of at most 64
+// territories with strictly ascending neighbour lists, or nil.
+func neighbourMasks(nbr [][]int) []uint64 {
+	if len(nbr) > 64 {
+		return nil
+	}
+	masks := make([]uint64, len(nbr))
+	for t, ns := range nbr {
+		for i, u := range ns {
+			if u < 0 || u >= len(nbr) || (i > 0 && u <= ns[i-1]) {
+				return nil
+			}
+			masks[t] |= 1 << u
+		}
+	}
+	return masks
 }
 
 // boardFromMap builds the static board of a sim.Map.
@@ -198,8 +222,43 @@ func (b *board) terms(p *Params, t int) terms {
 	return x
 }
 
-// value returns V_c of equation (2) for territory t.
-func (b *board) value(p *Params, t int) float64 { return b.terms(p, t).Value }
+// value returns V_c of equation (2) for territory t: terms(p, t).Value,
+// computed without the other fields (the placement asks it of every
+// territory), by the same expression.
+func (b *board) value(p *Params, t int) float64 {
+	if !b.summed {
+		b.refresh(b.me)
+	}
+	var vfn, vfnu, ven, venu int
+	for _, u := range b.nbr[t] {
+		if b.Owner[u] == b.me {
+			vfn++
+			vfnu += b.Armies[u]
+		} else {
+			ven++
+			venu += b.Armies[u]
+		}
+	}
+	c := b.cont[t]
+	size := len(b.contTerr[c])
+	mine := b.contMine[c]
+	others := mine
+	if b.Owner[t] == b.me {
+		others--
+	}
+	var voc, veoc int
+	if others == size-1 {
+		voc = 1
+	}
+	if b.contSole[c] >= 0 {
+		veoc = 1
+	}
+	vcp := float64(mine) / float64(size)
+	vb := b.contBonus[c]
+	return p.Csv*b.vsv[c] + p.Cfn*float64(vfn) + p.Cfnu*float64(vfnu) +
+		p.Cen*float64(ven) + p.Cenu*float64(venu) + p.Ccb*float64(b.vcb[t]) +
+		vb*(vcp+p.Coc*float64(voc)+p.Ceoc*float64(veoc))
+}
 
 // maxEnemy returns the largest enemy stack adjacent to t, ignoring
 // territories marked in skip (nil for none).

@@ -1,5 +1,7 @@
 package mars
 
+import "math/bits"
+
 // pPrune is the least odds a goal chain may have to be kept (a speed
 // measure, not a paper parameter). A chain is dropped, and not passed on,
 // when even an agent attacking with all of its armies and every new army
@@ -16,14 +18,14 @@ package mars
 const pPrune = 0.01
 
 // message is a placement message travelling between territory agents: a
-// chain of k enemy territories, the sum of their values and the sum of
-// their defending armies. The chain is its last territory after the
-// chain of the message it extends (parent, an index in mediator.msgs, -1
-// for an originator's message).
+// chain of k enemy territories and the sum of their defending armies. The
+// chain is its last territory after the chain of the message it extends
+// (parent, an index in mediator.msgs, -1 for an originator's message). The
+// sum of the chain's values that the agents append is taken when an agent
+// stores the message (see store), from the chain.
 type message struct {
 	last, parent, k int32
 	origin          int32 // the originator: the goal territory
-	w               float64
 	def             int
 	seen            uint64 // bit t set for every territory t of the chain (maps of at most 64 territories)
 }
@@ -52,10 +54,18 @@ type goal struct {
 // armies a are kept once. It lives until the next propagate.
 type oddsCache struct {
 	// off and threat are the goals' path offset in mediator.paths and
-	// their threat (goal.off, goal.threat), the same for all of them.
+	// their threat (goal.off, goal.threat), the same for all of them; k,
+	// def and w their path length, defenders and value (goal.k, goal.def,
+	// goal.w).
 	off, threat int
-	cv          int // the chain odds' node in the odds store, -1 until needed
-	cvGen       int // the store generation of cv
+	k, def      int
+	w           float64
+	// defs[:k] are the defenders of the path in attack order, maxD the
+	// largest of them.
+	defs  [maxGoalPath]int32
+	maxD  int
+	cv    int // the chain odds' node in the odds store, -1 until needed
+	cvGen int // the store generation of cv
 	// bo is the offset in mediator.bnd of the numerators P_ob·p̄·w·d of
 	// the bid bound (see offensive) for attacking armies a = alo..alo+na-1
 	// (every a any of the goals' agents can attack with), stored negated
@@ -93,7 +103,7 @@ func (m *mediator) path(g int) []int {
 // each originator to reach it, one of the fewest territories (see store).
 func (m *mediator) propagate(n int) {
 	b := m.b
-	if m.p.GoalPaths == GoalPathsShortest {
+	if m.p.GoalPaths == GoalPathsShortest && len(b.Owner) > 64 {
 		words := (len(b.Owner) + 63) / 64
 		if need := len(b.Owner) * words; cap(m.reached) < need {
 			m.reached = make([]uint64, need)
@@ -140,8 +150,12 @@ func (m *mediator) propagate(n int) {
 	}
 	for t := range b.Owner {
 		if b.Owner[t] != b.me && (!small || m.mayStore(t, t, gl-1)) {
-			m.msgs = append(m.msgs, message{last: int32(t), parent: -1, k: 1, origin: int32(t), w: m.vals[t], def: b.Armies[t], seen: 1 << (t & 63)})
+			m.msgs = append(m.msgs, message{last: int32(t), parent: -1, k: 1, origin: int32(t), def: b.Armies[t], seen: 1 << (t & 63)})
 		}
+	}
+	if b.nmask != nil {
+		m.relaySmall(n, gl, &reach)
+		return
 	}
 	for h := 0; h < len(m.msgs); h++ {
 		msg := m.msgs[h]
@@ -186,7 +200,73 @@ func (m *mediator) propagate(n int) {
 			if small && !m.mayStore(u, int(msg.origin), gl-int(msg.k)-1) {
 				continue
 			}
-			m.msgs = append(m.msgs, message{last: int32(u), parent: int32(h), k: msg.k + 1, origin: msg.origin, w: msg.w + m.vals[u], def: def, seen: msg.seen | 1<<(u&63)})
+			m.msgs = append(m.msgs, message{last: int32(u), parent: int32(h), k: msg.k + 1, origin: msg.origin, def: def, seen: msg.seen | 1<<(u&63)})
+		}
+	}
+}
+
+// relaySmall is propagate's message loop on maps with neighbour masks
+// (board.nmask): the neighbours of a chain's end that are not on the chain
+// are the bits of one word, visited from the lowest, in the order of the
+// neighbour lists, so the messages, the goals and their order are those of
+// propagate's general loop. reach is propagate's limit on the defenders of
+// a chain by its length.
+func (m *mediator) relaySmall(n, gl int, reach *[maxGoalPath + 1]int) {
+	b := m.b
+	mine, nmask := m.mine, b.nmask
+	nt := len(b.Owner)
+	bo := m.byOrigin // nil unless goal_paths = shortest
+	// Messages travel breadth-first: msgs[start:end] are those of k
+	// territories, and their extensions follow them.
+	for start := 0; start < len(m.msgs); {
+		end, k := len(m.msgs), int(m.msgs[start].k)
+		// The agents next to each chain's end store it, in the messages'
+		// order; then the chains are extended. Under goal_paths = shortest
+		// an extension that could reach only agents a message of this
+		// length has reached would arrive after it and store nothing.
+		for h := start; h < end; h++ {
+			msg := &m.msgs[h]
+			own := nmask[msg.last] & mine
+			if bo != nil {
+				own &^= bo[msg.origin]
+			}
+			cc := -1 // the message's oddsCache, made at its first goal
+			for ; own != 0; own &= own - 1 {
+				cc = m.store(bits.TrailingZeros64(own), h, n, cc)
+			}
+		}
+		if k < gl { // a longer chain must not exceed G_l
+			m.extend(start, end, k, reach[k+1], m.reachOwn[(gl-k-1)*nt:(gl-k)*nt], m.liveAt[gl-k-1])
+		}
+		start = end
+	}
+}
+
+// extend sends the extensions of the messages msgs[start:end], each of k
+// territories (see relaySmall): to every enemy neighbour of the chain's
+// end off the chain, with a live row of mayStore's masks (live has the
+// bits of the territories whose row is not empty), if the chain's
+// defenders stay below lim and the row has an own territory the
+// originator's messages have not reached.
+func (m *mediator) extend(start, end, k, lim int, row []uint64, live uint64) {
+	b := m.b
+	nmask, armies := b.nmask, b.Armies
+	bo := m.byOrigin
+	enemy := ^m.mine & live
+	for h := start; h < end; h++ {
+		msg := &m.msgs[h]
+		last, origin, def0, seen := msg.last, msg.origin, msg.def, msg.seen
+		var done uint64 // the own territories the originator's messages have reached
+		if bo != nil {
+			done = bo[origin]
+		}
+		for ext := nmask[last] &^ seen & enemy; ext != 0; ext &= ext - 1 {
+			u := bits.TrailingZeros64(ext)
+			def := def0 + armies[u]
+			if def >= lim || row[u]&^done == 0 {
+				continue
+			}
+			m.msgs = append(m.msgs, message{last: int32(u), parent: int32(h), k: int32(k + 1), origin: origin, def: def, seen: seen | 1<<u})
 		}
 	}
 }
@@ -207,29 +287,42 @@ func (m *mediator) reachable(gl int) {
 	} else {
 		m.reachOwn = m.reachOwn[:need]
 	}
-	for v := range n {
-		var r uint64
-		if b.Owner[v] != b.me {
-			for _, u := range b.nbr[v] {
-				if b.Owner[u] == b.me {
-					r |= 1 << u
-				}
-			}
-		}
-		m.reachOwn[v] = r
-	}
-	for j := 1; j < gl; j++ {
-		prev, row := m.reachOwn[(j-1)*n:j*n], m.reachOwn[j*n:(j+1)*n]
+	if b.nmask != nil {
+		m.reachableMasks(gl)
+	} else {
+		var live uint64 // the territories whose row is not empty
 		for v := range n {
-			r := prev[v]
+			var r uint64
 			if b.Owner[v] != b.me {
 				for _, u := range b.nbr[v] {
-					if b.Owner[u] != b.me {
-						r |= prev[u]
+					if b.Owner[u] == b.me {
+						r |= 1 << u
 					}
 				}
 			}
-			row[v] = r
+			m.reachOwn[v] = r
+			if r != 0 {
+				live |= 1 << v
+			}
+		}
+		m.liveAt[0] = live
+		for j := 1; j < gl; j++ {
+			prev, row := m.reachOwn[(j-1)*n:j*n], m.reachOwn[j*n:(j+1)*n]
+			for v := range n {
+				r := prev[v]
+				if b.Owner[v] != b.me {
+					for _, u := range b.nbr[v] {
+						if b.Owner[u] != b.me {
+							r |= prev[u]
+						}
+					}
+				}
+				row[v] = r
+				if r != 0 {
+					live |= 1 << v // rows grow with j
+				}
+			}
+			m.liveAt[j] = live
 		}
 	}
 	m.byOrigin = nil
@@ -239,6 +332,54 @@ func (m *mediator) reachable(gl int) {
 		}
 		m.byOrigin = m.origins[:n]
 		clear(m.byOrigin)
+	}
+}
+
+// reachableMasks is reachable's loop on maps with neighbour masks
+// (board.nmask): the own and enemy neighbours of a territory are the bits
+// of its mask in and out of the own territories' set.
+func (m *mediator) reachableMasks(gl int) {
+	b := m.b
+	n := len(b.Owner)
+	var mine uint64
+	for t, o := range b.Owner {
+		if o == b.me {
+			mine |= 1 << t
+		}
+	}
+	m.mine = mine
+	enemies := (^mine) & (1<<n - 1)
+	if n == 64 {
+		enemies = ^mine
+	}
+	nmask := b.nmask[:n]
+	row := m.reachOwn[:n]
+	clear(row)      // own territories: empty rows
+	var live uint64 // the territories whose row is not empty
+	for e := enemies; e != 0; e &= e - 1 {
+		v := bits.TrailingZeros64(e)
+		if r := nmask[v] & mine; r != 0 {
+			row[v] = r
+			live |= 1 << v
+		}
+	}
+	m.liveAt[0] = live
+	for j := 1; j < gl; j++ {
+		prev := row
+		row = m.reachOwn[j*n : (j+1)*n]
+		clear(row)
+		for e := enemies; e != 0; e &= e - 1 {
+			v := bits.TrailingZeros64(e)
+			r := prev[v]
+			for x := nmask[v] & enemies; x != 0; x &= x - 1 {
+				r |= prev[bits.TrailingZeros64(x)]
+			}
+			row[v] = r
+			if r != 0 {
+				live |= 1 << v // rows grow with j
+			}
+		}
+		m.liveAt[j] = live
 	}
 }
 
@@ -272,16 +413,21 @@ func (m *mediator) store(t, h, n, cc int) int {
 	b := m.b
 	msg := &m.msgs[h]
 	a := &m.agents[t]
-	if m.p.GoalPaths == GoalPathsShortest {
+	if m.byOrigin != nil {
+		// goal_paths = shortest on a map of at most 64 territories: the
+		// agents each originator's messages have reached are bits.
+		bit := uint64(1) << (t & 63)
+		if m.byOrigin[msg.origin]&bit != 0 {
+			return cc
+		}
+		m.byOrigin[msg.origin] |= bit
+	} else if m.p.GoalPaths == GoalPathsShortest {
 		words := (len(b.Owner) + 63) / 64
 		i, bit := t*words+int(msg.origin)/64, uint64(1)<<(msg.origin%64)
 		if m.reached[i]&bit != 0 {
 			return cc
 		}
 		m.reached[i] |= bit
-		if m.byOrigin != nil {
-			m.byOrigin[msg.origin] |= 1 << (t & 63)
-		}
 	}
 	if msg.def >= a.reach[msg.k] { // !m.o.mayReach(b.Armies[t]-1+n, msg.k, msg.def)
 		return cc
@@ -294,7 +440,12 @@ func (m *mediator) store(t, h, n, cc int) int {
 			m.paths = append(m.paths, end)
 		}
 		var threat int
-		if len(b.Owner) <= 64 {
+		if b.nmask != nil {
+			// The enemy neighbours of end off the path are bits.
+			for x := b.nmask[end] &^ m.mine &^ msg.seen; x != 0; x &= x - 1 {
+				threat = max(threat, b.Armies[bits.TrailingZeros64(x)])
+			}
+		} else if len(b.Owner) <= 64 {
 			// The chain's bit set marks the path: the largest enemy stack
 			// next to end off the path, as maxEnemy(end, onPath).
 			for _, u := range b.nbr[end] {
@@ -316,12 +467,37 @@ func (m *mediator) store(t, h, n, cc int) int {
 		// stays in this range for the whole placement. The cache covers
 		// the range of every own agent next to the chain's end.
 		lo, hi := b.Armies[t], b.Armies[t]
-		for _, u := range b.nbr[msg.last] {
-			if b.Owner[u] == b.me {
+		if b.nmask != nil {
+			for x := b.nmask[msg.last] & m.mine; x != 0; x &= x - 1 {
+				u := bits.TrailingZeros64(x)
 				lo, hi = min(lo, b.Armies[u]), max(hi, b.Armies[u])
 			}
+		} else {
+			for _, u := range b.nbr[msg.last] {
+				if b.Owner[u] == b.me {
+					lo, hi = min(lo, b.Armies[u]), max(hi, b.Armies[u])
+				}
+			}
 		}
-		c := oddsCache{off: off, threat: threat, cv: -1, bo: len(m.bnd), alo: lo - 1, na: hi - lo + n + 1}
+		c := oddsCache{off: off, threat: threat, k: int(msg.k), def: msg.def, cv: -1, bo: len(m.bnd), alo: lo - 1, na: hi - lo + n + 1}
+		// The defenders, and the chain's value: the sum of its
+		// territories' values, added from the originator on as the
+		// agents append them.
+		path := m.paths[off:]
+		last := len(path) - 1
+		w := m.vals[path[last]]
+		for j := last; j >= 0; j-- {
+			v := path[j]
+			if j < last {
+				w += m.vals[v]
+			}
+			c.defs[j] = int32(b.Armies[v])
+			c.maxD = max(c.maxD, b.Armies[v])
+		}
+		c.w = w
+		if m.p.GoalValue == GoalValueTarget {
+			c.w = m.vals[msg.origin]
+		}
 		if c.na > maxBoundSpan {
 			c.na = 0 // computed on every call: stacks of very different size
 		}
@@ -330,11 +506,7 @@ func (m *mediator) store(t, h, n, cc int) int {
 		m.ccs = append(m.ccs, c)
 	}
 	c := &m.ccs[cc]
-	w := msg.w
-	if m.p.GoalValue == GoalValueTarget {
-		w = m.vals[msg.origin]
-	}
-	m.goals = append(m.goals, goal{from: t, off: c.off, k: int(msg.k), w: w, def: msg.def, threat: c.threat, next: -1, cc: cc})
+	m.goals = append(m.goals, goal{from: t, off: c.off, k: c.k, w: c.w, def: c.def, threat: c.threat, next: -1, cc: cc})
 	g := len(m.goals) - 1
 	// Keep each agent's goals in arrival order: append at the tail.
 	if a.head < 0 {

@@ -97,7 +97,7 @@ type mediator struct {
 	onPath  []bool
 	own     []int             // own territories, ascending
 	legal   []sim.AttackOrder // the legal attacks of an attack auction
-	reached []uint64          // goal_paths = shortest: bit o of row t set once a message of originator o reached agent t
+	reached []uint64          // goal_paths = shortest, maps of over 64 territories (byOrigin on the others): bit o of row t set once a message of originator o reached agent t
 	bids    []attackChoice    // every agent's bid of an attack auction, kept only when explaining
 	scratch []int             // defenders of a path
 	ccs     []oddsCache       // per-message odds caches of this placement (goal.cc)
@@ -110,6 +110,12 @@ type mediator struct {
 	// origins) those each originator's messages have reached (see
 	// reachable).
 	reachOwn, byOrigin, origins []uint64
+	// liveAt[j] (maps of at most 64 territories) has bit v set when row j
+	// of reachOwn has an own territory for v.
+	liveAt [maxGoalPath]uint64
+	// mine (maps with neighbour masks, board.nmask) has the own
+	// territories' bits, set at each placement by reachableMasks.
+	mine uint64
 
 	// pursuits holds every agent's pursued goals (agent.phead), emptied at
 	// each placement: one buffer, so that pursuing goals does not allocate
@@ -229,7 +235,11 @@ func (m *mediator) offensive(t, n int, allowZero bool) bid {
 		}
 		// The numerator grows with a (more attackers never hurt), so
 		// none exceeds the one for all n armies.
-		u := m.boundNum(g, mArm-1+n) * roundMargin
+		u, ok := m.keptNum(x.cc, mArm-1+n)
+		if !ok {
+			u = m.boundNum(g, mArm-1+n)
+		}
+		u *= roundMargin
 		if u > 0 {
 			m.cands = append(m.cands, cand{g: g, ub: u})
 			if u > topU {
@@ -355,32 +365,60 @@ func (m *mediator) goalBid(g, mArm, i0, n int) float64 {
 // per goal and a in mediator.bnd for the whole placement (the path's
 // defenders do not change).
 func (m *mediator) boundNum(g, a int) float64 {
-	x := &m.goals[g]
-	c := &m.ccs[x.cc]
-	var s *float64
+	c := &m.ccs[m.goals[g].cc]
 	if i := a - c.alo; uint(i) < uint(c.na) {
-		s = &m.bnd[c.bo+i]
-		if math.Float64bits(*s) != 0 {
-			return -*s
+		s := &m.bnd[c.bo+i]
+		if math.Float64bits(*s) == 0 {
+			*s = -m.numerator(c, a)
+		}
+		return -*s
+	}
+	return m.numerator(c, a)
+}
+
+// keptNum returns the bound numerator of oddsCache cc for a attacking
+// armies and true if boundNum has kept it, or false.
+func (m *mediator) keptNum(cc, a int) (float64, bool) {
+	c := &m.ccs[cc]
+	if i := a - c.alo; uint(i) < uint(c.na) {
+		if v := m.bnd[c.bo+i]; math.Float64bits(v) != 0 {
+			return -v, true
 		}
 	}
-	// W from the battle table where it holds them: odds.win inlined by
-	// hand (the loop runs for every goal and army count), the same values.
+	return 0, false
+}
+
+// numerator computes the bound numerator P_ob·p̄·w·d of the goals of
+// oddsCache c for a attacking armies (see boundNum), with W and d from the
+// battle table where it holds them: the products of odds.win and
+// goalHold, in the same order, with the same values.
+func (m *mediator) numerator(c *oddsCache, a int) float64 {
 	o := m.o
 	tw, tn := o.tw, o.tn
+	defs := c.defs[:c.k]
 	p := 1.0
-	for j, v := range m.paths[x.off : x.off+x.k] {
-		if aj, d := a-j, m.b.Armies[v]; uint(aj) <= uint(tn) && uint(d) <= uint(tn) {
-			p *= tw[aj*(tn+1)+d]
-		} else {
-			p *= o.win(aj, d)
+	if a <= tn && a >= c.k-1 && c.maxD <= tn {
+		// Every W(a-j, d_j) is in the table: row a-j, column d_j.
+		r := a * (tn + 1)
+		for _, d := range defs {
+			p *= tw[r+int(d)]
+			r -= tn + 1
+		}
+	} else {
+		for j, d := range defs {
+			p *= o.win(a-j, int(d))
 		}
 	}
-	num := m.p.Pob * p * x.w * m.goalHold(x, a)
-	if s != nil {
-		*s = -num
+	hold := 1.0 // o.hold(x, c.threat) for the expected survivors x
+	if e := c.threat; e > 1 {
+		x := max(1, a-c.def-(c.k-1))
+		if e-1 <= tn && x <= tn {
+			hold = 1 - tw[(e-1)*(tn+1)+x]
+		} else {
+			hold = 1 - o.win(e-1, x)
+		}
 	}
-	return num
+	return m.p.Pob * p * c.w * hold
 }
 
 // chain returns p_i of equation (4) for goal x: the chain odds of a

@@ -6,12 +6,9 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/marslab-risk/marslab/internal/textfmt"
 	"github.com/marslab-risk/marslab/learn"
-	"github.com/marslab-risk/marslab/stats"
 )
 
 // strategistNotes are the note sections of a strategist notebook.
@@ -143,20 +140,26 @@ func (c *strategistConfig) sizes(quick bool) string {
 	return fmt.Sprintf("train.games = %d, train.batch = %d, train.block = %d, eval.games = %d", e.Train.Games, e.Train.Batch, e.Train.Block, e.EvalGames)
 }
 
-// strategistData is the template data of a strategist notebook.
+// strategistData is the template data of a strategist notebook: the
+// experiment's set-up and its result rendered by package learn (the same
+// tables and sentences as the README.md of marslab learn).
 type strategistData struct {
-	Config      string
-	Exp         learn.Experiment
-	Learner     string
-	Actions     []string
-	Opponents   []string
-	Features    []string
-	Eval        mdTable
-	Paired      mdTable
-	Verdicts    []strategistVerdict
-	Best        string // the best policy by win rate
-	FirstBlock  learnBlock
-	LastBlock   learnBlock
+	Config    string
+	Exp       learn.Experiment
+	Learner   string
+	Actions   []string
+	Opponents []string
+	Features  []string
+	// Eval and Paired are the evaluation and its paired comparisons;
+	// Verdicts and Behaviour the sentences stating them; Best the policy
+	// with the highest win rate.
+	Eval      mdTable
+	Paired    mdTable
+	Verdicts  []string
+	Behaviour []string
+	Best      string
+	// Curve states the first and last blocks of the training curve.
+	Curve       string
 	PolicyBy    mdTable // the greedy policy along the Q-table's "front" feature, if any
 	PolicyByKey string
 	// TrainSteps is the experiment's training budget in the learner's
@@ -172,19 +175,6 @@ type strategistData struct {
 	AblVerdicts []string
 }
 
-// strategistVerdict says whether a learned policy beats the others.
-type strategistVerdict struct {
-	Policy              string
-	BeatsFixed, Uniform bool
-}
-
-// learnBlock is one block of the training curve, formatted.
-type learnBlock struct {
-	First, Games int
-	Win, Lo, Hi  float64
-	MeanReturn   float64
-}
-
 func (c *strategistConfig) run(ctx context.Context, w *writer) (any, error) {
 	e := c.sized(w.quick)
 	res, err := e.Run(ctx, w.reg, c.Strategist.Workers, w.log)
@@ -192,10 +182,8 @@ func (c *strategistConfig) run(ctx context.Context, w *writer) (any, error) {
 		return nil, fmt.Errorf("%s: %w", c.path, err)
 	}
 	d := &strategistData{Config: c.Strategist.Config, Exp: e, Learner: e.Learner, Actions: res.Actions,
-		Opponents: e.Env.Opponents, Features: e.Env.Features}
-	for _, p := range []string{"learned", "learned, exploring"} {
-		d.Verdicts = append(d.Verdicts, strategistVerdict{p, res.BeatsFixed(p), res.BeatsUniform(p)})
-	}
+		Opponents: e.Env.Opponents, Features: e.Env.Features, Eval: res.EvalMarkdown(), Paired: res.PairedMarkdown(),
+		Verdicts: res.Verdicts(), Behaviour: res.Behaviour(), Best: res.Best(), Curve: res.CurveText(), TrainSteps: res.TrainSteps()}
 	for _, t := range []struct {
 		name string
 		t    learn.Table
@@ -214,82 +202,23 @@ func (c *strategistConfig) run(ctx context.Context, w *writer) (any, error) {
 	if err := w.figure("eval-win", res.EvalChart()); err != nil {
 		return nil, err
 	}
-	block := func(b learn.BlockStats) learnBlock {
-		wins, n := b.Wins, b.Games
-		rate := float64(wins) / float64(n)
-		iv, _ := stats.Wilson(wins, n, learn.Level)
-		return learnBlock{First: b.First, Games: n, Win: rate, Lo: iv.Lo, Hi: iv.Hi, MeanReturn: b.MeanReturn}
-	}
-	if len(res.Curve) > 0 {
-		d.FirstBlock, d.LastBlock = block(res.Curve[0]), block(res.Curve[len(res.Curve)-1])
-	}
-	d.Eval = mdTable{Header: []string{"policy", "games", "wins", "win %", "95 % Wilson", "mean return", "eliminated", "stalemates"}}
-	for _, a := range res.Actions {
-		d.Eval.Header = append(d.Eval.Header, a+" %")
-	}
-	bestRate := -1.0
-	for i := range res.Evaluations {
-		ev := &res.Evaluations[i]
-		wins, rate, iv, mean := ev.Winrate()
-		if rate > bestRate {
-			bestRate, d.Best = rate, ev.Name
-		}
-		row := []string{ev.Name, itoa(len(ev.Won)), itoa(wins), textfmt.Fixed(100*rate, 1),
-			"[" + textfmt.Fixed(100*iv.Lo, 1) + ", " + textfmt.Fixed(100*iv.Hi, 1) + "]", textfmt.Fixed(mean, 1), itoa(ev.Eliminated), itoa(ev.Stalemates)}
-		for _, s := range ev.ActionShare {
-			row = append(row, textfmt.Fixed(100*s, 1))
-		}
-		d.Eval.Rows = append(d.Eval.Rows, row)
-	}
-	d.Paired = mdTable{Header: []string{"policy", "minus", "win points", "95 % interval", "p (Holm)", "return", "95 % interval", "p (Holm)"}}
-	for _, cm := range res.Comparisons {
-		d.Paired.Rows = append(d.Paired.Rows, []string{cm.Policy, cm.Against, signed(100*cm.Win.Diff, 1),
-			"[" + signed(100*cm.Win.Interval.Lo, 1) + ", " + signed(100*cm.Win.Interval.Hi, 1) + "]", pval(cm.HolmWinP),
-			signed(cm.Return.Mean, 1), "[" + signed(cm.Return.Interval.Lo, 1) + ", " + signed(cm.Return.Interval.Hi, 1) + "]", pval(cm.HolmReturnP)})
-	}
-	d.TrainSteps = res.TrainSteps()
 	if len(c.arms) > 0 {
 		if err := c.ablation(ctx, w, d, res); err != nil {
 			return nil, err
 		}
 	}
-	if res.Q != nil {
-		if k := slices.Index(e.QFeatures, learn.FeatFront); k >= 0 {
-			d.PolicyByKey = learn.FeatFront
-			share, visits := res.Q.PolicyBy(k)
-			d.PolicyBy = mdTable{Header: []string{learn.FeatFront + " bin", "training visits"}}
-			for _, a := range res.Actions {
-				d.PolicyBy.Header = append(d.PolicyBy.Header, "greedy "+a+" %")
-			}
-			bins := len(share)
-			for b := range share {
-				row := []string{"[" + textfmt.Fixed(float64(b)/float64(bins), 2) + ", " + textfmt.Fixed(float64(b+1)/float64(bins), 2) + ")", itoa(visits[b])}
-				for _, s := range share[b] {
-					row = append(row, textfmt.Fixed(100*s, 1))
-				}
-				d.PolicyBy.Rows = append(d.PolicyBy.Rows, row)
-			}
-		}
+	if k := slices.Index(e.QFeatures, learn.FeatFront); k >= 0 && res.Q != nil {
+		d.PolicyByKey, d.PolicyBy = learn.FeatFront, res.PolicyByMarkdown(e.QFeatures, k)
 	}
 	return d, nil
 }
 
-// ablationArm is one arm of the ablation: its name, features, training
-// budget and greedy evaluation.
-type ablationArm struct {
-	name     string
-	features []string
-	games    int
-	steps    int
-	ev       *learn.Evaluation
-}
-
 // ablation trains every further arm, evaluates its greedy policy and
 // compares every two arms (the experiment's greedy evaluation first) on
-// the same episodes, Holm-correcting every p-value together.
+// the same episodes (learn.CompareArms).
 func (c *strategistConfig) ablation(ctx context.Context, w *writer, d *strategistData, lead *learn.Result) error {
 	d.Lead = c.Strategist.Name
-	arms := []ablationArm{{c.Strategist.Name, d.Exp.QFeatures, d.Exp.Train.Games, d.TrainSteps, &lead.Evaluations[0]}}
+	arms := []learn.Arm{{Name: c.Strategist.Name, Features: d.Exp.QFeatures, Games: d.Exp.Train.Games, Steps: d.TrainSteps, Eval: &lead.Evaluations[0]}}
 	for i, ae := range c.arms {
 		e := c.sizedArm(ae, w.quick)
 		w.logf("strategist: ablation arm %s (%v)", c.Ablation[i].Name, e.QFeatures)
@@ -297,82 +226,20 @@ func (c *strategistConfig) ablation(ctx context.Context, w *writer, d *strategis
 		if err != nil {
 			return fmt.Errorf("%s: ablation %s: %w", c.path, c.Ablation[i].Name, err)
 		}
-		arms = append(arms, ablationArm{c.Ablation[i].Name, e.QFeatures, e.Train.Games, res.TrainSteps(), &res.Evaluations[0]})
+		arms = append(arms, learn.Arm{Name: c.Ablation[i].Name, Features: e.QFeatures, Games: e.Train.Games, Steps: res.TrainSteps(), Eval: &res.Evaluations[0]})
 	}
-	d.Ablation = mdTable{Header: []string{"arm", "Q-table's observation", "training games", "training steps", "wins", "win %", "95 % Wilson", "mean return", "eliminated", "stalemates"}}
-	var csvRows [][]string
-	for _, a := range arms {
-		wins, rate, iv, mean := a.ev.Winrate()
-		d.Ablation.Rows = append(d.Ablation.Rows, []string{a.name, strings.Join(a.features, ", "), itoa(a.games), itoa(a.steps),
-			itoa(wins), textfmt.Fixed(100*rate, 1), "[" + textfmt.Fixed(100*iv.Lo, 1) + ", " + textfmt.Fixed(100*iv.Hi, 1) + "]",
-			textfmt.Fixed(mean, 1), itoa(a.ev.Eliminated), itoa(a.ev.Stalemates)})
-		csvRows = append(csvRows, []string{a.name, strings.Join(a.features, " "), itoa(a.games), itoa(a.steps), itoa(len(a.ev.Won)),
-			itoa(wins), num(rate), num(iv.Lo), num(iv.Hi), num(mean), itoa(a.ev.Eliminated), itoa(a.ev.Stalemates)})
-	}
-	if err := w.csv("ablation.csv", []string{"arm", "features", "train_games", "train_steps", "eval_games", "wins", "win_rate", "win_lo", "win_hi", "mean_return", "eliminated", "stalemates"}, csvRows); err != nil {
-		return err
-	}
-	type pair struct {
-		x, y int
-		win  stats.PairedProportion
-		ret  stats.Paired
-	}
-	var pairs []pair
-	var ps []float64
-	for y := range arms {
-		for x := y + 1; x < len(arms); x++ {
-			pc, err := stats.CountPairs(arms[x].ev.Won, arms[y].ev.Won)
-			if err != nil {
-				return err
-			}
-			win, err := stats.PairedProportions(pc, learn.Level)
-			if err != nil {
-				return err
-			}
-			ret, err := stats.PairedT(arms[x].ev.Return, arms[y].ev.Return, learn.Level)
-			if err != nil {
-				return err
-			}
-			pairs = append(pairs, pair{x, y, win, ret})
-			ps = append(ps, win.P, ret.P)
-		}
-	}
-	holm, err := stats.Holm(ps)
+	abl, err := learn.CompareArms(arms)
 	if err != nil {
+		return fmt.Errorf("%s: %w", c.path, err)
+	}
+	d.Ablation, d.AblPairs, d.AblVerdicts = abl.Table(), abl.PairsTable(), abl.Verdicts()
+	head, rows := abl.CSV()
+	if err := w.csv("ablation.csv", head, rows); err != nil {
 		return err
 	}
-	for i, p := range pairs {
-		if p.y != 0 {
-			continue
-		}
-		verdict := "no clear difference"
-		if holm[2*i] < 1-learn.Level {
-			verdict = "wins more often"
-			if p.win.Diff < 0 {
-				verdict = "wins less often"
-			}
-		}
-		d.AblVerdicts = append(d.AblVerdicts, fmt.Sprintf("*%s* minus *%s*: %s points of win rate, 95 %% [%s, %s], Holm p = %s: %s.",
-			arms[p.x].name, arms[0].name, signed(100*p.win.Diff, 1), signed(100*p.win.Interval.Lo, 1), signed(100*p.win.Interval.Hi, 1), pval(holm[2*i]), verdict))
-	}
-	d.AblPairs = mdTable{Header: []string{"arm", "minus", "win points", "95 % interval", "p (Holm)", "return", "95 % interval", "p (Holm)"}}
-	csvRows = nil
-	for i, p := range pairs {
-		d.AblPairs.Rows = append(d.AblPairs.Rows, []string{arms[p.x].name, arms[p.y].name, signed(100*p.win.Diff, 1),
-			"[" + signed(100*p.win.Interval.Lo, 1) + ", " + signed(100*p.win.Interval.Hi, 1) + "]", pval(holm[2*i]),
-			signed(p.ret.Mean, 1), "[" + signed(p.ret.Interval.Lo, 1) + ", " + signed(p.ret.Interval.Hi, 1) + "]", pval(holm[2*i+1])})
-		csvRows = append(csvRows, []string{arms[p.x].name, arms[p.y].name, num(p.win.Diff), num(p.win.Interval.Lo), num(p.win.Interval.Hi),
-			num(p.win.P), num(holm[2*i]), num(p.ret.Mean), num(p.ret.Interval.Lo), num(p.ret.Interval.Hi), num(p.ret.P), num(holm[2*i+1])})
-	}
-	return w.csv("ablation-paired.csv", []string{"arm", "minus", "win_diff", "win_lo", "win_hi", "win_p", "win_p_holm", "return_diff", "return_lo", "return_hi", "return_p", "return_p_holm"}, csvRows)
+	head, rows = abl.PairsCSV()
+	return w.csv("ablation-paired.csv", head, rows)
 }
 
-func signed(v float64, digits int) string {
-	s := textfmt.Fixed(v, digits)
-	if v >= 0 {
-		s = "+" + s
-	}
-	return s
-}
-
-func pval(p float64) string { return strconv.FormatFloat(p, 'g', 3, 64) }
+// signed formats v with digits decimals and a "+" before values >= 0.
+func signed(v float64, digits int) string { return textfmt.Signed(v, digits) }

@@ -45,6 +45,7 @@ batch = 5
 block = 5
 eval_games = 6
 [notes]
+intro = "The intro."
 why = "The why."
 `
 
@@ -75,6 +76,9 @@ func TestStrategistAblation(t *testing.T) {
 	assert.Contains(t, rep, "| front only | front | 10 | ")
 	assert.Contains(t, rep, "| front only | three | ")
 	assert.Contains(t, rep, "- *front only* minus *three*: ")
+	// The section leads with the experiment's own result against the
+	// fixed strategies and the uniform choice.
+	assert.Regexp(t, "## What each added feature buys\n\nOn the thesis's set-up \\(`three`\\): \\*learned\\* wins ", rep)
 	assert.Contains(t, rep, "p-values Holm-corrected over all 2\n")
 	rows := strings.Split(strings.TrimSpace(readFile(t, filepath.Join(a, "ablation.csv"))), "\n")
 	require.Len(t, rows, 3)
@@ -111,10 +115,15 @@ func TestStrategistNotebook(t *testing.T) {
 		assert.Contains(t, rep, "| policy | minus | win points |")
 		assert.Contains(t, rep, "p-values Holm-corrected over all 18.")
 		assert.Contains(t, rep, "**Does the learner win more often than every fixed strategy?**")
-		assert.Contains(t, rep, "- *learned, exploring*: ")
+		assert.Regexp(t, `\n- \*learned, exploring\* wins \d+\.\d % of its games \(95 % Wilson \[`, rep)
+		assert.Contains(t, rep, ", the best fixed strategy: ")
+		assert.Regexp(t, `\n- \*learned\* plays (passive|pacifist|aggressive) in \d+\.\d % of its steps; `, rep)
+		assert.Regexp(t, `First block: win \d+\.\d % \[\d+\.\d %, \d+\.\d %\], mean return -?\d+\.\d; last block: `, rep)
 		assert.Contains(t, rep, "| learned | learned, exploring | ")
 		assert.Contains(t, rep, "| front bin | training visits |")
 		assert.Contains(t, rep, "> The why.")
+		// Issue 24: the intro note is printed once, in the head.
+		assert.Equal(t, 1, strings.Count(rep, "The intro."), rep)
 		assert.Contains(t, rep, itoa(games)+" training episodes (games) of seed 5")
 		assert.Contains(t, rep, "steps of the learner (its turns, one choice each)")
 		assert.NotContains(t, rep, "What each added feature buys")

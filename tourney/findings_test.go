@@ -104,9 +104,9 @@ func TestStalemateAndTurnsFindings(t *testing.T) {
 		assert.Equal(t, tc.want, c.StalemateFinding())
 	}
 	c := &Comparison{MeanTurns: 20, PaperMeanTurns: 27.1}
-	assert.Equal(t, "Our bots play 20.0 turns per match on average, 7.1 fewer than the paper's 27.1", c.TurnsFinding())
+	assert.Equal(t, "our bots play 20.0 turns per match on average, 7.1 fewer than the paper's 27.1", c.TurnsFinding())
 	c = &Comparison{MeanTurns: 30, PaperMeanTurns: 27.1}
-	assert.Equal(t, "Our bots play 30.0 turns per match on average, 2.9 more than the paper's 27.1", c.TurnsFinding())
+	assert.Equal(t, "our bots play 30.0 turns per match on average, 2.9 more than the paper's 27.1", c.TurnsFinding())
 }
 
 func TestCompareHandBuilt(t *testing.T) {

@@ -402,7 +402,7 @@ func (c *Comparison) StalemateFinding() string {
 // minus the paper's.
 func (c *Comparison) TurnsFinding() string {
 	d := c.MeanTurns - c.PaperMeanTurns
-	return fmt.Sprintf("Our bots play %s turns per match on average, %s %s than the paper's %s", textfmt.Fixed(c.MeanTurns, 1),
+	return fmt.Sprintf("our bots play %s turns per match on average, %s %s than the paper's %s", textfmt.Fixed(c.MeanTurns, 1),
 		textfmt.Fixed(abs(d), 1), map[bool]string{true: "more", false: "fewer"}[d >= 0], textfmt.Fixed(c.PaperMeanTurns, 1))
 }
 

@@ -1,0 +1,128 @@
+package mars
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/marslab-risk/marslab/sim"
+)
+
+// TestNeighbourMasks checks the per-map neighbour bit sets: kept for maps
+// of at most 64 territories with strictly ascending lists, nil otherwise
+// (propagate's general loop then visits the lists).
+func TestNeighbourMasks(t *testing.T) {
+	big := make([][]int, 65)
+	for i := range big {
+		big[i] = []int{(i + 1) % 65}
+	}
+	tests := []struct {
+		name string
+		nbr  [][]int
+		want []uint64
+	}{
+		{"ascending", [][]int{{1, 2}, {0}, {0}}, []uint64{0b110, 0b001, 0b001}},
+		{"line", [][]int{{1}, {0, 2}, {1}}, []uint64{0b010, 0b101, 0b010}},
+		{"descending list", [][]int{{2, 1}, {0}, {0}}, nil},
+		{"repeated neighbour", [][]int{{1, 1}, {0}}, nil},
+		{"neighbour out of range", [][]int{{1}, {2}}, nil},
+		{"65 territories", big, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.Equal(t, tc.want, neighbourMasks(tc.nbr))
+		})
+	}
+}
+
+// TestRelaySmallMatchesGeneral checks propagate's masked loop (relaySmall)
+// against its general loop on the same random maps (the masks removed):
+// the same goals, in the same order, with the same paths, under both
+// goal_paths settings, for random G_l and armies to place; the masked loop
+// sends no more messages.
+func TestRelaySmallMatchesGeneral(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 22))
+	fewer := 0
+	for trial := range 60 {
+		nt := 6 + rng.IntN(14)
+		nbr, owner, armies := randomPosition(rng, nt)
+		for i := range armies {
+			armies[i] = 1 + rng.IntN(1+rng.IntN(10))
+		}
+		p := PaperParams()
+		p.Gl = 1 + rng.IntN(6)
+		p.GoalPaths = []GoalPaths{GoalPathsShortest, GoalPathsAll}[trial%2]
+		n := rng.IntN(12)
+		run := func(masks bool) ([]goal, [][]int, int) {
+			m := testMediator(t, p, nbr, make([]int, nt), []int{2}, owner, armies)
+			if !masks {
+				m.b.nmask = nil
+			}
+			for i := range m.vals {
+				m.vals[i] = float64(i%5 + 1)
+			}
+			m.propagate(n)
+			var paths [][]int
+			for g := range m.goals {
+				paths = append(paths, slices.Clone(m.path(g)))
+			}
+			return slices.Clone(m.goals), paths, len(m.msgs)
+		}
+		g1, p1, n1 := run(true)
+		g2, p2, n2 := run(false)
+		require.Equal(t, g2, g1, "trial %d: goals", trial)
+		require.Equal(t, p2, p1, "trial %d: paths", trial)
+		require.LessOrEqual(t, n1, n2, "trial %d: messages", trial)
+		if n1 < n2 {
+			fewer++
+		}
+	}
+	assert.Positive(t, fewer, "the agents next to a chain's end store it before it is extended")
+}
+
+// TestValueMatchesTerms checks that board.value, which the placement asks
+// of every territory, is terms(...).Value bit for bit on random positions
+// and parameters.
+func TestValueMatchesTerms(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for trial := range 40 {
+		nt := 5 + rng.IntN(12)
+		nbr, owner, armies := randomPosition(rng, nt)
+		cont := make([]int, nt)
+		for i := range cont {
+			cont[i] = rng.IntN(3)
+		}
+		p := PaperParams()
+		p.Cfn, p.Cenu, p.Coc = rng.Float64()*3-1, rng.Float64()-0.5, rng.Float64()*40
+		m := testMediator(t, p, nbr, cont, []int{2, 5, 3}, owner, armies)
+		for v := range nt {
+			want := m.b.terms(&m.p, v).Value
+			got := m.b.value(&m.p, v)
+			require.Equal(t, math.Float64bits(want), math.Float64bits(got), "trial %d territory %d: %v, want %v", trial, v, got, want)
+		}
+	}
+}
+
+// TestLegalAttacksMatchSim checks the attacks MARS lists from the
+// neighbour masks against sim.State.LegalAttacks on random positions: the
+// same orders in the same order.
+func TestLegalAttacksMatchSim(t *testing.T) {
+	rng := rand.New(rand.NewPCG(31, 32))
+	for trial := range 40 {
+		nt := 4 + rng.IntN(14)
+		nbr, owner, armies := randomPosition(rng, nt)
+		owner[0], owner[1] = 0, 1 // two seats own territories
+		for i := range armies {
+			armies[i] = 1 + rng.IntN(4)
+		}
+		m, s := testStateMediator(t, PaperParams(), sim.FortifyOneStep, nbr, make([]int, nt), []int{2}, owner, armies)
+		require.NotNil(t, m.b.nmask)
+		want := s.LegalAttacks(0, nil)
+		got := m.legalAttacks(nil)
+		require.Equal(t, want, got, "trial %d", trial)
+	}
+}
