@@ -26,12 +26,14 @@ at 25/50/75/100 % of the game, winners and losers apart, accuracy per mission, 9
 intervals, the binomial test against a random guess, and paired comparisons of the
 recognisers (exact McNemar, Holm). One line per game goes to OUT/games.jsonl (byte-identical
 for any number of workers); -resume continues an interrupted run; the tables go to
-OUT/tables.txt too. -shard i/n plays every n-th game only (each shard trains the whole data
+OUT/tables.txt too, and the tables notebooks/recognition shares (game length, every
+recogniser, paired comparisons, counting rules) to OUT/report.md. -shard i/n plays every n-th game only (each shard trains the whole data
 model); -merge DIR,DIR,... joins the shards' games into OUT and prints the tables of them all.
-The tables count as the paper did: "% of game" includes the setup's steps (every territory
-dealt and starting army placed) and a prediction tied between cards is wrong (the share of
-ties is printed beside); -clock turns counts player-turns only, -ties share breaks ties at
-random.`, stderr)
+The tables count as the paper did: "% of game" includes the setup's steps (every starting
+army placed after the deal), a prediction tied between cards is wrong (the share of ties is
+printed beside), and the end of the game is the last end of turn before the turn that ended
+it (the paper's program sampled at turn ends only); -clock turns counts player-turns only,
+-ties share breaks ties at random, -end game takes the end after the game's last action.`, stderr)
 	out := fs.String("out", "", "output directory (default: the config's out key)")
 	workers := fs.Int("workers", 0, "games played at once, >= 0 (0 = every core)")
 	games := fs.Int("games", 0, "test games per arm, >= 0 (0 = the config's games)")
@@ -41,6 +43,7 @@ random.`, stderr)
 	shardArg := fs.String("shard", "", "play only shard INDEX/COUNT (the experiment's k-th game when k % COUNT == INDEX); default from SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT or JOB_COMPLETION_INDEX/JOB_COMPLETIONS, else 0/1")
 	clock := fs.String("clock", "paper", "sampling points of a game: paper (setup steps counted as turns) or turns (player-turns only)")
 	ties := fs.String("ties", "wrong", "a prediction tied between cards: wrong (the paper's counting) or share (broken at random)")
+	end := fs.String("end", "turn", "the end of the game: turn (the last turn's end before the final turn, the paper's sampling) or game (after the last action)")
 	merge := fs.String("merge", "", "join the games of these comma-separated shard output directories into -out (plays nothing)")
 	path, err := parseConfigArg(fs, args, stdout)
 	if err != nil {
@@ -54,7 +57,7 @@ random.`, stderr)
 	case *train < 0 || *train > experiment.MaxGames:
 		return fmt.Errorf("recognize: -train-games %d: must be in [0, %d] (0 = the config's)", *train, experiment.MaxGames)
 	}
-	counting, err := experiment.ParseCounting(*clock, *ties)
+	counting, err := experiment.ParseCounting(*clock, *ties, *end)
 	if err != nil {
 		return fmt.Errorf("recognize: -%w", err)
 	}
@@ -106,8 +109,27 @@ random.`, stderr)
 		return fmt.Errorf("recognize: %w", err)
 	}
 	defer f.Close()
-	if err := sum.WriteText(io.MultiWriter(stdout, f)); err != nil {
+	w := io.MultiWriter(stdout, f)
+	if err := sum.WriteText(w); err != nil {
 		return fmt.Errorf("recognize: %w", err)
 	}
-	return f.Close()
+	effects, err := experiment.CountingEffects(res, 0)
+	if err != nil {
+		return fmt.Errorf("recognize: %w", err)
+	}
+	if err := experiment.WriteCountingEffects(w, experiment.Recognisers[0], effects); err != nil {
+		return fmt.Errorf("recognize: %w", err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("recognize: %w", err)
+	}
+	md, err := os.Create(filepath.Join(opt.Out, "report.md"))
+	if err != nil {
+		return fmt.Errorf("recognize: %w", err)
+	}
+	defer md.Close()
+	if err := experiment.WriteMarkdown(md, sum, effects); err != nil {
+		return fmt.Errorf("recognize: %w", err)
+	}
+	return md.Close()
 }

@@ -25,6 +25,10 @@ func TestRecognize(t *testing.T) {
 	assert.Contains(t, out.String(), "arm w4: 4 games")
 	assert.Contains(t, out.String(), "phatt-state: accuracy per mission")
 	assert.Contains(t, out.String(), "paired comparison at the end of the game")
+	assert.Contains(t, out.String(), "counting: paper's clock (setup steps counted), ties wrong, the end at the last turn's end before it")
+	assert.Contains(t, out.String(), "phatt at the end of the game: the paper's counting (X) against one rule changed (Y), paired")
+	assert.Regexp(t, `last turn's end +after the last action +w4 `, out.String())
+	assert.Regexp(t, `tie wrong +tie broken at random +constrained `, out.String())
 	assert.Contains(t, errb.String(), "training the data model on 2 games per arm")
 	tables, err := os.ReadFile(filepath.Join(dir, "tables.txt"))
 	require.NoError(t, err)
@@ -32,6 +36,12 @@ func TestRecognize(t *testing.T) {
 	games, err := os.ReadFile(filepath.Join(dir, "games.jsonl"))
 	require.NoError(t, err)
 	assert.Equal(t, 8, bytes.Count(games, []byte("\n")))
+	md, err := os.ReadFile(filepath.Join(dir, "report.md"))
+	require.NoError(t, err)
+	assert.Contains(t, string(md), "Counting: paper's clock (setup steps counted), ties wrong, the end at the last turn's end before it.")
+	assert.Contains(t, string(md), "| recogniser | w4 50 % | w4 100 % | constrained 50 % | constrained 100 % |")
+	assert.Contains(t, string(md), "| rule (X: the paper's) | Y | arm |")
+	assert.Regexp(t, `\| last turn's end \| after the last action \| w4 \| \d+\.\d \| \d+\.\d \| \d+ \| \d+ \| [+-]\d+\.\d \| \[[+-]\d+\.\d, [+-]\d+\.\d\] \|`, string(md))
 
 	// Two shards merged give the whole run's games and tables.
 	s0, s1, merged := t.TempDir(), t.TempDir(), t.TempDir()
@@ -65,6 +75,7 @@ func TestRecognize(t *testing.T) {
 		{[]string{"x.toml", "-games", "-2"}, "recognize: -games -2: must be in [0, 1000000]"},
 		{[]string{"no/such.toml"}, "recognize: open no/such.toml"},
 		{[]string{"x.toml", "-shard", "2/2"}, "recognize: -shard"},
+		{[]string{"x.toml", "-end", "round"}, `recognize: -end "round": want turn or game`},
 	} {
 		err := run(context.Background(), registry.Default(), append([]string{"recognize"}, tc.args...), &out, &errb)
 		assert.ErrorContains(t, err, tc.want)

@@ -157,7 +157,7 @@ func TestViewInBrowser(t *testing.T) {
 		{"fixedcards", "pacifist,aggressive,cautious,random", 2, false, bare},
 		{"mars2006", "mars,evilpixie,pixie,shaft,bort,angry", 5, true, ""},
 		{"mars2006-escalating", "mars,aggressive,pixie", 3, true, ""},
-		{"missions", "mission,constrained,mission,aggressive", 7, false, ""},
+		{"missions", "mission,constrained,mission,aggressive", 11, false, ""},
 	}
 	for _, gm := range games {
 		n := strings.Count(gm.players, ",") + 1

@@ -14,7 +14,7 @@ import (
 )
 
 // recognitionNotes are the note sections of a recognition notebook.
-var recognitionNotes = []string{"intro", "headline", "general", "winners", "missions", "length", "figures", "beyond", "conclusion"}
+var recognitionNotes = []string{"intro", "headline", "differences", "general", "winners", "missions", "length", "figures", "beyond", "conclusion"}
 
 // recognitionConfig is the config of a recognition notebook: the mission
 // recognition experiment of package recog/experiment beside the appendix
@@ -38,6 +38,10 @@ type recognitionConfig struct {
 		// end-of-game accuracy and the paper's that the headline calls
 		// close, in (0, 100].
 		Tolerance float64 `toml:"tolerance"`
+		// Differences are the set-up differences from the paper that
+		// the notebook measures, each as a pair of arms that differ in it
+		// alone.
+		Differences []setupDifference `toml:"differences"`
 	} `toml:"recognition"`
 	// Quick is the reduced size.
 	Quick struct {
@@ -47,6 +51,17 @@ type recognitionConfig struct {
 	Paper paperRecognition `toml:"paper"`
 	path  string
 	ec    *rexp.Config
+}
+
+// setupDifference is one difference in set-up between our experiment and
+// the paper's, measured as the change in end-of-game accuracy from arm Base
+// (ours) to arm Variant (the difference removed).
+type setupDifference struct {
+	// Name says what differs, e.g. "starting armies spread".
+	Name string `toml:"name"`
+	// Base and Variant are arms of the experiment config.
+	Base    string `toml:"base"`
+	Variant string `toml:"variant"`
 }
 
 // paperRecognition holds the paper's appendix counts, by arm name.
@@ -99,6 +114,22 @@ func parseRecognition(path string, data []byte) (experiment, error) {
 		}
 		if !found {
 			ck.fail(fmt.Sprintf("recognition.compare[%d]", i), "%q is not an arm of %s", name, ec.Source)
+		}
+	}
+	for i, d := range r.Differences {
+		key := fmt.Sprintf("recognition.differences[%d]", i)
+		ck.nonEmpty(key+".name", d.Name)
+		for _, x := range []struct{ k, name string }{{"base", d.Base}, {"variant", d.Variant}} {
+			found := false
+			for _, arm := range ec.Arms {
+				found = found || arm.Name == x.name
+			}
+			if !found {
+				ck.fail(key+"."+x.k, "%q is not an arm of %s", x.name, ec.Source)
+			}
+		}
+		if d.Base == d.Variant {
+			ck.fail(key+".variant", "%q: must differ from base", d.Variant)
 		}
 	}
 	if !(r.Tolerance > 0 && r.Tolerance <= 100) {
@@ -164,6 +195,59 @@ type recognitionGap struct {
 	Direction bool
 }
 
+// differenceResult is one measured set-up difference: the variant's
+// end-of-game accuracy minus the base's (points, Newcombe's 95 % interval,
+// independent samples), and each arm's distance from the paper (points;
+// HasPaper false when neither arm has a paper row).
+type differenceResult struct {
+	Name, Base, Variant    string
+	BaseAcc, VariantAcc    float64
+	Diff, Lo, Hi           float64
+	HasPaper               bool
+	BaseGap, VariantGap    float64
+	VariantClose, Included bool
+}
+
+// paperGap is one arm's end-of-game accuracy against the paper's, in
+// percent and points.
+type paperGap struct {
+	Arm          string
+	Ours, Paper  float64
+	Diff, Lo, Hi float64
+	Close        bool
+}
+
+// winnerGap is one arm's end-of-game accuracy for its winners minus its
+// losers, in points with Newcombe's 95 % interval (independent samples),
+// and the paper's difference when it has the arm.
+type winnerGap struct {
+	Arm          string
+	Diff, Lo, Hi float64
+	HasPaper     bool
+	Paper        float64
+}
+
+// bestRecogniser is the recogniser most often right on an arm at the end
+// of the game, with its accuracy and plain PHATT's, in percent.
+type bestRecogniser struct {
+	Arm, Name  string
+	Acc, PHATT float64
+}
+
+// countingResult is the effect of one counting rule of the paper's, per
+// arm: the paper's counting minus the counting with that rule changed, in
+// points with Newcombe's 95 % interval (paired).
+type countingResult struct {
+	Name string
+	Rows []countingRow
+}
+
+// countingRow is one arm's effect of a counting rule.
+type countingRow struct {
+	Arm          string
+	Diff, Lo, Hi float64
+}
+
 // recognitionData is the template data of a recognition notebook.
 type recognitionData struct {
 	Config     string
@@ -179,8 +263,20 @@ type recognitionData struct {
 	// Headline compares each arm's end-of-game accuracy with the paper's;
 	// Gap the two Compare arms; Close says whether every arm with a paper
 	// row is within Tolerance points of it.
-	Headline    mdTable
-	Gap         *recognitionGap
+	Headline mdTable
+	Gap      *recognitionGap
+	// Differences is the table of the measured set-up differences and
+	// Diffs their numbers, for the sentences.
+	Differences mdTable
+	Diffs       []differenceResult
+	// CountingTable is the table of the counting differences and
+	// Countings their numbers, for the sentences.
+	CountingTable mdTable
+	Countings     []countingResult
+	// Gaps are the arms with a paper row against it, and WinnerGaps every
+	// arm's winners against its losers, for the sentences.
+	Gaps        []paperGap
+	WinnerGaps  []winnerGap
 	Close       bool
 	Tolerance   float64
 	General     mdTable
@@ -193,6 +289,9 @@ type recognitionData struct {
 	Chance float64
 	// Trace says which game and player convergence.png shows.
 	Trace string
+	// Best is, per arm, the recogniser most often right at the end of the
+	// game (paper's counting; the first in rexp.Recognisers on ties).
+	Best []bestRecogniser
 }
 
 func (c *recognitionConfig) run(ctx context.Context, w *writer) (any, error) {
@@ -211,7 +310,7 @@ func (c *recognitionConfig) run(ctx context.Context, w *writer) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	ours, err := rexp.Summarize(res, rexp.Counting{Clock: rexp.ClockTurns, Ties: rexp.TiesShare})
+	ours, err := rexp.Summarize(res, rexp.Ours)
 	if err != nil {
 		return nil, err
 	}
@@ -219,6 +318,23 @@ func (c *recognitionConfig) run(ctx context.Context, w *writer) (any, error) {
 		TrainGames: train, Sum: sum, Ours: ours, Trained: res.Trained, Chance: sum.Chance, Tolerance: c.Recognition.Tolerance}
 	if err := c.headline(d); err != nil {
 		return nil, err
+	}
+	if err := c.differences(d); err != nil {
+		return nil, err
+	}
+	if err := countings(d, res); err != nil {
+		return nil, err
+	}
+	for a, arm := range sum.Arms {
+		end := rexp.Step(100)
+		b := bestRecogniser{Arm: arm, Name: sum.Recognisers[0], Acc: 100 * sum.Curve[0][a][rexp.All][end].Acc}
+		b.PHATT = b.Acc
+		for r, name := range sum.Recognisers {
+			if acc := 100 * sum.Curve[r][a][rexp.All][end].Acc; sum.Ran[r] && acc > b.Acc {
+				b.Name, b.Acc = name, acc
+			}
+		}
+		d.Best = append(d.Best, b)
 	}
 	if err := c.tables(w, d); err != nil {
 		return nil, err
@@ -249,7 +365,7 @@ func (c *recognitionConfig) headline(d *recognitionData) error {
 	d.Close = true
 	for a, arm := range d.Sum.Arms {
 		t, o := d.Sum.Curve[ph][a][rexp.All][end], d.Ours.Curve[ph][a][rexp.All][end]
-		row := []string{arm, cell(t), textfmt.Fixed(100*t.TieShare(), 1) + " %", cell(o)}
+		row := []string{arm, rexp.Cell(t), textfmt.Fixed(100*t.TieShare(), 1) + " %", rexp.Cell(o)}
 		p, ok := c.Paper.Arms[arm]
 		if !ok || t.N == 0 {
 			d.Headline.Rows = append(d.Headline.Rows, append(row, "—", "—", "—", "—"))
@@ -262,6 +378,8 @@ func (c *recognitionConfig) headline(d *recognitionData) error {
 		}
 		close := math.Abs(100*diff) <= d.Tolerance
 		d.Close = d.Close && close
+		d.Gaps = append(d.Gaps, paperGap{Arm: arm, Ours: 100 * t.Acc, Paper: 100 * float64(k) / float64(n),
+			Diff: 100 * diff, Lo: 100 * iv.Lo, Hi: 100 * iv.Hi, Close: close})
 		row = append(row, paperCell([]int{k, n - k}), signed(100*diff, 1), "["+signed(100*iv.Lo, 1)+", "+signed(100*iv.Hi, 1)+"]", yesNo(close))
 		d.Headline.Rows = append(d.Headline.Rows, row)
 	}
@@ -299,6 +417,67 @@ func (c *recognitionConfig) headline(d *recognitionData) error {
 	return nil
 }
 
+// differences fills the table of the measured set-up differences: plain
+// PHATT at the end of the game by the paper's counting, the variant arm
+// against the base arm, and both against the paper's row of the base arm
+// (of the variant if the base has none).
+func (c *recognitionConfig) differences(d *recognitionData) error {
+	const ph = 0
+	end := rexp.Step(100)
+	idx := map[string]int{}
+	for a, arm := range d.Sum.Arms {
+		idx[arm] = a
+	}
+	d.Differences.Header = []string{"difference removed", "arm (ours)", "variant", "ours", "variant", "variant − ours (pts)", "95 % interval", "ours − paper (pts)", "variant − paper (pts)"}
+	for _, sd := range c.Recognition.Differences {
+		b, v := d.Sum.Curve[ph][idx[sd.Base]][rexp.All][end], d.Sum.Curve[ph][idx[sd.Variant]][rexp.All][end]
+		if b.N == 0 || v.N == 0 {
+			continue
+		}
+		diff, iv, err := stats.DiffWilson(v.Correct, v.N, b.Correct, b.N, rexp.Level)
+		if err != nil {
+			return fmt.Errorf("%s: key recognition.differences: %w", c.path, err)
+		}
+		r := differenceResult{Name: sd.Name, Base: sd.Base, Variant: sd.Variant, BaseAcc: 100 * b.Acc, VariantAcc: 100 * v.Acc,
+			Diff: 100 * diff, Lo: 100 * iv.Lo, Hi: 100 * iv.Hi, Included: iv.Lo <= 0 && iv.Hi >= 0}
+		row := []string{sd.Name, sd.Base, sd.Variant, rexp.Cell(b), rexp.Cell(v), signed(r.Diff, 1), "[" + signed(r.Lo, 1) + ", " + signed(r.Hi, 1) + "]", "—", "—"}
+		p, ok := c.Paper.Arms[sd.Base]
+		if !ok {
+			p, ok = c.Paper.Arms[sd.Variant]
+		}
+		if ok {
+			k, n := paperEnd(p)
+			acc := 100 * float64(k) / float64(n)
+			r.HasPaper, r.BaseGap, r.VariantGap = true, r.BaseAcc-acc, r.VariantAcc-acc
+			r.VariantClose = math.Abs(r.VariantGap) <= d.Tolerance
+			row[7], row[8] = signed(r.BaseGap, 1), signed(r.VariantGap, 1)
+		}
+		d.Differences.Rows = append(d.Differences.Rows, row)
+		d.Diffs = append(d.Diffs, r)
+	}
+	return nil
+}
+
+// countings fills the table of the paper's counting rules, each against
+// the paper's counting with that rule alone changed, paired on the same
+// player-games (plain PHATT at the end of the game).
+func countings(d *recognitionData, res *rexp.Results) error {
+	effects, err := rexp.CountingEffects(res, 0)
+	if err != nil {
+		return err
+	}
+	d.CountingTable = rexp.EffectsTable(effects)
+	for _, e := range effects {
+		cr := countingResult{Name: e.Rule.Name}
+		for _, row := range e.Arms {
+			pp := row.Result
+			cr.Rows = append(cr.Rows, countingRow{Arm: row.Arm, Diff: 100 * pp.Diff, Lo: 100 * pp.Interval.Lo, Hi: 100 * pp.Interval.Hi})
+		}
+		d.Countings = append(d.Countings, cr)
+	}
+	return nil
+}
+
 func yesNo(b bool) string {
 	if b {
 		return "yes"
@@ -331,14 +510,6 @@ func (c *recognitionConfig) convergence(w *writer, cfg *rexp.Config, setup *rexp
 		lc.Series = append(lc.Series, sr)
 	}
 	return w.figure("convergence", lc)
-}
-
-// cell formats correct/incorrect, the accuracy and its interval.
-func cell(t rexp.Tally) string {
-	if t.N == 0 {
-		return "—"
-	}
-	return fmt.Sprintf("%d/%d %s [%s, %s]", t.Correct, t.Incorrect(), textfmt.Fixed(100*t.Acc, 1), textfmt.Fixed(100*t.CI.Lo, 1), textfmt.Fixed(100*t.CI.Hi, 1))
 }
 
 // paperCell formats a paper's [correct, incorrect].
@@ -382,7 +553,7 @@ func (c *recognitionConfig) tables(w *writer, d *recognitionData) error {
 			ties := ""
 			for i, s := range steps {
 				t := v.sum.Curve[ph][a][rexp.All][rexp.Step(s)]
-				row = append(row, cell(t))
+				row = append(row, rexp.Cell(t))
 				if i > 0 {
 					ties += " / "
 				}
@@ -397,11 +568,26 @@ func (c *recognitionConfig) tables(w *writer, d *recognitionData) error {
 			}
 			d.General.Rows = append(d.General.Rows, append(row, "—"))
 		}
+		wt, lt := sum.Curve[ph][a][rexp.Winners][rexp.Step(100)], sum.Curve[ph][a][rexp.Losers][rexp.Step(100)]
+		if wt.N > 0 && lt.N > 0 {
+			diff, iv, err := stats.DiffWilson(wt.Correct, wt.N, lt.Correct, lt.N, rexp.Level)
+			if err != nil {
+				return fmt.Errorf("%s: arm %s: %w", c.path, arm, err)
+			}
+			wg := winnerGap{Arm: arm, Diff: 100 * diff, Lo: 100 * iv.Lo, Hi: 100 * iv.Hi}
+			if hasPaper {
+				last := len(paper.Winners) - 1
+				pw, pl := paper.Winners[last], paper.Losers[last]
+				wg.HasPaper = true
+				wg.Paper = 100 * (float64(pw[0])/float64(pw[0]+pw[1]) - float64(pl[0])/float64(pl[0]+pl[1]))
+			}
+			d.WinnerGaps = append(d.WinnerGaps, wg)
+		}
 		for g, gn := range []string{"winners", "losers"} {
 			grp := rexp.Winners + g
 			row := []string{arm, gn, "ours"}
 			for _, s := range steps {
-				row = append(row, cell(sum.Curve[ph][a][grp][rexp.Step(s)]))
+				row = append(row, rexp.Cell(sum.Curve[ph][a][grp][rexp.Step(s)]))
 			}
 			d.WinLose.Rows = append(d.WinLose.Rows, row)
 			if hasPaper {
@@ -427,52 +613,25 @@ func (c *recognitionConfig) tables(w *writer, d *recognitionData) error {
 	for ci, name := range sum.CardNames {
 		row := []string{name}
 		for a, arm := range sum.Arms {
-			row = append(row, cell(sum.PerMission[ph][a][rexp.All][ci]))
+			row = append(row, rexp.Cell(sum.PerMission[ph][a][rexp.All][ci]))
 			if p, ok := c.Paper.Arms[arm]; ok && len(p.Missions) == len(sum.Cards) {
 				row = append(row, paperCell(p.Missions[ci]))
 			}
 		}
 		d.Missions.Rows = append(d.Missions.Rows, row)
 	}
-	d.Length.Header = []string{"arm"}
-	for b, lo := range rexp.LengthBins {
-		if b+1 < len(rexp.LengthBins) {
-			d.Length.Header = append(d.Length.Header, fmt.Sprintf("%d-%d turns", lo, rexp.LengthBins[b+1]-1))
-		} else {
-			d.Length.Header = append(d.Length.Header, fmt.Sprintf("%d+ turns", lo))
-		}
-	}
+	d.Length = sum.LengthTable(ph)
 	var lengthRows [][]string
 	for a, arm := range sum.Arms {
-		row := []string{arm}
 		for b, t := range sum.ByLength[ph][a] {
-			row = append(row, cell(t))
 			lengthRows = append(lengthRows, tallyRow([]string{arm, itoa(rexp.LengthBins[b])}, t))
 		}
-		d.Length.Rows = append(d.Length.Rows, row)
 	}
-	d.Recognisers.Header = []string{"recogniser"}
-	for _, arm := range sum.Arms {
-		d.Recognisers.Header = append(d.Recognisers.Header, arm+" 50 %", arm+" 100 %")
-	}
-	for r, rn := range sum.Recognisers {
-		if !sum.Ran[r] {
-			continue
-		}
-		row := []string{rn}
-		for a := range sum.Arms {
-			row = append(row, cell(sum.Curve[r][a][rexp.All][rexp.Step(50)]),
-				cell(sum.Curve[r][a][rexp.All][rexp.Step(100)]))
-		}
-		d.Recognisers.Rows = append(d.Recognisers.Rows, row)
-	}
-	d.Pairs.Header = []string{"arm", "X", "Y", "X right only", "Y right only", "X − Y (pts)", "95 % interval", "McNemar p", "Holm p"}
+	d.Recognisers = sum.RecognisersTable()
+	d.Pairs = sum.PairsTable()
 	var pairRows [][]string
 	for _, pr := range sum.Pairs {
 		r := pr.Result
-		d.Pairs.Rows = append(d.Pairs.Rows, []string{pr.Arm, pr.X, pr.Y, itoa(r.Counts.OnlyX), itoa(r.Counts.OnlyY),
-			textfmt.Fixed(100*r.Diff, 1), "[" + textfmt.Fixed(100*r.Interval.Lo, 1) + ", " + textfmt.Fixed(100*r.Interval.Hi, 1) + "]",
-			fmt.Sprintf("%.3g", r.P), fmt.Sprintf("%.3g", pr.PHolm)})
 		pairRows = append(pairRows, []string{pr.Arm, pr.X, pr.Y, itoa(r.Counts.Both), itoa(r.Counts.OnlyX), itoa(r.Counts.OnlyY),
 			itoa(r.Counts.Neither), num(r.Diff), num(r.Interval.Lo), num(r.Interval.Hi), num(r.P), num(pr.PHolm)})
 	}

@@ -27,6 +27,7 @@ train_games = 2
 workers = 2
 compare = ["constrained", "w4"]
 tolerance = 15
+differences = [{name = "Constrained play", base = "w4", variant = "constrained"}]
 
 [quick]
 games = 2
@@ -63,12 +64,22 @@ func TestRecognitionNotebook(t *testing.T) {
 	rep := readFile(t, filepath.Join(a, ReportFile))
 	assert.Contains(t, rep, "(full size: 2 arms, 4 test games and 2 training games per arm; seed 3)")
 	assert.Contains(t, rep, "|  | paper: A.I. weight 4 | 211/791 21.1 | 246/756 24.6 | 226/776 22.6 | 235/767 23.5 | — |")
-	assert.Contains(t, rep, "The tables count as the paper did: paper's clock (setup steps counted), ties wrong.")
+	assert.Contains(t, rep, "The tables count as the paper did: paper's clock (setup steps counted), ties wrong, the end at the last turn's end before it.")
 	assert.Contains(t, rep, "| arm | ours (paper's counting) | ties | ours (our counting) | paper | ours − paper (pts) | 95 % interval | within 15 pts |")
 	assert.Contains(t, rep, "w4 minus constrained: ")
 	assert.Contains(t, rep, "| Occupy Asia and Africa |")
 	assert.Contains(t, rep, "> PHATT beats a guess.")
 	assert.Contains(t, rep, "right 16.67 % of the time")
+	// The generated sentences carry the tables' numbers.
+	assert.Contains(t, rep, "| last turn's end | after the last action | w4 | ")
+	assert.Contains(t, rep, "| tie wrong | tie broken at random | constrained | ")
+	assert.Contains(t, rep, "- The end at the last turn's end before the final turn moves the end-of-game accuracy by w4 ")
+	assert.Contains(t, rep, "| Constrained play | w4 | constrained | ")
+	assert.Contains(t, rep, "- Constrained play moves w4 by ")
+	assert.Contains(t, rep, "Constrained play moves w4's distance from the paper from ")
+	assert.Contains(t, rep, "w4 lands ")
+	assert.Contains(t, rep, "winners minus losers (points, Newcombe's 95 % interval): w4 ")
+	assert.Contains(t, rep, "Most often right at the end of the game (the paper's counting): w4 ")
 	assert.Contains(t, rep, "(game 0 of arm w4: seat ")
 	// accuracy.csv: 2 countings x 4 recognisers x 2 arms x 3 groups x 20
 	// points; every "all" row counts the 4 games' 24 players.
@@ -115,6 +126,9 @@ func TestRecognitionParseErrors(t *testing.T) {
 		{`compare = ["constrained", "w4"]`, `compare = ["w4"]`, "key recognition.compare: 1 arms, want 2 (low, high) or none"},
 		{`compare = ["constrained", "w4"]`, `compare = ["w4", "w9"]`, `key recognition.compare[1]: "w9" is not an arm`},
 		{"[quick]\ngames = 2", "[quick]\ngames = 5", "key quick.games: 5 outside [1, 4]"},
+		{`base = "w4"`, `base = "w9"`, `key recognition.differences[0].base: "w9" is not an arm`},
+		{`variant = "constrained"`, `variant = "w4"`, `key recognition.differences[0].variant: "w4": must differ from base`},
+		{`name = "Constrained play", `, `name = "", `, `key recognition.differences[0].name: missing`},
 		{"[paper.arms.w4]", "[paper.arms.w5]", `key paper.arms.w5: "w5" is not an arm`},
 		{"winners = [[35, 132], [43, 124], [37, 130], [37, 130]]", "winners = [[35, 132]]", "key paper.arms.w4.winners: 1 rows, want 4"},
 		{"[[34, 133], [88, 79]", "[[34, -1], [88, 79]", "key paper.arms.w4.missions[0][1]"},

@@ -20,10 +20,23 @@ import (
 //   - Attack: only from f (2 armies or more, and at least as many minus one
 //     as the target) on an enemy neighbour t in M or on the shortest route
 //     from f; the one with the highest ratio of armies, to the end (blitz).
-//   - Place (and each starting army): all armies on the owned territory with
+//   - Place (and, with Setup = SetupStack, each starting army): all armies
+//     on the owned territory with
 //     such an attack whose target is weakest relative to it (the highest
 //     ratio counting the armies placed); if there is none, on the owned
 //     territory nearest M (lowest dist).
+//   - Starting armies with Setup = SetupSpread (the default): each on the
+//     owned territory of M (directly consistent with the mission) with the
+//     fewest armies; if the bot owns none, on the owned territory nearest M
+//     with the fewest armies (the lowest id on ties). The paper defines
+//     constrained play as "only performing actions that are
+//     directly-consistent with their root-goal"; its rule "Reinforce a
+//     territory that is directly-consistent with their plan, or a territory
+//     that is on the shortest route to" one is read here as preferring the
+//     first whenever the player owns such a territory. Placing every
+//     starting army on an attacker next to M (SetupStack, as Place does),
+//     which mostly lies outside M, is consistent with none of the
+//     explanations that ask for M's continents.
 //   - Move-in: everything if the conquered territory has an allowed target
 //     of its own, the minimum otherwise.
 //   - Fortify: one move of all the movable armies of an owned territory
@@ -36,6 +49,10 @@ import (
 type Constrained struct {
 	sim.BasePlayer
 
+	// Setup is how the starting armies are placed (SetupStack or
+	// SetupSpread).
+	Setup int
+
 	open Mission // plays an open mission
 	b    blocks.Board
 	g    goal
@@ -45,8 +62,9 @@ type Constrained struct {
 	queue []int
 }
 
-// NewConstrained returns a Constrained bot.
-func NewConstrained() *Constrained { return &Constrained{open: Mission{W: 1}} }
+// NewConstrained returns a Constrained bot that places its starting armies
+// on its mission's territories (SetupSpread).
+func NewConstrained() *Constrained { return &Constrained{Setup: SetupSpread, open: Mission{W: 1}} }
 
 func (c *Constrained) load(s *sim.State) {
 	c.b.Load(s)
@@ -154,9 +172,43 @@ func (c *Constrained) placeAt(armies int) int {
 func (c *Constrained) PlaceInitial(s *sim.State) int {
 	c.load(s)
 	if c.g.open {
+		c.open.Setup = c.Setup
 		return c.open.PlaceInitial(s)
 	}
+	if c.Setup == SetupSpread {
+		return c.spreadAt()
+	}
 	return c.placeAt(1)
+}
+
+// spreadAt returns the owned territory of M with the fewest armies or, if
+// the bot owns none, the owned territory nearest M with the fewest armies;
+// the lowest id on ties.
+func (c *Constrained) spreadAt() int {
+	b, p := &c.b, c.Seat
+	best, bestIn, bestDist := -1, false, 0
+	for t, o := range b.Owner {
+		if o != p {
+			continue
+		}
+		in, d := c.g.wants(b, t), c.dist[t]
+		if d < 0 {
+			d = b.NumTerritories()
+		}
+		var better bool
+		switch {
+		case best < 0 || in != bestIn:
+			better = best < 0 || in
+		case !in && d != bestDist:
+			better = d < bestDist
+		default:
+			better = b.Armies[t] < b.Armies[best]
+		}
+		if better {
+			best, bestIn, bestDist = t, in, d
+		}
+	}
+	return best
 }
 
 // Place puts every army on the allowed attacker with the best odds.

@@ -39,10 +39,15 @@ import (
 // A(c) the bot's armies in c and on its territories next to c, E(c) the
 // other seats' armies in c (the lowest id on ties). Then:
 //
-//   - Place (and each starting army): all armies on the owned territory
-//     next to an enemy territory u of T that maximises armies(t) + placed -
-//     armies(u); without a target, on the border territory facing the most
-//     enemy armies beyond its own.
+//   - Place (and, with Setup = SetupStack, each starting army): all armies
+//     on the owned territory next to an enemy territory u of T that
+//     maximises armies(t) + placed - armies(u); without a target, on the
+//     border territory facing the most enemy armies beyond its own.
+//   - Starting armies with Setup = SetupSpread: each on the owned territory
+//     t with an enemy neighbour that maximises value(c(t)) / armies(t) (c(t)
+//     its continent; the lowest id on ties), so that the starting armies
+//     are shared among the continents in proportion to their skewed values
+//     and among a continent's territories evenly.
 //   - Attack, the first that applies, each from a territory of at least 2
 //     armies, the highest ratio of armies first, to the end (blitz):
 //     (1) into T, with armies(from) - 1 >= armies(to);
@@ -66,6 +71,9 @@ type Mission struct {
 
 	// W is the factor on a mission continent's value, >= 1.
 	W float64
+	// Setup is how the starting armies are placed (SetupStack or
+	// SetupSpread).
+	Setup int
 
 	// target is T (-1 for none); alive the players alive.
 	target int
@@ -80,8 +88,27 @@ type Mission struct {
 	count       []int
 }
 
-// NewMission returns a Mission bot with factor w (>= 1).
+// NewMission returns a Mission bot with factor w (>= 1) that stacks its
+// starting armies (SetupStack).
 func NewMission(w float64) *Mission { return &Mission{W: w} }
+
+// Ways of placing the starting armies, the values of Mission.Setup and
+// Constrained.Setup. Khan & Rovatsos (2013) do not say how the Domination
+// AI placed its starting armies; their section 5.3.1 says only that during
+// the setup "the probability of explanations that are consistent with the
+// actions a player is performing will slowly rise".
+const (
+	// SetupStack places every starting army where Place would put one army,
+	// which for these bots stacks them on one territory.
+	SetupStack = iota
+	// SetupSpread shares the starting armies among the territories the
+	// bot's goal values (see Mission and Constrained).
+	SetupSpread
+)
+
+// SetupChoices are the names of SetupStack and SetupSpread, in order, for
+// the registry's "setup" parameter.
+var SetupChoices = []string{"stack", "spread"}
 
 // Attack thresholds of Mission (see its doc).
 const (
@@ -246,10 +273,35 @@ func (m *Mission) placeAt(armies int) int {
 	return best
 }
 
-// PlaceInitial places on the territory Place would choose for one army.
+// PlaceInitial places on the territory Place would choose for one army
+// (SetupStack) or shares the starting armies by the continents' values
+// (SetupSpread).
 func (m *Mission) PlaceInitial(s *sim.State) int {
 	m.load(s)
+	if m.Setup == SetupSpread {
+		return m.spreadAt()
+	}
 	return m.placeAt(1)
+}
+
+// spreadAt returns the owned territory t with an enemy neighbour that
+// maximises value(c(t)) / armies(t), the lowest id on ties; the weakest
+// owned territory if none has an enemy neighbour.
+func (m *Mission) spreadAt() int {
+	b, p := &m.b, m.Seat
+	best, bestScore := -1, 0.0
+	for t, o := range b.Owner {
+		if o != p || !b.IsBorder(p, t) {
+			continue
+		}
+		if sc := m.value(b.Map.Territories[t].Continent) / float64(b.Armies[t]); best < 0 || sc > bestScore {
+			best, bestScore = t, sc
+		}
+	}
+	if best < 0 {
+		best = b.WeakestOwned(p)
+	}
+	return best
 }
 
 // Place puts every army where it best attacks the target continent.

@@ -220,3 +220,53 @@ func TestMissionOccupy(t *testing.T) {
 	b.Start(s, 0, nil)
 	assert.Equal(t, 9, b.Occupy(s, id(t, m, "Egypt"), id(t, m, "Middle East"), 3, 9))
 }
+
+func TestSetupSpread(t *testing.T) {
+	// Each starting army: stack puts it where Place would put one army;
+	// spread shares them (mission: value / armies over the border
+	// territories; constrained: the mission's own territory with the
+	// fewest armies, else the one nearest the mission).
+	assert.Equal(t, mission.SetupSpread, mission.NewConstrained().Setup, "constrained spreads by default")
+	assert.Equal(t, mission.SetupStack, mission.NewMission(4).Setup, "mission stacks by default")
+	na := "Occupy North America and Australia"
+	for _, tc := range []struct {
+		name  string
+		bot   func(setup int) interface{ PlaceInitial(*sim.State) int }
+		mine  map[string]int
+		setup int
+		want  string
+	}{
+		{"mission spread: fewest armies in the same continent", func(st int) interface{ PlaceInitial(*sim.State) int } {
+			b := mission.NewMission(4)
+			b.Setup = st
+			return b
+		}, map[string]int{"Indonesia": 6, "New Guinea": 1}, mission.SetupSpread, "New Guinea"},
+		{"mission stack: the strongest attacker", func(st int) interface{ PlaceInitial(*sim.State) int } {
+			b := mission.NewMission(4)
+			b.Setup = st
+			return b
+		}, map[string]int{"Indonesia": 6, "New Guinea": 1}, mission.SetupStack, "Indonesia"},
+		{"constrained spread: the mission's territory with the fewest armies", func(st int) interface{ PlaceInitial(*sim.State) int } {
+			b := mission.NewConstrained()
+			b.Setup = st
+			return b
+		}, map[string]int{"Alaska": 5, "Ontario": 2, "Kamchatka": 1}, mission.SetupSpread, "Ontario"},
+		{"constrained stack: the best allowed attacker", func(st int) interface{ PlaceInitial(*sim.State) int } {
+			b := mission.NewConstrained()
+			b.Setup = st
+			return b
+		}, map[string]int{"Alaska": 5, "Ontario": 2, "Kamchatka": 1}, mission.SetupStack, "Alaska"},
+		{"constrained spread: none owned in the mission, the nearest", func(st int) interface{ PlaceInitial(*sim.State) int } {
+			b := mission.NewConstrained()
+			b.Setup = st
+			return b
+		}, map[string]int{"Kamchatka": 3, "Japan": 1}, mission.SetupSpread, "Kamchatka"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, m := at(t, sim.PhasePlace, na, tc.mine, nil)
+			b := tc.bot(tc.setup)
+			b.(sim.Player).Start(s, 0, nil)
+			assert.Equal(t, tc.want, m.Territories[b.PlaceInitial(s)].Name)
+		})
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"github.com/marslab-risk/marslab/arena"
 	"github.com/marslab-risk/marslab/bots/registry"
 	"github.com/marslab-risk/marslab/recog/experiment"
+	"github.com/marslab-risk/marslab/stats"
 )
 
 func small(t *testing.T) (*experiment.Config, *experiment.Setup) {
@@ -285,12 +286,29 @@ func TestSummarize(t *testing.T) {
 		}
 		return pred(r, p, k)
 	}
+	// At the end of the last turn before the final one, the winner (seat 3)
+	// is not recognised yet: the other seats are as at the game's end.
+	turnEnd := func(f func(r, p, k int) int, winner int) [][]int {
+		x := make([][]int, len(experiment.Recognisers))
+		for r := range x {
+			x[r] = make([]int, 6)
+			for p := range x[r] {
+				x[r][p] = f(r, p, end)
+				if r == 0 && p == 3 {
+					x[r][p] = winner
+				}
+			}
+		}
+		return x
+	}
 	for i := range 2 {
 		g := experiment.Game{Arm: 0, Index: i, Winner: 3, Turns: 40, Setup: 120, Missions: []int{0, 1, 2, 3, 4, 5},
-			Pred: grid(pred), Tied: grid(tied), PaperPred: grid(paper), PaperTied: grid(tied)}
+			Pred: grid(pred), Tied: grid(tied), PaperPred: grid(paper), PaperTied: grid(tied),
+			TurnEnd: turnEnd(paper, 4), TurnEndTied: turnEnd(tied, 1)}
 		res.Games = append(res.Games, g)
 	}
-	sum, err := experiment.Summarize(res, experiment.Counting{})
+	// The paper's counting with the end after the game's last action.
+	sum, err := experiment.Summarize(res, experiment.Counting{End: experiment.EndGame})
 	require.NoError(t, err)
 	assert.Equal(t, []bool{true, true, false, false}, sum.Ran)
 	assert.InDelta(t, 1.0/6, sum.Chance, 1e-12)
@@ -320,21 +338,42 @@ func TestSummarize(t *testing.T) {
 	var buf bytes.Buffer
 	require.NoError(t, sum.WriteText(&buf))
 	assert.Contains(t, buf.String(), "8/4 66.7%")
-	assert.Contains(t, buf.String(), "counting: paper's clock (setup steps counted), ties wrong")
+	assert.Contains(t, buf.String(), "counting: paper's clock (setup steps counted), ties wrong, the end after the game's last action")
+
+	// The paper's counting: the end is the last turn's end before the final
+	// turn, where the winners are not recognised yet.
+	sum, err = experiment.Summarize(res, experiment.Counting{})
+	require.NoError(t, err)
+	assert.Equal(t, 6, sum.Curve[0][0][experiment.All][experiment.Step(100)].Correct)
+	assert.Equal(t, 0, sum.Curve[0][0][experiment.Winners][experiment.Step(100)].Correct)
+	assert.Equal(t, 6, sum.Curve[0][0][experiment.All][experiment.Step(50)].Correct, "only the end moves")
+	eff, err := experiment.CountingEffect(res, 0, experiment.Counting{}, experiment.Counting{End: experiment.EndGame})
+	require.NoError(t, err)
+	require.Len(t, eff, 1, "arm 1 has no games")
+	assert.Equal(t, "w4", eff[0].Arm)
+	assert.Equal(t, stats.PairCounts{Both: 6, OnlyY: 2, Neither: 4}, eff[0].Result.Counts)
+	assert.InDelta(t, -2.0/12, eff[0].Result.Diff, 1e-12)
+	_, err = experiment.CountingEffect(res, 4, experiment.Counting{}, experiment.Ours)
+	assert.ErrorContains(t, err, "recogniser 4: want 0 to 3")
 
 	// Our counting: the turn clock, ties broken at random (here the
-	// recorded pick is seat 4's card).
-	ours, err := experiment.ParseCounting("turns", "share")
+	// recorded pick is seat 4's card), the end after the last action.
+	ours, err := experiment.ParseCounting("turns", "share", "game")
 	require.NoError(t, err)
+	assert.Equal(t, experiment.Ours, ours)
 	sum, err = experiment.Summarize(res, ours)
 	require.NoError(t, err)
 	assert.Equal(t, 10, sum.Curve[0][0][experiment.All][experiment.Step(100)].Correct)
 	assert.Equal(t, 2, sum.Curve[0][0][experiment.All][experiment.Step(100)].Ties)
 	assert.Equal(t, 6, sum.Curve[0][0][experiment.All][experiment.Step(25)].Correct)
-	_, err = experiment.ParseCounting("rounds", "wrong")
-	assert.ErrorContains(t, err, `clock "rounds": want paper or turns`)
-	_, err = experiment.ParseCounting("paper", "half")
-	assert.ErrorContains(t, err, `ties "half": want wrong or share`)
+	for _, tc := range []struct{ clock, ties, end, want string }{
+		{"rounds", "wrong", "turn", `clock "rounds": want paper or turns`},
+		{"paper", "half", "turn", `ties "half": want wrong or share`},
+		{"paper", "wrong", "round", `end "round": want turn or game`},
+	} {
+		_, err = experiment.ParseCounting(tc.clock, tc.ties, tc.end)
+		assert.ErrorContains(t, err, tc.want)
+	}
 }
 
 // FuzzParse: any text gives a config or an error, never a panic, and a
@@ -418,4 +457,26 @@ func TestTraceGame(t *testing.T) {
 	}
 	_, err = experiment.TraceGame(cfg, s, 5, 0)
 	assert.ErrorContains(t, err, "trace: arm 5: want 0 to 1")
+}
+
+func TestCell(t *testing.T) {
+	for _, tc := range []struct {
+		t    experiment.Tally
+		want string
+	}{
+		{experiment.Tally{}, "—"},
+		{experiment.Tally{Correct: 3, N: 12, Acc: 0.25, CI: stats.Interval{Lo: 0.0889, Hi: 0.5324}}, "3/9 25.0 [8.9, 53.2]"},
+		{experiment.Tally{Correct: 12, N: 12, Acc: 1, CI: stats.Interval{Lo: 0.7575, Hi: 1}}, "12/0 100.0 [75.8, 100.0]"},
+	} {
+		assert.Equal(t, tc.want, experiment.Cell(tc.t))
+	}
+}
+
+func TestEffectsTable(t *testing.T) {
+	pp := stats.PairedProportion{Counts: stats.PairCounts{Both: 6, OnlyX: 1, OnlyY: 3, Neither: 2}, N: 12, PX: 7.0 / 12, PY: 9.0 / 12,
+		Diff: -2.0 / 12, Interval: stats.Interval{Lo: -0.4312, Hi: 0.1234}, P: 0.625}
+	tb := experiment.EffectsTable([]experiment.RuleEffect{{Rule: experiment.CountingRules[0],
+		Arms: []experiment.PairRow{{Arm: "w4", Result: pp, PHolm: 1}}}})
+	assert.Equal(t, []string{"last turn's end", "after the last action", "w4", "58.3", "75.0", "1", "3", "-16.7", "[-43.1, +12.3]", "0.625", "1"}, tb.Rows[0])
+	assert.Len(t, tb.Header, len(tb.Rows[0]))
 }

@@ -67,6 +67,12 @@ type Game struct {
 	// PaperPred and PaperTied are the same on the paper's clock.
 	PaperPred [][][]int `json:"paper_pred"`
 	PaperTied [][][]int `json:"paper_tied"`
+	// TurnEnd[r][p] and TurnEndTied[r][p] are recogniser r's prediction
+	// for seat p and its number of tied cards at the end of the last turn
+	// before the one that ended the game (the setup's end for a game of one
+	// turn): the last sample the paper's program took (Counting.End).
+	TurnEnd     [][]int `json:"turn_end"`
+	TurnEndTied [][]int `json:"turn_end_tied"`
 }
 
 // stream returns the index of game i of arm a among the streams of a seed:
@@ -351,8 +357,11 @@ func (t *tester) play(a, i int) (Game, error) {
 		return x
 	}
 	out.Pred, out.Tied, out.PaperPred, out.PaperTied = grid(), grid(), grid(), grid()
+	out.TurnEnd, out.TurnEndTied = make([][]int, len(t.rec)), make([][]int, len(t.rec))
 	for r := range t.rec {
+		out.TurnEnd[r], out.TurnEndTied[r] = make([]int, len(ps)), make([]int, len(ps))
 		for p := range ps {
+			out.TurnEnd[r][p], out.TurnEndTied[r][p] = t.snap.at(r, p, max(0, t.snap.n-2))
 			for k := range Steps {
 				out.Pred[r][p][k], out.Tied[r][p][k] = t.snap.at(r, p, t.snap.turnRow(k))
 				out.PaperPred[r][p][k], out.PaperTied[r][p][k] = t.snap.at(r, p, t.snap.paperRow(k))
@@ -571,6 +580,19 @@ func checkGame(g *Game, cfg *Config, s *Setup, a, i int) error {
 				if len(x.v[r][p]) != Steps {
 					return fmt.Errorf("%s[%d][%d]: %d points, want %d", x.key, r, p, len(x.v[r][p]), Steps)
 				}
+			}
+		}
+	}
+	for _, x := range []struct {
+		key string
+		v   [][]int
+	}{{"turn_end", g.TurnEnd}, {"turn_end_tied", g.TurnEndTied}} {
+		if len(x.v) != len(Recognisers) {
+			return fmt.Errorf("%s: %d recognisers, want %d", x.key, len(x.v), len(Recognisers))
+		}
+		for r := range x.v {
+			if len(x.v[r]) != n {
+				return fmt.Errorf("%s[%d]: %d seats, want %d", x.key, r, len(x.v[r]), n)
 			}
 		}
 	}

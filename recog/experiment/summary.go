@@ -47,12 +47,32 @@ const (
 	TiesShare
 )
 
+// EndRule is which prediction scores the end of a game.
+type EndRule int
+
+const (
+	// EndTurn takes the prediction at the end of the last turn before the
+	// one that ended the game, as Khan & Rovatsos (2013) did: "since
+	// sampling is done on a turn by turn basis the plan recognition agent
+	// will miss the significant change in probabilities as the system does
+	// not register an end of turn but rather a different event which is the
+	// end of the game" (section 5.3.3).
+	EndTurn EndRule = iota
+	// EndGame takes the prediction after the game's last action.
+	EndGame
+)
+
 // Counting is how Summarize scores the predictions; the zero value is the
 // paper's.
 type Counting struct {
 	Clock Clock
 	Ties  TieRule
+	End   EndRule
 }
+
+// Ours is our counting: player-turns only, ties broken at random, the end
+// of the game after its last action.
+var Ours = Counting{Clock: ClockTurns, Ties: TiesShare, End: EndGame}
 
 // String describes the counting, e.g. "paper's clock, ties wrong".
 func (c Counting) String() string {
@@ -61,28 +81,36 @@ func (c Counting) String() string {
 		s = "turn clock (player-turns only)"
 	}
 	if c.Ties == TiesShare {
-		return s + ", ties broken at random"
+		s += ", ties broken at random"
+	} else {
+		s += ", ties wrong"
 	}
-	return s + ", ties wrong"
+	if c.End == EndGame {
+		return s + ", the end after the game's last action"
+	}
+	return s + ", the end at the last turn's end before it"
 }
 
-// ParseCounting parses the names of a clock ("paper" or "turns") and a tie
-// rule ("wrong" or "share").
-func ParseCounting(clock, ties string) (Counting, error) {
+// ParseCounting parses the names of a clock ("paper" or "turns"), a tie
+// rule ("wrong" or "share") and an end rule ("turn" or "game").
+func ParseCounting(clock, ties, end string) (Counting, error) {
 	var c Counting
-	switch clock {
-	case "paper":
-	case "turns":
-		c.Clock = ClockTurns
-	default:
-		return c, fmt.Errorf("clock %q: want paper or turns", clock)
-	}
-	switch ties {
-	case "wrong":
-	case "share":
-		c.Ties = TiesShare
-	default:
-		return c, fmt.Errorf("ties %q: want wrong or share", ties)
+	for _, x := range []struct {
+		key, v string
+		names  [2]string
+		dst    *int
+	}{
+		{"clock", clock, [2]string{"paper", "turns"}, (*int)(&c.Clock)},
+		{"ties", ties, [2]string{"wrong", "share"}, (*int)(&c.Ties)},
+		{"end", end, [2]string{"turn", "game"}, (*int)(&c.End)},
+	} {
+		switch x.v {
+		case x.names[0]:
+		case x.names[1]:
+			*x.dst = 1
+		default:
+			return c, fmt.Errorf("%s %q: want %s or %s", x.key, x.v, x.names[0], x.names[1])
+		}
 	}
 	return c, nil
 }
@@ -243,16 +271,11 @@ func Summarize(res *Results, c Counting) (*Summary, error) {
 			if p == g.Winner {
 				grp = Winners
 			}
-			pred, tied := g.PaperPred, g.PaperTied
-			if c.Clock == ClockTurns {
-				pred, tied = g.Pred, g.Tied
-			}
 			right := func(r, k int) (ok, tie bool) {
-				tie = tied[r][p][k] > 1
-				return pred[r][p][k] == card && (!tie || c.Ties == TiesShare), tie
+				return c.right(&g, r, p, k)
 			}
 			for r := range nr {
-				if pred[r][p][Steps-1] < 0 {
+				if g.Pred[r][p][Steps-1] < 0 {
 					continue
 				}
 				sum.Ran[r] = true
@@ -312,6 +335,131 @@ func Summarize(res *Results, c Counting) (*Summary, error) {
 		return nil, err
 	}
 	return sum, nil
+}
+
+// right scores recogniser r's prediction for seat p of g at sampling point
+// k: whether it is right, and whether it is tied between cards.
+func (c Counting) right(g *Game, r, p, k int) (ok, tie bool) {
+	pred, tied := g.PaperPred[r][p][k], g.PaperTied[r][p][k]
+	if c.Clock == ClockTurns {
+		pred, tied = g.Pred[r][p][k], g.Tied[r][p][k]
+	}
+	if k == Steps-1 && c.End == EndTurn {
+		pred, tied = g.TurnEnd[r][p], g.TurnEndTied[r][p]
+	}
+	tie = tied > 1
+	return pred == g.Missions[p] && (!tie || c.Ties == TiesShare), tie
+}
+
+// CountingEffect compares two countings of the same player-games: recogniser
+// r's end-of-game accuracy by x minus that by y, per arm, paired (exact
+// McNemar test, Newcombe's interval), with the arms' p-values
+// Holm-corrected together. Player-games whose card no recogniser models are
+// left out.
+func CountingEffect(res *Results, r int, x, y Counting) ([]PairRow, error) {
+	if r < 0 || r >= len(Recognisers) {
+		return nil, fmt.Errorf("counting effect: recogniser %d: want 0 to %d", r, len(Recognisers)-1)
+	}
+	cards := map[int]bool{}
+	for _, c := range res.Setup.Cards {
+		cards[c] = true
+	}
+	na := len(res.Config.Arms)
+	xs, ys := make([][]bool, na), make([][]bool, na)
+	for i := range res.Games {
+		g := &res.Games[i]
+		for p, card := range g.Missions {
+			if !cards[card] || g.Pred[r][p][Steps-1] < 0 {
+				continue
+			}
+			okx, _ := x.right(g, r, p, Steps-1)
+			oky, _ := y.right(g, r, p, Steps-1)
+			xs[g.Arm], ys[g.Arm] = append(xs[g.Arm], okx), append(ys[g.Arm], oky)
+		}
+	}
+	var rows []PairRow
+	var ps []float64
+	for a, arm := range res.Config.Arms {
+		if len(xs[a]) == 0 {
+			continue
+		}
+		c, err := stats.CountPairs(xs[a], ys[a])
+		if err != nil {
+			return nil, err
+		}
+		pp, err := stats.PairedProportions(c, Level)
+		if err != nil {
+			return nil, err
+		}
+		rows = append(rows, PairRow{Arm: arm.Name, X: x.String(), Y: y.String(), Result: pp})
+		ps = append(ps, pp.P)
+	}
+	if len(ps) == 0 {
+		return rows, nil
+	}
+	h, err := stats.Holm(ps)
+	if err != nil {
+		return nil, err
+	}
+	for i := range rows {
+		rows[i].PHolm = h[i]
+	}
+	return rows, nil
+}
+
+// CountingRule is one rule of the paper's counting, changed alone in
+// Changed.
+type CountingRule struct {
+	// Name says what the paper's counting does, Paper and Other name the
+	// paper's way and the other one.
+	Name, Paper, Other string
+	// Changed is the paper's counting with this rule alone changed.
+	Changed Counting
+}
+
+// CountingRules are the rules of the paper's counting whose effect the
+// experiment measures at the end of the game (the clock leaves the end
+// where it is).
+var CountingRules = []CountingRule{
+	{"The end at the last turn's end before the final turn", "last turn's end", "after the last action", Counting{End: EndGame}},
+	{"A tie scored wrong", "tie wrong", "tie broken at random", Counting{Ties: TiesShare}},
+}
+
+// RuleEffect is the effect of one counting rule, per arm: the paper's
+// counting (X) against the counting with the rule changed (Y).
+type RuleEffect struct {
+	Rule CountingRule
+	Arms []PairRow
+}
+
+// CountingEffects measures every rule of CountingRules for recogniser r
+// (CountingEffect of the paper's counting against Rule.Changed).
+func CountingEffects(res *Results, r int) ([]RuleEffect, error) {
+	var out []RuleEffect
+	for _, rule := range CountingRules {
+		rows, err := CountingEffect(res, r, Counting{}, rule.Changed)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, RuleEffect{Rule: rule, Arms: rows})
+	}
+	return out, nil
+}
+
+// WriteCountingEffects prints the effects as plain text, one line per rule
+// and arm.
+func WriteCountingEffects(w io.Writer, recogniser string, effects []RuleEffect) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "\n%s at the end of the game: the paper's counting (X) against one rule changed (Y), paired\n", recogniser)
+	fmt.Fprintln(tw, "X\tY\tarm\tX %\tY %\tX - Y (pts) [95%]\tMcNemar p\tHolm p")
+	for _, e := range effects {
+		for _, a := range e.Arms {
+			pp := a.Result
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%.1f\t%.1f\t%+.1f [%+.1f, %+.1f]\t%.3g\t%.3g\n", e.Rule.Paper, e.Rule.Other, a.Arm,
+				100*pp.PX, 100*pp.PY, 100*pp.Diff, 100*pp.Interval.Lo, 100*pp.Interval.Hi, pp.P, a.PHolm)
+		}
+	}
+	return tw.Flush()
 }
 
 // lengthBin returns the bin of LengthBins that turns falls in.
