@@ -134,6 +134,16 @@ func (b *board) load(s *sim.State, me int) {
 	b.me, b.summed = me, false
 }
 
+// update re-reads territories from and to of s, after a roll of an attack
+// from -> to (and the occupation of a conquest), which changes no other
+// territory: the board is then the one load gives.
+func (b *board) update(s *sim.State, from, to int) {
+	b.s = s
+	b.Owner[from], b.Armies[from] = s.Owner(from), s.Armies(from)
+	b.Owner[to], b.Armies[to] = s.Owner(to), s.Armies(to)
+	b.summed = false
+}
+
 // refresh recomputes the per-continent ownership summaries after owner
 // changed.
 func (b *board) refresh(me int) {
