@@ -62,17 +62,9 @@ func (m *mediator) legalAttacks(buf []sim.AttackOrder) []sim.AttackOrder {
 	if b.nmask == nil {
 		return b.s.LegalAttacks(b.me, buf)
 	}
-	var mine uint64
-	for t, o := range b.Owner {
-		if o == b.me {
-			mine |= 1 << t
-		}
-	}
-	for own := mine; own != 0; own &= own - 1 {
+	mine, strong := b.ownMasks()
+	for own := strong; own != 0; own &= own - 1 {
 		t := bits.TrailingZeros64(own)
-		if b.Armies[t] < 2 {
-			continue
-		}
 		for x := b.nmask[t] &^ mine; x != 0; x &= x - 1 {
 			buf = append(buf, sim.AttackOrder{From: t, To: bits.TrailingZeros64(x)})
 		}
