@@ -261,15 +261,16 @@ func (m *mediator) offensive(t, n int, allowZero bool) bid {
 		topN := c.ub // the largest numerator, with the margin
 		// The numerators cached for the placement, read here without a
 		// call (boundNum computes the others).
+		// j indexes the kept numerator of i, fi is max(i, 1).
 		oc := &m.ccs[m.goals[g].cc]
 		bnd := m.bnd[oc.bo : oc.bo+oc.na]
-		for i := i0; i <= n; i++ {
-			fi := float64(max(i, 1))
+		j, fi := mArm-1+i0-oc.alo, 1.0
+		for i := i0; i <= n; i, j, fi = i+1, j+1, float64(i+1) {
 			if q := topN / fi; q <= ub || q < floor {
 				break
 			}
 			var num float64
-			if j := mArm - 1 + i - oc.alo; uint(j) < uint(len(bnd)) && math.Float64bits(bnd[j]) != 0 {
+			if uint(j) < uint(len(bnd)) && math.Float64bits(bnd[j]) != 0 {
 				num = -bnd[j]
 			} else {
 				num = m.boundNum(g, mArm-1+i)
