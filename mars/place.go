@@ -259,8 +259,8 @@ func (m *mediator) offensive(t, n int, allowZero bool) bid {
 		g := c.g
 		ub := 0.0
 		topN := c.ub // the largest numerator, with the margin
-		// The numerators cached for the placement, read here without a
-		// call (boundNum computes the others).
+		// The numerators kept for the placement, read and kept here as
+		// boundNum does, without its call.
 		// j indexes the kept numerator of i, fi is max(i, 1).
 		oc := &m.ccs[m.goals[g].cc]
 		bnd := m.bnd[oc.bo : oc.bo+oc.na]
@@ -270,10 +270,13 @@ func (m *mediator) offensive(t, n int, allowZero bool) bid {
 				break
 			}
 			var num float64
-			if uint(j) < uint(len(bnd)) && math.Float64bits(bnd[j]) != 0 {
+			if uint(j) >= uint(len(bnd)) {
+				num = m.numerator(oc, mArm-1+i)
+			} else if math.Float64bits(bnd[j]) != 0 {
 				num = -bnd[j]
 			} else {
-				num = m.boundNum(g, mArm-1+i)
+				num = m.numerator(oc, mArm-1+i)
+				bnd[j] = -num // as boundNum keeps it
 			}
 			if v := num / fi; v > ub {
 				ub = v
