@@ -549,11 +549,24 @@ func (m *mediator) firstBid(t, n int) {
 	a.def = m.defensive(t, n, !a.zeroUsed)
 	a.off = noBid
 	u := 0.0
+	arm := m.b.Armies[t] - 1 + n
 	for g := a.head; g >= 0; g = m.goals[g].next {
 		x := &m.goals[g]
-		if x.w > 0 && !x.won {
-			u = max(u, m.boundNum(g, m.b.Armies[t]-1+n)*roundMargin)
+		if x.w <= 0 || x.won {
+			continue
 		}
+		// boundNum(g, arm), read or kept here without its call.
+		c := &m.ccs[x.cc]
+		var num float64
+		if i := arm - c.alo; uint(i) >= uint(c.na) {
+			num = m.numerator(c, arm)
+		} else if s := &m.bnd[c.bo+i]; math.Float64bits(*s) != 0 {
+			num = -*s
+		} else {
+			num = m.numerator(c, arm)
+			*s = -num
+		}
+		u = max(u, num*roundMargin)
 	}
 	if a.def.Value > u {
 		a.bid = a.def
