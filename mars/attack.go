@@ -35,22 +35,42 @@ func (m *mediator) chooseAttack(conquered bool) (c attackChoice, thr float64, ok
 	}
 	c = noAttack
 	m.bids = m.bids[:0]
+	b := m.b
+	if b.nmask != nil {
+		// The legal attacks of one agent at a time, from the masks, in
+		// legalAttacks's order.
+		mine, strong := b.ownMasks()
+		for own := strong; own != 0; own &= own - 1 {
+			m.legal = b.appendAttacks(m.legal[:0], bits.TrailingZeros64(own), mine)
+			if len(m.legal) > 0 {
+				c = m.takeBid(c, m.attackBid(m.legal, thr))
+			}
+		}
+		return c, thr, c.odds >= 0 && c.odds >= thr
+	}
 	m.legal = m.legalAttacks(m.legal[:0])
 	for i := 0; i < len(m.legal); {
 		j := i + 1
 		for j < len(m.legal) && m.legal[j].From == m.legal[i].From {
 			j++
 		}
-		x := m.attackBid(m.legal[i:j], thr)
-		if x.odds > c.odds {
-			c = x
-		}
-		if m.w != nil {
-			m.bids = append(m.bids, x)
-		}
+		c = m.takeBid(c, m.attackBid(m.legal[i:j], thr))
 		i = j
 	}
 	return c, thr, c.odds >= 0 && c.odds >= thr
+}
+
+// takeBid returns the better of the auction's best bid c and an agent's
+// bid x (c on a tie: the agents bid by increasing territory id), keeping x
+// for the explanation when explaining.
+func (m *mediator) takeBid(c, x attackChoice) attackChoice {
+	if m.w != nil {
+		m.bids = append(m.bids, x)
+	}
+	if x.odds > c.odds {
+		return x
+	}
+	return c
 }
 
 // legalAttacks appends to buf the legal attacks of the board's player,
@@ -62,20 +82,19 @@ func (m *mediator) legalAttacks(buf []sim.AttackOrder) []sim.AttackOrder {
 	if b.nmask == nil {
 		return b.s.LegalAttacks(b.me, buf)
 	}
-	var mine uint64
-	for t, o := range b.Owner {
-		if o == b.me {
-			mine |= 1 << t
-		}
+	mine, strong := b.ownMasks()
+	for own := strong; own != 0; own &= own - 1 {
+		buf = b.appendAttacks(buf, bits.TrailingZeros64(own), mine)
 	}
-	for own := mine; own != 0; own &= own - 1 {
-		t := bits.TrailingZeros64(own)
-		if b.Armies[t] < 2 {
-			continue
-		}
-		for x := b.nmask[t] &^ mine; x != 0; x &= x - 1 {
-			buf = append(buf, sim.AttackOrder{From: t, To: bits.TrailingZeros64(x)})
-		}
+	return buf
+}
+
+// appendAttacks appends to buf the attacks from territory t into its
+// neighbours outside mine (the board's player's territories), in the
+// neighbour list's order, on maps with neighbour masks.
+func (b *board) appendAttacks(buf []sim.AttackOrder, t int, mine uint64) []sim.AttackOrder {
+	for x := b.nmask[t] &^ mine; x != 0; x &= x - 1 {
+		buf = append(buf, sim.AttackOrder{From: t, To: bits.TrailingZeros64(x)})
 	}
 	return buf
 }

@@ -41,6 +41,12 @@ type board struct {
 	// decision asks for them (the placement and the fortification, not
 	// the attacks, which load the board after every roll).
 	summed bool
+	// On maps with neighbour masks, mine has the bits of the board's
+	// player's territories and strong those of its territories of two
+	// armies or more (the ones that may attack), when masked is set: load
+	// clears it, ownMasks sets them, and update keeps them.
+	mine, strong uint64
+	masked       bool
 }
 
 // newBoard precomputes the static part for a map given as adjacency lists,
@@ -131,7 +137,52 @@ func boardFromMap(m *sim.Map) *board {
 func (b *board) load(s *sim.State, me int) {
 	b.s = s
 	b.Load(s)
-	b.me, b.summed = me, false
+	b.me, b.summed, b.masked = me, false, false
+}
+
+// update re-reads territories from and to of s, after a roll of an attack
+// from -> to (and the occupation of a conquest), which changes no other
+// territory: the board is then the one load gives.
+func (b *board) update(s *sim.State, from, to int) {
+	b.s = s
+	b.Owner[from], b.Armies[from] = s.Owner(from), s.Armies(from)
+	b.Owner[to], b.Armies[to] = s.Owner(to), s.Armies(to)
+	b.summed = false
+	if b.masked {
+		b.setMasks(from)
+		b.setMasks(to)
+	}
+}
+
+// setMasks sets t's bits of mine and strong from its owner and armies.
+func (b *board) setMasks(t int) {
+	bit := uint64(1) << t
+	b.mine &^= bit
+	b.strong &^= bit
+	if b.Owner[t] == b.me {
+		b.mine |= bit
+		if b.Armies[t] >= 2 {
+			b.strong |= bit
+		}
+	}
+}
+
+// ownMasks returns mine and strong (see board), on maps with neighbour
+// masks.
+func (b *board) ownMasks() (mine, strong uint64) {
+	if !b.masked {
+		b.mine, b.strong = 0, 0
+		for t, o := range b.Owner {
+			if o == b.me {
+				b.mine |= 1 << t
+				if b.Armies[t] >= 2 {
+					b.strong |= 1 << t
+				}
+			}
+		}
+		b.masked = true
+	}
+	return b.mine, b.strong
 }
 
 // refresh recomputes the per-continent ownership summaries after owner

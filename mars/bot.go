@@ -24,6 +24,20 @@ type Bot struct {
 	med   *mediator
 	cards cardAgent
 	w     io.Writer
+	// rolled is the attack the bot ordered in its last call (an Attack
+	// that attacked, or the Occupy after it): until the engine asks
+	// anything else, only its two territories can change, and the next
+	// Attack or Occupy re-reads those alone (see loadRolled).
+	rolled rolledAttack
+}
+
+// rolledAttack is an attack order the engine carries out between two calls
+// of the bot: the State it was ordered on, that State's round, and the
+// attacking and attacked territories. s == nil when there is none.
+type rolledAttack struct {
+	s        *sim.State
+	round    int
+	from, to int
 }
 
 var (
@@ -79,6 +93,7 @@ func (b *Bot) Start(s *sim.State, seat int, rng *rand.Rand) {
 	b.med.w = b.w
 	b.med.st = auctionStats{}
 	b.med.clearPursued()
+	b.rolled = rolledAttack{}
 }
 
 // GameStats appends the counts of the placement auctions of the game the
@@ -102,7 +117,29 @@ func (b *Bot) GameStats(buf []bots.Stat) []bots.Stat {
 		bots.Stat{Name: "armies_unbid", Count: s.unbid})
 }
 
-func (b *Bot) load(s *sim.State) { b.med.b.load(s, b.seat) }
+// load reads the whole position from s.
+func (b *Bot) load(s *sim.State) {
+	b.rolled.s = nil
+	b.med.b.load(s, b.seat)
+}
+
+// loadRolled reads the position from s for an Attack or Occupy call. If the
+// bot's previous call ordered an attack (from, to) on the same State in the
+// same round, the engine has since rolled that attack and, on a conquest,
+// moved armies from `from` into `to`, and nothing else: every other call of
+// the bot (a trade and placement after an elimination, the fortification,
+// the next turn, a new game's Start) loads the whole position. Only those
+// two territories are read again then; the board is the one a whole load
+// gives.
+func (b *Bot) loadRolled(s *sim.State) {
+	r := b.rolled
+	b.rolled.s = nil
+	if r.s != s || r.round != s.Round() {
+		b.med.b.load(s, b.seat)
+		return
+	}
+	b.med.b.update(s, r.from, r.to)
+}
 
 func (b *Bot) header(s *sim.State, what string) {
 	fmt.Fprintf(b.w, "mars seat %d round %d %s\n", b.seat, s.Round(), what)
@@ -125,6 +162,7 @@ func (b *Bot) PlaceInitial(s *sim.State) int {
 
 // Trade asks the card agent.
 func (b *Bot) Trade(s *sim.State, forced bool) ([3]int, bool) {
+	b.rolled.s = nil
 	set, r, ok := b.cards.choose(s, b.seat, forced)
 	if b.w != nil {
 		if ok {
@@ -155,7 +193,7 @@ func (b *Bot) Place(s *sim.State, armies int, buf []sim.Placement) []sim.Placeme
 // threshold, orders one roll with the most dice (MARS re-evaluates the
 // odds after every roll, "until the odds are below W_p").
 func (b *Bot) Attack(s *sim.State) (sim.AttackOrder, bool) {
-	b.load(s)
+	b.loadRolled(s)
 	conquered := s.ConqueredThisTurn()
 	c, _, ok := b.med.chooseAttack(conquered)
 	if b.w != nil {
@@ -164,14 +202,20 @@ func (b *Bot) Attack(s *sim.State) (sim.AttackOrder, bool) {
 	if !ok {
 		return sim.AttackOrder{}, false
 	}
+	b.rolled = rolledAttack{s: s, round: s.Round(), from: c.from, to: c.to}
 	return sim.AttackOrder{From: c.from, To: c.to}, true
 }
 
 // Occupy hands goals on to the conquered territory's agent and moves
 // armies in (see mediator.occupy).
 func (b *Bot) Occupy(s *sim.State, from, to, lo, hi int) int {
-	b.load(s)
-	return b.med.occupy(from, to, lo, hi)
+	if b.rolled.from != from || b.rolled.to != to {
+		b.rolled.s = nil
+	}
+	b.loadRolled(s)
+	k := b.med.occupy(from, to, lo, hi)
+	b.rolled = rolledAttack{s: s, round: s.Round(), from: from, to: to}
+	return k
 }
 
 // Fortify plans the fortification under the rules' mode.

@@ -259,20 +259,24 @@ func (m *mediator) offensive(t, n int, allowZero bool) bid {
 		g := c.g
 		ub := 0.0
 		topN := c.ub // the largest numerator, with the margin
-		// The numerators cached for the placement, read here without a
-		// call (boundNum computes the others).
+		// The numerators kept for the placement, read and kept here as
+		// boundNum does, without its call.
+		// j indexes the kept numerator of i, fi is max(i, 1).
 		oc := &m.ccs[m.goals[g].cc]
 		bnd := m.bnd[oc.bo : oc.bo+oc.na]
-		for i := i0; i <= n; i++ {
-			fi := float64(max(i, 1))
+		j, fi := mArm-1+i0-oc.alo, 1.0
+		for i := i0; i <= n; i, j, fi = i+1, j+1, float64(i+1) {
 			if q := topN / fi; q <= ub || q < floor {
 				break
 			}
 			var num float64
-			if j := mArm - 1 + i - oc.alo; uint(j) < uint(len(bnd)) && math.Float64bits(bnd[j]) != 0 {
+			if uint(j) >= uint(len(bnd)) {
+				num = m.numerator(oc, mArm-1+i)
+			} else if math.Float64bits(bnd[j]) != 0 {
 				num = -bnd[j]
 			} else {
-				num = m.boundNum(g, mArm-1+i)
+				num = m.numerator(oc, mArm-1+i)
+				bnd[j] = -num // as boundNum keeps it
 			}
 			if v := num / fi; v > ub {
 				ub = v
@@ -545,11 +549,24 @@ func (m *mediator) firstBid(t, n int) {
 	a.def = m.defensive(t, n, !a.zeroUsed)
 	a.off = noBid
 	u := 0.0
+	arm := m.b.Armies[t] - 1 + n
 	for g := a.head; g >= 0; g = m.goals[g].next {
 		x := &m.goals[g]
-		if x.w > 0 && !x.won {
-			u = max(u, m.boundNum(g, m.b.Armies[t]-1+n)*roundMargin)
+		if x.w <= 0 || x.won {
+			continue
 		}
+		// boundNum(g, arm), read or kept here without its call.
+		c := &m.ccs[x.cc]
+		var num float64
+		if i := arm - c.alo; uint(i) >= uint(c.na) {
+			num = m.numerator(c, arm)
+		} else if s := &m.bnd[c.bo+i]; math.Float64bits(*s) != 0 {
+			num = -*s
+		} else {
+			num = m.numerator(c, arm)
+			*s = -num
+		}
+		u = max(u, num*roundMargin)
 	}
 	if a.def.Value > u {
 		a.bid = a.def

@@ -9,6 +9,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/marslab-risk/marslab/bots/blocks"
+	"github.com/marslab-risk/marslab/internal/simcheck"
 	"github.com/marslab-risk/marslab/sim"
 )
 
@@ -124,5 +126,88 @@ func TestLegalAttacksMatchSim(t *testing.T) {
 		want := s.LegalAttacks(0, nil)
 		got := m.legalAttacks(nil)
 		require.Equal(t, want, got, "trial %d", trial)
+	}
+}
+
+// checkedBot plays a MARS bot and compares, after every Attack and Occupy,
+// the board it decided on with the whole position read from the State
+// (blocks.Board.Load), counting the calls that re-read only the rolled
+// attack's territories.
+type checkedBot struct {
+	*Bot
+	t       *testing.T
+	rolled  int // Attack and Occupy calls on the rolled attack's board
+	checked int // Attack and Occupy calls compared
+	bad     int // boards that differed
+}
+
+func (c *checkedBot) compare(s *sim.State, rolled bool, what string) {
+	var want blocks.Board
+	want.Load(s)
+	got := c.med.b.Board
+	c.checked++
+	if rolled {
+		c.rolled++
+	}
+	if !assert.Equal(c.t, want.Owner, got.Owner, "%s round %d: owners", what, s.Round()) ||
+		!assert.Equal(c.t, want.Armies, got.Armies, "%s round %d: armies", what, s.Round()) {
+		c.bad++
+	}
+}
+
+func (c *checkedBot) isRolled(s *sim.State) bool {
+	return c.Bot.rolled.s == s && c.Bot.rolled.round == s.Round()
+}
+
+func (c *checkedBot) Attack(s *sim.State) (sim.AttackOrder, bool) {
+	rolled := c.isRolled(s)
+	o, ok := c.Bot.Attack(s)
+	c.compare(s, rolled, "attack")
+	return o, ok
+}
+
+func (c *checkedBot) Occupy(s *sim.State, from, to, lo, hi int) int {
+	rolled := c.isRolled(s)
+	k := c.Bot.Occupy(s, from, to, lo, hi)
+	c.compare(s, rolled, "occupy")
+	return k
+}
+
+// TestRolledBoardMatchesLoad plays six MARS bots (both goal path settings)
+// under the paper's and the escalating card rules, where eliminations force
+// trades and placements in the attack phase, and checks that every Attack
+// and Occupy that re-read only the rolled attack's two territories decided
+// on the position a whole load gives.
+func TestRolledBoardMatchesLoad(t *testing.T) {
+	for _, rules := range []string{"mars2006", "mars2006-escalating"} {
+		t.Run(rules, func(t *testing.T) {
+			g, _, _ := simcheck.NewGame(t, rules, 6)
+			var cs []*checkedBot
+			var ps []sim.Player
+			for i := range 6 {
+				p := PaperParams()
+				if i%2 == 1 {
+					p.GoalPaths = GoalPathsAll
+				}
+				b, err := New(p)
+				require.NoError(t, err)
+				c := &checkedBot{Bot: b, t: t}
+				cs = append(cs, c)
+				ps = append(ps, c)
+			}
+			elim := 0
+			for i := range uint64(6) {
+				res, err := g.Play(ps, 5, i)
+				require.NoError(t, err)
+				elim += len(res.Eliminated)
+			}
+			checked, rolled, bad := 0, 0, 0
+			for _, c := range cs {
+				checked, rolled, bad = checked+c.checked, rolled+c.rolled, bad+c.bad
+			}
+			assert.Zero(t, bad, "boards that differ from a whole load")
+			assert.Greater(t, rolled, checked/2, "calls on the rolled attack's board, of %d", checked)
+			assert.Greater(t, elim, 6, "eliminations")
+		})
 	}
 }

@@ -44,10 +44,15 @@ func (b *Board) Load(s *sim.State) {
 		b.Owner = make([]int, n)
 		b.Armies = make([]int, n)
 	}
-	b.Owner, b.Armies = b.Owner[:n], b.Armies[:n]
-	for t := range n {
-		b.Owner[t] = s.Owner(t)
-		b.Armies[t] = s.Armies(t)
+	// One loop per slice, over locals: the loops then keep the slices in
+	// registers and check no bounds.
+	owner, armies := b.Owner[:n], b.Armies[:n]
+	b.Owner, b.Armies = owner, armies
+	for t := range owner {
+		owner[t] = s.Owner(t)
+	}
+	for t := range armies {
+		armies[t] = s.Armies(t)
 	}
 }
 
