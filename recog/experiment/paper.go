@@ -208,7 +208,7 @@ func (sum *Summary) PaperGaps(r int, paper Paper, tolerance float64) ([]PaperGap
 // HeadlineTable is recogniser r's end-of-game accuracy per arm by the
 // paper's counting (sum) and by ours (ours), with the gaps to the paper
 // (PaperGaps; "—" for an arm without one) and whether each is within
-// tolerance points.
+// tolerance points (which decides here, whatever PaperGap.Close says).
 func HeadlineTable(r int, sum, ours *Summary, gaps []PaperGap, tolerance float64) mdtable.Table {
 	t := mdtable.Table{Header: []string{"arm", "ours (paper's counting)", "ties", "ours (our counting)", "paper", "ours − paper (pts)", "95 % interval", "within " + textfmt.Fixed(tolerance, 0) + " pts"}}
 	byArm := map[string]PaperGap{}
@@ -224,7 +224,7 @@ func HeadlineTable(r int, sum, ours *Summary, gaps []PaperGap, tolerance float64
 			continue
 		}
 		close := "no"
-		if g.Close {
+		if math.Abs(g.Diff) <= tolerance {
 			close = "yes"
 		}
 		t.Add(append(row, PaperCell([]int{g.PaperCorrect, g.PaperN - g.PaperCorrect}), textfmt.Signed(g.Diff, 1),

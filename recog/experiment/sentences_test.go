@@ -141,3 +141,64 @@ func TestCurveSentence(t *testing.T) {
 		})
 	}
 }
+
+// TestPaperTables: the tables beside the paper carry its rows, and the gaps
+// are ours minus the paper's.
+func TestPaperTables(t *testing.T) {
+	sum := handSummary("a", "b")
+	sum.PChance = [][]float64{{0.01, 1}}
+	for a := range sum.Arms {
+		for k, s := range experiment.PaperSteps {
+			sum.Curve[0][a][experiment.All][experiment.Step(s)] = tally(t, 10*(k+1), 100)
+			sum.Curve[0][a][experiment.Winners][experiment.Step(s)] = tally(t, 4*(k+1), 20)
+			sum.Curve[0][a][experiment.Losers][experiment.Step(s)] = tally(t, 2*(k+1), 80)
+		}
+	}
+	for c := range sum.Cards {
+		sum.PerMission[0][0][experiment.All][c] = tally(t, c, 10)
+	}
+	paper := experiment.Paper{"a": {Name: "P",
+		Winners:  [][]int{{1, 9}, {2, 8}, {3, 7}, {5, 5}},
+		Losers:   [][]int{{1, 39}, {2, 38}, {3, 37}, {5, 35}},
+		Missions: [][]int{{1, 1}, {2, 0}, {0, 2}}}}
+	k, n := paper["a"].End()
+	assert.Equal(t, [2]int{10, 50}, [2]int{k, n})
+
+	gen := experiment.GeneralTable(0, []experiment.Scored{{Label: "ours", Sum: sum}}, paper)
+	assert.Equal(t, []string{"arm", "source", "25 %", "50 %", "75 %", "100 %", "ties at 25/50/75/100 %", "p vs guess"}, gen.Header)
+	require.Len(t, gen.Rows, 3, "a, the paper's a, b")
+	assert.Equal(t, []string{"a", "ours", "10/90 10.0 [5.5, 17.4]", "20/80 20.0 [13.3, 28.9]", "30/70 30.0 [21.9, 39.6]", "40/60 40.0 [30.9, 49.8]", "0.0 / 0.0 / 0.0 / 0.0", "0.01"}, gen.Rows[0])
+	assert.Equal(t, []string{"", "paper: P", "2/48 4.0", "4/46 8.0", "6/44 12.0", "10/40 20.0", "—", "—"}, gen.Rows[1])
+	assert.Equal(t, "b", gen.Rows[2][0])
+
+	wl := sum.WinLoseTable(0, paper)
+	require.Len(t, wl.Rows, 6, "a winners, paper, a losers, paper, b winners, b losers")
+	assert.Equal(t, []string{"", "", "paper", "1/39 2.5", "2/38 5.0", "3/37 7.5", "5/35 12.5", "—"}, wl.Rows[3])
+	assert.Equal(t, []string{"b", "losers"}, wl.Rows[5][:2])
+
+	ms := sum.MissionsTable(0, paper)
+	assert.Equal(t, []string{"mission", "a", "paper: P", "b"}, ms.Header)
+	assert.Equal(t, []string{"Africa", "1/9 10.0 [1.8, 40.4]", "2/0 100.0", "—"}, ms.Rows[1])
+
+	gaps, err := sum.PaperGaps(0, paper, 15)
+	require.NoError(t, err)
+	require.Len(t, gaps, 1)
+	assert.Equal(t, "a", gaps[0].Arm)
+	assert.InDelta(t, 20, gaps[0].Diff, 1e-9, "40 % against 20 %")
+	assert.Less(t, gaps[0].Lo, 20.0)
+	assert.Greater(t, gaps[0].Hi, 20.0)
+	assert.False(t, gaps[0].Close)
+	head := experiment.HeadlineTable(0, sum, sum, gaps, 25)
+	assert.Equal(t, "within 25 pts", head.Header[7])
+	assert.Equal(t, []string{"10/40 20.0", "+20.0"}, head.Rows[0][4:6])
+	assert.Equal(t, "yes", head.Rows[0][7], "20 points is within 25")
+	assert.Equal(t, []string{"—", "—", "—", "—"}, head.Rows[1][4:])
+
+	wg, err := sum.WinnerGaps(0, paper)
+	require.NoError(t, err)
+	require.Len(t, wg, 2)
+	assert.InDelta(t, 80-10, wg[0].Diff, 1e-9)
+	assert.True(t, wg[0].HasPaper)
+	assert.InDelta(t, 50-12.5, wg[0].Paper, 1e-9)
+	assert.False(t, wg[1].HasPaper)
+}
