@@ -24,7 +24,7 @@ state-dependent weights, and a data-driven recogniser, joint and choice likeliho
 first on TRAIN_GAMES games of every arm with another seed), and prints the paper's tables: correct and incorrect predictions
 at 25/50/75/100 % of the game, winners and losers apart, accuracy per mission, 95 % Wilson
 intervals, the binomial test against a random guess, and paired comparisons of the
-recognisers (exact McNemar, Holm). One line per game goes to OUT/games.jsonl (byte-identical
+recognisers (exact McNemar, Holm), as Markdown with sentences that state what the tables show. One line per game goes to OUT/games.jsonl (byte-identical
 for any number of workers); -resume continues an interrupted run; the tables go to
 OUT/tables.txt too, and the tables notebooks/recognition shares (game length, every
 recogniser, paired comparisons, counting rules) to OUT/report.md. -shard i/n plays every n-th game only (each shard trains the whole data
@@ -109,15 +109,11 @@ it (the paper's program sampled at turn ends only); -clock turns counts player-t
 		return fmt.Errorf("recognize: %w", err)
 	}
 	defer f.Close()
-	w := io.MultiWriter(stdout, f)
-	if err := sum.WriteText(w); err != nil {
-		return fmt.Errorf("recognize: %w", err)
-	}
 	effects, err := experiment.CountingEffects(res, 0)
 	if err != nil {
 		return fmt.Errorf("recognize: %w", err)
 	}
-	if err := experiment.WriteCountingEffects(w, experiment.Recognisers[0], effects); err != nil {
+	if err := experiment.WriteTables(io.MultiWriter(stdout, f), sum, effects); err != nil {
 		return fmt.Errorf("recognize: %w", err)
 	}
 	if err := f.Close(); err != nil {

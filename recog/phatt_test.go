@@ -115,15 +115,7 @@ func TestFactors(t *testing.T) {
 // TestFailedOccupationWeight: a failed occupation moves the explanations
 // by the lower w.
 func TestFailedOccupationWeight(t *testing.T) {
-	m := exampleMap(t)
-	par := recog.DefaultParams()
-	r, err := recog.NewPHATT(m, exampleMissions, par)
-	require.NoError(t, err)
-	r.Start(2)
-	r.SetOwner(0, 0)
-	for t := 1; t < len(m.Territories); t++ {
-		r.SetOwner(t, 1)
-	}
+	r := northAfricaGame(t, recog.DefaultParams())
 	lik := r.Likelihoods(nil, recog.Action{Player: 0, Kind: recog.FailedOccupation, Territory: 1})
 	for i, c := range []int{3, 5, 2, 1} {
 		b := (1 - 0.01*float64(c)) / 5
@@ -138,16 +130,9 @@ func TestFailedOccupationWeight(t *testing.T) {
 // explanation's territories owned and falls with the proportion of
 // consistent actions.
 func TestStateWeights(t *testing.T) {
-	m := exampleMap(t)
 	par := recog.DefaultParams()
 	par.StateWeights = true
-	r, err := recog.NewPHATT(m, exampleMissions, par)
-	require.NoError(t, err)
-	r.Start(2)
-	r.SetOwner(0, 0)
-	for t := 1; t < len(m.Territories); t++ {
-		r.SetOwner(t, 1)
-	}
+	r := northAfricaGame(t, par)
 	lik := r.Likelihoods(nil, recog.Action{Player: 0, Kind: recog.SuccessfulOccupation, Territory: 1})
 	// Explanation O-EU-SA-AF: 5 consistent of 5, so w is 0: every action 1/5.
 	assert.InDelta(t, 0.2, lik[1], 1e-12)
@@ -195,4 +180,20 @@ func TestExplanationsClassic(t *testing.T) {
 	assert.ErrorContains(t, err, `missions[0].continents = "Atlantis": no such continent`)
 	_, err = recog.Explanations(m, r.Missions[6:])
 	assert.ErrorContains(t, err, "no continent mission")
+}
+
+// northAfricaGame returns PHATT with parameters par on the example map,
+// started for two players: seat 0 owns North Africa (territory 0), seat 1
+// every other territory.
+func northAfricaGame(t *testing.T, par recog.Params) *recog.PHATT {
+	t.Helper()
+	m := exampleMap(t)
+	r, err := recog.NewPHATT(m, exampleMissions, par)
+	require.NoError(t, err)
+	r.Start(2)
+	r.SetOwner(0, 0)
+	for t := 1; t < len(m.Territories); t++ {
+		r.SetOwner(t, 1)
+	}
+	return r
 }

@@ -5,9 +5,7 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
-	"strconv"
 
-	"github.com/marslab-risk/marslab/internal/textfmt"
 	"github.com/marslab-risk/marslab/plots"
 	rexp "github.com/marslab-risk/marslab/recog/experiment"
 	"github.com/marslab-risk/marslab/stats"
@@ -69,20 +67,7 @@ type paperRecognition struct {
 	// Source cites the tables.
 	Source string `toml:"source"`
 	// Arms are the paper's rows for our arms (by arm name).
-	Arms map[string]paperArm `toml:"arms"`
-}
-
-// paperArm is the paper's counts for one kind of play.
-type paperArm struct {
-	// Name is the paper's name of the kind of play.
-	Name string `toml:"name"`
-	// Winners and Losers are [correct, incorrect] at 25, 50, 75 and 100 %
-	// of the game (Table 7.1).
-	Winners [][]int `toml:"winners"`
-	Losers  [][]int `toml:"losers"`
-	// Missions are [correct, incorrect] at the end of the game per card,
-	// in the order of the rules' continent cards (Tables 7.6, 7.9, 7.12).
-	Missions [][]int `toml:"missions"`
+	Arms rexp.Paper `toml:"arms"`
 }
 
 func parseRecognition(path string, data []byte) (experiment, error) {
@@ -208,25 +193,6 @@ type differenceResult struct {
 	VariantClose, Included bool
 }
 
-// paperGap is one arm's end-of-game accuracy against the paper's, in
-// percent and points.
-type paperGap struct {
-	Arm          string
-	Ours, Paper  float64
-	Diff, Lo, Hi float64
-	Close        bool
-}
-
-// winnerGap is one arm's end-of-game accuracy for its winners minus its
-// losers, in points with Newcombe's 95 % interval (independent samples),
-// and the paper's difference when it has the arm.
-type winnerGap struct {
-	Arm          string
-	Diff, Lo, Hi float64
-	HasPaper     bool
-	Paper        float64
-}
-
 // bestRecogniser is the recogniser most often right on an arm at the end
 // of the game, with its accuracy and plain PHATT's, in percent.
 type bestRecogniser struct {
@@ -275,8 +241,8 @@ type recognitionData struct {
 	Countings     []countingResult
 	// Gaps are the arms with a paper row against it, and WinnerGaps every
 	// arm's winners against its losers, for the sentences.
-	Gaps        []paperGap
-	WinnerGaps  []winnerGap
+	Gaps        []rexp.PaperGap
+	WinnerGaps  []rexp.WinnerGap
 	Close       bool
 	Tolerance   float64
 	General     mdTable
@@ -285,6 +251,13 @@ type recognitionData struct {
 	Recognisers mdTable
 	Pairs       mdTable
 	Length      mdTable
+	// CurveSentence, LengthSentences and MissionSentences state what the
+	// accuracy curves, the game-length table and the per-mission table of
+	// plain PHATT show (rexp.Summary's CurveSentence, LengthSentence and
+	// MissionSentence, one per arm).
+	CurveSentence    string
+	LengthSentences  []string
+	MissionSentences []string
 	// Chance is the random guess's accuracy.
 	Chance float64
 	// Trace says which game and player convergence.png shows.
@@ -348,41 +321,21 @@ func (c *recognitionConfig) run(ctx context.Context, w *writer) (any, error) {
 	return d, nil
 }
 
-// paperEnd returns the paper's [correct, incorrect] of an arm at the end of
-// the game, winners and losers together.
-func paperEnd(p paperArm) (correct, n int) {
-	last := len(p.Winners) - 1
-	correct = p.Winners[last][0] + p.Losers[last][0]
-	return correct, correct + p.Winners[last][1] + p.Losers[last][1]
-}
-
 // headline fills the end-of-game comparison with the paper and the gap
 // between the Compare arms.
 func (c *recognitionConfig) headline(d *recognitionData) error {
 	const ph = 0
 	end := rexp.Step(100)
-	d.Headline.Header = []string{"arm", "ours (paper's counting)", "ties", "ours (our counting)", "paper", "ours − paper (pts)", "95 % interval", "within " + textfmt.Fixed(d.Tolerance, 0) + " pts"}
-	d.Close = true
-	for a, arm := range d.Sum.Arms {
-		t, o := d.Sum.Curve[ph][a][rexp.All][end], d.Ours.Curve[ph][a][rexp.All][end]
-		row := []string{arm, rexp.Cell(t), textfmt.Fixed(100*t.TieShare(), 1) + " %", rexp.Cell(o)}
-		p, ok := c.Paper.Arms[arm]
-		if !ok || t.N == 0 {
-			d.Headline.Rows = append(d.Headline.Rows, append(row, "—", "—", "—", "—"))
-			continue
-		}
-		k, n := paperEnd(p)
-		diff, iv, err := stats.DiffWilson(t.Correct, t.N, k, n, rexp.Level)
-		if err != nil {
-			return fmt.Errorf("%s: arm %s: %w", c.path, arm, err)
-		}
-		close := math.Abs(100*diff) <= d.Tolerance
-		d.Close = d.Close && close
-		d.Gaps = append(d.Gaps, paperGap{Arm: arm, Ours: 100 * t.Acc, Paper: 100 * float64(k) / float64(n),
-			Diff: 100 * diff, Lo: 100 * iv.Lo, Hi: 100 * iv.Hi, Close: close})
-		row = append(row, paperCell([]int{k, n - k}), signed(100*diff, 1), "["+signed(100*iv.Lo, 1)+", "+signed(100*iv.Hi, 1)+"]", yesNo(close))
-		d.Headline.Rows = append(d.Headline.Rows, row)
+	gaps, err := d.Sum.PaperGaps(ph, c.Paper.Arms, d.Tolerance)
+	if err != nil {
+		return fmt.Errorf("%s: %w", c.path, err)
 	}
+	d.Gaps = gaps
+	d.Close = true
+	for _, g := range gaps {
+		d.Close = d.Close && g.Close
+	}
+	d.Headline = rexp.HeadlineTable(ph, d.Sum, d.Ours, gaps, d.Tolerance)
 	cmp := c.Recognition.Compare
 	if len(cmp) != 2 {
 		return nil
@@ -407,10 +360,8 @@ func (c *recognitionConfig) headline(d *recognitionData) error {
 	pl, okl := c.Paper.Arms[cmp[0]]
 	phi, okh := c.Paper.Arms[cmp[1]]
 	if okl && okh {
-		kl, nl := paperEnd(pl)
-		kh, nh := paperEnd(phi)
 		g.HasPaper = true
-		g.Paper = 100 * (float64(kh)/float64(nh) - float64(kl)/float64(nl))
+		g.Paper = phi.EndAcc() - pl.EndAcc()
 		g.Direction = (g.Paper > 0 && g.Lo > 0) || (g.Paper < 0 && g.Hi < 0)
 	}
 	d.Gap = g
@@ -446,8 +397,7 @@ func (c *recognitionConfig) differences(d *recognitionData) error {
 			p, ok = c.Paper.Arms[sd.Variant]
 		}
 		if ok {
-			k, n := paperEnd(p)
-			acc := 100 * float64(k) / float64(n)
+			acc := p.EndAcc()
 			r.HasPaper, r.BaseGap, r.VariantGap = true, r.BaseAcc-acc, r.VariantAcc-acc
 			r.VariantClose = math.Abs(r.VariantGap) <= d.Tolerance
 			row[7], row[8] = signed(r.BaseGap, 1), signed(r.VariantGap, 1)
@@ -478,13 +428,6 @@ func countings(d *recognitionData, res *rexp.Results) error {
 	return nil
 }
 
-func yesNo(b bool) string {
-	if b {
-		return "yes"
-	}
-	return "no"
-}
-
 // convergence draws the first game of the first arm as the winner's
 // explanations saw it: PHATT's probability of each after every turn.
 func (c *recognitionConfig) convergence(w *writer, cfg *rexp.Config, setup *rexp.Setup, d *recognitionData) error {
@@ -512,15 +455,6 @@ func (c *recognitionConfig) convergence(w *writer, cfg *rexp.Config, setup *rexp
 	return w.figure("convergence", lc)
 }
 
-// paperCell formats a paper's [correct, incorrect].
-func paperCell(ci []int) string {
-	n := ci[0] + ci[1]
-	if n == 0 {
-		return "0/0"
-	}
-	return fmt.Sprintf("%d/%d %s", ci[0], ci[1], textfmt.Fixed(100*float64(ci[0])/float64(n), 1))
-}
-
 func tallyRow(prefix []string, t rexp.Tally) []string {
 	return append(prefix, itoa(t.Correct), itoa(t.N), itoa(t.Ties), num(t.Acc), num(t.CI.Lo), num(t.CI.Hi))
 }
@@ -534,91 +468,22 @@ func (c *recognitionConfig) tables(w *writer, d *recognitionData) error {
 	}
 	const ph = 0 // plain PHATT, the paper's recogniser
 	steps := rexp.PaperSteps
-	head := []string{"arm", "source"}
-	for _, s := range steps {
-		head = append(head, strconv.Itoa(s)+" %")
+	d.General = rexp.GeneralTable(ph, []rexp.Scored{{Label: "ours (paper's counting)", Sum: sum}, {Label: "ours (our counting)", Sum: d.Ours}}, c.Paper.Arms)
+	d.WinLose = sum.WinLoseTable(ph, c.Paper.Arms)
+	d.Missions = sum.MissionsTable(ph, c.Paper.Arms)
+	gaps, err := sum.WinnerGaps(ph, c.Paper.Arms)
+	if err != nil {
+		return fmt.Errorf("%s: %w", c.path, err)
 	}
-	d.General.Header = append(append([]string(nil), head...), "ties at 25/50/75/100 %")
-	d.WinLose.Header = append([]string{"arm", "players", "source"}, head[2:]...)
-	for a, arm := range sum.Arms {
-		paper, hasPaper := c.Paper.Arms[arm]
-		for _, v := range []struct {
-			name string
-			sum  *rexp.Summary
-		}{{"ours (paper's counting)", sum}, {"ours (our counting)", d.Ours}} {
-			row := []string{arm, v.name}
-			if v.sum != sum {
-				row[0] = ""
-			}
-			ties := ""
-			for i, s := range steps {
-				t := v.sum.Curve[ph][a][rexp.All][rexp.Step(s)]
-				row = append(row, rexp.Cell(t))
-				if i > 0 {
-					ties += " / "
-				}
-				ties += textfmt.Fixed(100*t.TieShare(), 1)
-			}
-			d.General.Rows = append(d.General.Rows, append(row, ties))
+	d.WinnerGaps = gaps
+	d.CurveSentence = sum.CurveSentence(ph)
+	for a := range sum.Arms {
+		if s := sum.LengthSentence(ph, a); s != "" {
+			d.LengthSentences = append(d.LengthSentences, s)
 		}
-		if hasPaper {
-			row := []string{"", "paper: " + paper.Name}
-			for i := range steps {
-				row = append(row, paperCell([]int{paper.Winners[i][0] + paper.Losers[i][0], paper.Winners[i][1] + paper.Losers[i][1]}))
-			}
-			d.General.Rows = append(d.General.Rows, append(row, "—"))
+		if s := sum.MissionSentence(ph, a); s != "" {
+			d.MissionSentences = append(d.MissionSentences, s)
 		}
-		wt, lt := sum.Curve[ph][a][rexp.Winners][rexp.Step(100)], sum.Curve[ph][a][rexp.Losers][rexp.Step(100)]
-		if wt.N > 0 && lt.N > 0 {
-			diff, iv, err := stats.DiffWilson(wt.Correct, wt.N, lt.Correct, lt.N, rexp.Level)
-			if err != nil {
-				return fmt.Errorf("%s: arm %s: %w", c.path, arm, err)
-			}
-			wg := winnerGap{Arm: arm, Diff: 100 * diff, Lo: 100 * iv.Lo, Hi: 100 * iv.Hi}
-			if hasPaper {
-				last := len(paper.Winners) - 1
-				pw, pl := paper.Winners[last], paper.Losers[last]
-				wg.HasPaper = true
-				wg.Paper = 100 * (float64(pw[0])/float64(pw[0]+pw[1]) - float64(pl[0])/float64(pl[0]+pl[1]))
-			}
-			d.WinnerGaps = append(d.WinnerGaps, wg)
-		}
-		for g, gn := range []string{"winners", "losers"} {
-			grp := rexp.Winners + g
-			row := []string{arm, gn, "ours"}
-			for _, s := range steps {
-				row = append(row, rexp.Cell(sum.Curve[ph][a][grp][rexp.Step(s)]))
-			}
-			d.WinLose.Rows = append(d.WinLose.Rows, row)
-			if hasPaper {
-				rows := paper.Winners
-				if g == 1 {
-					rows = paper.Losers
-				}
-				row := []string{"", "", "paper"}
-				for i := range steps {
-					row = append(row, paperCell(rows[i]))
-				}
-				d.WinLose.Rows = append(d.WinLose.Rows, row)
-			}
-		}
-	}
-	d.Missions.Header = []string{"mission"}
-	for _, arm := range sum.Arms {
-		d.Missions.Header = append(d.Missions.Header, arm)
-		if p, ok := c.Paper.Arms[arm]; ok && len(p.Missions) == len(sum.Cards) {
-			d.Missions.Header = append(d.Missions.Header, "paper: "+p.Name)
-		}
-	}
-	for ci, name := range sum.CardNames {
-		row := []string{name}
-		for a, arm := range sum.Arms {
-			row = append(row, rexp.Cell(sum.PerMission[ph][a][rexp.All][ci]))
-			if p, ok := c.Paper.Arms[arm]; ok && len(p.Missions) == len(sum.Cards) {
-				row = append(row, paperCell(p.Missions[ci]))
-			}
-		}
-		d.Missions.Rows = append(d.Missions.Rows, row)
 	}
 	d.Length = sum.LengthTable(ph)
 	var lengthRows [][]string

@@ -336,9 +336,10 @@ func TestSummarize(t *testing.T) {
 	assert.Equal(t, 0, sum.Pairs[0].Result.Counts.OnlyY)
 	assert.Less(t, sum.Pairs[0].Result.P, 0.01)
 	var buf bytes.Buffer
-	require.NoError(t, sum.WriteText(&buf))
-	assert.Contains(t, buf.String(), "8/4 66.7%")
-	assert.Contains(t, buf.String(), "counting: paper's clock (setup steps counted), ties wrong, the end after the game's last action")
+	require.NoError(t, experiment.WriteTables(&buf, sum, nil))
+	assert.Contains(t, buf.String(), "| w4 | ours | 0/12 0.0 [0.0, 24.2] | 6/6 50.0 [25.4, 74.6] |")
+	assert.Contains(t, buf.String(), "| 8/4 66.7 [")
+	assert.Contains(t, buf.String(), "Counting: paper's clock (setup steps counted), ties wrong, the end after the game's last action.")
 
 	// The paper's counting: the end is the last turn's end before the final
 	// turn, where the winners are not recognised yet.

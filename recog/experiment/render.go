@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 
 	"github.com/marslab-risk/marslab/internal/mdtable"
 	"github.com/marslab-risk/marslab/internal/textfmt"
@@ -38,12 +39,8 @@ func interval(lo, hi float64, signed bool) string {
 // game's length in player-turns (LengthBins), one row per arm.
 func (sum *Summary) LengthTable(r int) mdtable.Table {
 	t := mdtable.Table{Header: []string{"arm"}}
-	for b, lo := range LengthBins {
-		if b+1 < len(LengthBins) {
-			t.Header = append(t.Header, fmt.Sprintf("%d-%d turns", lo, LengthBins[b+1]-1))
-		} else {
-			t.Header = append(t.Header, fmt.Sprintf("%d+ turns", lo))
-		}
+	for b := range LengthBins {
+		t.Header = append(t.Header, binName(b))
 	}
 	for a, arm := range sum.Arms {
 		row := []string{arm}
@@ -114,5 +111,48 @@ func WriteMarkdown(w io.Writer, sum *Summary, effects []RuleEffect) error {
 	_, err := fmt.Fprintf(w, "# Mission recognition\n\nCounting: %s.\n\n## %s by game length (player-turns), end of the game\n\n%s\n## Every recogniser at 50 %% and at the end of the game\n\n%s\n## Paired comparisons at the end of the game\n\n%s\n## The paper's counting rules, each changed alone (%s, paired)\n\n%s",
 		sum.Counting, sum.Recognisers[0], sum.LengthTable(0).Markdown(), sum.RecognisersTable().Markdown(), sum.PairsTable().Markdown(),
 		sum.Recognisers[0], EffectsTable(effects).Markdown())
+	return err
+}
+
+// WriteTables writes the tables of marslab recognize's tables.txt as
+// Markdown: the counting and the arms, then for every recogniser that ran
+// the paper's Tables 7.2 and 7.1, the accuracy by game length and per
+// mission with the sentences that state their results, then the paired
+// comparisons of the recognisers and the effects of the paper's counting
+// rules on plain PHATT.
+func WriteTables(w io.Writer, sum *Summary, effects []RuleEffect) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Mission recognition: tables\n\nCounting: %s.\n\nRandom guess: %s %% (1 of %d continent cards).\n\n",
+		sum.Counting, textfmt.Fixed(100*sum.Chance, 2), len(sum.Cards))
+	for a, name := range sum.Arms {
+		fmt.Fprintf(&b, "- arm %s: %d games, %s turns per game, %d won (not stalemates)\n", name, sum.Games[a], textfmt.Fixed(sum.Turns[a], 1), sum.WinnerWon[a])
+	}
+	line := func(s string) {
+		if s != "" {
+			b.WriteString("- " + s + "\n")
+		}
+	}
+	for r, rn := range sum.Recognisers {
+		if !sum.Ran[r] {
+			continue
+		}
+		fmt.Fprintf(&b, "\n## %s\n\n### Correct/incorrect and accuracy %% [95 %% Wilson] at %% of the game (the paper's Table 7.2)\n\n%s\n",
+			rn, GeneralTable(r, []Scored{{"ours", sum}}, nil).Markdown())
+		line(sum.CurveSentence(r))
+		fmt.Fprintf(&b, "\n### Winners and losers (the paper's Table 7.1)\n\n%s", sum.WinLoseTable(r, nil).Markdown())
+		fmt.Fprintf(&b, "\n### Accuracy at the end of the game by game length (player-turns)\n\n%s\n", sum.LengthTable(r).Markdown())
+		for a := range sum.Arms {
+			line(sum.LengthSentence(r, a))
+		}
+		fmt.Fprintf(&b, "\n### Accuracy per mission at the end of the game (all players)\n\n%s\n", sum.MissionsTable(r, nil).Markdown())
+		for a := range sum.Arms {
+			line(sum.MissionSentence(r, a))
+		}
+	}
+	if len(sum.Pairs) > 0 {
+		fmt.Fprintf(&b, "\n## Paired comparisons at the end of the game (X − Y, Newcombe's 95 %% interval, exact McNemar, Holm)\n\n%s", sum.PairsTable().Markdown())
+	}
+	fmt.Fprintf(&b, "\n## %s at the end of the game: the paper's counting (X) against one rule changed (Y), paired\n\n%s", sum.Recognisers[0], EffectsTable(effects).Markdown())
+	_, err := io.WriteString(w, b.String())
 	return err
 }

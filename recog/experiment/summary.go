@@ -2,9 +2,6 @@ package experiment
 
 import (
 	"fmt"
-	"io"
-	"strings"
-	"text/tabwriter"
 
 	"github.com/marslab-risk/marslab/stats"
 )
@@ -446,22 +443,6 @@ func CountingEffects(res *Results, r int) ([]RuleEffect, error) {
 	return out, nil
 }
 
-// WriteCountingEffects prints the effects as plain text, one line per rule
-// and arm.
-func WriteCountingEffects(w io.Writer, recogniser string, effects []RuleEffect) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "\n%s at the end of the game: the paper's counting (X) against one rule changed (Y), paired\n", recogniser)
-	fmt.Fprintln(tw, "X\tY\tarm\tX %\tY %\tX - Y (pts) [95%]\tMcNemar p\tHolm p")
-	for _, e := range effects {
-		for _, a := range e.Arms {
-			pp := a.Result
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%.1f\t%.1f\t%+.1f [%+.1f, %+.1f]\t%.3g\t%.3g\n", e.Rule.Paper, e.Rule.Other, a.Arm,
-				100*pp.PX, 100*pp.PY, 100*pp.Diff, 100*pp.Interval.Lo, 100*pp.Interval.Hi, pp.P, a.PHolm)
-		}
-	}
-	return tw.Flush()
-}
-
 // lengthBin returns the bin of LengthBins that turns falls in.
 func lengthBin(turns int) int {
 	b := 0
@@ -533,81 +514,3 @@ func (sum *Summary) pairs(ends [][][]bool) error {
 // PaperSteps are the sampling points of the paper's tables: 25, 50, 75 and
 // 100 % of the game.
 var PaperSteps = []int{25, 50, 75, 100}
-
-// WriteText prints the summary's tables as plain text: per recogniser and
-// arm the paper's Table 7.1 (correct and incorrect at 25/50/75/100 % of the
-// game, winners and losers apart) and the accuracy per mission at the end,
-// then the paired comparisons.
-func (sum *Summary) WriteText(w io.Writer) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	pct := func(t Tally) string {
-		return fmt.Sprintf("%.1f%% [%.1f, %.1f]", 100*t.Acc, 100*t.CI.Lo, 100*t.CI.Hi)
-	}
-	fmt.Fprintf(tw, "counting: %s\n", sum.Counting)
-	fmt.Fprintf(tw, "random guess: %.2f%% (1 of %d continent cards)\n", 100*sum.Chance, len(sum.Cards))
-	for a, name := range sum.Arms {
-		fmt.Fprintf(tw, "arm %s: %d games, %.1f turns per game, %d won (not stalemates)\n", name, sum.Games[a], sum.Turns[a], sum.WinnerWon[a])
-	}
-	for r, rn := range sum.Recognisers {
-		if !sum.Ran[r] {
-			continue
-		}
-		fmt.Fprintf(tw, "\n%s: correct/incorrect and accuracy [95%% Wilson] at %% of game\n", rn)
-		fmt.Fprintf(tw, "arm\tplayers")
-		for _, s := range PaperSteps {
-			fmt.Fprintf(tw, "\t%d%%", s)
-		}
-		fmt.Fprintf(tw, "\tties at 100%%\tp vs guess\n")
-		for a, an := range sum.Arms {
-			for g := range NumGroups {
-				fmt.Fprintf(tw, "%s\t%s", an, GroupNames[g])
-				for _, s := range PaperSteps {
-					t := sum.Curve[r][a][g][Step(s)]
-					fmt.Fprintf(tw, "\t%d/%d %s", t.Correct, t.Incorrect(), pct(t))
-				}
-				fmt.Fprintf(tw, "\t%.1f%%", 100*sum.Curve[r][a][g][Steps-1].TieShare())
-				if g == All {
-					fmt.Fprintf(tw, "\t%.3g", sum.PChance[r][a])
-				}
-				fmt.Fprintln(tw)
-			}
-		}
-		fmt.Fprintf(tw, "\n%s: accuracy at the end of the game by game length (player-turns)\n", rn)
-		fmt.Fprintf(tw, "arm")
-		for b, lo := range LengthBins {
-			if b+1 < len(LengthBins) {
-				fmt.Fprintf(tw, "\t%d-%d", lo, LengthBins[b+1]-1)
-			} else {
-				fmt.Fprintf(tw, "\t%d+", lo)
-			}
-		}
-		fmt.Fprintln(tw)
-		for a, an := range sum.Arms {
-			fmt.Fprintf(tw, "%s", an)
-			for _, t := range sum.ByLength[r][a] {
-				fmt.Fprintf(tw, "\t%d/%d %s", t.Correct, t.Incorrect(), pct(t))
-			}
-			fmt.Fprintln(tw)
-		}
-		fmt.Fprintf(tw, "\n%s: accuracy per mission at the end of the game (all players)\n", rn)
-		fmt.Fprintf(tw, "mission\t%s\n", strings.Join(sum.Arms, "\t"))
-		for c, cn := range sum.CardNames {
-			fmt.Fprintf(tw, "%s", cn)
-			for a := range sum.Arms {
-				t := sum.PerMission[r][a][All][c]
-				fmt.Fprintf(tw, "\t%d/%d %s", t.Correct, t.Incorrect(), pct(t))
-			}
-			fmt.Fprintln(tw)
-		}
-	}
-	if len(sum.Pairs) > 0 {
-		fmt.Fprintf(tw, "\npaired comparison at the end of the game (X - Y, Newcombe 95%%, exact McNemar, Holm)\n")
-		fmt.Fprintf(tw, "arm\tX\tY\tX only\tY only\tX - Y\tp\tp Holm\n")
-		for _, pr := range sum.Pairs {
-			r := pr.Result
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%+.1f [%+.1f, %+.1f] pts\t%.3g\t%.3g\n", pr.Arm, pr.X, pr.Y,
-				r.Counts.OnlyX, r.Counts.OnlyY, 100*r.Diff, 100*r.Interval.Lo, 100*r.Interval.Hi, r.P, pr.PHolm)
-		}
-	}
-	return tw.Flush()
-}
