@@ -376,10 +376,10 @@ func (c *Comparison) WinFindings() []string {
 	}
 	ours, theirs := c.Results.Bots[lead], c.Results.Bots[paperLead]
 	if lead == paperLead {
-		out = append(out, fmt.Sprintf("%s leads both here and in the paper", ours.Bot))
+		out = append(out, fmt.Sprintf("The same bot leads here and in the paper: %s", ours.Bot))
 	} else {
-		out = append(out, fmt.Sprintf("%s leads here, %s in the paper (%s %% there, %s here)", ours.Bot, theirs.Bot,
-			textfmt.Fixed(c.Paper.Bots[theirs.Bot].WinPct, 1), winText(theirs)))
+		out = append(out, fmt.Sprintf("The leader differs: %s here, %s in the paper, which wins %s of its games here against %s %% there",
+			ours.Bot, theirs.Bot, winText(theirs), textfmt.Fixed(c.Paper.Bots[theirs.Bot].WinPct, 1)))
 	}
 	return out
 }
