@@ -376,9 +376,9 @@ func (c *Comparison) WinFindings() []string {
 	}
 	ours, theirs := c.Results.Bots[lead], c.Results.Bots[paperLead]
 	if lead == paperLead {
-		out = append(out, fmt.Sprintf("The same bot leads here and in the paper: %s", ours.Bot))
+		out = append(out, fmt.Sprintf("The same bot comes first here and in the paper: %s", ours.Bot))
 	} else {
-		out = append(out, fmt.Sprintf("The leader differs: %s here, %s in the paper, which wins %s of its games here against %s %% there",
+		out = append(out, fmt.Sprintf("Different bots come first: %s here, %s in the paper, which wins %s of its games here against %s %% there",
 			ours.Bot, theirs.Bot, winText(theirs), textfmt.Fixed(c.Paper.Bots[theirs.Bot].WinPct, 1)))
 	}
 	return out
