@@ -18,7 +18,7 @@ type chainStore struct {
 	// vals[off:off+n]. index maps (parent node + 1, defenders of the
 	// node's first territory) to the node; parent -1 is the empty path.
 	nodes []chainNode
-	index map[uint64]int32
+	index nodeIndex
 	vals  []float64
 	ones  []float64 // the empty path's odds: all 1
 	// gen counts the trims: a node index is valid only in the generation
@@ -43,7 +43,7 @@ const minChainLen = 16
 const maxStoreVals = 1 << 18
 
 func newChainStore(ch *dice.Chainer) *chainStore {
-	return &chainStore{ch: ch, index: make(map[uint64]int32), lastParent: -2}
+	return &chainStore{ch: ch, lastParent: -2}
 }
 
 // trim empties the store if it holds more than maxStoreVals values,
@@ -54,7 +54,7 @@ func (s *chainStore) trim() {
 	}
 	s.nodes = s.nodes[:0]
 	s.vals = s.vals[:0]
-	clear(s.index)
+	s.index.reset()
 	s.gen++
 	s.lastParent = -2
 }
@@ -72,11 +72,9 @@ func (s *chainStore) lookup(defs []int, n int) int {
 	for k := len(defs) - 1; k >= 0; k-- {
 		d := defs[k]
 		key := uint64(uint32(node+1))<<32 | uint64(uint32(d))
-		i, ok := s.index[key]
-		if !ok {
-			i = int32(len(s.nodes))
+		i := s.index.find(key, int32(len(s.nodes)))
+		if int(i) == len(s.nodes) {
 			s.nodes = append(s.nodes, chainNode{parent: node, d: int32(d)})
-			s.index[key] = i
 		}
 		if s.nodes[i].n < n {
 			// The suffix (node) covers at least l counts: it was grown
@@ -134,3 +132,69 @@ func (s *chainStore) odds(i, a int) float64 {
 
 // covers returns the number of army counts node i's odds are computed for.
 func (s *chainStore) covers(i int) int { return s.nodes[i].n }
+
+// nodeIndex is a hash table from chain-store keys to node indices, with
+// open addressing and linear probing: the store looks a key up for every
+// territory of every path it is asked for, and a table of two words a slot
+// that is emptied wholesale at a trim serves it faster than a Go map.
+type nodeIndex struct {
+	// slots has a power-of-two length (0 before the first key); a slot
+	// holds key and node+1, 0 for an empty slot.
+	slots []indexSlot
+	n     int // keys held
+}
+
+type indexSlot struct {
+	key  uint64
+	node int32 // node index + 1; 0: empty
+}
+
+// find returns the node of key, adding key with node next if it is not
+// held.
+func (x *nodeIndex) find(key uint64, next int32) int32 {
+	if 2*(x.n+1) > len(x.slots) {
+		x.grow()
+	}
+	mask := uint64(len(x.slots) - 1)
+	for h := indexHash(key) & mask; ; h = (h + 1) & mask {
+		s := &x.slots[h]
+		if s.node == 0 {
+			s.key, s.node = key, next+1
+			x.n++
+			return next
+		}
+		if s.key == key {
+			return s.node - 1
+		}
+	}
+}
+
+// grow doubles the table (at least 1024 slots) and re-inserts every key.
+func (x *nodeIndex) grow() {
+	old := x.slots
+	x.slots = make([]indexSlot, max(1024, 2*len(old)))
+	mask := uint64(len(x.slots) - 1)
+	for _, s := range old {
+		if s.node == 0 {
+			continue
+		}
+		h := indexHash(s.key) & mask
+		for x.slots[h].node != 0 {
+			h = (h + 1) & mask
+		}
+		x.slots[h] = s
+	}
+}
+
+// reset empties the table, keeping its slots.
+func (x *nodeIndex) reset() {
+	clear(x.slots)
+	x.n = 0
+}
+
+// indexHash spreads a key over the table's slots (Fibonacci hashing: the
+// high bits of the product are well mixed, and are folded down).
+func indexHash(key uint64) uint64 {
+	h := key * 0x9e3779b97f4a7c15
+	return h ^ h>>29
+}

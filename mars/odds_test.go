@@ -93,3 +93,29 @@ func TestChainStore(t *testing.T) {
 	assert.Greater(t, s.gen, gen0, "the queries should overflow the store")
 	assert.LessOrEqual(t, len(s.vals), maxStoreVals+4*1024, "a trim bounds the store")
 }
+
+// TestNodeIndex checks the chain store's hash table against a map: every
+// key keeps the node it was given, through growth and after a reset.
+func TestNodeIndex(t *testing.T) {
+	var x nodeIndex
+	want := map[uint64]int32{}
+	for round := range 2 {
+		for i := range 5000 {
+			// Keys as the store makes them: (parent+1)<<32 | defenders.
+			key := uint64(i%1500/7)<<32 | uint64(i%1500%7*3)
+			next := int32(len(want))
+			got := x.find(key, next)
+			if w, ok := want[key]; ok {
+				require.Equal(t, w, got, "round %d key %#x", round, key)
+			} else {
+				require.Equal(t, next, got, "round %d new key %#x", round, key)
+				want[key] = next
+			}
+			// A second find returns the same node and adds nothing.
+			require.Equal(t, want[key], x.find(key, next+1))
+		}
+		require.Equal(t, len(want), x.n)
+		x.reset()
+		clear(want)
+	}
+}
