@@ -188,8 +188,11 @@ func (m *mediator) auction() {
 // bid, discounted per step (fortifyConnected).
 func (m *mediator) fortify(mode sim.FortifyMode, buf []sim.Move) []sim.Move {
 	b, f := m.b, &m.fl
-	for t := range b.Owner {
-		m.vals[t] = b.value(&m.p, t)
+	// V_c of the own territories: the fronts' bids (buyBid) read them.
+	for t, o := range b.Owner {
+		if o == b.me {
+			m.vals[t] = b.value(&m.p, t)
+		}
 	}
 	m.analyse()
 	if mode == sim.FortifyConnected {

@@ -588,7 +588,13 @@ func (m *mediator) firstBid(t, n int) {
 // agent's armies won are in agent.placed.
 func (m *mediator) place(n int) {
 	b := m.b
-	for t := range b.Owner {
+	for t, o := range b.Owner {
+		// An own territory without an enemy neighbour of two armies or
+		// more makes no defensive bid, and goals are paths of enemy
+		// territories: its V_c is read only by the explanation.
+		if o == b.me && m.w == nil && b.maxEnemy(t, nil) <= 1 {
+			continue
+		}
 		m.vals[t] = b.value(&m.p, t)
 	}
 	m.propagate(n)
