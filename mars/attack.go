@@ -147,7 +147,7 @@ func (m *mediator) attackBid(orders []sim.AttackOrder, thr float64) attackChoice
 			best = attackChoice{from: t, to: v, odds: o, pursuit: i}
 		}
 	}
-	if best.odds >= thr {
+	if best.odds >= thr || m.p.Attack == AttackGoals {
 		return best
 	}
 	best = noAttack

@@ -1481,3 +1481,48 @@ func TestHoldUnitOption(t *testing.T) {
 		assert.Equal(t, auctionStats{off: tc.off, def: tc.def, offArmies: tc.off, defArmies: tc.def}, m.st, "hold_unit %d", tc.unit)
 	}
 }
+
+// TestAttackTargetsOption checks attack_targets on the board of
+// pursuing23: agent 0 (6 armies) borders 1 (1 army) and 2 (5 armies, then
+// 3 with 1). Under any, an agent whose goals are below the threshold, or
+// that pursues none, attacks its likeliest single battle (1, W(5, 1) =
+// 0.9903); under goals it attacks only for a pursued goal, 2>3, with the
+// odds of the whole path (W(5, [5, 1]) = 0.3526: above W_p1, below W_p).
+func TestAttackTargetsOption(t *testing.T) {
+	ch := dice.NewChainer(dice.Classic, 10)
+	goalOdds, single := ch.Win(5, []int{5, 1}), ch.Win(5, []int{1})
+	require.InDelta(t, 0.3526, goalOdds, 1e-4)
+	require.InDelta(t, 0.9903, single, 1e-4)
+	tests := []struct {
+		name      string
+		attack    AttackTargets
+		conquered bool // W_p instead of W_p1
+		goal      bool // agent 0 pursues 2>3
+		ok        bool
+		to        int
+		pursuit   int
+		odds      float64
+	}{
+		{"any, goal above W_p1", AttackAny, false, true, true, 2, 0, goalOdds},
+		{"goals, goal above W_p1", AttackGoals, false, true, true, 2, 0, goalOdds},
+		{"any, goal below W_p: single battle", AttackAny, true, true, true, 1, -1, single},
+		// The goal's bound is below W_p: it is not bid at all.
+		{"goals, goal below W_p: no attack", AttackGoals, true, true, false, -1, -1, -1},
+		{"any, no goal: single battle", AttackAny, false, false, true, 1, -1, single},
+		{"goals, no goal: no bid", AttackGoals, false, false, false, -1, -1, -1},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			m := pursuing23(t, 6, 1, 5, 1)
+			m.p.Attack = tc.attack
+			if !tc.goal {
+				m.clearPursued()
+			}
+			c, _, ok := m.chooseAttack(tc.conquered)
+			assert.Equal(t, tc.ok, ok)
+			assert.Equal(t, tc.to, c.to)
+			assert.Equal(t, tc.pursuit, c.pursuit)
+			assert.InDelta(t, tc.odds, c.odds, 1e-12)
+		})
+	}
+}
