@@ -1351,6 +1351,27 @@ func TestExplainAttackBids(t *testing.T) {
 	require.Len(t, lines, 2, buf.String())
 	assert.Equal(t, fmt.Sprintf("  attack: stop, best bid o6>e6 odds %.3f < W_p1=0.9999", m.o.win(7, 1)), lines[0])
 	assert.Contains(t, lines[1], "bids of 7 agents, best 5: o6(8)>e6(1)")
+
+	// Under attack_targets = goals only the agents with a live goal bid:
+	// o3 pursues o3>e3>e4, the others none.
+	m.p.Wp1, m.p.Attack = 0.25, AttackGoals
+	pursueGoal(t, m, 3, 10, 11)
+	buf.Reset()
+	c, _, ok = m.chooseAttack(false)
+	require.True(t, ok)
+	m.explainAttack(c, false, ok)
+	lines = strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n")
+	require.Len(t, lines, 2, buf.String())
+	odds := dice.NewChainer(dice.Classic, 10).Win(4, []int{1, 1})
+	assert.Equal(t, fmt.Sprintf("  attack: o3(5)>e3(1) odds %.3f >= W_p1=0.25 (goal o3>e3(1)>e4(1))", odds), lines[0])
+	assert.Equal(t, fmt.Sprintf("    bids of 1 agents: o3(5)>e3(1) %.3f (goal o3>e3(1)>e4(1))", odds), lines[1])
+	// With no goal, no agent bids and the attack stops.
+	m.clearPursued()
+	buf.Reset()
+	c, _, ok = m.chooseAttack(false)
+	require.False(t, ok)
+	m.explainAttack(c, false, ok)
+	assert.Equal(t, "  attack: stop, no pursued goal can reach W_p1=0.25 (attack_targets = goals)\n", buf.String())
 }
 
 // offensiveGoal returns the path of agent t's best offensive bid for n
