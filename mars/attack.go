@@ -62,10 +62,12 @@ func (m *mediator) chooseAttack(conquered bool) (c attackChoice, thr float64, ok
 
 // takeBid returns the better of the auction's best bid c and an agent's
 // bid x (c on a tie: the agents bid by increasing territory id), keeping x
-// for the explanation when explaining.
+// for the explanation when explaining (unless it is noAttack: under
+// attack_targets = goals an agent without a live goal within reach of the
+// threshold bids nothing).
 func (m *mediator) takeBid(c, x attackChoice) attackChoice {
-	if m.w != nil {
-		m.bids = append(m.bids, x)
+	if m.w != nil && x.from >= 0 {
+		m.bids = append(m.bids, x) // not an agent without a bid (attack_targets = goals)
 	}
 	if x.odds > c.odds {
 		return x
@@ -147,7 +149,7 @@ func (m *mediator) attackBid(orders []sim.AttackOrder, thr float64) attackChoice
 			best = attackChoice{from: t, to: v, odds: o, pursuit: i}
 		}
 	}
-	if best.odds >= thr {
+	if best.odds >= thr || m.p.Attack == AttackGoals {
 		return best
 	}
 	best = noAttack
@@ -267,6 +269,9 @@ const explainBids = 5
 func (m *mediator) explainAttack(c attackChoice, conquered, ok bool) {
 	thr := m.thresholdName(conquered)
 	switch {
+	case !ok && c.odds < 0 && m.p.Attack == AttackGoals:
+		fmt.Fprintf(m.w, "  attack: stop, no pursued goal can reach %s (attack_targets = goals)\n", thr)
+		return
 	case !ok && c.odds < 0:
 		fmt.Fprintf(m.w, "  attack: no eligible agent\n")
 		return

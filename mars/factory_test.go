@@ -15,7 +15,7 @@ func TestFactory(t *testing.T) {
 	f := mars.Factory()
 	require.NoError(t, f.Validate())
 	assert.Equal(t, "mars", f.Name)
-	require.Len(t, f.Params, 17)
+	require.Len(t, f.Params, 18)
 	wp, ok := f.Param("W_p")
 	require.True(t, ok)
 	assert.Equal(t, bots.Param{Name: "W_p", Default: 0.7375, Min: 0, Max: 1, Doc: wp.Doc}, wp)
@@ -63,13 +63,13 @@ func TestFactorySeatFile(t *testing.T) {
 // TestFactoryNamedOptions checks the named options by name in a seat spec,
 // in a parameter file's override and by index, with their errors.
 func TestFactoryNamedOptions(t *testing.T) {
-	seat, err := registry.Default().ParseSeat("mars(goal_value=target;goal_paths=all;defensive_bid=literal;hold_unit=percent)", nil)
+	seat, err := registry.Default().ParseSeat("mars(goal_value=target;goal_paths=all;defensive_bid=literal;hold_unit=percent;attack_targets=goals)", nil)
 	require.NoError(t, err)
 	p, err := seat.New()
 	require.NoError(t, err)
 	want := mars.PaperParams()
 	want.GoalValue, want.GoalPaths, want.Defensive = mars.GoalValueTarget, mars.GoalPathsAll, mars.DefensiveLiteral
-	want.HoldUnit = mars.HoldPercent
+	want.HoldUnit, want.Attack = mars.HoldPercent, mars.AttackGoals
 	assert.Equal(t, want, p.(*mars.Bot).Params())
 
 	seat, err = registry.Default().ParseSeat("mars@../configs/bots/mars-paper.toml(goal_paths=all)", nil)
@@ -93,7 +93,12 @@ func TestFactoryNamedOptions(t *testing.T) {
 	require.NoError(t, q.Set("hold_unit", 1))
 	assert.Equal(t, mars.HoldPercent, q.HoldUnit)
 	assert.ErrorContains(t, q.Set("hold_unit", 2), "must be one of fraction, percent")
-	for _, name := range []string{"goal_value", "goal_paths", "defensive_bid", "hold_unit"} {
+	require.NoError(t, q.Set("attack_targets", 1))
+	assert.Equal(t, mars.AttackGoals, q.Attack)
+	assert.ErrorContains(t, q.Set("attack_targets", 2), "must be one of any, goals")
+	_, err = registry.Default().ParseSeat("mars(attack_targets=none)", nil)
+	assert.ErrorContains(t, err, `"none" is not a choice: must be one of any, goals`)
+	for _, name := range []string{"goal_value", "goal_paths", "defensive_bid", "hold_unit", "attack_targets"} {
 		s, ok := mars.Factory().Param(name)
 		require.True(t, ok, name)
 		assert.Len(t, s.Choices, 2, name)

@@ -1351,6 +1351,27 @@ func TestExplainAttackBids(t *testing.T) {
 	require.Len(t, lines, 2, buf.String())
 	assert.Equal(t, fmt.Sprintf("  attack: stop, best bid o6>e6 odds %.3f < W_p1=0.9999", m.o.win(7, 1)), lines[0])
 	assert.Contains(t, lines[1], "bids of 7 agents, best 5: o6(8)>e6(1)")
+
+	// Under attack_targets = goals only the agents with a live goal bid:
+	// o3 pursues o3>e3>e4, the others none.
+	m.p.Wp1, m.p.Attack = 0.25, AttackGoals
+	pursueGoal(t, m, 3, 10, 11)
+	buf.Reset()
+	c, _, ok = m.chooseAttack(false)
+	require.True(t, ok)
+	m.explainAttack(c, false, ok)
+	lines = strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n")
+	require.Len(t, lines, 2, buf.String())
+	odds := dice.NewChainer(dice.Classic, 10).Win(4, []int{1, 1})
+	assert.Equal(t, fmt.Sprintf("  attack: o3(5)>e3(1) odds %.3f >= W_p1=0.25 (goal o3>e3(1)>e4(1))", odds), lines[0])
+	assert.Equal(t, fmt.Sprintf("    bids of 1 agents: o3(5)>e3(1) %.3f (goal o3>e3(1)>e4(1))", odds), lines[1])
+	// With no goal, no agent bids and the attack stops.
+	m.clearPursued()
+	buf.Reset()
+	c, _, ok = m.chooseAttack(false)
+	require.False(t, ok)
+	m.explainAttack(c, false, ok)
+	assert.Equal(t, "  attack: stop, no pursued goal can reach W_p1=0.25 (attack_targets = goals)\n", buf.String())
 }
 
 // offensiveGoal returns the path of agent t's best offensive bid for n
@@ -1479,5 +1500,50 @@ func TestHoldUnitOption(t *testing.T) {
 		m := testMediator(t, p, lineNbr, []int{0, 0, 0}, []int{1}, []int{0, 1, 1}, []int{2, 5, 1})
 		m.place(1)
 		assert.Equal(t, auctionStats{off: tc.off, def: tc.def, offArmies: tc.off, defArmies: tc.def}, m.st, "hold_unit %d", tc.unit)
+	}
+}
+
+// TestAttackTargetsOption checks attack_targets on the board of
+// pursuing23: agent 0 (6 armies) borders 1 (1 army) and 2 (5 armies, then
+// 3 with 1). Under any, an agent whose goals are below the threshold, or
+// that pursues none, attacks its likeliest single battle (1, W(5, 1) =
+// 0.9903); under goals it attacks only for a pursued goal, 2>3, with the
+// odds of the whole path (W(5, [5, 1]) = 0.3526: above W_p1, below W_p).
+func TestAttackTargetsOption(t *testing.T) {
+	ch := dice.NewChainer(dice.Classic, 10)
+	goalOdds, single := ch.Win(5, []int{5, 1}), ch.Win(5, []int{1})
+	require.InDelta(t, 0.3526, goalOdds, 1e-4)
+	require.InDelta(t, 0.9903, single, 1e-4)
+	tests := []struct {
+		name      string
+		attack    AttackTargets
+		conquered bool // W_p instead of W_p1
+		goal      bool // agent 0 pursues 2>3
+		ok        bool
+		to        int
+		pursuit   int
+		odds      float64
+	}{
+		{"any, goal above W_p1", AttackAny, false, true, true, 2, 0, goalOdds},
+		{"goals, goal above W_p1", AttackGoals, false, true, true, 2, 0, goalOdds},
+		{"any, goal below W_p: single battle", AttackAny, true, true, true, 1, -1, single},
+		// The goal's bound is below W_p: it is not bid at all.
+		{"goals, goal below W_p: no attack", AttackGoals, true, true, false, -1, -1, -1},
+		{"any, no goal: single battle", AttackAny, false, false, true, 1, -1, single},
+		{"goals, no goal: no bid", AttackGoals, false, false, false, -1, -1, -1},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			m := pursuing23(t, 6, 1, 5, 1)
+			m.p.Attack = tc.attack
+			if !tc.goal {
+				m.clearPursued()
+			}
+			c, _, ok := m.chooseAttack(tc.conquered)
+			assert.Equal(t, tc.ok, ok)
+			assert.Equal(t, tc.to, c.to)
+			assert.Equal(t, tc.pursuit, c.pursuit)
+			assert.InDelta(t, tc.odds, c.odds, 1e-12)
+		})
 	}
 }

@@ -72,10 +72,28 @@ const (
 	HoldPercent
 )
 
+// AttackTargets says what an agent may bid for in the attack auction. The
+// paper has the agent "with the highest success odds" attack and hand its
+// goal path on to the conquered territory's agent, and says that "only the
+// goals that win a bidding will be pursued"; it does not say whether an
+// agent without a goal good enough may attack at all.
+type AttackTargets int
+
+const (
+	// AttackAny bids the best odds over the agent's live pursued goals,
+	// and otherwise (no live goal reaches the threshold, or it pursues
+	// none) its best single-battle odds against any enemy neighbour
+	// (parameter value "any").
+	AttackAny AttackTargets = iota
+	// AttackGoals bids only for the agent's live pursued goals: an agent
+	// that pursues none does not attack (parameter value "goals").
+	AttackGoals
+)
+
 // Params are MARS's tunable parameters: Table 1 (general) and Table 2
 // (territory valuation) of Johansson & Olsson (2006), and the named
 // options of the readings where the paper is silent or ambiguous
-// (GoalValue, GoalPaths, Defensive, HoldUnit). Every field is set by its name
+// (GoalValue, GoalPaths, Defensive, HoldUnit, Attack). Every field is set by its name
 // through Set and read through Get; PaperParams returns the published
 // values and the default readings.
 type Params struct {
@@ -128,11 +146,16 @@ type Params struct {
 	// HoldUnit (hold_unit) is the unit of the probabilities of equation
 	// (5): fractions (default) or percent.
 	HoldUnit HoldUnit
+	// Attack (attack_targets) is what an agent bids for in the attack
+	// auction: its pursued goals, else any single battle (default), or
+	// its pursued goals only.
+	Attack AttackTargets
 }
 
 // PaperParams returns the parameters published in Tables 1 and 2 of the
 // MARS paper with the default readings of its silences (goal_value = sum,
-// goal_paths = shortest, defensive_bid = gain, hold_unit = fraction; the contents of
+// goal_paths = shortest, defensive_bid = gain, hold_unit = fraction,
+// attack_targets = any; the contents of
 // configs/bots/mars-paper.toml, seat spec mars@paper).
 func PaperParams() Params {
 	return Params{
@@ -140,6 +163,7 @@ func PaperParams() Params {
 		Csv: 70, Cfn: 1.2, Cen: -0.3, Cfnu: 0.05, Cenu: -0.03,
 		Ccb: 0.5, Coc: 20, Ceoc: 4,
 		GoalValue: GoalValueSum, GoalPaths: GoalPathsShortest, Defensive: DefensiveGain, HoldUnit: HoldFraction,
+		Attack: AttackAny,
 	}
 }
 
@@ -172,11 +196,14 @@ var paramSpecs = [...]bots.Param{
 		Doc: "eq. (5): P_db*v*(d_(m+i)-d_m)/i, the holding gain, or P_db*v*d_(m+i)/i as printed"},
 	{Name: "hold_unit", Default: float64(HoldFraction), Max: 1, Integer: true, Choices: []string{"fraction", "percent"},
 		Doc: "eq. (5): hold probabilities d as fractions, or in percent as in the paper's Table 4 (defensive bids x100)"},
+	{Name: "attack_targets", Default: float64(AttackAny), Max: 1, Integer: true, Choices: []string{"any", "goals"},
+		Doc: "attack auction: pursued goals, else the best single battle, or pursued goals only (paper silent)"},
 }
 
 // ParamSpecs returns a copy of the parameter table (the bots.Param of every
 // field of Params), in the order of the paper's Tables 1 and 2, then the
-// named options goal_value, goal_paths, defensive_bid and hold_unit.
+// named options goal_value, goal_paths, defensive_bid, hold_unit and
+// attack_targets.
 func ParamSpecs() []bots.Param {
 	out := make([]bots.Param, len(paramSpecs))
 	copy(out, paramSpecs[:])
@@ -229,6 +256,8 @@ func (p Params) choice(name string) (int, bool) {
 		return int(p.Defensive), true
 	case "hold_unit":
 		return int(p.HoldUnit), true
+	case "attack_targets":
+		return int(p.Attack), true
 	}
 	return 0, false
 }
@@ -244,6 +273,8 @@ func (p *Params) setChoice(name string, v int) {
 		p.Defensive = DefensiveBid(v)
 	case "hold_unit":
 		p.HoldUnit = HoldUnit(v)
+	case "attack_targets":
+		p.Attack = AttackTargets(v)
 	}
 }
 
