@@ -218,9 +218,15 @@ func (m *mediator) offensive(t, n int, allowZero bool) bid {
 	// and is left out, and its bound scan stops once the bound of the
 	// remaining i is below floor.
 	floor := -1.0
+	// exact holds the exact bids computed for floor (the seeds' and the
+	// rough favourite's): the search below takes them as they are.
+	var exact [3]bid
+	ne := 0
 	for _, g := range ag.seed {
 		if g >= 0 && !m.goals[g].won {
-			floor = max(floor, m.goalBid(g, mArm, i0, n))
+			exact[ne] = m.goalBid(g, mArm, i0, n)
+			floor = max(floor, exact[ne].Value)
+			ne++
 		}
 	}
 	// A rough bound of every goal's bid first: its numerator for all n
@@ -248,7 +254,9 @@ func (m *mediator) offensive(t, n int, allowZero bool) bid {
 		}
 	}
 	if top >= 0 && top != ag.seed[0] && top != ag.seed[1] {
-		floor = max(floor, m.goalBid(top, mArm, i0, n))
+		exact[ne] = m.goalBid(top, mArm, i0, n)
+		floor = max(floor, exact[ne].Value)
+		ne++
 	}
 	// The exact bound of the goals that floor leaves in.
 	cs := m.cands[:0]
@@ -306,6 +314,35 @@ func (m *mediator) offensive(t, n int, allowZero bool) bid {
 		g := c.g
 		x := &m.goals[g]
 		prev := best.Goal
+		// A goal whose exact bid is known and differs from the best so
+		// far replaces it or not as the search over i below would (that
+		// search keeps a goal's first best i); an equal one, a tie to
+		// the lower goal id, is searched.
+		known := false
+		for _, e := range exact[:ne] {
+			if e.Goal == g && e.Value != best.Value {
+				if e.Value > best.Value {
+					best = e
+				}
+				known = true
+				break
+			}
+		}
+		if known {
+			if best.Goal != prev {
+				second = prev
+			} else if g != best.Goal {
+				second = g
+			}
+			rest := cs[k+1 : k+1]
+			for _, c := range cs[k+1:] {
+				if c.ub > best.Value {
+					rest = append(rest, c)
+				}
+			}
+			cs = cs[:k+1+len(rest)]
+			continue
+		}
 		topN := m.boundNum(g, mArm-1+n) * roundMargin
 		// Every i up to n may beat the best bid so far: the bound only
 		// says that none beats ub, not where the goal's best i lies. The
@@ -343,22 +380,24 @@ func (m *mediator) offensive(t, n int, allowZero bool) bid {
 }
 
 // goalBid returns the best exact offensive bid of goal g (equation (4))
-// of an agent of mArm armies over i = i0..n new armies, or -1 for none:
-// the value the search in offensive would give the goal.
-func (m *mediator) goalBid(g, mArm, i0, n int) float64 {
+// of an agent of mArm armies over i = i0..n new armies, the first i of
+// the largest bid (noBid for none): the bid the search in offensive would
+// give the goal.
+func (m *mediator) goalBid(g, mArm, i0, n int) bid {
 	x := &m.goals[g]
-	best := -1.0
+	best := noBid
 	if x.w <= 0 {
 		return best
 	}
 	for i := i0; i <= n; i++ {
-		if i >= 1 && m.p.Pob*x.w/float64(i) <= best {
+		if i >= 1 && m.p.Pob*x.w/float64(i) <= best.Value {
 			break
 		}
 		a := mArm - 1 + i
 		p := m.chain(x, a)
-		if v := m.p.Pob * p * x.w * m.goalHold(x, a) / float64(max(i, 1)); v > best {
-			best = v
+		d := m.goalHold(x, a)
+		if v := m.p.Pob * p * x.w * d / float64(max(i, 1)); v > best.Value {
+			best = bid{Value: v, I: i, Goal: g, P: p, W: x.w, D: d}
 		}
 	}
 	return best
