@@ -34,6 +34,13 @@ type agent struct {
 	// agent's armies and the armies to place may not reach (see
 	// odds.mayReach), set by propagate.
 	reach [maxGoalPath + 1]int
+	// defArm, defZero and defN are the armies, the zero-army permission
+	// and the armies to place of the agent's last defensive bid (def) of
+	// this placement, defN -1 for none (reset by propagate): a re-bid
+	// with the same armies and permission for n armies, defN >= n >=
+	// def.I, would find the same bid (see bidFor).
+	defArm, defN int
+	defZero      bool
 	// seed holds the goals of the agent's last offensive bid of this
 	// placement: the winner and the last other goal examined (-1 for
 	// none). Their exact bids at the agent's next re-bid give a floor
@@ -569,7 +576,13 @@ func (m *mediator) defensive(t, n int, allowZero bool) bid {
 func (m *mediator) bidFor(t, n int) {
 	a := &m.agents[t]
 	a.off = m.offensive(t, n, !a.zeroUsed)
-	a.def = m.defensive(t, n, !a.zeroUsed)
+	// The defensive bid is the first best over i <= n: with the same
+	// armies and permission and its i still allowed, fewer armies to
+	// place leave it as it is.
+	if arm := m.b.Armies[t]; a.defArm != arm || a.defZero == a.zeroUsed || n > a.defN || a.def.I > n {
+		a.def = m.defensive(t, n, !a.zeroUsed)
+		a.defArm, a.defZero, a.defN = arm, !a.zeroUsed, n
+	}
 	a.bid = a.off
 	if a.def.Value > a.bid.Value {
 		a.bid = a.def
@@ -586,6 +599,7 @@ func (m *mediator) bidFor(t, n int) {
 func (m *mediator) firstBid(t, n int) {
 	a := &m.agents[t]
 	a.def = m.defensive(t, n, !a.zeroUsed)
+	a.defArm, a.defZero, a.defN = m.b.Armies[t], !a.zeroUsed, n
 	a.off = noBid
 	u := 0.0
 	arm := m.b.Armies[t] - 1 + n
