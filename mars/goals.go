@@ -122,6 +122,7 @@ func (m *mediator) propagate(n int) {
 		a := &m.agents[t]
 		a.head, a.ngoals = -1, 0
 		a.seed = [2]int{-1, -1}
+		a.defN = -1
 		if b.Owner[t] == b.me {
 			amax = max(amax, b.Armies[t])
 			// a.reach[k]: the mayReach limit of a k-territory goal of t

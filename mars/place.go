@@ -34,6 +34,13 @@ type agent struct {
 	// agent's armies and the armies to place may not reach (see
 	// odds.mayReach), set by propagate.
 	reach [maxGoalPath + 1]int
+	// defArm, defZero and defN are the armies, the zero-army permission
+	// and the armies to place of the agent's last defensive bid (def) of
+	// this placement, defN -1 for none (reset by propagate): a re-bid
+	// with the same armies and permission for n armies, defN >= n >=
+	// def.I, would find the same bid (see bidFor).
+	defArm, defN int
+	defZero      bool
 	// seed holds the goals of the agent's last offensive bid of this
 	// placement: the winner and the last other goal examined (-1 for
 	// none). Their exact bids at the agent's next re-bid give a floor
@@ -218,9 +225,15 @@ func (m *mediator) offensive(t, n int, allowZero bool) bid {
 	// and is left out, and its bound scan stops once the bound of the
 	// remaining i is below floor.
 	floor := -1.0
+	// exact holds the exact bids computed for floor (the seeds' and the
+	// rough favourite's): the search below takes them as they are.
+	var exact [3]bid
+	ne := 0
 	for _, g := range ag.seed {
 		if g >= 0 && !m.goals[g].won {
-			floor = max(floor, m.goalBid(g, mArm, i0, n))
+			exact[ne] = m.goalBid(g, mArm, i0, n)
+			floor = max(floor, exact[ne].Value)
+			ne++
 		}
 	}
 	// A rough bound of every goal's bid first: its numerator for all n
@@ -248,7 +261,9 @@ func (m *mediator) offensive(t, n int, allowZero bool) bid {
 		}
 	}
 	if top >= 0 && top != ag.seed[0] && top != ag.seed[1] {
-		floor = max(floor, m.goalBid(top, mArm, i0, n))
+		exact[ne] = m.goalBid(top, mArm, i0, n)
+		floor = max(floor, exact[ne].Value)
+		ne++
 	}
 	// The exact bound of the goals that floor leaves in.
 	cs := m.cands[:0]
@@ -306,6 +321,35 @@ func (m *mediator) offensive(t, n int, allowZero bool) bid {
 		g := c.g
 		x := &m.goals[g]
 		prev := best.Goal
+		// A goal whose exact bid is known and differs from the best so
+		// far replaces it or not as the search over i below would (that
+		// search keeps a goal's first best i); an equal one, a tie to
+		// the lower goal id, is searched.
+		known := false
+		for _, e := range exact[:ne] {
+			if e.Goal == g && e.Value != best.Value {
+				if e.Value > best.Value {
+					best = e
+				}
+				known = true
+				break
+			}
+		}
+		if known {
+			if best.Goal != prev {
+				second = prev
+			} else if g != best.Goal {
+				second = g
+			}
+			rest := cs[k+1 : k+1]
+			for _, c := range cs[k+1:] {
+				if c.ub > best.Value {
+					rest = append(rest, c)
+				}
+			}
+			cs = cs[:k+1+len(rest)]
+			continue
+		}
 		topN := m.boundNum(g, mArm-1+n) * roundMargin
 		// Every i up to n may beat the best bid so far: the bound only
 		// says that none beats ub, not where the goal's best i lies. The
@@ -343,22 +387,24 @@ func (m *mediator) offensive(t, n int, allowZero bool) bid {
 }
 
 // goalBid returns the best exact offensive bid of goal g (equation (4))
-// of an agent of mArm armies over i = i0..n new armies, or -1 for none:
-// the value the search in offensive would give the goal.
-func (m *mediator) goalBid(g, mArm, i0, n int) float64 {
+// of an agent of mArm armies over i = i0..n new armies, the first i of
+// the largest bid (noBid for none): the bid the search in offensive would
+// give the goal.
+func (m *mediator) goalBid(g, mArm, i0, n int) bid {
 	x := &m.goals[g]
-	best := -1.0
+	best := noBid
 	if x.w <= 0 {
 		return best
 	}
 	for i := i0; i <= n; i++ {
-		if i >= 1 && m.p.Pob*x.w/float64(i) <= best {
+		if i >= 1 && m.p.Pob*x.w/float64(i) <= best.Value {
 			break
 		}
 		a := mArm - 1 + i
 		p := m.chain(x, a)
-		if v := m.p.Pob * p * x.w * m.goalHold(x, a) / float64(max(i, 1)); v > best {
-			best = v
+		d := m.goalHold(x, a)
+		if v := m.p.Pob * p * x.w * d / float64(max(i, 1)); v > best.Value {
+			best = bid{Value: v, I: i, Goal: g, P: p, W: x.w, D: d}
 		}
 	}
 	return best
@@ -530,7 +576,13 @@ func (m *mediator) defensive(t, n int, allowZero bool) bid {
 func (m *mediator) bidFor(t, n int) {
 	a := &m.agents[t]
 	a.off = m.offensive(t, n, !a.zeroUsed)
-	a.def = m.defensive(t, n, !a.zeroUsed)
+	// The defensive bid is the first best over i <= n: with the same
+	// armies and permission and its i still allowed, fewer armies to
+	// place leave it as it is.
+	if arm := m.b.Armies[t]; a.defArm != arm || a.defZero == a.zeroUsed || n > a.defN || a.def.I > n {
+		a.def = m.defensive(t, n, !a.zeroUsed)
+		a.defArm, a.defZero, a.defN = arm, !a.zeroUsed, n
+	}
 	a.bid = a.off
 	if a.def.Value > a.bid.Value {
 		a.bid = a.def
@@ -547,6 +599,7 @@ func (m *mediator) bidFor(t, n int) {
 func (m *mediator) firstBid(t, n int) {
 	a := &m.agents[t]
 	a.def = m.defensive(t, n, !a.zeroUsed)
+	a.defArm, a.defZero, a.defN = m.b.Armies[t], !a.zeroUsed, n
 	a.off = noBid
 	u := 0.0
 	arm := m.b.Armies[t] - 1 + n
