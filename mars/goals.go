@@ -254,17 +254,30 @@ func (m *mediator) extend(start, end, k, lim int, row []uint64, live uint64) {
 	nmask, armies := b.nmask, b.Armies
 	bo := m.byOrigin
 	enemy := ^m.mine & live
+	if bo != nil {
+		clear(m.claimed[:])
+	}
 	for h := start; h < end; h++ {
 		msg := &m.msgs[h]
 		last, origin, def0, seen := msg.last, msg.origin, msg.def, msg.seen
-		var done uint64 // the own territories the originator's messages have reached
-		if bo != nil {
-			done = bo[origin]
-		}
 		for ext := nmask[last] &^ seen & enemy; ext != 0; ext &= ext - 1 {
 			u := bits.TrailingZeros64(ext)
 			def := def0 + armies[u]
-			if def >= lim || row[u]&^done == 0 {
+			if def >= lim {
+				continue
+			}
+			if bo != nil {
+				// The own territories the originator's messages have
+				// reached, and those next to the ends of its extensions
+				// made before this one in this pass, are stored from
+				// earlier messages: a chain that could reach only those
+				// would store nothing.
+				done := bo[origin] | m.claimed[origin]
+				if row[u]&^done == 0 {
+					continue
+				}
+				m.claimed[origin] |= nmask[u] & m.mine
+			} else if row[u] == 0 {
 				continue
 			}
 			m.msgs = append(m.msgs, message{last: int32(u), parent: int32(h), k: int32(k + 1), origin: origin, def: def, seen: seen | 1<<u})

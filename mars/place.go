@@ -117,6 +117,11 @@ type mediator struct {
 	// origins) those each originator's messages have reached (see
 	// reachable).
 	reachOwn, byOrigin, origins []uint64
+	// claimed (goal_paths = shortest, maps with neighbour masks) holds,
+	// by originator, the own territories next to the ends of the
+	// messages extend has made so far in one pass: they store those
+	// messages first (see extend).
+	claimed [64]uint64
 	// liveAt[j] (maps of at most 64 territories) has bit v set when row j
 	// of reachOwn has an own territory for v.
 	liveAt [maxGoalPath]uint64
