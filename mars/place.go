@@ -340,37 +340,24 @@ func (m *mediator) offensive(t, n int, allowZero bool) bid {
 				break
 			}
 		}
-		if known {
-			if best.Goal != prev {
-				second = prev
-			} else if g != best.Goal {
-				second = g
-			}
-			rest := cs[k+1 : k+1]
-			for _, c := range cs[k+1:] {
-				if c.ub > best.Value {
-					rest = append(rest, c)
+		if !known {
+			topN := m.boundNum(g, mArm-1+n) * roundMargin
+			// Every i up to n may beat the best bid so far: the bound
+			// only says that none beats ub, not where the goal's best i
+			// lies. The bid for i is at most P_ob·w/i and at most topN/i
+			// (p_i <= p̄, numerators grow with a); the second test stops
+			// only where no later i can even tie the best bid.
+			for i := i0; i <= n; i++ {
+				if i >= 1 && (m.p.Pob*x.w/float64(i) <= best.Value || topN/float64(i) < best.Value) {
+					break
 				}
-			}
-			cs = cs[:k+1+len(rest)]
-			continue
-		}
-		topN := m.boundNum(g, mArm-1+n) * roundMargin
-		// Every i up to n may beat the best bid so far: the bound only
-		// says that none beats ub, not where the goal's best i lies. The
-		// bid for i is at most P_ob·w/i and at most topN/i (p_i <= p̄,
-		// numerators grow with a); the second test stops only where no
-		// later i can even tie the best bid.
-		for i := i0; i <= n; i++ {
-			if i >= 1 && (m.p.Pob*x.w/float64(i) <= best.Value || topN/float64(i) < best.Value) {
-				break
-			}
-			a := mArm - 1 + i
-			p := m.chain(x, a)
-			d := m.goalHold(x, a)
-			v := m.p.Pob * p * x.w * d / float64(max(i, 1))
-			if v > best.Value || (v == best.Value && g < best.Goal) {
-				best = bid{Value: v, I: i, Goal: g, P: p, W: x.w, D: d}
+				a := mArm - 1 + i
+				p := m.chain(x, a)
+				d := m.goalHold(x, a)
+				v := m.p.Pob * p * x.w * d / float64(max(i, 1))
+				if v > best.Value || (v == best.Value && g < best.Goal) {
+					best = bid{Value: v, I: i, Goal: g, P: p, W: x.w, D: d}
+				}
 			}
 		}
 		if best.Goal != prev {
