@@ -122,6 +122,12 @@ type mediator struct {
 	// messages extend has made so far in one pass: they store those
 	// messages first (see extend).
 	claimed [64]uint64
+	// minDef (goal_paths = shortest, maps with neighbour masks) holds, by
+	// originator and territory, the fewest defenders of a chain of that
+	// originator ending there that extend has made in this placement, 0
+	// for none: a later chain ending there with as many defenders or more
+	// is dominated (see extend). Cleared by relaySmall.
+	minDef [64][64]int32
 	// liveAt[j] (maps of at most 64 territories) has bit v set when row j
 	// of reachOwn has an own territory for v.
 	liveAt [maxGoalPath]uint64

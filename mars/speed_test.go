@@ -211,3 +211,54 @@ func TestRolledBoardMatchesLoad(t *testing.T) {
 		})
 	}
 }
+
+// TestExtendDominance checks the dominance pruning of extend on a
+// constructed map: originator O reaches V through A (one army) and through
+// B (three armies); under goal_paths = shortest the chain O>B>V has more
+// defenders than O>A>V, which is as long and comes first, so it is not
+// sent, while the general loop (no masks) and goal_paths = all send it;
+// the goals are the same as the general loop's.
+//
+//	O(0) - A(1) - V(3) - W(4) - T(5, own)
+//	   \   B(2) /
+func TestExtendDominance(t *testing.T) {
+	nbr := [][]int{{1, 2}, {0, 3}, {0, 3}, {1, 2, 4}, {3, 5}, {4}}
+	owner := []int{1, 1, 1, 1, 1, 0}
+	armies := []int{1, 1, 3, 1, 1, 10}
+	// obv reports whether the messages hold the chain O>B>V.
+	obv := func(m *mediator) bool {
+		for _, msg := range m.msgs {
+			if msg.origin == 0 && msg.last == 3 && msg.k == 3 && m.msgs[msg.parent].last == 2 {
+				require.Equal(t, 5, msg.def)
+				return true
+			}
+		}
+		return false
+	}
+	run := func(paths GoalPaths, masks bool) *mediator {
+		p := PaperParams()
+		p.GoalPaths = paths
+		m := testMediator(t, p, nbr, make([]int, 6), []int{2}, owner, armies)
+		if !masks {
+			m.b.nmask = nil
+		}
+		for i := range m.vals {
+			m.vals[i] = 1
+		}
+		m.propagate(5)
+		return m
+	}
+	masked, general := run(GoalPathsShortest, true), run(GoalPathsShortest, false)
+	assert.False(t, obv(masked), "dominated chain sent")
+	assert.True(t, obv(general), "the general loop sends every chain")
+	assert.True(t, obv(run(GoalPathsAll, true)), "goal_paths = all keeps every chain")
+	assert.Equal(t, general.goals, masked.goals)
+	// T keeps O's chain through A: O>A>V>W in attack order from T.
+	var fromO []int
+	for g := range masked.goals {
+		if path := masked.path(g); path[len(path)-1] == 0 {
+			fromO = slices.Clone(path)
+		}
+	}
+	assert.Equal(t, []int{4, 3, 1, 0}, fromO)
+}
