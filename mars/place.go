@@ -441,11 +441,16 @@ func (m *mediator) keptNum(cc, a int) (float64, bool) {
 // battle table where it holds them: the products of odds.win and
 // goalHold, in the same order, with the same values.
 func (m *mediator) numerator(c *oddsCache, a int) float64 {
+	if a < c.k {
+		// The k-th battle starts with at most a-(k-1) <= 0 armies: W is 0
+		// (every territory has a defender), and so is the product.
+		return 0
+	}
 	o := m.o
 	tw, tn := o.tw, o.tn
 	defs := c.defs[:c.k]
 	p := 1.0
-	if a <= tn && a >= c.k-1 && c.maxD <= tn {
+	if a <= tn && c.maxD <= tn {
 		// Every W(a-j, d_j) is in the table: row a-j, column d_j.
 		r := a * (tn + 1)
 		for _, d := range defs {

@@ -262,3 +262,40 @@ func TestExtendDominance(t *testing.T) {
 	}
 	assert.Equal(t, []int{4, 3, 1, 0}, fromO)
 }
+
+// TestNumerator checks the bid bound's numerator against its definition,
+// P_ob·Π_j W(a-j, d_j)·w·hold(max(1, a-def-(k-1)), threat) from odds.win
+// and odds.hold, bit for bit, on random paths and attacking armies: too
+// few attackers for the path (the product is 0), battles inside the
+// table, and stacks beyond it.
+func TestNumerator(t *testing.T) {
+	m := testMediator(t, PaperParams(), [][]int{{}}, []int{0}, []int{2}, []int{0}, []int{1})
+	rng := rand.New(rand.NewPCG(31, 32))
+	zeros := 0
+	for trial := range 400 {
+		c := oddsCache{k: 1 + rng.IntN(maxGoalPath), threat: rng.IntN(8), w: 0.5 + 10*rng.Float64()}
+		big := trial%4 == 0 // defenders beyond the table
+		for j := range c.k {
+			d := 1 + rng.IntN(6)
+			if big {
+				d = 1 + rng.IntN(400)
+			}
+			c.defs[j] = int32(d)
+			c.def += d
+			c.maxD = max(c.maxD, d)
+		}
+		for _, a := range []int{0, rng.IntN(c.k + 1), c.k, rng.IntN(40), rng.IntN(600)} {
+			p := 1.0
+			for j := range c.k {
+				p *= m.o.win(a-j, int(c.defs[j]))
+			}
+			want := m.p.Pob * p * c.w * m.o.hold(max(1, a-c.def-(c.k-1)), c.threat)
+			got := m.numerator(&c, a)
+			require.Equal(t, math.Float64bits(want), math.Float64bits(got), "trial %d a %d: %v, want %v", trial, a, got, want)
+			if a < c.k {
+				zeros++
+			}
+		}
+	}
+	assert.Greater(t, zeros, 100)
+}
