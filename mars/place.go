@@ -479,6 +479,11 @@ func (m *mediator) numerator(c *oddsCache, a int) float64 {
 // chainStore). The goals of one message share the store node in their
 // oddsCache for the placement (the defenders do not change).
 func (m *mediator) chain(x *goal, a int) float64 {
+	if a < x.k {
+		// Too few attackers to leave one in each territory before the
+		// last: the odds are 0 (see TestChainTooFew).
+		return 0
+	}
 	c := &m.ccs[x.cc]
 	st := m.o.store
 	if c.cv < 0 || c.cvGen != st.gen || a >= st.covers(c.cv) {
