@@ -287,11 +287,16 @@ func (m *mediator) offensive(t, n int, allowZero bool) bid {
 		topN := c.ub // the largest numerator, with the margin
 		// The numerators kept for the placement, read and kept here as
 		// boundNum does, without its call.
-		// j indexes the kept numerator of i, fi is max(i, 1).
+		// j indexes the kept numerator of i, fi is max(i, 1). The scan
+		// starts at the first i whose a = mArm-1+i reaches the path's
+		// k territories: the numerators before are 0 (see numerator),
+		// leave ub at 0, and the stop test, which only tightens with i,
+		// is made at the first i scanned.
 		oc := &m.ccs[m.goals[g].cc]
 		bnd := m.bnd[oc.bo : oc.bo+oc.na]
-		j, fi := mArm-1+i0-oc.alo, 1.0
-		for i := i0; i <= n; i, j, fi = i+1, j+1, float64(i+1) {
+		is := max(i0, oc.k-mArm+1)
+		j, fi := mArm-1+is-oc.alo, float64(max(is, 1))
+		for i := is; i <= n; i, j, fi = i+1, j+1, float64(i+1) {
 			if q := topN / fi; q <= ub || q < floor {
 				break
 			}
