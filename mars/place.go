@@ -46,6 +46,14 @@ type agent struct {
 	// none). Their exact bids at the agent's next re-bid give a floor
 	// that prunes the search (see offensive); reset by propagate.
 	seed [2]int
+	// atk is the agent's last attack bid (attackBid), made under
+	// threshold atkThr; atkFP has the bits of every territory the bid
+	// read (the agent's, its neighbours' and its pursued goals'
+	// remaining paths'). It stands while mediator.atkValid has the
+	// agent's bit (see chooseAttack).
+	atk    attackChoice
+	atkThr float64
+	atkFP  uint64
 }
 
 // pursuit is a goal an agent pursues: goal g (an index in mediator.goals,
@@ -55,6 +63,9 @@ type agent struct {
 type pursuit struct {
 	g, pos, next int
 	memo         oddsMemo
+	// rest has the bits of the path's territories from pos on (those
+	// below 64: it serves maps with neighbour masks; see footprint).
+	rest uint64
 }
 
 // oddsMemo remembers the odds store node of a pursued goal's remaining
@@ -134,6 +145,10 @@ type mediator struct {
 	// mine (maps with neighbour masks, board.nmask) has the own
 	// territories' bits, set at each placement by reachableMasks.
 	mine uint64
+	// atkValid (maps with neighbour masks) has the bits of the agents
+	// whose attack bid (agent.atk) stands: no territory it read has
+	// changed since (see chooseAttack).
+	atkValid uint64
 
 	// pursuits holds every agent's pursued goals (agent.phead), emptied at
 	// each placement: one buffer, so that pursuing goals does not allocate
@@ -159,6 +174,7 @@ func newMediator(p Params, b *board, o *odds) *mediator {
 // clearPursued empties every agent's pursued goals.
 func (m *mediator) clearPursued() {
 	m.pursuits = m.pursuits[:0]
+	m.atkValid = 0 // the attack bids read the pursued goals
 	for t := range m.agents {
 		m.agents[t].phead, m.agents[t].ptail = -1, -1
 	}
@@ -168,7 +184,12 @@ func (m *mediator) clearPursued() {
 // to agent t's pursued goals.
 func (m *mediator) pursue(t, g, pos int) {
 	i := len(m.pursuits)
-	m.pursuits = append(m.pursuits, pursuit{g: g, pos: pos, next: -1})
+	var rest uint64
+	for _, v := range m.path(g)[pos:] {
+		rest |= 1 << (v & 63)
+	}
+	m.pursuits = append(m.pursuits, pursuit{g: g, pos: pos, next: -1, rest: rest})
+	m.atkValid &^= 1 << (t & 63) // t's attack bid reads its pursued goals
 	a := &m.agents[t]
 	if a.ptail >= 0 {
 		m.pursuits[a.ptail].next = i

@@ -139,6 +139,8 @@ type checkedBot struct {
 	rolled  int // Attack and Occupy calls on the rolled attack's board
 	checked int // Attack and Occupy calls compared
 	bad     int // boards that differed
+	bids    int // agents' attack bids compared with fresh ones
+	kept    []attackChoice
 }
 
 func (c *checkedBot) compare(s *sim.State, rolled bool, what string) {
@@ -163,6 +165,26 @@ func (c *checkedBot) Attack(s *sim.State) (sim.AttackOrder, bool) {
 	rolled := c.isRolled(s)
 	o, ok := c.Bot.Attack(s)
 	c.compare(s, rolled, "attack")
+	// The auction made again with no attack bid kept (see chooseAttack)
+	// gives every agent the bid it had and the same choice.
+	m := c.med
+	c.kept = c.kept[:0]
+	for t := range m.agents {
+		c.kept = append(c.kept, m.agents[t].atk)
+	}
+	m.atkValid = 0
+	fresh, _, freshOK := m.chooseAttack(s.ConqueredThisTurn())
+	_, strong := m.b.ownMasks()
+	for t := range m.agents {
+		if strong&(1<<t) != 0 && m.b.nmask[t]&^m.b.mine != 0 {
+			c.bids++
+			assert.Equal(c.t, m.agents[t].atk, c.kept[t], "round %d agent %d: kept attack bid", s.Round(), t)
+		}
+	}
+	assert.Equal(c.t, freshOK, ok, "round %d: attack or not", s.Round())
+	if ok {
+		assert.Equal(c.t, sim.AttackOrder{From: fresh.from, To: fresh.to}, o, "round %d: attack", s.Round())
+	}
 	return o, ok
 }
 
@@ -177,7 +199,8 @@ func (c *checkedBot) Occupy(s *sim.State, from, to, lo, hi int) int {
 // under the paper's and the escalating card rules, where eliminations force
 // trades and placements in the attack phase, and checks that every Attack
 // and Occupy that re-read only the rolled attack's two territories decided
-// on the position a whole load gives.
+// on the position a whole load gives, and that every attack bid an agent
+// kept from an earlier auction is the one it would make afresh.
 func TestRolledBoardMatchesLoad(t *testing.T) {
 	for _, rules := range []string{"mars2006", "mars2006-escalating"} {
 		t.Run(rules, func(t *testing.T) {
@@ -201,10 +224,11 @@ func TestRolledBoardMatchesLoad(t *testing.T) {
 				require.NoError(t, err)
 				elim += len(res.Eliminated)
 			}
-			checked, rolled, bad := 0, 0, 0
+			checked, rolled, bad, bids := 0, 0, 0, 0
 			for _, c := range cs {
-				checked, rolled, bad = checked+c.checked, rolled+c.rolled, bad+c.bad
+				checked, rolled, bad, bids = checked+c.checked, rolled+c.rolled, bad+c.bad, bids+c.bids
 			}
+			assert.Greater(t, bids, checked, "attack bids compared")
 			assert.Zero(t, bad, "boards that differ from a whole load")
 			assert.Greater(t, rolled, checked/2, "calls on the rolled attack's board, of %d", checked)
 			assert.Greater(t, elim, 6, "eliminations")
