@@ -229,16 +229,30 @@ func (m *mediator) goalOdds(p *pursuit, att int) float64 {
 }
 
 // goalBound returns an upper bound of the odds of att attacking armies
-// conquering the rest of pursued goal p: the product over its remaining
-// territories of W(att-(j-1), d_j), the odds of the j-th battle with all
-// the armies that can reach it. It stops once the product is below stop.
+// conquering the rest of pursued goal p (as goalOdds gives them): the
+// product over its remaining territories of W(att-(j-1), d_j), the odds
+// of the j-th battle with all the armies that can reach it, with W = 1
+// for a battle beyond the largest battle table, and 1 where goalOdds
+// scales the chain (exactChain is false). It stops once the product is
+// below stop.
 func (m *mediator) goalBound(p *pursuit, att int, stop float64) float64 {
-	u := 1.0
-	for j, v := range m.path(p.g)[p.pos:] {
+	path := m.path(p.g)[p.pos:]
+	maxD := 0
+	for _, v := range path {
 		if m.b.Owner[v] == m.b.me {
 			break
 		}
-		if u *= m.o.win(att-j, m.b.Armies[v]); u < stop {
+		maxD = max(maxD, m.b.Armies[v])
+	}
+	if !exactChain(att, maxD) {
+		return 1
+	}
+	u := 1.0
+	for j, v := range path {
+		if m.b.Owner[v] == m.b.me {
+			break
+		}
+		if u *= m.o.boundWin(att-j, m.b.Armies[v]); u < stop {
 			break
 		}
 	}

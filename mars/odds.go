@@ -61,6 +61,16 @@ func newOdds(r dice.Rules) (*odds, error) {
 	return &odds{r: r, tbl: t, tw: t.Values(), tn: t.N(), ch: ch, q: q, store: newChainStore(ch), big: make(map[int]int)}, nil
 }
 
+// boundWin returns W(a, d) where it is exact and 1 beyond the largest
+// battle table, where win scales the battle: a factor of an upper bound of
+// chain odds (see mediator.numerator and goalBound).
+func (o *odds) boundWin(a, d int) float64 {
+	if max(a, d) > maxTableSize {
+		return 1
+	}
+	return o.win(a, d)
+}
+
 // win returns P(a attacking armies conquer d defenders), a battle fought
 // to the end.
 func (o *odds) win(a, d int) float64 {

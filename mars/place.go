@@ -334,7 +334,10 @@ func (m *mediator) offensive(t, n int, allowZero bool) bid {
 				ub = v
 			}
 		}
-		if ub > 0 && ub >= floor {
+		// The margin absorbs rounding: the chain odds of two or more
+		// territories near certainty can exceed the product of their
+		// battles' odds in the last bit.
+		if ub *= roundMargin; ub > 0 && ub >= floor {
 			cs = append(cs, cand{g: g, ub: ub})
 		}
 	}
@@ -465,7 +468,10 @@ func (m *mediator) keptNum(cc, a int) (float64, bool) {
 // numerator computes the bound numerator P_ob·p̄·w·d of the goals of
 // oddsCache c for a attacking armies (see boundNum), with W and d from the
 // battle table where it holds them: the products of odds.win and
-// goalHold, in the same order, with the same values.
+// goalHold, in the same order, with the same values. Beyond the exact
+// odds the bound stays a bound of what chain returns: where the chain odds
+// themselves are scaled (exactChain is false) p̄ is 1, and a battle beyond
+// the largest battle table (which odds.win scales) counts W = 1.
 func (m *mediator) numerator(c *oddsCache, a int) float64 {
 	if a < c.k {
 		// The k-th battle starts with at most a-(k-1) <= 0 armies: W is 0
@@ -483,9 +489,9 @@ func (m *mediator) numerator(c *oddsCache, a int) float64 {
 			p *= tw[r+int(d)]
 			r -= tn + 1
 		}
-	} else {
+	} else if exactChain(a, c.maxD) {
 		for j, d := range defs {
-			p *= o.win(a-j, int(d))
+			p *= o.boundWin(a-j, int(d))
 		}
 	}
 	hold := 1.0 // o.hold(x, c.threat) for the expected survivors x

@@ -291,27 +291,41 @@ func TestExtendDominance(t *testing.T) {
 // P_ob·Π_j W(a-j, d_j)·w·hold(max(1, a-def-(k-1)), threat) from odds.win
 // and odds.hold, bit for bit, on random paths and attacking armies: too
 // few attackers for the path (the product is 0), battles inside the
-// table, and stacks beyond it.
+// table, battles beyond it (W counts 1 beyond the largest table) and
+// chains whose odds are scaled (the product is 1).
 func TestNumerator(t *testing.T) {
 	m := testMediator(t, PaperParams(), [][]int{{}}, []int{0}, []int{2}, []int{0}, []int{1})
 	rng := rand.New(rand.NewPCG(31, 32))
 	zeros := 0
 	for trial := range 400 {
 		c := oddsCache{k: 1 + rng.IntN(maxGoalPath), threat: rng.IntN(8), w: 0.5 + 10*rng.Float64()}
-		big := trial%4 == 0 // defenders beyond the table
+		big := trial%4 == 0  // defenders beyond the first table
+		huge := trial%4 == 1 // beyond the largest
 		for j := range c.k {
 			d := 1 + rng.IntN(6)
-			if big {
+			switch {
+			case big:
 				d = 1 + rng.IntN(400)
+			case huge:
+				d = 1 + rng.IntN(6000)
 			}
 			c.defs[j] = int32(d)
 			c.def += d
 			c.maxD = max(c.maxD, d)
 		}
-		for _, a := range []int{0, rng.IntN(c.k + 1), c.k, rng.IntN(40), rng.IntN(600)} {
+		for _, a := range []int{0, rng.IntN(c.k + 1), c.k, rng.IntN(40), rng.IntN(600), rng.IntN(9000)} {
 			p := 1.0
 			for j := range c.k {
+				if a-j > maxTableSize || int(c.defs[j]) > maxTableSize {
+					continue // W counts 1
+				}
 				p *= m.o.win(a-j, int(c.defs[j]))
+			}
+			if !exactChain(a, c.maxD) {
+				p = 1
+			}
+			if a < c.k {
+				p = 0
 			}
 			want := m.p.Pob * p * c.w * m.o.hold(max(1, a-c.def-(c.k-1)), c.threat)
 			got := m.numerator(&c, a)
