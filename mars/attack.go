@@ -233,28 +233,23 @@ func (m *mediator) goalOdds(p *pursuit, att int) float64 {
 // product over its remaining territories of W(att-(j-1), d_j), the odds
 // of the j-th battle with all the armies that can reach it, with W = 1
 // for a battle beyond the largest battle table, and 1 where goalOdds
-// scales the chain (exactChain is false). It stops once the product is
-// below stop.
+// scales the chain (exactChain is false). Once the product is below stop
+// it is not multiplied further.
 func (m *mediator) goalBound(p *pursuit, att int, stop float64) float64 {
-	path := m.path(p.g)[p.pos:]
-	maxD := 0
-	for _, v := range path {
-		if m.b.Owner[v] == m.b.me {
+	b := m.b
+	u, maxD := 1.0, 0
+	for j, v := range m.path(p.g)[p.pos:] {
+		if b.Owner[v] == b.me {
 			break
 		}
-		maxD = max(maxD, m.b.Armies[v])
+		d := b.Armies[v]
+		maxD = max(maxD, d)
+		if u >= stop { // below stop, only maxD is still wanted
+			u *= m.o.boundWin(att-j, d)
+		}
 	}
 	if !exactChain(att, maxD) {
 		return 1
-	}
-	u := 1.0
-	for j, v := range path {
-		if m.b.Owner[v] == m.b.me {
-			break
-		}
-		if u *= m.o.boundWin(att-j, m.b.Armies[v]); u < stop {
-			break
-		}
 	}
 	return u
 }
