@@ -299,11 +299,22 @@ func (m *mediator) offensive(t, n int, allowZero bool) bid {
 	}
 	// The exact bound of the goals that floor leaves in.
 	cs := m.cands[:0]
+cands:
 	for _, c := range m.cands {
 		if c.ub < floor {
 			continue
 		}
 		g := c.g
+		for _, e := range exact[:ne] {
+			if e.Goal == g {
+				// The goal's bid is known: it bounds itself (with the
+				// margin, so that a tie is still examined).
+				if e.Value > 0 && e.Value >= floor {
+					cs = append(cs, cand{g: g, ub: e.Value * roundMargin})
+				}
+				continue cands
+			}
+		}
 		ub := 0.0
 		topN := c.ub // the largest numerator, with the margin
 		// The numerators kept for the placement, read and kept here as
