@@ -349,13 +349,7 @@ func TestOffensiveBrute(t *testing.T) {
 	checked := 0
 	for trial := 0; trial < 60; trial++ {
 		nt := 8 + rng.IntN(8)
-		nbr, owner, armies := randomPosition(rng, nt)
-		m := testMediator(t, PaperParams(), nbr, make([]int, nt), []int{3}, owner, armies)
-		for i := range m.vals {
-			m.vals[i] = 1 + 10*rng.Float64()
-		}
-		n := 1 + rng.IntN(12)
-		m.propagate(n)
+		m, owner, n := randomPlacement(t, rng, nt, 12, nil)
 		for ag := range nt {
 			if owner[ag] != 0 || m.agents[ag].head < 0 {
 				continue
@@ -419,18 +413,13 @@ func TestOffensiveBruteBigStacks(t *testing.T) {
 	checked, big := 0, 0
 	for trial := 0; trial < 16; trial++ {
 		nt := 8 + rng.IntN(5)
-		nbr, owner, armies := randomPosition(rng, nt)
-		for i := range armies {
-			if rng.IntN(3) == 0 {
-				armies[i] = 900 + rng.IntN(1400)
+		m, owner, n := randomPlacement(t, rng, nt, 200, func(armies []int) {
+			for i := range armies {
+				if rng.IntN(3) == 0 {
+					armies[i] = 900 + rng.IntN(1400)
+				}
 			}
-		}
-		m := testMediator(t, PaperParams(), nbr, make([]int, nt), []int{3}, owner, armies)
-		for i := range m.vals {
-			m.vals[i] = 1 + 10*rng.Float64()
-		}
-		n := 1 + rng.IntN(200)
-		m.propagate(n)
+		})
 		for ag := range nt {
 			if owner[ag] != 0 || m.agents[ag].head < 0 {
 				continue
@@ -460,6 +449,25 @@ func TestOffensiveBruteBigStacks(t *testing.T) {
 		}
 	}
 	assert.Greater(t, big, 10, "bids of agents beyond the battle table, of %d", checked)
+}
+
+// randomPlacement returns a mediator on a random position of nt
+// territories (randomPosition, its stacks then changed by stacks unless it
+// is nil) with random territory values, after the goal propagation for n
+// armies, 1 <= n <= maxN, and the position's owners.
+func randomPlacement(t *testing.T, rng *rand.Rand, nt, maxN int, stacks func(armies []int)) (m *mediator, owner []int, n int) {
+	t.Helper()
+	nbr, owner, armies := randomPosition(rng, nt)
+	if stacks != nil {
+		stacks(armies)
+	}
+	m = testMediator(t, PaperParams(), nbr, make([]int, nt), []int{3}, owner, armies)
+	for i := range m.vals {
+		m.vals[i] = 1 + 10*rng.Float64()
+	}
+	n = 1 + rng.IntN(maxN)
+	m.propagate(n)
+	return m, owner, n
 }
 
 // randomPosition returns a random connected map of nt territories shared
