@@ -38,13 +38,33 @@ func (m *mediator) chooseAttack(conquered bool) (c attackChoice, thr float64, ok
 	b := m.b
 	if b.nmask != nil {
 		// The legal attacks of one agent at a time, from the masks, in
-		// legalAttacks's order.
+		// legalAttacks's order. An agent's bid depends only on the
+		// territories of its footprint (agent.atkFP) and on the
+		// threshold: a bid none of whose territories has changed since
+		// it was made (board.changed; a roll changes the attacker's and
+		// the defender's, an occupation also moves goals between those
+		// two agents) is the one attackBid would make again.
 		mine, strong := b.ownMasks()
-		for own := strong; own != 0; own &= own - 1 {
-			m.legal = b.appendAttacks(m.legal[:0], bits.TrailingZeros64(own), mine)
-			if len(m.legal) > 0 {
-				c = m.takeBid(c, m.attackBid(m.legal, thr))
+		if ch := b.changed; ch != 0 {
+			for v := m.atkValid; v != 0; v &= v - 1 {
+				if t := bits.TrailingZeros64(v); m.agents[t].atkFP&ch != 0 {
+					m.atkValid &^= 1 << t
+				}
 			}
+			b.changed = 0
+		}
+		for own := strong; own != 0; own &= own - 1 {
+			t := bits.TrailingZeros64(own)
+			if b.nmask[t]&^mine == 0 {
+				continue // no enemy neighbour: no legal attack
+			}
+			a := &m.agents[t]
+			if m.atkValid&(1<<t) == 0 || a.atkThr != thr {
+				m.legal = b.appendAttacks(m.legal[:0], t, mine)
+				a.atk, a.atkThr, a.atkFP = m.attackBid(m.legal, thr), thr, m.footprint(t, mine)
+				m.atkValid |= 1 << t
+			}
+			c = m.takeBid(c, a.atk)
 		}
 		return c, thr, c.odds >= 0 && c.odds >= thr
 	}
@@ -58,6 +78,21 @@ func (m *mediator) chooseAttack(conquered bool) (c attackChoice, thr float64, ok
 		i = j
 	}
 	return c, thr, c.odds >= 0 && c.odds >= thr
+}
+
+// footprint returns the bits of the territories agent t's attack bid
+// reads, on maps with neighbour masks (mine has MARS's territories): t,
+// its enemy neighbours, and the remaining paths of the goals it pursues.
+// Its own neighbours' armies are not read, and between two loads of the
+// board an own territory stays own (board.update re-reads the attacker's
+// territory, which stays MARS's, and the defender's, which may become
+// MARS's).
+func (m *mediator) footprint(t int, mine uint64) uint64 {
+	fp := 1<<t | m.b.nmask[t]&^mine
+	for i := m.agents[t].phead; i >= 0; i = m.pursuits[i].next {
+		fp |= m.pursuits[i].rest
+	}
+	return fp
 }
 
 // takeBid returns the better of the auction's best bid c and an agent's
@@ -194,18 +229,27 @@ func (m *mediator) goalOdds(p *pursuit, att int) float64 {
 }
 
 // goalBound returns an upper bound of the odds of att attacking armies
-// conquering the rest of pursued goal p: the product over its remaining
-// territories of W(att-(j-1), d_j), the odds of the j-th battle with all
-// the armies that can reach it. It stops once the product is below stop.
+// conquering the rest of pursued goal p (as goalOdds gives them): the
+// product over its remaining territories of W(att-(j-1), d_j), the odds
+// of the j-th battle with all the armies that can reach it, with W = 1
+// for a battle beyond the largest battle table, and 1 where goalOdds
+// scales the chain (exactChain is false). Once the product is below stop
+// it is not multiplied further.
 func (m *mediator) goalBound(p *pursuit, att int, stop float64) float64 {
-	u := 1.0
+	b := m.b
+	u, maxD := 1.0, 0
 	for j, v := range m.path(p.g)[p.pos:] {
-		if m.b.Owner[v] == m.b.me {
+		if b.Owner[v] == b.me {
 			break
 		}
-		if u *= m.o.win(att-j, m.b.Armies[v]); u < stop {
-			break
+		d := b.Armies[v]
+		maxD = max(maxD, d)
+		if u >= stop { // below stop, only maxD is still wanted
+			u *= m.o.boundWin(att-j, d)
 		}
+	}
+	if !exactChain(att, maxD) {
+		return 1
 	}
 	return u
 }
@@ -351,6 +395,7 @@ func (m *mediator) occupy(from, to, lo, hi int) int {
 			continue
 		}
 		// Unlink the goal from `from` and hand it on.
+		m.atkValid &^= 1 << (from & 63)
 		if prev >= 0 {
 			m.pursuits[prev].next = p.next
 		} else {

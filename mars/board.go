@@ -47,6 +47,11 @@ type board struct {
 	// clears it, ownMasks sets them, and update keeps them.
 	mine, strong uint64
 	masked       bool
+	// changed has the bits of the territories whose owner or armies may
+	// have changed since the attack bids were last made (maps with
+	// neighbour masks): every one after load, the two an update re-reads.
+	// chooseAttack clears it.
+	changed uint64
 }
 
 // newBoard precomputes the static part for a map given as adjacency lists,
@@ -138,6 +143,7 @@ func (b *board) load(s *sim.State, me int) {
 	b.s = s
 	b.Load(s)
 	b.me, b.summed, b.masked = me, false, false
+	b.changed = ^uint64(0)
 }
 
 // update re-reads territories from and to of s, after a roll of an attack
@@ -148,6 +154,7 @@ func (b *board) update(s *sim.State, from, to int) {
 	b.Owner[from], b.Armies[from] = s.Owner(from), s.Armies(from)
 	b.Owner[to], b.Armies[to] = s.Owner(to), s.Armies(to)
 	b.summed = false
+	b.changed |= 1<<(from&63) | 1<<(to&63)
 	if b.masked {
 		b.setMasks(from)
 		b.setMasks(to)

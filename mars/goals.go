@@ -1,6 +1,9 @@
 package mars
 
-import "math/bits"
+import (
+	"math"
+	"math/bits"
+)
 
 // pPrune is the least odds a goal chain may have to be kept (a speed
 // measure, not a paper parameter). A chain is dropped, and not passed on,
@@ -217,6 +220,11 @@ func (m *mediator) relaySmall(n, gl int, reach *[maxGoalPath + 1]int) {
 	mine, nmask := m.mine, b.nmask
 	nt := len(b.Owner)
 	bo := m.byOrigin // nil unless goal_paths = shortest
+	if bo != nil {
+		for _, msg := range m.msgs { // the originators' messages
+			clear(m.minDef[msg.origin][:])
+		}
+	}
 	// Messages travel breadth-first: msgs[start:end] are those of k
 	// territories, and their extensions follow them.
 	for start := 0; start < len(m.msgs); {
@@ -249,6 +257,22 @@ func (m *mediator) relaySmall(n, gl int, reach *[maxGoalPath + 1]int) {
 // bits of the territories whose row is not empty), if the chain's
 // defenders stay below lim and the row has an own territory the
 // originator's messages have not reached.
+//
+// Under goal_paths = shortest an extension is also not sent when it is
+// dominated: an earlier chain of the same originator, of at most as many
+// territories, ends at the same territory with at most as many defenders
+// (mediator.minDef). Such a chain, and every longer chain through it,
+// stores nothing. Take a chain P2 + S that reaches agent t, with P2 the
+// dominated chain and P1 the dominating one. If P1 + S visits no territory
+// twice, the messages would make it without the pruning (which drops only
+// chains that store nothing): at each length its defenders are at most
+// those of P2 + S, and the limit does not grow with length. It reaches t
+// at a smaller length, or at the same length earlier in the messages'
+// order (the lexicographic order of their territories, in which P1 comes
+// first), and t keeps that message. If P1 + S visits a territory twice,
+// cutting out the loop leaves a shorter chain to t's neighbour, which
+// reaches t earlier still. Either way P2 + S is not the first message of
+// its originator to reach t.
 func (m *mediator) extend(start, end, k, lim int, row []uint64, live uint64) {
 	b := m.b
 	nmask, armies := b.nmask, b.Armies
@@ -267,6 +291,14 @@ func (m *mediator) extend(start, end, k, lim int, row []uint64, live uint64) {
 				continue
 			}
 			if bo != nil {
+				// A dominated chain stores nothing (see above).
+				md := &m.minDef[origin][u]
+				if *md != 0 && int(*md) <= def {
+					continue
+				}
+				if def <= math.MaxInt32 {
+					*md = int32(def)
+				}
 				// The own territories the originator's messages have
 				// reached, and those next to the ends of its extensions
 				// made before this one in this pass, are stored from

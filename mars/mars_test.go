@@ -349,13 +349,7 @@ func TestOffensiveBrute(t *testing.T) {
 	checked := 0
 	for trial := 0; trial < 60; trial++ {
 		nt := 8 + rng.IntN(8)
-		nbr, owner, armies := randomPosition(rng, nt)
-		m := testMediator(t, PaperParams(), nbr, make([]int, nt), []int{3}, owner, armies)
-		for i := range m.vals {
-			m.vals[i] = 1 + 10*rng.Float64()
-		}
-		n := 1 + rng.IntN(12)
-		m.propagate(n)
+		m, owner, n := randomPlacement(t, rng, nt, 12, nil)
 		for ag := range nt {
 			if owner[ag] != 0 || m.agents[ag].head < 0 {
 				continue
@@ -403,6 +397,77 @@ func TestOffensiveBrute(t *testing.T) {
 		}
 	}
 	require.True(t, checked > 50, "only %d re-bids checked", checked)
+}
+
+// TestOffensiveBruteBigStacks checks the pruned offensive bid against
+// examining every goal and army count with the bot's own odds (chain and
+// goalHold) where stacks outgrow the battle table, as in escalating-card
+// games: there the battles are scaled, and the search's bounds must still
+// bound the odds chain gives (see numerator). A non-positive bid counts
+// as no bid (the auction takes only positive bids).
+func TestOffensiveBruteBigStacks(t *testing.T) {
+	if testing.Short() {
+		t.Skip("computes chain odds of thousands of armies")
+	}
+	rng := rand.New(rand.NewPCG(9, 10))
+	checked, big := 0, 0
+	for trial := 0; trial < 16; trial++ {
+		nt := 8 + rng.IntN(5)
+		m, owner, n := randomPlacement(t, rng, nt, 200, func(armies []int) {
+			for i := range armies {
+				if rng.IntN(3) == 0 {
+					armies[i] = 900 + rng.IntN(1400)
+				}
+			}
+		})
+		for ag := range nt {
+			if owner[ag] != 0 || m.agents[ag].head < 0 {
+				continue
+			}
+			want := noBid
+			for g := m.agents[ag].head; g >= 0; g = m.goals[g].next {
+				x := &m.goals[g]
+				for i := 0; i <= n; i++ {
+					a := m.b.Armies[ag] - 1 + i
+					if v := m.p.Pob * m.chain(x, a) * x.w * m.goalHold(x, a) / float64(max(i, 1)); v > want.Value {
+						want = bid{Value: v, I: i, Goal: g}
+					}
+				}
+			}
+			got := m.offensive(ag, n, true)
+			checked++
+			if want.Value <= 0 {
+				assert.LessOrEqual(t, got.Value, 0.0, "trial %d agent %d", trial, ag)
+				continue
+			}
+			if m.b.Armies[ag]+n > maxTableSize {
+				big++
+			}
+			assert.InDelta(t, want.Value, got.Value, 1e-9*want.Value, "trial %d agent %d (armies %d, n %d)", trial, ag, m.b.Armies[ag], n)
+			assert.Equal(t, want.Goal, got.Goal, "trial %d agent %d", trial, ag)
+			assert.Equal(t, want.I, got.I, "trial %d agent %d", trial, ag)
+		}
+	}
+	assert.Greater(t, big, 10, "bids of agents beyond the battle table, of %d", checked)
+}
+
+// randomPlacement returns a mediator on a random position of nt
+// territories (randomPosition, its stacks then changed by stacks unless it
+// is nil) with random territory values, after the goal propagation for n
+// armies, 1 <= n <= maxN, and the position's owners.
+func randomPlacement(t *testing.T, rng *rand.Rand, nt, maxN int, stacks func(armies []int)) (m *mediator, owner []int, n int) {
+	t.Helper()
+	nbr, owner, armies := randomPosition(rng, nt)
+	if stacks != nil {
+		stacks(armies)
+	}
+	m = testMediator(t, PaperParams(), nbr, make([]int, nt), []int{3}, owner, armies)
+	for i := range m.vals {
+		m.vals[i] = 1 + 10*rng.Float64()
+	}
+	n = 1 + rng.IntN(maxN)
+	m.propagate(n)
+	return m, owner, n
 }
 
 // randomPosition returns a random connected map of nt territories shared
@@ -629,6 +694,28 @@ func pursuing23(t testing.TB, armies ...int) *mediator {
 	m.clearPursued()
 	pursueGoal(t, m, 0, 2, 3)
 	return m
+}
+
+// TestGoalBoundBounds checks that goalBound, which prunes the attack
+// auction, bounds the goal odds goalOdds gives, for stacks inside the
+// battle table, beyond it (where battles are scaled) and where the chain
+// odds are scaled, on the goal 2>3 and on its rest 3.
+func TestGoalBoundBounds(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	for trial := range 60 {
+		scale := []int{10, 300, 3000, 30000}[trial%4]
+		armies := []int{2 + rng.IntN(scale), 1, 1 + rng.IntN(scale), 1 + rng.IntN(scale)}
+		m := pursuing23(t, 6, 1, 5, 1)
+		copy(m.b.Armies, armies) // the stacks change after the placement
+		att := armies[0] - 1
+		for pos := range 2 {
+			p := &m.pursuits[0]
+			p.pos = pos
+			odds := m.goalOdds(p, att)
+			u := m.goalBound(p, att, 0)
+			assert.GreaterOrEqual(t, u, odds*(1-1e-12), "armies %v pos %d: bound %v, odds %v", armies, pos, u, odds)
+		}
+	}
 }
 
 func TestAttackFollowsGoal(t *testing.T) {

@@ -61,6 +61,16 @@ func newOdds(r dice.Rules) (*odds, error) {
 	return &odds{r: r, tbl: t, tw: t.Values(), tn: t.N(), ch: ch, q: q, store: newChainStore(ch), big: make(map[int]int)}, nil
 }
 
+// boundWin returns W(a, d) where it is exact and 1 beyond the largest
+// battle table, where win scales the battle: a factor of an upper bound of
+// chain odds (see mediator.numerator and goalBound).
+func (o *odds) boundWin(a, d int) float64 {
+	if max(a, d) > maxTableSize {
+		return 1
+	}
+	return o.win(a, d)
+}
+
 // win returns P(a attacking armies conquer d defenders), a battle fought
 // to the end.
 func (o *odds) win(a, d int) float64 {
@@ -117,6 +127,9 @@ const chainCap = maxTableSize
 // chainStore.lookup), each territory a grid of that many rows and maxD+1
 // columns, which must fit in maxChainCells.
 func exactChain(a, maxD int) bool {
+	if a < 1024 && maxD < 2048 {
+		return true // at most 1024 rows of 2048 columns
+	}
 	return storeLen(a+1) <= maxChainCells/(maxD+1)
 }
 

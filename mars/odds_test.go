@@ -57,6 +57,29 @@ func TestChainOddsExactAndBounded(t *testing.T) {
 	assert.Zero(t, o.chainOdds([]int{3}, 0))
 }
 
+// TestChainTooFew checks what mediator.chain returns without asking the
+// store: a attacking armies conquer a path of k territories, each with a
+// defender, with odds exactly 0 when a < k (one army stays in each
+// conquered territory before the last), and with positive odds when a = k.
+func TestChainTooFew(t *testing.T) {
+	o, err := newOdds(dice.Classic)
+	require.NoError(t, err)
+	rng := rand.New(rand.NewPCG(7, 8))
+	for range 200 {
+		defs := make([]int, 1+rng.IntN(maxGoalPath))
+		for j := range defs {
+			defs[j] = 1 + rng.IntN(12)
+		}
+		k := len(defs)
+		i := o.store.lookup(defs, k+1)
+		for a := range k {
+			require.Equal(t, uint64(0), math.Float64bits(o.store.odds(i, a)), "defs %v a %d", defs, a)
+			require.Equal(t, uint64(0), math.Float64bits(o.chainOdds(defs, a)), "defs %v a %d", defs, a)
+		}
+		assert.Positive(t, o.store.odds(i, k), "defs %v a %d", defs, k)
+	}
+}
+
 // TestChainStore checks the store against one WinAll pass per query, bit
 // for bit, over sequences that share suffixes, shrink on the first
 // territory (PrependFewer), ask for more armies (growth) and overflow

@@ -46,6 +46,14 @@ type agent struct {
 	// none). Their exact bids at the agent's next re-bid give a floor
 	// that prunes the search (see offensive); reset by propagate.
 	seed [2]int
+	// atk is the agent's last attack bid (attackBid), made under
+	// threshold atkThr; atkFP has the bits of every territory the bid
+	// read (the agent's, its neighbours' and its pursued goals'
+	// remaining paths'). It stands while mediator.atkValid has the
+	// agent's bit (see chooseAttack).
+	atk    attackChoice
+	atkThr float64
+	atkFP  uint64
 }
 
 // pursuit is a goal an agent pursues: goal g (an index in mediator.goals,
@@ -55,6 +63,9 @@ type agent struct {
 type pursuit struct {
 	g, pos, next int
 	memo         oddsMemo
+	// rest has the bits of the path's territories from pos on (those
+	// below 64: it serves maps with neighbour masks; see footprint).
+	rest uint64
 }
 
 // oddsMemo remembers the odds store node of a pursued goal's remaining
@@ -122,12 +133,22 @@ type mediator struct {
 	// messages extend has made so far in one pass: they store those
 	// messages first (see extend).
 	claimed [64]uint64
+	// minDef (goal_paths = shortest, maps with neighbour masks) holds, by
+	// originator and territory, the fewest defenders of a chain of that
+	// originator ending there that extend has made in this placement, 0
+	// for none: a later chain ending there with as many defenders or more
+	// is dominated (see extend). Cleared by relaySmall.
+	minDef [64][64]int32
 	// liveAt[j] (maps of at most 64 territories) has bit v set when row j
 	// of reachOwn has an own territory for v.
 	liveAt [maxGoalPath]uint64
 	// mine (maps with neighbour masks, board.nmask) has the own
 	// territories' bits, set at each placement by reachableMasks.
 	mine uint64
+	// atkValid (maps with neighbour masks) has the bits of the agents
+	// whose attack bid (agent.atk) stands: no territory it read has
+	// changed since (see chooseAttack).
+	atkValid uint64
 
 	// pursuits holds every agent's pursued goals (agent.phead), emptied at
 	// each placement: one buffer, so that pursuing goals does not allocate
@@ -153,6 +174,7 @@ func newMediator(p Params, b *board, o *odds) *mediator {
 // clearPursued empties every agent's pursued goals.
 func (m *mediator) clearPursued() {
 	m.pursuits = m.pursuits[:0]
+	m.atkValid = 0 // the attack bids read the pursued goals
 	for t := range m.agents {
 		m.agents[t].phead, m.agents[t].ptail = -1, -1
 	}
@@ -162,7 +184,12 @@ func (m *mediator) clearPursued() {
 // to agent t's pursued goals.
 func (m *mediator) pursue(t, g, pos int) {
 	i := len(m.pursuits)
-	m.pursuits = append(m.pursuits, pursuit{g: g, pos: pos, next: -1})
+	var rest uint64
+	for _, v := range m.path(g)[pos:] {
+		rest |= 1 << (v & 63)
+	}
+	m.pursuits = append(m.pursuits, pursuit{g: g, pos: pos, next: -1, rest: rest})
+	m.atkValid &^= 1 << (t & 63) // t's attack bid reads its pursued goals
 	a := &m.agents[t]
 	if a.ptail >= 0 {
 		m.pursuits[a.ptail].next = i
@@ -272,20 +299,36 @@ func (m *mediator) offensive(t, n int, allowZero bool) bid {
 	}
 	// The exact bound of the goals that floor leaves in.
 	cs := m.cands[:0]
+cands:
 	for _, c := range m.cands {
 		if c.ub < floor {
 			continue
 		}
 		g := c.g
+		for _, e := range exact[:ne] {
+			if e.Goal == g {
+				// The goal's bid is known: it bounds itself (with the
+				// margin, so that a tie is still examined).
+				if e.Value > 0 && e.Value >= floor {
+					cs = append(cs, cand{g: g, ub: e.Value * roundMargin})
+				}
+				continue cands
+			}
+		}
 		ub := 0.0
 		topN := c.ub // the largest numerator, with the margin
 		// The numerators kept for the placement, read and kept here as
 		// boundNum does, without its call.
-		// j indexes the kept numerator of i, fi is max(i, 1).
+		// j indexes the kept numerator of i, fi is max(i, 1). The scan
+		// starts at the first i whose a = mArm-1+i reaches the path's
+		// k territories: the numerators before are 0 (see numerator),
+		// leave ub at 0, and the stop test, which only tightens with i,
+		// is made at the first i scanned.
 		oc := &m.ccs[m.goals[g].cc]
 		bnd := m.bnd[oc.bo : oc.bo+oc.na]
-		j, fi := mArm-1+i0-oc.alo, 1.0
-		for i := i0; i <= n; i, j, fi = i+1, j+1, float64(i+1) {
+		is := max(i0, oc.k-mArm+1)
+		j, fi := mArm-1+is-oc.alo, float64(max(is, 1))
+		for i := is; i <= n; i, j, fi = i+1, j+1, float64(i+1) {
 			if q := topN / fi; q <= ub || q < floor {
 				break
 			}
@@ -302,7 +345,10 @@ func (m *mediator) offensive(t, n int, allowZero bool) bid {
 				ub = v
 			}
 		}
-		if ub > 0 && ub >= floor {
+		// The margin absorbs rounding: the chain odds of two or more
+		// territories near certainty can exceed the product of their
+		// battles' odds in the last bit.
+		if ub *= roundMargin; ub > 0 && ub >= floor {
 			cs = append(cs, cand{g: g, ub: ub})
 		}
 	}
@@ -433,22 +479,30 @@ func (m *mediator) keptNum(cc, a int) (float64, bool) {
 // numerator computes the bound numerator P_ob·p̄·w·d of the goals of
 // oddsCache c for a attacking armies (see boundNum), with W and d from the
 // battle table where it holds them: the products of odds.win and
-// goalHold, in the same order, with the same values.
+// goalHold, in the same order, with the same values. Beyond the exact
+// odds the bound stays a bound of what chain returns: where the chain odds
+// themselves are scaled (exactChain is false) p̄ is 1, and a battle beyond
+// the largest battle table (which odds.win scales) counts W = 1.
 func (m *mediator) numerator(c *oddsCache, a int) float64 {
+	if a < c.k {
+		// The k-th battle starts with at most a-(k-1) <= 0 armies: W is 0
+		// (every territory has a defender), and so is the product.
+		return 0
+	}
 	o := m.o
 	tw, tn := o.tw, o.tn
 	defs := c.defs[:c.k]
 	p := 1.0
-	if a <= tn && a >= c.k-1 && c.maxD <= tn {
+	if a <= tn && c.maxD <= tn {
 		// Every W(a-j, d_j) is in the table: row a-j, column d_j.
 		r := a * (tn + 1)
 		for _, d := range defs {
 			p *= tw[r+int(d)]
 			r -= tn + 1
 		}
-	} else {
+	} else if exactChain(a, c.maxD) {
 		for j, d := range defs {
-			p *= o.win(a-j, int(d))
+			p *= o.boundWin(a-j, int(d))
 		}
 	}
 	hold := 1.0 // o.hold(x, c.threat) for the expected survivors x
@@ -468,6 +522,11 @@ func (m *mediator) numerator(c *oddsCache, a int) float64 {
 // chainStore). The goals of one message share the store node in their
 // oddsCache for the placement (the defenders do not change).
 func (m *mediator) chain(x *goal, a int) float64 {
+	if a < x.k {
+		// Too few attackers to leave one in each territory before the
+		// last: the odds are 0 (see TestChainTooFew).
+		return 0
+	}
 	c := &m.ccs[x.cc]
 	st := m.o.store
 	if c.cv < 0 || c.cvGen != st.gen || a >= st.covers(c.cv) {

@@ -139,6 +139,8 @@ type checkedBot struct {
 	rolled  int // Attack and Occupy calls on the rolled attack's board
 	checked int // Attack and Occupy calls compared
 	bad     int // boards that differed
+	bids    int // agents' attack bids compared with fresh ones
+	kept    []attackChoice
 }
 
 func (c *checkedBot) compare(s *sim.State, rolled bool, what string) {
@@ -163,6 +165,26 @@ func (c *checkedBot) Attack(s *sim.State) (sim.AttackOrder, bool) {
 	rolled := c.isRolled(s)
 	o, ok := c.Bot.Attack(s)
 	c.compare(s, rolled, "attack")
+	// The auction made again with no attack bid kept (see chooseAttack)
+	// gives every agent the bid it had and the same choice.
+	m := c.med
+	c.kept = c.kept[:0]
+	for t := range m.agents {
+		c.kept = append(c.kept, m.agents[t].atk)
+	}
+	m.atkValid = 0
+	fresh, _, freshOK := m.chooseAttack(s.ConqueredThisTurn())
+	_, strong := m.b.ownMasks()
+	for t := range m.agents {
+		if strong&(1<<t) != 0 && m.b.nmask[t]&^m.b.mine != 0 {
+			c.bids++
+			assert.Equal(c.t, m.agents[t].atk, c.kept[t], "round %d agent %d: kept attack bid", s.Round(), t)
+		}
+	}
+	assert.Equal(c.t, freshOK, ok, "round %d: attack or not", s.Round())
+	if ok {
+		assert.Equal(c.t, sim.AttackOrder{From: fresh.from, To: fresh.to}, o, "round %d: attack", s.Round())
+	}
 	return o, ok
 }
 
@@ -177,7 +199,8 @@ func (c *checkedBot) Occupy(s *sim.State, from, to, lo, hi int) int {
 // under the paper's and the escalating card rules, where eliminations force
 // trades and placements in the attack phase, and checks that every Attack
 // and Occupy that re-read only the rolled attack's two territories decided
-// on the position a whole load gives.
+// on the position a whole load gives, and that every attack bid an agent
+// kept from an earlier auction is the one it would make afresh.
 func TestRolledBoardMatchesLoad(t *testing.T) {
 	for _, rules := range []string{"mars2006", "mars2006-escalating"} {
 		t.Run(rules, func(t *testing.T) {
@@ -201,13 +224,116 @@ func TestRolledBoardMatchesLoad(t *testing.T) {
 				require.NoError(t, err)
 				elim += len(res.Eliminated)
 			}
-			checked, rolled, bad := 0, 0, 0
+			checked, rolled, bad, bids := 0, 0, 0, 0
 			for _, c := range cs {
-				checked, rolled, bad = checked+c.checked, rolled+c.rolled, bad+c.bad
+				checked, rolled, bad, bids = checked+c.checked, rolled+c.rolled, bad+c.bad, bids+c.bids
 			}
+			assert.Greater(t, bids, checked, "attack bids compared")
 			assert.Zero(t, bad, "boards that differ from a whole load")
 			assert.Greater(t, rolled, checked/2, "calls on the rolled attack's board, of %d", checked)
 			assert.Greater(t, elim, 6, "eliminations")
 		})
 	}
+}
+
+// TestExtendDominance checks the dominance pruning of extend on a
+// constructed map: originator O reaches V through A (one army) and through
+// B (three armies); under goal_paths = shortest the chain O>B>V has more
+// defenders than O>A>V, which is as long and comes first, so it is not
+// sent, while the general loop (no masks) and goal_paths = all send it;
+// the goals are the same as the general loop's.
+//
+//	O(0) - A(1) - V(3) - W(4) - T(5, own)
+//	   \   B(2) /
+func TestExtendDominance(t *testing.T) {
+	nbr := [][]int{{1, 2}, {0, 3}, {0, 3}, {1, 2, 4}, {3, 5}, {4}}
+	owner := []int{1, 1, 1, 1, 1, 0}
+	armies := []int{1, 1, 3, 1, 1, 10}
+	// obv reports whether the messages hold the chain O>B>V.
+	obv := func(m *mediator) bool {
+		for _, msg := range m.msgs {
+			if msg.origin == 0 && msg.last == 3 && msg.k == 3 && m.msgs[msg.parent].last == 2 {
+				require.Equal(t, 5, msg.def)
+				return true
+			}
+		}
+		return false
+	}
+	run := func(paths GoalPaths, masks bool) *mediator {
+		p := PaperParams()
+		p.GoalPaths = paths
+		m := testMediator(t, p, nbr, make([]int, 6), []int{2}, owner, armies)
+		if !masks {
+			m.b.nmask = nil
+		}
+		for i := range m.vals {
+			m.vals[i] = 1
+		}
+		m.propagate(5)
+		return m
+	}
+	masked, general := run(GoalPathsShortest, true), run(GoalPathsShortest, false)
+	assert.False(t, obv(masked), "dominated chain sent")
+	assert.True(t, obv(general), "the general loop sends every chain")
+	assert.True(t, obv(run(GoalPathsAll, true)), "goal_paths = all keeps every chain")
+	assert.Equal(t, general.goals, masked.goals)
+	// T keeps O's chain through A: O>A>V>W in attack order from T.
+	var fromO []int
+	for g := range masked.goals {
+		if path := masked.path(g); path[len(path)-1] == 0 {
+			fromO = slices.Clone(path)
+		}
+	}
+	assert.Equal(t, []int{4, 3, 1, 0}, fromO)
+}
+
+// TestNumerator checks the bid bound's numerator against its definition,
+// P_ob·Π_j W(a-j, d_j)·w·hold(max(1, a-def-(k-1)), threat) from odds.win
+// and odds.hold, bit for bit, on random paths and attacking armies: too
+// few attackers for the path (the product is 0), battles inside the
+// table, battles beyond it (W counts 1 beyond the largest table) and
+// chains whose odds are scaled (the product is 1).
+func TestNumerator(t *testing.T) {
+	m := testMediator(t, PaperParams(), [][]int{{}}, []int{0}, []int{2}, []int{0}, []int{1})
+	rng := rand.New(rand.NewPCG(31, 32))
+	zeros := 0
+	for trial := range 400 {
+		c := oddsCache{k: 1 + rng.IntN(maxGoalPath), threat: rng.IntN(8), w: 0.5 + 10*rng.Float64()}
+		big := trial%4 == 0  // defenders beyond the first table
+		huge := trial%4 == 1 // beyond the largest
+		for j := range c.k {
+			d := 1 + rng.IntN(6)
+			switch {
+			case big:
+				d = 1 + rng.IntN(400)
+			case huge:
+				d = 1 + rng.IntN(6000)
+			}
+			c.defs[j] = int32(d)
+			c.def += d
+			c.maxD = max(c.maxD, d)
+		}
+		for _, a := range []int{0, rng.IntN(c.k + 1), c.k, rng.IntN(40), rng.IntN(600), rng.IntN(9000)} {
+			p := 1.0
+			for j := range c.k {
+				if a-j > maxTableSize || int(c.defs[j]) > maxTableSize {
+					continue // W counts 1
+				}
+				p *= m.o.win(a-j, int(c.defs[j]))
+			}
+			if !exactChain(a, c.maxD) {
+				p = 1
+			}
+			if a < c.k {
+				p = 0
+			}
+			want := m.p.Pob * p * c.w * m.o.hold(max(1, a-c.def-(c.k-1)), c.threat)
+			got := m.numerator(&c, a)
+			require.Equal(t, math.Float64bits(want), math.Float64bits(got), "trial %d a %d: %v, want %v", trial, a, got, want)
+			if a < c.k {
+				zeros++
+			}
+		}
+	}
+	assert.Greater(t, zeros, 100)
 }
