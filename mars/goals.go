@@ -128,14 +128,7 @@ func (m *mediator) propagate(n int) {
 		a.defN = -1
 		if b.Owner[t] == b.me {
 			amax = max(amax, b.Armies[t])
-			// a.reach[k]: the mayReach limit of a k-territory goal of t
-			// with all of t's armies and the n new ones.
-			for k := 1; k <= m.p.Gl; k++ {
-				a.reach[k] = 0
-				if r := b.Armies[t] - 1 + n - k; r >= 0 {
-					a.reach[k] = m.o.limit(r)
-				}
-			}
+			a.reach[0] = -1 // a.reach is set by the agent's first store
 		}
 	}
 	amax += n - 1
@@ -474,6 +467,17 @@ func (m *mediator) store(t, h, n, cc int) int {
 			return cc
 		}
 		m.reached[i] |= bit
+	}
+	if a.reach[0] < 0 {
+		// a.reach[k]: the mayReach limit of a k-territory goal of t with
+		// all of t's armies and the n new ones.
+		a.reach[0] = 0
+		for k := 1; k <= m.p.Gl; k++ {
+			a.reach[k] = 0
+			if r := b.Armies[t] - 1 + n - k; r >= 0 {
+				a.reach[k] = m.o.limit(r)
+			}
+		}
 	}
 	if msg.def >= a.reach[msg.k] { // !m.o.mayReach(b.Armies[t]-1+n, msg.k, msg.def)
 		return cc
