@@ -128,14 +128,7 @@ func (m *mediator) propagate(n int) {
 		a.defN = -1
 		if b.Owner[t] == b.me {
 			amax = max(amax, b.Armies[t])
-			// a.reach[k]: the mayReach limit of a k-territory goal of t
-			// with all of t's armies and the n new ones.
-			for k := 1; k <= m.p.Gl; k++ {
-				a.reach[k] = 0
-				if r := b.Armies[t] - 1 + n - k; r >= 0 {
-					a.reach[k] = m.o.limit(r)
-				}
-			}
+			a.reach[0] = -1 // a.reach is set by the agent's first store
 		}
 	}
 	amax += n - 1
@@ -475,15 +468,36 @@ func (m *mediator) store(t, h, n, cc int) int {
 		}
 		m.reached[i] |= bit
 	}
+	if a.reach[0] < 0 {
+		// a.reach[k]: the mayReach limit of a k-territory goal of t with
+		// all of t's armies and the n new ones.
+		a.reach[0] = 0
+		for k := 1; k <= m.p.Gl; k++ {
+			a.reach[k] = 0
+			if r := b.Armies[t] - 1 + n - k; r >= 0 {
+				a.reach[k] = m.o.limit(r)
+			}
+		}
+	}
 	if msg.def >= a.reach[msg.k] { // !m.o.mayReach(b.Armies[t]-1+n, msg.k, msg.def)
 		return cc
 	}
 	if cc < 0 {
 		off := len(m.paths)
 		end := -1 // the originator
+		var c oddsCache
+		// The path in attack order, its defenders and the values in
+		// that order (summed below from the originator on).
+		var vals [maxGoalPath]float64
+		k := 0
 		for j := h; j >= 0; j = int(m.msgs[j].parent) {
 			end = int(m.msgs[j].last)
 			m.paths = append(m.paths, end)
+			d := b.Armies[end]
+			c.defs[k] = int32(d)
+			c.maxD = max(c.maxD, d)
+			vals[k] = m.vals[end]
+			k++
 		}
 		var threat int
 		if b.nmask != nil {
@@ -525,20 +539,13 @@ func (m *mediator) store(t, h, n, cc int) int {
 				}
 			}
 		}
-		c := oddsCache{off: off, threat: threat, k: int(msg.k), def: msg.def, cv: -1, bo: len(m.bnd), alo: lo - 1, na: hi - lo + n + 1}
-		// The defenders, and the chain's value: the sum of its
-		// territories' values, added from the originator on as the
-		// agents append them.
-		path := m.paths[off:]
-		last := len(path) - 1
-		w := m.vals[path[last]]
-		for j := last; j >= 0; j-- {
-			v := path[j]
-			if j < last {
-				w += m.vals[v]
-			}
-			c.defs[j] = int32(b.Armies[v])
-			c.maxD = max(c.maxD, b.Armies[v])
+		c.off, c.threat, c.k, c.def, c.cv = off, threat, int(msg.k), msg.def, -1
+		c.bo, c.alo, c.na = len(m.bnd), lo-1, hi-lo+n+1
+		// The chain's value: the sum of its territories' values, added
+		// from the originator on as the agents append them.
+		w := vals[k-1]
+		for j := k - 2; j >= 0; j-- {
+			w += vals[j]
 		}
 		c.w = w
 		if m.p.GoalValue == GoalValueTarget {

@@ -30,9 +30,10 @@ type agent struct {
 	// pursued"), and every goal a conquering neighbour handed on (see
 	// occupy).
 	phead, ptail int
-	// reach[k] is the least total defenders of a k-territory goal the
-	// agent's armies and the armies to place may not reach (see
-	// odds.mayReach), set by propagate.
+	// reach[k], k >= 1, is the least total defenders of a k-territory
+	// goal the agent's armies and the armies to place may not reach (see
+	// odds.mayReach), set by the agent's first store of a placement
+	// (propagate sets reach[0] to -1 until then).
 	reach [maxGoalPath + 1]int
 	// defArm, defZero and defN are the armies, the zero-army permission
 	// and the armies to place of the agent's last defensive bid (def) of
