@@ -109,6 +109,10 @@ type mediator struct {
 	o      *odds
 	agents []agent
 	vals   []float64 // V_c of every territory for this phase
+	// bidv holds every agent's submitted bid value (agent.bid.Value),
+	// set with it by bidFor and firstBid, in one slice for the auction's
+	// scan for the highest bid.
+	bidv []float64
 
 	msgs    []message
 	goals   []goal
@@ -166,7 +170,7 @@ type mediator struct {
 func newMediator(p Params, b *board, o *odds) *mediator {
 	n := len(b.Owner)
 	m := &mediator{p: p, b: b, o: o,
-		agents: make([]agent, n), vals: make([]float64, n), onPath: make([]bool, n)}
+		agents: make([]agent, n), bidv: make([]float64, n), vals: make([]float64, n), onPath: make([]bool, n)}
 	m.clearPursued()
 	m.fl.init(n)
 	return m
@@ -639,6 +643,7 @@ func (m *mediator) bidFor(t, n int) {
 	if a.def.Value > a.bid.Value {
 		a.bid = a.def
 	}
+	m.bidv[t] = a.bid.Value
 }
 
 // firstBid gives agent t its first bid of the placement for n armies
@@ -675,9 +680,10 @@ func (m *mediator) firstBid(t, n int) {
 	}
 	if a.def.Value > u {
 		a.bid = a.def
-		return
+	} else {
+		a.bid = bid{Value: u, I: n + 1, Goal: -1}
 	}
-	a.bid = bid{Value: u, I: n + 1, Goal: -1}
+	m.bidv[t] = a.bid.Value
 }
 
 // place runs the placement phase for n armies (MARS paper, "Place
@@ -741,10 +747,10 @@ func (m *mediator) placeAuction(n int) {
 		win := -1
 		for {
 			win = -1
+			best := 0.0
 			for _, t := range own {
-				a := &m.agents[t]
-				if a.bid.Value > 0 && (win < 0 || a.bid.Value > m.agents[win].bid.Value) {
-					win = t
+				if v := m.bidv[t]; v > best {
+					win, best = t, v
 				}
 			}
 			if win < 0 || m.agents[win].bid.I <= left {
