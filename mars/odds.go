@@ -127,8 +127,8 @@ const chainCap = maxTableSize
 // chainStore.lookup), each territory a grid of that many rows and maxD+1
 // columns, which must fit in maxChainCells.
 func exactChain(a, maxD int) bool {
-	if a < 1024 && maxD < 2048 {
-		return true // at most 1024 rows of 2048 columns
+	if a < 1024 && maxD < maxChainCells/1024 {
+		return true // at most 1024 rows of maxChainCells/1024 columns
 	}
 	return storeLen(a+1) <= maxChainCells/(maxD+1)
 }

@@ -45,6 +45,12 @@ func TestChainOddsExactAndBounded(t *testing.T) {
 			assert.Equal(t, math.Float64bits(want[a]), math.Float64bits(o.chainOdds(defs, a)), "defs %v a %d", defs, a)
 		}
 	}
+	// The answer without a division is the division's.
+	for a := 0; a < 1100; a += 7 {
+		for _, d := range []int{0, 1, 100, 2047, 2048, 4094, 4095, 4096, 5000} {
+			require.Equal(t, storeLen(a+1) <= maxChainCells/(d+1), exactChain(a, d), "a %d maxD %d", a, d)
+		}
+	}
 	assert.True(t, exactChain(1<<17, 15))
 	assert.False(t, exactChain(5000, 5000))
 	// Both sides in the thousands: halved three times until both are
