@@ -399,6 +399,51 @@ func TestOffensiveBrute(t *testing.T) {
 	require.True(t, checked > 50, "only %d re-bids checked", checked)
 }
 
+// TestFirstBidBound checks the lazy first bid of an agent (firstBid): a
+// stale bid bounds the exact bid from above, a current one is the exact
+// bid, and the bound over every army count is tighter than the bound
+// numerator for all n armies alone, which it replaces.
+func TestFirstBidBound(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	stale, tighter := 0, 0
+	for trial := 0; trial < 60; trial++ {
+		nt := 8 + rng.IntN(8)
+		m, owner, n := randomPlacement(t, rng, nt, 12, nil)
+		for ag := range nt {
+			if owner[ag] != 0 || m.agents[ag].head < 0 {
+				continue
+			}
+			for _, zeroUsed := range []bool{false, true} {
+				a := &m.agents[ag]
+				a.zeroUsed = zeroUsed
+				m.firstBid(ag, n)
+				first := a.bid
+				loose := 0.0 // the largest numerator for all n armies
+				for g := a.head; g >= 0; g = m.goals[g].next {
+					if m.goals[g].w > 0 {
+						loose = max(loose, m.boundNum(g, m.b.Armies[ag]-1+n)*roundMargin)
+					}
+				}
+				m.bidFor(ag, n)
+				exact := a.bid
+				if first.I <= n {
+					assert.Equal(t, exact, first, "trial %d agent %d: a current first bid is the exact bid", trial, ag)
+					continue
+				}
+				stale++
+				assert.Equal(t, n+1, first.I)
+				assert.GreaterOrEqual(t, first.Value, exact.Value, "trial %d agent %d: the stale bid bounds the exact one", trial, ag)
+				assert.LessOrEqual(t, first.Value, loose, "trial %d agent %d", trial, ag)
+				if first.Value < loose*(1-1e-6) {
+					tighter++
+				}
+			}
+		}
+	}
+	require.Greater(t, stale, 100)
+	assert.Greater(t, tighter, stale/4, "stale bids tighter than the numerator for all armies, of %d", stale)
+}
+
 // TestOffensiveBruteBigStacks checks the pruned offensive bid against
 // examining every goal and army count with the bot's own odds (chain and
 // goalHold) where stacks outgrow the battle table, as in escalating-card
