@@ -663,7 +663,8 @@ func (m *mediator) bidFor(t, n int) {
 // with N̄ the bound numerator for a = armies-1+i attacking armies, with a
 // margin for rounding: a looser bound (the numerator for all n armies
 // alone) would leave most stale bids above the winning bid, and an agent
-// picked on a stale bid re-bids exactly in full (see offensive). A goal
+// picked on a stale bid re-bids exactly in full (see offensive). The goal
+// with the largest numerator for all n armies is scanned first; a goal
 // whose numerator for all n armies cannot beat the bound so far is not
 // scanned.
 func (m *mediator) firstBid(t, n int) {
@@ -677,7 +678,12 @@ func (m *mediator) firstBid(t, n int) {
 	if !a.zeroUsed {
 		i0 = 0
 	}
-	u := 0.0
+	// The numerator for all n armies of every goal first (the goal's
+	// largest: numerators grow with a), then the bound of the goal with
+	// the largest one, which usually bounds the agent's bid, and of every
+	// other goal whose largest numerator can beat it.
+	m.cands = m.cands[:0]
+	top, topN := -1, 0.0
 	for g := a.head; g >= 0; g = m.goals[g].next {
 		x := &m.goals[g]
 		if x.w <= 0 || x.won {
@@ -694,11 +700,21 @@ func (m *mediator) firstBid(t, n int) {
 			num = m.numerator(c, arm)
 			*s = -num
 		}
-		// The numerators grow with a: a goal whose numerator for all n
-		// armies, the largest, cannot beat u leaves it as it is; the
-		// others are bounded over every i (see offensive).
-		if topN := num * roundMargin; topN > u {
-			u = max(u, m.scanBound(c, mArm, i0, n, topN, u)*roundMargin)
+		if num > 0 {
+			m.cands = append(m.cands, cand{g: g, ub: num * roundMargin})
+			if num > topN {
+				top, topN = len(m.cands)-1, num
+			}
+		}
+	}
+	u := 0.0
+	if top >= 0 {
+		c := m.cands[top]
+		u = m.scanBound(&m.ccs[m.goals[c.g].cc], mArm, i0, n, c.ub, 0) * roundMargin
+		for j, c := range m.cands {
+			if j != top && c.ub > u {
+				u = max(u, m.scanBound(&m.ccs[m.goals[c.g].cc], mArm, i0, n, c.ub, u)*roundMargin)
+			}
 		}
 	}
 	if a.def.Value > u {
