@@ -1355,6 +1355,65 @@ func TestFortifyAnalyse(t *testing.T) {
 	assert.Contains(t, buf.String(), "fortify (one-step): 3 clusters, 3 sellers")
 }
 
+// TestFortifyAuctionScan checks the intra-cluster auction, which lists its
+// seller-buyer pairs once and keeps the bids, against a scan of every
+// territory and neighbour with fresh bids for every army, on random
+// positions.
+func TestFortifyAuctionScan(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	sales := 0
+	for trial := 0; trial < 100; trial++ {
+		nt := 6 + rng.IntN(14)
+		nbr, owner, armies := randomPosition(rng, nt)
+		for i := range armies {
+			armies[i] += rng.IntN(12)
+		}
+		owner[0], owner[1], owner[2] = 0, 1, 2 // every seat on the board
+		m, _ := testStateMediator(t, PaperParams(), sim.FortifyOneStep, nbr, make([]int, nt), []int{2}, owner, armies)
+		for u := range m.vals {
+			m.vals[u] = 4*rng.Float64() - 1
+		}
+		m.analyse()
+		f := &m.fl
+		b := m.b
+		sold, got := slices.Clone(f.sold), slices.Clone(f.got)
+		for {
+			bestS, bestU, best := -1, -1, 0.0
+			bid := func(u int) float64 {
+				return max(m.vals[u], valueFloor) * float64(f.threat[u]+1) / float64(b.Armies[u]+got[u]-sold[u]+1)
+			}
+			for s := range b.Owner {
+				if f.spare[s]-sold[s] <= 0 || f.dist[s] > 1 {
+					continue
+				}
+				keep := 0.0
+				if f.dist[s] == 0 {
+					keep = bid(s)
+				}
+				for _, u := range b.nbr[s] {
+					if b.Owner[u] != b.me || f.dist[u] != 0 || (f.dist[s] == 0 && f.spare[u] > 0) {
+						continue
+					}
+					if price := bid(u) * (1 - transportCost); price > keep && price > best {
+						bestS, bestU, best = s, u, price
+					}
+				}
+			}
+			if bestS < 0 {
+				break
+			}
+			sold[bestS]++
+			got[bestU]++
+			sales++
+		}
+		m.auction()
+		assert.Equal(t, sold, f.sold, "trial %d: armies sold", trial)
+		assert.Equal(t, got, f.got, "trial %d: armies bought", trial)
+		assert.Equal(t, got, f.demand, "trial %d: demand", trial)
+	}
+	assert.Greater(t, sales, 200)
+}
+
 // FuzzDecisionsLegal plays MARS's attack auction and fortification
 // planner on a random position (a random connected map of 6..25
 // territories, three seats) drawn from the fuzzed seed, and checks every
