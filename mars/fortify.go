@@ -215,13 +215,14 @@ func (m *mediator) auction() {
 // bid, discounted per step (fortifyConnected).
 func (m *mediator) fortify(mode sim.FortifyMode, buf []sim.Move) []sim.Move {
 	b, f := m.b, &m.fl
-	// V_c of the own territories: the fronts' bids (buyBid) read them.
+	m.analyse()
+	// V_c of the front territories: the bids (buyBid) read it of fronts
+	// only, buyers and selling fronts alike.
 	for t, o := range b.Owner {
-		if o == b.me {
+		if o == b.me && f.dist[t] == 0 {
 			m.vals[t] = b.value(&m.p, t)
 		}
 	}
-	m.analyse()
 	if mode == sim.FortifyConnected {
 		return m.fortifyConnected(buf)
 	}
