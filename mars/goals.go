@@ -3,6 +3,7 @@ package mars
 import (
 	"math"
 	"math/bits"
+	"slices"
 )
 
 // pPrune is the least odds a goal chain may have to be kept (a speed
@@ -267,47 +268,82 @@ func (m *mediator) relaySmall(n, gl int, reach *[maxGoalPath + 1]int) {
 // reaches t earlier still. Either way P2 + S is not the first message of
 // its originator to reach t.
 func (m *mediator) extend(start, end, k, lim int, row []uint64, live uint64) {
-	b := m.b
-	nmask, armies := b.nmask, b.Armies
-	bo := m.byOrigin
-	enemy := ^m.mine & live
-	if bo != nil {
-		clear(m.claimed[:])
+	if m.byOrigin != nil {
+		m.extendShortest(start, end, k, lim, row, live)
+		return
 	}
+	nt := len(m.b.nmask)
+	nmask, armies, row := m.b.nmask, m.b.Armies[:nt], row[:nt]
+	enemy := ^m.mine & live
+	msgs := m.msgs
 	for h := start; h < end; h++ {
-		msg := &m.msgs[h]
-		last, origin, def0, seen := msg.last, msg.origin, msg.def, msg.seen
-		for ext := nmask[last] &^ seen & enemy; ext != 0; ext &= ext - 1 {
+		msg := msgs[h]
+		for ext := nmask[msg.last] &^ msg.seen & enemy; ext != 0; ext &= ext - 1 {
 			u := bits.TrailingZeros64(ext)
-			def := def0 + armies[u]
+			def := msg.def + armies[u]
+			if def >= lim || row[u] == 0 {
+				continue
+			}
+			// Written in place: append would build the message aside
+			// and copy it.
+			if len(msgs) == cap(msgs) {
+				msgs = slices.Grow(msgs, 1)
+			}
+			msgs = msgs[:len(msgs)+1]
+			x := &msgs[len(msgs)-1]
+			x.last, x.parent, x.k, x.origin, x.def, x.seen = int32(u), int32(h), int32(k+1), msg.origin, def, msg.seen|1<<u
+		}
+	}
+	m.msgs = msgs
+}
+
+// extendShortest is extend under goal_paths = shortest, with its dominance
+// pruning.
+func (m *mediator) extendShortest(start, end, k, lim int, row []uint64, live uint64) {
+	nt := len(m.b.nmask)
+	nmask, armies, row := m.b.nmask, m.b.Armies[:nt], row[:nt]
+	bo := m.byOrigin
+	mine := m.mine
+	enemy := ^mine & live
+	clear(m.claimed[:])
+	msgs := m.msgs
+	for h := start; h < end; h++ {
+		msg := msgs[h]
+		o := msg.origin & 63 // an originator is a territory of the map
+		for ext := nmask[msg.last] &^ msg.seen & enemy; ext != 0; ext &= ext - 1 {
+			u := bits.TrailingZeros64(ext)
+			def := msg.def + armies[u]
 			if def >= lim {
 				continue
 			}
-			if bo != nil {
-				// A dominated chain stores nothing (see above).
-				md := &m.minDef[origin][u]
-				if *md != 0 && int(*md) <= def {
-					continue
-				}
-				if def <= math.MaxInt32 {
-					*md = int32(def)
-				}
-				// The own territories the originator's messages have
-				// reached, and those next to the ends of its extensions
-				// made before this one in this pass, are stored from
-				// earlier messages: a chain that could reach only those
-				// would store nothing.
-				done := bo[origin] | m.claimed[origin]
-				if row[u]&^done == 0 {
-					continue
-				}
-				m.claimed[origin] |= nmask[u] & m.mine
-			} else if row[u] == 0 {
+			// A dominated chain stores nothing (see extend).
+			md := &m.minDef[o][u&63]
+			if *md != 0 && int(*md) <= def {
 				continue
 			}
-			m.msgs = append(m.msgs, message{last: int32(u), parent: int32(h), k: int32(k + 1), origin: origin, def: def, seen: seen | 1<<u})
+			if def <= math.MaxInt32 {
+				*md = int32(def)
+			}
+			// The own territories the originator's messages have
+			// reached, and those next to the ends of its extensions
+			// made before this one in this pass, are stored from
+			// earlier messages: a chain that could reach only those
+			// would store nothing.
+			if row[u]&^(bo[o]|m.claimed[o]) == 0 {
+				continue
+			}
+			m.claimed[o] |= nmask[u] & mine
+			// Written in place: append would build the message aside
+			// and copy it.
+			if len(msgs) == cap(msgs) {
+				msgs = slices.Grow(msgs, 1)
+			}
+			msgs = msgs[:len(msgs)+1]
+			x := &msgs[len(msgs)-1]
+			x.last, x.parent, x.k, x.origin, x.def, x.seen = int32(u), int32(h), int32(k+1), msg.origin, def, msg.seen|1<<u
 		}
 	}
+	m.msgs = msgs
 }
 
 // reachable fills mediator.reachOwn for a map of at most 64 territories and
