@@ -423,6 +423,7 @@ func (m *mediator) reachableMasks(gl int) {
 		}
 	}
 	m.mine = mine
+	m.nearOwn = 0
 	enemies := (^mine) & (1<<n - 1)
 	if n == 64 {
 		enemies = ^mine
@@ -592,13 +593,16 @@ func (m *mediator) newCache(t, h, n int) int {
 	// armies it wins in the auction leave fewer to bid for, so a stays in
 	// this range for the whole placement. The cache covers the range of
 	// every own agent next to the chain's end.
-	lo, hi := b.Armies[t], b.Armies[t]
+	var lo, hi int
 	if b.nmask != nil {
-		for x := b.nmask[msg.last] & m.mine; x != 0; x &= x - 1 {
-			u := bits.TrailingZeros64(x)
-			lo, hi = min(lo, b.Armies[u]), max(hi, b.Armies[u])
+		// Kept by territory for the placement (t is among them).
+		l := msg.last & 63
+		if m.nearOwn&(1<<l) == 0 {
+			m.nearOwns(int(l))
 		}
+		lo, hi = m.near[l].lo, m.near[l].hi
 	} else {
+		lo, hi = b.Armies[t], b.Armies[t]
 		for _, u := range b.nbr[msg.last] {
 			if b.Owner[u] == b.me {
 				lo, hi = min(lo, b.Armies[u]), max(hi, b.Armies[u])
@@ -631,4 +635,29 @@ func (m *mediator) newCache(t, h, n int) int {
 	c.bo, c.alo, c.na = len(m.bnd), lo-1, na
 	m.bnd = append(m.bnd, make([]float64, na)...)
 	return cc
+}
+
+// nearby holds, for a territory v of a map with neighbour masks, the
+// fewest (lo) and the most (hi) armies of the own territories next to v
+// (0 and 0 when there are none), the range of attacking armies newCache
+// covers.
+type nearby struct {
+	lo, hi int
+}
+
+// nearOwns makes mediator.near[v].
+func (m *mediator) nearOwns(v int) {
+	armies := m.b.Armies
+	lo, hi := 0, 0
+	if x := m.b.nmask[v] & m.mine; x != 0 {
+		lo = armies[bits.TrailingZeros64(x)]
+		hi = lo
+		for x &= x - 1; x != 0; x &= x - 1 {
+			a := armies[bits.TrailingZeros64(x)]
+			lo, hi = min(lo, a), max(hi, a)
+		}
+	}
+	e := &m.near[v&63]
+	e.lo, e.hi = lo, hi
+	m.nearOwn |= 1 << (v & 63)
 }

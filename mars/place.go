@@ -150,6 +150,12 @@ type mediator struct {
 	// mine (maps with neighbour masks, board.nmask) has the own
 	// territories' bits, set at each placement by reachableMasks.
 	mine uint64
+	// near (maps with neighbour masks) holds, by enemy territory, the
+	// armies of the own territories next to it (see nearby), made at
+	// newCache's first read in a placement: nearOwn has the bits of the
+	// territories whose entry is made (cleared by reachableMasks).
+	near    [64]nearby
+	nearOwn uint64
 	// atkValid (maps with neighbour masks) has the bits of the agents
 	// whose attack bid (agent.atk) stands: no territory it read has
 	// changed since (see chooseAttack).
