@@ -41,10 +41,16 @@ func (f *flowNet) flow(e int) int { return f.cap[e^1] }
 func (f *flowNet) maxFlow(s, t int) int {
 	total := 0
 	n := len(f.head)
+	f.prev = f.prev[:0]
+	for range n {
+		f.prev = append(f.prev, -1)
+	}
+	f.queue = f.queue[:0]
 	for {
-		f.prev = f.prev[:0]
-		for range n {
-			f.prev = append(f.prev, -1)
+		// prev is -1 but for the nodes the last search queued: those are
+		// reset, not the whole slice.
+		for _, v := range f.queue {
+			f.prev[v] = -1
 		}
 		f.queue = append(f.queue[:0], s)
 		f.prev[s] = -2

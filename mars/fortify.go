@@ -42,7 +42,15 @@ type fortifier struct {
 	net     flowNet
 	edges   []flowEdge
 	nseller int
+	// sales holds the seller-buyer pairs of the intra-cluster auction and
+	// bids each territory's buyBid during it (see auction).
+	sales []sale
+	bids  []float64
 }
+
+// sale is a seller and a front territory next to it that may buy its armies
+// in the intra-cluster auction.
+type sale struct{ s, u int }
 
 // flowEdge remembers which network edge moves armies from one territory
 // to another.
@@ -58,6 +66,7 @@ func (f *fortifier) init(n int) {
 	f.demand = make([]int, n)
 	f.steps = make([]int, n)
 	f.seen = make([]bool, n)
+	f.bids = make([]float64, n)
 	f.comp = make([]int, 0, n)
 }
 
@@ -140,27 +149,44 @@ func (m *mediator) buyBid(u int) float64 {
 // with spare armies) to the front territories that bid most for them. A
 // front seller sells only if the buyer's bid less the transport cost beats
 // its own bid for the army; a front territory with spare armies buys only
-// from interior sellers. Each sale adds one to the buyer's demand.
+// from interior sellers. Each sale adds one to the buyer's demand. Sellers
+// are taken in ascending order and their buyers in the order of the
+// neighbour lists; the first best sale wins.
+//
+// The seller-buyer pairs are listed once, in that order, and the bids are
+// kept: a sale changes only its seller's and its buyer's bid and whether
+// the seller has armies left.
 func (m *mediator) auction() {
 	b, f := m.b, &m.fl
+	f.sales = f.sales[:0]
+	for s := range b.Owner {
+		if f.spare[s] <= 0 || f.dist[s] > 1 {
+			continue
+		}
+		for _, u := range b.nbr[s] {
+			if b.Owner[u] != b.me || f.dist[u] != 0 || (f.dist[s] == 0 && f.spare[u] > 0) {
+				continue
+			}
+			f.sales = append(f.sales, sale{s: s, u: u})
+			f.bids[u] = m.buyBid(u)
+			if f.dist[s] == 0 {
+				f.bids[s] = m.buyBid(s)
+			}
+		}
+	}
 	for {
 		bestS, bestU, best := -1, -1, 0.0
-		for s := range b.Owner {
-			if f.spare[s]-f.sold[s] <= 0 || f.dist[s] > 1 {
+		for _, p := range f.sales {
+			s := p.s
+			if f.spare[s]-f.sold[s] <= 0 {
 				continue
 			}
 			keep := 0.0
 			if f.dist[s] == 0 {
-				keep = m.buyBid(s)
+				keep = f.bids[s]
 			}
-			for _, u := range b.nbr[s] {
-				if b.Owner[u] != b.me || f.dist[u] != 0 || (f.dist[s] == 0 && f.spare[u] > 0) {
-					continue
-				}
-				price := m.buyBid(u) * (1 - transportCost)
-				if price > keep && price > best {
-					bestS, bestU, best = s, u, price
-				}
+			if price := f.bids[p.u] * (1 - transportCost); price > keep && price > best {
+				bestS, bestU, best = s, p.u, price
 			}
 		}
 		if bestS < 0 {
@@ -169,6 +195,7 @@ func (m *mediator) auction() {
 		f.sold[bestS]++
 		f.got[bestU]++
 		f.demand[bestU]++
+		f.bids[bestS], f.bids[bestU] = m.buyBid(bestS), m.buyBid(bestU)
 	}
 }
 
@@ -188,13 +215,14 @@ func (m *mediator) auction() {
 // bid, discounted per step (fortifyConnected).
 func (m *mediator) fortify(mode sim.FortifyMode, buf []sim.Move) []sim.Move {
 	b, f := m.b, &m.fl
-	// V_c of the own territories: the fronts' bids (buyBid) read them.
+	m.analyse()
+	// V_c of the front territories: the bids (buyBid) read it of fronts
+	// only, buyers and selling fronts alike.
 	for t, o := range b.Owner {
-		if o == b.me {
+		if o == b.me && f.dist[t] == 0 {
 			m.vals[t] = b.value(&m.p, t)
 		}
 	}
-	m.analyse()
 	if mode == sim.FortifyConnected {
 		return m.fortifyConnected(buf)
 	}

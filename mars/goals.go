@@ -3,6 +3,7 @@ package mars
 import (
 	"math"
 	"math/bits"
+	"slices"
 )
 
 // pPrune is the least odds a goal chain may have to be kept (a speed
@@ -267,47 +268,82 @@ func (m *mediator) relaySmall(n, gl int, reach *[maxGoalPath + 1]int) {
 // reaches t earlier still. Either way P2 + S is not the first message of
 // its originator to reach t.
 func (m *mediator) extend(start, end, k, lim int, row []uint64, live uint64) {
-	b := m.b
-	nmask, armies := b.nmask, b.Armies
-	bo := m.byOrigin
-	enemy := ^m.mine & live
-	if bo != nil {
-		clear(m.claimed[:])
+	if m.byOrigin != nil {
+		m.extendShortest(start, end, k, lim, row, live)
+		return
 	}
+	nt := len(m.b.nmask)
+	nmask, armies, row := m.b.nmask, m.b.Armies[:nt], row[:nt]
+	enemy := ^m.mine & live
+	msgs := m.msgs
 	for h := start; h < end; h++ {
-		msg := &m.msgs[h]
-		last, origin, def0, seen := msg.last, msg.origin, msg.def, msg.seen
-		for ext := nmask[last] &^ seen & enemy; ext != 0; ext &= ext - 1 {
+		msg := msgs[h]
+		for ext := nmask[msg.last] &^ msg.seen & enemy; ext != 0; ext &= ext - 1 {
 			u := bits.TrailingZeros64(ext)
-			def := def0 + armies[u]
+			def := msg.def + armies[u]
+			if def >= lim || row[u] == 0 {
+				continue
+			}
+			// Written in place: append would build the message aside
+			// and copy it.
+			if len(msgs) == cap(msgs) {
+				msgs = slices.Grow(msgs, 1)
+			}
+			msgs = msgs[:len(msgs)+1]
+			x := &msgs[len(msgs)-1]
+			x.last, x.parent, x.k, x.origin, x.def, x.seen = int32(u), int32(h), int32(k+1), msg.origin, def, msg.seen|1<<u
+		}
+	}
+	m.msgs = msgs
+}
+
+// extendShortest is extend under goal_paths = shortest, with its dominance
+// pruning.
+func (m *mediator) extendShortest(start, end, k, lim int, row []uint64, live uint64) {
+	nt := len(m.b.nmask)
+	nmask, armies, row := m.b.nmask, m.b.Armies[:nt], row[:nt]
+	bo := m.byOrigin
+	mine := m.mine
+	enemy := ^mine & live
+	clear(m.claimed[:])
+	msgs := m.msgs
+	for h := start; h < end; h++ {
+		msg := msgs[h]
+		o := msg.origin & 63 // an originator is a territory of the map
+		for ext := nmask[msg.last] &^ msg.seen & enemy; ext != 0; ext &= ext - 1 {
+			u := bits.TrailingZeros64(ext)
+			def := msg.def + armies[u]
 			if def >= lim {
 				continue
 			}
-			if bo != nil {
-				// A dominated chain stores nothing (see above).
-				md := &m.minDef[origin][u]
-				if *md != 0 && int(*md) <= def {
-					continue
-				}
-				if def <= math.MaxInt32 {
-					*md = int32(def)
-				}
-				// The own territories the originator's messages have
-				// reached, and those next to the ends of its extensions
-				// made before this one in this pass, are stored from
-				// earlier messages: a chain that could reach only those
-				// would store nothing.
-				done := bo[origin] | m.claimed[origin]
-				if row[u]&^done == 0 {
-					continue
-				}
-				m.claimed[origin] |= nmask[u] & m.mine
-			} else if row[u] == 0 {
+			// A dominated chain stores nothing (see extend).
+			md := &m.minDef[o][u&63]
+			if *md != 0 && int(*md) <= def {
 				continue
 			}
-			m.msgs = append(m.msgs, message{last: int32(u), parent: int32(h), k: int32(k + 1), origin: origin, def: def, seen: seen | 1<<u})
+			if def <= math.MaxInt32 {
+				*md = int32(def)
+			}
+			// The own territories the originator's messages have
+			// reached, and those next to the ends of its extensions
+			// made before this one in this pass, are stored from
+			// earlier messages: a chain that could reach only those
+			// would store nothing.
+			if row[u]&^(bo[o]|m.claimed[o]) == 0 {
+				continue
+			}
+			m.claimed[o] |= nmask[u] & mine
+			// Written in place: append would build the message aside
+			// and copy it.
+			if len(msgs) == cap(msgs) {
+				msgs = slices.Grow(msgs, 1)
+			}
+			msgs = msgs[:len(msgs)+1]
+			x := &msgs[len(msgs)-1]
+			x.last, x.parent, x.k, x.origin, x.def, x.seen = int32(u), int32(h), int32(k+1), msg.origin, def, msg.seen|1<<u
 		}
 	}
+	m.msgs = msgs
 }
 
 // reachable fills mediator.reachOwn for a map of at most 64 territories and
@@ -387,6 +423,7 @@ func (m *mediator) reachableMasks(gl int) {
 		}
 	}
 	m.mine = mine
+	m.nearOwn = 0
 	enemies := (^mine) & (1<<n - 1)
 	if n == 64 {
 		enemies = ^mine
@@ -483,84 +520,17 @@ func (m *mediator) store(t, h, n, cc int) int {
 		return cc
 	}
 	if cc < 0 {
-		off := len(m.paths)
-		end := -1 // the originator
-		var c oddsCache
-		// The path in attack order, its defenders and the values in
-		// that order (summed below from the originator on).
-		var vals [maxGoalPath]float64
-		k := 0
-		for j := h; j >= 0; j = int(m.msgs[j].parent) {
-			end = int(m.msgs[j].last)
-			m.paths = append(m.paths, end)
-			d := b.Armies[end]
-			c.defs[k] = int32(d)
-			c.maxD = max(c.maxD, d)
-			vals[k] = m.vals[end]
-			k++
-		}
-		var threat int
-		if b.nmask != nil {
-			// The enemy neighbours of end off the path are bits.
-			for x := b.nmask[end] &^ m.mine &^ msg.seen; x != 0; x &= x - 1 {
-				threat = max(threat, b.Armies[bits.TrailingZeros64(x)])
-			}
-		} else if len(b.Owner) <= 64 {
-			// The chain's bit set marks the path: the largest enemy stack
-			// next to end off the path, as maxEnemy(end, onPath).
-			for _, u := range b.nbr[end] {
-				if b.Owner[u] != b.me && msg.seen&(1<<(u&63)) == 0 && b.Armies[u] > threat {
-					threat = b.Armies[u]
-				}
-			}
-		} else {
-			for _, v := range m.paths[off:] {
-				m.onPath[v] = true
-			}
-			threat = b.maxEnemy(end, m.onPath)
-			for _, v := range m.paths[off:] {
-				m.onPath[v] = false
-			}
-		}
-		// An agent attacks with a = armies-1+i for i = 0..n new armies;
-		// the armies it wins in the auction leave fewer to bid for, so a
-		// stays in this range for the whole placement. The cache covers
-		// the range of every own agent next to the chain's end.
-		lo, hi := b.Armies[t], b.Armies[t]
-		if b.nmask != nil {
-			for x := b.nmask[msg.last] & m.mine; x != 0; x &= x - 1 {
-				u := bits.TrailingZeros64(x)
-				lo, hi = min(lo, b.Armies[u]), max(hi, b.Armies[u])
-			}
-		} else {
-			for _, u := range b.nbr[msg.last] {
-				if b.Owner[u] == b.me {
-					lo, hi = min(lo, b.Armies[u]), max(hi, b.Armies[u])
-				}
-			}
-		}
-		c.off, c.threat, c.k, c.def, c.cv = off, threat, int(msg.k), msg.def, -1
-		c.bo, c.alo, c.na = len(m.bnd), lo-1, hi-lo+n+1
-		// The chain's value: the sum of its territories' values, added
-		// from the originator on as the agents append them.
-		w := vals[k-1]
-		for j := k - 2; j >= 0; j-- {
-			w += vals[j]
-		}
-		c.w = w
-		if m.p.GoalValue == GoalValueTarget {
-			c.w = m.vals[msg.origin]
-		}
-		if c.na > maxBoundSpan {
-			c.na = 0 // computed on every call: stacks of very different size
-		}
-		m.bnd = append(m.bnd, make([]float64, c.na)...)
-		cc = len(m.ccs)
-		m.ccs = append(m.ccs, c)
+		cc = m.newCache(t, h, n)
 	}
 	c := &m.ccs[cc]
-	m.goals = append(m.goals, goal{from: t, off: c.off, k: c.k, w: c.w, def: c.def, threat: c.threat, next: -1, cc: cc})
-	g := len(m.goals) - 1
+	// Written in place: append would build the goal aside and copy it.
+	if len(m.goals) == cap(m.goals) {
+		m.goals = slices.Grow(m.goals, 1)
+	}
+	g := len(m.goals)
+	m.goals = m.goals[:g+1]
+	x := &m.goals[g]
+	x.from, x.off, x.k, x.w, x.def, x.threat, x.next, x.cc, x.won = t, c.off, c.k, c.w, c.def, c.threat, -1, cc, false
 	// Keep each agent's goals in arrival order: append at the tail.
 	if a.head < 0 {
 		a.head = g
@@ -570,4 +540,124 @@ func (m *mediator) store(t, h, n, cc int) int {
 	a.tail = g
 	a.ngoals++
 	return cc
+}
+
+// newCache makes the oddsCache of message h for store, at the first goal
+// stored from it (own agent t, n armies to place), and returns its index
+// in mediator.ccs.
+func (m *mediator) newCache(t, h, n int) int {
+	b := m.b
+	msg := &m.msgs[h]
+	off := len(m.paths)
+	end := -1 // the originator
+	// The path in attack order, its defenders and the values in that
+	// order (summed below from the originator on).
+	var defs [maxGoalPath]int32
+	var vals [maxGoalPath]float64
+	k, maxD := 0, 0
+	msgs, paths, armies, vs := m.msgs, m.paths, b.Armies, m.vals
+	for j := h; j >= 0; j = int(msgs[j].parent) {
+		end = int(msgs[j].last)
+		paths = append(paths, end)
+		d := armies[end]
+		defs[k] = int32(d)
+		maxD = max(maxD, d)
+		vals[k] = vs[end]
+		k++
+	}
+	m.paths = paths
+	var threat int
+	if b.nmask != nil {
+		// The enemy neighbours of end off the path are bits.
+		for x := b.nmask[end] &^ m.mine &^ msg.seen; x != 0; x &= x - 1 {
+			threat = max(threat, b.Armies[bits.TrailingZeros64(x)])
+		}
+	} else if len(b.Owner) <= 64 {
+		// The chain's bit set marks the path: the largest enemy stack
+		// next to end off the path, as maxEnemy(end, onPath).
+		for _, u := range b.nbr[end] {
+			if b.Owner[u] != b.me && msg.seen&(1<<(u&63)) == 0 && b.Armies[u] > threat {
+				threat = b.Armies[u]
+			}
+		}
+	} else {
+		for _, v := range m.paths[off:] {
+			m.onPath[v] = true
+		}
+		threat = b.maxEnemy(end, m.onPath)
+		for _, v := range m.paths[off:] {
+			m.onPath[v] = false
+		}
+	}
+	// An agent attacks with a = armies-1+i for i = 0..n new armies; the
+	// armies it wins in the auction leave fewer to bid for, so a stays in
+	// this range for the whole placement. The cache covers the range of
+	// every own agent next to the chain's end.
+	var lo, hi int
+	if b.nmask != nil {
+		// Kept by territory for the placement (t is among them).
+		l := msg.last & 63
+		if m.nearOwn&(1<<l) == 0 {
+			m.nearOwns(int(l))
+		}
+		lo, hi = m.near[l].lo, m.near[l].hi
+	} else {
+		lo, hi = b.Armies[t], b.Armies[t]
+		for _, u := range b.nbr[msg.last] {
+			if b.Owner[u] == b.me {
+				lo, hi = min(lo, b.Armies[u]), max(hi, b.Armies[u])
+			}
+		}
+	}
+	// The chain's value: the sum of its territories' values, added from
+	// the originator on as the agents append them.
+	w := vals[k-1]
+	for j := k - 2; j >= 0; j-- {
+		w += vals[j]
+	}
+	if m.p.GoalValue == GoalValueTarget {
+		w = m.vals[msg.origin]
+	}
+	na := hi - lo + n + 1
+	if na > maxBoundSpan {
+		na = 0 // computed on every call: stacks of very different size
+	}
+	// Written in place: append would build the cache aside and copy it.
+	if len(m.ccs) == cap(m.ccs) {
+		m.ccs = slices.Grow(m.ccs, 1)
+	}
+	cc := len(m.ccs)
+	m.ccs = m.ccs[:cc+1]
+	c := &m.ccs[cc]
+	c.defs = defs
+	c.off, c.threat, c.k, c.def, c.w = off, threat, int(msg.k), msg.def, w
+	c.maxD, c.cv, c.cvGen = maxD, -1, 0
+	c.bo, c.alo, c.na = len(m.bnd), lo-1, na
+	m.bnd = append(m.bnd, make([]float64, na)...)
+	return cc
+}
+
+// nearby holds, for a territory v of a map with neighbour masks, the
+// fewest (lo) and the most (hi) armies of the own territories next to v
+// (0 and 0 when there are none), the range of attacking armies newCache
+// covers.
+type nearby struct {
+	lo, hi int
+}
+
+// nearOwns makes mediator.near[v].
+func (m *mediator) nearOwns(v int) {
+	armies := m.b.Armies
+	lo, hi := 0, 0
+	if x := m.b.nmask[v] & m.mine; x != 0 {
+		lo = armies[bits.TrailingZeros64(x)]
+		hi = lo
+		for x &= x - 1; x != 0; x &= x - 1 {
+			a := armies[bits.TrailingZeros64(x)]
+			lo, hi = min(lo, a), max(hi, a)
+		}
+	}
+	e := &m.near[v&63]
+	e.lo, e.hi = lo, hi
+	m.nearOwn |= 1 << (v & 63)
 }

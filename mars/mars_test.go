@@ -399,6 +399,51 @@ func TestOffensiveBrute(t *testing.T) {
 	require.True(t, checked > 50, "only %d re-bids checked", checked)
 }
 
+// TestFirstBidBound checks the lazy first bid of an agent (firstBid): a
+// stale bid bounds the exact bid from above, a current one is the exact
+// bid, and the bound over every army count is tighter than the bound
+// numerator for all n armies alone, which it replaces.
+func TestFirstBidBound(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	stale, tighter := 0, 0
+	for trial := 0; trial < 60; trial++ {
+		nt := 8 + rng.IntN(8)
+		m, owner, n := randomPlacement(t, rng, nt, 12, nil)
+		for ag := range nt {
+			if owner[ag] != 0 || m.agents[ag].head < 0 {
+				continue
+			}
+			for _, zeroUsed := range []bool{false, true} {
+				a := &m.agents[ag]
+				a.zeroUsed = zeroUsed
+				m.firstBid(ag, n)
+				first := a.bid
+				loose := 0.0 // the largest numerator for all n armies
+				for g := a.head; g >= 0; g = m.goals[g].next {
+					if m.goals[g].w > 0 {
+						loose = max(loose, m.boundNum(g, m.b.Armies[ag]-1+n)*roundMargin)
+					}
+				}
+				m.bidFor(ag, n)
+				exact := a.bid
+				if first.I <= n {
+					assert.Equal(t, exact, first, "trial %d agent %d: a current first bid is the exact bid", trial, ag)
+					continue
+				}
+				stale++
+				assert.Equal(t, n+1, first.I)
+				assert.GreaterOrEqual(t, first.Value, exact.Value, "trial %d agent %d: the stale bid bounds the exact one", trial, ag)
+				assert.LessOrEqual(t, first.Value, loose, "trial %d agent %d", trial, ag)
+				if first.Value < loose*(1-1e-6) {
+					tighter++
+				}
+			}
+		}
+	}
+	require.Greater(t, stale, 100)
+	assert.Greater(t, tighter, stale/4, "stale bids tighter than the numerator for all armies, of %d", stale)
+}
+
 // TestOffensiveBruteBigStacks checks the pruned offensive bid against
 // examining every goal and army count with the bot's own odds (chain and
 // goalHold) where stacks outgrow the battle table, as in escalating-card
@@ -1308,6 +1353,65 @@ func TestFortifyAnalyse(t *testing.T) {
 	m.names = []string{"a", "b", "c", "d", "e", "f", "g"}
 	m.fortify(sim.FortifyOneStep, nil)
 	assert.Contains(t, buf.String(), "fortify (one-step): 3 clusters, 3 sellers")
+}
+
+// TestFortifyAuctionScan checks the intra-cluster auction, which lists its
+// seller-buyer pairs once and keeps the bids, against a scan of every
+// territory and neighbour with fresh bids for every army, on random
+// positions.
+func TestFortifyAuctionScan(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	sales := 0
+	for trial := 0; trial < 100; trial++ {
+		nt := 6 + rng.IntN(14)
+		nbr, owner, armies := randomPosition(rng, nt)
+		for i := range armies {
+			armies[i] += rng.IntN(12)
+		}
+		owner[0], owner[1], owner[2] = 0, 1, 2 // every seat on the board
+		m, _ := testStateMediator(t, PaperParams(), sim.FortifyOneStep, nbr, make([]int, nt), []int{2}, owner, armies)
+		for u := range m.vals {
+			m.vals[u] = 4*rng.Float64() - 1
+		}
+		m.analyse()
+		f := &m.fl
+		b := m.b
+		sold, got := slices.Clone(f.sold), slices.Clone(f.got)
+		for {
+			bestS, bestU, best := -1, -1, 0.0
+			bid := func(u int) float64 {
+				return max(m.vals[u], valueFloor) * float64(f.threat[u]+1) / float64(b.Armies[u]+got[u]-sold[u]+1)
+			}
+			for s := range b.Owner {
+				if f.spare[s]-sold[s] <= 0 || f.dist[s] > 1 {
+					continue
+				}
+				keep := 0.0
+				if f.dist[s] == 0 {
+					keep = bid(s)
+				}
+				for _, u := range b.nbr[s] {
+					if b.Owner[u] != b.me || f.dist[u] != 0 || (f.dist[s] == 0 && f.spare[u] > 0) {
+						continue
+					}
+					if price := bid(u) * (1 - transportCost); price > keep && price > best {
+						bestS, bestU, best = s, u, price
+					}
+				}
+			}
+			if bestS < 0 {
+				break
+			}
+			sold[bestS]++
+			got[bestU]++
+			sales++
+		}
+		m.auction()
+		assert.Equal(t, sold, f.sold, "trial %d: armies sold", trial)
+		assert.Equal(t, got, f.got, "trial %d: armies bought", trial)
+		assert.Equal(t, got, f.demand, "trial %d: demand", trial)
+	}
+	assert.Greater(t, sales, 200)
 }
 
 // FuzzDecisionsLegal plays MARS's attack auction and fortification

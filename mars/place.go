@@ -150,6 +150,12 @@ type mediator struct {
 	// mine (maps with neighbour masks, board.nmask) has the own
 	// territories' bits, set at each placement by reachableMasks.
 	mine uint64
+	// near (maps with neighbour masks) holds, by enemy territory, the
+	// armies of the own territories next to it (see nearby), made at
+	// newCache's first read in a placement: nearOwn has the bits of the
+	// territories whose entry is made (cleared by reachableMasks).
+	near    [64]nearby
+	nearOwn uint64
 	// atkValid (maps with neighbour masks) has the bits of the agents
 	// whose attack bid (agent.atk) stands: no territory it read has
 	// changed since (see chooseAttack).
@@ -320,36 +326,7 @@ cands:
 				continue cands
 			}
 		}
-		ub := 0.0
-		topN := c.ub // the largest numerator, with the margin
-		// The numerators kept for the placement, read and kept here as
-		// boundNum does, without its call.
-		// j indexes the kept numerator of i, fi is max(i, 1). The scan
-		// starts at the first i whose a = mArm-1+i reaches the path's
-		// k territories: the numerators before are 0 (see numerator),
-		// leave ub at 0, and the stop test, which only tightens with i,
-		// is made at the first i scanned.
-		oc := &m.ccs[m.goals[g].cc]
-		bnd := m.bnd[oc.bo : oc.bo+oc.na]
-		is := max(i0, oc.k-mArm+1)
-		j, fi := mArm-1+is-oc.alo, float64(max(is, 1))
-		for i := is; i <= n; i, j, fi = i+1, j+1, float64(i+1) {
-			if q := topN / fi; q <= ub || q < floor {
-				break
-			}
-			var num float64
-			if uint(j) >= uint(len(bnd)) {
-				num = m.numerator(oc, mArm-1+i)
-			} else if math.Float64bits(bnd[j]) != 0 {
-				num = -bnd[j]
-			} else {
-				num = m.numerator(oc, mArm-1+i)
-				bnd[j] = -num // as boundNum keeps it
-			}
-			if v := num / fi; v > ub {
-				ub = v
-			}
-		}
+		ub := m.scanBound(&m.ccs[m.goals[g].cc], mArm, i0, n, c.ub, floor)
 		// The margin absorbs rounding: the chain odds of two or more
 		// territories near certainty can exceed the product of their
 		// battles' odds in the last bit.
@@ -467,6 +444,43 @@ func (m *mediator) boundNum(g, a int) float64 {
 		return -*s
 	}
 	return m.numerator(c, a)
+}
+
+// scanBound returns max_i N̄(a)/max(i, 1) over i = i0..n new armies
+// (a = mArm-1+i attacking armies) for the goals of oddsCache oc, N̄ the
+// bound numerator P_ob·p̄·w·d (see offensive), without the rounding margin,
+// or a smaller value where that maximum is below floor. topN is an upper
+// bound of N̄ over those a, with the margin: the scan stops at the first
+// i where topN/i can beat neither the maximum so far nor floor. The
+// numerators computed are kept, as boundNum keeps them.
+func (m *mediator) scanBound(oc *oddsCache, mArm, i0, n int, topN, floor float64) float64 {
+	ub := 0.0
+	bnd := m.bnd[oc.bo : oc.bo+oc.na]
+	// j indexes the kept numerator of i, fi is max(i, 1). The scan starts
+	// at the first i whose a = mArm-1+i reaches the path's k territories:
+	// the numerators before are 0 (see numerator), leave ub at 0, and the
+	// stop test, which only tightens with i, is made at the first i
+	// scanned.
+	is := max(i0, oc.k-mArm+1)
+	j, fi := mArm-1+is-oc.alo, float64(max(is, 1))
+	for i := is; i <= n; i, j, fi = i+1, j+1, float64(i+1) {
+		if q := topN / fi; q <= ub || q < floor {
+			break
+		}
+		var num float64
+		if uint(j) >= uint(len(bnd)) {
+			num = m.numerator(oc, mArm-1+i)
+		} else if math.Float64bits(bnd[j]) != 0 {
+			num = -bnd[j]
+		} else {
+			num = m.numerator(oc, mArm-1+i)
+			bnd[j] = -num // as boundNum keeps it
+		}
+		if v := num / fi; v > ub {
+			ub = v
+		}
+	}
+	return ub
 }
 
 // keptNum returns the bound numerator of oddsCache cc for a attacking
@@ -650,16 +664,32 @@ func (m *mediator) bidFor(t, n int) {
 // lazily: the defensive bid, if it beats every offensive bid the agent
 // could make, or else a stale bid (I = n+1, more than can remain) worth
 // an upper bound of the agent's bid, re-bid exactly only if it is picked
-// in an auction round (see place). The bound is the largest bound
-// numerator for all n armies over the agent's goals, with a margin for
-// rounding (see offensive).
+// in an auction round (see place). The bound is the largest over the
+// agent's goals of the exact bid bound of offensive, max_i N̄(a)/max(i, 1)
+// with N̄ the bound numerator for a = armies-1+i attacking armies, with a
+// margin for rounding: a looser bound (the numerator for all n armies
+// alone) would leave most stale bids above the winning bid, and an agent
+// picked on a stale bid re-bids exactly in full (see offensive). The goal
+// with the largest numerator for all n armies is scanned first; a goal
+// whose numerator for all n armies cannot beat the bound so far is not
+// scanned.
 func (m *mediator) firstBid(t, n int) {
 	a := &m.agents[t]
 	a.def = m.defensive(t, n, !a.zeroUsed)
 	a.defArm, a.defZero, a.defN = m.b.Armies[t], !a.zeroUsed, n
 	a.off = noBid
-	u := 0.0
-	arm := m.b.Armies[t] - 1 + n
+	mArm := m.b.Armies[t]
+	arm := mArm - 1 + n
+	i0 := 1
+	if !a.zeroUsed {
+		i0 = 0
+	}
+	// The numerator for all n armies of every goal first (the goal's
+	// largest: numerators grow with a), then the bound of the goal with
+	// the largest one, which usually bounds the agent's bid, and of every
+	// other goal whose largest numerator can beat it.
+	m.cands = m.cands[:0]
+	top, topN := -1, 0.0
 	for g := a.head; g >= 0; g = m.goals[g].next {
 		x := &m.goals[g]
 		if x.w <= 0 || x.won {
@@ -676,7 +706,22 @@ func (m *mediator) firstBid(t, n int) {
 			num = m.numerator(c, arm)
 			*s = -num
 		}
-		u = max(u, num*roundMargin)
+		if num > 0 {
+			m.cands = append(m.cands, cand{g: g, ub: num * roundMargin})
+			if num > topN {
+				top, topN = len(m.cands)-1, num
+			}
+		}
+	}
+	u := 0.0
+	if top >= 0 {
+		c := m.cands[top]
+		u = m.scanBound(&m.ccs[m.goals[c.g].cc], mArm, i0, n, c.ub, 0) * roundMargin
+		for j, c := range m.cands {
+			if j != top && c.ub > u {
+				u = max(u, m.scanBound(&m.ccs[m.goals[c.g].cc], mArm, i0, n, c.ub, u)*roundMargin)
+			}
+		}
 	}
 	if a.def.Value > u {
 		a.bid = a.def

@@ -43,9 +43,11 @@ func TestNeighbourMasks(t *testing.T) {
 
 // TestRelaySmallMatchesGeneral checks propagate's masked loop (relaySmall)
 // against its general loop on the same random maps (the masks removed):
-// the same goals, in the same order, with the same paths, under both
-// goal_paths settings, for random G_l and armies to place; the masked loop
-// sends no more messages.
+// the same goals, in the same order, with the same paths and odds caches,
+// under both goal_paths settings, for random G_l and armies to place,
+// after an earlier placement with other armies (nothing of it may leak
+// into the next: the buffers are reused); the masked loop sends no more
+// messages.
 func TestRelaySmallMatchesGeneral(t *testing.T) {
 	rng := rand.New(rand.NewPCG(21, 22))
 	fewer := 0
@@ -59,7 +61,7 @@ func TestRelaySmallMatchesGeneral(t *testing.T) {
 		p.Gl = 1 + rng.IntN(6)
 		p.GoalPaths = []GoalPaths{GoalPathsShortest, GoalPathsAll}[trial%2]
 		n := rng.IntN(12)
-		run := func(masks bool) ([]goal, [][]int, int) {
+		run := func(masks bool) ([]goal, [][]int, []oddsCache, int) {
 			m := testMediator(t, p, nbr, make([]int, nt), []int{2}, owner, armies)
 			if !masks {
 				m.b.nmask = nil
@@ -67,17 +69,23 @@ func TestRelaySmallMatchesGeneral(t *testing.T) {
 			for i := range m.vals {
 				m.vals[i] = float64(i%5 + 1)
 			}
+			for i := range m.b.Armies {
+				m.b.Armies[i] += i % 3
+			}
+			m.propagate(n + 1)
+			copy(m.b.Armies, armies)
 			m.propagate(n)
 			var paths [][]int
 			for g := range m.goals {
 				paths = append(paths, slices.Clone(m.path(g)))
 			}
-			return slices.Clone(m.goals), paths, len(m.msgs)
+			return slices.Clone(m.goals), paths, slices.Clone(m.ccs), len(m.msgs)
 		}
-		g1, p1, n1 := run(true)
-		g2, p2, n2 := run(false)
+		g1, p1, c1, n1 := run(true)
+		g2, p2, c2, n2 := run(false)
 		require.Equal(t, g2, g1, "trial %d: goals", trial)
 		require.Equal(t, p2, p1, "trial %d: paths", trial)
+		require.Equal(t, c2, c1, "trial %d: odds caches", trial)
 		require.LessOrEqual(t, n1, n2, "trial %d: messages", trial)
 		if n1 < n2 {
 			fewer++
