@@ -284,18 +284,29 @@ func (m *mediator) extend(start, end, k, lim int, row []uint64, live uint64) {
 			if def >= lim || row[u] == 0 {
 				continue
 			}
-			// Written in place: append would build the message aside
-			// and copy it.
-			if len(msgs) == cap(msgs) {
-				msgs = slices.Grow(msgs, 1)
-			}
-			msgs = msgs[:len(msgs)+1]
-			x := &msgs[len(msgs)-1]
+			var x *message
+			msgs, x = nextMessage(msgs)
 			x.last, x.parent, x.k, x.origin, x.def, x.seen = int32(u), int32(h), int32(k+1), msg.origin, def, msg.seen|1<<u
 		}
 	}
 	m.msgs = msgs
 }
+
+// nextMessage appends a zero message to msgs and returns the slice and the
+// new message, to be written in place (append would build a message aside
+// and copy it); it is inlined.
+func nextMessage(msgs []message) ([]message, *message) {
+	n := len(msgs)
+	if n == cap(msgs) {
+		msgs = growMessages(msgs)
+	}
+	msgs = msgs[:n+1]
+	return msgs, &msgs[n]
+}
+
+// growMessages makes room for one more message (out of line, so that
+// nextMessage is inlined).
+func growMessages(msgs []message) []message { return slices.Grow(msgs, 1) }
 
 // extendShortest is extend under goal_paths = shortest, with its dominance
 // pruning.
@@ -333,13 +344,8 @@ func (m *mediator) extendShortest(start, end, k, lim int, row []uint64, live uin
 				continue
 			}
 			m.claimed[o] |= nmask[u] & mine
-			// Written in place: append would build the message aside
-			// and copy it.
-			if len(msgs) == cap(msgs) {
-				msgs = slices.Grow(msgs, 1)
-			}
-			msgs = msgs[:len(msgs)+1]
-			x := &msgs[len(msgs)-1]
+			var x *message
+			msgs, x = nextMessage(msgs)
 			x.last, x.parent, x.k, x.origin, x.def, x.seen = int32(u), int32(h), int32(k+1), msg.origin, def, msg.seen|1<<u
 		}
 	}
