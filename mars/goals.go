@@ -285,28 +285,28 @@ func (m *mediator) extend(start, end, k, lim int, row []uint64, live uint64) {
 				continue
 			}
 			var x *message
-			msgs, x = nextMessage(msgs)
+			msgs, x = nextSlot(msgs)
 			x.last, x.parent, x.k, x.origin, x.def, x.seen = int32(u), int32(h), int32(k+1), msg.origin, def, msg.seen|1<<u
 		}
 	}
 	m.msgs = msgs
 }
 
-// nextMessage appends a zero message to msgs and returns the slice and the
-// new message, to be written in place (append would build a message aside
-// and copy it); it is inlined.
-func nextMessage(msgs []message) ([]message, *message) {
-	n := len(msgs)
-	if n == cap(msgs) {
-		msgs = growMessages(msgs)
+// nextSlot extends s by one element and returns s and that element, to be
+// written in place: append would build the element aside and copy it. The
+// element keeps what the buffer held there, so the caller writes every
+// field it reads later. nextSlot is inlined; the growth is not.
+func nextSlot[T any](s []T) ([]T, *T) {
+	n := len(s)
+	if n == cap(s) {
+		s = growSlot(s)
 	}
-	msgs = msgs[:n+1]
-	return msgs, &msgs[n]
+	s = s[:n+1]
+	return s, &s[n]
 }
 
-// growMessages makes room for one more message (out of line, so that
-// nextMessage is inlined).
-func growMessages(msgs []message) []message { return slices.Grow(msgs, 1) }
+// growSlot makes room for one more element of s (see nextSlot).
+func growSlot[T any](s []T) []T { return slices.Grow(s, 1) }
 
 // extendShortest is extend under goal_paths = shortest, with its dominance
 // pruning.
@@ -345,7 +345,7 @@ func (m *mediator) extendShortest(start, end, k, lim int, row []uint64, live uin
 			}
 			m.claimed[o] |= nmask[u] & mine
 			var x *message
-			msgs, x = nextMessage(msgs)
+			msgs, x = nextSlot(msgs)
 			x.last, x.parent, x.k, x.origin, x.def, x.seen = int32(u), int32(h), int32(k+1), msg.origin, def, msg.seen|1<<u
 		}
 	}
@@ -529,13 +529,9 @@ func (m *mediator) store(t, h, n, cc int) int {
 		cc = m.newCache(t, h, n)
 	}
 	c := &m.ccs[cc]
-	// Written in place: append would build the goal aside and copy it.
-	if len(m.goals) == cap(m.goals) {
-		m.goals = slices.Grow(m.goals, 1)
-	}
 	g := len(m.goals)
-	m.goals = m.goals[:g+1]
-	x := &m.goals[g]
+	var x *goal
+	m.goals, x = nextSlot(m.goals)
 	x.from, x.off, x.k, x.w, x.def, x.threat, x.next, x.cc, x.won = t, c.off, c.k, c.w, c.def, c.threat, -1, cc, false
 	// Keep each agent's goals in arrival order: append at the tail.
 	if a.head < 0 {
@@ -628,13 +624,9 @@ func (m *mediator) newCache(t, h, n int) int {
 	if na > maxBoundSpan {
 		na = 0 // computed on every call: stacks of very different size
 	}
-	// Written in place: append would build the cache aside and copy it.
-	if len(m.ccs) == cap(m.ccs) {
-		m.ccs = slices.Grow(m.ccs, 1)
-	}
 	cc := len(m.ccs)
-	m.ccs = m.ccs[:cc+1]
-	c := &m.ccs[cc]
+	var c *oddsCache
+	m.ccs, c = nextSlot(m.ccs)
 	c.defs = defs
 	c.off, c.threat, c.k, c.def, c.w = off, threat, int(msg.k), msg.def, w
 	c.maxD, c.cv, c.cvGen = maxD, -1, 0

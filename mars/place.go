@@ -281,27 +281,10 @@ func (m *mediator) offensive(t, n int, allowZero bool) bid {
 	}
 	// A rough bound of every goal's bid first: its numerator for all n
 	// armies (i0 <= 1: over at most one army); the goal with the largest
-	// one usually wins. A numerator is at most P_ob·w.
-	m.cands = m.cands[:0]
-	top, topU := -1, 0.0
-	for g := ag.head; g >= 0; g = m.goals[g].next {
-		x := &m.goals[g]
-		if x.w <= 0 || x.won || m.p.Pob*x.w*roundMargin < floor {
-			continue
-		}
-		// The numerator grows with a (more attackers never hurt), so
-		// none exceeds the one for all n armies.
-		u, ok := m.keptNum(x.cc, mArm-1+n)
-		if !ok {
-			u = m.boundNum(g, mArm-1+n)
-		}
-		u *= roundMargin
-		if u > 0 {
-			m.cands = append(m.cands, cand{g: g, ub: u})
-			if u > topU {
-				top, topU = g, u
-			}
-		}
+	// one usually wins.
+	top := -1
+	if j := m.roughBounds(ag, mArm-1+n, floor); j >= 0 {
+		top = m.cands[j].g
 	}
 	if top >= 0 && top != ag.seed[0] && top != ag.seed[1] {
 		exact[ne] = m.goalBid(top, mArm, i0, n)
@@ -446,6 +429,43 @@ func (m *mediator) boundNum(g, a int) float64 {
 	return m.numerator(c, a)
 }
 
+// roughBounds puts in mediator.cands, with its bound numerator for a
+// attacking armies times the rounding margin as its bound, every goal of
+// agent ag that has not won, has a positive value, may reach floor
+// (a numerator is at most P_ob·w) and has a positive numerator, and
+// returns the index in cands of the one with the largest (the first on
+// ties), -1 for none. For the armies the agent can attack with at most,
+// the numerator is the largest of the goal's: numerators grow with a. The
+// numerators are read where kept, and kept, as boundNum does, without its
+// call.
+func (m *mediator) roughBounds(ag *agent, a int, floor float64) int {
+	m.cands = m.cands[:0]
+	top, topU := -1, 0.0
+	for g := ag.head; g >= 0; g = m.goals[g].next {
+		x := &m.goals[g]
+		if x.w <= 0 || x.won || m.p.Pob*x.w*roundMargin < floor {
+			continue
+		}
+		c := &m.ccs[x.cc]
+		var num float64
+		if i := a - c.alo; uint(i) >= uint(c.na) {
+			num = m.numerator(c, a)
+		} else if s := &m.bnd[c.bo+i]; math.Float64bits(*s) != 0 {
+			num = -*s
+		} else {
+			num = m.numerator(c, a)
+			*s = -num
+		}
+		if u := num * roundMargin; u > 0 {
+			m.cands = append(m.cands, cand{g: g, ub: u})
+			if u > topU {
+				top, topU = len(m.cands)-1, u
+			}
+		}
+	}
+	return top
+}
+
 // scanBound returns max_i N̄(a)/max(i, 1) over i = i0..n new armies
 // (a = mArm-1+i attacking armies) for the goals of oddsCache oc, N̄ the
 // bound numerator P_ob·p̄·w·d (see offensive), without the rounding margin,
@@ -481,18 +501,6 @@ func (m *mediator) scanBound(oc *oddsCache, mArm, i0, n int, topN, floor float64
 		}
 	}
 	return ub
-}
-
-// keptNum returns the bound numerator of oddsCache cc for a attacking
-// armies and true if boundNum has kept it, or false.
-func (m *mediator) keptNum(cc, a int) (float64, bool) {
-	c := &m.ccs[cc]
-	if i := a - c.alo; uint(i) < uint(c.na) {
-		if v := m.bnd[c.bo+i]; math.Float64bits(v) != 0 {
-			return -v, true
-		}
-	}
-	return 0, false
 }
 
 // numerator computes the bound numerator P_ob·p̄·w·d of the goals of
@@ -684,35 +692,10 @@ func (m *mediator) firstBid(t, n int) {
 	if !a.zeroUsed {
 		i0 = 0
 	}
-	// The numerator for all n armies of every goal first (the goal's
-	// largest: numerators grow with a), then the bound of the goal with
-	// the largest one, which usually bounds the agent's bid, and of every
-	// other goal whose largest numerator can beat it.
-	m.cands = m.cands[:0]
-	top, topN := -1, 0.0
-	for g := a.head; g >= 0; g = m.goals[g].next {
-		x := &m.goals[g]
-		if x.w <= 0 || x.won {
-			continue
-		}
-		// boundNum(g, arm), read or kept here without its call.
-		c := &m.ccs[x.cc]
-		var num float64
-		if i := arm - c.alo; uint(i) >= uint(c.na) {
-			num = m.numerator(c, arm)
-		} else if s := &m.bnd[c.bo+i]; math.Float64bits(*s) != 0 {
-			num = -*s
-		} else {
-			num = m.numerator(c, arm)
-			*s = -num
-		}
-		if num > 0 {
-			m.cands = append(m.cands, cand{g: g, ub: num * roundMargin})
-			if num > topN {
-				top, topN = len(m.cands)-1, num
-			}
-		}
-	}
+	// The numerator for all n armies of every goal first, then the bound
+	// of the goal with the largest one, which usually bounds the agent's
+	// bid, and of every other goal whose largest numerator can beat it.
+	top := m.roughBounds(a, arm, 0)
 	u := 0.0
 	if top >= 0 {
 		c := m.cands[top]
