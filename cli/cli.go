@@ -31,6 +31,9 @@ import (
 // exits with status 0.
 func Main(reg *registry.Registry) {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	if testHookSignals != nil {
+		testHookSignals()
+	}
 	err := Run(ctx, reg, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
 	switch {
@@ -41,6 +44,11 @@ func Main(reg *registry.Registry) {
 		os.Exit(1)
 	}
 }
+
+// testHookSignals, when set (by this package's tests only), is called by
+// Main once SIGINT and SIGTERM are caught, so that a test can signal a
+// marslab process as soon as it is ready.
+var testHookSignals func()
 
 // command is one marslab subcommand.
 type command struct {

@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/marslab-risk/marslab/bots/registry"
+	"github.com/marslab-risk/marslab/learn"
 )
 
 // qLearner is the [q] learner's settings of the test experiments.
@@ -91,10 +92,22 @@ games = 12
 	require.ErrorContains(t, err, "learn: want one CONFIG")
 }
 
+// TestStrategistConfigParses reads every shipped learning experiment and
+// checks its sizes; a bad -workers fails before the config is read.
 func TestStrategistConfigParses(t *testing.T) {
+	files, err := filepath.Glob("../configs/experiments/strategist*.toml")
+	require.NoError(t, err)
+	require.NotEmpty(t, files)
+	for _, f := range files {
+		e, err := learn.LoadExperiment(f)
+		require.NoError(t, err, f)
+		assert.Positive(t, e.Train.Games, f)
+		assert.Positive(t, e.EvalGames, f)
+		assert.NotEqual(t, e.Train.Seed, e.EvalSeed, "%s: the evaluation plays fresh seeds", f)
+		assert.Contains(t, []string{"q", "dqn"}, e.Learner, f)
+	}
 	var so, se bytes.Buffer
-	// A bad -workers fails before any work; the embedded experiment parses.
-	err := run(context.Background(), registry.Default(), []string{"learn", "-workers", "-1", "../configs/experiments/strategist.toml"}, &so, &se)
+	err = run(context.Background(), registry.Default(), []string{"learn", "-workers", "-1", files[0]}, &so, &se)
 	require.ErrorContains(t, err, "-workers -1")
 }
 

@@ -28,6 +28,10 @@ var longChain = []string{"odds", "-exact", "-a", "300", "-chain", strings.Repeat
 func TestMain(m *testing.M) {
 	switch os.Getenv("MARSLAB_RUN_MAIN") {
 	case "1":
+		if os.Getenv("MARSLAB_READY_FD") == "3" {
+			ready := os.NewFile(3, "ready")
+			testHookSignals = func() { _, _ = ready.Write([]byte{1}); _ = ready.Close() }
+		}
 		os.Args = append([]string{"marslab"}, strings.Fields(os.Getenv("MARSLAB_ARGS"))...)
 		Main(registry.Default())
 		os.Exit(0)
@@ -63,10 +67,19 @@ func TestOddsExactSignal(t *testing.T) {
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
 		cmd := exec.Command(os.Args[0], "-test.run=^$")
 		cmd.Env = append(os.Environ(), "MARSLAB_RUN_MAIN=1", "MARSLAB_ARGS="+strings.Join(longChain, " "))
+		cmd.Env = append(cmd.Env, "MARSLAB_READY_FD=3")
+		ready, w, err := os.Pipe()
+		require.NoError(t, err)
+		cmd.ExtraFiles = []*os.File{w}
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
 		require.NoError(t, cmd.Start())
-		time.Sleep(time.Second) // main has installed its signal handler
+		_ = w.Close()
+		// Main writes one byte on the pipe once its signal handler is installed.
+		_ = ready.SetReadDeadline(time.Now().Add(60 * time.Second))
+		_, err = ready.Read(make([]byte, 1))
+		_ = ready.Close()
+		require.NoError(t, err, "%v: the process did not report its signal handler", sig)
 		require.NoError(t, cmd.Process.Signal(sig))
 		done := make(chan error, 1)
 		go func() { done <- cmd.Wait() }()
