@@ -123,7 +123,7 @@ func TestGoNBExample(t *testing.T) {
 	gocmd := func(args ...string) string {
 		cmd := exec.Command("go", args...)
 		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off", "GOWORK=off")
+		cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off")
 		out, err := cmd.CombinedOutput()
 		require.NoError(t, err, "go %s:\n%s\n%s", strings.Join(args, " "), out, src)
 		return string(out)

@@ -177,30 +177,16 @@ func (c *SeatComparison) WinsCSV() (head []string, rows [][]string) {
 // Spearman's ρ of win % against the paper's.
 func (c *SeatComparison) Verdicts() []string {
 	var out []string
-	pw := c.Paper.Bots[c.Bot].WinPct
-	for k, r := range c.Runs {
-		me := r.Results.Bots[c.Index]
-		rank, sep := 1, true
-		for i, x := range r.Results.Bots {
-			if i == c.Index {
-				continue
-			}
-			if x.WinRate > me.WinRate {
-				rank++
-			}
-			if x.WinHi >= me.WinLo {
-				sep = false
-			}
-		}
+	for k, f := range c.Fits() {
 		v := fmt.Sprintf("with `%s` in %s's place, it wins %s %% of its games (95 %% Wilson %s; the paper's %s: %s %%) and ranks %s of %d",
-			r.Name, c.Bot, textfmt.Fixed(100*me.WinRate, 1), interval(100*me.WinLo, 100*me.WinHi, 1), c.Bot, textfmt.Fixed(pw, 1),
-			textfmt.Ordinal(rank), len(r.Results.Bots))
-		if rank == 1 && sep {
+			f.Seat, c.Bot, textfmt.Fixed(f.Win, 1), interval(f.WinLo, f.WinHi, 1), c.Bot, textfmt.Fixed(f.Paper, 1),
+			textfmt.Ordinal(f.Rank), len(c.Runs[k].Results.Bots))
+		if f.Clear {
 			v += ", its interval above every other bot's"
-		} else if rank == 1 {
+		} else if f.Rank == 1 {
 			v += ", its interval overlapping another bot's"
 		}
-		out = append(out, v+fmt.Sprintf("; Spearman's rho of win %% against the paper's is %s (p %s)", textfmt.Fixed(c.Ranks[k].Rho, 2), textfmt.PRel(c.Ranks[k].P)))
+		out = append(out, v+fmt.Sprintf("; Spearman's rho of win %% against the paper's is %s (p %s)", textfmt.Fixed(f.Rho.Rho, 2), textfmt.PRel(f.Rho.P)))
 	}
 	return out
 }
