@@ -55,32 +55,12 @@ type calTourneyData struct {
 
 // check validates the table against the tournament notebook's config.
 func (t *calTournament) check(ck *checker, path string) *tournamentConfig {
-	ck.nonEmpty("tournament.notebook", t.Notebook)
-	ck.nonEmpty("tournament.bot", t.Bot)
 	ck.nonEmpty("tournament.tuned", t.Tuned)
 	ck.intIn("tournament.replications", t.Replications, 1, maxReplications)
 	if len(t.Seats) == 0 {
 		ck.fail("tournament.seats", "empty: want at least the reference seat")
 	}
-	if ck.err != nil {
-		return nil
-	}
-	tpath := filepath.Join(filepath.Dir(path), t.Notebook, ConfigFile)
-	data, err := os.ReadFile(tpath)
-	if err != nil {
-		ck.fail("tournament.notebook", "%v", err)
-		return nil
-	}
-	nb, err := parseTournament(tpath, data)
-	if err != nil {
-		ck.fail("tournament.notebook", "%v", err)
-		return nil
-	}
-	tn := nb.(*tournamentConfig)
-	if !slices.Contains(tn.tc.Bots, t.Bot) {
-		ck.fail("tournament.bot", "%q is not a bot of %s (%s)", t.Bot, tn.tc.Source, strings.Join(tn.tc.Bots, ", "))
-	}
-	return tn
+	return loadTournamentNotebook(ck, path, "tournament", t.Notebook, t.Bot)
 }
 
 // playTournaments plays the round robin once per seat of t and the tuned

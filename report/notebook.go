@@ -111,6 +111,7 @@ var kinds = map[string]kind{
 	"calibration": {calibrationNotes, parseCalibration},
 	"recognition": {recognitionNotes, parseRecognition},
 	"strategist":  {strategistNotes, parseStrategist},
+	"readings":    {readingsNotes, parseReadings},
 	"tournament":  {tournamentNotes, parseTournament},
 }
 
