@@ -9,13 +9,12 @@ import (
 	"text/tabwriter"
 
 	"github.com/marslab-risk/marslab/bots"
-	"github.com/marslab-risk/marslab/bots/registry"
 )
 
 // cmdBots lists the registered bots, or with -params SEAT the parameters of
 // one seat specification (a bot name, name(K=V;...) or name@file.toml), with
 // -param bot.K=V overrides applied.
-func cmdBots(ctx context.Context, reg *registry.Registry, args []string, stdout, stderr io.Writer) error {
+func cmdBots(ctx context.Context, reg *bots.Registry, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("bots", "usage: marslab bots [-params NAME|SEAT] [-param bot.K=V ...]", stderr)
 	seat := fs.String("params", "", "list the parameters of this bot or seat spec (name, name(K=V;...), name@set, name@file.toml)")
 	var params multiFlag
@@ -23,7 +22,7 @@ func cmdBots(ctx context.Context, reg *registry.Registry, args []string, stdout,
 	if err := parseNoArgs(fs, args, stdout); err != nil {
 		return err
 	}
-	over, err := registry.ParseOverrides(params)
+	over, err := bots.ParseOverrides(params)
 	if err != nil {
 		return fmt.Errorf("bots: %w", err)
 	}
@@ -71,7 +70,7 @@ func cmdBots(ctx context.Context, reg *registry.Registry, args []string, stdout,
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	if sets := registry.EmbeddedSets(f.Name); len(sets) > 0 {
+	if sets := bots.EmbeddedSets(f.Name); len(sets) > 0 {
 		fmt.Fprintf(stdout, "embedded parameter sets (%s@SET): %s\n", f.Name, strings.Join(sets, ", "))
 	}
 	return nil

@@ -8,7 +8,6 @@ import (
 	"text/tabwriter"
 
 	"github.com/marslab-risk/marslab/bots"
-	"github.com/marslab-risk/marslab/bots/registry"
 	"github.com/marslab-risk/marslab/internal/fileread"
 	"github.com/marslab-risk/marslab/sim"
 )
@@ -16,7 +15,7 @@ import (
 const defaultPlayers = "aggressive,pacifist,passive,random,aggressive,random"
 
 // cmdPlay plays one game and prints its summary.
-func cmdPlay(ctx context.Context, reg *registry.Registry, args []string, stdout, stderr io.Writer) error {
+func cmdPlay(ctx context.Context, reg *bots.Registry, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("play", "usage: marslab play [flags]\n\nPlays one game and prints the winner (or stalemate), rounds and eliminations.", stderr)
 	gf := addGameFlags(fs, "seat 0 moves first")
 	seed := fs.Uint64("seed", 1, "experiment seed")
@@ -169,7 +168,7 @@ func printGame(w io.Writer, cfg *gameConfig, seats []bots.Seat, s *sim.State, re
 }
 
 // cmdReplay re-simulates a logged game and checks every event.
-func cmdReplay(ctx context.Context, reg *registry.Registry, args []string, stdout, stderr io.Writer) error {
+func cmdReplay(ctx context.Context, reg *bots.Registry, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("replay", "usage: marslab replay game.jsonl\n\nRe-plays the game from the seed, rules, map and seats recorded in the log's header and\nfails at the first event that differs from the log.", stderr)
 	path, err := parseOneArg(fs, args, stdout, "log file")
 	if err != nil {

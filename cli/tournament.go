@@ -6,13 +6,13 @@ import (
 	"io"
 
 	"github.com/marslab-risk/marslab/arena"
-	"github.com/marslab-risk/marslab/bots/registry"
+	"github.com/marslab-risk/marslab/bots"
 	"github.com/marslab-risk/marslab/tourney"
 )
 
 // cmdTournament plays a round-robin tournament described by a TOML file
 // and writes its tables and figures.
-func cmdTournament(ctx context.Context, reg *registry.Registry, args []string, stdout, stderr io.Writer) error {
+func cmdTournament(ctx context.Context, reg *bots.Registry, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("tournament", `usage: marslab tournament CONFIG [flags]
 
 Plays every PLAYERS-subset of the bots of CONFIG (a TOML file, e.g.

@@ -14,7 +14,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/marslab-risk/marslab/bots/registry"
+	"github.com/marslab-risk/marslab/bots"
 	"github.com/marslab-risk/marslab/configs"
 	"github.com/marslab-risk/marslab/internal/fileread"
 	"github.com/marslab-risk/marslab/internal/textfmt"
@@ -345,7 +345,7 @@ func (e *Experiment) fingerprint() (string, error) {
 
 // Run trains and evaluates with no checkpoint: RunWith with the given
 // workers and progress writer.
-func (e *Experiment) Run(ctx context.Context, reg *registry.Registry, workers int, progress io.Writer) (*Result, error) {
+func (e *Experiment) Run(ctx context.Context, reg *bots.Registry, workers int, progress io.Writer) (*Result, error) {
 	return e.RunWith(ctx, reg, RunOptions{Workers: workers, Progress: progress})
 }
 
@@ -354,7 +354,7 @@ func (e *Experiment) Run(ctx context.Context, reg *registry.Registry, workers in
 // and the learned policy with its training exploration ("learned,
 // exploring"). Interrupted (ctx done) during training, it returns the
 // result with the completed blocks of the curve and ctx's error.
-func (e *Experiment) RunWith(ctx context.Context, reg *registry.Registry, opts RunOptions) (*Result, error) {
+func (e *Experiment) RunWith(ctx context.Context, reg *bots.Registry, opts RunOptions) (*Result, error) {
 	r, err := NewRunner(e.Env, reg)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", e.Source, err)
@@ -443,7 +443,7 @@ func (r *Result) compare() error {
 
 // LoadPolicy reads a policy file (see LoadPolicy) and checks that it was
 // trained in an environment with e's observation values and actions.
-func (e *Experiment) LoadPolicy(path string, reg *registry.Registry) (Learner, error) {
+func (e *Experiment) LoadPolicy(path string, reg *bots.Registry) (Learner, error) {
 	l, f, err := LoadPolicy(path)
 	if err != nil {
 		return nil, err
@@ -463,7 +463,7 @@ func (e *Experiment) LoadPolicy(path string, reg *registry.Registry) (Learner, e
 
 // train makes the learner (or restores it from the checkpoint) and
 // trains it, filling res.Curve.
-func (e *Experiment) train(ctx context.Context, reg *registry.Registry, r *Runner, res *Result, opts RunOptions) (Learner, error) {
+func (e *Experiment) train(ctx context.Context, reg *bots.Registry, r *Runner, res *Result, opts RunOptions) (Learner, error) {
 	names := r.ObservationNames()
 	qc := e.Q
 	qc.Features = nil

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"text/template"
 
-	"github.com/marslab-risk/marslab/bots/registry"
+	"github.com/marslab-risk/marslab/bots"
 	"github.com/marslab-risk/marslab/internal/mdtable"
 	"github.com/marslab-risk/marslab/internal/textfmt"
 )
@@ -51,7 +51,7 @@ type writer struct {
 	dir   string
 	quick bool
 	seed  uint64
-	reg   *registry.Registry
+	reg   *bots.Registry
 	log   io.Writer
 	files []string
 	work  string // Options.Work

@@ -111,7 +111,7 @@ func Fortify(tb testing.TB, p sim.Player, s *sim.State, seat int) []sim.Move {
 }
 
 // BenchGames benchmarks whole games with gamebench.Play: play (the
-// signature of registry.Table.Play) plays game index of seed 1.
+// signature of bots.Table.Play) plays game index of seed 1.
 func BenchGames(b *testing.B, play func(seed, index uint64) (sim.Result, error)) {
 	b.Helper()
 	gamebench.Play(b, func(i uint64) (int, error) {
