@@ -7,6 +7,7 @@ import (
 
 	"github.com/marslab-risk/marslab/arena"
 	"github.com/marslab-risk/marslab/bots"
+	"github.com/marslab-risk/marslab/table"
 	"github.com/marslab-risk/marslab/tourney"
 )
 
@@ -72,7 +73,7 @@ marslab merge; running the merged directory with -resume writes its tables.`, st
 		return fmt.Errorf("tournament: %w", err)
 	}
 	if !*quiet {
-		for _, t := range []tourney.Table{res.Table5(), res.Table6()} {
+		for _, t := range []table.Table{res.Table5(), res.Table6()} {
 			fmt.Fprintln(stdout)
 			if err := t.WriteMarkdown(stdout); err != nil {
 				return err

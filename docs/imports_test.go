@@ -23,7 +23,7 @@ const importRules = `
 	NONE
 	< configs, dice, stats, plots, search/cmaes,
 	  internal/atomicfile, internal/cputime, internal/fileread, internal/gamebench,
-	  internal/mdtable, internal/slurm, internal/textfmt, bots/registry/internal/famgen;
+	  internal/slurm, internal/textfmt, table, bots/registry/internal/famgen;
 
 	internal/fileread < internal/fuzzfile, internal/outdir;
 	configs, internal/fileread < sim;
@@ -40,11 +40,11 @@ const importRules = `
 
 	# The experiment packages take a *bots.Registry from their caller and
 	# import no bot family.
-	bots, internal/atomicfile, internal/outdir, internal/textfmt, stats < arena;
-	arena, internal/gameconf, internal/mdtable, plots < tourney;
-	arena, internal/gameconf, internal/mdtable, plots, search/cmaes < search;
-	arena, internal/mdtable, plots < learn;
-	arena, internal/mdtable, recog < recog/experiment;
+	bots, internal/atomicfile, internal/outdir, internal/textfmt, stats, table < arena;
+	arena, internal/gameconf, plots < tourney;
+	arena, internal/gameconf, plots, search/cmaes < search;
+	arena, plots < learn;
+	arena, recog < recog/experiment;
 	dice/dicetest, learn, recog/experiment, search, tourney < report;
 	internal/slurm, report, view < cli;
 	bots/registry, cli < cmd/marslab;

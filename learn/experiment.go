@@ -1,9 +1,7 @@
 package learn
 
 import (
-	"bytes"
 	"context"
-	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -20,6 +18,7 @@ import (
 	"github.com/marslab-risk/marslab/internal/textfmt"
 	"github.com/marslab-risk/marslab/plots"
 	"github.com/marslab-risk/marslab/stats"
+	"github.com/marslab-risk/marslab/table"
 )
 
 // Level is the confidence level of every interval of an experiment.
@@ -538,29 +537,8 @@ func (r *Result) BeatsUniform(policy string) bool {
 	return false
 }
 
-// Table is a CSV table: a header and rows of the same length.
-type Table struct {
-	Header []string
-	Rows   [][]string
-}
-
-// CSV returns the table as RFC 4180 CSV (encoding/csv: a field holding a
-// comma, such as the policy "learned, exploring", is quoted), the format
-// of the notebooks' CSV files.
-func (t Table) CSV() ([]byte, error) {
-	var b bytes.Buffer
-	w := csv.NewWriter(&b)
-	if err := w.Write(t.Header); err != nil {
-		return nil, err
-	}
-	if err := w.WriteAll(t.Rows); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
-}
-
 // writeCSV writes t to dir/name.
-func writeCSV(dir, name string, t Table) error {
+func writeCSV(dir, name string, t table.Table) error {
 	data, err := t.CSV()
 	if err != nil {
 		return fmt.Errorf("%s: %w", name, err)
@@ -597,8 +575,8 @@ func (r *Result) TrainSteps() int {
 // CurveTable is the training curve: per block, the wins with a Wilson
 // interval, the mean return with a normal 95 % interval, the learner's
 // steps and the action shares.
-func (r *Result) CurveTable() Table {
-	t := Table{Header: []string{"first", "games", "wins", "win_rate", "win_lo", "win_hi", "mean_return", "return_lo", "return_hi", "steps"}}
+func (r *Result) CurveTable() table.Table {
+	t := table.Table{Header: []string{"first", "games", "wins", "win_rate", "win_lo", "win_hi", "mean_return", "return_lo", "return_hi", "steps"}}
 	for _, a := range r.Actions {
 		t.Header = append(t.Header, "share_"+a)
 	}
@@ -635,8 +613,8 @@ func (r *Result) CurveCharts() (win, ret *plots.LineChart) {
 
 // EvalTable is the evaluation: per policy, games, wins, win rate with its
 // Wilson interval, mean return, eliminations, stalemates, action shares.
-func (r *Result) EvalTable() Table {
-	t := Table{Header: []string{"policy", "games", "wins", "win_rate", "win_lo", "win_hi", "mean_return", "eliminated", "stalemates"}}
+func (r *Result) EvalTable() table.Table {
+	t := table.Table{Header: []string{"policy", "games", "wins", "win_rate", "win_lo", "win_hi", "mean_return", "eliminated", "stalemates"}}
 	for _, a := range r.Actions {
 		t.Header = append(t.Header, "share_"+a)
 	}
@@ -667,8 +645,8 @@ func (r *Result) EvalChart() *plots.IntervalBarChart {
 
 // PairedTable is the paired comparisons of the learned policy with each
 // other policy.
-func (r *Result) PairedTable() Table {
-	t := Table{Header: []string{"policy", "against", "win_diff", "win_diff_lo", "win_diff_hi", "win_p", "win_p_holm",
+func (r *Result) PairedTable() table.Table {
+	t := table.Table{Header: []string{"policy", "against", "win_diff", "win_diff_lo", "win_diff_hi", "win_p", "win_p_holm",
 		"return_diff", "return_diff_lo", "return_diff_hi", "return_p", "return_p_holm"}}
 	g := func(v float64) string { return strconv.FormatFloat(v, 'g', 3, 64) }
 	for _, c := range r.Comparisons {
@@ -711,7 +689,7 @@ func (r *Result) Write(dir string) error {
 	} else if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	for name, t := range map[string]Table{"eval.csv": r.EvalTable(), "paired.csv": r.PairedTable()} {
+	for name, t := range map[string]table.Table{"eval.csv": r.EvalTable(), "paired.csv": r.PairedTable()} {
 		if err := writeCSV(dir, name, t); err != nil {
 			return err
 		}
