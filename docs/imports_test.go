@@ -33,7 +33,8 @@ const importRules = `
 	# bots: the shared types and the registry; the families sit above it,
 	# side by side, and bots/registry lists them for cmd/marslab only.
 	sim < bots;
-	bots, internal/gamebench < internal/simcheck;
+	configs, sim < sim/simtest;
+	bots, internal/gamebench, sim/simtest < internal/bottest;
 	bots, bots/blocks < bots/baseline, bots/example, bots/lux, bots/mission;
 	bots, bots/blocks, dice < mars;
 	bots/baseline, bots/example, bots/lux, bots/mission, mars < bots/registry;
