@@ -202,3 +202,39 @@ func TestImportRulesCheck(t *testing.T) {
 		assert.ErrorContains(t, err, want, rules)
 	}
 }
+
+// deps returns p's transitive imports in graph, sorted.
+func deps(graph map[string][]string, p string) []string {
+	seen := map[string]bool{}
+	var walk func(string)
+	walk = func(q string) {
+		for _, d := range graph[q] {
+			if !seen[d] {
+				seen[d] = true
+				walk(d)
+			}
+		}
+	}
+	walk(p)
+	out := make([]string, 0, len(seen))
+	for d := range seen {
+		out = append(out, d)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// TestExperimentsImportNoBotFamily: the packages that seat bots take a
+// *bots.Registry from their caller, so none of them depends, even
+// indirectly, on a bot family, its building blocks or the families' list.
+func TestExperimentsImportNoBotFamily(t *testing.T) {
+	graph := imports(t, "..")
+	families := []string{"bots/baseline", "bots/blocks", "bots/example", "bots/lux", "bots/mission", "bots/registry", "mars"}
+	for _, p := range []string{"arena", "learn", "recog/experiment", "report", "search", "tourney", "cli"} {
+		require.Contains(t, graph, p)
+		for _, d := range deps(graph, p) {
+			assert.NotContains(t, families, d, "%s depends on %s", p, d)
+		}
+	}
+	assert.Contains(t, deps(graph, "cmd/marslab"), "mars", "cmd/marslab hands in every family")
+}
