@@ -71,7 +71,7 @@ func (r *Registry) Lookup(name string) (*Factory, bool) {
 // choice names), from -param flags; see ParseOverrides.
 type Overrides map[string]map[string]string
 
-// ParseSeat parses one seat specification (see the package doc):
+// ParseSeat parses one seat specification (see Registry):
 //
 //	name                    the bot with its default parameters
 //	name(K=V;K=V)           inline parameter values (',' may separate them too)
