@@ -4,10 +4,9 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strings"
-	"text/tabwriter"
 
 	"github.com/marslab-risk/marslab/internal/textfmt"
+	"github.com/marslab-risk/marslab/table"
 )
 
 // WriteTable prints the summary as an aligned text table, one row per bot:
@@ -17,7 +16,6 @@ import (
 // A last line gives the number of games, the throughput and, when timed,
 // the clock of the decision times (Timing.Clock).
 func WriteTable(w io.Writer, summary []BotSummary, t *Timing) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	timed := t != nil && len(t.Bots) > 0
 	np := 0
 	if len(summary) > 0 {
@@ -31,7 +29,7 @@ func WriteTable(w io.Writer, summary []BotSummary, t *Timing) error {
 	if timed {
 		head = append(head, "ms/turn", "ms/game")
 	}
-	fmt.Fprintln(tw, strings.Join(head, "\t"))
+	tab := table.Table{Header: head}
 	for _, s := range summary {
 		row := []string{s.Bot, fmt.Sprint(s.Games), fmt.Sprint(s.Wins), fmt.Sprintf("%.4f", s.WinRate),
 			fmt.Sprintf("[%.4f, %.4f]", s.WilsonLo, s.WilsonHi)}
@@ -48,9 +46,9 @@ func WriteTable(w io.Writer, summary []BotSummary, t *Timing) error {
 			}
 			row = append(row, turn, game)
 		}
-		fmt.Fprintln(tw, strings.Join(row, "\t"))
+		tab.Add(row...)
 	}
-	if err := tw.Flush(); err != nil {
+	if err := tab.WriteText(w); err != nil {
 		return err
 	}
 	if err := WriteStats(w, summary); err != nil {
@@ -86,8 +84,7 @@ func WriteStats(w io.Writer, summary []BotSummary) error {
 	}
 	slices.Sort(names)
 	fmt.Fprintln(w, "\nbots' own counts: sum over their seat-games (mean per seat-game)")
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "bot\t"+strings.Join(names, "\t"))
+	tab := table.Table{Header: append([]string{"bot"}, names...)}
 	for _, s := range summary {
 		if len(s.Stats) == 0 {
 			continue
@@ -104,7 +101,7 @@ func WriteStats(w io.Writer, summary []BotSummary) error {
 				row = append(row, fmt.Sprint(v))
 			}
 		}
-		fmt.Fprintln(tw, strings.Join(row, "\t"))
+		tab.Add(row...)
 	}
-	return tw.Flush()
+	return tab.WriteText(w)
 }

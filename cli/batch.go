@@ -8,7 +8,7 @@ import (
 	"os"
 
 	"github.com/marslab-risk/marslab/arena"
-	"github.com/marslab-risk/marslab/bots/registry"
+	"github.com/marslab-risk/marslab/bots"
 )
 
 // batchRun is a parsed marslab batch command line.
@@ -21,7 +21,7 @@ type batchRun struct {
 
 // cmdBatch plays many games on every core and writes games.jsonl,
 // summary.json, timing.json and config.json.
-func cmdBatch(ctx context.Context, reg *registry.Registry, args []string, stdout, stderr io.Writer) error {
+func cmdBatch(ctx context.Context, reg *bots.Registry, args []string, stdout, stderr io.Writer) error {
 	b, err := parseBatch(reg, args, stdout, stderr)
 	if err != nil {
 		return err
@@ -59,7 +59,7 @@ func cmdBatch(ctx context.Context, reg *registry.Registry, args []string, stdout
 
 // parseBatch parses and checks the flags of marslab batch and loads the
 // rules, map and seats they name.
-func parseBatch(reg *registry.Registry, args []string, stdout, stderr io.Writer) (*batchRun, error) {
+func parseBatch(reg *bots.Registry, args []string, stdout, stderr io.Writer) (*batchRun, error) {
 	fs := newFlagSet("batch", `usage: marslab batch [flags]
 
 Plays -games games on every core with the seats rotated, writes one line per game to

@@ -5,17 +5,17 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/marslab-risk/marslab/bots"
-	"github.com/marslab-risk/marslab/bots/registry"
+	"github.com/marslab-risk/marslab/table"
 )
 
 // cmdBots lists the registered bots, or with -params SEAT the parameters of
 // one seat specification (a bot name, name(K=V;...) or name@file.toml), with
 // -param bot.K=V overrides applied.
-func cmdBots(ctx context.Context, reg *registry.Registry, args []string, stdout, stderr io.Writer) error {
+func cmdBots(ctx context.Context, reg *bots.Registry, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("bots", "usage: marslab bots [-params NAME|SEAT] [-param bot.K=V ...]", stderr)
 	seat := fs.String("params", "", "list the parameters of this bot or seat spec (name, name(K=V;...), name@set, name@file.toml)")
 	var params multiFlag
@@ -23,7 +23,7 @@ func cmdBots(ctx context.Context, reg *registry.Registry, args []string, stdout,
 	if err := parseNoArgs(fs, args, stdout); err != nil {
 		return err
 	}
-	over, err := registry.ParseOverrides(params)
+	over, err := bots.ParseOverrides(params)
 	if err != nil {
 		return fmt.Errorf("bots: %w", err)
 	}
@@ -34,13 +34,12 @@ func cmdBots(ctx context.Context, reg *registry.Registry, args []string, stdout,
 		if len(params) > 0 {
 			return errors.New("bots: -param needs -params NAME")
 		}
-		tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "BOT\tPARAMS\tDESCRIPTION")
+		tab := table.Table{Header: []string{"BOT", "PARAMS", "DESCRIPTION"}}
 		for _, name := range reg.Names() {
 			f, _ := reg.Lookup(name)
-			fmt.Fprintf(tw, "%s\t%d\t%s\n", name, len(f.Params), f.Doc)
+			tab.Add(name, strconv.Itoa(len(f.Params)), f.Doc)
 		}
-		return tw.Flush()
+		return tab.WriteText(stdout)
 	}
 	s, err := reg.ParseSeat(*seat, over)
 	if err != nil {
@@ -52,8 +51,7 @@ func cmdBots(ctx context.Context, reg *registry.Registry, args []string, stdout,
 		fmt.Fprintln(stdout, "no parameters")
 		return nil
 	}
-	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "PARAM\tVALUE\tDEFAULT\tRANGE\tSCALE\tCHOICES\tMEANING")
+	tab := table.Table{Header: []string{"PARAM", "VALUE", "DEFAULT", "RANGE", "SCALE", "CHOICES", "MEANING"}}
 	for _, p := range f.Params {
 		rng := "[" + bots.FormatNum(p.Min) + ", " + bots.FormatNum(p.Max) + "]"
 		if p.Integer {
@@ -66,12 +64,12 @@ func cmdBots(ctx context.Context, reg *registry.Registry, args []string, stdout,
 		case p.Log:
 			scale = "log"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", p.Name, p.Format(s.Params[p.Name]), p.Format(p.Default), rng, scale, choices, p.Doc)
+		tab.Add(p.Name, p.Format(s.Params[p.Name]), p.Format(p.Default), rng, scale, choices, p.Doc)
 	}
-	if err := tw.Flush(); err != nil {
+	if err := tab.WriteText(stdout); err != nil {
 		return err
 	}
-	if sets := registry.EmbeddedSets(f.Name); len(sets) > 0 {
+	if sets := bots.EmbeddedSets(f.Name); len(sets) > 0 {
 		fmt.Fprintf(stdout, "embedded parameter sets (%s@SET): %s\n", f.Name, strings.Join(sets, ", "))
 	}
 	return nil

@@ -42,7 +42,7 @@ func TestBotsParamsEmbedded(t *testing.T) {
 
 // TestBotsParamsChoices lists a parameter with named choices by name.
 func TestBotsParamsChoices(t *testing.T) {
-	reg := registry.New()
+	reg := bots.NewRegistry()
 	require.NoError(t, reg.Register(bots.Factory{
 		Name: "choosy",
 		Doc:  "test bot",

@@ -1,8 +1,9 @@
 // Package cli is the marslab command line as a library: Run parses the
 // arguments of one command (play, batch, tournament, sweep, ...) and runs it
-// with the bots of a registry. cmd/marslab's main is Main(registry.Default());
-// a main of another module adds its own factories to a registry first and
-// gets every command with its bots in it:
+// with the bots of a bots.Registry. cmd/marslab's main is
+// Main(registry.Default()), registry being bots/registry, the list of
+// marslab's bot families; a main of another module adds its own factories
+// to a registry first and gets every command with its bots in it:
 //
 //	reg := registry.Default()
 //	if err := reg.Register(mybot.Factory()); err != nil { ... }
@@ -21,7 +22,7 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/marslab-risk/marslab/bots/registry"
+	"github.com/marslab-risk/marslab/bots"
 )
 
 // Main runs the command named by os.Args with the bots of reg, reading
@@ -29,7 +30,7 @@ import (
 // the command's context (a batch, tournament or search then keeps what it
 // completed). It prints an error on stderr and exits with status 1; help
 // exits with status 0.
-func Main(reg *registry.Registry) {
+func Main(reg *bots.Registry) {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	if testHookSignals != nil {
 		testHookSignals()
@@ -58,7 +59,7 @@ type command struct {
 
 // commands returns the subcommands; those that seat bots use reg, env
 // serve reads stdin.
-func commands(reg *registry.Registry, stdin io.Reader) map[string]command {
+func commands(reg *bots.Registry, stdin io.Reader) map[string]command {
 	return map[string]command{
 		"play":   {"play one game and print its summary (-log writes every event)", withRegistry(reg, cmdPlay)},
 		"replay": {"re-simulate a JSONL game log and check every event", withRegistry(reg, cmdReplay)},
@@ -83,7 +84,7 @@ func commands(reg *registry.Registry, stdin io.Reader) map[string]command {
 }
 
 // withRegistry binds a command that seats bots to the registry reg.
-func withRegistry(reg *registry.Registry, run func(context.Context, *registry.Registry, []string, io.Writer, io.Writer) error) func(context.Context, []string, io.Writer, io.Writer) error {
+func withRegistry(reg *bots.Registry, run func(context.Context, *bots.Registry, []string, io.Writer, io.Writer) error) func(context.Context, []string, io.Writer, io.Writer) error {
 	return func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return run(ctx, reg, args, stdout, stderr)
 	}
@@ -94,7 +95,7 @@ func withRegistry(reg *registry.Registry, run func(context.Context, *registry.Re
 // stdin (nil reads as empty). Help prints usage on stdout and returns flag.ErrHelp for a
 // command's -h. Its errors start with the command's name ("batch: -games 0:
 // ..."). Cancelling ctx stops a long command, which keeps what it completed.
-func Run(ctx context.Context, reg *registry.Registry, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+func Run(ctx context.Context, reg *bots.Registry, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if stdin == nil {
 		stdin = strings.NewReader("")
 	}

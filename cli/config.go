@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/marslab-risk/marslab/bots"
-	"github.com/marslab-risk/marslab/bots/registry"
 	"github.com/marslab-risk/marslab/sim"
 )
 
@@ -60,8 +59,8 @@ func (m *multiFlag) String() string     { return strings.Join(*m, ",") }
 func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
 
 // parseSeats parses -players and -param into seats.
-func parseSeats(reg *registry.Registry, players string, params []string) ([]bots.Seat, error) {
-	over, err := registry.ParseOverrides(params)
+func parseSeats(reg *bots.Registry, players string, params []string) ([]bots.Seat, error) {
+	over, err := bots.ParseOverrides(params)
 	if err != nil {
 		return nil, fmt.Errorf("-param: %w", err)
 	}
@@ -96,7 +95,7 @@ func addGameFlags(fs *flag.FlagSet, seating string) *gameFlags {
 }
 
 // load loads the configuration and parses the seats with reg.
-func (f *gameFlags) load(reg *registry.Registry) (*gameConfig, []bots.Seat, error) {
+func (f *gameFlags) load(reg *bots.Registry) (*gameConfig, []bots.Seat, error) {
 	cfg, err := loadConfig(f.rules, f.mapArg)
 	if err != nil {
 		return nil, nil, err

@@ -5,13 +5,13 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/marslab-risk/marslab/bots/registry"
+	"github.com/marslab-risk/marslab/bots"
 	"github.com/marslab-risk/marslab/learn"
 )
 
 // cmdEnv runs "marslab env serve [CONFIG]": the learning environment over
 // a JSON-lines exchange on stdin and stdout (learn.Serve).
-func cmdEnv(ctx context.Context, reg *registry.Registry, stdin io.Reader, args []string, stdout, stderr io.Writer) error {
+func cmdEnv(ctx context.Context, reg *bots.Registry, stdin io.Reader, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("env", "usage: marslab env serve [CONFIG]\n\n"+
 		"Serves the learning environment (docs/learn.md) over standard input and output,\n"+
 		"one JSON object per line: {\"cmd\":\"reset\",\"seed\":7}, {\"cmd\":\"step\",\"action\":1},\n"+

@@ -5,12 +5,12 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/marslab-risk/marslab/bots/registry"
+	"github.com/marslab-risk/marslab/bots"
 	"github.com/marslab-risk/marslab/search"
 )
 
 // cmdEvolve runs a CMA-ES search of a config file.
-func cmdEvolve(ctx context.Context, reg *registry.Registry, args []string, stdout, stderr io.Writer) error {
+func cmdEvolve(ctx context.Context, reg *bots.Registry, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("evolve", `usage: marslab evolve CONFIG [flags]
 
 Searches the parameters of CONFIG (a TOML file, e.g. configs/experiments/cmaes-all.toml: the

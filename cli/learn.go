@@ -9,7 +9,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/marslab-risk/marslab/bots/registry"
+	"github.com/marslab-risk/marslab/bots"
 	"github.com/marslab-risk/marslab/internal/outdir"
 	"github.com/marslab-risk/marslab/learn"
 )
@@ -21,7 +21,7 @@ import (
 // (ctx done), it writes the completed blocks of the curve and fails, and
 // -resume continues from the checkpoint. -policy evaluates a saved policy
 // instead of training one.
-func cmdLearn(ctx context.Context, reg *registry.Registry, args []string, stdout, stderr io.Writer) error {
+func cmdLearn(ctx context.Context, reg *bots.Registry, args []string, stdout, stderr io.Writer) error {
 	flags := newFlagSet("learn", "usage: marslab learn [-workers N] [-out DIR] [-resume | -policy FILE] CONFIG\n\n"+
 		"Trains a learner (Q-learning or DQN) in the environment of CONFIG (docs/learn.md), then evaluates\n"+
 		"its greedy policy against every fixed action and a uniformly random choice on the same fresh seeds.\n"+

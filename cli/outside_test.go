@@ -15,7 +15,9 @@ import (
 
 // TestOutsideModule builds examples/outside-bot, a module of its own that
 // imports this one through a replace, adds its bot "mybot" to the registry
-// and calls Main, and plays a batch with mybot seated.
+// and calls Main, runs its tests (the bot played under sim/simtest's
+// invariant checker, as an outside author tests a bot) and plays a batch
+// with mybot seated.
 func TestOutsideModule(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a module with the go command")
@@ -31,6 +33,12 @@ func TestOutsideModule(t *testing.T) {
 	build.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=readonly")
 	out, err := build.CombinedOutput()
 	require.NoError(t, err, "go build in examples/outside-bot: %s", out)
+
+	test := exec.Command(goCmd, "test", "-count=1", "./...")
+	test.Dir, test.Env = build.Dir, build.Env
+	out, err = test.CombinedOutput()
+	require.NoError(t, err, "go test in examples/outside-bot: %s", out)
+	assert.Contains(t, string(out), "ok  \texample.com/mybot/bully")
 
 	res := filepath.Join(dir, "batch")
 	cmd := exec.Command(bin, "batch", "-players", "mybot,aggressive", "-games", "100", "-seed", "1", "-out", res)

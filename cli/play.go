@@ -5,18 +5,18 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"text/tabwriter"
+	"strconv"
 
 	"github.com/marslab-risk/marslab/bots"
-	"github.com/marslab-risk/marslab/bots/registry"
 	"github.com/marslab-risk/marslab/internal/fileread"
 	"github.com/marslab-risk/marslab/sim"
+	"github.com/marslab-risk/marslab/table"
 )
 
 const defaultPlayers = "aggressive,pacifist,passive,random,aggressive,random"
 
 // cmdPlay plays one game and prints its summary.
-func cmdPlay(ctx context.Context, reg *registry.Registry, args []string, stdout, stderr io.Writer) error {
+func cmdPlay(ctx context.Context, reg *bots.Registry, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("play", "usage: marslab play [flags]\n\nPlays one game and prints the winner (or stalemate), rounds and eliminations.", stderr)
 	gf := addGameFlags(fs, "seat 0 moves first")
 	seed := fs.Uint64("seed", 1, "experiment seed")
@@ -160,16 +160,16 @@ func printGame(w io.Writer, cfg *gameConfig, seats []bots.Seat, s *sim.State, re
 			fmt.Fprintf(w, "  %d. round %3d: seat %d (%s) by seat %d (%s)\n", i+1, elim.rounds[i], v, seats[v].Label, elim.by[i], seats[elim.by[i]].Label)
 		}
 	}
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "seat\tbot\tplace\tterritories\tarmies\tcards\tfaults")
+	tab := table.Table{Header: []string{"seat", "bot", "place", "territories", "armies", "cards", "faults"}}
 	for p, st := range seats {
-		fmt.Fprintf(tw, "%d\t%s\t%d\t%d\t%d\t%d\t%d\n", p, st.Label, res.Placement[p], s.TerritoryCount(p), s.TotalArmies(p), s.NumCards(p), res.Faults[p])
+		tab.Add(strconv.Itoa(p), st.Label, strconv.Itoa(res.Placement[p]), strconv.Itoa(s.TerritoryCount(p)), strconv.Itoa(s.TotalArmies(p)),
+			strconv.Itoa(s.NumCards(p)), strconv.Itoa(res.Faults[p]))
 	}
-	tw.Flush()
+	_ = tab.WriteText(w)
 }
 
 // cmdReplay re-simulates a logged game and checks every event.
-func cmdReplay(ctx context.Context, reg *registry.Registry, args []string, stdout, stderr io.Writer) error {
+func cmdReplay(ctx context.Context, reg *bots.Registry, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("replay", "usage: marslab replay game.jsonl\n\nRe-plays the game from the seed, rules, map and seats recorded in the log's header and\nfails at the first event that differs from the log.", stderr)
 	path, err := parseOneArg(fs, args, stdout, "log file")
 	if err != nil {

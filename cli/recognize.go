@@ -8,13 +8,13 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/marslab-risk/marslab/bots/registry"
+	"github.com/marslab-risk/marslab/bots"
 	"github.com/marslab-risk/marslab/recog/experiment"
 )
 
 // cmdRecognize runs the mission-recognition experiment of a TOML config
 // and prints the paper's tables.
-func cmdRecognize(ctx context.Context, reg *registry.Registry, args []string, stdout, stderr io.Writer) error {
+func cmdRecognize(ctx context.Context, reg *bots.Registry, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("recognize", `usage: marslab recognize CONFIG [flags]
 
 Plays the mission-mode games of CONFIG (a TOML file, e.g. configs/experiments/phatt.toml):

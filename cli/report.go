@@ -7,7 +7,7 @@ import (
 	"io"
 	"path/filepath"
 
-	"github.com/marslab-risk/marslab/bots/registry"
+	"github.com/marslab-risk/marslab/bots"
 	"github.com/marslab-risk/marslab/internal/outdir"
 	"github.com/marslab-risk/marslab/report"
 )
@@ -38,7 +38,7 @@ func workDir(work, name string, total int) string {
 }
 
 // cmdReport regenerates notebooks (see reportUsage).
-func cmdReport(ctx context.Context, reg *registry.Registry, args []string, stdout, stderr io.Writer) error {
+func cmdReport(ctx context.Context, reg *bots.Registry, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("report", reportUsage, stderr)
 	quick := fs.Bool("quick", false, "run the config's reduced [quick] sizes (for CI); needs -out")
 	out := fs.String("out", "", "write into this folder instead of the notebook's own")

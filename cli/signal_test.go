@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/marslab-risk/marslab/bots"
 	"github.com/marslab-risk/marslab/bots/registry"
 )
 
@@ -97,6 +98,6 @@ func TestOddsExactSignal(t *testing.T) {
 }
 
 // run is Run with an empty standard input, as the tests call it.
-func run(ctx context.Context, reg *registry.Registry, args []string, stdout, stderr io.Writer) error {
+func run(ctx context.Context, reg *bots.Registry, args []string, stdout, stderr io.Writer) error {
 	return Run(ctx, reg, args, strings.NewReader(""), stdout, stderr)
 }

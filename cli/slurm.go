@@ -12,7 +12,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/marslab-risk/marslab/bots/registry"
+	"github.com/marslab-risk/marslab/bots"
 	"github.com/marslab-risk/marslab/internal/slurm"
 	"github.com/marslab-risk/marslab/tourney"
 )
@@ -37,7 +37,7 @@ finished shard and step is kept, so only what is missing is played. -dry-run pri
 scripts and the sbatch commands and submits nothing.`
 
 // cmdSlurm runs marslab slurm SUBCOMMAND.
-func cmdSlurm(ctx context.Context, reg *registry.Registry, args []string, stdout, stderr io.Writer) error {
+func cmdSlurm(ctx context.Context, reg *bots.Registry, args []string, stdout, stderr io.Writer) error {
 	if len(args) > 0 && args[0] == "submit" {
 		return slurmSubmit(ctx, reg, args[1:], stdout, stderr)
 	}
@@ -51,7 +51,7 @@ func cmdSlurm(ctx context.Context, reg *registry.Registry, args []string, stdout
 }
 
 // slurmSubmit is marslab slurm submit.
-func slurmSubmit(ctx context.Context, reg *registry.Registry, args []string, stdout, stderr io.Writer) error {
+func slurmSubmit(ctx context.Context, reg *bots.Registry, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("slurm", slurmUsage, stderr)
 	out := fs.String("out", "", "output directory shared by every node (required)")
 	tasks := fs.Int("tasks", 0, "shard tasks per job array, >= 1 (required)")
@@ -148,7 +148,7 @@ func slurmSubmit(ctx context.Context, reg *registry.Registry, args []string, std
 
 // slurmPlan checks the command line pos (COMMAND [CONFIG] [FLAGS]) as the
 // command itself would and returns its plan.
-func slurmPlan(ctx context.Context, reg *registry.Registry, o slurm.Options, pos []string) (*slurm.Plan, error) {
+func slurmPlan(ctx context.Context, reg *bots.Registry, o slurm.Options, pos []string) (*slurm.Plan, error) {
 	command, rest := pos[0], pos[1:]
 	switch command {
 	case "batch":

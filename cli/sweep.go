@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/marslab-risk/marslab/arena"
-	"github.com/marslab-risk/marslab/bots/registry"
+	"github.com/marslab-risk/marslab/bots"
 	"github.com/marslab-risk/marslab/internal/outdir"
 	"github.com/marslab-risk/marslab/search"
 )
@@ -53,7 +53,7 @@ func (f searchFlags) dir(name string) string {
 // loadSearch parses the arguments of the search command of fs (one CONFIG
 // file and the flags) and returns CONFIG loaded and resolved with reg;
 // errors are prefixed with the command's name.
-func loadSearch(fs *flag.FlagSet, reg *registry.Registry, args []string, stdout io.Writer) (*search.Setup, error) {
+func loadSearch(fs *flag.FlagSet, reg *bots.Registry, args []string, stdout io.Writer) (*search.Setup, error) {
 	name := commandName(fs)
 	path, err := parseConfigArg(fs, args, stdout)
 	if err != nil {
@@ -158,7 +158,7 @@ func runSearch(ctx context.Context, name string, f searchFlags, s *search.Search
 }
 
 // cmdSweep runs a narrowing search of a config file.
-func cmdSweep(ctx context.Context, reg *registry.Registry, args []string, stdout, stderr io.Writer) error {
+func cmdSweep(ctx context.Context, reg *bots.Registry, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("sweep", `usage: marslab sweep CONFIG [flags]
 
 Searches the parameters of CONFIG (a TOML file, e.g. configs/experiments/narrow-wp-pob.toml:

@@ -6,13 +6,14 @@ import (
 	"io"
 
 	"github.com/marslab-risk/marslab/arena"
-	"github.com/marslab-risk/marslab/bots/registry"
+	"github.com/marslab-risk/marslab/bots"
+	"github.com/marslab-risk/marslab/table"
 	"github.com/marslab-risk/marslab/tourney"
 )
 
 // cmdTournament plays a round-robin tournament described by a TOML file
 // and writes its tables and figures.
-func cmdTournament(ctx context.Context, reg *registry.Registry, args []string, stdout, stderr io.Writer) error {
+func cmdTournament(ctx context.Context, reg *bots.Registry, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("tournament", `usage: marslab tournament CONFIG [flags]
 
 Plays every PLAYERS-subset of the bots of CONFIG (a TOML file, e.g.
@@ -72,7 +73,7 @@ marslab merge; running the merged directory with -resume writes its tables.`, st
 		return fmt.Errorf("tournament: %w", err)
 	}
 	if !*quiet {
-		for _, t := range []tourney.Table{res.Table5(), res.Table6()} {
+		for _, t := range []table.Table{res.Table5(), res.Table6()} {
 			fmt.Fprintln(stdout)
 			if err := t.WriteMarkdown(stdout); err != nil {
 				return err

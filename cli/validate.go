@@ -5,13 +5,13 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/marslab-risk/marslab/bots/registry"
+	"github.com/marslab-risk/marslab/bots"
 	"github.com/marslab-risk/marslab/search"
 )
 
 // cmdValidate plays a candidate against a reference on fresh blocks of a
 // search config's field and reports the paired difference.
-func cmdValidate(ctx context.Context, reg *registry.Registry, args []string, stdout, stderr io.Writer) error {
+func cmdValidate(ctx context.Context, reg *bots.Registry, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("validate", `usage: marslab validate CONFIG -a SEAT [flags]
 
 Plays candidate A (a seat of CONFIG's bot, e.g. mars@results/narrow-wp-pob/best.toml) and

@@ -13,7 +13,6 @@ import (
 
 	"github.com/marslab-risk/marslab/arena"
 	"github.com/marslab-risk/marslab/bots"
-	"github.com/marslab-risk/marslab/bots/registry"
 	"github.com/marslab-risk/marslab/internal/atomicfile"
 	"github.com/marslab-risk/marslab/sim"
 	"github.com/marslab-risk/marslab/view"
@@ -24,7 +23,7 @@ import (
 const viewMarker = `<meta name="generator" content="marslab view">`
 
 // cmdView writes a game as a self-contained web page.
-func cmdView(ctx context.Context, reg *registry.Registry, args []string, stdout, stderr io.Writer) error {
+func cmdView(ctx context.Context, reg *bots.Registry, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("view", `usage: marslab view GAME.jsonl [-out GAME.html]
        marslab view DIR -game N [-out DIR-gameN.html]
 
@@ -126,7 +125,7 @@ func writePage(path string, page []byte) error {
 // seats that can explain their decisions doing so, and returns its log.
 // The rules and map are loaded by the names config.json records (or from
 // rulesFile and mapFile) and must have its fingerprints.
-func regenerate(ctx context.Context, reg *registry.Registry, dir string, g int, rulesFile, mapFile string) ([]byte, error) {
+func regenerate(ctx context.Context, reg *bots.Registry, dir string, g int, rulesFile, mapFile string) ([]byte, error) {
 	h, err := arena.ReadHeader(dir)
 	if err != nil {
 		return nil, err

@@ -4,6 +4,8 @@ import (
 	"context"
 	"os"
 	"testing"
+
+	"github.com/marslab-risk/marslab/bots/registry"
 )
 
 // BenchmarkRunnerEpisode plays whole episodes of the default set-up with a
@@ -11,7 +13,7 @@ import (
 // of a game played with the learner's seat in the loop. steps/op is the
 // learner's turns per episode; ns/step the time per step.
 func BenchmarkRunnerEpisode(b *testing.B) {
-	r, err := NewRunner(DefaultConfig(), nil)
+	r, err := NewRunner(DefaultConfig(), registry.Default())
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -34,7 +36,7 @@ func BenchmarkRunnerEpisode(b *testing.B) {
 // Env.Step: the difference in ns/step from BenchmarkRunnerEpisode is the
 // cost of the goroutine bridge.
 func BenchmarkEnvEpisode(b *testing.B) {
-	e, err := NewEnv(DefaultConfig(), nil)
+	e, err := NewEnv(DefaultConfig(), registry.Default())
 	if err != nil {
 		b.Fatal(err)
 	}

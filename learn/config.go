@@ -1,12 +1,12 @@
 package learn
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/marslab-risk/marslab/bots"
-	"github.com/marslab-risk/marslab/bots/registry"
 	"github.com/marslab-risk/marslab/configs"
 	"github.com/marslab-risk/marslab/internal/fileread"
 	"github.com/marslab-risk/marslab/sim"
@@ -30,7 +30,7 @@ type Config struct {
 	// uniformly per episode (the paper: 0, the first to move).
 	Seat int
 	// Actions are the bots the learner chooses from at each turn, as seat
-	// specifications (registry.ParseSeat): action i plays the whole turn
+	// specifications (bots.Registry.ParseSeat): action i plays the whole turn
 	// when the learner picks i. The paper: passive, pacifist, aggressive.
 	Actions []string
 	// Opponents are the bots an opponent seat is drawn from, uniformly and
@@ -262,9 +262,9 @@ type setup struct {
 }
 
 // resolve loads the rules and map and parses the seats with reg.
-func (c *Config) resolve(reg *registry.Registry) (*setup, error) {
+func (c *Config) resolve(reg *bots.Registry) (*setup, error) {
 	if reg == nil {
-		reg = registry.Default()
+		return nil, errors.New("learn: no bot registry (nil *bots.Registry)")
 	}
 	src := c.Source
 	if src == "" {

@@ -6,7 +6,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/marslab-risk/marslab/bots/registry"
+	"github.com/marslab-risk/marslab/bots"
 )
 
 // Errors of Env.Step.
@@ -95,9 +95,9 @@ type envEvent struct {
 	err   error
 }
 
-// NewEnv returns an environment for cfg with the bots of reg (nil:
-// registry.Default()).
-func NewEnv(cfg *Config, reg *registry.Registry) (*Env, error) {
+// NewEnv returns an environment for cfg with the bots of reg, which must
+// not be nil.
+func NewEnv(cfg *Config, reg *bots.Registry) (*Env, error) {
 	r, err := NewRunner(cfg, reg)
 	if err != nil {
 		return nil, err

@@ -10,6 +10,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/marslab-risk/marslab/bots/registry"
 )
 
 // trace plays episode (seed, index) with actions chosen by a function of
@@ -26,9 +28,9 @@ func trace(t *testing.T, r *Runner, seed, index uint64, act func(step int) int) 
 }
 
 func TestRunnerDeterministic(t *testing.T) {
-	a, err := NewRunner(DefaultConfig(), nil)
+	a, err := NewRunner(DefaultConfig(), registry.Default())
 	require.NoError(t, err)
-	b, err := NewRunner(DefaultConfig(), nil)
+	b, err := NewRunner(DefaultConfig(), registry.Default())
 	require.NoError(t, err)
 	act := func(step int) int { return step % 3 }
 	for idx := range uint64(5) {
@@ -47,7 +49,7 @@ func TestRunnerDeterministic(t *testing.T) {
 }
 
 func TestObservation(t *testing.T) {
-	r, err := NewRunner(DefaultConfig(), nil)
+	r, err := NewRunner(DefaultConfig(), registry.Default())
 	require.NoError(t, err)
 	names := r.ObservationNames()
 	require.Equal(t, []string{"territories", "armies", "continent:North America", "continent:South America",
@@ -69,7 +71,7 @@ func TestObservation(t *testing.T) {
 
 func TestRewards(t *testing.T) {
 	cfg := DefaultConfig()
-	r, err := NewRunner(cfg, nil)
+	r, err := NewRunner(cfg, registry.Default())
 	require.NoError(t, err)
 	rw := cfg.Rewards
 	seen := map[string]bool{}
@@ -100,7 +102,7 @@ func TestRewards(t *testing.T) {
 	// A scheme of one's own.
 	cfg2 := DefaultConfig()
 	cfg2.Rewards = Rewards{PerTurn: 0, Win: 1, Loss: -1, Eliminated: -1, Placement: []float64{0.5, 0, 0, 0}}
-	r2, err := NewRunner(cfg2, nil)
+	r2, err := NewRunner(cfg2, registry.Default())
 	require.NoError(t, err)
 	for idx := range uint64(10) {
 		_, o1 := trace(t, r, 1, idx, func(int) int { return 1 })
@@ -118,10 +120,10 @@ func TestRewards(t *testing.T) {
 }
 
 func TestEnvMatchesRunner(t *testing.T) {
-	e, err := NewEnv(DefaultConfig(), nil)
+	e, err := NewEnv(DefaultConfig(), registry.Default())
 	require.NoError(t, err)
 	defer e.Close()
-	r, err := NewRunner(DefaultConfig(), nil)
+	r, err := NewRunner(DefaultConfig(), registry.Default())
 	require.NoError(t, err)
 	for seed := range uint64(4) {
 		want, out := trace(t, r, seed, 0, func(step int) int { return (step / 5) % 3 })
@@ -152,7 +154,7 @@ func TestEnvMatchesRunner(t *testing.T) {
 }
 
 func TestEnvErrors(t *testing.T) {
-	e, err := NewEnv(DefaultConfig(), nil)
+	e, err := NewEnv(DefaultConfig(), registry.Default())
 	require.NoError(t, err)
 	_, _, _, _, err = e.Step(0)
 	require.ErrorIs(t, err, ErrNoEpisode)
@@ -175,7 +177,7 @@ func TestEnvErrors(t *testing.T) {
 func TestEnvNoGoroutineLeak(t *testing.T) {
 	before := runtime.NumGoroutine()
 	for i := range 20 {
-		e, err := NewEnv(DefaultConfig(), nil)
+		e, err := NewEnv(DefaultConfig(), registry.Default())
 		require.NoError(t, err)
 		for k := range 3 {
 			_, _, err := e.Reset(uint64(i*3 + k)) // abandons the running episode
@@ -193,7 +195,7 @@ func TestEnvNoGoroutineLeak(t *testing.T) {
 }
 
 func TestRunnerBadActionAndAbort(t *testing.T) {
-	r, err := NewRunner(DefaultConfig(), nil)
+	r, err := NewRunner(DefaultConfig(), registry.Default())
 	require.NoError(t, err)
 	_, err = r.Run(context.Background(), 1, 0, func([]float64) int { return 7 })
 	require.ErrorContains(t, err, "action 7 out of range")
@@ -207,7 +209,7 @@ func TestRunnerBadActionAndAbort(t *testing.T) {
 	assert.Equal(t, 4, out.Steps)
 	// The next episode is whole (a pending stop is not carried over).
 	_, o1 := trace(t, r, 1, 1, func(int) int { return 2 })
-	r2, _ := NewRunner(DefaultConfig(), nil)
+	r2, _ := NewRunner(DefaultConfig(), registry.Default())
 	_, o2 := trace(t, r2, 1, 1, func(int) int { return 2 })
 	require.Equal(t, o2, o1)
 }
@@ -226,7 +228,7 @@ placement = [1.0, 0.0, -1.0]
 	assert.Equal(t, 3, c.Players)
 	assert.Equal(t, -1, c.Seat)
 	assert.Equal(t, Rewards{PerTurn: -1, Win: 1, Loss: -100, Eliminated: -500, Placement: []float64{1, 0, -1}}, c.Rewards)
-	r, err := NewRunner(c, nil)
+	r, err := NewRunner(c, registry.Default())
 	require.NoError(t, err)
 	assert.Equal(t, []string{"territories", "income", "alive"}, r.ObservationNames())
 	seats := map[int]bool{}
@@ -255,21 +257,24 @@ placement = [1.0, 0.0, -1.0]
 		assert.True(t, strings.HasPrefix(err.Error(), "x.toml: "), err.Error())
 	}
 	_, err = NewRunner(&Config{Rules: "fixedcards", Players: 4, Actions: []string{"passive", "nosuchbot"}, Opponents: []string{"passive"},
-		Features: []string{"territories"}, Rewards: DefaultRewards()}, nil)
+		Features: []string{"territories"}, Rewards: DefaultRewards()}, registry.Default())
 	require.ErrorContains(t, err, "env config: key actions: entry 1: seat \"nosuchbot\"")
+	// The registry is the caller's: none is an error, not a default.
+	_, err = NewRunner(DefaultConfig(), nil)
+	require.ErrorContains(t, err, "learn: no bot registry")
 	// Issue 25, item 14: a config read from a file is named by the file in
 	// the errors found when it is resolved.
 	cfg, err := ParseConfig("x.toml", []byte(`actions = ["passive", "nosuchbot"]`))
 	require.NoError(t, err)
-	_, err = NewRunner(cfg, nil)
+	_, err = NewRunner(cfg, registry.Default())
 	require.ErrorContains(t, err, "x.toml: key actions: entry 1: seat \"nosuchbot\"")
 	cfg, err = ParseConfig("x.toml", []byte(`rules = "nosuchrules.toml"`))
 	require.NoError(t, err)
-	_, err = NewRunner(cfg, nil)
+	_, err = NewRunner(cfg, registry.Default())
 	require.ErrorContains(t, err, "x.toml: key rules: ")
 	e, err := ParseExperiment("e.toml", []byte("seed = 1\nout = \"x\"\n[env]\nopponents = [\"nobot\"]\n[train]\ngames = 10\nbatch = 5\nblock = 5\n[q]\nfeatures = [\"round\"]\nbins = 3\nalpha = 0.1\ngamma = 0.9\nepsilon = 0.1\n[eval]\nseed = 2\ngames = 10\n"))
 	require.NoError(t, err)
-	_, err = NewRunner(e.Env, nil)
+	_, err = NewRunner(e.Env, registry.Default())
 	require.ErrorContains(t, err, "e.toml [env]: key opponents: entry 0: seat \"nobot\"")
 }
 

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 
-	"github.com/marslab-risk/marslab/bots/registry"
+	"github.com/marslab-risk/marslab/bots"
 )
 
 // Policy is a named way of acting, for Evaluate.
@@ -69,7 +69,7 @@ type Evaluation struct {
 // Evaluate plays episodes 0 .. games-1 of seed with each policy: every
 // policy meets the same seats, opponents and deals (common random numbers),
 // so the results are paired by episode. workers <= 0 means one per core.
-func Evaluate(ctx context.Context, env *Config, reg *registry.Registry, seed uint64, games, workers int, policies []Policy) ([]Evaluation, error) {
+func Evaluate(ctx context.Context, env *Config, reg *bots.Registry, seed uint64, games, workers int, policies []Policy) ([]Evaluation, error) {
 	if games < 1 || games > MaxEvalGames {
 		return nil, fmt.Errorf("learn: evaluate: games %d: want 1..%d", games, MaxEvalGames)
 	}

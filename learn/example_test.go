@@ -6,12 +6,13 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/marslab-risk/marslab/bots/registry"
 	"github.com/marslab-risk/marslab/learn"
 )
 
 // An episode through the Gym-style interface: always aggressive.
 func ExampleEnv() {
-	env, err := learn.NewEnv(learn.DefaultConfig(), nil)
+	env, err := learn.NewEnv(learn.DefaultConfig(), registry.Default())
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -33,7 +34,7 @@ func ExampleEnv() {
 
 // The same episode through the callback runner, which learners in Go use.
 func ExampleRunner_Run() {
-	r, err := learn.NewRunner(learn.DefaultConfig(), nil)
+	r, err := learn.NewRunner(learn.DefaultConfig(), registry.Default())
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -1,9 +1,7 @@
 package learn
 
 import (
-	"bytes"
 	"context"
-	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -14,12 +12,13 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/marslab-risk/marslab/bots/registry"
+	"github.com/marslab-risk/marslab/bots"
 	"github.com/marslab-risk/marslab/configs"
 	"github.com/marslab-risk/marslab/internal/fileread"
 	"github.com/marslab-risk/marslab/internal/textfmt"
 	"github.com/marslab-risk/marslab/plots"
 	"github.com/marslab-risk/marslab/stats"
+	"github.com/marslab-risk/marslab/table"
 )
 
 // Level is the confidence level of every interval of an experiment.
@@ -345,7 +344,7 @@ func (e *Experiment) fingerprint() (string, error) {
 
 // Run trains and evaluates with no checkpoint: RunWith with the given
 // workers and progress writer.
-func (e *Experiment) Run(ctx context.Context, reg *registry.Registry, workers int, progress io.Writer) (*Result, error) {
+func (e *Experiment) Run(ctx context.Context, reg *bots.Registry, workers int, progress io.Writer) (*Result, error) {
 	return e.RunWith(ctx, reg, RunOptions{Workers: workers, Progress: progress})
 }
 
@@ -354,7 +353,7 @@ func (e *Experiment) Run(ctx context.Context, reg *registry.Registry, workers in
 // and the learned policy with its training exploration ("learned,
 // exploring"). Interrupted (ctx done) during training, it returns the
 // result with the completed blocks of the curve and ctx's error.
-func (e *Experiment) RunWith(ctx context.Context, reg *registry.Registry, opts RunOptions) (*Result, error) {
+func (e *Experiment) RunWith(ctx context.Context, reg *bots.Registry, opts RunOptions) (*Result, error) {
 	r, err := NewRunner(e.Env, reg)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", e.Source, err)
@@ -443,7 +442,7 @@ func (r *Result) compare() error {
 
 // LoadPolicy reads a policy file (see LoadPolicy) and checks that it was
 // trained in an environment with e's observation values and actions.
-func (e *Experiment) LoadPolicy(path string, reg *registry.Registry) (Learner, error) {
+func (e *Experiment) LoadPolicy(path string, reg *bots.Registry) (Learner, error) {
 	l, f, err := LoadPolicy(path)
 	if err != nil {
 		return nil, err
@@ -463,7 +462,7 @@ func (e *Experiment) LoadPolicy(path string, reg *registry.Registry) (Learner, e
 
 // train makes the learner (or restores it from the checkpoint) and
 // trains it, filling res.Curve.
-func (e *Experiment) train(ctx context.Context, reg *registry.Registry, r *Runner, res *Result, opts RunOptions) (Learner, error) {
+func (e *Experiment) train(ctx context.Context, reg *bots.Registry, r *Runner, res *Result, opts RunOptions) (Learner, error) {
 	names := r.ObservationNames()
 	qc := e.Q
 	qc.Features = nil
@@ -538,29 +537,8 @@ func (r *Result) BeatsUniform(policy string) bool {
 	return false
 }
 
-// Table is a CSV table: a header and rows of the same length.
-type Table struct {
-	Header []string
-	Rows   [][]string
-}
-
-// CSV returns the table as RFC 4180 CSV (encoding/csv: a field holding a
-// comma, such as the policy "learned, exploring", is quoted), the format
-// of the notebooks' CSV files.
-func (t Table) CSV() ([]byte, error) {
-	var b bytes.Buffer
-	w := csv.NewWriter(&b)
-	if err := w.Write(t.Header); err != nil {
-		return nil, err
-	}
-	if err := w.WriteAll(t.Rows); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
-}
-
 // writeCSV writes t to dir/name.
-func writeCSV(dir, name string, t Table) error {
+func writeCSV(dir, name string, t table.Table) error {
 	data, err := t.CSV()
 	if err != nil {
 		return fmt.Errorf("%s: %w", name, err)
@@ -597,8 +575,8 @@ func (r *Result) TrainSteps() int {
 // CurveTable is the training curve: per block, the wins with a Wilson
 // interval, the mean return with a normal 95 % interval, the learner's
 // steps and the action shares.
-func (r *Result) CurveTable() Table {
-	t := Table{Header: []string{"first", "games", "wins", "win_rate", "win_lo", "win_hi", "mean_return", "return_lo", "return_hi", "steps"}}
+func (r *Result) CurveTable() table.Table {
+	t := table.Table{Header: []string{"first", "games", "wins", "win_rate", "win_lo", "win_hi", "mean_return", "return_lo", "return_hi", "steps"}}
 	for _, a := range r.Actions {
 		t.Header = append(t.Header, "share_"+a)
 	}
@@ -635,8 +613,8 @@ func (r *Result) CurveCharts() (win, ret *plots.LineChart) {
 
 // EvalTable is the evaluation: per policy, games, wins, win rate with its
 // Wilson interval, mean return, eliminations, stalemates, action shares.
-func (r *Result) EvalTable() Table {
-	t := Table{Header: []string{"policy", "games", "wins", "win_rate", "win_lo", "win_hi", "mean_return", "eliminated", "stalemates"}}
+func (r *Result) EvalTable() table.Table {
+	t := table.Table{Header: []string{"policy", "games", "wins", "win_rate", "win_lo", "win_hi", "mean_return", "eliminated", "stalemates"}}
 	for _, a := range r.Actions {
 		t.Header = append(t.Header, "share_"+a)
 	}
@@ -667,8 +645,8 @@ func (r *Result) EvalChart() *plots.IntervalBarChart {
 
 // PairedTable is the paired comparisons of the learned policy with each
 // other policy.
-func (r *Result) PairedTable() Table {
-	t := Table{Header: []string{"policy", "against", "win_diff", "win_diff_lo", "win_diff_hi", "win_p", "win_p_holm",
+func (r *Result) PairedTable() table.Table {
+	t := table.Table{Header: []string{"policy", "against", "win_diff", "win_diff_lo", "win_diff_hi", "win_p", "win_p_holm",
 		"return_diff", "return_diff_lo", "return_diff_hi", "return_p", "return_p_holm"}}
 	g := func(v float64) string { return strconv.FormatFloat(v, 'g', 3, 64) }
 	for _, c := range r.Comparisons {
@@ -711,7 +689,7 @@ func (r *Result) Write(dir string) error {
 	} else if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	for name, t := range map[string]Table{"eval.csv": r.EvalTable(), "paired.csv": r.PairedTable()} {
+	for name, t := range map[string]table.Table{"eval.csv": r.EvalTable(), "paired.csv": r.PairedTable()} {
 		if err := writeCSV(dir, name, t); err != nil {
 			return err
 		}

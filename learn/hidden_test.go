@@ -6,6 +6,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/marslab-risk/marslab/bots/registry"
 	"github.com/marslab-risk/marslab/sim"
 )
 
@@ -14,7 +15,7 @@ import (
 func TestObservationHidesOtherHands(t *testing.T) {
 	cfg := DefaultConfig()
 	cfg.Features = FeatureNames()
-	r, err := NewRunner(cfg, nil)
+	r, err := NewRunner(cfg, registry.Default())
 	require.NoError(t, err)
 	var pos *sim.Position
 	var obs []float64

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/marslab-risk/marslab/arena"
-	"github.com/marslab-risk/marslab/bots/registry"
+	"github.com/marslab-risk/marslab/bots"
 	"github.com/marslab-risk/marslab/sim"
 )
 
@@ -137,7 +137,7 @@ type BlockStats struct {
 // progress (if not nil). It returns the training curve, one BlockStats per
 // cfg.Block episodes. A cancelled ctx stops it after the batch being
 // played, returning the blocks completed and ctx's error.
-func Train(ctx context.Context, env *Config, reg *registry.Registry, l Learner, cfg TrainConfig, progress io.Writer) ([]BlockStats, error) {
+func Train(ctx context.Context, env *Config, reg *bots.Registry, l Learner, cfg TrainConfig, progress io.Writer) ([]BlockStats, error) {
 	if cfg.Games < 1 || cfg.Games > MaxTrainGames || cfg.Batch < 1 || cfg.Batch > min(cfg.Games, MaxBatch) || cfg.Block < 1 || cfg.Block > cfg.Games {
 		return nil, fmt.Errorf("learn: train: games %d, batch %d, block %d: want games 1..%d, batch 1..min(games, %d), block 1..games",
 			cfg.Games, cfg.Batch, cfg.Block, MaxTrainGames, MaxBatch)
@@ -209,7 +209,7 @@ func Train(ctx context.Context, env *Config, reg *registry.Registry, l Learner, 
 }
 
 // newRunners returns one Runner per worker (workers <= 0: one per core).
-func newRunners(env *Config, reg *registry.Registry, workers int) ([]*Runner, error) {
+func newRunners(env *Config, reg *bots.Registry, workers int) ([]*Runner, error) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}

@@ -47,7 +47,7 @@ func TestTrainDeterministic(t *testing.T) {
 	train := func(workers int) (*QTable, []BlockStats) {
 		q, err := NewQTable(QConfig{Features: []int{0, 1, 10}, Bins: 4, Alpha: 0.1, Gamma: 0.99, Epsilon: 0.2}, 3)
 		require.NoError(t, err)
-		curve, err := Train(context.Background(), cfg, nil, q, TrainConfig{Seed: 3, Games: 60, Batch: 16, Block: 20, Workers: workers}, nil)
+		curve, err := Train(context.Background(), cfg, registry.Default(), q, TrainConfig{Seed: 3, Games: 60, Batch: 16, Block: 20, Workers: workers}, nil)
 		require.NoError(t, err)
 		return q, curve
 	}
@@ -67,7 +67,7 @@ func TestTrainDeterministic(t *testing.T) {
 
 func TestEvaluatePaired(t *testing.T) {
 	cfg := DefaultConfig()
-	ev, err := Evaluate(context.Background(), cfg, nil, 5, 12, 2, []Policy{Fixed("aggressive", 2), Uniform("random", 3), Fixed("aggressive again", 2)})
+	ev, err := Evaluate(context.Background(), cfg, registry.Default(), 5, 12, 2, []Policy{Fixed("aggressive", 2), Uniform("random", 3), Fixed("aggressive again", 2)})
 	require.NoError(t, err)
 	require.Len(t, ev, 3)
 	// The same policy on the same seeds plays the same games.
@@ -78,7 +78,7 @@ func TestEvaluatePaired(t *testing.T) {
 	for a := range 3 {
 		assert.Greater(t, ev[1].ActionShare[a], 0.2)
 	}
-	r, err := NewRunner(cfg, nil)
+	r, err := NewRunner(cfg, registry.Default())
 	require.NoError(t, err)
 	_, out := trace(t, r, 5, 4, func(int) int { return 2 })
 	assert.Equal(t, out.Return, ev[0].Return[4])
@@ -150,7 +150,7 @@ func TestStrategistConfigs(t *testing.T) {
 	for _, name := range []string{"strategist", "strategist-front", "strategist-threat", "strategist-all", "strategist-dqn"} {
 		e, err := LoadExperiment("../configs/experiments/" + name + ".toml")
 		require.NoError(t, err, name)
-		r, err := NewRunner(e.Env, nil)
+		r, err := NewRunner(e.Env, registry.Default())
 		require.NoError(t, err, name)
 		for _, f := range e.QFeatures {
 			assert.Contains(t, r.ObservationNames(), f, name)

@@ -5,9 +5,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/marslab-risk/marslab/internal/mdtable"
 	"github.com/marslab-risk/marslab/internal/textfmt"
 	"github.com/marslab-risk/marslab/stats"
+	"github.com/marslab-risk/marslab/table"
 )
 
 // The renderers of this file turn an experiment's result into the Markdown
@@ -90,8 +90,8 @@ func pvalRel(p float64) string {
 // EvalMarkdown is the evaluation as a Markdown table: per policy, games,
 // wins, win % with its 95 % Wilson interval, mean return, eliminations,
 // stalemates and the share of its steps taking each action (%).
-func (r *Result) EvalMarkdown() mdtable.Table {
-	t := mdtable.Table{Header: []string{"policy", "games", "wins", "win %", "95 % Wilson", "mean return", "eliminated", "stalemates"}}
+func (r *Result) EvalMarkdown() table.Table {
+	t := table.Table{Header: []string{"policy", "games", "wins", "win %", "95 % Wilson", "mean return", "eliminated", "stalemates"}}
 	for _, a := range r.Actions {
 		t.Header = append(t.Header, a+" %")
 	}
@@ -111,8 +111,8 @@ func (r *Result) EvalMarkdown() mdtable.Table {
 // PairedMarkdown is the paired comparisons as a Markdown table: the
 // win-rate difference in points with its 95 % interval and Holm p, and
 // the return difference with its 95 % interval and Holm p.
-func (r *Result) PairedMarkdown() mdtable.Table {
-	t := mdtable.Table{Header: []string{"policy", "minus", "win points", "95 % interval", "p (Holm)", "return", "95 % interval", "p (Holm)"}}
+func (r *Result) PairedMarkdown() table.Table {
+	t := table.Table{Header: []string{"policy", "minus", "win points", "95 % interval", "p (Holm)", "return", "95 % interval", "p (Holm)"}}
 	for _, c := range r.Comparisons {
 		t.Add(c.Policy, c.Against, textfmt.Signed(100*c.Win.Diff, 1), signedIv(c.Win.Interval, 100, 1), pval(c.HolmWinP),
 			textfmt.Signed(c.Return.Mean, 1), signedIv(c.Return.Interval, 1, 1), pval(c.HolmReturnP))
@@ -240,12 +240,12 @@ func (r *Result) CurveText() string {
 // feature k (of features, the Q-table's state, named features[k]): per
 // bin, the training visits and the share of them spent in states whose
 // greedy action is each action (%). It is empty without a Q-table.
-func (r *Result) PolicyByMarkdown(features []string, k int) mdtable.Table {
+func (r *Result) PolicyByMarkdown(features []string, k int) table.Table {
 	if r.Q == nil || k < 0 || k >= len(features) {
-		return mdtable.Table{}
+		return table.Table{}
 	}
 	share, visits := r.Q.PolicyBy(k)
-	t := mdtable.Table{Header: []string{features[k] + " bin", "training visits"}}
+	t := table.Table{Header: []string{features[k] + " bin", "training visits"}}
 	for _, a := range r.Actions {
 		t.Header = append(t.Header, "greedy "+a+" %")
 	}
@@ -334,8 +334,8 @@ func CompareArms(arms []Arm) (*Ablation, error) {
 // Table is the arms as a Markdown table: name, the Q-table's observation,
 // training games and steps, wins, win % with its 95 % Wilson interval,
 // mean return, eliminations and stalemates.
-func (a *Ablation) Table() mdtable.Table {
-	t := mdtable.Table{Header: []string{"arm", "Q-table's observation", "training games", "training steps", "wins", "win %", "95 % Wilson", "mean return", "eliminated", "stalemates"}}
+func (a *Ablation) Table() table.Table {
+	t := table.Table{Header: []string{"arm", "Q-table's observation", "training games", "training steps", "wins", "win %", "95 % Wilson", "mean return", "eliminated", "stalemates"}}
 	for _, arm := range a.Arms {
 		wins, rate, iv, mean := arm.Eval.Winrate()
 		t.Add(arm.Name, strings.Join(arm.Features, ", "), strconv.Itoa(arm.Games), strconv.Itoa(arm.Steps),
@@ -346,21 +346,22 @@ func (a *Ablation) Table() mdtable.Table {
 
 // CSV returns the header and rows of ablation.csv: the arms' numbers in
 // full precision.
-func (a *Ablation) CSV() (head []string, rows [][]string) {
+func (a *Ablation) CSV() table.Table {
+	var rows [][]string
 	num, itoa := textfmt.Shortest, strconv.Itoa
-	head = []string{"arm", "features", "train_games", "train_steps", "eval_games", "wins", "win_rate", "win_lo", "win_hi", "mean_return", "eliminated", "stalemates"}
+	head := []string{"arm", "features", "train_games", "train_steps", "eval_games", "wins", "win_rate", "win_lo", "win_hi", "mean_return", "eliminated", "stalemates"}
 	for _, arm := range a.Arms {
 		wins, rate, iv, mean := arm.Eval.Winrate()
 		rows = append(rows, []string{arm.Name, strings.Join(arm.Features, " "), itoa(arm.Games), itoa(arm.Steps), itoa(len(arm.Eval.Won)),
 			itoa(wins), num(rate), num(iv.Lo), num(iv.Hi), num(mean), itoa(arm.Eval.Eliminated), itoa(arm.Eval.Stalemates)})
 	}
-	return head, rows
+	return table.Table{Header: head, Rows: rows}
 }
 
 // PairsTable is the paired comparisons as a Markdown table (as
 // Result.PairedMarkdown).
-func (a *Ablation) PairsTable() mdtable.Table {
-	t := mdtable.Table{Header: []string{"arm", "minus", "win points", "95 % interval", "p (Holm)", "return", "95 % interval", "p (Holm)"}}
+func (a *Ablation) PairsTable() table.Table {
+	t := table.Table{Header: []string{"arm", "minus", "win points", "95 % interval", "p (Holm)", "return", "95 % interval", "p (Holm)"}}
 	for _, p := range a.Pairs {
 		t.Add(a.Arms[p.X].Name, a.Arms[p.Y].Name, textfmt.Signed(100*p.Win.Diff, 1), signedIv(p.Win.Interval, 100, 1), pval(p.HolmWinP),
 			textfmt.Signed(p.Return.Mean, 1), signedIv(p.Return.Interval, 1, 1), pval(p.HolmReturnP))
@@ -369,14 +370,15 @@ func (a *Ablation) PairsTable() mdtable.Table {
 }
 
 // PairsCSV returns the header and rows of ablation-paired.csv.
-func (a *Ablation) PairsCSV() (head []string, rows [][]string) {
+func (a *Ablation) PairsCSV() table.Table {
+	var rows [][]string
 	num := textfmt.Shortest
-	head = []string{"arm", "minus", "win_diff", "win_lo", "win_hi", "win_p", "win_p_holm", "return_diff", "return_lo", "return_hi", "return_p", "return_p_holm"}
+	head := []string{"arm", "minus", "win_diff", "win_lo", "win_hi", "win_p", "win_p_holm", "return_diff", "return_lo", "return_hi", "return_p", "return_p_holm"}
 	for _, p := range a.Pairs {
 		rows = append(rows, []string{a.Arms[p.X].Name, a.Arms[p.Y].Name, num(p.Win.Diff), num(p.Win.Interval.Lo), num(p.Win.Interval.Hi),
 			num(p.Win.P), num(p.HolmWinP), num(p.Return.Mean), num(p.Return.Interval.Lo), num(p.Return.Interval.Hi), num(p.Return.P), num(p.HolmReturnP)})
 	}
-	return head, rows
+	return table.Table{Header: head, Rows: rows}
 }
 
 // Verdicts are the sentences comparing each further arm with the first:

@@ -123,12 +123,14 @@ func TestCompareArms(t *testing.T) {
 	}, a.Verdicts())
 	tb := a.Table()
 	assert.Equal(t, []string{"+front", "territories, front", "500", "58000", "12", "6.0", "[3.5, 10.2]", "-80.0", "30", "158"}, tb.Rows[1])
-	head, rows := a.CSV()
+	ct := a.CSV()
+	head, rows := ct.Header, ct.Rows
 	assert.Len(t, head, len(rows[0]))
 	assert.Equal(t, []string{"all", "territories front threat", "500", "50000", "200", "100", "0.5"}, rows[2][:7])
 	pt := a.PairsTable()
 	assert.Equal(t, []string{"all", "+front", "+44.0"}, pt.Rows[2][:3])
-	head, rows = a.PairsCSV()
+	ct = a.PairsCSV()
+	head, rows = ct.Header, ct.Rows
 	assert.Len(t, rows, 3)
 	assert.Len(t, head, len(rows[0]))
 	assert.Equal(t, "0.44", rows[2][2])

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 
-	"github.com/marslab-risk/marslab/bots/registry"
+	"github.com/marslab-risk/marslab/bots"
 	"github.com/marslab-risk/marslab/sim"
 )
 
@@ -61,9 +61,9 @@ type Runner struct {
 	buf     []float64
 }
 
-// NewRunner builds a Runner for cfg with the bots of reg (nil:
-// registry.Default()).
-func NewRunner(cfg *Config, reg *registry.Registry) (*Runner, error) {
+// NewRunner builds a Runner for cfg with the bots of reg, which must not
+// be nil.
+func NewRunner(cfg *Config, reg *bots.Registry) (*Runner, error) {
 	s, err := cfg.resolve(reg)
 	if err != nil {
 		return nil, err

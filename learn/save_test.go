@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/marslab-risk/marslab/bots/registry"
 	"github.com/marslab-risk/marslab/internal/fileread"
 	"github.com/marslab-risk/marslab/internal/fuzzfile"
 )
@@ -56,7 +57,7 @@ func TestResumeIdentical(t *testing.T) {
 				require.NoError(t, err)
 				dir := t.TempDir()
 				full, cut := filepath.Join(dir, "full"), filepath.Join(dir, "cut")
-				res, err := e.RunWith(context.Background(), nil, RunOptions{Workers: workers, Checkpoint: filepath.Join(full, CheckpointName)})
+				res, err := e.RunWith(context.Background(), registry.Default(), RunOptions{Workers: workers, Checkpoint: filepath.Join(full, CheckpointName)})
 				require.NoError(t, err)
 				require.Len(t, res.Curve, 3)
 				require.NoError(t, res.Write(full))
@@ -66,7 +67,7 @@ func TestResumeIdentical(t *testing.T) {
 				ctx, cancel := context.WithCancel(context.Background())
 				var saved []int
 				ckpt := filepath.Join(cut, CheckpointName)
-				part, err := e.RunWith(ctx, nil, RunOptions{Workers: workers, Checkpoint: ckpt,
+				part, err := e.RunWith(ctx, registry.Default(), RunOptions{Workers: workers, Checkpoint: ckpt,
 					Checkpointed: func(games int) { saved = append(saved, games); cancel() }})
 				require.ErrorIs(t, err, context.Canceled)
 				assert.Equal(t, []int{9}, saved)
@@ -78,13 +79,13 @@ func TestResumeIdentical(t *testing.T) {
 				// resumed to the end.
 				ctx2, cancel2 := context.WithCancel(context.Background())
 				saved = nil
-				part, err = e.RunWith(ctx2, nil, RunOptions{Workers: workers, Checkpoint: ckpt, Resume: true,
+				part, err = e.RunWith(ctx2, registry.Default(), RunOptions{Workers: workers, Checkpoint: ckpt, Resume: true,
 					Checkpointed: func(games int) { saved = append(saved, games); cancel2() }})
 				require.ErrorIs(t, err, context.Canceled)
 				assert.Equal(t, []int{18}, saved)
 				require.Len(t, part.Curve, 2)
 				saved = nil
-				got, err := e.RunWith(context.Background(), nil, RunOptions{Workers: workers, Checkpoint: ckpt, Resume: true,
+				got, err := e.RunWith(context.Background(), registry.Default(), RunOptions{Workers: workers, Checkpoint: ckpt, Resume: true,
 					Checkpointed: func(games int) { saved = append(saved, games) }})
 				require.NoError(t, err)
 				assert.Equal(t, []int{24, 30}, saved)
@@ -98,9 +99,9 @@ func TestResumeIdentical(t *testing.T) {
 				}
 
 				// The saved policy, loaded, plays as the trained one.
-				l, err := e.LoadPolicy(filepath.Join(full, PolicyName), nil)
+				l, err := e.LoadPolicy(filepath.Join(full, PolicyName), registry.Default())
 				require.NoError(t, err)
-				ev, err := e.RunWith(context.Background(), nil, RunOptions{Workers: workers, Policy: l, PolicySource: "policy.json"})
+				ev, err := e.RunWith(context.Background(), registry.Default(), RunOptions{Workers: workers, Policy: l, PolicySource: "policy.json"})
 				require.NoError(t, err)
 				assert.Empty(t, ev.Curve)
 				assert.Equal(t, res.Evaluations, ev.Evaluations)
@@ -183,20 +184,20 @@ func TestCheckpointErrors(t *testing.T) {
 	require.NoError(t, err)
 	dir := t.TempDir()
 	ckpt := filepath.Join(dir, CheckpointName)
-	_, err = e.RunWith(context.Background(), nil, RunOptions{Workers: 1, Checkpoint: ckpt, Resume: true})
+	_, err = e.RunWith(context.Background(), registry.Default(), RunOptions{Workers: 1, Checkpoint: ckpt, Resume: true})
 	assert.ErrorContains(t, err, ckpt)
 	require.NoError(t, os.WriteFile(ckpt, []byte("something else\n"), 0o644))
-	_, err = e.RunWith(context.Background(), nil, RunOptions{Workers: 1, Checkpoint: ckpt, Resume: true})
+	_, err = e.RunWith(context.Background(), registry.Default(), RunOptions{Workers: 1, Checkpoint: ckpt, Resume: true})
 	assert.ErrorContains(t, err, `first line "something else"`)
 	require.NoError(t, os.WriteFile(ckpt, []byte(CheckpointFormat+"\ngarbage"), 0o644))
-	_, err = e.RunWith(context.Background(), nil, RunOptions{Workers: 1, Checkpoint: ckpt, Resume: true})
+	_, err = e.RunWith(context.Background(), registry.Default(), RunOptions{Workers: 1, Checkpoint: ckpt, Resume: true})
 	assert.ErrorContains(t, err, ckpt)
 	// A checkpoint of another config is refused.
 	ctx, cancel := context.WithCancel(context.Background())
-	_, err = e.RunWith(ctx, nil, RunOptions{Workers: 1, Checkpoint: ckpt, Checkpointed: func(int) { cancel() }})
+	_, err = e.RunWith(ctx, registry.Default(), RunOptions{Workers: 1, Checkpoint: ckpt, Checkpointed: func(int) { cancel() }})
 	require.ErrorIs(t, err, context.Canceled)
 	e.Q.Alpha = 0.2
-	_, err = e.RunWith(context.Background(), nil, RunOptions{Workers: 1, Checkpoint: ckpt, Resume: true})
+	_, err = e.RunWith(context.Background(), registry.Default(), RunOptions{Workers: 1, Checkpoint: ckpt, Resume: true})
 	// Issue 25, item 14: the setting that differs is named, with no dump
 	// of the whole config.
 	require.Error(t, err)
@@ -205,11 +206,11 @@ func TestCheckpointErrors(t *testing.T) {
 	// A directory where the checkpoint goes, or a device, is no checkpoint.
 	require.NoError(t, os.Remove(ckpt))
 	require.NoError(t, os.Mkdir(ckpt, 0o755))
-	_, err = e.RunWith(context.Background(), nil, RunOptions{Workers: 1, Checkpoint: ckpt, Resume: true})
+	_, err = e.RunWith(context.Background(), registry.Default(), RunOptions{Workers: 1, Checkpoint: ckpt, Resume: true})
 	assert.ErrorContains(t, err, ckpt+": not a regular file (a directory): a checkpoint must be a regular file")
 	require.NoError(t, os.Remove(ckpt))
 	require.NoError(t, os.Symlink("/dev/zero", ckpt))
-	_, err = e.RunWith(context.Background(), nil, RunOptions{Workers: 1, Checkpoint: ckpt, Resume: true})
+	_, err = e.RunWith(context.Background(), registry.Default(), RunOptions{Workers: 1, Checkpoint: ckpt, Resume: true})
 	assert.ErrorContains(t, err, ckpt+": not a regular file (a character device): a checkpoint must be a regular file")
 }
 
@@ -235,7 +236,7 @@ func firstCheckpoint(tb testing.TB) (*Experiment, string, []byte) {
 	require.NoError(tb, err)
 	ckpt := filepath.Join(tb.TempDir(), CheckpointName)
 	ctx, cancel := context.WithCancel(context.Background())
-	_, err = e.RunWith(ctx, nil, RunOptions{Workers: 1, Checkpoint: ckpt, Checkpointed: func(int) { cancel() }})
+	_, err = e.RunWith(ctx, registry.Default(), RunOptions{Workers: 1, Checkpoint: ckpt, Checkpointed: func(int) { cancel() }})
 	require.ErrorIs(tb, err, context.Canceled)
 	good, err := os.ReadFile(ckpt)
 	require.NoError(tb, err)
@@ -254,16 +255,16 @@ func TestCheckpointDamaged(t *testing.T) {
 	bad := bytes.Clone(good)
 	bad[1800] ^= 0x04
 	require.NoError(t, os.WriteFile(ckpt, bad, 0o644))
-	_, err := e.RunWith(context.Background(), nil, RunOptions{Workers: 1, Checkpoint: ckpt, Resume: true})
+	_, err := e.RunWith(context.Background(), registry.Default(), RunOptions{Workers: 1, Checkpoint: ckpt, Resume: true})
 	assert.ErrorContains(t, err, "learn: checkpoint "+ckpt+": damaged: the content's SHA-256 is ")
 	assert.ErrorContains(t, err, "delete it and train again without -resume")
 
 	require.NoError(t, os.WriteFile(ckpt, []byte(lines[0]+"\n"+lines[2]), 0o644))
-	_, err = e.RunWith(context.Background(), nil, RunOptions{Workers: 1, Checkpoint: ckpt, Resume: true})
+	_, err = e.RunWith(context.Background(), registry.Default(), RunOptions{Workers: 1, Checkpoint: ckpt, Resume: true})
 	assert.ErrorContains(t, err, `second line`)
 
 	require.NoError(t, os.WriteFile(ckpt, good, 0o644))
-	_, err = e.RunWith(context.Background(), nil, RunOptions{Workers: 1, Checkpoint: ckpt, Resume: true})
+	_, err = e.RunWith(context.Background(), registry.Default(), RunOptions{Workers: 1, Checkpoint: ckpt, Resume: true})
 	require.NoError(t, err, "the undamaged checkpoint resumes")
 }
 
@@ -330,9 +331,9 @@ func FuzzLoadCheckpoint(f *testing.F) {
 func TestGreedyOnly(t *testing.T) {
 	e, err := ParseExperiment("e.toml", []byte(resumeConfig))
 	require.NoError(t, err)
-	full, err := e.RunWith(context.Background(), nil, RunOptions{Workers: 2})
+	full, err := e.RunWith(context.Background(), registry.Default(), RunOptions{Workers: 2})
 	require.NoError(t, err)
-	only, err := e.RunWith(context.Background(), nil, RunOptions{Workers: 1, GreedyOnly: true})
+	only, err := e.RunWith(context.Background(), registry.Default(), RunOptions{Workers: 1, GreedyOnly: true})
 	require.NoError(t, err)
 	require.Len(t, only.Evaluations, 1)
 	assert.Empty(t, only.Comparisons)

@@ -9,6 +9,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/marslab-risk/marslab/bots/registry"
 )
 
 func TestParseRequest(t *testing.T) {
@@ -90,7 +92,7 @@ func FuzzParseRequest(f *testing.F) {
 // serve runs Serve over the given lines and returns the answer lines.
 func serve(t *testing.T, lines ...string) []map[string]any {
 	t.Helper()
-	e, err := NewEnv(DefaultConfig(), nil)
+	e, err := NewEnv(DefaultConfig(), registry.Default())
 	require.NoError(t, err)
 	var out bytes.Buffer
 	require.NoError(t, Serve(context.Background(), e, strings.NewReader(strings.Join(lines, "\n")+"\n"), &out))
@@ -130,7 +132,7 @@ func TestServe(t *testing.T) {
 
 	// A whole episode over the protocol gives the Runner's return; a step
 	// after done is an error and the exchange goes on.
-	r, err := NewRunner(DefaultConfig(), nil)
+	r, err := NewRunner(DefaultConfig(), registry.Default())
 	require.NoError(t, err)
 	_, out := trace(t, r, 5, 0, func(int) int { return 2 })
 	lines := []string{`{"cmd":"reset","seed":5}`}

@@ -7,9 +7,9 @@ import (
 
 	"github.com/marslab-risk/marslab/bots/registry"
 	"github.com/marslab-risk/marslab/internal/cputime"
-	"github.com/marslab-risk/marslab/internal/simcheck"
 	"github.com/marslab-risk/marslab/mars"
 	"github.com/marslab-risk/marslab/sim"
+	"github.com/marslab-risk/marslab/sim/simtest"
 )
 
 // baseline returns MARS in seat 0 and five baseline bots.
@@ -32,7 +32,7 @@ func baseline(tb testing.TB) []sim.Player {
 
 func newGame(tb testing.TB) *sim.Game {
 	tb.Helper()
-	g, _, _ := simcheck.NewGame(tb, "mars2006", 6)
+	g, _, _ := simtest.NewGame(tb, "mars2006", 6)
 	return g
 }
 

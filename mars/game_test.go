@@ -23,7 +23,7 @@ func TestPaperParamsMatchConfig(t *testing.T) {
 	reg := registry.Default()
 	f, ok := reg.Lookup("mars")
 	require.True(t, ok, "mars is not registered")
-	vals, err := registry.ReadParamFile(f, "../configs/bots/mars-paper.toml")
+	vals, err := bots.ReadParamFile(f, "../configs/bots/mars-paper.toml")
 	require.NoError(t, err)
 	specs := mars.ParamSpecs()
 	require.Len(t, vals, len(specs), "mars-paper.toml sets every parameter")

@@ -12,8 +12,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/marslab-risk/marslab/dice"
-	"github.com/marslab-risk/marslab/internal/simcheck"
 	"github.com/marslab-risk/marslab/sim"
+	"github.com/marslab-risk/marslab/sim/simtest"
 )
 
 // testMediator builds a mediator for a hand-made map: adjacency lists,
@@ -1272,7 +1272,7 @@ func TestMayReachBound(t *testing.T) {
 // testdata/cards.toml (classic rules: the first set is worth 4 armies, a
 // shown territory its owner holds 2 more; seat 0's income is 23).
 func TestCardAgent(t *testing.T) {
-	m, r, base := simcheck.LoadPosition(t, "classic", "classic", "testdata/cards.toml")
+	m, r, base := simtest.LoadPosition(t, "classic", "classic", "testdata/cards.toml")
 	tests := []struct {
 		name   string
 		hand   []string // seat 0's cards: territories, "wild" for a wild card

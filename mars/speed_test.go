@@ -10,8 +10,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/marslab-risk/marslab/bots/blocks"
-	"github.com/marslab-risk/marslab/internal/simcheck"
 	"github.com/marslab-risk/marslab/sim"
+	"github.com/marslab-risk/marslab/sim/simtest"
 )
 
 // TestNeighbourMasks checks the per-map neighbour bit sets: kept for maps
@@ -212,7 +212,7 @@ func (c *checkedBot) Occupy(s *sim.State, from, to, lo, hi int) int {
 func TestRolledBoardMatchesLoad(t *testing.T) {
 	for _, rules := range []string{"mars2006", "mars2006-escalating"} {
 		t.Run(rules, func(t *testing.T) {
-			g, _, _ := simcheck.NewGame(t, rules, 6)
+			g, _, _ := simtest.NewGame(t, rules, 6)
 			var cs []*checkedBot
 			var ps []sim.Player
 			for i := range 6 {

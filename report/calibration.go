@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/marslab-risk/marslab/search"
+	"github.com/marslab-risk/marslab/table"
 )
 
 // calibrationNotes are the note sections of a calibration notebook.
@@ -139,24 +140,24 @@ type calibrationData struct {
 	// (e.g. .Cal.NarrowEvals) and renderers (e.g. .Cal.Narrowing.BestText).
 	Cal *search.Calibration
 	// Narrowing.
-	Levels     mdTable
-	PaperTable mdTable
+	Levels     table.Table
+	PaperTable table.Table
 	PaperText  string
 	// CMA-ES.
 	Generations int
 	Lambda      int
-	CMAESParams mdTable
+	CMAESParams table.Table
 	// Effects and validations.
-	Effects     mdTable
+	Effects     table.Table
 	EffectsText string
-	Validations mdTable
+	Validations table.Table
 	Blocks      int
 	Tuned       string
 	Better      bool
 	Verdict     string
 	// Confirmations are the validations on ConfirmSeed (none when 0);
 	// Confirmed says what they found for the tuned candidate.
-	Confirmations mdTable
+	Confirmations table.Table
 	ConfirmSeed   uint64
 	Confirmed     string
 	// Tournament is the round robin with the tuned result (nil without a
@@ -258,8 +259,7 @@ func (c *calibrationConfig) render(w *writer, cal *search.Calibration) (*calibra
 	if c.Tournament != nil {
 		d.TunedName = c.Tournament.Tuned
 	}
-	head, rows := n.Table()
-	if err := w.csv("narrow-cells.csv", head, rows); err != nil {
+	if err := w.table("narrow-cells.csv", n.Table()); err != nil {
 		return nil, err
 	}
 	for _, f := range n.Figures("calibration, narrowing", cal.RefNarrow, c.Calibration.Against) {
@@ -269,8 +269,7 @@ func (c *calibrationConfig) render(w *writer, cal *search.Calibration) (*calibra
 	}
 	d.Levels, d.PaperTable = n.LevelsTable(), cal.PaperTable(c.Paper.Values)
 	d.PaperText = cal.PaperText(c.Paper.Values)
-	head, rows = e.Table()
-	if err := w.csv("cmaes-generations.csv", head, rows); err != nil {
+	if err := w.table("cmaes-generations.csv", e.Table()); err != nil {
 		return nil, err
 	}
 	for _, f := range e.Figures("calibration") {
@@ -281,23 +280,20 @@ func (c *calibrationConfig) render(w *writer, cal *search.Calibration) (*calibra
 	d.Generations, d.Lambda = len(e.Generations()), e.Lambda()
 	d.CMAESParams = e.ParamsTable("start (reference)")
 	d.Validations = search.CandidatesTable(c.Calibration.Against, cal.Validations, cal.Holm)
-	head, rows = search.CandidatesCSV(cal.Validations, cal.Holm)
-	if err := w.csv("validation.csv", head, rows); err != nil {
+	if err := w.table("validation.csv", search.CandidatesCSV(cal.Validations, cal.Holm)); err != nil {
 		return nil, err
 	}
 	d.Better, d.Tuned, d.Verdict = cal.ShownBetter(), cal.Tuned().Name, cal.Verdict()
 	if len(cal.Confirmations) > 0 {
 		d.Confirmations = search.CandidatesTable(c.Calibration.Against, cal.Confirmations, cal.ConfirmHolm)
 		d.ConfirmSeed, d.Confirmed = cal.ConfirmSeed, cal.ConfirmedText()
-		head, rows = search.CandidatesCSV(cal.Confirmations, cal.ConfirmHolm)
-		if err := w.csv("confirmation.csv", head, rows); err != nil {
+		if err := w.table("confirmation.csv", search.CandidatesCSV(cal.Confirmations, cal.ConfirmHolm)); err != nil {
 			return nil, err
 		}
 	}
 	d.Effects = search.EffectsTable(c.Calibration.Against, cal.Effects)
 	d.EffectsText = search.EffectsText(cal.Effects)
-	head, rows = search.EffectsCSV(cal.Effects)
-	if err := w.csv("effects.csv", head, rows); err != nil {
+	if err := w.table("effects.csv", search.EffectsCSV(cal.Effects)); err != nil {
 		return nil, err
 	}
 	if chart := search.EffectsChart(c.Calibration.Against, cal.Effects); chart != nil {

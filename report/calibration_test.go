@@ -8,6 +8,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/marslab-risk/marslab/bots/registry"
 )
 
 // tinyCalibration is a calibration notebook on 2-player games of MARS
@@ -98,7 +100,7 @@ func TestCalibrationNotebookQuick(t *testing.T) {
 	nb, err := Load(writeCalibration(t))
 	require.NoError(t, err)
 	out := t.TempDir()
-	require.NoError(t, nb.Run(t.Context(), Options{Out: out, Quick: true}))
+	require.NoError(t, nb.Run(t.Context(), Options{Registry: registry.Default(), Out: out, Quick: true}))
 	rep := readFile(t, filepath.Join(out, ReportFile))
 	assert.Contains(t, rep, "quick size: narrowing 1 level(s) x 1 round(s) x 1 block(s), 2 points per parameter")
 	assert.NotContains(t, rep, "surface-level-2")
@@ -144,10 +146,10 @@ replications = 1
 
 	a, b, c := filepath.Join(t.TempDir(), "a"), filepath.Join(t.TempDir(), "b"), filepath.Join(t.TempDir(), "c")
 	work := t.TempDir()
-	require.NoError(t, nb.Run(t.Context(), Options{Out: a}))
-	require.NoError(t, nb.Run(t.Context(), Options{Out: b, Work: work}))
+	require.NoError(t, nb.Run(t.Context(), Options{Registry: registry.Default(), Out: a}))
+	require.NoError(t, nb.Run(t.Context(), Options{Registry: registry.Default(), Out: b, Work: work}))
 	var log strings.Builder
-	require.NoError(t, nb.Run(t.Context(), Options{Out: c, Work: work, Log: &log}))
+	require.NoError(t, nb.Run(t.Context(), Options{Registry: registry.Default(), Out: c, Work: work, Log: &log}))
 	assertSameResults(t, a, b)
 	assertSameResults(t, a, c)
 	for _, sub := range []string{"narrow", "cmaes", "validate-1", "confirm-2", "effect-hold_unit=percent", "tournament-3"} {

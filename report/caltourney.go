@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/marslab-risk/marslab/bots"
+	"github.com/marslab-risk/marslab/table"
 	"github.com/marslab-risk/marslab/tourney"
 )
 
@@ -44,11 +45,11 @@ type calTourneyData struct {
 	Replications int
 	Games        int
 	// Wins is every bot's win % in every run beside the paper's.
-	Wins mdTable
+	Wins table.Table
 	// Paired compares each seat with the reference, game by game.
-	Paired mdTable
+	Paired table.Table
 	// Balance is the seats' placement auctions by winning bid.
-	Balance mdTable
+	Balance table.Table
 	// Verdicts holds one generated sentence per seat.
 	Verdicts []string
 }
@@ -125,10 +126,9 @@ func (c *calibrationConfig) playTournaments(ctx context.Context, w *writer, tune
 		Wins: sc.WinsTable(), Paired: sc.PairedTable(), Balance: sc.BalanceTable(), Verdicts: sc.Verdicts()}
 	for _, f := range []struct {
 		name string
-		csv  func() ([]string, [][]string)
+		csv  func() table.Table
 	}{{"tournament.csv", sc.WinsCSV}, {"tournament-paired.csv", sc.PairedCSV}, {"tournament-balance.csv", sc.BalanceCSV}} {
-		head, rows := f.csv()
-		if err := w.csv(f.name, head, rows); err != nil {
+		if err := w.table(f.name, f.csv()); err != nil {
 			return nil, err
 		}
 		if chart := sc.PairedChart(); f.name == "tournament-paired.csv" && chart != nil {

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/marslab-risk/marslab/bots/registry"
 	"github.com/marslab-risk/marslab/report"
 )
 
@@ -24,7 +25,7 @@ func Example() {
 		return
 	}
 	defer os.RemoveAll(out)
-	if err := nb.Run(context.Background(), report.Options{Out: out, Quick: true}); err != nil {
+	if err := nb.Run(context.Background(), report.Options{Registry: registry.Default(), Out: out, Quick: true}); err != nil {
 		fmt.Println(err)
 		return
 	}

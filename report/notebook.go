@@ -14,7 +14,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
-	"github.com/marslab-risk/marslab/bots/registry"
+	"github.com/marslab-risk/marslab/bots"
 	"github.com/marslab-risk/marslab/internal/fileread"
 )
 
@@ -73,9 +73,9 @@ type Options struct {
 	Out string
 	// Quick runs the config's [quick] sizes instead of [full].
 	Quick bool
-	// Registry gives the bots of experiments that seat bots; nil means
-	// registry.Default().
-	Registry *registry.Registry
+	// Registry gives the bots of experiments that seat bots; it must not
+	// be nil (cmd/marslab hands in bots/registry.Default()).
+	Registry *bots.Registry
 	// Log, when not nil, receives one line per step of the run.
 	Log io.Writer
 	// Work, when not "", is a folder that keeps the intermediate results
@@ -219,7 +219,7 @@ func (nb *Notebook) Run(ctx context.Context, opt Options) error {
 		out = nb.Dir
 	}
 	if opt.Registry == nil {
-		opt.Registry = registry.Default()
+		return fmt.Errorf("notebook %s: no bot registry (Options.Registry is nil)", nb.Name)
 	}
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return fmt.Errorf("notebook %s: %w", nb.Name, err)

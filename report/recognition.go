@@ -9,6 +9,7 @@ import (
 	"github.com/marslab-risk/marslab/plots"
 	rexp "github.com/marslab-risk/marslab/recog/experiment"
 	"github.com/marslab-risk/marslab/stats"
+	"github.com/marslab-risk/marslab/table"
 )
 
 // recognitionNotes are the note sections of a recognition notebook.
@@ -229,15 +230,15 @@ type recognitionData struct {
 	// Headline compares each arm's end-of-game accuracy with the paper's;
 	// Gap the two Compare arms; Close says whether every arm with a paper
 	// row is within Tolerance points of it.
-	Headline mdTable
+	Headline table.Table
 	Gap      *recognitionGap
 	// Differences is the table of the measured set-up differences and
 	// Diffs their numbers, for the sentences.
-	Differences mdTable
+	Differences table.Table
 	Diffs       []differenceResult
 	// CountingTable is the table of the counting differences and
 	// Countings their numbers, for the sentences.
-	CountingTable mdTable
+	CountingTable table.Table
 	Countings     []countingResult
 	// Gaps are the arms with a paper row against it, and WinnerGaps every
 	// arm's winners against its losers, for the sentences.
@@ -245,12 +246,12 @@ type recognitionData struct {
 	WinnerGaps  []rexp.WinnerGap
 	Close       bool
 	Tolerance   float64
-	General     mdTable
-	WinLose     mdTable
-	Missions    mdTable
-	Recognisers mdTable
-	Pairs       mdTable
-	Length      mdTable
+	General     table.Table
+	WinLose     table.Table
+	Missions    table.Table
+	Recognisers table.Table
+	Pairs       table.Table
+	Length      table.Table
 	// CurveSentence, LengthSentences and MissionSentences state what the
 	// accuracy curves, the game-length table and the per-mission table of
 	// plain PHATT show (rexp.Summary's CurveSentence, LengthSentence and

@@ -9,6 +9,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/marslab-risk/marslab/bots/registry"
 )
 
 // tinyRecognition is a recognition notebook over the small experiment of
@@ -103,7 +105,7 @@ func TestRecognitionNotebookQuick(t *testing.T) {
 	nb, err := Load(writeRecognition(t, tinyRecognition))
 	require.NoError(t, err)
 	a := t.TempDir()
-	require.NoError(t, nb.Run(context.Background(), Options{Out: a, Quick: true}))
+	require.NoError(t, nb.Run(context.Background(), Options{Registry: registry.Default(), Out: a, Quick: true}))
 	rep := readFile(t, filepath.Join(a, ReportFile))
 	assert.Contains(t, rep, "(quick size: 2 arms, 2 test games and 1 training games per arm; seed 3)")
 }
@@ -113,7 +115,7 @@ func TestRecognitionPaperMissions(t *testing.T) {
 	cfg := strings.Replace(tinyRecognition, "missions = [[34, 133], [88, 79],", "missions = [", 1)
 	nb, err := Load(writeRecognition(t, cfg))
 	require.NoError(t, err)
-	err = nb.Run(context.Background(), Options{Out: t.TempDir(), Quick: true})
+	err = nb.Run(context.Background(), Options{Registry: registry.Default(), Out: t.TempDir(), Quick: true})
 	assert.ErrorContains(t, err, "key paper.arms.w4.missions: 4 rows, want one per continent card (6)")
 }
 

@@ -11,6 +11,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/marslab-risk/marslab/configs"
+
+	"github.com/marslab-risk/marslab/bots/registry"
 )
 
 // tinyDice is a dice config small enough for a unit test.
@@ -109,8 +111,8 @@ func runTwice(t *testing.T, dir string, quick bool) (string, string) {
 	nb, err := Load(dir)
 	require.NoError(t, err)
 	a, b := filepath.Join(t.TempDir(), "a"), filepath.Join(t.TempDir(), "b")
-	require.NoError(t, nb.Run(context.Background(), Options{Out: a, Quick: quick}))
-	require.NoError(t, nb.Run(context.Background(), Options{Out: b, Quick: quick}))
+	require.NoError(t, nb.Run(context.Background(), Options{Registry: registry.Default(), Out: a, Quick: quick}))
+	require.NoError(t, nb.Run(context.Background(), Options{Registry: registry.Default(), Out: b, Quick: quick}))
 	return a, b
 }
 
@@ -333,7 +335,7 @@ func TestRunErrors(t *testing.T) {
 		dir := writeNotebook(t, "engine", strings.Replace(tinyEngine, tc.from, tc.to, 1))
 		nb, err := Load(dir)
 		require.NoError(t, err)
-		err = nb.Run(context.Background(), Options{Out: t.TempDir(), Quick: true})
+		err = nb.Run(context.Background(), Options{Registry: registry.Default(), Out: t.TempDir(), Quick: true})
 		require.Error(t, err)
 		assert.Contains(t, err.Error(), filepath.Join(dir, ConfigFile)+": "+tc.key)
 	}
@@ -346,7 +348,9 @@ func TestRunErrors(t *testing.T) {
 	cancel()
 	nb, err := Load(writeNotebook(t, "dice", tinyDice))
 	require.NoError(t, err)
-	assert.ErrorIs(t, nb.Run(ctx, Options{Out: t.TempDir()}), context.Canceled)
+	assert.ErrorIs(t, nb.Run(ctx, Options{Registry: registry.Default(), Out: t.TempDir()}), context.Canceled)
+	// The registry is the caller's: none is an error, not a default.
+	assert.ErrorContains(t, nb.Run(context.Background(), Options{Out: t.TempDir()}), "no bot registry (Options.Registry is nil)")
 }
 
 func FuzzParse(f *testing.F) {
@@ -374,7 +378,7 @@ func BenchmarkDiceQuick(b *testing.B) {
 	out := b.TempDir()
 	b.ReportAllocs()
 	for b.Loop() {
-		if err := nb.Run(context.Background(), Options{Out: out, Quick: true}); err != nil {
+		if err := nb.Run(context.Background(), Options{Registry: registry.Default(), Out: out, Quick: true}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -401,6 +405,6 @@ func TestEngineRulesFile(t *testing.T) {
 	nb, err := Load(dir)
 	require.NoError(t, err)
 	out := t.TempDir()
-	require.NoError(t, nb.Run(context.Background(), Options{Out: out, Quick: true}))
+	require.NoError(t, nb.Run(context.Background(), Options{Registry: registry.Default(), Out: out, Quick: true}))
 	assert.Contains(t, readFile(t, filepath.Join(out, "lengths.csv")), "\nfixedcards,200,4,")
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/marslab-risk/marslab/internal/textfmt"
 	"github.com/marslab-risk/marslab/learn"
+	"github.com/marslab-risk/marslab/table"
 )
 
 // strategistNotes are the note sections of a strategist notebook.
@@ -153,22 +154,22 @@ type strategistData struct {
 	// Eval and Paired are the evaluation and its paired comparisons;
 	// Verdicts and Behaviour the sentences stating them; Best the policy
 	// with the highest win rate.
-	Eval      mdTable
-	Paired    mdTable
+	Eval      table.Table
+	Paired    table.Table
 	Verdicts  []string
 	Behaviour []string
 	Best      string
 	// Curve states the first and last blocks of the training curve.
 	Curve       string
-	PolicyBy    mdTable // the greedy policy along the Q-table's "front" feature, if any
+	PolicyBy    table.Table // the greedy policy along the Q-table's "front" feature, if any
 	PolicyByKey string
 	// TrainSteps is the experiment's training budget in the learner's
 	// steps (Exp.Train.Games in episodes).
 	TrainSteps int
 	// Ablation is the table of the arms (the experiment first), AblPairs
 	// their paired comparisons; Lead names the experiment's arm.
-	Ablation mdTable
-	AblPairs mdTable
+	Ablation table.Table
+	AblPairs table.Table
 	Lead     string
 	// AblVerdicts say, for each further arm, how its greedy policy's win
 	// rate compares with the experiment's (Holm-corrected, 95 %).
@@ -186,9 +187,9 @@ func (c *strategistConfig) run(ctx context.Context, w *writer) (any, error) {
 		Verdicts: res.Verdicts(), Behaviour: res.Behaviour(), Best: res.Best(), Curve: res.CurveText(), TrainSteps: res.TrainSteps()}
 	for _, t := range []struct {
 		name string
-		t    learn.Table
+		t    table.Table
 	}{{"curve.csv", res.CurveTable()}, {"eval.csv", res.EvalTable()}, {"paired.csv", res.PairedTable()}} {
-		if err := w.csv(t.name, t.t.Header, t.t.Rows); err != nil {
+		if err := w.table(t.name, t.t); err != nil {
 			return nil, err
 		}
 	}
@@ -233,12 +234,10 @@ func (c *strategistConfig) ablation(ctx context.Context, w *writer, d *strategis
 		return fmt.Errorf("%s: %w", c.path, err)
 	}
 	d.Ablation, d.AblPairs, d.AblVerdicts = abl.Table(), abl.PairsTable(), abl.Verdicts()
-	head, rows := abl.CSV()
-	if err := w.csv("ablation.csv", head, rows); err != nil {
+	if err := w.table("ablation.csv", abl.CSV()); err != nil {
 		return err
 	}
-	head, rows = abl.PairsCSV()
-	return w.csv("ablation-paired.csv", head, rows)
+	return w.table("ablation-paired.csv", abl.PairsCSV())
 }
 
 // signed formats v with digits decimals and a "+" before values >= 0.

@@ -8,6 +8,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/marslab-risk/marslab/bots/registry"
 )
 
 // tinyLearn is an experiment of 30 training and 16 evaluation episodes.
@@ -152,5 +154,5 @@ func TestStrategistCancelled(t *testing.T) {
 	require.NoError(t, err)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	assert.Error(t, nb.Run(ctx, Options{Out: t.TempDir(), Quick: true}))
+	assert.Error(t, nb.Run(ctx, Options{Registry: registry.Default(), Out: t.TempDir(), Quick: true}))
 }

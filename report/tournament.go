@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/marslab-risk/marslab/arena"
+	"github.com/marslab-risk/marslab/table"
 	"github.com/marslab-risk/marslab/tourney"
 )
 
@@ -236,15 +237,13 @@ func (c *tournamentConfig) run(ctx context.Context, w *writer) (any, error) {
 	}
 	timings := [][]string{{"games_per_second", "first run", num(first.GamesPerSecond), "games/s"}}
 	timings = append(timings, d.Cmp.TimingRows()...)
-	head, rows := d.Cmp.Table5CSV(d.PaperPlayers)
-	if err := w.csv("table5.csv", head, rows); err != nil {
+	if err := w.table("table5.csv", d.Cmp.Table5CSV(d.PaperPlayers)); err != nil {
 		return nil, err
 	}
-	head, rows = d.Cmp.Table6CSV()
-	if err := w.csv("table6.csv", head, rows); err != nil {
+	if err := w.table("table6.csv", d.Cmp.Table6CSV()); err != nil {
 		return nil, err
 	}
-	for _, t := range []tourney.Table{res.PlacementTable(), res.WinRateTable(), res.HeadToHeadTable()} {
+	for _, t := range []table.Table{res.PlacementTable(), res.WinRateTable(), res.HeadToHeadTable()} {
 		var buf bytes.Buffer
 		if err := t.WriteCSV(&buf); err != nil {
 			return nil, fmt.Errorf("%s.csv: %w", t.Name, err)
@@ -267,8 +266,7 @@ func (c *tournamentConfig) run(ctx context.Context, w *writer) (any, error) {
 	if d.Cmp2, err = tourney.Compare(res2, recs2, &c.Paper, h2h, c.Tournament.Permutations); err != nil {
 		return nil, err
 	}
-	head, rows = d.Cmp2.ReplicatedCSV()
-	if err := w.csv("replicated.csv", head, rows); err != nil {
+	if err := w.table("replicated.csv", d.Cmp2.ReplicatedCSV()); err != nil {
 		return nil, err
 	}
 	if err := w.csv(TimingsFile, []string{"measure", "subject", "value", "unit"}, timings); err != nil {

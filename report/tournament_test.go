@@ -9,6 +9,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/marslab-risk/marslab/bots/registry"
 )
 
 // tinyTourney is a tournament of 5 bots, 3 per game: 10 games.
@@ -162,7 +164,7 @@ func TestTournamentNotebookCancelled(t *testing.T) {
 	require.NoError(t, err)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	assert.Error(t, nb.Run(ctx, Options{Out: t.TempDir(), Quick: true}))
+	assert.Error(t, nb.Run(ctx, Options{Registry: registry.Default(), Out: t.TempDir(), Quick: true}))
 }
 
 // TestTournamentAbsoluteConfig: an absolute tournament.config is that file,

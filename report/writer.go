@@ -3,7 +3,6 @@ package report
 import (
 	"bytes"
 	"embed"
-	"encoding/csv"
 	"fmt"
 	"io"
 	"os"
@@ -12,9 +11,9 @@ import (
 	"strings"
 	"text/template"
 
-	"github.com/marslab-risk/marslab/bots/registry"
-	"github.com/marslab-risk/marslab/internal/mdtable"
+	"github.com/marslab-risk/marslab/bots"
 	"github.com/marslab-risk/marslab/internal/textfmt"
+	"github.com/marslab-risk/marslab/table"
 )
 
 //go:embed templates/*.tmpl
@@ -42,16 +41,12 @@ var templates = template.Must(template.New("").Funcs(template.FuncMap{
 	"double":       func(i int) int { return 2 * i },
 }).ParseFS(templateFS, "templates/*.tmpl"))
 
-// mdTable is a table the templates print as Markdown ({{template
-// "mdtable" .}}): the module's one table, internal/mdtable.
-type mdTable = mdtable.Table
-
 // writer writes a notebook's files into dir and keeps their names.
 type writer struct {
 	dir   string
 	quick bool
 	seed  uint64
-	reg   *registry.Registry
+	reg   *bots.Registry
 	log   io.Writer
 	files []string
 	work  string // Options.Work
@@ -68,20 +63,16 @@ func (w *writer) logf(format string, args ...any) {
 
 // csv writes name (a .csv file) with the header and rows.
 func (w *writer) csv(name string, header []string, rows [][]string) error {
-	var buf bytes.Buffer
-	cw := csv.NewWriter(&buf)
-	if err := cw.Write(header); err != nil {
+	return w.table(name, table.Table{Header: header, Rows: rows})
+}
+
+// table writes name (a .csv file) with t's header and rows.
+func (w *writer) table(name string, t table.Table) error {
+	data, err := t.CSV()
+	if err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
-	for _, r := range rows {
-		if len(r) != len(header) {
-			return fmt.Errorf("%s: a row of %d fields under a header of %d", name, len(r), len(header))
-		}
-	}
-	if err := cw.WriteAll(rows); err != nil {
-		return fmt.Errorf("%s: %w", name, err)
-	}
-	return w.file(name, buf.Bytes())
+	return w.file(name, data)
 }
 
 // file writes one file and records its name.

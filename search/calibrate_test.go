@@ -11,6 +11,7 @@ import (
 
 	"github.com/marslab-risk/marslab/bots"
 	"github.com/marslab-risk/marslab/bots/registry"
+	"github.com/marslab-risk/marslab/table"
 )
 
 // tinyCalibration returns the config of a calibration of
@@ -35,7 +36,7 @@ func tinyCalibration(t *testing.T, workers int) CalibrateConfig {
 // outputs are the CSV rows and sentences of a calibration.
 func outputs(c *Calibration) []string {
 	var out []string
-	add := func(head []string, rows [][]string) { out = append(out, fmt.Sprint(head, rows)) }
+	add := func(t table.Table) { out = append(out, fmt.Sprint(t.Header, t.Rows)) }
 	add(c.Narrowing.Table())
 	add(c.Evolve.Table())
 	add(CandidatesCSV(c.Validations, c.Holm))

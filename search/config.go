@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/marslab-risk/marslab/bots"
-	"github.com/marslab-risk/marslab/bots/registry"
 	"github.com/marslab-risk/marslab/configs"
 	"github.com/marslab-risk/marslab/internal/fileread"
 	"github.com/marslab-risk/marslab/internal/gameconf"
@@ -313,7 +312,7 @@ type Setup struct {
 // Resolve loads rules and map and parses the seats with reg; unknown bots
 // and parameters and ranges outside a parameter's bounds are errors naming
 // the file and key.
-func (c *Config) Resolve(reg *registry.Registry) (*Setup, error) {
+func (c *Config) Resolve(reg *bots.Registry) (*Setup, error) {
 	g := &Games{Players: c.Players, Sample: c.Sample, Seed: c.Seed}
 	var err error
 	if g.Rules, g.Map, err = gameconf.Load(c.Source, c.Rules, c.Map); err != nil {

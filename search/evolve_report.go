@@ -9,6 +9,7 @@ import (
 
 	"github.com/marslab-risk/marslab/internal/textfmt"
 	"github.com/marslab-risk/marslab/plots"
+	"github.com/marslab-risk/marslab/table"
 )
 
 // WriteEvolveReport writes the report of a finished CMA-ES search to dir:
@@ -28,8 +29,7 @@ func WriteEvolveReport(dir string, setup *Setup, e *Evolve, figures bool) error 
 	if f == nil {
 		return fmt.Errorf("search: evolve report: the final mean is not evaluated yet")
 	}
-	head, rows := e.Table()
-	if err := writeCSV(filepath.Join(dir, "generations.csv"), head, rows); err != nil {
+	if err := writeCSV(filepath.Join(dir, "generations.csv"), e.Table()); err != nil {
 		return err
 	}
 	fiv := f.Wilson()
@@ -107,9 +107,10 @@ func (e *Evolve) Figures(name string) []Figure {
 // games, wins and win rate with the 95 % Wilson interval, the best
 // sample's score, the step size, blocks per candidate and the smoothed
 // uncertainty measure (the rows of generations.csv).
-func (e *Evolve) Table() (head []string, rows [][]string) {
+func (e *Evolve) Table() table.Table {
+	var rows [][]string
 	sp := e.cfg.Space
-	head = []string{"generation"}
+	head := []string{"generation"}
 	head = append(head, sp.Names()...)
 	head = append(head, "mean_games", "mean_wins", "mean_win_rate", "wilson_lo", "wilson_hi", "best_sample_score", "sigma", "blocks_per_candidate", "uncertainty")
 	for k := range e.gens {
@@ -123,5 +124,5 @@ func (e *Evolve) Table() (head []string, rows [][]string) {
 			textfmt.Fixed(g.BestScore, 4), textfmt.Fixed(g.Sigma, 4), strconv.Itoa(g.Evals), textfmt.Fixed(g.Uncertainty, 4))
 		rows = append(rows, row)
 	}
-	return head, rows
+	return table.Table{Header: head, Rows: rows}
 }

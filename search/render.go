@@ -5,9 +5,9 @@ import (
 	"strconv"
 
 	"github.com/marslab-risk/marslab/bots"
-	"github.com/marslab-risk/marslab/internal/mdtable"
 	"github.com/marslab-risk/marslab/internal/textfmt"
 	"github.com/marslab-risk/marslab/plots"
+	"github.com/marslab-risk/marslab/table"
 )
 
 // The renderers of this file turn the searches' results into the tables,
@@ -30,9 +30,9 @@ func pRel(p float64) string { return textfmt.PRel(p) }
 // LevelsTable returns one row per level that played: its window, cells,
 // cells alive at the end, games, best cell and the best cell's win rate
 // with its 95 % Wilson interval.
-func (n *Narrowing) LevelsTable() mdtable.Table {
+func (n *Narrowing) LevelsTable() table.Table {
 	sp := n.cfg.Space
-	t := mdtable.Table{Header: []string{"level", "window", "cells", "alive at the end", "games", "best cell", "win rate", "95 % Wilson"}}
+	t := table.Table{Header: []string{"level", "window", "cells", "alive at the end", "games", "best cell", "win rate", "95 % Wilson"}}
 	for k := range n.levels {
 		l := &n.levels[k]
 		g := levelGames(l)
@@ -59,8 +59,8 @@ func (n *Narrowing) BestText() string {
 // ParamsTable returns one row per searched parameter: its start value
 // (under the column startLabel), the final distribution mean's value and
 // the searched range.
-func (e *Evolve) ParamsTable(startLabel string) mdtable.Table {
-	t := mdtable.Table{Header: []string{"parameter", startLabel, "final mean", "searched range"}}
+func (e *Evolve) ParamsTable(startLabel string) table.Table {
+	t := table.Table{Header: []string{"parameter", startLabel, "final mean", "searched range"}}
 	f := e.Final()
 	for i, d := range e.cfg.Space {
 		mean := "-"
@@ -88,8 +88,8 @@ func (e *Evolve) FinalText() string {
 // CandidatesTable returns the validations cs against the reference ref
 // (Holm-adjusted p-values holm): games, win rates, the paired difference
 // with its 95 % interval, p and Holm p.
-func CandidatesTable(ref string, cs []Candidate, holm []float64) mdtable.Table {
-	t := mdtable.Table{Header: []string{"candidate", "games", "win rate", "95 % Wilson", ref, "difference", "95 % interval", "p", "Holm p"}}
+func CandidatesTable(ref string, cs []Candidate, holm []float64) table.Table {
+	t := table.Table{Header: []string{"candidate", "games", "win rate", "95 % Wilson", ref, "difference", "95 % interval", "p", "Holm p"}}
 	for i, v := range cs {
 		t.Add(v.Name, strconv.Itoa(v.Games), textfmt.Fixed(v.WinA, 3), interval(v.WilsonA.Lo, v.WilsonA.Hi, 3), textfmt.Fixed(v.WinB, 3),
 			textfmt.Signed(v.Diff.Mean, 3), signedInterval(v.Diff.Interval.Lo, v.Diff.Interval.Hi, 3), textfmt.P(v.Diff.P), textfmt.P(holm[i]))
@@ -99,21 +99,22 @@ func CandidatesTable(ref string, cs []Candidate, holm []float64) mdtable.Table {
 
 // CandidatesCSV returns the header and rows of the CSV file of
 // validations cs (validation.csv, confirmation.csv).
-func CandidatesCSV(cs []Candidate, holm []float64) (head []string, rows [][]string) {
+func CandidatesCSV(cs []Candidate, holm []float64) table.Table {
+	var rows [][]string
 	num := textfmt.Shortest
-	head = []string{"candidate", "blocks", "games", "win_rate", "reference_win_rate", "difference", "diff95_lo", "diff95_hi", "p", "holm_p"}
+	head := []string{"candidate", "blocks", "games", "win_rate", "reference_win_rate", "difference", "diff95_lo", "diff95_hi", "p", "holm_p"}
 	for i, v := range cs {
 		rows = append(rows, []string{v.Name, strconv.Itoa(v.Blocks), strconv.Itoa(v.Games), num(v.WinA), num(v.WinB), num(v.Diff.Mean),
 			num(v.Diff.Interval.Lo), num(v.Diff.Interval.Hi), num(v.Diff.P), num(holm[i])})
 	}
-	return head, rows
+	return table.Table{Header: head, Rows: rows}
 }
 
 // EffectsTable returns the named options' effects against the
 // reference ref: blocks, both win rates, the effect with its 95 %
 // interval and p.
-func EffectsTable(ref string, es []Candidate) mdtable.Table {
-	t := mdtable.Table{Header: []string{"option", "blocks", "win rate", ref, "effect", "95 % interval", "p"}}
+func EffectsTable(ref string, es []Candidate) table.Table {
+	t := table.Table{Header: []string{"option", "blocks", "win rate", ref, "effect", "95 % interval", "p"}}
 	for _, e := range es {
 		t.Add("`"+e.Name+"`", strconv.Itoa(e.Blocks), textfmt.Fixed(e.WinA, 3), textfmt.Fixed(e.WinB, 3),
 			textfmt.Signed(e.Diff.Mean, 3), signedInterval(e.Diff.Interval.Lo, e.Diff.Interval.Hi, 3), textfmt.P(e.Diff.P))
@@ -122,14 +123,15 @@ func EffectsTable(ref string, es []Candidate) mdtable.Table {
 }
 
 // EffectsCSV returns the header and rows of effects.csv.
-func EffectsCSV(es []Candidate) (head []string, rows [][]string) {
+func EffectsCSV(es []Candidate) table.Table {
+	var rows [][]string
 	num := textfmt.Shortest
-	head = []string{"option", "blocks", "win_rate", "reference_win_rate", "effect", "effect95_lo", "effect95_hi", "p"}
+	head := []string{"option", "blocks", "win_rate", "reference_win_rate", "effect", "effect95_lo", "effect95_hi", "p"}
 	for _, e := range es {
 		rows = append(rows, []string{e.Name, strconv.Itoa(e.Blocks), num(e.WinA), num(e.WinB), num(e.Diff.Mean), num(e.Diff.Interval.Lo),
 			num(e.Diff.Interval.Hi), num(e.Diff.P)})
 	}
-	return head, rows
+	return table.Table{Header: head, Rows: rows}
 }
 
 // EffectsChart returns the chart of the effects against the reference ref
@@ -203,8 +205,8 @@ func list(items []string) string {
 // PaperTable returns, per narrowed parameter, the paper's value (from
 // paper, "-" if absent), the reference seat's, the narrowing optimum's and
 // the last window.
-func (c *Calibration) PaperTable(paper map[string]float64) mdtable.Table {
-	t := mdtable.Table{Header: []string{"parameter", "paper", "reference seat", "narrowing optimum", "last window"}}
+func (c *Calibration) PaperTable(paper map[string]float64) table.Table {
+	t := table.Table{Header: []string{"parameter", "paper", "reference seat", "narrowing optimum", "last window"}}
 	best, last := c.Narrowing.Best()
 	for i, dim := range c.Narrowing.cfg.Space {
 		pv := "-"

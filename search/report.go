@@ -2,7 +2,6 @@ package search
 
 import (
 	"bytes"
-	"encoding/csv"
 	"fmt"
 	"io"
 	"math"
@@ -15,6 +14,7 @@ import (
 	"github.com/marslab-risk/marslab/internal/textfmt"
 	"github.com/marslab-risk/marslab/plots"
 	"github.com/marslab-risk/marslab/stats"
+	"github.com/marslab-risk/marslab/table"
 )
 
 // WriteNarrowReport writes the report of a finished narrowing search to
@@ -242,16 +242,16 @@ func valueAt(d Dim, u float64) float64 {
 }
 
 func writeCellsCSV(path string, n *Narrowing) error {
-	head, rows := n.Table()
-	return writeCSV(path, head, rows)
+	return writeCSV(path, n.Table())
 }
 
-func writeCSV(path string, head []string, rows [][]string) error {
-	var b bytes.Buffer
-	w := csv.NewWriter(&b)
-	_ = w.Write(head)
-	_ = w.WriteAll(rows)
-	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+// writeCSV writes t to path as CSV.
+func writeCSV(path string, t table.Table) error {
+	data, err := t.CSV()
+	if err != nil {
+		return fmt.Errorf("search: %s: %w", path, err)
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
 		return fmt.Errorf("search: %w", err)
 	}
 	return nil
@@ -261,8 +261,9 @@ func writeCSV(path string, head []string, rows [][]string) error {
 // the values, blocks, games, wins, win rate with its 95 % Wilson interval,
 // the racing round after which it was dropped ("" if alive) and its last
 // Holm-adjusted p-value against the best (the rows of cells.csv).
-func (n *Narrowing) Table() (head []string, rows [][]string) {
-	head = []string{"level", "cell"}
+func (n *Narrowing) Table() table.Table {
+	var rows [][]string
+	head := []string{"level", "cell"}
 	head = append(head, n.cfg.Space.Names()...)
 	head = append(head, "blocks", "games", "wins", "win_rate", "wilson_lo", "wilson_hi", "dropped_after_round", "holm_p")
 	for k := range n.levels {
@@ -286,7 +287,7 @@ func (n *Narrowing) Table() (head []string, rows [][]string) {
 			rows = append(rows, row)
 		}
 	}
-	return head, rows
+	return table.Table{Header: head, Rows: rows}
 }
 
 func writeNarrowMarkdown(b *bytes.Buffer, setup *Setup, n *Narrowing, figs []string) {

@@ -10,8 +10,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/marslab-risk/marslab/internal/mdtable"
 	"github.com/marslab-risk/marslab/internal/textfmt"
+	"github.com/marslab-risk/marslab/table"
 
 	"github.com/marslab-risk/marslab/stats"
 )
@@ -270,7 +270,7 @@ func WriteValidationReport(dir string, setup *Setup, a, b string, v *Validation)
 	fmt.Fprintf(&w, "# Validation: %s against %s\n\n", a, b)
 	fmt.Fprintf(&w, "Field of %s (%d players, rules %s, seed %d); %d fresh blocks from block %d (deals never used by a search), each played %d times by each candidate with it in every seat.\n\n",
 		setup.Config.Name, setup.Field.Players, setup.Field.Rules.Name, setup.Field.Seed, c.Blocks, ValidationBlock0, setup.Field.Players)
-	t := mdtable.Table{Header: []string{"candidate", "games", "win rate", "95 % Wilson interval"}}
+	t := table.Table{Header: []string{"candidate", "games", "win rate", "95 % Wilson interval"}}
 	t.Add("A: `"+a+"`", strconv.Itoa(c.Games), textfmt.Fixed(c.WinA, 3), interval(c.WilsonA.Lo, c.WilsonA.Hi, 3))
 	t.Add("B: `"+b+"`", strconv.Itoa(c.Games), textfmt.Fixed(c.WinB, 3), interval(c.WilsonB.Lo, c.WilsonB.Hi, 3))
 	w.WriteString(t.Markdown() + "\n")

@@ -5,8 +5,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/marslab-risk/marslab/internal/simcheck"
 	"github.com/marslab-risk/marslab/sim"
+	"github.com/marslab-risk/marslab/sim/simtest"
 )
 
 // bytePlayer answers every question from a byte stream, so that the fuzzer
@@ -65,7 +65,7 @@ func FuzzActions(f *testing.F) {
 		r.End.RoundLimit = 30
 		g, err := sim.NewGame(m, r, 3)
 		require.NoError(t, err)
-		c := simcheck.New(g, m, r)
+		c := simtest.NewChecker(g, m, r)
 		g.Observe(c)
 		chaos := sim.NewChaos(2, 0)
 		res, err := g.Play([]sim.Player{&bytePlayer{data: data}, chaos[0], chaos[1]}, 3, uint64(len(data)))

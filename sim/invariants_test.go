@@ -7,12 +7,12 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/marslab-risk/marslab/internal/simcheck"
 	"github.com/marslab-risk/marslab/sim"
+	"github.com/marslab-risk/marslab/sim/simtest"
 )
 
 // The invariant sweeps play seeded games and check every event with the
-// ledger of github.com/marslab-risk/marslab/internal/simcheck, which recomputes from the rules (not
+// ledger of github.com/marslab-risk/marslab/sim/simtest, which recomputes from the rules (not
 // from the engine) the starting armies, every reinforcement, every set's
 // value and every territory bonus.
 
@@ -30,9 +30,9 @@ func sweepGames(normal, reduced int) int {
 
 // playChecked plays games games of g with players (seed seed, indices
 // 0..games-1) under a checker and fails at the first violation.
-func playChecked(t *testing.T, g *sim.Game, m *sim.Map, r *sim.Rules, players []sim.Player, seed uint64, games int) (*simcheck.Checker, []sim.Result) {
+func playChecked(t *testing.T, g *sim.Game, m *sim.Map, r *sim.Rules, players []sim.Player, seed uint64, games int) (*simtest.Checker, []sim.Result) {
 	t.Helper()
-	c := simcheck.New(g, m, r)
+	c := simtest.NewChecker(g, m, r)
 	g.Observe(c)
 	results := make([]sim.Result, 0, games)
 	for i := 0; i < games; i++ {
@@ -144,7 +144,7 @@ func TestIllegalPlayerCannotCorruptGame(t *testing.T) {
 	r := sim.RulesForTest(sim.FortifyOneStep)
 	g, err := sim.NewGame(m, r, 3)
 	require.NoError(t, err)
-	c := simcheck.New(g, m, r)
+	c := simtest.NewChecker(g, m, r)
 	g.Observe(c)
 	for i := 0; i < 20; i++ {
 		chaos := sim.NewChaos(2, 0)

@@ -11,8 +11,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/marslab-risk/marslab/internal/simcheck"
 	"github.com/marslab-risk/marslab/sim"
+	"github.com/marslab-risk/marslab/sim/simtest"
 )
 
 // steady is an honest, deterministic bot whose decisions depend only on the
@@ -213,7 +213,7 @@ func recordGames(t *testing.T, m *sim.Map, r *sim.Rules, players []sim.Player, g
 		h.Write(append(line, '\n'))
 		events++
 	}))
-	c := simcheck.New(g, m, r)
+	c := simtest.NewChecker(g, m, r)
 	g.Observe(c)
 	var results []sim.Result
 	for i := 0; i < games; i++ {

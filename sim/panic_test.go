@@ -6,8 +6,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/marslab-risk/marslab/internal/simcheck"
 	"github.com/marslab-risk/marslab/sim"
+	"github.com/marslab-risk/marslab/sim/simtest"
 )
 
 // bomb plays like steady until it panics in the method named trigger
@@ -96,7 +96,7 @@ func TestPanicPassesForTheRestOfTheGame(t *testing.T) {
 		t.Run(trigger, func(t *testing.T) {
 			g, err := sim.NewGame(m, r, 3)
 			require.NoError(t, err)
-			c := simcheck.New(g, m, r)
+			c := simtest.NewChecker(g, m, r)
 			g.Observe(c)
 			var faults []string
 			g.Observe(sim.ObserverFunc(func(e *sim.Event) {

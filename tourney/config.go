@@ -7,7 +7,6 @@ import (
 
 	"github.com/marslab-risk/marslab/arena"
 	"github.com/marslab-risk/marslab/bots"
-	"github.com/marslab-risk/marslab/bots/registry"
 	"github.com/marslab-risk/marslab/configs"
 	"github.com/marslab-risk/marslab/internal/fileread"
 	"github.com/marslab-risk/marslab/internal/gameconf"
@@ -140,7 +139,7 @@ type Setup struct {
 // Resolve loads the rules and the map and parses the bots with reg. A bot
 // name reg does not know is an error naming the file, the key and the
 // registered bots.
-func (c *Config) Resolve(reg *registry.Registry) (*Setup, error) {
+func (c *Config) Resolve(reg *bots.Registry) (*Setup, error) {
 	var s Setup
 	var err error
 	if s.Rules, s.Map, err = gameconf.Load(c.Source, c.Rules, c.Map); err != nil {

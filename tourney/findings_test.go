@@ -129,7 +129,8 @@ func TestCompareHandBuilt(t *testing.T) {
 	assert.Equal(t, []string{"bot", "source", "1st", "2nd", "3rd", "Sm", "games"}, t5.Header)
 	assert.Equal(t, []string{"a (paper: Alpha)", "ours", "1", "1", "1", "1", "3"}, t5.Rows[0])
 	assert.Equal(t, []string{"", "paper", "4", "3", "2", "1", "10"}, t5.Rows[1])
-	head, rows := c.Table5CSV(3)
+	ct := c.Table5CSV(3)
+	head, rows := ct.Header, ct.Rows
 	assert.Equal(t, []string{"bot", "p1", "p2", "p3", "stalemates", "games", "paper_name", "paper_p1", "paper_p2", "paper_p3", "paper_stalemates"}, head)
 	assert.Equal(t, []string{"a", "1", "1", "1", "1", "3", "Alpha", "4", "3", "2", "1"}, rows[0])
 	_, none := headToHead(res, handRecords(), [2]string{"a", "zz"}, PublishedH2H{})

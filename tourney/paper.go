@@ -7,9 +7,9 @@ import (
 	"strings"
 
 	"github.com/marslab-risk/marslab/arena"
-	"github.com/marslab-risk/marslab/internal/mdtable"
 	"github.com/marslab-risk/marslab/internal/textfmt"
 	"github.com/marslab-risk/marslab/stats"
+	"github.com/marslab-risk/marslab/table"
 )
 
 // Published holds a paper's published tournament results (Johansson &
@@ -175,10 +175,10 @@ func headToHead(res *Results, recs []arena.Record, ab [2]string, paper Published
 // Table5 is the paper's Table 5 with our rows: per bot our placements,
 // stalemates and games, then the paper's, over max(our players, paper
 // players) columns.
-func (c *Comparison) Table5(paperPlayers int) mdtable.Table {
+func (c *Comparison) Table5(paperPlayers int) table.Table {
 	res := c.Results
 	cols := max(res.Players, paperPlayers)
-	t := mdtable.Table{Header: []string{"bot", "source"}}
+	t := table.Table{Header: []string{"bot", "source"}}
 	for k := 1; k <= cols; k++ {
 		t.Header = append(t.Header, textfmt.Ordinal(k))
 	}
@@ -207,8 +207,9 @@ func (c *Comparison) Table5(paperPlayers int) mdtable.Table {
 
 // Table5CSV returns the header and rows of table5.csv: our placements,
 // stalemates and games, and the paper's.
-func (c *Comparison) Table5CSV(paperPlayers int) (head []string, rows [][]string) {
-	head = []string{"bot"}
+func (c *Comparison) Table5CSV(paperPlayers int) table.Table {
+	var rows [][]string
+	head := []string{"bot"}
 	for k := 1; k <= c.Results.Players; k++ {
 		head = append(head, fmt.Sprintf("p%d", k))
 	}
@@ -229,7 +230,7 @@ func (c *Comparison) Table5CSV(paperPlayers int) (head []string, rows [][]string
 		}
 		rows = append(rows, append(row, itoa(p.Sm)))
 	}
-	return head, rows
+	return table.Table{Header: head, Rows: rows}
 }
 
 // interval formats [lo, hi] with prec decimals.
@@ -240,8 +241,8 @@ func interval(lo, hi float64, prec int) string {
 // Table6 is the paper's Table 6 without its times, ours beside the
 // paper's: win % with its 95 % Wilson interval, turns per match and our
 // games' length.
-func (c *Comparison) Table6() mdtable.Table {
-	t := mdtable.Table{Header: []string{"bot", "win %", "95 % Wilson", "paper win %", "turns/match", "paper turns/match", "game turns"}}
+func (c *Comparison) Table6() table.Table {
+	t := table.Table{Header: []string{"bot", "win %", "95 % Wilson", "paper win %", "turns/match", "paper turns/match", "game turns"}}
 	for _, b := range c.Results.Bots {
 		p := c.Paper.Bots[b.Bot]
 		t.Add(c.Paper.Label(b.Bot), textfmt.Fixed(100*b.WinRate, 1), interval(100*b.WinLo, 100*b.WinHi, 1), textfmt.Fixed(p.WinPct, 1),
@@ -251,22 +252,23 @@ func (c *Comparison) Table6() mdtable.Table {
 }
 
 // Table6CSV returns the header and rows of table6.csv.
-func (c *Comparison) Table6CSV() (head []string, rows [][]string) {
+func (c *Comparison) Table6CSV() table.Table {
+	var rows [][]string
 	num := textfmt.Shortest
-	head = []string{"bot", "win_rate", "wilson95_lo", "wilson95_hi", "paper_win_rate", "turns_per_match", "paper_turns_per_match", "game_turns"}
+	head := []string{"bot", "win_rate", "wilson95_lo", "wilson95_hi", "paper_win_rate", "turns_per_match", "paper_turns_per_match", "game_turns"}
 	for _, b := range c.Results.Bots {
 		p := c.Paper.Bots[b.Bot]
 		rows = append(rows, []string{b.Bot, num(b.WinRate), num(b.WinLo), num(b.WinHi), num(p.WinPct / 100),
 			num(b.TurnsPerMatch), num(p.TurnsPerMatch), num(b.GameTurns)})
 	}
-	return head, rows
+	return table.Table{Header: head, Rows: rows}
 }
 
 // Timing6 is Table 6's times, ours (a measurement on this machine, on
 // the clock of Results.Clock) beside the paper's.
-func (c *Comparison) Timing6() mdtable.Table {
+func (c *Comparison) Timing6() table.Table {
 	clock := arena.ClockName(c.Results.Clock)
-	t := mdtable.Table{Header: []string{"bot", "t_match (ms, " + clock + ")", "paper t_match (s)", "t_turn (µs, " + clock + ")",
+	t := table.Table{Header: []string{"bot", "t_match (ms, " + clock + ")", "paper t_match (s)", "t_turn (µs, " + clock + ")",
 		"paper t_turn (s)", "win % per ms t_turn", "paper win % per s t_turn"}}
 	for _, b := range c.Results.Bots {
 		p := c.Paper.Bots[b.Bot]
@@ -291,8 +293,8 @@ func (c *Comparison) TimingRows() [][]string {
 }
 
 // Placement is each bot's mean placement with its interval.
-func (c *Comparison) Placement() mdtable.Table {
-	t := mdtable.Table{Header: []string{"bot", "games", "mean placement", "95 % interval"}}
+func (c *Comparison) Placement() table.Table {
+	t := table.Table{Header: []string{"bot", "games", "mean placement", "95 % interval"}}
 	for _, b := range c.Results.Bots {
 		t.Add(c.Paper.Label(b.Bot), itoa(b.Games), textfmt.Fixed(b.MeanPlacement, 2), interval(b.PlacementLo, b.PlacementHi, 2))
 	}
@@ -301,8 +303,8 @@ func (c *Comparison) Placement() mdtable.Table {
 
 // Replicated is the summary table of a replicated run: games, wins, win %
 // with its interval beside the paper's, mean placement with its interval.
-func (c *Comparison) Replicated() mdtable.Table {
-	t := mdtable.Table{Header: []string{"bot", "games", "wins", "win %", "95 % Wilson", "paper win %", "mean placement", "95 % interval"}}
+func (c *Comparison) Replicated() table.Table {
+	t := table.Table{Header: []string{"bot", "games", "wins", "win %", "95 % Wilson", "paper win %", "mean placement", "95 % interval"}}
 	for _, b := range c.Results.Bots {
 		t.Add(c.Paper.Label(b.Bot), itoa(b.Games), itoa(b.Wins), textfmt.Fixed(100*b.WinRate, 1), interval(100*b.WinLo, 100*b.WinHi, 1),
 			textfmt.Fixed(c.Paper.Bots[b.Bot].WinPct, 1), textfmt.Fixed(b.MeanPlacement, 2), interval(b.PlacementLo, b.PlacementHi, 2))
@@ -311,14 +313,15 @@ func (c *Comparison) Replicated() mdtable.Table {
 }
 
 // ReplicatedCSV returns the header and rows of replicated.csv.
-func (c *Comparison) ReplicatedCSV() (head []string, rows [][]string) {
+func (c *Comparison) ReplicatedCSV() table.Table {
+	var rows [][]string
 	num := textfmt.Shortest
-	head = []string{"bot", "games", "wins", "win_rate", "wilson95_lo", "wilson95_hi", "mean_placement", "placement95_lo", "placement95_hi", "stalemates"}
+	head := []string{"bot", "games", "wins", "win_rate", "wilson95_lo", "wilson95_hi", "mean_placement", "placement95_lo", "placement95_hi", "stalemates"}
 	for _, b := range c.Results.Bots {
 		rows = append(rows, []string{b.Bot, itoa(b.Games), itoa(b.Wins), num(b.WinRate), num(b.WinLo), num(b.WinHi),
 			num(b.MeanPlacement), num(b.PlacementLo), num(b.PlacementHi), itoa(b.Stalemates)})
 	}
-	return head, rows
+	return table.Table{Header: head, Rows: rows}
 }
 
 // StalemateRate and PaperStalemateRate are the shares of games that
@@ -427,9 +430,9 @@ func (c *Comparison) H2HFinding() string {
 
 // H2HTable is the head-to-head record, ours and the paper's (which does
 // not give who finished ahead: "—").
-func (c *Comparison) H2HTable() mdtable.Table {
+func (c *Comparison) H2HTable() table.Table {
 	h := c.H2H
-	t := mdtable.Table{Header: []string{"", "met", h.A + " won", h.B + " won", h.A + " ahead", h.B + " ahead", "last two", h.A + " won of the last two"}}
+	t := table.Table{Header: []string{"", "met", h.A + " won", h.B + " won", h.A + " ahead", h.B + " ahead", "last two", h.A + " won of the last two"}}
 	t.Add("ours", itoa(h.Met), itoa(h.AWon), itoa(h.BWon), itoa(h.AAhead), itoa(h.BAhead), itoa(h.LastTwo), itoa(h.AWonLastTwo))
 	t.Add("paper", itoa(h.Paper.Met), itoa(h.Paper.AWon), itoa(h.Paper.BWon), "—", "—", itoa(h.Paper.LastTwo), itoa(h.Paper.AWonLastTwo))
 	return t

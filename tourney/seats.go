@@ -9,10 +9,10 @@ import (
 
 	"github.com/marslab-risk/marslab/arena"
 	"github.com/marslab-risk/marslab/bots"
-	"github.com/marslab-risk/marslab/internal/mdtable"
 	"github.com/marslab-risk/marslab/internal/textfmt"
 	"github.com/marslab-risk/marslab/plots"
 	"github.com/marslab-risk/marslab/stats"
+	"github.com/marslab-risk/marslab/table"
 )
 
 // SeatRun is one run of a round robin with one seat in a bot's place.
@@ -134,8 +134,8 @@ func seatWins(r SeatRun) []bool {
 
 // WinsTable gives every bot's win % with its 95 % Wilson interval in
 // every run, beside the paper's.
-func (c *SeatComparison) WinsTable() mdtable.Table {
-	t := mdtable.Table{Header: []string{"bot"}}
+func (c *SeatComparison) WinsTable() table.Table {
+	t := table.Table{Header: []string{"bot"}}
 	for _, r := range c.Runs {
 		t.Header = append(t.Header, "with "+r.Name)
 	}
@@ -157,9 +157,10 @@ func (c *SeatComparison) WinsTable() mdtable.Table {
 
 // WinsCSV returns the header and rows of tournament.csv: per run and bot
 // the games, wins, win rate with its interval and the paper's.
-func (c *SeatComparison) WinsCSV() (head []string, rows [][]string) {
+func (c *SeatComparison) WinsCSV() table.Table {
+	var rows [][]string
 	num := textfmt.Shortest
-	head = []string{"seat", "bot", "games", "wins", "win_rate", "wilson95_lo", "wilson95_hi", "paper_win_rate"}
+	head := []string{"seat", "bot", "games", "wins", "win_rate", "wilson95_lo", "wilson95_hi", "paper_win_rate"}
 	for i := range c.Runs[0].Results.Bots {
 		for _, r := range c.Runs {
 			x := r.Results.Bots[i]
@@ -168,7 +169,7 @@ func (c *SeatComparison) WinsCSV() (head []string, rows [][]string) {
 				num(c.Paper.Bots[key].WinPct / 100)})
 		}
 	}
-	return head, rows
+	return table.Table{Header: head, Rows: rows}
 }
 
 // Verdicts returns one sentence per run: the seat's win % with its
@@ -194,8 +195,8 @@ func (c *SeatComparison) Verdicts() []string {
 // PairedTable compares each seat after the first with the first, game by
 // game: games, both win %, the difference in points with its 95 %
 // interval and McNemar's p.
-func (c *SeatComparison) PairedTable() mdtable.Table {
-	t := mdtable.Table{Header: []string{"seat", "games", "win %", c.Reference + " win %", "difference (points)", "95 % interval", "McNemar p"}}
+func (c *SeatComparison) PairedTable() table.Table {
+	t := table.Table{Header: []string{"seat", "games", "win %", c.Reference + " win %", "difference (points)", "95 % interval", "McNemar p"}}
 	for k, pp := range c.Paired {
 		t.Add("`"+c.Runs[k+1].Name+"`", itoa(pp.N), textfmt.Fixed(100*pp.PX, 1), textfmt.Fixed(100*pp.PY, 1), textfmt.Signed(100*pp.Diff, 1),
 			fmt.Sprintf("[%s, %s]", textfmt.Signed(100*pp.Interval.Lo, 1), textfmt.Signed(100*pp.Interval.Hi, 1)), textfmt.P(pp.P))
@@ -204,13 +205,14 @@ func (c *SeatComparison) PairedTable() mdtable.Table {
 }
 
 // PairedCSV returns the header and rows of tournament-paired.csv.
-func (c *SeatComparison) PairedCSV() (head []string, rows [][]string) {
+func (c *SeatComparison) PairedCSV() table.Table {
+	var rows [][]string
 	num := textfmt.Shortest
-	head = []string{"seat", "games", "win_rate", "reference_win_rate", "difference", "diff95_lo", "diff95_hi", "p"}
+	head := []string{"seat", "games", "win_rate", "reference_win_rate", "difference", "diff95_lo", "diff95_hi", "p"}
 	for k, pp := range c.Paired {
 		rows = append(rows, []string{c.Runs[k+1].Name, itoa(pp.N), num(pp.PX), num(pp.PY), num(pp.Diff), num(pp.Interval.Lo), num(pp.Interval.Hi), num(pp.P)})
 	}
-	return head, rows
+	return table.Table{Header: head, Rows: rows}
 }
 
 // PairedChart is the chart of the paired differences with their
@@ -245,8 +247,8 @@ func seatStats(r SeatRun) map[string]int64 {
 
 // BalanceTable gives the seats' placement auctions by winning bid and the
 // armies bid (the seat's own counts; seats without counts are left out).
-func (c *SeatComparison) BalanceTable() mdtable.Table {
-	t := mdtable.Table{Header: []string{"seat", "auctions won: offensive", "defensive", "zero-army", "defensive share", "armies: offensive", "defensive", "unbid", "defensive share"}}
+func (c *SeatComparison) BalanceTable() table.Table {
+	t := table.Table{Header: []string{"seat", "auctions won: offensive", "defensive", "zero-army", "defensive share", "armies: offensive", "defensive", "unbid", "defensive share"}}
 	i64 := func(v int64) string { return strconv.FormatInt(v, 10) }
 	for _, r := range c.Runs {
 		st := seatStats(r)
@@ -262,8 +264,9 @@ func (c *SeatComparison) BalanceTable() mdtable.Table {
 }
 
 // BalanceCSV returns the header and rows of tournament-balance.csv.
-func (c *SeatComparison) BalanceCSV() (head []string, rows [][]string) {
-	head = append([]string{"seat"}, auctionStats...)
+func (c *SeatComparison) BalanceCSV() table.Table {
+	var rows [][]string
+	head := append([]string{"seat"}, auctionStats...)
 	for _, r := range c.Runs {
 		st := seatStats(r)
 		if st == nil {
@@ -275,7 +278,7 @@ func (c *SeatComparison) BalanceCSV() (head []string, rows [][]string) {
 		}
 		rows = append(rows, row)
 	}
-	return head, rows
+	return table.Table{Header: head, Rows: rows}
 }
 
 // pct returns 100·k/n with one decimal and a percent sign ("-" for n = 0).

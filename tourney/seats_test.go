@@ -46,7 +46,8 @@ func TestCompareSeats(t *testing.T) {
 	assert.Equal(t, []string{"bot", "with mars@paper", "with mars@tuned", "paper win %"}, wins.Header)
 	assert.Equal(t, "mars (the seat)", wins.Rows[0][0])
 	assert.Equal(t, "30.0", wins.Rows[0][3])
-	head, rows := c.WinsCSV()
+	ct := c.WinsCSV()
+	head, rows := ct.Header, ct.Rows
 	assert.Len(t, rows, 8)
 	assert.Len(t, rows[0], len(head))
 	assert.Equal(t, []string{"mars@paper", "mars", "3", "1"}, rows[0][:4])

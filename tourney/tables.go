@@ -1,54 +1,20 @@
 package tourney
 
 import (
-	"encoding/csv"
 	"fmt"
-	"io"
 	"strconv"
 
 	"github.com/marslab-risk/marslab/arena"
-	"github.com/marslab-risk/marslab/internal/mdtable"
 	"github.com/marslab-risk/marslab/internal/textfmt"
+	"github.com/marslab-risk/marslab/table"
 )
-
-// Table is one report table: a header and rows of formatted cells.
-type Table struct {
-	// Name is the base of the table's file names (e.g. "table5").
-	Name string
-	// Title describes the table (the Markdown heading).
-	Title  string
-	Header []string
-	Rows   [][]string
-}
-
-// WriteMarkdown writes the table as a Markdown heading and pipe table.
-func (t *Table) WriteMarkdown(w io.Writer) error {
-	_, err := io.WriteString(w, "## "+t.Title+"\n\n"+t.Markdown())
-	return err
-}
-
-// Markdown returns the pipe table (internal/mdtable's, as every report of
-// the module prints).
-func (t *Table) Markdown() string { return mdtable.Table{Header: t.Header, Rows: t.Rows}.Markdown() }
-
-// WriteCSV writes the table as CSV with a header line.
-func (t *Table) WriteCSV(w io.Writer) error {
-	cw := csv.NewWriter(w)
-	if err := cw.Write(t.Header); err != nil {
-		return err
-	}
-	if err := cw.WriteAll(t.Rows); err != nil {
-		return err
-	}
-	return cw.Error()
-}
 
 func itoa(v int) string { return strconv.Itoa(v) }
 
 // Table5 is the paper's Table 5: per bot, the games finished in each
 // position and the stalemates (Sm).
-func (r *Results) Table5() Table {
-	t := Table{Name: "table5", Title: fmt.Sprintf("Table 5: placements per bot (%d games, %d stalemates; Sm = stalemates)", r.Games, r.Stalemates)}
+func (r *Results) Table5() table.Table {
+	t := table.Table{Name: "table5", Title: fmt.Sprintf("Table 5: placements per bot (%d games, %d stalemates; Sm = stalemates)", r.Games, r.Stalemates)}
 	t.Header = append(t.Header, "bot")
 	for k := 1; k <= r.Players; k++ {
 		t.Header = append(t.Header, textfmt.Ordinal(k))
@@ -72,14 +38,14 @@ func (r *Results) Table5() Table {
 // their clock (arena.ClockName of Results.Clock), e.g. "t_turn (µs, thread
 // CPU)": the thread's CPU time does not grow with the machine's load, the
 // wall clock does.
-func (r *Results) Table6() Table {
+func (r *Results) Table6() table.Table {
 	unit := func(u string) string {
 		if !r.Timed {
 			return u
 		}
 		return u + ", " + arena.ClockName(r.Clock)
 	}
-	t := Table{Name: "table6", Title: fmt.Sprintf("Table 6: win %%, time and turns per match (mean game: %.1f turns, %.1f rounds)", r.MeanTurns, r.MeanRounds),
+	t := table.Table{Name: "table6", Title: fmt.Sprintf("Table 6: win %%, time and turns per match (mean game: %.1f turns, %.1f rounds)", r.MeanTurns, r.MeanRounds),
 		Header: []string{"bot", "win %", "t_match (" + unit("ms") + ")", "turns/match", "t_turn (" + unit("µs") + ")",
 			"win % per ms t_turn", "wins per hour", "game turns"}}
 	for _, b := range r.Bots {
@@ -96,8 +62,8 @@ func (r *Results) Table6() Table {
 }
 
 // PlacementTable gives each bot's mean placement with its interval.
-func (r *Results) PlacementTable() Table {
-	t := Table{Name: "placement", Title: fmt.Sprintf("Mean placement (1 = won) with a %g %% interval", 100*Level),
+func (r *Results) PlacementTable() table.Table {
+	t := table.Table{Name: "placement", Title: fmt.Sprintf("Mean placement (1 = won) with a %g %% interval", 100*Level),
 		Header: []string{"bot", "games", "mean placement", "lo", "hi"}}
 	for _, b := range r.Bots {
 		t.Rows = append(t.Rows, []string{b.Bot, itoa(b.Games), textfmt.Fixed(b.MeanPlacement, 3), textfmt.Fixed(b.PlacementLo, 3), textfmt.Fixed(b.PlacementHi, 3)})
@@ -106,8 +72,8 @@ func (r *Results) PlacementTable() Table {
 }
 
 // WinRateTable gives each bot's win % with its Wilson interval.
-func (r *Results) WinRateTable() Table {
-	t := Table{Name: "winrate", Title: fmt.Sprintf("Win %% with a %g %% Wilson interval", 100*Level),
+func (r *Results) WinRateTable() table.Table {
+	t := table.Table{Name: "winrate", Title: fmt.Sprintf("Win %% with a %g %% Wilson interval", 100*Level),
 		Header: []string{"bot", "games", "wins", "win %", "lo %", "hi %"}}
 	for _, b := range r.Bots {
 		t.Rows = append(t.Rows, []string{b.Bot, itoa(b.Games), itoa(b.Wins), textfmt.Fixed(100*b.WinRate, 2), textfmt.Fixed(100*b.WinLo, 2), textfmt.Fixed(100*b.WinHi, 2)})
@@ -117,8 +83,8 @@ func (r *Results) WinRateTable() Table {
 
 // HeadToHeadTable gives, for every pair, the games met, who finished
 // ahead, and who won when only the two were left.
-func (r *Results) HeadToHeadTable() Table {
-	t := Table{Name: "headtohead", Title: "Head to head: games met, finished ahead, won when the last two",
+func (r *Results) HeadToHeadTable() table.Table {
+	t := table.Table{Name: "headtohead", Title: "Head to head: games met, finished ahead, won when the last two",
 		Header: []string{"A", "B", "met", "A ahead", "B ahead", "last two", "A won", "B won"}}
 	for _, p := range r.Pairs {
 		t.Rows = append(t.Rows, []string{r.Bots[p.A].Bot, r.Bots[p.B].Bot, itoa(p.Met), itoa(p.AheadA), itoa(p.AheadB),
@@ -129,6 +95,6 @@ func (r *Results) HeadToHeadTable() Table {
 
 // Tables returns every table of the report: Table5, Table6,
 // PlacementTable, WinRateTable and HeadToHeadTable.
-func (r *Results) Tables() []Table {
-	return []Table{r.Table5(), r.Table6(), r.PlacementTable(), r.WinRateTable(), r.HeadToHeadTable()}
+func (r *Results) Tables() []table.Table {
+	return []table.Table{r.Table5(), r.Table6(), r.PlacementTable(), r.WinRateTable(), r.HeadToHeadTable()}
 }

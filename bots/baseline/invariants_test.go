@@ -7,20 +7,20 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/marslab-risk/marslab/internal/simcheck"
 	"github.com/marslab-risk/marslab/sim"
+	"github.com/marslab-risk/marslab/sim/simtest"
 )
 
 // TestInvariantsBaseline plays the baseline bots (aggressive, random,
 // passive and pacifist, rotating through the seats) under every embedded
 // rule set on the classic map, 2 to 6 players, and checks every event with
-// the ledger of github.com/marslab-risk/marslab/internal/simcheck, which recomputes starting armies,
+// the ledger of github.com/marslab-risk/marslab/sim/simtest, which recomputes starting armies,
 // reinforcements, set values and territory bonuses from the rules: 200
 // games per player count, 1000 per rule set (25 and 125 under -short or
 // -race).
 func TestInvariantsBaseline(t *testing.T) {
 	games := 200
-	if testing.Short() || simcheck.RaceEnabled {
+	if testing.Short() || simtest.RaceEnabled {
 		games = 25
 	}
 	for _, rn := range ruleSets {
@@ -30,7 +30,7 @@ func TestInvariantsBaseline(t *testing.T) {
 			t.Run(fmt.Sprintf("%s/%dp", rn, n), func(t *testing.T) {
 				g, err := sim.NewGame(m, r, n)
 				require.NoError(t, err)
-				c := simcheck.New(g, m, r)
+				c := simtest.NewChecker(g, m, r)
 				g.Observe(c)
 				players := make([]sim.Player, n)
 				for i := 0; i < games; i++ {

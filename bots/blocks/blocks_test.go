@@ -8,8 +8,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/marslab-risk/marslab/internal/simcheck"
 	"github.com/marslab-risk/marslab/sim"
+	"github.com/marslab-risk/marslab/sim/simtest"
 )
 
 // smallMap is a 7-territory map of two continents:
@@ -102,7 +102,7 @@ func TestQueries(t *testing.T) {
 }
 
 func TestLoad(t *testing.T) {
-	g, m, _ := simcheck.NewGame(t, "classic", 3)
+	g, m, _ := simtest.NewGame(t, "classic", 3)
 	var b Board
 	checked := 0
 	g.Observe(sim.ObserverFunc(func(e *sim.Event) {
@@ -288,7 +288,7 @@ func TestFortifyTowardFront(t *testing.T) {
 func TestFortifyTowardFrontLegal(t *testing.T) {
 	// The moves are accepted by the engine under the one-step rule: a
 	// player whose Fortify is FortifyTowardFront never faults.
-	g, _, r := simcheck.NewGame(t, "mars2006", 3)
+	g, _, r := simtest.NewGame(t, "mars2006", 3)
 	require.Equal(t, sim.FortifyOneStep, r.Fortify.Mode)
 	moves := 0
 	g.Observe(sim.ObserverFunc(func(e *sim.Event) {

@@ -7,8 +7,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/marslab-risk/marslab/internal/simcheck"
 	"github.com/marslab-risk/marslab/sim"
+	"github.com/marslab-risk/marslab/sim/simtest"
 )
 
 // attack is an attack's ends and whether a block found it.
@@ -117,7 +117,7 @@ func TestFortifyCluster(t *testing.T) {
 // the position testdata/fork-3.toml.
 func forkPosition(t *testing.T) (*sim.Map, *sim.Rules, *sim.Position) {
 	t.Helper()
-	m, r, pos := simcheck.LoadPosition(t, "testdata/fork.toml", "classic", "testdata/fork-3.toml")
+	m, r, pos := simtest.LoadPosition(t, "testdata/fork.toml", "classic", "testdata/fork-3.toml")
 	return m, r, pos
 }
 

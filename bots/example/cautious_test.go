@@ -8,8 +8,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/marslab-risk/marslab/bots/registry"
-	"github.com/marslab-risk/marslab/internal/simcheck"
+	"github.com/marslab-risk/marslab/internal/bottest"
 	"github.com/marslab-risk/marslab/sim"
+	"github.com/marslab-risk/marslab/sim/simtest"
 )
 
 // forkState returns the State that seat 0 of the position in
@@ -17,11 +18,11 @@ import (
 // shown in phase ph, and the cautious player of seat spec.
 func forkState(t *testing.T, spec string, ph sim.Phase) (sim.Player, *sim.State) {
 	t.Helper()
-	m, r, pos := simcheck.LoadPosition(t, "testdata/fork.toml", "classic", "testdata/fork-pos.toml")
+	m, r, pos := simtest.LoadPosition(t, "testdata/fork.toml", "classic", "testdata/fork-pos.toml")
 	pos.Phase = ph
 	seat, err := registry.Default().ParseSeat(spec, nil)
 	require.NoError(t, err)
-	return simcheck.StartAt(t, seat, m, r, pos, nil)
+	return bottest.StartAt(t, seat, m, r, pos, nil)
 }
 
 // Territory ids of testdata/fork.toml.
@@ -68,7 +69,7 @@ func TestCautiousAttack(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.spec, func(t *testing.T) {
 			p, s := forkState(t, tt.spec, sim.PhaseAttack)
-			o, ok := simcheck.Attack(t, p, s, 0)
+			o, ok := simtest.Attack(t, p, s, 0)
 			require.Equal(t, tt.ok, ok)
 			assert.Equal(t, tt.want, o)
 		})
@@ -86,16 +87,16 @@ func TestCautiousFortify(t *testing.T) {
 // TestCautiousAllocs: once its buffers have grown, no decision allocates.
 func TestCautiousAllocs(t *testing.T) {
 	p, s := forkState(t, "cautious", sim.PhaseFortify)
-	assert.Zero(t, simcheck.TurnAllocs(p, s, false, 100))
+	assert.Zero(t, simtest.TurnAllocs(p, s, false, 100))
 }
 
 // TestCautiousGames plays cautious against the baseline bots under every
 // embedded rule set (each fortify mode among them), checks every event with
-// the ledger of github.com/marslab-risk/marslab/internal/simcheck, and requires that cautious makes
+// the ledger of github.com/marslab-risk/marslab/sim/simtest, and requires that cautious makes
 // no fault and attacks, conquers and fortifies.
 func TestCautiousGames(t *testing.T) {
 	games := 30
-	if testing.Short() || simcheck.RaceEnabled {
+	if testing.Short() || simtest.RaceEnabled {
 		games = 5
 	}
 	reg := registry.Default()
@@ -103,7 +104,7 @@ func TestCautiousGames(t *testing.T) {
 	require.NoError(t, err)
 	for _, rn := range []string{"classic", "mars2006", "fixedcards", "missions"} {
 		t.Run(rn, func(t *testing.T) {
-			counts, faults := simcheck.Play(t, seats, rn, 7, games)
+			counts, faults := bottest.Play(t, seats, rn, 7, games)
 			assert.Equal(t, []int{0, 0, 0, 0}, faults)
 			for _, k := range []sim.EventKind{sim.EvAttackOrder, sim.EvOccupation, sim.EvMove} {
 				assert.NotZero(t, counts[0][k]+counts[3][k], fmt.Sprint(k))
@@ -115,5 +116,5 @@ func TestCautiousGames(t *testing.T) {
 func BenchmarkCautiousGame(b *testing.B) {
 	tab, err := registry.Default().NewTable("cautious,aggressive,random,cautious", "mars2006")
 	require.NoError(b, err)
-	simcheck.BenchGames(b, tab.Play)
+	bottest.BenchGames(b, tab.Play)
 }

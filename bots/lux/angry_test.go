@@ -9,8 +9,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/marslab-risk/marslab/bots/registry"
-	"github.com/marslab-risk/marslab/internal/simcheck"
 	"github.com/marslab-risk/marslab/sim"
+	"github.com/marslab-risk/marslab/sim/simtest"
 )
 
 // Seat 0 holds a, b, d and e; e has two enemy neighbours (f and h), b and
@@ -41,7 +41,7 @@ func TestAngryAttack(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			p, s := gridState(t, "angry", "classic", tt.board, sim.PhaseAttack)
-			o, ok := simcheck.Attack(t, p, s, 0)
+			o, ok := simtest.Attack(t, p, s, 0)
 			require.Equal(t, tt.ok, ok)
 			assert.Equal(t, tt.want, o)
 		})
@@ -94,7 +94,7 @@ func TestAngryFinishesLast(t *testing.T) {
 	}
 	seats, err := registry.Default().ParseSeats(strings.Join(botsB, ","), nil)
 	require.NoError(t, err)
-	g, _, _ := simcheck.NewGame(t, "mars2006", len(seats))
+	g, _, _ := simtest.NewGame(t, "mars2006", len(seats))
 	rng := rand.New(rand.NewPCG(5, 5))
 	last := make(map[string]int)
 	players := make([]sim.Player, len(seats))

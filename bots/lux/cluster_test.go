@@ -8,20 +8,21 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/marslab-risk/marslab/bots/registry"
-	"github.com/marslab-risk/marslab/internal/simcheck"
+	"github.com/marslab-risk/marslab/internal/bottest"
 	"github.com/marslab-risk/marslab/sim"
+	"github.com/marslab-risk/marslab/sim/simtest"
 )
 
 // clusterSeats seats the whole Cluster family.
 const clusterSeats = "cluster,shaft,quo,yakool,boscoe,bort"
 
 // TestClusterFamilyGames plays the Cluster family against each other under
-// every embedded rule set, checks every event with the simcheck ledger and
+// every embedded rule set, checks every event with the sim/simtest ledger and
 // requires no fault, and that every bot attacks and conquers (counted over
 // the rule sets: Shaft attacks rarely).
 func TestClusterFamilyGames(t *testing.T) {
 	games := 20
-	if testing.Short() || simcheck.RaceEnabled {
+	if testing.Short() || simtest.RaceEnabled {
 		games = 8
 	}
 	for _, spec := range []string{clusterSeats, "vulture,cluster,aggressive,vulture"} {
@@ -38,7 +39,7 @@ func familyGames(t *testing.T, spec string, games int) {
 	counts := make([][sim.NumEventKinds]int, len(seats))
 	for _, rn := range []string{"classic", "mars2006", "fixedcards", "missions"} {
 		t.Run(spec+"/"+rn, func(t *testing.T) {
-			c, faults := simcheck.Play(t, seats, rn, 11, games)
+			c, faults := bottest.Play(t, seats, rn, 11, games)
 			assert.Equal(t, make([]int, len(seats)), faults)
 			for p := range c {
 				for k := range c[p] {
@@ -58,5 +59,5 @@ func familyGames(t *testing.T, spec string, games int) {
 func BenchmarkLuxGame(b *testing.B) {
 	tab, err := registry.Default().NewTable(clusterSeats, "classic")
 	require.NoError(b, err)
-	simcheck.BenchGames(b, tab.Play)
+	bottest.BenchGames(b, tab.Play)
 }

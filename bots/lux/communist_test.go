@@ -6,8 +6,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/marslab-risk/marslab/internal/simcheck"
 	"github.com/marslab-risk/marslab/sim"
+	"github.com/marslab-risk/marslab/sim/simtest"
 )
 
 // Seat 0 holds a, b, d and e: its borders are b (3), d (2) and e (5); g (1)
@@ -47,7 +47,7 @@ func TestCommunistAttack(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			p, s := gridState(t, "communist", "classic", tt.board, sim.PhaseAttack)
-			assert.Equal(t, tt.want, simcheck.Attacks(t, p, s, 0, 2))
+			assert.Equal(t, tt.want, simtest.Attacks(t, p, s, 0, 2))
 		})
 	}
 }

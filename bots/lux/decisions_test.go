@@ -7,8 +7,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/marslab-risk/marslab/bots/registry"
-	"github.com/marslab-risk/marslab/internal/simcheck"
+	"github.com/marslab-risk/marslab/internal/bottest"
 	"github.com/marslab-risk/marslab/sim"
+	"github.com/marslab-risk/marslab/sim/simtest"
 )
 
 // Territory ids of testdata/two.toml.
@@ -27,13 +28,13 @@ const (
 // started player of seat spec.
 func twoState(t *testing.T, spec, pos string, edit func(*sim.Position)) (sim.Player, *sim.State) {
 	t.Helper()
-	m, r, p := simcheck.LoadPosition(t, "testdata/two.toml", "classic", "testdata/"+pos)
+	m, r, p := simtest.LoadPosition(t, "testdata/two.toml", "classic", "testdata/"+pos)
 	if edit != nil {
 		edit(p)
 	}
 	seat, err := registry.Default().ParseSeat(spec, nil)
 	require.NoError(t, err)
-	return simcheck.StartAt(t, seat, m, r, p, nil)
+	return bottest.StartAt(t, seat, m, r, p, nil)
 }
 
 // TestGoalContinent: Cluster takes the continent where its armies are
@@ -105,14 +106,14 @@ func TestClusterFortify(t *testing.T) {
 		p.Phase = sim.PhaseFortify
 		p.Armies[te] = 6
 	})
-	assert.Equal(t, []sim.Move{{From: te, To: td, Armies: 5}}, simcheck.Fortify(t, p, s, 0))
+	assert.Equal(t, []sim.Move{{From: te, To: td, Armies: 5}}, simtest.Fortify(t, p, s, 0))
 }
 
 // TestClusterAllocs: once its buffers have grown, no decision allocates.
 func TestClusterAllocs(t *testing.T) {
 	for _, spec := range []string{"cluster", "yakool", "quo"} {
 		p, s := twoState(t, spec, "dominant.toml", nil)
-		assert.Zero(t, simcheck.TurnAllocs(p, s, true, 50), spec)
+		assert.Zero(t, simtest.TurnAllocs(p, s, true, 50), spec)
 	}
 }
 

@@ -10,8 +10,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/marslab-risk/marslab/bots/registry"
-	"github.com/marslab-risk/marslab/internal/simcheck"
+	"github.com/marslab-risk/marslab/internal/bottest"
 	"github.com/marslab-risk/marslab/sim"
+	"github.com/marslab-risk/marslab/sim/simtest"
 )
 
 // Territory ids of testdata/grid.toml.
@@ -64,7 +65,7 @@ func gridStateAt(t testing.TB, spec, rules, board, hands string, ph sim.Phase) (
 	require.NoError(t, err)
 	seat, err := registry.Default().ParseSeat(spec, nil)
 	require.NoError(t, err)
-	return simcheck.StartAt(t, seat, m, r, pos, rand.New(rand.NewPCG(1, 2)))
+	return bottest.StartAt(t, seat, m, r, pos, rand.New(rand.NewPCG(1, 2)))
 }
 
 // fortifyCase is one fortification test: seat spec's moves on board (see
@@ -79,28 +80,28 @@ func checkFortify(t *testing.T, cases []fortifyCase) {
 	for _, tt := range cases {
 		t.Run(tt.name, func(t *testing.T) {
 			p, s := gridState(t, tt.spec, tt.rules, tt.board, sim.PhaseFortify)
-			assert.Equal(t, tt.want, simcheck.Fortify(t, p, s, 0))
+			assert.Equal(t, tt.want, simtest.Fortify(t, p, s, 0))
 		})
 	}
 }
 
 // playB plays games games of the seats under rule set rn, checking every
-// event with the simcheck ledger, and returns the event counts of every
+// event with the sim/simtest ledger, and returns the event counts of every
 // seat and the faults summed over the games.
 func playB(t *testing.T, specs string, rn string, games int) (counts [][sim.NumEventKinds]int, faults []int) {
 	t.Helper()
 	seats, err := registry.Default().ParseSeats(specs, nil)
 	require.NoError(t, err)
-	return simcheck.Play(t, seats, rn, 11, games)
+	return bottest.Play(t, seats, rn, 11, games)
 }
 
 // TestGamesB plays the bots of this group against each other and a
 // baseline bot under every embedded rule set (each fortify mode among
-// them), checks every event with the ledger of github.com/marslab-risk/marslab/internal/simcheck,
+// them), checks every event with the ledger of github.com/marslab-risk/marslab/sim/simtest,
 // and requires that no bot faults and that each attacks and conquers.
 func TestGamesB(t *testing.T) {
 	games := 20
-	if testing.Short() || simcheck.RaceEnabled {
+	if testing.Short() || simtest.RaceEnabled {
 		games = 4
 	}
 	const specs = "angry,communist,stinky,pixie,evilpixie,aggressive"
@@ -126,5 +127,5 @@ func TestGamesB(t *testing.T) {
 func BenchmarkGameB(b *testing.B) {
 	tab, err := registry.Default().NewTable("angry,communist,stinky,pixie,evilpixie,stinky", "mars2006")
 	require.NoError(b, err)
-	simcheck.BenchGames(b, tab.Play)
+	bottest.BenchGames(b, tab.Play)
 }

@@ -6,8 +6,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/marslab-risk/marslab/internal/simcheck"
 	"github.com/marslab-risk/marslab/sim"
+	"github.com/marslab-risk/marslab/sim/simtest"
 )
 
 // Seat 0 holds a (3), b (3) and d (2). Placing 6 armies (2 per
@@ -119,7 +119,7 @@ func TestPixieAttack(t *testing.T) {
 		t.Run(tt.spec, func(t *testing.T) {
 			p, s := gridState(t, tt.spec, "classic", tt.board, sim.PhaseAttack)
 			p.Place(s, 6, nil) // the wanted continents are chosen at placement
-			o, ok := simcheck.Attack(t, p, s, 0)
+			o, ok := simtest.Attack(t, p, s, 0)
 			require.Equal(t, tt.ok, ok)
 			assert.Equal(t, tt.want, o)
 		})

@@ -6,8 +6,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/marslab-risk/marslab/internal/simcheck"
 	"github.com/marslab-risk/marslab/sim"
+	"github.com/marslab-risk/marslab/sim/simtest"
 )
 
 // Seat 0 holds a (1), b (3), d (4) and e (1); b's weakest enemy neighbour
@@ -49,7 +49,7 @@ func TestStinkyAttack(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			p, s := gridState(t, tt.spec, "classic", tt.board, sim.PhaseAttack)
-			assert.Equal(t, tt.want, simcheck.Attacks(t, p, s, 0, 3))
+			assert.Equal(t, tt.want, simtest.Attacks(t, p, s, 0, 3))
 		})
 	}
 }

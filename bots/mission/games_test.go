@@ -7,12 +7,12 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/marslab-risk/marslab/bots/mission"
-	"github.com/marslab-risk/marslab/internal/simcheck"
 	"github.com/marslab-risk/marslab/sim"
+	"github.com/marslab-risk/marslab/sim/simtest"
 )
 
 // TestGamesLegal plays mission-mode and classic games of the mission bots
-// (and the random bot) under the simcheck ledger: no fault, every invariant
+// (and the random bot) under the sim/simtest ledger: no fault, every invariant
 // kept, and under the missions rules most games end by a completed mission
 // rather than at the round limit.
 func TestGamesLegal(t *testing.T) {
@@ -23,7 +23,7 @@ func TestGamesLegal(t *testing.T) {
 		require.NoError(t, err)
 		g, err := sim.NewGame(m, r, 6)
 		require.NoError(t, err)
-		ck := simcheck.New(g, m, r)
+		ck := simtest.NewChecker(g, m, r)
 		g.Observe(ck)
 		players := []sim.Player{mission.NewMission(4), mission.NewConstrained(), mission.NewMission(100),
 			mission.NewConstrained(), mission.NewMission(1), &sim.BasePlayer{}}

@@ -70,7 +70,7 @@ func (g goldenGame) path() string { return filepath.Join(goldenDir, g.name+".jso
 
 // setup loads the game's rules, map and seats and returns them with the
 // log header marslab play -log writes for the game.
-func (g goldenGame) setup(reg *registry.Registry) (*sim.Rules, *sim.Map, []bots.Seat, sim.LogHeader, error) {
+func (g goldenGame) setup(reg *bots.Registry) (*sim.Rules, *sim.Map, []bots.Seat, sim.LogHeader, error) {
 	var h sim.LogHeader
 	src, rulesTOML, err := sim.RulesSource(g.rules)
 	if err != nil {
@@ -104,7 +104,7 @@ func (g goldenGame) setup(reg *registry.Registry) (*sim.Rules, *sim.Map, []bots.
 }
 
 // play plays the game and returns its log.
-func (g goldenGame) play(reg *registry.Registry) ([]byte, error) {
+func (g goldenGame) play(reg *bots.Registry) ([]byte, error) {
 	r, m, seats, h, err := g.setup(reg)
 	if err != nil {
 		return nil, err
@@ -136,7 +136,7 @@ func (g goldenGame) play(reg *registry.Registry) ([]byte, error) {
 }
 
 // write plays the game and writes its log to the golden file.
-func (g goldenGame) write(reg *registry.Registry) error {
+func (g goldenGame) write(reg *bots.Registry) error {
 	log, err := g.play(reg)
 	if err != nil {
 		return fmt.Errorf("golden game %s: %w", g.name, err)

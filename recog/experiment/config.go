@@ -23,7 +23,6 @@ import (
 	"strings"
 
 	"github.com/marslab-risk/marslab/bots"
-	"github.com/marslab-risk/marslab/bots/registry"
 	"github.com/marslab-risk/marslab/configs"
 	"github.com/marslab-risk/marslab/internal/fileread"
 	"github.com/marslab-risk/marslab/recog"
@@ -227,7 +226,7 @@ type Setup struct {
 // Resolve loads the rules and map and parses every arm's seats with reg.
 // The rules must be mission mode with at least one continent card and as
 // many cards as the largest arm has seats.
-func (c *Config) Resolve(reg *registry.Registry) (*Setup, error) {
+func (c *Config) Resolve(reg *bots.Registry) (*Setup, error) {
 	r, err := sim.LoadRules(c.rulesPath())
 	if err != nil {
 		return nil, fmt.Errorf("%s: key rules: %w", c.Source, err)

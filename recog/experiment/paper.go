@@ -5,9 +5,9 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/marslab-risk/marslab/internal/mdtable"
 	"github.com/marslab-risk/marslab/internal/textfmt"
 	"github.com/marslab-risk/marslab/stats"
+	"github.com/marslab-risk/marslab/table"
 )
 
 // This file holds the tables that set a run beside Khan & Rovatsos
@@ -81,8 +81,8 @@ func paperHead(lead ...string) []string {
 // the share of predictions tied between cards, and the exact binomial
 // test's p-value at the end against a random guess; the paper's row
 // follows an arm that has one.
-func GeneralTable(r int, scored []Scored, paper Paper) mdtable.Table {
-	t := mdtable.Table{Header: append(paperHead("source"), "ties at 25/50/75/100 %", "p vs guess")}
+func GeneralTable(r int, scored []Scored, paper Paper) table.Table {
+	t := table.Table{Header: append(paperHead("source"), "ties at 25/50/75/100 %", "p vs guess")}
 	for a, arm := range scored[0].Sum.Arms {
 		for i, sc := range scored {
 			row := []string{arm, sc.Label}
@@ -115,8 +115,8 @@ func GeneralTable(r int, scored []Scored, paper Paper) mdtable.Table {
 // and the losers' predictions at 25, 50, 75 and 100 % of the game and
 // their share of ties at the end, each row of ours followed by the paper's
 // when it has the arm.
-func (sum *Summary) WinLoseTable(r int, paper Paper) mdtable.Table {
-	t := mdtable.Table{Header: append(paperHead("players", "source"), "ties at 100 %")}
+func (sum *Summary) WinLoseTable(r int, paper Paper) table.Table {
+	t := table.Table{Header: append(paperHead("players", "source"), "ties at 100 %")}
 	for a, arm := range sum.Arms {
 		p, hasPaper := paper[arm]
 		for _, g := range []int{Winners, Losers} {
@@ -144,8 +144,8 @@ func (sum *Summary) WinLoseTable(r int, paper Paper) mdtable.Table {
 // MissionsTable is the paper's Tables 7.6, 7.9 and 7.12 for recogniser r:
 // every player's predictions at the end of the game per card, one column
 // per arm, followed by the paper's column when it has the arm's missions.
-func (sum *Summary) MissionsTable(r int, paper Paper) mdtable.Table {
-	t := mdtable.Table{Header: []string{"mission"}}
+func (sum *Summary) MissionsTable(r int, paper Paper) table.Table {
+	t := table.Table{Header: []string{"mission"}}
 	has := func(arm string) (PaperArm, bool) {
 		p, ok := paper[arm]
 		return p, ok && len(p.Missions) == len(sum.Cards)
@@ -209,8 +209,8 @@ func (sum *Summary) PaperGaps(r int, paper Paper, tolerance float64) ([]PaperGap
 // paper's counting (sum) and by ours (ours), with the gaps to the paper
 // (PaperGaps; "—" for an arm without one) and whether each is within
 // tolerance points (which decides here, whatever PaperGap.Close says).
-func HeadlineTable(r int, sum, ours *Summary, gaps []PaperGap, tolerance float64) mdtable.Table {
-	t := mdtable.Table{Header: []string{"arm", "ours (paper's counting)", "ties", "ours (our counting)", "paper", "ours − paper (pts)", "95 % interval", "within " + textfmt.Fixed(tolerance, 0) + " pts"}}
+func HeadlineTable(r int, sum, ours *Summary, gaps []PaperGap, tolerance float64) table.Table {
+	t := table.Table{Header: []string{"arm", "ours (paper's counting)", "ties", "ours (our counting)", "paper", "ours − paper (pts)", "95 % interval", "within " + textfmt.Fixed(tolerance, 0) + " pts"}}
 	byArm := map[string]PaperGap{}
 	for _, g := range gaps {
 		byArm[g.Arm] = g

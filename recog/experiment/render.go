@@ -6,8 +6,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/marslab-risk/marslab/internal/mdtable"
 	"github.com/marslab-risk/marslab/internal/textfmt"
+	"github.com/marslab-risk/marslab/table"
 )
 
 // This file holds the Markdown tables that marslab recognize's report.md and
@@ -37,8 +37,8 @@ func interval(lo, hi float64, signed bool) string {
 
 // LengthTable is recogniser r's accuracy at the end of the game by the
 // game's length in player-turns (LengthBins), one row per arm.
-func (sum *Summary) LengthTable(r int) mdtable.Table {
-	t := mdtable.Table{Header: []string{"arm"}}
+func (sum *Summary) LengthTable(r int) table.Table {
+	t := table.Table{Header: []string{"arm"}}
 	for b := range LengthBins {
 		t.Header = append(t.Header, binName(b))
 	}
@@ -54,8 +54,8 @@ func (sum *Summary) LengthTable(r int) mdtable.Table {
 
 // RecognisersTable is every recogniser that ran, at 50 % and at the end of
 // the game, one column pair per arm.
-func (sum *Summary) RecognisersTable() mdtable.Table {
-	t := mdtable.Table{Header: []string{"recogniser"}}
+func (sum *Summary) RecognisersTable() table.Table {
+	t := table.Table{Header: []string{"recogniser"}}
 	for _, arm := range sum.Arms {
 		t.Header = append(t.Header, arm+" 50 %", arm+" 100 %")
 	}
@@ -73,8 +73,8 @@ func (sum *Summary) RecognisersTable() mdtable.Table {
 }
 
 // PairsTable is the paired comparisons of the recognisers (Summary.Pairs).
-func (sum *Summary) PairsTable() mdtable.Table {
-	t := mdtable.Table{Header: []string{"arm", "X", "Y", "X right only", "Y right only", "X − Y (pts)", "95 % interval", "McNemar p", "Holm p"}}
+func (sum *Summary) PairsTable() table.Table {
+	t := table.Table{Header: []string{"arm", "X", "Y", "X right only", "Y right only", "X − Y (pts)", "95 % interval", "McNemar p", "Holm p"}}
 	for _, pr := range sum.Pairs {
 		r := pr.Result
 		t.Add(pr.Arm, pr.X, pr.Y, strconv.Itoa(r.Counts.OnlyX), strconv.Itoa(r.Counts.OnlyY),
@@ -86,8 +86,8 @@ func (sum *Summary) PairsTable() mdtable.Table {
 
 // EffectsTable is the effect of each counting rule (CountingEffects), one
 // row per rule and arm.
-func EffectsTable(effects []RuleEffect) mdtable.Table {
-	t := mdtable.Table{Header: []string{"rule (X: the paper's)", "Y", "arm", "X", "Y", "X right only", "Y right only", "X − Y (pts)", "95 % interval", "McNemar p", "Holm p"}}
+func EffectsTable(effects []RuleEffect) table.Table {
+	t := table.Table{Header: []string{"rule (X: the paper's)", "Y", "arm", "X", "Y", "X right only", "Y right only", "X − Y (pts)", "95 % interval", "McNemar p", "Holm p"}}
 	for _, e := range effects {
 		for _, row := range e.Arms {
 			pp := row.Result

@@ -1,9 +1,8 @@
-package registry
+package bots
 
 import (
 	"fmt"
 
-	"github.com/marslab-risk/marslab/bots"
 	"github.com/marslab-risk/marslab/sim"
 )
 
@@ -11,7 +10,7 @@ import (
 // one player per seat, reused from game to game.
 type Table struct {
 	// Seats are the parsed seat specifications, in seat order.
-	Seats []bots.Seat
+	Seats []Seat
 	// Players holds one player per seat, made by Seats[i].New.
 	Players []sim.Player
 	// Game is the engine, on the rules' own map.
@@ -66,7 +65,7 @@ func (r *Registry) ReplayPlayers(h sim.LogHeader) ([]sim.Player, error) {
 		if !ok {
 			return nil, fmt.Errorf("seat %d: unknown bot %q", i, st.Bot)
 		}
-		p, err := bots.Seat{Factory: fac, Params: st.Params, Label: st.Label}.New()
+		p, err := Seat{Factory: fac, Params: st.Params, Label: st.Label}.New()
 		if err != nil {
 			return nil, fmt.Errorf("seat %d (%s): %w", i, st.Label, err)
 		}

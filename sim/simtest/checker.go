@@ -1,5 +1,8 @@
-// Package simcheck checks the invariants of sim games from the outside, for
-// the tests of sim and of the bots.
+// Package simtest checks sim games from the outside: the invariant
+// checker that the engine's and marslab's bots' tests play under, and
+// TestPlayer, which plays a bot (any sim.Player, from this module or
+// another) under every embedded rule set and checks every invariant after
+// every event, as testing/fstest.TestFS checks a file system in one call.
 //
 // A Checker is an observer with a ledger of its own: it recomputes from the
 // map and the rules that the game was created with (never from the engine's
@@ -15,7 +18,10 @@
 // (A roll is checked against the dice and the rules; the whole board is
 // checked after every other event, so at the latest after the occupation
 // or failed occupation that ends every attack order.)
-package simcheck
+//
+// The package imports only sim and configs of the module, so a bot
+// author's module can use it without anything else of marslab.
+package simtest
 
 import (
 	"fmt"
@@ -56,9 +62,9 @@ type Checker struct {
 	ibuf []int
 }
 
-// New returns a checker for games of g, which was created from map m and
-// rules r (the caller's values, which the checker copies).
-func New(g *sim.Game, m *sim.Map, r *sim.Rules) *Checker {
+// NewChecker returns a checker for games of g, which was created from map
+// m and rules r (the caller's values, which the checker copies).
+func NewChecker(g *sim.Game, m *sim.Map, r *sim.Rules) *Checker {
 	c := &Checker{g: g, m: m.Clone(), r: r.Clone(), n: g.State().NumPlayers()}
 	c.members = make([][]int, len(c.m.Continents))
 	for t, tr := range c.m.Territories {

@@ -1,6 +1,6 @@
 //go:build race
 
-package simcheck
+package simtest
 
 // RaceEnabled reports a -race build, in which invariant sweeps may play
 // fewer games (the detector slows the engine about tenfold).

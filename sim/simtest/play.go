@@ -1,11 +1,8 @@
-package simcheck
+package simtest
 
 import (
-	"math/rand/v2"
 	"testing"
 
-	"github.com/marslab-risk/marslab/bots"
-	"github.com/marslab-risk/marslab/internal/gamebench"
 	"github.com/marslab-risk/marslab/sim"
 )
 
@@ -29,30 +26,24 @@ func NewGame(tb testing.TB, rules string, players int) (*sim.Game, *sim.Map, *si
 	return g, m, r
 }
 
-// Play plays games 0..games-1 of the experiment seed with one player per
-// seat under the embedded rule set rules (on its own map), checks every
-// event and every result with a Checker, and returns the events of each
-// kind by seat (counts[p][k]) and each seat's faults summed over the
-// games. A failure to load, to play or a broken invariant fails tb.
-func Play(tb testing.TB, seats []bots.Seat, rules string, seed uint64, games int) (counts [][sim.NumEventKinds]int, faults []int) {
+// Play plays games 0..games-1 of the experiment seed with players (one
+// per seat, reused from game to game) under the rule set rules (an
+// embedded name or a TOML file, on its own map), checks every event and
+// every result with a Checker, and returns the events of each kind by
+// seat (counts[p][k]) and each seat's faults summed over the games. A
+// failure to load, to play or a broken invariant fails tb.
+func Play(tb testing.TB, players []sim.Player, rules string, seed uint64, games int) (counts [][sim.NumEventKinds]int, faults []int) {
 	tb.Helper()
-	g, m, r := NewGame(tb, rules, len(seats))
-	ck := New(g, m, r)
+	g, m, r := NewGame(tb, rules, len(players))
+	ck := NewChecker(g, m, r)
 	g.Observe(ck)
-	counts = make([][sim.NumEventKinds]int, len(seats))
+	counts = make([][sim.NumEventKinds]int, len(players))
 	g.Observe(sim.ObserverFunc(func(ev *sim.Event) {
-		if ev.Player >= 0 && ev.Player < len(seats) {
+		if ev.Player >= 0 && ev.Player < len(players) {
 			counts[ev.Player][ev.Kind]++
 		}
 	}))
-	players := make([]sim.Player, len(seats))
-	for i := range players {
-		var err error
-		if players[i], err = seats[i].New(); err != nil {
-			tb.Fatalf("seat %d (%s): %v", i, seats[i].Label, err)
-		}
-	}
-	faults = make([]int, len(seats))
+	faults = make([]int, len(players))
 	for i := range games {
 		res, err := g.Play(players, seed, uint64(i))
 		if err != nil {
@@ -108,33 +99,6 @@ func Fortify(tb testing.TB, p sim.Player, s *sim.State, seat int) []sim.Move {
 		tb.Fatalf("moves %+v: %v", mv, err)
 	}
 	return mv
-}
-
-// BenchGames benchmarks whole games with gamebench.Play: play (the
-// signature of registry.Table.Play) plays game index of seed 1.
-func BenchGames(b *testing.B, play func(seed, index uint64) (sim.Result, error)) {
-	b.Helper()
-	gamebench.Play(b, func(i uint64) (int, error) {
-		res, err := play(1, i)
-		return res.Turns, err
-	})
-}
-
-// StartAt makes the player of seat and starts it as seat 0 of the State
-// that seat 0 sees at pos (on map m under rules r) with rng (nil: the
-// player's own choice); a failure fails tb.
-func StartAt(tb testing.TB, seat bots.Seat, m *sim.Map, r *sim.Rules, pos *sim.Position, rng *rand.Rand) (sim.Player, *sim.State) {
-	tb.Helper()
-	s, err := sim.NewStateAt(m, r, pos, 0)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	p, err := seat.New()
-	if err != nil {
-		tb.Fatalf("seat %s: %v", seat.Label, err)
-	}
-	p.Start(s, 0, rng)
-	return p, s
 }
 
 // LoadPosition loads the map mapArg and the rule set rules (embedded

@@ -1,4 +1,4 @@
-package registry_test
+package bots_test
 
 import (
 	"testing"

@@ -1,14 +1,15 @@
-package registry_test
+package bots_test
 
 import (
 	"fmt"
 
+	"github.com/marslab-risk/marslab/bots"
 	"github.com/marslab-risk/marslab/bots/registry"
 )
 
 func ExampleRegistry_ParseSeats() {
 	reg := registry.Default()
-	over, err := registry.ParseOverrides([]string{"random.stop=0.5"})
+	over, err := bots.ParseOverrides([]string{"random.stop=0.5"})
 	if err != nil {
 		panic(err)
 	}

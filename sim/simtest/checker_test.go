@@ -1,14 +1,11 @@
-package simcheck
+package simtest
 
 import (
-	"flag"
-	"math/rand/v2"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/marslab-risk/marslab/bots"
 	"github.com/marslab-risk/marslab/sim"
 )
 
@@ -86,7 +83,7 @@ func TestCheckerCatchesFalseEvents(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			g, err := sim.NewGame(m, r, 4)
 			require.NoError(t, err)
-			chk := New(g, m, r)
+			chk := NewChecker(g, m, r)
 			g.Observe(&doctor{c: chk, kind: c.kind, change: c.change})
 			res, err := g.Play([]sim.Player{&attacker{}, &attacker{}, &attacker{}, &attacker{}}, 1, 0)
 			require.NoError(t, err)
@@ -121,7 +118,7 @@ func (x explainer) Observe(e *sim.Event) {
 // nothing in the ledger.
 func TestCheckerSkipsExplanations(t *testing.T) {
 	g, m, r := NewGame(t, "classic", 3)
-	chk := New(g, m, r)
+	chk := NewChecker(g, m, r)
 	g.Observe(explainer{chk})
 	res, err := g.Play([]sim.Player{&attacker{}, &attacker{}, &attacker{}}, 2, 0)
 	require.NoError(t, err)
@@ -133,58 +130,14 @@ func TestCheckerSkipsExplanations(t *testing.T) {
 // TestPlay: Play counts every seat's events and sums the faults over the
 // games; the attackers attack and never fault.
 func TestPlay(t *testing.T) {
-	f := bots.Factory{Name: "attacker", New: func(bots.Values) (sim.Player, error) { return &attacker{}, nil }}
-	seats := []bots.Seat{{Factory: &f, Label: "a"}, {Factory: &f, Label: "b"}, {Factory: &f, Label: "c"}}
-	counts, faults := Play(t, seats, "mars2006", 3, 4)
+	players := []sim.Player{&attacker{}, &attacker{}, &attacker{}}
+	counts, faults := Play(t, players, "mars2006", 3, 4)
 	assert.Equal(t, []int{0, 0, 0}, faults)
 	require.Len(t, counts, 3)
-	for p := range seats {
+	for p := range players {
 		assert.Positive(t, counts[p][sim.EvAttackOrder], "seat %d", p)
 		assert.Positive(t, counts[p][sim.EvOccupation], "seat %d", p)
 	}
-}
-
-// TestBenchGames: BenchGames plays game indexes 0, 1, ... of seed 1 and
-// reports their mean length.
-func TestBenchGames(t *testing.T) {
-	f := flag.Lookup("test.benchtime")
-	old := f.Value.String()
-	require.NoError(t, f.Value.Set("3x"))
-	t.Cleanup(func() { require.NoError(t, f.Value.Set(old)) })
-	var seeds, indexes []uint64
-	res := testing.Benchmark(func(b *testing.B) {
-		seeds, indexes = seeds[:0], indexes[:0]
-		BenchGames(b, func(seed, index uint64) (sim.Result, error) {
-			seeds, indexes = append(seeds, seed), append(indexes, index)
-			return sim.Result{Turns: 7}, nil
-		})
-	})
-	assert.Equal(t, 3, res.N)
-	assert.Equal(t, []uint64{1, 1, 1}, seeds)
-	assert.Equal(t, []uint64{0, 1, 2}, indexes)
-	assert.InDelta(t, 7, res.Extra["turns/game"], 1e-9)
-}
-
-// TestStartAt: the player is started as seat 0 of the position's State.
-func TestStartAt(t *testing.T) {
-	m, r, pos := LoadPosition(t, "../../bots/example/testdata/fork.toml", "classic", "../../bots/example/testdata/fork-pos.toml")
-	var started []int
-	f := bots.Factory{Name: "attacker", New: func(bots.Values) (sim.Player, error) { return &startSpy{started: &started}, nil }}
-	p, s := StartAt(t, bots.Seat{Factory: &f, Label: "a"}, m, r, pos, nil)
-	require.NotNil(t, p)
-	assert.Equal(t, []int{0}, started)
-	assert.Equal(t, pos.Owner[0], s.Owner(0))
-}
-
-// startSpy records the seats it is started as.
-type startSpy struct {
-	sim.BasePlayer
-	started *[]int
-}
-
-func (p *startSpy) Start(s *sim.State, seat int, rng *rand.Rand) {
-	*p.started = append(*p.started, seat)
-	p.BasePlayer.Start(s, seat, rng)
 }
 
 // TestTurnAllocs: a player that allocates in a decision is counted; the
