@@ -13,6 +13,7 @@ import (
 	"github.com/marslab-risk/marslab/bots"
 	"github.com/marslab-risk/marslab/internal/textfmt"
 	"github.com/marslab-risk/marslab/plots"
+	"github.com/marslab-risk/marslab/table"
 	"github.com/marslab-risk/marslab/tourney"
 )
 
@@ -188,7 +189,7 @@ type readingsData struct {
 	// Ranking lists every combination from the closest to the paper's
 	// win % to the furthest; Gaps every bot's gap in the closest
 	// combinations and the reference.
-	Ranking, Gaps mdTable
+	Ranking, Gaps table.Table
 	// Findings are the generated sentences.
 	Findings []string
 	Seconds  float64
@@ -297,8 +298,8 @@ func diffText(f tourney.SeatFit) string {
 
 // rankingTable lists the combinations from the closest to the paper's
 // win % to the furthest.
-func rankingTable(fits []tourney.SeatFit, order []int, base string) mdTable {
-	t := mdTable{Header: []string{"rank", "readings", "win % [95 %]", "place", "lead (points)", "headline", "ρ", "mean |gap|", "largest gap", "bots within 5", "against the base (points)"}}
+func rankingTable(fits []tourney.SeatFit, order []int, base string) table.Table {
+	t := table.Table{Header: []string{"rank", "readings", "win % [95 %]", "place", "lead (points)", "headline", "ρ", "mean |gap|", "largest gap", "bots within 5", "against the base (points)"}}
 	for rank, k := range order {
 		f := fits[k]
 		headline := "no"
@@ -373,7 +374,7 @@ const gapsShown = 3
 
 // gapsTable gives every bot's win % minus the paper's for the reference
 // and the closest combinations.
-func gapsTable(fits []tourney.SeatFit, order []int, labels []string, paper tourney.Published, base string) mdTable {
+func gapsTable(fits []tourney.SeatFit, order []int, labels []string, paper tourney.Published, base string) table.Table {
 	cols := []int{0}
 	for _, k := range order {
 		if len(cols) > gapsShown {
@@ -383,7 +384,7 @@ func gapsTable(fits []tourney.SeatFit, order []int, labels []string, paper tourn
 			cols = append(cols, k)
 		}
 	}
-	t := mdTable{Header: []string{"bot", "paper win %"}}
+	t := table.Table{Header: []string{"bot", "paper win %"}}
 	for _, k := range cols {
 		t.Header = append(t.Header, "`"+combination(fits[k].Seat, base)+"`")
 	}

@@ -9,6 +9,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/marslab-risk/marslab/bots/registry"
 )
 
 // tinyReadings varies two of MARS's options in the tiny tournament: four
@@ -112,7 +114,7 @@ func TestReadingsParseErrors(t *testing.T) {
 	// An option the bot does not have fails at run time, naming the seat.
 	nb, err := Load(writeReadings(t, strings.Replace(tinyReadings, `name = "hold_unit"`, `name = "no_such_option"`, 1)))
 	require.NoError(t, err)
-	err = nb.Run(context.Background(), Options{Out: t.TempDir()})
+	err = nb.Run(context.Background(), Options{Registry: registry.Default(), Out: t.TempDir()})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "readings combination 2 (mars@paper(no_such_option=percent)): ")
 }
