@@ -74,7 +74,7 @@ func TestViewCommand(t *testing.T) {
 	out, _, err := runCmd(t, "view", log)
 	require.NoError(t, err)
 	page := filepath.Join(dir, "g.html")
-	assert.Regexp(t, `^`+regexpQuote(log)+`: \d+ events \(and 0 lines of explanation\), \d+ rounds, (winner seat \d \(\w+\)|stalemate): `+regexpQuote(page)+` \(\d+ KB\)\n$`, out)
+	assert.Regexp(t, `^`+regexpQuote(log)+`: \d+ events \(and 0 lines of explanation\), \d+ rounds, (winner seat \d \("\w+"\)|stalemate): `+regexpQuote(page)+` \(\d+ KB\)\n$`, out)
 	b, err := os.ReadFile(page)
 	require.NoError(t, err)
 	assert.Contains(t, string(b), viewMarker)

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/marslab-risk/marslab/bots"
+	"github.com/marslab-risk/marslab/internal/fileread"
 	"github.com/marslab-risk/marslab/tourney"
 )
 
@@ -66,7 +67,7 @@ func (t *calTournament) check(ck *checker, path string) *tournamentConfig {
 		return nil
 	}
 	tpath := filepath.Join(filepath.Dir(path), t.Notebook, ConfigFile)
-	data, err := os.ReadFile(tpath)
+	data, err := fileread.ReadFile(tpath, fileread.Config)
 	if err != nil {
 		ck.fail("tournament.notebook", "%v", err)
 		return nil
