@@ -246,6 +246,10 @@ placement = [1.0, 0.0, -1.0]
 		{`features = ["territories", "colour"]`, `key features: entry 1 "colour"`},
 		{`features = ["round", "round"]`, `"round" listed twice`},
 		{"[rewards]\nplacement = [1.0]", "key rewards.placement: 1 entries: want one per seat, players = 4"},
+		// Issue 36, item 10: a reward whose returns overflow to -Inf.
+		{"[rewards]\nper_turn = -1.7e308", "key rewards.per_turn: -1.7e+308: want a number in [-1e+06, 1e+06]"},
+		{"[rewards]\nwin = 1e7", "key rewards.win: 1e+07: want a number in [-1e+06, 1e+06]"},
+		{"[rewards]\nplacement = [1.0, 2.0, 3.0, -1e300]", "key rewards.placement: entry 3 -1e+300: want a number in [-1e+06, 1e+06]"},
 		{`speed = 3`, "unknown key speed"},
 		{`rules = ""`, "key rules: empty"},
 	} {
@@ -257,6 +261,11 @@ placement = [1.0, 0.0, -1.0]
 	_, err = NewRunner(&Config{Rules: "fixedcards", Players: 4, Actions: []string{"passive", "nosuchbot"}, Opponents: []string{"passive"},
 		Features: []string{"territories"}, Rewards: DefaultRewards()}, nil)
 	require.ErrorContains(t, err, "env config: key actions: entry 1: seat \"nosuchbot\"")
+	big := DefaultRewards()
+	big.PerTurn = -1.7e308
+	_, err = NewRunner(&Config{Rules: "fixedcards", Players: 4, Actions: []string{"passive", "aggressive"}, Opponents: []string{"passive"},
+		Features: []string{"territories"}, Rewards: big}, nil)
+	require.ErrorContains(t, err, "env config: key rewards.per_turn: -1.7e+308: want a number in [-1e+06, 1e+06]")
 	// Issue 25, item 14: a config read from a file is named by the file in
 	// the errors found when it is resolved.
 	cfg, err := ParseConfig("x.toml", []byte(`actions = ["passive", "nosuchbot"]`))
