@@ -8,8 +8,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/marslab-risk/marslab/arena"
@@ -185,6 +187,15 @@ func regenerate(ctx context.Context, reg *registry.Registry, dir string, g int, 
 		fac, ok := reg.Lookup(si.Bot)
 		if !ok {
 			return nil, fmt.Errorf("%s: seat %d (%s): unknown bot %q", cfgPath, e, si.Label, si.Bot)
+		}
+		for _, k := range slices.Sorted(maps.Keys(si.Params)) {
+			p, ok := fac.Param(k)
+			if !ok {
+				return nil, fmt.Errorf("%s: seat %d (%s): params.%s: bot %s has no such parameter (parameters: %s)", cfgPath, e, si.Label, k, si.Bot, fac.ParamNames())
+			}
+			if err := p.Check(si.Params[k]); err != nil {
+				return nil, fmt.Errorf("%s: seat %d (%s): params.%s = %s: %w", cfgPath, e, si.Label, k, p.Format(si.Params[k]), err)
+			}
 		}
 		seats[i] = bots.Seat{Factory: fac, Params: si.Params, Label: si.Label}
 	}

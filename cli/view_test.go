@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -225,6 +226,26 @@ out = "`+filepath.ToSlash(out)+`"
 	require.NoError(t, os.WriteFile(cfgJSON, bytes.Replace(orig, []byte(`"seed": 11,`), []byte(`"seed": 12,`), 1), 0o644))
 	_, _, err = runCmd(t, "view", out, "-game", "0", "-out", filepath.Join(dir, "x.html"))
 	assert.ErrorContains(t, err, "the seed, seats or schedule of config.json were edited, or the bots have changed since the games were played")
+	require.NoError(t, os.WriteFile(cfgJSON, orig, 0o644))
+
+	// A parameter of config.json out of its range is named once, by file,
+	// seat and key.
+	var hdr map[string]any
+	require.NoError(t, json.Unmarshal(orig, &hdr))
+	seat0 := hdr["seats"].([]any)[0].(map[string]any)
+	require.Equal(t, "mars", seat0["bot"])
+	seat0["params"] = map[string]any{"W_p": 5}
+	edited, err := json.Marshal(hdr)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(cfgJSON, edited, 0o644))
+	_, _, err = runCmd(t, "view", out, "-game", "0", "-out", filepath.Join(dir, "x.html"))
+	assert.EqualError(t, err, "view: "+cfgJSON+": seat 0 (mars): params.W_p = 5: must be in [0, 1]")
+	seat0["params"] = map[string]any{"W_q": 5}
+	edited, err = json.Marshal(hdr)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(cfgJSON, edited, 0o644))
+	_, _, err = runCmd(t, "view", out, "-game", "0", "-out", filepath.Join(dir, "x.html"))
+	assert.ErrorContains(t, err, "view: "+cfgJSON+": seat 0 (mars): params.W_q: bot mars has no such parameter (parameters: P_db, P_ob, W_p, ")
 	require.NoError(t, os.WriteFile(cfgJSON, orig, 0o644))
 
 	// A changed record is noticed.

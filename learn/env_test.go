@@ -280,6 +280,10 @@ placement = [1.0, 0.0, -1.0]
 	require.NoError(t, err)
 	_, err = NewRunner(e.Env, nil)
 	require.ErrorContains(t, err, "e.toml [env]: key opponents: entry 0: seat \"nobot\"")
+	// The experiment names its file once.
+	_, err = e.RunWith(context.Background(), nil, RunOptions{Workers: 1})
+	require.Error(t, err)
+	assert.True(t, strings.HasPrefix(err.Error(), "e.toml [env]: key opponents: entry 0: "), err.Error())
 }
 
 // TestFeatureFuncs: every feature name has its feature, and no other.

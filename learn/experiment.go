@@ -357,7 +357,7 @@ func (e *Experiment) Run(ctx context.Context, reg *registry.Registry, workers in
 func (e *Experiment) RunWith(ctx context.Context, reg *registry.Registry, opts RunOptions) (*Result, error) {
 	r, err := NewRunner(e.Env, reg)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", e.Source, err)
+		return nil, err // named by e.Env.Source, "FILE [env]"
 	}
 	names := r.ObservationNames()
 	res := &Result{Actions: r.ActionNames(), Observation: names}
@@ -450,7 +450,7 @@ func (e *Experiment) LoadPolicy(path string, reg *registry.Registry) (Learner, e
 	}
 	r, err := NewRunner(e.Env, reg)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", e.Source, err)
+		return nil, err // named by e.Env.Source, "FILE [env]"
 	}
 	if names := r.ObservationNames(); !slices.Equal(f.Observation, names) {
 		return nil, fmt.Errorf("learn: policy %s: key observation %v: want the environment's %v", path, f.Observation, names)
