@@ -258,4 +258,9 @@ out = "`+filepath.ToSlash(out)+`"
 	_, _, err = runCmd(t, "view", out, "-game", "2", "-out", filepath.Join(dir, "x.html"))
 	assert.ErrorContains(t, err, games+": line 3: game 2 played again gives winner")
 	assert.NoFileExists(t, filepath.Join(dir, "x.html"))
+
+	// A line too long to be a record is an error naming the file.
+	require.NoError(t, os.WriteFile(games, append(bytes.Repeat([]byte{'x'}, 17<<20), '\n'), 0o644))
+	_, _, err = runCmd(t, "view", out, "-game", "2", "-out", filepath.Join(dir, "x.html"))
+	assert.EqualError(t, err, "view: "+games+": bufio.Scanner: token too long")
 }

@@ -46,8 +46,8 @@ const (
 	Log
 	// GameLog is one game's JSONL log read whole and drawn as a page
 	// (marslab view holds about ten times the log in memory while it
-	// builds the page). Cap 256 MiB, a game far longer than any game the
-	// engine's round limits allow.
+	// builds the page). Cap 256 MiB: a game of six seats over 55 rounds,
+	// with MARS's explanations, logs 0.8 MiB.
 	GameLog
 	// Page is a web page of marslab view, of which only the head is read
 	// (to check that the file it would overwrite is such a page). Cap 1 GiB.
