@@ -363,3 +363,32 @@ func TestLayoutLargeMaps(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkLayoutGrid lays out a 20x10 grid map without positions
+// (IsomapR2, then the discs spread apart).
+func BenchmarkLayoutGrid(b *testing.B) {
+	const w, h = 20, 10
+	ts := make([]sim.Territory, w*h)
+	for i := range ts {
+		x, y := i%w, i/w
+		ts[i].Name = fmt.Sprint("t", i)
+		if x > 0 {
+			ts[i].Neighbors = append(ts[i].Neighbors, i-1)
+		}
+		if x < w-1 {
+			ts[i].Neighbors = append(ts[i].Neighbors, i+1)
+		}
+		if y > 0 {
+			ts[i].Neighbors = append(ts[i].Neighbors, i-w)
+		}
+		if y < h-1 {
+			ts[i].Neighbors = append(ts[i].Neighbors, i+w)
+		}
+	}
+	m, err := sim.NewMap("grid", []sim.Continent{{Name: "all", Bonus: 2}}, ts)
+	require.NoError(b, err)
+	b.ReportAllocs()
+	for b.Loop() {
+		view.Layout(m)
+	}
+}
