@@ -184,6 +184,15 @@ func ReadHeader(dir string) (Header, error) {
 	if err != nil {
 		return h, err
 	}
+	var f struct {
+		Format string `json:"format"`
+	}
+	if err := json.Unmarshal(b, &f); err != nil {
+		return h, fmt.Errorf("%s: %w", path, err)
+	}
+	if f.Format != HeaderFormat {
+		return h, fmt.Errorf("%s: format %q: want %q (the record of a batch or a tournament)", path, f.Format, HeaderFormat)
+	}
 	if err := json.Unmarshal(b, &h); err != nil {
 		return h, fmt.Errorf("%s: %w", path, err)
 	}

@@ -1,8 +1,10 @@
 package bots
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"strings"
 
 	"github.com/marslab-risk/marslab/sim"
@@ -88,16 +90,44 @@ type Seat struct {
 }
 
 // New returns a new player of the seat's kind with the seat's parameters.
-// Each call returns a distinct player (arena gives one to each worker).
-func (s Seat) New() (sim.Player, error) {
+// Each call returns a distinct player (arena gives one to each worker). A
+// factory that panics, or returns a nil player without an error, is an
+// error wrapping ErrBadNew, naming the seat and the bot: a factory from
+// outside the module never crashes the command that seats it.
+func (s Seat) New() (p sim.Player, err error) {
 	if s.Factory == nil || s.Factory.New == nil {
 		return nil, fmt.Errorf("seat %q: %w", s.Label, errNoFactory)
 	}
-	p, err := s.Factory.New(s.Params.Clone())
+	defer func() {
+		if r := recover(); r != nil {
+			p, err = nil, fmt.Errorf("seat %s: bot %s: %w: New panicked: %v", s.Label, s.Factory.Name, ErrBadNew, r)
+		}
+	}()
+	p, err = s.Factory.New(s.Params.Clone())
 	if err != nil {
 		return nil, fmt.Errorf("seat %s: %w", s.Label, err)
 	}
+	if isNil(p) {
+		return nil, fmt.Errorf("seat %s: bot %s: %w: New returned a nil player and no error", s.Label, s.Factory.Name, ErrBadNew)
+	}
 	return p, nil
+}
+
+// ErrBadNew is wrapped by Seat.New's error for a factory's New that
+// panicked or returned a nil player without an error.
+var ErrBadNew = errors.New("bad factory")
+
+// isNil reports whether p is nil, or an interface holding a nil pointer,
+// map, slice, channel or function.
+func isNil(p sim.Player) bool {
+	if p == nil {
+		return true
+	}
+	switch v := reflect.ValueOf(p); v.Kind() {
+	case reflect.Pointer, reflect.Map, reflect.Slice, reflect.Chan, reflect.Func, reflect.Interface:
+		return v.IsNil()
+	}
+	return false
 }
 
 // Explainer is implemented by bots that can narrate their decisions (MARS's

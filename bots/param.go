@@ -89,7 +89,7 @@ func (p Param) Format(v float64) string {
 }
 
 // Validate checks the definition of p: a well-formed name, a non-empty
-// range holding the default, Min > 0 for a log scale, and for choices
+// range of finite width (Max-Min, as a float64) holding the default, Min > 0 for a log scale, and for choices
 // distinct well-formed names with Min 0, Max len(Choices)-1, Integer set
 // and no log scale.
 func (p Param) Validate() error {
@@ -98,6 +98,10 @@ func (p Param) Validate() error {
 	}
 	if !(p.Min <= p.Max) || math.IsInf(p.Min, 0) || math.IsInf(p.Max, 0) {
 		return fmt.Errorf("parameter %s: range [%s, %s] is empty or unbounded", p.Name, FormatNum(p.Min), FormatNum(p.Max))
+	}
+	if math.IsInf(p.Max-p.Min, 0) {
+		// A search samples Min + u*(Max-Min): the width must be finite.
+		return fmt.Errorf("parameter %s: range [%s, %s]: its width Max-Min overflows a float64", p.Name, FormatNum(p.Min), FormatNum(p.Max))
 	}
 	if p.Log && !(p.Min > 0) {
 		return fmt.Errorf("parameter %s: log scale needs Min > 0, have %s", p.Name, FormatNum(p.Min))

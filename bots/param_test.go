@@ -79,7 +79,7 @@ func TestParamParseFormat(t *testing.T) {
 }
 
 func TestParamValidate(t *testing.T) {
-	for _, p := range []Param{prob, count, bid, choice} {
+	for _, p := range []Param{prob, count, bid, choice, {Name: "wide", Min: -math.MaxFloat64, Max: 0}} {
 		assert.NoError(t, p.Validate(), p.Name)
 	}
 	tests := []struct {
@@ -90,6 +90,7 @@ func TestParamValidate(t *testing.T) {
 		{Param{Name: "a", Min: 1, Max: 0}, "parameter a: range [1, 0] is empty or unbounded"},
 		{Param{Name: "a", Min: 0, Max: math.Inf(1)}, "is empty or unbounded"},
 		{Param{Name: "a", Min: math.NaN(), Max: 1}, "is empty or unbounded"},
+		{Param{Name: "a", Min: -1.7e308, Max: 1.7e308}, "parameter a: range [-1.7e+308, 1.7e+308]: its width Max-Min overflows a float64"},
 		{Param{Name: "a", Min: 0, Max: 1, Default: 2}, "parameter a: default 2: must be in [0, 1]"},
 		{Param{Name: "a", Min: 0, Max: 1, Log: true}, "parameter a: log scale needs Min > 0, have 0"},
 		{Param{Name: "a", Max: 1, Choices: []string{"x", "y"}}, "parameter a: 2 choices need Min 0, Max 1, Integer and no log scale"},
@@ -177,6 +178,31 @@ func TestFactory(t *testing.T) {
 
 	_, err = Seat{Label: "s"}.New()
 	assert.ErrorContains(t, err, `seat "s": no factory`)
+}
+
+// TestSeatNewBadFactory: a New that panics, or returns a nil player and
+// no error, is an error naming the seat and the bot, not a crash.
+func TestSeatNewBadFactory(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		new  func(Values) (sim.Player, error)
+		want string
+	}{
+		{"panics", func(Values) (sim.Player, error) { panic("out of luck") },
+			"seat b1: bot b: bad factory: New panicked: out of luck"},
+		{"nil", func(Values) (sim.Player, error) { return nil, nil },
+			"seat b1: bot b: bad factory: New returned a nil player and no error"},
+		{"typed nil", func(Values) (sim.Player, error) { return (*sim.BasePlayer)(nil), nil },
+			"seat b1: bot b: bad factory: New returned a nil player and no error"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := Factory{Name: "b", New: tc.new}
+			p, err := Seat{Factory: &f, Label: "b1"}.New()
+			assert.Nil(t, p)
+			require.ErrorIs(t, err, ErrBadNew)
+			assert.EqualError(t, err, tc.want)
+		})
+	}
 }
 
 func FuzzParamParse(f *testing.F) {

@@ -38,14 +38,20 @@ func NewRegistry() *Registry {
 	return &Registry{factories: make(map[string]*Factory)}
 }
 
-// Register adds a factory. It fails if the name is taken or the factory is
-// malformed (see Factory.Validate).
+// Register adds a factory. It fails if the name is taken, also in another
+// case ("Mars" beside "mars": file systems and readers would confuse
+// them), or the factory is malformed (see Factory.Validate).
 func (r *Registry) Register(f Factory) error {
 	if err := f.Validate(); err != nil {
 		return fmt.Errorf("registry: register: %w", err)
 	}
 	if _, dup := r.factories[f.Name]; dup {
 		return fmt.Errorf("registry: register %q: name already registered", f.Name)
+	}
+	for _, n := range r.names {
+		if strings.EqualFold(n, f.Name) {
+			return fmt.Errorf("registry: register %q: name already registered as %q (names differ in more than case)", f.Name, n)
+		}
 	}
 	fc := f
 	fc.Params = slices.Clone(f.Params)

@@ -70,6 +70,8 @@ func TestRegister(t *testing.T) {
 		want string
 	}{
 		{"dup", bots.Factory{Name: "random", New: newP}, `"random": name already registered`},
+		{"dupcase", bots.Factory{Name: "Random", New: newP}, `registry: register "Random": name already registered as "random" (names differ in more than case)`},
+		{"dupcase2", bots.Factory{Name: "MARS", New: newP}, `name already registered as "mars"`},
 		{"badname", bots.Factory{Name: "a b", New: newP}, `bot "a b": name must match`},
 		{"empty", bots.Factory{Name: "", New: newP}, `bot "": name must match`},
 		{"nilnew", bots.Factory{Name: "x"}, `bot "x": New is nil`},

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -11,6 +12,10 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/marslab-risk/marslab/bots"
+	"github.com/marslab-risk/marslab/bots/registry"
+	"github.com/marslab-risk/marslab/sim"
 )
 
 // TestOutsideModule builds examples/outside-bot, a module of its own that
@@ -68,4 +73,27 @@ func TestOutsideModule(t *testing.T) {
 	out, err = cmd.CombinedOutput()
 	require.NoError(t, err, "%s", out)
 	assert.Contains(t, string(out), "margin")
+}
+
+// TestBadFactory: a bot from outside the module whose New panics, or
+// returns a nil player and no error, makes play and batch fail with an
+// error naming the seat and the bot, not crash with a stack trace.
+func TestBadFactory(t *testing.T) {
+	reg := registry.Default()
+	require.NoError(t, reg.Register(bots.Factory{Name: "boom", Doc: "panics in New",
+		New: func(bots.Values) (sim.Player, error) { panic("boom") }}))
+	require.NoError(t, reg.Register(bots.Factory{Name: "ghost", Doc: "no player",
+		New: func(bots.Values) (sim.Player, error) { return nil, nil }}))
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"play", "-players", "boom,random", "-seed", "1"}, "seat boom: bot boom: bad factory: New panicked: boom"},
+		{[]string{"play", "-players", "random,ghost", "-seed", "1"}, "seat ghost: bot ghost: bad factory: New returned a nil player and no error"},
+		{[]string{"batch", "-players", "boom,random", "-games", "2", "-out", filepath.Join(t.TempDir(), "b")}, "seat boom: bot boom: bad factory: New panicked: boom"},
+	} {
+		var out bytes.Buffer
+		err := run(context.Background(), reg, tc.args, &out, &out)
+		assert.ErrorContains(t, err, tc.want, "%v", tc.args)
+	}
 }

@@ -112,7 +112,7 @@ func newPlayers(seats []bots.Seat) ([]sim.Player, error) {
 	for i, s := range seats {
 		p, err := s.New()
 		if err != nil {
-			return nil, fmt.Errorf("seat %d (%s): %w", i, s.Label, err)
+			return nil, err // Seat.New names the seat
 		}
 		ps[i] = p
 	}

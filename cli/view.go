@@ -5,15 +5,19 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/marslab-risk/marslab/arena"
 	"github.com/marslab-risk/marslab/bots"
 	"github.com/marslab-risk/marslab/internal/atomicfile"
+	"github.com/marslab-risk/marslab/internal/fileread"
 	"github.com/marslab-risk/marslab/sim"
 	"github.com/marslab-risk/marslab/view"
 )
@@ -33,12 +37,17 @@ log has them (play -explain -log), MARS's explanations. A log is replayed first:
 cut or changed is refused. DIR is a batch or tournament directory (config.json): game N is
 played again from its seed and line-up, with MARS explaining its decisions.`, stderr)
 	out := fs.String("out", "", "the page to write (default: the log's name with .html, or DIR-gameN.html)")
-	game := fs.Int("game", -1, "with a batch or tournament directory: the index of the game to show, 0..games-1")
+	game := fs.Int("game", 0, "with a batch or tournament directory: the index of the game to show, 0..games-1")
 	rulesFile := fs.String("rules", "", "with a directory whose rules are not embedded: the rules file it was run with")
 	mapFile := fs.String("map", "", "with a directory whose map is not embedded: the map file it was run with")
 	src, err := parseOneArg(fs, args, stdout, "game log or directory")
 	if err != nil {
 		return err
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if *game < 0 {
+		return fmt.Errorf("view: -game %d: invalid: a game index is 0 or more", *game)
 	}
 	st, err := os.Stat(src)
 	if err != nil {
@@ -46,25 +55,30 @@ played again from its seed and line-up, with MARS explaining its decisions.`, st
 	}
 	var log []byte
 	if st.IsDir() {
-		if *game < 0 {
+		if !set["game"] {
 			return fmt.Errorf("view: %s is a directory: -game N says which of its games to show", src)
 		}
 		if log, err = regenerate(ctx, reg, src, *game, *rulesFile, *mapFile); err != nil {
 			return fmt.Errorf("view: %w", err)
 		}
 		if *out == "" {
-			*out = fmt.Sprintf("%s-game%d.html", filepath.Clean(src), *game)
+			// Beside the directory, named after it; "." and ".." by their
+			// absolute path, so that the page is not a hidden ".-gameN.html".
+			dir := filepath.Clean(src)
+			if b := filepath.Base(dir); b == "." || b == ".." {
+				if dir, err = filepath.Abs(dir); err != nil {
+					return fmt.Errorf("view: %w", err)
+				}
+			}
+			*out = fmt.Sprintf("%s-game%d.html", dir, *game)
 		}
 	} else {
-		for _, f := range []struct {
-			name string
-			set  bool
-		}{{"-game", *game >= 0}, {"-rules", *rulesFile != ""}, {"-map", *mapFile != ""}} {
-			if f.set {
-				return fmt.Errorf("view: %s applies to a directory, and %s is a file", f.name, src)
+		for _, f := range []string{"game", "rules", "map"} {
+			if set[f] {
+				return fmt.Errorf("view: -%s applies to a directory, and %s is a file", f, src)
 			}
 		}
-		if log, err = os.ReadFile(src); err != nil {
+		if log, err = fileread.ReadFile(src, fileread.GameLog); err != nil {
 			return fmt.Errorf("view: %w", err)
 		}
 		if _, err := sim.Replay(ctx, bytes.NewReader(log), reg.ReplayPlayers); err != nil {
@@ -96,18 +110,21 @@ played again from its seed and line-up, with MARS explaining its decisions.`, st
 	return nil
 }
 
-// resultWords says who won, or that the game ended in a stalemate.
+// resultWords says who won, or that the game ended in a stalemate. The
+// winner's label, read from a log, is quoted (%q), so that a label holding
+// terminal escapes prints as text.
 func resultWords(h sim.LogHeader, res sim.Result) string {
 	if res.Stalemate || res.Winner < 0 || res.Winner >= len(h.Seats) {
 		return "stalemate"
 	}
-	return fmt.Sprintf("winner seat %d (%s)", res.Winner, h.Seats[res.Winner].Label)
+	return fmt.Sprintf("winner seat %d (%q)", res.Winner, h.Seats[res.Winner].Label)
 }
 
 // writePage writes the page to path atomically (atomicfile), so that a
-// failure leaves no page; it overwrites only a page of marslab view.
+// failure leaves no page; it overwrites only a page of marslab view, a
+// regular file (a FIFO or a device at path is refused, not opened).
 func writePage(path string, page []byte) error {
-	if old, err := os.Open(path); err == nil {
+	if old, err := fileread.Open(path, fileread.Page); err == nil {
 		head := make([]byte, 512)
 		n, _ := io.ReadFull(bufio.NewReader(old), head)
 		old.Close()
@@ -170,6 +187,15 @@ func regenerate(ctx context.Context, reg *bots.Registry, dir string, g int, rule
 		if !ok {
 			return nil, fmt.Errorf("%s: seat %d (%s): unknown bot %q", cfgPath, e, si.Label, si.Bot)
 		}
+		for _, k := range slices.Sorted(maps.Keys(si.Params)) {
+			p, ok := fac.Param(k)
+			if !ok {
+				return nil, fmt.Errorf("%s: seat %d (%s): params.%s: bot %s has no such parameter (parameters: %s)", cfgPath, e, si.Label, k, si.Bot, fac.ParamNames())
+			}
+			if err := p.Check(si.Params[k]); err != nil {
+				return nil, fmt.Errorf("%s: seat %d (%s): params.%s = %s: %w", cfgPath, e, si.Label, k, p.Format(si.Params[k]), err)
+			}
+		}
 		seats[i] = bots.Seat{Factory: fac, Params: si.Params, Label: si.Label}
 	}
 	ps, err := newPlayers(seats)
@@ -214,7 +240,7 @@ func regenerate(ctx context.Context, reg *bots.Registry, dir string, g int, rule
 // dir/games.jsonl, when the directory holds it (a shard holds some games).
 func checkRecord(dir string, g, players int, seats []bots.Seat, res sim.Result) error {
 	path := filepath.Join(dir, "games.jsonl")
-	f, err := os.Open(path)
+	f, err := fileread.Open(path, fileread.Log)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil
 	}
@@ -238,10 +264,13 @@ func checkRecord(dir string, g, players int, seats []bots.Seat, res sim.Result) 
 			}
 		}
 		if rec.Winner != res.Winner || rec.Rounds != res.Rounds || rec.Turns != res.Turns {
-			return fmt.Errorf("%s: line %d: game %d played again gives winner %d in %d rounds (%d turns), the record winner %d in %d rounds (%d turns): the bots have changed since",
+			return fmt.Errorf("%s: line %d: game %d played again gives winner %d in %d rounds (%d turns), the record winner %d in %d rounds (%d turns): the seed, seats or schedule of config.json were edited, or the bots have changed since the games were played",
 				path, line, g, res.Winner, res.Rounds, res.Turns, rec.Winner, rec.Rounds, rec.Turns)
 		}
 		return nil
 	}
-	return sc.Err()
+	if err := sc.Err(); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return nil
 }

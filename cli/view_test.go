@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -74,7 +75,7 @@ func TestViewCommand(t *testing.T) {
 	out, _, err := runCmd(t, "view", log)
 	require.NoError(t, err)
 	page := filepath.Join(dir, "g.html")
-	assert.Regexp(t, `^`+regexpQuote(log)+`: \d+ events \(and 0 lines of explanation\), \d+ rounds, (winner seat \d \(\w+\)|stalemate): `+regexpQuote(page)+` \(\d+ KB\)\n$`, out)
+	assert.Regexp(t, `^`+regexpQuote(log)+`: \d+ events \(and 0 lines of explanation\), \d+ rounds, (winner seat \d \("\w+"\)|stalemate): `+regexpQuote(page)+` \(\d+ KB\)\n$`, out)
 	b, err := os.ReadFile(page)
 	require.NoError(t, err)
 	assert.Contains(t, string(b), viewMarker)
@@ -125,12 +126,34 @@ func TestViewCommand(t *testing.T) {
 	}{
 		{nil, "view: want one game log or directory, have 0 arguments (marslab view -h)"},
 		{[]string{log, "-game", "2"}, "view: -game applies to a directory, and " + log + " is a file"},
+		{[]string{log, "-game", "0"}, "view: -game applies to a directory, and " + log + " is a file"},
+		{[]string{log, "-game", "-3"}, "view: -game -3: invalid: a game index is 0 or more"},
+		{[]string{dir, "-game", "-1"}, "view: -game -1: invalid: a game index is 0 or more"},
 		{[]string{dir}, "view: " + dir + " is a directory: -game N says which of its games to show"},
 		{[]string{filepath.Join(dir, "none.jsonl")}, "no such file"},
 	} {
 		_, _, err := runCmd(t, append([]string{"view"}, c.args...)...)
 		assert.ErrorContains(t, err, c.want, "%v", c.args)
 	}
+}
+
+// TestViewQuotesLabels: a label read from a log is printed Go-quoted, so
+// that terminal escapes in it (ESC, BEL, CR) reach the terminal as text.
+func TestViewQuotesLabels(t *testing.T) {
+	dir := t.TempDir()
+	log := filepath.Join(dir, "g.jsonl")
+	_, _, err := runCmd(t, "play", "-players", "aggressive,random,pacifist", "-seed", "2", "-rules", "fixedcards", "-log", log)
+	require.NoError(t, err)
+	b, err := os.ReadFile(log)
+	require.NoError(t, err)
+	b = bytes.ReplaceAll(b, []byte(`"label":"`), []byte(`"label":"\u001b]0;pwned\u0007\r`))
+	require.NoError(t, os.WriteFile(log, b, 0o644))
+	out, _, err := runCmd(t, "view", log)
+	require.NoError(t, err)
+	assert.Regexp(t, `winner seat \d \("\\x1b\]0;pwned\\a\\r\w+"\)`, out)
+	assert.NotContains(t, out, "\x1b")
+	assert.NotContains(t, out, "\a")
+	assert.NotContains(t, out, "\r")
 }
 
 func regexpQuote(s string) string {
@@ -179,6 +202,52 @@ out = "`+filepath.ToSlash(out)+`"
 		_, _, err := runCmd(t, append([]string{"view"}, c.args...)...)
 		assert.ErrorContains(t, err, c.want, "%v", c.args)
 	}
+	// "." is named by its absolute path, not as a hidden ".-game1.html".
+	require.NoError(t, os.Remove(page))
+	t.Chdir(out)
+	msg, _, err = runCmd(t, "view", ".", "-game", "1")
+	require.NoError(t, err)
+	assert.Contains(t, msg, page)
+	assert.FileExists(t, page)
+	assert.NoFileExists(t, filepath.Join(out, ".-game1.html"))
+
+	// A recognition experiment's folder is not a batch or a tournament.
+	rec := filepath.Join(dir, "rec")
+	require.NoError(t, os.Mkdir(rec, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(rec, "config.json"), []byte(`{"format":"marslab-recognize/1","rules":"classic"}`), 0o644))
+	_, _, err = runCmd(t, "view", rec, "-game", "0")
+	assert.EqualError(t, err, "view: "+filepath.Join(rec, "config.json")+`: format "marslab-recognize/1": want "marslab-batch/2" (the record of a batch or a tournament)`)
+
+	// An edited seed is named as a cause of a game that differs from its
+	// record.
+	cfgJSON := filepath.Join(out, "config.json")
+	orig, err := os.ReadFile(cfgJSON)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(cfgJSON, bytes.Replace(orig, []byte(`"seed": 11,`), []byte(`"seed": 12,`), 1), 0o644))
+	_, _, err = runCmd(t, "view", out, "-game", "0", "-out", filepath.Join(dir, "x.html"))
+	assert.ErrorContains(t, err, "the seed, seats or schedule of config.json were edited, or the bots have changed since the games were played")
+	require.NoError(t, os.WriteFile(cfgJSON, orig, 0o644))
+
+	// A parameter of config.json out of its range is named once, by file,
+	// seat and key.
+	var hdr map[string]any
+	require.NoError(t, json.Unmarshal(orig, &hdr))
+	seat0 := hdr["seats"].([]any)[0].(map[string]any)
+	require.Equal(t, "mars", seat0["bot"])
+	seat0["params"] = map[string]any{"W_p": 5}
+	edited, err := json.Marshal(hdr)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(cfgJSON, edited, 0o644))
+	_, _, err = runCmd(t, "view", out, "-game", "0", "-out", filepath.Join(dir, "x.html"))
+	assert.EqualError(t, err, "view: "+cfgJSON+": seat 0 (mars): params.W_p = 5: must be in [0, 1]")
+	seat0["params"] = map[string]any{"W_q": 5}
+	edited, err = json.Marshal(hdr)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(cfgJSON, edited, 0o644))
+	_, _, err = runCmd(t, "view", out, "-game", "0", "-out", filepath.Join(dir, "x.html"))
+	assert.ErrorContains(t, err, "view: "+cfgJSON+": seat 0 (mars): params.W_q: bot mars has no such parameter (parameters: P_db, P_ob, W_p, ")
+	require.NoError(t, os.WriteFile(cfgJSON, orig, 0o644))
+
 	// A changed record is noticed.
 	games := filepath.Join(out, "games.jsonl")
 	recs, err := os.ReadFile(games)
@@ -189,4 +258,9 @@ out = "`+filepath.ToSlash(out)+`"
 	_, _, err = runCmd(t, "view", out, "-game", "2", "-out", filepath.Join(dir, "x.html"))
 	assert.ErrorContains(t, err, games+": line 3: game 2 played again gives winner")
 	assert.NoFileExists(t, filepath.Join(dir, "x.html"))
+
+	// A line too long to be a record is an error naming the file.
+	require.NoError(t, os.WriteFile(games, append(bytes.Repeat([]byte{'x'}, 17<<20), '\n'), 0o644))
+	_, _, err = runCmd(t, "view", out, "-game", "2", "-out", filepath.Join(dir, "x.html"))
+	assert.EqualError(t, err, "view: "+games+": bufio.Scanner: token too long")
 }

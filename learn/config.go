@@ -49,7 +49,8 @@ type Config struct {
 // over 200 steps: -1 a turn) and the placement rewards at the turn cap
 // (250, 100, 0, -50 by rank in territories); "large positive", "small
 // negative" and "large negative" for a win, a loss while alive and an
-// elimination are given values here (500, -100, -500).
+// elimination are given values here (500, -100, -500). Every reward is in
+// [-MaxReward, MaxReward].
 type Rewards struct {
 	// PerTurn is added at every step (the paper: -1, "to deter from
 	// stalling a win").
@@ -225,8 +226,8 @@ func (f *envFile) config(source, prefix string) (*Config, error) {
 		if v.src == nil {
 			continue
 		}
-		if !finite(*v.src) {
-			return nil, bad(v.key, "%v: want a finite number", *v.src)
+		if !rewardOK(*v.src) {
+			return nil, bad(v.key, "%v: want a number in [-%g, %g]", *v.src, MaxReward, MaxReward)
 		}
 		*v.dst = *v.src
 	}
@@ -235,8 +236,8 @@ func (f *envFile) config(source, prefix string) (*Config, error) {
 			return nil, bad("rewards.placement", "%d entries: want one per seat, players = %d", len(r.Placement), c.Players)
 		}
 		for i, v := range r.Placement {
-			if !finite(v) {
-				return nil, bad("rewards.placement", "entry %d %v: want a finite number", i, v)
+			if !rewardOK(v) {
+				return nil, bad("rewards.placement", "entry %d %v: want a number in [-%g, %g]", i, v, MaxReward, MaxReward)
 			}
 		}
 		c.Rewards.Placement = r.Placement
@@ -247,7 +248,32 @@ func (f *envFile) config(source, prefix string) (*Config, error) {
 // MaxActions is the largest action space an environment offers.
 const MaxActions = 64
 
-func finite(x float64) bool { return x-x == 0 }
+// MaxReward bounds the absolute value of every reward of a Rewards scheme,
+// so that an episode's return (a sum of at most one reward a step) stays
+// a finite number that a reply of Serve can write as JSON.
+const MaxReward = 1e6
+
+// rewardOK reports whether x is a reward in [-MaxReward, MaxReward].
+func rewardOK(x float64) bool { return x >= -MaxReward && x <= MaxReward }
+
+// check reports a reward of r outside [-MaxReward, MaxReward], naming its
+// key.
+func (r Rewards) check() error {
+	for _, v := range []struct {
+		key string
+		x   float64
+	}{{"rewards.per_turn", r.PerTurn}, {"rewards.win", r.Win}, {"rewards.loss", r.Loss}, {"rewards.eliminated", r.Eliminated}} {
+		if !rewardOK(v.x) {
+			return fmt.Errorf("%s: %v: want a number in [-%g, %g]", v.key, v.x, MaxReward, MaxReward)
+		}
+	}
+	for i, x := range r.Placement {
+		if !rewardOK(x) {
+			return fmt.Errorf("rewards.placement: entry %d %v: want a number in [-%g, %g]", i, x, MaxReward, MaxReward)
+		}
+	}
+	return nil
+}
 
 // setup is a Config resolved against a registry: the rules, the map and
 // the parsed seats.
@@ -273,6 +299,9 @@ func (c *Config) resolve(reg *bots.Registry) (*setup, error) {
 	src += ": key "
 	if len(c.Rewards.Placement) != c.Players {
 		return nil, fmt.Errorf("%srewards.placement: %d entries: want one per seat, players = %d", src, len(c.Rewards.Placement), c.Players)
+	}
+	if err := c.Rewards.check(); err != nil {
+		return nil, fmt.Errorf("%s%w", src, err)
 	}
 	if c.Seat < -1 || c.Seat >= c.Players {
 		return nil, fmt.Errorf("%sseat: %d: want -1 or 0..%d", src, c.Seat, c.Players-1)

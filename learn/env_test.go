@@ -248,6 +248,10 @@ placement = [1.0, 0.0, -1.0]
 		{`features = ["territories", "colour"]`, `key features: entry 1 "colour"`},
 		{`features = ["round", "round"]`, `"round" listed twice`},
 		{"[rewards]\nplacement = [1.0]", "key rewards.placement: 1 entries: want one per seat, players = 4"},
+		// Issue 36, item 10: a reward whose returns overflow to -Inf.
+		{"[rewards]\nper_turn = -1.7e308", "key rewards.per_turn: -1.7e+308: want a number in [-1e+06, 1e+06]"},
+		{"[rewards]\nwin = 1e7", "key rewards.win: 1e+07: want a number in [-1e+06, 1e+06]"},
+		{"[rewards]\nplacement = [1.0, 2.0, 3.0, -1e300]", "key rewards.placement: entry 3 -1e+300: want a number in [-1e+06, 1e+06]"},
 		{`speed = 3`, "unknown key speed"},
 		{`rules = ""`, "key rules: empty"},
 	} {
@@ -262,6 +266,11 @@ placement = [1.0, 0.0, -1.0]
 	// The registry is the caller's: none is an error, not a default.
 	_, err = NewRunner(DefaultConfig(), nil)
 	require.ErrorContains(t, err, "learn: no bot registry")
+	big := DefaultRewards()
+	big.PerTurn = -1.7e308
+	_, err = NewRunner(&Config{Rules: "fixedcards", Players: 4, Actions: []string{"passive", "aggressive"}, Opponents: []string{"passive"},
+		Features: []string{"territories"}, Rewards: big}, registry.Default())
+	require.ErrorContains(t, err, "env config: key rewards.per_turn: -1.7e+308: want a number in [-1e+06, 1e+06]")
 	// Issue 25, item 14: a config read from a file is named by the file in
 	// the errors found when it is resolved.
 	cfg, err := ParseConfig("x.toml", []byte(`actions = ["passive", "nosuchbot"]`))
@@ -276,6 +285,10 @@ placement = [1.0, 0.0, -1.0]
 	require.NoError(t, err)
 	_, err = NewRunner(e.Env, registry.Default())
 	require.ErrorContains(t, err, "e.toml [env]: key opponents: entry 0: seat \"nobot\"")
+	// The experiment names its file once.
+	_, err = e.RunWith(context.Background(), registry.Default(), RunOptions{Workers: 1})
+	require.Error(t, err)
+	assert.True(t, strings.HasPrefix(err.Error(), "e.toml [env]: key opponents: entry 0: "), err.Error())
 }
 
 // TestFeatureFuncs: every feature name has its feature, and no other.

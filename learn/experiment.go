@@ -356,7 +356,7 @@ func (e *Experiment) Run(ctx context.Context, reg *bots.Registry, workers int, p
 func (e *Experiment) RunWith(ctx context.Context, reg *bots.Registry, opts RunOptions) (*Result, error) {
 	r, err := NewRunner(e.Env, reg)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", e.Source, err)
+		return nil, err // named by e.Env.Source, "FILE [env]"
 	}
 	names := r.ObservationNames()
 	res := &Result{Actions: r.ActionNames(), Observation: names}
@@ -449,7 +449,7 @@ func (e *Experiment) LoadPolicy(path string, reg *bots.Registry) (Learner, error
 	}
 	r, err := NewRunner(e.Env, reg)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", e.Source, err)
+		return nil, err // named by e.Env.Source, "FILE [env]"
 	}
 	if names := r.ObservationNames(); !slices.Equal(f.Observation, names) {
 		return nil, fmt.Errorf("learn: policy %s: key observation %v: want the environment's %v", path, f.Observation, names)

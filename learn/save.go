@@ -1,6 +1,7 @@
 package learn
 
 import (
+	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"encoding/gob"
@@ -8,6 +9,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"github.com/marslab-risk/marslab/internal/atomicfile"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -331,6 +333,9 @@ func saveCheckpoint(path, fingerprint string, st *TrainState, l Learner) error {
 	if err := gob.NewEncoder(&body).Encode(&c); err != nil {
 		return fmt.Errorf("learn: checkpoint %s: %w", path, err)
 	}
+	if n := int64(body.Len()) + 100; n > fileread.Checkpoint.Max() {
+		return fmt.Errorf("learn: checkpoint %s: %d bytes: over the %s cap of a checkpoint (fileread.Checkpoint): a smaller dqn replay memory fits", path, n, fileread.Size(fileread.Checkpoint.Max()))
+	}
 	sum := sha256.Sum256(body.Bytes())
 	b := make([]byte, 0, len(CheckpointFormat)+len(checksumPrefix)+2*len(sum)+2+body.Len())
 	b = append(b, CheckpointFormat+"\n"+checksumPrefix...)
@@ -340,27 +345,48 @@ func saveCheckpoint(path, fingerprint string, st *TrainState, l Learner) error {
 }
 
 // loadCheckpoint reads a checkpoint and checks it was written for the
-// same fingerprint.
+// same fingerprint. It reads the two header lines first (a file that is
+// not a checkpoint is refused after a few bytes), then streams the rest
+// through its SHA-256, and decodes it, in a second pass, only if the
+// checksum holds: memory holds the decoded state, never the file.
 func loadCheckpoint(path, fingerprint string) (*checkpoint, Learner, error) {
-	data, err := fileread.ReadFile(path, fileread.Checkpoint)
+	f, err := fileread.Open(path, fileread.Checkpoint)
 	if err != nil {
 		return nil, nil, fmt.Errorf("learn: %w", err)
 	}
-	line, rest, _ := bytes.Cut(data, []byte("\n"))
-	if string(line) != CheckpointFormat {
-		return nil, nil, fmt.Errorf("learn: checkpoint %s: first line %q: want %q", path, trimLine(string(line)), CheckpointFormat)
+	defer f.Close()
+	br := bufio.NewReaderSize(f, 1<<16)
+	line, err := headerLine(br, len(CheckpointFormat))
+	if err != nil {
+		return nil, nil, fmt.Errorf("learn: checkpoint %s: %w", path, err)
 	}
-	line, body, _ := bytes.Cut(rest, []byte("\n"))
-	want, ok := bytes.CutPrefix(line, []byte(checksumPrefix))
+	if line != CheckpointFormat {
+		return nil, nil, fmt.Errorf("learn: checkpoint %s: first line %q: want %q", path, trimLine(line), CheckpointFormat)
+	}
+	line2, err := headerLine(br, len(checksumPrefix)+2*sha256.Size)
+	if err != nil {
+		return nil, nil, fmt.Errorf("learn: checkpoint %s: %w", path, err)
+	}
+	want, ok := strings.CutPrefix(line2, checksumPrefix)
 	if !ok || len(want) != 2*sha256.Size {
-		return nil, nil, fmt.Errorf("learn: checkpoint %s: second line %q: want %q and the 64 hex digits of the SHA-256 of the rest", path, trimLine(string(line)), checksumPrefix)
+		return nil, nil, fmt.Errorf("learn: checkpoint %s: second line %q: want %q and the 64 hex digits of the SHA-256 of the rest", path, trimLine(line2), checksumPrefix)
 	}
-	sum := sha256.Sum256(body)
-	if got := hex.EncodeToString(sum[:]); got != string(want) {
+	h := sha256.New()
+	if _, err := io.Copy(h, br); err != nil {
+		return nil, nil, fmt.Errorf("learn: checkpoint %s: %w", path, err)
+	}
+	if got := hex.EncodeToString(h.Sum(nil)); got != want {
 		return nil, nil, fmt.Errorf("learn: checkpoint %s: damaged: the content's SHA-256 is %.12s..., the file records %.12s...: delete it and train again without -resume", path, got, want)
 	}
+	if err := f.Rewind(); err != nil {
+		return nil, nil, fmt.Errorf("learn: checkpoint %s: %w", path, err)
+	}
+	br.Reset(f)
+	if _, err := br.Discard(len(line) + len(line2) + 2); err != nil {
+		return nil, nil, fmt.Errorf("learn: checkpoint %s: %w", path, err)
+	}
 	var c checkpoint
-	if err := gob.NewDecoder(bytes.NewReader(body)).Decode(&c); err != nil {
+	if err := gob.NewDecoder(br).Decode(&c); err != nil {
 		return nil, nil, fmt.Errorf("learn: checkpoint %s: %w", path, err)
 	}
 	if c.Fingerprint != fingerprint {
@@ -422,6 +448,27 @@ func fingerprintDiff(got, want string) string {
 		return "written for another config"
 	}
 	return "written for another config: " + strings.Join(diffs, ", ") + " (use the config it was written with, or another -out)"
+}
+
+// headerLine reads one line of at most max bytes (without its newline)
+// from r, reading no more than max+1 bytes: a longer line is returned cut,
+// for the caller's error, and the rest of the file is not read.
+func headerLine(r *bufio.Reader, max int) (string, error) {
+	var line []byte
+	for len(line) <= max {
+		c, err := r.ReadByte()
+		if err == io.EOF {
+			return string(line), nil
+		}
+		if err != nil {
+			return "", err
+		}
+		if c == '\n' {
+			return string(line), nil
+		}
+		line = append(line, c)
+	}
+	return string(line), nil
 }
 
 // checksumPrefix opens the second line of a checkpoint.

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -266,6 +267,35 @@ func TestCheckpointDamaged(t *testing.T) {
 	require.NoError(t, os.WriteFile(ckpt, good, 0o644))
 	_, err = e.RunWith(context.Background(), registry.Default(), RunOptions{Workers: 1, Checkpoint: ckpt, Resume: true})
 	require.NoError(t, err, "the undamaged checkpoint resumes")
+}
+
+// TestCheckpointHeaderFirst: a big file that is not a checkpoint, or is a
+// damaged one, is refused without being held in memory: its header lines
+// are checked first and the rest is streamed through its checksum.
+func TestCheckpointHeaderFirst(t *testing.T) {
+	dir := t.TempDir()
+	const size = 64 << 20
+	for _, tc := range []struct {
+		name, head, want string
+	}{
+		{"junk", "junk", `first line "junk\x00\x00`},
+		{"no newline", "", `first line "\x00\x00`},
+		{"second line", CheckpointFormat + "\nsha256 ", `second line "sha256 \x00\x00`},
+		{"damaged", CheckpointFormat + "\nsha256 " + strings.Repeat("0", 64) + "\n", "damaged: the content's SHA-256 is "},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(dir, tc.name)
+			require.NoError(t, os.WriteFile(path, []byte(tc.head), 0o644))
+			require.NoError(t, os.Truncate(path, size)) // sparse: zeros after the head
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			_, _, err := loadCheckpoint(path, "{}")
+			runtime.ReadMemStats(&after)
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), "learn: checkpoint "+path+": "+tc.want)
+			assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(1<<20), "bytes allocated to refuse a %d MiB file", size>>20)
+		})
+	}
 }
 
 // LoadPolicy never panics; a policy it accepts acts on any observation of

@@ -69,6 +69,9 @@ func parseRequest(line []byte) (request, error) {
 			return request{}, errors.New(`step: missing key "action": want an integer`)
 		}
 		a, err := strconv.ParseInt(string(*raw.Action), 10, 32)
+		if errors.Is(err, strconv.ErrRange) {
+			return request{}, fmt.Errorf(`step: action %s: out of range: want 0..actions-1 (the "actions" of the reset reply)`, string(*raw.Action))
+		}
 		if err != nil {
 			return request{}, fmt.Errorf("step: action %s: want an integer", string(*raw.Action))
 		}
@@ -183,7 +186,15 @@ func Serve(ctx context.Context, env *Env, in io.Reader, out io.Writer) error {
 	bw := bufio.NewWriter(out)
 	enc := json.NewEncoder(bw)
 	write := func(v any) error {
-		if err := enc.Encode(v); err != nil {
+		err := enc.Encode(v)
+		var bad *json.UnsupportedValueError
+		if errors.As(err, &bad) {
+			// A number JSON cannot write (the rewards are bounded, so
+			// this is a bug): an error reply, so that the client still
+			// reads one JSON line.
+			err = enc.Encode(errorReply{fmt.Sprintf("reply: %v", err)})
+		}
+		if err != nil {
 			return fmt.Errorf("env serve: %w", err)
 		}
 		if err := bw.Flush(); err != nil {

@@ -49,6 +49,9 @@ func TestParseRequest(t *testing.T) {
 		{`"cmd"`, request{}, "malformed request: want a JSON object"},
 		{`{"cmd":"close"}]`, request{}, "data after the JSON object"},
 		{`{"cmd":"close","seed":2}`, request{}, "close: takes no other key"},
+		{`{"cmd":"step","action":2147483648}`, request{}, `step: action 2147483648: out of range: want 0..actions-1 (the "actions" of the reset reply)`},
+		{`{"cmd":"step","action":-99999999999999999999}`, request{}, `step: action -99999999999999999999: out of range`},
+		{`{"cmd":"step","action":1.5}`, request{}, `step: action 1.5: want an integer`},
 	} {
 		got, err := parseRequest([]byte(tc.line))
 		if tc.err != "" {

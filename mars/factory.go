@@ -31,12 +31,12 @@ func newFromValues(params bots.Values) (sim.Player, error) {
 			continue
 		}
 		if err := p.Set(s.Name, v); err != nil {
-			return nil, fmt.Errorf("bot mars: %w", err)
+			return nil, err // "mars: parameter W_p = 5: ..."
 		}
 	}
 	for name := range params {
 		if _, ok := p.Get(name); !ok {
-			return nil, fmt.Errorf("bot mars: unknown parameter %q", name)
+			return nil, fmt.Errorf("mars: unknown parameter %q", name)
 		}
 	}
 	return New(p)

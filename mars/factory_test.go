@@ -1,6 +1,7 @@
 package mars_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -38,16 +39,19 @@ func TestFactory(t *testing.T) {
 		params  bots.Values
 		wantErr string
 	}{
-		{bots.Values{"W_p": 2}, "W_p = 2: must be in [0, 1]"},
-		{bots.Values{"G_l": 1.5}, "must be an integer"},
-		{bots.Values{"P_db": 0}, "P_db = 0: must be in [0.01, 10000]"},
-		{bots.Values{"nope": 1}, `unknown parameter "nope"`},
+		{bots.Values{"W_p": 2}, "mars: parameter W_p = 2: must be in [0, 1]"},
+		{bots.Values{"G_l": 1.5}, "mars: parameter G_l = 1.5: must be an integer"},
+		{bots.Values{"P_db": 0}, "mars: parameter P_db = 0: must be in [0.01, 10000]"},
+		{bots.Values{"nope": 1}, `mars: unknown parameter "nope"`},
 	}
 	for _, tc := range tests {
 		_, err := f.New(tc.params)
 		require.Error(t, err, tc.params)
-		assert.Contains(t, err.Error(), tc.wantErr)
+		assert.True(t, strings.HasPrefix(err.Error(), tc.wantErr), "%v: the bot is named once: %v", tc.params, err)
 	}
+	// A seat names itself once more, and only once.
+	_, err = bots.Seat{Factory: &f, Params: bots.Values{"W_p": 2}, Label: "mars"}.New()
+	assert.EqualError(t, err, "seat mars: mars: parameter W_p = 2: must be in [0, 1]")
 }
 
 func TestFactorySeatFile(t *testing.T) {

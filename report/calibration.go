@@ -1,7 +1,7 @@
 package report
 
 import (
-	"bytes"
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -10,9 +10,14 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/marslab-risk/marslab/internal/fileread"
 	"github.com/marslab-risk/marslab/search"
 	"github.com/marslab-risk/marslab/table"
 )
+
+// maxLogLine bounds a line of a search log that logGames reads (a line is
+// one evaluation: its parameters and counts, well under a kilobyte).
+const maxLogLine = 1 << 24
 
 // calibrationNotes are the note sections of a calibration notebook.
 var calibrationNotes = []string{"intro", "narrow", "paper", "cmaes", "effects", "validation", "tournament", "conclusion", "timing"}
@@ -305,20 +310,27 @@ func (c *calibrationConfig) render(w *writer, cal *search.Calibration) (*calibra
 }
 
 // logGames returns the games of the evaluations in the search log at
-// path (0 if there is none yet).
+// path (0 if there is none yet), read a line at a time through fileread
+// (a FIFO or a device is refused).
 func logGames(path string) (int, error) {
-	data, err := os.ReadFile(path)
+	f, err := fileread.Open(path, fileread.Log)
 	if errors.Is(err, os.ErrNotExist) {
 		return 0, nil
 	}
 	if err != nil {
 		return 0, err
 	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<16), maxLogLine)
 	n := 0
-	for _, line := range bytes.Split(data, []byte{'\n'}) {
-		if l, err := search.ParseLine(line); err == nil {
+	for sc.Scan() {
+		if l, err := search.ParseLine(sc.Bytes()); err == nil {
 			n += l.Games
 		}
+	}
+	if err := sc.Err(); err != nil {
+		return 0, fmt.Errorf("%s: %w", path, err)
 	}
 	return n, nil
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/marslab-risk/marslab/bots"
+	"github.com/marslab-risk/marslab/internal/fileread"
 	"github.com/marslab-risk/marslab/internal/textfmt"
 	"github.com/marslab-risk/marslab/plots"
 	"github.com/marslab-risk/marslab/table"
@@ -108,7 +109,7 @@ func loadTournamentNotebook(ck *checker, path, prefix, notebook, bot string) *to
 		return nil
 	}
 	tpath := filepath.Join(filepath.Dir(path), notebook, ConfigFile)
-	data, err := os.ReadFile(tpath)
+	data, err := fileread.ReadFile(tpath, fileread.Config)
 	if err != nil {
 		ck.fail(prefix+".notebook", "%v", err)
 		return nil

@@ -83,10 +83,10 @@ func (lr *LogReader) Next() bool {
 		return false
 	}
 	if err := lr.ev.decodeJSON(lr.raw); err != nil {
-		lr.err = fmt.Errorf("line %d: %w: %s", lr.line, err, lr.raw)
+		lr.err = fmt.Errorf("line %d: %w: %s", lr.line, err, quoteLine(lr.raw))
 		var syntax *json.SyntaxError
 		if errors.As(err, &syntax) || errors.Is(err, io.ErrUnexpectedEOF) {
-			raw := string(lr.raw)
+			raw := quoteLine(lr.raw)
 			if !lr.sc.Scan() && lr.sc.Err() == nil {
 				lr.err = fmt.Errorf("line %d: cut short, and no result line: the log is truncated or its game did not end: %s", lr.line, raw)
 			}
@@ -95,7 +95,7 @@ func (lr *LogReader) Next() bool {
 	}
 	lr.buf = lr.ev.AppendJSON(lr.buf[:0])
 	if !bytes.Equal(lr.buf, lr.raw) {
-		lr.err = fmt.Errorf("line %d: not as the log writer writes this event:\n  log:       %s\n  canonical: %s", lr.line, lr.raw, lr.buf)
+		lr.err = fmt.Errorf("line %d: not as the log writer writes this event:\n  log:       %s\n  canonical: %s", lr.line, quoteLine(lr.raw), quoteLine(lr.buf))
 		return false
 	}
 	return true
@@ -110,11 +110,11 @@ func (lr *LogReader) readResult() {
 	dec := json.NewDecoder(bytes.NewReader(lr.raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&res); err != nil || res.Result == nil {
-		lr.err = fmt.Errorf("line %d: truncated or malformed result line: %s", lr.line, lr.raw)
+		lr.err = fmt.Errorf("line %d: truncated or malformed result line: %s", lr.line, quoteLine(lr.raw))
 		return
 	}
 	if got := ResultLine(*res.Result); !bytes.Equal(got, lr.raw) {
-		lr.err = fmt.Errorf("line %d: not as the log writer writes this result:\n  log:       %s\n  canonical: %s", lr.line, lr.raw, got)
+		lr.err = fmt.Errorf("line %d: not as the log writer writes this result:\n  log:       %s\n  canonical: %s", lr.line, quoteLine(lr.raw), quoteLine(got))
 		return
 	}
 	lr.res, lr.done = *res.Result, true
@@ -128,6 +128,19 @@ func (lr *LogReader) readResult() {
 	if err := lr.sc.Err(); err != nil {
 		lr.err = fmt.Errorf("line %d: %w", lr.line+1, err)
 	}
+}
+
+// maxQuoted bounds the bytes of a log line that an error quotes.
+const maxQuoted = 200
+
+// quoteLine returns a log line as an error shows it: Go-quoted (%q), so
+// that control characters and terminal escapes print as text, and cut
+// after maxQuoted bytes, with the line's length.
+func quoteLine(b []byte) string {
+	if len(b) <= maxQuoted {
+		return strconv.Quote(string(b))
+	}
+	return fmt.Sprintf("%q... (%d bytes)", b[:maxQuoted], len(b))
 }
 
 // Event returns the event read by the last successful Next. It is valid

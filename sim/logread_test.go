@@ -163,6 +163,36 @@ func TestLogReaderErrors(t *testing.T) {
 	}
 }
 
+// TestLogReaderQuotesLines: an error shows a bad line Go-quoted, so that
+// terminal escapes (ESC, BEL, CR) print as text, and cut after 200 bytes.
+func TestLogReaderQuotesLines(t *testing.T) {
+	log := string(logGame(t, ringMap(2, 3), testRules(FortifySingle), 2, 0, 1, 0))
+	lines := strings.Split(strings.TrimSuffix(log, "\n"), "\n")
+	last := len(lines) - 1
+	for _, tc := range []struct {
+		name, line string
+		at         int
+		want       string
+		max        int
+	}{
+		{"escapes in an event", "\x1b]0;owned\a\x1b[2J\rjunk", 2, `line 3: invalid character '\x1b' looking for beginning of value: "\x1b]0;owned\a\x1b[2J\rjunk"`, 200},
+		{"a long event", `{"e":"turn","x":"` + strings.Repeat("\x1b", 1<<20) + `"}`, 2, `... (1048595 bytes)`, 1200},
+		{"escapes in the result", "{\"result\":{\"x\":\"\x1b[31m\"}\r\a", last, `truncated or malformed result line: "{\"result\":{\"x\":\"\x1b[31m\"}\r\a"`, 200},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			changed := append([]string(nil), lines...)
+			changed[tc.at] = tc.line
+			_, _, _, err := ReadLog(strings.NewReader(strings.Join(changed, "\n") + "\n"))
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tc.want)
+			assert.NotContains(t, err.Error(), "\x1b")
+			assert.NotContains(t, err.Error(), "\r")
+			assert.NotContains(t, err.Error(), "\a")
+			assert.Less(t, len(err.Error()), tc.max)
+		})
+	}
+}
+
 func BenchmarkReadLog(b *testing.B) {
 	log := logGame(b, ringMap(3, 4), testRules(FortifyOneStep), 4, 0, 1, 0)
 	b.ReportAllocs()

@@ -70,14 +70,14 @@ func ReplayWatch(ctx context.Context, log io.Reader, players func(LogHeader) ([]
 		return nil, fmt.Errorf("replay: %w", playErr)
 	}
 	if nextGameEvent(lr) {
-		return nil, fmt.Errorf("line %d: the replay has ended, the log goes on: %s", lr.Line(), lr.Raw())
+		return nil, fmt.Errorf("line %d: the replay has ended, the log goes on: %s", lr.Line(), quoteLine(lr.Raw()))
 	}
 	logged, err := lr.Result()
 	if err != nil {
 		return nil, err
 	}
 	if got, want := ResultLine(res), ResultLine(logged); !bytes.Equal(got, want) {
-		return nil, fmt.Errorf("line %d: the result differs:\n  log:    %s\n  replay: %s", lr.Line(), want, got)
+		return nil, fmt.Errorf("line %d: the result differs:\n  log:    %s\n  replay: %s", lr.Line(), quoteLine(want), quoteLine(got))
 	}
 	return &Replayed{Header: h, Events: cmp.n, Result: res}, nil
 }
@@ -147,12 +147,12 @@ func (c *replayComparer) Observe(e *Event) {
 	switch {
 	case nextGameEvent(c.lr):
 		if !bytes.Equal(c.buf, c.lr.Raw()) {
-			c.err = fmt.Errorf("line %d: the replay differs:\n  log:    %s\n  replay: %s", c.lr.Line(), c.lr.Raw(), c.buf)
+			c.err = fmt.Errorf("line %d: the replay differs:\n  log:    %s\n  replay: %s", c.lr.Line(), quoteLine(c.lr.Raw()), quoteLine(c.buf))
 		}
 	case c.lr.Err() != nil:
 		c.err = c.lr.Err()
 	default:
-		c.err = fmt.Errorf("line %d: the log ends (result line), the replay goes on: %s", c.lr.Line(), c.buf)
+		c.err = fmt.Errorf("line %d: the log ends (result line), the replay goes on: %s", c.lr.Line(), quoteLine(c.buf))
 	}
 	if c.err != nil {
 		c.stop()

@@ -40,7 +40,7 @@ func TestReplay(t *testing.T) {
 		{"a roll changed", func(ls []string) []string {
 			ls[roll] = strings.Replace(ls[roll], `"def_loss":1`, `"def_loss":2`, 1)
 			return ls
-		}, "line " + strconv.Itoa(roll+1) + ": the replay differs:\n  log:    " + strings.Replace(lines[roll], `"def_loss":1`, `"def_loss":2`, 1)},
+		}, "line " + strconv.Itoa(roll+1) + ": the replay differs:\n  log:    " + strconv.Quote(strings.Replace(lines[roll], `"def_loss":1`, `"def_loss":2`, 1))},
 		{"an event left out", func(ls []string) []string { return append(ls[:roll:roll], ls[roll+1:]...) },
 			"line " + strconv.Itoa(roll+1) + ": the replay differs"},
 		{"no result line", func(ls []string) []string { return ls[:len(ls)-1] }, "no result line"},

@@ -193,7 +193,7 @@ func mean(xs []float64) float64 {
 }
 
 // A map without positions (here a ring of territories from NewMap) is
-// laid out by force.
+// laid out from its borders.
 func ExampleLayout() {
 	var ts []sim.Territory
 	for i := range 6 {
@@ -242,4 +242,153 @@ func TestWriteExplanations(t *testing.T) {
 	assert.Equal(t, []any{want, want}, d["explain"])
 	assert.Contains(t, page.String(), `why \u003c/script\u003e not`, "the text cannot close the script element")
 	assert.NotContains(t, page.String(), "why </script>")
+}
+
+// TestLayoutExtremePositions re-runs issue 36, item 12: a map's own
+// positions however close together or far apart are drawn inside the
+// board at finite places, and the page of a game on it is written.
+func TestLayoutExtremePositions(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		pos  func(i int) sim.Point
+		// valid: a map file may hold these positions (within ±1e6, each
+		// territory at its own place), and a game on it is drawn.
+		valid bool
+	}{
+		{"5e-324 apart", func(i int) sim.Point { return sim.Point{X: float64(i%7) * 5e-324, Y: float64(i/7) * 5e-324} }, true},
+		{"a row 5e-324 apart", func(i int) sim.Point { return sim.Point{X: float64(i) * 5e-324} }, true},
+		{"1e6 and 5e-324 apart", func(i int) sim.Point { return sim.Point{X: float64(i%2) * 1e6, Y: float64(i) * 5e-324} }, true},
+		{"-1.7e308 to 1.7e308", func(i int) sim.Point {
+			return sim.Point{X: 1.7e308 * (float64(i%7)/3 - 1), Y: 1.7e308 * (float64(i/7)/3 - 1)}
+		}, false},
+		{"one point", func(int) sim.Point { return sim.Point{X: 1, Y: 1} }, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m, err := sim.LoadMap("classic")
+			require.NoError(t, err)
+			for i := range m.Layout {
+				m.Layout[i] = tc.pos(i)
+			}
+			pts := view.Layout(m)
+			inside(t, pts)
+			if tc.name != "one point" {
+				assert.NotEqual(t, pts[0], pts[len(pts)-1], "the positions are told apart")
+			}
+			if !tc.valid {
+				return
+			}
+			h, events, res, err := sim.ReadLog(bytes.NewReader(logGame(t, m, 3, 1)))
+			require.NoError(t, err)
+			var page bytes.Buffer
+			require.NoError(t, view.Write(&page, h, events, res))
+		})
+	}
+}
+
+// overlaps counts the pairs of discs (radius view.Disc) that overlap.
+func overlaps(pts []sim.Point) int {
+	n := 0
+	for i := range pts {
+		for j := i + 1; j < len(pts); j++ {
+			if math.Hypot(pts[i].X-pts[j].X, pts[i].Y-pts[j].Y) < 2*view.Disc {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// TestLayoutLargeMaps: maps without positions of up to 200 territories
+// are drawn with no overlapping discs, neighbours nearer each other than
+// other pairs; a 20x10 grid is drawn as a grid (its rows and columns in
+// order).
+func TestLayoutLargeMaps(t *testing.T) {
+	grid := func(w, h int) []sim.Territory {
+		ts := make([]sim.Territory, w*h)
+		for y := range h {
+			for x := range w {
+				t := &ts[y*w+x]
+				t.Name = fmt.Sprintf("t%d_%d", x, y)
+				for _, d := range [][2]int{{-1, 0}, {1, 0}, {0, -1}, {0, 1}} {
+					if nx, ny := x+d[0], y+d[1]; nx >= 0 && nx < w && ny >= 0 && ny < h {
+						t.Neighbors = append(t.Neighbors, ny*w+nx)
+					}
+				}
+			}
+		}
+		return ts
+	}
+	ring := func(n int) []sim.Territory {
+		ts := make([]sim.Territory, n)
+		for i := range ts {
+			ts[i] = sim.Territory{Name: fmt.Sprint("t", i), Neighbors: []int{(i + n - 1) % n, (i + 1) % n}}
+		}
+		return ts
+	}
+	// tree: territory i borders (i-1)/3, a tree of 200 with a hub at 0.
+	tree := func(n int) []sim.Territory {
+		ts := make([]sim.Territory, n)
+		for i := range ts {
+			ts[i].Name = fmt.Sprint("t", i)
+		}
+		for i := 1; i < n; i++ {
+			p := (i - 1) / 3
+			ts[i].Neighbors = append(ts[i].Neighbors, p)
+			ts[p].Neighbors = append(ts[p].Neighbors, i)
+		}
+		return ts
+	}
+	for _, tc := range []struct {
+		name string
+		ts   []sim.Territory
+	}{{"grid 20x10", grid(20, 10)}, {"ring 200", ring(200)}, {"tree 200", tree(200)}, {"grid 7x6", grid(7, 6)}} {
+		t.Run(tc.name, func(t *testing.T) {
+			m, err := sim.NewMap(tc.name, []sim.Continent{{Name: "all", Bonus: 2}}, tc.ts)
+			require.NoError(t, err)
+			pts := view.Layout(m)
+			inside(t, pts)
+			assert.Zero(t, overlaps(pts), "overlapping discs")
+			var near, far []float64
+			for i := range pts {
+				for j := i + 1; j < len(pts); j++ {
+					d := math.Hypot(pts[i].X-pts[j].X, pts[i].Y-pts[j].Y)
+					if m.Adjacent(i, j) {
+						near = append(near, d)
+					} else {
+						far = append(far, d)
+					}
+				}
+			}
+			assert.Less(t, 2*mean(near), mean(far), "neighbours are drawn near each other")
+		})
+	}
+}
+
+// BenchmarkLayoutGrid lays out a 20x10 grid map without positions
+// (IsomapR2, then the discs spread apart).
+func BenchmarkLayoutGrid(b *testing.B) {
+	const w, h = 20, 10
+	ts := make([]sim.Territory, w*h)
+	for i := range ts {
+		x, y := i%w, i/w
+		ts[i].Name = fmt.Sprint("t", i)
+		if x > 0 {
+			ts[i].Neighbors = append(ts[i].Neighbors, i-1)
+		}
+		if x < w-1 {
+			ts[i].Neighbors = append(ts[i].Neighbors, i+1)
+		}
+		if y > 0 {
+			ts[i].Neighbors = append(ts[i].Neighbors, i-w)
+		}
+		if y < h-1 {
+			ts[i].Neighbors = append(ts[i].Neighbors, i+w)
+		}
+	}
+	m, err := sim.NewMap("grid", []sim.Continent{{Name: "all", Bonus: 2}}, ts)
+	require.NoError(b, err)
+	b.ReportAllocs()
+	for b.Loop() {
+		view.Layout(m)
+	}
 }

@@ -37,12 +37,21 @@ const (
 	// Policy is a trained policy (policy.json). Cap 1 GiB (the largest
 	// Q-table, 2^22 states, is about 0.5 GiB of JSON).
 	Policy
-	// Checkpoint is a learn checkpoint (checkpoint.bin). Cap 16 GiB (a
-	// DQN's replay memory of 2^24 transitions is a few GiB).
+	// Checkpoint is a learn checkpoint (checkpoint.bin). Cap 4 GiB: a
+	// reader checks its header lines before the rest and streams the rest
+	// (learn holds the decoded state, about the file's size, in memory).
 	Checkpoint
-	// Log is a JSONL log: a game log, games.jsonl, a search log or shard.
-	// Cap 4 GiB.
+	// Log is a JSONL log read a line at a time or in one piece: a game log
+	// replayed, games.jsonl, a search log or shard. Cap 4 GiB.
 	Log
+	// GameLog is one game's JSONL log read whole and drawn as a page
+	// (marslab view holds about ten times the log in memory while it
+	// builds the page). Cap 256 MiB: a game of six seats over 55 rounds,
+	// with MARS's explanations, logs 0.8 MiB.
+	GameLog
+	// Page is a web page of marslab view, of which only the head is read
+	// (to check that the file it would overwrite is such a page). Cap 1 GiB.
+	Page
 )
 
 var kinds = [...]struct {
@@ -53,8 +62,10 @@ var kinds = [...]struct {
 	Params:     {"parameter file", 1 << 20},
 	Record:     {"run record", 64 << 20},
 	Policy:     {"policy file", 1 << 30},
-	Checkpoint: {"checkpoint", 16 << 30},
+	Checkpoint: {"checkpoint", 4 << 30},
 	Log:        {"log", 4 << 30},
+	GameLog:    {"game log", 256 << 20},
+	Page:       {"page", 1 << 30},
 }
 
 // String returns the kind's name, e.g. "parameter file".
@@ -184,6 +195,16 @@ func (f *File) Read(p []byte) (int, error) {
 		return n, fmt.Errorf("%s: %w: it grew past the %s cap of a %s", f.path, ErrTooBig, Size(f.kind.Max()), f.kind)
 	}
 	return n, err
+}
+
+// Rewind goes back to the start of the file, for a second pass (a
+// checksum over the file, then a decoding of it).
+func (f *File) Rewind() error {
+	if _, err := f.f.Seek(0, io.SeekStart); err != nil {
+		return fmt.Errorf("%s: %w", f.path, err)
+	}
+	f.r = io.LimitedReader{R: f.f, N: f.kind.Max() + 1}
+	return nil
 }
 
 // Close closes the file.

@@ -69,7 +69,7 @@ func TestReadFileRefusesSpecialFiles(t *testing.T) {
 
 func TestSizeCap(t *testing.T) {
 	dir := t.TempDir()
-	for _, k := range []Kind{Config, Params, Record, Policy, Checkpoint, Log} {
+	for _, k := range []Kind{Config, Params, Record, Policy, Checkpoint, Log, GameLog, Page} {
 		// A sparse file one byte over the cap costs no disk.
 		path := filepath.Join(dir, k.String())
 		f, err := os.Create(path)
@@ -112,6 +112,25 @@ func TestGrowsPastCap(t *testing.T) {
 	assert.Contains(t, err.Error(), "grew past the 1 MiB cap of a parameter file")
 }
 
+// TestRewind: a second pass reads the file again from its start, within
+// the cap again.
+func TestRewind(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "p.toml")
+	require.NoError(t, os.WriteFile(path, []byte("abc"), 0o644))
+	f, err := Open(path, Params)
+	require.NoError(t, err)
+	defer f.Close()
+	for range 2 {
+		data, err := io.ReadAll(f)
+		require.NoError(t, err)
+		assert.Equal(t, "abc", string(data))
+		require.NoError(t, f.Rewind())
+	}
+	require.NoError(t, os.Truncate(path, Params.Max()+1))
+	_, err = io.ReadAll(f)
+	assert.True(t, errors.Is(err, ErrTooBig))
+}
+
 func TestKindNames(t *testing.T) {
 	for _, tc := range []struct {
 		k    Kind
@@ -119,7 +138,8 @@ func TestKindNames(t *testing.T) {
 		max  string
 	}{
 		{Config, "config file", "16 MiB"}, {Params, "parameter file", "1 MiB"}, {Record, "run record", "64 MiB"},
-		{Policy, "policy file", "1 GiB"}, {Checkpoint, "checkpoint", "16 GiB"}, {Log, "log", "4 GiB"},
+		{Policy, "policy file", "1 GiB"}, {Checkpoint, "checkpoint", "4 GiB"}, {Log, "log", "4 GiB"},
+		{GameLog, "game log", "256 MiB"}, {Page, "page", "1 GiB"},
 	} {
 		assert.Equal(t, tc.name, tc.k.String())
 		assert.Equal(t, tc.max, Size(tc.k.Max()))

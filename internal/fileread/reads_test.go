@@ -1,0 +1,160 @@
+package fileread_test
+
+import (
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// notUserInput lists the non-test files of the module allowed to open a
+// file for reading without package fileread, each with the file it reads.
+var notUserInput = map[string]string{
+	// go generate reads the module's own go.mod, never a user's file.
+	"bots/registry/internal/famgen/famgen.go": "the module's go.mod",
+}
+
+// directReads returns, for one Go source, the calls that open a file for
+// reading outside package fileread: os.ReadFile, os.Open, ioutil.ReadFile,
+// and os.OpenFile with flags that name neither O_WRONLY nor O_CREATE (a
+// writer or a lock file), as "file:line: call".
+func directReads(fset *token.FileSet, f *ast.File, name string) []string {
+	local := map[string]string{} // local package name -> import path
+	for _, imp := range f.Imports {
+		path, _ := strconv.Unquote(imp.Path.Value)
+		n := path[strings.LastIndex(path, "/")+1:]
+		if imp.Name != nil {
+			n = imp.Name.Name
+		}
+		local[n] = path
+	}
+	var out []string
+	ast.Inspect(f, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		sel, ok := call.Fun.(*ast.SelectorExpr)
+		if !ok {
+			return true
+		}
+		pkg, ok := sel.X.(*ast.Ident)
+		if !ok {
+			return true
+		}
+		fn := local[pkg.Name] + "." + sel.Sel.Name
+		switch fn {
+		case "os.ReadFile", "os.Open", "io/ioutil.ReadFile":
+		case "os.OpenFile":
+			if len(call.Args) > 1 {
+				flags := idents(call.Args[1])
+				if slices.Contains(flags, "O_WRONLY") || slices.Contains(flags, "O_CREATE") {
+					return true
+				}
+			}
+		default:
+			return true
+		}
+		out = append(out, fmt.Sprintf("%s:%d: %s", name, fset.Position(call.Pos()).Line, fn))
+		return true
+	})
+	return out
+}
+
+// idents returns the names of the identifiers in e (os.O_WRONLY|os.O_CREATE
+// gives O_WRONLY, O_CREATE and os).
+func idents(e ast.Expr) []string {
+	var names []string
+	ast.Inspect(e, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok {
+			names = append(names, id.Name)
+		}
+		return true
+	})
+	return names
+}
+
+// TestEveryReadGoesThroughFileread walks the module's non-test Go files
+// and fails on a file opened for reading other than through package
+// fileread, whose reads refuse FIFOs and devices and are capped.
+func TestEveryReadGoesThroughFileread(t *testing.T) {
+	root := filepath.Join("..", "..")
+	fset := token.NewFileSet()
+	var found []string
+	files := 0
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(root, p)
+		if err != nil {
+			return err
+		}
+		rel = filepath.ToSlash(rel)
+		if d.IsDir() {
+			if p == root {
+				return nil
+			}
+			if n := d.Name(); n == "testdata" || strings.HasPrefix(n, ".") || rel == "internal/fileread" {
+				return filepath.SkipDir
+			}
+			if _, err := os.Stat(filepath.Join(p, "go.mod")); err == nil {
+				return filepath.SkipDir // a module of its own (examples/outside-bot)
+			}
+			return nil
+		}
+		if !strings.HasSuffix(rel, ".go") || strings.HasSuffix(rel, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, p, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return err
+		}
+		files++
+		if _, ok := notUserInput[rel]; ok {
+			return nil
+		}
+		found = append(found, directReads(fset, f, rel)...)
+		return nil
+	})
+	require.NoError(t, err)
+	require.Greater(t, files, 100, "the walk found the module's files")
+	assert.Empty(t, found, "files opened for reading outside package fileread: use fileread.ReadFile or fileread.Open")
+}
+
+// TestDirectReads: the check finds each way of opening a file for reading
+// and lets writers through.
+func TestDirectReads(t *testing.T) {
+	src := `package p
+
+import (
+	"io/ioutil"
+	xos "os"
+)
+
+func f() {
+	xos.ReadFile("a")
+	xos.Open("b")
+	xos.OpenFile("c", xos.O_RDONLY, 0)
+	xos.OpenFile("d", xos.O_WRONLY|xos.O_APPEND, 0)
+	xos.OpenFile("e", xos.O_RDWR|xos.O_CREATE, 0)
+	ioutil.ReadFile("g")
+	xos.Stat("h")
+}
+`
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "p.go", src, 0)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"p.go:9: os.ReadFile", "p.go:10: os.Open", "p.go:11: os.OpenFile", "p.go:14: io/ioutil.ReadFile"},
+		directReads(fset, f, "p.go"))
+}
