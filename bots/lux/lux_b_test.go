@@ -46,7 +46,27 @@ func gridStateHand(t testing.TB, spec, board, hands string) (sim.Player, *sim.St
 // gridStateAt is gridState with the hands given as a TOML array.
 func gridStateAt(t testing.TB, spec, rules, board, hands string, ph sim.Phase) (sim.Player, *sim.State) {
 	t.Helper()
-	m, err := sim.LoadMap("testdata/grid.toml")
+	return mapStateAt(t, spec, "testdata/grid.toml", rules, board, hands, ph)
+}
+
+// mapStateAt is gridStateAt on the map in the file mapPath (see
+// boardPosition).
+func mapStateAt(t testing.TB, spec, mapPath, rules, board, hands string, ph sim.Phase) (sim.Player, *sim.State) {
+	t.Helper()
+	m, r, pos := boardPosition(t, mapPath, rules, board, hands, ph)
+	seat, err := registry.Default().ParseSeat(spec, nil)
+	require.NoError(t, err)
+	return simcheck.StartAt(t, seat, m, r, pos, rand.New(rand.NewPCG(1, 2)))
+}
+
+// boardPosition returns the map in the file mapPath, the rule set rules
+// and the two-seat position in round 3, seat 0 to play in phase ph, where
+// board lists the owner and armies of the map's territories in id order
+// as "owner:armies" fields and hands is a TOML array of arrays of
+// territory names.
+func boardPosition(t testing.TB, mapPath, rules, board, hands string, ph sim.Phase) (*sim.Map, *sim.Rules, *sim.Position) {
+	t.Helper()
+	m, err := sim.LoadMap(mapPath)
 	require.NoError(t, err)
 	r, err := sim.LoadRules(rules)
 	require.NoError(t, err)
@@ -60,11 +80,9 @@ func gridStateAt(t testing.TB, spec, rules, board, hands string, ph sim.Phase) (
 		require.NoError(t, err)
 		fmt.Fprintf(&sb, "%s = { owner = %d, armies = %d }\n", m.Territories[i].Name, o, a)
 	}
-	pos, err := sim.ParsePosition("grid-pos", []byte(sb.String()), m, r)
+	pos, err := sim.ParsePosition(mapPath+" position", []byte(sb.String()), m, r)
 	require.NoError(t, err)
-	seat, err := registry.Default().ParseSeat(spec, nil)
-	require.NoError(t, err)
-	return simcheck.StartAt(t, seat, m, r, pos, rand.New(rand.NewPCG(1, 2)))
+	return m, r, pos
 }
 
 // fortifyCase is one fortification test: seat spec's moves on board (see

@@ -2,112 +2,179 @@ package lux
 
 import (
 	"math/rand/v2"
-	"slices"
 
 	"github.com/marslab-risk/marslab/bots/blocks"
 	"github.com/marslab-risk/marslab/sim"
 )
 
-// Pixie is the Lux bot Pixie, and with Evil set its variant EvilPixie:
-// it picks the continents it can take cheaply and fights for them.
+// Pixie is the Lux bot Pixie (LuxSDK Pixie.java, extending
+// SmartAgentBase.java), and with Evil set its variant EvilPixie
+// (EvilPixie.java, extending Pixie.java), as the published source behaves,
+// quirks included. It picks the continents it can take cheaply and fights
+// for them.
 //
-// Wanted continents: for each continent, need = enemy armies in it - its
-// armies in it - its armies on territories outside it adjoining it; the
-// continent is wanted when need < (armies to place / number of continents)
-// and its bonus is positive. The set is computed at each placement and kept
-// for the turn's attacks.
+// Wanted continents (Pixie.setupOurConts): for each continent, need =
+// enemy armies in it - Pixie's armies in it - Pixie's armies on
+// territories outside it adjoining its border territories; the continent
+// is wanted when need < armies to place / number of continents and its
+// bonus is positive. The set is computed at every placement (the turn's,
+// and one after an elimination's forced trade) and read by the attacks and
+// move-ins that follow.
 //
-//   - Placement: round after round, one army to each wanted continent that
-//     needs help (not owned, or one of its border territories, those with a
-//     neighbour outside it, holds at most Threshold armies, counting armies
-//     placed), through place to take continent (see takeContinentTarget),
-//     until no wanted continent needs help; the rest one at a time,
-//     round-robin in id order, to its territories with an enemy neighbour.
-//     Place to take continent reinforces only exposed border territories
-//     (those with a neighbour in a continent Pixie does not own), so an
-//     owned continent with a weak border territory facing only its own
-//     continents needs help to the end of the placement, and its exposed
-//     borders take those armies. With nothing wanted, every army
-//     goes to take the easiest continent (least need, positive bonus; the
-//     lowest id on ties). Each starting army is placed as the first army of
-//     a placement of 1.
-//   - Attack: in each wanted continent (id order), every enemy territory
-//     (id order) is attacked, to the end, from any owned neighbour with more
-//     armies: the first in the map's neighbour order that holds at least 2
-//     and more than Ratio times its armies (anyOutnumbering; after a failed
-//     attack the next such neighbour takes over); then attack for
-//     card(1): if nothing was conquered this turn, blocks.AttackForCard
-//     with k = CardRatio; then hog wild and the stalemate breaker
-//     (blocks.HogWild).
-//   - Move-in: everything if the attacking territory has no enemy neighbour
-//     left; the minimum if the captured territory has none; otherwise
-//     everything if only the captured territory is in a wanted continent,
-//     the minimum if only the attacking one is, and half the attacking
-//     territory's armies (rounded up, within the engine's bounds) else.
-//   - Fortify: only territories without an enemy neighbour move, all their
-//     movable armies: inside a continent it owns, one step toward the
-//     nearest front (blocks.Search.FortifyTowardFront); elsewhere to the
-//     owned neighbour whose weakest enemy neighbour is the weakest, or, with
-//     no owned neighbour facing an enemy, one step toward the front. The
-//     moves are legal together under the one-step rule; under the other
-//     fortify modes only the largest is made.
-//   - Cards: Pixie never cashes voluntarily.
+// Placement (Pixie.placeArmies). Armies placed count at once: every later
+// test of the same placement sees them.
+//   - Nothing wanted: every army through place to take continent
+//     (SmartAgentBase.placeArmiesToTakeCont) into the easiest continent
+//     (SmartAgentBase.getEasiestContToTake: the positive-bonus continent
+//     with the highest ratio of Pixie's armies in it to the others'
+//     armies in it, the lowest id on ties, an owned one first).
+//   - Otherwise rounds over the continents in id order: each wanted
+//     continent that needs help (Pixie.continentNeedsHelp: not owned, or
+//     one of its border territories holds at most Threshold armies)
+//     receives one army through place to take continent, until a round
+//     finds none that needs help. Java checks the count of armies only
+//     between rounds, so its last round can ask for more armies than it
+//     has; the engine takes exactly the armies given, and the asks beyond
+//     them are dropped.
+//   - The rest (Pixie.placeRemainder, placeNearEnemies): one army at a
+//     time, round-robin from id 0, to its territories with an enemy
+//     neighbour.
 //
-// EvilPixie (Evil true, Ratio 1.3, CardRatio 5) differs: its Threshold is
+// Place to take continent c, one army (SmartAgentBase.placeArmiesToTakeCont):
+// if Pixie owns c, on the weakest of c's border territories that is not
+// enveloped (SmartAgentBase.weOwnContsArround: every neighbour outside c
+// lies in a continent Pixie owns), the first in id order on ties, or on a
+// random border territory of c when every one is enveloped; otherwise on
+// its territory in c with the most enemy neighbours in c (the first in id
+// order on ties), or, with none, on the start of the cheapest route into c
+// (blocks.Search.RouteToContinent).
+//
+// Attack (Pixie.attackPhase), one pass, resumed at each call of Attack
+// from a cursor kept in the bot (the engine asks for one order at a time):
+//   - in each wanted continent (id order; Pixie.attackInContinent), each
+//     territory not Pixie's when the pass reaches it (id order), each of its
+//     neighbours in the map's neighbour order that Pixie owns and that holds
+//     more than Ratio times the target's armies while the target is still
+//     not Pixie's attacks it to the end. A repelled attack passes to the next
+//     neighbour; a conquest ends the target. Territories conquered in the
+//     pass attack from then on, but a target passed is never visited again,
+//     so this is a single pass, not a repetition until nothing is left. The
+//     comparison is made in 32-bit floating point, as Java's float
+//     outnumberBy (1.3 × 90 is 116.99999 there, so 117 armies attack 90);
+//   - then attack for card (SmartAgentBase.attackForCard(1)): with cards in
+//     the game and nothing conquered this turn, the attack with the best
+//     ratio of armies if it exceeds CardRatio (blocks.AttackForCard);
+//   - then hog wild (SmartAgentBase.attackHogWild: armies above all
+//     enemies' together) and the stalemate breaker (attackStalemate: more
+//     than 1,500 armies), each tested once when the pass reaches it, then
+//     attacking until nothing is left (blocks.HogWild).
+//
+// Move-in (Pixie.moveArmiesIn), which reads the captured territory as
+// Pixie's (the engine shows it still as the defender's with 0 armies when
+// it asks): compare the enemy neighbours of the attacking and of the
+// captured territory. The attacker has more: the minimum; the captured
+// more: everything; tied above 0: half the attacker's armies, rounded down;
+// tied at 0: half if both or neither lie in a wanted continent, the minimum
+// if only the attacker's does, everything if only the captured's does.
+// Java's answer is rounded into the engine's bounds, as Lux does.
+//
+// Fortify (Pixie.fortifyPhase), continent after continent in id order, with
+// each territory's movable armies its armies at the start of the phase
+// less one (armies that arrive do not move on):
+//   - a continent Pixie owns (Pixie.fortifyContinent): breadth-first from
+//     its border territories inward through the continent, each interior
+//     territory, when reached, sends all its movable armies to the
+//     territory that reached it, one step toward the continent's border,
+//     even a border facing only continents Pixie owns;
+//   - a continent it does not own (Pixie.fortifyContinentScraps): each of
+//     its territories there with movable armies, front line included,
+//     sends them all to its neighbour whose weakest enemy neighbour is the
+//     weakest (the first in the map's neighbour order on ties) if that
+//     enemy is weaker than its own weakest enemy neighbour, or if it has
+//     none. A territory two steps or more from an enemy, outside an owned
+//     continent, keeps its armies: they are stranded, as in Java.
+//
+// Under the fortify modes that allow one move only, the largest of these
+// moves is made.
+//
+// Cards: Pixie never cashes voluntarily (the engine trades when forced).
+//
+// EvilPixie (Evil true, Ratio 1.3, CardRatio 5) keeps Pixie's attack
+// pass, move-in and fortification, with these extras: its Threshold is
 // drawn at random in [7, 21] at the start of each game; it cashes cards
-// whenever it can (blocks.Cashier: the set with the most cards of its own
-// territories, wilds last); it plays "kill dominant player" first: when an
-// opponent holds at least half of all armies, income or territories
-// (blocks.DominantPlayer), it places everything at the start of the
-// cheapest route into one of that opponent's continents
-// (blocks.KillDominantPlace) and attacks along such routes before anything
-// else (blocks.KillDominantAttack); when its armies exceed all
-// enemies' combined, and for the armies left once no wanted continent
-// needs help, it places, for each enemy territory in id order next to one of
-// its own that does not yet outnumber it, just enough armies on that
-// strongest neighbour to hold one more army than it (leftovers then go
-// round-robin as Pixie's). Before the continent attacks it attacks to break
-// any continent an enemy owns (the weakest enemy territory of the
-// continent that one of its territories outnumbers by Ratio) and to
-// eliminate any player holding less than a fifth of its armies (that
-// player's weakest territory that it outnumbers by Ratio), each from the
-// strongest owned neighbour (outnumbering): the description names no
-// attacking territory for these, and the strongest is the one that
-// outnumbers the target if any does. Fortify:
-// balances the armies of the border territories of each continent it owns
-// (half the difference, as Communist does) besides Pixie's moves.
+// whenever it can (blocks.Cashier); it places everything on the start of
+// the cheapest route into a continent of an opponent holding at least half
+// of all armies, income or territories (blocks.DominantPlayer,
+// blocks.KillDominantPlace); when its armies exceed all enemies' combined,
+// and for the armies left once no wanted continent needs help, it places,
+// for each enemy territory in id order next to one of its own that does
+// not yet outnumber it, just enough armies on that strongest neighbour to
+// hold one more army than it. Before every attack of the pass it attacks a
+// dominant opponent's continents (blocks.KillDominantAttack), breaks any
+// continent an enemy owns (its weakest territory that the strongest
+// neighbour of EvilPixie's outnumbers by Ratio) and eliminates any player
+// holding less than a fifth of its armies (that player's weakest territory
+// outnumbered by Ratio); after its moves it balances the border
+// territories of each continent it owns (half the difference, repeatedly).
+// The Java EvilPixie differs in these extras.
 //
-// The initial territory pick of Lux (the smallest continent) does not arise:
-// the engine deals the territories.
+// The initial territory pick of Lux does not arise: the engine deals the
+// territories. Each starting army the engine asks for is placed as the
+// first army of a placement of 1 (Lux's placeInitialArmies calls
+// placeArmies).
 type Pixie struct {
 	sim.BasePlayer
-	// Ratio is the least ratio of attacker to defender armies, exceeded, for
-	// an attack inside a wanted continent (1 for Pixie, 1.3 for EvilPixie).
+	// Ratio is outnumberBy: an attack in a wanted continent needs more than
+	// Ratio times the defender's armies (1 for Pixie, 1.3 for EvilPixie).
 	Ratio float64
 	// CardRatio is the ratio the best attack must exceed for attack for
 	// card (1 for Pixie, 5 for EvilPixie).
 	CardRatio float64
-	// Threshold is the army count at or below which a border territory of
-	// an owned wanted continent needs help (20 for Pixie).
+	// Threshold is borderForce for Pixie: a border territory of an owned
+	// wanted continent holding at most Threshold armies needs help (20).
+	// EvilPixie draws its own at Start and ignores it.
 	Threshold int
-	// Evil selects EvilPixie's extra placement, attacks, card cashing and
-	// fortification (see the type's doc).
+	// Evil selects EvilPixie's overrides (see the type's doc).
 	Evil bool
 
-	threshold int // the game's threshold (EvilPixie draws it)
+	threshold int // the game's borderForce (EvilPixie draws it)
 	b         blocks.Board
 	r         blocks.Search
-	wanted    []bool // wanted continents, from the last placement
-	add       []int  // scratch: armies placed on each territory
-	route     []int  // scratch: a route into a continent
-	cur       []int  // scratch: armies as fortify moves leave them
-	spare     []int  // scratch: armies that may still leave a territory
-	front     []sim.Move
-	pl        []sim.Placement
-	target    []int  // per continent: the placement's target, or unknownTarget
-	owned     []bool // per continent: owned by Pixie at the placement
+	clock     turnClock
 	cash      blocks.Cashier
+
+	wanted []bool          // ourConts: the wanted continents of the last placement
+	owned  []bool          // per continent: owned by the bot at the placement
+	add    []int           // per territory: armies placed by the current placement
+	mark   []bool          // scratch flags per territory, false between uses
+	queue  []int           // scratch: the breadth-first queue of fortifyContinent
+	route  []int           // scratch: a route into a continent
+	pl     []sim.Placement // scratch: placements of a block
+	cur    []int           // fortify: armies as the moves leave them
+	spare  []int           // fortify: movable armies left
+
+	cur0 pixieCursor // where the attack pass stands
 }
+
+// pixieCursor is the position of Pixie's attack pass within Java's nested
+// loops: the stage, the continent, and the indices into the territory list
+// and the neighbour list that the next order is looked for from.
+type pixieCursor struct {
+	stage int
+	c     int  // stageContinents: the continent
+	i, j  int  // stageContinents: territory index in the continent, neighbour index
+	on    bool // stageHogWild, stageStalemate: the block runs
+	init  bool // stageHogWild, stageStalemate: the entry test is made
+}
+
+// The stages of the attack pass, in order.
+const (
+	stageContinents = iota // wanted continents
+	stageCard              // attack for card
+	stageHogWild           // hog wild
+	stageStalemate         // stalemate breaker
+	stageDone
+)
 
 // Start prepares Pixie for a new game.
 func (x *Pixie) Start(s *sim.State, seat int, rng *rand.Rand) {
@@ -116,7 +183,17 @@ func (x *Pixie) Start(s *sim.State, seat int, rng *rand.Rand) {
 	if x.Evil && rng != nil {
 		x.threshold = 7 + rng.IntN(15)
 	}
+	x.clock.reset()
 	x.wanted = x.wanted[:0]
+	x.cur0 = pixieCursor{}
+}
+
+// beginTurn resets the attack pass at the first call of a new turn.
+func (x *Pixie) beginTurn(s *sim.State) {
+	if !x.clock.newTurn(s) {
+		return
+	}
+	x.cur0 = pixieCursor{}
 }
 
 // Trade cashes the most valuable set whenever it can (EvilPixie only).
@@ -127,9 +204,11 @@ func (x *Pixie) Trade(s *sim.State, forced bool) ([3]int, bool) {
 	return x.cash.Best(s, x.Seat)
 }
 
-// need returns continent c's need for p: enemy armies in it less p's
-// armies in it and on p's territories outside it adjoining it.
-func need(b *blocks.Board, p int, c *sim.Continent, mark []int) int {
+// need returns continent c's need for p (Pixie.setupOurConts): enemy
+// armies in it less p's armies in it and on p's territories outside it
+// adjoining its border territories, each counted once. mark is all false
+// and is left so.
+func need(b *blocks.Board, p int, c *sim.Continent, mark []bool) int {
 	n := 0
 	for _, t := range c.Territories {
 		if b.Owner[t] == p {
@@ -138,169 +217,220 @@ func need(b *blocks.Board, p int, c *sim.Continent, mark []int) int {
 			n += b.Armies[t]
 		}
 	}
-	// mark[u] == 1 flags u as counted; cleared before returning.
-	for _, t := range c.Territories {
+	for _, t := range c.Borders {
 		for _, u := range b.Map.Territories[t].Neighbors {
-			if b.Owner[u] == p && b.Map.Territories[u].Continent != b.Map.Territories[t].Continent && mark[u] == 0 {
-				mark[u] = 1
+			if b.Owner[u] == p && b.Map.Territories[u].Continent != b.Map.Territories[t].Continent && !mark[u] {
+				mark[u] = true
 				n -= b.Armies[u]
 			}
 		}
 	}
-	for _, t := range c.Territories {
+	for _, t := range c.Borders {
 		for _, u := range b.Map.Territories[t].Neighbors {
-			mark[u] = 0
+			mark[u] = false
 		}
 	}
 	return n
 }
 
-// findWanted sets x.wanted for a placement of armies armies and returns
-// the easiest continent (least need among those with a positive bonus, -1
-// if none).
-func (x *Pixie) findWanted(armies int) int {
+// setupWanted sets the wanted continents for a placement of armies armies
+// (Pixie.setupOurConts) and reports whether any is wanted.
+func (x *Pixie) setupWanted(armies int) bool {
 	b, p := &x.b, x.Seat
 	cs := b.Map.Continents
-	if cap(x.wanted) < len(cs) {
-		x.wanted = make([]bool, len(cs))
-	}
-	x.wanted = x.wanted[:len(cs)]
-	x.add = grow(x.add, len(b.Owner))
-	if cap(x.target) < len(cs) {
-		x.target = make([]int, len(cs))
-	}
-	x.target = x.target[:len(cs)]
-	if cap(x.owned) < len(cs) {
-		x.owned = make([]bool, len(cs))
-	}
-	x.owned = x.owned[:len(cs)]
-	for c := range x.target {
-		x.target[c] = unknownTarget
-		x.owned[c] = b.OwnsContinent(p, c)
-	}
-	easiest, least := -1, 0
-	share := float64(armies) / float64(len(cs))
+	any := false
 	for c := range cs {
-		n := need(b, p, &cs[c], x.add)
-		x.wanted[c] = cs[c].Bonus > 0 && float64(n) < share
-		if cs[c].Bonus > 0 && (easiest < 0 || n < least) {
-			easiest, least = c, n
-		}
+		n := need(b, p, &cs[c], x.mark)
+		// need < armies/len(cs), in exact arithmetic.
+		x.wanted[c] = n*len(cs) < armies && cs[c].Bonus > 0
+		any = any || x.wanted[c]
 	}
-	return easiest
+	return any
 }
 
-// exposed reports whether t, a border territory of continent c, has a
-// neighbour outside c in a continent that Pixie does not own (x.owned).
-func (x *Pixie) exposed(c, t int) bool {
-	for _, u := range x.b.Map.Territories[t].Neighbors {
-		if cu := x.b.Map.Territories[u].Continent; cu != c && !x.owned[cu] {
-			return true
-		}
-	}
-	return false
-}
-
-// needsHelp reports whether continent c, counting the armies placed in
-// x.add, is not p's or has a border territory (one with a neighbour
-// outside c, exposed or not) holding at most the threshold.
-func (x *Pixie) needsHelp(c int) bool {
+// prepare loads s and sizes the per-placement buffers.
+func (x *Pixie) prepare(s *sim.State) {
+	x.b.Load(s)
 	b := &x.b
+	n, nc := len(b.Owner), len(b.Map.Continents)
+	x.add = grow(x.add, n)
+	if len(x.mark) < n {
+		x.mark = make([]bool, n)
+	}
+	if cap(x.owned) < nc {
+		x.owned = make([]bool, nc)
+	}
+	x.owned = x.owned[:nc]
+	for c := range x.owned {
+		x.owned[c] = b.OwnsContinent(x.Seat, c)
+	}
+	if len(x.wanted) != nc {
+		if cap(x.wanted) < nc {
+			x.wanted = make([]bool, nc)
+		}
+		x.wanted = x.wanted[:nc]
+		clear(x.wanted)
+	}
+}
+
+// armies returns t's armies counting those the current placement adds.
+func (x *Pixie) armies(t int) int { return x.b.Armies[t] + x.add[t] }
+
+// enveloped reports whether every neighbour of t outside t's continent lies
+// in a continent owned by the bot (SmartAgentBase.weOwnContsArround).
+func (x *Pixie) enveloped(t int) bool {
+	m := x.b.Map
+	c := m.Territories[t].Continent
+	for _, u := range m.Territories[t].Neighbors {
+		if cu := m.Territories[u].Continent; cu != c && !x.owned[cu] {
+			return false
+		}
+	}
+	return true
+}
+
+// borderNeedsHelp reports whether border territory t needs help
+// (Pixie.borderCountryNeedsHelp; EvilPixie's override adds "and not
+// enveloped").
+func (x *Pixie) borderNeedsHelp(t int) bool {
+	return x.armies(t) <= x.threshold
+}
+
+// needsHelp reports whether continent c needs help (Pixie.continentNeedsHelp).
+func (x *Pixie) needsHelp(c int) bool {
 	if !x.owned[c] {
 		return true
 	}
-	for _, t := range b.Map.Continents[c].Borders {
-		if b.Armies[t]+x.add[t] <= x.threshold {
+	for _, t := range x.b.Map.Continents[c].Borders {
+		if x.borderNeedsHelp(t) {
 			return true
 		}
 	}
 	return false
 }
 
-// takeContinentTarget returns the territory on which the Lux block "place
-// to take continent" puts p's next army for continent c, counting the
-// armies already placed in add: if p owns c, its exposed border territory
-// with the fewest armies (of all its border territories if none is
-// exposed, as blocks.PlaceToTakeContinent does; lowest id on ties); else
-// p's territory in c with the most enemy neighbours in c; else the start of
-// the cheapest route into c (blocks.Search.RouteToContinent). It returns -1
-// when p owns nothing. It is blocks.PlaceToTakeContinent one army at a
-// time, so that Pixie can interleave its continents, with the target of a
-// continent it does not own computed once per placement.
-func (x *Pixie) takeContinentTarget(c int, add []int) int {
+// takeContinentTarget returns where place to take continent c puts one
+// army (SmartAgentBase.placeArmiesToTakeCont, with EvilPixie's override on
+// an owned continent), or -1 when the bot owns nothing to place on.
+func (x *Pixie) takeContinentTarget(c int) int {
 	b, p := &x.b, x.Seat
 	cont := &b.Map.Continents[c]
-	if x.target[c] != unknownTarget {
-		return x.target[c]
-	}
 	if x.owned[c] {
-		best, open := -1, false
+		best := -1
 		for _, t := range cont.Borders {
-			e := x.exposed(c, t)
-			if best < 0 || e && !open || e == open && b.Armies[t]+add[t] < b.Armies[best]+add[best] {
-				best, open = t, e
+			if !x.enveloped(t) && (best < 0 || x.armies(t) < x.armies(best)) {
+				best = t
 			}
 		}
-		if best >= 0 {
+		switch {
+		case best >= 0:
 			return best
+		case len(cont.Borders) == 0:
+			// The whole map is one continent: Java's random border has
+			// nothing to pick from; its lowest territory stands in.
+			return cont.Territories[0]
+		case x.RNG != nil:
+			return cont.Borders[x.RNG.IntN(len(cont.Borders))]
 		}
-		return cont.Territories[0]
+		return cont.Borders[0]
 	}
-	best := b.InnerFront(p, c, -1)
-	if best < 0 {
-		var ok bool
-		if x.route, _, ok = x.r.RouteToContinent(x.route[:0], b, p, c); ok {
-			best = x.route[0]
+	if t := b.InnerFront(p, c, 0); t >= 0 {
+		return t
+	}
+	var ok bool
+	if x.route, _, ok = x.r.RouteToContinent(x.route[:0], b, p, c); ok {
+		return x.route[0]
+	}
+	return -1
+}
+
+// easiest returns the positive-bonus continent with the highest ratio of
+// the bot's armies in it to the other players' armies in it, the lowest id
+// on ties (an owned continent's ratio is infinite), or -1 if no continent
+// has a positive bonus (SmartAgentBase.getEasiestContToTake).
+func (x *Pixie) easiest() int {
+	b, p := &x.b, x.Seat
+	best, bo, be := -1, 0, 0
+	for c, cont := range b.Map.Continents {
+		if cont.Bonus <= 0 {
+			continue
+		}
+		o, e := 0, 0
+		for _, t := range cont.Territories {
+			if b.Owner[t] == p {
+				o += b.Armies[t]
+			} else {
+				e += b.Armies[t]
+			}
+		}
+		// o/e > bo/be, with x/0 above every finite ratio.
+		if best < 0 || (e == 0 && be != 0) || (e != 0 && be != 0 && o*be > bo*e) {
+			best, bo, be = c, o, e
 		}
 	}
-	x.target[c] = best // the same for every army of this placement
 	return best
 }
 
-// unknownTarget marks a continent whose target for an army not owned
-// continent has not been computed in the current placement.
-const unknownTarget = -2
-
-// PlaceInitial places a starting army as the first army of a placement.
+// PlaceInitial places a starting army as the first army of a placement of
+// 1 (Lux's placeInitialArmies calls placeArmies).
 func (x *Pixie) PlaceInitial(s *sim.State) int {
-	x.pl = x.place(s, 1, x.pl[:0])
-	return x.pl[0].Territory
+	x.place(s, 1)
+	for t, k := range x.add {
+		if k > 0 {
+			return t
+		}
+	}
+	return s.FirstOwned(x.Seat)
 }
 
-// Place distributes the armies over the wanted continents and the front.
+// Place distributes the armies as Pixie.placeArmies (EvilPixie.placeArmies)
+// does.
 func (x *Pixie) Place(s *sim.State, armies int, buf []sim.Placement) []sim.Placement {
-	return x.place(s, armies, buf)
+	x.beginTurn(s)
+	x.place(s, armies)
+	return appendAdded(buf, x.add)
 }
 
-func (x *Pixie) place(s *sim.State, armies int, buf []sim.Placement) []sim.Placement {
-	x.b.Load(s)
-	b, p := &x.b, x.Seat
-	easiest := x.findWanted(armies)
-	add := x.add // zeroed by findWanted
-	left := armies
+// place places armies armies in x.add as EvilPixie.placeArmies and
+// Pixie.placeArmies do.
+func (x *Pixie) place(s *sim.State, armies int) {
+	x.prepare(s)
 	if x.Evil {
-		if q := blocks.DominantPlayer(s, p); q >= 0 {
-			var at int
-			var ok bool
-			if at, x.route, ok = blocks.KillDominantPlace(x.route, &x.r, b, p, q); ok {
-				return append(buf, sim.Placement{Territory: at, Armies: armies})
+		any := x.setupWanted(armies)
+		if at, ok := x.placeKillDominant(s); ok {
+			x.add[at] += armies
+			return
+		}
+		x.placeEvil(armies, any)
+		return
+	}
+	x.placeArmies(armies)
+}
+
+// placeEvil places armies armies in x.add for EvilPixie: when its armies
+// exceed all enemies' combined, and for the armies left once no wanted
+// continent needs help, it places, for each enemy territory in id order
+// next to one of its own that does not yet outnumber it, just enough
+// armies on that strongest neighbour to hold one more army than it; the
+// rest as Pixie's placement.
+func (x *Pixie) placeEvil(armies int, any bool) {
+	left := armies
+	if blocks.Dominates(&x.b, x.Seat) {
+		left = x.placeOutnumber(left)
+	}
+	if !any {
+		if c := x.easiest(); c >= 0 {
+			for ; left > 0; left-- {
+				t := x.takeContinentTarget(c)
+				if t < 0 {
+					break
+				}
+				x.add[t]++
 			}
 		}
 	}
-	if x.Evil && blocks.Dominates(b, p) {
-		left = x.placeOutnumber(left, add)
-	}
-	if !slices.Contains(x.wanted, true) && easiest >= 0 {
-		for ; left > 0; left-- {
-			t := x.takeContinentTarget(easiest, add)
-			if t < 0 {
-				break
-			}
-			add[t]++
-		}
-	}
-	for progress := true; progress && left > 0; {
-		progress = false
+	for help := true; help && left > 0; {
+		help = false
 		for c, w := range x.wanted {
 			if left == 0 {
 				break
@@ -308,47 +438,25 @@ func (x *Pixie) place(s *sim.State, armies int, buf []sim.Placement) []sim.Place
 			if !w || !x.needsHelp(c) {
 				continue
 			}
-			t := x.takeContinentTarget(c, add)
+			t := x.takeContinentTarget(c)
 			if t < 0 {
 				continue
 			}
-			add[t]++
+			x.add[t]++
 			left--
-			progress = true
+			help = true
 		}
 	}
-	if x.Evil && left > 0 {
-		left = x.placeOutnumber(left, add)
+	if left > 0 {
+		left = x.placeOutnumber(left)
 	}
-	for left > 0 {
-		placed := false
-		for t := range b.Owner {
-			if left == 0 {
-				break
-			}
-			if b.IsBorder(p, t) {
-				add[t]++
-				left--
-				placed = true
-			}
-		}
-		if !placed {
-			add[b.WeakestOwned(p)] += left
-			left = 0
-		}
-	}
-	for t, k := range add {
-		if k > 0 {
-			buf = append(buf, sim.Placement{Territory: t, Armies: k})
-		}
-	}
-	return buf
+	x.placeNearEnemies(left)
 }
 
 // placeOutnumber places, of left armies, just enough next to each enemy
 // territory (id order) that p does not yet outnumber to hold one army
 // more, on its strongest owned neighbour, and returns the armies left.
-func (x *Pixie) placeOutnumber(left int, add []int) int {
+func (x *Pixie) placeOutnumber(left int) int {
 	b, p := &x.b, x.Seat
 	for t, o := range b.Owner {
 		if left == 0 {
@@ -359,20 +467,199 @@ func (x *Pixie) placeOutnumber(left int, add []int) int {
 		}
 		f := -1
 		for _, u := range b.Map.Territories[t].Neighbors {
-			if b.Owner[u] == p && (f < 0 || b.Armies[u]+add[u] > b.Armies[f]+add[f]) {
+			if b.Owner[u] == p && (f < 0 || x.armies(u) > x.armies(f)) {
 				f = u
 			}
 		}
 		if f < 0 {
 			continue
 		}
-		if short := b.Armies[t] + 1 - (b.Armies[f] + add[f]); short > 0 {
+		if short := b.Armies[t] + 1 - x.armies(f); short > 0 {
 			k := min(short, left)
-			add[f] += k
+			x.add[f] += k
 			left -= k
 		}
 	}
 	return left
+}
+
+// appendAdded appends the placements of add, in id order, to buf.
+func appendAdded(buf []sim.Placement, add []int) []sim.Placement {
+	for t, k := range add {
+		if k > 0 {
+			buf = append(buf, sim.Placement{Territory: t, Armies: k})
+		}
+	}
+	return buf
+}
+
+// placeKillDominant returns the start of the cheapest route into one of
+// the continents of the dominant opponent (SmartAgentBase.placeArmiesToKillDominantPlayer); ok is false
+// when there is no dominant opponent or it owns no continent the bot can
+// reach.
+func (x *Pixie) placeKillDominant(s *sim.State) (at int, ok bool) {
+	q := blocks.DominantPlayer(s, x.Seat)
+	if q < 0 {
+		return -1, false
+	}
+	at, x.route, ok = blocks.KillDominantPlace(x.route, &x.r, &x.b, x.Seat, q)
+	return at, ok
+}
+
+// placeArmies places armies armies in x.add as Pixie.placeArmies does
+// from its hog wild hook on (EvilPixie's overrides included).
+func (x *Pixie) placeArmies(armies int) {
+	if !x.setupWanted(armies) {
+		c := x.easiest()
+		if c < 0 {
+			x.placeOnClusterBorder(armies)
+			return
+		}
+		for left := armies; left > 0; left-- {
+			t := x.takeContinentTarget(c)
+			if t < 0 {
+				x.placeNearEnemies(left)
+				return
+			}
+			x.add[t]++
+		}
+		return
+	}
+	placed := 0
+	for help := true; help && placed < armies; {
+		help = false
+		for c, w := range x.wanted {
+			if placed == armies {
+				break // the engine takes exactly armies (see the type's doc)
+			}
+			if !w || !x.needsHelp(c) {
+				continue
+			}
+			t := x.takeContinentTarget(c)
+			if t < 0 {
+				continue
+			}
+			x.add[t]++
+			placed++
+			help = true
+		}
+	}
+	x.placeNearEnemies(armies - placed)
+}
+
+// placeOnClusterBorder places n armies on the border of the cluster of the
+// bot's largest army, as place to take continent does with no continent to
+// take (SmartAgentBase.placeArmiesOnClusterBorder; blocks.PlaceOnClusterBorder).
+func (x *Pixie) placeOnClusterBorder(n int) {
+	root, _ := x.b.StrongestOwned(x.Seat)
+	if root < 0 {
+		return
+	}
+	x.pl, x.queue = blocks.PlaceOnClusterBorder(x.pl[:0], x.queue, &x.r, &x.b, x.Seat, root, n)
+	for _, pl := range x.pl {
+		x.add[pl.Territory] += pl.Armies
+	}
+}
+
+// placeNearEnemies places n armies one at a time, round-robin from id 0,
+// on the bot's territories with an enemy neighbour (Pixie.placeNearEnemies).
+// With no such territory (Java would loop for ever) they go on its weakest
+// territory.
+func (x *Pixie) placeNearEnemies(n int) {
+	b, p := &x.b, x.Seat
+	for n > 0 {
+		placed := false
+		for t := range b.Owner {
+			if n == 0 {
+				break
+			}
+			if b.IsBorder(p, t) {
+				x.add[t]++
+				n--
+				placed = true
+			}
+		}
+		if !placed {
+			x.add[b.WeakestOwned(p)] += n
+			return
+		}
+	}
+}
+
+// outnumbers reports whether from's armies exceed ratio times to's, in
+// 32-bit floating point as Java's float outnumberBy.
+func outnumbers(from, to int, ratio float64) bool {
+	return float32(from) > float32(float32(to)*float32(ratio))
+}
+
+// Attack returns the next order of the attack pass (Pixie.attackPhase,
+// EvilPixie.attackPhase), resuming where the last order left it.
+func (x *Pixie) Attack(s *sim.State) (sim.AttackOrder, bool) {
+	x.beginTurn(s)
+	x.b.Load(s)
+	b, p := &x.b, x.Seat
+	if x.Evil {
+		if o, ok := x.evilAttack(s); ok {
+			return o, true
+		}
+	}
+	k := &x.cur0
+	for {
+		switch k.stage {
+		case stageContinents:
+			for ; k.c < len(b.Map.Continents); k.c, k.i, k.j = k.c+1, 0, 0 {
+				if k.c < len(x.wanted) && x.wanted[k.c] {
+					if from, to, ok := x.inContinent(k); ok {
+						return blitz(from, to), true
+					}
+				}
+			}
+			*k = pixieCursor{stage: stageCard}
+		case stageCard:
+			*k = pixieCursor{stage: stageHogWild}
+			if s.Rules().Cards.Mode != sim.CardsNone && !s.ConqueredThisTurn() {
+				if from, to, ok := blocks.AttackForCard(b, p, x.CardRatio); ok {
+					return blitz(from, to), true
+				}
+			}
+		case stageHogWild, stageStalemate:
+			if !k.init {
+				k.init = true
+				if k.stage == stageHogWild {
+					k.on = blocks.Dominates(b, p)
+				} else {
+					k.on = blocks.Stalemate(b, p)
+				}
+			}
+			if k.on {
+				if from, to, ok := blocks.HogWild(b, p); ok {
+					return blitz(from, to), true
+				}
+			}
+			*k = pixieCursor{stage: k.stage + 1}
+		default:
+			return sim.AttackOrder{}, false
+		}
+	}
+}
+
+// inContinent returns the next attack of Pixie.attackInContinent in
+// continent k.c from the cursor on, and moves the cursor past it.
+func (x *Pixie) inContinent(k *pixieCursor) (from, to int, ok bool) {
+	b, p := &x.b, x.Seat
+	ts := b.Map.Continents[k.c].Territories
+	for ; k.i < len(ts); k.i, k.j = k.i+1, 0 {
+		t := ts[k.i]
+		nb := b.Map.Territories[t].Neighbors
+		for ; k.j < len(nb) && b.Owner[t] != p; k.j++ {
+			u := nb[k.j]
+			if b.Owner[u] == p && outnumbers(b.Armies[u], b.Armies[t], x.Ratio) {
+				k.j++
+				return u, t, true
+			}
+		}
+	}
+	return -1, -1, false
 }
 
 // outnumbering returns p's neighbour of enemy territory t with the most
@@ -383,51 +670,6 @@ func outnumbering(b *blocks.Board, p, t int, ratio float64) int {
 		return -1
 	}
 	return f
-}
-
-// anyOutnumbering returns the first of p's neighbours of enemy territory t,
-// in the map's neighbour order, that holds at least 2 armies and more than
-// ratio times t's armies, or -1: Pixie's "any owned neighbour with more
-// armies".
-func anyOutnumbering(b *blocks.Board, p, t int, ratio float64) int {
-	for _, u := range b.Map.Territories[t].Neighbors {
-		if b.Owner[u] == p && b.Armies[u] >= 2 && float64(b.Armies[u]) > ratio*float64(b.Armies[t]) {
-			return u
-		}
-	}
-	return -1
-}
-
-// Attack orders the next attack: EvilPixie's continent breaking and
-// eliminations, the attacks in the wanted continents, attack for card, hog
-// wild and the stalemate breaker, in that order.
-func (x *Pixie) Attack(s *sim.State) (sim.AttackOrder, bool) {
-	x.b.Load(s)
-	b, p := &x.b, x.Seat
-	if x.Evil {
-		if o, ok := x.evilAttack(s); ok {
-			return o, true
-		}
-	}
-	for c, w := range x.wanted {
-		if !w {
-			continue
-		}
-		for _, t := range b.Map.Continents[c].Territories {
-			if b.Owner[t] == p {
-				continue
-			}
-			if f := anyOutnumbering(b, p, t, x.Ratio); f >= 0 {
-				return blitz(f, t), true
-			}
-		}
-	}
-	if !s.ConqueredThisTurn() {
-		if from, to, ok := blocks.AttackForCard(b, p, x.CardRatio); ok {
-			return blitz(from, to), true
-		}
-	}
-	return hogWild(b, p)
 }
 
 // evilAttack returns EvilPixie's attack against a dominant player, to break
@@ -502,31 +744,35 @@ func (x *Pixie) inWanted(t int) bool {
 	return c < len(x.wanted) && x.wanted[c]
 }
 
-// Occupy decides the move-in by enemy neighbour counts, then wanted
-// continent membership, then half.
+// Occupy decides the move-in as Pixie.moveArmiesIn does, reading the
+// captured territory as the bot's (see the type's doc).
 func (x *Pixie) Occupy(s *sim.State, from, to, lo, hi int) int {
 	x.b.Load(s)
 	b, p := &x.b, x.Seat
+	ae := enemyNeighborsAfter(b, p, from, to)
+	de := enemyNeighborsAfter(b, p, to, to)
+	half := b.Armies[from] / 2
+	want := half
 	switch {
-	case enemyNeighborsAfter(b, p, from, to) == 0:
-		return hi
-	case enemyNeighborsAfter(b, p, to, to) == 0:
-		return lo
-	case x.inWanted(to) && !x.inWanted(from):
-		return hi
+	case ae > de:
+		want = lo
+	case de > ae:
+		want = hi
+	case ae > 0:
 	case x.inWanted(from) && !x.inWanted(to):
-		return lo
+		want = lo
+	case x.inWanted(to) && !x.inWanted(from):
+		want = hi
 	}
-	return min(max((b.Armies[from]+1)/2, lo), hi)
+	return min(max(want, lo), hi)
 }
 
-// Fortify moves interior armies toward the front (and, for EvilPixie,
-// balances the borders of its continents).
+// Fortify makes Pixie.fortifyPhase's moves (EvilPixie's overrides
+// included; see the type's doc).
 func (x *Pixie) Fortify(s *sim.State, buf []sim.Move) []sim.Move {
-	x.b.Load(s)
+	x.prepare(s)
 	b, p := &x.b, x.Seat
 	n := len(b.Owner)
-	x.front = x.r.FortifyTowardFront(x.front[:0], b, p)
 	x.cur, x.spare = grow(x.cur, n), grow(x.spare, n)
 	for t, o := range b.Owner {
 		if o == p {
@@ -534,42 +780,80 @@ func (x *Pixie) Fortify(s *sim.State, buf []sim.Move) []sim.Move {
 		}
 	}
 	start := len(buf)
-	for t, o := range b.Owner {
-		if o != p || b.Armies[t] < 2 || b.EnemyNeighbors(p, t) > 0 {
+	for c := range b.Map.Continents {
+		if x.owned[c] {
+			buf = x.fortifyContinent(c, buf, start)
 			continue
 		}
-		to := -1
-		if !b.OwnsContinent(p, b.Map.Territories[t].Continent) {
-			weakest := 0
-			for _, u := range b.Map.Territories[t].Neighbors {
-				if b.Owner[u] != p {
-					continue
-				}
-				if w := b.WeakestEnemyNeighbor(p, u); w >= 0 && (to < 0 || b.Armies[w] < weakest) {
-					to, weakest = u, b.Armies[w]
-				}
-			}
-		}
-		if to < 0 {
-			for _, mv := range x.front {
-				if mv.From == t {
-					to = mv.To
-					break
-				}
-			}
-		}
-		if to >= 0 {
-			k := x.spare[t]
-			x.cur[t] -= k
-			x.cur[to] += k
-			x.spare[t] = 0
-			buf = append(buf, sim.Move{From: t, To: to, Armies: k})
-		}
+		buf = x.fortifyScraps(c, buf, start)
 	}
 	if x.Evil {
 		buf = x.balanceBorders(buf, start)
 	}
 	return append(buf[:start], blocks.OneMoveUnlessOneStep(s.Rules().Fortify.Mode, buf[start:])...)
+}
+
+// move moves all of from's movable armies (if any) to to.
+func (x *Pixie) move(from, to int, buf []sim.Move, start int) []sim.Move {
+	k := x.spare[from]
+	if k <= 0 {
+		return buf
+	}
+	x.spare[from] = 0
+	x.cur[from] -= k
+	x.cur[to] += k
+	return appendMove(buf, start, sim.Move{From: from, To: to, Armies: k})
+}
+
+// fortifyContinent appends Pixie.fortifyContinent's moves in owned
+// continent c: breadth-first from c's border territories inward, each
+// territory reached sends its movable armies to the one that reached it.
+func (x *Pixie) fortifyContinent(c int, buf []sim.Move, start int) []sim.Move {
+	m := x.b.Map
+	x.queue = append(x.queue[:0], m.Continents[c].Borders...)
+	for _, t := range x.queue {
+		x.mark[t] = true
+	}
+	for i := 0; i < len(x.queue); i++ {
+		t := x.queue[i]
+		for _, u := range m.Territories[t].Neighbors {
+			if x.mark[u] || m.Territories[u].Continent != c || x.b.Owner[u] != x.Seat {
+				continue
+			}
+			buf = x.move(u, t, buf, start)
+			x.mark[u] = true
+			x.queue = append(x.queue, u)
+		}
+	}
+	for _, t := range x.queue {
+		x.mark[t] = false
+	}
+	return buf
+}
+
+// fortifyScraps appends Pixie.fortifyContinentScraps's moves in continent
+// c, which the bot does not own (see the type's doc).
+func (x *Pixie) fortifyScraps(c int, buf []sim.Move, start int) []sim.Move {
+	b, p := &x.b, x.Seat
+	for _, t := range b.Map.Continents[c].Territories {
+		if b.Owner[t] != p || x.spare[t] <= 0 {
+			continue
+		}
+		link, weakest := -1, 0
+		for _, u := range b.Map.Territories[t].Neighbors {
+			if b.Owner[u] != p {
+				continue
+			}
+			if w := b.WeakestEnemyNeighbor(p, u); w >= 0 && (link < 0 || b.Armies[w] < weakest) {
+				link, weakest = u, b.Armies[w]
+			}
+		}
+		here := b.WeakestEnemyNeighbor(p, t)
+		if link >= 0 && (here < 0 || weakest < b.Armies[here]) {
+			buf = x.move(t, link, buf, start)
+		}
+	}
+	return buf
 }
 
 // balanceBorders appends EvilPixie's balancing moves: between neighbouring

@@ -1,14 +1,39 @@
 package lux_test
 
 import (
+	"context"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/marslab-risk/marslab/bots/registry"
 	"github.com/marslab-risk/marslab/internal/simcheck"
 	"github.com/marslab-risk/marslab/sim"
 )
+
+// Territory ids of testdata/lobes.toml.
+const (
+	lw0 = iota
+	lw1
+	lw2
+	lw3
+	ls0
+	ls1
+	lc0
+	lc1
+	lc2
+	lc3
+	le0
+	le1
+	le2
+)
+
+// lobesState is gridState on testdata/lobes.toml.
+func lobesState(t testing.TB, spec, rules, board string, ph sim.Phase) (sim.Player, *sim.State) {
+	t.Helper()
+	return mapStateAt(t, spec, "testdata/lobes.toml", rules, board, "[[], []]", ph)
+}
 
 // Seat 0 holds a (3), b (3) and d (2). Placing 6 armies (2 per
 // continent): North's need is c's 2 - a's and b's 6 - d's 2 next to it =
@@ -16,107 +41,97 @@ import (
 // wanted. Seat 1 holds the whole of South.
 const pixieBoard = "0:3 0:3 1:2 0:2 1:4 1:4 1:1 1:5 1:5"
 
+// TestPixiePlace: placements derived from Pixie.placeArmies (and
+// EvilPixie.placeArmies), with the armies placed counting at once.
 func TestPixiePlace(t *testing.T) {
 	tests := []struct {
-		spec    string
-		want    []sim.Placement
-		initial int
+		name, spec, board string
+		armies            int
+		want              []sim.Placement
 	}{
-		// Round after round, one army for each wanted continent: in North
-		// on b (one enemy neighbour in North, c), in Middle on d (one, e).
-		{"pixie", []sim.Placement{{Territory: gb, Armies: 3}, {Territory: gd, Armies: 3}}, gb},
-		// Seat 1 holds most territories and armies: EvilPixie kills the
-		// dominant player first, everything on d, the start of the
-		// cheapest route into seat 1's South.
-		{"evilpixie", []sim.Placement{{Territory: gd, Armies: 6}}, gd},
-	}
-	for _, tt := range tests {
-		t.Run(tt.spec, func(t *testing.T) {
-			p, s := gridState(t, tt.spec, "classic", pixieBoard, sim.PhasePlace)
-			pl := p.Place(s, 6, nil)
-			assert.Equal(t, tt.want, pl)
-			require.NoError(t, s.CheckPlacement(0, 6, pl))
-			assert.Equal(t, tt.initial, p.PlaceInitial(s))
-		})
-	}
-}
-
-// TestPixieNeedsHelp: an owned wanted continent needs help while any of
-// its border territories holds at most the threshold, exposed or not.
-func TestPixieNeedsHelp(t *testing.T) {
-	tests := []struct {
-		name, board string
-		want        []sim.Placement
-	}{
-		// Seat 0 owns North and Middle; South (40 a territory) is not
-		// wanted. North's border territories face only Middle, so none is
-		// exposed; a (1) holds at most 20: North needs help and a, its
-		// weakest border territory, takes every army.
-		{"weak border", "0:1 0:30 0:30 0:30 0:30 0:30 1:40 1:40 1:40", []sim.Placement{{Territory: ga, Armies: 6}}},
-		// Every border territory holds more than 20: nothing needs help,
-		// and the armies go round-robin to the territories with an enemy
-		// neighbour.
-		{"strong borders", "0:21 0:30 0:30 0:30 0:30 0:30 1:40 1:40 1:40",
+		// Pixie.placeArmies: rounds of one army per wanted continent that
+		// needs help (continentNeedsHelp: not owned); placeArmiesToTakeCont
+		// puts it on the territory with the most enemy neighbours inside
+		// the continent: in North b (c), in Middle d (e).
+		{"rounds", "pixie", pixieBoard, 6, []sim.Placement{{Territory: gb, Armies: 3}, {Territory: gd, Armies: 3}}},
+		// Seat 1 holds most territories: EvilPixie kills the dominant
+		// player first (placeArmiesToKillDominantPlayer), everything on d,
+		// the start of the cheapest route into seat 1's South.
+		{"kill dominant", "evilpixie", pixieBoard, 6, []sim.Placement{{Territory: gd, Armies: 6}}},
+		// Seat 0 owns North and Middle; North needs help while a border
+		// holds at most 20 (continentNeedsHelp, borderCountryNeedsHelp), and
+		// North's borders face only Middle, which seat 0 owns:
+		// placeArmiesToTakeCont finds no border that weOwnContsArround
+		// rejects and places each army on a random border of North. Middle
+		// (borders at 30) and South (need 120 - 90) take nothing.
+		{"enveloped", "pixie", "0:1 0:30 0:30 0:30 0:30 0:30 1:40 1:40 1:40", 6, nil},
+		// North is seat 0's alone, its borders exposed to Middle: one army
+		// at a time on the weakest (the first in id order on ties): b (18),
+		// a (19), b, a, b; then a and b hold 21 and North no longer needs
+		// help, after 5 armies; the last goes by placeNearEnemies to the
+		// first territory with an enemy neighbour, a.
+		{"until above", "pixie", "0:19 0:18 0:25 1:30 1:30 1:30 1:30 1:30 1:30", 6,
+			[]sim.Placement{{Territory: ga, Armies: 3}, {Territory: gb, Armies: 3}}},
+		// Every border holds more than 20: nothing needs help and
+		// placeNearEnemies goes round-robin over d, e and f.
+		{"strong borders", "pixie", "0:21 0:30 0:30 0:30 0:30 0:30 1:40 1:40 1:40", 6,
 			[]sim.Placement{{Territory: gd, Armies: 2}, {Territory: ge, Armies: 2}, {Territory: gf, Armies: 2}}},
-		// One army at a time to the weakest border territory (lowest id on
-		// ties): b (18), a (19), b, a, b; then a and b hold 21, North no
-		// longer needs help, and the last army goes round-robin, to d.
-		{"until above", "0:19 0:18 0:30 0:30 0:30 0:30 1:40 1:40 1:40",
-			[]sim.Placement{{Territory: ga, Armies: 2}, {Territory: gb, Armies: 3}, {Territory: gd, Armies: 1}}},
+		// Nothing is wanted (needs 10, 18 and 6 against a share of 1):
+		// getEasiestContToTake takes the best ratio of own to enemy armies
+		// inside, North (10:20) over South (2:8), though South's need is
+		// the least; placeArmiesToTakeCont puts all on a, facing b.
+		{"easiest", "pixie", "0:10 1:10 1:10 1:10 1:10 1:10 1:4 0:2 1:4", 3,
+			[]sim.Placement{{Territory: ga, Armies: 3}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p, s := gridState(t, "pixie", "classic", tt.board, sim.PhasePlace)
-			pl := p.Place(s, 6, nil)
-			require.NoError(t, s.CheckPlacement(0, 6, pl))
-			assert.Equal(t, tt.want, pl)
+			p, s := gridState(t, tt.spec, "classic", tt.board, sim.PhasePlace)
+			pl := p.Place(s, tt.armies, nil)
+			require.NoError(t, s.CheckPlacement(0, tt.armies, pl))
+			if tt.want != nil {
+				assert.Equal(t, tt.want, pl)
+				return
+			}
+			for _, x := range pl {
+				assert.Contains(t, []int{ga, gb, gc}, x.Territory, "a border of North")
+			}
+			assert.Greater(t, len(pl), 1, "random borders, not always the weakest")
 		})
 	}
 }
 
-// TestEvilPixiePlaceOutnumber: when its armies exceed all enemies',
-// EvilPixie first places next to the enemy territories it does not
-// outnumber, just enough to hold one army more.
-func TestEvilPixiePlaceOutnumber(t *testing.T) {
-	// Seat 0 owns North and Middle, whose exposed borders d (30), e (30)
-	// and f (25, 31 once helped) hold more than any threshold; seat 1
-	// holds g (5), h (1) and i (30), which f does not outnumber.
-	board := "0:30 0:30 0:30 0:30 0:30 0:25 1:5 1:1 1:30"
-	p, s := gridState(t, "evilpixie", "classic", board, sim.PhasePlace)
-	pl := p.Place(s, 12, nil)
-	require.NoError(t, s.CheckPlacement(0, 12, pl))
-	// Seat 0 dominates: f first gets 6 (25+6 = i's 30+1); the 6 left go
-	// to take South, which is wanted: on e, the start of the cheapest
-	// route into it (through h, 1 army).
-	assert.Equal(t, []sim.Placement{{Territory: ge, Armies: 6}, {Territory: gf, Armies: 6}}, pl)
+// TestPixiePlaceInitial: a starting army is the first army of a
+// placement of 1.
+func TestPixiePlaceInitial(t *testing.T) {
+	for spec, want := range map[string]int{"pixie": gb, "evilpixie": gd} {
+		p, s := gridState(t, spec, "classic", pixieBoard, sim.PhasePlace)
+		assert.Equal(t, want, p.PlaceInitial(s), spec)
+	}
 }
 
+// TestPixieAttack: the first order of Pixie.attackPhase after the
+// placement chose the wanted continents.
 func TestPixieAttack(t *testing.T) {
 	tests := []struct {
-		spec, board string
-		want        sim.AttackOrder
-		ok          bool
+		name, spec, board string
+		want              sim.AttackOrder
+		ok                bool
 	}{
-		// c (2), the enemy territory of wanted North, from b (3).
-		{"pixie", pixieBoard, sim.AttackOrder{From: gb, To: gc, Repeat: true}, true},
-		// EvilPixie first breaks South, seat 1's continent: its weakest
-		// territory g (1), from d (2 > 1.3).
-		{"evilpixie", pixieBoard, sim.AttackOrder{From: gd, To: gg, Repeat: true}, true},
-		// b (5) outnumbers c (4) but not by 1.3; EvilPixie's card attack
-		// needs 5:1 and there is none: no attack. South is not whole.
-		{"evilpixie", "0:3 0:5 1:4 0:2 1:4 1:4 0:1 1:5 1:5", sim.AttackOrder{}, false},
-		{"pixie", "0:3 0:5 1:4 0:2 1:4 1:4 0:1 1:5 1:5", sim.AttackOrder{From: gb, To: gc, Repeat: true}, true},
-		// Any owned neighbour with more armies, the first in c's
-		// neighbour order (b, f): b (3) on c (2), though f (9) is
-		// stronger; with b at 2, not more than c's 2, f attacks.
-		{"pixie", "0:3 0:3 1:2 0:2 1:4 0:9 1:1 1:5 1:5", sim.AttackOrder{From: gb, To: gc, Repeat: true}, true},
-		{"pixie", "0:3 0:2 1:2 0:2 1:4 0:9 1:1 1:5 1:5", sim.AttackOrder{From: gf, To: gc, Repeat: true}, true},
-		// Nothing in the wanted continents: attack for card(1), the best
+		// attackInContinent: c (2), the enemy territory of wanted North,
+		// from its first neighbour with more armies, b (3).
+		{"wanted continent", "pixie", pixieBoard, sim.AttackOrder{From: gb, To: gc, Repeat: true}, true},
+		// Any owned neighbour with more armies, in c's neighbour order
+		// (b, f): b (3) though f (9) is stronger; with b at 2, f.
+		{"first neighbour", "pixie", "0:3 0:3 1:2 0:2 1:4 0:9 1:1 1:5 1:5", sim.AttackOrder{From: gb, To: gc, Repeat: true}, true},
+		{"next neighbour", "pixie", "0:3 0:2 1:2 0:2 1:4 0:9 1:1 1:5 1:5", sim.AttackOrder{From: gf, To: gc, Repeat: true}, true},
+		// Nothing in the wanted continents: attackForCard(1), the best
 		// ratio, d (2) on g (1).
-		{"pixie", "0:3 0:2 1:2 0:2 1:4 1:4 1:1 1:5 1:5", sim.AttackOrder{From: gd, To: gg, Repeat: true}, true},
+		{"card", "pixie", "0:3 0:2 1:2 0:2 1:4 1:4 1:1 1:5 1:5", sim.AttackOrder{From: gd, To: gg, Repeat: true}, true},
+		// The best ratio is 1 (b on c), not above 1: no attack.
+		{"none", "pixie", "0:2 0:2 1:2 0:2 1:4 1:4 1:2 1:5 1:5", sim.AttackOrder{}, false},
 	}
 	for _, tt := range tests {
-		t.Run(tt.spec, func(t *testing.T) {
+		t.Run(tt.name, func(t *testing.T) {
 			p, s := gridState(t, tt.spec, "classic", tt.board, sim.PhaseAttack)
 			p.Place(s, 6, nil) // the wanted continents are chosen at placement
 			o, ok := simcheck.Attack(t, p, s, 0)
@@ -126,33 +141,188 @@ func TestPixieAttack(t *testing.T) {
 	}
 }
 
-func TestPixieOccupy(t *testing.T) {
-	// North and Middle are wanted, South not.
-	p, s := gridState(t, "pixie", "classic", "0:3 0:9 1:2 0:6 1:4 1:4 1:1 1:5 1:5", sim.PhaseAttack)
-	p.Place(s, 6, nil)
-	assert.Equal(t, 5, p.Occupy(s, gb, gc, 3, 8), "both in North: half of 9, rounded up")
-	assert.Equal(t, 1, p.Occupy(s, gd, gg, 1, 5), "from wanted Middle into South: the minimum")
-	assert.Equal(t, 3, p.Occupy(s, gd, ge, 1, 5), "both in Middle: half of 6")
+// stateAt returns seat 0's State at board on the grid map under classic
+// rules in the attack phase of round 3, with conquered as the position's
+// Conquered.
+func stateAt(t *testing.T, board string, conquered bool) *sim.State {
+	t.Helper()
+	m, r, pos := boardPosition(t, "testdata/grid.toml", "classic", board, "[[], []]", sim.PhaseAttack)
+	pos.Conquered = conquered
+	s, err := sim.NewStateAt(m, r, pos, 0)
+	require.NoError(t, err)
+	return s
 }
 
+// TestPixieAttackPass: Pixie.attackPhase is one pass. Seat 0 (c 12, f 2,
+// i 2) places 3 with North and Middle wanted (needs -10 and -6, South's
+// 14). In North a (3) has no neighbour of seat 0's; c takes b. The pass
+// goes on from b's next neighbour and into Middle, where b, now seat 0's,
+// takes e; it never goes back to a, which b would outnumber. Each step's
+// board is the engine's after the order.
+func TestPixieAttackPass(t *testing.T) {
+	p, s := gridState(t, "pixie", "classic", "1:3 1:1 0:12 1:5 1:5 0:2 1:9 1:9 0:2", sim.PhasePlace)
+	p.Place(s, 3, nil)
+	steps := []struct {
+		board     string
+		conquered bool
+		want      sim.AttackOrder
+		ok        bool
+	}{
+		{"1:3 1:1 0:12 1:5 1:5 0:2 1:9 1:9 0:2", false, sim.AttackOrder{From: gc, To: gb, Repeat: true}, true},
+		// c took b and moved 11 in.
+		{"1:3 0:11 0:1 1:5 1:5 0:2 1:9 1:9 0:2", true, sim.AttackOrder{From: gb, To: ge, Repeat: true}, true},
+		// b took e and moved 9 in: South is not wanted, nothing else.
+		{"1:3 0:1 0:1 1:5 0:9 0:2 1:9 1:9 0:2", true, sim.AttackOrder{}, false},
+	}
+	for i, st := range steps {
+		s := stateAt(t, st.board, st.conquered)
+		o, ok := simcheck.Attack(t, p, s, 0)
+		require.Equal(t, st.ok, ok, "step %d", i)
+		assert.Equal(t, st.want, o, "step %d", i)
+	}
+}
+
+// TestPixieOccupy: Pixie.moveArmiesIn, asked as the engine asks: the
+// captured territory still shows the defender.
+func TestPixieOccupy(t *testing.T) {
+	tests := []struct {
+		name, mapPath, board string
+		from, to, lo, hi     int
+		want                 int
+	}{
+		// North and Middle wanted. b and c each keep one enemy neighbour
+		// (e, f): tied above 0, half of b's 9 rounded down.
+		{"tie above 0", "grid", "0:3 0:9 1:2 0:6 1:4 1:4 1:1 1:5 1:5", gb, gc, 3, 8, 4},
+		// d keeps g, e faces f and h: the captured has more, everything.
+		{"captured more", "grid", "0:3 0:9 1:2 0:6 1:4 1:4 1:1 1:5 1:5", gd, ge, 1, 5, 5},
+		// d keeps e, g faces h: tied, half of 6, though only d is wanted.
+		{"tie, only attacker wanted", "grid", "0:3 0:9 1:2 0:6 1:4 1:4 1:1 1:5 1:5", gd, gg, 1, 5, 3},
+		// e keeps b, d and f, h faces g: the attacker has more, the
+		// minimum.
+		{"attacker more", "grid", "1:1 1:1 1:1 1:1 0:8 1:1 1:1 1:1 0:2", ge, gh, 3, 7, 3},
+		// No enemy on either side (tied at 0): West is wanted, Strait
+		// (bonus 0) never: from West into Strait the minimum, ...
+		{"tie at 0, attacker's wanted", "lobes", "0:6 0:1 0:1 0:1 1:1 0:2 0:2 1:3 1:3 1:3 1:3 1:3 1:3", lw0, ls0, 3, 5, 3},
+		// ... from Strait into West everything, ...
+		{"tie at 0, captured's wanted", "lobes", "1:1 0:1 0:1 0:1 0:8 0:2 0:2 1:3 1:3 1:3 1:3 1:3 1:3", ls0, lw0, 1, 7, 7},
+		// ... inside Strait half (9/2), inside West half.
+		{"tie at 0, neither wanted", "lobes", "0:1 0:1 0:1 0:1 0:9 1:1 0:2 1:3 1:3 1:3 1:3 1:3 1:3", ls0, ls1, 3, 8, 4},
+		{"tie at 0, both wanted", "lobes", "1:1 0:9 0:1 0:1 0:2 0:2 0:2 1:3 1:3 1:3 1:3 1:3 1:3", lw1, lw0, 3, 8, 4},
+		// Half of 4 is below the least the engine allows.
+		{"within bounds", "grid", "0:3 0:4 1:2 0:6 1:4 1:4 1:1 1:5 1:5", gb, gc, 3, 3, 3},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, s := mapStateAt(t, "pixie", "testdata/"+tt.mapPath+".toml", "classic", tt.board, "[[], []]", sim.PhaseAttack)
+			p.Place(s, 3, nil) // the wanted continents
+			require.Equal(t, 1, s.Owner(tt.to))
+			assert.Equal(t, tt.want, p.Occupy(s, tt.from, tt.to, tt.lo, tt.hi))
+		})
+	}
+}
+
+// recorder passes a player's decisions through and records its first
+// turn's attack orders and move-ins, with what the State showed of the
+// captured territory at each move-in; its first fortification stops the
+// game.
+type recorder struct {
+	sim.Player
+	orders []sim.AttackOrder
+	occ    []occupyCall
+	done   bool
+	stop   context.CancelFunc
+}
+
+// occupyCall is one Occupy call and the captured territory as the State
+// showed it.
+type occupyCall struct {
+	from, to, lo, hi, got int
+	owner, armies         int
+}
+
+func (r *recorder) Attack(s *sim.State) (sim.AttackOrder, bool) {
+	o, ok := r.Player.Attack(s)
+	if ok && !r.done {
+		r.orders = append(r.orders, o)
+	}
+	return o, ok
+}
+
+func (r *recorder) Occupy(s *sim.State, from, to, lo, hi int) int {
+	k := r.Player.Occupy(s, from, to, lo, hi)
+	if !r.done {
+		r.occ = append(r.occ, occupyCall{from, to, lo, hi, k, s.Owner(to), s.Armies(to)})
+	}
+	return k
+}
+
+func (r *recorder) Fortify(s *sim.State, buf []sim.Move) []sim.Move {
+	r.done = true
+	r.stop()
+	return r.Player.Fortify(s, buf)
+}
+
+// TestPixieTurnInEngine plays the turn of TestPixieAttackPass in the
+// engine (mars2006): the same orders, and every move-in is asked while the
+// captured territory shows the defender with 0 armies; both captured
+// territories face more enemies than their attackers (b: a and e against
+// nothing; e: d and h against a), so everything moves in.
+func TestPixieTurnInEngine(t *testing.T) {
+	m, r, pos := boardPosition(t, "testdata/grid.toml", "mars2006", "1:3 1:1 0:12 1:5 1:3 0:2 1:9 1:9 0:2", "[[], []]", sim.PhaseTrade)
+	seat, err := registry.Default().ParseSeat("pixie", nil)
+	require.NoError(t, err)
+	pixie, err := seat.New()
+	require.NoError(t, err)
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	rec := &recorder{Player: pixie, stop: stop}
+	g, err := sim.NewGame(m, r, 2)
+	require.NoError(t, err)
+	_, _ = g.PlayFrom(ctx, []sim.Player{rec, &sim.BasePlayer{}}, pos, 1)
+	require.True(t, rec.done)
+	assert.Equal(t, []sim.AttackOrder{{From: gc, To: gb, Repeat: true}, {From: gb, To: ge, Repeat: true}}, rec.orders)
+	require.Len(t, rec.occ, 2)
+	for _, c := range rec.occ {
+		assert.Equal(t, 1, c.owner, "the defender's")
+		assert.Zero(t, c.armies)
+		assert.Equal(t, c.hi, c.got, "everything")
+	}
+}
+
+// TestPixieFortify: Pixie.fortifyPhase, continent by continent.
 func TestPixieFortify(t *testing.T) {
 	checkFortify(t, []fortifyCase{
-		// a is interior in North, which seat 0 does not own: all to b,
-		// which faces c (1), weaker than g (5) facing d.
-		{"weakest enemy", "pixie", "mars2006", "0:6 0:1 1:1 0:1 0:1 1:1 1:5 1:1 1:1",
+		// fortifyContinentScraps in North, not seat 0's: a sends all to b,
+		// whose weakest enemy c (1) is weaker than d's g (5); a has none.
+		{"scraps", "pixie", "mars2006", "0:6 0:1 1:1 0:1 0:1 1:1 1:5 1:1 1:1",
 			[]sim.Move{{From: ga, To: gb, Armies: 5}}},
-		// Seat 0 owns North and Middle: a, b and c push one step toward
-		// the front d, e, f.
-		{"owned continent", "pixie", "mars2006", "0:4 0:3 0:2 0:5 0:1 0:1 1:1 1:1 1:1",
-			[]sim.Move{{From: ga, To: gd, Armies: 3}, {From: gb, To: ge, Armies: 2}, {From: gc, To: gf, Armies: 1}}},
-		{"one move", "pixie", "classic", "0:4 0:3 0:2 0:5 0:1 0:1 1:1 1:1 1:1",
-			[]sim.Move{{From: ga, To: gd, Armies: 3}}},
-		// EvilPixie also balances the borders of Middle: d (5+3 after a's
-		// move) gives e (1+2) half the difference, 2, of its 4 own spare
-		// armies.
-		{"evil balance", "evilpixie", "mars2006", "0:4 0:3 0:2 0:5 0:1 0:1 1:1 1:1 1:1",
-			[]sim.Move{{From: ga, To: gd, Armies: 3}, {From: gb, To: ge, Armies: 2}, {From: gc, To: gf, Armies: 1}, {From: gd, To: ge, Armies: 2}}},
+		// Seat 0 owns North and Middle: fortifyContinent walks inward from
+		// each continent's borders, and every territory of both is a
+		// border: nothing moves, a's 3 spare armies stay facing only d.
+		{"owned continents", "pixie", "mars2006", "0:4 0:3 0:2 0:5 0:1 0:1 1:1 1:1 1:1", nil},
 	})
+	lobes := "0:2 0:5 0:4 0:3 1:2 1:2 0:6 0:4 1:8 0:3 1:9 1:1 1:1"
+	tests := []struct {
+		name, rules string
+		want        []sim.Move
+	}{
+		// West is seat 0's: fortifyContinent from its border w0 inward, w1
+		// sends its 4 to w0, then w2 and w3 theirs to w1, where they stay.
+		// Centre is not: fortifyContinentScraps, c0 (facing s1's 2) sees
+		// no neighbour facing less; c1 (facing e0's 9) sends its 3 to c3,
+		// which faces e1 (1), though c1 is on the front; c3, whose 3
+		// arrived, keeps its own 2: c1 faces 9.
+		{"lobes", "mars2006", []sim.Move{{From: lw1, To: lw0, Armies: 4}, {From: lw2, To: lw1, Armies: 3},
+			{From: lw3, To: lw1, Armies: 2}, {From: lc1, To: lc3, Armies: 3}}},
+		// One move allowed: the largest.
+		{"one move", "classic", []sim.Move{{From: lw1, To: lw0, Armies: 4}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, s := lobesState(t, "pixie", tt.rules, lobes, sim.PhaseFortify)
+			assert.Equal(t, tt.want, simcheck.Fortify(t, p, s, 0))
+		})
+	}
 }
 
 func TestPixieTrade(t *testing.T) {
