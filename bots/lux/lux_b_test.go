@@ -60,25 +60,34 @@ func mapStateAt(t testing.TB, spec, mapPath, rules, board, hands string, ph sim.
 }
 
 // boardPosition returns the map in the file mapPath, the rule set rules
-// and the two-seat position in round 3, seat 0 to play in phase ph, where
-// board lists the owner and armies of the map's territories in id order
-// as "owner:armies" fields and hands is a TOML array of arrays of
-// territory names.
+// and the position in round 3, seat 0 to play in phase ph, where board
+// lists the owner and armies of the map's territories in id order as
+// "owner:armies" fields (the seats are 0 to the highest owner, at least
+// two) and hands is a TOML array of arrays of territory names, one per
+// seat, or "[[], []]" for two seats without cards and any number of seats
+// without cards.
 func boardPosition(t testing.TB, mapPath, rules, board, hands string, ph sim.Phase) (*sim.Map, *sim.Rules, *sim.Position) {
 	t.Helper()
 	m, err := sim.LoadMap(mapPath)
 	require.NoError(t, err)
 	r, err := sim.LoadRules(rules)
 	require.NoError(t, err)
-	var sb strings.Builder
-	fmt.Fprintf(&sb, "players = 2\nhands = %s\nround = 3\ncurrent = 0\nphase = %q\n[territories]\n", hands, ph)
 	fields := strings.Fields(board)
 	require.Len(t, fields, m.NumTerritories())
+	owners, armies := make([]int, len(fields)), make([]int, len(fields))
+	players := 2
 	for i, f := range fields {
-		var o, a int
-		_, err := fmt.Sscanf(f, "%d:%d", &o, &a)
+		_, err := fmt.Sscanf(f, "%d:%d", &owners[i], &armies[i])
 		require.NoError(t, err)
-		fmt.Fprintf(&sb, "%s = { owner = %d, armies = %d }\n", m.Territories[i].Name, o, a)
+		players = max(players, owners[i]+1)
+	}
+	if hands == "[[], []]" {
+		hands = "[" + strings.Repeat("[], ", players-1) + "[]]"
+	}
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "players = %d\nhands = %s\nround = 3\ncurrent = 0\nphase = %q\n[territories]\n", players, hands, ph)
+	for i := range fields {
+		fmt.Fprintf(&sb, "%s = { owner = %d, armies = %d }\n", m.Territories[i].Name, owners[i], armies[i])
 	}
 	pos, err := sim.ParsePosition(mapPath+" position", []byte(sb.String()), m, r)
 	require.NoError(t, err)

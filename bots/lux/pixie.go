@@ -19,7 +19,8 @@ import (
 // is wanted when need < armies to place / number of continents and its
 // bonus is positive. The set is computed at every placement (the turn's,
 // and one after an elimination's forced trade) and read by the attacks and
-// move-ins that follow.
+// move-ins that follow; EvilPixie leaves it as it was when its hog wild
+// placement or its kill dominant placement decides (see below).
 //
 // Placement (Pixie.placeArmies). Armies placed count at once: every later
 // test of the same placement sees them.
@@ -80,7 +81,8 @@ import (
 //
 // Fortify (Pixie.fortifyPhase), continent after continent in id order, with
 // each territory's movable armies its armies at the start of the phase
-// less one (armies that arrive do not move on):
+// less one (armies that arrive do not move on; Lux lets a territory that
+// received armies send all of its own, the engine keeps one back):
 //   - a continent Pixie owns (Pixie.fortifyContinent): breadth-first from
 //     its border territories inward through the continent, each interior
 //     territory, when reached, sends all its movable armies to the
@@ -99,24 +101,62 @@ import (
 //
 // Cards: Pixie never cashes voluntarily (the engine trades when forced).
 //
-// EvilPixie (Evil true, Ratio 1.3, CardRatio 5) keeps Pixie's attack
-// pass, move-in and fortification, with these extras: its Threshold is
-// drawn at random in [7, 21] at the start of each game; it cashes cards
-// whenever it can (blocks.Cashier); it places everything on the start of
-// the cheapest route into a continent of an opponent holding at least half
-// of all armies, income or territories (blocks.DominantPlayer,
-// blocks.KillDominantPlace); when its armies exceed all enemies' combined,
-// and for the armies left once no wanted continent needs help, it places,
-// for each enemy territory in id order next to one of its own that does
-// not yet outnumber it, just enough armies on that strongest neighbour to
-// hold one more army than it. Before every attack of the pass it attacks a
-// dominant opponent's continents (blocks.KillDominantAttack), breaks any
-// continent an enemy owns (its weakest territory that the strongest
-// neighbour of EvilPixie's outnumbers by Ratio) and eliminates any player
-// holding less than a fifth of its armies (that player's weakest territory
-// outnumbered by Ratio); after its moves it balances the border
-// territories of each continent it owns (half the difference, repeatedly).
-// The Java EvilPixie differs in these extras.
+// EvilPixie (Evil true, Ratio 1.3, CardRatio 5) changes, as EvilPixie.java
+// does:
+//   - Threshold (borderForce) is drawn once per game, 7 + a uniform integer
+//     in [0, 14] (the constructor).
+//   - Cards (cardsPhase, SmartAgentBase.cashCardsIfPossible): one set per
+//     turn, the one blocks.Cashier ranks first, when it holds one.
+//   - Placement (placeArmies): first kill dominant player
+//     (SmartAgentBase.placeArmiesToKillDominantPlayer): when an opponent
+//     holds at least half of all armies, income or territories, everything
+//     on the start of the cheapest route into one of its continents, and
+//     the wanted continents become those with need < 0. Then hog wild
+//     (placeHogWild): when its armies exceed all enemies' together, every
+//     army goes through place to outnumber enemies and the wanted
+//     continents are left as they were. Otherwise Pixie's placement, with
+//     two overrides: a border territory needs help only if it holds at most
+//     Threshold armies and is not enveloped (borderCountryNeedsHelp), and
+//     place to take continent on an owned continent puts the army on the
+//     weakest border territory that needs help (placeArmiesToTakeCont),
+//     which is Pixie's choice whenever a border needs help, the only case
+//     in which the rounds ask it; the rest goes through place to
+//     outnumber enemies (placeRemainder).
+//   - Place to outnumber enemies (placeToOutnumberEnemies): every enemy
+//     territory that none of its neighbours of EvilPixie's outnumbers (as
+//     the armies stand when it starts) is, in id order, reinforced from its
+//     last neighbour of EvilPixie's in the map's neighbour order (Java's
+//     search for the strongest never raises its running maximum) with
+//     max(enemy - that neighbour's armies, 1) armies, which reaches only a
+//     tie; the rest round-robin as Pixie's. Java places the count without
+//     looking at the armies left; the engine forces a placement that sums
+//     to the armies given, so the last reinforcement is cut to the armies
+//     left (the only clamp).
+//   - Attack (attackPhase): first kill dominant player against the
+//     opponent chosen at the placement (SmartAgentBase.attackToKillPlayer;
+//     blocks.KillDominantAttack); then for each continent in id order,
+//     Pixie's attacks in it if wanted, then take out continent
+//     (takeOutContinentCheck): if one enemy owns the whole continent, the
+//     first of its border territories in id order that a neighbour of
+//     EvilPixie's outnumbers (more armies, the first such neighbour in the
+//     map's order) is attacked to the end, and that one attack, won or
+//     lost, ends the check for the turn; then take out player
+//     (takeOutPlayerCheck), for each other seat in order whose armies
+//     EvilPixie's exceed five times when the check starts: each of its
+//     territories in id order is attacked to the end from every neighbour
+//     of EvilPixie's holding at least 2 armies, in the map's order, with no
+//     odds check, until it falls; then attack for card(5), hog wild and the
+//     stalemate breaker as Pixie.
+//   - Fortify: on an owned continent Pixie's moves, then one pass over the
+//     ordered pairs of adjacent border territories of the continent (id
+//     order), the larger sending half the difference (rounded down) of the
+//     armies as they stand, at most its movable armies (fortifyContinent);
+//     on a continent it does not own, first each of its territories there
+//     sends all its movable armies to its first neighbour, in the map's
+//     order, lying in a continent EvilPixie owns (fortifyContinentScraps),
+//     then Pixie's rule for what is left.
+//   - Move-in: Pixie's (Java's EvilPixie keeps Pixie.moveArmiesIn, which
+//     ignores the move-in memory of the kill dominant attacks).
 //
 // The initial territory pick of Lux does not arise: the engine deals the
 // territories. Each starting army the engine asks for is placed as the
@@ -142,6 +182,7 @@ type Pixie struct {
 	r         blocks.Search
 	clock     turnClock
 	cash      blocks.Cashier
+	cashed    bool // EvilPixie traded its voluntary set this turn
 
 	wanted []bool          // ourConts: the wanted continents of the last placement
 	owned  []bool          // per continent: owned by the bot at the placement
@@ -153,6 +194,7 @@ type Pixie struct {
 	cur    []int           // fortify: armies as the moves leave them
 	spare  []int           // fortify: movable armies left
 
+	kill int         // EvilPixie: mustKillPlayer, the dominant opponent, or -1
 	cur0 pixieCursor // where the attack pass stands
 }
 
@@ -161,15 +203,18 @@ type Pixie struct {
 // and the neighbour list that the next order is looked for from.
 type pixieCursor struct {
 	stage int
-	c     int  // stageContinents: the continent
-	i, j  int  // stageContinents: territory index in the continent, neighbour index
-	on    bool // stageHogWild, stageStalemate: the block runs
-	init  bool // stageHogWild, stageStalemate: the entry test is made
+	c     int  // continent (stageContinents) or seat (stagePlayers)
+	i, j  int  // territory index in the list the stage walks, neighbour index
+	check bool // stageContinents: the continent's own attacks are done (EvilPixie's check is next)
+	on    bool // stagePlayers: the check of seat c holds; stageHogWild, stageStalemate: the block runs
+	init  bool // stagePlayers, stageHogWild, stageStalemate: the entry test is made
 }
 
 // The stages of the attack pass, in order.
 const (
-	stageContinents = iota // wanted continents
+	stageKill       = iota // EvilPixie: kill dominant player
+	stageContinents        // wanted continents (and EvilPixie's take out continent)
+	stagePlayers           // EvilPixie: take out player
 	stageCard              // attack for card
 	stageHogWild           // hog wild
 	stageStalemate         // stalemate breaker
@@ -185,22 +230,34 @@ func (x *Pixie) Start(s *sim.State, seat int, rng *rand.Rand) {
 	}
 	x.clock.reset()
 	x.wanted = x.wanted[:0]
+	x.kill = -1
 	x.cur0 = pixieCursor{}
+	x.cashed = false
 }
 
-// beginTurn resets the attack pass at the first call of a new turn.
+// beginTurn resets the state of a turn at the first call of a new turn
+// (Java's cardsPhase clears mustKillPlayer).
 func (x *Pixie) beginTurn(s *sim.State) {
 	if !x.clock.newTurn(s) {
 		return
 	}
 	x.cur0 = pixieCursor{}
+	x.kill = -1
+	x.cashed = false
 }
 
-// Trade cashes the most valuable set whenever it can (EvilPixie only).
+// Trade cashes one set at the first ask of a turn when it holds one
+// (EvilPixie only: EvilPixie.cardsPhase), and again whenever the engine
+// forces a trade (Lux cashes for a bot left with too many cards).
 func (x *Pixie) Trade(s *sim.State, forced bool) ([3]int, bool) {
 	if !x.Evil {
 		return [3]int{}, false
 	}
+	x.beginTurn(s)
+	if x.cashed && !forced {
+		return [3]int{}, false
+	}
+	x.cashed = true
 	return x.cash.Best(s, x.Seat)
 }
 
@@ -293,7 +350,7 @@ func (x *Pixie) enveloped(t int) bool {
 // (Pixie.borderCountryNeedsHelp; EvilPixie's override adds "and not
 // enveloped").
 func (x *Pixie) borderNeedsHelp(t int) bool {
-	return x.armies(t) <= x.threshold
+	return x.armies(t) <= x.threshold && !(x.Evil && x.enveloped(t))
 }
 
 // needsHelp reports whether continent c needs help (Pixie.continentNeedsHelp).
@@ -318,7 +375,11 @@ func (x *Pixie) takeContinentTarget(c int) int {
 	if x.owned[c] {
 		best := -1
 		for _, t := range cont.Borders {
-			if !x.enveloped(t) && (best < 0 || x.armies(t) < x.armies(best)) {
+			ok := !x.enveloped(t)
+			if x.Evil {
+				ok = x.borderNeedsHelp(t)
+			}
+			if ok && (best < 0 || x.armies(t) < x.armies(best)) {
 				best = t
 			}
 		}
@@ -329,6 +390,16 @@ func (x *Pixie) takeContinentTarget(c int) int {
 			// The whole map is one continent: Java's random border has
 			// nothing to pick from; its lowest territory stands in.
 			return cont.Territories[0]
+		case x.Evil:
+			// Java's override places on no territory here (an id of -1);
+			// its callers never get here, as a border needing help is what
+			// sends them. The weakest border stands in.
+			for _, t := range cont.Borders {
+				if best < 0 || x.armies(t) < x.armies(best) {
+					best = t
+				}
+			}
+			return best
 		case x.RNG != nil:
 			return cont.Borders[x.RNG.IntN(len(cont.Borders))]
 		}
@@ -396,91 +467,13 @@ func (x *Pixie) Place(s *sim.State, armies int, buf []sim.Placement) []sim.Place
 func (x *Pixie) place(s *sim.State, armies int) {
 	x.prepare(s)
 	if x.Evil {
-		any := x.setupWanted(armies)
 		if at, ok := x.placeKillDominant(s); ok {
 			x.add[at] += armies
+			x.setupWanted(0)
 			return
 		}
-		x.placeEvil(armies, any)
-		return
 	}
 	x.placeArmies(armies)
-}
-
-// placeEvil places armies armies in x.add for EvilPixie: when its armies
-// exceed all enemies' combined, and for the armies left once no wanted
-// continent needs help, it places, for each enemy territory in id order
-// next to one of its own that does not yet outnumber it, just enough
-// armies on that strongest neighbour to hold one more army than it; the
-// rest as Pixie's placement.
-func (x *Pixie) placeEvil(armies int, any bool) {
-	left := armies
-	if blocks.Dominates(&x.b, x.Seat) {
-		left = x.placeOutnumber(left)
-	}
-	if !any {
-		if c := x.easiest(); c >= 0 {
-			for ; left > 0; left-- {
-				t := x.takeContinentTarget(c)
-				if t < 0 {
-					break
-				}
-				x.add[t]++
-			}
-		}
-	}
-	for help := true; help && left > 0; {
-		help = false
-		for c, w := range x.wanted {
-			if left == 0 {
-				break
-			}
-			if !w || !x.needsHelp(c) {
-				continue
-			}
-			t := x.takeContinentTarget(c)
-			if t < 0 {
-				continue
-			}
-			x.add[t]++
-			left--
-			help = true
-		}
-	}
-	if left > 0 {
-		left = x.placeOutnumber(left)
-	}
-	x.placeNearEnemies(left)
-}
-
-// placeOutnumber places, of left armies, just enough next to each enemy
-// territory (id order) that p does not yet outnumber to hold one army
-// more, on its strongest owned neighbour, and returns the armies left.
-func (x *Pixie) placeOutnumber(left int) int {
-	b, p := &x.b, x.Seat
-	for t, o := range b.Owner {
-		if left == 0 {
-			break
-		}
-		if o == p {
-			continue
-		}
-		f := -1
-		for _, u := range b.Map.Territories[t].Neighbors {
-			if b.Owner[u] == p && (f < 0 || x.armies(u) > x.armies(f)) {
-				f = u
-			}
-		}
-		if f < 0 {
-			continue
-		}
-		if short := b.Armies[t] + 1 - x.armies(f); short > 0 {
-			k := min(short, left)
-			x.add[f] += k
-			left -= k
-		}
-	}
-	return left
 }
 
 // appendAdded appends the placements of add, in id order, to buf.
@@ -493,8 +486,9 @@ func appendAdded(buf []sim.Placement, add []int) []sim.Placement {
 	return buf
 }
 
-// placeKillDominant returns the start of the cheapest route into one of
-// the continents of the dominant opponent (SmartAgentBase.placeArmiesToKillDominantPlayer); ok is false
+// placeKillDominant records the dominant opponent, if any, for the turn's
+// attacks, and returns the start of the cheapest route into one of its
+// continents (SmartAgentBase.placeArmiesToKillDominantPlayer); ok is false
 // when there is no dominant opponent or it owns no continent the bot can
 // reach.
 func (x *Pixie) placeKillDominant(s *sim.State) (at int, ok bool) {
@@ -502,6 +496,7 @@ func (x *Pixie) placeKillDominant(s *sim.State) (at int, ok bool) {
 	if q < 0 {
 		return -1, false
 	}
+	x.kill = q
 	at, x.route, ok = blocks.KillDominantPlace(x.route, &x.r, &x.b, x.Seat, q)
 	return at, ok
 }
@@ -509,6 +504,10 @@ func (x *Pixie) placeKillDominant(s *sim.State) (at int, ok bool) {
 // placeArmies places armies armies in x.add as Pixie.placeArmies does
 // from its hog wild hook on (EvilPixie's overrides included).
 func (x *Pixie) placeArmies(armies int) {
+	if x.Evil && blocks.Dominates(&x.b, x.Seat) {
+		x.placeToOutnumber(armies) // EvilPixie.placeHogWild
+		return
+	}
 	if !x.setupWanted(armies) {
 		c := x.easiest()
 		if c < 0 {
@@ -543,6 +542,10 @@ func (x *Pixie) placeArmies(armies int) {
 			placed++
 			help = true
 		}
+	}
+	if x.Evil {
+		x.placeToOutnumber(armies - placed) // EvilPixie.placeRemainder
+		return
 	}
 	x.placeNearEnemies(armies - placed)
 }
@@ -586,6 +589,50 @@ func (x *Pixie) placeNearEnemies(n int) {
 	}
 }
 
+// placeToOutnumber places n armies as EvilPixie.placeToOutnumberEnemies
+// does (see the type's doc).
+func (x *Pixie) placeToOutnumber(n int) {
+	b, p := &x.b, x.Seat
+	// x.mark[t]: enemy territory t is outnumbered by a neighbour of p's, or
+	// t is p's; fixed before any army is placed, as Java's array.
+	for t, o := range b.Owner {
+		x.mark[t] = o == p
+		if o == p {
+			continue
+		}
+		for _, u := range b.Map.Territories[t].Neighbors {
+			if b.Owner[u] == p && x.armies(u) > b.Armies[t] {
+				x.mark[t] = true
+				break
+			}
+		}
+	}
+	for t := range b.Owner {
+		if n <= 0 {
+			break
+		}
+		if x.mark[t] {
+			continue
+		}
+		us := -1
+		for _, u := range b.Map.Territories[t].Neighbors {
+			if b.Owner[u] == p {
+				us = u // Java's running maximum stays 0: the last one wins
+			}
+		}
+		if us < 0 {
+			continue
+		}
+		k := min(max(b.Armies[t]-x.armies(us), 1), n)
+		x.add[us] += k
+		n -= k
+	}
+	clear(x.mark[:len(b.Owner)])
+	if n > 0 {
+		x.placeNearEnemies(n)
+	}
+}
+
 // outnumbers reports whether from's armies exceed ratio times to's, in
 // 32-bit floating point as Java's float outnumberBy.
 func outnumbers(from, to int, ratio float64) bool {
@@ -598,20 +645,41 @@ func (x *Pixie) Attack(s *sim.State) (sim.AttackOrder, bool) {
 	x.beginTurn(s)
 	x.b.Load(s)
 	b, p := &x.b, x.Seat
-	if x.Evil {
-		if o, ok := x.evilAttack(s); ok {
-			return o, true
-		}
-	}
 	k := &x.cur0
 	for {
 		switch k.stage {
+		case stageKill:
+			if x.Evil && x.kill >= 0 && s.Alive(x.kill) {
+				from, to, route, ok := blocks.KillDominantAttack(x.route, &x.r, b, p, x.kill)
+				x.route = route
+				if ok {
+					return blitz(from, to), true
+				}
+			}
+			*k = pixieCursor{stage: stageContinents}
 		case stageContinents:
-			for ; k.c < len(b.Map.Continents); k.c, k.i, k.j = k.c+1, 0, 0 {
-				if k.c < len(x.wanted) && x.wanted[k.c] {
-					if from, to, ok := x.inContinent(k); ok {
+			for k.c < len(b.Map.Continents) {
+				if !k.check {
+					if k.c < len(x.wanted) && x.wanted[k.c] {
+						if from, to, ok := x.inContinent(k); ok {
+							return blitz(from, to), true
+						}
+					}
+					k.check, k.i, k.j = true, 0, 0
+				}
+				c := k.c
+				k.c, k.check, k.i, k.j = k.c+1, false, 0, 0
+				if x.Evil {
+					if from, to, ok := x.takeOutContinent(c); ok {
 						return blitz(from, to), true
 					}
+				}
+			}
+			*k = pixieCursor{stage: stagePlayers}
+		case stagePlayers:
+			if x.Evil {
+				if from, to, ok := x.takeOutPlayers(s, k); ok {
+					return blitz(from, to), true
 				}
 			}
 			*k = pixieCursor{stage: stageCard}
@@ -662,80 +730,57 @@ func (x *Pixie) inContinent(k *pixieCursor) (from, to int, ok bool) {
 	return -1, -1, false
 }
 
-// outnumbering returns p's neighbour of enemy territory t with the most
-// armies if it holds at least 2 and more than ratio times t's armies, or -1.
-func outnumbering(b *blocks.Board, p, t int, ratio float64) int {
-	f := b.StrongestOwnedNeighbor(p, t)
-	if f < 0 || b.Armies[f] < 2 || float64(b.Armies[f]) <= ratio*float64(b.Armies[t]) {
-		return -1
+// takeOutContinent returns EvilPixie's one attack on continent c when one
+// enemy owns all of it (EvilPixie.takeOutContinentCheck): the first border
+// territory in id order that a neighbour of the bot's outnumbers, from the
+// first such neighbour in the map's order.
+func (x *Pixie) takeOutContinent(c int) (from, to int, ok bool) {
+	b, p := &x.b, x.Seat
+	cont := &b.Map.Continents[c]
+	q := b.Owner[cont.Territories[0]]
+	if q == p || !b.OwnsContinent(q, c) {
+		return -1, -1, false
 	}
-	return f
+	for _, t := range cont.Borders {
+		for _, u := range b.Map.Territories[t].Neighbors {
+			if b.Owner[u] == p && b.Armies[u] > b.Armies[t] {
+				return u, t, true
+			}
+		}
+	}
+	return -1, -1, false
 }
 
-// evilAttack returns EvilPixie's attack against a dominant player, to break
-// an enemy's continent or to eliminate a player holding less than a fifth
-// of its armies.
-func (x *Pixie) evilAttack(s *sim.State) (sim.AttackOrder, bool) {
+// takeOutPlayers returns the next attack of EvilPixie.takeOutPlayerCheck
+// over the other seats in order from the cursor on (k.c the seat, k.i the
+// territory, k.j the neighbour), and moves the cursor past it.
+func (x *Pixie) takeOutPlayers(s *sim.State, k *pixieCursor) (from, to int, ok bool) {
 	b, p := &x.b, x.Seat
-	if q := blocks.DominantPlayer(s, p); q >= 0 {
-		from, to, route, ok := blocks.KillDominantAttack(x.route, &x.r, b, p, q)
-		x.route = route
-		if ok {
-			return blitz(from, to), true
-		}
-	}
-	for c := range b.Map.Continents {
-		q := b.Owner[b.Map.Continents[c].Territories[0]]
-		if q == p || !b.OwnsContinent(q, c) {
+	for ; k.c < s.NumPlayers(); k.c, k.i, k.j, k.init = k.c+1, 0, 0, false {
+		q := k.c
+		if q == p {
 			continue
 		}
-		if o, ok := x.weakestTarget(b.Map.Continents[c].Territories, q); ok {
-			return o, true
+		if !k.init {
+			k.init = true
+			k.on = b.TotalArmies(p) > 5*b.TotalArmies(q)
 		}
-	}
-	own := b.TotalArmies(p)
-	for q := range s.NumPlayers() {
-		if q == p || !s.Alive(q) || 5*b.TotalArmies(q) >= own {
+		if !k.on {
 			continue
 		}
-		for t, o := range b.Owner {
-			if o != q {
-				continue
-			}
-			if f := outnumbering(b, p, t, x.Ratio); f >= 0 {
-				// The weakest such territory of q.
-				best, from := t, f
-				for u := t + 1; u < len(b.Owner); u++ {
-					if b.Owner[u] == q && b.Armies[u] < b.Armies[best] {
-						if g := outnumbering(b, p, u, x.Ratio); g >= 0 {
-							best, from = u, g
-						}
-					}
+		for ; k.i < len(b.Owner); k.i, k.j = k.i+1, 0 {
+			t := k.i
+			nb := b.Map.Territories[t].Neighbors
+			for ; k.j < len(nb) && b.Owner[t] == q; k.j++ {
+				u := nb[k.j]
+				if b.Owner[u] == p && b.Armies[u] > 1 {
+					k.j++
+					return u, t, true
 				}
-				return blitz(from, best), true
 			}
 		}
 	}
-	return sim.AttackOrder{}, false
-}
-
-// weakestTarget returns the attack on the weakest territory of ts owned by
-// q that a territory of Pixie's outnumbers by Ratio (the first on ties).
-func (x *Pixie) weakestTarget(ts []int, q int) (sim.AttackOrder, bool) {
-	b, p := &x.b, x.Seat
-	best, from := -1, -1
-	for _, t := range ts {
-		if b.Owner[t] != q || (best >= 0 && b.Armies[t] >= b.Armies[best]) {
-			continue
-		}
-		if f := outnumbering(b, p, t, x.Ratio); f >= 0 {
-			best, from = t, f
-		}
-	}
-	if best < 0 {
-		return sim.AttackOrder{}, false
-	}
-	return blitz(from, best), true
+	return -1, -1, false
 }
 
 // inWanted reports whether territory t lies in a wanted continent.
@@ -783,12 +828,15 @@ func (x *Pixie) Fortify(s *sim.State, buf []sim.Move) []sim.Move {
 	for c := range b.Map.Continents {
 		if x.owned[c] {
 			buf = x.fortifyContinent(c, buf, start)
+			if x.Evil {
+				buf = x.balanceBorders(c, buf, start)
+			}
 			continue
 		}
+		if x.Evil {
+			buf = x.pullIn(c, buf, start)
+		}
 		buf = x.fortifyScraps(c, buf, start)
-	}
-	if x.Evil {
-		buf = x.balanceBorders(buf, start)
 	}
 	return append(buf[:start], blocks.OneMoveUnlessOneStep(s.Rules().Fortify.Mode, buf[start:])...)
 }
@@ -831,6 +879,44 @@ func (x *Pixie) fortifyContinent(c int, buf []sim.Move, start int) []sim.Move {
 	return buf
 }
 
+// balanceBorders appends EvilPixie.fortifyContinent's balancing moves in
+// owned continent c: one pass over the ordered pairs of adjacent border
+// territories, the larger sending half the difference, at most its
+// movable armies.
+func (x *Pixie) balanceBorders(c int, buf []sim.Move, start int) []sim.Move {
+	m := x.b.Map
+	bs := m.Continents[c].Borders
+	for _, t := range bs {
+		for _, u := range bs {
+			if t != u && m.Adjacent(t, u) {
+				buf, _ = evenOut(x.cur, x.spare, t, u, buf, start)
+			}
+		}
+	}
+	return buf
+}
+
+// pullIn appends EvilPixie.fortifyContinentScraps's first moves in
+// continent c, which the bot does not own: each of its territories there
+// sends its movable armies to its first neighbour in a continent it owns.
+func (x *Pixie) pullIn(c int, buf []sim.Move, start int) []sim.Move {
+	m, p := x.b.Map, x.Seat
+	for _, t := range m.Continents[c].Territories {
+		if x.b.Owner[t] != p {
+			continue
+		}
+		for _, u := range m.Territories[t].Neighbors {
+			if x.spare[t] <= 0 {
+				break
+			}
+			if x.b.Owner[u] == p && x.owned[m.Territories[u].Continent] {
+				buf = x.move(t, u, buf, start)
+			}
+		}
+	}
+	return buf
+}
+
 // fortifyScraps appends Pixie.fortifyContinentScraps's moves in continent
 // c, which the bot does not own (see the type's doc).
 func (x *Pixie) fortifyScraps(c int, buf []sim.Move, start int) []sim.Move {
@@ -851,32 +937,6 @@ func (x *Pixie) fortifyScraps(c int, buf []sim.Move, start int) []sim.Move {
 		here := b.WeakestEnemyNeighbor(p, t)
 		if link >= 0 && (here < 0 || weakest < b.Armies[here]) {
 			buf = x.move(t, link, buf, start)
-		}
-	}
-	return buf
-}
-
-// balanceBorders appends EvilPixie's balancing moves: between neighbouring
-// border territories of a continent it owns, half of any difference above
-// 1, repeatedly, from the armies that have not moved yet.
-func (x *Pixie) balanceBorders(buf []sim.Move, start int) []sim.Move {
-	b, p := &x.b, x.Seat
-	for changed := true; changed; {
-		changed = false
-		for c := range b.Map.Continents {
-			if !b.OwnsContinent(p, c) {
-				continue
-			}
-			bs := b.Map.Continents[c].Borders
-			for _, t := range bs {
-				for _, u := range bs {
-					if b.Map.Adjacent(t, u) {
-						var moved bool
-						buf, moved = evenOut(x.cur, x.spare, t, u, buf, start)
-						changed = changed || moved
-					}
-				}
-			}
 		}
 	}
 	return buf

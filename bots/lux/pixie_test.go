@@ -325,19 +325,148 @@ func TestPixieFortify(t *testing.T) {
 	}
 }
 
+// TestPixieTrade: Pixie never cashes; EvilPixie cashes one set a turn
+// (EvilPixie.cardsPhase, cashCardsIfPossible), and again when forced.
 func TestPixieTrade(t *testing.T) {
+	p, s := gridStateHand(t, "pixie", pixieBoard, `[["a", "b", "c"], []]`)
+	_, ok := p.Trade(s, false)
+	assert.False(t, ok)
+
+	p, s = gridStateHand(t, "evilpixie", pixieBoard, `[["a", "b", "c", "d", "e", "f"], []]`)
+	set, ok := p.Trade(s, false)
+	require.True(t, ok)
+	require.NoError(t, s.CheckTrade(0, set))
+	_, ok = p.Trade(s, false)
+	assert.False(t, ok, "one set a turn")
+	set, ok = p.Trade(s, true)
+	require.True(t, ok, "forced")
+	require.NoError(t, s.CheckTrade(0, set))
+}
+
+// TestEvilPixiePlace: placements derived from EvilPixie.placeArmies.
+func TestEvilPixiePlace(t *testing.T) {
+	tests := []struct {
+		name, board string
+		armies      int
+		want        []sim.Placement
+	}{
+		// Seat 0's armies exceed seat 1's: placeHogWild sends every army
+		// through placeToOutnumberEnemies. g and h are outnumbered; i (30)
+		// is not (f 25): its last neighbour of seat 0's, f, gets 30 - 25 =
+		// 5, reaching a tie; the 7 left go by placeNearEnemies to d, e, f,
+		// d, e, f, d.
+		{"hog wild", "0:30 0:30 0:30 0:30 0:30 0:25 1:5 1:1 1:30", 12,
+			[]sim.Placement{{Territory: gd, Armies: 3}, {Territory: ge, Armies: 2}, {Territory: gf, Armies: 7}}},
+		// e (10) has neighbours b 3, d 9, f 2, h 4 of seat 0's: the last,
+		// h, not the strongest, d, gets 10 - 4 = 6, a tie; the 2 left go
+		// to b and d.
+		{"last neighbour", "0:20 0:3 0:20 0:9 1:10 0:2 0:20 0:4 0:20", 8,
+			[]sim.Placement{{Territory: gb, Armies: 1}, {Territory: gd, Armies: 1}, {Territory: gh, Armies: 6}}},
+		// As above with 5 armies: Java's 6 is cut to the 5 there are.
+		{"clamp", "0:20 0:3 0:20 0:9 1:10 0:2 0:20 0:4 0:20", 5,
+			[]sim.Placement{{Territory: gh, Armies: 5}}},
+		// Seat 0 owns North and Middle, below seats 1 and 2 together. a (1)
+		// faces only Middle, seat 0's, so it needs no help
+		// (borderCountryNeedsHelp); d, e and f hold 22, above any
+		// borderForce (7..21): no wanted continent needs help and
+		// placeRemainder outnumbers: g (40) from d, its last neighbour of
+		// seat 0's, 18 armies in Java, cut to the 6 there are.
+		{"enveloped needs no help", "0:1 0:22 0:22 0:22 0:22 0:22 1:40 1:40 2:40", 6,
+			[]sim.Placement{{Territory: gd, Armies: 6}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, s := gridState(t, "evilpixie", "classic", tt.board, sim.PhasePlace)
+			pl := p.Place(s, tt.armies, nil)
+			require.NoError(t, s.CheckPlacement(0, tt.armies, pl))
+			assert.Equal(t, tt.want, pl)
+		})
+	}
+}
+
+// attackStep is one call of Attack in a scripted attack phase: the board
+// the engine shows after the orders before it, and the order expected.
+type attackStep struct {
+	board     string
+	conquered bool
+	want      sim.AttackOrder
+	ok        bool
+}
+
+// checkAttackSteps places armies for seat spec on the first step's board,
+// then asks for the steps' orders one after another.
+func checkAttackSteps(t *testing.T, spec string, armies int, steps []attackStep) {
+	t.Helper()
+	p, s := gridState(t, spec, "classic", steps[0].board, sim.PhasePlace)
+	p.Place(s, armies, nil)
+	for i, st := range steps {
+		s := stateAt(t, st.board, st.conquered)
+		o, ok := simcheck.Attack(t, p, s, 0)
+		require.Equal(t, st.ok, ok, "step %d", i)
+		assert.Equal(t, st.want, o, "step %d", i)
+	}
+}
+
+// TestEvilPixieAttack: EvilPixie.attackPhase, step by step.
+func TestEvilPixieAttack(t *testing.T) {
+	t.Run("float ratio", func(t *testing.T) {
+		// attackInContinent in wanted North: a (117) on b (90): 1.3f x 90
+		// is 116.99999 in Java's float, so 117 outnumbers it.
+		checkAttackSteps(t, "evilpixie", 6, []attackStep{
+			{"0:117 1:90 2:2 0:8 0:1 0:1 1:35 1:3 2:3", false, sim.AttackOrder{From: ga, To: gb, Repeat: true}, true},
+		})
+	})
+	t.Run("take out continent", func(t *testing.T) {
+		// Nothing is wanted but Middle, seat 0's. takeOutContinentCheck:
+		// no neighbour outnumbers seat 1's North; in seat 2's South the
+		// first border, g (5), falls to d (6), 1:1; that one attack ends
+		// the check, and nothing else qualifies.
+		checkAttackSteps(t, "evilpixie", 6, []attackStep{
+			{"1:8 1:8 1:8 0:6 0:1 0:2 2:5 2:6 2:6", false, sim.AttackOrder{From: gd, To: gg, Repeat: true}, true},
+			{"1:8 1:8 1:8 0:6 0:1 0:2 2:5 2:6 2:6", false, sim.AttackOrder{}, false},
+		})
+	})
+	t.Run("take out player", func(t *testing.T) {
+		// Seat 0's 17 armies exceed 5 x seat 2's 3: takeOutPlayerCheck
+		// attacks h from e; h taken, i from f, repelled, then from h, with
+		// 2 armies against 2: every neighbour holding 2, no odds check.
+		checkAttackSteps(t, "evilpixie", 3, []attackStep{
+			{"0:3 0:3 0:3 0:3 0:3 0:2 1:15 2:1 2:2", false, sim.AttackOrder{From: ge, To: gh, Repeat: true}, true},
+			{"0:3 0:3 0:3 0:3 0:1 0:2 1:15 0:2 2:2", true, sim.AttackOrder{From: gf, To: gi, Repeat: true}, true},
+			{"0:3 0:3 0:3 0:3 0:1 0:1 1:15 0:2 2:2", true, sim.AttackOrder{From: gh, To: gi, Repeat: true}, true},
+			{"0:3 0:3 0:3 0:3 0:1 0:1 1:15 0:1 2:1", true, sim.AttackOrder{}, false},
+		})
+	})
+}
+
+// TestEvilPixieFortify: EvilPixie's fortifyContinent (balancing, one
+// pass) and fortifyContinentScraps (pulling in) beside Pixie's.
+func TestEvilPixieFortify(t *testing.T) {
+	// Seat 0 owns North: no interior. EvilPixie balances its adjacent
+	// borders once, pairs in id order: a (10) gives b (2) 4, then c (12)
+	// gives b (6) 3; b (9) gives a (6) nothing more in the pass. Pixie
+	// makes no move.
+	grid := "0:10 0:2 0:12 1:1 1:1 1:1 1:1 1:1 1:1"
+	checkFortify(t, []fortifyCase{
+		{"balance once", "evilpixie", "mars2006", grid, []sim.Move{{From: ga, To: gb, Armies: 4}, {From: gc, To: gb, Armies: 3}}},
+		{"no balance", "pixie", "mars2006", grid, nil},
+	})
+	// Seat 0 owns West and Strait. West: w1 sends 4 to w0, w2 and w3 to
+	// w1. Strait: EvilPixie balances s1 (9) into s0 (3), 3. Centre, not
+	// seat 0's: EvilPixie first pulls c0's 5 into s1, in a continent it
+	// owns; then, as Pixie, c1 sends 3 to c3 (facing 1 against c1's 9).
+	lobes := "0:2 0:5 0:4 0:3 0:3 0:9 0:6 0:4 1:8 0:3 1:9 1:1 1:1"
+	west := []sim.Move{{From: lw1, To: lw0, Armies: 4}, {From: lw2, To: lw1, Armies: 3}, {From: lw3, To: lw1, Armies: 2}}
 	for _, tt := range []struct {
 		spec string
-		ok   bool
-	}{{"pixie", false}, {"evilpixie", true}} {
+		want []sim.Move
+	}{
+		{"evilpixie", append(west[:3:3], sim.Move{From: ls1, To: ls0, Armies: 3}, sim.Move{From: lc0, To: ls1, Armies: 5}, sim.Move{From: lc1, To: lc3, Armies: 3})},
+		{"pixie", append(west[:3:3], sim.Move{From: lc1, To: lc3, Armies: 3})},
+	} {
 		t.Run(tt.spec, func(t *testing.T) {
-			p, s := gridStateHand(t, tt.spec, pixieBoard, `[["a", "b", "c"], []]`)
-			set, ok := p.Trade(s, false)
-			require.Equal(t, tt.ok, ok)
-			if ok {
-				assert.Equal(t, [3]int{0, 1, 2}, set)
-				require.NoError(t, s.CheckTrade(0, set))
-			}
+			p, s := lobesState(t, tt.spec, "mars2006", lobes, sim.PhaseFortify)
+			assert.Equal(t, tt.want, simcheck.Fortify(t, p, s, 0))
 		})
 	}
 }
