@@ -39,6 +39,6 @@ func ExamplePixie() {
 	fmt.Println("winner:", names[res.Winner], "in round", res.Rounds)
 	fmt.Println("faults:", res.Faults)
 	// Output:
-	// winner: pixie in round 39
+	// winner: communist in round 30
 	// faults: [0 0 0 0 0]
 }

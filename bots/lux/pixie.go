@@ -26,9 +26,7 @@ import (
 // test of the same placement sees them.
 //   - Nothing wanted: every army through place to take continent
 //     (SmartAgentBase.placeArmiesToTakeCont) into the easiest continent
-//     (SmartAgentBase.getEasiestContToTake: the positive-bonus continent
-//     with the highest ratio of Pixie's armies in it to the others'
-//     armies in it, the lowest id on ties, an owned one first).
+//     (SmartAgentBase.getEasiestContToTake; blocks.Lux.EasiestCont).
 //   - Otherwise rounds over the continents in id order: each wanted
 //     continent that needs help (Pixie.continentNeedsHelp: not owned, or
 //     one of its border territories holds at most Threshold armies)
@@ -41,17 +39,17 @@ import (
 //     time, round-robin from id 0, to its territories with an enemy
 //     neighbour.
 //
-// Place to take continent c, one army (SmartAgentBase.placeArmiesToTakeCont):
-// if Pixie owns c, on the weakest of c's border territories that is not
-// enveloped (SmartAgentBase.weOwnContsArround: every neighbour outside c
-// lies in a continent Pixie owns), the first in id order on ties, or on a
-// random border territory of c when every one is enveloped; otherwise on
-// its territory in c with the most enemy neighbours in c (the first in id
-// order on ties), or, with none, on the start of the cheapest route into c
-// (blocks.Search.RouteToContinent).
+// Place to take continent is SmartAgentBase.placeArmiesToTakeCont
+// (blocks.Lux.PlaceToTakeCont): on an owned continent the weakest border
+// territory not enveloped (every neighbour outside the continent lies in a
+// continent Pixie owns; SmartAgentBase.weOwnContsArround), a random border
+// territory when every one is; on another, Pixie's territory there with
+// the most enemy neighbours inside it, else the start of Lux's cheapest
+// route into it.
 //
-// Attack (Pixie.attackPhase), one pass, resumed at each call of Attack
-// from a cursor kept in the bot (the engine asks for one order at a time):
+// Attack (Pixie.attackPhase) runs as a plan of blocks.Lux (NextAttack), the
+// engine asking for one order at a time; Pixie's own attacks are one pass,
+// resumed from a cursor kept in the bot:
 //   - in each wanted continent (id order; Pixie.attackInContinent), each
 //     territory not Pixie's when the pass reaches it (id order), each of its
 //     neighbours in the map's neighbour order that Pixie owns and that holds
@@ -62,13 +60,9 @@ import (
 //     so this is a single pass, not a repetition until nothing is left. The
 //     comparison is made in 32-bit floating point, as Java's float
 //     outnumberBy (1.3 × 90 is 116.99999 there, so 117 armies attack 90);
-//   - then attack for card (SmartAgentBase.attackForCard(1)): with cards in
-//     the game and nothing conquered this turn, the attack with the best
-//     ratio of armies if it exceeds CardRatio (blocks.AttackForCard);
-//   - then hog wild (SmartAgentBase.attackHogWild: armies above all
-//     enemies' together) and the stalemate breaker (attackStalemate: more
-//     than 1,500 armies), each tested once when the pass reaches it, then
-//     attacking until nothing is left (blocks.HogWild).
+//   - then attack for card (SmartAgentBase.attackForCard(CardRatio),
+//     blocks.StepCard), hog wild (attackHogWild, blocks.StepHogWild) and
+//     the stalemate breaker (attackStalemate, blocks.StepStalemate).
 //
 // Move-in (Pixie.moveArmiesIn), which reads the captured territory as
 // Pixie's (the engine shows it still as the defender's with 0 armies when
@@ -77,7 +71,9 @@ import (
 // more: everything; tied above 0: half the attacker's armies, rounded down;
 // tied at 0: half if both or neither lie in a wanted continent, the minimum
 // if only the attacker's does, everything if only the captured's does.
-// Java's answer is rounded into the engine's bounds, as Lux does.
+// Java's answer is rounded into the engine's bounds, as Lux does. Pixie
+// reads no move-in memory, so the move-ins of hog wild's blocks are these
+// too.
 //
 // Fortify (Pixie.fortifyPhase), continent after continent in id order, with
 // each territory's movable armies its armies at the start of the phase
@@ -106,12 +102,13 @@ import (
 //   - Threshold (borderForce) is drawn once per game, 7 + a uniform integer
 //     in [0, 14] (the constructor).
 //   - Cards (cardsPhase, SmartAgentBase.cashCardsIfPossible): one set per
-//     turn, the one blocks.Cashier ranks first, when it holds one.
+//     turn when it holds one (blocks.Lux.CashOne).
 //   - Placement (placeArmies): first kill dominant player
-//     (SmartAgentBase.placeArmiesToKillDominantPlayer): when an opponent
-//     holds at least half of all armies, income or territories, everything
-//     on the start of the cheapest route into one of its continents, and
-//     the wanted continents become those with need < 0. Then hog wild
+//     (SmartAgentBase.placeArmiesToKillDominantPlayer,
+//     blocks.Lux.PlaceToKillDominant): when an opponent holds at least half
+//     of all armies, income or territories, everything on the start of the
+//     cheapest route into one of its continents, and the wanted continents
+//     become those with need < 0. Then hog wild
 //     (placeHogWild): when its armies exceed all enemies' together, every
 //     army goes through place to outnumber enemies and the wanted
 //     continents are left as they were. Otherwise Pixie's placement, with
@@ -133,8 +130,8 @@ import (
 //     to the armies given, so the last reinforcement is cut to the armies
 //     left (the only clamp).
 //   - Attack (attackPhase): first kill dominant player against the
-//     opponent chosen at the placement (SmartAgentBase.attackToKillPlayer;
-//     blocks.KillDominantAttack); then for each continent in id order,
+//     opponent chosen at the placement (SmartAgentBase.attackToKillPlayer,
+//     blocks.StepKill); then for each continent in id order,
 //     Pixie's attacks in it if wanted, then take out continent
 //     (takeOutContinentCheck): if one enemy owns the whole continent, the
 //     first of its border territories in id order that a neighbour of
@@ -163,13 +160,13 @@ import (
 // first army of a placement of 1 (Lux's placeInitialArmies calls
 // placeArmies).
 type Pixie struct {
-	sim.BasePlayer
 	// Ratio is outnumberBy: an attack in a wanted continent needs more than
 	// Ratio times the defender's armies (1 for Pixie, 1.3 for EvilPixie).
 	Ratio float64
-	// CardRatio is the ratio the best attack must exceed for attack for
-	// card (1 for Pixie, 5 for EvilPixie).
-	CardRatio float64
+	// CardRatio is attackForCard's factor: the best attack must hold more
+	// than CardRatio times the defender's armies (1 for Pixie, 5 for
+	// EvilPixie).
+	CardRatio int
 	// Threshold is borderForce for Pixie: a border territory of an owned
 	// wanted continent holding at most Threshold armies needs help (20).
 	// EvilPixie draws its own at Start and ignores it.
@@ -177,88 +174,73 @@ type Pixie struct {
 	// Evil selects EvilPixie's overrides (see the type's doc).
 	Evil bool
 
-	threshold int // the game's borderForce (EvilPixie draws it)
-	b         blocks.Board
-	r         blocks.Search
-	clock     turnClock
-	cash      blocks.Cashier
-	cashed    bool // EvilPixie traded its voluntary set this turn
+	l         blocks.Lux    // SmartAgentBase: the board, its blocks and the attack plan's cursor
+	plan      []blocks.Step // the attack plan
+	threshold int           // the game's borderForce (EvilPixie draws it)
 
 	wanted []bool          // ourConts: the wanted continents of the last placement
 	owned  []bool          // per continent: owned by the bot at the placement
 	add    []int           // per territory: armies placed by the current placement
 	mark   []bool          // scratch flags per territory, false between uses
 	queue  []int           // scratch: the breadth-first queue of fortifyContinent
-	route  []int           // scratch: a route into a continent
 	pl     []sim.Placement // scratch: placements of a block
 	cur    []int           // fortify: armies as the moves leave them
 	spare  []int           // fortify: movable armies left
-
-	kill int         // EvilPixie: mustKillPlayer, the dominant opponent, or -1
-	cur0 pixieCursor // where the attack pass stands
+	k      pixieCursor     // where Pixie's own attacks stand
 }
 
-// pixieCursor is the position of Pixie's attack pass within Java's nested
-// loops: the stage, the continent, and the indices into the territory list
-// and the neighbour list that the next order is looked for from.
+// pixieCursor is the position of Pixie's own attacks within Java's nested
+// loops: the stage, the continent or seat, and the indices into the
+// territory list and the neighbour list that the next order is looked for
+// from.
 type pixieCursor struct {
 	stage int
 	c     int  // continent (stageContinents) or seat (stagePlayers)
 	i, j  int  // territory index in the list the stage walks, neighbour index
 	check bool // stageContinents: the continent's own attacks are done (EvilPixie's check is next)
-	on    bool // stagePlayers: the check of seat c holds; stageHogWild, stageStalemate: the block runs
-	init  bool // stagePlayers, stageHogWild, stageStalemate: the entry test is made
+	on    bool // stagePlayers: the check of seat c holds
+	init  bool // stagePlayers: the check of seat c is evaluated
 }
 
-// The stages of the attack pass, in order.
+// The stages of Pixie's own attacks, in order.
 const (
-	stageKill       = iota // EvilPixie: kill dominant player
-	stageContinents        // wanted continents (and EvilPixie's take out continent)
+	stageContinents = iota // wanted continents (and EvilPixie's take out continent)
 	stagePlayers           // EvilPixie: take out player
-	stageCard              // attack for card
-	stageHogWild           // hog wild
-	stageStalemate         // stalemate breaker
 	stageDone
 )
 
+// pixieAttacks runs Pixie's own attacks as a step of the plan
+// (blocks.Resumable).
+type pixieAttacks struct{ x *Pixie }
+
 // Start prepares Pixie for a new game.
 func (x *Pixie) Start(s *sim.State, seat int, rng *rand.Rand) {
-	x.BasePlayer.Start(s, seat, rng)
+	x.l.Start(seat, rng)
 	x.threshold = x.Threshold
 	if x.Evil && rng != nil {
 		x.threshold = 7 + rng.IntN(15)
 	}
-	x.clock.reset()
 	x.wanted = x.wanted[:0]
-	x.kill = -1
-	x.cur0 = pixieCursor{}
-	x.cashed = false
-}
-
-// beginTurn resets the state of a turn at the first call of a new turn
-// (Java's cardsPhase clears mustKillPlayer).
-func (x *Pixie) beginTurn(s *sim.State) {
-	if !x.clock.newTurn(s) {
-		return
+	x.k = pixieCursor{}
+	own := blocks.Step{Proc: blocks.StepCustom, Custom: pixieAttacks{x}}
+	x.plan = x.plan[:0]
+	if x.Evil {
+		x.plan = append(x.plan, blocks.Step{Proc: blocks.StepKill})
 	}
-	x.cur0 = pixieCursor{}
-	x.kill = -1
-	x.cashed = false
+	x.plan = append(x.plan, own,
+		blocks.Step{Proc: blocks.StepCard, K: x.CardRatio},
+		blocks.Step{Proc: blocks.StepHogWild},
+		blocks.Step{Proc: blocks.StepStalemate})
 }
 
-// Trade cashes one set at the first ask of a turn when it holds one
-// (EvilPixie only: EvilPixie.cardsPhase), and again whenever the engine
-// forces a trade (Lux cashes for a bot left with too many cards).
+// Trade cashes one set a turn, and whenever the engine forces a trade
+// (EvilPixie only; blocks.Lux.CashOne).
 func (x *Pixie) Trade(s *sim.State, forced bool) ([3]int, bool) {
 	if !x.Evil {
 		return [3]int{}, false
 	}
-	x.beginTurn(s)
-	if x.cashed && !forced {
-		return [3]int{}, false
-	}
-	x.cashed = true
-	return x.cash.Best(s, x.Seat)
+	x.l.Load(s)
+	return x.l.CashOne(s, forced)
 }
 
 // need returns continent c's need for p (Pixie.setupOurConts): enemy
@@ -293,11 +275,11 @@ func need(b *blocks.Board, p int, c *sim.Continent, mark []bool) int {
 // setupWanted sets the wanted continents for a placement of armies armies
 // (Pixie.setupOurConts) and reports whether any is wanted.
 func (x *Pixie) setupWanted(armies int) bool {
-	b, p := &x.b, x.Seat
+	b := &x.l.B
 	cs := b.Map.Continents
 	any := false
 	for c := range cs {
-		n := need(b, p, &cs[c], x.mark)
+		n := need(b, x.l.Seat, &cs[c], x.mark)
 		// need < armies/len(cs), in exact arithmetic.
 		x.wanted[c] = n*len(cs) < armies && cs[c].Bonus > 0
 		any = any || x.wanted[c]
@@ -307,8 +289,8 @@ func (x *Pixie) setupWanted(armies int) bool {
 
 // prepare loads s and sizes the per-placement buffers.
 func (x *Pixie) prepare(s *sim.State) {
-	x.b.Load(s)
-	b := &x.b
+	x.l.Load(s)
+	b := &x.l.B
 	n, nc := len(b.Owner), len(b.Map.Continents)
 	x.add = grow(x.add, n)
 	if len(x.mark) < n {
@@ -319,7 +301,7 @@ func (x *Pixie) prepare(s *sim.State) {
 	}
 	x.owned = x.owned[:nc]
 	for c := range x.owned {
-		x.owned[c] = b.OwnsContinent(x.Seat, c)
+		x.owned[c] = b.OwnsContinent(x.l.Seat, c)
 	}
 	if len(x.wanted) != nc {
 		if cap(x.wanted) < nc {
@@ -330,13 +312,25 @@ func (x *Pixie) prepare(s *sim.State) {
 	}
 }
 
-// armies returns t's armies counting those the current placement adds.
-func (x *Pixie) armies(t int) int { return x.b.Armies[t] + x.add[t] }
+// put places k armies on t: on the board, which the rest of the placement
+// reads (Lux places at once), and in x.add.
+func (x *Pixie) put(t, k int) {
+	x.l.B.Armies[t] += k
+	x.add[t] += k
+}
+
+// took records in x.add the placements a block of blocks.Lux made (it
+// updates the board itself).
+func (x *Pixie) took(pl []sim.Placement) {
+	for _, p := range pl {
+		x.add[p.Territory] += p.Armies
+	}
+}
 
 // enveloped reports whether every neighbour of t outside t's continent lies
 // in a continent owned by the bot (SmartAgentBase.weOwnContsArround).
 func (x *Pixie) enveloped(t int) bool {
-	m := x.b.Map
+	m := x.l.B.Map
 	c := m.Territories[t].Continent
 	for _, u := range m.Territories[t].Neighbors {
 		if cu := m.Territories[u].Continent; cu != c && !x.owned[cu] {
@@ -350,7 +344,7 @@ func (x *Pixie) enveloped(t int) bool {
 // (Pixie.borderCountryNeedsHelp; EvilPixie's override adds "and not
 // enveloped").
 func (x *Pixie) borderNeedsHelp(t int) bool {
-	return x.armies(t) <= x.threshold && !(x.Evil && x.enveloped(t))
+	return x.l.B.Armies[t] <= x.threshold && !(x.Evil && x.enveloped(t))
 }
 
 // needsHelp reports whether continent c needs help (Pixie.continentNeedsHelp).
@@ -358,7 +352,7 @@ func (x *Pixie) needsHelp(c int) bool {
 	if !x.owned[c] {
 		return true
 	}
-	for _, t := range x.b.Map.Continents[c].Borders {
+	for _, t := range x.l.B.Map.Continents[c].Borders {
 		if x.borderNeedsHelp(t) {
 			return true
 		}
@@ -366,80 +360,33 @@ func (x *Pixie) needsHelp(c int) bool {
 	return false
 }
 
-// takeContinentTarget returns where place to take continent c puts one
-// army (SmartAgentBase.placeArmiesToTakeCont, with EvilPixie's override on
-// an owned continent), or -1 when the bot owns nothing to place on.
-func (x *Pixie) takeContinentTarget(c int) int {
-	b, p := &x.b, x.Seat
-	cont := &b.Map.Continents[c]
-	if x.owned[c] {
-		best := -1
-		for _, t := range cont.Borders {
-			ok := !x.enveloped(t)
-			if x.Evil {
-				ok = x.borderNeedsHelp(t)
-			}
-			if ok && (best < 0 || x.armies(t) < x.armies(best)) {
-				best = t
-			}
-		}
-		switch {
-		case best >= 0:
-			return best
-		case len(cont.Borders) == 0:
-			// The whole map is one continent: Java's random border has
-			// nothing to pick from; its lowest territory stands in.
-			return cont.Territories[0]
-		case x.Evil:
-			// Java's override places on no territory here (an id of -1);
-			// its callers never get here, as a border needing help is what
-			// sends them. The weakest border stands in.
-			for _, t := range cont.Borders {
-				if best < 0 || x.armies(t) < x.armies(best) {
+// takeCont places n armies to take continent c
+// (SmartAgentBase.placeArmiesToTakeCont, with EvilPixie's override on an
+// owned continent: the weakest border territory that needs help, the
+// first in id order on ties).
+func (x *Pixie) takeCont(n, c int) {
+	if x.Evil && c >= 0 && x.owned[c] {
+		for range n {
+			best := -1
+			for _, t := range x.l.B.Map.Continents[c].Borders {
+				if x.borderNeedsHelp(t) && (best < 0 || x.l.B.Armies[t] < x.l.B.Armies[best]) {
 					best = t
 				}
 			}
-			return best
-		case x.RNG != nil:
-			return cont.Borders[x.RNG.IntN(len(cont.Borders))]
-		}
-		return cont.Borders[0]
-	}
-	if t := b.InnerFront(p, c, 0); t >= 0 {
-		return t
-	}
-	var ok bool
-	if x.route, _, ok = x.r.RouteToContinent(x.route[:0], b, p, c); ok {
-		return x.route[0]
-	}
-	return -1
-}
-
-// easiest returns the positive-bonus continent with the highest ratio of
-// the bot's armies in it to the other players' armies in it, the lowest id
-// on ties (an owned continent's ratio is infinite), or -1 if no continent
-// has a positive bonus (SmartAgentBase.getEasiestContToTake).
-func (x *Pixie) easiest() int {
-	b, p := &x.b, x.Seat
-	best, bo, be := -1, 0, 0
-	for c, cont := range b.Map.Continents {
-		if cont.Bonus <= 0 {
-			continue
-		}
-		o, e := 0, 0
-		for _, t := range cont.Territories {
-			if b.Owner[t] == p {
-				o += b.Armies[t]
-			} else {
-				e += b.Armies[t]
+			if best < 0 {
+				// Java places on no territory (an id of -1); its callers
+				// never get here, as a border needing help is what sends
+				// them. Pixie's choice stands in.
+				x.pl = x.l.PlaceToTakeCont(x.pl[:0], 1, c)
+				x.took(x.pl)
+				continue
 			}
+			x.put(best, 1)
 		}
-		// o/e > bo/be, with x/0 above every finite ratio.
-		if best < 0 || (e == 0 && be != 0) || (e != 0 && be != 0 && o*be > bo*e) {
-			best, bo, be = c, o, e
-		}
+		return
 	}
-	return best
+	x.pl = x.l.PlaceToTakeCont(x.pl[:0], n, c)
+	x.took(x.pl)
 }
 
 // PlaceInitial places a starting army as the first army of a placement of
@@ -451,34 +398,15 @@ func (x *Pixie) PlaceInitial(s *sim.State) int {
 			return t
 		}
 	}
-	return s.FirstOwned(x.Seat)
+	return s.FirstOwned(x.l.Seat)
 }
 
 // Place distributes the armies as Pixie.placeArmies (EvilPixie.placeArmies)
 // does.
 func (x *Pixie) Place(s *sim.State, armies int, buf []sim.Placement) []sim.Placement {
-	x.beginTurn(s)
+	x.l.NewTurn(s)
 	x.place(s, armies)
-	return appendAdded(buf, x.add)
-}
-
-// place places armies armies in x.add as EvilPixie.placeArmies and
-// Pixie.placeArmies do.
-func (x *Pixie) place(s *sim.State, armies int) {
-	x.prepare(s)
-	if x.Evil {
-		if at, ok := x.placeKillDominant(s); ok {
-			x.add[at] += armies
-			x.setupWanted(0)
-			return
-		}
-	}
-	x.placeArmies(armies)
-}
-
-// appendAdded appends the placements of add, in id order, to buf.
-func appendAdded(buf []sim.Placement, add []int) []sim.Placement {
-	for t, k := range add {
+	for t, k := range x.add {
 		if k > 0 {
 			buf = append(buf, sim.Placement{Territory: t, Armies: k})
 		}
@@ -486,42 +414,24 @@ func appendAdded(buf []sim.Placement, add []int) []sim.Placement {
 	return buf
 }
 
-// placeKillDominant records the dominant opponent, if any, for the turn's
-// attacks, and returns the start of the cheapest route into one of its
-// continents (SmartAgentBase.placeArmiesToKillDominantPlayer); ok is false
-// when there is no dominant opponent or it owns no continent the bot can
-// reach.
-func (x *Pixie) placeKillDominant(s *sim.State) (at int, ok bool) {
-	q := blocks.DominantPlayer(s, x.Seat)
-	if q < 0 {
-		return -1, false
-	}
-	x.kill = q
-	at, x.route, ok = blocks.KillDominantPlace(x.route, &x.r, &x.b, x.Seat, q)
-	return at, ok
-}
-
-// placeArmies places armies armies in x.add as Pixie.placeArmies does
-// from its hog wild hook on (EvilPixie's overrides included).
-func (x *Pixie) placeArmies(armies int) {
-	if x.Evil && blocks.Dominates(&x.b, x.Seat) {
-		x.placeToOutnumber(armies) // EvilPixie.placeHogWild
-		return
-	}
-	if !x.setupWanted(armies) {
-		c := x.easiest()
-		if c < 0 {
-			x.placeOnClusterBorder(armies)
+// place places armies armies in x.add as EvilPixie.placeArmies and
+// Pixie.placeArmies do.
+func (x *Pixie) place(s *sim.State, armies int) {
+	x.prepare(s)
+	if x.Evil {
+		var ok bool
+		if x.pl, ok = x.l.PlaceToKillDominant(s, x.pl[:0], armies); ok {
+			x.took(x.pl)
+			x.setupWanted(0)
 			return
 		}
-		for left := armies; left > 0; left-- {
-			t := x.takeContinentTarget(c)
-			if t < 0 {
-				x.placeNearEnemies(left)
-				return
-			}
-			x.add[t]++
+		if blocks.Dominates(&x.l.B, x.l.Seat) {
+			x.placeToOutnumber(armies) // EvilPixie.placeHogWild
+			return
 		}
+	}
+	if !x.setupWanted(armies) {
+		x.takeCont(armies, x.l.EasiestCont())
 		return
 	}
 	placed := 0
@@ -531,16 +441,11 @@ func (x *Pixie) placeArmies(armies int) {
 			if placed == armies {
 				break // the engine takes exactly armies (see the type's doc)
 			}
-			if !w || !x.needsHelp(c) {
-				continue
+			if w && x.needsHelp(c) {
+				x.takeCont(1, c)
+				placed++
+				help = true
 			}
-			t := x.takeContinentTarget(c)
-			if t < 0 {
-				continue
-			}
-			x.add[t]++
-			placed++
-			help = true
 		}
 	}
 	if x.Evil {
@@ -550,26 +455,12 @@ func (x *Pixie) placeArmies(armies int) {
 	x.placeNearEnemies(armies - placed)
 }
 
-// placeOnClusterBorder places n armies on the border of the cluster of the
-// bot's largest army, as place to take continent does with no continent to
-// take (SmartAgentBase.placeArmiesOnClusterBorder; blocks.PlaceOnClusterBorder).
-func (x *Pixie) placeOnClusterBorder(n int) {
-	root, _ := x.b.StrongestOwned(x.Seat)
-	if root < 0 {
-		return
-	}
-	x.pl, x.queue = blocks.PlaceOnClusterBorder(x.pl[:0], x.queue, &x.r, &x.b, x.Seat, root, n)
-	for _, pl := range x.pl {
-		x.add[pl.Territory] += pl.Armies
-	}
-}
-
 // placeNearEnemies places n armies one at a time, round-robin from id 0,
 // on the bot's territories with an enemy neighbour (Pixie.placeNearEnemies).
 // With no such territory (Java would loop for ever) they go on its weakest
 // territory.
 func (x *Pixie) placeNearEnemies(n int) {
-	b, p := &x.b, x.Seat
+	b, p := &x.l.B, x.l.Seat
 	for n > 0 {
 		placed := false
 		for t := range b.Owner {
@@ -577,13 +468,13 @@ func (x *Pixie) placeNearEnemies(n int) {
 				break
 			}
 			if b.IsBorder(p, t) {
-				x.add[t]++
+				x.put(t, 1)
 				n--
 				placed = true
 			}
 		}
 		if !placed {
-			x.add[b.WeakestOwned(p)] += n
+			x.put(b.WeakestOwned(p), n)
 			return
 		}
 	}
@@ -592,7 +483,7 @@ func (x *Pixie) placeNearEnemies(n int) {
 // placeToOutnumber places n armies as EvilPixie.placeToOutnumberEnemies
 // does (see the type's doc).
 func (x *Pixie) placeToOutnumber(n int) {
-	b, p := &x.b, x.Seat
+	b, p := &x.l.B, x.l.Seat
 	// x.mark[t]: enemy territory t is outnumbered by a neighbour of p's, or
 	// t is p's; fixed before any army is placed, as Java's array.
 	for t, o := range b.Owner {
@@ -601,7 +492,7 @@ func (x *Pixie) placeToOutnumber(n int) {
 			continue
 		}
 		for _, u := range b.Map.Territories[t].Neighbors {
-			if b.Owner[u] == p && x.armies(u) > b.Armies[t] {
+			if b.Owner[u] == p && b.Armies[u] > b.Armies[t] {
 				x.mark[t] = true
 				break
 			}
@@ -623,8 +514,8 @@ func (x *Pixie) placeToOutnumber(n int) {
 		if us < 0 {
 			continue
 		}
-		k := min(max(b.Armies[t]-x.armies(us), 1), n)
-		x.add[us] += k
+		k := min(max(b.Armies[t]-b.Armies[us], 1), n)
+		x.put(us, k)
 		n -= k
 	}
 	clear(x.mark[:len(b.Owner)])
@@ -639,30 +530,29 @@ func outnumbers(from, to int, ratio float64) bool {
 	return float32(from) > float32(float32(to)*float32(ratio))
 }
 
-// Attack returns the next order of the attack pass (Pixie.attackPhase,
-// EvilPixie.attackPhase), resuming where the last order left it.
+// Attack returns the next order of the attack plan (Pixie.attackPhase,
+// EvilPixie.attackPhase; blocks.Lux.NextAttack).
 func (x *Pixie) Attack(s *sim.State) (sim.AttackOrder, bool) {
-	x.beginTurn(s)
-	x.b.Load(s)
-	b, p := &x.b, x.Seat
-	k := &x.cur0
+	return x.l.NextAttack(s, x.plan)
+}
+
+// Next returns the next of Pixie's own attacks, from the cursor on
+// (start: from the beginning of the pass).
+func (a pixieAttacks) Next(l *blocks.Lux, start bool) (from, to, memory int, done, result bool) {
+	x := a.x
+	k := &x.k
+	if start {
+		*k = pixieCursor{}
+	}
+	b := &l.B
 	for {
 		switch k.stage {
-		case stageKill:
-			if x.Evil && x.kill >= 0 && s.Alive(x.kill) {
-				from, to, route, ok := blocks.KillDominantAttack(x.route, &x.r, b, p, x.kill)
-				x.route = route
-				if ok {
-					return blitz(from, to), true
-				}
-			}
-			*k = pixieCursor{stage: stageContinents}
 		case stageContinents:
 			for k.c < len(b.Map.Continents) {
 				if !k.check {
 					if k.c < len(x.wanted) && x.wanted[k.c] {
 						if from, to, ok := x.inContinent(k); ok {
-							return blitz(from, to), true
+							return from, to, blocks.MoveUnset, false, false
 						}
 					}
 					k.check, k.i, k.j = true, 0, 0
@@ -671,42 +561,20 @@ func (x *Pixie) Attack(s *sim.State) (sim.AttackOrder, bool) {
 				k.c, k.check, k.i, k.j = k.c+1, false, 0, 0
 				if x.Evil {
 					if from, to, ok := x.takeOutContinent(c); ok {
-						return blitz(from, to), true
+						return from, to, blocks.MoveUnset, false, false
 					}
 				}
 			}
 			*k = pixieCursor{stage: stagePlayers}
 		case stagePlayers:
 			if x.Evil {
-				if from, to, ok := x.takeOutPlayers(s, k); ok {
-					return blitz(from, to), true
+				if from, to, ok := x.takeOutPlayers(l.State(), k); ok {
+					return from, to, blocks.MoveUnset, false, false
 				}
 			}
-			*k = pixieCursor{stage: stageCard}
-		case stageCard:
-			*k = pixieCursor{stage: stageHogWild}
-			if s.Rules().Cards.Mode != sim.CardsNone && !s.ConqueredThisTurn() {
-				if from, to, ok := blocks.AttackForCard(b, p, x.CardRatio); ok {
-					return blitz(from, to), true
-				}
-			}
-		case stageHogWild, stageStalemate:
-			if !k.init {
-				k.init = true
-				if k.stage == stageHogWild {
-					k.on = blocks.Dominates(b, p)
-				} else {
-					k.on = blocks.Stalemate(b, p)
-				}
-			}
-			if k.on {
-				if from, to, ok := blocks.HogWild(b, p); ok {
-					return blitz(from, to), true
-				}
-			}
-			*k = pixieCursor{stage: k.stage + 1}
+			*k = pixieCursor{stage: stageDone}
 		default:
-			return sim.AttackOrder{}, false
+			return 0, 0, blocks.MoveUnset, true, false
 		}
 	}
 }
@@ -714,7 +582,7 @@ func (x *Pixie) Attack(s *sim.State) (sim.AttackOrder, bool) {
 // inContinent returns the next attack of Pixie.attackInContinent in
 // continent k.c from the cursor on, and moves the cursor past it.
 func (x *Pixie) inContinent(k *pixieCursor) (from, to int, ok bool) {
-	b, p := &x.b, x.Seat
+	b, p := &x.l.B, x.l.Seat
 	ts := b.Map.Continents[k.c].Territories
 	for ; k.i < len(ts); k.i, k.j = k.i+1, 0 {
 		t := ts[k.i]
@@ -735,7 +603,7 @@ func (x *Pixie) inContinent(k *pixieCursor) (from, to int, ok bool) {
 // territory in id order that a neighbour of the bot's outnumbers, from the
 // first such neighbour in the map's order.
 func (x *Pixie) takeOutContinent(c int) (from, to int, ok bool) {
-	b, p := &x.b, x.Seat
+	b, p := &x.l.B, x.l.Seat
 	cont := &b.Map.Continents[c]
 	q := b.Owner[cont.Territories[0]]
 	if q == p || !b.OwnsContinent(q, c) {
@@ -755,7 +623,7 @@ func (x *Pixie) takeOutContinent(c int) (from, to int, ok bool) {
 // over the other seats in order from the cursor on (k.c the seat, k.i the
 // territory, k.j the neighbour), and moves the cursor past it.
 func (x *Pixie) takeOutPlayers(s *sim.State, k *pixieCursor) (from, to int, ok bool) {
-	b, p := &x.b, x.Seat
+	b, p := &x.l.B, x.l.Seat
 	for ; k.c < s.NumPlayers(); k.c, k.i, k.j, k.init = k.c+1, 0, 0, false {
 		q := k.c
 		if q == p {
@@ -785,15 +653,15 @@ func (x *Pixie) takeOutPlayers(s *sim.State, k *pixieCursor) (from, to int, ok b
 
 // inWanted reports whether territory t lies in a wanted continent.
 func (x *Pixie) inWanted(t int) bool {
-	c := x.b.Map.Territories[t].Continent
+	c := x.l.B.Map.Territories[t].Continent
 	return c < len(x.wanted) && x.wanted[c]
 }
 
 // Occupy decides the move-in as Pixie.moveArmiesIn does, reading the
 // captured territory as the bot's (see the type's doc).
 func (x *Pixie) Occupy(s *sim.State, from, to, lo, hi int) int {
-	x.b.Load(s)
-	b, p := &x.b, x.Seat
+	x.l.Load(s)
+	b, p := &x.l.B, x.l.Seat
 	ae := enemyNeighborsAfter(b, p, from, to)
 	de := enemyNeighborsAfter(b, p, to, to)
 	half := b.Armies[from] / 2
@@ -816,7 +684,7 @@ func (x *Pixie) Occupy(s *sim.State, from, to, lo, hi int) int {
 // included; see the type's doc).
 func (x *Pixie) Fortify(s *sim.State, buf []sim.Move) []sim.Move {
 	x.prepare(s)
-	b, p := &x.b, x.Seat
+	b, p := &x.l.B, x.l.Seat
 	n := len(b.Owner)
 	x.cur, x.spare = grow(x.cur, n), grow(x.spare, n)
 	for t, o := range b.Owner {
@@ -857,7 +725,7 @@ func (x *Pixie) move(from, to int, buf []sim.Move, start int) []sim.Move {
 // continent c: breadth-first from c's border territories inward, each
 // territory reached sends its movable armies to the one that reached it.
 func (x *Pixie) fortifyContinent(c int, buf []sim.Move, start int) []sim.Move {
-	m := x.b.Map
+	m := x.l.B.Map
 	x.queue = append(x.queue[:0], m.Continents[c].Borders...)
 	for _, t := range x.queue {
 		x.mark[t] = true
@@ -865,7 +733,7 @@ func (x *Pixie) fortifyContinent(c int, buf []sim.Move, start int) []sim.Move {
 	for i := 0; i < len(x.queue); i++ {
 		t := x.queue[i]
 		for _, u := range m.Territories[t].Neighbors {
-			if x.mark[u] || m.Territories[u].Continent != c || x.b.Owner[u] != x.Seat {
+			if x.mark[u] || m.Territories[u].Continent != c || x.l.B.Owner[u] != x.l.Seat {
 				continue
 			}
 			buf = x.move(u, t, buf, start)
@@ -884,7 +752,7 @@ func (x *Pixie) fortifyContinent(c int, buf []sim.Move, start int) []sim.Move {
 // territories, the larger sending half the difference, at most its
 // movable armies.
 func (x *Pixie) balanceBorders(c int, buf []sim.Move, start int) []sim.Move {
-	m := x.b.Map
+	m := x.l.B.Map
 	bs := m.Continents[c].Borders
 	for _, t := range bs {
 		for _, u := range bs {
@@ -900,16 +768,16 @@ func (x *Pixie) balanceBorders(c int, buf []sim.Move, start int) []sim.Move {
 // continent c, which the bot does not own: each of its territories there
 // sends its movable armies to its first neighbour in a continent it owns.
 func (x *Pixie) pullIn(c int, buf []sim.Move, start int) []sim.Move {
-	m, p := x.b.Map, x.Seat
+	m, p := x.l.B.Map, x.l.Seat
 	for _, t := range m.Continents[c].Territories {
-		if x.b.Owner[t] != p {
+		if x.l.B.Owner[t] != p {
 			continue
 		}
 		for _, u := range m.Territories[t].Neighbors {
 			if x.spare[t] <= 0 {
 				break
 			}
-			if x.b.Owner[u] == p && x.owned[m.Territories[u].Continent] {
+			if x.l.B.Owner[u] == p && x.owned[m.Territories[u].Continent] {
 				buf = x.move(t, u, buf, start)
 			}
 		}
@@ -920,7 +788,7 @@ func (x *Pixie) pullIn(c int, buf []sim.Move, start int) []sim.Move {
 // fortifyScraps appends Pixie.fortifyContinentScraps's moves in continent
 // c, which the bot does not own (see the type's doc).
 func (x *Pixie) fortifyScraps(c int, buf []sim.Move, start int) []sim.Move {
-	b, p := &x.b, x.Seat
+	b, p := &x.l.B, x.l.Seat
 	for _, t := range b.Map.Continents[c].Territories {
 		if b.Owner[t] != p || x.spare[t] <= 0 {
 			continue

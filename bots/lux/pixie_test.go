@@ -1,7 +1,6 @@
 package lux_test
 
 import (
-	"context"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -221,71 +220,24 @@ func TestPixieOccupy(t *testing.T) {
 	}
 }
 
-// recorder passes a player's decisions through and records its first
-// turn's attack orders and move-ins, with what the State showed of the
-// captured territory at each move-in; its first fortification stops the
-// game.
-type recorder struct {
-	sim.Player
-	orders []sim.AttackOrder
-	occ    []occupyCall
-	done   bool
-	stop   context.CancelFunc
-}
-
-// occupyCall is one Occupy call and the captured territory as the State
-// showed it.
-type occupyCall struct {
-	from, to, lo, hi, got int
-	owner, armies         int
-}
-
-func (r *recorder) Attack(s *sim.State) (sim.AttackOrder, bool) {
-	o, ok := r.Player.Attack(s)
-	if ok && !r.done {
-		r.orders = append(r.orders, o)
-	}
-	return o, ok
-}
-
-func (r *recorder) Occupy(s *sim.State, from, to, lo, hi int) int {
-	k := r.Player.Occupy(s, from, to, lo, hi)
-	if !r.done {
-		r.occ = append(r.occ, occupyCall{from, to, lo, hi, k, s.Owner(to), s.Armies(to)})
-	}
-	return k
-}
-
-func (r *recorder) Fortify(s *sim.State, buf []sim.Move) []sim.Move {
-	r.done = true
-	r.stop()
-	return r.Player.Fortify(s, buf)
-}
-
-// TestPixieTurnInEngine plays the turn of TestPixieAttackPass in the
-// engine (mars2006): the same orders, and every move-in is asked while the
-// captured territory shows the defender with 0 armies; both captured
-// territories face more enemies than their attackers (b: a and e against
-// nothing; e: d and h against a), so everything moves in.
+// TestPixieTurnInEngine plays the turn of TestPixieAttackPass with the
+// engine (mars2006; simcheck.PlayTurn): the same orders, and both move-ins,
+// asked while the captured territory still shows its defender with 0
+// armies, move everything: b and e each face more enemies than their
+// attackers (b: a and e against none; e: d and h against a).
 func TestPixieTurnInEngine(t *testing.T) {
 	m, r, pos := boardPosition(t, "testdata/grid.toml", "mars2006", "1:3 1:1 0:12 1:5 1:3 0:2 1:9 1:9 0:2", "[[], []]", sim.PhaseTrade)
 	seat, err := registry.Default().ParseSeat("pixie", nil)
 	require.NoError(t, err)
-	pixie, err := seat.New()
+	p, err := seat.New()
 	require.NoError(t, err)
-	ctx, stop := context.WithCancel(context.Background())
-	defer stop()
-	rec := &recorder{Player: pixie, stop: stop}
-	g, err := sim.NewGame(m, r, 2)
-	require.NoError(t, err)
-	_, _ = g.PlayFrom(ctx, []sim.Player{rec, &sim.BasePlayer{}}, pos, 1)
-	require.True(t, rec.done)
-	assert.Equal(t, []sim.AttackOrder{{From: gc, To: gb, Repeat: true}, {From: gb, To: ge, Repeat: true}}, rec.orders)
-	require.Len(t, rec.occ, 2)
-	for _, c := range rec.occ {
-		assert.Equal(t, 1, c.owner, "the defender's")
-		assert.Zero(t, c.armies)
-		assert.Equal(t, c.hi, c.got, "everything")
+	turn := simcheck.PlayTurn(t, p, m, r, pos, 1)
+	require.Empty(t, turn.Faults)
+	require.Len(t, turn.Orders, 2)
+	for i, want := range []sim.AttackOrder{{From: gc, To: gb, Repeat: true}, {From: gb, To: ge, Repeat: true}} {
+		o := turn.Orders[i]
+		assert.Equal(t, want, o.AttackOrder)
+		assert.True(t, o.All(), "order %d moves everything in", i)
 	}
 }
 
