@@ -64,8 +64,8 @@ func mapStateAt(t testing.TB, spec, mapPath, rules, board, hands string, ph sim.
 // lists the owner and armies of the map's territories in id order as
 // "owner:armies" fields (the seats are 0 to the highest owner, at least
 // two) and hands is a TOML array of arrays of territory names, one per
-// seat, or "[[], []]" for two seats without cards and any number of seats
-// without cards.
+// seat; "[[], []]" stands for no cards in every seat, whatever their
+// number.
 func boardPosition(t testing.TB, mapPath, rules, board, hands string, ph sim.Phase) (*sim.Map, *sim.Rules, *sim.Position) {
 	t.Helper()
 	m, err := sim.LoadMap(mapPath)

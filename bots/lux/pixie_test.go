@@ -170,7 +170,7 @@ func TestPixieAttackPass(t *testing.T) {
 		{"1:3 1:1 0:12 1:5 1:5 0:2 1:9 1:9 0:2", false, sim.AttackOrder{From: gc, To: gb, Repeat: true}, true},
 		// c took b and moved 11 in.
 		{"1:3 0:11 0:1 1:5 1:5 0:2 1:9 1:9 0:2", true, sim.AttackOrder{From: gb, To: ge, Repeat: true}, true},
-		// b took e and moved 9 in: South is not wanted, nothing else.
+		// b took e: South is not wanted, nothing else.
 		{"1:3 0:1 0:1 1:5 0:9 0:2 1:9 1:9 0:2", true, sim.AttackOrder{}, false},
 	}
 	for i, st := range steps {
@@ -220,8 +220,9 @@ func TestPixieOccupy(t *testing.T) {
 	}
 }
 
-// TestPixieTurnInEngine plays the turn of TestPixieAttackPass with the
-// engine (mars2006; simcheck.PlayTurn): the same orders, and both move-ins,
+// TestPixieTurnInEngine plays the turn of TestPixieAttackPass, e holding
+// 3, with the engine (mars2006; simcheck.PlayTurn): the same orders, and
+// both move-ins,
 // asked while the captured territory still shows its defender with 0
 // armies, move everything: b and e each face more enemies than their
 // attackers (b: a and e against none; e: d and h against a).
