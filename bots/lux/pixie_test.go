@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/marslab-risk/marslab/bots/lux"
 	"github.com/marslab-risk/marslab/bots/registry"
 	"github.com/marslab-risk/marslab/internal/simcheck"
 	"github.com/marslab-risk/marslab/sim"
@@ -422,4 +423,33 @@ func TestEvilPixieFortify(t *testing.T) {
 			assert.Equal(t, tt.want, simcheck.Fortify(t, p, s, 0))
 		})
 	}
+}
+
+// TestPixieReused: Start clears a game's state (wanted continents, the
+// attack cursor, the kill target, the cards cashed), so a Pixie or
+// EvilPixie reused for a second game (as arena's workers reuse them) plays
+// it as fresh ones do.
+func TestPixieReused(t *testing.T) {
+	r, err := sim.LoadRules("classic")
+	require.NoError(t, err)
+	m, err := r.LoadMap()
+	require.NoError(t, err)
+	seats := func() []sim.Player {
+		return []sim.Player{
+			&lux.Pixie{Ratio: 1, CardRatio: 1, Threshold: 20},
+			&lux.Pixie{Ratio: 1.3, CardRatio: 5, Threshold: 20, Evil: true},
+			&lux.Pixie{Ratio: 1, CardRatio: 1, Threshold: 20},
+			&lux.Pixie{Ratio: 1.3, CardRatio: 5, Threshold: 20, Evil: true},
+		}
+	}
+	play := func(ps []sim.Player, seed uint64) sim.Result {
+		g, err := sim.NewGame(m, r, len(ps))
+		require.NoError(t, err)
+		res, err := g.Play(ps, seed, 0)
+		require.NoError(t, err)
+		return res
+	}
+	reused := seats()
+	play(reused, 3)
+	assert.Equal(t, play(seats(), 4), play(reused, 4))
 }
