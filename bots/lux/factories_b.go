@@ -38,26 +38,26 @@ func factoriesB() []bots.Factory {
 			Params: []bots.Param{
 				{Name: "ratio", Default: 1, Min: 1, Max: 10,
 					Doc: "attack in a wanted continent only from a territory holding more than ratio times the defender's armies"},
-				{Name: "card_ratio", Default: 1, Min: 0, Max: 100,
-					Doc: "attack for a card (nothing conquered yet this turn) when the best attacker/defender army ratio exceeds card_ratio"},
+				{Name: "card_ratio", Default: 1, Min: 0, Max: 100, Integer: true,
+					Doc: "attack for a card (nothing conquered yet this turn) when the best attack holds more than card_ratio times the defender's armies"},
 				{Name: "threshold", Default: 20, Min: 1, Max: 1000, Integer: true,
-					Doc: "armies at or below which an exposed border territory of an owned wanted continent needs help"},
+					Doc: "borderForce: armies at or below which a border territory of an owned wanted continent needs help"},
 			},
 			New: func(v bots.Values) (sim.Player, error) {
-				return &Pixie{Ratio: v["ratio"], CardRatio: v["card_ratio"], Threshold: int(v["threshold"])}, nil
+				return &Pixie{Ratio: v["ratio"], CardRatio: int(v["card_ratio"]), Threshold: int(v["threshold"])}, nil
 			},
 		},
 		{
 			Name: "evilpixie",
-			Doc:  "Lux EvilPixie: Pixie that cashes cards, breaks continents, hunts weak players, out-places enemy fronts",
+			Doc:  "Lux EvilPixie: Pixie that cashes a set a turn, tries to break enemy continents, hunts weak players, out-places enemy fronts",
 			Params: []bots.Param{
 				{Name: "ratio", Default: 1.3, Min: 1, Max: 10,
-					Doc: "attack only from a territory holding more than ratio times the defender's armies"},
-				{Name: "card_ratio", Default: 5, Min: 0, Max: 100,
-					Doc: "attack for a card (nothing conquered yet this turn) when the best attacker/defender army ratio exceeds card_ratio"},
+					Doc: "attack in a wanted continent only from a territory holding more than ratio times the defender's armies"},
+				{Name: "card_ratio", Default: 5, Min: 0, Max: 100, Integer: true,
+					Doc: "attack for a card (nothing conquered yet this turn) when the best attack holds more than card_ratio times the defender's armies"},
 			},
 			New: func(v bots.Values) (sim.Player, error) {
-				return &Pixie{Ratio: v["ratio"], CardRatio: v["card_ratio"], Threshold: 20, Evil: true}, nil
+				return &Pixie{Ratio: v["ratio"], CardRatio: int(v["card_ratio"]), Threshold: 20, Evil: true}, nil
 			},
 		},
 	}

@@ -47,25 +47,52 @@ func gridStateHand(t testing.TB, spec, board, hands string) (sim.Player, *sim.St
 // gridStateAt is gridState with the hands given as a TOML array.
 func gridStateAt(t testing.TB, spec, rules, board, hands string, ph sim.Phase) (sim.Player, *sim.State) {
 	t.Helper()
-	m, err := sim.LoadMap("testdata/grid.toml")
-	require.NoError(t, err)
-	r, err := sim.LoadRules(rules)
-	require.NoError(t, err)
-	var sb strings.Builder
-	fmt.Fprintf(&sb, "players = 2\nhands = %s\nround = 3\ncurrent = 0\nphase = %q\n[territories]\n", hands, ph)
-	fields := strings.Fields(board)
-	require.Len(t, fields, m.NumTerritories())
-	for i, f := range fields {
-		var o, a int
-		_, err := fmt.Sscanf(f, "%d:%d", &o, &a)
-		require.NoError(t, err)
-		fmt.Fprintf(&sb, "%s = { owner = %d, armies = %d }\n", m.Territories[i].Name, o, a)
-	}
-	pos, err := sim.ParsePosition("grid-pos", []byte(sb.String()), m, r)
-	require.NoError(t, err)
+	return mapStateAt(t, spec, "testdata/grid.toml", rules, board, hands, ph)
+}
+
+// mapStateAt is gridStateAt on the map in the file mapPath (see
+// boardPosition).
+func mapStateAt(t testing.TB, spec, mapPath, rules, board, hands string, ph sim.Phase) (sim.Player, *sim.State) {
+	t.Helper()
+	m, r, pos := boardPosition(t, mapPath, rules, board, hands, ph)
 	seat, err := registry.Default().ParseSeat(spec, nil)
 	require.NoError(t, err)
 	return bottest.StartAt(t, seat, m, r, pos, rand.New(rand.NewPCG(1, 2)))
+}
+
+// boardPosition returns the map in the file mapPath, the rule set rules
+// and the position in round 3, seat 0 to play in phase ph, where board
+// lists the owner and armies of the map's territories in id order as
+// "owner:armies" fields (the seats are 0 to the highest owner, at least
+// two) and hands is a TOML array of arrays of territory names, one per
+// seat; "[[], []]" stands for no cards in every seat, whatever their
+// number.
+func boardPosition(t testing.TB, mapPath, rules, board, hands string, ph sim.Phase) (*sim.Map, *sim.Rules, *sim.Position) {
+	t.Helper()
+	m, err := sim.LoadMap(mapPath)
+	require.NoError(t, err)
+	r, err := sim.LoadRules(rules)
+	require.NoError(t, err)
+	fields := strings.Fields(board)
+	require.Len(t, fields, m.NumTerritories())
+	owners, armies := make([]int, len(fields)), make([]int, len(fields))
+	players := 2
+	for i, f := range fields {
+		_, err := fmt.Sscanf(f, "%d:%d", &owners[i], &armies[i])
+		require.NoError(t, err)
+		players = max(players, owners[i]+1)
+	}
+	if hands == "[[], []]" {
+		hands = "[" + strings.Repeat("[], ", players-1) + "[]]"
+	}
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "players = %d\nhands = %s\nround = 3\ncurrent = 0\nphase = %q\n[territories]\n", players, hands, ph)
+	for i := range fields {
+		fmt.Fprintf(&sb, "%s = { owner = %d, armies = %d }\n", m.Territories[i].Name, owners[i], armies[i])
+	}
+	pos, err := sim.ParsePosition(mapPath+" position", []byte(sb.String()), m, r)
+	require.NoError(t, err)
+	return m, r, pos
 }
 
 // fortifyCase is one fortification test: seat spec's moves on board (see

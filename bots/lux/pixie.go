@@ -2,134 +2,252 @@ package lux
 
 import (
 	"math/rand/v2"
-	"slices"
 
 	"github.com/marslab-risk/marslab/bots/blocks"
 	"github.com/marslab-risk/marslab/sim"
 )
 
-// Pixie is the Lux bot Pixie, and with Evil set its variant EvilPixie:
-// it picks the continents it can take cheaply and fights for them.
+// Pixie is the Lux bot Pixie (LuxSDK Pixie.java, extending
+// SmartAgentBase.java), and with Evil set its variant EvilPixie
+// (EvilPixie.java, extending Pixie.java), as the published source behaves,
+// quirks included. It picks the continents it can take cheaply and fights
+// for them.
 //
-// Wanted continents: for each continent, need = enemy armies in it - its
-// armies in it - its armies on territories outside it adjoining it; the
-// continent is wanted when need < (armies to place / number of continents)
-// and its bonus is positive. The set is computed at each placement and kept
-// for the turn's attacks.
+// Wanted continents (Pixie.setupOurConts): for each continent, need =
+// enemy armies in it - Pixie's armies in it - Pixie's armies on
+// territories outside it adjoining its border territories; the continent
+// is wanted when need < armies to place / number of continents and its
+// bonus is positive. The set is computed at every placement (the turn's,
+// and one after an elimination's forced trade) and read by the attacks and
+// move-ins that follow; EvilPixie leaves it as it was when its hog wild
+// placement or its kill dominant placement decides (see below).
 //
-//   - Placement: round after round, one army to each wanted continent that
-//     needs help (not owned, or one of its border territories, those with a
-//     neighbour outside it, holds at most Threshold armies, counting armies
-//     placed), through place to take continent (see takeContinentTarget),
-//     until no wanted continent needs help; the rest one at a time,
-//     round-robin in id order, to its territories with an enemy neighbour.
-//     Place to take continent reinforces only exposed border territories
-//     (those with a neighbour in a continent Pixie does not own), so an
-//     owned continent with a weak border territory facing only its own
-//     continents needs help to the end of the placement, and its exposed
-//     borders take those armies. With nothing wanted, every army
-//     goes to take the easiest continent (least need, positive bonus; the
-//     lowest id on ties). Each starting army is placed as the first army of
-//     a placement of 1.
-//   - Attack: in each wanted continent (id order), every enemy territory
-//     (id order) is attacked, to the end, from any owned neighbour with more
-//     armies: the first in the map's neighbour order that holds at least 2
-//     and more than Ratio times its armies (anyOutnumbering; after a failed
-//     attack the next such neighbour takes over); then attack for
-//     card(1): if nothing was conquered this turn, blocks.AttackForCard
-//     with k = CardRatio; then hog wild and the stalemate breaker
-//     (blocks.HogWild).
-//   - Move-in: everything if the attacking territory has no enemy neighbour
-//     left; the minimum if the captured territory has none; otherwise
-//     everything if only the captured territory is in a wanted continent,
-//     the minimum if only the attacking one is, and half the attacking
-//     territory's armies (rounded up, within the engine's bounds) else.
-//   - Fortify: only territories without an enemy neighbour move, all their
-//     movable armies: inside a continent it owns, one step toward the
-//     nearest front (blocks.Search.FortifyTowardFront); elsewhere to the
-//     owned neighbour whose weakest enemy neighbour is the weakest, or, with
-//     no owned neighbour facing an enemy, one step toward the front. The
-//     moves are legal together under the one-step rule; under the other
-//     fortify modes only the largest is made.
-//   - Cards: Pixie never cashes voluntarily.
+// Placement (Pixie.placeArmies). Armies placed count at once: every later
+// test of the same placement sees them.
+//   - Nothing wanted: every army through place to take continent
+//     (SmartAgentBase.placeArmiesToTakeCont) into the easiest continent
+//     (SmartAgentBase.getEasiestContToTake; blocks.Lux.EasiestCont).
+//   - Otherwise rounds over the continents in id order: each wanted
+//     continent that needs help (Pixie.continentNeedsHelp: not owned, or
+//     one of its border territories holds at most Threshold armies)
+//     receives one army through place to take continent, until a round
+//     finds none that needs help. Java checks the count of armies only
+//     between rounds, so its last round can ask for more armies than it
+//     has; the engine takes exactly the armies given, and the asks beyond
+//     them are dropped.
+//   - The rest (Pixie.placeRemainder, placeNearEnemies): one army at a
+//     time, round-robin from id 0, to its territories with an enemy
+//     neighbour.
 //
-// EvilPixie (Evil true, Ratio 1.3, CardRatio 5) differs: its Threshold is
-// drawn at random in [7, 21] at the start of each game; it cashes cards
-// whenever it can (blocks.Cashier: the set with the most cards of its own
-// territories, wilds last); it plays "kill dominant player" first: when an
-// opponent holds at least half of all armies, income or territories
-// (blocks.DominantPlayer), it places everything at the start of the
-// cheapest route into one of that opponent's continents
-// (blocks.KillDominantPlace) and attacks along such routes before anything
-// else (blocks.KillDominantAttack); when its armies exceed all
-// enemies' combined, and for the armies left once no wanted continent
-// needs help, it places, for each enemy territory in id order next to one of
-// its own that does not yet outnumber it, just enough armies on that
-// strongest neighbour to hold one more army than it (leftovers then go
-// round-robin as Pixie's). Before the continent attacks it attacks to break
-// any continent an enemy owns (the weakest enemy territory of the
-// continent that one of its territories outnumbers by Ratio) and to
-// eliminate any player holding less than a fifth of its armies (that
-// player's weakest territory that it outnumbers by Ratio), each from the
-// strongest owned neighbour (outnumbering): the description names no
-// attacking territory for these, and the strongest is the one that
-// outnumbers the target if any does. Fortify:
-// balances the armies of the border territories of each continent it owns
-// (half the difference, as Communist does) besides Pixie's moves.
+// Place to take continent is SmartAgentBase.placeArmiesToTakeCont
+// (blocks.Lux.PlaceToTakeCont): on an owned continent the weakest border
+// territory not enveloped (every neighbour outside the continent lies in a
+// continent Pixie owns; SmartAgentBase.weOwnContsArround), a random border
+// territory when every one is; on another, Pixie's territory there with
+// the most enemy neighbours inside it, else the start of Lux's cheapest
+// route into it.
 //
-// The initial territory pick of Lux (the smallest continent) does not arise:
-// the engine deals the territories.
+// Attack (Pixie.attackPhase) runs as a plan of blocks.Lux (NextAttack), the
+// engine asking for one order at a time; Pixie's own attacks are one pass,
+// resumed from a cursor kept in the bot:
+//   - in each wanted continent (id order; Pixie.attackInContinent), each
+//     territory not Pixie's when the pass reaches it (id order), each of its
+//     neighbours in the map's neighbour order that Pixie owns and that holds
+//     more than Ratio times the target's armies while the target is still
+//     not Pixie's attacks it to the end. A repelled attack passes to the next
+//     neighbour; a conquest ends the target. Territories conquered in the
+//     pass attack from then on, but a target passed is never visited again,
+//     so this is a single pass, not a repetition until nothing is left. The
+//     comparison is made in 32-bit floating point, as Java's float
+//     outnumberBy (1.3 × 90 is 116.99999 there, so 117 armies attack 90);
+//   - then attack for card (SmartAgentBase.attackForCard(CardRatio),
+//     blocks.StepCard), hog wild (attackHogWild, blocks.StepHogWild) and
+//     the stalemate breaker (attackStalemate, blocks.StepStalemate).
+//
+// Move-in (Pixie.moveArmiesIn), which reads the captured territory as
+// Pixie's (the engine shows it still as the defender's with 0 armies when
+// it asks): compare the enemy neighbours of the attacking and of the
+// captured territory. The attacker has more: the minimum; the captured
+// more: everything; tied above 0: half the attacker's armies, rounded down;
+// tied at 0: half if both or neither lie in a wanted continent, the minimum
+// if only the attacker's does, everything if only the captured's does.
+// Java's answer is rounded into the engine's bounds, as Lux does. Pixie
+// reads no move-in memory, so the move-ins of hog wild's blocks are these
+// too.
+//
+// Fortify (Pixie.fortifyPhase), continent after continent in id order, with
+// each territory's movable armies its armies at the start of the phase
+// less one (armies that arrive do not move on; Lux lets a territory that
+// received armies send all of its own, the engine keeps one back):
+//   - a continent Pixie owns (Pixie.fortifyContinent): breadth-first from
+//     its border territories inward through the continent, each interior
+//     territory, when reached, sends all its movable armies to the
+//     territory that reached it, one step toward the continent's border,
+//     even a border facing only continents Pixie owns;
+//   - a continent it does not own (Pixie.fortifyContinentScraps): each of
+//     its territories there with movable armies, front line included,
+//     sends them all to its neighbour whose weakest enemy neighbour is the
+//     weakest (the first in the map's neighbour order on ties) if that
+//     enemy is weaker than its own weakest enemy neighbour, or if it has
+//     none. A territory two steps or more from an enemy, outside an owned
+//     continent, keeps its armies: they are stranded, as in Java.
+//
+// Under the fortify modes that allow one move only, the largest of these
+// moves is made.
+//
+// Cards: Pixie never cashes voluntarily (the engine trades when forced).
+//
+// EvilPixie (Evil true, Ratio 1.3, CardRatio 5) changes, as EvilPixie.java
+// does:
+//   - Threshold (borderForce) is drawn once per game, 7 + a uniform integer
+//     in [0, 14] (the constructor).
+//   - Cards (cardsPhase, SmartAgentBase.cashCardsIfPossible): one set per
+//     turn when it holds one (blocks.Lux.CashOne).
+//   - Placement (placeArmies): first kill dominant player
+//     (SmartAgentBase.placeArmiesToKillDominantPlayer,
+//     blocks.Lux.PlaceToKillDominant): when an opponent holds at least half
+//     of all armies, income or territories, everything on the start of the
+//     cheapest route into one of its continents, and the wanted continents
+//     become those with need < 0. Then hog wild
+//     (placeHogWild): when its armies exceed all enemies' together, every
+//     army goes through place to outnumber enemies and the wanted
+//     continents are left as they were. Otherwise Pixie's placement, with
+//     two overrides: a border territory needs help only if it holds at most
+//     Threshold armies and is not enveloped (borderCountryNeedsHelp), and
+//     place to take continent on an owned continent puts the army on the
+//     weakest border territory that needs help (placeArmiesToTakeCont),
+//     which is Pixie's choice whenever a border needs help, the only case
+//     in which the rounds ask it; the rest goes through place to
+//     outnumber enemies (placeRemainder).
+//   - Place to outnumber enemies (placeToOutnumberEnemies): every enemy
+//     territory that none of its neighbours of EvilPixie's outnumbers (as
+//     the armies stand when it starts) is, in id order, reinforced from its
+//     last neighbour of EvilPixie's in the map's neighbour order (Java's
+//     search for the strongest never raises its running maximum) with
+//     max(enemy - that neighbour's armies, 1) armies, which reaches only a
+//     tie; the rest round-robin as Pixie's. Java places the count without
+//     looking at the armies left; the engine forces a placement that sums
+//     to the armies given, so the last reinforcement is cut to the armies
+//     left (the only clamp).
+//   - Attack (attackPhase): first kill dominant player against the
+//     opponent chosen at the placement (SmartAgentBase.attackToKillPlayer,
+//     blocks.StepKill); then for each continent in id order,
+//     Pixie's attacks in it if wanted, then take out continent
+//     (takeOutContinentCheck): if one enemy owns the whole continent, the
+//     first of its border territories in id order that a neighbour of
+//     EvilPixie's outnumbers (more armies, the first such neighbour in the
+//     map's order) is attacked to the end, and that one attack, won or
+//     lost, ends the check for the turn; then take out player
+//     (takeOutPlayerCheck), for each other seat in order whose armies
+//     EvilPixie's exceed five times when the check starts: each of its
+//     territories in id order is attacked to the end from every neighbour
+//     of EvilPixie's holding at least 2 armies, in the map's order, with no
+//     odds check, until it falls; then attack for card(5), hog wild and the
+//     stalemate breaker as Pixie.
+//   - Fortify: on an owned continent Pixie's moves, then one pass over the
+//     ordered pairs of adjacent border territories of the continent (id
+//     order), the larger sending half the difference (rounded down) of the
+//     armies as they stand, at most its movable armies (fortifyContinent);
+//     on a continent it does not own, first each of its territories there
+//     sends all its movable armies to its first neighbour, in the map's
+//     order, lying in a continent EvilPixie owns (fortifyContinentScraps),
+//     then Pixie's rule for what is left.
+//   - Move-in: Pixie's (Java's EvilPixie keeps Pixie.moveArmiesIn, which
+//     ignores the move-in memory of the kill dominant attacks).
+//
+// The initial territory pick of Lux does not arise: the engine deals the
+// territories. Each starting army the engine asks for is placed as the
+// first army of a placement of 1 (Lux's placeInitialArmies calls
+// placeArmies).
 type Pixie struct {
-	sim.BasePlayer
-	// Ratio is the least ratio of attacker to defender armies, exceeded, for
-	// an attack inside a wanted continent (1 for Pixie, 1.3 for EvilPixie).
+	// Ratio is outnumberBy: an attack in a wanted continent needs more than
+	// Ratio times the defender's armies (1 for Pixie, 1.3 for EvilPixie).
 	Ratio float64
-	// CardRatio is the ratio the best attack must exceed for attack for
-	// card (1 for Pixie, 5 for EvilPixie).
-	CardRatio float64
-	// Threshold is the army count at or below which a border territory of
-	// an owned wanted continent needs help (20 for Pixie).
+	// CardRatio is attackForCard's factor: the best attack must hold more
+	// than CardRatio times the defender's armies (1 for Pixie, 5 for
+	// EvilPixie).
+	CardRatio int
+	// Threshold is borderForce for Pixie: a border territory of an owned
+	// wanted continent holding at most Threshold armies needs help (20).
+	// EvilPixie draws its own at Start and ignores it.
 	Threshold int
-	// Evil selects EvilPixie's extra placement, attacks, card cashing and
-	// fortification (see the type's doc).
+	// Evil selects EvilPixie's overrides (see the type's doc).
 	Evil bool
 
-	threshold int // the game's threshold (EvilPixie draws it)
-	b         blocks.Board
-	r         blocks.Search
-	wanted    []bool // wanted continents, from the last placement
-	add       []int  // scratch: armies placed on each territory
-	route     []int  // scratch: a route into a continent
-	cur       []int  // scratch: armies as fortify moves leave them
-	spare     []int  // scratch: armies that may still leave a territory
-	front     []sim.Move
-	pl        []sim.Placement
-	target    []int  // per continent: the placement's target, or unknownTarget
-	owned     []bool // per continent: owned by Pixie at the placement
-	cash      blocks.Cashier
+	l         blocks.Lux    // SmartAgentBase: the board, its blocks and the attack plan's cursor
+	plan      []blocks.Step // the attack plan
+	threshold int           // the game's borderForce (EvilPixie draws it)
+
+	wanted []bool          // ourConts: the wanted continents of the last placement
+	owned  []bool          // per continent: owned by the bot at the placement
+	add    []int           // per territory: armies placed by the current placement
+	mark   []bool          // scratch flags per territory, false between uses
+	queue  []int           // scratch: the breadth-first queue of fortifyContinent
+	pl     []sim.Placement // scratch: placements of a block
+	cur    []int           // fortify: armies as the moves leave them
+	spare  []int           // fortify: movable armies left
+	k      pixieCursor     // where Pixie's own attacks stand
 }
+
+// pixieCursor is the position of Pixie's own attacks within Java's nested
+// loops: the stage, the continent or seat, and the indices into the
+// territory list and the neighbour list that the next order is looked for
+// from.
+type pixieCursor struct {
+	stage int
+	c     int  // continent (stageContinents) or seat (stagePlayers)
+	i, j  int  // territory index in the list the stage walks, neighbour index
+	check bool // stageContinents: the continent's own attacks are done (EvilPixie's check is next)
+	on    bool // stagePlayers: the check of seat c holds
+	init  bool // stagePlayers: the check of seat c is evaluated
+}
+
+// The stages of Pixie's own attacks, in order.
+const (
+	stageContinents = iota // wanted continents (and EvilPixie's take out continent)
+	stagePlayers           // EvilPixie: take out player
+	stageDone
+)
+
+// pixieAttacks runs Pixie's own attacks as a step of the plan
+// (blocks.Resumable).
+type pixieAttacks struct{ x *Pixie }
 
 // Start prepares Pixie for a new game.
 func (x *Pixie) Start(s *sim.State, seat int, rng *rand.Rand) {
-	x.BasePlayer.Start(s, seat, rng)
+	x.l.Start(seat, rng)
 	x.threshold = x.Threshold
 	if x.Evil && rng != nil {
 		x.threshold = 7 + rng.IntN(15)
 	}
 	x.wanted = x.wanted[:0]
+	x.k = pixieCursor{}
+	own := blocks.Step{Proc: blocks.StepCustom, Custom: pixieAttacks{x}}
+	x.plan = x.plan[:0]
+	if x.Evil {
+		x.plan = append(x.plan, blocks.Step{Proc: blocks.StepKill})
+	}
+	x.plan = append(x.plan, own,
+		blocks.Step{Proc: blocks.StepCard, K: x.CardRatio},
+		blocks.Step{Proc: blocks.StepHogWild},
+		blocks.Step{Proc: blocks.StepStalemate})
 }
 
-// Trade cashes the most valuable set whenever it can (EvilPixie only).
+// Trade cashes one set a turn, and whenever the engine forces a trade
+// (EvilPixie only; blocks.Lux.CashOne).
 func (x *Pixie) Trade(s *sim.State, forced bool) ([3]int, bool) {
 	if !x.Evil {
 		return [3]int{}, false
 	}
-	return x.cash.Best(s, x.Seat)
+	x.l.Load(s)
+	return x.l.CashOne(s, forced)
 }
 
-// need returns continent c's need for p: enemy armies in it less p's
-// armies in it and on p's territories outside it adjoining it.
-func need(b *blocks.Board, p int, c *sim.Continent, mark []int) int {
+// need returns continent c's need for p (Pixie.setupOurConts): enemy
+// armies in it less p's armies in it and on p's territories outside it
+// adjoining its border territories, each counted once. mark is all false
+// and is left so.
+func need(b *blocks.Board, p int, c *sim.Continent, mark []bool) int {
 	n := 0
 	for _, t := range c.Territories {
 		if b.Owner[t] == p {
@@ -138,206 +256,157 @@ func need(b *blocks.Board, p int, c *sim.Continent, mark []int) int {
 			n += b.Armies[t]
 		}
 	}
-	// mark[u] == 1 flags u as counted; cleared before returning.
-	for _, t := range c.Territories {
+	for _, t := range c.Borders {
 		for _, u := range b.Map.Territories[t].Neighbors {
-			if b.Owner[u] == p && b.Map.Territories[u].Continent != b.Map.Territories[t].Continent && mark[u] == 0 {
-				mark[u] = 1
+			if b.Owner[u] == p && b.Map.Territories[u].Continent != b.Map.Territories[t].Continent && !mark[u] {
+				mark[u] = true
 				n -= b.Armies[u]
 			}
 		}
 	}
-	for _, t := range c.Territories {
+	for _, t := range c.Borders {
 		for _, u := range b.Map.Territories[t].Neighbors {
-			mark[u] = 0
+			mark[u] = false
 		}
 	}
 	return n
 }
 
-// findWanted sets x.wanted for a placement of armies armies and returns
-// the easiest continent (least need among those with a positive bonus, -1
-// if none).
-func (x *Pixie) findWanted(armies int) int {
-	b, p := &x.b, x.Seat
+// setupWanted sets the wanted continents for a placement of armies armies
+// (Pixie.setupOurConts) and reports whether any is wanted.
+func (x *Pixie) setupWanted(armies int) bool {
+	b := &x.l.B
 	cs := b.Map.Continents
-	if cap(x.wanted) < len(cs) {
-		x.wanted = make([]bool, len(cs))
-	}
-	x.wanted = x.wanted[:len(cs)]
-	x.add = grow(x.add, len(b.Owner))
-	if cap(x.target) < len(cs) {
-		x.target = make([]int, len(cs))
-	}
-	x.target = x.target[:len(cs)]
-	if cap(x.owned) < len(cs) {
-		x.owned = make([]bool, len(cs))
-	}
-	x.owned = x.owned[:len(cs)]
-	for c := range x.target {
-		x.target[c] = unknownTarget
-		x.owned[c] = b.OwnsContinent(p, c)
-	}
-	easiest, least := -1, 0
-	share := float64(armies) / float64(len(cs))
+	any := false
 	for c := range cs {
-		n := need(b, p, &cs[c], x.add)
-		x.wanted[c] = cs[c].Bonus > 0 && float64(n) < share
-		if cs[c].Bonus > 0 && (easiest < 0 || n < least) {
-			easiest, least = c, n
-		}
+		n := need(b, x.l.Seat, &cs[c], x.mark)
+		// need < armies/len(cs), in exact arithmetic.
+		x.wanted[c] = n*len(cs) < armies && cs[c].Bonus > 0
+		any = any || x.wanted[c]
 	}
-	return easiest
+	return any
 }
 
-// exposed reports whether t, a border territory of continent c, has a
-// neighbour outside c in a continent that Pixie does not own (x.owned).
-func (x *Pixie) exposed(c, t int) bool {
-	for _, u := range x.b.Map.Territories[t].Neighbors {
-		if cu := x.b.Map.Territories[u].Continent; cu != c && !x.owned[cu] {
-			return true
-		}
+// prepare loads s and sizes the per-placement buffers.
+func (x *Pixie) prepare(s *sim.State) {
+	x.l.Load(s)
+	b := &x.l.B
+	n, nc := len(b.Owner), len(b.Map.Continents)
+	x.add = grow(x.add, n)
+	if len(x.mark) < n {
+		x.mark = make([]bool, n)
 	}
-	return false
+	if cap(x.owned) < nc {
+		x.owned = make([]bool, nc)
+	}
+	x.owned = x.owned[:nc]
+	for c := range x.owned {
+		x.owned[c] = b.OwnsContinent(x.l.Seat, c)
+	}
+	if len(x.wanted) != nc {
+		if cap(x.wanted) < nc {
+			x.wanted = make([]bool, nc)
+		}
+		x.wanted = x.wanted[:nc]
+		clear(x.wanted)
+	}
 }
 
-// needsHelp reports whether continent c, counting the armies placed in
-// x.add, is not p's or has a border territory (one with a neighbour
-// outside c, exposed or not) holding at most the threshold.
+// put places k armies on t: on the board, which the rest of the placement
+// reads (Lux places at once), and in x.add.
+func (x *Pixie) put(t, k int) {
+	x.l.B.Armies[t] += k
+	x.add[t] += k
+}
+
+// took records in x.add the placements a block of blocks.Lux made (it
+// updates the board itself).
+func (x *Pixie) took(pl []sim.Placement) {
+	for _, p := range pl {
+		x.add[p.Territory] += p.Armies
+	}
+}
+
+// enveloped reports whether every neighbour of t outside t's continent lies
+// in a continent owned by the bot (SmartAgentBase.weOwnContsArround).
+func (x *Pixie) enveloped(t int) bool {
+	m := x.l.B.Map
+	c := m.Territories[t].Continent
+	for _, u := range m.Territories[t].Neighbors {
+		if cu := m.Territories[u].Continent; cu != c && !x.owned[cu] {
+			return false
+		}
+	}
+	return true
+}
+
+// borderNeedsHelp reports whether border territory t needs help
+// (Pixie.borderCountryNeedsHelp; EvilPixie's override adds "and not
+// enveloped").
+func (x *Pixie) borderNeedsHelp(t int) bool {
+	return x.l.B.Armies[t] <= x.threshold && !(x.Evil && x.enveloped(t))
+}
+
+// needsHelp reports whether continent c needs help (Pixie.continentNeedsHelp).
 func (x *Pixie) needsHelp(c int) bool {
-	b := &x.b
 	if !x.owned[c] {
 		return true
 	}
-	for _, t := range b.Map.Continents[c].Borders {
-		if b.Armies[t]+x.add[t] <= x.threshold {
+	for _, t := range x.l.B.Map.Continents[c].Borders {
+		if x.borderNeedsHelp(t) {
 			return true
 		}
 	}
 	return false
 }
 
-// takeContinentTarget returns the territory on which the Lux block "place
-// to take continent" puts p's next army for continent c, counting the
-// armies already placed in add: if p owns c, its exposed border territory
-// with the fewest armies (of all its border territories if none is
-// exposed, as blocks.PlaceToTakeContinent does; lowest id on ties); else
-// p's territory in c with the most enemy neighbours in c; else the start of
-// the cheapest route into c (blocks.Search.RouteToContinent). It returns -1
-// when p owns nothing. It is blocks.PlaceToTakeContinent one army at a
-// time, so that Pixie can interleave its continents, with the target of a
-// continent it does not own computed once per placement.
-func (x *Pixie) takeContinentTarget(c int, add []int) int {
-	b, p := &x.b, x.Seat
-	cont := &b.Map.Continents[c]
-	if x.target[c] != unknownTarget {
-		return x.target[c]
-	}
-	if x.owned[c] {
-		best, open := -1, false
-		for _, t := range cont.Borders {
-			e := x.exposed(c, t)
-			if best < 0 || e && !open || e == open && b.Armies[t]+add[t] < b.Armies[best]+add[best] {
-				best, open = t, e
+// takeCont places n armies to take continent c
+// (SmartAgentBase.placeArmiesToTakeCont, with EvilPixie's override on an
+// owned continent: the weakest border territory that needs help, the
+// first in id order on ties).
+func (x *Pixie) takeCont(n, c int) {
+	if x.Evil && c >= 0 && x.owned[c] {
+		for range n {
+			best := -1
+			for _, t := range x.l.B.Map.Continents[c].Borders {
+				if x.borderNeedsHelp(t) && (best < 0 || x.l.B.Armies[t] < x.l.B.Armies[best]) {
+					best = t
+				}
 			}
+			if best < 0 {
+				// Java places on no territory (an id of -1); its callers
+				// never get here, as a border needing help is what sends
+				// them. Pixie's choice stands in.
+				x.pl = x.l.PlaceToTakeCont(x.pl[:0], 1, c)
+				x.took(x.pl)
+				continue
+			}
+			x.put(best, 1)
 		}
-		if best >= 0 {
-			return best
-		}
-		return cont.Territories[0]
+		return
 	}
-	best := b.InnerFront(p, c, -1)
-	if best < 0 {
-		var ok bool
-		if x.route, _, ok = x.r.RouteToContinent(x.route[:0], b, p, c); ok {
-			best = x.route[0]
-		}
-	}
-	x.target[c] = best // the same for every army of this placement
-	return best
+	x.pl = x.l.PlaceToTakeCont(x.pl[:0], n, c)
+	x.took(x.pl)
 }
 
-// unknownTarget marks a continent whose target for an army not owned
-// continent has not been computed in the current placement.
-const unknownTarget = -2
-
-// PlaceInitial places a starting army as the first army of a placement.
+// PlaceInitial places a starting army as the first army of a placement of
+// 1 (Lux's placeInitialArmies calls placeArmies).
 func (x *Pixie) PlaceInitial(s *sim.State) int {
-	x.pl = x.place(s, 1, x.pl[:0])
-	return x.pl[0].Territory
+	x.place(s, 1)
+	for t, k := range x.add {
+		if k > 0 {
+			return t
+		}
+	}
+	return s.FirstOwned(x.l.Seat)
 }
 
-// Place distributes the armies over the wanted continents and the front.
+// Place distributes the armies as Pixie.placeArmies (EvilPixie.placeArmies)
+// does.
 func (x *Pixie) Place(s *sim.State, armies int, buf []sim.Placement) []sim.Placement {
-	return x.place(s, armies, buf)
-}
-
-func (x *Pixie) place(s *sim.State, armies int, buf []sim.Placement) []sim.Placement {
-	x.b.Load(s)
-	b, p := &x.b, x.Seat
-	easiest := x.findWanted(armies)
-	add := x.add // zeroed by findWanted
-	left := armies
-	if x.Evil {
-		if q := blocks.DominantPlayer(s, p); q >= 0 {
-			var at int
-			var ok bool
-			if at, x.route, ok = blocks.KillDominantPlace(x.route, &x.r, b, p, q); ok {
-				return append(buf, sim.Placement{Territory: at, Armies: armies})
-			}
-		}
-	}
-	if x.Evil && blocks.Dominates(b, p) {
-		left = x.placeOutnumber(left, add)
-	}
-	if !slices.Contains(x.wanted, true) && easiest >= 0 {
-		for ; left > 0; left-- {
-			t := x.takeContinentTarget(easiest, add)
-			if t < 0 {
-				break
-			}
-			add[t]++
-		}
-	}
-	for progress := true; progress && left > 0; {
-		progress = false
-		for c, w := range x.wanted {
-			if left == 0 {
-				break
-			}
-			if !w || !x.needsHelp(c) {
-				continue
-			}
-			t := x.takeContinentTarget(c, add)
-			if t < 0 {
-				continue
-			}
-			add[t]++
-			left--
-			progress = true
-		}
-	}
-	if x.Evil && left > 0 {
-		left = x.placeOutnumber(left, add)
-	}
-	for left > 0 {
-		placed := false
-		for t := range b.Owner {
-			if left == 0 {
-				break
-			}
-			if b.IsBorder(p, t) {
-				add[t]++
-				left--
-				placed = true
-			}
-		}
-		if !placed {
-			add[b.WeakestOwned(p)] += left
-			left = 0
-		}
-	}
-	for t, k := range add {
+	x.l.NewTurn(s)
+	x.place(s, armies)
+	for t, k := range x.add {
 		if k > 0 {
 			buf = append(buf, sim.Placement{Territory: t, Armies: k})
 		}
@@ -345,188 +414,278 @@ func (x *Pixie) place(s *sim.State, armies int, buf []sim.Placement) []sim.Place
 	return buf
 }
 
-// placeOutnumber places, of left armies, just enough next to each enemy
-// territory (id order) that p does not yet outnumber to hold one army
-// more, on its strongest owned neighbour, and returns the armies left.
-func (x *Pixie) placeOutnumber(left int, add []int) int {
-	b, p := &x.b, x.Seat
-	for t, o := range b.Owner {
-		if left == 0 {
-			break
+// place places armies armies in x.add as EvilPixie.placeArmies and
+// Pixie.placeArmies do.
+func (x *Pixie) place(s *sim.State, armies int) {
+	x.prepare(s)
+	if x.Evil {
+		var ok bool
+		if x.pl, ok = x.l.PlaceToKillDominant(s, x.pl[:0], armies); ok {
+			x.took(x.pl)
+			x.setupWanted(0)
+			return
 		}
+		if blocks.Dominates(&x.l.B, x.l.Seat) {
+			x.placeToOutnumber(armies) // EvilPixie.placeHogWild
+			return
+		}
+	}
+	if !x.setupWanted(armies) {
+		x.takeCont(armies, x.l.EasiestCont())
+		return
+	}
+	placed := 0
+	for help := true; help && placed < armies; {
+		help = false
+		for c, w := range x.wanted {
+			if placed == armies {
+				break // the engine takes exactly armies (see the type's doc)
+			}
+			if w && x.needsHelp(c) {
+				x.takeCont(1, c)
+				placed++
+				help = true
+			}
+		}
+	}
+	if x.Evil {
+		x.placeToOutnumber(armies - placed) // EvilPixie.placeRemainder
+		return
+	}
+	x.placeNearEnemies(armies - placed)
+}
+
+// placeNearEnemies places n armies one at a time, round-robin from id 0,
+// on the bot's territories with an enemy neighbour (Pixie.placeNearEnemies).
+// With no such territory (Java would loop for ever) they go on its weakest
+// territory.
+func (x *Pixie) placeNearEnemies(n int) {
+	b, p := &x.l.B, x.l.Seat
+	for n > 0 {
+		placed := false
+		for t := range b.Owner {
+			if n == 0 {
+				break
+			}
+			if b.IsBorder(p, t) {
+				x.put(t, 1)
+				n--
+				placed = true
+			}
+		}
+		if !placed {
+			x.put(b.WeakestOwned(p), n)
+			return
+		}
+	}
+}
+
+// placeToOutnumber places n armies as EvilPixie.placeToOutnumberEnemies
+// does (see the type's doc).
+func (x *Pixie) placeToOutnumber(n int) {
+	b, p := &x.l.B, x.l.Seat
+	// x.mark[t]: enemy territory t is outnumbered by a neighbour of p's, or
+	// t is p's; fixed before any army is placed, as Java's array.
+	for t, o := range b.Owner {
+		x.mark[t] = o == p
 		if o == p {
 			continue
 		}
-		f := -1
 		for _, u := range b.Map.Territories[t].Neighbors {
-			if b.Owner[u] == p && (f < 0 || b.Armies[u]+add[u] > b.Armies[f]+add[f]) {
-				f = u
+			if b.Owner[u] == p && b.Armies[u] > b.Armies[t] {
+				x.mark[t] = true
+				break
 			}
 		}
-		if f < 0 {
+	}
+	for t := range b.Owner {
+		if n <= 0 {
+			break
+		}
+		if x.mark[t] {
 			continue
 		}
-		if short := b.Armies[t] + 1 - (b.Armies[f] + add[f]); short > 0 {
-			k := min(short, left)
-			add[f] += k
-			left -= k
+		us := -1
+		for _, u := range b.Map.Territories[t].Neighbors {
+			if b.Owner[u] == p {
+				us = u // Java's running maximum stays 0: the last one wins
+			}
 		}
-	}
-	return left
-}
-
-// outnumbering returns p's neighbour of enemy territory t with the most
-// armies if it holds at least 2 and more than ratio times t's armies, or -1.
-func outnumbering(b *blocks.Board, p, t int, ratio float64) int {
-	f := b.StrongestOwnedNeighbor(p, t)
-	if f < 0 || b.Armies[f] < 2 || float64(b.Armies[f]) <= ratio*float64(b.Armies[t]) {
-		return -1
-	}
-	return f
-}
-
-// anyOutnumbering returns the first of p's neighbours of enemy territory t,
-// in the map's neighbour order, that holds at least 2 armies and more than
-// ratio times t's armies, or -1: Pixie's "any owned neighbour with more
-// armies".
-func anyOutnumbering(b *blocks.Board, p, t int, ratio float64) int {
-	for _, u := range b.Map.Territories[t].Neighbors {
-		if b.Owner[u] == p && b.Armies[u] >= 2 && float64(b.Armies[u]) > ratio*float64(b.Armies[t]) {
-			return u
+		if us < 0 {
+			continue
 		}
+		k := min(max(b.Armies[t]-b.Armies[us], 1), n)
+		x.put(us, k)
+		n -= k
 	}
-	return -1
+	clear(x.mark[:len(b.Owner)])
+	if n > 0 {
+		x.placeNearEnemies(n)
+	}
 }
 
-// Attack orders the next attack: EvilPixie's continent breaking and
-// eliminations, the attacks in the wanted continents, attack for card, hog
-// wild and the stalemate breaker, in that order.
+// outnumbers reports whether from's armies exceed ratio times to's, in
+// 32-bit floating point as Java's float outnumberBy.
+func outnumbers(from, to int, ratio float64) bool {
+	return float32(from) > float32(float32(to)*float32(ratio))
+}
+
+// Attack returns the next order of the attack plan (Pixie.attackPhase,
+// EvilPixie.attackPhase; blocks.Lux.NextAttack).
 func (x *Pixie) Attack(s *sim.State) (sim.AttackOrder, bool) {
-	x.b.Load(s)
-	b, p := &x.b, x.Seat
-	if x.Evil {
-		if o, ok := x.evilAttack(s); ok {
-			return o, true
-		}
-	}
-	for c, w := range x.wanted {
-		if !w {
-			continue
-		}
-		for _, t := range b.Map.Continents[c].Territories {
-			if b.Owner[t] == p {
-				continue
-			}
-			if f := anyOutnumbering(b, p, t, x.Ratio); f >= 0 {
-				return blitz(f, t), true
-			}
-		}
-	}
-	if !s.ConqueredThisTurn() {
-		if from, to, ok := blocks.AttackForCard(b, p, x.CardRatio); ok {
-			return blitz(from, to), true
-		}
-	}
-	return hogWild(b, p)
+	return x.l.NextAttack(s, x.plan)
 }
 
-// evilAttack returns EvilPixie's attack against a dominant player, to break
-// an enemy's continent or to eliminate a player holding less than a fifth
-// of its armies.
-func (x *Pixie) evilAttack(s *sim.State) (sim.AttackOrder, bool) {
-	b, p := &x.b, x.Seat
-	if q := blocks.DominantPlayer(s, p); q >= 0 {
-		from, to, route, ok := blocks.KillDominantAttack(x.route, &x.r, b, p, q)
-		x.route = route
-		if ok {
-			return blitz(from, to), true
-		}
+// Next returns the next of Pixie's own attacks, from the cursor on
+// (start: from the beginning of the pass).
+func (a pixieAttacks) Next(l *blocks.Lux, start bool) (from, to, memory int, done, result bool) {
+	x := a.x
+	k := &x.k
+	if start {
+		*k = pixieCursor{}
 	}
-	for c := range b.Map.Continents {
-		q := b.Owner[b.Map.Continents[c].Territories[0]]
-		if q == p || !b.OwnsContinent(q, c) {
-			continue
-		}
-		if o, ok := x.weakestTarget(b.Map.Continents[c].Territories, q); ok {
-			return o, true
-		}
-	}
-	own := b.TotalArmies(p)
-	for q := range s.NumPlayers() {
-		if q == p || !s.Alive(q) || 5*b.TotalArmies(q) >= own {
-			continue
-		}
-		for t, o := range b.Owner {
-			if o != q {
-				continue
-			}
-			if f := outnumbering(b, p, t, x.Ratio); f >= 0 {
-				// The weakest such territory of q.
-				best, from := t, f
-				for u := t + 1; u < len(b.Owner); u++ {
-					if b.Owner[u] == q && b.Armies[u] < b.Armies[best] {
-						if g := outnumbering(b, p, u, x.Ratio); g >= 0 {
-							best, from = u, g
+	b := &l.B
+	for {
+		switch k.stage {
+		case stageContinents:
+			for k.c < len(b.Map.Continents) {
+				if !k.check {
+					if k.c < len(x.wanted) && x.wanted[k.c] {
+						if from, to, ok := x.inContinent(k); ok {
+							return from, to, blocks.MoveUnset, false, false
 						}
 					}
+					k.check, k.i, k.j = true, 0, 0
 				}
-				return blitz(from, best), true
+				c := k.c
+				k.c, k.check, k.i, k.j = k.c+1, false, 0, 0
+				if x.Evil {
+					if from, to, ok := x.takeOutContinent(c); ok {
+						return from, to, blocks.MoveUnset, false, false
+					}
+				}
+			}
+			*k = pixieCursor{stage: stagePlayers}
+		case stagePlayers:
+			if x.Evil {
+				if from, to, ok := x.takeOutPlayers(l.State(), k); ok {
+					return from, to, blocks.MoveUnset, false, false
+				}
+			}
+			*k = pixieCursor{stage: stageDone}
+		default:
+			return 0, 0, blocks.MoveUnset, true, false
+		}
+	}
+}
+
+// inContinent returns the next attack of Pixie.attackInContinent in
+// continent k.c from the cursor on, and moves the cursor past it.
+func (x *Pixie) inContinent(k *pixieCursor) (from, to int, ok bool) {
+	b, p := &x.l.B, x.l.Seat
+	ts := b.Map.Continents[k.c].Territories
+	for ; k.i < len(ts); k.i, k.j = k.i+1, 0 {
+		t := ts[k.i]
+		nb := b.Map.Territories[t].Neighbors
+		for ; k.j < len(nb) && b.Owner[t] != p; k.j++ {
+			u := nb[k.j]
+			if b.Owner[u] == p && outnumbers(b.Armies[u], b.Armies[t], x.Ratio) {
+				k.j++
+				return u, t, true
 			}
 		}
 	}
-	return sim.AttackOrder{}, false
+	return -1, -1, false
 }
 
-// weakestTarget returns the attack on the weakest territory of ts owned by
-// q that a territory of Pixie's outnumbers by Ratio (the first on ties).
-func (x *Pixie) weakestTarget(ts []int, q int) (sim.AttackOrder, bool) {
-	b, p := &x.b, x.Seat
-	best, from := -1, -1
-	for _, t := range ts {
-		if b.Owner[t] != q || (best >= 0 && b.Armies[t] >= b.Armies[best]) {
+// takeOutContinent returns EvilPixie's one attack on continent c when one
+// enemy owns all of it (EvilPixie.takeOutContinentCheck): the first border
+// territory in id order that a neighbour of the bot's outnumbers, from the
+// first such neighbour in the map's order.
+func (x *Pixie) takeOutContinent(c int) (from, to int, ok bool) {
+	b, p := &x.l.B, x.l.Seat
+	cont := &b.Map.Continents[c]
+	q := b.Owner[cont.Territories[0]]
+	if q == p || !b.OwnsContinent(q, c) {
+		return -1, -1, false
+	}
+	for _, t := range cont.Borders {
+		for _, u := range b.Map.Territories[t].Neighbors {
+			if b.Owner[u] == p && b.Armies[u] > b.Armies[t] {
+				return u, t, true
+			}
+		}
+	}
+	return -1, -1, false
+}
+
+// takeOutPlayers returns the next attack of EvilPixie.takeOutPlayerCheck
+// over the other seats in order from the cursor on (k.c the seat, k.i the
+// territory, k.j the neighbour), and moves the cursor past it.
+func (x *Pixie) takeOutPlayers(s *sim.State, k *pixieCursor) (from, to int, ok bool) {
+	b, p := &x.l.B, x.l.Seat
+	for ; k.c < s.NumPlayers(); k.c, k.i, k.j, k.init = k.c+1, 0, 0, false {
+		q := k.c
+		if q == p {
 			continue
 		}
-		if f := outnumbering(b, p, t, x.Ratio); f >= 0 {
-			best, from = t, f
+		if !k.init {
+			k.init = true
+			k.on = b.TotalArmies(p) > 5*b.TotalArmies(q)
+		}
+		if !k.on {
+			continue
+		}
+		for ; k.i < len(b.Owner); k.i, k.j = k.i+1, 0 {
+			t := k.i
+			nb := b.Map.Territories[t].Neighbors
+			for ; k.j < len(nb) && b.Owner[t] == q; k.j++ {
+				u := nb[k.j]
+				if b.Owner[u] == p && b.Armies[u] > 1 {
+					k.j++
+					return u, t, true
+				}
+			}
 		}
 	}
-	if best < 0 {
-		return sim.AttackOrder{}, false
-	}
-	return blitz(from, best), true
+	return -1, -1, false
 }
 
 // inWanted reports whether territory t lies in a wanted continent.
 func (x *Pixie) inWanted(t int) bool {
-	c := x.b.Map.Territories[t].Continent
+	c := x.l.B.Map.Territories[t].Continent
 	return c < len(x.wanted) && x.wanted[c]
 }
 
-// Occupy decides the move-in by enemy neighbour counts, then wanted
-// continent membership, then half.
+// Occupy decides the move-in as Pixie.moveArmiesIn does, reading the
+// captured territory as the bot's (see the type's doc).
 func (x *Pixie) Occupy(s *sim.State, from, to, lo, hi int) int {
-	x.b.Load(s)
-	b, p := &x.b, x.Seat
+	x.l.Load(s)
+	b, p := &x.l.B, x.l.Seat
+	ae := enemyNeighborsAfter(b, p, from, to)
+	de := enemyNeighborsAfter(b, p, to, to)
+	half := b.Armies[from] / 2
+	want := half
 	switch {
-	case enemyNeighborsAfter(b, p, from, to) == 0:
-		return hi
-	case enemyNeighborsAfter(b, p, to, to) == 0:
-		return lo
-	case x.inWanted(to) && !x.inWanted(from):
-		return hi
+	case ae > de:
+		want = lo
+	case de > ae:
+		want = hi
+	case ae > 0:
 	case x.inWanted(from) && !x.inWanted(to):
-		return lo
+		want = lo
+	case x.inWanted(to) && !x.inWanted(from):
+		want = hi
 	}
-	return min(max((b.Armies[from]+1)/2, lo), hi)
+	return min(max(want, lo), hi)
 }
 
-// Fortify moves interior armies toward the front (and, for EvilPixie,
-// balances the borders of its continents).
+// Fortify makes Pixie.fortifyPhase's moves (EvilPixie's overrides
+// included; see the type's doc).
 func (x *Pixie) Fortify(s *sim.State, buf []sim.Move) []sim.Move {
-	x.b.Load(s)
-	b, p := &x.b, x.Seat
+	x.prepare(s)
+	b, p := &x.l.B, x.l.Seat
 	n := len(b.Owner)
-	x.front = x.r.FortifyTowardFront(x.front[:0], b, p)
 	x.cur, x.spare = grow(x.cur, n), grow(x.spare, n)
 	for t, o := range b.Owner {
 		if o == p {
@@ -534,65 +693,118 @@ func (x *Pixie) Fortify(s *sim.State, buf []sim.Move) []sim.Move {
 		}
 	}
 	start := len(buf)
-	for t, o := range b.Owner {
-		if o != p || b.Armies[t] < 2 || b.EnemyNeighbors(p, t) > 0 {
+	for c := range b.Map.Continents {
+		if x.owned[c] {
+			buf = x.fortifyContinent(c, buf, start)
+			if x.Evil {
+				buf = x.balanceBorders(c, buf, start)
+			}
 			continue
 		}
-		to := -1
-		if !b.OwnsContinent(p, b.Map.Territories[t].Continent) {
-			weakest := 0
-			for _, u := range b.Map.Territories[t].Neighbors {
-				if b.Owner[u] != p {
-					continue
-				}
-				if w := b.WeakestEnemyNeighbor(p, u); w >= 0 && (to < 0 || b.Armies[w] < weakest) {
-					to, weakest = u, b.Armies[w]
-				}
-			}
+		if x.Evil {
+			buf = x.pullIn(c, buf, start)
 		}
-		if to < 0 {
-			for _, mv := range x.front {
-				if mv.From == t {
-					to = mv.To
-					break
-				}
-			}
-		}
-		if to >= 0 {
-			k := x.spare[t]
-			x.cur[t] -= k
-			x.cur[to] += k
-			x.spare[t] = 0
-			buf = append(buf, sim.Move{From: t, To: to, Armies: k})
-		}
-	}
-	if x.Evil {
-		buf = x.balanceBorders(buf, start)
+		buf = x.fortifyScraps(c, buf, start)
 	}
 	return append(buf[:start], blocks.OneMoveUnlessOneStep(s.Rules().Fortify.Mode, buf[start:])...)
 }
 
-// balanceBorders appends EvilPixie's balancing moves: between neighbouring
-// border territories of a continent it owns, half of any difference above
-// 1, repeatedly, from the armies that have not moved yet.
-func (x *Pixie) balanceBorders(buf []sim.Move, start int) []sim.Move {
-	b, p := &x.b, x.Seat
-	for changed := true; changed; {
-		changed = false
-		for c := range b.Map.Continents {
-			if !b.OwnsContinent(p, c) {
+// move moves all of from's movable armies (if any) to to.
+func (x *Pixie) move(from, to int, buf []sim.Move, start int) []sim.Move {
+	k := x.spare[from]
+	if k <= 0 {
+		return buf
+	}
+	x.spare[from] = 0
+	x.cur[from] -= k
+	x.cur[to] += k
+	return appendMove(buf, start, sim.Move{From: from, To: to, Armies: k})
+}
+
+// fortifyContinent appends Pixie.fortifyContinent's moves in owned
+// continent c: breadth-first from c's border territories inward, each
+// territory reached sends its movable armies to the one that reached it.
+func (x *Pixie) fortifyContinent(c int, buf []sim.Move, start int) []sim.Move {
+	m := x.l.B.Map
+	x.queue = append(x.queue[:0], m.Continents[c].Borders...)
+	for _, t := range x.queue {
+		x.mark[t] = true
+	}
+	for i := 0; i < len(x.queue); i++ {
+		t := x.queue[i]
+		for _, u := range m.Territories[t].Neighbors {
+			if x.mark[u] || m.Territories[u].Continent != c || x.l.B.Owner[u] != x.l.Seat {
 				continue
 			}
-			bs := b.Map.Continents[c].Borders
-			for _, t := range bs {
-				for _, u := range bs {
-					if b.Map.Adjacent(t, u) {
-						var moved bool
-						buf, moved = evenOut(x.cur, x.spare, t, u, buf, start)
-						changed = changed || moved
-					}
-				}
+			buf = x.move(u, t, buf, start)
+			x.mark[u] = true
+			x.queue = append(x.queue, u)
+		}
+	}
+	for _, t := range x.queue {
+		x.mark[t] = false
+	}
+	return buf
+}
+
+// balanceBorders appends EvilPixie.fortifyContinent's balancing moves in
+// owned continent c: one pass over the ordered pairs of adjacent border
+// territories, the larger sending half the difference, at most its
+// movable armies.
+func (x *Pixie) balanceBorders(c int, buf []sim.Move, start int) []sim.Move {
+	m := x.l.B.Map
+	bs := m.Continents[c].Borders
+	for _, t := range bs {
+		for _, u := range bs {
+			if t != u && m.Adjacent(t, u) {
+				buf, _ = evenOut(x.cur, x.spare, t, u, buf, start)
 			}
+		}
+	}
+	return buf
+}
+
+// pullIn appends EvilPixie.fortifyContinentScraps's first moves in
+// continent c, which the bot does not own: each of its territories there
+// sends its movable armies to its first neighbour in a continent it owns.
+func (x *Pixie) pullIn(c int, buf []sim.Move, start int) []sim.Move {
+	m, p := x.l.B.Map, x.l.Seat
+	for _, t := range m.Continents[c].Territories {
+		if x.l.B.Owner[t] != p {
+			continue
+		}
+		for _, u := range m.Territories[t].Neighbors {
+			if x.spare[t] <= 0 {
+				break
+			}
+			if x.l.B.Owner[u] == p && x.owned[m.Territories[u].Continent] {
+				buf = x.move(t, u, buf, start)
+			}
+		}
+	}
+	return buf
+}
+
+// fortifyScraps appends Pixie.fortifyContinentScraps's moves in continent
+// c, which the bot does not own (see the type's doc).
+func (x *Pixie) fortifyScraps(c int, buf []sim.Move, start int) []sim.Move {
+	b, p := &x.l.B, x.l.Seat
+	for _, t := range b.Map.Continents[c].Territories {
+		if b.Owner[t] != p || x.spare[t] <= 0 {
+			continue
+		}
+		link, weakest := -1, 0
+		for _, u := range b.Map.Territories[t].Neighbors {
+			if b.Owner[u] != p {
+				continue
+			}
+			if w := b.WeakestEnemyNeighbor(p, u); w >= 0 && (link < 0 || b.Armies[w] < weakest) {
+				link, weakest = u, b.Armies[w]
+			}
+		}
+		here := b.WeakestEnemyNeighbor(p, t)
+		if link >= 0 && (here < 0 || weakest < b.Armies[here]) {
+			buf = x.move(t, link, buf, start)
 		}
 	}
 	return buf
