@@ -293,3 +293,24 @@ func TestLoadPublished(t *testing.T) {
 	assert.Equal(t, 42.7, p.Bots["mars"].WinPct)
 	assert.Len(t, p.Bots, 13)
 }
+
+// FuzzLoadPublished: any file either loads with every bot row named and
+// its win % in 0..100, or is an error; never a panic.
+func FuzzLoadPublished(f *testing.F) {
+	f.Add([]byte("[paper.bots.mars]\nname = \"MARS\"\nwin_pct = 42.7\n"))
+	f.Add([]byte("[paper]\nsource = \"s\"\n[paper.bots.x]\nname = \"\"\n"))
+	f.Add([]byte("[paper.bots.mars]\nname = \"MARS\"\nwin_pct = nan\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		path := filepath.Join(t.TempDir(), "p.toml")
+		require.NoError(t, os.WriteFile(path, data, 0o644))
+		p, err := LoadPublished(path)
+		if err != nil {
+			return
+		}
+		require.NotEmpty(t, p.Bots)
+		for _, b := range p.Bots {
+			assert.NotEmpty(t, strings.TrimSpace(b.Name))
+			assert.True(t, b.WinPct >= 0 && b.WinPct <= 100)
+		}
+	})
+}
