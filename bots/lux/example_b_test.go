@@ -39,6 +39,6 @@ func ExamplePixie() {
 	fmt.Println("winner:", names[res.Winner], "in round", res.Rounds)
 	fmt.Println("faults:", res.Faults)
 	// Output:
-	// winner: pixie in round 18
+	// winner: pixie in round 107
 	// faults: [0 0 0 0 0]
 }
