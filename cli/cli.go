@@ -61,15 +61,16 @@ type command struct {
 // serve reads stdin.
 func commands(reg *bots.Registry, stdin io.Reader) map[string]command {
 	return map[string]command{
-		"play":   {"play one game and print its summary (-log writes every event)", withRegistry(reg, cmdPlay)},
-		"replay": {"re-simulate a JSONL game log and check every event", withRegistry(reg, cmdReplay)},
-		"view":   {"a game log (or a batch's game) as one self-contained web page: board, controls, MARS's reasoning", withRegistry(reg, cmdView)},
-		"batch":  {"play many games on every core (shards, resume)", withRegistry(reg, cmdBatch)},
-		"merge":  {"join the outputs of shards into one", cmdMerge},
-		"map":    {"print a map (text or -json)", cmdMap},
-		"bots":   {"list the registered bots (-params NAME lists a bot's parameters)", withRegistry(reg, cmdBots)},
-		"odds":   {"exact dice odds: rolls, battles, chains, tables, engine check", cmdOdds},
-		"report": {"regenerate notebooks (reports, CSV, figures) from their configs", withRegistry(reg, cmdReport)},
+		"play":    {"play one game and print its summary (-log writes every event)", withRegistry(reg, cmdPlay)},
+		"replay":  {"re-simulate a JSONL game log and check every event", withRegistry(reg, cmdReplay)},
+		"view":    {"a game log (or a batch's game) as one self-contained web page: board, controls, MARS's reasoning", withRegistry(reg, cmdView)},
+		"batch":   {"play many games on every core (shards, resume)", withRegistry(reg, cmdBatch)},
+		"merge":   {"join the outputs of shards into one", cmdMerge},
+		"compare": {"pair two tournament runs of the same games: win % before and after, paired differences, rho with Table 6", cmdCompare},
+		"map":     {"print a map (text or -json)", cmdMap},
+		"bots":    {"list the registered bots (-params NAME lists a bot's parameters)", withRegistry(reg, cmdBots)},
+		"odds":    {"exact dice odds: rolls, battles, chains, tables, engine check", cmdOdds},
+		"report":  {"regenerate notebooks (reports, CSV, figures) from their configs", withRegistry(reg, cmdReport)},
 		"env": {"serve the learning environment as JSON lines on stdin/stdout (env serve [CONFIG])", func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return cmdEnv(ctx, reg, stdin, args, stdout, stderr)
 		}},

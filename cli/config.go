@@ -88,7 +88,7 @@ type gameFlags struct {
 func addGameFlags(fs *flag.FlagSet, seating string) *gameFlags {
 	f := &gameFlags{}
 	fs.StringVar(&f.players, "players", defaultPlayers, "comma-separated seat specs (2..6 seats): NAME, NAME(K=V;...), NAME@SET (embedded, e.g. mars@paper) or NAME@params.toml; "+seating)
-	fs.StringVar(&f.rules, "rules", "mars2006", "rule set: embedded name (classic, mars2006, mars2006-escalating, fixedcards, missions) or TOML file")
+	fs.StringVar(&f.rules, "rules", "mars2006", "rule set: embedded name (classic, mars2006, mars2006-escalating, lux, lux-escalating, fixedcards, missions) or TOML file")
 	fs.StringVar(&f.mapArg, "map", "", "map: embedded name or TOML file (default: the rules' map)")
 	fs.Var(&f.params, "param", "set a bot parameter for every seat of that bot, BOT.NAME=VALUE (repeatable)")
 	return f

@@ -118,7 +118,7 @@ func TestMapErrors(t *testing.T) {
 		{"invalid file", []string{bad}, bad + `: territories[0].neighbors = "a": a territory cannot border itself`},
 		{"two maps", []string{"classic", "classic"}, `map: want at most one map, got ["classic" "classic"]`},
 		{"json and toml", []string{"-json", "-toml"}, "map: -json, -toml and -rules exclude each other"},
-		{"unknown rules", []string{"-rules", "lux"}, `load rules: no embedded rules named "lux"`},
+		{"unknown rules", []string{"-rules", "hasbro"}, `load rules: no embedded rules named "hasbro"`},
 		{"rules on a small map", []string{"-rules", "missions", pair}, `configs/rules/missions.toml: missions[0].continents = "Europe": no such continent on map "pair"`},
 		{"bad flag", []string{"-colour"}, "flag provided but not defined: -colour"},
 	}

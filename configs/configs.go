@@ -27,7 +27,8 @@ var files embed.FS
 func Map(name string) ([]byte, error) { return read("maps", "map", name) }
 
 // Rules returns the TOML text of the embedded rule set with the given name
-// (e.g. "classic", "mars2006", "mars2006-escalating", "fixedcards", "missions").
+// (e.g. "classic", "mars2006", "mars2006-escalating", "lux", "lux-escalating",
+// "fixedcards", "missions").
 func Rules(name string) ([]byte, error) { return read("rules", "rules", name) }
 
 // Bot returns the TOML text of the embedded bot parameter set with the

@@ -10,7 +10,7 @@ import (
 
 func TestNames(t *testing.T) {
 	assert.Equal(t, []string{"classic"}, MapNames())
-	assert.Equal(t, []string{"classic", "fixedcards", "mars2006", "mars2006-escalating", "missions"}, RulesNames())
+	assert.Equal(t, []string{"classic", "fixedcards", "lux", "lux-escalating", "mars2006", "mars2006-escalating", "missions"}, RulesNames())
 	for _, want := range []string{"mars-paper", "mars-paperfield"} {
 		assert.Contains(t, BotNames(), want)
 	}
@@ -30,7 +30,7 @@ func TestRead(t *testing.T) {
 		{"bot", Bot, "mars-paper", `bot = "mars"`, false},
 		{"tuned bot", Bot, "mars-paperfield", "\n[params]\n", false},
 		{"unknown map", Map, "earth", `no embedded map named "earth" (have classic)`, true},
-		{"unknown rules", Rules, "lux", `no embedded rules named "lux" (have classic, fixedcards, mars2006, mars2006-escalating, missions)`, true},
+		{"unknown rules", Rules, "hasbro", `no embedded rules named "hasbro" (have classic, fixedcards, lux, lux-escalating, mars2006, mars2006-escalating, missions)`, true},
 		{"path-like", Rules, "rules/classic", `no embedded rules named "rules/classic"`, true},
 		{"with extension", Map, "classic.toml", `no embedded map named "classic.toml"`, true},
 		{"parent", Map, "../maps/classic", `no embedded map named`, true},
@@ -70,5 +70,5 @@ func TestPath(t *testing.T) {
 
 func ExampleRulesNames() {
 	fmt.Println(RulesNames())
-	// Output: [classic fixedcards mars2006 mars2006-escalating missions]
+	// Output: [classic fixedcards lux lux-escalating mars2006 mars2006-escalating missions]
 }

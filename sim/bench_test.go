@@ -117,3 +117,18 @@ func BenchmarkRollDice(b *testing.B) {
 		RollDice(g.rng, 3, 2, false, &a, &d)
 	}
 }
+
+// BenchmarkEngineLux is BenchmarkEngineClassic under the rule set lux:
+// the bots place their starting armies 4 at a time through Place, and an
+// unforced player trades one set a turn.
+func BenchmarkEngineLux(b *testing.B) {
+	m, err := LoadMap("classic")
+	if err != nil {
+		b.Fatal(err)
+	}
+	r, err := LoadRules("lux")
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchGame(b, m, r, nil)
+}

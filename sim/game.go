@@ -467,7 +467,9 @@ func (g *Game) setup() {
 		left[p] = r.StartingArmies[g.n] - s.territories[p]
 		g.setupOut[p] = false
 	}
-	if r.Setup.InitialArmies == "bots" {
+	if r.Setup.InitialArmies == "bots" && r.Setup.InitialPerTurn > 0 {
+		g.setupByPlace(left)
+	} else if r.Setup.InitialArmies == "bots" {
 		for more := true; more; {
 			more = false
 			for p := 0; p < g.n; p++ {
@@ -516,6 +518,64 @@ func (g *Game) setup() {
 				}
 			}
 		}
+	}
+}
+
+// setupByPlace places the starting armies left[p] of every seat p with
+// Rules.Setup.InitialPerTurn armies per setup turn, players taking turns
+// from seat 0: each turn asks the player's Place for min(InitialPerTurn,
+// left) armies. A placement CheckPlacement refuses is a fault, and the
+// engine places the rest of that player's starting armies at random, as it
+// does for a broken player. Every army is one EvSetupPlace event.
+func (g *Game) setupByPlace(left []int) {
+	s := &g.st
+	per := g.r.Setup.InitialPerTurn
+	for more := true; more; {
+		more = false
+		for p := 0; p < g.n; p++ {
+			k := min(per, left[p])
+			if k == 0 {
+				continue
+			}
+			left[p] -= k
+			more = more || left[p] > 0
+			if !g.broken[p] && !g.setupOut[p] {
+				buf, err := g.askPlace(p, k)
+				if err == nil {
+					err = s.CheckPlacement(p, k, buf)
+				} else {
+					g.fault(p, "setup: %v", err) // a panic: broken for the rest of the game
+				}
+				if err == nil {
+					for _, pl := range buf {
+						for range pl.Armies {
+							g.setupPlace(p, pl.Territory)
+						}
+					}
+					continue
+				}
+				if !g.broken[p] {
+					g.fault(p, "setup: %v", err)
+					g.setupOut[p] = true
+				}
+			}
+			// The engine places the rest of a faulty bot's armies at random.
+			ts := g.perSeat[p]
+			for range k {
+				g.setupPlace(p, ts[g.rng.IntN(len(ts))])
+			}
+		}
+	}
+}
+
+// setupPlace places one starting army of p on t.
+func (g *Game) setupPlace(p, t int) {
+	g.addArmies(t, 1)
+	if g.on {
+		e := g.event(EvSetupPlace, p)
+		e.To = t
+		e.Armies = 1
+		g.emit(e)
 	}
 }
 
@@ -609,13 +669,15 @@ func (g *Game) turnStart(p int) bool {
 // tradePhase lets p trade sets and returns the armies the sets are worth.
 // A player holding ForcedTradeAt cards or more must trade until it holds
 // fewer; the engine trades for it if it declines or answers illegally.
+// With Cards.VoluntaryPerTurn > 0 an unforced player is asked only while it
+// has traded fewer sets than that in this phase.
 func (g *Game) tradePhase(p int) int {
 	s := &g.st
 	c := &g.r.Cards
 	if c.Mode == "none" {
 		return 0
 	}
-	total := 0
+	total, traded := 0, 0
 	voluntary := !g.broken[p]
 	for i := 0; i < maxTradesPerPhase; i++ {
 		hand := s.hands[p]
@@ -623,6 +685,9 @@ func (g *Game) tradePhase(p int) int {
 			break
 		}
 		forced := c.ForcedTradeAt > 0 && len(hand) >= c.ForcedTradeAt
+		if !forced && c.VoluntaryPerTurn > 0 && traded >= c.VoluntaryPerTurn {
+			break
+		}
 		if !voluntary && !forced {
 			break
 		}
@@ -640,6 +705,7 @@ func (g *Game) tradePhase(p int) int {
 					voluntary = false
 				} else {
 					total += g.trade(p, set)
+					traded++
 					continue
 				}
 			}
@@ -650,6 +716,7 @@ func (g *Game) tradePhase(p int) int {
 				break
 			}
 			total += g.trade(p, set)
+			traded++
 		}
 	}
 	return total

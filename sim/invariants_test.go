@@ -84,7 +84,7 @@ func TestInvariantsEmbeddedRules(t *testing.T) {
 	m, err := sim.LoadMap("classic")
 	require.NoError(t, err)
 	games := sweepGames(200, 20)
-	for _, name := range []string{"classic", "mars2006", "fixedcards", "missions"} {
+	for _, name := range []string{"classic", "mars2006", "fixedcards", "missions", "lux", "lux-escalating"} {
 		r, err := sim.LoadRules(name)
 		require.NoError(t, err)
 		var total [sim.NumEventKinds]int

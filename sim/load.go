@@ -28,6 +28,8 @@ const (
 	MaxArmyValue = 100000
 	// MaxWilds is the largest number of wild cards in a deck.
 	MaxWilds = 10
+	// MaxVoluntaryPerTurn bounds cards.voluntary_per_turn.
+	MaxVoluntaryPerTurn = 10
 )
 
 // isEmbeddedName reports whether nameOrPath names an embedded configuration
@@ -525,6 +527,13 @@ func (r *Rules) keysPresent(source string, md *toml.MetaData, raw map[string]any
 			return missing(source, strings.Join(n.key, "."), n.hint)
 		}
 	}
+	// The optional keys read 0 when left out: written out, 0 is out of range.
+	if md.IsDefined("setup", "initial_per_turn") && r.Setup.InitialPerTurn == 0 {
+		return badValue(source, "setup.initial_per_turn", 0, "must be 1..%d (leave the key out to place one army at a time through PlaceInitial)", MaxArmyValue)
+	}
+	if md.IsDefined("cards", "voluntary_per_turn") && r.Cards.VoluntaryPerTurn == 0 {
+		return badValue(source, "cards.voluntary_per_turn", 0, "must be 1..%d (leave the key out for no bound)", MaxVoluntaryPerTurn)
+	}
 	if r.End.Win != WinMissions {
 		return nil // missions are not allowed: validate says so
 	}
@@ -595,6 +604,12 @@ func (r *Rules) validate(src string, m *Map) error {
 	}
 	if !r.Setup.InitialArmies.Valid() {
 		return badValue(src, "setup.initial_armies", r.Setup.InitialArmies, "must be %s", oneOf(initialArmiesModes))
+	}
+	switch k := r.Setup.InitialPerTurn; {
+	case k != 0 && r.Setup.InitialArmies != InitialBots:
+		return badValue(src, "setup.initial_per_turn", k, `must be left out unless setup.initial_armies = "bots"`)
+	case k < 0 || k > MaxArmyValue:
+		return badValue(src, "setup.initial_per_turn", k, "must be 1..%d (armies a player places per setup turn)", MaxArmyValue)
 	}
 	if err := r.Reinforce.validate(src); err != nil {
 		return err
@@ -671,6 +686,12 @@ func (c *CardRules) validate(src string) error {
 	}
 	if c.TerritoryBonus < 0 || c.TerritoryBonus > MaxArmyValue {
 		return badValue(src, "cards.territory_bonus", c.TerritoryBonus, "must be 0..%d", MaxArmyValue)
+	}
+	switch v := c.VoluntaryPerTurn; {
+	case v != 0 && c.Mode == CardsNone:
+		return badValue(src, "cards.voluntary_per_turn", v, `must be left out with cards.mode = "none"`)
+	case v < 0 || v > MaxVoluntaryPerTurn:
+		return badValue(src, "cards.voluntary_per_turn", v, "must be 1..%d (sets a player may trade per turn unforced)", MaxVoluntaryPerTurn)
 	}
 	f := c.ForcedTradeAt
 	switch {

@@ -132,6 +132,8 @@ func TestEmbeddedRulesValues(t *testing.T) {
 		{"mars2006-escalating", 6, InitialRandom, RoundCeil, CardsEscalating, [4]int{}, 2, FortifyOneStep, WinDomination, 100, 0, []int{4, 6, 8, 10, 12, 15}},
 		{"fixedcards", 4, InitialRandom, RoundFloor, CardsFixed, [4]int{4, 6, 8, 10}, 0, FortifyConnected, WinDomination, 200, 0, nil},
 		{"missions", 6, InitialBots, RoundFloor, CardsEscalating, [4]int{}, 2, FortifySingle, WinMissions, 500, 9, []int{4, 6, 8, 10, 12, 15}},
+		{"lux", 6, InitialBots, RoundFloor, CardsFixed, [4]int{5, 5, 5, 5}, 2, FortifyOneStep, WinDomination, 100, 0, nil},
+		{"lux-escalating", 6, InitialBots, RoundFloor, CardsEscalating, [4]int{}, 2, FortifyOneStep, WinDomination, 100, 0, []int{4, 6, 8, 10, 12, 15}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -142,14 +144,22 @@ func TestEmbeddedRulesValues(t *testing.T) {
 			assert.Equal(t, "classic", r.Map)
 			assert.Equal(t, c.players, r.Players)
 			assert.Equal(t, classicArmies, r.StartingArmies)
-			assert.Equal(t, SetupRules{Deal: DealRandom, InitialArmies: c.initial}, r.Setup)
+			// The lux rule sets: 4 starting armies per setup turn through
+			// Place, forced trades above 5 cards, one unforced set a turn.
+			lux := strings.HasPrefix(c.name, "lux")
+			perTurn, forcedAt, voluntary := 0, 5, 0
+			if lux {
+				perTurn, forcedAt, voluntary = 4, 6, 1
+			}
+			assert.Equal(t, SetupRules{Deal: DealRandom, InitialArmies: c.initial, InitialPerTurn: perTurn}, r.Setup)
 			assert.Equal(t, ReinforceRules{Rounding: c.rounding, Divisor: 3, Min: 3, ContinentBonus: true}, r.Reinforce)
 			step := 0
 			if c.cards == CardsEscalating {
 				step = 5
 			}
 			assert.Equal(t, CardRules{Mode: c.cards, Wilds: c.wilds, FixedValues: c.fixed, Escalating: c.escalates,
-				EscalatingStep: step, TerritoryBonus: 2, ForcedTradeAt: 5, OnePerTurn: true, TakeOnElimination: true}, r.Cards)
+				EscalatingStep: step, TerritoryBonus: 2, ForcedTradeAt: forcedAt, OnePerTurn: true, TakeOnElimination: true,
+				VoluntaryPerTurn: voluntary}, r.Cards)
 			assert.Equal(t, AttackRules{AttackerDice: 3, DefenderDice: 2, MoveInAtLeastDice: true}, r.Attack)
 			assert.Equal(t, c.fortify, r.Fortify.Mode)
 			assert.Equal(t, EndRules{Win: c.win, RoundLimit: c.limit}, r.End)
@@ -416,6 +426,14 @@ func TestParseRulesErrors(t *testing.T) {
 		{"missions", `extra = 1`, "extra = 1\ncount = 3", `r.toml: missions[0].count = 3: only allowed with kind = "territories"`},
 		{"missions", `kind = "eliminate"`, "kind = \"eliminate\"\nmin_armies = 2", `r.toml: missions[8].min_armies = 2: only allowed with kind = "territories"`},
 		{"missions", `[[missions]]`, `[[missions.x]]`, `r.toml: toml: line 49: Key 'missions' was already created and cannot be used as an array`},
+		{"lux", `initial_per_turn = 4`, `initial_per_turn = 0`, `r.toml: setup.initial_per_turn = 0: must be 1..100000 (leave the key out to place one army at a time through PlaceInitial)`},
+		{"lux", `initial_per_turn = 4`, `initial_per_turn = -4`, `r.toml: setup.initial_per_turn = -4: must be 1..100000 (armies a player places per setup turn)`},
+		{"lux", `initial_per_turn = 4`, `initial_per_turn = 100001`, `r.toml: setup.initial_per_turn = 100001: must be 1..100000`},
+		{"lux", `initial_armies = "bots"`, `initial_armies = "random"`, `r.toml: setup.initial_per_turn = 4: must be left out unless setup.initial_armies = "bots"`},
+		{"lux", `initial_per_turn = 4`, `initial_per_turn = "4"`, `r.toml: line 28: setup.initial_per_turn = "4": must be an integer`},
+		{"lux", `voluntary_per_turn = 1`, `voluntary_per_turn = 0`, `r.toml: cards.voluntary_per_turn = 0: must be 1..10 (leave the key out for no bound)`},
+		{"lux", `voluntary_per_turn = 1`, `voluntary_per_turn = 11`, `r.toml: cards.voluntary_per_turn = 11: must be 1..10 (sets a player may trade per turn unforced)`},
+		{"lux", `voluntary_per_turn = 1`, `voluntary_per_turn = -1`, `r.toml: cards.voluntary_per_turn = -1: must be 1..10`},
 	}
 	for _, c := range cases {
 		t.Run(c.base+"/"+c.want, func(t *testing.T) {
@@ -443,6 +461,8 @@ func TestParseRulesOptionalKeys(t *testing.T) {
 	r, err := ParseRules("none.toml", []byte(noCards(t)))
 	require.NoError(t, err)
 	assert.Equal(t, CardRules{Mode: CardsNone}, r.Cards)
+	_, err = ParseRules("none.toml", []byte(strings.Replace(noCards(t), `mode = "none"`, "mode = \"none\"\nvoluntary_per_turn = 1", 1)))
+	assert.EqualError(t, err, `none.toml: cards.voluntary_per_turn = 1: must be left out with cards.mode = "none"`)
 	m, err := LoadRules("missions")
 	require.NoError(t, err)
 	assert.Equal(t, 0, m.Missions[2].Extra)
@@ -549,8 +569,8 @@ func TestLoadFiles(t *testing.T) {
 			"load rules: open nowhere.toml: no such file or directory"},
 		{"unknown embedded map", func(s string) error { _, err := LoadMap(s); return err }, "earth",
 			`load map: no embedded map named "earth" (have classic)`},
-		{"unknown embedded rules", func(s string) error { _, err := LoadRules(s); return err }, "lux",
-			`load rules: no embedded rules named "lux" (have classic, fixedcards, mars2006, mars2006-escalating, missions)`},
+		{"unknown embedded rules", func(s string) error { _, err := LoadRules(s); return err }, "hasbro",
+			`load rules: no embedded rules named "hasbro" (have classic, fixedcards, lux, lux-escalating, mars2006, mars2006-escalating, missions)`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -77,7 +77,8 @@ func equalRules(a, b *Rules) bool {
 	if ca.Mode != cb.Mode || ca.Wilds != cb.Wilds || ca.FixedValues != cb.FixedValues ||
 		!slices.Equal(ca.Escalating, cb.Escalating) || ca.EscalatingStep != cb.EscalatingStep ||
 		ca.TerritoryBonus != cb.TerritoryBonus || ca.ForcedTradeAt != cb.ForcedTradeAt ||
-		ca.OnePerTurn != cb.OnePerTurn || ca.TakeOnElimination != cb.TakeOnElimination {
+		ca.OnePerTurn != cb.OnePerTurn || ca.TakeOnElimination != cb.TakeOnElimination ||
+		ca.VoluntaryPerTurn != cb.VoluntaryPerTurn {
 		return false
 	}
 	for i := range a.Missions {
@@ -97,6 +98,17 @@ type SetupRules struct {
 	// InitialArmies is how the remaining starting armies are placed:
 	// InitialRandom or InitialBots.
 	InitialArmies InitialArmiesMode `toml:"initial_armies"`
+	// InitialPerTurn, with InitialBots, is the number of starting armies a
+	// player places in each of its setup turns, players taking turns from
+	// seat 0: the engine asks Player.Place for min(InitialPerTurn, armies
+	// left), the player's normal placement, as Lux asks each agent's
+	// placeInitialArmies for 4 armies at a time (LuxAgent.java) and every
+	// Lux bot of the MARS paper's Table 6 forwards that call to its
+	// placeArmies. 0 (the key left out) asks Player.PlaceInitial for one
+	// army at a time, as the rule book's players place them; otherwise
+	// 1..MaxArmyValue. The key must be left out unless InitialArmies is
+	// InitialBots.
+	InitialPerTurn int `toml:"initial_per_turn,omitzero" json:",omitempty"`
 }
 
 // ReinforceRules gives the reinforcement formula, MARS paper equation (1):
@@ -141,6 +153,16 @@ type CardRules struct {
 	OnePerTurn bool `toml:"one_per_turn"`
 	// TakeOnElimination gives an eliminated player's cards to its eliminator.
 	TakeOnElimination bool `toml:"take_on_elimination"`
+	// VoluntaryPerTurn bounds the sets a player trades in the trade phase
+	// of its turn when it is not forced to: once it has traded
+	// VoluntaryPerTurn sets in the phase (forced trades included), it is
+	// asked again only while it holds ForcedTradeAt cards or more. Lux's
+	// voluntary cashers call cashCardsIfPossible once per turn, one set
+	// (SmartAgentBase.java), and Lux cashes for any agent that leaves its
+	// cardsPhase with more than 5 cards (LuxAgent.java). 0 (the key left
+	// out) bounds nothing: the player is asked until it declines; otherwise
+	// 1..10. The key must be left out with cards.mode "none".
+	VoluntaryPerTurn int `toml:"voluntary_per_turn,omitzero" json:",omitempty"`
 }
 
 // AttackRules configures battles.

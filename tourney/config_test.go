@@ -47,7 +47,7 @@ func TestParseErrors(t *testing.T) {
 		{"games", `bots = ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j"]` + "\nplayers = 4\nreplications = 100000" + rest, "t.toml: keys bots, players, replications: C(10,4) line-ups x 100000 replications = 21000000 games: want at most 10000000"},
 		{"no seed", `bots = ["a", "b"]` + "\nplayers = 2\nreplications = 1\nrules = \"classic\"", "t.toml: key seed: missing"},
 		{"seed", `bots = ["a", "b"]` + "\nplayers = 2\nreplications = 1\nrules = \"classic\"\nseed = -1", "t.toml: key seed: -1: want >= 0"},
-		{"no rules", `bots = ["a", "b"]` + "\nplayers = 2\nreplications = 1\nseed = 1", "t.toml: key rules: missing: want an embedded rule set (classic, fixedcards, mars2006, mars2006-escalating, missions)"},
+		{"no rules", `bots = ["a", "b"]` + "\nplayers = 2\nreplications = 1\nseed = 1", "t.toml: key rules: missing: want an embedded rule set (classic, fixedcards, lux, lux-escalating, mars2006, mars2006-escalating, missions)"},
 		{"too few bots", `bots = ["a", "b"]` + "\nplayers = 3\nreplications = 1" + rest, "t.toml: key bots: 2 bots: want 3..64 (at least players = 3)"},
 		{"twice", `bots = ["a", "b", "a"]` + "\nplayers = 2\nreplications = 1" + rest, `t.toml: key bots: "a" listed twice (entries 0 and 2)`},
 		{"empty", `bots = ["a", " "]` + "\nplayers = 2\nreplications = 1" + rest, "t.toml: key bots: entry 1 is empty"},

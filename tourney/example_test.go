@@ -78,3 +78,36 @@ func ExampleResults_Findings() {
 	// angry finishes last most often (30 of its 30 games).
 	// 0 of the 30 games ended at the round limit (0.0 %, 95 % Wilson [0.0, 11.4]).
 }
+
+// ComparePaired sets two runs of the same games side by side, bot by bot:
+// here b wins the first game in the second run where a won it in the
+// first.
+func ExampleComparePaired() {
+	header := arena.Header{Format: arena.HeaderFormat, Seed: 1, Games: 2,
+		Seats:    []arena.SeatInfo{{Label: "a", Bot: "mars"}, {Label: "b", Bot: "angry"}},
+		Schedule: arena.ScheduleSpec{Kind: arena.KindSubsets, Players: 2, Pool: 2, Replications: 2, Seed: 1},
+		Rules:    "mars2006", Map: "classic", Shard: arena.Shard{Count: 1}}
+	run := func(dir string, firstWinner int) *tourney.Output {
+		o := &tourney.Output{Dir: dir, Header: header}
+		for g, w := range []int{firstWinner, 0} {
+			pl := []int{1, 2}
+			if w == 1 {
+				pl = []int{2, 1}
+			}
+			o.Records = append(o.Records, arena.Record{Game: g, Seed: uint64(g), Seating: []string{"a", "b"},
+				Winner: w, Placements: pl, Faults: []int{0, 0}})
+		}
+		return o
+	}
+	c, err := tourney.ComparePaired(run("before", 0), run("after", 1), tourney.PairOptions{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, b := range c.Bots {
+		fmt.Printf("%s: %d -> %d wins, difference %+.2f\n", b.Bot, b.WinsBefore, b.WinsAfter, b.Diff.Mean)
+	}
+	// Output:
+	// a: 2 -> 1 wins, difference -0.50
+	// b: 0 -> 1 wins, difference +0.50
+}

@@ -1,40 +1,69 @@
 package lux
 
 import (
+	"math/rand/v2"
+
 	"github.com/marslab-risk/marslab/bots/blocks"
 	"github.com/marslab-risk/marslab/sim"
 )
 
-// Angry is the Lux bot Angry: all-out aggression with no plan.
+// Angry is the Lux bot Angry: all-out aggression with no plan, as
+// Angry.java of the Lux SDK plays it.
 //
-//   - Placement (and each starting army): everything on the owned territory
-//     with the most enemy neighbours.
-//   - Attack: every owned territory holding at least 2 armies attacks its
-//     weakest enemy neighbour, to the end, if it has more armies than it;
-//     this repeats until no territory can. Each call of Attack starts the
-//     sweep again from the lowest territory id, so the attacks of a turn
-//     are those of the description's loop in a fixed order.
-//   - Move-in: nothing beyond the dice (the engine's minimum) if the
-//     attacking territory has more enemy neighbours than the captured one,
-//     counting the captured territory as Angry's, otherwise everything.
-//   - Fortify: each territory moves all its movable armies to the owned
-//     neighbour with the most enemy neighbours, if that is more than its own;
-//     an interior territory (no enemy neighbour) with no such neighbour moves
-//     to a random owned neighbour. The armies that move are those present at
-//     the start of the phase, so the moves are legal together under the
-//     one-step rule; under the other fortify modes only the largest move is
-//     made.
-//   - Cards: never cashes voluntarily (the engine cashes when forced).
+//   - Placement (and the starting armies, which Lux's placeInitialArmies
+//     forwards to placeArmies): everything on the owned territory with the
+//     most enemy neighbours, the lowest id on ties (Angry.placeArmies).
+//   - Attack (Angry.attackPhase): whole passes over its territories with at
+//     least 2 armies in id order; in a pass each attacks its weakest enemy
+//     neighbour, to the end, if it has more armies than it. A pass that
+//     launched any attack, won or lost, is followed by another pass; a pass
+//     that launched none ends the phase. The pass walks Lux's
+//     ArmiesIterator, which finds the next territory of the pass before the
+//     current one attacks: a territory conquered in a pass is visited in
+//     that pass only if its id comes after the next territory found then,
+//     otherwise in the next pass.
+//   - Move-in (Angry.moveArmiesIn): nothing beyond the dice (the engine's
+//     minimum) if the attacking territory has more enemy neighbours than the
+//     captured one, otherwise everything; the captured territory counts as
+//     Angry's (the engine still shows it as the defender's).
+//   - Fortify (Angry.fortifyPhase): each territory moves all its movable
+//     armies to the owned neighbour with the most enemy neighbours, if that
+//     is more than its own; an interior territory (no enemy neighbour) with
+//     no such neighbour moves to a random owned neighbour. The armies that
+//     move are those present at the start of the phase, so the moves are
+//     legal together under the one-step rule; under the other fortify modes
+//     only the largest move is made.
+//   - Cards: never cashes voluntarily (Angry.cardsPhase is empty; the
+//     engine cashes when forced).
 //
-// Ties go to the lowest territory id. Angry has no parameters. Because it
-// scatters its armies over many weak attacks and ignores continents, it is
-// the bot that finishes last most often in the MARS paper's tournament,
-// and among the bots of this package's second group as well (see
-// TestAngryFinishesLast).
+// Angry has no parameters. Because it scatters its armies over many weak
+// attacks and ignores continents, it is the bot that finishes last most
+// often in the MARS paper's tournament, and among the bots of this
+// package's second group as well (see TestAngryFinishesLast).
 type Angry struct {
 	sim.BasePlayer
 
-	b blocks.Board
+	b     blocks.Board
+	clock turnClock
+	next  int  // the next territory of the pass (the iterator's look-ahead), -1 at its end
+	made  bool // whether the current pass launched an attack
+}
+
+// Start prepares Angry for a new game.
+func (a *Angry) Start(s *sim.State, seat int, rng *rand.Rand) {
+	a.BasePlayer.Start(s, seat, rng)
+	a.clock.reset()
+}
+
+// armed returns p's first territory after id after with at least 2
+// armies, or -1: the next element of Lux's ArmiesIterator(p, 2).
+func armed(b *blocks.Board, p, after int) int {
+	for t := after + 1; t < len(b.Owner); t++ {
+		if b.Owner[t] == p && b.Armies[t] >= 2 {
+			return t
+		}
+	}
+	return -1
 }
 
 // angriest returns p's territory with the most enemy neighbours (the lowest
@@ -64,21 +93,30 @@ func (a *Angry) Place(s *sim.State, armies int, buf []sim.Placement) []sim.Place
 	return append(buf, sim.Placement{Territory: angriest(&a.b, a.Seat), Armies: armies})
 }
 
-// Attack orders the first attack of the sweep: the lowest-id territory with
-// at least 2 armies and more armies than its weakest enemy neighbour
-// attacks it to the end.
+// Attack orders the next attack of the turn's passes: the next territory
+// of the pass that outnumbers its weakest enemy neighbour attacks it to the
+// end.
 func (a *Angry) Attack(s *sim.State) (sim.AttackOrder, bool) {
 	a.b.Load(s)
 	b, p := &a.b, a.Seat
-	for t, o := range b.Owner {
-		if o != p || b.Armies[t] < 2 {
+	if a.clock.newTurn(s) {
+		a.next, a.made = armed(b, p, -1), false
+	}
+	for {
+		if a.next < 0 {
+			if !a.made {
+				return sim.AttackOrder{}, false
+			}
+			a.next, a.made = armed(b, p, -1), false
 			continue
 		}
+		t := a.next
+		a.next = armed(b, p, t)
 		if w := b.WeakestEnemyNeighbor(p, t); w >= 0 && b.Armies[t] > b.Armies[w] {
+			a.made = true
 			return blitz(t, w), true
 		}
 	}
-	return sim.AttackOrder{}, false
 }
 
 // Occupy moves the minimum when from keeps more enemy neighbours than the

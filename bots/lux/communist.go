@@ -7,71 +7,57 @@ import (
 	"github.com/marslab-risk/marslab/sim"
 )
 
-// Communist is the Lux bot Communist: it spreads its armies evenly.
+// Communist is the Lux bot Communist: it spreads its armies evenly, as
+// Communist.java of the Lux SDK plays it.
 //
-//   - Placement: one army at a time, each on the border territory (one with
-//     an enemy neighbour) then holding the fewest armies, the lowest id on
-//     ties; each starting army likewise. The description says "the weakest
-//     territories"; interior territories are left out because their armies
-//     could never attack, and fortification evens them out anyway.
-//   - Attack: one attack per turn on the weakest enemy territory adjacent to
-//     any of its own (the lowest id on ties), from its strongest owned
-//     neighbour, to the end, if that neighbour has more armies than it.
-//     Lux's Communist spares other Communists unless only Communists are
-//     left; a sim.State does not say which bot sits at a seat, so this
-//     Communist treats every other seat as an enemy (in the paper's
-//     tournament no two Communists meet, so this changes nothing there).
-//     After that attack (made or not), hog wild and the stalemate breaker:
-//     once its armies exceed all enemies' combined, or number more than
-//     1,500, it attacks as the triple attack pack and split up(0.01) find
-//     until no attack is left (blocks.HogWild).
-//   - Move-in: half the attacking territory's armies, rounded up, within
-//     the engine's bounds.
-//   - Fortify: repeatedly, over pairs of neighbouring owned territories in
-//     id order, moves half of any difference above 1 from the stronger to
-//     the weaker (rounded down), moving only armies present at the start of
-//     the phase, so that the moves are legal together under the one-step
-//     rule; under the other fortify modes only the largest move is made.
+//   - Placement (Communist.placeArmies, and the starting armies, which Lux's
+//     placeInitialArmies forwards to it): level by level over all its
+//     territories, interior ones included: find the fewest armies any of
+//     them holds, put one army on each territory at that level in id order,
+//     and repeat until the armies are used (the last level gets armies on
+//     its first territories only).
+//   - Attack (Communist.attackPhase and setExpandos): one attack per turn.
+//     Walking its territories in id order and each one's neighbours in the
+//     map's order, it keeps the first pair (own territory, enemy neighbour)
+//     whose enemy holds strictly fewer armies than any enemy seen before:
+//     the target is the weakest enemy territory next to it, and the
+//     attacker the first of its territories in id order next to an enemy
+//     that weak (not the strongest). It attacks to the end if the attacker
+//     holds more armies than the target. Lux's Communist spares other
+//     Communists unless only Communists are left; a sim.State does not say
+//     which bot sits at a seat, so this Communist treats every other seat as
+//     an enemy (in the paper's tournament no two Communists meet). After that
+//     attack (made or not), hog wild and the stalemate breaker
+//     (SmartAgentBase.attackHogWild, attackStalemate): once its armies
+//     exceed all enemies' combined, or number more than 1,500, it attacks as
+//     the triple attack pack and split up(0.01) find until no attack is left
+//     (blocks.HogWild).
+//   - Move-in (Communist.moveArmiesIn): half the attacking territory's
+//     armies, rounded up, within the engine's bounds.
+//   - Fortify (Communist.fortifyPhase): repeatedly, over pairs of
+//     neighbouring owned territories in id order, moves half of any
+//     difference above 1 from the stronger to the weaker (rounded down),
+//     moving only armies present at the start of the phase, so that the
+//     moves are legal together under the one-step rule; under the other
+//     fortify modes only the largest move is made.
 //   - Cards: never cashes voluntarily (the engine cashes when forced).
 //
 // Communist has no parameters.
 type Communist struct {
 	sim.BasePlayer
 
-	b       blocks.Board
-	clock   turnClock
-	struck  bool  // whether this turn's one attack has been ordered
-	borders []int // scratch: the territories placed on
-	cur     []int // scratch: armies as the fortify moves leave them
-	spare   []int // scratch: armies that may still leave each territory
-	add     []int // scratch: armies placed on each territory
+	b      blocks.Board
+	clock  turnClock
+	struck bool  // whether this turn's one attack has been ordered
+	cur    []int // scratch: armies as the fortify moves leave them
+	spare  []int // scratch: armies that may still leave each territory
+	add    []int // scratch: armies placed on each territory
 }
 
 // Start prepares Communist for a new game.
 func (c *Communist) Start(s *sim.State, seat int, rng *rand.Rand) {
 	c.BasePlayer.Start(s, seat, rng)
 	c.clock.reset()
-}
-
-// weakestOf returns the territory of ts with the fewest armies plus
-// extra[t] (the first on ties).
-func weakestOf(b *blocks.Board, ts, extra []int) int {
-	best := ts[0]
-	for _, t := range ts[1:] {
-		if b.Armies[t]+extra[t] < b.Armies[best]+extra[best] {
-			best = t
-		}
-	}
-	return best
-}
-
-// placeable sets c.borders to Communist's border territories in id order,
-// or to its weakest territory if it has no border.
-func (c *Communist) placeable() {
-	c.borders = c.b.AppendBorder(c.borders[:0], c.Seat)
-	if len(c.borders) == 0 {
-		c.borders = append(c.borders, c.b.WeakestOwned(c.Seat))
-	}
 }
 
 // grow returns buf with length n, zeroed.
@@ -84,22 +70,49 @@ func grow(buf []int, n int) []int {
 	return buf
 }
 
-// PlaceInitial places on the weakest border territory.
-func (c *Communist) PlaceInitial(s *sim.State) int {
-	c.b.Load(s)
-	c.add = grow(c.add, len(c.b.Owner))
-	c.placeable()
-	return weakestOf(&c.b, c.borders, c.add)
+// level adds armies to c.add level by level (Communist.placeArmies): one
+// army on each owned territory holding the fewest armies (counting c.add),
+// in id order, until the armies are used.
+func (c *Communist) level(armies int) {
+	b, p := &c.b, c.Seat
+	c.add = grow(c.add, len(b.Owner))
+	for armies > 0 {
+		least := -1
+		for t, o := range b.Owner {
+			if o == p && (least < 0 || b.Armies[t]+c.add[t] < least) {
+				least = b.Armies[t] + c.add[t]
+			}
+		}
+		if least < 0 {
+			return
+		}
+		for t, o := range b.Owner {
+			if armies > 0 && o == p && b.Armies[t]+c.add[t] == least {
+				c.add[t]++
+				armies--
+			}
+		}
+	}
 }
 
-// Place puts the armies one at a time on the weakest border territory.
+// PlaceInitial places where Place would put one army: the first territory
+// in id order with the fewest armies.
+func (c *Communist) PlaceInitial(s *sim.State) int {
+	c.b.Load(s)
+	c.level(1)
+	for t, k := range c.add {
+		if k > 0 {
+			return t
+		}
+	}
+	return s.FirstOwned(c.Seat)
+}
+
+// Place puts the armies level by level on the territories with the fewest
+// armies.
 func (c *Communist) Place(s *sim.State, armies int, buf []sim.Placement) []sim.Placement {
 	c.b.Load(s)
-	c.add = grow(c.add, len(c.b.Owner))
-	c.placeable()
-	for range armies {
-		c.add[weakestOf(&c.b, c.borders, c.add)]++
-	}
+	c.level(armies)
 	for t, k := range c.add {
 		if k > 0 {
 			buf = append(buf, sim.Placement{Territory: t, Armies: k})
@@ -108,8 +121,9 @@ func (c *Communist) Place(s *sim.State, armies int, buf []sim.Placement) []sim.P
 	return buf
 }
 
-// Attack orders the turn's one attack on the weakest adjacent enemy, then
-// the attacks of hog wild and the stalemate breaker.
+// Attack orders the turn's one attack on the weakest adjacent enemy from
+// the first territory next to it, then the attacks of hog wild and the
+// stalemate breaker.
 func (c *Communist) Attack(s *sim.State) (sim.AttackOrder, bool) {
 	if c.clock.newTurn(s) {
 		c.struck = false
@@ -120,16 +134,18 @@ func (c *Communist) Attack(s *sim.State) (sim.AttackOrder, bool) {
 		return hogWild(b, p)
 	}
 	c.struck = true
-	target, from := -1, -1
+	from, target := -1, -1
 	for t, o := range b.Owner {
-		if o == p || (target >= 0 && b.Armies[t] >= b.Armies[target]) {
+		if o != p {
 			continue
 		}
-		if f := b.StrongestOwnedNeighbor(p, t); f >= 0 {
-			target, from = t, f
+		for _, u := range b.Map.Territories[t].Neighbors {
+			if b.Owner[u] != p && (target < 0 || b.Armies[u] < b.Armies[target]) {
+				from, target = t, u
+			}
 		}
 	}
-	if target < 0 || b.Armies[from] < 2 || b.Armies[from] <= b.Armies[target] {
+	if target < 0 || b.Armies[from] <= b.Armies[target] {
 		return hogWild(b, p)
 	}
 	return blitz(from, target), true

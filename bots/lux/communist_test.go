@@ -10,18 +10,18 @@ import (
 	"github.com/marslab-risk/marslab/sim/simtest"
 )
 
-// Seat 0 holds a, b, d and e: its borders are b (3), d (2) and e (5); g (1)
-// is the weakest enemy territory next to it, touching d.
+// Seat 0 holds a (1, interior), b (3), d (2) and e (5); g (1) is the
+// weakest enemy territory next to it, touching d.
 const communistBoard = "0:1 0:3 1:2 0:2 0:5 1:4 1:1 1:3 1:1"
 
 func TestCommunistPlace(t *testing.T) {
 	p, s := gridState(t, "communist", "classic", communistBoard, sim.PhasePlace)
-	// One at a time on the weakest border: d (2->3), b (3->4, lowest id on
-	// the tie), d (3->4), b (4->5); interior a (1) gets nothing.
+	// Level by level over every territory, interior a included: a (1->2);
+	// a and d at 2 (->3); a, b and d at 3: a, the first (->4).
 	pl := p.Place(s, 4, nil)
-	assert.Equal(t, []sim.Placement{{Territory: gb, Armies: 2}, {Territory: gd, Armies: 2}}, pl)
+	assert.Equal(t, []sim.Placement{{Territory: ga, Armies: 3}, {Territory: gd, Armies: 1}}, pl)
 	require.NoError(t, s.CheckPlacement(0, 4, pl))
-	assert.Equal(t, gd, p.PlaceInitial(s))
+	assert.Equal(t, ga, p.PlaceInitial(s))
 }
 
 func TestCommunistAttack(t *testing.T) {
@@ -32,8 +32,8 @@ func TestCommunistAttack(t *testing.T) {
 		// d (2) attacks g (1), the weakest adjacent enemy; then the turn's
 		// attack is spent.
 		{"weakest adjacent enemy", communistBoard, []sim.AttackOrder{{From: gd, To: gg, Repeat: true}}},
-		// c and g tie at 2: c, the lower id, from its strongest owned
-		// neighbour b (3).
+		// c and g tie at 2: b, the first territory in id order next to a
+		// 2-army enemy, attacks its neighbour c.
 		{"lowest id on ties", "0:1 0:3 1:2 0:3 0:5 1:4 1:2 1:3 1:3", []sim.AttackOrder{{From: gb, To: gc, Repeat: true}}},
 		// g (2) is the weakest but its only owned neighbour d (2) does not
 		// outnumber it: no attack.

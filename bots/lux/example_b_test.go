@@ -9,7 +9,7 @@ import (
 
 // ExamplePixie seats the bots of group B, built directly with the
 // registry's default parameters, in the game of marslab play -rules
-// classic -players angry,communist,stinky,pixie,evilpixie -seed 12 (the
+// classic -players angry,communist,stinky,pixie,evilpixie -seed 17 (the
 // golden game classic-lux-b-5 of package registry).
 func ExamplePixie() {
 	names := []string{"angry", "communist", "stinky", "pixie", "evilpixie"}
@@ -32,13 +32,13 @@ func ExamplePixie() {
 	if err != nil {
 		panic(err)
 	}
-	res, err := g.Play(players, 12, 0)
+	res, err := g.Play(players, 17, 0)
 	if err != nil {
 		panic(err)
 	}
 	fmt.Println("winner:", names[res.Winner], "in round", res.Rounds)
 	fmt.Println("faults:", res.Faults)
 	// Output:
-	// winner: pixie in round 17
+	// winner: pixie in round 12
 	// faults: [0 0 0 0 0]
 }

@@ -43,11 +43,12 @@ type goldenGame struct {
 	index   uint64
 }
 
-// goldenGames are the pinned games: baseline bots under every embedded
-// rule set with 2, 4 and 6 seats among them, MARS with the paper's
+// goldenGames are the pinned games: baseline bots under classic,
+// fixedcards, mars2006 and missions with 2, 4 and 6 seats among them, MARS with the paper's
 // parameters (the defaults, and the embedded set mars@paper) against
 // baseline bots under mars2006 and classic, and six MARS seats under
-// mars2006 and mars2006-escalating. No golden game seats a tuned parameter
+// mars2006 and mars2006-escalating, and MARS with Angry, Communist and
+// Stinky under lux and lux-escalating. No golden game seats a tuned parameter
 // set, so a recalibration never rewrites them.
 var goldenGames = []goldenGame{
 	{"classic-baseline-2", "classic", "aggressive,random", 8, 0},
@@ -61,7 +62,9 @@ var goldenGames = []goldenGame{
 	{"classic-example-3", "classic", "cautious,aggressive,random", 1, 0},
 	{"classic-lux-a-6", "classic", "cluster,shaft,quo,yakool,boscoe,bort", 4, 0},
 	{"mars2006-lux-a-3", "mars2006", "vulture,cluster,aggressive", 1, 0},
-	{"classic-lux-b-5", "classic", "angry,communist,stinky,pixie,evilpixie", 12, 0},
+	{"classic-lux-b-5", "classic", "angry,communist,stinky,pixie,evilpixie", 17, 0},
+	{"lux-mars-6", "lux", "mars,angry,communist,stinky,aggressive,random", 4, 0},
+	{"lux-escalating-mars-4", "lux-escalating", "mars,angry,communist,stinky", 1, 0},
 	{"missions-mission-6", "missions", "mission,mission(w=100),constrained,constrained,mission(w=1),aggressive", 1, 0},
 	{"missions-greedy-6", "missions", "mission-greedy,mission-greedy(w=100),constrained,mission,mission(w=100),mission-greedy(w=1)", 1, 0},
 }
