@@ -57,16 +57,20 @@ func TestGoalContinent(t *testing.T) {
 }
 
 // TestClusterBorder: owning B, Cluster reinforces the weakest of its
-// cluster's border (d, 1 army, against g's 5); Yakool, facing a seat with
-// four times its armies, places at the start of the cheapest route into
-// that seat's continent (g, next to a's 2 armies).
+// cluster's border (placeArmiesOnClusterBorder: d, 1 army, against g's 5).
+// Yakool, facing a seat with four times its armies, places at the start
+// of the cheapest route into that seat's continent
+// (placeArmiesToKillPlayer, BoardHelper.cheapestRouteFromOwnerToCont): A's
+// borders a and c enter the queue at 0 and c, the latest pushed, is taken
+// first; it reaches d, Yakool's, at 0 - 1, before a reaches g: d, though
+// the route through c costs 10 and the one through a 2.
 func TestClusterBorder(t *testing.T) {
 	for _, tc := range []struct {
 		spec string
 		want []sim.Placement
 	}{
 		{"cluster", []sim.Placement{{Territory: td, Armies: 4}}},
-		{"yakool", []sim.Placement{{Territory: tg, Armies: 4}}},
+		{"yakool", []sim.Placement{{Territory: td, Armies: 4}}},
 		{"boscoe", []sim.Placement{{Territory: tg, Armies: 4}}},
 	} {
 		p, s := twoState(t, tc.spec, "dominant.toml", nil)
@@ -206,6 +210,22 @@ func TestClusterTurn(t *testing.T) {
 			checkOrders(t, gridTurn(t, "cluster", tc.board, tc.seed).Orders, tc.want)
 		})
 	}
+}
+
+// TestYakoolKillPath plays Yakool's turn on dominant.toml from its start:
+// seat 1 holds 32 of the 40 armies, so all 6 armies go on d (see
+// TestClusterBorder); the attack begins with attackToKillPlayer
+// (SmartAgentBase): for A, the own territories with 2 armies or more in id
+// order: d (7) whose easiest path into A, d-c, costs 10, too much; then g
+// (5), whose path g-a costs 2: g attacks along the whole path, moving
+// everything in (attackAlongPath).
+func TestYakoolKillPath(t *testing.T) {
+	m, r, pos := simcheck.LoadPosition(t, "testdata/two.toml", "mars2006", "testdata/dominant.toml")
+	pos.Phase = sim.PhaseTrade
+	turn := turnOn(t, "yakool", m, r, pos, 1)
+	assert.Equal(t, []sim.Placement{{Territory: td, Armies: 6}}, turn.Places)
+	require.NotEmpty(t, turn.Orders)
+	checkOrders(t, turn.Orders[:1], []want{{tg, ta, moveAll, 0, false}})
 }
 
 // TestClusterFortify: the interior of B's cluster (e, f, g behind d in

@@ -31,10 +31,6 @@ var (
 	// quoPlan: shaftAttack, attack for card(1), hog wild, stalemate breaker.
 	quoPlan = append(append([]planStep(nil), shaftAttack...),
 		planStep{stepCard, true}, planStep{stepHogWild, false}, planStep{stepStalemate, false})
-	// yakoolPlan: kill dominant player, the triple pack repeatedly, the
-	// conditional split up(1.2), attack for card, hog wild, stalemate.
-	yakoolPlan = []planStep{{stepKill, false}, {stepTriple, false}, {stepSplitUpIf, false},
-		{stepCard, true}, {stepHogWild, false}, {stepStalemate, false}}
 	// boscoePlan: Yakool's without split up.
 	boscoePlan = []planStep{{stepKill, false}, {stepTriple, false},
 		{stepCard, true}, {stepHogWild, false}, {stepStalemate, false}}
@@ -57,6 +53,76 @@ var clusterPlan = []blocks.Step{
 	{Proc: blocks.StepHogWild},
 	{Proc: blocks.StepStalemate},
 }
+
+// yakoolPlan is Yakool.attackPhase: attackToKillPlayer when placement
+// found a dominant player; the root; Yakool.attackFromCluster (the triple
+// pack repeatedly, then split up(1.2) repeatedly only when yakoolSplits);
+// attackForCard(1) with no move-in memory (setmoveInMemoryBeforeCardAttack
+// is empty: the default minimum); hog wild; stalemate.
+var yakoolPlan = []blocks.Step{
+	{Proc: blocks.StepKill},
+	{Proc: blocks.StepRoot},
+	{Proc: blocks.StepTriple, Repeat: true},
+	{Proc: blocks.StepSplitUp, Ratio: 1.2, Repeat: true, If: yakoolSplits},
+	{Proc: blocks.StepCard, K: 1},
+	{Proc: blocks.StepHogWild},
+	{Proc: blocks.StepStalemate},
+}
+
+// yakoolSplits is Yakool.attackFromCluster's condition for split up, on
+// the board after the triple packs: the bot owns no positive continent,
+// or its income is below the average enemy income (the enemies' incomes,
+// sim.State.Income, a dead seat's 0, summed and divided by the number of
+// seats, dead ones included, in integers), or above every enemy's
+// income, or its armies exceed all enemies' together.
+func yakoolSplits(x *blocks.Lux) bool {
+	s := x.State()
+	sum, top, enemyArmies := 0, 0, 0
+	for q := range s.NumPlayers() {
+		if q == x.Seat {
+			continue
+		}
+		enemyArmies += s.TotalArmies(q)
+		if s.Alive(q) {
+			in := s.Income(q)
+			sum += in
+			top = max(top, in)
+		}
+	}
+	in := s.Income(x.Seat)
+	return !x.OwnsAnyPositiveCont() || in < sum/s.NumPlayers() || in > top || s.TotalArmies(x.Seat) > enemyArmies
+}
+
+// newYakool returns Lux's Yakool (agent/Yakool.java, on Cluster): Cluster
+// with these differences, quirks included:
+//   - Placement (Yakool.placeArmies): placeArmiesToKillDominantPlayer
+//     (SmartAgentBase) first. An opponent holding at least half of all
+//     armies, of all income or of all territories is the dominant player,
+//     the highest seat when several are; it is recorded (mustKillPlayer,
+//     cleared each turn in cardsPhase) with the continents it owns, even
+//     when it owns none. All armies then go on the start of the cheapest
+//     route into the continent of its whose route costs least
+//     (cheapestRouteFromOwnerToCont, whose queue takes the latest pushed of
+//     equal costs and enters the bot's territories at minus their armies;
+//     pathCost counts the enemy armies of the whole route, entry
+//     included); with no continent, Cluster's placement.
+//   - Attack (Yakool.attackPhase): attackToKillPlayer first, on the
+//     continents recorded at placement with a positive bonus, largest
+//     first: every own territory with 2 armies or more, in id order (an
+//     ArmiesIterator: lazily, one look-ahead), takes its easiest path into
+//     the continent through enemy territories (easyCostFromCountryToContinent)
+//     and, when the path's enemy armies are fewer than its own, attacks
+//     along the whole path (attackAlongPath), moving everything in and
+//     stopping at a repulse or at a territory left with 1 army; the first
+//     path taken whole ends the continent. Then the root (chosen after
+//     these attacks), the triple pack repeatedly (Yakool.attackFromCluster),
+//     split up(1.2) repeatedly only when yakoolSplits, attackForCard(1)
+//     (the best ratio of all pairs, with nothing conquered this turn)
+//     with the memory unset, so the default minimum moves in
+//     (Yakool.setmoveInMemoryBeforeCardAttack is empty), hog wild and
+//     stalemate.
+//   - Cards: only when forced.
+func newYakool() *Cluster { return &Cluster{Plan: yakoolPlan, KillDominant: true} }
 
 // newLuxCluster returns Lux's Cluster (see Cluster).
 func newLuxCluster() *Cluster { return &Cluster{Plan: clusterPlan} }
@@ -83,8 +149,7 @@ func factoriesA() []bots.Factory {
 			variant{smallestGoal: true, plan: shaftPlan}),
 		legacyFactory("quo", "Lux Quo: Shaft that cashes cards, attacks for a card and hogs wild",
 			variant{smallestGoal: true, cash: true, cardHalf: true, plan: quoPlan}),
-		legacyFactory("yakool", "Lux Yakool: Cluster that hunts a dominant player first",
-			variant{killDominant: true, plan: yakoolPlan}),
+		clusterFactory("yakool", "Lux Yakool (Yakool.java): Cluster that hunts a dominant player first", newYakool),
 		legacyFactory("boscoe", "Lux Boscoe: Yakool without split up, cashes cards",
 			variant{killDominant: true, cash: true, plan: boscoePlan}),
 		legacyFactory("bort", "Lux Bort: Boscoe with single easy-expand and fill-out attacks",
