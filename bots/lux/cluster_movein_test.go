@@ -80,6 +80,8 @@ func familyBot(i int) *Cluster {
 	switch i {
 	case 1:
 		return newYakool()
+	case 2:
+		return newBoscoe()
 	}
 	return newLuxCluster()
 }

@@ -71,7 +71,7 @@ func TestClusterBorder(t *testing.T) {
 	}{
 		{"cluster", []sim.Placement{{Territory: td, Armies: 4}}},
 		{"yakool", []sim.Placement{{Territory: td, Armies: 4}}},
-		{"boscoe", []sim.Placement{{Territory: tg, Armies: 4}}},
+		{"boscoe", []sim.Placement{{Territory: td, Armies: 4}}},
 	} {
 		p, s := twoState(t, tc.spec, "dominant.toml", nil)
 		assert.Equal(t, tc.want, p.Place(s, 4, nil), tc.spec)
@@ -99,9 +99,16 @@ func gridTurn(t *testing.T, spec, board string, seed uint64) simcheck.Turn {
 	require.NoError(t, err)
 	r, err := sim.LoadRules("mars2006")
 	require.NoError(t, err)
-	var sb strings.Builder
-	sb.WriteString("players = 2\nhands = [[], []]\nround = 3\ncurrent = 0\nphase = \"attack\"\n[territories]\n")
 	fields := strings.Fields(board)
+	players := 2
+	for _, f := range fields {
+		if strings.HasPrefix(f, "2:") {
+			players = 3
+		}
+	}
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "players = %d\nhands = [%s]\nround = 3\ncurrent = 0\nphase = \"attack\"\n[territories]\n",
+		players, strings.Repeat("[], ", players))
 	require.Len(t, fields, m.NumTerritories())
 	for i, f := range fields {
 		var o, a int
@@ -226,6 +233,22 @@ func TestYakoolKillPath(t *testing.T) {
 	assert.Equal(t, []sim.Placement{{Territory: td, Armies: 6}}, turn.Places)
 	require.NotEmpty(t, turn.Orders)
 	checkOrders(t, turn.Orders[:1], []want{{tg, ta, moveAll, 0, false}})
+}
+
+// TestClusterCard: three seats, none dominant, seat 0 outnumbered by the
+// others together (no hog wild). From the root a (North is seat 0's),
+// no easy expand (b's one enemy e is stronger), fill out or consolidate
+// applies; attackForCard(1) takes the best ratio of all pairs, d (3) on g
+// (1), and moves in the minimum: Yakool with no memory (the default),
+// Boscoe with memory 0 (Boscoe.setmoveInMemoryBeforeCardAttack); Bort
+// moves half of d's armies before the attack, 3 / 2 = 1, raised to the
+// minimum (the seed conquers). Cluster makes no card attack.
+func TestClusterCard(t *testing.T) {
+	board := "0:1 0:1 0:1 0:3 1:3 0:3 1:1 2:3 1:3"
+	for _, spec := range []string{"yakool", "boscoe", "bort"} {
+		checkOrders(t, gridTurn(t, spec, board, 2).Orders, []want{{gd, gg, moveMin, 0, false}})
+	}
+	assert.Empty(t, gridTurn(t, "cluster", board, 2).Orders)
 }
 
 // TestClusterFortify: the interior of B's cluster (e, f, g behind d in

@@ -31,9 +31,6 @@ var (
 	// quoPlan: shaftAttack, attack for card(1), hog wild, stalemate breaker.
 	quoPlan = append(append([]planStep(nil), shaftAttack...),
 		planStep{stepCard, true}, planStep{stepHogWild, false}, planStep{stepStalemate, false})
-	// boscoePlan: Yakool's without split up.
-	boscoePlan = []planStep{{stepKill, false}, {stepTriple, false},
-		{stepCard, true}, {stepHogWild, false}, {stepStalemate, false}}
 	// bortPlan: Boscoe's with easy expand once, fill out once, consolidate
 	// in place of the triple pack.
 	bortPlan = []planStep{{stepKill, false}, {stepEasyExpand, true}, {stepFillOut, true}, {stepConsolidate, false},
@@ -124,6 +121,28 @@ func yakoolSplits(x *blocks.Lux) bool {
 //   - Cards: only when forced.
 func newYakool() *Cluster { return &Cluster{Plan: yakoolPlan, KillDominant: true} }
 
+// boscoePlan is Yakool.attackPhase with Boscoe.attackFromCluster (the
+// triple pack repeatedly, no split up) and Boscoe's card move-in, the
+// minimum (Boscoe.setmoveInMemoryBeforeCardAttack).
+var boscoePlan = []blocks.Step{
+	{Proc: blocks.StepKill},
+	{Proc: blocks.StepRoot},
+	{Proc: blocks.StepTriple, Repeat: true},
+	{Proc: blocks.StepCard, K: 1, CardMove: func(*blocks.Lux, int) int { return blocks.MoveMin }},
+	{Proc: blocks.StepHogWild},
+	{Proc: blocks.StepStalemate},
+}
+
+// newBoscoe returns Lux's Boscoe (agent/Boscoe.java, on Yakool): Yakool
+// (see newYakool) whose attack from the cluster is only the triple pack,
+// repeatedly (Boscoe.attackFromCluster); its card attack moves the
+// minimum in (Boscoe.setmoveInMemoryBeforeCardAttack sets the memory to
+// 0, so the engine's minimum applies, unless the obvious test moves
+// everything); it cashes one set a turn when it holds one
+// (Boscoe.cardsPhase, cashCardsIfPossible: Card.getBestSet's set, the
+// fewest wild cards, then the most cards of its own territories).
+func newBoscoe() *Cluster { return &Cluster{Plan: boscoePlan, KillDominant: true, Cash: true} }
+
 // newLuxCluster returns Lux's Cluster (see Cluster).
 func newLuxCluster() *Cluster { return &Cluster{Plan: clusterPlan} }
 
@@ -150,8 +169,7 @@ func factoriesA() []bots.Factory {
 		legacyFactory("quo", "Lux Quo: Shaft that cashes cards, attacks for a card and hogs wild",
 			variant{smallestGoal: true, cash: true, cardHalf: true, plan: quoPlan}),
 		clusterFactory("yakool", "Lux Yakool (Yakool.java): Cluster that hunts a dominant player first", newYakool),
-		legacyFactory("boscoe", "Lux Boscoe: Yakool without split up, cashes cards",
-			variant{killDominant: true, cash: true, plan: boscoePlan}),
+		clusterFactory("boscoe", "Lux Boscoe (Boscoe.java): Yakool with the triple pack only, cashes a set a turn", newBoscoe),
 		legacyFactory("bort", "Lux Bort: Boscoe with single easy-expand and fill-out attacks",
 			variant{killDominant: true, cash: true, cardHalf: true, plan: bortPlan}),
 		{Name: "vulture", Doc: "Vulture (stands in for Nefarious): hunts the weakest neighbour it outnumbers 2:1, else Cluster",
