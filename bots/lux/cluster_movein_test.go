@@ -82,6 +82,8 @@ func familyBot(i int) *Cluster {
 		return newYakool()
 	case 2:
 		return newBoscoe()
+	case 3:
+		return newBort()
 	}
 	return newLuxCluster()
 }

@@ -251,6 +251,29 @@ func TestClusterCard(t *testing.T) {
 	assert.Empty(t, gridTurn(t, "cluster", board, 2).Orders)
 }
 
+// TestBortCardHalf: the card position of TestClusterCard with d at 9 (and
+// h at 9, so that hog wild stays off): Bort moves in half of d's armies
+// before the attack, 9 / 2 = 4 (Bort.setmoveInMemoryBeforeCardAttack),
+// clamped to the move-in's bounds; Boscoe the minimum.
+func TestBortCardHalf(t *testing.T) {
+	board := "0:1 0:1 0:1 0:9 1:3 0:3 1:1 2:9 1:3"
+	checkOrders(t, gridTurn(t, "bort", board, 2).Orders, []want{{gd, gg, moveNum, 4, false}})
+	checkOrders(t, gridTurn(t, "boscoe", board, 2).Orders, []want{{gd, gg, moveMin, 0, false}})
+}
+
+// TestBortOnce: from the root a (12), the border snapshot is [a, e, h];
+// a's one enemy b falls and a moves everything in. Bort's single
+// easy-expand pass ends there (Bort.attackFromCluster): b, now facing only
+// c, waits for the next turn, and consolidate finds no enemy touching two
+// of its territories. Boscoe's repeated triple pack goes on from b to c.
+func TestBortOnce(t *testing.T) {
+	board := "0:12 1:1 1:1 0:1 0:1 1:9 0:1 0:1 1:9"
+	checkOrders(t, gridTurn(t, "bort", board, 1).Orders, []want{{ga, gb, moveAll, 0, false}})
+	got := gridTurn(t, "boscoe", board, 1).Orders
+	require.GreaterOrEqual(t, len(got), 2)
+	checkOrders(t, got[:2], []want{{ga, gb, moveAll, 0, false}, {gb, gc, moveAll, 0, false}})
+}
+
 // TestClusterFortify: the interior of B's cluster (e, f, g behind d in
 // dominant.toml, with more armies on e) pushes toward the border.
 func TestClusterFortify(t *testing.T) {

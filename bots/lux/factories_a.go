@@ -31,10 +31,6 @@ var (
 	// quoPlan: shaftAttack, attack for card(1), hog wild, stalemate breaker.
 	quoPlan = append(append([]planStep(nil), shaftAttack...),
 		planStep{stepCard, true}, planStep{stepHogWild, false}, planStep{stepStalemate, false})
-	// bortPlan: Boscoe's with easy expand once, fill out once, consolidate
-	// in place of the triple pack.
-	bortPlan = []planStep{{stepKill, false}, {stepEasyExpand, true}, {stepFillOut, true}, {stepConsolidate, false},
-		{stepCard, true}, {stepHogWild, false}, {stepStalemate, false}}
 )
 
 // clusterPlan is Cluster.attackPhase: the root, then attackFromCluster
@@ -143,6 +139,32 @@ var boscoePlan = []blocks.Step{
 // fewest wild cards, then the most cards of its own territories).
 func newBoscoe() *Cluster { return &Cluster{Plan: boscoePlan, KillDominant: true, Cash: true} }
 
+// bortPlan is Yakool.attackPhase with Bort.attackFromCluster (one easy
+// expand pass, one fill-out pass only if it launched nothing, consolidate
+// repeatedly) and Bort's card move-in, half of the attacker's armies
+// before the attack (Bort.setmoveInMemoryBeforeCardAttack).
+var bortPlan = []blocks.Step{
+	{Proc: blocks.StepKill},
+	{Proc: blocks.StepRoot},
+	{Proc: blocks.StepEasyExpand},
+	{Proc: blocks.StepFillOut, Unless: true},
+	{Proc: blocks.StepConsolidate, Repeat: true},
+	{Proc: blocks.StepCard, K: 1, CardMove: func(x *blocks.Lux, from int) int { return x.B.Armies[from] / 2 }},
+	{Proc: blocks.StepHogWild},
+	{Proc: blocks.StepStalemate},
+}
+
+// newBort returns Lux's Bort (agent/Bort.java, on Boscoe): Boscoe (see
+// newBoscoe) whose attack from the cluster is one easy-expand pass (each
+// border territory of the snapshot once: a territory it conquers waits for
+// the next turn), one fill-out pass only when that pass launched nothing
+// (a repelled attack counts as launched), then consolidate repeatedly
+// (Bort.attackFromCluster); its card attack moves in half of the
+// attacker's armies before the attack, rounded down and clamped to the
+// move-in's bounds (Bort.setmoveInMemoryBeforeCardAttack). Kill dominant,
+// one set cashed a turn, card(1), hog wild and stalemate are Boscoe's.
+func newBort() *Cluster { return &Cluster{Plan: bortPlan, KillDominant: true, Cash: true} }
+
 // newLuxCluster returns Lux's Cluster (see Cluster).
 func newLuxCluster() *Cluster { return &Cluster{Plan: clusterPlan} }
 
@@ -170,8 +192,7 @@ func factoriesA() []bots.Factory {
 			variant{smallestGoal: true, cash: true, cardHalf: true, plan: quoPlan}),
 		clusterFactory("yakool", "Lux Yakool (Yakool.java): Cluster that hunts a dominant player first", newYakool),
 		clusterFactory("boscoe", "Lux Boscoe (Boscoe.java): Yakool with the triple pack only, cashes a set a turn", newBoscoe),
-		legacyFactory("bort", "Lux Bort: Boscoe with single easy-expand and fill-out attacks",
-			variant{killDominant: true, cash: true, cardHalf: true, plan: bortPlan}),
+		clusterFactory("bort", "Lux Bort (Bort.java): Boscoe with one easy-expand pass and consolidation", newBort),
 		{Name: "vulture", Doc: "Vulture (stands in for Nefarious): hunts the weakest neighbour it outnumbers 2:1, else Cluster",
 			New: func(bots.Values) (sim.Player, error) { return newVulture(), nil }},
 	}
