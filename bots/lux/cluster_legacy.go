@@ -16,9 +16,6 @@ const (
 	stepFillOut                 // blocks.FillOut
 	stepConsolidate             // blocks.TriplePack's consolidate part, via TriplePack when the others fail
 	stepSplitUp                 // split up(1.2) on the weakest enemy neighbour
-	stepSplitUpIf               // Yakool's conditional split up(1.2)
-	stepTriple                  // blocks.TriplePack
-	stepKill                    // blocks.KillDominantAttack
 	stepCard                    // blocks.AttackForCard(1), only with nothing conquered this turn
 	stepHogWild                 // blocks.HogWild when blocks.Dominates
 	stepStalemate               // blocks.HogWild when blocks.Stalemate
@@ -31,10 +28,9 @@ type planStep struct {
 	once bool
 }
 
-// variant configures the Cluster family: one struct, each bot a value.
+// variant configures legacyCluster: Shaft, Quo and Vulture's fallback.
 type variant struct {
 	smallestGoal bool       // Shaft: the goal is the smallest positive-bonus continent
-	killDominant bool       // Yakool, Boscoe, Bort: place and attack against a dominant player
 	cash         bool       // trades voluntarily (blocks.Cashier)
 	cardHalf     bool       // a card attack moves half in (else the minimum)
 	plan         []planStep // the attack plan, in order
@@ -151,15 +147,6 @@ func (c *legacyCluster) place(s *sim.State, armies int, buf []sim.Placement) []s
 	c.b.Load(s)
 	c.chooseGoal()
 	p := c.Seat
-	if c.v.killDominant {
-		if q := blocks.DominantPlayer(s, p); q >= 0 {
-			var at int
-			var ok bool
-			if at, c.route, ok = blocks.KillDominantPlace(c.route, &c.r, &c.b, p, q); ok {
-				return append(buf, sim.Placement{Territory: at, Armies: armies})
-			}
-		}
-	}
 	if c.goal >= 0 && c.b.OwnsContinent(p, c.goal) {
 		buf, c.border = blocks.PlaceOnClusterBorder(buf, c.border, &c.r, &c.b, p, c.root, armies)
 		return buf
@@ -195,30 +182,6 @@ func (c *legacyCluster) Trade(s *sim.State, forced bool) ([3]int, bool) {
 	return c.cash.Best(s, c.Seat)
 }
 
-// splitUpWanted is Yakool's condition for split up: no positive-bonus
-// continent owned, income below the average enemy income (enemy incomes
-// summed over all players) or above the highest, or its armies above all
-// enemies' combined.
-func (c *legacyCluster) splitUpWanted(s *sim.State) bool {
-	p := c.Seat
-	owns := false
-	for k, cont := range c.b.Map.Continents {
-		if cont.Bonus > 0 && c.b.OwnsContinent(p, k) {
-			owns = true
-			break
-		}
-	}
-	sum, top := 0, 0
-	for q := range s.NumPlayers() {
-		if q != p && s.Alive(q) {
-			sum += s.Income(q)
-			top = max(top, s.Income(q))
-		}
-	}
-	in := s.Income(p)
-	return !owns || in*s.NumPlayers() < sum || in > top || blocks.Dominates(&c.b, p)
-}
-
 // try returns the attack of plan step st, if it applies.
 func (c *legacyCluster) try(s *sim.State, st step) (from, to int, ok bool) {
 	b, p := &c.b, c.Seat
@@ -227,21 +190,11 @@ func (c *legacyCluster) try(s *sim.State, st step) (from, to int, ok bool) {
 		return blocks.EasyExpand(b, p)
 	case stepFillOut:
 		return blocks.FillOut(b, p)
-	case stepConsolidate, stepTriple:
+	case stepConsolidate:
 		return blocks.TriplePack(b, p)
-	case stepSplitUpIf:
-		if !c.splitUpWanted(s) {
-			return -1, -1, false
-		}
-		fallthrough
 	case stepSplitUp:
 		if from, ok = blocks.SplitUp(b, p, 1.2); ok {
 			return from, b.WeakestEnemyNeighbor(p, from), true
-		}
-	case stepKill:
-		if q := blocks.DominantPlayer(s, p); q >= 0 {
-			from, to, c.route, ok = blocks.KillDominantAttack(c.route, &c.r, b, p, q)
-			return from, to, ok
 		}
 	case stepCard:
 		if !s.ConqueredThisTurn() {
