@@ -82,7 +82,7 @@ func luxRules(t *testing.T, name string, f func(r *sim.Rules)) *sim.Rules {
 // TestInitialPerTurn: with setup.initial_per_turn = k every player places
 // its starting armies through Place, k at a time, players taking turns
 // from seat 0 (the rest on the last turn), never through PlaceInitial; the
-// ledger of internal/simcheck checks every event.
+// ledger of sim/simtest checks every event.
 func TestInitialPerTurn(t *testing.T) {
 	m, err := sim.LoadMap("classic")
 	require.NoError(t, err)
