@@ -1,6 +1,10 @@
 package cli
 
 import (
+	"errors"
+	"fmt"
+
+	"github.com/marslab-risk/marslab/internal/atomicfile"
 	"github.com/marslab-risk/marslab/internal/outdir"
 )
 
@@ -13,4 +17,30 @@ func ownDir(dir string) (*outdir.Lock, error) {
 		return nil, err
 	}
 	return outdir.Acquire(dir)
+}
+
+// resumable are the commands that continue a run in their folder with
+// -resume.
+var resumable = map[string]bool{"batch": true, "tournament": true, "sweep": true, "evolve": true,
+	"validate": true, "recognize": true, "learn": true, "slurm": true}
+
+// advise adds to a refusal of the libraries (a folder holding another run,
+// a file that is not a regular file of one link, git failing) the advice
+// of the command line for command cmd.
+func advise(cmd string, err error) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, outdir.ErrHoldsRun) && resumable[cmd]:
+		return fmt.Errorf("%w: use -resume to continue it, or another output directory", err)
+	case errors.Is(err, outdir.ErrHoldsRun):
+		return fmt.Errorf("%w: choose another output directory", err)
+	case errors.Is(err, outdir.ErrNotLock):
+		return fmt.Errorf("%w: marslab writes nothing through it; remove it if it is not yours, or choose another output directory", err)
+	case errors.Is(err, atomicfile.ErrNotRegular):
+		return fmt.Errorf("%w: marslab writes nothing through it; remove it, or choose another output directory", err)
+	case errors.Is(err, outdir.ErrGit):
+		return fmt.Errorf("%w: until git can list the folder's tracked files it is refused; fix what git says (for another owner's repository: git config --global --add safe.directory PATH), or choose a folder outside the work tree", err)
+	}
+	return err
 }

@@ -132,15 +132,16 @@ func CheckRegular(f *os.File) error {
 	if err != nil {
 		return err
 	}
-	if what := notRegular(st); what != "" {
+	if what := NotRegular(st); what != "" {
 		return fmt.Errorf("%s: %s: %w", f.Name(), what, ErrNotRegular)
 	}
 	return nil
 }
 
-// notRegular describes a file that is not a regular file of one link ("a
-// named pipe", "2 hard links"), "" for one that is.
-func notRegular(st fs.FileInfo) string {
+// NotRegular describes a file that is not a regular file of one link ("a
+// symbolic link", "a named pipe", "a file of 2 hard links"), "" for one
+// that is.
+func NotRegular(st fs.FileInfo) string {
 	m := st.Mode()
 	switch {
 	case m&fs.ModeSymlink != 0:
