@@ -4,11 +4,11 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"text/tabwriter"
 
 	"github.com/marslab-risk/marslab/bots"
 	"github.com/marslab-risk/marslab/bots/registry"
+	"github.com/marslab-risk/marslab/internal/atomicfile"
 	"github.com/marslab-risk/marslab/internal/fileread"
 	"github.com/marslab-risk/marslab/sim"
 )
@@ -39,12 +39,17 @@ func cmdPlay(ctx context.Context, reg *registry.Registry, args []string, stdout,
 		return err
 	}
 	var lw *sim.LogWriter
+	var logFile *atomicfile.File
 	if *logPath != "" {
-		f, err := os.Create(*logPath)
+		// The log is written whole when the game ends (atomicfile): an
+		// interrupted game leaves no part of one, and a link at the name
+		// is replaced, not written through.
+		f, err := atomicfile.Create(*logPath, 0o644)
 		if err != nil {
 			return fmt.Errorf("-log: %w", err)
 		}
-		defer f.Close()
+		defer f.Abort()
+		logFile = f
 		if lw, err = sim.NewLogWriter(f, logHeader(cfg, seats, *seed, *index)); err != nil {
 			return err
 		}
@@ -76,6 +81,9 @@ func cmdPlay(ctx context.Context, reg *registry.Registry, args []string, stdout,
 			w.Flush()
 		}
 		if err := lw.Close(res); err != nil {
+			return fmt.Errorf("-log: %w", err)
+		}
+		if err := logFile.Commit(); err != nil {
 			return fmt.Errorf("-log: %w", err)
 		}
 	}

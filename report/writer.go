@@ -6,13 +6,13 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"text/template"
 
 	"github.com/marslab-risk/marslab/bots/registry"
+	"github.com/marslab-risk/marslab/internal/atomicfile"
 	"github.com/marslab-risk/marslab/internal/mdtable"
 	"github.com/marslab-risk/marslab/internal/textfmt"
 )
@@ -86,7 +86,7 @@ func (w *writer) csv(name string, header []string, rows [][]string) error {
 
 // file writes one file and records its name.
 func (w *writer) file(name string, data []byte) error {
-	if err := os.WriteFile(filepath.Join(w.dir, name), data, 0o644); err != nil {
+	if err := atomicfile.WriteFile(filepath.Join(w.dir, name), data, 0o644); err != nil {
 		return err
 	}
 	w.files = append(w.files, name)

@@ -235,17 +235,17 @@ func (s *Search) Run(ctx context.Context, resume bool) (*State, error) {
 		return st, fmt.Errorf("search: %s already holds a search (%d evaluations): run with -resume to continue it, or choose another -out", s.Dir, st.Lines)
 	}
 	path := filepath.Join(s.Dir, logFile)
-	if st.torn {
-		if err := os.Truncate(path, st.valid); err != nil {
-			return st, fmt.Errorf("search: %w", err)
-		}
-		st.torn = false
-	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	f, err := atomicfile.OpenLog(path, 0o644)
 	if err != nil {
 		return st, fmt.Errorf("search: %w", err)
 	}
 	defer f.Close()
+	if st.torn {
+		if err := f.Truncate(st.valid); err != nil {
+			return st, fmt.Errorf("search: %w", err)
+		}
+		st.torn = false
+	}
 	pr := newProgress(s.Progress)
 	defer pr.finish()
 	var buf []byte
@@ -346,17 +346,17 @@ func (s *Search) RunShard(ctx context.Context, sh arena.Shard, resume bool) (*St
 			return st, err
 		}
 		have, valid = len(lines), v
-		if err := os.Truncate(path, valid); err != nil {
-			return st, fmt.Errorf("search: %w", err)
-		}
 	} else if !errors.Is(err, os.ErrNotExist) {
 		return st, fmt.Errorf("search: %w", err)
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	f, err := atomicfile.OpenLog(path, 0o644)
 	if err != nil {
 		return st, fmt.Errorf("search: %w", err)
 	}
 	defer f.Close()
+	if err := f.Truncate(valid); err != nil {
+		return st, fmt.Errorf("search: %w", err)
+	}
 	if valid == 0 {
 		if _, err := f.Write(hline); err != nil {
 			return st, fmt.Errorf("search: %w", err)
@@ -444,8 +444,8 @@ func (s *Search) Merge() (*State, error) {
 	}
 	path := filepath.Join(s.Dir, logFile)
 	if st.torn {
-		if err := os.Truncate(path, st.valid); err != nil {
-			return st, fmt.Errorf("search: %w", err)
+		if err := truncateLog(path, st.valid); err != nil {
+			return st, err
 		}
 		st.torn = false
 	}
@@ -524,7 +524,7 @@ func (s *Search) mergeStep(st *State, logPath string) error {
 		buf.WriteByte('\n')
 		res = append(res, l.Result())
 	}
-	f, err := os.OpenFile(logPath, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	f, err := atomicfile.OpenLog(logPath, 0o644)
 	if err != nil {
 		return fmt.Errorf("search: %w", err)
 	}
@@ -632,6 +632,23 @@ func Play(ctx context.Context, m Method, ev Evaluator, progress func(step int)) 
 		if progress != nil {
 			progress(s)
 		}
+	}
+	return nil
+}
+
+// truncateLog cuts the log path to its first size bytes (a torn last line
+// off), through atomicfile.OpenLog: a link is not followed.
+func truncateLog(path string, size int64) error {
+	f, err := atomicfile.OpenLog(path, 0o644)
+	if err != nil {
+		return fmt.Errorf("search: %w", err)
+	}
+	err = f.Truncate(size)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("search: %w", err)
 	}
 	return nil
 }
