@@ -7,6 +7,7 @@ import (
 	"github.com/marslab-risk/marslab/arena"
 	"github.com/marslab-risk/marslab/internal/atomicfile"
 	"github.com/marslab-risk/marslab/internal/outdir"
+	"github.com/marslab-risk/marslab/search"
 )
 
 // ownDir makes dir the command's output folder: it refuses a folder inside
@@ -69,6 +70,12 @@ func advise(cmd string, err error) error {
 		return fmt.Errorf("%w: marslab writes nothing through it; remove it if it is not yours, or choose another output directory", err)
 	case errors.Is(err, atomicfile.ErrNotRegular):
 		return fmt.Errorf("%w: marslab writes nothing through it; remove it, or choose another output directory", err)
+	case errors.Is(err, search.ErrOtherConfig):
+		return fmt.Errorf("%w: start a new -out directory, or restore the config", err)
+	case errors.Is(err, search.ErrComplete):
+		return fmt.Errorf("%w: choose another -out for a new run (-resume writes its report again)", err)
+	case errors.Is(err, search.ErrShardIncomplete):
+		return fmt.Errorf("%w: run the shard again with -resume", err)
 	case errors.Is(err, outdir.ErrGit):
 		return fmt.Errorf("%w: until git can list the folder's tracked files it is refused; fix what git says (for another owner's repository: git config --global --add safe.directory PATH), or choose a folder outside the work tree", err)
 	}
