@@ -220,7 +220,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		if cfg.Out != "" {
 			where = " in " + cfg.Out
 		}
-		return rep, fmt.Errorf("arena: %w: %d of %d games of shard %s done%s; run again with -resume to play the other %d: %w",
+		return rep, fmt.Errorf("arena: %w: %d of %d games of shard %s done%s, %d to play: %w",
 			ErrInterrupted, rep.Done, rep.Total, cfg.Shard, where, rep.Total-rep.Done, ctx.Err())
 	}
 	if cfg.Out != "" {

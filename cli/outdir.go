@@ -76,6 +76,8 @@ func advise(cmd string, err error) error {
 		return fmt.Errorf("%w: choose another -out for a new run (-resume writes its report again)", err)
 	case errors.Is(err, search.ErrShardIncomplete):
 		return fmt.Errorf("%w: run the shard again with -resume", err)
+	case errors.Is(err, arena.ErrInterrupted) && resumable[cmd]:
+		return fmt.Errorf("%w: run again with -resume to continue", err)
 	case errors.Is(err, outdir.ErrGit):
 		return fmt.Errorf("%w: until git can list the folder's tracked files it is refused; fix what git says (for another owner's repository: git config --global --add safe.directory PATH), or choose a folder outside the work tree", err)
 	}
