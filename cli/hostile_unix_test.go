@@ -286,7 +286,7 @@ func TestNotebookLinkProcess(t *testing.T) {
 }
 
 // TestRefusedRunNames (item 14): a refused tournament or batch names what
-// the folder holds and what was asked.
+// the folder holds and the kind asked for.
 func TestRefusedRunNames(t *testing.T) {
 	dir := t.TempDir()
 	b := filepath.Join(dir, "b")

@@ -71,7 +71,7 @@ func (f *File) Path() string { return f.path }
 
 // Commit syncs the data to the disk, closes the temporary file and renames
 // it over path. On an error the temporary file is removed and path is left
-// as it was; the error names path. Commit after Commit or Abort does
+// unchanged; the error names path. Commit after Commit or Abort does
 // nothing.
 func (f *File) Commit() error {
 	if f.done {
@@ -92,7 +92,7 @@ func (f *File) Commit() error {
 	return nil
 }
 
-// Abort closes and removes the temporary file, leaving path as it was. It
+// Abort closes and removes the temporary file, leaving path unchanged. It
 // does nothing after Commit or Abort, so that it can be deferred.
 func (f *File) Abort() {
 	if f.done {

@@ -95,7 +95,7 @@ func TestWriteReplacesLinks(t *testing.T) {
 	}
 }
 
-// TestCreateAbort: an aborted file leaves the name as it was and no
+// TestCreateAbort: an aborted file leaves the name unchanged and no
 // temporary file.
 func TestCreateAbort(t *testing.T) {
 	dir := t.TempDir()

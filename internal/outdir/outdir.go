@@ -255,7 +255,7 @@ var ErrHoldsRun = errors.New("the folder holds an earlier run")
 
 // HeldError is Refuse's error: folder Dir holds File, a mark of an earlier
 // run of kind Holds ("batch", "recognition run"). Asked, when not "", is
-// the kind of run that was asked for, when it differs.
+// the kind of run asked for, when it differs.
 type HeldError struct {
 	Dir, Holds, File, Asked string
 }
