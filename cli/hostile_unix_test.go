@@ -305,3 +305,27 @@ func TestRefusedRunNames(t *testing.T) {
 	require.EqualError(t, err, "batch: "+b+" already holds a batch (config.json): use -resume to continue it, or another output directory")
 	assert.True(t, strings.HasPrefix(outdir.LockName, "."))
 }
+
+// TestLinkedFolderProcess: an output folder holding a symbolic link to a
+// folder elsewhere (a sweep's shards folder) is refused, and nothing is
+// written there.
+func TestLinkedFolderProcess(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts processes")
+	}
+	root := t.TempDir()
+	scfg := sweepConfig(t, root, 1)
+	elsewhere := filepath.Join(root, "elsewhere")
+	d := filepath.Join(root, "d")
+	require.NoError(t, os.Mkdir(elsewhere, 0o755))
+	require.NoError(t, os.Mkdir(d, 0o755))
+	require.NoError(t, os.Symlink(elsewhere, filepath.Join(d, "shards")))
+	for _, args := range [][]string{{"sweep", scfg, "-out", d, "-shard", "0/2", "-resume"}, {"sweep", scfg, "-out", d, "-resume"}} {
+		stderr, code := marslabProc(t, nil, args...)
+		assert.Equal(t, 1, code)
+		assert.Contains(t, stderr, filepath.Join(d, "shards")+": a symbolic link to a folder: what is written under it lands outside the output folder: remove the link, or choose another output directory", args)
+	}
+	entries, err := os.ReadDir(elsewhere)
+	require.NoError(t, err)
+	assert.Empty(t, entries)
+}

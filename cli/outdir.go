@@ -68,6 +68,8 @@ func advise(cmd string, err error) error {
 		return fmt.Errorf("%w: choose another output directory", err)
 	case errors.Is(err, outdir.ErrNotLock):
 		return fmt.Errorf("%w: marslab writes nothing through it; remove it if it is not yours, or choose another output directory", err)
+	case errors.Is(err, outdir.ErrLinkedFolder):
+		return fmt.Errorf("%w: remove the link, or choose another output directory", err)
 	case errors.Is(err, atomicfile.ErrNotRegular):
 		return fmt.Errorf("%w: marslab writes nothing through it; remove it, or choose another output directory", err)
 	case errors.Is(err, search.ErrOtherConfig):

@@ -163,3 +163,41 @@ func TestTrackedOtherOwner(t *testing.T) {
 	require.ErrorIs(t, err, ErrGit)
 	assert.ErrorContains(t, err, "dubious ownership")
 }
+
+// TestLockLinkedFolder: a folder holding a symbolic link to a folder, at
+// any depth, is refused by Acquire and AcquireShard with ErrLinkedFolder
+// naming the link, and released; links to files, dangling links and a
+// linked output folder itself are accepted.
+func TestLockLinkedFolder(t *testing.T) {
+	root := t.TempDir()
+	elsewhere := filepath.Join(root, "elsewhere")
+	require.NoError(t, os.Mkdir(elsewhere, 0o755))
+	dir := filepath.Join(root, "d")
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "sub"), 0o755))
+	require.NoError(t, os.Symlink(filepath.Join(root, "victim"), filepath.Join(dir, "file-link")))
+	require.NoError(t, os.Symlink(filepath.Join(root, "none"), filepath.Join(dir, "dangling")))
+	require.NoError(t, os.Symlink(dir, filepath.Join(root, "linked-out")))
+	for _, d := range []string{dir, filepath.Join(root, "linked-out")} {
+		l, err := Acquire(d)
+		require.NoError(t, err, d)
+		require.NoError(t, l.Release())
+	}
+
+	link := filepath.Join(dir, "sub", "narrow")
+	require.NoError(t, os.Symlink(elsewhere, link))
+	_, err := Acquire(dir)
+	require.ErrorIs(t, err, ErrLinkedFolder)
+	assert.EqualError(t, err, "output directory "+dir+": "+link+": "+ErrLinkedFolder.Error())
+	_, err = AcquireShard(dir, "0-of-2")
+	require.ErrorIs(t, err, ErrLinkedFolder)
+	_, err = Acquire(filepath.Join(root, "linked-out"))
+	assert.ErrorContains(t, err, filepath.Join(root, "linked-out", "sub", "narrow")+": ")
+	assert.NoFileExists(t, filepath.Join(dir, LockName), "released")
+	entries, err := os.ReadDir(elsewhere)
+	require.NoError(t, err)
+	assert.Empty(t, entries)
+	require.NoError(t, os.Remove(link))
+	l, err := Acquire(dir)
+	require.NoError(t, err)
+	require.NoError(t, l.Release())
+}

@@ -10,7 +10,9 @@
 //     together: each holds a shared lock on the folder and an exclusive one
 //     on its own shard. A lock file is opened without following a link and
 //     must be a regular file of one link holding nothing but a process id
-//     (ErrNotLock): a lock never writes outside its folder.
+//     (ErrNotLock): a lock never writes outside its folder. A folder that
+//     holds a symbolic link to a folder is refused (ErrLinkedFolder): the
+//     files a run writes stay under the folder it names.
 //   - Check refuses a folder inside a notebook folder (notebooks/ at the
 //     root of the repository: committed results), links resolved, or one
 //     holding files that git tracks; when git cannot tell, it refuses too
@@ -84,7 +86,14 @@ func Acquire(dir string) (*Lock, error) {
 		unlock(f, true)
 		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, LockName), err)
 	}
-	return &Lock{dir: dir, created: created, main: f}, nil
+	l := &Lock{dir: dir, created: created, main: f}
+	if !created {
+		if err := checkLinks(dir); err != nil {
+			l.Release()
+			return nil, err
+		}
+	}
+	return l, nil
 }
 
 // AcquireShard creates dir if needed and takes a shared lock on it and an
@@ -112,7 +121,56 @@ func AcquireShard(dir, name string) (*Lock, error) {
 		unlock(main, false)
 		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, shardLockName(name)), err)
 	}
-	return &Lock{dir: dir, main: main, shard: sf}, nil
+	l := &Lock{dir: dir, main: main, shard: sf}
+	if err := checkLinks(dir); err != nil {
+		l.Release()
+		return nil, err
+	}
+	return l, nil
+}
+
+// ErrLinkedFolder is the error (errors.Is) of an output folder that holds
+// a symbolic link to a folder: what a run writes under it would land
+// outside the output folder.
+var ErrLinkedFolder = errors.New("a symbolic link to a folder: what is written under it lands outside the output folder")
+
+// maxScan bounds the entries checkLinks looks at.
+const maxScan = 100_000
+
+// checkLinks returns an error wrapping ErrLinkedFolder that names the
+// first symbolic link to a folder found under dir (the links of dir's own
+// path resolved first), among its first maxScan entries.
+func checkLinks(dir string) error {
+	abs, err := filepath.Abs(dir)
+	if err == nil {
+		abs, err = Resolve(abs)
+	}
+	if err != nil {
+		return fmt.Errorf("output directory %s: %w", dir, err)
+	}
+	n := 0
+	return filepath.WalkDir(abs, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if p == abs {
+				return fmt.Errorf("output directory %s: %w", dir, err)
+			}
+			return nil // an unreadable entry: nothing is written through it either
+		}
+		if n++; n > maxScan {
+			return filepath.SkipAll
+		}
+		if d.Type()&fs.ModeSymlink == 0 {
+			return nil
+		}
+		if st, err := os.Stat(p); err == nil && st.IsDir() {
+			rel, err := filepath.Rel(abs, p)
+			if err != nil {
+				rel = p
+			}
+			return fmt.Errorf("output directory %s: %s: %w", dir, filepath.Join(dir, rel), ErrLinkedFolder)
+		}
+		return nil
+	})
 }
 
 // lockIn creates dir if needed and locks the file name in it. The folder
