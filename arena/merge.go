@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/marslab-risk/marslab/internal/atomicfile"
 	"github.com/marslab-risk/marslab/internal/fileread"
 )
 
@@ -173,17 +174,11 @@ func mergeGames(out string, h *Header, byIndex map[int]string, tal *tally) (err 
 		return err
 	}
 	gpath := filepath.Join(out, gamesFile)
-	tmp := gpath + ".tmp"
-	of, err := os.Create(tmp)
+	of, err := atomicfile.Create(gpath, 0o644)
 	if err != nil {
 		return err
 	}
-	defer func() {
-		if err != nil {
-			of.Close()
-			os.Remove(tmp)
-		}
-	}()
+	defer of.Abort()
 	bw := bufio.NewWriterSize(of, 1<<16)
 	for g := 0; g < h.Games; g++ {
 		src := filepath.Join(byIndex[g%count], gamesFile)
@@ -208,8 +203,5 @@ func mergeGames(out string, h *Header, byIndex map[int]string, tal *tally) (err 
 	if err := bw.Flush(); err != nil {
 		return fmt.Errorf("%s: %w", gpath, err)
 	}
-	if err := of.Close(); err != nil {
-		return fmt.Errorf("%s: %w", gpath, err)
-	}
-	return os.Rename(tmp, gpath)
+	return of.Commit()
 }

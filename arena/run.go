@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/marslab-risk/marslab/bots"
+	"github.com/marslab-risk/marslab/internal/atomicfile"
 	"github.com/marslab-risk/marslab/internal/fileread"
 	"github.com/marslab-risk/marslab/internal/outdir"
 	"github.com/marslab-risk/marslab/sim"
@@ -219,7 +220,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		if cfg.Out != "" {
 			where = " in " + cfg.Out
 		}
-		return rep, fmt.Errorf("arena: %w: %d of %d games of shard %s done%s; run again with -resume to play the other %d: %w",
+		return rep, fmt.Errorf("arena: %w: %d of %d games of shard %s done%s, %d to play: %w",
 			ErrInterrupted, rep.Done, rep.Total, cfg.Shard, where, rep.Total-rep.Done, ctx.Err())
 	}
 	if cfg.Out != "" {
@@ -298,7 +299,10 @@ func openOut(cfg *Config, h *Header, tal *tally) (*os.File, int, Timing, error) 
 		if err := writeJSON(dir, configFile, h); err != nil {
 			return nil, 0, prior, fmt.Errorf("arena: %w", err)
 		}
-		f, err := os.OpenFile(gpath, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
+		f, err := atomicfile.OpenLog(gpath, 0o644)
+		if err == nil {
+			err = f.Truncate(0)
+		}
 		if err != nil {
 			return nil, 0, prior, fmt.Errorf("arena: %w", err)
 		}
@@ -314,7 +318,7 @@ func openOut(cfg *Config, h *Header, tal *tally) (*os.File, int, Timing, error) 
 	if _, err := fileread.Check(gpath, fileread.Log); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, 0, prior, fmt.Errorf("arena: resume: %w", err)
 	}
-	f, err := os.OpenFile(gpath, os.O_CREATE|os.O_RDWR, 0o644)
+	f, err := atomicfile.OpenLog(gpath, 0o644)
 	if err != nil {
 		return nil, 0, prior, fmt.Errorf("arena: %w", err)
 	}

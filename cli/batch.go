@@ -32,6 +32,11 @@ func cmdBatch(ctx context.Context, reg *bots.Registry, args []string, stdout, st
 		return fmt.Errorf("batch: %w", err)
 	}
 	defer lock.Release()
+	if !b.resume {
+		if err := refuseRun(ac.Out, "batch"); err != nil {
+			return fmt.Errorf("batch: %w", err)
+		}
+	}
 	if !b.quiet && isTerminal(stderr) {
 		ac.Progress = stderr
 	}

@@ -1,7 +1,13 @@
 package cli
 
 import (
+	"errors"
+	"fmt"
+
+	"github.com/marslab-risk/marslab/arena"
+	"github.com/marslab-risk/marslab/internal/atomicfile"
 	"github.com/marslab-risk/marslab/internal/outdir"
+	"github.com/marslab-risk/marslab/search"
 )
 
 // ownDir makes dir the command's output folder: it refuses a folder inside
@@ -13,4 +19,69 @@ func ownDir(dir string) (*outdir.Lock, error) {
 		return nil, err
 	}
 	return outdir.Acquire(dir)
+}
+
+// runMarks are the files of a folder that holds a run of batch,
+// tournament, merge, sweep, evolve or validate (and their shards' folder).
+var runMarks = []string{"config.json", "games.jsonl", "log.jsonl", "shards"}
+
+// refuseRun refuses the folder dir for a new run of kind asked ("batch",
+// "tournament"; "" for any) when it holds a run (runMarks, or one of the
+// files more), with an *outdir.HeldError naming what it holds: a batch or
+// a tournament (by the schedule of its config.json), a search (log.jsonl),
+// else a run.
+func refuseRun(dir, asked string, more ...string) error {
+	n, err := outdir.Holds(dir, append(runMarks[:len(runMarks):len(runMarks)], more...)...)
+	if err != nil || n == "" {
+		return err
+	}
+	kind := "run"
+	if h, err := arena.ReadHeader(dir); err == nil {
+		kind = "batch"
+		if h.Schedule.Kind == arena.KindSubsets {
+			kind = "tournament"
+		}
+	} else if m, _ := outdir.Holds(dir, "log.jsonl"); m != "" {
+		kind = "search"
+	}
+	return &outdir.HeldError{Dir: dir, Holds: kind, File: n, Asked: asked}
+}
+
+// resumable are the commands that continue a run in their folder with
+// -resume.
+var resumable = map[string]bool{"batch": true, "tournament": true, "sweep": true, "evolve": true,
+	"validate": true, "recognize": true, "learn": true, "slurm": true}
+
+// advise adds to a refusal of the libraries (a folder holding another run,
+// a file that is not a regular file of one link, git failing) the advice
+// of the command line for command cmd.
+func advise(cmd string, err error) error {
+	var held *outdir.HeldError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &held) && held.Asked != "" && held.Asked != held.Holds:
+		return fmt.Errorf("%w: choose another output directory", err)
+	case errors.Is(err, outdir.ErrHoldsRun) && resumable[cmd]:
+		return fmt.Errorf("%w: use -resume to continue it, or another output directory", err)
+	case errors.Is(err, outdir.ErrHoldsRun):
+		return fmt.Errorf("%w: choose another output directory", err)
+	case errors.Is(err, outdir.ErrNotLock):
+		return fmt.Errorf("%w: marslab writes nothing through it; remove it if it is not yours, or choose another output directory", err)
+	case errors.Is(err, outdir.ErrLinkedFolder):
+		return fmt.Errorf("%w: remove the link, or choose another output directory", err)
+	case errors.Is(err, atomicfile.ErrNotRegular):
+		return fmt.Errorf("%w: marslab writes nothing through it; remove it, or choose another output directory", err)
+	case errors.Is(err, search.ErrOtherConfig):
+		return fmt.Errorf("%w: start a new -out directory, or restore the config", err)
+	case errors.Is(err, search.ErrComplete):
+		return fmt.Errorf("%w: choose another -out for a new run (-resume writes its report again)", err)
+	case errors.Is(err, search.ErrShardIncomplete):
+		return fmt.Errorf("%w: run the shard again with -resume", err)
+	case errors.Is(err, arena.ErrInterrupted) && resumable[cmd]:
+		return fmt.Errorf("%w: run again with -resume to continue", err)
+	case errors.Is(err, outdir.ErrGit):
+		return fmt.Errorf("%w: until git can list the folder's tracked files it is refused; fix what git says (for another owner's repository: git config --global --add safe.directory PATH), or choose a folder outside the work tree", err)
+	}
+	return err
 }

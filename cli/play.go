@@ -4,10 +4,10 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 
 	"github.com/marslab-risk/marslab/bots"
+	"github.com/marslab-risk/marslab/internal/atomicfile"
 	"github.com/marslab-risk/marslab/internal/fileread"
 	"github.com/marslab-risk/marslab/sim"
 	"github.com/marslab-risk/marslab/table"
@@ -39,12 +39,17 @@ func cmdPlay(ctx context.Context, reg *bots.Registry, args []string, stdout, std
 		return err
 	}
 	var lw *sim.LogWriter
+	var logFile *atomicfile.File
 	if *logPath != "" {
-		f, err := os.Create(*logPath)
+		// The log is written whole when the game ends (atomicfile): an
+		// interrupted game leaves no part of one, and a link at the name
+		// is replaced, not written through.
+		f, err := atomicfile.Create(*logPath, 0o644)
 		if err != nil {
 			return fmt.Errorf("-log: %w", err)
 		}
-		defer f.Close()
+		defer f.Abort()
+		logFile = f
 		if lw, err = sim.NewLogWriter(f, logHeader(cfg, seats, *seed, *index)); err != nil {
 			return err
 		}
@@ -76,6 +81,9 @@ func cmdPlay(ctx context.Context, reg *bots.Registry, args []string, stdout, std
 			w.Flush()
 		}
 		if err := lw.Close(res); err != nil {
+			return fmt.Errorf("-log: %w", err)
+		}
+		if err := logFile.Commit(); err != nil {
 			return fmt.Errorf("-log: %w", err)
 		}
 	}

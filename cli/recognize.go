@@ -1,14 +1,15 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/marslab-risk/marslab/bots"
+	"github.com/marslab-risk/marslab/internal/atomicfile"
 	"github.com/marslab-risk/marslab/recog/experiment"
 )
 
@@ -104,28 +105,22 @@ it (the paper's program sampled at turn ends only); -clock turns counts player-t
 	if err != nil {
 		return fmt.Errorf("recognize: %w", err)
 	}
-	f, err := os.Create(filepath.Join(opt.Out, "tables.txt"))
-	if err != nil {
-		return fmt.Errorf("recognize: %w", err)
-	}
-	defer f.Close()
 	effects, err := experiment.CountingEffects(res, 0)
 	if err != nil {
 		return fmt.Errorf("recognize: %w", err)
 	}
-	if err := experiment.WriteTables(io.MultiWriter(stdout, f), sum, effects); err != nil {
+	var tables, md bytes.Buffer
+	if err := experiment.WriteTables(io.MultiWriter(stdout, &tables), sum, effects); err != nil {
 		return fmt.Errorf("recognize: %w", err)
 	}
-	if err := f.Close(); err != nil {
+	if err := atomicfile.WriteFile(filepath.Join(opt.Out, "tables.txt"), tables.Bytes(), 0o644); err != nil {
 		return fmt.Errorf("recognize: %w", err)
 	}
-	md, err := os.Create(filepath.Join(opt.Out, "report.md"))
-	if err != nil {
+	if err := experiment.WriteMarkdown(&md, sum, effects); err != nil {
 		return fmt.Errorf("recognize: %w", err)
 	}
-	defer md.Close()
-	if err := experiment.WriteMarkdown(md, sum, effects); err != nil {
+	if err := atomicfile.WriteFile(filepath.Join(opt.Out, "report.md"), md.Bytes(), 0o644); err != nil {
 		return fmt.Errorf("recognize: %w", err)
 	}
-	return md.Close()
+	return nil
 }

@@ -63,6 +63,15 @@ func cmdReport(ctx context.Context, reg *bots.Registry, args []string, stdout, s
 		}
 		defer lock.Release()
 	}
+	if *work != "" && !sameDir(*work, *out) {
+		// The intermediate results are this command's for the whole run,
+		// as -out is: checked and locked alike.
+		lock, err := ownDir(*work)
+		if err != nil {
+			return fmt.Errorf("report: -work: %w", err)
+		}
+		defer lock.Release()
+	}
 	var log io.Writer
 	if *verbose {
 		log = stderr
@@ -91,7 +100,15 @@ func cmdReport(ctx context.Context, reg *bots.Registry, args []string, stdout, s
 					dir = filepath.Join(*out, nb.Name)
 				}
 			}
-			if err := runNotebook(ctx, nb, dir, *out, report.Options{Out: dir, Quick: *quick, Registry: reg, Log: log, Work: workDir(*work, nb.Name, total)}); err != nil {
+			wd := workDir(*work, nb.Name, total)
+			if wd != *work {
+				// A folder of its own inside -work, which is held: it must
+				// not lead (by a link) where -work may not be.
+				if err := outdir.Check(wd); err != nil {
+					return fmt.Errorf("report: -work: %w", err)
+				}
+			}
+			if err := runNotebook(ctx, nb, dir, *out, report.Options{Out: dir, Quick: *quick, Registry: reg, Log: log, Work: wd}); err != nil {
 				return fmt.Errorf("report: %w", err)
 			}
 			where := dir
@@ -115,12 +132,33 @@ func cmdReport(ctx context.Context, reg *bots.Registry, args []string, stdout, s
 }
 
 // runNotebook runs nb into dir ("" for its own folder) holding the
-// folder's lock, unless dir is out, which the command holds already.
+// folder's lock, unless dir is out, which the command holds already. A
+// folder other than the notebook's own is checked first (outdir.Check).
 func runNotebook(ctx context.Context, nb *report.Notebook, dir, out string, opt report.Options) error {
 	if dir == "" {
 		dir = nb.Dir
+	} else if dir != out {
+		if err := outdir.Check(dir); err != nil {
+			return err
+		}
 	}
 	return lockedUnless(dir, out, func() error { return nb.Run(ctx, opt) })
+}
+
+// sameDir reports whether the folders a and b are one (their paths, links
+// resolved, are equal); false when either is "".
+func sameDir(a, b string) bool {
+	if a == "" || b == "" {
+		return false
+	}
+	ra, err1 := filepath.Abs(a)
+	rb, err2 := filepath.Abs(b)
+	if err1 != nil || err2 != nil {
+		return false
+	}
+	ra, err1 = outdir.Resolve(ra)
+	rb, err2 = outdir.Resolve(rb)
+	return err1 == nil && err2 == nil && ra == rb
 }
 
 // writeIndex writes the index of nbs into root holding root's lock, unless

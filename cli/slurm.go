@@ -31,7 +31,9 @@ every node. COMMAND is one of
                            CONFIG -steps) N shard tasks, then the step's merge, the next
                            step after it
 The plan sets -out, -shard, -resume and -workers (from --cpus-per-task) on every job.
-Every job runs with -resume. When a task fails or is cancelled, Slurm cancels the jobs
+Every job runs with -resume. A DIR that holds a run already (config.json, games.jsonl,
+log.jsonl, shards or slurm) is refused before anything is submitted, unless -resume
+says that the submitted command is the one that run belongs to. When a task fails or is cancelled, Slurm cancels the jobs
 waiting for it; bash DIR/slurm/submit.sh then submits the whole chain again, and every
 finished shard and step is kept, so only what is missing is played. -dry-run prints the
 scripts and the sbatch commands and submits nothing.`
@@ -64,6 +66,7 @@ func slurmSubmit(ctx context.Context, reg *bots.Registry, args []string, stdout,
 	var extra multiFlag
 	fs.Var(&extra, "sbatch-opt", "a further sbatch option for every job, e.g. --account=lab (repeatable)")
 	dry := fs.Bool("dry-run", false, "print the scripts and the sbatch commands; write and submit nothing")
+	resume := fs.Bool("resume", false, "submit into a DIR that holds a run of the same command and config (its jobs continue it)")
 	pos, err := parseArgs(fs, args, stdout)
 	if err != nil {
 		return err
@@ -111,6 +114,13 @@ func slurmSubmit(ctx context.Context, reg *bots.Registry, args []string, stdout,
 		return fmt.Errorf("slurm: %w", err)
 	}
 	defer lock.Release()
+	if !*resume {
+		// No run over another: the cluster time would be spent before the
+		// merge refused the folder.
+		if err := refuseRun(dir, "", slurm.ScriptDir); err != nil {
+			return fmt.Errorf("slurm: %w", err)
+		}
+	}
 	if err := plan.Write(); err != nil {
 		return err
 	}

@@ -52,7 +52,12 @@ func TestSlurmSubmitBatch(t *testing.T) {
 	exe, err := os.Executable()
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(bin, []byte("#!/bin/bash\nMARSLAB_RUN_MAIN=argv exec "+exe+" \"$@\"\n"), 0o755))
-	res, err = runOut(t, "slurm", "submit", "-out", out, "-tasks", "3", "-marslab", bin, "-sbatch", sbatch,
+	// Submitting into the folder again is refused (it holds the scripts of
+	// a run) unless -resume says it is the same run.
+	_, err = runOut(t, "slurm", "submit", "-out", out, "-tasks", "3", "-marslab", bin, "-sbatch", sbatch,
+		"batch", "--", "-players", "aggressive,random,pacifist", "-games", "30", "-seed", "4")
+	require.EqualError(t, err, "slurm: "+out+" already holds a run (slurm): use -resume to continue it, or another output directory")
+	res, err = runOut(t, "slurm", "submit", "-resume", "-out", out, "-tasks", "3", "-marslab", bin, "-sbatch", sbatch,
 		"batch", "--", "-players", "aggressive,random,pacifist", "-games", "30", "-seed", "4")
 	require.NoError(t, err, res)
 	task := func(script string, env ...string) {
@@ -73,6 +78,25 @@ func TestSlurmSubmitBatch(t *testing.T) {
 	whole := filepath.Join(dir, "whole")
 	batchIn(t, whole, "-players", "aggressive,random,pacifist", "-games", "30", "-seed", "4")
 	sameResults(t, whole, out)
+}
+
+// TestSlurmSubmitOverRun: a folder holding another run (a batch of
+// marslab batch, a search's log) is refused before sbatch is called.
+func TestSlurmSubmitOverRun(t *testing.T) {
+	dir := t.TempDir()
+	sbatch, calls := fakeSbatch(t, dir)
+	batch := filepath.Join(dir, "batch")
+	batchIn(t, batch, "-players", "random,random", "-games", "4", "-seed", "1")
+	search := filepath.Join(dir, "search")
+	require.NoError(t, os.MkdirAll(search, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(search, "log.jsonl"), nil, 0o644))
+	for out, held := range map[string]string{batch: "batch (config.json)", search: "search (log.jsonl)"} {
+		_, err := runOut(t, "slurm", "submit", "-out", out, "-tasks", "2", "-marslab", "/opt/marslab", "-sbatch", sbatch,
+			"batch", "--", "-players", "aggressive,random", "-games", "30")
+		require.EqualError(t, err, "slurm: "+out+" already holds a "+held+": use -resume to continue it, or another output directory")
+		assert.NoDirExists(t, filepath.Join(out, "slurm"), "no scripts written")
+	}
+	assert.NoFileExists(t, calls, "nothing submitted")
 }
 
 func TestSlurmSubmitTournamentDryRun(t *testing.T) {

@@ -91,7 +91,8 @@ func TestSweepCommandContract(t *testing.T) {
 	require.NoError(t, err, out)
 	assert.Contains(t, out, "nothing to play")
 	out, err = runOut(t, "sweep", cfg, "-out", local)
-	require.ErrorContains(t, err, "holds this search, complete")
+	require.ErrorContains(t, err, "holds this search, complete (")
+	require.ErrorContains(t, err, "evaluations): choose another -out for a new run (-resume writes its report again)")
 	// Issue 25, item 14: no "stopped at step 4 of 4 ... (-resume continues)".
 	assert.NotContains(t, out, "stopped at")
 	out, err = runOut(t, "sweep", cfg, "-out", local, "-resume", "-figures=false")
@@ -99,7 +100,7 @@ func TestSweepCommandContract(t *testing.T) {
 
 	// Another config in the same directory is refused.
 	_, err = runOut(t, "sweep", sweepConfig(t, dir, 4), "-out", local, "-resume")
-	require.ErrorContains(t, err, "different search config")
+	require.ErrorContains(t, err, "config.json: written by a different search config: start a new -out directory, or restore the config")
 }
 
 func TestSweepCommandErrors(t *testing.T) {

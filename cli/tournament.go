@@ -57,6 +57,11 @@ marslab merge; running the merged directory with -resume writes its tables.`, st
 		return fmt.Errorf("tournament: %w", err)
 	}
 	defer lock.Release()
+	if !*resume {
+		if err := refuseRun(opt.Out, "tournament"); err != nil {
+			return fmt.Errorf("tournament: %w", err)
+		}
+	}
 	if !*quiet && isTerminal(stderr) {
 		opt.Progress = stderr
 	}

@@ -21,11 +21,12 @@ import (
 // (## Packages) draws the same arrows.
 const importRules = `
 	NONE
-	< configs, dice, stats, plots, search/cmaes,
+	< configs, dice, stats, search/cmaes,
 	  internal/atomicfile, internal/cputime, internal/fileread, internal/gamebench,
-	  internal/slurm, internal/textfmt, table, bots/registry/internal/famgen;
+	  internal/textfmt, table, bots/registry/internal/famgen;
 
-	internal/fileread < internal/fuzzfile, internal/outdir;
+	internal/atomicfile < plots, internal/slurm;
+	internal/atomicfile, internal/fileread < internal/fuzzfile, internal/outdir;
 	configs, internal/fileread < sim;
 	sim < bots/blocks, recog, view, internal/gameconf;
 	dice, sim, stats < dice/dicetest;

@@ -14,6 +14,7 @@ import (
 
 	"github.com/marslab-risk/marslab/bots"
 	"github.com/marslab-risk/marslab/configs"
+	"github.com/marslab-risk/marslab/internal/atomicfile"
 	"github.com/marslab-risk/marslab/internal/fileread"
 	"github.com/marslab-risk/marslab/internal/textfmt"
 	"github.com/marslab-risk/marslab/plots"
@@ -543,7 +544,7 @@ func writeCSV(dir, name string, t table.Table) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
-	return os.WriteFile(filepath.Join(dir, name), data, 0o644)
+	return atomicfile.WriteFile(filepath.Join(dir, name), data, 0o644)
 }
 
 // Winrate returns an evaluation's wins, win rate with its Wilson interval
@@ -699,7 +700,7 @@ func (r *Result) Write(dir string) error {
 			return err
 		}
 	}
-	return os.WriteFile(filepath.Join(dir, "README.md"), r.readme(), 0o644)
+	return atomicfile.WriteFile(filepath.Join(dir, "README.md"), r.readme(), 0o644)
 }
 
 // WritePolicy writes the learner's greedy policy to dir/PolicyName (none

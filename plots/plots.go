@@ -13,7 +13,6 @@ import (
 	"io"
 	"iter"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -29,6 +28,8 @@ import (
 	"gonum.org/v1/plot/vg/vgimg"
 	"gonum.org/v1/plot/vg/vgpdf"
 	"gonum.org/v1/plot/vg/vgsvg"
+
+	"github.com/marslab-risk/marslab/internal/atomicfile"
 )
 
 // Grid is a rectangular grid of values: Z[r*len(X)+c] is the value at the
@@ -223,7 +224,7 @@ func save(path string, write func(io.Writer, string) error) error {
 	if err := write(&buf, format); err != nil {
 		return fmt.Errorf("plots: %s: %w", path, err)
 	}
-	if err := os.WriteFile(path, buf.Bytes(), 0o666); err != nil {
+	if err := atomicfile.WriteFile(path, buf.Bytes(), 0o644); err != nil {
 		return fmt.Errorf("plots: %w", err)
 	}
 	return nil

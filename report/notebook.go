@@ -15,6 +15,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/marslab-risk/marslab/bots"
+	"github.com/marslab-risk/marslab/internal/atomicfile"
 	"github.com/marslab-risk/marslab/internal/fileread"
 )
 
@@ -244,7 +245,7 @@ func (nb *Notebook) Run(ctx context.Context, opt Options) error {
 	if err := templates.ExecuteTemplate(&buf, nb.exp.template(), page); err != nil {
 		return fmt.Errorf("notebook %s: report template: %w", nb.Name, err)
 	}
-	if err := os.WriteFile(filepath.Join(out, ReportFile), buf.Bytes(), 0o644); err != nil {
+	if err := atomicfile.WriteFile(filepath.Join(out, ReportFile), buf.Bytes(), 0o644); err != nil {
 		return fmt.Errorf("notebook %s: %w", nb.Name, err)
 	}
 	return nil
@@ -332,7 +333,7 @@ func WriteIndex(dir string, nbs []*Notebook) error {
 	if err := templates.ExecuteTemplate(&buf, "index.md.tmpl", nbs); err != nil {
 		return fmt.Errorf("notebooks index: %w", err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, ReportFile), buf.Bytes(), 0o644); err != nil {
+	if err := atomicfile.WriteFile(filepath.Join(dir, ReportFile), buf.Bytes(), 0o644); err != nil {
 		return fmt.Errorf("notebooks index: %w", err)
 	}
 	return nil

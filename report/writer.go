@@ -5,13 +5,13 @@ import (
 	"embed"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"text/template"
 
 	"github.com/marslab-risk/marslab/bots"
+	"github.com/marslab-risk/marslab/internal/atomicfile"
 	"github.com/marslab-risk/marslab/internal/textfmt"
 	"github.com/marslab-risk/marslab/table"
 )
@@ -77,7 +77,7 @@ func (w *writer) table(name string, t table.Table) error {
 
 // file writes one file and records its name.
 func (w *writer) file(name string, data []byte) error {
-	if err := os.WriteFile(filepath.Join(w.dir, name), data, 0o644); err != nil {
+	if err := atomicfile.WriteFile(filepath.Join(w.dir, name), data, 0o644); err != nil {
 		return err
 	}
 	w.files = append(w.files, name)

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strconv"
 
+	"github.com/marslab-risk/marslab/internal/atomicfile"
 	"github.com/marslab-risk/marslab/internal/textfmt"
 	"github.com/marslab-risk/marslab/plots"
 	"github.com/marslab-risk/marslab/table"
@@ -59,7 +60,7 @@ func WriteEvolveReport(dir string, setup *Setup, e *Evolve, figures bool) error 
 	for _, fig := range figs {
 		fmt.Fprintf(&m, "\n![%s](%s)\n", fig, fig)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "report.md"), m.Bytes(), 0o644); err != nil {
+	if err := atomicfile.WriteFile(filepath.Join(dir, "report.md"), m.Bytes(), 0o644); err != nil {
 		return fmt.Errorf("search: %w", err)
 	}
 	return nil

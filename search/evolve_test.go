@@ -103,7 +103,8 @@ func TestLogMessages(t *testing.T) {
 
 	_, err = s.Run(context.Background(), false)
 	require.Error(t, err)
-	assert.Equal(t, "search: "+dir+" holds this search, complete ("+fmt.Sprint(st.Lines)+" evaluations): choose another -out for a new run (-resume writes its report again)", err.Error())
+	assert.Equal(t, "search: "+dir+" holds this search, complete ("+fmt.Sprint(st.Lines)+" evaluations)", err.Error())
+	assert.ErrorIs(t, err, ErrComplete)
 
 	path := filepath.Join(dir, "log.jsonl")
 	good := readLog(t, dir)

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/marslab-risk/marslab/bots"
+	"github.com/marslab-risk/marslab/internal/atomicfile"
 	"github.com/marslab-risk/marslab/internal/textfmt"
 	"github.com/marslab-risk/marslab/plots"
 	"github.com/marslab-risk/marslab/stats"
@@ -47,7 +48,7 @@ func WriteNarrowReport(dir string, setup *Setup, n *Narrowing, figures bool) err
 	}
 	var b bytes.Buffer
 	writeNarrowMarkdown(&b, setup, n, figs)
-	if err := os.WriteFile(filepath.Join(dir, "report.md"), b.Bytes(), 0o644); err != nil {
+	if err := atomicfile.WriteFile(filepath.Join(dir, "report.md"), b.Bytes(), 0o644); err != nil {
 		return fmt.Errorf("search: %w", err)
 	}
 	return nil
@@ -251,7 +252,7 @@ func writeCSV(path string, t table.Table) error {
 	if err != nil {
 		return fmt.Errorf("search: %s: %w", path, err)
 	}
-	if err := os.WriteFile(path, data, 0o644); err != nil {
+	if err := atomicfile.WriteFile(path, data, 0o644); err != nil {
 		return fmt.Errorf("search: %w", err)
 	}
 	return nil
@@ -358,7 +359,7 @@ func WriteParamFile(path string, g *Games, x []float64, comment string) error {
 			fmt.Fprintf(&b, "%s = %s\n", p.Name, bots.FormatNum(v))
 		}
 	}
-	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+	if err := atomicfile.WriteFile(path, b.Bytes(), 0o644); err != nil {
 		return fmt.Errorf("search: %w", err)
 	}
 	return nil

@@ -18,6 +18,7 @@ import (
 	"github.com/marslab-risk/marslab/arena"
 	"github.com/marslab-risk/marslab/internal/atomicfile"
 	"github.com/marslab-risk/marslab/internal/fileread"
+	"github.com/marslab-risk/marslab/internal/outdir"
 )
 
 // A Method is a search algorithm seen as a sequence of steps. It is
@@ -90,6 +91,18 @@ const (
 	shardsDir  = "shards"
 )
 
+// The errors (errors.Is) of a search's folder that the caller words
+// advice for.
+var (
+	// ErrOtherConfig: the folder's config.json is another search's.
+	ErrOtherConfig = errors.New("written by a different search config")
+	// ErrComplete: the folder holds this search, complete; a new run
+	// needs another folder.
+	ErrComplete = errors.New("complete")
+	// ErrShardIncomplete: a shard's file lacks evaluations at a merge.
+	ErrShardIncomplete = errors.New("incomplete")
+)
+
 // Fingerprint returns the SHA-256 of the config, in hex.
 func (s *Search) Fingerprint() string {
 	h := sha256.Sum256(s.Config)
@@ -106,7 +119,7 @@ func (s *Search) prepare() error {
 	switch {
 	case err == nil:
 		if !bytes.Equal(old, s.Config) {
-			return fmt.Errorf("search: %s was written by a different search config (start a new -out directory, or restore the config)", path)
+			return fmt.Errorf("search: %s: %w", path, ErrOtherConfig)
 		}
 		return nil
 	case !errors.Is(err, os.ErrNotExist):
@@ -229,23 +242,23 @@ func (s *Search) Run(ctx context.Context, resume bool) (*State, error) {
 		return nil, err
 	}
 	if !resume && st.Complete() {
-		return nil, fmt.Errorf("search: %s holds this search, complete (%d evaluations): choose another -out for a new run (-resume writes its report again)", s.Dir, st.Lines)
+		return nil, fmt.Errorf("search: %s holds this search, %w (%d evaluations)", s.Dir, ErrComplete, st.Lines)
 	}
 	if !resume && (st.Lines > 0 || st.torn) {
-		return st, fmt.Errorf("search: %s already holds a search (%d evaluations): run with -resume to continue it, or choose another -out", s.Dir, st.Lines)
+		return st, fmt.Errorf("search: %w", &outdir.HeldError{Dir: s.Dir, Holds: "search", File: fmt.Sprintf("%s, %d evaluations", logFile, st.Lines)})
 	}
 	path := filepath.Join(s.Dir, logFile)
-	if st.torn {
-		if err := os.Truncate(path, st.valid); err != nil {
-			return st, fmt.Errorf("search: %w", err)
-		}
-		st.torn = false
-	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	f, err := atomicfile.OpenLog(path, 0o644)
 	if err != nil {
 		return st, fmt.Errorf("search: %w", err)
 	}
 	defer f.Close()
+	if st.torn {
+		if err := f.Truncate(st.valid); err != nil {
+			return st, fmt.Errorf("search: %w", err)
+		}
+		st.torn = false
+	}
 	pr := newProgress(s.Progress)
 	defer pr.finish()
 	var buf []byte
@@ -339,24 +352,28 @@ func (s *Search) RunShard(ctx context.Context, sh arena.Shard, resume bool) (*St
 	var valid int64
 	if data, err := fileread.ReadFile(path, fileread.Log); err == nil {
 		if !resume {
-			return st, fmt.Errorf("search: %s exists: run with -resume to complete it", path)
+			rel, err := filepath.Rel(s.Dir, path)
+			if err != nil {
+				rel = path
+			}
+			return st, fmt.Errorf("search: %w", &outdir.HeldError{Dir: s.Dir, Holds: "search shard", File: rel})
 		}
 		lines, v, err := readShard(path, data, hdr, st.Evals, idx, s.maxPlace())
 		if err != nil {
 			return st, err
 		}
 		have, valid = len(lines), v
-		if err := os.Truncate(path, valid); err != nil {
-			return st, fmt.Errorf("search: %w", err)
-		}
 	} else if !errors.Is(err, os.ErrNotExist) {
 		return st, fmt.Errorf("search: %w", err)
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	f, err := atomicfile.OpenLog(path, 0o644)
 	if err != nil {
 		return st, fmt.Errorf("search: %w", err)
 	}
 	defer f.Close()
+	if err := f.Truncate(valid); err != nil {
+		return st, fmt.Errorf("search: %w", err)
+	}
 	if valid == 0 {
 		if _, err := f.Write(hline); err != nil {
 			return st, fmt.Errorf("search: %w", err)
@@ -444,8 +461,8 @@ func (s *Search) Merge() (*State, error) {
 	}
 	path := filepath.Join(s.Dir, logFile)
 	if st.torn {
-		if err := os.Truncate(path, st.valid); err != nil {
-			return st, fmt.Errorf("search: %w", err)
+		if err := truncateLog(path, st.valid); err != nil {
+			return st, err
 		}
 		st.torn = false
 	}
@@ -510,7 +527,7 @@ func (s *Search) mergeStep(st *State, logPath string) error {
 			return err
 		}
 		if len(lines) != len(idx) || valid != int64(len(data)) {
-			return fmt.Errorf("search: %s: incomplete: %d of %d evaluations (run the shard again with -resume)", name, len(lines), len(idx))
+			return fmt.Errorf("search: %s: %w: %d of %d evaluations", name, ErrShardIncomplete, len(lines), len(idx))
 		}
 		parts[i] = lines
 	}
@@ -524,7 +541,7 @@ func (s *Search) mergeStep(st *State, logPath string) error {
 		buf.WriteByte('\n')
 		res = append(res, l.Result())
 	}
-	f, err := os.OpenFile(logPath, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	f, err := atomicfile.OpenLog(logPath, 0o644)
 	if err != nil {
 		return fmt.Errorf("search: %w", err)
 	}
@@ -632,6 +649,23 @@ func Play(ctx context.Context, m Method, ev Evaluator, progress func(step int)) 
 		if progress != nil {
 			progress(s)
 		}
+	}
+	return nil
+}
+
+// truncateLog cuts the log path to its first size bytes (a torn last line
+// off), through atomicfile.OpenLog: a link is not followed.
+func truncateLog(path string, size int64) error {
+	f, err := atomicfile.OpenLog(path, 0o644)
+	if err != nil {
+		return fmt.Errorf("search: %w", err)
+	}
+	err = f.Truncate(size)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("search: %w", err)
 	}
 	return nil
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/marslab-risk/marslab/arena"
 	"github.com/marslab-risk/marslab/bots/registry"
+	"github.com/marslab-risk/marslab/internal/outdir"
 )
 
 // tinySearch returns the search of testdata/tiny.toml in dir on workers.
@@ -105,7 +106,8 @@ func TestLogIdenticalWorkersShardsResume(t *testing.T) {
 	require.Error(t, err)
 	require.Equal(t, 5, st.Lines)
 	_, err = res.Run(ctx, false)
-	require.ErrorContains(t, err, "-resume", "a second run without -resume is refused")
+	require.ErrorIs(t, err, outdir.ErrHoldsRun, "a second run without resume is refused")
+	assert.EqualError(t, err, "search: "+res.Dir+" already holds a search (log.jsonl, 5 evaluations)")
 	res.Eval = inner
 	_, err = res.Run(ctx, true)
 	require.NoError(t, err)
@@ -124,7 +126,8 @@ func TestShardResumeAndRefusals(t *testing.T) {
 	require.Error(t, err)
 	s.Eval = inner
 	_, err = s.RunShard(ctx, arena.Shard{Index: 0, Count: 2}, false)
-	require.ErrorContains(t, err, "-resume")
+	require.ErrorIs(t, err, outdir.ErrHoldsRun)
+	assert.EqualError(t, err, "search: "+dir+" already holds a search shard ("+filepath.Join("shards", "step-0", "shard-0-of-2.jsonl")+")")
 	_, err = s.Merge()
 	require.ErrorContains(t, err, "shard-1-of-2.jsonl is missing")
 	_, err = s.RunShard(ctx, arena.Shard{Index: 1, Count: 2}, true)
@@ -151,7 +154,8 @@ func TestShardResumeAndRefusals(t *testing.T) {
 	// So is a directory of another config.
 	bad.Dir = dir
 	_, err = bad.Run(ctx, true)
-	require.ErrorContains(t, err, "config.json was written by a different search config")
+	require.ErrorContains(t, err, "config.json: written by a different search config")
+	require.ErrorIs(t, err, ErrOtherConfig)
 }
 
 func TestRunInterruptedKeepsLog(t *testing.T) {

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/marslab-risk/marslab/internal/atomicfile"
 	"github.com/marslab-risk/marslab/internal/textfmt"
 	"github.com/marslab-risk/marslab/table"
 
@@ -290,7 +291,7 @@ func WriteValidationReport(dir string, setup *Setup, a, b string, v *Validation)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", fmt.Errorf("search: %w", err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "validation.md"), w.Bytes(), 0o644); err != nil {
+	if err := atomicfile.WriteFile(filepath.Join(dir, "validation.md"), w.Bytes(), 0o644); err != nil {
 		return "", fmt.Errorf("search: %w", err)
 	}
 	return verdict, nil

@@ -2,15 +2,16 @@ package tourney
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/marslab-risk/marslab/arena"
+	"github.com/marslab-risk/marslab/internal/atomicfile"
 	"github.com/marslab-risk/marslab/internal/fileread"
 )
 
@@ -111,11 +112,11 @@ func ReadGames(path string, players int) ([]arena.Record, error) {
 // the sentences of Results.Findings and all the tables together as
 // tables.md, and with figures the figures as PNG and SVG (Figures).
 func WriteReport(dir string, res *Results, figures bool) error {
-	all, err := os.Create(filepath.Join(dir, "tables.md"))
+	all, err := atomicfile.Create(filepath.Join(dir, "tables.md"), 0o644)
 	if err != nil {
 		return fmt.Errorf("tourney: %w", err)
 	}
-	defer all.Close()
+	defer all.Abort()
 	var head strings.Builder
 	head.WriteString("## Findings\n\n")
 	for _, s := range res.Findings() {
@@ -139,7 +140,7 @@ func WriteReport(dir string, res *Results, figures bool) error {
 			}
 		}
 	}
-	if err := all.Close(); err != nil {
+	if err := all.Commit(); err != nil {
 		return fmt.Errorf("tourney: %w", err)
 	}
 	if figures {
@@ -154,16 +155,13 @@ func WriteReport(dir string, res *Results, figures bool) error {
 	return nil
 }
 
+// writeFile writes the file path with write, whole (atomicfile).
 func writeFile(path string, write func(io.Writer) error) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return fmt.Errorf("tourney: %w", err)
-	}
-	if err := write(f); err != nil {
-		f.Close()
+	var buf bytes.Buffer
+	if err := write(&buf); err != nil {
 		return fmt.Errorf("tourney: %s: %w", path, err)
 	}
-	if err := f.Close(); err != nil {
+	if err := atomicfile.WriteFile(path, buf.Bytes(), 0o644); err != nil {
 		return fmt.Errorf("tourney: %w", err)
 	}
 	return nil

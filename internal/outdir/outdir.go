@@ -5,14 +5,21 @@
 //   - Acquire takes an exclusive operating-system lock (flock(2)) on the lock
 //     file LockName inside the folder for the whole run; the kernel releases
 //     it when the process exits or crashes. A second run into the same
-//     folder fails at once with "DIR is in use by pid N". AcquireShard lets the
-//     shards of one run write into a shared folder together: each holds a
-//     shared lock on the folder and an exclusive one on its own shard.
+//     folder fails at once with an *InUseError naming the holder's pid.
+//     AcquireShard lets the shards of one run write into a shared folder
+//     together: each holds a shared lock on the folder and an exclusive one
+//     on its own shard. A lock file is opened without following a link and
+//     must be a regular file of one link holding nothing but a process id
+//     (ErrNotLock): a lock never writes outside its folder. A folder that
+//     holds a symbolic link to a folder is refused (ErrLinkedFolder): the
+//     files a run writes stay under the folder it names.
 //   - Check refuses a folder inside a notebook folder (notebooks/ at the
-//     root of the repository: committed results) or one holding files that
-//     git tracks.
-//   - Refuse is the rule that a run is not written over another one without
-//     -resume: it names the first file of an earlier run it finds.
+//     root of the repository: committed results), links resolved, or one
+//     holding files that git tracks; when git cannot tell, it refuses too
+//     (ErrGit).
+//   - Refuse is the rule that a run is not written over another one: it
+//     returns a *HeldError (ErrHoldsRun) naming the first file of an earlier
+//     run it finds.
 package outdir
 
 import (
@@ -28,6 +35,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/marslab-risk/marslab/internal/atomicfile"
 	"github.com/marslab-risk/marslab/internal/fileread"
 )
 
@@ -78,7 +86,14 @@ func Acquire(dir string) (*Lock, error) {
 		unlock(f, true)
 		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, LockName), err)
 	}
-	return &Lock{dir: dir, created: created, main: f}, nil
+	l := &Lock{dir: dir, created: created, main: f}
+	if !created {
+		if err := checkLinks(dir); err != nil {
+			l.Release()
+			return nil, err
+		}
+	}
+	return l, nil
 }
 
 // AcquireShard creates dir if needed and takes a shared lock on it and an
@@ -106,7 +121,56 @@ func AcquireShard(dir, name string) (*Lock, error) {
 		unlock(main, false)
 		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, shardLockName(name)), err)
 	}
-	return &Lock{dir: dir, main: main, shard: sf}, nil
+	l := &Lock{dir: dir, main: main, shard: sf}
+	if err := checkLinks(dir); err != nil {
+		l.Release()
+		return nil, err
+	}
+	return l, nil
+}
+
+// ErrLinkedFolder is the error (errors.Is) of an output folder that holds
+// a symbolic link to a folder: what a run writes under it would land
+// outside the output folder.
+var ErrLinkedFolder = errors.New("a symbolic link to a folder: what is written under it lands outside the output folder")
+
+// maxScan bounds the entries checkLinks looks at.
+const maxScan = 100_000
+
+// checkLinks returns an error wrapping ErrLinkedFolder that names the
+// first symbolic link to a folder found under dir (the links of dir's own
+// path resolved first), among its first maxScan entries.
+func checkLinks(dir string) error {
+	abs, err := filepath.Abs(dir)
+	if err == nil {
+		abs, err = Resolve(abs)
+	}
+	if err != nil {
+		return fmt.Errorf("output directory %s: %w", dir, err)
+	}
+	n := 0
+	return filepath.WalkDir(abs, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if p == abs {
+				return fmt.Errorf("output directory %s: %w", dir, err)
+			}
+			return nil // an unreadable entry: nothing is written through it either
+		}
+		if n++; n > maxScan {
+			return filepath.SkipAll
+		}
+		if d.Type()&fs.ModeSymlink == 0 {
+			return nil
+		}
+		if st, err := os.Stat(p); err == nil && st.IsDir() {
+			rel, err := filepath.Rel(abs, p)
+			if err != nil {
+				rel = p
+			}
+			return fmt.Errorf("output directory %s: %s: %w", dir, filepath.Join(dir, rel), ErrLinkedFolder)
+		}
+		return nil
+	})
 }
 
 // lockIn creates dir if needed and locks the file name in it. The folder
@@ -165,19 +229,46 @@ func writePID(f *os.File) error {
 	return err
 }
 
-// unlock releases the lock of f; an exclusive holder first empties and
-// removes the file (no other process holds it then, and one that opened it
+// unlock releases the lock of f; an exclusive holder first removes the
+// file, when its name still names it (no other process holds it then, and one that opened it
 // before the removal sees a removed file after locking it and opens the
 // new one: see lockFile).
 func unlock(f *os.File, exclusive bool) error {
 	var err error
-	if exclusive {
+	if exclusive && same(f, f.Name()) {
 		err = os.Remove(f.Name())
 		if errors.Is(err, fs.ErrNotExist) {
 			err = nil
 		}
 	}
 	return errors.Join(err, f.Close()) // closing the last descriptor releases the flock
+}
+
+// ErrNotLock is the error (errors.Is) of a lock file that is not one: a
+// symbolic link, a hard link to another name, a named pipe, a device, or
+// a file holding more than a process id. It is never written to.
+var ErrNotLock = errors.New("not a marslab lock file (a regular file of one link holding a process id)")
+
+// checkLock returns an error wrapping ErrNotLock, naming f and what it is,
+// unless f is a regular file of one link whose content, if any, is a
+// process id (a lock file a crashed run left behind).
+func checkLock(f *os.File) error {
+	st, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	if what := atomicfile.NotRegular(st); what != "" {
+		return fmt.Errorf("%s: %s: %w", f.Name(), what, ErrNotLock)
+	}
+	b := make([]byte, 33)
+	n, err := f.ReadAt(b, 0)
+	if err != nil && !errors.Is(err, io.EOF) {
+		return fmt.Errorf("%s: %w", f.Name(), err)
+	}
+	if s := strings.TrimSuffix(string(b[:n]), "\n"); n > 32 || strings.Trim(s, "0123456789") != "" {
+		return fmt.Errorf("%s: a file holding other data: %w", f.Name(), ErrNotLock)
+	}
+	return nil
 }
 
 // errBusy is the error of a lock another process holds.
@@ -216,16 +307,37 @@ func readPID(path string) string {
 	return s
 }
 
-// Refuse returns an error when dir holds one of the files names, the marks
-// of an earlier run of kind what ("batch", "recognition run"): a run is
-// not written over another one unless it resumes it. It returns nil when
-// dir does not exist.
+// ErrHoldsRun is the error (errors.Is) of a folder that holds an earlier
+// run (Refuse, *HeldError).
+var ErrHoldsRun = errors.New("the folder holds an earlier run")
+
+// HeldError is Refuse's error: folder Dir holds File, a mark of an earlier
+// run of kind Holds ("batch", "recognition run"). Asked, when not "", is
+// the kind of run asked for, when it differs.
+type HeldError struct {
+	Dir, Holds, File, Asked string
+}
+
+func (e *HeldError) Error() string {
+	if e.Asked != "" && e.Asked != e.Holds {
+		return fmt.Sprintf("%s already holds a %s (%s), not a %s", e.Dir, e.Holds, e.File, e.Asked)
+	}
+	return fmt.Sprintf("%s already holds a %s (%s)", e.Dir, e.Holds, e.File)
+}
+
+// Is makes errors.Is(err, ErrHoldsRun) true.
+func (e *HeldError) Is(target error) bool { return target == ErrHoldsRun }
+
+// Refuse returns a *HeldError when dir holds one of the files names, the
+// marks of an earlier run of kind what ("batch", "recognition run"): a run
+// is not written over another one unless it resumes it. It returns nil
+// when dir does not exist.
 func Refuse(dir, what string, names ...string) error {
 	n, err := Holds(dir, names...)
 	if err != nil || n == "" {
 		return err
 	}
-	return fmt.Errorf("%s already holds a %s (%s): use -resume to continue it, or another output directory", dir, what, n)
+	return &HeldError{Dir: dir, Holds: what, File: n}
 }
 
 // Holds returns the first of the files names that exists in dir, "" when
@@ -243,18 +355,26 @@ func Holds(dir string, names ...string) (string, error) {
 	return "", nil
 }
 
+// ErrGit is the error (errors.Is) of Check and Tracked when git fails in a
+// git work tree (a repository of another owner, a damaged index): which
+// files it tracks is unknown, and the folder is refused.
+var ErrGit = errors.New("git cannot tell which files it tracks")
+
 // Check refuses dir as an output folder when it lies inside the notebook
 // folder of the marslab repository (the folder notebooks beside the go.mod
 // of module Module: committed results, written only by marslab report
-// into each notebook's own folder) or when it holds files that git tracks
-// (looked up with git ls-files; without git, or outside a repository,
-// nothing is tracked).
+// into each notebook's own folder), symbolic links in its path resolved,
+// or when it holds files that git tracks (Tracked).
 func Check(dir string) error {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return fmt.Errorf("output directory %s: %w", dir, err)
 	}
-	for d := abs; ; {
+	real, err := Resolve(abs)
+	if err != nil {
+		return fmt.Errorf("output directory %s: %w", dir, err)
+	}
+	for d := real; ; {
 		parent := filepath.Dir(d)
 		if filepath.Base(d) == "notebooks" && isRepo(parent) {
 			return fmt.Errorf("output directory %s is inside the notebook folder %s, whose files are committed results: choose a folder outside it (e.g. under results/)", dir, d)
@@ -264,9 +384,9 @@ func Check(dir string) error {
 		}
 		d = parent
 	}
-	files, err := Tracked(abs)
+	files, err := Tracked(real)
 	if err != nil {
-		return err
+		return fmt.Errorf("output directory %s: %w", dir, err)
 	}
 	if len(files) > 0 {
 		more := ""
@@ -279,23 +399,75 @@ func Check(dir string) error {
 	return nil
 }
 
-// Tracked returns the files under dir that git tracks, relative to dir: none
-// when dir does not exist, is not in a git work tree, or git is not
-// installed.
+// Resolve returns the absolute path abs with every symbolic link in it
+// replaced by its target, dangling links and the missing rest of the path
+// included: the folder a write under abs reaches.
+func Resolve(abs string) (string, error) {
+	return resolve(filepath.Clean(abs), 0)
+}
+
+// resolve is Resolve after depth links followed.
+func resolve(path string, depth int) (string, error) {
+	if depth > 40 {
+		return "", fmt.Errorf("%s: too many levels of symbolic links", path)
+	}
+	vol := filepath.VolumeName(path)
+	parts := strings.Split(strings.TrimPrefix(path[len(vol):], string(filepath.Separator)), string(filepath.Separator))
+	cur := vol + string(filepath.Separator)
+	for i, part := range parts {
+		if part == "" {
+			continue
+		}
+		next := filepath.Join(cur, part)
+		st, err := os.Lstat(next)
+		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+			return filepath.Join(append([]string{next}, parts[i+1:]...)...), nil
+		}
+		if err != nil {
+			return "", err
+		}
+		if st.Mode()&fs.ModeSymlink == 0 {
+			cur = next
+			continue
+		}
+		target, err := os.Readlink(next)
+		if err != nil {
+			return "", err
+		}
+		if !filepath.IsAbs(target) {
+			target = filepath.Join(cur, target)
+		}
+		return resolve(filepath.Join(append([]string{target}, parts[i+1:]...)...), depth+1)
+	}
+	return filepath.Clean(cur), nil
+}
+
+// Tracked returns the files under dir that git tracks, relative to dir
+// (git ls-files): none when dir does not exist, is in no git work tree (no
+// .git in it or above it) or git is not installed. When git fails in a
+// work tree, the error wraps ErrGit and quotes git's message.
 func Tracked(dir string) ([]string, error) {
 	st, err := os.Stat(dir)
 	if err != nil || !st.IsDir() {
 		return nil, nil
 	}
+	if !inWorkTree(dir) {
+		return nil, nil
+	}
 	cmd := exec.Command("git", "-C", dir, "ls-files", "-z", "--", ".")
 	cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
 	out, err := cmd.Output()
+	if errors.Is(err, exec.ErrNotFound) {
+		return nil, nil // no git
+	}
 	if err != nil {
-		var exit *exec.ExitError
-		if errors.As(err, &exit) || errors.Is(err, exec.ErrNotFound) {
-			return nil, nil // not a work tree, or no git
+		msg := strings.Join(strings.Fields(stderr.String()), " ")
+		if len(msg) > 300 {
+			msg = msg[:300] + "..."
 		}
-		return nil, fmt.Errorf("output directory %s: git ls-files: %w", dir, err)
+		return nil, fmt.Errorf("%w (git ls-files in %s: %v: %s)", ErrGit, dir, err, msg)
 	}
 	var files []string
 	for _, f := range bytes.Split(out, []byte{0}) {
@@ -304,6 +476,25 @@ func Tracked(dir string) ([]string, error) {
 		}
 	}
 	return files, nil
+}
+
+// inWorkTree reports whether dir or a folder above it holds .git (a
+// folder, or the file of a linked work tree).
+func inWorkTree(dir string) bool {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return true // let git decide
+	}
+	for d := abs; ; {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return true
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return false
+		}
+		d = parent
+	}
 }
 
 // Module is the module path of the marslab repository, whose notebooks

@@ -132,8 +132,16 @@ func TestRefuse(t *testing.T) {
 	require.NoError(t, Refuse(filepath.Join(dir, "none"), "batch", "config.json"))
 	require.NoError(t, Refuse(dir, "batch", "config.json", "games.jsonl"))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "games.jsonl"), nil, 0o644))
-	assert.EqualError(t, Refuse(dir, "batch", "config.json", "games.jsonl"),
-		dir+" already holds a batch (games.jsonl): use -resume to continue it, or another output directory")
+	err := Refuse(dir, "batch", "config.json", "games.jsonl")
+	assert.EqualError(t, err, dir+" already holds a batch (games.jsonl)")
+	require.ErrorIs(t, err, ErrHoldsRun)
+	var held *HeldError
+	require.ErrorAs(t, err, &held)
+	held.Asked = "tournament"
+	assert.EqualError(t, held, dir+" already holds a batch (games.jsonl), not a tournament")
+	// A link at a mark's name is a mark too.
+	require.NoError(t, os.Symlink(filepath.Join(dir, "nowhere"), filepath.Join(dir, "config.json")))
+	assert.EqualError(t, Refuse(dir, "batch", "config.json", "games.jsonl"), dir+" already holds a batch (config.json)")
 }
 
 func TestCheck(t *testing.T) {

@@ -34,6 +34,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/marslab-risk/marslab/internal/atomicfile"
 )
 
 // ScriptDir is the folder, relative to the output directory, that holds the
@@ -454,7 +456,7 @@ func (p *Plan) Write() error {
 	}
 	files := append(append([]Script(nil), p.Scripts...), Script{SubmitScript, p.Shell()})
 	for _, s := range files {
-		if err := os.WriteFile(filepath.Join(dir, s.File), []byte(s.Text), 0o755); err != nil {
+		if err := atomicfile.WriteFile(filepath.Join(dir, s.File), []byte(s.Text), 0o755); err != nil {
 			return fmt.Errorf("slurm: %w", err)
 		}
 	}

@@ -132,7 +132,7 @@ func TestOwnership(t *testing.T) {
 	first, err := os.ReadFile(filepath.Join(dir, experiment.GamesFile))
 	require.NoError(t, err)
 	_, err = experiment.Run(ctx, cfg, s, experiment.Options{Out: dir, Games: 1})
-	assert.EqualError(t, err, dir+" already holds a recognition run (config.json): use -resume to continue it, or another output directory")
+	assert.EqualError(t, err, dir+" already holds a recognition run (config.json)")
 	now, err := os.ReadFile(filepath.Join(dir, experiment.GamesFile))
 	require.NoError(t, err)
 	assert.Equal(t, first, now, "games.jsonl untouched")

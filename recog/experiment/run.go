@@ -14,6 +14,7 @@ import (
 	"runtime"
 
 	"github.com/marslab-risk/marslab/arena"
+	"github.com/marslab-risk/marslab/internal/atomicfile"
 	"github.com/marslab-risk/marslab/internal/fileread"
 	"github.com/marslab-risk/marslab/internal/outdir"
 	"github.com/marslab-risk/marslab/recog"
@@ -169,22 +170,18 @@ func Run(ctx context.Context, cfg *Config, s *Setup, opts Options) (*Results, er
 			if done, err = readGames(path, cfg, s, games, shard); err != nil {
 				return nil, err
 			}
-			f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE, 0o644)
-			if err != nil {
-				return nil, err
-			}
-			if err := rewrite(f, done); err != nil {
-				f.Close()
-				return nil, err
-			}
-			out = f
-		} else {
-			f, err := os.Create(path)
-			if err != nil {
-				return nil, err
-			}
-			out = f
 		}
+		// games.jsonl is rewritten with the games kept (none for a new
+		// run), then grows by appending.
+		f, err := atomicfile.OpenLog(path, 0o644)
+		if err != nil {
+			return nil, err
+		}
+		if err := rewrite(f, done); err != nil {
+			f.Close()
+			return nil, err
+		}
+		out = f
 		defer out.Close()
 	}
 	logf(opts.Log, "playing %d test games (%d per arm, shard %s, %d already done) on %d workers", total, games, shard, len(done), workers)
@@ -669,36 +666,39 @@ func Merge(cfg *Config, s *Setup, dirs []string, opts Options) (*Results, error)
 	if err := writeHeader(out, h); err != nil {
 		return nil, err
 	}
-	f, err := os.Create(filepath.Join(out, GamesFile))
+	b, err := encodeGames(res.Games)
 	if err != nil {
 		return nil, err
 	}
-	if err := rewrite(f, res.Games); err != nil {
-		f.Close()
-		return nil, err
-	}
-	return res, f.Close()
+	return res, atomicfile.WriteFile(filepath.Join(out, GamesFile), b, 0o644)
 }
 
-// rewrite replaces the content of f by the games, one line each.
+// rewrite replaces the content of f, a log of atomicfile.OpenLog, by the
+// games, one line each.
 func rewrite(f *os.File, games []Game) error {
-	var buf bytes.Buffer
-	for _, g := range games {
-		line, err := json.Marshal(g)
-		if err != nil {
-			return err
-		}
-		buf.Write(line)
-		buf.WriteByte('\n')
+	b, err := encodeGames(games)
+	if err != nil {
+		return err
 	}
 	if err := f.Truncate(0); err != nil {
 		return err
 	}
-	if _, err := f.WriteAt(buf.Bytes(), 0); err != nil {
-		return err
-	}
-	_, err := f.Seek(int64(buf.Len()), io.SeekStart)
+	_, err = f.Write(b) // appended: at 0 after the truncation
 	return err
+}
+
+// encodeGames returns the games as JSON lines.
+func encodeGames(games []Game) ([]byte, error) {
+	var buf bytes.Buffer
+	for _, g := range games {
+		line, err := json.Marshal(g)
+		if err != nil {
+			return nil, err
+		}
+		buf.Write(line)
+		buf.WriteByte('\n')
+	}
+	return buf.Bytes(), nil
 }
 
 func logf(w io.Writer, format string, args ...any) {
