@@ -126,3 +126,21 @@ func TestShaftSweepAllocs(t *testing.T) {
 	run()
 	assert.Zero(t, testing.AllocsPerRun(20, run))
 }
+
+// BenchmarkShaftSweep: the sweep of three borders on testdata/grid.toml,
+// each border simulated and swept, the board left as it stands.
+func BenchmarkShaftSweep(b *testing.B) {
+	bd := newBoard(b, "grid.toml", 2, "attack", "a:0:3 b:0:3 c:0:3 d:1:1 e:1:1 f:1:1 g:1:1 h:1:1 i:1:1", "")
+	s := bd.state()
+	borders := bd.ids("a b c")
+	var w shaftSweep
+	b.ReportAllocs()
+	for b.Loop() {
+		w.begin(0, borders)
+		for {
+			if _, _, ok := w.next(s); !ok {
+				break
+			}
+		}
+	}
+}

@@ -14,7 +14,7 @@ import (
 // board is a position on a test map that a test changes as the engine
 // would, reading the State of seat 0 (sim.NewStateAt) after every change.
 type board struct {
-	t   *testing.T
+	t   testing.TB
 	m   *sim.Map
 	r   *sim.Rules
 	pos *sim.Position
@@ -24,7 +24,7 @@ type board struct {
 // the classic rules, seat 0 to move in phase: spec lists every territory
 // as name:owner:armies, separated by spaces; extra is more TOML for the
 // position (hands, for example).
-func newBoard(t *testing.T, mapFile string, players int, phase, spec, extra string) *board {
+func newBoard(t testing.TB, mapFile string, players int, phase, spec, extra string) *board {
 	t.Helper()
 	m, err := sim.LoadMap("testdata/" + mapFile)
 	require.NoError(t, err)

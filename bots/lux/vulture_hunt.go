@@ -42,9 +42,16 @@ type vultureHunt struct {
 	prev  []int       // the territory each frontier entry was reached from
 	seen  []bool      // territories already put on the frontier
 
-	route   []int // the stored attack route, the bot's territory first
-	at      int   // the next step of route: route[at-1] attacks route[at]
-	pending bool  // the last order given was step at
+	built []int // the route appendRoute builds
+
+	// The stored attack routes (Java's attackRoutes), each the bot's
+	// territory first, one after another in routes; ends[i] is the end of
+	// route i. Routes are followed in order and dropped when followed.
+	routes  []int
+	ends    []int
+	cur     int  // the route being followed
+	at      int  // its next step (an index in routes): routes[at-1] attacks routes[at]; 0 before its first
+	pending bool // the last order given was step at
 }
 
 // costEntry is a territory on easyCostCountryWithOwner's frontier with the
@@ -68,12 +75,13 @@ func (h *vultureHunt) size(n int) {
 	h.toA = make([]int, 0, n)
 	h.toB = make([]int, 0, n)
 	h.queue = make([]costEntry, 0, n)
-	h.route = make([]int, 0, 2*n)
+	h.built = make([]int, 0, 2*n)
+	h.routes = make([]int, 0, 4*n)
 }
 
-// reset forgets the stored route (a new game or a new turn).
+// reset forgets the stored routes (a new game).
 func (h *vultureHunt) reset() {
-	h.route, h.at, h.pending = h.route[:0], 0, false
+	h.routes, h.ends, h.cur, h.at, h.pending = h.routes[:0], h.ends[:0], 0, 0, false
 }
 
 // discounted returns q's armies less the armies its cards would bring in
@@ -315,7 +323,7 @@ func costBeside(s *sim.State, route []int, a, b int) int {
 	return n
 }
 
-// appendRoute sets h.route to the approach followed by h.other
+// appendRoute sets h.built to the approach followed by h.other
 // (CountryRoute.append): the approach is copied up to its first territory
 // on h.other; when that is the approach's last territory, all of h.other
 // follows; when it is h.other's last, h.other follows reversed; otherwise
@@ -324,37 +332,37 @@ func costBeside(s *sim.State, route []int, a, b int) int {
 // that, h.other as it is (Java's "partly garbage route").
 func (h *vultureHunt) appendRoute(s *sim.State, approach []int) {
 	h.setMembers(h.other)
-	h.route = h.route[:0]
+	h.built = h.built[:0]
 	entry := -1
 	for _, t := range approach {
 		if h.member[t] {
 			entry = t
 			break
 		}
-		h.route = append(h.route, t)
+		h.built = append(h.built, t)
 	}
 	last := len(h.other) - 1
 	switch {
 	case entry == approach[len(approach)-1]:
-		h.route = append(h.route, h.other...)
+		h.built = append(h.built, h.other...)
 		return
 	case entry == h.other[last]:
 		for i := last; i >= 0; i-- {
-			h.route = append(h.route, h.other[i])
+			h.built = append(h.built, h.other[i])
 		}
 		return
 	}
-	if len(h.route) > 0 {
+	if len(h.built) > 0 {
 		m := s.Map()
 		h.steps = 0
-		for _, u := range m.Neighbors(h.route[len(h.route)-1]) {
+		for _, u := range m.Neighbors(h.built[len(h.built)-1]) {
 			if h.member[u] && h.walk(m, u, len(h.other)) {
-				h.route = append(h.route, h.path...)
+				h.built = append(h.built, h.path...)
 				return
 			}
 		}
 	}
-	h.route = append(h.route, h.other...)
+	h.built = append(h.built, h.other...)
 }
 
 // plan is Vulture's placeToKill for seat p hunting q with armies to place:
@@ -369,11 +377,13 @@ func (h *vultureHunt) appendRoute(s *sim.State, approach []int) {
 // route through the cluster plus the armies on the approach not p's, less
 // those of its last territory (the route's own end, which the first term
 // already counts; a territory of q's crossed on the way counts twice, as
-// in Java). Otherwise ok is false and nothing is stored.
+// in Java), and the attack route is appended to the stored routes (a
+// placement forced later in the turn, by cards taken at an elimination,
+// may add another, followed after this one). Otherwise ok is false and
+// nothing is stored.
 func (h *vultureHunt) plan(s *sim.State, p, q, armies int) (at int, ok bool) {
 	h.size(s.NumTerritories())
 	h.p = p
-	h.reset()
 	if !h.preyCluster(s, q) || len(h.cluster) >= maxHuntCluster || !h.simpleRoute(s, p, q) {
 		return -1, false
 	}
@@ -402,31 +412,43 @@ func (h *vultureHunt) plan(s *sim.State, p, q, armies int) (at int, ok bool) {
 		return -1, false
 	}
 	h.appendRoute(s, approach)
-	h.at = 1
+	h.routes = append(h.routes, h.built...)
+	h.ends = append(h.ends, len(h.routes))
 	return start, true
 }
 
-// hunting reports whether a stored attack route has steps left.
-func (h *vultureHunt) hunting() bool { return h.at > 0 && h.at < len(h.route) }
+// hunting reports whether a stored attack route is left to follow.
+func (h *vultureHunt) hunting() bool { return h.cur < len(h.ends) }
 
-// stepOrder reports whether the last order next gave was a step of the
+// stepOrder reports whether the last order next gave was a step of a
 // route (its conquest moves everything in, Vulture.java attackAlongRoute).
 func (h *vultureHunt) stepOrder() bool { return h.pending }
 
-// next returns the next attack of the stored route (Vulture.java
-// attackAlongRoute), reading the board as it stands: the last step's
-// attack, if its target is still not the bot's, was repelled, which ends
-// the route; a step is attacked when its first territory is the bot's with
-// 2 armies or more and its second, adjacent, is another seat's, and is
-// passed over otherwise. ok is false when the route is over.
+// next returns the next attack of the stored routes, in order (Vulture.java
+// attackPhase's loop over attackRoutes and attackAlongRoute), reading the
+// board as it stands: the last step's attack, if its target is still not
+// the bot's, was repelled, which ends its route; a step is attacked when
+// its first territory is the bot's with 2 armies or more and its second,
+// adjacent, is another seat's, and is passed over otherwise. ok is false
+// when every route is over; the routes are then dropped.
 func (h *vultureHunt) next(s *sim.State) (from, to int, ok bool) {
-	for h.at > 0 && h.at < len(h.route) {
-		from, to = h.route[h.at-1], h.route[h.at]
+	for h.cur < len(h.ends) {
+		if h.at == 0 {
+			h.at = 1
+			if h.cur > 0 {
+				h.at += h.ends[h.cur-1]
+			}
+		}
+		if h.at >= h.ends[h.cur] {
+			h.cur, h.at = h.cur+1, 0
+			continue
+		}
+		from, to = h.routes[h.at-1], h.routes[h.at]
 		if h.pending {
 			h.pending = false
 			if s.Owner(to) != h.p {
-				h.at = len(h.route)
-				break
+				h.cur, h.at = h.cur+1, 0
+				continue
 			}
 			h.at++
 			continue
@@ -437,6 +459,6 @@ func (h *vultureHunt) next(s *sim.State) (from, to int, ok bool) {
 		}
 		h.at++
 	}
-	h.pending = false
+	h.reset()
 	return -1, -1, false
 }

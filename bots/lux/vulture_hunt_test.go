@@ -118,7 +118,7 @@ func TestVultureAppendRoute(t *testing.T) {
 			h.size(s.NumTerritories())
 			h.other = append(h.other[:0], b.ids(tt.other)...)
 			h.appendRoute(s, b.ids(tt.approach))
-			assert.Equal(t, tt.want, b.names(h.route...))
+			assert.Equal(t, tt.want, b.names(h.built...))
 		})
 	}
 }
@@ -152,7 +152,7 @@ func TestVulturePlan(t *testing.T) {
 				return
 			}
 			assert.Equal(t, tt.at, b.names(at))
-			assert.Equal(t, tt.route, b.names(h.route...))
+			assert.Equal(t, tt.route, b.names(h.routes...))
 			assert.True(t, h.hunting())
 		})
 	}
@@ -164,26 +164,31 @@ func TestVulturePlan(t *testing.T) {
 func TestVultureRouteOrders(t *testing.T) {
 	const spec = "a:0:9 b:1:1 c:1:1 d:2:1 e:0:9 f:1:1 g:2:1 h:2:1 i:1:1"
 	for _, tt := range []struct {
-		name, route string
-		outcomes    []string
-		want        []string
+		name     string
+		routes   []string
+		outcomes []string
+		want     []string
 	}{
-		{"every step taken", "a b c f", []string{"win", "win", "win"}, []string{"a>b", "b>c", "c>f"}},
+		{"every step taken", []string{"a b c f"}, []string{"win", "win", "win"}, []string{"a>b", "b>c", "c>f"}},
 		// b has one army after the move-in: its step and c's are passed
 		// over, not ended.
-		{"a step without armies is passed over", "a b c f", []string{"win1"}, []string{"a>b"}},
+		{"a step without armies is passed over", []string{"a b c f"}, []string{"win1"}, []string{"a>b"}},
 		// Without the repulse ending the route, e (the hunter's) would
 		// attack f.
-		{"a repulse ends the route", "a b e f", []string{"lose"}, []string{"a>b"}},
-		{"a step on the hunter's own territory is passed over", "a b e f", []string{"win", "win"}, []string{"a>b", "e>f"}},
+		{"a repulse ends the route", []string{"a b e f"}, []string{"lose"}, []string{"a>b"}},
+		{"a step on the hunter's own territory is passed over", []string{"a b e f"}, []string{"win", "win"}, []string{"a>b", "e>f"}},
+		// The first route ends at its repulse, the second is followed.
+		{"routes in turn", []string{"a b c", "e f"}, []string{"lose", "win"}, []string{"a>b", "e>f"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			b := newBoard(t, "grid.toml", 3, "attack", spec, "")
 			var h vultureHunt
 			h.size(b.m.NumTerritories())
 			h.p = 0
-			h.route = append(h.route[:0], b.ids(tt.route)...)
-			h.at = 1
+			for _, r := range tt.routes {
+				h.routes = append(h.routes, b.ids(r)...)
+				h.ends = append(h.ends, len(h.routes))
+			}
 			var got []string
 			for {
 				s := b.state()
@@ -220,4 +225,19 @@ func TestVultureHuntAllocs(t *testing.T) {
 	}
 	run()
 	assert.Zero(t, testing.AllocsPerRun(20, run))
+}
+
+// BenchmarkVultureHunt: the choice of prey and the plan of a hunt on
+// testdata/hunt.toml (the route through the prey's four territories and
+// both approaches).
+func BenchmarkVultureHunt(b *testing.B) {
+	bd := newBoard(b, "hunt.toml", 3, "place", "m:0:1 n:0:9 a:1:1 b:1:1 c:1:1 d:1:1 e:2:1", "")
+	s := bd.state()
+	var h vultureHunt
+	b.ReportAllocs()
+	for b.Loop() {
+		h.prey(s, 0, 3)
+		h.plan(s, 0, 1, 3)
+		h.reset()
+	}
 }
