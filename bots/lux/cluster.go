@@ -2,523 +2,190 @@ package lux
 
 import (
 	"math/rand/v2"
-	"slices"
 
+	"github.com/marslab-risk/marslab/bots"
 	"github.com/marslab-risk/marslab/bots/blocks"
 	"github.com/marslab-risk/marslab/sim"
 )
 
-// step is one block of a bot's attack plan.
-type step uint8
-
-const (
-	stepEasyExpand  step = iota // blocks.EasyExpand
-	stepFillOut                 // blocks.FillOut
-	stepConsolidate             // blocks.TriplePack's consolidate part, via TriplePack when the others fail
-	stepSplitUp                 // split up(1.2) on the weakest enemy neighbour
-	stepSplitUpIf               // Yakool's conditional split up(1.2)
-	stepTriple                  // blocks.TriplePack
-	stepKill                    // blocks.KillDominantAttack
-	stepCard                    // blocks.AttackForCard(1), only with nothing conquered this turn
-	stepHogWild                 // blocks.HogWild when blocks.Dominates
-	stepStalemate               // blocks.HogWild when blocks.Stalemate
-	stepSweep                   // Shaft's sweep, planned only with nothing conquered this turn
-)
-
-// planStep is a step of a plan; Once steps give at most one attack per turn.
-type planStep struct {
-	step step
-	once bool
-}
-
-// variant configures the Cluster family: one struct, each bot a value.
-type variant struct {
-	smallestGoal bool       // Shaft: the goal is the smallest positive-bonus continent
-	killDominant bool       // Yakool, Boscoe, Bort: place and attack against a dominant player
-	cash         bool       // trades voluntarily (blocks.Cashier)
-	cardHalf     bool       // a card attack moves half in (else the minimum)
-	plan         []planStep // the attack plan, in order
-}
-
-// Cluster is the Lux Cluster bot and, with other plans, its variants Shaft,
-// Quo, Yakool, Boscoe and Bort (see the factories for each one's plan). Every
-// turn it chooses a goal continent: the most valuable positive-bonus
-// continent it owns, if any (it then places on the border of the cluster
-// around it, blocks.PlaceOnClusterBorder); otherwise the continent with the
-// best ratio of its armies to enemy armies (plus one) inside it (Shaft: the smallest
-// positive-bonus continent it does not own; ties: lowest id), which it places
-// to take (blocks.PlaceToTakeContinent). Starting armies go where its
-// placement would put one army; territories are dealt, so the initial pick
-// is not modelled.
+// Cluster is Lux's Cluster (sillysoft/LuxSDK, agent/Cluster.java, on
+// SmartAgentBase.java) and, with another Plan and switches, the bots that
+// extend it (Yakool, Boscoe, Bort; see the factories). It is built on
+// blocks.Lux, whose doc comment describes every block and its quirks;
+// the fields below hold what differs between the family's bots.
 //
-// Attacks follow the plan's blocks in order, each re-evaluated after every
-// attack ("repeatedly") unless marked once; each is an order to attack
-// until one side is gone with the most dice. The blocks scan all of the
-// bot's territories rather than the root's cluster alone. After a conquest
-// it moves everything in when the captured territory's weakest enemy
-// neighbour (preferring those inside the goal continent) is no stronger
-// than the attacker's, else the minimum (all or nothing); a card attack
-// moves half (Quo, Bort) or the minimum (Yakool, Boscoe); a conquest of
-// Shaft's and Quo's sweep moves what the sweep's plan says (see planSweep:
-// one army into a territory that closes, everything into the last of a
-// point's chains, a share into the others). It fortifies its
-// goal cluster toward its border (blocks.FortifyCluster; one move, the
-// largest, where the rules allow one). Cluster, Shaft and Yakool trade only
-// when forced; Quo, Boscoe and Bort trade whenever they hold a set,
-// choosing the set with the most cards of their own territories and wilds
-// last (blocks.Cashier).
+// Cluster, as Cluster.java behaves:
+//   - Placement (placeArmies; starting armies too, placeInitialArmies):
+//     if it owns a continent with a positive bonus, on the border of the
+//     cluster of the first territory of the most valuable one
+//     (placeArmiesOnClusterBorder: max(1, left/100) armies at a time on
+//     the weakest border territory, in the border's breadth-first order on
+//     ties); otherwise placeArmiesToTakeCont(getEasiestContToTake()): the
+//     positive continent with the best own/enemy army ratio in float32
+//     (own/0 is +Inf, so a continent whose enemies hold nothing wins).
+//   - Attack (attackPhase): the root is the first territory of the most
+//     valuable owned positive continent, else the biggest army (the
+//     lowest id on ties), chosen once when the phase starts; from it,
+//     easy expand repeatedly, fill out once (one pass), easy expand
+//     repeatedly, consolidate repeatedly, split up(1.2) repeatedly; then
+//     hog wild and stalemate. Each pass walks a snapshot of the root
+//     cluster's border taken when the pass starts, so a territory
+//     conquered during a pass acts only in a later pass; "repeatedly"
+//     stops at a pass that launches nothing, and a repelled attack counts
+//     as launched (except in fill out, whose result is a conquest).
+//   - Move-in (moveArmiesIn): the obvious test (everything if the attacker
+//     has one neighbour, the minimum if the conquered territory has one),
+//     then the memory of the block that ordered the attack (easy expand,
+//     consolidate, the kill path: everything; fill out: the minimum; split
+//     up: the border's armies divided by its enemy count, both taken
+//     before its first attack, clamped to the bounds). Without either it
+//     compares the weakest enemy neighbours inside goalCont; goalCont is
+//     set only when territories are picked, never with dealt ones, so it
+//     is -1, the conquered territory has no such neighbour, and the answer
+//     is the minimum (Cluster.moveArmiesIn). The move-in reads only the map
+//     and the attacker, so it is the same whether the engine still shows
+//     the conquered territory as the defender's (as marslab's does) or
+//     not.
+//   - Fortification (fortifyPhase): fortifyCluster from the same root
+//     rule, chosen at the fortification: every interior territory of the
+//     cluster sends all its movable armies to the territory that reached
+//     it in a breadth-first search inward from the border, one step (one
+//     move, the largest, where the rules allow only one).
+//   - Cards: only when forced (the engine's cashing, Card.getBestSet's
+//     order).
+//
+// The initial territory pick (pickCountry, pickGoalContChoosing) is not
+// modelled: territories are dealt.
 type Cluster struct {
-	sim.BasePlayer
-	v variant
+	blocks.Lux // its Seat is the bot's seat
 
-	b      blocks.Board
-	r      blocks.Search
-	cash   blocks.Cashier
-	route  []int
-	border []int
-	seen   []bool       // scratch of planSweep
-	front  []sweepEntry // scratch of planSweep
-	unseen []int        // scratch of planSweep: a point's unseen enemy neighbours
+	// Plan is the attack phase (see blocks.Step).
+	Plan []blocks.Step
+	// KillDominant places against a dominant player first
+	// (placeArmiesToKillDominantPlayer, Yakool.placeArmies); the plan's
+	// StepKill attacks it.
+	KillDominant bool
+	// Cash cashes one set a turn voluntarily (cashCardsIfPossible in
+	// cardsPhase: Boscoe, Bort).
+	Cash bool
 
-	sweepPlan []sweepStep // the conquests of the turn's sweep
-	sweepAt   int         // the next step of sweepPlan
-	sweeping  bool        // the last attack order was a sweep step
+	buf []sim.Placement // PlaceInitial's placement
 
-	goal     int  // goal continent of the turn, -1 for none
-	root     int  // root territory of the goal cluster
-	stage    int  // index of the plan step being run
-	lastCard bool // the last attack order was a card attack
+	// occupy counts this game's move-ins by cause and by amount, in the
+	// order of occupyStats.
+	occupy [len(occupyStats)]int64
 }
 
-func newCluster(v variant) *Cluster { return &Cluster{v: v, goal: -1} }
+// occupyStats names the move-in counts a Cluster reports
+// (bots.StatReporter): by what decided the move-in (the memory of the
+// block that ordered the attack: everything for easy expand, consolidate
+// and the kill path; the minimum for fill out and Boscoe's card attack; a
+// number for split up and Bort's card attack; or the obvious test; or
+// neither, the default minimum), then by the amount moved (everything,
+// the minimum, anything else; a move-in whose bounds meet counts as
+// everything).
+var occupyStats = [...]string{"occupy_memory_all", "occupy_memory_min", "occupy_memory_number",
+	"occupy_obvious", "occupy_default", "occupy_moved_all", "occupy_moved_min", "occupy_moved_other"}
 
-// Start records the seat and clears the last game's goal, root and plan step.
+// GameStats appends the move-in counts of the game (see occupyStats).
+func (c *Cluster) GameStats(buf []bots.Stat) []bots.Stat {
+	for i, name := range occupyStats {
+		buf = append(buf, bots.Stat{Name: name, Count: c.occupy[i]})
+	}
+	return buf
+}
+
+// Start starts a new game at seat.
 func (c *Cluster) Start(s *sim.State, seat int, rng *rand.Rand) {
-	c.BasePlayer.Start(s, seat, rng)
-	c.goal, c.root, c.stage, c.lastCard = -1, -1, 0, false
-	c.sweepPlan, c.sweepAt, c.sweeping = c.sweepPlan[:0], 0, false
+	c.Lux.Start(seat, rng)
+	c.occupy = [len(occupyStats)]int64{}
 }
 
-// chooseGoal sets the goal continent and the root of its cluster.
-func (c *Cluster) chooseGoal() {
-	b, p := &c.b, c.Seat
-	c.goal, c.root = -1, -1
-	for k, cont := range b.Map.Continents {
-		if cont.Bonus > 0 && b.OwnsContinent(p, k) && (c.goal < 0 || cont.Bonus > b.Map.Continents[c.goal].Bonus) {
-			c.goal = k
+// place appends the placement of n armies (Cluster.placeArmies, with
+// Yakool's kill-dominant placement first when KillDominant); the board
+// is loaded.
+func (c *Cluster) place(s *sim.State, n int, buf []sim.Placement) []sim.Placement {
+	if c.KillDominant {
+		if out, ok := c.PlaceToKillDominant(s, buf, n); ok {
+			return out
 		}
 	}
-	if c.goal >= 0 {
-		c.root = b.Map.Continents[c.goal].Territories[0]
-		return
+	if c.OwnsAnyPositiveCont() {
+		return c.PlaceOnClusterBorder(buf, c.FirstIn(c.MostValuableOwnedCont()), n)
 	}
-	bestNum, bestDen := -1, 1
-	for k, cont := range b.Map.Continents {
-		if cont.Bonus <= 0 {
-			continue
-		}
-		if c.v.smallestGoal {
-			if c.goal < 0 || len(cont.Territories) < len(b.Map.Continents[c.goal].Territories) {
-				c.goal = k
-			}
-			continue
-		}
-		own, enemy := 0, 0
-		for _, t := range cont.Territories {
-			if b.Owner[t] == p {
-				own += b.Armies[t]
-			} else {
-				enemy += b.Armies[t]
-			}
-		}
-		// own/(enemy+1) > bestNum/bestDen, without division.
-		num, den := own, enemy+1
-		if c.goal < 0 || num*bestDen > bestNum*den {
-			c.goal, bestNum, bestDen = k, num, den
-		}
-	}
-	c.root = -1
-	if c.goal >= 0 {
-		for _, t := range b.Map.Continents[c.goal].Territories {
-			if b.Owner[t] == p && (c.root < 0 || b.Armies[t] > b.Armies[c.root]) {
-				c.root = t
-			}
-		}
-	}
-	if c.root < 0 {
-		c.root, _ = b.StrongestOwned(p)
-	}
+	return c.PlaceToTakeCont(buf, n, c.EasiestCont())
 }
 
-// place appends the placement of armies (> 0) to buf.
-func (c *Cluster) place(s *sim.State, armies int, buf []sim.Placement) []sim.Placement {
-	c.b.Load(s)
-	c.chooseGoal()
-	p := c.Seat
-	if c.v.killDominant {
-		if q := blocks.DominantPlayer(s, p); q >= 0 {
-			var at int
-			var ok bool
-			if at, c.route, ok = blocks.KillDominantPlace(c.route, &c.r, &c.b, p, q); ok {
-				return append(buf, sim.Placement{Territory: at, Armies: armies})
-			}
-		}
-	}
-	if c.goal >= 0 && c.b.OwnsContinent(p, c.goal) {
-		buf, c.border = blocks.PlaceOnClusterBorder(buf, c.border, &c.r, &c.b, p, c.root, armies)
-		return buf
-	}
-	if c.goal >= 0 {
-		var ok bool
-		if buf, c.route, ok = blocks.PlaceToTakeContinent(buf, c.route, &c.r, &c.b, p, c.goal, armies); ok {
-			return buf
-		}
-	}
-	return append(buf, sim.Placement{Territory: c.root, Armies: armies})
-}
-
-// PlaceInitial places a starting army where Place would put one army.
+// PlaceInitial places a starting army where Place would put one army
+// (placeInitialArmies calls placeArmies); a dominant player found there
+// is not kept for the turns.
 func (c *Cluster) PlaceInitial(s *sim.State) int {
-	var one [1]sim.Placement
-	return c.place(s, 1, one[:0])[0].Territory
+	c.Load(s)
+	keep := c.MustKill
+	c.buf = c.place(s, 1, c.buf[:0])
+	c.MustKill = keep
+	return c.buf[0].Territory
 }
 
-// Place starts a new turn's attack plan and places the armies.
+// Place starts the turn (cardsPhase resets the dominant player) and
+// places the armies.
 func (c *Cluster) Place(s *sim.State, armies int, buf []sim.Placement) []sim.Placement {
-	c.stage = 0
-	c.sweepPlan, c.sweepAt, c.sweeping = c.sweepPlan[:0], 0, false
+	c.NewTurn(s)
+	c.Load(s)
 	return c.place(s, armies, buf)
 }
 
-// Trade trades the blocks.Cashier set when forced, or whenever it can for
-// the variants that cash voluntarily.
+// Trade cashes one set a turn when Cash, and the best set when forced.
 func (c *Cluster) Trade(s *sim.State, forced bool) ([3]int, bool) {
-	if !forced && !c.v.cash {
+	if c.Cash {
+		return c.CashOne(s, forced)
+	}
+	if !forced {
 		return [3]int{}, false
 	}
-	return c.cash.Best(s, c.Seat)
+	return c.BestSet(s)
 }
 
-// splitUpWanted is Yakool's condition for split up: no positive-bonus
-// continent owned, income below the average enemy income (enemy incomes
-// summed over all players) or above the highest, or its armies above all
-// enemies' combined.
-func (c *Cluster) splitUpWanted(s *sim.State) bool {
-	p := c.Seat
-	owns := false
-	for k, cont := range c.b.Map.Continents {
-		if cont.Bonus > 0 && c.b.OwnsContinent(p, k) {
-			owns = true
-			break
-		}
-	}
-	sum, top := 0, 0
-	for q := range s.NumPlayers() {
-		if q != p && s.Alive(q) {
-			sum += s.Income(q)
-			top = max(top, s.Income(q))
-		}
-	}
-	in := s.Income(p)
-	return !owns || in*s.NumPlayers() < sum || in > top || blocks.Dominates(&c.b, p)
-}
-
-// try returns the attack of plan step st, if it applies.
-func (c *Cluster) try(s *sim.State, st step) (from, to int, ok bool) {
-	b, p := &c.b, c.Seat
-	switch st {
-	case stepEasyExpand:
-		return blocks.EasyExpand(b, p)
-	case stepFillOut:
-		return blocks.FillOut(b, p)
-	case stepConsolidate, stepTriple:
-		return blocks.TriplePack(b, p)
-	case stepSplitUpIf:
-		if !c.splitUpWanted(s) {
-			return -1, -1, false
-		}
-		fallthrough
-	case stepSplitUp:
-		if from, ok = blocks.SplitUp(b, p, 1.2); ok {
-			return from, b.WeakestEnemyNeighbor(p, from), true
-		}
-	case stepKill:
-		if q := blocks.DominantPlayer(s, p); q >= 0 {
-			from, to, c.route, ok = blocks.KillDominantAttack(c.route, &c.r, b, p, q)
-			return from, to, ok
-		}
-	case stepCard:
-		if !s.ConqueredThisTurn() {
-			return blocks.AttackForCard(b, p, 1)
-		}
-	case stepHogWild:
-		if blocks.Dominates(b, p) {
-			return blocks.HogWild(b, p)
-		}
-	case stepStalemate:
-		if blocks.Stalemate(b, p) {
-			return blocks.HogWild(b, p)
-		}
-	case stepSweep:
-		return c.sweep(s.ConqueredThisTurn())
-	}
-	return -1, -1, false
-}
-
-// Attack runs the plan from the current step: the first step with an
-// attack gives the order (a once step then yields to the next).
+// Attack gives the plan's next order (blocks.Lux.NextAttack).
 func (c *Cluster) Attack(s *sim.State) (sim.AttackOrder, bool) {
-	c.b.Load(s)
-	for ; c.stage < len(c.v.plan); c.stage++ {
-		st := c.v.plan[c.stage]
-		if from, to, ok := c.try(s, st.step); ok {
-			c.lastCard, c.sweeping = st.step == stepCard, st.step == stepSweep
-			if st.once {
-				c.stage++
-			}
-			return sim.AttackOrder{From: from, To: to, Repeat: true}, true
-		}
-	}
-	return sim.AttackOrder{}, false
+	return c.NextAttack(s, c.Plan)
 }
 
-// weakestAround returns the armies of t's weakest enemy neighbour, those in
-// the goal continent first, or -1 if t has none.
-func (c *Cluster) weakestAround(s *sim.State, t int) int {
-	best, inGoal := -1, false
-	m := s.Map()
-	for _, u := range m.Neighbors(t) {
-		if s.Owner(u) == c.Seat {
-			continue
-		}
-		g := m.Territories[u].Continent == c.goal
-		if best < 0 || g && !inGoal || g == inGoal && s.Armies(u) < best {
-			best, inGoal = s.Armies(u), g
-		}
-	}
-	return best
-}
-
-// Occupy moves all or nothing (see Cluster), half for a card attack of
-// the variants that do so, and for a step of the sweep the armies its plan
-// moves (see planSweep).
+// Occupy answers with the obvious and memory tests, else the minimum
+// (see Cluster).
 func (c *Cluster) Occupy(s *sim.State, from, to, lo, hi int) int {
-	if c.sweeping && c.sweepAt > 0 && c.sweepAt <= len(c.sweepPlan) {
-		if m := c.sweepPlan[c.sweepAt-1].move; m > 0 {
-			return min(max(m, lo), hi)
-		}
-		return hi
+	m := s.Map()
+	cause := 4 // the default
+	switch {
+	case len(m.Territories[from].Neighbors) == 1 || len(m.Territories[to].Neighbors) == 1:
+		cause = 3
+	case c.Memory == blocks.MoveAll:
+		cause = 0
+	case c.Memory == blocks.MoveMin:
+		cause = 1
+	case c.Memory != blocks.MoveUnset:
+		cause = 2
 	}
-	if c.lastCard {
-		if c.v.cardHalf {
-			return max(lo, min(hi, (s.Armies(from)+1)/2))
-		}
-		return lo
+	k, ok := c.MoveIn(s, from, to, lo, hi)
+	if !ok {
+		k = lo
 	}
-	wf, wt := c.weakestAround(s, from), c.weakestAround(s, to)
-	if wt < 0 || wf >= 0 && wt > wf {
-		return lo
+	c.occupy[cause]++
+	switch k {
+	case hi:
+		c.occupy[5]++
+	case lo:
+		c.occupy[6]++
+	default:
+		c.occupy[7]++
 	}
-	return hi
+	return k
 }
 
-// Fortify pushes the goal cluster's interior armies toward its border.
+// Fortify fortifies the root's cluster toward its border (see Cluster).
 func (c *Cluster) Fortify(s *sim.State, buf []sim.Move) []sim.Move {
-	c.b.Load(s)
-	if c.root < 0 || c.root >= c.b.NumTerritories() || c.b.Owner[c.root] != c.Seat {
-		c.chooseGoal()
-	}
-	if c.root < 0 {
-		return buf
-	}
+	c.Load(s)
 	start := len(buf)
-	buf = blocks.FortifyCluster(buf, &c.r, &c.b, c.Seat, c.root)
+	buf = c.FortifyCluster(buf, c.ClusterRoot())
 	return append(buf[:start], blocks.OneMoveUnlessOneStep(s.Rules().Fortify.Mode, buf[start:])...)
-}
-
-// sweepEntry is a point of the simulated front of Shaft's sweep: the
-// territory it stands on, the armies it carries (those that may leave it,
-// one always staying), and whether it was conquered in the simulation (a
-// step of a chain) rather than a border territory of the cluster.
-type sweepEntry struct {
-	at, armies int
-	step       bool
-	alive      bool
-}
-
-// sweepStep is one conquest of a planned sweep: from attacks to and moves
-// move armies in, or everything when move is 0 (the point goes on from to
-// with all that is left).
-type sweepStep struct{ from, to, move int }
-
-// planSweep simulates Shaft's sweep and, when it succeeds, stores its
-// conquests in c.sweepPlan (and c.sweepAt = 0) and reports true.
-//
-// The front starts as the border territories of the root's cluster (see
-// Cluster; the strongest territory's cluster when the root is lost), each
-// carrying its armies less one. Territories of the bot and those the
-// simulation conquered are seen. Round after round, in the order of the
-// front (new points at its end), every live point looks at its enemy
-// neighbours not yet seen, U: with none it leaves the front (it has become
-// interior). A border territory pushes into all of U, the starts of its
-// chains; a point the simulation conquered pushes on only when U is exactly
-// one territory (each step of a chain has exactly one unseen enemy), and
-// holds otherwise. A push needs the point's armies to exceed its cost, the
-// armies of U plus one to stand on each territory of U; the territories of
-// U are then seen, those with an unseen enemy neighbour become points of
-// the front carrying the armies left, shared equally (the first ones taking
-// the remainder), those without one close, and the point leaves the front.
-// Without the armies it holds. The simulation ends when a round changes
-// nothing. It succeeds, and the sweep is attacked for real, when at least
-// one conquest was simulated and the front has collapsed to a single point
-// (or none): the cluster would touch its enemies at that one territory
-// only.
-//
-// This reads Lux's "sweep from every cluster border: simulate pushing
-// through chains of enemy territories where each step has exactly one
-// unseen enemy, and attack for real only if the simulated front collapses
-// to a single point" with chains starting at every enemy neighbour of every
-// border territory: a lone stack facing several enemies breaks out when it
-// can take them all and every chain but one closes, the "explosive
-// expansion" of Shaft once it can take a large amount of its surrounding
-// territories (Johansson & Olsson 2006, Discussion); a border facing one
-// enemy pushes along its chain as long as each step faces one.
-func (c *Cluster) planSweep() bool {
-	b, p := &c.b, c.Seat
-	n := b.NumTerritories()
-	if len(c.seen) < n {
-		c.seen = make([]bool, n)
-	}
-	root := c.root
-	if root < 0 || root >= n || b.Owner[root] != p {
-		root, _ = b.StrongestOwned(p)
-	}
-	if root < 0 {
-		return false
-	}
-	c.border = c.r.AppendClusterBorder(c.border[:0], b, p, root)
-	for t, o := range b.Owner {
-		c.seen[t] = o == p
-	}
-	c.front = c.front[:0]
-	for _, t := range c.border {
-		c.front = append(c.front, sweepEntry{at: t, armies: b.Armies[t] - 1, alive: true})
-	}
-	c.sweepPlan, c.sweepAt = c.sweepPlan[:0], 0
-	for changed := true; changed; {
-		changed = false
-		for i := 0; i < len(c.front); i++ {
-			if c.front[i].alive && c.push(i) {
-				changed = true
-			}
-		}
-	}
-	live := 0
-	for _, e := range c.front {
-		if e.alive {
-			live++
-		}
-	}
-	if len(c.sweepPlan) == 0 || live > 1 {
-		c.sweepPlan = c.sweepPlan[:0]
-		return false
-	}
-	return true
-}
-
-// push moves front point i of planSweep one round on and reports whether
-// anything changed (see planSweep).
-func (c *Cluster) push(i int) bool {
-	b := &c.b
-	at, armies := c.front[i].at, c.front[i].armies
-	c.unseen = c.unseen[:0]
-	for _, u := range b.Map.Territories[at].Neighbors {
-		if !c.seen[u] {
-			c.unseen = append(c.unseen, u)
-		}
-	}
-	if len(c.unseen) == 0 {
-		c.front[i].alive = false
-		return true
-	}
-	if c.front[i].step && len(c.unseen) > 1 {
-		return false
-	}
-	cost, open := 0, 0
-	for _, u := range c.unseen {
-		cost += b.Armies[u] + 1
-		if c.beyond(u) > 0 {
-			open++
-		}
-	}
-	if armies <= cost {
-		return false
-	}
-	left := armies - cost
-	// The closed territories first, each taking the one army that stays;
-	// then the open ones, each a new point with its share, the last one
-	// taking everything left.
-	for _, u := range c.unseen {
-		if c.beyond(u) == 0 {
-			c.sweepPlan = append(c.sweepPlan, sweepStep{from: at, to: u, move: 1})
-		}
-	}
-	k := 0
-	for _, u := range c.unseen {
-		if c.beyond(u) == 0 {
-			continue
-		}
-		share := left / open
-		if k < left%open {
-			share++
-		}
-		move := 1 + share
-		if k == open-1 {
-			move = 0
-		}
-		c.sweepPlan = append(c.sweepPlan, sweepStep{from: at, to: u, move: move})
-		c.front = append(c.front, sweepEntry{at: u, armies: share, step: true, alive: true})
-		k++
-	}
-	for _, u := range c.unseen {
-		c.seen[u] = true
-	}
-	c.front[i].alive = false
-	return true
-}
-
-// beyond returns the number of unseen enemy neighbours of u outside
-// c.unseen, the territories a push into u would newly face.
-func (c *Cluster) beyond(u int) int {
-	n := 0
-	for _, w := range c.b.Map.Territories[u].Neighbors {
-		if !c.seen[w] && !slices.Contains(c.unseen, w) {
-			n++
-		}
-	}
-	return n
-}
-
-// sweep returns the next attack of Shaft's sweep: the next conquest of
-// the planned sweep while its attacker is the bot's and holds at least 2
-// armies and its target is still an enemy's; else, if nothing was
-// conquered this turn (conquered false), the first conquest of a new plan
-// (see planSweep). A plan ends at its first step that no longer applies.
-// The sweep's conquests move in what the plan says (see Occupy).
-func (c *Cluster) sweep(conquered bool) (from, to int, ok bool) {
-	b, p := &c.b, c.Seat
-	if c.sweepAt == 0 && !conquered {
-		if !c.planSweep() {
-			return -1, -1, false
-		}
-	}
-	if c.sweepAt < len(c.sweepPlan) {
-		st := c.sweepPlan[c.sweepAt]
-		if b.Owner[st.from] == p && b.Armies[st.from] >= 2 && b.Owner[st.to] != p {
-			c.sweepAt++
-			return st.from, st.to, true
-		}
-		c.sweepAt = len(c.sweepPlan)
-	}
-	return -1, -1, false
 }

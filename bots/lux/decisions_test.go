@@ -1,6 +1,8 @@
 package lux_test
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -72,30 +74,138 @@ func TestClusterBorder(t *testing.T) {
 	}
 }
 
-// TestClusterOccupy: after taking f from d, Cluster moves everything in
-// when f's weakest enemy in the goal (g, 2) is no stronger than d's (c, 3,
-// outside the goal); nothing when f has no enemy left.
-func TestClusterOccupy(t *testing.T) {
-	conquered := func(p *sim.Position) { p.Owner[tf], p.Armies[tf] = 0, 3 }
-	p, s := twoState(t, "cluster", "goal.toml", conquered)
-	p.Place(s, 1, nil) // chooses the goal, B
-	assert.Equal(t, 5, p.Occupy(s, td, tf, 3, 5))
-	p, s = twoState(t, "cluster", "goal.toml", func(p *sim.Position) {
-		conquered(p)
-		p.Owner[tg] = 0
-	})
-	p.Place(s, 1, nil)
-	assert.Equal(t, 3, p.Occupy(s, td, tf, 3, 5))
+// turnOn plays seat 0's turn of seat spec from pos (on map m under rules
+// r) with the real engine (simcheck.PlayTurn) and requires no fault.
+func turnOn(t *testing.T, spec string, m *sim.Map, r *sim.Rules, pos *sim.Position, seed uint64) simcheck.Turn {
+	t.Helper()
+	seat, err := registry.Default().ParseSeat(spec, nil)
+	require.NoError(t, err)
+	p, err := seat.New()
+	require.NoError(t, err)
+	turn := simcheck.PlayTurn(t, p, m, r, pos, seed)
+	require.Empty(t, turn.Faults)
+	return turn
 }
 
-// TestClusterAttack: Cluster's plan starts with easy expand (e, 4, on its
-// only enemy g, 2) and orders attacks to the end with the most dice.
-func TestClusterAttack(t *testing.T) {
-	p, s := twoState(t, "cluster", "goal.toml", func(p *sim.Position) { p.Phase = sim.PhaseAttack })
-	o, ok := p.Attack(s)
-	require.True(t, ok)
-	assert.Equal(t, sim.AttackOrder{From: te, To: tg, Repeat: true}, o)
-	require.NoError(t, s.CheckAttack(0, o))
+// gridTurn plays seat 0's attack phase (and fortification) of spec on
+// testdata/grid.toml under mars2006, board as gridState reads it.
+func gridTurn(t *testing.T, spec, board string, seed uint64) simcheck.Turn {
+	t.Helper()
+	m, err := sim.LoadMap("testdata/grid.toml")
+	require.NoError(t, err)
+	r, err := sim.LoadRules("mars2006")
+	require.NoError(t, err)
+	var sb strings.Builder
+	sb.WriteString("players = 2\nhands = [[], []]\nround = 3\ncurrent = 0\nphase = \"attack\"\n[territories]\n")
+	fields := strings.Fields(board)
+	require.Len(t, fields, m.NumTerritories())
+	for i, f := range fields {
+		var o, a int
+		_, err := fmt.Sscanf(f, "%d:%d", &o, &a)
+		require.NoError(t, err)
+		fmt.Fprintf(&sb, "%s = { owner = %d, armies = %d }\n", m.Territories[i].Name, o, a)
+	}
+	pos, err := sim.ParsePosition("grid-turn", []byte(sb.String()), m, r)
+	require.NoError(t, err)
+	return turnOn(t, spec, m, r, pos, seed)
+}
+
+// moveIn is the kind of a move-in an expectation names.
+type moveIn uint8
+
+const (
+	moveAll moveIn = iota + 1 // everything
+	moveMin                   // the minimum
+	moveNum                   // a number of armies (clamped to the bounds)
+)
+
+// want is an expected attack order, conquering (unless lost), and its
+// move-in.
+type want struct {
+	from, to int
+	move     moveIn
+	armies   int  // the number of moveNum
+	lost     bool // the attack is repelled
+}
+
+// checkOrders requires the played orders to be want's, each conquering
+// and moving in as want says.
+func checkOrders(t *testing.T, got []simcheck.Order, wants []want) {
+	t.Helper()
+	require.Len(t, got, len(wants), "%+v", got)
+	for i, w := range wants {
+		o := got[i]
+		require.Equal(t, sim.AttackOrder{From: w.from, To: w.to, Repeat: true}, o.AttackOrder, "order %d", i)
+		require.Equal(t, !w.lost, o.Conquered, "order %d: %+v", i, o)
+		switch w.move {
+		case moveAll:
+			assert.True(t, o.All(), "order %d moves everything: %+v", i, o)
+		case moveMin:
+			assert.True(t, o.Min(), "order %d moves the minimum: %+v", i, o)
+		case moveNum:
+			assert.Equal(t, min(max(w.armies, o.Dice), o.Left+o.Moved-1), o.Moved, "order %d: %+v", i, o)
+		}
+	}
+}
+
+// TestClusterTurn plays Cluster's attack phase with the real engine (each
+// move-in asked while the conquered territory still shows its defender
+// with 0 armies) and checks the orders and move-ins that Cluster.java and
+// SmartAgentBase.java give; the dice of the seed conquer every target.
+func TestClusterTurn(t *testing.T) {
+	for _, tc := range []struct {
+		name, board string
+		want        []want
+	}{
+		// Cluster.attackPhase: no continent, so the root is the biggest army
+		// e (12); attackEasyExpand, repeatedly: e's only enemy g, then g's
+		// only enemy f, then d's only enemy c, then c's only enemy b, each
+		// conquest moving everything in (memory 1000000).
+		{"easy expand moves everything", "",
+			[]want{{te, tg, moveAll, 0, false}, {tg, tf, moveAll, 0, false}, {td, tc, moveAll, 0, false}, {tc, tb, moveAll, 0, false}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m, r, pos := simcheck.LoadPosition(t, "testdata/two.toml", "mars2006", "testdata/goal.toml")
+			pos.Phase = sim.PhaseAttack
+			pos.Armies[te] = 12
+			checkOrders(t, turnOn(t, "cluster", m, r, pos, 1).Orders, tc.want)
+		})
+	}
+	for _, tc := range []struct {
+		name, board string
+		seed        uint64
+		want        []want
+	}{
+		// attackFillOut from the root b (9, the biggest army; its cluster is
+		// b alone, facing a, c, e): a, c and e have no neighbour but seat
+		// 0's, so b attacks each in adjacency order while it outnumbers
+		// it, moving the minimum in (memory 0). Easy expand found nothing
+		// before (b faces three); after, consolidate and split up find
+		// nothing against g and i (12 each), and 24 enemy armies keep hog
+		// wild off.
+		{"fill out moves the minimum", "1:1 0:12 1:1 0:3 1:1 0:3 1:12 0:3 1:12", 1,
+			[]want{{gb, ga, moveMin, 0, false}, {gb, gc, moveMin, 0, false}, {gb, ge, moveMin, 0, false}}},
+		// attackSplitUp(1.2) from the root e (30 > 1.2 x 4): each enemy
+		// neighbour in adjacency order, 30 / 4 = 7 moved in each time.
+		{"split up moves armies / enemies", "1:9 1:1 1:9 1:1 0:30 1:1 1:9 1:1 1:9", 1,
+			[]want{{ge, gb, moveNum, 7, false}, {ge, gd, moveNum, 7, false}, {ge, gf, moveNum, 7, false}, {ge, gh, moveNum, 7, false}}},
+		// attackConsolidate: b (5) is the one enemy of a (4) and of c (4),
+		// whose armies (8) exceed it; a attacks first (b's adjacency
+		// order) and is repelled at this seed, then c takes b and moves
+		// everything in. (The easy expands before: a and c face b with
+		// fewer armies.)
+		{"consolidate moves everything", "0:4 1:5 0:4 0:1 1:9 0:1 1:9 1:9 1:9", 1,
+			[]want{{ga, gb, 0, 0, true}, {gc, gb, moveAll, 0, false}}},
+		// The participants' full armies count: 3 + 3 > 5 launches both
+		// attacks (armies less one each, 4, would not), both repelled
+		// here.
+		{"consolidate sums full armies", "0:3 1:5 0:3 0:1 1:9 0:1 1:9 1:9 1:9", 1,
+			[]want{{ga, gb, 0, 0, true}, {gc, gb, 0, 0, true}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			checkOrders(t, gridTurn(t, "cluster", tc.board, tc.seed).Orders, tc.want)
+		})
+	}
 }
 
 // TestClusterFortify: the interior of B's cluster (e, f, g behind d in

@@ -2,15 +2,17 @@ package lux
 
 import (
 	"github.com/marslab-risk/marslab/bots"
+	"github.com/marslab-risk/marslab/bots/blocks"
 	"github.com/marslab-risk/marslab/sim"
 )
 
-// Attack plans of the Cluster family (see Cluster).
+// Attack plans of the Cluster family's readings of the notes (see
+// legacyCluster).
 var (
-	// clusterPlan: easy expand repeatedly, fill out, easy expand
-	// repeatedly, consolidate repeatedly, split up(1.2) repeatedly, hog wild,
-	// stalemate breaker.
-	clusterPlan = []planStep{{stepEasyExpand, false}, {stepFillOut, true}, {stepEasyExpand, false},
+	// legacyClusterPlan: Vulture's fallback: easy expand repeatedly, fill
+	// out, easy expand repeatedly, consolidate repeatedly, split up(1.2)
+	// repeatedly, hog wild, stalemate breaker.
+	legacyClusterPlan = []planStep{{stepEasyExpand, false}, {stepFillOut, true}, {stepEasyExpand, false},
 		{stepConsolidate, false}, {stepSplitUp, false}, {stepHogWild, false}, {stepStalemate, false}}
 	// shaftAttack: Shaft's attack from its cluster: easy expand once, fill
 	// out once (reached at once when the easy expand finds nothing),
@@ -42,26 +44,50 @@ var (
 		{stepCard, true}, {stepHogWild, false}, {stepStalemate, false}}
 )
 
-// clusterFactory returns the registry entry of a Cluster-family bot.
-func clusterFactory(name, doc string, v variant) bots.Factory {
+// clusterPlan is Cluster.attackPhase: the root, then attackFromCluster
+// (easy expand repeatedly, fill out once, easy expand repeatedly,
+// consolidate repeatedly, split up(1.2) repeatedly), hog wild, stalemate.
+var clusterPlan = []blocks.Step{
+	{Proc: blocks.StepRoot},
+	{Proc: blocks.StepEasyExpand, Repeat: true},
+	{Proc: blocks.StepFillOut},
+	{Proc: blocks.StepEasyExpand, Repeat: true},
+	{Proc: blocks.StepConsolidate, Repeat: true},
+	{Proc: blocks.StepSplitUp, Ratio: 1.2, Repeat: true},
+	{Proc: blocks.StepHogWild},
+	{Proc: blocks.StepStalemate},
+}
+
+// newLuxCluster returns Lux's Cluster (see Cluster).
+func newLuxCluster() *Cluster { return &Cluster{Plan: clusterPlan} }
+
+// legacyFactory returns the registry entry of a bot of the notes' reading
+// (see legacyCluster).
+func legacyFactory(name, doc string, v variant) bots.Factory {
 	return bots.Factory{Name: name, Doc: doc,
-		New: func(bots.Values) (sim.Player, error) { return newCluster(v), nil }}
+		New: func(bots.Values) (sim.Player, error) { return newLegacyCluster(v), nil }}
+}
+
+// clusterFactory returns the registry entry of a bot of the Cluster
+// family made by mk.
+func clusterFactory(name, doc string, mk func() *Cluster) bots.Factory {
+	return bots.Factory{Name: name, Doc: doc,
+		New: func(bots.Values) (sim.Player, error) { return mk(), nil }}
 }
 
 // factoriesA returns the entries of the Cluster family.
 func factoriesA() []bots.Factory {
 	return []bots.Factory{
-		clusterFactory("cluster", "Lux Cluster: grows a cluster around its best continent, all-or-nothing move-in",
-			variant{plan: clusterPlan}),
-		clusterFactory("shaft", "Lux Shaft: Cluster aiming at the smallest continent, few attacks a turn",
+		clusterFactory("cluster", "Lux Cluster (Cluster.java): grows the cluster around its best continent or biggest army", newLuxCluster),
+		legacyFactory("shaft", "Lux Shaft: Cluster aiming at the smallest continent, few attacks a turn",
 			variant{smallestGoal: true, plan: shaftPlan}),
-		clusterFactory("quo", "Lux Quo: Shaft that cashes cards, attacks for a card and hogs wild",
+		legacyFactory("quo", "Lux Quo: Shaft that cashes cards, attacks for a card and hogs wild",
 			variant{smallestGoal: true, cash: true, cardHalf: true, plan: quoPlan}),
-		clusterFactory("yakool", "Lux Yakool: Cluster that hunts a dominant player first",
+		legacyFactory("yakool", "Lux Yakool: Cluster that hunts a dominant player first",
 			variant{killDominant: true, plan: yakoolPlan}),
-		clusterFactory("boscoe", "Lux Boscoe: Yakool without split up, cashes cards",
+		legacyFactory("boscoe", "Lux Boscoe: Yakool without split up, cashes cards",
 			variant{killDominant: true, cash: true, plan: boscoePlan}),
-		clusterFactory("bort", "Lux Bort: Boscoe with single easy-expand and fill-out attacks",
+		legacyFactory("bort", "Lux Bort: Boscoe with single easy-expand and fill-out attacks",
 			variant{killDominant: true, cash: true, cardHalf: true, plan: bortPlan}),
 		{Name: "vulture", Doc: "Vulture (stands in for Nefarious): hunts the weakest neighbour it outnumbers 2:1, else Cluster",
 			New: func(bots.Values) (sim.Player, error) { return newVulture(), nil }},

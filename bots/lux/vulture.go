@@ -20,12 +20,12 @@ import (
 // if the captured territory borders the prey, else the minimum. Otherwise,
 // and for the rest of a hunting turn, it plays as Cluster.
 type Vulture struct {
-	*Cluster
+	*legacyCluster
 	prey int // seat hunted this turn, -1 for none
 }
 
 func newVulture() *Vulture {
-	return &Vulture{Cluster: newCluster(variant{plan: clusterPlan}), prey: -1}
+	return &Vulture{legacyCluster: newLegacyCluster(variant{plan: legacyClusterPlan}), prey: -1}
 }
 
 // choosePrey sets the prey of the turn (see Vulture); c.b is loaded.
@@ -79,7 +79,7 @@ func (v *Vulture) Place(s *sim.State, armies int, buf []sim.Placement) []sim.Pla
 			return append(buf, sim.Placement{Territory: at, Armies: armies})
 		}
 	}
-	return v.Cluster.place(s, armies, buf)
+	return v.legacyCluster.place(s, armies, buf)
 }
 
 // borders reports whether t has a neighbour owned by q.
@@ -116,7 +116,7 @@ func (v *Vulture) Attack(s *sim.State) (sim.AttackOrder, bool) {
 			return sim.AttackOrder{From: from, To: to, Repeat: true}, true
 		}
 	}
-	return v.Cluster.Attack(s)
+	return v.legacyCluster.Attack(s)
 }
 
 // Occupy moves everything in toward the prey, else as Cluster.
@@ -128,11 +128,11 @@ func (v *Vulture) Occupy(s *sim.State, from, to, lo, hi int) int {
 		}
 		return lo
 	}
-	return v.Cluster.Occupy(s, from, to, lo, hi)
+	return v.legacyCluster.Occupy(s, from, to, lo, hi)
 }
 
 // Start records the seat and clears the prey.
 func (v *Vulture) Start(s *sim.State, seat int, rng *rand.Rand) {
-	v.Cluster.Start(s, seat, rng)
+	v.legacyCluster.Start(s, seat, rng)
 	v.prey = -1
 }

@@ -1,0 +1,365 @@
+package blocks
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/marslab-risk/marslab/internal/simcheck"
+	"github.com/marslab-risk/marslab/sim"
+)
+
+// Territory ids of testdata/grid.toml:
+//
+//	a - b - c     North (2)
+//	|   |   |
+//	d - e - f     Middle (3)
+//	|   |   |
+//	g - h - i     South (1)
+const (
+	ga = iota
+	gb
+	gc
+	gd
+	ge
+	gf
+	gg
+	gh
+	gi
+)
+
+// gridPos returns the map and mars2006 rules and a position of two seats
+// on testdata/grid.toml, seat 0 to move in phase ph of round 3; board
+// lists "owner:armies" per territory in id order.
+func gridPos(t testing.TB, board string, ph sim.Phase) (*sim.Map, *sim.Rules, *sim.Position) {
+	t.Helper()
+	m, err := sim.LoadMap("testdata/grid.toml")
+	require.NoError(t, err)
+	r, err := sim.LoadRules("mars2006")
+	require.NoError(t, err)
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "players = 2\nhands = [[], []]\nround = 3\ncurrent = 0\nphase = %q\n[territories]\n", ph)
+	fields := strings.Fields(board)
+	require.Len(t, fields, m.NumTerritories())
+	for i, f := range fields {
+		var o, a int
+		_, err := fmt.Sscanf(f, "%d:%d", &o, &a)
+		require.NoError(t, err)
+		fmt.Fprintf(&sb, "%s = { owner = %d, armies = %d }\n", m.Territories[i].Name, o, a)
+	}
+	pos, err := sim.ParsePosition("grid-pos", []byte(sb.String()), m, r)
+	require.NoError(t, err)
+	return m, r, pos
+}
+
+// gridLux returns a Lux started at seat 0 and loaded with the board.
+func gridLux(t testing.TB, board string) *Lux {
+	t.Helper()
+	m, r, pos := gridPos(t, board, sim.PhaseAttack)
+	s, err := sim.NewStateAt(m, r, pos, 0)
+	require.NoError(t, err)
+	x := &Lux{}
+	x.Start(0, rand.New(rand.NewPCG(1, 2)))
+	x.Load(s)
+	return x
+}
+
+// planPlayer plays a plan of Lux steps from Root and moves in as MoveIn
+// says, the minimum otherwise.
+type planPlayer struct {
+	sim.BasePlayer
+	x    Lux
+	plan []Step
+	root int
+}
+
+func (p *planPlayer) Start(s *sim.State, seat int, rng *rand.Rand) {
+	p.BasePlayer.Start(s, seat, rng)
+	p.x.Start(seat, rng)
+	p.x.Root = p.root
+}
+
+func (p *planPlayer) Attack(s *sim.State) (sim.AttackOrder, bool) { return p.x.NextAttack(s, p.plan) }
+
+func (p *planPlayer) Occupy(s *sim.State, from, to, lo, hi int) int {
+	if k, ok := p.x.MoveIn(s, from, to, lo, hi); ok {
+		return k
+	}
+	return lo
+}
+
+// playPlan plays seat 0's attack phase of board with plan from root (see
+// simcheck.PlayTurn).
+func playPlan(t *testing.T, board string, root int, plan []Step, seed uint64) []simcheck.Order {
+	t.Helper()
+	m, r, pos := gridPos(t, board, sim.PhaseAttack)
+	turn := simcheck.PlayTurn(t, &planPlayer{plan: plan, root: root}, m, r, pos, seed)
+	require.Empty(t, turn.Faults)
+	return turn.Orders
+}
+
+func TestLuxClusterBorder(t *testing.T) {
+	// Seat 0 holds a, b, d, e: breadth first from the root, in adjacency
+	// order, the border territories as they are reached.
+	x := gridLux(t, "0:1 0:1 1:1 0:1 0:1 1:1 1:1 1:1 1:1")
+	assert.Equal(t, []int{gb, gd, ge}, x.AppendClusterBorder(nil, ga))
+	assert.Equal(t, []int{ge, gb, gd}, x.AppendClusterBorder(nil, ge))
+	// The cluster of an enemy root is the enemy's: c, f, i, h, g reached
+	// in that order, i facing none of seat 0's.
+	assert.Equal(t, []int{gc, gf, gh, gg}, x.AppendClusterBorder(nil, gc))
+}
+
+// order is an attack order of a test's expectations.
+func order(from, to int) sim.AttackOrder { return sim.AttackOrder{From: from, To: to, Repeat: true} }
+
+// orders returns the orders of a played phase.
+func orders(os []simcheck.Order) []sim.AttackOrder {
+	out := make([]sim.AttackOrder, len(os))
+	for i, o := range os {
+		out[i] = o.AttackOrder
+	}
+	return out
+}
+
+// TestLuxEasyExpand follows SmartAgentBase.attackEasyExpand: the border
+// snapshot from a is [a, d]; a's one enemy b (1) falls to a (10), which
+// moves everything in; d faces two. The pass attacked, so the repeated
+// step makes a second pass over the new border [b, d], where no territory
+// faces exactly one enemy.
+func TestLuxEasyExpand(t *testing.T) {
+	got := playPlan(t, "0:10 1:1 1:1 0:10 1:1 1:1 1:1 1:1 1:1", ga,
+		[]Step{{Proc: StepEasyExpand, Repeat: true}}, 1)
+	require.Equal(t, []sim.AttackOrder{order(ga, gb)}, orders(got))
+	assert.True(t, got[0].All(), "%+v", got[0])
+}
+
+// TestLuxFillOut follows SmartAgentBase.attackFillOut: b is surrounded by
+// seat 0 (a, c, e) and weaker than the border a, which attacks it with the
+// minimum move-in; d faces g, so it is no fill-out target.
+func TestLuxFillOut(t *testing.T) {
+	got := playPlan(t, "0:9 1:1 0:2 1:1 0:2 1:1 1:1 1:1 1:1", ga,
+		[]Step{{Proc: StepFillOut}}, 1)
+	require.Equal(t, []sim.AttackOrder{order(ga, gb)}, orders(got))
+	assert.True(t, got[0].Min(), "%+v", got[0])
+}
+
+// TestLuxConsolidate follows SmartAgentBase.attackConsolidate: b (5) is
+// the only enemy of a (3) and of c (3), which together hold 6 > 5 (full
+// armies: armies less one each would be 4); a attacks first (b's
+// adjacency order: a, c, e), then c while b stands.
+func TestLuxConsolidate(t *testing.T) {
+	got := playPlan(t, "0:3 1:5 0:3 0:1 1:1 0:1 1:1 1:1 1:1", ga,
+		[]Step{{Proc: StepConsolidate, Repeat: true}}, 1)
+	require.GreaterOrEqual(t, len(got), 1)
+	assert.Equal(t, order(ga, gb), got[0].AttackOrder)
+	if !got[0].Conquered {
+		require.Len(t, got, 2)
+		assert.Equal(t, order(gc, gb), got[1].AttackOrder)
+	}
+	for _, o := range got {
+		if o.Conquered {
+			assert.True(t, o.All(), "%+v", o)
+		}
+	}
+}
+
+// TestLuxSplitUp follows SmartAgentBase.attackSplitUp: e (20) faces b, d,
+// f, h (1 each): 20 > 1.2 x 4, so e attacks each in adjacency order while
+// it holds more than one army, moving 20 / 4 = 5 in each time (clamped to
+// the move-in's bounds).
+func TestLuxSplitUp(t *testing.T) {
+	got := playPlan(t, "1:1 1:1 1:1 1:1 0:20 1:1 1:1 1:1 1:1", ge,
+		[]Step{{Proc: StepSplitUp, Ratio: 1.2}}, 1)
+	require.Equal(t, []sim.AttackOrder{order(ge, gb), order(ge, gd), order(ge, gf), order(ge, gh)}, orders(got))
+	for _, o := range got {
+		require.True(t, o.Conquered)
+		hi := o.Left + o.Moved - 1
+		assert.Equal(t, min(max(5, o.Dice), hi), o.Moved, "%+v", o)
+	}
+	// 6 is not more than 1.2 x 5 (in float32 too): no split.
+	got = playPlan(t, "1:1 1:1 1:1 1:1 0:6 1:2 1:1 1:1 1:1", ge,
+		[]Step{{Proc: StepSplitUp, Ratio: 1.2}}, 1)
+	assert.Empty(t, got)
+}
+
+// TestLuxTripleStops follows SmartAgentBase.tripleAttackPack, run
+// repeatedly: the pack's result ignores fill out, so a pack whose only
+// attack is a fill out is not run again.
+func TestLuxTripleStops(t *testing.T) {
+	// b is surrounded by a, c, e and weaker than a; nothing else applies.
+	got := playPlan(t, "0:9 1:1 0:2 1:5 0:2 1:5 1:9 1:9 1:9", ga,
+		[]Step{{Proc: StepTriple, Repeat: true}}, 1)
+	require.Equal(t, []sim.AttackOrder{order(ga, gb)}, orders(got))
+}
+
+// TestLuxCard follows SmartAgentBase.attackForCard(k): the best ratio over
+// all pairs (e 7 on b 2: 3.5; f 2 comes later in e's adjacency order and
+// only ties) attacks when it exceeds k times; the hook sets the move-in
+// first.
+func TestLuxCard(t *testing.T) {
+	half := func(x *Lux, from int) int { return x.B.Armies[from] / 2 }
+	board := "0:3 1:2 1:3 0:2 0:7 1:2 1:3 1:4 1:5"
+	got := playPlan(t, board, ga, []Step{{Proc: StepCard, K: 3, CardMove: half}}, 1)
+	require.Equal(t, []sim.AttackOrder{order(ge, gb)}, orders(got))
+	if got[0].Conquered {
+		assert.Equal(t, min(max(3, got[0].Dice), got[0].Left+got[0].Moved-1), got[0].Moved)
+	}
+	assert.Empty(t, playPlan(t, board, ga, []Step{{Proc: StepCard, K: 4}}, 1))
+}
+
+// TestLuxUnless: Bort's "if (!attackEasyExpand(root)) attackFillOut(root)".
+func TestLuxUnless(t *testing.T) {
+	plan := []Step{{Proc: StepEasyExpand}, {Proc: StepFillOut, Unless: true}}
+	// a faces only b and beats it: the easy expand runs, the fill out not
+	// (b would be a fill-out target too).
+	got := playPlan(t, "0:9 1:1 0:1 0:1 0:1 1:1 1:1 1:1 1:1", ga, plan, 1)
+	require.Equal(t, []sim.AttackOrder{order(ga, gb)}, orders(got))
+	assert.True(t, got[0].All())
+	// a faces b and d: no easy expand; b is surrounded: the fill out runs.
+	got = playPlan(t, "0:9 1:1 0:1 1:1 0:1 1:1 1:1 1:1 1:1", ga, plan, 1)
+	require.Equal(t, []sim.AttackOrder{order(ga, gb)}, orders(got))
+	assert.True(t, got[0].Min())
+}
+
+// TestLuxHogWild follows SmartAgentBase.attackAsMuchAsPossible: with more
+// armies than every other player, seat 0 sweeps until nothing is left to
+// attack; every order is legal and the phase ends.
+func TestLuxHogWild(t *testing.T) {
+	got := playPlan(t, "1:1 1:1 1:1 1:1 0:40 1:1 1:1 1:1 1:1", ge, []Step{{Proc: StepHogWild}}, 3)
+	require.NotEmpty(t, got)
+	assert.Equal(t, order(ge, gb), got[0].AttackOrder) // e, the only root, splits up from b on
+	// Outnumbered: nothing.
+	assert.Empty(t, playPlan(t, "1:9 1:9 1:1 1:1 0:10 1:1 1:1 1:1 1:1", ge, []Step{{Proc: StepHogWild}}, 3))
+}
+
+func TestLuxCheapestRoute(t *testing.T) {
+	// South's borders g, h, i enter the queue at 0 and leave it last
+	// first: i, h, g; each pushes its enemy neighbours at 2: f, e, d,
+	// taken d first (the latest pushed), which reaches a at 2 - 5.
+	x := gridLux(t, "0:5 1:1 0:5 1:2 1:2 1:2 1:1 1:1 1:1")
+	assert.Equal(t, []int{ga, gd, gg}, x.CheapestRouteToCont(2))
+	assert.Equal(t, 3, x.PathCost(x.CheapestRouteToCont(2)))
+	// An own territory in the continent is the route.
+	x = gridLux(t, "0:5 1:1 0:5 1:2 1:2 1:2 1:1 0:1 1:1")
+	assert.Equal(t, []int{gh}, x.CheapestRouteToCont(2))
+	// The easy path from c into South avoids seat 0's territories: c, f, i.
+	x = gridLux(t, "0:5 1:1 0:5 1:2 1:2 1:2 1:1 1:1 1:1")
+	assert.Equal(t, []int{gc, gf, gi}, x.EasyPathToCont(gc, 2))
+	assert.Equal(t, 3, x.PathCost(x.EasyPathToCont(gc, 2)))
+}
+
+func TestLuxPlacement(t *testing.T) {
+	// On the cluster border of a (a, b, d, e: border [b, d, e]) the
+	// weakest first, the first in border order on ties: b, d, e, b, ...
+	x := gridLux(t, "0:1 0:1 1:1 0:1 0:1 1:1 1:1 1:1 1:1")
+	assert.Equal(t, []sim.Placement{{Territory: gb, Armies: 2}, {Territory: gd, Armies: 1}, {Territory: ge, Armies: 1}},
+		x.PlaceOnClusterBorder(nil, ga, 4))
+	// 250 armies: 2 at a time while 200 or more are left, then 1.
+	x = gridLux(t, "0:1 0:1 1:1 0:1 0:1 1:1 1:1 1:1 1:1")
+	pl := x.PlaceOnClusterBorder(nil, ga, 250)
+	sum := 0
+	for _, p := range pl {
+		sum += p.Armies
+	}
+	assert.Equal(t, 250, sum)
+
+	// Take North (a, b, c): seat 0 owns a and b in it; b faces c inside
+	// North, a nothing: everything on b.
+	x = gridLux(t, "0:1 0:1 1:1 0:1 0:1 1:1 1:1 1:1 1:1")
+	assert.Equal(t, []sim.Placement{{Territory: gb, Armies: 5}}, x.PlaceToTakeCont(nil, 5, 0))
+	// Take South from outside: the cheapest route's start.
+	x = gridLux(t, "0:5 1:1 0:5 1:2 1:2 1:2 1:1 1:1 1:1")
+	assert.Equal(t, []sim.Placement{{Territory: ga, Armies: 5}}, x.PlaceToTakeCont(nil, 5, 2))
+	// North owned: its borders a, b, c face Middle, which seat 0 does not
+	// own: one at a time on the weakest, first on ties.
+	x = gridLux(t, "0:2 0:1 0:1 1:1 1:1 1:1 1:1 1:1 1:1")
+	assert.Equal(t, []sim.Placement{{Territory: gb, Armies: 2}, {Territory: gc, Armies: 1}, {Territory: ga, Armies: 1}},
+		x.PlaceToTakeCont(nil, 4, 0))
+	// The easiest continent: own/enemy armies, North 4/1 beats Middle 1/3.
+	x = gridLux(t, "0:2 0:2 1:1 0:1 1:1 1:1 1:1 1:1 1:1")
+	assert.Equal(t, 0, x.EasiestCont())
+}
+
+func TestLuxFortifyCluster(t *testing.T) {
+	// Seat 0 holds a, b, d, e (border [b, d, e] from a): a is reached
+	// from b first and sends its armies there.
+	x := gridLux(t, "0:6 0:1 1:1 0:1 0:1 1:1 1:1 1:1 1:1")
+	assert.Equal(t, []sim.Move{{From: ga, To: gb, Armies: 5}}, x.FortifyCluster(nil, ga))
+}
+
+func TestLuxMoveIn(t *testing.T) {
+	// The memory, on the grid (every territory has two neighbours or more).
+	x := gridLux(t, "0:6 0:1 1:1 0:1 0:1 1:1 1:1 1:1 1:1")
+	s := x.State()
+	for _, tc := range []struct {
+		memory, want int
+		ok           bool
+	}{
+		{MoveUnset, 3, false}, {MoveAll, 5, true}, {MoveMin, 3, true}, {4, 4, true}, {9, 5, true}, {MoveHalfNow, 3, true},
+	} {
+		x.Memory = tc.memory
+		k, ok := x.MoveIn(s, ga, gb, 3, 5)
+		assert.Equal(t, tc.want, k, "memory %d", tc.memory)
+		assert.Equal(t, tc.ok, ok, "memory %d", tc.memory)
+		assert.Equal(t, MoveUnset, x.Memory)
+	}
+	// The obvious test, on the fork (a, e, f have one neighbour each): an
+	// attacker with one neighbour moves everything, a conquest with one
+	// neighbour gets the minimum, whatever the memory.
+	m, err := sim.LoadMap("testdata/fork.toml")
+	require.NoError(t, err)
+	r, err := sim.LoadRules("mars2006")
+	require.NoError(t, err)
+	pos, err := sim.ParsePosition("fork", []byte(`players = 2
+hands = [[], []]
+round = 3
+current = 0
+phase = "attack"
+[territories]
+a = { owner = 0, armies = 6 }
+b = { owner = 1, armies = 1 }
+c = { owner = 0, armies = 6 }
+d = { owner = 1, armies = 1 }
+e = { owner = 1, armies = 1 }
+f = { owner = 1, armies = 1 }
+`), m, r)
+	require.NoError(t, err)
+	s, err = sim.NewStateAt(m, r, pos, 0)
+	require.NoError(t, err)
+	for _, memory := range []int{MoveUnset, MoveMin, MoveAll} {
+		x.Memory = memory
+		k, ok := x.MoveIn(s, 0, 1, 3, 5) // a takes b
+		assert.Equal(t, [2]any{5, true}, [2]any{k, ok})
+		x.Memory = memory
+		k, ok = x.MoveIn(s, 2, 4, 3, 5) // c takes e
+		assert.Equal(t, [2]any{3, true}, [2]any{k, ok})
+		assert.Equal(t, MoveUnset, x.Memory)
+	}
+}
+
+// BenchmarkLuxPlan runs one pass of each of Cluster's blocks to the plan's
+// end on a position that does not change (every order counts as
+// repelled; a repeated step would never end on it), with the cursors'
+// buffers grown: no allocation.
+func BenchmarkLuxPlan(b *testing.B) {
+	x := gridLux(b, "1:1 1:1 1:1 1:1 0:40 1:1 1:1 1:1 0:9")
+	s := x.State()
+	plan := []Step{{Proc: StepRoot}, {Proc: StepEasyExpand}, {Proc: StepFillOut},
+		{Proc: StepConsolidate}, {Proc: StepSplitUp, Ratio: 1.2}, {Proc: StepCard, K: 1}}
+	b.ReportAllocs()
+	orders := 0
+	for b.Loop() {
+		x.Start(0, nil)
+		for {
+			if _, ok := x.NextAttack(s, plan); !ok {
+				break
+			}
+			orders++
+		}
+	}
+	b.ReportMetric(float64(orders)/float64(b.N), "orders/op")
+}

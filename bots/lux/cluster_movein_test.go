@@ -1,0 +1,79 @@
+package lux
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/marslab-risk/marslab/bots/blocks"
+	"github.com/marslab-risk/marslab/internal/simcheck"
+	"github.com/marslab-risk/marslab/sim"
+)
+
+// moveInRecorder wraps a Cluster and checks each move-in against the
+// memory the block that ordered the attack left (SmartAgentBase's
+// memoryMoveArmiesInTest), counting them.
+type moveInRecorder struct {
+	*Cluster
+	t                 *testing.T
+	all, min, num, no int
+}
+
+func (r *moveInRecorder) Occupy(s *sim.State, from, to, lo, hi int) int {
+	m := s.Map()
+	obvious := len(m.Territories[from].Neighbors) == 1 || len(m.Territories[to].Neighbors) == 1
+	mem := r.Memory
+	// The engine asks while to still shows its defender with 0 armies.
+	assert.NotEqual(r.t, r.Seat, s.Owner(to))
+	assert.Zero(r.t, s.Armies(to))
+	k := r.Cluster.Occupy(s, from, to, lo, hi)
+	switch {
+	case obvious:
+	case mem == blocks.MoveAll:
+		r.all++
+		assert.Equal(r.t, hi, k, "easy expand, consolidate or kill path: everything")
+	case mem == blocks.MoveMin:
+		r.min++
+		assert.Equal(r.t, lo, k, "fill out or Boscoe's card: the minimum")
+	case mem != blocks.MoveUnset:
+		r.num++
+		assert.Equal(r.t, min(max(mem, lo), hi), k, "split up or Bort's card: the number, clamped")
+	default:
+		r.no++
+		assert.Equal(r.t, lo, k, "no memory: the minimum")
+	}
+	return k
+}
+
+// TestClusterFamilyMoveIns plays games of the Cluster family with the real
+// engine and checks every move-in against the memory of the block that
+// ordered the conquest: after easy expand, consolidate and the kill path
+// everything moves in, after fill out the minimum, after split up the
+// share. Each bot moves everything in after some conquest.
+func TestClusterFamilyMoveIns(t *testing.T) {
+	games := 12
+	if testing.Short() || simcheck.RaceEnabled {
+		games = 4
+	}
+	g, _, _ := simcheck.NewGame(t, "mars2006", 6)
+	recs := make([]*moveInRecorder, 6)
+	players := make([]sim.Player, 6)
+	for i := range recs {
+		recs[i] = &moveInRecorder{Cluster: familyBot(i % 4), t: t}
+		players[i] = recs[i]
+	}
+	for i := range games {
+		_, err := g.Play(players, 5, uint64(i))
+		require.NoError(t, err)
+	}
+	for i, r := range recs {
+		assert.NotZero(t, r.all, "seat %d: no move-in of everything", i)
+		t.Logf("seat %d: memory all %d, min %d, number %d, none %d", i, r.all, r.min, r.num, r.no)
+	}
+}
+
+// familyBot returns a new bot of the Cluster family on blocks.Lux.
+func familyBot(i int) *Cluster {
+	return newLuxCluster()
+}
