@@ -39,15 +39,15 @@ func twoState(t *testing.T, spec, pos string, edit func(*sim.Position)) (sim.Pla
 }
 
 // TestGoalContinent: Cluster takes the continent where its armies are
-// strongest (B, 10:5); Shaft the smallest (A), on its territory there
-// facing the most enemies inside it.
+// strongest (B, 10:5), and so does Shaft, which places as Cluster
+// (Shaft.java overrides only pickCountry and attackFromCluster).
 func TestGoalContinent(t *testing.T) {
 	for _, tc := range []struct {
 		spec string
 		want sim.Placement
 	}{
 		{"cluster", sim.Placement{Territory: td, Armies: 5}}, // d and e face one each in B: lowest id
-		{"shaft", sim.Placement{Territory: ta, Armies: 5}},   // a faces b and c in A
+		{"shaft", sim.Placement{Territory: td, Armies: 5}},
 	} {
 		p, s := twoState(t, tc.spec, "goal.toml", nil)
 		pl := p.Place(s, 5, nil)
@@ -220,7 +220,7 @@ func TestClusterFortify(t *testing.T) {
 
 // TestClusterAllocs: once its buffers have grown, no decision allocates.
 func TestClusterAllocs(t *testing.T) {
-	for _, spec := range []string{"cluster", "yakool", "quo"} {
+	for _, spec := range []string{"cluster", "yakool", "shaft", "quo"} {
 		p, s := twoState(t, spec, "dominant.toml", nil)
 		assert.Zero(t, simcheck.TurnAllocs(p, s, true, 50), spec)
 	}
@@ -245,11 +245,11 @@ func TestVultureHunt(t *testing.T) {
 
 // TestShaftHogsWild: Shaft holds only the centre of the grid, facing four
 // enemy territories. No block of its own applies (easy expand wants one
-// enemy neighbour, consolidate two border territories, and the sweep, which
-// could take all four, would leave four points facing two unseen enemies
-// each: its front does not collapse); when its 30 armies exceed all the
-// enemies' together it hogs wild, as Cluster does: split up on its weakest
-// enemy neighbour (b, lowest id of the ties). Outnumbered, it holds.
+// enemy neighbour, fill out a neighbour with none but Shaft's, consolidate
+// two border territories, and the sweep's test keeps four territories
+// queued, each facing two unseen enemies); when its 30 armies exceed all
+// the enemies' together it hogs wild, as Cluster does: split up from e on
+// each enemy neighbour in adjacency order, b first. Outnumbered, it holds.
 func TestShaftHogsWild(t *testing.T) {
 	for _, tt := range []struct {
 		board string

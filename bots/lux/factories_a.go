@@ -14,20 +14,11 @@ var (
 	// repeatedly, hog wild, stalemate breaker.
 	legacyClusterPlan = []planStep{{stepEasyExpand, false}, {stepFillOut, true}, {stepEasyExpand, false},
 		{stepConsolidate, false}, {stepSplitUp, false}, {stepHogWild, false}, {stepStalemate, false}}
-	// shaftAttack: Shaft's attack from its cluster: easy expand once, fill
-	// out once (reached at once when the easy expand finds nothing),
-	// consolidate repeatedly, then the sweep (see Cluster.planSweep: a lone
-	// stack breaks out when it can take every enemy it faces and the chains
-	// beyond close to one point), planned only while nothing is conquered
-	// this turn. Few attacks a turn keep its armies home: the reading that
-	// matches the paper's Shaft, the most frequent runner-up.
+	// shaftAttack: the notes' reading of Shaft's attack from its cluster,
+	// which the legacy Quo keeps: easy expand once, fill out once,
+	// consolidate repeatedly, then the sweep (see legacyCluster.planSweep),
+	// planned only while nothing is conquered this turn.
 	shaftAttack = []planStep{{stepEasyExpand, true}, {stepFillOut, true}, {stepConsolidate, false}, {stepSweep, false}}
-	// shaftPlan: shaftAttack, then hog wild and the stalemate breaker, which
-	// Shaft, a Cluster variant, keeps from Cluster (the description replaces
-	// only Cluster's attack from its cluster). Without them our Shaft never
-	// won a game of the paper tournament; the paper's won 14.8 %.
-	shaftPlan = append(append([]planStep(nil), shaftAttack...),
-		planStep{stepHogWild, false}, planStep{stepStalemate, false})
 	// quoPlan: shaftAttack, attack for card(1), hog wild, stalemate breaker.
 	quoPlan = append(append([]planStep(nil), shaftAttack...),
 		planStep{stepCard, true}, planStep{stepHogWild, false}, planStep{stepStalemate, false})
@@ -79,8 +70,8 @@ func clusterFactory(name, doc string, mk func() *Cluster) bots.Factory {
 func factoriesA() []bots.Factory {
 	return []bots.Factory{
 		clusterFactory("cluster", "Lux Cluster (Cluster.java): grows the cluster around its best continent or biggest army", newLuxCluster),
-		legacyFactory("shaft", "Lux Shaft: Cluster aiming at the smallest continent, few attacks a turn",
-			variant{smallestGoal: true, plan: shaftPlan}),
+		{Name: "shaft", Doc: "Lux Shaft (Shaft.java): Cluster with one easy expand, consolidation and a reckless sweep of its borders",
+			New: func(bots.Values) (sim.Player, error) { return newShaft(false), nil }},
 		legacyFactory("quo", "Lux Quo: Shaft that cashes cards, attacks for a card and hogs wild",
 			variant{smallestGoal: true, cash: true, cardHalf: true, plan: quoPlan}),
 		legacyFactory("yakool", "Lux Yakool: Cluster that hunts a dominant player first",

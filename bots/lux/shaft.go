@@ -1,6 +1,66 @@
 package lux
 
-import "github.com/marslab-risk/marslab/sim"
+import (
+	"github.com/marslab-risk/marslab/bots/blocks"
+	"github.com/marslab-risk/marslab/sim"
+)
+
+// shaftPlan is Shaft.java's attack phase (Cluster.attackPhase with
+// Shaft.attackFromCluster), and with card Quo.java's attackPhase: the
+// root as Cluster chooses it (the first territory of the most valuable
+// owned positive continent, else the biggest army); one easy-expand pass;
+// one fill-out pass only if that pass launched nothing (a repelled attack
+// counts as launched); consolidate passes while one launches an attack;
+// then, only if nothing was conquered this turn (board.tookOverACountry),
+// the sweep of every border of the root's cluster (sweep, see shaftSweep);
+// for Quo, attackForCard(1) with the move-in set to half of the attacker's
+// armies before the attack (Quo.setmoveInMemoryBeforeCardAttack: integer
+// half, clamped to the move-in's bounds); then hog wild and stalemate.
+// The sweep's conquests move in by Cluster's default (no block sets the
+// memory before them): the obvious test, else the minimum.
+func shaftPlan(sweep *shaftSweep, card bool) []blocks.Step {
+	plan := []blocks.Step{
+		{Proc: blocks.StepRoot},
+		{Proc: blocks.StepEasyExpand},
+		{Proc: blocks.StepFillOut, Unless: true},
+		{Proc: blocks.StepConsolidate, Repeat: true},
+		{Proc: blocks.StepCustom, If: nothingConquered, Custom: sweep},
+	}
+	if card {
+		plan = append(plan, blocks.Step{Proc: blocks.StepCard, K: 1, CardMove: halfBefore})
+	}
+	return append(plan, blocks.Step{Proc: blocks.StepHogWild}, blocks.Step{Proc: blocks.StepStalemate})
+}
+
+// nothingConquered reports whether the bot has conquered nothing this turn
+// (Shaft.attackFromCluster's test of board.tookOverACountry).
+func nothingConquered(x *blocks.Lux) bool { return !x.State().ConqueredThisTurn() }
+
+// halfBefore is Quo.setmoveInMemoryBeforeCardAttack: the move-in of the
+// card attack is half of the attacker's armies before the attack, rounded
+// down.
+func halfBefore(x *blocks.Lux, from int) int { return x.B.Armies[from] / 2 }
+
+// Shaft is Lux's Shaft (Shaft.java, on Cluster.java) and, with Quo set,
+// Quo (Quo.java, on Shaft). Shaft is Cluster with its own attack phase
+// (shaftPlan): Cluster's placement (the most valuable owned positive
+// continent's cluster border, else to take the easiest continent; Shaft's
+// own goal, setGoalToLeastBordersCont, serves only pickCountry, and
+// territories are dealt), move-in, fortification and forced cashing. Quo
+// also cashes one set a turn voluntarily (cardsPhase: Cluster's, then
+// cashCardsIfPossible) and attacks for a card before hogging wild.
+type Shaft struct {
+	Cluster
+	sweep shaftSweep // the plan's sweep step
+}
+
+// newShaft returns Lux's Shaft, or with quo Lux's Quo (see Shaft).
+func newShaft(quo bool) *Shaft {
+	c := &Shaft{}
+	c.Cash = quo
+	c.Plan = shaftPlan(&c.sweep, quo)
+	return c
+}
 
 // shaftSweep is Shaft's sweep of the root cluster's borders (Shaft.java
 // attackFromCluster's last step, sweepForwardBorder, startSweep,
@@ -60,6 +120,22 @@ func (w *shaftSweep) begin(p int, borders []int) {
 	w.borders = append(w.borders[:0], borders...)
 	w.border = 0
 	w.stage = sweepBorders
+}
+
+// Next runs the sweep as a step of a blocks.Lux plan (blocks.Resumable):
+// at the start it takes the snapshot of the border of the root's cluster
+// (blocks.Lux.AppendClusterBorder, breadth-first discovery order) and
+// begins; each call gives the next order, with no move-in memory set.
+// Its result is false, as sweepForwardBorder returns nothing.
+func (w *shaftSweep) Next(x *blocks.Lux, start bool) (from, to, memory int, done, result bool) {
+	if start {
+		w.borders = x.AppendClusterBorder(w.borders[:0], x.Root)
+		w.p, w.border, w.stage = x.Seat, 0, sweepBorders
+	}
+	if from, to, ok := w.next(x.State()); ok {
+		return from, to, blocks.MoveUnset, false, false
+	}
+	return 0, 0, blocks.MoveUnset, true, false
 }
 
 // active reports whether the sweep has orders left to examine.

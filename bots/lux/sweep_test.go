@@ -25,7 +25,7 @@ func TestSweep(t *testing.T) {
 		eArmies int
 		steps   [][2]int
 	}{{1, [][2]int{{tc, td}, {td, te}}}, {5, nil}} {
-		c := newLegacyCluster(variant{plan: shaftPlan})
+		c := newLegacyCluster(variant{smallestGoal: true, plan: quoPlan})
 		c.b.Map = m
 		c.b.Owner = []int{0, 0, 0, 1, 1, 0, 0}
 		c.b.Armies = []int{1, 1, 8, 2, tt.eArmies, 1, 1}
@@ -50,7 +50,7 @@ func TestSweep(t *testing.T) {
 func TestSweepStops(t *testing.T) {
 	m, err := sim.LoadMap("testdata/two.toml")
 	require.NoError(t, err)
-	c := newLegacyCluster(variant{plan: shaftPlan})
+	c := newLegacyCluster(variant{smallestGoal: true, plan: quoPlan})
 	c.b.Map = m
 	c.b.Owner = []int{0, 0, 0, 1, 1, 0, 0}
 	c.b.Armies = []int{1, 1, 8, 2, 1, 1, 1}
@@ -86,7 +86,7 @@ func TestSweepBreakout(t *testing.T) {
 		{1, []sweepStep{{tb, ta, 4}, {tb, tc, 0}, {ta, tg, 1}}},
 		{5, nil},
 	} {
-		c := newLegacyCluster(variant{plan: shaftPlan})
+		c := newLegacyCluster(variant{smallestGoal: true, plan: quoPlan})
 		c.b.Map = m
 		c.b.Owner = []int{1, 0, 1, 1, 0, 0, 1}
 		c.b.Armies = []int{1, 10, tt.cArmies, 1, 1, 1, 1}
