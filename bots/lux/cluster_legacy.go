@@ -2,7 +2,6 @@ package lux
 
 import (
 	"math/rand/v2"
-	"slices"
 
 	"github.com/marslab-risk/marslab/bots/blocks"
 	"github.com/marslab-risk/marslab/sim"
@@ -22,7 +21,6 @@ const (
 	stepCard                    // blocks.AttackForCard(1), only with nothing conquered this turn
 	stepHogWild                 // blocks.HogWild when blocks.Dominates
 	stepStalemate               // blocks.HogWild when blocks.Stalemate
-	stepSweep                   // Shaft's sweep, planned only with nothing conquered this turn
 )
 
 // planStep is a step of a plan; Once steps give at most one attack per turn.
@@ -33,22 +31,20 @@ type planStep struct {
 
 // variant configures the Cluster family: one struct, each bot a value.
 type variant struct {
-	smallestGoal bool       // Shaft: the goal is the smallest positive-bonus continent
 	killDominant bool       // Yakool, Boscoe, Bort: place and attack against a dominant player
 	cash         bool       // trades voluntarily (blocks.Cashier)
 	cardHalf     bool       // a card attack moves half in (else the minimum)
 	plan         []planStep // the attack plan, in order
 }
 
-// legacyCluster is the reading of Shaft and Quo (and Vulture's fallback)
-// from the shared notes' descriptions, not from the Java source: the
-// Lux-source Cluster family is Cluster (cluster.go), on blocks.Lux. Every
-// turn it chooses a goal continent: the most valuable positive-bonus
+// legacyCluster is the reading of Yakool, Boscoe and Bort (and Vulture's
+// fallback) from the shared notes' descriptions, not from the Java source:
+// the Lux-source Cluster family is Cluster (cluster.go), on blocks.Lux.
+// Every turn it chooses a goal continent: the most valuable positive-bonus
 // continent it owns, if any (it then places on the border of the cluster
-// around it, blocks.PlaceOnClusterBorder); otherwise (Shaft, Quo) the
-// smallest positive-bonus continent, or (Vulture's fallback) the continent
-// with the best ratio of its armies to enemy armies (plus one) inside it,
-// which it places to take (blocks.PlaceToTakeContinent).
+// around it, blocks.PlaceOnClusterBorder); otherwise the continent with
+// the best ratio of its armies to enemy armies (plus one) inside it, which
+// it places to take (blocks.PlaceToTakeContinent).
 //
 // Attacks follow the plan's blocks in order, each re-evaluated after every
 // attack ("repeatedly") unless marked once; each is an order to attack
@@ -58,11 +54,10 @@ type variant struct {
 // neighbour (preferring those inside the goal continent, and counting the
 // captured territory itself, which the engine still shows as the
 // defender's) is no stronger than the attacker's, else the minimum; a card
-// attack moves half (Quo); a conquest of the sweep moves what the sweep's
-// plan says (see planSweep). It fortifies its goal cluster toward its
-// border (blocks.FortifyCluster; one move, the largest, where the rules
-// allow one). Shaft trades only when forced; Quo whenever it holds a set
-// (blocks.Cashier).
+// attack moves half (Bort) or the minimum. It fortifies its goal cluster
+// toward its border (blocks.FortifyCluster; one move, the largest, where
+// the rules allow one). Yakool trades only when forced; Boscoe and Bort
+// whenever they hold a set (blocks.Cashier).
 type legacyCluster struct {
 	sim.BasePlayer
 	v variant
@@ -72,13 +67,6 @@ type legacyCluster struct {
 	cash   blocks.Cashier
 	route  []int
 	border []int
-	seen   []bool       // scratch of planSweep
-	front  []sweepEntry // scratch of planSweep
-	unseen []int        // scratch of planSweep: a point's unseen enemy neighbours
-
-	sweepPlan []sweepStep // the conquests of the turn's sweep
-	sweepAt   int         // the next step of sweepPlan
-	sweeping  bool        // the last attack order was a sweep step
 
 	goal     int  // goal continent of the turn, -1 for none
 	root     int  // root territory of the goal cluster
@@ -92,7 +80,6 @@ func newLegacyCluster(v variant) *legacyCluster { return &legacyCluster{v: v, go
 func (c *legacyCluster) Start(s *sim.State, seat int, rng *rand.Rand) {
 	c.BasePlayer.Start(s, seat, rng)
 	c.goal, c.root, c.stage, c.lastCard = -1, -1, 0, false
-	c.sweepPlan, c.sweepAt, c.sweeping = c.sweepPlan[:0], 0, false
 }
 
 // chooseGoal sets the goal continent and the root of its cluster.
@@ -111,12 +98,6 @@ func (c *legacyCluster) chooseGoal() {
 	bestNum, bestDen := -1, 1
 	for k, cont := range b.Map.Continents {
 		if cont.Bonus <= 0 {
-			continue
-		}
-		if c.v.smallestGoal {
-			if c.goal < 0 || len(cont.Territories) < len(b.Map.Continents[c.goal].Territories) {
-				c.goal = k
-			}
 			continue
 		}
 		own, enemy := 0, 0
@@ -182,7 +163,6 @@ func (c *legacyCluster) PlaceInitial(s *sim.State) int {
 // Place starts a new turn's attack plan and places the armies.
 func (c *legacyCluster) Place(s *sim.State, armies int, buf []sim.Placement) []sim.Placement {
 	c.stage = 0
-	c.sweepPlan, c.sweepAt, c.sweeping = c.sweepPlan[:0], 0, false
 	return c.place(s, armies, buf)
 }
 
@@ -255,8 +235,6 @@ func (c *legacyCluster) try(s *sim.State, st step) (from, to int, ok bool) {
 		if blocks.Stalemate(b, p) {
 			return blocks.HogWild(b, p)
 		}
-	case stepSweep:
-		return c.sweep(s.ConqueredThisTurn())
 	}
 	return -1, -1, false
 }
@@ -268,7 +246,7 @@ func (c *legacyCluster) Attack(s *sim.State) (sim.AttackOrder, bool) {
 	for ; c.stage < len(c.v.plan); c.stage++ {
 		st := c.v.plan[c.stage]
 		if from, to, ok := c.try(s, st.step); ok {
-			c.lastCard, c.sweeping = st.step == stepCard, st.step == stepSweep
+			c.lastCard = st.step == stepCard
 			if st.once {
 				c.stage++
 			}
@@ -295,16 +273,9 @@ func (c *legacyCluster) weakestAround(s *sim.State, t int) int {
 	return best
 }
 
-// Occupy moves all or nothing (see Cluster), half for a card attack of
-// the variants that do so, and for a step of the sweep the armies its plan
-// moves (see planSweep).
+// Occupy moves all or nothing (see legacyCluster), and half for a card
+// attack of the variants that do so.
 func (c *legacyCluster) Occupy(s *sim.State, from, to, lo, hi int) int {
-	if c.sweeping && c.sweepAt > 0 && c.sweepAt <= len(c.sweepPlan) {
-		if m := c.sweepPlan[c.sweepAt-1].move; m > 0 {
-			return min(max(m, lo), hi)
-		}
-		return hi
-	}
 	if c.lastCard {
 		if c.v.cardHalf {
 			return max(lo, min(hi, (s.Armies(from)+1)/2))
@@ -330,191 +301,4 @@ func (c *legacyCluster) Fortify(s *sim.State, buf []sim.Move) []sim.Move {
 	start := len(buf)
 	buf = blocks.FortifyCluster(buf, &c.r, &c.b, c.Seat, c.root)
 	return append(buf[:start], blocks.OneMoveUnlessOneStep(s.Rules().Fortify.Mode, buf[start:])...)
-}
-
-// sweepEntry is a point of the simulated front of Shaft's sweep: the
-// territory it stands on, the armies it carries (those that may leave it,
-// one always staying), and whether it was conquered in the simulation (a
-// step of a chain) rather than a border territory of the cluster.
-type sweepEntry struct {
-	at, armies int
-	step       bool
-	alive      bool
-}
-
-// sweepStep is one conquest of a planned sweep: from attacks to and moves
-// move armies in, or everything when move is 0 (the point goes on from to
-// with all that is left).
-type sweepStep struct{ from, to, move int }
-
-// planSweep simulates Shaft's sweep and, when it succeeds, stores its
-// conquests in c.sweepPlan (and c.sweepAt = 0) and reports true.
-//
-// The front starts as the border territories of the root's cluster (see
-// Cluster; the strongest territory's cluster when the root is lost), each
-// carrying its armies less one. Territories of the bot and those the
-// simulation conquered are seen. Round after round, in the order of the
-// front (new points at its end), every live point looks at its enemy
-// neighbours not yet seen, U: with none it leaves the front (it has become
-// interior). A border territory pushes into all of U, the starts of its
-// chains; a point the simulation conquered pushes on only when U is exactly
-// one territory (each step of a chain has exactly one unseen enemy), and
-// holds otherwise. A push needs the point's armies to exceed its cost, the
-// armies of U plus one to stand on each territory of U; the territories of
-// U are then seen, those with an unseen enemy neighbour become points of
-// the front carrying the armies left, shared equally (the first ones taking
-// the remainder), those without one close, and the point leaves the front.
-// Without the armies it holds. The simulation ends when a round changes
-// nothing. It succeeds, and the sweep is attacked for real, when at least
-// one conquest was simulated and the front has collapsed to a single point
-// (or none): the cluster would touch its enemies at that one territory
-// only.
-//
-// This reads Lux's "sweep from every cluster border: simulate pushing
-// through chains of enemy territories where each step has exactly one
-// unseen enemy, and attack for real only if the simulated front collapses
-// to a single point" with chains starting at every enemy neighbour of every
-// border territory: a lone stack facing several enemies breaks out when it
-// can take them all and every chain but one closes, the "explosive
-// expansion" of Shaft once it can take a large amount of its surrounding
-// territories (Johansson & Olsson 2006, Discussion); a border facing one
-// enemy pushes along its chain as long as each step faces one.
-func (c *legacyCluster) planSweep() bool {
-	b, p := &c.b, c.Seat
-	n := b.NumTerritories()
-	if len(c.seen) < n {
-		c.seen = make([]bool, n)
-	}
-	root := c.root
-	if root < 0 || root >= n || b.Owner[root] != p {
-		root, _ = b.StrongestOwned(p)
-	}
-	if root < 0 {
-		return false
-	}
-	c.border = c.r.AppendClusterBorder(c.border[:0], b, p, root)
-	for t, o := range b.Owner {
-		c.seen[t] = o == p
-	}
-	c.front = c.front[:0]
-	for _, t := range c.border {
-		c.front = append(c.front, sweepEntry{at: t, armies: b.Armies[t] - 1, alive: true})
-	}
-	c.sweepPlan, c.sweepAt = c.sweepPlan[:0], 0
-	for changed := true; changed; {
-		changed = false
-		for i := 0; i < len(c.front); i++ {
-			if c.front[i].alive && c.push(i) {
-				changed = true
-			}
-		}
-	}
-	live := 0
-	for _, e := range c.front {
-		if e.alive {
-			live++
-		}
-	}
-	if len(c.sweepPlan) == 0 || live > 1 {
-		c.sweepPlan = c.sweepPlan[:0]
-		return false
-	}
-	return true
-}
-
-// push moves front point i of planSweep one round on and reports whether
-// anything changed (see planSweep).
-func (c *legacyCluster) push(i int) bool {
-	b := &c.b
-	at, armies := c.front[i].at, c.front[i].armies
-	c.unseen = c.unseen[:0]
-	for _, u := range b.Map.Territories[at].Neighbors {
-		if !c.seen[u] {
-			c.unseen = append(c.unseen, u)
-		}
-	}
-	if len(c.unseen) == 0 {
-		c.front[i].alive = false
-		return true
-	}
-	if c.front[i].step && len(c.unseen) > 1 {
-		return false
-	}
-	cost, open := 0, 0
-	for _, u := range c.unseen {
-		cost += b.Armies[u] + 1
-		if c.beyond(u) > 0 {
-			open++
-		}
-	}
-	if armies <= cost {
-		return false
-	}
-	left := armies - cost
-	// The closed territories first, each taking the one army that stays;
-	// then the open ones, each a new point with its share, the last one
-	// taking everything left.
-	for _, u := range c.unseen {
-		if c.beyond(u) == 0 {
-			c.sweepPlan = append(c.sweepPlan, sweepStep{from: at, to: u, move: 1})
-		}
-	}
-	k := 0
-	for _, u := range c.unseen {
-		if c.beyond(u) == 0 {
-			continue
-		}
-		share := left / open
-		if k < left%open {
-			share++
-		}
-		move := 1 + share
-		if k == open-1 {
-			move = 0
-		}
-		c.sweepPlan = append(c.sweepPlan, sweepStep{from: at, to: u, move: move})
-		c.front = append(c.front, sweepEntry{at: u, armies: share, step: true, alive: true})
-		k++
-	}
-	for _, u := range c.unseen {
-		c.seen[u] = true
-	}
-	c.front[i].alive = false
-	return true
-}
-
-// beyond returns the number of unseen enemy neighbours of u outside
-// c.unseen, the territories a push into u would newly face.
-func (c *legacyCluster) beyond(u int) int {
-	n := 0
-	for _, w := range c.b.Map.Territories[u].Neighbors {
-		if !c.seen[w] && !slices.Contains(c.unseen, w) {
-			n++
-		}
-	}
-	return n
-}
-
-// sweep returns the next attack of Shaft's sweep: the next conquest of
-// the planned sweep while its attacker is the bot's and holds at least 2
-// armies and its target is still an enemy's; else, if nothing was
-// conquered this turn (conquered false), the first conquest of a new plan
-// (see planSweep). A plan ends at its first step that no longer applies.
-// The sweep's conquests move in what the plan says (see Occupy).
-func (c *legacyCluster) sweep(conquered bool) (from, to int, ok bool) {
-	b, p := &c.b, c.Seat
-	if c.sweepAt == 0 && !conquered {
-		if !c.planSweep() {
-			return -1, -1, false
-		}
-	}
-	if c.sweepAt < len(c.sweepPlan) {
-		st := c.sweepPlan[c.sweepAt]
-		if b.Owner[st.from] == p && b.Armies[st.from] >= 2 && b.Owner[st.to] != p {
-			c.sweepAt++
-			return st.from, st.to, true
-		}
-		c.sweepAt = len(c.sweepPlan)
-	}
-	return -1, -1, false
 }

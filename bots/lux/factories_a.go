@@ -14,14 +14,6 @@ var (
 	// repeatedly, hog wild, stalemate breaker.
 	legacyClusterPlan = []planStep{{stepEasyExpand, false}, {stepFillOut, true}, {stepEasyExpand, false},
 		{stepConsolidate, false}, {stepSplitUp, false}, {stepHogWild, false}, {stepStalemate, false}}
-	// shaftAttack: the notes' reading of Shaft's attack from its cluster,
-	// which the legacy Quo keeps: easy expand once, fill out once,
-	// consolidate repeatedly, then the sweep (see legacyCluster.planSweep),
-	// planned only while nothing is conquered this turn.
-	shaftAttack = []planStep{{stepEasyExpand, true}, {stepFillOut, true}, {stepConsolidate, false}, {stepSweep, false}}
-	// quoPlan: shaftAttack, attack for card(1), hog wild, stalemate breaker.
-	quoPlan = append(append([]planStep(nil), shaftAttack...),
-		planStep{stepCard, true}, planStep{stepHogWild, false}, planStep{stepStalemate, false})
 	// yakoolPlan: kill dominant player, the triple pack repeatedly, the
 	// conditional split up(1.2), attack for card, hog wild, stalemate.
 	yakoolPlan = []planStep{{stepKill, false}, {stepTriple, false}, {stepSplitUpIf, false},
@@ -72,8 +64,8 @@ func factoriesA() []bots.Factory {
 		clusterFactory("cluster", "Lux Cluster (Cluster.java): grows the cluster around its best continent or biggest army", newLuxCluster),
 		{Name: "shaft", Doc: "Lux Shaft (Shaft.java): Cluster with one easy expand, consolidation and a reckless sweep of its borders",
 			New: func(bots.Values) (sim.Player, error) { return newShaft(false), nil }},
-		legacyFactory("quo", "Lux Quo: Shaft that cashes cards, attacks for a card and hogs wild",
-			variant{smallestGoal: true, cash: true, cardHalf: true, plan: quoPlan}),
+		{Name: "quo", Doc: "Lux Quo (Quo.java): Shaft that cashes a set a turn and attacks for a card",
+			New: func(bots.Values) (sim.Player, error) { return newShaft(true), nil }},
 		legacyFactory("yakool", "Lux Yakool: Cluster that hunts a dominant player first",
 			variant{killDominant: true, plan: yakoolPlan}),
 		legacyFactory("boscoe", "Lux Boscoe: Yakool without split up, cashes cards",
