@@ -363,3 +363,52 @@ func BenchmarkLuxPlan(b *testing.B) {
 	}
 	b.ReportMetric(float64(orders)/float64(b.N), "orders/op")
 }
+
+// TestLuxCashOne follows Card.getBestSet and cashCardsIfPossible: the set
+// with the fewest wild cards, then the most of the bot's territories; one
+// set a turn voluntarily, and whenever the trade is forced.
+func TestLuxCashOne(t *testing.T) {
+	m, r, _ := gridPos(t, "0:1 0:1 1:1 0:1 1:1 1:1 1:1 1:1 1:1", sim.PhaseTrade)
+	// Card t shows symbol t % 3; seat 0 owns a, b, d.
+	for _, tc := range []struct {
+		hand string
+		want [3]int
+	}{
+		// a, b, c and b, c, d hold two of seat 0's each: the first.
+		{`"a", "b", "c", "d"`, [3]int{0, 1, 2}},
+		// c, d, e holds one, c, d, b two.
+		{`"c", "d", "e", "b"`, [3]int{0, 1, 3}},
+		// a, b, wild before a, b, c: no wild first.
+		{`"a", "b", "wild", "c"`, [3]int{0, 1, 3}},
+	} {
+		pos, err := sim.ParsePosition("cash", []byte(`players = 2
+hands = [[`+tc.hand+`], []]
+round = 3
+current = 0
+phase = "trade"
+[territories]
+a = { owner = 0, armies = 1 }
+b = { owner = 0, armies = 1 }
+c = { owner = 1, armies = 1 }
+d = { owner = 0, armies = 1 }
+e = { owner = 1, armies = 1 }
+f = { owner = 1, armies = 1 }
+g = { owner = 1, armies = 1 }
+h = { owner = 1, armies = 1 }
+i = { owner = 1, armies = 1 }
+`), m, r)
+		require.NoError(t, err)
+		s, err := sim.NewStateAt(m, r, pos, 0)
+		require.NoError(t, err)
+		var x Lux
+		x.Start(0, nil)
+		set, ok := x.CashOne(s, false)
+		assert.True(t, ok)
+		assert.Equal(t, tc.want, set, tc.hand)
+		_, ok = x.CashOne(s, false)
+		assert.False(t, ok, "a second voluntary set in the turn")
+		set, ok = x.CashOne(s, true)
+		assert.True(t, ok)
+		assert.Equal(t, tc.want, set)
+	}
+}

@@ -15,9 +15,6 @@ const (
 	stepFillOut                 // blocks.FillOut
 	stepConsolidate             // blocks.TriplePack's consolidate part, via TriplePack when the others fail
 	stepSplitUp                 // split up(1.2) on the weakest enemy neighbour
-	stepSplitUpIf               // Yakool's conditional split up(1.2)
-	stepTriple                  // blocks.TriplePack
-	stepKill                    // blocks.KillDominantAttack
 	stepCard                    // blocks.AttackForCard(1), only with nothing conquered this turn
 	stepHogWild                 // blocks.HogWild when blocks.Dominates
 	stepStalemate               // blocks.HogWild when blocks.Stalemate
@@ -29,22 +26,21 @@ type planStep struct {
 	once bool
 }
 
-// variant configures the Cluster family: one struct, each bot a value.
+// variant configures legacyCluster: Vulture's fallback.
 type variant struct {
-	killDominant bool       // Yakool, Boscoe, Bort: place and attack against a dominant player
-	cash         bool       // trades voluntarily (blocks.Cashier)
-	cardHalf     bool       // a card attack moves half in (else the minimum)
-	plan         []planStep // the attack plan, in order
+	cash     bool       // trades voluntarily (blocks.Cashier)
+	cardHalf bool       // a card attack moves half in (else the minimum)
+	plan     []planStep // the attack plan, in order
 }
 
-// legacyCluster is the reading of Yakool, Boscoe and Bort (and Vulture's
-// fallback) from the shared notes' descriptions, not from the Java source:
-// the Lux-source Cluster family is Cluster (cluster.go), on blocks.Lux.
-// Every turn it chooses a goal continent: the most valuable positive-bonus
-// continent it owns, if any (it then places on the border of the cluster
-// around it, blocks.PlaceOnClusterBorder); otherwise the continent with
-// the best ratio of its armies to enemy armies (plus one) inside it, which
-// it places to take (blocks.PlaceToTakeContinent).
+// legacyCluster is the reading of Vulture's fallback from the shared
+// notes' descriptions, not from the Java source: the Lux-source Cluster
+// family is Cluster (cluster.go), on blocks.Lux. Every turn it chooses a
+// goal continent: the most valuable positive-bonus continent it owns, if
+// any (it then places on the border of the cluster around it,
+// blocks.PlaceOnClusterBorder); otherwise the continent with the best
+// ratio of its armies to enemy armies (plus one) inside it, which it
+// places to take (blocks.PlaceToTakeContinent).
 //
 // Attacks follow the plan's blocks in order, each re-evaluated after every
 // attack ("repeatedly") unless marked once; each is an order to attack
@@ -53,11 +49,10 @@ type variant struct {
 // it moves everything in when the captured territory's weakest enemy
 // neighbour (preferring those inside the goal continent, and counting the
 // captured territory itself, which the engine still shows as the
-// defender's) is no stronger than the attacker's, else the minimum; a card
-// attack moves half (Bort) or the minimum. It fortifies its goal cluster
-// toward its border (blocks.FortifyCluster; one move, the largest, where
-// the rules allow one). Yakool trades only when forced; Boscoe and Bort
-// whenever they hold a set (blocks.Cashier).
+// defender's) is no stronger than the attacker's, else the minimum. It
+// fortifies its goal cluster toward its border (blocks.FortifyCluster; one
+// move, the largest, where the rules allow one), and trades only when
+// forced.
 type legacyCluster struct {
 	sim.BasePlayer
 	v variant
@@ -132,15 +127,6 @@ func (c *legacyCluster) place(s *sim.State, armies int, buf []sim.Placement) []s
 	c.b.Load(s)
 	c.chooseGoal()
 	p := c.Seat
-	if c.v.killDominant {
-		if q := blocks.DominantPlayer(s, p); q >= 0 {
-			var at int
-			var ok bool
-			if at, c.route, ok = blocks.KillDominantPlace(c.route, &c.r, &c.b, p, q); ok {
-				return append(buf, sim.Placement{Territory: at, Armies: armies})
-			}
-		}
-	}
 	if c.goal >= 0 && c.b.OwnsContinent(p, c.goal) {
 		buf, c.border = blocks.PlaceOnClusterBorder(buf, c.border, &c.r, &c.b, p, c.root, armies)
 		return buf
@@ -175,30 +161,6 @@ func (c *legacyCluster) Trade(s *sim.State, forced bool) ([3]int, bool) {
 	return c.cash.Best(s, c.Seat)
 }
 
-// splitUpWanted is Yakool's condition for split up: no positive-bonus
-// continent owned, income below the average enemy income (enemy incomes
-// summed over all players) or above the highest, or its armies above all
-// enemies' combined.
-func (c *legacyCluster) splitUpWanted(s *sim.State) bool {
-	p := c.Seat
-	owns := false
-	for k, cont := range c.b.Map.Continents {
-		if cont.Bonus > 0 && c.b.OwnsContinent(p, k) {
-			owns = true
-			break
-		}
-	}
-	sum, top := 0, 0
-	for q := range s.NumPlayers() {
-		if q != p && s.Alive(q) {
-			sum += s.Income(q)
-			top = max(top, s.Income(q))
-		}
-	}
-	in := s.Income(p)
-	return !owns || in*s.NumPlayers() < sum || in > top || blocks.Dominates(&c.b, p)
-}
-
 // try returns the attack of plan step st, if it applies.
 func (c *legacyCluster) try(s *sim.State, st step) (from, to int, ok bool) {
 	b, p := &c.b, c.Seat
@@ -207,21 +169,11 @@ func (c *legacyCluster) try(s *sim.State, st step) (from, to int, ok bool) {
 		return blocks.EasyExpand(b, p)
 	case stepFillOut:
 		return blocks.FillOut(b, p)
-	case stepConsolidate, stepTriple:
+	case stepConsolidate:
 		return blocks.TriplePack(b, p)
-	case stepSplitUpIf:
-		if !c.splitUpWanted(s) {
-			return -1, -1, false
-		}
-		fallthrough
 	case stepSplitUp:
 		if from, ok = blocks.SplitUp(b, p, 1.2); ok {
 			return from, b.WeakestEnemyNeighbor(p, from), true
-		}
-	case stepKill:
-		if q := blocks.DominantPlayer(s, p); q >= 0 {
-			from, to, c.route, ok = blocks.KillDominantAttack(c.route, &c.r, b, p, q)
-			return from, to, ok
 		}
 	case stepCard:
 		if !s.ConqueredThisTurn() {

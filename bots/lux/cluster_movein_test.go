@@ -1,6 +1,8 @@
 package lux
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -75,5 +77,61 @@ func TestClusterFamilyMoveIns(t *testing.T) {
 
 // familyBot returns a new bot of the Cluster family on blocks.Lux.
 func familyBot(i int) *Cluster {
+	switch i {
+	case 1:
+		return newYakool()
+	case 2:
+		return newBoscoe()
+	case 3:
+		return newBort()
+	}
 	return newLuxCluster()
+}
+
+// gridLux returns a Lux of seat 0 loaded with board on testdata/grid.toml
+// (mars2006), "owner:armies" per territory in id order.
+func gridLux(t *testing.T, board string) *blocks.Lux {
+	t.Helper()
+	m, err := sim.LoadMap("testdata/grid.toml")
+	require.NoError(t, err)
+	r, err := sim.LoadRules("mars2006")
+	require.NoError(t, err)
+	var sb strings.Builder
+	sb.WriteString("players = 2\nhands = [[], []]\nround = 3\ncurrent = 0\nphase = \"attack\"\n[territories]\n")
+	for i, f := range strings.Fields(board) {
+		var o, a int
+		_, err := fmt.Sscanf(f, "%d:%d", &o, &a)
+		require.NoError(t, err)
+		fmt.Fprintf(&sb, "%s = { owner = %d, armies = %d }\n", m.Territories[i].Name, o, a)
+	}
+	pos, err := sim.ParsePosition("grid", []byte(sb.String()), m, r)
+	require.NoError(t, err)
+	s, err := sim.NewStateAt(m, r, pos, 0)
+	require.NoError(t, err)
+	x := &blocks.Lux{}
+	x.Start(0, nil)
+	x.Load(s)
+	return x
+}
+
+// TestYakoolSplits follows Yakool.attackFromCluster's four conditions.
+func TestYakoolSplits(t *testing.T) {
+	for _, tc := range []struct {
+		name, board string
+		want        bool
+	}{
+		// No positive continent owned.
+		{"no continent", "0:1 1:1 1:1 1:1 1:1 1:1 0:1 0:1 1:1", true},
+		// South (income 3 + 1 = 4) against North and Middle (3 + 2 + 3 =
+		// 8): 4 is not below 8 / 2 seats, not above 8, and 3 armies do not
+		// exceed 6.
+		{"held back", "1:1 1:1 1:1 1:1 1:1 1:1 0:1 0:1 0:1", false},
+		// The same with 7 armies: more than all enemies' 6.
+		{"outnumbers", "1:1 1:1 1:1 1:1 1:1 1:1 0:5 0:1 0:1", true},
+		// North and f (3 + 2 = 5) against d, e and South (3 + 1 = 4):
+		// above the highest enemy income.
+		{"highest income", "0:1 0:1 0:1 1:1 1:1 0:1 1:1 1:1 1:1", true},
+	} {
+		assert.Equal(t, tc.want, yakoolSplits(gridLux(t, tc.board)), tc.name)
+	}
 }

@@ -57,17 +57,21 @@ func TestGoalContinent(t *testing.T) {
 }
 
 // TestClusterBorder: owning B, Cluster reinforces the weakest of its
-// cluster's border (d, 1 army, against g's 5); Yakool, facing a seat with
-// four times its armies, places at the start of the cheapest route into
-// that seat's continent (g, next to a's 2 armies).
+// cluster's border (placeArmiesOnClusterBorder: d, 1 army, against g's 5).
+// Yakool, facing a seat with four times its armies, places at the start
+// of the cheapest route into that seat's continent
+// (placeArmiesToKillPlayer, BoardHelper.cheapestRouteFromOwnerToCont): A's
+// borders a and c enter the queue at 0 and c, the latest pushed, is taken
+// first; it reaches d, Yakool's, at 0 - 1, before a reaches g: d, though
+// the route through c costs 10 and the one through a 2.
 func TestClusterBorder(t *testing.T) {
 	for _, tc := range []struct {
 		spec string
 		want []sim.Placement
 	}{
 		{"cluster", []sim.Placement{{Territory: td, Armies: 4}}},
-		{"yakool", []sim.Placement{{Territory: tg, Armies: 4}}},
-		{"boscoe", []sim.Placement{{Territory: tg, Armies: 4}}},
+		{"yakool", []sim.Placement{{Territory: td, Armies: 4}}},
+		{"boscoe", []sim.Placement{{Territory: td, Armies: 4}}},
 	} {
 		p, s := twoState(t, tc.spec, "dominant.toml", nil)
 		assert.Equal(t, tc.want, p.Place(s, 4, nil), tc.spec)
@@ -95,9 +99,16 @@ func gridTurn(t *testing.T, spec, board string, seed uint64) simcheck.Turn {
 	require.NoError(t, err)
 	r, err := sim.LoadRules("mars2006")
 	require.NoError(t, err)
-	var sb strings.Builder
-	sb.WriteString("players = 2\nhands = [[], []]\nround = 3\ncurrent = 0\nphase = \"attack\"\n[territories]\n")
 	fields := strings.Fields(board)
+	players := 2
+	for _, f := range fields {
+		if strings.HasPrefix(f, "2:") {
+			players = 3
+		}
+	}
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "players = %d\nhands = [%s]\nround = 3\ncurrent = 0\nphase = \"attack\"\n[territories]\n",
+		players, strings.Repeat("[], ", players))
 	require.Len(t, fields, m.NumTerritories())
 	for i, f := range fields {
 		var o, a int
@@ -206,6 +217,61 @@ func TestClusterTurn(t *testing.T) {
 			checkOrders(t, gridTurn(t, "cluster", tc.board, tc.seed).Orders, tc.want)
 		})
 	}
+}
+
+// TestYakoolKillPath plays Yakool's turn on dominant.toml from its start:
+// seat 1 holds 32 of the 40 armies, so all 6 armies go on d (see
+// TestClusterBorder); the attack begins with attackToKillPlayer
+// (SmartAgentBase): for A, the own territories with 2 armies or more in id
+// order: d (7) whose easiest path into A, d-c, costs 10, too much; then g
+// (5), whose path g-a costs 2: g attacks along the whole path, moving
+// everything in (attackAlongPath).
+func TestYakoolKillPath(t *testing.T) {
+	m, r, pos := simcheck.LoadPosition(t, "testdata/two.toml", "mars2006", "testdata/dominant.toml")
+	pos.Phase = sim.PhaseTrade
+	turn := turnOn(t, "yakool", m, r, pos, 1)
+	assert.Equal(t, []sim.Placement{{Territory: td, Armies: 6}}, turn.Places)
+	require.NotEmpty(t, turn.Orders)
+	checkOrders(t, turn.Orders[:1], []want{{tg, ta, moveAll, 0, false}})
+}
+
+// TestClusterCard: three seats, none dominant, seat 0 outnumbered by the
+// others together (no hog wild). From the root a (North is seat 0's),
+// no easy expand (b's one enemy e is stronger), fill out or consolidate
+// applies; attackForCard(1) takes the best ratio of all pairs, d (3) on g
+// (1), and moves in the minimum: Yakool with no memory (the default),
+// Boscoe with memory 0 (Boscoe.setmoveInMemoryBeforeCardAttack); Bort
+// moves half of d's armies before the attack, 3 / 2 = 1, raised to the
+// minimum (the seed conquers). Cluster makes no card attack.
+func TestClusterCard(t *testing.T) {
+	board := "0:1 0:1 0:1 0:3 1:3 0:3 1:1 2:3 1:3"
+	for _, spec := range []string{"yakool", "boscoe", "bort"} {
+		checkOrders(t, gridTurn(t, spec, board, 2).Orders, []want{{gd, gg, moveMin, 0, false}})
+	}
+	assert.Empty(t, gridTurn(t, "cluster", board, 2).Orders)
+}
+
+// TestBortCardHalf: the card position of TestClusterCard with d at 9 (and
+// h at 9, so that hog wild stays off): Bort moves in half of d's armies
+// before the attack, 9 / 2 = 4 (Bort.setmoveInMemoryBeforeCardAttack),
+// clamped to the move-in's bounds; Boscoe the minimum.
+func TestBortCardHalf(t *testing.T) {
+	board := "0:1 0:1 0:1 0:9 1:3 0:3 1:1 2:9 1:3"
+	checkOrders(t, gridTurn(t, "bort", board, 2).Orders, []want{{gd, gg, moveNum, 4, false}})
+	checkOrders(t, gridTurn(t, "boscoe", board, 2).Orders, []want{{gd, gg, moveMin, 0, false}})
+}
+
+// TestBortOnce: from the root a (12), the border snapshot is [a, e, h];
+// a's one enemy b falls and a moves everything in. Bort's single
+// easy-expand pass ends there (Bort.attackFromCluster): b, now facing only
+// c, waits for the next turn, and consolidate finds no enemy touching two
+// of its territories. Boscoe's repeated triple pack goes on from b to c.
+func TestBortOnce(t *testing.T) {
+	board := "0:12 1:1 1:1 0:1 0:1 1:9 0:1 0:1 1:9"
+	checkOrders(t, gridTurn(t, "bort", board, 1).Orders, []want{{ga, gb, moveAll, 0, false}})
+	got := gridTurn(t, "boscoe", board, 1).Orders
+	require.GreaterOrEqual(t, len(got), 2)
+	checkOrders(t, got[:2], []want{{ga, gb, moveAll, 0, false}, {gb, gc, moveAll, 0, false}})
 }
 
 // TestClusterFortify: the interior of B's cluster (e, f, g behind d in

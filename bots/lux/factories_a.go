@@ -14,17 +14,6 @@ var (
 	// repeatedly, hog wild, stalemate breaker.
 	legacyClusterPlan = []planStep{{stepEasyExpand, false}, {stepFillOut, true}, {stepEasyExpand, false},
 		{stepConsolidate, false}, {stepSplitUp, false}, {stepHogWild, false}, {stepStalemate, false}}
-	// yakoolPlan: kill dominant player, the triple pack repeatedly, the
-	// conditional split up(1.2), attack for card, hog wild, stalemate.
-	yakoolPlan = []planStep{{stepKill, false}, {stepTriple, false}, {stepSplitUpIf, false},
-		{stepCard, true}, {stepHogWild, false}, {stepStalemate, false}}
-	// boscoePlan: Yakool's without split up.
-	boscoePlan = []planStep{{stepKill, false}, {stepTriple, false},
-		{stepCard, true}, {stepHogWild, false}, {stepStalemate, false}}
-	// bortPlan: Boscoe's with easy expand once, fill out once, consolidate
-	// in place of the triple pack.
-	bortPlan = []planStep{{stepKill, false}, {stepEasyExpand, true}, {stepFillOut, true}, {stepConsolidate, false},
-		{stepCard, true}, {stepHogWild, false}, {stepStalemate, false}}
 )
 
 // clusterPlan is Cluster.attackPhase: the root, then attackFromCluster
@@ -41,15 +30,126 @@ var clusterPlan = []blocks.Step{
 	{Proc: blocks.StepStalemate},
 }
 
+// yakoolPlan is Yakool.attackPhase: attackToKillPlayer when placement
+// found a dominant player; the root; Yakool.attackFromCluster (the triple
+// pack repeatedly, then split up(1.2) repeatedly only when yakoolSplits);
+// attackForCard(1) with no move-in memory (setmoveInMemoryBeforeCardAttack
+// is empty: the default minimum); hog wild; stalemate.
+var yakoolPlan = []blocks.Step{
+	{Proc: blocks.StepKill},
+	{Proc: blocks.StepRoot},
+	{Proc: blocks.StepTriple, Repeat: true},
+	{Proc: blocks.StepSplitUp, Ratio: 1.2, Repeat: true, If: yakoolSplits},
+	{Proc: blocks.StepCard, K: 1},
+	{Proc: blocks.StepHogWild},
+	{Proc: blocks.StepStalemate},
+}
+
+// yakoolSplits is Yakool.attackFromCluster's condition for split up, on
+// the board after the triple packs: the bot owns no positive continent,
+// or its income is below the average enemy income (the enemies' incomes,
+// sim.State.Income, a dead seat's 0, summed and divided by the number of
+// seats, dead ones included, in integers), or above every enemy's
+// income, or its armies exceed all enemies' together.
+func yakoolSplits(x *blocks.Lux) bool {
+	s := x.State()
+	sum, top, enemyArmies := 0, 0, 0
+	for q := range s.NumPlayers() {
+		if q == x.Seat {
+			continue
+		}
+		enemyArmies += s.TotalArmies(q)
+		if s.Alive(q) {
+			in := s.Income(q)
+			sum += in
+			top = max(top, in)
+		}
+	}
+	in := s.Income(x.Seat)
+	return !x.OwnsAnyPositiveCont() || in < sum/s.NumPlayers() || in > top || s.TotalArmies(x.Seat) > enemyArmies
+}
+
+// newYakool returns Lux's Yakool (agent/Yakool.java, on Cluster): Cluster
+// with these differences, quirks included:
+//   - Placement (Yakool.placeArmies): placeArmiesToKillDominantPlayer
+//     (SmartAgentBase) first. An opponent holding at least half of all
+//     armies, of all income or of all territories is the dominant player,
+//     the highest seat when several are; it is recorded (mustKillPlayer,
+//     cleared each turn in cardsPhase) with the continents it owns, even
+//     when it owns none. All armies then go on the start of the cheapest
+//     route into the continent of its whose route costs least
+//     (cheapestRouteFromOwnerToCont, whose queue takes the latest pushed of
+//     equal costs and enters the bot's territories at minus their armies;
+//     pathCost counts the enemy armies of the whole route, entry
+//     included); with no continent, Cluster's placement.
+//   - Attack (Yakool.attackPhase): attackToKillPlayer first, on the
+//     continents recorded at placement with a positive bonus, largest
+//     first: every own territory with 2 armies or more, in id order (an
+//     ArmiesIterator: lazily, one look-ahead), takes its easiest path into
+//     the continent through enemy territories (easyCostFromCountryToContinent)
+//     and, when the path's enemy armies are fewer than its own, attacks
+//     along the whole path (attackAlongPath), moving everything in and
+//     stopping at a repulse or at a territory left with 1 army; the first
+//     path taken whole ends the continent. Then the root (chosen after
+//     these attacks), the triple pack repeatedly (Yakool.attackFromCluster),
+//     split up(1.2) repeatedly only when yakoolSplits, attackForCard(1)
+//     (the best ratio of all pairs, with nothing conquered this turn)
+//     with the memory unset, so the default minimum moves in
+//     (Yakool.setmoveInMemoryBeforeCardAttack is empty), hog wild and
+//     stalemate.
+//   - Cards: only when forced.
+func newYakool() *Cluster { return &Cluster{Plan: yakoolPlan, KillDominant: true} }
+
+// boscoePlan is Yakool.attackPhase with Boscoe.attackFromCluster (the
+// triple pack repeatedly, no split up) and Boscoe's card move-in, the
+// minimum (Boscoe.setmoveInMemoryBeforeCardAttack).
+var boscoePlan = []blocks.Step{
+	{Proc: blocks.StepKill},
+	{Proc: blocks.StepRoot},
+	{Proc: blocks.StepTriple, Repeat: true},
+	{Proc: blocks.StepCard, K: 1, CardMove: func(*blocks.Lux, int) int { return blocks.MoveMin }},
+	{Proc: blocks.StepHogWild},
+	{Proc: blocks.StepStalemate},
+}
+
+// newBoscoe returns Lux's Boscoe (agent/Boscoe.java, on Yakool): Yakool
+// (see newYakool) whose attack from the cluster is only the triple pack,
+// repeatedly (Boscoe.attackFromCluster); its card attack moves the
+// minimum in (Boscoe.setmoveInMemoryBeforeCardAttack sets the memory to
+// 0, so the engine's minimum applies, unless the obvious test moves
+// everything); it cashes one set a turn when it holds one
+// (Boscoe.cardsPhase, cashCardsIfPossible: Card.getBestSet's set, the
+// fewest wild cards, then the most cards of its own territories).
+func newBoscoe() *Cluster { return &Cluster{Plan: boscoePlan, KillDominant: true, Cash: true} }
+
+// bortPlan is Yakool.attackPhase with Bort.attackFromCluster (one easy
+// expand pass, one fill-out pass only if it launched nothing, consolidate
+// repeatedly) and Bort's card move-in, half of the attacker's armies
+// before the attack (Bort.setmoveInMemoryBeforeCardAttack).
+var bortPlan = []blocks.Step{
+	{Proc: blocks.StepKill},
+	{Proc: blocks.StepRoot},
+	{Proc: blocks.StepEasyExpand},
+	{Proc: blocks.StepFillOut, Unless: true},
+	{Proc: blocks.StepConsolidate, Repeat: true},
+	{Proc: blocks.StepCard, K: 1, CardMove: func(x *blocks.Lux, from int) int { return x.B.Armies[from] / 2 }},
+	{Proc: blocks.StepHogWild},
+	{Proc: blocks.StepStalemate},
+}
+
+// newBort returns Lux's Bort (agent/Bort.java, on Boscoe): Boscoe (see
+// newBoscoe) whose attack from the cluster is one easy-expand pass (each
+// border territory of the snapshot once: a territory it conquers waits for
+// the next turn), one fill-out pass only when that pass launched nothing
+// (a repelled attack counts as launched), then consolidate repeatedly
+// (Bort.attackFromCluster); its card attack moves in half of the
+// attacker's armies before the attack, rounded down and clamped to the
+// move-in's bounds (Bort.setmoveInMemoryBeforeCardAttack). Kill dominant,
+// one set cashed a turn, card(1), hog wild and stalemate are Boscoe's.
+func newBort() *Cluster { return &Cluster{Plan: bortPlan, KillDominant: true, Cash: true} }
+
 // newLuxCluster returns Lux's Cluster (see Cluster).
 func newLuxCluster() *Cluster { return &Cluster{Plan: clusterPlan} }
-
-// legacyFactory returns the registry entry of a bot of the notes' reading
-// (see legacyCluster).
-func legacyFactory(name, doc string, v variant) bots.Factory {
-	return bots.Factory{Name: name, Doc: doc,
-		New: func(bots.Values) (sim.Player, error) { return newLegacyCluster(v), nil }}
-}
 
 // clusterFactory returns the registry entry of a bot of the Cluster
 // family made by mk.
@@ -66,12 +166,9 @@ func factoriesA() []bots.Factory {
 			New: func(bots.Values) (sim.Player, error) { return newShaft(false), nil }},
 		{Name: "quo", Doc: "Lux Quo (Quo.java): Shaft that cashes a set a turn and attacks for a card",
 			New: func(bots.Values) (sim.Player, error) { return newShaft(true), nil }},
-		legacyFactory("yakool", "Lux Yakool: Cluster that hunts a dominant player first",
-			variant{killDominant: true, plan: yakoolPlan}),
-		legacyFactory("boscoe", "Lux Boscoe: Yakool without split up, cashes cards",
-			variant{killDominant: true, cash: true, plan: boscoePlan}),
-		legacyFactory("bort", "Lux Bort: Boscoe with single easy-expand and fill-out attacks",
-			variant{killDominant: true, cash: true, cardHalf: true, plan: bortPlan}),
+		clusterFactory("yakool", "Lux Yakool (Yakool.java): Cluster that hunts a dominant player first", newYakool),
+		clusterFactory("boscoe", "Lux Boscoe (Boscoe.java): Yakool with the triple pack only, cashes a set a turn", newBoscoe),
+		clusterFactory("bort", "Lux Bort (Bort.java): Boscoe with one easy-expand pass and consolidation", newBort),
 		{Name: "vulture", Doc: "Vulture (stands in for Nefarious): hunts the weakest neighbour it outnumbers 2:1, else Cluster",
 			New: func(bots.Values) (sim.Player, error) { return newVulture(), nil }},
 	}
