@@ -286,27 +286,22 @@ func TestClusterFortify(t *testing.T) {
 
 // TestClusterAllocs: once its buffers have grown, no decision allocates.
 func TestClusterAllocs(t *testing.T) {
-	for _, spec := range []string{"cluster", "yakool", "shaft", "quo"} {
+	for _, spec := range []string{"cluster", "yakool", "shaft", "quo", "vulture"} {
 		p, s := twoState(t, spec, "dominant.toml", nil)
 		assert.Zero(t, simcheck.TurnAllocs(p, s, true, 50), spec)
 	}
 }
 
-// TestVultureHunt: with 37 armies to seat 1's 10, Vulture hunts: it places
-// on its strongest territory next to the prey (e, 30) where Cluster takes B
-// from d, and attacks the prey at the best ratio (e on g, 30:2).
-func TestVultureHunt(t *testing.T) {
+// TestVultureTwoClusters: with 37 armies to seat 1's 10, Vulture would
+// hunt seat 1 (Vulture.java setToKillPlayer), but seat 1's territories
+// form two clusters (b c and f g): placeToKill finds no route and the
+// backer, a Cluster, places (on d, as Cluster does), and attacks.
+func TestVultureTwoClusters(t *testing.T) {
 	strong := func(p *sim.Position) { p.Armies[te] = 30 }
-	p, s := twoState(t, "vulture", "goal.toml", strong)
-	assert.Equal(t, []sim.Placement{{Territory: te, Armies: 3}}, p.Place(s, 3, nil))
-	o, ok := p.Attack(s)
-	require.True(t, ok)
-	assert.Equal(t, sim.AttackOrder{From: te, To: tg, Repeat: true}, o)
-	c, s := twoState(t, "cluster", "goal.toml", strong)
-	assert.Equal(t, []sim.Placement{{Territory: td, Armies: 3}}, c.Place(s, 3, nil))
-	// Even armies (11 to 10): no hunt, Vulture places as Cluster.
-	p, s = twoState(t, "vulture", "goal.toml", nil)
-	assert.Equal(t, []sim.Placement{{Territory: td, Armies: 3}}, p.Place(s, 3, nil))
+	for _, spec := range []string{"vulture", "cluster"} {
+		p, s := twoState(t, spec, "goal.toml", strong)
+		assert.Equal(t, []sim.Placement{{Territory: td, Armies: 3}}, p.Place(s, 3, nil), spec)
+	}
 }
 
 // TestShaftHogsWild: Shaft holds only the centre of the grid, facing four

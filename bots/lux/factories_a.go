@@ -6,16 +6,6 @@ import (
 	"github.com/marslab-risk/marslab/sim"
 )
 
-// Attack plans of the Cluster family's readings of the notes (see
-// legacyCluster).
-var (
-	// legacyClusterPlan: Vulture's fallback: easy expand repeatedly, fill
-	// out, easy expand repeatedly, consolidate repeatedly, split up(1.2)
-	// repeatedly, hog wild, stalemate breaker.
-	legacyClusterPlan = []planStep{{stepEasyExpand, false}, {stepFillOut, true}, {stepEasyExpand, false},
-		{stepConsolidate, false}, {stepSplitUp, false}, {stepHogWild, false}, {stepStalemate, false}}
-)
-
 // clusterPlan is Cluster.attackPhase: the root, then attackFromCluster
 // (easy expand repeatedly, fill out once, easy expand repeatedly,
 // consolidate repeatedly, split up(1.2) repeatedly), hog wild, stalemate.
@@ -169,7 +159,6 @@ func factoriesA() []bots.Factory {
 		clusterFactory("yakool", "Lux Yakool (Yakool.java): Cluster that hunts a dominant player first", newYakool),
 		clusterFactory("boscoe", "Lux Boscoe (Boscoe.java): Yakool with the triple pack only, cashes a set a turn", newBoscoe),
 		clusterFactory("bort", "Lux Bort (Bort.java): Boscoe with one easy-expand pass and consolidation", newBort),
-		{Name: "vulture", Doc: "Vulture (stands in for Nefarious): hunts the weakest neighbour it outnumbers 2:1, else Cluster",
-			New: func(bots.Values) (sim.Player, error) { return newVulture(), nil }},
+		vultureFactory(),
 	}
 }

@@ -23,6 +23,13 @@ func playTurn(t *testing.T, p sim.Player, mapFile, spec string, seed uint64) []s
 	b := newBoard(t, mapFile, 2, "attack", spec, "")
 	turn := simcheck.PlayTurn(t, p, b.m, b.r, b.pos, seed)
 	require.Empty(t, turn.Faults)
+	return orderNames(b, turn)
+}
+
+// orderNames returns the orders of turn as "from>to outcome", the
+// outcome "lost" or the armies moved in, with "all" or "min" when they
+// were the move-in's maximum or minimum.
+func orderNames(b *board, turn simcheck.Turn) []string {
 	var out []string
 	for _, o := range turn.Orders {
 		r := "lost"
@@ -41,6 +48,9 @@ func playTurn(t *testing.T, p sim.Player, mapFile, spec string, seed uint64) []s
 	}
 	return out
 }
+
+// itoa formats n.
+func itoa(n int) string { return fmt.Sprint(n) }
 
 // TestShaftTurn plays Shaft's and Quo's attack phases with the real engine
 // (Shaft.java attackFromCluster and sweepForwardBorder, Quo.java
