@@ -286,7 +286,7 @@ func TestClusterFortify(t *testing.T) {
 
 // TestClusterAllocs: once its buffers have grown, no decision allocates.
 func TestClusterAllocs(t *testing.T) {
-	for _, spec := range []string{"cluster", "yakool", "shaft", "quo", "vulture"} {
+	for _, spec := range []string{"cluster", "yakool", "boscoe", "bort", "shaft", "quo", "vulture"} {
 		p, s := twoState(t, spec, "dominant.toml", nil)
 		assert.Zero(t, simcheck.TurnAllocs(p, s, true, 50), spec)
 	}
