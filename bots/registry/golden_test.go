@@ -59,7 +59,7 @@ var goldenGames = []goldenGame{
 	{"mars2006-mars-6", "mars2006", "mars,mars,mars,mars,mars,mars", 2, 0},
 	{"mars2006-escalating-mars-6", "mars2006-escalating", "mars,mars,mars,mars,mars,mars", 9, 0},
 	{"classic-example-3", "classic", "cautious,aggressive,random", 1, 0},
-	{"classic-lux-a-6", "classic", "cluster,shaft,quo,yakool,boscoe,bort", 4, 0},
+	{"classic-lux-a-6", "classic", "cluster,shaft,quo,yakool,boscoe,bort", 21, 0},
 	{"mars2006-lux-a-3", "mars2006", "vulture,cluster,aggressive", 2, 0},
 	{"classic-lux-b-5", "classic", "angry,communist,stinky,pixie,evilpixie", 19, 0},
 	{"missions-mission-6", "missions", "mission,mission(w=100),constrained,constrained,mission(w=1),aggressive", 1, 0},
