@@ -118,7 +118,9 @@ func biggestWithEnemy(s *sim.State, p int) int {
 // worth being the next set's value for three infantry cards
 // (sim.State.SetValue; Lux's Board.getNextCardSetValue). An opponent is a
 // candidate when p's biggest territory facing an enemy, plus the armies to
-// place, exceeds the opponent's armies plus its territory count; the
+// place, exceeds the opponent's armies plus its territory count (with no
+// territory facing an enemy, where Java would fail on a null, no one is);
+// the
 // candidate with the lowest rating (the lowest seat on ties) is hunted when
 // p's armies exceed twice its rating.
 func (h *vultureHunt) prey(s *sim.State, p, armies int) int {
@@ -265,7 +267,8 @@ func (h *vultureHunt) simpleRoute(s *sim.State, p, q int) bool {
 // frontier, every neighbour not yet reached at the entry's cost plus the
 // neighbour's armies (minus them for p's territories, which therefore come
 // off the frontier first); an entry goes before the first one of its cost
-// or more (so the last of equal cost first), and the search ends when a
+// or more, so the last of equal cost comes off first
+// (CountryPathStack.pushWithValueAndHistory), and the search ends when a
 // territory of p comes off the frontier. A cc of p's is a path of its own.
 // ok is false when no territory of p is reached.
 func (h *vultureHunt) easyCost(s *sim.State, p, cc int, dst []int) ([]int, bool) {
