@@ -6,33 +6,6 @@ import (
 	"github.com/marslab-risk/marslab/sim"
 )
 
-// Attack plans of the Cluster family's readings of the notes (see
-// legacyCluster).
-var (
-	// legacyClusterPlan: Vulture's fallback: easy expand repeatedly, fill
-	// out, easy expand repeatedly, consolidate repeatedly, split up(1.2)
-	// repeatedly, hog wild, stalemate breaker.
-	legacyClusterPlan = []planStep{{stepEasyExpand, false}, {stepFillOut, true}, {stepEasyExpand, false},
-		{stepConsolidate, false}, {stepSplitUp, false}, {stepHogWild, false}, {stepStalemate, false}}
-	// shaftAttack: Shaft's attack from its cluster: easy expand once, fill
-	// out once (reached at once when the easy expand finds nothing),
-	// consolidate repeatedly, then the sweep (see Cluster.planSweep: a lone
-	// stack breaks out when it can take every enemy it faces and the chains
-	// beyond close to one point), planned only while nothing is conquered
-	// this turn. Few attacks a turn keep its armies home: the reading that
-	// matches the paper's Shaft, the most frequent runner-up.
-	shaftAttack = []planStep{{stepEasyExpand, true}, {stepFillOut, true}, {stepConsolidate, false}, {stepSweep, false}}
-	// shaftPlan: shaftAttack, then hog wild and the stalemate breaker, which
-	// Shaft, a Cluster variant, keeps from Cluster (the description replaces
-	// only Cluster's attack from its cluster). Without them our Shaft never
-	// won a game of the paper tournament; the paper's won 14.8 %.
-	shaftPlan = append(append([]planStep(nil), shaftAttack...),
-		planStep{stepHogWild, false}, planStep{stepStalemate, false})
-	// quoPlan: shaftAttack, attack for card(1), hog wild, stalemate breaker.
-	quoPlan = append(append([]planStep(nil), shaftAttack...),
-		planStep{stepCard, true}, planStep{stepHogWild, false}, planStep{stepStalemate, false})
-)
-
 // clusterPlan is Cluster.attackPhase: the root, then attackFromCluster
 // (easy expand repeatedly, fill out once, easy expand repeatedly,
 // consolidate repeatedly, split up(1.2) repeatedly), hog wild, stalemate.
@@ -168,13 +141,6 @@ func newBort() *Cluster { return &Cluster{Plan: bortPlan, KillDominant: true, Ca
 // newLuxCluster returns Lux's Cluster (see Cluster).
 func newLuxCluster() *Cluster { return &Cluster{Plan: clusterPlan} }
 
-// legacyFactory returns the registry entry of a bot of the notes' reading
-// (see legacyCluster).
-func legacyFactory(name, doc string, v variant) bots.Factory {
-	return bots.Factory{Name: name, Doc: doc,
-		New: func(bots.Values) (sim.Player, error) { return newLegacyCluster(v), nil }}
-}
-
 // clusterFactory returns the registry entry of a bot of the Cluster
 // family made by mk.
 func clusterFactory(name, doc string, mk func() *Cluster) bots.Factory {
@@ -186,14 +152,13 @@ func clusterFactory(name, doc string, mk func() *Cluster) bots.Factory {
 func factoriesA() []bots.Factory {
 	return []bots.Factory{
 		clusterFactory("cluster", "Lux Cluster (Cluster.java): grows the cluster around its best continent or biggest army", newLuxCluster),
-		legacyFactory("shaft", "Lux Shaft: Cluster aiming at the smallest continent, few attacks a turn",
-			variant{smallestGoal: true, plan: shaftPlan}),
-		legacyFactory("quo", "Lux Quo: Shaft that cashes cards, attacks for a card and hogs wild",
-			variant{smallestGoal: true, cash: true, cardHalf: true, plan: quoPlan}),
+		{Name: "shaft", Doc: "Lux Shaft (Shaft.java): Cluster with one easy expand, consolidation and a reckless sweep of its borders",
+			New: func(bots.Values) (sim.Player, error) { return newShaft(false), nil }},
+		{Name: "quo", Doc: "Lux Quo (Quo.java): Shaft that cashes a set a turn and attacks for a card",
+			New: func(bots.Values) (sim.Player, error) { return newShaft(true), nil }},
 		clusterFactory("yakool", "Lux Yakool (Yakool.java): Cluster that hunts a dominant player first", newYakool),
 		clusterFactory("boscoe", "Lux Boscoe (Boscoe.java): Yakool with the triple pack only, cashes a set a turn", newBoscoe),
 		clusterFactory("bort", "Lux Bort (Bort.java): Boscoe with one easy-expand pass and consolidation", newBort),
-		{Name: "vulture", Doc: "Vulture (stands in for Nefarious): hunts the weakest neighbour it outnumbers 2:1, else Cluster",
-			New: func(bots.Values) (sim.Player, error) { return newVulture(), nil }},
+		vultureFactory(),
 	}
 }

@@ -10,8 +10,8 @@ import (
 
 // TestClusterStartResets: Start clears all of a game's state, so a bot
 // reused for the next game (as arena's workers reuse them) plays it as a
-// fresh one would. Vulture places without choosing a goal when it hunts,
-// so a root left from the last game would steer its fortification.
+// fresh one would: Vulture's stored routes, which outlive a turn as
+// Java's attackRoutes do, are dropped with the rest.
 func TestClusterStartResets(t *testing.T) {
 	c := newLuxCluster()
 	c.MustKill, c.Root, c.Memory = 2, 7, blocks.MoveAll
@@ -21,18 +21,19 @@ func TestClusterStartResets(t *testing.T) {
 	assert.Equal(t, blocks.MoveUnset, c.Memory)
 	assert.Equal(t, 1, c.Seat)
 
-	for _, c := range []*legacyCluster{newLegacyCluster(variant{plan: legacyClusterPlan}), newVulture().legacyCluster} {
-		c.goal, c.root, c.stage, c.lastCard = 2, 7, 3, true
-		c.Start(nil, 1, nil)
-		assert.Equal(t, -1, c.goal)
-		assert.Equal(t, -1, c.root)
-		assert.Equal(t, 0, c.stage)
-		assert.False(t, c.lastCard)
-		assert.Equal(t, 1, c.Seat)
-	}
 	v := newVulture()
-	v.root, v.prey = 7, 3
+	v.hunt.size(4)
+	v.hunt.routes, v.hunt.ends = append(v.hunt.routes, 0, 1), append(v.hunt.ends, 2)
+	v.placedToKill, v.hunting, v.round, v.routesDone = true, true, 5, true
+	v.backer.Root, v.backer.MustKill, v.Memory = 7, 2, blocks.MoveAll
 	v.Start(nil, 0, nil)
-	assert.Equal(t, -1, v.root)
-	assert.Equal(t, -1, v.prey)
+	assert.False(t, v.hunt.hunting(), "no route left from the last game")
+	assert.False(t, v.placedToKill)
+	assert.False(t, v.hunting)
+	assert.Equal(t, -1, v.round)
+	assert.False(t, v.routesDone)
+	assert.Equal(t, -1, v.backer.Root)
+	assert.Equal(t, -1, v.backer.MustKill)
+	assert.Equal(t, blocks.MoveUnset, v.Memory)
+	assert.Equal(t, 0, v.backer.Seat)
 }

@@ -3,136 +3,127 @@ package lux
 import (
 	"math/rand/v2"
 
+	"github.com/marslab-risk/marslab/bots"
+	"github.com/marslab-risk/marslab/bots/blocks"
 	"github.com/marslab-risk/marslab/sim"
 )
 
-// Vulture stands in for the unpublished Nefarious bot (every table labels
-// it so). Each turn, at placement, it picks its prey: the live opponent
-// owning a territory next to one of its own (reachable) with the lowest
-// strength, its armies plus the armies its cards would trade for (one set
-// per three cards, each at the next set's value for three infantry,
-// sim.State.SetValue), lowest seat on ties. When its own armies exceed
-// twice that strength it hunts: it places everything on its territory next
-// to the prey with the most armies (lowest id on ties), attacks the prey
-// until no attack is left (each time the pair, its territory with at least
-// 2 armies next to a prey territory with fewer armies, with the best ratio
-// of armies; lowest ids on ties), and after a conquest moves everything in
-// if the captured territory borders the prey, else the minimum. Otherwise,
-// and for the rest of a hunting turn, it plays as Cluster.
+// vultureHogWild is the attack of Vulture's hunting turns after its
+// routes: its own attackHogWild (Vulture.java attackPhase), no Cluster
+// attack and no stalemate breaker.
+var vultureHogWild = []blocks.Step{{Proc: blocks.StepHogWild}}
+
+// Vulture is Lux's Vulture (sillysoft/LuxSDK, agent/Vulture.java), which
+// stands in for the unpublished Nefarious in every table (the paper's
+// twelve Lux bots do not include Vulture, whose source joined the SDK in
+// Lux 5.2). It extends SmartAgentBase and hands most decisions to a
+// private Cluster, its backer (Java's field backer): the initial
+// placement, every move-in, the fortification, and the placement and
+// attack of the turns it does not hunt.
+//
+//   - Cards (cardsPhase): it cashes one set voluntarily
+//     (cashCardsIfPossible, Card.getBestSet), then lets the backer's
+//     cardsPhase run (nothing to cash: Cluster cashes only when forced).
+//   - Placement (placeArmies): it looks for a player to kill
+//     (setToKillPlayer, see vultureHunt.prey) and, if there is one, plans
+//     the hunt (placeToKill, see vultureHunt.plan): everything goes on the
+//     first territory of the attack route, which is stored. Without a prey
+//     or an affordable route the backer places.
+//   - Attack (attackPhase): after a hunting placement, it follows the
+//     stored routes (attackAlongRoute, see vultureHunt.next), each
+//     conquest moving everything in, and then only hogs wild
+//     (attackHogWild: no Cluster attack, no stalemate breaker); otherwise
+//     the backer's attack phase runs.
+//   - Move-in: the backer's moveArmiesIn, with the backer's memory: the
+//     route sets it to everything before each step (Vulture.java
+//     attackAlongRoute writes the backer's moveInMemory). Vulture's own
+//     hog wild sets Vulture's memory, which nobody reads: the backer
+//     answers its conquests by Cluster's default, the obvious test and
+//     then the minimum (the move-in memory quirk of Vulture.java, whose
+//     blocks and move-in live in two objects).
 type Vulture struct {
-	*legacyCluster
-	prey int // seat hunted this turn, -1 for none
+	blocks.Lux // Vulture's own SmartAgentBase: cashing and the hog wild of hunting turns
+
+	backer *Cluster // the private Cluster (Java's backer)
+	hunt   vultureHunt
+
+	placedToKill bool // the last placement was a hunt's (Java's placedToKill)
+	hunting      bool // this turn's attack phase follows the routes
+	round        int  // the round whose attack phase began, -1 before any
+	routesDone   bool // the routes of this attack phase are over: hog wild
 }
 
-func newVulture() *Vulture {
-	return &Vulture{legacyCluster: newLegacyCluster(variant{plan: legacyClusterPlan}), prey: -1}
+func newVulture() *Vulture { return &Vulture{backer: newLuxCluster(), round: -1} }
+
+// vultureFactory returns the registry entry of Vulture.
+func vultureFactory() bots.Factory {
+	return bots.Factory{Name: "vulture",
+		Doc: "Lux Vulture (Vulture.java), standing in for Nefarious: kills a weak player along a route through its territories, else Cluster",
+		New: func(bots.Values) (sim.Player, error) { return newVulture(), nil }}
 }
 
-// choosePrey sets the prey of the turn (see Vulture); c.b is loaded.
-func (v *Vulture) choosePrey(s *sim.State) {
-	v.prey = -1
-	p, b := v.Seat, &v.b
-	best := 0
-	for q := range s.NumPlayers() {
-		if q == p || !s.Alive(q) || !v.reachable(q) {
-			continue
-		}
-		str := s.TotalArmies(q) + s.NumCards(q)/3*s.SetValue([3]uint8{})
-		if v.prey < 0 || str < best {
-			v.prey, best = q, str
-		}
-	}
-	if v.prey >= 0 && b.TotalArmies(p) <= 2*best {
-		v.prey = -1
-	}
+// Start starts a new game at seat: the backer and Vulture's own blocks
+// start, and no route is stored.
+func (v *Vulture) Start(s *sim.State, seat int, rng *rand.Rand) {
+	v.Lux.Start(seat, rng)
+	v.backer.Start(s, seat, rng)
+	v.hunt.reset()
+	v.placedToKill, v.hunting, v.round, v.routesDone = false, false, -1, false
 }
 
-// reachable reports whether q owns a territory next to one of v's.
-func (v *Vulture) reachable(q int) bool {
-	b := &v.b
-	for t, o := range b.Owner {
-		if o != q {
-			continue
-		}
-		for _, u := range b.Map.Territories[t].Neighbors {
-			if b.Owner[u] == v.Seat {
-				return true
-			}
-		}
-	}
-	return false
+// GameStats appends the backer's move-in counts (see Cluster.GameStats):
+// every move-in of Vulture is the backer's.
+func (v *Vulture) GameStats(buf []bots.Stat) []bots.Stat { return v.backer.GameStats(buf) }
+
+// PlaceInitial places a starting army as the backer does
+// (placeInitialArmies is the backer's).
+func (v *Vulture) PlaceInitial(s *sim.State) int { return v.backer.PlaceInitial(s) }
+
+// Trade cashes one set a turn voluntarily and the best set when forced
+// (blocks.Lux.CashOne).
+func (v *Vulture) Trade(s *sim.State, forced bool) ([3]int, bool) {
+	v.Load(s)
+	return v.CashOne(s, forced)
 }
 
-// Place hunts the prey or places as Cluster.
+// Place plans a hunt or lets the backer place (see Vulture).
 func (v *Vulture) Place(s *sim.State, armies int, buf []sim.Placement) []sim.Placement {
-	v.stage = 0
-	v.b.Load(s)
-	v.choosePrey(s)
-	if v.prey >= 0 {
-		at := -1
-		for t, o := range v.b.Owner {
-			if o == v.Seat && v.borders(t, v.prey) && (at < 0 || v.b.Armies[t] > v.b.Armies[at]) {
-				at = t
-			}
-		}
-		if at >= 0 {
+	v.placedToKill = false
+	if q := v.hunt.prey(s, v.Seat, armies); q >= 0 {
+		if at, ok := v.hunt.plan(s, v.Seat, q, armies); ok {
+			v.placedToKill = true
 			return append(buf, sim.Placement{Territory: at, Armies: armies})
 		}
 	}
-	return v.legacyCluster.place(s, armies, buf)
+	return v.backer.Place(s, armies, buf)
 }
 
-// borders reports whether t has a neighbour owned by q.
-func (v *Vulture) borders(t, q int) bool {
-	for _, u := range v.b.Map.Territories[t].Neighbors {
-		if v.b.Owner[u] == q {
-			return true
-		}
-	}
-	return false
-}
-
-// Attack attacks the prey while it can, then as Cluster.
+// Attack follows the stored routes and hogs wild after a hunting
+// placement, and runs the backer's attack phase otherwise (see Vulture).
+// Whether the turn hunts is decided at its first attack order, as Java's
+// attackPhase tests placedToKill when it begins.
 func (v *Vulture) Attack(s *sim.State) (sim.AttackOrder, bool) {
-	if v.prey >= 0 && s.Alive(v.prey) {
-		v.b.Load(s)
-		from, to := -1, -1
-		b := &v.b
-		for t, o := range b.Owner {
-			if o != v.Seat || b.Armies[t] < 2 {
-				continue
-			}
-			for _, u := range b.Map.Territories[t].Neighbors {
-				if b.Owner[u] != v.prey || b.Armies[u] >= b.Armies[t] {
-					continue
-				}
-				if from < 0 || b.Armies[t]*b.Armies[to] > b.Armies[from]*b.Armies[u] {
-					from, to = t, u
-				}
-			}
-		}
-		if from >= 0 {
-			v.lastCard = false
+	if r := s.Round(); r != v.round {
+		v.round, v.hunting, v.routesDone = r, v.placedToKill, false
+	}
+	if !v.hunting {
+		return v.backer.Attack(s)
+	}
+	if !v.routesDone {
+		if from, to, ok := v.hunt.next(s); ok {
+			v.backer.Memory = blocks.MoveAll
 			return sim.AttackOrder{From: from, To: to, Repeat: true}, true
 		}
+		v.routesDone = true
 	}
-	return v.legacyCluster.Attack(s)
+	v.backer.Memory = blocks.MoveUnset
+	return v.NextAttack(s, vultureHogWild)
 }
 
-// Occupy moves everything in toward the prey, else as Cluster.
+// Occupy is the backer's move-in (see Vulture).
 func (v *Vulture) Occupy(s *sim.State, from, to, lo, hi int) int {
-	if v.prey >= 0 && s.Alive(v.prey) {
-		v.b.Load(s)
-		if v.borders(to, v.prey) {
-			return hi
-		}
-		return lo
-	}
-	return v.legacyCluster.Occupy(s, from, to, lo, hi)
+	return v.backer.Occupy(s, from, to, lo, hi)
 }
 
-// Start records the seat and clears the prey.
-func (v *Vulture) Start(s *sim.State, seat int, rng *rand.Rand) {
-	v.legacyCluster.Start(s, seat, rng)
-	v.prey = -1
-}
+// Fortify is the backer's fortification.
+func (v *Vulture) Fortify(s *sim.State, buf []sim.Move) []sim.Move { return v.backer.Fortify(s, buf) }

@@ -60,7 +60,7 @@ var goldenGames = []goldenGame{
 	{"mars2006-mars-6", "mars2006", "mars,mars,mars,mars,mars,mars", 2, 0},
 	{"mars2006-escalating-mars-6", "mars2006-escalating", "mars,mars,mars,mars,mars,mars", 9, 0},
 	{"classic-example-3", "classic", "cautious,aggressive,random", 1, 0},
-	{"classic-lux-a-6", "classic", "cluster,shaft,quo,yakool,boscoe,bort", 4, 0},
+	{"classic-lux-a-6", "classic", "cluster,shaft,quo,yakool,boscoe,bort", 21, 0},
 	{"mars2006-lux-a-3", "mars2006", "vulture,cluster,aggressive", 2, 0},
 	{"classic-lux-b-5", "classic", "angry,communist,stinky,pixie,evilpixie", 17, 0},
 	{"lux-mars-6", "lux", "mars,angry,communist,stinky,aggressive,random", 4, 0},
