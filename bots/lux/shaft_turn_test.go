@@ -7,13 +7,13 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/marslab-risk/marslab/internal/simcheck"
 	"github.com/marslab-risk/marslab/sim"
+	"github.com/marslab-risk/marslab/sim/simtest"
 )
 
 // playTurn plays seat 0's attack phase (and fortification) of p from the
 // position spec on testdata/mapFile (see newBoard) with the real engine
-// and the dice of seed (simcheck.PlayTurn: each move-in is asked while the
+// and the dice of seed (simtest.PlayTurn: each move-in is asked while the
 // conquered territory still shows its defender with 0 armies), requires
 // no fault, and returns the orders as "from>to outcome", the outcome
 // "lost" or the armies moved in with "all" or "min" when they were the
@@ -21,7 +21,7 @@ import (
 func playTurn(t *testing.T, p sim.Player, mapFile, spec string, seed uint64) []string {
 	t.Helper()
 	b := newBoard(t, mapFile, 2, "attack", spec, "")
-	turn := simcheck.PlayTurn(t, p, b.m, b.r, b.pos, seed)
+	turn := simtest.PlayTurn(t, p, b.m, b.r, b.pos, seed)
 	require.Empty(t, turn.Faults)
 	return orderNames(b, turn)
 }
@@ -29,7 +29,7 @@ func playTurn(t *testing.T, p sim.Player, mapFile, spec string, seed uint64) []s
 // orderNames returns the orders of turn as "from>to outcome", the
 // outcome "lost" or the armies moved in, with "all" or "min" when they
 // were the move-in's maximum or minimum.
-func orderNames(b *board, turn simcheck.Turn) []string {
+func orderNames(b *board, turn simtest.Turn) []string {
 	var out []string
 	for _, o := range turn.Orders {
 		r := "lost"

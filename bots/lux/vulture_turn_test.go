@@ -6,8 +6,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/marslab-risk/marslab/internal/simcheck"
 	"github.com/marslab-risk/marslab/sim"
+	"github.com/marslab-risk/marslab/sim/simtest"
 )
 
 // TestVultureTurn plays whole turns of Vulture (Vulture.java) with the
@@ -55,7 +55,7 @@ func TestVultureTurn(t *testing.T) {
 func vultureTurn(t *testing.T, p sim.Player, spec string, seed uint64) (places, orders []string) {
 	t.Helper()
 	b := newBoard(t, "hunt.toml", 3, "trade", spec, "")
-	turn := simcheck.PlayTurn(t, p, b.m, b.r, b.pos, seed)
+	turn := simtest.PlayTurn(t, p, b.m, b.r, b.pos, seed)
 	require.Empty(t, turn.Faults)
 	for _, pl := range turn.Places {
 		places = append(places, b.names(pl.Territory)+" "+itoa(pl.Armies))
@@ -70,8 +70,8 @@ func TestVultureAsCluster(t *testing.T) {
 	const spec = "m:0:6 n:0:2 a:1:1 b:1:9 c:1:9 d:1:9 e:2:9"
 	for seed := uint64(1); seed <= 3; seed++ {
 		b := newBoard(t, "hunt.toml", 3, "trade", spec, "")
-		want := simcheck.PlayTurn(t, newLuxCluster(), b.m, b.r, b.pos, seed)
-		got := simcheck.PlayTurn(t, newVulture(), b.m, b.r, b.pos, seed)
+		want := simtest.PlayTurn(t, newLuxCluster(), b.m, b.r, b.pos, seed)
+		got := simtest.PlayTurn(t, newVulture(), b.m, b.r, b.pos, seed)
 		require.NotEmpty(t, want.Orders)
 		assert.Equal(t, want, got, "seed %d", seed)
 	}
