@@ -78,6 +78,7 @@ func commands(reg *bots.Registry, stdin io.Reader) map[string]command {
 		"recognize":  {"recognise secret mission cards (PHATT and more) in mission-mode games: the paper's tables", withRegistry(reg, cmdRecognize)},
 		"evolve":     {"search parameters with CMA-ES under noise (shards, merge, resume)", withRegistry(reg, cmdEvolve)},
 		"slurm":      {"run a batch, tournament or search on a Slurm cluster as chained job arrays", withRegistry(reg, cmdSlurm)},
+		"run":        {"the main job: narrow two parameters, validate the optimum and named seats against a reference, report the verdicts", withRegistry(reg, cmdRun)},
 		"sweep":      {"search parameters by narrowing a grid with racing (shards, merge, resume)", withRegistry(reg, cmdSweep)},
 		"validate":   {"play a tuned bot against a reference on fresh deals: paired difference, interval, p-value, SPRT", withRegistry(reg, cmdValidate)},
 		"tournament": {"play every k-subset of a field of bots: Tables 5-6, figures", withRegistry(reg, cmdTournament)},

@@ -50,7 +50,7 @@ func refuseRun(dir, asked string, more ...string) error {
 // resumable are the commands that continue a run in their folder with
 // -resume.
 var resumable = map[string]bool{"batch": true, "tournament": true, "sweep": true, "evolve": true,
-	"validate": true, "recognize": true, "learn": true, "slurm": true}
+	"validate": true, "run": true, "recognize": true, "learn": true, "slurm": true}
 
 // advise adds to a refusal of the libraries (a folder holding another run,
 // a file that is not a regular file of one link, git failing) the advice

@@ -124,6 +124,10 @@ type ValidateSection struct {
 	// Blocks is the number of fresh blocks of the validation (the maximum
 	// with SPRT).
 	Blocks int `toml:"blocks" json:"blocks"`
+	// Seats are further candidates (seats of the searched bot, e.g.
+	// mars@paperfield) that marslab run validates beside the narrowing
+	// optimum against Against, on the same blocks.
+	Seats []string `toml:"seats" json:"seats,omitempty"`
 }
 
 type file struct {
@@ -251,6 +255,11 @@ func ParseConfig(source string, data []byte) (*Config, error) {
 			return nil, bad("validate.against", "missing: want the reference seat, e.g. \"mars@paper\"")
 		case v.Blocks < 2 || v.Blocks > MaxBlocks:
 			return nil, bad("validate.blocks", "%d: want 2..%d", v.Blocks, MaxBlocks)
+		}
+		for i, seat := range v.Seats {
+			if seat == "" {
+				return nil, bad(fmt.Sprintf("validate.seats[%d]", i), "empty: want a seat of the searched bot, e.g. \"mars@paperfield\"")
+			}
 		}
 	}
 	c := &Config{Source: source, Name: f.Name, Base: f.Base, Players: *f.Players, Opponents: f.Opponents,

@@ -1,0 +1,190 @@
+package search
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/marslab-risk/marslab/bots"
+	"github.com/marslab-risk/marslab/internal/atomicfile"
+	"github.com/marslab-risk/marslab/internal/textfmt"
+)
+
+// MainRun is the result of marslab run (the main job, `make run`): a
+// narrowing search of two parameters, then one validation on fresh blocks
+// of several candidates (the narrowing optimum and named seats) against a
+// reference, the paper's parameters, with Holm's correction over the
+// candidates. Its methods render the report's sentences from the numbers.
+type MainRun struct {
+	// Setup is the search config's setup; Narrowing the finished search.
+	Setup     *Setup
+	Narrowing *Narrowing
+	// Reference names the reference seat (e.g. "mars@paper"); RefNarrow
+	// holds its values of the narrowed parameters: the paper's point,
+	// marked on the surface.
+	Reference string
+	RefNarrow []float64
+	// Candidates are the validated candidates against the reference on
+	// the same blocks, Holm their Holm-adjusted p-values (same order).
+	Candidates []Candidate
+	Holm       []float64
+}
+
+// Detect is the power of the validation: with the per-block differences'
+// standard deviation SD (the largest of the candidates'), Blocks blocks
+// detect a difference of Diff in win rate with probability 0.8 at Holm's
+// strictest level Alpha = 0.05/K (K candidates).
+type Detect struct {
+	SD, Diff, Alpha float64
+	Blocks          int
+}
+
+// Detect returns the difference the validation's blocks detect with
+// power 0.8 (see DetectableDiff).
+func (r *MainRun) Detect() (Detect, error) {
+	d := Detect{Alpha: 0.05 / float64(len(r.Candidates))}
+	for _, c := range r.Candidates {
+		d.SD = max(d.SD, c.Diff.SD)
+		d.Blocks = c.Blocks
+	}
+	var err error
+	d.Diff, err = DetectableDiff(d.SD, d.Blocks, d.Alpha, 0.8)
+	return d, err
+}
+
+// paper returns the reference's values of the narrowed parameters by name.
+func (r *MainRun) paper() map[string]float64 {
+	m := map[string]float64{}
+	for i, d := range r.Narrowing.cfg.Space {
+		m[d.Param.Name] = r.RefNarrow[i]
+	}
+	return m
+}
+
+// calibration is r seen as a Calibration, whose tables and sentences on
+// the narrowing and the paper's point it shares.
+func (r *MainRun) calibration() *Calibration {
+	return &Calibration{Reference: r.Reference, Narrowing: r.Narrowing, RefNarrow: r.RefNarrow, Validations: r.Candidates, Holm: r.Holm}
+}
+
+// WindowText is the sentence stating whether the paper's point (the
+// reference's values) lies inside the narrowing's last window, with that
+// window.
+func (r *MainRun) WindowText() string {
+	_, last := r.Narrowing.Best()
+	return fmt.Sprintf("%s (%s); the last window is %s.", r.calibration().PaperText(r.paper()), r.Narrowing.cfg.Space.Label(r.RefNarrow), window(r.Narrowing.cfg.Space, last))
+}
+
+// CandidateText is the sentence stating candidate i's validated
+// difference from the reference: better (mean above 0, Holm-adjusted p
+// below 0.05), worse (mean below 0, Holm p below 0.05) or not shown
+// different, in points of win rate with the 95 % interval.
+func (r *MainRun) CandidateText(i int) string {
+	c, holm := r.Candidates[i], r.Holm[i]
+	num := fmt.Sprintf("%s points of win rate (95 %% interval [%s, %s], Holm-adjusted p %s, %d blocks)",
+		textfmt.Signed(100*c.Diff.Mean, 1), textfmt.Signed(100*c.Diff.Interval.Lo, 1), textfmt.Signed(100*c.Diff.Interval.Hi, 1), pRel(holm), c.Blocks)
+	switch {
+	case holm < 0.05 && c.Diff.Mean > 0:
+		return fmt.Sprintf("`%s` is better than `%s`: %s.", c.Name, r.Reference, num)
+	case holm < 0.05 && c.Diff.Mean < 0:
+		return fmt.Sprintf("`%s` is worse than `%s`: %s.", c.Name, r.Reference, num)
+	}
+	return fmt.Sprintf("`%s` is not shown different from `%s`: %s.", c.Name, r.Reference, num)
+}
+
+// DetectText is the sentence stating what difference the validation's
+// blocks detect.
+func (r *MainRun) DetectText() string {
+	d, err := r.Detect()
+	if err != nil {
+		return "The validation's power is unknown: " + err.Error() + "."
+	}
+	return fmt.Sprintf("The validation's %d blocks detect a difference of %s points with 80 %% power at Holm's strictest level %s (the largest per-block standard deviation of the differences, %s).",
+		d.Blocks, textfmt.Fixed(100*d.Diff, 1), strconv.FormatFloat(d.Alpha, 'g', 3, 64), textfmt.Fixed(d.SD, 3))
+}
+
+// Verdicts returns the report's verdict lines: the paper's point against
+// the last window, each candidate's difference and the validation's power.
+func (r *MainRun) Verdicts() []string {
+	v := []string{r.WindowText()}
+	for i := range r.Candidates {
+		v = append(v, r.CandidateText(i))
+	}
+	return append(v, r.DetectText())
+}
+
+// Markdown returns report.md: the verdicts, the surface (figure files
+// figs, relative to the report), the table against the paper, the
+// validation table and the narrowing's levels. narrowDir is the
+// narrowing's folder relative to the report.
+func (r *MainRun) Markdown(narrowDir string, figs []string) []byte {
+	c := r.Setup.Config
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "# %s: MARS's (%s) narrowed in the paper's field, validated against `%s`\n\n", c.Name, strings.Join(r.Narrowing.cfg.Space.Names(), ", "), r.Reference)
+	fmt.Fprintf(&b, "Bot `%s` in %d-player games (rules %s, seed %d) against line-ups of %d drawn per block from %s. A block is one deal played %d times with the candidate in every seat.\n\n",
+		c.Base, c.Players, r.Setup.Field.Rules.Name, c.Seed, c.Players-1, strings.Join(c.Opponents, ", "), c.Players)
+	b.WriteString("## Verdicts\n\n")
+	for _, v := range r.Verdicts() {
+		fmt.Fprintf(&b, "- %s\n", v)
+	}
+	b.WriteString("\n## The surface\n\n")
+	fmt.Fprintf(&b, "%s. Win rate of every cell the narrowing played, each level's window, the best cell and `%s` (the paper's point) marked.\n", r.Narrowing.BestText(), r.Reference)
+	for _, f := range figs {
+		fmt.Fprintf(&b, "\n![%s](%s)\n", f, filepath.ToSlash(filepath.Join(narrowDir, f)))
+	}
+	b.WriteString("\n## Against the paper\n\n")
+	b.WriteString(r.calibration().PaperTable(r.paper()).Markdown())
+	b.WriteString("\n")
+	b.WriteString(r.Narrowing.LevelsTable().Markdown())
+	fmt.Fprintf(&b, "\nEvery cell: [%s](%s); the narrowing's own report: [%s](%s).\n",
+		filepath.ToSlash(filepath.Join(narrowDir, "cells.csv")), filepath.ToSlash(filepath.Join(narrowDir, "cells.csv")),
+		filepath.ToSlash(filepath.Join(narrowDir, "report.md")), filepath.ToSlash(filepath.Join(narrowDir, "report.md")))
+	b.WriteString("\n## Validation on fresh deals\n\n")
+	fmt.Fprintf(&b, "Every candidate and `%s` on the same %d fresh blocks (deals the search never played, from block %d); the difference is paired by block (t test), its p-value Holm-adjusted over the %d candidates.\n\n",
+		r.Reference, r.Candidates[0].Blocks, ValidationBlock0, len(r.Candidates))
+	b.WriteString(CandidatesTable(r.Reference, r.Candidates, r.Holm).Markdown())
+	b.WriteString("\nAs CSV: [validation.csv](validation.csv).\n")
+	return b.Bytes()
+}
+
+// Outcome returns outcome.md: the verdict lines as a Markdown list (the
+// README's first screen shows them).
+func (r *MainRun) Outcome() []byte {
+	var b bytes.Buffer
+	for _, v := range r.Verdicts() {
+		fmt.Fprintf(&b, "- %s\n", v)
+	}
+	return b.Bytes()
+}
+
+// WriteMainReport writes report.md, outcome.md and validation.csv of a
+// finished main run into dir; the narrowing's report and figures are in
+// dir/narrowDir (figs names them).
+func (r *MainRun) WriteMainReport(dir, narrowDir string, figs []string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("search: %w", err)
+	}
+	if err := writeCSV(filepath.Join(dir, "validation.csv"), CandidatesCSV(r.Candidates, r.Holm)); err != nil {
+		return err
+	}
+	for name, data := range map[string][]byte{"report.md": r.Markdown(narrowDir, figs), "outcome.md": r.Outcome()} {
+		if err := atomicfile.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			return fmt.Errorf("search: %w", err)
+		}
+	}
+	return nil
+}
+
+// CandidateValues returns ref's values of every parameter of space with
+// the values x of the parameters of sub set: a narrowing cell as a full
+// parameter set.
+func CandidateValues(space, sub Space, ref bots.Values, x []float64) []float64 {
+	p := ref.Clone()
+	for i, d := range sub {
+		p[d.Param.Name] = x[i]
+	}
+	return SeatValues(space, p)
+}
