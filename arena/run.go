@@ -17,6 +17,7 @@ import (
 	"github.com/marslab-risk/marslab/internal/atomicfile"
 	"github.com/marslab-risk/marslab/internal/fileread"
 	"github.com/marslab-risk/marslab/internal/outdir"
+	"github.com/marslab-risk/marslab/internal/progress"
 	"github.com/marslab-risk/marslab/sim"
 )
 
@@ -58,9 +59,13 @@ type Config struct {
 	// Out that already holds a batch. Resume with an empty Out directory
 	// starts afresh.
 	Resume bool
-	// Progress, when not nil, receives a one-line progress display
-	// (carriage-return updated, a few times per second).
-	Progress io.Writer
+	// Progress, when not nil, receives the progress display (package
+	// internal/progress): a bar redrawn in place, or plain lines when
+	// ProgressLines is set (stderr is not a terminal). ProgressStep names
+	// the run in it ("" = "batch").
+	Progress      io.Writer
+	ProgressLines bool
+	ProgressStep  string
 	// Timing measures the bots' decision times (Report.Timing.Bots); it
 	// costs two clock reads per sampled decision.
 	Timing bool
@@ -172,7 +177,16 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		defer out.Close()
 	}
 
-	o := &output{cfg: &cfg, tal: tal, pr: newProgress(cfg.Progress, rep.Total, rep.Done, start), done0: rep.Done, last: start}
+	step := cfg.ProgressStep
+	if step == "" {
+		step = "batch"
+	}
+	var pr *progress.Meter
+	if cfg.Progress != nil {
+		pr = progress.New(cfg.Progress, !cfg.ProgressLines)
+		pr.Start(step, rep.Done, rep.Total)
+	}
+	o := &output{cfg: &cfg, tal: tal, pr: pr, done0: rep.Done, last: start}
 	if out != nil {
 		o.bw = bufio.NewWriterSize(out, 1<<16)
 		o.path = filepath.Join(cfg.Out, gamesFile)
@@ -191,7 +205,8 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			werr = fmt.Errorf("arena: %s: %w", o.path, err)
 		}
 	}
-	o.pr.update(rep.Done+played, true)
+	o.pr.Update(rep.Done + played)
+	o.pr.Finish()
 
 	rep.Played = played
 	rep.Done += played
@@ -236,7 +251,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 type output struct {
 	cfg   *Config
 	tal   *tally
-	pr    *progress
+	pr    *progress.Meter
 	done0 int // games done before this run
 	bw    *bufio.Writer
 	path  string
@@ -272,7 +287,7 @@ func (o *output) emit(k int, oc *Outcome) error {
 			return fmt.Errorf("arena: %s: %w", o.path, err)
 		}
 	}
-	o.pr.update(o.done0+k+1, false)
+	o.pr.Update(o.done0 + k + 1)
 	return nil
 }
 

@@ -37,8 +37,8 @@ func cmdBatch(ctx context.Context, reg *bots.Registry, args []string, stdout, st
 			return fmt.Errorf("batch: %w", err)
 		}
 	}
-	if !b.quiet && isTerminal(stderr) {
-		ac.Progress = stderr
+	if !b.quiet {
+		ac.Progress, ac.ProgressLines = stderr, !isTerminal(stderr)
 	}
 	if !b.quiet {
 		fmt.Fprintf(stdout, "batch: %d games (shard %s: %d), seed %d, rules %s on map %s, %d seats, out %s\n",

@@ -23,7 +23,7 @@ func TestHelp(t *testing.T) {
 	// A flag of each command that its help lists (replay has none).
 	listed := map[string]string{"play": "-seed", "replay": "", "batch": "-games", "merge": "-out",
 		"map": "-rules", "bots": "-params", "odds": "-games", "tournament": "-shard", "report": "-out", "recognize": "-games", "env": "", "learn": "-workers",
-		"sweep": "-out", "validate": "-blocks", "evolve": "-out", "slurm": "-tasks", "view": "-out", "compare": "-paper"}
+		"sweep": "-out", "run": "-out", "validate": "-blocks", "evolve": "-out", "slurm": "-tasks", "view": "-out", "compare": "-paper"}
 	for name := range commands(registry.Default(), nil) {
 		require.Contains(t, listed, name)
 		for _, args := range [][]string{{"-h"}, {"-help"}, {"--help"}, {"-h", "x"}, {"x", "-h"}, {"help"}} {

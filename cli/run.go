@@ -26,16 +26,18 @@ worse or not shown different; the difference the blocks detect), the surface wit
 reference's point and the windows marked, the table against the paper and the validation
 table; DIR/outcome.md the verdict lines alone, DIR/validation.csv the validation.
 With -resume an interrupted run continues and a complete one writes its reports again.`, stderr)
-	f := addSearchFlags(fs)
+	f := searchFlags{
+		out:     fs.String("out", "", "output directory (default results/NAME, NAME the config's name)"),
+		workers: fs.Int("workers", 0, "games played at once, >= 0 (0 = every core)"),
+		resume:  fs.Bool("resume", false, "continue the run in the output directory (a complete one writes its reports again)"),
+		figures: fs.Bool("figures", true, "draw the figures (PNG)"),
+		quiet:   fs.Bool("quiet", false, "print neither the progress nor the verdicts"),
+	}
 	setup, err := loadSearch(fs, reg, args, stdout)
 	if err != nil {
 		return err
 	}
 	switch {
-	case *f.shard != "" || *f.merge:
-		return fmt.Errorf("run: -shard and -merge: not for run (run marslab sweep and marslab validate for shards)")
-	case *f.steps:
-		return fmt.Errorf("run: -steps: not for run (marslab sweep -steps counts the narrowing's)")
 	case *f.workers < 0:
 		return fmt.Errorf("run: -workers %d: must be >= 0 (0 = every core)", *f.workers)
 	}
@@ -80,7 +82,7 @@ With -resume an interrupted run continues and a complete one writes its reports 
 	}
 	defer lock.Release()
 	var progress io.Writer
-	if !*f.quiet && isTerminal(stderr) {
+	if !*f.quiet {
 		progress = stderr
 	}
 
@@ -92,7 +94,7 @@ With -resume an interrupted run continues and a complete one writes its reports 
 		New:      func() (search.Method, error) { return search.NewNarrowing(ncfg) },
 		Eval:     field,
 		Players:  field.Players,
-		Progress: progress,
+		Progress: progress, ProgressLines: !isTerminal(stderr), Label: "run: narrowing",
 	}
 	ns.Report = func(m search.Method) error {
 		return search.WriteNarrowReport(ndir, setup, m.(*search.Narrowing), *f.figures)
@@ -128,7 +130,7 @@ With -resume an interrupted run continues and a complete one writes its reports 
 		New:      func() (search.Method, error) { return search.NewValidationSet(xs, seats[0].x, cfg.Validate.Blocks, 10) },
 		Eval:     &vfield,
 		Players:  field.Players,
-		Progress: progress,
+		Progress: progress, ProgressLines: !isTerminal(stderr), Label: "run: validation",
 	}
 	if !*f.quiet {
 		fmt.Fprintf(stderr, "run: 2/2 validation of %d candidates against %s on %d fresh blocks in %s\n", len(names), cfg.Validate.Against, cfg.Validate.Blocks, vdir)

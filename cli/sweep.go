@@ -95,8 +95,8 @@ func runSearch(ctx context.Context, name string, f searchFlags, s *search.Search
 	if *f.merge && sharded {
 		return fmt.Errorf("%s: -merge and -shard exclude each other", name)
 	}
-	if !*f.quiet && isTerminal(stderr) {
-		s.Progress = stderr
+	if !*f.quiet {
+		s.Progress, s.ProgressLines, s.Label = stderr, !isTerminal(stderr), name
 	}
 	// The whole search and a merge own the folder; the shards of a step
 	// share it, each shard once.

@@ -62,8 +62,8 @@ marslab merge; running the merged directory with -resume writes its tables.`, st
 			return fmt.Errorf("tournament: %w", err)
 		}
 	}
-	if !*quiet && isTerminal(stderr) {
-		opt.Progress = stderr
+	if !*quiet {
+		opt.Progress, opt.ProgressLines = stderr, !isTerminal(stderr)
 	}
 	if !*quiet {
 		fmt.Fprintf(stdout, "tournament %s: %d bots, %d per game, x%d: %d games (shard %s: %d), seed %d, rules %s, out %s\n",

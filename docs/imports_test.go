@@ -23,7 +23,7 @@ const importRules = `
 	NONE
 	< configs, dice, stats, search/cmaes,
 	  internal/atomicfile, internal/cputime, internal/fileread, internal/gamebench,
-	  internal/textfmt, table, bots/registry/internal/famgen;
+	  internal/progress, internal/textfmt, table, bots/registry/internal/famgen;
 
 	internal/atomicfile < plots, internal/slurm;
 	internal/atomicfile, internal/fileread < internal/fuzzfile, internal/outdir;
@@ -42,7 +42,7 @@ const importRules = `
 
 	# The experiment packages take a *bots.Registry from their caller and
 	# import no bot family.
-	bots, internal/atomicfile, internal/outdir, internal/textfmt, stats, table < arena;
+	bots, internal/atomicfile, internal/outdir, internal/progress, internal/textfmt, stats, table < arena;
 	arena, internal/gameconf, plots < tourney;
 	arena, internal/gameconf, plots, search/cmaes < search;
 	arena, plots < learn;

@@ -12,13 +12,12 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
-	"time"
 
 	"github.com/marslab-risk/marslab/arena"
 	"github.com/marslab-risk/marslab/internal/atomicfile"
 	"github.com/marslab-risk/marslab/internal/fileread"
 	"github.com/marslab-risk/marslab/internal/outdir"
+	"github.com/marslab-risk/marslab/internal/progress"
 )
 
 // A Method is a search algorithm seen as a sequence of steps. It is
@@ -57,9 +56,14 @@ type Search struct {
 	// Players is the number of seats per game, 2..6, which bounds the
 	// places a log line may hold; 0 means 6.
 	Players int
-	// Progress, when not nil, receives a carriage-return updated progress
-	// line.
-	Progress io.Writer
+	// Progress, when not nil, receives the progress display (package
+	// internal/progress): the step, the games done of the games planned
+	// (the steps to come estimated at the current step's size) and the
+	// time left, as a bar redrawn in place, or plain lines when
+	// ProgressLines is set. Label names the search in it ("" = "search").
+	Progress      io.Writer
+	ProgressLines bool
+	Label         string
 	// Report, when not nil, is called with the method replayed to its end
 	// when every step is complete, to write the report files.
 	Report func(m Method) error
@@ -259,12 +263,13 @@ func (s *Search) Run(ctx context.Context, resume bool) (*State, error) {
 		}
 		st.torn = false
 	}
-	pr := newProgress(s.Progress)
-	defer pr.finish()
+	pr := s.meter()
+	defer pr.Finish()
+	games := st.Lines * s.maxPlace()
+	pr.Start(s.stepLabel(st), games, games+s.plannedLeft(st))
 	var buf []byte
 	for !st.Complete() {
 		todo := st.Evals[len(st.Done):]
-		base := len(st.Done)
 		_, err := s.Eval.Evaluate(ctx, todo, func(k int, r Result) error {
 			e := todo[k]
 			l := newLine(st.Step, e, r)
@@ -275,7 +280,8 @@ func (s *Search) Run(ctx context.Context, resume bool) (*State, error) {
 			st.Done = append(st.Done, r)
 			st.Lines++
 			st.valid += int64(len(buf))
-			pr.show(st, base+k+1, r.Games)
+			games += r.Games
+			pr.Update(games)
 			return nil
 		})
 		if err != nil {
@@ -284,8 +290,9 @@ func (s *Search) Run(ctx context.Context, resume bool) (*State, error) {
 		if err := st.advance(); err != nil {
 			return st, err
 		}
+		pr.Plan(s.stepLabel(st), games+s.plannedLeft(st))
 	}
-	pr.finish()
+	pr.Finish()
 	if s.Report != nil {
 		if err := s.Report(st.Method); err != nil {
 			return st, err
@@ -383,8 +390,10 @@ func (s *Search) RunShard(ctx context.Context, sh arena.Shard, resume bool) (*St
 	for _, j := range idx[have:] {
 		todo = append(todo, st.Evals[j])
 	}
-	pr := newProgress(s.Progress)
-	defer pr.finish()
+	pr := s.meter()
+	defer pr.Finish()
+	pr.Start(s.stepLabel(st)+" shard "+sh.String(), 0, len(todo)*s.maxPlace())
+	games := 0
 	var buf []byte
 	_, err = s.Eval.Evaluate(ctx, todo, func(k int, r Result) error {
 		e := todo[k]
@@ -393,7 +402,8 @@ func (s *Search) RunShard(ctx context.Context, sh arena.Shard, resume bool) (*St
 		if _, err := f.Write(buf); err != nil {
 			return fmt.Errorf("search: %w", err)
 		}
-		pr.show(st, from+have+k+1, r.Games)
+		games += r.Games
+		pr.Update(games)
 		return nil
 	})
 	if err != nil {
@@ -591,36 +601,31 @@ func (s *Search) removeStaleShards(step int) error {
 	return nil
 }
 
-// progress prints a throttled progress line.
-type progress struct {
-	w     io.Writer
-	last  time.Time
-	on    bool
-	games int // games played by this process
+// meter returns the search's progress meter (nil without Progress).
+func (s *Search) meter() *progress.Meter {
+	if s.Progress == nil {
+		return nil
+	}
+	return progress.New(s.Progress, !s.ProgressLines)
 }
 
-func newProgress(w io.Writer) *progress { return &progress{w: w} }
-
-func (p *progress) show(st *State, done, games int) {
-	if p.w == nil {
-		return
+// stepLabel names the current step in the progress display.
+func (s *Search) stepLabel(st *State) string {
+	label := s.Label
+	if label == "" {
+		label = "search"
 	}
-	p.games += games
-	now := time.Now()
-	if now.Sub(p.last) < 200*time.Millisecond {
-		return
-	}
-	p.last = now
-	p.on = true
-	line := fmt.Sprintf("step %d/%d: %d/%d evaluations, %d games played; %s", st.Step+1, st.Method.Steps(), done, len(st.Evals), p.games, st.Method.Status())
-	fmt.Fprintf(p.w, "\r%-100s", strings.TrimSpace(line))
+	return fmt.Sprintf("%s step %d/%d", label, min(st.Step+1, st.Method.Steps()), st.Method.Steps())
 }
 
-func (p *progress) finish() {
-	if p.on {
-		fmt.Fprintln(p.w)
-		p.on = false
+// plannedLeft estimates the games left: the current step's evaluations
+// not done, and each step after it the size of the current one.
+func (s *Search) plannedLeft(st *State) int {
+	if st.Complete() {
+		return 0
 	}
+	left := len(st.Evals) - len(st.Done) + (st.Method.Steps()-st.Step-1)*len(st.Evals)
+	return left * s.maxPlace()
 }
 
 // Play runs every step of method m with ev in memory, without a log: for

@@ -204,10 +204,11 @@ func arenaShard(i, n int) arena.Shard { return arena.Shard{Index: i, Count: n} }
 func TestProgressLine(t *testing.T) {
 	s, _ := tinySearch(t, t.TempDir(), 1)
 	var buf strings.Builder
-	s.Progress = &buf
+	s.Progress, s.Label = &buf, "sweep"
 	_, err := s.Run(context.Background(), false)
 	require.NoError(t, err)
 	out := buf.String()
-	assert.Contains(t, out, "\rstep 1/4: 1/6 evaluations, 3 games played; level 1/2 round 1/2, 3/3 cells alive")
+	assert.Contains(t, out, "] sweep step 1/4: 3/")
+	assert.Contains(t, out, "] sweep step 4/4: ")
 	assert.True(t, strings.HasSuffix(out, "\n"), "the line is ended")
 }

@@ -26,8 +26,10 @@ type Options struct {
 	Shard arena.Shard
 	// Resume continues the tournament in Out (arena.Config.Resume).
 	Resume bool
-	// Progress, when not nil, receives a progress display.
-	Progress io.Writer
+	// Progress, when not nil, receives the progress display: a bar, or
+	// plain lines when ProgressLines is set (arena.Config).
+	Progress      io.Writer
+	ProgressLines bool
 	// Figures writes the figures (PNG and SVG) beside the tables.
 	Figures bool
 }
@@ -52,7 +54,7 @@ func Run(ctx context.Context, c *Config, s *Setup, o Options) (*arena.Report, *R
 		return nil, nil, fmt.Errorf("tourney: %s: shard %s holds none of the %d games: want at most %d shards", c.Source, o.Shard, sched.Games(), sched.Games())
 	}
 	ac := arena.Config{Map: s.Map, Rules: s.Rules, Seats: s.Seats, Schedule: sched, Games: sched.Games(), Seed: c.Seed,
-		Workers: o.Workers, Shard: o.Shard, Out: out, Resume: o.Resume, Progress: o.Progress, Timing: true}
+		Workers: o.Workers, Shard: o.Shard, Out: out, Resume: o.Resume, Progress: o.Progress, ProgressLines: o.ProgressLines, ProgressStep: "tournament", Timing: true}
 	rep, err := arena.Run(ctx, ac)
 	if err != nil {
 		return rep, nil, err
