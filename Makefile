@@ -4,15 +4,24 @@ OUT       ?= results/run
 STATICCHECK_VERSION ?= v0.8.2
 FUZZTIME  ?= 10s
 
-.PHONY: run tournament-demo test test-slurm build vet fmt lint bench bench-engine fuzz figures notebooks notebooks-quick clean
+.PHONY: run readme tournament-demo test test-slurm build vet fmt lint bench bench-engine fuzz figures notebooks notebooks-quick clean
 
-## run: the main job on the embedded defaults: a narrowing search of MARS's (W_p, P_ob) against a
-## Lux-style field (configs/experiments/narrow-wp-pob.toml) with the win-rate surface, then a short
-## validation of the best cell against the paper's parameters on fresh deals; report in $(OUT)/report.md.
-## Run again, it finishes an interrupted run or re-writes a complete one (-resume); `make clean` starts over.
+## run: the main job, the paper's experiment in the paper's field (configs/experiments/paper-run.toml):
+## the narrowing of MARS's (W_p, P_ob) in six-player games against the twelve Lux bots, its surface with
+## the paper's point and the last window, then one validation on fresh deals of the narrowing optimum
+## and of mars@paperfield against mars@paper (Holm); verdicts in $(OUT)/report.md. Run again, it
+## finishes an interrupted run or re-writes a complete one at once (-resume); `make clean` starts over.
 run:
-	$(GO) run ./cmd/marslab sweep configs/experiments/narrow-wp-pob.toml -out $(OUT) -resume
-	$(GO) run ./cmd/marslab validate configs/experiments/narrow-wp-pob.toml -a mars@$(OUT)/best.toml -out $(OUT)/validation -resume
+	$(GO) run ./cmd/marslab run configs/experiments/paper-run.toml -out $(OUT) -resume
+
+## readme: `make run`, then its surface figure (docs/figures/run-surface.png) and verdict lines
+## ($(OUT)/outcome.md) into the README's first screen, between the run:begin and run:end markers
+readme: run
+	mkdir -p docs/figures
+	cp $(OUT)/narrow/surface.png docs/figures/run-surface.png
+	@awk -v f="$(OUT)/outcome.md" 'BEGIN { while ((getline l < f) > 0) body = body l "\n" } \
+	  /<!-- run:begin/ { print; print ""; print "![The win-rate surface of make run](docs/figures/run-surface.png)"; print ""; printf "%s", body; print ""; skip = 1; next } \
+	  /<!-- run:end/ { skip = 0 } !skip' README.md > README.md.tmp && mv README.md.tmp README.md
 
 ## tournament-demo: a reduced round-robin tournament (MARS and five Lux-style bots, 300 games in
 ## 4-player line-ups): Tables 5-6, head to head and figures in results/tournament-demo.
