@@ -108,7 +108,8 @@ func cmdReport(ctx context.Context, reg *bots.Registry, args []string, stdout, s
 					return fmt.Errorf("report: -work: %w", err)
 				}
 			}
-			if err := runNotebook(ctx, nb, dir, *out, report.Options{Out: dir, Quick: *quick, Registry: reg, Log: log, Work: wd}); err != nil {
+			if err := runNotebook(ctx, nb, dir, *out, report.Options{Out: dir, Quick: *quick, Registry: reg, Log: log, Work: wd,
+				Progress: stderr, ProgressLines: !isTerminal(stderr)}); err != nil {
 				return fmt.Errorf("report: %w", err)
 			}
 			where := dir

@@ -387,14 +387,15 @@ func (w *writer) playSearch(ctx context.Context, name string, fp []byte, newM fu
 			return nil, 0, err
 		}
 		c := &counter{}
-		err = search.Play(ctx, m, c.wrap(ev), func(step int) {
+		err = search.PlayWith(ctx, m, c.wrap(ev), search.PlayOptions{Step: func(step int) {
 			if progress != nil {
 				progress(m, step)
 			}
-		})
+		}, Progress: w.progress, ProgressLines: w.progressLines, Label: name})
 		return m, c.evals, err
 	}
-	s := &search.Search{Dir: filepath.Join(w.work, name), Config: fp, New: newM, Eval: ev}
+	s := &search.Search{Dir: filepath.Join(w.work, name), Config: fp, New: newM, Eval: ev,
+		Progress: w.progress, ProgressLines: w.progressLines, Label: name}
 	before, err := logGames(filepath.Join(s.Dir, "log.jsonl"))
 	if err != nil {
 		return nil, 0, err

@@ -110,7 +110,7 @@ func (c *calibrationConfig) playTournaments(ctx context.Context, w *writer, tune
 	runs, err := tourney.RunSeats(ctx, &tc, setup, idx, seats, func(k int) string {
 		w.logf("calibration: tournament with %s in %s's place, %d games, in %s", seats[k].Label, t.Bot, tc.Games(), dirs[k])
 		return dirs[k]
-	}, tourney.Options{Workers: tn.Tournament.Workers})
+	}, tourney.Options{Workers: tn.Tournament.Workers, Progress: w.progress, ProgressLines: w.progressLines})
 	if err != nil {
 		return nil, err
 	}

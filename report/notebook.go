@@ -79,6 +79,11 @@ type Options struct {
 	Registry *bots.Registry
 	// Log, when not nil, receives one line per step of the run.
 	Log io.Writer
+	// Progress, when not nil, receives the progress display of the
+	// games (package internal/progress): a bar, or plain lines when
+	// ProgressLines is set.
+	Progress      io.Writer
+	ProgressLines bool
 	// Work, when not "", is a folder that keeps the intermediate results
 	// of the notebooks that log them (the calibration's searches,
 	// validations and tournaments, each in its own subfolder with its
@@ -225,7 +230,8 @@ func (nb *Notebook) Run(ctx context.Context, opt Options) error {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return fmt.Errorf("notebook %s: %w", nb.Name, err)
 	}
-	w := &writer{dir: out, quick: opt.Quick, seed: nb.Seed, reg: opt.Registry, log: opt.Log, work: opt.Work}
+	w := &writer{dir: out, quick: opt.Quick, seed: nb.Seed, reg: opt.Registry, log: opt.Log, work: opt.Work,
+		progress: opt.Progress, progressLines: opt.ProgressLines}
 	data, err := nb.exp.run(ctx, w)
 	if err != nil {
 		return fmt.Errorf("notebook %s: %w", nb.Name, err)

@@ -245,7 +245,7 @@ func (c *readingsConfig) run(ctx context.Context, w *writer) (any, error) {
 	runs, err := tourney.RunSeats(ctx, &tc, setup, idx, seats, func(k int) string {
 		w.logf("readings: %d of %d, %s in %s's place, %d games, in %s", k+1, len(seats), seats[k].Label, r.Bot, tc.Games(), dirs[k])
 		return dirs[k]
-	}, tourney.Options{Workers: tn.Tournament.Workers})
+	}, tourney.Options{Workers: tn.Tournament.Workers, Progress: w.progress, ProgressLines: w.progressLines})
 	if err != nil {
 		return nil, err
 	}

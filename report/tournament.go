@@ -206,7 +206,7 @@ func (c *tournamentConfig) play(ctx context.Context, w *writer, tc *tourney.Conf
 	defer os.RemoveAll(tmp)
 	w.logf("tournament: %d bots, %d players, %d replications, %d games", len(tc.Bots), tc.Players,
 		tc.Replications, tc.Games())
-	rep, res, err := tourney.Run(ctx, tc, setup, tourney.Options{Out: tmp, Workers: c.Tournament.Workers})
+	rep, res, err := tourney.Run(ctx, tc, setup, tourney.Options{Out: tmp, Workers: c.Tournament.Workers, Progress: w.progress, ProgressLines: w.progressLines})
 	if err != nil {
 		return nil, nil, sum, fmt.Errorf("tournament %s: %w", tc.Source, err)
 	}

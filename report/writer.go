@@ -50,6 +50,9 @@ type writer struct {
 	log   io.Writer
 	files []string
 	work  string // Options.Work
+	// progress and progressLines are Options.Progress and ProgressLines.
+	progress      io.Writer
+	progressLines bool
 	// readBack counts the games read back from work instead of played.
 	readBack int
 }

@@ -632,14 +632,44 @@ func (s *Search) plannedLeft(st *State) int {
 // experiments that keep only the result (a notebook). progress, when not
 // nil, is called after each step.
 func Play(ctx context.Context, m Method, ev Evaluator, progress func(step int)) error {
+	return PlayWith(ctx, m, ev, PlayOptions{Step: progress})
+}
+
+// PlayOptions are the options of PlayWith.
+type PlayOptions struct {
+	// Step, when not nil, is called after each step.
+	Step func(step int)
+	// Progress, ProgressLines and Label draw the progress display as
+	// Search's fields do; Players is the seats per game (0 = 6).
+	Progress      io.Writer
+	ProgressLines bool
+	Label         string
+	Players       int
+}
+
+// PlayWith is Play with the progress display of opt.
+func PlayWith(ctx context.Context, m Method, ev Evaluator, opt PlayOptions) error {
+	sr := &Search{Progress: opt.Progress, ProgressLines: opt.ProgressLines, Label: opt.Label, Players: opt.Players}
+	pr := sr.meter()
+	defer pr.Finish()
+	games := 0
+	st := &State{Method: m}
 	for s := 0; s < m.Steps(); s++ {
 		evals, err := m.Next()
 		if err != nil {
 			return fmt.Errorf("search: step %d: %w", s, err)
 		}
+		st.Step, st.Evals, st.Done = s, evals, nil
+		if s == 0 {
+			pr.Start(sr.stepLabel(st), 0, sr.plannedLeft(st))
+		} else {
+			pr.Plan(sr.stepLabel(st), games+sr.plannedLeft(st))
+		}
 		res := make([]Result, len(evals))
 		n, err := ev.Evaluate(ctx, evals, func(k int, r Result) error {
 			res[k] = r
+			games += r.Games
+			pr.Update(games)
 			return nil
 		})
 		if err != nil {
@@ -651,8 +681,8 @@ func Play(ctx context.Context, m Method, ev Evaluator, progress func(step int)) 
 		if err := m.Tell(res); err != nil {
 			return fmt.Errorf("search: step %d: %w", s, err)
 		}
-		if progress != nil {
-			progress(s)
+		if opt.Step != nil {
+			opt.Step(s)
 		}
 	}
 	return nil

@@ -212,3 +212,22 @@ func TestProgressLine(t *testing.T) {
 	assert.Contains(t, out, "] sweep step 4/4: ")
 	assert.True(t, strings.HasSuffix(out, "\n"), "the line is ended")
 }
+
+// PlayWith draws the same progress as a logged search: every step named,
+// the games counted, the line ended.
+func TestPlayWithProgress(t *testing.T) {
+	_, setup := tinySearch(t, t.TempDir(), 1)
+	ncfg, err := setup.NarrowConfig()
+	require.NoError(t, err)
+	n, err := NewNarrowing(ncfg)
+	require.NoError(t, err)
+	var buf strings.Builder
+	steps := 0
+	require.NoError(t, PlayWith(context.Background(), n, setup.Field, PlayOptions{Step: func(int) { steps++ },
+		Progress: &buf, Label: "narrow", Players: setup.Field.Players}))
+	assert.Equal(t, n.Steps(), steps)
+	out := buf.String()
+	assert.Contains(t, out, "] narrow step 1/4: ")
+	assert.Contains(t, out, "] narrow step 4/4: ")
+	assert.True(t, strings.HasSuffix(out, "\n"), "the line is ended")
+}
