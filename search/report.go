@@ -304,7 +304,7 @@ func writeNarrowMarkdown(b *bytes.Buffer, setup *Setup, n *Narrowing, figs []str
 	fmt.Fprintf(b, "**%s.**\n\n", n.BestText())
 	b.WriteString(n.LevelsTable().Markdown())
 	b.WriteString("\nEvery cell: [cells.csv](cells.csv). The best cell's parameter file: [best.toml](best.toml) (a seat `BOT@DIR/best.toml`).\n")
-	fmt.Fprintf(b, "\nThe best cell's win rate is the search's own estimate, biased upwards by the choice of the best of many noisy cells. Its validation on fresh deals against `%s`: `marslab validate %s -a %s@DIR/best.toml -out DIR/validation` writes [validation/validation.md](validation/validation.md) (`make run` does).\n",
+	fmt.Fprintf(b, "\nThe best cell's win rate is the search's own estimate, biased upwards by the choice of the best of many noisy cells. Its validation on fresh deals against `%s`: `marslab validate %s -a %s@DIR/best.toml -out DIR/validation` writes [validation/validation.md](validation/validation.md); `marslab run` validates the optimum beside named seats in one run.\n",
 		validateAgainst(c), c.Source, setup.Field.Base.Factory.Name)
 	for _, f := range figs {
 		fmt.Fprintf(b, "\n![%s](%s)\n", f, f)
