@@ -146,8 +146,12 @@ func (m *mediator) propagate(n int) {
 	if small {
 		m.reachable(gl)
 	}
+	// Under goal_value = target every goal of an originator is worth its
+	// value V_c: where that is not positive, none would ever bid (see
+	// roughBounds and goalBid), so the originator sends nothing.
+	target := m.p.GoalValue == GoalValueTarget
 	for t := range b.Owner {
-		if b.Owner[t] != b.me && (!small || m.mayStore(t, t, gl-1)) {
+		if b.Owner[t] != b.me && (!target || m.vals[t] > 0) && (!small || m.mayStore(t, t, gl-1)) {
 			m.msgs = append(m.msgs, message{last: int32(t), parent: -1, k: 1, origin: int32(t), def: b.Armies[t], seen: 1 << (t & 63)})
 		}
 	}
