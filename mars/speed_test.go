@@ -345,3 +345,31 @@ func TestNumerator(t *testing.T) {
 	}
 	assert.Greater(t, zeros, 100)
 }
+
+// TestCandHeap checks the offensive search's candidate heap: popping gives
+// the candidates by decreasing bound, the lower goal id first on ties,
+// whatever their order in the slice.
+func TestCandHeap(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for trial := range 50 {
+		cs := make([]cand, trial)
+		for i := range cs {
+			cs[i] = cand{g: i, ub: float64(rng.IntN(5))}
+		}
+		rng.Shuffle(len(cs), func(i, j int) { cs[i], cs[j] = cs[j], cs[i] })
+		want := slices.Clone(cs)
+		slices.SortFunc(want, func(a, b cand) int {
+			if a.before(b) {
+				return -1
+			}
+			return 1
+		})
+		heapify(cs)
+		got := make([]cand, 0, len(cs))
+		for len(cs) > 0 {
+			got = append(got, cs[0])
+			cs = heapPop(cs)
+		}
+		require.Equal(t, want, got, "trial %d", trial)
+	}
+}
