@@ -296,7 +296,8 @@ func (m *mediator) offensive(t, n int, allowZero bool) bid {
 		floor = max(floor, exact[ne].Value)
 		ne++
 	}
-	// The exact bound of the goals that floor leaves in.
+	// The goals that floor leaves in, by their rough bound; a goal's exact
+	// bound is computed when it reaches the top of the heap below.
 	cs := m.cands[:0]
 cands:
 	for _, c := range m.cands {
@@ -314,24 +315,35 @@ cands:
 				continue cands
 			}
 		}
-		ub := m.scanBound(&m.ccs[m.goals[g].cc], mArm, i0, n, c.ub, floor)
-		// The margin absorbs rounding: the chain odds of two or more
-		// territories near certainty can exceed the product of their
-		// battles' odds in the last bit.
-		if ub *= roundMargin; ub > 0 && ub >= floor {
-			cs = append(cs, cand{g: g, ub: ub})
-		}
+		cs = append(cs, cand{g: g, ub: c.ub, rough: true})
 	}
 	m.cands = cs
 	// Examine the candidates in decreasing order of their bound (ties to
 	// the lower goal id), taking the next one from a heap only when
-	// needed: the search usually stops after a few.
+	// needed: the search usually stops after a few. A rough bound bounds
+	// the exact one (the numerators grow with the attacking armies), so a
+	// goal whose rough bound reaches the top takes its exact bound there,
+	// and the goals are examined in decreasing order of their exact
+	// bounds.
 	heapify(cs)
 	second := -1 // the last examined goal other than the best
 	for len(cs) > 0 {
 		c := cs[0]
 		if c.ub <= best.Value {
 			break
+		}
+		if c.rough {
+			ub := m.scanBound(&m.ccs[m.goals[c.g].cc], mArm, i0, n, c.ub, floor)
+			// The margin absorbs rounding: the chain odds of two or more
+			// territories near certainty can exceed the product of their
+			// battles' odds in the last bit.
+			if ub *= roundMargin; ub > 0 && ub >= floor {
+				cs[0] = cand{g: c.g, ub: ub}
+				siftDown(cs, 0)
+			} else {
+				cs = heapPop(cs)
+			}
+			continue
 		}
 		cs = heapPop(cs)
 		g := c.g
@@ -578,10 +590,13 @@ func (m *mediator) goalHold(x *goal, a int) float64 {
 // margin absorbs rounding in the tables.
 const roundMargin = 1 + 1e-9
 
-// cand is a goal with an upper bound of its offensive bid.
+// cand is a goal with an upper bound of its offensive bid: its exact
+// bid bound (see scanBound), or a rough one, its bound numerator for all
+// the armies (rough).
 type cand struct {
-	g  int
-	ub float64
+	g     int
+	ub    float64
+	rough bool
 }
 
 // before reports whether candidate c comes before d in the offensive
