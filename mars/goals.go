@@ -315,10 +315,7 @@ func (m *mediator) aliveTables(n, gl int, reach *[maxGoalPath + 1]int) {
 		m.aliveOff[k] = size
 		size += reach[k]
 	}
-	if cap(m.alive) < size {
-		m.alive = make([]uint64, size)
-	}
-	m.alive = m.alive[:size]
+	m.alive = slices.Grow(m.alive[:0], size)[:size]
 	clear(m.alive)
 	armies := m.b.Armies
 	for k := 2; k <= gl; k++ {
