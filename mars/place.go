@@ -288,7 +288,7 @@ func (m *mediator) offensive(t, n int, allowZero bool) bid {
 	// armies (i0 <= 1: over at most one army); the goal with the largest
 	// one usually wins.
 	top := -1
-	if j := m.roughBounds(ag, mArm, i0, n, floor); j >= 0 {
+	if j := m.roughBounds(ag, mArm-1+n, floor); j >= 0 {
 		top = m.cands[j].g
 	}
 	if top >= 0 && top != ag.seed[0] && top != ag.seed[1] {
@@ -296,8 +296,7 @@ func (m *mediator) offensive(t, n int, allowZero bool) bid {
 		floor = max(floor, exact[ne].Value)
 		ne++
 	}
-	// The goals that floor leaves in, by their rough bound; a goal's exact
-	// bound is computed when it reaches the top of the heap below.
+	// The exact bound of the goals that floor leaves in.
 	cs := m.cands[:0]
 cands:
 	for _, c := range m.cands {
@@ -310,40 +309,29 @@ cands:
 				// The goal's bid is known: it bounds itself (with the
 				// margin, so that a tie is still examined).
 				if e.Value > 0 && e.Value >= floor {
-					cs = append(cs, cand{g: g, ub: e.Value * roundMargin, exact: true})
+					cs = append(cs, cand{g: g, ub: e.Value * roundMargin})
 				}
 				continue cands
 			}
 		}
-		cs = append(cs, c)
+		ub := m.scanBound(&m.ccs[m.goals[g].cc], mArm, i0, n, c.ub, floor)
+		// The margin absorbs rounding: the chain odds of two or more
+		// territories near certainty can exceed the product of their
+		// battles' odds in the last bit.
+		if ub *= roundMargin; ub > 0 && ub >= floor {
+			cs = append(cs, cand{g: g, ub: ub})
+		}
 	}
 	m.cands = cs
 	// Examine the candidates in decreasing order of their bound (ties to
 	// the lower goal id), taking the next one from a heap only when
-	// needed: the search usually stops after a few. A rough bound bounds
-	// the exact one (the numerators grow with the attacking armies), so a
-	// goal whose rough bound reaches the top takes its exact bound there,
-	// and the goals are examined in decreasing order of their exact
-	// bounds.
+	// needed: the search usually stops after a few.
 	heapify(cs)
 	second := -1 // the last examined goal other than the best
 	for len(cs) > 0 {
 		c := cs[0]
 		if c.ub <= best.Value {
 			break
-		}
-		if !c.exact {
-			ub := m.scanBound(&m.ccs[m.goals[c.g].cc], mArm, i0, n, c.top, floor)
-			// The margin absorbs rounding: the chain odds of two or more
-			// territories near certainty can exceed the product of their
-			// battles' odds in the last bit.
-			if ub *= roundMargin; ub > 0 && ub >= floor {
-				cs[0] = cand{g: c.g, ub: ub, exact: true}
-				siftDown(cs, 0)
-			} else {
-				cs = heapPop(cs)
-			}
-			continue
 		}
 		cs = heapPop(cs)
 		g := c.g
@@ -433,20 +421,16 @@ func (m *mediator) boundNum(g, a int) float64 {
 	return m.numerator(c, a)
 }
 
-// roughBounds puts in mediator.cands every goal of agent ag (of mArm
-// armies, bidding for i = i0..n new armies) that has not won, has a
-// positive value, may reach floor (a bid is at most P_ob·w) and has a
-// positive bound numerator N̄ for all a = mArm-1+n attacking armies, the
-// most it can attack with (numerators grow with a): with that numerator
-// times the rounding margin (cand.top) and, as its rough bound (cand.ub),
-// that divided by the fewest new armies i >= 1 whose attackers reach the
-// path's last territory (the numerators of fewer are 0, see numerator),
-// times the margin once more (the exact bound carries one of its own, see
-// offensive). It returns the index in cands of the goal with the largest
-// rough bound (the first on ties), -1 for none. The numerators are read
-// where kept, and kept, as boundNum does, without its call.
-func (m *mediator) roughBounds(ag *agent, mArm, i0, n int, floor float64) int {
-	a := mArm - 1 + n
+// roughBounds puts in mediator.cands, with its bound numerator for a
+// attacking armies times the rounding margin as its bound, every goal of
+// agent ag that has not won, has a positive value, may reach floor
+// (a numerator is at most P_ob·w) and has a positive numerator, and
+// returns the index in cands of the one with the largest (the first on
+// ties), -1 for none. For the armies the agent can attack with at most,
+// the numerator is the largest of the goal's: numerators grow with a. The
+// numerators are read where kept, and kept, as boundNum does, without its
+// call.
+func (m *mediator) roughBounds(ag *agent, a int, floor float64) int {
 	m.cands = m.cands[:0]
 	top, topU := -1, 0.0
 	for g := ag.head; g >= 0; g = m.goals[g].next {
@@ -465,13 +449,9 @@ func (m *mediator) roughBounds(ag *agent, mArm, i0, n int, floor float64) int {
 			*s = -num
 		}
 		if u := num * roundMargin; u > 0 {
-			ub := u * roundMargin
-			if is := c.k - mArm + 1; is > 1 && is > i0 {
-				ub /= float64(is)
-			}
-			m.cands = append(m.cands, cand{g: g, ub: ub, top: u})
-			if ub > topU {
-				top, topU = len(m.cands)-1, ub
+			m.cands = append(m.cands, cand{g: g, ub: u})
+			if u > topU {
+				top, topU = len(m.cands)-1, u
 			}
 		}
 	}
@@ -598,14 +578,10 @@ func (m *mediator) goalHold(x *goal, a int) float64 {
 // margin absorbs rounding in the tables.
 const roundMargin = 1 + 1e-9
 
-// cand is a goal with an upper bound ub of its offensive bid: its exact
-// bid bound (see scanBound) or its known bid, with the rounding margin
-// (exact), or a rough one (see roughBounds), with top, its bound
-// numerator for all the armies.
+// cand is a goal with an upper bound of its offensive bid.
 type cand struct {
-	g       int
-	ub, top float64
-	exact   bool
+	g  int
+	ub float64
 }
 
 // before reports whether candidate c comes before d in the offensive
@@ -746,21 +722,22 @@ func (m *mediator) firstBid(t, n int) {
 	a.defArm, a.defZero, a.defN = m.b.Armies[t], !a.zeroUsed, n
 	a.off = noBid
 	mArm := m.b.Armies[t]
+	arm := mArm - 1 + n
 	i0 := 1
 	if !a.zeroUsed {
 		i0 = 0
 	}
-	// The rough bound of every goal first, then the exact bound of the
-	// goal with the largest one, which usually bounds the agent's bid, and
-	// of every other goal whose rough bound can beat it.
-	top := m.roughBounds(a, mArm, i0, n, 0)
+	// The numerator for all n armies of every goal first, then the bound
+	// of the goal with the largest one, which usually bounds the agent's
+	// bid, and of every other goal whose largest numerator can beat it.
+	top := m.roughBounds(a, arm, 0)
 	u := 0.0
 	if top >= 0 {
 		c := m.cands[top]
-		u = m.scanBound(&m.ccs[m.goals[c.g].cc], mArm, i0, n, c.top, 0) * roundMargin
+		u = m.scanBound(&m.ccs[m.goals[c.g].cc], mArm, i0, n, c.ub, 0) * roundMargin
 		for j, c := range m.cands {
 			if j != top && c.ub > u {
-				u = max(u, m.scanBound(&m.ccs[m.goals[c.g].cc], mArm, i0, n, c.top, u)*roundMargin)
+				u = max(u, m.scanBound(&m.ccs[m.goals[c.g].cc], mArm, i0, n, c.ub, u)*roundMargin)
 			}
 		}
 	}
