@@ -7,20 +7,17 @@ import (
 
 	"github.com/marslab-risk/marslab/bots/registry"
 	"github.com/marslab-risk/marslab/internal/cputime"
-	"github.com/marslab-risk/marslab/mars"
 	"github.com/marslab-risk/marslab/sim"
 	"github.com/marslab-risk/marslab/sim/simtest"
 )
 
-// baseline returns MARS in seat 0 and five baseline bots.
-func baseline(tb testing.TB) []sim.Player {
+// baseline returns the MARS seat spec (a registry seat: "mars@paper",
+// "mars(goal_paths=all;G_l=6)", ...) in seat 0 and five baseline bots.
+func baseline(tb testing.TB, spec string) []sim.Player {
 	tb.Helper()
 	reg := registry.Default()
 	ps := make([]sim.Player, 0, 6)
-	bot, err := mars.New(mars.PaperParams())
-	require.NoError(tb, err)
-	ps = append(ps, bot)
-	for _, name := range []string{"aggressive", "pacifist", "passive", "random", "aggressive"} {
+	for _, name := range []string{spec, "aggressive", "pacifist", "passive", "random", "aggressive"} {
 		seat, err := reg.ParseSeat(name, nil)
 		require.NoError(tb, err)
 		p, err := seat.New()
@@ -36,14 +33,35 @@ func newGame(tb testing.TB) *sim.Game {
 	return g
 }
 
+// marsReadings are the MARS seats BenchmarkMarsGame plays, by
+// sub-benchmark name: the paper's parameters and readings, the calibrated
+// set mars@paperfield (goal_paths = all, G_l = 6) and the paper's set
+// under goal_paths = all at G_l 5, 6 and 8, whose goal count grows fastest
+// with G_l.
+var marsReadings = []struct{ name, spec string }{
+	{"paper", "mars@paper"},
+	{"paperfield", "mars@paperfield"},
+	{"all-Gl5", "mars(goal_paths=all)"},
+	{"all-Gl6", "mars(goal_paths=all;G_l=6)"},
+	{"all-Gl8", "mars(goal_paths=all;G_l=8)"},
+}
+
 // BenchmarkMarsGame plays whole six-player games (MARS against aggressive,
-// pacifist, passive, random and aggressive; mars2006 rules, classic map).
+// pacifist, passive, random and aggressive; mars2006 rules, classic map),
+// one sub-benchmark per MARS reading of marsReadings (their games differ).
 // Besides the wall time (ns/op, ms/game) it reports the process's CPU time
 // per game (cpu-ms/game, where the platform gives it), which a machine
 // shared with other work inflates far less.
 func BenchmarkMarsGame(b *testing.B) {
+	for _, r := range marsReadings {
+		b.Run(r.name, func(b *testing.B) { benchGame(b, r.spec) })
+	}
+}
+
+// benchGame is BenchmarkMarsGame for the MARS seat spec.
+func benchGame(b *testing.B, spec string) {
 	g := newGame(b)
-	ps := baseline(b)
+	ps := baseline(b, spec)
 	b.ReportAllocs()
 	turns := 0
 	i := uint64(0)

@@ -273,7 +273,7 @@ C_eoc = 9.15
 
 func TestExplain(t *testing.T) {
 	g := newGame(t)
-	ps := baseline(t)
+	ps := baseline(t, "mars@paper")
 	var buf bytes.Buffer
 	ps[0].(*mars.Bot).SetExplain(&buf)
 	res, err := g.Play(ps, 1, 0)
@@ -314,7 +314,7 @@ func TestExplain(t *testing.T) {
 // ns/op is the whole game's.
 func BenchmarkMarsTurn(b *testing.B) {
 	g := newGame(b)
-	ps := baseline(b)
+	ps := baseline(b, "mars@paper")
 	c := &innerTimer{Player: ps[0]}
 	ps[0] = c
 	b.ReportAllocs()
@@ -388,7 +388,7 @@ func (c *innerTimer) Fortify(s *sim.State, buf []sim.Move) []sim.Move {
 // times something.
 func TestInnerTimer(t *testing.T) {
 	g := newGame(t)
-	ps := baseline(t)
+	ps := baseline(t, "mars@paper")
 	want, err := g.Play(ps, 1, 3)
 	require.NoError(t, err)
 	c := &innerTimer{Player: ps[0]}
@@ -503,7 +503,7 @@ func (c *placeCounter) Place(s *sim.State, armies int, buf []sim.Placement) []si
 // baseline bots and returns the armies b placed.
 func playCounting(t *testing.T, b *mars.Bot, index uint64) int64 {
 	t.Helper()
-	ps := baseline(t)
+	ps := baseline(t, "mars@paper")
 	c := &placeCounter{Bot: b}
 	ps[0] = c
 	_, err := newGame(t).Play(ps, 1, index)

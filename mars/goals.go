@@ -146,8 +146,12 @@ func (m *mediator) propagate(n int) {
 	if small {
 		m.reachable(gl)
 	}
+	// Under goal_value = target every goal of an originator is worth its
+	// value V_c: where that is not positive, none would ever bid (see
+	// roughBounds and goalBid), so the originator sends nothing.
+	target := m.p.GoalValue == GoalValueTarget
 	for t := range b.Owner {
-		if b.Owner[t] != b.me && (!small || m.mayStore(t, t, gl-1)) {
+		if b.Owner[t] != b.me && (!target || m.vals[t] > 0) && (!small || m.mayStore(t, t, gl-1)) {
 			m.msgs = append(m.msgs, message{last: int32(t), parent: -1, k: 1, origin: int32(t), def: b.Armies[t], seen: 1 << (t & 63)})
 		}
 	}
@@ -218,6 +222,8 @@ func (m *mediator) relaySmall(n, gl int, reach *[maxGoalPath + 1]int) {
 		for _, msg := range m.msgs { // the originators' messages
 			clear(m.minDef[msg.origin][:])
 		}
+	} else {
+		m.aliveTables(n, gl, reach)
 	}
 	// Messages travel breadth-first: msgs[start:end] are those of k
 	// territories, and their extensions follow them.
@@ -239,49 +245,38 @@ func (m *mediator) relaySmall(n, gl int, reach *[maxGoalPath + 1]int) {
 			}
 		}
 		if k < gl { // a longer chain must not exceed G_l
-			m.extend(start, end, k, reach[k+1], m.reachOwn[(gl-k-1)*nt:(gl-k)*nt], m.liveAt[gl-k-1])
+			row := m.reachOwn[(gl-k-1)*nt : (gl-k)*nt]
+			if bo != nil {
+				m.extendShortest(start, end, k, reach[k+1], row, m.liveAt[gl-k-1])
+			} else {
+				m.extend(start, end, k, reach[k+1], row, m.liveAt[gl-k-1], m.alive[m.aliveOff[k+1]:m.aliveOff[k+1]+reach[k+1]])
+			}
 		}
 		start = end
 	}
 }
 
 // extend sends the extensions of the messages msgs[start:end], each of k
-// territories (see relaySmall): to every enemy neighbour of the chain's
-// end off the chain, with a live row of mayStore's masks (live has the
-// bits of the territories whose row is not empty), if the chain's
-// defenders stay below lim and the row has an own territory the
-// originator's messages have not reached.
-//
-// Under goal_paths = shortest an extension is also not sent when it is
-// dominated: an earlier chain of the same originator, of at most as many
-// territories, ends at the same territory with at most as many defenders
-// (mediator.minDef). Such a chain, and every longer chain through it,
-// stores nothing. Take a chain P2 + S that reaches agent t, with P2 the
-// dominated chain and P1 the dominating one. If P1 + S visits no territory
-// twice, the messages would make it without the pruning (which drops only
-// chains that store nothing): at each length its defenders are at most
-// those of P2 + S, and the limit does not grow with length. It reaches t
-// at a smaller length, or at the same length earlier in the messages'
-// order (the lexicographic order of their territories, in which P1 comes
-// first), and t keeps that message. If P1 + S visits a territory twice,
-// cutting out the loop leaves a shorter chain to t's neighbour, which
-// reaches t earlier still. Either way P2 + S is not the first message of
-// its originator to reach t.
-func (m *mediator) extend(start, end, k, lim int, row []uint64, live uint64) {
-	if m.byOrigin != nil {
-		m.extendShortest(start, end, k, lim, row, live)
-		return
-	}
+// territories (see relaySmall), under goal_paths = all: to every enemy
+// neighbour u of the chain's end off the chain, with a live row of
+// mayStore's masks (live has the bits of the territories whose row is not
+// empty), if the chain's defenders def stay below lim and the row has an
+// own territory whose armies may reach a chain of k+1 territories and def
+// defenders, alive[def] (see aliveTables): every goal through the
+// extension has at least as many territories and defenders, and an agent
+// that may not reach those would drop it (see store).
+func (m *mediator) extend(start, end, k, lim int, row []uint64, live uint64, alive []uint64) {
 	nt := len(m.b.nmask)
 	nmask, armies, row := m.b.nmask, m.b.Armies[:nt], row[:nt]
 	enemy := ^m.mine & live
+	alive = alive[:lim]
 	msgs := m.msgs
 	for h := start; h < end; h++ {
 		msg := msgs[h]
 		for ext := nmask[msg.last] &^ msg.seen & enemy; ext != 0; ext &= ext - 1 {
 			u := bits.TrailingZeros64(ext)
 			def := msg.def + armies[u]
-			if def >= lim || row[u] == 0 {
+			if def >= lim || row[u]&alive[def] == 0 {
 				continue
 			}
 			var x *message
@@ -308,8 +303,57 @@ func nextSlot[T any](s []T) ([]T, *T) {
 // growSlot makes room for one more element of s (see nextSlot).
 func growSlot[T any](s []T) []T { return slices.Grow(s, 1) }
 
-// extendShortest is extend under goal_paths = shortest, with its dominance
-// pruning.
+// aliveTables fills mediator.alive for goal_paths = all on a map with
+// neighbour masks and n armies to place: for chains of k = 2..gl
+// territories, alive[aliveOff[k]+d] has the bits of the own territories
+// whose armies and the n new ones may reach a chain of k territories and d
+// defenders (odds.mayReach, the limit store applies), for d below
+// reach[k], the limit of the strongest of them.
+func (m *mediator) aliveTables(n, gl int, reach *[maxGoalPath + 1]int) {
+	size := 0
+	for k := 2; k <= gl; k++ {
+		m.aliveOff[k] = size
+		size += reach[k]
+	}
+	m.alive = slices.Grow(m.alive[:0], size)[:size]
+	clear(m.alive)
+	armies := m.b.Armies
+	for k := 2; k <= gl; k++ {
+		tab := m.alive[m.aliveOff[k] : m.aliveOff[k]+reach[k]]
+		// An agent whose limit is l may reach d < l: its bit is set at
+		// l-1 and carried down to every smaller d.
+		for x := m.mine; x != 0; x &= x - 1 {
+			t := bits.TrailingZeros64(x)
+			if r := armies[t] - 1 + n - k; r >= 0 {
+				if l := min(m.o.limit(r), len(tab)); l > 0 {
+					tab[l-1] |= 1 << t
+				}
+			}
+		}
+		for d := len(tab) - 2; d >= 0; d-- {
+			tab[d] |= tab[d+1]
+		}
+	}
+}
+
+// extendShortest is extend under goal_paths = shortest: to every enemy
+// neighbour of the chain's end off the chain, with a live row of
+// mayStore's masks, if the chain's defenders stay below lim and the row
+// has an own territory the originator's messages have not reached. An
+// extension is also not sent when it is dominated: an earlier chain of the
+// same originator, of at most as many territories, ends at the same
+// territory with at most as many defenders (mediator.minDef). Such a chain, and every longer chain through it,
+// stores nothing. Take a chain P2 + S that reaches agent t, with P2 the
+// dominated chain and P1 the dominating one. If P1 + S visits no territory
+// twice, the messages would make it without the pruning (which drops only
+// chains that store nothing): at each length its defenders are at most
+// those of P2 + S, and the limit does not grow with length. It reaches t
+// at a smaller length, or at the same length earlier in the messages'
+// order (the lexicographic order of their territories, in which P1 comes
+// first), and t keeps that message. If P1 + S visits a territory twice,
+// cutting out the loop leaves a shorter chain to t's neighbour, which
+// reaches t earlier still. Either way P2 + S is not the first message of
+// its originator to reach t.
 func (m *mediator) extendShortest(start, end, k, lim int, row []uint64, live uint64) {
 	nt := len(m.b.nmask)
 	nmask, armies, row := m.b.nmask, m.b.Armies[:nt], row[:nt]

@@ -144,6 +144,11 @@ type mediator struct {
 	// for none: a later chain ending there with as many defenders or more
 	// is dominated (see extend). Cleared by relaySmall.
 	minDef [64][64]int32
+	// alive and aliveOff (goal_paths = all, maps with neighbour masks)
+	// hold, by chain length k and defenders d, the own territories that
+	// may reach such a chain: alive[aliveOff[k]+d] (see aliveTables).
+	alive    []uint64
+	aliveOff [maxGoalPath + 1]int
 	// liveAt[j] (maps of at most 64 territories) has bit v set when row j
 	// of reachOwn has an own territory for v.
 	liveAt [maxGoalPath]uint64
@@ -319,21 +324,16 @@ cands:
 	}
 	m.cands = cs
 	// Examine the candidates in decreasing order of their bound (ties to
-	// the lower goal id), selecting the next one only when needed: the
-	// search usually stops after a few.
+	// the lower goal id), taking the next one from a heap only when
+	// needed: the search usually stops after a few.
+	heapify(cs)
 	second := -1 // the last examined goal other than the best
-	for k := 0; k < len(cs); k++ {
-		j := k
-		for l := k + 1; l < len(cs); l++ {
-			if cs[l].ub > cs[j].ub || (cs[l].ub == cs[j].ub && cs[l].g < cs[j].g) {
-				j = l
-			}
-		}
-		cs[k], cs[j] = cs[j], cs[k]
-		c := cs[k]
+	for len(cs) > 0 {
+		c := cs[0]
 		if c.ub <= best.Value {
 			break
 		}
+		cs = heapPop(cs)
 		g := c.g
 		x := &m.goals[g]
 		prev := best.Goal
@@ -376,14 +376,6 @@ cands:
 		} else if g != best.Goal {
 			second = g
 		}
-		// Drop the candidates the best bid has put out of reach.
-		rest := cs[k+1 : k+1]
-		for _, c := range cs[k+1:] {
-			if c.ub > best.Value {
-				rest = append(rest, c)
-			}
-		}
-		cs = cs[:k+1+len(rest)]
 	}
 	ag.seed = [2]int{best.Goal, second}
 	return best
@@ -590,6 +582,49 @@ const roundMargin = 1 + 1e-9
 type cand struct {
 	g  int
 	ub float64
+}
+
+// before reports whether candidate c comes before d in the offensive
+// search: a larger bound first, the lower goal id on ties.
+func (c cand) before(d cand) bool {
+	return c.ub > d.ub || (c.ub == d.ub && c.g < d.g)
+}
+
+// heapify orders cs as a binary heap whose first element comes before
+// every other (cand.before).
+func heapify(cs []cand) {
+	for i := len(cs)/2 - 1; i >= 0; i-- {
+		siftDown(cs, i)
+	}
+}
+
+// heapPop removes the first candidate of heap cs and returns the rest, a
+// heap.
+func heapPop(cs []cand) []cand {
+	n := len(cs) - 1
+	cs[0] = cs[n]
+	cs = cs[:n]
+	siftDown(cs, 0)
+	return cs
+}
+
+// siftDown moves cs[i] down heap cs to its place.
+func siftDown(cs []cand, i int) {
+	n := len(cs)
+	for {
+		j := 2*i + 1
+		if j >= n {
+			return
+		}
+		if r := j + 1; r < n && cs[r].before(cs[j]) {
+			j = r
+		}
+		if !cs[j].before(cs[i]) {
+			return
+		}
+		cs[i], cs[j] = cs[j], cs[i]
+		i = j
+	}
 }
 
 // defensive computes agent t's best defensive bid, equation (5), for

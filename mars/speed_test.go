@@ -345,3 +345,85 @@ func TestNumerator(t *testing.T) {
 	}
 	assert.Greater(t, zeros, 100)
 }
+
+// TestCandHeap checks the offensive search's candidate heap: popping gives
+// the candidates by decreasing bound, the lower goal id first on ties,
+// whatever their order in the slice.
+func TestCandHeap(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for trial := range 50 {
+		cs := make([]cand, trial)
+		for i := range cs {
+			cs[i] = cand{g: i, ub: float64(rng.IntN(5))}
+		}
+		rng.Shuffle(len(cs), func(i, j int) { cs[i], cs[j] = cs[j], cs[i] })
+		want := slices.Clone(cs)
+		slices.SortFunc(want, func(a, b cand) int {
+			if a.before(b) {
+				return -1
+			}
+			return 1
+		})
+		heapify(cs)
+		got := make([]cand, 0, len(cs))
+		for len(cs) > 0 {
+			got = append(got, cs[0])
+			cs = heapPop(cs)
+		}
+		require.Equal(t, want, got, "trial %d", trial)
+	}
+}
+
+// TestAliveTables checks the per-agent limits extend applies under
+// goal_paths = all: alive[k][d] has exactly the own territories whose
+// armies and the n new ones may reach a chain of k territories and d
+// defenders (odds.mayReach), on random positions; and a weak agent beside
+// a strong one leaves chains that only the strong one may reach without
+// the weak one's bit.
+func TestAliveTables(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for trial := range 40 {
+		nt := 6 + rng.IntN(14)
+		nbr, owner, armies := randomPosition(rng, nt)
+		for i := range armies {
+			armies[i] = 1 + rng.IntN(1+rng.IntN(30))
+		}
+		p := PaperParams()
+		p.GoalPaths = GoalPathsAll
+		p.Gl = 2 + rng.IntN(7)
+		n := rng.IntN(10)
+		m := testMediator(t, p, nbr, make([]int, nt), []int{2}, owner, armies)
+		m.propagate(n)
+		for k := 2; k <= p.Gl; k++ {
+			amax := 0
+			for u := range nt {
+				if owner[u] == 0 {
+					amax = max(amax, armies[u]-1+n)
+				}
+			}
+			lim := 0
+			if amax-k >= 0 {
+				lim = m.o.limit(amax - k)
+			}
+			for d := range lim {
+				var want uint64
+				for u := range nt {
+					if owner[u] == 0 && m.o.mayReach(armies[u]-1+n, k, d) {
+						want |= 1 << u
+					}
+				}
+				require.Equal(t, want, m.alive[m.aliveOff[k]+d], "trial %d: k %d, d %d", trial, k, d)
+			}
+		}
+	}
+	// Two own territories of 2 and 40 armies and 3 to place: from the
+	// weak one's limit for chains of 3 territories on, only the strong one
+	// may reach them.
+	p := PaperParams()
+	p.GoalPaths = GoalPathsAll
+	m := testMediator(t, p, [][]int{{1}, {0, 2}, {1, 3}, {2}}, make([]int, 4), []int{2}, []int{0, 1, 1, 0}, []int{2, 1, 1, 40})
+	m.propagate(3)
+	d := m.o.limit(2 - 1 + 3 - 3)
+	assert.Equal(t, uint64(1<<0|1<<3), m.alive[m.aliveOff[3]+d-1])
+	assert.Equal(t, uint64(1<<3), m.alive[m.aliveOff[3]+d])
+}
