@@ -90,8 +90,9 @@ func DefaultRewards() Rewards {
 	return Rewards{PerTurn: -1, Win: 500, Loss: -100, Eliminated: -500, Placement: []float64{250, 100, 0, -50}}
 }
 
-// envFile is the TOML form of a Config; absent keys keep the defaults.
-type envFile struct {
+// ConfigFile is the TOML form of a Config (see ParseConfig); absent keys
+// keep the defaults. An experiment file embeds it as its [env] table.
+type ConfigFile struct {
 	Rules     *string    `toml:"rules"`
 	Players   *int       `toml:"players"`
 	Seat      *int       `toml:"seat"`
@@ -132,11 +133,11 @@ const envKeys = "rules, players, seat, actions, opponents, features, rewards.per
 // source names the data in errors; an unknown key or a value out of range
 // is an error naming source, the key and the allowed values.
 func ParseConfig(source string, data []byte) (*Config, error) {
-	var f envFile
+	var f ConfigFile
 	if err := configs.DecodeStrict(source, data, &f, envKeys); err != nil {
 		return nil, err
 	}
-	return f.config(source, "")
+	return f.Config(source, "")
 }
 
 // LoadConfig reads an environment config from a file (see ParseConfig).
@@ -148,9 +149,9 @@ func LoadConfig(path string) (*Config, error) {
 	return ParseConfig(path, data)
 }
 
-// config checks f and returns its Config; prefix is prepended to key names
+// Config checks f and returns its Config; prefix is prepended to key names
 // in errors ("env." inside an experiment file).
-func (f *envFile) config(source, prefix string) (*Config, error) {
+func (f *ConfigFile) Config(source, prefix string) (*Config, error) {
 	c := DefaultConfig()
 	c.Source = source
 	if prefix != "" {

@@ -281,14 +281,6 @@ placement = [1.0, 0.0, -1.0]
 	require.NoError(t, err)
 	_, err = NewRunner(cfg, registry.Default())
 	require.ErrorContains(t, err, "x.toml: key rules: ")
-	e, err := ParseExperiment("e.toml", []byte("seed = 1\nout = \"x\"\n[env]\nopponents = [\"nobot\"]\n[train]\ngames = 10\nbatch = 5\nblock = 5\n[q]\nfeatures = [\"round\"]\nbins = 3\nalpha = 0.1\ngamma = 0.9\nepsilon = 0.1\n[eval]\nseed = 2\ngames = 10\n"))
-	require.NoError(t, err)
-	_, err = NewRunner(e.Env, registry.Default())
-	require.ErrorContains(t, err, "e.toml [env]: key opponents: entry 0: seat \"nobot\"")
-	// The experiment names its file once.
-	_, err = e.RunWith(context.Background(), registry.Default(), RunOptions{Workers: 1})
-	require.Error(t, err)
-	assert.True(t, strings.HasPrefix(err.Error(), "e.toml [env]: key opponents: entry 0: "), err.Error())
 }
 
 // TestFeatureFuncs: every feature name has its feature, and no other.

@@ -1,9 +1,10 @@
-package learn
+package experiment
 
 import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/marslab-risk/marslab/learn"
 	"io"
 	"math"
 	"os"
@@ -32,7 +33,7 @@ type Experiment struct {
 	// Source names the config file.
 	Source string
 	// Env is the environment.
-	Env *Config
+	Env *learn.Config
 	// Train sizes the training (its Seed is the experiment's seed).
 	Train TrainConfig
 	// QFeatures names the observation values the Q-table's state is made
@@ -52,9 +53,9 @@ type Experiment struct {
 }
 
 type experimentFile struct {
-	Seed  *int64  `toml:"seed"`
-	Out   string  `toml:"out"`
-	Env   envFile `toml:"env"`
+	Seed  *int64           `toml:"seed"`
+	Out   string           `toml:"out"`
+	Env   learn.ConfigFile `toml:"env"`
 	Train struct {
 		Games *int `toml:"games"`
 		Batch *int `toml:"batch"`
@@ -91,7 +92,7 @@ type experimentFile struct {
 //
 //	seed = 16                       # training seed, >= 0
 //	out  = "results/strategist"     # output folder
-//	[env]                           # the environment (ParseConfig's keys), optional
+//	[env]                           # the environment (learn.ParseConfig's keys), optional
 //	[train]
 //	games = 300000                  # training episodes, 1..MaxTrainGames
 //	batch = 2000                    # episodes per policy update, 1..min(games, MaxBatch)
@@ -129,7 +130,7 @@ func ParseExperiment(source string, data []byte) (*Experiment, error) {
 	}
 	bad := configs.KeyErrors(source)
 	e := &Experiment{Source: source, Out: f.Out}
-	if e.Env, err = f.Env.config(source, "env."); err != nil {
+	if e.Env, err = f.Env.Config(source, "env."); err != nil {
 		return nil, err
 	}
 	ints := []struct {
@@ -329,7 +330,7 @@ type RunOptions struct {
 // fingerprint identifies every setting training depends on.
 func (e *Experiment) fingerprint() (string, error) {
 	data, err := json.Marshal(struct {
-		Env                 *Config
+		Env                 *learn.Config
 		Seed                uint64
 		Games, Batch, Block int
 		Learner             string
@@ -355,7 +356,7 @@ func (e *Experiment) Run(ctx context.Context, reg *bots.Registry, workers int, p
 // exploring"). Interrupted (ctx done) during training, it returns the
 // result with the completed blocks of the curve and ctx's error.
 func (e *Experiment) RunWith(ctx context.Context, reg *bots.Registry, opts RunOptions) (*Result, error) {
-	r, err := NewRunner(e.Env, reg)
+	r, err := learn.NewRunner(e.Env, reg)
 	if err != nil {
 		return nil, err // named by e.Env.Source, "FILE [env]"
 	}
@@ -448,7 +449,7 @@ func (e *Experiment) LoadPolicy(path string, reg *bots.Registry) (Learner, error
 	if err != nil {
 		return nil, err
 	}
-	r, err := NewRunner(e.Env, reg)
+	r, err := learn.NewRunner(e.Env, reg)
 	if err != nil {
 		return nil, err // named by e.Env.Source, "FILE [env]"
 	}
@@ -463,7 +464,7 @@ func (e *Experiment) LoadPolicy(path string, reg *bots.Registry) (Learner, error
 
 // train makes the learner (or restores it from the checkpoint) and
 // trains it, filling res.Curve.
-func (e *Experiment) train(ctx context.Context, reg *bots.Registry, r *Runner, res *Result, opts RunOptions) (Learner, error) {
+func (e *Experiment) train(ctx context.Context, reg *bots.Registry, r *learn.Runner, res *Result, opts RunOptions) (Learner, error) {
 	names := r.ObservationNames()
 	qc := e.Q
 	qc.Features = nil

@@ -1,8 +1,9 @@
-package learn
+package experiment
 
 import (
 	"context"
 	"fmt"
+	"github.com/marslab-risk/marslab/learn"
 	"math/rand/v2"
 
 	"github.com/marslab-risk/marslab/bots"
@@ -69,7 +70,7 @@ type Evaluation struct {
 // Evaluate plays episodes 0 .. games-1 of seed with each policy: every
 // policy meets the same seats, opponents and deals (common random numbers),
 // so the results are paired by episode. workers <= 0 means one per core.
-func Evaluate(ctx context.Context, env *Config, reg *bots.Registry, seed uint64, games, workers int, policies []Policy) ([]Evaluation, error) {
+func Evaluate(ctx context.Context, env *learn.Config, reg *bots.Registry, seed uint64, games, workers int, policies []Policy) ([]Evaluation, error) {
 	if games < 1 || games > MaxEvalGames {
 		return nil, fmt.Errorf("learn: evaluate: games %d: want 1..%d", games, MaxEvalGames)
 	}

@@ -1,6 +1,7 @@
-package learn
+package experiment
 
 import (
+	"github.com/marslab-risk/marslab/learn"
 	"math/rand/v2"
 	"testing"
 
@@ -20,7 +21,7 @@ func banditBatch(rng *rand.Rand, actor Actor, n int) []Episode {
 		if (a == 1) == (x > 0.5) {
 			r = 1
 		}
-		out[i] = Episode{Dim: 2, Obs: obs, Actions: []int{a}, Outcome: Outcome{Final: r, PerTurn: 0}}
+		out[i] = Episode{Dim: 2, Obs: obs, Actions: []int{a}, Outcome: learn.Outcome{Final: r, PerTurn: 0}}
 	}
 	return out
 }

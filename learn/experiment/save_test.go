@@ -1,8 +1,9 @@
-package learn
+package experiment
 
 import (
 	"bytes"
 	"context"
+	"github.com/marslab-risk/marslab/learn"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -127,7 +128,7 @@ func TestDQNStateRoundTrip(t *testing.T) {
 	d, err := NewDQN(DQNConfig{Hidden: []int{4}, LearningRate: 0.01, Gamma: 0.9, BatchSize: 4, Replay: 10, TrainEvery: 1,
 		TargetEvery: 2, Policy: "epsilon", Epsilon: 0.1, RewardScale: 1, Seed: 3}, 2, 2)
 	require.NoError(t, err)
-	ep := Episode{Dim: 2, Obs: []float64{0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8}, Actions: []int{0, 1, 1, 0}, Outcome: Outcome{PerTurn: -1, Final: 5}}
+	ep := Episode{Dim: 2, Obs: []float64{0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8}, Actions: []int{0, 1, 1, 0}, Outcome: learn.Outcome{PerTurn: -1, Final: 5}}
 	d.Learn([]Episode{ep, ep})
 	st, err := d.Save(true)
 	require.NoError(t, err)
