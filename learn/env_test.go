@@ -261,12 +261,12 @@ placement = [1.0, 0.0, -1.0]
 		assert.True(t, strings.HasPrefix(err.Error(), "x.toml: "), err.Error())
 	}
 	_, err = NewRunner(&Config{Rules: "fixedcards", Players: 4, Actions: []string{"passive", "nosuchbot"}, Opponents: []string{"passive"},
-		Features: []string{"territories"}, Rewards: DefaultRewards()}, registry.Default())
+		Features: []string{"territories"}, Rewards: defaultRewards()}, registry.Default())
 	require.ErrorContains(t, err, "env config: key actions: entry 1: seat \"nosuchbot\"")
 	// The registry is the caller's: none is an error, not a default.
 	_, err = NewRunner(DefaultConfig(), nil)
 	require.ErrorContains(t, err, "learn: no bot registry")
-	big := DefaultRewards()
+	big := defaultRewards()
 	big.PerTurn = -1.7e308
 	_, err = NewRunner(&Config{Rules: "fixedcards", Players: 4, Actions: []string{"passive", "aggressive"}, Opponents: []string{"passive"},
 		Features: []string{"territories"}, Rewards: big}, registry.Default())

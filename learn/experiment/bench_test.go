@@ -6,11 +6,11 @@ import (
 )
 
 // BenchmarkCheckpointDQN writes the checkpoint of a DQN of the default
-// size (DefaultDQNConfig: a replay memory of 100,000 transitions) over the
+// size (defaultDQNConfig: a replay memory of 100,000 transitions) over the
 // default observation: the cost paid once per block of training. MB/op is
 // the file's size.
 func BenchmarkCheckpointDQN(b *testing.B) {
-	d, err := NewDQN(DefaultDQNConfig(), 11, 3)
+	d, err := newDQN(defaultDQNConfig(), 11, 3)
 	if err != nil {
 		b.Fatal(err)
 	}

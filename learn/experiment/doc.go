@@ -7,11 +7,11 @@
 // target network); Train plays batches of episodes on every core with the
 // policy frozen and hands each batch to Learner.Learn in episode order, so
 // that a result depends on the seed, not on the number of workers.
-// Evaluate plays the same episodes with each Policy (Greedy, Fixed,
+// The evaluation plays the same episodes with each Policy (Greedy, Fixed,
 // Uniform), paired by episode.
 //
 // A trained QTable or DQN is saved as a JSON policy file (SavePolicy,
-// LoadPolicy, PolicyFormat). Experiment.RunWith can write a checkpoint of
+// LoadPolicy). Experiment.RunWith can write a checkpoint of
 // the whole training state after each block of the curve and resume from
 // it, with the results of an uninterrupted run.
 //
@@ -19,5 +19,5 @@
 // (EvalMarkdown, PairedMarkdown, Verdicts, Behaviour,
 // CompareArms and its tables): marslab learn's README.md and the
 // strategist notebooks of package report print the same tables and
-// sentences, each sentence made from the numbers (Judge).
+// sentences, each sentence made from the numbers.
 package experiment

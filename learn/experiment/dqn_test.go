@@ -28,11 +28,11 @@ func banditBatch(rng *rand.Rand, actor Actor, n int) []Episode {
 
 func TestDQNLearnsBandit(t *testing.T) {
 	for _, policy := range []string{"boltzmann", "epsilon"} {
-		cfg := DefaultDQNConfig()
+		cfg := defaultDQNConfig()
 		cfg.Policy, cfg.TrainEvery, cfg.RewardScale, cfg.Temperature, cfg.Epsilon = policy, 1, 1, 0.2, 0.2
 		cfg.Hidden = []int{8}
 		cfg.LearningRate = 0.01
-		d, err := NewDQN(cfg, 2, 2)
+		d, err := newDQN(cfg, 2, 2)
 		require.NoError(t, err)
 		rng := rand.New(rand.NewPCG(1, 2))
 		for range 40 {
@@ -56,10 +56,10 @@ func TestDQNLearnsBandit(t *testing.T) {
 }
 
 func TestDQNDeterministicAndConfig(t *testing.T) {
-	cfg := DefaultDQNConfig()
+	cfg := defaultDQNConfig()
 	cfg.Seed = 4
 	run := func() []float64 {
-		d, err := NewDQN(cfg, 2, 2)
+		d, err := newDQN(cfg, 2, 2)
 		require.NoError(t, err)
 		rng := rand.New(rand.NewPCG(7, 7))
 		for range 5 {
@@ -80,9 +80,9 @@ func TestDQNDeterministicAndConfig(t *testing.T) {
 		func(c *DQNConfig) { c.Temperature = 0 },
 		func(c *DQNConfig) { c.RewardScale = 0 },
 	} {
-		c := DefaultDQNConfig()
+		c := defaultDQNConfig()
 		mod(&c)
-		_, err := NewDQN(c, 2, 2)
+		_, err := newDQN(c, 2, 2)
 		assert.Error(t, err, "%+v", c)
 	}
 }

@@ -65,12 +65,12 @@ func (e *Episode) State(i int) []float64 { return e.Obs[i*e.Dim : (i+1)*e.Dim] }
 // training games in batches of 2000, 5000 evaluation games): a batch's and
 // an evaluation's episodes are all held in memory at once.
 const (
-	// MaxTrainGames bounds TrainConfig.Games (train.games).
-	MaxTrainGames = 1_000_000_000
-	// MaxBatch bounds TrainConfig.Batch (train.batch).
-	MaxBatch = 100_000
-	// MaxEvalGames bounds the episodes of an evaluation (eval.games).
-	MaxEvalGames = 100_000
+	// maxTrainGames bounds TrainConfig.Games (train.games).
+	maxTrainGames = 1_000_000_000
+	// maxBatch bounds TrainConfig.Batch (train.batch).
+	maxBatch = 100_000
+	// maxEvalGames bounds the episodes of an evaluation (eval.games).
+	maxEvalGames = 100_000
 )
 
 // TrainConfig sizes a training run.
@@ -139,9 +139,9 @@ type BlockStats struct {
 // cfg.Block episodes. A cancelled ctx stops it after the batch being
 // played, returning the blocks completed and ctx's error.
 func Train(ctx context.Context, env *learn.Config, reg *bots.Registry, l Learner, cfg TrainConfig, progress io.Writer) ([]BlockStats, error) {
-	if cfg.Games < 1 || cfg.Games > MaxTrainGames || cfg.Batch < 1 || cfg.Batch > min(cfg.Games, MaxBatch) || cfg.Block < 1 || cfg.Block > cfg.Games {
+	if cfg.Games < 1 || cfg.Games > maxTrainGames || cfg.Batch < 1 || cfg.Batch > min(cfg.Games, maxBatch) || cfg.Block < 1 || cfg.Block > cfg.Games {
 		return nil, fmt.Errorf("learn: train: games %d, batch %d, block %d: want games 1..%d, batch 1..min(games, %d), block 1..games",
-			cfg.Games, cfg.Batch, cfg.Block, MaxTrainGames, MaxBatch)
+			cfg.Games, cfg.Batch, cfg.Block, maxTrainGames, maxBatch)
 	}
 	runners, err := newRunners(env, reg, cfg.Workers)
 	if err != nil {

@@ -68,7 +68,7 @@ func TestTrainDeterministic(t *testing.T) {
 
 func TestEvaluatePaired(t *testing.T) {
 	cfg := learn.DefaultConfig()
-	ev, err := Evaluate(context.Background(), cfg, registry.Default(), 5, 12, 2, []Policy{Fixed("aggressive", 2), Uniform("random", 3), Fixed("aggressive again", 2)})
+	ev, err := evaluate(context.Background(), cfg, registry.Default(), 5, 12, 2, []Policy{Fixed("aggressive", 2), Uniform("random", 3), Fixed("aggressive again", 2)})
 	require.NoError(t, err)
 	require.Len(t, ev, 3)
 	// The same policy on the same seeds plays the same games.
