@@ -90,10 +90,12 @@ type event struct {
 	Round  int    `json:"round"`
 	Phase  string `json:"phase"`
 	Player int    `json:"player"`
-	Other  int    `json:"other"`
-	From   int    `json:"from"`
-	To     int    `json:"to"`
-	Armies int    `json:"armies"`
+	// Other, From and To are absent when the event has none (-1 in
+	// sim.Event).
+	Other  *int `json:"other,omitempty"`
+	From   *int `json:"from,omitempty"`
+	To     *int `json:"to,omitempty"`
+	Armies int  `json:"armies"`
 	// A roll's dice (descending) and losses.
 	Attack       []int `json:"attack,omitempty"`
 	Defend       []int `json:"defend,omitempty"`
@@ -294,10 +296,18 @@ func checkEvent(e *sim.Event, n, nt int) error {
 	return nil
 }
 
+// index is a seat or territory, or nil for -1 (none).
+func index(x int) *int {
+	if x < 0 {
+		return nil
+	}
+	return &x
+}
+
 // encodeEvent names an event's fields as the script reads them.
 func encodeEvent(e *sim.Event) event {
-	v := event{Kind: e.Kind.String(), Round: e.Round, Phase: e.Phase.String(), Player: e.Player, Other: e.Other,
-		From: e.From, To: e.To, Armies: e.Armies}
+	v := event{Kind: e.Kind.String(), Round: e.Round, Phase: e.Phase.String(), Player: e.Player,
+		Other: index(e.Other), From: index(e.From), To: index(e.To), Armies: e.Armies}
 	switch e.Kind {
 	case sim.EvRoll:
 		v.Attack, v.Defend = make([]int, e.NAttack), make([]int, e.NDefend)
