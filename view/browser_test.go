@@ -185,7 +185,7 @@ func playLogged(t *testing.T, rules, players string, seed uint64, m *sim.Map, ex
 // seats, MARS explaining in two of them, one on the classic board without
 // its positions, so drawn by the force-directed layout), writes their
 // pages, opens them in headless Chromium and checks that the position the
-// page shows equals the engine's, recorded while the game was played,
+// page shows equals the engine's, recorded during the play,
 // after events spread over the game and after the first trade,
 // occupation and elimination; that the buttons and keys step by event,
 // player-turn and round; that the words of a roll and MARS's reasoning
