@@ -73,7 +73,7 @@ fuzz:
 figures:
 	mkdir -p docs/figures
 	$(GO) run ./cmd/marslab odds -table 30 -plot docs/figures/odds-table-30.png > /dev/null
-	$(GO) test ./cli -run 'TestViewInBrowser/mars2006-6$$' -count=1 -update > /dev/null  # viewer.png: needs chromium
+	$(GO) test ./view -run 'TestViewInBrowser/mars2006-6$$' -count=1 -update > /dev/null  # viewer.png: needs chromium
 
 ## notebooks: regenerate every notebook (report, CSV, figures) and the index in notebooks/
 notebooks:

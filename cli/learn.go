@@ -11,7 +11,7 @@ import (
 
 	"github.com/marslab-risk/marslab/bots"
 	"github.com/marslab-risk/marslab/internal/outdir"
-	"github.com/marslab-risk/marslab/learn"
+	lexp "github.com/marslab-risk/marslab/learn/experiment"
 )
 
 // cmdLearn runs "marslab learn CONFIG": the strategist experiment (train a
@@ -45,7 +45,7 @@ func cmdLearn(ctx context.Context, reg *bots.Registry, args []string, stdout, st
 	if *resume && *policy != "" {
 		return fmt.Errorf("learn: -resume and -policy: want at most one (a loaded policy is not trained)")
 	}
-	e, err := learn.LoadExperiment(pos[0])
+	e, err := lexp.LoadExperiment(pos[0])
 	if err != nil {
 		return fmt.Errorf("learn: %w", err)
 	}
@@ -59,7 +59,7 @@ func cmdLearn(ctx context.Context, reg *bots.Registry, args []string, stdout, st
 	defer lock.Release()
 	// The files of a run: a run is not trained over another one without
 	// -resume, and -policy evaluates into a folder of its own.
-	marks := []string{learn.CheckpointName, learn.PolicyName, "curve.csv", "eval.csv", "paired.csv"}
+	marks := []string{lexp.CheckpointName, lexp.PolicyName, "curve.csv", "eval.csv", "paired.csv"}
 	switch {
 	case *policy != "":
 		if n, err := outdir.Holds(e.Out, marks...); err != nil || n != "" {
@@ -73,8 +73,8 @@ func cmdLearn(ctx context.Context, reg *bots.Registry, args []string, stdout, st
 			return fmt.Errorf("learn: %w", err)
 		}
 	}
-	opts := learn.RunOptions{Workers: *workers, Progress: stderr, ProgressLines: !isTerminal(stderr), Resume: *resume}
-	ckpt := filepath.Join(e.Out, learn.CheckpointName)
+	opts := lexp.RunOptions{Workers: *workers, Progress: stderr, ProgressLines: !isTerminal(stderr), Resume: *resume}
+	ckpt := filepath.Join(e.Out, lexp.CheckpointName)
 	if *policy != "" {
 		if opts.Policy, err = e.LoadPolicy(*policy, reg); err != nil {
 			return err
@@ -108,7 +108,7 @@ func cmdLearn(ctx context.Context, reg *bots.Registry, args []string, stdout, st
 			}
 			if res.Q != nil || res.DQN != nil {
 				return fmt.Errorf("learn: %w in the evaluation: wrote the training curve and %s to %s; run again with -resume to evaluate",
-					err, learn.PolicyName, e.Out)
+					err, lexp.PolicyName, e.Out)
 			}
 			return fmt.Errorf("learn: %w: wrote the training curve of the first %d games to %s; %s",
 				err, games, e.Out, resumeHint(ckpt, checkpointed, *resume))

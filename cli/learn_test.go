@@ -15,7 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/marslab-risk/marslab/bots/registry"
-	"github.com/marslab-risk/marslab/learn"
+	lexp "github.com/marslab-risk/marslab/learn/experiment"
 )
 
 // qLearner is the [q] learner's settings of the test experiments.
@@ -99,7 +99,7 @@ func TestStrategistConfigParses(t *testing.T) {
 	require.NoError(t, err)
 	require.NotEmpty(t, files)
 	for _, f := range files {
-		e, err := learn.LoadExperiment(f)
+		e, err := lexp.LoadExperiment(f)
 		require.NoError(t, err, f)
 		assert.Positive(t, e.Train.Games, f)
 		assert.Positive(t, e.EvalGames, f)

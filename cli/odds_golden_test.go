@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/ and, with TestViewInBrowser, docs/figures/viewer.png")
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
 // TestOddsGolden pins the whole output (and error) of every mode of
 // marslab odds, text and JSON. Run with -update to rewrite the files.

@@ -81,9 +81,6 @@ played again from its seed and line-up, with MARS explaining its decisions.`, st
 		if log, err = fileread.ReadFile(src, fileread.GameLog); err != nil {
 			return fmt.Errorf("view: %w", err)
 		}
-		if _, err := sim.Replay(ctx, bytes.NewReader(log), reg.ReplayPlayers); err != nil {
-			return fmt.Errorf("view: %s: %w", src, err)
-		}
 		if *out == "" {
 			*out = strings.TrimSuffix(src, filepath.Ext(src)) + ".html"
 		}
@@ -93,7 +90,7 @@ played again from its seed and line-up, with MARS explaining its decisions.`, st
 		return fmt.Errorf("view: %s: %w", src, err)
 	}
 	var page bytes.Buffer
-	if err := view.Write(&page, h, events, res); err != nil {
+	if err := view.Write(ctx, &page, log, reg.ReplayPlayers); err != nil {
 		return fmt.Errorf("view: %s: %w", src, err)
 	}
 	if err := writePage(*out, page.Bytes()); err != nil {

@@ -102,7 +102,7 @@ func TestViewCommand(t *testing.T) {
 			fmt.Sprintf("line %d: the replay differs", roll+1)},
 		{"unknown map", regexp.MustCompile(`"map_toml":"(\\.|[^"\\])*",`).ReplaceAllString(
 			strings.Replace(strings.Join(lines, ""), `"map_name":"classic"`, `"map_name":"atlantis"`, 1), ""),
-			`line 1 (header): rules_toml and map_toml are required to replay`},
+			`line 1 (header): map_toml and rules_toml are required to draw the game`},
 		{"other map", strings.Replace(strings.Join(lines, ""), `"map_name":"classic"`, `"map_name":"atlantis"`, 1),
 			`line 1 (header): map_name = "atlantis": the map played (map_toml) is named "classic"`},
 		{"map changed", strings.Replace(strings.Join(lines, ""), `bonus = 5`, `bonus = 6`, 1), `line 1 (header): map_sha256 = "`},
@@ -183,7 +183,7 @@ out = "`+filepath.ToSlash(out)+`"
 	assert.Contains(t, msg, page)
 	b, err := os.ReadFile(page)
 	require.NoError(t, err)
-	assert.Contains(t, string(b), `"explain":[[`, "MARS explains")
+	assert.Contains(t, string(b), `"explain":[{`, "MARS explains")
 
 	// The same game through the library: regenerate's log replays.
 	log, err := regenerate(context.Background(), registry.Default(), out, 1, "", "")

@@ -45,9 +45,10 @@ const importRules = `
 	bots, internal/atomicfile, internal/outdir, internal/progress, internal/textfmt, stats, table < arena;
 	arena, internal/gameconf, plots < tourney;
 	arena, internal/gameconf, plots, search/cmaes < search;
-	arena, plots < learn;
+	bots < learn;
+	arena, learn, plots < learn/experiment;
 	arena, recog < recog/experiment;
-	dice/dicetest, learn, recog/experiment, search, tourney < report;
+	dice/dicetest, learn/experiment, recog/experiment, search, tourney < report;
 	internal/slurm, report, view < cli;
 	bots/registry, cli < cmd/marslab;
 `
@@ -231,7 +232,7 @@ func deps(graph map[string][]string, p string) []string {
 func TestExperimentsImportNoBotFamily(t *testing.T) {
 	graph := imports(t, "..")
 	families := []string{"bots/baseline", "bots/blocks", "bots/example", "bots/lux", "bots/mission", "bots/registry", "mars"}
-	for _, p := range []string{"arena", "learn", "recog/experiment", "report", "search", "tourney", "cli"} {
+	for _, p := range []string{"arena", "learn", "learn/experiment", "recog/experiment", "report", "search", "tourney", "cli"} {
 		require.Contains(t, graph, p)
 		for _, d := range deps(graph, p) {
 			assert.NotContains(t, families, d, "%s depends on %s", p, d)

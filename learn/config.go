@@ -50,7 +50,7 @@ type Config struct {
 // (250, 100, 0, -50 by rank in territories); "large positive", "small
 // negative" and "large negative" for a win, a loss while alive and an
 // elimination are given values here (500, -100, -500). Every reward is in
-// [-MaxReward, MaxReward].
+// [-maxReward, maxReward].
 type Rewards struct {
 	// PerTurn is added at every step (the paper: -1, "to deter from
 	// stalling a win").
@@ -72,7 +72,7 @@ type Rewards struct {
 // "fixedcards" (the paper's environment, cut off after 200 rounds), the
 // learner in seat 0 choosing passive, pacifist or aggressive each turn
 // against three opponents drawn from the same three, every feature
-// observed, and DefaultRewards.
+// observed, and defaultRewards.
 func DefaultConfig() *Config {
 	return &Config{
 		Rules:     "fixedcards",
@@ -81,17 +81,18 @@ func DefaultConfig() *Config {
 		Actions:   []string{"passive", "pacifist", "aggressive"},
 		Opponents: []string{"passive", "pacifist", "aggressive"},
 		Features:  slices.Clone(defaultFeatures),
-		Rewards:   DefaultRewards(),
+		Rewards:   defaultRewards(),
 	}
 }
 
-// DefaultRewards returns the default reward scheme (see Rewards).
-func DefaultRewards() Rewards {
+// defaultRewards returns the default reward scheme (see Rewards).
+func defaultRewards() Rewards {
 	return Rewards{PerTurn: -1, Win: 500, Loss: -100, Eliminated: -500, Placement: []float64{250, 100, 0, -50}}
 }
 
-// envFile is the TOML form of a Config; absent keys keep the defaults.
-type envFile struct {
+// ConfigFile is the TOML form of a Config (see ParseConfig); absent keys
+// keep the defaults. An experiment file embeds it as its [env] table.
+type ConfigFile struct {
 	Rules     *string    `toml:"rules"`
 	Players   *int       `toml:"players"`
 	Seat      *int       `toml:"seat"`
@@ -132,11 +133,11 @@ const envKeys = "rules, players, seat, actions, opponents, features, rewards.per
 // source names the data in errors; an unknown key or a value out of range
 // is an error naming source, the key and the allowed values.
 func ParseConfig(source string, data []byte) (*Config, error) {
-	var f envFile
+	var f ConfigFile
 	if err := configs.DecodeStrict(source, data, &f, envKeys); err != nil {
 		return nil, err
 	}
-	return f.config(source, "")
+	return f.Config(source, "")
 }
 
 // LoadConfig reads an environment config from a file (see ParseConfig).
@@ -148,9 +149,9 @@ func LoadConfig(path string) (*Config, error) {
 	return ParseConfig(path, data)
 }
 
-// config checks f and returns its Config; prefix is prepended to key names
+// Config checks f and returns its Config; prefix is prepended to key names
 // in errors ("env." inside an experiment file).
-func (f *envFile) config(source, prefix string) (*Config, error) {
+func (f *ConfigFile) Config(source, prefix string) (*Config, error) {
 	c := DefaultConfig()
 	c.Source = source
 	if prefix != "" {
@@ -181,8 +182,8 @@ func (f *envFile) config(source, prefix string) (*Config, error) {
 		c.Seat = *f.Seat
 	}
 	if f.Actions != nil {
-		if len(f.Actions) < 2 || len(f.Actions) > MaxActions {
-			return nil, bad("actions", "%d entries: want 2..%d seat specifications", len(f.Actions), MaxActions)
+		if len(f.Actions) < 2 || len(f.Actions) > maxActions {
+			return nil, bad("actions", "%d entries: want 2..%d seat specifications", len(f.Actions), maxActions)
 		}
 		c.Actions = f.Actions
 	}
@@ -227,7 +228,7 @@ func (f *envFile) config(source, prefix string) (*Config, error) {
 			continue
 		}
 		if !rewardOK(*v.src) {
-			return nil, bad(v.key, "%v: want a number in [-%g, %g]", *v.src, MaxReward, MaxReward)
+			return nil, bad(v.key, "%v: want a number in [-%g, %g]", *v.src, maxReward, maxReward)
 		}
 		*v.dst = *v.src
 	}
@@ -237,7 +238,7 @@ func (f *envFile) config(source, prefix string) (*Config, error) {
 		}
 		for i, v := range r.Placement {
 			if !rewardOK(v) {
-				return nil, bad("rewards.placement", "entry %d %v: want a number in [-%g, %g]", i, v, MaxReward, MaxReward)
+				return nil, bad("rewards.placement", "entry %d %v: want a number in [-%g, %g]", i, v, maxReward, maxReward)
 			}
 		}
 		c.Rewards.Placement = r.Placement
@@ -245,18 +246,18 @@ func (f *envFile) config(source, prefix string) (*Config, error) {
 	return c, nil
 }
 
-// MaxActions is the largest action space an environment offers.
-const MaxActions = 64
+// maxActions is the largest action space an environment offers.
+const maxActions = 64
 
-// MaxReward bounds the absolute value of every reward of a Rewards scheme,
+// maxReward bounds the absolute value of every reward of a Rewards scheme,
 // so that an episode's return (a sum of at most one reward a step) stays
 // a finite number that a reply of Serve can write as JSON.
-const MaxReward = 1e6
+const maxReward = 1e6
 
-// rewardOK reports whether x is a reward in [-MaxReward, MaxReward].
-func rewardOK(x float64) bool { return x >= -MaxReward && x <= MaxReward }
+// rewardOK reports whether x is a reward in [-maxReward, maxReward].
+func rewardOK(x float64) bool { return x >= -maxReward && x <= maxReward }
 
-// check reports a reward of r outside [-MaxReward, MaxReward], naming its
+// check reports a reward of r outside [-maxReward, maxReward], naming its
 // key.
 func (r Rewards) check() error {
 	for _, v := range []struct {
@@ -264,12 +265,12 @@ func (r Rewards) check() error {
 		x   float64
 	}{{"rewards.per_turn", r.PerTurn}, {"rewards.win", r.Win}, {"rewards.loss", r.Loss}, {"rewards.eliminated", r.Eliminated}} {
 		if !rewardOK(v.x) {
-			return fmt.Errorf("%s: %v: want a number in [-%g, %g]", v.key, v.x, MaxReward, MaxReward)
+			return fmt.Errorf("%s: %v: want a number in [-%g, %g]", v.key, v.x, maxReward, maxReward)
 		}
 	}
 	for i, x := range r.Placement {
 		if !rewardOK(x) {
-			return fmt.Errorf("rewards.placement: entry %d %v: want a number in [-%g, %g]", i, x, MaxReward, MaxReward)
+			return fmt.Errorf("rewards.placement: entry %d %v: want a number in [-%g, %g]", i, x, maxReward, maxReward)
 		}
 	}
 	return nil
@@ -306,8 +307,8 @@ func (c *Config) resolve(reg *bots.Registry) (*setup, error) {
 	if c.Seat < -1 || c.Seat >= c.Players {
 		return nil, fmt.Errorf("%sseat: %d: want -1 or 0..%d", src, c.Seat, c.Players-1)
 	}
-	if len(c.Actions) < 2 || len(c.Actions) > MaxActions {
-		return nil, fmt.Errorf("%sactions: %d entries: want 2..%d", src, len(c.Actions), MaxActions)
+	if len(c.Actions) < 2 || len(c.Actions) > maxActions {
+		return nil, fmt.Errorf("%sactions: %d entries: want 2..%d", src, len(c.Actions), maxActions)
 	}
 	if len(c.Opponents) == 0 {
 		return nil, fmt.Errorf("%sopponents: empty: want at least one", src)

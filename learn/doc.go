@@ -1,5 +1,7 @@
-// Package learn wraps the Risk engine in a Gym-style environment and holds
-// learners for it, after Sciberras (2022), sections 3 and 4.
+// Package learn wraps the Risk engine in a Gym-style environment, after
+// Sciberras (2022), sections 3 and 4. The learners, their training and
+// evaluation, the experiment of marslab learn and its reports are package
+// learn/experiment.
 //
 // One seat of a game is the learner's. At the start of each of its turns
 // (a decision point, one environment step) the learner picks an action: one
@@ -14,8 +16,8 @@
 //
 //   - Runner.Run plays one whole game and calls a decide function at each
 //     decision point, on the game's own goroutine. In-process learners
-//     (QTable, DQN, Train) use it: no goroutine, no channel, nothing
-//     allocated per step.
+//     (learn/experiment's QTable, DQN, Train) use it: no goroutine, no
+//     channel, nothing allocated per step.
 //   - Env offers Reset(seed) and Step(action), the Gym interface, for a
 //     caller that wants to drive the game from outside (marslab env serve,
 //     Serve). It runs the Runner on a goroutine of its own and hands the
@@ -29,15 +31,4 @@
 // (Rewards) is the paper's scheme by default: a cost per turn, a reward for
 // a win, for a loss while alive and for elimination, and at the round limit
 // a reward by the seat's rank in territories (250, 100, 0, -50).
-//
-// A trained QTable or DQN is saved as a JSON policy file (SavePolicy,
-// LoadPolicy, PolicyFormat). Experiment.RunWith can write a checkpoint of
-// the whole training state after each block of the curve and resume from
-// it, with the results of an uninterrupted run.
-//
-// An experiment's Result is rendered once, by the functions of render.go
-// (EvalMarkdown, PairedMarkdown, Verdicts, Behaviour,
-// CompareArms and its tables): marslab learn's README.md and the
-// strategist notebooks of package report print the same tables and
-// sentences, each sentence made from the numbers (Judge).
 package learn

@@ -261,12 +261,12 @@ placement = [1.0, 0.0, -1.0]
 		assert.True(t, strings.HasPrefix(err.Error(), "x.toml: "), err.Error())
 	}
 	_, err = NewRunner(&Config{Rules: "fixedcards", Players: 4, Actions: []string{"passive", "nosuchbot"}, Opponents: []string{"passive"},
-		Features: []string{"territories"}, Rewards: DefaultRewards()}, registry.Default())
+		Features: []string{"territories"}, Rewards: defaultRewards()}, registry.Default())
 	require.ErrorContains(t, err, "env config: key actions: entry 1: seat \"nosuchbot\"")
 	// The registry is the caller's: none is an error, not a default.
 	_, err = NewRunner(DefaultConfig(), nil)
 	require.ErrorContains(t, err, "learn: no bot registry")
-	big := DefaultRewards()
+	big := defaultRewards()
 	big.PerTurn = -1.7e308
 	_, err = NewRunner(&Config{Rules: "fixedcards", Players: 4, Actions: []string{"passive", "aggressive"}, Opponents: []string{"passive"},
 		Features: []string{"territories"}, Rewards: big}, registry.Default())
@@ -281,14 +281,6 @@ placement = [1.0, 0.0, -1.0]
 	require.NoError(t, err)
 	_, err = NewRunner(cfg, registry.Default())
 	require.ErrorContains(t, err, "x.toml: key rules: ")
-	e, err := ParseExperiment("e.toml", []byte("seed = 1\nout = \"x\"\n[env]\nopponents = [\"nobot\"]\n[train]\ngames = 10\nbatch = 5\nblock = 5\n[q]\nfeatures = [\"round\"]\nbins = 3\nalpha = 0.1\ngamma = 0.9\nepsilon = 0.1\n[eval]\nseed = 2\ngames = 10\n"))
-	require.NoError(t, err)
-	_, err = NewRunner(e.Env, registry.Default())
-	require.ErrorContains(t, err, "e.toml [env]: key opponents: entry 0: seat \"nobot\"")
-	// The experiment names its file once.
-	_, err = e.RunWith(context.Background(), registry.Default(), RunOptions{Workers: 1})
-	require.Error(t, err)
-	assert.True(t, strings.HasPrefix(err.Error(), "e.toml [env]: key opponents: entry 0: "), err.Error())
 }
 
 // TestFeatureFuncs: every feature name has its feature, and no other.

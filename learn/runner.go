@@ -99,6 +99,9 @@ func NewRunner(cfg *Config, reg *bots.Registry) (*Runner, error) {
 // NumActions returns the size of the action space.
 func (r *Runner) NumActions() int { return len(r.s.actions) }
 
+// NumObservations is the length of an observation (ObservationNames).
+func (r *Runner) NumObservations() int { return len(r.s.names) }
+
 // ObservationNames names the observation's values, in order.
 func (r *Runner) ObservationNames() []string { return append([]string(nil), r.s.names...) }
 

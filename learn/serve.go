@@ -11,9 +11,9 @@ import (
 	"strconv"
 )
 
-// MaxLine is the longest request line Serve reads, in bytes; a longer one
+// maxLine is the longest request line Serve reads, in bytes; a longer one
 // gets an error answer and is skipped.
-const MaxLine = 1 << 16
+const maxLine = 1 << 16
 
 // request is one parsed request line of the JSON-lines protocol (see
 // Serve).
@@ -182,7 +182,7 @@ type closeReply struct {
 // when ctx is done, after the request being served.
 func Serve(ctx context.Context, env *Env, in io.Reader, out io.Writer) error {
 	defer env.Close()
-	br := bufio.NewReaderSize(in, MaxLine)
+	br := bufio.NewReaderSize(in, maxLine)
 	bw := bufio.NewWriter(out)
 	enc := json.NewEncoder(bw)
 	write := func(v any) error {
@@ -208,7 +208,7 @@ func Serve(ctx context.Context, env *Env, in io.Reader, out io.Writer) error {
 			for errors.Is(err, bufio.ErrBufferFull) {
 				_, err = br.ReadSlice('\n')
 			}
-			if werr := write(errorReply{fmt.Sprintf("line longer than %d bytes", MaxLine)}); werr != nil {
+			if werr := write(errorReply{fmt.Sprintf("line longer than %d bytes", maxLine)}); werr != nil {
 				return werr
 			}
 			if err != nil {

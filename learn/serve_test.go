@@ -181,7 +181,7 @@ func TestInfoJSON(t *testing.T) {
 }
 
 func TestServeLongLine(t *testing.T) {
-	got := serve(t, strings.Repeat("x", MaxLine+10), `{"cmd":"reset","seed":1}`)
+	got := serve(t, strings.Repeat("x", maxLine+10), `{"cmd":"reset","seed":1}`)
 	require.Len(t, got, 2)
 	assert.Contains(t, got[0]["error"], "line longer than")
 	assert.Equal(t, 3.0, got[1]["actions"])

@@ -9,6 +9,7 @@ import (
 
 	"github.com/marslab-risk/marslab/internal/textfmt"
 	"github.com/marslab-risk/marslab/learn"
+	lexp "github.com/marslab-risk/marslab/learn/experiment"
 	"github.com/marslab-risk/marslab/table"
 )
 
@@ -47,8 +48,8 @@ type strategistConfig struct {
 		EvalGames int `toml:"eval_games"`
 	} `toml:"quick"`
 	path string
-	exp  *learn.Experiment
-	arms []*learn.Experiment
+	exp  *lexp.Experiment
+	arms []*lexp.Experiment
 }
 
 func parseStrategist(path string, data []byte) (experiment, error) {
@@ -66,7 +67,7 @@ func parseStrategist(path string, data []byte) (experiment, error) {
 	if ck.err != nil {
 		return nil, ck.err
 	}
-	exp, err := learn.LoadExperiment(notebookPath(filepath.Dir(path), c.Strategist.Config))
+	exp, err := lexp.LoadExperiment(notebookPath(filepath.Dir(path), c.Strategist.Config))
 	if err != nil {
 		return nil, fmt.Errorf("%s: key strategist.config: %w", path, err)
 	}
@@ -89,7 +90,7 @@ func parseStrategist(path string, data []byte) (experiment, error) {
 		if ck.err != nil {
 			return nil, ck.err
 		}
-		ae, err := learn.LoadExperiment(filepath.Join(filepath.Dir(path), a.Config))
+		ae, err := lexp.LoadExperiment(filepath.Join(filepath.Dir(path), a.Config))
 		if err != nil {
 			return nil, fmt.Errorf("%s: key %s.config: %w", path, key, err)
 		}
@@ -103,7 +104,7 @@ func parseStrategist(path string, data []byte) (experiment, error) {
 
 // sameButFeatures reports an error unless b is the experiment a with other
 // Q-table features only (learner q).
-func sameButFeatures(a, b *learn.Experiment) error {
+func sameButFeatures(a, b *lexp.Experiment) error {
 	if a.Learner != "q" || b.Learner != "q" {
 		return fmt.Errorf("learner %q and %q: an ablation needs the q learner", a.Learner, b.Learner)
 	}
@@ -125,10 +126,10 @@ func sameButFeatures(a, b *learn.Experiment) error {
 func (c *strategistConfig) template() string { return "strategist.md.tmpl" }
 
 // sized returns the experiment at the run's size.
-func (c *strategistConfig) sized(quick bool) learn.Experiment { return c.sizedArm(c.exp, quick) }
+func (c *strategistConfig) sized(quick bool) lexp.Experiment { return c.sizedArm(c.exp, quick) }
 
 // sizedArm returns experiment e at the run's size.
-func (c *strategistConfig) sizedArm(exp *learn.Experiment, quick bool) learn.Experiment {
+func (c *strategistConfig) sizedArm(exp *lexp.Experiment, quick bool) lexp.Experiment {
 	e := *exp
 	if quick {
 		e.Train.Games, e.Train.Batch, e.Train.Block, e.EvalGames = c.Quick.Games, c.Quick.Batch, c.Quick.Block, c.Quick.EvalGames
@@ -146,7 +147,7 @@ func (c *strategistConfig) sizes(quick bool) string {
 // tables and sentences as the README.md of marslab learn).
 type strategistData struct {
 	Config    string
-	Exp       learn.Experiment
+	Exp       lexp.Experiment
 	Learner   string
 	Actions   []string
 	Opponents []string
@@ -216,20 +217,20 @@ func (c *strategistConfig) run(ctx context.Context, w *writer) (any, error) {
 
 // ablation trains every further arm, evaluates its greedy policy and
 // compares every two arms (the experiment's greedy evaluation first) on
-// the same episodes (learn.CompareArms).
-func (c *strategistConfig) ablation(ctx context.Context, w *writer, d *strategistData, lead *learn.Result) error {
+// the same episodes (lexp.CompareArms).
+func (c *strategistConfig) ablation(ctx context.Context, w *writer, d *strategistData, lead *lexp.Result) error {
 	d.Lead = c.Strategist.Name
-	arms := []learn.Arm{{Name: c.Strategist.Name, Features: d.Exp.QFeatures, Games: d.Exp.Train.Games, Steps: d.TrainSteps, Eval: &lead.Evaluations[0]}}
+	arms := []lexp.Arm{{Name: c.Strategist.Name, Features: d.Exp.QFeatures, Games: d.Exp.Train.Games, Steps: d.TrainSteps, Eval: &lead.Evaluations[0]}}
 	for i, ae := range c.arms {
 		e := c.sizedArm(ae, w.quick)
 		w.logf("strategist: ablation arm %s (%v)", c.Ablation[i].Name, e.QFeatures)
-		res, err := e.RunWith(ctx, w.reg, learn.RunOptions{Workers: c.Strategist.Workers, GreedyOnly: true})
+		res, err := e.RunWith(ctx, w.reg, lexp.RunOptions{Workers: c.Strategist.Workers, GreedyOnly: true})
 		if err != nil {
 			return fmt.Errorf("%s: ablation %s: %w", c.path, c.Ablation[i].Name, err)
 		}
-		arms = append(arms, learn.Arm{Name: c.Ablation[i].Name, Features: e.QFeatures, Games: e.Train.Games, Steps: res.TrainSteps(), Eval: &res.Evaluations[0]})
+		arms = append(arms, lexp.Arm{Name: c.Ablation[i].Name, Features: e.QFeatures, Games: e.Train.Games, Steps: res.TrainSteps(), Eval: &res.Evaluations[0]})
 	}
-	abl, err := learn.CompareArms(arms)
+	abl, err := lexp.CompareArms(arms)
 	if err != nil {
 		return fmt.Errorf("%s: %w", c.path, err)
 	}

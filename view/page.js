@@ -1,11 +1,10 @@
 "use strict";
 // marslab view: the page's script. It reads the game from the JSON element
-// "game", computes the position after every event from the events alone (as
-// the engine does), draws it, and writes it as JSON into the element "state".
+// "game", whose every event carries the change of the position it made (the
+// engine's, from marslab's replay of the log: the script applies no rule),
+// draws the position, and writes it as JSON into the element "state".
 (function () {
   const G = JSON.parse(document.getElementById("game").textContent);
-  const K = {};
-  G.kinds.forEach((k, i) => { K[k] = i; });
   const NT = G.territories.length, NS = G.seats.length, EV = G.events;
   const COLORS = ["#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b"];
   const CONT = ["#f6e3a1", "#c9e7c0", "#c7d7ef", "#f1c9b8", "#e2cdea", "#d5e8e6", "#efd5d5", "#dcdcb8"];
@@ -17,22 +16,13 @@
     return { k: 0, round: 0, owner: new Array(NT).fill(-1), armies: new Array(NT).fill(0),
       cards: new Array(NS).fill(0), eliminated: [], elimRound: new Array(NS).fill(-1), winner: -1 };
   }
-  // apply changes s by one event, as the engine changed its state before
-  // emitting it (see sim.EventKind).
+  // apply sets in s the values that event e changed (see view.event).
   function apply(s, e) {
-    const kind = e[0], p = e[3], o = e[4], from = e[5], to = e[6], a = e[7];
-    s.round = e[1];
-    switch (kind) {
-      case K.deal: s.owner[to] = p; s.armies[to] = a; break;
-      case K.setup_place: case K.place: s.armies[to] += a; break;
-      case K.trade: s.cards[p] -= 3; if (to >= 0) s.armies[to] += G.territory_bonus; break;
-      case K.roll: s.armies[from] -= e[10]; s.armies[to] -= e[11]; break;
-      case K.occupation: s.owner[to] = p; s.armies[from] -= a; s.armies[to] = a; break;
-      case K.card: s.cards[p] += 1; break;
-      case K.elimination: s.cards[p] += a; s.cards[o] = 0; s.eliminated.push(o); s.elimRound[o] = e[1]; break;
-      case K.move: s.armies[from] -= a; s.armies[to] += a; break;
-      case K.game_end: s.winner = p; break;
-    }
+    s.round = e.round;
+    (e.set || []).forEach(([t, o, a]) => { s.owner[t] = o; s.armies[t] = a; });
+    (e.cards || []).forEach(([p, c]) => { s.cards[p] = c; });
+    (e.out || []).forEach((p) => { s.eliminated.push(p); s.elimRound[p] = e.round; });
+    if (e.winner !== undefined) s.winner = e.winner;
     s.k++;
   }
   function stateJSON(s) {
@@ -51,13 +41,13 @@
       return { terr, arm };
     };
     EV.forEach((e, i) => {
-      if (e[0] === K.turn) {
+      if (e.kind === "turn") {
         turnStarts.push(i + 1);
-        if (e[1] !== last) {
+        if (e.round !== last) {
           if (last < 0) rounds.push(Object.assign({ round: 0 }, snap()));
           else rounds.push(Object.assign({ round: last }, snap()));
           roundStarts.push(i + 1);
-          last = e[1];
+          last = e.round;
         }
       }
       apply(s, e);
@@ -70,31 +60,31 @@
   const S = (p) => "seat " + p + " (" + G.seats[p].label + ")";
   function describe(e) {
     if (!e) return "the board before the game: " + G.seats.length + " seats, rules " + G.rules + ", map " + G.map;
-    const kind = G.kinds[e[0]], p = e[3], o = e[4], from = e[5], to = e[6], a = e[7];
-    const pre = "round " + e[1] + ", ";
-    switch (e[0]) {
-      case K.start: return "the game starts: " + a + " armies per seat";
-      case K.deal: return "deal: " + T(to) + " to " + S(p);
-      case K.setup_place: return "setup: " + S(p) + " places 1 army on " + T(to);
-      case K.turn: return pre + S(p) + " begins its turn";
-      case K.trade: return pre + S(p) + " trades 3 cards for " + a + " armies" + (to >= 0 ? " (+" + G.territory_bonus + " on " + T(to) + ")" : "");
-      case K.reinforce: return pre + S(p) + " receives " + a + " armies";
-      case K.place: return pre + S(p) + " places " + a + " arm" + (a === 1 ? "y" : "ies") + " on " + T(to);
-      case K.attack_order: return pre + S(p) + " orders an attack on " + T(to) + " (" + S(o) + ") from " + T(from) +
-        (e[9] ? ", repeated until conquest or " + T(from) + " holds " + e[10] + (e[10] > 1 ? " armies" : " army") + " or fewer" : ", one roll");
-      case K.roll: return pre + S(p) + " attacks " + T(to) + " from " + T(from) + ": " + e[8].length + " dice against " + e[9].length +
-        " (" + e[8].join("") + " vs " + e[9].join("") + "), loses " + e[10] + ", kills " + e[11];
-      case K.occupation: return pre + S(p) + " conquers " + T(to) + " from " + S(o) + ", moving " + a + " in from " + T(from);
-      case K.failed_occupation: return pre + S(p) + "'s attack from " + T(from) + " on " + T(to) + " ends without a conquest";
-      case K.defence: return pre + S(p) + " holds " + T(to) + " against " + S(o);
-      case K.card: return pre + S(p) + " draws a card";
-      case K.elimination: return pre + S(p) + " eliminates " + S(o) + (a ? " and takes " + a + " card" + (a > 1 ? "s" : "") : "");
-      case K.move: return pre + S(p) + " moves " + a + " from " + T(from) + " to " + T(to);
-      case K.fault: return pre + S(p) + " faults in phase " + G.phases[e[2]] + ": " + e[8] + (a ? " (forfeits " + a + ")" : "");
-      case K.end_phase: return pre + S(p) + " ends its " + G.phases[e[2]] + " phase";
-      case K.game_end: return p >= 0 ? "the game ends: " + S(p) + " wins in round " + e[1] : "the game ends in a stalemate after round " + e[1];
+    const p = e.player, o = e.other, from = e.from, to = e.to, a = e.armies;
+    const pre = "round " + e.round + ", ";
+    switch (e.kind) {
+      case "start": return "the game starts: " + a + " armies per seat";
+      case "deal": return "deal: " + T(to) + " to " + S(p);
+      case "setup_place": return "setup: " + S(p) + " places 1 army on " + T(to);
+      case "turn": return pre + S(p) + " begins its turn";
+      case "trade": return pre + S(p) + " trades 3 cards for " + a + " armies" + (to >= 0 ? " (+" + G.territory_bonus + " on " + T(to) + ")" : "");
+      case "reinforce": return pre + S(p) + " receives " + a + " armies";
+      case "place": return pre + S(p) + " places " + a + " arm" + (a === 1 ? "y" : "ies") + " on " + T(to);
+      case "attack_order": return pre + S(p) + " orders an attack on " + T(to) + " (" + S(o) + ") from " + T(from) +
+        (e.repeat ? ", repeated until conquest or " + T(from) + " holds " + e.stop_at + (e.stop_at > 1 ? " armies" : " army") + " or fewer" : ", one roll");
+      case "roll": return pre + S(p) + " attacks " + T(to) + " from " + T(from) + ": " + e.attack.length + " dice against " + e.defend.length +
+        " (" + e.attack.join("") + " vs " + e.defend.join("") + "), loses " + (e.attacker_loss || 0) + ", kills " + (e.defender_loss || 0);
+      case "occupation": return pre + S(p) + " conquers " + T(to) + " from " + S(o) + ", moving " + a + " in from " + T(from);
+      case "failed_occupation": return pre + S(p) + "'s attack from " + T(from) + " on " + T(to) + " ends without a conquest";
+      case "defence": return pre + S(p) + " holds " + T(to) + " against " + S(o);
+      case "card": return pre + S(p) + " draws a card";
+      case "elimination": return pre + S(p) + " eliminates " + S(o) + (a ? " and takes " + a + " card" + (a > 1 ? "s" : "") : "");
+      case "move": return pre + S(p) + " moves " + a + " from " + T(from) + " to " + T(to);
+      case "fault": return pre + S(p) + " faults in phase " + e.phase + ": " + e.text + (a ? " (forfeits " + a + ")" : "");
+      case "end_phase": return pre + S(p) + " ends its " + e.phase + " phase";
+      case "game_end": return p >= 0 ? "the game ends: " + S(p) + " wins in round " + e.round : "the game ends in a stalemate after round " + e.round;
     }
-    return kind;
+    return e.kind;
   }
 
   // --- the board ----------------------------------------------------------
@@ -189,16 +179,16 @@
     // The player-turn of position k: from the last turn start <= k to the next.
     let lo = 0, hi = EV.length + 1;
     for (const ts of turnStarts) { if (ts <= k) lo = ts; else { hi = ts; break; } }
-    const lines = G.explain.filter((x) => x[0] >= lo && x[0] < hi);
+    const lines = G.explain.filter((x) => x.at >= lo && x.at < hi);
     const box = $("explain");
     box.textContent = "";
     if (lines.length === 0) { box.textContent = "(no explanation in this player-turn)"; return; }
     let now = -1;
-    lines.forEach((x) => { if (x[0] <= k) now = x[0]; });
+    lines.forEach((x) => { if (x.at <= k) now = x.at; });
     lines.forEach((x) => {
       const div = document.createElement("div");
-      div.textContent = x[4];
-      if (x[0] > k) div.className = "later"; else if (x[0] === now) div.className = "now";
+      div.textContent = x.text;
+      if (x.at > k) div.className = "later"; else if (x.at === now) div.className = "now";
       box.appendChild(div);
     });
     const cur = box.querySelector(".now");
@@ -217,10 +207,10 @@
       n.g.classList.remove("from", "to");
     }
     gArrow.textContent = "";
-    if (e && e[5] >= 0) nodes[e[5]].g.classList.add("from");
-    if (e && e[6] >= 0) nodes[e[6]].g.classList.add("to");
-    if (e && e[5] >= 0 && e[6] >= 0) {
-      const A = G.territories[e[5]], B = G.territories[e[6]];
+    if (e && e.from >= 0) nodes[e.from].g.classList.add("from");
+    if (e && e.to >= 0) nodes[e.to].g.classList.add("to");
+    if (e && e.from >= 0 && e.to >= 0) {
+      const A = G.territories[e.from], B = G.territories[e.to];
       if (!(G.wrap && Math.abs(A.x - B.x) > G.width / 2)) {
         const d = Math.hypot(B.x - A.x, B.y - A.y) || 1, ux = (B.x - A.x) / d, uy = (B.y - A.y) / d;
         mk("line", { x1: A.x + ux * 16, y1: A.y + uy * 16, x2: B.x - ux * 17, y2: B.y - uy * 17, class: "arrow" }, gArrow);
@@ -229,7 +219,7 @@
     const terr = new Array(NS).fill(0), arm = new Array(NS).fill(0);
     for (let t = 0; t < NT; t++) if (s.owner[t] >= 0) { terr[s.owner[t]]++; arm[s.owner[t]] += s.armies[t]; }
     let current = -1;
-    for (let i = k - 1; i >= 0; i--) if (EV[i][0] === K.turn) { current = EV[i][3]; break; }
+    for (let i = k - 1; i >= 0; i--) if (EV[i].kind === "turn") { current = EV[i].player; break; }
     legendRows.forEach((tr, p) => {
       tr.cells[3].textContent = terr[p];
       tr.cells[4].textContent = arm[p];

@@ -10,13 +10,17 @@
 //
 // The page needs no server, no network and no file beside it: its script
 // and style are embedded in this package and the game is a JSON element
-// of the page. The script computes the position after every event from
-// the events alone, as the engine does, and shows it in the element
-// with id "state" (see State), so that a test can compare it with
-// sim.ReplayWatch's position after the same event.
+// of the page. The rules live in the engine only: Write replays the log
+// (sim.ReplayWatch) and gives every event the change of the position it
+// made (owner and armies of the territories, hand sizes, eliminations,
+// the winner), which the script sets in turn, applying no rule. The page
+// shows the position in the element with id "state" (see State), so that
+// a test can compare it with the engine's.
 package view
 
 import (
+	"bytes"
+	"context"
 	_ "embed"
 	"encoding/json"
 	"fmt"
@@ -66,8 +70,6 @@ type data struct {
 	Rules      string      `json:"rules"`
 	Map        string      `json:"map"`
 	Bonus      int         `json:"territory_bonus"`
-	Kinds      []string    `json:"kinds"`
-	Phases     []string    `json:"phases"`
 	Seats      []seat      `json:"seats"`
 	Territory  []territory `json:"territories"`
 	Continents []continent `json:"continents"`
@@ -75,9 +77,56 @@ type data struct {
 	Wrap       bool        `json:"wrap"`
 	Width      int         `json:"width"`
 	Height     int         `json:"height"`
-	Events     [][]any     `json:"events"`
-	Explain    [][]any     `json:"explain"`
+	Events     []event     `json:"events"`
+	Explain    []explain   `json:"explain"`
 	Result     sim.Result  `json:"result"`
+}
+
+// event is a game event as the page's script reads it: its fields by
+// name, and the change of the position it made, as the engine's replay of
+// the log gives it (the script applies no rule: it sets these values).
+type event struct {
+	Kind   string `json:"kind"`
+	Round  int    `json:"round"`
+	Phase  string `json:"phase"`
+	Player int    `json:"player"`
+	// Other, From and To are absent when the event has none (-1 in
+	// sim.Event).
+	Other  *int `json:"other,omitempty"`
+	From   *int `json:"from,omitempty"`
+	To     *int `json:"to,omitempty"`
+	Armies int  `json:"armies"`
+	// A roll's dice (descending) and losses.
+	Attack       []int `json:"attack,omitempty"`
+	Defend       []int `json:"defend,omitempty"`
+	AttackerLoss int   `json:"attacker_loss,omitempty"`
+	DefenderLoss int   `json:"defender_loss,omitempty"`
+	// An attack order's dice, repeat and stop-at.
+	Dice   int  `json:"dice,omitempty"`
+	Repeat bool `json:"repeat,omitempty"`
+	StopAt int  `json:"stop_at,omitempty"`
+	// A fault's text.
+	Text string `json:"text,omitempty"`
+	// Set lists the territories whose owner or armies the event changed,
+	// as [territory, owner, armies] after it.
+	Set [][3]int `json:"set,omitempty"`
+	// Cards lists the seats whose hand size the event changed, as [seat,
+	// cards] after it.
+	Cards [][2]int `json:"cards,omitempty"`
+	// Out lists the seats the event eliminated.
+	Out []int `json:"out,omitempty"`
+	// Winner is the winning seat, on the game_end event of a game won.
+	Winner *int `json:"winner,omitempty"`
+}
+
+// explain is a line of a bot's explanation: At is the number of game
+// events before it.
+type explain struct {
+	At     int    `json:"at"`
+	Player int    `json:"player"`
+	Round  int    `json:"round"`
+	Phase  string `json:"phase"`
+	Text   string `json:"text"`
 }
 
 type seat struct {
@@ -97,16 +146,24 @@ type continent struct {
 	Bonus int    `json:"bonus"`
 }
 
-// Write writes the page of a logged game to w: the log's header, its
-// events (explanation events among them) and its result, as sim.ReadLog
-// returns them. The rules and map are those of the header (rules_toml and
-// map_toml); the events must be the game's, in order, which Write does
-// not check against a replay (marslab view replays the log first), but an
-// event that names a seat or a territory that does not exist is an error
-// naming its line of the log (the header is line 1).
-func Write(w io.Writer, h sim.LogHeader, events []sim.Event, res sim.Result) error {
+// Write writes the page of a logged game to w. The log (as marslab play
+// -log writes it) is replayed first (sim.ReplayWatch, with the players
+// that players returns for its header, e.g. bots.Registry.ReplayPlayers):
+// a log that is cut or changed is an error, and the positions that the
+// page shows are the engine's after every event. The rules and map are
+// those of the header (rules_toml and map_toml); an explanation event that
+// names a seat that does not exist is an error naming its line of the log
+// (the header is line 1).
+func Write(ctx context.Context, w io.Writer, log []byte, players func(sim.LogHeader) ([]sim.Player, error)) error {
+	h, events, res, err := sim.ReadLog(bytes.NewReader(log))
+	if err != nil {
+		return err
+	}
 	d, err := build(h, events, res)
 	if err != nil {
+		return err
+	}
+	if err := replay(ctx, d, log, players); err != nil {
 		return err
 	}
 	js, err := json.Marshal(d)
@@ -140,12 +197,6 @@ func build(h sim.LogHeader, events []sim.Event, res sim.Result) (*data, error) {
 	d := &data{Seed: h.Seed, Index: h.Index, Rules: r.Name, Map: m.Name, Bonus: r.Cards.TerritoryBonus,
 		Width: Width, Height: Height, Wrap: m.Layout != nil, Result: res}
 	d.Title = fmt.Sprintf("marslab: %s on %s, seed %d, game %d", r.Name, m.Name, h.Seed, h.Index)
-	for k := sim.EventKind(0); k < sim.NumEventKinds; k++ {
-		d.Kinds = append(d.Kinds, k.String())
-	}
-	for p := sim.PhaseSetup; p <= sim.PhaseOver; p++ {
-		d.Phases = append(d.Phases, p.String())
-	}
 	for _, s := range h.Seats {
 		d.Seats = append(d.Seats, seat{Label: s.Label, Bot: s.Bot})
 	}
@@ -162,8 +213,8 @@ func build(h sim.LogHeader, events []sim.Event, res sim.Result) (*data, error) {
 		d.Continents = append(d.Continents, continent{Name: c.Name, Bonus: c.Bonus})
 	}
 	nt := len(m.Territories)
-	d.Events = make([][]any, 0, len(events))
-	d.Explain = [][]any{}
+	d.Events = make([]event, 0, len(events))
+	d.Explain = []explain{}
 	for i := range events {
 		e := &events[i]
 		line := i + 2
@@ -171,12 +222,61 @@ func build(h sim.LogHeader, events []sim.Event, res sim.Result) (*data, error) {
 			return nil, fmt.Errorf("line %d: %v event: %w", line, e.Kind, err)
 		}
 		if e.Kind == sim.EvExplain {
-			d.Explain = append(d.Explain, []any{len(d.Events), e.Player, e.Round, int(e.Phase), e.Text})
+			d.Explain = append(d.Explain, explain{At: len(d.Events), Player: e.Player, Round: e.Round, Phase: e.Phase.String(), Text: e.Text})
 			continue
 		}
 		d.Events = append(d.Events, encodeEvent(e))
 	}
 	return d, nil
+}
+
+// replay plays the logged game again and records in d.Events the change
+// of the position that each event made, as the engine's State shows it.
+func replay(ctx context.Context, d *data, log []byte, players func(sim.LogHeader) ([]sim.Player, error)) error {
+	nt, ns := len(d.Territory), len(d.Seats)
+	owner, armies, cards := make([]int, nt), make([]int, nt), make([]int, ns)
+	for t := range owner {
+		owner[t] = -1
+	}
+	var elim []int
+	k := 0
+	_, err := sim.ReplayWatch(ctx, bytes.NewReader(log), players, func(e *sim.Event, g *sim.Game) {
+		if k >= len(d.Events) {
+			k++
+			return
+		}
+		ev := &d.Events[k]
+		k++
+		s := g.State()
+		for t := range nt {
+			if o, a := s.Owner(t), s.Armies(t); o != owner[t] || a != armies[t] {
+				owner[t], armies[t] = o, a
+				ev.Set = append(ev.Set, [3]int{t, o, a})
+			}
+		}
+		for p := range ns {
+			if c := s.NumCards(p); c != cards[p] {
+				cards[p] = c
+				ev.Cards = append(ev.Cards, [2]int{p, c})
+			}
+		}
+		n := len(elim)
+		elim = s.AppendEliminated(elim[:0])
+		if len(elim) > n {
+			ev.Out = slices.Clone(elim[n:])
+		}
+		if e.Kind == sim.EvGameEnd && e.Player >= 0 {
+			w := e.Player
+			ev.Winner = &w
+		}
+	})
+	if err != nil {
+		return err
+	}
+	if k != len(d.Events) {
+		return fmt.Errorf("the replay has %d events, the log %d", k, len(d.Events))
+	}
+	return nil
 }
 
 // checkEvent reports a seat or territory of e out of range.
@@ -196,33 +296,32 @@ func checkEvent(e *sim.Event, n, nt int) error {
 	return nil
 }
 
-// encodeEvent writes an event as the script reads it: [kind, round,
-// phase, player, other, from, to, armies] and, for some kinds, more:
-// a roll's attacker dice, defender dice, attacker and defender losses; an
-// attack order's dice, repeat (0 or 1) and stop-at; a fault's text; a
-// trade's or draw's card territories.
-func encodeEvent(e *sim.Event) []any {
-	v := []any{int(e.Kind), e.Round, int(e.Phase), e.Player, e.Other, e.From, e.To, e.Armies}
+// index is a seat or territory, or nil for -1 (none).
+func index(x int) *int {
+	if x < 0 {
+		return nil
+	}
+	return &x
+}
+
+// encodeEvent names an event's fields as the script reads them.
+func encodeEvent(e *sim.Event) event {
+	v := event{Kind: e.Kind.String(), Round: e.Round, Phase: e.Phase.String(), Player: e.Player,
+		Other: index(e.Other), From: index(e.From), To: index(e.To), Armies: e.Armies}
 	switch e.Kind {
 	case sim.EvRoll:
-		att, def := make([]int, e.NAttack), make([]int, e.NDefend)
-		for i := range att {
-			att[i] = int(e.AttackerDice[i])
+		v.Attack, v.Defend = make([]int, e.NAttack), make([]int, e.NDefend)
+		for i := range v.Attack {
+			v.Attack[i] = int(e.AttackerDice[i])
 		}
-		for i := range def {
-			def[i] = int(e.DefenderDice[i])
+		for i := range v.Defend {
+			v.Defend[i] = int(e.DefenderDice[i])
 		}
-		v = append(v, att, def, e.AttackerLoss, e.DefenderLoss)
+		v.AttackerLoss, v.DefenderLoss = e.AttackerLoss, e.DefenderLoss
 	case sim.EvAttackOrder:
-		rep := 0
-		if e.Repeat {
-			rep = 1
-		}
-		v = append(v, e.Dice, rep, e.StopAt)
+		v.Dice, v.Repeat, v.StopAt = e.Dice, e.Repeat, e.StopAt
 	case sim.EvFault:
-		v = append(v, e.Text)
-	case sim.EvTrade:
-		v = append(v, []int{int(e.Cards[0].Territory), int(e.Cards[1].Territory), int(e.Cards[2].Territory)})
+		v.Text = e.Text
 	}
 	return v
 }

@@ -2,10 +2,12 @@ package view_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -70,6 +72,30 @@ func playLog(m *sim.Map, n int, seed uint64) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
+// aggressive builds the players of a logged game of playLog: one
+// aggressive baseline bot per seat.
+func aggressive(h sim.LogHeader) ([]sim.Player, error) {
+	ps := make([]sim.Player, len(h.Seats))
+	for i := range ps {
+		ps[i] = baseline.NewSciberras(baseline.Aggressive)
+	}
+	return ps, nil
+}
+
+// encodeLog writes a log of a header, events and result, as sim.ReadLog
+// returns them.
+func encodeLog(t *testing.T, h sim.LogHeader, events []sim.Event, res sim.Result) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	lw, err := sim.NewLogWriter(&buf, h)
+	require.NoError(t, err)
+	for i := range events {
+		lw.Observe(&events[i])
+	}
+	require.NoError(t, lw.Close(res))
+	return buf.Bytes()
+}
+
 // gameData returns the JSON game embedded in a page.
 func gameData(t *testing.T, page string) map[string]any {
 	t.Helper()
@@ -85,11 +111,11 @@ func gameData(t *testing.T, page string) map[string]any {
 // bytes every time.
 func TestWrite(t *testing.T) {
 	log := logGame(t, nil, 3, 4)
-	h, events, res, err := sim.ReadLog(bytes.NewReader(log))
+	_, events, _, err := sim.ReadLog(bytes.NewReader(log))
 	require.NoError(t, err)
 	var page, again bytes.Buffer
-	require.NoError(t, view.Write(&page, h, events, res))
-	require.NoError(t, view.Write(&again, h, events, res))
+	require.NoError(t, view.Write(context.Background(), &page, log, aggressive))
+	require.NoError(t, view.Write(context.Background(), &again, log, aggressive))
 	assert.True(t, bytes.Equal(page.Bytes(), again.Bytes()), "the same log gives the same page, byte for byte")
 	s := page.String()
 	assert.Contains(t, s, "<title>marslab: classic on classic, seed 4, game 0</title>")
@@ -100,9 +126,13 @@ func TestWrite(t *testing.T) {
 	evs := d["events"].([]any)
 	require.Len(t, evs, len(events))
 	for i, e := range events {
-		ev := evs[i].([]any)
-		assert.Equal(t, float64(e.Kind), ev[0], "event %d", i)
-		assert.Equal(t, float64(e.To), ev[6], "event %d", i)
+		ev := evs[i].(map[string]any)
+		assert.Equal(t, e.Kind.String(), ev["kind"], "event %d", i)
+		if e.To >= 0 {
+			assert.Equal(t, float64(e.To), ev["to"], "event %d", i)
+		} else {
+			assert.NotContains(t, ev, "to", "event %d: no territory", i)
+		}
 	}
 	assert.Len(t, d["territories"], 42)
 	assert.Len(t, d["borders"], 83)
@@ -110,8 +140,9 @@ func TestWrite(t *testing.T) {
 	assert.Empty(t, d["explain"])
 }
 
-// TestWriteErrors: a header without its map, or an event naming a
-// territory or seat that does not exist, is an error naming the line.
+// TestWriteErrors: a header without its map or with a bad one, an event
+// naming a territory or seat that does not exist, or an event that the
+// replay does not make, is an error naming the line.
 func TestWriteErrors(t *testing.T) {
 	h, events, res, err := sim.ReadLog(bytes.NewReader(logGame(t, nil, 2, 1)))
 	require.NoError(t, err)
@@ -122,24 +153,36 @@ func TestWriteErrors(t *testing.T) {
 	}{
 		{"no map", func(h *sim.LogHeader, _ []sim.Event) { h.MapTOML, h.MapName = "", "atlantis" },
 			`line 1 (header): map_toml and rules_toml are required to draw the game (map "atlantis"`},
-		{"bad map", func(h *sim.LogHeader, _ []sim.Event) { h.MapTOML = "name = 3" },
-			`line 1 (header): map_toml`},
 		{"territory", func(_ *sim.LogHeader, ev []sim.Event) { ev[5].To = 42 },
 			"line 7: deal event: territory 42 (to): the map has territories 0..41"},
 		{"seat", func(_ *sim.LogHeader, ev []sim.Event) { ev[9].Player = 2 },
 			"line 11: deal event: seat 2: the game has seats 0..1"},
+		{"another deal", func(_ *sim.LogHeader, ev []sim.Event) { ev[5].To = (ev[5].To + 1) % 42 },
+			"line 7: the replay differs"},
+		{"a changed roll", func(_ *sim.LogHeader, ev []sim.Event) {
+			i := slices.IndexFunc(ev, func(e sim.Event) bool { return e.Kind == sim.EvRoll })
+			ev[i].AttackerLoss, ev[i].DefenderLoss = ev[i].DefenderLoss, ev[i].AttackerLoss+1
+		}, "the replay differs"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			h2, ev := h, append([]sim.Event(nil), events...)
 			c.change(&h2, ev)
 			var page bytes.Buffer
-			err := view.Write(&page, h2, ev, res)
+			err := view.Write(context.Background(), &page, encodeLog(t, h2, ev, res), aggressive)
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), c.want)
 			assert.Zero(t, page.Len(), "no page")
 		})
 	}
+	t.Run("bad map", func(t *testing.T) {
+		log := bytes.Replace(encodeLog(t, h, events, res), []byte(`"map_toml":"`), []byte(`"map_toml":"name = 3\n`), 1)
+		var page bytes.Buffer
+		err := view.Write(context.Background(), &page, log, aggressive)
+		require.Error(t, err)
+		assert.Contains(t, err.Error(), "map_toml")
+		assert.Zero(t, page.Len(), "no page")
+	})
 }
 
 // TestLayout: the classic map is drawn from its own positions, scaled
@@ -214,12 +257,8 @@ func ExampleWrite() {
 	if err != nil {
 		panic(err)
 	}
-	h, events, res, err := sim.ReadLog(bytes.NewReader(log))
-	if err != nil {
-		panic(err)
-	}
 	var page strings.Builder
-	if err := view.Write(&page, h, events, res); err != nil {
+	if err := view.Write(context.Background(), &page, log, aggressive); err != nil {
 		panic(err)
 	}
 	fmt.Println(strings.HasPrefix(page.String(), "<!DOCTYPE html>"))
@@ -235,10 +274,10 @@ func TestWriteExplanations(t *testing.T) {
 	ex := sim.Event{Kind: sim.EvExplain, Round: 1, Phase: sim.PhasePlace, Player: 1, Other: -1, From: -1, To: -1, Text: "why </script> not"}
 	withEx := append(append(append([]sim.Event(nil), events[:100]...), ex, ex), events[100:]...)
 	var page bytes.Buffer
-	require.NoError(t, view.Write(&page, h, withEx, res))
+	require.NoError(t, view.Write(context.Background(), &page, encodeLog(t, h, withEx, res), aggressive))
 	d := gameData(t, page.String())
 	assert.Len(t, d["events"], len(events))
-	want := []any{100.0, 1.0, 1.0, float64(sim.PhasePlace), "why </script> not"}
+	want := map[string]any{"at": 100.0, "player": 1.0, "round": 1.0, "phase": sim.PhasePlace.String(), "text": "why </script> not"}
 	assert.Equal(t, []any{want, want}, d["explain"])
 	assert.Contains(t, page.String(), `why \u003c/script\u003e not`, "the text cannot close the script element")
 	assert.NotContains(t, page.String(), "why </script>")
@@ -277,10 +316,8 @@ func TestLayoutExtremePositions(t *testing.T) {
 			if !tc.valid {
 				return
 			}
-			h, events, res, err := sim.ReadLog(bytes.NewReader(logGame(t, m, 3, 1)))
-			require.NoError(t, err)
 			var page bytes.Buffer
-			require.NoError(t, view.Write(&page, h, events, res))
+			require.NoError(t, view.Write(context.Background(), &page, logGame(t, m, 3, 1), aggressive))
 		})
 	}
 }

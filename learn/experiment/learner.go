@@ -1,9 +1,10 @@
-package learn
+package experiment
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/marslab-risk/marslab/learn"
 	"io"
 	"math/rand/v2"
 	"runtime"
@@ -45,10 +46,10 @@ type Episode struct {
 	Dim     int
 	Obs     []float64
 	Actions []int
-	Outcome Outcome
+	Outcome learn.Outcome
 }
 
-// Reward returns the reward of step i (Outcome.PerTurn, or Outcome.Final
+// Reward returns the reward of step i (learn.Outcome.PerTurn, or learn.Outcome.Final
 // at the last step).
 func (e *Episode) Reward(i int) float64 {
 	if i == len(e.Actions)-1 {
@@ -64,17 +65,17 @@ func (e *Episode) State(i int) []float64 { return e.Obs[i*e.Dim : (i+1)*e.Dim] }
 // training games in batches of 2000, 5000 evaluation games): a batch's and
 // an evaluation's episodes are all held in memory at once.
 const (
-	// MaxTrainGames bounds TrainConfig.Games (train.games).
-	MaxTrainGames = 1_000_000_000
-	// MaxBatch bounds TrainConfig.Batch (train.batch).
-	MaxBatch = 100_000
-	// MaxEvalGames bounds the episodes of an evaluation (eval.games).
-	MaxEvalGames = 100_000
+	// maxTrainGames bounds TrainConfig.Games (train.games).
+	maxTrainGames = 1_000_000_000
+	// maxBatch bounds TrainConfig.Batch (train.batch).
+	maxBatch = 100_000
+	// maxEvalGames bounds the episodes of an evaluation (eval.games).
+	maxEvalGames = 100_000
 )
 
 // TrainConfig sizes a training run.
 type TrainConfig struct {
-	// Seed is the experiment seed: training episode i is Runner.Run(Seed, i).
+	// Seed is the experiment seed: training episode i is learn.Runner.Run(Seed, i).
 	Seed uint64
 	// Games is the number of training episodes; Batch the episodes played
 	// with one frozen policy between two calls of Learner.Learn; Block the
@@ -133,14 +134,14 @@ type BlockStats struct {
 }
 
 // Train trains l for cfg.Games episodes of the environment env (one
-// Runner per worker, made with reg), writing a progress line per batch to
+// learn.Runner per worker, made with reg), writing a progress line per batch to
 // progress (if not nil). It returns the training curve, one BlockStats per
 // cfg.Block episodes. A cancelled ctx stops it after the batch being
 // played, returning the blocks completed and ctx's error.
-func Train(ctx context.Context, env *Config, reg *bots.Registry, l Learner, cfg TrainConfig, progress io.Writer) ([]BlockStats, error) {
-	if cfg.Games < 1 || cfg.Games > MaxTrainGames || cfg.Batch < 1 || cfg.Batch > min(cfg.Games, MaxBatch) || cfg.Block < 1 || cfg.Block > cfg.Games {
+func Train(ctx context.Context, env *learn.Config, reg *bots.Registry, l Learner, cfg TrainConfig, progress io.Writer) ([]BlockStats, error) {
+	if cfg.Games < 1 || cfg.Games > maxTrainGames || cfg.Batch < 1 || cfg.Batch > min(cfg.Games, maxBatch) || cfg.Block < 1 || cfg.Block > cfg.Games {
 		return nil, fmt.Errorf("learn: train: games %d, batch %d, block %d: want games 1..%d, batch 1..min(games, %d), block 1..games",
-			cfg.Games, cfg.Batch, cfg.Block, MaxTrainGames, MaxBatch)
+			cfg.Games, cfg.Batch, cfg.Block, maxTrainGames, maxBatch)
 	}
 	runners, err := newRunners(env, reg, cfg.Workers)
 	if err != nil {
@@ -208,14 +209,14 @@ func Train(ctx context.Context, env *Config, reg *bots.Registry, l Learner, cfg 
 	return curve, nil
 }
 
-// newRunners returns one Runner per worker (workers <= 0: one per core).
-func newRunners(env *Config, reg *bots.Registry, workers int) ([]*Runner, error) {
+// newRunners returns one learn.Runner per worker (workers <= 0: one per core).
+func newRunners(env *learn.Config, reg *bots.Registry, workers int) ([]*learn.Runner, error) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	runners := make([]*Runner, workers)
+	runners := make([]*learn.Runner, workers)
 	for i := range runners {
-		r, err := NewRunner(env, reg)
+		r, err := learn.NewRunner(env, reg)
 		if err != nil {
 			return nil, err
 		}
@@ -228,7 +229,7 @@ func newRunners(env *Config, reg *bots.Registry, workers int) ([]*Runner, error)
 // learner's policy (exploring if explore) on arena.Ordered's workers, one
 // per runner, and stores them by index. The first error stops the other
 // workers and is returned; when ctx is done it returns ctx's error.
-func playBatch(ctx context.Context, runners []*Runner, l Learner, seed uint64, first int, out []Episode, explore bool) error {
+func playBatch(ctx context.Context, runners []*learn.Runner, l Learner, seed uint64, first int, out []Episode, explore bool) error {
 	actors := make([]Actor, len(runners))
 	for w := range actors {
 		actors[w] = l.NewActor()
@@ -241,7 +242,7 @@ func playBatch(ctx context.Context, runners []*Runner, l Learner, seed uint64, f
 			rng = rand.New(rand.NewPCG(sim.GameSeed(seed, idx), streamExplore))
 		}
 		ep := &out[i]
-		ep.Dim, ep.Obs, ep.Actions = len(r.s.names), ep.Obs[:0], ep.Actions[:0]
+		ep.Dim, ep.Obs, ep.Actions = r.NumObservations(), ep.Obs[:0], ep.Actions[:0]
 		o, err := r.Run(ctx, seed, idx, func(obs []float64) int {
 			a := actor.Act(obs, rng)
 			ep.Obs = append(ep.Obs, obs...)

@@ -1,8 +1,9 @@
-package learn
+package experiment
 
 import (
 	"bytes"
 	"context"
+	"github.com/marslab-risk/marslab/learn"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -124,14 +125,14 @@ func TestResumeIdentical(t *testing.T) {
 // A resumed run without the random source's state would not match: the
 // DQN's minibatch draws continue the saved stream.
 func TestDQNStateRoundTrip(t *testing.T) {
-	d, err := NewDQN(DQNConfig{Hidden: []int{4}, LearningRate: 0.01, Gamma: 0.9, BatchSize: 4, Replay: 10, TrainEvery: 1,
+	d, err := newDQN(DQNConfig{Hidden: []int{4}, LearningRate: 0.01, Gamma: 0.9, BatchSize: 4, Replay: 10, TrainEvery: 1,
 		TargetEvery: 2, Policy: "epsilon", Epsilon: 0.1, RewardScale: 1, Seed: 3}, 2, 2)
 	require.NoError(t, err)
-	ep := Episode{Dim: 2, Obs: []float64{0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8}, Actions: []int{0, 1, 1, 0}, Outcome: Outcome{PerTurn: -1, Final: 5}}
+	ep := Episode{Dim: 2, Obs: []float64{0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8}, Actions: []int{0, 1, 1, 0}, Outcome: learn.Outcome{PerTurn: -1, Final: 5}}
 	d.Learn([]Episode{ep, ep})
 	st, err := d.Save(true)
 	require.NoError(t, err)
-	d2, err := NewDQNFrom(st)
+	d2, err := newDQNFrom(st)
 	require.NoError(t, err)
 	d.Learn([]Episode{ep})
 	d2.Learn([]Episode{ep})
@@ -151,7 +152,7 @@ func TestLoadPolicyErrors(t *testing.T) {
 	require.NoError(t, SavePolicy(good, q, []string{"a", "b"}, []string{"x", "y"}))
 	data, err := os.ReadFile(good)
 	require.NoError(t, err)
-	assert.True(t, strings.HasPrefix(string(data), `{"format":"`+PolicyFormat+`",`), string(data))
+	assert.True(t, strings.HasPrefix(string(data), `{"format":"`+policyFormat+`",`), string(data))
 	l, f, err := LoadPolicy(good)
 	require.NoError(t, err)
 	assert.Equal(t, q.Q, l.(*QTable).Q)
@@ -159,7 +160,7 @@ func TestLoadPolicyErrors(t *testing.T) {
 
 	for _, c := range []struct{ name, data, want string }{
 		{"empty", ``, "EOF"},
-		{"format", strings.Replace(string(data), PolicyFormat, "marslab-policy/9", 1), `key format "marslab-policy/9"`},
+		{"format", strings.Replace(string(data), policyFormat, "marslab-policy/9", 1), `key format "marslab-policy/9"`},
 		{"learner", strings.Replace(string(data), `"learner":"q"`, `"learner":"dqn"`, 1), `key learner "dqn"`},
 		{"unknown", strings.Replace(string(data), `"learner"`, `"x":1,"learner"`, 1), `unknown field "x"`},
 		{"feature", strings.Replace(string(data), `"Features":[1]`, `"Features":[7]`, 1), "index 7: want 0..1"},
@@ -190,7 +191,7 @@ func TestCheckpointErrors(t *testing.T) {
 	require.NoError(t, os.WriteFile(ckpt, []byte("something else\n"), 0o644))
 	_, err = e.RunWith(context.Background(), registry.Default(), RunOptions{Workers: 1, Checkpoint: ckpt, Resume: true})
 	assert.ErrorContains(t, err, `first line "something else"`)
-	require.NoError(t, os.WriteFile(ckpt, []byte(CheckpointFormat+"\ngarbage"), 0o644))
+	require.NoError(t, os.WriteFile(ckpt, []byte(checkpointFormat+"\ngarbage"), 0o644))
 	_, err = e.RunWith(context.Background(), registry.Default(), RunOptions{Workers: 1, Checkpoint: ckpt, Resume: true})
 	assert.ErrorContains(t, err, ckpt)
 	// A checkpoint of another config is refused.
@@ -250,7 +251,7 @@ func TestCheckpointDamaged(t *testing.T) {
 	e, ckpt, good := firstCheckpoint(t)
 	require.Greater(t, len(good), 1800)
 	lines := strings.SplitN(string(good), "\n", 3)
-	require.Equal(t, CheckpointFormat, lines[0])
+	require.Equal(t, checkpointFormat, lines[0])
 	require.Regexp(t, `^sha256 [0-9a-f]{64}$`, lines[1])
 
 	bad := bytes.Clone(good)
@@ -280,8 +281,8 @@ func TestCheckpointHeaderFirst(t *testing.T) {
 	}{
 		{"junk", "junk", `first line "junk\x00\x00`},
 		{"no newline", "", `first line "\x00\x00`},
-		{"second line", CheckpointFormat + "\nsha256 ", `second line "sha256 \x00\x00`},
-		{"damaged", CheckpointFormat + "\nsha256 " + strings.Repeat("0", 64) + "\n", "damaged: the content's SHA-256 is "},
+		{"second line", checkpointFormat + "\nsha256 ", `second line "sha256 \x00\x00`},
+		{"damaged", checkpointFormat + "\nsha256 " + strings.Repeat("0", 64) + "\n", "damaged: the content's SHA-256 is "},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := filepath.Join(dir, tc.name)
@@ -304,7 +305,7 @@ func FuzzLoadPolicy(f *testing.F) {
 	dir := f.TempDir()
 	q, err := NewQTable(QConfig{Features: []int{1, 0}, Bins: 2, Alpha: 0.5, Gamma: 0.9}, 2)
 	require.NoError(f, err)
-	d, err := NewDQN(DQNConfig{Hidden: []int{3}, LearningRate: 0.01, Gamma: 0.9, BatchSize: 2, Replay: 4, TrainEvery: 1,
+	d, err := newDQN(DQNConfig{Hidden: []int{3}, LearningRate: 0.01, Gamma: 0.9, BatchSize: 2, Replay: 4, TrainEvery: 1,
 		TargetEvery: 1, Policy: "boltzmann", Temperature: 1, Epsilon: 0.1, RewardScale: 1}, 2, 2)
 	require.NoError(f, err)
 	for i, l := range []Learner{q, d} {
@@ -338,7 +339,7 @@ func FuzzLoadCheckpoint(f *testing.F) {
 	require.NoError(f, err)
 	f.Add(good, 0, byte(0), false)
 	f.Add(good, 1800, byte(4), false)
-	f.Add([]byte(CheckpointFormat+"\nsha256 00\n"), 0, byte(0), false)
+	f.Add([]byte(checkpointFormat+"\nsha256 00\n"), 0, byte(0), false)
 	f.Add([]byte{}, 0, byte(0), true)
 	f.Fuzz(func(t *testing.T, data []byte, at int, flip byte, over bool) {
 		if len(data) > 0 && flip != 0 {

@@ -1,9 +1,10 @@
-package learn
+package experiment
 
 import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/marslab-risk/marslab/learn"
 	"io"
 	"math"
 	"os"
@@ -22,8 +23,8 @@ import (
 	"github.com/marslab-risk/marslab/table"
 )
 
-// Level is the confidence level of every interval of an experiment.
-const Level = 0.95
+// level is the confidence level of every interval of an experiment.
+const level = 0.95
 
 // Experiment is the strategist experiment: train a tabular Q-learner in an
 // environment, then evaluate its greedy policy against every fixed action
@@ -32,7 +33,7 @@ type Experiment struct {
 	// Source names the config file.
 	Source string
 	// Env is the environment.
-	Env *Config
+	Env *learn.Config
 	// Train sizes the training (its Seed is the experiment's seed).
 	Train TrainConfig
 	// QFeatures names the observation values the Q-table's state is made
@@ -52,9 +53,9 @@ type Experiment struct {
 }
 
 type experimentFile struct {
-	Seed  *int64  `toml:"seed"`
-	Out   string  `toml:"out"`
-	Env   envFile `toml:"env"`
+	Seed  *int64           `toml:"seed"`
+	Out   string           `toml:"out"`
+	Env   learn.ConfigFile `toml:"env"`
 	Train struct {
 		Games *int `toml:"games"`
 		Batch *int `toml:"batch"`
@@ -91,10 +92,10 @@ type experimentFile struct {
 //
 //	seed = 16                       # training seed, >= 0
 //	out  = "results/strategist"     # output folder
-//	[env]                           # the environment (ParseConfig's keys), optional
+//	[env]                           # the environment (learn.ParseConfig's keys), optional
 //	[train]
-//	games = 300000                  # training episodes, 1..MaxTrainGames
-//	batch = 2000                    # episodes per policy update, 1..min(games, MaxBatch)
+//	games = 300000                  # training episodes, 1..maxTrainGames
+//	batch = 2000                    # episodes per policy update, 1..min(games, maxBatch)
 //	block = 10000                   # episodes per point of the curves, 1..games
 //	[q]
 //	features = ["territories", "armies", "round", "threat"]   # observation values making the state
@@ -104,9 +105,9 @@ type experimentFile struct {
 //	epsilon = 0.1                   # [0, 1]
 //	[eval]
 //	seed = 1016                     # fresh seeds, != seed
-//	games = 5000                    # episodes per policy, 1..MaxEvalGames
+//	games = 5000                    # episodes per policy, 1..maxEvalGames
 //	learner = "q"                   # "q" (default) or "dqn"
-//	[dqn]                           # optional, DefaultDQNConfig's values by default
+//	[dqn]                           # optional, defaultDQNConfig's values by default
 //	hidden = [24, 24]
 //	learning_rate = 0.001
 //	gamma = 0.99
@@ -129,7 +130,7 @@ func ParseExperiment(source string, data []byte) (*Experiment, error) {
 	}
 	bad := configs.KeyErrors(source)
 	e := &Experiment{Source: source, Out: f.Out}
-	if e.Env, err = f.Env.config(source, "env."); err != nil {
+	if e.Env, err = f.Env.Config(source, "env."); err != nil {
 		return nil, err
 	}
 	ints := []struct {
@@ -149,10 +150,10 @@ func ParseExperiment(source string, data []byte) (*Experiment, error) {
 		key    string
 		v, max int
 		want   string
-	}{{"train.games", tr.Games, MaxTrainGames, fmt.Sprint(MaxTrainGames)},
-		{"train.batch", tr.Batch, min(tr.Games, MaxBatch), fmt.Sprintf("min(train.games, %d) = %d", MaxBatch, min(tr.Games, MaxBatch))},
+	}{{"train.games", tr.Games, maxTrainGames, fmt.Sprint(maxTrainGames)},
+		{"train.batch", tr.Batch, min(tr.Games, maxBatch), fmt.Sprintf("min(train.games, %d) = %d", maxBatch, min(tr.Games, maxBatch))},
 		{"train.block", tr.Block, tr.Games, fmt.Sprintf("train.games = %d (a block is a point of the curve)", tr.Games)},
-		{"q.bins", e.Q.Bins, 100, "100"}, {"eval.games", e.EvalGames, MaxEvalGames, fmt.Sprint(MaxEvalGames)}} {
+		{"q.bins", e.Q.Bins, 100, "100"}, {"eval.games", e.EvalGames, maxEvalGames, fmt.Sprint(maxEvalGames)}} {
 		if v.v < 1 || v.v > v.max {
 			return nil, bad(v.key, "%d: want 1..%s", v.v, v.want)
 		}
@@ -204,7 +205,7 @@ func ParseExperiment(source string, data []byte) (*Experiment, error) {
 	default:
 		return nil, bad("learner", "%q: want q or dqn", f.Learner)
 	}
-	e.DQN = DefaultDQNConfig()
+	e.DQN = defaultDQNConfig()
 	e.DQN.Seed = e.Train.Seed
 	dq := &f.DQN
 	if dq.Hidden != nil {
@@ -260,7 +261,7 @@ type Comparison struct {
 	Return      stats.Paired
 	HolmWinP    float64
 	HolmReturnP float64
-	// WinsMore and ReturnsMore are the differences' verdicts (Judge):
+	// WinsMore and ReturnsMore are the differences' verdicts (judge):
 	// significant after Holm and the whole interval above 0.
 	WinsMore    bool
 	ReturnsMore bool
@@ -329,7 +330,7 @@ type RunOptions struct {
 // fingerprint identifies every setting training depends on.
 func (e *Experiment) fingerprint() (string, error) {
 	data, err := json.Marshal(struct {
-		Env                 *Config
+		Env                 *learn.Config
 		Seed                uint64
 		Games, Batch, Block int
 		Learner             string
@@ -355,7 +356,7 @@ func (e *Experiment) Run(ctx context.Context, reg *bots.Registry, workers int, p
 // exploring"). Interrupted (ctx done) during training, it returns the
 // result with the completed blocks of the curve and ctx's error.
 func (e *Experiment) RunWith(ctx context.Context, reg *bots.Registry, opts RunOptions) (*Result, error) {
-	r, err := NewRunner(e.Env, reg)
+	r, err := learn.NewRunner(e.Env, reg)
 	if err != nil {
 		return nil, err // named by e.Env.Source, "FILE [env]"
 	}
@@ -378,7 +379,7 @@ func (e *Experiment) RunWith(ctx context.Context, reg *bots.Registry, opts RunOp
 	}
 	pols := []Policy{Greedy("learned", l)}
 	if opts.GreedyOnly {
-		res.Evaluations, err = Evaluate(ctx, e.Env, reg, e.EvalSeed, e.EvalGames, opts.Workers, pols)
+		res.Evaluations, err = evaluate(ctx, e.Env, reg, e.EvalSeed, e.EvalGames, opts.Workers, pols)
 		return res, err
 	}
 	for a, n := range res.Actions {
@@ -386,7 +387,7 @@ func (e *Experiment) RunWith(ctx context.Context, reg *bots.Registry, opts RunOp
 	}
 	pols = append(pols, Uniform("uniform random", r.NumActions()),
 		Policy{Name: "learned, exploring", NewActor: l.NewActor})
-	if res.Evaluations, err = Evaluate(ctx, e.Env, reg, e.EvalSeed, e.EvalGames, opts.Workers, pols); err != nil {
+	if res.Evaluations, err = evaluate(ctx, e.Env, reg, e.EvalSeed, e.EvalGames, opts.Workers, pols); err != nil {
 		return res, err
 	}
 	return res, res.compare()
@@ -408,10 +409,10 @@ func (r *Result) compare() error {
 		if err != nil {
 			return err
 		}
-		if c.Win, err = stats.PairedProportions(pc, Level); err != nil {
+		if c.Win, err = stats.PairedProportions(pc, level); err != nil {
 			return err
 		}
-		if c.Return, err = stats.PairedT(x.Return, y.Return, Level); err != nil {
+		if c.Return, err = stats.PairedT(x.Return, y.Return, level); err != nil {
 			return err
 		}
 		ps = append(ps, c.Win.P, c.Return.P)
@@ -435,8 +436,8 @@ func (r *Result) compare() error {
 	for i := range r.Comparisons {
 		c := &r.Comparisons[i]
 		c.HolmWinP, c.HolmReturnP = holm[2*i], holm[2*i+1]
-		c.WinsMore = Judge(c.Win.Interval, c.HolmWinP) == More
-		c.ReturnsMore = Judge(c.Return.Interval, c.HolmReturnP) == More
+		c.WinsMore = judge(c.Win.Interval, c.HolmWinP) == More
+		c.ReturnsMore = judge(c.Return.Interval, c.HolmReturnP) == More
 	}
 	return nil
 }
@@ -448,7 +449,7 @@ func (e *Experiment) LoadPolicy(path string, reg *bots.Registry) (Learner, error
 	if err != nil {
 		return nil, err
 	}
-	r, err := NewRunner(e.Env, reg)
+	r, err := learn.NewRunner(e.Env, reg)
 	if err != nil {
 		return nil, err // named by e.Env.Source, "FILE [env]"
 	}
@@ -463,7 +464,7 @@ func (e *Experiment) LoadPolicy(path string, reg *bots.Registry) (Learner, error
 
 // train makes the learner (or restores it from the checkpoint) and
 // trains it, filling res.Curve.
-func (e *Experiment) train(ctx context.Context, reg *bots.Registry, r *Runner, res *Result, opts RunOptions) (Learner, error) {
+func (e *Experiment) train(ctx context.Context, reg *bots.Registry, r *learn.Runner, res *Result, opts RunOptions) (Learner, error) {
 	names := r.ObservationNames()
 	qc := e.Q
 	qc.Features = nil
@@ -492,7 +493,7 @@ func (e *Experiment) train(ctx context.Context, reg *bots.Registry, r *Runner, r
 		}
 		l, tc.Resume = cl, &c.State
 	case e.Learner == "dqn":
-		if l, err = NewDQN(e.DQN, len(names), r.NumActions()); err != nil {
+		if l, err = newDQN(e.DQN, len(names), r.NumActions()); err != nil {
 			return nil, fmt.Errorf("%s: %w", e.Source, err)
 		}
 	default:
@@ -517,7 +518,7 @@ func (e *Experiment) train(ctx context.Context, reg *bots.Registry, r *Runner, r
 
 // BeatsFixed reports whether the learned policy named policy wins
 // significantly more often than every fixed action (Holm-corrected, at
-// Level).
+// level).
 func (r *Result) BeatsFixed(policy string) bool {
 	for _, c := range r.Comparisons {
 		if c.Policy == policy && strings.HasPrefix(c.Against, "always ") && !c.WinsMore {
@@ -548,7 +549,7 @@ func writeCSV(dir, name string, t table.Table) error {
 }
 
 // Winrate returns an evaluation's wins, win rate with its Wilson interval
-// at Level, and mean return.
+// at level, and mean return.
 func (ev *Evaluation) Winrate() (wins int, rate float64, iv stats.Interval, mean float64) {
 	sum := 0.0
 	for i, w := range ev.Won {
@@ -558,7 +559,7 @@ func (ev *Evaluation) Winrate() (wins int, rate float64, iv stats.Interval, mean
 		sum += ev.Return[i]
 	}
 	n := len(ev.Won)
-	iv, _ = stats.Wilson(wins, n, Level)
+	iv, _ = stats.Wilson(wins, n, level)
 	return wins, float64(wins) / float64(n), iv, sum / float64(n)
 }
 
@@ -582,7 +583,7 @@ func (r *Result) CurveTable() table.Table {
 		t.Header = append(t.Header, "share_"+a)
 	}
 	for _, c := range r.Curve {
-		iv, _ := stats.Wilson(c.Wins, c.Games, Level)
+		iv, _ := stats.Wilson(c.Wins, c.Games, level)
 		half := 1.959963984540054 * c.SDReturn / math.Sqrt(float64(c.Games))
 		row := []string{strconv.Itoa(c.First), strconv.Itoa(c.Games), strconv.Itoa(c.Wins), textfmt.Fixed(float64(c.Wins)/float64(c.Games), 6),
 			textfmt.Fixed(iv.Lo, 6), textfmt.Fixed(iv.Hi, 6), textfmt.Fixed(c.MeanReturn, 4), textfmt.Fixed(c.MeanReturn-half, 4), textfmt.Fixed(c.MeanReturn+half, 4), strconv.Itoa(c.Steps)}
@@ -599,7 +600,7 @@ func (r *Result) CurveTable() table.Table {
 func (r *Result) CurveCharts() (win, ret *plots.LineChart) {
 	var xs, w, wlo, whi, m, mlo, mhi []float64
 	for _, c := range r.Curve {
-		iv, _ := stats.Wilson(c.Wins, c.Games, Level)
+		iv, _ := stats.Wilson(c.Wins, c.Games, level)
 		half := 1.959963984540054 * c.SDReturn / math.Sqrt(float64(c.Games))
 		xs = append(xs, float64(c.First+c.Games))
 		w, wlo, whi = append(w, 100*float64(c.Wins)/float64(c.Games)), append(wlo, 100*iv.Lo), append(whi, 100*iv.Hi)
@@ -760,7 +761,7 @@ func (r *Result) Summary(w io.Writer) {
 			sum += ev.Return[i]
 		}
 		n := len(ev.Won)
-		iv, _ := stats.Wilson(wins, n, Level)
+		iv, _ := stats.Wilson(wins, n, level)
 		fmt.Fprintf(w, "%-22s %7d %6.1f [%5.1f, %5.1f] %12.1f\n", ev.Name, n, 100*float64(wins)/float64(n), 100*iv.Lo, 100*iv.Hi, sum/float64(n))
 	}
 	fmt.Fprintln(w, "\npaired on the same seeds; p after Holm over all comparisons:")

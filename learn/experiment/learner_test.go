@@ -1,7 +1,8 @@
-package learn
+package experiment
 
 import (
 	"context"
+	"github.com/marslab-risk/marslab/learn"
 	"math/rand/v2"
 	"runtime"
 	"strings"
@@ -23,7 +24,7 @@ func TestQTableUpdate(t *testing.T) {
 	assert.Equal(t, 1, q.State([]float64{3}))
 	assert.Equal(t, 0, q.State([]float64{-1}))
 	// Two steps: state 0 action 1 (reward -1), then state 1 action 0 (final 10).
-	ep := Episode{Dim: 1, Obs: []float64{0.2, 0.7}, Actions: []int{1, 0}, Outcome: Outcome{PerTurn: -1, Final: 10}}
+	ep := Episode{Dim: 1, Obs: []float64{0.2, 0.7}, Actions: []int{1, 0}, Outcome: learn.Outcome{PerTurn: -1, Final: 10}}
 	q.Learn([]Episode{ep})
 	// Q(0,1) = 0.5·(-1 + 0.9·0) = -0.5; Q(1,0) = 0.5·10 = 5.
 	assert.Equal(t, []float64{0, -0.5, 5, 0}, q.Q)
@@ -43,7 +44,7 @@ func TestQTableUpdate(t *testing.T) {
 
 // Training depends on the seed alone, not on the number of workers.
 func TestTrainDeterministic(t *testing.T) {
-	cfg := DefaultConfig()
+	cfg := learn.DefaultConfig()
 	train := func(workers int) (*QTable, []BlockStats) {
 		q, err := NewQTable(QConfig{Features: []int{0, 1, 10}, Bins: 4, Alpha: 0.1, Gamma: 0.99, Epsilon: 0.2}, 3)
 		require.NoError(t, err)
@@ -66,8 +67,8 @@ func TestTrainDeterministic(t *testing.T) {
 }
 
 func TestEvaluatePaired(t *testing.T) {
-	cfg := DefaultConfig()
-	ev, err := Evaluate(context.Background(), cfg, registry.Default(), 5, 12, 2, []Policy{Fixed("aggressive", 2), Uniform("random", 3), Fixed("aggressive again", 2)})
+	cfg := learn.DefaultConfig()
+	ev, err := evaluate(context.Background(), cfg, registry.Default(), 5, 12, 2, []Policy{Fixed("aggressive", 2), Uniform("random", 3), Fixed("aggressive again", 2)})
 	require.NoError(t, err)
 	require.Len(t, ev, 3)
 	// The same policy on the same seeds plays the same games.
@@ -78,20 +79,20 @@ func TestEvaluatePaired(t *testing.T) {
 	for a := range 3 {
 		assert.Greater(t, ev[1].ActionShare[a], 0.2)
 	}
-	r, err := NewRunner(cfg, registry.Default())
+	r, err := learn.NewRunner(cfg, registry.Default())
 	require.NoError(t, err)
 	_, out := trace(t, r, 5, 4, func(int) int { return 2 })
 	assert.Equal(t, out.Return, ev[0].Return[4])
 }
 
 func TestParseExperiment(t *testing.T) {
-	e, err := LoadExperiment("../configs/experiments/strategist.toml")
+	e, err := LoadExperiment("../../configs/experiments/strategist.toml")
 	require.NoError(t, err)
 	assert.Equal(t, uint64(16), e.Train.Seed)
 	assert.Equal(t, 50000, e.Train.Games)
-	want := DefaultConfig()
+	want := learn.DefaultConfig()
 	want.Features = append(want.Features, "front")
-	want.Source = "../configs/experiments/strategist.toml [env]"
+	want.Source = "../../configs/experiments/strategist.toml [env]"
 	assert.Equal(t, want, e.Env)
 	assert.Equal(t, []string{"territories"}, e.QFeatures, "the thesis's observation")
 	base := "seed = 1\nout = \"x\"\n[train]\ngames = 10\nbatch = 5\nblock = 5\n[q]\nfeatures = [\"round\"]\nbins = 3\nalpha = 0.1\ngamma = 0.9\nepsilon = 0.1\n[eval]\nseed = 2\ngames = 10\n"
@@ -131,7 +132,7 @@ func TestQTablePolicyBy(t *testing.T) {
 			if (a == 1) == (x[1] < 0.5) {
 				r = 1
 			}
-			eps = append(eps, Episode{Dim: 2, Obs: []float64{x[0], x[1]}, Actions: []int{a}, Outcome: Outcome{Final: r}})
+			eps = append(eps, Episode{Dim: 2, Obs: []float64{x[0], x[1]}, Actions: []int{a}, Outcome: learn.Outcome{Final: r}})
 		}
 	}
 	eps = append(eps, eps[0]) // one more visit of state (0, 0)
@@ -148,9 +149,9 @@ func TestQTablePolicyBy(t *testing.T) {
 
 func TestStrategistConfigs(t *testing.T) {
 	for _, name := range []string{"strategist", "strategist-front", "strategist-threat", "strategist-all", "strategist-dqn"} {
-		e, err := LoadExperiment("../configs/experiments/" + name + ".toml")
+		e, err := LoadExperiment("../../configs/experiments/" + name + ".toml")
 		require.NoError(t, err, name)
-		r, err := NewRunner(e.Env, registry.Default())
+		r, err := learn.NewRunner(e.Env, registry.Default())
 		require.NoError(t, err, name)
 		for _, f := range e.QFeatures {
 			assert.Contains(t, r.ObservationNames(), f, name)
@@ -158,7 +159,7 @@ func TestStrategistConfigs(t *testing.T) {
 	}
 }
 
-// abortingLearner's actors play action 0 and answer Abort at the calls'
+// abortingLearner's actors play action 0 and answer learn.Abort at the calls'
 // count-th call, over all its actors.
 type abortingLearner struct {
 	calls *atomic.Int64
@@ -169,7 +170,7 @@ func (l abortingLearner) NewActor() Actor { return l }
 func (l abortingLearner) Learn([]Episode) {}
 func (l abortingLearner) Act(_ []float64, _ *rand.Rand) int {
 	if l.calls.Add(1) == l.count {
-		return Abort
+		return learn.Abort
 	}
 	return 0
 }
@@ -179,12 +180,12 @@ func (l abortingLearner) Act(_ []float64, _ *rand.Rand) int {
 // episode's, and no goroutine is left running.
 func TestPlayBatchStopsOnError(t *testing.T) {
 	before := runtime.NumGoroutine()
-	runners, err := newRunners(DefaultConfig(), registry.Default(), 2)
+	runners, err := newRunners(learn.DefaultConfig(), registry.Default(), 2)
 	require.NoError(t, err)
 	eps := make([]Episode, 200)
 	l := abortingLearner{calls: new(atomic.Int64), count: 30}
 	err = playBatch(context.Background(), runners, l, 1, 0, eps, false)
-	require.ErrorIs(t, err, ErrAborted)
+	require.ErrorIs(t, err, learn.ErrAborted)
 	assert.ErrorContains(t, err, "episode ")
 	played := 0
 	for i := range eps {

@@ -1,18 +1,19 @@
-package learn
+package experiment
 
 import (
 	"context"
 	"fmt"
+	"github.com/marslab-risk/marslab/learn"
 	"math/rand/v2"
 
 	"github.com/marslab-risk/marslab/bots"
 )
 
-// Policy is a named way of acting, for Evaluate.
+// Policy is a named way of acting, for evaluate.
 type Policy struct {
 	// Name labels the policy in results.
 	Name string
-	// NewActor returns an actor for one goroutine; Evaluate passes it a
+	// NewActor returns an actor for one goroutine; evaluate passes it a
 	// random stream of the episode's own (sim.GameSeed(seed, index)).
 	NewActor func() Actor
 }
@@ -66,12 +67,12 @@ type Evaluation struct {
 	Eliminated, Stalemates int
 }
 
-// Evaluate plays episodes 0 .. games-1 of seed with each policy: every
+// evaluate plays episodes 0 .. games-1 of seed with each policy: every
 // policy meets the same seats, opponents and deals (common random numbers),
 // so the results are paired by episode. workers <= 0 means one per core.
-func Evaluate(ctx context.Context, env *Config, reg *bots.Registry, seed uint64, games, workers int, policies []Policy) ([]Evaluation, error) {
-	if games < 1 || games > MaxEvalGames {
-		return nil, fmt.Errorf("learn: evaluate: games %d: want 1..%d", games, MaxEvalGames)
+func evaluate(ctx context.Context, env *learn.Config, reg *bots.Registry, seed uint64, games, workers int, policies []Policy) ([]Evaluation, error) {
+	if games < 1 || games > maxEvalGames {
+		return nil, fmt.Errorf("learn: evaluate: games %d: want 1..%d", games, maxEvalGames)
 	}
 	runners, err := newRunners(env, reg, workers)
 	if err != nil {

@@ -1,4 +1,4 @@
-package learn
+package experiment
 
 import (
 	"testing"
@@ -55,7 +55,7 @@ func TestJudge(t *testing.T) {
 		{"touches 0", stats.Interval{Lo: 0, Hi: 0.05}, 0.01, Unclear},
 		{"p at the level", stats.Interval{Lo: 0.01, Hi: 0.05}, 0.05, Unclear},
 	} {
-		t.Run(c.name, func(t *testing.T) { assert.Equal(t, c.want, Judge(c.iv, c.p)) })
+		t.Run(c.name, func(t *testing.T) { assert.Equal(t, c.want, judge(c.iv, c.p)) })
 	}
 }
 

@@ -1,6 +1,7 @@
-package learn
+package experiment
 
 import (
+	"github.com/marslab-risk/marslab/learn"
 	"math/rand/v2"
 	"testing"
 
@@ -20,18 +21,18 @@ func banditBatch(rng *rand.Rand, actor Actor, n int) []Episode {
 		if (a == 1) == (x > 0.5) {
 			r = 1
 		}
-		out[i] = Episode{Dim: 2, Obs: obs, Actions: []int{a}, Outcome: Outcome{Final: r, PerTurn: 0}}
+		out[i] = Episode{Dim: 2, Obs: obs, Actions: []int{a}, Outcome: learn.Outcome{Final: r, PerTurn: 0}}
 	}
 	return out
 }
 
 func TestDQNLearnsBandit(t *testing.T) {
 	for _, policy := range []string{"boltzmann", "epsilon"} {
-		cfg := DefaultDQNConfig()
+		cfg := defaultDQNConfig()
 		cfg.Policy, cfg.TrainEvery, cfg.RewardScale, cfg.Temperature, cfg.Epsilon = policy, 1, 1, 0.2, 0.2
 		cfg.Hidden = []int{8}
 		cfg.LearningRate = 0.01
-		d, err := NewDQN(cfg, 2, 2)
+		d, err := newDQN(cfg, 2, 2)
 		require.NoError(t, err)
 		rng := rand.New(rand.NewPCG(1, 2))
 		for range 40 {
@@ -55,10 +56,10 @@ func TestDQNLearnsBandit(t *testing.T) {
 }
 
 func TestDQNDeterministicAndConfig(t *testing.T) {
-	cfg := DefaultDQNConfig()
+	cfg := defaultDQNConfig()
 	cfg.Seed = 4
 	run := func() []float64 {
-		d, err := NewDQN(cfg, 2, 2)
+		d, err := newDQN(cfg, 2, 2)
 		require.NoError(t, err)
 		rng := rand.New(rand.NewPCG(7, 7))
 		for range 5 {
@@ -79,9 +80,9 @@ func TestDQNDeterministicAndConfig(t *testing.T) {
 		func(c *DQNConfig) { c.Temperature = 0 },
 		func(c *DQNConfig) { c.RewardScale = 0 },
 	} {
-		c := DefaultDQNConfig()
+		c := defaultDQNConfig()
 		mod(&c)
-		_, err := NewDQN(c, 2, 2)
+		_, err := newDQN(c, 2, 2)
 		assert.Error(t, err, "%+v", c)
 	}
 }

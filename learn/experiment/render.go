@@ -1,4 +1,4 @@
-package learn
+package experiment
 
 import (
 	"fmt"
@@ -14,7 +14,7 @@ import (
 // tables and the sentences that both the README.md of marslab learn and
 // the strategist notebooks (package report) print. A sentence that states
 // a result is made from the numbers: a difference is "more" or "less" only
-// when its Holm-corrected p-value is below 1 - Level and its 95 %
+// when its Holm-corrected p-value is below 1 - level and its 95 %
 // interval lies wholly on that side of 0.
 
 // Direction is the verdict of a paired difference: More, Less or Unclear.
@@ -22,7 +22,7 @@ type Direction int
 
 // The verdicts of a paired difference.
 const (
-	// Unclear: the Holm-corrected p-value is at least 1 - Level, or the
+	// Unclear: the Holm-corrected p-value is at least 1 - level, or the
 	// interval holds 0.
 	Unclear Direction = iota
 	// More: significant and the whole interval above 0.
@@ -31,11 +31,11 @@ const (
 	Less
 )
 
-// Judge returns the verdict of a difference with the interval iv and the
-// Holm-corrected p-value holmP, at Level.
-func Judge(iv stats.Interval, holmP float64) Direction {
+// judge returns the verdict of a difference with the interval iv and the
+// Holm-corrected p-value holmP, at level.
+func judge(iv stats.Interval, holmP float64) Direction {
 	switch {
-	case holmP >= 1-Level:
+	case holmP >= 1-level:
 		return Unclear
 	case iv.Lo > 0:
 		return More
@@ -180,7 +180,7 @@ func (r *Result) Verdicts() []string {
 			if c := r.comparison(p, against); c != nil {
 				parts = append(parts, fmt.Sprintf("minus *%s*, the %s: %s points %s, Holm p %s: %s", against,
 					map[bool]string{true: "best fixed strategy", false: "uniform choice"}[against == bestFixed],
-					textfmt.Signed(100*c.Win.Diff, 1), signedIv(c.Win.Interval, 100, 1), pvalRel(c.HolmWinP), Judge(c.Win.Interval, c.HolmWinP).wins()))
+					textfmt.Signed(100*c.Win.Diff, 1), signedIv(c.Win.Interval, 100, 1), pvalRel(c.HolmWinP), judge(c.Win.Interval, c.HolmWinP).wins()))
 			}
 		}
 		if len(parts) == 0 {
@@ -220,10 +220,10 @@ func (r *Result) Behaviour() []string {
 	return out
 }
 
-// BlockText is the sentence stating a block of the training curve: its
+// blockText is the sentence stating a block of the training curve: its
 // win rate with the 95 % Wilson interval and mean return.
-func BlockText(b BlockStats) string {
-	iv, _ := stats.Wilson(b.Wins, b.Games, Level)
+func blockText(b BlockStats) string {
+	iv, _ := stats.Wilson(b.Wins, b.Games, level)
 	return fmt.Sprintf("win %s %% [%s %%, %s %%], mean return %s", pct(float64(b.Wins)/float64(b.Games)), pct(iv.Lo), pct(iv.Hi), textfmt.Fixed(b.MeanReturn, 1))
 }
 
@@ -233,7 +233,7 @@ func (r *Result) CurveText() string {
 	if len(r.Curve) == 0 {
 		return ""
 	}
-	return "First block: " + BlockText(r.Curve[0]) + "; last block: " + BlockText(r.Curve[len(r.Curve)-1]) + "."
+	return "First block: " + blockText(r.Curve[0]) + "; last block: " + blockText(r.Curve[len(r.Curve)-1]) + "."
 }
 
 // PolicyByMarkdown is the greedy policy of the Q-table along its state
@@ -296,7 +296,7 @@ type Ablation struct {
 }
 
 // CompareArms compares every arm with every arm before it on the same
-// evaluation episodes (at Level), Holm-correcting the win and return
+// evaluation episodes (at level), Holm-correcting the win and return
 // p-values of all pairs together.
 func CompareArms(arms []Arm) (*Ablation, error) {
 	a := &Ablation{Arms: arms}
@@ -308,10 +308,10 @@ func CompareArms(arms []Arm) (*Ablation, error) {
 				return nil, fmt.Errorf("ablation %s minus %s: %w", arms[x].Name, arms[y].Name, err)
 			}
 			p := ArmPair{X: x, Y: y}
-			if p.Win, err = stats.PairedProportions(pc, Level); err != nil {
+			if p.Win, err = stats.PairedProportions(pc, level); err != nil {
 				return nil, fmt.Errorf("ablation %s minus %s: %w", arms[x].Name, arms[y].Name, err)
 			}
-			if p.Return, err = stats.PairedT(arms[x].Eval.Return, arms[y].Eval.Return, Level); err != nil {
+			if p.Return, err = stats.PairedT(arms[x].Eval.Return, arms[y].Eval.Return, level); err != nil {
 				return nil, fmt.Errorf("ablation %s minus %s: %w", arms[x].Name, arms[y].Name, err)
 			}
 			a.Pairs = append(a.Pairs, p)
@@ -383,7 +383,7 @@ func (a *Ablation) PairsCSV() table.Table {
 
 // Verdicts are the sentences comparing each further arm with the first:
 // the win-rate difference in points with its 95 % interval, Holm p and
-// verdict (Judge).
+// verdict (judge).
 func (a *Ablation) Verdicts() []string {
 	var out []string
 	for _, p := range a.Pairs {
@@ -392,7 +392,7 @@ func (a *Ablation) Verdicts() []string {
 		}
 		out = append(out, fmt.Sprintf("*%s* minus *%s*: %s points of win rate, 95 %% %s, Holm p %s: %s.",
 			a.Arms[p.X].Name, a.Arms[0].Name, textfmt.Signed(100*p.Win.Diff, 1), signedIv(p.Win.Interval, 100, 1), pvalRel(p.HolmWinP),
-			Judge(p.Win.Interval, p.HolmWinP).wins()))
+			judge(p.Win.Interval, p.HolmWinP).wins()))
 	}
 	return out
 }

@@ -1,9 +1,10 @@
-package cli
+package view_test
 
 import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -20,6 +21,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/marslab-risk/marslab/bots"
 	"github.com/marslab-risk/marslab/bots/registry"
 	"github.com/marslab-risk/marslab/sim"
 	"github.com/marslab-risk/marslab/view"
@@ -97,42 +99,93 @@ func pageState(t *testing.T, ctx context.Context, js string) view.State {
 	return s
 }
 
-// engineStates replays a log and returns the engine's position after each
-// game event k (1-based) in want, as the page's State.
-func engineStates(t *testing.T, log []byte, want map[int]bool) map[int]view.State {
+// recorder keeps the engine's position after every game event, as the
+// page's State, while the game is played: got[k-1] after event k.
+type recorder struct {
+	g   *sim.Game
+	k   int
+	got []view.State
+}
+
+func (r *recorder) Observe(e *sim.Event) {
+	if e.Kind == sim.EvExplain {
+		return
+	}
+	r.k++
+	s := r.g.State()
+	st := view.State{Event: r.k, Round: e.Round, Winner: -1, Eliminated: s.AppendEliminated([]int{})}
+	for t := range s.NumTerritories() {
+		st.Owner = append(st.Owner, s.Owner(t))
+		st.Armies = append(st.Armies, s.Armies(t))
+	}
+	for p := range s.NumPlayers() {
+		st.Cards = append(st.Cards, s.NumCards(p))
+	}
+	if e.Kind == sim.EvGameEnd {
+		st.Winner = e.Player
+	}
+	r.got = append(r.got, st)
+}
+
+// playLogged plays a game of the seats players (a seat list) under the
+// embedded rule set rules, on the map m (the rules' own when nil), with
+// the bots that can explaining their decisions into the log when explain.
+// It returns the log and the engine's positions, recorded during the play,
+// after every game event (the k-th after k events).
+func playLogged(t *testing.T, rules, players string, seed uint64, m *sim.Map, explain bool) ([]byte, []view.State) {
 	t.Helper()
-	out := map[int]view.State{}
-	k := 0
-	_, err := sim.ReplayWatch(context.Background(), bytes.NewReader(log),
-		registry.Default().ReplayPlayers,
-		func(e *sim.Event, g *sim.Game) {
-			k++
-			if !want[k] {
-				return
-			}
-			s := g.State()
-			st := view.State{Event: k, Round: e.Round, Winner: -1, Eliminated: s.AppendEliminated([]int{})}
-			for t := range s.NumTerritories() {
-				st.Owner = append(st.Owner, s.Owner(t))
-				st.Armies = append(st.Armies, s.Armies(t))
-			}
-			for p := range s.NumPlayers() {
-				st.Cards = append(st.Cards, s.NumCards(p))
-			}
-			if e.Kind == sim.EvGameEnd {
-				st.Winner = e.Player
-			}
-			out[k] = st
-		})
+	reg := registry.Default()
+	seats, err := reg.ParseSeats(players, nil)
 	require.NoError(t, err)
-	return out
+	rs, err := sim.LoadRules(rules)
+	require.NoError(t, err)
+	_, rt, err := sim.RulesSource(rules)
+	require.NoError(t, err)
+	mapName := "bare.toml"
+	if m == nil {
+		m, err = rs.LoadMap()
+		require.NoError(t, err)
+		mapName = m.Name
+	}
+	var mt bytes.Buffer
+	require.NoError(t, sim.EncodeMap(&mt, m))
+	h := sim.LogHeader{Seed: seed, RulesName: rules, MapName: mapName, RulesTOML: string(rt), MapTOML: mt.String()}
+	ps := make([]sim.Player, len(seats))
+	for i, s := range seats {
+		h.Seats = append(h.Seats, sim.LogSeat{Label: s.Label, Bot: s.Factory.Name, Params: s.Params})
+		ps[i], err = s.New()
+		require.NoError(t, err)
+	}
+	g, err := sim.NewGame(m, rs, len(seats))
+	require.NoError(t, err)
+	var log bytes.Buffer
+	lw, err := sim.NewLogWriter(&log, h)
+	require.NoError(t, err)
+	g.Observe(lw)
+	rec := &recorder{g: g}
+	g.Observe(rec)
+	var explainers []*sim.ExplainWriter
+	for i, p := range ps {
+		if e, ok := p.(bots.Explainer); ok && explain {
+			w := sim.NewExplainWriter(lw, g, i)
+			explainers = append(explainers, w)
+			e.SetExplain(w)
+		}
+	}
+	res, err := g.Play(ps, seed, 0)
+	require.NoError(t, err)
+	for _, w := range explainers {
+		w.Flush()
+	}
+	require.NoError(t, lw.Close(res))
+	return log.Bytes(), rec.got
 }
 
 // TestViewInBrowser plays games under every embedded rule set (2 to 6
 // seats, MARS explaining in two of them, one on the classic board without
-// its positions, so drawn by the force-directed layout), writes their pages with marslab
-// view, opens them in headless Chromium and checks that the position the
-// page computes from the events equals the engine's (sim.ReplayWatch)
+// its positions, so drawn by the force-directed layout), writes their
+// pages, opens them in headless Chromium and checks that the position the
+// page shows equals the engine's, recorded during the play,
 // after events spread over the game and after the first trade,
 // occupation and elimination; that the buttons and keys step by event,
 // player-turn and round; that the words of a roll and MARS's reasoning
@@ -145,42 +198,31 @@ func TestViewInBrowser(t *testing.T) {
 	// The classic board without its positions: drawn by the force-directed layout.
 	_, classic, err := sim.MapSource("classic")
 	require.NoError(t, err)
-	bare := filepath.Join(dir, "bare.toml")
-	require.NoError(t, os.WriteFile(bare, regexp.MustCompile(`(?m)^[xy] = .*\n`).ReplaceAll(classic, nil), 0o644))
+	bare, err := sim.ParseMap("bare.toml", regexp.MustCompile(`(?m)^[xy] = .*\n`).ReplaceAll(classic, nil))
+	require.NoError(t, err)
+	require.Nil(t, bare.Layout)
 	games := []struct {
 		rules, players string
-		seed           int
+		seed           uint64
 		explain        bool
-		mapFile        string
+		m              *sim.Map
 	}{
-		{"classic", "angry,aggressive", 1, false, ""},
+		{"classic", "angry,aggressive", 1, false, nil},
 		{"fixedcards", "pacifist,aggressive,cautious,random", 2, false, bare},
-		{"mars2006", "mars,evilpixie,pixie,shaft,bort,angry", 5, true, ""},
-		{"mars2006-escalating", "mars,aggressive,pixie", 3, true, ""},
-		{"missions", "mission,constrained,mission,aggressive", 11, false, ""},
+		{"mars2006", "mars,evilpixie,pixie,shaft,bort,angry", 5, true, nil},
+		{"mars2006-escalating", "mars,aggressive,pixie", 3, true, nil},
+		{"missions", "mission,constrained,mission,aggressive", 11, false, nil},
 	}
 	for _, gm := range games {
 		n := strings.Count(gm.players, ",") + 1
 		name := fmt.Sprintf("%s-%d", gm.rules, n)
 		t.Run(name, func(t *testing.T) {
-			logPath, pagePath := filepath.Join(dir, name+".jsonl"), filepath.Join(dir, name+".html")
-			args := []string{"play", "-rules", gm.rules, "-players", gm.players, "-seed", fmt.Sprint(gm.seed), "-log", logPath}
-			if gm.explain {
-				args = append(args, "-explain")
-			}
-			if gm.mapFile != "" {
-				args = append(args, "-map", gm.mapFile)
-			}
-			_, _, err := runCmd(t, args...)
-			require.NoError(t, err)
-			_, _, err = runCmd(t, "view", logPath, "-out", pagePath)
-			require.NoError(t, err)
-			st, err := os.Stat(pagePath)
-			require.NoError(t, err)
-			assert.Less(t, st.Size(), int64(2<<20), "the page is under 2 MB")
-
-			log, err := os.ReadFile(logPath)
-			require.NoError(t, err)
+			pagePath := filepath.Join(dir, name+".html")
+			log, engine := playLogged(t, gm.rules, gm.players, gm.seed, gm.m, gm.explain)
+			var page bytes.Buffer
+			require.NoError(t, view.Write(context.Background(), &page, log, registry.Default().ReplayPlayers))
+			require.NoError(t, os.WriteFile(pagePath, page.Bytes(), 0o644))
+			assert.Less(t, page.Len(), 2<<20, "the page is under 2 MB")
 			_, all, res, err := sim.ReadLog(bytes.NewReader(log))
 			require.NoError(t, err)
 			var events []sim.Event // the game's events; explanations apart
@@ -217,7 +259,7 @@ func TestViewInBrowser(t *testing.T) {
 			for _, k := range []sim.EventKind{sim.EvTrade, sim.EvOccupation} {
 				assert.Contains(t, firsts, k, "the game has a %v", k)
 			}
-			engine := engineStates(t, log, want)
+			require.Len(t, engine, ne)
 
 			ctx, scriptErrors := tab(t, bctx, pagePath)
 			nEv, err := chromedp.Run(ctx, chromedp.Evaluate[int](`marslabView.events`))
@@ -225,10 +267,10 @@ func TestViewInBrowser(t *testing.T) {
 			require.Equal(t, ne, nEv)
 			wrap, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`JSON.parse(document.getElementById("game").textContent).wrap`))
 			require.NoError(t, err)
-			assert.Equal(t, gm.mapFile == "", wrap, "the classic map's own layout, or a force-directed one")
+			assert.Equal(t, gm.m == nil, wrap, "the classic map's own layout, or a force-directed one")
 			for _, k := range slices.Sorted(mapsKeys(want)) {
 				got := pageState(t, ctx, fmt.Sprintf("marslabView.seek(%d)", k))
-				require.Equal(t, engine[k], got, "the page's position after event %d (%v) differs from the engine's", k, events[k-1].Kind)
+				require.Equal(t, engine[k-1], got, "the page's position after event %d (%v) differs from the engine's", k, events[k-1].Kind)
 			}
 			// Back to an earlier event: the page computes it again.
 			k := ne / 3
@@ -305,6 +347,9 @@ func TestViewInBrowser(t *testing.T) {
 		})
 	}
 }
+
+// update rewrites docs/figures/viewer.png (TestViewInBrowser).
+var update = flag.Bool("update", false, "rewrite docs/figures/viewer.png from the page of TestViewInBrowser's mars2006 game")
 
 // TestBrowserSeesScriptErrors: the error collector of the browser tests
 // does catch an uncaught exception and a console error.

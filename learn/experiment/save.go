@@ -1,4 +1,4 @@
-package learn
+package experiment
 
 import (
 	"bufio"
@@ -19,16 +19,16 @@ import (
 	"github.com/marslab-risk/marslab/internal/fileread"
 )
 
-// PolicyFormat is the value of the "format" key that opens a policy file.
-const PolicyFormat = "marslab-policy/2"
+// policyFormat is the value of the "format" key that opens a policy file.
+const policyFormat = "marslab-policy/2"
 
-// CheckpointFormat is the first line of a checkpoint file. The second line
+// checkpointFormat is the first line of a checkpoint file. The second line
 // is "sha256 HEX", the SHA-256 of the rest of the file (the gob encoding
 // of the learner's state), checked before anything is decoded.
-const CheckpointFormat = "marslab-learn-checkpoint/2"
+const checkpointFormat = "marslab-learn-checkpoint/2"
 
 // PolicyFile is a trained policy as it is saved: a JSON object whose
-// first key, format, is PolicyFormat. Floats are written in the shortest
+// first key, format, is policyFormat. Floats are written in the shortest
 // form that reads back to the same float64, so a loaded policy acts
 // exactly as the saved one.
 type PolicyFile struct {
@@ -96,8 +96,8 @@ func (q *QTable) Save() *QState {
 	return &QState{Config: c, Actions: q.nact, Q: slices.Clone(q.Q), Visit: slices.Clone(q.Visit)}
 }
 
-// NewQTableFrom returns the table of a saved state.
-func NewQTableFrom(st *QState) (*QTable, error) {
+// newQTableFrom returns the table of a saved state.
+func newQTableFrom(st *QState) (*QTable, error) {
 	// Check the sizes before NewQTable allocates.
 	want := float64(st.Actions) * math.Pow(float64(st.Config.Bins), float64(len(st.Config.Features)))
 	if st.Actions < 1 || float64(len(st.Q)) != want || len(st.Visit) != len(st.Q) {
@@ -145,10 +145,10 @@ func (d *DQN) Save(full bool) (*DQNState, error) {
 	return st, nil
 }
 
-// NewDQNFrom returns the DQN of a saved state. A state without the
+// newDQNFrom returns the DQN of a saved state. A state without the
 // training part (a policy file's) gives a DQN that acts as the saved one
 // and would train on from an empty replay memory and fresh optimiser.
-func NewDQNFrom(st *DQNState) (*DQN, error) {
+func newDQNFrom(st *DQNState) (*DQN, error) {
 	if len(st.Sizes) < 2 {
 		return nil, fmt.Errorf("learn: dqn: %d layer sizes: want >= 2", len(st.Sizes))
 	}
@@ -156,7 +156,7 @@ func NewDQNFrom(st *DQNState) (*DQN, error) {
 	if !slices.Equal(st.Sizes[1:len(st.Sizes)-1], st.Config.Hidden) {
 		return nil, fmt.Errorf("learn: dqn: layer sizes %v do not match hidden %v", st.Sizes, st.Config.Hidden)
 	}
-	d, err := NewDQN(st.Config, dim, nact)
+	d, err := newDQN(st.Config, dim, nact)
 	if err != nil {
 		return nil, err
 	}
@@ -222,7 +222,7 @@ func NewDQNFrom(st *DQNState) (*DQN, error) {
 // the environment with the given observation and action names to path,
 // through a temporary file renamed into place.
 func SavePolicy(path string, l Learner, observation, actions []string) error {
-	f := PolicyFile{Format: PolicyFormat, Observation: observation, Actions: actions}
+	f := PolicyFile{Format: policyFormat, Observation: observation, Actions: actions}
 	switch l := l.(type) {
 	case *QTable:
 		f.Learner, f.Q = "q", l.Save()
@@ -260,8 +260,8 @@ func LoadPolicy(path string) (Learner, *PolicyFile, error) {
 	if err := dec.Decode(&f); err != nil {
 		return nil, nil, fmt.Errorf("learn: policy %s: %w", path, err)
 	}
-	if f.Format != PolicyFormat {
-		return nil, nil, fmt.Errorf("learn: policy %s: key format %q: want %q", path, f.Format, PolicyFormat)
+	if f.Format != policyFormat {
+		return nil, nil, fmt.Errorf("learn: policy %s: key format %q: want %q", path, f.Format, policyFormat)
 	}
 	if len(f.Actions) < 1 || len(f.Observation) < 1 {
 		return nil, nil, fmt.Errorf("learn: policy %s: keys observation and actions: want both non-empty", path)
@@ -277,13 +277,13 @@ func LoadPolicy(path string) (Learner, *PolicyFile, error) {
 				return nil, nil, fmt.Errorf("learn: policy %s: key q.config.Features: index %d: want 0..%d", path, i, len(f.Observation)-1)
 			}
 		}
-		l, err = NewQTableFrom(f.Q)
+		l, err = newQTableFrom(f.Q)
 	case f.Learner == "dqn" && f.DQN != nil && f.Q == nil:
 		s := f.DQN.Sizes
 		if len(s) < 2 || s[0] != len(f.Observation) || s[len(s)-1] != len(f.Actions) {
 			return nil, nil, fmt.Errorf("learn: policy %s: key dqn.sizes %v: want %d observation values in, %d actions out", path, s, len(f.Observation), len(f.Actions))
 		}
-		l, err = NewDQNFrom(f.DQN)
+		l, err = newDQNFrom(f.DQN)
 	default:
 		return nil, nil, fmt.Errorf("learn: policy %s: key learner %q: want \"q\" with key q or \"dqn\" with key dqn", path, f.Learner)
 	}
@@ -314,7 +314,7 @@ type checkpoint struct {
 }
 
 // saveCheckpoint writes a checkpoint of training l to path: the line
-// CheckpointFormat, then the gob encoding of the checkpoint.
+// checkpointFormat, then the gob encoding of the checkpoint.
 func saveCheckpoint(path, fingerprint string, st *TrainState, l Learner) error {
 	c := checkpoint{Fingerprint: fingerprint, State: *st}
 	switch l := l.(type) {
@@ -337,8 +337,8 @@ func saveCheckpoint(path, fingerprint string, st *TrainState, l Learner) error {
 		return fmt.Errorf("learn: checkpoint %s: %d bytes: over the %s cap of a checkpoint (fileread.Checkpoint): a smaller dqn replay memory fits", path, n, fileread.Size(fileread.Checkpoint.Max()))
 	}
 	sum := sha256.Sum256(body.Bytes())
-	b := make([]byte, 0, len(CheckpointFormat)+len(checksumPrefix)+2*len(sum)+2+body.Len())
-	b = append(b, CheckpointFormat+"\n"+checksumPrefix...)
+	b := make([]byte, 0, len(checkpointFormat)+len(checksumPrefix)+2*len(sum)+2+body.Len())
+	b = append(b, checkpointFormat+"\n"+checksumPrefix...)
 	b = hex.AppendEncode(b, sum[:])
 	b = append(b, '\n')
 	return writeAtomic(path, append(b, body.Bytes()...))
@@ -356,12 +356,12 @@ func loadCheckpoint(path, fingerprint string) (*checkpoint, Learner, error) {
 	}
 	defer f.Close()
 	br := bufio.NewReaderSize(f, 1<<16)
-	line, err := headerLine(br, len(CheckpointFormat))
+	line, err := headerLine(br, len(checkpointFormat))
 	if err != nil {
 		return nil, nil, fmt.Errorf("learn: checkpoint %s: %w", path, err)
 	}
-	if line != CheckpointFormat {
-		return nil, nil, fmt.Errorf("learn: checkpoint %s: first line %q: want %q", path, trimLine(line), CheckpointFormat)
+	if line != checkpointFormat {
+		return nil, nil, fmt.Errorf("learn: checkpoint %s: first line %q: want %q", path, trimLine(line), checkpointFormat)
 	}
 	line2, err := headerLine(br, len(checksumPrefix)+2*sha256.Size)
 	if err != nil {
@@ -395,9 +395,9 @@ func loadCheckpoint(path, fingerprint string) (*checkpoint, Learner, error) {
 	var l Learner
 	switch {
 	case c.Q != nil && c.DQN == nil:
-		l, err = NewQTableFrom(c.Q)
+		l, err = newQTableFrom(c.Q)
 	case c.DQN != nil && c.Q == nil && c.DQN.Source != nil:
-		l, err = NewDQNFrom(c.DQN)
+		l, err = newDQNFrom(c.DQN)
 	default:
 		err = fmt.Errorf("want the state of one learner")
 	}

@@ -1,4 +1,4 @@
-package learn
+package experiment
 
 import (
 	"fmt"
@@ -38,9 +38,9 @@ type DQNConfig struct {
 // maxReplay bounds DQNConfig.Replay.
 const maxReplay = 1 << 24
 
-// DefaultDQNConfig returns the paper's network (two hidden layers of 24)
+// defaultDQNConfig returns the paper's network (two hidden layers of 24)
 // with common settings where the paper is silent.
-func DefaultDQNConfig() DQNConfig {
+func defaultDQNConfig() DQNConfig {
 	return DQNConfig{Hidden: []int{24, 24}, LearningRate: 1e-3, Gamma: 0.99, BatchSize: 32, Replay: 100000,
 		TrainEvery: 16, TargetEvery: 500, Policy: "boltzmann", Temperature: 0.1, Epsilon: 0.1, RewardScale: 100}
 }
@@ -157,8 +157,8 @@ type DQN struct {
 	delta                  [][]float64
 }
 
-// NewDQN returns a DQN for observations of dim values and nact actions.
-func NewDQN(cfg DQNConfig, dim, nact int) (*DQN, error) {
+// newDQN returns a DQN for observations of dim values and nact actions.
+func newDQN(cfg DQNConfig, dim, nact int) (*DQN, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
