@@ -28,8 +28,8 @@ func TestBotsParamsEmbedded(t *testing.T) {
 	assert.Equal(t, []string{"PARAM", "VALUE", "DEFAULT", "RANGE", "SCALE", "CHOICES", "MEANING"}, strings.Fields(lines[1]))
 	assert.Equal(t, []string{"P_db", "3.5", "3.5", "[0.01,", "10000]", "log", "-"}, strings.Fields(lines[2])[:7])
 	assert.Equal(t, []string{"W_p", "0.7375", "0.7375", "[0,", "1]", "linear", "-"}, strings.Fields(lines[4])[:7])
-	assert.Equal(t, []string{"goal_paths", "shortest", "shortest", "[0,", "1]", "integer", "choice", "all|shortest"}, strings.Fields(lines[16])[:8])
-	assert.Equal(t, []string{"attack_targets", "any", "any", "[0,", "1]", "integer", "choice", "any|goals"}, strings.Fields(lines[19])[:8])
+	assert.Equal(t, []string{"goal_paths", "all", "all", "[0,", "1]", "integer", "choice", "all|shortest"}, strings.Fields(lines[16])[:8])
+	assert.Equal(t, []string{"attack_targets", "goals", "goals", "[0,", "1]", "integer", "choice", "any|goals"}, strings.Fields(lines[19])[:8])
 
 	// An embedded set lists its own values beside the defaults.
 	set, err := registry.Default().ParseSeat("mars@paperfield", nil)
@@ -37,7 +37,7 @@ func TestBotsParamsEmbedded(t *testing.T) {
 	out, _, err = runBots(t, "-params", "mars@paperfield")
 	require.NoError(t, err)
 	assert.Regexp(t, `(?m)^W_p +`+regexp.QuoteMeta(bots.FormatNum(set.Params["W_p"]))+` +0\.7375 `, out)
-	assert.Regexp(t, `(?m)^attack_targets +goals +any `, out)
+	assert.Regexp(t, `(?m)^P_ob +`+regexp.QuoteMeta(bots.FormatNum(set.Params["P_ob"]))+` +170 `, out)
 }
 
 // TestBotsParamsChoices lists a parameter with named choices by name.

@@ -34,7 +34,7 @@ func TestPaperParamsMatchConfig(t *testing.T) {
 		assert.Equal(t, got, vals[s.Name], "%s: toml against PaperParams", s.Name)
 		assert.Equal(t, got, s.Default, "%s: spec default against PaperParams", s.Name)
 	}
-	want := []float64{3.5, 170, 0.7375, 0.25, 5, 70, 1.2, -0.3, 0.05, -0.03, 0.5, 20, 4, 0, 1, 0, 0, 0}
+	want := []float64{3.5, 170, 0.7375, 0.25, 5, 70, 1.2, -0.3, 0.05, -0.03, 0.5, 20, 4, 1, 0, 0, 1, 1}
 	for i, s := range specs {
 		assert.Equal(t, want[i], s.Default, "%s default: Tables 1-2", s.Name)
 	}
@@ -273,7 +273,9 @@ C_eoc = 9.15
 
 func TestExplain(t *testing.T) {
 	g := newGame(t)
-	ps := baseline(t, "mars@paper")
+	// The readings closest to the paper's words, under which every kind of
+	// line below occurs in this game.
+	ps := baseline(t, "mars@paper("+wordReadings+")")
 	var buf bytes.Buffer
 	ps[0].(*mars.Bot).SetExplain(&buf)
 	res, err := g.Play(ps, 1, 0)
@@ -437,7 +439,9 @@ func ExampleBot_Attack() {
 		fmt.Println(err)
 		return
 	}
-	bot, _ := mars.New(mars.PaperParams())
+	p := mars.PaperParams()
+	p.GoalValue, p.GoalPaths, p.HoldUnit, p.Attack = mars.GoalValueSum, mars.GoalPathsShortest, mars.HoldFraction, mars.AttackAny
+	bot, _ := mars.New(p)
 	bot.Start(s, 0, rand.New(rand.NewPCG(1, 2)))
 	o, ok := bot.Attack(s)
 	fmt.Println(ok, m.Territories[o.From].Name, "->", m.Territories[o.To].Name, s.CheckAttack(0, o))
@@ -543,3 +547,7 @@ func TestShippedMatchNotebooks(t *testing.T) {
 		assert.Equal(t, params(shipped), params(tc.set), "the embedded set mars@%s", tc.set)
 	}
 }
+
+// wordReadings are the named options that follow the paper's words most
+// literally, as a seat's inline values.
+const wordReadings = "goal_value=sum;goal_paths=shortest;hold_unit=fraction;attack_targets=any"

@@ -124,7 +124,7 @@ func TestValue(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			m := testMediator(t, PaperParams(), fiveNbr, fiveCont, fiveBonus, tc.owner, tc.armies)
+			m := testMediator(t, wordParams(), fiveNbr, fiveCont, fiveBonus, tc.owner, tc.armies)
 			assert.InDelta(t, tc.want, m.b.value(&m.p, tc.terr), 1e-9)
 		})
 	}
@@ -164,7 +164,7 @@ func TestPropagate(t *testing.T) {
 		{3, GoalPathsShortest, [][]int{{2}, {2, 3}, {2, 3, 4}}, [][]int{{2}, {4}, {2, 3}}},
 	}
 	for _, tc := range tests {
-		p := PaperParams()
+		p := wordParams()
 		p.Gl, p.GoalPaths = tc.gl, tc.paths
 		m := testMediator(t, p, fiveNbr, fiveCont, fiveBonus, owner, armies)
 		m.propagate(20)
@@ -195,7 +195,7 @@ func TestPropagateProperties(t *testing.T) {
 			owner[i] = rng.IntN(3)
 			armies[i] = 1 + rng.IntN(5)
 		}
-		p := PaperParams()
+		p := wordParams()
 		p.Gl = 1 + rng.IntN(5)
 		m := testMediator(t, p, nbr, cont, []int{2, 3, 5}, owner, armies)
 		for i := range m.vals {
@@ -232,7 +232,7 @@ func TestPropagateKeepsReachable(t *testing.T) {
 	// The audit's case first: 5 attackers against five 1-army territories
 	// (exact odds 6.9 %) on a line.
 	nbr := [][]int{{1}, {0, 2}, {1, 3}, {2, 4}, {3, 5}, {4}}
-	m := testMediator(t, PaperParams(), nbr, make([]int, 6), []int{1}, []int{0, 1, 1, 1, 1, 1}, []int{6, 1, 1, 1, 1, 1})
+	m := testMediator(t, wordParams(), nbr, make([]int, 6), []int{1}, []int{0, 1, 1, 1, 1, 1}, []int{6, 1, 1, 1, 1, 1})
 	m.propagate(0)
 	assert.True(t, slices.ContainsFunc(goalsOf(m, 0), func(p []int) bool { return slices.Equal(p, []int{1, 2, 3, 4, 5}) }),
 		"goal 1>2>3>4>5 kept: %v", goalsOf(m, 0))
@@ -246,7 +246,7 @@ func TestPropagateKeepsReachable(t *testing.T) {
 		for i := range armies {
 			armies[i] = 1 + rng.IntN(1+rng.IntN(12))
 		}
-		p := PaperParams()
+		p := wordParams()
 		p.Gl = 1 + rng.IntN(5)
 		p.GoalPaths = GoalPathsAll // every reachable chain is a goal
 		n := rng.IntN(6)
@@ -310,7 +310,7 @@ func TestPropagateLargeMap(t *testing.T) {
 				nb := append(slices.Clone(nbr), make([][]int, pad)...)
 				ow := append(slices.Clone(owner), make([]int, pad)...)
 				ar := append(slices.Clone(armies), slices.Repeat([]int{1}, pad)...)
-				p := PaperParams()
+				p := wordParams()
 				p.GoalPaths = paths
 				m := testMediator(t, p, nb, make([]int, n+pad), []int{2}, ow, ar)
 				for i := range m.vals {
@@ -507,7 +507,7 @@ func randomPlacement(t *testing.T, rng *rand.Rand, nt, maxN int, stacks func(arm
 	if stacks != nil {
 		stacks(armies)
 	}
-	m = testMediator(t, PaperParams(), nbr, make([]int, nt), []int{3}, owner, armies)
+	m = testMediator(t, wordParams(), nbr, make([]int, nt), []int{3}, owner, armies)
 	for i := range m.vals {
 		m.vals[i] = 1 + 10*rng.Float64()
 	}
@@ -580,7 +580,7 @@ func TestOffensiveBid(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			p := PaperParams()
+			p := wordParams()
 			p.Pob, p.Gl = 1, 1
 			m := testMediator(t, p, lineNbr, []int{0, 0, 0}, []int{1}, []int{0, 1, 1}, []int{2, 1, tc.threat})
 			m.vals[1] = 10
@@ -595,7 +595,7 @@ func TestOffensiveBid(t *testing.T) {
 		})
 	}
 	// P_ob scales the bid linearly.
-	p := PaperParams()
+	p := wordParams()
 	p.Gl = 1
 	m := testMediator(t, p, lineNbr, []int{0, 0, 0}, []int{1}, []int{0, 1, 1}, []int{2, 1, 1})
 	m.vals[1] = 10
@@ -611,7 +611,7 @@ func TestDefensiveBid(t *testing.T) {
 	// W(1,3) = 55/216*W(1,2) = 0.027015, W(2,4) = 295/1296*W(2,2) +
 	// 420/1296*W(1,3) = 0.091303, b_d(2) = 10*(0.908697-0.637346)/2 =
 	// 1.35676. The best is i = 1.
-	p := PaperParams()
+	p := wordParams()
 	p.Pdb = 1
 	m := testMediator(t, p, lineNbr, []int{0, 0, 0}, []int{1}, []int{0, 1, 1}, []int{2, 3, 1})
 	m.vals[0] = 10
@@ -629,7 +629,7 @@ func TestDefensiveBid(t *testing.T) {
 func TestPlaceAuction(t *testing.T) {
 	// Agent 0 has a safe goal; the only other own agent... there is none:
 	// every army must still be placed, on territory 0.
-	p := PaperParams()
+	p := wordParams()
 	p.Gl = 1
 	m := testMediator(t, p, lineNbr, []int{0, 0, 0}, []int{1}, []int{0, 1, 1}, []int{2, 1, 1})
 	m.place(5)
@@ -655,7 +655,7 @@ func TestPlaceSeveralGoals(t *testing.T) {
 	// threatens it, so there is no defensive bid). With G_l = 1 its goals
 	// are 1 and 2; each wins one of the two auctions.
 	nbr := [][]int{{1, 2}, {0}, {0}}
-	p := PaperParams()
+	p := wordParams()
 	p.Gl = 1
 	m, _ := testStateMediator(t, p, sim.FortifyOneStep, nbr, []int{0, 0, 0}, []int{1}, []int{0, 1, 1}, []int{2, 1, 1})
 	m.place(2)
@@ -692,7 +692,7 @@ func TestAttackThreshold(t *testing.T) {
 		{0.7375, 0.362, false, true}, // just below
 	}
 	for _, tc := range tests {
-		p := PaperParams()
+		p := wordParams()
 		p.Wp, p.Wp1 = tc.wp, tc.wp1
 		m, _ := testStateMediator(t, p, sim.FortifyOneStep, lineNbr, []int{0, 0, 0}, []int{1}, []int{0, 1, 1}, []int{3, 2, 1})
 		c, thr, ok := m.chooseAttack(tc.conquered)
@@ -707,7 +707,7 @@ func TestAttackThreshold(t *testing.T) {
 		}
 	}
 	// A one-army territory is not eligible.
-	m, _ := testStateMediator(t, PaperParams(), sim.FortifyOneStep, lineNbr, []int{0, 0, 0}, []int{1}, []int{0, 1, 1}, []int{1, 1, 1})
+	m, _ := testStateMediator(t, wordParams(), sim.FortifyOneStep, lineNbr, []int{0, 0, 0}, []int{1}, []int{0, 1, 1}, []int{1, 1, 1})
 	_, _, ok := m.chooseAttack(false)
 	assert.False(t, ok)
 }
@@ -735,7 +735,7 @@ var goal23Nbr = [][]int{{1, 2}, {0}, {0, 3}, {2}}
 // pursuing the goal 2>3 alone.
 func pursuing23(t testing.TB, armies ...int) *mediator {
 	t.Helper()
-	m, _ := testStateMediator(t, PaperParams(), sim.FortifyOneStep, goal23Nbr, []int{0, 0, 0, 0}, []int{1}, []int{0, 1, 1, 1}, armies)
+	m, _ := testStateMediator(t, wordParams(), sim.FortifyOneStep, goal23Nbr, []int{0, 0, 0, 0}, []int{1}, []int{0, 1, 1, 1}, armies)
 	m.place(0)
 	m.clearPursued()
 	pursueGoal(t, m, 0, 2, 3)
@@ -838,7 +838,7 @@ func TestAttackTieLowestTarget(t *testing.T) {
 	// 0 (own, 4 armies) borders 3 and 1 (listed in that order), both
 	// enemy with 2 armies; 2 (own, 4 armies) borders 1 and 3 too.
 	nbr := [][]int{{3, 1}, {2, 0}, {3, 1}, {0, 2}}
-	m, _ := testStateMediator(t, PaperParams(), sim.FortifyOneStep, nbr, []int{0, 0, 0, 0}, []int{1}, []int{0, 1, 0, 1}, []int{4, 2, 4, 2})
+	m, _ := testStateMediator(t, wordParams(), sim.FortifyOneStep, nbr, []int{0, 0, 0, 0}, []int{1}, []int{0, 1, 0, 1}, []int{4, 2, 4, 2})
 	c, _, ok := m.chooseAttack(false)
 	require.True(t, ok)
 	assert.Equal(t, 0, c.from)
@@ -848,7 +848,7 @@ func TestAttackTieLowestTarget(t *testing.T) {
 func TestGoalHandOn(t *testing.T) {
 	// Agent 0 pursues 1>2; after conquering 1 the goal passes to agent 1,
 	// which moves every army in, and the next attack uses the rest of it.
-	p := PaperParams()
+	p := wordParams()
 	p.Gl = 2
 	m, _ := testStateMediator(t, p, sim.FortifyOneStep, lineNbr, []int{0, 0, 0}, []int{1}, []int{0, 1, 1}, []int{9, 1, 1})
 	m.place(0)
@@ -888,7 +888,7 @@ func TestOccupyGoals(t *testing.T) {
 	owner := []int{0, 1, 1, 1, 1}
 	armies := []int{10, 1, 2, 3, 5}
 	setup := func(t *testing.T, paths ...[]int) *mediator {
-		p := PaperParams()
+		p := wordParams()
 		p.Gl = 2
 		m := testMediator(t, p, nbr, make([]int, 5), []int{1}, owner, armies)
 		m.place(0)
@@ -1034,7 +1034,7 @@ func TestFortifyRules(t *testing.T) {
 			owner[n-1] = 1 // a position needs two seats on the board
 		}
 		for _, mode := range []sim.FortifyMode{sim.FortifyOneStep, sim.FortifySingle, sim.FortifyConnected} {
-			m, s := testStateMediator(t, PaperParams(), mode, nbr, cont, []int{2, 3}, owner, armies)
+			m, s := testStateMediator(t, wordParams(), mode, nbr, cont, []int{2, 3}, owner, armies)
 			moves := m.fortify(mode, nil)
 			require.NoError(t, s.CheckMoves(0, moves), "trial %d %s: %v", trial, mode, moves)
 			if mode != sim.FortifyOneStep {
@@ -1066,7 +1066,7 @@ func TestFortifyHand(t *testing.T) {
 	// interior 0 (distance 2) sells 4 to the relay 1. Max flow 7: both
 	// move, each army one step.
 	nbr := [][]int{{1}, {0, 2}, {1, 3}, {2}}
-	m, _ := testStateMediator(t, PaperParams(), sim.FortifyOneStep, nbr, []int{0, 0, 0, 0}, []int{2}, []int{0, 0, 0, 1}, []int{5, 4, 2, 6})
+	m, _ := testStateMediator(t, wordParams(), sim.FortifyOneStep, nbr, []int{0, 0, 0, 0}, []int{2}, []int{0, 0, 0, 1}, []int{5, 4, 2, 6})
 	moves := m.fortify("one-step", nil)
 	assert.ElementsMatch(t, []struct{ From, To, Armies int }{{0, 1, 4}, {1, 2, 3}}, toTriples(moves))
 	single := m.fortify("single", nil)
@@ -1080,7 +1080,7 @@ func TestFortifyHand(t *testing.T) {
 func TestFortifyThreatenedFront(t *testing.T) {
 	// Line 0 - 1 - 2: own 0 (interior, 20 armies) and 1 (front, 2
 	// armies); enemy 2 holds 3000 armies, so V_c(1) < 0.
-	m, _ := testStateMediator(t, PaperParams(), sim.FortifyOneStep, lineNbr, []int{0, 0, 0}, []int{2}, []int{0, 0, 1}, []int{20, 2, 3000})
+	m, _ := testStateMediator(t, wordParams(), sim.FortifyOneStep, lineNbr, []int{0, 0, 0}, []int{2}, []int{0, 0, 1}, []int{20, 2, 3000})
 	for _, tc := range []struct {
 		mode sim.FortifyMode
 		want []struct{ From, To, Armies int }
@@ -1102,7 +1102,7 @@ func TestFortifyConnectedSteps(t *testing.T) {
 	// Front A = 0 (next to enemy 4), interior S = 1 (10 armies), interior
 	// X = 2, front B = 3 (next to enemy 5): A is one step from S, B two.
 	nbr := [][]int{{4, 1}, {0, 2}, {1, 3}, {2, 5}, {0}, {3}}
-	m, _ := testStateMediator(t, PaperParams(), sim.FortifyConnected, nbr, make([]int, 6), []int{2}, []int{0, 0, 0, 0, 1, 1}, []int{2, 10, 1, 2, 3, 3})
+	m, _ := testStateMediator(t, wordParams(), sim.FortifyConnected, nbr, make([]int, 6), []int{2}, []int{0, 0, 0, 0, 1, 1}, []int{2, 10, 1, 2, 3, 3})
 	m.analyse()
 	for _, tc := range []struct {
 		vb   float64 // V_c of B; A's is 10
@@ -1144,7 +1144,7 @@ func TestLazyAuction(t *testing.T) {
 		}
 		n := 1 + rng.IntN(15)
 		fresh := func() *mediator {
-			m := testMediator(t, PaperParams(), nbr, make([]int, nt), []int{3}, owner, armies)
+			m := testMediator(t, wordParams(), nbr, make([]int, nt), []int{3}, owner, armies)
 			copy(m.vals, vals)
 			m.propagate(n)
 			return m
@@ -1341,7 +1341,7 @@ func TestFortifyAnalyse(t *testing.T) {
 	nbr := [][]int{{1}, {0, 2}, {1, 3}, {2, 4}, {3, 5}, {4, 6}, {5}}
 	owner := []int{0, 0, 0, 1, 0, 1, 0}
 	armies := []int{6, 4, 3, 5, 2, 1, 7}
-	m, _ := testStateMediator(t, PaperParams(), sim.FortifyOneStep, nbr, make([]int, 7), []int{2}, owner, armies)
+	m, _ := testStateMediator(t, wordParams(), sim.FortifyOneStep, nbr, make([]int, 7), []int{2}, owner, armies)
 	m.analyse()
 	assert.Equal(t, []int{2, 1, 0, -1, 0, -1, 0}, m.fl.dist, "steps to the front")
 	assert.Equal(t, []int{0, 0, 5, 0, 5, 0, 1}, m.fl.threat, "largest enemy stack next door")
@@ -1370,7 +1370,7 @@ func TestFortifyAuctionScan(t *testing.T) {
 			armies[i] += rng.IntN(12)
 		}
 		owner[0], owner[1], owner[2] = 0, 1, 2 // every seat on the board
-		m, _ := testStateMediator(t, PaperParams(), sim.FortifyOneStep, nbr, make([]int, nt), []int{2}, owner, armies)
+		m, _ := testStateMediator(t, wordParams(), sim.FortifyOneStep, nbr, make([]int, nt), []int{2}, owner, armies)
 		for u := range m.vals {
 			m.vals[u] = 4*rng.Float64() - 1
 		}
@@ -1438,7 +1438,7 @@ func FuzzDecisionsLegal(f *testing.F) {
 		}
 		owner[0], owner[n-1] = 0, 1 // two seats on the board, seat 0 among them
 		for _, mode := range []sim.FortifyMode{sim.FortifyOneStep, sim.FortifySingle, sim.FortifyConnected} {
-			m, s := testStateMediator(t, PaperParams(), mode, nbr, cont, []int{2, 3, 5}, owner, armies)
+			m, s := testStateMediator(t, wordParams(), mode, nbr, cont, []int{2, 3, 5}, owner, armies)
 			m.place(0)
 			for _, conquered := range []bool{false, true} {
 				c, thr, ok := m.chooseAttack(conquered)
@@ -1477,7 +1477,7 @@ func TestFortifyContinentBorder(t *testing.T) {
 		{"continent not held", []int{1, 0, 1, 0}, 5, []struct{ From, To, Armies int }{{1, 3, 3}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			m, s := testStateMediator(t, PaperParams(), sim.FortifyOneStep, nbr, cont, bonus, tc.owner, []int{1, 10, 5, 1})
+			m, s := testStateMediator(t, wordParams(), sim.FortifyOneStep, nbr, cont, bonus, tc.owner, []int{1, 10, 5, 1})
 			moves := m.fortify(sim.FortifyOneStep, nil)
 			assert.Equal(t, 0, m.fl.dist[1], "1 is a front territory")
 			assert.Equal(t, 5, m.fl.threat[1])
@@ -1511,7 +1511,7 @@ func TestExplainAttackBids(t *testing.T) {
 		armies[i], armies[i+k] = 2+i, 1
 		names[i], names[i+k] = fmt.Sprintf("o%d", i), fmt.Sprintf("e%d", i)
 	}
-	m, _ := testStateMediator(t, PaperParams(), sim.FortifyOneStep, nbr, make([]int, 2*k), []int{2}, owner, armies)
+	m, _ := testStateMediator(t, wordParams(), sim.FortifyOneStep, nbr, make([]int, 2*k), []int{2}, owner, armies)
 	m.place(0)
 	m.clearPursued()
 	var buf strings.Builder
@@ -1596,7 +1596,7 @@ func TestGoalValueOption(t *testing.T) {
 		// target: 1>2 is worth V_c(2) = 1; territory 1 alone is best.
 		{GoalValueTarget, []int{1}},
 	} {
-		p := PaperParams()
+		p := wordParams()
 		p.GoalValue = tc.value
 		assert.Equal(t, tc.want, offensiveGoal(t, p, nbr, owner, armies, vals, 0, 3), "goal_value %d", tc.value)
 	}
@@ -1620,7 +1620,7 @@ func TestGoalPathsOption(t *testing.T) {
 		// shortest: the only path to 2 kept is the one through 1.
 		{GoalPathsShortest, []int{1, 2}},
 	} {
-		p := PaperParams()
+		p := wordParams()
 		p.GoalPaths = tc.paths
 		assert.Equal(t, tc.want, offensiveGoal(t, p, nbr, owner, armies, vals, 0, 3), "goal_paths %d", tc.paths)
 	}
@@ -1640,7 +1640,7 @@ func TestDefensiveBidOption(t *testing.T) {
 		{DefensiveGain, []int{0, 1}},
 		{DefensiveLiteral, []int{1, 0}},
 	} {
-		p := PaperParams()
+		p := wordParams()
 		p.Defensive = tc.def
 		p.Pob = 0.01 // offensive bids out of the way
 		m, _ := testStateMediator(t, p, sim.FortifyOneStep, nbr, make([]int, 4), []int{2}, []int{0, 0, 1, 1}, []int{20, 2, 2, 4})
@@ -1664,7 +1664,7 @@ func TestDefensiveBidOption(t *testing.T) {
 // goal, 2 (1 army) beside it.
 func TestHoldUnitOption(t *testing.T) {
 	for _, def := range []DefensiveBid{DefensiveGain, DefensiveLiteral} {
-		p := PaperParams()
+		p := wordParams()
 		p.Defensive = def
 		m := testMediator(t, p, lineNbr, []int{0, 0, 0}, []int{1}, []int{0, 1, 1}, []int{2, 3, 1})
 		m.vals[0] = 10
@@ -1686,7 +1686,7 @@ func TestHoldUnitOption(t *testing.T) {
 		{HoldFraction, 1, 0},
 		{HoldPercent, 0, 1},
 	} {
-		p := PaperParams()
+		p := wordParams()
 		p.HoldUnit = tc.unit
 		p.Gl = 1
 		m := testMediator(t, p, lineNbr, []int{0, 0, 0}, []int{1}, []int{0, 1, 1}, []int{2, 5, 1})
@@ -1738,4 +1738,15 @@ func TestAttackTargetsOption(t *testing.T) {
 			assert.InDelta(t, tc.odds, c.odds, 1e-12)
 		})
 	}
+}
+
+// wordParams returns the paper's numbers (Tables 1 and 2) with the readings
+// that follow the paper's words most literally (goal value sum, shortest
+// goal paths, hold probabilities as fractions, attacks on any enemy
+// neighbour): the positions of these unit tests were worked out by hand
+// under them. PaperParams carries the readings of notebooks/paper-readings.
+func wordParams() Params {
+	p := PaperParams()
+	p.GoalValue, p.GoalPaths, p.HoldUnit, p.Attack = GoalValueSum, GoalPathsShortest, HoldFraction, AttackAny
+	return p
 }

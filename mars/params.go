@@ -162,8 +162,8 @@ func PaperParams() Params {
 		Pdb: 3.5, Pob: 170, Wp: 0.7375, Wp1: 0.25, Gl: 5,
 		Csv: 70, Cfn: 1.2, Cen: -0.3, Cfnu: 0.05, Cenu: -0.03,
 		Ccb: 0.5, Coc: 20, Ceoc: 4,
-		GoalValue: GoalValueSum, GoalPaths: GoalPathsShortest, Defensive: DefensiveGain, HoldUnit: HoldFraction,
-		Attack: AttackAny,
+		GoalValue: GoalValueTarget, GoalPaths: GoalPathsAll, Defensive: DefensiveGain, HoldUnit: HoldPercent,
+		Attack: AttackGoals,
 	}
 }
 
@@ -188,15 +188,15 @@ var paramSpecs = [...]bots.Param{
 	{Name: "C_cb", Default: 0.5, Min: -1000, Max: 1000, Doc: "Table 2: bonus per other continent bordered"},
 	{Name: "C_oc", Default: 20, Min: -1000, Max: 1000, Doc: "Table 2: bonus (x V_b) for owning the whole continent but this territory"},
 	{Name: "C_eoc", Default: 4, Min: -1000, Max: 1000, Doc: "Table 2: bonus (x V_b) when an enemy owns the whole continent"},
-	{Name: "goal_value", Default: float64(GoalValueSum), Max: 1, Integer: true, Choices: []string{"sum", "target"},
+	{Name: "goal_value", Default: float64(GoalValueTarget), Max: 1, Integer: true, Choices: []string{"sum", "target"},
 		Doc: "eq. (4): goal value w_i, the sum of V_c along the path or V_c of the goal territory (paper silent)"},
-	{Name: "goal_paths", Default: float64(GoalPathsShortest), Max: 1, Integer: true, Choices: []string{"all", "shortest"},
+	{Name: "goal_paths", Default: float64(GoalPathsAll), Max: 1, Integer: true, Choices: []string{"all", "shortest"},
 		Doc: "goal paths kept: every simple path up to G_l, or the shortest to each goal territory (eq. (4) footnote)"},
 	{Name: "defensive_bid", Default: float64(DefensiveGain), Max: 1, Integer: true, Choices: []string{"gain", "literal"},
 		Doc: "eq. (5): P_db*v*(d_(m+i)-d_m)/i, the holding gain, or P_db*v*d_(m+i)/i as printed"},
-	{Name: "hold_unit", Default: float64(HoldFraction), Max: 1, Integer: true, Choices: []string{"fraction", "percent"},
+	{Name: "hold_unit", Default: float64(HoldPercent), Max: 1, Integer: true, Choices: []string{"fraction", "percent"},
 		Doc: "eq. (5): hold probabilities d as fractions, or in percent as in the paper's Table 4 (defensive bids x100)"},
-	{Name: "attack_targets", Default: float64(AttackAny), Max: 1, Integer: true, Choices: []string{"any", "goals"},
+	{Name: "attack_targets", Default: float64(AttackGoals), Max: 1, Integer: true, Choices: []string{"any", "goals"},
 		Doc: "attack auction: pursued goals, else the best single battle, or pursued goals only (paper silent)"},
 }
 

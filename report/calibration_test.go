@@ -83,17 +83,17 @@ func TestCalibrationNotebook(t *testing.T) {
 	assert.Contains(t, rep, "| W_p | 0.7375 | 0.7375 |")
 	assert.Contains(t, rep, "**Verdict:**")
 	assert.Contains(t, rep, "> The validation is read.")
-	assert.Contains(t, rep, "`goal_paths=all`")
+	assert.Contains(t, rep, "`goal_paths=shortest`")
 	// Two validations of 3 blocks, five options of 2 blocks.
 	val := readFile(t, filepath.Join(a, "validation.csv"))
 	assert.Equal(t, 3, strings.Count(val, "\n"))
 	assert.Contains(t, val, ",3,6,", "3 blocks, 6 games of the 2-player field")
 	eff := readFile(t, filepath.Join(a, "effects.csv"))
 	assert.Equal(t, 6, strings.Count(eff, "\n"))
-	assert.Contains(t, eff, "attack_targets=goals,")
+	assert.Contains(t, eff, "attack_targets=any,")
 	tuned := readFile(t, filepath.Join(a, "tuned.toml"))
 	assert.Contains(t, tuned, "bot = \"mars\"")
-	assert.Contains(t, tuned, "goal_paths = \"shortest\"")
+	assert.Contains(t, tuned, "goal_paths = \"all\"")
 }
 
 func TestCalibrationNotebookQuick(t *testing.T) {
@@ -152,7 +152,7 @@ replications = 1
 	require.NoError(t, nb.Run(t.Context(), Options{Registry: registry.Default(), Out: c, Work: work, Log: &log}))
 	assertSameResults(t, a, b)
 	assertSameResults(t, a, c)
-	for _, sub := range []string{"narrow", "cmaes", "validate-1", "confirm-2", "effect-hold_unit=percent", "tournament-3"} {
+	for _, sub := range []string{"narrow", "cmaes", "validate-1", "confirm-2", "effect-hold_unit=fraction", "tournament-3"} {
 		assert.DirExists(t, filepath.Join(work, sub))
 	}
 	assert.Contains(t, log.String(), "narrow: ")
