@@ -230,3 +230,18 @@ func TestCalibrateMixture(t *testing.T) {
 	}
 	assert.Equal(t, outputs(c), outputs(run(2)))
 }
+
+// BenchmarkCondition measures a block's draw of its condition (done once
+// per evaluation on a mixture).
+func BenchmarkCondition(b *testing.B) {
+	g := &Games{Seed: 5, Mixture: make([]Condition, 27)}
+	for i := range g.Mixture {
+		g.Mixture[i].Weight = 1
+	}
+	b.ReportAllocs()
+	s := 0
+	for i := 0; b.Loop(); i++ {
+		s += g.Condition(i)
+	}
+	_ = s
+}
