@@ -15,7 +15,7 @@ import (
 // DiffMap draws a table of differences as coloured cells: one row per
 // entry of Rows (top to bottom) and one column per entry of Columns, each
 // cell coloured on a diverging scale centred on 0 (the blue-red map from
-// -Limit to +Limit, white at 0), and the cells not marked Significant
+// -Limit to +Limit, its light grey middle at 0), and the cells not marked Significant
 // crossed out by two thin grey diagonals. NaN cells are left blank.
 type DiffMap struct {
 	Title string

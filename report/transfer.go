@@ -340,8 +340,8 @@ func (c *transferConfig) render(w *writer, d *transferData, conds []transferCond
 	// equally, with a normal interval from their standard errors.
 	d.Overall = table.Table{Header: []string{"set", "conditions", "mean difference (points)", "95 % interval", "p", "better in", "worse in"}}
 	overall := table.Table{Header: []string{"set", "conditions", "diff", "lo", "hi", "p", "better", "worse"}}
-	hm := &plots.DiffMap{Title: fmt.Sprintf("win-rate difference from %s (points)", c.Transfer.Reference), Rows: sets,
-		ColorLabel: "difference in win % (crossed: not shown, Holm over the cells)", Width: plotWidth(len(conds)), Height: plotHeight(ns)}
+	hm := &plots.DiffMap{Title: fmt.Sprintf("win %% minus %s's (crossed: not shown different, Holm)", c.Transfer.Reference), Rows: sets,
+		ColorLabel: "points", Width: plotWidth(len(conds)), Height: plotHeight(ns)}
 	for _, cd := range conds {
 		hm.Columns = append(hm.Columns, cd.Name())
 	}
