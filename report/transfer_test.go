@@ -141,3 +141,18 @@ func TestSeatFile(t *testing.T) {
 		assert.Equal(t, want, seatFile("nb", tc.spec), tc.spec)
 	}
 }
+
+// The shipped transfer and robust-calibration notebooks load: every key
+// in range, the search configs they name with their mixtures.
+func TestShippedTransferNotebooks(t *testing.T) {
+	for _, dir := range []string{"../notebooks/transfer", "../notebooks/calibration-robust"} {
+		nb, err := Load(dir)
+		require.NoError(t, err, dir)
+		assert.NotEmpty(t, nb.Title)
+	}
+	nb, err := Load("../notebooks/transfer")
+	require.NoError(t, err)
+	tc := nb.exp.(*transferConfig)
+	assert.Len(t, tc.conditions(), 27)
+	assert.Equal(t, "mars2006-escalating/6p/lux", tc.conditions()[15].Name())
+}
