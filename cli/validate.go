@@ -66,6 +66,7 @@ DIR/validation.md.`, stderr)
 		xs[i] = search.SeatValues(space, seat.Params)
 	}
 	vcfg := search.ValidateConfig{A: xs[0], B: xs[1], Blocks: *blocks, Chunk: *chunk}
+	field.SplitConditions(&vcfg)
 	if *sprt {
 		vcfg.SPRT = &search.SPRT{P1: *p1, Alpha: *alpha, Beta: *beta}
 		if err := vcfg.SPRT.Check(); err != nil {

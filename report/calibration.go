@@ -156,10 +156,13 @@ type calibrationData struct {
 	Effects     table.Table
 	EffectsText string
 	Validations table.Table
-	Blocks      int
-	Tuned       string
-	Better      bool
-	Verdict     string
+	// ConditionValidations are each candidate's comparisons within the
+	// conditions of a mixture field (none for one condition).
+	ConditionValidations []condValidation
+	Blocks               int
+	Tuned                string
+	Better               bool
+	Verdict              string
 	// Confirmations are the validations on ConfirmSeed (none when 0);
 	// Confirmed says what they found for the tuned candidate.
 	Confirmations table.Table
@@ -288,6 +291,19 @@ func (c *calibrationConfig) render(w *writer, cal *search.Calibration) (*calibra
 	if err := w.table("validation.csv", search.CandidatesCSV(cal.Validations, cal.Holm)); err != nil {
 		return nil, err
 	}
+	if len(cal.Validations) > 0 && len(cal.Validations[0].Conditions) > 0 {
+		csv := table.Table{Header: append([]string{"candidate"}, search.ConditionTable(nil).Header...)}
+		for _, v := range cal.Validations {
+			t := search.ConditionTable(v.Conditions)
+			d.ConditionValidations = append(d.ConditionValidations, condValidation{Name: v.Name, Table: t})
+			for _, r := range t.Rows {
+				csv.Rows = append(csv.Rows, append([]string{v.Name}, r...))
+			}
+		}
+		if err := w.table("validation-conditions.csv", csv); err != nil {
+			return nil, err
+		}
+	}
 	d.Better, d.Tuned, d.Verdict = cal.ShownBetter(), cal.Tuned().Name, cal.Verdict()
 	if len(cal.Confirmations) > 0 {
 		d.Confirmations = search.CandidatesTable(c.Calibration.Against, cal.Confirmations, cal.ConfirmHolm)
@@ -362,15 +378,15 @@ func (e countingEval) Evaluate(ctx context.Context, evals []search.Eval, emit fu
 	})
 }
 
-// field describes a search's field in words.
-func field(s *search.Setup) string {
-	c := s.Config
-	opp := fmt.Sprintf("the line-up %v", c.Opponents)
-	if c.Sample {
-		opp = fmt.Sprintf("%d opponents drawn per block from %v", c.Players-1, c.Opponents)
-	}
-	return fmt.Sprintf("%d-player games of rules `%s`, `%s` against %s", c.Players, s.Field.Rules.Name, c.Base, opp)
+// condValidation is one candidate's table of comparisons within the
+// conditions of a mixture.
+type condValidation struct {
+	Name  string
+	Table table.Table
 }
+
+// field describes a search's field in words.
+func field(s *search.Setup) string { return s.FieldText() }
 
 // playSearch plays every step of the search method newM makes with ev and
 // returns the method at its end: in memory, or, when the writer has a

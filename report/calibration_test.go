@@ -191,3 +191,25 @@ replications = 1
 		assert.ErrorContains(t, err, tc.want, tc.to)
 	}
 }
+
+// A calibration on a mixture of conditions validates within each
+// condition too: the report's tables and validation-conditions.csv.
+func TestCalibrationNotebookMixture(t *testing.T) {
+	mix := strings.Replace(tinySearchHead, "players = 2\nopponents = [\"angry\"]\nrules = \"mars2006\"\nseed = 1\n",
+		"seed = 1\n[[condition]]\nname = \"two\"\nrules = \"mars2006\"\nplayers = 2\nopponents = [\"angry\"]\n\n[[condition]]\nname = \"three\"\nrules = \"classic\"\nplayers = 3\nopponents = [\"angry\", \"aggressive\"]\n\n", 1)
+	require.NotEqual(t, tinySearchHead, mix)
+	narrow := "name = \"tiny-narrow\"\n" + mix + "\n[narrow]\nlevels = 1\nrounds = 1\nblocks = 1\n"
+	cmaes := "name = \"tiny-cmaes\"\n" + mix + "\n[cmaes]\ngenerations = 1\nblocks = 1\nfinal_blocks = 2\n"
+	dir := writeNotebook(t, "calibration", strings.Replace(tinyCalibration, "validate_blocks = 3", "validate_blocks = 8", 1),
+		file{"narrow.toml", narrow}, file{"cmaes.toml", cmaes})
+	nb, err := Load(dir)
+	require.NoError(t, err)
+	out := t.TempDir()
+	require.NoError(t, nb.Run(t.Context(), Options{Registry: registry.Default(), Out: out}))
+	rep := readFile(t, filepath.Join(out, ReportFile))
+	assert.Contains(t, rep, "in a mixture of 2 conditions drawn per block: two (share 0.5: 2 players, rules `mars2006`")
+	assert.Contains(t, rep, "Within each condition of the mixture, CMA-ES final mean against `mars@paper`")
+	cond := readFile(t, filepath.Join(out, "validation-conditions.csv"))
+	assert.Equal(t, 1+2*2, strings.Count(cond, "\n"), "two candidates in two conditions")
+	assert.Regexp(t, `CMA-ES final mean,three,\d,\d+,`, cond)
+}

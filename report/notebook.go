@@ -119,6 +119,7 @@ var kinds = map[string]kind{
 	"strategist":  {strategistNotes, parseStrategist},
 	"readings":    {readingsNotes, parseReadings},
 	"tournament":  {tournamentNotes, parseTournament},
+	"transfer":    {transferNotes, parseTransfer},
 }
 
 // Kinds returns the notebook kinds, sorted.

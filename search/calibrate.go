@@ -46,6 +46,9 @@ type Candidate struct {
 	Name string
 	X    []float64
 	Comparison
+	// Conditions holds the comparison within each condition of a mixture
+	// field (nil for a field of one condition).
+	Conditions []ConditionComparison
 }
 
 // Calibration is the result of Calibrate: the two searches, the
@@ -163,6 +166,7 @@ func Calibrate(ctx context.Context, cfg CalibrateConfig) (*Calibration, error) {
 	}
 	validate := func(field *Games, key, name string, x []float64, first, blocks int) (Candidate, error) {
 		vc := ValidateConfig{A: x, B: refX, Blocks: blocks, Chunk: blocks, First: first}
+		field.SplitConditions(&vc)
 		vs := *ns
 		vs.Field = field
 		logf("calibration: validation %s (seed %d)", name, field.Seed)
@@ -171,7 +175,7 @@ func Calibrate(ctx context.Context, cfg CalibrateConfig) (*Calibration, error) {
 			return Candidate{}, err
 		}
 		cmp, err := m.(*Validation).Compare()
-		return Candidate{Name: name, X: x, Comparison: cmp}, err
+		return Candidate{Name: name, X: x, Comparison: cmp, Conditions: m.(*Validation).CompareConditions()}, err
 	}
 	best, _ := c.Narrowing.Best()
 	cands := []Candidate{

@@ -45,6 +45,17 @@ import (
 //	[validate]                        # marslab validate and the report's validation
 //	against = "mars@paper"
 //	blocks = 100
+//
+// Instead of players, opponents, sample, rules and map, a search may play
+// a mixture of conditions, each block drawing one (Games.Condition):
+//
+//	[[condition]]
+//	name = "escalating-4p"            # default: RULES/Np
+//	rules = "mars2006-escalating"
+//	players = 4
+//	opponents = ["evilpixie", "pixie", "shaft", "bort", "boscoe"]
+//	sample = true
+//	weight = 1                        # relative share of the blocks, > 0
 type Config struct {
 	// Source names the file, for messages; its folder anchors relative
 	// rules and map paths.
@@ -66,6 +77,9 @@ type Config struct {
 	Seed uint64
 	// Params are the searched parameters.
 	Params []ParamRange
+	// Conditions are the [[condition]] tables of a mixture field (empty
+	// for a field of one condition, which the keys above describe).
+	Conditions []ConditionSection
 	// Narrow, CMAES and Validate are the method sections (nil when absent).
 	Narrow   *NarrowSection
 	CMAES    *CMAESSection
@@ -80,6 +94,24 @@ type ParamRange struct {
 	Min    *float64 `toml:"min" json:"min,omitempty"`
 	Max    *float64 `toml:"max" json:"max,omitempty"`
 	Points int      `toml:"points" json:"points,omitempty"`
+}
+
+// ConditionSection is one [[condition]] table: a condition of a mixture
+// field (see Condition).
+type ConditionSection struct {
+	// Name names the condition (default "RULES/Np", RULES the rules key's
+	// base name without .toml).
+	Name string `toml:"name" json:"name"`
+	// Rules and Map name the rule set and map (Map "" = the rules' map).
+	Rules string `toml:"rules" json:"rules"`
+	Map   string `toml:"map" json:"map,omitempty"`
+	// Players is the number of seats, 2..6.
+	Players int `toml:"players" json:"players"`
+	// Opponents and Sample are as the top-level keys.
+	Opponents []string `toml:"opponents" json:"opponents"`
+	Sample    bool     `toml:"sample" json:"sample"`
+	// Weight is the relative share of the blocks, > 0 (0 = 1).
+	Weight float64 `toml:"weight" json:"weight"`
 }
 
 // NarrowSection is the [narrow] table (see NarrowConfig).
@@ -135,14 +167,25 @@ type file struct {
 	Base      string           `toml:"base"`
 	Players   *int             `toml:"players"`
 	Opponents []string         `toml:"opponents"`
-	Sample    bool             `toml:"sample"`
+	Sample    *bool            `toml:"sample"`
 	Rules     string           `toml:"rules"`
 	Map       string           `toml:"map"`
 	Seed      *int64           `toml:"seed"`
 	Params    []ParamRange     `toml:"param"`
+	Condition []condFile       `toml:"condition"`
 	Narrow    *NarrowSection   `toml:"narrow"`
 	CMAES     *CMAESSection    `toml:"cmaes"`
 	Validate  *ValidateSection `toml:"validate"`
+}
+
+type condFile struct {
+	Name      string   `toml:"name"`
+	Rules     string   `toml:"rules"`
+	Map       string   `toml:"map"`
+	Players   *int     `toml:"players"`
+	Opponents []string `toml:"opponents"`
+	Sample    bool     `toml:"sample"`
+	Weight    *float64 `toml:"weight"`
 }
 
 // LoadConfig reads and checks a search config file (see ParseConfig).
@@ -159,9 +202,10 @@ func LoadConfig(path string) (*Config, error) {
 // Resolve.
 func ParseConfig(source string, data []byte) (*Config, error) {
 	var f file
-	if err := configs.DecodeStrict(source, data, &f, "name, base, players, opponents, sample, rules, map, seed, [[param]], [narrow], [cmaes], [validate]"); err != nil {
+	if err := configs.DecodeStrict(source, data, &f, "name, base, players, opponents, sample, rules, map, seed, [[param]], [[condition]], [narrow], [cmaes], [validate]"); err != nil {
 		return nil, err
 	}
+	sample := f.Sample != nil && *f.Sample
 	bad := configs.KeyErrors(source)
 	switch {
 	case f.Name == "" || !bots.ValidName(f.Name):
@@ -169,17 +213,24 @@ func ParseConfig(source string, data []byte) (*Config, error) {
 	case f.Base == "":
 		return nil, bad("base", "missing: want the searched bot's seat, e.g. \"mars@paper\"")
 	}
-	if err := gameconf.CheckPlayers(bad, f.Players); err != nil {
-		return nil, err
-	}
-	if err := gameconf.CheckSeedRules(bad, f.Seed, f.Rules); err != nil {
-		return nil, err
+	var conds []ConditionSection
+	if len(f.Condition) > 0 {
+		var err error
+		if conds, err = checkConditions(bad, &f); err != nil {
+			return nil, err
+		}
+	} else {
+		if err := gameconf.CheckPlayers(bad, f.Players); err != nil {
+			return nil, err
+		}
+		if err := gameconf.CheckSeedRules(bad, f.Seed, f.Rules); err != nil {
+			return nil, err
+		}
+		if err := checkLineup(bad, "", *f.Players, f.Opponents, sample); err != nil {
+			return nil, err
+		}
 	}
 	switch {
-	case !f.Sample && len(f.Opponents) != *f.Players-1:
-		return nil, bad("opponents", "%d seats: a fixed line-up needs players-1 = %d (or sample = true to draw them from a pool)", len(f.Opponents), *f.Players-1)
-	case f.Sample && len(f.Opponents) < *f.Players-1:
-		return nil, bad("opponents", "a pool of %d seats: want at least players-1 = %d", len(f.Opponents), *f.Players-1)
 	case len(f.Params) == 0:
 		return nil, bad("param", "missing: want at least one [[param]] table naming a parameter")
 	}
@@ -262,9 +313,15 @@ func ParseConfig(source string, data []byte) (*Config, error) {
 			}
 		}
 	}
-	c := &Config{Source: source, Name: f.Name, Base: f.Base, Players: *f.Players, Opponents: f.Opponents,
-		Sample: f.Sample, Rules: f.Rules, Map: f.Map, Seed: uint64(*f.Seed), Params: f.Params,
+	c := &Config{Source: source, Name: f.Name, Base: f.Base, Opponents: f.Opponents,
+		Sample: sample, Rules: f.Rules, Map: f.Map, Seed: uint64(*f.Seed), Params: f.Params, Conditions: conds,
 		Narrow: f.Narrow, CMAES: f.CMAES, Validate: f.Validate}
+	if f.Players != nil {
+		c.Players = *f.Players
+	}
+	for _, cd := range conds {
+		c.Players = max(c.Players, cd.Players)
+	}
 	if n := c.Narrow; n != nil {
 		if n.Points == 0 {
 			n.Points = 5
@@ -307,6 +364,76 @@ func ParseConfig(source string, data []byte) (*Config, error) {
 	return c, nil
 }
 
+// checkLineup checks the opponents of a field of players seats; prefix
+// ("" or "condition[i].") is put before the key in errors.
+func checkLineup(bad func(key, format string, a ...any) error, prefix string, players int, opponents []string, sample bool) error {
+	switch {
+	case !sample && len(opponents) != players-1:
+		return bad(prefix+"opponents", "%d seats: a fixed line-up needs players-1 = %d (or sample = true to draw them from a pool)", len(opponents), players-1)
+	case sample && len(opponents) < players-1:
+		return bad(prefix+"opponents", "a pool of %d seats: want at least players-1 = %d", len(opponents), players-1)
+	}
+	return nil
+}
+
+// checkConditions checks the [[condition]] tables of f and returns them
+// with their defaults: a mixture leaves the top-level players, opponents,
+// sample, rules and map keys out.
+func checkConditions(bad func(key, format string, a ...any) error, f *file) ([]ConditionSection, error) {
+	for _, k := range []struct {
+		key string
+		set bool
+	}{{"players", f.Players != nil}, {"opponents", f.Opponents != nil}, {"sample", f.Sample != nil}, {"rules", f.Rules != ""}, {"map", f.Map != ""}} {
+		if k.set {
+			return nil, bad(k.key, "set beside [[condition]] tables: a mixture gives it in each condition")
+		}
+	}
+	switch {
+	case f.Seed == nil:
+		return nil, bad("seed", "missing: want an integer >= 0")
+	case *f.Seed < 0:
+		return nil, bad("seed", "%d: want >= 0", *f.Seed)
+	case len(f.Condition) > MaxConditions:
+		return nil, bad("condition", "%d tables: want at most %d", len(f.Condition), MaxConditions)
+	}
+	names := map[string]int{}
+	var out []ConditionSection
+	for i, cf := range f.Condition {
+		p := fmt.Sprintf("condition[%d].", i)
+		if cf.Rules == "" {
+			return nil, bad(p+"rules", "missing: want an embedded rule set (%s) or a TOML file", strings.Join(configs.RulesNames(), ", "))
+		}
+		switch {
+		case cf.Players == nil:
+			return nil, bad(p+"players", "missing: want the players per game, 2..6")
+		case *cf.Players < 2 || *cf.Players > 6:
+			return nil, bad(p+"players", "%d: want 2..6", *cf.Players)
+		}
+		if err := checkLineup(bad, p, *cf.Players, cf.Opponents, cf.Sample); err != nil {
+			return nil, err
+		}
+		w := 1.0
+		if cf.Weight != nil {
+			w = *cf.Weight
+			if !(w > 0) || w > 1e6 {
+				return nil, bad(p+"weight", "%v: want a number in (0, 1e6] (a relative share of the blocks)", w)
+			}
+		}
+		name := cf.Name
+		if name == "" {
+			base := cf.Rules[strings.LastIndexAny(cf.Rules, `/\`)+1:]
+			name = fmt.Sprintf("%s/%dp", strings.TrimSuffix(base, ".toml"), *cf.Players)
+		}
+		if j, ok := names[name]; ok {
+			return nil, bad(p+"name", "%q names conditions %d and %d: want distinct names", name, j, i)
+		}
+		names[name] = i
+		out = append(out, ConditionSection{Name: name, Rules: cf.Rules, Map: cf.Map, Players: *cf.Players,
+			Opponents: cf.Opponents, Sample: cf.Sample, Weight: w})
+	}
+	return out, nil
+}
+
 // Setup is a resolved search config: its field (evaluator) and space.
 type Setup struct {
 	Config *Config
@@ -314,8 +441,11 @@ type Setup struct {
 	Field *Games
 	// Space is the searched parameters.
 	Space Space
-	// RulesSHA256 and MapSHA256 fingerprint the rules and map.
-	RulesSHA256, MapSHA256 string
+	// RulesSHA256 and MapSHA256 fingerprint the rules and map (empty for
+	// a mixture); CondRulesSHA256 and CondMapSHA256 those of each
+	// condition of a mixture.
+	RulesSHA256, MapSHA256         string
+	CondRulesSHA256, CondMapSHA256 []string
 }
 
 // Resolve loads rules and map and parses the seats with reg; unknown bots
@@ -324,18 +454,40 @@ type Setup struct {
 func (c *Config) Resolve(reg *bots.Registry) (*Setup, error) {
 	g := &Games{Players: c.Players, Sample: c.Sample, Seed: c.Seed}
 	var err error
-	if g.Rules, g.Map, err = gameconf.Load(c.Source, c.Rules, c.Map); err != nil {
-		return nil, err
-	}
 	if g.Base, err = reg.ParseSeat(c.Base, nil); err != nil {
 		return nil, fmt.Errorf("%s: key base: %w", c.Source, err)
 	}
-	for i, spec := range c.Opponents {
-		s, err := reg.ParseSeat(spec, nil)
-		if err != nil {
-			return nil, fmt.Errorf("%s: key opponents: entry %d: %w", c.Source, i, err)
+	seats := func(key string, specs []string) ([]bots.Seat, error) {
+		var out []bots.Seat
+		for i, spec := range specs {
+			s, err := reg.ParseSeat(spec, nil)
+			if err != nil {
+				return nil, fmt.Errorf("%s: key %s: entry %d: %w", c.Source, key, i, err)
+			}
+			out = append(out, s)
 		}
-		g.Opponents = append(g.Opponents, s)
+		return out, nil
+	}
+	var rulesFP, mapFP []string
+	if len(c.Conditions) == 0 {
+		if g.Rules, g.Map, err = gameconf.Load(c.Source, c.Rules, c.Map); err != nil {
+			return nil, err
+		}
+		if g.Opponents, err = seats("opponents", c.Opponents); err != nil {
+			return nil, err
+		}
+	}
+	for i, cd := range c.Conditions {
+		cond := Condition{Name: cd.Name, Weight: cd.Weight, Players: cd.Players, Sample: cd.Sample}
+		if cond.Rules, cond.Map, err = gameconf.Load(c.Source, cd.Rules, cd.Map); err != nil {
+			return nil, fmt.Errorf("condition %d: %w", i, err)
+		}
+		if cond.Opponents, err = seats(fmt.Sprintf("condition[%d].opponents", i), cd.Opponents); err != nil {
+			return nil, err
+		}
+		g.Mixture = append(g.Mixture, cond)
+		rulesFP = append(rulesFP, fingerprint(cond.Rules))
+		mapFP = append(mapFP, fingerprint(cond.Map))
 	}
 	var space Space
 	for i, pr := range c.Params {
@@ -357,7 +509,11 @@ func (c *Config) Resolve(reg *bots.Registry) (*Setup, error) {
 	}
 	g.Space = space
 	s := &Setup{Config: c, Field: g, Space: space}
-	s.RulesSHA256, s.MapSHA256 = fingerprint(g.Rules), fingerprint(g.Map)
+	if g.Mixed() {
+		s.CondRulesSHA256, s.CondMapSHA256 = rulesFP, mapFP
+	} else {
+		s.RulesSHA256, s.MapSHA256 = fingerprint(g.Rules), fingerprint(g.Map)
+	}
 	return s, nil
 }
 
@@ -465,11 +621,38 @@ type fieldJSON struct {
 	Map       string     `json:"map"`
 	MapSHA    string     `json:"map_sha256"`
 	Seed      uint64     `json:"seed"`
+	// Conditions describe a mixture's conditions (absent for one).
+	Conditions []conditionJSON `json:"conditions,omitempty"`
+}
+
+// conditionJSON describes one condition of a mixture in a fingerprint.
+type conditionJSON struct {
+	Name      string     `json:"name"`
+	Weight    float64    `json:"weight"`
+	Players   int        `json:"players"`
+	Opponents []seatJSON `json:"opponents"`
+	Sample    bool       `json:"sample"`
+	Rules     string     `json:"rules"`
+	RulesSHA  string     `json:"rules_sha256"`
+	Map       string     `json:"map"`
+	MapSHA    string     `json:"map_sha256"`
 }
 
 // fieldJSON returns the field part of s's fingerprints.
 func (s *Setup) fieldJSON() fieldJSON {
 	g := s.Field
+	if g.Mixed() {
+		f := fieldJSON{Players: g.Players, Seed: g.Seed}
+		for i, c := range g.Mixture {
+			cj := conditionJSON{Name: c.Name, Weight: c.Weight, Players: c.Players, Sample: c.Sample,
+				Rules: c.Rules.Name, RulesSHA: s.CondRulesSHA256[i], Map: c.Map.Name, MapSHA: s.CondMapSHA256[i]}
+			for _, o := range c.Opponents {
+				cj.Opponents = append(cj.Opponents, seatInfo(o))
+			}
+			f.Conditions = append(f.Conditions, cj)
+		}
+		return f
+	}
 	f := fieldJSON{Players: g.Players, Sample: g.Sample, Rules: g.Rules.Name, RulesSHA: s.RulesSHA256,
 		Map: g.Map.Name, MapSHA: s.MapSHA256, Seed: g.Seed}
 	for _, o := range g.Opponents {

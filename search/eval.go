@@ -87,10 +87,21 @@ type Games struct {
 	Stream uint64
 	// Workers is the number of goroutines (0 = every core).
 	Workers int
+	// Mixture, when not empty, replaces Map, Rules, Players, Opponents and
+	// Sample: block b plays condition Condition(b) of it (see Condition),
+	// so that every candidate meets the same condition on the same block.
+	// Players then holds the most seats of any condition.
+	Mixture []Condition
 }
 
 // Check reports whether the field is well formed.
 func (g *Games) Check() error {
+	if g.Mixed() {
+		if g.Base.Factory == nil {
+			return errors.New("search: field needs a base seat")
+		}
+		return g.checkMixture()
+	}
 	switch {
 	case g.Map == nil || g.Rules == nil:
 		return errors.New("search: field needs a map and rules")
@@ -181,10 +192,14 @@ func (s *evalSchedule) Spec() arena.ScheduleSpec {
 	return arena.ScheduleSpec{Kind: "search-blocks", Players: s.players, Pool: s.pool}
 }
 
-// Evaluate plays evals on an arena.Pool: each evaluation's Players games.
+// Evaluate plays evals on an arena.Pool: each evaluation's Players games
+// (on a mixture, those of its block's condition, one pool per condition).
 func (g *Games) Evaluate(ctx context.Context, evals []Eval, emit func(k int, r Result) error) (int, error) {
 	if len(evals) == 0 {
 		return 0, nil
+	}
+	if g.Mixed() {
+		return g.evaluateMixture(ctx, evals, emit)
 	}
 	if err := g.Check(); err != nil {
 		return 0, err

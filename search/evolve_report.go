@@ -52,8 +52,8 @@ func WriteEvolveReport(dir string, setup *Setup, e *Evolve, figures bool) error 
 	var m bytes.Buffer
 	c := setup.Config
 	fmt.Fprintf(&m, "# CMA-ES search %s\n\n", c.Name)
-	fmt.Fprintf(&m, "Bot `%s`, %d parameters searched from the base values, %d generations of %d candidates (UH-CMA-ES re-evaluation: %v), %d players, rules %s, seed %d.\n\n",
-		c.Base, len(sp), len(gens), e.opt.Lambda(), e.cfg.Reeval, c.Players, setup.Field.Rules.Name, c.Seed)
+	fmt.Fprintf(&m, "Bot `%s`, %d parameters searched from the base values, %d generations of %d candidates (UH-CMA-ES re-evaluation: %v), seed %d. Field: %s.\n\n",
+		c.Base, len(sp), len(gens), e.opt.Lambda(), e.cfg.Reeval, c.Seed, setup.FieldText())
 	fmt.Fprintf(&m, "**%s.** The best sample of each generation is the luckiest draw, not an estimate; the mean is what the search reports.\n\n", e.FinalText())
 	m.WriteString(e.ParamsTable("base").Markdown())
 	m.WriteString("\nPer generation: [generations.csv](generations.csv). The final mean's parameter file: [best.toml](best.toml).\n")

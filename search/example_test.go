@@ -56,3 +56,22 @@ func ExampleCalibration_Verdict() {
 	// the narrowing optimum W_p=0.5;P_ob=100 beats mars@paper on 200 fresh blocks by 3.1 points of win rate (95 % interval [1.2, 5.0], Holm-adjusted p = 0.004)
 	// shown better: true
 }
+
+// A mixture of three conditions weighted 2:1:1: each block draws one from
+// the seed and the block alone, so every candidate of a search meets the
+// same condition on the same block.
+func ExampleGames_Condition() {
+	g := &search.Games{Seed: 7, Mixture: []search.Condition{
+		{Name: "mars2006/4p", Weight: 2}, {Name: "classic/3p", Weight: 1}, {Name: "mars2006-escalating/6p", Weight: 1}}}
+	counts := make([]int, len(g.Mixture))
+	for b := 0; b < 10000; b++ {
+		counts[g.Condition(b)]++
+	}
+	for i, c := range g.Mixture {
+		fmt.Printf("%-24s %.2f\n", c.Name, float64(counts[i])/10000)
+	}
+	// Output:
+	// mars2006/4p              0.50
+	// classic/3p               0.25
+	// mars2006-escalating/6p   0.25
+}

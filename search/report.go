@@ -294,13 +294,7 @@ func (n *Narrowing) Table() table.Table {
 func writeNarrowMarkdown(b *bytes.Buffer, setup *Setup, n *Narrowing, figs []string) {
 	c := setup.Config
 	fmt.Fprintf(b, "# Narrowing search %s\n\n", c.Name)
-	fmt.Fprintf(b, "Bot `%s` against ", c.Base)
-	if c.Sample {
-		fmt.Fprintf(b, "line-ups of %d drawn per block from %v", c.Players-1, c.Opponents)
-	} else {
-		fmt.Fprintf(b, "the line-up %v", c.Opponents)
-	}
-	fmt.Fprintf(b, ", %d players, rules %s, seed %d. A block is one deal played %d times with the candidate in every seat.\n\n", c.Players, setup.Field.Rules.Name, c.Seed, c.Players)
+	fmt.Fprintf(b, "Field: %s; seed %d. A block is one deal played once with the candidate in each seat.\n\n", setup.FieldText(), c.Seed)
 	fmt.Fprintf(b, "**%s.**\n\n", n.BestText())
 	b.WriteString(n.LevelsTable().Markdown())
 	b.WriteString("\nEvery cell: [cells.csv](cells.csv). The best cell's parameter file: [best.toml](best.toml) (a seat `BOT@DIR/best.toml`).\n")

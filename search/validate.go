@@ -56,21 +56,55 @@ type ValidateConfig struct {
 	// First is the first block, counted from ValidationBlock0, so that
 	// several validations of one experiment can play different deals.
 	First int
+	// Conditions, when not empty, names the conditions of a mixture field
+	// and Of returns the condition (an index into Conditions) of a block
+	// (Games.Condition): the validation then compares A and B within each
+	// condition as well as overall.
+	Conditions []string
+	Of         func(block int) int
 }
 
 // Validation is the Method of a validation: each step plays A (candidate
 // 0) and B (candidate 1) on the next Chunk blocks from ValidationBlock0.
 // Its result is the paired comparison of the win rates per block.
 type Validation struct {
-	cfg    ValidateConfig
-	step   int
+	cfg      ValidateConfig
+	step     int
+	all      tally   // every block
+	cond     []tally // the blocks of each condition
+	decision string  // SPRT decision, "" while undecided
+	llr      float64
+}
+
+// tally accumulates the paired results of a set of blocks.
+type tally struct {
 	sa, sb []float64 // block win rates
 	// Game-level pairs (block, seat) for McNemar and the SPRT.
-	pairs    stats.PairCounts
-	wa, wb   int
-	games    int
-	decision string // SPRT decision, "" while undecided
-	llr      float64
+	pairs  stats.PairCounts
+	wa, wb int
+	games  int
+}
+
+// add records A's result a and B's result b on one block.
+func (t *tally) add(a, b Result) {
+	t.sa = append(t.sa, a.Score())
+	t.sb = append(t.sb, b.Score())
+	t.wa += a.Wins
+	t.wb += b.Wins
+	t.games += a.Games
+	for r := 0; r < a.Games; r++ {
+		x, y := a.Won[r], b.Won[r]
+		switch {
+		case x && y:
+			t.pairs.Both++
+		case x:
+			t.pairs.OnlyX++
+		case y:
+			t.pairs.OnlyY++
+		default:
+			t.pairs.Neither++
+		}
+	}
 }
 
 // NewValidation returns a validation.
@@ -90,7 +124,10 @@ func NewValidation(cfg ValidateConfig) (*Validation, error) {
 			return nil, fmt.Errorf("search: validation: %w", err)
 		}
 	}
-	return &Validation{cfg: cfg}, nil
+	if len(cfg.Conditions) > 0 && cfg.Of == nil {
+		return nil, fmt.Errorf("search: validation: %d conditions without the block's condition (Of)", len(cfg.Conditions))
+	}
+	return &Validation{cfg: cfg, cond: make([]tally, len(cfg.Conditions))}, nil
 }
 
 // Steps returns ceil(Blocks/Chunk).
@@ -125,32 +162,22 @@ func (v *Validation) Tell(res []Result) error {
 	}
 	for i := 0; i < n; i++ {
 		a, b := res[i], res[n+i]
-		if a.Games != b.Games {
+		if a.Games != b.Games || len(a.Won) < a.Games || len(b.Won) < b.Games {
 			return fmt.Errorf("validation: %d and %d games in a block", a.Games, b.Games)
 		}
-		v.sa = append(v.sa, a.Score())
-		v.sb = append(v.sb, b.Score())
-		v.wa += a.Wins
-		v.wb += b.Wins
-		v.games += a.Games
-		for r := 0; r < a.Games; r++ {
-			x, y := a.Won[r], b.Won[r]
-			switch {
-			case x && y:
-				v.pairs.Both++
-			case x:
-				v.pairs.OnlyX++
-			case y:
-				v.pairs.OnlyY++
-			default:
-				v.pairs.Neither++
+		v.all.add(a, b)
+		if len(v.cond) > 0 {
+			c := v.cfg.Of(ValidationBlock0 + v.cfg.First + v.step*v.cfg.Chunk + i)
+			if c < 0 || c >= len(v.cond) {
+				return fmt.Errorf("validation: block of condition %d: want 0..%d", c, len(v.cond)-1)
 			}
+			v.cond[c].add(a, b)
 		}
 	}
 	if s := v.cfg.SPRT; s != nil && v.decision == "" {
 		// log LR of the discordant pairs: each A-only win multiplies the
 		// likelihood ratio by P1/0.5, each B-only win by (1-P1)/0.5.
-		v.llr = float64(v.pairs.OnlyX)*math.Log(s.P1/0.5) + float64(v.pairs.OnlyY)*math.Log((1-s.P1)/0.5)
+		v.llr = float64(v.all.pairs.OnlyX)*math.Log(s.P1/0.5) + float64(v.all.pairs.OnlyY)*math.Log((1-s.P1)/0.5)
 		switch {
 		case v.llr >= math.Log((1-s.Beta)/s.Alpha):
 			v.decision = "A better (H1 accepted)"
@@ -163,8 +190,8 @@ func (v *Validation) Tell(res []Result) error {
 
 // Status describes the comparison so far.
 func (v *Validation) Status() string {
-	if len(v.sa) < 2 {
-		return fmt.Sprintf("%d blocks", len(v.sa))
+	if len(v.all.sa) < 2 {
+		return fmt.Sprintf("%d blocks", len(v.all.sa))
 	}
 	c, err := v.Compare()
 	if err != nil {
@@ -197,20 +224,49 @@ type Comparison struct {
 
 // Compare returns the comparison of the blocks played so far.
 func (v *Validation) Compare() (Comparison, error) {
-	c := Comparison{Blocks: len(v.sa), Games: v.games, Decision: v.decision, LLR: v.llr}
+	c, err := v.all.compare()
+	c.Decision, c.LLR = v.decision, v.llr
+	return c, err
+}
+
+// ConditionComparison is the comparison of the blocks of one condition of
+// a mixture.
+type ConditionComparison struct {
+	// Name names the condition.
+	Name string
+	Comparison
+	// Err, when not nil, says why the comparison is missing (fewer than
+	// two blocks of the condition, or no difference to test).
+	Err error
+}
+
+// CompareConditions returns the comparison within each condition (nil for
+// a validation without conditions).
+func (v *Validation) CompareConditions() []ConditionComparison {
+	out := make([]ConditionComparison, len(v.cond))
+	for i := range v.cond {
+		c, err := v.cond[i].compare()
+		out[i] = ConditionComparison{Name: v.cfg.Conditions[i], Comparison: c, Err: err}
+	}
+	return out
+}
+
+// compare returns the paired comparison of the tally's blocks.
+func (t *tally) compare() (Comparison, error) {
+	c := Comparison{Blocks: len(t.sa), Games: t.games}
 	if c.Blocks < 2 {
 		return c, fmt.Errorf("validation: %d blocks played: want >= 2", c.Blocks)
 	}
 	var err error
-	if c.Diff, err = stats.PairedT(v.sa, v.sb, 0.95); err != nil {
+	if c.Diff, err = stats.PairedT(t.sa, t.sb, 0.95); err != nil {
 		return c, fmt.Errorf("validation: %w", err)
 	}
-	if c.McNemar, err = stats.PairedProportions(v.pairs, 0.95); err != nil {
+	if c.McNemar, err = stats.PairedProportions(t.pairs, 0.95); err != nil {
 		return c, fmt.Errorf("validation: %w", err)
 	}
-	c.WinA, c.WinB = float64(v.wa)/float64(v.games), float64(v.wb)/float64(v.games)
-	c.WilsonA, _ = stats.Wilson(v.wa, v.games, 0.95)
-	c.WilsonB, _ = stats.Wilson(v.wb, v.games, 0.95)
+	c.WinA, c.WinB = float64(t.wa)/float64(t.games), float64(t.wb)/float64(t.games)
+	c.WilsonA, _ = stats.Wilson(t.wa, t.games, 0.95)
+	c.WilsonB, _ = stats.Wilson(t.wb, t.games, 0.95)
 	return c, nil
 }
 
@@ -269,8 +325,13 @@ func WriteValidationReport(dir string, setup *Setup, a, b string, v *Validation)
 	}
 	var w bytes.Buffer
 	fmt.Fprintf(&w, "# Validation: %s against %s\n\n", a, b)
-	fmt.Fprintf(&w, "Field of %s (%d players, rules %s, seed %d); %d fresh blocks from block %d (deals never used by a search), each played %d times by each candidate with it in every seat.\n\n",
-		setup.Config.Name, setup.Field.Players, setup.Field.Rules.Name, setup.Field.Seed, c.Blocks, ValidationBlock0, setup.Field.Players)
+	if setup.Field.Mixed() {
+		fmt.Fprintf(&w, "Field of %s: %s; seed %d; %d fresh blocks from block %d (deals never used by a search), each played once by each candidate in each seat of its condition.\n\n",
+			setup.Config.Name, setup.FieldText(), setup.Field.Seed, c.Blocks, ValidationBlock0)
+	} else {
+		fmt.Fprintf(&w, "Field of %s (%d players, rules %s, seed %d); %d fresh blocks from block %d (deals never used by a search), each played %d times by each candidate with it in every seat.\n\n",
+			setup.Config.Name, setup.Field.Players, setup.Field.Rules.Name, setup.Field.Seed, c.Blocks, ValidationBlock0, setup.Field.Players)
+	}
 	t := table.Table{Header: []string{"candidate", "games", "win rate", "95 % Wilson interval"}}
 	t.Add("A: `"+a+"`", strconv.Itoa(c.Games), textfmt.Fixed(c.WinA, 3), interval(c.WilsonA.Lo, c.WilsonA.Hi, 3))
 	t.Add("B: `"+b+"`", strconv.Itoa(c.Games), textfmt.Fixed(c.WinB, 3), interval(c.WilsonB.Lo, c.WilsonB.Hi, 3))
@@ -286,6 +347,10 @@ func WriteValidationReport(dir string, setup *Setup, a, b string, v *Validation)
 		}
 		fmt.Fprintf(&w, "\nSPRT (H0: A wins half of the discordant pairs; H1: a share %.2f; alpha %.2f, beta %.2f): %s, log LR %.2f.\n", s.P1, s.Alpha, s.Beta, d, c.LLR)
 	}
+	if cc := v.CompareConditions(); len(cc) > 0 {
+		w.WriteString("\nPer condition (paired by block within the condition; no correction for the several conditions):\n\n")
+		w.WriteString(ConditionTable(cc).Markdown())
+	}
 	verdict := c.VerdictText()
 	fmt.Fprintf(&w, "\n**Verdict:** %s\n", verdict)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -295,6 +360,22 @@ func WriteValidationReport(dir string, setup *Setup, a, b string, v *Validation)
 		return "", fmt.Errorf("search: %w", err)
 	}
 	return verdict, nil
+}
+
+// ConditionTable returns the per-condition comparisons as a table:
+// blocks, games, the two win rates and the paired difference with its 95 %
+// interval and p-value ("-" where a condition has too few blocks).
+func ConditionTable(cc []ConditionComparison) table.Table {
+	t := table.Table{Header: []string{"condition", "blocks", "games", "win A", "win B", "A - B", "95 % interval", "p"}}
+	for _, c := range cc {
+		if c.Err != nil {
+			t.Add(c.Name, strconv.Itoa(c.Blocks), strconv.Itoa(c.Games), "-", "-", "-", "-", "-")
+			continue
+		}
+		t.Add(c.Name, strconv.Itoa(c.Blocks), strconv.Itoa(c.Games), textfmt.Fixed(c.WinA, 3), textfmt.Fixed(c.WinB, 3),
+			fmt.Sprintf("%+.3f", c.Diff.Mean), interval(c.Diff.Interval.Lo, c.Diff.Interval.Hi, 3), fmt.Sprintf("%.3g", c.Diff.P))
+	}
+	return t
 }
 
 // Better reports whether the validation shows A better than B: the 95 %

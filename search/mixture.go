@@ -1,0 +1,195 @@
+package search
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/marslab-risk/marslab/bots"
+	"github.com/marslab-risk/marslab/sim"
+)
+
+// MaxConditions is the most conditions a mixture may hold.
+const MaxConditions = 64
+
+// Condition is one condition of a mixture field: a rule set and map, a
+// number of seats and the opponents, with the weight of its share of the
+// blocks.
+type Condition struct {
+	// Name names the condition in reports (e.g. "mars2006-escalating/4p").
+	Name string
+	// Weight is the condition's relative share of the blocks, > 0.
+	Weight float64
+	// Map and Rules are the board and rule set.
+	Map   *sim.Map
+	Rules *sim.Rules
+	// Players is the number of seats of the condition's games, 2..6.
+	Players int
+	// Opponents and Sample are as in Games: a fixed line-up of Players-1
+	// seats, or a pool line-ups are drawn from per block.
+	Opponents []bots.Seat
+	Sample    bool
+}
+
+// Mixed reports whether g is a mixture of conditions.
+func (g *Games) Mixed() bool { return len(g.Mixture) > 0 }
+
+// Condition returns the index in g.Mixture of the condition block b plays
+// (0 for a field of one condition). The draw depends on (Seed, b) and the
+// weights alone: a SplitMix64 number of (Seed, b), mixed with a constant so
+// that it is independent of the block's dice and line-up, picks the
+// condition whose share of the cumulative weights holds it. Every
+// candidate evaluated on block b therefore meets the same condition.
+func (g *Games) Condition(b int) int {
+	if len(g.Mixture) < 2 {
+		return 0
+	}
+	var total float64
+	for _, c := range g.Mixture {
+		total += c.Weight
+	}
+	z := sim.GameSeed(g.Seed^0xc0bd17105a1c7ed3, uint64(b))
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	z ^= z >> 31
+	u := float64(z>>11) / (1 << 53) * total
+	var acc float64
+	for i, c := range g.Mixture {
+		acc += c.Weight
+		if u < acc {
+			return i
+		}
+	}
+	return len(g.Mixture) - 1
+}
+
+// ConditionNames returns the names of g's conditions (one unnamed entry
+// for a field of one condition).
+func (g *Games) ConditionNames() []string {
+	if !g.Mixed() {
+		return []string{""}
+	}
+	out := make([]string, len(g.Mixture))
+	for i, c := range g.Mixture {
+		out[i] = c.Name
+	}
+	return out
+}
+
+// Sub returns the field of one condition of g: g's candidate, seed, stream
+// and workers in condition i's game.
+func (g *Games) Sub(i int) *Games {
+	c := g.Mixture[i]
+	return &Games{Map: c.Map, Rules: c.Rules, Base: g.Base, Space: g.Space, Players: c.Players,
+		Opponents: c.Opponents, Sample: c.Sample, Seed: g.Seed, Stream: g.Stream, Workers: g.Workers}
+}
+
+// checkMixture reports whether every condition of a mixture is well formed.
+func (g *Games) checkMixture() error {
+	if len(g.Mixture) > MaxConditions {
+		return fmt.Errorf("search: %d conditions: want at most %d", len(g.Mixture), MaxConditions)
+	}
+	for i, c := range g.Mixture {
+		if !(c.Weight > 0) || math.IsInf(c.Weight, 0) {
+			return fmt.Errorf("search: condition %d (%s): weight %v: want a finite number > 0", i, c.Name, c.Weight)
+		}
+		if err := g.Sub(i).Check(); err != nil {
+			return fmt.Errorf("condition %d (%s): %w", i, c.Name, err)
+		}
+	}
+	return nil
+}
+
+// evaluateMixture plays evals on a mixture: each condition's evaluations
+// on its own pool, the results emitted in the order of evals. When a
+// condition's play stops early, the results up to the first missing one
+// are emitted.
+func (g *Games) evaluateMixture(ctx context.Context, evals []Eval, emit func(k int, r Result) error) (int, error) {
+	if err := g.checkMixture(); err != nil {
+		return 0, err
+	}
+	idx := make([][]int, len(g.Mixture))
+	for j, e := range evals {
+		c := g.Condition(e.Block)
+		idx[c] = append(idx[c], j)
+	}
+	res := make([]Result, len(evals))
+	done := make([]bool, len(evals))
+	var playErr error
+	for c, js := range idx {
+		if len(js) == 0 {
+			continue
+		}
+		sub := make([]Eval, len(js))
+		for k, j := range js {
+			sub[k] = evals[j]
+		}
+		_, err := g.Sub(c).Evaluate(ctx, sub, func(k int, r Result) error {
+			res[js[k]], done[js[k]] = r, true
+			return nil
+		})
+		if err != nil {
+			playErr = err
+			break
+		}
+	}
+	n := 0
+	for n < len(evals) && done[n] {
+		if err := emit(n, res[n]); err != nil {
+			return n, err
+		}
+		n++
+	}
+	if playErr == nil && n < len(evals) {
+		playErr = errors.New("search: a condition returned fewer results than asked")
+	}
+	return n, playErr
+}
+
+// describeField describes a field in words: "4-player games of rules
+// `mars2006`, `mars@paper` against ..." or, for a mixture, each condition
+// with its weight.
+func describeField(g *Games, base string, players int, opponents []string, sample bool) string {
+	if !g.Mixed() {
+		opp := fmt.Sprintf("the line-up %v", opponents)
+		if sample {
+			opp = fmt.Sprintf("%d opponents drawn per block from %v", players-1, opponents)
+		}
+		return fmt.Sprintf("%d-player games of rules `%s`, `%s` against %s", players, g.Rules.Name, base, opp)
+	}
+	var total float64
+	for _, c := range g.Mixture {
+		total += c.Weight
+	}
+	parts := make([]string, len(g.Mixture))
+	for i, c := range g.Mixture {
+		var labels []string
+		for _, o := range c.Opponents {
+			labels = append(labels, o.Label)
+		}
+		opp := fmt.Sprintf("the line-up %v", labels)
+		if c.Sample {
+			opp = fmt.Sprintf("%d drawn from %v", c.Players-1, labels)
+		}
+		parts[i] = fmt.Sprintf("%s (share %.3g: %d players, rules `%s`, %s)", c.Name, c.Weight/total, c.Players, c.Rules.Name, opp)
+	}
+	return fmt.Sprintf("`%s` in a mixture of %d conditions drawn per block: %s", base, len(g.Mixture), strings.Join(parts, "; "))
+}
+
+// FieldText describes the setup's field in words (see describeField).
+func (s *Setup) FieldText() string {
+	c := s.Config
+	return describeField(s.Field, c.Base, c.Players, c.Opponents, c.Sample)
+}
+
+// SplitConditions sets cfg's Conditions and Of to g's mixture, so that the
+// validation compares its candidates within each condition as well; it
+// leaves cfg as it is for a field of one condition.
+func (g *Games) SplitConditions(cfg *ValidateConfig) {
+	if !g.Mixed() {
+		return
+	}
+	cfg.Conditions, cfg.Of = g.ConditionNames(), g.Condition
+}

@@ -1,0 +1,247 @@
+package search
+
+import (
+	"context"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/marslab-risk/marslab/bots/registry"
+)
+
+// tinyMixture resolves testdata/tiny-mixture.toml on workers.
+func tinyMixture(t *testing.T, workers int) *Setup {
+	t.Helper()
+	cfg, err := LoadConfig("testdata/tiny-mixture.toml")
+	require.NoError(t, err)
+	s, err := cfg.Resolve(registry.Default())
+	require.NoError(t, err)
+	s.Field.Workers = workers
+	return s
+}
+
+func TestMixtureConfig(t *testing.T) {
+	s := tinyMixture(t, 1)
+	c := s.Config
+	require.Len(t, c.Conditions, 2)
+	assert.Equal(t, ConditionSection{Name: "mars2006/3p", Rules: "mars2006", Players: 3, Opponents: []string{"aggressive", "pacifist"}, Weight: 2}, c.Conditions[0])
+	assert.Equal(t, "classic-four", c.Conditions[1].Name)
+	assert.Equal(t, 1.0, c.Conditions[1].Weight)
+	assert.Equal(t, 4, c.Players, "the most seats of any condition")
+	g := s.Field
+	require.True(t, g.Mixed())
+	assert.Equal(t, []string{"mars2006/3p", "classic-four"}, g.ConditionNames())
+	assert.Equal(t, "classic", g.Mixture[1].Rules.Name)
+	assert.True(t, g.Mixture[1].Sample)
+	fp := string(s.Fingerprint("narrow"))
+	assert.Contains(t, fp, `"conditions": [`)
+	assert.Contains(t, fp, `"name": "classic-four"`)
+	assert.Contains(t, s.FieldText(), "mars2006/3p (share 0.667: 3 players, rules `mars2006`")
+	assert.Contains(t, s.FieldText(), "classic-four (share 0.333: 4 players, rules `classic`, 3 drawn from")
+
+	// A field of one condition keeps its fingerprint free of conditions.
+	one, err := LoadConfig("testdata/tiny-calibration.toml")
+	require.NoError(t, err)
+	os, err := one.Resolve(registry.Default())
+	require.NoError(t, err)
+	assert.NotContains(t, string(os.Fingerprint("narrow")), "conditions")
+	assert.Equal(t, []string{""}, os.Field.ConditionNames())
+	assert.Equal(t, 0, os.Field.Condition(12345))
+}
+
+func TestMixtureConfigErrors(t *testing.T) {
+	good := "name = \"x\"\nbase = \"mars\"\nseed = 1\n[[condition]]\nrules = \"mars2006\"\nplayers = 3\nopponents = [\"angry\", \"shaft\"]\nweight = 2\n[[condition]]\nrules = \"classic\"\nplayers = 4\nopponents = [\"angry\", \"shaft\", \"bort\"]\n[[param]]\nname = \"W_p\"\n"
+	_, err := ParseConfig("x.toml", []byte(good))
+	require.NoError(t, err)
+	for _, tc := range []struct{ from, to, want string }{
+		{"seed = 1", "seed = 1\nplayers = 3", "x.toml: key players: set beside [[condition]] tables"},
+		{"seed = 1", "seed = 1\nrules = \"classic\"", "x.toml: key rules: set beside [[condition]] tables"},
+		{"seed = 1", "seed = 1\nsample = false", "x.toml: key sample: set beside [[condition]] tables"},
+		{"seed = 1", "seed = 1\nopponents = []", "x.toml: key opponents: set beside [[condition]] tables"},
+		{"seed = 1\n", "", "x.toml: key seed: missing"},
+		{"rules = \"classic\"\n", "", "x.toml: key condition[1].rules: missing"},
+		{"players = 4", "players = 7", "x.toml: key condition[1].players: 7: want 2..6"},
+		{"players = 4\n", "", "x.toml: key condition[1].players: missing"},
+		{"weight = 2", "weight = 0", "x.toml: key condition[0].weight: 0: want a number in (0, 1e6]"},
+		{"weight = 2", "weight = -1", "x.toml: key condition[0].weight: -1"},
+		{`["angry", "shaft", "bort"]`, `["angry"]`, "x.toml: key condition[1].opponents: 1 seats: a fixed line-up needs players-1 = 3"},
+		{"rules = \"classic\"", "rules = \"mars2006\"\nname = \"mars2006/3p\"", `x.toml: key condition[1].name: "mars2006/3p" names conditions 0 and 1`},
+		{"weight = 2", "weight = 2\nbogus = 1", "unknown key"},
+	} {
+		_, err := ParseConfig("x.toml", []byte(strings.Replace(good, tc.from, tc.to, 1)))
+		assert.ErrorContains(t, err, tc.want, tc.to)
+	}
+	for _, tc := range []struct{ from, to, want string }{
+		{`"bort"]`, `"nobot"]`, "x.toml: key condition[1].opponents: entry 2:"},
+		{`rules = "classic"`, `rules = "nope"`, "condition 1: x.toml: key rules:"},
+	} {
+		c, err := ParseConfig("x.toml", []byte(strings.Replace(good, tc.from, tc.to, 1)))
+		require.NoError(t, err, tc.to)
+		_, err = c.Resolve(registry.Default())
+		assert.ErrorContains(t, err, tc.want, tc.to)
+	}
+}
+
+// The draw of a block's condition depends on the seed and block alone and
+// follows the weights.
+func TestMixtureConditionDraw(t *testing.T) {
+	g := &Games{Seed: 5, Mixture: []Condition{{Weight: 1}, {Weight: 3}, {Weight: 0.5}, {Weight: 0.5}}}
+	const n = 40000
+	counts := make([]int, len(g.Mixture))
+	for b := 0; b < n; b++ {
+		counts[g.Condition(b)]++
+	}
+	for i, want := range []float64{0.2, 0.6, 0.1, 0.1} {
+		got := float64(counts[i]) / n
+		assert.InDelta(t, want, got, 4*math.Sqrt(want*(1-want)/n), "condition %d", i)
+	}
+	h := &Games{Seed: 5, Mixture: g.Mixture, Workers: 7, Stream: 99}
+	other := &Games{Seed: 6, Mixture: g.Mixture}
+	same, differ := 0, 0
+	for b := 0; b < 1000; b++ {
+		if g.Condition(b) == h.Condition(b) {
+			same++
+		}
+		if g.Condition(b) != other.Condition(b) {
+			differ++
+		}
+	}
+	assert.Equal(t, 1000, same)
+	assert.Greater(t, differ, 300, "another seed draws other conditions")
+}
+
+// Real games on a mixture: each block plays its condition's seats (3 or
+// 4 games), the results do not depend on the workers or on the other
+// evaluations of the call, and match the condition's own field.
+func TestMixtureEvaluate(t *testing.T) {
+	var evals []Eval
+	x := []float64{0.7375, 170}
+	for b := 0; b < 6; b++ {
+		evals = append(evals, Eval{Cand: 0, X: x, Block: b}, Eval{Cand: 1, X: []float64{0.5, 40}, Block: b})
+	}
+	play := func(g *Games, evals []Eval) []Result {
+		var out []Result
+		n, err := g.Evaluate(context.Background(), evals, func(k int, r Result) error {
+			require.Equal(t, len(out), k)
+			out = append(out, r)
+			return nil
+		})
+		require.NoError(t, err)
+		require.Equal(t, len(evals), n)
+		return out
+	}
+	one := play(tinyMixture(t, 1).Field, evals)
+	two := play(tinyMixture(t, 2).Field, evals)
+	assert.Equal(t, one, two)
+	g := tinyMixture(t, 1).Field
+	seen := map[int]bool{}
+	for k, e := range evals {
+		c := g.Condition(e.Block)
+		seen[c] = true
+		assert.Equal(t, g.Mixture[c].Players, one[k].Games, "block %d", e.Block)
+		solo := play(g.Sub(c), []Eval{e})
+		assert.Equal(t, solo[0], one[k], "block %d alone in its condition", e.Block)
+	}
+	assert.Len(t, seen, 2, "six blocks meet both conditions")
+	bad := tinyMixture(t, 1).Field
+	bad.Mixture[1].Weight = 0
+	_, err := bad.Evaluate(context.Background(), evals, func(int, Result) error { return nil })
+	assert.ErrorContains(t, err, "condition 1 (classic-four): weight 0")
+}
+
+// A validation on a mixture compares A and B within each condition: the
+// per-condition blocks add up to the whole, and a condition's comparison
+// is the one its blocks give alone.
+func TestValidationConditions(t *testing.T) {
+	mix := &Games{Seed: 3, Mixture: []Condition{{Name: "a", Weight: 1}, {Name: "b", Weight: 1}}}
+	cfg := ValidateConfig{A: []float64{0.5}, B: []float64{0.4}, Blocks: 60, Chunk: 25}
+	mix.SplitConditions(&cfg)
+	require.Equal(t, []string{"a", "b"}, cfg.Conditions)
+	v, err := NewValidation(cfg)
+	require.NoError(t, err)
+	// A condition-dependent synthetic evaluator: condition b's blocks are
+	// won far more often by every candidate.
+	ev := &condBernoulli{g: mix, games: []int{3, 5}, bonus: []float64{0, 0.4}}
+	runMethod(t, v, ev)
+	all, err := v.Compare()
+	require.NoError(t, err)
+	cc := v.CompareConditions()
+	require.Len(t, cc, 2)
+	require.NoError(t, cc[0].Err)
+	require.NoError(t, cc[1].Err)
+	assert.Equal(t, all.Blocks, cc[0].Blocks+cc[1].Blocks)
+	assert.Equal(t, all.Games, cc[0].Games+cc[1].Games)
+	assert.Equal(t, 3*cc[0].Blocks, cc[0].Games)
+	assert.Equal(t, 5*cc[1].Blocks, cc[1].Games)
+	assert.Greater(t, cc[1].WinB, cc[0].WinB+0.2)
+	tab := ConditionTable(cc)
+	assert.Equal(t, "a", tab.Rows[0][0])
+	assert.Len(t, tab.Rows, 2)
+
+	_, err = NewValidation(ValidateConfig{A: []float64{1}, B: []float64{1}, Blocks: 2, Chunk: 1, Conditions: []string{"a"}})
+	assert.ErrorContains(t, err, "without the block's condition")
+	var plain ValidateConfig
+	(&Games{}).SplitConditions(&plain)
+	assert.Nil(t, plain.Conditions)
+}
+
+// condBernoulli is a synthetic evaluator whose games per block and win
+// probability depend on the block's condition in g.
+type condBernoulli struct {
+	g     *Games
+	games []int
+	bonus []float64
+}
+
+func (c *condBernoulli) Evaluate(ctx context.Context, evals []Eval, emit func(int, Result) error) (int, error) {
+	for j, e := range evals {
+		k := c.g.Condition(e.Block)
+		b := &Bernoulli{Games: c.games[k], Seed: c.g.Seed, P: func(x []float64) float64 { return x[0] + c.bonus[k] }}
+		if _, err := b.Evaluate(ctx, []Eval{e}, func(_ int, r Result) error { return emit(j, r) }); err != nil {
+			return j, err
+		}
+	}
+	return len(evals), nil
+}
+
+// A calibration on a mixture runs narrowing, CMA-ES and the validations
+// unchanged, and reports each validation per condition.
+func TestCalibrateMixture(t *testing.T) {
+	reg := registry.Default()
+	ref, err := reg.ParseSeat("mars@paper", nil)
+	require.NoError(t, err)
+	run := func(workers int) *Calibration {
+		cfg := CalibrateConfig{Narrow: tinyMixture(t, workers), CMAES: tinyMixture(t, workers), Reference: ref,
+			ReferenceName: "mars@paper", ValidateBlocks: 4, EffectBlocks: 2}
+		c, err := Calibrate(context.Background(), cfg)
+		require.NoError(t, err)
+		return c
+	}
+	c := run(1)
+	require.Len(t, c.Validations, 2)
+	for _, v := range c.Validations {
+		require.Len(t, v.Conditions, 2)
+		assert.Equal(t, 4, v.Blocks)
+		assert.Equal(t, v.Blocks, v.Conditions[0].Blocks+v.Conditions[1].Blocks)
+		assert.Equal(t, v.Games, v.Conditions[0].Games+v.Conditions[1].Games)
+	}
+	assert.Equal(t, outputs(c), outputs(run(2)))
+}
+
+// BenchmarkCondition measures a block's draw of its condition (done once
+// per evaluation on a mixture).
+func BenchmarkCondition(b *testing.B) {
+	g := &Games{Seed: 5, Mixture: make([]Condition, 27)}
+	for i := range g.Mixture {
+		g.Mixture[i].Weight = 1
+	}
+	b.ReportAllocs()
+	s := 0
+	for i := 0; b.Loop(); i++ {
+		s += g.Condition(i)
+	}
+	_ = s
+}
