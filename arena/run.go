@@ -98,7 +98,7 @@ type Report struct {
 var ErrInterrupted = errors.New("batch interrupted")
 
 // maxSeats bounds the seats of a game (sim.NewGame allows 2..6).
-const maxSeats = 6
+const maxSeats = sim.MaxPlayers
 
 func (cfg *Config) pool() PoolConfig {
 	return PoolConfig{Map: cfg.Map, Rules: cfg.Rules, Seats: cfg.Seats, Schedule: cfg.Schedule, Seed: cfg.Seed,

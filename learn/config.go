@@ -166,8 +166,8 @@ func (f *envFile) config(source, prefix string) (*Config, error) {
 		c.Rules = *f.Rules
 	}
 	if f.Players != nil {
-		if *f.Players < 2 || *f.Players > 6 {
-			return nil, bad("players", "%d: want 2..6", *f.Players)
+		if *f.Players < sim.MinPlayers || *f.Players > sim.MaxPlayers {
+			return nil, bad("players", "%d: want %d..%d", *f.Players, sim.MinPlayers, sim.MaxPlayers)
 		}
 		c.Players = *f.Players
 		if f.Rewards.Placement == nil && c.Players != len(c.Rewards.Placement) {

@@ -218,8 +218,8 @@ func (c *engineConfig) setup(w *writer, rulesKey, rulesName, playersKey, players
 	if err != nil {
 		return nil, fail(playersKey, players, err)
 	}
-	if len(seats) < 2 || len(seats) > 6 {
-		return nil, fail(playersKey, players, fmt.Errorf("%d seats, must be 2..6", len(seats)))
+	if len(seats) < sim.MinPlayers || len(seats) > sim.MaxPlayers {
+		return nil, fail(playersKey, players, fmt.Errorf("%d seats, must be %d..%d", len(seats), sim.MinPlayers, sim.MaxPlayers))
 	}
 	return &gameSetup{rules: r, m: m, seats: seats}, nil
 }
@@ -348,7 +348,7 @@ func (c *engineConfig) run(ctx context.Context, w *writer) (any, error) {
 // lengths measures the game length and stalemates under each rule set and
 // writes lengths.csv and its figure.
 func (c *engineConfig) lengths(ctx context.Context, w *writer, d *engineData, games int) error {
-	z, err := stats.NormalQuantile(0.95)
+	z, err := stats.NormalQuantile(stats.Level)
 	if err != nil {
 		return err
 	}
@@ -381,7 +381,7 @@ func (c *engineConfig) lengths(ctx context.Context, w *writer, d *engineData, ga
 		l.RoundsCI = stats.Interval{Lo: l.RoundsMean - z*l.RoundsSD/math.Sqrt(n), Hi: l.RoundsMean + z*l.RoundsSD/math.Sqrt(n)}
 		l.TurnsCI = stats.Interval{Lo: l.TurnsMean - z*tsd/math.Sqrt(n), Hi: l.TurnsMean + z*tsd/math.Sqrt(n)}
 		l.StalemateRate = float64(l.Stalemates) / n
-		if l.StalemateCI, err = stats.Wilson(l.Stalemates, len(recs), 0.95); err != nil {
+		if l.StalemateCI, err = stats.Wilson(l.Stalemates, len(recs), stats.Level); err != nil {
 			return fmt.Errorf("length under %s: %w", name, err)
 		}
 		if len(d.Lengths) == 0 || l.RoundsMean > d.Longest.RoundsMean {

@@ -202,15 +202,19 @@ func (v *Validation) Compare() (Comparison, error) {
 		return c, fmt.Errorf("validation: %d blocks played: want >= 2", c.Blocks)
 	}
 	var err error
-	if c.Diff, err = stats.PairedT(v.sa, v.sb, 0.95); err != nil {
+	if c.Diff, err = stats.PairedT(v.sa, v.sb, stats.Level); err != nil {
 		return c, fmt.Errorf("validation: %w", err)
 	}
-	if c.McNemar, err = stats.PairedProportions(v.pairs, 0.95); err != nil {
+	if c.McNemar, err = stats.PairedProportions(v.pairs, stats.Level); err != nil {
 		return c, fmt.Errorf("validation: %w", err)
 	}
 	c.WinA, c.WinB = float64(v.wa)/float64(v.games), float64(v.wb)/float64(v.games)
-	c.WilsonA, _ = stats.Wilson(v.wa, v.games, 0.95)
-	c.WilsonB, _ = stats.Wilson(v.wb, v.games, 0.95)
+	if c.WilsonA, err = stats.Wilson(v.wa, v.games, stats.Level); err != nil {
+		return c, fmt.Errorf("validation: wins of a: %w", err)
+	}
+	if c.WilsonB, err = stats.Wilson(v.wb, v.games, stats.Level); err != nil {
+		return c, fmt.Errorf("validation: wins of b: %w", err)
+	}
 	return c, nil
 }
 

@@ -488,7 +488,7 @@ func (r *Rules) keysPresent(source string, md *toml.MetaData, raw map[string]any
 	needs := []need{
 		{[]string{"name"}, "the rule set's name"},
 		{[]string{"map"}, "the default map's name"},
-		{[]string{"players"}, "2..6"},
+		{[]string{"players"}, fmt.Sprintf("%d..%d", MinPlayers, MaxPlayers)},
 		{[]string{"starting_armies"}, "7 entries, entry k for k players"},
 		{[]string{"setup", "deal"}, oneOf(dealModes)},
 		{[]string{"setup", "initial_armies"}, oneOf(initialArmiesModes)},
@@ -578,8 +578,8 @@ func (r *Rules) validate(src string, m *Map) error {
 	if err := checkName(r.Map); err != nil {
 		return badValue(src, "map", r.Map, "%v", err)
 	}
-	if r.Players < 2 || r.Players > 6 {
-		return badValue(src, "players", r.Players, "must be 2..6")
+	if r.Players < MinPlayers || r.Players > MaxPlayers {
+		return badValue(src, "players", r.Players, "must be %d..%d", MinPlayers, MaxPlayers)
 	}
 	for k, a := range r.StartingArmies {
 		key := fmt.Sprintf("starting_armies[%d]", k)

@@ -68,8 +68,8 @@ func CheckPlayers(bad func(key, format string, a ...any) error, players *int) er
 	switch {
 	case players == nil:
 		return bad("players", "missing: want the players per game, 2..6")
-	case *players < 2 || *players > 6:
-		return bad("players", "%d: want 2..6", *players)
+	case *players < sim.MinPlayers || *players > sim.MaxPlayers:
+		return bad("players", "%d: want %d..%d", *players, sim.MinPlayers, sim.MaxPlayers)
 	}
 	return nil
 }

@@ -248,8 +248,8 @@ func (c *Config) Resolve(reg *bots.Registry) (*Setup, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: key arms[%d].players: %w", c.Source, i, err)
 		}
-		if len(seats) < 2 || len(seats) > 6 || len(seats) > len(r.Missions) {
-			return nil, fmt.Errorf("%s: key arms[%d].players: %d seats: want 2 to %d", c.Source, i, len(seats), min(6, len(r.Missions)))
+		if len(seats) < sim.MinPlayers || len(seats) > sim.MaxPlayers || len(seats) > len(r.Missions) {
+			return nil, fmt.Errorf("%s: key arms[%d].players: %d seats: want %d to %d", c.Source, i, len(seats), sim.MinPlayers, min(sim.MaxPlayers, len(r.Missions)))
 		}
 		s.Seats = append(s.Seats, seats)
 	}
