@@ -97,6 +97,10 @@ type Report struct {
 // their context is cancelled before every game is played.
 var ErrInterrupted = errors.New("batch interrupted")
 
+// ErrNoShardCount is wrapped by the refusal of an array job's environment
+// that gives a task's index but not the number of tasks (ShardFromEnv).
+var ErrNoShardCount = errors.New("no shard count")
+
 // maxSeats bounds the seats of a game (sim.NewGame allows 2..6).
 const maxSeats = sim.MaxPlayers
 

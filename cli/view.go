@@ -47,19 +47,19 @@ played again from its seed and line-up, with MARS explaining its decisions.`, st
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	if *game < 0 {
-		return fmt.Errorf("view: -game %d: invalid: a game index is 0 or more", *game)
+		return fmt.Errorf("-game %d: invalid: a game index is 0 or more", *game)
 	}
 	st, err := os.Stat(src)
 	if err != nil {
-		return fmt.Errorf("view: %w", err)
+		return err
 	}
 	var log []byte
 	if st.IsDir() {
 		if !set["game"] {
-			return fmt.Errorf("view: %s is a directory: -game N says which of its games to show", src)
+			return fmt.Errorf("%s is a directory: -game N says which of its games to show", src)
 		}
 		if log, err = regenerate(ctx, reg, src, *game, *rulesFile, *mapFile); err != nil {
-			return fmt.Errorf("view: %w", err)
+			return err
 		}
 		if *out == "" {
 			// Beside the directory, named after it; "." and ".." by their
@@ -67,7 +67,7 @@ played again from its seed and line-up, with MARS explaining its decisions.`, st
 			dir := filepath.Clean(src)
 			if b := filepath.Base(dir); b == "." || b == ".." {
 				if dir, err = filepath.Abs(dir); err != nil {
-					return fmt.Errorf("view: %w", err)
+					return err
 				}
 			}
 			*out = fmt.Sprintf("%s-game%d.html", dir, *game)
@@ -75,14 +75,14 @@ played again from its seed and line-up, with MARS explaining its decisions.`, st
 	} else {
 		for _, f := range []string{"game", "rules", "map"} {
 			if set[f] {
-				return fmt.Errorf("view: -%s applies to a directory, and %s is a file", f, src)
+				return fmt.Errorf("-%s applies to a directory, and %s is a file", f, src)
 			}
 		}
 		if log, err = fileread.ReadFile(src, fileread.GameLog); err != nil {
-			return fmt.Errorf("view: %w", err)
+			return err
 		}
 		if _, err := sim.Replay(ctx, bytes.NewReader(log), reg.ReplayPlayers); err != nil {
-			return fmt.Errorf("view: %s: %w", src, err)
+			return fmt.Errorf("%s: %w", src, err)
 		}
 		if *out == "" {
 			*out = strings.TrimSuffix(src, filepath.Ext(src)) + ".html"
@@ -90,14 +90,14 @@ played again from its seed and line-up, with MARS explaining its decisions.`, st
 	}
 	h, events, res, err := sim.ReadLog(bytes.NewReader(log))
 	if err != nil {
-		return fmt.Errorf("view: %s: %w", src, err)
+		return fmt.Errorf("%s: %w", src, err)
 	}
 	var page bytes.Buffer
 	if err := view.Write(&page, h, events, res); err != nil {
-		return fmt.Errorf("view: %s: %w", src, err)
+		return fmt.Errorf("%s: %w", src, err)
 	}
 	if err := writePage(*out, page.Bytes()); err != nil {
-		return fmt.Errorf("view: -out %s: %w", *out, err)
+		return fmt.Errorf("-out %s: %w", *out, err)
 	}
 	explained := 0
 	for i := range events {
