@@ -339,7 +339,7 @@ func ParseOverrides(flags []string) (Overrides, error) {
 // isFile reports whether the text after '@' in a seat spec names a file (it
 // holds a path separator or ends in .toml) rather than an embedded set.
 func isFile(path string) bool {
-	return strings.ContainsAny(path, `/\`) || strings.HasSuffix(path, ".toml")
+	return !configs.IsName(path)
 }
 
 // EmbeddedParams returns the values set by the embedded parameter set

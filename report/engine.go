@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"path/filepath"
 	"runtime"
 	"strings"
 
@@ -203,7 +202,7 @@ func (c *engineConfig) setup(w *writer, rulesKey, rulesName, playersKey, players
 	fail := func(key, val string, err error) error {
 		return fmt.Errorf("%s: key %s: %q: %w", c.path, key, val, err)
 	}
-	r, err := sim.LoadRules(resolveRules(filepath.Dir(c.path), rulesName))
+	r, err := sim.LoadRules(sim.ConfigPath(c.path, rulesName))
 	if err != nil {
 		return nil, fail(rulesKey, rulesName, err)
 	}
@@ -222,18 +221,6 @@ func (c *engineConfig) setup(w *writer, rulesKey, rulesName, playersKey, players
 		return nil, fail(playersKey, players, fmt.Errorf("%d seats, must be %d..%d", len(seats), sim.MinPlayers, sim.MaxPlayers))
 	}
 	return &gameSetup{rules: r, m: m, seats: seats}, nil
-}
-
-// resolveRules returns the rule set argument of sim.LoadRules for name as
-// a config in folder dir gives it: an embedded name as is, a relative file
-// path relative to dir.
-func resolveRules(dir, name string) string {
-	isPath := strings.ContainsRune(name, '/') || strings.ContainsRune(name, filepath.Separator) ||
-		strings.HasSuffix(name, ".toml")
-	if !isPath || filepath.IsAbs(name) {
-		return name
-	}
-	return filepath.Join(dir, name)
 }
 
 // play runs games of g on workers and returns the report and the records
