@@ -162,14 +162,17 @@ func regenerate(ctx context.Context, reg *bots.Registry, dir string, g int, rule
 	if err != nil {
 		return nil, fmt.Errorf("%s: rules %q, map %q: %w (give -rules and -map for files)", cfgPath, h.Rules, h.Map, err)
 	}
-	for _, c := range []struct {
-		what, name, want string
-		v                any
-	}{{"rules", rulesArg, h.RulesSHA256, cfg.Rules}, {"map", mapArg, h.MapSHA256, cfg.Map}} {
-		got, err := arena.Fingerprint(c.v)
-		if err != nil {
-			return nil, err
-		}
+	rulesSum, err := sim.RulesDigest(cfg.Rules)
+	if err != nil {
+		return nil, err
+	}
+	mapSum, err := arena.MapFingerprint(cfg.Map)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range []struct{ what, name, want, got string }{
+		{"rules", rulesArg, h.RulesSHA256, rulesSum}, {"map", mapArg, h.MapSHA256, mapSum}} {
+		got := c.got
 		if got != c.want {
 			return nil, fmt.Errorf("%s: %s %q: contents differ from the ones the games were played with (%s_sha256 %.12s, loaded %.12s)",
 				cfgPath, c.what, c.name, c.what, c.want, got)

@@ -1,17 +1,17 @@
 package search
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"math"
 	"strings"
 
+	"github.com/marslab-risk/marslab/arena"
 	"github.com/marslab-risk/marslab/bots"
 	"github.com/marslab-risk/marslab/configs"
 	"github.com/marslab-risk/marslab/internal/fileread"
 	"github.com/marslab-risk/marslab/internal/gameconf"
+	"github.com/marslab-risk/marslab/sim"
 )
 
 // Config is a search as its TOML file describes it:
@@ -348,7 +348,12 @@ func (c *Config) Resolve(reg *bots.Registry) (*Setup, error) {
 	}
 	g.Space = space
 	s := &Setup{Config: c, Field: g, Space: space}
-	s.RulesSHA256, s.MapSHA256 = fingerprint(g.Rules), fingerprint(g.Map)
+	if s.RulesSHA256, err = sim.RulesDigest(g.Rules); err != nil {
+		return nil, fmt.Errorf("%s: key rules: %w", c.Source, err)
+	}
+	if s.MapSHA256, err = arena.MapFingerprint(g.Map); err != nil {
+		return nil, fmt.Errorf("%s: key map: %w", c.Source, err)
+	}
 	return s, nil
 }
 
@@ -467,13 +472,4 @@ func (s *Setup) fieldJSON() fieldJSON {
 		f.Opponents = append(f.Opponents, seatInfo(o))
 	}
 	return f
-}
-
-func fingerprint(v any) string {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return ""
-	}
-	h := sha256.Sum256(b)
-	return hex.EncodeToString(h[:])
 }
