@@ -264,35 +264,19 @@ type rollJSON struct {
 // oddsRolls prints every single roll's odds; Table 4 of the MARS paper is
 // shown beside them for the classic rules.
 func oddsRolls(w io.Writer, r dice.Rules, o oddsOptions) error {
-	paper := map[[2]int]dice.Table4Row{}
-	if r == dice.Classic {
-		for _, row := range dice.Table4() {
-			paper[[2]int{row.AttackerDice, row.DefenderDice}] = row
-		}
+	rolls, err := dice.CompareTable4(r)
+	if err != nil {
+		return err
 	}
 	var rows []rollJSON
-	for nd := 1; nd <= r.DefenderDice; nd++ {
-		for na := 1; na <= r.AttackerDice; na++ {
-			odds, err := dice.Roll(r, na, nd)
-			if err != nil {
-				return err
-			}
-			m := odds.Pairs()
-			rj := rollJSON{AttackerDice: na, DefenderDice: nd, Total: odds.Total}
-			for j := 0; j <= m; j++ {
-				rj.Counts = append(rj.Counts, odds.Count[j])
-				rj.P = append(rj.P, odds.P(j))
-			}
-			if row, ok := paper[[2]int{na, nd}]; ok {
-				// Defender losses 0 = "Defender wins", m = "Attacker wins".
-				rj.Paper = make([]int, m+1)
-				rj.Paper[0], rj.Paper[m] = row.Defender, row.Attacker
-				if m == 2 {
-					rj.Paper[1] = row.OneEach
-				}
-			}
-			rows = append(rows, rj)
+	for _, rv := range rolls {
+		odds := rv.Odds
+		rj := rollJSON{AttackerDice: rv.AttackerDice, DefenderDice: rv.DefenderDice, Total: odds.Total, Paper: rv.Paper}
+		for j := 0; j <= odds.Pairs(); j++ {
+			rj.Counts = append(rj.Counts, odds.Count[j])
+			rj.P = append(rj.P, odds.P(j))
 		}
+		rows = append(rows, rj)
 	}
 	if o.json {
 		return writeJSON(w, rows)
