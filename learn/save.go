@@ -377,7 +377,7 @@ func loadCheckpoint(path, fingerprint string) (*checkpoint, Learner, error) {
 		return nil, nil, fmt.Errorf("learn: checkpoint %s: %w", path, err)
 	}
 	if got := hex.EncodeToString(h.Sum(nil)); got != want {
-		return nil, nil, fmt.Errorf("learn: checkpoint %s: %w: the content's SHA-256 is %.12s..., the file records %.12s...", path, ErrDamaged, got, want)
+		return nil, nil, fmt.Errorf("learn: checkpoint %s: %w: the file records SHA-256 %.12s..., the content has %.12s", path, ErrDamaged, want, got)
 	}
 	if err := f.Rewind(); err != nil {
 		return nil, nil, fmt.Errorf("learn: checkpoint %s: %w", path, err)

@@ -258,7 +258,7 @@ func TestCheckpointDamaged(t *testing.T) {
 	bad[1800] ^= 0x04
 	require.NoError(t, os.WriteFile(ckpt, bad, 0o644))
 	_, err := e.RunWith(context.Background(), registry.Default(), RunOptions{Workers: 1, Checkpoint: ckpt, Resume: true})
-	assert.ErrorContains(t, err, "learn: checkpoint "+ckpt+": damaged: the content's SHA-256 is ")
+	assert.ErrorContains(t, err, "learn: checkpoint "+ckpt+": damaged: the file records SHA-256 ")
 	assert.ErrorIs(t, err, ErrDamaged)
 
 	require.NoError(t, os.WriteFile(ckpt, []byte(lines[0]+"\n"+lines[2]), 0o644))
@@ -282,7 +282,7 @@ func TestCheckpointHeaderFirst(t *testing.T) {
 		{"junk", "junk", `first line "junk\x00\x00`},
 		{"no newline", "", `first line "\x00\x00`},
 		{"second line", CheckpointFormat + "\nsha256 ", `second line "sha256 \x00\x00`},
-		{"damaged", CheckpointFormat + "\nsha256 " + strings.Repeat("0", 64) + "\n", "damaged: the content's SHA-256 is "},
+		{"damaged", CheckpointFormat + "\nsha256 " + strings.Repeat("0", 64) + "\n", "damaged: the file records SHA-256 "},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := filepath.Join(dir, tc.name)
