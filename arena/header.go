@@ -12,6 +12,7 @@ import (
 
 	"github.com/marslab-risk/marslab/internal/atomicfile"
 	"github.com/marslab-risk/marslab/internal/fileread"
+	"github.com/marslab-risk/marslab/sim"
 )
 
 // HeaderFormat identifies the config.json layout.
@@ -34,8 +35,9 @@ type Header struct {
 	// Rules and Map are the names of the rule set and the map.
 	Rules string `json:"rules"`
 	Map   string `json:"map"`
-	// RulesSHA256 and MapSHA256 fingerprint the loaded rules and map (the
-	// SHA-256 of their JSON encoding), so that an edited file is noticed.
+	// RulesSHA256 fingerprints the loaded rules: sim.RulesDigest, as a game
+	// log's header has it. MapSHA256 fingerprints the loaded map
+	// (MapFingerprint: its layout left out). An edited file is noticed.
 	RulesSHA256 string `json:"rules_sha256"`
 	MapSHA256   string `json:"map_sha256"`
 	// RoundLimit is the rules' round limit (0 = none), against which the
@@ -64,15 +66,6 @@ func (h *Header) Labels() []string {
 	return ls
 }
 
-func fingerprint(v any) (string, error) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return "", err
-	}
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:]), nil
-}
-
 // header builds the Header of a validated Config.
 func (cfg *Config) header() (Header, error) {
 	h := Header{Format: HeaderFormat, Seed: cfg.Seed, Games: cfg.Games, Rules: cfg.Rules.Name, Map: cfg.Map.Name,
@@ -80,10 +73,10 @@ func (cfg *Config) header() (Header, error) {
 	pc := cfg.pool()
 	h.Schedule = pc.schedule().Spec()
 	var err error
-	if h.RulesSHA256, err = fingerprint(cfg.Rules); err != nil {
+	if h.RulesSHA256, err = sim.RulesDigest(cfg.Rules); err != nil {
 		return h, fmt.Errorf("rules %q: %w", cfg.Rules.Name, err)
 	}
-	if h.MapSHA256, err = fingerprint(cfg.Map); err != nil {
+	if h.MapSHA256, err = MapFingerprint(cfg.Map); err != nil {
 		return h, fmt.Errorf("map %q: %w", cfg.Map.Name, err)
 	}
 	for _, s := range cfg.Seats {
@@ -253,8 +246,15 @@ func writeSummary(dir string, sum []BotSummary) error {
 	return writeFile(dir, summaryFile, b)
 }
 
-// Fingerprint returns the SHA-256, in hex, of v's JSON encoding: the
-// rules_sha256 and map_sha256 of config.json for the loaded *sim.Rules
-// and *sim.Map, with which a program that rebuilds a batch's games checks
-// that it loaded the same configuration.
-func Fingerprint(v any) (string, error) { return fingerprint(v) }
+// MapFingerprint returns the map_sha256 of config.json: the SHA-256, in
+// hex, of m's JSON encoding, which leaves out the drawing layout (a game
+// log's map_sha256, sim.MapDigest, covers it), so that adding a layout to a
+// map does not stop a batch played on it from resuming.
+func MapFingerprint(m *sim.Map) (string, error) {
+	b, err := json.Marshal(m)
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:]), nil
+}

@@ -82,12 +82,12 @@ func (cfg *PoolConfig) validate() error {
 	}
 	sched := cfg.schedule()
 	switch {
-	case cfg.Schedule == nil && (len(cfg.Seats) < 2 || len(cfg.Seats) > maxSeats):
-		return fmt.Errorf("arena: %d seats: want 2..%d", len(cfg.Seats), maxSeats)
+	case cfg.Schedule == nil && (len(cfg.Seats) < sim.MinPlayers || len(cfg.Seats) > maxSeats):
+		return fmt.Errorf("arena: %d seats: want %d..%d", len(cfg.Seats), sim.MinPlayers, maxSeats)
 	case len(cfg.Seats) != sched.Pool():
 		return fmt.Errorf("arena: %d seats for schedule %s: want one seat per entry of its pool (%d)", len(cfg.Seats), sched.Spec(), sched.Pool())
-	case sched.Players() < 2 || sched.Players() > maxSeats:
-		return fmt.Errorf("arena: schedule %s: %d players per game: want 2..%d", sched.Spec(), sched.Players(), maxSeats)
+	case sched.Players() < sim.MinPlayers || sched.Players() > maxSeats:
+		return fmt.Errorf("arena: schedule %s: %d players per game: want %d..%d", sched.Spec(), sched.Players(), sim.MinPlayers, maxSeats)
 	}
 	for i, s := range cfg.Seats {
 		if s.Factory == nil || s.Label == "" {

@@ -168,6 +168,10 @@ func TestRunSubsets(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, sched.Spec(), h.Schedule)
 	assert.Equal(t, cfg.Rules.End.RoundLimit, h.RoundLimit)
+	// config.json's rules_sha256 is a game log's (sim.RulesDigest).
+	digest, err := sim.RulesDigest(cfg.Rules)
+	require.NoError(t, err)
+	assert.Equal(t, digest, h.RulesSHA256)
 
 	// Workers and shards do not change the results.
 	c := cfg

@@ -102,8 +102,12 @@ type Report struct {
 // their context is cancelled before every game is played.
 var ErrInterrupted = errors.New("batch interrupted")
 
+// ErrNoShardCount is wrapped by the refusal of an array job's environment
+// that gives a task's index but not the number of tasks (ShardFromEnv).
+var ErrNoShardCount = errors.New("no shard count")
+
 // maxSeats bounds the seats of a game (sim.NewGame allows 2..6).
-const maxSeats = 6
+const maxSeats = sim.MaxPlayers
 
 func (cfg *Config) pool() PoolConfig {
 	return PoolConfig{Map: cfg.Map, Rules: cfg.Rules, Seats: cfg.Seats, Schedule: cfg.Schedule, Seed: cfg.Seed,

@@ -96,8 +96,8 @@ type Rotation struct {
 }
 
 func (r Rotation) validate() error {
-	if r.Seats < 2 || r.Seats > maxSeats {
-		return fmt.Errorf("schedule %s: %d seats: want 2..%d", KindRotation, r.Seats, maxSeats)
+	if r.Seats < sim.MinPlayers || r.Seats > maxSeats {
+		return fmt.Errorf("schedule %s: %d seats: want %d..%d", KindRotation, r.Seats, sim.MinPlayers, maxSeats)
 	}
 	return nil
 }
@@ -145,8 +145,8 @@ const maxSubsets = 1 << 20
 // from seed.
 func NewSubsets(n, k, replications int, seed uint64) (*Subsets, error) {
 	switch {
-	case k < 2 || k > maxSeats:
-		return nil, fmt.Errorf("schedule %s: %d players per game: want 2..%d", KindSubsets, k, maxSeats)
+	case k < sim.MinPlayers || k > maxSeats:
+		return nil, fmt.Errorf("schedule %s: %d players per game: want %d..%d", KindSubsets, k, sim.MinPlayers, maxSeats)
 	case n < k:
 		return nil, fmt.Errorf("schedule %s: pool of %d entries: want >= %d (players per game)", KindSubsets, n, k)
 	case replications < 1:

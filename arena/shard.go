@@ -99,14 +99,17 @@ func ShardFromEnv(getenv func(string) string) (s Shard, ok bool, err error) {
 			return 0, 0, err
 		}
 		if getenv(countKey) == "" {
-			return 0, 0, fmt.Errorf("environment %s=%d but %s is not set: %s", indexKey, index, countKey, hint)
+			if hint != "" {
+				hint = ": " + hint
+			}
+			return 0, 0, fmt.Errorf("%w: environment %s=%d but %s is not set%s", ErrNoShardCount, indexKey, index, countKey, hint)
 		}
 		count, err = atoi(countKey)
 		return index, count, err
 	}
 	switch {
 	case getenv("SLURM_ARRAY_TASK_ID") != "":
-		id, n, err := indexCount("SLURM_ARRAY_TASK_ID", "SLURM_ARRAY_TASK_COUNT", "pass -shard INDEX/COUNT")
+		id, n, err := indexCount("SLURM_ARRAY_TASK_ID", "SLURM_ARRAY_TASK_COUNT", "")
 		if err != nil {
 			return Shard{}, false, err
 		}
@@ -123,7 +126,7 @@ func ShardFromEnv(getenv func(string) string) (s Shard, ok bool, err error) {
 		}
 		return s, true, nil
 	case getenv("JOB_COMPLETION_INDEX") != "":
-		id, n, err := indexCount("JOB_COMPLETION_INDEX", "JOB_COMPLETIONS", "set it to the Job's completions or pass -shard INDEX/COUNT")
+		id, n, err := indexCount("JOB_COMPLETION_INDEX", "JOB_COMPLETIONS", "set it to the Job's completions")
 		if err != nil {
 			return Shard{}, false, err
 		}

@@ -7,9 +7,6 @@ import (
 	"github.com/marslab-risk/marslab/stats"
 )
 
-// confidence is the level of the summary's win-rate intervals.
-const confidence = 0.95
-
 // BotSummary is the result of one bot label over a batch: one element of
 // summary.json. A label seated several times in the same game counts once
 // per seat ("seat-games").
@@ -120,7 +117,7 @@ func (t *tally) summary() ([]BotSummary, error) {
 			s.WinRate = float64(s.Wins) / float64(s.Games)
 			s.MeanRounds = float64(t.rounds[b]) / float64(s.Games)
 		}
-		iv, err := stats.Wilson(s.Wins, s.Games, confidence)
+		iv, err := stats.Wilson(s.Wins, s.Games, stats.Level)
 		if err != nil {
 			return nil, fmt.Errorf("bot %q: %w", l, err)
 		}

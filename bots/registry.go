@@ -159,11 +159,11 @@ func (r *Registry) parseSeat(spec string, overrides Overrides) (seat Seat, pathL
 		for _, k := range sortedKeys(ov) {
 			p, ok := f.Param(k)
 			if !ok {
-				return Seat{}, "", fmt.Errorf("-param %s.%s: bot %q has no parameter %q (parameters: %s)", name, k, name, k, f.ParamNames())
+				return Seat{}, "", fmt.Errorf("%w %s.%s: bot %q has no parameter %q (parameters: %s)", ErrOverride, name, k, name, k, f.ParamNames())
 			}
 			v, err := p.Parse(ov[k])
 			if err != nil {
-				return Seat{}, "", fmt.Errorf("-param %s.%s = %s: %w", name, k, ov[k], err)
+				return Seat{}, "", fmt.Errorf("%w %s.%s = %s: %w", ErrOverride, name, k, ov[k], err)
 			}
 			params[k] = v
 			if !slices.Contains(shown, k) {
@@ -280,21 +280,26 @@ func clashing(seats []Seat, first []int) []int {
 	return out
 }
 
+// ErrOverride is wrapped by every refusal of a parameter override
+// (Overrides, ParseOverrides): its text is "parameter override", followed
+// by the override (bot.K or bot.K = V) and what is wrong with it.
+var ErrOverride = errors.New("parameter override")
+
 // CheckOverrides checks that every override names a registered bot, one of
 // its parameters and an allowed value.
 func (r *Registry) CheckOverrides(overrides Overrides) error {
 	for _, b := range sortedKeys(overrides) {
 		f, ok := r.factories[b]
 		if !ok {
-			return fmt.Errorf("-param %s.*: unknown bot %q (registered: %s)", b, b, strings.Join(r.names, ", "))
+			return fmt.Errorf("%w %s.*: unknown bot %q (registered: %s)", ErrOverride, b, b, strings.Join(r.names, ", "))
 		}
 		for _, k := range sortedKeys(overrides[b]) {
 			p, ok := f.Param(k)
 			if !ok {
-				return fmt.Errorf("-param %s.%s: bot %q has no parameter %q (parameters: %s)", b, k, b, k, f.ParamNames())
+				return fmt.Errorf("%w %s.%s: bot %q has no parameter %q (parameters: %s)", ErrOverride, b, k, b, k, f.ParamNames())
 			}
 			if _, err := p.Parse(overrides[b][k]); err != nil {
-				return fmt.Errorf("-param %s.%s = %s: %w", b, k, overrides[b][k], err)
+				return fmt.Errorf("%w %s.%s = %s: %w", ErrOverride, b, k, overrides[b][k], err)
 			}
 		}
 	}
@@ -311,16 +316,16 @@ func ParseOverrides(flags []string) (Overrides, error) {
 	for _, fl := range flags {
 		lhs, vs, found := strings.Cut(fl, "=")
 		if !found {
-			return nil, fmt.Errorf("-param %q: want bot.K=V, e.g. mars.W_p=0.8", fl)
+			return nil, fmt.Errorf("%w %q: want bot.K=V, e.g. mars.W_p=0.8", ErrOverride, fl)
 		}
 		bot, k, found := strings.Cut(strings.TrimSpace(lhs), ".")
 		if !found || !ValidName(bot) || !ValidParamName(k) {
-			return nil, fmt.Errorf("-param %q: want bot.K=V, e.g. mars.W_p=0.8", fl)
+			return nil, fmt.Errorf("%w %q: want bot.K=V, e.g. mars.W_p=0.8", ErrOverride, fl)
 		}
 		vs = strings.TrimSpace(vs)
 		if !ValidName(vs) {
 			if _, err := ParseNum(vs); err != nil {
-				return nil, fmt.Errorf("-param %q: %q is not a finite number or a choice name", fl, vs)
+				return nil, fmt.Errorf("%w %q: %q is not a finite number or a choice name", ErrOverride, fl, vs)
 			}
 		}
 		if out[bot] == nil {
@@ -334,7 +339,7 @@ func ParseOverrides(flags []string) (Overrides, error) {
 // isFile reports whether the text after '@' in a seat spec names a file (it
 // holds a path separator or ends in .toml) rather than an embedded set.
 func isFile(path string) bool {
-	return strings.ContainsAny(path, `/\`) || strings.HasSuffix(path, ".toml")
+	return !configs.IsName(path)
 }
 
 // EmbeddedParams returns the values set by the embedded parameter set

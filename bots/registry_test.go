@@ -204,11 +204,11 @@ func TestParseSeatErrors(t *testing.T) {
 		{"@" + good, nil, `missing bot name`},
 		{"tuned@" + filepath.Join(dir, "none.toml"), nil, `bot parameter file: open`},
 		{"random@" + good, nil, good + `: bot = "tuned": this seat is a "random" bot`},
-		{"tuned", bots.Overrides{"tuned": {"X": "1"}}, `-param tuned.X: bot "tuned" has no parameter "X"`},
-		{"tuned", bots.Overrides{"tuned": {"W_p": "2"}}, `-param tuned.W_p = 2: must be in [0, 1]`},
+		{"tuned", bots.Overrides{"tuned": {"X": "1"}}, `parameter override tuned.X: bot "tuned" has no parameter "X"`},
+		{"tuned", bots.Overrides{"tuned": {"W_p": "2"}}, `parameter override tuned.W_p = 2: must be in [0, 1]`},
 		{"choosy(goal_value=best)", nil, `goal_value = best: "best" is not a choice: must be one of sum, target, max`},
 		{"choosy(goal_value=1)", nil, `goal_value = 1: "1" is not a choice: must be one of sum, target, max`},
-		{"choosy", bots.Overrides{"choosy": {"goal_value": "x"}}, `-param choosy.goal_value = x: "x" is not a choice: must be one of sum, target, max`},
+		{"choosy", bots.Overrides{"choosy": {"goal_value": "x"}}, `parameter override choosy.goal_value = x: "x" is not a choice: must be one of sum, target, max`},
 		{"mars@nope", nil, `seat "mars@nope": no embedded parameter set "nope" for bot "mars" (have paper, paperfield; a file needs a path separator or .toml)`},
 		{"random@paper", nil, `no embedded parameter set "paper" for bot "random" (have ;`},
 	}
@@ -315,10 +315,10 @@ func TestParseSeats(t *testing.T) {
 		{"tuned),passive", nil, `unbalanced ')'`},
 		{"aggressive,lux", nil, `unknown bot "lux"`},
 		// bots.Overrides are checked even for bots without a seat.
-		{"passive", bots.Overrides{"tuned": {"W_q": "1"}}, `-param tuned.W_q: bot "tuned" has no parameter "W_q"`},
-		{"passive", bots.Overrides{"lux": {"x": "1"}}, `-param lux.*: unknown bot "lux"`},
-		{"passive", bots.Overrides{"random": {"stop": "-1"}}, `-param random.stop = -1: must be in [0, 1]`},
-		{"passive", bots.Overrides{"choosy": {"goal_value": "none"}}, `-param choosy.goal_value = none: "none" is not a choice`},
+		{"passive", bots.Overrides{"tuned": {"W_q": "1"}}, `parameter override tuned.W_q: bot "tuned" has no parameter "W_q"`},
+		{"passive", bots.Overrides{"lux": {"x": "1"}}, `parameter override lux.*: unknown bot "lux"`},
+		{"passive", bots.Overrides{"random": {"stop": "-1"}}, `parameter override random.stop = -1: must be in [0, 1]`},
+		{"passive", bots.Overrides{"choosy": {"goal_value": "none"}}, `parameter override choosy.goal_value = none: "none" is not a choice`},
 	}
 	for _, tt := range bad {
 		_, err := r.ParseSeats(tt.list, tt.ov)
@@ -401,7 +401,7 @@ func TestParseOverrides(t *testing.T) {
 	for _, bad := range []string{"mars", "W_p=0.8", "mars.=1", ".W_p=1", "mars.W_p=", "mars.W_p=1x", "mars.W_p=-Inf", "mars.W-p=1", "ma rs.W_p=1", "mars.W_p=a b"} {
 		_, err := bots.ParseOverrides([]string{bad})
 		require.Error(t, err, bad)
-		assert.Contains(t, err.Error(), "-param", bad)
+		assert.ErrorIs(t, err, bots.ErrOverride, bad)
 	}
 }
 

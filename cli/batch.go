@@ -29,12 +29,12 @@ func cmdBatch(ctx context.Context, reg *bots.Registry, args []string, stdout, st
 	ac, cfg := b.ac, b.cfg
 	lock, err := ownDir(ac.Out)
 	if err != nil {
-		return fmt.Errorf("batch: %w", err)
+		return err
 	}
 	defer lock.Release()
 	if !b.resume {
 		if err := refuseRun(ac.Out, "batch"); err != nil {
-			return fmt.Errorf("batch: %w", err)
+			return err
 		}
 	}
 	if !b.quiet {
@@ -57,7 +57,7 @@ func cmdBatch(ctx context.Context, reg *bots.Registry, args []string, stdout, st
 		}
 	}
 	if err != nil {
-		return fmt.Errorf("batch: %w", err)
+		return err
 	}
 	return nil
 }

@@ -25,14 +25,14 @@ func cmdBots(ctx context.Context, reg *bots.Registry, args []string, stdout, std
 	}
 	over, err := bots.ParseOverrides(params)
 	if err != nil {
-		return fmt.Errorf("bots: %w", err)
+		return err
 	}
 	if err := reg.CheckOverrides(over); err != nil {
-		return fmt.Errorf("bots: %w", err)
+		return err
 	}
 	if *seat == "" {
 		if len(params) > 0 {
-			return errors.New("bots: -param needs -params NAME")
+			return errors.New("-param needs -params NAME")
 		}
 		tab := table.Table{Header: []string{"BOT", "PARAMS", "DESCRIPTION"}}
 		for _, name := range reg.Names() {
@@ -43,7 +43,7 @@ func cmdBots(ctx context.Context, reg *bots.Registry, args []string, stdout, std
 	}
 	s, err := reg.ParseSeat(*seat, over)
 	if err != nil {
-		return fmt.Errorf("bots: %w", err)
+		return err
 	}
 	f := s.Factory
 	fmt.Fprintf(stdout, "%s: %s\n", s.Label, f.Doc)

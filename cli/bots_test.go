@@ -78,7 +78,7 @@ func TestBotsErrors(t *testing.T) {
 	}{
 		{[]string{"-params", "lux"}, `unknown bot "lux"`},
 		{[]string{"-params", "passive(x=1)"}, `bot "passive" takes no parameters`},
-		{[]string{"-params", "random", "-param", "random.stop=2"}, `-param random.stop = 2: must be in [0, 1]`},
+		{[]string{"-params", "random", "-param", "random.stop=2"}, `parameter override random.stop = 2: must be in [0, 1] (set with -param)`},
 		{[]string{"-params", "random", "-param", "lux.x=2"}, `unknown bot "lux"`},
 		{[]string{"-params", "random", "-param", "stop=2"}, `want bot.K=V`},
 		{[]string{"-param", "random.stop=0.5"}, `-param needs -params NAME`},

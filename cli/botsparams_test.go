@@ -60,5 +60,5 @@ func TestBotsParamsChoices(t *testing.T) {
 
 	err = run(context.Background(), reg, []string{"bots", "-params", "choosy", "-param", "choosy.goal_value=best"}, &stdout, &stderr)
 	require.Error(t, err)
-	assert.Contains(t, err.Error(), `-param choosy.goal_value = best: "best" is not a choice: must be one of sum, target`)
+	assert.Contains(t, err.Error(), `parameter override choosy.goal_value = best: "best" is not a choice: must be one of sum, target`)
 }

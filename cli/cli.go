@@ -115,12 +115,12 @@ func Run(ctx context.Context, reg *bots.Registry, args []string, stdin io.Reader
 		usage(stderr, cmds)
 		return fmt.Errorf("unknown command %q", args[0])
 	}
-	err := advise(args[0], c.run(ctx, args[1:], stdout, stderr))
-	if err != nil && !errors.Is(err, flag.ErrHelp) && !strings.HasPrefix(err.Error(), args[0]+": ") {
-		// Every error names its command first.
-		err = fmt.Errorf("%s: %w", args[0], err)
+	err := c.run(ctx, args[1:], stdout, stderr)
+	if err == nil || errors.Is(err, flag.ErrHelp) {
+		return err
 	}
-	return err
+	// Every error names its command first; the commands leave that to here.
+	return fmt.Errorf("%s: %w", args[0], advise(args[0], err))
 }
 
 func usage(w io.Writer, cmds map[string]command) {

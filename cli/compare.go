@@ -36,26 +36,26 @@ games are refused, naming the first difference.`, stderr)
 		return err
 	}
 	if len(pos) != 2 {
-		return fmt.Errorf("compare: want two output folders BEFORE AFTER, have %d arguments (marslab compare -h)", len(pos))
+		return fmt.Errorf("want two output folders BEFORE AFTER, have %d arguments (marslab compare -h)", len(pos))
 	}
 	if *perms < 1000 {
-		return fmt.Errorf("compare: -permutations %d: want >= 1000", *perms)
+		return fmt.Errorf("-permutations %d: want >= 1000", *perms)
 	}
 	o := tourney.PairOptions{Focus: *focus, AllowRules: *allowRules, Permutations: *perms}
 	if *paper != "" {
 		if o.Paper, err = tourney.LoadPublished(*paper); err != nil {
-			return fmt.Errorf("compare: -paper: %w", err)
+			return fmt.Errorf("-paper: %w", err)
 		}
 	}
 	var runs [2]*tourney.Output
 	for i, dir := range pos {
 		if runs[i], err = tourney.ReadOutput(dir); err != nil {
-			return fmt.Errorf("compare: %w", err)
+			return err
 		}
 	}
 	c, err := tourney.ComparePaired(runs[0], runs[1], o)
 	if err != nil {
-		return fmt.Errorf("compare: %w", err)
+		return err
 	}
 	if *csv {
 		t := c.CSV()

@@ -68,8 +68,8 @@ func parseSeats(reg *bots.Registry, players string, params []string) ([]bots.Sea
 	if err != nil {
 		return nil, fmt.Errorf("-players: %w", err)
 	}
-	if len(seats) < 2 || len(seats) > 6 {
-		return nil, fmt.Errorf("-players: %d seats: must be 2..6", len(seats))
+	if len(seats) < sim.MinPlayers || len(seats) > sim.MaxPlayers {
+		return nil, fmt.Errorf("-players: %d seats: must be %d..%d", len(seats), sim.MinPlayers, sim.MaxPlayers)
 	}
 	return seats, nil
 }

@@ -23,17 +23,17 @@ func cmdEnv(ctx context.Context, reg *bots.Registry, stdin io.Reader, args []str
 	}
 	if len(pos) == 0 || pos[0] != "serve" || len(pos) > 2 {
 		fs.Usage()
-		return fmt.Errorf("env: want \"serve [CONFIG]\", got %q", pos)
+		return fmt.Errorf("want \"serve [CONFIG]\", got %q", pos)
 	}
 	cfg := learn.DefaultConfig()
 	if len(pos) == 2 {
 		if cfg, err = learn.LoadConfig(pos[1]); err != nil {
-			return fmt.Errorf("env: %w", err)
+			return err
 		}
 	}
 	env, err := learn.NewEnv(cfg, reg)
 	if err != nil {
-		return fmt.Errorf("env: %w", err)
+		return err
 	}
 	return learn.Serve(ctx, env, stdin, stdout)
 }

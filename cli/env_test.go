@@ -18,7 +18,7 @@ import (
 func runEnv(t *testing.T, stdin string, args ...string) ([]map[string]any, error) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	err := cmdEnv(context.Background(), registry.Default(), strings.NewReader(stdin), args, &out, &errb)
+	err := Run(context.Background(), registry.Default(), append([]string{"env"}, args...), strings.NewReader(stdin), &out, &errb)
 	var res []map[string]any
 	for _, l := range strings.Split(strings.TrimSpace(out.String()), "\n") {
 		if l == "" {

@@ -29,7 +29,7 @@ best.toml and the figures are written at the end.`, stderr)
 	cfg := setup.Config
 	ecfg, err := setup.EvolveConfig()
 	if err != nil {
-		return fmt.Errorf("evolve: %w", err)
+		return err
 	}
 	setup.Field.Workers = *f.workers
 	dir := f.dir(cfg.Name)

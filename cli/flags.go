@@ -50,7 +50,7 @@ func parseArgs(fs *flag.FlagSet, args []string, stdout io.Writer) ([]string, err
 				return nil, err
 			}
 			name := commandName(fs)
-			return nil, fmt.Errorf("%s: %w (marslab %s -h lists the flags)", name, err, name)
+			return nil, fmt.Errorf("%w (marslab %s -h lists the flags)", err, name)
 		}
 		rest := fs.Args()
 		if len(rest) == 0 {
@@ -73,7 +73,7 @@ func parseNoArgs(fs *flag.FlagSet, args []string, stdout io.Writer) error {
 		return err
 	}
 	if len(pos) > 0 {
-		return fmt.Errorf("%s: unexpected argument %q", commandName(fs), pos[0])
+		return fmt.Errorf("unexpected argument %q", pos[0])
 	}
 	return nil
 }
@@ -110,7 +110,7 @@ func parseOneArg(fs *flag.FlagSet, args []string, stdout io.Writer, what string)
 	}
 	if len(pos) != 1 {
 		name := commandName(fs)
-		return "", fmt.Errorf("%s: want one %s, have %d arguments (marslab %s -h)", name, what, len(pos), name)
+		return "", fmt.Errorf("want one %s, have %d arguments (marslab %s -h)", what, len(pos), name)
 	}
 	return pos[0], nil
 }

@@ -37,24 +37,24 @@ func cmdLearn(ctx context.Context, reg *bots.Registry, args []string, stdout, st
 	}
 	if len(pos) != 1 {
 		flags.Usage()
-		return fmt.Errorf("learn: want one CONFIG, got %q", pos)
+		return fmt.Errorf("want one CONFIG, got %q", pos)
 	}
 	if *workers < 0 {
-		return fmt.Errorf("learn: -workers %d: want >= 0", *workers)
+		return fmt.Errorf("-workers %d: want >= 0", *workers)
 	}
 	if *resume && *policy != "" {
-		return fmt.Errorf("learn: -resume and -policy: want at most one (a loaded policy is not trained)")
+		return fmt.Errorf("-resume and -policy: want at most one (a loaded policy is not trained)")
 	}
 	e, err := lexp.LoadExperiment(pos[0])
 	if err != nil {
-		return fmt.Errorf("learn: %w", err)
+		return err
 	}
 	if *out != "" {
 		e.Out = *out
 	}
 	lock, err := ownDir(e.Out)
 	if err != nil {
-		return fmt.Errorf("learn: %w", err)
+		return err
 	}
 	defer lock.Release()
 	// The files of a run: a run is not trained over another one without
@@ -66,11 +66,11 @@ func cmdLearn(ctx context.Context, reg *bots.Registry, args []string, stdout, st
 			if err == nil {
 				err = fmt.Errorf("-policy: %s already holds a learning run (%s): evaluate into another output directory (-out)", e.Out, n)
 			}
-			return fmt.Errorf("learn: %w", err)
+			return err
 		}
 	case !*resume:
 		if err := outdir.Refuse(e.Out, "learning run", marks...); err != nil {
-			return fmt.Errorf("learn: %w", err)
+			return err
 		}
 	}
 	opts := lexp.RunOptions{Workers: *workers, Progress: stderr, ProgressLines: !isTerminal(stderr), Resume: *resume}
@@ -84,7 +84,7 @@ func cmdLearn(ctx context.Context, reg *bots.Registry, args []string, stdout, st
 		opts.Checkpoint = ckpt
 		if *resume {
 			if _, err := os.Stat(ckpt); errors.Is(err, fs.ErrNotExist) {
-				return fmt.Errorf("learn: -resume: no checkpoint %s (none is written before the first block of training ends): run without -resume", ckpt)
+				return fmt.Errorf("-resume: no checkpoint %s (none is written before the first block of training ends): run without -resume", ckpt)
 			}
 		}
 	}
@@ -100,30 +100,30 @@ func cmdLearn(ctx context.Context, reg *bots.Registry, args []string, stdout, st
 				werr = res.WritePolicy(e.Out)
 			}
 			if werr != nil {
-				return fmt.Errorf("learn: %w (and writing the curve: %v)", err, werr)
+				return fmt.Errorf("%w (and writing the curve: %v)", err, werr)
 			}
 			games := 0
 			for _, b := range res.Curve {
 				games += b.Games
 			}
 			if res.Q != nil || res.DQN != nil {
-				return fmt.Errorf("learn: %w in the evaluation: wrote the training curve and %s to %s; run again with -resume to evaluate",
+				return fmt.Errorf("%w in the evaluation: wrote the training curve and %s to %s; run again with -resume to evaluate",
 					err, lexp.PolicyName, e.Out)
 			}
-			return fmt.Errorf("learn: %w: wrote the training curve of the first %d games to %s; %s",
+			return fmt.Errorf("%w: wrote the training curve of the first %d games to %s; %s",
 				err, games, e.Out, resumeHint(ckpt, checkpointed, *resume))
 		}
 		if ctx.Err() != nil && opts.Checkpoint != "" {
-			return fmt.Errorf("learn: %w; %s", err, resumeHint(ckpt, checkpointed, *resume))
+			return fmt.Errorf("%w; %s", err, resumeHint(ckpt, checkpointed, *resume))
 		}
 		return err // Run names the command ("learn: ...") once
 	}
 	if err := res.Write(e.Out); err != nil {
-		return fmt.Errorf("learn: %w", err)
+		return err
 	}
 	if opts.Checkpoint != "" {
 		if err := os.Remove(ckpt); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("learn: %w", err)
+			return err
 		}
 	}
 	res.Summary(stdout)

@@ -48,10 +48,10 @@ func cmdMap(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	if len(pos) > 1 {
 		fs.Usage()
-		return fmt.Errorf("map: want at most one map, got %q", pos)
+		return fmt.Errorf("want at most one map, got %q", pos)
 	}
 	if *asJSON && *asTOML || *rulesArg != "" && (*asJSON || *asTOML) {
-		return errors.New("map: -json, -toml and -rules exclude each other")
+		return errors.New("-json, -toml and -rules exclude each other")
 	}
 	var rules *sim.Rules
 	mapArg := "classic"

@@ -25,18 +25,18 @@ to those of the batch played in one piece.`, stderr)
 	}
 	if *out == "" {
 		fs.Usage()
-		return errors.New("merge: -out is required")
+		return errors.New("-out is required")
 	}
 	if len(dirs) == 0 {
 		fs.Usage()
-		return errors.New("merge: no shard directories given")
+		return errors.New("no shard directories given")
 	}
 	if err := ctx.Err(); err != nil {
 		return err
 	}
 	lock, err := ownDir(*out)
 	if err != nil {
-		return fmt.Errorf("merge: %w", err)
+		return err
 	}
 	defer lock.Release()
 	rep, err := arena.Merge(*out, dirs)

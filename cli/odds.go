@@ -111,30 +111,30 @@ func cmdOdds(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if o.rulesName != "" {
 		sr, err := sim.LoadRules(o.rulesName)
 		if err != nil {
-			return fmt.Errorf("odds: -rules: %w", err)
+			return fmt.Errorf("-rules: %w", err)
 		}
 		r = dice.Rules{AttackerDice: sr.Attack.AttackerDice, DefenderDice: sr.Attack.DefenderDice,
 			TiesToAttacker: sr.Attack.TiesToAttacker}
 	}
 	if err := r.Validate(); err != nil {
-		return fmt.Errorf("odds: %w", err)
+		return err
 	}
 	if set["from"] {
 		if set["a"] {
-			return errors.New("odds: give -a or -from, not both")
+			return errors.New("give -a or -from, not both")
 		}
 		if o.from < 1 {
-			return fmt.Errorf("odds: -from %d: a territory holds at least 1 army", o.from)
+			return fmt.Errorf("-from %d: a territory holds at least 1 army", o.from)
 		}
 		o.a = o.from - 1
 	}
 	if (set["d"] || set["chain"]) && !set["a"] && !set["from"] {
-		return errors.New("odds: -d and -chain need -a (or -from)")
+		return errors.New("-d and -chain need -a (or -from)")
 	}
 	var defs []int
 	if set["chain"] {
 		if defs, err = parseDefenders(o.chain); err != nil {
-			return fmt.Errorf("odds: -chain: %w", err)
+			return fmt.Errorf("-chain: %w", err)
 		}
 	}
 	if o.exact {
@@ -143,7 +143,7 @@ func cmdOdds(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			most = max(most, v)
 		}
 		if most > maxExact {
-			return fmt.Errorf("odds: -exact supports armies and tables up to %d, not %d", maxExact, most)
+			return fmt.Errorf("-exact supports armies and tables up to %d, not %d", maxExact, most)
 		}
 	}
 	switch mode.kind {
@@ -209,7 +209,7 @@ func oddsModeOf(set map[string]bool) (oddsMode, error) {
 	case set["verify"] && n == 2 && set["chain"]:
 		return oddsModes[modeVerifyChain], nil
 	case n != 1:
-		return oddsMode{}, errors.New("odds: give exactly one of -d, -chain, -table, -rolls, -verify " +
+		return oddsMode{}, errors.New("give exactly one of -d, -chain, -table, -rolls, -verify " +
 			"(or -verify with -d or -chain)")
 	case set["d"]:
 		return oddsModes[modeBattle], nil
@@ -237,15 +237,15 @@ func (m oddsMode) check(set map[string]bool) error {
 			continue
 		}
 		if m.kind == modeVerify && (f == "a" || f == "from" || f == "stop") {
-			return fmt.Errorf("odds: -%s does not apply to -verify without -d or -chain "+
+			return fmt.Errorf("-%s does not apply to -verify without -d or -chain "+
 				"(give -d or -chain to test a battle or a chain)", f)
 		}
-		return fmt.Errorf("odds: -%s does not apply to %s", f, m.name)
+		return fmt.Errorf("-%s does not apply to %s", f, m.name)
 	}
 	if set["rules"] {
 		for _, f := range []string{"attacker-dice", "defender-dice", "ties-attacker"} {
 			if set[f] {
-				return fmt.Errorf("odds: -%s does not apply with -rules (the rule set gives the dice)", f)
+				return fmt.Errorf("-%s does not apply with -rules (the rule set gives the dice)", f)
 			}
 		}
 	}

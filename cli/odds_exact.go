@@ -44,12 +44,12 @@ type battleJSON struct {
 func oddsBattle(ctx context.Context, w io.Writer, r dice.Rules, o oddsOptions) error {
 	res, err := dice.BattleStop(r, o.a, o.d, o.stop)
 	if err != nil {
-		return fmt.Errorf("odds: %w", err)
+		return err
 	}
 	var ex *dice.BattleResultExact
 	if o.exact {
 		if ex, err = dice.BattleStopExactContext(ctx, r, o.a, o.d, o.stop); err != nil {
-			return fmt.Errorf("odds: %w", err)
+			return err
 		}
 	}
 	out := battleJSON{A: o.a, D: o.d, Stop: o.stop, Rules: r.String(), Win: res.Win,
@@ -112,13 +112,13 @@ type chainJSON struct {
 func oddsChain(ctx context.Context, w io.Writer, r dice.Rules, o oddsOptions, defs []int) error {
 	res, err := dice.Chain(r, o.a, defs)
 	if err != nil {
-		return fmt.Errorf("odds: %w", err)
+		return err
 	}
 	out := chainJSON{A: o.a, Defenders: defs, Rules: r.String(), Win: res.Win, WinFirst: res.WinFirst}
 	var ex *dice.ChainResultExact
 	if o.exact {
 		if ex, err = dice.ChainExactContext(ctx, r, o.a, defs); err != nil {
-			return fmt.Errorf("odds: %w", err)
+			return err
 		}
 		out.WinExact = ex.Win.RatString()
 		for _, v := range ex.WinFirst {
@@ -169,16 +169,16 @@ const maxPrintedTable = 200
 func oddsTable(ctx context.Context, w io.Writer, r dice.Rules, o oddsOptions) error {
 	n := o.table
 	if n < 1 || n > maxPrintedTable {
-		return fmt.Errorf("odds: -table %d outside [1, %d]", n, maxPrintedTable)
+		return fmt.Errorf("-table %d outside [1, %d]", n, maxPrintedTable)
 	}
 	t, err := dice.NewTable(r, n)
 	if err != nil {
-		return fmt.Errorf("odds: %w", err)
+		return err
 	}
 	var ex *dice.TableExact
 	if o.exact {
 		if ex, err = dice.NewTableExactContext(ctx, r, n); err != nil {
-			return fmt.Errorf("odds: %w", err)
+			return err
 		}
 	}
 	if o.plot != "" {
@@ -199,7 +199,7 @@ func oddsTable(ctx context.Context, w io.Writer, r dice.Rules, o oddsOptions) er
 			Contours:   []float64{0.5},
 		}
 		if err := h.Save(o.plot); err != nil {
-			return fmt.Errorf("odds: -plot: %w", err)
+			return fmt.Errorf("-plot: %w", err)
 		}
 	}
 	if o.json {
@@ -264,35 +264,19 @@ type rollJSON struct {
 // oddsRolls prints every single roll's odds; Table 4 of the MARS paper is
 // shown beside them for the classic rules.
 func oddsRolls(w io.Writer, r dice.Rules, o oddsOptions) error {
-	paper := map[[2]int]dice.Table4Row{}
-	if r == dice.Classic {
-		for _, row := range dice.Table4() {
-			paper[[2]int{row.AttackerDice, row.DefenderDice}] = row
-		}
+	rolls, err := dice.CompareTable4(r)
+	if err != nil {
+		return err
 	}
 	var rows []rollJSON
-	for nd := 1; nd <= r.DefenderDice; nd++ {
-		for na := 1; na <= r.AttackerDice; na++ {
-			odds, err := dice.Roll(r, na, nd)
-			if err != nil {
-				return fmt.Errorf("odds: %w", err)
-			}
-			m := odds.Pairs()
-			rj := rollJSON{AttackerDice: na, DefenderDice: nd, Total: odds.Total}
-			for j := 0; j <= m; j++ {
-				rj.Counts = append(rj.Counts, odds.Count[j])
-				rj.P = append(rj.P, odds.P(j))
-			}
-			if row, ok := paper[[2]int{na, nd}]; ok {
-				// Defender losses 0 = "Defender wins", m = "Attacker wins".
-				rj.Paper = make([]int, m+1)
-				rj.Paper[0], rj.Paper[m] = row.Defender, row.Attacker
-				if m == 2 {
-					rj.Paper[1] = row.OneEach
-				}
-			}
-			rows = append(rows, rj)
+	for _, rv := range rolls {
+		odds := rv.Odds
+		rj := rollJSON{AttackerDice: rv.AttackerDice, DefenderDice: rv.DefenderDice, Total: odds.Total, Paper: rv.Paper}
+		for j := 0; j <= odds.Pairs(); j++ {
+			rj.Counts = append(rj.Counts, odds.Count[j])
+			rj.P = append(rj.P, odds.P(j))
 		}
+		rows = append(rows, rj)
 	}
 	if o.json {
 		return writeJSON(w, rows)

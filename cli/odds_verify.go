@@ -28,13 +28,13 @@ type verifyJSON struct {
 // verifyConfig checks the options of -verify.
 func verifyConfig(r dice.Rules, o oddsOptions) (dicetest.Config, error) {
 	if o.games < dicetest.MinTrials || o.games > dicetest.MaxTrials {
-		return dicetest.Config{}, fmt.Errorf("odds: -games %d outside [%d, %d]", o.games, dicetest.MinTrials, dicetest.MaxTrials)
+		return dicetest.Config{}, fmt.Errorf("-games %d outside [%d, %d]", o.games, dicetest.MinTrials, dicetest.MaxTrials)
 	}
 	if !(o.alpha > 0 && o.alpha < 1) {
-		return dicetest.Config{}, fmt.Errorf("odds: -alpha %v outside (0, 1)", o.alpha)
+		return dicetest.Config{}, fmt.Errorf("-alpha %v outside (0, 1)", o.alpha)
 	}
 	if r.DefenderDice > 2 {
-		return dicetest.Config{}, fmt.Errorf("odds: -verify: the engine rolls at most 2 defending dice, not %d", r.DefenderDice)
+		return dicetest.Config{}, fmt.Errorf("-verify: the engine rolls at most 2 defending dice, not %d", r.DefenderDice)
 	}
 	return dicetest.Config{Rules: r, Trials: o.games, Seed: o.seed}, nil
 }
@@ -47,7 +47,7 @@ func oddsVerify(ctx context.Context, w io.Writer, r dice.Rules, o oddsOptions) e
 	}
 	tests, err := dicetest.Suite(ctx, c)
 	if err != nil {
-		return fmt.Errorf("odds: %w", err)
+		return err
 	}
 	failed := dicetest.Failed(tests, o.alpha)
 	if o.json {
@@ -80,7 +80,7 @@ func oddsVerify(ctx context.Context, w io.Writer, r dice.Rules, o oddsOptions) e
 		}
 	}
 	if failed > 0 {
-		return fmt.Errorf("odds: verify: %d of %d tests have a p-value below alpha %g", failed, len(tests), o.alpha)
+		return fmt.Errorf("verify: %d of %d tests have a p-value below alpha %g", failed, len(tests), o.alpha)
 	}
 	return nil
 }
@@ -107,7 +107,7 @@ func oddsVerifyHypothesis(ctx context.Context, w io.Writer, r dice.Rules, o odds
 	)
 	if defs == nil {
 		if _, err := dice.BattleStop(r, o.a, o.d, o.stop); err != nil {
-			return fmt.Errorf("odds: %w", err)
+			return err
 		}
 		what = fmt.Sprintf("%d attacking armies (a territory of %d) against %d defenders", o.a, o.a+1, o.d)
 		if o.stop > 0 {
@@ -117,7 +117,7 @@ func oddsVerifyHypothesis(ctx context.Context, w io.Writer, r dice.Rules, o odds
 		t, p, err = dicetest.Battle(ctx, c, o.a, o.d, o.stop)
 	} else {
 		if _, err := dice.Chain(r, o.a, defs); err != nil {
-			return fmt.Errorf("odds: %w", err)
+			return err
 		}
 		what = fmt.Sprintf("%d attacking armies along %d territories with %s defenders", o.a, len(defs), joinInts(defs))
 		moves = "all survivors move on, one army stays in each conquered territory"
@@ -125,7 +125,7 @@ func oddsVerifyHypothesis(ctx context.Context, w io.Writer, r dice.Rules, o odds
 		t, p, err = dicetest.Chain(ctx, c, o.a, defs)
 	}
 	if err != nil {
-		return fmt.Errorf("odds: %w", err)
+		return err
 	}
 	hyp := fmt.Sprintf("P(win) = %.6f for %s, dice %s", p, what, r)
 	if moves != "" {
@@ -156,7 +156,7 @@ func oddsVerifyHypothesis(ctx context.Context, w io.Writer, r dice.Rules, o odds
 		}
 	}
 	if rejected {
-		return fmt.Errorf("odds: verify: H0 rejected, p-value %.4g below alpha %g: %s", t.P, o.alpha, hyp)
+		return fmt.Errorf("verify: H0 rejected, p-value %.4g below alpha %g: %s", t.P, o.alpha, hyp)
 	}
 	return nil
 }

@@ -5,8 +5,10 @@ import (
 	"fmt"
 
 	"github.com/marslab-risk/marslab/arena"
+	"github.com/marslab-risk/marslab/bots"
 	"github.com/marslab-risk/marslab/internal/atomicfile"
 	"github.com/marslab-risk/marslab/internal/outdir"
+	lexp "github.com/marslab-risk/marslab/learn/experiment"
 	"github.com/marslab-risk/marslab/search"
 )
 
@@ -80,6 +82,14 @@ func advise(cmd string, err error) error {
 		return fmt.Errorf("%w: run the shard again with -resume", err)
 	case errors.Is(err, arena.ErrInterrupted) && resumable[cmd]:
 		return fmt.Errorf("%w: run again with -resume to continue", err)
+	case errors.Is(err, bots.ErrOverride):
+		return fmt.Errorf("%w (set with -param)", err)
+	case errors.Is(err, lexp.ErrDamaged):
+		return fmt.Errorf("%w: delete it and train again without -resume", err)
+	case errors.Is(err, lexp.ErrOtherConfig):
+		return fmt.Errorf("%w: use the config it was written with, or another -out", err)
+	case errors.Is(err, arena.ErrNoShardCount):
+		return fmt.Errorf("%w: pass -shard INDEX/COUNT", err)
 	case errors.Is(err, outdir.ErrGit):
 		return fmt.Errorf("%w: until git can list the folder's tracked files it is refused; fix what git says (for another owner's repository: git config --global --add safe.directory PATH), or choose a folder outside the work tree", err)
 	}

@@ -52,41 +52,41 @@ it (the paper's program sampled at turn ends only); -clock turns counts player-t
 	}
 	switch {
 	case *workers < 0:
-		return fmt.Errorf("recognize: -workers %d: must be >= 0 (0 = every core)", *workers)
+		return fmt.Errorf("-workers %d: must be >= 0 (0 = every core)", *workers)
 	case *games < 0 || *games > experiment.MaxGames:
-		return fmt.Errorf("recognize: -games %d: must be in [0, %d] (0 = the config's)", *games, experiment.MaxGames)
+		return fmt.Errorf("-games %d: must be in [0, %d] (0 = the config's)", *games, experiment.MaxGames)
 	case *train < 0 || *train > experiment.MaxGames:
-		return fmt.Errorf("recognize: -train-games %d: must be in [0, %d] (0 = the config's)", *train, experiment.MaxGames)
+		return fmt.Errorf("-train-games %d: must be in [0, %d] (0 = the config's)", *train, experiment.MaxGames)
 	}
 	counting, err := experiment.ParseCounting(*clock, *ties, *end)
 	if err != nil {
-		return fmt.Errorf("recognize: -%w", err)
+		return fmt.Errorf("-%w", err)
 	}
 	shard, _, err := shardOf(*shardArg)
 	if err != nil {
-		return fmt.Errorf("recognize: %w", err)
+		return err
 	}
 	cfg, err := experiment.Load(path)
 	if err != nil {
-		return fmt.Errorf("recognize: %w", err)
+		return err
 	}
 	setup, err := cfg.Resolve(reg)
 	if err != nil {
-		return fmt.Errorf("recognize: %w", err)
+		return err
 	}
 	opt := experiment.Options{Out: *out, Workers: *workers, Games: *games, TrainGames: *train, Resume: *resume, Shard: shard}
 	if opt.Out == "" {
 		opt.Out = cfg.Out
 	}
 	if opt.Out == "" {
-		return fmt.Errorf("recognize: -out: an output directory is required (%s has no out key)", path)
+		return fmt.Errorf("-out: an output directory is required (%s has no out key)", path)
 	}
 	if *merge != "" && *resume {
-		return fmt.Errorf("recognize: -merge and -resume exclude each other (a merge writes its folder again)")
+		return fmt.Errorf("-merge and -resume exclude each other (a merge writes its folder again)")
 	}
 	lock, err := ownDir(opt.Out)
 	if err != nil {
-		return fmt.Errorf("recognize: %w", err)
+		return err
 	}
 	defer lock.Release()
 	if !*quiet {
@@ -99,28 +99,28 @@ it (the paper's program sampled at turn ends only); -clock turns counts player-t
 		res, err = experiment.Run(ctx, cfg, setup, opt)
 	}
 	if err != nil {
-		return fmt.Errorf("recognize: %w", err)
+		return err
 	}
 	sum, err := experiment.Summarize(res, counting)
 	if err != nil {
-		return fmt.Errorf("recognize: %w", err)
+		return err
 	}
 	effects, err := experiment.CountingEffects(res, 0)
 	if err != nil {
-		return fmt.Errorf("recognize: %w", err)
+		return err
 	}
 	var tables, md bytes.Buffer
 	if err := experiment.WriteTables(io.MultiWriter(stdout, &tables), sum, effects); err != nil {
-		return fmt.Errorf("recognize: %w", err)
+		return err
 	}
 	if err := atomicfile.WriteFile(filepath.Join(opt.Out, "tables.txt"), tables.Bytes(), 0o644); err != nil {
-		return fmt.Errorf("recognize: %w", err)
+		return err
 	}
 	if err := experiment.WriteMarkdown(&md, sum, effects); err != nil {
-		return fmt.Errorf("recognize: %w", err)
+		return err
 	}
 	if err := atomicfile.WriteFile(filepath.Join(opt.Out, "report.md"), md.Bytes(), 0o644); err != nil {
-		return fmt.Errorf("recognize: %w", err)
+		return err
 	}
 	return nil
 }

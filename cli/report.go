@@ -49,17 +49,17 @@ func cmdReport(ctx context.Context, reg *bots.Registry, args []string, stdout, s
 		return err
 	}
 	if len(pos) == 0 {
-		return errors.New("report: give a notebook folder (e.g. notebooks/dice, or notebooks for all)")
+		return errors.New("give a notebook folder (e.g. notebooks/dice, or notebooks for all)")
 	}
 	if *quick && *out == "" {
-		return errors.New("report: -quick needs -out: a quick run must not overwrite a notebook's committed files")
+		return errors.New("-quick needs -out: a quick run must not overwrite a notebook's committed files")
 	}
 	if *out != "" {
 		// A notebook's committed files are written by its own run alone;
 		// -out is this command's for the whole run.
 		lock, err := ownDir(*out)
 		if err != nil {
-			return fmt.Errorf("report: -out: %w", err)
+			return fmt.Errorf("-out: %w", err)
 		}
 		defer lock.Release()
 	}
@@ -68,7 +68,7 @@ func cmdReport(ctx context.Context, reg *bots.Registry, args []string, stdout, s
 		// as -out is: checked and locked alike.
 		lock, err := ownDir(*work)
 		if err != nil {
-			return fmt.Errorf("report: -work: %w", err)
+			return fmt.Errorf("-work: %w", err)
 		}
 		defer lock.Release()
 	}
@@ -86,7 +86,7 @@ func cmdReport(ctx context.Context, reg *bots.Registry, args []string, stdout, s
 	for _, p := range pos {
 		nbs, all, err := report.Find(p)
 		if err != nil {
-			return fmt.Errorf("report: %w", err)
+			return err
 		}
 		jobs = append(jobs, job{nbs, p, all})
 		total += len(nbs)
@@ -105,12 +105,12 @@ func cmdReport(ctx context.Context, reg *bots.Registry, args []string, stdout, s
 				// A folder of its own inside -work, which is held: it must
 				// not lead (by a link) where -work may not be.
 				if err := outdir.Check(wd); err != nil {
-					return fmt.Errorf("report: -work: %w", err)
+					return fmt.Errorf("-work: %w", err)
 				}
 			}
 			if err := runNotebook(ctx, nb, dir, *out, report.Options{Out: dir, Quick: *quick, Registry: reg, Log: log, Work: wd,
 				Progress: stderr, ProgressLines: !isTerminal(stderr)}); err != nil {
-				return fmt.Errorf("report: %w", err)
+				return err
 			}
 			where := dir
 			if where == "" {
@@ -124,7 +124,7 @@ func cmdReport(ctx context.Context, reg *bots.Registry, args []string, stdout, s
 				root = *out
 			}
 			if err := writeIndex(root, *out, j.nbs); err != nil {
-				return fmt.Errorf("report: %w", err)
+				return err
 			}
 			fmt.Fprintf(stdout, "report: index written to %s\n", filepath.Join(root, report.ReportFile))
 		}

@@ -49,7 +49,7 @@ func cmdSlurm(ctx context.Context, reg *bots.Registry, args []string, stdout, st
 			return slurmSubmit(ctx, reg, []string{"-h"}, stdout, stderr)
 		}
 	}
-	return errors.New("slurm: want the subcommand submit (marslab slurm -h)")
+	return errors.New("want the subcommand submit (marslab slurm -h)")
 }
 
 // slurmSubmit is marslab slurm submit.
@@ -73,27 +73,27 @@ func slurmSubmit(ctx context.Context, reg *bots.Registry, args []string, stdout,
 	}
 	switch {
 	case *out == "":
-		return errors.New("slurm: -out is required: a directory shared by every node")
+		return errors.New("-out is required: a directory shared by every node")
 	case *tasks < 1:
-		return fmt.Errorf("slurm: -tasks %d: must be >= 1", *tasks)
+		return fmt.Errorf("-tasks %d: must be >= 1", *tasks)
 	case len(pos) == 0:
-		return errors.New("slurm: want a COMMAND: batch, tournament, sweep, evolve or validate (marslab slurm -h)")
+		return errors.New("want a COMMAND: batch, tournament, sweep, evolve or validate (marslab slurm -h)")
 	}
 	dir, err := filepath.Abs(*out)
 	if err != nil {
-		return fmt.Errorf("slurm: -out: %w", err)
+		return fmt.Errorf("-out: %w", err)
 	}
 	exe := *marslab
 	if exe == "" {
 		if exe, err = os.Executable(); err != nil {
-			return fmt.Errorf("slurm: finding this executable (pass -marslab): %w", err)
+			return fmt.Errorf("finding this executable (pass -marslab): %w", err)
 		}
 		if strings.Contains(exe, "go-build") {
-			return fmt.Errorf("slurm: this executable %s is a temporary one of go run: build marslab (make build) and pass -marslab PATH", exe)
+			return fmt.Errorf("this executable %s is a temporary one of go run: build marslab (make build) and pass -marslab PATH", exe)
 		}
 	}
 	if exe, err = filepath.Abs(exe); err != nil {
-		return fmt.Errorf("slurm: -marslab: %w", err)
+		return fmt.Errorf("-marslab: %w", err)
 	}
 	o := slurm.Options{Marslab: exe, Dir: dir, Tasks: *tasks, Name: *name, Partition: *partition,
 		Time: *timeLimit, CPUs: *cpus, Extra: extra}
@@ -111,14 +111,14 @@ func slurmSubmit(ctx context.Context, reg *bots.Registry, args []string, stdout,
 	}
 	lock, err := ownDir(dir)
 	if err != nil {
-		return fmt.Errorf("slurm: %w", err)
+		return err
 	}
 	defer lock.Release()
 	if !*resume {
 		// No run over another: the cluster time would be spent before the
 		// merge refused the folder.
 		if err := refuseRun(dir, "", slurm.ScriptDir); err != nil {
-			return fmt.Errorf("slurm: %w", err)
+			return err
 		}
 	}
 	if err := plan.Write(); err != nil {
@@ -165,10 +165,10 @@ func slurmPlan(ctx context.Context, reg *bots.Registry, o slurm.Options, pos []s
 		// The batch's own flag parsing checks the flags, seats, rules and map.
 		b, err := parseBatch(reg, append(append([]string(nil), rest...), "-shard", "0/"+strconv.Itoa(o.Tasks)), io.Discard, io.Discard)
 		if err != nil {
-			return nil, fmt.Errorf("slurm: batch: %w", err)
+			return nil, fmt.Errorf("batch: %w", err)
 		}
 		if b.ac.Games < o.Tasks {
-			return nil, fmt.Errorf("slurm: -tasks %d: more tasks than the batch's %d games", o.Tasks, b.ac.Games)
+			return nil, fmt.Errorf("-tasks %d: more tasks than the batch's %d games", o.Tasks, b.ac.Games)
 		}
 		return slurm.Batch(o, rest)
 	case "tournament":
@@ -178,13 +178,13 @@ func slurmPlan(ctx context.Context, reg *bots.Registry, o slurm.Options, pos []s
 		}
 		cfg, err := tourney.Load(cfgPath)
 		if err != nil {
-			return nil, fmt.Errorf("slurm: tournament: %w", err)
+			return nil, fmt.Errorf("tournament: %w", err)
 		}
 		if _, err := cfg.Resolve(reg); err != nil {
-			return nil, fmt.Errorf("slurm: tournament: %w", err)
+			return nil, fmt.Errorf("tournament: %w", err)
 		}
 		if cfg.Games() < o.Tasks {
-			return nil, fmt.Errorf("slurm: -tasks %d: more tasks than the tournament's %d games", o.Tasks, cfg.Games())
+			return nil, fmt.Errorf("-tasks %d: more tasks than the tournament's %d games", o.Tasks, cfg.Games())
 		}
 		return slurm.Tournament(o, cfgPath, flags)
 	case "sweep", "evolve", "validate":
@@ -195,29 +195,29 @@ func slurmPlan(ctx context.Context, reg *bots.Registry, o slurm.Options, pos []s
 		// The search command reads its config and says how many steps it has.
 		var sout, serr bytes.Buffer
 		if err := Run(ctx, reg, append([]string{command, cfgPath, "-steps"}, flags...), nil, &sout, &serr); err != nil {
-			return nil, fmt.Errorf("slurm: %w", err)
+			return nil, err
 		}
 		steps, err := strconv.Atoi(strings.TrimSpace(sout.String()))
 		if err != nil {
-			return nil, fmt.Errorf("slurm: marslab %s %s -steps printed %q: want the number of steps", command, cfgPath, sout.String())
+			return nil, fmt.Errorf("marslab %s %s -steps printed %q: want the number of steps", command, cfgPath, sout.String())
 		}
 		return slurm.Search(o, command, cfgPath, steps, flags)
 	}
-	return nil, fmt.Errorf("slurm: command %q: want batch, tournament, sweep, evolve or validate", command)
+	return nil, fmt.Errorf("command %q: want batch, tournament, sweep, evolve or validate", command)
 }
 
 // configArg splits the arguments of a command that takes one CONFIG file
 // into its absolute path and the remaining flags.
 func configArg(command string, rest []string) (string, []string, error) {
 	if len(rest) == 0 || strings.HasPrefix(rest[0], "-") {
-		return "", nil, fmt.Errorf("slurm: %s: want a CONFIG file after the command", command)
+		return "", nil, fmt.Errorf("%s: want a CONFIG file after the command", command)
 	}
 	p, err := filepath.Abs(rest[0])
 	if err != nil {
-		return "", nil, fmt.Errorf("slurm: %s: %w", command, err)
+		return "", nil, fmt.Errorf("%s: %w", command, err)
 	}
 	if _, err := os.Stat(p); err != nil {
-		return "", nil, fmt.Errorf("slurm: %s: %w", command, err)
+		return "", nil, fmt.Errorf("%s: %w", command, err)
 	}
 	return p, rest[1:], nil
 }

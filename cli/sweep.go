@@ -180,7 +180,7 @@ Forms: marslab sweep CONFIG [-resume]        every remaining step here
 	cfg := setup.Config
 	ncfg, err := setup.NarrowConfig()
 	if err != nil {
-		return fmt.Errorf("sweep: %w", err)
+		return err
 	}
 	setup.Field.Workers = *f.workers
 	dir := f.dir(cfg.Name)

@@ -34,19 +34,19 @@ marslab merge; running the merged directory with -resume writes its tables.`, st
 		return err
 	}
 	if *workers < 0 {
-		return fmt.Errorf("tournament: -workers %d: must be >= 0 (0 = every core)", *workers)
+		return fmt.Errorf("-workers %d: must be >= 0 (0 = every core)", *workers)
 	}
 	shard, _, err := shardOf(*shardArg)
 	if err != nil {
-		return fmt.Errorf("tournament: %w", err)
+		return err
 	}
 	cfg, err := tourney.Load(path)
 	if err != nil {
-		return fmt.Errorf("tournament: %w", err)
+		return err
 	}
 	setup, err := cfg.Resolve(reg)
 	if err != nil {
-		return fmt.Errorf("tournament: %w", err)
+		return err
 	}
 	opt := tourney.Options{Out: *out, Workers: *workers, Shard: shard, Resume: *resume, Figures: *figures}
 	if opt.Out == "" {
@@ -54,12 +54,12 @@ marslab merge; running the merged directory with -resume writes its tables.`, st
 	}
 	lock, err := ownDir(opt.Out)
 	if err != nil {
-		return fmt.Errorf("tournament: %w", err)
+		return err
 	}
 	defer lock.Release()
 	if !*resume {
 		if err := refuseRun(opt.Out, "tournament"); err != nil {
-			return fmt.Errorf("tournament: %w", err)
+			return err
 		}
 	}
 	if !*quiet {
@@ -75,7 +75,7 @@ marslab merge; running the merged directory with -resume writes its tables.`, st
 			fmt.Fprintf(stdout, "partial results (%d of %d games):\n", rep.Done, rep.Total)
 			_ = arena.WriteTable(stdout, rep.Summary, &rep.Timing)
 		}
-		return fmt.Errorf("tournament: %w", err)
+		return err
 	}
 	if !*quiet {
 		for _, t := range []table.Table{res.Table5(), res.Table6()} {

@@ -44,13 +44,13 @@ DIR/validation.md.`, stderr)
 	}
 	switch {
 	case *a == "":
-		return fmt.Errorf("validate: -a: want the candidate's seat, e.g. mars@results/%s/best.toml", cfg.Name)
+		return fmt.Errorf("-a: want the candidate's seat, e.g. mars@results/%s/best.toml", cfg.Name)
 	case *b == "":
-		return fmt.Errorf("validate: -b: want the reference seat (or a [validate] table with against in %s)", cfg.Source)
+		return fmt.Errorf("-b: want the reference seat (or a [validate] table with against in %s)", cfg.Source)
 	case *blocks < 2:
-		return fmt.Errorf("validate: -blocks %d: want >= 2 (or a [validate] table with blocks in %s)", *blocks, cfg.Source)
+		return fmt.Errorf("-blocks %d: want >= 2 (or a [validate] table with blocks in %s)", *blocks, cfg.Source)
 	case *chunk < 1:
-		return fmt.Errorf("validate: -chunk %d: want >= 1", *chunk)
+		return fmt.Errorf("-chunk %d: want >= 1", *chunk)
 	}
 	field := setup.Field
 	space := search.FullSpace(field)
@@ -58,10 +58,10 @@ DIR/validation.md.`, stderr)
 	for i, spec := range []string{*a, *b} {
 		seat, err := reg.ParseSeat(spec, nil)
 		if err != nil {
-			return fmt.Errorf("validate: -%c: %w", "ab"[i], err)
+			return fmt.Errorf("-%c: %w", "ab"[i], err)
 		}
 		if seat.Factory.Name != field.Base.Factory.Name {
-			return fmt.Errorf("validate: -%c %s: a %s seat, but %s searches %s", "ab"[i], spec, seat.Factory.Name, cfg.Source, field.Base.Factory.Name)
+			return fmt.Errorf("-%c %s: a %s seat, but %s searches %s", "ab"[i], spec, seat.Factory.Name, cfg.Source, field.Base.Factory.Name)
 		}
 		xs[i] = search.SeatValues(space, seat.Params)
 	}
@@ -70,7 +70,7 @@ DIR/validation.md.`, stderr)
 	if *sprt {
 		vcfg.SPRT = &search.SPRT{P1: *p1, Alpha: *alpha, Beta: *beta}
 		if err := vcfg.SPRT.Check(); err != nil {
-			return fmt.Errorf("validate: %w", err)
+			return err
 		}
 	}
 	field.Space = space

@@ -47,19 +47,19 @@ played again from its seed and line-up, with MARS explaining its decisions.`, st
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	if *game < 0 {
-		return fmt.Errorf("view: -game %d: invalid: a game index is 0 or more", *game)
+		return fmt.Errorf("-game %d: invalid: a game index is 0 or more", *game)
 	}
 	st, err := os.Stat(src)
 	if err != nil {
-		return fmt.Errorf("view: %w", err)
+		return err
 	}
 	var log []byte
 	if st.IsDir() {
 		if !set["game"] {
-			return fmt.Errorf("view: %s is a directory: -game N says which of its games to show", src)
+			return fmt.Errorf("%s is a directory: -game N says which of its games to show", src)
 		}
 		if log, err = regenerate(ctx, reg, src, *game, *rulesFile, *mapFile); err != nil {
-			return fmt.Errorf("view: %w", err)
+			return err
 		}
 		if *out == "" {
 			// Beside the directory, named after it; "." and ".." by their
@@ -67,7 +67,7 @@ played again from its seed and line-up, with MARS explaining its decisions.`, st
 			dir := filepath.Clean(src)
 			if b := filepath.Base(dir); b == "." || b == ".." {
 				if dir, err = filepath.Abs(dir); err != nil {
-					return fmt.Errorf("view: %w", err)
+					return err
 				}
 			}
 			*out = fmt.Sprintf("%s-game%d.html", dir, *game)
@@ -75,11 +75,11 @@ played again from its seed and line-up, with MARS explaining its decisions.`, st
 	} else {
 		for _, f := range []string{"game", "rules", "map"} {
 			if set[f] {
-				return fmt.Errorf("view: -%s applies to a directory, and %s is a file", f, src)
+				return fmt.Errorf("-%s applies to a directory, and %s is a file", f, src)
 			}
 		}
 		if log, err = fileread.ReadFile(src, fileread.GameLog); err != nil {
-			return fmt.Errorf("view: %w", err)
+			return err
 		}
 		if *out == "" {
 			*out = strings.TrimSuffix(src, filepath.Ext(src)) + ".html"
@@ -87,14 +87,14 @@ played again from its seed and line-up, with MARS explaining its decisions.`, st
 	}
 	h, events, res, err := sim.ReadLog(bytes.NewReader(log))
 	if err != nil {
-		return fmt.Errorf("view: %s: %w", src, err)
+		return fmt.Errorf("%s: %w", src, err)
 	}
 	var page bytes.Buffer
 	if err := view.Write(ctx, &page, log, reg.ReplayPlayers); err != nil {
-		return fmt.Errorf("view: %s: %w", src, err)
+		return fmt.Errorf("%s: %w", src, err)
 	}
 	if err := writePage(*out, page.Bytes()); err != nil {
-		return fmt.Errorf("view: -out %s: %w", *out, err)
+		return fmt.Errorf("-out %s: %w", *out, err)
 	}
 	explained := 0
 	for i := range events {
@@ -159,14 +159,17 @@ func regenerate(ctx context.Context, reg *bots.Registry, dir string, g int, rule
 	if err != nil {
 		return nil, fmt.Errorf("%s: rules %q, map %q: %w (give -rules and -map for files)", cfgPath, h.Rules, h.Map, err)
 	}
-	for _, c := range []struct {
-		what, name, want string
-		v                any
-	}{{"rules", rulesArg, h.RulesSHA256, cfg.Rules}, {"map", mapArg, h.MapSHA256, cfg.Map}} {
-		got, err := arena.Fingerprint(c.v)
-		if err != nil {
-			return nil, err
-		}
+	rulesSum, err := sim.RulesDigest(cfg.Rules)
+	if err != nil {
+		return nil, err
+	}
+	mapSum, err := arena.MapFingerprint(cfg.Map)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range []struct{ what, name, want, got string }{
+		{"rules", rulesArg, h.RulesSHA256, rulesSum}, {"map", mapArg, h.MapSHA256, mapSum}} {
+		got := c.got
 		if got != c.want {
 			return nil, fmt.Errorf("%s: %s %q: contents differ from the ones the games were played with (%s_sha256 %.12s, loaded %.12s)",
 				cfgPath, c.what, c.name, c.what, c.want, got)

@@ -49,8 +49,16 @@ func BotNames() []string { return names("bots") }
 // messages: Path("rules", "classic") is "configs/rules/classic.toml".
 func Path(dir, name string) string { return "configs/" + dir + "/" + name + ".toml" }
 
+// IsName reports whether nameOrPath, as a rules, map or parameter-set
+// argument gives it, names an embedded file (no path separator, no ".toml"
+// suffix: "classic", "paper") rather than the path of a file ("my.toml",
+// "runs/best.toml"). Every reader of such an argument decides by it.
+func IsName(nameOrPath string) bool {
+	return !strings.ContainsAny(nameOrPath, `/\`) && !strings.HasSuffix(nameOrPath, ".toml")
+}
+
 func read(dir, kind, name string) ([]byte, error) {
-	if name == "" || strings.ContainsAny(name, `/\`) || strings.HasSuffix(name, ".toml") {
+	if name == "" || !IsName(name) {
 		return nil, fmt.Errorf("no embedded %s named %q (have %s)", kind, name, strings.Join(names(dir), ", "))
 	}
 	data, err := files.ReadFile(dir + "/" + name + ".toml")

@@ -72,3 +72,15 @@ func ExampleRulesNames() {
 	fmt.Println(RulesNames())
 	// Output: [classic fixedcards lux lux-escalating mars2006 mars2006-escalating missions]
 }
+
+func TestIsName(t *testing.T) {
+	for _, tc := range []struct {
+		arg  string
+		want bool
+	}{
+		{"classic", true}, {"mars2006-escalating", true}, {"paper", true},
+		{"my.toml", false}, {"rules/x", false}, {`rules\x`, false}, {"/abs/x.toml", false}, {"./x", false},
+	} {
+		assert.Equal(t, tc.want, IsName(tc.arg), tc.arg)
+	}
+}

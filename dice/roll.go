@@ -168,3 +168,49 @@ func Table4() []Table4Row {
 		{3, 2, 37, 29, 34},
 	}
 }
+
+// RollVsPaper is one single roll's exact odds beside the paper's Table 4.
+type RollVsPaper struct {
+	// AttackerDice and DefenderDice are the dice rolled.
+	AttackerDice, DefenderDice int
+	// Odds are the roll's exact odds (Roll).
+	Odds RollOdds
+	// Paper[j] is Table 4's whole percent for the defender losing j pairs
+	// (Paper[0] "Defender wins", Paper[m] "Attacker wins", Paper[1] of a
+	// two-pair roll "One each"); nil when the rules are not Classic, the
+	// rules Table 4 was computed for.
+	Paper []int
+}
+
+// CompareTable4 returns every single roll of r, defender dice 1.. outer
+// and attacker dice 1.. inner, with its exact odds and, for the classic
+// rules, Table 4's percentages. Report's dice notebook and marslab odds
+// both print this comparison.
+func CompareTable4(r Rules) ([]RollVsPaper, error) {
+	paper := map[[2]int]Table4Row{}
+	if r == Classic {
+		for _, row := range Table4() {
+			paper[[2]int{row.AttackerDice, row.DefenderDice}] = row
+		}
+	}
+	var out []RollVsPaper
+	for nd := 1; nd <= r.DefenderDice; nd++ {
+		for na := 1; na <= r.AttackerDice; na++ {
+			odds, err := Roll(r, na, nd)
+			if err != nil {
+				return nil, err
+			}
+			rv := RollVsPaper{AttackerDice: na, DefenderDice: nd, Odds: odds}
+			if row, ok := paper[[2]int{na, nd}]; ok {
+				m := odds.Pairs()
+				rv.Paper = make([]int, m+1)
+				for j := range rv.Paper {
+					rv.Paper[j] = row.OneEach
+				}
+				rv.Paper[0], rv.Paper[m] = row.Defender, row.Attacker
+			}
+			out = append(out, rv)
+		}
+	}
+	return out, nil
+}

@@ -20,9 +20,14 @@ type Config struct {
 	// set it; "" reads as "env config". It is no setting: fingerprints
 	// leave it out.
 	Source string `json:"-"`
+	// File is the config file read: a relative Rules file is relative to
+	// its folder; "" (a config built in code) is the working directory. It
+	// is no setting: fingerprints leave it out.
+	File string `json:"-"`
 	// Rules is the rule set: an embedded name ("fixedcards", the paper's
-	// environment, is the default) or a TOML file. The game is played on
-	// the map the rules name.
+	// environment, is the default) or a TOML file, relative to the config
+	// file's folder (sim.ConfigPath). The game is played on the map the
+	// rules name.
 	Rules string
 	// Players is the number of seats, 2..6 (the paper: 4).
 	Players int
@@ -154,6 +159,7 @@ func LoadConfig(path string) (*Config, error) {
 func (f *ConfigFile) Config(source, prefix string) (*Config, error) {
 	c := DefaultConfig()
 	c.Source = source
+	c.File = source
 	if prefix != "" {
 		c.Source = source + " [" + strings.TrimSuffix(prefix, ".") + "]"
 	}
@@ -167,8 +173,8 @@ func (f *ConfigFile) Config(source, prefix string) (*Config, error) {
 		c.Rules = *f.Rules
 	}
 	if f.Players != nil {
-		if *f.Players < 2 || *f.Players > 6 {
-			return nil, bad("players", "%d: want 2..6", *f.Players)
+		if *f.Players < sim.MinPlayers || *f.Players > sim.MaxPlayers {
+			return nil, bad("players", "%d: want %d..%d", *f.Players, sim.MinPlayers, sim.MaxPlayers)
 		}
 		c.Players = *f.Players
 		if f.Rewards.Placement == nil && c.Players != len(c.Rewards.Placement) {
@@ -315,7 +321,7 @@ func (c *Config) resolve(reg *bots.Registry) (*setup, error) {
 	}
 	s := &setup{cfg: c}
 	var err error
-	if s.rules, err = sim.LoadRules(c.Rules); err != nil {
+	if s.rules, err = sim.LoadRules(sim.ConfigPath(c.File, c.Rules)); err != nil {
 		return nil, fmt.Errorf("%srules: %w", src, err)
 	}
 	if s.m, err = s.rules.LoadMap(); err != nil {

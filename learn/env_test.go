@@ -3,6 +3,8 @@ package learn
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
@@ -12,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/marslab-risk/marslab/bots/registry"
+	"github.com/marslab-risk/marslab/sim"
 )
 
 // trace plays episode (seed, index) with actions chosen by a function of
@@ -289,4 +292,26 @@ func TestFeatureFuncs(t *testing.T) {
 	for _, n := range FeatureNames() {
 		assert.NotNil(t, featureFuncs[n], n)
 	}
+}
+
+// A relative rules file in a config is relative to the config's folder,
+// not to the working directory.
+func TestConfigRulesRelativeToFile(t *testing.T) {
+	_, data, err := sim.RulesSource("fixedcards")
+	require.NoError(t, err)
+	dir := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "rules"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "rules", "mine.toml"), data, 0o644))
+	path := filepath.Join(dir, "env.toml")
+	require.NoError(t, os.WriteFile(path, []byte(`rules = "rules/mine.toml"`+"\n"), 0o644))
+	cfg, err := LoadConfig(path)
+	require.NoError(t, err)
+	assert.Equal(t, "rules/mine.toml", cfg.Rules, "the config keeps the text it was given")
+	env, err := NewEnv(cfg, registry.Default())
+	require.NoError(t, err, "the rules file is found beside the config")
+	require.NoError(t, env.Close())
+
+	cfg.File = ""
+	_, err = NewEnv(cfg, registry.Default())
+	assert.ErrorContains(t, err, "rules/mine.toml", "built in code, the path is the working directory's")
 }

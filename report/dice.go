@@ -193,43 +193,35 @@ func (c *diceConfig) run(ctx context.Context, w *writer) (any, error) {
 
 // table4 writes table4.csv: every single roll's exact odds beside Table 4.
 func (c *diceConfig) table4(w *writer, r dice.Rules, d *diceData) error {
-	paper := map[[2]int]dice.Table4Row{}
-	for _, row := range dice.Table4() {
-		paper[[2]int{row.AttackerDice, row.DefenderDice}] = row
+	rolls, err := dice.CompareTable4(r)
+	if err != nil {
+		return fmt.Errorf("table 4: %w", err)
 	}
 	var rows [][]string
-	for nd := 1; nd <= r.DefenderDice; nd++ {
-		for na := 1; na <= r.AttackerDice; na++ {
-			odds, err := dice.Roll(r, na, nd)
-			if err != nil {
-				return fmt.Errorf("table 4: %w", err)
+	for _, rv := range rolls {
+		na, nd, odds := rv.AttackerDice, rv.DefenderDice, rv.Odds
+		if rv.Paper == nil {
+			return fmt.Errorf("table 4: no entry for %dv%d", na, nd)
+		}
+		m := odds.Pairs()
+		for j := m; j >= 0; j-- {
+			what := "one each"
+			switch {
+			case j == m:
+				what = "attacker wins"
+			case j == 0:
+				what = "defender wins"
 			}
-			row, ok := paper[[2]int{na, nd}]
-			if !ok {
-				return fmt.Errorf("table 4: no entry for %dv%d", na, nd)
+			paperPct := rv.Paper[j]
+			l := table4Line{Dice: fmt.Sprintf("%dv%d", na, nd), Result: what, Count: odds.Count[j],
+				Total: odds.Total, P: odds.P(j), Paper: paperPct}
+			l.Agrees = paperPct >= 0 && int(math.Round(100*l.P)) == paperPct
+			if l.Agrees {
+				d.Table4Agree++
 			}
-			m := odds.Pairs()
-			for j := m; j >= 0; j-- {
-				var what string
-				paperPct := -1
-				switch {
-				case j == m:
-					what, paperPct = "attacker wins", row.Attacker
-				case j == 0:
-					what, paperPct = "defender wins", row.Defender
-				default:
-					what, paperPct = "one each", row.OneEach
-				}
-				l := table4Line{Dice: fmt.Sprintf("%dv%d", na, nd), Result: what, Count: odds.Count[j],
-					Total: odds.Total, P: odds.P(j), Paper: paperPct}
-				l.Agrees = paperPct >= 0 && int(math.Round(100*l.P)) == paperPct
-				if l.Agrees {
-					d.Table4Agree++
-				}
-				d.Table4 = append(d.Table4, l)
-				rows = append(rows, []string{itoa(na), itoa(nd), what, fmt.Sprint(l.Count), fmt.Sprint(l.Total),
-					num(l.P), itoa(paperPct)})
-			}
+			d.Table4 = append(d.Table4, l)
+			rows = append(rows, []string{itoa(na), itoa(nd), what, fmt.Sprint(l.Count), fmt.Sprint(l.Total),
+				num(l.P), itoa(paperPct)})
 		}
 	}
 	return w.csv("table4.csv", []string{"attacker_dice", "defender_dice", "result", "count", "total",

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"path/filepath"
 	"runtime"
 	"strings"
 
@@ -203,7 +202,7 @@ func (c *engineConfig) setup(w *writer, rulesKey, rulesName, playersKey, players
 	fail := func(key, val string, err error) error {
 		return fmt.Errorf("%s: key %s: %q: %w", c.path, key, val, err)
 	}
-	r, err := sim.LoadRules(resolveRules(filepath.Dir(c.path), rulesName))
+	r, err := sim.LoadRules(sim.ConfigPath(c.path, rulesName))
 	if err != nil {
 		return nil, fail(rulesKey, rulesName, err)
 	}
@@ -218,22 +217,10 @@ func (c *engineConfig) setup(w *writer, rulesKey, rulesName, playersKey, players
 	if err != nil {
 		return nil, fail(playersKey, players, err)
 	}
-	if len(seats) < 2 || len(seats) > 6 {
-		return nil, fail(playersKey, players, fmt.Errorf("%d seats, must be 2..6", len(seats)))
+	if len(seats) < sim.MinPlayers || len(seats) > sim.MaxPlayers {
+		return nil, fail(playersKey, players, fmt.Errorf("%d seats, must be %d..%d", len(seats), sim.MinPlayers, sim.MaxPlayers))
 	}
 	return &gameSetup{rules: r, m: m, seats: seats}, nil
-}
-
-// resolveRules returns the rule set argument of sim.LoadRules for name as
-// a config in folder dir gives it: an embedded name as is, a relative file
-// path relative to dir.
-func resolveRules(dir, name string) string {
-	isPath := strings.ContainsRune(name, '/') || strings.ContainsRune(name, filepath.Separator) ||
-		strings.HasSuffix(name, ".toml")
-	if !isPath || filepath.IsAbs(name) {
-		return name
-	}
-	return filepath.Join(dir, name)
 }
 
 // play runs games of g on workers and returns the report and the records
@@ -348,7 +335,7 @@ func (c *engineConfig) run(ctx context.Context, w *writer) (any, error) {
 // lengths measures the game length and stalemates under each rule set and
 // writes lengths.csv and its figure.
 func (c *engineConfig) lengths(ctx context.Context, w *writer, d *engineData, games int) error {
-	z, err := stats.NormalQuantile(0.95)
+	z, err := stats.NormalQuantile(stats.Level)
 	if err != nil {
 		return err
 	}
@@ -381,7 +368,7 @@ func (c *engineConfig) lengths(ctx context.Context, w *writer, d *engineData, ga
 		l.RoundsCI = stats.Interval{Lo: l.RoundsMean - z*l.RoundsSD/math.Sqrt(n), Hi: l.RoundsMean + z*l.RoundsSD/math.Sqrt(n)}
 		l.TurnsCI = stats.Interval{Lo: l.TurnsMean - z*tsd/math.Sqrt(n), Hi: l.TurnsMean + z*tsd/math.Sqrt(n)}
 		l.StalemateRate = float64(l.Stalemates) / n
-		if l.StalemateCI, err = stats.Wilson(l.Stalemates, len(recs), 0.95); err != nil {
+		if l.StalemateCI, err = stats.Wilson(l.Stalemates, len(recs), stats.Level); err != nil {
 			return fmt.Errorf("length under %s: %w", name, err)
 		}
 		if len(d.Lengths) == 0 || l.RoundsMean > d.Longest.RoundsMean {

@@ -353,7 +353,7 @@ func (c *recognitionConfig) headline(d *recognitionData) error {
 	if lo.N == 0 || hi.N == 0 {
 		return nil
 	}
-	diff, iv, err := stats.DiffWilson(hi.Correct, hi.N, lo.Correct, lo.N, rexp.Level)
+	diff, iv, err := stats.DiffWilson(hi.Correct, hi.N, lo.Correct, lo.N, stats.Level)
 	if err != nil {
 		return fmt.Errorf("%s: key recognition.compare: %w", c.path, err)
 	}
@@ -386,7 +386,7 @@ func (c *recognitionConfig) differences(d *recognitionData) error {
 		if b.N == 0 || v.N == 0 {
 			continue
 		}
-		diff, iv, err := stats.DiffWilson(v.Correct, v.N, b.Correct, b.N, rexp.Level)
+		diff, iv, err := stats.DiffWilson(v.Correct, v.N, b.Correct, b.N, stats.Level)
 		if err != nil {
 			return fmt.Errorf("%s: key recognition.differences: %w", c.path, err)
 		}

@@ -384,17 +384,6 @@ func BenchmarkDiceQuick(b *testing.B) {
 	}
 }
 
-func TestResolveRules(t *testing.T) {
-	for _, tc := range []struct{ name, want string }{
-		{"mars2006", "mars2006"},
-		{"my.toml", filepath.Join("nb", "my.toml")},
-		{"rules/x.toml", filepath.Join("nb", "rules", "x.toml")},
-		{"/abs/x.toml", "/abs/x.toml"},
-	} {
-		assert.Equal(t, tc.want, resolveRules("nb", tc.name), tc.name)
-	}
-}
-
 // TestEngineRulesFile runs a rule set given as a file beside the config.
 func TestEngineRulesFile(t *testing.T) {
 	dir := writeNotebook(t, "engine", strings.Replace(tinyEngine, `length_rules = ["classic", "fixedcards"]`,

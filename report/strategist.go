@@ -114,7 +114,7 @@ func sameButFeatures(a, b *lexp.Experiment) error {
 	if x.Env != nil && y.Env != nil {
 		// The environments are compared without the names of their files.
 		ex, ey := *x.Env, *y.Env
-		ex.Source, ey.Source = "", ""
+		ex.Source, ey.Source, ex.File, ey.File = "", "", "", ""
 		x.Env, y.Env = &ex, &ey
 	}
 	if !reflect.DeepEqual(x, y) {

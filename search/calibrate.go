@@ -309,9 +309,9 @@ func (c *Calibration) TunedComment(notebook string) string {
 	t := c.Tuned()
 	confirmed := ""
 	if len(c.Confirmations) > 0 {
-		confirmed = ".\nConfirmation " + c.ConfirmedText()
+		confirmed = "\nConfirmation " + c.ConfirmedText() + "."
 	}
-	return fmt.Sprintf("MARS parameters from the %s notebook (marslab report notebooks/%s): the %s.\nValidation on %d fresh blocks against %s: difference %+.3f in win rate, 95 %% interval [%+.3f, %+.3f], Holm p %s%s:\n%s.",
+	return fmt.Sprintf("MARS parameters from the %s notebook (marslab report notebooks/%s): the %s.\nValidation on %d fresh blocks against %s: difference %+.3f in win rate, 95 %% interval [%+.3f, %+.3f], Holm p %s: %s.%s",
 		notebook, notebook, t.Name, t.Blocks, c.Reference, t.Diff.Mean, t.Diff.Interval.Lo, t.Diff.Interval.Hi, pRel(c.Holm[c.Pick]),
-		confirmed, map[bool]string{true: "shown better", false: "NOT shown better"}[c.ShownBetter()])
+		map[bool]string{true: "shown better", false: "NOT shown better"}[c.ShownBetter()], confirmed)
 }

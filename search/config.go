@@ -661,6 +661,8 @@ func (s *Setup) fieldJSON() fieldJSON {
 	return f
 }
 
+// fingerprint returns the SHA-256 of v's JSON encoding, in hex ("" if v
+// cannot be encoded).
 func fingerprint(v any) string {
 	b, err := json.Marshal(v)
 	if err != nil {

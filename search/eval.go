@@ -107,8 +107,8 @@ func (g *Games) Check() error {
 		return errors.New("search: field needs a map and rules")
 	case g.Base.Factory == nil:
 		return errors.New("search: field needs a base seat")
-	case g.Players < 2 || g.Players > 6:
-		return fmt.Errorf("search: %d players: want 2..6", g.Players)
+	case g.Players < sim.MinPlayers || g.Players > sim.MaxPlayers:
+		return fmt.Errorf("search: %d players: want %d..%d", g.Players, sim.MinPlayers, sim.MaxPlayers)
 	case !g.Sample && len(g.Opponents) != g.Players-1:
 		return fmt.Errorf("search: %d opponents in a fixed line-up of %d players: want %d", len(g.Opponents), g.Players, g.Players-1)
 	case g.Sample && len(g.Opponents) < g.Players-1:

@@ -107,7 +107,7 @@ func (c *Cell) Wilson() stats.Interval { return wilson95(c.Wins, c.Games) }
 // wilson95 returns the 95 % Wilson interval of wins in games, [0, 1]
 // where stats.Wilson refuses the counts.
 func wilson95(wins, games int) stats.Interval {
-	iv, err := stats.Wilson(wins, games, 0.95)
+	iv, err := stats.Wilson(wins, games, stats.Level)
 	if err != nil {
 		return stats.Interval{Lo: 0, Hi: 1}
 	}
@@ -302,7 +302,7 @@ func (n *Narrowing) race(l *Level) error {
 		if cell.Dropped >= 0 || c == best {
 			continue
 		}
-		p, err := stats.PairedT(l.Cells[best].Scores, cell.Scores, 0.95)
+		p, err := stats.PairedT(l.Cells[best].Scores, cell.Scores, stats.Level)
 		if err != nil {
 			return fmt.Errorf("narrowing: racing: %w", err)
 		}

@@ -225,7 +225,7 @@ func levelCells(l *Level, sp Space) (rate, half []plots.Cell) {
 			continue
 		}
 		ix, iy := k%nx, k/nx
-		iv, _ := stats.Wilson(wins[k], games[k], 0.95)
+		iv, _ := stats.Wilson(wins[k], games[k], stats.Level)
 		r := plots.Cell{X0: ex[ix], X1: ex[ix+1], Y0: ey[iy], Y1: ey[iy+1], Z: float64(wins[k]) / float64(games[k])}
 		rate = append(rate, r)
 		r.Z = iv.Width() / 2

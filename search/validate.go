@@ -258,15 +258,19 @@ func (t *tally) compare() (Comparison, error) {
 		return c, fmt.Errorf("validation: %d blocks played: want >= 2", c.Blocks)
 	}
 	var err error
-	if c.Diff, err = stats.PairedT(t.sa, t.sb, 0.95); err != nil {
+	if c.Diff, err = stats.PairedT(t.sa, t.sb, stats.Level); err != nil {
 		return c, fmt.Errorf("validation: %w", err)
 	}
-	if c.McNemar, err = stats.PairedProportions(t.pairs, 0.95); err != nil {
+	if c.McNemar, err = stats.PairedProportions(t.pairs, stats.Level); err != nil {
 		return c, fmt.Errorf("validation: %w", err)
 	}
 	c.WinA, c.WinB = float64(t.wa)/float64(t.games), float64(t.wb)/float64(t.games)
-	c.WilsonA, _ = stats.Wilson(t.wa, t.games, 0.95)
-	c.WilsonB, _ = stats.Wilson(t.wb, t.games, 0.95)
+	if c.WilsonA, err = stats.Wilson(t.wa, t.games, stats.Level); err != nil {
+		return c, fmt.Errorf("validation: %w", err)
+	}
+	if c.WilsonB, err = stats.Wilson(t.wb, t.games, stats.Level); err != nil {
+		return c, fmt.Errorf("validation: %w", err)
+	}
 	return c, nil
 }
 

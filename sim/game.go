@@ -112,8 +112,8 @@ func NewGame(m *Map, r *Rules, players int) (*Game, error) {
 	if m == nil || r == nil {
 		return nil, errors.New("sim: NewGame needs a map and rules")
 	}
-	if players < 2 || players > 6 {
-		return nil, fmt.Errorf("sim: %d players: must be 2..6", players)
+	if players < MinPlayers || players > MaxPlayers {
+		return nil, fmt.Errorf("sim: %d players: must be %d..%d", players, MinPlayers, MaxPlayers)
 	}
 	if err := r.Validate(m); err != nil {
 		return nil, err
@@ -400,7 +400,7 @@ func (g *Game) setup() {
 		g.emit(e)
 	}
 	// Deck: one card per territory, symbols in turn, plus the wilds.
-	if r.Cards.Mode != "none" {
+	if r.Cards.Mode != CardsNone {
 		for t := 0; t < nt; t++ {
 			s.deck = append(s.deck, Card{Territory: int16(t), Symbol: uint8(t % 3)})
 		}
@@ -635,7 +635,7 @@ func (g *Game) turn(p int, from Phase) {
 		if s.winner >= 0 {
 			return
 		}
-		if s.conquered && g.r.Cards.OnePerTurn && g.r.Cards.Mode != "none" {
+		if s.conquered && g.r.Cards.OnePerTurn && g.r.Cards.Mode != CardsNone {
 			g.drawCard(p)
 		}
 	}
@@ -674,7 +674,7 @@ func (g *Game) turnStart(p int) bool {
 func (g *Game) tradePhase(p int) int {
 	s := &g.st
 	c := &g.r.Cards
-	if c.Mode == "none" {
+	if c.Mode == CardsNone {
 		return 0
 	}
 	total, traded := 0, 0
@@ -992,7 +992,7 @@ func (g *Game) eliminate(p, def int) {
 	s.eliminated = append(s.eliminated, def)
 	g.st.elimBy[def] = p
 	taken := 0
-	if g.r.Cards.Mode != "none" {
+	if g.r.Cards.Mode != CardsNone {
 		if g.r.Cards.TakeOnElimination {
 			taken = len(s.hands[def])
 			s.hands[p] = append(s.hands[p], s.hands[def]...)
@@ -1015,7 +1015,7 @@ func (g *Game) eliminate(p, def int) {
 	}
 	// Cards taken may force an immediate trade, placed at once.
 	c := &g.r.Cards
-	if c.Mode != "none" && c.ForcedTradeAt > 0 && len(s.hands[p]) >= c.ForcedTradeAt {
+	if c.Mode != CardsNone && c.ForcedTradeAt > 0 && len(s.hands[p]) >= c.ForcedTradeAt {
 		s.phase = PhaseTrade
 		armies := g.tradePhaseForced(p)
 		s.phase = PhasePlace

@@ -35,7 +35,20 @@ const (
 // isEmbeddedName reports whether nameOrPath names an embedded configuration
 // (no path separator, no ".toml" suffix) rather than a file.
 func isEmbeddedName(nameOrPath string) bool {
-	return !strings.ContainsAny(nameOrPath, `/\`) && !strings.HasSuffix(nameOrPath, ".toml")
+	return configs.IsName(nameOrPath)
+}
+
+// ConfigPath resolves a rule set or map that the file source names (a
+// config's rules or map key, a rule set's map key), as LoadRules and
+// LoadMap take it: an embedded name (no path separator, no ".toml" suffix)
+// and an absolute path as they are, a relative file path joined to the
+// folder of source ("" or a name without a folder: the working directory).
+// Every config of marslab resolves its rules and map files through it.
+func ConfigPath(source, nameOrPath string) string {
+	if isEmbeddedName(nameOrPath) || filepath.IsAbs(nameOrPath) {
+		return nameOrPath
+	}
+	return filepath.Join(filepath.Dir(source), nameOrPath)
 }
 
 // LoadMap loads and validates a map. A name without a path separator and
@@ -81,10 +94,7 @@ func RulesSource(nameOrPath string) (source string, data []byte, err error) {
 // joined to the folder of the file the rules were read from (the working
 // directory for rules built in code), an absolute path as it is.
 func (r *Rules) MapPath() string {
-	if isEmbeddedName(r.Map) || filepath.IsAbs(r.Map) {
-		return r.Map
-	}
-	return filepath.Join(filepath.Dir(r.source), r.Map)
+	return ConfigPath(r.source, r.Map)
 }
 
 // MapSource returns the TOML text of the map that the rules' map key names
@@ -488,7 +498,7 @@ func (r *Rules) keysPresent(source string, md *toml.MetaData, raw map[string]any
 	needs := []need{
 		{[]string{"name"}, "the rule set's name"},
 		{[]string{"map"}, "the default map's name"},
-		{[]string{"players"}, "2..6"},
+		{[]string{"players"}, fmt.Sprintf("%d..%d", MinPlayers, MaxPlayers)},
 		{[]string{"starting_armies"}, "7 entries, entry k for k players"},
 		{[]string{"setup", "deal"}, oneOf(dealModes)},
 		{[]string{"setup", "initial_armies"}, oneOf(initialArmiesModes)},
@@ -578,8 +588,8 @@ func (r *Rules) validate(src string, m *Map) error {
 	if err := checkName(r.Map); err != nil {
 		return badValue(src, "map", r.Map, "%v", err)
 	}
-	if r.Players < 2 || r.Players > 6 {
-		return badValue(src, "players", r.Players, "must be 2..6")
+	if r.Players < MinPlayers || r.Players > MaxPlayers {
+		return badValue(src, "players", r.Players, "must be %d..%d", MinPlayers, MaxPlayers)
 	}
 	for k, a := range r.StartingArmies {
 		key := fmt.Sprintf("starting_armies[%d]", k)

@@ -245,3 +245,13 @@ func (m *MissionKind) UnmarshalText(text []byte) (err error) {
 	*m, err = parseMode(text, missionKinds)
 	return err
 }
+
+// The number of seats a game has: sim.NewGame, rule sets, positions and
+// every experiment config accept MinPlayers..MaxPlayers.
+const (
+	// MinPlayers is the fewest seats of a game.
+	MinPlayers = 2
+	// MaxPlayers is the most seats of a game (StartingArmies has an entry
+	// for each count up to it).
+	MaxPlayers = 6
+)

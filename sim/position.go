@@ -101,8 +101,8 @@ func (p *Position) Validate(m *Map, r *Rules) error {
 	nt := m.NumTerritories()
 	n := p.Players
 	switch {
-	case n < 2 || n > 6:
-		return fmt.Errorf("players = %d: must be 2..6", n)
+	case n < MinPlayers || n > MaxPlayers:
+		return fmt.Errorf("players = %d: must be %d..%d", n, MinPlayers, MaxPlayers)
 	case len(p.Owner) != nt || len(p.Armies) != nt:
 		return fmt.Errorf("territories: %d owners and %d army counts for the %d territories of map %q", len(p.Owner), len(p.Armies), nt, m.Name)
 	case len(p.Hands) != n:
@@ -158,7 +158,7 @@ func (p *Position) Validate(m *Map, r *Rules) error {
 	switch {
 	case p.SetsTraded < 0 || p.SetsTraded > MaxArmyValue:
 		return fmt.Errorf("sets_traded = %d: must be 0..%d", p.SetsTraded, MaxArmyValue)
-	case r.Cards.Mode == "none" && p.SetsTraded != 0:
+	case r.Cards.Mode == CardsNone && p.SetsTraded != 0:
 		return fmt.Errorf("sets_traded = %d: must be 0 under card mode \"none\"", p.SetsTraded)
 	case p.Round < 1 || (r.End.RoundLimit > 0 && p.Round > r.End.RoundLimit):
 		hi := "any"
@@ -181,7 +181,7 @@ func (p *Position) Validate(m *Map, r *Rules) error {
 // validateCards checks that the hands and piles hold the rules' deck.
 func (p *Position) validateCards(m *Map, r *Rules, out []bool) error {
 	nt := m.NumTerritories()
-	if r.Cards.Mode == "none" {
+	if r.Cards.Mode == CardsNone {
 		for q, h := range p.Hands {
 			if len(h) > 0 {
 				return fmt.Errorf("hands[%d]: %d cards under card mode \"none\"", q, len(h))

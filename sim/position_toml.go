@@ -88,15 +88,15 @@ func ParsePosition(source string, data []byte, m *Map, r *Rules) (*Position, err
 		return nil, fmt.Errorf("%s: %s: unknown key", source, und[0])
 	}
 	for _, k := range []struct{ key, hint string }{
-		{"players", "2..6"}, {"round", ">= 1"}, {"current", "the seat to move"},
+		{"players", fmt.Sprintf("%d..%d", MinPlayers, MaxPlayers)}, {"round", ">= 1"}, {"current", "the seat to move"},
 		{"territories", "a table with every territory: NAME = { owner = SEAT, armies = N }"},
 	} {
 		if !md.IsDefined(k.key) {
 			return nil, fmt.Errorf("%s: %s: missing (%s)", source, k.key, k.hint)
 		}
 	}
-	if f.Players < 2 || f.Players > 6 {
-		return nil, fmt.Errorf("%s: players = %d: must be 2..6", source, f.Players)
+	if f.Players < MinPlayers || f.Players > MaxPlayers {
+		return nil, fmt.Errorf("%s: players = %d: must be %d..%d", source, f.Players, MinPlayers, MaxPlayers)
 	}
 	nt := m.NumTerritories()
 	pos := &Position{
@@ -187,7 +187,7 @@ func ParsePosition(source string, data []byte, m *Map, r *Rules) (*Position, err
 		if pos.Deck, err = cards("deck", f.Deck); err != nil {
 			return nil, err
 		}
-	} else if r.Cards.Mode != "none" {
+	} else if r.Cards.Mode != CardsNone {
 		pos.Deck = restOfDeck(pos, nt, r.Cards.Wilds)
 	}
 	// Missions by name.

@@ -179,7 +179,7 @@ func ComparePaired(before, after *Output, o PairOptions) (*PairedRuns, error) {
 			}
 		}
 		var err error
-		if pb.Diff, err = stats.PairedNormal(won[i][1], won[i][0], Level); err != nil {
+		if pb.Diff, err = stats.PairedNormal(won[i][1], won[i][0], stats.Level); err != nil {
 			return nil, fmt.Errorf("tourney: bot %q: %w", s.Label, err)
 		}
 		pb.PaperWinPct = math.NaN()

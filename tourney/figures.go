@@ -8,6 +8,7 @@ import (
 	"github.com/marslab-risk/marslab/arena"
 	"github.com/marslab-risk/marslab/internal/textfmt"
 	"github.com/marslab-risk/marslab/plots"
+	"github.com/marslab-risk/marslab/stats"
 )
 
 // Figure is one figure of the report.
@@ -45,7 +46,7 @@ func (r *Results) Figures() []Figure {
 	fig3 := &plots.StackedBarChart{Width: width, SlantLabels: true, Title: fmt.Sprintf("Wins per bot (%d games)", r.Games), YLabel: "wins",
 		Categories: names, Layers: []plots.BarGroup{{Values: wins}}}
 	place := &plots.StackedBarChart{Width: width, SlantLabels: true, Title: "Placements per bot", YLabel: "games", Categories: names, Layers: layers}
-	winrate := &plots.IntervalBarChart{Width: width, SlantLabels: true, Title: fmt.Sprintf("Win %% with %g %% Wilson intervals", 100*Level), YLabel: "win %",
+	winrate := &plots.IntervalBarChart{Width: width, SlantLabels: true, Title: fmt.Sprintf("Win %% with %g %% Wilson intervals", 100*stats.Level), YLabel: "win %",
 		Categories: names, Values: winPct, Lo: lo, Hi: hi}
 	figs := []Figure{{"figure3-wins", fig3.Save}}
 	if r.Timed {

@@ -13,7 +13,7 @@ import (
 
 // winText is a bot's win % with its interval.
 func winText(b BotResult) string {
-	return fmt.Sprintf("%s %% (%g %% Wilson [%s, %s])", textfmt.Fixed(100*b.WinRate, 1), 100*Level,
+	return fmt.Sprintf("%s %% (%g %% Wilson [%s, %s])", textfmt.Fixed(100*b.WinRate, 1), 100*stats.Level,
 		textfmt.Fixed(100*b.WinLo, 1), textfmt.Fixed(100*b.WinHi, 1))
 }
 
@@ -57,7 +57,7 @@ func (r *Results) Findings() []string {
 		verb, its = lb.Bot+" and "+r.Bots[second].Bot+" win equally often", "their"
 	}
 	s := fmt.Sprintf("%s, %s %% of %s games (%g %% Wilson [%s, %s])", verb, textfmt.Fixed(100*lb.WinRate, 1), its,
-		100*Level, textfmt.Fixed(100*lb.WinLo, 1), textfmt.Fixed(100*lb.WinHi, 1))
+		100*stats.Level, textfmt.Fixed(100*lb.WinLo, 1), textfmt.Fixed(100*lb.WinHi, 1))
 	switch {
 	case sep:
 		s += ", its interval above every other bot's"
@@ -82,7 +82,7 @@ func (r *Results) Findings() []string {
 	}
 	pb := r.Bots[place]
 	out = append(out, fmt.Sprintf("%s has the best mean placement, %s (%g %% interval [%s, %s])", pb.Bot, textfmt.Fixed(pb.MeanPlacement, 2),
-		100*Level, textfmt.Fixed(pb.PlacementLo, 2), textfmt.Fixed(pb.PlacementHi, 2)))
+		100*stats.Level, textfmt.Fixed(pb.PlacementLo, 2), textfmt.Fixed(pb.PlacementHi, 2)))
 	ks := []int{r.Players - 1}
 	if r.Players > 2 {
 		ks = []int{1, r.Players - 1}
@@ -100,10 +100,10 @@ func (r *Results) Findings() []string {
 		}
 		out = append(out, fmt.Sprintf("%s finishes %s most often (%d of its %d games)", r.Bots[m].Bot, what, r.Bots[m].Placements[k], r.Bots[m].Games))
 	}
-	iv, err := stats.Wilson(r.Stalemates, r.Games, Level)
+	iv, err := stats.Wilson(r.Stalemates, r.Games, stats.Level)
 	if err == nil {
 		out = append(out, fmt.Sprintf("%d of the %d games ended at the round limit (%s %%, %g %% Wilson [%s, %s])", r.Stalemates, r.Games,
-			textfmt.Fixed(100*float64(r.Stalemates)/float64(r.Games), 1), 100*Level, textfmt.Fixed(100*iv.Lo, 1), textfmt.Fixed(100*iv.Hi, 1)))
+			textfmt.Fixed(100*float64(r.Stalemates)/float64(r.Games), 1), 100*stats.Level, textfmt.Fixed(100*iv.Lo, 1), textfmt.Fixed(100*iv.Hi, 1)))
 	}
 	return out
 }

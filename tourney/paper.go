@@ -104,7 +104,7 @@ func Compare(res *Results, recs []arena.Record, paper *Published, h2h [2]string,
 	if c.Rank, err = RankAgainst(res, paper, permutations); err != nil {
 		return nil, err
 	}
-	if c.StalemateCI, err = stats.Wilson(res.Stalemates, res.Games, Level); err != nil {
+	if c.StalemateCI, err = stats.Wilson(res.Stalemates, res.Games, stats.Level); err != nil {
 		return nil, fmt.Errorf("tourney: stalemates: %w", err)
 	}
 	var turns, paperTurns float64

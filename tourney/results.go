@@ -8,9 +8,6 @@ import (
 	"github.com/marslab-risk/marslab/stats"
 )
 
-// Level is the confidence level of the intervals of Results.
-const Level = 0.95
-
 // BotResult is one bot's line of the tournament tables.
 type BotResult struct {
 	// Bot is the seat label.
@@ -26,10 +23,10 @@ type BotResult struct {
 	// Sm).
 	Stalemates int
 	// WinRate is Wins/Games; WinLo and WinHi bound its Wilson score
-	// interval at Level (stats.Wilson).
+	// interval at stats.Level (stats.Wilson).
 	WinRate, WinLo, WinHi float64
 	// MeanPlacement is the mean finishing position (1 = won);
-	// PlacementLo and PlacementHi bound its normal interval at Level,
+	// PlacementLo and PlacementHi bound its normal interval at stats.Level,
 	// mean ± z·s/√Games with s the sample standard deviation (the mean
 	// itself when Games < 2).
 	MeanPlacement, PlacementLo, PlacementHi float64
@@ -103,7 +100,7 @@ func Analyze(labels []string, players int, records []arena.Record, timing *arena
 		}
 		index[l] = i
 	}
-	z, err := stats.NormalQuantile(Level)
+	z, err := stats.NormalQuantile(stats.Level)
 	if err != nil {
 		return nil, err
 	}
@@ -188,7 +185,7 @@ func Analyze(labels []string, players int, records []arena.Record, timing *arena
 	}
 	for b := range res.Bots {
 		br := &res.Bots[b]
-		iv, err := stats.Wilson(br.Wins, br.Games, Level)
+		iv, err := stats.Wilson(br.Wins, br.Games, stats.Level)
 		if err != nil {
 			return nil, fmt.Errorf("tourney: bot %q: %w", br.Bot, err)
 		}

@@ -101,7 +101,7 @@ func CompareSeats(runs []SeatRun, bot string, idx int, paper *Published, permuta
 		if err != nil {
 			return nil, fmt.Errorf("tourney: paired comparison of %s: %w", r.Name, err)
 		}
-		pp, err := stats.PairedProportions(pairs, Level)
+		pp, err := stats.PairedProportions(pairs, stats.Level)
 		if err != nil {
 			return nil, fmt.Errorf("tourney: paired comparison of %s: %w", r.Name, err)
 		}

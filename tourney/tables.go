@@ -6,6 +6,7 @@ import (
 
 	"github.com/marslab-risk/marslab/arena"
 	"github.com/marslab-risk/marslab/internal/textfmt"
+	"github.com/marslab-risk/marslab/stats"
 	"github.com/marslab-risk/marslab/table"
 )
 
@@ -63,7 +64,7 @@ func (r *Results) Table6() table.Table {
 
 // PlacementTable gives each bot's mean placement with its interval.
 func (r *Results) PlacementTable() table.Table {
-	t := table.Table{Name: "placement", Title: fmt.Sprintf("Mean placement (1 = won) with a %g %% interval", 100*Level),
+	t := table.Table{Name: "placement", Title: fmt.Sprintf("Mean placement (1 = won) with a %g %% interval", 100*stats.Level),
 		Header: []string{"bot", "games", "mean placement", "lo", "hi"}}
 	for _, b := range r.Bots {
 		t.Rows = append(t.Rows, []string{b.Bot, itoa(b.Games), textfmt.Fixed(b.MeanPlacement, 3), textfmt.Fixed(b.PlacementLo, 3), textfmt.Fixed(b.PlacementHi, 3)})
@@ -73,7 +74,7 @@ func (r *Results) PlacementTable() table.Table {
 
 // WinRateTable gives each bot's win % with its Wilson interval.
 func (r *Results) WinRateTable() table.Table {
-	t := table.Table{Name: "winrate", Title: fmt.Sprintf("Win %% with a %g %% Wilson interval", 100*Level),
+	t := table.Table{Name: "winrate", Title: fmt.Sprintf("Win %% with a %g %% Wilson interval", 100*stats.Level),
 		Header: []string{"bot", "games", "wins", "win %", "lo %", "hi %"}}
 	for _, b := range r.Bots {
 		t.Rows = append(t.Rows, []string{b.Bot, itoa(b.Games), itoa(b.Wins), textfmt.Fixed(100*b.WinRate, 2), textfmt.Fixed(100*b.WinLo, 2), textfmt.Fixed(100*b.WinHi, 2)})

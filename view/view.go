@@ -191,8 +191,8 @@ func build(h sim.LogHeader, events []sim.Event, res sim.Result) (*data, error) {
 		return nil, err
 	}
 	n := len(h.Seats)
-	if n < 2 || n > 6 {
-		return nil, fmt.Errorf("line 1 (header): %d seats, want 2..6", n)
+	if n < sim.MinPlayers || n > sim.MaxPlayers {
+		return nil, fmt.Errorf("line 1 (header): %d seats, want %d..%d", n, sim.MinPlayers, sim.MaxPlayers)
 	}
 	d := &data{Seed: h.Seed, Index: h.Index, Rules: r.Name, Map: m.Name, Bonus: r.Cards.TerritoryBonus,
 		Width: Width, Height: Height, Wrap: m.Layout != nil, Result: res}

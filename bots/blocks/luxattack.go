@@ -297,7 +297,7 @@ func (x *Lux) cardRun(start bool, st *Step) (from, to, mem int, done, res bool) 
 		return 0, 0, 0, true, false
 	}
 	s := x.state
-	if s.Rules().Cards.Mode == "none" || s.ConqueredThisTurn() {
+	if s.Rules().Cards.Mode == sim.CardsNone || s.ConqueredThisTurn() {
 		return 0, 0, 0, true, false
 	}
 	b, p := &x.B, x.Seat

@@ -3,38 +3,19 @@
 package gameconf
 
 import (
-	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/marslab-risk/marslab/configs"
 	"github.com/marslab-risk/marslab/sim"
 )
 
-// Path resolves a rules or map argument of the config file source: a name
-// without a path separator and without a ".toml" suffix (an embedded rule
-// set or map) and an absolute path are returned as they are; a relative
-// file path is taken relative to source's folder when the file exists
-// there, and as it is otherwise.
-func Path(source, arg string) string {
-	if !strings.ContainsAny(arg, `/\`) && !strings.HasSuffix(arg, ".toml") || filepath.IsAbs(arg) {
-		return arg
-	}
-	p := filepath.Join(filepath.Dir(source), arg)
-	if _, err := os.Stat(p); errors.Is(err, os.ErrNotExist) {
-		return arg
-	}
-	return p
-}
-
 // Load loads the rule set rules and the map mapArg ("" = the map the rules
-// name) of the config file source (both resolved by Path) and checks them
+// name) of the config file source (both resolved by sim.ConfigPath) and checks them
 // against each other. An error names source and the key: "SOURCE: key
 // rules: ...", "SOURCE: key map: ..." or "SOURCE: keys rules, map: ...".
 func Load(source, rules, mapArg string) (*sim.Rules, *sim.Map, error) {
-	rsrc, rdata, err := sim.RulesSource(Path(source, rules))
+	rsrc, rdata, err := sim.RulesSource(sim.ConfigPath(source, rules))
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: key rules: %w", source, err)
 	}
@@ -47,7 +28,7 @@ func Load(source, rules, mapArg string) (*sim.Rules, *sim.Map, error) {
 	if mapArg == "" {
 		msrc, mdata, err = r.MapSource()
 	} else {
-		msrc, mdata, err = sim.MapSource(Path(source, mapArg))
+		msrc, mdata, err = sim.MapSource(sim.ConfigPath(source, mapArg))
 	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: key map: %w", source, err)
@@ -68,8 +49,8 @@ func CheckPlayers(bad func(key, format string, a ...any) error, players *int) er
 	switch {
 	case players == nil:
 		return bad("players", "missing: want the players per game, 2..6")
-	case *players < 2 || *players > 6:
-		return bad("players", "%d: want 2..6", *players)
+	case *players < sim.MinPlayers || *players > sim.MaxPlayers:
+		return bad("players", "%d: want %d..%d", *players, sim.MinPlayers, sim.MaxPlayers)
 	}
 	return nil
 }

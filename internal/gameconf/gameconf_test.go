@@ -1,8 +1,6 @@
 package gameconf
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -10,25 +8,6 @@ import (
 
 	"github.com/marslab-risk/marslab/configs"
 )
-
-func TestPath(t *testing.T) {
-	dir := t.TempDir()
-	src := filepath.Join(dir, "exp.toml")
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "here.toml"), nil, 0o644))
-	tests := []struct {
-		arg, want string
-	}{
-		{"classic", "classic"},
-		{"here.toml", filepath.Join(dir, "here.toml")},
-		{"missing.toml", "missing.toml"},
-		{"/abs/r.toml", "/abs/r.toml"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.arg, func(t *testing.T) {
-			assert.Equal(t, tt.want, Path(src, tt.arg))
-		})
-	}
-}
 
 func TestLoad(t *testing.T) {
 	r, m, err := Load("exp.toml", "mars2006", "")

@@ -133,26 +133,26 @@ func directiveBad(s string) string {
 // directiveErr is check's error for a value what that cannot stand in an
 // #SBATCH line.
 func directiveErr(what, v, bad string) error {
-	return fmt.Errorf("slurm: %s %q: holds %s, which sbatch's #SBATCH parser cannot take unquoted: want no spaces, tabs, line breaks, control characters, quotes, backslashes or #", what, v, bad)
+	return fmt.Errorf("%s %q: holds %s, which sbatch's #SBATCH parser cannot take unquoted: want no spaces, tabs, line breaks, control characters, quotes, backslashes or #", what, v, bad)
 }
 
 // check validates o.
 func (o *Options) check() error {
 	switch {
 	case o.Marslab == "" || !filepath.IsAbs(o.Marslab):
-		return fmt.Errorf("slurm: marslab executable %q: want an absolute path", o.Marslab)
+		return fmt.Errorf("marslab executable %q: want an absolute path", o.Marslab)
 	case o.Dir == "" || !filepath.IsAbs(o.Dir):
-		return fmt.Errorf("slurm: output directory %q: want an absolute path", o.Dir)
+		return fmt.Errorf("output directory %q: want an absolute path", o.Dir)
 	case directiveBad(o.Dir) != "":
 		return directiveErr("output directory (in #SBATCH --output)", o.Dir, directiveBad(o.Dir))
 	case strings.Contains(o.Dir, "%"):
-		return fmt.Errorf("slurm: output directory %q: want no %% (in #SBATCH --output, sbatch reads %% as a file name pattern)", o.Dir)
+		return fmt.Errorf("output directory %q: want no %% (in #SBATCH --output, sbatch reads %% as a file name pattern)", o.Dir)
 	case o.Tasks < 1:
-		return fmt.Errorf("slurm: %d tasks: want >= 1", o.Tasks)
+		return fmt.Errorf("%d tasks: want >= 1", o.Tasks)
 	case o.CPUs < 0:
-		return fmt.Errorf("slurm: %d CPUs per task: want >= 0 (0 = Slurm's default)", o.CPUs)
+		return fmt.Errorf("%d CPUs per task: want >= 0 (0 = Slurm's default)", o.CPUs)
 	case strings.ContainsAny(o.Name, " \t\n'\"$\\"):
-		return fmt.Errorf("slurm: job name %q: want no spaces, quotes, $ or backslashes", o.Name)
+		return fmt.Errorf("job name %q: want no spaces, quotes, $ or backslashes", o.Name)
 	case directiveBad(o.Name) != "":
 		return directiveErr("job name", o.Name, directiveBad(o.Name))
 	case directiveBad(o.Partition) != "":
@@ -162,13 +162,13 @@ func (o *Options) check() error {
 	}
 	for _, e := range o.Extra {
 		if !strings.HasPrefix(e, "-") || strings.ContainsAny(e, "\n") {
-			return fmt.Errorf("slurm: sbatch option %q: want one option starting with -", e)
+			return fmt.Errorf("sbatch option %q: want one option starting with -", e)
 		}
 		if bad := directiveBad(e); bad != "" {
 			return directiveErr("sbatch option", e, bad)
 		}
 		if k, _, _ := strings.Cut(e, "="); k == "--array" || k == "-a" || k == "--dependency" || k == "-d" || k == "--output" || k == "-o" {
-			return fmt.Errorf("slurm: sbatch option %q: the plan sets %s itself", e, k)
+			return fmt.Errorf("sbatch option %q: the plan sets %s itself", e, k)
 		}
 	}
 	return nil
@@ -253,7 +253,7 @@ func checkArgs(args []string) error {
 		name, _, _ = strings.Cut(name, "=")
 		for _, r := range reserved {
 			if name == r {
-				return fmt.Errorf("slurm: flag -%s: the plan sets it on every job itself", name)
+				return fmt.Errorf("flag -%s: the plan sets it on every job itself", name)
 			}
 		}
 	}
@@ -301,7 +301,7 @@ func Tournament(o Options, config string, args []string) (*Plan, error) {
 		return nil, err
 	}
 	if !filepath.IsAbs(config) {
-		return nil, fmt.Errorf("slurm: config %q: want an absolute path", config)
+		return nil, fmt.Errorf("config %q: want an absolute path", config)
 	}
 	if err := checkArgs(args); err != nil {
 		return nil, err
@@ -330,11 +330,11 @@ func Search(o Options, command, config string, steps int, args []string) (*Plan,
 	}
 	switch {
 	case command != "sweep" && command != "evolve" && command != "validate":
-		return nil, fmt.Errorf("slurm: search command %q: want sweep, evolve or validate", command)
+		return nil, fmt.Errorf("search command %q: want sweep, evolve or validate", command)
 	case !filepath.IsAbs(config):
-		return nil, fmt.Errorf("slurm: config %q: want an absolute path", config)
+		return nil, fmt.Errorf("config %q: want an absolute path", config)
 	case steps < 1:
-		return nil, fmt.Errorf("slurm: %d steps: want >= 1", steps)
+		return nil, fmt.Errorf("%d steps: want >= 1", steps)
 	}
 	if err := checkArgs(args); err != nil {
 		return nil, err
@@ -398,11 +398,11 @@ func (p *Plan) Submit(sbatch func(args []string) (string, error)) ([]string, err
 		}
 		out, err := sbatch(p.Args(j, after))
 		if err != nil {
-			return ids, fmt.Errorf("slurm: submitting %s (%s): %w", job.Label, p.Scripts[job.Script].File, err)
+			return ids, fmt.Errorf("submitting %s (%s): %w", job.Label, p.Scripts[job.Script].File, err)
 		}
 		id, err := ParseJobID(out)
 		if err != nil {
-			return ids, fmt.Errorf("slurm: submitting %s (%s): %w", job.Label, p.Scripts[job.Script].File, err)
+			return ids, fmt.Errorf("submitting %s (%s): %w", job.Label, p.Scripts[job.Script].File, err)
 		}
 		ids = append(ids, id)
 	}
@@ -448,16 +448,16 @@ func Quote(s string) string {
 // p and the submission script submit.sh (Plan.Shell) there, executable.
 func (p *Plan) Write() error {
 	if len(p.Scripts) == 0 {
-		return errors.New("slurm: the plan has no scripts")
+		return errors.New("the plan has no scripts")
 	}
 	dir := filepath.Join(p.Dir, ScriptDir)
 	if err := os.MkdirAll(filepath.Join(dir, "logs"), 0o755); err != nil {
-		return fmt.Errorf("slurm: %w", err)
+		return fmt.Errorf("%w", err)
 	}
 	files := append(append([]Script(nil), p.Scripts...), Script{SubmitScript, p.Shell()})
 	for _, s := range files {
 		if err := atomicfile.WriteFile(filepath.Join(dir, s.File), []byte(s.Text), 0o755); err != nil {
-			return fmt.Errorf("slurm: %w", err)
+			return fmt.Errorf("%w", err)
 		}
 	}
 	return nil

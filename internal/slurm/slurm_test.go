@@ -115,12 +115,12 @@ func TestSubmit(t *testing.T) {
 	}
 	ids, err = p.Submit(fail)
 	assert.Equal(t, []string{"201", "202"}, ids)
-	assert.EqualError(t, err, "slurm: submitting shards of step 1 (evolve-shards.sh): sbatch: error: Batch job submission failed")
+	assert.EqualError(t, err, "submitting shards of step 1 (evolve-shards.sh): sbatch: error: Batch job submission failed")
 
 	// Output that is not a job id is an error.
 	ids, err = p.Submit(func([]string) (string, error) { return "Submitted batch job 5\n", nil })
 	assert.Empty(t, ids)
-	assert.EqualError(t, err, `slurm: submitting shards of step 0 (evolve-shards.sh): sbatch --parsable printed "Submitted batch job 5\n": want a job id`)
+	assert.EqualError(t, err, `submitting shards of step 0 (evolve-shards.sh): sbatch --parsable printed "Submitted batch job 5\n": want a job id`)
 }
 
 func TestParseJobID(t *testing.T) {
@@ -170,31 +170,31 @@ func TestOptionsErrors(t *testing.T) {
 		edit func(*Options)
 		want string
 	}{
-		{func(o *Options) { o.Marslab = "marslab" }, `slurm: marslab executable "marslab": want an absolute path`},
-		{func(o *Options) { o.Dir = "runs/x" }, `slurm: output directory "runs/x": want an absolute path`},
-		{func(o *Options) { o.Dir = "/my runs/x" }, `slurm: output directory (in #SBATCH --output) "/my runs/x": holds a space, which sbatch's #SBATCH parser cannot take unquoted: want no spaces, tabs, line breaks, control characters, quotes, backslashes or #`},
-		{func(o *Options) { o.Dir = "/runs/100%" }, `slurm: output directory "/runs/100%": want no % (in #SBATCH --output, sbatch reads % as a file name pattern)`},
+		{func(o *Options) { o.Marslab = "marslab" }, `marslab executable "marslab": want an absolute path`},
+		{func(o *Options) { o.Dir = "runs/x" }, `output directory "runs/x": want an absolute path`},
+		{func(o *Options) { o.Dir = "/my runs/x" }, `output directory (in #SBATCH --output) "/my runs/x": holds a space, which sbatch's #SBATCH parser cannot take unquoted: want no spaces, tabs, line breaks, control characters, quotes, backslashes or #`},
+		{func(o *Options) { o.Dir = "/runs/100%" }, `output directory "/runs/100%": want no % (in #SBATCH --output, sbatch reads % as a file name pattern)`},
 		// Issue 25, item 13: what sbatch's directive parser would split or unquote.
-		{func(o *Options) { o.Dir = "/runs/it's" }, `slurm: output directory (in #SBATCH --output) "/runs/it's": holds a quote, which sbatch's #SBATCH parser cannot take unquoted: want no spaces, tabs, line breaks, control characters, quotes, backslashes or #`},
-		{func(o *Options) { o.Dir = `/runs/a"b` }, `slurm: output directory (in #SBATCH --output) "/runs/a\"b": holds a quote, which sbatch's #SBATCH parser cannot take unquoted: want no spaces, tabs, line breaks, control characters, quotes, backslashes or #`},
-		{func(o *Options) { o.Dir = `/runs/a\b` }, `slurm: output directory (in #SBATCH --output) "/runs/a\\b": holds a backslash, which sbatch's #SBATCH parser cannot take unquoted: want no spaces, tabs, line breaks, control characters, quotes, backslashes or #`},
-		{func(o *Options) { o.Dir = "/runs/a#b" }, `slurm: output directory (in #SBATCH --output) "/runs/a#b": holds a #, which sbatch's #SBATCH parser cannot take unquoted: want no spaces, tabs, line breaks, control characters, quotes, backslashes or #`},
-		{func(o *Options) { o.Dir = "/runs/a\rb" }, `slurm: output directory (in #SBATCH --output) "/runs/a\rb": holds a carriage return, which sbatch's #SBATCH parser cannot take unquoted: want no spaces, tabs, line breaks, control characters, quotes, backslashes or #`},
-		{func(o *Options) { o.Tasks = 0 }, "slurm: 0 tasks: want >= 1"},
-		{func(o *Options) { o.CPUs = -1 }, "slurm: -1 CPUs per task: want >= 0 (0 = Slurm's default)"},
-		{func(o *Options) { o.Name = "my job" }, `slurm: job name "my job": want no spaces, quotes, $ or backslashes`},
-		{func(o *Options) { o.Time = "1 h" }, `slurm: time "1 h": holds a space, which sbatch's #SBATCH parser cannot take unquoted: want no spaces, tabs, line breaks, control characters, quotes, backslashes or #`},
-		{func(o *Options) { o.Partition = "gpu\x01" }, `slurm: partition "gpu\x01": holds the control character U+0001, which sbatch's #SBATCH parser cannot take unquoted: want no spaces, tabs, line breaks, control characters, quotes, backslashes or #`},
-		{func(o *Options) { o.Extra = []string{"--comment=hello world"} }, `slurm: sbatch option "--comment=hello world": holds a space, which sbatch's #SBATCH parser cannot take unquoted: want no spaces, tabs, line breaks, control characters, quotes, backslashes or #`},
-		{func(o *Options) { o.Extra = []string{"--comment=a\tb"} }, `slurm: sbatch option "--comment=a\tb": holds a tab, which sbatch's #SBATCH parser cannot take unquoted: want no spaces, tabs, line breaks, control characters, quotes, backslashes or #`},
-		{func(o *Options) { o.Extra = []string{"--comment=a\r"} }, `slurm: sbatch option "--comment=a\r": holds a carriage return, which sbatch's #SBATCH parser cannot take unquoted: want no spaces, tabs, line breaks, control characters, quotes, backslashes or #`},
-		{func(o *Options) { o.Extra = []string{`--comment="open`} }, `slurm: sbatch option "--comment=\"open": holds a quote, which sbatch's #SBATCH parser cannot take unquoted: want no spaces, tabs, line breaks, control characters, quotes, backslashes or #`},
-		{func(o *Options) { o.Extra = []string{"--comment='x'"} }, `slurm: sbatch option "--comment='x'": holds a quote, which sbatch's #SBATCH parser cannot take unquoted: want no spaces, tabs, line breaks, control characters, quotes, backslashes or #`},
-		{func(o *Options) { o.Extra = []string{`--comment=a\b`} }, `slurm: sbatch option "--comment=a\\b": holds a backslash, which sbatch's #SBATCH parser cannot take unquoted: want no spaces, tabs, line breaks, control characters, quotes, backslashes or #`},
-		{func(o *Options) { o.Extra = []string{"--comment=a#b"} }, `slurm: sbatch option "--comment=a#b": holds a #, which sbatch's #SBATCH parser cannot take unquoted: want no spaces, tabs, line breaks, control characters, quotes, backslashes or #`},
-		{func(o *Options) { o.Extra = []string{"account=x"} }, `slurm: sbatch option "account=x": want one option starting with -`},
-		{func(o *Options) { o.Extra = []string{"--array=1-3"} }, `slurm: sbatch option "--array=1-3": the plan sets --array itself`},
-		{func(o *Options) { o.Extra = []string{"--dependency=afterok:1"} }, `slurm: sbatch option "--dependency=afterok:1": the plan sets --dependency itself`},
+		{func(o *Options) { o.Dir = "/runs/it's" }, `output directory (in #SBATCH --output) "/runs/it's": holds a quote, which sbatch's #SBATCH parser cannot take unquoted: want no spaces, tabs, line breaks, control characters, quotes, backslashes or #`},
+		{func(o *Options) { o.Dir = `/runs/a"b` }, `output directory (in #SBATCH --output) "/runs/a\"b": holds a quote, which sbatch's #SBATCH parser cannot take unquoted: want no spaces, tabs, line breaks, control characters, quotes, backslashes or #`},
+		{func(o *Options) { o.Dir = `/runs/a\b` }, `output directory (in #SBATCH --output) "/runs/a\\b": holds a backslash, which sbatch's #SBATCH parser cannot take unquoted: want no spaces, tabs, line breaks, control characters, quotes, backslashes or #`},
+		{func(o *Options) { o.Dir = "/runs/a#b" }, `output directory (in #SBATCH --output) "/runs/a#b": holds a #, which sbatch's #SBATCH parser cannot take unquoted: want no spaces, tabs, line breaks, control characters, quotes, backslashes or #`},
+		{func(o *Options) { o.Dir = "/runs/a\rb" }, `output directory (in #SBATCH --output) "/runs/a\rb": holds a carriage return, which sbatch's #SBATCH parser cannot take unquoted: want no spaces, tabs, line breaks, control characters, quotes, backslashes or #`},
+		{func(o *Options) { o.Tasks = 0 }, "0 tasks: want >= 1"},
+		{func(o *Options) { o.CPUs = -1 }, "-1 CPUs per task: want >= 0 (0 = Slurm's default)"},
+		{func(o *Options) { o.Name = "my job" }, `job name "my job": want no spaces, quotes, $ or backslashes`},
+		{func(o *Options) { o.Time = "1 h" }, `time "1 h": holds a space, which sbatch's #SBATCH parser cannot take unquoted: want no spaces, tabs, line breaks, control characters, quotes, backslashes or #`},
+		{func(o *Options) { o.Partition = "gpu\x01" }, `partition "gpu\x01": holds the control character U+0001, which sbatch's #SBATCH parser cannot take unquoted: want no spaces, tabs, line breaks, control characters, quotes, backslashes or #`},
+		{func(o *Options) { o.Extra = []string{"--comment=hello world"} }, `sbatch option "--comment=hello world": holds a space, which sbatch's #SBATCH parser cannot take unquoted: want no spaces, tabs, line breaks, control characters, quotes, backslashes or #`},
+		{func(o *Options) { o.Extra = []string{"--comment=a\tb"} }, `sbatch option "--comment=a\tb": holds a tab, which sbatch's #SBATCH parser cannot take unquoted: want no spaces, tabs, line breaks, control characters, quotes, backslashes or #`},
+		{func(o *Options) { o.Extra = []string{"--comment=a\r"} }, `sbatch option "--comment=a\r": holds a carriage return, which sbatch's #SBATCH parser cannot take unquoted: want no spaces, tabs, line breaks, control characters, quotes, backslashes or #`},
+		{func(o *Options) { o.Extra = []string{`--comment="open`} }, `sbatch option "--comment=\"open": holds a quote, which sbatch's #SBATCH parser cannot take unquoted: want no spaces, tabs, line breaks, control characters, quotes, backslashes or #`},
+		{func(o *Options) { o.Extra = []string{"--comment='x'"} }, `sbatch option "--comment='x'": holds a quote, which sbatch's #SBATCH parser cannot take unquoted: want no spaces, tabs, line breaks, control characters, quotes, backslashes or #`},
+		{func(o *Options) { o.Extra = []string{`--comment=a\b`} }, `sbatch option "--comment=a\\b": holds a backslash, which sbatch's #SBATCH parser cannot take unquoted: want no spaces, tabs, line breaks, control characters, quotes, backslashes or #`},
+		{func(o *Options) { o.Extra = []string{"--comment=a#b"} }, `sbatch option "--comment=a#b": holds a #, which sbatch's #SBATCH parser cannot take unquoted: want no spaces, tabs, line breaks, control characters, quotes, backslashes or #`},
+		{func(o *Options) { o.Extra = []string{"account=x"} }, `sbatch option "account=x": want one option starting with -`},
+		{func(o *Options) { o.Extra = []string{"--array=1-3"} }, `sbatch option "--array=1-3": the plan sets --array itself`},
+		{func(o *Options) { o.Extra = []string{"--dependency=afterok:1"} }, `sbatch option "--dependency=afterok:1": the plan sets --dependency itself`},
 	} {
 		o := opts()
 		tc.edit(&o)
@@ -202,17 +202,17 @@ func TestOptionsErrors(t *testing.T) {
 		assert.EqualError(t, err, tc.want)
 	}
 	_, err := Batch(opts(), []string{"-games", "10", "-out", "x"})
-	assert.EqualError(t, err, "slurm: flag -out: the plan sets it on every job itself")
+	assert.EqualError(t, err, "flag -out: the plan sets it on every job itself")
 	_, err = Tournament(opts(), "/c/t.toml", []string{"--shard=1/2"})
-	assert.EqualError(t, err, "slurm: flag -shard: the plan sets it on every job itself")
+	assert.EqualError(t, err, "flag -shard: the plan sets it on every job itself")
 	_, err = Tournament(opts(), "t.toml", nil)
-	assert.EqualError(t, err, `slurm: config "t.toml": want an absolute path`)
+	assert.EqualError(t, err, `config "t.toml": want an absolute path`)
 	_, err = Search(opts(), "grid", "/c/s.toml", 2, nil)
-	assert.EqualError(t, err, `slurm: search command "grid": want sweep, evolve or validate`)
+	assert.EqualError(t, err, `search command "grid": want sweep, evolve or validate`)
 	_, err = Search(opts(), "sweep", "/c/s.toml", 0, nil)
-	assert.EqualError(t, err, "slurm: 0 steps: want >= 1")
+	assert.EqualError(t, err, "0 steps: want >= 1")
 	_, err = Search(opts(), "sweep", "/c/s.toml", 1, []string{"-resume"})
-	assert.EqualError(t, err, "slurm: flag -resume: the plan sets it on every job itself")
+	assert.EqualError(t, err, "flag -resume: the plan sets it on every job itself")
 }
 
 // TestWriteAndShell writes a plan and runs its submit.sh with a fake

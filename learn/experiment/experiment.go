@@ -23,9 +23,6 @@ import (
 	"github.com/marslab-risk/marslab/table"
 )
 
-// level is the confidence level of every interval of an experiment.
-const level = 0.95
-
 // Experiment is the strategist experiment: train a tabular Q-learner in an
 // environment, then evaluate its greedy policy against every fixed action
 // and a uniformly random choice on fresh, common seeds.
@@ -409,10 +406,10 @@ func (r *Result) compare() error {
 		if err != nil {
 			return err
 		}
-		if c.Win, err = stats.PairedProportions(pc, level); err != nil {
+		if c.Win, err = stats.PairedProportions(pc, stats.Level); err != nil {
 			return err
 		}
-		if c.Return, err = stats.PairedT(x.Return, y.Return, level); err != nil {
+		if c.Return, err = stats.PairedT(x.Return, y.Return, stats.Level); err != nil {
 			return err
 		}
 		ps = append(ps, c.Win.P, c.Return.P)
@@ -518,7 +515,7 @@ func (e *Experiment) train(ctx context.Context, reg *bots.Registry, r *learn.Run
 
 // BeatsFixed reports whether the learned policy named policy wins
 // significantly more often than every fixed action (Holm-corrected, at
-// level).
+// stats.Level).
 func (r *Result) BeatsFixed(policy string) bool {
 	for _, c := range r.Comparisons {
 		if c.Policy == policy && strings.HasPrefix(c.Against, "always ") && !c.WinsMore {
@@ -549,7 +546,7 @@ func writeCSV(dir, name string, t table.Table) error {
 }
 
 // Winrate returns an evaluation's wins, win rate with its Wilson interval
-// at level, and mean return.
+// at stats.Level, and mean return.
 func (ev *Evaluation) Winrate() (wins int, rate float64, iv stats.Interval, mean float64) {
 	sum := 0.0
 	for i, w := range ev.Won {
@@ -559,7 +556,7 @@ func (ev *Evaluation) Winrate() (wins int, rate float64, iv stats.Interval, mean
 		sum += ev.Return[i]
 	}
 	n := len(ev.Won)
-	iv, _ = stats.Wilson(wins, n, level)
+	iv, _ = stats.Wilson(wins, n, stats.Level)
 	return wins, float64(wins) / float64(n), iv, sum / float64(n)
 }
 
@@ -583,7 +580,7 @@ func (r *Result) CurveTable() table.Table {
 		t.Header = append(t.Header, "share_"+a)
 	}
 	for _, c := range r.Curve {
-		iv, _ := stats.Wilson(c.Wins, c.Games, level)
+		iv, _ := stats.Wilson(c.Wins, c.Games, stats.Level)
 		half := 1.959963984540054 * c.SDReturn / math.Sqrt(float64(c.Games))
 		row := []string{strconv.Itoa(c.First), strconv.Itoa(c.Games), strconv.Itoa(c.Wins), textfmt.Fixed(float64(c.Wins)/float64(c.Games), 6),
 			textfmt.Fixed(iv.Lo, 6), textfmt.Fixed(iv.Hi, 6), textfmt.Fixed(c.MeanReturn, 4), textfmt.Fixed(c.MeanReturn-half, 4), textfmt.Fixed(c.MeanReturn+half, 4), strconv.Itoa(c.Steps)}
@@ -600,7 +597,7 @@ func (r *Result) CurveTable() table.Table {
 func (r *Result) CurveCharts() (win, ret *plots.LineChart) {
 	var xs, w, wlo, whi, m, mlo, mhi []float64
 	for _, c := range r.Curve {
-		iv, _ := stats.Wilson(c.Wins, c.Games, level)
+		iv, _ := stats.Wilson(c.Wins, c.Games, stats.Level)
 		half := 1.959963984540054 * c.SDReturn / math.Sqrt(float64(c.Games))
 		xs = append(xs, float64(c.First+c.Games))
 		w, wlo, whi = append(w, 100*float64(c.Wins)/float64(c.Games)), append(wlo, 100*iv.Lo), append(whi, 100*iv.Hi)
@@ -761,7 +758,7 @@ func (r *Result) Summary(w io.Writer) {
 			sum += ev.Return[i]
 		}
 		n := len(ev.Won)
-		iv, _ := stats.Wilson(wins, n, level)
+		iv, _ := stats.Wilson(wins, n, stats.Level)
 		fmt.Fprintf(w, "%-22s %7d %6.1f [%5.1f, %5.1f] %12.1f\n", ev.Name, n, 100*float64(wins)/float64(n), 100*iv.Lo, 100*iv.Hi, sum/float64(n))
 	}
 	fmt.Fprintln(w, "\npaired on the same seeds; p after Holm over all comparisons:")

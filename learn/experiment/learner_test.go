@@ -93,6 +93,7 @@ func TestParseExperiment(t *testing.T) {
 	want := learn.DefaultConfig()
 	want.Features = append(want.Features, "front")
 	want.Source = "../../configs/experiments/strategist.toml [env]"
+	want.File = "../../configs/experiments/strategist.toml"
 	assert.Equal(t, want, e.Env)
 	assert.Equal(t, []string{"territories"}, e.QFeatures, "the thesis's observation")
 	base := "seed = 1\nout = \"x\"\n[train]\ngames = 10\nbatch = 5\nblock = 5\n[q]\nfeatures = [\"round\"]\nbins = 3\nalpha = 0.1\ngamma = 0.9\nepsilon = 0.1\n[eval]\nseed = 2\ngames = 10\n"

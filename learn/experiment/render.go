@@ -14,7 +14,7 @@ import (
 // tables and the sentences that both the README.md of marslab learn and
 // the strategist notebooks (package report) print. A sentence that states
 // a result is made from the numbers: a difference is "more" or "less" only
-// when its Holm-corrected p-value is below 1 - level and its 95 %
+// when its Holm-corrected p-value is below 1 - stats.Level and its 95 %
 // interval lies wholly on that side of 0.
 
 // Direction is the verdict of a paired difference: More, Less or Unclear.
@@ -22,7 +22,7 @@ type Direction int
 
 // The verdicts of a paired difference.
 const (
-	// Unclear: the Holm-corrected p-value is at least 1 - level, or the
+	// Unclear: the Holm-corrected p-value is at least 1 - stats.Level, or the
 	// interval holds 0.
 	Unclear Direction = iota
 	// More: significant and the whole interval above 0.
@@ -32,10 +32,10 @@ const (
 )
 
 // judge returns the verdict of a difference with the interval iv and the
-// Holm-corrected p-value holmP, at level.
+// Holm-corrected p-value holmP, at stats.Level.
 func judge(iv stats.Interval, holmP float64) Direction {
 	switch {
-	case holmP >= 1-level:
+	case holmP >= 1-stats.Level:
 		return Unclear
 	case iv.Lo > 0:
 		return More
@@ -223,7 +223,7 @@ func (r *Result) Behaviour() []string {
 // blockText is the sentence stating a block of the training curve: its
 // win rate with the 95 % Wilson interval and mean return.
 func blockText(b BlockStats) string {
-	iv, _ := stats.Wilson(b.Wins, b.Games, level)
+	iv, _ := stats.Wilson(b.Wins, b.Games, stats.Level)
 	return fmt.Sprintf("win %s %% [%s %%, %s %%], mean return %s", pct(float64(b.Wins)/float64(b.Games)), pct(iv.Lo), pct(iv.Hi), textfmt.Fixed(b.MeanReturn, 1))
 }
 
@@ -296,7 +296,7 @@ type Ablation struct {
 }
 
 // CompareArms compares every arm with every arm before it on the same
-// evaluation episodes (at level), Holm-correcting the win and return
+// evaluation episodes (at stats.Level), Holm-correcting the win and return
 // p-values of all pairs together.
 func CompareArms(arms []Arm) (*Ablation, error) {
 	a := &Ablation{Arms: arms}
@@ -308,10 +308,10 @@ func CompareArms(arms []Arm) (*Ablation, error) {
 				return nil, fmt.Errorf("ablation %s minus %s: %w", arms[x].Name, arms[y].Name, err)
 			}
 			p := ArmPair{X: x, Y: y}
-			if p.Win, err = stats.PairedProportions(pc, level); err != nil {
+			if p.Win, err = stats.PairedProportions(pc, stats.Level); err != nil {
 				return nil, fmt.Errorf("ablation %s minus %s: %w", arms[x].Name, arms[y].Name, err)
 			}
-			if p.Return, err = stats.PairedT(arms[x].Eval.Return, arms[y].Eval.Return, level); err != nil {
+			if p.Return, err = stats.PairedT(arms[x].Eval.Return, arms[y].Eval.Return, stats.Level); err != nil {
 				return nil, fmt.Errorf("ablation %s minus %s: %w", arms[x].Name, arms[y].Name, err)
 			}
 			a.Pairs = append(a.Pairs, p)

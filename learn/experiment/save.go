@@ -7,6 +7,7 @@ import (
 	"encoding/gob"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"github.com/marslab-risk/marslab/internal/atomicfile"
 	"io"
@@ -376,7 +377,7 @@ func loadCheckpoint(path, fingerprint string) (*checkpoint, Learner, error) {
 		return nil, nil, fmt.Errorf("learn: checkpoint %s: %w", path, err)
 	}
 	if got := hex.EncodeToString(h.Sum(nil)); got != want {
-		return nil, nil, fmt.Errorf("learn: checkpoint %s: damaged: the content's SHA-256 is %.12s..., the file records %.12s...: delete it and train again without -resume", path, got, want)
+		return nil, nil, fmt.Errorf("learn: checkpoint %s: %w: the file records SHA-256 %.12s..., the content has %.12s", path, ErrDamaged, want, got)
 	}
 	if err := f.Rewind(); err != nil {
 		return nil, nil, fmt.Errorf("learn: checkpoint %s: %w", path, err)
@@ -390,7 +391,7 @@ func loadCheckpoint(path, fingerprint string) (*checkpoint, Learner, error) {
 		return nil, nil, fmt.Errorf("learn: checkpoint %s: %w", path, err)
 	}
 	if c.Fingerprint != fingerprint {
-		return nil, nil, fmt.Errorf("learn: checkpoint %s: %s", path, fingerprintDiff(c.Fingerprint, fingerprint))
+		return nil, nil, fmt.Errorf("learn: checkpoint %s: %w: %s", path, ErrOtherConfig, fingerprintDiff(c.Fingerprint, fingerprint))
 	}
 	var l Learner
 	switch {
@@ -406,6 +407,14 @@ func loadCheckpoint(path, fingerprint string) (*checkpoint, Learner, error) {
 	}
 	return &c, l, nil
 }
+
+// ErrDamaged is wrapped by the refusal of a checkpoint whose content does
+// not match its recorded SHA-256.
+var ErrDamaged = errors.New("damaged")
+
+// ErrOtherConfig is wrapped by the refusal of a checkpoint written for
+// another config than the run's.
+var ErrOtherConfig = errors.New("written for another config")
 
 // fingerprintDiff says how a checkpoint's config fingerprint got differs
 // from this config's, want (both JSON objects): the settings that differ,
@@ -445,9 +454,9 @@ func fingerprintDiff(got, want string) string {
 	}
 	walk("", g, w)
 	if len(diffs) == 0 {
-		return "written for another config"
+		return "the settings compare equal"
 	}
-	return "written for another config: " + strings.Join(diffs, ", ") + " (use the config it was written with, or another -out)"
+	return strings.Join(diffs, ", ")
 }
 
 // headerLine reads one line of at most max bytes (without its newline)

@@ -203,7 +203,8 @@ func TestCheckpointErrors(t *testing.T) {
 	// Issue 25, item 14: the setting that differs is named, with no dump
 	// of the whole config.
 	require.Error(t, err)
-	assert.Equal(t, "learn: checkpoint "+ckpt+": written for another config: Q.Alpha 0.1 (this config: 0.2) (use the config it was written with, or another -out)", err.Error())
+	assert.Equal(t, "learn: checkpoint "+ckpt+": written for another config: Q.Alpha 0.1 (this config: 0.2)", err.Error())
+	assert.ErrorIs(t, err, ErrOtherConfig)
 
 	// A directory where the checkpoint goes, or a device, is no checkpoint.
 	require.NoError(t, os.Remove(ckpt))
@@ -219,11 +220,11 @@ func TestCheckpointErrors(t *testing.T) {
 func TestFingerprintDiff(t *testing.T) {
 	for _, c := range []struct{ got, want, msg string }{
 		{`{"Games":10,"Env":{"Players":4,"Rules":"a"}}`, `{"Games":10,"Env":{"Players":3,"Rules":"a"}}`,
-			"written for another config: Env.Players 4 (this config: 3) (use the config it was written with, or another -out)"},
+			"Env.Players 4 (this config: 3)"},
 		{`{"Games":10,"Extra":1}`, `{"Games":20}`,
-			"written for another config: Extra 1 (this config: null), Games 10 (this config: 20) (use the config it was written with, or another -out)"},
+			"Extra 1 (this config: null), Games 10 (this config: 20)"},
 		{`{"Games":1`, `{"Games":20}`, "its record of the config is unreadable: the file is corrupt (remove it and train again)"},
-		{`{"a":1}`, `{"a":1.0}`, "written for another config"},
+		{`{"a":1}`, `{"a":1.0}`, "the settings compare equal"},
 	} {
 		assert.Equal(t, c.msg, fingerprintDiff(c.got, c.want))
 	}
@@ -258,8 +259,8 @@ func TestCheckpointDamaged(t *testing.T) {
 	bad[1800] ^= 0x04
 	require.NoError(t, os.WriteFile(ckpt, bad, 0o644))
 	_, err := e.RunWith(context.Background(), registry.Default(), RunOptions{Workers: 1, Checkpoint: ckpt, Resume: true})
-	assert.ErrorContains(t, err, "learn: checkpoint "+ckpt+": damaged: the content's SHA-256 is ")
-	assert.ErrorContains(t, err, "delete it and train again without -resume")
+	assert.ErrorContains(t, err, "learn: checkpoint "+ckpt+": damaged: the file records SHA-256 ")
+	assert.ErrorIs(t, err, ErrDamaged)
 
 	require.NoError(t, os.WriteFile(ckpt, []byte(lines[0]+"\n"+lines[2]), 0o644))
 	_, err = e.RunWith(context.Background(), registry.Default(), RunOptions{Workers: 1, Checkpoint: ckpt, Resume: true})
@@ -282,7 +283,7 @@ func TestCheckpointHeaderFirst(t *testing.T) {
 		{"junk", "junk", `first line "junk\x00\x00`},
 		{"no newline", "", `first line "\x00\x00`},
 		{"second line", checkpointFormat + "\nsha256 ", `second line "sha256 \x00\x00`},
-		{"damaged", checkpointFormat + "\nsha256 " + strings.Repeat("0", 64) + "\n", "damaged: the content's SHA-256 is "},
+		{"damaged", checkpointFormat + "\nsha256 " + strings.Repeat("0", 64) + "\n", "damaged: the file records SHA-256 "},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := filepath.Join(dir, tc.name)

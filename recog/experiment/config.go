@@ -19,7 +19,6 @@ package experiment
 
 import (
 	"fmt"
-	"path/filepath"
 	"strings"
 
 	"github.com/marslab-risk/marslab/bots"
@@ -203,16 +202,6 @@ func validName(s string) bool {
 	return true
 }
 
-// rulesPath returns the rules argument for sim.LoadRules: an embedded name
-// as it is, a relative file path joined to the config's folder.
-func (c *Config) rulesPath() string {
-	r := c.Rules
-	if !strings.ContainsAny(r, `/\`) && !strings.HasSuffix(r, ".toml") || filepath.IsAbs(r) {
-		return r
-	}
-	return filepath.Join(filepath.Dir(c.Source), r)
-}
-
 // Setup is a config resolved against the rules, the map and a registry.
 type Setup struct {
 	Rules *sim.Rules
@@ -227,7 +216,7 @@ type Setup struct {
 // The rules must be mission mode with at least one continent card and as
 // many cards as the largest arm has seats.
 func (c *Config) Resolve(reg *bots.Registry) (*Setup, error) {
-	r, err := sim.LoadRules(c.rulesPath())
+	r, err := sim.LoadRules(sim.ConfigPath(c.Source, c.Rules))
 	if err != nil {
 		return nil, fmt.Errorf("%s: key rules: %w", c.Source, err)
 	}
@@ -248,8 +237,8 @@ func (c *Config) Resolve(reg *bots.Registry) (*Setup, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: key arms[%d].players: %w", c.Source, i, err)
 		}
-		if len(seats) < 2 || len(seats) > 6 || len(seats) > len(r.Missions) {
-			return nil, fmt.Errorf("%s: key arms[%d].players: %d seats: want 2 to %d", c.Source, i, len(seats), min(6, len(r.Missions)))
+		if len(seats) < sim.MinPlayers || len(seats) > sim.MaxPlayers || len(seats) > len(r.Missions) {
+			return nil, fmt.Errorf("%s: key arms[%d].players: %d seats: want %d to %d", c.Source, i, len(seats), sim.MinPlayers, min(sim.MaxPlayers, len(r.Missions)))
 		}
 		s.Seats = append(s.Seats, seats)
 	}

@@ -195,7 +195,7 @@ func (sum *Summary) PaperGaps(r int, paper Paper, tolerance float64) ([]PaperGap
 			continue
 		}
 		k, n := p.End()
-		diff, iv, err := stats.DiffWilson(t.Correct, t.N, k, n, Level)
+		diff, iv, err := stats.DiffWilson(t.Correct, t.N, k, n, stats.Level)
 		if err != nil {
 			return nil, fmt.Errorf("arm %s against the paper: %w", arm, err)
 		}
@@ -252,7 +252,7 @@ func (sum *Summary) WinnerGaps(r int, paper Paper) ([]WinnerGap, error) {
 		if wt.N == 0 || lt.N == 0 {
 			continue
 		}
-		diff, iv, err := stats.DiffWilson(wt.Correct, wt.N, lt.Correct, lt.N, Level)
+		diff, iv, err := stats.DiffWilson(wt.Correct, wt.N, lt.Correct, lt.N, stats.Level)
 		if err != nil {
 			return nil, fmt.Errorf("arm %s, winners against losers: %w", arm, err)
 		}

@@ -17,7 +17,7 @@ func tally(t *testing.T, correct, n int) experiment.Tally {
 	if n == 0 {
 		return experiment.Tally{CI: stats.Interval{Lo: 0, Hi: 1}}
 	}
-	ci, err := stats.Wilson(correct, n, experiment.Level)
+	ci, err := stats.Wilson(correct, n, stats.Level)
 	require.NoError(t, err)
 	return experiment.Tally{Correct: correct, N: n, Acc: float64(correct) / float64(n), CI: ci}
 }

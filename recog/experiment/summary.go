@@ -6,9 +6,6 @@ import (
 	"github.com/marslab-risk/marslab/stats"
 )
 
-// Level is the confidence level of every interval: 95 %.
-const Level = 0.95
-
 // Groups of players: everyone, the game's winner, the others.
 const (
 	All = iota
@@ -149,7 +146,7 @@ func (t *Tally) finish() error {
 		return nil
 	}
 	t.Acc = float64(t.Correct) / float64(t.N)
-	ci, err := stats.Wilson(t.Correct, t.N, Level)
+	ci, err := stats.Wilson(t.Correct, t.N, stats.Level)
 	t.CI = ci
 	return err
 }
@@ -384,7 +381,7 @@ func CountingEffect(res *Results, r int, x, y Counting) ([]PairRow, error) {
 		if err != nil {
 			return nil, err
 		}
-		pp, err := stats.PairedProportions(c, Level)
+		pp, err := stats.PairedProportions(c, stats.Level)
 		if err != nil {
 			return nil, err
 		}
@@ -466,7 +463,7 @@ func (sum *Summary) pairs(ends [][][]bool) error {
 		if err != nil {
 			return err
 		}
-		pp, err := stats.PairedProportions(c, Level)
+		pp, err := stats.PairedProportions(c, stats.Level)
 		if err != nil {
 			return err
 		}

@@ -109,7 +109,7 @@ func (c *Checker) Observe(e *sim.Event) {
 		c.board, c.budget, c.sets, c.discard, c.lastDice = 0, 0, 0, 0, 0
 		c.started = false
 		c.deck = 0
-		if c.r.Cards.Mode != "none" {
+		if c.r.Cards.Mode != sim.CardsNone {
 			c.deck = nt + c.r.Cards.Wilds
 		}
 		for q := range c.placed {
@@ -206,7 +206,7 @@ func (c *Checker) Observe(e *sim.Event) {
 		}
 		c.elim = append(c.elim, v)
 		taken := 0
-		if c.r.Cards.Mode != "none" {
+		if c.r.Cards.Mode != sim.CardsNone {
 			if c.r.Cards.TakeOnElimination {
 				taken = len(c.hands[v])
 				c.hands[p] = append(c.hands[p], c.hands[v]...)
@@ -341,7 +341,7 @@ func (c *Checker) setValue(sym [3]uint8) (int, bool) {
 		valid = true
 		best = max(best, v)
 	}
-	if cr.Mode == "escalating" {
+	if cr.Mode == sim.CardsEscalating {
 		if c.sets < len(cr.Escalating) {
 			best = cr.Escalating[c.sets]
 		} else {
@@ -353,7 +353,7 @@ func (c *Checker) setValue(sym [3]uint8) (int, bool) {
 
 func (c *Checker) trade(e *sim.Event, s *sim.State) {
 	p := e.Player
-	if c.r.Cards.Mode == "none" {
+	if c.r.Cards.Mode == sim.CardsNone {
 		c.failf(e, "trade without cards")
 		return
 	}
@@ -522,7 +522,7 @@ func (c *Checker) checkCards(e *sim.Event, s *sim.State) {
 		return
 	}
 	want := 0
-	if c.r.Cards.Mode != "none" {
+	if c.r.Cards.Mode != sim.CardsNone {
 		want = len(c.m.Territories) + c.r.Cards.Wilds
 	}
 	if got := c.deck + c.discard + held; got != want {
