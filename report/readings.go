@@ -453,10 +453,10 @@ func readingsFindings(fits []tourney.SeatFit, order []int, bot, base string) []s
 }
 
 // placeText describes a fit's place: "first by 3.2 points" or "3rd, 4.1
-// points behind the leader".
+// points short of the first".
 func placeText(f tourney.SeatFit) string {
 	if f.Rank == 1 {
 		return "first by " + textfmt.Fixed(f.Lead, 1) + " points"
 	}
-	return textfmt.Ordinal(f.Rank) + ", " + textfmt.Fixed(-f.Lead, 1) + " points behind the leader"
+	return textfmt.Ordinal(f.Rank) + ", " + textfmt.Fixed(-f.Lead, 1) + " points short of the first"
 }

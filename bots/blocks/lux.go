@@ -681,39 +681,11 @@ func (a luxItem) less(b luxItem) bool { return a.v < b.v || a.v == b.v && a.seq 
 
 func (x *Lux) push(t, v int) {
 	x.seq++
-	h := append(x.heap, luxItem{v, x.seq, t})
-	for i := len(h) - 1; i > 0; {
-		j := (i - 1) / 2
-		if !h[i].less(h[j]) {
-			break
-		}
-		h[i], h[j] = h[j], h[i]
-		i = j
-	}
-	x.heap = h
+	x.heap = heapPush(x.heap, luxItem{v, x.seq, t})
 }
 
 func (x *Lux) pop() luxItem {
-	h := x.heap
-	top := h[0]
-	last := len(h) - 1
-	h[0] = h[last]
-	h = h[:last]
-	for i := 0; ; {
-		l := 2*i + 1
-		if l >= len(h) {
-			break
-		}
-		m := l
-		if l+1 < len(h) && h[l+1].less(h[l]) {
-			m = l + 1
-		}
-		if !h[m].less(h[i]) {
-			break
-		}
-		h[i], h[m] = h[m], h[i]
-		i = m
-	}
+	top, h := heapPop(x.heap)
 	x.heap = h
 	return top
 }

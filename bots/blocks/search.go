@@ -166,7 +166,7 @@ func (r *Search) routes(b *Board, p, stop, below int, into uint64) int {
 	end := -1
 	for len(h) > 0 {
 		var it routeItem
-		it, h = popRoute(h)
+		it, h = heapPop(h)
 		u := it.t
 		if r.done[u] == r.gen || it.d != r.dist[u] {
 			continue // a stale entry
@@ -194,7 +194,7 @@ func (r *Search) routes(b *Board, p, stop, below int, into uint64) int {
 			}
 			if d := r.dist[u] + b.Armies[v]; d < r.dist[v] {
 				r.dist[v], r.prev[v] = d, u
-				h = pushRoute(h, routeItem{d, v})
+				h = heapPush(h, routeItem{d, v})
 			}
 		}
 	}
@@ -208,8 +208,11 @@ type routeItem struct{ d, t int }
 // less orders heap entries by cost, then territory id.
 func (a routeItem) less(b routeItem) bool { return a.d < b.d || a.d == b.d && a.t < b.t }
 
-// pushRoute adds it to the binary min-heap h.
-func pushRoute(h []routeItem, it routeItem) []routeItem {
+// ordered is an item of a binary min-heap: less orders two items.
+type ordered[T any] interface{ less(T) bool }
+
+// heapPush adds it to the binary min-heap h and returns the heap.
+func heapPush[T ordered[T]](h []T, it T) []T {
 	h = append(h, it)
 	for i := len(h) - 1; i > 0; {
 		j := (i - 1) / 2
@@ -222,8 +225,9 @@ func pushRoute(h []routeItem, it routeItem) []routeItem {
 	return h
 }
 
-// popRoute removes and returns the least entry of the non-empty heap h.
-func popRoute(h []routeItem) (routeItem, []routeItem) {
+// heapPop removes and returns the least entry of the non-empty binary
+// min-heap h, and the heap.
+func heapPop[T ordered[T]](h []T) (T, []T) {
 	top := h[0]
 	last := len(h) - 1
 	h[0] = h[last]
