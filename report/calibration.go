@@ -171,11 +171,7 @@ type calibrationData struct {
 	// Tournament is the round robin with the tuned result (nil without a
 	// [tournament] table).
 	Tournament *calTourneyData
-	// Timing.
-	Seconds, GamesPerSecond float64
-	Games                   int
-	// ReadBack is the games read back from the work folder, not played.
-	ReadBack int
+	runTiming
 	// TunedName is the name the tuned result ships under.
 	TunedName string
 }
@@ -247,14 +243,29 @@ func (c *calibrationConfig) run(ctx context.Context, w *writer) (any, error) {
 			return nil, err
 		}
 	}
-	d.Games, d.ReadBack = count.games, w.readBack
-	d.Seconds = time.Since(start).Seconds()
-	d.GamesPerSecond = float64(count.games) / math.Max(d.Seconds, 1e-9)
-	if err := w.csv(TimingsFile, []string{"measure", "subject", "value", "unit"}, [][]string{
-		{"seconds", "whole run", num(d.Seconds), "s"}, {"games_per_second", "whole run", num(d.GamesPerSecond), "games/s"}}); err != nil {
+	if err := d.finish(w, count.games, start); err != nil {
 		return nil, err
 	}
 	return d, nil
+}
+
+// runTiming is a whole run's size and speed: the games played (ReadBack
+// more were read back from the work folder, not played), the seconds and
+// the games per second.
+type runTiming struct {
+	Seconds, GamesPerSecond float64
+	Games                   int
+	ReadBack                int
+}
+
+// finish fills t from the games played since start and writes the run's
+// timings.csv.
+func (t *runTiming) finish(w *writer, games int, start time.Time) error {
+	t.Games, t.ReadBack = games, w.readBack
+	t.Seconds = time.Since(start).Seconds()
+	t.GamesPerSecond = float64(games) / math.Max(t.Seconds, 1e-9)
+	return w.csv(TimingsFile, []string{"measure", "subject", "value", "unit"}, [][]string{
+		{"seconds", "whole run", num(t.Seconds), "s"}, {"games_per_second", "whole run", num(t.GamesPerSecond), "games/s"}})
 }
 
 // render writes the calibration's CSV files and figures and returns the

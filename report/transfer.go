@@ -193,10 +193,7 @@ type transferData struct {
 	Overall   table.Table // each set over the grid
 	Where     []string    // per set: where it is shown better and worse
 	Cells     int
-	// Timing.
-	Seconds, GamesPerSecond float64
-	Games                   int
-	ReadBack                int
+	runTiming
 }
 
 func (c *transferConfig) run(ctx context.Context, w *writer) (any, error) {
@@ -294,11 +291,7 @@ func (c *transferConfig) run(ctx context.Context, w *writer) (any, error) {
 	if err := c.render(w, d, conds, cells); err != nil {
 		return nil, err
 	}
-	d.Games, d.ReadBack = count.games, w.readBack
-	d.Seconds = time.Since(start).Seconds()
-	d.GamesPerSecond = float64(count.games) / math.Max(d.Seconds, 1e-9)
-	if err := w.csv(TimingsFile, []string{"measure", "subject", "value", "unit"}, [][]string{
-		{"seconds", "whole run", num(d.Seconds), "s"}, {"games_per_second", "whole run", num(d.GamesPerSecond), "games/s"}}); err != nil {
+	if err := d.finish(w, count.games, start); err != nil {
 		return nil, err
 	}
 	return d, nil
