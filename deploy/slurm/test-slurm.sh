@@ -138,7 +138,7 @@ ms=$tmp/bin/marslab
 # submit DIR ARGS...: submits through the driver and prints the id of the last job.
 submit() {
 	local out
-	out=$("$ms" slurm submit -marslab "$ms" -out "$@")
+	out=$("$ms" slurm submit -marslab "$ms" -out "$@") || die "marslab slurm submit -out $*: $out"
 	printf '%s\n' "$out" >&2
 	printf '%s\n' "$out" | sed -n 's/^.*: job \([0-9][0-9]*\).*$/\1/p' | tail -n 1
 }
@@ -147,6 +147,7 @@ submit() {
 # was not run).
 wait_end() {
 	local id=$1 info st
+	[[ -n $id ]] || die "no job to wait for (the submit above failed)"
 	for _ in $(seq 600); do
 		info=$(scontrol -o show job "$id" | head -n 1)
 		st=$(sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p' <<<"$info")
@@ -207,7 +208,9 @@ say "batch: 4 shard tasks, then the merge; task 2 fails (a file stands where its
 batch=(-players aggressive,random,pacifist,cautious -games 120 -seed 14)
 mkdir -p "$tmp/shared/batch/shards"
 touch "$tmp/shared/batch/shards/shard-2-of-4"
-last=$(submit "$tmp/shared/batch" -tasks 4 batch -- "${batch[@]}")
+# The folder holds the planted file: -resume says it is this run's.
+last=$(submit "$tmp/shared/batch" -resume -tasks 4 batch -- "${batch[@]}")
+[[ -n $last ]] || die "the batch was not submitted"
 st=$(wait_end "$last")
 [[ $st == "CANCELLED DependencyNeverSatisfied" ]] || die "the merge after the failed task: $st, want CANCELLED DependencyNeverSatisfied"
 [[ -s $tmp/shared/batch/shards/shard-1-of-4/summary.json && ! -e $tmp/shared/batch/config.json ]] ||
