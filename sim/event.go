@@ -86,8 +86,8 @@ func (k EventKind) String() string {
 	return "unknown"
 }
 
-// ParseEventKind returns the kind with the given name.
-func ParseEventKind(name string) (EventKind, bool) {
+// parseEventKind returns the kind with the given name.
+func parseEventKind(name string) (EventKind, bool) {
 	for i, n := range eventNames {
 		if n == name {
 			return EventKind(i), true

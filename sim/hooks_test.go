@@ -194,7 +194,7 @@ func TestDecisionEventJSON(t *testing.T) {
 	e = Event{Kind: EvEndPhase, Round: 2, Phase: PhaseFortify, Player: 0, Other: -1, From: -1, To: -1}
 	assert.Equal(t, `{"e":"end_phase","round":2,"phase":"fortify","player":0}`, string(e.AppendJSON(nil)))
 	for k := EventKind(0); k < NumEventKinds; k++ {
-		got, ok := ParseEventKind(k.String())
+		got, ok := parseEventKind(k.String())
 		assert.True(t, ok, k.String())
 		assert.Equal(t, k, got)
 		assert.False(t, strings.Contains(k.String(), "unknown"))

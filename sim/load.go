@@ -609,10 +609,10 @@ func (r *Rules) validate(src string, m *Map) error {
 			}
 		}
 	}
-	if !r.Setup.Deal.Valid() {
+	if !r.Setup.Deal.valid() {
 		return badValue(src, "setup.deal", r.Setup.Deal, "must be %s", oneOf(dealModes))
 	}
-	if !r.Setup.InitialArmies.Valid() {
+	if !r.Setup.InitialArmies.valid() {
 		return badValue(src, "setup.initial_armies", r.Setup.InitialArmies, "must be %s", oneOf(initialArmiesModes))
 	}
 	switch k := r.Setup.InitialPerTurn; {
@@ -633,10 +633,10 @@ func (r *Rules) validate(src string, m *Map) error {
 	if d := r.Attack.DefenderDice; d < 1 || d > 2 {
 		return badValue(src, "attack.defender_dice", d, "must be 1..2")
 	}
-	if !r.Fortify.Mode.Valid() {
+	if !r.Fortify.Mode.valid() {
 		return badValue(src, "fortify.mode", r.Fortify.Mode, "must be %s", oneOf(fortifyModes))
 	}
-	if !r.End.Win.Valid() {
+	if !r.End.Win.valid() {
 		return badValue(src, "end.win", r.End.Win, "must be %s", oneOf(winConditions))
 	}
 	if r.End.RoundLimit < 0 {
@@ -646,7 +646,7 @@ func (r *Rules) validate(src string, m *Map) error {
 }
 
 func (rr *ReinforceRules) validate(src string) error {
-	if !rr.Rounding.Valid() {
+	if !rr.Rounding.valid() {
 		return badValue(src, "reinforce.rounding", rr.Rounding, "must be %s", oneOf(roundings))
 	}
 	if rr.Divisor < 1 || rr.Divisor > MaxArmyValue {
@@ -659,7 +659,7 @@ func (rr *ReinforceRules) validate(src string) error {
 }
 
 func (c *CardRules) validate(src string) error {
-	if !c.Mode.Valid() {
+	if !c.Mode.valid() {
 		return badValue(src, "cards.mode", c.Mode, "must be %s", oneOf(cardModes))
 	}
 	if c.Wilds < 0 || c.Wilds > MaxWilds {

@@ -267,7 +267,7 @@ func (e *Event) decodeJSON(line []byte) error {
 	if err := f.take("e", &kind, true); err != nil {
 		return err
 	}
-	k, ok := ParseEventKind(kind)
+	k, ok := parseEventKind(kind)
 	if !ok {
 		return fmt.Errorf("unknown event kind %q", kind)
 	}

@@ -144,8 +144,8 @@ func parseMode[T ~string](text []byte, allowed []T) (T, error) {
 // String returns the mode's TOML spelling.
 func (m DealMode) String() string { return string(m) }
 
-// Valid reports whether m is one of the deal modes.
-func (m DealMode) Valid() bool { return slices.Contains(dealModes, m) }
+// valid reports whether m is one of the deal modes.
+func (m DealMode) valid() bool { return slices.Contains(dealModes, m) }
 
 // MarshalText returns the mode's spelling.
 func (m DealMode) MarshalText() ([]byte, error) { return []byte(m), nil }
@@ -159,8 +159,8 @@ func (m *DealMode) UnmarshalText(text []byte) (err error) {
 // String returns the mode's TOML spelling.
 func (m InitialArmiesMode) String() string { return string(m) }
 
-// Valid reports whether m is one of the initial army placements.
-func (m InitialArmiesMode) Valid() bool { return slices.Contains(initialArmiesModes, m) }
+// valid reports whether m is one of the initial army placements.
+func (m InitialArmiesMode) valid() bool { return slices.Contains(initialArmiesModes, m) }
 
 // MarshalText returns the mode's spelling.
 func (m InitialArmiesMode) MarshalText() ([]byte, error) { return []byte(m), nil }
@@ -174,8 +174,8 @@ func (m *InitialArmiesMode) UnmarshalText(text []byte) (err error) {
 // String returns the rounding's TOML spelling.
 func (m Rounding) String() string { return string(m) }
 
-// Valid reports whether m is one of the roundings.
-func (m Rounding) Valid() bool { return slices.Contains(roundings, m) }
+// valid reports whether m is one of the roundings.
+func (m Rounding) valid() bool { return slices.Contains(roundings, m) }
 
 // MarshalText returns the rounding's spelling.
 func (m Rounding) MarshalText() ([]byte, error) { return []byte(m), nil }
@@ -189,8 +189,8 @@ func (m *Rounding) UnmarshalText(text []byte) (err error) {
 // String returns the mode's TOML spelling.
 func (m CardMode) String() string { return string(m) }
 
-// Valid reports whether m is one of the card modes.
-func (m CardMode) Valid() bool { return slices.Contains(cardModes, m) }
+// valid reports whether m is one of the card modes.
+func (m CardMode) valid() bool { return slices.Contains(cardModes, m) }
 
 // MarshalText returns the mode's spelling.
 func (m CardMode) MarshalText() ([]byte, error) { return []byte(m), nil }
@@ -204,8 +204,8 @@ func (m *CardMode) UnmarshalText(text []byte) (err error) {
 // String returns the mode's TOML spelling.
 func (m FortifyMode) String() string { return string(m) }
 
-// Valid reports whether m is one of the fortify variants.
-func (m FortifyMode) Valid() bool { return slices.Contains(fortifyModes, m) }
+// valid reports whether m is one of the fortify variants.
+func (m FortifyMode) valid() bool { return slices.Contains(fortifyModes, m) }
 
 // MarshalText returns the mode's spelling.
 func (m FortifyMode) MarshalText() ([]byte, error) { return []byte(m), nil }
@@ -219,8 +219,8 @@ func (m *FortifyMode) UnmarshalText(text []byte) (err error) {
 // String returns the condition's TOML spelling.
 func (m WinCondition) String() string { return string(m) }
 
-// Valid reports whether m is one of the win conditions.
-func (m WinCondition) Valid() bool { return slices.Contains(winConditions, m) }
+// valid reports whether m is one of the win conditions.
+func (m WinCondition) valid() bool { return slices.Contains(winConditions, m) }
 
 // MarshalText returns the condition's spelling.
 func (m WinCondition) MarshalText() ([]byte, error) { return []byte(m), nil }
@@ -234,8 +234,8 @@ func (m *WinCondition) UnmarshalText(text []byte) (err error) {
 // String returns the kind's TOML spelling.
 func (m MissionKind) String() string { return string(m) }
 
-// Valid reports whether m is one of the mission kinds.
-func (m MissionKind) Valid() bool { return slices.Contains(missionKinds, m) }
+// valid reports whether m is one of the mission kinds.
+func (m MissionKind) valid() bool { return slices.Contains(missionKinds, m) }
 
 // MarshalText returns the kind's spelling.
 func (m MissionKind) MarshalText() ([]byte, error) { return []byte(m), nil }
