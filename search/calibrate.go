@@ -175,7 +175,7 @@ func Calibrate(ctx context.Context, cfg CalibrateConfig) (*Calibration, error) {
 			return Candidate{}, err
 		}
 		cmp, err := m.(*Validation).Compare()
-		return Candidate{Name: name, X: x, Comparison: cmp, Conditions: m.(*Validation).CompareConditions()}, err
+		return Candidate{Name: name, X: x, Comparison: cmp, Conditions: m.(*Validation).compareConditions()}, err
 	}
 	best, _ := c.Narrowing.Best()
 	cands := []Candidate{
@@ -296,16 +296,16 @@ func (c *Calibration) TunedSeat(ref bots.Seat) bots.Seat {
 	return s
 }
 
-// WriteTuned writes the tuned result as a parameter file (WriteParamFile)
+// WriteTuned writes the tuned result as a parameter file (writeParamFile)
 // at path, its comment saying where it comes from (notebook, the folder
 // name of the notebook that ran the calibration) and what the validation
 // found.
 func (c *Calibration) WriteTuned(path, notebook string) error {
-	return WriteParamFile(path, &c.Field, c.Tuned().X, c.TunedComment(notebook))
+	return writeParamFile(path, &c.Field, c.Tuned().X, c.tunedComment(notebook))
 }
 
-// TunedComment is the comment of the tuned result's parameter file.
-func (c *Calibration) TunedComment(notebook string) string {
+// tunedComment is the comment of the tuned result's parameter file.
+func (c *Calibration) tunedComment(notebook string) string {
 	t := c.Tuned()
 	confirmed := ""
 	if len(c.Confirmations) > 0 {

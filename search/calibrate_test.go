@@ -42,7 +42,7 @@ func outputs(c *Calibration) []string {
 	add(CandidatesCSV(c.Validations, c.Holm))
 	add(CandidatesCSV(c.Confirmations, c.ConfirmHolm))
 	add(EffectsCSV(c.Effects))
-	return append(out, c.Verdict(), c.ConfirmedText(), EffectsText(c.Effects), c.TunedComment("tiny"), fmt.Sprint(c.NarrowEvals))
+	return append(out, c.Verdict(), c.ConfirmedText(), EffectsText(c.Effects), c.tunedComment("tiny"), fmt.Sprint(c.NarrowEvals))
 }
 
 // Calibrate gives the same result in memory and through resumable search

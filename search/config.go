@@ -135,7 +135,7 @@ type CMAESSection struct {
 	// (0 = 0.3).
 	Sigma float64 `toml:"sigma" json:"sigma"`
 	// Blocks is the number of blocks each candidate plays per generation
-	// at first, MaxBlocks the most the uncertainty handling may ask for
+	// at first, maxBlocks the most the uncertainty handling may ask for
 	// (0 = 4 x blocks).
 	Blocks    int `toml:"blocks" json:"blocks"`
 	MaxBlocks int `toml:"max_blocks" json:"max_blocks"`
@@ -188,19 +188,19 @@ type condFile struct {
 	Weight    *float64 `toml:"weight"`
 }
 
-// LoadConfig reads and checks a search config file (see ParseConfig).
+// LoadConfig reads and checks a search config file (see parseConfig).
 func LoadConfig(path string) (*Config, error) {
 	data, err := fileread.ReadFile(path, fileread.Config)
 	if err != nil {
 		return nil, fmt.Errorf("search: %w", err)
 	}
-	return ParseConfig(path, data)
+	return parseConfig(path, data)
 }
 
-// ParseConfig parses and checks a search config; source names it in
+// parseConfig parses and checks a search config; source names it in
 // errors. Unknown keys are errors; bots and parameters are checked by
 // Resolve.
-func ParseConfig(source string, data []byte) (*Config, error) {
+func parseConfig(source string, data []byte) (*Config, error) {
 	var f file
 	if err := configs.DecodeStrict(source, data, &f, "name, base, players, opponents, sample, rules, map, seed, [[param]], [[condition]], [narrow], [cmaes], [validate]"); err != nil {
 		return nil, err
@@ -246,14 +246,14 @@ func ParseConfig(source string, data []byte) (*Config, error) {
 	}
 	if n := f.Narrow; n != nil {
 		switch {
-		case n.Levels < 1 || n.Levels > MaxLevels:
-			return nil, bad("narrow.levels", "%d: want 1..%d", n.Levels, MaxLevels)
-		case n.Rounds < 1 || n.Rounds > MaxRounds:
-			return nil, bad("narrow.rounds", "%d: want 1..%d", n.Rounds, MaxRounds)
-		case n.Blocks < 1 || n.Blocks > MaxBlocks:
-			return nil, bad("narrow.blocks", "%d: want 1..%d", n.Blocks, MaxBlocks)
-		case n.Points < 0 || n.Points > MaxPoints:
-			return nil, bad("narrow.points", "%d: want 1..%d (0 = 5)", n.Points, MaxPoints)
+		case n.Levels < 1 || n.Levels > maxLevels:
+			return nil, bad("narrow.levels", "%d: want 1..%d", n.Levels, maxLevels)
+		case n.Rounds < 1 || n.Rounds > maxRounds:
+			return nil, bad("narrow.rounds", "%d: want 1..%d", n.Rounds, maxRounds)
+		case n.Blocks < 1 || n.Blocks > maxBlocks:
+			return nil, bad("narrow.blocks", "%d: want 1..%d", n.Blocks, maxBlocks)
+		case n.Points < 0 || n.Points > maxPoints:
+			return nil, bad("narrow.points", "%d: want 1..%d (0 = 5)", n.Points, maxPoints)
 		case n.Alpha < 0 || n.Alpha >= 1:
 			return nil, bad("narrow.alpha", "%v: want in (0, 1) (0 = 0.05)", n.Alpha)
 		case n.Margin < 0 || n.Margin > 1000:
@@ -274,38 +274,38 @@ func ParseConfig(source string, data []byte) (*Config, error) {
 			}
 			cells *= k
 			pts = append(pts, fmt.Sprint(k))
-			if cells > MaxCells {
-				return nil, bad("narrow.points", "a grid of %s points has more than %d cells: want at most %d (fewer points or parameters)", strings.Join(pts, " x "), MaxCells, MaxCells)
+			if cells > maxCells {
+				return nil, bad("narrow.points", "a grid of %s points has more than %d cells: want at most %d (fewer points or parameters)", strings.Join(pts, " x "), maxCells, maxCells)
 			}
 		}
-		if cells*n.Blocks > MaxStepBlocks {
-			return nil, bad("narrow.blocks", "%d blocks on %d cells make %d per round: want at most %d", n.Blocks, cells, cells*n.Blocks, MaxStepBlocks)
+		if cells*n.Blocks > maxStepBlocks {
+			return nil, bad("narrow.blocks", "%d blocks on %d cells make %d per round: want at most %d", n.Blocks, cells, cells*n.Blocks, maxStepBlocks)
 		}
 	}
 	if c := f.CMAES; c != nil {
 		switch {
-		case c.Generations < 1 || c.Generations > MaxGenerations:
-			return nil, bad("cmaes.generations", "%d: want 1..%d", c.Generations, MaxGenerations)
-		case c.Lambda < 0 || c.Lambda > 0 && c.Lambda < 4 || c.Lambda > MaxLambda:
-			return nil, bad("cmaes.lambda", "%d: want 4..%d (0 = 4 + floor(3 ln d))", c.Lambda, MaxLambda)
+		case c.Generations < 1 || c.Generations > maxGenerations:
+			return nil, bad("cmaes.generations", "%d: want 1..%d", c.Generations, maxGenerations)
+		case c.Lambda < 0 || c.Lambda > 0 && c.Lambda < 4 || c.Lambda > maxLambda:
+			return nil, bad("cmaes.lambda", "%d: want 4..%d (0 = 4 + floor(3 ln d))", c.Lambda, maxLambda)
 		case c.Sigma < 0 || c.Sigma > 1:
 			return nil, bad("cmaes.sigma", "%v: want in (0, 1] (0 = 0.3)", c.Sigma)
-		case c.Blocks < 1 || c.Blocks > MaxBlocks:
-			return nil, bad("cmaes.blocks", "%d: want 1..%d", c.Blocks, MaxBlocks)
-		case c.MaxBlocks != 0 && (c.MaxBlocks < c.Blocks || c.MaxBlocks > MaxBlocks):
-			return nil, bad("cmaes.max_blocks", "%d: want %d..%d (at least blocks = %d; 0 = 4 x blocks)", c.MaxBlocks, c.Blocks, MaxBlocks, c.Blocks)
-		case c.MeanBlocks < 0 || c.MeanBlocks > MaxBlocks:
-			return nil, bad("cmaes.mean_blocks", "%d: want 1..%d (0 = blocks)", c.MeanBlocks, MaxBlocks)
-		case c.FinalBlocks < 0 || c.FinalBlocks > MaxBlocks:
-			return nil, bad("cmaes.final_blocks", "%d: want 1..%d (0 = 10 x blocks)", c.FinalBlocks, MaxBlocks)
+		case c.Blocks < 1 || c.Blocks > maxBlocks:
+			return nil, bad("cmaes.blocks", "%d: want 1..%d", c.Blocks, maxBlocks)
+		case c.MaxBlocks != 0 && (c.MaxBlocks < c.Blocks || c.MaxBlocks > maxBlocks):
+			return nil, bad("cmaes.max_blocks", "%d: want %d..%d (at least blocks = %d; 0 = 4 x blocks)", c.MaxBlocks, c.Blocks, maxBlocks, c.Blocks)
+		case c.MeanBlocks < 0 || c.MeanBlocks > maxBlocks:
+			return nil, bad("cmaes.mean_blocks", "%d: want 1..%d (0 = blocks)", c.MeanBlocks, maxBlocks)
+		case c.FinalBlocks < 0 || c.FinalBlocks > maxBlocks:
+			return nil, bad("cmaes.final_blocks", "%d: want 1..%d (0 = 10 x blocks)", c.FinalBlocks, maxBlocks)
 		}
 	}
 	if v := f.Validate; v != nil {
 		switch {
 		case v.Against == "":
 			return nil, bad("validate.against", "missing: want the reference seat, e.g. \"mars@paper\"")
-		case v.Blocks < 2 || v.Blocks > MaxBlocks:
-			return nil, bad("validate.blocks", "%d: want 2..%d", v.Blocks, MaxBlocks)
+		case v.Blocks < 2 || v.Blocks > maxBlocks:
+			return nil, bad("validate.blocks", "%d: want 2..%d", v.Blocks, maxBlocks)
 		}
 		for i, seat := range v.Seats {
 			if seat == "" {
@@ -348,17 +348,17 @@ func ParseConfig(source string, data []byte) (*Config, error) {
 		}
 		bad := configs.KeyErrors(source)
 		switch {
-		case m.MaxBlocks > MaxBlocks:
-			return nil, bad("cmaes.max_blocks", "0 = 4 x blocks = %d: want at most %d (set max_blocks, or fewer blocks)", m.MaxBlocks, MaxBlocks)
-		case m.FinalBlocks > MaxBlocks:
-			return nil, bad("cmaes.final_blocks", "0 = 10 x blocks = %d: want at most %d (set final_blocks, or fewer blocks)", m.FinalBlocks, MaxBlocks)
+		case m.MaxBlocks > maxBlocks:
+			return nil, bad("cmaes.max_blocks", "0 = 4 x blocks = %d: want at most %d (set max_blocks, or fewer blocks)", m.MaxBlocks, maxBlocks)
+		case m.FinalBlocks > maxBlocks:
+			return nil, bad("cmaes.final_blocks", "0 = 10 x blocks = %d: want at most %d (set final_blocks, or fewer blocks)", m.FinalBlocks, maxBlocks)
 		}
 		lambda := m.Lambda
 		if lambda == 0 {
 			lambda = 4 + int(3*math.Log(float64(len(c.Params))))
 		}
-		if n := lambda*2*m.MaxBlocks + m.MeanBlocks; n > MaxStepBlocks {
-			return nil, bad("cmaes.lambda", "%d candidates of up to 2 x %d blocks and the mean's %d make %d blocks per generation: want at most %d", lambda, m.MaxBlocks, m.MeanBlocks, n, MaxStepBlocks)
+		if n := lambda*2*m.MaxBlocks + m.MeanBlocks; n > maxStepBlocks {
+			return nil, bad("cmaes.lambda", "%d candidates of up to 2 x %d blocks and the mean's %d make %d blocks per generation: want at most %d", lambda, m.MaxBlocks, m.MeanBlocks, n, maxStepBlocks)
 		}
 	}
 	return c, nil
@@ -393,8 +393,8 @@ func checkConditions(bad func(key, format string, a ...any) error, f *file) ([]C
 		return nil, bad("seed", "missing: want an integer >= 0")
 	case *f.Seed < 0:
 		return nil, bad("seed", "%d: want >= 0", *f.Seed)
-	case len(f.Condition) > MaxConditions:
-		return nil, bad("condition", "%d tables: want at most %d", len(f.Condition), MaxConditions)
+	case len(f.Condition) > maxConditions:
+		return nil, bad("condition", "%d tables: want at most %d", len(f.Condition), maxConditions)
 	}
 	names := map[string]int{}
 	var out []ConditionSection
@@ -502,14 +502,14 @@ func (c *Config) Resolve(reg *bots.Registry) (*Setup, error) {
 		if pr.Max != nil {
 			d.Hi = *pr.Max
 		}
-		if err := d.Validate(); err != nil {
+		if err := d.validate(); err != nil {
 			return nil, fmt.Errorf("%s: key param[%d] (min, max): %w", c.Source, i, err)
 		}
 		space = append(space, d)
 	}
 	g.Space = space
 	s := &Setup{Config: c, Field: g, Space: space}
-	if g.Mixed() {
+	if g.mixed() {
 		s.CondRulesSHA256, s.CondMapSHA256 = rulesFP, mapFP
 	} else {
 		s.RulesSHA256, s.MapSHA256 = fingerprint(g.Rules), fingerprint(g.Map)
@@ -531,7 +531,7 @@ func (s *Setup) NarrowConfig() (NarrowConfig, error) {
 		}
 	}
 	cfg := NarrowConfig{Space: s.Space, Points: pts, Levels: n.Levels, Rounds: n.Rounds, Blocks: n.Blocks, Alpha: n.Alpha, Margin: n.Margin, Zoom: n.Zoom}
-	if err := cfg.Check(); err != nil {
+	if err := cfg.check(); err != nil {
 		return cfg, fmt.Errorf("%s: [narrow]: %w", s.Config.Source, err)
 	}
 	return cfg, nil
@@ -641,7 +641,7 @@ type conditionJSON struct {
 // fieldJSON returns the field part of s's fingerprints.
 func (s *Setup) fieldJSON() fieldJSON {
 	g := s.Field
-	if g.Mixed() {
+	if g.mixed() {
 		f := fieldJSON{Players: g.Players, Seed: g.Seed}
 		for i, c := range g.Mixture {
 			cj := conditionJSON{Name: c.Name, Weight: c.Weight, Players: c.Players, Sample: c.Sample,

@@ -46,7 +46,7 @@ func TestShippedConfigs(t *testing.T) {
 
 func TestParseConfigErrors(t *testing.T) {
 	good := "name = \"x\"\nbase = \"mars\"\nplayers = 3\nopponents = [\"angry\", \"shaft\"]\nrules = \"mars2006\"\nseed = 1\n[[param]]\nname = \"W_p\"\n"
-	_, err := ParseConfig("x.toml", []byte(good))
+	_, err := parseConfig("x.toml", []byte(good))
 	require.NoError(t, err)
 	for _, tc := range []struct{ from, to, want string }{
 		{"players = 3", "players = 7", "x.toml: key players: 7: want 2..6"},
@@ -72,7 +72,7 @@ func TestParseConfigErrors(t *testing.T) {
 		{"[[param]]", "[validate]\nagainst = \"mars\"\nblocks = 1\n[[param]]", "key validate.blocks: 1: want 2..100000"},
 		{"[[param]]", "[validate]\nagainst = \"mars\"\nblocks = 1000000\n[[param]]", "key validate.blocks: 1000000: want 2..100000"},
 	} {
-		_, err := ParseConfig("x.toml", []byte(strings.Replace(good, tc.from, tc.to, 1)))
+		_, err := parseConfig("x.toml", []byte(strings.Replace(good, tc.from, tc.to, 1)))
 		assert.ErrorContains(t, err, tc.want, tc.to)
 	}
 	// Resolve names the key of an unknown bot, parameter or range.
@@ -82,7 +82,7 @@ func TestParseConfigErrors(t *testing.T) {
 		{`name = "W_p"`, `name = "nope"`, `key param[0].name: bot mars has no parameter "nope"`},
 		{`name = "W_p"`, "name = \"W_p\"\nmax = 2", "key param[0] (min, max): parameter W_p: range [0, 2]: want inside the parameter's bounds [0, 1]"},
 	} {
-		c, err := ParseConfig("x.toml", []byte(strings.Replace(good, tc.from, tc.to, 1)))
+		c, err := parseConfig("x.toml", []byte(strings.Replace(good, tc.from, tc.to, 1)))
 		require.NoError(t, err, tc.to)
 		_, err = c.Resolve(registry.Default())
 		assert.ErrorContains(t, err, tc.want, tc.to)

@@ -37,8 +37,8 @@ type Result struct {
 	Won   []bool
 }
 
-// Score returns the win rate of the evaluation, Wins/Games.
-func (r Result) Score() float64 {
+// score returns the win rate of the evaluation, Wins/Games.
+func (r Result) score() float64 {
 	if r.Games == 0 {
 		return 0
 	}
@@ -94,9 +94,9 @@ type Games struct {
 	Mixture []Condition
 }
 
-// Check reports whether the field is well formed.
-func (g *Games) Check() error {
-	if g.Mixed() {
+// check reports whether the field is well formed.
+func (g *Games) check() error {
+	if g.mixed() {
 		if g.Base.Factory == nil {
 			return errors.New("search: field needs a base seat")
 		}
@@ -198,10 +198,10 @@ func (g *Games) Evaluate(ctx context.Context, evals []Eval, emit func(k int, r R
 	if len(evals) == 0 {
 		return 0, nil
 	}
-	if g.Mixed() {
+	if g.mixed() {
 		return g.evaluateMixture(ctx, evals, emit)
 	}
-	if err := g.Check(); err != nil {
+	if err := g.check(); err != nil {
 		return 0, err
 	}
 	sched := &evalSchedule{players: g.Players, cand: make([]int, len(evals)), stream: make([]uint64, len(evals))}
@@ -307,7 +307,7 @@ func (b *Bernoulli) Evaluate(ctx context.Context, evals []Eval, emit func(k int,
 //
 //	P(x) = 1 / (1 + exp(-(Peak - Curv·Σ (u_i - Opt_i)²)))
 //
-// with u = Space.Units(x), so that P is largest, 1/(1+exp(-Peak)), at the
+// with u = Space.units(x), so that P is largest, 1/(1+exp(-Peak)), at the
 // values Space.Values(Opt).
 type Quadratic struct {
 	Space Space
@@ -319,7 +319,7 @@ type Quadratic struct {
 
 // P returns the win probability of values x.
 func (q *Quadratic) P(x []float64) float64 {
-	u := q.Space.Units(x)
+	u := q.Space.units(x)
 	var s float64
 	for i := range u {
 		d := u[i] - q.Opt[i]

@@ -22,7 +22,7 @@ type EvolveConfig struct {
 	Lambda int
 	Sigma  float64
 	// Blocks is the number of blocks each candidate plays per generation
-	// at first, MaxBlocks the most the uncertainty handling may raise it
+	// at first, maxBlocks the most the uncertainty handling may raise it
 	// to (>= Blocks).
 	Blocks, MaxBlocks int
 	// Reeval re-evaluates a share of each generation on fresh blocks
@@ -62,8 +62,8 @@ func (g *Generation) Wilson() stats.Interval { return wilson95(g.Wins, g.Games) 
 // generation's Lambda candidates on Evals common blocks, the re-evaluated
 // ones on as many fresh blocks, and the distribution mean on MeanBlocks
 // blocks; the last step plays the final mean on FinalBlocks blocks. Block
-// numbers: generation g uses g·(2·MaxBlocks + MeanBlocks) onwards, the final
-// step Generations·(2·MaxBlocks + MeanBlocks) onwards. The result is the
+// numbers: generation g uses g·(2·maxBlocks + MeanBlocks) onwards, the final
+// step Generations·(2·maxBlocks + MeanBlocks) onwards. The result is the
 // final distribution mean with its win rate on the last step's blocks, not
 // the luckiest sample. Integer and choice parameters keep a standard
 // deviation of at least 1/(2k) of the box, k their number of values, so that
@@ -87,23 +87,23 @@ func NewEvolve(cfg EvolveConfig) (*Evolve, error) {
 		return nil, fmt.Errorf("search: evolve: no parameter to search")
 	case len(cfg.Start) != len(cfg.Space):
 		return nil, fmt.Errorf("search: evolve: %d start values for %d parameters", len(cfg.Start), len(cfg.Space))
-	case cfg.Generations < 1 || cfg.Generations > MaxGenerations:
-		return nil, fmt.Errorf("search: evolve: generations %d: want 1..%d", cfg.Generations, MaxGenerations)
-	case cfg.Lambda < 0 || cfg.Lambda > MaxLambda:
-		return nil, fmt.Errorf("search: evolve: lambda %d: want 4..%d (0 = the default)", cfg.Lambda, MaxLambda)
-	case cfg.Blocks < 1 || cfg.MaxBlocks < cfg.Blocks || cfg.MaxBlocks > MaxBlocks:
-		return nil, fmt.Errorf("search: evolve: blocks %d, max %d: want 1 <= blocks <= max <= %d", cfg.Blocks, cfg.MaxBlocks, MaxBlocks)
-	case cfg.MeanBlocks < 1 || cfg.FinalBlocks < 1 || cfg.MeanBlocks > MaxBlocks || cfg.FinalBlocks > MaxBlocks:
-		return nil, fmt.Errorf("search: evolve: mean blocks %d, final blocks %d: want 1..%d", cfg.MeanBlocks, cfg.FinalBlocks, MaxBlocks)
-	case cfg.Lambda*2*cfg.MaxBlocks+cfg.MeanBlocks > MaxStepBlocks:
-		return nil, fmt.Errorf("search: evolve: lambda %d, max blocks %d, mean blocks %d: %d blocks per generation: want at most %d", cfg.Lambda, cfg.MaxBlocks, cfg.MeanBlocks, cfg.Lambda*2*cfg.MaxBlocks+cfg.MeanBlocks, MaxStepBlocks)
+	case cfg.Generations < 1 || cfg.Generations > maxGenerations:
+		return nil, fmt.Errorf("search: evolve: generations %d: want 1..%d", cfg.Generations, maxGenerations)
+	case cfg.Lambda < 0 || cfg.Lambda > maxLambda:
+		return nil, fmt.Errorf("search: evolve: lambda %d: want 4..%d (0 = the default)", cfg.Lambda, maxLambda)
+	case cfg.Blocks < 1 || cfg.MaxBlocks < cfg.Blocks || cfg.MaxBlocks > maxBlocks:
+		return nil, fmt.Errorf("search: evolve: blocks %d, max %d: want 1 <= blocks <= max <= %d", cfg.Blocks, cfg.MaxBlocks, maxBlocks)
+	case cfg.MeanBlocks < 1 || cfg.FinalBlocks < 1 || cfg.MeanBlocks > maxBlocks || cfg.FinalBlocks > maxBlocks:
+		return nil, fmt.Errorf("search: evolve: mean blocks %d, final blocks %d: want 1..%d", cfg.MeanBlocks, cfg.FinalBlocks, maxBlocks)
+	case cfg.Lambda*2*cfg.MaxBlocks+cfg.MeanBlocks > maxStepBlocks:
+		return nil, fmt.Errorf("search: evolve: lambda %d, max blocks %d, mean blocks %d: %d blocks per generation: want at most %d", cfg.Lambda, cfg.MaxBlocks, cfg.MeanBlocks, cfg.Lambda*2*cfg.MaxBlocks+cfg.MeanBlocks, maxStepBlocks)
 	}
 	for _, d := range cfg.Space {
-		if err := d.Validate(); err != nil {
+		if err := d.validate(); err != nil {
 			return nil, fmt.Errorf("search: evolve: %w", err)
 		}
 	}
-	u := cfg.Space.Units(cfg.Start)
+	u := cfg.Space.units(cfg.Start)
 	for i := range u {
 		u[i] = min(1, max(0, u[i]))
 	}

@@ -36,7 +36,7 @@ func WriteEvolveReport(dir string, setup *Setup, e *Evolve, figures bool) error 
 	fiv := f.Wilson()
 	rate := float64(f.Wins) / float64(f.Games)
 	comment := fmt.Sprintf("The final distribution mean of the CMA-ES search %s (marslab evolve): %s,\nwin rate %.3f, 95 %% Wilson interval [%.3f, %.3f] over %d games of its own blocks\n(not validated: see marslab validate).", setup.Config.Name, sp.Label(f.Mean), rate, fiv.Lo, fiv.Hi, f.Games)
-	if err := WriteParamFile(filepath.Join(dir, "best.toml"), setup.Field, f.Mean, comment); err != nil {
+	if err := writeParamFile(filepath.Join(dir, "best.toml"), setup.Field, f.Mean, comment); err != nil {
 		return err
 	}
 	var figs []string
@@ -94,7 +94,7 @@ func (e *Evolve) Figures(name string) []Figure {
 		s := plots.Series{Name: "mean", X: x}
 		for k := range gens {
 			g := &gens[k]
-			u := sp.Units(g.Mean)[i]
+			u := sp.units(g.Mean)[i]
 			s.Y = append(s.Y, g.Mean[i])
 			s.Lo = append(s.Lo, valueAt(d, max(0, u-g.StdDevs[i])))
 			s.Hi = append(s.Hi, valueAt(d, min(1, u+g.StdDevs[i])))
@@ -112,7 +112,7 @@ func (e *Evolve) Table() table.Table {
 	var rows [][]string
 	sp := e.cfg.Space
 	head := []string{"generation"}
-	head = append(head, sp.Names()...)
+	head = append(head, sp.names()...)
 	head = append(head, "mean_games", "mean_wins", "mean_win_rate", "wilson_lo", "wilson_hi", "best_sample_score", "sigma", "blocks_per_candidate", "uncertainty")
 	for k := range e.gens {
 		g := &e.gens[k]

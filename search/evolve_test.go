@@ -35,7 +35,7 @@ func TestEvolveFindsOptimum(t *testing.T) {
 		runMethod(t, e, &Bernoulli{Games: 4, Seed: seed, P: q.P})
 		f := e.Final()
 		require.NotNil(t, f)
-		u := sp.Units(f.Mean)
+		u := sp.units(f.Mean)
 		dist := math.Hypot(u[0]-opt[0], u[1]-opt[1])
 		assert.Less(t, dist, 0.15, "seed %d: mean %v (unit %v), optimum %v", seed, f.Mean, u, opt)
 		assert.Equal(t, 200, f.Games)
@@ -111,7 +111,7 @@ func TestLogMessages(t *testing.T) {
 	lines := strings.SplitAfter(good, "\n")
 	blank := strings.Join(lines[:4], "") + "   \n" + strings.Join(lines[5:], "")
 	require.NoError(t, os.WriteFile(path, []byte(blank), 0o644))
-	_, err = s.Replay()
+	_, err = s.replay()
 	require.Error(t, err)
 	assert.Equal(t, "search: "+path+":5: an empty line: want one evaluation, a JSON object", err.Error())
 
@@ -119,7 +119,7 @@ func TestLogMessages(t *testing.T) {
 	require.GreaterOrEqual(t, i, 0)
 	n := strings.Count(good[:i], "\n") + 1
 	require.NoError(t, os.WriteFile(path, []byte(good[:i]+`"place":[7`+good[i+len(`"place":[2`):]), 0o644))
-	_, err = s.Replay()
+	_, err = s.replay()
 	require.Error(t, err)
 	assert.Equal(t, fmt.Sprintf("search: %s:%d: place 7: want 1..2 (the players per game)", path, n), err.Error())
 }

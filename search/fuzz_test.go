@@ -25,7 +25,7 @@ func FuzzParseLine(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if got := l.AppendJSON(nil); !bytes.Equal(got, data) {
+		if got := l.appendJSON(nil); !bytes.Equal(got, data) {
 			t.Fatalf("parsed %q but encodes %q", data, got)
 		}
 		if l.Wins > l.Games || len(l.Place) != l.Games || len(l.Won) != l.Games {
@@ -40,7 +40,7 @@ func FuzzParseConfig(f *testing.F) {
 	f.Add([]byte("name = \"x\"\nbase = \"mars\"\nplayers = 2\nopponents = [\"angry\"]\nrules = \"mars2006\"\nseed = 1\n[[param]]\nname = \"W_p\"\n[narrow]\nlevels = 1\nrounds = 1\nblocks = 1\n"))
 	f.Add([]byte("name = \"x\"\n[cmaes]\ngenerations = 0\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		c, err := ParseConfig("fuzz.toml", data)
+		c, err := parseConfig("fuzz.toml", data)
 		if err != nil {
 			return
 		}
@@ -76,7 +76,7 @@ func FuzzReplayLog(f *testing.F) {
 		s := mk(t.TempDir())
 		require.NoError(t, s.prepare())
 		fuzzfile.Write(t, s.Dir, logFile, data, over, fileread.Log)
-		st, err := s.Replay()
+		st, err := s.replay()
 		if fuzzfile.Refused(t, err, over, "search: ") {
 			return
 		}

@@ -5,26 +5,26 @@ package search
 // together they keep a search's memory small: a config over one is an
 // error naming the key and the range, never an out-of-memory crash.
 const (
-	// MaxLevels bounds [narrow] levels.
-	MaxLevels = 100
-	// MaxRounds bounds [narrow] rounds.
-	MaxRounds = 1000
-	// MaxPoints bounds the grid points of a parameter ([[param]] points,
+	// maxLevels bounds [narrow] levels.
+	maxLevels = 100
+	// maxRounds bounds [narrow] rounds.
+	maxRounds = 1000
+	// maxPoints bounds the grid points of a parameter ([[param]] points,
 	// [narrow] points).
-	MaxPoints = 1000
-	// MaxCells bounds the cells of one narrowing level: the product of the
+	maxPoints = 1000
+	// maxCells bounds the cells of one narrowing level: the product of the
 	// parameters' grid points.
-	MaxCells = 100000
-	// MaxBlocks bounds every count of blocks one candidate plays:
+	maxCells = 100000
+	// maxBlocks bounds every count of blocks one candidate plays:
 	// [narrow] blocks, [cmaes] blocks, max_blocks, mean_blocks and
 	// final_blocks, [validate] blocks.
-	MaxBlocks = 100000
-	// MaxGenerations bounds [cmaes] generations.
-	MaxGenerations = 100000
-	// MaxLambda bounds [cmaes] lambda, the population size.
-	MaxLambda = 10000
-	// MaxStepBlocks bounds the blocks of one step of a search: cells x
+	maxBlocks = 100000
+	// maxGenerations bounds [cmaes] generations.
+	maxGenerations = 100000
+	// maxLambda bounds [cmaes] lambda, the population size.
+	maxLambda = 10000
+	// maxStepBlocks bounds the blocks of one step of a search: cells x
 	// blocks of a narrowing round, lambda x 2 x max_blocks + mean_blocks
 	// of a CMA-ES generation.
-	MaxStepBlocks = 1 << 22
+	maxStepBlocks = 1 << 22
 )

@@ -50,12 +50,12 @@ func newLine(step int, e Eval, r Result) Line {
 	return l
 }
 
-// AppendJSON appends the line as JSON without the newline; keys come in a
+// appendJSON appends the line as JSON without the newline; keys come in a
 // fixed order and numbers in their shortest exact form, so equal lines give
 // equal bytes:
 //
 //	{"step":0,"cand":2,"block":5,"x":[0.7375,170],"games":4,"wins":1,"stalemates":0,"place":[1,3,2,4],"won":[1,0,0,0]}
-func (l *Line) AppendJSON(b []byte) []byte {
+func (l *Line) appendJSON(b []byte) []byte {
 	b = appendInt(b, `{"step":`, l.Step)
 	b = appendInt(b, `,"cand":`, l.Cand)
 	b = appendInt(b, `,"block":`, l.Block)
@@ -146,7 +146,7 @@ func parseLine(data []byte, players int) (Line, error) {
 	if won != l.Wins {
 		return l, fmt.Errorf("%d wins but %d won flags", l.Wins, won)
 	}
-	if got := l.AppendJSON(nil); !bytes.Equal(got, data) {
+	if got := l.appendJSON(nil); !bytes.Equal(got, data) {
 		// Byte for byte: a resumed log stays byte-identical to an
 		// uninterrupted one.
 		switch {

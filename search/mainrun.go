@@ -33,25 +33,25 @@ type MainRun struct {
 	Holm       []float64
 }
 
-// Detect is the power of the validation: with the per-block differences'
+// detect is the power of the validation: with the per-block differences'
 // standard deviation SD (the largest of the candidates'), Blocks blocks
 // detect a difference of Diff in win rate with probability 0.8 at Holm's
 // strictest level Alpha = 0.05/K (K candidates).
-type Detect struct {
+type detect struct {
 	SD, Diff, Alpha float64
 	Blocks          int
 }
 
-// Detect returns the difference the validation's blocks detect with
-// power 0.8 (see DetectableDiff).
-func (r *MainRun) Detect() (Detect, error) {
-	d := Detect{Alpha: 0.05 / float64(len(r.Candidates))}
+// detect returns the difference the validation's blocks detect with
+// power 0.8 (see detectableDiff).
+func (r *MainRun) detect() (detect, error) {
+	d := detect{Alpha: 0.05 / float64(len(r.Candidates))}
 	for _, c := range r.Candidates {
 		d.SD = max(d.SD, c.Diff.SD)
 		d.Blocks = c.Blocks
 	}
 	var err error
-	d.Diff, err = DetectableDiff(d.SD, d.Blocks, d.Alpha, 0.8)
+	d.Diff, err = detectableDiff(d.SD, d.Blocks, d.Alpha, 0.8)
 	return d, err
 }
 
@@ -70,19 +70,19 @@ func (r *MainRun) calibration() *Calibration {
 	return &Calibration{Reference: r.Reference, Narrowing: r.Narrowing, RefNarrow: r.RefNarrow, Validations: r.Candidates, Holm: r.Holm}
 }
 
-// WindowText is the sentence stating whether the paper's point (the
+// windowText is the sentence stating whether the paper's point (the
 // reference's values) lies inside the narrowing's last window, with that
 // window.
-func (r *MainRun) WindowText() string {
+func (r *MainRun) windowText() string {
 	_, last := r.Narrowing.Best()
 	return fmt.Sprintf("%s (%s); the last window is %s.", r.calibration().PaperText(r.paper()), r.Narrowing.cfg.Space.Label(r.RefNarrow), window(r.Narrowing.cfg.Space, last))
 }
 
-// CandidateText is the sentence stating candidate i's validated
+// candidateText is the sentence stating candidate i's validated
 // difference from the reference: better (mean above 0, Holm-adjusted p
 // below 0.05), worse (mean below 0, Holm p below 0.05) or not shown
 // different, in points of win rate with the 95 % interval.
-func (r *MainRun) CandidateText(i int) string {
+func (r *MainRun) candidateText(i int) string {
 	c, holm := r.Candidates[i], r.Holm[i]
 	num := fmt.Sprintf("%s points of win rate (95 %% interval [%s, %s], Holm-adjusted p %s, %d blocks)",
 		textfmt.Signed(100*c.Diff.Mean, 1), textfmt.Signed(100*c.Diff.Interval.Lo, 1), textfmt.Signed(100*c.Diff.Interval.Hi, 1), pRel(holm), c.Blocks)
@@ -95,10 +95,10 @@ func (r *MainRun) CandidateText(i int) string {
 	return fmt.Sprintf("`%s` is not shown different from `%s`: %s.", c.Name, r.Reference, num)
 }
 
-// DetectText is the sentence stating what difference the validation's
+// detectText is the sentence stating what difference the validation's
 // blocks detect.
-func (r *MainRun) DetectText() string {
-	d, err := r.Detect()
+func (r *MainRun) detectText() string {
+	d, err := r.detect()
 	if err != nil {
 		return "The validation's power is unknown: " + err.Error() + "."
 	}
@@ -109,11 +109,11 @@ func (r *MainRun) DetectText() string {
 // Verdicts returns the report's verdict lines: the paper's point against
 // the last window, each candidate's difference and the validation's power.
 func (r *MainRun) Verdicts() []string {
-	v := []string{r.WindowText()}
+	v := []string{r.windowText()}
 	for i := range r.Candidates {
-		v = append(v, r.CandidateText(i))
+		v = append(v, r.candidateText(i))
 	}
-	return append(v, r.DetectText())
+	return append(v, r.detectText())
 }
 
 // Markdown returns report.md: the verdicts, the surface (figure files
@@ -123,7 +123,7 @@ func (r *MainRun) Verdicts() []string {
 func (r *MainRun) Markdown(narrowDir string, figs []string) []byte {
 	c := r.Setup.Config
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "# %s: MARS's (%s) narrowed in the paper's field, validated against `%s`\n\n", c.Name, strings.Join(r.Narrowing.cfg.Space.Names(), ", "), r.Reference)
+	fmt.Fprintf(&b, "# %s: MARS's (%s) narrowed in the paper's field, validated against `%s`\n\n", c.Name, strings.Join(r.Narrowing.cfg.Space.names(), ", "), r.Reference)
 	fmt.Fprintf(&b, "Bot `%s` in %d-player games (rules %s, seed %d) against line-ups of %d drawn per block from %s. A block is one deal played %d times with the candidate in every seat.\n\n",
 		c.Base, c.Players, r.Setup.Field.Rules.Name, c.Seed, c.Players-1, strings.Join(c.Opponents, ", "), c.Players)
 	b.WriteString("## Verdicts\n\n")
@@ -144,15 +144,15 @@ func (r *MainRun) Markdown(narrowDir string, figs []string) []byte {
 		filepath.ToSlash(filepath.Join(narrowDir, "report.md")), filepath.ToSlash(filepath.Join(narrowDir, "report.md")))
 	b.WriteString("\n## Validation on fresh deals\n\n")
 	fmt.Fprintf(&b, "Every candidate and `%s` on the same %d fresh blocks (deals the search never played, from block %d); the difference is paired by block (t test), its p-value Holm-adjusted over the %d candidates.\n\n",
-		r.Reference, r.Candidates[0].Blocks, ValidationBlock0, len(r.Candidates))
+		r.Reference, r.Candidates[0].Blocks, validationBlock0, len(r.Candidates))
 	b.WriteString(CandidatesTable(r.Reference, r.Candidates, r.Holm).Markdown())
 	b.WriteString("\nAs CSV: [validation.csv](validation.csv).\n")
 	return b.Bytes()
 }
 
-// Outcome returns outcome.md: the verdict lines as a Markdown list (the
+// outcome returns outcome.md: the verdict lines as a Markdown list (the
 // README's first screen shows them).
-func (r *MainRun) Outcome() []byte {
+func (r *MainRun) outcome() []byte {
 	var b bytes.Buffer
 	for _, v := range r.Verdicts() {
 		fmt.Fprintf(&b, "- %s\n", v)
@@ -170,7 +170,7 @@ func (r *MainRun) WriteMainReport(dir, narrowDir string, figs []string) error {
 	if err := writeCSV(filepath.Join(dir, "validation.csv"), CandidatesCSV(r.Candidates, r.Holm)); err != nil {
 		return err
 	}
-	for name, data := range map[string][]byte{"report.md": r.Markdown(narrowDir, figs), "outcome.md": r.Outcome()} {
+	for name, data := range map[string][]byte{"report.md": r.Markdown(narrowDir, figs), "outcome.md": r.outcome()} {
 		if err := atomicfile.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
 			return fmt.Errorf("search: %w", err)
 		}

@@ -17,7 +17,7 @@ func synthRun(t *testing.T, ref []float64) *MainRun {
 	sp := synthSpace()
 	n, err := NewNarrowing(NarrowConfig{Space: sp, Points: []int{5, 5}, Levels: 3, Rounds: 2, Blocks: 6, Alpha: 0.05, Margin: 1, Zoom: 0.5})
 	require.NoError(t, err)
-	q := &Quadratic{Space: sp, Opt: sp.Units([]float64{0.3, 100}), Peak: 0.5, Curv: 10}
+	q := &Quadratic{Space: sp, Opt: sp.units([]float64{0.3, 100}), Peak: 0.5, Curv: 10}
 	runMethod(t, n, &Bernoulli{Games: 4, Seed: 1, P: q.P})
 	return &MainRun{Narrowing: n, Reference: "bot@paper", RefNarrow: ref}
 }
@@ -35,7 +35,7 @@ func TestMainRunVerdicts(t *testing.T) {
 	r := synthRun(t, nil)
 	_, last := r.Narrowing.Best()
 	sp := r.Narrowing.cfg.Space
-	inside := []float64{sp[0].Value((last.Lo[0] + last.Hi[0]) / 2), sp[1].Value((last.Lo[1] + last.Hi[1]) / 2)}
+	inside := []float64{sp[0].value((last.Lo[0] + last.Hi[0]) / 2), sp[1].value((last.Lo[1] + last.Hi[1]) / 2)}
 	for _, tc := range []struct {
 		name string
 		ref  []float64
@@ -47,8 +47,8 @@ func TestMainRunVerdicts(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r.RefNarrow = tc.ref
-			assert.Contains(t, r.WindowText(), tc.want)
-			assert.Contains(t, r.WindowText(), "; the last window is a [")
+			assert.Contains(t, r.windowText(), tc.want)
+			assert.Contains(t, r.windowText(), "; the last window is a [")
 		})
 	}
 
@@ -66,22 +66,22 @@ func TestMainRunVerdicts(t *testing.T) {
 		"`negative, not shown` is not shown different from `bot@paper`: -2.0 points of win rate (95 % interval [-5.0, +1.0], Holm-adjusted p = 0.060, 300 blocks).",
 	}
 	for i, w := range want {
-		assert.Equal(t, w, r.CandidateText(i))
+		assert.Equal(t, w, r.candidateText(i))
 	}
 	// (z_{1-0.0125/2} + z_0.8) · 0.25 / √300 = (2.4977 + 0.8416) · 0.25 / 17.32 = 0.0482.
-	d, err := r.Detect()
+	d, err := r.detect()
 	require.NoError(t, err)
 	assert.InDelta(t, 0.0482, d.Diff, 0.0001)
 	assert.Equal(t, 0.0125, d.Alpha)
-	assert.Equal(t, "The validation's 300 blocks detect a difference of 4.8 points with 80 % power at Holm's strictest level 0.0125 (the largest per-block standard deviation of the differences, 0.250).", r.DetectText())
+	assert.Equal(t, "The validation's 300 blocks detect a difference of 4.8 points with 80 % power at Holm's strictest level 0.0125 (the largest per-block standard deviation of the differences, 0.250).", r.detectText())
 	v := r.Verdicts()
 	assert.Len(t, v, 6)
-	assert.Equal(t, r.WindowText(), v[0])
-	assert.Equal(t, r.DetectText(), v[5])
+	assert.Equal(t, r.windowText(), v[0])
+	assert.Equal(t, r.detectText(), v[5])
 }
 
 func TestDetectableDiff(t *testing.T) {
-	d, err := DetectableDiff(0.2, 100, 0.05, 0.8)
+	d, err := detectableDiff(0.2, 100, 0.05, 0.8)
 	require.NoError(t, err)
 	assert.InDelta(t, (1.959964+0.841621)*0.02, d, 1e-5)
 	for _, bad := range []struct {
@@ -89,7 +89,7 @@ func TestDetectableDiff(t *testing.T) {
 		blocks       int
 		alpha, power float64
 	}{{-1, 100, 0.05, 0.8}, {0.2, 1, 0.05, 0.8}, {0.2, 100, 0, 0.8}, {0.2, 100, 0.05, 0.5}} {
-		_, err := DetectableDiff(bad.sd, bad.blocks, bad.alpha, bad.power)
+		_, err := detectableDiff(bad.sd, bad.blocks, bad.alpha, bad.power)
 		assert.Error(t, err, "%+v", bad)
 	}
 }

@@ -11,8 +11,8 @@ import (
 	"github.com/marslab-risk/marslab/sim"
 )
 
-// MaxConditions is the most conditions a mixture may hold.
-const MaxConditions = 64
+// maxConditions is the most conditions a mixture may hold.
+const maxConditions = 64
 
 // Condition is one condition of a mixture field: a rule set and map, a
 // number of seats and the opponents, with the weight of its share of the
@@ -33,8 +33,8 @@ type Condition struct {
 	Sample    bool
 }
 
-// Mixed reports whether g is a mixture of conditions.
-func (g *Games) Mixed() bool { return len(g.Mixture) > 0 }
+// mixed reports whether g is a mixture of conditions.
+func (g *Games) mixed() bool { return len(g.Mixture) > 0 }
 
 // Condition returns the index in g.Mixture of the condition block b plays
 // (0 for a field of one condition). The draw depends on (Seed, b) and the
@@ -65,10 +65,10 @@ func (g *Games) Condition(b int) int {
 	return len(g.Mixture) - 1
 }
 
-// ConditionNames returns the names of g's conditions (one unnamed entry
+// conditionNames returns the names of g's conditions (one unnamed entry
 // for a field of one condition).
-func (g *Games) ConditionNames() []string {
-	if !g.Mixed() {
+func (g *Games) conditionNames() []string {
+	if !g.mixed() {
 		return []string{""}
 	}
 	out := make([]string, len(g.Mixture))
@@ -78,9 +78,9 @@ func (g *Games) ConditionNames() []string {
 	return out
 }
 
-// Sub returns the field of one condition of g: g's candidate, seed, stream
+// sub returns the field of one condition of g: g's candidate, seed, stream
 // and workers in condition i's game.
-func (g *Games) Sub(i int) *Games {
+func (g *Games) sub(i int) *Games {
 	c := g.Mixture[i]
 	return &Games{Map: c.Map, Rules: c.Rules, Base: g.Base, Space: g.Space, Players: c.Players,
 		Opponents: c.Opponents, Sample: c.Sample, Seed: g.Seed, Stream: g.Stream, Workers: g.Workers}
@@ -88,14 +88,14 @@ func (g *Games) Sub(i int) *Games {
 
 // checkMixture reports whether every condition of a mixture is well formed.
 func (g *Games) checkMixture() error {
-	if len(g.Mixture) > MaxConditions {
-		return fmt.Errorf("search: %d conditions: want at most %d", len(g.Mixture), MaxConditions)
+	if len(g.Mixture) > maxConditions {
+		return fmt.Errorf("search: %d conditions: want at most %d", len(g.Mixture), maxConditions)
 	}
 	for i, c := range g.Mixture {
 		if !(c.Weight > 0) || math.IsInf(c.Weight, 0) {
 			return fmt.Errorf("search: condition %d (%s): weight %v: want a finite number > 0", i, c.Name, c.Weight)
 		}
-		if err := g.Sub(i).Check(); err != nil {
+		if err := g.sub(i).check(); err != nil {
 			return fmt.Errorf("condition %d (%s): %w", i, c.Name, err)
 		}
 	}
@@ -126,7 +126,7 @@ func (g *Games) evaluateMixture(ctx context.Context, evals []Eval, emit func(k i
 		for k, j := range js {
 			sub[k] = evals[j]
 		}
-		_, err := g.Sub(c).Evaluate(ctx, sub, func(k int, r Result) error {
+		_, err := g.sub(c).Evaluate(ctx, sub, func(k int, r Result) error {
 			res[js[k]], done[js[k]] = r, true
 			return nil
 		})
@@ -152,7 +152,7 @@ func (g *Games) evaluateMixture(ctx context.Context, evals []Eval, emit func(k i
 // `mars2006`, `mars@paper` against ..." or, for a mixture, each condition
 // with its weight.
 func describeField(g *Games, base string, players int, opponents []string, sample bool) string {
-	if !g.Mixed() {
+	if !g.mixed() {
 		opp := fmt.Sprintf("the line-up %v", opponents)
 		if sample {
 			opp = fmt.Sprintf("%d opponents drawn per block from %v", players-1, opponents)
@@ -188,8 +188,8 @@ func (s *Setup) FieldText() string {
 // validation compares its candidates within each condition as well; it
 // leaves cfg as it is for a field of one condition.
 func (g *Games) SplitConditions(cfg *ValidateConfig) {
-	if !g.Mixed() {
+	if !g.mixed() {
 		return
 	}
-	cfg.Conditions, cfg.Of = g.ConditionNames(), g.Condition
+	cfg.Conditions, cfg.Of = g.conditionNames(), g.Condition
 }

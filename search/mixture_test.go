@@ -32,8 +32,8 @@ func TestMixtureConfig(t *testing.T) {
 	assert.Equal(t, 1.0, c.Conditions[1].Weight)
 	assert.Equal(t, 4, c.Players, "the most seats of any condition")
 	g := s.Field
-	require.True(t, g.Mixed())
-	assert.Equal(t, []string{"mars2006/3p", "classic-four"}, g.ConditionNames())
+	require.True(t, g.mixed())
+	assert.Equal(t, []string{"mars2006/3p", "classic-four"}, g.conditionNames())
 	assert.Equal(t, "classic", g.Mixture[1].Rules.Name)
 	assert.True(t, g.Mixture[1].Sample)
 	fp := string(s.Fingerprint("narrow"))
@@ -48,13 +48,13 @@ func TestMixtureConfig(t *testing.T) {
 	os, err := one.Resolve(registry.Default())
 	require.NoError(t, err)
 	assert.NotContains(t, string(os.Fingerprint("narrow")), "conditions")
-	assert.Equal(t, []string{""}, os.Field.ConditionNames())
+	assert.Equal(t, []string{""}, os.Field.conditionNames())
 	assert.Equal(t, 0, os.Field.Condition(12345))
 }
 
 func TestMixtureConfigErrors(t *testing.T) {
 	good := "name = \"x\"\nbase = \"mars\"\nseed = 1\n[[condition]]\nrules = \"mars2006\"\nplayers = 3\nopponents = [\"angry\", \"shaft\"]\nweight = 2\n[[condition]]\nrules = \"classic\"\nplayers = 4\nopponents = [\"angry\", \"shaft\", \"bort\"]\n[[param]]\nname = \"W_p\"\n"
-	_, err := ParseConfig("x.toml", []byte(good))
+	_, err := parseConfig("x.toml", []byte(good))
 	require.NoError(t, err)
 	for _, tc := range []struct{ from, to, want string }{
 		{"seed = 1", "seed = 1\nplayers = 3", "x.toml: key players: set beside [[condition]] tables"},
@@ -71,14 +71,14 @@ func TestMixtureConfigErrors(t *testing.T) {
 		{"rules = \"classic\"", "rules = \"mars2006\"\nname = \"mars2006/3p\"", `x.toml: key condition[1].name: "mars2006/3p" names conditions 0 and 1`},
 		{"weight = 2", "weight = 2\nbogus = 1", "unknown key"},
 	} {
-		_, err := ParseConfig("x.toml", []byte(strings.Replace(good, tc.from, tc.to, 1)))
+		_, err := parseConfig("x.toml", []byte(strings.Replace(good, tc.from, tc.to, 1)))
 		assert.ErrorContains(t, err, tc.want, tc.to)
 	}
 	for _, tc := range []struct{ from, to, want string }{
 		{`"bort"]`, `"nobot"]`, "x.toml: key condition[1].opponents: entry 2:"},
 		{`rules = "classic"`, `rules = "nope"`, "condition 1: x.toml: key rules:"},
 	} {
-		c, err := ParseConfig("x.toml", []byte(strings.Replace(good, tc.from, tc.to, 1)))
+		c, err := parseConfig("x.toml", []byte(strings.Replace(good, tc.from, tc.to, 1)))
 		require.NoError(t, err, tc.to)
 		_, err = c.Resolve(registry.Default())
 		assert.ErrorContains(t, err, tc.want, tc.to)
@@ -142,7 +142,7 @@ func TestMixtureEvaluate(t *testing.T) {
 		c := g.Condition(e.Block)
 		seen[c] = true
 		assert.Equal(t, g.Mixture[c].Players, one[k].Games, "block %d", e.Block)
-		solo := play(g.Sub(c), []Eval{e})
+		solo := play(g.sub(c), []Eval{e})
 		assert.Equal(t, solo[0], one[k], "block %d alone in its condition", e.Block)
 	}
 	assert.Len(t, seen, 2, "six blocks meet both conditions")
@@ -168,7 +168,7 @@ func TestValidationConditions(t *testing.T) {
 	runMethod(t, v, ev)
 	all, err := v.Compare()
 	require.NoError(t, err)
-	cc := v.CompareConditions()
+	cc := v.compareConditions()
 	require.Len(t, cc, 2)
 	require.NoError(t, cc[0].Err)
 	require.NoError(t, cc[1].Err)

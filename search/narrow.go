@@ -34,19 +34,19 @@ type NarrowConfig struct {
 	Zoom float64
 }
 
-// Check reports whether the configuration is usable.
-func (c *NarrowConfig) Check() error {
+// check reports whether the configuration is usable.
+func (c *NarrowConfig) check() error {
 	switch {
 	case len(c.Space) == 0:
 		return fmt.Errorf("no parameter to search")
 	case len(c.Points) != len(c.Space):
 		return fmt.Errorf("%d point counts for %d parameters", len(c.Points), len(c.Space))
-	case c.Levels < 1 || c.Levels > MaxLevels:
-		return fmt.Errorf("levels %d: want 1..%d", c.Levels, MaxLevels)
-	case c.Rounds < 1 || c.Rounds > MaxRounds:
-		return fmt.Errorf("rounds %d: want 1..%d", c.Rounds, MaxRounds)
-	case c.Blocks < 1 || c.Blocks > MaxBlocks:
-		return fmt.Errorf("blocks %d: want 1..%d", c.Blocks, MaxBlocks)
+	case c.Levels < 1 || c.Levels > maxLevels:
+		return fmt.Errorf("levels %d: want 1..%d", c.Levels, maxLevels)
+	case c.Rounds < 1 || c.Rounds > maxRounds:
+		return fmt.Errorf("rounds %d: want 1..%d", c.Rounds, maxRounds)
+	case c.Blocks < 1 || c.Blocks > maxBlocks:
+		return fmt.Errorf("blocks %d: want 1..%d", c.Blocks, maxBlocks)
 	case !(c.Alpha > 0 && c.Alpha < 1):
 		return fmt.Errorf("alpha %v: want in (0, 1)", c.Alpha)
 	case !(c.Margin >= 0) || math.IsInf(c.Margin, 0):
@@ -56,18 +56,18 @@ func (c *NarrowConfig) Check() error {
 	}
 	cells := 1
 	for i, p := range c.Points {
-		if p < 1 || p > MaxPoints {
-			return fmt.Errorf("parameter %s: points %d: want 1..%d", c.Space[i].Param.Name, p, MaxPoints)
+		if p < 1 || p > maxPoints {
+			return fmt.Errorf("parameter %s: points %d: want 1..%d", c.Space[i].Param.Name, p, maxPoints)
 		}
-		if cells *= p; cells > MaxCells {
-			return fmt.Errorf("points %v: more than %d cells: want at most %d", c.Points, MaxCells, MaxCells)
+		if cells *= p; cells > maxCells {
+			return fmt.Errorf("points %v: more than %d cells: want at most %d", c.Points, maxCells, maxCells)
 		}
 	}
-	if cells*c.Blocks > MaxStepBlocks {
-		return fmt.Errorf("blocks %d on %d cells: %d per round: want at most %d", c.Blocks, cells, cells*c.Blocks, MaxStepBlocks)
+	if cells*c.Blocks > maxStepBlocks {
+		return fmt.Errorf("blocks %d on %d cells: %d per round: want at most %d", c.Blocks, cells, cells*c.Blocks, maxStepBlocks)
 	}
 	for _, d := range c.Space {
-		if err := d.Validate(); err != nil {
+		if err := d.validate(); err != nil {
 			return err
 		}
 	}
@@ -128,8 +128,8 @@ type Level struct {
 	Best int
 }
 
-// Alive returns the number of cells alive.
-func (l *Level) Alive() int {
+// alive returns the number of cells alive.
+func (l *Level) alive() int {
 	n := 0
 	for i := range l.Cells {
 		if l.Cells[i].Dropped < 0 {
@@ -139,9 +139,9 @@ func (l *Level) Alive() int {
 	return n
 }
 
-// MinRaceBlocks is the number of blocks a level's cells must have played
+// minRaceBlocks is the number of blocks a level's cells must have played
 // before racing tests them.
-const MinRaceBlocks = 4
+const minRaceBlocks = 4
 
 // Narrowing is the Method of a narrowing search (NarrowConfig). Level k
 // lays a grid of Points over its window; in each of Rounds racing rounds
@@ -162,7 +162,7 @@ type Narrowing struct {
 
 // NewNarrowing returns a narrowing search.
 func NewNarrowing(cfg NarrowConfig) (*Narrowing, error) {
-	if err := cfg.Check(); err != nil {
+	if err := cfg.check(); err != nil {
 		return nil, fmt.Errorf("search: narrowing: %w", err)
 	}
 	n := &Narrowing{cfg: cfg}
@@ -185,7 +185,7 @@ func (n *Narrowing) grid(lo, hi []float64) Level {
 			if p > 1 {
 				u = lo[i] + (hi[i]-lo[i])*float64(k)/float64(p-1)
 			}
-			v := d.Value(u)
+			v := d.value(u)
 			if len(vals) == 0 || v != vals[len(vals)-1] {
 				vals = append(vals, v)
 			}
@@ -199,7 +199,7 @@ func (n *Narrowing) grid(lo, hi []float64) Level {
 		for i, k := range idx {
 			x[i] = l.Axes[i][k]
 		}
-		l.Cells = append(l.Cells, Cell{X: x, U: n.cfg.Space.Units(x), Index: append([]int(nil), idx...), Dropped: -1, P: 1})
+		l.Cells = append(l.Cells, Cell{X: x, U: n.cfg.Space.units(x), Index: append([]int(nil), idx...), Dropped: -1, P: 1})
 		i := len(idx) - 1
 		for ; i >= 0; i-- {
 			idx[i]++
@@ -258,7 +258,7 @@ func (n *Narrowing) Tell(res []Result) error {
 			return fmt.Errorf("narrowing: %d results: want %d per cell alive", len(res), n.cfg.Blocks)
 		}
 		for _, r := range res[k : k+n.cfg.Blocks] {
-			cell.Scores = append(cell.Scores, r.Score())
+			cell.Scores = append(cell.Scores, r.score())
 			cell.Wins += r.Wins
 			cell.Games += r.Games
 		}
@@ -292,7 +292,7 @@ func (n *Narrowing) race(l *Level) error {
 		}
 	}
 	l.Best = best
-	if len(l.Cells[best].Scores) < MinRaceBlocks {
+	if len(l.Cells[best].Scores) < minRaceBlocks {
 		return nil
 	}
 	var who []int
@@ -388,9 +388,9 @@ func (n *Narrowing) Best() (Cell, *Level) {
 // Status describes the level, round, cells alive and the best so far.
 func (n *Narrowing) Status() string {
 	l := &n.levels[len(n.levels)-1]
-	s := fmt.Sprintf("level %d/%d round %d/%d, %d/%d cells alive", len(n.levels), n.cfg.Levels, n.round+1, n.cfg.Rounds, l.Alive(), len(l.Cells))
+	s := fmt.Sprintf("level %d/%d round %d/%d, %d/%d cells alive", len(n.levels), n.cfg.Levels, n.round+1, n.cfg.Rounds, l.alive(), len(l.Cells))
 	if n.steps >= n.Steps() {
-		s = fmt.Sprintf("done: %d levels, %d/%d cells alive at the last", len(n.levels), l.Alive(), len(l.Cells))
+		s = fmt.Sprintf("done: %d levels, %d/%d cells alive at the last", len(n.levels), l.alive(), len(l.Cells))
 	}
 	if b, _ := n.Best(); b.Games > 0 {
 		iv := b.Wilson()

@@ -46,7 +46,7 @@ func TestNarrowingFindsOptimum(t *testing.T) {
 		require.NoError(t, err)
 		runMethod(t, n, &Bernoulli{Games: 4, Seed: seed, P: q.P})
 		best, _ := n.Best()
-		u := sp.Units(best.X)
+		u := sp.units(best.X)
 		dist := math.Hypot(u[0]-opt[0], u[1]-opt[1])
 		assert.Less(t, dist, 0.12, "seed %d: best %v (unit %v), optimum %v", seed, best.X, u, opt)
 		dropped := 0
@@ -61,7 +61,7 @@ func TestNarrowingFindsOptimum(t *testing.T) {
 
 func TestNarrowConfigCheck(t *testing.T) {
 	good := NarrowConfig{Space: synthSpace(), Points: []int{3, 3}, Levels: 1, Rounds: 1, Blocks: 1, Alpha: 0.05, Margin: 1, Zoom: 0.5}
-	require.NoError(t, good.Check())
+	require.NoError(t, good.check())
 	for _, tc := range []struct {
 		name string
 		mod  func(c *NarrowConfig)
@@ -81,7 +81,7 @@ func TestNarrowConfigCheck(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			c := good
 			tc.mod(&c)
-			assert.ErrorContains(t, c.Check(), tc.want)
+			assert.ErrorContains(t, c.check(), tc.want)
 		})
 	}
 }
@@ -99,9 +99,9 @@ func TestDimValue(t *testing.T) {
 		{Dim{Param: bots.Param{Name: "c", Max: 1, Integer: true, Choices: []string{"x", "y"}}, Lo: 0, Hi: 1}, 0.4, 0},
 	} {
 		t.Run(fmt.Sprint(tc.d.Param.Name, tc.u), func(t *testing.T) {
-			assert.Equal(t, tc.want, tc.d.Value(tc.u))
+			assert.Equal(t, tc.want, tc.d.value(tc.u))
 			if !tc.d.Param.Integer && tc.u <= 1 {
-				assert.InDelta(t, tc.u, tc.d.Unit(tc.d.Value(tc.u)), 1e-3)
+				assert.InDelta(t, tc.u, tc.d.unit(tc.d.value(tc.u)), 1e-3)
 			}
 		})
 	}

@@ -19,7 +19,7 @@ type PanelConfig struct {
 
 // Panel is the Method of a panel: each step plays every candidate
 // (candidates 0..len(Sets)-1) and the reference (candidate len(Sets)) on
-// the next Chunk blocks from ValidationBlock0+First. Candidate i's
+// the next Chunk blocks from validationBlock0+First. Candidate i's
 // comparison is the Validation of it against the reference on those
 // blocks, so that a panel of one candidate gives the validation's numbers.
 type Panel struct {
@@ -54,7 +54,7 @@ func (p *Panel) Next() ([]Eval, error) {
 	var ev []Eval
 	for c, x := range append(append([][]float64{}, p.cfg.Sets...), p.cfg.Ref) {
 		for b := first; b < last; b++ {
-			ev = append(ev, Eval{Cand: c, X: x, Block: ValidationBlock0 + p.cfg.First + b})
+			ev = append(ev, Eval{Cand: c, X: x, Block: validationBlock0 + p.cfg.First + b})
 		}
 	}
 	return ev, nil
@@ -95,7 +95,7 @@ func (p *Panel) Compare(i int) (Comparison, error) { return p.vals[i].Compare() 
 // experiment name.
 func PanelFingerprint(name string, g *Games, names []string, ref string, cfg PanelConfig) []byte {
 	s := &Setup{Config: &Config{Name: name}, Field: g, Space: g.Space}
-	if g.Mixed() {
+	if g.mixed() {
 		for _, c := range g.Mixture {
 			s.CondRulesSHA256 = append(s.CondRulesSHA256, fingerprint(c.Rules))
 			s.CondMapSHA256 = append(s.CondMapSHA256, fingerprint(c.Map))

@@ -20,7 +20,7 @@ func TestPanelMatchesValidations(t *testing.T) {
 	first, err := p.Next()
 	require.NoError(t, err)
 	assert.Len(t, first, 4*7, "three candidates and the reference on 7 blocks")
-	assert.Equal(t, Eval{Cand: 3, X: ref, Block: ValidationBlock0 + 5}, first[3*7])
+	assert.Equal(t, Eval{Cand: 3, X: ref, Block: validationBlock0 + 5}, first[3*7])
 	p, _ = NewPanel(PanelConfig{Sets: sets, Ref: ref, Blocks: 30, Chunk: 7, First: 5})
 	runMethod(t, p, ev)
 	for i, x := range sets {

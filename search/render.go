@@ -41,7 +41,7 @@ func (n *Narrowing) LevelsTable() table.Table {
 		}
 		bc := &l.Cells[l.Best]
 		iv := bc.Wilson()
-		t.Add(strconv.Itoa(k+1), window(sp, l), strconv.Itoa(len(l.Cells)), strconv.Itoa(l.Alive()), strconv.Itoa(g),
+		t.Add(strconv.Itoa(k+1), window(sp, l), strconv.Itoa(len(l.Cells)), strconv.Itoa(l.alive()), strconv.Itoa(g),
 			"`"+sp.Label(bc.X)+"`", textfmt.Fixed(bc.Mean(), 3), interval(iv.Lo, iv.Hi, 3))
 	}
 	return t
@@ -214,7 +214,7 @@ func (c *Calibration) PaperTable(paper map[string]float64) table.Table {
 			pv = bots.FormatNum(v)
 		}
 		t.Add(dim.Param.Name, pv, dim.Param.Format(c.RefNarrow[i]), dim.Param.Format(best.X[i]),
-			fmt.Sprintf("[%s, %s]", bots.FormatNum(dim.Value(last.Lo[i])), bots.FormatNum(dim.Value(last.Hi[i]))))
+			fmt.Sprintf("[%s, %s]", bots.FormatNum(dim.value(last.Lo[i])), bots.FormatNum(dim.value(last.Hi[i]))))
 	}
 	return t
 }
@@ -229,7 +229,7 @@ func (c *Calibration) PaperText(paper map[string]float64) string {
 		if !ok {
 			continue
 		}
-		lo, hi := dim.Value(last.Lo[i]), dim.Value(last.Hi[i])
+		lo, hi := dim.value(last.Lo[i]), dim.value(last.Hi[i])
 		if v >= min(lo, hi) && v <= max(lo, hi) {
 			in = append(in, dim.Param.Name)
 		} else {
@@ -280,10 +280,10 @@ func (c *Calibration) ConfirmedText() string {
 		textfmt.Signed(100*cc.Diff.Mean, 1), textfmt.Signed(100*cc.Diff.Interval.Lo, 1), textfmt.Signed(100*cc.Diff.Interval.Hi, 1), pRel(c.ConfirmHolm[c.Pick]))
 }
 
-// VerdictText is the sentence stating a validation's result: A better
+// verdictText is the sentence stating a validation's result: A better
 // than B, worse, or not shown either, by the 95 % interval of the paired
 // difference.
-func (c Comparison) VerdictText() string {
+func (c Comparison) verdictText() string {
 	switch {
 	case c.Diff.Interval.Lo > 0:
 		return fmt.Sprintf("A is better than B: the 95 %% interval of the difference excludes 0 (p = %.3g).", c.Diff.P)

@@ -96,7 +96,7 @@ func TestComparisonVerdictText(t *testing.T) {
 		{0, 0.05, 0.05, "A is not shown better than B at the 5 % level."},
 	} {
 		c := Comparison{Diff: stats.Paired{Interval: stats.Interval{Lo: tc.lo, Hi: tc.hi}, P: tc.p}}
-		assert.Equal(t, tc.want, c.VerdictText())
+		assert.Equal(t, tc.want, c.verdictText())
 	}
 }
 
@@ -128,7 +128,7 @@ func TestPaperText(t *testing.T) {
 	require.NoError(t, Play(context.Background(), n, &Bernoulli{Games: 4, Seed: 1, P: q.P}, nil))
 	best, last := n.Best()
 	c := &Calibration{Narrowing: n, RefNarrow: []float64{0.7375, 170}}
-	require.Greater(t, space[1].Value(last.Lo[1]), 5.0, "the last window must exclude P_ob = 5 for this test")
+	require.Greater(t, space[1].value(last.Lo[1]), 5.0, "the last window must exclude P_ob = 5 for this test")
 	for _, tc := range []struct {
 		name  string
 		paper map[string]float64

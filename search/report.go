@@ -43,7 +43,7 @@ func WriteNarrowReport(dir string, setup *Setup, n *Narrowing, figures bool) err
 	best, _ := n.Best()
 	iv := best.Wilson()
 	comment := fmt.Sprintf("The best cell of the narrowing search %s (marslab sweep): %s,\nwin rate %.3f, 95 %% Wilson interval [%.3f, %.3f] over %d games of the search\n(not validated: see marslab validate).", setup.Config.Name, n.cfg.Space.Label(best.X), best.Mean(), iv.Lo, iv.Hi, best.Games)
-	if err := WriteParamFile(filepath.Join(dir, "best.toml"), setup.Field, best.X, comment); err != nil {
+	if err := writeParamFile(filepath.Join(dir, "best.toml"), setup.Field, best.X, comment); err != nil {
 		return err
 	}
 	var b bytes.Buffer
@@ -102,14 +102,14 @@ func (n *Narrowing) Figures(name string, ref []float64, refLabel string) []Figur
 			cells, halves := levelCells(l, sp)
 			all = append(all, cells...)
 			half = append(half, halves...)
-			wins = append(wins, plots.Window{Level: k + 1, X0: sp[0].Value(l.Lo[0]), X1: sp[0].Value(l.Hi[0]), Y0: sp[1].Value(l.Lo[1]), Y1: sp[1].Value(l.Hi[1])})
+			wins = append(wins, plots.Window{Level: k + 1, X0: sp[0].value(l.Lo[0]), X1: sp[0].value(l.Hi[0]), Y0: sp[1].value(l.Lo[1]), Y1: sp[1].value(l.Hi[1])})
 			lb := &l.Cells[l.Best]
 			fig := &plots.Surface{Cells: cells, Title: fmt.Sprintf("%s: level %d win rate", name, k+1),
 				XLabel: sp[0].Param.Name, YLabel: sp[1].Param.Name, ColorLabel: "win rate", LogX: sp[0].Param.Log, LogY: sp[1].Param.Log,
 				Windows: append([]plots.Window(nil), wins...), Best: &plots.Mark{X: lb.X[0], Y: lb.X[1], Label: "best of level " + strconv.Itoa(k+1)}}
 			if k+1 < len(n.levels) {
 				nl := &n.levels[k+1]
-				fig.Windows = append(fig.Windows, plots.Window{Level: k + 2, X0: sp[0].Value(nl.Lo[0]), X1: sp[0].Value(nl.Hi[0]), Y0: sp[1].Value(nl.Lo[1]), Y1: sp[1].Value(nl.Hi[1])})
+				fig.Windows = append(fig.Windows, plots.Window{Level: k + 2, X0: sp[0].value(nl.Lo[0]), X1: sp[0].value(nl.Hi[0]), Y0: sp[1].value(nl.Lo[1]), Y1: sp[1].value(nl.Hi[1])})
 			}
 			addRef(fig, ref, refLabel)
 			figs = append(figs, Figure{fmt.Sprintf("surface-level-%d", k+1), fig})
@@ -193,7 +193,7 @@ func levelCells(l *Level, sp Space) (rate, half []plots.Cell) {
 		e := make([]float64, len(ax)+1)
 		us := make([]float64, len(ax))
 		for k, v := range ax {
-			us[k] = sp[i].Unit(v)
+			us[k] = sp[i].unit(v)
 		}
 		for k := range e {
 			switch {
@@ -234,7 +234,7 @@ func levelCells(l *Level, sp Space) (rate, half []plots.Cell) {
 	return rate, half
 }
 
-// valueAt is Dim.Value without rounding: the continuous value at u.
+// valueAt is Dim.value without rounding: the continuous value at u.
 func valueAt(d Dim, u float64) float64 {
 	if d.Param.Log {
 		return math.Exp(math.Log(d.Lo) + u*(math.Log(d.Hi)-math.Log(d.Lo)))
@@ -265,7 +265,7 @@ func writeCSV(path string, t table.Table) error {
 func (n *Narrowing) Table() table.Table {
 	var rows [][]string
 	head := []string{"level", "cell"}
-	head = append(head, n.cfg.Space.Names()...)
+	head = append(head, n.cfg.Space.names()...)
 	head = append(head, "blocks", "games", "wins", "win_rate", "wilson_lo", "wilson_hi", "dropped_after_round", "holm_p")
 	for k := range n.levels {
 		l := &n.levels[k]
@@ -321,7 +321,7 @@ func window(s Space, l *Level) string {
 		if i > 0 {
 			b.WriteString(" × ")
 		}
-		fmt.Fprintf(&b, "%s [%s, %s]", d.Param.Name, bots.FormatNum(round4(d.Value(l.Lo[i]))), bots.FormatNum(round4(d.Value(l.Hi[i]))))
+		fmt.Fprintf(&b, "%s [%s, %s]", d.Param.Name, bots.FormatNum(round4(d.value(l.Lo[i]))), bots.FormatNum(round4(d.value(l.Hi[i]))))
 	}
 	return b.String()
 }
@@ -334,11 +334,11 @@ func round4(v float64) float64 {
 	return math.Round(v*m) / m
 }
 
-// WriteParamFile writes a bot parameter file (the format of
+// writeParamFile writes a bot parameter file (the format of
 // configs/bots/mars-paper.toml, read by mars@FILE seats): every parameter
 // of the field's bot, the searched ones set to x, the others the base's,
 // after the comment lines of comment.
-func WriteParamFile(path string, g *Games, x []float64, comment string) error {
+func writeParamFile(path string, g *Games, x []float64, comment string) error {
 	seat := g.Seat(x)
 	var b bytes.Buffer
 	for _, line := range strings.Split(strings.TrimSpace(comment), "\n") {

@@ -107,8 +107,8 @@ var (
 	ErrShardIncomplete = errors.New("incomplete")
 )
 
-// Fingerprint returns the SHA-256 of the config, in hex.
-func (s *Search) Fingerprint() string {
+// fingerprint returns the SHA-256 of the config, in hex.
+func (s *Search) fingerprint() string {
 	h := sha256.Sum256(s.Config)
 	return hex.EncodeToString(h[:])
 }
@@ -137,10 +137,10 @@ func (s *Search) prepare() error {
 	return nil
 }
 
-// Replay reads Dir/log.jsonl and replays a fresh method through it. Every
+// replay reads Dir/log.jsonl and replays a fresh method through it. Every
 // line must be the next evaluation the method asks for, with a valid
 // result; a torn last line (an interrupted write) is ignored.
-func (s *Search) Replay() (*State, error) {
+func (s *Search) replay() (*State, error) {
 	m, err := s.New()
 	if err != nil {
 		return nil, err
@@ -241,7 +241,7 @@ func (s *Search) Run(ctx context.Context, resume bool) (*State, error) {
 	if err := s.prepare(); err != nil {
 		return nil, err
 	}
-	st, err := s.Replay()
+	st, err := s.replay()
 	if err != nil {
 		return nil, err
 	}
@@ -273,7 +273,7 @@ func (s *Search) Run(ctx context.Context, resume bool) (*State, error) {
 		_, err := s.Eval.Evaluate(ctx, todo, func(k int, r Result) error {
 			e := todo[k]
 			l := newLine(st.Step, e, r)
-			buf = append(l.AppendJSON(buf[:0]), '\n')
+			buf = append(l.appendJSON(buf[:0]), '\n')
 			if _, err := f.Write(buf); err != nil {
 				return fmt.Errorf("search: %w", err)
 			}
@@ -339,7 +339,7 @@ func (s *Search) RunShard(ctx context.Context, sh arena.Shard, resume bool) (*St
 	if err := s.prepare(); err != nil {
 		return nil, err
 	}
-	st, err := s.Replay()
+	st, err := s.replay()
 	if err != nil {
 		return nil, err
 	}
@@ -348,7 +348,7 @@ func (s *Search) RunShard(ctx context.Context, sh arena.Shard, resume bool) (*St
 	}
 	from := len(st.Done)
 	idx := shardEvals(from, len(st.Evals), sh)
-	hdr := shardHeader{Config: s.Fingerprint(), Step: st.Step, Shard: sh.String(), From: from, Evals: len(st.Evals)}
+	hdr := shardHeader{Config: s.fingerprint(), Step: st.Step, Shard: sh.String(), From: from, Evals: len(st.Evals)}
 	hline, _ := json.Marshal(hdr)
 	hline = append(hline, '\n')
 	path := s.ShardPath(st.Step, sh)
@@ -398,7 +398,7 @@ func (s *Search) RunShard(ctx context.Context, sh arena.Shard, resume bool) (*St
 	_, err = s.Eval.Evaluate(ctx, todo, func(k int, r Result) error {
 		e := todo[k]
 		l := newLine(st.Step, e, r)
-		buf = append(l.AppendJSON(buf[:0]), '\n')
+		buf = append(l.appendJSON(buf[:0]), '\n')
 		if _, err := f.Write(buf); err != nil {
 			return fmt.Errorf("search: %w", err)
 		}
@@ -465,7 +465,7 @@ func (s *Search) Merge() (*State, error) {
 	if err := s.prepare(); err != nil {
 		return nil, err
 	}
-	st, err := s.Replay()
+	st, err := s.replay()
 	if err != nil {
 		return nil, err
 	}
@@ -531,7 +531,7 @@ func (s *Search) mergeStep(st *State, logPath string) error {
 			return fmt.Errorf("search: %w", err)
 		}
 		idx := shardEvals(from, len(st.Evals), sh)
-		want := shardHeader{Config: s.Fingerprint(), Step: st.Step, Shard: sh.String(), From: from, Evals: len(st.Evals)}
+		want := shardHeader{Config: s.fingerprint(), Step: st.Step, Shard: sh.String(), From: from, Evals: len(st.Evals)}
 		lines, valid, err := readShard(name, data, want, st.Evals, idx, s.maxPlace())
 		if err != nil {
 			return err
@@ -547,7 +547,7 @@ func (s *Search) mergeStep(st *State, logPath string) error {
 		i := j % count
 		l := parts[i][0]
 		parts[i] = parts[i][1:]
-		buf.Write(l.AppendJSON(nil))
+		buf.Write(l.appendJSON(nil))
 		buf.WriteByte('\n')
 		res = append(res, l.Result())
 	}

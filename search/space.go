@@ -23,10 +23,10 @@ type Dim struct {
 	Lo, Hi float64
 }
 
-// Value returns the parameter value at normalised coordinate u (clamped to
+// value returns the parameter value at normalised coordinate u (clamped to
 // [0, 1]): rounded to an integer for integer and choice parameters, to 4
 // significant digits otherwise.
-func (d Dim) Value(u float64) float64 {
+func (d Dim) value(u float64) float64 {
 	u = math.Max(0, math.Min(1, u))
 	var v float64
 	if d.Param.Log {
@@ -60,8 +60,8 @@ func roundSig(v float64, n int) float64 {
 	return f
 }
 
-// Unit returns the normalised coordinate of value v (not clamped).
-func (d Dim) Unit(v float64) float64 {
+// unit returns the normalised coordinate of value v (not clamped).
+func (d Dim) unit(v float64) float64 {
 	if d.Hi == d.Lo {
 		return 0
 	}
@@ -71,8 +71,8 @@ func (d Dim) Unit(v float64) float64 {
 	return (v - d.Lo) / (d.Hi - d.Lo)
 }
 
-// Validate checks the range against the parameter's spec.
-func (d Dim) Validate() error {
+// validate checks the range against the parameter's spec.
+func (d Dim) validate() error {
 	p := d.Param
 	switch {
 	case math.IsNaN(d.Lo) || math.IsNaN(d.Hi) || d.Lo > d.Hi:
@@ -96,22 +96,22 @@ type Space []Dim
 func (s Space) Values(u []float64) []float64 {
 	x := make([]float64, len(s))
 	for i, d := range s {
-		x[i] = d.Value(u[i])
+		x[i] = d.value(u[i])
 	}
 	return x
 }
 
-// Units returns the normalised coordinates of the values x.
-func (s Space) Units(x []float64) []float64 {
+// units returns the normalised coordinates of the values x.
+func (s Space) units(x []float64) []float64 {
 	u := make([]float64, len(s))
 	for i, d := range s {
-		u[i] = d.Unit(x[i])
+		u[i] = d.unit(x[i])
 	}
 	return u
 }
 
-// Names returns the parameter names.
-func (s Space) Names() []string {
+// names returns the parameter names.
+func (s Space) names() []string {
 	n := make([]string, len(s))
 	for i, d := range s {
 		n[i] = d.Param.Name

@@ -17,10 +17,10 @@ import (
 	"github.com/marslab-risk/marslab/stats"
 )
 
-// ValidationBlock0 is the first block of a validation: far above any block
+// validationBlock0 is the first block of a validation: far above any block
 // a search plays (level·rounds·blocks stays far below 2^30), so a
 // validation plays deals never used in the search.
-const ValidationBlock0 = 1 << 30
+const validationBlock0 = 1 << 30
 
 // SPRT configures Wald's sequential probability ratio test of a
 // validation on the discordant game pairs (the games of a block and seat
@@ -53,7 +53,7 @@ type ValidateConfig struct {
 	// SPRT, when not nil, stops the validation as soon as the sequential
 	// test decides (checked after every step).
 	SPRT *SPRT
-	// First is the first block, counted from ValidationBlock0, so that
+	// First is the first block, counted from validationBlock0, so that
 	// several validations of one experiment can play different deals.
 	First int
 	// Conditions, when not empty, names the conditions of a mixture field
@@ -65,7 +65,7 @@ type ValidateConfig struct {
 }
 
 // Validation is the Method of a validation: each step plays A (candidate
-// 0) and B (candidate 1) on the next Chunk blocks from ValidationBlock0.
+// 0) and B (candidate 1) on the next Chunk blocks from validationBlock0.
 // Its result is the paired comparison of the win rates per block.
 type Validation struct {
 	cfg      ValidateConfig
@@ -87,8 +87,8 @@ type tally struct {
 
 // add records A's result a and B's result b on one block.
 func (t *tally) add(a, b Result) {
-	t.sa = append(t.sa, a.Score())
-	t.sb = append(t.sb, b.Score())
+	t.sa = append(t.sa, a.score())
+	t.sb = append(t.sb, b.score())
 	t.wa += a.Wins
 	t.wb += b.Wins
 	t.games += a.Games
@@ -112,8 +112,8 @@ func NewValidation(cfg ValidateConfig) (*Validation, error) {
 	switch {
 	case len(cfg.A) != len(cfg.B):
 		return nil, fmt.Errorf("search: validation: %d and %d values", len(cfg.A), len(cfg.B))
-	case cfg.Blocks < 2 || cfg.Blocks > MaxBlocks:
-		return nil, fmt.Errorf("search: validation: blocks %d: want 2..%d", cfg.Blocks, MaxBlocks)
+	case cfg.Blocks < 2 || cfg.Blocks > maxBlocks:
+		return nil, fmt.Errorf("search: validation: blocks %d: want 2..%d", cfg.Blocks, maxBlocks)
 	case cfg.Chunk < 1:
 		return nil, fmt.Errorf("search: validation: chunk %d: want >= 1", cfg.Chunk)
 	case cfg.First < 0 || cfg.First > 1<<29:
@@ -144,7 +144,7 @@ func (v *Validation) Next() ([]Eval, error) {
 	var ev []Eval
 	for c, x := range [][]float64{v.cfg.A, v.cfg.B} {
 		for b := first; b < last; b++ {
-			ev = append(ev, Eval{Cand: c, X: x, Block: ValidationBlock0 + v.cfg.First + b})
+			ev = append(ev, Eval{Cand: c, X: x, Block: validationBlock0 + v.cfg.First + b})
 		}
 	}
 	return ev, nil
@@ -167,7 +167,7 @@ func (v *Validation) Tell(res []Result) error {
 		}
 		v.all.add(a, b)
 		if len(v.cond) > 0 {
-			c := v.cfg.Of(ValidationBlock0 + v.cfg.First + v.step*v.cfg.Chunk + i)
+			c := v.cfg.Of(validationBlock0 + v.cfg.First + v.step*v.cfg.Chunk + i)
 			if c < 0 || c >= len(v.cond) {
 				return fmt.Errorf("validation: block of condition %d: want 0..%d", c, len(v.cond)-1)
 			}
@@ -240,9 +240,9 @@ type ConditionComparison struct {
 	Err error
 }
 
-// CompareConditions returns the comparison within each condition (nil for
+// compareConditions returns the comparison within each condition (nil for
 // a validation without conditions).
-func (v *Validation) CompareConditions() []ConditionComparison {
+func (v *Validation) compareConditions() []ConditionComparison {
 	out := make([]ConditionComparison, len(v.cond))
 	for i := range v.cond {
 		c, err := v.cond[i].compare()
@@ -329,12 +329,12 @@ func WriteValidationReport(dir string, setup *Setup, a, b string, v *Validation)
 	}
 	var w bytes.Buffer
 	fmt.Fprintf(&w, "# Validation: %s against %s\n\n", a, b)
-	if setup.Field.Mixed() {
+	if setup.Field.mixed() {
 		fmt.Fprintf(&w, "Field of %s: %s; seed %d; %d fresh blocks from block %d (deals never used by a search), each played once by each candidate in each seat of its condition.\n\n",
-			setup.Config.Name, setup.FieldText(), setup.Field.Seed, c.Blocks, ValidationBlock0)
+			setup.Config.Name, setup.FieldText(), setup.Field.Seed, c.Blocks, validationBlock0)
 	} else {
 		fmt.Fprintf(&w, "Field of %s (%d players, rules %s, seed %d); %d fresh blocks from block %d (deals never used by a search), each played %d times by each candidate with it in every seat.\n\n",
-			setup.Config.Name, setup.Field.Players, setup.Field.Rules.Name, setup.Field.Seed, c.Blocks, ValidationBlock0, setup.Field.Players)
+			setup.Config.Name, setup.Field.Players, setup.Field.Rules.Name, setup.Field.Seed, c.Blocks, validationBlock0, setup.Field.Players)
 	}
 	t := table.Table{Header: []string{"candidate", "games", "win rate", "95 % Wilson interval"}}
 	t.Add("A: `"+a+"`", strconv.Itoa(c.Games), textfmt.Fixed(c.WinA, 3), interval(c.WilsonA.Lo, c.WilsonA.Hi, 3))
@@ -351,11 +351,11 @@ func WriteValidationReport(dir string, setup *Setup, a, b string, v *Validation)
 		}
 		fmt.Fprintf(&w, "\nSPRT (H0: A wins half of the discordant pairs; H1: a share %.2f; alpha %.2f, beta %.2f): %s, log LR %.2f.\n", s.P1, s.Alpha, s.Beta, d, c.LLR)
 	}
-	if cc := v.CompareConditions(); len(cc) > 0 {
+	if cc := v.compareConditions(); len(cc) > 0 {
 		w.WriteString("\nPer condition (paired by block within the condition; no correction for the several conditions):\n\n")
 		w.WriteString(ConditionTable(cc).Markdown())
 	}
-	verdict := c.VerdictText()
+	verdict := c.verdictText()
 	fmt.Fprintf(&w, "\n**Verdict:** %s\n", verdict)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", fmt.Errorf("search: %w", err)

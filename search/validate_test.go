@@ -78,7 +78,7 @@ func TestValidationBlocksAreFresh(t *testing.T) {
 	ev, err := v.Next()
 	require.NoError(t, err)
 	require.Len(t, ev, 4)
-	assert.Equal(t, Eval{Cand: 0, X: []float64{0.5}, Block: ValidationBlock0}, ev[0])
-	assert.Equal(t, Eval{Cand: 1, X: []float64{0.4}, Block: ValidationBlock0 + 1}, ev[3])
-	assert.Greater(t, ValidationBlock0, math.MaxInt32/4)
+	assert.Equal(t, Eval{Cand: 0, X: []float64{0.5}, Block: validationBlock0}, ev[0])
+	assert.Equal(t, Eval{Cand: 1, X: []float64{0.4}, Block: validationBlock0 + 1}, ev[3])
+	assert.Greater(t, validationBlock0, math.MaxInt32/4)
 }

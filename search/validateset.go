@@ -12,7 +12,7 @@ import (
 // ValidationSet is the Method of a validation of several candidates
 // against one reference on the same fresh blocks: each step plays every
 // candidate (Cand 0..K-1) and then the reference (Cand K) on the next
-// Chunk blocks from ValidationBlock0, so the reference plays each block
+// Chunk blocks from validationBlock0, so the reference plays each block
 // once whatever the number of candidates. Each candidate's comparison is
 // the paired comparison of a Validation; Holm adjusts their p-values.
 type ValidationSet struct {
@@ -51,7 +51,7 @@ func (s *ValidationSet) Next() ([]Eval, error) {
 	var ev []Eval
 	for c, x := range s.x {
 		for b := first; b < last; b++ {
-			ev = append(ev, Eval{Cand: c, X: x, Block: ValidationBlock0 + b})
+			ev = append(ev, Eval{Cand: c, X: x, Block: validationBlock0 + b})
 		}
 	}
 	return ev, nil
@@ -126,11 +126,11 @@ func (s *Setup) ValidationSetFingerprint(names []string, ref string, set *Valida
 	return append(out, '\n')
 }
 
-// DetectableDiff returns the smallest difference in win rate that a
+// detectableDiff returns the smallest difference in win rate that a
 // paired t test over blocks blocks, with the per-block differences'
 // standard deviation sd, finds at two-sided level alpha with probability
 // power (normal approximation: (z_{1-alpha/2} + z_power)·sd/√blocks).
-func DetectableDiff(sd float64, blocks int, alpha, power float64) (float64, error) {
+func detectableDiff(sd float64, blocks int, alpha, power float64) (float64, error) {
 	if blocks < 2 || !(sd >= 0) || !(alpha > 0 && alpha < 1) || !(power > 0.5 && power < 1) {
 		return 0, fmt.Errorf("search: detectable difference: sd %v, %d blocks, alpha %v, power %v: want sd >= 0, blocks >= 2, alpha and power in (0.5, 1)", sd, blocks, alpha, power)
 	}

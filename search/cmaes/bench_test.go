@@ -35,7 +35,7 @@ func BenchmarkAskTell(b *testing.B) {
 					b.Fatal(err)
 				}
 				if stop, _ := o.Stop(); stop || o.Sigma() < 1e-8 { // restart before the distribution degenerates
-					o, _ = New(Config{Dim: dim, Seed: uint64(o.Generation()), Noisy: true, MaxEvals: 4, TolX: 1e-300})
+					o, _ = New(Config{Dim: dim, Seed: uint64(o.generation()), Noisy: true, MaxEvals: 4, TolX: 1e-300})
 				}
 			}
 		})

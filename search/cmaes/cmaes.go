@@ -276,8 +276,8 @@ func New(cfg Config) (*Optimizer, error) {
 	return o, nil
 }
 
-// Dim returns the number of coordinates.
-func (o *Optimizer) Dim() int { return o.n }
+// dim returns the number of coordinates.
+func (o *Optimizer) dim() int { return o.n }
 
 // Lambda returns the number of candidates per generation.
 func (o *Optimizer) Lambda() int { return o.lam }
@@ -302,9 +302,9 @@ func (o *Optimizer) StdDevs() []float64 {
 	return s
 }
 
-// Generation returns the number of completed generations (Tell calls that
+// generation returns the number of completed generations (Tell calls that
 // succeeded).
-func (o *Optimizer) Generation() int { return o.gen }
+func (o *Optimizer) generation() int { return o.gen }
 
 // Evals returns the number of evaluations (for instance blocks of games)
 // per candidate the caller should spend on the current generation, for each

@@ -105,7 +105,7 @@ func TestNoiseless(t *testing.T) {
 			}
 			o := run(t, Config{Dim: tc.dim, Seed: 7, TolX: 1e-9}, tc.gens, tc.f)
 			stop, why := o.Stop()
-			t.Logf("%s: %d generations, stop %v %q, sigma %.3g", tc.name, o.Generation(), stop, why, o.Sigma())
+			t.Logf("%s: %d generations, stop %v %q, sigma %.3g", tc.name, o.generation(), stop, why, o.Sigma())
 			assert.Less(t, dist(o.Mean(), want), 1e-6, "mean %v, optimum %v", o.Mean(), want)
 		})
 	}
@@ -409,10 +409,10 @@ func TestTellErrors(t *testing.T) {
 	assert.ErrorContains(t, o.Tell(bad, make([]float64, n2)), "value 3 is +Inf")
 	bad2 := []float64{0, math.NaN()}
 	assert.ErrorContains(t, o.Tell(make([]float64, 6), bad2), "second value 1 is NaN")
-	assert.Equal(t, 0, o.Generation())
+	assert.Equal(t, 0, o.generation())
 	assert.Equal(t, xs, o.Ask(), "failed Tells leave the generation as it was")
 	require.NoError(t, o.Tell(make([]float64, 6), make([]float64, n2)))
-	assert.Equal(t, 1, o.Generation())
+	assert.Equal(t, 1, o.generation())
 	stop, why := o.Stop()
 	assert.True(t, stop)
 	assert.Contains(t, why, "maxgenerations")
