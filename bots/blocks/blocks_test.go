@@ -60,7 +60,7 @@ func TestQueries(t *testing.T) {
 	} {
 		assert.Equal(t, tc.border, b.IsBorder(tc.p, tc.t), "IsBorder(%d, %d)", tc.p, tc.t)
 		assert.Equal(t, tc.enemy, b.EnemyNeighbors(tc.p, tc.t), "EnemyNeighbors(%d, %d)", tc.p, tc.t)
-		assert.Equal(t, len(b.Map.Neighbors(tc.t))-tc.enemy, b.FriendlyNeighbors(tc.p, tc.t), "FriendlyNeighbors(%d, %d)", tc.p, tc.t)
+		assert.Equal(t, len(b.Map.Neighbors(tc.t))-tc.enemy, b.friendlyNeighbors(tc.p, tc.t), "FriendlyNeighbors(%d, %d)", tc.p, tc.t)
 		assert.Equal(t, tc.armies, b.EnemyArmiesAround(tc.p, tc.t), "EnemyArmiesAround(%d, %d)", tc.p, tc.t)
 	}
 	assert.Equal(t, []int{2, 4}, b.AppendBorder(nil, 0))
@@ -80,9 +80,9 @@ func TestQueries(t *testing.T) {
 	assert.Equal(t, 6, b.WeakestEnemyNeighbor(0, 4))
 	assert.Equal(t, 3, b.WeakestEnemyNeighbor(0, 2))
 	assert.Equal(t, -1, b.WeakestEnemyNeighbor(0, 0))
-	assert.Equal(t, 4, b.StrongestOwnedNeighbor(0, 3))
-	assert.Equal(t, 3, b.StrongestOwnedNeighbor(1, 4))
-	assert.Equal(t, -1, b.StrongestOwnedNeighbor(1, 1))
+	assert.Equal(t, 4, b.strongestOwnedNeighbor(0, 3))
+	assert.Equal(t, 3, b.strongestOwnedNeighbor(1, 4))
+	assert.Equal(t, -1, b.strongestOwnedNeighbor(1, 1))
 
 	assert.Equal(t, 1, b.WeakestOwned(0))
 	assert.Equal(t, 6, b.WeakestOwned(1))
@@ -129,21 +129,21 @@ func TestLoad(t *testing.T) {
 func TestSearch(t *testing.T) {
 	b := position1(t)
 	var r Search
-	assert.Equal(t, []int{0, 1, 2}, r.Component(b, 0, 0))
-	assert.Equal(t, []int{2, 0, 1}, r.Component(b, 0, 2))
-	assert.Equal(t, []int{4}, r.Component(b, 0, 4))
-	assert.Equal(t, []int{3, 5, 6}, r.Component(b, 1, 3))
-	assert.True(t, r.Connected(b, 0, 0, 2))
-	assert.True(t, r.Connected(b, 0, 1, 1))
-	assert.False(t, r.Connected(b, 0, 0, 4))
+	assert.Equal(t, []int{0, 1, 2}, r.component(b, 0, 0))
+	assert.Equal(t, []int{2, 0, 1}, r.component(b, 0, 2))
+	assert.Equal(t, []int{4}, r.component(b, 0, 4))
+	assert.Equal(t, []int{3, 5, 6}, r.component(b, 1, 3))
+	assert.True(t, r.connected(b, 0, 0, 2))
+	assert.True(t, r.connected(b, 0, 1, 1))
+	assert.False(t, r.connected(b, 0, 0, 4))
 	assert.True(t, r.Linked(b, sim.FortifySingle, 0, 0, 2))
 	assert.False(t, r.Linked(b, sim.FortifySingle, 0, 0, 4))
 	assert.False(t, r.Linked(b, sim.FortifyOneStep, 1, 3, 6))
 	assert.True(t, r.Linked(b, sim.FortifyConnected, 1, 3, 6))
 	assert.False(t, r.Linked(b, sim.FortifyConnected, 0, 0, 4))
-	assert.Equal(t, []int{2}, r.AppendClusterBorder(nil, b, 0, 1))
-	assert.Equal(t, []int{4}, r.AppendClusterBorder(nil, b, 0, 4))
-	assert.Equal(t, []int{3, 6}, r.AppendClusterBorder(nil, b, 1, 5))
+	assert.Equal(t, []int{2}, r.appendClusterBorder(nil, b, 0, 1))
+	assert.Equal(t, []int{4}, r.appendClusterBorder(nil, b, 0, 4))
+	assert.Equal(t, []int{3, 6}, r.appendClusterBorder(nil, b, 1, 5))
 }
 
 // TestSearchIsTheEngines: at every turn of a game under each fortify
@@ -186,12 +186,12 @@ func TestSearchIsTheEngines(t *testing.T) {
 							assert.LessOrEqual(t, float64(b.Armies[o.From])/float64(b.Armies[o.To]), ratio)
 						}
 					}
-					for _, block := range []func(*Board, int) (int, int, bool){EasyExpand, FillOut} {
+					for _, block := range []func(*Board, int) (int, int, bool){easyExpand, fillOut} {
 						if from, to, ok := block(&b, p); ok {
 							require.NoError(t, s.CheckAttack(p, sim.AttackOrder{From: from, To: to}))
 						}
 					}
-					if from, ok := SplitUp(&b, p, 1); ok {
+					if from, ok := splitUp(&b, p, 1); ok {
 						for _, to := range m.Neighbors(from) {
 							if b.Owner[to] != p {
 								require.NoError(t, s.CheckAttack(p, sim.AttackOrder{From: from, To: to}))
@@ -200,7 +200,7 @@ func TestSearchIsTheEngines(t *testing.T) {
 					}
 					for a := range b.Owner {
 						comp = paths.Component(s, p, a, comp[:0])
-						assert.Equal(t, comp, r.Component(&b, p, a))
+						assert.Equal(t, comp, r.component(&b, p, a))
 						if b.Owner[a] != p {
 							continue
 						}
@@ -211,7 +211,7 @@ func TestSearchIsTheEngines(t *testing.T) {
 							}
 						}
 						slices.Sort(want)
-						assert.Equal(t, want, r.AppendClusterBorder(nil, &b, p, a))
+						assert.Equal(t, want, r.appendClusterBorder(nil, &b, p, a))
 						if b.Armies[a] < 2 {
 							continue
 						}
@@ -326,10 +326,10 @@ func (f *frontPlayer) Place(s *sim.State, armies int, buf []sim.Placement) []sim
 
 func (f *frontPlayer) Attack(s *sim.State) (sim.AttackOrder, bool) {
 	f.b.Load(s)
-	if from, to, ok := EasyExpand(&f.b, f.Seat); ok {
+	if from, to, ok := easyExpand(&f.b, f.Seat); ok {
 		return sim.AttackOrder{From: from, To: to, Repeat: true}, true
 	}
-	if from, to, ok := FillOut(&f.b, f.Seat); ok {
+	if from, to, ok := fillOut(&f.b, f.Seat); ok {
 		return sim.AttackOrder{From: from, To: to, Repeat: true}, true
 	}
 	return sim.AttackOrder{}, false
@@ -342,17 +342,17 @@ func (f *frontPlayer) Fortify(s *sim.State, buf []sim.Move) []sim.Move {
 
 func TestMoves(t *testing.T) {
 	b := position1(t)
-	from, to, ok := EasyExpand(b, 0)
+	from, to, ok := easyExpand(b, 0)
 	assert.Equal(t, []any{2, 3, true}, []any{from, to, ok})
-	from, to, ok = EasyExpand(b, 1)
+	from, to, ok = easyExpand(b, 1)
 	assert.Equal(t, []any{-1, -1, false}, []any{from, to, ok}, "3 has two enemy neighbours, 5 none, 6 one army")
 
-	from, to, ok = FillOut(b, 1)
+	from, to, ok = fillOut(b, 1)
 	assert.Equal(t, []any{-1, -1, false}, []any{from, to, ok}, "4 is surrounded by seat 1 but outnumbers 3 and 6")
 	b.Armies[3] = 6
-	from, to, ok = FillOut(b, 1)
+	from, to, ok = fillOut(b, 1)
 	assert.Equal(t, []any{3, 4, true}, []any{from, to, ok})
-	from, to, ok = FillOut(b, 0)
+	from, to, ok = fillOut(b, 0)
 	assert.Equal(t, []any{-1, -1, false}, []any{from, to, ok})
 
 	b = position1(t)
@@ -389,7 +389,7 @@ func TestConsolidate(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, target, ok := Consolidate([]int{-1}, board(t, tt.owner, tt.armies), 0)
+			got, target, ok := consolidate([]int{-1}, board(t, tt.owner, tt.armies), 0)
 			assert.Equal(t, tt.attackers, got)
 			assert.Equal(t, tt.target, target)
 			assert.Equal(t, tt.ok, ok)
@@ -414,12 +414,12 @@ func TestSplitUp(t *testing.T) {
 		{1, 0.3, -1, false}, // 2 < 2.1
 	}
 	for _, tt := range tests {
-		from, ok := SplitUp(b, tt.p, tt.r)
+		from, ok := splitUp(b, tt.p, tt.r)
 		assert.Equal(t, tt.from, from, "SplitUp(%d, %v)", tt.p, tt.r)
 		assert.Equal(t, tt.ok, ok, "SplitUp(%d, %v)", tt.p, tt.r)
 	}
 	b.Armies[4] = 8 // 8 > 1.5*3
-	from, ok := SplitUp(b, 0, 1.5)
+	from, ok := splitUp(b, 0, 1.5)
 	assert.Equal(t, 4, from)
 	assert.True(t, ok)
 }
@@ -434,17 +434,17 @@ func TestNoAllocs(t *testing.T) {
 	var r Search
 	buf := make([]int, 0, m.NumTerritories())
 	moves := make([]sim.Move, 0, m.NumTerritories())
-	r.Component(b, 0, 0) // size the buffers
+	r.component(b, 0, 0) // size the buffers
 	allocs := testing.AllocsPerRun(50, func() {
 		buf = b.AppendBorder(buf[:0], 0)
-		r.Component(b, 1, 1)
-		r.AppendClusterBorder(buf[:0], b, 2, 2)
+		r.component(b, 1, 1)
+		r.appendClusterBorder(buf[:0], b, 2, 2)
 		buf, _, _ = r.RouteToContinent(buf[:0], b, 0, 3)
 		moves = r.FortifyTowardFront(moves[:0], b, 1)
-		EasyExpand(b, 0)
-		FillOut(b, 1)
-		buf, _, _ = Consolidate(buf[:0], b, 2)
-		SplitUp(b, 0, 1.2)
+		easyExpand(b, 0)
+		fillOut(b, 1)
+		buf, _, _ = consolidate(buf[:0], b, 2)
+		splitUp(b, 0, 1.2)
 		BestRatioAttack(b, 2)
 	})
 	assert.Zero(t, allocs)
@@ -530,7 +530,7 @@ func TestRoutesMatchScan(t *testing.T) {
 						if wantOK && wantCost >= bound {
 							want, wantCost, wantOK = nil, 0, false
 						}
-						route, cost, ok := r.Route(nil, c)
+						route, cost, ok := r.route(nil, c)
 						require.Equal(t, wantOK, ok, "p %d c %d below %d into %b", p, c, bound, into)
 						require.Equal(t, want, route)
 						require.Equal(t, wantCost, cost)

@@ -96,8 +96,8 @@ func (b *Board) EnemyNeighbors(p, t int) int {
 	return n
 }
 
-// FriendlyNeighbors returns the number of t's neighbours owned by p.
-func (b *Board) FriendlyNeighbors(p, t int) int {
+// friendlyNeighbors returns the number of t's neighbours owned by p.
+func (b *Board) friendlyNeighbors(p, t int) int {
 	return len(b.Map.Territories[t].Neighbors) - b.EnemyNeighbors(p, t)
 }
 
@@ -142,10 +142,10 @@ func (b *Board) OwnsContinent(p, c int) bool {
 	return owned == size
 }
 
-// InnerFront returns the territory p owns in continent c with the most
+// innerFront returns the territory p owns in continent c with the most
 // neighbours in c that p does not own, if that is more than least (the
 // first in the continent's order on a tie), or -1.
-func (b *Board) InnerFront(p, c, least int) int {
+func (b *Board) innerFront(p, c, least int) int {
 	best, most := -1, least
 	for _, t := range b.Map.Continents[c].Territories {
 		if b.Owner[t] != p {
@@ -187,9 +187,9 @@ func (b *Board) WeakestEnemyNeighbor(p, t int) int {
 	return best
 }
 
-// StrongestOwnedNeighbor returns t's neighbour owned by p with the most
+// strongestOwnedNeighbor returns t's neighbour owned by p with the most
 // armies (lowest id on ties), or -1 if p owns none.
-func (b *Board) StrongestOwnedNeighbor(p, t int) int {
+func (b *Board) strongestOwnedNeighbor(p, t int) int {
 	best := -1
 	for _, u := range b.Map.Territories[t].Neighbors {
 		if b.Owner[u] == p && (best < 0 || b.Armies[u] > b.Armies[best]) {

@@ -14,9 +14,9 @@ import (
 const (
 	// MoveUnset: no block set the memory; the bot's own move-in decides.
 	MoveUnset = -1
-	// MoveHalfNow: half of the attacker's armies when the move-in is
+	// moveHalfNow: half of the attacker's armies when the move-in is
 	// asked (after the battle), rounded down.
-	MoveHalfNow = -2
+	moveHalfNow = -2
 	// MoveMin: the minimum (the dice of the last roll).
 	MoveMin = 0
 	// MoveAll: everything (Java's 1,000,000, clamped to the maximum).
@@ -33,7 +33,7 @@ const (
 //
 // A bot embeds a Lux, calls Start when its game starts, loads the board
 // (Load) before each decision, and:
-//   - places with PlaceOnClusterBorder, PlaceToTakeCont, EasiestCont,
+//   - places with placeOnClusterBorder, PlaceToTakeCont, EasiestCont,
 //     PlaceToKillDominant;
 //   - attacks with NextAttack, which runs a plan of Steps (the blocks
 //     attackEasyExpand, attackFillOut, attackConsolidate, attackSplitUp,
@@ -41,7 +41,7 @@ const (
 //     attackToKillPlayer, or a Resumable of the bot's own) one attack
 //     order at a time;
 //   - moves in with MoveIn, the obvious and memory tests;
-//   - fortifies with FortifyCluster;
+//   - fortifies with fortifyCluster;
 //   - cashes with CashOne (one set per turn, Card.getBestSet).
 //
 // # Resuming the attack phase
@@ -166,7 +166,7 @@ const (
 	// repeatedly, until a sweep launches nothing. Its result is false.
 	StepHogWild
 	// StepStalemate is attackStalemate: attackAsMuchAsPossible when the
-	// bot holds more than StalemateArmies armies. Its result is false.
+	// bot holds more than stalemateArmies armies. Its result is false.
 	StepStalemate
 	// StepCard is attackForCard(K): with cards in play and nothing
 	// conquered this turn, the pair of an own territory and an enemy
@@ -218,10 +218,10 @@ type Step struct {
 
 // Resumable is an attack procedure of a bot's own, run by a StepCustom
 // step. Next is called with start true when the step begins, then again
-// after each order it gave (Lux.Conquered tells the order's outcome); it
+// after each order it gave (Lux.conquered tells the order's outcome); it
 // returns the next order (from, to) with the move-in memory to set, or
 // done with the procedure's result. It must order only legal attacks
-// (Lux.CanAttack).
+// (Lux.canAttack).
 type Resumable interface {
 	Next(x *Lux, start bool) (from, to, memory int, done, result bool)
 }
@@ -329,17 +329,17 @@ func (x *Lux) soleEnemy(t int) (enemy, n int) {
 	return enemy, n
 }
 
-// CanAttack reports whether the bot may order an attack from from on to:
+// canAttack reports whether the bot may order an attack from from on to:
 // from is its own with 2 or more armies, to an adjacent enemy's.
-func (x *Lux) CanAttack(from, to int) bool {
+func (x *Lux) canAttack(from, to int) bool {
 	b := &x.B
 	return from >= 0 && to >= 0 && b.Owner[from] == x.Seat && b.Armies[from] >= 2 &&
 		b.Owner[to] != x.Seat && b.Map.Adjacent(from, to)
 }
 
-// Conquered reports whether the bot owns t (after an order on t: whether
+// conquered reports whether the bot owns t (after an order on t: whether
 // the attack conquered it).
-func (x *Lux) Conquered(t int) bool { return x.B.Owner[t] == x.Seat }
+func (x *Lux) conquered(t int) bool { return x.B.Owner[t] == x.Seat }
 
 // AppendClusterBorder appends to dst the border of the cluster of root:
 // the territories reached from root through territories of root's owner,
@@ -413,9 +413,9 @@ func (x *Lux) FirstIn(c int) int {
 	return -1
 }
 
-// BiggestArmy returns the bot's territory with the most armies, the lowest
+// biggestArmy returns the bot's territory with the most armies, the lowest
 // id on ties, -1 if it owns none (BoardHelper.getPlayersBiggestArmy).
-func (x *Lux) BiggestArmy() int {
+func (x *Lux) biggestArmy() int {
 	best := -1
 	for t, o := range x.B.Owner {
 		if o == x.Seat && (best < 0 || x.B.Armies[t] > x.B.Armies[best]) {
@@ -433,7 +433,7 @@ func (x *Lux) ClusterRoot() int {
 	if x.OwnsAnyPositiveCont() {
 		return x.FirstIn(x.MostValuableOwnedCont())
 	}
-	return x.BiggestArmy()
+	return x.biggestArmy()
 }
 
 // EasiestCont returns the positive-bonus continent with the best ratio of
@@ -504,7 +504,7 @@ func (x *Lux) place(buf []sim.Placement, t, n int) []sim.Placement {
 	return addPlacement(buf, t, n)
 }
 
-// PlaceOnClusterBorder appends the placement of n armies on the border of
+// placeOnClusterBorder appends the placement of n armies on the border of
 // root's cluster (placeArmiesOnClusterBorder): repeatedly
 // min(left, max(1, left/100)) armies, left being the armies still to
 // place, on the border territory with the fewest armies (those placed
@@ -546,7 +546,7 @@ func (x *Lux) PlaceOnClusterBorder(buf []sim.Placement, root, n int) []sim.Place
 func (x *Lux) PlaceToTakeCont(buf []sim.Placement, n, c int) []sim.Placement {
 	b := &x.B
 	if c < 0 {
-		return x.PlaceOnClusterBorder(buf, x.BiggestArmy(), n)
+		return x.PlaceOnClusterBorder(buf, x.biggestArmy(), n)
 	}
 	ts := b.Map.Continents[c].Territories
 	if b.OwnsContinent(x.Seat, c) {
@@ -599,18 +599,18 @@ func (x *Lux) PlaceToTakeCont(buf []sim.Placement, n, c int) []sim.Placement {
 	if best >= 0 {
 		return x.place(buf, best, n)
 	}
-	if route := x.CheapestRouteToCont(c); len(route) > 0 {
+	if route := x.cheapestRouteToCont(c); len(route) > 0 {
 		return x.place(buf, route[0], n)
 	}
-	return x.PlaceOnClusterBorder(buf, x.BiggestArmy(), n)
+	return x.PlaceOnClusterBorder(buf, x.biggestArmy(), n)
 }
 
-// DominantPlayer returns the opponent Lux's kill-dominant block hunts
+// dominantPlayer returns the opponent Lux's kill-dominant block hunts
 // (placeArmiesToKillDominantPlayer): one holding at least half of all
 // armies, of all income (sim.State.Income of the live seats; a dead seat
 // counts 0) or of all territories, the highest seat if several do, -1 for
 // none.
-func (x *Lux) DominantPlayer(s *sim.State) int {
+func (x *Lux) dominantPlayer(s *sim.State) int {
 	n := s.NumPlayers()
 	armies, income := 0, 0
 	for q := range n {
@@ -633,14 +633,14 @@ func (x *Lux) DominantPlayer(s *sim.State) int {
 }
 
 // PlaceToKillDominant is placeArmiesToKillDominantPlayer: it sets MustKill
-// to the dominant player (DominantPlayer) and, when there is one, records
+// to the dominant player (dominantPlayer) and, when there is one, records
 // the continents it owns and places all n armies on the start of the
 // cheapest route (CheapestRouteToCont) into the one whose route costs least
 // (PathCost, the first on ties). ok is false (buf unchanged) when there is
 // no dominant player or it owns no continent; MustKill stays set in the
 // second case, as in Java.
 func (x *Lux) PlaceToKillDominant(s *sim.State, buf []sim.Placement, n int) ([]sim.Placement, bool) {
-	q := x.DominantPlayer(s)
+	q := x.dominantPlayer(s)
 	if q < 0 {
 		return buf, false
 	}
@@ -656,11 +656,11 @@ func (x *Lux) PlaceToKillDominant(s *sim.State, buf []sim.Placement, n int) ([]s
 		if !x.killCont[c] {
 			continue
 		}
-		route := x.CheapestRouteToCont(c)
+		route := x.cheapestRouteToCont(c)
 		if len(route) == 0 {
 			continue
 		}
-		if cost := x.PathCost(route); cost < least {
+		if cost := x.pathCost(route); cost < least {
 			least, placer = cost, route[0]
 		}
 	}
@@ -699,7 +699,7 @@ func (x *Lux) startSearch() {
 	x.heap, x.seq = x.heap[:0], 0
 }
 
-// CheapestRouteToCont returns the route Lux places on to take continent c
+// cheapestRouteToCont returns the route Lux places on to take continent c
 // (BoardHelper.cheapestRouteFromOwnerToCont), in a buffer reused by the
 // next search: a territory of the bot in c (the lowest id) if it owns one;
 // else the search starts from c's border territories at cost 0 and expands
@@ -709,7 +709,7 @@ func (x *Lux) startSearch() {
 // territory of the bot taken from the queue (lowest cost, the latest
 // pushed on ties) ends the search. The route runs from that territory to
 // c's border. It is empty when the bot owns nothing.
-func (x *Lux) CheapestRouteToCont(c int) []int {
+func (x *Lux) cheapestRouteToCont(c int) []int {
 	b := &x.B
 	x.route = x.route[:0]
 	for _, t := range b.Map.Continents[c].Territories {
@@ -749,7 +749,7 @@ func (x *Lux) CheapestRouteToCont(c int) []int {
 	return x.route
 }
 
-// EasyPathToCont returns the easiest path from territory from into
+// easyPathToCont returns the easiest path from territory from into
 // continent c (BoardHelper.easyCostFromCountryToContinent), in a buffer
 // reused by the next search: from, then territories not of from's owner,
 // ending at the first territory of c taken from the queue. The search
@@ -757,7 +757,7 @@ func (x *Lux) CheapestRouteToCont(c int) []int {
 // each entered once, at the cost so far plus its armies, minus its armies
 // in c; lowest cost first, the latest pushed on ties. It is empty when no
 // such path exists.
-func (x *Lux) EasyPathToCont(from, c int) []int {
+func (x *Lux) easyPathToCont(from, c int) []int {
 	b := &x.B
 	x.route = x.route[:0]
 	x.startSearch()
@@ -795,9 +795,9 @@ func (x *Lux) EasyPathToCont(from, c int) []int {
 	return x.route
 }
 
-// PathCost returns the armies on the path's territories not the bot's
+// pathCost returns the armies on the path's territories not the bot's
 // (SmartAgentBase.pathCost).
-func (x *Lux) PathCost(path []int) int {
+func (x *Lux) pathCost(path []int) int {
 	cost := 0
 	for _, t := range path {
 		if x.B.Owner[t] != x.Seat {
@@ -813,7 +813,7 @@ func (x *Lux) PathCost(path []int) int {
 // [lo, hi], as SmartAgentBase's obviousMoveArmiesInTest then
 // memoryMoveArmiesInTest: everything if from has exactly one neighbour,
 // the minimum if to has exactly one (both reset Memory); else, with Memory
-// set, what it says (MoveHalfNow: half of from's armies now, rounded
+// set, what it says (moveHalfNow: half of from's armies now, rounded
 // down), clamped to [lo, hi], and Memory is reset. ok is false when
 // neither test applies: the bot's own default decides. Only the map and
 // from's armies are read, so to may still show its defender (as the
@@ -829,7 +829,7 @@ func (x *Lux) MoveIn(s *sim.State, from, to, lo, hi int) (armies int, ok bool) {
 		return lo, true
 	case x.Memory != MoveUnset:
 		v := x.Memory
-		if v == MoveHalfNow {
+		if v == moveHalfNow {
 			v = s.Armies(from) / 2
 		}
 		x.Memory = MoveUnset
@@ -840,7 +840,7 @@ func (x *Lux) MoveIn(s *sim.State, from, to, lo, hi int) (armies int, ok bool) {
 
 // --- Fortification ---
 
-// FortifyCluster appends the moves of fortifyCluster(root): starting from
+// fortifyCluster appends the moves of fortifyCluster(root): starting from
 // the border of root's cluster (AppendClusterBorder), a breadth-first
 // search inward in adjacency order; each territory of the bot reached for
 // the first time sends all its movable armies (all but one) to the

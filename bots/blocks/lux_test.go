@@ -241,15 +241,15 @@ func TestLuxCheapestRoute(t *testing.T) {
 	// first: i, h, g; each pushes its enemy neighbours at 2: f, e, d,
 	// taken d first (the latest pushed), which reaches a at 2 - 5.
 	x := gridLux(t, "0:5 1:1 0:5 1:2 1:2 1:2 1:1 1:1 1:1")
-	assert.Equal(t, []int{ga, gd, gg}, x.CheapestRouteToCont(2))
-	assert.Equal(t, 3, x.PathCost(x.CheapestRouteToCont(2)))
+	assert.Equal(t, []int{ga, gd, gg}, x.cheapestRouteToCont(2))
+	assert.Equal(t, 3, x.pathCost(x.cheapestRouteToCont(2)))
 	// An own territory in the continent is the route.
 	x = gridLux(t, "0:5 1:1 0:5 1:2 1:2 1:2 1:1 0:1 1:1")
-	assert.Equal(t, []int{gh}, x.CheapestRouteToCont(2))
+	assert.Equal(t, []int{gh}, x.cheapestRouteToCont(2))
 	// The easy path from c into South avoids seat 0's territories: c, f, i.
 	x = gridLux(t, "0:5 1:1 0:5 1:2 1:2 1:2 1:1 1:1 1:1")
-	assert.Equal(t, []int{gc, gf, gi}, x.EasyPathToCont(gc, 2))
-	assert.Equal(t, 3, x.PathCost(x.EasyPathToCont(gc, 2)))
+	assert.Equal(t, []int{gc, gf, gi}, x.easyPathToCont(gc, 2))
+	assert.Equal(t, 3, x.pathCost(x.easyPathToCont(gc, 2)))
 }
 
 func TestLuxPlacement(t *testing.T) {
@@ -299,7 +299,7 @@ func TestLuxMoveIn(t *testing.T) {
 		memory, want int
 		ok           bool
 	}{
-		{MoveUnset, 3, false}, {MoveAll, 5, true}, {MoveMin, 3, true}, {4, 4, true}, {9, 5, true}, {MoveHalfNow, 3, true},
+		{MoveUnset, 3, false}, {MoveAll, 5, true}, {MoveMin, 3, true}, {4, 4, true}, {9, 5, true}, {moveHalfNow, 3, true},
 	} {
 		x.Memory = tc.memory
 		k, ok := x.MoveIn(s, ga, gb, 3, 5)

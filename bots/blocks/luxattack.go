@@ -60,7 +60,7 @@ func (x *Lux) run(st *Step, start bool) (from, to, mem int, done, res bool) {
 		if start {
 			own := x.B.TotalArmies(x.Seat)
 			if st.Proc == StepHogWild && own <= x.othersArmies() ||
-				st.Proc == StepStalemate && own <= StalemateArmies {
+				st.Proc == StepStalemate && own <= stalemateArmies {
 				return 0, 0, 0, true, false
 			}
 		}
@@ -96,7 +96,7 @@ func (x *Lux) takeOutcome() (conquered, ok bool) {
 		return false, false
 	}
 	x.wait = false
-	return x.Conquered(x.to), true
+	return x.conquered(x.to), true
 }
 
 // leafRun starts or resumes a one-pass block on root.
@@ -126,7 +126,7 @@ func (x *Lux) leafRun(start bool, proc Proc, root int, ratio float32) (from, to,
 		t := l.snap[l.i]
 		switch proc {
 		case StepEasyExpand:
-			if enemy, n := x.soleEnemy(t); n == 1 && b.Armies[t] > b.Armies[enemy] && x.CanAttack(t, enemy) {
+			if enemy, n := x.soleEnemy(t); n == 1 && b.Armies[t] > b.Armies[enemy] && x.canAttack(t, enemy) {
 				return t, enemy, MoveAll, false, false
 			}
 			l.i++
@@ -134,7 +134,7 @@ func (x *Lux) leafRun(start bool, proc Proc, root int, ratio float32) (from, to,
 			nb := x.neighbors(t)
 			for ; l.j < len(nb); l.j++ {
 				u := nb[l.j]
-				if b.Owner[u] != p && b.EnemyNeighbors(p, u) == 0 && b.Armies[u] < b.Armies[t] && x.CanAttack(t, u) {
+				if b.Owner[u] != p && b.EnemyNeighbors(p, u) == 0 && b.Armies[u] < b.Armies[t] && x.canAttack(t, u) {
 					return t, u, MoveMin, false, false
 				}
 			}
@@ -143,7 +143,7 @@ func (x *Lux) leafRun(start bool, proc Proc, root int, ratio float32) (from, to,
 			if !l.in {
 				l.j = 0
 				enemy, n := x.soleEnemy(t)
-				if n == 1 && b.FriendlyNeighbors(p, enemy) > 1 {
+				if n == 1 && b.friendlyNeighbors(p, enemy) > 1 {
 					l.parts = l.parts[:0]
 					sum := 0
 					for _, u := range x.neighbors(enemy) {
@@ -160,7 +160,7 @@ func (x *Lux) leafRun(start bool, proc Proc, root int, ratio float32) (from, to,
 				}
 			}
 			for ; l.j < len(l.parts) && b.Owner[l.enemy] != p; l.j++ {
-				if u := l.parts[l.j]; b.Armies[u] > 1 && x.CanAttack(u, l.enemy) {
+				if u := l.parts[l.j]; b.Armies[u] > 1 && x.canAttack(u, l.enemy) {
 					return u, l.enemy, MoveAll, false, false
 				}
 			}
@@ -185,7 +185,7 @@ func (x *Lux) leafRun(start bool, proc Proc, root int, ratio float32) (from, to,
 				}
 			}
 			for ; l.j < len(nb) && b.Armies[t] > 1; l.j++ {
-				if u := nb[l.j]; b.Owner[u] != p && x.CanAttack(t, u) {
+				if u := nb[l.j]; b.Owner[u] != p && x.canAttack(t, u) {
 					return t, u, l.per, false, false
 				}
 			}
@@ -316,7 +316,7 @@ func (x *Lux) cardRun(start bool, st *Step) (from, to, mem int, done, res bool) 
 			}
 		}
 	}
-	if us < 0 || b.Armies[us] <= b.Armies[them]*st.K || !x.CanAttack(us, them) {
+	if us < 0 || b.Armies[us] <= b.Armies[them]*st.K || !x.canAttack(us, them) {
 		return 0, 0, 0, true, false
 	}
 	mem = MoveUnset
@@ -386,15 +386,15 @@ func (x *Lux) killRun(start bool) (from, to, mem int, done, res bool) {
 			}
 			us := c.next
 			c.next = x.armiesFrom(us + 1)
-			path := x.EasyPathToCont(us, c.cont)
-			if len(path) == 0 || x.PathCost(path) >= b.Armies[us] {
+			path := x.easyPathToCont(us, c.cont)
+			if len(path) == 0 || x.pathCost(path) >= b.Armies[us] {
 				continue
 			}
 			c.path = append(c.path[:0], path...)
 			c.us, c.i = us, 1
 		}
 		f, t := c.path[c.i-1], c.path[c.i]
-		if b.Armies[f] == 1 || !x.CanAttack(f, t) {
+		if b.Armies[f] == 1 || !x.canAttack(f, t) {
 			c.us = -1
 			continue
 		}

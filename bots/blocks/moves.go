@@ -1,9 +1,9 @@
 package blocks
 
-// EasyExpand returns the Lux "easy expand" attack for p: the first (lowest
+// easyExpand returns the Lux "easy expand" attack for p: the first (lowest
 // id) territory of p with exactly one enemy neighbour and more armies than
 // that neighbour, and the neighbour. ok is false when there is none.
-func EasyExpand(b *Board, p int) (from, to int, ok bool) {
+func easyExpand(b *Board, p int) (from, to int, ok bool) {
 	for t, o := range b.Owner {
 		if o != p || b.Armies[t] < 2 {
 			continue
@@ -22,16 +22,16 @@ func EasyExpand(b *Board, p int) (from, to int, ok bool) {
 	return -1, -1, false
 }
 
-// FillOut returns the Lux "fill out" attack for p: the first (lowest id)
+// fillOut returns the Lux "fill out" attack for p: the first (lowest id)
 // enemy territory all of whose neighbours are p's, attacked from its
-// strongest neighbour (see Board.StrongestOwnedNeighbor) if that has more
+// strongest neighbour (see Board.strongestOwnedNeighbor) if that has more
 // armies. ok is false when there is none.
-func FillOut(b *Board, p int) (from, to int, ok bool) {
+func fillOut(b *Board, p int) (from, to int, ok bool) {
 	for u, o := range b.Owner {
 		if o == p || !b.surrounded(p, u) {
 			continue
 		}
-		if t := b.StrongestOwnedNeighbor(p, u); t >= 0 && b.Armies[t] > b.Armies[u] {
+		if t := b.strongestOwnedNeighbor(p, u); t >= 0 && b.Armies[t] > b.Armies[u] {
 			return t, u, true
 		}
 	}
@@ -66,13 +66,13 @@ func BestRatioAttack(b *Board, p int) (from, to int, ratio float64, ok bool) {
 	return from, to, float64(b.Armies[from]) / float64(b.Armies[to]), true
 }
 
-// Consolidate returns the Lux "consolidate" attack for p: the first
+// consolidate returns the Lux "consolidate" attack for p: the first
 // (lowest id) enemy territory touching at least two territories of p whose
 // only enemy neighbour it is, when those territories' armies less one each
 // (the armies they can attack with) outnumber its armies. It appends the
 // attacking territories, in ascending id order, to dst and returns them
 // with the target; ok is false (and dst unchanged) when there is none.
-func Consolidate(dst []int, b *Board, p int) (attackers []int, target int, ok bool) {
+func consolidate(dst []int, b *Board, p int) (attackers []int, target int, ok bool) {
 	for u, o := range b.Owner {
 		if o == p {
 			continue
@@ -94,11 +94,11 @@ func Consolidate(dst []int, b *Board, p int) (attackers []int, target int, ok bo
 	return dst, -1, false
 }
 
-// SplitUp returns the first (lowest id) border territory of p for the Lux
+// splitUp returns the first (lowest id) border territory of p for the Lux
 // "split up(r)" attack: one holding more than r times the total armies of
 // its enemy neighbours (see Board.EnemyArmiesAround), which then attacks
 // each enemy neighbour in turn. ok is false when there is none.
-func SplitUp(b *Board, p int, r float64) (from int, ok bool) {
+func splitUp(b *Board, p int, r float64) (from int, ok bool) {
 	for t, o := range b.Owner {
 		if o != p || b.Armies[t] < 2 {
 			continue

@@ -8,7 +8,7 @@ import (
 // sim.FortifyOneStep, which allows them together, and otherwise only the
 // move carrying the most armies (the first on ties), the one move the
 // other modes allow; it reuses moves' storage. Every move must be between
-// adjacent territories, as those of FortifyCluster and
+// adjacent territories, as those of fortifyCluster and
 // Search.FortifyTowardFront are.
 func OneMoveUnlessOneStep(mode sim.FortifyMode, moves []sim.Move) []sim.Move {
 	if mode == sim.FortifyOneStep || len(moves) <= 1 {
@@ -24,9 +24,9 @@ func OneMoveUnlessOneStep(mode sim.FortifyMode, moves []sim.Move) []sim.Move {
 	return moves[:1]
 }
 
-// StalemateArmies is the army total above which the Lux "stalemate
+// stalemateArmies is the army total above which the Lux "stalemate
 // breaker" attacks like hog wild (see HogWild): more than 1,500 armies.
-const StalemateArmies = 1500
+const stalemateArmies = 1500
 
 // consolidateAttack returns the first attack of the Lux "consolidate"
 // block (see Consolidate) without a buffer: the first (lowest id) enemy
@@ -54,16 +54,16 @@ func consolidateAttack(b *Board, p int) (from, to int, ok bool) {
 	return -1, -1, false
 }
 
-// TriplePack returns the next attack of the Lux "triple attack pack" for
-// p: an easy expand (see EasyExpand) while there is one, else a fill out
-// (see FillOut), else the strongest attacker of a consolidate (see
+// triplePack returns the next attack of the Lux "triple attack pack" for
+// p: an easy expand (see easyExpand) while there is one, else a fill out
+// (see fillOut), else the strongest attacker of a consolidate (see
 // Consolidate). Called again after each attack it runs the pack until
 // nothing changes. ok is false when none of the three applies.
-func TriplePack(b *Board, p int) (from, to int, ok bool) {
-	if from, to, ok = EasyExpand(b, p); ok {
+func triplePack(b *Board, p int) (from, to int, ok bool) {
+	if from, to, ok = easyExpand(b, p); ok {
 		return from, to, true
 	}
-	if from, to, ok = FillOut(b, p); ok {
+	if from, to, ok = fillOut(b, p); ok {
 		return from, to, true
 	}
 	return consolidateAttack(b, p)
@@ -83,31 +83,31 @@ func Dominates(b *Board, p int) bool {
 	return own > other
 }
 
-// Stalemate reports whether p holds more than StalemateArmies armies: the
+// Stalemate reports whether p holds more than stalemateArmies armies: the
 // condition of the Lux "stalemate breaker" block.
-func Stalemate(b *Board, p int) bool { return b.TotalArmies(p) > StalemateArmies }
+func Stalemate(b *Board, p int) bool { return b.TotalArmies(p) > stalemateArmies }
 
 // HogWild returns the next attack of the Lux "hog wild" and "stalemate
 // breaker" blocks (the caller checks Dominates or Stalemate): the triple
-// attack pack (see TriplePack), else split up(0.01) (see SplitUp) from the
+// attack pack (see triplePack), else split up(0.01) (see splitUp) from the
 // first qualifying territory on its weakest enemy neighbour. Called again
 // after each attack it runs until no attack is left. ok is false when
 // nothing applies.
 func HogWild(b *Board, p int) (from, to int, ok bool) {
-	if from, to, ok = TriplePack(b, p); ok {
+	if from, to, ok = triplePack(b, p); ok {
 		return from, to, true
 	}
-	if from, ok = SplitUp(b, p, 0.01); ok {
+	if from, ok = splitUp(b, p, 0.01); ok {
 		return from, b.WeakestEnemyNeighbor(p, from), true
 	}
 	return -1, -1, false
 }
 
-// AttackForCard returns the Lux "attack for card(k)" attack for p: the
+// attackForCard returns the Lux "attack for card(k)" attack for p: the
 // attack with the best ratio of armies (see BestRatioAttack) when that
 // ratio exceeds k. The caller applies it only when nothing was conquered
 // this turn (sim.State.ConqueredThisTurn). ok is false otherwise.
-func AttackForCard(b *Board, p int, k float64) (from, to int, ok bool) {
+func attackForCard(b *Board, p int, k float64) (from, to int, ok bool) {
 	from, to, ratio, ok := BestRatioAttack(b, p)
 	if !ok || ratio <= k {
 		return -1, -1, false
@@ -115,11 +115,11 @@ func AttackForCard(b *Board, p int, k float64) (from, to int, ok bool) {
 	return from, to, true
 }
 
-// DominantPlayer returns the live opponent of p that holds at least half
+// dominantPlayer returns the live opponent of p that holds at least half
 // of all armies, of all income (sim.State.Income, cards not counted) or of
 // all territories, the lowest seat if several do, or -1 if none does: the
 // target of the Lux "kill dominant player" block.
-func DominantPlayer(s *sim.State, p int) int {
+func dominantPlayer(s *sim.State, p int) int {
 	armies, income, terrs := 0, 0, s.NumTerritories()
 	// The incomes of the first seats, kept from the first loop for the
 	// second (Income walks the continents).
@@ -179,13 +179,13 @@ func ownedMask(b *Board, q int) uint64 {
 	return m
 }
 
-// KillDominantPlace returns where the Lux "kill dominant player" block
+// killDominantPlace returns where the Lux "kill dominant player" block
 // places p's armies against opponent q: the start of the cheapest route
 // (see Search.RouteToContinent; one Search.Routes for all of them) into
 // any continent q owns. It returns the
 // route buffer for reuse; ok is false when q owns no continent or p cannot
 // reach one.
-func KillDominantPlace(route []int, r *Search, b *Board, p, q int) (at int, buf []int, ok bool) {
+func killDominantPlace(route []int, r *Search, b *Board, p, q int) (at int, buf []int, ok bool) {
 	var into uint64 // q's continents, or 0 (all) if one has an id >= 64
 	for c := range b.Map.Continents {
 		if b.OwnsContinent(q, c) {
@@ -208,7 +208,7 @@ func KillDominantPlace(route []int, r *Search, b *Board, p, q int) (at int, buf 
 		}
 		var cost int
 		var found bool
-		route, cost, found = r.Route(route[:0], c)
+		route, cost, found = r.route(route[:0], c)
 		if found && (at < 0 || cost < best) {
 			at, best = route[0], cost
 		}
@@ -216,14 +216,14 @@ func KillDominantPlace(route []int, r *Search, b *Board, p, q int) (at int, buf 
 	return at, route, at >= 0
 }
 
-// KillDominantAttack returns the next attack of the Lux "kill dominant
+// killDominantAttack returns the next attack of the Lux "kill dominant
 // player" block against opponent q: for each continent q owns, largest
 // bonus first, the cheapest route into it (see Search.RouteToContinent;
 // one Search.Routes for all of them);
 // the first whose start holds more armies than the route's cost is
 // attacked along its first step. It returns the route buffer for reuse; ok
 // is false when no route qualifies.
-func KillDominantAttack(route []int, r *Search, b *Board, p, q int) (from, to int, buf []int, ok bool) {
+func killDominantAttack(route []int, r *Search, b *Board, p, q int) (from, to int, buf []int, ok bool) {
 	var done uint64
 	searched := false
 	for {
@@ -243,7 +243,7 @@ func KillDominantAttack(route []int, r *Search, b *Board, p, q int) (from, to in
 		}
 		var cost int
 		var found bool
-		route, cost, found = r.Route(route[:0], c)
+		route, cost, found = r.route(route[:0], c)
 		if found && len(route) >= 2 && b.Armies[route[0]] > cost && b.Armies[route[0]] >= 2 {
 			return route[0], route[1], route, true
 		}
@@ -282,7 +282,7 @@ func exposed(b *Board, p, c, t int) bool {
 	return false
 }
 
-// PlaceToTakeContinent appends to buf the Lux "place to take continent(c)"
+// placeToTakeContinent appends to buf the Lux "place to take continent(c)"
 // placement of armies (> 0) for p, and returns it with the route buffer
 // for reuse:
 //   - if p owns c, one army at a time on the weakest (armies plus those
@@ -296,7 +296,7 @@ func exposed(b *Board, p, c, t int) bool {
 //     Search.RouteToContinent).
 //
 // ok is false (buf unchanged) when p owns no territory.
-func PlaceToTakeContinent(buf []sim.Placement, route []int, r *Search, b *Board, p, c, armies int) ([]sim.Placement, []int, bool) {
+func placeToTakeContinent(buf []sim.Placement, route []int, r *Search, b *Board, p, c, armies int) ([]sim.Placement, []int, bool) {
 	cont := &b.Map.Continents[c]
 	if b.OwnsContinent(p, c) {
 		anyExposed := false
@@ -323,7 +323,7 @@ func PlaceToTakeContinent(buf []sim.Placement, route []int, r *Search, b *Board,
 		}
 		return buf, route, true
 	}
-	if best := b.InnerFront(p, c, 0); best >= 0 {
+	if best := b.innerFront(p, c, 0); best >= 0 {
 		return addPlacement(buf, best, armies), route, true
 	}
 	route, _, ok := r.RouteToContinent(route[:0], b, p, c)
@@ -333,14 +333,14 @@ func PlaceToTakeContinent(buf []sim.Placement, route []int, r *Search, b *Board,
 	return addPlacement(buf, route[0], armies), route, true
 }
 
-// PlaceOnClusterBorder appends to buf the Lux "place on cluster border"
+// placeOnClusterBorder appends to buf the Lux "place on cluster border"
 // placement of armies (> 0) for p around root (p's): repeatedly
 // max(1, armies/100) armies on the weakest border territory of root's
-// cluster (see Search.AppendClusterBorder; armies plus those already
+// cluster (see Search.appendClusterBorder; armies plus those already
 // placed, lowest id on ties), or everything on root when the cluster has
 // no border. It returns buf and the border buffer for reuse.
-func PlaceOnClusterBorder(buf []sim.Placement, border []int, r *Search, b *Board, p, root, armies int) ([]sim.Placement, []int) {
-	border = r.AppendClusterBorder(border[:0], b, p, root)
+func placeOnClusterBorder(buf []sim.Placement, border []int, r *Search, b *Board, p, root, armies int) ([]sim.Placement, []int) {
+	border = r.appendClusterBorder(border[:0], b, p, root)
 	if len(border) == 0 {
 		return addPlacement(buf, root, armies), border
 	}
@@ -358,12 +358,12 @@ func PlaceOnClusterBorder(buf []sim.Placement, border []int, r *Search, b *Board
 	return buf, border
 }
 
-// FortifyCluster appends to buf the Lux "fortify cluster" moves of p
+// fortifyCluster appends to buf the Lux "fortify cluster" moves of p
 // around root (p's): every territory of root's cluster without an enemy
 // neighbour moves all its movable armies one step toward the cluster's
 // border (see Search.FortifyTowardFront). The moves are legal together
 // under sim.FortifyOneStep; under the other modes the caller takes one.
-func FortifyCluster(buf []sim.Move, r *Search, b *Board, p, root int) []sim.Move {
+func fortifyCluster(buf []sim.Move, r *Search, b *Board, p, root int) []sim.Move {
 	start := len(buf)
 	buf = r.FortifyTowardFront(buf, b, p)
 	if len(buf) == start {
@@ -374,7 +374,7 @@ func FortifyCluster(buf []sim.Move, r *Search, b *Board, p, root int) []sim.Move
 	if len(r.mark) < n {
 		r.mark = make([]bool, n)
 	}
-	comp := r.Component(b, p, root)
+	comp := r.component(b, p, root)
 	for _, t := range comp {
 		r.mark[t] = true
 	}

@@ -45,7 +45,7 @@ func TestTriplePackAndHogWild(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			b := board(t, tc.owner, tc.armies)
-			from, to, ok := TriplePack(b, 0)
+			from, to, ok := triplePack(b, 0)
 			assert.Equal(t, tc.pack, attack{from, to, ok}, "TriplePack")
 			from, to, ok = HogWild(b, 0)
 			assert.Equal(t, tc.hog, attack{from, to, ok}, "HogWild")
@@ -61,7 +61,7 @@ func TestAttackForCard(t *testing.T) {
 		k    float64
 		want attack
 	}{{1, attack{4, 6, true}}, {3.9, attack{4, 6, true}}, {4, attack{-1, -1, false}}} {
-		from, to, ok := AttackForCard(b, 0, tc.k)
+		from, to, ok := attackForCard(b, 0, tc.k)
 		assert.Equal(t, tc.want, attack{from, to, ok}, "k=%v", tc.k)
 	}
 }
@@ -70,19 +70,19 @@ func TestPlaceToTakeContinent(t *testing.T) {
 	var r Search
 	// Seat 0 owns A (0, 1, 2; border 2) and 4; seat 1 the rest.
 	b := position1(t)
-	pl, _, ok := PlaceToTakeContinent(nil, nil, &r, b, 0, 0, 3)
+	pl, _, ok := placeToTakeContinent(nil, nil, &r, b, 0, 0, 3)
 	require.True(t, ok)
 	assert.Equal(t, []sim.Placement{{Territory: 2, Armies: 3}}, pl, "owned continent: its exposed border")
 	// Seat 0 holds 4 in B, facing 3 and 6 in B: everything there.
-	pl, _, ok = PlaceToTakeContinent(nil, nil, &r, b, 0, 1, 5)
+	pl, _, ok = placeToTakeContinent(nil, nil, &r, b, 0, 1, 5)
 	require.True(t, ok)
 	assert.Equal(t, []sim.Placement{{Territory: 4, Armies: 5}}, pl)
 	// Seat 1 holds nothing in A: the cheapest route starts at 3, next to 2.
-	pl, _, ok = PlaceToTakeContinent(nil, nil, &r, b, 1, 0, 4)
+	pl, _, ok = placeToTakeContinent(nil, nil, &r, b, 1, 0, 4)
 	require.True(t, ok)
 	assert.Equal(t, []sim.Placement{{Territory: 3, Armies: 4}}, pl)
 	// Seat 2 owns nothing.
-	pl, _, ok = PlaceToTakeContinent(nil, nil, &r, b, 2, 0, 4)
+	pl, _, ok = placeToTakeContinent(nil, nil, &r, b, 2, 0, 4)
 	assert.False(t, ok)
 	assert.Empty(t, pl)
 }
@@ -91,12 +91,12 @@ func TestPlaceOnClusterBorder(t *testing.T) {
 	var r Search
 	// Seat 1 owns 3 (2), 5 (7) and 6 (1): the cluster border is 3 and 6.
 	b := position1(t)
-	pl, border := PlaceOnClusterBorder(nil, nil, &r, b, 1, 5, 4)
+	pl, border := placeOnClusterBorder(nil, nil, &r, b, 1, 5, 4)
 	assert.Equal(t, []int{3, 6}, border)
 	// 6 (1) takes one, then 3 (2) and 6 (2) alternate from the lower id.
 	assert.Equal(t, []sim.Placement{{Territory: 6, Armies: 2}, {Territory: 3, Armies: 2}}, pl)
 	// 300 armies go in steps of 3.
-	pl, _ = PlaceOnClusterBorder(nil, border, &r, b, 1, 5, 300)
+	pl, _ = placeOnClusterBorder(nil, border, &r, b, 1, 5, 300)
 	total := 0
 	for _, p := range pl {
 		total += p.Armies
@@ -109,8 +109,8 @@ func TestFortifyCluster(t *testing.T) {
 	var r Search
 	// Seat 0 owns 0 (5), 1 (4) inside A, 2 (3) on its border, and 4 alone in B.
 	b := board(t, []int{0, 0, 0, 1, 0, 1, 1}, []int{5, 4, 3, 2, 4, 7, 1})
-	assert.Equal(t, []sim.Move{{From: 0, To: 2, Armies: 4}, {From: 1, To: 2, Armies: 3}}, FortifyCluster(nil, &r, b, 0, 2))
-	assert.Empty(t, FortifyCluster(nil, &r, b, 0, 4), "4's cluster is all border")
+	assert.Equal(t, []sim.Move{{From: 0, To: 2, Armies: 4}, {From: 1, To: 2, Armies: 3}}, fortifyCluster(nil, &r, b, 0, 2))
+	assert.Empty(t, fortifyCluster(nil, &r, b, 0, 4), "4's cluster is all border")
 }
 
 // forkPosition returns the map testdata/fork.toml, the classic rules and
@@ -132,27 +132,27 @@ func forkState(t *testing.T) *sim.State {
 
 func TestDominantPlayer(t *testing.T) {
 	s := forkState(t)
-	assert.Equal(t, 1, DominantPlayer(s, 0), "seat 1 holds half the territories")
-	assert.Equal(t, 1, DominantPlayer(s, 2))
-	assert.Equal(t, -1, DominantPlayer(s, 1), "seat 0 holds 7 of 18 armies, a third of the income")
+	assert.Equal(t, 1, dominantPlayer(s, 0), "seat 1 holds half the territories")
+	assert.Equal(t, 1, dominantPlayer(s, 2))
+	assert.Equal(t, -1, dominantPlayer(s, 1), "seat 0 holds 7 of 18 armies, a third of the income")
 }
 
 func TestKillDominant(t *testing.T) {
 	var r Search
 	// Seat 1 owns B (3..6, 3 armies each); seat 0 owns A, 2 holding 8.
 	b := board(t, []int{0, 0, 0, 1, 1, 1, 1}, []int{1, 1, 8, 3, 3, 3, 3})
-	at, _, ok := KillDominantPlace(nil, &r, b, 0, 1)
+	at, _, ok := killDominantPlace(nil, &r, b, 0, 1)
 	require.True(t, ok)
 	assert.Equal(t, 2, at)
-	from, to, _, ok := KillDominantAttack(nil, &r, b, 0, 1)
+	from, to, _, ok := killDominantAttack(nil, &r, b, 0, 1)
 	assert.Equal(t, attack{2, 3, true}, attack{from, to, ok})
 	b.Armies[2] = 3 // no more than the route's cost
-	from, to, _, ok = KillDominantAttack(nil, &r, b, 0, 1)
+	from, to, _, ok = killDominantAttack(nil, &r, b, 0, 1)
 	assert.Equal(t, attack{-1, -1, false}, attack{from, to, ok})
-	_, _, ok = KillDominantPlace(nil, &r, b, 1, 0)
+	_, _, ok = killDominantPlace(nil, &r, b, 1, 0)
 	assert.True(t, ok, "seat 0 owns A")
 	b.Owner[0] = 1
-	_, _, ok = KillDominantPlace(nil, &r, b, 1, 0)
+	_, _, ok = killDominantPlace(nil, &r, b, 1, 0)
 	assert.False(t, ok, "seat 0 owns no continent")
 }
 
@@ -212,9 +212,9 @@ func BenchmarkPlans(b *testing.B) {
 	route := make([]int, 0, 8)
 	b.ReportAllocs()
 	for b.Loop() {
-		TriplePack(bd, 0)
+		triplePack(bd, 0)
 		HogWild(bd, 0)
-		pl, route, _ = PlaceToTakeContinent(pl[:0], route, &r, bd, 1, 0, 5)
+		pl, route, _ = placeToTakeContinent(pl[:0], route, &r, bd, 1, 0, 5)
 	}
 }
 

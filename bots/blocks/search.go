@@ -42,18 +42,18 @@ func (r *Search) prepareRoute(n int) {
 	}
 }
 
-// Component returns the territories of p reachable from root through p's
+// component returns the territories of p reachable from root through p's
 // territories (root first, then in breadth-first order): the cluster of
 // root (see sim.OwnedPaths.Component). It is empty if root is not p's.
-func (r *Search) Component(b *Board, p, root int) []int {
+func (r *Search) component(b *Board, p, root int) []int {
 	r.comp = r.paths.ComponentOn(b.Map, b.Owner, p, root, r.comp[:0])
 	return r.comp
 }
 
-// Connected reports whether territories a and c, both p's, are joined by a
+// connected reports whether territories a and c, both p's, are joined by a
 // path of p's territories (see sim.OwnedPaths.Connected); it is false if
 // either is not p's.
-func (r *Search) Connected(b *Board, p, a, c int) bool {
+func (r *Search) connected(b *Board, p, a, c int) bool {
 	return r.paths.ConnectedOn(b.Map, b.Owner, p, a, c)
 }
 
@@ -63,15 +63,15 @@ func (r *Search) Connected(b *Board, p, a, c int) bool {
 // the third (the engine's check, sim.State.CheckMoves, on the board).
 func (r *Search) Linked(b *Board, mode sim.FortifyMode, p, a, c int) bool {
 	if mode == sim.FortifyConnected {
-		return r.Connected(b, p, a, c)
+		return r.connected(b, p, a, c)
 	}
 	return b.Map.Adjacent(a, c)
 }
 
-// AppendClusterBorder appends the border territories (see Board.IsBorder)
+// appendClusterBorder appends the border territories (see Board.IsBorder)
 // of the cluster of root (see Component), in ascending id order, to dst.
 // It appends nothing if root is not p's.
-func (r *Search) AppendClusterBorder(dst []int, b *Board, p, root int) []int {
+func (r *Search) appendClusterBorder(dst []int, b *Board, p, root int) []int {
 	r.srcs = append(r.srcs[:0], root)
 	r.steps = r.paths.DistancesOn(b.Map, b.Owner, p, r.srcs, r.steps)
 	for t, d := range r.steps {
@@ -110,10 +110,10 @@ func (r *Search) Routes(b *Board, p, below int, into uint64) {
 	r.routes(b, p, -1, below, into)
 }
 
-// Route appends to dst the cheapest route into continent c found by the
+// route appends to dst the cheapest route into continent c found by the
 // last Routes, and returns it with its cost (see RouteToContinent); ok is
 // false when the route does not exist.
-func (r *Search) Route(dst []int, c int) (route []int, cost int, ok bool) {
+func (r *Search) route(dst []int, c int) (route []int, cost int, ok bool) {
 	if c < 0 || c >= len(r.first) || r.first[c] < 0 {
 		return dst, 0, false
 	}
