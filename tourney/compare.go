@@ -85,11 +85,11 @@ type PairedBot struct {
 	PaperWinPct float64
 }
 
-// WinRateBefore is WinsBefore/Games.
-func (b *PairedBot) WinRateBefore() float64 { return float64(b.WinsBefore) / float64(b.Games) }
+// winRateBefore is WinsBefore/Games.
+func (b *PairedBot) winRateBefore() float64 { return float64(b.WinsBefore) / float64(b.Games) }
 
-// WinRateAfter is WinsAfter/Games.
-func (b *PairedBot) WinRateAfter() float64 { return float64(b.WinsAfter) / float64(b.Games) }
+// winRateAfter is WinsAfter/Games.
+func (b *PairedBot) winRateAfter() float64 { return float64(b.WinsAfter) / float64(b.Games) }
 
 // PairedRuns compares two runs of the same games, bot by bot.
 type PairedRuns struct {
@@ -196,8 +196,8 @@ func ComparePaired(before, after *Output, o PairOptions) (*PairedRuns, error) {
 	if o.Paper != nil && len(ranked) >= 3 {
 		var bw, aw, pw []float64
 		for _, i := range ranked {
-			bw = append(bw, c.Bots[i].WinRateBefore())
-			aw = append(aw, c.Bots[i].WinRateAfter())
+			bw = append(bw, c.Bots[i].winRateBefore())
+			aw = append(aw, c.Bots[i].winRateAfter())
 			pw = append(pw, c.Bots[i].PaperWinPct)
 		}
 		var err error
@@ -215,10 +215,10 @@ func ComparePaired(before, after *Output, o PairOptions) (*PairedRuns, error) {
 				c.FocusBot = s.Label
 				c.FocusRankBefore, c.FocusRankAfter = 1, 1
 				for j := range c.Bots {
-					if c.Bots[j].WinRateBefore() > c.Bots[i].WinRateBefore() {
+					if c.Bots[j].winRateBefore() > c.Bots[i].winRateBefore() {
 						c.FocusRankBefore++
 					}
-					if c.Bots[j].WinRateAfter() > c.Bots[i].WinRateAfter() {
+					if c.Bots[j].winRateAfter() > c.Bots[i].winRateAfter() {
 						c.FocusRankAfter++
 					}
 				}
@@ -326,7 +326,7 @@ func (c *PairedRuns) Table() table.Table {
 		if b.After != b.Bot {
 			name += " → " + b.After
 		}
-		row := []string{name, itoa(b.Games), textfmt.Fixed(100*b.WinRateBefore(), 1), textfmt.Fixed(100*b.WinRateAfter(), 1),
+		row := []string{name, itoa(b.Games), textfmt.Fixed(100*b.winRateBefore(), 1), textfmt.Fixed(100*b.winRateAfter(), 1),
 			textfmt.Signed(100*b.Diff.Mean, 1), signedInterval(100*b.Diff.Interval.Lo, 100*b.Diff.Interval.Hi, 1),
 			itoa(b.OnlyBefore), itoa(b.OnlyAfter)}
 		if c.HasPaper {
@@ -385,7 +385,7 @@ func (c *PairedRuns) CSV() table.Table {
 			p = num(b.PaperWinPct / 100)
 		}
 		t.Rows = append(t.Rows, []string{b.Bot, b.After, b.Name, itoa(b.Games), itoa(b.WinsBefore), itoa(b.WinsAfter),
-			num(b.WinRateBefore()), num(b.WinRateAfter()), itoa(b.OnlyBefore), itoa(b.OnlyAfter),
+			num(b.winRateBefore()), num(b.winRateAfter()), itoa(b.OnlyBefore), itoa(b.OnlyAfter),
 			num(b.Diff.Mean), num(b.Diff.SE), num(b.Diff.Interval.Lo), num(b.Diff.Interval.Hi), num(b.Diff.P), p, rb, ra, fb, fa})
 	}
 	return t

@@ -24,7 +24,7 @@ type Config struct {
 	// Players is the number of players per game, 2..6.
 	Players int
 	// Replications is the number of games played by every line-up,
-	// 1..MaxGames (and C(len(Bots), Players) x Replications <= MaxGames).
+	// 1..MaxGames (and C(len(Bots), Players) x Replications <= maxGames).
 	Replications int
 	// Rules is the rule set: an embedded name or a TOML file (a relative
 	// path is read relative to the config file's directory).
@@ -41,10 +41,10 @@ type Config struct {
 // Limits of a tournament. Its report reads every game's record into
 // memory, so the games are bounded.
 const (
-	// MaxBots bounds the field (key bots).
-	MaxBots = 64
-	// MaxGames bounds the games: C(bots, players) x replications.
-	MaxGames = 10_000_000
+	// maxBots bounds the field (key bots).
+	maxBots = 64
+	// maxGames bounds the games: C(bots, players) x replications.
+	maxGames = 10_000_000
 )
 
 // file is the TOML layout of a config file.
@@ -83,15 +83,15 @@ func Parse(source string, data []byte) (*Config, error) {
 	switch {
 	case f.Replications == nil:
 		return nil, bad("replications", "missing: want the games per line-up, >= 1")
-	case *f.Replications < 1 || *f.Replications > MaxGames:
-		return nil, bad("replications", "%d: want 1..%d", *f.Replications, MaxGames)
+	case *f.Replications < 1 || *f.Replications > maxGames:
+		return nil, bad("replications", "%d: want 1..%d", *f.Replications, maxGames)
 	}
 	if err := gameconf.CheckSeedRules(bad, f.Seed, f.Rules); err != nil {
 		return nil, err
 	}
 	switch {
-	case len(f.Bots) < *f.Players || len(f.Bots) > MaxBots:
-		return nil, bad("bots", "%d bots: want %d..%d (at least players = %d)", len(f.Bots), *f.Players, MaxBots, *f.Players)
+	case len(f.Bots) < *f.Players || len(f.Bots) > maxBots:
+		return nil, bad("bots", "%d bots: want %d..%d (at least players = %d)", len(f.Bots), *f.Players, maxBots, *f.Players)
 	}
 	for i, b := range f.Bots {
 		if strings.TrimSpace(b) == "" {
@@ -105,9 +105,9 @@ func Parse(source string, data []byte) (*Config, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: keys bots, players, replications: %w", source, err)
 	}
-	if g := sched.Games(); g > MaxGames {
+	if g := sched.Games(); g > maxGames {
 		return nil, fmt.Errorf("%s: keys bots, players, replications: C(%d,%d) line-ups x %d replications = %d games: want at most %d",
-			source, len(f.Bots), *f.Players, *f.Replications, g, MaxGames)
+			source, len(f.Bots), *f.Players, *f.Replications, g, maxGames)
 	}
 	return &Config{Source: source, Bots: f.Bots, Players: *f.Players, Replications: *f.Replications,
 		Rules: f.Rules, Map: f.Map, Seed: uint64(*f.Seed), Out: f.Out}, nil
@@ -116,16 +116,16 @@ func Parse(source string, data []byte) (*Config, error) {
 // Games returns the number of games of the tournament:
 // C(len(Bots), Players) · Replications.
 func (c *Config) Games() int {
-	s, err := c.Schedule()
+	s, err := c.schedule()
 	if err != nil {
 		return 0
 	}
 	return s.Games()
 }
 
-// Schedule returns the tournament's schedule: every Players-subset of the
+// schedule returns the tournament's schedule: every Players-subset of the
 // bots, Replications times, seated at random from Seed.
-func (c *Config) Schedule() (*arena.Subsets, error) {
+func (c *Config) schedule() (*arena.Subsets, error) {
 	return arena.NewSubsets(len(c.Bots), c.Players, c.Replications, c.Seed)
 }
 

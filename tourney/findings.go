@@ -17,10 +17,10 @@ func winText(b BotResult) string {
 		textfmt.Fixed(100*b.WinLo, 1), textfmt.Fixed(100*b.WinHi, 1))
 }
 
-// Leader returns the index of the bot with the most wins (the first of
+// leader returns the index of the bot with the most wins (the first of
 // equals in table order) and whether its Wilson interval lies above every
 // other bot's.
-func (r *Results) Leader() (int, bool) {
+func (r *Results) leader() (int, bool) {
 	best := 0
 	for i, b := range r.Bots {
 		if b.WinRate > r.Bots[best].WinRate {
@@ -44,7 +44,7 @@ func (r *Results) Findings() []string {
 	if len(r.Bots) == 0 || r.Games == 0 {
 		return nil
 	}
-	lead, sep := r.Leader()
+	lead, sep := r.leader()
 	lb := r.Bots[lead]
 	second := -1
 	for i, b := range r.Bots {

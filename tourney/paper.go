@@ -56,9 +56,9 @@ type PublishedH2H struct {
 	AWonLastTwo int `toml:"a_won_last_two"`
 }
 
-// Label returns bot's label with the paper's name where it differs, e.g.
+// label returns bot's label with the paper's name where it differs, e.g.
 // "vulture (paper: Nefarious)".
-func (p *Published) Label(bot string) string {
+func (p *Published) label(bot string) string {
 	if b, ok := p.Bots[bot]; ok && !strings.EqualFold(b.Name, bot) {
 		return fmt.Sprintf("%s (paper: %s)", bot, b.Name)
 	}
@@ -101,7 +101,7 @@ type Comparison struct {
 func Compare(res *Results, recs []arena.Record, paper *Published, h2h [2]string, permutations int) (*Comparison, error) {
 	c := &Comparison{Results: res, Paper: paper}
 	var err error
-	if c.Rank, err = RankAgainst(res, paper, permutations); err != nil {
+	if c.Rank, err = rankAgainst(res, paper, permutations); err != nil {
 		return nil, err
 	}
 	if c.StalemateCI, err = stats.Wilson(res.Stalemates, res.Games, stats.Level); err != nil {
@@ -118,9 +118,9 @@ func Compare(res *Results, recs []arena.Record, paper *Published, h2h [2]string,
 	return c, nil
 }
 
-// RankAgainst is Spearman's rank correlation of the win % of res with the
+// rankAgainst is Spearman's rank correlation of the win % of res with the
 // paper's.
-func RankAgainst(res *Results, paper *Published, permutations int) (stats.Spearman, error) {
+func rankAgainst(res *Results, paper *Published, permutations int) (stats.Spearman, error) {
 	var ours, theirs []float64
 	for _, b := range res.Bots {
 		ours = append(ours, b.WinRate)
@@ -185,7 +185,7 @@ func (c *Comparison) Table5(paperPlayers int) table.Table {
 	t.Header = append(t.Header, "Sm", "games")
 	for _, b := range res.Bots {
 		p := c.Paper.Bots[b.Bot]
-		ours, paper := []string{c.Paper.Label(b.Bot), "ours"}, []string{"", "paper"}
+		ours, paper := []string{c.Paper.label(b.Bot), "ours"}, []string{"", "paper"}
 		for k := range cols {
 			o, q := "", ""
 			if k < len(b.Placements) {
@@ -245,7 +245,7 @@ func (c *Comparison) Table6() table.Table {
 	t := table.Table{Header: []string{"bot", "win %", "95 % Wilson", "paper win %", "turns/match", "paper turns/match", "game turns"}}
 	for _, b := range c.Results.Bots {
 		p := c.Paper.Bots[b.Bot]
-		t.Add(c.Paper.Label(b.Bot), textfmt.Fixed(100*b.WinRate, 1), interval(100*b.WinLo, 100*b.WinHi, 1), textfmt.Fixed(p.WinPct, 1),
+		t.Add(c.Paper.label(b.Bot), textfmt.Fixed(100*b.WinRate, 1), interval(100*b.WinLo, 100*b.WinHi, 1), textfmt.Fixed(p.WinPct, 1),
 			textfmt.Fixed(b.TurnsPerMatch, 1), textfmt.Fixed(p.TurnsPerMatch, 1), textfmt.Fixed(b.GameTurns, 1))
 	}
 	return t
@@ -272,7 +272,7 @@ func (c *Comparison) Timing6() table.Table {
 		"paper t_turn (s)", "win % per ms t_turn", "paper win % per s t_turn"}}
 	for _, b := range c.Results.Bots {
 		p := c.Paper.Bots[b.Bot]
-		t.Add(c.Paper.Label(b.Bot), textfmt.Fixed(1000*b.SecondsPerMatch, 3), textfmt.Fixed(p.TMatch, 2), textfmt.Fixed(1e6*b.SecondsPerTurn, 1),
+		t.Add(c.Paper.label(b.Bot), textfmt.Fixed(1000*b.SecondsPerMatch, 3), textfmt.Fixed(p.TMatch, 2), textfmt.Fixed(1e6*b.SecondsPerTurn, 1),
 			textfmt.Fixed(p.TTurn, 2), textfmt.Fixed(b.WinPerMsTurn, 1), textfmt.Fixed(p.WinPerTTurn, 2))
 	}
 	return t
@@ -296,7 +296,7 @@ func (c *Comparison) TimingRows() [][]string {
 func (c *Comparison) Placement() table.Table {
 	t := table.Table{Header: []string{"bot", "games", "mean placement", "95 % interval"}}
 	for _, b := range c.Results.Bots {
-		t.Add(c.Paper.Label(b.Bot), itoa(b.Games), textfmt.Fixed(b.MeanPlacement, 2), interval(b.PlacementLo, b.PlacementHi, 2))
+		t.Add(c.Paper.label(b.Bot), itoa(b.Games), textfmt.Fixed(b.MeanPlacement, 2), interval(b.PlacementLo, b.PlacementHi, 2))
 	}
 	return t
 }
@@ -306,7 +306,7 @@ func (c *Comparison) Placement() table.Table {
 func (c *Comparison) Replicated() table.Table {
 	t := table.Table{Header: []string{"bot", "games", "wins", "win %", "95 % Wilson", "paper win %", "mean placement", "95 % interval"}}
 	for _, b := range c.Results.Bots {
-		t.Add(c.Paper.Label(b.Bot), itoa(b.Games), itoa(b.Wins), textfmt.Fixed(100*b.WinRate, 1), interval(100*b.WinLo, 100*b.WinHi, 1),
+		t.Add(c.Paper.label(b.Bot), itoa(b.Games), itoa(b.Wins), textfmt.Fixed(100*b.WinRate, 1), interval(100*b.WinLo, 100*b.WinHi, 1),
 			textfmt.Fixed(c.Paper.Bots[b.Bot].WinPct, 1), textfmt.Fixed(b.MeanPlacement, 2), interval(b.PlacementLo, b.PlacementHi, 2))
 	}
 	return t
@@ -370,7 +370,7 @@ func (c *Comparison) WinFindings() []string {
 		agree = "agrees with the paper's"
 	}
 	out = append(out, fmt.Sprintf("The order of win %% %s (Spearman's ρ = %s, p %s)", agree, textfmt.Fixed(c.Rank.Rho, 2), textfmt.PRel(c.Rank.P)))
-	lead, _ := c.Results.Leader()
+	lead, _ := c.Results.leader()
 	paperLead := 0
 	for i, b := range c.Results.Bots {
 		if c.Paper.Bots[b.Bot].WinPct > c.Paper.Bots[c.Results.Bots[paperLead].Bot].WinPct {

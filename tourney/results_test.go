@@ -153,5 +153,5 @@ func TestTables(t *testing.T) {
 	assert.Equal(t, []string{"a", "3", "2.000", "0.868", "3.132"}, res.PlacementTable().Rows[0])
 	assert.Equal(t, []string{"a", "33.3", "-", "-", "-", "-", "-", "118.3"}, res.Table6().Rows[0])
 	assert.Equal(t, "t_turn (µs)", res.Table6().Header[4], "untimed: no clock")
-	assert.Len(t, res.Tables(), 5)
+	assert.Len(t, res.tables(), 5)
 }

@@ -35,11 +35,11 @@ type Options struct {
 }
 
 // Run plays the tournament (or its shard) with arena.Run, schedule
-// Config.Schedule, and, once every game of the shard is done, reads the
+// Config.schedule, and, once every game of the shard is done, reads the
 // games back, analyses them and writes the report into the output
-// directory (WriteReport). Results is nil when the run was interrupted.
+// directory (writeReport). Results is nil when the run was interrupted.
 func Run(ctx context.Context, c *Config, s *Setup, o Options) (*arena.Report, *Results, error) {
-	sched, err := c.Schedule()
+	sched, err := c.schedule()
 	if err != nil {
 		return nil, nil, fmt.Errorf("tourney: %s: %w", c.Source, err)
 	}
@@ -59,14 +59,14 @@ func Run(ctx context.Context, c *Config, s *Setup, o Options) (*arena.Report, *R
 	if err != nil {
 		return rep, nil, err
 	}
-	res, err := Report(out, rep.Header.Labels(), c.Players, &rep.Timing, o.Figures)
+	res, err := report(out, rep.Header.Labels(), c.Players, &rep.Timing, o.Figures)
 	return rep, res, err
 }
 
-// Report reads the games of the batch directory dir (games.jsonl),
-// analyses them with the given timing and writes the report (WriteReport)
+// report reads the games of the batch directory dir (games.jsonl),
+// analyses them with the given timing and writes the report (writeReport)
 // into dir.
-func Report(dir string, labels []string, players int, timing *arena.Timing, figures bool) (*Results, error) {
+func report(dir string, labels []string, players int, timing *arena.Timing, figures bool) (*Results, error) {
 	recs, err := ReadGames(filepath.Join(dir, "games.jsonl"), players)
 	if err != nil {
 		return nil, err
@@ -75,7 +75,7 @@ func Report(dir string, labels []string, players int, timing *arena.Timing, figu
 	if err != nil {
 		return nil, err
 	}
-	if err := WriteReport(dir, res, figures); err != nil {
+	if err := writeReport(dir, res, figures); err != nil {
 		return res, err
 	}
 	return res, nil
@@ -110,10 +110,10 @@ func ReadGames(path string, players int) ([]arena.Record, error) {
 	}
 }
 
-// WriteReport writes every table of res into dir as NAME.md and NAME.csv,
+// writeReport writes every table of res into dir as NAME.md and NAME.csv,
 // the sentences of Results.Findings and all the tables together as
 // tables.md, and with figures the figures as PNG and SVG (Figures).
-func WriteReport(dir string, res *Results, figures bool) error {
+func writeReport(dir string, res *Results, figures bool) error {
 	all, err := atomicfile.Create(filepath.Join(dir, "tables.md"), 0o644)
 	if err != nil {
 		return fmt.Errorf("tourney: %w", err)
@@ -127,7 +127,7 @@ func WriteReport(dir string, res *Results, figures bool) error {
 	if _, err := io.WriteString(all, head.String()+"\n"); err != nil {
 		return fmt.Errorf("tourney: %w", err)
 	}
-	for i, t := range res.Tables() {
+	for i, t := range res.tables() {
 		if i > 0 {
 			if _, err := io.WriteString(all, "\n"); err != nil {
 				return fmt.Errorf("tourney: %w", err)

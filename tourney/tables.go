@@ -94,8 +94,8 @@ func (r *Results) HeadToHeadTable() table.Table {
 	return t
 }
 
-// Tables returns every table of the report: Table5, Table6,
+// tables returns every table of the report: Table5, Table6,
 // PlacementTable, WinRateTable and HeadToHeadTable.
-func (r *Results) Tables() []table.Table {
+func (r *Results) tables() []table.Table {
 	return []table.Table{r.Table5(), r.Table6(), r.PlacementTable(), r.WinRateTable(), r.HeadToHeadTable()}
 }
