@@ -131,8 +131,8 @@ type TraceChart struct {
 	Width, Height vg.Length
 }
 
-// Validate reports whether the chart can be drawn.
-func (t *TraceChart) Validate() error {
+// validate reports whether the chart can be drawn.
+func (t *TraceChart) validate() error {
 	if len(t.Panels) == 0 {
 		return fmt.Errorf("plots: trace chart %q has no panels", t.Title)
 	}
@@ -166,7 +166,7 @@ func (t *TraceChart) Save(path string) error { return save(path, t.Write) }
 
 // Write draws the chart to w in format "png", "svg" or "pdf".
 func (t *TraceChart) Write(w io.Writer, format string) error {
-	if err := t.Validate(); err != nil {
+	if err := t.validate(); err != nil {
 		return err
 	}
 	width, height := t.Width, t.Height

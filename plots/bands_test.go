@@ -102,7 +102,7 @@ func TestTraceChart(t *testing.T) {
 		{"series", TraceChart{Panels: []TracePanel{{YLabel: "W_p", Series: []Series{{X: []float64{0}}}}}}, "1 x values and 0 y values"},
 	}
 	for _, tt := range bad {
-		assert.ErrorContains(t, tt.tc.Validate(), tt.err, tt.name)
+		assert.ErrorContains(t, tt.tc.validate(), tt.err, tt.name)
 	}
 }
 
@@ -177,8 +177,8 @@ func TestEffectChart(t *testing.T) {
 	assertSaved(t, e.Save, dir, "effects", 5000, "png", "svg")
 	bad := e
 	bad.Lo = []float64{0.04, -0.040, -0.014, 0.001}
-	assert.ErrorContains(t, bad.Validate(), "plots: interval bar 0 (fortify-borders): value 0.031 outside its interval [0.04, 0.05]")
-	assert.ErrorContains(t, (&EffectChart{}).Validate(), "0 categories")
+	assert.ErrorContains(t, bad.validate(), "plots: interval bar 0 (fortify-borders): value 0.031 outside its interval [0.04, 0.05]")
+	assert.ErrorContains(t, (&EffectChart{}).validate(), "0 categories")
 }
 
 // TestSearchFiguresDeterministic checks that the search figures give the

@@ -90,8 +90,8 @@ type LineChart struct {
 	Width, Height vg.Length
 }
 
-// Validate reports whether the chart can be drawn.
-func (l *LineChart) Validate() error {
+// validate reports whether the chart can be drawn.
+func (l *LineChart) validate() error {
 	if len(l.Series) == 0 {
 		return fmt.Errorf("plots: line chart %q has no series", l.Title)
 	}
@@ -112,7 +112,7 @@ func (l *LineChart) Save(path string) error { return save(path, l.Write) }
 
 // Write draws the chart to w in format "png", "svg" or "pdf".
 func (l *LineChart) Write(w io.Writer, format string) error {
-	if err := l.Validate(); err != nil {
+	if err := l.validate(); err != nil {
 		return err
 	}
 	p, err := newLinePlot(l.Title, l.XLabel, l.YLabel, l.Series, l.YMin, l.YMax)
@@ -139,8 +139,8 @@ type BarChart struct {
 	Width, Height vg.Length
 }
 
-// Validate reports whether the chart can be drawn.
-func (b *BarChart) Validate() error {
+// validate reports whether the chart can be drawn.
+func (b *BarChart) validate() error {
 	if len(b.Categories) == 0 || len(b.Groups) == 0 {
 		return fmt.Errorf("plots: bar chart %q needs categories and groups, has %d and %d", b.Title, len(b.Categories), len(b.Groups))
 	}
@@ -163,7 +163,7 @@ func (b *BarChart) Save(path string) error { return save(path, b.Write) }
 
 // Write draws the chart to w in format "png", "svg" or "pdf".
 func (b *BarChart) Write(w io.Writer, format string) error {
-	p, width, height, _, err := categoryPlot(b.Validate, b.Title, b.YLabel, b.Width, b.Height, len(b.Categories))
+	p, width, height, _, err := categoryPlot(b.validate, b.Title, b.YLabel, b.Width, b.Height, len(b.Categories))
 	if err != nil {
 		return err
 	}

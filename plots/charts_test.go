@@ -27,7 +27,7 @@ func TestLineChartValidate(t *testing.T) {
 		{"y range", LineChart{Series: []Series{ok}, YMin: 1, YMax: 0}, "y range [1, 0] is empty"},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) { assertValidate(t, tt.l.Validate(), tt.err) })
+		t.Run(tt.name, func(t *testing.T) { assertValidate(t, tt.l.validate(), tt.err) })
 	}
 	// The error bars are relative to y: 0.2 - 0.1 below, 0.3 - 0.2 above.
 	lo, hi := seriesXY{&ok}.YError(0)
@@ -47,7 +47,7 @@ func TestBarChartValidate(t *testing.T) {
 		{"NaN", BarChart{Categories: []string{"a", "b"}, Groups: []BarGroup{{Values: []float64{1, math.NaN()}}}}, "value 1 (b) is NaN"},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) { assertValidate(t, tt.b.Validate(), tt.err) })
+		t.Run(tt.name, func(t *testing.T) { assertValidate(t, tt.b.validate(), tt.err) })
 	}
 }
 

@@ -35,8 +35,8 @@ type DiffMap struct {
 	Width, Height vg.Length
 }
 
-// Validate reports whether the map is well formed.
-func (d *DiffMap) Validate() error {
+// validate reports whether the map is well formed.
+func (d *DiffMap) validate() error {
 	n := len(d.Rows) * len(d.Columns)
 	switch {
 	case n == 0:
@@ -56,9 +56,9 @@ func (d *DiffMap) Validate() error {
 	return checkSize(d.Width, d.Height)
 }
 
-// ColourRange returns the ends of the colour scale, -L and +L.
-func (d *DiffMap) ColourRange() (lo, hi float64, err error) {
-	if err := d.Validate(); err != nil {
+// colourRange returns the ends of the colour scale, -L and +L.
+func (d *DiffMap) colourRange() (lo, hi float64, err error) {
+	if err := d.validate(); err != nil {
 		return 0, 0, err
 	}
 	l := d.Limit
@@ -80,7 +80,7 @@ func (d *DiffMap) Save(path string) error { return save(path, d.Write) }
 
 // Write draws the map to w in format "png", "svg" or "pdf".
 func (d *DiffMap) Write(w io.Writer, format string) error {
-	cc, err := newColourCanvas(format, d.Width, d.Height, "blue-red", d.Validate, d.ColourRange)
+	cc, err := newColourCanvas(format, d.Width, d.Height, "blue-red", d.validate, d.colourRange)
 	if err != nil {
 		return err
 	}

@@ -13,12 +13,12 @@ import (
 func TestDiffMap(t *testing.T) {
 	d := &DiffMap{Title: "t", Rows: []string{"a", "b"}, Columns: []string{"x", "y", "z"},
 		Values: []float64{0.1, -0.3, 0, math.NaN(), 0.2, -0.05}, Significant: []bool{true, true, false, false, false, true}}
-	lo, hi, err := d.ColourRange()
+	lo, hi, err := d.colourRange()
 	require.NoError(t, err)
 	assert.Equal(t, -0.3, lo)
 	assert.Equal(t, 0.3, hi)
 	d.Limit = 0.5
-	lo, hi, err = d.ColourRange()
+	lo, hi, err = d.colourRange()
 	require.NoError(t, err)
 	assert.Equal(t, [2]float64{-0.5, 0.5}, [2]float64{lo, hi})
 	var svg bytes.Buffer
@@ -27,7 +27,7 @@ func TestDiffMap(t *testing.T) {
 	require.NoError(t, d.Save(filepath.Join(t.TempDir(), "d.png")))
 	// Every cell zero: the scale is [-1, 1], not empty.
 	z := &DiffMap{Rows: []string{"a"}, Columns: []string{"x"}, Values: []float64{0}}
-	lo, hi, err = z.ColourRange()
+	lo, hi, err = z.colourRange()
 	require.NoError(t, err)
 	assert.Equal(t, [2]float64{-1, 1}, [2]float64{lo, hi})
 
@@ -41,6 +41,6 @@ func TestDiffMap(t *testing.T) {
 		{DiffMap{Rows: []string{"a"}, Columns: []string{"x"}, Values: []float64{math.Inf(1)}}, "value 0 is infinite"},
 		{DiffMap{Rows: []string{"a"}, Columns: []string{"x"}, Values: []float64{1}, Limit: -1}, "limit -1"},
 	} {
-		assert.ErrorContains(t, tc.d.Validate(), tc.want)
+		assert.ErrorContains(t, tc.d.validate(), tc.want)
 	}
 }

@@ -26,9 +26,9 @@ type EffectChart struct {
 	Width, Height vg.Length
 }
 
-// Validate reports whether the chart can be drawn.
-func (e *EffectChart) Validate() error {
-	return e.bars().Validate()
+// validate reports whether the chart can be drawn.
+func (e *EffectChart) validate() error {
+	return e.bars().validate()
 }
 
 // bars is the chart as an IntervalBarChart (for validation and whiskers).
@@ -61,7 +61,7 @@ func (e *EffectChart) Save(path string) error { return save(path, e.Write) }
 
 // Write draws the chart to w in format "png", "svg" or "pdf".
 func (e *EffectChart) Write(w io.Writer, format string) error {
-	p, width, height, barW, err := categoryPlot(e.Validate, e.Title, e.YLabel, e.Width, e.Height, len(e.Categories))
+	p, width, height, barW, err := categoryPlot(e.validate, e.Title, e.YLabel, e.Width, e.Height, len(e.Categories))
 	if err != nil {
 		return err
 	}

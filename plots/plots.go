@@ -51,10 +51,10 @@ func NewGrid(x, y []float64, f func(x, y float64) float64) Grid {
 	return g
 }
 
-// Validate reports whether the grid is well formed: at least one column
+// validate reports whether the grid is well formed: at least one column
 // and one row, strictly increasing finite coordinates and len(X)*len(Y)
 // values that are finite or NaN.
-func (g Grid) Validate() error {
+func (g Grid) validate() error {
 	if len(g.X) == 0 || len(g.Y) == 0 {
 		return fmt.Errorf("plots: grid of %d columns and %d rows: need at least 1 of each", len(g.X), len(g.Y))
 	}
@@ -107,8 +107,8 @@ func (a gridXYZ) Z(c, r int) float64 { return a.g.Z[r*len(a.g.X)+c] }
 func (a gridXYZ) X(c int) float64    { return a.g.X[c] }
 func (a gridXYZ) Y(r int) float64    { return a.g.Y[r] }
 
-// Palettes lists the colour maps a HeatMap accepts by name.
-func Palettes() []string {
+// palettes lists the colour maps a HeatMap accepts by name.
+func palettes() []string {
 	names := make([]string, 0, len(colorMaps))
 	for n := range colorMaps {
 		names = append(names, n)
@@ -128,9 +128,9 @@ var colorMaps = map[string]func() palette.ColorMap{
 	"ext-black-body": moreland.ExtendedBlackBody,
 }
 
-// DefaultPalette is the colour map used when HeatMap.Palette is empty: a
+// defaultPalette is the colour map used when HeatMap.Palette is empty: a
 // diverging map, white in the middle, suited to probabilities around 0.5.
-const DefaultPalette = "blue-red"
+const defaultPalette = "blue-red"
 
 // HeatMap is a figure of a grid of values drawn as coloured cells with a
 // vertical colour bar and optional contour lines.
@@ -140,7 +140,7 @@ type HeatMap struct {
 	// Title, XLabel, YLabel and ColorLabel label the figure, its axes and
 	// its colour bar; any may be empty.
 	Title, XLabel, YLabel, ColorLabel string
-	// Palette names the colour map (see Palettes); empty is DefaultPalette.
+	// Palette names the colour map (see Palettes); empty is defaultPalette.
 	Palette string
 	// Min and Max are the values at the ends of the colour map; if both
 	// are 0 the grid's range is used.
@@ -154,11 +154,11 @@ type HeatMap struct {
 
 // Validate reports whether the heat map can be drawn.
 func (h *HeatMap) Validate() error {
-	if err := h.Grid.Validate(); err != nil {
+	if err := h.Grid.validate(); err != nil {
 		return err
 	}
 	if h.Palette != "" && colorMaps[h.Palette] == nil {
-		return fmt.Errorf("plots: unknown palette %q (known: %s)", h.Palette, strings.Join(Palettes(), ", "))
+		return fmt.Errorf("plots: unknown palette %q (known: %s)", h.Palette, strings.Join(palettes(), ", "))
 	}
 	if math.IsNaN(h.Min) || math.IsNaN(h.Max) || math.IsInf(h.Min, 0) || math.IsInf(h.Max, 0) {
 		return fmt.Errorf("plots: colour range [%v, %v] is not finite", h.Min, h.Max)
@@ -264,11 +264,11 @@ func colourSize(w, h vg.Length) (vg.Length, vg.Length) {
 	return w, h
 }
 
-// colourMap returns the colour map of the palette name (DefaultPalette if
+// colourMap returns the colour map of the palette name (defaultPalette if
 // empty; a validated name) spanning [lo, hi].
 func colourMap(name string, lo, hi float64) palette.ColorMap {
 	if name == "" {
-		name = DefaultPalette
+		name = defaultPalette
 	}
 	cm := colorMaps[name]()
 	cm.SetMin(lo)

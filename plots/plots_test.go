@@ -52,7 +52,7 @@ func TestGridValidate(t *testing.T) {
 		{"inf value", Grid{X: []float64{1, 2}, Y: []float64{1, 2}, Z: []float64{1, 2, math.Inf(1), 0}}, "Z[2] (column 0, row 1) is infinite"},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) { assertValidate(t, tt.g.Validate(), tt.err) })
+		t.Run(tt.name, func(t *testing.T) { assertValidate(t, tt.g.validate(), tt.err) })
 	}
 }
 
@@ -259,7 +259,7 @@ func FuzzGridValidate(f *testing.F) {
 			y[i] = float64(i)
 		}
 		g := NewGrid(x, y, func(a, b float64) float64 { return z * (a + b) })
-		if err := g.Validate(); err != nil {
+		if err := g.validate(); err != nil {
 			return
 		}
 		// A valid grid has increasing finite axes and no infinite value.

@@ -28,9 +28,9 @@ type StackedBarChart struct {
 	Width, Height vg.Length
 }
 
-// Validate reports whether the chart can be drawn: categories, layers of
+// validate reports whether the chart can be drawn: categories, layers of
 // one finite non-negative value per category.
-func (s *StackedBarChart) Validate() error {
+func (s *StackedBarChart) validate() error {
 	if len(s.Categories) == 0 || len(s.Layers) == 0 {
 		return fmt.Errorf("plots: stacked bar chart %q needs categories and layers, has %d and %d", s.Title, len(s.Categories), len(s.Layers))
 	}
@@ -53,7 +53,7 @@ func (s *StackedBarChart) Save(path string) error { return save(path, s.Write) }
 
 // Write draws the chart to w in format "png", "svg" or "pdf".
 func (s *StackedBarChart) Write(w io.Writer, format string) error {
-	p, width, height, barW, err := categoryPlot(s.Validate, s.Title, s.YLabel, s.Width, s.Height, len(s.Categories))
+	p, width, height, barW, err := categoryPlot(s.validate, s.Title, s.YLabel, s.Width, s.Height, len(s.Categories))
 	if err != nil {
 		return err
 	}
@@ -99,8 +99,8 @@ type IntervalBarChart struct {
 	Width, Height vg.Length
 }
 
-// Validate reports whether the chart can be drawn.
-func (b *IntervalBarChart) Validate() error {
+// validate reports whether the chart can be drawn.
+func (b *IntervalBarChart) validate() error {
 	n := len(b.Categories)
 	if n == 0 || len(b.Values) != n || len(b.Lo) != n || len(b.Hi) != n {
 		return fmt.Errorf("plots: interval bar chart %q: %d categories with %d values, %d lo and %d hi: want the same number > 0",
@@ -135,7 +135,7 @@ func (a intervalXY) YError(i int) (float64, float64) {
 
 // Write draws the chart to w in format "png", "svg" or "pdf".
 func (b *IntervalBarChart) Write(w io.Writer, format string) error {
-	p, width, height, barW, err := categoryPlot(b.Validate, b.Title, b.YLabel, b.Width, b.Height, len(b.Categories))
+	p, width, height, barW, err := categoryPlot(b.validate, b.Title, b.YLabel, b.Width, b.Height, len(b.Categories))
 	if err != nil {
 		return err
 	}

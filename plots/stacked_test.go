@@ -23,7 +23,7 @@ func TestStackedBarChartValidate(t *testing.T) {
 		{"negative", StackedBarChart{Categories: []string{"a"}, Layers: []BarGroup{{Name: "x", Values: []float64{-1}}}}, "value 0 (a) is -1, want a finite value >= 0"},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) { assertValidate(t, tt.s.Validate(), tt.err) })
+		t.Run(tt.name, func(t *testing.T) { assertValidate(t, tt.s.validate(), tt.err) })
 	}
 }
 
@@ -38,7 +38,7 @@ func TestIntervalBarChartValidate(t *testing.T) {
 		{"outside", IntervalBarChart{Categories: []string{"a"}, Values: []float64{1}, Lo: []float64{1.1}, Hi: []float64{2}}, "interval bar 0 (a): value 1 outside its interval [1.1, 2]"},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) { assertValidate(t, tt.b.Validate(), tt.err) })
+		t.Run(tt.name, func(t *testing.T) { assertValidate(t, tt.b.validate(), tt.err) })
 	}
 	lo, hi := intervalXY{&tests[0].b}.YError(0)
 	assert.InDelta(t, 0.5, lo, 1e-15)
@@ -77,9 +77,9 @@ func ExampleStackedBarChart() {
 		Title: "Placements", YLabel: "games", Categories: []string{"north", "south"},
 		Layers: []BarGroup{{Name: "1st", Values: []float64{6, 2}}, {Name: "2nd", Values: []float64{2, 6}}},
 	}
-	fmt.Println(c.Validate())
+	fmt.Println(c.validate())
 	c.Layers[1].Values[0] = -1
-	fmt.Println(c.Validate())
+	fmt.Println(c.validate())
 	// Output:
 	// <nil>
 	// plots: stacked layer 1 ("2nd"): value 0 (north) is -1, want a finite value >= 0

@@ -62,7 +62,7 @@ type Surface struct {
 	// Title, XLabel, YLabel and ColorLabel label the figure, its axes and
 	// its colour bar; any may be empty.
 	Title, XLabel, YLabel, ColorLabel string
-	// Palette names the colour map (see Palettes); empty is DefaultPalette.
+	// Palette names the colour map (see Palettes); empty is defaultPalette.
 	// A sequential map (black-body, kindlmann) suits half-widths.
 	Palette string
 	// Min and Max are the values at the ends of the colour map; if both are
@@ -99,8 +99,8 @@ func finite(vs ...float64) bool {
 	return true
 }
 
-// Validate reports whether the surface can be drawn.
-func (s *Surface) Validate() error {
+// validate reports whether the surface can be drawn.
+func (s *Surface) validate() error {
 	hasGrid := len(s.Grid.X) > 0 || len(s.Grid.Y) > 0 || len(s.Grid.Z) > 0
 	switch {
 	case hasGrid && len(s.Cells) > 0:
@@ -108,7 +108,7 @@ func (s *Surface) Validate() error {
 	case !hasGrid && len(s.Cells) == 0:
 		return errors.New("plots: surface has neither a Grid nor Cells")
 	case hasGrid:
-		if err := s.Grid.Validate(); err != nil {
+		if err := s.Grid.validate(); err != nil {
 			return err
 		}
 		if len(s.Contours) > 0 && (len(s.Grid.X) < 2 || len(s.Grid.Y) < 2) {
@@ -134,7 +134,7 @@ func (s *Surface) Validate() error {
 		}
 	}
 	if s.Palette != "" && colorMaps[s.Palette] == nil {
-		return fmt.Errorf("plots: unknown palette %q (known: %s)", s.Palette, strings.Join(Palettes(), ", "))
+		return fmt.Errorf("plots: unknown palette %q (known: %s)", s.Palette, strings.Join(palettes(), ", "))
 	}
 	if !finite(s.Min, s.Max) {
 		return fmt.Errorf("plots: colour range [%v, %v] is not finite", s.Min, s.Max)
@@ -385,7 +385,7 @@ func (s *Surface) Save(path string) error { return save(path, s.Write) }
 
 // Write draws the surface to w in format "png", "svg" or "pdf".
 func (s *Surface) Write(w io.Writer, format string) error {
-	cc, err := newColourCanvas(format, s.Width, s.Height, s.Palette, s.Validate, s.ColourRange)
+	cc, err := newColourCanvas(format, s.Width, s.Height, s.Palette, s.validate, s.ColourRange)
 	if err != nil {
 		return err
 	}

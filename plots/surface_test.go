@@ -66,11 +66,11 @@ func TestSurfaceValidate(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			assert.ErrorContains(t, tt.s.Validate(), tt.err)
+			assert.ErrorContains(t, tt.s.validate(), tt.err)
 		})
 	}
-	assert.NoError(t, (&Surface{Grid: g, LogX: true, LogY: true, Contours: []float64{1}}).Validate())
-	assert.NoError(t, (&Surface{Cells: cells, Windows: []Window{{1, 0.2, 0.4, 0.2, 0.4}}, Best: &Mark{X: 0.3, Y: 0.3}}).Validate())
+	assert.NoError(t, (&Surface{Grid: g, LogX: true, LogY: true, Contours: []float64{1}}).validate())
+	assert.NoError(t, (&Surface{Cells: cells, Windows: []Window{{1, 0.2, 0.4, 0.2, 0.4}}, Best: &Mark{X: 0.3, Y: 0.3}}).validate())
 }
 
 func TestSurfaceColourRange(t *testing.T) {
@@ -107,7 +107,7 @@ func TestSurfaceCells(t *testing.T) {
 	assert.Equal(t, []Cell{coarse, {1, 2, 0, 1, 0.5}, fine}, rs, "largest first, ties in the given order")
 
 	g, xe, ye := s.rasterGrid(rs)
-	require.NoError(t, g.Validate())
+	require.NoError(t, g.validate())
 	assert.InDeltaSlice(t, []float64{0.125, 0.375, 0.625, 0.875, 1.125, 1.375, 1.625, 1.875}, g.X, 1e-12)
 	assert.InDeltaSlice(t, []float64{0.0625, 0.1875, 0.3125, 0.4375, 0.5625, 0.6875, 0.8125, 0.9375}, g.Y, 1e-12)
 	assert.InDeltaSlice(t, []float64{0, 0.25, 0.5, 0.75, 1, 1.25, 1.5, 1.75, 2}, xe, 1e-12)
@@ -145,7 +145,7 @@ func TestSurfaceSVG(t *testing.T) {
 	var buf bytes.Buffer
 	require.NoError(t, s.Write(&buf, "svg"))
 	svg := buf.String()
-	cm := colorMaps[DefaultPalette]()
+	cm := colorMaps[defaultPalette]()
 	cm.SetMin(0.1)
 	cm.SetMax(0.9)
 	cLo, err := cm.At(0.1)
