@@ -176,7 +176,7 @@ func forEachEnd(a, d, stop int, f func(x, y int)) {
 	// The attacker stops at stop or, after a roll costing it several
 	// armies, below it.
 	for y := 1; y <= d; y++ {
-		for x := stop; x >= max(0, stop+1-MaxDice); x-- {
+		for x := stop; x >= max(0, stop+1-maxDice); x-- {
 			f(x, y)
 		}
 	}
@@ -199,14 +199,14 @@ type BattleResultExact struct {
 }
 
 // BattleExact is Battle in exact rational arithmetic.
-func BattleExact(r Rules, a, d int) (*BattleResultExact, error) { return BattleStopExact(r, a, d, 0) }
+func BattleExact(r Rules, a, d int) (*BattleResultExact, error) { return battleStopExact(r, a, d, 0) }
 
-// BattleStopExact is BattleStop in exact rational arithmetic.
-func BattleStopExact(r Rules, a, d, stop int) (*BattleResultExact, error) {
+// battleStopExact is BattleStop in exact rational arithmetic.
+func battleStopExact(r Rules, a, d, stop int) (*BattleResultExact, error) {
 	return BattleStopExactContext(context.Background(), r, a, d, stop)
 }
 
-// BattleStopExactContext is BattleStopExact that stops with ctx's error
+// BattleStopExactContext is battleStopExact that stops with ctx's error
 // (wrapped) when ctx is done; it checks ctx every few cells of the grid,
 // so that it returns promptly even when the fractions grow long.
 func BattleStopExactContext(ctx context.Context, r Rules, a, d, stop int) (*BattleResultExact, error) {
@@ -297,7 +297,7 @@ func (rs *rollSet) spreadExact(ctx context.Context, st *stopper, r Rules, g []*b
 			m := min(na, nd)
 			o := &rs.odds[na][nd]
 			for j := 0; j <= m; j++ {
-				term.Mul(v, o.Rat(j))
+				term.Mul(v, o.rat(j))
 				t := g[(x-(m-j))*w+y-j]
 				t.Add(t, &term)
 			}

@@ -65,7 +65,7 @@ func newExactEnds(r Rules, n, stop int) (*exactEnds, error) {
 		return nil, err
 	}
 	unit := new(big.Int).Exp(big.NewInt(6), big.NewInt(int64(r.AttackerDice+r.DefenderDice)), nil)
-	e := &exactEnds{r: r, n: n, stop: stop, unit: unit, rs: rs, rows: make([][][]*big.Int, MaxDice+1)}
+	e := &exactEnds{r: r, n: n, stop: stop, unit: unit, rs: rs, rows: make([][][]*big.Int, maxDice+1)}
 	return e, nil
 }
 
@@ -264,7 +264,7 @@ func TestExactEndsMatchBattleExact(t *testing.T) {
 			row := ee.row(a)
 			for d := 0; d <= 12; d++ {
 				s := ee.stats(a, d, row[d], true)
-				ex, err := BattleStopExact(Classic, a, d, stop)
+				ex, err := battleStopExact(Classic, a, d, stop)
 				require.NoError(t, err)
 				for _, pair := range []struct {
 					what      string
@@ -297,7 +297,7 @@ func TestExactEndsMatchBattleExact(t *testing.T) {
 func TestBattleSmallVariance(t *testing.T) {
 	tests := []struct{ a, d, stop int }{{60, 1, 0}, {60, 2, 0}, {40, 1, 3}, {60, 1, 3}}
 	for _, tt := range tests {
-		ex, err := BattleStopExact(Classic, tt.a, tt.d, tt.stop)
+		ex, err := battleStopExact(Classic, tt.a, tt.d, tt.stop)
 		require.NoError(t, err)
 		f, err := BattleStop(Classic, tt.a, tt.d, tt.stop)
 		require.NoError(t, err)

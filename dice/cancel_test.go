@@ -58,7 +58,7 @@ func TestExactContextSame(t *testing.T) {
 	ctx := context.Background()
 	b, err := BattleStopExactContext(ctx, Classic, 7, 6, 2)
 	require.NoError(t, err)
-	want, err := BattleStopExact(Classic, 7, 6, 2)
+	want, err := battleStopExact(Classic, 7, 6, 2)
 	require.NoError(t, err)
 	assert.Equal(t, want.Win.RatString(), b.Win.RatString())
 	assert.Equal(t, len(want.Outcomes), len(b.Outcomes))

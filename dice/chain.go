@@ -20,7 +20,7 @@ import (
 type Chainer struct {
 	r   Rules
 	err error
-	p   [MaxDice + 1][MaxDice + 1][MaxDice + 1]float64
+	p   [maxDice + 1][maxDice + 1][maxDice + 1]float64
 	// grid is the battle's mass grid, (a+1)×(d+1), row-major by attacker.
 	grid []float64
 	// vec[x] is P(all earlier territories conquered and x attacking armies
@@ -85,12 +85,12 @@ func (c *Chainer) WinFirst(dst []float64, a int, defenders []int) []float64 {
 	return dst
 }
 
-// Survivors appends to dst, for s = 0..a, the probability of conquering
+// survivors appends to dst, for s = 0..a, the probability of conquering
 // the whole path with s armies moved into the last territory (for an empty
 // path: P(s = a) = 1), and returns the extended slice. The values sum to
 // Win(a, defenders). On a negative defender count it appends a+1 NaNs; for
 // a < 0 it appends nothing.
-func (c *Chainer) Survivors(dst []float64, a int, defenders []int) []float64 {
+func (c *Chainer) survivors(dst []float64, a int, defenders []int) []float64 {
 	if a < 0 {
 		return dst
 	}
@@ -378,7 +378,7 @@ func Chain(r Rules, a int, defenders []int) (*ChainResult, error) {
 	c := NewChainer(r, a)
 	res := &ChainResult{A: a, Defenders: append([]int(nil), defenders...)}
 	res.WinFirst = c.WinFirst(nil, a, defenders)
-	res.Survivors = c.Survivors(nil, a, defenders)
+	res.Survivors = c.survivors(nil, a, defenders)
 	for _, v := range res.Survivors {
 		res.Win += v
 	}

@@ -37,7 +37,7 @@ func TestRollExactCounts(t *testing.T) {
 		require.Equal(t, len(tt.count)-1, o.Pairs())
 		for j, c := range tt.count {
 			assert.Equal(t, c, o.Count[j], "%dv%d defender loses %d", tt.na, tt.nd, j)
-			assert.Equal(t, big.NewRat(c, tt.total).String(), o.Rat(j).String())
+			assert.Equal(t, big.NewRat(c, tt.total).String(), o.rat(j).String())
 			assert.InDelta(t, float64(c)/float64(tt.total), o.P(j), 1e-16)
 		}
 	}
@@ -79,7 +79,7 @@ func TestRollErrors(t *testing.T) {
 // TestTable4 checks the MARS paper's rounded Table 4 against the exact
 // counts: every entry is the exact value rounded to a whole percent.
 func TestTable4(t *testing.T) {
-	for _, row := range Table4() {
+	for _, row := range table4() {
 		o, err := Roll(Classic, row.AttackerDice, row.DefenderDice)
 		require.NoError(t, err)
 		m := o.Pairs()
@@ -170,7 +170,7 @@ func TestBattleOneVsOne(t *testing.T) {
 
 func TestBattleStop(t *testing.T) {
 	// 3 attacking armies stop at 2: one 3v2 roll decides.
-	ex, err := BattleStopExact(Classic, 3, 2, 2)
+	ex, err := battleStopExact(Classic, 3, 2, 2)
 	require.NoError(t, err)
 	want := []struct {
 		x, y int
@@ -208,7 +208,7 @@ func TestBattleMatchesExact(t *testing.T) {
 		a, d, stop := c[0], c[1], c[2]
 		f, err := BattleStop(Classic, a, d, stop)
 		require.NoError(t, err)
-		ex, err := BattleStopExact(Classic, a, d, stop)
+		ex, err := battleStopExact(Classic, a, d, stop)
 		require.NoError(t, err)
 		require.Equal(t, len(ex.Outcomes), len(f.Outcomes))
 		sum := 0.0
@@ -243,11 +243,11 @@ func TestChainHandWorked(t *testing.T) {
 	require.Len(t, first, 2)
 	assert.InDelta(t, 125.0/216+91.0/216*15/36, first[0], 1e-16)
 	assert.InDelta(t, want, first[1], 1e-16)
-	surv := c.Survivors(nil, 2, []int{1, 1})
+	surv := c.survivors(nil, 2, []int{1, 1})
 	assert.InDeltaSlice(t, []float64{0, want, 0}, surv, 1e-16)
 	// Empty path, empty territory.
 	assert.Equal(t, 1.0, c.Win(3, nil))
-	assert.Equal(t, []float64{0, 0, 0, 1}, c.Survivors(nil, 3, nil))
+	assert.Equal(t, []float64{0, 0, 0, 1}, c.survivors(nil, 3, nil))
 	assert.InDelta(t, 15.0/36, c.Win(2, []int{0, 1}), 1e-16)
 	// Invalid arguments give NaN, not a panic.
 	assert.True(t, math.IsNaN(c.Win(-1, []int{1})))
@@ -370,7 +370,7 @@ func FuzzChainer(f *testing.F) {
 		require.InDelta(t, first[2], w, 1e-15, "Win and WinFirst[2]")
 		require.InDelta(t, w, c.WinAll(nil, a, defs)[a], 1e-14, "WinAll[a] and Win")
 		s := 0.0
-		for _, v := range c.Survivors(nil, a, defs) {
+		for _, v := range c.survivors(nil, a, defs) {
 			s += v
 		}
 		require.InDelta(t, w, s, 1e-13, "survivors sum and win")

@@ -25,7 +25,7 @@
 //     so the battle for territory i+1 starts with s-1 attacking armies.
 //
 // The float64 results agree with the exact math/big.Rat results
-// (RollOdds.Rat, BattleExact, WinExact, ChainExact, NewTableExact) to
+// (RollOdds.rat, BattleExact, WinExact, ChainExact, NewTableExact) to
 // 1e-14 for all a, d <= 60, where a float64 x agrees with an exact value e
 // to 1e-14 when
 //

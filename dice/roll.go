@@ -16,7 +16,7 @@ type RollOdds struct {
 	Total int64
 	// Count[j] is the number of outcomes in which the defender loses j
 	// armies and the attacker Pairs()-j, for j = 0..Pairs(); the rest is 0.
-	Count [MaxDice + 1]int64
+	Count [maxDice + 1]int64
 }
 
 // Pairs returns min(AttackerDice, DefenderDice), the number of dice
@@ -32,8 +32,8 @@ func (o RollOdds) P(defLoss int) float64 {
 	return float64(o.Count[defLoss]) / float64(o.Total)
 }
 
-// Rat returns P(defLoss) exactly, in lowest terms.
-func (o RollOdds) Rat(defLoss int) *big.Rat {
+// rat returns P(defLoss) exactly, in lowest terms.
+func (o RollOdds) rat(defLoss int) *big.Rat {
 	if defLoss < 0 || defLoss > o.Pairs() {
 		return new(big.Rat)
 	}
@@ -62,11 +62,11 @@ func Roll(r Rules, na, nd int) (RollOdds, error) {
 
 // allRolls holds every roll's outcome table, [ties to attacker][na][nd],
 // computed once on first use and never modified.
-var allRolls = sync.OnceValue(func() *[2][MaxDice + 1][MaxDice + 1]RollOdds {
-	var t [2][MaxDice + 1][MaxDice + 1]RollOdds
+var allRolls = sync.OnceValue(func() *[2][maxDice + 1][maxDice + 1]RollOdds {
+	var t [2][maxDice + 1][maxDice + 1]RollOdds
 	for ties := range 2 {
-		for na := 1; na <= MaxDice; na++ {
-			for nd := 1; nd <= MaxDice; nd++ {
+		for na := 1; na <= maxDice; na++ {
+			for nd := 1; nd <= maxDice; nd++ {
 				t[ties][na][nd] = enumerate(na, nd, ties == 1)
 			}
 		}
@@ -82,7 +82,7 @@ func enumerate(na, nd int, tiesToAttacker bool) RollOdds {
 		o.Total *= 6
 	}
 	m := o.Pairs()
-	var att, def [MaxDice]int
+	var att, def [maxDice]int
 	for x := int64(0); x < o.Total; x++ {
 		y := x
 		for i := range na {
@@ -118,9 +118,9 @@ func sortDesc(v []int) {
 // rollSet holds the outcome tables of every dice combination of a rule set.
 type rollSet struct {
 	// odds[na][nd] for 1 <= na <= r.AttackerDice, 1 <= nd <= r.DefenderDice.
-	odds [MaxDice + 1][MaxDice + 1]RollOdds
+	odds [maxDice + 1][maxDice + 1]RollOdds
 	// p[na][nd][j] is odds[na][nd].P(j) as float64.
-	p [MaxDice + 1][MaxDice + 1][MaxDice + 1]float64
+	p [maxDice + 1][maxDice + 1][maxDice + 1]float64
 }
 
 func newRollSet(r Rules) (*rollSet, error) {
@@ -143,9 +143,9 @@ func newRollSet(r Rules) (*rollSet, error) {
 	return s, nil
 }
 
-// Table4Row is one column of Table 4 of the MARS paper (Johansson &
+// table4Row is one column of Table 4 of the MARS paper (Johansson &
 // Olsson 2006): the rounded odds, in percent, of one roll.
-type Table4Row struct {
+type table4Row struct {
 	// AttackerDice and DefenderDice are the dice rolled.
 	AttackerDice, DefenderDice int
 	// Attacker is the paper's "Attacker wins" (the defender loses every
@@ -154,12 +154,12 @@ type Table4Row struct {
 	Attacker, Defender, OneEach int
 }
 
-// Table4 returns Table 4 of the MARS paper as printed. Every entry is the
+// table4 returns Table 4 of the MARS paper as printed. Every entry is the
 // exact value (Roll) rounded to a whole percent; for 3 dice against 2 the
 // exact values are 2890/7776 (attacker wins), 2275/7776 (defender wins)
 // and 2611/7776 (one each).
-func Table4() []Table4Row {
-	return []Table4Row{
+func table4() []table4Row {
+	return []table4Row{
 		{1, 1, 42, 58, -1},
 		{2, 1, 58, 42, -1},
 		{3, 1, 66, 34, -1},
@@ -187,9 +187,9 @@ type RollVsPaper struct {
 // rules, Table 4's percentages. Report's dice notebook and marslab odds
 // both print this comparison.
 func CompareTable4(r Rules) ([]RollVsPaper, error) {
-	paper := map[[2]int]Table4Row{}
+	paper := map[[2]int]table4Row{}
 	if r == Classic {
-		for _, row := range Table4() {
+		for _, row := range table4() {
 			paper[[2]int{row.AttackerDice, row.DefenderDice}] = row
 		}
 	}

@@ -20,16 +20,16 @@ type Rules struct {
 // package.
 var Classic = Rules{AttackerDice: 3, DefenderDice: 2}
 
-// MaxDice is the largest number of dice one side may roll at once.
-const MaxDice = 3
+// maxDice is the largest number of dice one side may roll at once.
+const maxDice = 3
 
 // Validate reports whether the dice caps are in range.
 func (r Rules) Validate() error {
-	if r.AttackerDice < 1 || r.AttackerDice > MaxDice {
-		return fmt.Errorf("dice: attacker dice %d outside [1, %d]", r.AttackerDice, MaxDice)
+	if r.AttackerDice < 1 || r.AttackerDice > maxDice {
+		return fmt.Errorf("dice: attacker dice %d outside [1, %d]", r.AttackerDice, maxDice)
 	}
-	if r.DefenderDice < 1 || r.DefenderDice > MaxDice {
-		return fmt.Errorf("dice: defender dice %d outside [1, %d]", r.DefenderDice, MaxDice)
+	if r.DefenderDice < 1 || r.DefenderDice > maxDice {
+		return fmt.Errorf("dice: defender dice %d outside [1, %d]", r.DefenderDice, maxDice)
 	}
 	return nil
 }

@@ -6,9 +6,9 @@ import (
 	"math/big"
 )
 
-// MaxTableN is the largest n accepted by NewTable and NewTableExact:
+// maxTableN is the largest n accepted by NewTable and NewTableExact:
 // a table holds (n+1)² float64 values (200 MB at 5000).
-const MaxTableN = 5000
+const maxTableN = 5000
 
 // Table holds P(the attacker conquers) for every battle (a, d) with
 // 0 <= a, d <= N() under fixed dice rules, in one flat row-major slice so
@@ -35,8 +35,8 @@ func NewTable(r Rules, n int) (*Table, error) {
 	if err != nil {
 		return nil, err
 	}
-	if n < 0 || n > MaxTableN {
-		return nil, fmt.Errorf("dice: table size %d outside [0, %d]", n, MaxTableN)
+	if n < 0 || n > maxTableN {
+		return nil, fmt.Errorf("dice: table size %d outside [0, %d]", n, maxTableN)
 	}
 	s := n + 1
 	t := &Table{r: r, n: n, stride: s, win: make([]float64, s*s)}
@@ -57,7 +57,7 @@ func NewTable(r Rules, n int) (*Table, error) {
 // with na = min(capA, x), nd = min(capD, y), m = min(na, nd). Column 0 of
 // row x and every row above it must already be filled. NewTable and
 // Chainer.WinAll share it: it is the one hot loop of both.
-func pullRow(w []float64, p *[MaxDice + 1][MaxDice + 1][MaxDice + 1]float64, x, s, capA, capD int) {
+func pullRow(w []float64, p *[maxDice + 1][maxDice + 1][maxDice + 1]float64, x, s, capA, capD int) {
 	na := min(capA, x)
 	row := x * s
 	y := 1
@@ -102,7 +102,7 @@ func pullRow(w []float64, p *[MaxDice + 1][MaxDice + 1][MaxDice + 1]float64, x, 
 
 // cell returns Σ_j p[j]·w[i - (m-j)·s - j], the value of the cell at flat
 // index i whose roll compares m pairs of dice.
-func cell(w []float64, p *[MaxDice + 1]float64, i, s, m int) float64 {
+func cell(w []float64, p *[maxDice + 1]float64, i, s, m int) float64 {
 	v := 0.0
 	for j := 0; j <= m; j++ {
 		v += p[j] * w[i-(m-j)*s-j]
@@ -158,8 +158,8 @@ func NewTableExactContext(ctx context.Context, r Rules, n int) (*TableExact, err
 	if err != nil {
 		return nil, err
 	}
-	if n < 0 || n > MaxTableN {
-		return nil, fmt.Errorf("dice: table size %d outside [0, %d]", n, MaxTableN)
+	if n < 0 || n > maxTableN {
+		return nil, fmt.Errorf("dice: table size %d outside [0, %d]", n, maxTableN)
 	}
 	t := &TableExact{n: n, win: make([][]*big.Rat, n+1)}
 	var term big.Rat
@@ -181,7 +181,7 @@ func NewTableExactContext(ctx context.Context, r Rules, n int) (*TableExact, err
 				m := min(na, nd)
 				o := &rs.odds[na][nd]
 				for j := 0; j <= m; j++ {
-					term.Mul(o.Rat(j), t.win[a-(m-j)][d-j])
+					term.Mul(o.rat(j), t.win[a-(m-j)][d-j])
 					v.Add(v, &term)
 				}
 			}

@@ -65,9 +65,9 @@ func ChiSquareGOF(observed []int, expected []float64) (ChiSquare, error) {
 	return ChiSquare{Stat: stat, DF: df, P: distuv.ChiSquared{K: float64(df)}.Survival(stat)}, nil
 }
 
-// ChiSquareP returns the upper-tail p-value P(χ²_df >= stat) of a
+// chiSquareP returns the upper-tail p-value P(χ²_df >= stat) of a
 // chi-square statistic stat >= 0 with df >= 1 degrees of freedom.
-func ChiSquareP(stat float64, df int) (float64, error) {
+func chiSquareP(stat float64, df int) (float64, error) {
 	if df < 1 {
 		return 0, fmt.Errorf("stats: ChiSquareP: df = %d, need at least 1", df)
 	}

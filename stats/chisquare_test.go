@@ -23,13 +23,13 @@ func TestChiSquareP(t *testing.T) {
 		{0, 3, 1},
 		{math.Inf(1), 3, 0},
 	} {
-		p, err := ChiSquareP(tc.stat, tc.df)
+		p, err := chiSquareP(tc.stat, tc.df)
 		require.NoError(t, err)
 		assert.InDelta(t, tc.want, p, 1e-12, "ChiSquareP(%v, %d)", tc.stat, tc.df)
 	}
-	_, err := ChiSquareP(1, 0)
+	_, err := chiSquareP(1, 0)
 	assert.EqualError(t, err, "stats: ChiSquareP: df = 0, need at least 1")
-	_, err = ChiSquareP(-1, 2)
+	_, err = chiSquareP(-1, 2)
 	assert.EqualError(t, err, "stats: ChiSquareP: statistic -1 outside [0, +Inf]")
 }
 

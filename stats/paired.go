@@ -126,8 +126,8 @@ type PairCounts struct {
 	Neither int
 }
 
-// N is the number of pairs.
-func (c PairCounts) N() int { return c.Both + c.OnlyX + c.OnlyY + c.Neither }
+// n is the number of pairs.
+func (c PairCounts) n() int { return c.Both + c.OnlyX + c.OnlyY + c.Neither }
 
 // CountPairs tallies paired binary outcomes x[i], y[i] (equal lengths).
 func CountPairs(x, y []bool) (PairCounts, error) {
@@ -189,7 +189,7 @@ func PairedProportions(c PairCounts, level float64) (PairedProportion, error) {
 			return PairedProportion{}, fmt.Errorf("stats: PairedProportions: %s = %d is negative", f.name, f.v)
 		}
 	}
-	n := c.N()
+	n := c.n()
 	if n == 0 {
 		return PairedProportion{}, fmt.Errorf("stats: PairedProportions: no pairs")
 	}

@@ -109,7 +109,7 @@ func TestCountPairs(t *testing.T) {
 	c, err := CountPairs([]bool{true, true, false, false, true}, []bool{true, false, true, false, false})
 	require.NoError(t, err)
 	assert.Equal(t, PairCounts{Both: 1, OnlyX: 2, OnlyY: 1, Neither: 1}, c)
-	assert.Equal(t, 5, c.N())
+	assert.Equal(t, 5, c.n())
 	_, err = CountPairs([]bool{true}, nil)
 	assert.EqualError(t, err, "stats: CountPairs: 1 x values and 0 y values, want pairs")
 }

@@ -7,9 +7,9 @@ import (
 	"sort"
 )
 
-// MaxExactSpearman is the largest sample size whose Spearman p-value
+// maxExactSpearman is the largest sample size whose Spearman p-value
 // SpearmanTest computes exactly, over all n! permutations.
-const MaxExactSpearman = 9
+const maxExactSpearman = 9
 
 // Spearman is the result of a Spearman rank correlation test.
 type Spearman struct {
@@ -27,9 +27,9 @@ type Spearman struct {
 	Permutations int
 }
 
-// Ranks returns the ranks 1..n of xs, tied values taking the mean of the
+// ranks returns the ranks 1..n of xs, tied values taking the mean of the
 // ranks they span.
-func Ranks(xs []float64) []float64 {
+func ranks(xs []float64) []float64 {
 	idx := make([]int, len(xs))
 	for i := range idx {
 		idx[i] = i
@@ -50,13 +50,13 @@ func Ranks(xs []float64) []float64 {
 	return r
 }
 
-// SpearmanRho returns Spearman's rank correlation of x and y (equal
+// spearmanRho returns Spearman's rank correlation of x and y (equal
 // lengths, at least 2, no NaN, neither constant).
-func SpearmanRho(x, y []float64) (float64, error) {
+func spearmanRho(x, y []float64) (float64, error) {
 	if err := checkSpearman(x, y); err != nil {
 		return 0, err
 	}
-	rho := pearson(Ranks(x), Ranks(y))
+	rho := pearson(ranks(x), ranks(y))
 	if math.IsNaN(rho) {
 		return 0, fmt.Errorf("stats: Spearman: a constant sample has no rank correlation")
 	}
@@ -64,15 +64,15 @@ func SpearmanRho(x, y []float64) (float64, error) {
 }
 
 // SpearmanTest returns Spearman's rank correlation of x and y with its
-// two-sided permutation p-value: exact for up to MaxExactSpearman pairs,
+// two-sided permutation p-value: exact for up to maxExactSpearman pairs,
 // otherwise estimated from perms (>= 1) random permutations drawn from a
 // generator seeded with seed, so that the same inputs give the same p.
 func SpearmanTest(x, y []float64, perms int, seed uint64) (Spearman, error) {
-	rho, err := SpearmanRho(x, y)
+	rho, err := spearmanRho(x, y)
 	if err != nil {
 		return Spearman{}, err
 	}
-	rx, ry := Ranks(x), Ranks(y)
+	rx, ry := ranks(x), ranks(y)
 	n := len(x)
 	// A small tolerance counts permutations whose |rho| equals the
 	// observed one up to rounding.
@@ -80,7 +80,7 @@ func SpearmanTest(x, y []float64, perms int, seed uint64) (Spearman, error) {
 	perm := make([]float64, n)
 	copy(perm, ry)
 	s := Spearman{Rho: rho}
-	if n <= MaxExactSpearman {
+	if n <= maxExactSpearman {
 		hits, total := 0, 0
 		permute(perm, 0, func() {
 			total++
@@ -92,7 +92,7 @@ func SpearmanTest(x, y []float64, perms int, seed uint64) (Spearman, error) {
 		return s, nil
 	}
 	if perms < 1 {
-		return Spearman{}, fmt.Errorf("stats: Spearman: perms = %d outside [1, ∞) for n = %d > %d", perms, n, MaxExactSpearman)
+		return Spearman{}, fmt.Errorf("stats: Spearman: perms = %d outside [1, ∞) for n = %d > %d", perms, n, maxExactSpearman)
 	}
 	rng := rand.New(rand.NewPCG(seed, 0x5eed5bea))
 	hits := 0

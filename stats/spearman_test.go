@@ -15,7 +15,7 @@ func TestRanks(t *testing.T) {
 		{[]float64{7, 7, 7}, []float64{2, 2, 2}},
 		{nil, []float64{}},
 	} {
-		assert.Equal(t, tc.want, Ranks(tc.in), "Ranks(%v)", tc.in)
+		assert.Equal(t, tc.want, ranks(tc.in), "Ranks(%v)", tc.in)
 	}
 }
 
@@ -31,20 +31,20 @@ func TestSpearmanRho(t *testing.T) {
 		// Ties: ranks (1.5, 1.5, 3) against (1, 2, 3): Pearson of the ranks.
 		{[]float64{1, 1, 2}, []float64{1, 2, 3}, math.Sqrt(3) / 2},
 	} {
-		got, err := SpearmanRho(tc.x, tc.y)
+		got, err := spearmanRho(tc.x, tc.y)
 		require.NoError(t, err)
 		assert.InDelta(t, tc.want, got, 1e-12, "SpearmanRho(%v, %v)", tc.x, tc.y)
 	}
 }
 
 func TestSpearmanErrors(t *testing.T) {
-	_, err := SpearmanRho([]float64{1, 2}, []float64{1})
+	_, err := spearmanRho([]float64{1, 2}, []float64{1})
 	assert.EqualError(t, err, "stats: Spearman: 2 x values and 1 y values, want equal lengths")
-	_, err = SpearmanRho([]float64{1}, []float64{1})
+	_, err = spearmanRho([]float64{1}, []float64{1})
 	assert.EqualError(t, err, "stats: Spearman: 1 pairs, want at least 2")
-	_, err = SpearmanRho([]float64{1, math.NaN()}, []float64{1, 2})
+	_, err = spearmanRho([]float64{1, math.NaN()}, []float64{1, 2})
 	assert.EqualError(t, err, "stats: Spearman: pair 1 holds NaN")
-	_, err = SpearmanRho([]float64{1, 1, 1}, []float64{1, 2, 3})
+	_, err = spearmanRho([]float64{1, 1, 1}, []float64{1, 2, 3})
 	assert.EqualError(t, err, "stats: Spearman: a constant sample has no rank correlation")
 	_, err = SpearmanTest(make10(), make10(), 0, 1)
 	assert.EqualError(t, err, "stats: Spearman: perms = 0 outside [1, ∞) for n = 10 > 9")

@@ -33,9 +33,9 @@ type Table struct {
 // Add appends a row.
 func (t *Table) Add(cells ...string) { t.Rows = append(t.Rows, cells) }
 
-// Check returns an error naming the table and the row (1-based) of the
+// check returns an error naming the table and the row (1-based) of the
 // first row whose length differs from the header's.
-func (t Table) Check() error {
+func (t Table) check() error {
 	for i, r := range t.Rows {
 		if len(r) != len(t.Header) {
 			return fmt.Errorf("table %s: row %d has %d cells under a header of %d", t.label(), i+1, len(r), len(t.Header))
@@ -112,7 +112,7 @@ func (t Table) CSV() ([]byte, error) {
 
 // WriteCSV writes the table to w as CSV (see CSV).
 func (t Table) WriteCSV(w io.Writer) error {
-	if err := t.Check(); err != nil {
+	if err := t.check(); err != nil {
 		return err
 	}
 	cw := csv.NewWriter(w)
