@@ -92,7 +92,7 @@ type Seat struct {
 // New returns a new player of the seat's kind with the seat's parameters.
 // Each call returns a distinct player (arena gives one to each worker). A
 // factory that panics, or returns a nil player without an error, is an
-// error wrapping ErrBadNew, naming the seat and the bot: a factory from
+// error wrapping errBadNew, naming the seat and the bot: a factory from
 // outside the module never crashes the command that seats it.
 func (s Seat) New() (p sim.Player, err error) {
 	if s.Factory == nil || s.Factory.New == nil {
@@ -100,7 +100,7 @@ func (s Seat) New() (p sim.Player, err error) {
 	}
 	defer func() {
 		if r := recover(); r != nil {
-			p, err = nil, fmt.Errorf("seat %s: bot %s: %w: New panicked: %v", s.Label, s.Factory.Name, ErrBadNew, r)
+			p, err = nil, fmt.Errorf("seat %s: bot %s: %w: New panicked: %v", s.Label, s.Factory.Name, errBadNew, r)
 		}
 	}()
 	p, err = s.Factory.New(s.Params.Clone())
@@ -108,14 +108,14 @@ func (s Seat) New() (p sim.Player, err error) {
 		return nil, fmt.Errorf("seat %s: %w", s.Label, err)
 	}
 	if isNil(p) {
-		return nil, fmt.Errorf("seat %s: bot %s: %w: New returned a nil player and no error", s.Label, s.Factory.Name, ErrBadNew)
+		return nil, fmt.Errorf("seat %s: bot %s: %w: New returned a nil player and no error", s.Label, s.Factory.Name, errBadNew)
 	}
 	return p, nil
 }
 
-// ErrBadNew is wrapped by Seat.New's error for a factory's New that
+// errBadNew is wrapped by Seat.New's error for a factory's New that
 // panicked or returned a nil player without an error.
-var ErrBadNew = errors.New("bad factory")
+var errBadNew = errors.New("bad factory")
 
 // isNil reports whether p is nil, or an interface holding a nil pointer,
 // map, slice, channel or function.

@@ -93,7 +93,7 @@ func (p Param) Format(v float64) string {
 // distinct well-formed names with Min 0, Max len(Choices)-1, Integer set
 // and no log scale.
 func (p Param) Validate() error {
-	if !ValidParamName(p.Name) {
+	if !validParamName(p.Name) {
 		return fmt.Errorf("parameter %q: name must match [A-Za-z_][A-Za-z0-9_]*", p.Name)
 	}
 	if !(p.Min <= p.Max) || math.IsInf(p.Min, 0) || math.IsInf(p.Max, 0) {
@@ -135,9 +135,9 @@ func (v Values) Clone() Values {
 	return out
 }
 
-// Equal reports whether v and w hold the same parameters with the same
+// equal reports whether v and w hold the same parameters with the same
 // values.
-func (v Values) Equal(w Values) bool {
+func (v Values) equal(w Values) bool {
 	if len(v) != len(w) {
 		return false
 	}
@@ -170,16 +170,16 @@ func ValidName(s string) bool {
 	return true
 }
 
-// ValidParamName reports whether s is a well-formed parameter name:
+// validParamName reports whether s is a well-formed parameter name:
 // [A-Za-z_][A-Za-z0-9_]*.
-func ValidParamName(s string) bool {
+func validParamName(s string) bool {
 	return ValidName(s) && !strings.Contains(s, "-")
 }
 
 var errNoFactory = errors.New("no factory")
 
-// ParseNum parses a finite number.
-func ParseNum(s string) (float64, error) {
+// parseNum parses a finite number.
+func parseNum(s string) (float64, error) {
 	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
 	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
 		return 0, fmt.Errorf("%q is not a finite number", s)

@@ -108,13 +108,13 @@ func TestParamValidate(t *testing.T) {
 func TestValues(t *testing.T) {
 	v := Values{"a": 1, "b": 2}
 	c := v.Clone()
-	assert.True(t, v.Equal(c))
+	assert.True(t, v.equal(c))
 	c["a"] = 3
 	assert.Equal(t, 1.0, v["a"], "Clone copies")
-	assert.False(t, v.Equal(c))
-	assert.False(t, v.Equal(Values{"a": 1}))
-	assert.False(t, v.Equal(Values{"a": 1, "c": 2}))
-	assert.True(t, Values{}.Equal(nil))
+	assert.False(t, v.equal(c))
+	assert.False(t, v.equal(Values{"a": 1}))
+	assert.False(t, v.equal(Values{"a": 1, "c": 2}))
+	assert.True(t, Values{}.equal(nil))
 }
 
 func TestNames(t *testing.T) {
@@ -123,14 +123,14 @@ func TestNames(t *testing.T) {
 		"": {false, false}, "1a": {false, false}, "a b": {false, false}, "a.b": {false, false}, "-a": {false, false},
 	} {
 		assert.Equal(t, want[0], ValidName(s), s)
-		assert.Equal(t, want[1], ValidParamName(s), s)
+		assert.Equal(t, want[1], validParamName(s), s)
 	}
 	for _, tt := range []struct {
 		s  string
 		v  float64
 		ok bool
 	}{{"1.5", 1.5, true}, {" -2 ", -2, true}, {"1e3", 1000, true}, {"NaN", 0, false}, {"-Inf", 0, false}, {"x", 0, false}} {
-		v, err := ParseNum(tt.s)
+		v, err := parseNum(tt.s)
 		assert.Equal(t, tt.ok, err == nil, tt.s)
 		assert.Equal(t, tt.v, v, tt.s)
 	}
@@ -199,7 +199,7 @@ func TestSeatNewBadFactory(t *testing.T) {
 			f := Factory{Name: "b", New: tc.new}
 			p, err := Seat{Factory: &f, Label: "b1"}.New()
 			assert.Nil(t, p)
-			require.ErrorIs(t, err, ErrBadNew)
+			require.ErrorIs(t, err, errBadNew)
 			assert.EqualError(t, err, tc.want)
 		})
 	}

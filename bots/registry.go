@@ -118,7 +118,7 @@ func (r *Registry) parseSeat(spec string, overrides Overrides) (seat Seat, pathL
 			fileVals, err = ReadParamFile(f, path)
 			label += "@" + strings.TrimSuffix(filepath.Base(path), ".toml")
 		} else {
-			fileVals, err = EmbeddedParams(f, path)
+			fileVals, err = embeddedParams(f, path)
 			label += "@" + path
 		}
 		if err != nil {
@@ -227,7 +227,7 @@ func (r *Registry) ParseSeats(list string, overrides Overrides) ([]Seat, error) 
 // sameConfig reports whether seats a and b play the same bot with the same
 // parameter values.
 func sameConfig(a, b Seat) bool {
-	return a.Factory.Name == b.Factory.Name && a.Params.Equal(b.Params)
+	return a.Factory.Name == b.Factory.Name && a.Params.equal(b.Params)
 }
 
 // uniqueLabels relabels the seats whose label is shared with a seat of a
@@ -319,12 +319,12 @@ func ParseOverrides(flags []string) (Overrides, error) {
 			return nil, fmt.Errorf("%w %q: want bot.K=V, e.g. mars.W_p=0.8", ErrOverride, fl)
 		}
 		bot, k, found := strings.Cut(strings.TrimSpace(lhs), ".")
-		if !found || !ValidName(bot) || !ValidParamName(k) {
+		if !found || !ValidName(bot) || !validParamName(k) {
 			return nil, fmt.Errorf("%w %q: want bot.K=V, e.g. mars.W_p=0.8", ErrOverride, fl)
 		}
 		vs = strings.TrimSpace(vs)
 		if !ValidName(vs) {
-			if _, err := ParseNum(vs); err != nil {
+			if _, err := parseNum(vs); err != nil {
 				return nil, fmt.Errorf("%w %q: %q is not a finite number or a choice name", ErrOverride, fl, vs)
 			}
 		}
@@ -342,10 +342,10 @@ func isFile(path string) bool {
 	return !configs.IsName(path)
 }
 
-// EmbeddedParams returns the values set by the embedded parameter set
+// embeddedParams returns the values set by the embedded parameter set
 // called set of factory f: the file configs/bots/NAME-SET.toml, NAME being
 // f.Name (mars@paper is configs/bots/mars-paper.toml).
-func EmbeddedParams(f *Factory, set string) (Values, error) {
+func embeddedParams(f *Factory, set string) (Values, error) {
 	data, err := configs.Bot(f.Name + "-" + set)
 	if err != nil {
 		return nil, fmt.Errorf("no embedded parameter set %q for bot %q (have %s; a file needs a path separator or .toml)",

@@ -42,5 +42,5 @@ func BenchmarkPacifistGame(b *testing.B) {
 
 // BenchmarkRandomGame: six random bots, MARS 2006 rules.
 func BenchmarkRandomGame(b *testing.B) {
-	benchGame(b, "mars2006", func() sim.Player { return NewRandom(DefaultRandomStop) })
+	benchGame(b, "mars2006", func() sim.Player { return newRandom(defaultRandomStop) })
 }

@@ -14,9 +14,9 @@ import "github.com/marslab-risk/marslab/bots"
 // passive, pacifist and aggressive (fresh values on every call).
 func Factories() []bots.Factory {
 	return []bots.Factory{
-		RandomFactory(),
-		SciberrasFactory(Passive),
-		SciberrasFactory(Pacifist),
-		SciberrasFactory(Aggressive),
+		randomFactory(),
+		sciberrasFactory(Passive),
+		sciberrasFactory(Pacifist),
+		sciberrasFactory(Aggressive),
 	}
 }

@@ -26,7 +26,7 @@ func load(t testing.TB, rules string) (*sim.Map, *sim.Rules) {
 // kinds are the baseline bots, in the order seats are filled.
 var kinds = []func() sim.Player{
 	func() sim.Player { return NewSciberras(Aggressive) },
-	func() sim.Player { return NewRandom(DefaultRandomStop) },
+	func() sim.Player { return newRandom(defaultRandomStop) },
 	func() sim.Player { return NewSciberras(Passive) },
 	func() sim.Player { return NewSciberras(Pacifist) },
 }
@@ -152,7 +152,7 @@ func TestRandomCorners(t *testing.T) {
 		spies := make([]*randomSpy, 4)
 		players := make([]sim.Player, 4)
 		for i := range spies {
-			spies[i] = &randomSpy{Random: NewRandom(0.1)}
+			spies[i] = &randomSpy{Random: newRandom(0.1)}
 			players[i] = spies[i]
 		}
 		for i := 0; i < 20; i++ {
@@ -235,7 +235,7 @@ func TestDeterminism(t *testing.T) {
 		return h.Sum64()
 	}
 	fresh := func() []sim.Player {
-		return []sim.Player{NewSciberras(Aggressive), NewRandom(0.2), NewSciberras(Pacifist), NewSciberras(Passive), NewRandom(0.5)}
+		return []sim.Player{NewSciberras(Aggressive), newRandom(0.2), NewSciberras(Pacifist), NewSciberras(Passive), newRandom(0.5)}
 	}
 	reused := fresh()
 	for i := uint64(0); i < 5; i++ {

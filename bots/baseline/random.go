@@ -8,9 +8,9 @@ import (
 	"github.com/marslab-risk/marslab/sim"
 )
 
-// DefaultRandomStop is the Random bot's default probability of ending its
+// defaultRandomStop is the Random bot's default probability of ending its
 // attack phase before each attack order.
-const DefaultRandomStop = 0.2
+const defaultRandomStop = 0.2
 
 // Random is a player whose every decision is a uniformly random legal one.
 // It is the engine's tester: over many games it reaches every legal corner
@@ -51,8 +51,8 @@ type Random struct {
 	moves   []sim.Move        // scratch: LegalFortifies
 }
 
-// NewRandom returns a Random player with the given stop probability.
-func NewRandom(stop float64) *Random { return &Random{Stop: stop} }
+// newRandom returns a Random player with the given stop probability.
+func newRandom(stop float64) *Random { return &Random{Stop: stop} }
 
 // Start resets the per-game state.
 func (b *Random) Start(s *sim.State, seat int, rng *rand.Rand) {
@@ -181,15 +181,15 @@ func (b *Random) randomOwned(s *sim.State) int {
 	return -1
 }
 
-// RandomFactory is the registry entry of the Random bot, "random", with
+// randomFactory is the registry entry of the Random bot, "random", with
 // one parameter, stop (see Random.Stop).
-func RandomFactory() bots.Factory {
+func randomFactory() bots.Factory {
 	return bots.Factory{
 		Name: "random",
 		Doc:  "uniformly random legal choices everywhere (the engine's tester)",
 		Params: []bots.Param{{
 			Name:    "stop",
-			Default: DefaultRandomStop,
+			Default: defaultRandomStop,
 			Min:     0,
 			Max:     1,
 			Doc:     "probability of ending the attack phase before each attack order",
@@ -199,7 +199,7 @@ func RandomFactory() bots.Factory {
 			if !ok || !(stop >= 0 && stop <= 1) {
 				return nil, fmt.Errorf("random: stop = %v: must be in [0, 1]", stop)
 			}
-			return NewRandom(stop), nil
+			return newRandom(stop), nil
 		},
 	}
 }

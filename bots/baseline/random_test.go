@@ -23,7 +23,7 @@ func midGame(t *testing.T, rules string) (*sim.Map, *sim.Rules, *sim.Position) {
 			pos = g.Position()
 		}
 	}))
-	players := []sim.Player{NewRandom(0.3), NewRandom(0.3), NewRandom(0.3), NewRandom(0.3)}
+	players := []sim.Player{newRandom(0.3), newRandom(0.3), newRandom(0.3), newRandom(0.3)}
 	_, err = g.Play(players, 5, 0)
 	require.NoError(t, err)
 	require.NotNil(t, pos, "the game reached round 4")
@@ -44,7 +44,7 @@ func TestRandomUniform(t *testing.T) {
 			seat := pos.Current
 			s, err := sim.NewStateAt(m, r, pos, seat)
 			require.NoError(t, err)
-			bot := NewRandom(0)
+			bot := newRandom(0)
 			bot.Start(s, seat, rand.New(rand.NewPCG(1, 2)))
 
 			legal := s.LegalAttacks(seat, nil)
@@ -120,7 +120,7 @@ func TestRandomTrades(t *testing.T) {
 	require.True(t, ok)
 	require.NotEmpty(t, valid)
 	t.Logf("%d valid sets", len(valid))
-	bot := NewRandom(0)
+	bot := newRandom(0)
 	bot.Start(s, seat, rand.New(rand.NewPCG(3, 4)))
 	seen := map[[3]int]int{}
 	for range 2000 {
@@ -152,7 +152,7 @@ func TestBotsNoAllocs(t *testing.T) {
 			seat := pos.Current
 			s, err := sim.NewStateAt(m, r, pos, seat)
 			require.NoError(t, err)
-			for _, bot := range []sim.Player{NewRandom(0.1), NewSciberras(Passive), NewSciberras(Pacifist), NewSciberras(Aggressive)} {
+			for _, bot := range []sim.Player{newRandom(0.1), NewSciberras(Passive), NewSciberras(Pacifist), NewSciberras(Aggressive)} {
 				bot.Start(s, seat, rand.New(rand.NewPCG(5, 6)))
 				place := make([]sim.Placement, 0, 64)
 				moves := make([]sim.Move, 0, 64)

@@ -282,9 +282,9 @@ func (b *Sciberras) chooseAttack(s *sim.State) (from, to int, ok bool) {
 	return from, to, from >= 0
 }
 
-// SciberrasFactory is the registry entry of one strategy, named by the
+// sciberrasFactory is the registry entry of one strategy, named by the
 // strategy (Strategy.String); it has no parameters.
-func SciberrasFactory(st Strategy) bots.Factory {
+func sciberrasFactory(st Strategy) bots.Factory {
 	docs := [...]string{
 		"Sciberras 2022 passive agent: reinforce the weakest territory, never attack",
 		"Sciberras 2022 pacifist agent: spread armies, 1-3 blitz attacks per turn",

@@ -330,7 +330,7 @@ func TestSciberrasDecisions(t *testing.T) {
 				switch i % 4 {
 				case 3:
 					strat[i] = -1
-					players[i] = NewRandom(0.3)
+					players[i] = newRandom(0.3)
 				default:
 					strat[i] = (i + n) % 3
 					players[i] = NewSciberras(Strategy(strat[i]))

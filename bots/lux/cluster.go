@@ -8,13 +8,13 @@ import (
 	"github.com/marslab-risk/marslab/sim"
 )
 
-// Cluster is Lux's Cluster (sillysoft/LuxSDK, agent/Cluster.java, on
+// cluster is Lux's Cluster (sillysoft/LuxSDK, agent/Cluster.java, on
 // SmartAgentBase.java) and, with another Plan and switches, the bots that
 // extend it (Yakool, Boscoe, Bort; see the factories). It is built on
 // blocks.Lux, whose doc comment describes every block and its quirks;
 // the fields below hold what differs between the family's bots.
 //
-// Cluster, as Cluster.java behaves:
+// cluster, as Cluster.java behaves:
 //   - Placement (placeArmies; starting armies too, placeInitialArmies):
 //     if it owns a continent with a positive bonus, on the border of the
 //     cluster of the first territory of the most valuable one
@@ -56,7 +56,7 @@ import (
 //
 // The initial territory pick (pickCountry, pickGoalContChoosing) is not
 // modelled: territories are dealt.
-type Cluster struct {
+type cluster struct {
 	blocks.Lux // its Seat is the bot's seat
 
 	// Plan is the attack phase (see blocks.Step).
@@ -88,7 +88,7 @@ var occupyStats = [...]string{"occupy_memory_all", "occupy_memory_min", "occupy_
 	"occupy_obvious", "occupy_default", "occupy_moved_all", "occupy_moved_min", "occupy_moved_other"}
 
 // GameStats appends the move-in counts of the game (see occupyStats).
-func (c *Cluster) GameStats(buf []bots.Stat) []bots.Stat {
+func (c *cluster) GameStats(buf []bots.Stat) []bots.Stat {
 	for i, name := range occupyStats {
 		buf = append(buf, bots.Stat{Name: name, Count: c.occupy[i]})
 	}
@@ -96,7 +96,7 @@ func (c *Cluster) GameStats(buf []bots.Stat) []bots.Stat {
 }
 
 // Start starts a new game at seat.
-func (c *Cluster) Start(s *sim.State, seat int, rng *rand.Rand) {
+func (c *cluster) Start(s *sim.State, seat int, rng *rand.Rand) {
 	c.Lux.Start(seat, rng)
 	c.occupy = [len(occupyStats)]int64{}
 }
@@ -104,7 +104,7 @@ func (c *Cluster) Start(s *sim.State, seat int, rng *rand.Rand) {
 // place appends the placement of n armies (Cluster.placeArmies, with
 // Yakool's kill-dominant placement first when KillDominant); the board
 // is loaded.
-func (c *Cluster) place(s *sim.State, n int, buf []sim.Placement) []sim.Placement {
+func (c *cluster) place(s *sim.State, n int, buf []sim.Placement) []sim.Placement {
 	if c.KillDominant {
 		if out, ok := c.PlaceToKillDominant(s, buf, n); ok {
 			return out
@@ -119,7 +119,7 @@ func (c *Cluster) place(s *sim.State, n int, buf []sim.Placement) []sim.Placemen
 // PlaceInitial places a starting army where Place would put one army
 // (placeInitialArmies calls placeArmies); a dominant player found there
 // is not kept for the turns.
-func (c *Cluster) PlaceInitial(s *sim.State) int {
+func (c *cluster) PlaceInitial(s *sim.State) int {
 	c.Load(s)
 	keep := c.MustKill
 	c.buf = c.place(s, 1, c.buf[:0])
@@ -129,14 +129,14 @@ func (c *Cluster) PlaceInitial(s *sim.State) int {
 
 // Place starts the turn (cardsPhase resets the dominant player) and
 // places the armies.
-func (c *Cluster) Place(s *sim.State, armies int, buf []sim.Placement) []sim.Placement {
+func (c *cluster) Place(s *sim.State, armies int, buf []sim.Placement) []sim.Placement {
 	c.NewTurn(s)
 	c.Load(s)
 	return c.place(s, armies, buf)
 }
 
 // Trade cashes one set a turn when Cash, and the best set when forced.
-func (c *Cluster) Trade(s *sim.State, forced bool) ([3]int, bool) {
+func (c *cluster) Trade(s *sim.State, forced bool) ([3]int, bool) {
 	if c.Cash {
 		return c.CashOne(s, forced)
 	}
@@ -147,13 +147,13 @@ func (c *Cluster) Trade(s *sim.State, forced bool) ([3]int, bool) {
 }
 
 // Attack gives the plan's next order (blocks.Lux.NextAttack).
-func (c *Cluster) Attack(s *sim.State) (sim.AttackOrder, bool) {
+func (c *cluster) Attack(s *sim.State) (sim.AttackOrder, bool) {
 	return c.NextAttack(s, c.Plan)
 }
 
 // Occupy answers with the obvious and memory tests, else the minimum
 // (see Cluster).
-func (c *Cluster) Occupy(s *sim.State, from, to, lo, hi int) int {
+func (c *cluster) Occupy(s *sim.State, from, to, lo, hi int) int {
 	m := s.Map()
 	cause := 4 // the default
 	switch {
@@ -183,7 +183,7 @@ func (c *Cluster) Occupy(s *sim.State, from, to, lo, hi int) int {
 }
 
 // Fortify fortifies the root's cluster toward its border (see Cluster).
-func (c *Cluster) Fortify(s *sim.State, buf []sim.Move) []sim.Move {
+func (c *cluster) Fortify(s *sim.State, buf []sim.Move) []sim.Move {
 	c.Load(s)
 	start := len(buf)
 	buf = c.FortifyCluster(buf, c.ClusterRoot())

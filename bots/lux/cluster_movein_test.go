@@ -17,7 +17,7 @@ import (
 // memory the block that ordered the attack left (SmartAgentBase's
 // memoryMoveArmiesInTest), counting them.
 type moveInRecorder struct {
-	*Cluster
+	*cluster
 	t                 *testing.T
 	all, min, num, no int
 }
@@ -29,7 +29,7 @@ func (r *moveInRecorder) Occupy(s *sim.State, from, to, lo, hi int) int {
 	// The engine asks while to still shows its defender with 0 armies.
 	assert.NotEqual(r.t, r.Seat, s.Owner(to))
 	assert.Zero(r.t, s.Armies(to))
-	k := r.Cluster.Occupy(s, from, to, lo, hi)
+	k := r.cluster.Occupy(s, from, to, lo, hi)
 	switch {
 	case obvious:
 	case mem == blocks.MoveAll:
@@ -62,7 +62,7 @@ func TestClusterFamilyMoveIns(t *testing.T) {
 	recs := make([]*moveInRecorder, 6)
 	players := make([]sim.Player, 6)
 	for i := range recs {
-		recs[i] = &moveInRecorder{Cluster: familyBot(i % 4), t: t}
+		recs[i] = &moveInRecorder{cluster: familyBot(i % 4), t: t}
 		players[i] = recs[i]
 	}
 	for i := range games {
@@ -76,7 +76,7 @@ func TestClusterFamilyMoveIns(t *testing.T) {
 }
 
 // familyBot returns a new bot of the Cluster family on blocks.Lux.
-func familyBot(i int) *Cluster {
+func familyBot(i int) *cluster {
 	switch i {
 	case 1:
 		return newYakool()

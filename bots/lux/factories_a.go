@@ -88,7 +88,7 @@ func yakoolSplits(x *blocks.Lux) bool {
 //     (Yakool.setmoveInMemoryBeforeCardAttack is empty), hog wild and
 //     stalemate.
 //   - Cards: only when forced.
-func newYakool() *Cluster { return &Cluster{Plan: yakoolPlan, KillDominant: true} }
+func newYakool() *cluster { return &cluster{Plan: yakoolPlan, KillDominant: true} }
 
 // boscoePlan is Yakool.attackPhase with Boscoe.attackFromCluster (the
 // triple pack repeatedly, no split up) and Boscoe's card move-in, the
@@ -110,7 +110,7 @@ var boscoePlan = []blocks.Step{
 // everything); it cashes one set a turn when it holds one
 // (Boscoe.cardsPhase, cashCardsIfPossible: Card.getBestSet's set, the
 // fewest wild cards, then the most cards of its own territories).
-func newBoscoe() *Cluster { return &Cluster{Plan: boscoePlan, KillDominant: true, Cash: true} }
+func newBoscoe() *cluster { return &cluster{Plan: boscoePlan, KillDominant: true, Cash: true} }
 
 // bortPlan is Yakool.attackPhase with Bort.attackFromCluster (one easy
 // expand pass, one fill-out pass only if it launched nothing, consolidate
@@ -136,14 +136,14 @@ var bortPlan = []blocks.Step{
 // attacker's armies before the attack, rounded down and clamped to the
 // move-in's bounds (Bort.setmoveInMemoryBeforeCardAttack). Kill dominant,
 // one set cashed a turn, card(1), hog wild and stalemate are Boscoe's.
-func newBort() *Cluster { return &Cluster{Plan: bortPlan, KillDominant: true, Cash: true} }
+func newBort() *cluster { return &cluster{Plan: bortPlan, KillDominant: true, Cash: true} }
 
 // newLuxCluster returns Lux's Cluster (see Cluster).
-func newLuxCluster() *Cluster { return &Cluster{Plan: clusterPlan} }
+func newLuxCluster() *cluster { return &cluster{Plan: clusterPlan} }
 
 // clusterFactory returns the registry entry of a bot of the Cluster
 // family made by mk.
-func clusterFactory(name, doc string, mk func() *Cluster) bots.Factory {
+func clusterFactory(name, doc string, mk func() *cluster) bots.Factory {
 	return bots.Factory{Name: name, Doc: doc,
 		New: func(bots.Values) (sim.Player, error) { return mk(), nil }}
 }

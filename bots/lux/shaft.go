@@ -41,7 +41,7 @@ func nothingConquered(x *blocks.Lux) bool { return !x.State().ConqueredThisTurn(
 // down.
 func halfBefore(x *blocks.Lux, from int) int { return x.B.Armies[from] / 2 }
 
-// Shaft is Lux's Shaft (Shaft.java, on Cluster.java) and, with Quo set,
+// shaft is Lux's Shaft (Shaft.java, on Cluster.java) and, with Quo set,
 // Quo (Quo.java, on Shaft). Shaft is Cluster with its own attack phase
 // (shaftPlan): Cluster's placement (the most valuable owned positive
 // continent's cluster border, else to take the easiest continent; Shaft's
@@ -49,14 +49,14 @@ func halfBefore(x *blocks.Lux, from int) int { return x.B.Armies[from] / 2 }
 // territories are dealt), move-in, fortification and forced cashing. Quo
 // also cashes one set a turn voluntarily (cardsPhase: Cluster's, then
 // cashCardsIfPossible) and attacks for a card before hogging wild.
-type Shaft struct {
-	Cluster
+type shaft struct {
+	cluster
 	sweep shaftSweep // the plan's sweep step
 }
 
 // newShaft returns Lux's Shaft, or with quo Lux's Quo (see Shaft).
-func newShaft(quo bool) *Shaft {
-	c := &Shaft{}
+func newShaft(quo bool) *shaft {
+	c := &shaft{}
 	c.Cash = quo
 	c.Plan = shaftPlan(&c.sweep, quo)
 	return c

@@ -13,7 +13,7 @@ import (
 // attack and no stalemate breaker.
 var vultureHogWild = []blocks.Step{{Proc: blocks.StepHogWild}}
 
-// Vulture is Lux's Vulture (sillysoft/LuxSDK, agent/Vulture.java), which
+// vulture is Lux's Vulture (sillysoft/LuxSDK, agent/Vulture.java), which
 // stands in for the unpublished Nefarious in every table (the paper's
 // twelve Lux bots do not include Vulture, whose source joined the SDK in
 // Lux 5.2). It extends SmartAgentBase and hands most decisions to a
@@ -41,10 +41,10 @@ var vultureHogWild = []blocks.Step{{Proc: blocks.StepHogWild}}
 //     answers its conquests by Cluster's default, the obvious test and
 //     then the minimum (the move-in memory quirk of Vulture.java, whose
 //     blocks and move-in live in two objects).
-type Vulture struct {
+type vulture struct {
 	blocks.Lux // Vulture's own SmartAgentBase: cashing and the hog wild of hunting turns
 
-	backer *Cluster // the private Cluster (Java's backer)
+	backer *cluster // the private Cluster (Java's backer)
 	hunt   vultureHunt
 
 	placedToKill bool // the last placement was a hunt's (Java's placedToKill)
@@ -53,7 +53,7 @@ type Vulture struct {
 	routesDone   bool // the routes of this attack phase are over: hog wild
 }
 
-func newVulture() *Vulture { return &Vulture{backer: newLuxCluster(), round: -1} }
+func newVulture() *vulture { return &vulture{backer: newLuxCluster(), round: -1} }
 
 // vultureFactory returns the registry entry of Vulture.
 func vultureFactory() bots.Factory {
@@ -64,7 +64,7 @@ func vultureFactory() bots.Factory {
 
 // Start starts a new game at seat: the backer and Vulture's own blocks
 // start, and no route is stored.
-func (v *Vulture) Start(s *sim.State, seat int, rng *rand.Rand) {
+func (v *vulture) Start(s *sim.State, seat int, rng *rand.Rand) {
 	v.Lux.Start(seat, rng)
 	v.backer.Start(s, seat, rng)
 	v.hunt.reset()
@@ -73,21 +73,21 @@ func (v *Vulture) Start(s *sim.State, seat int, rng *rand.Rand) {
 
 // GameStats appends the backer's move-in counts (see Cluster.GameStats):
 // every move-in of Vulture is the backer's.
-func (v *Vulture) GameStats(buf []bots.Stat) []bots.Stat { return v.backer.GameStats(buf) }
+func (v *vulture) GameStats(buf []bots.Stat) []bots.Stat { return v.backer.GameStats(buf) }
 
 // PlaceInitial places a starting army as the backer does
 // (placeInitialArmies is the backer's).
-func (v *Vulture) PlaceInitial(s *sim.State) int { return v.backer.PlaceInitial(s) }
+func (v *vulture) PlaceInitial(s *sim.State) int { return v.backer.PlaceInitial(s) }
 
 // Trade cashes one set a turn voluntarily and the best set when forced
 // (blocks.Lux.CashOne).
-func (v *Vulture) Trade(s *sim.State, forced bool) ([3]int, bool) {
+func (v *vulture) Trade(s *sim.State, forced bool) ([3]int, bool) {
 	v.Load(s)
 	return v.CashOne(s, forced)
 }
 
 // Place plans a hunt or lets the backer place (see Vulture).
-func (v *Vulture) Place(s *sim.State, armies int, buf []sim.Placement) []sim.Placement {
+func (v *vulture) Place(s *sim.State, armies int, buf []sim.Placement) []sim.Placement {
 	v.placedToKill = false
 	if q := v.hunt.prey(s, v.Seat, armies); q >= 0 {
 		if at, ok := v.hunt.plan(s, v.Seat, q, armies); ok {
@@ -102,7 +102,7 @@ func (v *Vulture) Place(s *sim.State, armies int, buf []sim.Placement) []sim.Pla
 // placement, and runs the backer's attack phase otherwise (see Vulture).
 // Whether the turn hunts is decided at its first attack order, as Java's
 // attackPhase tests placedToKill when it begins.
-func (v *Vulture) Attack(s *sim.State) (sim.AttackOrder, bool) {
+func (v *vulture) Attack(s *sim.State) (sim.AttackOrder, bool) {
 	if r := s.Round(); r != v.round {
 		v.round, v.hunting, v.routesDone = r, v.placedToKill, false
 	}
@@ -121,9 +121,9 @@ func (v *Vulture) Attack(s *sim.State) (sim.AttackOrder, bool) {
 }
 
 // Occupy is the backer's move-in (see Vulture).
-func (v *Vulture) Occupy(s *sim.State, from, to, lo, hi int) int {
+func (v *vulture) Occupy(s *sim.State, from, to, lo, hi int) int {
 	return v.backer.Occupy(s, from, to, lo, hi)
 }
 
 // Fortify is the backer's fortification.
-func (v *Vulture) Fortify(s *sim.State, buf []sim.Move) []sim.Move { return v.backer.Fortify(s, buf) }
+func (v *vulture) Fortify(s *sim.State, buf []sim.Move) []sim.Move { return v.backer.Fortify(s, buf) }
