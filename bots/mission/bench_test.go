@@ -1,9 +1,8 @@
-package mission_test
+package mission
 
 import (
 	"testing"
 
-	"github.com/marslab-risk/marslab/bots/mission"
 	"github.com/marslab-risk/marslab/sim"
 )
 
@@ -38,13 +37,13 @@ func benchGames(b *testing.B, mk func() sim.Player) {
 }
 
 func BenchmarkMissionGame(b *testing.B) {
-	benchGames(b, func() sim.Player { return mission.NewMission(4) })
+	benchGames(b, func() sim.Player { return NewMission(4) })
 }
 
 func BenchmarkConstrainedGame(b *testing.B) {
-	benchGames(b, func() sim.Player { return mission.NewConstrained() })
+	benchGames(b, func() sim.Player { return NewConstrained() })
 }
 
 func BenchmarkGreedyGame(b *testing.B) {
-	benchGames(b, func() sim.Player { return mission.NewGreedy(4) })
+	benchGames(b, func() sim.Player { return newGreedy(4) })
 }

@@ -20,12 +20,12 @@ import (
 //   - Attack: only from f (2 armies or more, and at least as many minus one
 //     as the target) on an enemy neighbour t in M or on the shortest route
 //     from f; the one with the highest ratio of armies, to the end (blitz).
-//   - Place (and, with Setup = SetupStack, each starting army): all armies
+//   - Place (and, with Setup = setupStack, each starting army): all armies
 //     on the owned territory with
 //     such an attack whose target is weakest relative to it (the highest
 //     ratio counting the armies placed); if there is none, on the owned
 //     territory nearest M (lowest dist).
-//   - Starting armies with Setup = SetupSpread (the default): each on the
+//   - Starting armies with Setup = setupSpread (the default): each on the
 //     owned territory of M (directly consistent with the mission) with the
 //     fewest armies; if the bot owns none, on the owned territory nearest M
 //     with the fewest armies (the lowest id on ties). The paper defines
@@ -34,7 +34,7 @@ import (
 //     territory that is directly-consistent with their plan, or a territory
 //     that is on the shortest route to" one is read here as preferring the
 //     first whenever the player owns such a territory. Placing every
-//     starting army on an attacker next to M (SetupStack, as Place does),
+//     starting army on an attacker next to M (setupStack, as Place does),
 //     which mostly lies outside M, is consistent with none of the
 //     explanations that ask for M's continents.
 //   - Move-in: everything if the conquered territory has an allowed target
@@ -49,8 +49,8 @@ import (
 type Constrained struct {
 	sim.BasePlayer
 
-	// Setup is how the starting armies are placed (SetupStack or
-	// SetupSpread).
+	// Setup is how the starting armies are placed (setupStack or
+	// setupSpread).
 	Setup int
 
 	open Mission // plays an open mission
@@ -63,8 +63,8 @@ type Constrained struct {
 }
 
 // NewConstrained returns a Constrained bot that places its starting armies
-// on its mission's territories (SetupSpread).
-func NewConstrained() *Constrained { return &Constrained{Setup: SetupSpread, open: Mission{W: 1}} }
+// on its mission's territories (setupSpread).
+func NewConstrained() *Constrained { return &Constrained{Setup: setupSpread, open: Mission{W: 1}} }
 
 func (c *Constrained) load(s *sim.State) {
 	c.b.Load(s)
@@ -175,7 +175,7 @@ func (c *Constrained) PlaceInitial(s *sim.State) int {
 		c.open.Setup = c.Setup
 		return c.open.PlaceInitial(s)
 	}
-	if c.Setup == SetupSpread {
+	if c.Setup == setupSpread {
 		return c.spreadAt()
 	}
 	return c.placeAt(1)

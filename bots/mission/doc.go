@@ -32,7 +32,7 @@ func Factories() []bots.Factory {
 	return []bots.Factory{
 		{Name: "mission", Doc: "mission Risk: a continent-conquering domination player whose continent values are multiplied by w for its mission's continents (Khan & Rovatsos 2013's AI, skewed a little)",
 			Params: []bots.Param{{Name: "w", Default: 4, Min: 1, Max: 1000, Log: true,
-				Doc: "factor on the value of each continent the mission asks for; the paper's AI ran with 4 and 100"}, setupParam(SetupStack)},
+				Doc: "factor on the value of each continent the mission asks for; the paper's AI ran with 4 and 100"}, setupParam(setupStack)},
 			New: func(v bots.Values) (sim.Player, error) {
 				m := NewMission(v["w"])
 				m.Setup = int(v["setup"])
@@ -41,9 +41,9 @@ func Factories() []bots.Factory {
 		{Name: "mission-greedy", Doc: "mission Risk: greedy play with every mission territory's value multiplied by w in placement, attack and move-in (an upper bound for recognition)",
 			Params: []bots.Param{{Name: "w", Default: 4, Min: 1, Max: 1000, Log: true,
 				Doc: "weight of a target in the mission's continents (or of the eliminate card's seat) against 1 for any other"}},
-			New: func(v bots.Values) (sim.Player, error) { return NewGreedy(v["w"]), nil }},
+			New: func(v bots.Values) (sim.Player, error) { return newGreedy(v["w"]), nil }},
 		{Name: "constrained", Doc: "mission Risk: reinforces, attacks and moves only on its mission's territories or the shortest route to them (the paper's constrained play)",
-			Params: []bots.Param{setupParam(SetupSpread)},
+			Params: []bots.Param{setupParam(setupSpread)},
 			New: func(v bots.Values) (sim.Player, error) {
 				c := NewConstrained()
 				c.Setup = int(v["setup"])
@@ -53,8 +53,8 @@ func Factories() []bots.Factory {
 }
 
 // setupParam returns the "setup" parameter of mission and constrained, with
-// default def: how the starting armies are placed (SetupStack, SetupSpread).
+// default def: how the starting armies are placed (setupStack, setupSpread).
 func setupParam(def int) bots.Param {
-	return bots.Param{Name: "setup", Default: float64(def), Max: 1, Integer: true, Choices: SetupChoices,
+	return bots.Param{Name: "setup", Default: float64(def), Max: 1, Integer: true, Choices: setupChoices,
 		Doc: "starting armies: stack (where Place would put one army: one territory) or spread (shared by the goal's values; see the bot's doc)"}
 }

@@ -39,11 +39,11 @@ import (
 // A(c) the bot's armies in c and on its territories next to c, E(c) the
 // other seats' armies in c (the lowest id on ties). Then:
 //
-//   - Place (and, with Setup = SetupStack, each starting army): all armies
+//   - Place (and, with Setup = setupStack, each starting army): all armies
 //     on the owned territory next to an enemy territory u of T that
 //     maximises armies(t) + placed - armies(u); without a target, on the
 //     border territory facing the most enemy armies beyond its own.
-//   - Starting armies with Setup = SetupSpread: each on the owned territory
+//   - Starting armies with Setup = setupSpread: each on the owned territory
 //     t with an enemy neighbour that maximises value(c(t)) / armies(t) (c(t)
 //     its continent; the lowest id on ties), so that the starting armies
 //     are shared among the continents in proportion to their skewed values
@@ -71,8 +71,8 @@ type Mission struct {
 
 	// W is the factor on a mission continent's value, >= 1.
 	W float64
-	// Setup is how the starting armies are placed (SetupStack or
-	// SetupSpread).
+	// Setup is how the starting armies are placed (setupStack or
+	// setupSpread).
 	Setup int
 
 	// target is T (-1 for none); alive the players alive.
@@ -89,7 +89,7 @@ type Mission struct {
 }
 
 // NewMission returns a Mission bot with factor w (>= 1) that stacks its
-// starting armies (SetupStack).
+// starting armies (setupStack).
 func NewMission(w float64) *Mission { return &Mission{W: w} }
 
 // Ways of placing the starting armies, the values of Mission.Setup and
@@ -98,17 +98,17 @@ func NewMission(w float64) *Mission { return &Mission{W: w} }
 // the setup "the probability of explanations that are consistent with the
 // actions a player is performing will slowly rise".
 const (
-	// SetupStack places every starting army where Place would put one army,
+	// setupStack places every starting army where Place would put one army,
 	// which for these bots stacks them on one territory.
-	SetupStack = iota
-	// SetupSpread shares the starting armies among the territories the
+	setupStack = iota
+	// setupSpread shares the starting armies among the territories the
 	// bot's goal values (see Mission and Constrained).
-	SetupSpread
+	setupSpread
 )
 
-// SetupChoices are the names of SetupStack and SetupSpread, in order, for
+// setupChoices are the names of setupStack and setupSpread, in order, for
 // the registry's "setup" parameter.
-var SetupChoices = []string{"stack", "spread"}
+var setupChoices = []string{"stack", "spread"}
 
 // Attack thresholds of Mission (see its doc).
 const (
@@ -274,11 +274,11 @@ func (m *Mission) placeAt(armies int) int {
 }
 
 // PlaceInitial places on the territory Place would choose for one army
-// (SetupStack) or shares the starting armies by the continents' values
-// (SetupSpread).
+// (setupStack) or shares the starting armies by the continents' values
+// (setupSpread).
 func (m *Mission) PlaceInitial(s *sim.State) int {
 	m.load(s)
-	if m.Setup == SetupSpread {
+	if m.Setup == setupSpread {
 		return m.spreadAt()
 	}
 	return m.placeAt(1)

@@ -5,7 +5,7 @@ import (
 	"github.com/marslab-risk/marslab/sim"
 )
 
-// Greedy is a greedy bot whose every choice is skewed toward its mission
+// greedy is a greedy bot whose every choice is skewed toward its mission
 // card: it multiplies the value of each mission territory by W in
 // placement, attack and move-in alike, so that already at small W it
 // plays almost only for its card. It is the upper bound of the
@@ -41,15 +41,15 @@ import (
 //   - Cards: cashes a set whenever it holds one (blocks.Cashier).
 //
 // With W = 1 it ignores its mission altogether.
-type Greedy struct {
+type greedy struct {
 	player
 
 	// W is the mission weight, >= 1.
 	W float64
 }
 
-// NewGreedy returns a Greedy bot with weight w (>= 1).
-func NewGreedy(w float64) *Greedy { return &Greedy{W: w} }
+// newGreedy returns a Greedy bot with weight w (>= 1).
+func newGreedy(w float64) *greedy { return &greedy{W: w} }
 
 // greedyAttackThreshold is the least value(to) * ratio at which Greedy attacks.
 const greedyAttackThreshold = 3
@@ -57,13 +57,13 @@ const greedyAttackThreshold = 3
 // greedyCardRatio is the least armies ratio of Greedy's attack for a card.
 const greedyCardRatio = 2
 
-func (m *Greedy) load(s *sim.State) {
+func (m *greedy) load(s *sim.State) {
 	m.b.Load(s)
 	m.g.load(s, &m.b, m.Seat)
 }
 
 // value returns the worth to the bot of conquering enemy territory u.
-func (m *Greedy) value(u int) float64 {
+func (m *greedy) value(u int) float64 {
 	w := 1.0
 	if m.g.wants(&m.b, u) {
 		w = m.W
@@ -73,7 +73,7 @@ func (m *Greedy) value(u int) float64 {
 }
 
 // placeAt returns the territory that Place puts armies armies on.
-func (m *Greedy) placeAt(armies int) int {
+func (m *greedy) placeAt(armies int) int {
 	b, p := &m.b, m.Seat
 	best, bestScore := -1, -1.0
 	for t, o := range b.Owner {
@@ -97,21 +97,21 @@ func (m *Greedy) placeAt(armies int) int {
 }
 
 // PlaceInitial places on the territory Place would choose for one army.
-func (m *Greedy) PlaceInitial(s *sim.State) int {
+func (m *greedy) PlaceInitial(s *sim.State) int {
 	m.load(s)
 	return m.placeAt(1)
 }
 
 // Place puts every army on the territory best placed to take a valuable
 // neighbour.
-func (m *Greedy) Place(s *sim.State, armies int, buf []sim.Placement) []sim.Placement {
+func (m *greedy) Place(s *sim.State, armies int, buf []sim.Placement) []sim.Placement {
 	m.load(s)
 	return append(buf, sim.Placement{Territory: m.placeAt(armies), Armies: armies})
 }
 
 // Attack orders the most valuable attack (see Greedy), or an attack for a
 // card.
-func (m *Greedy) Attack(s *sim.State) (sim.AttackOrder, bool) {
+func (m *greedy) Attack(s *sim.State) (sim.AttackOrder, bool) {
 	m.load(s)
 	b, p := &m.b, m.Seat
 	from, to, best := -1, -1, 0.0
@@ -141,7 +141,7 @@ func (m *Greedy) Attack(s *sim.State) (sim.AttackOrder, bool) {
 
 // enemyValue returns the total value of t's enemy neighbours other than
 // skip.
-func (m *Greedy) enemyValue(t, skip int) float64 {
+func (m *greedy) enemyValue(t, skip int) float64 {
 	v := 0.0
 	for _, u := range m.b.Map.Territories[t].Neighbors {
 		if u != skip && m.b.Owner[u] != m.Seat {
@@ -153,7 +153,7 @@ func (m *Greedy) enemyValue(t, skip int) float64 {
 
 // Occupy moves everything forward when the conquered territory faces at
 // least as much enemy value as the attacking one, the minimum otherwise.
-func (m *Greedy) Occupy(s *sim.State, from, to, lo, hi int) int {
+func (m *greedy) Occupy(s *sim.State, from, to, lo, hi int) int {
 	m.load(s)
 	if m.enemyValue(to, to) >= m.enemyValue(from, to) {
 		return hi

@@ -1,4 +1,4 @@
-package mission_test
+package mission
 
 import (
 	"fmt"
@@ -9,7 +9,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/marslab-risk/marslab/bots/mission"
 	"github.com/marslab-risk/marslab/sim"
 )
 
@@ -72,7 +71,7 @@ func TestGreedyAttackSkew(t *testing.T) {
 	}{{100, "Middle East"}, {4, "Middle East"}, {1, "North Africa"}} {
 		s, m := at(t, sim.PhaseAttack, "Occupy Asia and South America",
 			map[string]int{"Egypt": 10}, map[string]int{"Middle East": 4, "North Africa": 2})
-		b := mission.NewGreedy(tc.w)
+		b := newGreedy(tc.w)
 		b.Start(s, 0, nil)
 		o, ok := b.Attack(s)
 		require.True(t, ok, "w=%v", tc.w)
@@ -88,7 +87,7 @@ func TestGreedyExtraContinent(t *testing.T) {
 	s, m := at(t, sim.PhaseAttack, "Occupy Europe, South America and one other continent",
 		map[string]int{"Indonesia": 2, "New Guinea": 2, "Eastern Australia": 12, "Egypt": 12},
 		map[string]int{"Western Australia": 5, "North Africa": 2, "Southern Europe": 20, "Middle East": 20, "East Africa": 20, "Siam": 20})
-	b := mission.NewGreedy(4)
+	b := newGreedy(4)
 	b.Start(s, 0, nil)
 	o, ok := b.Attack(s)
 	require.True(t, ok)
@@ -101,14 +100,14 @@ func TestConstrainedAttack(t *testing.T) {
 	// Egypt's 4). East Africa and Southern Europe (1 army each) are not.
 	s, m := at(t, sim.PhaseAttack, "Occupy North America and Australia",
 		map[string]int{"Egypt": 10}, map[string]int{"Middle East": 5, "North Africa": 8, "East Africa": 1, "Southern Europe": 1})
-	c := mission.NewConstrained()
+	c := NewConstrained()
 	c.Start(s, 0, nil)
 	o, ok := c.Attack(s)
 	require.True(t, ok)
 	assert.Equal(t, id(t, m, "Middle East"), o.To)
 
 	// The unconstrained bot takes a one-army territory.
-	b := mission.NewGreedy(1)
+	b := newGreedy(1)
 	b.Start(s, 0, nil)
 	o, ok = b.Attack(s)
 	require.True(t, ok)
@@ -128,13 +127,13 @@ func TestConstrainedPlace(t *testing.T) {
 	mine := map[string]int{"Egypt": 2, "Madagascar": 2}
 	theirs := map[string]int{"Southern Europe": 1, "Middle East": 10, "North Africa": 10, "East Africa": 3}
 	s, m := at(t, sim.PhasePlace, "Occupy North America and Australia", mine, theirs)
-	c := mission.NewConstrained()
+	c := NewConstrained()
 	c.Start(s, 0, nil)
 	pl := c.Place(s, 5, nil)
 	require.Len(t, pl, 1)
 	assert.Equal(t, sim.Placement{Territory: id(t, m, "Madagascar"), Armies: 5}, pl[0])
 
-	b := mission.NewGreedy(1)
+	b := newGreedy(1)
 	b.Start(s, 0, nil)
 	pl = b.Place(s, 5, nil)
 	assert.Equal(t, id(t, m, "Egypt"), pl[0].Territory)
@@ -146,7 +145,7 @@ func TestConstrainedFortify(t *testing.T) {
 	// South Africa.
 	mine := map[string]int{"Congo": 6, "North Africa": 1, "East Africa": 1, "South Africa": 1, "Madagascar": 1}
 	s, m := at(t, sim.PhaseFortify, "Occupy North America and Australia", mine, nil)
-	c := mission.NewConstrained()
+	c := NewConstrained()
 	c.Start(s, 0, nil)
 	mv := c.Fortify(s, nil)
 	require.Len(t, mv, 1)
@@ -177,7 +176,7 @@ func TestMissionTarget(t *testing.T) {
 		{"Occupy North America and Australia", 100, "Africa"},
 	} {
 		s, m := at(t, sim.PhaseAttack, tc.card, map[string]int{"Egypt": 10}, nil)
-		b := mission.NewMission(tc.w)
+		b := NewMission(tc.w)
 		b.Start(s, 0, nil)
 		c := b.Target(s)
 		require.GreaterOrEqual(t, c, 0, "%s w=%v", tc.card, tc.w)
@@ -191,14 +190,14 @@ func TestMissionAttackAndPlace(t *testing.T) {
 	// its only territory next to Asia.
 	s, m := at(t, sim.PhaseAttack, "Occupy Asia and South America",
 		map[string]int{"Egypt": 10}, map[string]int{"North Africa": 2, "Middle East": 2})
-	b := mission.NewMission(4)
+	b := NewMission(4)
 	b.Start(s, 0, nil)
 	require.Equal(t, "Asia", m.Continents[b.Target(s)].Name)
 	o, ok := b.Attack(s)
 	require.True(t, ok)
 	assert.Equal(t, sim.AttackOrder{From: id(t, m, "Egypt"), To: id(t, m, "Middle East"), Repeat: true}, o)
 	// Without the skew Africa is the target: North Africa.
-	b1 := mission.NewMission(1)
+	b1 := NewMission(1)
 	b1.Start(s, 0, nil)
 	o, ok = b1.Attack(s)
 	require.True(t, ok)
@@ -216,7 +215,7 @@ func TestMissionOccupy(t *testing.T) {
 	// everything in.
 	s, m := at(t, sim.PhaseAttack, "Occupy Asia and South America",
 		map[string]int{"Egypt": 10, "Middle East": 1}, nil)
-	b := mission.NewMission(4)
+	b := NewMission(4)
 	b.Start(s, 0, nil)
 	assert.Equal(t, 9, b.Occupy(s, id(t, m, "Egypt"), id(t, m, "Middle East"), 3, 9))
 }
@@ -226,8 +225,8 @@ func TestSetupSpread(t *testing.T) {
 	// spread shares them (mission: value / armies over the border
 	// territories; constrained: the mission's own territory with the
 	// fewest armies, else the one nearest the mission).
-	assert.Equal(t, mission.SetupSpread, mission.NewConstrained().Setup, "constrained spreads by default")
-	assert.Equal(t, mission.SetupStack, mission.NewMission(4).Setup, "mission stacks by default")
+	assert.Equal(t, setupSpread, NewConstrained().Setup, "constrained spreads by default")
+	assert.Equal(t, setupStack, NewMission(4).Setup, "mission stacks by default")
 	na := "Occupy North America and Australia"
 	for _, tc := range []struct {
 		name  string
@@ -237,30 +236,30 @@ func TestSetupSpread(t *testing.T) {
 		want  string
 	}{
 		{"mission spread: fewest armies in the same continent", func(st int) interface{ PlaceInitial(*sim.State) int } {
-			b := mission.NewMission(4)
+			b := NewMission(4)
 			b.Setup = st
 			return b
-		}, map[string]int{"Indonesia": 6, "New Guinea": 1}, mission.SetupSpread, "New Guinea"},
+		}, map[string]int{"Indonesia": 6, "New Guinea": 1}, setupSpread, "New Guinea"},
 		{"mission stack: the strongest attacker", func(st int) interface{ PlaceInitial(*sim.State) int } {
-			b := mission.NewMission(4)
+			b := NewMission(4)
 			b.Setup = st
 			return b
-		}, map[string]int{"Indonesia": 6, "New Guinea": 1}, mission.SetupStack, "Indonesia"},
+		}, map[string]int{"Indonesia": 6, "New Guinea": 1}, setupStack, "Indonesia"},
 		{"constrained spread: the mission's territory with the fewest armies", func(st int) interface{ PlaceInitial(*sim.State) int } {
-			b := mission.NewConstrained()
+			b := NewConstrained()
 			b.Setup = st
 			return b
-		}, map[string]int{"Alaska": 5, "Ontario": 2, "Kamchatka": 1}, mission.SetupSpread, "Ontario"},
+		}, map[string]int{"Alaska": 5, "Ontario": 2, "Kamchatka": 1}, setupSpread, "Ontario"},
 		{"constrained stack: the best allowed attacker", func(st int) interface{ PlaceInitial(*sim.State) int } {
-			b := mission.NewConstrained()
+			b := NewConstrained()
 			b.Setup = st
 			return b
-		}, map[string]int{"Alaska": 5, "Ontario": 2, "Kamchatka": 1}, mission.SetupStack, "Alaska"},
+		}, map[string]int{"Alaska": 5, "Ontario": 2, "Kamchatka": 1}, setupStack, "Alaska"},
 		{"constrained spread: none owned in the mission, the nearest", func(st int) interface{ PlaceInitial(*sim.State) int } {
-			b := mission.NewConstrained()
+			b := NewConstrained()
 			b.Setup = st
 			return b
-		}, map[string]int{"Kamchatka": 3, "Japan": 1}, mission.SetupSpread, "Kamchatka"},
+		}, map[string]int{"Kamchatka": 3, "Japan": 1}, setupSpread, "Kamchatka"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s, m := at(t, sim.PhasePlace, na, tc.mine, nil)
