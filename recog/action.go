@@ -9,34 +9,34 @@ type Kind int
 // The action kinds. Every one is public: any seat sees it in the events it
 // is shown (sim.Watcher), so a recogniser needs no hidden information.
 const (
-	// Reinforce: the player places armies on a territory it owns (a
+	// reinforce: the player places armies on a territory it owns (a
 	// reinforcement's sim.EvPlace, or a starting army's sim.EvSetupPlace).
-	Reinforce Kind = iota
-	// Movement: the player moves armies into a territory it owns
+	reinforce Kind = iota
+	// movement: the player moves armies into a territory it owns
 	// (fortification, sim.EvMove).
-	Movement
-	// SuccessfulOccupation: the player conquers the territory
+	movement
+	// successfulOccupation: the player conquers the territory
 	// (sim.EvOccupation).
-	SuccessfulOccupation
-	// FailedOccupation: the player's attack order on the territory ends
+	successfulOccupation
+	// failedOccupation: the player's attack order on the territory ends
 	// without a conquest (sim.EvFailedOccupation).
-	FailedOccupation
-	// SuccessfulDefence: the player keeps the territory against an attack
+	failedOccupation
+	// successfulDefence: the player keeps the territory against an attack
 	// order (sim.EvDefence).
-	SuccessfulDefence
-	// FailedDefence: the player loses the territory (the defender's side of
+	successfulDefence
+	// failedDefence: the player loses the territory (the defender's side of
 	// sim.EvOccupation).
-	FailedDefence
-	// NumKinds is the number of kinds.
-	NumKinds
+	failedDefence
+	// numKinds is the number of kinds.
+	numKinds
 )
 
-var kindNames = [NumKinds]string{"reinforce", "movement", "successful_occupation", "failed_occupation",
+var kindNames = [numKinds]string{"reinforce", "movement", "successful_occupation", "failed_occupation",
 	"successful_defence", "failed_defence"}
 
 // String returns the kind's name, e.g. "successful_occupation".
 func (k Kind) String() string {
-	if k < 0 || k >= NumKinds {
+	if k < 0 || k >= numKinds {
 		return "unknown"
 	}
 	return kindNames[k]
@@ -49,22 +49,22 @@ type Action struct {
 	Territory int
 }
 
-// Actions decodes event e into the actions it shows, appending them to dst:
+// actions decodes event e into the actions it shows, appending them to dst:
 // none for most kinds, one for a placement, move, failed occupation or
 // defence, two for an occupation (the attacker's successful occupation,
 // then the defender's failed defence).
-func Actions(dst []Action, e *sim.Event) []Action {
+func actions(dst []Action, e *sim.Event) []Action {
 	switch e.Kind {
 	case sim.EvPlace, sim.EvSetupPlace:
-		dst = append(dst, Action{e.Player, Reinforce, e.To})
+		dst = append(dst, Action{e.Player, reinforce, e.To})
 	case sim.EvMove:
-		dst = append(dst, Action{e.Player, Movement, e.To})
+		dst = append(dst, Action{e.Player, movement, e.To})
 	case sim.EvOccupation:
-		dst = append(dst, Action{e.Player, SuccessfulOccupation, e.To}, Action{e.Other, FailedDefence, e.To})
+		dst = append(dst, Action{e.Player, successfulOccupation, e.To}, Action{e.Other, failedDefence, e.To})
 	case sim.EvFailedOccupation:
-		dst = append(dst, Action{e.Player, FailedOccupation, e.To})
+		dst = append(dst, Action{e.Player, failedOccupation, e.To})
 	case sim.EvDefence:
-		dst = append(dst, Action{e.Player, SuccessfulDefence, e.To})
+		dst = append(dst, Action{e.Player, successfulDefence, e.To})
 	}
 	return dst
 }

@@ -1,10 +1,9 @@
-package recog_test
+package recog
 
 import (
 	"testing"
 
 	"github.com/marslab-risk/marslab/bots/mission"
-	"github.com/marslab-risk/marslab/recog"
 	"github.com/marslab-risk/marslab/sim"
 )
 
@@ -30,7 +29,7 @@ func recordedGame(b *testing.B) []sim.Event {
 
 // benchRecognizer replays a recorded game to r: the cost of watching one
 // game, in events per second, with no allocation once warm.
-func benchRecognizer(b *testing.B, r recog.Recognizer) {
+func benchRecognizer(b *testing.B, r Recognizer) {
 	events := recordedGame(b)
 	b.ReportAllocs()
 	for b.Loop() {
@@ -44,7 +43,7 @@ func benchRecognizer(b *testing.B, r recog.Recognizer) {
 
 func BenchmarkPHATT(b *testing.B) {
 	_, m, rs := missionGame(b)
-	r, err := recog.NewPHATT(m, rs.Missions, recog.DefaultParams())
+	r, err := NewPHATT(m, rs.Missions, DefaultParams())
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -53,9 +52,9 @@ func BenchmarkPHATT(b *testing.B) {
 
 func BenchmarkPHATTStateWeights(b *testing.B) {
 	_, m, rs := missionGame(b)
-	par := recog.DefaultParams()
+	par := DefaultParams()
 	par.StateWeights = true
-	r, err := recog.NewPHATT(m, rs.Missions, par)
+	r, err := NewPHATT(m, rs.Missions, par)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -64,11 +63,11 @@ func BenchmarkPHATTStateWeights(b *testing.B) {
 
 func BenchmarkDataChoice(b *testing.B) {
 	_, m, rs := missionGame(b)
-	md, err := recog.NewModel(m, rs.Missions, 1)
+	md, err := NewModel(m, rs.Missions, 1)
 	if err != nil {
 		b.Fatal(err)
 	}
-	d := recog.NewData(md)
+	d := NewData(md)
 	d.Choice = true
 	benchRecognizer(b, d)
 }

@@ -12,7 +12,7 @@ import (
 // games whose cards are known (simulated games, seen by an observer). It
 // estimates
 //
-//	P(kind, territory | card) = (n(card, kind, territory) + Alpha) / (n(card) + Alpha * NumKinds * territories)
+//	P(kind, territory | card) = (n(card, kind, territory) + Alpha) / (n(card) + Alpha * numKinds * territories)
 //
 // (additive smoothing), the likelihood Data multiplies into its posterior.
 type Model struct {
@@ -44,8 +44,8 @@ func NewModel(m *sim.Map, missions []sim.Mission, alpha float64) (*Model, error)
 	md.counts = make([][]float64, len(md.Cards))
 	md.kinds = make([][]float64, len(md.Cards))
 	for i := range md.counts {
-		md.counts[i] = make([]float64, int(NumKinds)*md.terr)
-		md.kinds[i] = make([]float64, NumKinds)
+		md.counts[i] = make([]float64, int(numKinds)*md.terr)
+		md.kinds[i] = make([]float64, numKinds)
 	}
 	md.totals = make([]float64, len(md.Cards))
 	md.games = make([]int, len(md.Cards))
@@ -62,17 +62,17 @@ func (md *Model) index(card int) int {
 	return -1
 }
 
-// Add counts one player-game of a player holding card that performed the
+// add counts one player-game of a player holding card that performed the
 // actions acts (only those of Kind and Territory in range); a card the model
 // does not know is ignored.
-func (md *Model) Add(card int, acts []Action) {
+func (md *Model) add(card int, acts []Action) {
 	ci := md.index(card)
 	if ci < 0 {
 		return
 	}
 	md.games[ci]++
 	for _, a := range acts {
-		if a.Kind < 0 || a.Kind >= NumKinds || a.Territory < 0 || a.Territory >= md.terr {
+		if a.Kind < 0 || a.Kind >= numKinds || a.Territory < 0 || a.Territory >= md.terr {
 			continue
 		}
 		md.counts[ci][int(a.Kind)*md.terr+a.Territory]++
@@ -101,10 +101,10 @@ func (md *Model) Merge(other *Model) {
 // position ci of Cards.
 func (md *Model) Games(ci int) int { return md.games[ci] }
 
-// LogLik returns log P(a.Kind, a.Territory | Cards[ci]).
-func (md *Model) LogLik(ci int, a Action) float64 {
+// logLik returns log P(a.Kind, a.Territory | Cards[ci]).
+func (md *Model) logLik(ci int, a Action) float64 {
 	n := md.counts[ci][int(a.Kind)*md.terr+a.Territory]
-	return math.Log((n + md.Alpha) / (md.totals[ci] + md.Alpha*float64(int(NumKinds)*md.terr)))
+	return math.Log((n + md.Alpha) / (md.totals[ci] + md.Alpha*float64(int(numKinds)*md.terr)))
 }
 
 // Trainer is a sim.Observer that records every seat's actions in a game
@@ -127,7 +127,7 @@ func (tr *Trainer) Start(players int) {
 
 // Observe records the actions the event shows.
 func (tr *Trainer) Observe(e *sim.Event) {
-	tr.buf = Actions(tr.buf[:0], e)
+	tr.buf = actions(tr.buf[:0], e)
 	for _, a := range tr.buf {
 		if a.Player >= 0 && a.Player < len(tr.acts) {
 			tr.acts[a.Player] = append(tr.acts[a.Player], a)
@@ -139,7 +139,7 @@ func (tr *Trainer) Observe(e *sim.Event) {
 func (tr *Trainer) Commit(md *Model, cards []int) {
 	for p, acts := range tr.acts {
 		if p < len(cards) {
-			md.Add(cards[p], acts)
+			md.add(cards[p], acts)
 		}
 	}
 }
@@ -202,7 +202,7 @@ func (d *Data) Observe(e *sim.Event) {
 		d.owner[e.To] = e.Player
 		return
 	}
-	d.acts = Actions(d.acts[:0], e)
+	d.acts = actions(d.acts[:0], e)
 	for _, a := range d.acts {
 		if a.Player < 0 || a.Player >= len(d.logp) || a.Territory < 0 || a.Territory >= d.md.terr {
 			continue
@@ -214,7 +214,7 @@ func (d *Data) Observe(e *sim.Event) {
 			if d.Choice {
 				d.logp[a.Player][ci] += d.choiceLogLik(ci, a)
 			} else {
-				d.logp[a.Player][ci] += d.md.LogLik(ci, a)
+				d.logp[a.Player][ci] += d.md.logLik(ci, a)
 			}
 		}
 	}
@@ -227,7 +227,7 @@ func (d *Data) Observe(e *sim.Event) {
 // instead of a.Territory (always including it).
 func (d *Data) options(a Action) {
 	clear(d.opts)
-	occupy := a.Kind == SuccessfulOccupation || a.Kind == FailedOccupation
+	occupy := a.Kind == successfulOccupation || a.Kind == failedOccupation
 	for t, o := range d.owner {
 		if o != a.Player {
 			continue
@@ -255,13 +255,13 @@ func (d *Data) choiceLogLik(ci int, a Action) float64 {
 			sum += row[t] + md.Alpha
 		}
 	}
-	pk := (md.kinds[ci][a.Kind] + md.Alpha) / (md.totals[ci] + md.Alpha*float64(NumKinds))
+	pk := (md.kinds[ci][a.Kind] + md.Alpha) / (md.totals[ci] + md.Alpha*float64(numKinds))
 	return math.Log(pk) + math.Log((row[a.Territory]+md.Alpha)/sum)
 }
 
-// Probabilities appends seat p's normalised card probabilities, in the order
+// probabilities appends seat p's normalised card probabilities, in the order
 // of the model's Cards, to dst and returns it.
-func (d *Data) Probabilities(dst []float64, p int) []float64 {
+func (d *Data) probabilities(dst []float64, p int) []float64 {
 	lp := d.logp[p]
 	mx := math.Inf(-1)
 	for _, x := range lp {

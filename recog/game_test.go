@@ -1,4 +1,4 @@
-package recog_test
+package recog
 
 import (
 	"testing"
@@ -7,7 +7,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/marslab-risk/marslab/bots/mission"
-	"github.com/marslab-risk/marslab/recog"
 	"github.com/marslab-risk/marslab/sim"
 )
 
@@ -30,16 +29,16 @@ func missionGame(t testing.TB) (*sim.Game, *sim.Map, *sim.Rules) {
 // spectator does (the recogniser needs no hidden information).
 func TestSeatSeesWhatSpectatorSees(t *testing.T) {
 	g, m, r := missionGame(t)
-	spec, err := recog.NewPHATT(m, r.Missions, recog.DefaultParams())
+	spec, err := NewPHATT(m, r.Missions, DefaultParams())
 	require.NoError(t, err)
-	seat, err := recog.NewPHATT(m, r.Missions, recog.DefaultParams())
+	seat, err := NewPHATT(m, r.Missions, DefaultParams())
 	require.NoError(t, err)
 	g.Observe(spec)
 	players := make([]sim.Player, 6)
 	for i := range players {
 		players[i] = mission.NewMission(4)
 	}
-	players[0] = &recog.Watching{Player: players[0], R: seat}
+	players[0] = &Watching{Player: players[0], R: seat}
 	for game := uint64(0); game < 3; game++ {
 		spec.Start(6)
 		seat.Start(6)
@@ -62,11 +61,11 @@ func TestSeatSeesWhatSpectatorSees(t *testing.T) {
 // recogniser trained on other games does too.
 func TestConstrainedIsRecognised(t *testing.T) {
 	g, m, r := missionGame(t)
-	ph, err := recog.NewPHATT(m, r.Missions, recog.DefaultParams())
+	ph, err := NewPHATT(m, r.Missions, DefaultParams())
 	require.NoError(t, err)
-	md, err := recog.NewModel(m, r.Missions, 1)
+	md, err := NewModel(m, r.Missions, 1)
 	require.NoError(t, err)
-	var tr recog.Trainer
+	var tr Trainer
 	g.Observe(ph)
 	g.Observe(&tr)
 	players := make([]sim.Player, 6)
@@ -75,7 +74,7 @@ func TestConstrainedIsRecognised(t *testing.T) {
 	}
 	const train, test = 30, 10
 	correct, dataCorrect := 0, 0
-	dr := recog.NewData(md)
+	dr := NewData(md)
 	g.Observe(dr)
 	for game := uint64(0); game < train+test; game++ {
 		ph.Start(6)

@@ -69,11 +69,11 @@ func (p Params) Validate() error {
 // maxSumWeight / cons.
 const maxSumWeight = 0.9
 
-// BaseWeight is Algorithm 3.3.3 (computeBaseWeight): the probability left
+// baseWeight is Algorithm 3.3.3 (computeBaseWeight): the probability left
 // to every one of total possible actions once cons consistent ones have
 // received w each, (1 - w*cons) / total. It needs total >= 1 and
 // 0 <= cons <= total; w*cons is capped at 0.9 (see Params).
-func BaseWeight(w float64, total, cons int) float64 {
+func baseWeight(w float64, total, cons int) float64 {
 	return (1 - w*float64(cons)) / float64(total)
 }
 
@@ -168,9 +168,9 @@ func (r *PHATT) Start(players int) {
 	}
 }
 
-// SetOwner records that seat p owns territory t, for a game observed from a
+// setOwner records that seat p owns territory t, for a game observed from a
 // position rather than from its deal.
-func (r *PHATT) SetOwner(t, p int) { r.owner[t] = p }
+func (r *PHATT) setOwner(t, p int) { r.owner[t] = p }
 
 // Observe updates the explanations of the seats the event shows acting.
 func (r *PHATT) Observe(e *sim.Event) {
@@ -178,25 +178,25 @@ func (r *PHATT) Observe(e *sim.Event) {
 		r.owner[e.To] = e.Player
 		return
 	}
-	r.acts = Actions(r.acts[:0], e)
+	r.acts = actions(r.acts[:0], e)
 	for _, a := range r.acts {
-		r.Apply(a)
+		r.apply(a)
 	}
 	if e.Kind == sim.EvOccupation {
 		r.owner[e.To] = e.Player
 	}
 }
 
-// Likelihoods appends Pr(obs | exp) of action a for every explanation to
+// likelihoods appends Pr(obs | exp) of action a for every explanation to
 // dst, on the recogniser's current board (before a's effect), and returns
 // it. A defence, movement or reinforcement gives the factor it multiplies
 // the explanation by (1 where it leaves it alone).
-func (r *PHATT) Likelihoods(dst []float64, a Action) []float64 {
+func (r *PHATT) likelihoods(dst []float64, a Action) []float64 {
 	dst = dst[:0]
 	switch a.Kind {
-	case SuccessfulOccupation, FailedOccupation:
+	case successfulOccupation, failedOccupation:
 		w := r.par.WSuccess
-		if a.Kind == FailedOccupation {
+		if a.Kind == failedOccupation {
 			w = r.par.WFailed
 		}
 		total := r.pendingSet(a.Player)
@@ -221,7 +221,7 @@ func (r *PHATT) Likelihoods(dst []float64, a Action) []float64 {
 			}
 			l := 1.0
 			if total > 0 {
-				l = BaseWeight(we, total, cons)
+				l = baseWeight(we, total, cons)
 				if r.inExp[e][a.Territory] {
 					l += we
 				}
@@ -233,11 +233,11 @@ func (r *PHATT) Likelihoods(dst []float64, a Action) []float64 {
 			l := 1.0
 			in := r.inExp[e][a.Territory]
 			switch {
-			case in && (a.Kind == SuccessfulDefence || a.Kind == Movement || a.Kind == Reinforce):
+			case in && (a.Kind == successfulDefence || a.Kind == movement || a.Kind == reinforce):
 				l = r.par.Up
-			case in && a.Kind == FailedDefence:
+			case in && a.Kind == failedDefence:
 				l = r.par.Down
-			case !in && a.Kind == Reinforce:
+			case !in && a.Kind == reinforce:
 				l = r.par.Down
 			}
 			dst = append(dst, l)
@@ -270,14 +270,14 @@ func (r *PHATT) pendingSet(p int) int {
 	return len(r.list)
 }
 
-// Apply updates the explanations of a.Player by action a (Algorithm
+// apply updates the explanations of a.Player by action a (Algorithm
 // 3.3.5): multiply by the likelihoods, then normalise. Seats outside the
 // game are ignored.
-func (r *PHATT) Apply(a Action) {
+func (r *PHATT) apply(a Action) {
 	if a.Player < 0 || a.Player >= len(r.prob) || a.Territory < 0 || a.Territory >= len(r.owner) {
 		return
 	}
-	r.lik = r.Likelihoods(r.lik, a)
+	r.lik = r.likelihoods(r.lik, a)
 	pr := r.prob[a.Player]
 	sum := 0.0
 	for e, l := range r.lik {

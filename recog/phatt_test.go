@@ -1,4 +1,4 @@
-package recog_test
+package recog
 
 import (
 	"testing"
@@ -6,7 +6,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/marslab-risk/marslab/recog"
 	"github.com/marslab-risk/marslab/sim"
 )
 
@@ -43,7 +42,7 @@ var exampleMissions = []sim.Mission{
 // North Africa and conquers Western Europe, w = 0.02.
 func TestWorkedExample(t *testing.T) {
 	m := exampleMap(t)
-	r, err := recog.NewPHATT(m, exampleMissions, recog.DefaultParams())
+	r, err := NewPHATT(m, exampleMissions, DefaultParams())
 	require.NoError(t, err)
 	names := []string{}
 	for _, e := range r.Explanations() {
@@ -52,19 +51,19 @@ func TestWorkedExample(t *testing.T) {
 	require.Equal(t, []string{"Asia + Africa", "Europe + South America + Africa", "Europe + South America + Asia", "Asia + South America"}, names)
 
 	r.Start(2)
-	r.SetOwner(0, 0) // p1 (seat 0) owns North Africa
+	r.setOwner(0, 0) // p1 (seat 0) owns North Africa
 	for t := 1; t < len(m.Territories); t++ {
-		r.SetOwner(t, 1)
+		r.setOwner(t, 1)
 	}
 	// Table 3.4: consistent actions of the pending set of 5; Table 3.5: bases.
 	cons := []int{3, 5, 2, 1}
 	bases := []float64{0.188, 0.18, 0.192, 0.196}
 	for i := range cons {
-		assert.InDelta(t, bases[i], recog.BaseWeight(0.02, 5, cons[i]), 1e-12, "base %d", i)
+		assert.InDelta(t, bases[i], baseWeight(0.02, 5, cons[i]), 1e-12, "base %d", i)
 	}
 	// Table 3.6 and the consistency of SO-Western-Europe with each.
-	so := recog.Action{Player: 0, Kind: recog.SuccessfulOccupation, Territory: 1}
-	lik := r.Likelihoods(nil, so)
+	so := Action{Player: 0, Kind: successfulOccupation, Territory: 1}
+	lik := r.likelihoods(nil, so)
 	assert.InDeltaSlice(t, []float64{0.188, 0.2, 0.212, 0.196}, lik, 1e-12)
 	// Table 3.7: Pr(goals) * Pr(obs|exp), Pr(goals) = 1/3 (the paper truncates
 	// to four places).
@@ -93,21 +92,21 @@ func TestWorkedExample(t *testing.T) {
 // reinforcements (section 3.3.1, after Table 3.8).
 func TestFactors(t *testing.T) {
 	m := exampleMap(t)
-	r, err := recog.NewPHATT(m, exampleMissions, recog.DefaultParams())
+	r, err := NewPHATT(m, exampleMissions, DefaultParams())
 	require.NoError(t, err)
 	r.Start(1)
 	for _, tc := range []struct {
-		kind recog.Kind
+		kind Kind
 		t    int
 		want []float64
 	}{
-		{recog.Reinforce, 6, []float64{1.02, 0.98, 1.02, 1.02}},   // Middle East: Asia
-		{recog.Reinforce, 2, []float64{0.98, 1.02, 1.02, 1.02}},   // Brazil: South America
-		{recog.SuccessfulDefence, 1, []float64{1, 1.02, 1.02, 1}}, // Western Europe
-		{recog.FailedDefence, 3, []float64{0.98, 0.98, 1, 1}},     // Egypt: Africa
-		{recog.Movement, 6, []float64{1.02, 1, 1.02, 1.02}},       // Middle East
+		{reinforce, 6, []float64{1.02, 0.98, 1.02, 1.02}},   // Middle East: Asia
+		{reinforce, 2, []float64{0.98, 1.02, 1.02, 1.02}},   // Brazil: South America
+		{successfulDefence, 1, []float64{1, 1.02, 1.02, 1}}, // Western Europe
+		{failedDefence, 3, []float64{0.98, 0.98, 1, 1}},     // Egypt: Africa
+		{movement, 6, []float64{1.02, 1, 1.02, 1.02}},       // Middle East
 	} {
-		got := r.Likelihoods(nil, recog.Action{Player: 0, Kind: tc.kind, Territory: tc.t})
+		got := r.likelihoods(nil, Action{Player: 0, Kind: tc.kind, Territory: tc.t})
 		assert.Equal(t, tc.want, got, "%v on %d", tc.kind, tc.t)
 	}
 }
@@ -115,8 +114,8 @@ func TestFactors(t *testing.T) {
 // TestFailedOccupationWeight: a failed occupation moves the explanations
 // by the lower w.
 func TestFailedOccupationWeight(t *testing.T) {
-	r := northAfricaGame(t, recog.DefaultParams())
-	lik := r.Likelihoods(nil, recog.Action{Player: 0, Kind: recog.FailedOccupation, Territory: 1})
+	r := northAfricaGame(t, DefaultParams())
+	lik := r.likelihoods(nil, Action{Player: 0, Kind: failedOccupation, Territory: 1})
 	for i, c := range []int{3, 5, 2, 1} {
 		b := (1 - 0.01*float64(c)) / 5
 		if i == 1 || i == 2 {
@@ -130,10 +129,10 @@ func TestFailedOccupationWeight(t *testing.T) {
 // explanation's territories owned and falls with the proportion of
 // consistent actions.
 func TestStateWeights(t *testing.T) {
-	par := recog.DefaultParams()
+	par := DefaultParams()
 	par.StateWeights = true
 	r := northAfricaGame(t, par)
-	lik := r.Likelihoods(nil, recog.Action{Player: 0, Kind: recog.SuccessfulOccupation, Territory: 1})
+	lik := r.likelihoods(nil, Action{Player: 0, Kind: successfulOccupation, Territory: 1})
 	// Explanation O-EU-SA-AF: 5 consistent of 5, so w is 0: every action 1/5.
 	assert.InDelta(t, 0.2, lik[1], 1e-12)
 	// O-EU-SA-AS: 2 of 5 consistent, 0 of its 3 territories (WE, Brazil, ME)
@@ -147,20 +146,20 @@ func TestStateWeights(t *testing.T) {
 
 func TestParamsValidate(t *testing.T) {
 	for _, tc := range []struct {
-		f    func(*recog.Params)
+		f    func(*Params)
 		want string
 	}{
-		{func(p *recog.Params) { p.WSuccess = 1 }, "w_success = 1: must be in [0, 1)"},
-		{func(p *recog.Params) { p.WFailed = -0.1 }, "w_failed = -0.1"},
-		{func(p *recog.Params) { p.Up = 1.2 }, "up = 1.2: must be in (0.9, 1.1)"},
-		{func(p *recog.Params) { p.Down = 0.9 }, "down = 0.9"},
-		{func(p *recog.Params) { p.StateScale = 0 }, "state_scale = 0"},
+		{func(p *Params) { p.WSuccess = 1 }, "w_success = 1: must be in [0, 1)"},
+		{func(p *Params) { p.WFailed = -0.1 }, "w_failed = -0.1"},
+		{func(p *Params) { p.Up = 1.2 }, "up = 1.2: must be in (0.9, 1.1)"},
+		{func(p *Params) { p.Down = 0.9 }, "down = 0.9"},
+		{func(p *Params) { p.StateScale = 0 }, "state_scale = 0"},
 	} {
-		p := recog.DefaultParams()
+		p := DefaultParams()
 		tc.f(&p)
 		assert.ErrorContains(t, p.Validate(), tc.want)
 	}
-	assert.NoError(t, recog.DefaultParams().Validate())
+	assert.NoError(t, DefaultParams().Validate())
 }
 
 func TestExplanationsClassic(t *testing.T) {
@@ -168,32 +167,32 @@ func TestExplanationsClassic(t *testing.T) {
 	require.NoError(t, err)
 	m, err := r.LoadMap()
 	require.NoError(t, err)
-	exps, err := recog.Explanations(m, r.Missions)
+	exps, err := Explanations(m, r.Missions)
 	require.NoError(t, err)
 	// The 12 explanations of section 3.2.6.
 	require.Len(t, exps, 12)
 	assert.Equal(t, "Europe + Australia + North America", exps[0].Name)
 	assert.Equal(t, "Asia + Africa", exps[11].Name)
-	assert.Equal(t, []int{0, 1, 2, 3, 4, 5}, recog.Cards(exps))
+	assert.Equal(t, []int{0, 1, 2, 3, 4, 5}, Cards(exps))
 	bad := []sim.Mission{{Kind: sim.MissionContinents, Continents: []string{"Atlantis"}}}
-	_, err = recog.Explanations(m, bad)
+	_, err = Explanations(m, bad)
 	assert.ErrorContains(t, err, `missions[0].continents = "Atlantis": no such continent`)
-	_, err = recog.Explanations(m, r.Missions[6:])
+	_, err = Explanations(m, r.Missions[6:])
 	assert.ErrorContains(t, err, "no continent mission")
 }
 
 // northAfricaGame returns PHATT with parameters par on the example map,
 // started for two players: seat 0 owns North Africa (territory 0), seat 1
 // every other territory.
-func northAfricaGame(t *testing.T, par recog.Params) *recog.PHATT {
+func northAfricaGame(t *testing.T, par Params) *PHATT {
 	t.Helper()
 	m := exampleMap(t)
-	r, err := recog.NewPHATT(m, exampleMissions, par)
+	r, err := NewPHATT(m, exampleMissions, par)
 	require.NoError(t, err)
 	r.Start(2)
-	r.SetOwner(0, 0)
+	r.setOwner(0, 0)
 	for t := 1; t < len(m.Territories); t++ {
-		r.SetOwner(t, 1)
+		r.setOwner(t, 1)
 	}
 	return r
 }
