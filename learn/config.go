@@ -16,7 +16,7 @@ import (
 // actions, the opponents, the observation and the rewards.
 type Config struct {
 	// Source names the config in errors: its file, or "FILE [env]" for the
-	// [env] table of an experiment config. ParseConfig and ParseExperiment
+	// [env] table of an experiment config. parseConfig and ParseExperiment
 	// set it; "" reads as "env config". It is no setting: fingerprints
 	// leave it out.
 	Source string `json:"-"`
@@ -43,7 +43,7 @@ type Config struct {
 	// game. The paper: passive, pacifist, aggressive.
 	Opponents []string
 	// Features lists the observation's features by name, in order (see
-	// FeatureNames); the paper observes "territories" alone.
+	// featureNames); the paper observes "territories" alone.
 	Features []string
 	// Rewards is the reward scheme.
 	Rewards Rewards
@@ -95,7 +95,7 @@ func defaultRewards() Rewards {
 	return Rewards{PerTurn: -1, Win: 500, Loss: -100, Eliminated: -500, Placement: []float64{250, 100, 0, -50}}
 }
 
-// ConfigFile is the TOML form of a Config (see ParseConfig); absent keys
+// ConfigFile is the TOML form of a Config (see parseConfig); absent keys
 // keep the defaults. An experiment file embeds it as its [env] table.
 type ConfigFile struct {
 	Rules     *string    `toml:"rules"`
@@ -118,7 +118,7 @@ type rewardFile struct {
 // envKeys lists the keys of an environment config, for error messages.
 const envKeys = "rules, players, seat, actions, opponents, features, rewards.per_turn, rewards.win, rewards.loss, rewards.eliminated, rewards.placement"
 
-// ParseConfig parses an environment config (TOML; every key optional, the
+// parseConfig parses an environment config (TOML; every key optional, the
 // defaults are DefaultConfig's):
 //
 //	rules     = "fixedcards"                           # embedded rule set or TOML file
@@ -137,7 +137,7 @@ const envKeys = "rules, players, seat, actions, opponents, features, rewards.per
 //
 // source names the data in errors; an unknown key or a value out of range
 // is an error naming source, the key and the allowed values.
-func ParseConfig(source string, data []byte) (*Config, error) {
+func parseConfig(source string, data []byte) (*Config, error) {
 	var f ConfigFile
 	if err := configs.DecodeStrict(source, data, &f, envKeys); err != nil {
 		return nil, err
@@ -145,13 +145,13 @@ func ParseConfig(source string, data []byte) (*Config, error) {
 	return f.Config(source, "")
 }
 
-// LoadConfig reads an environment config from a file (see ParseConfig).
+// LoadConfig reads an environment config from a file (see parseConfig).
 func LoadConfig(path string) (*Config, error) {
 	data, err := fileread.ReadFile(path, fileread.Config)
 	if err != nil {
 		return nil, fmt.Errorf("env config: %w", err)
 	}
-	return ParseConfig(path, data)
+	return parseConfig(path, data)
 }
 
 // Config checks f and returns its Config; prefix is prepended to key names
@@ -211,11 +211,11 @@ func (f *ConfigFile) Config(source, prefix string) (*Config, error) {
 	}
 	if f.Features != nil {
 		if len(f.Features) == 0 {
-			return nil, bad("features", "empty: want some of %s", strings.Join(FeatureNames(), ", "))
+			return nil, bad("features", "empty: want some of %s", strings.Join(featureNames(), ", "))
 		}
 		for i, n := range f.Features {
-			if !slices.Contains(FeatureNames(), n) {
-				return nil, bad("features", "entry %d %q: want one of %s", i, n, strings.Join(FeatureNames(), ", "))
+			if !slices.Contains(featureNames(), n) {
+				return nil, bad("features", "entry %d %q: want one of %s", i, n, strings.Join(featureNames(), ", "))
 			}
 			if j := slices.Index(f.Features[:i], n); j >= 0 {
 				return nil, bad("features", "%q listed twice (entries %d and %d)", n, j, i)

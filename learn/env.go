@@ -11,12 +11,12 @@ import (
 
 // Errors of Env.Step.
 var (
-	// ErrNoEpisode: Step before the first Reset.
-	ErrNoEpisode = errors.New("learn: step before reset")
-	// ErrDone: Step after the episode ended; Reset starts the next.
-	ErrDone = errors.New("learn: step after the episode is done")
-	// ErrClosed: Reset or Step after Close.
-	ErrClosed = errors.New("learn: environment closed")
+	// errNoEpisode: Step before the first Reset.
+	errNoEpisode = errors.New("learn: step before reset")
+	// errDone: Step after the episode ended; Reset starts the next.
+	errDone = errors.New("learn: step after the episode is done")
+	// errClosed: Reset or Step after Close.
+	errClosed = errors.New("learn: environment closed")
 )
 
 // Info describes the state of an episode after Reset or Step.
@@ -102,14 +102,14 @@ func NewEnv(cfg *Config, reg *bots.Registry) (*Env, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Env{r: r, opp: r.OpponentNames(), actCh: make(chan int), evCh: make(chan envEvent)}, nil
+	return &Env{r: r, opp: r.opponentNames(), actCh: make(chan int), evCh: make(chan envEvent)}, nil
 }
 
 // NumActions returns the size of the action space.
 func (e *Env) NumActions() int { return e.r.NumActions() }
 
-// ObservationNames names the observation's values.
-func (e *Env) ObservationNames() []string { return e.r.ObservationNames() }
+// observationNames names the observation's values.
+func (e *Env) observationNames() []string { return e.r.ObservationNames() }
 
 // ActionNames returns the actions' labels.
 func (e *Env) ActionNames() []string { return e.r.ActionNames() }
@@ -121,7 +121,7 @@ func (e *Env) ActionNames() []string { return e.r.ActionNames() }
 // observation is the final one.
 func (e *Env) Reset(seed uint64) ([]float64, Info, error) {
 	if e.closed {
-		return nil, Info{}, ErrClosed
+		return nil, Info{}, errClosed
 	}
 	e.stop()
 	e.started, e.done, e.step, e.seed, e.info = true, false, 0, seed, Info{}
@@ -188,11 +188,11 @@ func (e *Env) fillSeatsFrom(o Outcome) {
 func (e *Env) Step(action int) ([]float64, float64, bool, Info, error) {
 	switch {
 	case e.closed:
-		return nil, 0, false, Info{}, ErrClosed
+		return nil, 0, false, Info{}, errClosed
 	case !e.started:
-		return nil, 0, false, Info{}, ErrNoEpisode
+		return nil, 0, false, Info{}, errNoEpisode
 	case e.done:
-		return nil, 0, true, e.info, ErrDone
+		return nil, 0, true, e.info, errDone
 	case action < 0 || action >= e.NumActions():
 		return nil, 0, false, e.info, fmt.Errorf("learn: action %d out of range: want 0..%d", action, e.NumActions()-1)
 	}

@@ -152,7 +152,7 @@ func TestEnvMatchesRunner(t *testing.T) {
 		require.Equal(t, want, got)
 		assert.Equal(t, out.Return, total)
 		_, _, _, _, err = e.Step(0)
-		require.ErrorIs(t, err, ErrDone)
+		require.ErrorIs(t, err, errDone)
 	}
 }
 
@@ -160,7 +160,7 @@ func TestEnvErrors(t *testing.T) {
 	e, err := NewEnv(DefaultConfig(), registry.Default())
 	require.NoError(t, err)
 	_, _, _, _, err = e.Step(0)
-	require.ErrorIs(t, err, ErrNoEpisode)
+	require.ErrorIs(t, err, errNoEpisode)
 	_, _, err = e.Reset(1)
 	require.NoError(t, err)
 	_, _, _, _, err = e.Step(3)
@@ -174,7 +174,7 @@ func TestEnvErrors(t *testing.T) {
 	require.NoError(t, e.Close())
 	require.NoError(t, e.Close())
 	_, _, err = e.Reset(1)
-	require.ErrorIs(t, err, ErrClosed)
+	require.ErrorIs(t, err, errClosed)
 }
 
 func TestEnvNoGoroutineLeak(t *testing.T) {
@@ -218,7 +218,7 @@ func TestRunnerBadActionAndAbort(t *testing.T) {
 }
 
 func TestParseConfig(t *testing.T) {
-	c, err := ParseConfig("x.toml", []byte(`players = 3
+	c, err := parseConfig("x.toml", []byte(`players = 3
 seat = -1
 actions = ["passive", "aggressive"]
 opponents = ["random"]
@@ -258,7 +258,7 @@ placement = [1.0, 0.0, -1.0]
 		{`speed = 3`, "unknown key speed"},
 		{`rules = ""`, "key rules: empty"},
 	} {
-		_, err := ParseConfig("x.toml", []byte(tc.toml))
+		_, err := parseConfig("x.toml", []byte(tc.toml))
 		require.Error(t, err, tc.toml)
 		assert.Contains(t, err.Error(), tc.msg)
 		assert.True(t, strings.HasPrefix(err.Error(), "x.toml: "), err.Error())
@@ -276,11 +276,11 @@ placement = [1.0, 0.0, -1.0]
 	require.ErrorContains(t, err, "env config: key rewards.per_turn: -1.7e+308: want a number in [-1e+06, 1e+06]")
 	// Issue 25, item 14: a config read from a file is named by the file in
 	// the errors found when it is resolved.
-	cfg, err := ParseConfig("x.toml", []byte(`actions = ["passive", "nosuchbot"]`))
+	cfg, err := parseConfig("x.toml", []byte(`actions = ["passive", "nosuchbot"]`))
 	require.NoError(t, err)
 	_, err = NewRunner(cfg, registry.Default())
 	require.ErrorContains(t, err, "x.toml: key actions: entry 1: seat \"nosuchbot\"")
-	cfg, err = ParseConfig("x.toml", []byte(`rules = "nosuchrules.toml"`))
+	cfg, err = parseConfig("x.toml", []byte(`rules = "nosuchrules.toml"`))
 	require.NoError(t, err)
 	_, err = NewRunner(cfg, registry.Default())
 	require.ErrorContains(t, err, "x.toml: key rules: ")
@@ -288,8 +288,8 @@ placement = [1.0, 0.0, -1.0]
 
 // TestFeatureFuncs: every feature name has its feature, and no other.
 func TestFeatureFuncs(t *testing.T) {
-	assert.Len(t, featureFuncs, len(FeatureNames()))
-	for _, n := range FeatureNames() {
+	assert.Len(t, featureFuncs, len(featureNames()))
+	for _, n := range featureNames() {
 		assert.NotNil(t, featureFuncs[n], n)
 	}
 }

@@ -14,7 +14,7 @@ import (
 // cards in another seat's hand (not their number) leaves it unchanged.
 func TestObservationHidesOtherHands(t *testing.T) {
 	cfg := DefaultConfig()
-	cfg.Features = FeatureNames()
+	cfg.Features = featureNames()
 	r, err := NewRunner(cfg, registry.Default())
 	require.NoError(t, err)
 	var pos *sim.Position

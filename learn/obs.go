@@ -46,8 +46,8 @@ var allFeatures = []string{FeatTerritories, FeatArmies, FeatContinents, FeatCard
 
 var defaultFeatures = []string{FeatTerritories, FeatArmies, FeatContinents, FeatCards, FeatRound, FeatThreat}
 
-// FeatureNames returns the names of every feature, in a fixed order.
-func FeatureNames() []string { return append([]string(nil), allFeatures...) }
+// featureNames returns the names of every feature, in a fixed order.
+func featureNames() []string { return append([]string(nil), allFeatures...) }
 
 // feature appends its values for seat p to dst.
 type feature func(o *observer, s *sim.State, p int, dst []float64) []float64

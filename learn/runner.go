@@ -114,8 +114,8 @@ func (r *Runner) ActionNames() []string {
 	return out
 }
 
-// OpponentNames returns the opponents' labels, in order.
-func (r *Runner) OpponentNames() []string {
+// opponentNames returns the opponents' labels, in order.
+func (r *Runner) opponentNames() []string {
 	out := make([]string, len(r.s.opponents))
 	for i, a := range r.s.opponents {
 		out[i] = a.Label

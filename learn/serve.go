@@ -236,7 +236,7 @@ func Serve(ctx context.Context, env *Env, in io.Reader, out io.Writer) error {
 				break
 			}
 			reply = resetReply{Obs: obs, Actions: env.NumActions(), Done: env.Done(),
-				Features: env.ObservationNames(), Names: env.ActionNames(), Info: info}
+				Features: env.observationNames(), Names: env.ActionNames(), Info: info}
 		default:
 			obs, reward, done, info, err := env.Step(req.Action)
 			if err != nil {
