@@ -48,7 +48,7 @@ func oddsBattle(ctx context.Context, w io.Writer, r dice.Rules, o oddsOptions) e
 	}
 	var ex *dice.BattleResultExact
 	if o.exact {
-		if ex, err = dice.BattleStopExactContext(ctx, r, o.a, o.d, o.stop); err != nil {
+		if ex, err = dice.BattleStopExact(ctx, r, o.a, o.d, o.stop); err != nil {
 			return err
 		}
 	}
@@ -117,7 +117,7 @@ func oddsChain(ctx context.Context, w io.Writer, r dice.Rules, o oddsOptions, de
 	out := chainJSON{A: o.a, Defenders: defs, Rules: r.String(), Win: res.Win, WinFirst: res.WinFirst}
 	var ex *dice.ChainResultExact
 	if o.exact {
-		if ex, err = dice.ChainExactContext(ctx, r, o.a, defs); err != nil {
+		if ex, err = dice.ChainExact(ctx, r, o.a, defs); err != nil {
 			return err
 		}
 		out.WinExact = ex.Win.RatString()
@@ -177,7 +177,7 @@ func oddsTable(ctx context.Context, w io.Writer, r dice.Rules, o oddsOptions) er
 	}
 	var ex *dice.TableExact
 	if o.exact {
-		if ex, err = dice.NewTableExactContext(ctx, r, n); err != nil {
+		if ex, err = dice.NewTableExact(ctx, r, n); err != nil {
 			return err
 		}
 	}

@@ -198,18 +198,11 @@ type BattleResultExact struct {
 	DefenderLossMean, DefenderLossVar *big.Rat
 }
 
-// BattleExact is Battle in exact rational arithmetic.
-func BattleExact(r Rules, a, d int) (*BattleResultExact, error) { return battleStopExact(r, a, d, 0) }
-
-// battleStopExact is BattleStop in exact rational arithmetic.
-func battleStopExact(r Rules, a, d, stop int) (*BattleResultExact, error) {
-	return BattleStopExactContext(context.Background(), r, a, d, stop)
-}
-
-// BattleStopExactContext is battleStopExact that stops with ctx's error
+// BattleStopExact is BattleStop in exact rational arithmetic (stop 0 is
+// Battle's whole battle); it stops with ctx's error
 // (wrapped) when ctx is done; it checks ctx every few cells of the grid,
 // so that it returns promptly even when the fractions grow long.
-func BattleStopExactContext(ctx context.Context, r Rules, a, d, stop int) (*BattleResultExact, error) {
+func BattleStopExact(ctx context.Context, r Rules, a, d, stop int) (*BattleResultExact, error) {
 	rs, err := checkBattle(r, a, d, stop)
 	if err != nil {
 		return nil, err
@@ -250,7 +243,7 @@ func BattleStopExactContext(ctx context.Context, r Rules, a, d, stop int) (*Batt
 // WinExact returns the exact probability that a attacking armies conquer
 // d defending armies under r.
 func WinExact(r Rules, a, d int) (*big.Rat, error) {
-	res, err := BattleExact(r, a, d)
+	res, err := BattleStopExact(context.Background(), r, a, d, 0)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package dice
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/big"
@@ -264,7 +265,7 @@ func TestExactEndsMatchBattleExact(t *testing.T) {
 			row := ee.row(a)
 			for d := 0; d <= 12; d++ {
 				s := ee.stats(a, d, row[d], true)
-				ex, err := battleStopExact(Classic, a, d, stop)
+				ex, err := BattleStopExact(context.Background(), Classic, a, d, stop)
 				require.NoError(t, err)
 				for _, pair := range []struct {
 					what      string
@@ -297,7 +298,7 @@ func TestExactEndsMatchBattleExact(t *testing.T) {
 func TestBattleSmallVariance(t *testing.T) {
 	tests := []struct{ a, d, stop int }{{60, 1, 0}, {60, 2, 0}, {40, 1, 3}, {60, 1, 3}}
 	for _, tt := range tests {
-		ex, err := battleStopExact(Classic, tt.a, tt.d, tt.stop)
+		ex, err := BattleStopExact(context.Background(), Classic, tt.a, tt.d, tt.stop)
 		require.NoError(t, err)
 		f, err := BattleStop(Classic, tt.a, tt.d, tt.stop)
 		require.NoError(t, err)

@@ -23,16 +23,16 @@ func TestExactCancel(t *testing.T) {
 		name string
 		run  func(ctx context.Context) error
 	}{
-		{"ChainExactContext", func(ctx context.Context) error {
-			_, err := ChainExactContext(ctx, Classic, 300, long)
+		{"ChainExact", func(ctx context.Context) error {
+			_, err := ChainExact(ctx, Classic, 300, long)
 			return err
 		}},
-		{"BattleStopExactContext", func(ctx context.Context) error {
-			_, err := BattleStopExactContext(ctx, Classic, 300, 300, 0)
+		{"BattleStopExact", func(ctx context.Context) error {
+			_, err := BattleStopExact(ctx, Classic, 300, 300, 0)
 			return err
 		}},
-		{"NewTableExactContext", func(ctx context.Context) error {
-			_, err := NewTableExactContext(ctx, Classic, 300)
+		{"NewTableExact", func(ctx context.Context) error {
+			_, err := NewTableExact(ctx, Classic, 300)
 			return err
 		}},
 	} {
@@ -56,21 +56,21 @@ func TestExactCancel(t *testing.T) {
 // functions without one.
 func TestExactContextSame(t *testing.T) {
 	ctx := context.Background()
-	b, err := BattleStopExactContext(ctx, Classic, 7, 6, 2)
+	b, err := BattleStopExact(ctx, Classic, 7, 6, 2)
 	require.NoError(t, err)
-	want, err := battleStopExact(Classic, 7, 6, 2)
+	want, err := BattleStopExact(context.Background(), Classic, 7, 6, 2)
 	require.NoError(t, err)
 	assert.Equal(t, want.Win.RatString(), b.Win.RatString())
 	assert.Equal(t, len(want.Outcomes), len(b.Outcomes))
 
-	c, err := ChainExactContext(ctx, Classic, 8, []int{3, 2, 1})
+	c, err := ChainExact(ctx, Classic, 8, []int{3, 2, 1})
 	require.NoError(t, err)
 	f, err := Chain(Classic, 8, []int{3, 2, 1})
 	require.NoError(t, err)
 	win, _ := c.Win.Float64()
 	assert.InDelta(t, f.Win, win, 1e-14)
 
-	tab, err := NewTableExactContext(ctx, Classic, 12)
+	tab, err := NewTableExact(ctx, Classic, 12)
 	require.NoError(t, err)
 	ft, err := NewTable(Classic, 12)
 	require.NoError(t, err)

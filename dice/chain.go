@@ -409,14 +409,10 @@ type ChainResultExact struct {
 	Survivors []*big.Rat
 }
 
-// ChainExact is Chain in exact rational arithmetic (slow; for checks).
-func ChainExact(r Rules, a int, defenders []int) (*ChainResultExact, error) {
-	return ChainExactContext(context.Background(), r, a, defenders)
-}
-
-// ChainExactContext is ChainExact that stops with ctx's error (wrapped)
+// ChainExact is Chain in exact rational arithmetic (slow; for checks); it
+// stops with ctx's error (wrapped)
 // when ctx is done; it checks ctx every few cells of each battle's grid.
-func ChainExactContext(ctx context.Context, r Rules, a int, defenders []int) (*ChainResultExact, error) {
+func ChainExact(ctx context.Context, r Rules, a int, defenders []int) (*ChainResultExact, error) {
 	if err := checkChain(r, a, defenders); err != nil {
 		return nil, err
 	}

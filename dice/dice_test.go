@@ -1,6 +1,7 @@
 package dice
 
 import (
+	"context"
 	"math"
 	"math/big"
 	"testing"
@@ -104,7 +105,7 @@ func TestWinSmall(t *testing.T) {
 	}
 	tab, err := NewTable(Classic, 5)
 	require.NoError(t, err)
-	ex, err := NewTableExact(Classic, 5)
+	ex, err := NewTableExact(context.Background(), Classic, 5)
 	require.NoError(t, err)
 	for k, w := range want {
 		a, d := k[0], k[1]
@@ -124,7 +125,7 @@ func TestTableMatchesExact(t *testing.T) {
 	for _, r := range []Rules{Classic, {AttackerDice: 3, DefenderDice: 2, TiesToAttacker: true}, {AttackerDice: 2, DefenderDice: 3}} {
 		tab, err := NewTable(r, n)
 		require.NoError(t, err)
-		ex, err := NewTableExact(r, n)
+		ex, err := NewTableExact(context.Background(), r, n)
 		require.NoError(t, err)
 		worst := 0.0
 		for a := 0; a <= n; a++ {
@@ -170,7 +171,7 @@ func TestBattleOneVsOne(t *testing.T) {
 
 func TestBattleStop(t *testing.T) {
 	// 3 attacking armies stop at 2: one 3v2 roll decides.
-	ex, err := battleStopExact(Classic, 3, 2, 2)
+	ex, err := BattleStopExact(context.Background(), Classic, 3, 2, 2)
 	require.NoError(t, err)
 	want := []struct {
 		x, y int
@@ -208,7 +209,7 @@ func TestBattleMatchesExact(t *testing.T) {
 		a, d, stop := c[0], c[1], c[2]
 		f, err := BattleStop(Classic, a, d, stop)
 		require.NoError(t, err)
-		ex, err := battleStopExact(Classic, a, d, stop)
+		ex, err := BattleStopExact(context.Background(), Classic, a, d, stop)
 		require.NoError(t, err)
 		require.Equal(t, len(ex.Outcomes), len(f.Outcomes))
 		sum := 0.0
@@ -270,7 +271,7 @@ func TestChainMatchesTableAndExact(t *testing.T) {
 		a    int
 		defs []int
 	}{{30, []int{3, 5, 2, 7, 1}}, {60, []int{20, 1, 12, 4, 9}}, {9, []int{2, 0, 3}}} {
-		ex, err := ChainExact(Classic, q.a, q.defs)
+		ex, err := ChainExact(context.Background(), Classic, q.a, q.defs)
 		require.NoError(t, err)
 		f, err := Chain(Classic, q.a, q.defs)
 		require.NoError(t, err)
@@ -296,7 +297,7 @@ func TestChainRuleVariants(t *testing.T) {
 		{AttackerDice: 3, DefenderDice: 3, TiesToAttacker: true},
 		{AttackerDice: 3, DefenderDice: 1},
 	} {
-		ex, err := ChainExact(r, 25, defs)
+		ex, err := ChainExact(context.Background(), r, 25, defs)
 		require.NoError(t, err)
 		c := NewChainer(r, 5)
 		first := c.WinFirst(nil, 25, defs)

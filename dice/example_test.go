@@ -71,10 +71,10 @@ func ExampleChainer() {
 
 // An exact chain under a deadline: long paths of large armies take minutes,
 // and the computation stops when the context is done.
-func ExampleChainExactContext() {
+func ExampleChainExact() {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	res, err := dice.ChainExactContext(ctx, dice.Classic, 2, []int{1, 1})
+	res, err := dice.ChainExact(ctx, dice.Classic, 2, []int{1, 1})
 	if err != nil {
 		fmt.Println(err)
 		return

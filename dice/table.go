@@ -146,14 +146,9 @@ type TableExact struct {
 }
 
 // NewTableExact computes the table of NewTable in exact rational
-// arithmetic.
-func NewTableExact(r Rules, n int) (*TableExact, error) {
-	return NewTableExactContext(context.Background(), r, n)
-}
-
-// NewTableExactContext is NewTableExact that stops with ctx's error
+// arithmetic; it stops with ctx's error
 // (wrapped) when ctx is done; it checks ctx every few cells.
-func NewTableExactContext(ctx context.Context, r Rules, n int) (*TableExact, error) {
+func NewTableExact(ctx context.Context, r Rules, n int) (*TableExact, error) {
 	rs, err := newRollSet(r)
 	if err != nil {
 		return nil, err
