@@ -1,4 +1,4 @@
-package view_test
+package view
 
 import (
 	"bytes"
@@ -24,7 +24,6 @@ import (
 	"github.com/marslab-risk/marslab/bots"
 	"github.com/marslab-risk/marslab/bots/registry"
 	"github.com/marslab-risk/marslab/sim"
-	"github.com/marslab-risk/marslab/view"
 )
 
 // chromium returns the path of a Chromium or Chrome, or "" if none is
@@ -90,11 +89,11 @@ func tab(t *testing.T, bctx context.Context, path string) (context.Context, func
 }
 
 // pageState reads the page's state element.
-func pageState(t *testing.T, ctx context.Context, js string) view.State {
+func pageState(t *testing.T, ctx context.Context, js string) state {
 	t.Helper()
 	text, err := chromedp.Run(ctx, chromedp.Evaluate[string](js+`; document.getElementById("state").textContent`))
 	require.NoError(t, err)
-	var s view.State
+	var s state
 	require.NoError(t, json.Unmarshal([]byte(text), &s), text)
 	return s
 }
@@ -104,7 +103,7 @@ func pageState(t *testing.T, ctx context.Context, js string) view.State {
 type recorder struct {
 	g   *sim.Game
 	k   int
-	got []view.State
+	got []state
 }
 
 func (r *recorder) Observe(e *sim.Event) {
@@ -113,7 +112,7 @@ func (r *recorder) Observe(e *sim.Event) {
 	}
 	r.k++
 	s := r.g.State()
-	st := view.State{Event: r.k, Round: e.Round, Winner: -1, Eliminated: s.AppendEliminated([]int{})}
+	st := state{Event: r.k, Round: e.Round, Winner: -1, Eliminated: s.AppendEliminated([]int{})}
 	for t := range s.NumTerritories() {
 		st.Owner = append(st.Owner, s.Owner(t))
 		st.Armies = append(st.Armies, s.Armies(t))
@@ -132,7 +131,7 @@ func (r *recorder) Observe(e *sim.Event) {
 // the bots that can explaining their decisions into the log when explain.
 // It returns the log and the engine's positions, recorded during the play,
 // after every game event (the k-th after k events).
-func playLogged(t *testing.T, rules, players string, seed uint64, m *sim.Map, explain bool) ([]byte, []view.State) {
+func playLogged(t *testing.T, rules, players string, seed uint64, m *sim.Map, explain bool) ([]byte, []state) {
 	t.Helper()
 	reg := registry.Default()
 	seats, err := reg.ParseSeats(players, nil)
@@ -220,7 +219,7 @@ func TestViewInBrowser(t *testing.T) {
 			pagePath := filepath.Join(dir, name+".html")
 			log, engine := playLogged(t, gm.rules, gm.players, gm.seed, gm.m, gm.explain)
 			var page bytes.Buffer
-			require.NoError(t, view.Write(context.Background(), &page, log, registry.Default().ReplayPlayers))
+			require.NoError(t, Write(context.Background(), &page, log, registry.Default().ReplayPlayers))
 			require.NoError(t, os.WriteFile(pagePath, page.Bytes(), 0o644))
 			assert.Less(t, page.Len(), 2<<20, "the page is under 2 MB")
 			_, all, res, err := sim.ReadLog(bytes.NewReader(log))

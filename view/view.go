@@ -42,9 +42,9 @@ var pageStyle string
 
 var page = template.Must(template.New("page").Parse(pageTemplate))
 
-// State is the position that the page shows, as the JSON text of its
+// state is the position that the page shows, as the JSON text of its
 // element with id "state" after every step.
-type State struct {
+type state struct {
 	// Event is the number of game events applied (0..len(events));
 	// explanation events are not counted.
 	Event int `json:"event"`
