@@ -33,7 +33,7 @@ type CalibrateConfig struct {
 	// number of evaluations; key names the search within the calibration
 	// ("narrow", "cmaes", "validate-K", "confirm-K", "effect-OPTION") and
 	// fp is its fingerprint (the config.json of a search folder). Nil
-	// plays every search in memory (Play).
+	// plays every search in memory (PlayWith).
 	Play func(ctx context.Context, key string, fp []byte, newM func() (Method, error), ev Evaluator) (Method, int, error)
 	// Log, when not nil, receives one line per stage.
 	Log func(format string, args ...any)
@@ -104,7 +104,7 @@ func Calibrate(ctx context.Context, cfg CalibrateConfig) (*Calibration, error) {
 				return nil, 0, err
 			}
 			n := 0
-			err = Play(ctx, m, countEvals{ev, &n}, nil)
+			err = PlayWith(ctx, m, countEvals{ev, &n}, PlayOptions{})
 			return m, n, err
 		}
 	}

@@ -25,7 +25,7 @@ func ExampleNarrowing() {
 		panic(err)
 	}
 	ev := &search.Bernoulli{Games: 4, Seed: 1, P: q.P}
-	if err := search.Play(context.Background(), n, ev, nil); err != nil {
+	if err := search.PlayWith(context.Background(), n, ev, search.PlayOptions{}); err != nil {
 		panic(err)
 	}
 	best, _ := n.Best()

@@ -125,7 +125,7 @@ func TestPaperText(t *testing.T) {
 	q := &Quadratic{Space: space, Opt: []float64{0.3, 0.7}, Peak: 0.5, Curv: 10}
 	n, err := NewNarrowing(NarrowConfig{Space: space, Points: []int{7, 7}, Levels: 3, Rounds: 4, Blocks: 10, Alpha: 0.05, Margin: 1, Zoom: 0.5})
 	require.NoError(t, err)
-	require.NoError(t, Play(context.Background(), n, &Bernoulli{Games: 4, Seed: 1, P: q.P}, nil))
+	require.NoError(t, PlayWith(context.Background(), n, &Bernoulli{Games: 4, Seed: 1, P: q.P}, PlayOptions{}))
 	best, last := n.Best()
 	c := &Calibration{Narrowing: n, RefNarrow: []float64{0.7375, 170}}
 	require.Greater(t, space[1].value(last.Lo[1]), 5.0, "the last window must exclude P_ob = 5 for this test")

@@ -628,13 +628,6 @@ func (s *Search) plannedLeft(st *State) int {
 	return left * s.maxPlace()
 }
 
-// Play runs every step of method m with ev in memory, without a log: for
-// experiments that keep only the result (a notebook). progress, when not
-// nil, is called after each step.
-func Play(ctx context.Context, m Method, ev Evaluator, progress func(step int)) error {
-	return PlayWith(ctx, m, ev, PlayOptions{Step: progress})
-}
-
 // PlayOptions are the options of PlayWith.
 type PlayOptions struct {
 	// Step, when not nil, is called after each step.
@@ -647,7 +640,9 @@ type PlayOptions struct {
 	Players       int
 }
 
-// PlayWith is Play with the progress display of opt.
+// PlayWith runs every step of method m with ev in memory, without a log
+// (for experiments that keep only the result, a notebook), with the
+// progress display of opt.
 func PlayWith(ctx context.Context, m Method, ev Evaluator, opt PlayOptions) error {
 	sr := &Search{Progress: opt.Progress, ProgressLines: opt.ProgressLines, Label: opt.Label, Players: opt.Players}
 	pr := sr.meter()
