@@ -10,41 +10,41 @@ import (
 // the learner's seat is shown: the board, the card counts and the round,
 // all public (sim.State of the seat); no other seat's cards or mission.
 const (
-	// FeatTerritories is the paper's observation: the share of the
+	// nameTerritories is the paper's observation: the share of the
 	// territories the seat owns, in [0, 1] (the paper prints it in
 	// percent).
-	FeatTerritories = "territories"
-	// FeatArmies is the seat's share of all armies on the board, in [0, 1].
-	FeatArmies = "armies"
-	// FeatContinents is one value per continent of the map, in the map's
+	nameTerritories = "territories"
+	// nameArmies is the seat's share of all armies on the board, in [0, 1].
+	nameArmies = "armies"
+	// nameContinents is one value per continent of the map, in the map's
 	// order: 1 if the seat owns it whole, else 0.
-	FeatContinents = "continents"
-	// FeatCards is the seat's hand size over the rules' forced-trade size
+	nameContinents = "continents"
+	// nameCards is the seat's hand size over the rules' forced-trade size
 	// (cards.forced_trade_at, or 5 when there is none); it can exceed 1
 	// after cards taken on an elimination.
-	FeatCards = "cards"
-	// FeatRound is the round over the rules' round limit (over 100 when
+	nameCards = "cards"
+	// nameRound is the round over the rules' round limit (over 100 when
 	// there is none), in [0, 1] with a limit.
-	FeatRound = "round"
-	// FeatThreat is the neighbours' threat, E/(E+M) in [0, 1]: E the
+	nameRound = "round"
+	// nameThreat is the neighbours' threat, E/(E+M) in [0, 1]: E the
 	// armies on enemy territories adjacent to the seat's, M the armies on
 	// the seat's territories adjacent to an enemy (0 when both are 0).
-	FeatThreat = "threat"
+	nameThreat = "threat"
 	// FeatFront is the share of the seat's armies that stand on its
 	// territories adjacent to an enemy, in [0, 1]: low when its armies
 	// sit inland, where they can neither attack nor defend.
 	FeatFront = "front"
-	// FeatIncome is the seat's share of the live seats' reinforcements
+	// nameIncome is the seat's share of the live seats' reinforcements
 	// (equation (1) of Johansson & Olsson 2006), in [0, 1].
-	FeatIncome = "income"
-	// FeatAlive is the share of the other seats still in the game, in
+	nameIncome = "income"
+	// nameAlive is the share of the other seats still in the game, in
 	// [0, 1].
-	FeatAlive = "alive"
+	nameAlive = "alive"
 )
 
-var allFeatures = []string{FeatTerritories, FeatArmies, FeatContinents, FeatCards, FeatRound, FeatThreat, FeatFront, FeatIncome, FeatAlive}
+var allFeatures = []string{nameTerritories, nameArmies, nameContinents, nameCards, nameRound, nameThreat, FeatFront, nameIncome, nameAlive}
 
-var defaultFeatures = []string{FeatTerritories, FeatArmies, FeatContinents, FeatCards, FeatRound, FeatThreat}
+var defaultFeatures = []string{nameTerritories, nameArmies, nameContinents, nameCards, nameRound, nameThreat}
 
 // featureNames returns the names of every feature, in a fixed order.
 func featureNames() []string { return append([]string(nil), allFeatures...) }
@@ -54,9 +54,9 @@ type feature func(o *observer, s *sim.State, p int, dst []float64) []float64
 
 // featureFuncs holds the feature of each name.
 var featureFuncs = map[string]feature{
-	FeatTerritories: featTerritories, FeatArmies: featArmies, FeatContinents: featContinents,
-	FeatCards: featCards, FeatRound: featRound, FeatThreat: featThreat,
-	FeatFront: featFront, FeatIncome: featIncome, FeatAlive: featAlive,
+	nameTerritories: featTerritories, nameArmies: featArmies, nameContinents: featContinents,
+	nameCards: featCards, nameRound: featRound, nameThreat: featThreat,
+	FeatFront: featFront, nameIncome: featIncome, nameAlive: featAlive,
 }
 
 // observer computes observations on one map; it holds its scratch.
@@ -79,7 +79,7 @@ func features(names []string, m *sim.Map) ([]feature, []string, error) {
 			return nil, nil, fmt.Errorf("unknown feature %q (want one of %v)", n, allFeatures)
 		}
 		fs = append(fs, f)
-		if n != FeatContinents {
+		if n != nameContinents {
 			out = append(out, n)
 			continue
 		}
