@@ -146,7 +146,7 @@ func TestTableErrorsAndBounds(t *testing.T) {
 	tab, err := NewTable(Classic, 3)
 	require.NoError(t, err)
 	assert.Equal(t, 3, tab.N())
-	assert.Equal(t, Classic, tab.Rules())
+	assert.Equal(t, Classic, tab.rules())
 	assert.True(t, tab.Contains(3, 0))
 	assert.False(t, tab.Contains(4, 0))
 	assert.False(t, tab.Contains(0, -1))

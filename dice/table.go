@@ -135,8 +135,8 @@ func (t *Table) Contains(a, d int) bool {
 // N returns the table's size: it covers 0 <= a, d <= N().
 func (t *Table) N() int { return t.n }
 
-// Rules returns the dice rules of the table.
-func (t *Table) Rules() Rules { return t.r }
+// rules returns the dice rules of the table.
+func (t *Table) rules() Rules { return t.r }
 
 // TableExact holds exact P(win) for every battle (a, d) with
 // 0 <= a, d <= N(). It is the slow reference for Table.

@@ -123,8 +123,8 @@ func (r *Runner) opponentNames() []string {
 	return out
 }
 
-// Config returns the Runner's configuration.
-func (r *Runner) Config() *Config { return r.s.cfg }
+// config returns the Runner's configuration.
+func (r *Runner) config() *Config { return r.s.cfg }
 
 // Run plays episode index of the experiment seed: the game
 // sim.GameSeed(seed, index), its seat and opponents drawn from that seed

@@ -124,9 +124,9 @@ func (g *Games) check() error {
 	return nil
 }
 
-// Lineup returns the opponents of block b, indices into g.Opponents,
+// lineup returns the opponents of block b, indices into g.Opponents,
 // appended to dst[:0].
-func (g *Games) Lineup(b int, dst []int) []int {
+func (g *Games) lineup(b int, dst []int) []int {
 	dst = dst[:0]
 	if !g.Sample {
 		for i := 0; i < g.Players-1; i++ {
@@ -156,9 +156,9 @@ func (g *Games) Lineup(b int, dst []int) []int {
 	return dst
 }
 
-// Seat returns the seat of the candidate with values x: Base with x set,
+// seat returns the seat of the candidate with values x: Base with x set,
 // labelled "bot(K=V;...)".
-func (g *Games) Seat(x []float64) bots.Seat {
+func (g *Games) seat(x []float64) bots.Seat {
 	p := g.Base.Params.Clone()
 	for i, d := range g.Space {
 		p[d.Param.Name] = x[i]
@@ -216,7 +216,7 @@ func (g *Games) Evaluate(ctx context.Context, evals []Eval, emit func(k int, r R
 		if !ok {
 			c = len(seats)
 			entry[k] = c
-			seats = append(seats, g.Seat(e.X))
+			seats = append(seats, g.seat(e.X))
 		}
 		sched.cand[j] = c
 	}
@@ -225,7 +225,7 @@ func (g *Games) Evaluate(ctx context.Context, evals []Eval, emit func(k int, r R
 	sched.pool = len(seats)
 	var lu []int
 	for j, e := range evals {
-		lu = g.Lineup(e.Block, lu)
+		lu = g.lineup(e.Block, lu)
 		for _, o := range lu {
 			sched.opp = append(sched.opp, nc+o)
 		}

@@ -30,8 +30,8 @@ type Line struct {
 	Won []int `json:"won"`
 }
 
-// Result returns the line's result.
-func (l *Line) Result() Result {
+// result returns the line's result.
+func (l *Line) result() Result {
 	r := Result{Games: l.Games, Wins: l.Wins, Stalemates: l.Stalemates, Place: l.Place, Won: make([]bool, len(l.Won))}
 	for i, w := range l.Won {
 		r.Won[i] = w == 1

@@ -339,7 +339,7 @@ func round4(v float64) float64 {
 // of the field's bot, the searched ones set to x, the others the base's,
 // after the comment lines of comment.
 func writeParamFile(path string, g *Games, x []float64, comment string) error {
-	seat := g.Seat(x)
+	seat := g.seat(x)
 	var b bytes.Buffer
 	for _, line := range strings.Split(strings.TrimSpace(comment), "\n") {
 		fmt.Fprintf(&b, "# %s\n", line)

@@ -175,7 +175,7 @@ func (s *Search) replay() (*State, error) {
 		if err := check(&l, st.Step, st.Evals[len(st.Done)]); err != nil {
 			return nil, fmt.Errorf("search: %s:%d: %w (a log of another search?)", path, st.Lines+1, err)
 		}
-		st.Done = append(st.Done, l.Result())
+		st.Done = append(st.Done, l.result())
 		st.Lines++
 		st.valid += int64(i + 1)
 	}
@@ -549,7 +549,7 @@ func (s *Search) mergeStep(st *State, logPath string) error {
 		parts[i] = parts[i][1:]
 		buf.Write(l.appendJSON(nil))
 		buf.WriteByte('\n')
-		res = append(res, l.Result())
+		res = append(res, l.result())
 	}
 	f, err := atomicfile.OpenLog(logPath, 0o644)
 	if err != nil {
