@@ -37,7 +37,7 @@ type exactEnds struct {
 	n, stop int
 	unit    *big.Int
 	rs      *rollSet
-	// rows holds Q for the last MaxDice+1 values of x (a ring), indexed
+	// rows holds Q for the last maxDice+1 values of x (a ring), indexed
 	// [x%len(rows)][y][end], nil for 0.
 	rows [][][]*big.Int
 }

@@ -140,7 +140,7 @@ type HeatMap struct {
 	// Title, XLabel, YLabel and ColorLabel label the figure, its axes and
 	// its colour bar; any may be empty.
 	Title, XLabel, YLabel, ColorLabel string
-	// Palette names the colour map (see Palettes); empty is defaultPalette.
+	// Palette names the colour map (see palettes); empty is defaultPalette.
 	Palette string
 	// Min and Max are the values at the ends of the colour map; if both
 	// are 0 the grid's range is used.
@@ -288,7 +288,7 @@ type colourCanvas struct {
 // newColourCanvas checks a colour-coded figure with validate and makes its
 // canvas of the given size (zero: the default) in format, with the colour
 // map of pal over the range that colourRange returns (pal names the
-// palette, see Palettes).
+// palette, see palettes).
 func newColourCanvas(format string, w, h vg.Length, pal string, validate func() error, colourRange func() (lo, hi float64, err error)) (colourCanvas, error) {
 	var cc colourCanvas
 	if err := validate(); err != nil {

@@ -62,7 +62,7 @@ type Surface struct {
 	// Title, XLabel, YLabel and ColorLabel label the figure, its axes and
 	// its colour bar; any may be empty.
 	Title, XLabel, YLabel, ColorLabel string
-	// Palette names the colour map (see Palettes); empty is defaultPalette.
+	// Palette names the colour map (see palettes); empty is defaultPalette.
 	// A sequential map (black-body, kindlmann) suits half-widths.
 	Palette string
 	// Min and Max are the values at the ends of the colour map; if both are

@@ -101,7 +101,7 @@ func (b *Board) friendlyNeighbors(p, t int) int {
 	return len(b.Map.Territories[t].Neighbors) - b.EnemyNeighbors(p, t)
 }
 
-// surrounded reports whether every neighbour of t is p's (FriendlyNeighbors
+// surrounded reports whether every neighbour of t is p's (friendlyNeighbors
 // equal to the neighbour count, stopping at the first other).
 func (b *Board) surrounded(p, t int) bool {
 	for _, u := range b.Map.Territories[t].Neighbors {

@@ -180,7 +180,7 @@ const (
 	// each continent MustKill owned at placement with a positive bonus,
 	// largest bonus first (lowest id on ties), each own territory with 2
 	// or more armies in id order (lazily) takes its easiest path into the
-	// continent (EasyPathToCont); if the path's cost (PathCost) is below
+	// continent (easyPathToCont); if the path's cost (pathCost) is below
 	// its armies it attacks along the whole path (attackAlongPath), moving
 	// everything, and stops at a repulse or at a territory left with 1
 	// army. The first path taken whole ends that continent. Its result is
@@ -540,7 +540,7 @@ func (x *Lux) PlaceOnClusterBorder(buf []sim.Placement, root, n int) []sim.Place
 //   - else, if the bot owns territories in c with enemy neighbours in c,
 //     everything on the one with the most (the first on ties);
 //   - else everything on the start of the cheapest route into c
-//     (CheapestRouteToCont).
+//     (cheapestRouteToCont).
 //
 // The board is updated.
 func (x *Lux) PlaceToTakeCont(buf []sim.Placement, n, c int) []sim.Placement {
@@ -635,8 +635,8 @@ func (x *Lux) dominantPlayer(s *sim.State) int {
 // PlaceToKillDominant is placeArmiesToKillDominantPlayer: it sets MustKill
 // to the dominant player (dominantPlayer) and, when there is one, records
 // the continents it owns and places all n armies on the start of the
-// cheapest route (CheapestRouteToCont) into the one whose route costs least
-// (PathCost, the first on ties). ok is false (buf unchanged) when there is
+// cheapest route (cheapestRouteToCont) into the one whose route costs least
+// (pathCost, the first on ties). ok is false (buf unchanged) when there is
 // no dominant player or it owns no continent; MustKill stays set in the
 // second case, as in Java.
 func (x *Lux) PlaceToKillDominant(s *sim.State, buf []sim.Placement, n int) ([]sim.Placement, bool) {

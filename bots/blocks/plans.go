@@ -29,7 +29,7 @@ func OneMoveUnlessOneStep(mode sim.FortifyMode, moves []sim.Move) []sim.Move {
 const stalemateArmies = 1500
 
 // consolidateAttack returns the first attack of the Lux "consolidate"
-// block (see Consolidate) without a buffer: the first (lowest id) enemy
+// block (see consolidate) without a buffer: the first (lowest id) enemy
 // territory that qualifies, attacked from its qualifying neighbour with the
 // most armies (lowest id on ties), which must hold at least 2.
 func consolidateAttack(b *Board, p int) (from, to int, ok bool) {
@@ -57,7 +57,7 @@ func consolidateAttack(b *Board, p int) (from, to int, ok bool) {
 // triplePack returns the next attack of the Lux "triple attack pack" for
 // p: an easy expand (see easyExpand) while there is one, else a fill out
 // (see fillOut), else the strongest attacker of a consolidate (see
-// Consolidate). Called again after each attack it runs the pack until
+// consolidate). Called again after each attack it runs the pack until
 // nothing changes. ok is false when none of the three applies.
 func triplePack(b *Board, p int) (from, to int, ok bool) {
 	if from, to, ok = easyExpand(b, p); ok {

@@ -3,8 +3,8 @@ package blocks
 import "github.com/marslab-risk/marslab/sim"
 
 // Search answers questions about paths over a board with reusable
-// buffers. The searches through a player's own territories (Component,
-// Connected, Linked, AppendClusterBorder, FortifyTowardFront) are the
+// buffers. The searches through a player's own territories (component,
+// connected, Linked, appendClusterBorder, FortifyTowardFront) are the
 // engine's own, sim.OwnedPaths, run on the board's owners; RouteToContinent,
 // through other players' territories and weighted by their armies, is a
 // search of its own (Routes answers it for every continent at once). Nothing is allocated once the buffers are sized for
@@ -12,7 +12,7 @@ import "github.com/marslab-risk/marslab/sim"
 // to use. A result slice returned by a method is reused by the next call.
 type Search struct {
 	paths sim.OwnedPaths
-	comp  []int  // Component's result
+	comp  []int  // component's result
 	mark  []bool // scratch membership flags, all false between calls
 	steps []int  // owned steps from a cluster's root or from the front
 	srcs  []int  // the front: sources of FortifyTowardFront
@@ -100,8 +100,8 @@ func (r *Search) RouteToContinent(dst []int, b *Board, p, c int) (route []int, c
 
 // Routes runs the search of RouteToContinent for p into the continents of
 // the bit set into (ids below 64; 0 for every continent) at once, keeping
-// only the routes that cost less than below; Route then answers for those
-// continents until the next search of r. Route(dst, c) after Routes(b, p,
+// only the routes that cost less than below; route then answers for those
+// continents until the next search of r. route(dst, c) after Routes(b, p,
 // below, into) gives what RouteToContinent(dst, b, p, c) gives when that
 // route costs less than below, and no route otherwise, at the cost of one
 // search, which stops once it has reached every continent of into or a
