@@ -56,9 +56,6 @@ func NewChainer(r Rules, maxArmies int) *Chainer {
 // Err returns the error of an invalid rule set given to NewChainer, or nil.
 func (c *Chainer) Err() error { return c.err }
 
-// rules returns the Chainer's dice rules.
-func (c *Chainer) rules() Rules { return c.r }
-
 // Win returns P(conquering the whole path) starting with a attacking
 // armies against the defenders in order; it is 1 for an empty path and
 // NaN if a or a defender count is negative.

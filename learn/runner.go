@@ -123,9 +123,6 @@ func (r *Runner) opponentNames() []string {
 	return out
 }
 
-// config returns the Runner's configuration.
-func (r *Runner) config() *Config { return r.s.cfg }
-
 // Run plays episode index of the experiment seed: the game
 // sim.GameSeed(seed, index), its seat and opponents drawn from that seed
 // too, so an episode depends on (seed, index) and the decisions alone.

@@ -259,27 +259,6 @@ func (d *Data) choiceLogLik(ci int, a Action) float64 {
 	return math.Log(pk) + math.Log((row[a.Territory]+md.Alpha)/sum)
 }
 
-// probabilities appends seat p's normalised card probabilities, in the order
-// of the model's Cards, to dst and returns it.
-func (d *Data) probabilities(dst []float64, p int) []float64 {
-	lp := d.logp[p]
-	mx := math.Inf(-1)
-	for _, x := range lp {
-		mx = math.Max(mx, x)
-	}
-	sum := 0.0
-	start := len(dst)
-	for _, x := range lp {
-		v := math.Exp(x - mx)
-		dst = append(dst, v)
-		sum += v
-	}
-	for i := start; i < len(dst); i++ {
-		dst[i] /= sum
-	}
-	return dst
-}
-
 // Tied returns the number of cards tied for seat p's largest probability
 // (within a relative 1e-12): 1 when one card leads.
 func (d *Data) Tied(p int) int {

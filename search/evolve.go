@@ -130,9 +130,6 @@ func NewEvolve(cfg EvolveConfig) (*Evolve, error) {
 // Steps returns Generations + 1 (the final mean's evaluation).
 func (e *Evolve) Steps() int { return e.cfg.Generations + 1 }
 
-// config returns the configuration.
-func (e *Evolve) config() EvolveConfig { return e.cfg }
-
 // Generations returns the generations told so far.
 func (e *Evolve) Generations() []Generation { return e.gens }
 

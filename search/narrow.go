@@ -221,9 +221,6 @@ func (n *Narrowing) Steps() int { return n.cfg.Levels * n.cfg.Rounds }
 // Levels returns the levels so far (the current one last).
 func (n *Narrowing) Levels() []Level { return n.levels }
 
-// config returns the configuration.
-func (n *Narrowing) config() NarrowConfig { return n.cfg }
-
 // Next returns the current round's evaluations: every cell alive on the
 // round's blocks.
 func (n *Narrowing) Next() ([]Eval, error) {

@@ -234,9 +234,6 @@ func (m *WinCondition) UnmarshalText(text []byte) (err error) {
 // String returns the kind's TOML spelling.
 func (m MissionKind) String() string { return string(m) }
 
-// valid reports whether m is one of the mission kinds.
-func (m MissionKind) valid() bool { return slices.Contains(missionKinds, m) }
-
 // MarshalText returns the kind's spelling.
 func (m MissionKind) MarshalText() ([]byte, error) { return []byte(m), nil }
 

@@ -276,9 +276,6 @@ func New(cfg Config) (*Optimizer, error) {
 	return o, nil
 }
 
-// dim returns the number of coordinates.
-func (o *Optimizer) dim() int { return o.n }
-
 // Lambda returns the number of candidates per generation.
 func (o *Optimizer) Lambda() int { return o.lam }
 
