@@ -235,6 +235,7 @@ type worker struct {
 	seated  []sim.Player
 	lineup  []int
 	obs     []GameObserver
+	last    sim.Result // the result of the last game played
 }
 
 func newWorker(cfg *PoolConfig, sched Schedule) (*worker, error) {
@@ -288,6 +289,7 @@ func (w *worker) play(ctx context.Context, g int, o *Outcome) error {
 	if err != nil {
 		return fmt.Errorf("game %d: %w", g, err)
 	}
+	w.last = res
 	o.Record = Record{Game: g, Seed: sim.GameSeed(w.seed, stream), Seating: seating, Winner: res.Winner,
 		Placements: res.Placement, Rounds: res.Rounds, Turns: res.Turns, Stalemate: res.Stalemate, Faults: res.Faults}
 	for i, e := range w.lineup {

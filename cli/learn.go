@@ -126,7 +126,9 @@ func cmdLearn(ctx context.Context, reg *bots.Registry, args []string, stdout, st
 			return err
 		}
 	}
-	res.Summary(stdout)
+	if err := res.Summary(stdout); err != nil {
+		return err
+	}
 	fmt.Fprintf(stdout, "wrote %s\n", e.Out)
 	return nil
 }

@@ -28,7 +28,11 @@ intervals, the binomial test against a random guess, and paired comparisons of t
 recognisers (exact McNemar, Holm), as Markdown with sentences that state what the tables show. One line per game goes to OUT/games.jsonl (byte-identical
 for any number of workers); -resume continues an interrupted run; the tables go to
 OUT/tables.txt too, and the tables notebooks/recognition shares (game length, every
-recogniser, paired comparisons, counting rules) to OUT/report.md. -shard i/n plays every n-th game only (each shard trains the whole data
+recogniser, paired comparisons, counting rules) to OUT/report.md. The CSV files
+notebooks/recognition writes go to OUT as well (length.csv, accuracy.csv under the paper's
+counting and ours, missions.csv and pairs.csv, by the paper's counting whatever -clock, -ties
+and -end say) and, unless -figures=false, its figures (accuracy, winners-losers and
+recognisers-ARM, each .png and .svg). -shard i/n plays every n-th game only (each shard trains the whole data
 model); -merge DIR,DIR,... joins the shards' games into OUT and prints the tables of them all.
 The tables count as the paper did: "% of game" includes the setup's steps (every starting
 army placed after the deal), a prediction tied between cards is wrong (the share of ties is
@@ -45,6 +49,7 @@ it (the paper's program sampled at turn ends only); -clock turns counts player-t
 	clock := fs.String("clock", "paper", "sampling points of a game: paper (setup steps counted as turns) or turns (player-turns only)")
 	ties := fs.String("ties", "wrong", "a prediction tied between cards: wrong (the paper's counting) or share (broken at random)")
 	end := fs.String("end", "turn", "the end of the game: turn (the last turn's end before the final turn, the paper's sampling) or game (after the last action)")
+	figures := fs.Bool("figures", true, "draw the figures (PNG and SVG)")
 	merge := fs.String("merge", "", "join the games of these comma-separated shard output directories into -out (plays nothing)")
 	path, err := parseConfigArg(fs, args, stdout)
 	if err != nil {
@@ -121,6 +126,25 @@ it (the paper's program sampled at turn ends only); -clock turns counts player-t
 	}
 	if err := atomicfile.WriteFile(filepath.Join(opt.Out, "report.md"), md.Bytes(), 0o644); err != nil {
 		return err
+	}
+	paper, ours := sum, sum
+	if counting != (experiment.Counting{}) {
+		if paper, err = experiment.Summarize(res, experiment.Counting{}); err != nil {
+			return err
+		}
+	}
+	if counting != experiment.Ours {
+		if ours, err = experiment.Summarize(res, experiment.Ours); err != nil {
+			return err
+		}
+	}
+	if _, err := experiment.WriteCSV(opt.Out, paper, ours); err != nil {
+		return err
+	}
+	if *figures {
+		if _, err := experiment.WriteFigures(opt.Out, paper); err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -3,8 +3,11 @@ package cli
 import (
 	"bytes"
 	"context"
+	"encoding/csv"
+	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -14,6 +17,73 @@ import (
 
 	"github.com/marslab-risk/marslab/bots/registry"
 )
+
+// checkRecognizeCSV checks the CSV files marslab recognize wrote into dir
+// for the run of TestRecognize (4 games of each of two six-player arms)
+// against the tables it printed (out).
+func checkRecognizeCSV(t *testing.T, dir, out string) {
+	t.Helper()
+	read := func(name string) [][]string {
+		f, err := os.Open(filepath.Join(dir, name))
+		require.NoError(t, err)
+		defer f.Close()
+		rows, err := csv.NewReader(f).ReadAll()
+		require.NoError(t, err, name)
+		require.NotEmpty(t, rows, name)
+		return rows
+	}
+	for _, tc := range []struct {
+		name   string
+		header string
+	}{
+		{"accuracy.csv", "counting,recogniser,arm,players,percent_of_game,correct,n,ties,accuracy,wilson_lo,wilson_hi"},
+		{"length.csv", "arm,min_turns,correct,n,ties,accuracy,wilson_lo,wilson_hi"},
+		{"missions.csv", "recogniser,arm,players,mission,correct,n,ties,accuracy,wilson_lo,wilson_hi"},
+		{"pairs.csv", "arm,x,y,both,only_x,only_y,neither,diff,lo,hi,p_mcnemar,p_holm"},
+	} {
+		assert.Equal(t, tc.header, strings.Join(read(tc.name)[0], ","), tc.name)
+	}
+	num := func(s string) float64 {
+		v, err := strconv.ParseFloat(s, 64)
+		require.NoError(t, err)
+		return v
+	}
+	seen := map[string]bool{}
+	for _, row := range read("accuracy.csv")[1:] {
+		require.Len(t, row, 11)
+		key := strings.Join(row[:5], ",")
+		assert.False(t, seen[key], "row %s twice", key)
+		seen[key] = true
+		correct, n := num(row[5]), num(row[6])
+		// Every player of the four six-player games of an arm, one winner each.
+		want := map[string]float64{"all": 24, "winners": 4, "losers": 20}[row[3]]
+		assert.Equal(t, want, n, key)
+		assert.InDelta(t, correct/n, num(row[8]), 1e-12, key)
+		assert.LessOrEqual(t, num(row[9]), num(row[8]), key)
+		assert.GreaterOrEqual(t, num(row[10]), num(row[8]), key)
+		// The paper's counting's end of the game is the printed table's
+		// 100 % column: "correct/incorrect acc [lo, hi]".
+		if row[0] == "paper" && row[1] == "phatt" && row[3] == "all" && row[4] == "100" {
+			cell := fmt.Sprintf("%d/%d %.1f [%.1f, %.1f]", int(correct), int(n-correct), 100*num(row[8]), 100*num(row[9]), 100*num(row[10]))
+			assert.Contains(t, out, "| "+row[2]+" | ours | ", key)
+			assert.Regexp(t, `\| `+row[2]+` \| ours \| [^\n]*\| `+regexp.QuoteMeta(cell)+` \| [^|]+ \| [^|]+ \|\n`, out, key)
+		}
+	}
+	for _, arm := range []string{"w4", "constrained"} {
+		for _, c := range []string{"paper", "ours"} {
+			assert.True(t, seen[c+",phatt,"+arm+",all,100"], "%s %s", c, arm)
+			assert.True(t, seen[c+",phatt-state,"+arm+",winners,5"], "%s %s", c, arm)
+		}
+	}
+	assert.Len(t, seen, 4*2*3*2*20, "recognisers that ran × arms × player groups × countings × 5 %% steps")
+	pairs := read("pairs.csv")
+	assert.Equal(t, []string{"w4", "phatt", "phatt-state"}, pairs[1][:3])
+	for _, row := range pairs[1:] {
+		// both + only_x + only_y + neither: every player-game of the arm (or of both arms, pooled).
+		total := num(row[3]) + num(row[4]) + num(row[5]) + num(row[6])
+		assert.Contains(t, []float64{24, 48}, total, row)
+	}
+}
 
 func TestRecognize(t *testing.T) {
 	dir := t.TempDir()
@@ -46,13 +116,21 @@ func TestRecognize(t *testing.T) {
 	assert.Contains(t, string(md), "| recogniser | w4 50 % | w4 100 % | constrained 50 % | constrained 100 % |")
 	assert.Contains(t, string(md), "| rule (X: the paper's) | Y | arm |")
 	assert.Regexp(t, `\| last turn's end \| after the last action \| w4 \| \d+\.\d \| \d+\.\d \| \d+ \| \d+ \| [+-]\d+\.\d \| \[[+-]\d+\.\d, [+-]\d+\.\d\] \|`, string(md))
+	checkRecognizeCSV(t, dir, out.String())
+	for _, f := range []string{"accuracy", "winners-losers", "recognisers-w4", "recognisers-constrained"} {
+		for _, ext := range []string{".png", ".svg"} {
+			assert.FileExists(t, filepath.Join(dir, f+ext))
+		}
+	}
 
 	// Two shards merged give the whole run's games and tables.
 	s0, s1, merged := t.TempDir(), t.TempDir(), t.TempDir()
 	for i, d := range []string{s0, s1} {
 		err := run(context.Background(), registry.Default(), []string{"recognize", "../recog/experiment/testdata/small.toml",
-			"-out", d, "-games", "4", "-train-games", "2", "-shard", []string{"0/2", "1/2"}[i], "-quiet"}, &bytes.Buffer{}, &errb)
+			"-out", d, "-games", "4", "-train-games", "2", "-shard", []string{"0/2", "1/2"}[i], "-quiet", "-figures=false"}, &bytes.Buffer{}, &errb)
 		require.NoError(t, err)
+		assert.FileExists(t, filepath.Join(d, "accuracy.csv"))
+		assert.NoFileExists(t, filepath.Join(d, "accuracy.png"))
 	}
 	var mout bytes.Buffer
 	// The shards trained on 2 games per arm, not the config's 3.

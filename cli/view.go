@@ -179,10 +179,8 @@ func regenerate(ctx context.Context, reg *bots.Registry, dir string, g int, rule
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", cfgPath, err)
 	}
-	lineup := sched.Lineup(g, nil)
-	seats := make([]bots.Seat, len(lineup))
-	for i, e := range lineup {
-		si := h.Seats[e]
+	seats := make([]bots.Seat, len(h.Seats))
+	for e, si := range h.Seats {
 		fac, ok := reg.Lookup(si.Bot)
 		if !ok {
 			return nil, fmt.Errorf("%s: seat %d (%s): unknown bot %q", cfgPath, e, si.Label, si.Bot)
@@ -196,49 +194,23 @@ func regenerate(ctx context.Context, reg *bots.Registry, dir string, g int, rule
 				return nil, fmt.Errorf("%s: seat %d (%s): params.%s = %s: %w", cfgPath, e, si.Label, k, p.Format(si.Params[k]), err)
 			}
 		}
-		seats[i] = bots.Seat{Factory: fac, Params: si.Params, Label: si.Label}
+		seats[e] = bots.Seat{Factory: fac, Params: si.Params, Label: si.Label}
 	}
-	ps, err := newPlayers(seats)
+	batch := arena.Config{Map: cfg.Map, Rules: cfg.Rules, Seats: seats, Schedule: sched, Games: h.Games, Seed: h.Seed}
+	rec, log, err := arena.Replay(ctx, batch, g, logHeader(cfg, nil, 0, 0))
 	if err != nil {
+		return nil, fmt.Errorf("%s: %w", cfgPath, err)
+	}
+	if err := checkRecord(dir, rec, len(sched.Lineup(g, nil))); err != nil {
 		return nil, err
 	}
-	game, err := sim.NewGame(cfg.Map, cfg.Rules, len(seats))
-	if err != nil {
-		return nil, err
-	}
-	var buf bytes.Buffer
-	lw, err := sim.NewLogWriter(&buf, logHeader(cfg, seats, h.Seed, sched.Stream(g)))
-	if err != nil {
-		return nil, err
-	}
-	game.Observe(lw)
-	var explainers []*sim.ExplainWriter
-	for i, p := range ps {
-		if e, ok := p.(bots.Explainer); ok {
-			w := sim.NewExplainWriter(lw, game, i)
-			explainers = append(explainers, w)
-			e.SetExplain(w)
-		}
-	}
-	res, err := game.PlayContext(ctx, ps, h.Seed, sched.Stream(g))
-	if err != nil {
-		return nil, err
-	}
-	for _, w := range explainers {
-		w.Flush()
-	}
-	if err := lw.Close(res); err != nil {
-		return nil, err
-	}
-	if err := checkRecord(dir, g, len(seats), seats, res); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
+	return log, nil
 }
 
-// checkRecord compares the regenerated game with its record in
-// dir/games.jsonl, when the directory holds it (a shard holds some games).
-func checkRecord(dir string, g, players int, seats []bots.Seat, res sim.Result) error {
+// checkRecord compares the regenerated game's record with its line in
+// dir/games.jsonl, byte for byte, when the directory holds it (a shard
+// holds some games).
+func checkRecord(dir string, rec arena.Record, players int) error {
 	path := filepath.Join(dir, "games.jsonl")
 	f, err := fileread.Open(path, fileread.Log)
 	if errors.Is(err, os.ErrNotExist) {
@@ -251,21 +223,21 @@ func checkRecord(dir string, g, players int, seats []bots.Seat, res sim.Result) 
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 1<<16), 1<<24)
 	for line := 1; sc.Scan(); line++ {
-		rec, err := arena.ParseRecord(sc.Bytes(), players)
+		old, err := arena.ParseRecord(sc.Bytes(), players)
 		if err != nil {
 			return fmt.Errorf("%s: line %d: %w", path, line, err)
 		}
-		if rec.Game != g {
+		if old.Game != rec.Game {
 			continue
 		}
-		for i, s := range seats {
-			if rec.Seating[i] != s.Label {
-				return fmt.Errorf("%s: line %d: game %d seats %q in seat %d, the schedule %q", path, line, g, rec.Seating[i], i, s.Label)
+		for i, s := range rec.Seating {
+			if old.Seating[i] != s {
+				return fmt.Errorf("%s: line %d: game %d seats %q in seat %d, the schedule %q", path, line, rec.Game, old.Seating[i], i, s)
 			}
 		}
-		if rec.Winner != res.Winner || rec.Rounds != res.Rounds || rec.Turns != res.Turns {
-			return fmt.Errorf("%s: line %d: game %d played again gives winner %d in %d rounds (%d turns), the record winner %d in %d rounds (%d turns): the seed, seats or schedule of config.json were edited, or the bots have changed since the games were played",
-				path, line, g, res.Winner, res.Rounds, res.Turns, rec.Winner, rec.Rounds, rec.Turns)
+		if !bytes.Equal(rec.AppendJSON(nil), sc.Bytes()) {
+			return fmt.Errorf("%s: line %d: game %d played again gives winner %d in %d rounds (%d turns), the record winner %d in %d rounds (%d turns), or other counts: the seed, seats or schedule of config.json were edited, or the bots have changed since the games were played",
+				path, line, rec.Game, rec.Winner, rec.Rounds, rec.Turns, old.Winner, old.Rounds, old.Turns)
 		}
 		return nil
 	}

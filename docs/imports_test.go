@@ -47,7 +47,7 @@ const importRules = `
 	arena, internal/gameconf, plots, search/cmaes < search;
 	bots < learn;
 	arena, learn, plots < learn/experiment;
-	arena, recog < recog/experiment;
+	arena, plots, recog < recog/experiment;
 	dice/dicetest, learn/experiment, recog/experiment, search, tourney < report;
 	internal/slurm, report, view < cli;
 	bots/registry, cli < cmd/marslab;

@@ -281,7 +281,11 @@ func (c *calibrationConfig) render(w *writer, cal *search.Calibration) (*calibra
 	if err := w.table("narrow-cells.csv", n.Table()); err != nil {
 		return nil, err
 	}
-	for _, f := range n.Figures("calibration, narrowing", cal.RefNarrow, c.Calibration.Against) {
+	nfigs, err := n.Figures("calibration, narrowing", cal.RefNarrow, c.Calibration.Against)
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range nfigs {
 		if err := w.figure(f.Name, f.Fig); err != nil {
 			return nil, err
 		}

@@ -456,10 +456,6 @@ func (c *recognitionConfig) convergence(w *writer, cfg *rexp.Config, setup *rexp
 	return w.figure("convergence", lc)
 }
 
-func tallyRow(prefix []string, t rexp.Tally) []string {
-	return append(prefix, itoa(t.Correct), itoa(t.N), itoa(t.Ties), num(t.Acc), num(t.CI.Lo), num(t.CI.Hi))
-}
-
 func (c *recognitionConfig) tables(w *writer, d *recognitionData) error {
 	sum := d.Sum
 	for _, arm := range sortedKeys(c.Paper.Arms) {
@@ -487,55 +483,13 @@ func (c *recognitionConfig) tables(w *writer, d *recognitionData) error {
 		}
 	}
 	d.Length = sum.LengthTable(ph)
-	var lengthRows [][]string
-	for a, arm := range sum.Arms {
-		for b, t := range sum.ByLength[ph][a] {
-			lengthRows = append(lengthRows, tallyRow([]string{arm, itoa(rexp.LengthBins[b])}, t))
-		}
-	}
 	d.Recognisers = sum.RecognisersTable()
 	d.Pairs = sum.PairsTable()
-	var pairRows [][]string
-	for _, pr := range sum.Pairs {
-		r := pr.Result
-		pairRows = append(pairRows, []string{pr.Arm, pr.X, pr.Y, itoa(r.Counts.Both), itoa(r.Counts.OnlyX), itoa(r.Counts.OnlyY),
-			itoa(r.Counts.Neither), num(r.Diff), num(r.Interval.Lo), num(r.Interval.Hi), num(r.P), num(pr.PHolm)})
-	}
-	// CSV files.
-	var curve, missions [][]string
-	for r, rn := range sum.Recognisers {
-		if !sum.Ran[r] {
-			continue
-		}
-		for a, arm := range sum.Arms {
-			for g := range rexp.NumGroups {
-				for _, v := range []struct {
-					name string
-					sum  *rexp.Summary
-				}{{"paper", sum}, {"ours", d.Ours}} {
-					for k := range rexp.Steps {
-						curve = append(curve, tallyRow([]string{v.name, rn, arm, rexp.GroupNames[g], itoa(5 * (k + 1))}, v.sum.Curve[r][a][g][k]))
-					}
-				}
-				for ci, name := range sum.CardNames {
-					missions = append(missions, tallyRow([]string{rn, arm, rexp.GroupNames[g], name}, sum.PerMission[r][a][g][ci]))
-				}
-			}
-		}
-	}
-	tally := []string{"correct", "n", "ties", "accuracy", "wilson_lo", "wilson_hi"}
-	if err := w.csv("length.csv", append([]string{"arm", "min_turns"}, tally...), lengthRows); err != nil {
+	names, err := rexp.WriteCSV(w.dir, sum, d.Ours)
+	if err != nil {
 		return err
 	}
-	if err := w.csv("accuracy.csv", append([]string{"counting", "recogniser", "arm", "players", "percent_of_game"}, tally...), curve); err != nil {
-		return err
-	}
-	if err := w.csv("missions.csv", append([]string{"recogniser", "arm", "players", "mission"}, tally...), missions); err != nil {
-		return err
-	}
-	if err := w.csv("pairs.csv", []string{"arm", "x", "y", "both", "only_x", "only_y", "neither", "diff", "lo", "hi", "p_mcnemar", "p_holm"}, pairRows); err != nil {
-		return err
-	}
+	w.files = append(w.files, names...)
 	var paperRows [][]string
 	for _, arm := range sortedKeys(c.Paper.Arms) {
 		p := c.Paper.Arms[arm]
@@ -547,51 +501,14 @@ func (c *recognitionConfig) tables(w *writer, d *recognitionData) error {
 	return w.csv("paper.csv", []string{"arm", "paper_name", "players", "percent_of_game", "correct", "incorrect"}, paperRows)
 }
 
-// figures draws accuracy against the share of the game played: PHATT per
-// arm (accuracy.png) and every recogniser per arm (recognisers-ARM.png).
+// figures draws accuracy against the share of the game played
+// (rexp.WriteFigures): PHATT per arm (accuracy), its winners and losers
+// (winners-losers) and every recogniser per arm (recognisers-ARM).
 func (c *recognitionConfig) figures(w *writer, sum *rexp.Summary) error {
-	x := make([]float64, rexp.Steps)
-	for k := range x {
-		x[k] = float64(5 * (k + 1))
-	}
-	series := func(name string, ts [rexp.Steps]rexp.Tally) plots.Series {
-		s := plots.Series{Name: name, X: x, Y: make([]float64, len(x)), Lo: make([]float64, len(x)), Hi: make([]float64, len(x))}
-		for k, t := range ts {
-			s.Y[k], s.Lo[k], s.Hi[k] = 100*t.Acc, 100*t.CI.Lo, 100*t.CI.Hi
-		}
-		return s
-	}
-	chance := plots.Series{Name: "random guess", X: []float64{5, 100}, Y: []float64{100 * sum.Chance, 100 * sum.Chance}}
-	lc := &plots.LineChart{Title: "PHATT: accuracy against the share of the game played", XLabel: "% of the game (setup placements counted as turns)",
-		YLabel: "correct predictions (%, 95 % Wilson)", YMin: 0, YMax: 100}
-	for a, arm := range sum.Arms {
-		lc.Series = append(lc.Series, series(arm, sum.Curve[0][a][rexp.All]))
-	}
-	lc.Series = append(lc.Series, chance)
-	if err := w.figure("accuracy", lc); err != nil {
+	names, err := rexp.WriteFigures(w.dir, sum)
+	if err != nil {
 		return err
 	}
-	wl := &plots.LineChart{Title: "PHATT: winners and losers", XLabel: "% of the game (setup placements counted as turns)",
-		YLabel: "correct predictions (%, 95 % Wilson)", YMin: 0, YMax: 100}
-	for a, arm := range sum.Arms {
-		wl.Series = append(wl.Series, series(arm+" winners", sum.Curve[0][a][rexp.Winners]),
-			series(arm+" losers", sum.Curve[0][a][rexp.Losers]))
-	}
-	if err := w.figure("winners-losers", wl); err != nil {
-		return err
-	}
-	for a, arm := range sum.Arms {
-		rc := &plots.LineChart{Title: "The recognisers on " + arm, XLabel: "% of the game (setup placements counted as turns)",
-			YLabel: "correct predictions (%, 95 % Wilson)", YMin: 0, YMax: 100}
-		for r, rn := range sum.Recognisers {
-			if sum.Ran[r] {
-				rc.Series = append(rc.Series, series(rn, sum.Curve[r][a][rexp.All]))
-			}
-		}
-		rc.Series = append(rc.Series, chance)
-		if err := w.figure("recognisers-"+arm, rc); err != nil {
-			return err
-		}
-	}
+	w.files = append(w.files, names...)
 	return nil
 }

@@ -184,24 +184,48 @@ func (c *strategistConfig) run(ctx context.Context, w *writer) (any, error) {
 		return nil, fmt.Errorf("%s: %w", c.path, err)
 	}
 	d := &strategistData{Config: c.Strategist.Config, Exp: e, Learner: e.Learner, Actions: res.Actions,
-		Opponents: e.Env.Opponents, Features: e.Env.Features, Eval: res.EvalMarkdown(), Paired: res.PairedMarkdown(),
-		Verdicts: res.Verdicts(), Behaviour: res.Behaviour(), Best: res.Best(), Curve: res.CurveText(), TrainSteps: res.TrainSteps()}
+		Opponents: e.Env.Opponents, Features: e.Env.Features, Paired: res.PairedMarkdown(),
+		Behaviour: res.Behaviour(), Best: res.Best(), TrainSteps: res.TrainSteps()}
+	if d.Eval, err = res.EvalMarkdown(); err != nil {
+		return nil, fmt.Errorf("%s: %w", c.path, err)
+	}
+	if d.Verdicts, err = res.Verdicts(); err != nil {
+		return nil, fmt.Errorf("%s: %w", c.path, err)
+	}
+	if d.Curve, err = res.CurveText(); err != nil {
+		return nil, fmt.Errorf("%s: %w", c.path, err)
+	}
+	curve, err := res.CurveTable()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", c.path, err)
+	}
+	eval, err := res.EvalTable()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", c.path, err)
+	}
 	for _, t := range []struct {
 		name string
 		t    table.Table
-	}{{"curve.csv", res.CurveTable()}, {"eval.csv", res.EvalTable()}, {"paired.csv", res.PairedTable()}} {
+	}{{"curve.csv", curve}, {"eval.csv", eval}, {"paired.csv", res.PairedTable()}} {
 		if err := w.table(t.name, t.t); err != nil {
 			return nil, err
 		}
 	}
-	win, ret := res.CurveCharts()
+	win, ret, err := res.CurveCharts()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", c.path, err)
+	}
 	if err := w.figure("curve-win", win); err != nil {
 		return nil, err
 	}
 	if err := w.figure("curve-return", ret); err != nil {
 		return nil, err
 	}
-	if err := w.figure("eval-win", res.EvalChart()); err != nil {
+	chart, err := res.EvalChart()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", c.path, err)
+	}
+	if err := w.figure("eval-win", chart); err != nil {
 		return nil, err
 	}
 	if len(c.arms) > 0 {
@@ -234,8 +258,15 @@ func (c *strategistConfig) ablation(ctx context.Context, w *writer, d *strategis
 	if err != nil {
 		return fmt.Errorf("%s: %w", c.path, err)
 	}
-	d.Ablation, d.AblPairs, d.AblVerdicts = abl.Table(), abl.PairsTable(), abl.Verdicts()
-	if err := w.table("ablation.csv", abl.CSV()); err != nil {
+	d.AblPairs, d.AblVerdicts = abl.PairsTable(), abl.Verdicts()
+	if d.Ablation, err = abl.Table(); err != nil {
+		return fmt.Errorf("%s: %w", c.path, err)
+	}
+	csv, err := abl.CSV()
+	if err != nil {
+		return fmt.Errorf("%s: %w", c.path, err)
+	}
+	if err := w.table("ablation.csv", csv); err != nil {
 		return err
 	}
 	return w.table("ablation-paired.csv", abl.PairsCSV())

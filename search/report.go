@@ -58,7 +58,11 @@ func WriteNarrowReport(dir string, setup *Setup, n *Narrowing, figures bool) err
 // Narrowing.Figures) into dir and returns their file names.
 func narrowFigures(dir string, name string, n *Narrowing, ref []float64, refLabel string) ([]string, error) {
 	var files []string
-	for _, f := range n.Figures(name, ref, refLabel) {
+	figs, err := n.Figures(name, ref, refLabel)
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range figs {
 		file := f.Name + ".png"
 		if err := f.Fig.Save(filepath.Join(dir, file)); err != nil {
 			return files, fmt.Errorf("search: %s: %w", file, err)
@@ -87,7 +91,10 @@ type Figure struct {
 // (halfwidth); and a slice through the best cell of the last level along
 // each parameter (slice-NAME). ref, when not nil, holds reference values
 // (e.g. the paper's) marked on every figure as refLabel.
-func (n *Narrowing) Figures(name string, ref []float64, refLabel string) []Figure {
+//
+// A level whose pooled counts stats.Wilson refuses (wins outside
+// [0, games]) is an error naming the level.
+func (n *Narrowing) Figures(name string, ref []float64, refLabel string) ([]Figure, error) {
 	sp := n.cfg.Space
 	var figs []Figure
 	best, _ := n.Best()
@@ -99,7 +106,10 @@ func (n *Narrowing) Figures(name string, ref []float64, refLabel string) []Figur
 			if levelGames(l) == 0 {
 				continue
 			}
-			cells, halves := levelCells(l, sp)
+			cells, halves, err := levelCells(l, sp)
+			if err != nil {
+				return nil, fmt.Errorf("search: level %d: %w", k+1, err)
+			}
 			all = append(all, cells...)
 			half = append(half, halves...)
 			wins = append(wins, plots.Window{Level: k + 1, X0: sp[0].value(l.Lo[0]), X1: sp[0].value(l.Hi[0]), Y0: sp[1].value(l.Lo[1]), Y1: sp[1].value(l.Hi[1])})
@@ -151,7 +161,7 @@ func (n *Narrowing) Figures(name string, ref []float64, refLabel string) []Figur
 		}
 		figs = append(figs, Figure{"slice-" + d.Param.Name, fig})
 	}
-	return figs
+	return figs, nil
 }
 
 func addRef(fig *plots.Surface, ref []float64, label string) {
@@ -186,8 +196,9 @@ func levelGames(l *Level) int {
 // levelCells returns a level's cells as rectangles over its first two
 // dimensions (each reaching half way to its neighbours, in the normalised
 // coordinates), with the win rate and with the 95 % interval half-width;
-// cells differing in further dimensions are pooled.
-func levelCells(l *Level, sp Space) (rate, half []plots.Cell) {
+// cells differing in further dimensions are pooled. Pooled counts that
+// stats.Wilson refuses are an error naming the cell.
+func levelCells(l *Level, sp Space) (rate, half []plots.Cell, err error) {
 	edges := func(i int) []float64 {
 		ax := l.Axes[i]
 		e := make([]float64, len(ax)+1)
@@ -225,13 +236,16 @@ func levelCells(l *Level, sp Space) (rate, half []plots.Cell) {
 			continue
 		}
 		ix, iy := k%nx, k/nx
-		iv, _ := stats.Wilson(wins[k], games[k], stats.Level)
+		iv, err := stats.Wilson(wins[k], games[k], stats.Level)
+		if err != nil {
+			return nil, nil, fmt.Errorf("cell %s=%s, %s=%s: %w", sp[0].Param.Name, textfmt.Shortest(l.Axes[0][ix]), sp[1].Param.Name, textfmt.Shortest(l.Axes[1][iy]), err)
+		}
 		r := plots.Cell{X0: ex[ix], X1: ex[ix+1], Y0: ey[iy], Y1: ey[iy+1], Z: float64(wins[k]) / float64(games[k])}
 		rate = append(rate, r)
 		r.Z = iv.Width() / 2
 		half = append(half, r)
 	}
-	return rate, half
+	return rate, half, nil
 }
 
 // valueAt is Dim.value without rounding: the continuous value at u.

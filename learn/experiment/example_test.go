@@ -63,7 +63,12 @@ func ExampleCompareArms() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Print(a.Table().Markdown())
+	t, err := a.Table()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Print(t.Markdown())
 	for _, v := range a.Verdicts() {
 		fmt.Println(v)
 	}

@@ -545,9 +545,24 @@ func writeCSV(dir, name string, t table.Table) error {
 	return atomicfile.WriteFile(filepath.Join(dir, name), data, 0o644)
 }
 
+// rate returns an evaluation's win rate (NaN without a game).
+func (ev *Evaluation) rate() float64 {
+	wins := 0
+	for _, w := range ev.Won {
+		if w {
+			wins++
+		}
+	}
+	return float64(wins) / float64(len(ev.Won))
+}
+
 // Winrate returns an evaluation's wins, win rate with its Wilson interval
-// at stats.Level, and mean return.
-func (ev *Evaluation) Winrate() (wins int, rate float64, iv stats.Interval, mean float64) {
+// at stats.Level, and mean return; an error when Won and Return differ in
+// length.
+func (ev *Evaluation) Winrate() (wins int, rate float64, iv stats.Interval, mean float64, err error) {
+	if len(ev.Return) != len(ev.Won) {
+		return 0, 0, iv, 0, fmt.Errorf("evaluation %q: %d returns for %d games", ev.Name, len(ev.Return), len(ev.Won))
+	}
 	sum := 0.0
 	for i, w := range ev.Won {
 		if w {
@@ -556,8 +571,10 @@ func (ev *Evaluation) Winrate() (wins int, rate float64, iv stats.Interval, mean
 		sum += ev.Return[i]
 	}
 	n := len(ev.Won)
-	iv, _ = stats.Wilson(wins, n, stats.Level)
-	return wins, float64(wins) / float64(n), iv, sum / float64(n)
+	if iv, err = stats.Wilson(wins, n, stats.Level); err != nil {
+		return 0, 0, iv, 0, fmt.Errorf("evaluation %q: %w", ev.Name, err)
+	}
+	return wins, float64(wins) / float64(n), iv, sum / float64(n), nil
 }
 
 // TrainSteps returns the learner's steps (its turns, one action each) over
@@ -573,14 +590,18 @@ func (r *Result) TrainSteps() int {
 
 // CurveTable is the training curve: per block, the wins with a Wilson
 // interval, the mean return with a normal 95 % interval, the learner's
-// steps and the action shares.
-func (r *Result) CurveTable() table.Table {
+// steps and the action shares; an error names a block whose counts
+// stats.Wilson refuses.
+func (r *Result) CurveTable() (table.Table, error) {
 	t := table.Table{Header: []string{"first", "games", "wins", "win_rate", "win_lo", "win_hi", "mean_return", "return_lo", "return_hi", "steps"}}
 	for _, a := range r.Actions {
 		t.Header = append(t.Header, "share_"+a)
 	}
 	for _, c := range r.Curve {
-		iv, _ := stats.Wilson(c.Wins, c.Games, stats.Level)
+		iv, err := c.wilson()
+		if err != nil {
+			return table.Table{}, err
+		}
 		half := 1.959963984540054 * c.SDReturn / math.Sqrt(float64(c.Games))
 		row := []string{strconv.Itoa(c.First), strconv.Itoa(c.Games), strconv.Itoa(c.Wins), textfmt.Fixed(float64(c.Wins)/float64(c.Games), 6),
 			textfmt.Fixed(iv.Lo, 6), textfmt.Fixed(iv.Hi, 6), textfmt.Fixed(c.MeanReturn, 4), textfmt.Fixed(c.MeanReturn-half, 4), textfmt.Fixed(c.MeanReturn+half, 4), strconv.Itoa(c.Steps)}
@@ -589,15 +610,29 @@ func (r *Result) CurveTable() table.Table {
 		}
 		t.Rows = append(t.Rows, row)
 	}
-	return t
+	return t, nil
+}
+
+// wilson returns the 95 % Wilson interval of the block's win rate, an
+// error naming the block when stats.Wilson refuses its counts.
+func (c *BlockStats) wilson() (stats.Interval, error) {
+	iv, err := stats.Wilson(c.Wins, c.Games, stats.Level)
+	if err != nil {
+		return iv, fmt.Errorf("training block from game %d: %w", c.First, err)
+	}
+	return iv, nil
 }
 
 // CurveCharts are the training curve's figures: win rate and mean return
-// per block, with their 95 % intervals.
-func (r *Result) CurveCharts() (win, ret *plots.LineChart) {
+// per block, with their 95 % intervals; an error names a block whose
+// counts stats.Wilson refuses.
+func (r *Result) CurveCharts() (win, ret *plots.LineChart, err error) {
 	var xs, w, wlo, whi, m, mlo, mhi []float64
 	for _, c := range r.Curve {
-		iv, _ := stats.Wilson(c.Wins, c.Games, stats.Level)
+		iv, err := c.wilson()
+		if err != nil {
+			return nil, nil, err
+		}
 		half := 1.959963984540054 * c.SDReturn / math.Sqrt(float64(c.Games))
 		xs = append(xs, float64(c.First+c.Games))
 		w, wlo, whi = append(w, 100*float64(c.Wins)/float64(c.Games)), append(wlo, 100*iv.Lo), append(whi, 100*iv.Hi)
@@ -607,19 +642,23 @@ func (r *Result) CurveCharts() (win, ret *plots.LineChart) {
 		YLabel: "win %", Series: []plots.Series{{Name: "learner", X: xs, Y: w, Lo: wlo, Hi: whi}}}
 	ret = &plots.LineChart{Title: "Training: mean return per block, 95 % interval", XLabel: "training games",
 		YLabel: "mean return", Series: []plots.Series{{Name: "learner", X: xs, Y: m, Lo: mlo, Hi: mhi}}}
-	return win, ret
+	return win, ret, nil
 }
 
 // EvalTable is the evaluation: per policy, games, wins, win rate with its
-// Wilson interval, mean return, eliminations, stalemates, action shares.
-func (r *Result) EvalTable() table.Table {
+// Wilson interval, mean return, eliminations, stalemates, action shares
+// (an error from Evaluation.Winrate).
+func (r *Result) EvalTable() (table.Table, error) {
 	t := table.Table{Header: []string{"policy", "games", "wins", "win_rate", "win_lo", "win_hi", "mean_return", "eliminated", "stalemates"}}
 	for _, a := range r.Actions {
 		t.Header = append(t.Header, "share_"+a)
 	}
 	for i := range r.Evaluations {
 		ev := &r.Evaluations[i]
-		wins, rate, iv, mean := ev.Winrate()
+		wins, rate, iv, mean, err := ev.Winrate()
+		if err != nil {
+			return table.Table{}, err
+		}
 		row := []string{ev.Name, strconv.Itoa(len(ev.Won)), strconv.Itoa(wins), textfmt.Fixed(rate, 6), textfmt.Fixed(iv.Lo, 6), textfmt.Fixed(iv.Hi, 6), textfmt.Fixed(mean, 4),
 			strconv.Itoa(ev.Eliminated), strconv.Itoa(ev.Stalemates)}
 		for _, sh := range ev.ActionShare {
@@ -627,19 +666,23 @@ func (r *Result) EvalTable() table.Table {
 		}
 		t.Rows = append(t.Rows, row)
 	}
-	return t
+	return t, nil
 }
 
-// EvalChart is the evaluation's win rates with their Wilson intervals.
-func (r *Result) EvalChart() *plots.IntervalBarChart {
+// EvalChart is the evaluation's win rates with their Wilson intervals (an
+// error from Evaluation.Winrate).
+func (r *Result) EvalChart() (*plots.IntervalBarChart, error) {
 	bar := &plots.IntervalBarChart{Title: "Evaluation: win rate on common fresh seeds, 95 % Wilson", YLabel: "win %", SlantLabels: true}
 	for i := range r.Evaluations {
 		ev := &r.Evaluations[i]
-		_, rate, iv, _ := ev.Winrate()
+		_, rate, iv, _, err := ev.Winrate()
+		if err != nil {
+			return nil, err
+		}
 		bar.Categories = append(bar.Categories, ev.Name)
 		bar.Values, bar.Lo, bar.Hi = append(bar.Values, 100*rate), append(bar.Lo, 100*iv.Lo), append(bar.Hi, 100*iv.Hi)
 	}
-	return bar
+	return bar, nil
 }
 
 // PairedTable is the paired comparisons of the learned policy with each
@@ -661,13 +704,20 @@ func (r *Result) WriteCurve(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	if err := writeCSV(dir, "curve.csv", r.CurveTable()); err != nil {
+	curve, err := r.CurveTable()
+	if err != nil {
+		return err
+	}
+	if err := writeCSV(dir, "curve.csv", curve); err != nil {
 		return err
 	}
 	if len(r.Curve) == 0 {
 		return nil
 	}
-	win, ret := r.CurveCharts()
+	win, ret, err := r.CurveCharts()
+	if err != nil {
+		return err
+	}
 	if err := win.Save(filepath.Join(dir, "curve-win.png")); err != nil {
 		return err
 	}
@@ -688,17 +738,29 @@ func (r *Result) Write(dir string) error {
 	} else if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	for name, t := range map[string]table.Table{"eval.csv": r.EvalTable(), "paired.csv": r.PairedTable()} {
+	eval, err := r.EvalTable()
+	if err != nil {
+		return err
+	}
+	for name, t := range map[string]table.Table{"eval.csv": eval, "paired.csv": r.PairedTable()} {
 		if err := writeCSV(dir, name, t); err != nil {
 			return err
 		}
 	}
 	if len(r.Evaluations) > 0 {
-		if err := r.EvalChart().Save(filepath.Join(dir, "eval-win.png")); err != nil {
+		chart, err := r.EvalChart()
+		if err != nil {
+			return err
+		}
+		if err := chart.Save(filepath.Join(dir, "eval-win.png")); err != nil {
 			return err
 		}
 	}
-	return atomicfile.WriteFile(filepath.Join(dir, "README.md"), r.readme(), 0o644)
+	readme, err := r.readme()
+	if err != nil {
+		return err
+	}
+	return atomicfile.WriteFile(filepath.Join(dir, "README.md"), readme, 0o644)
 }
 
 // WritePolicy writes the learner's greedy policy to dir/PolicyName (none
@@ -719,47 +781,57 @@ func (r *Result) WritePolicy(dir string) error {
 // readme is the result's report: the training curve, the evaluation and
 // paired comparisons as Markdown tables (EvalMarkdown, PairedMarkdown),
 // the verdicts and the figures, from the same renderers as the strategist
-// notebooks.
-func (r *Result) readme() []byte {
+// notebooks (an error from Evaluation.Winrate or a block's counts).
+func (r *Result) readme() ([]byte, error) {
 	var b strings.Builder
 	b.WriteString("# The strategist experiment\n\n")
 	if r.PolicySource != "" {
 		fmt.Fprintf(&b, "Written by `marslab learn -policy`: the policy was loaded from %s, not trained.\n\n", r.PolicySource)
 	} else {
-		fmt.Fprintf(&b, "Written by `marslab learn`. Training: %d steps of the learner. Curve of the exploring policy, per block (data: `curve.csv`). %s\n\n", r.TrainSteps(), r.CurveText())
+		curve, err := r.CurveText()
+		if err != nil {
+			return nil, err
+		}
+		fmt.Fprintf(&b, "Written by `marslab learn`. Training: %d steps of the learner. Curve of the exploring policy, per block (data: `curve.csv`). %s\n\n", r.TrainSteps(), curve)
 		b.WriteString("![win rate](curve-win.png)\n\n![mean return](curve-return.png)\n\n")
 	}
 	b.WriteString("Evaluation on fresh seeds, every policy on the same episodes (data: `eval.csv`; the action columns are the shares of the steps taking each action):\n\n")
-	b.WriteString(r.EvalMarkdown().Markdown())
+	eval, err := r.EvalMarkdown()
+	if err != nil {
+		return nil, err
+	}
+	b.WriteString(eval.Markdown())
 	b.WriteString("\n![evaluation](eval-win.png)\n\n")
 	if len(r.Comparisons) > 0 {
 		b.WriteString("Paired on the same episodes, p-values Holm-corrected over all comparisons (data: `paired.csv`):\n\n")
 		b.WriteString(r.PairedMarkdown().Markdown())
 		b.WriteString("\n")
 	}
-	for _, v := range r.Verdicts() {
+	verdicts, err := r.Verdicts()
+	if err != nil {
+		return nil, err
+	}
+	for _, v := range verdicts {
 		b.WriteString("- " + v + "\n")
 	}
 	for _, v := range r.Behaviour() {
 		b.WriteString("- " + v + "\n")
 	}
-	return []byte(b.String())
+	return []byte(b.String()), nil
 }
 
-// Summary writes the evaluation and the verdict as text.
-func (r *Result) Summary(w io.Writer) {
+// Summary writes the evaluation and the verdict as text (an error from
+// Evaluation.Winrate).
+func (r *Result) Summary(w io.Writer) error {
 	fmt.Fprintf(w, "%-22s %7s %22s %12s\n", "policy", "games", "win % [95 % Wilson]", "mean return")
-	for _, ev := range r.Evaluations {
-		wins, sum := 0, 0.0
-		for i, x := range ev.Won {
-			if x {
-				wins++
-			}
-			sum += ev.Return[i]
+	for i := range r.Evaluations {
+		ev := &r.Evaluations[i]
+		wins, _, iv, mean, err := ev.Winrate()
+		if err != nil {
+			return err
 		}
 		n := len(ev.Won)
-		iv, _ := stats.Wilson(wins, n, stats.Level)
-		fmt.Fprintf(w, "%-22s %7d %6.1f [%5.1f, %5.1f] %12.1f\n", ev.Name, n, 100*float64(wins)/float64(n), 100*iv.Lo, 100*iv.Hi, sum/float64(n))
+		fmt.Fprintf(w, "%-22s %7d %6.1f [%5.1f, %5.1f] %12.1f\n", ev.Name, n, 100*float64(wins)/float64(n), 100*iv.Lo, 100*iv.Hi, mean)
 	}
 	fmt.Fprintln(w, "\npaired on the same seeds; p after Holm over all comparisons:")
 	for _, c := range r.Comparisons {
@@ -771,4 +843,5 @@ func (r *Result) Summary(w io.Writer) {
 		fmt.Fprintf(w, "%s wins more often than every fixed strategy: %s; than the uniform random choice: %s\n",
 			p, yes[r.BeatsFixed(p)], yes[r.BeatsUniform(p)])
 	}
+	return nil
 }

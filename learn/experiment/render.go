@@ -89,15 +89,19 @@ func pvalRel(p float64) string {
 
 // EvalMarkdown is the evaluation as a Markdown table: per policy, games,
 // wins, win % with its 95 % Wilson interval, mean return, eliminations,
-// stalemates and the share of its steps taking each action (%).
-func (r *Result) EvalMarkdown() table.Table {
+// stalemates and the share of its steps taking each action (%); an error
+// from Evaluation.Winrate.
+func (r *Result) EvalMarkdown() (table.Table, error) {
 	t := table.Table{Header: []string{"policy", "games", "wins", "win %", "95 % Wilson", "mean return", "eliminated", "stalemates"}}
 	for _, a := range r.Actions {
 		t.Header = append(t.Header, a+" %")
 	}
 	for i := range r.Evaluations {
 		ev := &r.Evaluations[i]
-		wins, rate, iv, mean := ev.Winrate()
+		wins, rate, iv, mean, err := ev.Winrate()
+		if err != nil {
+			return table.Table{}, err
+		}
 		row := []string{ev.Name, strconv.Itoa(len(ev.Won)), strconv.Itoa(wins), pct(rate), wilson(iv), textfmt.Fixed(mean, 1),
 			strconv.Itoa(ev.Eliminated), strconv.Itoa(ev.Stalemates)}
 		for _, s := range ev.ActionShare {
@@ -105,7 +109,7 @@ func (r *Result) EvalMarkdown() table.Table {
 		}
 		t.Add(row...)
 	}
-	return t
+	return t, nil
 }
 
 // PairedMarkdown is the paired comparisons as a Markdown table: the
@@ -125,7 +129,7 @@ func (r *Result) PairedMarkdown() table.Table {
 func (r *Result) Best() string {
 	best, rate := "", -1.0
 	for i := range r.Evaluations {
-		if _, x, _, _ := r.Evaluations[i].Winrate(); x > rate {
+		if x := r.Evaluations[i].rate(); x > rate {
 			best, rate = r.Evaluations[i].Name, x
 		}
 	}
@@ -158,12 +162,12 @@ func (r *Result) evaluation(name string) *Evaluation {
 // uniform random choice, the paired difference in points with its 95 %
 // interval, Holm p and verdict; then whether it wins more often than
 // every fixed strategy. A policy without comparisons (GreedyOnly) gets
-// its win rate only.
-func (r *Result) Verdicts() []string {
+// its win rate only. An error comes from Evaluation.Winrate.
+func (r *Result) Verdicts() ([]string, error) {
 	bestFixed, bestRate := "", -1.0
 	for i := range r.Evaluations {
 		ev := &r.Evaluations[i]
-		if _, x, _, _ := ev.Winrate(); strings.HasPrefix(ev.Name, "always ") && x > bestRate {
+		if x := ev.rate(); strings.HasPrefix(ev.Name, "always ") && x > bestRate {
 			bestFixed, bestRate = ev.Name, x
 		}
 	}
@@ -173,7 +177,10 @@ func (r *Result) Verdicts() []string {
 		if ev == nil {
 			continue
 		}
-		_, rate, iv, _ := ev.Winrate()
+		_, rate, iv, _, err := ev.Winrate()
+		if err != nil {
+			return nil, err
+		}
 		s := fmt.Sprintf("*%s* wins %s %% of its games (95 %% Wilson %s)", p, pct(rate), wilson(iv))
 		var parts []string
 		for _, against := range []string{bestFixed, "uniform random"} {
@@ -193,7 +200,7 @@ func (r *Result) Verdicts() []string {
 		}
 		out = append(out, s+"; "+strings.Join(parts, "; ")+". It "+every+".")
 	}
-	return out
+	return out, nil
 }
 
 // Behaviour are the sentences describing what each learned policy does:
@@ -221,19 +228,32 @@ func (r *Result) Behaviour() []string {
 }
 
 // blockText is the sentence stating a block of the training curve: its
-// win rate with the 95 % Wilson interval and mean return.
-func blockText(b BlockStats) string {
-	iv, _ := stats.Wilson(b.Wins, b.Games, stats.Level)
-	return fmt.Sprintf("win %s %% [%s %%, %s %%], mean return %s", pct(float64(b.Wins)/float64(b.Games)), pct(iv.Lo), pct(iv.Hi), textfmt.Fixed(b.MeanReturn, 1))
+// win rate with the 95 % Wilson interval and mean return; an error names
+// a block whose counts stats.Wilson refuses.
+func blockText(b BlockStats) (string, error) {
+	iv, err := b.wilson()
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("win %s %% [%s %%, %s %%], mean return %s", pct(float64(b.Wins)/float64(b.Games)), pct(iv.Lo), pct(iv.Hi), textfmt.Fixed(b.MeanReturn, 1)), nil
 }
 
 // CurveText is the sentence stating the first and the last block of the
-// training curve ("" without a block).
-func (r *Result) CurveText() string {
+// training curve ("" without a block); an error names a block whose
+// counts stats.Wilson refuses.
+func (r *Result) CurveText() (string, error) {
 	if len(r.Curve) == 0 {
-		return ""
+		return "", nil
 	}
-	return "First block: " + blockText(r.Curve[0]) + "; last block: " + blockText(r.Curve[len(r.Curve)-1]) + "."
+	first, err := blockText(r.Curve[0])
+	if err != nil {
+		return "", err
+	}
+	last, err := blockText(r.Curve[len(r.Curve)-1])
+	if err != nil {
+		return "", err
+	}
+	return "First block: " + first + "; last block: " + last + ".", nil
 }
 
 // PolicyByMarkdown is the greedy policy of the Q-table along its state
@@ -333,29 +353,36 @@ func CompareArms(arms []Arm) (*Ablation, error) {
 
 // Table is the arms as a Markdown table: name, the Q-table's observation,
 // training games and steps, wins, win % with its 95 % Wilson interval,
-// mean return, eliminations and stalemates.
-func (a *Ablation) Table() table.Table {
+// mean return, eliminations and stalemates (an error from
+// Evaluation.Winrate).
+func (a *Ablation) Table() (table.Table, error) {
 	t := table.Table{Header: []string{"arm", "Q-table's observation", "training games", "training steps", "wins", "win %", "95 % Wilson", "mean return", "eliminated", "stalemates"}}
 	for _, arm := range a.Arms {
-		wins, rate, iv, mean := arm.Eval.Winrate()
+		wins, rate, iv, mean, err := arm.Eval.Winrate()
+		if err != nil {
+			return table.Table{}, fmt.Errorf("arm %s: %w", arm.Name, err)
+		}
 		t.Add(arm.Name, strings.Join(arm.Features, ", "), strconv.Itoa(arm.Games), strconv.Itoa(arm.Steps),
 			strconv.Itoa(wins), pct(rate), wilson(iv), textfmt.Fixed(mean, 1), strconv.Itoa(arm.Eval.Eliminated), strconv.Itoa(arm.Eval.Stalemates))
 	}
-	return t
+	return t, nil
 }
 
 // CSV returns the header and rows of ablation.csv: the arms' numbers in
-// full precision.
-func (a *Ablation) CSV() table.Table {
+// full precision (an error from Evaluation.Winrate).
+func (a *Ablation) CSV() (table.Table, error) {
 	var rows [][]string
 	num, itoa := textfmt.Shortest, strconv.Itoa
 	head := []string{"arm", "features", "train_games", "train_steps", "eval_games", "wins", "win_rate", "win_lo", "win_hi", "mean_return", "eliminated", "stalemates"}
 	for _, arm := range a.Arms {
-		wins, rate, iv, mean := arm.Eval.Winrate()
+		wins, rate, iv, mean, err := arm.Eval.Winrate()
+		if err != nil {
+			return table.Table{}, fmt.Errorf("arm %s: %w", arm.Name, err)
+		}
 		rows = append(rows, []string{arm.Name, strings.Join(arm.Features, " "), itoa(arm.Games), itoa(arm.Steps), itoa(len(arm.Eval.Won)),
 			itoa(wins), num(rate), num(iv.Lo), num(iv.Hi), num(mean), itoa(arm.Eval.Eliminated), itoa(arm.Eval.Stalemates)})
 	}
-	return table.Table{Header: head, Rows: rows}
+	return table.Table{Header: head, Rows: rows}, nil
 }
 
 // PairsTable is the paired comparisons as a Markdown table (as

@@ -1,6 +1,7 @@
 package experiment
 
 import (
+	"io"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -76,7 +77,9 @@ func TestVerdicts(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			r := handResult(t, c.learned, c.exploring)
-			assert.Equal(t, c.want, r.Verdicts())
+			v, err := r.Verdicts()
+			require.NoError(t, err)
+			assert.Equal(t, c.want, v)
 			for _, cm := range r.Comparisons {
 				// "More" in a sentence only with the interval above 0.
 				assert.Equal(t, cm.Win.Interval.Lo > 0 && cm.HolmWinP < 0.05, cm.WinsMore, "%s minus %s", cm.Policy, cm.Against)
@@ -87,7 +90,8 @@ func TestVerdicts(t *testing.T) {
 
 func TestEvalAndPairedMarkdown(t *testing.T) {
 	r := handResult(t, 120, 40)
-	ev := r.EvalMarkdown()
+	ev, err := r.EvalMarkdown()
+	require.NoError(t, err)
 	assert.Equal(t, []string{"policy", "games", "wins", "win %", "95 % Wilson", "mean return", "eliminated", "stalemates", "passive %", "pacifist %", "aggressive %"}, ev.Header)
 	assert.Equal(t, []string{"learned", "200", "120", "60.0", "[53.1, 66.5]", "23.0", "20", "150", "80.0", "10.0", "10.0"}, ev.Rows[0])
 	assert.Equal(t, []string{"always passive", "200", "0", "0.0", "[0.0, 1.9]", "-147.0", "10", "190", "100.0", "0.0", "0.0"}, ev.Rows[1])
@@ -104,9 +108,52 @@ func TestEvalAndPairedMarkdown(t *testing.T) {
 
 func TestCurveText(t *testing.T) {
 	r := &Result{}
-	assert.Equal(t, "", r.CurveText())
+	text, err := r.CurveText()
+	require.NoError(t, err)
+	assert.Equal(t, "", text)
 	r.Curve = []BlockStats{{First: 0, Games: 100, Wins: 20, MeanReturn: -143.04}, {First: 100, Games: 100, Wins: 45, MeanReturn: 12.35}}
-	assert.Equal(t, "First block: win 20.0 % [13.3 %, 28.9 %], mean return -143.0; last block: win 45.0 % [35.6 %, 54.8 %], mean return 12.3.", r.CurveText())
+	text, err = r.CurveText()
+	require.NoError(t, err)
+	assert.Equal(t, "First block: win 20.0 % [13.3 %, 28.9 %], mean return -143.0; last block: win 45.0 % [35.6 %, 54.8 %], mean return 12.3.", text)
+}
+
+// TestWilsonErrors: counts stats.Wilson refuses are an error naming the
+// block or the evaluation, in every renderer that draws the interval.
+func TestWilsonErrors(t *testing.T) {
+	bad := &Result{Curve: []BlockStats{{First: 0, Games: 100, Wins: 20}, {First: 100, Games: 100, Wins: 101}}}
+	const block = "training block from game 100: stats: Wilson: successes k = 101 outside [0, n = 100]"
+	_, err := bad.CurveText()
+	assert.EqualError(t, err, block)
+	_, err = bad.CurveTable()
+	assert.EqualError(t, err, block)
+	_, _, err = bad.CurveCharts()
+	assert.EqualError(t, err, block)
+	assert.ErrorContains(t, bad.WriteCurve(t.TempDir()), block)
+
+	// An evaluation with fewer returns than games.
+	short := &Result{Evaluations: []Evaluation{{Name: "learned", Won: []bool{true, false}, Return: []float64{1}}}}
+	const eval = `evaluation "learned": 1 returns for 2 games`
+	for name, f := range map[string]func() error{
+		"EvalMarkdown": func() error { _, err := short.EvalMarkdown(); return err },
+		"EvalTable":    func() error { _, err := short.EvalTable(); return err },
+		"EvalChart":    func() error { _, err := short.EvalChart(); return err },
+		"Verdicts": func() error {
+			_, err := (&Result{Evaluations: []Evaluation{{Name: "learned", Won: []bool{true}}}}).Verdicts()
+			return err
+		},
+		"Summary": func() error { return short.Summary(io.Discard) },
+	} {
+		want := eval
+		if name == "Verdicts" {
+			want = `evaluation "learned": 0 returns for 1 games`
+		}
+		assert.EqualError(t, f(), want, name)
+	}
+	a := &Ablation{Arms: []Arm{{Name: "only", Eval: &short.Evaluations[0]}}}
+	_, err = a.Table()
+	assert.EqualError(t, err, "arm only: "+eval)
+	_, err = a.CSV()
+	assert.EqualError(t, err, "arm only: "+eval)
 }
 
 func TestCompareArms(t *testing.T) {
@@ -121,9 +168,11 @@ func TestCompareArms(t *testing.T) {
 		"*+front* minus *thesis observation*: +1.0 points of win rate, 95 % [-1.0, +3.3], Holm p = 0.5: no clear difference.",
 		"*all* minus *thesis observation*: +45.0 points of win rate, 95 % [+37.9, +51.7], Holm p = 6.46e-27: wins more often.",
 	}, a.Verdicts())
-	tb := a.Table()
+	tb, err := a.Table()
+	require.NoError(t, err)
 	assert.Equal(t, []string{"+front", "territories, front", "500", "58000", "12", "6.0", "[3.5, 10.2]", "-80.0", "30", "158"}, tb.Rows[1])
-	ct := a.CSV()
+	ct, err := a.CSV()
+	require.NoError(t, err)
 	head, rows := ct.Header, ct.Rows
 	assert.Len(t, head, len(rows[0]))
 	assert.Equal(t, []string{"all", "territories front threat", "500", "50000", "200", "100", "0.5"}, rows[2][:7])

@@ -367,6 +367,37 @@ func TestSummarize(t *testing.T) {
 	assert.Equal(t, 10, sum.Curve[0][0][experiment.All][experiment.Step(100)].Correct)
 	assert.Equal(t, 2, sum.Curve[0][0][experiment.All][experiment.Step(100)].Ties)
 	assert.Equal(t, 6, sum.Curve[0][0][experiment.All][experiment.Step(25)].Correct)
+
+	// The CSV files hold both countings' curves and the figures one chart
+	// per arm beside the two shared ones.
+	psum, err := experiment.Summarize(res, experiment.Counting{})
+	require.NoError(t, err)
+	dir := t.TempDir()
+	names, err := experiment.WriteCSV(dir, psum, sum)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"length.csv", "accuracy.csv", "missions.csv", "pairs.csv"}, names)
+	data, err := os.ReadFile(filepath.Join(dir, "accuracy.csv"))
+	require.NoError(t, err)
+	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+	assert.Equal(t, "counting,recogniser,arm,players,percent_of_game,correct,n,ties,accuracy,wilson_lo,wilson_hi", lines[0])
+	assert.Len(t, lines, 1+2*2*3*2*experiment.Steps, "2 recognisers ran × 2 arms × 3 groups × 2 countings × steps")
+	assert.Contains(t, lines, "paper,phatt,w4,all,100,6,12,2,0.5,0.2537815976337061,0.7462184023662939")
+	assert.Contains(t, lines, "ours,phatt,w4,all,100,10,12,2,0.8333333333333334,0.5519691377470266,0.9530348578161463")
+	assert.Contains(t, lines, "paper,phatt,w4,winners,100,0,2,0,0,0,0.6576197724933468")
+	_, err = experiment.WriteCSV(dir, psum, &experiment.Summary{})
+	assert.ErrorContains(t, err, "the two summaries differ: 2 and 0 arms")
+	charts := experiment.Charts(psum)
+	require.Len(t, charts, 4)
+	assert.Equal(t, "recognisers-constrained", charts[3].Name)
+	assert.Len(t, charts[0].Chart.Series, 3, "an arm each and the random guess")
+	figs, err := experiment.WriteFigures(dir, psum)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"accuracy.png", "accuracy.svg", "winners-losers.png", "winners-losers.svg",
+		"recognisers-w4.png", "recognisers-w4.svg", "recognisers-constrained.png", "recognisers-constrained.svg"}, figs)
+	for _, f := range figs {
+		assert.FileExists(t, filepath.Join(dir, f))
+	}
+
 	for _, tc := range []struct{ clock, ties, end, want string }{
 		{"rounds", "wrong", "turn", `clock "rounds": want paper or turns`},
 		{"paper", "half", "turn", `ties "half": want wrong or share`},

@@ -1,0 +1,172 @@
+package experiment
+
+import (
+	"bytes"
+	"fmt"
+	"path/filepath"
+	"strconv"
+
+	"github.com/marslab-risk/marslab/internal/atomicfile"
+	"github.com/marslab-risk/marslab/internal/textfmt"
+	"github.com/marslab-risk/marslab/plots"
+	"github.com/marslab-risk/marslab/table"
+)
+
+// This file holds the CSV files and figures of a summary that marslab
+// recognize and notebooks/recognition both write: one writer per file.
+
+// tallyHeader appends to prefix the header of a Tally's columns in the
+// CSV files: correct predictions, player-games counted, ties, accuracy
+// and its 95 % Wilson interval (fractions in [0, 1]).
+func tallyHeader(prefix ...string) []string {
+	return append(prefix, "correct", "n", "ties", "accuracy", "wilson_lo", "wilson_hi")
+}
+
+// tallyRow appends t's columns (tallyHeader) to prefix, numbers as the
+// shortest text that reads back to them.
+func tallyRow(prefix []string, t Tally) []string {
+	num := textfmt.Shortest
+	return append(prefix, strconv.Itoa(t.Correct), strconv.Itoa(t.N), strconv.Itoa(t.Ties), num(t.Acc), num(t.CI.Lo), num(t.CI.Hi))
+}
+
+// CSVTables returns the CSV files of a run by name, in the order
+// WriteCSV writes them: length.csv (plain PHATT's accuracy per arm and
+// minimum game length in turns, paper's counting), accuracy.csv (every
+// recogniser that ran, per arm, player group and 5 % of the game, under
+// the paper's counting from paper and under ours from ours), missions.csv
+// (every recogniser that ran, per arm, player group and mission card at
+// the end of the game, paper's counting) and pairs.csv (the paired
+// comparisons of the recognisers, exact McNemar p and Holm's p). paper
+// and ours summarise the same run (Summarize with Counting{} and Ours).
+func CSVTables(paper, ours *Summary) ([]string, []table.Table, error) {
+	if len(paper.Arms) != len(ours.Arms) || len(paper.Recognisers) != len(ours.Recognisers) {
+		return nil, nil, fmt.Errorf("recognition CSV: the two summaries differ: %d and %d arms, %d and %d recognisers",
+			len(paper.Arms), len(ours.Arms), len(paper.Recognisers), len(ours.Recognisers))
+	}
+	const ph = 0 // plain PHATT, the paper's recogniser
+	itoa, num := strconv.Itoa, textfmt.Shortest
+	length := table.Table{Header: tallyHeader("arm", "min_turns")}
+	for a, arm := range paper.Arms {
+		for b, t := range paper.ByLength[ph][a] {
+			length.Rows = append(length.Rows, tallyRow([]string{arm, itoa(LengthBins[b])}, t))
+		}
+	}
+	pairs := table.Table{Header: []string{"arm", "x", "y", "both", "only_x", "only_y", "neither", "diff", "lo", "hi", "p_mcnemar", "p_holm"}}
+	for _, pr := range paper.Pairs {
+		r := pr.Result
+		pairs.Rows = append(pairs.Rows, []string{pr.Arm, pr.X, pr.Y, itoa(r.Counts.Both), itoa(r.Counts.OnlyX), itoa(r.Counts.OnlyY),
+			itoa(r.Counts.Neither), num(r.Diff), num(r.Interval.Lo), num(r.Interval.Hi), num(r.P), num(pr.PHolm)})
+	}
+	curve := table.Table{Header: tallyHeader("counting", "recogniser", "arm", "players", "percent_of_game")}
+	missions := table.Table{Header: tallyHeader("recogniser", "arm", "players", "mission")}
+	for r, rn := range paper.Recognisers {
+		if !paper.Ran[r] {
+			continue
+		}
+		for a, arm := range paper.Arms {
+			for g := range NumGroups {
+				for _, v := range []struct {
+					name string
+					sum  *Summary
+				}{{"paper", paper}, {"ours", ours}} {
+					for k := range Steps {
+						curve.Rows = append(curve.Rows, tallyRow([]string{v.name, rn, arm, GroupNames[g], itoa(5 * (k + 1))}, v.sum.Curve[r][a][g][k]))
+					}
+				}
+				for ci, name := range paper.CardNames {
+					missions.Rows = append(missions.Rows, tallyRow([]string{rn, arm, GroupNames[g], name}, paper.PerMission[r][a][g][ci]))
+				}
+			}
+		}
+	}
+	return []string{"length.csv", "accuracy.csv", "missions.csv", "pairs.csv"}, []table.Table{length, curve, missions, pairs}, nil
+}
+
+// WriteCSV writes the CSV files of CSVTables into dir (which must exist)
+// and returns their names in the order written.
+func WriteCSV(dir string, paper, ours *Summary) ([]string, error) {
+	names, tables, err := CSVTables(paper, ours)
+	if err != nil {
+		return nil, err
+	}
+	for i, t := range tables {
+		data, err := t.CSV()
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", names[i], err)
+		}
+		if err := atomicfile.WriteFile(filepath.Join(dir, names[i]), data, 0o644); err != nil {
+			return nil, err
+		}
+	}
+	return names, nil
+}
+
+// Chart is one figure of a summary: its file's base name (without
+// extension) and the chart.
+type Chart struct {
+	Name  string
+	Chart *plots.LineChart
+}
+
+// Charts returns the figures of sum: accuracy (plain PHATT's accuracy per
+// arm against the share of the game played, in %, with 95 % Wilson
+// intervals and the random guess), winners-losers (plain PHATT on the
+// winners and the losers of every arm) and, per arm, recognisers-ARM
+// (every recogniser that ran on the arm).
+func Charts(sum *Summary) []Chart {
+	x := make([]float64, Steps)
+	for k := range x {
+		x[k] = float64(5 * (k + 1))
+	}
+	series := func(name string, ts [Steps]Tally) plots.Series {
+		s := plots.Series{Name: name, X: x, Y: make([]float64, len(x)), Lo: make([]float64, len(x)), Hi: make([]float64, len(x))}
+		for k, t := range ts {
+			s.Y[k], s.Lo[k], s.Hi[k] = 100*t.Acc, 100*t.CI.Lo, 100*t.CI.Hi
+		}
+		return s
+	}
+	const xLabel, yLabel = "% of the game (setup placements counted as turns)", "correct predictions (%, 95 % Wilson)"
+	chance := plots.Series{Name: "random guess", X: []float64{5, 100}, Y: []float64{100 * sum.Chance, 100 * sum.Chance}}
+	lc := &plots.LineChart{Title: "PHATT: accuracy against the share of the game played", XLabel: xLabel, YLabel: yLabel, YMin: 0, YMax: 100}
+	for a, arm := range sum.Arms {
+		lc.Series = append(lc.Series, series(arm, sum.Curve[0][a][All]))
+	}
+	lc.Series = append(lc.Series, chance)
+	wl := &plots.LineChart{Title: "PHATT: winners and losers", XLabel: xLabel, YLabel: yLabel, YMin: 0, YMax: 100}
+	for a, arm := range sum.Arms {
+		wl.Series = append(wl.Series, series(arm+" winners", sum.Curve[0][a][Winners]), series(arm+" losers", sum.Curve[0][a][Losers]))
+	}
+	out := []Chart{{"accuracy", lc}, {"winners-losers", wl}}
+	for a, arm := range sum.Arms {
+		rc := &plots.LineChart{Title: "The recognisers on " + arm, XLabel: xLabel, YLabel: yLabel, YMin: 0, YMax: 100}
+		for r, rn := range sum.Recognisers {
+			if sum.Ran[r] {
+				rc.Series = append(rc.Series, series(rn, sum.Curve[r][a][All]))
+			}
+		}
+		rc.Series = append(rc.Series, chance)
+		out = append(out, Chart{"recognisers-" + arm, rc})
+	}
+	return out
+}
+
+// WriteFigures draws the Charts of sum into dir (which must exist), each
+// as NAME.png and NAME.svg, and returns the files' names in the order
+// written.
+func WriteFigures(dir string, sum *Summary) ([]string, error) {
+	var names []string
+	for _, c := range Charts(sum) {
+		for _, format := range []string{"png", "svg"} {
+			var buf bytes.Buffer
+			if err := c.Chart.Write(&buf, format); err != nil {
+				return nil, fmt.Errorf("figure %s: %w", c.Name, err)
+			}
+			name := c.Name + "." + format
+			if err := atomicfile.WriteFile(filepath.Join(dir, name), buf.Bytes(), 0o644); err != nil {
+				return nil, fmt.Errorf("figure %s: %w", c.Name, err)
+			}
+			names = append(names, name)
+		}
+	}
+	return names, nil
+}
