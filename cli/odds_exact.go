@@ -198,7 +198,7 @@ func oddsTable(ctx context.Context, w io.Writer, r dice.Rules, o oddsOptions) er
 			Max:        1,
 			Contours:   []float64{0.5},
 		}
-		if err := h.Save(o.plot); err != nil {
+		if err := plots.Save(o.plot, &h); err != nil {
 			return fmt.Errorf("-plot: %w", err)
 		}
 	}

@@ -26,8 +26,8 @@ type BandChart struct {
 	Width, Height vg.Length
 }
 
-// Validate reports whether the chart can be drawn.
-func (b *BandChart) Validate() error {
+// validate reports whether the chart can be drawn.
+func (b *BandChart) validate() error {
 	if len(b.Series) == 0 {
 		return fmt.Errorf("plots: band chart %q has no series", b.Title)
 	}
@@ -42,13 +42,9 @@ func (b *BandChart) Validate() error {
 	return nil
 }
 
-// Save draws the chart into path (.png, .svg or .pdf), leaving path alone
-// if it cannot be drawn.
-func (b *BandChart) Save(path string) error { return save(path, b.Write) }
-
 // Write draws the chart to w in format "png", "svg" or "pdf".
 func (b *BandChart) Write(w io.Writer, format string) error {
-	if err := b.Validate(); err != nil {
+	if err := b.validate(); err != nil {
 		return err
 	}
 	p := newGridPlot(b.Title, b.XLabel, b.YLabel)
@@ -160,10 +156,6 @@ func (t *TraceChart) validate() error {
 	return checkSize(t.Width, t.Height)
 }
 
-// Save draws the chart into path (.png, .svg or .pdf), leaving path alone
-// if it cannot be drawn.
-func (t *TraceChart) Save(path string) error { return save(path, t.Write) }
-
 // Write draws the chart to w in format "png", "svg" or "pdf".
 func (t *TraceChart) Write(w io.Writer, format string) error {
 	if err := t.validate(); err != nil {
@@ -241,8 +233,8 @@ type SliceChart struct {
 	Width, Height vg.Length
 }
 
-// Validate reports whether the chart can be drawn.
-func (s *SliceChart) Validate() error {
+// validate reports whether the chart can be drawn.
+func (s *SliceChart) validate() error {
 	if len(s.Series) == 0 {
 		return fmt.Errorf("plots: slice chart %q has no series", s.Title)
 	}
@@ -269,13 +261,9 @@ func (s *SliceChart) Validate() error {
 	return nil
 }
 
-// Save draws the chart into path (.png, .svg or .pdf), leaving path alone
-// if it cannot be drawn.
-func (s *SliceChart) Save(path string) error { return save(path, s.Write) }
-
 // Write draws the chart to w in format "png", "svg" or "pdf".
 func (s *SliceChart) Write(w io.Writer, format string) error {
-	if err := s.Validate(); err != nil {
+	if err := s.validate(); err != nil {
 		return err
 	}
 	p, err := newLinePlot(s.Title, s.XLabel, s.YLabel, s.Series, s.YMin, s.YMax)

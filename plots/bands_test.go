@@ -44,7 +44,7 @@ func TestBandChart(t *testing.T) {
 	}
 
 	dir := t.TempDir()
-	assertSaved(t, b.Save, dir, "conv", 5000, "png", "svg")
+	assertSaved(t, saveTo(&b), dir, "conv", 5000, "png", "svg")
 
 	bad := []struct {
 		name string
@@ -56,8 +56,8 @@ func TestBandChart(t *testing.T) {
 		{"range", BandChart{Series: []Series{mean}, YMin: 1, YMax: 0}, "y range [1, 0] is empty"},
 	}
 	for _, tt := range bad {
-		assert.ErrorContains(t, tt.b.Validate(), tt.err, tt.name)
-		assert.ErrorContains(t, tt.b.Save(filepath.Join(dir, "bad.png")), tt.err, tt.name)
+		assert.ErrorContains(t, tt.b.validate(), tt.err, tt.name)
+		assert.ErrorContains(t, Save(filepath.Join(dir, "bad.png"), &tt.b), tt.err, tt.name)
 	}
 	assert.NoFileExists(t, filepath.Join(dir, "bad.png"))
 }
@@ -88,7 +88,7 @@ func TestTraceChart(t *testing.T) {
 	assert.Equal(t, 2, strings.Count(svg, "fill-opacity:0.25"), "a band per panel")
 
 	dir := t.TempDir()
-	assertSaved(t, tc.Save, dir, "traces", 5000, "png", "svg")
+	assertSaved(t, saveTo(&tc), dir, "traces", 5000, "png", "svg")
 
 	bad := []struct {
 		name string
@@ -121,7 +121,7 @@ func TestSliceChart(t *testing.T) {
 		assert.Contains(t, svg, x)
 	}
 	dir := t.TempDir()
-	assertSaved(t, sc.Save, dir, "slice", 5000, "png", "svg")
+	assertSaved(t, saveTo(&sc), dir, "slice", 5000, "png", "svg")
 	// A reference line outside the data widens the axis to show it.
 	wide := SliceChart{Series: []Series{{X: []float64{1, 2}, Y: []float64{0, 1}}}, Refs: []RefLine{{X: 5}}}
 	require.NoError(t, wide.Write(&bytes.Buffer{}, "svg"))
@@ -137,7 +137,7 @@ func TestSliceChart(t *testing.T) {
 		{"range", SliceChart{Series: []Series{s}, YMin: math.NaN()}, "y range [NaN, 0] is empty"},
 	}
 	for _, tt := range bad {
-		assert.ErrorContains(t, tt.sc.Validate(), tt.err, tt.name)
+		assert.ErrorContains(t, tt.sc.validate(), tt.err, tt.name)
 	}
 }
 
@@ -174,7 +174,7 @@ func TestEffectChart(t *testing.T) {
 	assert.Equal(t, 1+1, strings.Count(svg, hexColour(effectColours[1])), "grey bar and legend")
 
 	dir := t.TempDir()
-	assertSaved(t, e.Save, dir, "effects", 5000, "png", "svg")
+	assertSaved(t, saveTo(&e), dir, "effects", 5000, "png", "svg")
 	bad := e
 	bad.Lo = []float64{0.04, -0.040, -0.014, 0.001}
 	assert.ErrorContains(t, bad.validate(), "plots: interval bar 0 (fortify-borders): value 0.031 outside its interval [0.04, 0.05]")

@@ -106,10 +106,6 @@ func (l *LineChart) validate() error {
 	return nil
 }
 
-// Save draws the chart into path (.png, .svg or .pdf); like HeatMap.Save it
-// leaves path alone if the chart cannot be drawn.
-func (l *LineChart) Save(path string) error { return save(path, l.Write) }
-
 // Write draws the chart to w in format "png", "svg" or "pdf".
 func (l *LineChart) Write(w io.Writer, format string) error {
 	if err := l.validate(); err != nil {
@@ -156,10 +152,6 @@ func (b *BarChart) validate() error {
 	}
 	return nil
 }
-
-// Save draws the chart into path (.png, .svg or .pdf); like HeatMap.Save it
-// leaves path alone if the chart cannot be drawn.
-func (b *BarChart) Save(path string) error { return save(path, b.Write) }
 
 // Write draws the chart to w in format "png", "svg" or "pdf".
 func (b *BarChart) Write(w io.Writer, format string) error {

@@ -65,7 +65,7 @@ func TestChartsSave(t *testing.T) {
 		Groups: []BarGroup{{Name: "MARS", Values: []float64{338, 169, 60}}, {Name: "Bort", Values: []float64{206, 47, 130}}},
 	}
 	for _, ext := range []string{"png", "svg", "pdf"} {
-		for name, save := range map[string]func(string) error{"line": l.Save, "bar": b.Save} {
+		for name, save := range map[string]func(string) error{"line": saveTo(&l), "bar": saveTo(&b)} {
 			path := filepath.Join(dir, name+"."+ext)
 			require.NoError(t, save(path), "%s.%s", name, ext)
 			data, err := os.ReadFile(path)

@@ -75,9 +75,6 @@ func (d *DiffMap) colourRange() (lo, hi float64, err error) {
 	return -l, l, nil
 }
 
-// Save writes the map to path, its format from the extension.
-func (d *DiffMap) Save(path string) error { return save(path, d.Write) }
-
 // Write draws the map to w in format "png", "svg" or "pdf".
 func (d *DiffMap) Write(w io.Writer, format string) error {
 	cc, err := newColourCanvas(format, d.Width, d.Height, "blue-red", d.validate, d.colourRange)

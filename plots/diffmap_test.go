@@ -24,7 +24,7 @@ func TestDiffMap(t *testing.T) {
 	var svg bytes.Buffer
 	require.NoError(t, d.Write(&svg, "svg"))
 	assert.Contains(t, svg.String(), "<svg")
-	require.NoError(t, d.Save(filepath.Join(t.TempDir(), "d.png")))
+	require.NoError(t, Save(filepath.Join(t.TempDir(), "d.png"), d))
 	// Every cell zero: the scale is [-1, 1], not empty.
 	z := &DiffMap{Rows: []string{"a"}, Columns: []string{"x"}, Values: []float64{0}}
 	lo, hi, err = z.colourRange()

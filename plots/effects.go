@@ -55,10 +55,6 @@ var effectColours = [3]color.Color{
 	color.RGBA{R: 0x3c, G: 0x9a, B: 0x4a, A: 0xff}, // above zero
 }
 
-// Save draws the chart into path (.png, .svg or .pdf), leaving path alone
-// if it cannot be drawn.
-func (e *EffectChart) Save(path string) error { return save(path, e.Write) }
-
 // Write draws the chart to w in format "png", "svg" or "pdf".
 func (e *EffectChart) Write(w io.Writer, format string) error {
 	p, width, height, barW, err := categoryPlot(e.validate, e.Title, e.YLabel, e.Width, e.Height, len(e.Categories))

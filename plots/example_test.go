@@ -2,6 +2,7 @@ package plots_test
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 
@@ -31,12 +32,12 @@ func ExampleHeatMap() {
 		panic(err)
 	}
 	defer os.RemoveAll(dir)
-	if err := h.Save(filepath.Join(dir, "surface.svg")); err != nil {
+	if err := plots.Save(filepath.Join(dir, "surface.svg"), &h); err != nil {
 		panic(err)
 	}
 	fmt.Println("saved")
 	h.Palette = "jet"
-	fmt.Println(h.Validate())
+	fmt.Println(h.Write(io.Discard, "png"))
 	// Output:
 	// values 0.083 to 1.000
 	// saved

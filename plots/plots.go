@@ -152,8 +152,8 @@ type HeatMap struct {
 	Width, Height vg.Length
 }
 
-// Validate reports whether the heat map can be drawn.
-func (h *HeatMap) Validate() error {
+// validate reports whether the heat map can be drawn.
+func (h *HeatMap) validate() error {
 	if err := h.Grid.validate(); err != nil {
 		return err
 	}
@@ -209,19 +209,21 @@ func checkSize(w, h vg.Length) error {
 	return nil
 }
 
-// Save draws the heat map into the file path, in the format given by its
-// extension: .png, .svg or .pdf. The figure is drawn in memory first: if
-// it cannot be drawn, Save returns the error and leaves path alone.
-func (h *HeatMap) Save(path string) error { return save(path, h.Write) }
+// Chart is a figure of this package (HeatMap, Surface, LineChart, ...):
+// Write draws it to w in format "png", "svg" or "pdf", after checking its
+// data.
+type Chart interface {
+	Write(w io.Writer, format string) error
+}
 
-// save draws a figure with write, in the format named by the path's
-// extension, into memory, and only then writes it to path: a figure that
-// fails to draw (an unknown format, invalid data) creates no file and
-// leaves an existing one untouched.
-func save(path string, write func(io.Writer, string) error) error {
+// Save draws chart c into the file path, in the format named by the path's
+// extension (.png, .svg or .pdf), in memory first, and only then writes it
+// to path: a chart that fails to draw (an unknown format, invalid data)
+// creates no file and leaves an existing one untouched.
+func Save(path string, c Chart) error {
 	format := strings.TrimPrefix(strings.ToLower(filepath.Ext(path)), ".")
 	var buf bytes.Buffer
-	if err := write(&buf, format); err != nil {
+	if err := c.Write(&buf, format); err != nil {
 		return fmt.Errorf("plots: %s: %w", path, err)
 	}
 	if err := atomicfile.WriteFile(path, buf.Bytes(), 0o644); err != nil {
@@ -308,7 +310,7 @@ func newColourCanvas(format string, w, h vg.Length, pal string, validate func() 
 
 // Write draws the heat map to w in format "png", "svg" or "pdf".
 func (h *HeatMap) Write(w io.Writer, format string) error {
-	cc, err := newColourCanvas(format, h.Width, h.Height, h.Palette, h.Validate, h.colourRange)
+	cc, err := newColourCanvas(format, h.Width, h.Height, h.Palette, h.validate, h.colourRange)
 	if err != nil {
 		return err
 	}

@@ -15,6 +15,11 @@ import (
 
 // assertSaved saves a figure with save as dir/name.EXT in each format of
 // exts and requires files of at least minSize bytes.
+// saveTo returns a function that saves c into its path argument.
+func saveTo(c Chart) func(path string) error {
+	return func(path string) error { return Save(path, c) }
+}
+
 func assertSaved(t *testing.T, save func(path string) error, dir, name string, minSize int, exts ...string) {
 	t.Helper()
 	for _, ext := range exts {
@@ -93,10 +98,10 @@ func TestHeatMapValidate(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			assert.ErrorContains(t, tt.h.Validate(), tt.err)
+			assert.ErrorContains(t, tt.h.validate(), tt.err)
 		})
 	}
-	assert.NoError(t, (&HeatMap{Grid: g, Palette: "kindlmann", Contours: []float64{1}}).Validate())
+	assert.NoError(t, (&HeatMap{Grid: g, Palette: "kindlmann", Contours: []float64{1}}).validate())
 }
 
 func TestHeatMapSave(t *testing.T) {
@@ -120,14 +125,14 @@ func TestHeatMapSave(t *testing.T) {
 	for _, ext := range []string{"png", "svg", "pdf"} {
 		t.Run(ext, func(t *testing.T) {
 			path := filepath.Join(dir, "h."+ext)
-			require.NoError(t, h.Save(path))
+			require.NoError(t, Save(path, &h))
 			data, err := os.ReadFile(path)
 			require.NoError(t, err)
 			assert.GreaterOrEqual(t, len(data), 5000, "file size")
 			assert.True(t, bytes.HasPrefix(data, []byte(magic[ext])), "%s starts with %q", ext, data[:8])
 		})
 	}
-	assert.ErrorContains(t, h.Save(filepath.Join(dir, "h.gif")), `unsupported figure format "gif"`)
+	assert.ErrorContains(t, Save(filepath.Join(dir, "h.gif"), &h), `unsupported figure format "gif"`)
 	assert.NoFileExists(t, filepath.Join(dir, "h.gif"), "a file was created for an unsupported format")
 }
 
@@ -195,13 +200,13 @@ func TestSaveFailureWritesNothing(t *testing.T) {
 		ext  string
 		err  string
 	}{
-		{"heat map, unknown palette", (&HeatMap{Grid: g, Palette: "rainbow"}).Save, "png", `unknown palette "rainbow"`},
-		{"heat map, bad grid", (&HeatMap{Grid: Grid{X: []float64{2, 1}, Y: []float64{1}, Z: []float64{0, 0}}}).Save, "svg", "not strictly increasing"},
-		{"heat map, all NaN", (&HeatMap{Grid: allNaN}).Save, "pdf", "all NaN"},
-		{"heat map, unknown format", (&HeatMap{Grid: g}).Save, "gif", `unsupported figure format "gif"`},
-		{"line chart, no series", (&LineChart{Title: "t"}).Save, "png", "has no series"},
-		{"line chart, unknown format", (&LineChart{Series: []Series{{X: []float64{1}, Y: []float64{1}}}}).Save, "jpg", "unsupported figure format"},
-		{"bar chart, short group", (&BarChart{Categories: []string{"a", "b"}, Groups: []BarGroup{{Values: []float64{1}}}}).Save, "svg", "1 values for 2 categories"},
+		{"heat map, unknown palette", saveTo(&HeatMap{Grid: g, Palette: "rainbow"}), "png", `unknown palette "rainbow"`},
+		{"heat map, bad grid", saveTo(&HeatMap{Grid: Grid{X: []float64{2, 1}, Y: []float64{1}, Z: []float64{0, 0}}}), "svg", "not strictly increasing"},
+		{"heat map, all NaN", saveTo(&HeatMap{Grid: allNaN}), "pdf", "all NaN"},
+		{"heat map, unknown format", saveTo(&HeatMap{Grid: g}), "gif", `unsupported figure format "gif"`},
+		{"line chart, no series", saveTo(&LineChart{Title: "t"}), "png", "has no series"},
+		{"line chart, unknown format", saveTo(&LineChart{Series: []Series{{X: []float64{1}, Y: []float64{1}}}}), "jpg", "unsupported figure format"},
+		{"bar chart, short group", saveTo(&BarChart{Categories: []string{"a", "b"}, Groups: []BarGroup{{Values: []float64{1}}}}), "svg", "1 values for 2 categories"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -220,7 +225,7 @@ func TestSaveFailureWritesNothing(t *testing.T) {
 	}
 	// A directory that does not exist: the error names the path.
 	missing := filepath.Join(t.TempDir(), "no", "such", "dir", "h.png")
-	assert.ErrorContains(t, (&HeatMap{Grid: g}).Save(missing), missing)
+	assert.ErrorContains(t, Save(missing, &HeatMap{Grid: g}), missing)
 }
 
 func TestNiceTicks(t *testing.T) {

@@ -2,6 +2,7 @@ package plots_test
 
 import (
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -53,7 +54,7 @@ func ExampleSurface() {
 	dir := tempDir()
 	defer os.RemoveAll(dir)
 	for _, name := range []string{"surface.png", "surface.svg"} {
-		if err := s.Save(filepath.Join(dir, name)); err != nil {
+		if err := plots.Save(filepath.Join(dir, name), &s); err != nil {
 			panic(err)
 		}
 	}
@@ -76,10 +77,10 @@ func ExampleBandChart() {
 	c := plots.BandChart{Series: []plots.Series{mean, best}, Title: "CMA-ES", XLabel: "generation", YLabel: "win rate"}
 	dir := tempDir()
 	defer os.RemoveAll(dir)
-	fmt.Println(c.Save(filepath.Join(dir, "convergence.png")))
+	fmt.Println(plots.Save(filepath.Join(dir, "convergence.png"), &c))
 	c.Series[1].Hi = best.Hi[:5] // intervals missing
 
-	fmt.Println(c.Validate())
+	fmt.Println(c.Write(io.Discard, "png"))
 	// Output:
 	// <nil>
 	// plots: series 1 ("best candidate"): error bars need Lo and Hi of 12 values each, have 12 and 5
@@ -102,7 +103,7 @@ func ExampleTraceChart() {
 	}}
 	dir := tempDir()
 	defer os.RemoveAll(dir)
-	fmt.Println(c.Save(filepath.Join(dir, "traces.svg")))
+	fmt.Println(plots.Save(filepath.Join(dir, "traces.svg"), &c))
 	// Output:
 	// <nil>
 }
@@ -119,9 +120,9 @@ func ExampleSliceChart() {
 		Refs: []plots.RefLine{{X: 170, Label: "paper (170)"}, {X: 150, Label: "best"}}}
 	dir := tempDir()
 	defer os.RemoveAll(dir)
-	fmt.Println(c.Save(filepath.Join(dir, "slice.png")))
+	fmt.Println(plots.Save(filepath.Join(dir, "slice.png"), &c))
 	c.Refs = append(c.Refs, plots.RefLine{X: 0, Label: "zero"})
-	fmt.Println(c.Validate())
+	fmt.Println(c.Write(io.Discard, "png"))
 	// Output:
 	// <nil>
 	// plots: reference line 2 ("zero") at x = 0 is not finite or not positive on a log axis
@@ -141,7 +142,7 @@ func ExampleEffectChart() {
 	}
 	dir := tempDir()
 	defer os.RemoveAll(dir)
-	fmt.Println(e.Save(filepath.Join(dir, "effects.svg")))
+	fmt.Println(plots.Save(filepath.Join(dir, "effects.svg"), &e))
 	// Output:
 	// fortify-borders 1
 	// cautious-attack -1

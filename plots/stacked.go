@@ -47,10 +47,6 @@ func (s *StackedBarChart) validate() error {
 	return nil
 }
 
-// Save draws the chart into path (.png, .svg or .pdf), leaving path alone
-// if the chart cannot be drawn.
-func (s *StackedBarChart) Save(path string) error { return save(path, s.Write) }
-
 // Write draws the chart to w in format "png", "svg" or "pdf".
 func (s *StackedBarChart) Write(w io.Writer, format string) error {
 	p, width, height, barW, err := categoryPlot(s.validate, s.Title, s.YLabel, s.Width, s.Height, len(s.Categories))
@@ -118,10 +114,6 @@ func (b *IntervalBarChart) validate() error {
 	}
 	return nil
 }
-
-// Save draws the chart into path (.png, .svg or .pdf), leaving path alone
-// if the chart cannot be drawn.
-func (b *IntervalBarChart) Save(path string) error { return save(path, b.Write) }
 
 // intervalXY adapts an IntervalBarChart to plotter.XYer and
 // plotter.YErrorer: point i is (i, Values[i]).

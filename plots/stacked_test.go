@@ -52,7 +52,7 @@ func TestStackedAndIntervalBarsWrite(t *testing.T) {
 	b := &IntervalBarChart{Title: "win %", Categories: []string{"a", "b", "c"}, YLabel: "%",
 		Values: []float64{75, 25, 0}, Lo: []float64{30, 4, 0}, Hi: []float64{95, 70, 49}}
 	for _, ext := range []string{"png", "svg"} {
-		for name, save := range map[string]func(string) error{"stacked": s.Save, "interval": b.Save} {
+		for name, save := range map[string]func(string) error{"stacked": saveTo(s), "interval": saveTo(b)} {
 			path := filepath.Join(dir, name+"."+ext)
 			require.NoError(t, save(path))
 			data, err := os.ReadFile(path)
@@ -68,7 +68,7 @@ func TestStackedAndIntervalBarsWrite(t *testing.T) {
 	// A chart that cannot be drawn leaves no file.
 	bad := &IntervalBarChart{Categories: []string{"a"}, Values: []float64{1}, Lo: []float64{2}, Hi: []float64{3}}
 	path := filepath.Join(dir, "bad.png")
-	assert.Error(t, bad.Save(path))
+	assert.Error(t, Save(path, bad))
 	assert.NoFileExists(t, path)
 }
 

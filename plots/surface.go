@@ -379,10 +379,6 @@ func (sc *stepContours) Plot(c draw.Canvas, plt *plot.Plot) {
 	}
 }
 
-// Save draws the surface into path (.png, .svg or .pdf), leaving path alone
-// if it cannot be drawn.
-func (s *Surface) Save(path string) error { return save(path, s.Write) }
-
 // Write draws the surface to w in format "png", "svg" or "pdf".
 func (s *Surface) Write(w io.Writer, format string) error {
 	cc, err := newColourCanvas(format, s.Width, s.Height, s.Palette, s.validate, s.ColourRange)

@@ -192,7 +192,7 @@ func TestSurfaceSave(t *testing.T) {
 		s.Width, s.Height = 10*vg.Centimeter, 8*vg.Centimeter
 		for _, ext := range []string{"png", "svg"} {
 			path := filepath.Join(dir, name+"."+ext)
-			require.NoError(t, s.Save(path), name)
+			require.NoError(t, Save(path, s), name)
 			data, err := os.ReadFile(path)
 			require.NoError(t, err)
 			assert.GreaterOrEqual(t, len(data), 5000, "%s file size", path)
@@ -203,6 +203,6 @@ func TestSurfaceSave(t *testing.T) {
 	require.NoError(t, err)
 	assert.InDelta(t, 0.02, lo, 1e-12)
 	assert.InDelta(t, 0.028, hi, 1e-12)
-	assert.ErrorContains(t, figs["cells"].Save(filepath.Join(dir, "c.gif")), `unsupported figure format "gif"`)
+	assert.ErrorContains(t, Save(filepath.Join(dir, "c.gif"), figs["cells"]), `unsupported figure format "gif"`)
 	assert.NoFileExists(t, filepath.Join(dir, "c.gif"))
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/marslab-risk/marslab/arena"
+	"github.com/marslab-risk/marslab/plots"
 	"github.com/marslab-risk/marslab/table"
 	"github.com/marslab-risk/marslab/tourney"
 )
@@ -281,7 +282,7 @@ func (c *tournamentConfig) figures(w *writer, res *tourney.Results) error {
 	for _, fig := range res.Figures() {
 		for _, ext := range []string{".png", ".svg"} {
 			name := fig.Name + ext
-			if err := fig.Save(filepath.Join(w.dir, name)); err != nil {
+			if err := plots.Save(filepath.Join(w.dir, name), fig.Chart); err != nil {
 				return fmt.Errorf("figure %s: %w", fig.Name, err)
 			}
 			w.files = append(w.files, name)

@@ -43,7 +43,7 @@ func WriteEvolveReport(dir string, setup *Setup, e *Evolve, figures bool) error 
 	if figures && len(gens) > 0 {
 		for _, f := range e.Figures(setup.Config.Name) {
 			file := f.Name + ".png"
-			if err := f.Fig.Save(filepath.Join(dir, file)); err != nil {
+			if err := plots.Save(filepath.Join(dir, file), f.Fig); err != nil {
 				return fmt.Errorf("search: %s: %w", file, err)
 			}
 			figs = append(figs, file)

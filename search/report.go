@@ -3,7 +3,6 @@ package search
 import (
 	"bytes"
 	"fmt"
-	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -64,7 +63,7 @@ func narrowFigures(dir string, name string, n *Narrowing, ref []float64, refLabe
 	}
 	for _, f := range figs {
 		file := f.Name + ".png"
-		if err := f.Fig.Save(filepath.Join(dir, file)); err != nil {
+		if err := plots.Save(filepath.Join(dir, file), f.Fig); err != nil {
 			return files, fmt.Errorf("search: %s: %w", file, err)
 		}
 		files = append(files, file)
@@ -76,11 +75,8 @@ func narrowFigures(dir string, name string, n *Narrowing, ref []float64, refLabe
 type Figure struct {
 	// Name is the file's base name, e.g. "surface" or "slice-W_p".
 	Name string
-	// Fig draws itself (a plots figure).
-	Fig interface {
-		Save(path string) error
-		Write(w io.Writer, format string) error
-	}
+	// Fig is the figure (plots.Save writes it to a file).
+	Fig plots.Chart
 }
 
 // Figures returns the figures of a narrowing search, titled with name:

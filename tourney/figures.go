@@ -15,8 +15,8 @@ import (
 type Figure struct {
 	// Name is the base of its file names.
 	Name string
-	// Save draws it into a .png, .svg or .pdf file.
-	Save func(path string) error
+	// Chart draws it (plots.Save writes it to a .png, .svg or .pdf file).
+	Chart plots.Chart
 }
 
 // Figures returns the report's figures: wins per bot (the paper's
@@ -48,11 +48,11 @@ func (r *Results) Figures() []Figure {
 	place := &plots.StackedBarChart{Width: width, SlantLabels: true, Title: "Placements per bot", YLabel: "games", Categories: names, Layers: layers}
 	winrate := &plots.IntervalBarChart{Width: width, SlantLabels: true, Title: fmt.Sprintf("Win %% with %g %% Wilson intervals", 100*stats.Level), YLabel: "win %",
 		Categories: names, Values: winPct, Lo: lo, Hi: hi}
-	figs := []Figure{{"figure3-wins", fig3.Save}}
+	figs := []Figure{{"figure3-wins", fig3}}
 	if r.Timed {
 		fig4 := &plots.StackedBarChart{Width: width, SlantLabels: true, Title: "Decision time per turn", YLabel: "ms per turn (" + arena.ClockName(r.Clock) + ")",
 			Categories: names, Layers: []plots.BarGroup{{Values: tturn}}}
-		figs = append(figs, Figure{"figure4-time-per-turn", fig4.Save})
+		figs = append(figs, Figure{"figure4-time-per-turn", fig4})
 	}
-	return append(figs, Figure{"placements", place.Save}, Figure{"winrate", winrate.Save})
+	return append(figs, Figure{"placements", place}, Figure{"winrate", winrate})
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/marslab-risk/marslab/arena"
 	"github.com/marslab-risk/marslab/internal/atomicfile"
 	"github.com/marslab-risk/marslab/internal/fileread"
+	"github.com/marslab-risk/marslab/plots"
 )
 
 // Options are the run-time choices of a tournament that do not change its
@@ -148,7 +149,7 @@ func writeReport(dir string, res *Results, figures bool) error {
 	if figures {
 		for _, fig := range res.Figures() {
 			for _, ext := range []string{".png", ".svg"} {
-				if err := fig.Save(filepath.Join(dir, fig.Name+ext)); err != nil {
+				if err := plots.Save(filepath.Join(dir, fig.Name+ext), fig.Chart); err != nil {
 					return fmt.Errorf("tourney: figure %s: %w", fig.Name, err)
 				}
 			}

@@ -718,10 +718,10 @@ func (r *Result) WriteCurve(dir string) error {
 	if err != nil {
 		return err
 	}
-	if err := win.Save(filepath.Join(dir, "curve-win.png")); err != nil {
+	if err := plots.Save(filepath.Join(dir, "curve-win.png"), win); err != nil {
 		return err
 	}
-	return ret.Save(filepath.Join(dir, "curve-return.png"))
+	return plots.Save(filepath.Join(dir, "curve-return.png"), ret)
 }
 
 // Write writes the result into dir: the curve (WriteCurve) and the
@@ -752,7 +752,7 @@ func (r *Result) Write(dir string) error {
 		if err != nil {
 			return err
 		}
-		if err := chart.Save(filepath.Join(dir, "eval-win.png")); err != nil {
+		if err := plots.Save(filepath.Join(dir, "eval-win.png"), chart); err != nil {
 			return err
 		}
 	}
