@@ -19,7 +19,7 @@ type PoolConfig struct {
 	// them; every worker makes one player of each.
 	Seats []bots.Seat
 	// Schedule gives each game's line-up and random stream; nil means
-	// Rotation{Seats: len(Seats)}.
+	// rotation{Seats: len(Seats)}.
 	Schedule Schedule
 	// Seed is the experiment seed: game g is played with the random streams
 	// of sim.GameSeed(Seed, Schedule.Stream(g)).
@@ -27,7 +27,7 @@ type PoolConfig struct {
 	// Workers is the number of goroutines playing games, each with its own
 	// sim.Game and players; 0 means runtime.GOMAXPROCS(0).
 	Workers int
-	// Timing measures the bots' decision times (Pool.Timing) on the
+	// Timing measures the bots' decision times (Pool.timing) on the
 	// thread's CPU time where the operating system gives it, else on the
 	// wall clock (Pool.Clock); it costs two clock reads per sampled
 	// decision, and each game stays on one OS thread while it is played.
@@ -100,7 +100,7 @@ func (cfg *PoolConfig) validate() error {
 // schedule returns the configured schedule or the default rotation.
 func (cfg *PoolConfig) schedule() Schedule {
 	if cfg.Schedule == nil {
-		return Rotation{Seats: len(cfg.Seats)}
+		return rotation{Seats: len(cfg.Seats)}
 	}
 	return cfg.Schedule
 }
@@ -135,9 +135,6 @@ func NewPool(cfg PoolConfig) (*Pool, error) {
 	}
 	return p, nil
 }
-
-// Schedule returns the pool's schedule.
-func (p *Pool) Schedule() Schedule { return p.sched }
 
 // Workers returns the number of worker goroutines.
 func (p *Pool) Workers() int { return len(p.workers) }
@@ -179,7 +176,7 @@ func (p *Pool) Play(ctx context.Context, count int, game func(k int) int, emit f
 }
 
 // Clock returns the clock of the decision times of Timing (ClockThreadCPU
-// or ClockWall; ClockMixed if the workers' players differ), or "" unless
+// or clockWall; ClockMixed if the workers' players differ), or "" unless
 // PoolConfig.Timing is set.
 func (p *Pool) Clock() string {
 	c := ""
@@ -196,10 +193,10 @@ func (p *Pool) Clock() string {
 	return c
 }
 
-// Timing returns the decision times of every Play so far, summed over the
+// timing returns the decision times of every Play so far, summed over the
 // workers by label in the order of the seats' first labels; nil unless
 // PoolConfig.Timing is set.
-func (p *Pool) Timing() []BotTiming {
+func (p *Pool) timing() []BotTiming {
 	if !p.cfg.Timing {
 		return nil
 	}

@@ -130,7 +130,7 @@ func TestPoolEmitError(t *testing.T) {
 
 	// A line-up the schedule gets wrong is an error naming the game.
 	cfg := poolConfig(t, 1)
-	cfg.Schedule = badSchedule{Rotation{Seats: 4}}
+	cfg.Schedule = badSchedule{rotation{Seats: 4}}
 	p, err = NewPool(cfg)
 	require.NoError(t, err)
 	_, err = p.Play(context.Background(), 5, func(k int) int { return k }, func(int, *Outcome) error { return nil })
@@ -138,7 +138,7 @@ func TestPoolEmitError(t *testing.T) {
 }
 
 // badSchedule seats entry 0 everywhere.
-type badSchedule struct{ Rotation }
+type badSchedule struct{ rotation }
 
 func (badSchedule) Lineup(_ int, dst []int) []int { return append(dst[:0], 0, 0, 0, 0) }
 

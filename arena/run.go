@@ -27,12 +27,12 @@ type Config struct {
 	Map   *sim.Map
 	Rules *sim.Rules
 	// Seats are the entries of the batch, the bots its schedule seats.
-	// With the default schedule, Rotation, they are the players of every
+	// With the default schedule, rotation, they are the players of every
 	// game, 2..6, rotated by the game index, so that every bot plays every
 	// seat equally often over n consecutive games.
 	Seats []bots.Seat
 	// Schedule gives each game's line-up (indices into Seats) and random
-	// stream; nil means Rotation{Seats: len(Seats)}. config.json records
+	// stream; nil means rotation{Seats: len(Seats)}. config.json records
 	// it, so that resume and merge refuse a different one.
 	Schedule Schedule
 	// Games is the number of games of the whole batch (all shards), >= 1;
@@ -216,7 +216,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	rep.Done += played
 	sum, serr := tal.summary()
 	rep.Summary = sum
-	rep.Timing = Timing{Games: played, WallSeconds: time.Since(start).Seconds(), Clock: pool.Clock(), Bots: pool.Timing()}
+	rep.Timing = Timing{Games: played, WallSeconds: time.Since(start).Seconds(), Clock: pool.Clock(), Bots: pool.timing()}
 	prior.add(rep.Timing)
 	rep.Timing = prior
 

@@ -34,14 +34,14 @@ type Schedule interface {
 
 // Schedule kinds, as recorded in ScheduleSpec.Kind.
 const (
-	KindRotation = "rotation"
+	kindRotation = "rotation"
 	KindSubsets  = "subsets"
 )
 
 // ScheduleSpec is the serialisable description of a Schedule (the
 // "schedule" object of config.json).
 type ScheduleSpec struct {
-	// Kind is KindRotation or KindSubsets.
+	// Kind is kindRotation or KindSubsets.
 	Kind string `json:"kind"`
 	// Players is the number of seats of every game, 2..6.
 	Players int `json:"players"`
@@ -65,14 +65,14 @@ func (s ScheduleSpec) String() string {
 // Schedule builds the schedule the spec describes, checking its ranges.
 func (s ScheduleSpec) Schedule() (Schedule, error) {
 	switch s.Kind {
-	case KindRotation:
+	case kindRotation:
 		if s.Pool != s.Players {
 			return nil, fmt.Errorf("schedule %s: pool %d must equal players %d", s.Kind, s.Pool, s.Players)
 		}
 		if s.Replications != 0 || s.Seed != 0 {
 			return nil, fmt.Errorf("schedule %s: replications %d and seed %d: want 0 (a rotation has neither)", s.Kind, s.Replications, s.Seed)
 		}
-		r := Rotation{Seats: s.Players}
+		r := rotation{Seats: s.Players}
 		if err := r.validate(); err != nil {
 			return nil, err
 		}
@@ -84,32 +84,32 @@ func (s ScheduleSpec) Schedule() (Schedule, error) {
 		}
 		return sub, nil
 	}
-	return nil, fmt.Errorf("schedule kind %q: want %q or %q", s.Kind, KindRotation, KindSubsets)
+	return nil, fmt.Errorf("schedule kind %q: want %q or %q", s.Kind, kindRotation, KindSubsets)
 }
 
-// Rotation seats a fixed list of Seats entries rotated by the game index:
+// rotation seats a fixed list of Seats entries rotated by the game index:
 // seat i of game g is entry (i+g) mod Seats, so every entry plays every seat
 // equally often over Seats consecutive games. Game g uses stream g.
-type Rotation struct {
+type rotation struct {
 	// Seats is the number of entries and of seats, 2..6.
 	Seats int
 }
 
-func (r Rotation) validate() error {
+func (r rotation) validate() error {
 	if r.Seats < sim.MinPlayers || r.Seats > maxSeats {
-		return fmt.Errorf("schedule %s: %d seats: want %d..%d", KindRotation, r.Seats, sim.MinPlayers, maxSeats)
+		return fmt.Errorf("schedule %s: %d seats: want %d..%d", kindRotation, r.Seats, sim.MinPlayers, maxSeats)
 	}
 	return nil
 }
 
 // Players returns r.Seats.
-func (r Rotation) Players() int { return r.Seats }
+func (r rotation) Players() int { return r.Seats }
 
 // Pool returns r.Seats.
-func (r Rotation) Pool() int { return r.Seats }
+func (r rotation) Pool() int { return r.Seats }
 
 // Lineup returns entries g, g+1, ... (mod Seats) in seat order.
-func (r Rotation) Lineup(g int, dst []int) []int {
+func (r rotation) Lineup(g int, dst []int) []int {
 	dst = dst[:0]
 	for i := range r.Seats {
 		dst = append(dst, (i+g)%r.Seats)
@@ -118,11 +118,11 @@ func (r Rotation) Lineup(g int, dst []int) []int {
 }
 
 // Stream returns g.
-func (r Rotation) Stream(g int) uint64 { return uint64(g) }
+func (r rotation) Stream(g int) uint64 { return uint64(g) }
 
 // Spec returns the rotation's description.
-func (r Rotation) Spec() ScheduleSpec {
-	return ScheduleSpec{Kind: KindRotation, Players: r.Seats, Pool: r.Seats}
+func (r rotation) Spec() ScheduleSpec {
+	return ScheduleSpec{Kind: kindRotation, Players: r.Seats, Pool: r.Seats}
 }
 
 // Subsets plays every k-subset of a pool of n entries, each Replications
@@ -210,9 +210,9 @@ func (s *Subsets) Replications() int { return s.reps }
 // Games returns C(n,k)·Replications, the number of games of the schedule.
 func (s *Subsets) Games() int { return len(s.subsets) / s.k * s.reps }
 
-// Subset returns the entries of game g's subset, ascending, appended to
+// subset returns the entries of game g's subset, ascending, appended to
 // dst[:0].
-func (s *Subsets) Subset(g int, dst []int) []int {
+func (s *Subsets) subset(g int, dst []int) []int {
 	c := len(s.subsets) / s.k
 	i := g % c * s.k
 	return append(dst[:0], s.subsets[i:i+s.k]...)
@@ -222,7 +222,7 @@ func (s *Subsets) Subset(g int, dst []int) []int {
 // a Fisher-Yates shuffle driven by a SplitMix64 stream of sim.GameSeed(Seed, g)
 // mixed with a constant, so that it is independent of the game's own dice.
 func (s *Subsets) Lineup(g int, dst []int) []int {
-	dst = s.Subset(g, dst)
+	dst = s.subset(g, dst)
 	state := sim.GameSeed(s.seed, uint64(g)) ^ 0x5ea7_5ea7_5ea7_5ea7
 	for i := len(dst) - 1; i > 0; i-- {
 		j := int(uniform(&state, uint64(i+1)))

@@ -10,7 +10,7 @@ import (
 )
 
 func TestRotation(t *testing.T) {
-	r := Rotation{Seats: 4}
+	r := rotation{Seats: 4}
 	tests := []struct {
 		g    int
 		want []int
@@ -42,7 +42,7 @@ func TestSubsets(t *testing.T) {
 	// order; the next ten repeat them.
 	want := [][]int{{0, 1, 2}, {0, 1, 3}, {0, 2, 3}, {1, 2, 3}, {0, 1, 4}, {0, 2, 4}, {1, 2, 4}, {0, 3, 4}, {1, 3, 4}, {2, 3, 4}}
 	for g := range s.Games() {
-		assert.Equal(t, want[g%10], s.Subset(g, nil), "game %d", g)
+		assert.Equal(t, want[g%10], s.subset(g, nil), "game %d", g)
 		lu := s.Lineup(g, nil)
 		require.NoError(t, checkLineup(s, g, lu))
 		assert.Equal(t, want[g%10], slices.Sorted(slices.Values(lu)), "game %d seats its subset", g)
@@ -55,7 +55,7 @@ func TestSubsets(t *testing.T) {
 	require.NoError(t, err)
 	differs := 0
 	for g := range s.Games() {
-		assert.Equal(t, s.Subset(g, nil), o.Subset(g, nil))
+		assert.Equal(t, s.subset(g, nil), o.subset(g, nil))
 		if !slices.Equal(s.Lineup(g, nil), o.Lineup(g, nil)) {
 			differs++
 		}
@@ -106,7 +106,7 @@ func TestSubsetsCount(t *testing.T) {
 		require.Equal(t, tt.want, s.Games(), "C(%d,%d)", tt.n, tt.k)
 		seen := map[string]bool{}
 		for g := range s.Games() {
-			sub := s.Subset(g, nil)
+			sub := s.subset(g, nil)
 			key := fmt.Sprint(sub)
 			assert.False(t, seen[key], "C(%d,%d): subset %v twice", tt.n, tt.k, sub)
 			seen[key] = true
@@ -126,9 +126,9 @@ func TestScheduleErrors(t *testing.T) {
 		{ScheduleSpec{Kind: KindSubsets, Players: 4, Pool: 13, Replications: 0}, "replications 0: want >= 1"},
 		{ScheduleSpec{Kind: KindSubsets, Players: 6, Pool: 1000, Replications: 1}, "too many"},
 		{ScheduleSpec{Kind: KindSubsets, Players: 2, Pool: 10, Replications: 1 << 62}, "too many"},
-		{ScheduleSpec{Kind: KindRotation, Players: 7, Pool: 7}, "7 seats: want 2..6"},
-		{ScheduleSpec{Kind: KindRotation, Players: 4, Pool: 5}, "pool 5 must equal players 4"},
-		{ScheduleSpec{Kind: KindRotation, Players: 4, Pool: 4, Seed: 3}, "replications 0 and seed 3: want 0"},
+		{ScheduleSpec{Kind: kindRotation, Players: 7, Pool: 7}, "7 seats: want 2..6"},
+		{ScheduleSpec{Kind: kindRotation, Players: 4, Pool: 5}, "pool 5 must equal players 4"},
+		{ScheduleSpec{Kind: kindRotation, Players: 4, Pool: 4, Seed: 3}, "replications 0 and seed 3: want 0"},
 		{ScheduleSpec{Kind: "swiss", Players: 4, Pool: 4}, `schedule kind "swiss"`},
 	}
 	for _, tt := range tests {
@@ -140,7 +140,7 @@ func TestScheduleErrors(t *testing.T) {
 }
 
 func TestCheckLineup(t *testing.T) {
-	r := Rotation{Seats: 3}
+	r := rotation{Seats: 3}
 	assert.NoError(t, checkLineup(r, 0, []int{2, 0, 1}))
 	assert.ErrorContains(t, checkLineup(r, 5, []int{0, 1}), "game 5: line-up of 2 entries, want 3")
 	assert.ErrorContains(t, checkLineup(r, 5, []int{0, 1, 3}), "seat 2 is entry 3, want 0..2")
@@ -153,7 +153,7 @@ func TestLineupAllocs(t *testing.T) {
 	dst := make([]int, 0, 6)
 	g := 0
 	assert.Zero(t, testing.AllocsPerRun(100, func() { dst = s.Lineup(g, dst); g++ }), "Subsets.Lineup")
-	assert.Zero(t, testing.AllocsPerRun(100, func() { dst = Rotation{Seats: 6}.Lineup(g, dst); g++ }), "Rotation.Lineup")
+	assert.Zero(t, testing.AllocsPerRun(100, func() { dst = rotation{Seats: 6}.Lineup(g, dst); g++ }), "Rotation.Lineup")
 }
 
 func BenchmarkSubsetsLineup(b *testing.B) {
@@ -178,7 +178,7 @@ func ExampleSubsets() {
 		}
 	}
 	fmt.Println(s.Games(), "games; games per bot:", played)
-	fmt.Println(s.Subset(0, nil), s.Subset(1, nil), s.Subset(4, nil))
+	fmt.Println(s.subset(0, nil), s.subset(1, nil), s.subset(4, nil))
 	// Output:
 	// 8 games; games per bot: [6 6 6 6]
 	// [0 1 2] [0 1 3] [0 1 2]
@@ -187,7 +187,7 @@ func ExampleSubsets() {
 // FuzzScheduleSpec: a spec read from config.json either fails with an error
 // or gives a schedule whose line-ups are valid and reproduce its spec.
 func FuzzScheduleSpec(f *testing.F) {
-	f.Add(KindRotation, 4, 4, 0, uint64(0), 3)
+	f.Add(kindRotation, 4, 4, 0, uint64(0), 3)
 	f.Add(KindSubsets, 3, 13, 2, uint64(9), 100)
 	f.Add(KindSubsets, 6, 6, 1, uint64(1), 0)
 	f.Add("swiss", 2, 2, 1, uint64(1), 0)

@@ -198,10 +198,10 @@ func TestTimingClock(t *testing.T) {
 		want  string
 	}{
 		{[]Timing{timed(ClockThreadCPU)}, ClockThreadCPU},
-		{[]Timing{timed(ClockWall), timed(ClockWall)}, ClockWall},
+		{[]Timing{timed(clockWall), timed(clockWall)}, clockWall},
 		{[]Timing{timed(ClockThreadCPU), {Games: 3}, timed(ClockThreadCPU)}, ClockThreadCPU},
-		{[]Timing{timed(ClockThreadCPU), timed(ClockWall)}, ClockMixed},
-		{[]Timing{timed(""), timed(ClockWall)}, ClockMixed},
+		{[]Timing{timed(ClockThreadCPU), timed(clockWall)}, ClockMixed},
+		{[]Timing{timed(""), timed(clockWall)}, ClockMixed},
 		{[]Timing{{Games: 3}}, ""},
 	}
 	for i, tc := range tests {
@@ -212,7 +212,7 @@ func TestTimingClock(t *testing.T) {
 		assert.Equal(t, tc.want, a.Clock, "case %d", i)
 	}
 	assert.Equal(t, "thread CPU", ClockName(ClockThreadCPU))
-	assert.Equal(t, "wall", ClockName(ClockWall))
+	assert.Equal(t, "wall", ClockName(clockWall))
 	assert.Equal(t, "mixed clocks", ClockName(ClockMixed))
 	assert.Equal(t, "unknown clock", ClockName(""))
 }

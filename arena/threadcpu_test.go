@@ -46,7 +46,7 @@ func TestTimedPlayerClock(t *testing.T) {
 	busy.Place(nil, 3, nil)
 	require.Positive(t, x)
 	if _, ok := threadCPU(); !ok {
-		assert.Equal(t, ClockWall, sleepy.clock(), "no thread clock: the wall clock")
+		assert.Equal(t, clockWall, sleepy.clock(), "no thread clock: the wall clock")
 		assert.GreaterOrEqual(t, sleepy.seconds(), 0.030, "wall time of a 30 ms sleep")
 		return
 	}

@@ -23,7 +23,7 @@ type Timing struct {
 	GamesPerSecond float64 `json:"games_per_second"`
 	// Clock is the clock of the decision times in Bots: ClockThreadCPU
 	// (the CPU time of the worker's thread, where the operating system
-	// gives it), ClockWall (elapsed time, which grows with the machine's
+	// gives it), clockWall (elapsed time, which grows with the machine's
 	// load), ClockMixed (parts of a resumed or merged run measured with
 	// different clocks), or empty (not timed, or a file written before the
 	// field existed).
@@ -40,10 +40,10 @@ const (
 	// goroutine locked to its thread while it plays): the bot's own work,
 	// whatever else the machine runs.
 	ClockThreadCPU = "thread-cpu"
-	// ClockWall is elapsed (monotonic) time, used where the thread's CPU
+	// clockWall is elapsed (monotonic) time, used where the thread's CPU
 	// time is not available: it includes the time the thread waits for a
 	// core on a loaded machine.
-	ClockWall = "wall"
+	clockWall = "wall"
 	// ClockMixed marks timings added up from parts with different clocks.
 	ClockMixed = "mixed"
 )
@@ -54,7 +54,7 @@ func ClockName(c string) string {
 	switch c {
 	case ClockThreadCPU:
 		return "thread CPU"
-	case ClockWall:
+	case clockWall:
 		return "wall"
 	case ClockMixed:
 		return "mixed clocks"
@@ -205,7 +205,7 @@ func (t *timedPlayer) clock() string {
 	if t.cpu {
 		return ClockThreadCPU
 	}
-	return ClockWall
+	return clockWall
 }
 
 // now reads the player's clock.
