@@ -83,9 +83,9 @@ type Arm struct {
 	Players string `toml:"players"`
 }
 
-// Keys lists the keys of an experiment config, for the error on an
+// keys lists the keys of an experiment config, for the error on an
 // unknown one.
-const Keys = "rules, seed, train_seed, games, train_games, out, [[arms]] name and players, [phatt] w_success, w_failed, up, down, state_scale, [data] alpha, per_arm"
+const keys = "rules, seed, train_seed, games, train_games, out, [[arms]] name and players, [phatt] w_success, w_failed, up, down, state_scale, [data] alpha, per_arm"
 
 // Bounds of the config.
 const (
@@ -120,14 +120,14 @@ func Load(path string) (*Config, error) {
 	if err != nil {
 		return nil, err
 	}
-	return Parse(path, data)
+	return parse(path, data)
 }
 
-// Parse reads and checks an experiment config; source names it in errors,
+// parse reads and checks an experiment config; source names it in errors,
 // which name the key and its allowed range.
-func Parse(source string, data []byte) (*Config, error) {
+func parse(source string, data []byte) (*Config, error) {
 	var f fileConfig
-	if err := configs.DecodeStrict(source, data, &f, Keys); err != nil {
+	if err := configs.DecodeStrict(source, data, &f, keys); err != nil {
 		return nil, err
 	}
 	fail := configs.KeyErrors(source)

@@ -29,7 +29,7 @@ func tallyRow(prefix []string, t Tally) []string {
 	return append(prefix, strconv.Itoa(t.Correct), strconv.Itoa(t.N), strconv.Itoa(t.Ties), num(t.Acc), num(t.CI.Lo), num(t.CI.Hi))
 }
 
-// CSVTables returns the CSV files of a run by name, in the order
+// csvTables returns the CSV files of a run by name, in the order
 // WriteCSV writes them: length.csv (plain PHATT's accuracy per arm and
 // minimum game length in turns, paper's counting), accuracy.csv (every
 // recogniser that ran, per arm, player group and 5 % of the game, under
@@ -38,7 +38,7 @@ func tallyRow(prefix []string, t Tally) []string {
 // the end of the game, paper's counting) and pairs.csv (the paired
 // comparisons of the recognisers, exact McNemar p and Holm's p). paper
 // and ours summarise the same run (Summarize with Counting{} and Ours).
-func CSVTables(paper, ours *Summary) ([]string, []table.Table, error) {
+func csvTables(paper, ours *Summary) ([]string, []table.Table, error) {
 	if len(paper.Arms) != len(ours.Arms) || len(paper.Recognisers) != len(ours.Recognisers) {
 		return nil, nil, fmt.Errorf("recognition CSV: the two summaries differ: %d and %d arms, %d and %d recognisers",
 			len(paper.Arms), len(ours.Arms), len(paper.Recognisers), len(ours.Recognisers))
@@ -48,7 +48,7 @@ func CSVTables(paper, ours *Summary) ([]string, []table.Table, error) {
 	length := table.Table{Header: tallyHeader("arm", "min_turns")}
 	for a, arm := range paper.Arms {
 		for b, t := range paper.ByLength[ph][a] {
-			length.Rows = append(length.Rows, tallyRow([]string{arm, itoa(LengthBins[b])}, t))
+			length.Rows = append(length.Rows, tallyRow([]string{arm, itoa(lengthBins[b])}, t))
 		}
 	}
 	pairs := table.Table{Header: []string{"arm", "x", "y", "both", "only_x", "only_y", "neither", "diff", "lo", "hi", "p_mcnemar", "p_holm"}}
@@ -64,17 +64,17 @@ func CSVTables(paper, ours *Summary) ([]string, []table.Table, error) {
 			continue
 		}
 		for a, arm := range paper.Arms {
-			for g := range NumGroups {
+			for g := range numGroups {
 				for _, v := range []struct {
 					name string
 					sum  *Summary
 				}{{"paper", paper}, {"ours", ours}} {
-					for k := range Steps {
-						curve.Rows = append(curve.Rows, tallyRow([]string{v.name, rn, arm, GroupNames[g], itoa(5 * (k + 1))}, v.sum.Curve[r][a][g][k]))
+					for k := range steps {
+						curve.Rows = append(curve.Rows, tallyRow([]string{v.name, rn, arm, groupNames[g], itoa(5 * (k + 1))}, v.sum.Curve[r][a][g][k]))
 					}
 				}
 				for ci, name := range paper.CardNames {
-					missions.Rows = append(missions.Rows, tallyRow([]string{rn, arm, GroupNames[g], name}, paper.PerMission[r][a][g][ci]))
+					missions.Rows = append(missions.Rows, tallyRow([]string{rn, arm, groupNames[g], name}, paper.PerMission[r][a][g][ci]))
 				}
 			}
 		}
@@ -82,10 +82,10 @@ func CSVTables(paper, ours *Summary) ([]string, []table.Table, error) {
 	return []string{"length.csv", "accuracy.csv", "missions.csv", "pairs.csv"}, []table.Table{length, curve, missions, pairs}, nil
 }
 
-// WriteCSV writes the CSV files of CSVTables into dir (which must exist)
+// WriteCSV writes the CSV files of csvTables into dir (which must exist)
 // and returns their names in the order written.
 func WriteCSV(dir string, paper, ours *Summary) ([]string, error) {
-	names, tables, err := CSVTables(paper, ours)
+	names, tables, err := csvTables(paper, ours)
 	if err != nil {
 		return nil, err
 	}
@@ -101,24 +101,24 @@ func WriteCSV(dir string, paper, ours *Summary) ([]string, error) {
 	return names, nil
 }
 
-// Chart is one figure of a summary: its file's base name (without
+// chart is one figure of a summary: its file's base name (without
 // extension) and the chart.
-type Chart struct {
+type chart struct {
 	Name  string
 	Chart *plots.LineChart
 }
 
-// Charts returns the figures of sum: accuracy (plain PHATT's accuracy per
+// charts returns the figures of sum: accuracy (plain PHATT's accuracy per
 // arm against the share of the game played, in %, with 95 % Wilson
 // intervals and the random guess), winners-losers (plain PHATT on the
 // winners and the losers of every arm) and, per arm, recognisers-ARM
 // (every recogniser that ran on the arm).
-func Charts(sum *Summary) []Chart {
-	x := make([]float64, Steps)
+func charts(sum *Summary) []chart {
+	x := make([]float64, steps)
 	for k := range x {
 		x[k] = float64(5 * (k + 1))
 	}
-	series := func(name string, ts [Steps]Tally) plots.Series {
+	series := func(name string, ts [steps]Tally) plots.Series {
 		s := plots.Series{Name: name, X: x, Y: make([]float64, len(x)), Lo: make([]float64, len(x)), Hi: make([]float64, len(x))}
 		for k, t := range ts {
 			s.Y[k], s.Lo[k], s.Hi[k] = 100*t.Acc, 100*t.CI.Lo, 100*t.CI.Hi
@@ -134,9 +134,9 @@ func Charts(sum *Summary) []Chart {
 	lc.Series = append(lc.Series, chance)
 	wl := &plots.LineChart{Title: "PHATT: winners and losers", XLabel: xLabel, YLabel: yLabel, YMin: 0, YMax: 100}
 	for a, arm := range sum.Arms {
-		wl.Series = append(wl.Series, series(arm+" winners", sum.Curve[0][a][Winners]), series(arm+" losers", sum.Curve[0][a][Losers]))
+		wl.Series = append(wl.Series, series(arm+" winners", sum.Curve[0][a][winners]), series(arm+" losers", sum.Curve[0][a][losers]))
 	}
-	out := []Chart{{"accuracy", lc}, {"winners-losers", wl}}
+	out := []chart{{"accuracy", lc}, {"winners-losers", wl}}
 	for a, arm := range sum.Arms {
 		rc := &plots.LineChart{Title: "The recognisers on " + arm, XLabel: xLabel, YLabel: yLabel, YMin: 0, YMax: 100}
 		for r, rn := range sum.Recognisers {
@@ -145,17 +145,17 @@ func Charts(sum *Summary) []Chart {
 			}
 		}
 		rc.Series = append(rc.Series, chance)
-		out = append(out, Chart{"recognisers-" + arm, rc})
+		out = append(out, chart{"recognisers-" + arm, rc})
 	}
 	return out
 }
 
-// WriteFigures draws the Charts of sum into dir (which must exist), each
+// WriteFigures draws the charts of sum into dir (which must exist), each
 // as NAME.png and NAME.svg, and returns the files' names in the order
 // written.
 func WriteFigures(dir string, sum *Summary) ([]string, error) {
 	var names []string
-	for _, c := range Charts(sum) {
+	for _, c := range charts(sum) {
 		for _, format := range []string{"png", "svg"} {
 			var buf bytes.Buffer
 			if err := c.Chart.Write(&buf, format); err != nil {

@@ -17,12 +17,12 @@ import (
 	"github.com/marslab-risk/marslab/internal/fileread"
 )
 
-// HeaderFile is the run's config.json in Options.Out: its Header, which a
+// headerFile is the run's config.json in Options.Out: its Header, which a
 // resumed run and a merge check against their own.
-const HeaderFile = "config.json"
+const headerFile = "config.json"
 
-// HeaderFormat identifies the config.json layout.
-const HeaderFormat = "marslab-recognize/1"
+// headerFormat identifies the config.json layout.
+const headerFormat = "marslab-recognize/1"
 
 // Header is everything that decides a run's games and predictions: the
 // whole resolved config (the rule set's and the map's SHA-256 included),
@@ -76,10 +76,10 @@ func sha(v any) (string, error) {
 	return hex.EncodeToString(h[:]), nil
 }
 
-// NewHeader returns the header of a run of cfg resolved as s, with games
+// newHeader returns the header of a run of cfg resolved as s, with games
 // and train test and training games per arm, playing shard.
-func NewHeader(cfg *Config, s *Setup, games, train int, shard arena.Shard) (*Header, error) {
-	h := &Header{Format: HeaderFormat, Rules: cfg.Rules, Seed: cfg.Seed, TrainSeed: cfg.TrainSeed,
+func newHeader(cfg *Config, s *Setup, games, train int, shard arena.Shard) (*Header, error) {
+	h := &Header{Format: headerFormat, Rules: cfg.Rules, Seed: cfg.Seed, TrainSeed: cfg.TrainSeed,
 		Games: games, TrainGames: train, Shard: shard.String()}
 	var err error
 	if h.RulesSHA256, err = sha(s.Rules); err != nil {
@@ -167,19 +167,19 @@ func flatten(v any) map[string]string {
 	return out
 }
 
-// writeHeader writes h to dir/HeaderFile through a temporary file.
+// writeHeader writes h to dir/headerFile through a temporary file.
 func writeHeader(dir string, h *Header) error {
 	b, err := json.MarshalIndent(h, "", "  ")
 	if err != nil {
 		return err
 	}
-	return atomicfile.WriteFile(filepath.Join(dir, HeaderFile), append(b, '\n'), 0o644)
+	return atomicfile.WriteFile(filepath.Join(dir, headerFile), append(b, '\n'), 0o644)
 }
 
-// ReadHeader reads dir/HeaderFile; an error wrapping os.ErrNotExist when
+// readHeader reads dir/headerFile; an error wrapping os.ErrNotExist when
 // there is none.
-func ReadHeader(dir string) (*Header, error) {
-	path := filepath.Join(dir, HeaderFile)
+func readHeader(dir string) (*Header, error) {
+	path := filepath.Join(dir, headerFile)
 	b, err := fileread.ReadFile(path, fileread.Record)
 	if err != nil {
 		return nil, err
@@ -190,8 +190,8 @@ func ReadHeader(dir string) (*Header, error) {
 	if err := dec.Decode(&h); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	if h.Format != HeaderFormat {
-		return nil, fmt.Errorf("%s: key format %q: want %q", path, h.Format, HeaderFormat)
+	if h.Format != headerFormat {
+		return nil, fmt.Errorf("%s: key format %q: want %q", path, h.Format, headerFormat)
 	}
 	return &h, nil
 }
@@ -200,10 +200,10 @@ func ReadHeader(dir string) (*Header, error) {
 // ignoreShard is set). A folder with games but no config.json is
 // refused: its games cannot be told from another config's.
 func checkHeader(dir string, h *Header, ignoreShard bool) error {
-	old, err := ReadHeader(dir)
+	old, err := readHeader(dir)
 	if errors.Is(err, os.ErrNotExist) {
-		if _, gerr := os.Stat(filepath.Join(dir, GamesFile)); gerr == nil {
-			return fmt.Errorf("%s holds %s but no %s: its config is unknown (run it again in a new folder)", dir, GamesFile, HeaderFile)
+		if _, gerr := os.Stat(filepath.Join(dir, gamesFile)); gerr == nil {
+			return fmt.Errorf("%s holds %s but no %s: its config is unknown (run it again in a new folder)", dir, gamesFile, headerFile)
 		}
 		return err
 	}
@@ -211,7 +211,7 @@ func checkHeader(dir string, h *Header, ignoreShard bool) error {
 		return err
 	}
 	if d := old.Diff(h, ignoreShard); d != "" {
-		return fmt.Errorf("%s was written by another config (%s; the file's vs this run's): use the same config and flags, or another output directory", filepath.Join(dir, HeaderFile), d)
+		return fmt.Errorf("%s was written by another config (%s; the file's vs this run's): use the same config and flags, or another output directory", filepath.Join(dir, headerFile), d)
 	}
 	return nil
 }

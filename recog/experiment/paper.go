@@ -34,9 +34,9 @@ type PaperArm struct {
 // for a run without them.
 type Paper map[string]PaperArm
 
-// End returns the paper's correct predictions and player-games at the end
+// end returns the paper's correct predictions and player-games at the end
 // of the game, winners and losers together.
-func (p PaperArm) End() (correct, n int) {
+func (p PaperArm) end() (correct, n int) {
 	last := len(p.Winners) - 1
 	correct = p.Winners[last][0] + p.Losers[last][0]
 	return correct, correct + p.Winners[last][1] + p.Losers[last][1]
@@ -44,13 +44,13 @@ func (p PaperArm) End() (correct, n int) {
 
 // EndAcc returns End's accuracy in percent.
 func (p PaperArm) EndAcc() float64 {
-	k, n := p.End()
+	k, n := p.end()
 	return 100 * float64(k) / float64(n)
 }
 
-// PaperCell formats a paper's [correct, incorrect] as "correct/incorrect
+// paperCell formats a paper's [correct, incorrect] as "correct/incorrect
 // accuracy" in percent with one decimal (the paper gives no interval).
-func PaperCell(ci []int) string {
+func paperCell(ci []int) string {
 	n := ci[0] + ci[1]
 	if n == 0 {
 		return "0/0"
@@ -96,14 +96,14 @@ func GeneralTable(r int, scored []Scored, paper Paper) table.Table {
 				if j > 0 {
 					ties += " / "
 				}
-				ties += textfmt.Fixed(100*tl.TieShare(), 1)
+				ties += textfmt.Fixed(100*tl.tieShare(), 1)
 			}
 			t.Add(append(row, ties, fmt.Sprintf("%.3g", sc.Sum.PChance[r][a]))...)
 		}
 		if p, ok := paper[arm]; ok {
 			row := []string{"", "paper: " + p.Name}
 			for i := range PaperSteps {
-				row = append(row, PaperCell([]int{p.Winners[i][0] + p.Losers[i][0], p.Winners[i][1] + p.Losers[i][1]}))
+				row = append(row, paperCell([]int{p.Winners[i][0] + p.Losers[i][0], p.Winners[i][1] + p.Losers[i][1]}))
 			}
 			t.Add(append(row, "—", "—")...)
 		}
@@ -119,20 +119,20 @@ func (sum *Summary) WinLoseTable(r int, paper Paper) table.Table {
 	t := table.Table{Header: append(paperHead("players", "source"), "ties at 100 %")}
 	for a, arm := range sum.Arms {
 		p, hasPaper := paper[arm]
-		for _, g := range []int{Winners, Losers} {
-			row := []string{arm, GroupNames[g], "ours"}
+		for _, g := range []int{winners, losers} {
+			row := []string{arm, groupNames[g], "ours"}
 			for _, s := range PaperSteps {
 				row = append(row, Cell(sum.Curve[r][a][g][Step(s)]))
 			}
-			t.Add(append(row, textfmt.Fixed(100*sum.Curve[r][a][g][Steps-1].TieShare(), 1))...)
+			t.Add(append(row, textfmt.Fixed(100*sum.Curve[r][a][g][steps-1].tieShare(), 1))...)
 			if hasPaper {
 				rows := p.Winners
-				if g == Losers {
+				if g == losers {
 					rows = p.Losers
 				}
 				row := []string{"", "", "paper"}
 				for i := range PaperSteps {
-					row = append(row, PaperCell(rows[i]))
+					row = append(row, paperCell(rows[i]))
 				}
 				t.Add(append(row, "—")...)
 			}
@@ -161,7 +161,7 @@ func (sum *Summary) MissionsTable(r int, paper Paper) table.Table {
 		for a, arm := range sum.Arms {
 			row = append(row, Cell(sum.PerMission[r][a][All][c]))
 			if p, ok := has(arm); ok {
-				row = append(row, PaperCell(p.Missions[c]))
+				row = append(row, paperCell(p.Missions[c]))
 			}
 		}
 		t.Add(row...)
@@ -189,12 +189,12 @@ type PaperGap struct {
 func (sum *Summary) PaperGaps(r int, paper Paper, tolerance float64) ([]PaperGap, error) {
 	var gaps []PaperGap
 	for a, arm := range sum.Arms {
-		t := sum.Curve[r][a][All][Steps-1]
+		t := sum.Curve[r][a][All][steps-1]
 		p, ok := paper[arm]
 		if !ok || t.N == 0 {
 			continue
 		}
-		k, n := p.End()
+		k, n := p.end()
 		diff, iv, err := stats.DiffWilson(t.Correct, t.N, k, n, stats.Level)
 		if err != nil {
 			return nil, fmt.Errorf("arm %s against the paper: %w", arm, err)
@@ -216,8 +216,8 @@ func HeadlineTable(r int, sum, ours *Summary, gaps []PaperGap, tolerance float64
 		byArm[g.Arm] = g
 	}
 	for a, arm := range sum.Arms {
-		tl := sum.Curve[r][a][All][Steps-1]
-		row := []string{arm, Cell(tl), textfmt.Fixed(100*tl.TieShare(), 1) + " %", Cell(ours.Curve[r][a][All][Steps-1])}
+		tl := sum.Curve[r][a][All][steps-1]
+		row := []string{arm, Cell(tl), textfmt.Fixed(100*tl.tieShare(), 1) + " %", Cell(ours.Curve[r][a][All][steps-1])}
 		g, ok := byArm[arm]
 		if !ok {
 			t.Add(append(row, "—", "—", "—", "—")...)
@@ -227,7 +227,7 @@ func HeadlineTable(r int, sum, ours *Summary, gaps []PaperGap, tolerance float64
 		if math.Abs(g.Diff) <= tolerance {
 			close = "yes"
 		}
-		t.Add(append(row, PaperCell([]int{g.PaperCorrect, g.PaperN - g.PaperCorrect}), textfmt.Signed(g.Diff, 1),
+		t.Add(append(row, paperCell([]int{g.PaperCorrect, g.PaperN - g.PaperCorrect}), textfmt.Signed(g.Diff, 1),
 			"["+textfmt.Signed(g.Lo, 1)+", "+textfmt.Signed(g.Hi, 1)+"]", close)...)
 	}
 	return t
@@ -248,7 +248,7 @@ type WinnerGap struct {
 func (sum *Summary) WinnerGaps(r int, paper Paper) ([]WinnerGap, error) {
 	var gaps []WinnerGap
 	for a, arm := range sum.Arms {
-		wt, lt := sum.Curve[r][a][Winners][Steps-1], sum.Curve[r][a][Losers][Steps-1]
+		wt, lt := sum.Curve[r][a][winners][steps-1], sum.Curve[r][a][losers][steps-1]
 		if wt.N == 0 || lt.N == 0 {
 			continue
 		}

@@ -19,7 +19,7 @@ func Cell(t Tally) string {
 	if t.N == 0 {
 		return "—"
 	}
-	return fmt.Sprintf("%d/%d %s [%s, %s]", t.Correct, t.Incorrect(), textfmt.Fixed(100*t.Acc, 1), textfmt.Fixed(100*t.CI.Lo, 1), textfmt.Fixed(100*t.CI.Hi, 1))
+	return fmt.Sprintf("%d/%d %s [%s, %s]", t.Correct, t.incorrect(), textfmt.Fixed(100*t.Acc, 1), textfmt.Fixed(100*t.CI.Lo, 1), textfmt.Fixed(100*t.CI.Hi, 1))
 }
 
 // interval formats a difference's interval in points: "[+a, +b]" with signs
@@ -36,10 +36,10 @@ func interval(lo, hi float64, signed bool) string {
 }
 
 // LengthTable is recogniser r's accuracy at the end of the game by the
-// game's length in player-turns (LengthBins), one row per arm.
+// game's length in player-turns (lengthBins), one row per arm.
 func (sum *Summary) LengthTable(r int) table.Table {
 	t := table.Table{Header: []string{"arm"}}
-	for b := range LengthBins {
+	for b := range lengthBins {
 		t.Header = append(t.Header, binName(b))
 	}
 	for a, arm := range sum.Arms {

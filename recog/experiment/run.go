@@ -21,15 +21,15 @@ import (
 	"github.com/marslab-risk/marslab/sim"
 )
 
-// Steps is the number of sampling points per game: the predictions are
+// steps is the number of sampling points per game: the predictions are
 // taken after 5 %, 10 %, ..., 100 % of the game's turns.
-const Steps = 20
+const steps = 20
 
-// Recognisers are the names of the recognisers the experiment runs, in the
+// recognisers are the names of the recognisers the experiment runs, in the
 // order of Game.Pred: plain PHATT, PHATT with the state-dependent weights of
 // section 6.0.3, and the data-driven recogniser with its joint and its
 // choice likelihoods (recog.Data, Data.Choice).
-var Recognisers = []string{"phatt", "phatt-state", "data", "data-choice"}
+var recognisers = []string{"phatt", "phatt-state", "data", "data-choice"}
 
 // Game is the outcome of one test game: who held which card, who won, and
 // every recogniser's prediction of every seat at every sampling point, on
@@ -100,8 +100,8 @@ type Options struct {
 	Log io.Writer
 }
 
-// GamesFile is the name of the per-game output in Options.Out.
-const GamesFile = "games.jsonl"
+// gamesFile is the name of the per-game output in Options.Out.
+const gamesFile = "games.jsonl"
 
 // Results are a run's games, in (arm, game) order.
 type Results struct {
@@ -164,7 +164,7 @@ func Run(ctx context.Context, cfg *Config, s *Setup, opts Options) (*Results, er
 	var done []Game
 	var out *os.File
 	if opts.Out != "" {
-		path := filepath.Join(opts.Out, GamesFile)
+		path := filepath.Join(opts.Out, gamesFile)
 		if opts.Resume {
 			var err error
 			if done, err = readGames(path, cfg, s, games, shard); err != nil {
@@ -217,12 +217,12 @@ func Run(ctx context.Context, cfg *Config, s *Setup, opts Options) (*Results, er
 // there must be this run's (the whole resolved config, the sizes and the
 // shard).
 func prepare(cfg *Config, s *Setup, opts Options, games, train int, shard arena.Shard) error {
-	h, err := NewHeader(cfg, s, games, train, shard)
+	h, err := newHeader(cfg, s, games, train, shard)
 	if err != nil {
 		return err
 	}
 	if !opts.Resume {
-		if err := outdir.Refuse(opts.Out, "recognition run", HeaderFile, GamesFile); err != nil {
+		if err := outdir.Refuse(opts.Out, "recognition run", headerFile, gamesFile); err != nil {
 			return err
 		}
 	} else if err := checkHeader(opts.Out, h, false); err != nil && !errors.Is(err, os.ErrNotExist) {
@@ -348,7 +348,7 @@ func (t *tester) play(a, i int) (Game, error) {
 		for r := range x {
 			x[r] = make([][]int, len(ps))
 			for p := range x[r] {
-				x[r][p] = make([]int, Steps)
+				x[r][p] = make([]int, steps)
 			}
 		}
 		return x
@@ -359,7 +359,7 @@ func (t *tester) play(a, i int) (Game, error) {
 		out.TurnEnd[r], out.TurnEndTied[r] = make([]int, len(ps)), make([]int, len(ps))
 		for p := range ps {
 			out.TurnEnd[r][p], out.TurnEndTied[r][p] = t.snap.at(r, p, max(0, t.snap.n-2))
-			for k := range Steps {
+			for k := range steps {
 				out.Pred[r][p][k], out.Tied[r][p][k] = t.snap.at(r, p, t.snap.turnRow(k))
 				out.PaperPred[r][p][k], out.PaperTied[r][p][k] = t.snap.at(r, p, t.snap.paperRow(k))
 			}
@@ -433,13 +433,13 @@ func tieBreak(r, p int) uint64 { return sim.GameSeed(uint64(r), uint64(p)) }
 // turnRow returns the row of sampling point k on the turn clock: after
 // ceil((k+1) * turns / Steps) turns, the setup's steps first.
 func (s *snapshot) turnRow(k int) int {
-	return s.setup + int(math.Ceil(float64(k+1)*float64(s.turns)/Steps))
+	return s.setup + int(math.Ceil(float64(k+1)*float64(s.turns)/steps))
 }
 
 // paperRow returns the row of sampling point k on the paper's clock:
 // after ceil((k+1) * (setup + turns) / Steps) steps.
 func (s *snapshot) paperRow(k int) int {
-	return int(math.Ceil(float64(k+1) * float64(s.setup+s.turns) / Steps))
+	return int(math.Ceil(float64(k+1) * float64(s.setup+s.turns) / steps))
 }
 
 // at returns recogniser r's prediction of seat p and the number of tied
@@ -566,16 +566,16 @@ func checkGame(g *Game, cfg *Config, s *Setup, a, i int) error {
 		key string
 		v   [][][]int
 	}{{"pred", g.Pred}, {"tied", g.Tied}, {"paper_pred", g.PaperPred}, {"paper_tied", g.PaperTied}} {
-		if len(x.v) != len(Recognisers) {
-			return fmt.Errorf("%s: %d recognisers, want %d", x.key, len(x.v), len(Recognisers))
+		if len(x.v) != len(recognisers) {
+			return fmt.Errorf("%s: %d recognisers, want %d", x.key, len(x.v), len(recognisers))
 		}
 		for r := range x.v {
 			if len(x.v[r]) != n {
 				return fmt.Errorf("%s[%d]: %d seats, want %d", x.key, r, len(x.v[r]), n)
 			}
 			for p := range x.v[r] {
-				if len(x.v[r][p]) != Steps {
-					return fmt.Errorf("%s[%d][%d]: %d points, want %d", x.key, r, p, len(x.v[r][p]), Steps)
+				if len(x.v[r][p]) != steps {
+					return fmt.Errorf("%s[%d][%d]: %d points, want %d", x.key, r, p, len(x.v[r][p]), steps)
 				}
 			}
 		}
@@ -584,8 +584,8 @@ func checkGame(g *Game, cfg *Config, s *Setup, a, i int) error {
 		key string
 		v   [][]int
 	}{{"turn_end", g.TurnEnd}, {"turn_end_tied", g.TurnEndTied}} {
-		if len(x.v) != len(Recognisers) {
-			return fmt.Errorf("%s: %d recognisers, want %d", x.key, len(x.v), len(Recognisers))
+		if len(x.v) != len(recognisers) {
+			return fmt.Errorf("%s: %d recognisers, want %d", x.key, len(x.v), len(recognisers))
 		}
 		for r := range x.v {
 			if len(x.v[r]) != n {
@@ -611,7 +611,7 @@ func Merge(cfg *Config, s *Setup, dirs []string, opts Options) (*Results, error)
 		train = opts.TrainGames
 	}
 	out := opts.Out
-	h, err := NewHeader(cfg, s, games, train, arena.Shard{Count: 1})
+	h, err := newHeader(cfg, s, games, train, arena.Shard{Count: 1})
 	if err != nil {
 		return nil, err
 	}
@@ -623,11 +623,11 @@ func Merge(cfg *Config, s *Setup, dirs []string, opts Options) (*Results, error)
 	for _, dir := range dirs {
 		if err := checkHeader(dir, h, true); err != nil {
 			if errors.Is(err, os.ErrNotExist) {
-				err = fmt.Errorf("%s: no %s: not the output folder of a recognition run", dir, HeaderFile)
+				err = fmt.Errorf("%s: no %s: not the output folder of a recognition run", dir, headerFile)
 			}
 			return nil, fmt.Errorf("merge: %w", err)
 		}
-		path := filepath.Join(dir, GamesFile)
+		path := filepath.Join(dir, gamesFile)
 		data, err := fileread.ReadFile(path, fileread.Log)
 		if err != nil {
 			return nil, err
@@ -670,7 +670,7 @@ func Merge(cfg *Config, s *Setup, dirs []string, opts Options) (*Results, error)
 	if err != nil {
 		return nil, err
 	}
-	return res, atomicfile.WriteFile(filepath.Join(out, GamesFile), b, 0o644)
+	return res, atomicfile.WriteFile(filepath.Join(out, gamesFile), b, 0o644)
 }
 
 // rewrite replaces the content of f, a log of atomicfile.OpenLog, by the

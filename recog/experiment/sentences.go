@@ -11,38 +11,38 @@ import (
 // This file holds the sentences that state a result of the tables: each is
 // built from the numbers, so it says what they show and nothing else.
 
-// Trend is the direction of a change between two tallies, read from their
+// trend is the direction of a change between two tallies, read from their
 // 95 % Wilson intervals: a change counts only when the intervals do not
 // overlap (a conservative reading of a difference).
-type Trend int
+type trend int
 
 const (
-	// Unclear is a change whose intervals overlap.
-	Unclear Trend = iota
-	// Rises is a later tally whose interval lies above the earlier one's.
-	Rises
-	// Falls is a later tally whose interval lies below the earlier one's.
-	Falls
+	// unclear is a change whose intervals overlap.
+	unclear trend = iota
+	// rises is a later tally whose interval lies above the earlier one's.
+	rises
+	// falls is a later tally whose interval lies below the earlier one's.
+	falls
 )
 
-// TrendOf returns the trend from tally from to tally to.
-func TrendOf(from, to Tally) Trend {
+// trendOf returns the trend from tally from to tally to.
+func trendOf(from, to Tally) trend {
 	switch {
 	case to.CI.Lo > from.CI.Hi:
-		return Rises
+		return rises
 	case to.CI.Hi < from.CI.Lo:
-		return Falls
+		return falls
 	}
-	return Unclear
+	return unclear
 }
 
 // String returns "rises", "falls" or "changes by less than the intervals
 // can tell".
-func (t Trend) String() string {
+func (t trend) String() string {
 	switch t {
-	case Rises:
+	case rises:
 		return "rises"
-	case Falls:
+	case falls:
 		return "falls"
 	}
 	return "changes by less than the intervals can tell"
@@ -53,12 +53,12 @@ func pctCI(t Tally) string {
 	return textfmt.Fixed(100*t.Acc, 1) + " % [" + textfmt.Fixed(100*t.CI.Lo, 1) + ", " + textfmt.Fixed(100*t.CI.Hi, 1) + "]"
 }
 
-// binName names bin b of LengthBins, e.g. "20-29 turns" or "50+ turns".
+// binName names bin b of lengthBins, e.g. "20-29 turns" or "50+ turns".
 func binName(b int) string {
-	if b+1 < len(LengthBins) {
-		return fmt.Sprintf("%d-%d turns", LengthBins[b], LengthBins[b+1]-1)
+	if b+1 < len(lengthBins) {
+		return fmt.Sprintf("%d-%d turns", lengthBins[b], lengthBins[b+1]-1)
 	}
-	return fmt.Sprintf("%d+ turns", LengthBins[b])
+	return fmt.Sprintf("%d+ turns", lengthBins[b])
 }
 
 // MissionSentence says which card recogniser r names best and which worst
@@ -83,7 +83,7 @@ func (sum *Summary) MissionSentence(r, a int) string {
 	}
 	b, w := sum.PerMission[r][a][All][best], sum.PerMission[r][a][All][worst]
 	apart := "apart"
-	if TrendOf(w, b) == Unclear {
+	if trendOf(w, b) == unclear {
 		apart = "overlapping"
 	}
 	return fmt.Sprintf("On %s, %s names %q best at the end of the game, %s, and %q worst, %s (intervals %s).",
@@ -92,7 +92,7 @@ func (sum *Summary) MissionSentence(r, a int) string {
 
 // LengthSentence says whether recogniser r's end-of-game accuracy on arm a
 // rises or falls with the game's length: its shortest scored bin of
-// LengthBins against its longest; "" when fewer than two bins were scored.
+// lengthBins against its longest; "" when fewer than two bins were scored.
 func (sum *Summary) LengthSentence(r, a int) string {
 	first, last := -1, -1
 	for b, t := range sum.ByLength[r][a] {
@@ -109,7 +109,7 @@ func (sum *Summary) LengthSentence(r, a int) string {
 	}
 	f, l := sum.ByLength[r][a][first], sum.ByLength[r][a][last]
 	return fmt.Sprintf("On %s, %s's accuracy at the end %s from games of %s (%s) to games of %s (%s).",
-		sum.Arms[a], sum.Recognisers[r], TrendOf(f, l), binName(first), pctCI(f), binName(last), pctCI(l))
+		sum.Arms[a], sum.Recognisers[r], trendOf(f, l), binName(first), pctCI(f), binName(last), pctCI(l))
 }
 
 // CurveSentence says how recogniser r's accuracy curves compare: the arms
@@ -119,14 +119,14 @@ func (sum *Summary) LengthSentence(r, a int) string {
 func (sum *Summary) CurveSentence(r int) string {
 	var arms []int
 	for a := range sum.Arms {
-		if sum.Curve[r][a][All][Steps-1].N > 0 {
+		if sum.Curve[r][a][All][steps-1].N > 0 {
 			arms = append(arms, a)
 		}
 	}
 	if len(arms) == 0 {
 		return ""
 	}
-	end := func(a int) Tally { return sum.Curve[r][a][All][Steps-1] }
+	end := func(a int) Tally { return sum.Curve[r][a][All][steps-1] }
 	slices.SortStableFunc(arms, func(x, y int) int {
 		switch ax, ay := end(x).Acc, end(y).Acc; {
 		case ax > ay:
@@ -137,18 +137,18 @@ func (sum *Summary) CurveSentence(r int) string {
 		return 0
 	})
 	var order []string
-	by := map[Trend][]string{}
+	by := map[trend][]string{}
 	for _, a := range arms {
 		order = append(order, sum.Arms[a]+" "+textfmt.Fixed(100*end(a).Acc, 1)+" %")
 	}
 	for a := range sum.Arms {
 		if end(a).N > 0 {
-			tr := TrendOf(sum.Curve[r][a][All][Step(25)], end(a))
+			tr := trendOf(sum.Curve[r][a][All][Step(25)], end(a))
 			by[tr] = append(by[tr], sum.Arms[a])
 		}
 	}
 	var parts []string
-	for _, tr := range []Trend{Rises, Falls, Unclear} {
+	for _, tr := range []trend{rises, falls, unclear} {
 		if len(by[tr]) > 0 {
 			parts = append(parts, fmt.Sprintf("%s on %s", tr, strings.Join(by[tr], ", ")))
 		}

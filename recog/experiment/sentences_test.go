@@ -1,4 +1,4 @@
-package experiment_test
+package experiment
 
 import (
 	"testing"
@@ -6,37 +6,36 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/marslab-risk/marslab/recog/experiment"
 	"github.com/marslab-risk/marslab/stats"
 )
 
 // tally builds a Tally of correct of n with its 95 % Wilson interval (the
 // zero Tally when n is 0).
-func tally(t *testing.T, correct, n int) experiment.Tally {
+func tally(t *testing.T, correct, n int) Tally {
 	t.Helper()
 	if n == 0 {
-		return experiment.Tally{CI: stats.Interval{Lo: 0, Hi: 1}}
+		return Tally{CI: stats.Interval{Lo: 0, Hi: 1}}
 	}
 	ci, err := stats.Wilson(correct, n, stats.Level)
 	require.NoError(t, err)
-	return experiment.Tally{Correct: correct, N: n, Acc: float64(correct) / float64(n), CI: ci}
+	return Tally{Correct: correct, N: n, Acc: float64(correct) / float64(n), CI: ci}
 }
 
 // handSummary is a summary of one recogniser ("phatt") on the arms named,
 // with every table empty.
-func handSummary(arms ...string) *experiment.Summary {
-	sum := &experiment.Summary{Arms: arms, Recognisers: []string{"phatt"}, Cards: []int{0, 1, 2},
+func handSummary(arms ...string) *Summary {
+	sum := &Summary{Arms: arms, Recognisers: []string{"phatt"}, Cards: []int{0, 1, 2},
 		CardNames: []string{"Asia", "Africa", "Europe"}, Ran: []bool{true}}
-	sum.Curve = make([][][experiment.NumGroups][experiment.Steps]experiment.Tally, 1)
-	sum.Curve[0] = make([][experiment.NumGroups][experiment.Steps]experiment.Tally, len(arms))
-	sum.PerMission = make([][][experiment.NumGroups][]experiment.Tally, 1)
-	sum.PerMission[0] = make([][experiment.NumGroups][]experiment.Tally, len(arms))
-	sum.ByLength = [][][]experiment.Tally{make([][]experiment.Tally, len(arms))}
+	sum.Curve = make([][][numGroups][steps]Tally, 1)
+	sum.Curve[0] = make([][numGroups][steps]Tally, len(arms))
+	sum.PerMission = make([][][numGroups][]Tally, 1)
+	sum.PerMission[0] = make([][numGroups][]Tally, len(arms))
+	sum.ByLength = [][][]Tally{make([][]Tally, len(arms))}
 	for a := range arms {
-		for g := range experiment.NumGroups {
-			sum.PerMission[0][a][g] = make([]experiment.Tally, len(sum.Cards))
+		for g := range numGroups {
+			sum.PerMission[0][a][g] = make([]Tally, len(sum.Cards))
 		}
-		sum.ByLength[0][a] = make([]experiment.Tally, len(experiment.LengthBins))
+		sum.ByLength[0][a] = make([]Tally, len(lengthBins))
 	}
 	return sum
 }
@@ -45,17 +44,17 @@ func TestTrendOf(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
 		from, to [2]int
-		want     experiment.Trend
+		want     trend
 		text     string
 	}{
-		{"apart, up", [2]int{10, 100}, [2]int{50, 100}, experiment.Rises, "rises"},
-		{"apart, down", [2]int{50, 100}, [2]int{10, 100}, experiment.Falls, "falls"},
-		{"overlapping, up", [2]int{48, 100}, [2]int{52, 100}, experiment.Unclear, "changes by less than the intervals can tell"},
-		{"overlapping, down", [2]int{52, 100}, [2]int{48, 100}, experiment.Unclear, "changes by less than the intervals can tell"},
-		{"equal", [2]int{5, 10}, [2]int{50, 100}, experiment.Unclear, "changes by less than the intervals can tell"},
+		{"apart, up", [2]int{10, 100}, [2]int{50, 100}, rises, "rises"},
+		{"apart, down", [2]int{50, 100}, [2]int{10, 100}, falls, "falls"},
+		{"overlapping, up", [2]int{48, 100}, [2]int{52, 100}, unclear, "changes by less than the intervals can tell"},
+		{"overlapping, down", [2]int{52, 100}, [2]int{48, 100}, unclear, "changes by less than the intervals can tell"},
+		{"equal", [2]int{5, 10}, [2]int{50, 100}, unclear, "changes by less than the intervals can tell"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := experiment.TrendOf(tally(t, tc.from[0], tc.from[1]), tally(t, tc.to[0], tc.to[1]))
+			got := trendOf(tally(t, tc.from[0], tc.from[1]), tally(t, tc.to[0], tc.to[1]))
 			assert.Equal(t, tc.want, got)
 			assert.Equal(t, tc.text, got.String())
 		})
@@ -65,7 +64,7 @@ func TestTrendOf(t *testing.T) {
 func TestLengthSentence(t *testing.T) {
 	for _, tc := range []struct {
 		name string
-		bins [][2]int // correct, n per LengthBins bin
+		bins [][2]int // correct, n per lengthBins bin
 		want string
 	}{
 		{"rises", [][2]int{{10, 100}, {30, 100}, {0, 0}, {60, 100}, {0, 0}},
@@ -103,7 +102,7 @@ func TestMissionSentence(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			sum := handSummary("a")
 			for c, v := range tc.cards {
-				sum.PerMission[0][0][experiment.All][c] = tally(t, v[0], v[1])
+				sum.PerMission[0][0][All][c] = tally(t, v[0], v[1])
 			}
 			assert.Equal(t, tc.want, sum.MissionSentence(0, 0))
 		})
@@ -134,8 +133,8 @@ func TestCurveSentence(t *testing.T) {
 			sum := handSummary(names...)
 			for a, n := range names {
 				v := tc.arms[n]
-				sum.Curve[0][a][experiment.All][experiment.Step(25)] = tally(t, v[0][0], v[0][1])
-				sum.Curve[0][a][experiment.All][experiment.Step(100)] = tally(t, v[1][0], v[1][1])
+				sum.Curve[0][a][All][Step(25)] = tally(t, v[0][0], v[0][1])
+				sum.Curve[0][a][All][Step(100)] = tally(t, v[1][0], v[1][1])
 			}
 			assert.Equal(t, tc.want, sum.CurveSentence(0))
 		})
@@ -148,23 +147,23 @@ func TestPaperTables(t *testing.T) {
 	sum := handSummary("a", "b")
 	sum.PChance = [][]float64{{0.01, 1}}
 	for a := range sum.Arms {
-		for k, s := range experiment.PaperSteps {
-			sum.Curve[0][a][experiment.All][experiment.Step(s)] = tally(t, 10*(k+1), 100)
-			sum.Curve[0][a][experiment.Winners][experiment.Step(s)] = tally(t, 4*(k+1), 20)
-			sum.Curve[0][a][experiment.Losers][experiment.Step(s)] = tally(t, 2*(k+1), 80)
+		for k, s := range PaperSteps {
+			sum.Curve[0][a][All][Step(s)] = tally(t, 10*(k+1), 100)
+			sum.Curve[0][a][winners][Step(s)] = tally(t, 4*(k+1), 20)
+			sum.Curve[0][a][losers][Step(s)] = tally(t, 2*(k+1), 80)
 		}
 	}
 	for c := range sum.Cards {
-		sum.PerMission[0][0][experiment.All][c] = tally(t, c, 10)
+		sum.PerMission[0][0][All][c] = tally(t, c, 10)
 	}
-	paper := experiment.Paper{"a": {Name: "P",
+	paper := Paper{"a": {Name: "P",
 		Winners:  [][]int{{1, 9}, {2, 8}, {3, 7}, {5, 5}},
 		Losers:   [][]int{{1, 39}, {2, 38}, {3, 37}, {5, 35}},
 		Missions: [][]int{{1, 1}, {2, 0}, {0, 2}}}}
-	k, n := paper["a"].End()
+	k, n := paper["a"].end()
 	assert.Equal(t, [2]int{10, 50}, [2]int{k, n})
 
-	gen := experiment.GeneralTable(0, []experiment.Scored{{Label: "ours", Sum: sum}}, paper)
+	gen := GeneralTable(0, []Scored{{Label: "ours", Sum: sum}}, paper)
 	assert.Equal(t, []string{"arm", "source", "25 %", "50 %", "75 %", "100 %", "ties at 25/50/75/100 %", "p vs guess"}, gen.Header)
 	require.Len(t, gen.Rows, 3, "a, the paper's a, b")
 	assert.Equal(t, []string{"a", "ours", "10/90 10.0 [5.5, 17.4]", "20/80 20.0 [13.3, 28.9]", "30/70 30.0 [21.9, 39.6]", "40/60 40.0 [30.9, 49.8]", "0.0 / 0.0 / 0.0 / 0.0", "0.01"}, gen.Rows[0])
@@ -188,7 +187,7 @@ func TestPaperTables(t *testing.T) {
 	assert.Less(t, gaps[0].Lo, 20.0)
 	assert.Greater(t, gaps[0].Hi, 20.0)
 	assert.False(t, gaps[0].Close)
-	head := experiment.HeadlineTable(0, sum, sum, gaps, 25)
+	head := HeadlineTable(0, sum, sum, gaps, 25)
 	assert.Equal(t, "within 25 pts", head.Header[7])
 	assert.Equal(t, []string{"10/40 20.0", "+20.0"}, head.Rows[0][4:6])
 	assert.Equal(t, "yes", head.Rows[0][7], "20 points is within 25")

@@ -9,13 +9,13 @@ import (
 // Groups of players: everyone, the game's winner, the others.
 const (
 	All = iota
-	Winners
-	Losers
-	NumGroups
+	winners
+	losers
+	numGroups
 )
 
-// GroupNames name the groups in tables.
-var GroupNames = [NumGroups]string{"all", "winners", "losers"}
+// groupNames name the groups in tables.
+var groupNames = [numGroups]string{"all", "winners", "losers"}
 
 // Clock is how the sampling points of a game are placed (see Game).
 type Clock int
@@ -119,16 +119,16 @@ type Tally struct {
 	CI         stats.Interval
 }
 
-// TieShare returns Ties / N (0 when N is 0).
-func (t Tally) TieShare() float64 {
+// tieShare returns Ties / N (0 when N is 0).
+func (t Tally) tieShare() float64 {
 	if t.N == 0 {
 		return 0
 	}
 	return float64(t.Ties) / float64(t.N)
 }
 
-// Incorrect returns N - Correct.
-func (t Tally) Incorrect() int { return t.N - t.Correct }
+// incorrect returns N - Correct.
+func (t Tally) incorrect() int { return t.N - t.Correct }
 
 func (t *Tally) add(ok, tie bool) {
 	t.N++
@@ -183,9 +183,9 @@ type Summary struct {
 	Excluded int
 	// Curve[r][a][g][k] scores recogniser r on arm a's group g at sampling
 	// point k (after (k+1)*5 % of the game).
-	Curve [][][NumGroups][Steps]Tally
+	Curve [][][numGroups][steps]Tally
 	// PerMission[r][a][g][c] scores card Cards[c] at the end of the game.
-	PerMission [][][NumGroups][]Tally
+	PerMission [][][numGroups][]Tally
 	// PChance[r][a] is the exact binomial test's p-value of recogniser r's
 	// end-of-game accuracy on arm a against Chance.
 	PChance [][]float64
@@ -195,15 +195,15 @@ type Summary struct {
 	// Pairs compares the recognisers per arm and over every arm ("all").
 	Pairs []PairRow
 	// ByLength[r][a][b] scores recogniser r at the end of arm a's games
-	// whose length in player-turns falls in LengthBins[b] (the paper's
+	// whose length in player-turns falls in lengthBins[b] (the paper's
 	// Table 7.16, with bins for our shorter games).
 	ByLength [][][]Tally
 }
 
-// LengthBins are the game lengths of Summary.ByLength, in player-turns:
-// bin b holds the games with LengthBins[b] <= turns < LengthBins[b+1] (the
+// lengthBins are the game lengths of Summary.ByLength, in player-turns:
+// bin b holds the games with lengthBins[b] <= turns < lengthBins[b+1] (the
 // last bin has no upper end).
-var LengthBins = []int{0, 20, 30, 40, 50}
+var lengthBins = []int{0, 20, 30, 40, 50}
 
 // Step is the sampling point of percent % of the game (5, 10, ..., 100).
 func Step(percent int) int { return percent/5 - 1 }
@@ -212,8 +212,8 @@ func Step(percent int) int { return percent/5 - 1 }
 // paper's).
 func Summarize(res *Results, c Counting) (*Summary, error) {
 	s := res.Setup
-	nr, na := len(Recognisers), len(res.Config.Arms)
-	sum := &Summary{Counting: c, Recognisers: Recognisers, Cards: s.Cards, Chance: 1 / float64(len(s.Cards)),
+	nr, na := len(recognisers), len(res.Config.Arms)
+	sum := &Summary{Counting: c, Recognisers: recognisers, Cards: s.Cards, Chance: 1 / float64(len(s.Cards)),
 		Games: make([]int, na), Turns: make([]float64, na), WinnerWon: make([]int, na), Ran: make([]bool, nr)}
 	for _, a := range res.Config.Arms {
 		sum.Arms = append(sum.Arms, a.Name)
@@ -229,16 +229,16 @@ func Summarize(res *Results, c Counting) (*Summary, error) {
 	for r := range nr {
 		sum.ByLength[r] = make([][]Tally, na)
 		for a := range na {
-			sum.ByLength[r][a] = make([]Tally, len(LengthBins))
+			sum.ByLength[r][a] = make([]Tally, len(lengthBins))
 		}
 	}
-	sum.Curve = make([][][NumGroups][Steps]Tally, nr)
-	sum.PerMission = make([][][NumGroups][]Tally, nr)
+	sum.Curve = make([][][numGroups][steps]Tally, nr)
+	sum.PerMission = make([][][numGroups][]Tally, nr)
 	for r := range nr {
-		sum.Curve[r] = make([][NumGroups][Steps]Tally, na)
-		sum.PerMission[r] = make([][NumGroups][]Tally, na)
+		sum.Curve[r] = make([][numGroups][steps]Tally, na)
+		sum.PerMission[r] = make([][numGroups][]Tally, na)
 		for a := range na {
-			for g := range NumGroups {
+			for g := range numGroups {
 				sum.PerMission[r][a][g] = make([]Tally, len(s.Cards))
 			}
 		}
@@ -261,24 +261,24 @@ func Summarize(res *Results, c Counting) (*Summary, error) {
 				sum.Excluded++
 				continue
 			}
-			grp := Losers
+			grp := losers
 			if p == g.Winner {
-				grp = Winners
+				grp = winners
 			}
 			right := func(r, k int) (ok, tie bool) {
 				return c.right(&g, r, p, k)
 			}
 			for r := range nr {
-				if g.Pred[r][p][Steps-1] < 0 {
+				if g.Pred[r][p][steps-1] < 0 {
 					continue
 				}
 				sum.Ran[r] = true
-				for k := range Steps {
+				for k := range steps {
 					ok, tie := right(r, k)
 					sum.Curve[r][a][All][k].add(ok, tie)
 					sum.Curve[r][a][grp][k].add(ok, tie)
 				}
-				ok, tie := right(r, Steps-1)
+				ok, tie := right(r, steps-1)
 				sum.ByLength[r][a][lengthBin(g.Turns)].add(ok, tie)
 				sum.PerMission[r][a][All][ci].add(ok, tie)
 				sum.PerMission[r][a][grp][ci].add(ok, tie)
@@ -295,8 +295,8 @@ func Summarize(res *Results, c Counting) (*Summary, error) {
 	for r := range nr {
 		sum.PChance[r] = make([]float64, na)
 		for a := range na {
-			for g := range NumGroups {
-				for k := range Steps {
+			for g := range numGroups {
+				for k := range steps {
 					if err := sum.Curve[r][a][g][k].finish(); err != nil {
 						return nil, err
 					}
@@ -314,7 +314,7 @@ func Summarize(res *Results, c Counting) (*Summary, error) {
 					}
 				}
 			}
-			t := sum.Curve[r][a][All][Steps-1]
+			t := sum.Curve[r][a][All][steps-1]
 			sum.PChance[r][a] = 1
 			if t.N > 0 {
 				p, err := stats.BinomialTest(t.Correct, t.N, sum.Chance)
@@ -338,21 +338,21 @@ func (c Counting) right(g *Game, r, p, k int) (ok, tie bool) {
 	if c.Clock == ClockTurns {
 		pred, tied = g.Pred[r][p][k], g.Tied[r][p][k]
 	}
-	if k == Steps-1 && c.End == EndTurn {
+	if k == steps-1 && c.End == EndTurn {
 		pred, tied = g.TurnEnd[r][p], g.TurnEndTied[r][p]
 	}
 	tie = tied > 1
 	return pred == g.Missions[p] && (!tie || c.Ties == TiesShare), tie
 }
 
-// CountingEffect compares two countings of the same player-games: recogniser
+// countingEffect compares two countings of the same player-games: recogniser
 // r's end-of-game accuracy by x minus that by y, per arm, paired (exact
 // McNemar test, Newcombe's interval), with the arms' p-values
 // Holm-corrected together. Player-games whose card no recogniser models are
 // left out.
-func CountingEffect(res *Results, r int, x, y Counting) ([]PairRow, error) {
-	if r < 0 || r >= len(Recognisers) {
-		return nil, fmt.Errorf("counting effect: recogniser %d: want 0 to %d", r, len(Recognisers)-1)
+func countingEffect(res *Results, r int, x, y Counting) ([]PairRow, error) {
+	if r < 0 || r >= len(recognisers) {
+		return nil, fmt.Errorf("counting effect: recogniser %d: want 0 to %d", r, len(recognisers)-1)
 	}
 	cards := map[int]bool{}
 	for _, c := range res.Setup.Cards {
@@ -363,11 +363,11 @@ func CountingEffect(res *Results, r int, x, y Counting) ([]PairRow, error) {
 	for i := range res.Games {
 		g := &res.Games[i]
 		for p, card := range g.Missions {
-			if !cards[card] || g.Pred[r][p][Steps-1] < 0 {
+			if !cards[card] || g.Pred[r][p][steps-1] < 0 {
 				continue
 			}
-			okx, _ := x.right(g, r, p, Steps-1)
-			oky, _ := y.right(g, r, p, Steps-1)
+			okx, _ := x.right(g, r, p, steps-1)
+			oky, _ := y.right(g, r, p, steps-1)
 			xs[g.Arm], ys[g.Arm] = append(xs[g.Arm], okx), append(ys[g.Arm], oky)
 		}
 	}
@@ -411,10 +411,10 @@ type CountingRule struct {
 	Changed Counting
 }
 
-// CountingRules are the rules of the paper's counting whose effect the
+// countingRules are the rules of the paper's counting whose effect the
 // experiment measures at the end of the game (the clock leaves the end
 // where it is).
-var CountingRules = []CountingRule{
+var countingRules = []CountingRule{
 	{"The end at the last turn's end before the final turn", "last turn's end", "after the last action", Counting{End: EndGame}},
 	{"A tie scored wrong", "tie wrong", "tie broken at random", Counting{Ties: TiesShare}},
 }
@@ -426,12 +426,12 @@ type RuleEffect struct {
 	Arms []PairRow
 }
 
-// CountingEffects measures every rule of CountingRules for recogniser r
-// (CountingEffect of the paper's counting against Rule.Changed).
+// CountingEffects measures every rule of countingRules for recogniser r
+// (countingEffect of the paper's counting against Rule.Changed).
 func CountingEffects(res *Results, r int) ([]RuleEffect, error) {
 	var out []RuleEffect
-	for _, rule := range CountingRules {
-		rows, err := CountingEffect(res, r, Counting{}, rule.Changed)
+	for _, rule := range countingRules {
+		rows, err := countingEffect(res, r, Counting{}, rule.Changed)
 		if err != nil {
 			return nil, err
 		}
@@ -440,10 +440,10 @@ func CountingEffects(res *Results, r int) ([]RuleEffect, error) {
 	return out, nil
 }
 
-// lengthBin returns the bin of LengthBins that turns falls in.
+// lengthBin returns the bin of lengthBins that turns falls in.
 func lengthBin(turns int) int {
 	b := 0
-	for i, lo := range LengthBins {
+	for i, lo := range lengthBins {
 		if turns >= lo {
 			b = i
 		}
