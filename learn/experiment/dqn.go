@@ -261,12 +261,12 @@ func (d *DQN) Learn(batch []Episode) {
 		n := len(e.Actions)
 		for t := range n {
 			k := d.rat
-			copy(d.rs[k*d.dim:(k+1)*d.dim], e.State(t))
+			copy(d.rs[k*d.dim:(k+1)*d.dim], e.state(t))
 			d.ra[k] = e.Actions[t]
-			d.rr[k] = e.Reward(t) / d.cfg.RewardScale
+			d.rr[k] = e.reward(t) / d.cfg.RewardScale
 			d.rdone[k] = t == n-1
 			if t < n-1 {
-				copy(d.rs2[k*d.dim:(k+1)*d.dim], e.State(t+1))
+				copy(d.rs2[k*d.dim:(k+1)*d.dim], e.state(t+1))
 			}
 			d.rat = (d.rat + 1) % d.cfg.Replay
 			d.rn = min(d.rn+1, d.cfg.Replay)

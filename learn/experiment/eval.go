@@ -9,8 +9,8 @@ import (
 	"github.com/marslab-risk/marslab/bots"
 )
 
-// Policy is a named way of acting, for evaluate.
-type Policy struct {
+// policy is a named way of acting, for evaluate.
+type policy struct {
 	// Name labels the policy in results.
 	Name string
 	// NewActor returns an actor for one goroutine; evaluate passes it a
@@ -20,19 +20,19 @@ type Policy struct {
 
 // Greedy returns the policy that acts greedily with l (Act with no
 // random stream).
-func Greedy(name string, l Learner) Policy {
-	return Policy{Name: name, NewActor: func() Actor { return greedy{l.NewActor()} }}
+func Greedy(name string, l Learner) policy {
+	return policy{Name: name, NewActor: func() Actor { return greedy{l.NewActor()} }}
 }
 
 // Fixed returns the policy that always takes action a.
-func Fixed(name string, a int) Policy {
-	return Policy{Name: name, NewActor: func() Actor { return fixed(a) }}
+func Fixed(name string, a int) policy {
+	return policy{Name: name, NewActor: func() Actor { return fixed(a) }}
 }
 
 // Uniform returns the policy that takes an action drawn uniformly from n
 // at every step.
-func Uniform(name string, n int) Policy {
-	return Policy{Name: name, NewActor: func() Actor { return uniform(n) }}
+func Uniform(name string, n int) policy {
+	return policy{Name: name, NewActor: func() Actor { return uniform(n) }}
 }
 
 type greedy struct{ a Actor }
@@ -48,7 +48,7 @@ type uniform int
 func (u uniform) Act(_ []float64, rng *rand.Rand) int { return rng.IntN(int(u)) }
 
 // policyLearner lets a Policy play through playBatch.
-type policyLearner struct{ p Policy }
+type policyLearner struct{ p policy }
 
 func (p policyLearner) NewActor() Actor { return p.p.NewActor() }
 func (p policyLearner) Learn([]Episode) {}
@@ -70,7 +70,7 @@ type Evaluation struct {
 // evaluate plays episodes 0 .. games-1 of seed with each policy: every
 // policy meets the same seats, opponents and deals (common random numbers),
 // so the results are paired by episode. workers <= 0 means one per core.
-func evaluate(ctx context.Context, env *learn.Config, reg *bots.Registry, seed uint64, games, workers int, policies []Policy) ([]Evaluation, error) {
+func evaluate(ctx context.Context, env *learn.Config, reg *bots.Registry, seed uint64, games, workers int, policies []policy) ([]Evaluation, error) {
 	if games < 1 || games > maxEvalGames {
 		return nil, fmt.Errorf("learn: evaluate: games %d: want 1..%d", games, maxEvalGames)
 	}

@@ -85,7 +85,7 @@ type experimentFile struct {
 	} `toml:"dqn"`
 }
 
-// ParseExperiment parses an experiment config:
+// parseExperiment parses an experiment config:
 //
 //	seed = 16                       # training seed, >= 0
 //	out  = "results/strategist"     # output folder
@@ -119,7 +119,7 @@ type experimentFile struct {
 //
 // Every key but those of [env] and [dqn] and learner is required (the
 // [q] keys too); errors name source and the key.
-func ParseExperiment(source string, data []byte) (*Experiment, error) {
+func parseExperiment(source string, data []byte) (*Experiment, error) {
 	var f experimentFile
 	err := configs.DecodeStrict(source, data, &f, "seed, out, learner, env.*, train.games, train.batch, train.block, q.features, q.bins, q.alpha, q.gamma, q.epsilon, eval.seed, eval.games, dqn.*")
 	if err != nil {
@@ -236,13 +236,13 @@ func ParseExperiment(source string, data []byte) (*Experiment, error) {
 	return e, nil
 }
 
-// LoadExperiment reads an experiment config file (see ParseExperiment).
+// LoadExperiment reads an experiment config file (see parseExperiment).
 func LoadExperiment(path string) (*Experiment, error) {
 	data, err := fileread.ReadFile(path, fileread.Config)
 	if err != nil {
 		return nil, fmt.Errorf("learn: %w", err)
 	}
-	return ParseExperiment(path, data)
+	return parseExperiment(path, data)
 }
 
 // Comparison is the paired comparison of a learned policy with another.
@@ -374,7 +374,7 @@ func (e *Experiment) RunWith(ctx context.Context, reg *bots.Registry, opts RunOp
 	case *DQN:
 		res.DQN = l
 	}
-	pols := []Policy{Greedy("learned", l)}
+	pols := []policy{Greedy("learned", l)}
 	if opts.GreedyOnly {
 		res.Evaluations, err = evaluate(ctx, e.Env, reg, e.EvalSeed, e.EvalGames, opts.Workers, pols)
 		return res, err
@@ -383,7 +383,7 @@ func (e *Experiment) RunWith(ctx context.Context, reg *bots.Registry, opts RunOp
 		pols = append(pols, Fixed("always "+n, a))
 	}
 	pols = append(pols, Uniform("uniform random", r.NumActions()),
-		Policy{Name: "learned, exploring", NewActor: l.NewActor})
+		policy{Name: "learned, exploring", NewActor: l.NewActor})
 	if res.Evaluations, err = evaluate(ctx, e.Env, reg, e.EvalSeed, e.EvalGames, opts.Workers, pols); err != nil {
 		return res, err
 	}
@@ -433,8 +433,8 @@ func (r *Result) compare() error {
 	for i := range r.Comparisons {
 		c := &r.Comparisons[i]
 		c.HolmWinP, c.HolmReturnP = holm[2*i], holm[2*i+1]
-		c.WinsMore = judge(c.Win.Interval, c.HolmWinP) == More
-		c.ReturnsMore = judge(c.Return.Interval, c.HolmReturnP) == More
+		c.WinsMore = judge(c.Win.Interval, c.HolmWinP) == more
+		c.ReturnsMore = judge(c.Return.Interval, c.HolmReturnP) == more
 	}
 	return nil
 }
@@ -509,14 +509,14 @@ func (e *Experiment) train(ctx context.Context, reg *bots.Registry, r *learn.Run
 			return nil
 		}
 	}
-	res.Curve, err = Train(ctx, e.Env, reg, l, tc, opts.Progress)
+	res.Curve, err = train(ctx, e.Env, reg, l, tc, opts.Progress)
 	return l, err
 }
 
-// BeatsFixed reports whether the learned policy named policy wins
+// beatsFixed reports whether the learned policy named policy wins
 // significantly more often than every fixed action (Holm-corrected, at
 // stats.Level).
-func (r *Result) BeatsFixed(policy string) bool {
+func (r *Result) beatsFixed(policy string) bool {
 	for _, c := range r.Comparisons {
 		if c.Policy == policy && strings.HasPrefix(c.Against, "always ") && !c.WinsMore {
 			return false
@@ -525,9 +525,9 @@ func (r *Result) BeatsFixed(policy string) bool {
 	return true
 }
 
-// BeatsUniform reports whether the learned policy named policy wins
+// beatsUniform reports whether the learned policy named policy wins
 // significantly more often than the uniform random choice.
-func (r *Result) BeatsUniform(policy string) bool {
+func (r *Result) beatsUniform(policy string) bool {
 	for _, c := range r.Comparisons {
 		if c.Policy == policy && c.Against == "uniform random" {
 			return c.WinsMore
@@ -556,10 +556,10 @@ func (ev *Evaluation) rate() float64 {
 	return float64(wins) / float64(len(ev.Won))
 }
 
-// Winrate returns an evaluation's wins, win rate with its Wilson interval
+// winrate returns an evaluation's wins, win rate with its Wilson interval
 // at stats.Level, and mean return; an error when Won and Return differ in
 // length.
-func (ev *Evaluation) Winrate() (wins int, rate float64, iv stats.Interval, mean float64, err error) {
+func (ev *Evaluation) winrate() (wins int, rate float64, iv stats.Interval, mean float64, err error) {
 	if len(ev.Return) != len(ev.Won) {
 		return 0, 0, iv, 0, fmt.Errorf("evaluation %q: %d returns for %d games", ev.Name, len(ev.Return), len(ev.Won))
 	}
@@ -647,7 +647,7 @@ func (r *Result) CurveCharts() (win, ret *plots.LineChart, err error) {
 
 // EvalTable is the evaluation: per policy, games, wins, win rate with its
 // Wilson interval, mean return, eliminations, stalemates, action shares
-// (an error from Evaluation.Winrate).
+// (an error from Evaluation.winrate).
 func (r *Result) EvalTable() (table.Table, error) {
 	t := table.Table{Header: []string{"policy", "games", "wins", "win_rate", "win_lo", "win_hi", "mean_return", "eliminated", "stalemates"}}
 	for _, a := range r.Actions {
@@ -655,7 +655,7 @@ func (r *Result) EvalTable() (table.Table, error) {
 	}
 	for i := range r.Evaluations {
 		ev := &r.Evaluations[i]
-		wins, rate, iv, mean, err := ev.Winrate()
+		wins, rate, iv, mean, err := ev.winrate()
 		if err != nil {
 			return table.Table{}, err
 		}
@@ -670,12 +670,12 @@ func (r *Result) EvalTable() (table.Table, error) {
 }
 
 // EvalChart is the evaluation's win rates with their Wilson intervals (an
-// error from Evaluation.Winrate).
+// error from Evaluation.winrate).
 func (r *Result) EvalChart() (*plots.IntervalBarChart, error) {
 	bar := &plots.IntervalBarChart{Title: "Evaluation: win rate on common fresh seeds, 95 % Wilson", YLabel: "win %", SlantLabels: true}
 	for i := range r.Evaluations {
 		ev := &r.Evaluations[i]
-		_, rate, iv, _, err := ev.Winrate()
+		_, rate, iv, _, err := ev.winrate()
 		if err != nil {
 			return nil, err
 		}
@@ -781,7 +781,7 @@ func (r *Result) WritePolicy(dir string) error {
 // readme is the result's report: the training curve, the evaluation and
 // paired comparisons as Markdown tables (EvalMarkdown, PairedMarkdown),
 // the verdicts and the figures, from the same renderers as the strategist
-// notebooks (an error from Evaluation.Winrate or a block's counts).
+// notebooks (an error from Evaluation.winrate or a block's counts).
 func (r *Result) readme() ([]byte, error) {
 	var b strings.Builder
 	b.WriteString("# The strategist experiment\n\n")
@@ -821,12 +821,12 @@ func (r *Result) readme() ([]byte, error) {
 }
 
 // Summary writes the evaluation and the verdict as text (an error from
-// Evaluation.Winrate).
+// Evaluation.winrate).
 func (r *Result) Summary(w io.Writer) error {
 	fmt.Fprintf(w, "%-22s %7s %22s %12s\n", "policy", "games", "win % [95 % Wilson]", "mean return")
 	for i := range r.Evaluations {
 		ev := &r.Evaluations[i]
-		wins, _, iv, mean, err := ev.Winrate()
+		wins, _, iv, mean, err := ev.winrate()
 		if err != nil {
 			return err
 		}
@@ -841,7 +841,7 @@ func (r *Result) Summary(w io.Writer) error {
 	yes := map[bool]string{true: "yes", false: "no"}
 	for _, p := range []string{"learned", "learned, exploring"} {
 		fmt.Fprintf(w, "%s wins more often than every fixed strategy: %s; than the uniform random choice: %s\n",
-			p, yes[r.BeatsFixed(p)], yes[r.BeatsUniform(p)])
+			p, yes[r.beatsFixed(p)], yes[r.beatsUniform(p)])
 	}
 	return nil
 }

@@ -49,17 +49,17 @@ type Episode struct {
 	Outcome learn.Outcome
 }
 
-// Reward returns the reward of step i (learn.Outcome.PerTurn, or learn.Outcome.Final
+// reward returns the reward of step i (learn.Outcome.PerTurn, or learn.Outcome.Final
 // at the last step).
-func (e *Episode) Reward(i int) float64 {
+func (e *Episode) reward(i int) float64 {
 	if i == len(e.Actions)-1 {
 		return e.Outcome.Final
 	}
 	return e.Outcome.PerTurn
 }
 
-// State returns observation i.
-func (e *Episode) State(i int) []float64 { return e.Obs[i*e.Dim : (i+1)*e.Dim] }
+// state returns observation i.
+func (e *Episode) state(i int) []float64 { return e.Obs[i*e.Dim : (i+1)*e.Dim] }
 
 // Limits on the sizes of an experiment, far above the paper's (300000
 // training games in batches of 2000, 5000 evaluation games): a batch's and
@@ -133,12 +133,12 @@ type BlockStats struct {
 	ActionShare []float64
 }
 
-// Train trains l for cfg.Games episodes of the environment env (one
+// train trains l for cfg.Games episodes of the environment env (one
 // learn.Runner per worker, made with reg), writing a progress line per batch to
 // progress (if not nil). It returns the training curve, one BlockStats per
 // cfg.Block episodes. A cancelled ctx stops it after the batch being
 // played, returning the blocks completed and ctx's error.
-func Train(ctx context.Context, env *learn.Config, reg *bots.Registry, l Learner, cfg TrainConfig, progress io.Writer) ([]BlockStats, error) {
+func train(ctx context.Context, env *learn.Config, reg *bots.Registry, l Learner, cfg TrainConfig, progress io.Writer) ([]BlockStats, error) {
 	if cfg.Games < 1 || cfg.Games > maxTrainGames || cfg.Batch < 1 || cfg.Batch > min(cfg.Games, maxBatch) || cfg.Block < 1 || cfg.Block > cfg.Games {
 		return nil, fmt.Errorf("learn: train: games %d, batch %d, block %d: want games 1..%d, batch 1..min(games, %d), block 1..games",
 			cfg.Games, cfg.Batch, cfg.Block, maxTrainGames, maxBatch)

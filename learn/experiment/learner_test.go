@@ -19,10 +19,10 @@ import (
 func TestQTableUpdate(t *testing.T) {
 	q, err := NewQTable(QConfig{Features: []int{0}, Bins: 2, Alpha: 0.5, Gamma: 0.9, Epsilon: 0}, 2)
 	require.NoError(t, err)
-	assert.Equal(t, 0, q.State([]float64{0.2}))
-	assert.Equal(t, 1, q.State([]float64{0.7}))
-	assert.Equal(t, 1, q.State([]float64{3}))
-	assert.Equal(t, 0, q.State([]float64{-1}))
+	assert.Equal(t, 0, q.state([]float64{0.2}))
+	assert.Equal(t, 1, q.state([]float64{0.7}))
+	assert.Equal(t, 1, q.state([]float64{3}))
+	assert.Equal(t, 0, q.state([]float64{-1}))
 	// Two steps: state 0 action 1 (reward -1), then state 1 action 0 (final 10).
 	ep := Episode{Dim: 1, Obs: []float64{0.2, 0.7}, Actions: []int{1, 0}, Outcome: learn.Outcome{PerTurn: -1, Final: 10}}
 	q.Learn([]Episode{ep})
@@ -32,8 +32,8 @@ func TestQTableUpdate(t *testing.T) {
 	// Q(0,1) += 0.5·(-1 + 0.9·5 + 0.5) = -0.5 + 2 = 1.5; Q(1,0) = 5 + 0.5·5 = 7.5.
 	assert.Equal(t, []float64{0, 1.5, 7.5, 0}, q.Q)
 	assert.Equal(t, []int{0, 2, 2, 0}, q.Visit)
-	assert.Equal(t, 1, q.Greedy(0))
-	assert.Equal(t, 0, q.Greedy(1))
+	assert.Equal(t, 1, q.greedy(0))
+	assert.Equal(t, 0, q.greedy(1))
 	for _, c := range []QConfig{{Bins: 2, Alpha: 1}, {Features: []int{0}, Bins: 0, Alpha: 1}, {Features: []int{0}, Bins: 2, Alpha: 0},
 		{Features: []int{0}, Bins: 2, Alpha: 1, Gamma: 2}, {Features: []int{0}, Bins: 2, Alpha: 1, Epsilon: -1},
 		{Features: make([]int, 30), Bins: 10, Alpha: 1}} {
@@ -48,7 +48,7 @@ func TestTrainDeterministic(t *testing.T) {
 	train := func(workers int) (*QTable, []BlockStats) {
 		q, err := NewQTable(QConfig{Features: []int{0, 1, 10}, Bins: 4, Alpha: 0.1, Gamma: 0.99, Epsilon: 0.2}, 3)
 		require.NoError(t, err)
-		curve, err := Train(context.Background(), cfg, registry.Default(), q, TrainConfig{Seed: 3, Games: 60, Batch: 16, Block: 20, Workers: workers}, nil)
+		curve, err := train(context.Background(), cfg, registry.Default(), q, TrainConfig{Seed: 3, Games: 60, Batch: 16, Block: 20, Workers: workers}, nil)
 		require.NoError(t, err)
 		return q, curve
 	}
@@ -68,7 +68,7 @@ func TestTrainDeterministic(t *testing.T) {
 
 func TestEvaluatePaired(t *testing.T) {
 	cfg := learn.DefaultConfig()
-	ev, err := evaluate(context.Background(), cfg, registry.Default(), 5, 12, 2, []Policy{Fixed("aggressive", 2), Uniform("random", 3), Fixed("aggressive again", 2)})
+	ev, err := evaluate(context.Background(), cfg, registry.Default(), 5, 12, 2, []policy{Fixed("aggressive", 2), Uniform("random", 3), Fixed("aggressive again", 2)})
 	require.NoError(t, err)
 	require.Len(t, ev, 3)
 	// The same policy on the same seeds plays the same games.
@@ -97,7 +97,7 @@ func TestParseExperiment(t *testing.T) {
 	assert.Equal(t, want, e.Env)
 	assert.Equal(t, []string{"territories"}, e.QFeatures, "the thesis's observation")
 	base := "seed = 1\nout = \"x\"\n[train]\ngames = 10\nbatch = 5\nblock = 5\n[q]\nfeatures = [\"round\"]\nbins = 3\nalpha = 0.1\ngamma = 0.9\nepsilon = 0.1\n[eval]\nseed = 2\ngames = 10\n"
-	_, err = ParseExperiment("e.toml", []byte(base))
+	_, err = parseExperiment("e.toml", []byte(base))
 	require.NoError(t, err)
 	for _, tc := range []struct{ from, to, msg string }{
 		{"games = 10\nbatch", "games = 0\nbatch", "key train.games: 0: want 1..1000000000"},
@@ -116,7 +116,7 @@ func TestParseExperiment(t *testing.T) {
 		{"seed = 1\n", "seed = 1\nlearner = \"sarsa\"\n", `key learner: "sarsa": want q or dqn`},
 		{"[train]", "[dqn]\npolicy = \"greedy\"\n[train]", `policy "greedy": want boltzmann or epsilon`},
 	} {
-		_, err := ParseExperiment("e.toml", []byte(strings.Replace(base, tc.from, tc.to, 1)))
+		_, err := parseExperiment("e.toml", []byte(strings.Replace(base, tc.from, tc.to, 1)))
 		require.Error(t, err, tc.msg)
 		assert.Contains(t, err.Error(), tc.msg)
 	}

@@ -53,8 +53,8 @@ func NewQTable(cfg QConfig, nact int) (*QTable, error) {
 	return &QTable{cfg: cfg, nact: nact, Q: make([]float64, n), Visit: make([]int, n)}, nil
 }
 
-// State returns the state of an observation.
-func (q *QTable) State(obs []float64) int {
+// state returns the state of an observation.
+func (q *QTable) state(obs []float64) int {
 	s := 0
 	for _, f := range q.cfg.Features {
 		b := int(obs[f] * float64(q.cfg.Bins))
@@ -64,8 +64,8 @@ func (q *QTable) State(obs []float64) int {
 	return s
 }
 
-// Greedy returns the action of the highest value in state s.
-func (q *QTable) Greedy(s int) int {
+// greedy returns the action of the highest value in state s.
+func (q *QTable) greedy(s int) int {
 	row := q.Q[s*q.nact : (s+1)*q.nact]
 	best := 0
 	for a, v := range row {
@@ -84,7 +84,7 @@ func (q *QTable) Act(obs []float64, rng *rand.Rand) int {
 	if rng != nil && rng.Float64() < q.cfg.Epsilon {
 		return rng.IntN(q.nact)
 	}
-	return q.Greedy(q.State(obs))
+	return q.greedy(q.state(obs))
 }
 
 // Learn applies the one-step Q-learning update to every transition of the
@@ -96,11 +96,11 @@ func (q *QTable) Learn(batch []Episode) {
 		e := &batch[i]
 		n := len(e.Actions)
 		for t := range n {
-			s := q.State(e.State(t))
+			s := q.state(e.state(t))
 			k := s*q.nact + e.Actions[t]
-			target := e.Reward(t)
+			target := e.reward(t)
 			if t < n-1 {
-				s2 := q.State(e.State(t + 1))
+				s2 := q.state(e.state(t + 1))
 				target += q.cfg.Gamma * slices.Max(q.Q[s2*q.nact:(s2+1)*q.nact])
 			}
 			q.Q[k] += q.cfg.Alpha * (target - q.Q[k])
@@ -134,7 +134,7 @@ func (q *QTable) PolicyBy(k int) (share [][]float64, visits []int) {
 			continue
 		}
 		b := (s / stride) % nb
-		share[b][q.Greedy(s)] += float64(n)
+		share[b][q.greedy(s)] += float64(n)
 		visits[b] += n
 	}
 	for b := range share {

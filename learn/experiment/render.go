@@ -17,41 +17,41 @@ import (
 // when its Holm-corrected p-value is below 1 - stats.Level and its 95 %
 // interval lies wholly on that side of 0.
 
-// Direction is the verdict of a paired difference: More, Less or Unclear.
-type Direction int
+// direction is the verdict of a paired difference: more, less or unclear.
+type direction int
 
 // The verdicts of a paired difference.
 const (
-	// Unclear: the Holm-corrected p-value is at least 1 - stats.Level, or the
+	// unclear: the Holm-corrected p-value is at least 1 - stats.Level, or the
 	// interval holds 0.
-	Unclear Direction = iota
-	// More: significant and the whole interval above 0.
-	More
-	// Less: significant and the whole interval below 0.
-	Less
+	unclear direction = iota
+	// more: significant and the whole interval above 0.
+	more
+	// less: significant and the whole interval below 0.
+	less
 )
 
 // judge returns the verdict of a difference with the interval iv and the
 // Holm-corrected p-value holmP, at stats.Level.
-func judge(iv stats.Interval, holmP float64) Direction {
+func judge(iv stats.Interval, holmP float64) direction {
 	switch {
 	case holmP >= 1-stats.Level:
-		return Unclear
+		return unclear
 	case iv.Lo > 0:
-		return More
+		return more
 	case iv.Hi < 0:
-		return Less
+		return less
 	}
-	return Unclear
+	return unclear
 }
 
 // wins returns the verdict in words: "wins more often", "wins less often"
 // or "no clear difference".
-func (d Direction) wins() string {
+func (d direction) wins() string {
 	switch d {
-	case More:
+	case more:
 		return "wins more often"
-	case Less:
+	case less:
 		return "wins less often"
 	}
 	return "no clear difference"
@@ -90,7 +90,7 @@ func pvalRel(p float64) string {
 // EvalMarkdown is the evaluation as a Markdown table: per policy, games,
 // wins, win % with its 95 % Wilson interval, mean return, eliminations,
 // stalemates and the share of its steps taking each action (%); an error
-// from Evaluation.Winrate.
+// from Evaluation.winrate.
 func (r *Result) EvalMarkdown() (table.Table, error) {
 	t := table.Table{Header: []string{"policy", "games", "wins", "win %", "95 % Wilson", "mean return", "eliminated", "stalemates"}}
 	for _, a := range r.Actions {
@@ -98,7 +98,7 @@ func (r *Result) EvalMarkdown() (table.Table, error) {
 	}
 	for i := range r.Evaluations {
 		ev := &r.Evaluations[i]
-		wins, rate, iv, mean, err := ev.Winrate()
+		wins, rate, iv, mean, err := ev.winrate()
 		if err != nil {
 			return table.Table{}, err
 		}
@@ -162,7 +162,7 @@ func (r *Result) evaluation(name string) *Evaluation {
 // uniform random choice, the paired difference in points with its 95 %
 // interval, Holm p and verdict; then whether it wins more often than
 // every fixed strategy. A policy without comparisons (GreedyOnly) gets
-// its win rate only. An error comes from Evaluation.Winrate.
+// its win rate only. An error comes from Evaluation.winrate.
 func (r *Result) Verdicts() ([]string, error) {
 	bestFixed, bestRate := "", -1.0
 	for i := range r.Evaluations {
@@ -177,7 +177,7 @@ func (r *Result) Verdicts() ([]string, error) {
 		if ev == nil {
 			continue
 		}
-		_, rate, iv, _, err := ev.Winrate()
+		_, rate, iv, _, err := ev.winrate()
 		if err != nil {
 			return nil, err
 		}
@@ -195,7 +195,7 @@ func (r *Result) Verdicts() ([]string, error) {
 			continue
 		}
 		every := "does not win more often than every fixed strategy"
-		if r.BeatsFixed(p) {
+		if r.beatsFixed(p) {
 			every = "wins more often than every fixed strategy"
 		}
 		out = append(out, s+"; "+strings.Join(parts, "; ")+". It "+every+".")
@@ -354,11 +354,11 @@ func CompareArms(arms []Arm) (*Ablation, error) {
 // Table is the arms as a Markdown table: name, the Q-table's observation,
 // training games and steps, wins, win % with its 95 % Wilson interval,
 // mean return, eliminations and stalemates (an error from
-// Evaluation.Winrate).
+// Evaluation.winrate).
 func (a *Ablation) Table() (table.Table, error) {
 	t := table.Table{Header: []string{"arm", "Q-table's observation", "training games", "training steps", "wins", "win %", "95 % Wilson", "mean return", "eliminated", "stalemates"}}
 	for _, arm := range a.Arms {
-		wins, rate, iv, mean, err := arm.Eval.Winrate()
+		wins, rate, iv, mean, err := arm.Eval.winrate()
 		if err != nil {
 			return table.Table{}, fmt.Errorf("arm %s: %w", arm.Name, err)
 		}
@@ -369,13 +369,13 @@ func (a *Ablation) Table() (table.Table, error) {
 }
 
 // CSV returns the header and rows of ablation.csv: the arms' numbers in
-// full precision (an error from Evaluation.Winrate).
+// full precision (an error from Evaluation.winrate).
 func (a *Ablation) CSV() (table.Table, error) {
 	var rows [][]string
 	num, itoa := textfmt.Shortest, strconv.Itoa
 	head := []string{"arm", "features", "train_games", "train_steps", "eval_games", "wins", "win_rate", "win_lo", "win_hi", "mean_return", "eliminated", "stalemates"}
 	for _, arm := range a.Arms {
-		wins, rate, iv, mean, err := arm.Eval.Winrate()
+		wins, rate, iv, mean, err := arm.Eval.winrate()
 		if err != nil {
 			return table.Table{}, fmt.Errorf("arm %s: %w", arm.Name, err)
 		}

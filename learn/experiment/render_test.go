@@ -47,14 +47,14 @@ func TestJudge(t *testing.T) {
 		name string
 		iv   stats.Interval
 		p    float64
-		want Direction
+		want direction
 	}{
-		{"above 0, significant", stats.Interval{Lo: 0.01, Hi: 0.05}, 0.01, More},
-		{"below 0, significant", stats.Interval{Lo: -0.05, Hi: -0.01}, 0.001, Less},
-		{"above 0, not significant after Holm", stats.Interval{Lo: 0.01, Hi: 0.05}, 0.2, Unclear},
-		{"holds 0, significant", stats.Interval{Lo: -0.01, Hi: 0.05}, 0.01, Unclear},
-		{"touches 0", stats.Interval{Lo: 0, Hi: 0.05}, 0.01, Unclear},
-		{"p at the level", stats.Interval{Lo: 0.01, Hi: 0.05}, 0.05, Unclear},
+		{"above 0, significant", stats.Interval{Lo: 0.01, Hi: 0.05}, 0.01, more},
+		{"below 0, significant", stats.Interval{Lo: -0.05, Hi: -0.01}, 0.001, less},
+		{"above 0, not significant after Holm", stats.Interval{Lo: 0.01, Hi: 0.05}, 0.2, unclear},
+		{"holds 0, significant", stats.Interval{Lo: -0.01, Hi: 0.05}, 0.01, unclear},
+		{"touches 0", stats.Interval{Lo: 0, Hi: 0.05}, 0.01, unclear},
+		{"p at the level", stats.Interval{Lo: 0.01, Hi: 0.05}, 0.05, unclear},
 	} {
 		t.Run(c.name, func(t *testing.T) { assert.Equal(t, c.want, judge(c.iv, c.p)) })
 	}

@@ -90,8 +90,8 @@ type DQNState struct {
 	Source         []byte      `json:"-"`
 }
 
-// Save returns a copy of the table's state.
-func (q *QTable) Save() *QState {
+// save returns a copy of the table's state.
+func (q *QTable) save() *QState {
 	c := q.cfg
 	c.Features = slices.Clone(c.Features)
 	return &QState{Config: c, Actions: q.nact, Q: slices.Clone(q.Q), Visit: slices.Clone(q.Visit)}
@@ -125,9 +125,9 @@ func cloneAll(x [][]float64) [][]float64 {
 	return out
 }
 
-// Save returns a copy of the DQN's state; full adds what training needs
+// save returns a copy of the DQN's state; full adds what training needs
 // besides the online network (see DQNState).
-func (d *DQN) Save(full bool) (*DQNState, error) {
+func (d *DQN) save(full bool) (*DQNState, error) {
 	c := d.cfg
 	c.Hidden = slices.Clone(c.Hidden)
 	st := &DQNState{Config: c, Sizes: slices.Clone(d.online.sizes), W: cloneAll(d.online.W), B: cloneAll(d.online.B)}
@@ -226,9 +226,9 @@ func SavePolicy(path string, l Learner, observation, actions []string) error {
 	f := PolicyFile{Format: policyFormat, Observation: observation, Actions: actions}
 	switch l := l.(type) {
 	case *QTable:
-		f.Learner, f.Q = "q", l.Save()
+		f.Learner, f.Q = "q", l.save()
 	case *DQN:
-		st, err := l.Save(false)
+		st, err := l.save(false)
 		if err != nil {
 			return err
 		}
@@ -320,9 +320,9 @@ func saveCheckpoint(path, fingerprint string, st *TrainState, l Learner) error {
 	c := checkpoint{Fingerprint: fingerprint, State: *st}
 	switch l := l.(type) {
 	case *QTable:
-		c.Q = l.Save()
+		c.Q = l.save()
 	case *DQN:
-		s, err := l.Save(true)
+		s, err := l.save(true)
 		if err != nil {
 			return err
 		}

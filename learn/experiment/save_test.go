@@ -55,7 +55,7 @@ func TestResumeIdentical(t *testing.T) {
 	for _, learner := range []string{"q", "dqn"} {
 		for _, workers := range []int{1, 2} {
 			t.Run(learner+"/"+string(rune('0'+workers)), func(t *testing.T) {
-				e, err := ParseExperiment("resume.toml", []byte("learner = \""+learner+"\"\n"+resumeConfig))
+				e, err := parseExperiment("resume.toml", []byte("learner = \""+learner+"\"\n"+resumeConfig))
 				require.NoError(t, err)
 				dir := t.TempDir()
 				full, cut := filepath.Join(dir, "full"), filepath.Join(dir, "cut")
@@ -130,7 +130,7 @@ func TestDQNStateRoundTrip(t *testing.T) {
 	require.NoError(t, err)
 	ep := Episode{Dim: 2, Obs: []float64{0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8}, Actions: []int{0, 1, 1, 0}, Outcome: learn.Outcome{PerTurn: -1, Final: 5}}
 	d.Learn([]Episode{ep, ep})
-	st, err := d.Save(true)
+	st, err := d.save(true)
 	require.NoError(t, err)
 	d2, err := newDQNFrom(st)
 	require.NoError(t, err)
@@ -182,7 +182,7 @@ func TestLoadPolicyErrors(t *testing.T) {
 }
 
 func TestCheckpointErrors(t *testing.T) {
-	e, err := ParseExperiment("resume.toml", []byte(resumeConfig))
+	e, err := parseExperiment("resume.toml", []byte(resumeConfig))
 	require.NoError(t, err)
 	dir := t.TempDir()
 	ckpt := filepath.Join(dir, CheckpointName)
@@ -235,7 +235,7 @@ func TestFingerprintDiff(t *testing.T) {
 // checkpoint's path and its bytes.
 func firstCheckpoint(tb testing.TB) (*Experiment, string, []byte) {
 	tb.Helper()
-	e, err := ParseExperiment("resume.toml", []byte(resumeConfig))
+	e, err := parseExperiment("resume.toml", []byte(resumeConfig))
 	require.NoError(tb, err)
 	ckpt := filepath.Join(tb.TempDir(), CheckpointName)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -361,7 +361,7 @@ func FuzzLoadCheckpoint(f *testing.F) {
 // GreedyOnly evaluates the greedy policy alone, on the episodes the full
 // evaluation gives it, and the curve counts the learner's steps.
 func TestGreedyOnly(t *testing.T) {
-	e, err := ParseExperiment("e.toml", []byte(resumeConfig))
+	e, err := parseExperiment("e.toml", []byte(resumeConfig))
 	require.NoError(t, err)
 	full, err := e.RunWith(context.Background(), registry.Default(), RunOptions{Workers: 2})
 	require.NoError(t, err)
