@@ -264,7 +264,7 @@ func (t *runTiming) finish(w *writer, games int, start time.Time) error {
 	t.Games, t.ReadBack = games, w.readBack
 	t.Seconds = time.Since(start).Seconds()
 	t.GamesPerSecond = float64(games) / math.Max(t.Seconds, 1e-9)
-	return w.csv(TimingsFile, []string{"measure", "subject", "value", "unit"}, [][]string{
+	return w.csv(timingsFile, []string{"measure", "subject", "value", "unit"}, [][]string{
 		{"seconds", "whole run", num(t.Seconds), "s"}, {"games_per_second", "whole run", num(t.GamesPerSecond), "games/s"}})
 }
 

@@ -76,7 +76,7 @@ func writeCalibration(t *testing.T) string {
 func TestCalibrationNotebook(t *testing.T) {
 	a, b := runTwice(t, writeCalibration(t), false)
 	assertSameResults(t, a, b)
-	assertFiles(t, a, "narrow-cells.csv", "cmaes-generations.csv", "validation.csv", "effects.csv", TimingsFile, "tuned.toml",
+	assertFiles(t, a, "narrow-cells.csv", "cmaes-generations.csv", "validation.csv", "effects.csv", timingsFile, "tuned.toml",
 		"surface.png", "surface.svg", "surface-level-2.png", "halfwidth.png", "cmaes-convergence.png", "cmaes-traces.png", "effects.png")
 	rep := readFile(t, filepath.Join(a, ReportFile))
 	assert.Contains(t, rep, "## Narrowing over two parameters")
@@ -116,7 +116,7 @@ func TestCalibrationParseErrors(t *testing.T) {
 	} {
 		dir := writeCalibration(t)
 		cfg := strings.Replace(tinyCalibration, tc.from, tc.to, 1)
-		require.NoError(t, os.WriteFile(filepath.Join(dir, ConfigFile), []byte(cfg), 0o644))
+		require.NoError(t, os.WriteFile(filepath.Join(dir, configFile), []byte(cfg), 0o644))
 		_, err := Load(dir)
 		assert.ErrorContains(t, err, tc.want, tc.to)
 	}
@@ -136,10 +136,10 @@ tuned = "mars@tinyfield"
 replications = 1
 `
 	dir := writeCalibration(t)
-	require.NoError(t, os.WriteFile(filepath.Join(dir, ConfigFile), []byte(cfg), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, configFile), []byte(cfg), 0o644))
 	tdir := filepath.Join(dir, "tourney")
 	require.NoError(t, os.MkdirAll(tdir, 0o755))
-	require.NoError(t, os.WriteFile(filepath.Join(tdir, ConfigFile), []byte(tinyTournament), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(tdir, configFile), []byte(tinyTournament), 0o644))
 	require.NoError(t, os.WriteFile(filepath.Join(tdir, "tiny.toml"), []byte(tinyTourney), 0o644))
 	nb, err := Load(dir)
 	require.NoError(t, err)
@@ -186,7 +186,7 @@ replications = 1
 		{`seats = ["mars", "mars(hold_unit=percent)"]`, `seats = []`, "key tournament.seats: empty"},
 		{"confirm_seed = 9", "confirm_seed = 5", "key calibration.confirm_seed: 5: want 0 (none) or a positive seed other than the notebook's seed 5"},
 	} {
-		require.NoError(t, os.WriteFile(filepath.Join(dir, ConfigFile), []byte(strings.Replace(cfg, tc.from, tc.to, 1)), 0o644))
+		require.NoError(t, os.WriteFile(filepath.Join(dir, configFile), []byte(strings.Replace(cfg, tc.from, tc.to, 1)), 0o644))
 		_, err := Load(dir)
 		assert.ErrorContains(t, err, tc.want, tc.to)
 	}

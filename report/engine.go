@@ -323,7 +323,7 @@ func (c *engineConfig) run(ctx context.Context, w *writer) (any, error) {
 	if err := c.lengths(ctx, w, d, size.LengthGames); err != nil {
 		return nil, err
 	}
-	if err := w.csv(TimingsFile, []string{"measure", "subject", "workers", "value", "unit"}, timings); err != nil {
+	if err := w.csv(timingsFile, []string{"measure", "subject", "workers", "value", "unit"}, timings); err != nil {
 		return nil, err
 	}
 	if err := c.speedFigure(w, d); err != nil {

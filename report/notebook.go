@@ -19,15 +19,15 @@ import (
 	"github.com/marslab-risk/marslab/internal/fileread"
 )
 
-// ConfigFile is the name of a notebook's config inside its folder.
-const ConfigFile = "config.toml"
+// configFile is the name of a notebook's config inside its folder.
+const configFile = "config.toml"
 
 // ReportFile is the name of a notebook's generated report.
 const ReportFile = "README.md"
 
-// TimingsFile is the CSV file that holds a notebook's measured timings, the
+// timingsFile is the CSV file that holds a notebook's measured timings, the
 // only numbers that vary from run to run.
-const TimingsFile = "timings.csv"
+const timingsFile = "timings.csv"
 
 // timingBegin and timingEnd enclose, each on a line of its own, every part
 // of a report that holds measured timings.
@@ -136,7 +136,7 @@ func Kinds() []string {
 // key: an unknown key, a value out of range or a missing one is an error
 // naming the file, the key and the allowed values.
 func Load(dir string) (*Notebook, error) {
-	path := filepath.Join(dir, ConfigFile)
+	path := filepath.Join(dir, configFile)
 	data, err := fileread.ReadFile(path, fileread.Config)
 	if err != nil {
 		return nil, fmt.Errorf("notebook %s: %w", dir, err)
@@ -298,7 +298,7 @@ func StripTimings(report []byte) []byte {
 // config.toml, else every direct subfolder that does, sorted by name; the
 // bool reports the second case, a folder of notebooks that has an index.
 func Find(root string) ([]*Notebook, bool, error) {
-	if _, err := os.Stat(filepath.Join(root, ConfigFile)); err == nil {
+	if _, err := os.Stat(filepath.Join(root, configFile)); err == nil {
 		nb, err := Load(root)
 		if err != nil {
 			return nil, false, err
@@ -315,7 +315,7 @@ func Find(root string) ([]*Notebook, bool, error) {
 			continue
 		}
 		dir := filepath.Join(root, e.Name())
-		if _, err := os.Stat(filepath.Join(dir, ConfigFile)); err != nil {
+		if _, err := os.Stat(filepath.Join(dir, configFile)); err != nil {
 			continue
 		}
 		nb, err := Load(dir)
@@ -325,7 +325,7 @@ func Find(root string) ([]*Notebook, bool, error) {
 		nbs = append(nbs, nb)
 	}
 	if len(nbs) == 0 {
-		return nil, false, fmt.Errorf("notebooks: %s holds no %s, nor does any folder in it", root, ConfigFile)
+		return nil, false, fmt.Errorf("notebooks: %s holds no %s, nor does any folder in it", root, configFile)
 	}
 	return nbs, true, nil
 }

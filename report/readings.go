@@ -108,7 +108,7 @@ func loadTournamentNotebook(ck *checker, path, prefix, notebook, bot string) *to
 	if ck.err != nil {
 		return nil
 	}
-	tpath := filepath.Join(filepath.Dir(path), notebook, ConfigFile)
+	tpath := filepath.Join(filepath.Dir(path), notebook, configFile)
 	data, err := fileread.ReadFile(tpath, fileread.Config)
 	if err != nil {
 		ck.fail(prefix+".notebook", "%v", err)
@@ -282,7 +282,7 @@ func (c *readingsConfig) run(ctx context.Context, w *writer) (any, error) {
 	}
 	d.Findings = readingsFindings(fits, order, r.Bot, r.Base)
 	timings := [][]string{{"games_per_second", "all combinations", num(float64(d.Played) / max(d.Seconds, 1e-9)), "games/s"}}
-	if err := w.csv(TimingsFile, []string{"measure", "subject", "value", "unit"}, timings); err != nil {
+	if err := w.csv(timingsFile, []string{"measure", "subject", "value", "unit"}, timings); err != nil {
 		return nil, err
 	}
 	return d, nil

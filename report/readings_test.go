@@ -47,14 +47,14 @@ func writeReadings(t *testing.T, config string) string {
 	tdir := writeTournament(t, tinyTournament)
 	dir := filepath.Join(filepath.Dir(tdir), "readings")
 	require.NoError(t, os.MkdirAll(dir, 0o755))
-	require.NoError(t, os.WriteFile(filepath.Join(dir, ConfigFile), []byte(config), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, configFile), []byte(config), 0o644))
 	return dir
 }
 
 func TestReadingsNotebook(t *testing.T) {
 	a, b := runTwice(t, writeReadings(t, tinyReadings), false)
 	assertSameResults(t, a, b)
-	assertFiles(t, a, "readings.csv", "gaps.csv", TimingsFile, "readings.png", "readings.svg")
+	assertFiles(t, a, "readings.csv", "gaps.csv", timingsFile, "readings.png", "readings.svg")
 	rep := readFile(t, filepath.Join(a, ReportFile))
 	assert.Contains(t, rep, "(full size: 4 combinations of readings, each 5 bots, 3 players per game, 1 replications per line-up, 10 games; seed 11)")
 	assert.Contains(t, rep, "> The ranking is generated.")

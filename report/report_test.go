@@ -88,7 +88,7 @@ func writeNotebook(t *testing.T, name, config string, extra ...file) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), name)
 	require.NoError(t, os.MkdirAll(dir, 0o755))
-	for _, f := range append([]file{{ConfigFile, config}}, extra...) {
+	for _, f := range append([]file{{configFile, config}}, extra...) {
 		require.NoError(t, os.WriteFile(filepath.Join(dir, f.name), []byte(f.text), 0o644))
 	}
 	return dir
@@ -125,7 +125,7 @@ func assertSameResults(t *testing.T, a, b string) {
 	require.NotEmpty(t, csvs)
 	for _, f := range csvs {
 		name := filepath.Base(f)
-		if name == TimingsFile {
+		if name == timingsFile {
 			continue
 		}
 		x, err := os.ReadFile(f)
@@ -216,7 +216,7 @@ func TestEngineNotebook(t *testing.T) {
 	assert.True(t, strings.HasPrefix(lines[1], "classic,500,8,"), lines[1])
 	assert.True(t, strings.HasPrefix(lines[2], "fixedcards,200,8,"), lines[2])
 
-	timings := readFile(t, filepath.Join(a, TimingsFile))
+	timings := readFile(t, filepath.Join(a, timingsFile))
 	assert.True(t, strings.HasPrefix(timings, "measure,subject,workers,value,unit\n"))
 	for _, want := range []string{"games_per_second,random x3,1,", "games_per_second,random x3,2,",
 		"player_turns_per_second,mars duel,2,", "bot_seconds_per_turn,mars in mars duel,1,",
@@ -255,7 +255,7 @@ func TestFindAndIndex(t *testing.T) {
 	root := t.TempDir()
 	for name, cfg := range map[string]string{"dice": tinyDice, "engine": tinyEngine} {
 		require.NoError(t, os.MkdirAll(filepath.Join(root, name), 0o755))
-		require.NoError(t, os.WriteFile(filepath.Join(root, name, ConfigFile), []byte(cfg), 0o644))
+		require.NoError(t, os.WriteFile(filepath.Join(root, name, configFile), []byte(cfg), 0o644))
 	}
 	require.NoError(t, os.MkdirAll(filepath.Join(root, "no-config"), 0o755))
 	nbs, all, err := Find(root)
@@ -314,7 +314,7 @@ func TestParseErrors(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := strings.Replace(tc.config, tc.from, tc.to, 1)
 			require.NotEqual(t, tc.config, cfg, "the replacement must change the config")
-			path := filepath.Join("notebooks", "x", ConfigFile)
+			path := filepath.Join("notebooks", "x", configFile)
 			_, err := Parse(path, []byte(cfg))
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), path+": ")
@@ -337,7 +337,7 @@ func TestRunErrors(t *testing.T) {
 		require.NoError(t, err)
 		err = nb.Run(context.Background(), Options{Registry: registry.Default(), Out: t.TempDir(), Quick: true})
 		require.Error(t, err)
-		assert.Contains(t, err.Error(), filepath.Join(dir, ConfigFile)+": "+tc.key)
+		assert.Contains(t, err.Error(), filepath.Join(dir, configFile)+": "+tc.key)
 	}
 
 	_, err := Load(t.TempDir())
@@ -358,9 +358,9 @@ func FuzzParse(f *testing.F) {
 	f.Add(tinyEngine)
 	f.Add("kind = \"dice\"\n[dice]\ntable_n = -1")
 	f.Fuzz(func(t *testing.T, cfg string) {
-		nb, err := Parse(filepath.Join("nb", ConfigFile), []byte(cfg))
+		nb, err := Parse(filepath.Join("nb", configFile), []byte(cfg))
 		if err != nil {
-			assert.Contains(t, err.Error(), filepath.Join("nb", ConfigFile))
+			assert.Contains(t, err.Error(), filepath.Join("nb", configFile))
 			return
 		}
 		assert.Contains(t, Kinds(), nb.Kind)
@@ -372,7 +372,7 @@ func FuzzParse(f *testing.F) {
 func BenchmarkDiceQuick(b *testing.B) {
 	dir := filepath.Join(b.TempDir(), "dice")
 	require.NoError(b, os.MkdirAll(dir, 0o755))
-	require.NoError(b, os.WriteFile(filepath.Join(dir, ConfigFile), []byte(tinyDice), 0o644))
+	require.NoError(b, os.WriteFile(filepath.Join(dir, configFile), []byte(tinyDice), 0o644))
 	nb, err := Load(dir)
 	require.NoError(b, err)
 	out := b.TempDir()

@@ -270,7 +270,7 @@ func (c *tournamentConfig) run(ctx context.Context, w *writer) (any, error) {
 	if err := w.table("replicated.csv", d.Cmp2.ReplicatedCSV()); err != nil {
 		return nil, err
 	}
-	if err := w.csv(TimingsFile, []string{"measure", "subject", "value", "unit"}, timings); err != nil {
+	if err := w.csv(timingsFile, []string{"measure", "subject", "value", "unit"}, timings); err != nil {
 		return nil, err
 	}
 	return d, nil

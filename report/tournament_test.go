@@ -80,7 +80,7 @@ func TestTournamentNotebook(t *testing.T) {
 	a, b := runTwice(t, writeTournament(t, tinyTournament), false)
 	assertSameResults(t, a, b)
 	assertFiles(t, a, "table5.csv", "table6.csv", "placement.csv", "winrate.csv", "headtohead.csv",
-		"replicated.csv", TimingsFile, "figure3-wins.png", "figure4-time-per-turn.svg", "placements.png", "winrate.svg")
+		"replicated.csv", timingsFile, "figure3-wins.png", "figure4-time-per-turn.svg", "placements.png", "winrate.svg")
 	rep := readFile(t, filepath.Join(a, ReportFile))
 	assert.Contains(t, rep, "(full size: 5 bots, 3 players per game, 10 games; second run 2 replications per line-up, 20 games; seed 11)")
 	assert.Contains(t, rep, "| mars | ours |")
@@ -153,7 +153,7 @@ func TestTournamentParseErrors(t *testing.T) {
 			dir := writeTournament(t, cfg)
 			_, err := Load(dir)
 			require.Error(t, err)
-			assert.Contains(t, err.Error(), filepath.Join(dir, ConfigFile)+": ")
+			assert.Contains(t, err.Error(), filepath.Join(dir, configFile)+": ")
 			assert.Contains(t, err.Error(), tc.want)
 		})
 	}

@@ -43,7 +43,7 @@ func writeTransfer(t *testing.T, cfg string) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "transfer")
 	require.NoError(t, os.MkdirAll(dir, 0o755))
-	require.NoError(t, os.WriteFile(filepath.Join(dir, ConfigFile), []byte(cfg), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, configFile), []byte(cfg), 0o644))
 	return dir
 }
 
