@@ -179,7 +179,7 @@ type strategistData struct {
 
 func (c *strategistConfig) run(ctx context.Context, w *writer) (any, error) {
 	e := c.sized(w.quick)
-	res, err := e.Run(ctx, w.reg, c.Strategist.Workers, w.log)
+	res, err := e.RunWith(ctx, w.reg, lexp.RunOptions{Workers: c.Strategist.Workers, Progress: w.log})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", c.path, err)
 	}

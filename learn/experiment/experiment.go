@@ -341,12 +341,6 @@ func (e *Experiment) fingerprint() (string, error) {
 	return string(data), nil
 }
 
-// Run trains and evaluates with no checkpoint: RunWith with the given
-// workers and progress writer.
-func (e *Experiment) Run(ctx context.Context, reg *bots.Registry, workers int, progress io.Writer) (*Result, error) {
-	return e.RunWith(ctx, reg, RunOptions{Workers: workers, Progress: progress})
-}
-
 // RunWith trains (or takes opts.Policy) and evaluates: the greedy learned
 // policy ("learned") against each fixed action, a uniform random choice
 // and the learned policy with its training exploration ("learned,
