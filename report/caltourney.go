@@ -122,13 +122,16 @@ func (c *calibrationConfig) playTournaments(ctx context.Context, w *writer, tune
 	if err != nil {
 		return nil, err
 	}
+	wins, winsCSV := sc.WinsTables()
+	paired, pairedCSV := sc.PairedTables()
+	balance, balanceCSV := sc.BalanceTables()
 	d := &calTourneyData{Notebook: t.Notebook, Bot: t.Bot, Reference: t.Seats[0], Replications: reps, Games: tc.Games(),
-		Wins: sc.WinsTable(), Paired: sc.PairedTable(), Balance: sc.BalanceTable(), Verdicts: sc.Verdicts()}
+		Wins: wins, Paired: paired, Balance: balance, Verdicts: sc.Verdicts()}
 	for _, f := range []struct {
 		name string
-		csv  func() table.Table
-	}{{"tournament.csv", sc.WinsCSV}, {"tournament-paired.csv", sc.PairedCSV}, {"tournament-balance.csv", sc.BalanceCSV}} {
-		if err := w.table(f.name, f.csv()); err != nil {
+		csv  table.Table
+	}{{"tournament.csv", winsCSV}, {"tournament-paired.csv", pairedCSV}, {"tournament-balance.csv", balanceCSV}} {
+		if err := w.table(f.name, f.csv); err != nil {
 			return nil, err
 		}
 		if chart := sc.PairedChart(); f.name == "tournament-paired.csv" && chart != nil {

@@ -132,9 +132,14 @@ func seatWins(r SeatRun) []bool {
 	return out
 }
 
-// WinsTable gives every bot's win % with its 95 % Wilson interval in
-// every run, beside the paper's.
-func (c *SeatComparison) WinsTable() table.Table {
+// WinsTables returns every bot's win % with its 95 % Wilson interval in
+// every run, beside the paper's: shown, the report's table, and csv, the
+// rows of tournament.csv (per run and bot the games, wins, win rate with
+// its interval and the paper's).
+func (c *SeatComparison) WinsTables() (shown, csv table.Table) { return c.winsShown(), c.winsCSV() }
+
+// winsShown is the table of WinsTables shown in the report.
+func (c *SeatComparison) winsShown() table.Table {
 	t := table.Table{Header: []string{"bot"}}
 	for _, r := range c.Runs {
 		t.Header = append(t.Header, "with "+r.Name)
@@ -155,9 +160,8 @@ func (c *SeatComparison) WinsTable() table.Table {
 	return t
 }
 
-// WinsCSV returns the header and rows of tournament.csv: per run and bot
-// the games, wins, win rate with its interval and the paper's.
-func (c *SeatComparison) WinsCSV() table.Table {
+// winsCSV returns the header and rows of tournament.csv.
+func (c *SeatComparison) winsCSV() table.Table {
 	var rows [][]string
 	num := textfmt.Shortest
 	head := []string{"seat", "bot", "games", "wins", "win_rate", "wilson95_lo", "wilson95_hi", "paper_win_rate"}
@@ -192,10 +196,16 @@ func (c *SeatComparison) Verdicts() []string {
 	return out
 }
 
-// PairedTable compares each seat after the first with the first, game by
+// PairedTables compares each seat after the first with the first, game by
 // game: games, both win %, the difference in points with its 95 %
-// interval and McNemar's p.
-func (c *SeatComparison) PairedTable() table.Table {
+// interval and McNemar's p; shown is the report's table and csv the rows
+// of tournament-paired.csv.
+func (c *SeatComparison) PairedTables() (shown, csv table.Table) {
+	return c.pairedShown(), c.pairedCSV()
+}
+
+// pairedShown is the table of PairedTables shown in the report.
+func (c *SeatComparison) pairedShown() table.Table {
 	t := table.Table{Header: []string{"seat", "games", "win %", c.Reference + " win %", "difference (points)", "95 % interval", "McNemar p"}}
 	for k, pp := range c.Paired {
 		t.Add("`"+c.Runs[k+1].Name+"`", itoa(pp.N), textfmt.Fixed(100*pp.PX, 1), textfmt.Fixed(100*pp.PY, 1), textfmt.Signed(100*pp.Diff, 1),
@@ -204,8 +214,8 @@ func (c *SeatComparison) PairedTable() table.Table {
 	return t
 }
 
-// PairedCSV returns the header and rows of tournament-paired.csv.
-func (c *SeatComparison) PairedCSV() table.Table {
+// pairedCSV returns the header and rows of tournament-paired.csv.
+func (c *SeatComparison) pairedCSV() table.Table {
 	var rows [][]string
 	num := textfmt.Shortest
 	head := []string{"seat", "games", "win_rate", "reference_win_rate", "difference", "diff95_lo", "diff95_hi", "p"}
@@ -245,9 +255,16 @@ func seatStats(r SeatRun) map[string]int64 {
 	return nil
 }
 
-// BalanceTable gives the seats' placement auctions by winning bid and the
-// armies bid (the seat's own counts; seats without counts are left out).
-func (c *SeatComparison) BalanceTable() table.Table {
+// BalanceTables returns the seats' placement auctions by winning bid and
+// the armies bid (the seat's own counts; seats without counts are left
+// out): shown, the report's table, and csv, the rows of
+// tournament-balance.csv.
+func (c *SeatComparison) BalanceTables() (shown, csv table.Table) {
+	return c.balanceShown(), c.balanceCSV()
+}
+
+// balanceShown is the table of BalanceTables shown in the report.
+func (c *SeatComparison) balanceShown() table.Table {
 	t := table.Table{Header: []string{"seat", "auctions won: offensive", "defensive", "zero-army", "defensive share", "armies: offensive", "defensive", "unbid", "defensive share"}}
 	i64 := func(v int64) string { return strconv.FormatInt(v, 10) }
 	for _, r := range c.Runs {
@@ -263,8 +280,8 @@ func (c *SeatComparison) BalanceTable() table.Table {
 	return t
 }
 
-// BalanceCSV returns the header and rows of tournament-balance.csv.
-func (c *SeatComparison) BalanceCSV() table.Table {
+// balanceCSV returns the header and rows of tournament-balance.csv.
+func (c *SeatComparison) balanceCSV() table.Table {
 	var rows [][]string
 	head := append([]string{"seat"}, auctionStats...)
 	for _, r := range c.Runs {

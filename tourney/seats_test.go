@@ -42,11 +42,10 @@ func TestCompareSeats(t *testing.T) {
 	// stalemate and game 2 a loss for both.
 	assert.Equal(t, 3, c.Paired[0].N)
 	assert.InDelta(t, -1.0/3, c.Paired[0].Diff, 1e-12)
-	wins := c.WinsTable()
+	wins, ct := c.WinsTables()
 	assert.Equal(t, []string{"bot", "with mars@paper", "with mars@tuned", "paper win %"}, wins.Header)
 	assert.Equal(t, "mars (the seat)", wins.Rows[0][0])
 	assert.Equal(t, "30.0", wins.Rows[0][3])
-	ct := c.WinsCSV()
 	head, rows := ct.Header, ct.Rows
 	assert.Len(t, rows, 8)
 	assert.Len(t, rows[0], len(head))
@@ -57,7 +56,7 @@ func TestCompareSeats(t *testing.T) {
 	assert.Contains(t, v[1], "ranks 4th of 4")
 	assert.Contains(t, v[0], "ranks 1st of 4, its interval overlapping another bot's")
 	assert.NotContains(t, v[1], "above every other bot's")
-	bal := c.BalanceTable()
+	bal, _ := c.BalanceTables()
 	require.Len(t, bal.Rows, 1, "the tuned run reports no counts")
 	assert.Equal(t, []string{"`mars@paper`", "3", "1", "0", "25.0 %", "30", "10", "0", "25.0 %"}, bal.Rows[0])
 	assert.NotNil(t, c.PairedChart())
