@@ -183,10 +183,12 @@ func (c *strategistConfig) run(ctx context.Context, w *writer) (any, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", c.path, err)
 	}
+	paired, pairedCSV := res.PairedTables()
 	d := &strategistData{Config: c.Strategist.Config, Exp: e, Learner: e.Learner, Actions: res.Actions,
-		Opponents: e.Env.Opponents, Features: e.Env.Features, Paired: res.PairedMarkdown(),
+		Opponents: e.Env.Opponents, Features: e.Env.Features, Paired: paired,
 		Behaviour: res.Behaviour(), Best: res.Best(), TrainSteps: res.TrainSteps()}
-	if d.Eval, err = res.EvalMarkdown(); err != nil {
+	var eval table.Table
+	if d.Eval, eval, err = res.EvalTables(); err != nil {
 		return nil, fmt.Errorf("%s: %w", c.path, err)
 	}
 	if d.Verdicts, err = res.Verdicts(); err != nil {
@@ -199,14 +201,10 @@ func (c *strategistConfig) run(ctx context.Context, w *writer) (any, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", c.path, err)
 	}
-	eval, err := res.EvalTable()
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", c.path, err)
-	}
 	for _, t := range []struct {
 		name string
 		t    table.Table
-	}{{"curve.csv", curve}, {"eval.csv", eval}, {"paired.csv", res.PairedTable()}} {
+	}{{"curve.csv", curve}, {"eval.csv", eval}, {"paired.csv", pairedCSV}} {
 		if err := w.table(t.name, t.t); err != nil {
 			return nil, err
 		}

@@ -16,7 +16,7 @@
 // it, with the results of an uninterrupted run.
 //
 // An experiment's Result is rendered once, by the functions of render.go
-// (EvalMarkdown, PairedMarkdown, Verdicts, Behaviour,
+// (EvalTables, PairedTables, Verdicts, Behaviour,
 // CompareArms and its tables): marslab learn's README.md and the
 // strategist notebooks of package report print the same tables and
 // sentences, each sentence made from the numbers.

@@ -639,10 +639,10 @@ func (r *Result) CurveCharts() (win, ret *plots.LineChart, err error) {
 	return win, ret, nil
 }
 
-// EvalTable is the evaluation: per policy, games, wins, win rate with its
+// evalCSV is the evaluation: per policy, games, wins, win rate with its
 // Wilson interval, mean return, eliminations, stalemates, action shares
 // (an error from Evaluation.winrate).
-func (r *Result) EvalTable() (table.Table, error) {
+func (r *Result) evalCSV() (table.Table, error) {
 	t := table.Table{Header: []string{"policy", "games", "wins", "win_rate", "win_lo", "win_hi", "mean_return", "eliminated", "stalemates"}}
 	for _, a := range r.Actions {
 		t.Header = append(t.Header, "share_"+a)
@@ -679,9 +679,9 @@ func (r *Result) EvalChart() (*plots.IntervalBarChart, error) {
 	return bar, nil
 }
 
-// PairedTable is the paired comparisons of the learned policy with each
+// pairedCSV is the paired comparisons of the learned policy with each
 // other policy.
-func (r *Result) PairedTable() table.Table {
+func (r *Result) pairedCSV() table.Table {
 	t := table.Table{Header: []string{"policy", "against", "win_diff", "win_diff_lo", "win_diff_hi", "win_p", "win_p_holm",
 		"return_diff", "return_diff_lo", "return_diff_hi", "return_p", "return_p_holm"}}
 	g := func(v float64) string { return strconv.FormatFloat(v, 'g', 3, 64) }
@@ -732,11 +732,11 @@ func (r *Result) Write(dir string) error {
 	} else if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	eval, err := r.EvalTable()
+	eval, err := r.evalCSV()
 	if err != nil {
 		return err
 	}
-	for name, t := range map[string]table.Table{"eval.csv": eval, "paired.csv": r.PairedTable()} {
+	for name, t := range map[string]table.Table{"eval.csv": eval, "paired.csv": r.pairedCSV()} {
 		if err := writeCSV(dir, name, t); err != nil {
 			return err
 		}
@@ -773,7 +773,7 @@ func (r *Result) WritePolicy(dir string) error {
 }
 
 // readme is the result's report: the training curve, the evaluation and
-// paired comparisons as Markdown tables (EvalMarkdown, PairedMarkdown),
+// paired comparisons as Markdown tables (EvalTables, PairedTables),
 // the verdicts and the figures, from the same renderers as the strategist
 // notebooks (an error from Evaluation.winrate or a block's counts).
 func (r *Result) readme() ([]byte, error) {
@@ -790,7 +790,7 @@ func (r *Result) readme() ([]byte, error) {
 		b.WriteString("![win rate](curve-win.png)\n\n![mean return](curve-return.png)\n\n")
 	}
 	b.WriteString("Evaluation on fresh seeds, every policy on the same episodes (data: `eval.csv`; the action columns are the shares of the steps taking each action):\n\n")
-	eval, err := r.EvalMarkdown()
+	eval, err := r.evalShown()
 	if err != nil {
 		return nil, err
 	}
@@ -798,7 +798,7 @@ func (r *Result) readme() ([]byte, error) {
 	b.WriteString("\n![evaluation](eval-win.png)\n\n")
 	if len(r.Comparisons) > 0 {
 		b.WriteString("Paired on the same episodes, p-values Holm-corrected over all comparisons (data: `paired.csv`):\n\n")
-		b.WriteString(r.PairedMarkdown().Markdown())
+		b.WriteString(r.pairedShown().Markdown())
 		b.WriteString("\n")
 	}
 	verdicts, err := r.Verdicts()

@@ -87,11 +87,29 @@ func pvalRel(p float64) string {
 	return "= " + pval(p)
 }
 
-// EvalMarkdown is the evaluation as a Markdown table: per policy, games,
+// EvalTables returns the evaluation: shown, the table of the README and
+// the notebooks (see evalShown), and csv, the rows of eval.csv (see
+// evalCSV); an error from Evaluation.winrate.
+func (r *Result) EvalTables() (shown, csv table.Table, err error) {
+	if shown, err = r.evalShown(); err != nil {
+		return table.Table{}, table.Table{}, err
+	}
+	if csv, err = r.evalCSV(); err != nil {
+		return table.Table{}, table.Table{}, err
+	}
+	return shown, csv, nil
+}
+
+// PairedTables returns the paired comparisons: shown, the table of the
+// README and the notebooks (see pairedShown), and csv, the rows of
+// paired.csv (see pairedCSV).
+func (r *Result) PairedTables() (shown, csv table.Table) { return r.pairedShown(), r.pairedCSV() }
+
+// evalShown is the evaluation as a Markdown table: per policy, games,
 // wins, win % with its 95 % Wilson interval, mean return, eliminations,
 // stalemates and the share of its steps taking each action (%); an error
 // from Evaluation.winrate.
-func (r *Result) EvalMarkdown() (table.Table, error) {
+func (r *Result) evalShown() (table.Table, error) {
 	t := table.Table{Header: []string{"policy", "games", "wins", "win %", "95 % Wilson", "mean return", "eliminated", "stalemates"}}
 	for _, a := range r.Actions {
 		t.Header = append(t.Header, a+" %")
@@ -112,10 +130,10 @@ func (r *Result) EvalMarkdown() (table.Table, error) {
 	return t, nil
 }
 
-// PairedMarkdown is the paired comparisons as a Markdown table: the
+// pairedShown is the paired comparisons as a Markdown table: the
 // win-rate difference in points with its 95 % interval and Holm p, and
 // the return difference with its 95 % interval and Holm p.
-func (r *Result) PairedMarkdown() table.Table {
+func (r *Result) pairedShown() table.Table {
 	t := table.Table{Header: []string{"policy", "minus", "win points", "95 % interval", "p (Holm)", "return", "95 % interval", "p (Holm)"}}
 	for _, c := range r.Comparisons {
 		t.Add(c.Policy, c.Against, textfmt.Signed(100*c.Win.Diff, 1), signedIv(c.Win.Interval, 100, 1), pval(c.HolmWinP),
@@ -386,7 +404,7 @@ func (a *Ablation) CSV() (table.Table, error) {
 }
 
 // PairsTable is the paired comparisons as a Markdown table (as
-// Result.PairedMarkdown).
+// Result.pairedShown).
 func (a *Ablation) PairsTable() table.Table {
 	t := table.Table{Header: []string{"arm", "minus", "win points", "95 % interval", "p (Holm)", "return", "95 % interval", "p (Holm)"}}
 	for _, p := range a.Pairs {

@@ -90,12 +90,12 @@ func TestVerdicts(t *testing.T) {
 
 func TestEvalAndPairedMarkdown(t *testing.T) {
 	r := handResult(t, 120, 40)
-	ev, err := r.EvalMarkdown()
+	ev, err := r.evalShown()
 	require.NoError(t, err)
 	assert.Equal(t, []string{"policy", "games", "wins", "win %", "95 % Wilson", "mean return", "eliminated", "stalemates", "passive %", "pacifist %", "aggressive %"}, ev.Header)
 	assert.Equal(t, []string{"learned", "200", "120", "60.0", "[53.1, 66.5]", "23.0", "20", "150", "80.0", "10.0", "10.0"}, ev.Rows[0])
 	assert.Equal(t, []string{"always passive", "200", "0", "0.0", "[0.0, 1.9]", "-147.0", "10", "190", "100.0", "0.0", "0.0"}, ev.Rows[1])
-	p := r.PairedMarkdown()
+	p := r.pairedShown()
 	require.Len(t, p.Rows, 9)
 	assert.Equal(t, []string{"learned", "always aggressive", "+45.0", "[+37.7, +51.5]", "1.78e-26", "+120.0", "[+106.1, +133.9]", "1.85e-39"}, p.Rows[2])
 	assert.Equal(t, "learned, exploring", p.Rows[8][1])
@@ -134,9 +134,9 @@ func TestWilsonErrors(t *testing.T) {
 	short := &Result{Evaluations: []Evaluation{{Name: "learned", Won: []bool{true, false}, Return: []float64{1}}}}
 	const eval = `evaluation "learned": 1 returns for 2 games`
 	for name, f := range map[string]func() error{
-		"EvalMarkdown": func() error { _, err := short.EvalMarkdown(); return err },
-		"EvalTable":    func() error { _, err := short.EvalTable(); return err },
-		"EvalChart":    func() error { _, err := short.EvalChart(); return err },
+		"evalShown": func() error { _, err := short.evalShown(); return err },
+		"evalCSV":   func() error { _, err := short.evalCSV(); return err },
+		"EvalChart": func() error { _, err := short.EvalChart(); return err },
 		"Verdicts": func() error {
 			_, err := (&Result{Evaluations: []Evaluation{{Name: "learned", Won: []bool{true}}}}).Verdicts()
 			return err
