@@ -302,8 +302,9 @@ func (c *calibrationConfig) render(w *writer, cal *search.Calibration) (*calibra
 	}
 	d.Generations, d.Lambda = len(e.Generations()), e.Lambda()
 	d.CMAESParams = e.ParamsTable("start (reference)")
-	d.Validations = search.CandidatesTable(c.Calibration.Against, cal.Validations, cal.Holm)
-	if err := w.table("validation.csv", search.CandidatesCSV(cal.Validations, cal.Holm)); err != nil {
+	var validations table.Table
+	d.Validations, validations = search.CandidatesTables(c.Calibration.Against, cal.Validations, cal.Holm)
+	if err := w.table("validation.csv", validations); err != nil {
 		return nil, err
 	}
 	if len(cal.Validations) > 0 && len(cal.Validations[0].Conditions) > 0 {
@@ -321,15 +322,17 @@ func (c *calibrationConfig) render(w *writer, cal *search.Calibration) (*calibra
 	}
 	d.Better, d.Tuned, d.Verdict = cal.ShownBetter(), cal.Tuned().Name, cal.Verdict()
 	if len(cal.Confirmations) > 0 {
-		d.Confirmations = search.CandidatesTable(c.Calibration.Against, cal.Confirmations, cal.ConfirmHolm)
+		var confirmations table.Table
+		d.Confirmations, confirmations = search.CandidatesTables(c.Calibration.Against, cal.Confirmations, cal.ConfirmHolm)
 		d.ConfirmSeed, d.Confirmed = cal.ConfirmSeed, cal.ConfirmedText()
-		if err := w.table("confirmation.csv", search.CandidatesCSV(cal.Confirmations, cal.ConfirmHolm)); err != nil {
+		if err := w.table("confirmation.csv", confirmations); err != nil {
 			return nil, err
 		}
 	}
-	d.Effects = search.EffectsTable(c.Calibration.Against, cal.Effects)
+	var effects table.Table
+	d.Effects, effects = search.EffectsTables(c.Calibration.Against, cal.Effects)
 	d.EffectsText = search.EffectsText(cal.Effects)
-	if err := w.table("effects.csv", search.EffectsCSV(cal.Effects)); err != nil {
+	if err := w.table("effects.csv", effects); err != nil {
 		return nil, err
 	}
 	if chart := search.EffectsChart(c.Calibration.Against, cal.Effects); chart != nil {

@@ -39,9 +39,9 @@ func outputs(c *Calibration) []string {
 	add := func(t table.Table) { out = append(out, fmt.Sprint(t.Header, t.Rows)) }
 	add(c.Narrowing.Table())
 	add(c.Evolve.Table())
-	add(CandidatesCSV(c.Validations, c.Holm))
-	add(CandidatesCSV(c.Confirmations, c.ConfirmHolm))
-	add(EffectsCSV(c.Effects))
+	add(candidatesCSV(c.Validations, c.Holm))
+	add(candidatesCSV(c.Confirmations, c.ConfirmHolm))
+	add(effectsCSV(c.Effects))
 	return append(out, c.Verdict(), c.ConfirmedText(), EffectsText(c.Effects), c.tunedComment("tiny"), fmt.Sprint(c.NarrowEvals))
 }
 

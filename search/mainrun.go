@@ -145,7 +145,7 @@ func (r *MainRun) Markdown(narrowDir string, figs []string) []byte {
 	b.WriteString("\n## Validation on fresh deals\n\n")
 	fmt.Fprintf(&b, "Every candidate and `%s` on the same %d fresh blocks (deals the search never played, from block %d); the difference is paired by block (t test), its p-value Holm-adjusted over the %d candidates.\n\n",
 		r.Reference, r.Candidates[0].Blocks, validationBlock0, len(r.Candidates))
-	b.WriteString(CandidatesTable(r.Reference, r.Candidates, r.Holm).Markdown())
+	b.WriteString(candidatesShown(r.Reference, r.Candidates, r.Holm).Markdown())
 	b.WriteString("\nAs CSV: [validation.csv](validation.csv).\n")
 	return b.Bytes()
 }
@@ -167,7 +167,7 @@ func (r *MainRun) WriteMainReport(dir, narrowDir string, figs []string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("search: %w", err)
 	}
-	if err := writeCSV(filepath.Join(dir, "validation.csv"), CandidatesCSV(r.Candidates, r.Holm)); err != nil {
+	if err := writeCSV(filepath.Join(dir, "validation.csv"), candidatesCSV(r.Candidates, r.Holm)); err != nil {
 		return err
 	}
 	for name, data := range map[string][]byte{"report.md": r.Markdown(narrowDir, figs), "outcome.md": r.outcome()} {

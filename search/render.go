@@ -85,10 +85,25 @@ func (e *Evolve) FinalText() string {
 		e.cfg.Space.Label(f.Mean), textfmt.Fixed(float64(f.Wins)/float64(f.Games), 3), interval(iv.Lo, iv.Hi, 3), f.Games)
 }
 
-// CandidatesTable returns the validations cs against the reference ref
+// CandidatesTables returns the validations cs against the reference ref
+// (Holm-adjusted p-values holm): shown, the report's table (see
+// candidatesShown), and csv, the rows of their CSV file (see
+// candidatesCSV).
+func CandidatesTables(ref string, cs []Candidate, holm []float64) (shown, csv table.Table) {
+	return candidatesShown(ref, cs, holm), candidatesCSV(cs, holm)
+}
+
+// EffectsTables returns the named options' effects against the reference
+// ref: shown, the report's table (see effectsShown), and csv, the rows of
+// effects.csv (see effectsCSV).
+func EffectsTables(ref string, es []Candidate) (shown, csv table.Table) {
+	return effectsShown(ref, es), effectsCSV(es)
+}
+
+// candidatesShown returns the validations cs against the reference ref
 // (Holm-adjusted p-values holm): games, win rates, the paired difference
 // with its 95 % interval, p and Holm p.
-func CandidatesTable(ref string, cs []Candidate, holm []float64) table.Table {
+func candidatesShown(ref string, cs []Candidate, holm []float64) table.Table {
 	t := table.Table{Header: []string{"candidate", "games", "win rate", "95 % Wilson", ref, "difference", "95 % interval", "p", "Holm p"}}
 	for i, v := range cs {
 		t.Add(v.Name, strconv.Itoa(v.Games), textfmt.Fixed(v.WinA, 3), interval(v.WilsonA.Lo, v.WilsonA.Hi, 3), textfmt.Fixed(v.WinB, 3),
@@ -97,9 +112,9 @@ func CandidatesTable(ref string, cs []Candidate, holm []float64) table.Table {
 	return t
 }
 
-// CandidatesCSV returns the header and rows of the CSV file of
+// candidatesCSV returns the header and rows of the CSV file of
 // validations cs (validation.csv, confirmation.csv).
-func CandidatesCSV(cs []Candidate, holm []float64) table.Table {
+func candidatesCSV(cs []Candidate, holm []float64) table.Table {
 	var rows [][]string
 	num := textfmt.Shortest
 	head := []string{"candidate", "blocks", "games", "win_rate", "reference_win_rate", "difference", "diff95_lo", "diff95_hi", "p", "holm_p"}
@@ -110,10 +125,10 @@ func CandidatesCSV(cs []Candidate, holm []float64) table.Table {
 	return table.Table{Header: head, Rows: rows}
 }
 
-// EffectsTable returns the named options' effects against the
+// effectsShown returns the named options' effects against the
 // reference ref: blocks, both win rates, the effect with its 95 %
 // interval and p.
-func EffectsTable(ref string, es []Candidate) table.Table {
+func effectsShown(ref string, es []Candidate) table.Table {
 	t := table.Table{Header: []string{"option", "blocks", "win rate", ref, "effect", "95 % interval", "p"}}
 	for _, e := range es {
 		t.Add("`"+e.Name+"`", strconv.Itoa(e.Blocks), textfmt.Fixed(e.WinA, 3), textfmt.Fixed(e.WinB, 3),
@@ -122,8 +137,8 @@ func EffectsTable(ref string, es []Candidate) table.Table {
 	return t
 }
 
-// EffectsCSV returns the header and rows of effects.csv.
-func EffectsCSV(es []Candidate) table.Table {
+// effectsCSV returns the header and rows of effects.csv.
+func effectsCSV(es []Candidate) table.Table {
 	var rows [][]string
 	num := textfmt.Shortest
 	head := []string{"option", "blocks", "win_rate", "reference_win_rate", "effect", "effect95_lo", "effect95_hi", "p"}

@@ -100,12 +100,11 @@ func TestComparisonVerdictText(t *testing.T) {
 	}
 }
 
-func TestCandidatesTable(t *testing.T) {
+func TestCandidatesTables(t *testing.T) {
 	cs := []Candidate{cand("narrowing optimum", 0.05, 0.02, 0.08, 0.0004)}
 	cs[0].WilsonA = stats.Interval{Lo: 0.3, Hi: 0.4}
-	tb := CandidatesTable("mars@paper", cs, []float64{0.0008})
+	tb, ct := CandidatesTables("mars@paper", cs, []float64{0.0008})
 	assert.Equal(t, []string{"narrowing optimum", "400", "0.350", "[0.300, 0.400]", "0.300", "+0.050", "[+0.020, +0.080]", "< 0.001", "< 0.001"}, tb.Rows[0])
-	ct := CandidatesCSV(cs, []float64{0.0008})
 	head, rows := ct.Header, ct.Rows
 	assert.Len(t, rows[0], len(head))
 	assert.Equal(t, []string{"narrowing optimum", "100", "400", "0.35", "0.3", "0.05", "0.02", "0.08", "0.0004", "0.0008"}, rows[0])
