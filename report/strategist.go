@@ -256,18 +256,16 @@ func (c *strategistConfig) ablation(ctx context.Context, w *writer, d *strategis
 	if err != nil {
 		return fmt.Errorf("%s: %w", c.path, err)
 	}
-	d.AblPairs, d.AblVerdicts = abl.PairsTable(), abl.Verdicts()
-	if d.Ablation, err = abl.Table(); err != nil {
-		return fmt.Errorf("%s: %w", c.path, err)
-	}
-	csv, err := abl.CSV()
-	if err != nil {
+	var csv, pairsCSV table.Table
+	d.AblPairs, pairsCSV = abl.PairsTables()
+	d.AblVerdicts = abl.Verdicts()
+	if d.Ablation, csv, err = abl.Tables(); err != nil {
 		return fmt.Errorf("%s: %w", c.path, err)
 	}
 	if err := w.table("ablation.csv", csv); err != nil {
 		return err
 	}
-	return w.table("ablation-paired.csv", abl.PairsCSV())
+	return w.table("ablation-paired.csv", pairsCSV)
 }
 
 // signed formats v with digits decimals and a "+" before values >= 0.

@@ -63,7 +63,7 @@ func ExampleCompareArms() {
 		fmt.Println(err)
 		return
 	}
-	t, err := a.Table()
+	t, _, err := a.Tables()
 	if err != nil {
 		fmt.Println(err)
 		return

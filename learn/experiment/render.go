@@ -369,11 +369,28 @@ func CompareArms(arms []Arm) (*Ablation, error) {
 	return a, nil
 }
 
-// Table is the arms as a Markdown table: name, the Q-table's observation,
+// Tables returns the arms: shown, the Markdown table of the README and
+// the notebooks (see armsShown), and csv, the rows of ablation.csv (see
+// armsCSV); an error from Evaluation.winrate.
+func (a *Ablation) Tables() (shown, csv table.Table, err error) {
+	if shown, err = a.armsShown(); err != nil {
+		return table.Table{}, table.Table{}, err
+	}
+	if csv, err = a.armsCSV(); err != nil {
+		return table.Table{}, table.Table{}, err
+	}
+	return shown, csv, nil
+}
+
+// PairsTables returns the paired comparisons: shown, the Markdown table
+// (see pairsShown), and csv, the rows of ablation-paired.csv.
+func (a *Ablation) PairsTables() (shown, csv table.Table) { return a.pairsShown(), a.pairsCSV() }
+
+// armsShown is the arms as a Markdown table: name, the Q-table's observation,
 // training games and steps, wins, win % with its 95 % Wilson interval,
 // mean return, eliminations and stalemates (an error from
 // Evaluation.winrate).
-func (a *Ablation) Table() (table.Table, error) {
+func (a *Ablation) armsShown() (table.Table, error) {
 	t := table.Table{Header: []string{"arm", "Q-table's observation", "training games", "training steps", "wins", "win %", "95 % Wilson", "mean return", "eliminated", "stalemates"}}
 	for _, arm := range a.Arms {
 		wins, rate, iv, mean, err := arm.Eval.winrate()
@@ -386,9 +403,9 @@ func (a *Ablation) Table() (table.Table, error) {
 	return t, nil
 }
 
-// CSV returns the header and rows of ablation.csv: the arms' numbers in
+// armsCSV returns the header and rows of ablation.csv: the arms' numbers in
 // full precision (an error from Evaluation.winrate).
-func (a *Ablation) CSV() (table.Table, error) {
+func (a *Ablation) armsCSV() (table.Table, error) {
 	var rows [][]string
 	num, itoa := textfmt.Shortest, strconv.Itoa
 	head := []string{"arm", "features", "train_games", "train_steps", "eval_games", "wins", "win_rate", "win_lo", "win_hi", "mean_return", "eliminated", "stalemates"}
@@ -403,9 +420,9 @@ func (a *Ablation) CSV() (table.Table, error) {
 	return table.Table{Header: head, Rows: rows}, nil
 }
 
-// PairsTable is the paired comparisons as a Markdown table (as
+// pairsShown is the paired comparisons as a Markdown table (as
 // Result.pairedShown).
-func (a *Ablation) PairsTable() table.Table {
+func (a *Ablation) pairsShown() table.Table {
 	t := table.Table{Header: []string{"arm", "minus", "win points", "95 % interval", "p (Holm)", "return", "95 % interval", "p (Holm)"}}
 	for _, p := range a.Pairs {
 		t.Add(a.Arms[p.X].Name, a.Arms[p.Y].Name, textfmt.Signed(100*p.Win.Diff, 1), signedIv(p.Win.Interval, 100, 1), pval(p.HolmWinP),
@@ -414,8 +431,8 @@ func (a *Ablation) PairsTable() table.Table {
 	return t
 }
 
-// PairsCSV returns the header and rows of ablation-paired.csv.
-func (a *Ablation) PairsCSV() table.Table {
+// pairsCSV returns the header and rows of ablation-paired.csv.
+func (a *Ablation) pairsCSV() table.Table {
 	var rows [][]string
 	num := textfmt.Shortest
 	head := []string{"arm", "minus", "win_diff", "win_lo", "win_hi", "win_p", "win_p_holm", "return_diff", "return_lo", "return_hi", "return_p", "return_p_holm"}

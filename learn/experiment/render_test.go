@@ -150,9 +150,9 @@ func TestWilsonErrors(t *testing.T) {
 		assert.EqualError(t, f(), want, name)
 	}
 	a := &Ablation{Arms: []Arm{{Name: "only", Eval: &short.Evaluations[0]}}}
-	_, err = a.Table()
+	_, _, err = a.Tables()
 	assert.EqualError(t, err, "arm only: "+eval)
-	_, err = a.CSV()
+	_, err = a.armsCSV()
 	assert.EqualError(t, err, "arm only: "+eval)
 }
 
@@ -168,17 +168,15 @@ func TestCompareArms(t *testing.T) {
 		"*+front* minus *thesis observation*: +1.0 points of win rate, 95 % [-1.0, +3.3], Holm p = 0.5: no clear difference.",
 		"*all* minus *thesis observation*: +45.0 points of win rate, 95 % [+37.9, +51.7], Holm p = 6.46e-27: wins more often.",
 	}, a.Verdicts())
-	tb, err := a.Table()
+	tb, ct, err := a.Tables()
 	require.NoError(t, err)
 	assert.Equal(t, []string{"+front", "territories, front", "500", "58000", "12", "6.0", "[3.5, 10.2]", "-80.0", "30", "158"}, tb.Rows[1])
-	ct, err := a.CSV()
-	require.NoError(t, err)
 	head, rows := ct.Header, ct.Rows
 	assert.Len(t, head, len(rows[0]))
 	assert.Equal(t, []string{"all", "territories front threat", "500", "50000", "200", "100", "0.5"}, rows[2][:7])
-	pt := a.PairsTable()
+	pt, pc := a.PairsTables()
 	assert.Equal(t, []string{"all", "+front", "+44.0"}, pt.Rows[2][:3])
-	ct = a.PairsCSV()
+	ct = pc
 	head, rows = ct.Header, ct.Rows
 	assert.Len(t, rows, 3)
 	assert.Len(t, head, len(rows[0]))
