@@ -29,7 +29,7 @@ type PoolConfig struct {
 	Workers int
 	// Timing measures the bots' decision times (Pool.timing) on the
 	// thread's CPU time where the operating system gives it, else on the
-	// wall clock (Pool.Clock); it costs two clock reads per sampled
+	// wall clock (Pool.clock); it costs two clock reads per sampled
 	// decision, and each game stays on one OS thread while it is played.
 	Timing bool
 	// Observers, when not nil, is called once per worker (worker = 0, 1,
@@ -175,10 +175,10 @@ func (p *Pool) Play(ctx context.Context, count int, game func(k int) int, emit f
 	}, emit, stop)
 }
 
-// Clock returns the clock of the decision times of Timing (ClockThreadCPU
+// clock returns the clock of the decision times of Timing (ClockThreadCPU
 // or clockWall; ClockMixed if the workers' players differ), or "" unless
 // PoolConfig.Timing is set.
-func (p *Pool) Clock() string {
+func (p *Pool) clock() string {
 	c := ""
 	for _, w := range p.workers {
 		for _, tp := range w.timed {

@@ -216,7 +216,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	rep.Done += played
 	sum, serr := tal.summary()
 	rep.Summary = sum
-	rep.Timing = Timing{Games: played, WallSeconds: time.Since(start).Seconds(), Clock: pool.Clock(), Bots: pool.timing()}
+	rep.Timing = Timing{Games: played, WallSeconds: time.Since(start).Seconds(), Clock: pool.clock(), Bots: pool.timing()}
 	prior.add(rep.Timing)
 	rep.Timing = prior
 

@@ -204,8 +204,8 @@ func (s *Subsets) Players() int { return s.k }
 // Pool returns n, the entries.
 func (s *Subsets) Pool() int { return s.n }
 
-// Replications returns how many times each subset is played.
-func (s *Subsets) Replications() int { return s.reps }
+// replications returns how many times each subset is played.
+func (s *Subsets) replications() int { return s.reps }
 
 // Games returns C(n,k)·Replications, the number of games of the schedule.
 func (s *Subsets) Games() int { return len(s.subsets) / s.k * s.reps }

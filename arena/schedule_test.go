@@ -35,7 +35,7 @@ func TestSubsets(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 3, s.Players())
 	assert.Equal(t, 5, s.Pool())
-	assert.Equal(t, 2, s.Replications())
+	assert.Equal(t, 2, s.replications())
 	require.Equal(t, 20, s.Games(), "C(5,3)·2")
 
 	// The first C(5,3) games play every 3-subset once, in colexicographic

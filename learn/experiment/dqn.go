@@ -350,8 +350,8 @@ func (d *DQN) step() {
 	}
 }
 
-// Q returns the online network's values of obs (a fresh slice).
-func (d *DQN) Q(obs []float64) []float64 {
+// q returns the online network's values of obs (a fresh slice).
+func (d *DQN) q(obs []float64) []float64 {
 	return append([]float64(nil), d.online.forward(obs, d.online.newActs())...)
 }
 

@@ -48,7 +48,7 @@ func TestDQNLearnsBandit(t *testing.T) {
 			}
 		}
 		assert.GreaterOrEqual(t, right, 90, policy)
-		q := d.Q([]float64{0.9, 0.1})
+		q := d.q([]float64{0.9, 0.1})
 		assert.InDelta(t, 1, q[1], 0.3, policy)
 		// The wrong action, rarely tried there, is only known to be worse.
 		assert.Less(t, q[0], 0.0, policy)
@@ -65,7 +65,7 @@ func TestDQNDeterministicAndConfig(t *testing.T) {
 		for range 5 {
 			d.Learn(banditBatch(rng, d.NewActor(), 100))
 		}
-		return d.Q([]float64{0.3, 0.7})
+		return d.q([]float64{0.3, 0.7})
 	}
 	require.Equal(t, run(), run())
 	for _, mod := range []func(*DQNConfig){

@@ -138,10 +138,10 @@ func TestQTablePolicyBy(t *testing.T) {
 	}
 	eps = append(eps, eps[0]) // one more visit of state (0, 0)
 	q.Learn(eps)
-	share, visits := q.PolicyBy(1)
+	share, visits := q.policyBy(1)
 	assert.Equal(t, []int{5, 4}, visits)
 	assert.Equal(t, [][]float64{{0, 1}, {1, 0}}, share)
-	share, visits = q.PolicyBy(0)
+	share, visits = q.policyBy(0)
 	assert.Equal(t, []int{5, 4}, visits)
 	// Bin 0 of feature 0: state (0,0), 3 visits, greedy 1; state (0,1), 2 visits, greedy 0.
 	assert.InDelta(t, 3.0/5, share[0][1], 1e-12)

@@ -109,11 +109,11 @@ func (q *QTable) Learn(batch []Episode) {
 	}
 }
 
-// PolicyBy summarises the greedy policy along the k-th state feature
+// policyBy summarises the greedy policy along the k-th state feature
 // (index into QConfig.Features): share[b][a] is the share of the training
 // visits, among the states whose feature k falls in bin b, spent in states
 // whose greedy action is a; visits[b] counts those visits.
-func (q *QTable) PolicyBy(k int) (share [][]float64, visits []int) {
+func (q *QTable) policyBy(k int) (share [][]float64, visits []int) {
 	nb, nf := q.cfg.Bins, len(q.cfg.Features)
 	share = make([][]float64, nb)
 	for b := range share {

@@ -282,7 +282,7 @@ func (r *Result) PolicyByMarkdown(features []string, k int) table.Table {
 	if r.Q == nil || k < 0 || k >= len(features) {
 		return table.Table{}
 	}
-	share, visits := r.Q.PolicyBy(k)
+	share, visits := r.Q.policyBy(k)
 	t := table.Table{Header: []string{features[k] + " bin", "training visits"}}
 	for _, a := range r.Actions {
 		t.Header = append(t.Header, "greedy "+a+" %")

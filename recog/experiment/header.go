@@ -24,10 +24,10 @@ const headerFile = "config.json"
 // headerFormat identifies the config.json layout.
 const headerFormat = "marslab-recognize/1"
 
-// Header is everything that decides a run's games and predictions: the
+// header is everything that decides a run's games and predictions: the
 // whole resolved config (the rule set's and the map's SHA-256 included),
 // the sizes in force (after -games and -train-games) and the shard.
-type Header struct {
+type header struct {
 	Format      string `json:"format"`
 	Rules       string `json:"rules"`
 	RulesSHA256 string `json:"rules_sha256"`
@@ -37,7 +37,7 @@ type Header struct {
 	// Games and TrainGames are the test and training games per arm.
 	Games      int         `json:"games"`
 	TrainGames int         `json:"train_games"`
-	Arms       []HeaderArm `json:"arms"`
+	Arms       []headerArm `json:"arms"`
 	PHATT      struct {
 		WSuccess   float64 `json:"w_success"`
 		WFailed    float64 `json:"w_failed"`
@@ -53,14 +53,14 @@ type Header struct {
 	Shard string `json:"shard"`
 }
 
-// HeaderArm is one arm of a Header: its seats with every parameter value.
-type HeaderArm struct {
+// headerArm is one arm of a Header: its seats with every parameter value.
+type headerArm struct {
 	Name  string       `json:"name"`
-	Seats []HeaderSeat `json:"seats"`
+	Seats []headerSeat `json:"seats"`
 }
 
-// HeaderSeat is one seat of an arm.
-type HeaderSeat struct {
+// headerSeat is one seat of an arm.
+type headerSeat struct {
 	Label  string             `json:"label"`
 	Bot    string             `json:"bot"`
 	Params map[string]float64 `json:"params,omitempty"`
@@ -78,8 +78,8 @@ func sha(v any) (string, error) {
 
 // newHeader returns the header of a run of cfg resolved as s, with games
 // and train test and training games per arm, playing shard.
-func newHeader(cfg *Config, s *Setup, games, train int, shard arena.Shard) (*Header, error) {
-	h := &Header{Format: headerFormat, Rules: cfg.Rules, Seed: cfg.Seed, TrainSeed: cfg.TrainSeed,
+func newHeader(cfg *Config, s *Setup, games, train int, shard arena.Shard) (*header, error) {
+	h := &header{Format: headerFormat, Rules: cfg.Rules, Seed: cfg.Seed, TrainSeed: cfg.TrainSeed,
 		Games: games, TrainGames: train, Shard: shard.String()}
 	var err error
 	if h.RulesSHA256, err = sha(s.Rules); err != nil {
@@ -92,9 +92,9 @@ func newHeader(cfg *Config, s *Setup, games, train int, shard arena.Shard) (*Hea
 	h.PHATT.WSuccess, h.PHATT.WFailed, h.PHATT.Up, h.PHATT.Down, h.PHATT.StateScale = p.WSuccess, p.WFailed, p.Up, p.Down, p.StateScale
 	h.Data.Alpha, h.Data.PerArm = cfg.Alpha, cfg.PerArm
 	for a, arm := range cfg.Arms {
-		ha := HeaderArm{Name: arm.Name}
+		ha := headerArm{Name: arm.Name}
 		for _, st := range s.Seats[a] {
-			hs := HeaderSeat{Label: st.Label, Bot: st.Factory.Name}
+			hs := headerSeat{Label: st.Label, Bot: st.Factory.Name}
 			if len(st.Params) > 0 {
 				hs.Params = maps.Clone(map[string]float64(st.Params))
 			}
@@ -105,10 +105,10 @@ func newHeader(cfg *Config, s *Setup, games, train int, shard arena.Shard) (*Hea
 	return h, nil
 }
 
-// Diff names the first key in which h and o differ ("phatt.w_success:
+// diff names the first key in which h and o differ ("phatt.w_success:
 // 0.02 vs 0.5"), ignoring the shard when ignoreShard is set (the shards of one run); "" when
 // they agree.
-func (h *Header) Diff(o *Header, ignoreShard bool) string {
+func (h *header) diff(o *header, ignoreShard bool) string {
 	a, b := *h, *o
 	if ignoreShard {
 		a.Shard, b.Shard = "", ""
@@ -168,7 +168,7 @@ func flatten(v any) map[string]string {
 }
 
 // writeHeader writes h to dir/headerFile through a temporary file.
-func writeHeader(dir string, h *Header) error {
+func writeHeader(dir string, h *header) error {
 	b, err := json.MarshalIndent(h, "", "  ")
 	if err != nil {
 		return err
@@ -178,13 +178,13 @@ func writeHeader(dir string, h *Header) error {
 
 // readHeader reads dir/headerFile; an error wrapping os.ErrNotExist when
 // there is none.
-func readHeader(dir string) (*Header, error) {
+func readHeader(dir string) (*header, error) {
 	path := filepath.Join(dir, headerFile)
 	b, err := fileread.ReadFile(path, fileread.Record)
 	if err != nil {
 		return nil, err
 	}
-	var h Header
+	var h header
 	dec := json.NewDecoder(strings.NewReader(string(b)))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&h); err != nil {
@@ -199,7 +199,7 @@ func readHeader(dir string) (*Header, error) {
 // checkHeader checks that dir's config.json is h (the shard aside when
 // ignoreShard is set). A folder with games but no config.json is
 // refused: its games cannot be told from another config's.
-func checkHeader(dir string, h *Header, ignoreShard bool) error {
+func checkHeader(dir string, h *header, ignoreShard bool) error {
 	old, err := readHeader(dir)
 	if errors.Is(err, os.ErrNotExist) {
 		if _, gerr := os.Stat(filepath.Join(dir, gamesFile)); gerr == nil {
@@ -210,7 +210,7 @@ func checkHeader(dir string, h *Header, ignoreShard bool) error {
 	if err != nil {
 		return err
 	}
-	if d := old.Diff(h, ignoreShard); d != "" {
+	if d := old.diff(h, ignoreShard); d != "" {
 		return fmt.Errorf("%s was written by another config (%s; the file's vs this run's): use the same config and flags, or another output directory", filepath.Join(dir, headerFile), d)
 	}
 	return nil
