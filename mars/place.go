@@ -124,6 +124,7 @@ type mediator struct {
 	bids    []attackChoice    // every agent's bid of an attack auction, kept only when explaining
 	scratch []int             // defenders of a path
 	ccs     []oddsCache       // per-message odds caches of this placement (goal.cc)
+	ccOf    []int32           // by message, 1 + its oddsCache's index in ccs, 0 for none (relaySmall; see childCache)
 	bnd     []float64         // bid-bound numerators by attacking armies (oddsCache.bo)
 	cands   []cand            // goals with bid bounds
 

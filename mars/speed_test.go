@@ -44,7 +44,9 @@ func TestNeighbourMasks(t *testing.T) {
 // TestRelaySmallMatchesGeneral checks propagate's masked loop (relaySmall)
 // against its general loop on the same random maps (the masks removed):
 // the same goals, in the same order, with the same paths and odds caches,
-// under both goal_paths settings, for random G_l and armies to place,
+// under both goal_paths settings and both goal_value readings (the
+// values are not integers, so that a sum in another order would differ in
+// its last bits), for random G_l and armies to place,
 // after an earlier placement with other armies (nothing of it may leak
 // into the next: the buffers are reused); the masked loop sends no more
 // messages.
@@ -60,15 +62,18 @@ func TestRelaySmallMatchesGeneral(t *testing.T) {
 		p := PaperParams()
 		p.Gl = 1 + rng.IntN(6)
 		p.GoalPaths = []GoalPaths{GoalPathsShortest, GoalPathsAll}[trial%2]
+		p.GoalValue = []GoalValue{GoalValueSum, GoalValueTarget}[trial/2%2]
+		vals := make([]float64, nt)
+		for i := range vals {
+			vals[i] = rng.Float64()*10 - 1
+		}
 		n := rng.IntN(12)
 		run := func(masks bool) ([]goal, [][]int, []oddsCache, int) {
 			m := testMediator(t, p, nbr, make([]int, nt), []int{2}, owner, armies)
 			if !masks {
 				m.b.nmask = nil
 			}
-			for i := range m.vals {
-				m.vals[i] = float64(i%5 + 1)
-			}
+			copy(m.vals, vals)
 			for i := range m.b.Armies {
 				m.b.Armies[i] += i % 3
 			}
