@@ -126,6 +126,7 @@ func (m *mediator) propagate(n int) {
 	for t := range b.Owner {
 		a := &m.agents[t]
 		a.head, a.ngoals = -1, 0
+		a.ra = -1
 		a.seed = [2]int{-1, -1}
 		a.defN = -1
 		if b.Owner[t] == b.me {

@@ -432,3 +432,54 @@ func TestAliveTables(t *testing.T) {
 	assert.Equal(t, uint64(1<<0|1<<3), m.alive[m.aliveOff[3]+d-1])
 	assert.Equal(t, uint64(1<<3), m.alive[m.aliveOff[3]+d])
 }
+
+// TestRoughListMatchesBounds checks the rough bounds an agent's first bid
+// keeps (roughList) against roughBounds: for the first bid's attacking
+// armies and any floor, the same candidates that reach the floor, in the
+// same order, and the same largest one when one reaches it; a goal marked
+// won (markWon) leaves both; and offensive's bid, for the first bid's
+// armies and for fewer, is the one it makes without the kept bounds.
+func TestRoughListMatchesBounds(t *testing.T) {
+	rng := rand.New(rand.NewPCG(41, 42))
+	checked, kept := 0, 0
+	placementAgents(t, rng, 60, func(trial int, m *mediator, ag, n int) {
+		a := &m.agents[ag]
+		m.firstBid(ag, n)
+		arm := m.b.Armies[ag] - 1 + n
+		require.Equal(t, arm, a.ra, "trial %d agent %d: the kept bounds' armies", trial, ag)
+		if rng.IntN(2) == 0 && a.rn > 0 {
+			m.markWon(ag, m.rough[a.ro+rng.IntN(a.rn)].g)
+		}
+		for _, floor := range []float64{-1, 0, rng.Float64() * 50, rng.Float64() * 500} {
+			j := m.roughList(a, arm, floor)
+			got := append([]cand{}, m.cands...)
+			k := m.roughBounds(a, arm, floor)
+			want := []cand{}
+			for _, c := range m.cands {
+				if c.ub >= floor {
+					want = append(want, c)
+				}
+			}
+			require.Equal(t, want, got, "trial %d agent %d floor %v: candidates", trial, ag, floor)
+			if len(want) > 0 {
+				require.GreaterOrEqual(t, j, 0)
+				assert.Equal(t, m.cands[k], got[j], "trial %d agent %d floor %v: largest", trial, ag, floor)
+				kept++
+			} else {
+				assert.Equal(t, -1, j)
+			}
+		}
+		// The kept bounds serve a re-bid for fewer armies too.
+		ro, rn, ra, seed := a.ro, a.rn, a.ra, a.seed
+		for left := n; left >= 1; left-- {
+			a.ro, a.rn, a.ra, a.seed = ro, rn, ra, seed
+			got := m.offensive(ag, left, left == n)
+			a.seed, a.ra = seed, -1
+			want := m.offensive(ag, left, left == n)
+			require.Equal(t, want, got, "trial %d agent %d: offensive bid for %d armies", trial, ag, left)
+			checked++
+		}
+	})
+	require.Greater(t, checked, 100)
+	require.Greater(t, kept, 100)
+}
