@@ -120,7 +120,10 @@ func (m *mediator) propagate(n int) {
 	m.ccOf = m.ccOf[:0] // kept by relaySmall only
 	m.goals = m.goals[:0]
 	m.paths = m.paths[:0]
-	m.bnd = m.bnd[:0]
+	// The numerators the last placement used are zeroed ("not
+	// computed") at once; new caches take their ranges from bnd[bndN:].
+	clear(m.bnd[:m.bndN])
+	m.bndN = 0
 	m.ccs = m.ccs[:0]
 	amax := 0
 	for t := range b.Owner {
@@ -688,8 +691,7 @@ func (m *mediator) newCache(t, h, n int) int {
 	c.defs = defs
 	c.off, c.threat, c.k, c.def, c.w = off, threat, int(msg.k), msg.def, w
 	c.maxD, c.cv, c.cvGen = maxD, -1, 0
-	c.bo, c.alo, c.na = len(m.bnd), lo-1, na
-	m.bnd = append(m.bnd, make([]float64, na)...)
+	c.bo, c.alo, c.na = m.takeBnd(na), lo-1, na
 	return cc
 }
 
@@ -753,9 +755,28 @@ func (m *mediator) childCache(h, pc, n int) int {
 	}
 	c.off, c.threat, c.k, c.def, c.w = off, threat, k, msg.def, w
 	c.maxD, c.cv, c.cvGen = max(p.maxD, d), -1, 0
-	c.bo, c.alo, c.na = len(m.bnd), lo-1, na
-	m.bnd = append(m.bnd, make([]float64, na)...)
+	c.bo, c.alo, c.na = m.takeBnd(na), lo-1, na
 	return cc
+}
+
+// takeBnd returns the offset in mediator.bnd of na zeroed numerators for
+// a new oddsCache: the buffer is zero beyond bndN (propagate clears the
+// last placement's range), and grows, zeroed, only when full.
+func (m *mediator) takeBnd(na int) int {
+	bo := m.bndN
+	if bo+na > len(m.bnd) {
+		m.growBnd(bo + na)
+	}
+	m.bndN = bo + na
+	return bo
+}
+
+// growBnd makes mediator.bnd at least need numerators long, the new ones
+// zero.
+func (m *mediator) growBnd(need int) {
+	nb := make([]float64, max(need, 2*len(m.bnd), 1024))
+	copy(nb, m.bnd[:m.bndN])
+	m.bnd = nb
 }
 
 // nearby holds, for a territory v of a map with neighbour masks, the

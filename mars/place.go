@@ -131,7 +131,8 @@ type mediator struct {
 	scratch []int             // defenders of a path
 	ccs     []oddsCache       // per-message odds caches of this placement (goal.cc)
 	ccOf    []int32           // by message, 1 + its oddsCache's index in ccs, 0 for none (relaySmall; see childCache)
-	bnd     []float64         // bid-bound numerators by attacking armies (oddsCache.bo)
+	bnd     []float64         // bid-bound numerators by attacking armies (oddsCache.bo), zero beyond bndN
+	bndN    int               // the numerators of bnd the placement's caches use
 	cands   []cand            // goals with bid bounds
 	rough   []cand            // the agents' rough bounds from their first bids (agent.ro)
 
