@@ -613,19 +613,16 @@ func (m *mediator) newCache(t, h, n int) int {
 	}
 	off := len(m.paths)
 	end := -1 // the originator
-	// The path in attack order, its defenders and the values in that
-	// order (summed below from the originator on).
+	// The path in attack order and its defenders.
 	var defs [maxGoalPath]int32
-	var vals [maxGoalPath]float64
 	k, maxD := 0, 0
-	msgs, paths, armies, vs := m.msgs, m.paths, b.Armies, m.vals
+	msgs, paths, armies := m.msgs, m.paths, b.Armies
 	for j := h; j >= 0; j = int(msgs[j].parent) {
 		end = int(msgs[j].last)
 		paths = append(paths, end)
 		d := armies[end]
 		defs[k] = int32(d)
 		maxD = max(maxD, d)
-		vals[k] = vs[end]
 		k++
 	}
 	m.paths = paths
@@ -672,14 +669,16 @@ func (m *mediator) newCache(t, h, n int) int {
 			}
 		}
 	}
-	// The chain's value: the sum of its territories' values, added from
-	// the originator on as the agents append them.
-	w := vals[k-1]
-	for j := k - 2; j >= 0; j-- {
-		w += vals[j]
-	}
-	if m.p.GoalValue == GoalValueTarget {
-		w = m.vals[msg.origin]
+	// The chain's value: the originator's under goal_value = target, else
+	// the sum of its territories' values, added from the originator on as
+	// the agents append them.
+	w := m.vals[msg.origin]
+	if m.p.GoalValue != GoalValueTarget {
+		path, vs := m.paths[off:off+k], m.vals
+		w = vs[path[k-1]]
+		for j := k - 2; j >= 0; j-- {
+			w += vs[path[j]]
+		}
 	}
 	na := hi - lo + n + 1
 	if na > maxBoundSpan {
