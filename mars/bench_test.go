@@ -34,12 +34,14 @@ func newGame(tb testing.TB) *sim.Game {
 }
 
 // marsReadings are the MARS seats BenchmarkMarsGame plays, by
-// sub-benchmark name: the paper's parameters and readings, the calibrated
-// set mars@paperfield (goal_paths = all, G_l = 6) and the paper's set
-// under goal_paths = all at G_l 5, 6 and 8, whose goal count grows fastest
-// with G_l.
+// sub-benchmark name: the paper's parameters and readings (mars@paper:
+// goal_paths = all, G_l = 5), the same under goal_paths = shortest, the
+// calibrated set mars@paperfield (goal_paths = all, G_l = 6) and the
+// paper's set under goal_paths = all at G_l 5, 6 and 8, whose goal count
+// grows fastest with G_l.
 var marsReadings = []struct{ name, spec string }{
 	{"paper", "mars@paper"},
+	{"shortest", "mars@paper(goal_paths=shortest)"},
 	{"paperfield", "mars@paperfield"},
 	{"all-Gl5", "mars(goal_paths=all)"},
 	{"all-Gl6", "mars(goal_paths=all;G_l=6)"},

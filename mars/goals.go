@@ -117,14 +117,19 @@ func (m *mediator) propagate(n int) {
 		}
 	}
 	m.msgs = m.msgs[:0]
+	m.ccOf = m.ccOf[:0] // kept by relaySmall only
 	m.goals = m.goals[:0]
 	m.paths = m.paths[:0]
-	m.bnd = m.bnd[:0]
+	// The numerators the last placement used are zeroed ("not
+	// computed") at once; new caches take their ranges from bnd[bndN:].
+	clear(m.bnd[:m.bndN])
+	m.bndN = 0
 	m.ccs = m.ccs[:0]
 	amax := 0
 	for t := range b.Owner {
 		a := &m.agents[t]
 		a.head, a.ngoals = -1, 0
+		a.ra = -1
 		a.seed = [2]int{-1, -1}
 		a.defN = -1
 		if b.Owner[t] == b.me {
@@ -218,6 +223,7 @@ func (m *mediator) relaySmall(n, gl int, reach *[maxGoalPath + 1]int) {
 	mine, nmask := m.mine, b.nmask
 	nt := len(b.Owner)
 	bo := m.byOrigin // nil unless goal_paths = shortest
+	m.ccOf = m.ccOf[:0]
 	if bo != nil {
 		for _, msg := range m.msgs { // the originators' messages
 			clear(m.minDef[msg.origin][:])
@@ -229,6 +235,9 @@ func (m *mediator) relaySmall(n, gl int, reach *[maxGoalPath + 1]int) {
 	// territories, and their extensions follow them.
 	for start := 0; start < len(m.msgs); {
 		end, k := len(m.msgs), int(m.msgs[start].k)
+		// ccOf[start:end] zeroed: no oddsCache until a store makes one.
+		m.ccOf = append(m.ccOf, make([]int32, end-start)...)
+		ccOf := m.ccOf[:end]
 		// The agents next to each chain's end store it, in the messages'
 		// order; then the chains are extended. Under goal_paths = shortest
 		// an extension that could reach only agents a message of this
@@ -242,6 +251,9 @@ func (m *mediator) relaySmall(n, gl int, reach *[maxGoalPath + 1]int) {
 			cc := -1 // the message's oddsCache, made at its first goal
 			for ; own != 0; own &= own - 1 {
 				cc = m.store(bits.TrailingZeros64(own), h, n, cc)
+			}
+			if cc >= 0 {
+				ccOf[h] = int32(cc + 1)
 			}
 		}
 		if k < gl { // a longer chain must not exceed G_l
@@ -594,21 +606,23 @@ func (m *mediator) store(t, h, n, cc int) int {
 func (m *mediator) newCache(t, h, n int) int {
 	b := m.b
 	msg := &m.msgs[h]
+	if p := int(msg.parent); uint(p) < uint(len(m.ccOf)) {
+		if pc := m.ccOf[p]; pc > 0 {
+			return m.childCache(h, int(pc-1), n)
+		}
+	}
 	off := len(m.paths)
 	end := -1 // the originator
-	// The path in attack order, its defenders and the values in that
-	// order (summed below from the originator on).
+	// The path in attack order and its defenders.
 	var defs [maxGoalPath]int32
-	var vals [maxGoalPath]float64
 	k, maxD := 0, 0
-	msgs, paths, armies, vs := m.msgs, m.paths, b.Armies, m.vals
+	msgs, paths, armies := m.msgs, m.paths, b.Armies
 	for j := h; j >= 0; j = int(msgs[j].parent) {
 		end = int(msgs[j].last)
 		paths = append(paths, end)
 		d := armies[end]
 		defs[k] = int32(d)
 		maxD = max(maxD, d)
-		vals[k] = vs[end]
 		k++
 	}
 	m.paths = paths
@@ -655,14 +669,16 @@ func (m *mediator) newCache(t, h, n int) int {
 			}
 		}
 	}
-	// The chain's value: the sum of its territories' values, added from
-	// the originator on as the agents append them.
-	w := vals[k-1]
-	for j := k - 2; j >= 0; j-- {
-		w += vals[j]
-	}
-	if m.p.GoalValue == GoalValueTarget {
-		w = m.vals[msg.origin]
+	// The chain's value: the originator's under goal_value = target, else
+	// the sum of its territories' values, added from the originator on as
+	// the agents append them.
+	w := m.vals[msg.origin]
+	if m.p.GoalValue != GoalValueTarget {
+		path, vs := m.paths[off:off+k], m.vals
+		w = vs[path[k-1]]
+		for j := k - 2; j >= 0; j-- {
+			w += vs[path[j]]
+		}
 	}
 	na := hi - lo + n + 1
 	if na > maxBoundSpan {
@@ -674,9 +690,92 @@ func (m *mediator) newCache(t, h, n int) int {
 	c.defs = defs
 	c.off, c.threat, c.k, c.def, c.w = off, threat, int(msg.k), msg.def, w
 	c.maxD, c.cv, c.cvGen = maxD, -1, 0
-	c.bo, c.alo, c.na = len(m.bnd), lo-1, na
-	m.bnd = append(m.bnd, make([]float64, na)...)
+	c.bo, c.alo, c.na = m.takeBnd(na), lo-1, na
 	return cc
+}
+
+// childCache is newCache for message h whose parent has oddsCache pc
+// (relaySmall, maps with neighbour masks): h's path in attack order is its
+// last territory followed by the parent's path, so the path and the
+// defenders are the parent's shifted by one, the largest defender and,
+// under goal_value = sum, the value (summed from the originator on, the
+// parent's sum plus the last territory's value, in the same order) follow
+// from the parent's, and the threat is the parent's unless the last
+// territory is next to the originator. The cache is the one newCache's
+// walk of the chain would make (TestRelaySmallMatchesGeneral).
+func (m *mediator) childCache(h, pc, n int) int {
+	b := m.b
+	msg := &m.msgs[h]
+	last, k := int(msg.last), int(msg.k)
+	cc := len(m.ccs)
+	var c *oddsCache
+	m.ccs, c = nextSlot(m.ccs)
+	p := &m.ccs[pc] // after nextSlot, which may move the caches
+	// The path and the defenders element by element: copy would call
+	// memmove for a few words.
+	off := len(m.paths)
+	if cap(m.paths)-off < k {
+		m.paths = slices.Grow(m.paths, k)
+	}
+	paths := m.paths[:off+k]
+	m.paths = paths
+	src, dst := paths[p.off:p.off+k-1], paths[off+1:off+k]
+	paths[off] = last
+	for i := range dst {
+		dst[i] = src[i]
+	}
+	d := b.Armies[last]
+	var defs [maxGoalPath]int32
+	defs[0] = int32(d)
+	for i := 1; i < k; i++ {
+		defs[i] = p.defs[i-1]
+	}
+	c.defs = defs
+	end := int(msg.origin)
+	threat := p.threat
+	if b.nmask[end]&(1<<(last&63)) != 0 {
+		threat = 0
+		for x := b.nmask[end] &^ m.mine &^ msg.seen; x != 0; x &= x - 1 {
+			threat = max(threat, b.Armies[bits.TrailingZeros64(x)])
+		}
+	}
+	w := m.vals[end]
+	if m.p.GoalValue != GoalValueTarget {
+		w = p.w + m.vals[last]
+	}
+	l := last & 63
+	if m.nearOwn&(1<<l) == 0 {
+		m.nearOwns(l)
+	}
+	lo, hi := m.near[l].lo, m.near[l].hi
+	na := hi - lo + n + 1
+	if na > maxBoundSpan {
+		na = 0 // computed on every call: stacks of very different size
+	}
+	c.off, c.threat, c.k, c.def, c.w = off, threat, k, msg.def, w
+	c.maxD, c.cv, c.cvGen = max(p.maxD, d), -1, 0
+	c.bo, c.alo, c.na = m.takeBnd(na), lo-1, na
+	return cc
+}
+
+// takeBnd returns the offset in mediator.bnd of na zeroed numerators for
+// a new oddsCache: the buffer is zero beyond bndN (propagate clears the
+// last placement's range), and grows, zeroed, only when full.
+func (m *mediator) takeBnd(na int) int {
+	bo := m.bndN
+	if bo+na > len(m.bnd) {
+		m.growBnd(bo + na)
+	}
+	m.bndN = bo + na
+	return bo
+}
+
+// growBnd makes mediator.bnd at least need numerators long, the new ones
+// zero.
+func (m *mediator) growBnd(need int) {
+	nb := make([]float64, max(need, 2*len(m.bnd), 1024))
+	copy(nb, m.bnd[:m.bndN])
+	m.bnd = nb
 }
 
 // nearby holds, for a territory v of a map with neighbour masks, the

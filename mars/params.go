@@ -134,28 +134,28 @@ type Params struct {
 	// owns the whole continent (V_eoc).
 	Ceoc float64
 	// GoalValue (goal_value) is w_i of equation (4): the sum of the path's
-	// values (default) or the goal territory's value.
+	// values or the goal territory's value (default).
 	GoalValue GoalValue
 	// GoalPaths (goal_paths) is the set of goal paths an agent keeps:
-	// the shortest to each goal territory (default, the paper's footnote)
-	// or every simple path up to G_l.
+	// the shortest to each goal territory (the paper's footnote) or every
+	// simple path up to G_l (default).
 	GoalPaths GoalPaths
 	// Defensive (defensive_bid) is the reading of equation (5): the gain
 	// in holding probability (default) or the equation as printed.
 	Defensive DefensiveBid
 	// HoldUnit (hold_unit) is the unit of the probabilities of equation
-	// (5): fractions (default) or percent.
+	// (5): fractions or percent (default).
 	HoldUnit HoldUnit
 	// Attack (attack_targets) is what an agent bids for in the attack
-	// auction: its pursued goals, else any single battle (default), or
-	// its pursued goals only.
+	// auction: its pursued goals, else any single battle, or its pursued
+	// goals only (default).
 	Attack AttackTargets
 }
 
 // PaperParams returns the parameters published in Tables 1 and 2 of the
-// MARS paper with the default readings of its silences (goal_value = sum,
-// goal_paths = shortest, defensive_bid = gain, hold_unit = fraction,
-// attack_targets = any; the contents of
+// MARS paper with the default readings of its silences (goal_value =
+// target, goal_paths = all, defensive_bid = gain, hold_unit = percent,
+// attack_targets = goals; the contents of
 // configs/bots/mars-paper.toml, seat spec mars@paper).
 func PaperParams() Params {
 	return Params{

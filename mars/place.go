@@ -47,6 +47,12 @@ type agent struct {
 	// none). Their exact bids at the agent's next re-bid give a floor
 	// that prunes the search (see offensive); reset by propagate.
 	seed [2]int
+	// ro and rn locate in mediator.rough the agent's rough bounds from
+	// its first bid of the placement, made for ra attacking armies (-1
+	// for none; reset by propagate): every goal roughBounds puts in
+	// mediator.cands for ra armies and floor 0, in the same order, a
+	// goal that has won marked by a bound of -Inf (see roughList).
+	ro, rn, ra int
 	// atk is the agent's last attack bid (attackBid), made under
 	// threshold atkThr; atkFP has the bits of every territory the bid
 	// read (the agent's, its neighbours' and its pursued goals'
@@ -124,8 +130,11 @@ type mediator struct {
 	bids    []attackChoice    // every agent's bid of an attack auction, kept only when explaining
 	scratch []int             // defenders of a path
 	ccs     []oddsCache       // per-message odds caches of this placement (goal.cc)
-	bnd     []float64         // bid-bound numerators by attacking armies (oddsCache.bo)
+	ccOf    []int32           // by message, 1 + its oddsCache's index in ccs, 0 for none (relaySmall; see childCache)
+	bnd     []float64         // bid-bound numerators by attacking armies (oddsCache.bo), zero beyond bndN
+	bndN    int               // the numerators of bnd the placement's caches use
 	cands   []cand            // goals with bid bounds
+	rough   []cand            // the agents' rough bounds from their first bids (agent.ro)
 
 	// reachOwn (maps of at most 64 territories) holds the own territories a
 	// message can still reach, by territory and extensions left, and
@@ -288,7 +297,7 @@ func (m *mediator) offensive(t, n int, allowZero bool) bid {
 	// armies (i0 <= 1: over at most one army); the goal with the largest
 	// one usually wins.
 	top := -1
-	if j := m.roughBounds(ag, mArm-1+n, floor); j >= 0 {
+	if j := m.roughList(ag, mArm-1+n, floor); j >= 0 {
 		top = m.cands[j].g
 	}
 	if top >= 0 && top != ag.seed[0] && top != ag.seed[1] {
@@ -456,6 +465,55 @@ func (m *mediator) roughBounds(ag *agent, a int, floor float64) int {
 		}
 	}
 	return top
+}
+
+// roughList is roughBounds for offensive: where the agent's first bid of
+// the placement kept its rough bounds for ra >= a attacking armies
+// (agent.ra), it puts in mediator.cands the kept bounds of at least floor,
+// in their order, and returns the index of the largest (the first on
+// ties), -1 for none, without reading the goals; otherwise it calls
+// roughBounds. Within a placement a = armies-1+n never exceeds the first
+// bid's: an agent that wins keeps it (the armies it won come out of the n
+// left), one that re-bids for fewer armies lowers it. For ra = a the
+// candidates it leaves out are those offensive drops for a bound below
+// floor; roughBounds would also list them, and pick one as the largest
+// only if none reaches floor, whose exact bid is then below floor and
+// changes nothing. For ra > a the bounds are looser (numerators grow with
+// the attacking armies; the margin absorbs rounding): offensive may
+// examine more goals, and finds the same bid (TestOffensiveBrute,
+// TestRoughListMatchesBounds).
+func (m *mediator) roughList(ag *agent, a int, floor float64) int {
+	if ag.ra < a {
+		return m.roughBounds(ag, a, floor)
+	}
+	cs := m.cands[:0]
+	top, topU := -1, 0.0
+	for _, c := range m.rough[ag.ro : ag.ro+ag.rn] {
+		if c.ub >= floor && c.ub > 0 {
+			cs = append(cs, c)
+			if c.ub > topU {
+				top, topU = len(cs)-1, c.ub
+			}
+		}
+	}
+	m.cands = cs
+	return top
+}
+
+// markWon marks goal g of agent t as won: it bids no more in this
+// placement (goal.won, and its kept rough bound, see agent.ro).
+func (m *mediator) markWon(t, g int) {
+	m.goals[g].won = true
+	a := &m.agents[t]
+	if a.ra < 0 {
+		return
+	}
+	for j := range m.rough[a.ro : a.ro+a.rn] {
+		if c := &m.rough[a.ro+j]; c.g == g {
+			c.ub = math.Inf(-1)
+			return
+		}
+	}
 }
 
 // scanBound returns max_i N̄(a)/max(i, 1) over i = i0..n new armies
@@ -731,6 +789,8 @@ func (m *mediator) firstBid(t, n int) {
 	// of the goal with the largest one, which usually bounds the agent's
 	// bid, and of every other goal whose largest numerator can beat it.
 	top := m.roughBounds(a, arm, 0)
+	a.ro, a.rn, a.ra = len(m.rough), len(m.cands), arm
+	m.rough = append(m.rough, m.cands...)
 	u := 0.0
 	if top >= 0 {
 		c := m.cands[top]
@@ -781,6 +841,7 @@ func (m *mediator) placeAuction(n int) {
 	b := m.b
 	own := m.own[:0]
 	m.clearPursued()
+	m.rough = m.rough[:0]
 	for t := range b.Owner {
 		a := &m.agents[t]
 		a.zeroUsed, a.placed = false, 0
@@ -836,7 +897,7 @@ func (m *mediator) placeAuction(n int) {
 			// goals or for defence (otherwise a near-certain goal would keep
 			// winning one army at a time).
 			m.pursue(win, w.Goal, 0)
-			m.goals[w.Goal].won = true
+			m.markWon(win, w.Goal)
 		}
 		a.placed += w.I
 		b.Armies[win] += w.I

@@ -44,7 +44,9 @@ func TestNeighbourMasks(t *testing.T) {
 // TestRelaySmallMatchesGeneral checks propagate's masked loop (relaySmall)
 // against its general loop on the same random maps (the masks removed):
 // the same goals, in the same order, with the same paths and odds caches,
-// under both goal_paths settings, for random G_l and armies to place,
+// under both goal_paths settings and both goal_value readings (the
+// values are not integers, so that a sum in another order would differ in
+// its last bits), for random G_l and armies to place,
 // after an earlier placement with other armies (nothing of it may leak
 // into the next: the buffers are reused); the masked loop sends no more
 // messages.
@@ -60,15 +62,18 @@ func TestRelaySmallMatchesGeneral(t *testing.T) {
 		p := PaperParams()
 		p.Gl = 1 + rng.IntN(6)
 		p.GoalPaths = []GoalPaths{GoalPathsShortest, GoalPathsAll}[trial%2]
+		p.GoalValue = []GoalValue{GoalValueSum, GoalValueTarget}[trial/2%2]
+		vals := make([]float64, nt)
+		for i := range vals {
+			vals[i] = rng.Float64()*10 - 1
+		}
 		n := rng.IntN(12)
 		run := func(masks bool) ([]goal, [][]int, []oddsCache, int) {
 			m := testMediator(t, p, nbr, make([]int, nt), []int{2}, owner, armies)
 			if !masks {
 				m.b.nmask = nil
 			}
-			for i := range m.vals {
-				m.vals[i] = float64(i%5 + 1)
-			}
+			copy(m.vals, vals)
 			for i := range m.b.Armies {
 				m.b.Armies[i] += i % 3
 			}
@@ -426,4 +431,55 @@ func TestAliveTables(t *testing.T) {
 	d := m.o.limit(2 - 1 + 3 - 3)
 	assert.Equal(t, uint64(1<<0|1<<3), m.alive[m.aliveOff[3]+d-1])
 	assert.Equal(t, uint64(1<<3), m.alive[m.aliveOff[3]+d])
+}
+
+// TestRoughListMatchesBounds checks the rough bounds an agent's first bid
+// keeps (roughList) against roughBounds: for the first bid's attacking
+// armies and any floor, the same candidates that reach the floor, in the
+// same order, and the same largest one when one reaches it; a goal marked
+// won (markWon) leaves both; and offensive's bid, for the first bid's
+// armies and for fewer, is the one it makes without the kept bounds.
+func TestRoughListMatchesBounds(t *testing.T) {
+	rng := rand.New(rand.NewPCG(41, 42))
+	checked, kept := 0, 0
+	placementAgents(t, rng, 60, func(trial int, m *mediator, ag, n int) {
+		a := &m.agents[ag]
+		m.firstBid(ag, n)
+		arm := m.b.Armies[ag] - 1 + n
+		require.Equal(t, arm, a.ra, "trial %d agent %d: the kept bounds' armies", trial, ag)
+		if rng.IntN(2) == 0 && a.rn > 0 {
+			m.markWon(ag, m.rough[a.ro+rng.IntN(a.rn)].g)
+		}
+		for _, floor := range []float64{-1, 0, rng.Float64() * 50, rng.Float64() * 500} {
+			j := m.roughList(a, arm, floor)
+			got := append([]cand{}, m.cands...)
+			k := m.roughBounds(a, arm, floor)
+			want := []cand{}
+			for _, c := range m.cands {
+				if c.ub >= floor {
+					want = append(want, c)
+				}
+			}
+			require.Equal(t, want, got, "trial %d agent %d floor %v: candidates", trial, ag, floor)
+			if len(want) > 0 {
+				require.GreaterOrEqual(t, j, 0)
+				assert.Equal(t, m.cands[k], got[j], "trial %d agent %d floor %v: largest", trial, ag, floor)
+				kept++
+			} else {
+				assert.Equal(t, -1, j)
+			}
+		}
+		// The kept bounds serve a re-bid for fewer armies too.
+		ro, rn, ra, seed := a.ro, a.rn, a.ra, a.seed
+		for left := n; left >= 1; left-- {
+			a.ro, a.rn, a.ra, a.seed = ro, rn, ra, seed
+			got := m.offensive(ag, left, left == n)
+			a.seed, a.ra = seed, -1
+			want := m.offensive(ag, left, left == n)
+			require.Equal(t, want, got, "trial %d agent %d: offensive bid for %d armies", trial, ag, left)
+			checked++
+		}
+	})
+	require.Greater(t, checked, 100)
+	require.Greater(t, kept, 100)
 }

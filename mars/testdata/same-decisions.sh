@@ -3,9 +3,10 @@
 # same decisions (a speed change must not alter any game). BEFORE and AFTER are
 # marslab binaries (e.g. `go build -o /tmp/before ./cmd/marslab` on the old
 # commit); each plays, into OUT/before and OUT/after, the 1716-game paper
-# tournament and six 300-game batches (MARS under goal_paths = all, under
-# mars2006-escalating, both path settings against Lux-style bots, the
-# calibrated mars@paperfield, and goal_paths = all at G_l 6 and 8), and the
+# tournament and six 300-game batches (mars@paper, whose goal_paths is all at
+# G_l 5, against Lux-style bots and under mars2006-escalating, mars@paper with
+# goal_paths = shortest beside it against Lux-style bots, the calibrated
+# mars@paperfield, and goal_paths = all at G_l 6 and 8), and the
 # games.jsonl files are compared with cmp. BEFORE may also be the before
 # directory of an earlier run (OUT/before), whose games are then compared
 # without playing them again. Run from the repository root;
@@ -19,7 +20,7 @@ play() {
 	nice -n 5 "$bin" tournament configs/experiments/paper-tournament.toml -out "$out/tourney" -quiet -figures=false
 	nice -n 5 "$bin" batch -quiet -players 'mars(goal_paths=all),angry,communist,stinky,cluster,pixie' -games 300 -seed 7 -out "$out/all"
 	nice -n 5 "$bin" batch -quiet -rules mars2006-escalating -players 'mars,angry,communist,stinky,cluster,shaft' -games 300 -seed 8 -out "$out/esc"
-	nice -n 5 "$bin" batch -quiet -players 'mars,mars(goal_paths=all),boscoe,quo,evilpixie,yakool' -games 300 -seed 9 -out "$out/mix"
+	nice -n 5 "$bin" batch -quiet -players 'mars(goal_paths=shortest),mars,boscoe,quo,evilpixie,yakool' -games 300 -seed 9 -out "$out/mix"
 	nice -n 5 "$bin" batch -quiet -players 'mars@paperfield,evilpixie,pixie,shaft,bort,boscoe' -games 300 -seed 10 -out "$out/field"
 	nice -n 5 "$bin" batch -quiet -players 'mars(goal_paths=all;G_l=6),mars@paperfield,angry,communist,evilpixie,quo' -games 300 -seed 11 -out "$out/gl6"
 	nice -n 5 "$bin" batch -quiet -players 'mars(goal_paths=all;G_l=8),stinky,cluster,pixie,shaft,yakool' -games 300 -seed 12 -out "$out/gl8"
