@@ -158,7 +158,9 @@ func TestLearnInterrupted(t *testing.T) {
 // evaluates the saved policy as the trained one was.
 func TestLearnResume(t *testing.T) {
 	dir := t.TempDir()
-	cfg := writeQConfig(t, dir, 400, 8)
+	// 20 blocks of 8 games: the interrupted run is cancelled as its first
+	// block ends, 19 blocks before the end (it fails below if it finished).
+	cfg := writeQConfig(t, dir, 160, 8)
 	full, cut := filepath.Join(dir, "full"), filepath.Join(dir, "cut")
 	var so, se bytes.Buffer
 	require.NoError(t, run(context.Background(), registry.Default(), []string{"learn", "-workers", "2", "-out", full, cfg}, &so, &se))
