@@ -35,7 +35,7 @@ block = 12
 features = ["territories", "round"]
 `+qLearner+`[eval]
 seed = 2
-games = 12
+games = 6
 `), 0o644))
 	out := filepath.Join(dir, "out")
 	var so, se bytes.Buffer
@@ -58,12 +58,12 @@ games = 12
 	require.NoError(t, err)
 	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
 	require.Len(t, lines, 7)
-	assert.True(t, strings.HasPrefix(lines[2], "always passive,12,"), lines[2])
+	assert.True(t, strings.HasPrefix(lines[2], "always passive,6,"), lines[2])
 	// The CSV reads back: "learned, exploring" is one quoted field.
 	recs, err := csv.NewReader(bytes.NewReader(data)).ReadAll()
 	require.NoError(t, err)
 	assert.Equal(t, "learned, exploring", recs[6][0])
-	assert.True(t, strings.HasPrefix(lines[6], `"learned, exploring",12,`), lines[6])
+	assert.True(t, strings.HasPrefix(lines[6], `"learned, exploring",6,`), lines[6])
 	curve, err := os.ReadFile(filepath.Join(out, "curve.csv"))
 	require.NoError(t, err)
 	assert.Len(t, strings.Split(strings.TrimSpace(string(curve)), "\n"), 3)
