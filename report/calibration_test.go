@@ -16,8 +16,8 @@ import (
 
 // tinyCalibration is a calibration notebook on 2-player games of MARS
 // against Angry, with two-parameter searches, the reference and the
-// searches' base mars@paper with goal_paths = shortest (games about 2.4
-// times cheaper than under goal_paths = all; the tests are about the
+// searches' base mars@paper with goal_paths = shortest (its games cost
+// less than half of those under goal_paths = all; the tests are about the
 // notebook).
 const tinyCalibration = `kind = "calibration"
 title = "Tiny calibration"

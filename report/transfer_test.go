@@ -16,8 +16,9 @@ import (
 
 // tinyTransfer is a transfer notebook of two sets against mars@paper on a
 // grid of two rule sets, two player counts and one field of fast bots,
-// every MARS seat with goal_paths = shortest (games about 2.4 times cheaper
-// than under mars@paper's goal_paths = all; the test is about the notebook).
+// every MARS seat with goal_paths = shortest (its games cost less than half
+// of those under mars@paper's goal_paths = all; the test is about the
+// notebook).
 const tinyTransfer = `kind = "transfer"
 title = "Tiny transfer"
 summary = "A tiny transfer notebook."

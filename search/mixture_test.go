@@ -219,7 +219,9 @@ func (c *condBernoulli) Evaluate(ctx context.Context, evals []Eval, emit func(in
 
 // A calibration on a mixture runs narrowing, CMA-ES and the validations
 // unchanged, and reports each validation per condition. Its MARS reads
-// goal_paths = shortest: these games cost about a third of mars@paper's.
+// goal_paths = shortest: this calibration's games then cost about a third
+// of those under the file's mars@paper (TestMixtureEvaluate keeps
+// mars@paper, whose games on its few blocks are the cheaper).
 func TestCalibrateMixture(t *testing.T) {
 	reg := registry.Default()
 	const base = "mars@paper(goal_paths=shortest)"
