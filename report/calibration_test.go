@@ -1,9 +1,11 @@
 package report
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -13,7 +15,10 @@ import (
 )
 
 // tinyCalibration is a calibration notebook on 2-player games of MARS
-// against Angry, with two-parameter searches.
+// against Angry, with two-parameter searches, the reference and the
+// searches' base mars@paper with goal_paths = shortest (its games cost
+// less than half of those under goal_paths = all; the tests are about the
+// notebook).
 const tinyCalibration = `kind = "calibration"
 title = "Tiny calibration"
 summary = "A tiny calibration notebook."
@@ -24,7 +29,7 @@ thumbnail = "surface.png"
 [calibration]
 narrow = "narrow.toml"
 cmaes = "cmaes.toml"
-against = "mars@paper"
+against = "mars@paper(goal_paths=shortest)"
 validate_blocks = 3
 effect_blocks = 2
 workers = 2
@@ -47,7 +52,7 @@ values = { W_p = 0.7375, P_ob = 170 }
 validation = "The validation is read."
 `
 
-const tinySearchHead = `base = "mars@paper"
+const tinySearchHead = `base = "mars@paper(goal_paths=shortest)"
 players = 2
 opponents = ["angry"]
 rules = "mars2006"
@@ -66,15 +71,108 @@ max = 1000
 points = 2
 `
 
+// tinyNarrow and tinyCMAES are the tiny calibration's two searches.
+const (
+	tinyNarrow = "name = \"tiny-narrow\"\n" + tinySearchHead + "\n[narrow]\nlevels = 2\nrounds = 1\nblocks = 2\n"
+	tinyCMAES  = "name = \"tiny-cmaes\"\n" + tinySearchHead + "\n[cmaes]\ngenerations = 2\nblocks = 1\nfinal_blocks = 2\nreeval = true\n"
+)
+
 func writeCalibration(t *testing.T) string {
 	t.Helper()
-	narrow := "name = \"tiny-narrow\"\n" + tinySearchHead + "\n[narrow]\nlevels = 2\nrounds = 1\nblocks = 2\n"
-	cmaes := "name = \"tiny-cmaes\"\n" + tinySearchHead + "\n[cmaes]\ngenerations = 2\nblocks = 1\nfinal_blocks = 2\nreeval = true\n"
-	return writeNotebook(t, "calibration", tinyCalibration, file{"narrow.toml", narrow}, file{"cmaes.toml", cmaes})
+	return writeNotebook(t, "calibration", tinyCalibration, file{"narrow.toml", tinyNarrow}, file{"cmaes.toml", tinyCMAES})
 }
 
+// tinyCalibrationFull is tinyCalibration with a second validation on seed
+// 9 and a round robin of the tuned result in the tiny tournament.
+var tinyCalibrationFull = strings.Replace(tinyCalibration, "workers = 2\n", "workers = 2\nconfirm_seed = 9\n", 1) + `
+[tournament]
+notebook = "tourney"
+bot = "mars"
+seats = ["mars", "mars(hold_unit=percent)"]
+tuned = "mars@tinyfield"
+replications = 1
+`
+
+// writeCalibrationFull writes the notebook of config (tinyCalibrationFull
+// or a variant), its searches and the tiny tournament notebook it names
+// into a new folder under root and returns the notebook's folder.
+func writeCalibrationFull(root, config string) (string, error) {
+	dir := filepath.Join(root, "calibration")
+	tdir := filepath.Join(dir, "tourney")
+	if err := os.MkdirAll(tdir, 0o755); err != nil {
+		return "", err
+	}
+	for _, f := range []file{{filepath.Join(dir, configFile), config}, {filepath.Join(dir, "narrow.toml"), tinyNarrow},
+		{filepath.Join(dir, "cmaes.toml"), tinyCMAES}, {filepath.Join(tdir, configFile), tinyTournament},
+		{filepath.Join(tdir, "tiny.toml"), tinyTourney}} {
+		if err := os.WriteFile(f.name, []byte(f.text), 0o644); err != nil {
+			return "", err
+		}
+	}
+	return dir, nil
+}
+
+// calibrationRuns are three runs of tinyCalibrationFull, the package's
+// most expensive fixture, shared by TestCalibrationNotebook and
+// TestCalibrationConfirmAndTournament: A without a work folder, B with
+// the work folder Work, and C with the same Work again (reading every
+// search back), whose log is Log.
+type calibrationRuns struct {
+	A, B, C, Work string
+	Log           string
+	Err           error
+}
+
+// sharedCalibration plays calibrationRuns once per test binary, in a
+// folder TestMain removes.
+var sharedCalibration struct {
+	once sync.Once
+	runs calibrationRuns
+}
+
+// calibrationFixture returns the shared runs of tinyCalibrationFull,
+// playing them at the first call.
+func calibrationFixture(t *testing.T) calibrationRuns {
+	t.Helper()
+	sharedCalibration.once.Do(func() {
+		r := &sharedCalibration.runs
+		root, err := os.MkdirTemp("", "report-calibration-")
+		if err != nil {
+			r.Err = err
+			return
+		}
+		fixtureDirs = append(fixtureDirs, root)
+		dir, err := writeCalibrationFull(filepath.Join(root, "nb"), tinyCalibrationFull)
+		if err != nil {
+			r.Err = err
+			return
+		}
+		nb, err := Load(dir)
+		if err != nil {
+			r.Err = err
+			return
+		}
+		r.A, r.B, r.C, r.Work = filepath.Join(root, "a"), filepath.Join(root, "b"), filepath.Join(root, "c"), filepath.Join(root, "work")
+		var log strings.Builder
+		for _, o := range []Options{{Out: r.A}, {Out: r.B, Work: r.Work}, {Out: r.C, Work: r.Work, Log: &log}} {
+			o.Registry = registry.Default()
+			if r.Err = nb.Run(context.Background(), o); r.Err != nil {
+				return
+			}
+		}
+		r.Log = log.String()
+	})
+	require.NoError(t, sharedCalibration.runs.Err, "the shared calibration runs")
+	return sharedCalibration.runs
+}
+
+// TestCalibrationNotebook checks two runs of the tiny calibration (the
+// shared runs, with a confirmation and a round robin that this test does
+// not read) and the files and tables of the searches, validations and
+// effects.
 func TestCalibrationNotebook(t *testing.T) {
-	a, b := runTwice(t, writeCalibration(t), false)
+	runs := calibrationFixture(t)
+	a, b := runs.A, runs.B
 	assertSameResults(t, a, b)
 	assertFiles(t, a, "narrow-cells.csv", "cmaes-generations.csv", "validation.csv", "effects.csv", timingsFile, "tuned.toml",
 		"surface.png", "surface.svg", "surface-level-2.png", "halfwidth.png", "cmaes-convergence.png", "cmaes-traces.png", "effects.png")
@@ -83,7 +181,7 @@ func TestCalibrationNotebook(t *testing.T) {
 	assert.Contains(t, rep, "| W_p | 0.7375 | 0.7375 |")
 	assert.Contains(t, rep, "**Verdict:**")
 	assert.Contains(t, rep, "> The validation is read.")
-	assert.Contains(t, rep, "`goal_paths=shortest`")
+	assert.Contains(t, rep, "`goal_paths=all`")
 	// Two validations of 3 blocks, five options of 2 blocks.
 	val := readFile(t, filepath.Join(a, "validation.csv"))
 	assert.Equal(t, 3, strings.Count(val, "\n"))
@@ -93,7 +191,7 @@ func TestCalibrationNotebook(t *testing.T) {
 	assert.Contains(t, eff, "attack_targets=any,")
 	tuned := readFile(t, filepath.Join(a, "tuned.toml"))
 	assert.Contains(t, tuned, "bot = \"mars\"")
-	assert.Contains(t, tuned, "goal_paths = \"all\"")
+	assert.Contains(t, tuned, "goal_paths = \"shortest\"")
 }
 
 func TestCalibrationNotebookQuick(t *testing.T) {
@@ -127,36 +225,15 @@ func TestCalibrationParseErrors(t *testing.T) {
 // a work folder gives the same results as one without, and again when it
 // is started a second time and reads everything back from that folder.
 func TestCalibrationConfirmAndTournament(t *testing.T) {
-	cfg := strings.Replace(tinyCalibration, "workers = 2\n", "workers = 2\nconfirm_seed = 9\n", 1) + `
-[tournament]
-notebook = "tourney"
-bot = "mars"
-seats = ["mars", "mars(hold_unit=percent)"]
-tuned = "mars@tinyfield"
-replications = 1
-`
-	dir := writeCalibration(t)
-	require.NoError(t, os.WriteFile(filepath.Join(dir, configFile), []byte(cfg), 0o644))
-	tdir := filepath.Join(dir, "tourney")
-	require.NoError(t, os.MkdirAll(tdir, 0o755))
-	require.NoError(t, os.WriteFile(filepath.Join(tdir, configFile), []byte(tinyTournament), 0o644))
-	require.NoError(t, os.WriteFile(filepath.Join(tdir, "tiny.toml"), []byte(tinyTourney), 0o644))
-	nb, err := Load(dir)
-	require.NoError(t, err)
-
-	a, b, c := filepath.Join(t.TempDir(), "a"), filepath.Join(t.TempDir(), "b"), filepath.Join(t.TempDir(), "c")
-	work := t.TempDir()
-	require.NoError(t, nb.Run(t.Context(), Options{Registry: registry.Default(), Out: a}))
-	require.NoError(t, nb.Run(t.Context(), Options{Registry: registry.Default(), Out: b, Work: work}))
-	var log strings.Builder
-	require.NoError(t, nb.Run(t.Context(), Options{Registry: registry.Default(), Out: c, Work: work, Log: &log}))
+	runs := calibrationFixture(t)
+	a, b, c, work := runs.A, runs.B, runs.C, runs.Work
 	assertSameResults(t, a, b)
 	assertSameResults(t, a, c)
 	for _, sub := range []string{"narrow", "cmaes", "validate-1", "confirm-2", "effect-hold_unit=fraction", "tournament-3"} {
 		assert.DirExists(t, filepath.Join(work, sub))
 	}
-	assert.Contains(t, log.String(), "narrow: ")
-	assert.Contains(t, log.String(), "evaluations in "+filepath.Join(work, "narrow"))
+	assert.Contains(t, runs.Log, "narrow: ")
+	assert.Contains(t, runs.Log, "evaluations in "+filepath.Join(work, "narrow"))
 	assert.Contains(t, readFile(t, filepath.Join(c, ReportFile)), "\n0 games in ", "the second run with -work plays nothing")
 	assert.Contains(t, readFile(t, filepath.Join(c, ReportFile)), "more\ngames were read back from the `-work` folder")
 	assert.NotContains(t, readFile(t, filepath.Join(a, ReportFile)), "read back")
@@ -186,8 +263,11 @@ replications = 1
 		{`seats = ["mars", "mars(hold_unit=percent)"]`, `seats = []`, "key tournament.seats: empty"},
 		{"confirm_seed = 9", "confirm_seed = 5", "key calibration.confirm_seed: 5: want 0 (none) or a positive seed other than the notebook's seed 5"},
 	} {
-		require.NoError(t, os.WriteFile(filepath.Join(dir, configFile), []byte(strings.Replace(cfg, tc.from, tc.to, 1)), 0o644))
-		_, err := Load(dir)
+		cfg := strings.Replace(tinyCalibrationFull, tc.from, tc.to, 1)
+		require.NotEqual(t, tinyCalibrationFull, cfg, tc.from)
+		dir, err := writeCalibrationFull(t.TempDir(), cfg)
+		require.NoError(t, err)
+		_, err = Load(dir)
 		assert.ErrorContains(t, err, tc.want, tc.to)
 	}
 }
@@ -208,7 +288,7 @@ func TestCalibrationNotebookMixture(t *testing.T) {
 	require.NoError(t, nb.Run(t.Context(), Options{Registry: registry.Default(), Out: out}))
 	rep := readFile(t, filepath.Join(out, ReportFile))
 	assert.Contains(t, rep, "in a mixture of 2 conditions drawn per block: two (share 0.5: 2 players, rules `mars2006`")
-	assert.Contains(t, rep, "Within each condition of the mixture, CMA-ES final mean against `mars@paper`")
+	assert.Contains(t, rep, "Within each condition of the mixture, CMA-ES final mean against `mars@paper(goal_paths=shortest)`")
 	cond := readFile(t, filepath.Join(out, "validation-conditions.csv"))
 	assert.Equal(t, 1+2*2, strings.Count(cond, "\n"), "two candidates in two conditions")
 	assert.Regexp(t, `CMA-ES final mean,three,\d,\d+,`, cond)

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -116,6 +117,52 @@ func runTwice(t *testing.T, dir string, quick bool) (string, string) {
 	return a, b
 }
 
+// runsFixture is a fixture that tests of the package share: two runs of
+// one notebook config into two folders, played at the first call of get
+// in a folder TestMain removes.
+type runsFixture struct {
+	once sync.Once
+	a, b string
+	err  error
+}
+
+// get returns the fixture's two output folders, playing the notebook of
+// config (a notebook folder named name, with the extra files) twice at
+// the first call; every call passes the same arguments.
+func (f *runsFixture) get(t *testing.T, name, config string, quick bool, extra ...file) (string, string) {
+	t.Helper()
+	f.once.Do(func() {
+		root, err := os.MkdirTemp("", "report-"+name+"-")
+		if err != nil {
+			f.err = err
+			return
+		}
+		fixtureDirs = append(fixtureDirs, root)
+		dir := filepath.Join(root, name)
+		if f.err = os.MkdirAll(dir, 0o755); f.err != nil {
+			return
+		}
+		for _, x := range append([]file{{configFile, config}}, extra...) {
+			if f.err = os.WriteFile(filepath.Join(dir, x.name), []byte(x.text), 0o644); f.err != nil {
+				return
+			}
+		}
+		nb, err := Load(dir)
+		if err != nil {
+			f.err = err
+			return
+		}
+		f.a, f.b = filepath.Join(root, "a"), filepath.Join(root, "b")
+		for _, out := range []string{f.a, f.b} {
+			if f.err = nb.Run(context.Background(), Options{Registry: registry.Default(), Out: out, Quick: quick}); f.err != nil {
+				return
+			}
+		}
+	})
+	require.NoError(t, f.err, "the shared runs of %s", name)
+	return f.a, f.b
+}
+
 // assertSameResults checks that two runs wrote byte-identical CSV files
 // (timings.csv aside) and the same report apart from its timing blocks.
 func assertSameResults(t *testing.T, a, b string) {
@@ -183,8 +230,12 @@ func TestDiceNotebook(t *testing.T) {
 	}
 }
 
+// sharedDiceQuick holds two quick runs of tinyDice, shared by
+// TestDiceNotebookQuick and TestDiceSeedChangesVerify.
+var sharedDiceQuick runsFixture
+
 func TestDiceNotebookQuick(t *testing.T) {
-	a, b := runTwice(t, writeNotebook(t, "dice", tinyDice), true)
+	a, b := sharedDiceQuick.get(t, "dice", tinyDice, true)
 	assertSameResults(t, a, b)
 	pwin := readFile(t, filepath.Join(a, "pwin.csv"))
 	assert.Equal(t, 1+4*4, strings.Count(pwin, "\n"), "the quick heat map (3) is widened to table_n (4)")
@@ -194,9 +245,13 @@ func TestDiceNotebookQuick(t *testing.T) {
 }
 
 func TestDiceSeedChangesVerify(t *testing.T) {
-	a, _ := runTwice(t, writeNotebook(t, "dice", tinyDice), true)
+	a, _ := sharedDiceQuick.get(t, "dice", tinyDice, true)
 	other := strings.Replace(tinyDice, "seed = 7", "seed = 8", 1)
-	c, _ := runTwice(t, writeNotebook(t, "dice", other), true)
+	require.NotEqual(t, tinyDice, other)
+	nb, err := Load(writeNotebook(t, "dice", other))
+	require.NoError(t, err)
+	c := t.TempDir()
+	require.NoError(t, nb.Run(t.Context(), Options{Registry: registry.Default(), Out: c, Quick: true}))
 	assert.NotEqual(t, readFile(t, filepath.Join(a, "verify.csv")), readFile(t, filepath.Join(c, "verify.csv")))
 	assert.Equal(t, readFile(t, filepath.Join(a, "table4.csv")), readFile(t, filepath.Join(c, "table4.csv")))
 }
@@ -396,4 +451,17 @@ func TestEngineRulesFile(t *testing.T) {
 	out := t.TempDir()
 	require.NoError(t, nb.Run(context.Background(), Options{Registry: registry.Default(), Out: out, Quick: true}))
 	assert.Contains(t, readFile(t, filepath.Join(out, "lengths.csv")), "\nfixedcards,200,4,")
+}
+
+// fixtureDirs are the folders of the fixtures that tests share (written
+// once per test binary, so not under one test's TempDir); TestMain removes
+// them after the tests.
+var fixtureDirs []string
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	for _, dir := range fixtureDirs {
+		os.RemoveAll(dir)
+	}
+	os.Exit(code)
 }

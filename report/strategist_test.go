@@ -12,7 +12,7 @@ import (
 	"github.com/marslab-risk/marslab/bots/registry"
 )
 
-// tinyLearn is an experiment of 30 training and 16 evaluation episodes.
+// tinyLearn is an experiment of 30 training and 8 evaluation episodes.
 const tinyLearn = `seed = 5
 out = "unused"
 [train]
@@ -27,7 +27,7 @@ gamma = 0.9
 epsilon = 0.2
 [eval]
 seed = 6
-games = 16
+games = 8
 [env]
 features = ["territories", "front", "round"]
 `
@@ -108,7 +108,7 @@ func TestStrategistNotebook(t *testing.T) {
 		assertSameResults(t, a, b)
 		assertFiles(t, a, "curve.csv", "eval.csv", "paired.csv", "curve-win.png", "curve-return.svg", "eval-win.png")
 		rep := readFile(t, filepath.Join(a, ReportFile))
-		games, eval := 30, 16
+		games, eval := 30, 8
 		if quick {
 			games, eval = 10, 6
 			assert.Contains(t, rep, "(quick size: train.games = 10, train.batch = 5, train.block = 5, eval.games = 6; seed 5)")

@@ -15,7 +15,10 @@ import (
 )
 
 // tinyTransfer is a transfer notebook of two sets against mars@paper on a
-// grid of two rule sets, two player counts and one field of fast bots.
+// grid of two rule sets, two player counts and one field of fast bots,
+// every MARS seat with goal_paths = shortest (its games cost less than half
+// of those under mars@paper's goal_paths = all; the test is about the
+// notebook).
 const tinyTransfer = `kind = "transfer"
 title = "Tiny transfer"
 summary = "A tiny transfer notebook."
@@ -24,8 +27,8 @@ seed = 5
 thumbnail = "transfer.png"
 
 [transfer]
-reference = "mars@paper"
-sets = ["mars(W_p=0.5)", "mars@paperfield"]
+reference = "mars@paper(goal_paths=shortest)"
+sets = ["mars(W_p=0.5;goal_paths=shortest)", "mars@paperfield(goal_paths=shortest)"]
 rules = ["mars2006", "classic"]
 players = [2, 3]
 blocks = 3
@@ -68,8 +71,8 @@ func TestTransferNotebook(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, rows, 1+4*2, "two sets in four conditions")
 	assert.Equal(t, []string{"set", "reference", "condition", "blocks", "games", "win_set", "win_reference", "diff", "lo", "hi", "p", "p_holm", "shown"}, rows[0])
-	assert.Equal(t, []string{"mars(W_p=0.5)", "mars@paper", "mars2006/2p/fast", "3", "6"}, rows[1][:5])
-	assert.Equal(t, []string{"mars@paperfield", "mars@paper", "classic/3p/fast", "3", "9"}, rows[8][:5])
+	assert.Equal(t, []string{"mars(W_p=0.5;goal_paths=shortest)", "mars@paper(goal_paths=shortest)", "mars2006/2p/fast", "3", "6"}, rows[1][:5])
+	assert.Equal(t, []string{"mars@paperfield(goal_paths=shortest)", "mars@paper(goal_paths=shortest)", "classic/3p/fast", "3", "9"}, rows[8][:5])
 	fl := func(s string) float64 {
 		v, err := strconv.ParseFloat(s, 64)
 		require.NoError(t, err)
@@ -91,16 +94,16 @@ func TestTransferNotebook(t *testing.T) {
 	}
 	where := strings.Split(strings.TrimSpace(readFile(t, filepath.Join(a, "where.txt"))), "\n")
 	require.Len(t, where, 2)
-	assert.Regexp(t, `^# mars@paperfield against mars@paper \(notebooks/transfer, 3 fresh blocks per condition, Holm over 8 cells\): shown better in .*; shown worse in .*; no difference shown in \d conditions\.$`, where[1])
+	assert.Regexp(t, `^# mars@paperfield\(goal_paths=shortest\) against mars@paper\(goal_paths=shortest\) \(notebooks/transfer, 3 fresh blocks per condition, Holm over 8 cells\): shown better in .*; shown worse in .*; no difference shown in \d conditions\.$`, where[1])
 	rep := readFile(t, filepath.Join(a, ReportFile))
-	assert.Contains(t, rep, "| condition | mars(W_p=0.5) | mars@paperfield |")
+	assert.Contains(t, rep, "| condition | mars(W_p=0.5;goal_paths=shortest) | mars@paperfield(goal_paths=shortest) |")
 	assert.Contains(t, rep, "![differences from the reference](transfer.png)")
 }
 
 func TestTransferParseErrors(t *testing.T) {
 	for _, tc := range []struct{ from, to, want string }{
-		{`reference = "mars@paper"`, `reference = ""`, "key transfer.reference: missing"},
-		{`sets = ["mars(W_p=0.5)", "mars@paperfield"]`, `sets = []`, "key transfer.sets: 0 seats"},
+		{`reference = "mars@paper(goal_paths=shortest)"`, `reference = ""`, "key transfer.reference: missing"},
+		{`sets = ["mars(W_p=0.5;goal_paths=shortest)", "mars@paperfield(goal_paths=shortest)"]`, `sets = []`, "key transfer.sets: 0 seats"},
 		{`rules = ["mars2006", "classic"]`, `rules = []`, "key transfer.rules: missing"},
 		{`players = [2, 3]`, `players = [2, 7]`, "key transfer.players[1]: 7 outside [2, 6]"},
 		{`players = [2, 3]`, `players = [2, 4]`, "key transfer.field[0].opponents: a pool of 2 seats: want at least 3"},
@@ -113,8 +116,8 @@ func TestTransferParseErrors(t *testing.T) {
 		assert.ErrorContains(t, err, tc.want, tc.to)
 	}
 	for _, tc := range []struct{ from, to, want string }{
-		{`"mars@paperfield"]`, `"angry"]`, "key transfer.sets[1]: angry is a angry seat, the reference mars@paper a mars seat"},
-		{`"mars@paperfield"]`, `"mars@nope"]`, "key transfer.sets[1]:"},
+		{`"mars@paperfield(goal_paths=shortest)"]`, `"angry"]`, "key transfer.sets[1]: angry is a angry seat, the reference mars@paper(goal_paths=shortest) a mars seat"},
+		{`"mars@paperfield(goal_paths=shortest)"]`, `"mars@nope"]`, "key transfer.sets[1]:"},
 		{`rules = ["mars2006", "classic"]`, `rules = ["nope"]`, "key rules"},
 	} {
 		nb, err := Load(writeTransfer(t, strings.Replace(tinyTransfer, tc.from, tc.to, 1)))

@@ -15,7 +15,7 @@ import (
 )
 
 // tinyCalibration returns the config of a calibration of
-// testdata/tiny-calibration.toml on workers.
+// testdata/tiny-calibration.toml on workers, against its base.
 func tinyCalibration(t *testing.T, workers int) CalibrateConfig {
 	t.Helper()
 	reg := registry.Default()
@@ -28,9 +28,9 @@ func tinyCalibration(t *testing.T, workers int) CalibrateConfig {
 		return s
 	}
 	var ref bots.Seat
-	ref, err := reg.ParseSeat("mars@paper", nil)
+	ref, err := reg.ParseSeat("mars@paper(goal_paths=shortest)", nil)
 	require.NoError(t, err)
-	return CalibrateConfig{Narrow: load(), CMAES: load(), Reference: ref, ReferenceName: "mars@paper", ValidateBlocks: 2, EffectBlocks: 2, ConfirmSeed: 99}
+	return CalibrateConfig{Narrow: load(), CMAES: load(), Reference: ref, ReferenceName: "mars@paper(goal_paths=shortest)", ValidateBlocks: 2, EffectBlocks: 2, ConfirmSeed: 99}
 }
 
 // outputs are the CSV rows and sentences of a calibration.

@@ -20,7 +20,8 @@ var fortifyModes = []sim.FortifyMode{sim.FortifySingle, sim.FortifyOneStep, sim.
 
 // sweepGames returns the number of games a sweep plays per configuration:
 // normal, or fewer under -short and the race detector (which slows the
-// engine about tenfold).
+// engine about tenfold and has nothing to detect in a sweep's games, each
+// played on the test's goroutine).
 func sweepGames(normal, reduced int) int {
 	if testing.Short() || sim.RaceEnabled {
 		return reduced
@@ -46,10 +47,10 @@ func playChecked(t *testing.T, g *sim.Game, m *sim.Map, r *sim.Rules, players []
 
 // TestInvariantsChaos plays random (and partly misbehaving) players on ring
 // maps under every fortification rule, 2 to 6 players: 60 games per
-// configuration (15 under -short or -race).
+// configuration (6 under -short or -race).
 func TestInvariantsChaos(t *testing.T) {
 	m := sim.RingMap(3, 5)
-	games := sweepGames(60, 15)
+	games := sweepGames(60, 6)
 	for _, mode := range fortifyModes {
 		for n := 2; n <= 6; n++ {
 			for _, bad := range []float64{0, 0.05} {
@@ -79,11 +80,11 @@ func TestInvariantsChaos(t *testing.T) {
 // TestInvariantsEmbeddedRules plays random (and partly misbehaving) players
 // under every embedded rule set on the classic map, 2 to 6 players, with
 // the ledger checked after every event: 200 games per player count, 1000
-// per rule set (20 and 100 under -short or -race).
+// per rule set (8 and 40 under -short or -race).
 func TestInvariantsEmbeddedRules(t *testing.T) {
 	m, err := sim.LoadMap("classic")
 	require.NoError(t, err)
-	games := sweepGames(200, 20)
+	games := sweepGames(200, 8)
 	for _, name := range []string{"classic", "mars2006", "fixedcards", "missions", "lux", "lux-escalating"} {
 		r, err := sim.LoadRules(name)
 		require.NoError(t, err)

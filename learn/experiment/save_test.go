@@ -35,7 +35,7 @@ gamma = 0.9
 epsilon = 0.2
 [eval]
 seed = 2
-games = 8
+games = 4
 [dqn]
 hidden = [6]
 batch_size = 8

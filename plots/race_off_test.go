@@ -1,0 +1,5 @@
+//go:build !race
+
+package plots
+
+const raceEnabled = false
