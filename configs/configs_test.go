@@ -11,7 +11,7 @@ import (
 func TestNames(t *testing.T) {
 	assert.Equal(t, []string{"classic"}, MapNames())
 	assert.Equal(t, []string{"classic", "fixedcards", "lux", "lux-escalating", "mars2006", "mars2006-escalating", "missions"}, RulesNames())
-	for _, want := range []string{"mars-paper", "mars-paperfield"} {
+	for _, want := range []string{"mars-paper", "mars-paperfield", "mars-tuned"} {
 		assert.Contains(t, BotNames(), want)
 	}
 }
