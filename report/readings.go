@@ -176,6 +176,30 @@ func (c *readingsConfig) specs() []string {
 	}
 }
 
+// checkReference reports an error unless the first value of every option
+// is the base seat's own: the reference combination is the base seat
+// itself, and every other combination sets only the values that differ
+// from the first ones.
+func (c *readingsConfig) checkReference(reg *bots.Registry) error {
+	r := &c.Readings
+	base, err := reg.ParseSeat(r.Base, nil)
+	if err != nil {
+		return fmt.Errorf("%s: key readings.base: %w", c.path, err)
+	}
+	for i, o := range r.Options {
+		spec := r.Base + "(" + o.Name + "=" + o.Values[0] + ")"
+		s, err := reg.ParseSeat(spec, nil)
+		if err != nil {
+			return fmt.Errorf("%s: key readings.option[%d]: %w", c.path, i, err)
+		}
+		if s.Params[o.Name] != base.Params[o.Name] {
+			return fmt.Errorf("%s: key readings.option[%d].values[0]: %q is not %s's %s: the first value is the reference's, the base seat's own",
+				c.path, i, o.Values[0], r.Base, o.Name)
+		}
+	}
+	return nil
+}
+
 // readingsData is the template data of a readings notebook.
 type readingsData struct {
 	Notebook     string
@@ -217,6 +241,9 @@ func (c *readingsConfig) run(ctx context.Context, w *writer) (any, error) {
 	idx := slices.Index(tc.Bots, r.Bot)
 	if idx < 0 {
 		return nil, fmt.Errorf("%s: key readings.bot: %q is not among the bots played (%s)", c.path, r.Bot, strings.Join(tc.Bots, ", "))
+	}
+	if err := c.checkReference(w.reg); err != nil {
+		return nil, err
 	}
 	specs := c.specs()
 	seats := make([]bots.Seat, len(specs))

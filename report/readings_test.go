@@ -30,11 +30,11 @@ replications = 1
 
 [[readings.option]]
 name = "attack_targets"
-values = ["any", "goals"]
+values = ["goals", "any"]
 
 [[readings.option]]
 name = "hold_unit"
-values = ["fraction", "percent"]
+values = ["percent", "fraction"]
 
 [notes]
 ranking = "The ranking is generated."
@@ -71,10 +71,10 @@ func TestReadingsNotebook(t *testing.T) {
 		seats[f[1]+" "+f[2]+" "+f[3]] = true
 	}
 	assert.Equal(t, map[string]bool{
-		"mars@paper any fraction":                                          true,
-		"mars@paper(hold_unit=percent) any percent":                        true,
-		"mars@paper(attack_targets=goals) goals fraction":                  true,
-		"mars@paper(attack_targets=goals;hold_unit=percent) goals percent": true,
+		"mars@paper goals percent":                                       true,
+		"mars@paper(hold_unit=fraction) goals fraction":                  true,
+		"mars@paper(attack_targets=any) any percent":                     true,
+		"mars@paper(attack_targets=any;hold_unit=fraction) any fraction": true,
 	}, seats)
 	gaps := strings.Split(strings.TrimSpace(readFile(t, filepath.Join(a, "gaps.csv"))), "\n")
 	assert.Len(t, gaps, 1+4*5)
@@ -97,9 +97,9 @@ func TestReadingsParseErrors(t *testing.T) {
 		{"bot", `bot = "mars"`, `bot = "bort"`, `key readings.bot: "bort" is not a bot of`},
 		{"base", `base = "mars@paper"`, `base = ""`, "key readings.base: missing"},
 		{"replications", `replications = 1`, `replications = 0`, "key readings.replications: 0 outside [1, 1000]"},
-		{"one value", `values = ["any", "goals"]`, `values = ["any"]`, "key readings.option[0].values: 1 values, want at least 2"},
-		{"repeated value", `values = ["any", "goals"]`, `values = ["any", "any"]`, `key readings.option[0].values[1]: "any": want a distinct`},
-		{"bad value", `values = ["any", "goals"]`, `values = ["any", "go;als"]`, `key readings.option[0].values[1]: "go;als"`},
+		{"one value", `values = ["goals", "any"]`, `values = ["goals"]`, "key readings.option[0].values: 1 values, want at least 2"},
+		{"repeated value", `values = ["goals", "any"]`, `values = ["goals", "goals"]`, `key readings.option[0].values[1]: "goals": want a distinct`},
+		{"bad value", `values = ["goals", "any"]`, `values = ["goals", "go;als"]`, `key readings.option[0].values[1]: "go;als"`},
 		{"repeated option", `name = "hold_unit"`, `name = "attack_targets"`, `key readings.option[1].name: "attack_targets" repeats readings.option[0]`},
 		{"unknown key", `replications = 1`, "replications = 1\nworkers = 2", "key readings.workers: unknown key"},
 	} {
@@ -116,5 +116,18 @@ func TestReadingsParseErrors(t *testing.T) {
 	require.NoError(t, err)
 	err = nb.Run(context.Background(), Options{Registry: registry.Default(), Out: t.TempDir()})
 	require.Error(t, err)
-	assert.Contains(t, err.Error(), "readings combination 2 (mars@paper(no_such_option=percent)): ")
+	assert.Contains(t, err.Error(), `key readings.option[1]: seat "mars@paper(no_such_option=percent)": bot "mars" has no parameter "no_such_option"`)
+}
+
+// TestReadingsReferenceIsBase checks that a config whose first values are
+// not the base seat's own is refused before any game is played: the
+// reference combination is the base seat itself.
+func TestReadingsReferenceIsBase(t *testing.T) {
+	cfg := strings.Replace(tinyReadings, `values = ["percent", "fraction"]`, `values = ["fraction", "percent"]`, 1)
+	require.NotEqual(t, tinyReadings, cfg)
+	nb, err := Load(writeReadings(t, cfg))
+	require.NoError(t, err)
+	err = nb.Run(context.Background(), Options{Registry: registry.Default(), Out: filepath.Join(t.TempDir(), "out")})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `key readings.option[1].values[0]: "fraction" is not mars@paper's hold_unit`)
 }
