@@ -30,8 +30,9 @@ type Chainer struct {
 	// survivors.
 	surv []float64
 	// lastN and lastD are the army counts and the defenders of the last
-	// Prepend, whose grid is kept until the next query (lastN = 0: none).
-	lastN, lastD int
+	// Prepend, whose grid is kept until the next query (lastN = 0: none);
+	// its rows from lastSat on equal row lastSat (see Prepend).
+	lastN, lastD, lastSat int
 }
 
 // NewChainer returns a Chainer for rules r with buffers sized for up to
@@ -170,6 +171,12 @@ func (c *Chainer) WinAll(dst []float64, amax int, defenders []int) []float64 {
 // Prepend from the last territory to the first gives WinAll's values bit
 // for bit, and a caller can keep the odds of a path's suffixes to share
 // them between paths. A negative d appends NaNs.
+//
+// With many more attackers than defenders the odds round to a constant:
+// once rest is constant and the grid's last rows are equal bit for bit,
+// every later row is the same function of equal rows and equals them, so
+// the pass stops there and repeats that row (see saturated). A stack of
+// thousands against tens of defenders costs a few hundred rows.
 func (c *Chainer) Prepend(dst, rest []float64, d int) []float64 {
 	n := len(rest)
 	c.lastN = 0
@@ -186,21 +193,50 @@ func (c *Chainer) Prepend(dst, rest []float64, d int) []float64 {
 	if need := n * w; len(c.grid) < need {
 		c.grid = make([]float64, need)
 	}
-	c.lastN, c.lastD = n, d
+	// rest is constant from index r0 on.
+	r0 := n - 1
+	for r0 > 0 && rest[r0-1] == rest[n-1] {
+		r0--
+	}
 	u := c.grid[:n*w]
 	u[0] = rest[0] // 0 armies take an empty territory with 0 survivors
 	for y := 1; y <= d; y++ {
 		u[y] = 0
 	}
 	capA, capD := c.r.AttackerDice, c.r.DefenderDice
+	back := min(capA, capD) // the rows a cell reaches back
+	sat := n
 	for x := 1; x < n; x++ {
 		u[x*w] = rest[x-1]
 		pullRow(u, &c.p, x, w, capA, capD)
+		if x > r0 && x > capA+back && saturated(u, x, w, back) {
+			sat = x
+			break
+		}
 	}
+	c.lastN, c.lastD, c.lastSat = n, d, sat
 	for x := range n {
-		dst = append(dst, u[x*w+d])
+		dst = append(dst, u[min(x, sat)*w+d])
 	}
 	return dst
+}
+
+// saturated reports whether rows x-back..x of the grid u (stride w) are
+// equal bit for bit. Row x+1 is then computed from rows x+1-back..x, all
+// equal to row x, and from the same rest value and dice as row x was:
+// when rest is constant from x-1 on, every later row equals row x.
+func saturated(u []float64, x, w, back int) bool {
+	row := u[x*w : (x+1)*w]
+	for k := 1; k <= back; k++ {
+		prev := u[(x-k)*w : (x-k+1)*w]
+		// The last column, the slowest to settle, first.
+		for y := w - 1; y >= 0; y-- {
+			if math.Float64bits(prev[y]) != math.Float64bits(row[y]) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // PrependFewer appends to dst what Prepend(dst, rest, d) would for the
@@ -216,7 +252,7 @@ func (c *Chainer) PrependFewer(dst []float64, d int) ([]float64, bool) {
 	}
 	w := c.lastD + 1
 	for x := range c.lastN {
-		dst = append(dst, c.grid[x*w+d])
+		dst = append(dst, c.grid[min(x, c.lastSat)*w+d])
 	}
 	return dst, true
 }

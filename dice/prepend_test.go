@@ -75,3 +75,38 @@ func TestPrependFewer(t *testing.T) {
 	assert.False(t, ok, "a Win query came between")
 	assert.Equal(t, 0, c.LastLen())
 }
+
+// TestPrependSaturated checks the early stop of Prepend on stacks far
+// larger than the defenders: the pass stops where the odds settle, and its
+// values and PrependFewer's are still WinAll's bit for bit.
+func TestPrependSaturated(t *testing.T) {
+	for _, r := range []dice.Rules{dice.Classic, {AttackerDice: 3, DefenderDice: 3}, {AttackerDice: 1, DefenderDice: 1}} {
+		for _, defs := range [][]int{{3}, {3, 1}, {25, 60}, {93}, {2, 0, 40, 7}} {
+			const amax = 3000
+			c := dice.NewChainer(r, 8)
+			want := c.WinAll(nil, amax, defs)
+			v := make([]float64, amax+1)
+			for i := range v {
+				v[i] = 1
+			}
+			for k := len(defs) - 1; k >= 0; k-- {
+				v = c.Prepend(nil, v, defs[k])
+			}
+			assert.Less(t, c.LastSat(), amax/2, "rules %+v defenders %v: the pass did not stop early", r, defs)
+			for a := range v {
+				require.Equal(t, math.Float64bits(want[a]), math.Float64bits(v[a]), "rules %+v defenders %v a=%d", r, defs, a)
+			}
+			// The grid's repeated rows serve fewer defenders too.
+			rest := c.WinAll(nil, amax, defs[1:])
+			c.Prepend(nil, rest, defs[0])
+			for d := range defs[0] {
+				got, ok := c.PrependFewer(nil, d)
+				require.True(t, ok)
+				fresh := dice.NewChainer(r, 8).WinAll(nil, amax, append([]int{d}, defs[1:]...))
+				for a := range fresh {
+					require.Equal(t, math.Float64bits(fresh[a]), math.Float64bits(got[a]), "rules %+v defenders %v, first %d: a=%d", r, defs, d, a)
+				}
+			}
+		}
+	}
+}

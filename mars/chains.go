@@ -27,6 +27,8 @@ type chainStore struct {
 	// lastParent is the suffix node of the chainer's last Prepend (whose
 	// grid PrependFewer reuses), -2 for none.
 	lastParent int32
+	// limit is the most values kept (maxStoreVals; tests set less).
+	limit int
 }
 
 type chainNode struct {
@@ -38,18 +40,21 @@ type chainNode struct {
 // minChainLen is the fewest army counts a stored vector covers.
 const minChainLen = 16
 
-// maxStoreVals is the most float64 values (2 MB) the store keeps: a
-// lookup empties it beyond that (see trim).
-const maxStoreVals = 1 << 18
+// maxStoreVals is the most float64 values (16 MB) the store keeps: a
+// lookup empties it beyond that (see trim). Games of mars2006 never come
+// near; in the long escalating-card games, whose stacks reach thousands,
+// paths of a thousand army counts each fill it, and a smaller store empties
+// every few turns and computes the same chains again.
+const maxStoreVals = 1 << 21
 
 func newChainStore(ch *dice.Chainer) *chainStore {
-	return &chainStore{ch: ch, lastParent: -2}
+	return &chainStore{ch: ch, lastParent: -2, limit: maxStoreVals}
 }
 
-// trim empties the store if it holds more than maxStoreVals values,
+// trim empties the store if it holds more than its limit of values,
 // starting a new generation: node indices from before are invalid.
 func (s *chainStore) trim() {
-	if len(s.vals) <= maxStoreVals {
+	if len(s.vals) <= s.limit {
 		return
 	}
 	s.nodes = s.nodes[:0]

@@ -96,6 +96,7 @@ func TestChainTooFew(t *testing.T) {
 func TestChainStore(t *testing.T) {
 	ch := dice.NewChainer(dice.Classic, 16)
 	s := newChainStore(dice.NewChainer(dice.Classic, 16))
+	s.limit = 1 << 18 // small enough for the queries to overflow it
 	rng := rand.New(rand.NewPCG(3, 4))
 	gen0 := s.gen
 	var prev []int
@@ -123,7 +124,7 @@ func TestChainStore(t *testing.T) {
 		}
 	}
 	assert.Greater(t, s.gen, gen0, "the queries should overflow the store")
-	assert.LessOrEqual(t, len(s.vals), maxStoreVals+4*1024, "a trim bounds the store")
+	assert.LessOrEqual(t, len(s.vals), s.limit+4*1024, "a trim bounds the store")
 }
 
 // TestNodeIndex checks the chain store's hash table against a map: every
