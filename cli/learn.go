@@ -11,7 +11,7 @@ import (
 
 	"github.com/marslab-risk/marslab/bots"
 	"github.com/marslab-risk/marslab/internal/outdir"
-	lexp "github.com/marslab-risk/marslab/learn/experiment"
+	lexp "github.com/marslab-risk/marslab/internal/strategist"
 )
 
 // cmdLearn runs "marslab learn CONFIG": the strategist experiment (train a

@@ -15,7 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/marslab-risk/marslab/bots/registry"
-	lexp "github.com/marslab-risk/marslab/learn/experiment"
+	lexp "github.com/marslab-risk/marslab/internal/strategist"
 )
 
 // qLearner is the [q] learner's settings of the test experiments.

@@ -8,7 +8,7 @@ import (
 	"github.com/marslab-risk/marslab/bots"
 	"github.com/marslab-risk/marslab/internal/atomicfile"
 	"github.com/marslab-risk/marslab/internal/outdir"
-	lexp "github.com/marslab-risk/marslab/learn/experiment"
+	lexp "github.com/marslab-risk/marslab/internal/strategist"
 	"github.com/marslab-risk/marslab/search"
 )
 

@@ -28,7 +28,7 @@ func TestOutputLocked(t *testing.T) {
 	tcfg := tournamentConfig(t, dir)
 	scfg := sweepConfig(t, dir, 1)
 	lcfg := writeQConfig(t, dir, 8, 4)
-	rcfg, err := filepath.Abs("../recog/experiment/testdata/small.toml")
+	rcfg, err := filepath.Abs("../internal/recognition/testdata/small.toml")
 	require.NoError(t, err)
 	sbatch, calls := fakeSbatch(t, dir)
 	for _, tc := range []struct {

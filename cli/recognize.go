@@ -10,7 +10,7 @@ import (
 
 	"github.com/marslab-risk/marslab/bots"
 	"github.com/marslab-risk/marslab/internal/atomicfile"
-	"github.com/marslab-risk/marslab/recog/experiment"
+	"github.com/marslab-risk/marslab/internal/recognition"
 )
 
 // cmdRecognize runs the mission-recognition experiment of a TOML config
@@ -58,12 +58,12 @@ it (the paper's program sampled at turn ends only); -clock turns counts player-t
 	switch {
 	case *workers < 0:
 		return fmt.Errorf("-workers %d: must be >= 0 (0 = every core)", *workers)
-	case *games < 0 || *games > experiment.MaxGames:
-		return fmt.Errorf("-games %d: must be in [0, %d] (0 = the config's)", *games, experiment.MaxGames)
-	case *train < 0 || *train > experiment.MaxGames:
-		return fmt.Errorf("-train-games %d: must be in [0, %d] (0 = the config's)", *train, experiment.MaxGames)
+	case *games < 0 || *games > recognition.MaxGames:
+		return fmt.Errorf("-games %d: must be in [0, %d] (0 = the config's)", *games, recognition.MaxGames)
+	case *train < 0 || *train > recognition.MaxGames:
+		return fmt.Errorf("-train-games %d: must be in [0, %d] (0 = the config's)", *train, recognition.MaxGames)
 	}
-	counting, err := experiment.ParseCounting(*clock, *ties, *end)
+	counting, err := recognition.ParseCounting(*clock, *ties, *end)
 	if err != nil {
 		return fmt.Errorf("-%w", err)
 	}
@@ -71,7 +71,7 @@ it (the paper's program sampled at turn ends only); -clock turns counts player-t
 	if err != nil {
 		return err
 	}
-	cfg, err := experiment.Load(path)
+	cfg, err := recognition.Load(path)
 	if err != nil {
 		return err
 	}
@@ -79,7 +79,7 @@ it (the paper's program sampled at turn ends only); -clock turns counts player-t
 	if err != nil {
 		return err
 	}
-	opt := experiment.Options{Out: *out, Workers: *workers, Games: *games, TrainGames: *train, Resume: *resume, Shard: shard}
+	opt := recognition.Options{Out: *out, Workers: *workers, Games: *games, TrainGames: *train, Resume: *resume, Shard: shard}
 	if opt.Out == "" {
 		opt.Out = cfg.Out
 	}
@@ -97,52 +97,52 @@ it (the paper's program sampled at turn ends only); -clock turns counts player-t
 	if !*quiet {
 		opt.Log = stderr
 	}
-	var res *experiment.Results
+	var res *recognition.Results
 	if *merge != "" {
-		res, err = experiment.Merge(cfg, setup, strings.Split(*merge, ","), opt)
+		res, err = recognition.Merge(cfg, setup, strings.Split(*merge, ","), opt)
 	} else {
-		res, err = experiment.Run(ctx, cfg, setup, opt)
+		res, err = recognition.Run(ctx, cfg, setup, opt)
 	}
 	if err != nil {
 		return err
 	}
-	sum, err := experiment.Summarize(res, counting)
+	sum, err := recognition.Summarize(res, counting)
 	if err != nil {
 		return err
 	}
-	effects, err := experiment.CountingEffects(res, 0)
+	effects, err := recognition.CountingEffects(res, 0)
 	if err != nil {
 		return err
 	}
 	var tables, md bytes.Buffer
-	if err := experiment.WriteTables(io.MultiWriter(stdout, &tables), sum, effects); err != nil {
+	if err := recognition.WriteTables(io.MultiWriter(stdout, &tables), sum, effects); err != nil {
 		return err
 	}
 	if err := atomicfile.WriteFile(filepath.Join(opt.Out, "tables.txt"), tables.Bytes(), 0o644); err != nil {
 		return err
 	}
-	if err := experiment.WriteMarkdown(&md, sum, effects); err != nil {
+	if err := recognition.WriteMarkdown(&md, sum, effects); err != nil {
 		return err
 	}
 	if err := atomicfile.WriteFile(filepath.Join(opt.Out, "report.md"), md.Bytes(), 0o644); err != nil {
 		return err
 	}
 	paper, ours := sum, sum
-	if counting != (experiment.Counting{}) {
-		if paper, err = experiment.Summarize(res, experiment.Counting{}); err != nil {
+	if counting != (recognition.Counting{}) {
+		if paper, err = recognition.Summarize(res, recognition.Counting{}); err != nil {
 			return err
 		}
 	}
-	if counting != experiment.Ours {
-		if ours, err = experiment.Summarize(res, experiment.Ours); err != nil {
+	if counting != recognition.Ours {
+		if ours, err = recognition.Summarize(res, recognition.Ours); err != nil {
 			return err
 		}
 	}
-	if _, err := experiment.WriteCSV(opt.Out, paper, ours); err != nil {
+	if _, err := recognition.WriteCSV(opt.Out, paper, ours); err != nil {
 		return err
 	}
 	if *figures {
-		if _, err := experiment.WriteFigures(opt.Out, paper); err != nil {
+		if _, err := recognition.WriteFigures(opt.Out, paper); err != nil {
 			return err
 		}
 	}

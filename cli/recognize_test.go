@@ -88,7 +88,7 @@ func checkRecognizeCSV(t *testing.T, dir, out string) {
 func TestRecognize(t *testing.T) {
 	dir := t.TempDir()
 	var out, errb bytes.Buffer
-	err := run(context.Background(), registry.Default(), []string{"recognize", "../recog/experiment/testdata/small.toml",
+	err := run(context.Background(), registry.Default(), []string{"recognize", "../internal/recognition/testdata/small.toml",
 		"-out", dir, "-games", "4", "-train-games", "2", "-workers", "2"}, &out, &errb)
 	require.NoError(t, err, errb.String())
 	assert.Contains(t, out.String(), "Random guess: 16.67 % (1 of 6 continent cards).")
@@ -126,7 +126,7 @@ func TestRecognize(t *testing.T) {
 	// Two shards merged give the whole run's games and tables.
 	s0, s1, merged := t.TempDir(), t.TempDir(), t.TempDir()
 	for i, d := range []string{s0, s1} {
-		err := run(context.Background(), registry.Default(), []string{"recognize", "../recog/experiment/testdata/small.toml",
+		err := run(context.Background(), registry.Default(), []string{"recognize", "../internal/recognition/testdata/small.toml",
 			"-out", d, "-games", "4", "-train-games", "2", "-shard", []string{"0/2", "1/2"}[i], "-quiet", "-figures=false"}, &bytes.Buffer{}, &errb)
 		require.NoError(t, err)
 		assert.FileExists(t, filepath.Join(d, "accuracy.csv"))
@@ -134,17 +134,17 @@ func TestRecognize(t *testing.T) {
 	}
 	var mout bytes.Buffer
 	// The shards trained on 2 games per arm, not the config's 3.
-	err = run(context.Background(), registry.Default(), []string{"recognize", "../recog/experiment/testdata/small.toml",
+	err = run(context.Background(), registry.Default(), []string{"recognize", "../internal/recognition/testdata/small.toml",
 		"-out", merged, "-games", "4", "-merge", s0 + "," + s1, "-quiet"}, &mout, &errb)
 	assert.ErrorContains(t, err, "recognize: merge: "+filepath.Join(s0, "config.json")+" was written by another config (train_games: 2 vs 3;")
-	err = run(context.Background(), registry.Default(), []string{"recognize", "../recog/experiment/testdata/small.toml",
+	err = run(context.Background(), registry.Default(), []string{"recognize", "../internal/recognition/testdata/small.toml",
 		"-out", merged, "-games", "4", "-train-games", "2", "-merge", s0 + "," + s1, "-quiet"}, &mout, &errb)
 	require.NoError(t, err)
 	mg, err := os.ReadFile(filepath.Join(merged, "games.jsonl"))
 	require.NoError(t, err)
 	assert.Equal(t, string(games), string(mg))
 	assert.Equal(t, out.String(), mout.String())
-	err = run(context.Background(), registry.Default(), []string{"recognize", "../recog/experiment/testdata/small.toml",
+	err = run(context.Background(), registry.Default(), []string{"recognize", "../internal/recognition/testdata/small.toml",
 		"-out", t.TempDir(), "-games", "4", "-train-games", "2", "-merge", s0, "-quiet"}, &mout, &errb)
 	assert.ErrorContains(t, err, "merge: game 1 of arm w4 is in no shard")
 
@@ -171,7 +171,7 @@ func TestRecognize(t *testing.T) {
 func TestRecognizeOwnsOut(t *testing.T) {
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "r.toml")
-	small, err := os.ReadFile("../recog/experiment/testdata/small.toml")
+	small, err := os.ReadFile("../internal/recognition/testdata/small.toml")
 	require.NoError(t, err)
 	abs, err := filepath.Abs("../configs/experiments/phatt-missions.toml")
 	require.NoError(t, err)

@@ -46,9 +46,9 @@ const importRules = `
 	arena, internal/gameconf, plots < tourney;
 	arena, internal/gameconf, plots, search/cmaes < search;
 	bots < learn;
-	arena, learn, plots < learn/experiment;
-	arena, plots, recog < recog/experiment;
-	dice/dicetest, learn/experiment, recog/experiment, search, tourney < report;
+	arena, learn, plots < internal/strategist;
+	arena, plots, recog < internal/recognition;
+	dice/dicetest, internal/strategist, internal/recognition, search, tourney < report;
 	internal/slurm, report, view < cli;
 	bots/registry, cli < cmd/marslab;
 `
@@ -232,7 +232,7 @@ func deps(graph map[string][]string, p string) []string {
 func TestExperimentsImportNoBotFamily(t *testing.T) {
 	graph := imports(t, "..")
 	families := []string{"bots/baseline", "bots/blocks", "bots/example", "bots/lux", "bots/mission", "bots/registry", "mars"}
-	for _, p := range []string{"arena", "learn", "learn/experiment", "recog/experiment", "report", "search", "tourney", "cli"} {
+	for _, p := range []string{"arena", "learn", "internal/strategist", "internal/recognition", "report", "search", "tourney", "cli"} {
 		require.Contains(t, graph, p)
 		for _, d := range deps(graph, p) {
 			assert.NotContains(t, families, d, "%s depends on %s", p, d)

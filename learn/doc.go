@@ -1,7 +1,7 @@
 // Package learn wraps the Risk engine in a Gym-style environment, after
 // Sciberras (2022), sections 3 and 4. The learners, their training and
 // evaluation, the experiment of marslab learn and its reports are package
-// learn/experiment.
+// internal/strategist.
 //
 // One seat of a game is the learner's. At the start of each of its turns
 // (a decision point, one environment step) the learner picks an action: one
@@ -16,7 +16,7 @@
 //
 //   - Runner.Run plays one whole game and calls a decide function at each
 //     decision point, on the game's own goroutine. In-process learners
-//     (learn/experiment's QTable, DQN, Train) use it: no goroutine, no
+//     (internal/strategist's QTable, DQN, Train) use it: no goroutine, no
 //     channel, nothing allocated per step.
 //   - Env offers Reset(seed) and Step(action), the Gym interface, for a
 //     caller that wants to drive the game from outside (marslab env serve,

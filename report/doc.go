@@ -18,7 +18,7 @@
 //	        options' effects and the validation of the results against a
 //	        reference on fresh deals, with the surface figures
 //	recognition
-//	        mission-card recognition (package recog/experiment): PHATT, PHATT
+//	        mission-card recognition (package internal/recognition): PHATT, PHATT
 //	        with state-dependent weights and a data-driven recogniser on
 //	        mission-mode games of mission bots, beside Khan & Rovatsos's
 //	        appendix tables

@@ -6,8 +6,8 @@ import (
 	"math"
 	"path/filepath"
 
+	rexp "github.com/marslab-risk/marslab/internal/recognition"
 	"github.com/marslab-risk/marslab/plots"
-	rexp "github.com/marslab-risk/marslab/recog/experiment"
 	"github.com/marslab-risk/marslab/stats"
 	"github.com/marslab-risk/marslab/table"
 )
@@ -16,7 +16,7 @@ import (
 var recognitionNotes = []string{"intro", "headline", "differences", "general", "winners", "missions", "length", "figures", "beyond", "conclusion"}
 
 // recognitionConfig is the config of a recognition notebook: the mission
-// recognition experiment of package recog/experiment beside the appendix
+// recognition experiment of package internal/recognition beside the appendix
 // of Khan & Rovatsos (2013).
 type recognitionConfig struct {
 	Header

@@ -14,7 +14,7 @@ import (
 )
 
 // tinyRecognition is a recognition notebook over the small experiment of
-// package recog/experiment's tests.
+// package internal/recognition's tests.
 const tinyRecognition = `kind = "recognition"
 title = "Recognition"
 summary = "A tiny recognition run."
@@ -50,7 +50,7 @@ general = "PHATT beats a guess."
 
 func writeRecognition(t *testing.T, config string) string {
 	t.Helper()
-	small, err := os.ReadFile("../recog/experiment/testdata/small.toml")
+	small, err := os.ReadFile("../internal/recognition/testdata/small.toml")
 	require.NoError(t, err)
 	rules, err := filepath.Abs("../configs/experiments/phatt-missions.toml")
 	require.NoError(t, err)

@@ -7,9 +7,9 @@ import (
 	"reflect"
 	"slices"
 
+	lexp "github.com/marslab-risk/marslab/internal/strategist"
 	"github.com/marslab-risk/marslab/internal/textfmt"
 	"github.com/marslab-risk/marslab/learn"
-	lexp "github.com/marslab-risk/marslab/learn/experiment"
 	"github.com/marslab-risk/marslab/table"
 )
 

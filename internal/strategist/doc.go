@@ -1,4 +1,4 @@
-// Package experiment holds learners for the environment of package learn
+// Package strategist holds learners for the environment of package learn
 // and the experiment that trains, evaluates and compares them (marslab
 // learn, the strategist notebooks), after Sciberras (2022), section 4.
 //
@@ -20,4 +20,4 @@
 // CompareArms and its tables): marslab learn's README.md and the
 // strategist notebooks of package report print the same tables and
 // sentences, each sentence made from the numbers.
-package experiment
+package strategist

@@ -1,4 +1,4 @@
-package experiment
+package strategist
 
 import (
 	"github.com/marslab-risk/marslab/learn"

@@ -1,38 +1,38 @@
-package experiment_test
+package strategist_test
 
 import (
 	"fmt"
 	"os"
 	"path/filepath"
 
+	"github.com/marslab-risk/marslab/internal/strategist"
 	"github.com/marslab-risk/marslab/learn"
-	"github.com/marslab-risk/marslab/learn/experiment"
 )
 
 // A Q-table saved as a policy file and loaded back acts the same.
 func ExampleLoadPolicy() {
-	q, err := experiment.NewQTable(experiment.QConfig{Features: []int{0}, Bins: 2, Alpha: 0.5, Gamma: 0.9, Epsilon: 0.1}, 2)
+	q, err := strategist.NewQTable(strategist.QConfig{Features: []int{0}, Bins: 2, Alpha: 0.5, Gamma: 0.9, Epsilon: 0.1}, 2)
 	if err != nil {
 		panic(err)
 	}
 	// One episode: in the low bin action 1 (reward 1), then in the high bin action 0 (reward 10).
-	q.Learn([]experiment.Episode{{Dim: 1, Obs: []float64{0.2, 0.7}, Actions: []int{1, 0}, Outcome: learn.Outcome{PerTurn: 1, Final: 10}}})
+	q.Learn([]strategist.Episode{{Dim: 1, Obs: []float64{0.2, 0.7}, Actions: []int{1, 0}, Outcome: learn.Outcome{PerTurn: 1, Final: 10}}})
 	dir, err := os.MkdirTemp("", "policy")
 	if err != nil {
 		panic(err)
 	}
 	defer os.RemoveAll(dir)
 	path := filepath.Join(dir, "policy.json")
-	if err := experiment.SavePolicy(path, q, []string{"territories"}, []string{"hold", "attack"}); err != nil {
+	if err := strategist.SavePolicy(path, q, []string{"territories"}, []string{"hold", "attack"}); err != nil {
 		panic(err)
 	}
-	l, f, err := experiment.LoadPolicy(path)
+	l, f, err := strategist.LoadPolicy(path)
 	if err != nil {
 		panic(err)
 	}
 	a := l.NewActor()
 	fmt.Println(f.Format, f.Learner, f.Actions)
-	fmt.Println(l.(*experiment.QTable).Q)
+	fmt.Println(l.(*strategist.QTable).Q)
 	fmt.Println(a.Act([]float64{0.7}, nil), a.Act([]float64{0.2}, nil))
 	// Output:
 	// marslab-policy/2 q [hold attack]
@@ -44,8 +44,8 @@ func ExampleLoadPolicy() {
 // episodes; its verdicts say "more" only when the Holm-corrected
 // difference is significant and its interval excludes 0.
 func ExampleCompareArms() {
-	eval := func(wins, n int) *experiment.Evaluation {
-		ev := &experiment.Evaluation{Name: "learned", Won: make([]bool, n), Return: make([]float64, n)}
+	eval := func(wins, n int) *strategist.Evaluation {
+		ev := &strategist.Evaluation{Name: "learned", Won: make([]bool, n), Return: make([]float64, n)}
 		for i := range n {
 			ev.Won[i] = i < wins
 			ev.Return[i] = float64(i%5) - 2
@@ -55,7 +55,7 @@ func ExampleCompareArms() {
 		}
 		return ev
 	}
-	a, err := experiment.CompareArms([]experiment.Arm{
+	a, err := strategist.CompareArms([]strategist.Arm{
 		{Name: "thesis observation", Features: []string{"territories"}, Games: 1000, Steps: 130000, Eval: eval(20, 400)},
 		{Name: "+threat", Features: []string{"territories", "threat"}, Games: 1000, Steps: 120000, Eval: eval(90, 400)},
 	})

@@ -1,4 +1,4 @@
-// Package experiment runs the recognition experiment of Khan & Rovatsos
+// Package recognition runs the recognition experiment of Khan & Rovatsos
 // (2013), section 5, on simulated games: mission-mode games of mission-aware
 // bots (arms such as six mission(w=4), six mission(w=100) and six
 // constrained bots), every player watched by four recognisers (plain PHATT,
@@ -15,7 +15,7 @@
 // one line per game, in order, to games.jsonl, resumes an interrupted run
 // from it, and plays one shard of the games (Options.Shard); Merge joins
 // the shards.
-package experiment
+package recognition
 
 import (
 	"fmt"

@@ -1,4 +1,4 @@
-package experiment
+package recognition
 
 import (
 	"fmt"
