@@ -8,7 +8,7 @@
 // ("mars@paper(W_p=0.8)"), -param overrides, parameter files and the
 // embedded parameter sets of package configs into Seats; Table seats them
 // at a game. The experiment packages (search, tourney, learn,
-// recog/experiment, report) take a *Registry from their caller, so they
+// internal/recognition, report) take a *Registry from their caller, so they
 // import this package and none of the bot families.
 //
 // The bots themselves live in their own packages (bots/baseline,
