@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/marslab-risk/marslab/bots"
 	"github.com/marslab-risk/marslab/stats"
@@ -157,8 +158,9 @@ func Calibrate(ctx context.Context, cfg CalibrateConfig) (*Calibration, error) {
 	c.Field = *ns.Field
 	c.Field.Space = full
 	refX := SeatValues(full, cfg.Reference.Params)
-	withVals := func(sp Space, x []float64) []float64 {
-		p := cfg.Reference.Params.Clone()
+	// A search's result is its base seat with the searched values.
+	withVals := func(base bots.Values, sp Space, x []float64) []float64 {
+		p := base.Clone()
 		for i, dim := range sp {
 			p[dim.Param.Name] = x[i]
 		}
@@ -179,8 +181,14 @@ func Calibrate(ctx context.Context, cfg CalibrateConfig) (*Calibration, error) {
 	}
 	best, _ := c.Narrowing.Best()
 	cands := []Candidate{
-		{Name: "narrowing optimum " + ncfg.Space.Label(best.X), X: withVals(ncfg.Space, best.X)},
-		{Name: "CMA-ES final mean", X: withVals(ecfg.Space, fin.Mean)},
+		{Name: "narrowing optimum " + ncfg.Space.Label(best.X), X: withVals(ns.Field.Base.Params, ncfg.Space, best.X)},
+		{Name: "CMA-ES final mean", X: withVals(es.Field.Base.Params, ecfg.Space, fin.Mean)},
+	}
+	// A CMA-ES that starts from another seat than the reference has its
+	// start validated beside its results: a result is worth shipping only
+	// where it beats the set it began from.
+	if start := SeatValues(full, es.Field.Base.Params); !slices.Equal(start, refX) {
+		cands = append(cands, Candidate{Name: "search start " + es.Field.Base.Label, X: start})
 	}
 	validateAll := func(field *Games, prefix string) ([]Candidate, []float64, error) {
 		var out []Candidate

@@ -83,3 +83,38 @@ func TestCalibrateInMemoryAndInFolders(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, outputs(disk), outputs(again))
 }
+
+// A calibration whose searches start from another seat than the reference
+// builds its results from that seat (the values it does not search are
+// the start's, not the reference's) and validates the start beside them.
+func TestCalibrateFromAnotherStart(t *testing.T) {
+	cfg := tinyCalibration(t, 2)
+	reg := registry.Default()
+	start, err := reg.ParseSeat("mars@paper(goal_paths=shortest;G_l=3;C_sv=50)", nil)
+	require.NoError(t, err)
+	cfg.Narrow.Field.Base, cfg.CMAES.Field.Base = start, start
+	c, err := Calibrate(context.Background(), cfg)
+	require.NoError(t, err)
+	require.Len(t, c.Validations, 3)
+	require.Len(t, c.Confirmations, 3)
+	full := c.Field.Space
+	at := func(x []float64, name string) float64 {
+		for i, dim := range full {
+			if dim.Param.Name == name {
+				return x[i]
+			}
+		}
+		t.Fatalf("no parameter %s", name)
+		return 0
+	}
+	for _, v := range c.Validations {
+		assert.Equal(t, 3.0, at(v.X, "G_l"), v.Name)
+		assert.Equal(t, 50.0, at(v.X, "C_sv"), v.Name)
+	}
+	assert.Equal(t, "search start "+start.Label, c.Validations[2].Name)
+	assert.Equal(t, SeatValues(full, start.Params), c.Validations[2].X)
+	// Started from the reference, only the two results are validated.
+	c, err = Calibrate(context.Background(), tinyCalibration(t, 2))
+	require.NoError(t, err)
+	assert.Len(t, c.Validations, 2)
+}
