@@ -301,7 +301,11 @@ func (c *calibrationConfig) render(w *writer, cal *search.Calibration) (*calibra
 		}
 	}
 	d.Generations, d.Lambda = len(e.Generations()), e.Lambda()
-	d.CMAESParams = e.ParamsTable("start (reference)")
+	start := "start (reference)"
+	if base := cal.EvolveSetup.Field.Base.Label; base != c.Calibration.Against {
+		start = "start (`" + base + "`)"
+	}
+	d.CMAESParams = e.ParamsTable(start)
 	var validations table.Table
 	d.Validations, validations = search.CandidatesTables(c.Calibration.Against, cal.Validations, cal.Holm)
 	if err := w.table("validation.csv", validations); err != nil {

@@ -365,7 +365,7 @@ func (c *transferConfig) render(w *writer, d *transferData, conds []transferCond
 		d.Overall.Add("`"+name+"`", itoa(len(conds)), fmt.Sprintf("%+.1f", 100*mean), fmt.Sprintf("[%+.1f, %+.1f]", 100*(mean-1.96*se), 100*(mean+1.96*se)),
 			fmt.Sprintf("%.2g", p), itoa(len(better)), itoa(len(worse)))
 		overall.Add(name, itoa(len(conds)), num(mean), num(mean-1.96*se), num(mean+1.96*se), num(p), itoa(len(better)), itoa(len(worse)))
-		d.Where = append(d.Where, whereText(name, c.Transfer.Reference, d.Blocks, len(cells), better, worse, same))
+		d.Where = append(d.Where, whereText(name, c.Transfer.Reference, d.Blocks, len(cells), better, worse, same, mean, se))
 	}
 	if err := w.table("transfer-overall.csv", overall); err != nil {
 		return err
@@ -377,16 +377,18 @@ func (c *transferConfig) render(w *writer, d *transferData, conds []transferCond
 }
 
 // whereText is the comment line of a parameter file that says where the
-// set is shown better and worse than the reference.
-func whereText(set, ref string, blocks, cells int, better, worse, same []string) string {
+// set is shown better and worse than the reference, and its mean
+// difference over the grid (mean and its standard error se, in win rate).
+func whereText(set, ref string, blocks, cells int, better, worse, same []string, mean, se float64) string {
 	list := func(s []string) string {
 		if len(s) == 0 {
 			return "none"
 		}
 		return strings.Join(s, ", ")
 	}
-	return fmt.Sprintf("# %s against %s (notebooks/transfer, %d fresh blocks per condition, Holm over %d cells): shown better in %s; shown worse in %s; no difference shown in %d conditions.",
-		set, ref, blocks, cells, list(better), list(worse), len(same))
+	return fmt.Sprintf("# %s against %s (notebooks/transfer, %d fresh blocks per condition, Holm over %d cells): "+
+		"over the grid's conditions, equally weighted, %+.1f points [%+.1f, %+.1f]; shown better in %s; shown worse in %s; no difference shown in %d conditions.",
+		set, ref, blocks, cells, 100*mean, 100*(mean-1.96*se), 100*(mean+1.96*se), list(better), list(worse), len(same))
 }
 
 // shownWord names a cell's sign.

@@ -94,7 +94,7 @@ func TestTransferNotebook(t *testing.T) {
 	}
 	where := strings.Split(strings.TrimSpace(readFile(t, filepath.Join(a, "where.txt"))), "\n")
 	require.Len(t, where, 2)
-	assert.Regexp(t, `^# mars@paperfield\(goal_paths=shortest\) against mars@paper\(goal_paths=shortest\) \(notebooks/transfer, 3 fresh blocks per condition, Holm over 8 cells\): shown better in .*; shown worse in .*; no difference shown in \d conditions\.$`, where[1])
+	assert.Regexp(t, `^# mars@paperfield\(goal_paths=shortest\) against mars@paper\(goal_paths=shortest\) \(notebooks/transfer, 3 fresh blocks per condition, Holm over 8 cells\): over the grid's conditions, equally weighted, [+-]\d+\.\d points \[[+-]\d+\.\d, [+-]\d+\.\d\]; shown better in .*; shown worse in .*; no difference shown in \d conditions\.$`, where[1])
 	rep := readFile(t, filepath.Join(a, ReportFile))
 	assert.Contains(t, rep, "| condition | mars(W_p=0.5;goal_paths=shortest) | mars@paperfield(goal_paths=shortest) |")
 	assert.Contains(t, rep, "![differences from the reference](transfer.png)")
@@ -159,3 +159,4 @@ func TestShippedTransferNotebooks(t *testing.T) {
 	assert.Len(t, tc.conditions(), 27)
 	assert.Equal(t, "mars2006-escalating/6p/lux", tc.conditions()[15].Name())
 }
+
