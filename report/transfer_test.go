@@ -159,4 +159,3 @@ func TestShippedTransferNotebooks(t *testing.T) {
 	assert.Len(t, tc.conditions(), 27)
 	assert.Equal(t, "mars2006-escalating/6p/lux", tc.conditions()[15].Name())
 }
-
