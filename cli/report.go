@@ -19,7 +19,8 @@ report (README.md), CSV data and figures (PNG and SVG) into its folder, or
 into -out. A NOTEBOOK folder without a config.toml stands for every notebook
 in it (e.g. "notebooks"): each is run into its own subfolder and the index,
 README.md, is written beside them. With -out and more than one notebook,
-each goes to its own subfolder of -out.
+each goes to its own subfolder of -out. With -index, no notebook is run:
+only the index of such a folder is written, from the notebooks' configs.
 
 The same config and seed give the same tables and byte-identical CSV files;
 timings (timings.csv and the report's blocks marked "(timing, varies)") are
@@ -43,6 +44,7 @@ func cmdReport(ctx context.Context, reg *bots.Registry, args []string, stdout, s
 	quick := fs.Bool("quick", false, "run the config's reduced [quick] sizes (for CI); needs -out")
 	out := fs.String("out", "", "write into this folder instead of the notebook's own")
 	verbose := fs.Bool("v", false, "print every step")
+	index := fs.Bool("index", false, "write only the index of each folder of notebooks (e.g. notebooks/README.md), running none")
 	work := fs.String("work", "", "keep the intermediate results (searches, validations, tournaments) in this folder and continue from them: an interrupted run started again with the same -work resumes")
 	pos, err := parseArgs(fs, args, stdout)
 	if err != nil {
@@ -50,6 +52,12 @@ func cmdReport(ctx context.Context, reg *bots.Registry, args []string, stdout, s
 	}
 	if len(pos) == 0 {
 		return errors.New("give a notebook folder (e.g. notebooks/dice, or notebooks for all)")
+	}
+	if *index {
+		if *quick || *out != "" || *work != "" {
+			return errors.New("-index writes only the index in the folder given: it takes none of -quick, -out, -work")
+		}
+		return writeIndexes(pos, stdout)
 	}
 	if *quick && *out == "" {
 		return errors.New("-quick needs -out: a quick run must not overwrite a notebook's committed files")
@@ -160,6 +168,25 @@ func sameDir(a, b string) bool {
 	ra, err1 = outdir.Resolve(ra)
 	rb, err2 = outdir.Resolve(rb)
 	return err1 == nil && err2 == nil && ra == rb
+}
+
+// writeIndexes writes the index of each folder of notebooks in roots
+// (marslab report -index), running no notebook.
+func writeIndexes(roots []string, stdout io.Writer) error {
+	for _, root := range roots {
+		nbs, all, err := report.Find(root)
+		if err != nil {
+			return err
+		}
+		if !all {
+			return fmt.Errorf("-index: %s is a notebook, not a folder of notebooks", root)
+		}
+		if err := writeIndex(root, "", nbs); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "report: index written to %s\n", filepath.Join(root, report.ReportFile))
+	}
+	return nil
 }
 
 // writeIndex writes the index of nbs into root holding root's lock, unless

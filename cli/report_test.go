@@ -57,6 +57,26 @@ func TestReportQuickAll(t *testing.T) {
 	assert.Contains(t, string(rep), "`marslab report -quick -out DIR notebooks/dice` (quick size:")
 }
 
+// TestReportIndex writes only the index of a folder of notebooks: a line
+// for each, and no notebook run.
+func TestReportIndex(t *testing.T) {
+	nbs := t.TempDir()
+	for _, nb := range []string{"dice", "transfer"} {
+		cfg, err := os.ReadFile(filepath.Join("..", "notebooks", nb, "config.toml"))
+		require.NoError(t, err)
+		require.NoError(t, os.Mkdir(filepath.Join(nbs, nb), 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(nbs, nb, "config.toml"), cfg, 0o644))
+	}
+	stdout, err := runReport(t, "-index", nbs)
+	require.NoError(t, err)
+	assert.Equal(t, "report: index written to "+filepath.Join(nbs, "README.md")+"\n", stdout)
+	idx, err := os.ReadFile(filepath.Join(nbs, "README.md"))
+	require.NoError(t, err)
+	assert.Contains(t, string(idx), "[dice](dice/README.md)")
+	assert.Contains(t, string(idx), "[transfer](transfer/README.md)")
+	assert.NoFileExists(t, filepath.Join(nbs, "dice", "README.md"), "no notebook is run")
+}
+
 // TestReportOne runs one notebook into -out without a subfolder, twice,
 // and compares the results.
 func TestReportOne(t *testing.T) {
@@ -103,6 +123,8 @@ alpha = 2
 		{"no config", []string{"-out", dir, empty}, "holds no config.toml"},
 		{"bad config", []string{"-out", dir, bad}, filepath.Join(bad, "config.toml") + ": key dice.alpha: 2 outside (0, 1)"},
 		{"bad flag", []string{"-fast"}, "report: flag provided but not defined: -fast"},
+		{"index with out", []string{"-index", "-out", dir, "notebooks"}, "report: -index writes only the index"},
+		{"index of one notebook", []string{"-index", filepath.Join("..", "notebooks", "dice")}, "is a notebook, not a folder of notebooks"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := runReport(t, tc.args...)

@@ -335,6 +335,19 @@ func TestFindAndIndex(t *testing.T) {
 	assert.ErrorContains(t, err, "holds no config.toml")
 }
 
+// TestShippedIndex checks that notebooks/README.md is the index of the
+// notebooks' configs as they are (marslab report -index notebooks
+// rewrites it).
+func TestShippedIndex(t *testing.T) {
+	nbs, all, err := Find("../notebooks")
+	require.NoError(t, err)
+	require.True(t, all)
+	dir := t.TempDir()
+	require.NoError(t, WriteIndex(dir, nbs))
+	assert.Equal(t, readFile(t, "../notebooks/"+ReportFile), readFile(t, filepath.Join(dir, ReportFile)),
+		"notebooks/README.md is stale: run marslab report -index notebooks")
+}
+
 func TestParseErrors(t *testing.T) {
 	for _, tc := range []struct {
 		name, config, from, to string
