@@ -209,7 +209,7 @@ func TestParseSeatErrors(t *testing.T) {
 		{"choosy(goal_value=best)", nil, `goal_value = best: "best" is not a choice: must be one of sum, target, max`},
 		{"choosy(goal_value=1)", nil, `goal_value = 1: "1" is not a choice: must be one of sum, target, max`},
 		{"choosy", bots.Overrides{"choosy": {"goal_value": "x"}}, `parameter override choosy.goal_value = x: "x" is not a choice: must be one of sum, target, max`},
-		{"mars@nope", nil, `seat "mars@nope": no embedded parameter set "nope" for bot "mars" (have paper, paperfield, tuned; a file needs a path separator or .toml)`},
+		{"mars@nope", nil, `seat "mars@nope": no embedded parameter set "nope" for bot "mars" (have paper, paperfield, robust, tuned; a file needs a path separator or .toml)`},
 		{"random@paper", nil, `no embedded parameter set "paper" for bot "random" (have ;`},
 	}
 	r := testRegistry(t)
@@ -267,7 +267,7 @@ func TestParamFile(t *testing.T) {
 // embedded files, from a directory holding no configs, and match the files
 // in configs/bots.
 func TestEmbeddedSets(t *testing.T) {
-	assert.Equal(t, []string{"paper", "paperfield", "tuned"}, bots.EmbeddedSets("mars"))
+	assert.Equal(t, []string{"paper", "paperfield", "robust", "tuned"}, bots.EmbeddedSets("mars"))
 	assert.Empty(t, bots.EmbeddedSets("random"))
 	f := mars.Factory()
 	fromFile, err := bots.ReadParamFile(&f, "../configs/bots/mars-paperfield.toml")

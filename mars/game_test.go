@@ -545,6 +545,7 @@ func TestShippedMatchNotebooks(t *testing.T) {
 	for _, tc := range []struct{ notebook, set string }{
 		{"calibration", "tuned"},
 		{"calibration-paper", "paperfield"},
+		{"calibration-robust", "robust"},
 	} {
 		result := "../notebooks/" + tc.notebook + "/tuned.toml"
 		data, err := os.ReadFile(result)

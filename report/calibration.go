@@ -140,7 +140,10 @@ type calibrationData struct {
 	NarrowConfig, CMAESConfig string
 	Field                     string
 	Against                   string
-	PaperSource               string
+	// Unsearched names where a candidate's unsearched parameters come
+	// from: the searches' base seat.
+	Unsearched  string
+	PaperSource string
 	// Cal is the calibration's result: the template reads its numbers
 	// (e.g. .Cal.NarrowEvals) and renderers (e.g. .Cal.Narrowing.BestText).
 	Cal *search.Calibration
@@ -306,6 +309,7 @@ func (c *calibrationConfig) render(w *writer, cal *search.Calibration) (*calibra
 		start = "start (`" + base + "`)"
 	}
 	d.CMAESParams = e.ParamsTable(start)
+	d.Unsearched = unsearched(c.Calibration.Against, cal.NarrowSetup.Field.Base.Label, cal.EvolveSetup.Field.Base.Label)
 	var validations table.Table
 	d.Validations, validations = search.CandidatesTables(c.Calibration.Against, cal.Validations, cal.Holm)
 	if err := w.table("validation.csv", validations); err != nil {
@@ -409,6 +413,19 @@ type condValidation struct {
 
 // field describes a search's field in words.
 func field(s *search.Setup) string { return s.FieldText() }
+
+// unsearched says whose values a candidate holds where its search leaves
+// the parameters alone: the base seat of each search (narrowBase,
+// cmaesBase), named against the reference.
+func unsearched(against, narrowBase, cmaesBase string) string {
+	switch {
+	case narrowBase == against && cmaesBase == against:
+		return "`" + against + "`'s"
+	case narrowBase == cmaesBase:
+		return "those of the searches' start, `" + narrowBase + "`"
+	}
+	return "those of each search's start, `" + narrowBase + "` for the narrowing and `" + cmaesBase + "` for CMA-ES"
+}
 
 // playSearch plays every step of the search method newM makes with ev and
 // returns the method at its end: in memory, or, when the writer has a

@@ -287,9 +287,21 @@ func TestCalibrationNotebookMixture(t *testing.T) {
 	out := t.TempDir()
 	require.NoError(t, nb.Run(t.Context(), Options{Registry: registry.Default(), Out: out}))
 	rep := readFile(t, filepath.Join(out, ReportFile))
-	assert.Contains(t, rep, "in a mixture of 2 conditions drawn per block: two (share 0.5: 2 players, rules `mars2006`")
+	assert.Contains(t, rep, "games of a mixture of 2 conditions, one drawn per block, as a variant of `mars@paper(goal_paths=shortest)`: two (share 0.5: 2 players, rules `mars2006`")
 	assert.Contains(t, rep, "Within each condition of the mixture, CMA-ES final mean against `mars@paper(goal_paths=shortest)`")
 	cond := readFile(t, filepath.Join(out, "validation-conditions.csv"))
 	assert.Equal(t, 1+2*2, strings.Count(cond, "\n"), "two candidates in two conditions")
 	assert.Regexp(t, `CMA-ES final mean,three,\d,\d+,`, cond)
+}
+
+// TestUnsearched checks the validation's sentence on where a candidate's
+// unsearched parameters come from.
+func TestUnsearched(t *testing.T) {
+	for _, tc := range []struct{ against, narrow, cmaes, want string }{
+		{"mars@paper", "mars@paper", "mars@paper", "`mars@paper`'s"},
+		{"mars@paper", "mars@paperfield", "mars@paperfield", "those of the searches' start, `mars@paperfield`"},
+		{"mars@paper", "mars@paper", "mars@paperfield", "those of each search's start, `mars@paper` for the narrowing and `mars@paperfield` for CMA-ES"},
+	} {
+		assert.Equal(t, tc.want, unsearched(tc.against, tc.narrow, tc.cmaes))
+	}
 }

@@ -149,8 +149,8 @@ func (g *Games) evaluateMixture(ctx context.Context, evals []Eval, emit func(k i
 }
 
 // describeField describes a field in words: "4-player games of rules
-// `mars2006`, `mars@paper` against ..." or, for a mixture, each condition
-// with its weight.
+// `mars2006`, `mars@paper` against ..." or, for a mixture, "games of a
+// mixture of N conditions, ..." with each condition and its share.
 func describeField(g *Games, base string, players int, opponents []string, sample bool) string {
 	if !g.mixed() {
 		opp := fmt.Sprintf("the line-up %v", opponents)
@@ -175,7 +175,7 @@ func describeField(g *Games, base string, players int, opponents []string, sampl
 		}
 		parts[i] = fmt.Sprintf("%s (share %.3g: %d players, rules `%s`, %s)", c.Name, c.Weight/total, c.Players, c.Rules.Name, opp)
 	}
-	return fmt.Sprintf("`%s` in a mixture of %d conditions drawn per block: %s", base, len(g.Mixture), strings.Join(parts, "; "))
+	return fmt.Sprintf("games of a mixture of %d conditions, one drawn per block, as a variant of `%s`: %s", len(g.Mixture), base, strings.Join(parts, "; "))
 }
 
 // FieldText describes the setup's field in words (see describeField).
