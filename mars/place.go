@@ -153,11 +153,13 @@ type mediator struct {
 	// for none: a later chain ending there with as many defenders or more
 	// is dominated (see extend). Cleared by relaySmall.
 	minDef [64][64]int32
-	// alive and aliveOff (goal_paths = all, maps with neighbour masks)
-	// hold, by chain length k and defenders d, the own territories that
-	// may reach such a chain: alive[aliveOff[k]+d] (see aliveTables).
-	alive    []uint64
-	aliveOff [maxGoalPath + 1]int
+	// agLim (goal_paths = all, maps with neighbour masks) holds, by chain
+	// length k and own territory t, the least defenders of a chain of k
+	// territories t may not reach (see agentLimits), set for the own
+	// territories at each placement; extLim, by enemy territory, the
+	// defenders below which extend sends an extension (see extLimits).
+	agLim  [maxGoalPath + 1][64]int32
+	extLim [64]int32
 	// liveAt[j] (maps of at most 64 territories) has bit v set when row j
 	// of reachOwn has an own territory for v.
 	liveAt [maxGoalPath]uint64
