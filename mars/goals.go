@@ -630,21 +630,28 @@ func (m *mediator) newCache(t, h, n int) int {
 			return m.childCache(h, int(pc-1), n)
 		}
 	}
+	// The path in attack order and its defenders, written in place: the
+	// chain has msg.k territories.
+	k := int(msg.k)
 	off := len(m.paths)
-	end := -1 // the originator
-	// The path in attack order and its defenders.
-	var defs [maxGoalPath]int32
-	k, maxD := 0, 0
-	msgs, paths, armies := m.msgs, m.paths, b.Armies
-	for j := h; j >= 0; j = int(msgs[j].parent) {
-		end = int(msgs[j].last)
-		paths = append(paths, end)
-		d := armies[end]
-		defs[k] = int32(d)
-		maxD = max(maxD, d)
-		k++
+	if cap(m.paths)-off < k {
+		m.paths = slices.Grow(m.paths, k)
 	}
-	m.paths = paths
+	m.paths = m.paths[:off+k]
+	path := m.paths[off : off+k]
+	var defs [maxGoalPath]int32
+	maxD := 0
+	msgs, armies := m.msgs, b.Armies
+	j := h
+	for i := range path {
+		v := int(msgs[j].last)
+		path[i] = v
+		d := armies[v]
+		defs[i] = int32(d)
+		maxD = max(maxD, d)
+		j = int(msgs[j].parent)
+	}
+	end := path[k-1] // the originator
 	var threat int
 	if b.nmask != nil {
 		// The enemy neighbours of end off the path are bits.
