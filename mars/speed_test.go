@@ -559,3 +559,42 @@ func TestExtendStoresAhead(t *testing.T) {
 	assert.Equal(t, general.paths, masked.paths)
 	assert.NotEmpty(t, masked.goals)
 }
+
+// TestScanBoundFloor checks scanBound against its definition, the largest
+// bound numerator over max(i, 1) for i = i0..n: without a floor it is that
+// maximum, and with a floor (some below the maximum, some above) it is
+// the maximum where the maximum reaches the floor and below the floor
+// otherwise, on the goals of random placements.
+func TestScanBoundFloor(t *testing.T) {
+	rng := rand.New(rand.NewPCG(51, 52))
+	checked, below := 0, 0
+	placementAgents(t, rng, 40, func(trial int, m *mediator, ag, n int) {
+		mArm := m.b.Armies[ag]
+		for g := m.agents[ag].head; g >= 0; g = m.goals[g].next {
+			oc := &m.ccs[m.goals[g].cc]
+			for _, i0 := range []int{0, 1} {
+				want := 0.0
+				for i := i0; i <= n; i++ {
+					want = max(want, m.numerator(oc, mArm-1+i)/float64(max(i, 1)))
+				}
+				topN := m.numerator(oc, mArm-1+n) * roundMargin
+				require.Equal(t, want, m.scanBound(oc, mArm, i0, n, topN, 0), "trial %d goal %d", trial, g)
+				for _, f := range []float64{want / 2, want, want * 1.5, rng.Float64() * topN} {
+					if f <= 0 {
+						continue
+					}
+					got := m.scanBound(oc, mArm, i0, n, topN, f)
+					if want >= f {
+						require.Equal(t, want, got, "trial %d goal %d floor %v", trial, g, f)
+					} else {
+						require.Less(t, got, f, "trial %d goal %d floor %v", trial, g, f)
+						below++
+					}
+					checked++
+				}
+			}
+		}
+	})
+	require.Greater(t, checked, 1000)
+	require.Greater(t, below, 100)
+}
