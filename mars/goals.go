@@ -229,7 +229,7 @@ func (m *mediator) relaySmall(n, gl int, reach *[maxGoalPath + 1]int) {
 			clear(m.minDef[msg.origin][:])
 		}
 	} else {
-		m.aliveTables(n, gl, reach)
+		m.agentLimits(n, gl)
 	}
 	// Messages travel breadth-first: msgs[start:end] are those of k
 	// territories, and their extensions follow them.
@@ -261,7 +261,7 @@ func (m *mediator) relaySmall(n, gl int, reach *[maxGoalPath + 1]int) {
 			if bo != nil {
 				m.extendShortest(start, end, k, reach[k+1], row, m.liveAt[gl-k-1])
 			} else {
-				m.extend(start, end, k, reach[k+1], row, m.liveAt[gl-k-1], m.alive[m.aliveOff[k+1]:m.aliveOff[k+1]+reach[k+1]])
+				m.extend(start, end, k, gl, m.liveAt[gl-k-1])
 			}
 		}
 		start = end
@@ -269,26 +269,30 @@ func (m *mediator) relaySmall(n, gl int, reach *[maxGoalPath + 1]int) {
 }
 
 // extend sends the extensions of the messages msgs[start:end], each of k
-// territories (see relaySmall), under goal_paths = all: to every enemy
-// neighbour u of the chain's end off the chain, with a live row of
-// mayStore's masks (live has the bits of the territories whose row is not
-// empty), if the chain's defenders def stay below lim and the row has an
-// own territory whose armies may reach a chain of k+1 territories and def
-// defenders, alive[def] (see aliveTables): every goal through the
-// extension has at least as many territories and defenders, and an agent
-// that may not reach those would drop it (see store).
-func (m *mediator) extend(start, end, k, lim int, row []uint64, live uint64, alive []uint64) {
+// territories (see relaySmall), under goal_paths = all with goal chains of
+// at most gl territories: to every enemy neighbour u of the chain's end
+// off the chain, with a live row of mayStore's masks (live has the bits of
+// the territories whose row is not empty), if some own territory may store
+// the extension or a chain through it: the chain's defenders def stay
+// below extLim[u] (see extLimits). A chain through the extension stored
+// by an agent r territories beyond u has k+1+r territories and at least
+// def+r defenders (every territory holds an army), and an agent that may
+// not reach those would drop it (see store): an extension that fails the
+// test, and every chain through it, stores nothing, so the goals and their
+// order stay those of sending it.
+func (m *mediator) extend(start, end, k, gl int, live uint64) {
 	nt := len(m.b.nmask)
-	nmask, armies, row := m.b.nmask, m.b.Armies[:nt], row[:nt]
+	nmask, armies := m.b.nmask, m.b.Armies[:nt]
 	enemy := ^m.mine & live
-	alive = alive[:lim]
+	m.extLimits(k, gl, enemy)
+	lim := m.extLim[:nt]
 	msgs := m.msgs
 	for h := start; h < end; h++ {
 		msg := msgs[h]
 		for ext := nmask[msg.last] &^ msg.seen & enemy; ext != 0; ext &= ext - 1 {
 			u := bits.TrailingZeros64(ext)
 			def := msg.def + armies[u]
-			if def >= lim || row[u]&alive[def] == 0 {
+			if def >= int(lim[u]) {
 				continue
 			}
 			var x *message
@@ -297,6 +301,34 @@ func (m *mediator) extend(start, end, k, lim int, row []uint64, live uint64, ali
 		}
 	}
 	m.msgs = msgs
+}
+
+// extLimits sets mediator.extLim[u], for every territory u of enemy, for
+// extensions of chains of k territories to u (goal chains of at most gl
+// territories): the most defenders plus one a chain of k+1 territories
+// ending at u may hold for some own territory t to store it or a chain
+// through it, the largest over t and r of agentLim(t, k+1+r)-r, r the
+// fewest extensions after u that reach a territory next to t (t in
+// mayStore's row of r extensions left for u and not in the row of r-1).
+// Rows grow with r and the limits fall with the chain's length, so a later
+// row gives t no larger limit.
+func (m *mediator) extLimits(k, gl int, enemy uint64) {
+	nt := len(m.b.nmask)
+	j := gl - k - 1 // the extensions left after u
+	for e := enemy; e != 0; e &= e - 1 {
+		u := bits.TrailingZeros64(e)
+		best := 0
+		var prev uint64
+		for r := 0; r <= j; r++ {
+			row := m.reachOwn[r*nt+u]
+			lims := &m.agLim[k+1+r]
+			for x := row &^ prev; x != 0; x &= x - 1 {
+				best = max(best, int(lims[bits.TrailingZeros64(x)])-r)
+			}
+			prev = row
+		}
+		m.extLim[u] = int32(min(best, math.MaxInt32))
+	}
 }
 
 // nextSlot extends s by one element and returns s and that element, to be
@@ -315,35 +347,22 @@ func nextSlot[T any](s []T) ([]T, *T) {
 // growSlot makes room for one more element of s (see nextSlot).
 func growSlot[T any](s []T) []T { return slices.Grow(s, 1) }
 
-// aliveTables fills mediator.alive for goal_paths = all on a map with
-// neighbour masks and n armies to place: for chains of k = 2..gl
-// territories, alive[aliveOff[k]+d] has the bits of the own territories
-// whose armies and the n new ones may reach a chain of k territories and d
-// defenders (odds.mayReach, the limit store applies), for d below
-// reach[k], the limit of the strongest of them.
-func (m *mediator) aliveTables(n, gl int, reach *[maxGoalPath + 1]int) {
-	size := 0
-	for k := 2; k <= gl; k++ {
-		m.aliveOff[k] = size
-		size += reach[k]
-	}
-	m.alive = slices.Grow(m.alive[:0], size)[:size]
-	clear(m.alive)
+// agentLimits fills mediator.agLim for goal_paths = all on a map with
+// neighbour masks and n armies to place: for chains of k = 1..gl
+// territories, agLim[k][t] is the least total defenders of a chain of k
+// territories that own territory t's armies and the n new ones may not
+// reach (odds.mayReach, the limit store applies; 0 for none).
+func (m *mediator) agentLimits(n, gl int) {
 	armies := m.b.Armies
-	for k := 2; k <= gl; k++ {
-		tab := m.alive[m.aliveOff[k] : m.aliveOff[k]+reach[k]]
-		// An agent whose limit is l may reach d < l: its bit is set at
-		// l-1 and carried down to every smaller d.
+	for k := 1; k <= gl; k++ {
+		lims := &m.agLim[k]
 		for x := m.mine; x != 0; x &= x - 1 {
 			t := bits.TrailingZeros64(x)
+			l := 0
 			if r := armies[t] - 1 + n - k; r >= 0 {
-				if l := min(m.o.limit(r), len(tab)); l > 0 {
-					tab[l-1] |= 1 << t
-				}
+				l = min(m.o.limit(r), math.MaxInt32)
 			}
-		}
-		for d := len(tab) - 2; d >= 0; d-- {
-			tab[d] |= tab[d+1]
+			lims[t] = int32(l)
 		}
 	}
 }
@@ -611,21 +630,28 @@ func (m *mediator) newCache(t, h, n int) int {
 			return m.childCache(h, int(pc-1), n)
 		}
 	}
+	// The path in attack order and its defenders, written in place: the
+	// chain has msg.k territories.
+	k := int(msg.k)
 	off := len(m.paths)
-	end := -1 // the originator
-	// The path in attack order and its defenders.
-	var defs [maxGoalPath]int32
-	k, maxD := 0, 0
-	msgs, paths, armies := m.msgs, m.paths, b.Armies
-	for j := h; j >= 0; j = int(msgs[j].parent) {
-		end = int(msgs[j].last)
-		paths = append(paths, end)
-		d := armies[end]
-		defs[k] = int32(d)
-		maxD = max(maxD, d)
-		k++
+	if cap(m.paths)-off < k {
+		m.paths = slices.Grow(m.paths, k)
 	}
-	m.paths = paths
+	m.paths = m.paths[:off+k]
+	path := m.paths[off : off+k]
+	var defs [maxGoalPath]int32
+	maxD := 0
+	msgs, armies := m.msgs, b.Armies
+	j := h
+	for i := range path {
+		v := int(msgs[j].last)
+		path[i] = v
+		d := armies[v]
+		defs[i] = int32(d)
+		maxD = max(maxD, d)
+		j = int(msgs[j].parent)
+	}
+	end := path[k-1] // the originator
 	var threat int
 	if b.nmask != nil {
 		// The enemy neighbours of end off the path are bits.

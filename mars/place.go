@@ -153,11 +153,13 @@ type mediator struct {
 	// for none: a later chain ending there with as many defenders or more
 	// is dominated (see extend). Cleared by relaySmall.
 	minDef [64][64]int32
-	// alive and aliveOff (goal_paths = all, maps with neighbour masks)
-	// hold, by chain length k and defenders d, the own territories that
-	// may reach such a chain: alive[aliveOff[k]+d] (see aliveTables).
-	alive    []uint64
-	aliveOff [maxGoalPath + 1]int
+	// agLim (goal_paths = all, maps with neighbour masks) holds, by chain
+	// length k and own territory t, the least defenders of a chain of k
+	// territories t may not reach (see agentLimits), set for the own
+	// territories at each placement; extLim, by enemy territory, the
+	// defenders below which extend sends an extension (see extLimits).
+	agLim  [maxGoalPath + 1][64]int32
+	extLim [64]int32
 	// liveAt[j] (maps of at most 64 territories) has bit v set when row j
 	// of reachOwn has an own territory for v.
 	liveAt [maxGoalPath]uint64
@@ -521,8 +523,11 @@ func (m *mediator) markWon(t, g int) {
 // bound numerator P_ob·p̄·w·d (see offensive), without the rounding margin,
 // or a smaller value where that maximum is below floor. topN is an upper
 // bound of N̄ over those a, with the margin: the scan stops at the first
-// i where topN/i can beat neither the maximum so far nor floor. The
-// numerators computed are kept, as boundNum keeps them.
+// i where topN/i can beat neither the maximum so far nor floor. With a
+// positive floor the numerator of the last i whose topN/i reaches floor
+// first replaces topN where it is smaller, and returns 0 at once where it
+// shows the maximum below floor. The numerators computed are kept, as
+// boundNum keeps them.
 func (m *mediator) scanBound(oc *oddsCache, mArm, i0, n int, topN, floor float64) float64 {
 	ub := 0.0
 	bnd := m.bnd[oc.bo : oc.bo+oc.na]
@@ -532,6 +537,25 @@ func (m *mediator) scanBound(oc *oddsCache, mArm, i0, n int, topN, floor float64
 	// stop test, which only tightens with i, is made at the first i
 	// scanned.
 	is := max(i0, oc.k-mArm+1)
+	if floor > 0 {
+		// Only i <= topN/floor may reach floor, and the numerator of the
+		// last of them bounds every one before (numerators grow with
+		// the attacking armies; the margin absorbs rounding): where that
+		// bound, over the smallest max(i, 1), is below floor, so is the
+		// maximum, and one numerator shows it.
+		last := n
+		if x := topN / floor; x < float64(n) {
+			last = int(x)
+		}
+		if last < is {
+			return 0
+		}
+		// That numerator also bounds the scan below in place of topN.
+		topN = min(topN, m.keptNum(oc, mArm-1+last)*roundMargin)
+		if topN/float64(max(is, 1)) < floor {
+			return 0
+		}
+	}
 	j, fi := mArm-1+is-oc.alo, float64(max(is, 1))
 	for i := is; i <= n; i, j, fi = i+1, j+1, float64(i+1) {
 		if q := topN / fi; q <= ub || q < floor {
@@ -551,6 +575,19 @@ func (m *mediator) scanBound(oc *oddsCache, mArm, i0, n int, topN, floor float64
 		}
 	}
 	return ub
+}
+
+// keptNum returns the bound numerator of the goals of oddsCache c for a
+// attacking armies, kept as boundNum keeps it.
+func (m *mediator) keptNum(c *oddsCache, a int) float64 {
+	if i := a - c.alo; uint(i) < uint(c.na) {
+		s := &m.bnd[c.bo+i]
+		if math.Float64bits(*s) == 0 {
+			*s = -m.numerator(c, a)
+		}
+		return -*s
+	}
+	return m.numerator(c, a)
 }
 
 // numerator computes the bound numerator P_ob·p̄·w·d of the goals of

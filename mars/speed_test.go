@@ -379,14 +379,19 @@ func TestCandHeap(t *testing.T) {
 	}
 }
 
-// TestAliveTables checks the per-agent limits extend applies under
-// goal_paths = all: alive[k][d] has exactly the own territories whose
-// armies and the n new ones may reach a chain of k territories and d
-// defenders (odds.mayReach), on random positions; and a weak agent beside
-// a strong one leaves chains that only the strong one may reach without
-// the weak one's bit.
-func TestAliveTables(t *testing.T) {
+// TestExtLimits checks the limits extend applies under goal_paths = all,
+// on random positions: agLim[k][t] is the least defenders of a chain of k
+// territories that own territory t's armies and the n new ones may not
+// reach (odds.mayReach), and extLim[u] for extensions of chains of k
+// territories to enemy territory u is one more than the most defenders d
+// for which some own territory t and some r up to the extensions left
+// have t in mayStore's row of r extensions left for u and t may reach a
+// chain of k+1+r territories and d+r defenders (0 when there is none).
+// A weak agent next to u and a strong one two territories beyond give u
+// the strong one's limit less one.
+func TestExtLimits(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
+	checked := 0
 	for trial := range 40 {
 		nt := 6 + rng.IntN(14)
 		nbr, owner, armies := randomPosition(rng, nt)
@@ -399,38 +404,62 @@ func TestAliveTables(t *testing.T) {
 		n := rng.IntN(10)
 		m := testMediator(t, p, nbr, make([]int, nt), []int{2}, owner, armies)
 		m.propagate(n)
-		for k := 2; k <= p.Gl; k++ {
-			amax := 0
+		for k := 1; k <= p.Gl; k++ {
+			for u := range nt {
+				if owner[u] != 0 {
+					continue
+				}
+				a := armies[u] - 1 + n
+				l := int(m.agLim[k][u])
+				if l > 0 {
+					require.True(t, m.o.mayReach(a, k, l-1), "trial %d: k %d, t %d", trial, k, u)
+				}
+				require.False(t, m.o.mayReach(a, k, l), "trial %d: k %d, t %d", trial, k, u)
+			}
+		}
+		var enemy uint64
+		for u := range nt {
+			if owner[u] != 0 {
+				enemy |= 1 << u
+			}
+		}
+		for k := 1; k < p.Gl; k++ {
+			m.extLimits(k, p.Gl, enemy)
+			j := p.Gl - k - 1
 			for u := range nt {
 				if owner[u] == 0 {
-					amax = max(amax, armies[u]-1+n)
+					continue
 				}
-			}
-			lim := 0
-			if amax-k >= 0 {
-				lim = m.o.limit(amax - k)
-			}
-			for d := range lim {
-				var want uint64
-				for u := range nt {
-					if owner[u] == 0 && m.o.mayReach(armies[u]-1+n, k, d) {
-						want |= 1 << u
+				want := 0
+				for d := 0; d < 1000; d++ {
+					for r := 0; r <= j; r++ {
+						row := m.reachOwn[r*nt+u]
+						for v := range nt {
+							if row&(1<<v) != 0 && m.o.mayReach(armies[v]-1+n, k+1+r, d+r) {
+								want = d + 1
+							}
+						}
 					}
 				}
-				require.Equal(t, want, m.alive[m.aliveOff[k]+d], "trial %d: k %d, d %d", trial, k, d)
+				require.Equal(t, want, int(m.extLim[u]), "trial %d: k %d, u %d", trial, k, u)
+				checked++
 			}
 		}
 	}
-	// Two own territories of 2 and 40 armies and 3 to place: from the
-	// weak one's limit for chains of 3 territories on, only the strong one
-	// may reach them.
+	require.Greater(t, checked, 500)
+	// O - A - B - S and A - T: T (2 armies) next to A, S (40 armies) two
+	// territories beyond A. Chains of 2 territories to A (k = 1): T's limit
+	// for 2 territories, or S's for 3 less one.
 	p := PaperParams()
 	p.GoalPaths = GoalPathsAll
-	m := testMediator(t, p, [][]int{{1}, {0, 2}, {1, 3}, {2}}, make([]int, 4), []int{2}, []int{0, 1, 1, 0}, []int{2, 1, 1, 40})
+	p.Gl = 3
+	nbr := [][]int{{1}, {0, 2, 4}, {1, 3}, {2}, {1}}
+	m := testMediator(t, p, nbr, make([]int, 5), []int{2}, []int{1, 1, 1, 0, 0}, []int{1, 1, 1, 40, 2})
 	m.propagate(3)
-	d := m.o.limit(2 - 1 + 3 - 3)
-	assert.Equal(t, uint64(1<<0|1<<3), m.alive[m.aliveOff[3]+d-1])
-	assert.Equal(t, uint64(1<<3), m.alive[m.aliveOff[3]+d])
+	m.extLimits(1, 3, 1<<0|1<<1|1<<2)
+	want := max(m.o.limit(2-1+3-2), m.o.limit(40-1+3-3)-1)
+	assert.Equal(t, m.o.limit(40-1+3-3)-1, want, "the strong agent's limit is the larger")
+	assert.Equal(t, want, int(m.extLim[1]))
 }
 
 // TestRoughListMatchesBounds checks the rough bounds an agent's first bid
@@ -482,4 +511,90 @@ func TestRoughListMatchesBounds(t *testing.T) {
 	})
 	require.Greater(t, checked, 100)
 	require.Greater(t, kept, 100)
+}
+
+// TestExtendStoresAhead checks extend's test that an extension may be
+// stored further on: on the path O - A - B - T (T own, G_l = 3) with A's
+// armies chosen so that T may reach the chain O>A of two territories but
+// not O>A>B of three, the masked loop does not send O>A, which only T,
+// beyond B, could store, while the general loop sends it; the goals are
+// the same.
+func TestExtendStoresAhead(t *testing.T) {
+	nbr := [][]int{{1}, {0, 2}, {1, 3}, {2}}
+	owner := []int{1, 1, 1, 0}
+	p := PaperParams()
+	p.GoalPaths = GoalPathsAll
+	p.Gl = 3
+	const n = 1
+	probe := testMediator(t, p, nbr, make([]int, 4), []int{2}, owner, []int{1, 1, 1, 5})
+	a := 5 - 1 + n // T's attacking armies
+	l2, l3 := probe.o.limit(a-2), probe.o.limit(a-3)
+	require.GreaterOrEqual(t, l3, 3)
+	armies := []int{1, l3 - 2, 1, 5}
+	require.Less(t, armies[0]+armies[1], l2, "T may reach O>A")
+	run := func(masks bool) *mediator {
+		m := testMediator(t, p, nbr, make([]int, 4), []int{2}, owner, armies)
+		if !masks {
+			m.b.nmask = nil
+		}
+		for i := range m.vals {
+			m.vals[i] = 1
+		}
+		m.propagate(n)
+		return m
+	}
+	// oa reports whether the messages hold the chain O>A.
+	oa := func(m *mediator) bool {
+		for _, msg := range m.msgs {
+			if msg.origin == 0 && msg.last == 1 && msg.k == 2 {
+				return true
+			}
+		}
+		return false
+	}
+	masked, general := run(true), run(false)
+	assert.False(t, oa(masked), "O>A sent")
+	assert.True(t, oa(general), "the general loop sends every chain")
+	assert.Equal(t, general.goals, masked.goals)
+	assert.Equal(t, general.paths, masked.paths)
+	assert.NotEmpty(t, masked.goals)
+}
+
+// TestScanBoundFloor checks scanBound against its definition, the largest
+// bound numerator over max(i, 1) for i = i0..n: without a floor it is that
+// maximum, and with a floor (some below the maximum, some above) it is
+// the maximum where the maximum reaches the floor and below the floor
+// otherwise, on the goals of random placements.
+func TestScanBoundFloor(t *testing.T) {
+	rng := rand.New(rand.NewPCG(51, 52))
+	checked, below := 0, 0
+	placementAgents(t, rng, 40, func(trial int, m *mediator, ag, n int) {
+		mArm := m.b.Armies[ag]
+		for g := m.agents[ag].head; g >= 0; g = m.goals[g].next {
+			oc := &m.ccs[m.goals[g].cc]
+			for _, i0 := range []int{0, 1} {
+				want := 0.0
+				for i := i0; i <= n; i++ {
+					want = max(want, m.numerator(oc, mArm-1+i)/float64(max(i, 1)))
+				}
+				topN := m.numerator(oc, mArm-1+n) * roundMargin
+				require.Equal(t, want, m.scanBound(oc, mArm, i0, n, topN, 0), "trial %d goal %d", trial, g)
+				for _, f := range []float64{want / 2, want, want * 1.5, rng.Float64() * topN} {
+					if f <= 0 {
+						continue
+					}
+					got := m.scanBound(oc, mArm, i0, n, topN, f)
+					if want >= f {
+						require.Equal(t, want, got, "trial %d goal %d floor %v", trial, g, f)
+					} else {
+						require.Less(t, got, f, "trial %d goal %d floor %v", trial, g, f)
+						below++
+					}
+					checked++
+				}
+			}
+		}
+	})
+	require.Greater(t, checked, 1000)
+	require.Greater(t, below, 100)
 }
