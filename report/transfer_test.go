@@ -159,3 +159,24 @@ func TestShippedTransferNotebooks(t *testing.T) {
 	assert.Len(t, tc.conditions(), 27)
 	assert.Equal(t, "mars2006-escalating/6p/lux", tc.conditions()[15].Name())
 }
+
+// TestShippedWhereLines checks that every embedded parameter set the
+// transfer notebook compares carries, in its file's comments, the line
+// the notebook wrote for it (where.txt): the comments say where the set is
+// shown better and worse, as the last regeneration measured.
+func TestShippedWhereLines(t *testing.T) {
+	lines := strings.Split(strings.TrimSpace(readFile(t, "../notebooks/transfer/where.txt")), "\n")
+	nb, err := Load("../notebooks/transfer")
+	require.NoError(t, err)
+	sets := nb.exp.(*transferConfig).Transfer.Sets
+	require.Len(t, lines, len(sets), "one line per set")
+	for i, set := range sets {
+		require.True(t, strings.HasPrefix(lines[i], "# "+set+" against "), "line %d is %s's: %s", i, set, lines[i])
+		name, ok := strings.CutPrefix(set, "mars@")
+		if !ok || strings.ContainsAny(name, `/\(`) || strings.HasSuffix(name, ".toml") {
+			continue // not an embedded set
+		}
+		shipped := readFile(t, "../configs/bots/mars-"+name+".toml")
+		assert.Contains(t, shipped, lines[i]+"\n", "configs/bots/mars-%s.toml lacks the transfer notebook's line", name)
+	}
+}
