@@ -22,19 +22,27 @@ func runReport(t *testing.T, args ...string) (string, error) {
 	return out.String(), err
 }
 
+// notebookConfigs copies the configs of the named committed notebooks into
+// a folder of notebooks of their own (their reports not run) and returns it.
+func notebookConfigs(t *testing.T, names ...string) string {
+	t.Helper()
+	nbs := t.TempDir()
+	for _, nb := range names {
+		cfg, err := os.ReadFile(filepath.Join("..", "notebooks", nb, "config.toml"))
+		require.NoError(t, err)
+		require.NoError(t, os.Mkdir(filepath.Join(nbs, nb), 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(nbs, nb, "config.toml"), cfg, 0o644))
+	}
+	return nbs
+}
+
 // TestReportQuickAll runs a folder of notebooks (the configs of the dice and
 // engine notebooks) at their quick size into a temporary folder, as make
 // notebooks-quick does with every committed notebook, and checks the files
 // and the index. make notebooks-quick plays all of them in CI, without the
 // race detector that makes them slow here.
 func TestReportQuickAll(t *testing.T) {
-	nbs := t.TempDir()
-	for _, nb := range []string{"dice", "engine"} {
-		cfg, err := os.ReadFile(filepath.Join("..", "notebooks", nb, "config.toml"))
-		require.NoError(t, err)
-		require.NoError(t, os.Mkdir(filepath.Join(nbs, nb), 0o755))
-		require.NoError(t, os.WriteFile(filepath.Join(nbs, nb, "config.toml"), cfg, 0o644))
-	}
+	nbs := notebookConfigs(t, "dice", "engine")
 	out := t.TempDir()
 	stdout, err := runReport(t, "-quick", "-out", out, nbs)
 	require.NoError(t, err)
@@ -60,13 +68,7 @@ func TestReportQuickAll(t *testing.T) {
 // TestReportIndex writes only the index of a folder of notebooks: a line
 // for each, and no notebook run.
 func TestReportIndex(t *testing.T) {
-	nbs := t.TempDir()
-	for _, nb := range []string{"dice", "transfer"} {
-		cfg, err := os.ReadFile(filepath.Join("..", "notebooks", nb, "config.toml"))
-		require.NoError(t, err)
-		require.NoError(t, os.Mkdir(filepath.Join(nbs, nb), 0o755))
-		require.NoError(t, os.WriteFile(filepath.Join(nbs, nb, "config.toml"), cfg, 0o644))
-	}
+	nbs := notebookConfigs(t, "dice", "transfer")
 	stdout, err := runReport(t, "-index", nbs)
 	require.NoError(t, err)
 	assert.Equal(t, "report: index written to "+filepath.Join(nbs, "README.md")+"\n", stdout)
