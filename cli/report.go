@@ -7,6 +7,7 @@ import (
 	"io"
 	"path/filepath"
 
+	"github.com/marslab-risk/marslab/arena"
 	"github.com/marslab-risk/marslab/bots"
 	"github.com/marslab-risk/marslab/internal/outdir"
 	"github.com/marslab-risk/marslab/report"
@@ -21,6 +22,13 @@ in it (e.g. "notebooks"): each is run into its own subfolder and the index,
 README.md, is written beside them. With -out and more than one notebook,
 each goes to its own subfolder of -out. With -index, no notebook is run:
 only the index of such a folder is written, from the notebooks' configs.
+
+A transfer notebook shards: -shard INDEX/COUNT with -work DIR plays only
+the grid's conditions c with c % COUNT == INDEX into DIR and writes no
+report; the shards share DIR (on one machine, or a shared file system),
+each shard once. Run again without -shard on the same DIR when every shard
+is done: it reads their games back and writes the report, byte-identical
+to one run's.
 
 The same config and seed give the same tables and byte-identical CSV files;
 timings (timings.csv and the report's blocks marked "(timing, varies)") are
@@ -44,6 +52,7 @@ func cmdReport(ctx context.Context, reg *bots.Registry, args []string, stdout, s
 	quick := fs.Bool("quick", false, "run the config's reduced [quick] sizes (for CI); needs -out")
 	out := fs.String("out", "", "write into this folder instead of the notebook's own")
 	verbose := fs.Bool("v", false, "print every step")
+	shardArg := fs.String("shard", "", "play only shard INDEX/COUNT of a transfer notebook's conditions into -work, writing no report (no default from the environment)")
 	index := fs.Bool("index", false, "write only the index of each folder of notebooks (e.g. notebooks/README.md), running none")
 	work := fs.String("work", "", "keep the intermediate results (searches, validations, tournaments) in this folder and continue from them: an interrupted run started again with the same -work resumes")
 	pos, err := parseArgs(fs, args, stdout)
@@ -62,6 +71,15 @@ func cmdReport(ctx context.Context, reg *bots.Registry, args []string, stdout, s
 	if *quick && *out == "" {
 		return errors.New("-quick needs -out: a quick run must not overwrite a notebook's committed files")
 	}
+	var shard arena.Shard
+	if *shardArg != "" {
+		if shard, err = arena.ParseShard(*shardArg); err != nil {
+			return fmt.Errorf("-shard: %w", err)
+		}
+		if *work == "" || len(pos) != 1 {
+			return errors.New("-shard plays one notebook's part into -work: give -work DIR and one notebook")
+		}
+	}
 	if *out != "" {
 		// A notebook's committed files are written by its own run alone;
 		// -out is this command's for the whole run.
@@ -73,8 +91,9 @@ func cmdReport(ctx context.Context, reg *bots.Registry, args []string, stdout, s
 	}
 	if *work != "" && !sameDir(*work, *out) {
 		// The intermediate results are this command's for the whole run,
-		// as -out is: checked and locked alike.
-		lock, err := ownDir(*work)
+		// as -out is: checked and locked alike; the shards of a run share
+		// the folder, each shard once.
+		lock, err := ownWork(*work, shard)
 		if err != nil {
 			return fmt.Errorf("-work: %w", err)
 		}
@@ -117,8 +136,12 @@ func cmdReport(ctx context.Context, reg *bots.Registry, args []string, stdout, s
 				}
 			}
 			if err := runNotebook(ctx, nb, dir, *out, report.Options{Out: dir, Quick: *quick, Registry: reg, Log: log, Work: wd,
-				Progress: stderr, ProgressLines: !isTerminal(stderr)}); err != nil {
+				Progress: stderr, ProgressLines: !isTerminal(stderr), Shard: shard}); err != nil {
 				return err
+			}
+			if shard.Count > 1 {
+				fmt.Fprintf(stdout, "report: %s shard %s played into %s; once every shard is done, run again without -shard to write the report\n", nb.Name, shard, wd)
+				continue
 			}
 			where := dir
 			if where == "" {
@@ -168,6 +191,18 @@ func sameDir(a, b string) bool {
 	ra, err1 = outdir.Resolve(ra)
 	rb, err2 = outdir.Resolve(rb)
 	return err1 == nil && err2 == nil && ra == rb
+}
+
+// ownWork checks the -work folder dir and locks it: wholly, or shared with
+// the other shards of a run when shard has a Count above 1.
+func ownWork(dir string, shard arena.Shard) (*outdir.Lock, error) {
+	if shard.Count <= 1 {
+		return ownDir(dir)
+	}
+	if err := outdir.Check(dir); err != nil {
+		return nil, err
+	}
+	return outdir.AcquireShard(dir, fmt.Sprintf("%d-of-%d", shard.Index, shard.Count))
 }
 
 // writeIndexes writes the index of each folder of notebooks in roots

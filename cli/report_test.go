@@ -79,6 +79,52 @@ func TestReportIndex(t *testing.T) {
 	assert.NoFileExists(t, filepath.Join(nbs, "dice", "README.md"), "no notebook is run")
 }
 
+// TestReportShard plays a transfer notebook in two shards into one -work
+// folder, then writes its report from them with a run without -shard.
+func TestReportShard(t *testing.T) {
+	nbs := t.TempDir()
+	dir := filepath.Join(nbs, "transfer")
+	require.NoError(t, os.Mkdir(dir, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "config.toml"), []byte(`kind = "transfer"
+title = "t"
+summary = "s"
+question = "q"
+seed = 3
+thumbnail = "transfer.png"
+[transfer]
+reference = "mars(goal_paths=shortest)"
+sets = ["mars(W_p=0.5;goal_paths=shortest)"]
+rules = ["mars2006"]
+players = [2, 3]
+blocks = 2
+[[transfer.field]]
+name = "fast"
+opponents = ["angry", "aggressive"]
+[quick]
+blocks = 2
+`), 0o644))
+	work, out := filepath.Join(t.TempDir(), "work"), filepath.Join(t.TempDir(), "out")
+	for i, want := range []string{"transfer shard 0/2 played into " + work, "transfer shard 1/2 played into " + work} {
+		stdout, err := runReport(t, "-work", work, "-out", out, "-shard", []string{"0/2", "1/2"}[i], dir)
+		require.NoError(t, err)
+		assert.Contains(t, stdout, want)
+	}
+	assert.DirExists(t, filepath.Join(work, "cell-mars2006-2p-fast"))
+	assert.DirExists(t, filepath.Join(work, "cell-mars2006-3p-fast"))
+	assert.NoFileExists(t, filepath.Join(out, "README.md"))
+	stdout, err := runReport(t, "-work", work, "-out", out, dir)
+	require.NoError(t, err)
+	assert.Equal(t, "report: transfer written to "+filepath.Join(out, "README.md")+"\n", stdout)
+	rep, err := os.ReadFile(filepath.Join(out, "README.md"))
+	require.NoError(t, err)
+	assert.Contains(t, string(rep), "\n0 games in ", "the shards' games are read back")
+
+	_, err = runReport(t, "-shard", "0/2", dir)
+	assert.ErrorContains(t, err, "-shard plays one notebook's part into -work")
+	_, err = runReport(t, "-work", work, "-shard", "2/2", dir)
+	assert.ErrorContains(t, err, "-shard")
+}
+
 // TestReportOne runs one notebook into -out without a subfolder, twice,
 // and compares the results.
 func TestReportOne(t *testing.T) {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"github.com/marslab-risk/marslab/arena"
 	"github.com/marslab-risk/marslab/bots"
 	"github.com/marslab-risk/marslab/internal/atomicfile"
 	"github.com/marslab-risk/marslab/internal/fileread"
@@ -91,7 +92,17 @@ type Options struct {
 	// continues where it stopped, and a finished part is read back, not
 	// played again. The results are the same with or without it.
 	Work string
+	// Shard, when its Count is above 1, plays only this shard's part of a
+	// notebook whose kind shards (transfer: the conditions c of the grid
+	// with c % Count == Index) into Work, and writes no report: a run
+	// without Shard on a Work that holds every shard's part reads them back
+	// and writes the report, byte-identical to one run's.
+	Shard arena.Shard
 }
+
+// errNoShards is returned by Notebook.Run for a Shard of a notebook whose
+// kind plays in one piece.
+var errNoShards = errors.New("this kind of notebook does not shard (a transfer notebook does)")
 
 // experiment is one kind of notebook: its parsed config, run and template.
 type experiment interface {
@@ -232,10 +243,24 @@ func (nb *Notebook) Run(ctx context.Context, opt Options) error {
 		return fmt.Errorf("notebook %s: %w", nb.Name, err)
 	}
 	w := &writer{dir: out, quick: opt.Quick, seed: nb.Seed, reg: opt.Registry, log: opt.Log, work: opt.Work,
-		progress: opt.Progress, progressLines: opt.ProgressLines}
+		progress: opt.Progress, progressLines: opt.ProgressLines, shard: opt.Shard}
+	if sharded := opt.Shard.Count > 1; sharded {
+		if err := opt.Shard.Validate(); err != nil {
+			return fmt.Errorf("notebook %s: %w", nb.Name, err)
+		}
+		if _, ok := nb.exp.(*transferConfig); !ok {
+			return fmt.Errorf("notebook %s (kind %s): %w", nb.Name, nb.Kind, errNoShards)
+		}
+		if opt.Work == "" {
+			return fmt.Errorf("notebook %s: shard %s: a shard keeps its part in the work folder, and none is given", nb.Name, opt.Shard)
+		}
+	}
 	data, err := nb.exp.run(ctx, w)
 	if err != nil {
 		return fmt.Errorf("notebook %s: %w", nb.Name, err)
+	}
+	if opt.Shard.Count > 1 {
+		return nil // a shard's part is in Work; the report waits for every part
 	}
 	if _, err := os.Stat(filepath.Join(out, nb.Thumbnail)); err != nil {
 		return fmt.Errorf("notebook %s: thumbnail: %w", nb.Name, err)

@@ -244,7 +244,10 @@ func (c *transferConfig) run(ctx context.Context, w *writer) (any, error) {
 	conds := c.conditions()
 	var cells []transferCell
 	grid := table.Table{Header: []string{"condition", "rules", "map", "players", "field", "opponents"}}
-	for _, cd := range conds {
+	for ci, cd := range conds {
+		if w.shard.Count > 1 && ci%w.shard.Count != w.shard.Index {
+			continue // another shard's condition
+		}
 		k := [2]string{cd.Rules, cd.Map}
 		b, ok := boards[k]
 		if !ok {
@@ -275,6 +278,9 @@ func (c *transferConfig) run(ctx context.Context, w *writer) (any, error) {
 			}
 			cells = append(cells, transferCell{Set: t.Sets[i], Condition: name, Comparison: cmp})
 		}
+	}
+	if w.shard.Count > 1 {
+		return nil, nil
 	}
 	ps := make([]float64, len(cells))
 	for i, cl := range cells {

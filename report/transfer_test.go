@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/marslab-risk/marslab/arena"
 	"github.com/marslab-risk/marslab/bots/registry"
 )
 
@@ -158,6 +159,43 @@ func TestShippedTransferNotebooks(t *testing.T) {
 	tc := nb.exp.(*transferConfig)
 	assert.Len(t, tc.conditions(), 27)
 	assert.Equal(t, "mars2006-escalating/6p/lux", tc.conditions()[15].Name())
+}
+
+// TestTransferShards plays a transfer notebook in two shards into one work
+// folder, neither writing a report, then reads them back in a run without a
+// shard: its results are those of one run, and it plays no game.
+func TestTransferShards(t *testing.T) {
+	dir := writeTransfer(t, tinyTransfer)
+	nb, err := Load(dir)
+	require.NoError(t, err)
+	reg := registry.Default()
+	one, sharded, work := filepath.Join(t.TempDir(), "one"), filepath.Join(t.TempDir(), "sharded"), t.TempDir()
+	require.NoError(t, nb.Run(t.Context(), Options{Registry: reg, Out: one}))
+	// Conditions 0 and 2 in shard 0, 1 and 3 in shard 1.
+	conds := []string{"mars2006-2p-fast", "mars2006-3p-fast", "classic-2p-fast", "classic-3p-fast"}
+	for i := range 2 {
+		require.NoError(t, nb.Run(t.Context(), Options{Registry: reg, Out: sharded, Work: work, Shard: arena.Shard{Index: i, Count: 2}}))
+		assert.NoFileExists(t, filepath.Join(sharded, ReportFile), "a shard writes no report")
+		for c, name := range conds {
+			if c%2 <= i {
+				assert.DirExists(t, filepath.Join(work, "cell-"+name), "after shard %d", i)
+			} else {
+				assert.NoDirExists(t, filepath.Join(work, "cell-"+name), "after shard %d", i)
+			}
+		}
+	}
+	require.NoError(t, nb.Run(t.Context(), Options{Registry: reg, Out: sharded, Work: work}))
+	assertSameResults(t, one, sharded)
+	assert.Contains(t, readFile(t, filepath.Join(sharded, ReportFile)), "\n0 games in ", "every game is read back")
+
+	err = nb.Run(t.Context(), Options{Registry: reg, Out: t.TempDir(), Shard: arena.Shard{Index: 0, Count: 2}})
+	assert.ErrorContains(t, err, "a shard keeps its part in the work folder, and none is given")
+	err = nb.Run(t.Context(), Options{Registry: reg, Out: t.TempDir(), Work: t.TempDir(), Shard: arena.Shard{Index: 2, Count: 2}})
+	assert.ErrorContains(t, err, "shard 2/2: want 0 <= index < count")
+	dice, err := Load(writeNotebook(t, "dice", tinyDice))
+	require.NoError(t, err)
+	err = dice.Run(t.Context(), Options{Registry: reg, Out: t.TempDir(), Work: t.TempDir(), Shard: arena.Shard{Index: 0, Count: 2}})
+	assert.ErrorIs(t, err, errNoShards)
 }
 
 // TestShippedWhereLines checks that every embedded parameter set the

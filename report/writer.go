@@ -10,6 +10,7 @@ import (
 	"strings"
 	"text/template"
 
+	"github.com/marslab-risk/marslab/arena"
 	"github.com/marslab-risk/marslab/bots"
 	"github.com/marslab-risk/marslab/internal/atomicfile"
 	"github.com/marslab-risk/marslab/internal/textfmt"
@@ -55,6 +56,9 @@ type writer struct {
 	progressLines bool
 	// readBack counts the games read back from work instead of played.
 	readBack int
+	// shard is Options.Shard: with a Count above 1 the run plays only its
+	// part into work.
+	shard arena.Shard
 }
 
 // logf writes one progress line to the log, if any.
