@@ -110,16 +110,19 @@ func (o *odds) win(a, d int) float64 {
 	return o.tbl.Win(a*n/need, d*n/need)
 }
 
-// maxChainCells is the most grid cells (32 MB) one territory of a chain
-// may cost: odds.chainOdds computes chains within it exactly and bounds
-// the others (see exactChain).
-const maxChainCells = 1 << 22
+// maxChainCells is the most grid cells (2 MB) one territory of a chain
+// may cost: odds.chainOdds computes chains within it exactly and scales
+// the others (see exactChain). Every battle of up to 1,023 attackers
+// against up to 255 defenders fits; beyond, in the long escalating-card
+// games whose stacks reach tens of thousands, a goal's odds are asked
+// hundreds of times a turn, and a larger grid costs seconds a turn.
+const maxChainCells = 1 << 18
 
 // chainCap is the most armies, attacking or defending one territory, a
-// chain beyond maxChainCells is scaled down to: chainCap·(chainCap+1)
-// cells fit. It is the largest battle table (maxTableSize), beyond which
-// single battles are scaled too (see win).
-const chainCap = maxTableSize
+// chain beyond maxChainCells is scaled down to: below it, a scaled chain
+// costs at most chainCap·chainCap = maxChainCells cells a territory, as
+// the exact ones do.
+const chainCap = 512
 
 // exactChain reports whether the chain odds of a attacking armies against
 // defenders of at most maxD per territory are computed exactly: the odds
@@ -137,9 +140,9 @@ func exactChain(a, maxD int) bool {
 // path, holding the given defenders, in order), with the dice package's
 // chain semantics (survivors move on, one stays behind), from the odds
 // store. Within maxChainCells (exactChain) they are exact (WinAll's
-// values): a chain of any number of attackers against territories of up
-// to 3 defenders, of 262,143 attackers against up to 15, of 1,023 against
-// up to 4,095. Beyond, where both sides count thousands, every army count
+// values): a chain of up to 65,535 attackers against territories of up
+// to 3 defenders, of 16,383 against up to 15, of 1,023 against up to 255.
+// Beyond, where both sides count hundreds or more, every army count
 // is halved (rounded down) until all are below chainCap, as single battles
 // beyond the largest table are scaled (see win): an approximation, which
 // at that size is decided mostly by the ratio of the armies, not bounded

@@ -51,14 +51,17 @@ func TestChainOddsExactAndBounded(t *testing.T) {
 			require.Equal(t, storeLen(a+1) <= maxChainCells/(d+1), exactChain(a, d), "a %d maxD %d", a, d)
 		}
 	}
-	assert.True(t, exactChain(1<<17, 15))
+	assert.True(t, exactChain(1<<14-1, 15))
+	assert.False(t, exactChain(1<<14, 15))
+	assert.True(t, exactChain(1023, 255))
+	assert.False(t, exactChain(1023, 256))
 	assert.False(t, exactChain(5000, 5000))
-	// Both sides in the thousands: halved three times until both are
-	// below chainCap, 4999 against 4000 becomes 624 against 500.
+	// Both sides in the thousands: halved four times until both are
+	// below chainCap, 4999 against 4000 becomes 312 against 250.
 	p := o.chainOdds([]int{4000}, 4999)
 	assert.Greater(t, p, 0.9)
 	assert.LessOrEqual(t, p, 1.0)
-	assert.Equal(t, o.chainOdds([]int{500, 1}, 624), o.chainOdds([]int{4000, 12}, 4999), "halved three times")
+	assert.Equal(t, o.chainOdds([]int{250, 0}, 312), o.chainOdds([]int{4000, 12}, 4999), "halved four times")
 	assert.Less(t, o.chainOdds([]int{50000, 50000}, 50000), 0.01)
 	assert.Zero(t, o.chainOdds([]int{3}, 0))
 }

@@ -606,15 +606,17 @@ func (m *mediator) numerator(c *oddsCache, a int) float64 {
 	o := m.o
 	tw, tn := o.tw, o.tn
 	defs := c.defs[:c.k]
-	p := 1.0
-	if a <= tn && c.maxD <= tn {
+	p := 1.0 // where the chain's odds are scaled (exactChain is false)
+	switch {
+	case !exactChain(a, c.maxD):
+	case a <= tn && c.maxD <= tn:
 		// Every W(a-j, d_j) is in the table: row a-j, column d_j.
 		r := a * (tn + 1)
 		for _, d := range defs {
 			p *= tw[r+int(d)]
 			r -= tn + 1
 		}
-	} else if exactChain(a, c.maxD) {
+	default:
 		for j, d := range defs {
 			p *= o.boundWin(a-j, int(d))
 		}
