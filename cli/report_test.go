@@ -22,6 +22,15 @@ func runReport(t *testing.T, args ...string) (string, error) {
 	return out.String(), err
 }
 
+// writeConfig writes cfg as the config.toml of the notebook folder dir,
+// which it creates, and returns dir.
+func writeConfig(t *testing.T, dir, cfg string) string {
+	t.Helper()
+	require.NoError(t, os.MkdirAll(dir, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "config.toml"), []byte(cfg), 0o644))
+	return dir
+}
+
 // notebookConfigs copies the configs of the named committed notebooks into
 // a folder of notebooks of their own (their reports not run) and returns it.
 func notebookConfigs(t *testing.T, names ...string) string {
@@ -30,8 +39,7 @@ func notebookConfigs(t *testing.T, names ...string) string {
 	for _, nb := range names {
 		cfg, err := os.ReadFile(filepath.Join("..", "notebooks", nb, "config.toml"))
 		require.NoError(t, err)
-		require.NoError(t, os.Mkdir(filepath.Join(nbs, nb), 0o755))
-		require.NoError(t, os.WriteFile(filepath.Join(nbs, nb, "config.toml"), cfg, 0o644))
+		writeConfig(t, filepath.Join(nbs, nb), string(cfg))
 	}
 	return nbs
 }
@@ -82,10 +90,7 @@ func TestReportIndex(t *testing.T) {
 // TestReportShard plays a transfer notebook in two shards into one -work
 // folder, then writes its report from them with a run without -shard.
 func TestReportShard(t *testing.T) {
-	nbs := t.TempDir()
-	dir := filepath.Join(nbs, "transfer")
-	require.NoError(t, os.Mkdir(dir, 0o755))
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "config.toml"), []byte(`kind = "transfer"
+	dir := writeConfig(t, filepath.Join(t.TempDir(), "transfer"), `kind = "transfer"
 title = "t"
 summary = "s"
 question = "q"
@@ -102,7 +107,7 @@ name = "fast"
 opponents = ["angry", "aggressive"]
 [quick]
 blocks = 2
-`), 0o644))
+`)
 	work, out := filepath.Join(t.TempDir(), "work"), filepath.Join(t.TempDir(), "out")
 	for i, want := range []string{"transfer shard 0/2 played into " + work, "transfer shard 1/2 played into " + work} {
 		stdout, err := runReport(t, "-work", work, "-out", out, "-shard", []string{"0/2", "1/2"}[i], dir)
@@ -151,16 +156,14 @@ func TestReportOne(t *testing.T) {
 
 func TestReportErrors(t *testing.T) {
 	dir, empty := t.TempDir(), t.TempDir()
-	bad := filepath.Join(dir, "bad")
-	require.NoError(t, os.MkdirAll(bad, 0o755))
-	require.NoError(t, os.WriteFile(filepath.Join(bad, "config.toml"), []byte(`kind = "dice"
+	bad := writeConfig(t, filepath.Join(dir, "bad"), `kind = "dice"
 title = "t"
 summary = "s"
 question = "q"
 thumbnail = "pwin-heatmap.png"
 [dice]
 alpha = 2
-`), 0o644))
+`)
 	for _, tc := range []struct {
 		name string
 		args []string
