@@ -95,6 +95,10 @@ func shardOf(arg string) (s arena.Shard, sharded bool, err error) {
 	return s, sharded, nil
 }
 
+// shardLockName names shard s among the shards sharing a folder's lock
+// (outdir.AcquireShard): "INDEX-of-COUNT".
+func shardLockName(s arena.Shard) string { return fmt.Sprintf("%d-of-%d", s.Index, s.Count) }
+
 // parseConfigArg parses args with fs like parseArgs and returns the one
 // positional argument a config command takes, its CONFIG file.
 func parseConfigArg(fs *flag.FlagSet, args []string, stdout io.Writer) (string, error) {

@@ -63,8 +63,8 @@ func cmdReport(ctx context.Context, reg *bots.Registry, args []string, stdout, s
 		return errors.New("give a notebook folder (e.g. notebooks/dice, or notebooks for all)")
 	}
 	if *index {
-		if *quick || *out != "" || *work != "" {
-			return errors.New("-index writes only the index in the folder given: it takes none of -quick, -out, -work")
+		if *quick || *out != "" || *work != "" || *shardArg != "" {
+			return errors.New("-index writes only the index in the folder given: it takes none of -quick, -out, -work, -shard")
 		}
 		return writeIndexes(pos, stdout)
 	}
@@ -202,7 +202,7 @@ func ownWork(dir string, shard arena.Shard) (*outdir.Lock, error) {
 	if err := outdir.Check(dir); err != nil {
 		return nil, err
 	}
-	return outdir.AcquireShard(dir, fmt.Sprintf("%d-of-%d", shard.Index, shard.Count))
+	return outdir.AcquireShard(dir, shardLockName(shard))
 }
 
 // writeIndexes writes the index of each folder of notebooks in roots

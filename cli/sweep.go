@@ -106,7 +106,7 @@ func runSearch(ctx context.Context, name string, f searchFlags, s *search.Search
 	var lock *outdir.Lock
 	var err error
 	if sharded {
-		lock, err = outdir.AcquireShard(s.Dir, fmt.Sprintf("%d-of-%d", shard.Index, shard.Count))
+		lock, err = outdir.AcquireShard(s.Dir, shardLockName(shard))
 	} else {
 		lock, err = outdir.Acquire(s.Dir)
 	}

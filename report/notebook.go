@@ -244,7 +244,7 @@ func (nb *Notebook) Run(ctx context.Context, opt Options) error {
 	}
 	w := &writer{dir: out, quick: opt.Quick, seed: nb.Seed, reg: opt.Registry, log: opt.Log, work: opt.Work,
 		progress: opt.Progress, progressLines: opt.ProgressLines, shard: opt.Shard}
-	if sharded := opt.Shard.Count > 1; sharded {
+	if opt.Shard.Count > 1 {
 		if err := opt.Shard.Validate(); err != nil {
 			return fmt.Errorf("notebook %s: %w", nb.Name, err)
 		}

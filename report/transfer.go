@@ -344,6 +344,10 @@ func (c *transferConfig) render(w *writer, d *transferData, conds []transferCond
 	for _, cd := range conds {
 		hm.Columns = append(hm.Columns, cd.Name())
 	}
+	z, err := stats.NormalQuantile(stats.Level)
+	if err != nil {
+		return fmt.Errorf("transfer: %w", err)
+	}
 	for s, name := range sets {
 		var sum, v float64
 		var better, worse, same []string
@@ -368,10 +372,11 @@ func (c *transferConfig) render(w *writer, d *transferData, conds []transferCond
 		if se > 0 {
 			p = math.Erfc(math.Abs(mean/se) / math.Sqrt2)
 		}
-		d.Overall.Add("`"+name+"`", itoa(len(conds)), fmt.Sprintf("%+.1f", 100*mean), fmt.Sprintf("[%+.1f, %+.1f]", 100*(mean-1.96*se), 100*(mean+1.96*se)),
+		lo, hi := mean-z*se, mean+z*se
+		d.Overall.Add("`"+name+"`", itoa(len(conds)), fmt.Sprintf("%+.1f", 100*mean), fmt.Sprintf("[%+.1f, %+.1f]", 100*lo, 100*hi),
 			fmt.Sprintf("%.2g", p), itoa(len(better)), itoa(len(worse)))
-		overall.Add(name, itoa(len(conds)), num(mean), num(mean-1.96*se), num(mean+1.96*se), num(p), itoa(len(better)), itoa(len(worse)))
-		d.Where = append(d.Where, whereText(name, c.Transfer.Reference, d.Blocks, len(cells), better, worse, same, mean, se))
+		overall.Add(name, itoa(len(conds)), num(mean), num(lo), num(hi), num(p), itoa(len(better)), itoa(len(worse)))
+		d.Where = append(d.Where, whereText(name, c.Transfer.Reference, d.Blocks, len(cells), better, worse, same, mean, lo, hi))
 	}
 	if err := w.table("transfer-overall.csv", overall); err != nil {
 		return err
@@ -384,8 +389,9 @@ func (c *transferConfig) render(w *writer, d *transferData, conds []transferCond
 
 // whereText is the comment line of a parameter file that says where the
 // set is shown better and worse than the reference, and its mean
-// difference over the grid (mean and its standard error se, in win rate).
-func whereText(set, ref string, blocks, cells int, better, worse, same []string, mean, se float64) string {
+// difference over the grid (mean, with its normal interval [lo, hi] at
+// stats.Level, in win rate).
+func whereText(set, ref string, blocks, cells int, better, worse, same []string, mean, lo, hi float64) string {
 	list := func(s []string) string {
 		if len(s) == 0 {
 			return "none"
@@ -394,7 +400,7 @@ func whereText(set, ref string, blocks, cells int, better, worse, same []string,
 	}
 	return fmt.Sprintf("# %s against %s (notebooks/transfer, %d fresh blocks per condition, Holm over %d cells): "+
 		"over the grid's conditions, equally weighted, %+.1f points [%+.1f, %+.1f]; shown better in %s; shown worse in %s; no difference shown in %d conditions.",
-		set, ref, blocks, cells, 100*mean, 100*(mean-1.96*se), 100*(mean+1.96*se), list(better), list(worse), len(same))
+		set, ref, blocks, cells, 100*mean, 100*lo, 100*hi, list(better), list(worse), len(same))
 }
 
 // shownWord names a cell's sign.
