@@ -45,13 +45,29 @@ func browser(t *testing.T) context.Context {
 		t.Skip("no chromium (or chrome) in PATH: the browser tests need one (Debian: apt-get install chromium; .ci/run installs it)")
 	}
 	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(path), chromedp.NoSandbox,
-		chromedp.DisableGPU, chromedp.WindowSize(1500, 1000))
-	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
-	bctx, cancelB := chromedp.NewContext(actx)
-	t.Cleanup(func() { cancelB(); cancelA() })
-	// Start the browser now, so that its start-up is not a page's time.
-	require.NoError(t, chromedp.Do(bctx, chromedp.Navigate("about:blank")))
-	return bctx
+		chromedp.DisableGPU, chromedp.WindowSize(1500, 1000),
+		chromedp.Flag("disable-dev-shm-usage", true), chromedp.Flag("disable-crash-reporter", true))
+	// Start the browser now, so that its start-up is not a page's time. A
+	// browser that exits before it listens (seen once on a loaded CI
+	// machine, with nothing in its output but start-up warnings) is
+	// started again, up to three times; what it printed is logged.
+	const attempts = 3
+	for i := 1; ; i++ {
+		actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
+		bctx, cancelB := chromedp.NewContext(actx)
+		err := chromedp.Do(bctx, chromedp.Navigate("about:blank"))
+		if err == nil {
+			t.Cleanup(func() { cancelB(); cancelA() })
+			return bctx
+		}
+		cancelB()
+		cancelA()
+		if i == attempts || !strings.Contains(err.Error(), "chrome failed to start") {
+			require.NoError(t, err, "starting %s (attempt %d of %d)", path, i, attempts)
+		}
+		t.Logf("starting %s, attempt %d of %d: %v", path, i, attempts, err)
+		time.Sleep(time.Duration(i) * time.Second)
+	}
 }
 
 // tab opens a page in a new tab and collects its script errors (console
