@@ -36,7 +36,7 @@ func newGame(tb testing.TB) *sim.Game {
 // marsReadings are the MARS seats BenchmarkMarsGame plays, by
 // sub-benchmark name: the paper's parameters and readings (mars@paper:
 // goal_paths = all, G_l = 5), the same under goal_paths = shortest, the
-// calibrated set mars@paperfield (goal_paths = all, G_l = 6) and the
+// calibrated set mars@paperfield (goal_paths = all, G_l = 5) and the
 // paper's set under goal_paths = all at G_l 5, 6 and 8, whose goal count
 // grows fastest with G_l.
 var marsReadings = []struct{ name, spec string }{
@@ -78,6 +78,48 @@ func benchGame(b *testing.B, spec string) {
 	b.ReportMetric(float64(i)/sec, "games/s")
 	b.ReportMetric(sec*1000/float64(i), "ms/game")
 	b.ReportMetric(float64(turns)/sec, "player-turns/s")
+	if cpu1, ok := cputime.Process(); ok && cpuOK {
+		b.ReportMetric((cpu1-cpu0).Seconds()*1000/float64(i), "cpu-ms/game")
+	}
+}
+
+// luxField is the calibration-paper notebook's field: the twelve Lux bots
+// of the paper tournament (configs/experiments/calibration-paper.toml).
+var luxField = []string{"angry", "communist", "stinky", "cluster", "pixie", "shaft",
+	"yakool", "boscoe", "bort", "evilpixie", "quo", "vulture"}
+
+// BenchmarkFieldGame plays the games the calibration-paper notebook plays:
+// six-player games of mars2006 with mars@paperfield in seat 0 and five of
+// the twelve Lux bots of luxField, game i seating bots 5i+1 to 5i+5 (mod
+// 12). Its CPU time a game is MARS's and the Lux bots' together, the
+// figure a calibration's throughput follows.
+func BenchmarkFieldGame(b *testing.B) {
+	g := newGame(b)
+	reg := registry.Default()
+	seats := make([]sim.Player, 0, len(luxField)+1)
+	for _, name := range append([]string{"mars@paperfield"}, luxField...) {
+		seat, err := reg.ParseSeat(name, nil)
+		require.NoError(b, err)
+		p, err := seat.New()
+		require.NoError(b, err)
+		seats = append(seats, p)
+	}
+	ps := make([]sim.Player, 6)
+	b.ReportAllocs()
+	i := uint64(0)
+	cpu0, cpuOK := cputime.Process()
+	for b.Loop() {
+		ps[0] = seats[0]
+		for k := 1; k < len(ps); k++ {
+			ps[k] = seats[1+(5*int(i)+k-1)%len(luxField)]
+		}
+		_, err := g.Play(ps, 1, i)
+		require.NoError(b, err)
+		i++
+	}
+	sec := b.Elapsed().Seconds()
+	b.ReportMetric(float64(i)/sec, "games/s")
+	b.ReportMetric(sec*1000/float64(i), "ms/game")
 	if cpu1, ok := cputime.Process(); ok && cpuOK {
 		b.ReportMetric((cpu1-cpu0).Seconds()*1000/float64(i), "cpu-ms/game")
 	}
