@@ -2,6 +2,7 @@ package blocks
 
 import (
 	"math/rand/v2"
+	"slices"
 
 	"github.com/marslab-risk/marslab/sim"
 )
@@ -103,9 +104,16 @@ type Lux struct {
 	heap   []luxItem
 	seq    int
 	border []int // placement's and fortify's cluster border
-	route  []int // the last route found
-	trades [][3]int
-	hand   []sim.Card
+
+	// The last cluster border AppendClusterBorder computed: its root,
+	// map (nil: none) and owners, and the border itself.
+	memoRoot   int
+	memoMap    *sim.Map
+	memoOwners []int
+	memoBorder []int
+	route      []int // the last route found
+	trades     [][3]int
+	hand       []sim.Card
 
 	// The attack plan's cursor.
 	pc      int  // the running step
@@ -345,11 +353,18 @@ func (x *Lux) conquered(t int) bool { return x.B.Owner[t] == x.Seat }
 // the territories reached from root through territories of root's owner,
 // breadth first in adjacency order, that have a neighbour of another
 // owner, in the order the search reaches them (ClusterBorderIterator).
+// The border depends on root and the owners only, so the border of the
+// last call is reused while they are the same (the attack blocks start
+// their passes from one root several times between conquests).
 func (x *Lux) AppendClusterBorder(dst []int, root int) []int {
 	b := &x.B
 	if root < 0 || root >= b.NumTerritories() {
 		return dst
 	}
+	if root == x.memoRoot && b.Map == x.memoMap && slices.Equal(b.Owner, x.memoOwners) {
+		return append(dst, x.memoBorder...)
+	}
+	start := len(dst)
 	p := b.Owner[root]
 	q := append(x.queue[:0], root)
 	x.mark[root] = true
@@ -374,6 +389,9 @@ func (x *Lux) AppendClusterBorder(dst []int, root int) []int {
 		x.mark[t] = false
 	}
 	x.queue = q[:0]
+	x.memoRoot, x.memoMap = root, b.Map
+	x.memoOwners = append(x.memoOwners[:0], b.Owner...)
+	x.memoBorder = append(x.memoBorder[:0], dst[start:]...)
 	return dst
 }
 
@@ -504,18 +522,22 @@ func (x *Lux) place(buf []sim.Placement, t, n int) []sim.Placement {
 	return addPlacement(buf, t, n)
 }
 
-// placeOnClusterBorder appends the placement of n armies on the border of
+// PlaceOnClusterBorder appends the placement of n armies on the border of
 // root's cluster (placeArmiesOnClusterBorder): repeatedly
 // min(left, max(1, left/100)) armies, left being the armies still to
 // place, on the border territory with the fewest armies (those placed
 // included; the first in the border's order on ties), or everything on
 // root when the cluster has no border. The board is updated.
 func (x *Lux) PlaceOnClusterBorder(buf []sim.Placement, root, n int) []sim.Placement {
+	if n <= 0 {
+		return buf
+	}
+	// Placing changes no owner, so the border is the same for every chunk.
+	x.border = x.AppendClusterBorder(x.border[:0], root)
+	if len(x.border) == 0 {
+		return x.place(buf, root, n)
+	}
 	for n > 0 {
-		x.border = x.AppendClusterBorder(x.border[:0], root)
-		if len(x.border) == 0 {
-			return x.place(buf, root, n)
-		}
 		weakest := x.border[0]
 		for _, t := range x.border[1:] {
 			if x.B.Armies[t] < x.B.Armies[weakest] {

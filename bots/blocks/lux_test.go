@@ -111,6 +111,13 @@ func TestLuxClusterBorder(t *testing.T) {
 	// The cluster of an enemy root is the enemy's: c, f, i, h, g reached
 	// in that order, i facing none of seat 0's.
 	assert.Equal(t, []int{gc, gf, gh, gg}, x.AppendClusterBorder(nil, gc))
+	// The same root and owners again: the border appended after dst.
+	assert.Equal(t, []int{gi, gc, gf, gh, gg}, x.AppendClusterBorder([]int{gi}, gc))
+	// A conquest of e: from a the same root, another border.
+	x.B.Owner[ge] = 1
+	assert.Equal(t, []int{gb, gd}, x.AppendClusterBorder(nil, ga))
+	x.B.Owner[ge] = 0
+	assert.Equal(t, []int{gb, gd, ge}, x.AppendClusterBorder(nil, ga))
 }
 
 // order is an attack order of a test's expectations.
