@@ -35,19 +35,17 @@ type message struct {
 }
 
 // goal is a goal stored by an own territory agent: the path to conquer,
-// in attack order (first the territory next to the agent), stored in
-// mediator.paths[off:off+k]; w is its value (the sum of the values V_c the
-// chain's agents appended, or the goal territory's V_c; see GoalValue), def the sum of its defenders, threat the
-// largest enemy stack next to its last territory outside the path.
+// in attack order (first the territory next to the agent), its length,
+// defenders and threat are its oddsCache's (the goals of one message
+// share them); w is its value (the sum of the values V_c the chain's
+// agents appended, or the goal territory's V_c; see GoalValue), kept here
+// for the bid bounds' first test.
 type goal struct {
-	from   int
-	off, k int
-	w      float64
-	def    int
-	threat int
-	next   int  // next goal of the same agent, or -1
-	cc     int  // index of the goal's oddsCache in mediator.ccs
-	won    bool // the goal has won an auction this placement
+	w    float64
+	from int32
+	next int32 // next goal of the same agent, or -1
+	cc   int32 // index of the goal's oddsCache in mediator.ccs
+	won  bool  // the goal has won an auction this placement
 }
 
 // oddsCache holds, for one placement, what the goals stored from one
@@ -58,9 +56,9 @@ type goal struct {
 // armies a are kept once. It lives until the next propagate.
 type oddsCache struct {
 	// off and threat are the goals' path offset in mediator.paths and
-	// their threat (goal.off, goal.threat), the same for all of them; k,
-	// def and w their path length, defenders and value (goal.k, goal.def,
-	// goal.w).
+	// their threat (the largest enemy stack next to the last territory
+	// outside the path), the same for all of them; k, def and w their path
+	// length, the sum of their defenders and their value (goal.w).
 	off, threat int
 	k, def      int
 	w           float64
@@ -86,8 +84,8 @@ const maxBoundSpan = 1024
 
 // path returns the goal's territories in attack order.
 func (m *mediator) path(g int) []int {
-	x := &m.goals[g]
-	return m.paths[x.off : x.off+x.k]
+	c := &m.ccs[m.goals[g].cc]
+	return m.paths[c.off : c.off+c.k]
 }
 
 // propagate runs the first step of the placement phase (MARS paper,
@@ -607,12 +605,12 @@ func (m *mediator) store(t, h, n, cc int) int {
 	g := len(m.goals)
 	var x *goal
 	m.goals, x = nextSlot(m.goals)
-	x.from, x.off, x.k, x.w, x.def, x.threat, x.next, x.cc, x.won = t, c.off, c.k, c.w, c.def, c.threat, -1, cc, false
+	x.w, x.from, x.next, x.cc, x.won = c.w, int32(t), -1, int32(cc), false
 	// Keep each agent's goals in arrival order: append at the tail.
 	if a.head < 0 {
 		a.head = g
 	} else {
-		m.goals[a.tail].next = g
+		m.goals[a.tail].next = int32(g)
 	}
 	a.tail = g
 	a.ngoals++

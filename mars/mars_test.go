@@ -139,7 +139,7 @@ func TestStatics(t *testing.T) {
 // goalsOf returns agent t's goal paths in attack order.
 func goalsOf(m *mediator, t int) [][]int {
 	var out [][]int
-	for g := m.agents[t].head; g >= 0; g = m.goals[g].next {
+	for g := m.agents[t].head; g >= 0; g = int(m.goals[g].next) {
 		out = append(out, append([]int(nil), m.path(g)...))
 	}
 	return out
@@ -205,9 +205,9 @@ func TestPropagateProperties(t *testing.T) {
 		for g := range m.goals {
 			x := m.goals[g]
 			path := m.path(g)
-			require.Equal(t, 0, owner[x.from])
+			require.Equal(t, 0, owner[int(x.from)])
 			require.True(t, len(path) >= 1 && len(path) <= p.Gl, "path %v longer than G_l %d", path, p.Gl)
-			prev, w, def := x.from, 0.0, 0
+			prev, w, def := int(x.from), 0.0, 0
 			seen := map[int]bool{}
 			for _, v := range path {
 				require.NotEqual(t, 0, owner[v], "own territory %d on path %v", v, path)
@@ -219,7 +219,7 @@ func TestPropagateProperties(t *testing.T) {
 				def += armies[v]
 			}
 			require.InDelta(t, w, x.w, 1e-9)
-			require.Equal(t, def, x.def)
+			require.Equal(t, def, m.ccs[x.cc].def)
 		}
 	}
 }
@@ -306,7 +306,13 @@ func TestPropagateLargeMap(t *testing.T) {
 				owner[i] = rng.IntN(3)
 				armies[i] = 1 + rng.IntN(5)
 			}
-			goals := func(pad int) ([]goal, [][]int, int) {
+			// A goal with its cache's length, defenders and threat (the
+			// paths' offsets differ).
+			type view struct {
+				g              goal
+				k, def, threat int
+			}
+			goals := func(pad int) ([]view, [][]int, int) {
 				nb := append(slices.Clone(nbr), make([][]int, pad)...)
 				ow := append(slices.Clone(owner), make([]int, pad)...)
 				ar := append(slices.Clone(armies), slices.Repeat([]int{1}, pad)...)
@@ -321,9 +327,10 @@ func TestPropagateLargeMap(t *testing.T) {
 				for g := range m.goals {
 					paths = append(paths, slices.Clone(m.path(g)))
 				}
-				gs := slices.Clone(m.goals)
-				for i := range gs {
-					gs[i].off = 0
+				gs := make([]view, len(m.goals))
+				for i, x := range m.goals {
+					c := &m.ccs[x.cc]
+					gs[i] = view{x, c.k, c.def, c.threat}
 				}
 				return gs, paths, len(m.msgs)
 			}
@@ -366,7 +373,7 @@ func TestOffensiveBrute(t *testing.T) {
 	placementAgents(t, rng, 60, func(trial int, m *mediator, ag, n int) {
 		brute := func(left int, allowZero bool) bid {
 			best := noBid
-			for g := m.agents[ag].head; g >= 0; g = m.goals[g].next {
+			for g := m.agents[ag].head; g >= 0; g = int(m.goals[g].next) {
 				x := &m.goals[g]
 				var defs []int
 				for _, v := range m.path(g) {
@@ -381,7 +388,8 @@ func TestOffensiveBrute(t *testing.T) {
 					if a > 0 {
 						p = ch.Win(a, defs)
 					}
-					d := m.o.hold(max(1, a-x.def-(x.k-1)), x.threat)
+					c := &m.ccs[x.cc]
+					d := m.o.hold(max(1, a-c.def-(c.k-1)), c.threat)
 					if v := m.p.Pob * p * x.w * d / float64(max(i, 1)); v > best.Value+1e-9 {
 						best = bid{Value: v, I: i, Goal: g}
 					}
@@ -421,7 +429,7 @@ func TestFirstBidBound(t *testing.T) {
 			m.firstBid(ag, n)
 			first := a.bid
 			loose := 0.0 // the largest numerator for all n armies
-			for g := a.head; g >= 0; g = m.goals[g].next {
+			for g := a.head; g >= 0; g = int(m.goals[g].next) {
 				if m.goals[g].w > 0 {
 					loose = max(loose, m.boundNum(g, m.b.Armies[ag]-1+n)*roundMargin)
 				}
@@ -471,7 +479,7 @@ func TestOffensiveBruteBigStacks(t *testing.T) {
 				continue
 			}
 			want := noBid
-			for g := m.agents[ag].head; g >= 0; g = m.goals[g].next {
+			for g := m.agents[ag].head; g >= 0; g = int(m.goals[g].next) {
 				x := &m.goals[g]
 				for i := 0; i <= n; i++ {
 					a := m.b.Armies[ag] - 1 + i
@@ -716,7 +724,7 @@ func TestAttackThreshold(t *testing.T) {
 // (from its start) and returns the goal's index.
 func pursueGoal(t testing.TB, m *mediator, ag int, path ...int) int {
 	t.Helper()
-	for g := m.agents[ag].head; g >= 0; g = m.goals[g].next {
+	for g := m.agents[ag].head; g >= 0; g = int(m.goals[g].next) {
 		if slices.Equal(m.path(g), path) {
 			m.pursue(ag, g, 0)
 			return g
@@ -1198,7 +1206,7 @@ func TestLazyAuction(t *testing.T) {
 		for g := range lazy.goals {
 			if lazy.goals[g].won {
 				won++
-				assert.True(t, slices.Contains(pursuedOf(lazy, lazy.goals[g].from), [2]int{g, 0}),
+				assert.True(t, slices.Contains(pursuedOf(lazy, int(lazy.goals[g].from)), [2]int{g, 0}),
 					"trial %d: won goal %d not pursued by agent %d", trial, g, lazy.goals[g].from)
 			}
 		}

@@ -444,7 +444,7 @@ func (m *mediator) boundNum(g, a int) float64 {
 func (m *mediator) roughBounds(ag *agent, a int, floor float64) int {
 	m.cands = m.cands[:0]
 	top, topU := -1, 0.0
-	for g := ag.head; g >= 0; g = m.goals[g].next {
+	for g := ag.head; g >= 0; g = int(m.goals[g].next) {
 		x := &m.goals[g]
 		if x.w <= 0 || x.won || m.p.Pob*x.w*roundMargin < floor {
 			continue
@@ -638,17 +638,17 @@ func (m *mediator) numerator(c *oddsCache, a int) float64 {
 // chainStore). The goals of one message share the store node in their
 // oddsCache for the placement (the defenders do not change).
 func (m *mediator) chain(x *goal, a int) float64 {
-	if a < x.k {
+	c := &m.ccs[x.cc]
+	if a < c.k {
 		// Too few attackers to leave one in each territory before the
 		// last: the odds are 0 (see TestChainTooFew).
 		return 0
 	}
-	c := &m.ccs[x.cc]
 	st := m.o.store
 	if c.cv < 0 || c.cvGen != st.gen || a >= st.covers(c.cv) {
 		m.scratch = m.scratch[:0]
 		maxD := 0
-		for _, v := range m.paths[x.off : x.off+x.k] {
+		for _, v := range m.paths[c.off : c.off+c.k] {
 			m.scratch = append(m.scratch, m.b.Armies[v])
 			maxD = max(maxD, m.b.Armies[v])
 		}
@@ -667,7 +667,8 @@ func (m *mediator) chain(x *goal, a int) float64 {
 // goalHold is d_i of equation (4): the probability that the expected
 // survivors of a attacking armies hold goal x's last territory.
 func (m *mediator) goalHold(x *goal, a int) float64 {
-	return m.o.hold(max(1, a-x.def-(x.k-1)), x.threat)
+	c := &m.ccs[x.cc]
+	return m.o.hold(max(1, a-c.def-(c.k-1)), c.threat)
 }
 
 // roundMargin multiplies a bound numerator used as a bound for fewer
@@ -1061,7 +1062,7 @@ func (m *mediator) explainPursued() {
 // marked "own", e.g. "A>B(own 3)".
 func (m *mediator) pathString(g, pos int) string {
 	path := m.path(g)
-	s := m.name(m.goals[g].from)
+	s := m.name(int(m.goals[g].from))
 	if pos > 0 {
 		s = m.name(path[pos-1]) // the agent now carrying the goal
 	}

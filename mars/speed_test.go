@@ -570,7 +570,7 @@ func TestScanBoundFloor(t *testing.T) {
 	checked, below := 0, 0
 	placementAgents(t, rng, 40, func(trial int, m *mediator, ag, n int) {
 		mArm := m.b.Armies[ag]
-		for g := m.agents[ag].head; g >= 0; g = m.goals[g].next {
+		for g := m.agents[ag].head; g >= 0; g = int(m.goals[g].next) {
 			oc := &m.ccs[m.goals[g].cc]
 			for _, i0 := range []int{0, 1} {
 				want := 0.0
