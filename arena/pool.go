@@ -32,6 +32,14 @@ type PoolConfig struct {
 	// wall clock (Pool.clock); it costs two clock reads per sampled
 	// decision, and each game stays on one OS thread while it is played.
 	Timing bool
+	// Slots, when not nil, is shared by pools that play at the same time:
+	// a game is played only while it holds one of the channel's cap(Slots)
+	// places, so that together the pools play at most that many games at
+	// once (the conditions of a search's mixture play so, the next
+	// condition's games taking a core as soon as a condition's last games
+	// leave it idle). The games and their outcomes are the same with or
+	// without it.
+	Slots chan struct{}
 	// Observers, when not nil, is called once per worker (worker = 0, 1,
 	// ...) when the pool is made; the observers it returns are attached to
 	// that worker's sim.Game and see every event of its games. After each
@@ -166,6 +174,14 @@ func (p *Pool) Play(ctx context.Context, count int, game func(k int) int, emit f
 			// of the same thread.
 			runtime.LockOSThread()
 			defer runtime.UnlockOSThread()
+		}
+		if s := p.cfg.Slots; s != nil {
+			select {
+			case s <- struct{}{}:
+				defer func() { <-s }()
+			case <-ctx.Done():
+				return Outcome{}, context.Cause(ctx)
+			}
 		}
 		var o Outcome
 		if err := ws[w].play(ctx, game(k), &o); err != nil {

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -248,3 +250,65 @@ func (c *rollCounter) Observe(e *sim.Event) {
 }
 
 func (c *rollCounter) GameResult(int) any { return c.rolls }
+
+// flightCounter is a GameObserver that counts the games in flight across
+// the workers of every pool it watches and keeps the most at once.
+type flightCounter struct {
+	turnCounter
+	now, most *atomic.Int32
+}
+
+func (c *flightCounter) Observe(e *sim.Event) {
+	if e.Kind == sim.EvStart {
+		n := c.now.Add(1)
+		for m := c.most.Load(); n > m && !c.most.CompareAndSwap(m, n); m = c.most.Load() {
+		}
+	}
+	c.turnCounter.Observe(e)
+}
+
+func (c *flightCounter) GameResult(g int) any {
+	c.now.Add(-1)
+	return c.turnCounter.GameResult(g)
+}
+
+// TestPoolSlots plays two pools of two workers each at the same time on
+// one shared slot: never more than one game at once, and the outcomes of
+// each pool are those it plays alone.
+func TestPoolSlots(t *testing.T) {
+	const count = 12
+	var now, most atomic.Int32
+	slots := make(chan struct{}, 1)
+	pools := make([]*Pool, 2)
+	for i := range pools {
+		cfg := poolConfig(t, 2)
+		cfg.Slots = slots
+		cfg.Observers = func(int) []GameObserver {
+			return []GameObserver{&flightCounter{now: &now, most: &most}}
+		}
+		var err error
+		pools[i], err = NewPool(cfg)
+		require.NoError(t, err)
+	}
+	got := make([][]Outcome, len(pools))
+	var wg sync.WaitGroup
+	for i, p := range pools {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, err := p.Play(context.Background(), count, func(k int) int { return 2*k + 1 }, func(k int, o *Outcome) error {
+				got[i] = append(got[i], *o)
+				return nil
+			})
+			assert.NoError(t, err)
+		}()
+	}
+	wg.Wait()
+	assert.Equal(t, int32(1), most.Load(), "games in flight at once")
+	alone, err := NewPool(poolConfig(t, 1))
+	require.NoError(t, err)
+	want := playOdd(t, alone, count)
+	for i := range pools {
+		assert.Equal(t, want, got[i], "pool %d", i)
+	}
+}

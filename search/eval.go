@@ -92,6 +92,10 @@ type Games struct {
 	// so that every candidate meets the same condition on the same block.
 	// Players then holds the most seats of any condition.
 	Mixture []Condition
+
+	// slots are the game places a mixture's conditions share while they
+	// play at the same time (see evaluateMixture); nil outside a mixture.
+	slots chan struct{}
 }
 
 // check reports whether the field is well formed.
@@ -231,7 +235,7 @@ func (g *Games) Evaluate(ctx context.Context, evals []Eval, emit func(k int, r R
 		}
 		sched.stream[j] = g.Stream + uint64(e.Block)
 	}
-	pool, err := arena.NewPool(arena.PoolConfig{Map: g.Map, Rules: g.Rules, Seats: seats, Schedule: sched, Seed: g.Seed, Workers: g.Workers})
+	pool, err := arena.NewPool(arena.PoolConfig{Map: g.Map, Rules: g.Rules, Seats: seats, Schedule: sched, Seed: g.Seed, Workers: g.Workers, Slots: g.slots})
 	if err != nil {
 		return 0, fmt.Errorf("search: %w", err)
 	}

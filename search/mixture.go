@@ -5,8 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
 	"strings"
+	"sync"
 
+	"github.com/marslab-risk/marslab/arena"
 	"github.com/marslab-risk/marslab/bots"
 	"github.com/marslab-risk/marslab/sim"
 )
@@ -102,10 +105,18 @@ func (g *Games) checkMixture() error {
 	return nil
 }
 
+// mixtureConditions is how many conditions of a mixture play at the same
+// time (see evaluateMixture).
+const mixtureConditions = 2
+
 // evaluateMixture plays evals on a mixture: each condition's evaluations
-// on its own pool, the results emitted in the order of evals. When a
-// condition's play stops early, the results up to the first missing one
-// are emitted.
+// on its own pool, the results emitted in the order of evals. Two
+// conditions play at a time and share the workers' places (one game a
+// core, arena.PoolConfig.Slots), so that the next condition's games fill
+// the cores a condition's last games leave idle; the results are those of
+// playing the conditions one after another. When a condition's play stops
+// early, the results up to the first missing one are emitted, and the
+// error is the first a condition returned.
 func (g *Games) evaluateMixture(ctx context.Context, evals []Eval, emit func(k int, r Result) error) (int, error) {
 	if err := g.checkMixture(); err != nil {
 		return 0, err
@@ -117,24 +128,56 @@ func (g *Games) evaluateMixture(ctx context.Context, evals []Eval, emit func(k i
 	}
 	res := make([]Result, len(evals))
 	done := make([]bool, len(evals))
-	var playErr error
+	workers := g.Workers
+	if workers == 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	slots := make(chan struct{}, workers)
+	running := make(chan struct{}, mixtureConditions)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var (
+		wg      sync.WaitGroup
+		mu      sync.Mutex
+		playErr error
+	)
 	for c, js := range idx {
 		if len(js) == 0 {
 			continue
+		}
+		select {
+		case running <- struct{}{}:
+		case <-ctx.Done():
+		}
+		if ctx.Err() != nil {
+			break
 		}
 		sub := make([]Eval, len(js))
 		for k, j := range js {
 			sub[k] = evals[j]
 		}
-		_, err := g.sub(c).Evaluate(ctx, sub, func(k int, r Result) error {
-			res[js[k]], done[js[k]] = r, true
-			return nil
-		})
-		if err != nil {
-			playErr = err
-			break
-		}
+		field := g.sub(c)
+		field.slots = slots
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() { <-running }()
+			// Each condition writes the results of its own evaluations.
+			_, err := field.Evaluate(ctx, sub, func(k int, r Result) error {
+				res[js[k]], done[js[k]] = r, true
+				return nil
+			})
+			if err != nil {
+				mu.Lock()
+				if playErr == nil {
+					playErr = err
+				}
+				mu.Unlock()
+				cancel()
+			}
+		}()
 	}
+	wg.Wait()
 	n := 0
 	for n < len(evals) && done[n] {
 		if err := emit(n, res[n]); err != nil {
@@ -143,6 +186,10 @@ func (g *Games) evaluateMixture(ctx context.Context, evals []Eval, emit func(k i
 		n++
 	}
 	if playErr == nil && n < len(evals) {
+		if ctx.Err() != nil {
+			// The caller's context ended between two conditions.
+			return n, fmt.Errorf("search: %w: %w", arena.ErrInterrupted, context.Cause(ctx))
+		}
 		playErr = errors.New("search: a condition returned fewer results than asked")
 	}
 	return n, playErr
