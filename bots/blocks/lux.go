@@ -104,6 +104,9 @@ type Lux struct {
 	heap   []luxItem
 	seq    int
 	border []int // placement's and fortify's cluster border
+	route  []int // the last route found
+	trades [][3]int
+	hand   []sim.Card
 
 	// The last cluster border AppendClusterBorder computed: its root,
 	// map (nil: none) and owners, and the border itself.
@@ -111,9 +114,6 @@ type Lux struct {
 	memoMap    *sim.Map
 	memoOwners []int
 	memoBorder []int
-	route      []int // the last route found
-	trades     [][3]int
-	hand       []sim.Card
 
 	// The attack plan's cursor.
 	pc      int  // the running step
