@@ -508,6 +508,9 @@ func (c *Config) Resolve(reg *bots.Registry) (*Setup, error) {
 		space = append(space, d)
 	}
 	g.Space = space
+	if g.mixed() {
+		g.cost = &mixtureCost{}
+	}
 	s := &Setup{Config: c, Field: g, Space: space}
 	if g.mixed() {
 		s.CondRulesSHA256, s.CondMapSHA256 = rulesFP, mapFP

@@ -96,6 +96,10 @@ type Games struct {
 	// slots are the game places a mixture's conditions share while they
 	// play at the same time (see evaluateMixture); nil outside a mixture.
 	slots chan struct{}
+	// cost, when not nil, keeps each condition's time per evaluation in
+	// the last play of a mixture, so that the next starts with the
+	// costliest conditions (see evaluateMixture); Resolve sets it.
+	cost *mixtureCost
 }
 
 // check reports whether the field is well formed.

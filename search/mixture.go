@@ -1,13 +1,16 @@
 package search
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/marslab-risk/marslab/arena"
 	"github.com/marslab-risk/marslab/bots"
@@ -109,12 +112,63 @@ func (g *Games) checkMixture() error {
 // time (see evaluateMixture).
 const mixtureConditions = 2
 
+// mixtureCost is the wall time per evaluation of each condition of a
+// mixture in its last play (0: not played yet), safe for concurrent use.
+type mixtureCost struct {
+	mu   sync.Mutex
+	each []float64 // seconds per evaluation, by condition
+}
+
+// order returns the conditions c with evaluations (len(idx[c]) > 0), the
+// costliest first: those not played yet, then by decreasing expected time
+// (time per evaluation times evaluations), the lower index on ties. A play
+// that starts with its longest conditions ends with short ones, so that
+// the cores finish together.
+func (mc *mixtureCost) order(idx [][]int) []int {
+	var cs []int
+	for c, js := range idx {
+		if len(js) > 0 {
+			cs = append(cs, c)
+		}
+	}
+	if mc == nil {
+		return cs
+	}
+	mc.mu.Lock()
+	defer mc.mu.Unlock()
+	if len(mc.each) < len(idx) {
+		mc.each = append(mc.each, make([]float64, len(idx)-len(mc.each))...)
+	}
+	expect := func(c int) float64 {
+		if mc.each[c] == 0 {
+			return math.Inf(1)
+		}
+		return mc.each[c] * float64(len(idx[c]))
+	}
+	slices.SortStableFunc(cs, func(a, b int) int { return cmp.Compare(expect(b), expect(a)) })
+	return cs
+}
+
+// record keeps condition c's time per evaluation.
+func (mc *mixtureCost) record(c int, perEval float64) {
+	if mc == nil || !(perEval > 0) {
+		return
+	}
+	mc.mu.Lock()
+	defer mc.mu.Unlock()
+	if len(mc.each) <= c {
+		mc.each = append(mc.each, make([]float64, c+1-len(mc.each))...)
+	}
+	mc.each[c] = perEval
+}
+
 // evaluateMixture plays evals on a mixture: each condition's evaluations
 // on its own pool, the results emitted in the order of evals. Two
 // conditions play at a time and share the workers' places (one game a
 // core, arena.PoolConfig.Slots), so that the next condition's games fill
-// the cores a condition's last games leave idle; the results are those of
-// playing the conditions one after another. When a condition's play stops
+// the cores a condition's last games leave idle, the costliest conditions
+// first (mixtureCost.order); the results are those of playing the
+// conditions one after another in any order. When a condition's play stops
 // early, the results up to the first missing one are emitted, and the
 // error is the first a condition returned.
 func (g *Games) evaluateMixture(ctx context.Context, evals []Eval, emit func(k int, r Result) error) (int, error) {
@@ -141,10 +195,8 @@ func (g *Games) evaluateMixture(ctx context.Context, evals []Eval, emit func(k i
 		mu      sync.Mutex
 		playErr error
 	)
-	for c, js := range idx {
-		if len(js) == 0 {
-			continue
-		}
+	for _, c := range g.cost.order(idx) {
+		js := idx[c]
 		select {
 		case running <- struct{}{}:
 		case <-ctx.Done():
@@ -163,11 +215,14 @@ func (g *Games) evaluateMixture(ctx context.Context, evals []Eval, emit func(k i
 			defer wg.Done()
 			defer func() { <-running }()
 			// Each condition writes the results of its own evaluations.
+			start := time.Now()
 			_, err := field.Evaluate(ctx, sub, func(k int, r Result) error {
 				res[js[k]], done[js[k]] = r, true
 				return nil
 			})
-			if err != nil {
+			if err == nil {
+				g.cost.record(c, time.Since(start).Seconds()/float64(len(js)))
+			} else {
 				mu.Lock()
 				if playErr == nil {
 					playErr = err

@@ -259,3 +259,22 @@ func BenchmarkCondition(b *testing.B) {
 	}
 	_ = s
 }
+
+func TestMixtureCostOrder(t *testing.T) {
+	idx := [][]int{{0, 1}, nil, {2}, {3, 4, 5}}
+	var none *mixtureCost
+	assert.Equal(t, []int{0, 2, 3}, none.order(idx), "no costs kept: index order")
+	mc := &mixtureCost{}
+	assert.Equal(t, []int{0, 2, 3}, mc.order(idx), "nothing played yet")
+	mc.record(0, 1)   // 2 evaluations: 2 s
+	mc.record(3, 0.5) // 3 evaluations: 1.5 s
+	assert.Equal(t, []int{2, 0, 3}, mc.order(idx), "the unplayed condition first, then the longest")
+	mc.record(2, 3) // 1 evaluation: 3 s
+	assert.Equal(t, []int{2, 0, 3}, mc.order(idx))
+	mc.record(2, 1)
+	assert.Equal(t, []int{0, 3, 2}, mc.order(idx))
+	mc.record(3, 2.0/3) // 2 s: a tie with condition 0 keeps the lower index first
+	assert.Equal(t, []int{0, 3, 2}, mc.order(idx))
+	mc.record(1, 0) // no time: ignored
+	assert.Equal(t, 0.0, mc.each[1])
+}
