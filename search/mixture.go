@@ -136,11 +136,8 @@ func (mc *mixtureCost) order(idx [][]int) []int {
 	}
 	mc.mu.Lock()
 	defer mc.mu.Unlock()
-	if len(mc.each) < len(idx) {
-		mc.each = append(mc.each, make([]float64, len(idx)-len(mc.each))...)
-	}
 	expect := func(c int) float64 {
-		if mc.each[c] == 0 {
+		if c >= len(mc.each) || mc.each[c] == 0 {
 			return math.Inf(1)
 		}
 		return mc.each[c] * float64(len(idx[c]))
