@@ -160,14 +160,15 @@ func checkMergeOut(out string, mh *Header) error {
 // It writes through a temporary file, removed on every error.
 func mergeGames(out string, h *Header, byIndex map[int]string, tal *tally) (err error) {
 	count := h.Shard.Count
-	readers := make([]*bufio.Reader, count)
+	readers := make([]*fileread.LineReader, count)
 	for i := range readers {
-		f, err := fileread.Open(filepath.Join(byIndex[i], gamesFile), fileread.Log)
+		path := filepath.Join(byIndex[i], gamesFile)
+		f, err := fileread.Open(path, fileread.Log)
 		if err != nil {
 			return err
 		}
 		defer f.Close()
-		readers[i] = bufio.NewReaderSize(f, 1<<16)
+		readers[i] = fileread.NewLineReader(f, path, fileread.MaxRecordLine)
 	}
 	lc, err := newLineChecker(h)
 	if err != nil {
@@ -182,21 +183,21 @@ func mergeGames(out string, h *Header, byIndex map[int]string, tal *tally) (err 
 	bw := bufio.NewWriterSize(of, 1<<16)
 	for g := 0; g < h.Games; g++ {
 		src := filepath.Join(byIndex[g%count], gamesFile)
-		line, err := readers[g%count].ReadBytes('\n')
+		line, err := readers[g%count].Next()
 		if err != nil {
 			if err == io.EOF {
-				err = fmt.Errorf("game %d missing (file changed while merging?)", g)
+				err = fmt.Errorf("%s: game %d missing (file changed while merging?)", src, g)
 			}
-			return fmt.Errorf("%s: %w", src, err)
+			return err
 		}
-		rec, err := lc.check(line[:len(line)-1], g)
+		rec, err := lc.check(line, g)
 		if err == nil {
 			err = tal.add(&rec)
 		}
 		if err != nil {
 			return fmt.Errorf("%s: line %d: %w", src, g/count+1, err)
 		}
-		if _, err := bw.Write(line); err != nil {
+		if _, err := bw.Write(append(line, '\n')); err != nil {
 			return fmt.Errorf("%s: %w", gpath, err)
 		}
 	}

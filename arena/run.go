@@ -373,22 +373,25 @@ func scanGames(r io.Reader, path string, h *Header, tal *tally, want int) (done 
 	if err != nil {
 		return 0, 0, fmt.Errorf("%s: %w", path, err)
 	}
-	br := bufio.NewReaderSize(r, 1<<16)
+	lr := fileread.NewLineReader(r, path, fileread.MaxRecordLine)
 	for lineNo := 1; ; lineNo++ {
-		line, rerr := br.ReadBytes('\n')
+		line, rerr := lr.Next()
 		if rerr == io.EOF {
-			if len(line) > 0 && want >= 0 {
-				return done, size, fmt.Errorf("%s: line %d is torn (no newline): resume this shard first", path, lineNo)
+			break
+		}
+		if errors.Is(rerr, fileread.ErrTorn) {
+			if want >= 0 {
+				return done, size, fmt.Errorf("%w: resume this shard first", rerr)
 			}
 			break
 		}
 		if rerr != nil {
-			return done, size, fmt.Errorf("%s: %w", path, rerr)
+			return done, size, rerr
 		}
 		if done >= h.Shard.Len(h.Games) {
 			return done, size, fmt.Errorf("%s: line %d: more games than shard %s of %d games has (%d)", path, lineNo, h.Shard, h.Games, h.Shard.Len(h.Games))
 		}
-		rec, err := lc.check(line[:len(line)-1], h.Shard.Game(done))
+		rec, err := lc.check(line, h.Shard.Game(done))
 		if err == nil {
 			err = tal.add(&rec)
 		}
@@ -396,7 +399,7 @@ func scanGames(r io.Reader, path string, h *Header, tal *tally, want int) (done 
 			return done, size, fmt.Errorf("%s: line %d: %w", path, lineNo, err)
 		}
 		done++
-		size += int64(len(line))
+		size += int64(len(line)) + 1
 	}
 	if want >= 0 && done != want {
 		return done, size, fmt.Errorf("%s: %d of the %d games of shard %s: resume this shard first", path, done, want, h.Shard)

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -123,7 +122,7 @@ func resultWords(h sim.LogHeader, res sim.Result) string {
 func writePage(path string, page []byte) error {
 	if old, err := fileread.Open(path, fileread.Page); err == nil {
 		head := make([]byte, 512)
-		n, _ := io.ReadFull(bufio.NewReader(old), head)
+		n, _ := io.ReadFull(old, head)
 		old.Close()
 		if !bytes.Contains(head[:n], []byte(viewMarker)) {
 			return errors.New("exists and is not a page of marslab view: refusing to overwrite it")
@@ -220,10 +219,17 @@ func checkRecord(dir string, rec arena.Record, players int) error {
 		return err
 	}
 	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<16), 1<<24)
-	for line := 1; sc.Scan(); line++ {
-		old, err := arena.ParseRecord(sc.Bytes(), players)
+	lr := fileread.NewLineReader(f, path, fileread.MaxRecordLine)
+	for {
+		b, err := lr.Next()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		line := lr.Line()
+		old, err := arena.ParseRecord(b, players)
 		if err != nil {
 			return fmt.Errorf("%s: line %d: %w", path, line, err)
 		}
@@ -235,14 +241,10 @@ func checkRecord(dir string, rec arena.Record, players int) error {
 				return fmt.Errorf("%s: line %d: game %d seats %q in seat %d, the schedule %q", path, line, rec.Game, old.Seating[i], i, s)
 			}
 		}
-		if !bytes.Equal(rec.AppendJSON(nil), sc.Bytes()) {
+		if !bytes.Equal(rec.AppendJSON(nil), b) {
 			return fmt.Errorf("%s: line %d: game %d played again gives winner %d in %d rounds (%d turns), the record winner %d in %d rounds (%d turns), or other counts: the seed, seats or schedule of config.json were edited, or the bots have changed since the games were played",
 				path, line, rec.Game, rec.Winner, rec.Rounds, rec.Turns, old.Winner, old.Rounds, old.Turns)
 		}
 		return nil
 	}
-	if err := sc.Err(); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	return nil
 }

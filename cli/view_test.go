@@ -262,5 +262,5 @@ out = "`+filepath.ToSlash(out)+`"
 	// A line too long to be a record is an error naming the file.
 	require.NoError(t, os.WriteFile(games, append(bytes.Repeat([]byte{'x'}, 17<<20), '\n'), 0o644))
 	_, _, err = runCmd(t, "view", out, "-game", "2", "-out", filepath.Join(dir, "x.html"))
-	assert.EqualError(t, err, "view: "+games+": bufio.Scanner: token too long")
+	assert.EqualError(t, err, "view: "+games+": line 1: longer than the line cap of 1 MiB")
 }

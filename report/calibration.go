@@ -1,10 +1,10 @@
 package report
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -14,10 +14,6 @@ import (
 	"github.com/marslab-risk/marslab/search"
 	"github.com/marslab-risk/marslab/table"
 )
-
-// maxLogLine bounds a line of a search log that logGames reads (a line is
-// one evaluation: its parameters and counts, well under a kilobyte).
-const maxLogLine = 1 << 24
 
 // calibrationNotes are the note sections of a calibration notebook.
 var calibrationNotes = []string{"intro", "narrow", "paper", "cmaes", "effects", "validation", "tournament", "conclusion", "timing"}
@@ -363,18 +359,20 @@ func logGames(path string) (int, error) {
 		return 0, err
 	}
 	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<16), maxLogLine)
+	lr := fileread.NewLineReader(f, path, fileread.MaxRecordLine)
 	n := 0
-	for sc.Scan() {
-		if l, err := search.ParseLine(sc.Bytes()); err == nil {
+	for {
+		b, err := lr.Next()
+		if errors.Is(err, io.EOF) || errors.Is(err, fileread.ErrTorn) {
+			return n, nil
+		}
+		if err != nil {
+			return 0, err
+		}
+		if l, err := search.ParseLine(b); err == nil {
 			n += l.Games
 		}
 	}
-	if err := sc.Err(); err != nil {
-		return 0, fmt.Errorf("%s: %w", path, err)
-	}
-	return n, nil
 }
 
 // logStep returns a progress function that logs each step of a search

@@ -147,37 +147,29 @@ func (s *Search) replay() (*State, error) {
 	}
 	st := &State{Method: m}
 	path := filepath.Join(s.Dir, logFile)
-	data, err := fileread.ReadFile(path, fileread.Log)
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return nil, fmt.Errorf("search: %w", err)
-	}
 	if st.Evals, err = m.Next(); err != nil {
 		return nil, fmt.Errorf("search: step 0: %w", err)
 	}
-	for len(data) > 0 {
-		i := bytes.IndexByte(data, '\n')
-		if i < 0 {
-			st.torn = true
-			break
-		}
-		line := data[:i]
-		data = data[i+1:]
+	st.valid, st.torn, err = eachLine(path, func(line []byte, n int) error {
 		if err := st.advance(); err != nil {
-			return nil, err
+			return err
 		}
 		if st.Complete() {
-			return nil, fmt.Errorf("search: %s:%d: an evaluation after the last step", path, st.Lines+1)
+			return fmt.Errorf("search: %s:%d: an evaluation after the last step", path, n)
 		}
 		l, err := parseLine(line, s.maxPlace())
 		if err != nil {
-			return nil, fmt.Errorf("search: %s:%d: %w", path, st.Lines+1, err)
+			return fmt.Errorf("search: %s:%d: %w", path, n, err)
 		}
 		if err := check(&l, st.Step, st.Evals[len(st.Done)]); err != nil {
-			return nil, fmt.Errorf("search: %s:%d: %w (a log of another search?)", path, st.Lines+1, err)
+			return fmt.Errorf("search: %s:%d: %w (a log of another search?)", path, n, err)
 		}
 		st.Done = append(st.Done, l.result())
 		st.Lines++
-		st.valid += int64(i + 1)
+		return nil
+	})
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, err
 	}
 	if err := st.advance(); err != nil {
 		return nil, err
@@ -357,7 +349,7 @@ func (s *Search) RunShard(ctx context.Context, sh arena.Shard, resume bool) (*St
 	}
 	have := 0
 	var valid int64
-	if data, err := fileread.ReadFile(path, fileread.Log); err == nil {
+	if _, err := fileread.Check(path, fileread.Log); err == nil {
 		if !resume {
 			rel, err := filepath.Rel(s.Dir, path)
 			if err != nil {
@@ -365,7 +357,7 @@ func (s *Search) RunShard(ctx context.Context, sh arena.Shard, resume bool) (*St
 			}
 			return st, fmt.Errorf("search: %w", &outdir.HeldError{Dir: s.Dir, Holds: "search shard", File: rel})
 		}
-		lines, v, err := readShard(path, data, hdr, st.Evals, idx, s.maxPlace())
+		lines, v, _, err := readShard(path, hdr, st.Evals, idx, s.maxPlace())
 		if err != nil {
 			return st, err
 		}
@@ -414,46 +406,72 @@ func (s *Search) RunShard(ctx context.Context, sh arena.Shard, resume bool) (*St
 
 // readShard parses a shard file: its header must be want, and its lines
 // the evaluations idx of evals in order (a prefix of them; a torn last line
-// is dropped). It returns the lines and the length of the valid part.
-func readShard(path string, data []byte, want shardHeader, evals []Eval, idx []int, players int) ([]Line, int64, error) {
-	i := bytes.IndexByte(data, '\n')
-	if i < 0 {
-		return nil, 0, nil // torn header: start again
-	}
-	var h shardHeader
-	if err := json.Unmarshal(data[:i], &h); err != nil {
-		return nil, 0, fmt.Errorf("search: %s:1: header: %w", path, err)
-	}
-	switch {
-	case h.Config != want.Config:
-		return nil, 0, fmt.Errorf("search: %s: written by a different search config (fingerprint %.12s, want %.12s)", path, h.Config, want.Config)
-	case h != want:
-		return nil, 0, fmt.Errorf("search: %s: header step %d shard %s from %d of %d evaluations: want step %d shard %s from %d of %d (a stale shard file: remove it)",
-			path, h.Step, h.Shard, h.From, h.Evals, want.Step, want.Shard, want.From, want.Evals)
-	}
-	valid := int64(i + 1)
-	data = data[i+1:]
+// is dropped). It returns the lines, the length of the valid part, and
+// whether a torn line follows it. A missing file's error wraps
+// fs.ErrNotExist.
+func readShard(path string, want shardHeader, evals []Eval, idx []int, players int) ([]Line, int64, bool, error) {
 	var lines []Line
-	for n := 2; len(data) > 0; n++ {
-		i := bytes.IndexByte(data, '\n')
-		if i < 0 {
-			break
+	valid, torn, err := eachLine(path, func(line []byte, n int) error {
+		if n == 1 {
+			var h shardHeader
+			if err := json.Unmarshal(line, &h); err != nil {
+				return fmt.Errorf("search: %s:1: header: %w", path, err)
+			}
+			switch {
+			case h.Config != want.Config:
+				return fmt.Errorf("search: %s: written by a different search config (fingerprint %.12s, want %.12s)", path, h.Config, want.Config)
+			case h != want:
+				return fmt.Errorf("search: %s: header step %d shard %s from %d of %d evaluations: want step %d shard %s from %d of %d (a stale shard file: remove it)",
+					path, h.Step, h.Shard, h.From, h.Evals, want.Step, want.Shard, want.From, want.Evals)
+			}
+			return nil
 		}
 		if len(lines) == len(idx) {
-			return nil, 0, fmt.Errorf("search: %s:%d: more lines than the shard's %d evaluations", path, n, len(idx))
+			return fmt.Errorf("search: %s:%d: more lines than the shard's %d evaluations", path, n, len(idx))
 		}
-		l, err := parseLine(data[:i], players)
+		l, err := parseLine(line, players)
 		if err != nil {
-			return nil, 0, fmt.Errorf("search: %s:%d: %w", path, n, err)
+			return fmt.Errorf("search: %s:%d: %w", path, n, err)
 		}
 		if err := check(&l, want.Step, evals[idx[len(lines)]]); err != nil {
-			return nil, 0, fmt.Errorf("search: %s:%d: %w", path, n, err)
+			return fmt.Errorf("search: %s:%d: %w", path, n, err)
 		}
 		lines = append(lines, l)
-		valid += int64(i + 1)
-		data = data[i+1:]
+		return nil
+	})
+	if err != nil {
+		return nil, 0, false, err
 	}
-	return lines, valid, nil
+	return lines, valid, torn, nil
+}
+
+// eachLine calls fn with every whole line of the log at path (newline
+// excluded), numbered from 1, and returns the bytes of those lines with
+// their newlines and whether a torn last line (an interrupted write)
+// follows them. A line over fileread.MaxRecordLine is an error, never taken for
+// a torn line; a missing file's error wraps fs.ErrNotExist.
+func eachLine(path string, fn func(line []byte, n int) error) (valid int64, torn bool, err error) {
+	f, err := fileread.Open(path, fileread.Log)
+	if err != nil {
+		return 0, false, fmt.Errorf("search: %w", err)
+	}
+	defer f.Close()
+	lr := fileread.NewLineReader(f, path, fileread.MaxRecordLine)
+	for {
+		b, err := lr.Next()
+		switch {
+		case err == io.EOF:
+			return valid, false, nil
+		case errors.Is(err, fileread.ErrTorn):
+			return valid, true, nil
+		case err != nil:
+			return valid, false, fmt.Errorf("search: %w", err)
+		}
+		if err := fn(b, lr.Line()); err != nil {
+			return valid, false, err
+		}
+		valid += int64(len(b)) + 1
+	}
 }
 
 // Merge appends the shard files of the current step to the log in
@@ -526,17 +544,13 @@ func (s *Search) mergeStep(st *State, logPath string) error {
 	for i := 0; i < count; i++ {
 		sh := arena.Shard{Index: i, Count: count}
 		name := byIndex[i]
-		data, err := fileread.ReadFile(name, fileread.Log)
-		if err != nil {
-			return fmt.Errorf("search: %w", err)
-		}
 		idx := shardEvals(from, len(st.Evals), sh)
 		want := shardHeader{Config: s.fingerprint(), Step: st.Step, Shard: sh.String(), From: from, Evals: len(st.Evals)}
-		lines, valid, err := readShard(name, data, want, st.Evals, idx, s.maxPlace())
+		lines, _, torn, err := readShard(name, want, st.Evals, idx, s.maxPlace())
 		if err != nil {
 			return err
 		}
-		if len(lines) != len(idx) || valid != int64(len(data)) {
+		if len(lines) != len(idx) || torn {
 			return fmt.Errorf("search: %s: %w: %d of %d evaluations", name, ErrShardIncomplete, len(lines), len(idx))
 		}
 		parts[i] = lines

@@ -1,7 +1,6 @@
 package tourney
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -91,21 +90,18 @@ func ReadGames(path string, players int) ([]arena.Record, error) {
 	}
 	defer f.Close()
 	var recs []arena.Record
-	br := bufio.NewReaderSize(f, 1<<16)
-	for line := 1; ; line++ {
-		b, err := br.ReadBytes('\n')
+	lr := fileread.NewLineReader(f, path, fileread.MaxRecordLine)
+	for {
+		b, err := lr.Next()
 		if errors.Is(err, io.EOF) {
-			if len(b) > 0 {
-				return nil, fmt.Errorf("tourney: %s: line %d is torn (no newline)", path, line)
-			}
 			return recs, nil
 		}
 		if err != nil {
-			return nil, fmt.Errorf("tourney: %s: %w", path, err)
+			return nil, fmt.Errorf("tourney: %w", err)
 		}
-		r, err := arena.ParseRecord(b[:len(b)-1], players)
+		r, err := arena.ParseRecord(b, players)
 		if err != nil {
-			return nil, fmt.Errorf("tourney: %s: line %d: %w", path, line, err)
+			return nil, fmt.Errorf("tourney: %s: line %d: %w", path, lr.Line(), err)
 		}
 		recs = append(recs, r)
 	}

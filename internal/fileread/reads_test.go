@@ -90,7 +90,7 @@ func idents(e ast.Expr) []string {
 func TestEveryReadGoesThroughFileread(t *testing.T) {
 	root := filepath.Join("..", "..")
 	fset := token.NewFileSet()
-	var found []string
+	var found, unbounded []string
 	files := 0
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -125,11 +125,74 @@ func TestEveryReadGoesThroughFileread(t *testing.T) {
 			return nil
 		}
 		found = append(found, directReads(fset, f, rel)...)
+		unbounded = append(unbounded, unboundedLines(fset, f, rel)...)
 		return nil
 	})
 	require.NoError(t, err)
 	require.Greater(t, files, 100, "the walk found the module's files")
 	assert.Empty(t, found, "files opened for reading outside package fileread: use fileread.ReadFile or fileread.Open")
+	assert.Empty(t, unbounded, "lines read without a cap: use fileread.NewLineReader")
+}
+
+// unboundedLines returns the calls of one Go source that read a line
+// without a cap on its length, as "file:line: call": ReadBytes and
+// ReadString (of a bufio.Reader or any other reader), and bufio.NewScanner
+// in a function that never sets the scanner's cap with Buffer.
+func unboundedLines(fset *token.FileSet, f *ast.File, name string) []string {
+	var out []string
+	for _, decl := range f.Decls {
+		fn, ok := decl.(*ast.FuncDecl)
+		if !ok || fn.Body == nil {
+			continue
+		}
+		var scanners []token.Pos
+		buffered := false
+		ast.Inspect(fn.Body, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			sel, ok := call.Fun.(*ast.SelectorExpr)
+			if !ok {
+				return true
+			}
+			switch sel.Sel.Name {
+			case "ReadBytes", "ReadString":
+				out = append(out, fmt.Sprintf("%s:%d: %s", name, fset.Position(call.Pos()).Line, sel.Sel.Name))
+			case "NewScanner":
+				if id, ok := sel.X.(*ast.Ident); ok && id.Name == "bufio" {
+					scanners = append(scanners, call.Pos())
+				}
+			case "Buffer":
+				buffered = true
+			}
+			return true
+		})
+		if !buffered {
+			for _, pos := range scanners {
+				out = append(out, fmt.Sprintf("%s:%d: bufio.NewScanner without Buffer", name, fset.Position(pos).Line))
+			}
+		}
+	}
+	return out
+}
+
+// TestUnboundedLines: the check finds each unbounded line read and lets a
+// scanner with a cap through.
+func TestUnboundedLines(t *testing.T) {
+	src := `package p
+
+import "bufio"
+
+func a(br *bufio.Reader) { br.ReadBytes('\n'); br.ReadString('\n') }
+func b(r io.Reader) { sc := bufio.NewScanner(r); sc.Scan() }
+func c(r io.Reader) { sc := bufio.NewScanner(r); sc.Buffer(nil, 1<<20); sc.Scan() }
+func d(br *bufio.Reader) { br.ReadSlice('\n') }
+`
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "p.go", src, 0)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"p.go:5: ReadBytes", "p.go:5: ReadString", "p.go:6: bufio.NewScanner without Buffer"}, unboundedLines(fset, f, "p.go"))
 }
 
 // TestDirectReads: the check finds each way of opening a file for reading

@@ -523,22 +523,32 @@ type armModel struct {
 // readGames reads the games already in path for a resumed run of shard and
 // checks that each is the game the config would play at its place.
 func readGames(path string, cfg *Config, s *Setup, games int, shard arena.Shard) ([]Game, error) {
-	data, err := fileread.ReadFile(path, fileread.Log)
+	f, err := fileread.Open(path, fileread.Log)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, err
 	}
+	defer f.Close()
 	var out []Game
-	for n, line := range bytes.Split(data, []byte("\n")) {
+	lr := fileread.NewLineReader(f, path, fileread.MaxLine)
+	for {
+		line, err := lr.Next()
+		if err == io.EOF || errors.Is(err, fileread.ErrTorn) {
+			// A line cut short by an interruption ends the usable part.
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		n := lr.Line() - 1
 		if len(line) == 0 {
 			continue
 		}
 		var g Game
 		if err := json.Unmarshal(line, &g); err != nil {
-			// A line cut short by an interruption ends the usable part.
-			break
+			return nil, fmt.Errorf("%s:%d: %w", path, n+1, err)
 		}
 		if len(out) >= shard.Len(games*len(cfg.Arms)) {
 			return nil, fmt.Errorf("%s:%d: more games than shard %s of the config's %d", path, n+1, shard, games*len(cfg.Arms))
@@ -628,29 +638,28 @@ func Merge(cfg *Config, s *Setup, dirs []string, opts Options) (*Results, error)
 			return nil, fmt.Errorf("merge: %w", err)
 		}
 		path := filepath.Join(dir, gamesFile)
-		data, err := fileread.ReadFile(path, fileread.Log)
-		if err != nil {
-			return nil, err
-		}
-		for n, line := range bytes.Split(data, []byte("\n")) {
+		if err := eachGameLine(path, func(line []byte, n int) error {
 			if len(line) == 0 {
-				continue
+				return nil
 			}
 			g := new(Game)
 			if err := json.Unmarshal(line, g); err != nil {
-				return nil, fmt.Errorf("%s:%d: %w", path, n+1, err)
+				return fmt.Errorf("%s:%d: %w", path, n, err)
 			}
 			if g.Arm < 0 || g.Arm >= len(cfg.Arms) || g.Index < 0 || g.Index >= games {
-				return nil, fmt.Errorf("%s:%d: game (arm %d, game %d) outside %d arms of %d games", path, n+1, g.Arm, g.Index, len(cfg.Arms), games)
+				return fmt.Errorf("%s:%d: game (arm %d, game %d) outside %d arms of %d games", path, n, g.Arm, g.Index, len(cfg.Arms), games)
 			}
 			if err := checkGame(g, cfg, s, g.Arm, g.Index); err != nil {
-				return nil, fmt.Errorf("%s:%d: %w", path, n+1, err)
+				return fmt.Errorf("%s:%d: %w", path, n, err)
 			}
 			k := g.Arm*games + g.Index
 			if all[k] != nil {
-				return nil, fmt.Errorf("%s:%d: game %d of arm %s is in two shards", path, n+1, g.Index, cfg.Arms[g.Arm].Name)
+				return fmt.Errorf("%s:%d: game %d of arm %s is in two shards", path, n, g.Index, cfg.Arms[g.Arm].Name)
 			}
 			all[k] = g
+			return nil
+		}); err != nil {
+			return nil, err
 		}
 	}
 	res := &Results{Config: cfg, Setup: s, Games: make([]Game, 0, total)}
@@ -768,5 +777,28 @@ func (t *tracer) Observe(e *sim.Event) {
 			row[p] = append([]float64(nil), t.ph.Probabilities(p)...)
 		}
 		t.tr.Probs = append(t.tr.Probs, row)
+	}
+}
+
+// eachGameLine calls fn with every line of the games file at path, numbered
+// from 1; a torn last line or a line over fileread.MaxLine is an error.
+func eachGameLine(path string, fn func(line []byte, n int) error) error {
+	f, err := fileread.Open(path, fileread.Log)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	lr := fileread.NewLineReader(f, path, fileread.MaxLine)
+	for {
+		line, err := lr.Next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if err := fn(line, lr.Line()); err != nil {
+			return err
+		}
 	}
 }

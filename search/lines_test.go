@@ -1,0 +1,41 @@
+package search
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/marslab-risk/marslab/internal/fileread"
+)
+
+// A log whose last line is longer than the line cap (a sparse file of
+// zeros, say) is refused on resume, never cut as a torn line; a short
+// torn line is cut and the search goes on.
+func TestResumeLongLine(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	s, _ := tinySearch(t, t.TempDir(), 1)
+	eval := s.Eval
+	s.Eval = &cancelAfter{Evaluator: eval, n: 3, cancel: cancel}
+	_, err := s.Run(ctx, false)
+	require.Error(t, err)
+	path := filepath.Join(s.Dir, "log.jsonl")
+	fi, err := os.Stat(path)
+	require.NoError(t, err)
+	require.NoError(t, os.Truncate(path, fi.Size()+int64(fileread.MaxRecordLine)+1))
+	s.Eval = eval
+	_, err = s.Run(context.Background(), true)
+	require.ErrorIs(t, err, fileread.ErrLongLine)
+	assert.ErrorContains(t, err, path+": line 4: longer than the line cap of 1 MiB")
+	after, err := os.Stat(path)
+	require.NoError(t, err)
+	assert.Equal(t, fi.Size()+int64(fileread.MaxRecordLine)+1, after.Size(), "the log is left as it was")
+
+	require.NoError(t, os.Truncate(path, fi.Size()+100))
+	st, err := s.Run(context.Background(), true)
+	require.NoError(t, err)
+	assert.True(t, st.Complete())
+}
