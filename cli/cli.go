@@ -23,6 +23,7 @@ import (
 	"syscall"
 
 	"github.com/marslab-risk/marslab/bots"
+	"github.com/marslab-risk/marslab/internal/textfmt"
 )
 
 // Main runs the command named by os.Args with the bots of reg, reading
@@ -41,10 +42,15 @@ func Main(reg *bots.Registry) {
 	case errors.Is(err, flag.ErrHelp):
 		// Help was asked for and printed.
 	case err != nil:
-		fmt.Fprintln(os.Stderr, "marslab:", err)
+		fmt.Fprintln(os.Stderr, errorLine(err))
 		os.Exit(1)
 	}
 }
+
+// errorLine is the line Main prints for a command's error: "marslab: "
+// and the error, its control characters (a name read from a user's file
+// may hold an escape sequence) written as Go escapes.
+func errorLine(err error) string { return "marslab: " + textfmt.Printable(err.Error()) }
 
 // testHookSignals, when set (by this package's tests only), is called by
 // Main once SIGINT and SIGTERM are caught, so that a test can signal a

@@ -23,7 +23,9 @@ const importRules = `
 	NONE
 	< configs, dice, stats, search/cmaes,
 	  internal/atomicfile, internal/cputime, internal/fileread, internal/gamebench,
-	  internal/progress, internal/textfmt, table, bots/registry/internal/famgen;
+	  internal/progress, internal/textfmt, bots/registry/internal/famgen;
+
+	internal/textfmt < table;
 
 	internal/atomicfile < plots, internal/slurm;
 	internal/atomicfile, internal/fileread < internal/fuzzfile, internal/outdir;

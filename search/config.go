@@ -11,6 +11,7 @@ import (
 	"github.com/marslab-risk/marslab/bots"
 	"github.com/marslab-risk/marslab/configs"
 	"github.com/marslab-risk/marslab/internal/fileread"
+	"github.com/marslab-risk/marslab/internal/textfmt"
 	"github.com/marslab-risk/marslab/internal/gameconf"
 )
 
@@ -424,6 +425,9 @@ func checkConditions(bad func(key, format string, a ...any) error, f *file) ([]C
 			base := cf.Rules[strings.LastIndexAny(cf.Rules, `/\`)+1:]
 			name = fmt.Sprintf("%s/%dp", strings.TrimSuffix(base, ".toml"), *cf.Players)
 		}
+		if textfmt.OneLine(name) != name || len(name) > maxConditionName {
+			return nil, bad(p+"name", "%q: want at most %d bytes of printable text (no control characters, tabs or newlines): the name titles the condition's rows in report.md and the terminal", name, maxConditionName)
+		}
 		if j, ok := names[name]; ok {
 			return nil, bad(p+"name", "%q names conditions %d and %d: want distinct names", name, j, i)
 		}
@@ -433,6 +437,9 @@ func checkConditions(bad func(key, format string, a ...any) error, f *file) ([]C
 	}
 	return out, nil
 }
+
+// maxConditionName bounds a condition's name in bytes.
+const maxConditionName = 100
 
 // Setup is a resolved search config: its field (evaluator) and space.
 type Setup struct {

@@ -80,6 +80,9 @@ func TestMixtureConfigErrors(t *testing.T) {
 		{`["angry", "shaft", "bort"]`, `["angry"]`, "x.toml: key condition[1].opponents: 1 seats: a fixed line-up needs players-1 = 3"},
 		{"rules = \"classic\"", "rules = \"mars2006\"\nname = \"mars2006/3p\"", `x.toml: key condition[1].name: "mars2006/3p" names conditions 0 and 1`},
 		{"weight = 2", "weight = 2\nbogus = 1", "unknown key"},
+		{"weight = 2", "weight = 2\nname = \"red\\u001b[31m\"", `x.toml: key condition[0].name: "red\x1b[31m": want at most 100 bytes of printable text`},
+		{"weight = 2", "weight = 2\nname = \"two\\nlines\"", `x.toml: key condition[0].name: "two\nlines": want at most 100 bytes`},
+		{"weight = 2", "weight = 2\nname = \"" + strings.Repeat("n", 101) + "\"", `: want at most 100 bytes of printable text`},
 	} {
 		_, err := parseConfig("x.toml", []byte(strings.Replace(good, tc.from, tc.to, 1)))
 		assert.ErrorContains(t, err, tc.want, tc.to)

@@ -2,8 +2,9 @@
 // rows of formatted cells, written as a Markdown pipe table (the
 // notebooks' README.md files and the experiments' report.md), as CSV (the
 // notebooks' and experiments' .csv files) or as aligned text (the command
-// line's summaries). It imports nothing of the module, so an outside
-// program can read or build the tables the experiment packages return.
+// line's summaries). It imports only internal/textfmt of the module, so an
+// outside program can read or build the tables the experiment packages
+// return.
 package table
 
 import (
@@ -13,6 +14,8 @@ import (
 	"io"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/marslab-risk/marslab/internal/textfmt"
 )
 
 // Table is a header and rows of formatted cells. Name and Title are
@@ -61,13 +64,14 @@ func (t Table) label() string {
 // Markdown returns the table as a Markdown pipe table: the header line,
 // the alignment row (the first column aligned left, the others right) and
 // one line per row, each ending in a newline. A "|" inside a cell is
-// escaped as `\|`.
+// escaped as `\|`, and control characters as Go escapes
+// (textfmt.OneLine: a newline is \x0a).
 func (t Table) Markdown() string {
 	var b strings.Builder
 	line := func(cells []string) {
 		b.WriteString("|")
 		for _, c := range cells {
-			b.WriteString(" " + strings.ReplaceAll(c, "|", `\|`) + " |")
+			b.WriteString(" " + strings.ReplaceAll(textfmt.OneLine(c), "|", `\|`) + " |")
 		}
 		b.WriteString("\n")
 	}
@@ -128,14 +132,29 @@ func (t Table) WriteCSV(w io.Writer) error {
 // WriteText writes the table to w as aligned plain text: the header line
 // and one line per row, each column padded with spaces to its widest
 // cell and separated from the next by two spaces (text/tabwriter), for a
-// terminal. A cell must not hold a tab or newline.
+// terminal. Control characters, tabs and newlines in a cell are written as
+// Go escapes (textfmt.OneLine).
 func (t Table) WriteText(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	if _, err := io.WriteString(tw, strings.Join(t.Header, "\t")+"\n"); err != nil {
+	line := func(cells []string) error {
+		for i, c := range cells {
+			if i > 0 {
+				if _, err := io.WriteString(tw, "\t"); err != nil {
+					return err
+				}
+			}
+			if _, err := io.WriteString(tw, textfmt.OneLine(c)); err != nil {
+				return err
+			}
+		}
+		_, err := io.WriteString(tw, "\n")
+		return err
+	}
+	if err := line(t.Header); err != nil {
 		return err
 	}
 	for _, r := range t.Rows {
-		if _, err := io.WriteString(tw, strings.Join(r, "\t")+"\n"); err != nil {
+		if err := line(r); err != nil {
 			return err
 		}
 	}

@@ -118,3 +118,13 @@ func BenchmarkMarkdown(b *testing.B) {
 		_ = tb.Markdown()
 	}
 }
+
+// A cell's control characters reach neither a Markdown file nor a terminal
+// raw: a condition named with an escape sequence and a newline.
+func TestControlCharacters(t *testing.T) {
+	tb := Table{Header: []string{"condition", "rate"}, Rows: [][]string{{"red\x1b[31m\nrow", "0.5"}}}
+	assert.Equal(t, "| condition | rate |\n|---|---:|\n| red\\x1b[31m\\x0arow | 0.5 |\n", tb.Markdown())
+	var b strings.Builder
+	require.NoError(t, tb.WriteText(&b))
+	assert.Equal(t, "condition           rate\nred\\x1b[31m\\x0arow  0.5\n", b.String())
+}

@@ -3,8 +3,12 @@
 package textfmt
 
 import (
+	"fmt"
 	"math"
 	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Ordinal returns k as an English ordinal: "1st", "2nd", "3rd", "4th",
@@ -61,4 +65,43 @@ func PRel(p float64) string {
 		return "< 0.001"
 	}
 	return "= " + Fixed(p, 3)
+}
+
+// Printable returns s with every control character other than newline and
+// tab (C0, DEL, C1, and the Unicode line and paragraph separators) and
+// every byte that is not UTF-8 written as a Go escape (\x1b, \u2028), so
+// that a name read from a user's file cannot move a terminal's cursor or
+// change its colours. Printable text is returned as it is.
+func Printable(s string) string { return quote(s, true) }
+
+// OneLine returns s as Printable does, with newlines and tabs escaped too
+// (\x0a, \x09): the text of one table cell or one line of a report.
+func OneLine(s string) string { return quote(s, false) }
+
+func quote(s string, layout bool) string {
+	esc := func(r rune) bool {
+		if r == '\n' || r == '\t' {
+			return !layout
+		}
+		return r == utf8.RuneError || unicode.IsControl(r) || r == '\u2028' || r == '\u2029'
+	}
+	if !strings.ContainsFunc(s, esc) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && n == 1:
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case esc(r) && r < 0x100:
+			fmt.Fprintf(&b, `\x%02x`, r)
+		case esc(r):
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			b.WriteString(s[i : i+n])
+		}
+		i += n
+	}
+	return b.String()
 }

@@ -39,3 +39,23 @@ func TestShortestSignedP(t *testing.T) {
 		assert.Equal(t, want, PRel(p), "%v", p)
 	}
 }
+
+func TestPrintable(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"mars@paper", "mars@paper"},
+		{"a\nb\tc", "a\nb\tc"},
+		{"W\x1b[31m_p", `W\x1b[31m_p`},
+		{"bell\a del\x7f", `bell\x07 del\x7f`},
+		{"c1\u0085 ls\u2028", `c1\x85 ls\u2028`},
+		{"bad\xffutf8", `bad\xffutf8`},
+		{"cr\r", `cr\x0d`},
+		{"Zürich ♞", "Zürich ♞"},
+	} {
+		assert.Equal(t, tc.want, Printable(tc.in), "%q", tc.in)
+	}
+}
+
+func TestOneLine(t *testing.T) {
+	assert.Equal(t, `a\x0ab\x09c \x1b`, OneLine("a\nb\tc \x1b"))
+	assert.Equal(t, "plain", OneLine("plain"))
+}
