@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/marslab-risk/marslab/bots"
 	"github.com/marslab-risk/marslab/sim"
 )
 
@@ -46,19 +45,20 @@ func Replay(ctx context.Context, cfg Config, g int, lh sim.LogHeader) (Record, [
 		s := cfg.Seats[e]
 		lh.Seats[i] = sim.LogSeat{Label: s.Label, Bot: s.Factory.Name, Params: s.Params}
 	}
+	ps := make([]sim.Player, len(lineup))
+	for i, e := range lineup {
+		ps[i] = w.players[e]
+	}
+	lh.Explain = sim.ExplainSeats(ps)
 	var buf bytes.Buffer
 	lw, err := sim.NewLogWriter(&buf, lh)
 	if err != nil {
 		return Record{}, nil, fmt.Errorf("arena: game %d: %w", g, err)
 	}
 	w.game.Observe(lw)
-	var explainers []*sim.ExplainWriter
-	for i, e := range lineup {
-		if ex, ok := w.players[e].(bots.Explainer); ok {
-			ew := sim.NewExplainWriter(lw, w.game, i)
-			explainers = append(explainers, ew)
-			ex.SetExplain(ew)
-		}
+	explainers, err := sim.Narrate(lw, w.game, ps, lh.Explain)
+	if err != nil {
+		return Record{}, nil, fmt.Errorf("arena: game %d: %w", g, err)
 	}
 	stop := context.AfterFunc(ctx, w.game.Interrupt)
 	defer stop()

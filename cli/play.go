@@ -50,22 +50,24 @@ func cmdPlay(ctx context.Context, reg *bots.Registry, args []string, stdout, std
 		}
 		defer f.Abort()
 		logFile = f
-		if lw, err = sim.NewLogWriter(f, logHeader(cfg, seats, *seed, *index)); err != nil {
+		lh := logHeader(cfg, seats, *seed, *index)
+		if *explain {
+			lh.Explain = sim.ExplainSeats(ps)
+		}
+		if lw, err = sim.NewLogWriter(f, lh); err != nil {
 			return err
 		}
 		g.Observe(lw)
 	}
 	var explainers []*sim.ExplainWriter
-	if *explain {
-		for i, p := range ps {
-			e, ok := p.(bots.Explainer)
-			switch {
-			case !ok:
-			case lw != nil:
-				w := sim.NewExplainWriter(lw, g, i)
-				explainers = append(explainers, w)
-				e.SetExplain(w)
-			default:
+	switch {
+	case *explain && lw != nil:
+		if explainers, err = sim.Narrate(lw, g, ps, sim.ExplainSeats(ps)); err != nil {
+			return err
+		}
+	case *explain:
+		for _, p := range ps {
+			if e, ok := p.(bots.Explainer); ok {
 				e.SetExplain(stdout)
 			}
 		}

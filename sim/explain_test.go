@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -26,6 +27,18 @@ func (n *narrator) Place(s *State, armies int, buf []Placement) []Placement {
 	return n.chaos.Place(s, armies, buf)
 }
 
+// SetExplain makes the narrator write to w (Narrate).
+func (n *narrator) SetExplain(w io.Writer) { n.w = w }
+
+// narrators returns the players of a logged narrated game.
+func narrators(h LogHeader) ([]Player, error) {
+	ps := newChaos(len(h.Seats), 0)
+	for i := range ps {
+		ps[i] = &narrator{chaos: ps[i].(*chaos), w: io.Discard}
+	}
+	return ps, nil
+}
+
 // logNarrated plays a chaos game whose seats narrate their placements
 // through ExplainWriters into the log.
 func logNarrated(t *testing.T, n int) []byte {
@@ -40,16 +53,16 @@ func logNarrated(t *testing.T, n int) []byte {
 	for i := range n {
 		h.Seats = append(h.Seats, LogSeat{Label: fmt.Sprintf("chaos%d", i), Bot: "chaos"})
 	}
+	ps, err := narrators(h)
+	require.NoError(t, err)
+	h.Explain = ExplainSeats(ps)
+	require.Len(t, h.Explain, n)
 	var buf bytes.Buffer
 	lw, err := NewLogWriter(&buf, h)
 	require.NoError(t, err)
 	g.Observe(lw)
-	ps := newChaos(n, 0)
-	ews := make([]*ExplainWriter, n)
-	for i := range ps {
-		ews[i] = NewExplainWriter(lw, g, i)
-		ps[i] = &narrator{chaos: ps[i].(*chaos), w: ews[i]}
-	}
+	ews, err := Narrate(lw, g, ps, h.Explain)
+	require.NoError(t, err)
 	res, err := g.Play(ps, h.Seed, h.Index)
 	require.NoError(t, err)
 	for _, w := range ews {
@@ -62,8 +75,9 @@ func logNarrated(t *testing.T, n int) []byte {
 // TestExplainEvents: explanation lines are events of their own in the log
 // (written before the events of the decision, with the game's round and
 // phase, control characters and invalid UTF-8 replaced); the reader
-// returns them; Replay skips them and its watch sees only the game's
-// events, each with the position after it.
+// returns them; Replay has the header's seats narrate again and checks
+// every explanation line, and its watch sees only the game's events, each
+// with the position after it.
 func TestExplainEvents(t *testing.T) {
 	e := Event{Kind: EvExplain, Round: 3, Phase: PhaseAttack, Player: 1, Other: -1, From: -1, To: -1, Text: "attack: a>b \"x\""}
 	assert.Equal(t, `{"e":"explain","round":3,"phase":"attack","player":1,"text":"attack: a>b \"x\""}`, string(e.AppendJSON(nil)))
@@ -92,7 +106,7 @@ func TestExplainEvents(t *testing.T) {
 
 	var watched []EventKind
 	var armies []int
-	rep, err := ReplayWatch(context.Background(), bytes.NewReader(log), chaosSeats0,
+	rep, err := ReplayWatch(context.Background(), bytes.NewReader(log), narrators,
 		func(e *Event, g *Game) {
 			watched = append(watched, e.Kind)
 			armies = append(armies, g.State().TotalArmies(0))
@@ -104,15 +118,71 @@ func TestExplainEvents(t *testing.T) {
 	assert.Equal(t, EvGameEnd, watched[len(watched)-1])
 	assert.Equal(t, 1, armies[slicesIndexKind(events, EvDeal, 0)], "after seat 0's first deal")
 
-	// An explanation line out of place is still an explanation: Replay
-	// skips it wherever it is.
-	lines := strings.SplitAfter(string(log), "\n")
-	moved := append([]string{lines[0], `{"e":"explain","round":0,"phase":"setup","player":2,"text":"hello"}` + "\n"}, lines[1:]...)
-	_, err = Replay(context.Background(), strings.NewReader(strings.Join(moved, "")), chaosSeats0)
-	require.NoError(t, err)
-	bad := append([]string{lines[0], `{"e":"explain","round":0,"phase":"setup","player":2}` + "\n"}, lines[1:]...)
-	_, err = Replay(context.Background(), strings.NewReader(strings.Join(bad, "")), chaosSeats0)
+	bad := append([]string{lines(log)[0], `{"e":"explain","round":0,"phase":"setup","player":2}` + "\n"}, lines(log)[1:]...)
+	_, err = Replay(context.Background(), strings.NewReader(strings.Join(bad, "")), narrators)
 	assert.ErrorContains(t, err, `line 2: "text" missing`)
+}
+
+func lines(log []byte) []string { return strings.SplitAfter(string(log), "\n") }
+
+// An explanation changed, moved, removed, added or given to another seat
+// fails the replay at its line, as an edited game event does; so does a
+// header whose explain lists a seat that cannot narrate, or none.
+func TestReplayChecksExplanations(t *testing.T) {
+	log := logNarrated(t, 3)
+	ls := lines(log)
+	first := -1 // the first explanation line
+	for i, l := range ls {
+		if strings.Contains(l, `"e":"explain"`) {
+			first = i
+			break
+		}
+	}
+	require.Positive(t, first)
+	edit := func(f func([]string) []string) string {
+		return strings.Join(f(slices.Clone(ls)), "")
+	}
+	for _, tc := range []struct {
+		name, log, want string
+		players    func(LogHeader) ([]Player, error)
+	}{
+		{"changed", edit(func(l []string) []string {
+			l[first] = strings.Replace(l[first], "places", "plays", 1)
+			return l
+		}), fmt.Sprintf("line %d: the replay differs", first+1), narrators},
+		{"other seat", edit(func(l []string) []string {
+			l[first] = strings.Replace(l[first], `"player":0`, `"player":1`, 1)
+			return l
+		}), fmt.Sprintf("line %d: the replay differs", first+1), narrators},
+		{"removed", edit(func(l []string) []string { return slices.Delete(l, first, first+1) }),
+			fmt.Sprintf("line %d: the replay differs", first+1), narrators},
+		{"added", edit(func(l []string) []string { return slices.Insert(l, 1, l[first]) }),
+			"line 2: the replay differs", narrators},
+		{"moved", edit(func(l []string) []string {
+			x := l[first]
+			return slices.Insert(slices.Delete(l, first, first+1), first+2, x)
+		}), fmt.Sprintf("line %d: the replay differs", first+1), narrators},
+		{"header without explain", edit(func(l []string) []string {
+			l[0] = strings.Replace(l[0], `,"explain":[0,1,2]`, "", 1)
+			return l
+		}), fmt.Sprintf("line %d: the replay differs", first+1), narrators},
+		{"explain seat out of range", edit(func(l []string) []string {
+			l[0] = strings.Replace(l[0], `"explain":[0,1,2]`, `"explain":[0,1,3]`, 1)
+			return l
+		}), "line 1 (header): explain: seat 3: the game has seats 0..2", narrators},
+		{"explain seats repeated", edit(func(l []string) []string {
+			l[0] = strings.Replace(l[0], `"explain":[0,1,2]`, `"explain":[0,0,2]`, 1)
+			return l
+		}), "line 1 (header): explain: [0 0 2]: want distinct seats in increasing order", narrators},
+		{"a player that cannot narrate", string(log), "line 1 (header): explain: seat 0: its player cannot explain its decisions", chaosSeats0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Replay(context.Background(), strings.NewReader(tc.log), tc.players)
+			assert.ErrorContains(t, err, tc.want)
+		})
+	}
+	_, err := Replay(context.Background(), bytes.NewReader(log), narrators)
+	require.NoError(t, err, "the log as written")
 }
 
 // chaosSeats0 returns the players of a logged chaos game (bad 0).

@@ -116,6 +116,11 @@ type LogHeader struct {
 	MapSHA256   string `json:"map_sha256,omitempty"`
 	// Seats describe the players in seat order.
 	Seats []LogSeat `json:"seats"`
+	// Explain lists, in increasing order, the seats whose players narrated
+	// their decisions into the log as EvExplain lines (Narrate); Replay
+	// has these seats narrate again and checks every explanation line as
+	// it checks a game event. Empty: the log holds no explanation.
+	Explain []int `json:"explain,omitempty"`
 }
 
 // LogSeat records one seat of a logged game: the bot's registry name and
@@ -298,4 +303,41 @@ func (w *ExplainWriter) emit() {
 	s := w.g.State()
 	w.ev = Event{Kind: EvExplain, Round: s.Round(), Phase: s.Phase(), Player: w.seat, Other: -1, From: -1, To: -1, Text: text}
 	w.o.Observe(&w.ev)
+}
+
+// explainer is a player that narrates its decisions into a writer: the
+// method of bots.Explainer.
+type explainer interface{ SetExplain(w io.Writer) }
+
+// ExplainSeats returns the seats of ps whose players can narrate their
+// decisions (a SetExplain(io.Writer) method, bots.Explainer): the
+// LogHeader.Explain of a log that is to hold their narration.
+func ExplainSeats(ps []Player) []int {
+	var seats []int
+	for i, p := range ps {
+		if _, ok := p.(explainer); ok {
+			seats = append(seats, i)
+		}
+	}
+	return seats
+}
+
+// Narrate makes the players of seats (ExplainSeats) narrate their
+// decisions in game g into o as EvExplain events, and returns the writers,
+// to Flush once the game has ended.
+func Narrate(o Observer, g *Game, ps []Player, seats []int) ([]*ExplainWriter, error) {
+	ws := make([]*ExplainWriter, 0, len(seats))
+	for _, s := range seats {
+		if s < 0 || s >= len(ps) {
+			return nil, fmt.Errorf("explain: seat %d of %d", s, len(ps))
+		}
+		e, ok := ps[s].(explainer)
+		if !ok {
+			return nil, fmt.Errorf("explain: seat %d: its player cannot explain its decisions", s)
+		}
+		w := NewExplainWriter(o, g, s)
+		e.SetExplain(w)
+		ws = append(ws, w)
+	}
+	return ws, nil
 }

@@ -26,7 +26,10 @@ type Replayed struct {
 // for the header (one per seat, in seat order). Replay fails at the first
 // event line that differs from the replay, naming the line and showing
 // both, and on a log that is cut, malformed or lacks its result line.
-// Explanation lines (EvExplain) are not replayed: Replay skips them.
+// The seats of the header's explain narrate again (Narrate), and every
+// explanation line (EvExplain) is checked in its place as a game event is:
+// a log whose explanations were edited, moved, removed or added fails as
+// an edited event does.
 func Replay(ctx context.Context, log io.Reader, players func(LogHeader) ([]Player, error)) (*Replayed, error) {
 	return ReplayWatch(ctx, log, players, nil)
 }
@@ -58,18 +61,28 @@ func ReplayWatch(ctx context.Context, log io.Reader, players func(LogHeader) ([]
 	if err != nil {
 		return nil, fmt.Errorf("line 1 (header): %w", err)
 	}
+	if err := checkExplainSeats(h.Explain, len(ps)); err != nil {
+		return nil, fmt.Errorf("line 1 (header): %w", err)
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	cmp := &replayComparer{lr: lr, stop: cancel, g: g, watch: watch}
 	g.Observe(cmp)
+	narrators, err := Narrate(cmp, g, ps, h.Explain)
+	if err != nil {
+		return nil, fmt.Errorf("line 1 (header): %w", err)
+	}
 	res, playErr := g.PlayContext(ctx, ps, h.Seed, h.Index)
+	for _, w := range narrators {
+		w.Flush()
+	}
 	if cmp.err != nil {
 		return nil, cmp.err
 	}
 	if playErr != nil {
 		return nil, fmt.Errorf("replay: %w", playErr)
 	}
-	if nextGameEvent(lr) {
+	if lr.Next() {
 		return nil, fmt.Errorf("line %d: the replay has ended, the log goes on: %s", lr.Line(), quoteLine(lr.Raw()))
 	}
 	logged, err := lr.Result()
@@ -145,7 +158,7 @@ func (c *replayComparer) Observe(e *Event) {
 	}
 	c.buf = e.AppendJSON(c.buf[:0])
 	switch {
-	case nextGameEvent(c.lr):
+	case c.lr.Next():
 		if !bytes.Equal(c.buf, c.lr.Raw()) {
 			c.err = fmt.Errorf("line %d: the replay differs:\n  log:    %s\n  replay: %s", c.lr.Line(), quoteLine(c.lr.Raw()), quoteLine(c.buf))
 		}
@@ -158,18 +171,25 @@ func (c *replayComparer) Observe(e *Event) {
 		c.stop()
 		return
 	}
+	if e.Kind == EvExplain {
+		return
+	}
 	c.n++
 	if c.watch != nil {
 		c.watch(e, c.g)
 	}
 }
 
-// nextGameEvent is lr.Next that skips explanation lines (EvExplain).
-func nextGameEvent(lr *LogReader) bool {
-	for lr.Next() {
-		if lr.Event().Kind != EvExplain {
-			return true
+// checkExplainSeats checks a header's explain: seats of the game, in
+// increasing order.
+func checkExplainSeats(seats []int, players int) error {
+	for i, s := range seats {
+		if s < 0 || s >= players {
+			return fmt.Errorf("explain: seat %d: the game has seats 0..%d", s, players-1)
+		}
+		if i > 0 && s <= seats[i-1] {
+			return fmt.Errorf("explain: %v: want distinct seats in increasing order", seats)
 		}
 	}
-	return false
+	return nil
 }

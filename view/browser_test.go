@@ -21,7 +21,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/marslab-risk/marslab/bots"
 	"github.com/marslab-risk/marslab/bots/registry"
 	"github.com/marslab-risk/marslab/sim"
 )
@@ -173,20 +172,17 @@ func playLogged(t *testing.T, rules, players string, seed uint64, m *sim.Map, ex
 	}
 	g, err := sim.NewGame(m, rs, len(seats))
 	require.NoError(t, err)
+	if explain {
+		h.Explain = sim.ExplainSeats(ps)
+	}
 	var log bytes.Buffer
 	lw, err := sim.NewLogWriter(&log, h)
 	require.NoError(t, err)
 	g.Observe(lw)
 	rec := &recorder{g: g}
 	g.Observe(rec)
-	var explainers []*sim.ExplainWriter
-	for i, p := range ps {
-		if e, ok := p.(bots.Explainer); ok && explain {
-			w := sim.NewExplainWriter(lw, g, i)
-			explainers = append(explainers, w)
-			e.SetExplain(w)
-		}
-	}
+	explainers, err := sim.Narrate(lw, g, ps, h.Explain)
+	require.NoError(t, err)
 	res, err := g.Play(ps, seed, 0)
 	require.NoError(t, err)
 	for _, w := range explainers {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 	"regexp"
 	"slices"
@@ -29,6 +30,12 @@ func logGame(t testing.TB, m *sim.Map, n int, seed uint64) []byte {
 }
 
 func playLog(m *sim.Map, n int, seed uint64) ([]byte, error) {
+	return playLogWith(m, n, seed, aggressive)
+}
+
+// playLogWith is playLog with the players that players returns; the seats
+// that can explain their decisions narrate into the log (sim.Narrate).
+func playLogWith(m *sim.Map, n int, seed uint64, players func(sim.LogHeader) ([]sim.Player, error)) ([]byte, error) {
 	r, err := sim.LoadRules("classic")
 	if err != nil {
 		return nil, err
@@ -51,20 +58,30 @@ func playLog(m *sim.Map, n int, seed uint64) ([]byte, error) {
 		return nil, err
 	}
 	h := sim.LogHeader{Seed: seed, RulesName: "classic", MapName: m.Name, RulesTOML: string(rt), MapTOML: mt.String()}
-	ps := make([]sim.Player, n)
-	for i := range ps {
-		ps[i] = baseline.NewSciberras(baseline.Aggressive)
+	for i := range n {
 		h.Seats = append(h.Seats, sim.LogSeat{Label: fmt.Sprint("aggressive", i), Bot: "aggressive"})
 	}
+	ps, err := players(h)
+	if err != nil {
+		return nil, err
+	}
+	h.Explain = sim.ExplainSeats(ps)
 	var buf bytes.Buffer
 	lw, err := sim.NewLogWriter(&buf, h)
 	if err != nil {
 		return nil, err
 	}
 	g.Observe(lw)
+	narrators, err := sim.Narrate(lw, g, ps, h.Explain)
+	if err != nil {
+		return nil, err
+	}
 	res, err := g.Play(ps, seed, 0)
 	if err != nil {
 		return nil, err
+	}
+	for _, w := range narrators {
+		w.Flush()
 	}
 	if err := lw.Close(res); err != nil {
 		return nil, err
@@ -265,22 +282,58 @@ func ExampleWrite() {
 	// Output: true
 }
 
+// scripted is an aggressive baseline bot that narrates each placement
+// with a text that tries to close the page's script element.
+type scripted struct {
+	sim.Player
+	w io.Writer
+}
+
+func (s *scripted) SetExplain(w io.Writer) { s.w = w }
+
+func (s *scripted) Place(st *sim.State, armies int, buf []sim.Placement) []sim.Placement {
+	fmt.Fprintf(s.w, "why </script> not\nround %d\n", st.Round())
+	return s.Player.Place(st, armies, buf)
+}
+
+// narrating builds the players of a logged game in which seat 1 narrates
+// (scripted).
+func narrating(h sim.LogHeader) ([]sim.Player, error) {
+	ps, err := aggressive(h)
+	ps[1] = &scripted{Player: ps[1], w: io.Discard}
+	return ps, err
+}
+
 // TestWriteExplanations: an explanation is kept apart from the game's
 // events with the number of game events before it (its anchor), its seat,
-// round, phase and text.
+// round, phase and text; a log whose explanations were edited gets no
+// page, as an edited event does.
 func TestWriteExplanations(t *testing.T) {
-	h, events, res, err := sim.ReadLog(bytes.NewReader(logGame(t, nil, 2, 3)))
+	log, err := playLogWith(nil, 2, 3, narrating)
 	require.NoError(t, err)
-	ex := sim.Event{Kind: sim.EvExplain, Round: 1, Phase: sim.PhasePlace, Player: 1, Other: -1, From: -1, To: -1, Text: "why </script> not"}
-	withEx := append(append(append([]sim.Event(nil), events[:100]...), ex, ex), events[100:]...)
+	_, events, _, err := sim.ReadLog(bytes.NewReader(log))
+	require.NoError(t, err)
+	var want []any
+	game := 0
+	for _, e := range events {
+		if e.Kind != sim.EvExplain {
+			game++
+			continue
+		}
+		want = append(want, map[string]any{"at": float64(game), "player": 1.0, "round": float64(e.Round), "phase": sim.PhasePlace.String(), "text": e.Text})
+	}
+	require.Greater(t, len(want), 2)
 	var page bytes.Buffer
-	require.NoError(t, view.Write(context.Background(), &page, encodeLog(t, h, withEx, res), aggressive))
+	require.NoError(t, view.Write(context.Background(), &page, log, narrating))
 	d := gameData(t, page.String())
-	assert.Len(t, d["events"], len(events))
-	want := map[string]any{"at": 100.0, "player": 1.0, "round": 1.0, "phase": sim.PhasePlace.String(), "text": "why </script> not"}
-	assert.Equal(t, []any{want, want}, d["explain"])
+	assert.Len(t, d["events"], game)
+	assert.Equal(t, want, d["explain"])
 	assert.Contains(t, page.String(), `why \u003c/script\u003e not`, "the text cannot close the script element")
 	assert.NotContains(t, page.String(), "why </script>")
+
+	forged := bytes.Replace(log, []byte("why </script> not"), []byte("why not attack"), 1)
+	err = view.Write(context.Background(), io.Discard, forged, narrating)
+	assert.ErrorContains(t, err, "the replay differs")
 }
 
 // TestLayoutExtremePositions re-runs issue 36, item 12: a map's own
