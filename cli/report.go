@@ -149,7 +149,7 @@ func cmdReport(ctx context.Context, reg *bots.Registry, args []string, stdout, s
 			}
 			fmt.Fprintf(stdout, "report: %s written to %s\n", nb.Name, filepath.Join(where, report.ReportFile))
 		}
-		if j.all {
+		if j.all && shard.Count <= 1 {
 			root := j.root
 			if *out != "" {
 				root = *out
@@ -167,6 +167,12 @@ func cmdReport(ctx context.Context, reg *bots.Registry, args []string, stdout, s
 // folder's lock, unless dir is out, which the command holds already. A
 // folder other than the notebook's own is checked first (outdir.Check).
 func runNotebook(ctx context.Context, nb *report.Notebook, dir, out string, opt report.Options) error {
+	if opt.Shard.Count > 1 {
+		// A shard plays into the work folder (held, and each of its cells
+		// locked while played) and writes nothing in dir: the shards of
+		// one notebook run beside each other.
+		return nb.Run(ctx, opt)
+	}
 	if dir == "" {
 		dir = nb.Dir
 	} else if dir != out {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/marslab-risk/marslab/internal/fileread"
+	"github.com/marslab-risk/marslab/internal/outdir"
 	"github.com/marslab-risk/marslab/search"
 	"github.com/marslab-risk/marslab/table"
 )
@@ -449,6 +450,14 @@ func (w *writer) playSearch(ctx context.Context, name string, fp []byte, newM fu
 	}
 	s := &search.Search{Dir: filepath.Join(w.work, name), Config: fp, New: newM, Eval: ev,
 		Progress: w.progress, ProgressLines: w.progressLines, Label: name}
+	// One process plays a search of the work folder at a time: the shards
+	// of a transfer notebook (of any count) may share the folder, each
+	// cell played by one of them.
+	lock, err := outdir.Acquire(s.Dir)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer lock.Release()
 	before, err := logGames(filepath.Join(s.Dir, "log.jsonl"))
 	if err != nil {
 		return nil, 0, err

@@ -53,3 +53,17 @@ func (c *checker) nonEmpty(key, v string) {
 		c.fail(key, "missing (a non-empty string)")
 	}
 }
+
+// distinct checks that no entry of vs repeats an earlier one: a list of a
+// grid or of a panel is a set, and a repeated entry would play and count
+// its cells twice.
+func distinct[T comparable](c *checker, key string, vs []T) {
+	seen := make(map[T]int, len(vs))
+	for i, v := range vs {
+		if j, ok := seen[v]; ok {
+			c.fail(fmt.Sprintf("%s[%d]", key, i), "%v repeats entry %d: want distinct entries", v, j)
+			return
+		}
+		seen[v] = i
+	}
+}

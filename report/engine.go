@@ -77,6 +77,7 @@ func parseEngine(path string, data []byte) (experiment, error) {
 	e := &c.Engine
 	ck.nonEmpty("engine.rules", e.Rules)
 	ck.ints("engine.workers", e.Workers, 1, 8, 1, maxWorkers)
+	distinct(ck, "engine.workers", e.Workers)
 	if len(e.Lineups) == 0 {
 		ck.fail("engine.lineups", "missing (one or more [[engine.lineups]] tables)")
 	}

@@ -239,8 +239,10 @@ func (nb *Notebook) Run(ctx context.Context, opt Options) error {
 	if opt.Registry == nil {
 		return fmt.Errorf("notebook %s: no bot registry (Options.Registry is nil)", nb.Name)
 	}
-	if err := os.MkdirAll(out, 0o755); err != nil {
-		return fmt.Errorf("notebook %s: %w", nb.Name, err)
+	if opt.Shard.Count <= 1 { // a shard writes only into Work
+		if err := os.MkdirAll(out, 0o755); err != nil {
+			return fmt.Errorf("notebook %s: %w", nb.Name, err)
+		}
 	}
 	w := &writer{dir: out, quick: opt.Quick, seed: nb.Seed, reg: opt.Registry, log: opt.Log, work: opt.Work,
 		progress: opt.Progress, progressLines: opt.ProgressLines, shard: opt.Shard}

@@ -79,6 +79,10 @@ func parseTransfer(path string, data []byte) (experiment, error) {
 		ck.fail("transfer.rules", "missing: want at least one rule set")
 	}
 	ck.ints("transfer.players", t.Players, 1, 5, 2, 6)
+	distinct(ck, "transfer.sets", t.Sets)
+	distinct(ck, "transfer.rules", t.Rules)
+	distinct(ck, "transfer.maps", t.Maps)
+	distinct(ck, "transfer.players", t.Players)
 	if len(t.Fields) == 0 {
 		ck.fail("transfer.field", "missing: want at least one [[transfer.field]] table")
 	}
@@ -98,6 +102,7 @@ func parseTransfer(path string, data []byte) (experiment, error) {
 			ck.fail(key+".opponents", "a pool of %d seats: want at least %d (the most players, %d, less one)", len(f.Opponents), most-1, most)
 		}
 		names[f.Name] = true
+		distinct(ck, key+".opponents", f.Opponents)
 	}
 	ck.intIn("transfer.blocks", t.Blocks, 2, 1<<20)
 	ck.intIn("transfer.workers", t.Workers, 0, maxWorkers)

@@ -39,3 +39,20 @@ func TestResumeLongLine(t *testing.T) {
 	require.NoError(t, err)
 	assert.True(t, st.Complete())
 }
+
+// A folder whose log lost its config.json is refused: its evaluations
+// cannot be tied to a config (a log copied from another run would pass
+// the line checks when the methods ask the same points).
+func TestLogWithoutConfigRefused(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	s, _ := tinySearch(t, t.TempDir(), 1)
+	eval := s.Eval
+	s.Eval = &cancelAfter{Evaluator: eval, n: 3, cancel: cancel}
+	_, err := s.Run(ctx, false)
+	require.Error(t, err)
+	require.NoError(t, os.Remove(filepath.Join(s.Dir, "config.json")))
+	s.Eval = eval
+	_, err = s.Run(context.Background(), true)
+	assert.EqualError(t, err, "search: "+s.Dir+" holds log.jsonl but no config.json: its evaluations cannot be tied to a config (remove the folder to play it again)")
+	assert.NoFileExists(t, filepath.Join(s.Dir, "config.json"), "no config is written for foreign games")
+}

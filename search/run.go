@@ -129,6 +129,14 @@ func (s *Search) prepare() error {
 	case !errors.Is(err, os.ErrNotExist):
 		return fmt.Errorf("search: %w", err)
 	}
+	// Evaluations without the config they were played under cannot be
+	// checked against this one: a log copied from another run would pass
+	// its line checks when the methods ask the same points.
+	if held, err := outdir.Holds(s.Dir, logFile, shardsDir); err != nil {
+		return fmt.Errorf("search: %w", err)
+	} else if held != "" {
+		return fmt.Errorf("search: %s holds %s but no %s: its evaluations cannot be tied to a config (remove the folder to play it again)", s.Dir, held, configFile)
+	}
 	// Written whole, so that shards starting at once never see a partial
 	// file.
 	if err := atomicfile.WriteFile(path, s.Config, 0o644); err != nil {

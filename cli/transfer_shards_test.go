@@ -1,0 +1,69 @@
+package cli
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/marslab-risk/marslab/internal/outdir"
+)
+
+// tinyTransferNotebook writes a transfer notebook of two cells.
+func tinyTransferNotebook(t *testing.T) string {
+	t.Helper()
+	return writeConfig(t, filepath.Join(t.TempDir(), "transfer"), `kind = "transfer"
+title = "t"
+summary = "s"
+question = "q"
+seed = 3
+thumbnail = "transfer.png"
+[transfer]
+reference = "mars(goal_paths=shortest)"
+sets = ["mars(W_p=0.5;goal_paths=shortest)"]
+rules = ["mars2006"]
+players = [2, 3]
+blocks = 2
+[[transfer.field]]
+name = "fast"
+opponents = ["angry", "aggressive"]
+[quick]
+blocks = 2
+`)
+}
+
+// Shards of one transfer notebook run beside each other with one -work on
+// one machine: a shard neither locks nor writes the notebook's folder, so
+// a shard runs while another process holds that folder.
+func TestReportShardsBesideEachOther(t *testing.T) {
+	dir := tinyTransferNotebook(t)
+	held, err := outdir.Acquire(dir)
+	require.NoError(t, err)
+	defer held.Release()
+	work := filepath.Join(t.TempDir(), "work")
+	stdout, err := runReport(t, "-work", work, "-shard", "1/2", dir)
+	require.NoError(t, err)
+	assert.Contains(t, stdout, "transfer shard 1/2 played into "+work)
+	assert.NoFileExists(t, filepath.Join(dir, "README.md"))
+}
+
+// A cell being played is locked: a shard of another count that reaches the
+// same cell at once is refused with the process that holds it, and plays
+// it once the cell is free.
+func TestReportShardCellLocked(t *testing.T) {
+	dir := tinyTransferNotebook(t)
+	work := filepath.Join(t.TempDir(), "work")
+	cell := filepath.Join(work, "cell-mars2006-2p-fast")
+	lock, err := outdir.Acquire(cell)
+	require.NoError(t, err)
+	_, err = runReport(t, "-work", work, "-shard", "0/3", dir)
+	var inUse *outdir.InUseError
+	require.ErrorAs(t, err, &inUse)
+	assert.ErrorContains(t, err, cell)
+	require.NoError(t, lock.Release())
+	_, err = runReport(t, "-work", work, "-shard", "0/3", dir)
+	require.NoError(t, err)
+	_, err = runReport(t, "-work", work, "-shard", "0/2", dir)
+	require.NoError(t, err, "a complete cell is read back by a shard of another count")
+}
