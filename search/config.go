@@ -11,8 +11,8 @@ import (
 	"github.com/marslab-risk/marslab/bots"
 	"github.com/marslab-risk/marslab/configs"
 	"github.com/marslab-risk/marslab/internal/fileread"
-	"github.com/marslab-risk/marslab/internal/textfmt"
 	"github.com/marslab-risk/marslab/internal/gameconf"
+	"github.com/marslab-risk/marslab/internal/textfmt"
 )
 
 // Config is a search as its TOML file describes it:

@@ -144,7 +144,7 @@ func TestReplayChecksExplanations(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name, log, want string
-		players    func(LogHeader) ([]Player, error)
+		players         func(LogHeader) ([]Player, error)
 	}{
 		{"changed", edit(func(l []string) []string {
 			l[first] = strings.Replace(l[first], "places", "plays", 1)
