@@ -74,6 +74,8 @@ func advise(cmd string, err error) error {
 		return fmt.Errorf("%w: remove the link, or choose another output directory", err)
 	case errors.Is(err, atomicfile.ErrNotRegular):
 		return fmt.Errorf("%w: marslab writes nothing through it; remove it, or choose another output directory", err)
+	case errors.Is(err, search.ErrOtherConfig) && cmd == "report":
+		return fmt.Errorf("%w: start a new -work directory, or restore the config", err)
 	case errors.Is(err, search.ErrOtherConfig):
 		return fmt.Errorf("%w: start a new -out directory, or restore the config", err)
 	case errors.Is(err, search.ErrComplete):

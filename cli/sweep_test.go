@@ -100,7 +100,8 @@ func TestSweepCommandContract(t *testing.T) {
 
 	// Another config in the same directory is refused.
 	_, err = runOut(t, "sweep", sweepConfig(t, dir, 4), "-out", local, "-resume")
-	require.ErrorContains(t, err, "config.json: written by a different search config: start a new -out directory, or restore the config")
+	require.ErrorContains(t, err, "config.json: written by a different search config (")
+	require.ErrorContains(t, err, "seed: 3 vs 4: file vs this run): start a new -out directory, or restore the config")
 }
 
 func TestSweepCommandErrors(t *testing.T) {

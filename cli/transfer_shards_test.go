@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"bytes"
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -66,4 +68,20 @@ func TestReportShardCellLocked(t *testing.T) {
 	require.NoError(t, err)
 	_, err = runReport(t, "-work", work, "-shard", "0/2", dir)
 	require.NoError(t, err, "a complete cell is read back by a shard of another count")
+}
+
+// A -work cell played under another config is refused naming the first
+// key that differs and the flag of the folder, -work.
+func TestReportWorkOtherConfig(t *testing.T) {
+	dir := tinyTransferNotebook(t)
+	work := filepath.Join(t.TempDir(), "work")
+	_, err := runReport(t, "-work", work, "-shard", "0/2", dir)
+	require.NoError(t, err)
+	cfg := filepath.Join(dir, "config.toml")
+	b, err := os.ReadFile(cfg)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(cfg, bytes.Replace(b, []byte("blocks = 2\n[["), []byte("blocks = 3\n[["), 1), 0o644))
+	_, err = runReport(t, "-work", work, "-shard", "0/2", dir)
+	require.Error(t, err)
+	assert.Regexp(t, `written by a different search config \([a-z_.\[\]0-9]+: 2 vs 3: file vs this run\): start a new -work directory, or restore the config`, err.Error())
 }

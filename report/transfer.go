@@ -10,6 +10,7 @@ import (
 
 	"github.com/marslab-risk/marslab/bots"
 	"github.com/marslab-risk/marslab/internal/gameconf"
+	"github.com/marslab-risk/marslab/internal/textfmt"
 	"github.com/marslab-risk/marslab/plots"
 	"github.com/marslab-risk/marslab/search"
 	"github.com/marslab-risk/marslab/sim"
@@ -94,8 +95,8 @@ func parseTransfer(path string, data []byte) (experiment, error) {
 	for i, f := range t.Fields {
 		key := fmt.Sprintf("transfer.field[%d]", i)
 		switch {
-		case f.Name == "" || !bots.ValidName(f.Name):
-			ck.fail(key+".name", "%q: want a name [A-Za-z_][A-Za-z0-9_-]*", f.Name)
+		case f.Name == "" || !bots.ValidName(f.Name) || len(f.Name) > maxFieldName:
+			ck.fail(key+".name", "%q: want a name [A-Za-z_][A-Za-z0-9_-]* of at most %d bytes", textfmt.OneLine(f.Name), maxFieldName)
 		case names[f.Name]:
 			ck.fail(key+".name", "%q names two fields", f.Name)
 		case len(f.Opponents) < most-1:
@@ -111,11 +112,29 @@ func parseTransfer(path string, data []byte) (experiment, error) {
 	if n := len(t.Rules) * maps * len(t.Players) * len(t.Fields); n > maxTransferCells {
 		ck.fail("transfer.rules", "a grid of %d conditions: want at most %d", n, maxTransferCells)
 	}
+	if ck.err == nil {
+		for _, cd := range c.conditions() {
+			if n := cellDir(cd.Name()); len(n) > maxCellDir {
+				ck.fail("transfer.rules", "condition %s: its -work folder name %s is %d bytes: want at most %d (shorter rule set or map names)", cd.Name(), n, len(n), maxCellDir)
+				break
+			}
+		}
+	}
 	if ck.err != nil {
 		return nil, ck.err
 	}
 	return &c, nil
 }
+
+// maxFieldName bounds a field's name in bytes; maxCellDir a cell's folder
+// name in a -work folder (file systems allow 255 bytes).
+const (
+	maxFieldName = 64
+	maxCellDir   = 255
+)
+
+// cellDir is the name of a condition's folder in a -work folder.
+func cellDir(condition string) string { return "cell-" + strings.ReplaceAll(condition, "/", "-") }
 
 func (c *transferConfig) template() string { return "transfer.md.tmpl" }
 
@@ -271,7 +290,7 @@ func (c *transferConfig) run(ctx context.Context, w *writer) (any, error) {
 		name := cd.Name()
 		grid.Add(name, b.r.Name, b.m.Name, itoa(cd.Players), cd.Field.Name, strings.Join(cd.Field.Opponents, ", "))
 		w.logf("transfer: %s", name)
-		m, _, err := w.playSearch(ctx, "cell-"+strings.ReplaceAll(name, "/", "-"), search.PanelFingerprint(name, g, t.Sets, t.Reference, pc),
+		m, _, err := w.playSearch(ctx, cellDir(name), search.PanelFingerprint(name, g, t.Sets, t.Reference, pc),
 			func() (search.Method, error) { return search.NewPanel(pc) }, count.wrap(g), nil)
 		if err != nil {
 			return nil, err

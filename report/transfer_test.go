@@ -112,6 +112,8 @@ func TestTransferParseErrors(t *testing.T) {
 		{"blocks = 3", "blocks = 1", "key transfer.blocks: 1 outside [2, 1048576]"},
 		{"blocks = 2\n", "blocks = 0\n", "key quick.blocks: 0 outside [2, 1000]"},
 		{"workers = 2", "workers = 2\nbogus = 1", "bogus"},
+		{`name = "fast"`, `name = "` + strings.Repeat("f", 65) + `"`, "key transfer.field[0].name: \"" + strings.Repeat("f", 65) + "\": want a name [A-Za-z_][A-Za-z0-9_-]* of at most 64 bytes"},
+		{`rules = ["mars2006", "classic"]`, `rules = ["mars2006", "` + strings.Repeat("r", 260) + `"]`, "key transfer.rules: condition " + strings.Repeat("r", 260) + "/2p/fast: its -work folder name cell-"},
 		{`rules = ["mars2006", "classic"]`, `rules = ["mars2006", "mars2006"]`, `key transfer.rules[1]: mars2006 repeats entry 0: want distinct entries`},
 		{`players = [2, 3]`, `players = [3, 3]`, `key transfer.players[1]: 3 repeats entry 0`},
 		{`sets = ["mars(W_p=0.5;goal_paths=shortest)", "mars@paperfield(goal_paths=shortest)"]`, `sets = ["mars@paperfield(goal_paths=shortest)", "mars@paperfield(goal_paths=shortest)"]`, `key transfer.sets[1]: mars@paperfield(goal_paths=shortest) repeats entry 0`},

@@ -56,3 +56,17 @@ func TestLogWithoutConfigRefused(t *testing.T) {
 	assert.EqualError(t, err, "search: "+s.Dir+" holds log.jsonl but no config.json: its evaluations cannot be tied to a config (remove the folder to play it again)")
 	assert.NoFileExists(t, filepath.Join(s.Dir, "config.json"), "no config is written for foreign games")
 }
+
+func TestJSONDiff(t *testing.T) {
+	for _, tc := range []struct{ a, b, want string }{
+		{`{"seed":100,"field":{"players":6}}`, `{"seed":101,"field":{"players":6}}`, "seed: 100 vs 101"},
+		{`{"field":{"players":6,"rules":"a"}}`, `{"field":{"players":4,"rules":"a"}}`, "field.players: 6 vs 4"},
+		{`{"sets":["a","b"]}`, `{"sets":["a","c"]}`, `sets[1]: "b" vs "c"`},
+		{`{"sets":["a"]}`, `{"sets":["a","c"]}`, "sets: 1 entries vs 2"},
+		{`{"a":1}`, `{"a":1,"b":2}`, "b: absent vs 2"},
+		{`{"a":1}`, `{"a":1}`, "the texts differ"},
+		{`{"a":1`, `{"a":1}`, "the texts differ"},
+	} {
+		assert.Equal(t, tc.want, jsonDiff([]byte(tc.a), []byte(tc.b)), tc.a)
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"sort"
 
 	"github.com/marslab-risk/marslab/arena"
@@ -123,7 +124,7 @@ func (s *Search) prepare() error {
 	switch {
 	case err == nil:
 		if !bytes.Equal(old, s.Config) {
-			return fmt.Errorf("search: %s: %w", path, ErrOtherConfig)
+			return fmt.Errorf("search: %s: %w (%s: file vs this run)", path, ErrOtherConfig, jsonDiff(old, s.Config))
 		}
 		return nil
 	case !errors.Is(err, os.ErrNotExist):
@@ -720,4 +721,87 @@ func truncateLog(path string, size int64) error {
 		return fmt.Errorf("search: %w", err)
 	}
 	return nil
+}
+
+// jsonDiff names the first difference between two JSON documents, keys in
+// sorted order: "KEY.PATH: A vs B" (values cut to 60 bytes), or
+// "the texts differ" when either is not JSON or they differ only in form.
+func jsonDiff(a, b []byte) string {
+	var va, vb any
+	if json.Unmarshal(a, &va) != nil || json.Unmarshal(b, &vb) != nil {
+		return "the texts differ"
+	}
+	if d := diffValue("", va, vb); d != "" {
+		return d
+	}
+	return "the texts differ"
+}
+
+func diffValue(path string, a, b any) string {
+	name := path
+	if name == "" {
+		name = "the config"
+	}
+	switch x := a.(type) {
+	case map[string]any:
+		y, ok := b.(map[string]any)
+		if !ok {
+			return fmt.Sprintf("%s: %s vs %s", name, short(a), short(b))
+		}
+		keys := make([]string, 0, len(x)+len(y))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		for k := range y {
+			if _, ok := x[k]; !ok {
+				keys = append(keys, k)
+			}
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			p := k
+			if path != "" {
+				p = path + "." + k
+			}
+			va, okA := x[k]
+			vb, okB := y[k]
+			switch {
+			case !okA:
+				return fmt.Sprintf("%s: absent vs %s", p, short(vb))
+			case !okB:
+				return fmt.Sprintf("%s: %s vs absent", p, short(va))
+			}
+			if d := diffValue(p, va, vb); d != "" {
+				return d
+			}
+		}
+		return ""
+	case []any:
+		y, ok := b.([]any)
+		if !ok {
+			return fmt.Sprintf("%s: %s vs %s", name, short(a), short(b))
+		}
+		for i := range min(len(x), len(y)) {
+			if d := diffValue(fmt.Sprintf("%s[%d]", path, i), x[i], y[i]); d != "" {
+				return d
+			}
+		}
+		if len(x) != len(y) {
+			return fmt.Sprintf("%s: %d entries vs %d", name, len(x), len(y))
+		}
+		return ""
+	}
+	if !reflect.DeepEqual(a, b) {
+		return fmt.Sprintf("%s: %s vs %s", name, short(a), short(b))
+	}
+	return ""
+}
+
+// short returns v as JSON, cut after 60 bytes.
+func short(v any) string {
+	b, _ := json.Marshal(v)
+	if len(b) > 60 {
+		return string(b[:60]) + "..."
+	}
+	return string(b)
 }
