@@ -2,9 +2,12 @@ package cli
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
+	"path/filepath"
 
+	"github.com/marslab-risk/marslab/internal/outdir"
 	"github.com/marslab-risk/marslab/table"
 	"github.com/marslab-risk/marslab/tourney"
 )
@@ -41,9 +44,21 @@ games are refused, naming the first difference.`, stderr)
 	if *perms < 1000 {
 		return fmt.Errorf("-permutations %d: want >= 1000", *perms)
 	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	o := tourney.PairOptions{Focus: *focus, AllowRules: *allowRules, Permutations: *perms}
 	if *paper != "" {
-		if o.Paper, err = tourney.LoadPublished(*paper); err != nil {
+		path := *paper
+		if !set["paper"] {
+			// The default is the repository's file wherever in it the
+			// command runs.
+			root, ok := outdir.RepoRoot(".")
+			if !ok {
+				return fmt.Errorf("-paper: the default %s is a file of the marslab repository, and the working directory is outside one: give -paper FILE, or -paper \"\" for none", defaultPaper)
+			}
+			path = filepath.Join(root, defaultPaper)
+		}
+		if o.Paper, err = tourney.LoadPublished(path); err != nil {
 			return fmt.Errorf("-paper: %w", err)
 		}
 	}
@@ -52,6 +67,9 @@ games are refused, naming the first difference.`, stderr)
 		if runs[i], err = tourney.ReadOutput(dir); err != nil {
 			return err
 		}
+	}
+	if !set["focus"] && !runs[0].Plays(o.Focus) {
+		o.Focus = "" // the default names MARS, and no seat plays it
 	}
 	c, err := tourney.ComparePaired(runs[0], runs[1], o)
 	if err != nil {

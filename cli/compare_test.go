@@ -46,6 +46,19 @@ func TestCompareCommand(t *testing.T) {
 	require.NoError(t, err, out)
 	assert.NotContains(t, out, "Spearman")
 
+	// The default -paper is the repository's file from any folder in it
+	// (the tests run in cli/); the default focus, mars, seats nothing here
+	// and is dropped, while a -focus no seat plays is refused.
+	out, err = runOut(t, "compare", before, after)
+	require.NoError(t, err, out)
+	_, err = runOut(t, "compare", before, after, "-paper", "", "-focus", "nosuchbot")
+	assert.ErrorContains(t, err, `compare: tourney: focus "nosuchbot": no seat of `+before+` plays it`)
+	t.Run("outside the repository", func(t *testing.T) {
+		t.Chdir(t.TempDir())
+		_, err := runOut(t, "compare", before, after)
+		assert.ErrorContains(t, err, "-paper: the default notebooks/paper-tournament/config.toml is a file of the marslab repository, and the working directory is outside one")
+	})
+
 	// Another seed is not the same games.
 	require.NoError(t, os.WriteFile(changed, []byte(strings.Replace(text, "seed = 5", "seed = 6", 1)), 0o644))
 	out, err = runOut(t, "tournament", changed, "-quiet", "-figures=false", "-out", other)

@@ -43,14 +43,26 @@ func ReadOutput(dir string) (*Output, error) {
 	return &Output{Dir: dir, Header: h, Records: recs}, nil
 }
 
+// Plays reports whether a seat of o plays the bot of registered name or
+// label bot.
+func (o *Output) Plays(bot string) bool {
+	for _, s := range o.Header.Seats {
+		if s.Bot == bot || s.Label == bot {
+			return true
+		}
+	}
+	return false
+}
+
 // PairOptions are the choices of ComparePaired.
 type PairOptions struct {
 	// Paper, when not nil, gives the published win % of Table 6: each
 	// run's Spearman ρ against it (bots without a row are left out of ρ
 	// and listed in PairedRuns.Unpublished).
 	Paper *Published
-	// Focus is the registered name of the bot whose rank by win % is
-	// reported in each run (e.g. "mars"); "" reports none.
+	// Focus is the registered name (or label) of the bot whose rank by
+	// win % is reported in each run (e.g. "mars"); "" reports none. A
+	// focus that no seat plays is an error.
 	Focus string
 	// AllowRules accepts runs played under different rule sets (the
 	// same line-ups, seatings and game seeds, each under its own rules),
@@ -225,6 +237,9 @@ func ComparePaired(before, after *Output, o PairOptions) (*PairedRuns, error) {
 				break
 			}
 		}
+		if c.FocusBot == "" {
+			return nil, fmt.Errorf("tourney: focus %q: no seat of %s plays it (seats %s)", o.Focus, before.Dir, strings.Join(hb.Labels(), ", "))
+		}
 	}
 	return c, nil
 }
@@ -264,6 +279,14 @@ func checkPaired(a, b *Output, allowRules bool) error {
 	case len(ha.Seats) != len(hb.Seats):
 		return fmt.Errorf("%d seats vs %d", len(ha.Seats), len(hb.Seats))
 	}
+	for _, o := range []*Output{a, b} {
+		if o.Header.Shard.Count > 1 {
+			return fmt.Errorf("%s holds shard %s of the run: merge the shards first (marslab merge)", o.Dir, o.Header.Shard)
+		}
+		if len(o.Records) != o.Header.Games {
+			return fmt.Errorf("%s holds %d of the run's %d games: want complete runs (resume it first)", o.Dir, len(o.Records), o.Header.Games)
+		}
+	}
 	for i := range ha.Seats {
 		sa, sb := &ha.Seats[i], &hb.Seats[i]
 		if sa.Bot != sb.Bot {
@@ -277,15 +300,16 @@ func checkPaired(a, b *Output, allowRules bool) error {
 			}
 		}
 	}
-	if len(a.Records) != len(b.Records) {
-		return fmt.Errorf("%d games played vs %d: want complete runs of the same games", len(a.Records), len(b.Records))
-	}
 	if len(a.Records) == 0 {
 		return errors.New("no games played")
 	}
 	ib := make(map[string]string, len(hb.Seats))
 	for i, s := range ha.Seats {
 		ib[s.Label] = hb.Seats[i].Label
+	}
+	own := make(map[string]bool, len(hb.Seats)) // b's labels
+	for _, s := range hb.Seats {
+		own[s.Label] = true
 	}
 	for g := range a.Records {
 		ra, rb := &a.Records[g], &b.Records[g]
@@ -302,6 +326,9 @@ func checkPaired(a, b *Output, allowRules bool) error {
 			}
 			if !ok {
 				return fmt.Errorf("game %d: seat %d: bot %q is not a seat of %s's config.json", ra.Game, s, ra.Seating[s], a.Dir)
+			}
+			if !own[rb.Seating[s]] {
+				return fmt.Errorf("game %d: seat %d: bot %q is not a seat of %s's config.json", rb.Game, s, rb.Seating[s], b.Dir)
 			}
 			if lb != rb.Seating[s] {
 				return fmt.Errorf("game %d: seating [%s] vs [%s]", ra.Game, strings.Join(ra.Seating, ","), strings.Join(rb.Seating, ","))

@@ -187,7 +187,9 @@ func TestComparePairedRefuses(t *testing.T) {
 		{"seat count", func(o *Output) { o.Header.Seats = o.Header.Seats[:2] }, "3 seats vs 2"},
 		{"other bot", func(o *Output) { o.Header.Seats[1].Bot = "pixie" }, `seat 1: bot "angry" (b) vs "pixie" (b): only a bot's parameters or code may differ`},
 		{"shared label", func(o *Output) { o.Header.Seats[1].Label = "a" }, `seats 0 and 1 share the label "a"`},
-		{"fewer games", func(o *Output) { o.Records = o.Records[:5] }, "6 games played vs 5: want complete runs of the same games"},
+		{"fewer games", func(o *Output) { o.Records = o.Records[:5] }, "A holds 5 of the run's 6 games: want complete runs (resume it first)"},
+		{"a shard", func(o *Output) { o.Header.Shard = arena.Shard{Index: 0, Count: 2} }, "A holds shard 0/2 of the run: merge the shards first (marslab merge)"},
+		{"labels edited", func(o *Output) { o.Header.Seats[2].Label = "c2" }, `game 1: seat 1: bot "c" is not a seat of A's config.json`},
 		{"game index", func(o *Output) { o.Records[2].Game = 7 }, "line 3: game 2 vs 7"},
 		{"game seed", func(o *Output) { o.Records[3].Seed = 1 }, "game 3: seed 103 vs 1"},
 		{"seating", func(o *Output) { o.Records[4].Seating = []string{"a", "c"} }, "game 4: seating [c,a] vs [a,c]"},
@@ -220,7 +222,21 @@ func TestComparePairedRefuses(t *testing.T) {
 		before.Records, after.Records = nil, nil
 		_, err := ComparePaired(before, after, PairOptions{})
 		require.Error(t, err)
-		assert.Contains(t, err.Error(), "no games played")
+		assert.Contains(t, err.Error(), "B holds 0 of the run's 6 games")
+	})
+	t.Run("half a shard with itself", func(t *testing.T) {
+		half := pairedOutput("H", winnersBefore)
+		half.Header.Shard = arena.Shard{Index: 1, Count: 2}
+		half.Records = half.Records[:3]
+		_, err := ComparePaired(half, half, PairOptions{})
+		assert.ErrorContains(t, err, "H holds shard 1/2 of the run: merge the shards first")
+	})
+	t.Run("focus no seat plays", func(t *testing.T) {
+		before, after := pairedOutput("B", winnersBefore), pairedOutput("A", winnersAfter)
+		_, err := ComparePaired(before, after, PairOptions{Focus: "nosuchbot"})
+		assert.EqualError(t, err, `tourney: focus "nosuchbot": no seat of B plays it (seats a, b, c)`)
+		assert.True(t, before.Plays("angry"))
+		assert.False(t, before.Plays("nosuchbot"))
 	})
 }
 

@@ -501,6 +501,26 @@ func inWorkTree(dir string) bool {
 // folder Check refuses.
 const Module = "github.com/marslab-risk/marslab"
 
+// RepoRoot returns the folder at or above dir that holds the go.mod of
+// Module (dir made absolute), and false when there is none: the root of
+// the marslab repository a command runs in.
+func RepoRoot(dir string) (string, bool) {
+	d, err := filepath.Abs(dir)
+	if err != nil {
+		return "", false
+	}
+	for {
+		if isRepo(d) {
+			return d, true
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return "", false
+		}
+		d = parent
+	}
+}
+
 // isRepo reports whether dir holds the go.mod of Module.
 func isRepo(dir string) bool {
 	f, err := fileread.Open(filepath.Join(dir, "go.mod"), fileread.Config)
