@@ -233,6 +233,12 @@ func TestCancel(t *testing.T) {
 	_, err := Run(ctx, cfg, s, Options{Out: dir, Workers: 2})
 	require.Error(t, err)
 	assert.ErrorIs(t, err, context.Canceled)
+	if cfg.TrainGames > 0 {
+		// Interrupted in training, the message says that nothing of it is
+		// kept.
+		assert.ErrorContains(t, err, "interrupted while training the data model, after 0 of ")
+		assert.ErrorContains(t, err, "the training is not kept (a run with -resume trains again), no test game was played")
+	}
 }
 
 func TestSummarize(t *testing.T) {

@@ -258,10 +258,23 @@ func parallel[T any](ctx context.Context, workers, from, total int, mk func() (p
 		return plays[w](a, i)
 	}, func(_ int, v *T) error { return emit(*v) })
 	if errors.Is(err, arena.ErrInterrupted) {
-		return fmt.Errorf("recognition experiment interrupted after %d of %d games: %w", from+n, total, context.Cause(ctx))
+		return &interruptedError{done: from + n, total: total, cause: context.Cause(ctx)}
 	}
 	return err
 }
+
+// interruptedError is parallel's error when ctx stops it: done of total
+// games were emitted.
+type interruptedError struct {
+	done, total int
+	cause       error
+}
+
+func (e *interruptedError) Error() string {
+	return fmt.Sprintf("recognition experiment interrupted after %d of %d games: %v", e.done, e.total, e.cause)
+}
+
+func (e *interruptedError) Unwrap() error { return e.cause }
 
 // tester is one worker's game, players and recognisers.
 type tester struct {
@@ -508,6 +521,13 @@ func trainModels(ctx context.Context, cfg *Config, s *Setup, train, workers int)
 			models[am.arm%n].Merge(am.m)
 			return nil
 		})
+	var stopped *interruptedError
+	if errors.As(err, &stopped) {
+		// The data model is kept in memory only: say so, and that no
+		// test game was played.
+		return nil, fmt.Errorf("recognition experiment interrupted while training the data model, after %d of %d training games: the training is not kept (a run with -resume trains again), no test game was played: %w",
+			stopped.done, stopped.total, stopped.cause)
+	}
 	if err != nil {
 		return nil, err
 	}
