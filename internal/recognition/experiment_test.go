@@ -237,7 +237,7 @@ func TestCancel(t *testing.T) {
 		// Interrupted in training, the message says that nothing of it is
 		// kept.
 		assert.ErrorContains(t, err, "interrupted while training the data model, after 0 of ")
-		assert.ErrorContains(t, err, "the training is not kept (a run with -resume trains again), no test game was played")
+		assert.ErrorContains(t, err, "the training is not kept (a resumed run trains again), no test game was played")
 	}
 }
 

@@ -525,7 +525,7 @@ func trainModels(ctx context.Context, cfg *Config, s *Setup, train, workers int)
 	if errors.As(err, &stopped) {
 		// The data model is kept in memory only: say so, and that no
 		// test game was played.
-		return nil, fmt.Errorf("recognition experiment interrupted while training the data model, after %d of %d training games: the training is not kept (a run with -resume trains again), no test game was played: %w",
+		return nil, fmt.Errorf("recognition experiment interrupted while training the data model, after %d of %d training games: the training is not kept (a resumed run trains again), no test game was played: %w",
 			stopped.done, stopped.total, stopped.cause)
 	}
 	if err != nil {
