@@ -46,11 +46,12 @@ const importRules = `
 	# import no bot family.
 	bots, internal/atomicfile, internal/outdir, internal/progress, internal/textfmt, stats, table < arena;
 	arena, internal/gameconf, plots < tourney;
-	arena, internal/gameconf, plots, search/cmaes < search;
+	arena, internal/gameconf, search/cmaes < search;
+	plots, search < internal/searchreport;
 	bots < learn;
 	arena, learn, plots < internal/strategist;
 	arena, plots, recog < internal/recognition;
-	dice/dicetest, internal/strategist, internal/recognition, search, tourney < report;
+	dice/dicetest, internal/strategist, internal/recognition, internal/searchreport, tourney < report;
 	internal/slurm, report, view < cli;
 	bots/registry, cli < cmd/marslab;
 `
