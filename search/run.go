@@ -143,6 +143,10 @@ func (s *Search[M]) prepare() error {
 	case !errors.Is(err, os.ErrNotExist):
 		return fmt.Errorf("search: %w", err)
 	}
+	// A log that cannot be read (a FIFO, a device) is named as such.
+	if _, err := fileread.Check(filepath.Join(s.Dir, logFile), fileread.Log); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("search: %w", err)
+	}
 	// Evaluations without the config they were played under cannot be
 	// checked against this one: a log copied from another run would pass
 	// its line checks when the methods ask the same points.
