@@ -110,15 +110,6 @@ func (s Space) units(x []float64) []float64 {
 	return u
 }
 
-// names returns the parameter names.
-func (s Space) names() []string {
-	n := make([]string, len(s))
-	for i, d := range s {
-		n[i] = d.Param.Name
-	}
-	return n
-}
-
 // Label returns the text "K=V;K=V" of values x, choices by name, as a seat
 // specification writes them.
 func (s Space) Label(x []float64) string {

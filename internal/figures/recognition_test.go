@@ -17,6 +17,7 @@ import (
 // that ran, each as PNG and SVG; the curves are in % at every 5 % of the
 // game.
 func TestRecognition(t *testing.T) {
+	t.Parallel()
 	sum := &recognition.Summary{Arms: []string{"w4", "constrained"}, Recognisers: []string{"phatt", "data"}, Ran: []bool{true, false}, Chance: 0.25,
 		Curve: make([][][3][20]recognition.Tally, 2)}
 	for r := range sum.Curve {

@@ -16,6 +16,7 @@ import (
 // evaluation's win rates; counts stats.Wilson refuses and evaluations
 // with fewer returns than games are errors naming them.
 func TestStrategist(t *testing.T) {
+	t.Parallel()
 	r := &strategist.Result{Curve: []strategist.BlockStats{{First: 0, Games: 100, Wins: 20, MeanReturn: -1, SDReturn: 2}, {First: 100, Games: 100, Wins: 45, MeanReturn: 1, SDReturn: 2}},
 		Evaluations: []strategist.Evaluation{{Name: "learned", Won: []bool{true, false, true, true}, Return: []float64{1, -1, 1, 1}}}}
 	win, ret, err := StrategistCurve(r)

@@ -27,6 +27,7 @@ func tournament() *tourney.Results {
 // the win rates, each written as PNG and SVG; an untimed one has no
 // Figure 4.
 func TestWriteTournament(t *testing.T) {
+	t.Parallel()
 	r := tournament()
 	var names []string
 	for _, f := range Tournament(r) {
@@ -49,6 +50,7 @@ func TestWriteTournament(t *testing.T) {
 // The paired chart has one bar per seat after the reference, nil without
 // another seat.
 func TestPaired(t *testing.T) {
+	t.Parallel()
 	c := &tourney.SeatComparison{Reference: "mars@paper", Runs: []tourney.SeatRun{{Name: "mars@paper"}, {Name: "mars@tuned"}},
 		Paired: []stats.PairedProportion{{N: 30, Diff: -0.1, Interval: stats.Interval{Lo: -0.3, Hi: 0.1}}}}
 	ch := Paired(c)
