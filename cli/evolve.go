@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/marslab-risk/marslab/bots"
+	"github.com/marslab-risk/marslab/internal/searchreport"
 	"github.com/marslab-risk/marslab/search"
 )
 
@@ -33,19 +34,18 @@ best.toml and the figures are written at the end.`, stderr)
 	}
 	setup.Field.Workers = *f.workers
 	dir := f.dir(cfg.Name)
-	s := &search.Search{
+	s := &search.Search[*search.Evolve]{
 		Dir:     dir,
 		Config:  setup.Fingerprint("cmaes"),
-		New:     func() (search.Method, error) { return search.NewEvolve(ecfg) },
+		New:     func() (*search.Evolve, error) { return search.NewEvolve(ecfg) },
 		Eval:    setup.Field,
 		Players: setup.Field.Players,
 	}
-	s.Report = func(m search.Method) error {
-		return search.WriteEvolveReport(dir, setup, m.(*search.Evolve), *f.figures)
+	s.Report = func(e *search.Evolve) error {
+		return searchreport.WriteEvolve(dir, setup, e, *f.figures)
 	}
-	return runSearch(ctx, "evolve", f, s, "report.md", stdout, stderr, func(st *search.State) {
-		e := st.Method.(*search.Evolve)
-		fin := e.Final()
+	return runSearch(ctx, "evolve", f, s, "report.md", stdout, stderr, func(st *search.State[*search.Evolve]) {
+		fin := st.Method.Final()
 		iv := fin.Wilson()
 		fmt.Fprintf(stdout, "evolve %s: final mean %s: win rate %.3f [%.3f, %.3f] over %d games (%d evaluations)\n",
 			cfg.Name, setup.Space.Label(fin.Mean), float64(fin.Wins)/float64(fin.Games), iv.Lo, iv.Hi, fin.Games, st.Lines)

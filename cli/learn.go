@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 
 	"github.com/marslab-risk/marslab/bots"
+	"github.com/marslab-risk/marslab/internal/figures"
 	"github.com/marslab-risk/marslab/internal/outdir"
 	lexp "github.com/marslab-risk/marslab/internal/strategist"
 )
@@ -97,6 +98,9 @@ func cmdLearn(ctx context.Context, reg *bots.Registry, args []string, stdout, st
 			// policy if training ended.
 			werr := res.WriteCurve(e.Out)
 			if werr == nil {
+				werr = figures.WriteStrategistCurve(e.Out, res)
+			}
+			if werr == nil {
 				werr = res.WritePolicy(e.Out)
 			}
 			if werr != nil {
@@ -119,6 +123,9 @@ func cmdLearn(ctx context.Context, reg *bots.Registry, args []string, stdout, st
 		return err // Run names the command ("learn: ...") once
 	}
 	if err := res.Write(e.Out); err != nil {
+		return err
+	}
+	if err := figures.WriteStrategist(e.Out, res); err != nil {
 		return err
 	}
 	if opts.Checkpoint != "" {

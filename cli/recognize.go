@@ -10,6 +10,7 @@ import (
 
 	"github.com/marslab-risk/marslab/bots"
 	"github.com/marslab-risk/marslab/internal/atomicfile"
+	"github.com/marslab-risk/marslab/internal/figures"
 	"github.com/marslab-risk/marslab/internal/recognition"
 )
 
@@ -49,7 +50,7 @@ it (the paper's program sampled at turn ends only); -clock turns counts player-t
 	clock := fs.String("clock", "paper", "sampling points of a game: paper (setup steps counted as turns) or turns (player-turns only)")
 	ties := fs.String("ties", "wrong", "a prediction tied between cards: wrong (the paper's counting) or share (broken at random)")
 	end := fs.String("end", "turn", "the end of the game: turn (the last turn's end before the final turn, the paper's sampling) or game (after the last action)")
-	figures := fs.Bool("figures", true, "draw the figures (PNG and SVG)")
+	drawFigures := fs.Bool("figures", true, "draw the figures (PNG and SVG)")
 	merge := fs.String("merge", "", "join the games of these comma-separated shard output directories into -out (plays nothing)")
 	path, err := parseConfigArg(fs, args, stdout)
 	if err != nil {
@@ -141,8 +142,8 @@ it (the paper's program sampled at turn ends only); -clock turns counts player-t
 	if _, err := recognition.WriteCSV(opt.Out, paper, ours); err != nil {
 		return err
 	}
-	if *figures {
-		if _, err := recognition.WriteFigures(opt.Out, paper); err != nil {
+	if *drawFigures {
+		if _, err := figures.WriteRecognition(opt.Out, paper); err != nil {
 			return err
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/marslab-risk/marslab/bots"
+	"github.com/marslab-risk/marslab/internal/searchreport"
 	"github.com/marslab-risk/marslab/search"
 )
 
@@ -88,16 +89,16 @@ With -resume an interrupted run continues and a complete one writes its reports 
 
 	// 1. The narrowing, in DIR/narrow.
 	ndir := filepath.Join(dir, "narrow")
-	ns := &search.Search{
+	ns := &search.Search[*search.Narrowing]{
 		Dir:      ndir,
 		Config:   setup.Fingerprint("narrow"),
-		New:      func() (search.Method, error) { return search.NewNarrowing(ncfg) },
+		New:      func() (*search.Narrowing, error) { return search.NewNarrowing(ncfg) },
 		Eval:     field,
 		Players:  field.Players,
 		Progress: progress, ProgressLines: !isTerminal(stderr), Label: "run: narrowing",
 	}
-	ns.Report = func(m search.Method) error {
-		return search.WriteNarrowReport(ndir, setup, m.(*search.Narrowing), *f.figures)
+	ns.Report = func(n *search.Narrowing) error {
+		return searchreport.WriteNarrow(ndir, setup, n, *f.figures)
 	}
 	if !*f.quiet {
 		fmt.Fprintf(stderr, "run: 1/2 narrowing of %s in %s\n", setup.Space.Label(search.SeatValues(setup.Space, ref.Params)), ndir)
@@ -106,28 +107,29 @@ With -resume an interrupted run continues and a complete one writes its reports 
 	if err != nil {
 		return fmt.Errorf("run: narrowing: %w", err)
 	}
-	n := st.Method.(*search.Narrowing)
+	n := st.Method
 	best, _ := n.Best()
 
 	// 2. The validation of the optimum and the seats against the
-	// reference, in DIR/validate.
+	// reference, in DIR/validate: the optimum is the reference seat with
+	// the narrowed values.
+	optimum := ref.Params.Clone()
+	for i, d := range setup.Space {
+		optimum[d.Param.Name] = best.X[i]
+	}
 	names := []string{"narrowing optimum " + setup.Space.Label(best.X)}
-	xs := [][]float64{search.CandidateValues(full, setup.Space, ref.Params, best.X)}
+	vcfg := search.PanelConfig{Sets: [][]float64{search.SeatValues(full, optimum)}, Ref: seats[0].x, Blocks: cfg.Validate.Blocks, Chunk: 10}
 	for _, c := range seats[1:] {
 		names = append(names, c.name)
-		xs = append(xs, c.x)
-	}
-	vset, err := search.NewValidationSet(xs, seats[0].x, cfg.Validate.Blocks, 10)
-	if err != nil {
-		return fmt.Errorf("run: %w", err)
+		vcfg.Sets = append(vcfg.Sets, c.x)
 	}
 	vfield := *field
 	vfield.Space = full
 	vdir := filepath.Join(dir, "validate")
-	vs := &search.Search{
+	vs := &search.Search[*search.Panel]{
 		Dir:      vdir,
-		Config:   setup.ValidationSetFingerprint(names, cfg.Validate.Against, vset),
-		New:      func() (search.Method, error) { return search.NewValidationSet(xs, seats[0].x, cfg.Validate.Blocks, 10) },
+		Config:   setup.ValidationSetFingerprint(names, cfg.Validate.Against, vcfg),
+		New:      func() (*search.Panel, error) { return search.NewPanel(vcfg) },
 		Eval:     &vfield,
 		Players:  field.Players,
 		Progress: progress, ProgressLines: !isTerminal(stderr), Label: "run: validation",
@@ -139,17 +141,17 @@ With -resume an interrupted run continues and a complete one writes its reports 
 	if err != nil {
 		return fmt.Errorf("run: validation: %w", err)
 	}
-	cands, holm, err := vst.Method.(*search.ValidationSet).Compare(names)
+	cands, holm, err := vst.Method.Candidates(names)
 	if err != nil {
 		return fmt.Errorf("run: %w", err)
 	}
-	r := &search.MainRun{Setup: setup, Narrowing: n, Reference: cfg.Validate.Against,
+	r := &searchreport.MainRun{Setup: setup, Narrowing: n, Reference: cfg.Validate.Against,
 		RefNarrow: search.SeatValues(setup.Space, ref.Params), Candidates: cands, Holm: holm}
 	var figs []string
 	if *f.figures {
 		figs = []string{"surface.png"}
 	}
-	if err := r.WriteMainReport(dir, "narrow", figs); err != nil {
+	if err := r.Write(dir, "narrow", figs); err != nil {
 		return fmt.Errorf("run: %w", err)
 	}
 	if !*f.quiet {

@@ -10,6 +10,7 @@ import (
 	"github.com/marslab-risk/marslab/arena"
 	"github.com/marslab-risk/marslab/bots"
 	"github.com/marslab-risk/marslab/internal/outdir"
+	"github.com/marslab-risk/marslab/internal/searchreport"
 	"github.com/marslab-risk/marslab/search"
 )
 
@@ -72,7 +73,7 @@ func loadSearch(fs *flag.FlagSet, reg *bots.Registry, args []string, stdout io.W
 
 // runSearch runs the four forms of a search command (local, shard, merge,
 // steps) for the search s.
-func runSearch(ctx context.Context, name string, f searchFlags, s *search.Search, reportFile string, stdout, stderr io.Writer, summary func(st *search.State)) error {
+func runSearch[M search.Method](ctx context.Context, name string, f searchFlags, s *search.Search[M], reportFile string, stdout, stderr io.Writer, summary func(st *search.State[M])) error {
 	if *f.steps {
 		n, err := s.Steps()
 		if err != nil {
@@ -125,7 +126,7 @@ func runSearch(ctx context.Context, name string, f searchFlags, s *search.Search
 				fmt.Fprintf(stdout, "%s: complete (%d evaluations); report in %s\n", name, st.Lines, filepath.Join(s.Dir, reportFile))
 				summary(st)
 			} else {
-				fmt.Fprintf(stdout, "%s: merged; next step %d of %d (%d evaluations)\n", name, st.Step, st.Method.Steps(), len(st.Evals))
+				fmt.Fprintf(stdout, "%s: merged; next step %d of %d (%d evaluations)\n", name, st.Step, st.Steps, len(st.Evals))
 			}
 		}
 		return nil
@@ -138,7 +139,7 @@ func runSearch(ctx context.Context, name string, f searchFlags, s *search.Search
 			if st.Complete() {
 				fmt.Fprintf(stdout, "%s: the search is complete: shard %s has nothing to play\n", name, shard)
 			} else {
-				fmt.Fprintf(stdout, "%s: step %d shard %s done: %s\n", name, st.Step, shard, s.ShardPath(st.Step, shard))
+				fmt.Fprintf(stdout, "%s: step %d shard %s done: %s\n", name, st.Step, shard, st.ShardFile)
 			}
 		}
 		return nil
@@ -146,7 +147,7 @@ func runSearch(ctx context.Context, name string, f searchFlags, s *search.Search
 	st, err := s.Run(ctx, *f.resume)
 	if err != nil {
 		if st != nil && !*f.quiet {
-			fmt.Fprintf(stdout, "%s: stopped at step %d of %d with %d evaluations in %s (-resume continues)\n", name, st.Step, st.Method.Steps(), st.Lines, filepath.Join(s.Dir, "log.jsonl"))
+			fmt.Fprintf(stdout, "%s: stopped at step %d of %d with %d evaluations in %s (-resume continues)\n", name, st.Step, st.Steps, st.Lines, filepath.Join(s.Dir, "log.jsonl"))
 		}
 		return fmt.Errorf("%s: %w", name, err)
 	}
@@ -184,21 +185,20 @@ Forms: marslab sweep CONFIG [-resume]        every remaining step here
 	}
 	setup.Field.Workers = *f.workers
 	dir := f.dir(cfg.Name)
-	s := &search.Search{
+	s := &search.Search[*search.Narrowing]{
 		Dir:     dir,
 		Config:  setup.Fingerprint("narrow"),
-		New:     func() (search.Method, error) { return search.NewNarrowing(ncfg) },
+		New:     func() (*search.Narrowing, error) { return search.NewNarrowing(ncfg) },
 		Eval:    setup.Field,
 		Players: setup.Field.Players,
 	}
-	s.Report = func(m search.Method) error {
-		return search.WriteNarrowReport(dir, setup, m.(*search.Narrowing), *f.figures)
+	s.Report = func(n *search.Narrowing) error {
+		return searchreport.WriteNarrow(dir, setup, n, *f.figures)
 	}
-	return runSearch(ctx, "sweep", f, s, "report.md", stdout, stderr, func(st *search.State) {
-		n := st.Method.(*search.Narrowing)
-		best, _ := n.Best()
+	return runSearch(ctx, "sweep", f, s, "report.md", stdout, stderr, func(st *search.State[*search.Narrowing]) {
+		best, _ := st.Method.Best()
 		iv := best.Wilson()
 		fmt.Fprintf(stdout, "sweep %s: best %s: win rate %.3f [%.3f, %.3f] over %d games (%d evaluations)\n",
-			cfg.Name, setup.Space.Label(best.X), best.Mean(), iv.Lo, iv.Hi, best.Games, st.Lines)
+			cfg.Name, setup.Space.Label(best.X), float64(best.Wins)/float64(best.Games), iv.Lo, iv.Hi, best.Games, st.Lines)
 	})
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/marslab-risk/marslab/arena"
 	"github.com/marslab-risk/marslab/bots"
+	"github.com/marslab-risk/marslab/internal/figures"
 	"github.com/marslab-risk/marslab/table"
 	"github.com/marslab-risk/marslab/tourney"
 )
@@ -27,7 +28,7 @@ marslab merge; running the merged directory with -resume writes its tables.`, st
 	workers := fs.Int("workers", 0, "games played at once, >= 0 (0 = every core)")
 	shardArg := fs.String("shard", "", "play only shard INDEX/COUNT (games g with g % COUNT == INDEX); default from SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT or JOB_COMPLETION_INDEX/JOB_COMPLETIONS, else 0/1")
 	resume := fs.Bool("resume", false, "continue the tournament in the output directory: keep its games and play the missing ones")
-	figures := fs.Bool("figures", true, "draw the figures (PNG and SVG)")
+	drawFigures := fs.Bool("figures", true, "draw the figures (PNG and SVG)")
 	quiet := fs.Bool("quiet", false, "print neither the progress bar nor the tables")
 	path, err := parseConfigArg(fs, args, stdout)
 	if err != nil {
@@ -48,7 +49,10 @@ marslab merge; running the merged directory with -resume writes its tables.`, st
 	if err != nil {
 		return err
 	}
-	opt := tourney.Options{Out: *out, Workers: *workers, Shard: shard, Resume: *resume, Figures: *figures}
+	opt := tourney.Options{Out: *out, Workers: *workers, Shard: shard, Resume: *resume}
+	if *drawFigures {
+		opt.Figures = figures.WriteTournament
+	}
 	if opt.Out == "" {
 		opt.Out = cfg.Out
 	}
@@ -88,7 +92,7 @@ marslab merge; running the merged directory with -resume writes its tables.`, st
 			return err
 		}
 		what := "tables"
-		if *figures {
+		if *drawFigures {
 			what = "tables and figures"
 		}
 		fmt.Fprintf(stdout, "\n%s in %s\n", what, opt.Out)

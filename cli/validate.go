@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/marslab-risk/marslab/bots"
+	"github.com/marslab-risk/marslab/internal/searchreport"
 	"github.com/marslab-risk/marslab/search"
 )
 
@@ -76,20 +77,20 @@ DIR/validation.md.`, stderr)
 	field.Space = space
 	field.Workers = *f.workers
 	dir := f.dir(cfg.Name + "-validate")
-	s := &search.Search{
+	s := &search.Search[*search.Validation]{
 		Dir:     dir,
 		Config:  setup.ValidationFingerprint(*a, *b, vcfg),
-		New:     func() (search.Method, error) { return search.NewValidation(vcfg) },
+		New:     func() (*search.Validation, error) { return search.NewValidation(vcfg) },
 		Eval:    field,
 		Players: field.Players,
 	}
 	var verdict string
-	s.Report = func(m search.Method) error {
-		verdict, err = search.WriteValidationReport(dir, setup, *a, *b, m.(*search.Validation))
+	s.Report = func(v *search.Validation) error {
+		verdict, err = searchreport.WriteValidation(dir, setup, *a, *b, v)
 		return err
 	}
-	return runSearch(ctx, "validate", f, s, "validation.md", stdout, stderr, func(st *search.State) {
-		c, err := st.Method.(*search.Validation).Compare()
+	return runSearch(ctx, "validate", f, s, "validation.md", stdout, stderr, func(st *search.State[*search.Validation]) {
+		c, err := st.Method.Compare()
 		if err != nil {
 			fmt.Fprintf(stdout, "validate: %v\n", err)
 			return

@@ -2,6 +2,7 @@ package docs_test
 
 import (
 	"fmt"
+	"os/exec"
 	"slices"
 	"strings"
 	"testing"
@@ -45,12 +46,17 @@ const importRules = `
 	# The experiment packages take a *bots.Registry from their caller and
 	# import no bot family.
 	bots, internal/atomicfile, internal/outdir, internal/progress, internal/textfmt, stats, table < arena;
-	arena, internal/gameconf, plots < tourney;
-	arena, internal/gameconf, plots, search/cmaes < search;
+	# The algorithms compute and return numbers and draw nothing (see
+	# TestAlgorithmsDrawNothing); their reports and figures are drawn by
+	# the packages above them.
+	arena, internal/gameconf < tourney;
+	arena, internal/gameconf, search/cmaes < search;
 	bots < learn;
-	arena, learn, plots < internal/strategist;
-	arena, plots, recog < internal/recognition;
-	dice/dicetest, internal/strategist, internal/recognition, search, tourney < report;
+	arena, learn < internal/strategist;
+	arena, recog < internal/recognition;
+	plots, search < internal/searchreport;
+	internal/recognition, internal/strategist, plots, tourney < internal/figures;
+	dice/dicetest, internal/figures, internal/searchreport < report;
 	internal/slurm, report, view < cli;
 	bots/registry, cli < cmd/marslab;
 `
@@ -241,4 +247,36 @@ func TestExperimentsImportNoBotFamily(t *testing.T) {
 		}
 	}
 	assert.Contains(t, deps(graph, "cmd/marslab"), "mars", "cmd/marslab hands in every family")
+}
+
+// drawing are the packages that draw figures: gonum/plot's and ours.
+func drawing(pkg string) bool {
+	return strings.HasPrefix(pkg, "gonum.org/v1/plot") || pkg == module+"/plots"
+}
+
+// TestAlgorithmsDrawNothing: the algorithm packages compute and return
+// numbers; none of them depends, even indirectly, on a package that draws
+// figures (gonum/plot and its fonts, PDF and LaTeX back ends, or plots),
+// as go list -deps reads the build. internal/figures, which draws their
+// figures, does.
+func TestAlgorithmsDrawNothing(t *testing.T) {
+	pkgs := []string{"search", "tourney", "internal/strategist", "internal/recognition", "internal/figures"}
+	args := []string{"list", "-f", "{{.ImportPath}} {{join .Deps \" \"}}"}
+	for _, p := range pkgs {
+		args = append(args, module+"/"+p)
+	}
+	out, err := exec.Command("go", args...).Output()
+	require.NoError(t, err, "go list")
+	deps := map[string][]string{}
+	for line := range strings.SplitSeq(strings.TrimSpace(string(out)), "\n") {
+		f := strings.Fields(line)
+		deps[strings.TrimPrefix(f[0], module+"/")] = f[1:]
+	}
+	for _, p := range pkgs[:4] {
+		require.Contains(t, deps, p)
+		for _, d := range deps[p] {
+			assert.False(t, drawing(d), "%s depends on %s", p, d)
+		}
+	}
+	assert.True(t, slices.ContainsFunc(deps["internal/figures"], drawing), "the check sees a package that draws")
 }

@@ -2,16 +2,14 @@ package report
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"time"
 
-	"github.com/marslab-risk/marslab/internal/fileread"
+	"github.com/marslab-risk/marslab/bots"
 	"github.com/marslab-risk/marslab/internal/outdir"
+	"github.com/marslab-risk/marslab/internal/searchreport"
 	"github.com/marslab-risk/marslab/search"
 	"github.com/marslab-risk/marslab/table"
 )
@@ -131,8 +129,8 @@ func (c *calibrationConfig) sizes(quick bool) string {
 }
 
 // calibrationData is what the calibration template sees: the tables and
-// sentences package search renders from the calibration's result, and
-// the notebook's set-up and timing.
+// sentences package searchreport renders from the calibration's result,
+// and the notebook's set-up and timing.
 type calibrationData struct {
 	NarrowConfig, CMAESConfig string
 	Field                     string
@@ -142,15 +140,17 @@ type calibrationData struct {
 	Unsearched  string
 	PaperSource string
 	// Cal is the calibration's result: the template reads its numbers
-	// (e.g. .Cal.NarrowEvals) and renderers (e.g. .Cal.Narrowing.BestText).
+	// (e.g. .Cal.NarrowEvals).
 	Cal *search.Calibration
 	// Narrowing.
 	Levels     table.Table
+	BestText   string
 	PaperTable table.Table
 	PaperText  string
 	// CMA-ES.
 	Generations int
 	Lambda      int
+	FinalText   string
 	CMAESParams table.Table
 	// Effects and validations.
 	Effects     table.Table
@@ -221,11 +221,11 @@ func (c *calibrationConfig) run(ctx context.Context, w *writer) (any, error) {
 	cal, err := search.Calibrate(ctx, search.CalibrateConfig{Narrow: ns, CMAES: es, Reference: ref, ReferenceName: c.Calibration.Against,
 		ValidateBlocks: vblocks, EffectBlocks: eblocks, ConfirmSeed: uint64(c.Calibration.ConfirmSeed), Log: w.logf,
 		Play: func(ctx context.Context, key string, fp []byte, newM func() (search.Method, error), ev search.Evaluator) (search.Method, int, error) {
-			var progress func(search.Method, int)
+			var progress func(step, steps int, status string)
 			if key == "narrow" || key == "cmaes" {
 				progress = logStep(w)
 			}
-			return w.playSearch(ctx, key, fp, newM, count.wrap(ev), progress)
+			return playSearch(ctx, w, key, fp, newM, count.wrap(ev), progress)
 		}})
 	if err != nil {
 		return nil, err
@@ -234,12 +234,12 @@ func (c *calibrationConfig) run(ctx context.Context, w *writer) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := cal.WriteTuned(filepath.Join(w.dir, "tuned.toml"), c.name()); err != nil {
+	if err := searchreport.WriteTuned(cal, filepath.Join(w.dir, "tuned.toml"), c.name()); err != nil {
 		return nil, err
 	}
 	w.files = append(w.files, "tuned.toml")
 	if c.Tournament != nil {
-		if d.Tournament, err = c.playTournaments(ctx, w, cal.TunedSeat(ref), count); err != nil {
+		if d.Tournament, err = c.playTournaments(ctx, w, tunedSeat(cal, ref), count); err != nil {
 			return nil, err
 		}
 	}
@@ -270,7 +270,7 @@ func (t *runTiming) finish(w *writer, games int, start time.Time) error {
 
 // render writes the calibration's CSV files and figures and returns the
 // template data of its tables and sentences, all rendered by package
-// search.
+// searchreport.
 func (c *calibrationConfig) render(w *writer, cal *search.Calibration) (*calibrationData, error) {
 	n, e := cal.Narrowing, cal.Evolve
 	d := &calibrationData{NarrowConfig: c.Calibration.Narrow, CMAESConfig: c.Calibration.CMAES, Against: c.Calibration.Against,
@@ -278,10 +278,10 @@ func (c *calibrationConfig) render(w *writer, cal *search.Calibration) (*calibra
 	if c.Tournament != nil {
 		d.TunedName = c.Tournament.Tuned
 	}
-	if err := w.table("narrow-cells.csv", n.Table()); err != nil {
+	if err := w.table("narrow-cells.csv", searchreport.Cells(n)); err != nil {
 		return nil, err
 	}
-	nfigs, err := n.Figures("calibration, narrowing", cal.RefNarrow, c.Calibration.Against)
+	nfigs, err := searchreport.NarrowFigures(n, "calibration, narrowing", cal.RefNarrow, c.Calibration.Against)
 	if err != nil {
 		return nil, err
 	}
@@ -290,32 +290,32 @@ func (c *calibrationConfig) render(w *writer, cal *search.Calibration) (*calibra
 			return nil, err
 		}
 	}
-	d.Levels, d.PaperTable = n.LevelsTable(), cal.PaperTable(c.Paper.Values)
-	d.PaperText = cal.PaperText(c.Paper.Values)
-	if err := w.table("cmaes-generations.csv", e.Table()); err != nil {
+	d.Levels, d.PaperTable = searchreport.Levels(n), searchreport.PaperTable(cal, c.Paper.Values)
+	d.BestText, d.PaperText = searchreport.BestText(n), searchreport.PaperText(cal, c.Paper.Values)
+	if err := w.table("cmaes-generations.csv", searchreport.Generations(e)); err != nil {
 		return nil, err
 	}
-	for _, f := range e.Figures("calibration") {
+	for _, f := range searchreport.EvolveFigures(e, "calibration") {
 		if err := w.figure("cmaes-"+f.Name, f.Fig); err != nil {
 			return nil, err
 		}
 	}
-	d.Generations, d.Lambda = len(e.Generations()), e.Lambda()
+	d.Generations, d.Lambda, d.FinalText = len(e.Generations()), e.Config().Lambda, searchreport.FinalText(e)
 	start := "start (reference)"
 	if base := cal.EvolveSetup.Field.Base.Label; base != c.Calibration.Against {
 		start = "start (`" + base + "`)"
 	}
-	d.CMAESParams = e.ParamsTable(start)
+	d.CMAESParams = searchreport.Params(e, start)
 	d.Unsearched = unsearched(c.Calibration.Against, cal.NarrowSetup.Field.Base.Label, cal.EvolveSetup.Field.Base.Label)
 	var validations table.Table
-	d.Validations, validations = search.CandidatesTables(c.Calibration.Against, cal.Validations, cal.Holm)
+	d.Validations, validations = searchreport.CandidatesTables(c.Calibration.Against, cal.Validations, cal.Holm)
 	if err := w.table("validation.csv", validations); err != nil {
 		return nil, err
 	}
 	if len(cal.Validations) > 0 && len(cal.Validations[0].Conditions) > 0 {
-		csv := table.Table{Header: append([]string{"candidate"}, search.ConditionTable(nil).Header...)}
+		csv := table.Table{Header: append([]string{"candidate"}, searchreport.ConditionTable(nil).Header...)}
 		for _, v := range cal.Validations {
-			t := search.ConditionTable(v.Conditions)
+			t := searchreport.ConditionTable(v.Conditions)
 			d.ConditionValidations = append(d.ConditionValidations, condValidation{Name: v.Name, Table: t})
 			for _, r := range t.Rows {
 				csv.Rows = append(csv.Rows, append([]string{v.Name}, r...))
@@ -325,22 +325,22 @@ func (c *calibrationConfig) render(w *writer, cal *search.Calibration) (*calibra
 			return nil, err
 		}
 	}
-	d.Better, d.Tuned, d.Verdict = cal.ShownBetter(), cal.Tuned().Name, cal.Verdict()
+	d.Better, d.Tuned, d.Verdict = cal.ShownBetter(), cal.Tuned().Name, searchreport.Verdict(cal)
 	if len(cal.Confirmations) > 0 {
 		var confirmations table.Table
-		d.Confirmations, confirmations = search.CandidatesTables(c.Calibration.Against, cal.Confirmations, cal.ConfirmHolm)
-		d.ConfirmSeed, d.Confirmed = cal.ConfirmSeed, cal.ConfirmedText()
+		d.Confirmations, confirmations = searchreport.CandidatesTables(c.Calibration.Against, cal.Confirmations, cal.ConfirmHolm)
+		d.ConfirmSeed, d.Confirmed = cal.ConfirmSeed, searchreport.ConfirmedText(cal)
 		if err := w.table("confirmation.csv", confirmations); err != nil {
 			return nil, err
 		}
 	}
 	var effects table.Table
-	d.Effects, effects = search.EffectsTables(c.Calibration.Against, cal.Effects)
-	d.EffectsText = search.EffectsText(cal.Effects)
+	d.Effects, effects = searchreport.EffectsTables(c.Calibration.Against, cal.Effects)
+	d.EffectsText = searchreport.EffectsText(cal.Effects)
 	if err := w.table("effects.csv", effects); err != nil {
 		return nil, err
 	}
-	if chart := search.EffectsChart(c.Calibration.Against, cal.Effects); chart != nil {
+	if chart := searchreport.EffectsChart(c.Calibration.Against, cal.Effects); chart != nil {
 		if err := w.figure("effects", chart); err != nil {
 			return nil, err
 		}
@@ -348,38 +348,22 @@ func (c *calibrationConfig) render(w *writer, cal *search.Calibration) (*calibra
 	return d, nil
 }
 
-// logGames returns the games of the evaluations in the search log at
-// path (0 if there is none yet), read a line at a time through fileread
-// (a FIFO or a device is refused).
-func logGames(path string) (int, error) {
-	f, err := fileread.Open(path, fileread.Log)
-	if errors.Is(err, os.ErrNotExist) {
-		return 0, nil
-	}
-	if err != nil {
-		return 0, err
-	}
-	defer f.Close()
-	lr := fileread.NewLineReader(f, path, fileread.MaxRecordLine)
-	n := 0
-	for {
-		b, err := lr.Next()
-		if errors.Is(err, io.EOF) || errors.Is(err, fileread.ErrTorn) {
-			return n, nil
-		}
-		if err != nil {
-			return 0, err
-		}
-		if l, err := search.ParseLine(b); err == nil {
-			n += l.Games
-		}
-	}
-}
-
 // logStep returns a progress function that logs each step of a search
 // with its status.
-func logStep(w *writer) func(m search.Method, step int) {
-	return func(m search.Method, step int) { w.logf("  step %d/%d: %s", step+1, m.Steps(), m.Status()) }
+func logStep(w *writer) func(step, steps int, status string) {
+	return func(step, steps int, status string) { w.logf("  step %d/%d: %s", step+1, steps, status) }
+}
+
+// tunedSeat returns the reference seat ref with the tuned result's values
+// of calibration c.
+func tunedSeat(c *search.Calibration, ref bots.Seat) bots.Seat {
+	s := ref
+	s.Params = ref.Params.Clone()
+	x := c.Tuned().X
+	for i, dim := range c.Field.Space {
+		s.Params[dim.Param.Name] = x[i]
+	}
+	return s
 }
 
 // name is the notebook's name, its folder's.
@@ -411,7 +395,7 @@ type condValidation struct {
 }
 
 // field describes a search's field in words.
-func field(s *search.Setup) string { return s.FieldText() }
+func field(s *search.Setup) string { return searchreport.FieldText(s) }
 
 // unsearched says whose values a candidate holds where its search leaves
 // the parameters alone: the base seat of each search (narrowBase,
@@ -433,40 +417,34 @@ func unsearched(against, narrowBase, cmaesBase string) string {
 // a finished one is replayed, not played again. It also returns the
 // number of evaluations of the whole search (played or replayed).
 // progress is called after each step played in memory.
-func (w *writer) playSearch(ctx context.Context, name string, fp []byte, newM func() (search.Method, error),
-	ev search.Evaluator, progress func(m search.Method, step int)) (search.Method, int, error) {
+func playSearch[M search.Method](ctx context.Context, w *writer, name string, fp []byte, newM func() (M, error),
+	ev search.Evaluator, progress func(step, steps int, status string)) (M, int, error) {
+	s := &search.Search[M]{New: newM, Eval: ev, Progress: w.progress, ProgressLines: w.progressLines, Label: name}
 	if w.work == "" {
-		m, err := newM()
+		s.Step = progress
+		st, err := s.Run(ctx, false)
 		if err != nil {
-			return nil, 0, err
+			var zero M
+			return zero, 0, err
 		}
-		c := &counter{}
-		err = search.PlayWith(ctx, m, c.wrap(ev), search.PlayOptions{Step: func(step int) {
-			if progress != nil {
-				progress(m, step)
-			}
-		}, Progress: w.progress, ProgressLines: w.progressLines, Label: name})
-		return m, c.evals, err
+		return st.Method, st.Lines, nil
 	}
-	s := &search.Search{Dir: filepath.Join(w.work, name), Config: fp, New: newM, Eval: ev,
-		Progress: w.progress, ProgressLines: w.progressLines, Label: name}
+	s.Dir, s.Config = filepath.Join(w.work, name), fp
 	// One process plays a search of the work folder at a time: the shards
 	// of a transfer notebook (of any count) may share the folder, each
 	// cell played by one of them.
 	lock, err := outdir.Acquire(s.Dir)
 	if err != nil {
-		return nil, 0, err
+		var zero M
+		return zero, 0, err
 	}
 	defer lock.Release()
-	before, err := logGames(filepath.Join(s.Dir, "log.jsonl"))
-	if err != nil {
-		return nil, 0, err
-	}
 	st, err := s.Run(ctx, true)
 	if err != nil {
-		return nil, 0, fmt.Errorf("%s: %w", s.Dir, err)
+		var zero M
+		return zero, 0, fmt.Errorf("%s: %w", s.Dir, err)
 	}
-	w.readBack += before
+	w.readBack += st.ReadBack
 	w.logf("  %s: %d evaluations in %s", name, st.Lines, s.Dir)
 	return st.Method, st.Lines, nil
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/marslab-risk/marslab/bots"
+	"github.com/marslab-risk/marslab/internal/figures"
 	"github.com/marslab-risk/marslab/table"
 	"github.com/marslab-risk/marslab/tourney"
 )
@@ -134,7 +135,7 @@ func (c *calibrationConfig) playTournaments(ctx context.Context, w *writer, tune
 		if err := w.table(f.name, f.csv); err != nil {
 			return nil, err
 		}
-		if chart := sc.PairedChart(); f.name == "tournament-paired.csv" && chart != nil {
+		if chart := figures.Paired(sc); f.name == "tournament-paired.csv" && chart != nil {
 			if err := w.figure("tournament-paired", chart); err != nil {
 				return nil, err
 			}

@@ -6,6 +6,7 @@ import (
 	"math"
 	"path/filepath"
 
+	"github.com/marslab-risk/marslab/internal/figures"
 	rexp "github.com/marslab-risk/marslab/internal/recognition"
 	"github.com/marslab-risk/marslab/plots"
 	"github.com/marslab-risk/marslab/stats"
@@ -502,10 +503,10 @@ func (c *recognitionConfig) tables(w *writer, d *recognitionData) error {
 }
 
 // figures draws accuracy against the share of the game played
-// (rexp.WriteFigures): PHATT per arm (accuracy), its winners and losers
+// (figures.WriteRecognition): PHATT per arm (accuracy), its winners and losers
 // (winners-losers) and every recogniser per arm (recognisers-ARM).
 func (c *recognitionConfig) figures(w *writer, sum *rexp.Summary) error {
-	names, err := rexp.WriteFigures(w.dir, sum)
+	names, err := figures.WriteRecognition(w.dir, sum)
 	if err != nil {
 		return err
 	}

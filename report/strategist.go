@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"slices"
 
+	"github.com/marslab-risk/marslab/internal/figures"
 	lexp "github.com/marslab-risk/marslab/internal/strategist"
 	"github.com/marslab-risk/marslab/internal/textfmt"
 	"github.com/marslab-risk/marslab/learn"
@@ -209,7 +210,7 @@ func (c *strategistConfig) run(ctx context.Context, w *writer) (any, error) {
 			return nil, err
 		}
 	}
-	win, ret, err := res.CurveCharts()
+	win, ret, err := figures.StrategistCurve(res)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", c.path, err)
 	}
@@ -219,7 +220,7 @@ func (c *strategistConfig) run(ctx context.Context, w *writer) (any, error) {
 	if err := w.figure("curve-return", ret); err != nil {
 		return nil, err
 	}
-	chart, err := res.EvalChart()
+	chart, err := figures.StrategistEval(res)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", c.path, err)
 	}

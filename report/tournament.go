@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-
 	"os"
 	"path/filepath"
 	"slices"
@@ -12,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/marslab-risk/marslab/arena"
+	"github.com/marslab-risk/marslab/internal/figures"
 	"github.com/marslab-risk/marslab/plots"
 	"github.com/marslab-risk/marslab/table"
 	"github.com/marslab-risk/marslab/tourney"
@@ -279,7 +279,7 @@ func (c *tournamentConfig) run(ctx context.Context, w *writer) (any, error) {
 // figures writes tourney's figures (Figures 3 and 4 of the paper, the
 // placements and the win % with intervals) as PNG and SVG.
 func (c *tournamentConfig) figures(w *writer, res *tourney.Results) error {
-	for _, fig := range res.Figures() {
+	for _, fig := range figures.Tournament(res) {
 		for _, ext := range []string{".png", ".svg"} {
 			name := fig.Name + ext
 			if err := plots.Save(filepath.Join(w.dir, name), fig.Chart); err != nil {

@@ -290,13 +290,13 @@ func (c *transferConfig) run(ctx context.Context, w *writer) (any, error) {
 		name := cd.Name()
 		grid.Add(name, b.r.Name, b.m.Name, itoa(cd.Players), cd.Field.Name, strings.Join(cd.Field.Opponents, ", "))
 		w.logf("transfer: %s", name)
-		m, _, err := w.playSearch(ctx, cellDir(name), search.PanelFingerprint(name, g, t.Sets, t.Reference, pc),
-			func() (search.Method, error) { return search.NewPanel(pc) }, count.wrap(g), nil)
+		panel, _, err := playSearch(ctx, w, cellDir(name), search.PanelFingerprint(name, g, t.Sets, t.Reference, pc),
+			func() (*search.Panel, error) { return search.NewPanel(pc) }, count.wrap(g), nil)
 		if err != nil {
 			return nil, err
 		}
 		for i := range sets {
-			cmp, err := m.(*search.Panel).Compare(i)
+			cmp, err := panel.Compare(i)
 			if err != nil {
 				return nil, fmt.Errorf("transfer %s, %s: %w", name, t.Sets[i], err)
 			}

@@ -56,9 +56,9 @@ func BenchmarkSearchOverhead(b *testing.B) {
 	ncfg, err := setup.NarrowConfig()
 	require.NoError(b, err)
 	ctx := context.Background()
-	newSearch := func(ev Evaluator) *Search {
-		return &Search{Dir: b.TempDir(), Config: setup.Fingerprint("narrow"), Eval: ev,
-			New: func() (Method, error) { return NewNarrowing(ncfg) }, Progress: io.Discard}
+	newSearch := func(ev Evaluator) *Search[*Narrowing] {
+		return &Search[*Narrowing]{Dir: b.TempDir(), Config: setup.Fingerprint("narrow"), Eval: ev,
+			New: func() (*Narrowing, error) { return NewNarrowing(ncfg) }, Progress: io.Discard}
 	}
 	rec := &recorder{Evaluator: setup.Field}
 	_, err = newSearch(rec).Run(ctx, false)
@@ -94,7 +94,7 @@ func BenchmarkNarrowingTell(b *testing.B) {
 	q := &Quadratic{Space: sp, Opt: []float64{0.3, 0.6}, Peak: 0.5, Curv: 10}
 	n, err := NewNarrowing(cfg)
 	require.NoError(b, err)
-	evals, err := n.Next()
+	evals, err := n.next()
 	require.NoError(b, err)
 	res := make([]Result, len(evals))
 	_, err = (&Bernoulli{Games: 4, Seed: 1, P: q.P}).Evaluate(context.Background(), evals, func(k int, r Result) error { res[k] = r; return nil })
@@ -102,8 +102,8 @@ func BenchmarkNarrowingTell(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		n, _ := NewNarrowing(cfg)
-		_, _ = n.Next()
-		if err := n.Tell(res); err != nil {
+		_, _ = n.next()
+		if err := n.tell(res); err != nil {
 			b.Fatal(err)
 		}
 	}

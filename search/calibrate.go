@@ -34,7 +34,7 @@ type CalibrateConfig struct {
 	// number of evaluations; key names the search within the calibration
 	// ("narrow", "cmaes", "validate-K", "confirm-K", "effect-OPTION") and
 	// fp is its fingerprint (the config.json of a search folder). Nil
-	// plays every search in memory (PlayWith).
+	// plays every search in memory (a [Search] without a folder).
 	Play func(ctx context.Context, key string, fp []byte, newM func() (Method, error), ev Evaluator) (Method, int, error)
 	// Log, when not nil, receives one line per stage.
 	Log func(format string, args ...any)
@@ -47,9 +47,6 @@ type Candidate struct {
 	Name string
 	X    []float64
 	Comparison
-	// Conditions holds the comparison within each condition of a mixture
-	// field (nil for a field of one condition).
-	Conditions []ConditionComparison
 }
 
 // Calibration is the result of Calibrate: the two searches, the
@@ -100,13 +97,11 @@ func Calibrate(ctx context.Context, cfg CalibrateConfig) (*Calibration, error) {
 	play := cfg.Play
 	if play == nil {
 		play = func(ctx context.Context, _ string, _ []byte, newM func() (Method, error), ev Evaluator) (Method, int, error) {
-			m, err := newM()
+			st, err := (&Search[Method]{New: newM, Eval: ev}).Run(ctx, false)
 			if err != nil {
 				return nil, 0, err
 			}
-			n := 0
-			err = PlayWith(ctx, m, countEvals{ev, &n}, PlayOptions{})
-			return m, n, err
+			return st.Method, st.Lines, nil
 		}
 	}
 	logf := cfg.Log
@@ -125,28 +120,15 @@ func Calibrate(ctx context.Context, cfg CalibrateConfig) (*Calibration, error) {
 	if err != nil {
 		return nil, err
 	}
-	searches := []struct {
-		key, what string
-		s         *Setup
-		newM      func() (Method, error)
-	}{
-		{"narrow", "narrowing", ns, func() (Method, error) { return NewNarrowing(ncfg) }},
-		{"cmaes", "CMA-ES", es, func() (Method, error) { return NewEvolve(ecfg) }},
+	logf("calibration: narrowing %s", ns.Config.Source)
+	if c.Narrowing, c.NarrowEvals, err = playAs(ctx, play, "narrow", ns.Fingerprint("narrow"), func() (*Narrowing, error) { return NewNarrowing(ncfg) }, ns.Field); err != nil {
+		return nil, err
 	}
-	var ms [2]Method
-	for i, sr := range searches {
-		logf("calibration: %s %s", sr.what, sr.s.Config.Source)
-		var n int
-		if ms[i], n, err = play(ctx, sr.key, sr.s.Fingerprint(sr.key), sr.newM, sr.s.Field); err != nil {
-			return nil, err
-		}
-		if i == 0 {
-			c.NarrowEvals = n
-		}
+	logf("calibration: CMA-ES %s", es.Config.Source)
+	if c.Evolve, _, err = playAs(ctx, play, "cmaes", es.Fingerprint("cmaes"), func() (*Evolve, error) { return NewEvolve(ecfg) }, es.Field); err != nil {
+		return nil, err
 	}
-	c.Narrowing = ms[0].(*Narrowing)
 	c.RefNarrow = SeatValues(ncfg.Space, cfg.Reference.Params)
-	c.Evolve = ms[1].(*Evolve)
 	fin := c.Evolve.Final()
 	if fin == nil {
 		return nil, fmt.Errorf("search: calibration: the CMA-ES final mean is not evaluated")
@@ -172,12 +154,12 @@ func Calibrate(ctx context.Context, cfg CalibrateConfig) (*Calibration, error) {
 		vs := *ns
 		vs.Field = field
 		logf("calibration: validation %s (seed %d)", name, field.Seed)
-		m, _, err := play(ctx, key, vs.ValidationFingerprint(name, cfg.ReferenceName, vc), func() (Method, error) { return NewValidation(vc) }, field)
+		v, _, err := playAs(ctx, play, key, vs.ValidationFingerprint(name, cfg.ReferenceName, vc), func() (*Validation, error) { return NewValidation(vc) }, field)
 		if err != nil {
 			return Candidate{}, err
 		}
-		cmp, err := m.(*Validation).Compare()
-		return Candidate{Name: name, X: x, Comparison: cmp, Conditions: m.(*Validation).compareConditions()}, err
+		cmp, err := v.Compare()
+		return Candidate{Name: name, X: x, Comparison: cmp}, err
 	}
 	best, _ := c.Narrowing.Best()
 	cands := []Candidate{
@@ -242,17 +224,23 @@ func Calibrate(ctx context.Context, cfg CalibrateConfig) (*Calibration, error) {
 	return c, nil
 }
 
-// countEvals counts the evaluations an evaluator plays.
-type countEvals struct {
-	Evaluator
-	n *int
-}
+// playFunc is the type of CalibrateConfig.Play.
+type playFunc = func(ctx context.Context, key string, fp []byte, newM func() (Method, error), ev Evaluator) (Method, int, error)
 
-func (e countEvals) Evaluate(ctx context.Context, evals []Eval, emit func(int, Result) error) (int, error) {
-	return e.Evaluator.Evaluate(ctx, evals, func(k int, r Result) error {
-		*e.n++
-		return emit(k, r)
-	})
+// playAs plays the method newM makes with play and returns it as its own
+// type M, with its number of evaluations; a play that returns another
+// method than newM's is an error naming the search.
+func playAs[M Method](ctx context.Context, play playFunc, key string, fp []byte, newM func() (M, error), ev Evaluator) (M, int, error) {
+	var zero M
+	m, n, err := play(ctx, key, fp, func() (Method, error) { return newM() }, ev)
+	if err != nil {
+		return zero, 0, err
+	}
+	t, ok := m.(M)
+	if !ok {
+		return zero, 0, fmt.Errorf("search: calibration: %s: Play returned a %T, want a %T", key, m, zero)
+	}
+	return t, n, nil
 }
 
 // holmOf returns the Holm-adjusted p-values of the candidates' paired
@@ -292,34 +280,3 @@ func (c *Calibration) Confirmed() bool {
 }
 
 func betterHolm(v Candidate, holm float64) bool { return v.Diff.Mean > 0 && holm < 0.05 }
-
-// TunedSeat returns the reference seat with the tuned result's values.
-func (c *Calibration) TunedSeat(ref bots.Seat) bots.Seat {
-	s := ref
-	s.Params = ref.Params.Clone()
-	x := c.Tuned().X
-	for i, dim := range c.Field.Space {
-		s.Params[dim.Param.Name] = x[i]
-	}
-	return s
-}
-
-// WriteTuned writes the tuned result as a parameter file (writeParamFile)
-// at path, its comment saying where it comes from (notebook, the folder
-// name of the notebook that ran the calibration) and what the validation
-// found.
-func (c *Calibration) WriteTuned(path, notebook string) error {
-	return writeParamFile(path, &c.Field, c.Tuned().X, c.tunedComment(notebook))
-}
-
-// tunedComment is the comment of the tuned result's parameter file.
-func (c *Calibration) tunedComment(notebook string) string {
-	t := c.Tuned()
-	confirmed := ""
-	if len(c.Confirmations) > 0 {
-		confirmed = "\nConfirmation " + c.ConfirmedText() + "."
-	}
-	return fmt.Sprintf("MARS parameters from the %s notebook (marslab report notebooks/%s): the %s.\nValidation on %d fresh blocks against %s: difference %+.3f in win rate, 95 %% interval [%+.3f, %+.3f], Holm p %s: %s.%s",
-		notebook, notebook, t.Name, t.Blocks, c.Reference, t.Diff.Mean, t.Diff.Interval.Lo, t.Diff.Interval.Hi, pRel(c.Holm[c.Pick]),
-		map[bool]string{true: "shown better", false: "NOT shown better"}[c.ShownBetter()], confirmed)
-}

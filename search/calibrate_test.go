@@ -11,7 +11,6 @@ import (
 
 	"github.com/marslab-risk/marslab/bots"
 	"github.com/marslab-risk/marslab/bots/registry"
-	"github.com/marslab-risk/marslab/table"
 )
 
 // tinyCalibration returns the config of a calibration of
@@ -33,16 +32,14 @@ func tinyCalibration(t *testing.T, workers int) CalibrateConfig {
 	return CalibrateConfig{Narrow: load(), CMAES: load(), Reference: ref, ReferenceName: "mars@paper(goal_paths=shortest)", ValidateBlocks: 2, EffectBlocks: 2, ConfirmSeed: 99}
 }
 
-// outputs are the CSV rows and sentences of a calibration.
+// outputs are the numbers of a calibration: every cell of the narrowing,
+// every generation of CMA-ES and its final mean, the validations,
+// confirmations and effects with their p-values, the tuned result and the
+// narrowing's evaluations.
 func outputs(c *Calibration) []string {
-	var out []string
-	add := func(t table.Table) { out = append(out, fmt.Sprint(t.Header, t.Rows)) }
-	add(c.Narrowing.Table())
-	add(c.Evolve.Table())
-	add(candidatesCSV(c.Validations, c.Holm))
-	add(candidatesCSV(c.Confirmations, c.ConfirmHolm))
-	add(effectsCSV(c.Effects))
-	return append(out, c.Verdict(), c.ConfirmedText(), EffectsText(c.Effects), c.tunedComment("tiny"), fmt.Sprint(c.NarrowEvals))
+	return []string{fmt.Sprintf("%+v", c.Narrowing.Levels()), fmt.Sprintf("%+v", c.Evolve.Generations()), fmt.Sprintf("%+v", *c.Evolve.Final()),
+		fmt.Sprintf("%+v %v", c.Validations, c.Holm), fmt.Sprintf("%+v %v", c.Confirmations, c.ConfirmHolm), fmt.Sprintf("%+v", c.Effects),
+		fmt.Sprint(c.Pick, c.ShownBetter(), c.Confirmed(), c.Tuned().X), fmt.Sprint(c.NarrowEvals)}
 }
 
 // Calibrate gives the same result in memory and through resumable search
@@ -58,7 +55,7 @@ func TestCalibrateInMemoryAndInFolders(t *testing.T) {
 	var keys []string
 	cfg.Play = func(ctx context.Context, key string, fp []byte, newM func() (Method, error), ev Evaluator) (Method, int, error) {
 		keys = append(keys, key)
-		s := &Search{Dir: filepath.Join(dir, key), Config: fp, New: newM, Eval: ev}
+		s := &Search[Method]{Dir: filepath.Join(dir, key), Config: fp, New: newM, Eval: ev}
 		st, err := s.Run(ctx, true)
 		if err != nil {
 			return nil, 0, err

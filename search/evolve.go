@@ -124,11 +124,16 @@ func NewEvolve(cfg EvolveConfig) (*Evolve, error) {
 	if err != nil {
 		return nil, fmt.Errorf("search: evolve: %w", err)
 	}
+	cfg.Lambda = opt.Lambda()
 	return &Evolve{cfg: cfg, opt: opt, stride: 2*cfg.MaxBlocks + cfg.MeanBlocks}, nil
 }
 
-// Steps returns Generations + 1 (the final mean's evaluation).
-func (e *Evolve) Steps() int { return e.cfg.Generations + 1 }
+// steps returns Generations + 1 (the final mean's evaluation).
+func (e *Evolve) steps() int { return e.cfg.Generations + 1 }
+
+// Config returns the search's configuration, its Lambda the population
+// size (the default's value when 0 was asked for).
+func (e *Evolve) Config() EvolveConfig { return e.cfg }
 
 // Generations returns the generations told so far.
 func (e *Evolve) Generations() []Generation { return e.gens }
@@ -136,9 +141,9 @@ func (e *Evolve) Generations() []Generation { return e.gens }
 // Final returns the final mean's record (nil until the last step).
 func (e *Evolve) Final() *Generation { return e.final }
 
-// Next returns the evaluations of the next generation, or of the final
+// next returns the evaluations of the next generation, or of the final
 // mean.
-func (e *Evolve) Next() ([]Eval, error) {
+func (e *Evolve) next() ([]Eval, error) {
 	g := len(e.gens)
 	var ev []Eval
 	if g == e.cfg.Generations {
@@ -150,7 +155,7 @@ func (e *Evolve) Next() ([]Eval, error) {
 		return ev, nil
 	}
 	if g > e.cfg.Generations {
-		return nil, fmt.Errorf("evolve: no step after %d", e.Steps())
+		return nil, fmt.Errorf("evolve: no step after %d", e.steps())
 	}
 	us := e.opt.Ask()
 	e.reev = e.opt.Reevaluate()
@@ -180,12 +185,12 @@ func (e *Evolve) Next() ([]Eval, error) {
 	return ev, nil
 }
 
-// Tell gives the generation's results to the optimiser.
-func (e *Evolve) Tell(res []Result) error {
+// tell gives the generation's results to the optimiser.
+func (e *Evolve) tell(res []Result) error {
 	g := len(e.gens)
 	if g == e.cfg.Generations {
 		if e.final != nil {
-			return fmt.Errorf("evolve: no step after %d", e.Steps())
+			return fmt.Errorf("evolve: no step after %d", e.steps())
 		}
 		f := Generation{Mean: e.cfg.Space.Values(e.opt.Mean()), Sigma: e.opt.Sigma(), StdDevs: e.opt.StdDevs(), Evals: e.evals}
 		for _, r := range res {
@@ -241,8 +246,8 @@ func (e *Evolve) Tell(res []Result) error {
 	return nil
 }
 
-// Status describes the generation and the mean's last estimate.
-func (e *Evolve) Status() string {
+// status describes the generation and the mean's last estimate.
+func (e *Evolve) status() string {
 	s := fmt.Sprintf("generation %d/%d, sigma %.3f, %d blocks per candidate", len(e.gens)+1, e.cfg.Generations, e.opt.Sigma(), e.opt.Evals())
 	if len(e.gens) == e.cfg.Generations {
 		s = fmt.Sprintf("final mean, sigma %.3f", e.opt.Sigma())
@@ -258,6 +263,3 @@ func (e *Evolve) Status() string {
 	}
 	return s
 }
-
-// Lambda returns the population size.
-func (e *Evolve) Lambda() int { return e.opt.Lambda() }

@@ -55,8 +55,8 @@ func TestEvolveLogResumeShards(t *testing.T) {
 	cfg.Generations = 5
 	q := &Quadratic{Space: cfg.Space, Opt: []float64{0.3, 0.6}, Peak: 0.5, Curv: 10}
 	ev := &Bernoulli{Games: 4, Seed: 3, P: q.P}
-	mk := func(dir string) *Search {
-		return &Search{Dir: dir, Config: []byte("evolve test\n"), Eval: ev, New: func() (Method, error) { return NewEvolve(cfg) }}
+	mk := func(dir string) *Search[*Evolve] {
+		return &Search[*Evolve]{Dir: dir, Config: []byte("evolve test\n"), Eval: ev, New: func() (*Evolve, error) { return NewEvolve(cfg) }}
 	}
 	root := t.TempDir()
 	one := mk(filepath.Join(root, "one"))
@@ -96,7 +96,7 @@ func TestLogMessages(t *testing.T) {
 	q := &Quadratic{Space: cfg.Space, Opt: []float64{0.3, 0.6}, Peak: 0.5, Curv: 10}
 	ev := &Bernoulli{Games: 4, Seed: 3, P: q.P}
 	dir := t.TempDir()
-	s := &Search{Dir: dir, Config: []byte("messages\n"), Eval: ev, Players: 2, New: func() (Method, error) { return NewEvolve(cfg) }}
+	s := &Search[*Evolve]{Dir: dir, Config: []byte("messages\n"), Eval: ev, Players: 2, New: func() (*Evolve, error) { return NewEvolve(cfg) }}
 	st, err := s.Run(context.Background(), false)
 	require.NoError(t, err)
 	require.True(t, st.Complete())

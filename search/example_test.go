@@ -3,10 +3,10 @@ package search_test
 import (
 	"context"
 	"fmt"
+	"math"
 
 	"github.com/marslab-risk/marslab/bots"
 	"github.com/marslab-risk/marslab/search"
-	"github.com/marslab-risk/marslab/stats"
 )
 
 // A narrowing search of two parameters, a linear and a log-scale one, on a
@@ -18,43 +18,27 @@ func ExampleNarrowing() {
 		{Param: bots.Param{Name: "W_p", Max: 1}, Lo: 0.3, Hi: 0.95},
 		{Param: bots.Param{Name: "P_ob", Min: 0.01, Max: 10000, Log: true}, Lo: 5, Hi: 5000},
 	}
-	q := &search.Quadratic{Space: space, Opt: []float64{0.3, 0.7}, Peak: 0.5, Curv: 10}
-	n, err := search.NewNarrowing(search.NarrowConfig{Space: space, Points: []int{7, 7}, Levels: 3, Rounds: 4,
-		Blocks: 10, Alpha: 0.05, Margin: 1, Zoom: 0.5})
+	// The win probability: the logistic of 0.5 - 10·|u - (0.3, 0.7)|², u
+	// the normalised coordinates.
+	p := func(x []float64) float64 {
+		d0, d1 := space[0].Unit(x[0])-0.3, space[1].Unit(x[1])-0.7
+		return 1 / (1 + math.Exp(-(0.5 - 10*(d0*d0+d1*d1))))
+	}
+	cfg := search.NarrowConfig{Space: space, Points: []int{7, 7}, Levels: 3, Rounds: 4, Blocks: 10, Alpha: 0.05, Margin: 1, Zoom: 0.5}
+	s := &search.Search[*search.Narrowing]{ // Dir "": in memory, no log
+		New:  func() (*search.Narrowing, error) { return search.NewNarrowing(cfg) },
+		Eval: &search.Bernoulli{Games: 4, Seed: 1, P: p},
+	}
+	st, err := s.Run(context.Background(), false)
 	if err != nil {
 		panic(err)
 	}
-	ev := &search.Bernoulli{Games: 4, Seed: 1, P: q.P}
-	if err := search.PlayWith(context.Background(), n, ev, search.PlayOptions{}); err != nil {
-		panic(err)
-	}
-	best, _ := n.Best()
-	fmt.Println("optimum:", space.Label(space.Values(q.Opt)))
+	best, _ := st.Method.Best()
+	fmt.Println("optimum:", space.Label(space.Values([]float64{0.3, 0.7})))
 	fmt.Println("found:  ", space.Label(best.X))
 	// Output:
 	// optimum: W_p=0.495;P_ob=629.5
 	// found:   W_p=0.4625;P_ob=500
-}
-
-// The verdict of a calibration states from its numbers whether the tuned
-// candidate beats the reference: here the narrowing optimum's difference
-// has a 95 % interval above 0 and a Holm-adjusted p below 0.05.
-func ExampleCalibration_Verdict() {
-	diff := func(mean, lo, hi float64) stats.Paired {
-		return stats.Paired{N: 200, Mean: mean, Interval: stats.Interval{Lo: lo, Hi: hi}}
-	}
-	c := &search.Calibration{Reference: "mars@paper", Blocks: 200,
-		Validations: []search.Candidate{
-			{Name: "narrowing optimum W_p=0.5;P_ob=100", Comparison: search.Comparison{Blocks: 200, Diff: diff(0.031, 0.012, 0.050)}},
-			{Name: "CMA-ES final mean", Comparison: search.Comparison{Blocks: 200, Diff: diff(0.008, -0.011, 0.027)}},
-		},
-		Holm: []float64{0.004, 0.41},
-	}
-	fmt.Println(c.Verdict())
-	fmt.Println("shown better:", c.ShownBetter())
-	// Output:
-	// the narrowing optimum W_p=0.5;P_ob=100 beats mars@paper on 200 fresh blocks by 3.1 points of win rate (95 % interval [1.2, 5.0], Holm-adjusted p = 0.004)
-	// shown better: true
 }
 
 // A mixture of three conditions weighted 2:1:1: each block draws one from

@@ -21,7 +21,7 @@ func FuzzParseLine(f *testing.F) {
 	f.Add([]byte(`{"step":-1}`))
 	f.Add([]byte("{\"step\":1,\"cand\":0,\"block\":0,\"x\":[],\"games\":2,\"wins\":0,\"stalemates\":1,\"place\":[1,2],\"won\":[0,0]}\r"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		l, err := ParseLine(data)
+		l, err := parseLine(data, 6)
 		if err != nil {
 			return
 		}
@@ -59,8 +59,8 @@ func FuzzReplayLog(f *testing.F) {
 	cfg.Generations = 2
 	q := &Quadratic{Space: cfg.Space, Opt: []float64{0.3, 0.6}, Peak: 0.5, Curv: 10}
 	ev := &Bernoulli{Games: 4, Seed: 3, P: q.P}
-	mk := func(dir string) *Search {
-		return &Search{Dir: dir, Config: []byte("fuzz\n"), Eval: ev, Players: 4, New: func() (Method, error) { return NewEvolve(cfg) }}
+	mk := func(dir string) *Search[*Evolve] {
+		return &Search[*Evolve]{Dir: dir, Config: []byte("fuzz\n"), Eval: ev, Players: 4, New: func() (*Evolve, error) { return NewEvolve(cfg) }}
 	}
 	good := mk(f.TempDir())
 	st, err := good.Run(context.Background(), false)

@@ -11,8 +11,8 @@ import (
 	"github.com/marslab-risk/marslab/bots"
 )
 
-// Line is one line of log.jsonl: one evaluation and its result.
-type Line struct {
+// logLine is one line of log.jsonl: one evaluation and its result.
+type logLine struct {
 	// Step is the step of the search that made the evaluation.
 	Step int `json:"step"`
 	// Cand is the candidate's index within the step.
@@ -31,7 +31,7 @@ type Line struct {
 }
 
 // result returns the line's result.
-func (l *Line) result() Result {
+func (l *logLine) result() Result {
 	r := Result{Games: l.Games, Wins: l.Wins, Stalemates: l.Stalemates, Place: l.Place, Won: make([]bool, len(l.Won))}
 	for i, w := range l.Won {
 		r.Won[i] = w == 1
@@ -40,8 +40,8 @@ func (l *Line) result() Result {
 }
 
 // newLine returns the log line of evaluation e of step with result r.
-func newLine(step int, e Eval, r Result) Line {
-	l := Line{Step: step, Cand: e.Cand, Block: e.Block, X: e.X, Games: r.Games, Wins: r.Wins, Stalemates: r.Stalemates, Place: r.Place, Won: make([]int, len(r.Won))}
+func newLine(step int, e Eval, r Result) logLine {
+	l := logLine{Step: step, Cand: e.Cand, Block: e.Block, X: e.X, Games: r.Games, Wins: r.Wins, Stalemates: r.Stalemates, Place: r.Place, Won: make([]int, len(r.Won))}
 	for i, w := range r.Won {
 		if w {
 			l.Won[i] = 1
@@ -55,7 +55,7 @@ func newLine(step int, e Eval, r Result) Line {
 // equal bytes:
 //
 //	{"step":0,"cand":2,"block":5,"x":[0.7375,170],"games":4,"wins":1,"stalemates":0,"place":[1,3,2,4],"won":[1,0,0,0]}
-func (l *Line) appendJSON(b []byte) []byte {
+func (l *logLine) appendJSON(b []byte) []byte {
 	b = appendInt(b, `{"step":`, l.Step)
 	b = appendInt(b, `,"cand":`, l.Cand)
 	b = appendInt(b, `,"block":`, l.Block)
@@ -91,14 +91,12 @@ func appendInts(b []byte, prefix string, vs []int) []byte {
 	return b
 }
 
-// ParseLine parses one log line and checks it: canonical encoding, finite
-// values, 0 <= wins, stalemates <= games = len(place), places in 1..6,
-// and as many first places as wins, plus at most one per stalemate.
-func ParseLine(data []byte) (Line, error) { return parseLine(data, 6) }
-
-// parseLine is ParseLine with places in 1..players.
-func parseLine(data []byte, players int) (Line, error) {
-	var l Line
+// parseLine parses one log line and checks it: canonical encoding,
+// finite values, 0 <= wins, stalemates <= games = len(place), places in
+// 1..players, and as many first places as wins, plus at most one per
+// stalemate.
+func parseLine(data []byte, players int) (logLine, error) {
+	var l logLine
 	if len(bytes.TrimSpace(data)) == 0 {
 		return l, errors.New("an empty line: want one evaluation, a JSON object")
 	}

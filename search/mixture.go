@@ -8,7 +8,6 @@ import (
 	"math"
 	"runtime"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
@@ -245,42 +244,6 @@ func (g *Games) evaluateMixture(ctx context.Context, evals []Eval, emit func(k i
 		playErr = errors.New("search: a condition returned fewer results than asked")
 	}
 	return n, playErr
-}
-
-// describeField describes a field in words: "4-player games of rules
-// `mars2006`, `mars@paper` against ..." or, for a mixture, "games of a
-// mixture of N conditions, ..." with each condition and its share.
-func describeField(g *Games, base string, players int, opponents []string, sample bool) string {
-	if !g.mixed() {
-		opp := fmt.Sprintf("the line-up %v", opponents)
-		if sample {
-			opp = fmt.Sprintf("%d opponents drawn per block from %v", players-1, opponents)
-		}
-		return fmt.Sprintf("%d-player games of rules `%s`, `%s` against %s", players, g.Rules.Name, base, opp)
-	}
-	var total float64
-	for _, c := range g.Mixture {
-		total += c.Weight
-	}
-	parts := make([]string, len(g.Mixture))
-	for i, c := range g.Mixture {
-		var labels []string
-		for _, o := range c.Opponents {
-			labels = append(labels, o.Label)
-		}
-		opp := fmt.Sprintf("the line-up %v", labels)
-		if c.Sample {
-			opp = fmt.Sprintf("%d drawn from %v", c.Players-1, labels)
-		}
-		parts[i] = fmt.Sprintf("%s (share %.3g: %d players, rules `%s`, %s)", c.Name, c.Weight/total, c.Players, c.Rules.Name, opp)
-	}
-	return fmt.Sprintf("games of a mixture of %d conditions, one drawn per block, as a variant of `%s`: %s", len(g.Mixture), base, strings.Join(parts, "; "))
-}
-
-// FieldText describes the setup's field in words (see describeField).
-func (s *Setup) FieldText() string {
-	c := s.Config
-	return describeField(s.Field, c.Base, c.Players, c.Opponents, c.Sample)
 }
 
 // SplitConditions sets cfg's Conditions and Of to g's mixture, so that the

@@ -93,8 +93,8 @@ type Cell struct {
 	P float64
 }
 
-// Mean returns the cell's win rate (0 without games).
-func (c *Cell) Mean() float64 {
+// mean returns the cell's win rate (0 without games).
+func (c *Cell) mean() float64 {
 	if c.Games == 0 {
 		return 0
 	}
@@ -157,7 +157,7 @@ type Narrowing struct {
 	cfg    NarrowConfig
 	levels []Level
 	round  int // next round of the current level
-	steps  int // steps told
+	told   int // steps told
 }
 
 // NewNarrowing returns a narrowing search.
@@ -215,17 +215,20 @@ func (n *Narrowing) grid(lo, hi []float64) Level {
 	return l
 }
 
-// Steps returns Levels·Rounds.
-func (n *Narrowing) Steps() int { return n.cfg.Levels * n.cfg.Rounds }
+// steps returns Levels·Rounds.
+func (n *Narrowing) steps() int { return n.cfg.Levels * n.cfg.Rounds }
+
+// Config returns the search's configuration.
+func (n *Narrowing) Config() NarrowConfig { return n.cfg }
 
 // Levels returns the levels so far (the current one last).
 func (n *Narrowing) Levels() []Level { return n.levels }
 
-// Next returns the current round's evaluations: every cell alive on the
+// next returns the current round's evaluations: every cell alive on the
 // round's blocks.
-func (n *Narrowing) Next() ([]Eval, error) {
-	if n.steps >= n.Steps() {
-		return nil, fmt.Errorf("narrowing: no step after %d", n.Steps())
+func (n *Narrowing) next() ([]Eval, error) {
+	if n.told >= n.steps() {
+		return nil, fmt.Errorf("narrowing: no step after %d", n.steps())
 	}
 	l := &n.levels[len(n.levels)-1]
 	first := ((len(n.levels)-1)*n.cfg.Rounds + n.round) * n.cfg.Blocks
@@ -241,9 +244,9 @@ func (n *Narrowing) Next() ([]Eval, error) {
 	return ev, nil
 }
 
-// Tell records the round's results, races, and after the last round of a
+// tell records the round's results, races, and after the last round of a
 // level lays the next level's grid.
-func (n *Narrowing) Tell(res []Result) error {
+func (n *Narrowing) tell(res []Result) error {
 	l := &n.levels[len(n.levels)-1]
 	k := 0
 	for c := range l.Cells {
@@ -267,7 +270,7 @@ func (n *Narrowing) Tell(res []Result) error {
 	if err := n.race(l); err != nil {
 		return err
 	}
-	n.steps++
+	n.told++
 	n.round++
 	if n.round == n.cfg.Rounds {
 		n.round = 0
@@ -284,7 +287,7 @@ func (n *Narrowing) race(l *Level) error {
 	best := -1
 	for c := range l.Cells {
 		cell := &l.Cells[c]
-		if cell.Dropped < 0 && (best < 0 || cell.Mean() > l.Cells[best].Mean()) {
+		if cell.Dropped < 0 && (best < 0 || cell.mean() > l.Cells[best].mean()) {
 			best = c
 		}
 	}
@@ -382,16 +385,16 @@ func (n *Narrowing) Best() (Cell, *Level) {
 	return n.levels[0].Cells[0], &n.levels[0]
 }
 
-// Status describes the level, round, cells alive and the best so far.
-func (n *Narrowing) Status() string {
+// status describes the level, round, cells alive and the best so far.
+func (n *Narrowing) status() string {
 	l := &n.levels[len(n.levels)-1]
 	s := fmt.Sprintf("level %d/%d round %d/%d, %d/%d cells alive", len(n.levels), n.cfg.Levels, n.round+1, n.cfg.Rounds, l.alive(), len(l.Cells))
-	if n.steps >= n.Steps() {
+	if n.told >= n.steps() {
 		s = fmt.Sprintf("done: %d levels, %d/%d cells alive at the last", len(n.levels), l.alive(), len(l.Cells))
 	}
 	if b, _ := n.Best(); b.Games > 0 {
 		iv := b.Wilson()
-		s += fmt.Sprintf("; best %s %.3f [%.3f, %.3f]", n.cfg.Space.Label(b.X), b.Mean(), iv.Lo, iv.Hi)
+		s += fmt.Sprintf("; best %s %.3f [%.3f, %.3f]", n.cfg.Space.Label(b.X), b.mean(), iv.Lo, iv.Hi)
 	}
 	return s
 }

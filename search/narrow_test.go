@@ -23,13 +23,13 @@ func synthSpace() Space {
 // runMethod plays m to its end with ev, in memory.
 func runMethod(t testing.TB, m Method, ev Evaluator) {
 	t.Helper()
-	for s := 0; s < m.Steps(); s++ {
-		evals, err := m.Next()
+	for s := 0; s < m.steps(); s++ {
+		evals, err := m.next()
 		require.NoError(t, err)
 		res := make([]Result, len(evals))
 		_, err = ev.Evaluate(context.Background(), evals, func(k int, r Result) error { res[k] = r; return nil })
 		require.NoError(t, err)
-		require.NoError(t, m.Tell(res))
+		require.NoError(t, m.tell(res))
 	}
 }
 
@@ -101,7 +101,7 @@ func TestDimValue(t *testing.T) {
 		t.Run(fmt.Sprint(tc.d.Param.Name, tc.u), func(t *testing.T) {
 			assert.Equal(t, tc.want, tc.d.value(tc.u))
 			if !tc.d.Param.Integer && tc.u <= 1 {
-				assert.InDelta(t, tc.u, tc.d.unit(tc.d.value(tc.u)), 1e-3)
+				assert.InDelta(t, tc.u, tc.d.Unit(tc.d.value(tc.u)), 1e-3)
 			}
 		})
 	}

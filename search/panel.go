@@ -44,11 +44,11 @@ func NewPanel(cfg PanelConfig) (*Panel, error) {
 	return p, nil
 }
 
-// Steps returns ceil(Blocks/Chunk).
-func (p *Panel) Steps() int { return p.vals[0].Steps() }
+// steps returns ceil(Blocks/Chunk).
+func (p *Panel) steps() int { return p.vals[0].steps() }
 
-// Next returns every candidate and then the reference on the step's blocks.
-func (p *Panel) Next() ([]Eval, error) {
+// next returns every candidate and then the reference on the step's blocks.
+func (p *Panel) next() ([]Eval, error) {
 	first := p.step * p.cfg.Chunk
 	last := min(first+p.cfg.Chunk, p.cfg.Blocks)
 	var ev []Eval
@@ -60,9 +60,9 @@ func (p *Panel) Next() ([]Eval, error) {
 	return ev, nil
 }
 
-// Tell gives each candidate's results and the reference's to the
+// tell gives each candidate's results and the reference's to the
 // candidate's validation.
-func (p *Panel) Tell(res []Result) error {
+func (p *Panel) tell(res []Result) error {
 	defer func() { p.step++ }()
 	k := len(p.cfg.Sets) + 1
 	n := len(res) / k
@@ -71,24 +71,45 @@ func (p *Panel) Tell(res []Result) error {
 	}
 	ref := res[(k-1)*n:]
 	for i, v := range p.vals {
-		if err := v.Tell(append(append([]Result{}, res[i*n:(i+1)*n]...), ref...)); err != nil {
+		if err := v.tell(append(append([]Result{}, res[i*n:(i+1)*n]...), ref...)); err != nil {
 			return fmt.Errorf("panel candidate %d: %w", i, err)
 		}
 	}
 	return nil
 }
 
-// Status describes each candidate's comparison so far.
-func (p *Panel) Status() string {
+// status describes each candidate's comparison so far.
+func (p *Panel) status() string {
 	var s []string
 	for i, v := range p.vals {
-		s = append(s, fmt.Sprintf("%d: %s", i, v.Status()))
+		s = append(s, fmt.Sprintf("%d: %s", i, v.status()))
 	}
 	return strings.Join(s, "; ")
 }
 
 // Compare returns candidate i's comparison with the reference.
 func (p *Panel) Compare(i int) (Comparison, error) { return p.vals[i].Compare() }
+
+// Candidates returns the comparisons of the candidates with the reference,
+// named names, and their Holm-adjusted p-values.
+func (p *Panel) Candidates(names []string) ([]Candidate, []float64, error) {
+	if len(names) != len(p.vals) {
+		return nil, nil, fmt.Errorf("search: panel: %d names for %d candidates", len(names), len(p.vals))
+	}
+	var cs []Candidate
+	for i, v := range p.vals {
+		cmp, err := v.Compare()
+		if err != nil {
+			return nil, nil, err
+		}
+		cs = append(cs, Candidate{Name: names[i], X: p.cfg.Sets[i], Comparison: cmp})
+	}
+	holm, err := holmOf(cs)
+	if err != nil {
+		return nil, nil, err
+	}
+	return cs, holm, nil
+}
 
 // PanelFingerprint returns the config.json of a panel of the candidates
 // named names against ref in field g (a field of one condition) under the
@@ -118,6 +139,29 @@ func PanelFingerprint(name string, g *Games, names []string, ref string, cfg Pan
 		First  int `json:"first,omitempty"`
 	}{Format: "marslab-search/1", Method: "panel", Name: name, Sets: names, Ref: ref, Values: cfg.Sets, RefX: cfg.Ref,
 		Base: seatInfo(g.Base), fieldJSON: s.fieldJSON(), Blocks: cfg.Blocks, Chunk: cfg.Chunk, First: cfg.First}
+	out, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		panic(err) // plain data: cannot fail
+	}
+	return append(out, '\n')
+}
+
+// ValidationSetFingerprint returns the config.json of the validation of
+// the candidates named names against ref in setup's field, the [Panel] of
+// cfg (whose First is 0).
+func (s *Setup) ValidationSetFingerprint(names []string, ref string, cfg PanelConfig) []byte {
+	v := struct {
+		Format string      `json:"format"`
+		Method string      `json:"method"`
+		Name   string      `json:"name"`
+		Cands  []string    `json:"candidates"`
+		Ref    string      `json:"reference"`
+		Values [][]float64 `json:"values"`
+		fieldJSON
+		Blocks int `json:"blocks"`
+		Chunk  int `json:"chunk"`
+	}{Format: "marslab-search/1", Method: "validate-set", Name: s.Config.Name, Cands: names, Ref: ref, Values: append(append([][]float64{}, cfg.Sets...), cfg.Ref),
+		fieldJSON: s.fieldJSON(), Blocks: cfg.Blocks, Chunk: cfg.Chunk}
 	out, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		panic(err) // plain data: cannot fail

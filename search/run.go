@@ -21,37 +21,40 @@ import (
 	"github.com/marslab-risk/marslab/internal/progress"
 )
 
-// A Method is a search algorithm seen as a sequence of steps. It is
+// A Method is a search algorithm of this package seen as a sequence of
+// steps: [Narrowing], [Evolve], [Validation] and [Panel]. It is
 // deterministic: the evaluations of a step depend only on its
 // configuration and on the results of the earlier steps, so that a log
-// replays it exactly.
+// replays it exactly. A [Search] plays it; its methods are the package's
+// own.
 type Method interface {
-	// Steps returns the number of steps, known from the configuration
+	// steps returns the number of steps, known from the configuration
 	// alone (a step may be empty).
-	Steps() int
-	// Next returns the evaluations of the next step, in canonical order:
+	steps() int
+	// next returns the evaluations of the next step, in canonical order:
 	// candidates ascending, each candidate's blocks ascending. It is called
-	// once per step, after Tell of the previous step.
-	Next() ([]Eval, error)
-	// Tell gives the results of the step's evaluations, in order.
-	Tell(res []Result) error
-	// Status describes the state in one line for the progress display
+	// once per step, after tell of the previous step.
+	next() ([]Eval, error)
+	// tell gives the results of the step's evaluations, in order.
+	tell(res []Result) error
+	// status describes the state in one line for the progress display
 	// (level, candidates alive, current best with its interval).
-	Status() string
+	status() string
 }
 
-// Search is a search run stored in a directory: Dir/config.json (the
-// search's fingerprint), Dir/log.jsonl (every evaluation, in canonical
-// order) and Dir/shards/ (the shard files of the current step).
-type Search struct {
-	// Dir is the output directory.
+// Search is a run of the method M, stored in a directory:
+// Dir/config.json (the search's fingerprint), Dir/log.jsonl (every
+// evaluation, in canonical order) and Dir/shards/ (the shard files of the
+// current step). With Dir "" it plays in memory, without files (Run).
+type Search[M Method] struct {
+	// Dir is the output directory ("" = in memory).
 	Dir string
 	// Config is the content of config.json: a canonical description of
 	// everything that decides the search's results. A directory holding a
 	// different config.json is refused.
 	Config []byte
-	// New returns a fresh Method of the search.
-	New func() (Method, error)
+	// New returns a fresh method of the search.
+	New func() (M, error)
 	// Eval plays the evaluations.
 	Eval Evaluator
 	// Players is the number of seats per game, 2..6, which bounds the
@@ -65,30 +68,40 @@ type Search struct {
 	Progress      io.Writer
 	ProgressLines bool
 	Label         string
-	// Report, when not nil, is called with the method replayed to its end
+	// Step, when not nil, is called after each step played in memory
+	// (Dir ""), with the step, the number of steps and the method's state
+	// in one line (level, candidates alive, best so far).
+	Step func(step, steps int, status string)
+	// Report, when not nil, is called with the method played to its end
 	// when every step is complete, to write the report files.
-	Report func(m Method) error
+	Report func(m M) error
 }
 
 // State is where a search stands.
-type State struct {
+type State[M Method] struct {
 	// Method is the method replayed from the log.
-	Method Method
-	// Step is the current step, Method.Steps() when the search is complete.
-	Step int
+	Method M
+	// Step is the current step, Steps when the search is complete; Steps
+	// is the method's number of steps.
+	Step, Steps int
 	// Evals are the current step's evaluations and Done the results of
 	// the prefix of them in the log.
 	Evals []Eval
 	Done  []Result
-	// Lines is the number of lines of the log, valid its length in bytes
-	// up to the last complete line.
+	// Lines is the number of lines of the log (in memory: the evaluations
+	// played), valid its length in bytes up to the last complete line.
 	Lines int
-	valid int64
-	torn  bool
+	// ReadBack is the number of games of the evaluations read back from
+	// the log, played by an earlier run.
+	ReadBack int
+	// ShardFile is the file of the shard RunShard played ("" otherwise).
+	ShardFile string
+	valid     int64
+	torn      bool
 }
 
 // Complete reports whether every step is done.
-func (s *State) Complete() bool { return s.Step >= s.Method.Steps() }
+func (s *State[M]) Complete() bool { return s.Step >= s.Steps }
 
 const (
 	configFile = "config.json"
@@ -109,13 +122,13 @@ var (
 )
 
 // fingerprint returns the SHA-256 of the config, in hex.
-func (s *Search) fingerprint() string {
+func (s *Search[M]) fingerprint() string {
 	h := sha256.Sum256(s.Config)
 	return hex.EncodeToString(h[:])
 }
 
 // prepare creates Dir and writes config.json, or checks an existing one.
-func (s *Search) prepare() error {
+func (s *Search[M]) prepare() error {
 	if err := os.MkdirAll(s.Dir, 0o755); err != nil {
 		return fmt.Errorf("search: %w", err)
 	}
@@ -128,6 +141,10 @@ func (s *Search) prepare() error {
 		}
 		return nil
 	case !errors.Is(err, os.ErrNotExist):
+		return fmt.Errorf("search: %w", err)
+	}
+	// A log that cannot be read (a FIFO, a device) is named as such.
+	if _, err := fileread.Check(filepath.Join(s.Dir, logFile), fileread.Log); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return fmt.Errorf("search: %w", err)
 	}
 	// Evaluations without the config they were played under cannot be
@@ -149,14 +166,14 @@ func (s *Search) prepare() error {
 // replay reads Dir/log.jsonl and replays a fresh method through it. Every
 // line must be the next evaluation the method asks for, with a valid
 // result; a torn last line (an interrupted write) is ignored.
-func (s *Search) replay() (*State, error) {
+func (s *Search[M]) replay() (*State[M], error) {
 	m, err := s.New()
 	if err != nil {
 		return nil, err
 	}
-	st := &State{Method: m}
+	st := &State[M]{Method: m, Steps: m.steps()}
 	path := filepath.Join(s.Dir, logFile)
-	if st.Evals, err = m.Next(); err != nil {
+	if st.Evals, err = m.next(); err != nil {
 		return nil, fmt.Errorf("search: step 0: %w", err)
 	}
 	st.valid, st.torn, err = eachLine(path, func(line []byte, n int) error {
@@ -175,6 +192,7 @@ func (s *Search) replay() (*State, error) {
 		}
 		st.Done = append(st.Done, l.result())
 		st.Lines++
+		st.ReadBack += l.Games
 		return nil
 	})
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
@@ -187,7 +205,7 @@ func (s *Search) replay() (*State, error) {
 }
 
 // maxPlace is the highest place a log line may hold.
-func (s *Search) maxPlace() int {
+func (s *Search[M]) maxPlace() int {
 	if s.Players >= 2 && s.Players <= 6 {
 		return s.Players
 	}
@@ -195,7 +213,7 @@ func (s *Search) maxPlace() int {
 }
 
 // check reports whether line l is evaluation e of step.
-func check(l *Line, step int, e Eval) error {
+func check(l *logLine, step int, e Eval) error {
 	if l.Step != step || l.Cand != e.Cand || l.Block != e.Block || key(l.X) != key(e.X) {
 		return fmt.Errorf("step %d cand %d block %d x [%s]: want step %d cand %d block %d x [%s]",
 			l.Step, l.Cand, l.Block, key(l.X), step, e.Cand, e.Block, key(e.X))
@@ -205,9 +223,9 @@ func check(l *Line, step int, e Eval) error {
 
 // advance tells the method every complete step and moves to the next
 // incomplete one (passing empty steps).
-func (st *State) advance() error {
+func (st *State[M]) advance() error {
 	for !st.Complete() && len(st.Done) == len(st.Evals) {
-		if err := st.Method.Tell(st.Done); err != nil {
+		if err := st.Method.tell(st.Done); err != nil {
 			return fmt.Errorf("search: step %d: %w", st.Step, err)
 		}
 		st.Step++
@@ -216,7 +234,7 @@ func (st *State) advance() error {
 			break
 		}
 		var err error
-		if st.Evals, err = st.Method.Next(); err != nil {
+		if st.Evals, err = st.Method.next(); err != nil {
 			return fmt.Errorf("search: step %d: %w", st.Step, err)
 		}
 	}
@@ -224,12 +242,12 @@ func (st *State) advance() error {
 }
 
 // Steps returns the search's number of steps.
-func (s *Search) Steps() (int, error) {
+func (s *Search[M]) Steps() (int, error) {
 	m, err := s.New()
 	if err != nil {
 		return 0, err
 	}
-	return m.Steps(), nil
+	return m.steps(), nil
 }
 
 // Run plays every remaining step of the search in this process, appending
@@ -237,8 +255,13 @@ func (s *Search) Steps() (int, error) {
 // then writes the report. Without resume a directory that already holds
 // evaluations is refused. When ctx is cancelled, Run returns an error
 // wrapping arena.ErrInterrupted; every evaluation in the log is kept and
-// Run with resume continues.
-func (s *Search) Run(ctx context.Context, resume bool) (*State, error) {
+// Run with resume continues. With Dir "" Run plays every step in memory
+// (for experiments that keep only the result, a notebook), calls Step
+// after each, and ignores resume.
+func (s *Search[M]) Run(ctx context.Context, resume bool) (*State[M], error) {
+	if s.Dir == "" {
+		return s.play(ctx)
+	}
 	if err := s.prepare(); err != nil {
 		return nil, err
 	}
@@ -311,8 +334,8 @@ type shardHeader struct {
 	Evals  int    `json:"evals"`
 }
 
-// ShardPath returns the file of shard sh of step.
-func (s *Search) ShardPath(step int, sh arena.Shard) string {
+// shardPath returns the file of shard sh of step.
+func (s *Search[M]) shardPath(step int, sh arena.Shard) string {
 	return filepath.Join(s.Dir, shardsDir, fmt.Sprintf("step-%d", step), fmt.Sprintf("shard-%d-of-%d.jsonl", sh.Index, sh.Count))
 }
 
@@ -329,11 +352,11 @@ func shardEvals(from, n int, sh arena.Shard) []int {
 }
 
 // RunShard plays shard sh of the current step (the first incomplete one of
-// the log, which it does not change) into ShardPath. With resume an
+// the log, which it does not change) into its file, State.ShardFile. With resume an
 // existing shard file of the same step is completed; without it an existing
 // file is refused. It returns the state and whether the search was already
 // complete (nothing to play).
-func (s *Search) RunShard(ctx context.Context, sh arena.Shard, resume bool) (*State, error) {
+func (s *Search[M]) RunShard(ctx context.Context, sh arena.Shard, resume bool) (*State[M], error) {
 	if err := sh.Validate(); err != nil {
 		return nil, fmt.Errorf("search: %w", err)
 	}
@@ -352,7 +375,8 @@ func (s *Search) RunShard(ctx context.Context, sh arena.Shard, resume bool) (*St
 	hdr := shardHeader{Config: s.fingerprint(), Step: st.Step, Shard: sh.String(), From: from, Evals: len(st.Evals)}
 	hline, _ := json.Marshal(hdr)
 	hline = append(hline, '\n')
-	path := s.ShardPath(st.Step, sh)
+	path := s.shardPath(st.Step, sh)
+	st.ShardFile = path
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return st, fmt.Errorf("search: %w", err)
 	}
@@ -418,8 +442,8 @@ func (s *Search) RunShard(ctx context.Context, sh arena.Shard, resume bool) (*St
 // is dropped). It returns the lines, the length of the valid part, and
 // whether a torn line follows it. A missing file's error wraps
 // fs.ErrNotExist.
-func readShard(path string, want shardHeader, evals []Eval, idx []int, players int) ([]Line, int64, bool, error) {
-	var lines []Line
+func readShard(path string, want shardHeader, evals []Eval, idx []int, players int) ([]logLine, int64, bool, error) {
+	var lines []logLine
 	valid, torn, err := eachLine(path, func(line []byte, n int) error {
 		if n == 1 {
 			var h shardHeader
@@ -488,7 +512,7 @@ func eachLine(path string, fn func(line []byte, n int) error) (valid int64, torn
 // complete and of this search, and removes them; when that completes the
 // search it writes the report. Merging a complete search only rewrites the
 // report. It returns the state after the merge.
-func (s *Search) Merge() (*State, error) {
+func (s *Search[M]) Merge() (*State[M], error) {
 	if err := s.prepare(); err != nil {
 		return nil, err
 	}
@@ -521,7 +545,7 @@ func (s *Search) Merge() (*State, error) {
 	return st, nil
 }
 
-func (s *Search) mergeStep(st *State, logPath string) error {
+func (s *Search[M]) mergeStep(st *State[M], logPath string) error {
 	dir := filepath.Join(s.Dir, shardsDir, fmt.Sprintf("step-%d", st.Step))
 	names, err := filepath.Glob(filepath.Join(dir, "shard-*-of-*.jsonl"))
 	if err != nil {
@@ -549,7 +573,7 @@ func (s *Search) mergeStep(st *State, logPath string) error {
 		}
 	}
 	from := len(st.Done)
-	parts := make([][]Line, count)
+	parts := make([][]logLine, count)
 	for i := 0; i < count; i++ {
 		sh := arena.Shard{Index: i, Count: count}
 		name := byIndex[i]
@@ -608,7 +632,7 @@ func firstKey(m map[int]string) int {
 }
 
 // removeStaleShards removes the shard folders of steps before step.
-func (s *Search) removeStaleShards(step int) error {
+func (s *Search[M]) removeStaleShards(step int) error {
 	dirs, err := filepath.Glob(filepath.Join(s.Dir, shardsDir, "step-*"))
 	if err != nil {
 		return fmt.Errorf("search: %w", err)
@@ -625,7 +649,7 @@ func (s *Search) removeStaleShards(step int) error {
 }
 
 // meter returns the search's progress meter (nil without Progress).
-func (s *Search) meter() *progress.Meter {
+func (s *Search[M]) meter() *progress.Meter {
 	if s.Progress == nil {
 		return nil
 	}
@@ -633,77 +657,75 @@ func (s *Search) meter() *progress.Meter {
 }
 
 // stepLabel names the current step in the progress display.
-func (s *Search) stepLabel(st *State) string {
+func (s *Search[M]) stepLabel(st *State[M]) string {
 	label := s.Label
 	if label == "" {
 		label = "search"
 	}
-	return fmt.Sprintf("%s step %d/%d", label, min(st.Step+1, st.Method.Steps()), st.Method.Steps())
+	return fmt.Sprintf("%s step %d/%d", label, min(st.Step+1, st.Steps), st.Steps)
 }
 
 // plannedLeft estimates the games left: the current step's evaluations
 // not done, and each step after it the size of the current one.
-func (s *Search) plannedLeft(st *State) int {
+func (s *Search[M]) plannedLeft(st *State[M]) int {
 	if st.Complete() {
 		return 0
 	}
-	left := len(st.Evals) - len(st.Done) + (st.Method.Steps()-st.Step-1)*len(st.Evals)
+	left := len(st.Evals) - len(st.Done) + (st.Steps-st.Step-1)*len(st.Evals)
 	return left * s.maxPlace()
 }
 
-// PlayOptions are the options of PlayWith.
-type PlayOptions struct {
-	// Step, when not nil, is called after each step.
-	Step func(step int)
-	// Progress, ProgressLines and Label draw the progress display as
-	// Search's fields do; Players is the seats per game (0 = 6).
-	Progress      io.Writer
-	ProgressLines bool
-	Label         string
-	Players       int
-}
-
-// PlayWith runs every step of method m with ev in memory, without a log
-// (for experiments that keep only the result, a notebook), with the
-// progress display of opt.
-func PlayWith(ctx context.Context, m Method, ev Evaluator, opt PlayOptions) error {
-	sr := &Search{Progress: opt.Progress, ProgressLines: opt.ProgressLines, Label: opt.Label, Players: opt.Players}
-	pr := sr.meter()
+// play runs every step of the method in memory, without a log, with the
+// progress display, and calls Step after each step and Report at the end.
+func (s *Search[M]) play(ctx context.Context) (*State[M], error) {
+	m, err := s.New()
+	if err != nil {
+		return nil, err
+	}
+	st := &State[M]{Method: m, Steps: m.steps()}
+	pr := s.meter()
 	defer pr.Finish()
 	games := 0
-	st := &State{Method: m}
-	for s := 0; s < m.Steps(); s++ {
-		evals, err := m.Next()
+	for ; st.Step < st.Steps; st.Step++ {
+		evals, err := m.next()
 		if err != nil {
-			return fmt.Errorf("search: step %d: %w", s, err)
+			return st, fmt.Errorf("search: step %d: %w", st.Step, err)
 		}
-		st.Step, st.Evals, st.Done = s, evals, nil
-		if s == 0 {
-			pr.Start(sr.stepLabel(st), 0, sr.plannedLeft(st))
+		st.Evals, st.Done = evals, nil
+		if st.Step == 0 {
+			pr.Start(s.stepLabel(st), 0, s.plannedLeft(st))
 		} else {
-			pr.Plan(sr.stepLabel(st), games+sr.plannedLeft(st))
+			pr.Plan(s.stepLabel(st), games+s.plannedLeft(st))
 		}
 		res := make([]Result, len(evals))
-		n, err := ev.Evaluate(ctx, evals, func(k int, r Result) error {
+		n, err := s.Eval.Evaluate(ctx, evals, func(k int, r Result) error {
 			res[k] = r
 			games += r.Games
 			pr.Update(games)
 			return nil
 		})
 		if err != nil {
-			return fmt.Errorf("search: step %d: %w", s, err)
+			return st, fmt.Errorf("search: step %d: %w", st.Step, err)
 		}
 		if n != len(evals) {
-			return fmt.Errorf("search: step %d: %d of %d evaluations played", s, n, len(evals))
+			return st, fmt.Errorf("search: step %d: %d of %d evaluations played", st.Step, n, len(evals))
 		}
-		if err := m.Tell(res); err != nil {
-			return fmt.Errorf("search: step %d: %w", s, err)
+		if err := m.tell(res); err != nil {
+			return st, fmt.Errorf("search: step %d: %w", st.Step, err)
 		}
-		if opt.Step != nil {
-			opt.Step(s)
+		st.Lines += n
+		if s.Step != nil {
+			s.Step(st.Step, st.Steps, m.status())
 		}
 	}
-	return nil
+	st.Evals = nil
+	pr.Finish()
+	if s.Report != nil {
+		if err := s.Report(m); err != nil {
+			return st, err
+		}
+	}
+	return st, nil
 }
 
 // truncateLog cuts the log path to its first size bytes (a torn last line

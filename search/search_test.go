@@ -16,8 +16,9 @@ import (
 	"github.com/marslab-risk/marslab/internal/outdir"
 )
 
-// tinySearch returns the search of testdata/tiny.toml in dir on workers.
-func tinySearch(t testing.TB, dir string, workers int) (*Search, *Setup) {
+// tinySearch returns the search of testdata/tiny.toml in dir on workers;
+// its report, report.md, names the best cell of the narrowing.
+func tinySearch(t testing.TB, dir string, workers int) (*Search[*Narrowing], *Setup) {
 	t.Helper()
 	cfg, err := LoadConfig("testdata/tiny.toml")
 	require.NoError(t, err)
@@ -26,9 +27,12 @@ func tinySearch(t testing.TB, dir string, workers int) (*Search, *Setup) {
 	setup.Field.Workers = workers
 	ncfg, err := setup.NarrowConfig()
 	require.NoError(t, err)
-	s := &Search{Dir: dir, Config: setup.Fingerprint("narrow"), Eval: setup.Field,
-		New: func() (Method, error) { return NewNarrowing(ncfg) }}
-	s.Report = func(m Method) error { return WriteNarrowReport(dir, setup, m.(*Narrowing), false) }
+	s := &Search[*Narrowing]{Dir: dir, Config: setup.Fingerprint("narrow"), Eval: setup.Field,
+		New: func() (*Narrowing, error) { return NewNarrowing(ncfg) }}
+	s.Report = func(n *Narrowing) error {
+		best, _ := n.Best()
+		return os.WriteFile(filepath.Join(dir, "report.md"), []byte("Best cell "+ncfg.Space.Label(best.X)+"\n"), 0o644)
+	}
 	return s, setup
 }
 
@@ -142,12 +146,12 @@ func TestShardResumeAndRefusals(t *testing.T) {
 	other.Seed = 8
 	os2, err := other.Resolve(registry.Default())
 	require.NoError(t, err)
-	bad := &Search{Dir: filepath.Join(t.TempDir()), Config: os2.Fingerprint("narrow"), New: s.New, Eval: os2.Field}
+	bad := &Search[*Narrowing]{Dir: filepath.Join(t.TempDir()), Config: os2.Fingerprint("narrow"), New: s.New, Eval: os2.Field}
 	_, err = bad.RunShard(ctx, arena.Shard{Index: 1, Count: 2}, false)
 	require.NoError(t, err)
-	data, err := os.ReadFile(bad.ShardPath(0, arena.Shard{Index: 1, Count: 2}))
+	data, err := os.ReadFile(bad.shardPath(0, arena.Shard{Index: 1, Count: 2}))
 	require.NoError(t, err)
-	require.NoError(t, os.WriteFile(s.ShardPath(0, arena.Shard{Index: 1, Count: 2}), data, 0o644))
+	require.NoError(t, os.WriteFile(s.shardPath(0, arena.Shard{Index: 1, Count: 2}), data, 0o644))
 	_, err = s.Merge()
 	require.ErrorContains(t, err, "shard-1-of-2.jsonl: written by a different search config")
 
@@ -213,19 +217,32 @@ func TestProgressLine(t *testing.T) {
 	assert.True(t, strings.HasSuffix(out, "\n"), "the line is ended")
 }
 
-// PlayWith draws the same progress as a logged search: every step named,
-// the games counted, the line ended.
-func TestPlayWithProgress(t *testing.T) {
-	_, setup := tinySearch(t, t.TempDir(), 1)
-	ncfg, err := setup.NarrowConfig()
-	require.NoError(t, err)
-	n, err := NewNarrowing(ncfg)
-	require.NoError(t, err)
+// A search in memory draws the same progress as a logged one: every step
+// named, the games counted, the line ended; it calls Step after each step
+// with the method's status, and Report at the end, and writes no file.
+func TestPlayInMemoryProgress(t *testing.T) {
+	dir := t.TempDir()
+	s, setup := tinySearch(t, filepath.Join(dir, "unused"), 1)
+	s.Dir = ""
 	var buf strings.Builder
-	steps := 0
-	require.NoError(t, PlayWith(context.Background(), n, setup.Field, PlayOptions{Step: func(int) { steps++ },
-		Progress: &buf, Label: "narrow", Players: setup.Field.Players}))
-	assert.Equal(t, n.Steps(), steps)
+	var steps []int
+	var last string
+	s.Step = func(step, n int, status string) {
+		assert.Equal(t, 4, n)
+		steps, last = append(steps, step), status
+	}
+	reported := 0
+	s.Report = func(*Narrowing) error { reported++; return nil }
+	s.Progress, s.Label, s.Players = &buf, "narrow", setup.Field.Players
+	st, err := s.Run(context.Background(), false)
+	require.NoError(t, err)
+	assert.Equal(t, []int{0, 1, 2, 3}, steps)
+	assert.Equal(t, st.Method.status(), last)
+	assert.Contains(t, last, "done: 2 levels")
+	assert.True(t, st.Complete())
+	assert.GreaterOrEqual(t, st.Lines, 12, "the evaluations played")
+	assert.Equal(t, 1, reported)
+	assert.NoDirExists(t, filepath.Join(dir, "unused"))
 	out := buf.String()
 	assert.Contains(t, out, "] narrow step 1/4: ")
 	assert.Contains(t, out, "] narrow step 4/4: ")

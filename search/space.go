@@ -60,8 +60,8 @@ func roundSig(v float64, n int) float64 {
 	return f
 }
 
-// unit returns the normalised coordinate of value v (not clamped).
-func (d Dim) unit(v float64) float64 {
+// Unit returns the normalised coordinate of value v (not clamped).
+func (d Dim) Unit(v float64) float64 {
 	if d.Hi == d.Lo {
 		return 0
 	}
@@ -105,18 +105,9 @@ func (s Space) Values(u []float64) []float64 {
 func (s Space) units(x []float64) []float64 {
 	u := make([]float64, len(s))
 	for i, d := range s {
-		u[i] = d.unit(x[i])
+		u[i] = d.Unit(x[i])
 	}
 	return u
-}
-
-// names returns the parameter names.
-func (s Space) names() []string {
-	n := make([]string, len(s))
-	for i, d := range s {
-		n[i] = d.Param.Name
-	}
-	return n
 }
 
 // Label returns the text "K=V;K=V" of values x, choices by name, as a seat

@@ -1,25 +1,16 @@
 package search
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
-	"strconv"
-	"strings"
-
-	"github.com/marslab-risk/marslab/internal/atomicfile"
-	"github.com/marslab-risk/marslab/internal/textfmt"
-	"github.com/marslab-risk/marslab/table"
 
 	"github.com/marslab-risk/marslab/stats"
 )
 
-// validationBlock0 is the first block of a validation: far above any block
-// a search plays (level·rounds·blocks stays far below 2^30), so a
-// validation plays deals never used in the search.
+// validationBlock0 is the first block of a validation, 2^30: far above
+// any block a search plays (level·rounds·blocks stays far below 2^30), so
+// a validation plays deals never used in the search.
 const validationBlock0 = 1 << 30
 
 // SPRT configures Wald's sequential probability ratio test of a
@@ -130,12 +121,12 @@ func NewValidation(cfg ValidateConfig) (*Validation, error) {
 	return &Validation{cfg: cfg, cond: make([]tally, len(cfg.Conditions))}, nil
 }
 
-// Steps returns ceil(Blocks/Chunk).
-func (v *Validation) Steps() int { return (v.cfg.Blocks + v.cfg.Chunk - 1) / v.cfg.Chunk }
+// steps returns ceil(Blocks/Chunk).
+func (v *Validation) steps() int { return (v.cfg.Blocks + v.cfg.Chunk - 1) / v.cfg.Chunk }
 
-// Next returns A and B on the step's blocks; nothing once the SPRT has
+// next returns A and B on the step's blocks; nothing once the SPRT has
 // decided.
-func (v *Validation) Next() ([]Eval, error) {
+func (v *Validation) next() ([]Eval, error) {
 	if v.decision != "" {
 		return nil, nil
 	}
@@ -150,8 +141,8 @@ func (v *Validation) Next() ([]Eval, error) {
 	return ev, nil
 }
 
-// Tell records the step's results and runs the sequential test.
-func (v *Validation) Tell(res []Result) error {
+// tell records the step's results and runs the sequential test.
+func (v *Validation) tell(res []Result) error {
 	defer func() { v.step++ }()
 	if len(res) == 0 {
 		return nil
@@ -188,8 +179,8 @@ func (v *Validation) Tell(res []Result) error {
 	return nil
 }
 
-// Status describes the comparison so far.
-func (v *Validation) Status() string {
+// status describes the comparison so far.
+func (v *Validation) status() string {
 	if len(v.all.sa) < 2 {
 		return fmt.Sprintf("%d blocks", len(v.all.sa))
 	}
@@ -202,8 +193,10 @@ func (v *Validation) Status() string {
 
 // Comparison is the result of a validation.
 type Comparison struct {
-	// Blocks and Games count the blocks and each candidate's games.
-	Blocks, Games int
+	// Blocks and Games count the blocks and each candidate's games;
+	// FirstBlock is the validation's first block, 2^30 or above (deals a
+	// search never plays).
+	Blocks, Games, FirstBlock int
 	// WinA and WinB are the candidates' win rates with 95 % Wilson
 	// intervals.
 	WinA, WinB       float64
@@ -216,16 +209,24 @@ type Comparison struct {
 	// McNemar compares the game-level pairs (Newcombe interval, exact
 	// McNemar p-value), treating the games of a block as independent.
 	McNemar stats.PairedProportion
-	// Decision is the SPRT's decision ("" without SPRT or undecided), LLR
-	// its log likelihood ratio.
+	// SPRT is the sequential test the validation ran (nil without);
+	// Decision its decision ("" without SPRT or undecided), LLR its log
+	// likelihood ratio.
+	SPRT     *SPRT
 	Decision string
 	LLR      float64
+	// Conditions holds the comparison within each condition of a mixture
+	// field (none for a field of one condition).
+	Conditions []ConditionComparison
 }
 
-// Compare returns the comparison of the blocks played so far.
+// Compare returns the comparison of the blocks played so far, and within
+// each condition of a mixture.
 func (v *Validation) Compare() (Comparison, error) {
 	c, err := v.all.compare()
-	c.Decision, c.LLR = v.decision, v.llr
+	c.FirstBlock = validationBlock0 + v.cfg.First
+	c.SPRT, c.Decision, c.LLR = v.cfg.SPRT, v.decision, v.llr
+	c.Conditions = v.compareConditions()
 	return c, err
 }
 
@@ -246,6 +247,7 @@ func (v *Validation) compareConditions() []ConditionComparison {
 	out := make([]ConditionComparison, len(v.cond))
 	for i := range v.cond {
 		c, err := v.cond[i].compare()
+		c.FirstBlock = validationBlock0 + v.cfg.First
 		out[i] = ConditionComparison{Name: v.cfg.Conditions[i], Comparison: c, Err: err}
 	}
 	return out
@@ -318,72 +320,4 @@ func (s *Setup) ValidationFingerprint(a, b string, cfg ValidateConfig) []byte {
 		panic(err) // plain data: cannot fail
 	}
 	return append(out, '\n')
-}
-
-// WriteValidationReport writes validation.md in dir: the two candidates'
-// win rates and the paired comparison.
-func WriteValidationReport(dir string, setup *Setup, a, b string, v *Validation) (string, error) {
-	c, err := v.Compare()
-	if err != nil {
-		return "", err
-	}
-	var w bytes.Buffer
-	fmt.Fprintf(&w, "# Validation: %s against %s\n\n", a, b)
-	if setup.Field.mixed() {
-		fmt.Fprintf(&w, "Field of %s: %s; seed %d; %d fresh blocks from block %d (deals never used by a search), each played once by each candidate in each seat of its condition.\n\n",
-			setup.Config.Name, setup.FieldText(), setup.Field.Seed, c.Blocks, validationBlock0)
-	} else {
-		fmt.Fprintf(&w, "Field of %s (%d players, rules %s, seed %d); %d fresh blocks from block %d (deals never used by a search), each played %d times by each candidate with it in every seat.\n\n",
-			setup.Config.Name, setup.Field.Players, setup.Field.Rules.Name, setup.Field.Seed, c.Blocks, validationBlock0, setup.Field.Players)
-	}
-	t := table.Table{Header: []string{"candidate", "games", "win rate", "95 % Wilson interval"}}
-	t.Add("A: `"+a+"`", strconv.Itoa(c.Games), textfmt.Fixed(c.WinA, 3), interval(c.WilsonA.Lo, c.WilsonA.Hi, 3))
-	t.Add("B: `"+b+"`", strconv.Itoa(c.Games), textfmt.Fixed(c.WinB, 3), interval(c.WilsonB.Lo, c.WilsonB.Hi, 3))
-	w.WriteString(t.Markdown() + "\n")
-	fmt.Fprintf(&w, "Difference A - B in win rate, paired by block (t test over %d blocks): **%+.3f**, 95 %% interval [%+.3f, %+.3f], two-sided p = %.3g.\n\n",
-		c.Blocks, c.Diff.Mean, c.Diff.Interval.Lo, c.Diff.Interval.Hi, c.Diff.P)
-	fmt.Fprintf(&w, "Game-level pairs (same deal and seat): A alone won %d, B alone won %d, both %d, neither %d; Newcombe interval [%+.3f, %+.3f], exact McNemar p = %.3g (treats the games of a block as independent).\n",
-		c.McNemar.Counts.OnlyX, c.McNemar.Counts.OnlyY, c.McNemar.Counts.Both, c.McNemar.Counts.Neither, c.McNemar.Interval.Lo, c.McNemar.Interval.Hi, c.McNemar.P)
-	if s := v.cfg.SPRT; s != nil {
-		d := c.Decision
-		if d == "" {
-			d = "undecided after the last block"
-		}
-		fmt.Fprintf(&w, "\nSPRT (H0: A wins half of the discordant pairs; H1: a share %.2f; alpha %.2f, beta %.2f): %s, log LR %.2f.\n", s.P1, s.Alpha, s.Beta, d, c.LLR)
-	}
-	if cc := v.compareConditions(); len(cc) > 0 {
-		w.WriteString("\nPer condition (paired by block within the condition; no correction for the several conditions):\n\n")
-		w.WriteString(ConditionTable(cc).Markdown())
-	}
-	verdict := c.verdictText()
-	fmt.Fprintf(&w, "\n**Verdict:** %s\n", verdict)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", fmt.Errorf("search: %w", err)
-	}
-	if err := atomicfile.WriteFile(filepath.Join(dir, "validation.md"), w.Bytes(), 0o644); err != nil {
-		return "", fmt.Errorf("search: %w", err)
-	}
-	return verdict, nil
-}
-
-// ConditionTable returns the per-condition comparisons as a table:
-// blocks, games, the two win rates and the paired difference with its 95 %
-// interval and p-value ("-" where a condition has too few blocks).
-func ConditionTable(cc []ConditionComparison) table.Table {
-	t := table.Table{Header: []string{"condition", "blocks", "games", "win A", "win B", "A - B", "95 % interval", "p"}}
-	for _, c := range cc {
-		if c.Err != nil {
-			t.Add(c.Name, strconv.Itoa(c.Blocks), strconv.Itoa(c.Games), "-", "-", "-", "-", "-")
-			continue
-		}
-		t.Add(c.Name, strconv.Itoa(c.Blocks), strconv.Itoa(c.Games), textfmt.Fixed(c.WinA, 3), textfmt.Fixed(c.WinB, 3),
-			fmt.Sprintf("%+.3f", c.Diff.Mean), interval(c.Diff.Interval.Lo, c.Diff.Interval.Hi, 3), fmt.Sprintf("%.3g", c.Diff.P))
-	}
-	return t
-}
-
-// Better reports whether the validation shows A better than B: the 95 %
-// interval of the paired difference lies above 0, or the SPRT accepted H1.
-func (c Comparison) Better() bool {
-	return c.Diff.Interval.Lo > 0 || strings.HasPrefix(c.Decision, "A better")
 }

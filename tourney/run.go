@@ -12,7 +12,6 @@ import (
 	"github.com/marslab-risk/marslab/arena"
 	"github.com/marslab-risk/marslab/internal/atomicfile"
 	"github.com/marslab-risk/marslab/internal/fileread"
-	"github.com/marslab-risk/marslab/plots"
 )
 
 // Options are the run-time choices of a tournament that do not change its
@@ -30,8 +29,10 @@ type Options struct {
 	// plain lines when ProgressLines is set (arena.Config).
 	Progress      io.Writer
 	ProgressLines bool
-	// Figures writes the figures (PNG and SVG) beside the tables.
-	Figures bool
+	// Figures, when not nil, draws the report's figures into the output
+	// directory once its tables are written (e.g. figures.WriteTournament
+	// of package internal/figures).
+	Figures func(dir string, r *Results) error
 }
 
 // Run plays the tournament (or its shard) with arena.Run, schedule
@@ -66,7 +67,7 @@ func Run(ctx context.Context, c *Config, s *Setup, o Options) (*arena.Report, *R
 // report reads the games of the batch directory dir (games.jsonl),
 // analyses them with the given timing and writes the report (writeReport)
 // into dir.
-func report(dir string, labels []string, players int, timing *arena.Timing, figures bool) (*Results, error) {
+func report(dir string, labels []string, players int, timing *arena.Timing, figures func(string, *Results) error) (*Results, error) {
 	recs, err := ReadGames(filepath.Join(dir, "games.jsonl"), players)
 	if err != nil {
 		return nil, err
@@ -75,8 +76,13 @@ func report(dir string, labels []string, players int, timing *arena.Timing, figu
 	if err != nil {
 		return nil, err
 	}
-	if err := writeReport(dir, res, figures); err != nil {
+	if err := writeReport(dir, res); err != nil {
 		return res, err
+	}
+	if figures != nil {
+		if err := figures(dir, res); err != nil {
+			return res, err
+		}
 	}
 	return res, nil
 }
@@ -108,9 +114,9 @@ func ReadGames(path string, players int) ([]arena.Record, error) {
 }
 
 // writeReport writes every table of res into dir as NAME.md and NAME.csv,
-// the sentences of Results.Findings and all the tables together as
-// tables.md, and with figures the figures as PNG and SVG (Figures).
-func writeReport(dir string, res *Results, figures bool) error {
+// and the sentences of Results.Findings and all the tables together as
+// tables.md.
+func writeReport(dir string, res *Results) error {
 	all, err := atomicfile.Create(filepath.Join(dir, "tables.md"), 0o644)
 	if err != nil {
 		return fmt.Errorf("tourney: %w", err)
@@ -141,15 +147,6 @@ func writeReport(dir string, res *Results, figures bool) error {
 	}
 	if err := all.Commit(); err != nil {
 		return fmt.Errorf("tourney: %w", err)
-	}
-	if figures {
-		for _, fig := range res.Figures() {
-			for _, ext := range []string{".png", ".svg"} {
-				if err := plots.Save(filepath.Join(dir, fig.Name+ext), fig.Chart); err != nil {
-					return fmt.Errorf("tourney: figure %s: %w", fig.Name, err)
-				}
-			}
-		}
 	}
 	return nil
 }

@@ -10,7 +10,6 @@ import (
 	"github.com/marslab-risk/marslab/arena"
 	"github.com/marslab-risk/marslab/bots"
 	"github.com/marslab-risk/marslab/internal/textfmt"
-	"github.com/marslab-risk/marslab/plots"
 	"github.com/marslab-risk/marslab/stats"
 	"github.com/marslab-risk/marslab/table"
 )
@@ -223,22 +222,6 @@ func (c *SeatComparison) pairedCSV() table.Table {
 		rows = append(rows, []string{c.Runs[k+1].Name, itoa(pp.N), num(pp.PX), num(pp.PY), num(pp.Diff), num(pp.Interval.Lo), num(pp.Interval.Hi), num(pp.P)})
 	}
 	return table.Table{Header: head, Rows: rows}
-}
-
-// PairedChart is the chart of the paired differences with their
-// intervals (nil with a single run).
-func (c *SeatComparison) PairedChart() *plots.EffectChart {
-	if len(c.Paired) == 0 {
-		return nil
-	}
-	chart := &plots.EffectChart{Title: "win rate against " + c.Reference + ", same games", YLabel: "change in win rate", SlantLabels: true}
-	for k, pp := range c.Paired {
-		chart.Categories = append(chart.Categories, c.Runs[k+1].Name)
-		chart.Values = append(chart.Values, pp.Diff)
-		chart.Lo = append(chart.Lo, pp.Interval.Lo)
-		chart.Hi = append(chart.Hi, pp.Interval.Hi)
-	}
-	return chart
 }
 
 // auctionStats are the counts of a bot's placement auctions by winning

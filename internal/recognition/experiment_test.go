@@ -325,7 +325,7 @@ func TestSummarize(t *testing.T) {
 	half := sum.Curve[0][0][All][Step(50)]
 	assert.Equal(t, 6, half.Correct)
 	assert.Equal(t, 0, sum.Curve[0][0][All][Step(25)].Correct, "the paper's clock: 25 % is in the setup")
-	w := sum.Curve[0][0][winners][Step(100)]
+	w := sum.Curve[0][0][Winners][Step(100)]
 	assert.Equal(t, Tally{Correct: 2, N: 2, Acc: 1, CI: w.CI}, w)
 	assert.Less(t, w.CI.Lo, 1.0)
 	assert.Equal(t, 0, sum.Curve[1][0][All][Step(100)].Correct)
@@ -334,7 +334,7 @@ func TestSummarize(t *testing.T) {
 	// Both games are 40 turns long: the bin [40, 50).
 	assert.Equal(t, last, sum.ByLength[0][0][3])
 	assert.Zero(t, sum.ByLength[0][0][2].N)
-	assert.Equal(t, 0, sum.PerMission[0][0][losers][3].N)
+	assert.Equal(t, 0, sum.PerMission[0][0][Losers][3].N)
 	// One pair (phatt vs phatt-state) on arm 0 (arm 1 has no games).
 	require.Len(t, sum.Pairs, 1)
 	assert.Equal(t, 8, sum.Pairs[0].Result.Counts.OnlyX)
@@ -351,7 +351,7 @@ func TestSummarize(t *testing.T) {
 	sum, err = Summarize(res, Counting{})
 	require.NoError(t, err)
 	assert.Equal(t, 6, sum.Curve[0][0][All][Step(100)].Correct)
-	assert.Equal(t, 0, sum.Curve[0][0][winners][Step(100)].Correct)
+	assert.Equal(t, 0, sum.Curve[0][0][Winners][Step(100)].Correct)
 	assert.Equal(t, 6, sum.Curve[0][0][All][Step(50)].Correct, "only the end moves")
 	eff, err := countingEffect(res, 0, Counting{}, Counting{End: EndGame})
 	require.NoError(t, err)
@@ -373,8 +373,7 @@ func TestSummarize(t *testing.T) {
 	assert.Equal(t, 2, sum.Curve[0][0][All][Step(100)].Ties)
 	assert.Equal(t, 6, sum.Curve[0][0][All][Step(25)].Correct)
 
-	// The CSV files hold both countings' curves and the figures one chart
-	// per arm beside the two shared ones.
+	// The CSV files hold both countings' curves.
 	psum, err := Summarize(res, Counting{})
 	require.NoError(t, err)
 	dir := t.TempDir()
@@ -391,17 +390,6 @@ func TestSummarize(t *testing.T) {
 	assert.Contains(t, lines, "paper,phatt,w4,winners,100,0,2,0,0,0,0.6576197724933468")
 	_, err = WriteCSV(dir, psum, &Summary{})
 	assert.ErrorContains(t, err, "the two summaries differ: 2 and 0 arms")
-	charts := charts(psum)
-	require.Len(t, charts, 4)
-	assert.Equal(t, "recognisers-constrained", charts[3].Name)
-	assert.Len(t, charts[0].Chart.Series, 3, "an arm each and the random guess")
-	figs, err := WriteFigures(dir, psum)
-	require.NoError(t, err)
-	assert.Equal(t, []string{"accuracy.png", "accuracy.svg", "winners-losers.png", "winners-losers.svg",
-		"recognisers-w4.png", "recognisers-w4.svg", "recognisers-constrained.png", "recognisers-constrained.svg"}, figs)
-	for _, f := range figs {
-		assert.FileExists(t, filepath.Join(dir, f))
-	}
 
 	for _, tc := range []struct{ clock, ties, end, want string }{
 		{"rounds", "wrong", "turn", `clock "rounds": want paper or turns`},

@@ -119,7 +119,7 @@ func (sum *Summary) WinLoseTable(r int, paper Paper) table.Table {
 	t := table.Table{Header: append(paperHead("players", "source"), "ties at 100 %")}
 	for a, arm := range sum.Arms {
 		p, hasPaper := paper[arm]
-		for _, g := range []int{winners, losers} {
+		for _, g := range []int{Winners, Losers} {
 			row := []string{arm, groupNames[g], "ours"}
 			for _, s := range PaperSteps {
 				row = append(row, Cell(sum.Curve[r][a][g][Step(s)]))
@@ -127,7 +127,7 @@ func (sum *Summary) WinLoseTable(r int, paper Paper) table.Table {
 			t.Add(append(row, textfmt.Fixed(100*sum.Curve[r][a][g][steps-1].tieShare(), 1))...)
 			if hasPaper {
 				rows := p.Winners
-				if g == losers {
+				if g == Losers {
 					rows = p.Losers
 				}
 				row := []string{"", "", "paper"}
@@ -248,7 +248,7 @@ type WinnerGap struct {
 func (sum *Summary) WinnerGaps(r int, paper Paper) ([]WinnerGap, error) {
 	var gaps []WinnerGap
 	for a, arm := range sum.Arms {
-		wt, lt := sum.Curve[r][a][winners][steps-1], sum.Curve[r][a][losers][steps-1]
+		wt, lt := sum.Curve[r][a][Winners][steps-1], sum.Curve[r][a][Losers][steps-1]
 		if wt.N == 0 || lt.N == 0 {
 			continue
 		}

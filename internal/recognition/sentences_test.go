@@ -149,8 +149,8 @@ func TestPaperTables(t *testing.T) {
 	for a := range sum.Arms {
 		for k, s := range PaperSteps {
 			sum.Curve[0][a][All][Step(s)] = tally(t, 10*(k+1), 100)
-			sum.Curve[0][a][winners][Step(s)] = tally(t, 4*(k+1), 20)
-			sum.Curve[0][a][losers][Step(s)] = tally(t, 2*(k+1), 80)
+			sum.Curve[0][a][Winners][Step(s)] = tally(t, 4*(k+1), 20)
+			sum.Curve[0][a][Losers][Step(s)] = tally(t, 2*(k+1), 80)
 		}
 	}
 	for c := range sum.Cards {

@@ -9,8 +9,8 @@ import (
 // Groups of players: everyone, the game's winner, the others.
 const (
 	All = iota
-	winners
-	losers
+	Winners
+	Losers
 	numGroups
 )
 
@@ -261,9 +261,9 @@ func Summarize(res *Results, c Counting) (*Summary, error) {
 				sum.Excluded++
 				continue
 			}
-			grp := losers
+			grp := Losers
 			if p == g.Winner {
-				grp = winners
+				grp = Winners
 			}
 			right := func(r, k int) (ok, tie bool) {
 				return c.right(&g, r, p, k)

@@ -18,7 +18,6 @@ import (
 	"github.com/marslab-risk/marslab/internal/atomicfile"
 	"github.com/marslab-risk/marslab/internal/fileread"
 	"github.com/marslab-risk/marslab/internal/textfmt"
-	"github.com/marslab-risk/marslab/plots"
 	"github.com/marslab-risk/marslab/stats"
 	"github.com/marslab-risk/marslab/table"
 )
@@ -550,10 +549,10 @@ func (ev *Evaluation) rate() float64 {
 	return float64(wins) / float64(len(ev.Won))
 }
 
-// winrate returns an evaluation's wins, win rate with its Wilson interval
+// WinRate returns an evaluation's wins, win rate with its Wilson interval
 // at stats.Level, and mean return; an error when Won and Return differ in
 // length.
-func (ev *Evaluation) winrate() (wins int, rate float64, iv stats.Interval, mean float64, err error) {
+func (ev *Evaluation) WinRate() (wins int, rate float64, iv stats.Interval, mean float64, err error) {
 	if len(ev.Return) != len(ev.Won) {
 		return 0, 0, iv, 0, fmt.Errorf("evaluation %q: %d returns for %d games", ev.Name, len(ev.Return), len(ev.Won))
 	}
@@ -592,7 +591,7 @@ func (r *Result) CurveTable() (table.Table, error) {
 		t.Header = append(t.Header, "share_"+a)
 	}
 	for _, c := range r.Curve {
-		iv, err := c.wilson()
+		iv, err := c.Wilson()
 		if err != nil {
 			return table.Table{}, err
 		}
@@ -607,9 +606,9 @@ func (r *Result) CurveTable() (table.Table, error) {
 	return t, nil
 }
 
-// wilson returns the 95 % Wilson interval of the block's win rate, an
+// Wilson returns the 95 % Wilson interval of the block's win rate, an
 // error naming the block when stats.Wilson refuses its counts.
-func (c *BlockStats) wilson() (stats.Interval, error) {
+func (c *BlockStats) Wilson() (stats.Interval, error) {
 	iv, err := stats.Wilson(c.Wins, c.Games, stats.Level)
 	if err != nil {
 		return iv, fmt.Errorf("training block from game %d: %w", c.First, err)
@@ -617,31 +616,9 @@ func (c *BlockStats) wilson() (stats.Interval, error) {
 	return iv, nil
 }
 
-// CurveCharts are the training curve's figures: win rate and mean return
-// per block, with their 95 % intervals; an error names a block whose
-// counts stats.Wilson refuses.
-func (r *Result) CurveCharts() (win, ret *plots.LineChart, err error) {
-	var xs, w, wlo, whi, m, mlo, mhi []float64
-	for _, c := range r.Curve {
-		iv, err := c.wilson()
-		if err != nil {
-			return nil, nil, err
-		}
-		half := 1.959963984540054 * c.SDReturn / math.Sqrt(float64(c.Games))
-		xs = append(xs, float64(c.First+c.Games))
-		w, wlo, whi = append(w, 100*float64(c.Wins)/float64(c.Games)), append(wlo, 100*iv.Lo), append(whi, 100*iv.Hi)
-		m, mlo, mhi = append(m, c.MeanReturn), append(mlo, c.MeanReturn-half), append(mhi, c.MeanReturn+half)
-	}
-	win = &plots.LineChart{Title: "Training: win rate per block (exploring policy), 95 % Wilson", XLabel: "training games",
-		YLabel: "win %", Series: []plots.Series{{Name: "learner", X: xs, Y: w, Lo: wlo, Hi: whi}}}
-	ret = &plots.LineChart{Title: "Training: mean return per block, 95 % interval", XLabel: "training games",
-		YLabel: "mean return", Series: []plots.Series{{Name: "learner", X: xs, Y: m, Lo: mlo, Hi: mhi}}}
-	return win, ret, nil
-}
-
 // evalCSV is the evaluation: per policy, games, wins, win rate with its
 // Wilson interval, mean return, eliminations, stalemates, action shares
-// (an error from Evaluation.winrate).
+// (an error from Evaluation.WinRate).
 func (r *Result) evalCSV() (table.Table, error) {
 	t := table.Table{Header: []string{"policy", "games", "wins", "win_rate", "win_lo", "win_hi", "mean_return", "eliminated", "stalemates"}}
 	for _, a := range r.Actions {
@@ -649,7 +626,7 @@ func (r *Result) evalCSV() (table.Table, error) {
 	}
 	for i := range r.Evaluations {
 		ev := &r.Evaluations[i]
-		wins, rate, iv, mean, err := ev.winrate()
+		wins, rate, iv, mean, err := ev.WinRate()
 		if err != nil {
 			return table.Table{}, err
 		}
@@ -661,22 +638,6 @@ func (r *Result) evalCSV() (table.Table, error) {
 		t.Rows = append(t.Rows, row)
 	}
 	return t, nil
-}
-
-// EvalChart is the evaluation's win rates with their Wilson intervals (an
-// error from Evaluation.winrate).
-func (r *Result) EvalChart() (*plots.IntervalBarChart, error) {
-	bar := &plots.IntervalBarChart{Title: "Evaluation: win rate on common fresh seeds, 95 % Wilson", YLabel: "win %", SlantLabels: true}
-	for i := range r.Evaluations {
-		ev := &r.Evaluations[i]
-		_, rate, iv, _, err := ev.winrate()
-		if err != nil {
-			return nil, err
-		}
-		bar.Categories = append(bar.Categories, ev.Name)
-		bar.Values, bar.Lo, bar.Hi = append(bar.Values, 100*rate), append(bar.Lo, 100*iv.Lo), append(bar.Hi, 100*iv.Hi)
-	}
-	return bar, nil
 }
 
 // pairedCSV is the paired comparisons of the learned policy with each
@@ -692,8 +653,8 @@ func (r *Result) pairedCSV() table.Table {
 	return t
 }
 
-// WriteCurve writes the training curve into dir: curve.csv and the
-// figures curve-win.png and curve-return.png (none without a block).
+// WriteCurve writes the training curve into dir: curve.csv (the
+// figures curve-win.png and curve-return.png are internal/figures').
 func (r *Result) WriteCurve(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
@@ -702,25 +663,13 @@ func (r *Result) WriteCurve(dir string) error {
 	if err != nil {
 		return err
 	}
-	if err := writeCSV(dir, "curve.csv", curve); err != nil {
-		return err
-	}
-	if len(r.Curve) == 0 {
-		return nil
-	}
-	win, ret, err := r.CurveCharts()
-	if err != nil {
-		return err
-	}
-	if err := plots.Save(filepath.Join(dir, "curve-win.png"), win); err != nil {
-		return err
-	}
-	return plots.Save(filepath.Join(dir, "curve-return.png"), ret)
+	return writeCSV(dir, "curve.csv", curve)
 }
 
 // Write writes the result into dir: the curve (WriteCurve) and the
-// policy (PolicyName) unless the policy was loaded, eval.csv, paired.csv,
-// the figure eval-win.png and README.md.
+// policy (PolicyName) unless the policy was loaded, eval.csv, paired.csv
+// and README.md, which shows the figures internal/figures draws
+// (curve-win.png, curve-return.png, eval-win.png).
 func (r *Result) Write(dir string) error {
 	if r.PolicySource == "" {
 		if err := r.WriteCurve(dir); err != nil {
@@ -738,15 +687,6 @@ func (r *Result) Write(dir string) error {
 	}
 	for name, t := range map[string]table.Table{"eval.csv": eval, "paired.csv": r.pairedCSV()} {
 		if err := writeCSV(dir, name, t); err != nil {
-			return err
-		}
-	}
-	if len(r.Evaluations) > 0 {
-		chart, err := r.EvalChart()
-		if err != nil {
-			return err
-		}
-		if err := plots.Save(filepath.Join(dir, "eval-win.png"), chart); err != nil {
 			return err
 		}
 	}
@@ -775,7 +715,7 @@ func (r *Result) WritePolicy(dir string) error {
 // readme is the result's report: the training curve, the evaluation and
 // paired comparisons as Markdown tables (EvalTables, PairedTables),
 // the verdicts and the figures, from the same renderers as the strategist
-// notebooks (an error from Evaluation.winrate or a block's counts).
+// notebooks (an error from Evaluation.WinRate or a block's counts).
 func (r *Result) readme() ([]byte, error) {
 	var b strings.Builder
 	b.WriteString("# The strategist experiment\n\n")
@@ -815,12 +755,12 @@ func (r *Result) readme() ([]byte, error) {
 }
 
 // Summary writes the evaluation and the verdict as text (an error from
-// Evaluation.winrate).
+// Evaluation.WinRate).
 func (r *Result) Summary(w io.Writer) error {
 	fmt.Fprintf(w, "%-22s %7s %22s %12s\n", "policy", "games", "win % [95 % Wilson]", "mean return")
 	for i := range r.Evaluations {
 		ev := &r.Evaluations[i]
-		wins, _, iv, mean, err := ev.winrate()
+		wins, _, iv, mean, err := ev.WinRate()
 		if err != nil {
 			return err
 		}

@@ -89,7 +89,7 @@ func pvalRel(p float64) string {
 
 // EvalTables returns the evaluation: shown, the table of the README and
 // the notebooks (see evalShown), and csv, the rows of eval.csv (see
-// evalCSV); an error from Evaluation.winrate.
+// evalCSV); an error from Evaluation.WinRate.
 func (r *Result) EvalTables() (shown, csv table.Table, err error) {
 	if shown, err = r.evalShown(); err != nil {
 		return table.Table{}, table.Table{}, err
@@ -108,7 +108,7 @@ func (r *Result) PairedTables() (shown, csv table.Table) { return r.pairedShown(
 // evalShown is the evaluation as a Markdown table: per policy, games,
 // wins, win % with its 95 % Wilson interval, mean return, eliminations,
 // stalemates and the share of its steps taking each action (%); an error
-// from Evaluation.winrate.
+// from Evaluation.WinRate.
 func (r *Result) evalShown() (table.Table, error) {
 	t := table.Table{Header: []string{"policy", "games", "wins", "win %", "95 % Wilson", "mean return", "eliminated", "stalemates"}}
 	for _, a := range r.Actions {
@@ -116,7 +116,7 @@ func (r *Result) evalShown() (table.Table, error) {
 	}
 	for i := range r.Evaluations {
 		ev := &r.Evaluations[i]
-		wins, rate, iv, mean, err := ev.winrate()
+		wins, rate, iv, mean, err := ev.WinRate()
 		if err != nil {
 			return table.Table{}, err
 		}
@@ -180,7 +180,7 @@ func (r *Result) evaluation(name string) *Evaluation {
 // uniform random choice, the paired difference in points with its 95 %
 // interval, Holm p and verdict; then whether it wins more often than
 // every fixed strategy. A policy without comparisons (GreedyOnly) gets
-// its win rate only. An error comes from Evaluation.winrate.
+// its win rate only. An error comes from Evaluation.WinRate.
 func (r *Result) Verdicts() ([]string, error) {
 	bestFixed, bestRate := "", -1.0
 	for i := range r.Evaluations {
@@ -195,7 +195,7 @@ func (r *Result) Verdicts() ([]string, error) {
 		if ev == nil {
 			continue
 		}
-		_, rate, iv, _, err := ev.winrate()
+		_, rate, iv, _, err := ev.WinRate()
 		if err != nil {
 			return nil, err
 		}
@@ -249,7 +249,7 @@ func (r *Result) Behaviour() []string {
 // win rate with the 95 % Wilson interval and mean return; an error names
 // a block whose counts stats.Wilson refuses.
 func blockText(b BlockStats) (string, error) {
-	iv, err := b.wilson()
+	iv, err := b.Wilson()
 	if err != nil {
 		return "", err
 	}
@@ -371,7 +371,7 @@ func CompareArms(arms []Arm) (*Ablation, error) {
 
 // Tables returns the arms: shown, the Markdown table of the README and
 // the notebooks (see armsShown), and csv, the rows of ablation.csv (see
-// armsCSV); an error from Evaluation.winrate.
+// armsCSV); an error from Evaluation.WinRate.
 func (a *Ablation) Tables() (shown, csv table.Table, err error) {
 	if shown, err = a.armsShown(); err != nil {
 		return table.Table{}, table.Table{}, err
@@ -389,11 +389,11 @@ func (a *Ablation) PairsTables() (shown, csv table.Table) { return a.pairsShown(
 // armsShown is the arms as a Markdown table: name, the Q-table's observation,
 // training games and steps, wins, win % with its 95 % Wilson interval,
 // mean return, eliminations and stalemates (an error from
-// Evaluation.winrate).
+// Evaluation.WinRate).
 func (a *Ablation) armsShown() (table.Table, error) {
 	t := table.Table{Header: []string{"arm", "Q-table's observation", "training games", "training steps", "wins", "win %", "95 % Wilson", "mean return", "eliminated", "stalemates"}}
 	for _, arm := range a.Arms {
-		wins, rate, iv, mean, err := arm.Eval.winrate()
+		wins, rate, iv, mean, err := arm.Eval.WinRate()
 		if err != nil {
 			return table.Table{}, fmt.Errorf("arm %s: %w", arm.Name, err)
 		}
@@ -404,13 +404,13 @@ func (a *Ablation) armsShown() (table.Table, error) {
 }
 
 // armsCSV returns the header and rows of ablation.csv: the arms' numbers in
-// full precision (an error from Evaluation.winrate).
+// full precision (an error from Evaluation.WinRate).
 func (a *Ablation) armsCSV() (table.Table, error) {
 	var rows [][]string
 	num, itoa := textfmt.Shortest, strconv.Itoa
 	head := []string{"arm", "features", "train_games", "train_steps", "eval_games", "wins", "win_rate", "win_lo", "win_hi", "mean_return", "eliminated", "stalemates"}
 	for _, arm := range a.Arms {
-		wins, rate, iv, mean, err := arm.Eval.winrate()
+		wins, rate, iv, mean, err := arm.Eval.WinRate()
 		if err != nil {
 			return table.Table{}, fmt.Errorf("arm %s: %w", arm.Name, err)
 		}

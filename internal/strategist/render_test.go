@@ -126,8 +126,6 @@ func TestWilsonErrors(t *testing.T) {
 	assert.EqualError(t, err, block)
 	_, err = bad.CurveTable()
 	assert.EqualError(t, err, block)
-	_, _, err = bad.CurveCharts()
-	assert.EqualError(t, err, block)
 	assert.ErrorContains(t, bad.WriteCurve(t.TempDir()), block)
 
 	// An evaluation with fewer returns than games.
@@ -136,7 +134,6 @@ func TestWilsonErrors(t *testing.T) {
 	for name, f := range map[string]func() error{
 		"evalShown": func() error { _, err := short.evalShown(); return err },
 		"evalCSV":   func() error { _, err := short.evalCSV(); return err },
-		"EvalChart": func() error { _, err := short.EvalChart(); return err },
 		"Verdicts": func() error {
 			_, err := (&Result{Evaluations: []Evaluation{{Name: "learned", Won: []bool{true}}}}).Verdicts()
 			return err

@@ -1,4 +1,4 @@
-package search
+package searchreport
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"github.com/marslab-risk/marslab/bots"
 	"github.com/marslab-risk/marslab/internal/textfmt"
 	"github.com/marslab-risk/marslab/plots"
+	"github.com/marslab-risk/marslab/search"
 	"github.com/marslab-risk/marslab/table"
 )
 
@@ -27,83 +28,96 @@ func signedInterval(lo, hi float64, prec int) string {
 
 func pRel(p float64) string { return textfmt.PRel(p) }
 
-// LevelsTable returns one row per level that played: its window, cells,
+// Levels returns one row per level of n that played: its window, cells,
 // cells alive at the end, games, best cell and the best cell's win rate
 // with its 95 % Wilson interval.
-func (n *Narrowing) LevelsTable() table.Table {
-	sp := n.cfg.Space
+func Levels(n *search.Narrowing) table.Table {
+	sp := n.Config().Space
+	levels := n.Levels()
 	t := table.Table{Header: []string{"level", "window", "cells", "alive at the end", "games", "best cell", "win rate", "95 % Wilson"}}
-	for k := range n.levels {
-		l := &n.levels[k]
+	for k := range levels {
+		l := &levels[k]
 		g := levelGames(l)
 		if g == 0 {
 			continue
 		}
 		bc := &l.Cells[l.Best]
 		iv := bc.Wilson()
-		t.Add(strconv.Itoa(k+1), window(sp, l), strconv.Itoa(len(l.Cells)), strconv.Itoa(l.alive()), strconv.Itoa(g),
-			"`"+sp.Label(bc.X)+"`", textfmt.Fixed(bc.Mean(), 3), interval(iv.Lo, iv.Hi, 3))
+		t.Add(strconv.Itoa(k+1), window(sp, l), strconv.Itoa(len(l.Cells)), strconv.Itoa(alive(l)), strconv.Itoa(g),
+			"`"+sp.Label(bc.X)+"`", textfmt.Fixed(winRate(bc), 3), interval(iv.Lo, iv.Hi, 3))
 	}
 	return t
 }
 
-// BestText is the sentence stating the narrowing's best cell: its values,
+// alive returns the number of cells of l alive.
+func alive(l *search.Level) int {
+	k := 0
+	for i := range l.Cells {
+		if l.Cells[i].Dropped < 0 {
+			k++
+		}
+	}
+	return k
+}
+
+// BestText is the sentence stating the best cell of n: its values,
 // level, win rate with the 95 % Wilson interval and games.
-func (n *Narrowing) BestText() string {
+func BestText(n *search.Narrowing) string {
 	best, lvl := n.Best()
 	iv := best.Wilson()
 	return fmt.Sprintf("Best cell (level %d): `%s`, win rate %s (95 %% Wilson %s, %d games)",
-		levelIndex(n, lvl)+1, n.cfg.Space.Label(best.X), textfmt.Fixed(best.Mean(), 3), interval(iv.Lo, iv.Hi, 3), best.Games)
+		levelIndex(n, lvl)+1, n.Config().Space.Label(best.X), textfmt.Fixed(winRate(&best), 3), interval(iv.Lo, iv.Hi, 3), best.Games)
 }
 
-// ParamsTable returns one row per searched parameter: its start value
+// Params returns one row per parameter e searched: its start value
 // (under the column startLabel), the final distribution mean's value and
 // the searched range.
-func (e *Evolve) ParamsTable(startLabel string) table.Table {
+func Params(e *search.Evolve, startLabel string) table.Table {
 	t := table.Table{Header: []string{"parameter", startLabel, "final mean", "searched range"}}
 	f := e.Final()
-	for i, d := range e.cfg.Space {
+	cfg := e.Config()
+	for i, d := range cfg.Space {
 		mean := "-"
 		if f != nil {
 			mean = d.Param.Format(f.Mean[i])
 		}
-		t.Add(d.Param.Name, d.Param.Format(e.cfg.Start[i]), mean, fmt.Sprintf("[%s, %s]", d.Param.Format(d.Lo), d.Param.Format(d.Hi)))
+		t.Add(d.Param.Name, d.Param.Format(cfg.Start[i]), mean, fmt.Sprintf("[%s, %s]", d.Param.Format(d.Lo), d.Param.Format(d.Hi)))
 	}
 	return t
 }
 
-// FinalText is the sentence stating the CMA-ES final distribution mean:
-// its values and win rate with the 95 % Wilson interval over its own
-// games ("" before the final mean is evaluated).
-func (e *Evolve) FinalText() string {
+// FinalText is the sentence stating the final distribution mean of the
+// CMA-ES search e: its values and win rate with the 95 % Wilson interval
+// over its own games ("" before the final mean is evaluated).
+func FinalText(e *search.Evolve) string {
 	f := e.Final()
 	if f == nil {
 		return ""
 	}
 	iv := f.Wilson()
 	return fmt.Sprintf("The final mean `%s` wins %s (95 %% Wilson %s, %d games on its own blocks)",
-		e.cfg.Space.Label(f.Mean), textfmt.Fixed(float64(f.Wins)/float64(f.Games), 3), interval(iv.Lo, iv.Hi, 3), f.Games)
+		e.Config().Space.Label(f.Mean), textfmt.Fixed(float64(f.Wins)/float64(f.Games), 3), interval(iv.Lo, iv.Hi, 3), f.Games)
 }
 
 // CandidatesTables returns the validations cs against the reference ref
 // (Holm-adjusted p-values holm): shown, the report's table (see
 // candidatesShown), and csv, the rows of their CSV file (see
 // candidatesCSV).
-func CandidatesTables(ref string, cs []Candidate, holm []float64) (shown, csv table.Table) {
+func CandidatesTables(ref string, cs []search.Candidate, holm []float64) (shown, csv table.Table) {
 	return candidatesShown(ref, cs, holm), candidatesCSV(cs, holm)
 }
 
 // EffectsTables returns the named options' effects against the reference
 // ref: shown, the report's table (see effectsShown), and csv, the rows of
 // effects.csv (see effectsCSV).
-func EffectsTables(ref string, es []Candidate) (shown, csv table.Table) {
+func EffectsTables(ref string, es []search.Candidate) (shown, csv table.Table) {
 	return effectsShown(ref, es), effectsCSV(es)
 }
 
 // candidatesShown returns the validations cs against the reference ref
 // (Holm-adjusted p-values holm): games, win rates, the paired difference
 // with its 95 % interval, p and Holm p.
-func candidatesShown(ref string, cs []Candidate, holm []float64) table.Table {
+func candidatesShown(ref string, cs []search.Candidate, holm []float64) table.Table {
 	t := table.Table{Header: []string{"candidate", "games", "win rate", "95 % Wilson", ref, "difference", "95 % interval", "p", "Holm p"}}
 	for i, v := range cs {
 		t.Add(v.Name, strconv.Itoa(v.Games), textfmt.Fixed(v.WinA, 3), interval(v.WilsonA.Lo, v.WilsonA.Hi, 3), textfmt.Fixed(v.WinB, 3),
@@ -114,7 +128,7 @@ func candidatesShown(ref string, cs []Candidate, holm []float64) table.Table {
 
 // candidatesCSV returns the header and rows of the CSV file of
 // validations cs (validation.csv, confirmation.csv).
-func candidatesCSV(cs []Candidate, holm []float64) table.Table {
+func candidatesCSV(cs []search.Candidate, holm []float64) table.Table {
 	var rows [][]string
 	num := textfmt.Shortest
 	head := []string{"candidate", "blocks", "games", "win_rate", "reference_win_rate", "difference", "diff95_lo", "diff95_hi", "p", "holm_p"}
@@ -128,7 +142,7 @@ func candidatesCSV(cs []Candidate, holm []float64) table.Table {
 // effectsShown returns the named options' effects against the
 // reference ref: blocks, both win rates, the effect with its 95 %
 // interval and p.
-func effectsShown(ref string, es []Candidate) table.Table {
+func effectsShown(ref string, es []search.Candidate) table.Table {
 	t := table.Table{Header: []string{"option", "blocks", "win rate", ref, "effect", "95 % interval", "p"}}
 	for _, e := range es {
 		t.Add("`"+e.Name+"`", strconv.Itoa(e.Blocks), textfmt.Fixed(e.WinA, 3), textfmt.Fixed(e.WinB, 3),
@@ -138,7 +152,7 @@ func effectsShown(ref string, es []Candidate) table.Table {
 }
 
 // effectsCSV returns the header and rows of effects.csv.
-func effectsCSV(es []Candidate) table.Table {
+func effectsCSV(es []search.Candidate) table.Table {
 	var rows [][]string
 	num := textfmt.Shortest
 	head := []string{"option", "blocks", "win_rate", "reference_win_rate", "effect", "effect95_lo", "effect95_hi", "p"}
@@ -151,7 +165,7 @@ func effectsCSV(es []Candidate) table.Table {
 
 // EffectsChart returns the chart of the effects against the reference ref
 // with their 95 % intervals (nil without effects).
-func EffectsChart(ref string, es []Candidate) *plots.EffectChart {
+func EffectsChart(ref string, es []search.Candidate) *plots.EffectChart {
 	if len(es) == 0 {
 		return nil
 	}
@@ -168,7 +182,7 @@ func EffectsChart(ref string, es []Candidate) *plots.EffectChart {
 // EffectsText is the sentence stating which named options change the win
 // rate: those whose 95 % interval lies above 0, those below, and how many
 // are not shown to change it.
-func EffectsText(es []Candidate) string {
+func EffectsText(es []search.Candidate) string {
 	var up, down []string
 	for _, e := range es {
 		switch {
@@ -217,34 +231,39 @@ func list(items []string) string {
 	return s + " and " + items[len(items)-1]
 }
 
-// PaperTable returns, per narrowed parameter, the paper's value (from
-// paper, "-" if absent), the reference seat's, the narrowing optimum's and
-// the last window.
-func (c *Calibration) PaperTable(paper map[string]float64) table.Table {
+// PaperTable returns, per parameter the calibration c narrowed, the
+// paper's value (from paper, "-" if absent), the reference seat's, the
+// narrowing optimum's and the last window.
+func PaperTable(c *search.Calibration, paper map[string]float64) table.Table {
 	t := table.Table{Header: []string{"parameter", "paper", "reference seat", "narrowing optimum", "last window"}}
 	best, last := c.Narrowing.Best()
-	for i, dim := range c.Narrowing.cfg.Space {
+	sp := c.Narrowing.Config().Space
+	lo, hi := sp.Values(last.Lo), sp.Values(last.Hi)
+	for i, dim := range sp {
 		pv := "-"
 		if v, ok := paper[dim.Param.Name]; ok {
 			pv = bots.FormatNum(v)
 		}
 		t.Add(dim.Param.Name, pv, dim.Param.Format(c.RefNarrow[i]), dim.Param.Format(best.X[i]),
-			fmt.Sprintf("[%s, %s]", bots.FormatNum(dim.value(last.Lo[i])), bots.FormatNum(dim.value(last.Hi[i]))))
+			fmt.Sprintf("[%s, %s]", bots.FormatNum(lo[i]), bots.FormatNum(hi[i])))
 	}
 	return t
 }
 
 // PaperText is the sentence stating whether the paper's published values
-// of the narrowed parameters lie inside the narrowing's last window.
-func (c *Calibration) PaperText(paper map[string]float64) string {
+// of the parameters the calibration c narrowed lie inside the narrowing's
+// last window.
+func PaperText(c *search.Calibration, paper map[string]float64) string {
 	_, last := c.Narrowing.Best()
+	sp := c.Narrowing.Config().Space
+	los, his := sp.Values(last.Lo), sp.Values(last.Hi)
 	var in, out []string
-	for i, dim := range c.Narrowing.cfg.Space {
+	for i, dim := range sp {
 		v, ok := paper[dim.Param.Name]
 		if !ok {
 			continue
 		}
-		lo, hi := dim.value(last.Lo[i]), dim.value(last.Hi[i])
+		lo, hi := los[i], his[i]
 		if v >= min(lo, hi) && v <= max(lo, hi) {
 			in = append(in, dim.Param.Name)
 		} else {
@@ -268,14 +287,14 @@ func (c *Calibration) PaperText(paper map[string]float64) string {
 	return "The paper's " + values(in) + " inside the narrowing's last window, its " + values(out) + " outside"
 }
 
-// Verdict is the sentence stating the first validation's result: which
-// candidate beats the reference and by how much, or that none is shown
-// better (its mean difference above 0 with a Holm-adjusted p below
-// 0.05), with the best difference's 95 % interval.
-func (c *Calibration) Verdict() string {
+// Verdict is the sentence stating the result of the calibration c's first
+// validation: which candidate beats the reference and by how much, or
+// that none is shown better (its mean difference above 0 with a
+// Holm-adjusted p below 0.05), with the best difference's 95 % interval.
+func Verdict(c *search.Calibration) string {
 	t := c.Tuned()
 	d := t.Diff
-	if betterHolm(t, c.Holm[c.Pick]) {
+	if d.Mean > 0 && c.Holm[c.Pick] < 0.05 {
 		return fmt.Sprintf("the %s beats %s on %d fresh blocks by %s points of win rate (95 %% interval [%s, %s], Holm-adjusted p %s)",
 			t.Name, c.Reference, t.Blocks, textfmt.Fixed(100*d.Mean, 1), textfmt.Fixed(100*d.Interval.Lo, 1), textfmt.Fixed(100*d.Interval.Hi, 1), pRel(c.Holm[c.Pick]))
 	}
@@ -283,9 +302,9 @@ func (c *Calibration) Verdict() string {
 		c.Reference, t.Blocks, t.Name, textfmt.Fixed(100*d.Mean, 1), textfmt.Fixed(100*d.Interval.Lo, 1), textfmt.Fixed(100*d.Interval.Hi, 1), pRel(c.Holm[c.Pick]))
 }
 
-// ConfirmedText is the sentence stating what the confirmation found for
-// the tuned candidate ("" without a confirmation).
-func (c *Calibration) ConfirmedText() string {
+// ConfirmedText is the sentence stating what the confirmation of the
+// calibration c found for the tuned candidate ("" without a confirmation).
+func ConfirmedText(c *search.Calibration) string {
 	if len(c.Confirmations) == 0 {
 		return ""
 	}
@@ -293,17 +312,4 @@ func (c *Calibration) ConfirmedText() string {
 	return fmt.Sprintf("on seed %d (%d blocks) the %s is %s: %s points (95 %% interval [%s, %s], Holm-adjusted p %s)",
 		c.ConfirmSeed, cc.Blocks, c.Tuned().Name, map[bool]string{true: "again shown better", false: "not shown better"}[c.Confirmed()],
 		textfmt.Signed(100*cc.Diff.Mean, 1), textfmt.Signed(100*cc.Diff.Interval.Lo, 1), textfmt.Signed(100*cc.Diff.Interval.Hi, 1), pRel(c.ConfirmHolm[c.Pick]))
-}
-
-// verdictText is the sentence stating a validation's result: A better
-// than B, worse, or not shown either, by the 95 % interval of the paired
-// difference.
-func (c Comparison) verdictText() string {
-	switch {
-	case c.Diff.Interval.Lo > 0:
-		return fmt.Sprintf("A is better than B: the 95 %% interval of the difference excludes 0 (p = %.3g).", c.Diff.P)
-	case c.Diff.Interval.Hi < 0:
-		return fmt.Sprintf("A is worse than B: the 95 %% interval of the difference excludes 0 (p = %.3g).", c.Diff.P)
-	}
-	return "A is not shown better than B at the 5 % level."
 }

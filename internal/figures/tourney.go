@@ -1,7 +1,8 @@
-package tourney
+package figures
 
 import (
 	"fmt"
+	"path/filepath"
 
 	"gonum.org/v1/plot/vg"
 
@@ -9,21 +10,14 @@ import (
 	"github.com/marslab-risk/marslab/internal/textfmt"
 	"github.com/marslab-risk/marslab/plots"
 	"github.com/marslab-risk/marslab/stats"
+	"github.com/marslab-risk/marslab/tourney"
 )
 
-// Figure is one figure of the report.
-type Figure struct {
-	// Name is the base of its file names.
-	Name string
-	// Chart draws it (plots.Save writes it to a .png, .svg or .pdf file).
-	Chart plots.Chart
-}
-
-// Figures returns the report's figures: wins per bot (the paper's
-// Figure 3), decision time per turn per bot (Figure 4, only when the run
-// was timed), the placement distribution as stacked bars, and win % with
-// Wilson interval whiskers.
-func (r *Results) Figures() []Figure {
+// Tournament returns the figures of a tournament's report: wins per bot
+// (the paper's Figure 3), decision time per turn per bot (Figure 4, only
+// when the run was timed), the placement distribution as stacked bars,
+// and win % with Wilson interval whiskers.
+func Tournament(r *tourney.Results) []Figure {
 	names := make([]string, len(r.Bots))
 	wins := make([]float64, len(r.Bots))
 	tturn := make([]float64, len(r.Bots))
@@ -55,4 +49,33 @@ func (r *Results) Figures() []Figure {
 		figs = append(figs, Figure{"figure4-time-per-turn", fig4})
 	}
 	return append(figs, Figure{"placements", place}, Figure{"winrate", winrate})
+}
+
+// WriteTournament draws the figures of the tournament r into dir, each as
+// NAME.png and NAME.svg (tourney.Options.Figures).
+func WriteTournament(dir string, r *tourney.Results) error {
+	for _, fig := range Tournament(r) {
+		for _, ext := range []string{".png", ".svg"} {
+			if err := plots.Save(filepath.Join(dir, fig.Name+ext), fig.Chart); err != nil {
+				return fmt.Errorf("tourney: figure %s: %w", fig.Name, err)
+			}
+		}
+	}
+	return nil
+}
+
+// Paired is the chart of the seats' paired differences from the
+// reference with their intervals (nil with a single run).
+func Paired(c *tourney.SeatComparison) *plots.EffectChart {
+	if len(c.Paired) == 0 {
+		return nil
+	}
+	chart := &plots.EffectChart{Title: "win rate against " + c.Reference + ", same games", YLabel: "change in win rate", SlantLabels: true}
+	for k, pp := range c.Paired {
+		chart.Categories = append(chart.Categories, c.Runs[k+1].Name)
+		chart.Values = append(chart.Values, pp.Diff)
+		chart.Lo = append(chart.Lo, pp.Interval.Lo)
+		chart.Hi = append(chart.Hi, pp.Interval.Hi)
+	}
+	return chart
 }

@@ -1,4 +1,4 @@
-package search
+package searchreport
 
 import (
 	"bytes"
@@ -13,27 +13,28 @@ import (
 	"github.com/marslab-risk/marslab/internal/atomicfile"
 	"github.com/marslab-risk/marslab/internal/textfmt"
 	"github.com/marslab-risk/marslab/plots"
+	"github.com/marslab-risk/marslab/search"
 	"github.com/marslab-risk/marslab/stats"
 	"github.com/marslab-risk/marslab/table"
 )
 
-// WriteNarrowReport writes the report of a finished narrowing search to
-// dir: cells.csv (every cell of every level with its games, win rate,
+// WriteNarrow writes the report of a finished narrowing search (marslab
+// sweep) to dir: cells.csv (every cell of every level with its games, win rate,
 // 95 % Wilson interval, racing fate and p-value), for a search of two or
 // more parameters the win-rate surface of the first two per level
 // (surface-level-K.png, surface.png, halfwidth.png, slice-NAME.png), the best cell as a parameter file (best.toml) and
 // report.md linking them. figures false skips
 // the figures.
-func WriteNarrowReport(dir string, setup *Setup, n *Narrowing, figures bool) error {
+func WriteNarrow(dir string, setup *search.Setup, n *search.Narrowing, figures bool) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("search: %w", err)
 	}
-	if err := writeCellsCSV(filepath.Join(dir, "cells.csv"), n); err != nil {
+	if err := writeCSV(filepath.Join(dir, "cells.csv"), Cells(n)); err != nil {
 		return err
 	}
 	var figs []string
 	if figures {
-		ref := SeatValues(n.cfg.Space, setup.Field.Base.Params)
+		ref := search.SeatValues(n.Config().Space, setup.Field.Base.Params)
 		var err error
 		if figs, err = narrowFigures(dir, setup.Config.Name, n, ref, setup.Config.Base); err != nil {
 			return err
@@ -41,7 +42,7 @@ func WriteNarrowReport(dir string, setup *Setup, n *Narrowing, figures bool) err
 	}
 	best, _ := n.Best()
 	iv := best.Wilson()
-	comment := fmt.Sprintf("The best cell of the narrowing search %s (marslab sweep): %s,\nwin rate %.3f, 95 %% Wilson interval [%.3f, %.3f] over %d games of the search\n(not validated: see marslab validate).", setup.Config.Name, n.cfg.Space.Label(best.X), best.Mean(), iv.Lo, iv.Hi, best.Games)
+	comment := fmt.Sprintf("The best cell of the narrowing search %s (marslab sweep): %s,\nwin rate %.3f, 95 %% Wilson interval [%.3f, %.3f] over %d games of the search\n(not validated: see marslab validate).", setup.Config.Name, n.Config().Space.Label(best.X), winRate(&best), iv.Lo, iv.Hi, best.Games)
 	if err := writeParamFile(filepath.Join(dir, "best.toml"), setup.Field, best.X, comment); err != nil {
 		return err
 	}
@@ -54,10 +55,10 @@ func WriteNarrowReport(dir string, setup *Setup, n *Narrowing, figures bool) err
 }
 
 // narrowFigures draws the figures of a narrowing search (see
-// Narrowing.Figures) into dir and returns their file names.
-func narrowFigures(dir string, name string, n *Narrowing, ref []float64, refLabel string) ([]string, error) {
+// NarrowFigures) into dir and returns their file names.
+func narrowFigures(dir string, name string, n *search.Narrowing, ref []float64, refLabel string) ([]string, error) {
 	var files []string
-	figs, err := n.Figures(name, ref, refLabel)
+	figs, err := NarrowFigures(n, name, ref, refLabel)
 	if err != nil {
 		return nil, err
 	}
@@ -79,7 +80,8 @@ type Figure struct {
 	Fig plots.Chart
 }
 
-// Figures returns the figures of a narrowing search, titled with name:
+// NarrowFigures returns the figures of the narrowing search n, titled
+// with name:
 // for two or more parameters, over the first two, the win-rate surface of
 // each level with the windows so far and the next one and the level's best
 // cell (surface-level-K), all levels combined with every window, contours
@@ -90,15 +92,16 @@ type Figure struct {
 //
 // A level whose pooled counts stats.Wilson refuses (wins outside
 // [0, games]) is an error naming the level.
-func (n *Narrowing) Figures(name string, ref []float64, refLabel string) ([]Figure, error) {
-	sp := n.cfg.Space
+func NarrowFigures(n *search.Narrowing, name string, ref []float64, refLabel string) ([]Figure, error) {
+	sp := n.Config().Space
+	levels := n.Levels()
 	var figs []Figure
 	best, _ := n.Best()
 	if len(sp) >= 2 {
 		var wins []plots.Window
 		var all, half []plots.Cell
-		for k := range n.levels {
-			l := &n.levels[k]
+		for k := range levels {
+			l := &levels[k]
 			if levelGames(l) == 0 {
 				continue
 			}
@@ -108,14 +111,16 @@ func (n *Narrowing) Figures(name string, ref []float64, refLabel string) ([]Figu
 			}
 			all = append(all, cells...)
 			half = append(half, halves...)
-			wins = append(wins, plots.Window{Level: k + 1, X0: sp[0].value(l.Lo[0]), X1: sp[0].value(l.Hi[0]), Y0: sp[1].value(l.Lo[1]), Y1: sp[1].value(l.Hi[1])})
+			lo, hi := sp.Values(l.Lo), sp.Values(l.Hi)
+			wins = append(wins, plots.Window{Level: k + 1, X0: lo[0], X1: hi[0], Y0: lo[1], Y1: hi[1]})
 			lb := &l.Cells[l.Best]
 			fig := &plots.Surface{Cells: cells, Title: fmt.Sprintf("%s: level %d win rate", name, k+1),
 				XLabel: sp[0].Param.Name, YLabel: sp[1].Param.Name, ColorLabel: "win rate", LogX: sp[0].Param.Log, LogY: sp[1].Param.Log,
 				Windows: append([]plots.Window(nil), wins...), Best: &plots.Mark{X: lb.X[0], Y: lb.X[1], Label: "best of level " + strconv.Itoa(k+1)}}
-			if k+1 < len(n.levels) {
-				nl := &n.levels[k+1]
-				fig.Windows = append(fig.Windows, plots.Window{Level: k + 2, X0: sp[0].value(nl.Lo[0]), X1: sp[0].value(nl.Hi[0]), Y0: sp[1].value(nl.Lo[1]), Y1: sp[1].value(nl.Hi[1])})
+			if k+1 < len(levels) {
+				nl := &levels[k+1]
+				lo, hi := sp.Values(nl.Lo), sp.Values(nl.Hi)
+				fig.Windows = append(fig.Windows, plots.Window{Level: k + 2, X0: lo[0], X1: hi[0], Y0: lo[1], Y1: hi[1]})
 			}
 			addRef(fig, ref, refLabel)
 			figs = append(figs, Figure{fmt.Sprintf("surface-level-%d", k+1), fig})
@@ -144,7 +149,7 @@ func (n *Narrowing) Figures(name string, ref []float64, refLabel string) ([]Figu
 				continue
 			}
 			iv := cell.Wilson()
-			xs, ys, lo, hi = append(xs, cell.X[i]), append(ys, cell.Mean()), append(lo, iv.Lo), append(hi, iv.Hi)
+			xs, ys, lo, hi = append(xs, cell.X[i]), append(ys, winRate(cell)), append(lo, iv.Lo), append(hi, iv.Hi)
 		}
 		if len(xs) < 2 {
 			continue
@@ -181,7 +186,8 @@ func contours(cells []plots.Cell) []float64 {
 	return []float64{round4(lo + (hi-lo)/4), round4(lo + 3*(hi-lo)/4)}
 }
 
-func levelGames(l *Level) int {
+// levelGames returns the games the cells of l played.
+func levelGames(l *search.Level) int {
 	n := 0
 	for c := range l.Cells {
 		n += l.Cells[c].Games
@@ -194,13 +200,13 @@ func levelGames(l *Level) int {
 // coordinates), with the win rate and with the 95 % interval half-width;
 // cells differing in further dimensions are pooled. Pooled counts that
 // stats.Wilson refuses are an error naming the cell.
-func levelCells(l *Level, sp Space) (rate, half []plots.Cell, err error) {
+func levelCells(l *search.Level, sp search.Space) (rate, half []plots.Cell, err error) {
 	edges := func(i int) []float64 {
 		ax := l.Axes[i]
 		e := make([]float64, len(ax)+1)
 		us := make([]float64, len(ax))
 		for k, v := range ax {
-			us[k] = sp[i].unit(v)
+			us[k] = sp[i].Unit(v)
 		}
 		for k := range e {
 			switch {
@@ -244,16 +250,13 @@ func levelCells(l *Level, sp Space) (rate, half []plots.Cell, err error) {
 	return rate, half, nil
 }
 
-// valueAt is Dim.value without rounding: the continuous value at u.
-func valueAt(d Dim, u float64) float64 {
+// valueAt is the continuous value at normalised coordinate u of d, the
+// value search.Space.Values rounds.
+func valueAt(d search.Dim, u float64) float64 {
 	if d.Param.Log {
 		return math.Exp(math.Log(d.Lo) + u*(math.Log(d.Hi)-math.Log(d.Lo)))
 	}
 	return d.Lo + u*(d.Hi-d.Lo)
-}
-
-func writeCellsCSV(path string, n *Narrowing) error {
-	return writeCSV(path, n.Table())
 }
 
 // writeCSV writes t to path as CSV.
@@ -268,17 +271,20 @@ func writeCSV(path string, t table.Table) error {
 	return nil
 }
 
-// Table returns every cell of every level that played: level, cell index,
+// Cells returns every cell of every level of n that played: level, cell
+// index,
 // the values, blocks, games, wins, win rate with its 95 % Wilson interval,
 // the racing round after which it was dropped ("" if alive) and its last
 // Holm-adjusted p-value against the best (the rows of cells.csv).
-func (n *Narrowing) Table() table.Table {
+func Cells(n *search.Narrowing) table.Table {
 	var rows [][]string
+	sp := n.Config().Space
+	levels := n.Levels()
 	head := []string{"level", "cell"}
-	head = append(head, n.cfg.Space.names()...)
+	head = append(head, names(sp)...)
 	head = append(head, "blocks", "games", "wins", "win_rate", "wilson_lo", "wilson_hi", "dropped_after_round", "holm_p")
-	for k := range n.levels {
-		l := &n.levels[k]
+	for k := range levels {
+		l := &levels[k]
 		for c := range l.Cells {
 			cell := &l.Cells[c]
 			if cell.Games == 0 {
@@ -286,7 +292,7 @@ func (n *Narrowing) Table() table.Table {
 			}
 			iv := cell.Wilson()
 			row := []string{strconv.Itoa(k + 1), strconv.Itoa(c)}
-			for i, d := range n.cfg.Space {
+			for i, d := range sp {
 				row = append(row, d.Param.Format(cell.X[i]))
 			}
 			drop := ""
@@ -294,19 +300,20 @@ func (n *Narrowing) Table() table.Table {
 				drop = strconv.Itoa(cell.Dropped + 1)
 			}
 			row = append(row, strconv.Itoa(len(cell.Scores)), strconv.Itoa(cell.Games), strconv.Itoa(cell.Wins),
-				textfmt.Fixed(cell.Mean(), 4), textfmt.Fixed(iv.Lo, 4), textfmt.Fixed(iv.Hi, 4), drop, textfmt.Fixed(cell.P, 4))
+				textfmt.Fixed(winRate(cell), 4), textfmt.Fixed(iv.Lo, 4), textfmt.Fixed(iv.Hi, 4), drop, textfmt.Fixed(cell.P, 4))
 			rows = append(rows, row)
 		}
 	}
 	return table.Table{Header: head, Rows: rows}
 }
 
-func writeNarrowMarkdown(b *bytes.Buffer, setup *Setup, n *Narrowing, figs []string) {
+// writeNarrowMarkdown writes the narrowing's report.md into b.
+func writeNarrowMarkdown(b *bytes.Buffer, setup *search.Setup, n *search.Narrowing, figs []string) {
 	c := setup.Config
 	fmt.Fprintf(b, "# Narrowing search %s\n\n", c.Name)
-	fmt.Fprintf(b, "Field: %s; seed %d. A block is one deal played once with the candidate in each seat.\n\n", setup.FieldText(), c.Seed)
-	fmt.Fprintf(b, "**%s.**\n\n", n.BestText())
-	b.WriteString(n.LevelsTable().Markdown())
+	fmt.Fprintf(b, "Field: %s; seed %d. A block is one deal played once with the candidate in each seat.\n\n", FieldText(setup), c.Seed)
+	fmt.Fprintf(b, "**%s.**\n\n", BestText(n))
+	b.WriteString(Levels(n).Markdown())
 	b.WriteString("\nEvery cell: [cells.csv](cells.csv). The best cell's parameter file: [best.toml](best.toml) (a seat `BOT@DIR/best.toml`).\n")
 	fmt.Fprintf(b, "\nThe best cell's win rate is the search's own estimate, biased upwards by the choice of the best of many noisy cells. Its validation on fresh deals against `%s`: `marslab validate %s -a %s@DIR/best.toml -out DIR/validation` writes [validation/validation.md](validation/validation.md); `marslab run` validates the optimum beside named seats in one run.\n",
 		validateAgainst(c), c.Source, setup.Field.Base.Factory.Name)
@@ -315,9 +322,11 @@ func writeNarrowMarkdown(b *bytes.Buffer, setup *Setup, n *Narrowing, figs []str
 	}
 }
 
-func levelIndex(n *Narrowing, l *Level) int {
-	for k := range n.levels {
-		if &n.levels[k] == l {
+// levelIndex returns the index of level l among n's levels.
+func levelIndex(n *search.Narrowing, l *search.Level) int {
+	levels := n.Levels()
+	for k := range levels {
+		if &levels[k] == l {
 			return k
 		}
 	}
@@ -325,17 +334,19 @@ func levelIndex(n *Narrowing, l *Level) int {
 }
 
 // window describes a level's window in parameter values.
-func window(s Space, l *Level) string {
+func window(s search.Space, l *search.Level) string {
 	var b bytes.Buffer
+	lo, hi := s.Values(l.Lo), s.Values(l.Hi)
 	for i, d := range s {
 		if i > 0 {
 			b.WriteString(" × ")
 		}
-		fmt.Fprintf(&b, "%s [%s, %s]", d.Param.Name, bots.FormatNum(round4(d.value(l.Lo[i]))), bots.FormatNum(round4(d.value(l.Hi[i]))))
+		fmt.Fprintf(&b, "%s [%s, %s]", d.Param.Name, bots.FormatNum(round4(lo[i])), bots.FormatNum(round4(hi[i])))
 	}
 	return b.String()
 }
 
+// round4 rounds v to four significant digits.
 func round4(v float64) float64 {
 	if v == 0 {
 		return 0
@@ -348,8 +359,12 @@ func round4(v float64) float64 {
 // configs/bots/mars-paper.toml, read by mars@FILE seats): every parameter
 // of the field's bot, the searched ones set to x, the others the base's,
 // after the comment lines of comment.
-func writeParamFile(path string, g *Games, x []float64, comment string) error {
-	seat := g.seat(x)
+func writeParamFile(path string, g *search.Games, x []float64, comment string) error {
+	params := g.Base.Params.Clone()
+	for i, d := range g.Space {
+		params[d.Param.Name] = x[i]
+	}
+	seat := bots.Seat{Factory: g.Base.Factory, Params: params}
 	var b bytes.Buffer
 	for _, line := range strings.Split(strings.TrimSpace(comment), "\n") {
 		fmt.Fprintf(&b, "# %s\n", line)
@@ -369,9 +384,28 @@ func writeParamFile(path string, g *Games, x []float64, comment string) error {
 	return nil
 }
 
-func validateAgainst(c *Config) string {
+// validateAgainst is the reference of the search's validation: its
+// [validate] table's against, else its base seat.
+func validateAgainst(c *search.Config) string {
 	if c.Validate != nil {
 		return c.Validate.Against
 	}
 	return c.Base
+}
+
+// names returns the names of the parameters of s.
+func names(s search.Space) []string {
+	n := make([]string, len(s))
+	for i, d := range s {
+		n[i] = d.Param.Name
+	}
+	return n
+}
+
+// winRate returns the cell's win rate (0 without games).
+func winRate(c *search.Cell) float64 {
+	if c.Games == 0 {
+		return 0
+	}
+	return float64(c.Wins) / float64(c.Games)
 }

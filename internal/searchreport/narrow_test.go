@@ -1,4 +1,4 @@
-package search
+package searchreport
 
 import (
 	"testing"
@@ -7,16 +7,17 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/marslab-risk/marslab/bots"
+	"github.com/marslab-risk/marslab/search"
 )
 
 // TestLevelCells: a level's cells carry the pooled win rate and the
 // half-width of its Wilson interval; counts stats.Wilson refuses are an
 // error naming the cell, not a drawn interval.
 func TestLevelCells(t *testing.T) {
-	sp := Space{{Param: bots.Param{Name: "a", Min: 0, Max: 1}, Lo: 0, Hi: 1}, {Param: bots.Param{Name: "b", Min: 0, Max: 1}, Lo: 0, Hi: 1}}
-	level := func(wins, games int) *Level {
-		return &Level{Lo: []float64{0, 0}, Hi: []float64{1, 1}, Axes: [][]float64{{0.25, 0.75}, {0.5}},
-			Cells: []Cell{{Index: []int{0, 0}, Wins: 3, Games: 10}, {Index: []int{1, 0}, Wins: wins, Games: games}}}
+	sp := search.Space{{Param: bots.Param{Name: "a", Min: 0, Max: 1}, Lo: 0, Hi: 1}, {Param: bots.Param{Name: "b", Min: 0, Max: 1}, Lo: 0, Hi: 1}}
+	level := func(wins, games int) *search.Level {
+		return &search.Level{Lo: []float64{0, 0}, Hi: []float64{1, 1}, Axes: [][]float64{{0.25, 0.75}, {0.5}},
+			Cells: []search.Cell{{Index: []int{0, 0}, Wins: 3, Games: 10}, {Index: []int{1, 0}, Wins: wins, Games: games}}}
 	}
 	for _, tc := range []struct {
 		name        string

@@ -1,16 +1,18 @@
-package search
+package searchreport
 
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 
-	"github.com/marslab-risk/marslab/bots"
 	"github.com/marslab-risk/marslab/internal/atomicfile"
 	"github.com/marslab-risk/marslab/internal/textfmt"
+	"github.com/marslab-risk/marslab/search"
+	"github.com/marslab-risk/marslab/stats"
 )
 
 // MainRun is the result of marslab run (the main job, `make run`): a
@@ -20,8 +22,8 @@ import (
 // candidates. Its methods render the report's sentences from the numbers.
 type MainRun struct {
 	// Setup is the search config's setup; Narrowing the finished search.
-	Setup     *Setup
-	Narrowing *Narrowing
+	Setup     *search.Setup
+	Narrowing *search.Narrowing
 	// Reference names the reference seat (e.g. "mars@paper"); RefNarrow
 	// holds its values of the narrowed parameters: the paper's point,
 	// marked on the surface.
@@ -29,7 +31,7 @@ type MainRun struct {
 	RefNarrow []float64
 	// Candidates are the validated candidates against the reference on
 	// the same blocks, Holm their Holm-adjusted p-values (same order).
-	Candidates []Candidate
+	Candidates []search.Candidate
 	Holm       []float64
 }
 
@@ -58,16 +60,16 @@ func (r *MainRun) detect() (detect, error) {
 // paper returns the reference's values of the narrowed parameters by name.
 func (r *MainRun) paper() map[string]float64 {
 	m := map[string]float64{}
-	for i, d := range r.Narrowing.cfg.Space {
+	for i, d := range r.Narrowing.Config().Space {
 		m[d.Param.Name] = r.RefNarrow[i]
 	}
 	return m
 }
 
-// calibration is r seen as a Calibration, whose tables and sentences on
-// the narrowing and the paper's point it shares.
-func (r *MainRun) calibration() *Calibration {
-	return &Calibration{Reference: r.Reference, Narrowing: r.Narrowing, RefNarrow: r.RefNarrow, Validations: r.Candidates, Holm: r.Holm}
+// calibration is r seen as a search.Calibration, whose tables and
+// sentences on the narrowing and the paper's point it shares.
+func (r *MainRun) calibration() *search.Calibration {
+	return &search.Calibration{Reference: r.Reference, Narrowing: r.Narrowing, RefNarrow: r.RefNarrow, Validations: r.Candidates, Holm: r.Holm}
 }
 
 // windowText is the sentence stating whether the paper's point (the
@@ -75,7 +77,8 @@ func (r *MainRun) calibration() *Calibration {
 // window.
 func (r *MainRun) windowText() string {
 	_, last := r.Narrowing.Best()
-	return fmt.Sprintf("%s (%s); the last window is %s.", r.calibration().PaperText(r.paper()), r.Narrowing.cfg.Space.Label(r.RefNarrow), window(r.Narrowing.cfg.Space, last))
+	sp := r.Narrowing.Config().Space
+	return fmt.Sprintf("%s (%s); the last window is %s.", PaperText(r.calibration(), r.paper()), sp.Label(r.RefNarrow), window(sp, last))
 }
 
 // candidateText is the sentence stating candidate i's validated
@@ -116,14 +119,14 @@ func (r *MainRun) Verdicts() []string {
 	return append(v, r.detectText())
 }
 
-// Markdown returns report.md: the verdicts, the surface (figure files
+// markdown returns report.md: the verdicts, the surface (figure files
 // figs, relative to the report), the table against the paper, the
 // validation table and the narrowing's levels. narrowDir is the
 // narrowing's folder relative to the report.
-func (r *MainRun) Markdown(narrowDir string, figs []string) []byte {
+func (r *MainRun) markdown(narrowDir string, figs []string) []byte {
 	c := r.Setup.Config
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "# %s: MARS's (%s) narrowed in the paper's field, validated against `%s`\n\n", c.Name, strings.Join(r.Narrowing.cfg.Space.names(), ", "), r.Reference)
+	fmt.Fprintf(&b, "# %s: MARS's (%s) narrowed in the paper's field, validated against `%s`\n\n", c.Name, strings.Join(names(r.Narrowing.Config().Space), ", "), r.Reference)
 	fmt.Fprintf(&b, "Bot `%s` in %d-player games (rules %s, seed %d) against line-ups of %d drawn per block from %s. A block is one deal played %d times with the candidate in every seat.\n\n",
 		c.Base, c.Players, r.Setup.Field.Rules.Name, c.Seed, c.Players-1, strings.Join(c.Opponents, ", "), c.Players)
 	b.WriteString("## Verdicts\n\n")
@@ -131,20 +134,20 @@ func (r *MainRun) Markdown(narrowDir string, figs []string) []byte {
 		fmt.Fprintf(&b, "- %s\n", v)
 	}
 	b.WriteString("\n## The surface\n\n")
-	fmt.Fprintf(&b, "%s. Win rate of every cell the narrowing played, each level's window, the best cell and `%s` (the paper's point) marked.\n", r.Narrowing.BestText(), r.Reference)
+	fmt.Fprintf(&b, "%s. Win rate of every cell the narrowing played, each level's window, the best cell and `%s` (the paper's point) marked.\n", BestText(r.Narrowing), r.Reference)
 	for _, f := range figs {
 		fmt.Fprintf(&b, "\n![%s](%s)\n", f, filepath.ToSlash(filepath.Join(narrowDir, f)))
 	}
 	b.WriteString("\n## Against the paper\n\n")
-	b.WriteString(r.calibration().PaperTable(r.paper()).Markdown())
+	b.WriteString(PaperTable(r.calibration(), r.paper()).Markdown())
 	b.WriteString("\n")
-	b.WriteString(r.Narrowing.LevelsTable().Markdown())
+	b.WriteString(Levels(r.Narrowing).Markdown())
 	fmt.Fprintf(&b, "\nEvery cell: [%s](%s); the narrowing's own report: [%s](%s).\n",
 		filepath.ToSlash(filepath.Join(narrowDir, "cells.csv")), filepath.ToSlash(filepath.Join(narrowDir, "cells.csv")),
 		filepath.ToSlash(filepath.Join(narrowDir, "report.md")), filepath.ToSlash(filepath.Join(narrowDir, "report.md")))
 	b.WriteString("\n## Validation on fresh deals\n\n")
 	fmt.Fprintf(&b, "Every candidate and `%s` on the same %d fresh blocks (deals the search never played, from block %d); the difference is paired by block (t test), its p-value Holm-adjusted over the %d candidates.\n\n",
-		r.Reference, r.Candidates[0].Blocks, validationBlock0, len(r.Candidates))
+		r.Reference, r.Candidates[0].Blocks, r.Candidates[0].FirstBlock, len(r.Candidates))
 	b.WriteString(candidatesShown(r.Reference, r.Candidates, r.Holm).Markdown())
 	b.WriteString("\nAs CSV: [validation.csv](validation.csv).\n")
 	return b.Bytes()
@@ -160,17 +163,17 @@ func (r *MainRun) outcome() []byte {
 	return b.Bytes()
 }
 
-// WriteMainReport writes report.md, outcome.md and validation.csv of a
-// finished main run into dir; the narrowing's report and figures are in
+// Write writes report.md, outcome.md and validation.csv of a finished
+// main run into dir; the narrowing's report and figures are in
 // dir/narrowDir (figs names them).
-func (r *MainRun) WriteMainReport(dir, narrowDir string, figs []string) error {
+func (r *MainRun) Write(dir, narrowDir string, figs []string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("search: %w", err)
 	}
 	if err := writeCSV(filepath.Join(dir, "validation.csv"), candidatesCSV(r.Candidates, r.Holm)); err != nil {
 		return err
 	}
-	for name, data := range map[string][]byte{"report.md": r.Markdown(narrowDir, figs), "outcome.md": r.outcome()} {
+	for name, data := range map[string][]byte{"report.md": r.markdown(narrowDir, figs), "outcome.md": r.outcome()} {
 		if err := atomicfile.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
 			return fmt.Errorf("search: %w", err)
 		}
@@ -178,13 +181,21 @@ func (r *MainRun) WriteMainReport(dir, narrowDir string, figs []string) error {
 	return nil
 }
 
-// CandidateValues returns ref's values of every parameter of space with
-// the values x of the parameters of sub set: a narrowing cell as a full
-// parameter set.
-func CandidateValues(space, sub Space, ref bots.Values, x []float64) []float64 {
-	p := ref.Clone()
-	for i, d := range sub {
-		p[d.Param.Name] = x[i]
+// detectableDiff returns the smallest difference in win rate that a
+// paired t test over blocks blocks, with the per-block differences'
+// standard deviation sd, finds at two-sided level alpha with probability
+// power (normal approximation: (z_{1-alpha/2} + z_power)·sd/√blocks).
+func detectableDiff(sd float64, blocks int, alpha, power float64) (float64, error) {
+	if blocks < 2 || !(sd >= 0) || !(alpha > 0 && alpha < 1) || !(power > 0.5 && power < 1) {
+		return 0, fmt.Errorf("search: detectable difference: sd %v, %d blocks, alpha %v, power %v: want sd >= 0, blocks >= 2, alpha and power in (0.5, 1)", sd, blocks, alpha, power)
 	}
-	return SeatValues(space, p)
+	za, err := stats.NormalQuantile(1 - alpha) // two-sided: z_{1-alpha/2}
+	if err != nil {
+		return 0, err
+	}
+	zp, err := stats.NormalQuantile(2*power - 1) // one-sided: z_power
+	if err != nil {
+		return 0, err
+	}
+	return (za + zp) * sd / math.Sqrt(float64(blocks)), nil
 }

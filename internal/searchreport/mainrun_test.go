@@ -1,13 +1,54 @@
-package search
+package searchreport
 
 import (
+	"context"
+	"math"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/marslab-risk/marslab/bots"
+	"github.com/marslab-risk/marslab/search"
 	"github.com/marslab-risk/marslab/stats"
 )
+
+// synthSpace is a space of a linear and a log-scale parameter.
+func synthSpace() search.Space {
+	return search.Space{
+		{Param: bots.Param{Name: "a", Min: 0, Max: 1, Default: 0.5}, Lo: 0, Hi: 1},
+		{Param: bots.Param{Name: "b", Min: 0.01, Max: 10000, Default: 100, Log: true}, Lo: 1, Hi: 10000},
+	}
+}
+
+// quadratic is a synthetic win probability with a known optimum: the
+// logistic of Peak - Curv·|u - Opt|², u the normalised coordinates of x.
+type quadratic struct {
+	Space      search.Space
+	Opt        []float64
+	Peak, Curv float64
+}
+
+// P returns the win probability of values x.
+func (q *quadratic) P(x []float64) float64 {
+	var s float64
+	for i, d := range q.Space {
+		u := d.Unit(x[i]) - q.Opt[i]
+		s += u * u
+	}
+	return 1 / (1 + math.Exp(-(q.Peak - q.Curv*s)))
+}
+
+// narrow plays the narrowing of cfg to its end on the synthetic win rate
+// q, in memory.
+func narrow(t *testing.T, cfg search.NarrowConfig, q *quadratic) *search.Narrowing {
+	t.Helper()
+	s := &search.Search[*search.Narrowing]{New: func() (*search.Narrowing, error) { return search.NewNarrowing(cfg) },
+		Eval: &search.Bernoulli{Games: 4, Seed: 1, P: q.P}}
+	st, err := s.Run(context.Background(), false)
+	require.NoError(t, err)
+	return st.Method
+}
 
 // synthRun returns a finished narrowing of synthSpace (optimum near a =
 // 0.3, b = 100) as a MainRun with the reference point ref and no
@@ -15,16 +56,14 @@ import (
 func synthRun(t *testing.T, ref []float64) *MainRun {
 	t.Helper()
 	sp := synthSpace()
-	n, err := NewNarrowing(NarrowConfig{Space: sp, Points: []int{5, 5}, Levels: 3, Rounds: 2, Blocks: 6, Alpha: 0.05, Margin: 1, Zoom: 0.5})
-	require.NoError(t, err)
-	q := &Quadratic{Space: sp, Opt: sp.units([]float64{0.3, 100}), Peak: 0.5, Curv: 10}
-	runMethod(t, n, &Bernoulli{Games: 4, Seed: 1, P: q.P})
+	q := &quadratic{Space: sp, Opt: []float64{sp[0].Unit(0.3), sp[1].Unit(100)}, Peak: 0.5, Curv: 10}
+	n := narrow(t, search.NarrowConfig{Space: sp, Points: []int{5, 5}, Levels: 3, Rounds: 2, Blocks: 6, Alpha: 0.05, Margin: 1, Zoom: 0.5}, q)
 	return &MainRun{Narrowing: n, Reference: "bot@paper", RefNarrow: ref}
 }
 
 // diffCand is a candidate with a mean difference and its interval.
-func diffCand(name string, mean, lo, hi, sd float64) Candidate {
-	return Candidate{Name: name, Comparison: Comparison{Blocks: 300, Diff: stats.Paired{Mean: mean, SD: sd, Interval: stats.Interval{Lo: lo, Hi: hi}}}}
+func diffCand(name string, mean, lo, hi, sd float64) search.Candidate {
+	return search.Candidate{Name: name, Comparison: search.Comparison{Blocks: 300, Diff: stats.Paired{Mean: mean, SD: sd, Interval: stats.Interval{Lo: lo, Hi: hi}}}}
 }
 
 // The verdict sentences follow the numbers: the reference's point inside
@@ -34,8 +73,8 @@ func diffCand(name string, mean, lo, hi, sd float64) Candidate {
 func TestMainRunVerdicts(t *testing.T) {
 	r := synthRun(t, nil)
 	_, last := r.Narrowing.Best()
-	sp := r.Narrowing.cfg.Space
-	inside := []float64{sp[0].value((last.Lo[0] + last.Hi[0]) / 2), sp[1].value((last.Lo[1] + last.Hi[1]) / 2)}
+	sp := r.Narrowing.Config().Space
+	inside := sp.Values([]float64{(last.Lo[0] + last.Hi[0]) / 2, (last.Lo[1] + last.Hi[1]) / 2})
 	for _, tc := range []struct {
 		name string
 		ref  []float64
@@ -52,7 +91,7 @@ func TestMainRunVerdicts(t *testing.T) {
 		})
 	}
 
-	r.Candidates = []Candidate{
+	r.Candidates = []search.Candidate{
 		diffCand("better", 0.06, 0.03, 0.09, 0.2),
 		diffCand("worse", -0.05, -0.08, -0.02, 0.25),
 		diffCand("positive, not shown", 0.02, -0.01, 0.05, 0.2),
@@ -92,37 +131,4 @@ func TestDetectableDiff(t *testing.T) {
 		_, err := detectableDiff(bad.sd, bad.blocks, bad.alpha, bad.power)
 		assert.Error(t, err, "%+v", bad)
 	}
-}
-
-// The validation of several candidates plays the reference once per block
-// and gives each candidate the comparison of a Validation of it alone.
-func TestValidationSetMatchesValidation(t *testing.T) {
-	a, b, ref := []float64{0.9}, []float64{0.2}, []float64{0.5}
-	ev := &Bernoulli{Games: 6, Seed: 3, P: func(x []float64) float64 { return x[0] / 2 }}
-	set, err := NewValidationSet([][]float64{a, b}, ref, 40, 7)
-	require.NoError(t, err)
-	evals, err := set.Next()
-	require.NoError(t, err)
-	assert.Len(t, evals, 3*7, "two candidates and the reference on 7 blocks")
-	set, _ = NewValidationSet([][]float64{a, b}, ref, 40, 7)
-	runMethod(t, set, ev)
-	cs, holm, err := set.Compare([]string{"a", "b"})
-	require.NoError(t, err)
-	for i, x := range [][]float64{a, b} {
-		v, err := NewValidation(ValidateConfig{A: x, B: ref, Blocks: 40, Chunk: 7})
-		require.NoError(t, err)
-		runMethod(t, v, ev)
-		c, err := v.Compare()
-		require.NoError(t, err)
-		assert.Equal(t, c, cs[i].Comparison)
-	}
-	want, err := stats.Holm([]float64{cs[0].Diff.P, cs[1].Diff.P})
-	require.NoError(t, err)
-	assert.Equal(t, want, holm)
-	assert.Greater(t, cs[0].Diff.Mean, 0.0)
-	assert.Less(t, cs[1].Diff.Mean, 0.0)
-	_, _, err = set.Compare([]string{"a"})
-	assert.Error(t, err)
-	_, err = NewValidationSet(nil, ref, 40, 7)
-	assert.Error(t, err)
 }

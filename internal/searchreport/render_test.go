@@ -1,56 +1,56 @@
-package search
+package searchreport
 
 import (
-	"context"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/marslab-risk/marslab/bots"
+	"github.com/marslab-risk/marslab/search"
 	"github.com/marslab-risk/marslab/stats"
 )
 
 // cand is a candidate with a paired difference mean in [lo, hi] and p.
-func cand(name string, mean, lo, hi, p float64) Candidate {
-	return Candidate{Name: name, Comparison: Comparison{Blocks: 100, Games: 400, WinA: 0.3 + mean, WinB: 0.3,
+func cand(name string, mean, lo, hi, p float64) search.Candidate {
+	return search.Candidate{Name: name, Comparison: search.Comparison{Blocks: 100, Games: 400, WinA: 0.3 + mean, WinB: 0.3,
 		Diff: stats.Paired{N: 100, Mean: mean, Interval: stats.Interval{Lo: lo, Hi: hi}, P: p}}}
 }
 
 func TestCalibrationVerdict(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
-		vals   []Candidate
+		vals   []search.Candidate
 		holm   []float64
 		better bool
 		want   string
 	}{
-		{"better", []Candidate{cand("narrowing optimum", 0.05, 0.02, 0.08, 0.001), cand("CMA-ES final mean", 0.01, -0.02, 0.04, 0.5)}, []float64{0.002, 0.5}, true,
+		{"better", []search.Candidate{cand("narrowing optimum", 0.05, 0.02, 0.08, 0.001), cand("CMA-ES final mean", 0.01, -0.02, 0.04, 0.5)}, []float64{0.002, 0.5}, true,
 			"the narrowing optimum beats mars@paper on 100 fresh blocks by 5.0 points of win rate (95 % interval [2.0, 8.0], Holm-adjusted p = 0.002)"},
-		{"interval above 0 but Holm p too large", []Candidate{cand("narrowing optimum", 0.03, 0.001, 0.06, 0.04), cand("CMA-ES final mean", 0.01, -0.02, 0.04, 0.03)}, []float64{0.08, 0.08}, false,
+		{"interval above 0 but Holm p too large", []search.Candidate{cand("narrowing optimum", 0.03, 0.001, 0.06, 0.04), cand("CMA-ES final mean", 0.01, -0.02, 0.04, 0.03)}, []float64{0.08, 0.08}, false,
 			"no candidate is shown better than mars@paper on 100 fresh blocks: the best difference, the narrowing optimum's, is 3.0 points (95 % interval [0.1, 6.0], Holm-adjusted p = 0.080)"},
-		{"both worse", []Candidate{cand("narrowing optimum", -0.05, -0.08, -0.02, 0.001), cand("CMA-ES final mean", -0.01, -0.04, 0.02, 0.5)}, []float64{0.002, 0.5}, false,
+		{"both worse", []search.Candidate{cand("narrowing optimum", -0.05, -0.08, -0.02, 0.001), cand("CMA-ES final mean", -0.01, -0.04, 0.02, 0.5)}, []float64{0.002, 0.5}, false,
 			"no candidate is shown better than mars@paper on 100 fresh blocks: the best difference, the CMA-ES final mean's, is -1.0 points (95 % interval [-4.0, 2.0], Holm-adjusted p = 0.500)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c := &Calibration{Reference: "mars@paper", Validations: tc.vals, Holm: tc.holm}
+			c := &search.Calibration{Reference: "mars@paper", Validations: tc.vals, Holm: tc.holm}
 			for i, v := range c.Validations {
 				if v.Diff.Mean > c.Validations[c.Pick].Diff.Mean {
 					c.Pick = i
 				}
 			}
-			assert.Equal(t, tc.want, c.Verdict())
+			assert.Equal(t, tc.want, Verdict(c))
 			assert.Equal(t, tc.better, c.ShownBetter())
-			assert.Equal(t, "", c.ConfirmedText())
+			assert.Equal(t, "", ConfirmedText(c))
 		})
 	}
 }
 
 func TestCalibrationConfirmation(t *testing.T) {
-	v := []Candidate{cand("narrowing optimum", 0.05, 0.02, 0.08, 0.001), cand("CMA-ES final mean", 0.01, -0.02, 0.04, 0.5)}
+	v := []search.Candidate{cand("narrowing optimum", 0.05, 0.02, 0.08, 0.001), cand("CMA-ES final mean", 0.01, -0.02, 0.04, 0.5)}
 	for _, tc := range []struct {
 		name   string
-		conf   Candidate
+		conf   search.Candidate
 		holm   float64
 		better bool
 		text   string
@@ -61,9 +61,9 @@ func TestCalibrationConfirmation(t *testing.T) {
 			"on seed 7 (100 blocks) the narrowing optimum is not shown better: +1.0 points (95 % interval [-2.0, +4.0], Holm-adjusted p = 0.600)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c := &Calibration{Reference: "mars@paper", Validations: v, Holm: []float64{0.002, 0.5}, ConfirmSeed: 7,
-				Confirmations: []Candidate{tc.conf, v[1]}, ConfirmHolm: []float64{tc.holm, 0.6}}
-			assert.Equal(t, tc.text, c.ConfirmedText())
+			c := &search.Calibration{Reference: "mars@paper", Validations: v, Holm: []float64{0.002, 0.5}, ConfirmSeed: 7,
+				Confirmations: []search.Candidate{tc.conf, v[1]}, ConfirmHolm: []float64{tc.holm, 0.6}}
+			assert.Equal(t, tc.text, ConfirmedText(c))
 			assert.Equal(t, tc.better, c.ShownBetter())
 		})
 	}
@@ -72,13 +72,13 @@ func TestCalibrationConfirmation(t *testing.T) {
 func TestEffectsText(t *testing.T) {
 	for _, tc := range []struct {
 		name string
-		es   []Candidate
+		es   []search.Candidate
 		want string
 	}{
 		{"none", nil, "No option has another choice"},
-		{"one each", []Candidate{cand("a=x", 0.05, 0.01, 0.09, 0.01), cand("b=y", -0.1, -0.15, -0.05, 0.001), cand("c=z", 0.01, -0.02, 0.04, 0.5)},
+		{"one each", []search.Candidate{cand("a=x", 0.05, 0.01, 0.09, 0.01), cand("b=y", -0.1, -0.15, -0.05, 0.001), cand("c=z", 0.01, -0.02, 0.04, 0.5)},
 			"Of 3 options, 1 raises the win rate (95 % interval above 0): `a=x` (+5.0 points); 1 lowers it (interval below 0): `b=y` (-10.0 points); 1 is not shown to change it (interval across 0)"},
-		{"all across 0", []Candidate{cand("a=x", 0.05, -0.01, 0.09, 0.1), cand("b=y", -0.02, -0.05, 0.01, 0.2)},
+		{"all across 0", []search.Candidate{cand("a=x", 0.05, -0.01, 0.09, 0.1), cand("b=y", -0.02, -0.05, 0.01, 0.2)},
 			"Of 2 options, 0 raise the win rate (95 % interval above 0); 0 lower it (interval below 0); 2 are not shown to change it (interval across 0)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) { assert.Equal(t, tc.want, EffectsText(tc.es)) })
@@ -95,13 +95,13 @@ func TestComparisonVerdictText(t *testing.T) {
 		{-0.01, 0.05, 0.3, "A is not shown better than B at the 5 % level."},
 		{0, 0.05, 0.05, "A is not shown better than B at the 5 % level."},
 	} {
-		c := Comparison{Diff: stats.Paired{Interval: stats.Interval{Lo: tc.lo, Hi: tc.hi}, P: tc.p}}
-		assert.Equal(t, tc.want, c.verdictText())
+		c := search.Comparison{Diff: stats.Paired{Interval: stats.Interval{Lo: tc.lo, Hi: tc.hi}, P: tc.p}}
+		assert.Equal(t, tc.want, verdictText(c))
 	}
 }
 
 func TestCandidatesTables(t *testing.T) {
-	cs := []Candidate{cand("narrowing optimum", 0.05, 0.02, 0.08, 0.0004)}
+	cs := []search.Candidate{cand("narrowing optimum", 0.05, 0.02, 0.08, 0.0004)}
 	cs[0].WilsonA = stats.Interval{Lo: 0.3, Hi: 0.4}
 	tb, ct := CandidatesTables("mars@paper", cs, []float64{0.0008})
 	assert.Equal(t, []string{"narrowing optimum", "400", "0.350", "[0.300, 0.400]", "0.300", "+0.050", "[+0.020, +0.080]", "< 0.001", "< 0.001"}, tb.Rows[0])
@@ -117,17 +117,15 @@ func TestList(t *testing.T) {
 }
 
 func TestPaperText(t *testing.T) {
-	space := Space{
+	space := search.Space{
 		{Param: bots.Param{Name: "W_p", Max: 1}, Lo: 0.3, Hi: 0.95},
 		{Param: bots.Param{Name: "P_ob", Min: 0.01, Max: 10000, Log: true}, Lo: 5, Hi: 5000},
 	}
-	q := &Quadratic{Space: space, Opt: []float64{0.3, 0.7}, Peak: 0.5, Curv: 10}
-	n, err := NewNarrowing(NarrowConfig{Space: space, Points: []int{7, 7}, Levels: 3, Rounds: 4, Blocks: 10, Alpha: 0.05, Margin: 1, Zoom: 0.5})
-	require.NoError(t, err)
-	require.NoError(t, PlayWith(context.Background(), n, &Bernoulli{Games: 4, Seed: 1, P: q.P}, PlayOptions{}))
+	q := &quadratic{Space: space, Opt: []float64{0.3, 0.7}, Peak: 0.5, Curv: 10}
+	n := narrow(t, search.NarrowConfig{Space: space, Points: []int{7, 7}, Levels: 3, Rounds: 4, Blocks: 10, Alpha: 0.05, Margin: 1, Zoom: 0.5}, q)
 	best, last := n.Best()
-	c := &Calibration{Narrowing: n, RefNarrow: []float64{0.7375, 170}}
-	require.Greater(t, space[1].value(last.Lo[1]), 5.0, "the last window must exclude P_ob = 5 for this test")
+	c := &search.Calibration{Narrowing: n, RefNarrow: []float64{0.7375, 170}}
+	require.Greater(t, space.Values(last.Lo)[1], 5.0, "the last window must exclude P_ob = 5 for this test")
 	for _, tc := range []struct {
 		name  string
 		paper map[string]float64
@@ -139,9 +137,9 @@ func TestPaperText(t *testing.T) {
 		{"outside", map[string]float64{"P_ob": 5}, "The paper's value of P_ob lies outside the narrowing's last window"},
 		{"mixed", map[string]float64{"W_p": best.X[0], "P_ob": 5}, "The paper's value of W_p lies inside the narrowing's last window, its value of P_ob lies outside"},
 	} {
-		t.Run(tc.name, func(t *testing.T) { assert.Equal(t, tc.want, c.PaperText(tc.paper)) })
+		t.Run(tc.name, func(t *testing.T) { assert.Equal(t, tc.want, PaperText(c, tc.paper)) })
 	}
-	tb := c.PaperTable(map[string]float64{"W_p": 0.7375})
+	tb := PaperTable(c, map[string]float64{"W_p": 0.7375})
 	assert.Equal(t, []string{"parameter", "paper", "reference seat", "narrowing optimum", "last window"}, tb.Header)
 	assert.Equal(t, "0.7375", tb.Rows[0][1])
 	assert.Equal(t, "-", tb.Rows[1][1])

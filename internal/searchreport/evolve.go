@@ -1,4 +1,4 @@
-package search
+package searchreport
 
 import (
 	"bytes"
@@ -10,27 +10,30 @@ import (
 	"github.com/marslab-risk/marslab/internal/atomicfile"
 	"github.com/marslab-risk/marslab/internal/textfmt"
 	"github.com/marslab-risk/marslab/plots"
+	"github.com/marslab-risk/marslab/search"
 	"github.com/marslab-risk/marslab/table"
 )
 
-// WriteEvolveReport writes the report of a finished CMA-ES search to dir:
+// WriteEvolve writes the report of a finished CMA-ES search (marslab
+// evolve) to dir:
 // generations.csv (per generation the distribution mean's values and win
 // rate with its 95 % Wilson interval, the best sample's score, the step
 // size, blocks per candidate and the uncertainty measure), best.toml (the
 // final mean), the figures convergence.png (the mean's win rate with its
 // band, and the best sample's) and traces.png (the mean of each parameter
 // with ± one standard deviation), and report.md.
-func WriteEvolveReport(dir string, setup *Setup, e *Evolve, figures bool) error {
+func WriteEvolve(dir string, setup *search.Setup, e *search.Evolve, figures bool) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("search: %w", err)
 	}
-	sp := e.cfg.Space
+	cfg := e.Config()
+	sp := cfg.Space
 	gens := e.Generations()
 	f := e.Final()
 	if f == nil {
 		return fmt.Errorf("search: evolve report: the final mean is not evaluated yet")
 	}
-	if err := writeCSV(filepath.Join(dir, "generations.csv"), e.Table()); err != nil {
+	if err := writeCSV(filepath.Join(dir, "generations.csv"), Generations(e)); err != nil {
 		return err
 	}
 	fiv := f.Wilson()
@@ -41,7 +44,7 @@ func WriteEvolveReport(dir string, setup *Setup, e *Evolve, figures bool) error 
 	}
 	var figs []string
 	if figures && len(gens) > 0 {
-		for _, f := range e.Figures(setup.Config.Name) {
+		for _, f := range EvolveFigures(e, setup.Config.Name) {
 			file := f.Name + ".png"
 			if err := plots.Save(filepath.Join(dir, file), f.Fig); err != nil {
 				return fmt.Errorf("search: %s: %w", file, err)
@@ -53,9 +56,9 @@ func WriteEvolveReport(dir string, setup *Setup, e *Evolve, figures bool) error 
 	c := setup.Config
 	fmt.Fprintf(&m, "# CMA-ES search %s\n\n", c.Name)
 	fmt.Fprintf(&m, "Bot `%s`, %d parameters searched from the base values, %d generations of %d candidates (UH-CMA-ES re-evaluation: %v), seed %d. Field: %s.\n\n",
-		c.Base, len(sp), len(gens), e.opt.Lambda(), e.cfg.Reeval, c.Seed, setup.FieldText())
-	fmt.Fprintf(&m, "**%s.** The best sample of each generation is the luckiest draw, not an estimate; the mean is what the search reports.\n\n", e.FinalText())
-	m.WriteString(e.ParamsTable("base").Markdown())
+		c.Base, len(sp), len(gens), cfg.Lambda, cfg.Reeval, c.Seed, FieldText(setup))
+	fmt.Fprintf(&m, "**%s.** The best sample of each generation is the luckiest draw, not an estimate; the mean is what the search reports.\n\n", FinalText(e))
+	m.WriteString(Params(e, "base").Markdown())
 	m.WriteString("\nPer generation: [generations.csv](generations.csv). The final mean's parameter file: [best.toml](best.toml).\n")
 	for _, fig := range figs {
 		fmt.Fprintf(&m, "\n![%s](%s)\n", fig, fig)
@@ -66,16 +69,17 @@ func WriteEvolveReport(dir string, setup *Setup, e *Evolve, figures bool) error 
 	return nil
 }
 
-// Figures returns the figures of a CMA-ES search titled with name: the
+// EvolveFigures returns the figures of the CMA-ES search e titled with
+// name: the
 // distribution mean's win rate per generation with its 95 % band and the
 // best sample's score (convergence), and the mean of each parameter with
 // ± one standard deviation of the distribution (traces).
-func (e *Evolve) Figures(name string) []Figure {
-	gens := e.gens
+func EvolveFigures(e *search.Evolve, name string) []Figure {
+	gens := e.Generations()
 	if len(gens) == 0 {
 		return nil
 	}
-	sp := e.cfg.Space
+	sp := e.Config().Space
 	x := make([]float64, len(gens))
 	mean := plots.Series{Name: "distribution mean (95 % Wilson)"}
 	best := plots.Series{Name: "best sample (luckiest: not an estimate)"}
@@ -94,7 +98,7 @@ func (e *Evolve) Figures(name string) []Figure {
 		s := plots.Series{Name: "mean", X: x}
 		for k := range gens {
 			g := &gens[k]
-			u := sp.units(g.Mean)[i]
+			u := d.Unit(g.Mean[i])
 			s.Y = append(s.Y, g.Mean[i])
 			s.Lo = append(s.Lo, valueAt(d, max(0, u-g.StdDevs[i])))
 			s.Hi = append(s.Hi, valueAt(d, min(1, u+g.StdDevs[i])))
@@ -104,18 +108,20 @@ func (e *Evolve) Figures(name string) []Figure {
 	return []Figure{{"convergence", conv}, {"traces", tr}}
 }
 
-// Table returns one row per generation: the distribution mean's values, its
+// Generations returns one row per generation of e: the distribution
+// mean's values, its
 // games, wins and win rate with the 95 % Wilson interval, the best
 // sample's score, the step size, blocks per candidate and the smoothed
 // uncertainty measure (the rows of generations.csv).
-func (e *Evolve) Table() table.Table {
+func Generations(e *search.Evolve) table.Table {
 	var rows [][]string
-	sp := e.cfg.Space
+	sp := e.Config().Space
+	gens := e.Generations()
 	head := []string{"generation"}
-	head = append(head, sp.names()...)
+	head = append(head, names(sp)...)
 	head = append(head, "mean_games", "mean_wins", "mean_win_rate", "wilson_lo", "wilson_hi", "best_sample_score", "sigma", "blocks_per_candidate", "uncertainty")
-	for k := range e.gens {
-		g := &e.gens[k]
+	for k := range gens {
+		g := &gens[k]
 		iv := g.Wilson()
 		row := []string{strconv.Itoa(k + 1)}
 		for i, d := range sp {
