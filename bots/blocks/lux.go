@@ -868,7 +868,9 @@ func (x *Lux) MoveIn(s *sim.State, from, to, lo, hi int) (armies int, ok bool) {
 // the first time sends all its movable armies (all but one) to the
 // territory that reached it, one step toward the border. The moves are
 // legal together under sim.FortifyOneStep (every territory sends once,
-// from its armies at the start of the phase).
+// from its armies at the start of the phase). A territory sends before
+// any army reaches it, so Lux's moveableArmies (fortify.movable =
+// "start") moves the same armies: Board.fortifyArmies leaves one.
 func (x *Lux) FortifyCluster(buf []sim.Move, root int) []sim.Move {
 	b := &x.B
 	if root < 0 || b.Owner[root] != x.Seat {

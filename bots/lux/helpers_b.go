@@ -55,16 +55,16 @@ func weakestEnemyAfter(b *blocks.Board, p, t, won int) int {
 	return best
 }
 
-// hogWild returns the next attack of the Lux blocks "hog wild" and
-// "stalemate breaker" for p (blocks.HogWild) when either applies: p's
-// armies exceed all enemies' combined (blocks.Dominates), or number more
-// than blocks.StalemateArmies.
-func hogWild(b *blocks.Board, p int) (sim.AttackOrder, bool) {
-	if !blocks.Dominates(b, p) && !blocks.Stalemate(b, p) {
-		return sim.AttackOrder{}, false
+// movable returns the armies a territory holding armies armies at the start
+// of the fortify phase may send over the phase (Lux's moveableArmies, set
+// to the territory's armies before fortifyPhase and decremented by each
+// move, while the territory keeps one army after each move): all of them
+// when the rules allow it (sim.FortifyOneStep with sim.MovableStart; a
+// move must still leave one army, so only a territory that received armies
+// first can send them all), otherwise the engine's armies less one.
+func movable(r *sim.Rules, armies int) int {
+	if r.Fortify.Mode == sim.FortifyOneStep && r.Fortify.Movable == sim.MovableStart {
+		return armies
 	}
-	if from, to, ok := blocks.HogWild(b, p); ok {
-		return blitz(from, to), true
-	}
-	return sim.AttackOrder{}, false
+	return armies - 1
 }

@@ -77,8 +77,9 @@ import (
 //
 // Fortify (Pixie.fortifyPhase), continent after continent in id order, with
 // each territory's movable armies its armies at the start of the phase
-// less one (armies that arrive do not move on; Lux lets a territory that
-// received armies send all of its own, the engine keeps one back):
+// (armies that arrive do not move on), each move leaving one army: under
+// fortify.movable = "start" a territory that received armies may send all
+// of its own, as in Lux; under the engine's default it keeps one back:
 //   - a continent Pixie owns (Pixie.fortifyContinent): breadth-first from
 //     its border territories inward through the continent, each interior
 //     territory, when reached, sends all its movable armies to the
@@ -689,7 +690,7 @@ func (x *Pixie) Fortify(s *sim.State, buf []sim.Move) []sim.Move {
 	x.cur, x.spare = grow(x.cur, n), grow(x.spare, n)
 	for t, o := range b.Owner {
 		if o == p {
-			x.cur[t], x.spare[t] = b.Armies[t], b.Armies[t]-1
+			x.cur[t], x.spare[t] = b.Armies[t], movable(s.Rules(), b.Armies[t])
 		}
 	}
 	start := len(buf)
@@ -709,13 +710,14 @@ func (x *Pixie) Fortify(s *sim.State, buf []sim.Move) []sim.Move {
 	return append(buf[:start], blocks.OneMoveUnlessOneStep(s.Rules().Fortify.Mode, buf[start:])...)
 }
 
-// move moves all of from's movable armies (if any) to to.
+// move moves all of from's movable armies (if any) to to, as many as
+// leave one army on from (Board.fortifyArmies).
 func (x *Pixie) move(from, to int, buf []sim.Move, start int) []sim.Move {
-	k := x.spare[from]
+	k := min(x.spare[from], x.cur[from]-1)
 	if k <= 0 {
 		return buf
 	}
-	x.spare[from] = 0
+	x.spare[from] -= k
 	x.cur[from] -= k
 	x.cur[to] += k
 	return appendMove(buf, start, sim.Move{From: from, To: to, Armies: k})
