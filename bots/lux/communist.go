@@ -44,11 +44,16 @@ import (
 //     move leaving one army, else all but one), so that the moves are
 //     legal together under the one-step rule; under the other fortify
 //     modes only the largest move is made.
-//   - Cards: never cashes voluntarily (the engine cashes when forced).
+//   - Cards: never cashes voluntarily; when the engine forces a trade, the
+//     set of ForcedSet.
 //
-// Communist has no parameters.
+// Communist has one parameter, forced_set.
 type Communist struct {
 	sim.BasePlayer
+	// ForcedSet is the set traded when the engine forces a trade (Communist
+	// never cashes by choice): ForcedEngine (sim.BestSet), ForcedBest
+	// (Card.getBestSet) or ForcedRandom (a set drawn at random).
+	ForcedSet int
 
 	b     blocks.Board
 	l     blocks.Lux    // SmartAgentBase: hog wild and the stalemate breaker
@@ -66,6 +71,11 @@ func (c *Communist) Start(s *sim.State, seat int, rng *rand.Rand) {
 		blocks.Step{Proc: blocks.StepCustom, Custom: communistAttack{c}},
 		blocks.Step{Proc: blocks.StepHogWild},
 		blocks.Step{Proc: blocks.StepStalemate})
+}
+
+// Trade trades only when forced, the set of ForcedSet.
+func (c *Communist) Trade(s *sim.State, forced bool) ([3]int, bool) {
+	return forcedSet(&c.l, s, forced, c.ForcedSet)
 }
 
 // communistAttack is Communist.attackPhase's one attack as a step of the

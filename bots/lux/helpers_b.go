@@ -68,3 +68,42 @@ func movable(r *sim.Rules, armies int) int {
 	}
 	return armies - 1
 }
+
+// The readings of the set a bot that never trades by choice gives up when
+// the engine forces a trade (LuxAgent.cardsPhase: Lux cashes "enough
+// sets" for a bot left with too many cards, and the SDK does not say
+// which).
+const (
+	// ForcedEngine: the engine's best set (sim.BestSet).
+	ForcedEngine = iota
+	// ForcedBest: Card.getBestSet (blocks.Lux.BestSet), "our best set" of
+	// SmartAgentBase.cardsPhase's comment (Pixie, Communist).
+	ForcedBest
+	// ForcedRandom: a set drawn uniformly from the bot's valid sets with
+	// its random stream, "a random set of ours" of Angry's and Stinky's
+	// cardsPhase comments.
+	ForcedRandom
+)
+
+// forcedChoices names the ForcedSet readings in the bots' forced_set
+// parameter.
+var forcedChoices = []string{"engine", "best", "random"}
+
+// forcedSet answers sim.Player.Trade for a bot that never trades by
+// choice: no set unless forced, then the set of reading how: ForcedEngine
+// leaves it to the engine (sim.BestSet), ForcedBest is l.BestSet and
+// ForcedRandom a set drawn from s.ValidTrades with l's random stream.
+func forcedSet(l *blocks.Lux, s *sim.State, forced bool, how int) ([3]int, bool) {
+	if !forced || how == ForcedEngine {
+		return [3]int{}, false
+	}
+	l.Load(s)
+	if how == ForcedBest || l.RNG == nil {
+		return l.BestSet(s)
+	}
+	sets, ok := s.ValidTrades(l.Seat, nil)
+	if !ok || len(sets) == 0 {
+		return [3]int{}, false
+	}
+	return sets[l.RNG.IntN(len(sets))], true
+}

@@ -174,6 +174,24 @@ type Pixie struct {
 	Threshold int
 	// Evil selects EvilPixie's overrides (see the type's doc).
 	Evil bool
+	// AskLost is the reading of placeToOutnumberEnemies's asks above the
+	// armies left (Board.placeArmies is a stub in the SDK): false cuts the
+	// ask to the armies left; true has the board refuse it, placing
+	// nothing, and Java's count, less the ask, ends the method; the armies
+	// the call leaves go one at a time round-robin on its territories with
+	// an enemy neighbour (Pixie.placeNearEnemies), as the engine takes
+	// every army.
+	AskLost bool
+	// ForcedSet is the set traded when the engine forces a trade (Pixie
+	// never cashes by choice): ForcedBest, Card.getBestSet, the set
+	// SmartAgentBase.cardsPhase says the game cashes ("our best set"), or
+	// ForcedEngine, the engine's sim.BestSet. EvilPixie cashes
+	// Card.getBestSet itself.
+	ForcedSet int
+	// DeadIncome is the reading of a dead seat's income
+	// (Board.getPlayerIncome) in EvilPixie's dominant-player test
+	// (blocks.Lux.DeadIncome).
+	DeadIncome bool
 
 	l         blocks.Lux    // SmartAgentBase: the board, its blocks and the attack plan's cursor
 	plan      []blocks.Step // the attack plan
@@ -217,6 +235,7 @@ type pixieAttacks struct{ x *Pixie }
 // Start prepares Pixie for a new game.
 func (x *Pixie) Start(s *sim.State, seat int, rng *rand.Rand) {
 	x.l.Start(seat, rng)
+	x.l.DeadIncome = x.DeadIncome
 	x.threshold = x.Threshold
 	if x.Evil && rng != nil {
 		x.threshold = 7 + rng.IntN(15)
@@ -238,7 +257,7 @@ func (x *Pixie) Start(s *sim.State, seat int, rng *rand.Rand) {
 // (EvilPixie only; blocks.Lux.CashOne).
 func (x *Pixie) Trade(s *sim.State, forced bool) ([3]int, bool) {
 	if !x.Evil {
-		return [3]int{}, false
+		return forcedSet(&x.l, s, forced, x.ForcedSet)
 	}
 	x.l.Load(s)
 	return x.l.CashOne(s, forced)
@@ -515,7 +534,13 @@ func (x *Pixie) placeToOutnumber(n int) {
 		if us < 0 {
 			continue
 		}
-		k := min(max(b.Armies[t]-b.Armies[us], 1), n)
+		k := max(b.Armies[t]-b.Armies[us], 1)
+		if k > n {
+			if x.AskLost {
+				break // refused; n - k <= 0 ends Java's loop and method
+			}
+			k = n
+		}
 		x.put(us, k)
 		n -= k
 	}
