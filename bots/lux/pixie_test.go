@@ -1,6 +1,7 @@
 package lux_test
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -63,8 +64,10 @@ func TestPixiePlace(t *testing.T) {
 		// holds at most 20 (continentNeedsHelp, borderCountryNeedsHelp), and
 		// North's borders face only Middle, which seat 0 owns:
 		// placeArmiesToTakeCont finds no border that weOwnContsArround
-		// rejects and places each army on a random border of North. Middle
-		// (borders at 30) and South (need 120 - 90) take nothing.
+		// accepts and places each army on borders[rand.nextInt(3)] of
+		// North's borders a, b, c (one draw of the bot's stream per army,
+		// each round asking for one army). Middle (borders at 30) and South
+		// (need 120 - 90) take nothing.
 		{"enveloped", "pixie", "0:1 0:30 0:30 0:30 0:30 0:30 1:40 1:40 1:40", 6, nil},
 		// North is seat 0's alone, its borders exposed to Middle: one army
 		// at a time on the weakest (the first in id order on ties): b (18),
@@ -93,10 +96,21 @@ func TestPixiePlace(t *testing.T) {
 				assert.Equal(t, tt.want, pl)
 				return
 			}
-			for _, x := range pl {
-				assert.Contains(t, []int{ga, gb, gc}, x.Territory, "a border of North")
+			// The draws of the stream the bot was started with
+			// (mapStateAt's PCG(1, 2)), one per army.
+			rng := rand.New(rand.NewPCG(1, 2))
+			add := make([]int, 3)
+			for range tt.armies {
+				add[rng.IntN(3)]++
 			}
-			assert.Greater(t, len(pl), 1, "random borders, not always the weakest")
+			var want []sim.Placement
+			for t, k := range add {
+				if k > 0 {
+					want = append(want, sim.Placement{Territory: ga + t, Armies: k})
+				}
+			}
+			assert.Equal(t, want, pl)
+			assert.Equal(t, []sim.Placement{{Territory: ga, Armies: 2}, {Territory: gb, Armies: 1}, {Territory: gc, Armies: 3}}, pl)
 		})
 	}
 }
