@@ -199,6 +199,10 @@ func TestLuxConsolidate(t *testing.T) {
 		{ga, gb, true, 4, 1},
 		{gb, ge, true, 3, 1},
 	}, playedOrders(got))
+	// 3 + 3 = 6 is more than 5 (armies less one, 2 + 2, would not be):
+	// both attack, both are repelled.
+	got = playPlan(t, "0:3 1:5 0:3 0:1 1:1 0:1 1:1 1:1 1:1", ga, plan, 1)
+	assert.Equal(t, []played{{ga, gb, false, 0, 0}, {gc, gb, false, 0, 0}}, playedOrders(got))
 	// 3 + 3 is not more than 7: no attack.
 	assert.Empty(t, playPlan(t, "0:3 1:7 0:3 0:1 1:1 0:1 1:1 1:1 1:1", ga, plan, 1))
 }
