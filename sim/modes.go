@@ -239,16 +239,9 @@ func (m *FortifyMode) UnmarshalText(text []byte) (err error) {
 func (m WinCondition) String() string { return string(m) }
 
 // valid reports whether m is one of the win conditions.
+// valid reports whether m is one of the movable variants or empty (the
+// key left out); Rules.Validate checks it.
 func (m FortifyMovable) valid() bool { return m == "" || slices.Contains(fortifyMovables, m) }
-
-// MarshalText returns the variant's spelling.
-func (m FortifyMovable) MarshalText() ([]byte, error) { return []byte(m), nil }
-
-// UnmarshalText sets m from its spelling; an unknown one is an error.
-func (m *FortifyMovable) UnmarshalText(text []byte) (err error) {
-	*m, err = parseMode(text, fortifyMovables)
-	return err
-}
 
 func (m WinCondition) valid() bool { return slices.Contains(winConditions, m) }
 

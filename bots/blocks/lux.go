@@ -635,18 +635,18 @@ func (x *Lux) PlaceToTakeCont(buf []sim.Placement, n, c int) []sim.Placement {
 
 // dominantPlayer returns the opponent Lux's kill-dominant block hunts
 // (placeArmiesToKillDominantPlayer): one holding at least half of all
-// armies, of all income (SeatIncome summed over every seat) or of all
+// armies, of all income (seatIncome summed over every seat) or of all
 // territories, the highest seat if several do, -1 for none.
 func (x *Lux) dominantPlayer(s *sim.State) int {
 	n := s.NumPlayers()
 	armies, income := 0, 0
 	for q := range n {
 		armies += s.TotalArmies(q)
-		income += x.SeatIncome(s, q)
+		income += x.seatIncome(s, q)
 	}
 	who := -1
 	for q := range n {
-		in := x.SeatIncome(s, q)
+		in := x.seatIncome(s, q)
 		if q != x.Seat && (2*s.TotalArmies(q) >= armies || 2*in >= income || 2*s.TerritoryCount(q) >= s.NumTerritories()) {
 			who = q
 		}
@@ -654,9 +654,9 @@ func (x *Lux) dominantPlayer(s *sim.State) int {
 	return who
 }
 
-// SeatIncome is Board.getPlayerIncome(q): sim.State.Income of a live
+// seatIncome is Board.getPlayerIncome(q): sim.State.Income of a live
 // seat; a dead seat's 0, or with DeadIncome its income formula's value.
-func (x *Lux) SeatIncome(s *sim.State, q int) int {
+func (x *Lux) seatIncome(s *sim.State, q int) int {
 	if !x.DeadIncome && !s.Alive(q) {
 		return 0
 	}

@@ -44,13 +44,7 @@ import (
 // often in the MARS paper's tournament, and among the bots of this
 // package's second group as well (see TestAngryFinishesLast).
 type Angry struct {
-	sim.BasePlayer
-	// ForcedSet is the set traded when the engine forces a trade (Angry
-	// never cashes by choice): ForcedEngine (sim.BestSet), ForcedBest
-	// (Card.getBestSet) or ForcedRandom ("a random set of ours", Angry.cardsPhase's comment).
-	ForcedSet int
-
-	cards blocks.Lux // the forced trade's set
+	cashier // sim.BasePlayer, and the forced trade's set (ForcedSet)
 
 	b     blocks.Board
 	clock turnClock
@@ -61,14 +55,8 @@ type Angry struct {
 
 // Start prepares Angry for a new game.
 func (a *Angry) Start(s *sim.State, seat int, rng *rand.Rand) {
-	a.BasePlayer.Start(s, seat, rng)
-	a.cards.Start(seat, rng)
+	a.start(s, seat, rng)
 	a.clock.reset()
-}
-
-// Trade trades only when forced, the set of ForcedSet.
-func (a *Angry) Trade(s *sim.State, forced bool) ([3]int, bool) {
-	return forcedSet(&a.cards, s, forced, a.ForcedSet)
 }
 
 // armed returns p's first territory after id after with at least 2

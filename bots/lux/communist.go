@@ -49,33 +49,23 @@ import (
 //
 // Communist has one parameter, forced_set.
 type Communist struct {
-	sim.BasePlayer
-	// ForcedSet is the set traded when the engine forces a trade (Communist
-	// never cashes by choice): ForcedEngine (sim.BestSet), ForcedBest
-	// (Card.getBestSet) or ForcedRandom (a set drawn at random).
-	ForcedSet int
-
-	b     blocks.Board
-	l     blocks.Lux    // SmartAgentBase: hog wild and the stalemate breaker
-	plan  []blocks.Step // the attack plan: the one attack, hog wild, stalemate
-	cur   []int         // scratch: armies as the fortify moves leave them
-	spare []int         // scratch: armies that may still leave each territory
-	add   []int         // scratch: armies placed on each territory
+	cashier // sim.BasePlayer, and the forced trade's set (ForcedSet)
+	b       blocks.Board
+	l       blocks.Lux    // SmartAgentBase: hog wild and the stalemate breaker
+	plan    []blocks.Step // the attack plan: the one attack, hog wild, stalemate
+	cur     []int         // scratch: armies as the fortify moves leave them
+	spare   []int         // scratch: armies that may still leave each territory
+	add     []int         // scratch: armies placed on each territory
 }
 
 // Start prepares Communist for a new game.
 func (c *Communist) Start(s *sim.State, seat int, rng *rand.Rand) {
-	c.BasePlayer.Start(s, seat, rng)
+	c.start(s, seat, rng)
 	c.l.Start(seat, rng)
 	c.plan = append(c.plan[:0],
 		blocks.Step{Proc: blocks.StepCustom, Custom: communistAttack{c}},
 		blocks.Step{Proc: blocks.StepHogWild},
 		blocks.Step{Proc: blocks.StepStalemate})
-}
-
-// Trade trades only when forced, the set of ForcedSet.
-func (c *Communist) Trade(s *sim.State, forced bool) ([3]int, bool) {
-	return forcedSet(&c.l, s, forced, c.ForcedSet)
 }
 
 // communistAttack is Communist.attackPhase's one attack as a step of the

@@ -35,10 +35,20 @@ var yakoolPlan = []blocks.Step{
 	{Proc: blocks.StepStalemate},
 }
 
+// seatIncome is Board.getPlayerIncome(q) for the bot of x:
+// sim.State.Income of a live seat; a dead seat's 0, or with x.DeadIncome
+// its income formula's value (the rules' minimum).
+func seatIncome(x *blocks.Lux, s *sim.State, q int) int {
+	if !x.DeadIncome && !s.Alive(q) {
+		return 0
+	}
+	return s.Income(q)
+}
+
 // yakoolSplits is Yakool.attackFromCluster's condition for split up, on
 // the board after the triple packs: the bot owns no positive continent,
 // or its income is below the average enemy income (the enemies' incomes,
-// blocks.Lux.SeatIncome, summed and divided by the number of seats, dead
+// seatIncome, summed and divided by the number of seats, dead
 // ones included, in integers), or above every enemy's income, or its
 // armies exceed all enemies' together.
 func yakoolSplits(x *blocks.Lux) bool {
@@ -49,7 +59,7 @@ func yakoolSplits(x *blocks.Lux) bool {
 			continue
 		}
 		enemyArmies += s.TotalArmies(q)
-		in := x.SeatIncome(s, q)
+		in := seatIncome(x, s, q)
 		sum += in
 		top = max(top, in)
 	}

@@ -6,7 +6,7 @@ import (
 )
 
 // forcedParam is the forced_set parameter of the bots that never trade by
-// choice, its default the reading def (ForcedEngine...).
+// choice, its default the reading def (forcedEngine...).
 func forcedParam(def int) bots.Param {
 	return bots.Param{Name: "forced_set", Default: float64(def), Max: 2, Integer: true, Choices: forcedChoices,
 		Doc: "the set traded when the engine forces a trade (Lux cashes for the bot; the SDK does not say which set): engine (sim.BestSet), best (Card.getBestSet) or random (drawn from the valid sets)"}
@@ -19,17 +19,17 @@ func factoriesB() []bots.Factory {
 		{
 			Name:   "angry",
 			Doc:    "Lux Angry: reinforces the territory with the most enemy neighbours, attacks every weaker neighbour",
-			Params: []bots.Param{forcedParam(ForcedEngine)},
+			Params: []bots.Param{forcedParam(forcedEngine)},
 			New: func(v bots.Values) (sim.Player, error) {
-				return &Angry{ForcedSet: int(v["forced_set"])}, nil
+				return &Angry{cashier: cashier{ForcedSet: int(v["forced_set"])}}, nil
 			},
 		},
 		{
 			Name:   "communist",
 			Doc:    "Lux Communist: spreads armies evenly, one attack per turn on the weakest neighbour, moves half in",
-			Params: []bots.Param{forcedParam(ForcedEngine)},
+			Params: []bots.Param{forcedParam(forcedEngine)},
 			New: func(v bots.Values) (sim.Player, error) {
-				return &Communist{ForcedSet: int(v["forced_set"])}, nil
+				return &Communist{cashier: cashier{ForcedSet: int(v["forced_set"])}}, nil
 			},
 		},
 		{
@@ -40,10 +40,10 @@ func factoriesB() []bots.Factory {
 					Doc: "attack only when the attacking territory holds more than ratio times the defender's armies"},
 				{Name: "frenzy", Default: 300, Min: 0, Max: 100000, Integer: true,
 					Doc: "total armies above which every possible attack is made, repeatedly, whatever the ratio"},
-				forcedParam(ForcedEngine),
+				forcedParam(forcedEngine),
 			},
 			New: func(v bots.Values) (sim.Player, error) {
-				return &Stinky{Ratio: v["ratio"], Frenzy: int(v["frenzy"]), ForcedSet: int(v["forced_set"])}, nil
+				return &Stinky{cashier: cashier{ForcedSet: int(v["forced_set"])}, Ratio: v["ratio"], Frenzy: int(v["frenzy"])}, nil
 			},
 		},
 		{
@@ -56,7 +56,7 @@ func factoriesB() []bots.Factory {
 					Doc: "attack for a card (nothing conquered yet this turn) when the best attack holds more than card_ratio times the defender's armies"},
 				{Name: "threshold", Default: 20, Min: 1, Max: 1000, Integer: true,
 					Doc: "borderForce: armies at or below which a border territory of an owned wanted continent needs help"},
-				forcedParam(ForcedEngine),
+				forcedParam(forcedEngine),
 			},
 			New: func(v bots.Values) (sim.Player, error) {
 				return &Pixie{Ratio: v["ratio"], CardRatio: int(v["card_ratio"]), Threshold: int(v["threshold"]),

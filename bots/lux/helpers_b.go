@@ -1,6 +1,8 @@
 package lux
 
 import (
+	"math/rand/v2"
+
 	"github.com/marslab-risk/marslab/bots/blocks"
 	"github.com/marslab-risk/marslab/sim"
 )
@@ -74,15 +76,15 @@ func movable(r *sim.Rules, armies int) int {
 // sets" for a bot left with too many cards, and the SDK does not say
 // which).
 const (
-	// ForcedEngine: the engine's best set (sim.BestSet).
-	ForcedEngine = iota
-	// ForcedBest: Card.getBestSet (blocks.Lux.BestSet), "our best set" of
+	// forcedEngine: the engine's best set (sim.BestSet).
+	forcedEngine = iota
+	// forcedBest: Card.getBestSet (blocks.Lux.BestSet), "our best set" of
 	// SmartAgentBase.cardsPhase's comment (Pixie, Communist).
-	ForcedBest
-	// ForcedRandom: a set drawn uniformly from the bot's valid sets with
+	forcedBest
+	// forcedRandom: a set drawn uniformly from the bot's valid sets with
 	// its random stream, "a random set of ours" of Angry's and Stinky's
 	// cardsPhase comments.
-	ForcedRandom
+	forcedRandom
 )
 
 // forcedChoices names the ForcedSet readings in the bots' forced_set
@@ -90,15 +92,15 @@ const (
 var forcedChoices = []string{"engine", "best", "random"}
 
 // forcedSet answers sim.Player.Trade for a bot that never trades by
-// choice: no set unless forced, then the set of reading how: ForcedEngine
-// leaves it to the engine (sim.BestSet), ForcedBest is l.BestSet and
-// ForcedRandom a set drawn from s.ValidTrades with l's random stream.
+// choice: no set unless forced, then the set of reading how: forcedEngine
+// leaves it to the engine (sim.BestSet), forcedBest is l.BestSet and
+// forcedRandom a set drawn from s.ValidTrades with l's random stream.
 func forcedSet(l *blocks.Lux, s *sim.State, forced bool, how int) ([3]int, bool) {
-	if !forced || how == ForcedEngine {
+	if !forced || how == forcedEngine {
 		return [3]int{}, false
 	}
 	l.Load(s)
-	if how == ForcedBest || l.RNG == nil {
+	if how == forcedBest || l.RNG == nil {
 		return l.BestSet(s)
 	}
 	sets, ok := s.ValidTrades(l.Seat, nil)
@@ -106,4 +108,27 @@ func forcedSet(l *blocks.Lux, s *sim.State, forced bool, how int) ([3]int, bool)
 		return [3]int{}, false
 	}
 	return sets[l.RNG.IntN(len(sets))], true
+}
+
+// cashier is sim.BasePlayer with the Trade of a bot that never trades by
+// choice: when the engine forces a trade, the set of ForcedSet.
+type cashier struct {
+	sim.BasePlayer
+	// ForcedSet is the set traded when the engine forces a trade:
+	// forcedEngine (sim.BestSet), forcedBest (Card.getBestSet) or
+	// forcedRandom (a valid set drawn with the bot's stream).
+	ForcedSet int
+
+	cards blocks.Lux // the forced trade's set
+}
+
+// start starts the embedded BasePlayer and the set's searches.
+func (c *cashier) start(s *sim.State, seat int, rng *rand.Rand) {
+	c.BasePlayer.Start(s, seat, rng)
+	c.cards.Start(seat, rng)
+}
+
+// Trade trades only when forced, the set of ForcedSet.
+func (c *cashier) Trade(s *sim.State, forced bool) ([3]int, bool) {
+	return forcedSet(&c.cards, s, forced, c.ForcedSet)
 }

@@ -183,9 +183,9 @@ type Pixie struct {
 	// every army.
 	AskLost bool
 	// ForcedSet is the set traded when the engine forces a trade (Pixie
-	// never cashes by choice): ForcedBest, Card.getBestSet, the set
+	// never cashes by choice): forcedBest, Card.getBestSet, the set
 	// SmartAgentBase.cardsPhase says the game cashes ("our best set"), or
-	// ForcedEngine, the engine's sim.BestSet. EvilPixie cashes
+	// forcedEngine, the engine's sim.BestSet. EvilPixie cashes
 	// Card.getBestSet itself.
 	ForcedSet int
 	// DeadIncome is the reading of a dead seat's income
