@@ -637,7 +637,7 @@ func (r *Rules) validate(src string, m *Map) error {
 		return badValue(src, "fortify.mode", r.Fortify.Mode, "must be %s", oneOf(fortifyModes))
 	}
 	if !r.Fortify.Movable.valid() {
-		return badValue(src, "fortify.movable", r.Fortify.Movable, "must be %s (or left out)", oneOf(fortifyMovables))
+		return badValue(src, "fortify.movable", string(r.Fortify.Movable), "must be %s (or left out)", oneOf(fortifyMovables))
 	}
 	if !r.End.Win.valid() {
 		return badValue(src, "end.win", r.End.Win, "must be %s", oneOf(winConditions))
