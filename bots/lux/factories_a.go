@@ -158,7 +158,7 @@ func clusterFactory(name, doc string, mk func() *cluster) bots.Factory {
 
 // deadIncomeParam is the dead_income parameter of the bots with the
 // dominant-player test (blocks.Lux.DeadIncome).
-var deadIncomeParam = bots.Param{Name: "dead_income", Default: 0, Max: 1, Integer: true, Choices: []string{"zero", "formula"},
+var deadIncomeParam = bots.Param{Name: "dead_income", Default: 1, Max: 1, Integer: true, Choices: []string{"zero", "formula"},
 	Doc: "a dead seat's income in the dominant-player test and Yakool's average (Board.getPlayerIncome, silent in the SDK): zero, or the income formula's for no territories (the rules' minimum)"}
 
 // killerFactory returns the registry entry of a bot of the Yakool line

@@ -19,7 +19,7 @@ func factoriesB() []bots.Factory {
 		{
 			Name:   "angry",
 			Doc:    "Lux Angry: reinforces the territory with the most enemy neighbours, attacks every weaker neighbour",
-			Params: []bots.Param{forcedParam(forcedEngine)},
+			Params: []bots.Param{forcedParam(forcedRandom)},
 			New: func(v bots.Values) (sim.Player, error) {
 				return &Angry{cashier: cashier{ForcedSet: int(v["forced_set"])}}, nil
 			},
@@ -27,7 +27,7 @@ func factoriesB() []bots.Factory {
 		{
 			Name:   "communist",
 			Doc:    "Lux Communist: spreads armies evenly, one attack per turn on the weakest neighbour, moves half in",
-			Params: []bots.Param{forcedParam(forcedEngine)},
+			Params: []bots.Param{forcedParam(forcedBest)},
 			New: func(v bots.Values) (sim.Player, error) {
 				return &Communist{cashier: cashier{ForcedSet: int(v["forced_set"])}}, nil
 			},
@@ -40,7 +40,7 @@ func factoriesB() []bots.Factory {
 					Doc: "attack only when the attacking territory holds more than ratio times the defender's armies"},
 				{Name: "frenzy", Default: 300, Min: 0, Max: 100000, Integer: true,
 					Doc: "total armies above which every possible attack is made, repeatedly, whatever the ratio"},
-				forcedParam(forcedEngine),
+				forcedParam(forcedRandom),
 			},
 			New: func(v bots.Values) (sim.Player, error) {
 				return &Stinky{cashier: cashier{ForcedSet: int(v["forced_set"])}, Ratio: v["ratio"], Frenzy: int(v["frenzy"])}, nil
@@ -56,7 +56,7 @@ func factoriesB() []bots.Factory {
 					Doc: "attack for a card (nothing conquered yet this turn) when the best attack holds more than card_ratio times the defender's armies"},
 				{Name: "threshold", Default: 20, Min: 1, Max: 1000, Integer: true,
 					Doc: "borderForce: armies at or below which a border territory of an owned wanted continent needs help"},
-				forcedParam(forcedEngine),
+				forcedParam(forcedBest),
 			},
 			New: func(v bots.Values) (sim.Player, error) {
 				return &Pixie{Ratio: v["ratio"], CardRatio: int(v["card_ratio"]), Threshold: int(v["threshold"]),

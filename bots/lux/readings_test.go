@@ -104,7 +104,7 @@ func deadSeatState(t *testing.T, spec, board string, ph sim.Phase) (sim.Player, 
 // placeToOutnumberEnemies: d, e and f from their last neighbours of seat
 // 0's, g, h and i, 5 - 3 = 2 each); Yakool places as Cluster, one army at a
 // time on the weakest of North's cluster border a, b, c
-// (placeArmiesOnClusterBorder).
+// (placeArmiesOnClusterBorder). The bots' default is formula.
 func TestDeadIncome(t *testing.T) {
 	const board = "0:3 0:3 0:3 1:5 1:5 1:5 0:3 0:3 0:3"
 	kill := []sim.Placement{{Territory: gi, Armies: 6}}
@@ -112,12 +112,13 @@ func TestDeadIncome(t *testing.T) {
 		spec string
 		want []sim.Placement
 	}{
-		{"evilpixie", kill},
+		{"evilpixie(dead_income=zero)", kill},
 		{"evilpixie(dead_income=formula)", []sim.Placement{{Territory: gg, Armies: 2}, {Territory: gh, Armies: 2}, {Territory: gi, Armies: 2}}},
-		{"yakool", kill},
+		{"yakool(dead_income=zero)", kill},
 		{"yakool(dead_income=formula)", []sim.Placement{{Territory: ga, Armies: 2}, {Territory: gb, Armies: 2}, {Territory: gc, Armies: 2}}},
-		{"bort", kill},
+		{"bort(dead_income=zero)", kill},
 		{"bort(dead_income=formula)", []sim.Placement{{Territory: ga, Armies: 2}, {Territory: gb, Armies: 2}, {Territory: gc, Armies: 2}}},
+		{"bort", []sim.Placement{{Territory: ga, Armies: 2}, {Territory: gb, Armies: 2}, {Territory: gc, Armies: 2}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.spec, func(t *testing.T) {
@@ -144,6 +145,16 @@ func TestForcedSet(t *testing.T) {
 		hand  = `[["a", "b", "e", "h", "wild"], []]`
 	)
 	best, engine := [3]int{1, 2, 3}, [3]int{0, 1, 4}
+	// The defaults follow the cardsPhase comments: best for Pixie and
+	// Communist (SmartAgentBase), random for Angry and Stinky.
+	for bot, reading := range map[string]string{"pixie": "best", "communist": "best", "angry": "random", "stinky": "random"} {
+		p, s := gridStateHand(t, bot, board, hand)
+		set, ok := p.Trade(s, true)
+		require.True(t, ok, bot)
+		q, s2 := gridStateHand(t, bot+"(forced_set="+reading+")", board, hand)
+		want, _ := q.Trade(s2, true)
+		assert.Equal(t, want, set, bot)
+	}
 	for _, bot := range []string{"pixie", "communist", "angry", "stinky"} {
 		for _, tt := range []struct {
 			reading string
