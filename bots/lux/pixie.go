@@ -96,7 +96,7 @@ import (
 // Under the fortify modes that allow one move only, the largest of these
 // moves is made.
 //
-// Cards: Pixie never cashes voluntarily (the engine trades when forced).
+// Cards: Pixie never cashes voluntarily; a forced trade gives ForcedSet's set.
 //
 // EvilPixie (Evil true, Ratio 1.3, CardRatio 5) changes, as EvilPixie.java
 // does:
@@ -129,7 +129,7 @@ import (
 //     tie; the rest round-robin as Pixie's. Java places the count without
 //     looking at the armies left; the engine forces a placement that sums
 //     to the armies given, so the last reinforcement is cut to the armies
-//     left (the only clamp).
+//     left (the only clamp), or with AskLost refused (see AskLost).
 //   - Attack (attackPhase): first kill dominant player against the
 //     opponent chosen at the placement (SmartAgentBase.attackToKillPlayer,
 //     blocks.StepKill); then for each continent in id order,
