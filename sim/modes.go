@@ -82,10 +82,10 @@ type FortifyMovable string
 
 // Movable variants.
 const (
-	// MovableSpare: a territory may send, over all its moves, its armies at
-	// the start of the phase less one; armies that arrive stay (the default,
-	// also when the key is left out).
-	MovableSpare FortifyMovable = "spare"
+	// movableSpare ("spare"): a territory may send, over all its moves,
+	// its armies at the start of the phase less one; armies that arrive
+	// stay (the default, also when the key is left out).
+	movableSpare FortifyMovable = "spare"
 	// MovableStart: a territory may send every army it held at the start of
 	// the phase (Lux's moveableArmies, LuxAgent.fortifyPhase), as long as it
 	// holds at least one army after each move, in the order of the moves:
@@ -130,7 +130,7 @@ var (
 	roundings          = []Rounding{RoundFloor, RoundCeil}
 	cardModes          = []CardMode{CardsNone, CardsFixed, CardsEscalating}
 	fortifyModes       = []FortifyMode{FortifySingle, FortifyOneStep, FortifyConnected}
-	fortifyMovables    = []FortifyMovable{MovableSpare, MovableStart}
+	fortifyMovables    = []FortifyMovable{movableSpare, MovableStart}
 	winConditions      = []WinCondition{WinDomination, WinMissions}
 	missionKinds       = []MissionKind{MissionContinents, MissionTerritories, MissionEliminate}
 )

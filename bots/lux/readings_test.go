@@ -68,7 +68,7 @@ func TestFortifyMovable(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p, s := movableState(t, tt.spec, tt.board, sim.MovableSpare)
+			p, s := movableState(t, tt.spec, tt.board, "")
 			assert.Equal(t, tt.spare, simtest.Fortify(t, p, s, 0), "spare")
 			p, s = movableState(t, tt.spec, tt.board, sim.MovableStart)
 			assert.Equal(t, tt.start, simtest.Fortify(t, p, s, 0), "start")
