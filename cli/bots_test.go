@@ -31,7 +31,7 @@ func TestBotsList(t *testing.T) {
 		assert.Equal(t, w, strings.Fields(lines[i])[0], "line %d: %q", i, lines[i])
 	}
 	// The parameter counts.
-	for _, c := range []struct{ line, count string }{{lines[1], "0"}, {lines[5], "1"}, {lines[8], "1"}, {lines[11], "2"}, {lines[12], "1"}, {lines[17], "1"}, {lines[19], "2"}} {
+	for _, c := range []struct{ line, count string }{{lines[1], "0"}, {lines[5], "1"}, {lines[8], "1"}, {lines[11], "2"}, {lines[12], "1"}, {lines[17], "1"}, {lines[19], "3"}} {
 		assert.Equal(t, c.count, strings.Fields(c.line)[1], "%q: params", c.line)
 	}
 }

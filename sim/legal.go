@@ -159,7 +159,8 @@ func CheckOccupy(lo, hi, k int) error {
 // ends p's and distinct; adjacent, or under FortifyConnected joined by a
 // path of p's territories (see OwnedPaths); a positive count; and no
 // territory giving more than its armies less one over all the moves
-// (armies that arrive this phase cannot move on). The path search uses
+// (armies that arrive this phase cannot move on), or under MovableStart
+// more than its armies, keeping one army after each move in order. The path search uses
 // the State's own buffers (State.Paths).
 func (s *State) CheckMoves(p int, moves []Move) error { return s.checkMoves(p, moves, s.Paths()) }
 
@@ -187,13 +188,21 @@ func (s *state) checkMoves(p int, moves []Move, paths *OwnedPaths) error {
 		} else if !s.m.Adjacent(mv.From, mv.To) {
 			return fmt.Errorf("move %d->%d: territories are not adjacent", mv.From, mv.To)
 		}
-		out := 0 // armies moved out of mv.From by the moves so far
+		out, in := 0, 0 // armies moved out of and into mv.From by the moves so far
 		for _, x := range moves[:i+1] {
 			if x.From == mv.From {
 				out += x.Armies
 			}
+			if x.To == mv.From {
+				in += x.Armies
+			}
 		}
-		if spare := int(s.armies[mv.From]) - 1; out > spare {
+		if start := int(s.armies[mv.From]); s.rules.Fortify.Movable == MovableStart {
+			if out > start || start-out+in < 1 {
+				return fmt.Errorf("move %d->%d: moves %d armies out of territory %d, which held %d at the start and received %d before: it must keep 1 (armies that arrive this phase cannot move on)",
+					mv.From, mv.To, out, mv.From, start, in)
+			}
+		} else if spare := start - 1; out > spare {
 			return fmt.Errorf("move %d->%d: moves %d armies out of territory %d, which can spare %d (armies that arrive this phase cannot move on)",
 				mv.From, mv.To, out, mv.From, spare)
 		}

@@ -13,10 +13,13 @@ import (
 // The fortify rules, as values of the struct whose Mode field has the
 // type of the fortify modes.
 var (
-	single    = sim.FortifyRules{Mode: sim.FortifySingle}
-	oneStep   = sim.FortifyRules{Mode: sim.FortifyOneStep}
-	connected = sim.FortifyRules{Mode: sim.FortifyConnected}
-	fortifies = []sim.FortifyRules{single, oneStep, connected}
+	single  = sim.FortifyRules{Mode: sim.FortifySingle}
+	oneStep = sim.FortifyRules{Mode: sim.FortifyOneStep}
+	// Lux's moveableArmies (fortify.movable = "start").
+	oneStepStart = sim.FortifyRules{Mode: sim.FortifyOneStep, Movable: sim.MovableStart}
+	singleStart  = sim.FortifyRules{Mode: sim.FortifySingle, Movable: sim.MovableStart}
+	connected    = sim.FortifyRules{Mode: sim.FortifyConnected}
+	fortifies    = []sim.FortifyRules{single, oneStep, connected}
 )
 
 // positions returns the positions at the start of the attack phases of a
@@ -114,9 +117,19 @@ func TestCheckMoves(t *testing.T) {
 		{oneStep, []sim.Move{{0, 1, 4}, {1, 2, 3}}, "moves 3 armies out of territory 1, which can spare 2"},
 		{oneStep, []sim.Move{{0, 2, 1}}, "not adjacent"},
 		{oneStep, []sim.Move{{2, 1, 1}}, "can spare 0"},
+		// fortify.movable = "start" (Lux's moveableArmies): 1 receives 2,
+		// then sends all 3 of its own; 0 sends all 5 only after receiving.
+		{oneStepStart, []sim.Move{{0, 1, 2}, {1, 2, 3}}, ""},
+		{oneStepStart, []sim.Move{{1, 2, 3}, {0, 1, 2}}, "moves 3 armies out of territory 1, which held 3 at the start and received 0 before: it must keep 1"},
+		{oneStepStart, []sim.Move{{0, 1, 2}, {1, 2, 4}}, "moves 4 armies out of territory 1, which held 3 at the start and received 2 before"},
+		{oneStepStart, []sim.Move{{1, 0, 2}, {0, 5, 5}}, ""},
+		{oneStepStart, []sim.Move{{0, 1, 5}}, "moves 5 armies out of territory 0, which held 5"},
+		{oneStepStart, []sim.Move{{0, 1, 4}, {1, 0, 4}}, "moves 4 armies out of territory 1, which held 3"},
+		{singleStart, []sim.Move{{0, 1, 5}}, "moves 5 armies out of territory 0, which held 5"},
 	}
 	for _, c := range cases {
 		r := sim.RulesForTest(c.fortify.Mode)
+		r.Fortify.Movable = c.fortify.Movable
 		r.Cards = sim.CardRules{Mode: "none"}
 		s, err := sim.NewStateAt(m, r, pos, 0)
 		require.NoError(t, err)

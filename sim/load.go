@@ -636,6 +636,9 @@ func (r *Rules) validate(src string, m *Map) error {
 	if !r.Fortify.Mode.valid() {
 		return badValue(src, "fortify.mode", r.Fortify.Mode, "must be %s", oneOf(fortifyModes))
 	}
+	if !r.Fortify.Movable.valid() {
+		return badValue(src, "fortify.movable", string(r.Fortify.Movable), "must be %s (or left out)", oneOf(fortifyMovables))
+	}
 	if !r.End.Win.valid() {
 		return badValue(src, "end.win", r.End.Win, "must be %s", oneOf(winConditions))
 	}

@@ -408,6 +408,7 @@ func TestParseRulesErrors(t *testing.T) {
 		{"classic", `attacker_dice = 3`, `attacker_dice = 0`, `r.toml: attack.attacker_dice = 0: must be 1..3`},
 		{"classic", `defender_dice = 2`, `defender_dice = 3`, `r.toml: attack.defender_dice = 3: must be 1..2`},
 		{"classic", `mode = "single"`, `mode = "anywhere"`, `r.toml: line 38: fortify.mode = "anywhere": must be "single", "one-step" or "connected"`},
+		{"classic", `mode = "single"`, "mode = \"single\"\nmovable = \"all\"", `r.toml: fortify.movable = "all": must be "spare" or "start" (or left out)`},
 		{"classic", `win = "domination"`, `win = "capital"`, `r.toml: line 41: end.win = "capital": must be "domination" or "missions"`},
 		{"classic", `round_limit = 500`, `round_limit = -1`, `r.toml: end.round_limit = -1: must be >= 0 (0 = no limit)`},
 		{"classic", `round_limit = 500`, "round_limit = 500\n[[missions]]\nname = \"x\"\nkind = \"eliminate\"", `r.toml: missions: 1 missions: only allowed with end.win = "missions"`},

@@ -76,6 +76,24 @@ const (
 	FortifyConnected FortifyMode = "connected"
 )
 
+// FortifyMovable says which armies may leave a territory in the
+// fortification phase (fortify.movable).
+type FortifyMovable string
+
+// Movable variants.
+const (
+	// movableSpare ("spare"): a territory may send, over all its moves,
+	// its armies at the start of the phase less one; armies that arrive
+	// stay (the default, also when the key is left out).
+	movableSpare FortifyMovable = "spare"
+	// MovableStart: a territory may send every army it held at the start of
+	// the phase (Lux's moveableArmies, LuxAgent.fortifyPhase), as long as it
+	// holds at least one army after each move, in the order of the moves:
+	// one that received armies earlier in the phase may send all of its
+	// own. Armies that arrive still do not move on.
+	MovableStart FortifyMovable = "start"
+)
+
 // WinCondition says how a game is won (end.win).
 type WinCondition string
 
@@ -112,6 +130,7 @@ var (
 	roundings          = []Rounding{RoundFloor, RoundCeil}
 	cardModes          = []CardMode{CardsNone, CardsFixed, CardsEscalating}
 	fortifyModes       = []FortifyMode{FortifySingle, FortifyOneStep, FortifyConnected}
+	fortifyMovables    = []FortifyMovable{movableSpare, MovableStart}
 	winConditions      = []WinCondition{WinDomination, WinMissions}
 	missionKinds       = []MissionKind{MissionContinents, MissionTerritories, MissionEliminate}
 )
@@ -220,6 +239,10 @@ func (m *FortifyMode) UnmarshalText(text []byte) (err error) {
 func (m WinCondition) String() string { return string(m) }
 
 // valid reports whether m is one of the win conditions.
+// valid reports whether m is one of the movable variants or empty (the
+// key left out); Rules.Validate checks it.
+func (m FortifyMovable) valid() bool { return m == "" || slices.Contains(fortifyMovables, m) }
+
 func (m WinCondition) valid() bool { return slices.Contains(winConditions, m) }
 
 // MarshalText returns the condition's spelling.

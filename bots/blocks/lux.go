@@ -89,6 +89,12 @@ type Lux struct {
 	// Root is the root territory of the cluster-based attack blocks, set
 	// by a StepRoot step (or by a Resumable).
 	Root int
+	// DeadIncome is the reading of a dead seat's income
+	// (Board.getPlayerIncome, a stub in the SDK) in the dominant-player
+	// test: false counts it 0; true gives it the income formula's value
+	// for no territories (sim.State.Income: the rules' minimum, 3), which
+	// then counts in the total income of every seat that Java sums.
+	DeadIncome bool
 
 	state *sim.State // the state of the current decision
 
@@ -629,29 +635,32 @@ func (x *Lux) PlaceToTakeCont(buf []sim.Placement, n, c int) []sim.Placement {
 
 // dominantPlayer returns the opponent Lux's kill-dominant block hunts
 // (placeArmiesToKillDominantPlayer): one holding at least half of all
-// armies, of all income (sim.State.Income of the live seats; a dead seat
-// counts 0) or of all territories, the highest seat if several do, -1 for
-// none.
+// armies, of all income (seatIncome summed over every seat) or of all
+// territories, the highest seat if several do, -1 for none.
 func (x *Lux) dominantPlayer(s *sim.State) int {
 	n := s.NumPlayers()
 	armies, income := 0, 0
 	for q := range n {
 		armies += s.TotalArmies(q)
-		if s.Alive(q) {
-			income += s.Income(q)
-		}
+		income += x.seatIncome(s, q)
 	}
 	who := -1
 	for q := range n {
-		in := 0
-		if s.Alive(q) {
-			in = s.Income(q)
-		}
+		in := x.seatIncome(s, q)
 		if q != x.Seat && (2*s.TotalArmies(q) >= armies || 2*in >= income || 2*s.TerritoryCount(q) >= s.NumTerritories()) {
 			who = q
 		}
 	}
 	return who
+}
+
+// seatIncome is Board.getPlayerIncome(q): sim.State.Income of a live
+// seat; a dead seat's 0, or with DeadIncome its income formula's value.
+func (x *Lux) seatIncome(s *sim.State, q int) int {
+	if !x.DeadIncome && !s.Alive(q) {
+		return 0
+	}
+	return s.Income(q)
 }
 
 // PlaceToKillDominant is placeArmiesToKillDominantPlayer: it sets MustKill
@@ -868,7 +877,9 @@ func (x *Lux) MoveIn(s *sim.State, from, to, lo, hi int) (armies int, ok bool) {
 // the first time sends all its movable armies (all but one) to the
 // territory that reached it, one step toward the border. The moves are
 // legal together under sim.FortifyOneStep (every territory sends once,
-// from its armies at the start of the phase).
+// from its armies at the start of the phase). A territory sends before
+// any army reaches it, so Lux's moveableArmies (fortify.movable =
+// "start") moves the same armies: Board.fortifyArmies leaves one.
 func (x *Lux) FortifyCluster(buf []sim.Move, root int) []sim.Move {
 	b := &x.B
 	if root < 0 || b.Owner[root] != x.Seat {

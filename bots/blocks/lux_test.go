@@ -154,24 +154,57 @@ func TestLuxFillOut(t *testing.T) {
 	assert.True(t, got[0].Min(), "%+v", got[0])
 }
 
-// TestLuxConsolidate follows SmartAgentBase.attackConsolidate: b (5) is
-// the only enemy of a (3) and of c (3), which together hold 6 > 5 (full
-// armies: armies less one each would be 4); a attacks first (b's
-// adjacency order: a, c, e), then c while b stands.
-func TestLuxConsolidate(t *testing.T) {
-	got := playPlan(t, "0:3 1:5 0:3 0:1 1:1 0:1 1:1 1:1 1:1", ga,
-		[]Step{{Proc: StepConsolidate, Repeat: true}}, 1)
-	require.GreaterOrEqual(t, len(got), 1)
-	assert.Equal(t, order(ga, gb), got[0].AttackOrder)
-	if !got[0].Conquered {
-		require.Len(t, got, 2)
-		assert.Equal(t, order(gc, gb), got[1].AttackOrder)
-	}
-	for _, o := range got {
-		if o.Conquered {
-			assert.True(t, o.All(), "%+v", o)
+// played is an order of a played attack phase as a test expects it: the
+// attack, whether it took its target, and the armies moved in and left
+// behind (0, 0 when it did not).
+type played struct {
+	from, to    int
+	conquered   bool
+	moved, left int
+}
+
+// playedOrders returns the orders of a played phase as played values.
+func playedOrders(os []simtest.Order) []played {
+	out := make([]played, len(os))
+	for i, o := range os {
+		out[i] = played{o.From, o.To, o.Conquered, o.Moved, o.Left}
+		if !o.Repeat || o.AttackOrder.Dice != 0 || o.StopAt != 0 {
+			out[i].from = -1 // not Lux's attack till dead
 		}
 	}
+	return out
+}
+
+// TestLuxConsolidate follows SmartAgentBase.attackConsolidate, repeated
+// while it attacks (Cluster's while (attackConsolidate(root))), on games
+// whose dice are fixed by the seed. b is the only enemy of a and of c and
+// touches both; a and c, each facing b alone, join: their full armies (not
+// less one each) against b's 5. Each attacks b in b's adjacency order (a,
+// c, e) while b stands, with moveInMemory = everything: the first board, a
+// (4) is repelled and c (6) takes b, moving all 5 it has left in; the
+// second, a (8) takes b and c does not attack. Then the pass from the new
+// border: e is b's only enemy and touches b, d and f, but d and f face two
+// enemies each, so b alone attacks, moving everything in; h touches only
+// one territory of seat 0's and the step ends.
+func TestLuxConsolidate(t *testing.T) {
+	plan := []Step{{Proc: StepConsolidate, Repeat: true}}
+	got := playPlan(t, "0:4 1:5 0:6 0:1 1:1 0:1 1:1 1:1 1:1", ga, plan, 1)
+	assert.Equal(t, []played{
+		{ga, gb, false, 0, 0},
+		{gc, gb, true, 5, 1},
+		{gb, ge, true, 4, 1},
+	}, playedOrders(got))
+	got = playPlan(t, "0:8 1:5 0:3 0:1 1:1 0:1 1:1 1:1 1:1", ga, plan, 1)
+	assert.Equal(t, []played{
+		{ga, gb, true, 4, 1},
+		{gb, ge, true, 3, 1},
+	}, playedOrders(got))
+	// 3 + 3 = 6 is more than 5 (armies less one, 2 + 2, would not be):
+	// both attack, both are repelled.
+	got = playPlan(t, "0:3 1:5 0:3 0:1 1:1 0:1 1:1 1:1 1:1", ga, plan, 1)
+	assert.Equal(t, []played{{ga, gb, false, 0, 0}, {gc, gb, false, 0, 0}}, playedOrders(got))
+	// 3 + 3 is not more than 7: no attack.
+	assert.Empty(t, playPlan(t, "0:3 1:7 0:3 0:1 1:1 0:1 1:1 1:1 1:1", ga, plan, 1))
 }
 
 // TestLuxSplitUp follows SmartAgentBase.attackSplitUp: e (20) faces b, d,
@@ -204,18 +237,22 @@ func TestLuxTripleStops(t *testing.T) {
 }
 
 // TestLuxCard follows SmartAgentBase.attackForCard(k): the best ratio over
-// all pairs (e 7 on b 2: 3.5; f 2 comes later in e's adjacency order and
-// only ties) attacks when it exceeds k times; the hook sets the move-in
-// first.
+// all pairs (e 9 on b 2: 4.5; f 2 comes later in e's adjacency order and
+// only ties) attacks when it exceeds k times, after the hook
+// (setmoveInMemoryBeforeCardAttack, here Bort's half of the attacker's
+// armies before the attack: 4) sets the move-in. With seed 2's dice e
+// loses nothing and moves 4 in, leaving 5; without the hook the memory
+// stays unset and the caller's default moves in (planPlayer's minimum, the
+// 3 dice).
 func TestLuxCard(t *testing.T) {
 	half := func(x *Lux, from int) int { return x.B.Armies[from] / 2 }
-	board := "0:3 1:2 1:3 0:2 0:7 1:2 1:3 1:4 1:5"
-	got := playPlan(t, board, ga, []Step{{Proc: StepCard, K: 3, CardMove: half}}, 1)
-	require.Equal(t, []sim.AttackOrder{order(ge, gb)}, orders(got))
-	if got[0].Conquered {
-		assert.Equal(t, min(max(3, got[0].Dice), got[0].Left+got[0].Moved-1), got[0].Moved)
-	}
-	assert.Empty(t, playPlan(t, board, ga, []Step{{Proc: StepCard, K: 4}}, 1))
+	board := "0:3 1:2 1:3 0:2 0:9 1:2 1:3 1:4 1:5"
+	assert.Equal(t, []played{{ge, gb, true, 4, 5}},
+		playedOrders(playPlan(t, board, ga, []Step{{Proc: StepCard, K: 3, CardMove: half}}, 2)))
+	assert.Equal(t, []played{{ge, gb, true, 3, 6}},
+		playedOrders(playPlan(t, board, ga, []Step{{Proc: StepCard, K: 3}}, 2)))
+	// 4.5 is not more than 5 times.
+	assert.Empty(t, playPlan(t, board, ga, []Step{{Proc: StepCard, K: 5}}, 1))
 }
 
 // TestLuxUnless: Bort's "if (!attackEasyExpand(root)) attackFillOut(root)".
@@ -232,13 +269,28 @@ func TestLuxUnless(t *testing.T) {
 	assert.True(t, got[0].Min())
 }
 
-// TestLuxHogWild follows SmartAgentBase.attackAsMuchAsPossible: with more
-// armies than every other player, seat 0 sweeps until nothing is left to
-// attack; every order is legal and the phase ends.
+// TestLuxHogWild follows SmartAgentBase.attackAsMuchAsPossible, with the
+// dice of seed 1. Seat 0's e (40) outnumbers all others together; the
+// sweep over its territories in id order starts from e, the only one:
+// tripleAttackPack finds nothing (e faces four enemies, none surrounded),
+// attackSplitUp(e, 0.01) attacks b, d, f and h in e's adjacency order,
+// moving 40 / 4 = 10 in each (clamped to what is left: h gets 8). Split
+// up attacked, so it runs again from the new cluster border [b, d, f, h]:
+// b (10) splits 5 a side on a and c (3 when it has 4 left), d takes g, f
+// takes i (one enemy each: everything, 9), h faces none. Seat 0 then owns
+// the map and the game ends.
 func TestLuxHogWild(t *testing.T) {
-	got := playPlan(t, "1:1 1:1 1:1 1:1 0:40 1:1 1:1 1:1 1:1", ge, []Step{{Proc: StepHogWild}}, 3)
-	require.NotEmpty(t, got)
-	assert.Equal(t, order(ge, gb), got[0].AttackOrder) // e, the only root, splits up from b on
+	got := playPlan(t, "1:1 1:1 1:1 1:1 0:40 1:1 1:1 1:1 1:1", ge, []Step{{Proc: StepHogWild}}, 1)
+	assert.Equal(t, []played{
+		{ge, gb, true, 10, 29},
+		{ge, gd, true, 10, 19},
+		{ge, gf, true, 10, 9},
+		{ge, gh, true, 8, 1},
+		{gb, ga, true, 5, 5},
+		{gb, gc, true, 3, 1},
+		{gd, gg, true, 9, 1},
+		{gf, gi, true, 9, 1},
+	}, playedOrders(got))
 	// Outnumbered: nothing.
 	assert.Empty(t, playPlan(t, "1:9 1:9 1:1 1:1 0:10 1:1 1:1 1:1 1:1", ge, []Step{{Proc: StepHogWild}}, 3))
 }

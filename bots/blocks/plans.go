@@ -25,49 +25,8 @@ func OneMoveUnlessOneStep(mode sim.FortifyMode, moves []sim.Move) []sim.Move {
 }
 
 // stalemateArmies is the army total above which the Lux "stalemate
-// breaker" attacks like hog wild (see HogWild): more than 1,500 armies.
+// breaker" attacks like hog wild (StepStalemate): more than 1,500 armies.
 const stalemateArmies = 1500
-
-// consolidateAttack returns the first attack of the Lux "consolidate"
-// block (see consolidate) without a buffer: the first (lowest id) enemy
-// territory that qualifies, attacked from its qualifying neighbour with the
-// most armies (lowest id on ties), which must hold at least 2.
-func consolidateAttack(b *Board, p int) (from, to int, ok bool) {
-	for u, o := range b.Owner {
-		if o == p {
-			continue
-		}
-		n, sum, best := 0, 0, -1
-		for _, t := range b.Map.Territories[u].Neighbors {
-			if b.Owner[t] == p && b.EnemyNeighbors(p, t) == 1 {
-				n++
-				sum += b.Armies[t] - 1
-				if best < 0 || b.Armies[t] > b.Armies[best] {
-					best = t
-				}
-			}
-		}
-		if n >= 2 && sum > b.Armies[u] && b.Armies[best] >= 2 {
-			return best, u, true
-		}
-	}
-	return -1, -1, false
-}
-
-// triplePack returns the next attack of the Lux "triple attack pack" for
-// p: an easy expand (see easyExpand) while there is one, else a fill out
-// (see fillOut), else the strongest attacker of a consolidate (see
-// consolidate). Called again after each attack it runs the pack until
-// nothing changes. ok is false when none of the three applies.
-func triplePack(b *Board, p int) (from, to int, ok bool) {
-	if from, to, ok = easyExpand(b, p); ok {
-		return from, to, true
-	}
-	if from, to, ok = fillOut(b, p); ok {
-		return from, to, true
-	}
-	return consolidateAttack(b, p)
-}
 
 // Dominates reports whether p's armies exceed the armies of all other
 // players combined: the condition of the Lux "hog wild" block.
@@ -81,26 +40,6 @@ func Dominates(b *Board, p int) bool {
 		}
 	}
 	return own > other
-}
-
-// Stalemate reports whether p holds more than stalemateArmies armies: the
-// condition of the Lux "stalemate breaker" block.
-func Stalemate(b *Board, p int) bool { return b.TotalArmies(p) > stalemateArmies }
-
-// HogWild returns the next attack of the Lux "hog wild" and "stalemate
-// breaker" blocks (the caller checks Dominates or Stalemate): the triple
-// attack pack (see triplePack), else split up(0.01) (see splitUp) from the
-// first qualifying territory on its weakest enemy neighbour. Called again
-// after each attack it runs until no attack is left. ok is false when
-// nothing applies.
-func HogWild(b *Board, p int) (from, to int, ok bool) {
-	if from, to, ok = triplePack(b, p); ok {
-		return from, to, true
-	}
-	if from, ok = splitUp(b, p, 0.01); ok {
-		return from, b.WeakestEnemyNeighbor(p, from), true
-	}
-	return -1, -1, false
 }
 
 // attackForCard returns the Lux "attack for card(k)" attack for p: the

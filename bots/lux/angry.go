@@ -30,9 +30,12 @@ import (
 //     armies to the owned neighbour with the most enemy neighbours, if that
 //     is more than its own; an interior territory (no enemy neighbour) with
 //     no such neighbour moves to a random owned neighbour. The armies that
-//     move are those present at the start of the phase, so the moves are
-//     legal together under the one-step rule; under the other fortify modes
-//     only the largest move is made.
+//     move are those present at the start of the phase (Lux's
+//     moveableArmies), as many as leave one army on the territory when it
+//     moves: under fortify.movable = "start" a territory that received
+//     armies from a lower id may send all of its own, under the engine's
+//     default all but one; under the other fortify modes only the largest
+//     move is made.
 //   - Cards: never cashes voluntarily (Angry.cardsPhase is empty; the
 //     engine cashes when forced).
 //
@@ -41,17 +44,18 @@ import (
 // often in the MARS paper's tournament, and among the bots of this
 // package's second group as well (see TestAngryFinishesLast).
 type Angry struct {
-	sim.BasePlayer
+	cashier // sim.BasePlayer, and the forced trade's set (ForcedSet)
 
 	b     blocks.Board
 	clock turnClock
-	next  int  // the next territory of the pass (the iterator's look-ahead), -1 at its end
-	made  bool // whether the current pass launched an attack
+	next  int   // the next territory of the pass (the iterator's look-ahead), -1 at its end
+	made  bool  // whether the current pass launched an attack
+	cur   []int // fortify: armies as the moves leave them
 }
 
 // Start prepares Angry for a new game.
 func (a *Angry) Start(s *sim.State, seat int, rng *rand.Rand) {
-	a.BasePlayer.Start(s, seat, rng)
+	a.start(s, seat, rng)
 	a.clock.reset()
 }
 
@@ -135,8 +139,15 @@ func (a *Angry) Fortify(s *sim.State, buf []sim.Move) []sim.Move {
 	a.b.Load(s)
 	b, p := &a.b, a.Seat
 	start := len(buf)
+	a.cur = grow(a.cur, len(b.Owner))
+	copy(a.cur, b.Armies)
 	for t, o := range b.Owner {
-		if o != p || b.Armies[t] < 2 {
+		if o != p {
+			continue
+		}
+		// Board.fortifyArmies moves the movable armies that leave one.
+		k := min(movable(s.Rules(), b.Armies[t]), a.cur[t]-1)
+		if k <= 0 {
 			continue
 		}
 		own := b.EnemyNeighbors(p, t)
@@ -163,7 +174,9 @@ func (a *Angry) Fortify(s *sim.State, buf []sim.Move) []sim.Move {
 			}
 		}
 		if best >= 0 {
-			buf = append(buf, sim.Move{From: t, To: best, Armies: b.Armies[t] - 1})
+			a.cur[t] -= k
+			a.cur[best] += k
+			buf = append(buf, sim.Move{From: t, To: best, Armies: k})
 		}
 	}
 	return append(buf[:start], blocks.OneMoveUnlessOneStep(s.Rules().Fortify.Mode, buf[start:])...)

@@ -13,84 +13,95 @@ import (
 	"github.com/marslab-risk/marslab/sim/simtest"
 )
 
-// moveInRecorder wraps a Cluster and checks each move-in against the
-// memory the block that ordered the attack left (SmartAgentBase's
-// memoryMoveArmiesInTest), counting them.
-type moveInRecorder struct {
-	*cluster
-	t                 *testing.T
-	all, min, num, no int
+// Territory ids of testdata/grid.toml (the external tests name them too).
+const (
+	ga = iota
+	gb
+	gc
+	gd
+	ge
+	gf
+	gg
+	gh
+	gi
+)
+
+// played is an order of a played attack phase as a test expects it: the
+// attack (Lux's attack till dead), whether it took its target, and the
+// armies moved in and left behind (0, 0 when it did not).
+type played struct {
+	from, to    int
+	conquered   bool
+	moved, left int
 }
 
-func (r *moveInRecorder) Occupy(s *sim.State, from, to, lo, hi int) int {
-	m := s.Map()
-	obvious := len(m.Territories[from].Neighbors) == 1 || len(m.Territories[to].Neighbors) == 1
-	mem := r.Memory
-	// The engine asks while to still shows its defender with 0 armies.
-	assert.NotEqual(r.t, r.Seat, s.Owner(to))
-	assert.Zero(r.t, s.Armies(to))
-	k := r.cluster.Occupy(s, from, to, lo, hi)
-	switch {
-	case obvious:
-	case mem == blocks.MoveAll:
-		r.all++
-		assert.Equal(r.t, hi, k, "easy expand, consolidate or kill path: everything")
-	case mem == blocks.MoveMin:
-		r.min++
-		assert.Equal(r.t, lo, k, "fill out or Boscoe's card: the minimum")
-	case mem != blocks.MoveUnset:
-		r.num++
-		assert.Equal(r.t, min(max(mem, lo), hi), k, "split up or Bort's card: the number, clamped")
-	default:
-		r.no++
-		assert.Equal(r.t, lo, k, "no memory: the minimum")
-	}
-	return k
-}
-
-// TestClusterFamilyMoveIns plays games of the Cluster family with the real
-// engine and checks every move-in against the memory of the block that
-// ordered the conquest: after easy expand, consolidate and the kill path
-// everything moves in, after fill out the minimum, after split up the
-// share. Each bot moves everything in after some conquest.
+// TestClusterFamilyMoveIns plays one attack phase of a bot of the Cluster
+// family with the real engine, the dice fixed by the seed, and checks its
+// orders and move-ins against the Java (SmartAgentBase's moveInMemory,
+// read by Cluster.moveArmiesIn through memoryMoveArmiesInTest; the engine
+// asks while the captured territory still shows its defender with 0
+// armies, which no move-in reads).
 func TestClusterFamilyMoveIns(t *testing.T) {
-	games := 12
-	if testing.Short() || simtest.RaceEnabled {
-		games = 4
+	tests := []struct {
+		name  string
+		bot   func() *cluster
+		board string
+		seed  uint64
+		want  []played
+	}{
+		// attackEasyExpand: a's one enemy b falls; moveInMemory 1000000,
+		// everything (8, a left with 1). b then faces c and e: no more.
+		{"easy expand", newLuxCluster, "0:10 1:1 1:3 0:2 1:5 1:5 1:5 1:5 1:5", 1,
+			[]played{{ga, gb, true, 8, 1}}},
+		// attackFillOut: b is surrounded by a, c and e, weaker than a:
+		// moveInMemory 0, the minimum (the 3 dice), a keeps 6. The second
+		// easy expand: a's one enemy d (5) is weaker than a (6): repelled.
+		{"fill out", newLuxCluster, "0:9 1:1 0:2 1:5 0:2 1:5 1:9 1:9 1:9", 2,
+			[]played{{ga, gb, true, 3, 6}, {ga, gd, false, 0, 0}}},
+		// attackConsolidate: b (5) is the only enemy of a (4) and c (4),
+		// which together hold 8; a is repelled, c takes b and moves
+		// everything in (3). The repeated consolidate: e is b's only enemy,
+		// b alone joins (d and f face two), everything (2). Then split
+		// up(1.2): e (2) on h (1), repelled.
+		{"consolidate", newLuxCluster, "0:4 1:5 0:4 0:1 1:1 0:1 1:1 1:1 1:1", 1,
+			[]played{{ga, gb, false, 0, 0}, {gc, gb, true, 3, 1}, {gb, ge, true, 2, 1}, {ge, gh, false, 0, 0}}},
+		// The easy expand a on b is repelled; the triple packs find nothing
+		// more; attackForCard(1): e 9 on b, the best ratio, with Boscoe's
+		// memory 0: the minimum, 3.
+		{"boscoe card", newBoscoe, "0:3 1:2 1:3 0:2 0:9 1:2 1:3 1:4 1:5", 1,
+			[]played{{ga, gb, false, 0, 0}, {ge, gb, true, 3, 5}}},
+		// Bort's memory: half of e's 9 before the attack, 4.
+		{"bort card", newBort, "0:3 1:2 1:3 0:2 0:9 1:2 1:3 1:4 1:5", 1,
+			[]played{{ga, gb, false, 0, 0}, {ge, gb, true, 4, 4}}},
+		// Yakool sets no memory (setmoveInMemoryBeforeCardAttack is empty):
+		// Cluster's default, the minimum.
+		{"yakool card", newYakool, "0:3 1:2 1:3 0:2 0:9 1:2 1:3 1:4 1:5", 1,
+			[]played{{ga, gb, false, 0, 0}, {ge, gb, true, 3, 5}}},
+		// a (3) takes b with everything (2); owning no continent, Yakool
+		// splits up (yakoolSplits): e (9) above 1.2 x (2 + 4) attacks f and
+		// then h, 9 / 2 = 4 each: f falls, e is left with 1 and h is spared.
+		{"yakool split up", newYakool, "0:3 1:2 1:3 0:2 0:9 1:2 1:3 1:4 1:5", 2,
+			[]played{{ga, gb, true, 2, 1}, {ge, gf, true, 4, 1}}},
 	}
-	g, _, _ := simtest.NewGame(t, "mars2006", 6)
-	recs := make([]*moveInRecorder, 6)
-	players := make([]sim.Player, 6)
-	for i := range recs {
-		recs[i] = &moveInRecorder{cluster: familyBot(i % 4), t: t}
-		players[i] = recs[i]
-	}
-	for i := range games {
-		_, err := g.Play(players, 5, uint64(i))
-		require.NoError(t, err)
-	}
-	for i, r := range recs {
-		assert.NotZero(t, r.all, "seat %d: no move-in of everything", i)
-		t.Logf("seat %d: memory all %d, min %d, number %d, none %d", i, r.all, r.min, r.num, r.no)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m, r, pos := gridPosition(t, tt.board)
+			turn := simtest.PlayTurn(t, tt.bot(), m, r, pos, tt.seed)
+			require.Empty(t, turn.Faults)
+			got := make([]played, len(turn.Orders))
+			for i, o := range turn.Orders {
+				require.Equal(t, sim.AttackOrder{From: o.From, To: o.To, Repeat: true}, o.AttackOrder)
+				got[i] = played{o.From, o.To, o.Conquered, o.Moved, o.Left}
+			}
+			assert.Equal(t, tt.want, got)
+		})
 	}
 }
 
-// familyBot returns a new bot of the Cluster family on blocks.Lux.
-func familyBot(i int) *cluster {
-	switch i {
-	case 1:
-		return newYakool()
-	case 2:
-		return newBoscoe()
-	case 3:
-		return newBort()
-	}
-	return newLuxCluster()
-}
-
-// gridLux returns a Lux of seat 0 loaded with board on testdata/grid.toml
-// (mars2006), "owner:armies" per territory in id order.
-func gridLux(t *testing.T, board string) *blocks.Lux {
+// gridPosition returns testdata/grid.toml, mars2006 and the position of
+// board ("owner:armies" per territory in id order), seat 0 to attack in
+// round 3.
+func gridPosition(t *testing.T, board string) (*sim.Map, *sim.Rules, *sim.Position) {
 	t.Helper()
 	m, err := sim.LoadMap("testdata/grid.toml")
 	require.NoError(t, err)
@@ -106,6 +117,14 @@ func gridLux(t *testing.T, board string) *blocks.Lux {
 	}
 	pos, err := sim.ParsePosition("grid", []byte(sb.String()), m, r)
 	require.NoError(t, err)
+	return m, r, pos
+}
+
+// gridLux returns a Lux of seat 0 loaded with board on testdata/grid.toml
+// (mars2006), "owner:armies" per territory in id order.
+func gridLux(t *testing.T, board string) *blocks.Lux {
+	t.Helper()
+	m, r, pos := gridPosition(t, board)
 	s, err := sim.NewStateAt(m, r, pos, 0)
 	require.NoError(t, err)
 	x := &blocks.Lux{}

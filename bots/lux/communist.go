@@ -29,35 +29,71 @@ import (
 //     an enemy (in the paper's tournament no two Communists meet). After that
 //     attack (made or not), hog wild and the stalemate breaker
 //     (SmartAgentBase.attackHogWild, attackStalemate): once its armies
-//     exceed all enemies' combined, or number more than 1,500, it attacks as
-//     the triple attack pack and split up(0.01) find until no attack is left
-//     (blocks.HogWild).
+//     exceed all enemies' combined, or number more than 1,500,
+//     attackAsMuchAsPossible: full sweeps over its territories in id order,
+//     each the root of the triple attack pack repeated and of split up(0.01)
+//     repeated, until a sweep launches no attack (blocks.StepHogWild,
+//     blocks.StepStalemate).
 //   - Move-in (Communist.moveArmiesIn): half the attacking territory's
 //     armies, rounded up, within the engine's bounds.
 //   - Fortify (Communist.fortifyPhase): repeatedly, over pairs of
 //     neighbouring owned territories in id order, moves half of any
 //     difference above 1 from the stronger to the weaker (rounded down),
-//     moving only armies present at the start of the phase, so that the
-//     moves are legal together under the one-step rule; under the other
-//     fortify modes only the largest move is made.
-//   - Cards: never cashes voluntarily (the engine cashes when forced).
+//     moving only armies present at the start of the phase (Lux's
+//     moveableArmies: all of them under fortify.movable = "start", each
+//     move leaving one army, else all but one), so that the moves are
+//     legal together under the one-step rule; under the other fortify
+//     modes only the largest move is made.
+//   - Cards: never cashes voluntarily; when the engine forces a trade, the
+//     set of ForcedSet.
 //
-// Communist has no parameters.
+// Communist has one parameter, forced_set.
 type Communist struct {
-	sim.BasePlayer
-
-	b      blocks.Board
-	clock  turnClock
-	struck bool  // whether this turn's one attack has been ordered
-	cur    []int // scratch: armies as the fortify moves leave them
-	spare  []int // scratch: armies that may still leave each territory
-	add    []int // scratch: armies placed on each territory
+	cashier // sim.BasePlayer, and the forced trade's set (ForcedSet)
+	b       blocks.Board
+	l       blocks.Lux    // SmartAgentBase: hog wild and the stalemate breaker
+	plan    []blocks.Step // the attack plan: the one attack, hog wild, stalemate
+	cur     []int         // scratch: armies as the fortify moves leave them
+	spare   []int         // scratch: armies that may still leave each territory
+	add     []int         // scratch: armies placed on each territory
 }
 
 // Start prepares Communist for a new game.
 func (c *Communist) Start(s *sim.State, seat int, rng *rand.Rand) {
-	c.BasePlayer.Start(s, seat, rng)
-	c.clock.reset()
+	c.start(s, seat, rng)
+	c.l.Start(seat, rng)
+	c.plan = append(c.plan[:0],
+		blocks.Step{Proc: blocks.StepCustom, Custom: communistAttack{c}},
+		blocks.Step{Proc: blocks.StepHogWild},
+		blocks.Step{Proc: blocks.StepStalemate})
+}
+
+// communistAttack is Communist.attackPhase's one attack as a step of the
+// plan (blocks.Resumable).
+type communistAttack struct{ c *Communist }
+
+// Next returns the turn's one attack when the step starts, and ends the
+// step at the next call.
+func (a communistAttack) Next(l *blocks.Lux, start bool) (from, to, memory int, done, result bool) {
+	if !start {
+		return 0, 0, blocks.MoveUnset, true, false
+	}
+	b, p := &l.B, l.Seat
+	from, target := -1, -1
+	for t, o := range b.Owner {
+		if o != p {
+			continue
+		}
+		for _, u := range b.Map.Territories[t].Neighbors {
+			if b.Owner[u] != p && (target < 0 || b.Armies[u] < b.Armies[target]) {
+				from, target = t, u
+			}
+		}
+	}
+	if target < 0 || b.Armies[from] <= b.Armies[target] {
+		return 0, 0, blocks.MoveUnset, true, false
+	}
+	return from, target, blocks.MoveUnset, false, false
 }
 
 // grow returns buf with length n, zeroed.
@@ -123,32 +159,10 @@ func (c *Communist) Place(s *sim.State, armies int, buf []sim.Placement) []sim.P
 
 // Attack orders the turn's one attack on the weakest adjacent enemy from
 // the first territory next to it, then the attacks of hog wild and the
-// stalemate breaker.
+// stalemate breaker (SmartAgentBase.attackHogWild, attackStalemate, as
+// blocks.StepHogWild and blocks.StepStalemate play them).
 func (c *Communist) Attack(s *sim.State) (sim.AttackOrder, bool) {
-	if c.clock.newTurn(s) {
-		c.struck = false
-	}
-	c.b.Load(s)
-	b, p := &c.b, c.Seat
-	if c.struck {
-		return hogWild(b, p)
-	}
-	c.struck = true
-	from, target := -1, -1
-	for t, o := range b.Owner {
-		if o != p {
-			continue
-		}
-		for _, u := range b.Map.Territories[t].Neighbors {
-			if b.Owner[u] != p && (target < 0 || b.Armies[u] < b.Armies[target]) {
-				from, target = t, u
-			}
-		}
-	}
-	if target < 0 || b.Armies[from] <= b.Armies[target] {
-		return hogWild(b, p)
-	}
-	return blitz(from, target), true
+	return c.l.NextAttack(s, c.plan)
 }
 
 // Occupy moves half the attacking territory's armies, rounded up.
@@ -164,7 +178,7 @@ func (c *Communist) Fortify(s *sim.State, buf []sim.Move) []sim.Move {
 	c.cur, c.spare = grow(c.cur, n), grow(c.spare, n)
 	for t, o := range b.Owner {
 		if o == p {
-			c.cur[t], c.spare[t] = b.Armies[t], b.Armies[t]-1
+			c.cur[t], c.spare[t] = b.Armies[t], movable(s.Rules(), b.Armies[t])
 		}
 	}
 	start := len(buf)

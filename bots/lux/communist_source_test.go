@@ -58,3 +58,24 @@ func TestCommunistSourceAttacker(t *testing.T) {
 	_, ok := simtest.Attack(t, p, s, 0)
 	assert.False(t, ok)
 }
+
+// TestCommunistSourceHogWild: Communist.attackPhase makes its one attack
+// (setExpandos: e on b, the first of e's weakest neighbours), then
+// SmartAgentBase.attackHogWild, its armies above all enemies' together:
+// attackAsMuchAsPossible sweeps its territories in id order, b then e,
+// each the root of tripleAttackPack repeated (nothing here: every border
+// faces two enemies or more, no enemy is surrounded) and of
+// attackSplitUp(root, 0.01) repeated. The outcomes are scripted.
+func TestCommunistSourceHogWild(t *testing.T) {
+	playSteps(t, "communist", "mars2006", "communist-hogwild.toml", []sourceStep{
+		{blitzOrder(ge, gb), true, "b=0:20 e=0:20"},
+		// Root b: its cluster border [b, e] in discovery order; split up
+		// from b (20 > 0.01 x 2) on a, then c, in b's adjacency order.
+		{blitzOrder(gb, ga), true, "a=0:9 b=0:10"},
+		{blitzOrder(gb, gc), true, "c=0:5 b=0:5"},
+		// Then e (20 > 0.01 x 3) on d, f and h in its adjacency order.
+		{blitzOrder(ge, gd), true, "d=0:6 e=0:14"},
+		{blitzOrder(ge, gf), true, "f=0:7 e=0:7"},
+		{blitzOrder(ge, gh), true, "h=0:3 e=0:4"},
+	})
+}

@@ -35,12 +35,22 @@ var yakoolPlan = []blocks.Step{
 	{Proc: blocks.StepStalemate},
 }
 
+// seatIncome is Board.getPlayerIncome(q) for the bot of x:
+// sim.State.Income of a live seat; a dead seat's 0, or with x.DeadIncome
+// its income formula's value (the rules' minimum).
+func seatIncome(x *blocks.Lux, s *sim.State, q int) int {
+	if !x.DeadIncome && !s.Alive(q) {
+		return 0
+	}
+	return s.Income(q)
+}
+
 // yakoolSplits is Yakool.attackFromCluster's condition for split up, on
 // the board after the triple packs: the bot owns no positive continent,
 // or its income is below the average enemy income (the enemies' incomes,
-// sim.State.Income, a dead seat's 0, summed and divided by the number of
-// seats, dead ones included, in integers), or above every enemy's
-// income, or its armies exceed all enemies' together.
+// seatIncome, summed and divided by the number of seats, dead
+// ones included, in integers), or above every enemy's income, or its
+// armies exceed all enemies' together.
 func yakoolSplits(x *blocks.Lux) bool {
 	s := x.State()
 	sum, top, enemyArmies := 0, 0, 0
@@ -49,11 +59,9 @@ func yakoolSplits(x *blocks.Lux) bool {
 			continue
 		}
 		enemyArmies += s.TotalArmies(q)
-		if s.Alive(q) {
-			in := s.Income(q)
-			sum += in
-			top = max(top, in)
-		}
+		in := seatIncome(x, s, q)
+		sum += in
+		top = max(top, in)
 	}
 	in := s.Income(x.Seat)
 	return !x.OwnsAnyPositiveCont() || in < sum/s.NumPlayers() || in > top || s.TotalArmies(x.Seat) > enemyArmies
@@ -148,6 +156,22 @@ func clusterFactory(name, doc string, mk func() *cluster) bots.Factory {
 		New: func(bots.Values) (sim.Player, error) { return mk(), nil }}
 }
 
+// deadIncomeParam is the dead_income parameter of the bots with the
+// dominant-player test (blocks.Lux.DeadIncome).
+var deadIncomeParam = bots.Param{Name: "dead_income", Default: 1, Max: 1, Integer: true, Choices: []string{"zero", "formula"},
+	Doc: "a dead seat's income in the dominant-player test and Yakool's average (Board.getPlayerIncome, silent in the SDK): zero, or the income formula's for no territories (the rules' minimum)"}
+
+// killerFactory returns the registry entry of a bot of the Yakool line
+// made by mk, with the dead_income parameter.
+func killerFactory(name, doc string, mk func() *cluster) bots.Factory {
+	return bots.Factory{Name: name, Doc: doc, Params: []bots.Param{deadIncomeParam},
+		New: func(v bots.Values) (sim.Player, error) {
+			c := mk()
+			c.DeadIncome = v["dead_income"] == 1
+			return c, nil
+		}}
+}
+
 // factoriesA returns the entries of the Cluster family.
 func factoriesA() []bots.Factory {
 	return []bots.Factory{
@@ -156,9 +180,9 @@ func factoriesA() []bots.Factory {
 			New: func(bots.Values) (sim.Player, error) { return newShaft(false), nil }},
 		{Name: "quo", Doc: "Lux Quo (Quo.java): Shaft that cashes a set a turn and attacks for a card",
 			New: func(bots.Values) (sim.Player, error) { return newShaft(true), nil }},
-		clusterFactory("yakool", "Lux Yakool (Yakool.java): Cluster that hunts a dominant player first", newYakool),
-		clusterFactory("boscoe", "Lux Boscoe (Boscoe.java): Yakool with the triple pack only, cashes a set a turn", newBoscoe),
-		clusterFactory("bort", "Lux Bort (Bort.java): Boscoe with one easy-expand pass and consolidation", newBort),
+		killerFactory("yakool", "Lux Yakool (Yakool.java): Cluster that hunts a dominant player first", newYakool),
+		killerFactory("boscoe", "Lux Boscoe (Boscoe.java): Yakool with the triple pack only, cashes a set a turn", newBoscoe),
+		killerFactory("bort", "Lux Bort (Bort.java): Boscoe with one easy-expand pass and consolidation", newBort),
 		vultureFactory(),
 	}
 }

@@ -1,6 +1,8 @@
 package lux
 
 import (
+	"math/rand/v2"
+
 	"github.com/marslab-risk/marslab/bots/blocks"
 	"github.com/marslab-risk/marslab/sim"
 )
@@ -55,16 +57,78 @@ func weakestEnemyAfter(b *blocks.Board, p, t, won int) int {
 	return best
 }
 
-// hogWild returns the next attack of the Lux blocks "hog wild" and
-// "stalemate breaker" for p (blocks.HogWild) when either applies: p's
-// armies exceed all enemies' combined (blocks.Dominates), or number more
-// than blocks.StalemateArmies.
-func hogWild(b *blocks.Board, p int) (sim.AttackOrder, bool) {
-	if !blocks.Dominates(b, p) && !blocks.Stalemate(b, p) {
-		return sim.AttackOrder{}, false
+// movable returns the armies a territory holding armies armies at the start
+// of the fortify phase may send over the phase (Lux's moveableArmies, set
+// to the territory's armies before fortifyPhase and decremented by each
+// move, while the territory keeps one army after each move): all of them
+// when the rules allow it (sim.FortifyOneStep with sim.MovableStart; a
+// move must still leave one army, so only a territory that received armies
+// first can send them all), otherwise the engine's armies less one.
+func movable(r *sim.Rules, armies int) int {
+	if r.Fortify.Mode == sim.FortifyOneStep && r.Fortify.Movable == sim.MovableStart {
+		return armies
 	}
-	if from, to, ok := blocks.HogWild(b, p); ok {
-		return blitz(from, to), true
+	return armies - 1
+}
+
+// The readings of the set a bot that never trades by choice gives up when
+// the engine forces a trade (LuxAgent.cardsPhase: Lux cashes "enough
+// sets" for a bot left with too many cards, and the SDK does not say
+// which).
+const (
+	// forcedEngine: the engine's best set (sim.BestSet).
+	forcedEngine = iota
+	// forcedBest: Card.getBestSet (blocks.Lux.BestSet), "our best set" of
+	// SmartAgentBase.cardsPhase's comment (Pixie, Communist).
+	forcedBest
+	// forcedRandom: a set drawn uniformly from the bot's valid sets with
+	// its random stream, "a random set of ours" of Angry's and Stinky's
+	// cardsPhase comments.
+	forcedRandom
+)
+
+// forcedChoices names the ForcedSet readings in the bots' forced_set
+// parameter.
+var forcedChoices = []string{"engine", "best", "random"}
+
+// forcedSet answers sim.Player.Trade for a bot that never trades by
+// choice: no set unless forced, then the set of reading how: forcedEngine
+// leaves it to the engine (sim.BestSet), forcedBest is l.BestSet and
+// forcedRandom a set drawn from s.ValidTrades with l's random stream.
+func forcedSet(l *blocks.Lux, s *sim.State, forced bool, how int) ([3]int, bool) {
+	if !forced || how == forcedEngine {
+		return [3]int{}, false
 	}
-	return sim.AttackOrder{}, false
+	l.Load(s)
+	if how == forcedBest || l.RNG == nil {
+		return l.BestSet(s)
+	}
+	sets, ok := s.ValidTrades(l.Seat, nil)
+	if !ok || len(sets) == 0 {
+		return [3]int{}, false
+	}
+	return sets[l.RNG.IntN(len(sets))], true
+}
+
+// cashier is sim.BasePlayer with the Trade of a bot that never trades by
+// choice: when the engine forces a trade, the set of ForcedSet.
+type cashier struct {
+	sim.BasePlayer
+	// ForcedSet is the set traded when the engine forces a trade:
+	// forcedEngine (sim.BestSet), forcedBest (Card.getBestSet) or
+	// forcedRandom (a valid set drawn with the bot's stream).
+	ForcedSet int
+
+	cards blocks.Lux // the forced trade's set
+}
+
+// start starts the embedded BasePlayer and the set's searches.
+func (c *cashier) start(s *sim.State, seat int, rng *rand.Rand) {
+	c.BasePlayer.Start(s, seat, rng)
+	c.cards.Start(seat, rng)
+}
+
+// Trade trades only when forced, the set of ForcedSet.
+func (c *cashier) Trade(s *sim.State, forced bool) ([3]int, bool) {
+	return forcedSet(&c.cards, s, forced, c.ForcedSet)
 }

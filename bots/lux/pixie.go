@@ -77,8 +77,9 @@ import (
 //
 // Fortify (Pixie.fortifyPhase), continent after continent in id order, with
 // each territory's movable armies its armies at the start of the phase
-// less one (armies that arrive do not move on; Lux lets a territory that
-// received armies send all of its own, the engine keeps one back):
+// (armies that arrive do not move on), each move leaving one army: under
+// fortify.movable = "start" a territory that received armies may send all
+// of its own, as in Lux; under the engine's default it keeps one back:
 //   - a continent Pixie owns (Pixie.fortifyContinent): breadth-first from
 //     its border territories inward through the continent, each interior
 //     territory, when reached, sends all its movable armies to the
@@ -95,7 +96,7 @@ import (
 // Under the fortify modes that allow one move only, the largest of these
 // moves is made.
 //
-// Cards: Pixie never cashes voluntarily (the engine trades when forced).
+// Cards: Pixie never cashes voluntarily; a forced trade gives ForcedSet's set.
 //
 // EvilPixie (Evil true, Ratio 1.3, CardRatio 5) changes, as EvilPixie.java
 // does:
@@ -128,7 +129,7 @@ import (
 //     tie; the rest round-robin as Pixie's. Java places the count without
 //     looking at the armies left; the engine forces a placement that sums
 //     to the armies given, so the last reinforcement is cut to the armies
-//     left (the only clamp).
+//     left (the only clamp), or with AskLost refused (see AskLost).
 //   - Attack (attackPhase): first kill dominant player against the
 //     opponent chosen at the placement (SmartAgentBase.attackToKillPlayer,
 //     blocks.StepKill); then for each continent in id order,
@@ -173,6 +174,24 @@ type Pixie struct {
 	Threshold int
 	// Evil selects EvilPixie's overrides (see the type's doc).
 	Evil bool
+	// AskLost is the reading of placeToOutnumberEnemies's asks above the
+	// armies left (Board.placeArmies is a stub in the SDK): false cuts the
+	// ask to the armies left; true has the board refuse it, placing
+	// nothing, and Java's count, less the ask, ends the method; the armies
+	// the call leaves go one at a time round-robin on its territories with
+	// an enemy neighbour (Pixie.placeNearEnemies), as the engine takes
+	// every army.
+	AskLost bool
+	// ForcedSet is the set traded when the engine forces a trade (Pixie
+	// never cashes by choice): forcedBest, Card.getBestSet, the set
+	// SmartAgentBase.cardsPhase says the game cashes ("our best set"), or
+	// forcedEngine, the engine's sim.BestSet. EvilPixie cashes
+	// Card.getBestSet itself.
+	ForcedSet int
+	// DeadIncome is the reading of a dead seat's income
+	// (Board.getPlayerIncome) in EvilPixie's dominant-player test
+	// (blocks.Lux.DeadIncome).
+	DeadIncome bool
 
 	l         blocks.Lux    // SmartAgentBase: the board, its blocks and the attack plan's cursor
 	plan      []blocks.Step // the attack plan
@@ -216,6 +235,7 @@ type pixieAttacks struct{ x *Pixie }
 // Start prepares Pixie for a new game.
 func (x *Pixie) Start(s *sim.State, seat int, rng *rand.Rand) {
 	x.l.Start(seat, rng)
+	x.l.DeadIncome = x.DeadIncome
 	x.threshold = x.Threshold
 	if x.Evil && rng != nil {
 		x.threshold = 7 + rng.IntN(15)
@@ -237,7 +257,7 @@ func (x *Pixie) Start(s *sim.State, seat int, rng *rand.Rand) {
 // (EvilPixie only; blocks.Lux.CashOne).
 func (x *Pixie) Trade(s *sim.State, forced bool) ([3]int, bool) {
 	if !x.Evil {
-		return [3]int{}, false
+		return forcedSet(&x.l, s, forced, x.ForcedSet)
 	}
 	x.l.Load(s)
 	return x.l.CashOne(s, forced)
@@ -514,7 +534,13 @@ func (x *Pixie) placeToOutnumber(n int) {
 		if us < 0 {
 			continue
 		}
-		k := min(max(b.Armies[t]-b.Armies[us], 1), n)
+		k := max(b.Armies[t]-b.Armies[us], 1)
+		if k > n {
+			if x.AskLost {
+				break // refused; n - k <= 0 ends Java's loop and method
+			}
+			k = n
+		}
 		x.put(us, k)
 		n -= k
 	}
@@ -689,7 +715,7 @@ func (x *Pixie) Fortify(s *sim.State, buf []sim.Move) []sim.Move {
 	x.cur, x.spare = grow(x.cur, n), grow(x.spare, n)
 	for t, o := range b.Owner {
 		if o == p {
-			x.cur[t], x.spare[t] = b.Armies[t], b.Armies[t]-1
+			x.cur[t], x.spare[t] = b.Armies[t], movable(s.Rules(), b.Armies[t])
 		}
 	}
 	start := len(buf)
@@ -709,13 +735,14 @@ func (x *Pixie) Fortify(s *sim.State, buf []sim.Move) []sim.Move {
 	return append(buf[:start], blocks.OneMoveUnlessOneStep(s.Rules().Fortify.Mode, buf[start:])...)
 }
 
-// move moves all of from's movable armies (if any) to to.
+// move moves all of from's movable armies (if any) to to, as many as
+// leave one army on from (Board.fortifyArmies).
 func (x *Pixie) move(from, to int, buf []sim.Move, start int) []sim.Move {
-	k := x.spare[from]
+	k := min(x.spare[from], x.cur[from]-1)
 	if k <= 0 {
 		return buf
 	}
-	x.spare[from] = 0
+	x.spare[from] -= k
 	x.cur[from] -= k
 	x.cur[to] += k
 	return appendMove(buf, start, sim.Move{From: from, To: to, Armies: k})

@@ -1,6 +1,8 @@
 package lux_test
 
 import (
+	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -62,8 +64,10 @@ func TestPixiePlace(t *testing.T) {
 		// holds at most 20 (continentNeedsHelp, borderCountryNeedsHelp), and
 		// North's borders face only Middle, which seat 0 owns:
 		// placeArmiesToTakeCont finds no border that weOwnContsArround
-		// rejects and places each army on a random border of North. Middle
-		// (borders at 30) and South (need 120 - 90) take nothing.
+		// accepts and places each army on borders[rand.nextInt(3)] of
+		// North's borders a, b, c (one draw of the bot's stream per army,
+		// each round asking for one army). Middle (borders at 30) and South
+		// (need 120 - 90) take nothing.
 		{"enveloped", "pixie", "0:1 0:30 0:30 0:30 0:30 0:30 1:40 1:40 1:40", 6, nil},
 		// North is seat 0's alone, its borders exposed to Middle: one army
 		// at a time on the weakest (the first in id order on ties): b (18),
@@ -92,10 +96,21 @@ func TestPixiePlace(t *testing.T) {
 				assert.Equal(t, tt.want, pl)
 				return
 			}
-			for _, x := range pl {
-				assert.Contains(t, []int{ga, gb, gc}, x.Territory, "a border of North")
+			// The draws of the stream the bot was started with
+			// (mapStateAt's PCG(1, 2)), one per army.
+			rng := rand.New(rand.NewPCG(1, 2))
+			add := make([]int, 3)
+			for range tt.armies {
+				add[rng.IntN(3)]++
 			}
-			assert.Greater(t, len(pl), 1, "random borders, not always the weakest")
+			var want []sim.Placement
+			for t, k := range add {
+				if k > 0 {
+					want = append(want, sim.Placement{Territory: ga + t, Armies: k})
+				}
+			}
+			assert.Equal(t, want, pl)
+			assert.Equal(t, []sim.Placement{{Territory: ga, Armies: 2}, {Territory: gb, Armies: 1}, {Territory: gc, Armies: 3}}, pl)
 		})
 	}
 }
@@ -316,9 +331,15 @@ func TestEvilPixiePlace(t *testing.T) {
 		// to b and d.
 		{"last neighbour", "0:20 0:3 0:20 0:9 1:10 0:2 0:20 0:4 0:20", 8,
 			[]sim.Placement{{Territory: gb, Armies: 1}, {Territory: gd, Armies: 1}, {Territory: gh, Armies: 6}}},
-		// As above with 5 armies: Java's 6 is cut to the 5 there are.
+		// As above with 5 armies: Java asks Board.placeArmies for 6 on h
+		// (placeToOutnumberEnemies). ask = cut: the 5 there are.
 		{"clamp", "0:20 0:3 0:20 0:9 1:10 0:2 0:20 0:4 0:20", 5,
 			[]sim.Placement{{Territory: gh, Armies: 5}}},
+		// ask = lost: the board refuses the 6, Java's count falls to 5 - 6
+		// and the method ends; the 5 left go by placeNearEnemies round-robin
+		// to the territories facing e: b, d, f, h, b.
+		{"evilpixie(ask=lost)", "0:20 0:3 0:20 0:9 1:10 0:2 0:20 0:4 0:20", 5,
+			[]sim.Placement{{Territory: gb, Armies: 2}, {Territory: gd, Armies: 1}, {Territory: gf, Armies: 1}, {Territory: gh, Armies: 1}}},
 		// Seat 0 owns North and Middle, below seats 1 and 2 together. a (1)
 		// faces only Middle, seat 0's, so it needs no help
 		// (borderCountryNeedsHelp); d, e and f hold 22, above any
@@ -327,10 +348,23 @@ func TestEvilPixiePlace(t *testing.T) {
 		// seat 0's, 18 armies in Java, cut to the 6 there are.
 		{"enveloped needs no help", "0:1 0:22 0:22 0:22 0:22 0:22 1:40 1:40 2:40", 6,
 			[]sim.Placement{{Territory: gd, Armies: 6}}},
+		// ask = lost: g's 18 is refused; the 6 go round-robin to d, e, f.
+		{"evilpixie(ask=lost) enveloped", "0:1 0:22 0:22 0:22 0:22 0:22 1:40 1:40 2:40", 6,
+			[]sim.Placement{{Territory: gd, Armies: 2}, {Territory: ge, Armies: 2}, {Territory: gf, Armies: 2}}},
+		// An ask that fits is placed alike in both readings: i (27) from f
+		// (25), 2; the 10 left round-robin to d, e, f.
+		{"evilpixie(ask=lost) fits", "0:30 0:30 0:30 0:30 0:30 0:25 1:5 1:1 1:27", 12,
+			[]sim.Placement{{Territory: gd, Armies: 4}, {Territory: ge, Armies: 3}, {Territory: gf, Armies: 5}}},
+		{"fits", "0:30 0:30 0:30 0:30 0:30 0:25 1:5 1:1 1:27", 12,
+			[]sim.Placement{{Territory: gd, Armies: 4}, {Territory: ge, Armies: 3}, {Territory: gf, Armies: 5}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p, s := gridState(t, "evilpixie", "classic", tt.board, sim.PhasePlace)
+			spec := "evilpixie"
+			if strings.HasPrefix(tt.name, "evilpixie(") {
+				spec, _, _ = strings.Cut(tt.name, " ")
+			}
+			p, s := gridState(t, spec, "classic", tt.board, sim.PhasePlace)
 			pl := p.Place(s, tt.armies, nil)
 			require.NoError(t, s.CheckPlacement(0, tt.armies, pl))
 			assert.Equal(t, tt.want, pl)

@@ -38,24 +38,23 @@ import (
 //
 // Ties go to the lowest territory id.
 type Stinky struct {
-	sim.BasePlayer
+	cashier // sim.BasePlayer, and the forced trade's set (ForcedSet)
 	// Ratio is the least ratio of armies, attacker to defender, that Stinky
 	// attacks above in its first pass (1.5 in Lux).
 	Ratio float64
 	// Frenzy is the total army count above which Stinky, after its first
 	// pass, attacks regardless of the ratio, pass after pass (300 in Lux).
 	Frenzy int
-
-	b     blocks.Board
-	clock turnClock
-	next  int  // the next territory of the pass (the iterator's look-ahead), -1 at its end
-	first bool // whether the current pass is the first, with the ratio
-	made  bool // whether the current pass launched an attack
+	b      blocks.Board
+	clock  turnClock
+	next   int  // the next territory of the pass (the iterator's look-ahead), -1 at its end
+	first  bool // whether the current pass is the first, with the ratio
+	made   bool // whether the current pass launched an attack
 }
 
 // Start prepares Stinky for a new game.
 func (k *Stinky) Start(s *sim.State, seat int, rng *rand.Rand) {
-	k.BasePlayer.Start(s, seat, rng)
+	k.start(s, seat, rng)
 	k.clock.reset()
 }
 
