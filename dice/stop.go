@@ -406,9 +406,15 @@ func (st *Stopping) Thresholds() []ThresholdLoss {
 	return out
 }
 
+// indifferent is the relative difference below which rolling and stopping
+// count as equally good in IsThreshold.
+const indifferent = 1e-12
+
 // IsThreshold reports whether the optimal policy is itself a threshold
-// rule on the reachable decision states: every state where it rolls has a
-// higher P(conquering the rest) than every state where it stops. lo and hi
+// rule on the reachable decision states where the choice matters (rolling
+// and stopping differ by more than 1e-12, relative): every such state where
+// it rolls has a higher P(conquering the rest) than every one where it
+// stops. lo and hi
 // are the highest win probability of a stopping state and the lowest of a
 // rolling state (-1 and 2 when there are none), so any W in (lo, hi]
 // reproduces the policy when ok.
@@ -420,7 +426,8 @@ func (st *Stopping) IsThreshold() (ok bool, lo, hi float64) {
 		for x := 1; x <= sp.a-k; x++ {
 			for y := 1; y < w; y++ {
 				i := sp.off[k] + x*w + y
-				if !st.reach[i] {
+				stop := sp.reward(st.Utility, k, x, y)
+				if !st.reach[i] || math.Abs(st.rollVal[i]-stop) <= indifferent*max(1, math.Abs(stop)) {
 					continue
 				}
 				if st.cont[i] {
