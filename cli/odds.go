@@ -22,7 +22,7 @@ behind (a territory with T armies attacks with a = T-1; -from T says so);
 d = defending armies. Each roll: attacker min(3, a) dice, defender
 min(2, d); dice compared highest first; ties go to the defender (the
 caps and ties from -attacker-dice, -defender-dice, -ties-attacker or a
-rule set's -rules).
+rule set's -rules; -sides N rolls N-sided dice, which the engine cannot).
 In a chain, the s survivors of a conquest move in, one stays, and the
 next battle starts with s-1 attacking armies.
 
@@ -79,6 +79,7 @@ type oddsOptions struct {
 	rulesName        string
 	attDice, defDice int
 	ties             bool
+	sides            int
 	// -optimal and -defend.
 	optimal               bool
 	territory, army, kill float64
@@ -111,6 +112,7 @@ func cmdOdds(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs.IntVar(&o.attDice, "attacker-dice", 3, "most attacking dice per roll (1-3)")
 	fs.IntVar(&o.defDice, "defender-dice", 2, "most defending dice per roll (1-3)")
 	fs.BoolVar(&o.ties, "ties-attacker", false, "ties go to the attacker")
+	fs.IntVar(&o.sides, "sides", 6, "faces of every die (2-12; the engine's dice have 6)")
 	fs.BoolVar(&o.optimal, "optimal", false, "optimal stopping of the battle (-d) or chain (-chain)")
 	fs.Float64Var(&o.territory, "territory", 0, "with -optimal: utility of each territory taken")
 	fs.Float64Var(&o.army, "army", 0, "with -optimal: utility of each attacking army kept")
@@ -143,6 +145,9 @@ func cmdOdds(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	r := dice.Rules{AttackerDice: o.attDice, DefenderDice: o.defDice, TiesToAttacker: o.ties}
+	if o.sides != 6 {
+		r.Sides = o.sides
+	}
 	if o.rulesName != "" {
 		sr, err := sim.LoadRules(o.rulesName)
 		if err != nil {
@@ -227,7 +232,7 @@ type oddsMode struct {
 }
 
 // commonOddsFlags apply to every mode.
-var commonOddsFlags = []string{"json", "rules", "attacker-dice", "defender-dice", "ties-attacker"}
+var commonOddsFlags = []string{"json", "rules", "attacker-dice", "defender-dice", "ties-attacker", "sides"}
 
 var oddsModes = [...]oddsMode{
 	modeBattle:       {modeBattle, "a battle (-d)", []string{"a", "from", "d", "stop", "exact"}},
@@ -296,7 +301,7 @@ func (m oddsMode) check(set map[string]bool) error {
 		return fmt.Errorf("-%s does not apply to %s", f, m.name)
 	}
 	if set["rules"] {
-		for _, f := range []string{"attacker-dice", "defender-dice", "ties-attacker"} {
+		for _, f := range []string{"attacker-dice", "defender-dice", "ties-attacker", "sides"} {
 			if set[f] {
 				return fmt.Errorf("-%s does not apply with -rules (the rule set gives the dice)", f)
 			}

@@ -84,3 +84,19 @@ func TestOddsOptimalErrors(t *testing.T) {
 		assert.ErrorContains(t, err, tt.msg, "odds %v", tt.args)
 	}
 }
+
+func TestOddsSides(t *testing.T) {
+	out, err := runOdds(t, "-rolls", "-sides", "8")
+	require.NoError(t, err)
+	assert.Contains(t, out, "single rolls, dice 3v2 d8: exact counts over 8^n")
+	assert.Contains(t, out, "1v1   attacker wins          28/64 ")
+	out, err = runOdds(t, "-a", "1", "-d", "1", "-sides", "2", "-exact")
+	require.NoError(t, err)
+	assert.Contains(t, out, "= 1/4\n", "a coin against a coin: the attacker needs 2 against 1")
+	_, err = runOdds(t, "-rolls", "-sides", "13")
+	assert.ErrorContains(t, err, "13-sided dice outside [2, 12]")
+	_, err = runOdds(t, "-verify", "-sides", "8", "-games", "10")
+	assert.ErrorContains(t, err, "the engine rolls six-sided dice")
+	_, err = runOdds(t, "-rolls", "-rules", "classic", "-sides", "8")
+	assert.ErrorContains(t, err, "-sides does not apply with -rules")
+}
