@@ -10,6 +10,7 @@ import (
 
 	"github.com/marslab-risk/marslab/dice"
 	"github.com/marslab-risk/marslab/plots"
+	"github.com/marslab-risk/marslab/report"
 )
 
 // The optimal-stopping (-optimal) and defence (-defend) modes of marslab
@@ -100,26 +101,17 @@ func oddsOptimal(ctx context.Context, w io.Writer, r dice.Rules, o oddsOptions, 
 			}
 		}
 	}
+	heat, loss := report.StoppingFigures(st, r)
 	if o.plot != "" {
-		if err := plots.Save(o.plot, policyHeatMap(st, r)); err != nil {
+		if err := plots.Save(o.plot, heat); err != nil {
 			return fmt.Errorf("-plot: %w", err)
 		}
 	}
 	if o.plotLoss != "" {
-		lc := &plots.LineChart{Title: fmt.Sprintf("threshold rules against the optimum: %s", u),
-			XLabel: "W (attack while P(conquering the rest) >= W)", YLabel: "loss of expected utility"}
-		s := plots.Series{Name: "optimum - threshold rule"}
-		for _, th := range out.Thresholds {
-			if th.W <= 1 {
-				s.X = append(s.X, th.W)
-				s.Y = append(s.Y, th.Loss)
-			}
-		}
-		if len(s.X) == 0 {
+		if loss == nil {
 			return errors.New("-plot-loss: no state where a threshold rule could attack")
 		}
-		lc.Series = []plots.Series{s}
-		if err := plots.Save(o.plotLoss, lc); err != nil {
+		if err := plots.Save(o.plotLoss, loss); err != nil {
 			return fmt.Errorf("-plot-loss: %w", err)
 		}
 	}
@@ -190,50 +182,6 @@ func oddsOptimal(ctx context.Context, w io.Writer, r dice.Rules, o oddsOptions, 
 	return nil
 }
 
-// policyHeatMap draws the optimal policy over the attack's progress: the
-// horizontal axis counts the defending armies destroyed so far along the
-// path, the vertical one the attacking armies; 1 rolls, 0 stops, blank is
-// no state (more armies than are left after the conquests). Every state is
-// drawn, reachable from the start or not.
-func policyHeatMap(st *dice.Stopping, r dice.Rules) *plots.HeatMap {
-	defs := st.Defenders()
-	total := 0
-	for _, d := range defs {
-		total += d
-	}
-	xs := make([]float64, total)
-	for i := range xs {
-		xs[i] = float64(i)
-	}
-	ys := make([]float64, st.A())
-	for i := range ys {
-		ys[i] = float64(i + 1)
-	}
-	g := plots.NewGrid(xs, ys, func(killed, armies float64) float64 {
-		k, before := 0, 0
-		for k < len(defs) && before+defs[k] <= int(killed) {
-			before += defs[k]
-			k++
-		}
-		y := defs[k] - (int(killed) - before)
-		_, roll, _, ok := st.At(k, int(armies), y)
-		switch {
-		case !ok:
-			return math.NaN()
-		case roll:
-			return 1
-		}
-		return 0
-	})
-	return &plots.HeatMap{Grid: g,
-		Title:      fmt.Sprintf("roll (1) or stop (0): %s, dice %s", st.Utility, r),
-		XLabel:     "defending armies destroyed so far along the path",
-		YLabel:     "attacking armies",
-		ColorLabel: "roll",
-		Min:        0, Max: 1,
-	}
-}
-
 type defendJSON struct {
 	A           int       `json:"a"`
 	Armies      int       `json:"armies"`
@@ -254,33 +202,6 @@ type allocPJ struct {
 	Win   float64 `json:"win"`
 }
 
-// namedAllocations are simple allocations of armies over k territories to
-// compare with the optimum.
-func namedAllocations(armies, k int) []allocPJ {
-	first := make([]int, k)
-	last := make([]int, k)
-	even := make([]int, k)
-	for i := range k {
-		first[i], last[i], even[i] = 1, 1, armies/k
-		if i < armies%k {
-			even[i]++
-		}
-	}
-	first[0] += armies - k
-	last[k-1] += armies - k
-	out := []allocPJ{{Name: "all on the first", Alloc: first}, {Name: "all on the last", Alloc: last},
-		{Name: "even", Alloc: even}}
-	if armies >= 2*k-1 {
-		twos := make([]int, k)
-		for i := range twos {
-			twos[i] = 2
-		}
-		twos[k-1] = armies - 2*(k-1)
-		out = append(out, allocPJ{Name: "2 each, the rest on the last", Alloc: twos})
-	}
-	return out
-}
-
 func oddsDefend(ctx context.Context, w io.Writer, r dice.Rules, o oddsOptions) error {
 	if !o.exhaustiveOK() {
 		return fmt.Errorf("-exhaustive: more than %g allocations; drop -exhaustive (the branch and bound is exact)", maxExhaustive)
@@ -292,9 +213,9 @@ func oddsDefend(ctx context.Context, w io.Writer, r dice.Rules, o oddsOptions) e
 	out := defendJSON{A: o.a, Armies: o.defend, K: o.k, Rules: r.String(), Alloc: res.Alloc, Win: res.Win,
 		Adaptive: res.Adaptive, Allocations: res.Allocations, Leaves: res.Leaves, Nodes: res.Nodes}
 	c := dice.NewChainer(r, o.a)
-	for _, al := range namedAllocations(o.defend, o.k) {
-		al.Win = c.Win(o.a, al.Alloc)
-		out.Others = append(out.Others, al)
+	names, allocs := report.DefenceBaselines(o.defend, o.k)
+	for i, al := range allocs {
+		out.Others = append(out.Others, allocPJ{Name: names[i], Alloc: al, Win: c.Win(o.a, al)})
 	}
 	if o.json {
 		return writeJSON(w, out)

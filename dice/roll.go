@@ -65,8 +65,8 @@ func Roll(r Rules, na, nd int) (RollOdds, error) {
 // rollsBySides[s]() holds every roll's outcome table for s-sided dice,
 // [ties to attacker][na][nd], computed once on first use and never
 // modified.
-var rollsBySides = func() (f [MaxSides + 1]func() *[2][maxDice + 1][maxDice + 1]RollOdds) {
-	for s := 2; s <= MaxSides; s++ {
+var rollsBySides = func() (f [maxSides + 1]func() *[2][maxDice + 1][maxDice + 1]RollOdds) {
+	for s := 2; s <= maxSides; s++ {
 		f[s] = sync.OnceValue(func() *[2][maxDice + 1][maxDice + 1]RollOdds {
 			var t [2][maxDice + 1][maxDice + 1]RollOdds
 			for ties := range 2 {

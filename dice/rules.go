@@ -19,8 +19,8 @@ type Rules struct {
 	Sides int
 }
 
-// MaxSides is the most faces a die may have in Rules.Sides.
-const MaxSides = 12
+// maxSides is the most faces a die may have in Rules.Sides.
+const maxSides = 12
 
 // sides returns the number of faces of the dice, 6 for Sides = 0.
 func (r Rules) sides() int {
@@ -46,8 +46,8 @@ func (r Rules) Validate() error {
 	if r.DefenderDice < 1 || r.DefenderDice > maxDice {
 		return fmt.Errorf("dice: defender dice %d outside [1, %d]", r.DefenderDice, maxDice)
 	}
-	if r.Sides != 0 && (r.Sides < 2 || r.Sides > MaxSides) {
-		return fmt.Errorf("dice: %d-sided dice outside [2, %d] (0 for 6)", r.Sides, MaxSides)
+	if r.Sides != 0 && (r.Sides < 2 || r.Sides > maxSides) {
+		return fmt.Errorf("dice: %d-sided dice outside [2, %d] (0 for 6)", r.Sides, maxSides)
 	}
 	return nil
 }

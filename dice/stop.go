@@ -36,8 +36,10 @@ type Utility struct {
 	Goal, Keep int
 }
 
-// validate checks u for a path of n territories and a attacking armies.
-func (u Utility) validate(n, a int) error {
+// Validate reports whether u is a utility for a path of n territories
+// and a attacking armies: finite values, 0 <= Goal <= n, 0 <= Keep <= a,
+// Keep only with a Goal, and a Goal only without the linear values.
+func (u Utility) Validate(n, a int) error {
 	for _, v := range []struct {
 		name string
 		x    float64
@@ -231,8 +233,12 @@ func (s *stopSpace) solve(u Utility, val, rollVal []float64, cont []bool, fixed 
 // while that probability is at least W".
 type Stopping struct {
 	sp *stopSpace
-	// Utility is the objective.
-	Utility Utility
+	// A is the attacking armies at the start, Defenders the defenders of
+	// the path's territories in attack order, Utility the objective; they
+	// are copies, changing them changes nothing.
+	A         int
+	Defenders []int
+	Utility   Utility
 	// val, rollVal and cont are the optimal values, the values of rolling
 	// once and the optimal policy, by state index; win is P(taking the
 	// rest of the path) attacking to the end; reach marks the states
@@ -250,11 +256,11 @@ func Stop(r Rules, a int, defenders []int, u Utility) (*Stopping, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := u.validate(len(defenders), a); err != nil {
+	if err := u.Validate(len(defenders), a); err != nil {
 		return nil, err
 	}
 	ns := sp.off[sp.n()+1]
-	st := &Stopping{sp: sp, Utility: u, val: make([]float64, ns), rollVal: make([]float64, ns),
+	st := &Stopping{sp: sp, A: a, Defenders: slices.Clone(defenders), Utility: u, val: make([]float64, ns), rollVal: make([]float64, ns),
 		cont: make([]bool, ns), win: make([]float64, ns), reach: make([]bool, ns)}
 	sp.solve(u, st.val, st.rollVal, st.cont, false)
 	// P(taking the rest): the goal of the whole path, attacking to the end.
@@ -292,12 +298,6 @@ func (st *Stopping) markReach() {
 	}
 }
 
-// A returns the attacking armies at the start; Defenders the path.
-func (st *Stopping) A() int { return st.sp.a }
-
-// Defenders returns the defenders of the path's territories (a copy).
-func (st *Stopping) Defenders() []int { return slices.Clone(st.sp.defs) }
-
 // Value returns the optimal expected utility from the start.
 func (st *Stopping) Value() float64 { return st.val[st.start()] }
 
@@ -322,9 +322,9 @@ func (st *Stopping) Reachable(k, x, y int) bool {
 	return i >= 0 && st.reach[i]
 }
 
-// Evaluate returns the expected utility from the start of the policy that
+// evaluate returns the expected utility from the start of the policy that
 // rolls in a decision state (k, x, y) when roll(k, x, y) is true.
-func (st *Stopping) Evaluate(roll func(k, x, y int) bool) float64 {
+func (st *Stopping) evaluate(roll func(k, x, y int) bool) float64 {
 	sp := st.sp
 	ns := len(st.val)
 	cont := make([]bool, ns)
@@ -345,7 +345,7 @@ func (st *Stopping) Evaluate(roll func(k, x, y int) bool) float64 {
 // "roll while P(conquering the rest of the path) >= before" until the
 // first conquest and ">= after" from then on (MARS's W_p1 and W_p).
 func (st *Stopping) Threshold(before, after float64) float64 {
-	return st.Evaluate(func(k, x, y int) bool {
+	return st.evaluate(func(k, x, y int) bool {
 		w := st.win[st.sp.index(k, x, y)]
 		if k == 0 {
 			return w >= before
@@ -460,7 +460,7 @@ func StopExact(ctx context.Context, r Rules, a int, defenders []int, u Utility) 
 	if err != nil {
 		return nil, err
 	}
-	if err := u.validate(len(defenders), a); err != nil {
+	if err := u.Validate(len(defenders), a); err != nil {
 		return nil, err
 	}
 	var ut, ua, uk big.Rat
@@ -526,11 +526,11 @@ func (se *StoppingExact) Value() *big.Rat {
 	return se.val[se.sp.index(0, se.sp.a, se.sp.defs[0])]
 }
 
-// At returns the exact optimal value of state (k, x, y) (see
+// at returns the exact optimal value of state (k, x, y) (see
 // Stopping.At), whether the optimal policy rolls there, and the exact
 // value of rolling once there (nil where no roll is possible); ok is false
 // outside the states. The values must not be modified.
-func (se *StoppingExact) At(k, x, y int) (value *big.Rat, roll bool, rollValue *big.Rat, ok bool) {
+func (se *StoppingExact) at(k, x, y int) (value *big.Rat, roll bool, rollValue *big.Rat, ok bool) {
 	i := se.sp.index(k, x, y)
 	if i < 0 {
 		return nil, false, nil, false

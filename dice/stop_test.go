@@ -83,13 +83,13 @@ func TestStopBruteForce(t *testing.T) {
 		}
 		best := math.Inf(-1)
 		for mask := 0; mask < 1<<len(states); mask++ {
-			v := st.Evaluate(func(k, x, y int) bool { return mask&(1<<idx[[3]int{k, x, y}]) != 0 })
+			v := st.evaluate(func(k, x, y int) bool { return mask&(1<<idx[[3]int{k, x, y}]) != 0 })
 			assert.LessOrEqual(t, v, st.Value()+1e-12, "a=%d %v %v policy %b", c.a, c.defs, c.u, mask)
 			best = max(best, v)
 		}
 		assert.InDelta(t, st.Value(), best, 1e-12, "a=%d %v %v", c.a, c.defs, c.u)
 		// The optimal policy's own evaluation gives its value.
-		opt := st.Evaluate(func(k, x, y int) bool { _, r, _, _ := st.At(k, x, y); return r })
+		opt := st.evaluate(func(k, x, y int) bool { _, r, _, _ := st.At(k, x, y); return r })
 		assert.InDelta(t, st.Value(), opt, 1e-12)
 		// No threshold rule beats the optimum.
 		for _, th := range st.Thresholds() {
@@ -123,7 +123,7 @@ func TestStopMatchesExact(t *testing.T) {
 					for y := 0; y < sp.width(k); y++ {
 						v, roll, _, ok := st.At(k, x, y)
 						require.True(t, ok)
-						ev, eroll, erv, ok := ex.At(k, x, y)
+						ev, eroll, erv, ok := ex.at(k, x, y)
 						require.True(t, ok)
 						f, _ := ev.Float64()
 						assert.InDelta(t, f, v, 1e-13*max(1, math.Abs(f)), "%v a=%d %v (%d,%d,%d)", r, c.a, c.defs, k, x, y)
