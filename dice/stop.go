@@ -325,9 +325,26 @@ func (st *Stopping) Reachable(k, x, y int) bool {
 // evaluate returns the expected utility from the start of the policy that
 // rolls in a decision state (k, x, y) when roll(k, x, y) is true.
 func (st *Stopping) evaluate(roll func(k, x, y int) bool) float64 {
+	var buf evalBuf
+	return st.evaluateInto(&buf, roll)
+}
+
+// evalBuf holds the tables of a policy evaluation, reused between
+// evaluations.
+type evalBuf struct {
+	cont     []bool
+	val, tmp []float64
+}
+
+// evaluateInto is evaluate with the tables in buf.
+func (st *Stopping) evaluateInto(buf *evalBuf, roll func(k, x, y int) bool) float64 {
 	sp := st.sp
 	ns := len(st.val)
-	cont := make([]bool, ns)
+	if len(buf.cont) < ns {
+		buf.cont, buf.val, buf.tmp = make([]bool, ns), make([]float64, ns), make([]float64, ns)
+	}
+	cont := buf.cont[:ns]
+	clear(cont)
 	for k := 0; k < sp.n(); k++ {
 		w := sp.width(k)
 		for x := 1; x <= sp.a-k; x++ {
@@ -336,22 +353,28 @@ func (st *Stopping) evaluate(roll func(k, x, y int) bool) float64 {
 			}
 		}
 	}
-	val, tmp := make([]float64, ns), make([]float64, ns)
-	sp.solve(st.Utility, val, tmp, cont, true)
+	val := buf.val[:ns]
+	sp.solve(st.Utility, val, buf.tmp[:ns], cont, true)
 	return val[st.start()]
+}
+
+// thresholdRule returns the policy "roll while P(conquering the rest) >=
+// before" until the first conquest and ">= after" from then on.
+func (st *Stopping) thresholdRule(before, after float64) func(k, x, y int) bool {
+	return func(k, x, y int) bool {
+		w := st.win[st.sp.index(k, x, y)]
+		if k == 0 {
+			return w >= before
+		}
+		return w >= after
+	}
 }
 
 // Threshold returns the expected utility from the start of the rule
 // "roll while P(conquering the rest of the path) >= before" until the
 // first conquest and ">= after" from then on (MARS's W_p1 and W_p).
 func (st *Stopping) Threshold(before, after float64) float64 {
-	return st.evaluate(func(k, x, y int) bool {
-		w := st.win[st.sp.index(k, x, y)]
-		if k == 0 {
-			return w >= before
-		}
-		return w >= after
-	})
+	return st.evaluate(st.thresholdRule(before, after))
 }
 
 // ThresholdLoss is one threshold rule "roll while P(conquering the rest of
@@ -399,8 +422,9 @@ func (st *Stopping) Thresholds() []ThresholdLoss {
 	ws = append(ws, 2)
 	best := st.Value()
 	out := make([]ThresholdLoss, len(ws))
+	var buf evalBuf
 	for i, w := range ws {
-		v := st.Threshold(w, w)
+		v := st.evaluateInto(&buf, st.thresholdRule(w, w))
 		out[i] = ThresholdLoss{W: w, Value: v, Loss: best - v}
 	}
 	return out
