@@ -39,7 +39,7 @@ Modes (exactly one):
                      optimal stopping: when to stop attacking to maximise
                      the expected utility -territory V per territory taken
                      + -army V per army kept + -kill V per defender
-                     destroyed (or, with -goal K [-keep S], P(at least K
+                     destroyed + -path V for the whole path (or, with -goal K [-keep S], P(at least K
                      territories taken with at least S armies left)); the
                      policy table and the loss of every threshold rule
                      "attack while P(conquering the rest) >= W" (-wp1, -wp:
@@ -117,6 +117,7 @@ func cmdOdds(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs.Float64Var(&o.territory, "territory", 0, "with -optimal: utility of each territory taken")
 	fs.Float64Var(&o.army, "army", 0, "with -optimal: utility of each attacking army kept")
 	fs.Float64Var(&o.kill, "kill", 0, "with -optimal: utility of each defending army destroyed")
+	fs.Float64Var(&o.pathValue, "path", 0, "with -optimal: utility of taking the whole path")
 	fs.IntVar(&o.goal, "goal", 0, "with -optimal: maximise P(at least this many territories taken ...)")
 	fs.IntVar(&o.keep, "keep", 0, "with -optimal -goal: ... with at least this many attacking armies left)")
 	fs.Float64Var(&o.wp1, "wp1", -1, "with -optimal: also evaluate MARS's rule, this threshold before the first conquest")
@@ -242,7 +243,7 @@ var oddsModes = [...]oddsMode{
 	modeVerify:       {modeVerify, "-verify", []string{"verify", "games", "seed", "alpha"}},
 	modeVerifyBattle: {modeVerifyBattle, "-verify -d", []string{"verify", "a", "from", "d", "stop", "games", "seed", "alpha"}},
 	modeVerifyChain:  {modeVerifyChain, "-verify -chain", []string{"verify", "a", "from", "chain", "games", "seed", "alpha"}},
-	modeOptimal: {modeOptimal, "-optimal", []string{"optimal", "a", "from", "d", "chain", "territory", "army", "kill",
+	modeOptimal: {modeOptimal, "-optimal", []string{"optimal", "a", "from", "d", "chain", "territory", "army", "kill", "path",
 		"goal", "keep", "wp1", "wp", "plot", "plot-loss", "exact"}},
 	modeDefend: {modeDefend, "-defend", []string{"defend", "a", "from", "k", "exhaustive"}},
 }

@@ -52,9 +52,9 @@ type optimalJSON struct {
 }
 
 func oddsOptimal(ctx context.Context, w io.Writer, r dice.Rules, o oddsOptions, defs []int) error {
-	u := dice.Utility{Territory: o.territory, Army: o.army, Kill: o.kill, Goal: o.goal, Keep: o.keep}
+	u := dice.Utility{Territory: o.territory, Army: o.army, Kill: o.kill, Path: o.pathValue, Goal: o.goal, Keep: o.keep}
 	if u == (dice.Utility{}) {
-		return errors.New("-optimal needs a utility: -territory, -army, -kill or -goal")
+		return errors.New("-optimal needs a utility: -territory, -army, -kill, -path or -goal")
 	}
 	if (o.wp1 >= 0) != (o.wp >= 0) {
 		return errors.New("-wp1 and -wp go together (MARS's thresholds before and after the first conquest)")

@@ -100,3 +100,12 @@ func TestOddsSides(t *testing.T) {
 	_, err = runOdds(t, "-rolls", "-rules", "classic", "-sides", "8")
 	assert.ErrorContains(t, err, "-sides does not apply with -rules")
 }
+
+func TestOddsOptimalPath(t *testing.T) {
+	// The whole path of one territory worth 2 beside an army worth 1: as
+	// -territory 2 (15/36 · 3 = 5/4 against 1).
+	out, err := runOdds(t, "-optimal", "-a", "1", "-d", "1", "-path", "2", "-army", "1", "-exact")
+	require.NoError(t, err)
+	assert.Contains(t, out, "utility: territory 0, army 1, kill 0, path 2\n")
+	assert.Contains(t, out, "= 5/4\n")
+}

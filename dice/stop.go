@@ -19,7 +19,8 @@ import (
 // armies (x still attacking, one in each conquered territory) and has
 // destroyed some of the defender's armies. The utility is linear,
 //
-//	Territory·k + Army·(x + k) + Kill·(defending armies destroyed),
+//	Territory·k + Army·(x + k) + Kill·(defending armies destroyed)
+//	  + Path·[k = the whole path],
 //
 // unless Goal > 0: then it is the probability target 1 if k >= Goal and
 // x >= Keep at the end, 0 otherwise (the linear values must be 0).
@@ -31,6 +32,9 @@ type Utility struct {
 	Army float64
 	// Kill is the value of each defending army destroyed.
 	Kill float64
+	// Path is the value of taking the whole path (a goal reached), on top
+	// of its territories' values.
+	Path float64
 	// Goal, if positive, makes the objective P(at least Goal territories
 	// conquered and at least Keep attacking armies left).
 	Goal, Keep int
@@ -43,7 +47,7 @@ func (u Utility) Validate(n, a int) error {
 	for _, v := range []struct {
 		name string
 		x    float64
-	}{{"territory", u.Territory}, {"army", u.Army}, {"kill", u.Kill}} {
+	}{{"territory", u.Territory}, {"army", u.Army}, {"kill", u.Kill}, {"path", u.Path}} {
 		if math.IsNaN(v.x) || math.IsInf(v.x, 0) {
 			return fmt.Errorf("dice: utility: %s value %v is not finite", v.name, v.x)
 		}
@@ -57,19 +61,23 @@ func (u Utility) Validate(n, a int) error {
 	if u.Goal == 0 && u.Keep > 0 {
 		return errors.New("dice: utility: keep needs a goal (a number of territories)")
 	}
-	if u.Goal > 0 && (u.Territory != 0 || u.Army != 0 || u.Kill != 0) {
+	if u.Goal > 0 && (u.Territory != 0 || u.Army != 0 || u.Kill != 0 || u.Path != 0) {
 		return errors.New("dice: utility: a goal (probability target) excludes the linear values")
 	}
 	return nil
 }
 
-// String describes u, as "territory 1, army 0.2, kill 0" or
-// "P(>= 2 territories, >= 3 armies left)".
+// String describes u, as "territory 1, army 0.2, kill 0" (and ", path
+// 5" when Path is not 0) or "P(>= 2 territories, >= 3 armies left)".
 func (u Utility) String() string {
 	if u.Goal > 0 {
 		return fmt.Sprintf("P(>= %d territories, >= %d armies left)", u.Goal, u.Keep)
 	}
-	return fmt.Sprintf("territory %g, army %g, kill %g", u.Territory, u.Army, u.Kill)
+	s := fmt.Sprintf("territory %g, army %g, kill %g", u.Territory, u.Army, u.Kill)
+	if u.Path != 0 {
+		s += fmt.Sprintf(", path %g", u.Path)
+	}
+	return s
 }
 
 // maxStopStates bounds the states of an optimal-stopping problem (32 MB of
@@ -157,7 +165,11 @@ func (s *stopSpace) reward(u Utility, k, x, y int) float64 {
 	if k < s.n() {
 		killed += s.defs[k] - y
 	}
-	return u.Territory*float64(k) + u.Army*float64(x+k) + u.Kill*float64(killed)
+	v := u.Territory*float64(k) + u.Army*float64(x+k) + u.Kill*float64(killed)
+	if k == s.n() {
+		v += u.Path
+	}
+	return v
 }
 
 // next returns the state a roll from (k, x, y) leads to when the defender
@@ -487,10 +499,11 @@ func StopExact(ctx context.Context, r Rules, a int, defenders []int, u Utility) 
 	if err := u.Validate(len(defenders), a); err != nil {
 		return nil, err
 	}
-	var ut, ua, uk big.Rat
+	var ut, ua, uk, up big.Rat
 	ut.SetFloat64(u.Territory)
 	ua.SetFloat64(u.Army)
 	uk.SetFloat64(u.Kill)
+	up.SetFloat64(u.Path)
 	reward := func(k, x, y int) *big.Rat {
 		v := new(big.Rat)
 		if u.Goal > 0 {
@@ -507,6 +520,9 @@ func StopExact(ctx context.Context, r Rules, a int, defenders []int, u Utility) 
 		v.Add(v, t.Mul(&ut, t.SetInt64(int64(k))))
 		v.Add(v, t.Mul(&ua, t.SetInt64(int64(x+k))))
 		v.Add(v, t.Mul(&uk, t.SetInt64(int64(killed))))
+		if k == sp.n() {
+			v.Add(v, &up)
+		}
 		return v
 	}
 	ns := sp.off[sp.n()+1]

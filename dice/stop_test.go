@@ -54,6 +54,8 @@ var stopCases = []struct {
 	{5, []int{1, 1, 1}, Utility{Goal: 2, Keep: 1}},
 	{5, []int{3}, Utility{Territory: 2, Army: 1}},
 	{4, []int{2, 1}, Utility{Territory: -1, Army: 0.1}},
+	{4, []int{2, 1}, Utility{Path: 3, Army: 0.5}},
+	{5, []int{1, 1, 1}, Utility{Territory: 0.2, Path: 2, Army: 0.4, Kill: 0.1}},
 }
 
 // decisionStates lists the decision states of a problem.
@@ -110,6 +112,7 @@ func TestStopMatchesExact(t *testing.T) {
 		{12, []int{5}, Utility{Territory: 3, Army: 1}},
 		{10, []int{4, 4}, Utility{Goal: 2, Keep: 2}},
 		{9, []int{2, 3, 2}, Utility{Territory: 1.5, Army: 0.6}},
+		{12, []int{3, 2, 2}, Utility{Path: 7.3, Army: 0.9}},
 	}, stopCases...)
 	for _, r := range []Rules{Classic, {AttackerDice: 2, DefenderDice: 3, TiesToAttacker: true}} {
 		for _, c := range cases {
@@ -198,6 +201,8 @@ func TestStopErrors(t *testing.T) {
 		{3, []int{1}, Utility{Goal: 1, Keep: 4}, "keep 4 armies outside [0, 3]"},
 		{3, []int{1}, Utility{Keep: 1}, "keep needs a goal"},
 		{3, []int{1}, Utility{Goal: 1, Army: 1}, "excludes the linear values"},
+		{3, []int{1}, Utility{Goal: 1, Path: 1}, "excludes the linear values"},
+		{3, []int{1}, Utility{Path: math.Inf(1)}, "path value +Inf is not finite"},
 		{2000, []int{2000}, Utility{Territory: 1}, "more than 1048576 states"},
 	} {
 		_, err := Stop(Classic, tt.a, tt.defs, tt.u)

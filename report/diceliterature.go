@@ -46,6 +46,7 @@ type stoppingProblem struct {
 	Territory float64 `toml:"territory"`
 	Army      float64 `toml:"army"`
 	Kill      float64 `toml:"kill"`
+	Path      float64 `toml:"path"`
 	Goal      int     `toml:"goal"`
 	Keep      int     `toml:"keep"`
 	// Wp1 and Wp are MARS's thresholds whose rule is evaluated.
@@ -113,7 +114,7 @@ func parseDiceLiterature(path string, data []byte) (experiment, error) {
 }
 
 func (p stoppingProblem) utility() dice.Utility {
-	return dice.Utility{Territory: p.Territory, Army: p.Army, Kill: p.Kill, Goal: p.Goal, Keep: p.Keep}
+	return dice.Utility{Territory: p.Territory, Army: p.Army, Kill: p.Kill, Path: p.Path, Goal: p.Goal, Keep: p.Keep}
 }
 
 func (c *diceLiteratureConfig) template() string { return "dice-literature.md.tmpl" }
