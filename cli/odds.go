@@ -83,6 +83,7 @@ type oddsOptions struct {
 	// -optimal and -defend.
 	optimal               bool
 	territory, army, kill float64
+	pathValue             float64
 	goal, keep            int
 	wp1, wp               float64
 	plotLoss              string
