@@ -150,6 +150,10 @@ type Params struct {
 	// auction: its pursued goals, else any single battle, or its pursued
 	// goals only (default).
 	Attack AttackTargets
+	// Stop (stop) decides whether to attack once more: the paper's
+	// thresholds (default), the optimal stopping policy, or the thresholds
+	// with the optimal policy's counts in the game stats (see StopRule).
+	Stop StopRule
 }
 
 // PaperParams returns the parameters published in Tables 1 and 2 of the
@@ -198,12 +202,14 @@ var paramSpecs = [...]bots.Param{
 		Doc: "eq. (5): hold probabilities d as fractions, or in percent as in the paper's Table 4 (defensive bids x100)"},
 	{Name: "attack_targets", Default: float64(AttackGoals), Max: 1, Integer: true, Choices: []string{"any", "goals"},
 		Doc: "attack auction: pursued goals, else the best single battle, or pursued goals only (paper silent)"},
+	{Name: "stop", Default: float64(StopThreshold), Max: 2, Integer: true, Choices: []string{"threshold", "optimal", "measure"},
+		Doc: "attack again: odds >= W_p1/W_p (paper), the optimal stopping policy, or the paper's rule measured against it (game stats)"},
 }
 
 // ParamSpecs returns a copy of the parameter table (the bots.Param of every
 // field of Params), in the order of the paper's Tables 1 and 2, then the
-// named options goal_value, goal_paths, defensive_bid, hold_unit and
-// attack_targets.
+// named options goal_value, goal_paths, defensive_bid, hold_unit,
+// attack_targets and stop.
 func ParamSpecs() []bots.Param {
 	out := make([]bots.Param, len(paramSpecs))
 	copy(out, paramSpecs[:])
@@ -258,6 +264,8 @@ func (p Params) choice(name string) (int, bool) {
 		return int(p.HoldUnit), true
 	case "attack_targets":
 		return int(p.Attack), true
+	case "stop":
+		return int(p.Stop), true
 	}
 	return 0, false
 }
@@ -275,6 +283,8 @@ func (p *Params) setChoice(name string, v int) {
 		p.HoldUnit = HoldUnit(v)
 	case "attack_targets":
 		p.Attack = AttackTargets(v)
+	case "stop":
+		p.Stop = StopRule(v)
 	}
 }
 

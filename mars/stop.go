@@ -1,0 +1,127 @@
+package mars
+
+import (
+	"math"
+
+	"github.com/marslab-risk/marslab/bots"
+	"github.com/marslab-risk/marslab/dice"
+)
+
+// StopRule says how MARS decides, after every roll, whether to attack once
+// more (named option stop). The paper attacks while the best bid's odds
+// reach W_p1 (before the turn's first conquest) or W_p (after); the
+// optimal rule decides by the optimal stopping policy of the attack along
+// the goal's remaining path (dice.Stop) under the utility MARS's own
+// placement auction implies.
+type StopRule int
+
+const (
+	// StopThreshold is the paper's rule (parameter value "threshold").
+	StopThreshold StopRule = iota
+	// StopOptimal attacks with the best bid (the auction's highest odds,
+	// every goal bidding whatever its odds) when the optimal stopping
+	// policy of its remaining path rolls in the current state (parameter
+	// value "optimal").
+	StopOptimal
+	// StopMeasure plays the paper's rule and counts, at every attack
+	// decision, how its choice and expected utility differ from the
+	// optimal policy's, in the game stats (parameter value "measure").
+	StopMeasure
+)
+
+// stopState is the mediator's state of the stop option: the price of an
+// army in the last placement, and the game's counts of attack decisions
+// (see stopDecide).
+type stopState struct {
+	// price is the value of one army in MARS's bid units: the lowest
+	// winning bid per army of the last placement's auctions that won
+	// armies (equations (4) and (5) are values per army placed); 0 if no
+	// positive bid won an army.
+	price float64
+	// decisions counts the attack decisions evaluated, differ those where
+	// the optimal policy and the threshold rule choose differently, priced
+	// those with a positive price; lossMicro sums, over the priced ones,
+	// the threshold rule's loss of expected utility against the optimum in
+	// millionths of an army (loss / price).
+	decisions, differ, priced, lossMicro int64
+}
+
+// resetPrice starts a placement's price.
+func (s *stopState) resetPrice() { s.price = 0 }
+
+// notePrice records an auction won by bid w in the placement's price.
+func (s *stopState) notePrice(w bid) {
+	if w.I >= 1 && w.Value > 0 && (s.price == 0 || w.Value < s.price) {
+		s.price = w.Value
+	}
+}
+
+// stopUtility returns the utility MARS's valuation implies for attacking
+// along the remaining path of pursued goal i (a single battle against
+// target if i < 0): taking the whole path is worth P_ob·w, the goal's
+// value w of equation (4) (V_c of the target for a single battle) in the
+// bid units of the placement auction, where an army costs the last
+// placement's price.
+func (m *mediator) stopUtility(i, target int) dice.Utility {
+	w := m.vals[target]
+	if i >= 0 {
+		w = m.goals[m.pursuits[i].g].w
+	}
+	return dice.Utility{Path: m.p.Pob * w, Army: m.stop.price}
+}
+
+// stopDecide returns whether MARS attacks with the auction's best bid c
+// under the stop option (ok is the threshold rule's decision, conquered
+// whether MARS has conquered a territory this turn). It solves the
+// optimal stopping problem of c's remaining path from the current state,
+// with all survivors moving in after each conquest; under StopMeasure it
+// counts the decision and returns ok. A problem too large for dice.Stop
+// keeps ok.
+func (m *mediator) stopDecide(c attackChoice, conquered, ok bool) bool {
+	if c.odds < 0 {
+		return false
+	}
+	b := m.b
+	att := b.Armies[c.from] - 1
+	defs := []int{b.Armies[c.to]}
+	if c.pursuit >= 0 {
+		m.remaining(m.pursuits[c.pursuit])
+		defs = append(defs[:0], m.scratch...)
+	}
+	st, err := dice.Stop(m.o.r, att, defs, m.stopUtility(c.pursuit, c.to))
+	if err != nil {
+		return ok
+	}
+	_, roll, _, _ := st.At(0, att, defs[0])
+	if m.p.Stop == StopOptimal {
+		return roll
+	}
+	before := m.p.Wp1
+	if conquered {
+		before = m.p.Wp
+	}
+	s := &m.stop
+	s.decisions++
+	if roll != ok {
+		s.differ++
+	}
+	if s.price > 0 {
+		s.priced++
+		s.lossMicro += int64(math.Round(1e6 * (st.Value() - st.Threshold(before, m.p.Wp)) / s.price))
+	}
+	return ok
+}
+
+// stats appends the counts of stopState under stop = measure, in this
+// order: stop_decisions, the attack decisions; stop_differ, those where
+// the optimal policy chose otherwise than the paper's rule; stop_priced,
+// those with a positive army price; stop_loss_micro, the paper's rule's
+// loss of expected utility against the optimum summed over the priced
+// decisions, in millionths of an army.
+func (s stopState) stats(buf []bots.Stat) []bots.Stat {
+	return append(buf,
+		bots.Stat{Name: "stop_decisions", Count: s.decisions},
+		bots.Stat{Name: "stop_differ", Count: s.differ},
+		bots.Stat{Name: "stop_priced", Count: s.priced},
+		bots.Stat{Name: "stop_loss_micro", Count: max(s.lossMicro, 0)})
+}
