@@ -33,26 +33,32 @@ const (
 // army in the last placement, and the game's counts of attack decisions
 // (see stopDecide).
 type stopState struct {
-	// price is the value of one army in MARS's bid units: the lowest
+	// price is the value of one army in MARS's bid units: the mean
 	// winning bid per army of the last placement's auctions that won
-	// armies (equations (4) and (5) are values per army placed); 0 if no
-	// positive bid won an army.
-	price float64
-	// decisions counts the attack decisions evaluated, differ those where
-	// the optimal policy and the threshold rule choose differently, priced
-	// those with a positive price; lossMicro sums, over the priced ones,
-	// the threshold rule's loss of expected utility against the optimum in
-	// millionths of an army (loss / price).
-	decisions, differ, priced, lossMicro int64
+	// armies, weighted by the armies each won (equations (4) and (5) are
+	// values per army placed); 0 if no positive bid won an army. value
+	// and armies are the placement's sums behind it.
+	price         float64
+	value, armies float64
+	// decisions counts the attack decisions evaluated; more those where
+	// the optimal policy rolls and the threshold rule stops, less the
+	// reverse; priced those with a positive price. lossMicro sums, over
+	// the priced ones, the threshold rule's loss of expected utility
+	// against the optimum in millionths of an army (loss / price);
+	// lossGoalPPM sums, over every decision, the loss in millionths of
+	// the path's value (loss / (P_ob·w)).
+	decisions, more, less, priced, lossMicro, lossGoalPPM int64
 }
 
 // resetPrice starts a placement's price.
-func (s *stopState) resetPrice() { s.price = 0 }
+func (s *stopState) resetPrice() { s.price, s.value, s.armies = 0, 0, 0 }
 
 // notePrice records an auction won by bid w in the placement's price.
 func (s *stopState) notePrice(w bid) {
-	if w.I >= 1 && w.Value > 0 && (s.price == 0 || w.Value < s.price) {
-		s.price = w.Value
+	if w.I >= 1 && w.Value > 0 {
+		s.value += w.Value * float64(w.I)
+		s.armies += float64(w.I)
+		s.price = s.value / s.armies
 	}
 }
 
@@ -102,26 +108,36 @@ func (m *mediator) stopDecide(c attackChoice, conquered, ok bool) bool {
 	}
 	s := &m.stop
 	s.decisions++
-	if roll != ok {
-		s.differ++
+	switch {
+	case roll && !ok:
+		s.more++
+	case !roll && ok:
+		s.less++
 	}
+	loss := max(0, st.Value()-st.Threshold(before, m.p.Wp))
 	if s.price > 0 {
 		s.priced++
-		s.lossMicro += int64(math.Round(1e6 * (st.Value() - st.Threshold(before, m.p.Wp)) / s.price))
+		s.lossMicro += int64(math.Round(1e6 * loss / s.price))
+	}
+	if u := st.Utility.Path; u > 0 {
+		s.lossGoalPPM += int64(math.Round(1e6 * loss / u))
 	}
 	return ok
 }
 
 // stats appends the counts of stopState under stop = measure, in this
-// order: stop_decisions, the attack decisions; stop_differ, those where
-// the optimal policy chose otherwise than the paper's rule; stop_priced,
-// those with a positive army price; stop_loss_micro, the paper's rule's
-// loss of expected utility against the optimum summed over the priced
-// decisions, in millionths of an army.
+// order: stop_decisions, the attack decisions; stop_more and stop_less,
+// those where the optimal policy rolls and the paper's rule stops, and the
+// reverse; stop_priced, those with a positive army price; stop_loss_micro,
+// the paper's rule's loss of expected utility against the optimum summed
+// over the priced decisions, in millionths of an army; stop_loss_goal_ppm,
+// the same loss over every decision in millionths of the path's value.
 func (s stopState) stats(buf []bots.Stat) []bots.Stat {
 	return append(buf,
 		bots.Stat{Name: "stop_decisions", Count: s.decisions},
-		bots.Stat{Name: "stop_differ", Count: s.differ},
+		bots.Stat{Name: "stop_more", Count: s.more},
+		bots.Stat{Name: "stop_less", Count: s.less},
 		bots.Stat{Name: "stop_priced", Count: s.priced},
-		bots.Stat{Name: "stop_loss_micro", Count: max(s.lossMicro, 0)})
+		bots.Stat{Name: "stop_loss_micro", Count: s.lossMicro},
+		bots.Stat{Name: "stop_loss_goal_ppm", Count: s.lossGoalPPM})
 }

@@ -49,19 +49,20 @@ func TestStopOption(t *testing.T) {
 		assert.Equal(t, resPaper, resMeasure, "game %d: measure plays the paper's rule", index)
 		assert.Equal(t, evPaper, evMeasure, "game %d: the same events", index)
 		assert.Len(t, stPaper, 6, "the paper's rule adds no counts")
-		require.Len(t, stMeasure, 10)
+		require.Len(t, stMeasure, 12)
 		c := map[string]int64{}
 		names := []string{}
 		for _, s := range stMeasure[6:] {
 			c[s.Name] = s.Count
 			names = append(names, s.Name)
 		}
-		assert.Equal(t, []string{"stop_decisions", "stop_differ", "stop_priced", "stop_loss_micro"}, names)
+		assert.Equal(t, []string{"stop_decisions", "stop_more", "stop_less", "stop_priced", "stop_loss_micro", "stop_loss_goal_ppm"}, names)
 		assert.Positive(t, c["stop_decisions"], "game %d", index)
-		assert.LessOrEqual(t, c["stop_differ"], c["stop_decisions"])
+		assert.LessOrEqual(t, c["stop_more"]+c["stop_less"], c["stop_decisions"])
 		assert.LessOrEqual(t, c["stop_priced"], c["stop_decisions"])
 		assert.GreaterOrEqual(t, c["stop_loss_micro"], int64(0))
-		if c["stop_differ"] == 0 {
+		assert.GreaterOrEqual(t, c["stop_loss_goal_ppm"], int64(0))
+		if c["stop_more"]+c["stop_less"] == 0 {
 			assert.Zero(t, c["stop_loss_micro"], "no other choice, no loss")
 		}
 
