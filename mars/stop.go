@@ -34,12 +34,15 @@ const (
 // (see stopDecide).
 type stopState struct {
 	// price is the value of one army in MARS's bid units: the mean
-	// winning bid per army of the last placement's auctions that won
-	// armies, weighted by the armies each won (equations (4) and (5) are
-	// values per army placed); 0 if no positive bid won an army. value
-	// and armies are the placement's sums behind it.
-	price         float64
-	value, armies float64
+	// winning offensive bid per army of the last placement (equation (4)
+	// is a value per army placed: P_ob·p·w·d/i), weighted by the armies
+	// each won; without an offensive winner, the mean of every winning
+	// bid (equation (5)'s too); 0 if no positive bid won an army. value
+	// and armies are the placement's sums behind it, of offensive bids
+	// (off) and of all.
+	price               float64
+	value, armies       float64
+	offValue, offArmies float64
 	// decisions counts the attack decisions evaluated; more those where
 	// the optimal policy rolls and the threshold rule stops, less the
 	// reverse; priced those with a positive price. lossMicro sums, over
@@ -51,13 +54,24 @@ type stopState struct {
 }
 
 // resetPrice starts a placement's price.
-func (s *stopState) resetPrice() { s.price, s.value, s.armies = 0, 0, 0 }
+func (s *stopState) resetPrice() {
+	s.price, s.value, s.armies, s.offValue, s.offArmies = 0, 0, 0, 0, 0
+}
 
 // notePrice records an auction won by bid w in the placement's price.
 func (s *stopState) notePrice(w bid) {
-	if w.I >= 1 && w.Value > 0 {
-		s.value += w.Value * float64(w.I)
-		s.armies += float64(w.I)
+	if w.I < 1 || w.Value <= 0 {
+		return
+	}
+	s.value += w.Value * float64(w.I)
+	s.armies += float64(w.I)
+	if w.Goal >= 0 {
+		s.offValue += w.Value * float64(w.I)
+		s.offArmies += float64(w.I)
+	}
+	if s.offArmies > 0 {
+		s.price = s.offValue / s.offArmies
+	} else {
 		s.price = s.value / s.armies
 	}
 }

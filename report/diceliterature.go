@@ -12,14 +12,15 @@ import (
 )
 
 // diceLiteratureNotes are the note sections of a dice-literature notebook.
-var diceLiteratureNotes = []string{"intro", "literature", "variants", "stopping", "defence", "conclusion"}
+var diceLiteratureNotes = []string{"intro", "literature", "variants", "stopping", "defence", "mars", "conclusion"}
 
 // diceLiteratureConfig is the config of a dice-literature notebook: the
 // literature's published dice numbers beside exact values, dice variants,
 // optimal stopping problems and the defence of a chain.
 type diceLiteratureConfig struct {
 	Header
-	Lit struct {
+	path string // the config file, for errors and relative rule files
+	Lit  struct {
 		// Sides are the numbers of faces of the dice-variant table;
 		// VariantArmies the a = d of its battle column.
 		Sides         []int `toml:"sides"`
@@ -34,6 +35,8 @@ type diceLiteratureConfig struct {
 		DefenceAttackers   []int `toml:"defence_attackers"`
 		DefenceArmies      []int `toml:"defence_armies"`
 		DefenceTerritories []int `toml:"defence_territories"`
+		// Mars is MARS's stopping rule against the optimal one in games.
+		Mars marsStopConfig `toml:"mars"`
 	} `toml:"literature"`
 	Full  diceLiteratureSize `toml:"full"`
 	Quick diceLiteratureSize `toml:"quick"`
@@ -63,6 +66,9 @@ type diceLiteratureSize struct {
 	// ExhaustiveMax is the most allocations a defence problem may have to
 	// be checked by evaluating every one (0: none).
 	ExhaustiveMax int `toml:"exhaustive_max"`
+	// MarsGames is the number of games of each of the MARS section's two
+	// batches.
+	MarsGames int `toml:"mars_games"`
 }
 
 func parseDiceLiterature(path string, data []byte) (experiment, error) {
@@ -70,8 +76,10 @@ func parseDiceLiterature(path string, data []byte) (experiment, error) {
 	if err := decodeStrict(path, data, &c); err != nil {
 		return nil, err
 	}
+	c.path = path
 	ck := &checker{path: path}
 	l := &c.Lit
+	l.Mars.check(ck)
 	ck.ints("literature.sides", l.Sides, 1, 11, 2, 12) // the faces dice.Rules.Sides allows
 	ck.intIn("literature.variant_armies", l.VariantArmies, 1, 100)
 	if len(l.Stopping) == 0 || len(l.Stopping) > 20 {
@@ -106,6 +114,7 @@ func parseDiceLiterature(path string, data []byte) (experiment, error) {
 		ck.intIn(s.name+".hendel_max_d", s.size.HendelMaxD, 10, 500)
 		ck.intIn(s.name+".loss_max_n", s.size.LossMaxN, 1, 100)
 		ck.intIn(s.name+".exhaustive_max", s.size.ExhaustiveMax, 0, 10000000)
+		ck.intIn(s.name+".mars_games", s.size.MarsGames, 2, 1000000)
 	}
 	if ck.err != nil {
 		return nil, ck.err
@@ -128,7 +137,8 @@ func (c *diceLiteratureConfig) size(quick bool) diceLiteratureSize {
 
 func (c *diceLiteratureConfig) sizes(quick bool) string {
 	s := c.size(quick)
-	return fmt.Sprintf("hendel_max_d = %d, loss_max_n = %d, exhaustive_max = %d", s.HendelMaxD, s.LossMaxN, s.ExhaustiveMax)
+	return fmt.Sprintf("hendel_max_d = %d, loss_max_n = %d, exhaustive_max = %d, mars_games = %d", s.HendelMaxD, s.LossMaxN,
+		s.ExhaustiveMax, s.MarsGames)
 }
 
 // litLine is one published number beside the exact value.
@@ -203,6 +213,7 @@ type diceLiteratureData struct {
 	DefenceTwosOf    int
 	DefenceSame      int
 	DefenceLeafShare float64
+	Mars             marsStopData
 }
 
 func (c *diceLiteratureConfig) run(ctx context.Context, w *writer) (any, error) {
@@ -223,6 +234,10 @@ func (c *diceLiteratureConfig) run(ctx context.Context, w *writer) (any, error) 
 	}
 	w.logf("dice-literature: defending a chain")
 	if err := c.defence(ctx, w, d, size); err != nil {
+		return nil, err
+	}
+	w.logf("dice-literature: MARS's attack rule against optimal stopping")
+	if err := c.marsStop(ctx, w, d, size.MarsGames); err != nil {
 		return nil, err
 	}
 	return d, nil

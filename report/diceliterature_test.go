@@ -1,6 +1,7 @@
 package report
 
 import (
+	"math"
 	"math/big"
 	"path/filepath"
 	"strings"
@@ -37,15 +38,22 @@ army = 0.3
 wp1 = 0.25
 wp = 0.7375
 
+[literature.mars]
+mars = "mars@paper"
+opponents = ["aggressive", "random"]
+rules = "mars2006"
+
 [full]
 hendel_max_d = 20
 loss_max_n = 5
 exhaustive_max = 100
+mars_games = 6
 
 [quick]
 hendel_max_d = 10
 loss_max_n = 3
 exhaustive_max = 0
+mars_games = 4
 `
 
 func TestDiceLiteratureNotebook(t *testing.T) {
@@ -72,6 +80,9 @@ func TestDiceLiteratureNotebook(t *testing.T) {
 	assert.Contains(t, rep, "2 problems were also solved by evaluating every allocation, 2 of them with the same")
 	assert.Contains(t, rep, "![policy of problem 1](stopping-policy.png)")
 	assert.Contains(t, rep, "With 4-sided dice, 5 attacking armies win against 5 with probability")
+	mars := readFile(t, filepath.Join(a, "mars-stop.csv"))
+	assert.Equal(t, 7, strings.Count(mars, "\n"), "6 games and the header")
+	assert.Contains(t, rep, "Two batches of 6 games on the same\nseeds, `mars@paper(stop=measure),aggressive,random`")
 	for _, f := range []string{"stopping-policy.png", "stopping-thresholds.svg", "hendel.csv", "losses-formula.csv", "variants.csv", "thresholds.csv"} {
 		assert.FileExists(t, filepath.Join(a, f))
 	}
@@ -83,7 +94,7 @@ func TestDiceLiteratureNotebook(t *testing.T) {
 func TestDiceLiteratureQuick(t *testing.T) {
 	a, _ := runTwice(t, writeNotebook(t, "dice-literature", tinyDiceLiterature), true)
 	rep := readFile(t, filepath.Join(a, ReportFile))
-	assert.Contains(t, rep, "(quick size: hendel_max_d = 10, loss_max_n = 3, exhaustive_max = 0; seed 3)")
+	assert.Contains(t, rep, "(quick size: hendel_max_d = 10, loss_max_n = 3, exhaustive_max = 0, mars_games = 4; seed 3)")
 	assert.Contains(t, rep, "0 problems were also solved by evaluating every allocation")
 }
 
@@ -137,10 +148,27 @@ func TestDiceLiteratureParseErrors(t *testing.T) {
 		{`defenders = [3, 2, 1]`, `defenders = [3, 0]`, "key literature.stopping[0].defenders[1]: 0 outside [1, 30]"},
 		{`hendel_max_d = 10`, `hendel_max_d = 5`, "key quick.hendel_max_d: 5 outside [10, 500]"},
 		{`exhaustive_max = 100`, `exhaustive_max = -1`, "key full.exhaustive_max: -1 outside [0, 10000000]"},
+		{`mars_games = 4`, `mars_games = 1`, "key quick.mars_games: 1 outside [2, 1000000]"},
+		{`mars = "mars@paper"`, `mars = "mars@paper(stop=optimal)"`, "key literature.mars.mars: \"mars@paper(stop=optimal)\": a seat without options"},
+		{`opponents = ["aggressive", "random"]`, `opponents = []`, "key literature.mars.opponents: 0 seats, want 1 to 5"},
 	} {
 		cfg := strings.Replace(tinyDiceLiterature, tc.from, tc.to, 1)
 		require.NotEqual(t, tinyDiceLiterature, cfg, tc.from)
 		_, err := Load(writeNotebook(t, "dice-literature", cfg))
 		assert.ErrorContains(t, err, tc.want)
 	}
+}
+
+// TestRatio checks the ratio estimator and its cluster interval by hand:
+// y = (1, 3), x = (1, 1) gives R = 2, residuals (-1, 1), se =
+// sqrt(2/(2·1))/1 = 1.
+func TestRatio(t *testing.T) {
+	r := ratio([]float64{1, 3}, []float64{1, 1})
+	assert.Equal(t, 2.0, r.R)
+	assert.InDelta(t, 2-1.959963984540054, r.Lo, 1e-12)
+	assert.InDelta(t, 2+1.959963984540054, r.Hi, 1e-12)
+	r = ratio([]float64{2, 4}, []float64{1, 2})
+	assert.Equal(t, 2.0, r.R)
+	assert.Equal(t, r.R, r.Lo, "no residual, no width")
+	assert.True(t, math.IsNaN(ratio([]float64{1}, []float64{0}).R))
 }
