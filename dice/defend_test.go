@@ -93,3 +93,22 @@ func TestDefendErrors(t *testing.T) {
 	_, err := Defend(cctx, Classic, 30, 40, 8, true)
 	assert.ErrorIs(t, err, context.Canceled)
 }
+
+// FuzzDefend checks the branch and bound against every allocation on
+// arbitrary small problems.
+func FuzzDefend(f *testing.F) {
+	f.Add(uint8(10), uint8(7), uint8(3))
+	f.Add(uint8(3), uint8(9), uint8(2))
+	f.Fuzz(func(t *testing.T, a, armies, k uint8) {
+		kk := int(k%4) + 1
+		n := kk + int(armies%8)
+		aa := int(a % 16)
+		d, err := Defend(context.Background(), Classic, aa, n, kk, false)
+		require.NoError(t, err)
+		c := NewChainer(Classic, aa)
+		best := math.Inf(1)
+		compositions(n, kk, func(al []int) { best = min(best, c.Win(aa, al)) })
+		assert.InDelta(t, best, d.Win, 1e-12)
+		assert.LessOrEqual(t, d.Adaptive, d.Win+1e-12)
+	})
+}

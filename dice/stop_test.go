@@ -222,3 +222,45 @@ func TestStopErrors(t *testing.T) {
 	_, err = StopExact(ctx, Classic, 30, []int{10, 10}, Utility{Territory: 1})
 	assert.ErrorIs(t, err, context.Canceled)
 }
+
+// FuzzStop checks the optimum on arbitrary small problems: it is never
+// below never attacking, attacking to the end or any threshold rule, and
+// its policy's own evaluation gives its value.
+func FuzzStop(f *testing.F) {
+	f.Add(uint8(6), uint8(2), uint8(1), uint8(3), 1.0, 0.3, 0.0, 0.0, uint8(0), uint8(0))
+	f.Add(uint8(9), uint8(4), uint8(0), uint8(0), 0.0, 0.0, 0.0, 0.0, uint8(1), uint8(2))
+	f.Add(uint8(12), uint8(3), uint8(3), uint8(3), -1.0, 0.5, 0.2, 4.0, uint8(0), uint8(0))
+	f.Fuzz(func(t *testing.T, a, d1, d2, d3 uint8, terr, army, kill, path float64, goal, keep uint8) {
+		defs := []int{int(d1%6) + 1}
+		for _, d := range []uint8{d2, d3} {
+			if d%7 > 0 {
+				defs = append(defs, int(d%7))
+			}
+		}
+		u := Utility{Territory: terr, Army: army, Kill: kill, Path: path, Goal: int(goal % 4), Keep: int(keep % 4)}
+		if u.Goal > 0 {
+			u.Territory, u.Army, u.Kill, u.Path = 0, 0, 0, 0
+		} else {
+			u.Keep = 0
+		}
+		for _, v := range []float64{terr, army, kill, path} {
+			if math.IsNaN(v) || math.Abs(v) > 1e6 {
+				return
+			}
+		}
+		st, err := Stop(Classic, int(a%16), defs, u)
+		if err != nil {
+			assert.Error(t, u.Validate(len(defs), int(a%16)), "only a bad utility is refused")
+			return
+		}
+		v := st.Value()
+		tol := 1e-9 * max(1, math.Abs(v))
+		assert.GreaterOrEqual(t, v+tol, st.Threshold(2, 2), "never attacking")
+		assert.GreaterOrEqual(t, v+tol, st.Threshold(0, 0), "attacking to the end")
+		for _, th := range st.Thresholds() {
+			assert.GreaterOrEqual(t, th.Loss, -tol)
+		}
+		opt := st.evaluate(func(k, x, y int) bool { _, r, _, _ := st.At(k, x, y); return r })
+		assert.InDelta(t, v, opt, tol)
+	})
+}
