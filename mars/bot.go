@@ -104,7 +104,7 @@ func (b *Bot) Start(s *sim.State, seat int, rng *rand.Rand) {
 // army or more and zero-army bids of either kind; armies_offensive and
 // armies_defensive, the armies those bids won; armies_unbid, the armies no
 // positive bid wanted. The initial placement's one-army auctions count.
-// Under stop = measure the attack decisions' counts follow (see
+// Under stop_stats = 1 the attack decisions' counts follow (see
 // stopState.stats).
 func (b *Bot) GameStats(buf []bots.Stat) []bots.Stat {
 	var s auctionStats
@@ -118,7 +118,7 @@ func (b *Bot) GameStats(buf []bots.Stat) []bots.Stat {
 		bots.Stat{Name: "armies_offensive", Count: s.offArmies},
 		bots.Stat{Name: "armies_defensive", Count: s.defArmies},
 		bots.Stat{Name: "armies_unbid", Count: s.unbid})
-	if b.p.Stop == StopMeasure {
+	if b.p.StopStats == 1 {
 		var ss stopState
 		if b.med != nil {
 			ss = b.med.stop
@@ -207,7 +207,7 @@ func (b *Bot) Attack(s *sim.State) (sim.AttackOrder, bool) {
 	b.loadRolled(s)
 	conquered := s.ConqueredThisTurn()
 	c, _, ok := b.med.chooseAttack(conquered)
-	if b.p.Stop != StopThreshold {
+	if b.p.Stop != StopThreshold || b.p.StopStats == 1 {
 		ok = b.med.stopDecide(c, conquered, ok)
 	}
 	if b.w != nil {

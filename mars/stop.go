@@ -23,10 +23,6 @@ const (
 	// policy of its remaining path rolls in the current state (parameter
 	// value "optimal").
 	StopOptimal
-	// StopMeasure plays the paper's rule and counts, at every attack
-	// decision, how its choice and expected utility differ from the
-	// optimal policy's, in the game stats (parameter value "measure").
-	StopMeasure
 )
 
 // stopState is the mediator's state of the stop option: the price of an
@@ -92,11 +88,13 @@ func (m *mediator) stopUtility(i, target int) dice.Utility {
 
 // stopDecide returns whether MARS attacks with the auction's best bid c
 // under the stop option (ok is the threshold rule's decision, conquered
-// whether MARS has conquered a territory this turn). It solves the
-// optimal stopping problem of c's remaining path from the current state,
-// with all survivors moving in after each conquest; under StopMeasure it
-// counts the decision and returns ok. A problem too large for dice.Stop
-// keeps ok.
+// whether MARS has conquered a territory this turn): the optimal stopping
+// policy's choice for c's remaining path from the current state (all
+// survivors moving in after each conquest) under StopOptimal, ok under
+// the paper's rule. With stop_stats = 1 it counts the decision against
+// the paper's rule (under StopOptimal, whose thresholds do not filter the
+// bids, ok is the threshold test of c's odds). A problem too large for
+// dice.Stop keeps ok.
 func (m *mediator) stopDecide(c attackChoice, conquered, ok bool) bool {
 	if c.odds < 0 {
 		return false
@@ -113,12 +111,19 @@ func (m *mediator) stopDecide(c attackChoice, conquered, ok bool) bool {
 		return ok
 	}
 	_, roll, _, _ := st.At(0, att, defs[0])
-	if m.p.Stop == StopOptimal {
-		return roll
-	}
 	before := m.p.Wp1
 	if conquered {
 		before = m.p.Wp
+	}
+	if m.p.Stop == StopOptimal {
+		ok = c.odds >= before
+	}
+	decide := ok
+	if m.p.Stop == StopOptimal {
+		decide = roll
+	}
+	if m.p.StopStats == 0 {
+		return decide
 	}
 	s := &m.stop
 	s.decisions++
@@ -136,10 +141,10 @@ func (m *mediator) stopDecide(c attackChoice, conquered, ok bool) bool {
 	if u := st.Utility.Path; u > 0 {
 		s.lossGoalPPM += int64(math.Round(1e6 * loss / u))
 	}
-	return ok
+	return decide
 }
 
-// stats appends the counts of stopState under stop = measure, in this
+// stats appends the counts of stopState under stop_stats = 1, in this
 // order: stop_decisions, the attack decisions; stop_more and stop_less,
 // those where the optimal policy rolls and the paper's rule stops, and the
 // reverse; stop_priced, those with a positive army price; stop_loss_micro,

@@ -33,20 +33,24 @@ type recorder struct{ events []sim.Event }
 
 func (r *recorder) Observe(e *sim.Event) { r.events = append(r.events, *e) }
 
-// TestStopOption checks the stop option: measure plays the paper's rule
-// move for move and counts its decisions; optimal plays legal games and
-// decides otherwise somewhere; the paper's rule reports no stop counts.
+// TestStopOption checks the stop options: stop_stats = 1 plays the
+// paper's rule move for move and counts its decisions; stop = optimal
+// plays legal games and decides otherwise somewhere; without stop_stats
+// no stop counts are reported.
 func TestStopOption(t *testing.T) {
 	p := mars.PaperParams()
 	assert.Equal(t, mars.StopThreshold, p.Stop)
-	require.NoError(t, p.Set("stop", 2))
-	assert.Equal(t, mars.StopMeasure, p.Stop)
-	assert.ErrorContains(t, p.Set("stop", 3), "must be one of threshold, optimal, measure")
+	require.NoError(t, p.Set("stop", 1))
+	assert.Equal(t, mars.StopOptimal, p.Stop)
+	assert.ErrorContains(t, p.Set("stop", 2), "must be one of threshold, optimal")
+	require.NoError(t, p.Set("stop_stats", 1))
+	assert.Equal(t, 1, p.StopStats)
+	assert.ErrorContains(t, p.Set("stop_stats", 2), "must be in [0, 1]")
 
 	for _, index := range []uint64{0, 1} {
 		evPaper, resPaper, stPaper := stopGame(t, "mars@paper", index)
-		evMeasure, resMeasure, stMeasure := stopGame(t, "mars@paper(stop=measure)", index)
-		assert.Equal(t, resPaper, resMeasure, "game %d: measure plays the paper's rule", index)
+		evMeasure, resMeasure, stMeasure := stopGame(t, "mars@paper(stop_stats=1)", index)
+		assert.Equal(t, resPaper, resMeasure, "game %d: stop_stats plays the paper's rule", index)
 		assert.Equal(t, evPaper, evMeasure, "game %d: the same events", index)
 		assert.Len(t, stPaper, 6, "the paper's rule adds no counts")
 		require.Len(t, stMeasure, 12)
@@ -69,5 +73,11 @@ func TestStopOption(t *testing.T) {
 		evOpt, _, stOpt := stopGame(t, "mars@paper(stop=optimal)", index)
 		assert.Len(t, stOpt, 6)
 		assert.NotEqual(t, evPaper, evOpt, "game %d: the optimal rule decides otherwise somewhere", index)
+		// With the counts, the optimal rule plays the same and counts its
+		// decisions against the paper's thresholds.
+		evOpt2, _, stOpt2 := stopGame(t, "mars@paper(stop=optimal;stop_stats=1)", index)
+		assert.Equal(t, evOpt, evOpt2, "game %d: the counts change no move", index)
+		require.Len(t, stOpt2, 12)
+		assert.Positive(t, stOpt2[6].Count)
 	}
 }

@@ -82,7 +82,7 @@ func TestDiceLiteratureNotebook(t *testing.T) {
 	assert.Contains(t, rep, "With 4-sided dice, 5 attacking armies win against 5 with probability")
 	mars := readFile(t, filepath.Join(a, "mars-stop.csv"))
 	assert.Equal(t, 7, strings.Count(mars, "\n"), "6 games and the header")
-	assert.Contains(t, rep, "Two batches of 6 games on the same\nseeds, `mars@paper(stop=measure),aggressive,random`")
+	assert.Contains(t, rep, "Two batches of 6 games on the same\nseeds, `mars@paper(stop_stats=1),aggressive,random`")
 	for _, f := range []string{"stopping-policy.png", "stopping-thresholds.svg", "hendel.csv", "losses-formula.csv", "variants.csv", "thresholds.csv"} {
 		assert.FileExists(t, filepath.Join(a, f))
 	}

@@ -16,7 +16,8 @@ import (
 // stop), in games against a field.
 type marsStopConfig struct {
 	// Mars is MARS's seat without options (mars@paper); the section seats
-	// it with stop = measure and with stop = optimal.
+	// it with stop_stats = 1 (the paper's rule, counted) and with stop =
+	// optimal.
 	Mars string `toml:"mars"`
 	// Opponents are the other seats; Rules the rule set (name or file).
 	Opponents []string `toml:"opponents"`
@@ -75,7 +76,7 @@ func ratio(ys, xs []float64) ratioEstimate {
 func (m *marsStopConfig) check(ck *checker) {
 	ck.nonEmpty("literature.mars.mars", m.Mars)
 	if strings.ContainsAny(m.Mars, "(;") {
-		ck.fail("literature.mars.mars", "%q: a seat without options (the section adds stop=...)", m.Mars)
+		ck.fail("literature.mars.mars", "%q: a seat without options (the section adds stop options)", m.Mars)
 	}
 	if len(m.Opponents) < sim.MinPlayers-1 || len(m.Opponents) > sim.MaxPlayers-1 {
 		ck.fail("literature.mars.opponents", "%d seats, want %d to %d", len(m.Opponents), sim.MinPlayers-1, sim.MaxPlayers-1)
@@ -89,8 +90,8 @@ func (m *marsStopConfig) check(ck *checker) {
 func (c *diceLiteratureConfig) marsStop(ctx context.Context, w *writer, d *diceLiteratureData, games int) error {
 	ms := &c.Lit.Mars
 	plays := make([][]arena.Record, 2)
-	for i, opt := range []string{"measure", "optimal"} {
-		line := ms.Mars + "(stop=" + opt + ")," + strings.Join(ms.Opponents, ",")
+	for i, opt := range []string{"stop_stats=1", "stop=optimal"} {
+		line := ms.Mars + "(" + opt + ")," + strings.Join(ms.Opponents, ",")
 		g, err := (&engineConfig{path: c.path}).setup(w, "literature.mars.rules", ms.Rules, "literature.mars.opponents", line)
 		if err != nil {
 			return err
@@ -99,7 +100,7 @@ func (c *diceLiteratureConfig) marsStop(ctx context.Context, w *writer, d *diceL
 		recs := make([]arena.Record, 0, games)
 		if _, err := arena.Run(ctx, arena.Config{Map: g.m, Rules: g.rules, Seats: g.seats, Games: games, Seed: w.seed,
 			Workers: 0, OnRecord: func(r arena.Record) { recs = append(recs, r) }}); err != nil {
-			return fmt.Errorf("MARS stopping, stop=%s: %w", opt, err)
+			return fmt.Errorf("MARS stopping, %s: %w", opt, err)
 		}
 		plays[i] = recs
 		if i == 0 {
@@ -108,7 +109,7 @@ func (c *diceLiteratureConfig) marsStop(ctx context.Context, w *writer, d *diceL
 	}
 	seat := func(r arena.Record, label string) int {
 		for s, l := range r.Seating {
-			if strings.HasPrefix(l, ms.Mars+"(stop=") && strings.Contains(l, label) {
+			if l == ms.Mars+"("+label+")" {
 				return s
 			}
 		}
@@ -121,7 +122,7 @@ func (c *diceLiteratureConfig) marsStop(ctx context.Context, w *writer, d *diceL
 	var rows [][]string
 	for g := range n {
 		a, b := plays[0][g], plays[1][g]
-		sa, sb := seat(a, "measure"), seat(b, "optimal")
+		sa, sb := seat(a, "stop_stats=1"), seat(b, "stop=optimal")
 		if sa < 0 || sb < 0 || len(a.Stats) <= sa {
 			return fmt.Errorf("MARS stopping: game %d: MARS's seat or counts missing", g)
 		}
