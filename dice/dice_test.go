@@ -393,8 +393,8 @@ func TestRollSides(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, o0, o6)
 	// 1 against 1 with s faces: the attacker wins s(s-1)/2 of s².
-	for s := 2; s <= maxSides; s++ {
-		r := Rules{AttackerDice: 3, DefenderDice: 3, Sides: s}
+	for _, s := range []int{2, 3, 5, 8, 12} {
+		r := Rules{AttackerDice: 3, DefenderDice: 2, Sides: s}
 		o, err := Roll(r, 1, 1)
 		require.NoError(t, err)
 		assert.Equal(t, int64(s*(s-1)/2), o.Count[1], "d%d", s)

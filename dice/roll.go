@@ -43,8 +43,7 @@ func (o RollOdds) rat(defLoss int) *big.Rat {
 
 // Roll returns the exact outcome table of one roll of na attacking dice
 // against nd defending dice under r, found by enumerating all s^(na+nd)
-// ordered outcomes of s-sided dice (once per process for six-sided dice,
-// at every call for other sides). It needs 1 <= na <= r.AttackerDice and 1 <= nd <= r.DefenderDice.
+// ordered outcomes of s-sided dice (once per process and combination). It needs 1 <= na <= r.AttackerDice and 1 <= nd <= r.DefenderDice.
 func Roll(r Rules, na, nd int) (RollOdds, error) {
 	if err := r.Validate(); err != nil {
 		return RollOdds{}, err
@@ -59,25 +58,23 @@ func Roll(r Rules, na, nd int) (RollOdds, error) {
 	if r.TiesToAttacker {
 		ties = 1
 	}
-	return rollsBySides[r.sides()]()[ties][na][nd], nil
+	return rollsBySides[r.sides()][ties][na][nd](), nil
 }
 
-// rollsBySides[s]() holds every roll's outcome table for s-sided dice,
-// [ties to attacker][na][nd], computed once on first use and never
-// modified.
-var rollsBySides = func() (f [maxSides + 1]func() *[2][maxDice + 1][maxDice + 1]RollOdds) {
+// rollsBySides[s][ties][na][nd]() is the outcome table of na against nd
+// s-sided dice (ties to the attacker if ties is 1), enumerated once on
+// first use and never modified: each combination apart, so that rules with
+// fewer dice never pay for the larger enumerations (12^6 outcomes for three
+// twelve-sided dice against three).
+var rollsBySides = func() (f [maxSides + 1][2][maxDice + 1][maxDice + 1]func() RollOdds) {
 	for s := 2; s <= maxSides; s++ {
-		f[s] = sync.OnceValue(func() *[2][maxDice + 1][maxDice + 1]RollOdds {
-			var t [2][maxDice + 1][maxDice + 1]RollOdds
-			for ties := range 2 {
-				for na := 1; na <= maxDice; na++ {
-					for nd := 1; nd <= maxDice; nd++ {
-						t[ties][na][nd] = enumerate(na, nd, ties == 1, s)
-					}
+		for ties := range 2 {
+			for na := 1; na <= maxDice; na++ {
+				for nd := 1; nd <= maxDice; nd++ {
+					f[s][ties][na][nd] = sync.OnceValue(func() RollOdds { return enumerate(na, nd, ties == 1, s) })
 				}
 			}
-			return &t
-		})
+		}
 	}
 	return f
 }()
