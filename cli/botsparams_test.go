@@ -22,14 +22,16 @@ func TestBotsParamsEmbedded(t *testing.T) {
 	out, _, err := runBots(t, "-params", "mars@paper")
 	require.NoError(t, err)
 	lines := strings.Split(strings.TrimSpace(out), "\n")
-	require.Len(t, lines, 21)
-	assert.Equal(t, "embedded parameter sets (mars@SET): paper, paperfield, robust, tuned", lines[20])
+	require.Len(t, lines, 23)
+	assert.Equal(t, "embedded parameter sets (mars@SET): paper, paperfield, robust, tuned", lines[22])
 	assert.True(t, strings.HasPrefix(lines[0], "mars@paper: "), lines[0])
 	assert.Equal(t, []string{"PARAM", "VALUE", "DEFAULT", "RANGE", "SCALE", "CHOICES", "MEANING"}, strings.Fields(lines[1]))
 	assert.Equal(t, []string{"P_db", "3.5", "3.5", "[0.01,", "10000]", "log", "-"}, strings.Fields(lines[2])[:7])
 	assert.Equal(t, []string{"W_p", "0.7375", "0.7375", "[0,", "1]", "linear", "-"}, strings.Fields(lines[4])[:7])
 	assert.Equal(t, []string{"goal_paths", "all", "all", "[0,", "1]", "integer", "choice", "all|shortest"}, strings.Fields(lines[16])[:8])
 	assert.Equal(t, []string{"attack_targets", "goals", "goals", "[0,", "1]", "integer", "choice", "any|goals"}, strings.Fields(lines[19])[:8])
+	assert.Equal(t, []string{"stop", "threshold", "threshold", "[0,", "1]", "integer", "choice", "threshold|optimal"}, strings.Fields(lines[20])[:8])
+	assert.Equal(t, []string{"stop_stats", "0", "0", "[0,", "1]", "integer", "linear", "-"}, strings.Fields(lines[21])[:8])
 
 	// An embedded set lists its own values beside the defaults.
 	set, err := registry.Default().ParseSeat("mars@paperfield", nil)

@@ -22,7 +22,7 @@ behind (a territory with T armies attacks with a = T-1; -from T says so);
 d = defending armies. Each roll: attacker min(3, a) dice, defender
 min(2, d); dice compared highest first; ties go to the defender (the
 caps and ties from -attacker-dice, -defender-dice, -ties-attacker or a
-rule set's -rules).
+rule set's -rules; -sides N rolls N-sided dice, which the engine cannot).
 In a chain, the s survivors of a conquest move in, one stays, and the
 next battle starts with s-1 attacking armies.
 
@@ -35,6 +35,21 @@ Modes (exactly one):
   -verify            roll with the engine's dice (sim.RollDice) and compare
                      frequencies to the exact odds; exits with an error if a
                      p-value is below -alpha, so scripts can rely on it
+  -optimal -a A -d D | -optimal -a A -chain D1,D2
+                     optimal stopping: when to stop attacking to maximise
+                     the expected utility -territory V per territory taken
+                     + -army V per army kept + -kill V per defender
+                     destroyed + -path V for the whole path (or, with -goal K [-keep S], P(at least K
+                     territories taken with at least S armies left)); the
+                     policy table and the loss of every threshold rule
+                     "attack while P(conquering the rest) >= W" (-wp1, -wp:
+                     MARS's two thresholds); -plot FILE draws the policy,
+                     -plot-loss FILE the threshold rules' loss
+  -defend D -k K -a A
+                     the allocation of D defending armies over a path of K
+                     territories (at least one each) that minimises the
+                     attacker's P(conquering it all) (branch and bound;
+                     -exhaustive evaluates every allocation)
   -verify -a A -d D [-stop K]
   -verify -a A -chain D1,D2
                      test one hypothesis instead: the win frequency of that
@@ -64,6 +79,16 @@ type oddsOptions struct {
 	rulesName        string
 	attDice, defDice int
 	ties             bool
+	sides            int
+	// -optimal and -defend.
+	optimal               bool
+	territory, army, kill float64
+	pathValue             float64
+	goal, keep            int
+	wp1, wp               float64
+	plotLoss              string
+	defend, k             int
+	exhaustive            bool
 }
 
 // cmdOdds prints exact dice odds (see oddsUsage).
@@ -88,6 +113,20 @@ func cmdOdds(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs.IntVar(&o.attDice, "attacker-dice", 3, "most attacking dice per roll (1-3)")
 	fs.IntVar(&o.defDice, "defender-dice", 2, "most defending dice per roll (1-3)")
 	fs.BoolVar(&o.ties, "ties-attacker", false, "ties go to the attacker")
+	fs.IntVar(&o.sides, "sides", 6, "faces of every die (2-12; the engine's dice have 6)")
+	fs.BoolVar(&o.optimal, "optimal", false, "optimal stopping of the battle (-d) or chain (-chain)")
+	fs.Float64Var(&o.territory, "territory", 0, "with -optimal: utility of each territory taken")
+	fs.Float64Var(&o.army, "army", 0, "with -optimal: utility of each attacking army kept")
+	fs.Float64Var(&o.kill, "kill", 0, "with -optimal: utility of each defending army destroyed")
+	fs.Float64Var(&o.pathValue, "path", 0, "with -optimal: utility of taking the whole path")
+	fs.IntVar(&o.goal, "goal", 0, "with -optimal: maximise P(at least this many territories taken ...)")
+	fs.IntVar(&o.keep, "keep", 0, "with -optimal -goal: ... with at least this many attacking armies left)")
+	fs.Float64Var(&o.wp1, "wp1", -1, "with -optimal: also evaluate MARS's rule, this threshold before the first conquest")
+	fs.Float64Var(&o.wp, "wp", -1, "with -optimal: also evaluate MARS's rule, this threshold after the first conquest")
+	fs.StringVar(&o.plotLoss, "plot-loss", "", "with -optimal: draw the threshold rules' loss against W")
+	fs.IntVar(&o.defend, "defend", 0, "defending armies to spread over -k territories against -a")
+	fs.IntVar(&o.k, "k", 0, "with -defend: territories of the path")
+	fs.BoolVar(&o.exhaustive, "exhaustive", false, "with -defend: evaluate every allocation")
 	if err := parseNoArgs(fs, args, stdout); err != nil {
 		return err
 	}
@@ -108,6 +147,9 @@ func cmdOdds(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	r := dice.Rules{AttackerDice: o.attDice, DefenderDice: o.defDice, TiesToAttacker: o.ties}
+	if o.sides != 6 {
+		r.Sides = o.sides
+	}
 	if o.rulesName != "" {
 		sr, err := sim.LoadRules(o.rulesName)
 		if err != nil {
@@ -128,8 +170,8 @@ func cmdOdds(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 		o.a = o.from - 1
 	}
-	if (set["d"] || set["chain"]) && !set["a"] && !set["from"] {
-		return errors.New("-d and -chain need -a (or -from)")
+	if (set["d"] || set["chain"] || set["defend"]) && !set["a"] && !set["from"] {
+		return errors.New("-d, -chain and -defend need -a (or -from)")
 	}
 	var defs []int
 	if set["chain"] {
@@ -157,6 +199,13 @@ func cmdOdds(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return oddsRolls(stdout, r, o)
 	case modeVerify:
 		return oddsVerify(ctx, stdout, r, o)
+	case modeOptimal:
+		if !set["chain"] {
+			defs = []int{o.d}
+		}
+		return oddsOptimal(ctx, stdout, r, o, defs)
+	case modeDefend:
+		return oddsDefend(ctx, stdout, r, o)
 	default:
 		return oddsVerifyHypothesis(ctx, stdout, r, o, defs)
 	}
@@ -171,6 +220,8 @@ const (
 	modeVerify
 	modeVerifyBattle
 	modeVerifyChain
+	modeOptimal
+	modeDefend
 )
 
 // oddsMode is a mode of marslab odds and the flags that apply to it.
@@ -183,7 +234,7 @@ type oddsMode struct {
 }
 
 // commonOddsFlags apply to every mode.
-var commonOddsFlags = []string{"json", "rules", "attacker-dice", "defender-dice", "ties-attacker"}
+var commonOddsFlags = []string{"json", "rules", "attacker-dice", "defender-dice", "ties-attacker", "sides"}
 
 var oddsModes = [...]oddsMode{
 	modeBattle:       {modeBattle, "a battle (-d)", []string{"a", "from", "d", "stop", "exact"}},
@@ -193,12 +244,15 @@ var oddsModes = [...]oddsMode{
 	modeVerify:       {modeVerify, "-verify", []string{"verify", "games", "seed", "alpha"}},
 	modeVerifyBattle: {modeVerifyBattle, "-verify -d", []string{"verify", "a", "from", "d", "stop", "games", "seed", "alpha"}},
 	modeVerifyChain:  {modeVerifyChain, "-verify -chain", []string{"verify", "a", "from", "chain", "games", "seed", "alpha"}},
+	modeOptimal: {modeOptimal, "-optimal", []string{"optimal", "a", "from", "d", "chain", "territory", "army", "kill", "path",
+		"goal", "keep", "wp1", "wp", "plot", "plot-loss", "exact"}},
+	modeDefend: {modeDefend, "-defend", []string{"defend", "a", "from", "k", "exhaustive"}},
 }
 
 // oddsModeOf returns the mode chosen by the flags that were set.
 func oddsModeOf(set map[string]bool) (oddsMode, error) {
 	n := 0
-	for _, f := range []string{"d", "chain", "table", "rolls", "verify"} {
+	for _, f := range []string{"d", "chain", "table", "rolls", "verify", "optimal", "defend"} {
 		if set[f] {
 			n++
 		}
@@ -208,9 +262,15 @@ func oddsModeOf(set map[string]bool) (oddsMode, error) {
 		return oddsModes[modeVerifyBattle], nil
 	case set["verify"] && n == 2 && set["chain"]:
 		return oddsModes[modeVerifyChain], nil
+	case set["optimal"] && n == 2 && (set["d"] || set["chain"]):
+		return oddsModes[modeOptimal], nil
+	case set["optimal"] && n == 1:
+		return oddsMode{}, errors.New("-optimal needs a battle (-d) or a chain (-chain)")
 	case n != 1:
-		return oddsMode{}, errors.New("give exactly one of -d, -chain, -table, -rolls, -verify " +
-			"(or -verify with -d or -chain)")
+		return oddsMode{}, errors.New("give exactly one of -d, -chain, -table, -rolls, -verify, -defend " +
+			"(or -verify or -optimal with -d or -chain)")
+	case set["defend"]:
+		return oddsModes[modeDefend], nil
 	case set["d"]:
 		return oddsModes[modeBattle], nil
 	case set["chain"]:
@@ -243,7 +303,7 @@ func (m oddsMode) check(set map[string]bool) error {
 		return fmt.Errorf("-%s does not apply to %s", f, m.name)
 	}
 	if set["rules"] {
-		for _, f := range []string{"attacker-dice", "defender-dice", "ties-attacker"} {
+		for _, f := range []string{"attacker-dice", "defender-dice", "ties-attacker", "sides"} {
 			if set[f] {
 				return fmt.Errorf("-%s does not apply with -rules (the rule set gives the dice)", f)
 			}

@@ -281,7 +281,11 @@ func oddsRolls(w io.Writer, r dice.Rules, o oddsOptions) error {
 	if o.json {
 		return writeJSON(w, rows)
 	}
-	fmt.Fprintf(w, "single rolls, dice %s: exact counts over 6^n and the MARS paper's Table 4\n\n", r)
+	if r.Sides == 0 || r.Sides == 6 {
+		fmt.Fprintf(w, "single rolls, dice %s: exact counts over 6^n and the MARS paper's Table 4\n\n", r)
+	} else {
+		fmt.Fprintf(w, "single rolls, dice %s: exact counts over %d^n (Table 4 is for six-sided dice)\n\n", r, r.Sides)
+	}
 	fmt.Fprintf(w, "%-5s %-22s %-12s %9s %7s\n", "dice", "result", "count/total", "exact", "paper")
 	for _, rj := range rows {
 		m := len(rj.Counts) - 1

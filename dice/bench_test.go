@@ -1,6 +1,9 @@
 package dice
 
-import "testing"
+import (
+	"context"
+	"testing"
+)
 
 func BenchmarkNewTable1000(b *testing.B) {
 	b.ReportAllocs()
@@ -72,4 +75,41 @@ func BenchmarkChainerWinAll(b *testing.B) {
 		dst = c.WinAll(dst[:0], 60, defs)
 	}
 	b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N), "µs/query")
+}
+
+// BenchmarkStop solves a MARS-sized optimal stopping problem: 30 armies
+// along a path of four territories (about 2 600 states).
+func BenchmarkStop(b *testing.B) {
+	u := Utility{Territory: 1, Army: 0.3, Kill: 0.05}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Stop(Classic, 30, []int{5, 3, 8, 4}, u); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkStopThresholds evaluates every threshold rule of that problem.
+func BenchmarkStopThresholds(b *testing.B) {
+	st, err := Stop(Classic, 30, []int{5, 3, 8, 4}, Utility{Territory: 1, Army: 0.3, Kill: 0.05})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	n := 0
+	for b.Loop() {
+		n = len(st.Thresholds())
+	}
+	b.ReportMetric(float64(n), "rules")
+}
+
+// BenchmarkDefend finds the best defence of 40 armies over 8 territories
+// against 40 attackers (1.5e7 allocations) by branch and bound.
+func BenchmarkDefend(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Defend(context.Background(), Classic, 40, 40, 8, false); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

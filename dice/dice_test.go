@@ -377,3 +377,37 @@ func FuzzChainer(f *testing.F) {
 		require.InDelta(t, w, s, 1e-13, "survivors sum and win")
 	})
 }
+
+// TestRollSides checks dice with other numbers of faces: two-sided dice
+// by hand, the 6-sided default, and every total against s^n.
+func TestRollSides(t *testing.T) {
+	// 1 against 1 with coins (faces 1, 2): the attacker wins only 2 > 1.
+	o, err := Roll(Rules{AttackerDice: 3, DefenderDice: 2, Sides: 2}, 1, 1)
+	require.NoError(t, err)
+	assert.Equal(t, int64(4), o.Total)
+	assert.Equal(t, int64(1), o.Count[1])
+	// Sides 6 is the classic die, Sides 0 its zero value.
+	o6, err := Roll(Rules{AttackerDice: 3, DefenderDice: 2, Sides: 6}, 3, 2)
+	require.NoError(t, err)
+	o0, err := Roll(Classic, 3, 2)
+	require.NoError(t, err)
+	assert.Equal(t, o0, o6)
+	// 1 against 1 with s faces: the attacker wins s(s-1)/2 of s².
+	for _, s := range []int{2, 3, 5, 8, 12} {
+		r := Rules{AttackerDice: 3, DefenderDice: 2, Sides: s}
+		o, err := Roll(r, 1, 1)
+		require.NoError(t, err)
+		assert.Equal(t, int64(s*(s-1)/2), o.Count[1], "d%d", s)
+		o, err = Roll(r, 3, 2)
+		require.NoError(t, err)
+		assert.Equal(t, int64(s*s*s*s*s), o.Count[0]+o.Count[1]+o.Count[2])
+	}
+	assert.Equal(t, "3v2 d8", Rules{AttackerDice: 3, DefenderDice: 2, Sides: 8}.String())
+	assert.ErrorContains(t, Rules{AttackerDice: 3, DefenderDice: 2, Sides: 13}.Validate(), "13-sided dice outside [2, 12]")
+	assert.ErrorContains(t, Rules{AttackerDice: 3, DefenderDice: 2, Sides: 1}.Validate(), "1-sided")
+	// More faces favour the attacker of 1 against 1 (ties, which go to the
+	// defender, grow rarer): P = (s-1)/(2s).
+	tab, err := NewTable(Rules{AttackerDice: 3, DefenderDice: 2, Sides: 12}, 3)
+	require.NoError(t, err)
+	assert.InDelta(t, 11.0/24, tab.Win(1, 1), 1e-15)
+}

@@ -41,6 +41,14 @@
 // error when it is done (a command's Ctrl-C or a deadline), checking it every
 // few cells.
 //
+// Beyond the odds, Stop finds the optimal stopping policy of an attack
+// along a path under a Utility (backward induction over the chain's
+// states; StopExact in big.Rat) and compares it with the threshold rules
+// "attack while the win probability is at least W"; Defend finds the
+// allocation of a defender's armies along a path that minimises the
+// attacker's chance (Glass and Neller 2015), by branch and bound. Rules.Sides
+// rolls dice of other numbers of faces.
+//
 // The MARS paper (Johansson & Olsson 2006) lists rounded single-roll odds
 // in its Table 4 (Table4 reproduces them) and uses battle and chain odds as
 // the p_i, "probability to reach goal i", of its territory agents.

@@ -82,3 +82,35 @@ func ExampleChainExact() {
 	fmt.Println("P(2 armies conquer 1, 1) =", res.Win.RatString())
 	// Output: P(2 armies conquer 1, 1) = 625/2592
 }
+
+// When should 10 armies stop attacking a path of 3, 2 and 1 defenders, if
+// a territory is worth 1 and an army 0.3?
+func ExampleStop() {
+	st, err := dice.Stop(dice.Classic, 10, []int{3, 2, 1}, dice.Utility{Territory: 1, Army: 0.3})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Printf("optimum %.4f\n", st.Value())
+	fmt.Printf("attack to the end %.4f\n", st.Threshold(0, 0))
+	fmt.Printf("MARS's W_p1 = 0.25, W_p = 0.7375: %.4f\n", st.Threshold(0.25, 0.7375))
+	// 2 armies against the first territory's 3 cannot take all three
+	// territories: each conquest leaves an army behind.
+	_, roll, win, _ := st.At(0, 2, 3)
+	fmt.Printf("2 against 3: roll %v (P(taking the rest) %.4f)\n", roll, win)
+	// Output:
+	// optimum 4.4253
+	// attack to the end 4.4157
+	// MARS's W_p1 = 0.25, W_p = 0.7375: 4.1166
+	// 2 against 3: roll false (P(taking the rest) 0.0000)
+}
+
+// The best way to spread 12 armies over a path of 4 territories against 20
+// attacking armies.
+func ExampleDefend() {
+	d, err := dice.Defend(context.Background(), dice.Classic, 20, 12, 4, false)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(d.Alloc, fmt.Sprintf("%.4f", d.Win), d.Allocations)
+	// Output: [2 2 2 6] 0.8954 165
+}

@@ -7,12 +7,13 @@ import (
 )
 
 // RollOdds is the exact outcome table of a single roll of AttackerDice
-// against DefenderDice dice: each of the Total = 6^(AttackerDice+DefenderDice)
-// ordered dice outcomes is equally likely.
+// against DefenderDice dice: each of the Total = s^(AttackerDice+DefenderDice)
+// ordered dice outcomes of s-sided dice (6 in the classic rules) is equally
+// likely.
 type RollOdds struct {
 	// AttackerDice and DefenderDice are the numbers of dice rolled.
 	AttackerDice, DefenderDice int
-	// Total is 6^(AttackerDice+DefenderDice), the number of outcomes.
+	// Total is s^(AttackerDice+DefenderDice), the number of outcomes.
 	Total int64
 	// Count[j] is the number of outcomes in which the defender loses j
 	// armies and the attacker Pairs()-j, for j = 0..Pairs(); the rest is 0.
@@ -41,8 +42,8 @@ func (o RollOdds) rat(defLoss int) *big.Rat {
 }
 
 // Roll returns the exact outcome table of one roll of na attacking dice
-// against nd defending dice under r, found by enumerating all 6^(na+nd)
-// ordered outcomes (once per process). It needs 1 <= na <= r.AttackerDice and 1 <= nd <= r.DefenderDice.
+// against nd defending dice under r, found by enumerating all s^(na+nd)
+// ordered outcomes of s-sided dice (once per process and combination). It needs 1 <= na <= r.AttackerDice and 1 <= nd <= r.DefenderDice.
 func Roll(r Rules, na, nd int) (RollOdds, error) {
 	if err := r.Validate(); err != nil {
 		return RollOdds{}, err
@@ -57,41 +58,46 @@ func Roll(r Rules, na, nd int) (RollOdds, error) {
 	if r.TiesToAttacker {
 		ties = 1
 	}
-	return allRolls()[ties][na][nd], nil
+	return rollsBySides[r.sides()][ties][na][nd](), nil
 }
 
-// allRolls holds every roll's outcome table, [ties to attacker][na][nd],
-// computed once on first use and never modified.
-var allRolls = sync.OnceValue(func() *[2][maxDice + 1][maxDice + 1]RollOdds {
-	var t [2][maxDice + 1][maxDice + 1]RollOdds
-	for ties := range 2 {
-		for na := 1; na <= maxDice; na++ {
-			for nd := 1; nd <= maxDice; nd++ {
-				t[ties][na][nd] = enumerate(na, nd, ties == 1)
+// rollsBySides[s][ties][na][nd]() is the outcome table of na against nd
+// s-sided dice (ties to the attacker if ties is 1), enumerated once on
+// first use and never modified: each combination apart, so that rules with
+// fewer dice never pay for the larger enumerations (12^6 outcomes for three
+// twelve-sided dice against three).
+var rollsBySides = func() (f [maxSides + 1][2][maxDice + 1][maxDice + 1]func() RollOdds) {
+	for s := 2; s <= maxSides; s++ {
+		for ties := range 2 {
+			for na := 1; na <= maxDice; na++ {
+				for nd := 1; nd <= maxDice; nd++ {
+					f[s][ties][na][nd] = sync.OnceValue(func() RollOdds { return enumerate(na, nd, ties == 1, s) })
+				}
 			}
 		}
 	}
-	return &t
-})
+	return f
+}()
 
-// enumerate counts the outcomes of na against nd dice over all 6^(na+nd)
-// ordered rolls.
-func enumerate(na, nd int, tiesToAttacker bool) RollOdds {
+// enumerate counts the outcomes of na against nd s-sided dice over all
+// s^(na+nd) ordered rolls.
+func enumerate(na, nd int, tiesToAttacker bool, s int) RollOdds {
 	o := RollOdds{AttackerDice: na, DefenderDice: nd, Total: 1}
 	for range na + nd {
-		o.Total *= 6
+		o.Total *= int64(s)
 	}
+	s64 := int64(s)
 	m := o.Pairs()
 	var att, def [maxDice]int
 	for x := int64(0); x < o.Total; x++ {
 		y := x
 		for i := range na {
-			att[i] = int(y%6) + 1
-			y /= 6
+			att[i] = int(y%s64) + 1
+			y /= s64
 		}
 		for i := range nd {
-			def[i] = int(y%6) + 1
-			y /= 6
+			def[i] = int(y%s64) + 1
+			y /= s64
 		}
 		sortDesc(att[:na])
 		sortDesc(def[:nd])

@@ -13,6 +13,21 @@ type Rules struct {
 	// TiesToAttacker makes a tied pair of dice a defender loss; in the
 	// classic rules ties go to the defender.
 	TiesToAttacker bool
+	// Sides is the number of faces of every die, 2..12; 0 means 6, the
+	// classic die (the engine rolls six-sided dice only: other sides are
+	// for the odds, as Hendel, Hoffman, Manack and Wagaman generalise them).
+	Sides int
+}
+
+// maxSides is the most faces a die may have in Rules.Sides.
+const maxSides = 12
+
+// sides returns the number of faces of the dice, 6 for Sides = 0.
+func (r Rules) sides() int {
+	if r.Sides == 0 {
+		return 6
+	}
+	return r.Sides
 }
 
 // Classic are the classic Risk dice rules: up to 3 attacking dice, up to 2
@@ -31,14 +46,21 @@ func (r Rules) Validate() error {
 	if r.DefenderDice < 1 || r.DefenderDice > maxDice {
 		return fmt.Errorf("dice: defender dice %d outside [1, %d]", r.DefenderDice, maxDice)
 	}
+	if r.Sides != 0 && (r.Sides < 2 || r.Sides > maxSides) {
+		return fmt.Errorf("dice: %d-sided dice outside [2, %d] (0 for 6)", r.Sides, maxSides)
+	}
 	return nil
 }
 
-// String returns a short description such as "3v2" or "3v2 ties-to-attacker".
+// String returns a short description such as "3v2", "3v2 ties-to-attacker"
+// or "3v2 d8" (eight-sided dice).
 func (r Rules) String() string {
 	s := fmt.Sprintf("%dv%d", r.AttackerDice, r.DefenderDice)
 	if r.TiesToAttacker {
 		s += " ties-to-attacker"
+	}
+	if n := r.sides(); n != 6 {
+		s += fmt.Sprintf(" d%d", n)
 	}
 	return s
 }

@@ -33,6 +33,9 @@ func (m *mediator) chooseAttack(conquered bool) (c attackChoice, thr float64, ok
 	if conquered {
 		thr = m.p.Wp
 	}
+	if m.p.Stop == StopOptimal {
+		thr = 0 // every goal bids; stopDecide decides (stop.go)
+	}
 	c = noAttack
 	m.bids = m.bids[:0]
 	b := m.b

@@ -92,6 +92,7 @@ func (b *Bot) Start(s *sim.State, seat int, rng *rand.Rand) {
 	}
 	b.med.w = b.w
 	b.med.st = auctionStats{}
+	b.med.stop = stopState{}
 	b.med.clearPursued()
 	b.rolled = rolledAttack{}
 }
@@ -103,18 +104,28 @@ func (b *Bot) Start(s *sim.State, seat int, rng *rand.Rand) {
 // army or more and zero-army bids of either kind; armies_offensive and
 // armies_defensive, the armies those bids won; armies_unbid, the armies no
 // positive bid wanted. The initial placement's one-army auctions count.
+// Under stop_stats = 1 the attack decisions' counts follow (see
+// stopState.stats).
 func (b *Bot) GameStats(buf []bots.Stat) []bots.Stat {
 	var s auctionStats
 	if b.med != nil {
 		s = b.med.st
 	}
-	return append(buf,
+	buf = append(buf,
 		bots.Stat{Name: "place_offensive", Count: s.off},
 		bots.Stat{Name: "place_defensive", Count: s.def},
 		bots.Stat{Name: "place_zero", Count: s.zero},
 		bots.Stat{Name: "armies_offensive", Count: s.offArmies},
 		bots.Stat{Name: "armies_defensive", Count: s.defArmies},
 		bots.Stat{Name: "armies_unbid", Count: s.unbid})
+	if b.p.StopStats == 1 {
+		var ss stopState
+		if b.med != nil {
+			ss = b.med.stop
+		}
+		buf = ss.stats(buf)
+	}
+	return buf
 }
 
 // load reads the whole position from s.
@@ -196,6 +207,9 @@ func (b *Bot) Attack(s *sim.State) (sim.AttackOrder, bool) {
 	b.loadRolled(s)
 	conquered := s.ConqueredThisTurn()
 	c, _, ok := b.med.chooseAttack(conquered)
+	if b.p.Stop != StopThreshold || b.p.StopStats == 1 {
+		ok = b.med.stopDecide(c, conquered, ok)
+	}
 	if b.w != nil {
 		b.med.explainAttack(c, conquered, ok)
 	}

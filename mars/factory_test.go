@@ -16,7 +16,7 @@ func TestFactory(t *testing.T) {
 	f := mars.Factory()
 	require.NoError(t, f.Validate())
 	assert.Equal(t, "mars", f.Name)
-	require.Len(t, f.Params, 18)
+	require.Len(t, f.Params, 20)
 	wp, ok := f.Param("W_p")
 	require.True(t, ok)
 	assert.Equal(t, bots.Param{Name: "W_p", Default: 0.7375, Min: 0, Max: 1, Doc: wp.Doc}, wp)

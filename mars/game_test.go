@@ -35,7 +35,7 @@ func TestPaperParamsMatchConfig(t *testing.T) {
 		assert.Equal(t, got, vals[s.Name], "%s: toml against PaperParams", s.Name)
 		assert.Equal(t, got, s.Default, "%s: spec default against PaperParams", s.Name)
 	}
-	want := []float64{3.5, 170, 0.7375, 0.25, 5, 70, 1.2, -0.3, 0.05, -0.03, 0.5, 20, 4, 1, 0, 0, 1, 1}
+	want := []float64{3.5, 170, 0.7375, 0.25, 5, 70, 1.2, -0.3, 0.05, -0.03, 0.5, 20, 4, 1, 0, 0, 1, 1, 0, 0}
 	for i, s := range specs {
 		assert.Equal(t, want[i], s.Default, "%s default: Tables 1-2", s.Name)
 	}

@@ -150,6 +150,14 @@ type Params struct {
 	// auction: its pursued goals, else any single battle, or its pursued
 	// goals only (default).
 	Attack AttackTargets
+	// Stop (stop) decides whether to attack once more: the paper's
+	// thresholds (default) or the optimal stopping policy (see StopRule).
+	Stop StopRule
+	// StopStats (stop_stats) is 1 to count, at every attack decision, how
+	// the rule in force differs from the optimal stopping policy, in the
+	// game stats (see stopState.stats); 0 (default) counts nothing. The
+	// play is the same either way.
+	StopStats int
 }
 
 // PaperParams returns the parameters published in Tables 1 and 2 of the
@@ -198,12 +206,16 @@ var paramSpecs = [...]bots.Param{
 		Doc: "eq. (5): hold probabilities d as fractions, or in percent as in the paper's Table 4 (defensive bids x100)"},
 	{Name: "attack_targets", Default: float64(AttackGoals), Max: 1, Integer: true, Choices: []string{"any", "goals"},
 		Doc: "attack auction: pursued goals, else the best single battle, or pursued goals only (paper silent)"},
+	{Name: "stop", Default: float64(StopThreshold), Max: 1, Integer: true, Choices: []string{"threshold", "optimal"},
+		Doc: "attack again while the best odds reach W_p1/W_p (paper), or when the optimal stopping policy rolls"},
+	{Name: "stop_stats", Default: 0, Max: 1, Integer: true,
+		Doc: "1: count the attack decisions against the optimal stopping policy in the game stats (play unchanged)"},
 }
 
 // ParamSpecs returns a copy of the parameter table (the bots.Param of every
 // field of Params), in the order of the paper's Tables 1 and 2, then the
-// named options goal_value, goal_paths, defensive_bid, hold_unit and
-// attack_targets.
+// named options goal_value, goal_paths, defensive_bid, hold_unit,
+// attack_targets and stop, and stop_stats.
 func ParamSpecs() []bots.Param {
 	out := make([]bots.Param, len(paramSpecs))
 	copy(out, paramSpecs[:])
@@ -224,6 +236,8 @@ func (p *Params) field(name string) (f *float64, g *int) {
 		return &p.Wp1, nil
 	case "G_l":
 		return nil, &p.Gl
+	case "stop_stats":
+		return nil, &p.StopStats
 	case "C_sv":
 		return &p.Csv, nil
 	case "C_fn":
@@ -258,6 +272,8 @@ func (p Params) choice(name string) (int, bool) {
 		return int(p.HoldUnit), true
 	case "attack_targets":
 		return int(p.Attack), true
+	case "stop":
+		return int(p.Stop), true
 	}
 	return 0, false
 }
@@ -275,6 +291,8 @@ func (p *Params) setChoice(name string, v int) {
 		p.HoldUnit = HoldUnit(v)
 	case "attack_targets":
 		p.Attack = AttackTargets(v)
+	case "stop":
+		p.Stop = StopRule(v)
 	}
 }
 

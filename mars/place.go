@@ -182,7 +182,8 @@ type mediator struct {
 	// once it has grown.
 	pursuits []pursuit
 
-	st auctionStats // the game's placement auctions by winning bid
+	st   auctionStats // the game's placement auctions by winning bid
+	stop stopState    // the stop option's army price and counts (stop.go)
 
 	w     io.Writer // explanation sink, nil for silence
 	names []string  // territory names for explanations
@@ -882,6 +883,7 @@ func (m *mediator) placeAuction(n int) {
 	own := m.own[:0]
 	m.clearPursued()
 	m.rough = m.rough[:0]
+	m.stop.resetPrice()
 	for t := range b.Owner {
 		a := &m.agents[t]
 		a.zeroUsed, a.placed = false, 0
@@ -928,6 +930,7 @@ func (m *mediator) placeAuction(n int) {
 		a := &m.agents[win]
 		w := a.bid
 		m.st.count(w)
+		m.stop.notePrice(w)
 		if m.w != nil {
 			m.explainWin(round, win, w)
 		}

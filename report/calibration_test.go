@@ -182,13 +182,14 @@ func TestCalibrationNotebook(t *testing.T) {
 	assert.Contains(t, rep, "**Verdict:**")
 	assert.Contains(t, rep, "> The validation is read.")
 	assert.Contains(t, rep, "`goal_paths=all`")
-	// Two validations of 3 blocks, five options of 2 blocks.
+	// Two validations of 3 blocks, six options of 2 blocks.
 	val := readFile(t, filepath.Join(a, "validation.csv"))
 	assert.Equal(t, 3, strings.Count(val, "\n"))
 	assert.Contains(t, val, ",3,6,", "3 blocks, 6 games of the 2-player field")
 	eff := readFile(t, filepath.Join(a, "effects.csv"))
-	assert.Equal(t, 6, strings.Count(eff, "\n"))
+	assert.Equal(t, 7, strings.Count(eff, "\n"))
 	assert.Contains(t, eff, "attack_targets=any,")
+	assert.Contains(t, eff, "stop=optimal,")
 	tuned := readFile(t, filepath.Join(a, "tuned.toml"))
 	assert.Contains(t, tuned, "bot = \"mars\"")
 	assert.Contains(t, tuned, "goal_paths = \"shortest\"")

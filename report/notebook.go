@@ -123,14 +123,15 @@ type kind struct {
 }
 
 var kinds = map[string]kind{
-	"dice":        {diceNotes, parseDice},
-	"engine":      {engineNotes, parseEngine},
-	"calibration": {calibrationNotes, parseCalibration},
-	"recognition": {recognitionNotes, parseRecognition},
-	"strategist":  {strategistNotes, parseStrategist},
-	"readings":    {readingsNotes, parseReadings},
-	"tournament":  {tournamentNotes, parseTournament},
-	"transfer":    {transferNotes, parseTransfer},
+	"dice":            {diceNotes, parseDice},
+	"dice-literature": {diceLiteratureNotes, parseDiceLiterature},
+	"engine":          {engineNotes, parseEngine},
+	"calibration":     {calibrationNotes, parseCalibration},
+	"recognition":     {recognitionNotes, parseRecognition},
+	"strategist":      {strategistNotes, parseStrategist},
+	"readings":        {readingsNotes, parseReadings},
+	"tournament":      {tournamentNotes, parseTournament},
+	"transfer":        {transferNotes, parseTransfer},
 }
 
 // Kinds returns the notebook kinds, sorted.

@@ -94,6 +94,9 @@ func newRoller(c Config) (*roller, error) {
 	if err := c.Rules.Validate(); err != nil {
 		return nil, fmt.Errorf("dicetest: %w", err)
 	}
+	if c.Rules.Sides != 0 && c.Rules.Sides != 6 {
+		return nil, fmt.Errorf("dicetest: the engine rolls six-sided dice, not %d-sided", c.Rules.Sides)
+	}
 	if c.Rules.DefenderDice > 2 {
 		return nil, fmt.Errorf("dicetest: the engine rolls at most 2 defending dice, not %d", c.Rules.DefenderDice)
 	}
