@@ -57,7 +57,8 @@ const importRules = `
 	plots, search < internal/searchreport;
 	internal/recognition, internal/strategist, plots, tourney < internal/figures;
 	dice/dicetest, internal/figures, internal/searchreport < report;
-	internal/slurm, report, view < cli;
+	bots, internal/atomicfile, view < internal/human;
+	internal/human, internal/slurm, report, view < cli;
 	bots/registry, cli < cmd/marslab;
 `
 
