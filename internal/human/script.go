@@ -154,7 +154,8 @@ func (s *script) trade(st *sim.State) ([3]int, bool) {
 }
 
 // place answers with the next logged placements (setup_place events in the
-// setup) that add up to armies.
+// setup, one an army) that add up to armies, one placement an event: the
+// engine writes one event a placement, so the replay writes the same.
 func (s *script) place(st *sim.State, armies int, buf []sim.Placement) []sim.Placement {
 	k := sim.EvPlace
 	if st.Phase() == sim.PhaseSetup {
@@ -162,11 +163,7 @@ func (s *script) place(st *sim.State, armies int, buf []sim.Placement) []sim.Pla
 	}
 	for sum := 0; sum < armies; {
 		e := s.take(k)
-		if n := len(buf); n > 0 && buf[n-1].Territory == e.To {
-			buf[n-1].Armies += e.Armies
-		} else {
-			buf = append(buf, sim.Placement{Territory: e.To, Armies: e.Armies})
-		}
+		buf = append(buf, sim.Placement{Territory: e.To, Armies: e.Armies})
 		sum += e.Armies
 	}
 	return buf
