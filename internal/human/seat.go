@@ -264,7 +264,7 @@ func refuse(format string, args ...any) error { return &refusal{fmt.Sprintf(form
 func (p *prompt) name(t int) string {
 	m := p.st.Map()
 	if t < 0 || t >= len(m.Territories) {
-		return fmt.Sprintf("territory %d (the map has territories 0..%d)", t, len(m.Territories)-1)
+		return fmt.Sprintf("territory %d", t)
 	}
 	return m.Territories[t].Name
 }
@@ -445,7 +445,10 @@ func (p *prompt) apply(a *action) (answer, bool, error) {
 // placeReason says why armies may not go on t.
 func (p *prompt) placeReason(t int, err error) string {
 	st := p.st
-	if t >= 0 && t < st.NumTerritories() && st.Owner(t) != p.Seat {
+	if t < 0 || t >= st.NumTerritories() {
+		return fmt.Sprintf("the map has territories 0..%d", st.NumTerritories()-1)
+	}
+	if st.Owner(t) != p.Seat {
 		return fmt.Sprintf("%s is seat %d's, not yours", p.name(t), st.Owner(t))
 	}
 	return p.named(err)
