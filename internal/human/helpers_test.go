@@ -195,8 +195,9 @@ func (g *game) act(a map[string]any) (int, string) {
 
 // choose answers a prompt with a simple strategy: the first set, every
 // army on the owned territory with the most armies that has an enemy
-// neighbour, attacks from a territory of 4 armies or more (at most
-// maxAttacks a prompt sequence), the most moved in, no fortification.
+// neighbour, attacks (until the conquest or 2 armies left) from the
+// territory with the most armies while it holds 4 or more, the most moved
+// in, no fortification. It reads only the prompt and the board.
 func choose(st *simple, p *prompt) map[string]any {
 	a := map[string]any{"prompt": p.ID}
 	switch p.Kind {
@@ -213,12 +214,10 @@ func choose(st *simple, p *prompt) map[string]any {
 				best = i
 			}
 		}
-		if best < 0 || st.attacks >= 4 {
-			st.attacks = 0
+		if best < 0 {
 			a["do"] = "end_attack"
 			break
 		}
-		st.attacks++
 		x := p.Attacks[best]
 		a["do"], a["from"], a["to"], a["repeat"], a["stop_at"] = "attack", x[0], x[1], true, 2
 	case askOccupy:
@@ -232,10 +231,9 @@ func choose(st *simple, p *prompt) map[string]any {
 // simple is the position the simple strategy reads: the armies and owners
 // that the events set.
 type simple struct {
-	m       *sim.Map
-	owner   []int
-	armies  []int
-	attacks int
+	m      *sim.Map
+	owner  []int
+	armies []int
 }
 
 func newSimple(m *sim.Map) *simple {
