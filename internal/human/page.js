@@ -85,7 +85,7 @@
     while (box.childNodes.length > 600) box.removeChild(box.firstChild);
     $("explain-box").scrollTop = $("explain-box").scrollHeight;
   }
-  if (!G.explain) $("explain-box").hidden = true;
+  if (!G.explain) { $("explain-box").hidden = true; $("explain-head").hidden = true; }
 
   // --- the board ----------------------------------------------------------
   const svg = $("board");
