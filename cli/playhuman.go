@@ -108,9 +108,9 @@ func playHuman(ctx context.Context, reg *bots.Registry, fs *flag.FlagSet, cfg *g
 	default:
 		logPath = filepath.Join(os.TempDir(), fmt.Sprintf("marslab-play-%d-%d-%d.jsonl", hg.seed, hg.index, time.Now().Unix()))
 	}
-	if host, _, err := net.SplitHostPort(hf.addr); err != nil {
+	if local, err := loopback(hf.addr); err != nil {
 		return fmt.Errorf("-addr %q: %w", hf.addr, err)
-	} else if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+	} else if !local {
 		fmt.Fprintf(stderr, "warning: -addr %s: the game's server is reachable from other machines; anyone with its address and token can play your seats\n", hf.addr)
 	}
 	cmd := "marslab play -resume " + shellQuote(logPath)
@@ -174,6 +174,17 @@ func logGame(reg *bots.Registry, log []byte) (*gameConfig, []bots.Seat, uint64, 
 		seats = append(seats, bots.Seat{Factory: f, Params: params, Label: s.Label})
 	}
 	return cfg, seats, h.Seed, h.Index, nil
+}
+
+// loopback reports whether the address host:port is on the loopback
+// (localhost, 127.0.0.0/8, ::1); an empty host listens everywhere.
+func loopback(addr string) (bool, error) {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false, err
+	}
+	ip := net.ParseIP(host)
+	return host == "localhost" || ip != nil && ip.IsLoopback(), nil
 }
 
 // shellQuote quotes s for a POSIX shell when it needs quoting.

@@ -203,3 +203,32 @@ func TestPlayHuman(t *testing.T) {
 	_, _, err = runCmd(t, "play", "-resume", part)
 	assert.ErrorContains(t, err, "the log's game is over")
 }
+
+func TestLoopbackAndQuote(t *testing.T) {
+	for addr, want := range map[string]bool{"127.0.0.1:0": true, "localhost:8080": true, "[::1]:0": true, "127.1.2.3:9": true,
+		":8080": false, "0.0.0.0:0": false, "192.168.1.5:80": false, "example.com:80": false} {
+		got, err := loopback(addr)
+		require.NoError(t, err, addr)
+		assert.Equal(t, want, got, addr)
+	}
+	_, err := loopback("127.0.0.1")
+	assert.Error(t, err, "no port")
+	assert.Equal(t, "/tmp/a.jsonl", shellQuote("/tmp/a.jsonl"))
+	assert.Equal(t, `'/tmp/my game'\''s.jsonl'`, shellQuote("/tmp/my game's.jsonl"))
+}
+
+// TestOpenBrowser: -open runs the system's opener with the page's address.
+func TestOpenBrowser(t *testing.T) {
+	dir := t.TempDir()
+	got := filepath.Join(dir, "opened")
+	opener := filepath.Join(dir, "xdg-open")
+	require.NoError(t, os.WriteFile(opener, []byte("#!/bin/sh\necho \"$1\" > "+got+"\n"), 0o755))
+	t.Setenv("PATH", dir)
+	var stderr bytes.Buffer
+	openBrowser("http://127.0.0.1:1/?token=ab", &stderr)
+	require.Eventually(t, func() bool { b, _ := os.ReadFile(got); return string(b) == "http://127.0.0.1:1/?token=ab\n" }, 10*time.Second, 20*time.Millisecond)
+	assert.Empty(t, stderr.String())
+	t.Setenv("PATH", t.TempDir())
+	openBrowser("http://127.0.0.1:1/", &stderr)
+	assert.Contains(t, stderr.String(), "-open: no browser found")
+}

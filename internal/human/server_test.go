@@ -322,3 +322,31 @@ func TestIdleSaves(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, string(data), `"e":"reinforce"`, "saved at the human's first decision")
 }
+
+// TestHotSeat: two human seats at one page take turns: each is asked for
+// its own decisions, and the game's log replays.
+func TestHotSeat(t *testing.T) {
+	dir := t.TempDir()
+	cfg := newConfig(t, shortRules(t, dir, "classic", 2), "human,pixie,human", 5, filepath.Join(dir, "g.jsonl"))
+	m, err := sim.ParseMap("m", []byte(cfg.Header.MapTOML))
+	require.NoError(t, err)
+	g := start(t, cfg)
+	seats := map[int]bool{}
+	st := newSimple(m)
+	for {
+		r := g.waitPrompt()
+		if r.Over {
+			break
+		}
+		seats[r.Prompt.Seat] = true
+		st.owner = make([]int, len(m.Territories))
+		st.read(r.Events)
+		code, msg := g.act(choose(st, r.Prompt))
+		require.Equal(t, 200, code, msg)
+	}
+	res, err := g.wait()
+	require.NoError(t, err)
+	assert.Equal(t, map[int]bool{0: true, 2: true}, seats, "both human seats decided")
+	rep := replays(t, cfg.LogPath)
+	assert.Equal(t, res, rep.Result)
+}
