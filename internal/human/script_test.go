@@ -20,6 +20,7 @@ import (
 // under every embedded rule set (setup by the players one army at a time
 // and four at a time, every fortify variant, trades, eliminations).
 func TestReplayPlayersFromEvents(t *testing.T) {
+	t.Parallel()
 	games := []struct {
 		rules, players string
 		seed           uint64
@@ -35,6 +36,7 @@ func TestReplayPlayersFromEvents(t *testing.T) {
 	reg := registry.Default()
 	for _, gm := range games {
 		t.Run(gm.rules, func(t *testing.T) {
+			t.Parallel()
 			tb, err := reg.NewTable(gm.players, gm.rules)
 			require.NoError(t, err)
 			_, rt, err := sim.RulesSource(gm.rules)
@@ -78,6 +80,7 @@ func TestReplayPlayersFromEvents(t *testing.T) {
 // changed fails to replay at the line that differs; a human seat's fault
 // cannot be replayed; an unknown bot is named.
 func TestReplayPlayersRefuses(t *testing.T) {
+	t.Parallel()
 	reg := registry.Default()
 	tb, err := reg.NewTable("aggressive,random,pacifist", "mars2006")
 	require.NoError(t, err)

@@ -111,6 +111,7 @@ func itoa(k int) string { return strconv.Itoa(k) }
 // refused with the engine's reason and change nothing; legal ones move
 // the game on.
 func TestServerRefusesIllegalMoves(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	cfg := newConfig(t, shortRules(t, dir, "mars2006", 2), "human,mars@paper,pixie", 7, filepath.Join(dir, "game.jsonl"))
 	m, err := sim.ParseMap("m", []byte(cfg.Header.MapTOML))
@@ -235,6 +236,7 @@ func playOut(t *testing.T, g *game, m *sim.Map, stop func(n int) bool) int {
 // the whole log replays, and equals the log of the same game played
 // without a stop.
 func TestSecondTabReloadResume(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	rules := shortRules(t, dir, "mars2006", 3)
 	players := "human,mars@paper,pixie"
@@ -307,6 +309,7 @@ func TestSecondTabReloadResume(t *testing.T) {
 // TestIdleSaves: a game without a request for the idle time is saved and
 // Play returns ErrSaved with the command that resumes it.
 func TestIdleSaves(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	cfg := newConfig(t, shortRules(t, dir, "mars2006", 2), "pixie,human", 3, filepath.Join(dir, "g.jsonl"))
 	cfg.Idle = 300 * time.Millisecond
@@ -326,6 +329,7 @@ func TestIdleSaves(t *testing.T) {
 // TestHotSeat: two human seats at one page take turns: each is asked for
 // its own decisions, and the game's log replays.
 func TestHotSeat(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	cfg := newConfig(t, shortRules(t, dir, "classic", 2), "human,pixie,human", 5, filepath.Join(dir, "g.jsonl"))
 	m, err := sim.ParseMap("m", []byte(cfg.Header.MapTOML))
