@@ -178,6 +178,7 @@ func TestPlayHuman(t *testing.T) {
 	cancel()
 	out, err = wait()
 	require.Error(t, err)
+	assert.NotContains(t, out, "stalemate", "no summary for a game stopped")
 	cmd := "marslab play -resume " + part + " -explain"
 	assert.Contains(t, err.Error(), "resume it with: "+cmd)
 	saved, err := os.ReadFile(part)
