@@ -236,7 +236,10 @@
   function setPrompt(p) {
     const same = prompt && p && prompt.kind === p.kind && prompt.seat === p.seat;
     prompt = p;
-    if (!same) sel = { t: null, from: null, to: null };
+    if (!same) {
+      sel = { t: null, from: null, to: null };
+      if (p) $("msg").textContent = "";
+    }
   }
   function human(e) { return G.seats[e.player] && G.seats[e.player].human; }
   function step() {
