@@ -18,7 +18,7 @@ const defaultPlayers = "aggressive,pacifist,passive,random,aggressive,random"
 
 // cmdPlay plays one game and prints its summary.
 func cmdPlay(ctx context.Context, reg *bots.Registry, args []string, stdout, stderr io.Writer) (err error) {
-	fs := newFlagSet("play", "usage: marslab play [flags]\n\nPlays one game and prints the winner (or stalemate), rounds and eliminations.", stderr)
+	fs := newFlagSet("play", "usage: marslab play [flags]\n\nPlays one game and prints the winner (or stalemate), rounds and eliminations.\nA seat \"human\" is a person, at the web page the command serves (docs/play.md).", stderr)
 	gf := addGameFlags(fs, "seat 0 moves first")
 	seed := fs.Uint64("seed", 1, "experiment seed")
 	index := fs.Uint64("index", 0, "game index: the game's random streams derive from (seed, index)")

@@ -72,6 +72,9 @@ func playHuman(ctx context.Context, reg *bots.Registry, fs *flag.FlagSet, cfg *g
 	stdout, stderr io.Writer) error {
 	var resume []byte
 	var err error
+	if hf.idle < 0 {
+		return fmt.Errorf("-idle %v: must be 0 (never) or more", hf.idle)
+	}
 	gameSet := setFlag(fs, "players", "rules", "map", "param", "seed", "index")
 	switch {
 	case hf.resume != "" && gameSet == "":

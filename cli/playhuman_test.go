@@ -199,6 +199,8 @@ func TestPlayHuman(t *testing.T) {
 	// another game, are refused.
 	_, _, err = runCmd(t, "play", "-players", "aggressive,random", "-idle", "1m")
 	assert.ErrorContains(t, err, "-idle: only for a game with a human seat")
+	_, _, err = runCmd(t, "play", "-players", "human,random", "-idle", "-1s")
+	assert.ErrorContains(t, err, "-idle -1s: must be 0 (never) or more")
 	_, _, err = runCmd(t, "play", "-resume", other, "-players", "human,mars@paper,aggressive", "-rules", rules, "-seed", "7")
 	assert.ErrorContains(t, err, "the log's game is another: seat 2 is pixie, not aggressive")
 	_, _, err = runCmd(t, "play", "-resume", part)
