@@ -14,7 +14,7 @@ import (
 // owns territory t with 1 + t%4 armies, seat 0 holds the cards of
 // territories 0, 3, 1, 4 and 7 (infantry, infantry, cavalry, cavalry,
 // cavalry), and it is seat 0's phase.
-func position(t *testing.T, rules string, phase sim.Phase) *sim.State {
+func position(t testing.TB, rules string, phase sim.Phase) *sim.State {
 	t.Helper()
 	r, err := sim.LoadRules(rules)
 	require.NoError(t, err)
