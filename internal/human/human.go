@@ -32,7 +32,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/marslab-risk/marslab/bots"
 	"github.com/marslab-risk/marslab/internal/atomicfile"
 	"github.com/marslab-risk/marslab/sim"
 )
@@ -131,18 +130,8 @@ func Play(ctx context.Context, cfg Config) (sim.Result, error) {
 		}
 		token = hex.EncodeToString(b)
 	}
-	s, err := newSession(&cfg, isHuman)
-	if err != nil {
-		return sim.Result{}, err
-	}
-	if err := s.save(); err != nil {
-		return sim.Result{}, err
-	}
-	gctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	s.ctx = gctx
-	g := cfg.Game
 	ps := slices.Clone(cfg.Players)
+	s := &session{}
 	for i := range ps {
 		if isHuman(i) {
 			var sc *script
@@ -152,21 +141,29 @@ func Play(ctx context.Context, cfg Config) (sim.Result, error) {
 			ps[i] = &seat{s: s, index: i, script: sc}
 		}
 	}
+	// The bots that can explain their decisions do, into the log and the
+	// page; the header lists them, so that a replay has them explain again.
+	cfg.Header.Explain = nil
+	if cfg.Explain {
+		cfg.Header.Explain = sim.ExplainSeats(ps)
+	}
+	if err := s.init(&cfg, isHuman); err != nil {
+		return sim.Result{}, err
+	}
+	if err := s.save(); err != nil {
+		return sim.Result{}, err
+	}
+	gctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	s.ctx = gctx
+	g := cfg.Game
 	if logged != nil {
 		g.Observe(&comparer{lines: logged, stop: cancel})
 	}
 	g.Observe(s)
-	var explainers []*sim.ExplainWriter
-	for i, p := range ps {
-		if e, ok := p.(bots.Explainer); ok && !isHuman(i) {
-			if cfg.Explain {
-				w := sim.NewExplainWriter(s, g, i)
-				explainers = append(explainers, w)
-				e.SetExplain(w)
-			} else {
-				e.SetExplain(nil)
-			}
-		}
+	explainers, err := sim.Narrate(s, g, ps, cfg.Header.Explain)
+	if err != nil {
+		return sim.Result{}, err
 	}
 
 	ln, err := net.Listen("tcp", cfg.Addr)
@@ -340,7 +337,6 @@ type session struct {
 	human   func(int) bool
 	m       *sim.Map
 	nt, ns  int
-	logHead []byte
 
 	mu      sync.Mutex
 	changed chan struct{} // closed and replaced at every change
@@ -363,37 +359,38 @@ type session struct {
 	ebuf    []byte
 }
 
-func newSession(cfg *Config, human func(int) bool) (*session, error) {
+// init sets up the session of the game of cfg, whose header it writes
+// first into the log.
+func (s *session) init(cfg *Config, human func(int) bool) error {
 	h := cfg.Header
 	h.Format = sim.LogFormat
 	m, err := sim.ParseMap("map_toml", []byte(h.MapTOML))
 	if err != nil {
-		return nil, err
+		return err
 	}
 	r, err := sim.ParseRules("rules_toml", []byte(h.RulesTOML))
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if h.RulesSHA256, err = sim.RulesDigest(r); err != nil {
-		return nil, err
+		return err
 	}
 	if h.MapSHA256, err = sim.MapDigest(m); err != nil {
-		return nil, err
+		return err
 	}
 	head, err := json.Marshal(h)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	nt, ns := len(m.Territories), len(h.Seats)
-	s := &session{cfg: cfg, human: human, m: m, nt: nt, ns: ns, changed: make(chan struct{}),
+	*s = session{cfg: cfg, human: human, m: m, nt: nt, ns: ns, changed: make(chan struct{}),
 		owner: make([]int, nt), armies: make([]int, nt), cards: make([]int, ns), active: time.Now()}
 	for t := range s.owner {
 		s.owner[t] = -1
 	}
 	s.log.Write(head)
 	s.log.WriteByte('\n')
-	s.logHead = head
-	return s, nil
+	return nil
 }
 
 // notify wakes the requests waiting for a change; s.mu is held.
