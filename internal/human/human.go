@@ -332,11 +332,11 @@ func (c *comparer) Observe(e *sim.Event) {
 // session is the state the game and the server share: the log, the page's
 // events, the decision the game waits for.
 type session struct {
-	cfg     *Config
-	ctx     context.Context
-	human   func(int) bool
-	m       *sim.Map
-	nt, ns  int
+	cfg    *Config
+	ctx    context.Context
+	human  func(int) bool
+	m      *sim.Map
+	nt, ns int
 
 	mu      sync.Mutex
 	changed chan struct{} // closed and replaced at every change
