@@ -111,7 +111,7 @@ func Play(ctx context.Context, cfg Config) (sim.Result, error) {
 		var ended bool
 		var err error
 		var h sim.LogHeader
-		h, scripts, logged, ended, err = readScripts(cfg.Resume, isHuman)
+		h, scripts, logged, ended, err = readScripts(bytes.NewReader(cfg.Resume), isHuman)
 		if err != nil {
 			return sim.Result{}, fmt.Errorf("resume: %w", err)
 		}

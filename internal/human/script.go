@@ -51,8 +51,9 @@ func decisionKind(k sim.EventKind, setupByPlayers bool) bool {
 // ended). A log without its result line is a game saved before its end;
 // any other fault of the log is an error. A fault of a wanted seat is an
 // error too: its illegal answer is not in the log.
-func readScripts(log []byte, want func(seat int) bool) (h sim.LogHeader, scripts []*script, lines [][]byte, ended bool, err error) {
-	lr, err := sim.NewLogReader(bytes.NewReader(log))
+func readScripts(log io.Reader, want func(seat int) bool) (h sim.LogHeader, scripts []*script, lines [][]byte, ended bool, err error) {
+	lc := &lineCounter{r: log}
+	lr, err := sim.NewLogReader(lc)
 	if err != nil {
 		return h, nil, nil, false, err
 	}
@@ -89,10 +90,35 @@ func readScripts(log []byte, want func(seat int) bool) (h sim.LogHeader, scripts
 	}
 	if _, err := lr.Result(); err == nil {
 		return h, scripts, lines, true, nil
-	} else if read != bytes.Count(bytes.TrimRight(log, "\n"), []byte("\n"))+1 {
+	} else if read != lc.lines() {
 		return h, nil, nil, false, err // a line that is not an event
 	}
 	return h, scripts, lines, false, nil
+}
+
+// lineCounter counts the lines of what is read through it.
+type lineCounter struct {
+	r        io.Reader
+	newlines int
+	last     byte
+}
+
+func (c *lineCounter) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	if n > 0 {
+		c.newlines += bytes.Count(p[:n], []byte{'\n'})
+		c.last = p[n-1]
+	}
+	return n, err
+}
+
+// lines is the number of lines read, a last one without its newline
+// counted.
+func (c *lineCounter) lines() int {
+	if c.last != '\n' && c.last != 0 {
+		return c.newlines + 1
+	}
+	return c.newlines
 }
 
 // left reports whether the script has decisions left.
@@ -225,12 +251,8 @@ func ReplayPlayers(reg *bots.Registry, reopen func() (io.ReadCloser, error)) fun
 		if err != nil {
 			return nil, err
 		}
-		log, err := io.ReadAll(rc)
-		rc.Close()
-		if err != nil {
-			return nil, err
-		}
-		_, scripts, _, _, err := readScripts(log, human)
+		defer rc.Close()
+		_, scripts, _, _, err := readScripts(rc, human)
 		if err != nil {
 			return nil, err
 		}

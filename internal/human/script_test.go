@@ -140,3 +140,39 @@ func TestReplayPlayersRefuses(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), fmt.Sprintf("unknown bot %q", "nobody"))
 }
+
+// TestReadScriptsCut: a log cut after a whole line is a game that did not
+// end; a cut or malformed last line is an error naming it.
+func TestReadScriptsCut(t *testing.T) {
+	reg := registry.Default()
+	tb, err := reg.NewTable("aggressive,pacifist", "mars2006")
+	require.NoError(t, err)
+	_, rt, _ := sim.RulesSource("mars2006")
+	_, mt, _ := sim.MapSource("classic")
+	h := sim.LogHeader{Seed: 2, RulesName: "mars2006", MapName: "classic", RulesTOML: string(rt), MapTOML: string(mt),
+		Seats: []sim.LogSeat{{Label: "human", Bot: Bot}, {Label: "pacifist", Bot: "pacifist"}}}
+	var log bytes.Buffer
+	lw, err := sim.NewLogWriter(&log, h)
+	require.NoError(t, err)
+	tb.Game.Observe(lw)
+	res, err := tb.Play(2, 0)
+	require.NoError(t, err)
+	require.NoError(t, lw.Close(res))
+	human := func(i int) bool { return i == 0 }
+	_, scripts, lines, ended, err := readScripts(bytes.NewReader(log.Bytes()), human)
+	require.NoError(t, err)
+	assert.True(t, ended)
+	all := len(scripts[0].events)
+	assert.Positive(t, all)
+	assert.Nil(t, scripts[1])
+	cut := strings.Join(strings.SplitAfter(log.String(), "\n")[:200], "")
+	_, scripts, lines, ended, err = readScripts(strings.NewReader(cut), human)
+	require.NoError(t, err)
+	assert.False(t, ended)
+	assert.Len(t, lines, 199)
+	assert.Less(t, len(scripts[0].events), all)
+	for _, bad := range []string{cut + `{"e":"turn","rou`, cut + "garbage\n"} {
+		_, _, _, _, err = readScripts(strings.NewReader(bad), human)
+		assert.ErrorContains(t, err, "line 201", "%q", bad[len(cut):])
+	}
+}
