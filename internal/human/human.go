@@ -122,6 +122,9 @@ func Play(ctx context.Context, cfg Config) (sim.Result, error) {
 			return sim.Result{}, fmt.Errorf("resume: %w", err)
 		}
 	}
+	if cfg.Out == nil {
+		cfg.Out = io.Discard
+	}
 	token := cfg.Token
 	if token == "" {
 		b := make([]byte, 16)

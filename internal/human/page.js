@@ -252,8 +252,11 @@
       apply(queue.shift());
       n++;
     }
+    // A decision is renumbered at every change: the same number is the same
+    // decision, and the panel (with what the person typed) stays.
     const next = queue.length === 0 ? prompt : null;
-    if (n > 0 || next !== shown) { shown = next; render(); }
+    const id = (x) => (x ? x.id : 0);
+    if (id(next) !== id(shown)) { shown = next; render(); } else if (n > 0) render();
     draw();
   }
   let lastTick = performance.now();
