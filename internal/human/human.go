@@ -153,8 +153,14 @@ func Play(ctx context.Context, cfg Config) (sim.Result, error) {
 	if err := s.init(&cfg, isHuman); err != nil {
 		return sim.Result{}, err
 	}
-	if err := s.save(); err != nil {
-		return sim.Result{}, err
+	if cfg.Resume == nil {
+		// The header alone: a game stopped before its first decision
+		// resumes from the start. A resumed game's log is saved at its
+		// first live decision, once its past has replayed: the game being
+		// resumed stays as it was until then.
+		if err := s.save(); err != nil {
+			return sim.Result{}, err
+		}
 	}
 	gctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)

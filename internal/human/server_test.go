@@ -304,6 +304,25 @@ func TestSecondTabReloadResume(t *testing.T) {
 	cfg.Resume = wholeLog
 	_, err = Play(context.Background(), cfg)
 	assert.ErrorContains(t, err, "the log's game is over")
+
+	// A log whose past does not replay (a deal changed) is refused, and
+	// left as it was.
+	i := bytes.Index(saved, []byte(`{"e":"deal"`))
+	require.GreaterOrEqual(t, i, 0)
+	j := i + bytes.IndexByte(saved[i:], '\n')
+	line := string(saved[i:j])
+	edited := strings.Replace(line, `"armies":1`, `"armies":2`, 1)
+	require.NotEqual(t, line, edited)
+	tampered := append(append(append([]byte{}, saved[:i]...), edited...), saved[j:]...)
+	bad := filepath.Join(dir, "bad.jsonl")
+	require.NoError(t, os.WriteFile(bad, tampered, 0o644))
+	cfg = newConfig(t, rules, players, 11, bad)
+	cfg.Resume = tampered
+	_, err = Play(context.Background(), cfg)
+	assert.ErrorContains(t, err, "resume: the game does not replay the log: event")
+	after, err := os.ReadFile(bad)
+	require.NoError(t, err)
+	assert.Equal(t, tampered, after, "the log being resumed is left as it was")
 }
 
 // TestIdleSaves: a game without a request for the idle time is saved and
