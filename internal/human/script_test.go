@@ -162,6 +162,7 @@ func TestReadScriptsCut(t *testing.T) {
 	_, scripts, lines, ended, err := readScripts(bytes.NewReader(log.Bytes()), human)
 	require.NoError(t, err)
 	assert.True(t, ended)
+	assert.Len(t, lines, strings.Count(log.String(), "\n")-2, "every event line, header and result aside")
 	all := len(scripts[0].events)
 	assert.Positive(t, all)
 	assert.Nil(t, scripts[1])
