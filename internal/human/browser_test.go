@@ -66,12 +66,17 @@ func TestPlayInBrowser(t *testing.T) {
 		require.NoError(t, err, js)
 		return v
 	}
-	read := func() pageView {
+	// read returns what the page shows and the decision on screen, read at
+	// once.
+	read := func() (pageView, *prompt) {
 		t.Helper()
-		text := eval(`document.getElementById("state").textContent`)
-		var v pageView
+		text := eval(`JSON.stringify({view: JSON.parse(document.getElementById("state").textContent), prompt: marslabPlay.prompt()})`)
+		var v struct {
+			View   pageView `json:"view"`
+			Prompt *prompt  `json:"prompt"`
+		}
 		require.NoError(t, json.Unmarshal([]byte(text), &v), text)
-		return v
+		return v.View, v.Prompt
 	}
 	// The bots play at once: the person picks "at once" from the speed list.
 	run("the speed", chromedp.SetValue(chromedp.CSS("#speed"), "0"))
@@ -84,18 +89,21 @@ func TestPlayInBrowser(t *testing.T) {
 	last := -1
 	deadline := time.Now().Add(150 * time.Second)
 	for {
-		require.True(t, time.Now().Before(deadline), "the game did not end in time (%d decisions)", decisions)
-		v := read()
+		if !time.Now().Before(deadline) {
+			srv := g.state(0, 0, false)
+			t.Fatalf("the game did not end in time (%d decisions): the page shows %s, panel %q, message %q; the server has %d events, prompt %+v",
+				decisions, eval(`document.getElementById("state").textContent`), eval(`document.getElementById("act").textContent`),
+				eval(`document.getElementById("msg").textContent`), srv.Next, srv.Prompt)
+		}
+		v, pp := read()
 		if v.Over {
 			break
 		}
-		if v.Prompt == nil || *v.Prompt == last {
+		if v.Prompt == nil || pp == nil || *v.Prompt == last {
 			time.Sleep(30 * time.Millisecond)
 			continue
 		}
-		var p prompt
-		text := eval(`JSON.stringify(marslabPlay.prompt())`)
-		require.NoError(t, json.Unmarshal([]byte(text), &p), text)
+		p := *pp
 		require.Equal(t, *v.Prompt, p.ID)
 		last = p.ID
 		st.owner, st.armies = v.Owner, v.Armies
@@ -142,7 +150,7 @@ func TestPlayInBrowser(t *testing.T) {
 	}
 	res, err := g.wait()
 	require.NoError(t, err)
-	end := read()
+	end, _ := read()
 	final := cfg.Game.State()
 	for t2 := range m.Territories {
 		require.Equal(t, final.Owner(t2), end.Owner[t2], "the page's owner of %s at the end", m.Territories[t2].Name)

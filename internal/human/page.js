@@ -179,6 +179,7 @@
   }
 
   // --- talking to the server ---------------------------------------------
+  let answered = 0; // the last decision this page answered whole
   let received = 0, prompt = null, over = false, result = null, closed = false, failures = 0;
   const queue = [];
   async function call(path, body) {
@@ -207,10 +208,13 @@
       failures = 0;
       const d = r.data;
       if (d.since === received) { d.events.forEach((e) => queue.push(e)); received = d.next; }
-      setPrompt(d.prompt);
+      // A reply sent before the page's last answer arrived may still hold
+      // the decision answered: it is over.
+      const p = d.prompt && d.prompt.id > answered ? d.prompt : null;
+      if (!p || !prompt || p.id >= prompt.id) setPrompt(p);
       over = d.over; result = d.result || null;
       if (d.closed || (d.over && received === d.next)) closed = d.closed || d.over;
-      step();
+      try { step(); } catch (err) { console.error(err); }
     }
   }
   function gone(why) {
@@ -226,7 +230,12 @@
     let r;
     try { r = await call("/api/act", body); } catch (err) { $("msg").textContent = "the server does not answer"; return; }
     if (!r.ok) { $("msg").textContent = r.data.error; return; }
-    if (r.data.done) setPrompt(null); else setPrompt(r.data.prompt);
+    // The poll may have brought a later decision already: keep it.
+    if (r.data.done) {
+      answered = Math.max(answered, body.prompt);
+      if (prompt && prompt.id === body.prompt) setPrompt(null);
+    }
+    else if (!prompt || r.data.prompt.id > prompt.id) setPrompt(r.data.prompt);
     step();
   }
 
@@ -240,6 +249,15 @@
       sel = { t: null, from: null, to: null };
       if (p) $("msg").textContent = "";
     }
+    if (p) keepSelection(p);
+  }
+  // keepSelection drops what the person selected that the decision p no
+  // longer offers (a territory conquered meanwhile, a source emptied).
+  function keepSelection(p) {
+    const pairs = p.kind === "attack" ? p.attacks || [] : p.kind === "fortify" ? p.moves || [] : [];
+    if (sel.t !== null && !(p.owned || []).includes(sel.t)) sel.t = null;
+    if (sel.from !== null && !pairs.some((x) => x[0] === sel.from)) sel.from = null;
+    if (sel.to !== null && !pairs.some((x) => x[0] === sel.from && x[1] === sel.to)) sel.to = null;
   }
   function human(e) { return G.seats[e.player] && G.seats[e.player].human; }
   function step() {
@@ -256,7 +274,7 @@
     // decision, and the panel (with what the person typed) stays.
     const next = queue.length === 0 ? prompt : null;
     const id = (x) => (x ? x.id : 0);
-    if (id(next) !== id(shown)) { shown = next; render(); } else if (n > 0) render();
+    if (id(next) !== id(shown)) { shown = next; render(); } else if (n > 0 || over !== renderedOver) render();
     draw();
   }
   let lastTick = performance.now();
@@ -318,7 +336,9 @@
   function number(id, lo, hi, value, parent) {
     return el("input", { id: id, type: "number", min: lo, max: hi, value: value, size: 4 }, undefined, parent);
   }
+  let renderedOver = false; // whether the panel shows the game's end
   function render() {
+    renderedOver = over;
     const title = $("act-title"), body = $("act-body");
     body.textContent = "";
     $("act").className = shown ? "mine" : "";
