@@ -212,27 +212,59 @@ func (h *seat) Fortify(st *sim.State, buf []sim.Move) []sim.Move {
 	return append(buf, a.moves...)
 }
 
-// fortifyMoves sets the moves the seat may still make: every legal pair,
-// with the armies its source may still give.
+// fortifyMoves sets the moves the seat may still make, each with the most
+// armies it may move: under one-step, after the moves so far, the most the
+// engine's CheckMoves accepts (so that the rule set's fortify.movable
+// decides); under the other variants, where one move ends the phase, the
+// engine's LegalFortifies.
 func (p *prompt) fortifyMoves() {
 	p.Moves = p.Moves[:0]
-	if p.st.Rules().Fortify.Mode != sim.FortifyOneStep && len(p.moves) > 0 {
-		return
-	}
-	for _, mv := range p.st.LegalFortifies(p.Seat, nil) {
-		most := mv.Armies
-		for _, x := range p.moves {
-			if x.From == mv.From {
-				most -= x.Armies
-			}
-		}
-		if most > 0 {
-			p.Moves = append(p.Moves, [3]int{mv.From, mv.To, most})
-		}
-	}
 	p.Made = p.Made[:0]
 	for _, x := range p.moves {
 		p.Made = append(p.Made, [3]int{x.From, x.To, x.Armies})
+	}
+	st := p.st
+	if st.Rules().Fortify.Mode != sim.FortifyOneStep {
+		if len(p.moves) == 0 {
+			for _, mv := range st.LegalFortifies(p.Seat, nil) {
+				p.Moves = append(p.Moves, [3]int{mv.From, mv.To, mv.Armies})
+			}
+		}
+		return
+	}
+	m := st.Map()
+	list := append(slices.Clone(p.moves), sim.Move{})
+	last := &list[len(list)-1]
+	for t := range st.NumTerritories() {
+		if st.Owner(t) != p.Seat {
+			continue
+		}
+		hi := st.Armies(t) // no more than the territory held, plus what it received
+		for _, x := range p.moves {
+			if x.To == t {
+				hi += x.Armies
+			}
+		}
+		for _, u := range m.Territories[t].Neighbors {
+			if st.Owner(u) != p.Seat {
+				continue
+			}
+			*last = sim.Move{From: t, To: u, Armies: 1}
+			if st.CheckMoves(p.Seat, list) != nil {
+				continue
+			}
+			lo, top := 1, hi // the most legal count lies in [lo, top]
+			for lo < top {
+				mid := (lo + top + 1) / 2
+				last.Armies = mid
+				if st.CheckMoves(p.Seat, list) == nil {
+					lo = mid
+				} else {
+					top = mid - 1
+				}
+			}
+			p.Moves = append(p.Moves, [3]int{t, u, lo})
+		}
 	}
 }
 

@@ -16,6 +16,13 @@ import (
 // cavalry), and it is seat 0's phase.
 func position(t testing.TB, rules string, phase sim.Phase) *sim.State {
 	t.Helper()
+	return positionOf(t, rules, phase, func(t int) (int, int) { return t % 3, 1 + t%4 })
+}
+
+// positionOf is position with seat and armies of every territory t given
+// by board(t).
+func positionOf(t testing.TB, rules string, phase sim.Phase, board func(t int) (seat, armies int)) *sim.State {
+	t.Helper()
 	r, err := sim.LoadRules(rules)
 	require.NoError(t, err)
 	m, err := r.LoadMap()
@@ -24,7 +31,7 @@ func position(t testing.TB, rules string, phase sim.Phase) *sim.State {
 	pos := &sim.Position{Players: 3, Owner: make([]int, nt), Armies: make([]int, nt), Hands: make([][]sim.Card, 3),
 		Round: 1, Current: 0, Phase: phase}
 	for t := range nt {
-		pos.Owner[t], pos.Armies[t] = t%3, 1+t%4
+		pos.Owner[t], pos.Armies[t] = board(t)
 	}
 	inHand := []int{0, 3, 1, 4, 7}
 	for _, t := range inHand {
@@ -219,5 +226,51 @@ func TestApplyFortifyVariants(t *testing.T) {
 		if rules == "fixedcards" {
 			assert.Contains(t, err.Error(), "(fortify connected)")
 		}
+	}
+}
+
+// TestFortifyMovesFollowTheRules: under one-step the moves offered after a
+// first move are those the engine's CheckMoves accepts: a territory of one
+// army that received one may pass it on under fortify.movable = "start"
+// (the lux rule sets), not under the default "spare" (mars2006).
+func TestFortifyMovesFollowTheRules(t *testing.T) {
+	for _, rules := range []string{"lux", "mars2006"} {
+		// Seat 0 owns all but territories 40 and 41, with 1 army on every
+		// odd territory and 3 on every even one.
+		st := positionOf(t, rules, sim.PhaseFortify, func(t int) (int, int) {
+			switch t {
+			case 40, 41:
+				return t - 39, 1
+			}
+			return 0, 1 + 2*(1-t%2)
+		})
+		m := st.Map()
+		mine := func(t int) bool { return st.Owner(t) == 0 }
+		var a, b, c = -1, -1, -1 // a (2 armies or more) > b (1 army) > c, all seat 0's
+		for x := range st.NumTerritories() {
+			if !mine(x) || st.Armies(x) != 1 {
+				continue
+			}
+			for _, y := range m.Territories[x].Neighbors {
+				for _, z := range m.Territories[x].Neighbors {
+					if y != z && mine(y) && mine(z) && st.Armies(y) >= 2 {
+						a, b, c = y, x, z
+					}
+				}
+			}
+		}
+		require.GreaterOrEqual(t, a, 0, "a chain of seat 0's territories in the position")
+		p := &prompt{Seat: 0, Kind: askFortify, st: st, Mode: string(st.Rules().Fortify.Mode)}
+		p.fortifyMoves()
+		for _, mv := range p.Moves {
+			assert.NoError(t, st.CheckMoves(0, []sim.Move{{From: mv[0], To: mv[1], Armies: mv[2]}}))
+			assert.Error(t, st.CheckMoves(0, []sim.Move{{From: mv[0], To: mv[1], Armies: mv[2] + 1}}), "%v is the most", mv)
+		}
+		_, _, err := p.apply(&action{Do: "move", From: ptr(a), To: ptr(b), Armies: ptr(1)})
+		require.NoError(t, err)
+		onward := slices.ContainsFunc(p.Moves, func(mv [3]int) bool { return mv[0] == b && mv[1] == c })
+		assert.Equal(t, rules == "lux", onward, "%s: %s passes on the army it received", rules, m.Territories[b].Name)
+		_, _, err = p.apply(&action{Do: "move", From: ptr(b), To: ptr(c), Armies: ptr(1)})
+		assert.Equal(t, rules == "lux", err == nil, "%s: %v", rules, err)
 	}
 }
