@@ -74,6 +74,7 @@ figures:
 	mkdir -p docs/figures
 	$(GO) run ./cmd/marslab odds -table 30 -plot docs/figures/odds-table-30.png > /dev/null
 	$(GO) test ./view -run 'TestViewInBrowser/mars2006-6$$' -count=1 -update > /dev/null  # viewer.png: needs chromium
+	$(GO) test ./internal/human -run 'TestPlayInBrowser$$' -count=1 -update > /dev/null  # play.png: needs chromium
 
 ## notebooks: regenerate every notebook (report, CSV, figures) and the index in notebooks/
 notebooks:

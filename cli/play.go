@@ -9,6 +9,7 @@ import (
 	"github.com/marslab-risk/marslab/bots"
 	"github.com/marslab-risk/marslab/internal/atomicfile"
 	"github.com/marslab-risk/marslab/internal/fileread"
+	"github.com/marslab-risk/marslab/internal/human"
 	"github.com/marslab-risk/marslab/sim"
 	"github.com/marslab-risk/marslab/table"
 )
@@ -16,19 +17,26 @@ import (
 const defaultPlayers = "aggressive,pacifist,passive,random,aggressive,random"
 
 // cmdPlay plays one game and prints its summary.
-func cmdPlay(ctx context.Context, reg *bots.Registry, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("play", "usage: marslab play [flags]\n\nPlays one game and prints the winner (or stalemate), rounds and eliminations.", stderr)
+func cmdPlay(ctx context.Context, reg *bots.Registry, args []string, stdout, stderr io.Writer) (err error) {
+	fs := newFlagSet("play", "usage: marslab play [flags]\n\nPlays one game and prints the winner (or stalemate), rounds and eliminations.\nA seat \"human\" is a person, at the web page the command serves (docs/play.md).", stderr)
 	gf := addGameFlags(fs, "seat 0 moves first")
 	seed := fs.Uint64("seed", 1, "experiment seed")
 	index := fs.Uint64("index", 0, "game index: the game's random streams derive from (seed, index)")
 	logPath := fs.String("log", "", "write every event of the game to this JSONL file")
 	explain := fs.Bool("explain", false, "let bots that can (MARS) narrate their decisions: on stdout, or with -log into the log as explain events")
+	hf := addHumanFlags(fs)
 	if err := parseNoArgs(fs, args, stdout); err != nil {
+		return err
+	}
+	if reg, err = human.Registry(reg); err != nil {
 		return err
 	}
 	cfg, seats, err := gf.load(reg)
 	if err != nil {
 		return err
+	}
+	if hf.wanted(fs, seats) {
+		return playHuman(ctx, reg, fs, cfg, seats, hf, humanGame{*seed, *index, *logPath, *explain}, stdout, stderr)
 	}
 	ps, err := newPlayers(seats)
 	if err != nil {
@@ -190,7 +198,7 @@ func cmdReplay(ctx context.Context, reg *bots.Registry, args []string, stdout, s
 		return err
 	}
 	defer f.Close()
-	rep, err := sim.Replay(ctx, f, reg.ReplayPlayers)
+	rep, err := sim.Replay(ctx, f, human.ReplayPlayers(reg, func() (io.ReadCloser, error) { return fileread.Open(path, fileread.Log) }))
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}

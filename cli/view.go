@@ -17,6 +17,7 @@ import (
 	"github.com/marslab-risk/marslab/bots"
 	"github.com/marslab-risk/marslab/internal/atomicfile"
 	"github.com/marslab-risk/marslab/internal/fileread"
+	"github.com/marslab-risk/marslab/internal/human"
 	"github.com/marslab-risk/marslab/sim"
 	"github.com/marslab-risk/marslab/view"
 )
@@ -89,7 +90,7 @@ played again from its seed and line-up, with MARS explaining its decisions.`, st
 		return fmt.Errorf("%s: %w", src, err)
 	}
 	var page bytes.Buffer
-	if err := view.Write(ctx, &page, log, reg.ReplayPlayers); err != nil {
+	if err := view.Write(ctx, &page, log, human.ReplayPlayers(reg, func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(log)), nil })); err != nil {
 		return fmt.Errorf("%s: %w", src, err)
 	}
 	if err := writePage(*out, page.Bytes()); err != nil {

@@ -24,7 +24,8 @@ const importRules = `
 	NONE
 	< configs, dice, stats, search/cmaes,
 	  internal/atomicfile, internal/cputime, internal/fileread, internal/gamebench,
-	  internal/progress, internal/textfmt, bots/registry/internal/famgen;
+	  internal/progress, internal/textfmt, bots/registry/internal/famgen,
+	  internal/browsertest;
 
 	internal/textfmt < table;
 
@@ -57,7 +58,8 @@ const importRules = `
 	plots, search < internal/searchreport;
 	internal/recognition, internal/strategist, plots, tourney < internal/figures;
 	dice/dicetest, internal/figures, internal/searchreport < report;
-	internal/slurm, report, view < cli;
+	bots, internal/atomicfile, view < internal/human;
+	internal/human, internal/slurm, report, view < cli;
 	bots/registry, cli < cmd/marslab;
 `
 

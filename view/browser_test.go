@@ -7,12 +7,10 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -22,85 +20,16 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/marslab-risk/marslab/bots/registry"
+	"github.com/marslab-risk/marslab/internal/browsertest"
 	"github.com/marslab-risk/marslab/sim"
 )
 
-// chromium returns the path of a Chromium or Chrome, or "" if none is
-// installed.
-func chromium() string {
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "headless-shell", "headless_shell"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	return ""
-}
-
 // browser starts a headless Chromium for the test, or skips it.
-func browser(t *testing.T) context.Context {
-	t.Helper()
-	path := chromium()
-	if path == "" {
-		t.Skip("no chromium (or chrome) in PATH: the browser tests need one (Debian: apt-get install chromium; .ci/run installs it)")
-	}
-	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(path), chromedp.NoSandbox,
-		chromedp.DisableGPU, chromedp.WindowSize(1500, 1000),
-		chromedp.Flag("disable-dev-shm-usage", true), chromedp.Flag("disable-crash-reporter", true))
-	// Start the browser now, so that its start-up is not a page's time. A
-	// browser that exits before it listens (seen once on a loaded CI
-	// machine, with nothing in its output but start-up warnings) is
-	// started again, up to three times; what it printed is logged.
-	const attempts = 3
-	for i := 1; ; i++ {
-		actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
-		bctx, cancelB := chromedp.NewContext(actx)
-		err := chromedp.Do(bctx, chromedp.Navigate("about:blank"))
-		if err == nil {
-			t.Cleanup(func() { cancelB(); cancelA() })
-			return bctx
-		}
-		cancelB()
-		cancelA()
-		if i == attempts || !strings.Contains(err.Error(), "chrome failed to start") {
-			require.NoError(t, err, "starting %s (attempt %d of %d)", path, i, attempts)
-		}
-		t.Logf("starting %s, attempt %d of %d: %v", path, i, attempts, err)
-		time.Sleep(time.Duration(i) * time.Second)
-	}
-}
+func browser(t *testing.T) context.Context { return browsertest.Start(t) }
 
-// tab opens a page in a new tab and collects its script errors (console
-// errors and uncaught exceptions) into *errs.
+// tab opens a page in a new tab and collects its script errors.
 func tab(t *testing.T, bctx context.Context, path string) (context.Context, func() []string) {
-	t.Helper()
-	ctx, cancel := chromedp.NewContext(bctx)
-	ctx, cancelT := context.WithTimeout(ctx, 2*time.Minute)
-	t.Cleanup(func() { cancelT(); cancel() })
-	var mu sync.Mutex
-	var errs []string
-	msgs := chromedp.Console(ctx)
-	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate("file://"+path)))
-	go func() {
-		for m, err := range msgs {
-			if err != nil {
-				return
-			}
-			if m.Type == chromedp.ConsoleError || m.IsException() {
-				mu.Lock()
-				errs = append(errs, m.String())
-				mu.Unlock()
-			}
-		}
-	}()
-	return ctx, func() []string {
-		// A round trip to the page, so that its messages so far have arrived.
-		_, err := chromedp.Run(ctx, chromedp.Evaluate[int](`1`))
-		require.NoError(t, err)
-		time.Sleep(50 * time.Millisecond)
-		mu.Lock()
-		defer mu.Unlock()
-		return slices.Clone(errs)
-	}
+	return browsertest.Open(t, bctx, "file://"+path, 2*time.Minute)
 }
 
 // pageState reads the page's state element.
@@ -380,13 +309,7 @@ func TestBrowserSeesScriptErrors(t *testing.T) {
 	assert.Contains(t, strings.Join(errs, "\n"), "TypeError")
 }
 
-func shot(t *testing.T, ctx context.Context, path string) {
-	t.Helper()
-	png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
-	require.NoError(t, err)
-	require.True(t, bytes.HasPrefix(png, []byte("\x89PNG")), "a PNG")
-	require.NoError(t, os.WriteFile(path, png, 0o644))
-}
+func shot(t *testing.T, ctx context.Context, path string) { browsertest.Shot(t, ctx, path) }
 
 func mustMap(t *testing.T, log []byte) *sim.Map {
 	t.Helper()
