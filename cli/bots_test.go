@@ -14,7 +14,7 @@ import (
 	"github.com/marslab-risk/marslab/bots/registry"
 )
 
-func runBots(t *testing.T, args ...string) (stdout, stderr string, err error) {
+func botsCmd(t *testing.T, args ...string) (stdout, stderr string, err error) {
 	t.Helper()
 	var out, errb bytes.Buffer
 	err = run(context.Background(), registry.Default(), append([]string{"bots"}, args...), &out, &errb)
@@ -22,7 +22,7 @@ func runBots(t *testing.T, args ...string) (stdout, stderr string, err error) {
 }
 
 func TestBotsList(t *testing.T) {
-	out, _, err := runBots(t)
+	out, _, err := botsCmd(t)
 	require.NoError(t, err)
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	want := []string{"BOT", "aggressive", "angry", "bort", "boscoe", "cautious", "cluster", "communist", "constrained", "evilpixie", "mars", "mission", "mission-greedy", "pacifist", "passive", "pixie", "quo", "random", "shaft", "stinky", "vulture", "yakool"}
@@ -51,7 +51,7 @@ func TestBotsParams(t *testing.T) {
 		{[]string{"-params", "random@" + file}, "random@calm", "0.9"},
 	}
 	for _, tt := range tests {
-		out, _, err := runBots(t, tt.args...)
+		out, _, err := botsCmd(t, tt.args...)
 		require.NoError(t, err, "%v", tt.args)
 		lines := strings.Split(strings.TrimSpace(out), "\n")
 		require.Len(t, lines, 3, "%v:\n%s", tt.args, out)
@@ -62,10 +62,10 @@ func TestBotsParams(t *testing.T) {
 		assert.Equal(t, want, f[:len(want)], "%v: parameter line %q", tt.args, lines[2])
 	}
 
-	out, _, err := runBots(t, "-params", "aggressive")
+	out, _, err := botsCmd(t, "-params", "aggressive")
 	require.NoError(t, err)
 	assert.Contains(t, out, "no parameters")
-	out, _, err = runBots(t, "-params", "mars")
+	out, _, err = botsCmd(t, "-params", "mars")
 	require.NoError(t, err)
 	assert.Contains(t, out, "W_p ")
 	assert.Contains(t, out, "integer")
@@ -86,7 +86,7 @@ func TestBotsErrors(t *testing.T) {
 		{[]string{"-nosuchflag"}, `flag provided but not defined`},
 	}
 	for _, tt := range tests {
-		_, _, err := runBots(t, tt.args...)
+		_, _, err := botsCmd(t, tt.args...)
 		assert.ErrorContains(t, err, tt.want, "%v", tt.args)
 	}
 }

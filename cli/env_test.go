@@ -15,7 +15,7 @@ import (
 	"github.com/marslab-risk/marslab/bots/registry"
 )
 
-func runEnv(t *testing.T, stdin string, args ...string) ([]map[string]any, error) {
+func envCmd(t *testing.T, stdin string, args ...string) ([]map[string]any, error) {
 	t.Helper()
 	var out, errb bytes.Buffer
 	err := Run(context.Background(), registry.Default(), append([]string{"env"}, args...), strings.NewReader(stdin), &out, &errb)
@@ -32,7 +32,7 @@ func runEnv(t *testing.T, stdin string, args ...string) ([]map[string]any, error
 }
 
 func TestEnvServe(t *testing.T) {
-	got, err := runEnv(t, `{"cmd":"reset","seed":7}
+	got, err := envCmd(t, `{"cmd":"reset","seed":7}
 {"cmd":"step","action":1}
 {"cmd":"step","action":"one"}
 {"cmd":"step"}
@@ -54,7 +54,7 @@ func TestEnvServeConfig(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "env.toml")
 	require.NoError(t, os.WriteFile(path, []byte("players = 3\nactions = [\"passive\", \"aggressive\"]\nfeatures = [\"territories\"]\n[rewards]\nplacement = [3.0, 2.0, 1.0]\n"), 0o644))
-	got, err := runEnv(t, `{"cmd":"reset","seed":1}`+"\n", "serve", path)
+	got, err := envCmd(t, `{"cmd":"reset","seed":1}`+"\n", "serve", path)
 	require.NoError(t, err)
 	require.Len(t, got, 1)
 	assert.Equal(t, 2.0, got[0]["actions"])
@@ -62,11 +62,11 @@ func TestEnvServeConfig(t *testing.T) {
 	assert.InDelta(t, 14.0/42, got[0]["obs"].([]any)[0], 1e-12)
 
 	require.NoError(t, os.WriteFile(path, []byte("players = 9\n"), 0o644))
-	_, err = runEnv(t, "", "serve", path)
+	_, err = envCmd(t, "", "serve", path)
 	require.ErrorContains(t, err, "env: "+path+": key players: 9: want 2..6")
-	_, err = runEnv(t, "", "serve", filepath.Join(dir, "none.toml"))
+	_, err = envCmd(t, "", "serve", filepath.Join(dir, "none.toml"))
 	require.ErrorContains(t, err, "no such file")
-	_, err = runEnv(t, "", "play")
+	_, err = envCmd(t, "", "play")
 	require.ErrorContains(t, err, `env: want "serve [CONFIG]"`)
 }
 

@@ -190,7 +190,7 @@ func TestLearnResume(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(cut, "checkpoint.bin"), flipped, 0o644))
 	err = run(context.Background(), registry.Default(), []string{"learn", "-resume", "-workers", "2", "-out", cut, cfg}, &so, &se)
 	require.Error(t, err)
-	assert.True(t, strings.HasPrefix(err.Error(), "learn: learn: checkpoint "+filepath.Join(cut, "checkpoint.bin")+": damaged: the file records SHA-256 "), err.Error())
+	assert.True(t, strings.HasPrefix(err.Error(), "learn: checkpoint "+filepath.Join(cut, "checkpoint.bin")+": damaged: the file records SHA-256 "), err.Error())
 	require.NoError(t, os.WriteFile(filepath.Join(cut, "checkpoint.bin"), ckpt, 0o644))
 
 	require.NoError(t, run(context.Background(), registry.Default(), []string{"learn", "-resume", "-workers", "2", "-out", cut, cfg}, &so, &se))

@@ -16,7 +16,7 @@ import (
 	"github.com/marslab-risk/marslab/sim"
 )
 
-func runMap(t *testing.T, args ...string) (string, string, error) {
+func mapCmd(t *testing.T, args ...string) (string, string, error) {
 	t.Helper()
 	var out, errb bytes.Buffer
 	err := run(context.Background(), registry.Default(), append([]string{"map"}, args...), &out, &errb)
@@ -24,7 +24,7 @@ func runMap(t *testing.T, args ...string) (string, string, error) {
 }
 
 func TestMapText(t *testing.T) {
-	out, _, err := runMap(t)
+	out, _, err := mapCmd(t)
 	require.NoError(t, err)
 	for _, want := range []string{
 		"map classic: 42 territories, 6 continents, 83 borders\n",
@@ -38,13 +38,13 @@ func TestMapText(t *testing.T) {
 		assert.Contains(t, out, want)
 	}
 	assert.Equal(t, 3+2+4+3+5+1, strings.Count(out, "  * "), "border territories starred")
-	named, _, err := runMap(t, "classic")
+	named, _, err := mapCmd(t, "classic")
 	require.NoError(t, err)
 	assert.Equal(t, out, named, "map classic and the default")
 }
 
 func TestMapJSON(t *testing.T) {
-	out, _, err := runMap(t, "-json")
+	out, _, err := mapCmd(t, "-json")
 	require.NoError(t, err)
 	var v struct {
 		Territories []struct {
@@ -83,18 +83,18 @@ func TestMapJSON(t *testing.T) {
 }
 
 func TestMapTOMLAndFile(t *testing.T) {
-	out, _, err := runMap(t, "-toml")
+	out, _, err := mapCmd(t, "-toml")
 	require.NoError(t, err)
 	path := filepath.Join(t.TempDir(), "copy.toml")
 	require.NoError(t, os.WriteFile(path, []byte(out), 0o644))
-	fromFile, _, err := runMap(t, path)
+	fromFile, _, err := mapCmd(t, path)
 	require.NoError(t, err)
 	assert.True(t, strings.HasPrefix(fromFile, "map classic: 42 territories, 6 continents, 83 borders\n"),
 		"map from %s:\n%s", path, fromFile)
 }
 
 func TestMapRules(t *testing.T) {
-	out, _, err := runMap(t, "-rules", "mars2006")
+	out, _, err := mapCmd(t, "-rules", "mars2006")
 	require.NoError(t, err)
 	r, err := sim.ParseRules("printed", []byte(out))
 	require.NoError(t, err, out)
@@ -124,7 +124,7 @@ func TestMapErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, _, err := runMap(t, c.args...)
+			_, _, err := mapCmd(t, c.args...)
 			assert.ErrorContains(t, err, c.want)
 		})
 	}
