@@ -154,6 +154,7 @@ func TestShardResumeAndRefusals(t *testing.T) {
 	require.NoError(t, os.WriteFile(s.shardPath(0, arena.Shard{Index: 1, Count: 2}), data, 0o644))
 	_, err = s.Merge()
 	require.ErrorContains(t, err, "shard-1-of-2.jsonl: written by a different search config")
+	require.ErrorIs(t, err, ErrOtherConfig, "the advice keyed on it fires for a stale shard too")
 
 	// So is a directory of another config.
 	bad.Dir = dir
