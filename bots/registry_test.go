@@ -238,7 +238,7 @@ func TestParamFile(t *testing.T) {
 		{"range", &f, "bot = \"tuned\"\n[params]\nW_p = 1.3\n", nil, "mars-tuned.toml: params.W_p = 1.3: must be in [0, 1]"},
 		{"integer", &f, "bot = \"tuned\"\n[params]\nG_l = 2.5\n", nil, "mars-tuned.toml: params.G_l = 2.5: must be an integer in [1, 10]"},
 		{"unknownparam", &f, "bot = \"tuned\"\n[params]\nW_x = 1\n", nil, `mars-tuned.toml: params.W_x: bot "tuned" has no parameter "W_x" (parameters: W_p, P_ob, G_l)`},
-		{"unknownkey", &f, "bot = \"tuned\"\nseed = 3\n", nil, `mars-tuned.toml: unknown key "seed" (allowed: bot, params)`},
+		{"unknownkey", &f, "bot = \"tuned\"\nseed = 3\n", nil, `mars-tuned.toml:2: unknown key "seed" (allowed: bot, params)`},
 		{"wrongbot", &f, "bot = \"mars\"\n", nil, `mars-tuned.toml: bot = "mars": this seat is a "tuned" bot`},
 		{"nobot", &f, "[params]\nW_p = 0.5\n", nil, `mars-tuned.toml: missing key bot (want bot = "tuned")`},
 		{"string", &f, "bot = \"tuned\"\n[params]\nW_p = \"high\"\n", nil, `mars-tuned.toml: params.W_p = "high": not a number`},

@@ -77,7 +77,7 @@ func TestMixtureConfigErrors(t *testing.T) {
 		{"weight = 2", "weight = -1", "x.toml: key condition[0].weight: -1"},
 		{`["angry", "shaft", "bort"]`, `["angry"]`, "x.toml: key condition[1].opponents: 1 seats: a fixed line-up needs players-1 = 3"},
 		{"rules = \"classic\"", "rules = \"mars2006\"\nname = \"mars2006/3p\"", `x.toml: key condition[1].name: "mars2006/3p" names conditions 0 and 1`},
-		{"weight = 2", "weight = 2\nbogus = 1", "unknown key"},
+		{"weight = 2", "weight = 2\nbogus = 1", `x.toml:9: unknown key "condition[0].bogus" (allowed: name, rules, map, players, opponents, sample, weight)`},
 		{"weight = 2", "weight = 2\nname = \"red\\u001b[31m\"", `x.toml: key condition[0].name: "red\x1b[31m": want at most 100 bytes of printable text`},
 		{"weight = 2", "weight = 2\nname = \"two\\nlines\"", `x.toml: key condition[0].name: "two\nlines": want at most 100 bytes`},
 		{"weight = 2", "weight = 2\nname = \"" + strings.Repeat("n", 101) + "\"", `: want at most 100 bytes of printable text`},

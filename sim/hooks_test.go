@@ -220,5 +220,5 @@ func TestInfoOpenKey(t *testing.T) {
 	_, err = ParseRules("bad.toml", []byte(data+"\n[info]\nopen = 1\n"))
 	assert.ErrorContains(t, err, "bad.toml")
 	_, err = ParseRules("bad.toml", []byte(data+"\n[info]\nshown = true\n"))
-	assert.ErrorContains(t, err, "bad.toml: info.shown: unknown key")
+	assert.ErrorContains(t, err, `bad.toml:47: unknown key "info.shown" (allowed: open)`)
 }

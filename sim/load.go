@@ -182,7 +182,7 @@ func ParseMap(source string, data []byte) (*Map, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := undecoded(source, md, raw); err != nil {
+	if err := configs.UnknownKey(source, data, md.Undecoded(), &f); err != nil {
 		return nil, err
 	}
 	if err := mapKeysPresent(source, &md, raw, &f); err != nil {
@@ -473,7 +473,7 @@ func ParseRules(source string, data []byte) (*Rules, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := undecoded(source, md, raw); err != nil {
+	if err := configs.UnknownKey(source, data, md.Undecoded(), r); err != nil {
 		return nil, err
 	}
 	if err := r.keysPresent(source, &md, raw); err != nil {
@@ -795,29 +795,6 @@ func (ms *Mission) validate(src, key string, m *Map) error {
 	return nil
 }
 
-// undecoded rejects keys of the TOML data that match no field. raw is the
-// same data decoded into maps (decodeRaw), to name the array element
-// holding an unknown key: "continents[2].colour".
-func undecoded(source string, md toml.MetaData, raw map[string]any) error {
-	var keys []toml.Key
-	for _, k := range md.Undecoded() {
-		// Report an unknown table, not also every key inside it.
-		if !slices.ContainsFunc(keys, func(p toml.Key) bool { return len(k) > len(p) && slices.Equal(k[:len(p)], p) }) {
-			keys = append(keys, k)
-		}
-	}
-	if len(keys) == 0 {
-		return nil
-	}
-	// The same unknown key in several tables of an array is listed once per
-	// table: the first listing is in the first such table.
-	name := keyName(keys[0], raw)
-	if len(keys) == 1 {
-		return badKey(source, name, "unknown key")
-	}
-	return badKey(source, name, "unknown key (and %d more)", len(keys)-1)
-}
-
 // tableAt returns the i-th table of the array of tables v (either TOML
 // form), or nil.
 func tableAt(v any, i int) map[string]any {
@@ -840,38 +817,6 @@ func tableAt(v any, i int) map[string]any {
 func inTable(raw map[string]any, array string, i int, key string) bool {
 	_, ok := tableAt(raw[array], i)[key]
 	return ok
-}
-
-// keyName writes key as in TOML, with the index of the array table that
-// holds it after an array of tables: "missions[3].colour".
-func keyName(key toml.Key, raw map[string]any) string {
-	var b strings.Builder
-	var cur any = raw
-	for j, piece := range key {
-		if j > 0 {
-			b.WriteByte('.')
-		}
-		b.WriteString(toml.Key{piece}.String())
-		var next any
-		if t, ok := cur.(map[string]any); ok {
-			next = t[piece]
-		}
-		if j+1 < len(key) {
-			for i := 0; ; i++ {
-				t := tableAt(next, i)
-				if t == nil {
-					break
-				}
-				if _, ok := t[key[j+1]]; ok {
-					fmt.Fprintf(&b, "[%d]", i)
-					next = t
-					break
-				}
-			}
-		}
-		cur = next
-	}
-	return b.String()
 }
 
 // missing returns the error "source: key: missing (hint)".

@@ -398,13 +398,13 @@ func TestParsePositionErrors(t *testing.T) {
 
 	_, rc := classic(t, "classic")
 	cases := []struct{ name, change, want string }{
-		{"unknown key", "colour = 1\n", "p.toml: colour: unknown key"},
+		{"unknown key", "colour = 1\n", `p.toml:1: unknown key "colour" (allowed: players, round, current, phase, sets_traded, conquered, territories, hands, deck, discard, missions, mission_targets, eliminated, eliminated_by)`},
 		{"no players", strings.Replace(good, "players = 3", "", 1), "p.toml: players: missing (2..6)"},
 		{"players", strings.Replace(good, "players = 3", "players = 9", 1), "p.toml: players = 9: must be 2..6"},
 		{"territory", good + "Atlantis = { owner = 0, armies = 1 }\n", `p.toml: territories.Atlantis: no such territory on map "classic"`},
 		{"territory key", strings.Replace(good, "Alaska = { owner = 0, armies = 3 }", "Alaska = { owner = 0 }", 1), "p.toml: territories.Alaska.armies: missing"},
 		{"territory missing", strings.Replace(good, "Alaska = { owner = 0, armies = 3 }", "", 1), "p.toml: territories.Alaska: missing"},
-		{"territory field", strings.Replace(good, "Alaska = { owner = 0, armies = 3 }", "Alaska = { owner = 0, armies = 3, colour = 2 }", 1), "p.toml: territories.Alaska.colour: unknown key"},
+		{"territory field", strings.Replace(good, "Alaska = { owner = 0, armies = 3 }", "Alaska = { owner = 0, armies = 3, colour = 2 }", 1), `p.toml:14: unknown key "territories.Alaska.colour" (allowed: owner, armies)`},
 		{"owner", strings.Replace(good, "Alaska = { owner = 0, armies = 3 }", "Alaska = { owner = 5, armies = 3 }", 1), "p.toml: territories.Alaska.owner = 5: must be 0..2"},
 		{"card", strings.Replace(good, `"Ural"`, `"Urals"`, 1), `p.toml: hands[0][0] = "Urals": no such territory on map "classic" (a card is a territory name or "wild")`},
 		{"hands", strings.Replace(good, `, []]`, `]`, 1), "p.toml: hands: 2 hands: must be one per seat (3)"},

@@ -8,6 +8,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"github.com/marslab-risk/marslab/configs"
 	"github.com/marslab-risk/marslab/internal/fileread"
 )
 
@@ -84,8 +85,8 @@ func ParsePosition(source string, data []byte, m *Map, r *Rules) (*Position, err
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", source, err)
 	}
-	if und := md.Undecoded(); len(und) > 0 {
-		return nil, fmt.Errorf("%s: %s: unknown key", source, und[0])
+	if err := configs.UnknownKey(source, data, md.Undecoded(), &f); err != nil {
+		return nil, err
 	}
 	for _, k := range []struct{ key, hint string }{
 		{"players", fmt.Sprintf("%d..%d", MinPlayers, MaxPlayers)}, {"round", ">= 1"}, {"current", "the seat to move"},

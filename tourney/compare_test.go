@@ -283,7 +283,7 @@ func TestLoadPublished(t *testing.T) {
 	cases := []loadCase{
 		{"notebook config", "kind = \"tournament\"\n[tournament]\nconfig = \"x\"\n[paper]\nsource = \"s\"\n[paper.bots.mars]\nname = \"MARS\"\nwin_pct = 42.7\n", ""},
 		{"no paper", "kind = \"tournament\"\n", "key paper.bots: missing"},
-		{"unknown key", "[paper.bots.mars]\nname = \"MARS\"\nwin_pc = 42.7\n", "unknown key paper.bots.mars.win_pc"},
+		{"unknown key", "[paper.bots.mars]\nname = \"MARS\"\nwin_pc = 42.7\n", `paper.toml:3: unknown key "paper.bots.mars.win_pc" (allowed: name, placements, sm, win_pct, t_match, turns_per_match, t_turn, win_per_t_turn)`},
 		{"no name", "[paper.bots.mars]\nwin_pct = 42.7\n", "key paper.bots.mars.name: missing"},
 		{"win % range", "[paper.bots.mars]\nname = \"MARS\"\nwin_pct = 142.7\n", "key paper.bots.mars.win_pct: 142.7: want 0..100"},
 		{"syntax", "[paper\n", "paper.toml"},

@@ -38,7 +38,7 @@ func TestParseErrors(t *testing.T) {
 		name, text, err string
 	}{
 		{"syntax", "bots = [", "t.toml: "},
-		{"unknown key", `bots = ["a", "b"]` + "\nplayers = 2\nreplications = 1\nround = 3" + rest, "t.toml: unknown key round (want bots, players"},
+		{"unknown key", `bots = ["a", "b"]` + "\nplayers = 2\nreplications = 1\nround = 3" + rest, `t.toml:4: unknown key "round" (allowed: bots, players, replications, rules, map, seed, out)`},
 		{"no players", `bots = ["a", "b"]` + "\nreplications = 1" + rest, "t.toml: key players: missing: want the players per game, 2..6"},
 		{"players", `bots = ["a", "b"]` + "\nplayers = 7\nreplications = 1" + rest, "t.toml: key players: 7: want 2..6"},
 		{"no replications", `bots = ["a", "b"]` + "\nplayers = 2" + rest, "t.toml: key replications: missing"},

@@ -35,7 +35,7 @@ func TestParseErrors(t *testing.T) {
 		{strings.Replace(base, "games = 10", "games = 0", 1), "key games: 0 outside [1, 1000000]"},
 		{strings.Replace(base, "train_games = 5", "train_games = -1", 1), "key train_games: -1 outside [0, 1000000]"},
 		{strings.Replace(base, `name = "a"`, `name = "a b"`, 1), `key arms[0].name: "a b": want [A-Za-z0-9_-]+`},
-		{"colour = 1\n" + base, "x.toml: unknown key colour"},
+		{"colour = 1\n" + base, `x.toml:1: unknown key "colour" (allowed: rules, seed, train_seed, games, train_games, out, arms, phatt, data)`},
 		{base + "[phatt]\nup = 1.5\n", "x.toml: key phatt.up = 1.5: must be in (0.9, 1.1)"},
 		{base + "[data]\nalpha = 0\n", "key data.alpha: 0 outside (0, 1e6]"},
 		{strings.Replace(base, `rules = "missions"`, "", 1), "key rules: missing"},

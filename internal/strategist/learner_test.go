@@ -112,7 +112,7 @@ func TestParseExperiment(t *testing.T) {
 		{"seed = 2", "seed = 1", "key eval.seed: 1: want seeds other than the training seed"},
 		{"out = \"x\"", "", "key out: missing"},
 		{"[train]", "[env]\nplayers = 1\n[train]", "key env.players: 1: want 2..6"},
-		{"[train]", "[env]\ncolour = 1\n[train]", "unknown key env.colour"},
+		{"[train]", "[env]\ncolour = 1\n[train]", `e.toml:4: unknown key "env.colour" (allowed: rules, players, seat, actions, opponents, features, rewards)`},
 		{"seed = 1\n", "seed = 1\nlearner = \"sarsa\"\n", `key learner: "sarsa": want q or dqn`},
 		{"[train]", "[dqn]\npolicy = \"greedy\"\n[train]", `policy "greedy": want boltzmann or epsilon`},
 	} {
