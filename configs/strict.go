@@ -272,15 +272,11 @@ func lineOf(data []byte, path []any) int {
 	return cands[lo]
 }
 
-// KeyError returns the error for a bad value of key in the config named
-// source: "source: key <key>: <message>", the message formatted as by
-// fmt.Sprintf.
-func KeyError(source, key, format string, a ...any) error {
-	return fmt.Errorf("%s: key %s: %s", source, key, fmt.Sprintf(format, a...))
-}
-
-// KeyErrors returns KeyError bound to source, for a parser that reports
-// many keys of one config.
+// KeyErrors returns the function that words the error for a bad value of
+// a key in the config named source: "source: key <key>: <message>", the
+// message formatted as by fmt.Sprintf.
 func KeyErrors(source string) func(key, format string, a ...any) error {
-	return func(key, format string, a ...any) error { return KeyError(source, key, format, a...) }
+	return func(key, format string, a ...any) error {
+		return fmt.Errorf("%s: key %s: %s", source, key, fmt.Sprintf(format, a...))
+	}
 }

@@ -68,8 +68,8 @@ func TestDecodeStrict(t *testing.T) {
 
 func TestKeyError(t *testing.T) {
 	t.Parallel()
-	assert.EqualError(t, KeyError("x.toml", "seed", "%d: want >= %d", -1, 0), "x.toml: key seed: -1: want >= 0")
-	assert.EqualError(t, KeyError("x.toml", "rules", "missing"), "x.toml: key rules: missing")
+	assert.EqualError(t, KeyErrors("x.toml")("seed", "%d: want >= %d", -1, 0), "x.toml: key seed: -1: want >= 0")
+	assert.EqualError(t, KeyErrors("x.toml")("rules", "missing"), "x.toml: key rules: missing")
 	bad := KeyErrors("y.toml")
 	assert.EqualError(t, bad("players", "%d: want 2..6", 7), "y.toml: key players: 7: want 2..6")
 }
