@@ -16,6 +16,7 @@ import (
 // [[param]] tables; the others belong to other commands) parse and resolve,
 // and their methods' tables are usable.
 func TestShippedConfigs(t *testing.T) {
+	t.Parallel()
 	files, err := filepath.Glob("../configs/experiments/*.toml")
 	require.NoError(t, err)
 	n := 0
@@ -45,6 +46,7 @@ func TestShippedConfigs(t *testing.T) {
 }
 
 func TestParseConfigErrors(t *testing.T) {
+	t.Parallel()
 	good := "name = \"x\"\nbase = \"mars\"\nplayers = 3\nopponents = [\"angry\", \"shaft\"]\nrules = \"mars2006\"\nseed = 1\n[[param]]\nname = \"W_p\"\n"
 	_, err := parseConfig("x.toml", []byte(good))
 	require.NoError(t, err)

@@ -14,6 +14,7 @@ import (
 // candidate against the reference on the same blocks, the reference
 // played once per block.
 func TestPanelMatchesValidations(t *testing.T) {
+	t.Parallel()
 	sets := [][]float64{{0.6}, {0.3}, {0.45}}
 	ref := []float64{0.45}
 	ev := &Bernoulli{Games: 4, Seed: 8, P: identity}

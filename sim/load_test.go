@@ -22,6 +22,7 @@ func loadClassic(tb testing.TB) *Map {
 }
 
 func TestClassicMap(t *testing.T) {
+	t.Parallel()
 	m := loadClassic(t)
 	assert.Equal(t, "classic", m.Name)
 	assert.Equal(t, 42, m.NumTerritories())
@@ -111,6 +112,7 @@ func TestClassicMap(t *testing.T) {
 }
 
 func TestEmbeddedRulesValues(t *testing.T) {
+	t.Parallel()
 	m := loadClassic(t)
 	classicArmies := [7]int{0, 0, 40, 35, 30, 25, 20}
 	cases := []struct {
@@ -171,6 +173,7 @@ func TestEmbeddedRulesValues(t *testing.T) {
 // TestEmbeddedNames: every embedded map and rule set is named after its
 // file, so that a log's rules_name and map_name can be checked by Replay.
 func TestEmbeddedNames(t *testing.T) {
+	t.Parallel()
 	for _, name := range configs.MapNames() {
 		m, err := LoadMap(name)
 		require.NoError(t, err)
@@ -184,6 +187,7 @@ func TestEmbeddedNames(t *testing.T) {
 }
 
 func TestMissionDeck(t *testing.T) {
+	t.Parallel()
 	r, err := LoadRules("missions")
 	require.NoError(t, err)
 	want := []Mission{
@@ -216,6 +220,7 @@ func readTiny(tb testing.TB) string {
 }
 
 func TestParseMapTiny(t *testing.T) {
+	t.Parallel()
 	m, err := ParseMap("tiny.toml", []byte(readTiny(t)))
 	require.NoError(t, err)
 	assert.Equal(t, 3, m.NumTerritories())
@@ -228,6 +233,7 @@ func TestParseMapTiny(t *testing.T) {
 }
 
 func TestParseMapErrors(t *testing.T) {
+	t.Parallel()
 	tinyMap := readTiny(t)
 	cases := []struct {
 		name     string
@@ -290,6 +296,7 @@ func TestParseMapErrors(t *testing.T) {
 }
 
 func TestNewMap(t *testing.T) {
+	t.Parallel()
 	conts := []Continent{{Name: "A", Bonus: 1}, {Name: "B"}}
 	terr := func() []Territory {
 		return []Territory{
@@ -333,6 +340,7 @@ func embeddedRules(tb testing.TB, name string) string {
 }
 
 func TestParseRulesErrors(t *testing.T) {
+	t.Parallel()
 	const armies = `starting_armies = [0, 0, 40, 35, 30, 25, 20]`
 	cases := []struct {
 		base     string // embedded rule set
@@ -459,6 +467,7 @@ func noCards(tb testing.TB) string {
 // TestParseRulesOptionalKeys: the card keys other than the mode may be left
 // out when there are no cards, a mission's extra when it is 0.
 func TestParseRulesOptionalKeys(t *testing.T) {
+	t.Parallel()
 	r, err := ParseRules("none.toml", []byte(noCards(t)))
 	require.NoError(t, err)
 	assert.Equal(t, CardRules{Mode: CardsNone}, r.Cards)
@@ -478,6 +487,7 @@ func withoutSource(r *Rules) *Rules {
 }
 
 func TestValidateAgainstMap(t *testing.T) {
+	t.Parallel()
 	classic := loadClassic(t)
 	tiny, err := ParseMap("tiny.toml", []byte(readTiny(t)))
 	require.NoError(t, err)
@@ -524,6 +534,7 @@ func TestValidateAgainstMap(t *testing.T) {
 }
 
 func TestRoundTrip(t *testing.T) {
+	t.Parallel()
 	m := loadClassic(t)
 	var buf bytes.Buffer
 	require.NoError(t, EncodeMap(&buf, m))
@@ -547,6 +558,7 @@ func TestRoundTrip(t *testing.T) {
 }
 
 func TestLoadFiles(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	mapPath := filepath.Join(dir, "tiny.toml")
 	require.NoError(t, os.WriteFile(mapPath, []byte(readTiny(t)), 0o644))
@@ -626,6 +638,7 @@ func TestRulesMap(t *testing.T) {
 }
 
 func TestEmbeddedErrorNamesFile(t *testing.T) {
+	t.Parallel()
 	// An embedded rule set is reported under its repository path.
 	r, err := LoadRules("classic")
 	require.NoError(t, err)
@@ -642,6 +655,7 @@ func TestEmbeddedErrorNamesFile(t *testing.T) {
 // TestModesText: every mode reads and writes its spelling as text (TOML
 // and JSON), and an unknown spelling is an error listing the allowed ones.
 func TestModesText(t *testing.T) {
+	t.Parallel()
 	check := func(t *testing.T, valid []string, unmarshal func([]byte) (string, error), allowed string) {
 		for _, v := range valid {
 			got, err := unmarshal([]byte(v))

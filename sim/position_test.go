@@ -48,6 +48,7 @@ var wild = sim.Card{Territory: -1, Symbol: sim.Wild}
 
 // TestLoadPosition: the TOML form gives the position it says.
 func TestLoadPosition(t *testing.T) {
+	t.Parallel()
 	m, r := classic(t, "classic")
 	pos := loadPos(t, m, r, "attack")
 	assert.Equal(t, 3, pos.Players)
@@ -78,6 +79,7 @@ func TestLoadPosition(t *testing.T) {
 // TestNewStateAt: a bot is given the State of its seat at a position and
 // its decisions can be checked; the exported checks agree.
 func TestNewStateAt(t *testing.T) {
+	t.Parallel()
 	m, r := classic(t, "classic")
 	pos := loadPos(t, m, r, "attack")
 	s, err := sim.NewStateAt(m, r, pos, 0)
@@ -133,6 +135,7 @@ func (w *weakest) Attack(s *sim.State) (sim.AttackOrder, bool) { return w.decide
 // event, validates and reads back the state; a seat's view hides the
 // others' cards, the deck and the others' missions.
 func TestPositionFromGame(t *testing.T) {
+	t.Parallel()
 	for _, rules := range []string{"classic", "missions"} {
 		m, r := classic(t, rules)
 		g, err := sim.NewGame(m, r, 4)
@@ -201,6 +204,7 @@ func TestPositionFromGame(t *testing.T) {
 // seat: nothing of its hand or mission leaks, its card count does. An
 // observer's State, and any under [info] open, sees all.
 func TestHiddenInformation(t *testing.T) {
+	t.Parallel()
 	m, r := classic(t, "missions")
 	g, err := sim.NewGame(m, r, 3)
 	require.NoError(t, err)
@@ -283,6 +287,7 @@ func TestHiddenInformation(t *testing.T) {
 // TestPlayFrom: a game plays on from a position, the same seed giving the
 // same game; it starts at the position's phase.
 func TestPlayFrom(t *testing.T) {
+	t.Parallel()
 	m, r := classic(t, "classic")
 	g, err := sim.NewGame(m, r, 3)
 	require.NoError(t, err)
@@ -339,6 +344,7 @@ func TestPlayFrom(t *testing.T) {
 
 // TestPositionValidate: every rule of a position, broken once.
 func TestPositionValidate(t *testing.T) {
+	t.Parallel()
 	m, r := classic(t, "classic")
 	alaska := tid(t, m, "Alaska")
 	cases := []struct {
@@ -386,6 +392,7 @@ func TestPositionValidate(t *testing.T) {
 // TestParsePositionErrors: bad TOML gets an error naming the file, the
 // key and the allowed values.
 func TestParsePositionErrors(t *testing.T) {
+	t.Parallel()
 	m, r := classic(t, "missions")
 	data, err := os.ReadFile(filepath.Join("testdata", "positions", "trade.toml"))
 	require.NoError(t, err)
@@ -507,6 +514,7 @@ func (sp *spy) Attack(s *sim.State) (sim.AttackOrder, bool) {
 // TestSpyInLiveGame: in a live mission game, no accessor of a seat's State
 // shows another seat's cards or mission.
 func TestSpyInLiveGame(t *testing.T) {
+	t.Parallel()
 	m, r := classic(t, "missions")
 	g, err := sim.NewGame(m, r, 3)
 	require.NoError(t, err)

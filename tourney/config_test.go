@@ -22,6 +22,7 @@ out = "results/t"
 `
 
 func TestParse(t *testing.T) {
+	t.Parallel()
 	c, err := Parse("t.toml", []byte(okConfig))
 	require.NoError(t, err)
 	assert.Equal(t, 7, len(c.Bots))
@@ -33,6 +34,7 @@ func TestParse(t *testing.T) {
 }
 
 func TestParseErrors(t *testing.T) {
+	t.Parallel()
 	const rest = "\nrules = \"mars2006\"\nseed = 1\n"
 	tests := []struct {
 		name, text, err string
@@ -62,6 +64,7 @@ func TestParseErrors(t *testing.T) {
 }
 
 func TestResolve(t *testing.T) {
+	t.Parallel()
 	reg := registry.Default()
 	c, err := Parse("t.toml", []byte(okConfig))
 	require.NoError(t, err)
@@ -88,6 +91,7 @@ func TestResolve(t *testing.T) {
 }
 
 func TestLoadRelativeRules(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	rules, err := os.ReadFile("../configs/rules/classic.toml")
 	require.NoError(t, err)
@@ -116,6 +120,7 @@ seed = 3
 // the full paper field needs the Lux-style bots, so only the names are checked
 // against the registry's.
 func TestShippedConfigs(t *testing.T) {
+	t.Parallel()
 	files, err := filepath.Glob("../configs/experiments/*tournament*.toml")
 	require.NoError(t, err)
 	require.NotEmpty(t, files)
