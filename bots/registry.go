@@ -391,7 +391,7 @@ func ParseParamFile(f *Factory, source string, data []byte) (Values, error) {
 		Bot    *string        `toml:"bot"`
 		Params map[string]any `toml:"params"`
 	}
-	if err := configs.DecodeStrict(source, data, &doc); err != nil {
+	if _, err := configs.DecodeStrict(source, data, &doc); err != nil {
 		return nil, err
 	}
 	if doc.Bot == nil {

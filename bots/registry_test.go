@@ -494,7 +494,7 @@ func FuzzParseParamFile(f *testing.F) {
 		for _, fac := range []*bots.Factory{&tuned, &choosy} {
 			vals, err := bots.ParseParamFile(fac, "fuzz.toml", []byte(text))
 			if err != nil {
-				require.True(t, strings.HasPrefix(err.Error(), "fuzz.toml: "), "error %q does not name the file", err)
+				require.True(t, strings.HasPrefix(err.Error(), "fuzz.toml:"), "error %q does not name the file", err)
 				continue
 			}
 			requireKnownValues(t, fac, vals)

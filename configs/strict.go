@@ -11,15 +11,26 @@ import (
 )
 
 // DecodeStrict decodes the TOML data, read from source (a file name), into
-// v, a pointer to a struct whose fields carry toml tags, and rejects a key
-// that v has no field for (UnknownKey). A syntax or type error is
-// "source: <the decoder's error>".
-func DecodeStrict(source string, data []byte, v any) error {
-	md, err := toml.Decode(string(data), v)
-	if err != nil {
-		return fmt.Errorf("%s: %w", source, err)
+// v, a pointer to a struct whose fields carry toml tags, and returns the
+// decoder's metadata. A syntax error is "source: <the parser's error>",
+// with its line. A value of the wrong type is reported with its line, its
+// full key (array indices included) and what it must be:
+//
+//	my.toml:5: continents[0].bonus = 2.5: must be an integer (TOML value has type float)
+//
+// A key that v has no field for is an error (UnknownKey):
+//
+//	my.toml:7: unknown key "continents[1].colour" (allowed: name, bonus)
+func DecodeStrict(source string, data []byte, v any) (toml.MetaData, error) {
+	var raw map[string]any
+	if _, err := toml.NewDecoder(bytes.NewReader(data)).Decode(&raw); err != nil {
+		return toml.MetaData{}, fmt.Errorf("%s: %w", source, err)
 	}
-	return UnknownKey(source, data, md.Undecoded(), v)
+	md, err := toml.NewDecoder(bytes.NewReader(data)).Decode(v)
+	if err != nil {
+		return md, decodeError(source, data, raw, reflect.TypeOf(v).Elem(), err)
+	}
+	return md, unknownKey(source, data, raw, md.Undecoded(), v)
 }
 
 // UnknownKey returns the error for the first (by line) of the keys of data
@@ -34,6 +45,16 @@ func DecodeStrict(source string, data []byte, v any) error {
 // arrays of tables and embedded structs included; the list is left out
 // where the table is a map). v is the value data was decoded into.
 func UnknownKey(source string, data []byte, keys []toml.Key, v any) error {
+	if len(keys) == 0 {
+		return nil
+	}
+	var raw map[string]any
+	_, _ = toml.Decode(string(data), &raw)
+	return unknownKey(source, data, raw, keys, v)
+}
+
+// unknownKey is UnknownKey of data decoded into raw.
+func unknownKey(source string, data []byte, raw map[string]any, keys []toml.Key, v any) error {
 	var top []toml.Key
 	for _, k := range keys {
 		// An unknown table, not also every key inside it.
@@ -44,8 +65,6 @@ func UnknownKey(source string, data []byte, keys []toml.Key, v any) error {
 	if len(top) == 0 {
 		return nil
 	}
-	var raw map[string]any
-	_, _ = toml.Decode(string(data), &raw)
 	key, line := "", 0
 	var first toml.Key
 	for _, k := range top {
@@ -202,7 +221,7 @@ func pathString(path []any) string {
 			if b.Len() > 0 {
 				b.WriteByte('.')
 			}
-			b.WriteString(x)
+			b.WriteString(toml.Key{x}.String())
 		}
 	}
 	return b.String()

@@ -136,7 +136,7 @@ type rewardFile struct {
 // is an error naming source, the key and the allowed values.
 func parseConfig(source string, data []byte) (*Config, error) {
 	var f ConfigFile
-	if err := configs.DecodeStrict(source, data, &f); err != nil {
+	if _, err := configs.DecodeStrict(source, data, &f); err != nil {
 		return nil, err
 	}
 	return f.Config(source, "")

@@ -221,7 +221,8 @@ func checkHeader(path string, h *Header, notes []string) error {
 // decodeStrict decodes data into v and reports the first key that v does
 // not have (configs.DecodeStrict).
 func decodeStrict(path string, data []byte, v any) error {
-	return configs.DecodeStrict(path, data, v)
+	_, err := configs.DecodeStrict(path, data, v)
+	return err
 }
 
 // Run runs the notebook and writes its report, CSV files and figures into

@@ -175,14 +175,11 @@ type territoryFile struct {
 // too, even if 0); unknown keys are errors. A value of the wrong type is
 // reported with its line and full key, e.g.
 //
-//	my.toml: line 5: continents[0].bonus = 2.5: must be an integer (TOML value has type float)
+//	my.toml:5: continents[0].bonus = 2.5: must be an integer (TOML value has type float)
 func ParseMap(source string, data []byte) (*Map, error) {
 	var f mapFile
 	md, raw, err := decodeTOML(source, data, &f)
 	if err != nil {
-		return nil, err
-	}
-	if err := configs.UnknownKey(source, data, md.Undecoded(), &f); err != nil {
 		return nil, err
 	}
 	if err := mapKeysPresent(source, &md, raw, &f); err != nil {
@@ -466,14 +463,11 @@ func EncodeRules(w io.Writer, r *Rules) error {
 //
 // A value of the wrong type or an unknown mode is reported with its line:
 //
-//	my.toml: line 38: fortify.mode = "sideways": must be "single", "one-step" or "connected"
+//	my.toml:38: fortify.mode = "sideways": must be "single", "one-step" or "connected"
 func ParseRules(source string, data []byte) (*Rules, error) {
 	r := new(Rules)
 	md, raw, err := decodeTOML(source, data, r)
 	if err != nil {
-		return nil, err
-	}
-	if err := configs.UnknownKey(source, data, md.Undecoded(), r); err != nil {
 		return nil, err
 	}
 	if err := r.keysPresent(source, &md, raw); err != nil {
@@ -810,6 +804,21 @@ func tableAt(v any, i int) map[string]any {
 		}
 	}
 	return nil
+}
+
+// decodeTOML decodes data into v strictly (configs.DecodeStrict: errors
+// with the line and key) and into maps (raw, for the questions MetaData
+// cannot answer about the tables of an array).
+func decodeTOML(source string, data []byte, v any) (toml.MetaData, map[string]any, error) {
+	md, err := configs.DecodeStrict(source, data, v)
+	if err != nil {
+		return md, nil, err
+	}
+	var raw map[string]any
+	if _, err := toml.Decode(string(data), &raw); err != nil {
+		return md, nil, fmt.Errorf("%s: %w", source, err)
+	}
+	return md, raw, nil
 }
 
 // inTable reports whether the i-th table of the top-level array of tables

@@ -446,7 +446,7 @@ func FuzzParsePosition(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		pos, err := sim.ParsePosition("f.toml", data, m, r)
 		if err != nil {
-			require.True(t, strings.HasPrefix(err.Error(), "f.toml: "), err.Error())
+			require.True(t, strings.HasPrefix(err.Error(), "f.toml:"), err.Error())
 			return
 		}
 		require.NoError(t, pos.Validate(m, r))

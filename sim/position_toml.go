@@ -1,12 +1,9 @@
 package sim
 
 import (
-	"bytes"
 	"fmt"
 	"slices"
 	"strings"
-
-	"github.com/BurntSushi/toml"
 
 	"github.com/marslab-risk/marslab/configs"
 	"github.com/marslab-risk/marslab/internal/fileread"
@@ -81,11 +78,8 @@ func ParsePosition(source string, data []byte, m *Map, r *Rules) (*Position, err
 		return nil, fmt.Errorf("%s: ParsePosition needs a map and rules", source)
 	}
 	var f positionFile
-	md, err := toml.NewDecoder(bytes.NewReader(data)).Decode(&f)
+	md, err := configs.DecodeStrict(source, data, &f)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", source, err)
-	}
-	if err := configs.UnknownKey(source, data, md.Undecoded(), &f); err != nil {
 		return nil, err
 	}
 	for _, k := range []struct{ key, hint string }{

@@ -53,7 +53,7 @@ func TestParseErrors(t *testing.T) {
 		{"too few bots", `bots = ["a", "b"]` + "\nplayers = 3\nreplications = 1" + rest, "t.toml: key bots: 2 bots: want 3..64 (at least players = 3)"},
 		{"twice", `bots = ["a", "b", "a"]` + "\nplayers = 2\nreplications = 1" + rest, `t.toml: key bots: "a" listed twice (entries 0 and 2)`},
 		{"empty", `bots = ["a", " "]` + "\nplayers = 2\nreplications = 1" + rest, "t.toml: key bots: entry 1 is empty"},
-		{"wrong type", `bots = "a"` + "\nplayers = 2\nreplications = 1" + rest, "t.toml: "},
+		{"wrong type", `bots = "a"` + "\nplayers = 2\nreplications = 1" + rest, `t.toml:1: bots = "a": must be an array (TOML value has type string)`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

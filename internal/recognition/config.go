@@ -123,7 +123,7 @@ func Load(path string) (*Config, error) {
 // which name the key and its allowed range.
 func parse(source string, data []byte) (*Config, error) {
 	var f fileConfig
-	if err := configs.DecodeStrict(source, data, &f); err != nil {
+	if _, err := configs.DecodeStrict(source, data, &f); err != nil {
 		return nil, err
 	}
 	fail := configs.KeyErrors(source)

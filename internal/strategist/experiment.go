@@ -120,7 +120,7 @@ type experimentFile struct {
 // [q] keys too); errors name source and the key.
 func parseExperiment(source string, data []byte) (*Experiment, error) {
 	var f experimentFile
-	err := configs.DecodeStrict(source, data, &f)
+	_, err := configs.DecodeStrict(source, data, &f)
 	if err != nil {
 		return nil, err
 	}
