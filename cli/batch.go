@@ -12,14 +12,6 @@ import (
 	"github.com/marslab-risk/marslab/bots"
 )
 
-// batchRun is a parsed marslab batch command line.
-type batchRun struct {
-	ac     arena.Config
-	cfg    *gameConfig
-	quiet  bool
-	resume bool
-}
-
 const batchUsage = `usage: marslab batch [flags]
 
 Plays -games games on every core with the seats rotated, writes one line per game to

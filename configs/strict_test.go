@@ -23,7 +23,7 @@ func TestDecodeStrict(t *testing.T) {
 		Embedded
 		M     map[string]inner `toml:"m"`
 		Plain int
-		skip  int
+		skip  int //lint:ignore U1000 an unexported field TOML does not decode into
 	}
 	cases := []struct {
 		name, data, err string
