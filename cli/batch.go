@@ -44,9 +44,9 @@ func batchFlagSet(fs *flag.FlagSet) *batchFlags {
 	}
 }
 
-// runBatch plays many games on every core and writes games.jsonl,
+// cmdBatch plays many games on every core and writes games.jsonl,
 // summary.json, timing.json and config.json.
-func runBatch(ctx context.Context, in *invocation, f *batchFlags) error {
+func cmdBatch(ctx context.Context, in *invocation, f *batchFlags) error {
 	if err := in.noArgs(); err != nil {
 		return err
 	}

@@ -28,10 +28,10 @@ func botsFlagSet(fs *flag.FlagSet) *botsFlags {
 	return f
 }
 
-// runBots lists the registered bots, or with -params SEAT the parameters
+// cmdBots lists the registered bots, or with -params SEAT the parameters
 // of one seat specification (a bot name, name(K=V;...) or name@file.toml),
 // with -param bot.K=V overrides applied.
-func runBots(_ context.Context, in *invocation, f *botsFlags) error {
+func cmdBots(_ context.Context, in *invocation, f *botsFlags) error {
 	if err := in.noArgs(); err != nil {
 		return err
 	}

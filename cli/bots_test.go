@@ -14,7 +14,7 @@ import (
 	"github.com/marslab-risk/marslab/bots/registry"
 )
 
-func botsCmd(t *testing.T, args ...string) (stdout, stderr string, err error) {
+func runBots(t *testing.T, args ...string) (stdout, stderr string, err error) {
 	t.Helper()
 	var out, errb bytes.Buffer
 	err = run(context.Background(), registry.Default(), append([]string{"bots"}, args...), &out, &errb)
@@ -23,7 +23,7 @@ func botsCmd(t *testing.T, args ...string) (stdout, stderr string, err error) {
 
 func TestBotsList(t *testing.T) {
 	t.Parallel()
-	out, _, err := botsCmd(t)
+	out, _, err := runBots(t)
 	require.NoError(t, err)
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	want := []string{"BOT", "aggressive", "angry", "bort", "boscoe", "cautious", "cluster", "communist", "constrained", "evilpixie", "mars", "mission", "mission-greedy", "pacifist", "passive", "pixie", "quo", "random", "shaft", "stinky", "vulture", "yakool"}
@@ -53,7 +53,7 @@ func TestBotsParams(t *testing.T) {
 		{[]string{"-params", "random@" + file}, "random@calm", "0.9"},
 	}
 	for _, tt := range tests {
-		out, _, err := botsCmd(t, tt.args...)
+		out, _, err := runBots(t, tt.args...)
 		require.NoError(t, err, "%v", tt.args)
 		lines := strings.Split(strings.TrimSpace(out), "\n")
 		require.Len(t, lines, 3, "%v:\n%s", tt.args, out)
@@ -64,10 +64,10 @@ func TestBotsParams(t *testing.T) {
 		assert.Equal(t, want, f[:len(want)], "%v: parameter line %q", tt.args, lines[2])
 	}
 
-	out, _, err := botsCmd(t, "-params", "aggressive")
+	out, _, err := runBots(t, "-params", "aggressive")
 	require.NoError(t, err)
 	assert.Contains(t, out, "no parameters")
-	out, _, err = botsCmd(t, "-params", "mars")
+	out, _, err = runBots(t, "-params", "mars")
 	require.NoError(t, err)
 	assert.Contains(t, out, "W_p ")
 	assert.Contains(t, out, "integer")
@@ -89,7 +89,7 @@ func TestBotsErrors(t *testing.T) {
 		{[]string{"-nosuchflag"}, `flag provided but not defined`},
 	}
 	for _, tt := range tests {
-		_, _, err := botsCmd(t, tt.args...)
+		_, _, err := runBots(t, tt.args...)
 		assert.ErrorContains(t, err, tt.want, "%v", tt.args)
 	}
 }

@@ -19,7 +19,7 @@ import (
 // holding no configuration files.
 func TestBotsParamsEmbedded(t *testing.T) {
 	t.Chdir(t.TempDir())
-	out, _, err := botsCmd(t, "-params", "mars@paper")
+	out, _, err := runBots(t, "-params", "mars@paper")
 	require.NoError(t, err)
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	require.Len(t, lines, 23)
@@ -36,7 +36,7 @@ func TestBotsParamsEmbedded(t *testing.T) {
 	// An embedded set lists its own values beside the defaults.
 	set, err := registry.Default().ParseSeat("mars@paperfield", nil)
 	require.NoError(t, err)
-	out, _, err = botsCmd(t, "-params", "mars@paperfield")
+	out, _, err = runBots(t, "-params", "mars@paperfield")
 	require.NoError(t, err)
 	assert.Regexp(t, `(?m)^W_p +`+regexp.QuoteMeta(bots.FormatNum(set.Params["W_p"]))+` +0\.7375 `, out)
 	assert.Regexp(t, `(?m)^P_ob +`+regexp.QuoteMeta(bots.FormatNum(set.Params["P_ob"]))+` +170 `, out)

@@ -43,9 +43,9 @@ func compareFlagSet(fs *flag.FlagSet) *compareFlags {
 	}
 }
 
-// runCompare compares two tournament output folders that played the same
+// cmdCompare compares two tournament output folders that played the same
 // games, bot by bot, as paired differences.
-func runCompare(_ context.Context, in *invocation, f *compareFlags) error {
+func cmdCompare(_ context.Context, in *invocation, f *compareFlags) error {
 	if len(in.args) != 2 {
 		return fmt.Errorf("want two output folders BEFORE AFTER, have %d arguments (marslab compare -h)", len(in.args))
 	}

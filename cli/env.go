@@ -13,9 +13,9 @@ const envUsage = "usage: marslab env serve [CONFIG]\n\n" +
 	"{\"cmd\":\"close\"}. CONFIG is an environment TOML file (default: the set-up of\n" +
 	"Sciberras 2022: 4 players, actions passive, pacifist, aggressive)."
 
-// runEnv runs "marslab env serve [CONFIG]": the learning environment over
+// cmdEnv runs "marslab env serve [CONFIG]": the learning environment over
 // a JSON-lines exchange on stdin and stdout (learn.Serve).
-func runEnv(ctx context.Context, in *invocation, _ struct{}) error {
+func cmdEnv(ctx context.Context, in *invocation, _ struct{}) error {
 	pos := in.args
 	if len(pos) == 0 || pos[0] != "serve" || len(pos) > 2 {
 		in.fs.Usage()

@@ -15,7 +15,7 @@ import (
 	"github.com/marslab-risk/marslab/bots/registry"
 )
 
-func envCmd(t *testing.T, stdin string, args ...string) ([]map[string]any, error) {
+func runEnv(t *testing.T, stdin string, args ...string) ([]map[string]any, error) {
 	t.Helper()
 	var out, errb bytes.Buffer
 	err := Run(context.Background(), registry.Default(), append([]string{"env"}, args...), strings.NewReader(stdin), &out, &errb)
@@ -33,7 +33,7 @@ func envCmd(t *testing.T, stdin string, args ...string) ([]map[string]any, error
 
 func TestEnvServe(t *testing.T) {
 	t.Parallel()
-	got, err := envCmd(t, `{"cmd":"reset","seed":7}
+	got, err := runEnv(t, `{"cmd":"reset","seed":7}
 {"cmd":"step","action":1}
 {"cmd":"step","action":"one"}
 {"cmd":"step"}
@@ -56,7 +56,7 @@ func TestEnvServeConfig(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "env.toml")
 	require.NoError(t, os.WriteFile(path, []byte("players = 3\nactions = [\"passive\", \"aggressive\"]\nfeatures = [\"territories\"]\n[rewards]\nplacement = [3.0, 2.0, 1.0]\n"), 0o644))
-	got, err := envCmd(t, `{"cmd":"reset","seed":1}`+"\n", "serve", path)
+	got, err := runEnv(t, `{"cmd":"reset","seed":1}`+"\n", "serve", path)
 	require.NoError(t, err)
 	require.Len(t, got, 1)
 	assert.Equal(t, 2.0, got[0]["actions"])
@@ -64,11 +64,11 @@ func TestEnvServeConfig(t *testing.T) {
 	assert.InDelta(t, 14.0/42, got[0]["obs"].([]any)[0], 1e-12)
 
 	require.NoError(t, os.WriteFile(path, []byte("players = 9\n"), 0o644))
-	_, err = envCmd(t, "", "serve", path)
+	_, err = runEnv(t, "", "serve", path)
 	require.ErrorContains(t, err, "env: "+path+": key players: 9: want 2..6")
-	_, err = envCmd(t, "", "serve", filepath.Join(dir, "none.toml"))
+	_, err = runEnv(t, "", "serve", filepath.Join(dir, "none.toml"))
 	require.ErrorContains(t, err, "no such file")
-	_, err = envCmd(t, "", "play")
+	_, err = runEnv(t, "", "play")
 	require.ErrorContains(t, err, `env: want "serve [CONFIG]"`)
 }
 

@@ -19,8 +19,8 @@ the final mean: the reported result, not the luckiest sample. Evaluations go to
 DIR/log.jsonl (resume, shards and merge as marslab sweep); DIR/report.md, generations.csv,
 best.toml and the figures are written at the end.`
 
-// runEvolve runs a CMA-ES search of a config file.
-func runEvolve(ctx context.Context, in *invocation, f searchFlags) error {
+// cmdEvolve runs a CMA-ES search of a config file.
+func cmdEvolve(ctx context.Context, in *invocation, f searchFlags) error {
 	setup, err := loadSearch(in)
 	if err != nil {
 		return err

@@ -36,14 +36,14 @@ func learnFlagSet(fs *flag.FlagSet) *learnFlags {
 	}
 }
 
-// runLearn runs "marslab learn CONFIG": the strategist experiment (train a
+// cmdLearn runs "marslab learn CONFIG": the strategist experiment (train a
 // learner, evaluate it on fresh seeds against every fixed action and a
 // uniformly random choice, paired), written to the config's out folder.
 // Training writes a checkpoint after each block of the curve; interrupted
 // (ctx done), it writes the completed blocks of the curve and fails, and
 // -resume continues from the checkpoint. -policy evaluates a saved policy
 // instead of training one.
-func runLearn(ctx context.Context, in *invocation, f *learnFlags) error {
+func cmdLearn(ctx context.Context, in *invocation, f *learnFlags) error {
 	if len(in.args) != 1 {
 		in.fs.Usage()
 		return fmt.Errorf("want one CONFIG, got %q", in.args)

@@ -50,11 +50,11 @@ func mapFlagSet(fs *flag.FlagSet) *mapFlags {
 	}
 }
 
-// runMap prints a map (embedded name or TOML file, default classic) as a
+// cmdMap prints a map (embedded name or TOML file, default classic) as a
 // text listing by continent, as JSON (-json) or as normalised TOML
 // (-toml); with -rules it prints a rule set, validated against the map,
 // as TOML.
-func runMap(_ context.Context, in *invocation, f *mapFlags) error {
+func cmdMap(_ context.Context, in *invocation, f *mapFlags) error {
 	if len(in.args) > 1 {
 		in.fs.Usage()
 		return fmt.Errorf("want at most one map, got %q", in.args)

@@ -16,7 +16,7 @@ import (
 	"github.com/marslab-risk/marslab/sim"
 )
 
-func mapCmd(t *testing.T, args ...string) (string, string, error) {
+func runMap(t *testing.T, args ...string) (string, string, error) {
 	t.Helper()
 	var out, errb bytes.Buffer
 	err := run(context.Background(), registry.Default(), append([]string{"map"}, args...), &out, &errb)
@@ -25,7 +25,7 @@ func mapCmd(t *testing.T, args ...string) (string, string, error) {
 
 func TestMapText(t *testing.T) {
 	t.Parallel()
-	out, _, err := mapCmd(t)
+	out, _, err := runMap(t)
 	require.NoError(t, err)
 	for _, want := range []string{
 		"map classic: 42 territories, 6 continents, 83 borders\n",
@@ -39,14 +39,14 @@ func TestMapText(t *testing.T) {
 		assert.Contains(t, out, want)
 	}
 	assert.Equal(t, 3+2+4+3+5+1, strings.Count(out, "  * "), "border territories starred")
-	named, _, err := mapCmd(t, "classic")
+	named, _, err := runMap(t, "classic")
 	require.NoError(t, err)
 	assert.Equal(t, out, named, "map classic and the default")
 }
 
 func TestMapJSON(t *testing.T) {
 	t.Parallel()
-	out, _, err := mapCmd(t, "-json")
+	out, _, err := runMap(t, "-json")
 	require.NoError(t, err)
 	var v struct {
 		Territories []struct {
@@ -86,11 +86,11 @@ func TestMapJSON(t *testing.T) {
 
 func TestMapTOMLAndFile(t *testing.T) {
 	t.Parallel()
-	out, _, err := mapCmd(t, "-toml")
+	out, _, err := runMap(t, "-toml")
 	require.NoError(t, err)
 	path := filepath.Join(t.TempDir(), "copy.toml")
 	require.NoError(t, os.WriteFile(path, []byte(out), 0o644))
-	fromFile, _, err := mapCmd(t, path)
+	fromFile, _, err := runMap(t, path)
 	require.NoError(t, err)
 	assert.True(t, strings.HasPrefix(fromFile, "map classic: 42 territories, 6 continents, 83 borders\n"),
 		"map from %s:\n%s", path, fromFile)
@@ -98,7 +98,7 @@ func TestMapTOMLAndFile(t *testing.T) {
 
 func TestMapRules(t *testing.T) {
 	t.Parallel()
-	out, _, err := mapCmd(t, "-rules", "mars2006")
+	out, _, err := runMap(t, "-rules", "mars2006")
 	require.NoError(t, err)
 	r, err := sim.ParseRules("printed", []byte(out))
 	require.NoError(t, err, out)
@@ -129,7 +129,7 @@ func TestMapErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, _, err := mapCmd(t, c.args...)
+			_, _, err := runMap(t, c.args...)
 			assert.ErrorContains(t, err, c.want)
 		})
 	}

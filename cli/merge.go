@@ -29,8 +29,8 @@ func mergeFlagSet(fs *flag.FlagSet) *mergeFlags {
 	}
 }
 
-// runMerge joins the output directories of a batch's shards.
-func runMerge(ctx context.Context, in *invocation, f *mergeFlags) error {
+// cmdMerge joins the output directories of a batch's shards.
+func cmdMerge(ctx context.Context, in *invocation, f *mergeFlags) error {
 	dirs := in.args
 	if *f.out == "" {
 		in.fs.Usage()

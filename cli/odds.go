@@ -127,8 +127,8 @@ func oddsFlagSet(fs *flag.FlagSet) *oddsOptions {
 	return &o
 }
 
-// runOdds prints exact dice odds (see oddsUsage).
-func runOdds(ctx context.Context, in *invocation, o *oddsOptions) error {
+// cmdOdds prints exact dice odds (see oddsUsage).
+func cmdOdds(ctx context.Context, in *invocation, o *oddsOptions) error {
 	if err := in.noArgs(); err != nil {
 		return err
 	}

@@ -42,7 +42,7 @@ func TestOddsGolden(t *testing.T) {
 		{"verify-rejected", []string{"-verify", "-a", "10", "-d", "4", "-games", "3000", "-alpha", "0.9"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			out, err := oddsCmd(t, tc.args...)
+			out, err := runOdds(t, tc.args...)
 			if err != nil {
 				out += "error: " + err.Error() + "\n"
 			}

@@ -17,7 +17,7 @@ import (
 	"github.com/marslab-risk/marslab/stats"
 )
 
-func oddsCmd(t *testing.T, args ...string) (string, error) {
+func runOdds(t *testing.T, args ...string) (string, error) {
 	t.Helper()
 	var out, errb bytes.Buffer
 	err := run(context.Background(), registry.Default(), append([]string{"odds"}, args...), &out, &errb)
@@ -28,7 +28,7 @@ func oddsCmd(t *testing.T, args ...string) (string, error) {
 // success and decodes the output into v.
 func oddsJSON(t *testing.T, v any, args ...string) {
 	t.Helper()
-	out, err := oddsCmd(t, args...)
+	out, err := runOdds(t, args...)
 	require.NoError(t, err)
 	require.NoError(t, json.Unmarshal([]byte(out), v), out)
 }
@@ -62,17 +62,17 @@ func TestOddsBattleJSON(t *testing.T) {
 
 func TestOddsBattleText(t *testing.T) {
 	t.Parallel()
-	out, err := oddsCmd(t, "-from", "6", "-d", "5")
+	out, err := runOdds(t, "-from", "6", "-d", "5")
 	require.NoError(t, err)
 	for _, want := range []string{"5 attacking armies (a territory of 6) against 5 defenders", "P(attacker conquers) = 0.506203", "attacker left"} {
 		assert.Contains(t, out, want)
 	}
-	out, err = oddsCmd(t, "-a", "1", "-d", "1", "-exact", "-json")
+	out, err = runOdds(t, "-a", "1", "-d", "1", "-exact", "-json")
 	require.NoError(t, err)
 	assert.Contains(t, out, `"win_exact": "5/12"`)
 	assert.Contains(t, out, `"p_exact": "7/12"`)
 	// Stop at 2: one roll of 3 dice against 2 decides.
-	out, err = oddsCmd(t, "-a", "3", "-d", "2", "-stop", "2", "-exact")
+	out, err = runOdds(t, "-a", "3", "-d", "2", "-stop", "2", "-exact")
 	require.NoError(t, err)
 	for _, want := range []string{"= 1445/3888", "2611/7776", "2275/7776"} {
 		assert.Contains(t, out, want)
@@ -93,7 +93,7 @@ func TestOddsChain(t *testing.T) {
 	// At most 10 - 3 + 1 = 8 armies can reach the third territory.
 	assert.Equal(t, 8, got.Survivors[len(got.Survivors)-1].Armies, "largest survivor count")
 	// Hand-worked: 2 armies against 1 and 1.
-	out, err := oddsCmd(t, "-a", "2", "-chain", "1,1", "-exact")
+	out, err := runOdds(t, "-a", "2", "-chain", "1,1", "-exact")
 	require.NoError(t, err)
 	// 125/216 * 15/36 = 625/2592.
 	assert.Contains(t, out, "= 625/2592")
@@ -103,7 +103,7 @@ func TestOddsTable(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	png := filepath.Join(dir, "odds.png")
-	out, err := oddsCmd(t, "-table", "30", "-json", "-plot", png)
+	out, err := runOdds(t, "-table", "30", "-json", "-plot", png)
 	require.NoError(t, err)
 	var got struct {
 		N   int         `json:"n"`
@@ -119,14 +119,14 @@ func TestOddsTable(t *testing.T) {
 	fi, err := os.Stat(png)
 	require.NoError(t, err)
 	assert.Greater(t, fi.Size(), int64(10000), "plot size")
-	out, err = oddsCmd(t, "-table", "3")
+	out, err = runOdds(t, "-table", "3")
 	require.NoError(t, err)
 	assert.Contains(t, out, "   1 0.417 0.106 0.027")
 }
 
 func TestOddsRolls(t *testing.T) {
 	t.Parallel()
-	out, err := oddsCmd(t, "-rolls")
+	out, err := runOdds(t, "-rolls")
 	require.NoError(t, err)
 	for _, want := range []string{
 		"3v2   attacker wins all 2    2890/7776      37.166%     37%",
@@ -142,7 +142,7 @@ func TestOddsRolls(t *testing.T) {
 	assert.Equal(t, int64(2275), rows[5].Counts[0])
 	assert.Equal(t, 29, rows[5].Paper[0])
 	// A variant with ties to the attacker has no paper column.
-	out, err = oddsCmd(t, "-rolls", "-ties-attacker")
+	out, err = runOdds(t, "-rolls", "-ties-attacker")
 	require.NoError(t, err)
 	assert.NotContains(t, out, "%     4")
 	assert.Contains(t, out, "21/36")
@@ -150,18 +150,18 @@ func TestOddsRolls(t *testing.T) {
 
 func TestOddsVerify(t *testing.T) {
 	t.Parallel()
-	out, err := oddsCmd(t, "-verify", "-games", "20000", "-seed", "3")
+	out, err := runOdds(t, "-verify", "-games", "20000", "-seed", "3")
 	require.NoError(t, err, out)
 	for _, want := range []string{"roll 3v2", "battle 10 vs 10", "all 11 p-values >= 0.0001"} {
 		assert.Contains(t, out, want)
 	}
-	again, err := oddsCmd(t, "-verify", "-games", "20000", "-seed", "3")
+	again, err := runOdds(t, "-verify", "-games", "20000", "-seed", "3")
 	require.NoError(t, err)
 	assert.Equal(t, out, again, "same seed")
 	// The exit status: at -alpha 0.5, eleven tests of fair dice all pass
 	// with probability 2^-11 only; seed 1 has failures, which must make
 	// the command return an error (and report them in the JSON).
-	out, err = oddsCmd(t, "-verify", "-games", "2000", "-seed", "1", "-alpha", "0.5", "-json")
+	out, err = runOdds(t, "-verify", "-games", "2000", "-seed", "1", "-alpha", "0.5", "-json")
 	require.ErrorContains(t, err, "below alpha 0.5")
 	var jout struct {
 		Failed int `json:"failed"`
@@ -209,7 +209,7 @@ func TestOddsErrors(t *testing.T) {
 		{[]string{"-rolls", "-rules", "no-such-rules.toml"}, "-rules"},
 	}
 	for _, tt := range tests {
-		_, err := oddsCmd(t, tt.args...)
+		_, err := runOdds(t, tt.args...)
 		assert.ErrorContains(t, err, tt.msg, "odds %v", tt.args)
 	}
 }
@@ -250,7 +250,7 @@ func TestOddsFlagsNotApplicable(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
-			out, err := oddsCmd(t, tt.args...)
+			out, err := runOdds(t, tt.args...)
 			assert.ErrorContains(t, err, tt.msg)
 			assert.Empty(t, out, "output before the error")
 		})
@@ -265,7 +265,7 @@ func TestOddsFlagsNotApplicable(t *testing.T) {
 		{"-verify", "-games", "20", "-seed", "2", "-alpha", "1e-9", "-json"},
 		{"-verify", "-from", "4", "-d", "2", "-stop", "1", "-games", "20", "-seed", "2", "-alpha", "1e-9"},
 	} {
-		_, err := oddsCmd(t, args...)
+		_, err := runOdds(t, args...)
 		assert.NoError(t, err, "odds %v", args)
 	}
 }
@@ -299,13 +299,13 @@ func TestOddsVerifyHypothesis(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			args := append([]string{"-verify", "-games", "20000", "-seed", "3"}, tt.args...)
-			out, err := oddsCmd(t, args...)
+			out, err := runOdds(t, args...)
 			require.NoError(t, err, out)
 			for _, want := range append(tt.want, "verify: H0: the engine's dice win with the exact probability",
 				tt.name+" ", "H0 not rejected") {
 				assert.Contains(t, out, want)
 			}
-			again, err := oddsCmd(t, args...)
+			again, err := runOdds(t, args...)
 			require.NoError(t, err)
 			assert.Equal(t, out, again, "same seed")
 			var got verifyJSON
@@ -326,11 +326,11 @@ func TestOddsVerifyHypothesisRejects(t *testing.T) {
 	t.Parallel()
 	// At alpha 0.9 a true hypothesis is rejected 90 % of the time; seed 1
 	// gives p = 0.42 for this battle.
-	out, err := oddsCmd(t, "-verify", "-from", "9", "-d", "5", "-stop", "2", "-alpha", "0.9")
+	out, err := runOdds(t, "-verify", "-from", "9", "-d", "5", "-stop", "2", "-alpha", "0.9")
 	assert.ErrorContains(t, err, "H0 rejected, p-value 0.4179 below alpha 0.9: P(win) = 0.734190 for 8 attacking armies")
 	assert.Contains(t, out, "BELOW ALPHA")
 	assert.NotContains(t, out, "not rejected")
-	out, err = oddsCmd(t, "-verify", "-a", "10", "-chain", "3,2,1", "-alpha", "0.9", "-json")
+	out, err = runOdds(t, "-verify", "-a", "10", "-chain", "3,2,1", "-alpha", "0.9", "-json")
 	assert.ErrorContains(t, err, "H0 rejected", "chain at alpha 0.9")
 	var got verifyJSON
 	require.NoError(t, json.Unmarshal([]byte(out), &got))
@@ -353,7 +353,7 @@ func TestOddsVerifyHypothesisRejects(t *testing.T) {
 		require.NoError(t, err)
 		assert.Less(t, bad.P, 1e-6, "%v: classic dice told from ties to the attacker (P(win) %v)", args, wrong)
 		// With -ties-attacker, the engine rolls the variant and agrees.
-		_, err = oddsCmd(t, append([]string{"-verify", "-ties-attacker", "-games", "20000"}, args...)...)
+		_, err = runOdds(t, append([]string{"-verify", "-ties-attacker", "-games", "20000"}, args...)...)
 		assert.NoError(t, err, "%v -ties-attacker", args)
 	}
 	// Cancelling stops the trials.
@@ -365,7 +365,7 @@ func TestOddsVerifyHypothesisRejects(t *testing.T) {
 
 func TestOddsRulesFromSim(t *testing.T) {
 	t.Parallel()
-	out, err := oddsCmd(t, "-rules", "classic", "-a", "1", "-d", "1")
+	out, err := runOdds(t, "-rules", "classic", "-a", "1", "-d", "1")
 	require.NoError(t, err)
 	assert.Contains(t, out, "P(attacker conquers) = 0.416667")
 }

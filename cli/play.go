@@ -40,8 +40,8 @@ func playFlagSet(fs *flag.FlagSet) *playFlags {
 	}
 }
 
-// runPlay plays one game and prints its summary.
-func runPlay(ctx context.Context, in *invocation, f *playFlags) error {
+// cmdPlay plays one game and prints its summary.
+func cmdPlay(ctx context.Context, in *invocation, f *playFlags) error {
 	if err := in.noArgs(); err != nil {
 		return err
 	}
@@ -237,8 +237,8 @@ func printGame(w io.Writer, cfg *gameConfig, seats []bots.Seat, s *sim.State, re
 
 const replayUsage = "usage: marslab replay game.jsonl\n\nRe-plays the game from the seed, rules, map and seats recorded in the log's header and\nfails at the first event that differs from the log."
 
-// runReplay re-simulates a logged game and checks every event.
-func runReplay(ctx context.Context, in *invocation, _ struct{}) error {
+// cmdReplay re-simulates a logged game and checks every event.
+func cmdReplay(ctx context.Context, in *invocation, _ struct{}) error {
 	path, err := in.oneArg("log file")
 	if err != nil {
 		return err

@@ -63,9 +63,9 @@ func recognizeFlagSet(fs *flag.FlagSet) *recognizeFlags {
 	}
 }
 
-// runRecognize runs the mission-recognition experiment of a TOML config
+// cmdRecognize runs the mission-recognition experiment of a TOML config
 // and prints the paper's tables.
-func runRecognize(ctx context.Context, in *invocation, f *recognizeFlags) error {
+func cmdRecognize(ctx context.Context, in *invocation, f *recognizeFlags) error {
 	path, err := in.config()
 	if err != nil {
 		return err

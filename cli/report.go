@@ -63,8 +63,8 @@ func reportFlagSet(fs *flag.FlagSet) *reportFlags {
 	}
 }
 
-// runReport regenerates notebooks (see reportUsage).
-func runReport(ctx context.Context, in *invocation, f *reportFlags) error {
+// cmdReport regenerates notebooks (see reportUsage).
+func cmdReport(ctx context.Context, in *invocation, f *reportFlags) error {
 	pos := in.args
 	if len(pos) == 0 {
 		return errors.New("give a notebook folder (e.g. notebooks/dice, or notebooks for all)")

@@ -15,7 +15,7 @@ import (
 	"github.com/marslab-risk/marslab/report"
 )
 
-func reportCmd(t *testing.T, args ...string) (string, error) {
+func runReport(t *testing.T, args ...string) (string, error) {
 	t.Helper()
 	var out, errb bytes.Buffer
 	err := run(context.Background(), registry.Default(), append([]string{"report"}, args...), &out, &errb)
@@ -53,7 +53,7 @@ func TestReportQuickAll(t *testing.T) {
 	t.Parallel()
 	nbs := notebookConfigs(t, "dice", "engine")
 	out := t.TempDir()
-	stdout, err := reportCmd(t, "-quick", "-out", out, nbs)
+	stdout, err := runReport(t, "-quick", "-out", out, nbs)
 	require.NoError(t, err)
 	assert.Contains(t, stdout, "report: dice written to "+filepath.Join(out, "dice", "README.md"))
 	assert.Contains(t, stdout, "report: engine written to "+filepath.Join(out, "engine", "README.md"))
@@ -79,7 +79,7 @@ func TestReportQuickAll(t *testing.T) {
 func TestReportIndex(t *testing.T) {
 	t.Parallel()
 	nbs := notebookConfigs(t, "dice", "transfer")
-	stdout, err := reportCmd(t, "-index", nbs)
+	stdout, err := runReport(t, "-index", nbs)
 	require.NoError(t, err)
 	assert.Equal(t, "report: index written to "+filepath.Join(nbs, "README.md")+"\n", stdout)
 	idx, err := os.ReadFile(filepath.Join(nbs, "README.md"))
@@ -113,23 +113,23 @@ blocks = 2
 `)
 	work, out := filepath.Join(t.TempDir(), "work"), filepath.Join(t.TempDir(), "out")
 	for i, want := range []string{"transfer shard 0/2 played into " + work, "transfer shard 1/2 played into " + work} {
-		stdout, err := reportCmd(t, "-work", work, "-out", out, "-shard", []string{"0/2", "1/2"}[i], dir)
+		stdout, err := runReport(t, "-work", work, "-out", out, "-shard", []string{"0/2", "1/2"}[i], dir)
 		require.NoError(t, err)
 		assert.Contains(t, stdout, want)
 	}
 	assert.DirExists(t, filepath.Join(work, "cell-mars2006-2p-fast"))
 	assert.DirExists(t, filepath.Join(work, "cell-mars2006-3p-fast"))
 	assert.NoFileExists(t, filepath.Join(out, "README.md"))
-	stdout, err := reportCmd(t, "-work", work, "-out", out, dir)
+	stdout, err := runReport(t, "-work", work, "-out", out, dir)
 	require.NoError(t, err)
 	assert.Equal(t, "report: transfer written to "+filepath.Join(out, "README.md")+"\n", stdout)
 	rep, err := os.ReadFile(filepath.Join(out, "README.md"))
 	require.NoError(t, err)
 	assert.Contains(t, string(rep), "\n0 games in ", "the shards' games are read back")
 
-	_, err = reportCmd(t, "-shard", "0/2", dir)
+	_, err = runReport(t, "-shard", "0/2", dir)
 	assert.ErrorContains(t, err, "-shard plays one notebook's part into -work")
-	_, err = reportCmd(t, "-work", work, "-shard", "2/2", dir)
+	_, err = runReport(t, "-work", work, "-shard", "2/2", dir)
 	assert.ErrorContains(t, err, "-shard")
 }
 
@@ -140,7 +140,7 @@ func TestReportOne(t *testing.T) {
 	a, b := t.TempDir(), t.TempDir()
 	nb := filepath.Join("..", "notebooks", "dice")
 	for _, dir := range []string{a, b} {
-		stdout, err := reportCmd(t, "-quick", "-out", dir, nb)
+		stdout, err := runReport(t, "-quick", "-out", dir, nb)
 		require.NoError(t, err)
 		assert.Equal(t, "report: dice written to "+filepath.Join(dir, "README.md")+"\n", stdout)
 	}
@@ -183,7 +183,7 @@ alpha = 2
 		{"index of one notebook", []string{"-index", filepath.Join("..", "notebooks", "dice")}, "is a notebook, not a folder of notebooks"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := reportCmd(t, tc.args...)
+			_, err := runReport(t, tc.args...)
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), tc.want)
 		})
@@ -207,7 +207,7 @@ func TestReportOutRefused(t *testing.T) {
 	}
 	dice := filepath.Join(root, "notebooks", "dice")
 	for _, out := range []string{dice, filepath.Join(root, "notebooks", "engine"), filepath.Join(root, "notebooks"), filepath.Join(dice, "quick")} {
-		_, err := reportCmd(t, "-quick", "-out", out, dice)
+		_, err := runReport(t, "-quick", "-out", out, dice)
 		assert.EqualError(t, err, "report: -out: output directory "+out+" is inside the notebook folder "+filepath.Join(root, "notebooks")+
 			", whose files are committed results: choose a folder outside it (e.g. under results/)")
 	}
@@ -218,7 +218,7 @@ func TestReportOutRefused(t *testing.T) {
 	require.NoError(t, cmd.Run())
 	cmd = exec.Command("git", "-C", root, "add", "go.mod", "README.md", "notebooks")
 	require.NoError(t, cmd.Run())
-	_, err = reportCmd(t, "-quick", "-out", root, dice)
+	_, err = runReport(t, "-quick", "-out", root, dice)
 	assert.EqualError(t, err, "report: -out: output directory "+root+" holds files git tracks (README.md, go.mod, notebooks/dice/README.md and 3 more): choose a folder without committed files (e.g. under results/)")
 	for _, f := range []string{"README.md", "notebooks/dice/README.md", "notebooks/engine/README.md"} {
 		b, err := os.ReadFile(filepath.Join(root, f))

@@ -25,7 +25,7 @@ reference's point and the windows marked, the table against the paper and the va
 table; DIR/outcome.md the verdict lines alone, DIR/validation.csv the validation.
 With -resume an interrupted run continues and a complete one writes its reports again.`
 
-func mainRunFlagSet(fs *flag.FlagSet) searchFlags {
+func runFlagSet(fs *flag.FlagSet) searchFlags {
 	return searchFlags{
 		out:     fs.String("out", "", "output directory (default results/NAME, NAME the config's name)"),
 		workers: workersFlag(fs),
@@ -54,10 +54,10 @@ type runSeat struct {
 	x    []float64
 }
 
-// runMain runs the main job: a narrowing search, then one validation of
+// cmdRun runs the main job: a narrowing search, then one validation of
 // its optimum and of the config's named seats against the reference on
 // fresh blocks, and the report of both.
-func runMain(ctx context.Context, in *invocation, f searchFlags) error {
+func cmdRun(ctx context.Context, in *invocation, f searchFlags) error {
 	r, err := newMainRun(in, f)
 	if err != nil {
 		return err

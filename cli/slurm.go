@@ -65,9 +65,9 @@ func slurmFlagSet(fs *flag.FlagSet) *slurmFlags {
 	return f
 }
 
-// runSlurm runs marslab slurm submit, the only subcommand: it writes the
+// cmdSlurm runs marslab slurm submit, the only subcommand: it writes the
 // plan's scripts and submits them (-dry-run prints them).
-func runSlurm(ctx context.Context, in *invocation, f *slurmFlags) error {
+func cmdSlurm(ctx context.Context, in *invocation, f *slurmFlags) error {
 	if len(in.args) == 0 || in.args[0] != "submit" {
 		return errors.New("want the subcommand submit (marslab slurm -h)")
 	}

@@ -184,8 +184,8 @@ Forms: marslab sweep CONFIG [-resume]        every remaining step here
        marslab sweep CONFIG -merge            join the current step's shards into the log
        marslab sweep CONFIG -steps            print the maximum number of steps`
 
-// runSweep runs a narrowing search of a config file.
-func runSweep(ctx context.Context, in *invocation, f searchFlags) error {
+// cmdSweep runs a narrowing search of a config file.
+func cmdSweep(ctx context.Context, in *invocation, f searchFlags) error {
 	setup, err := loadSearch(in)
 	if err != nil {
 		return err

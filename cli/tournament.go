@@ -39,9 +39,9 @@ func tournamentFlagSet(fs *flag.FlagSet) *tournamentFlags {
 	}
 }
 
-// runTournament plays a round-robin tournament described by a TOML file
+// cmdTournament plays a round-robin tournament described by a TOML file
 // and writes its tables and figures.
-func runTournament(ctx context.Context, in *invocation, f *tournamentFlags) error {
+func cmdTournament(ctx context.Context, in *invocation, f *tournamentFlags) error {
 	path, err := in.config()
 	if err != nil {
 		return err

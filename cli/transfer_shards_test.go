@@ -44,7 +44,7 @@ func TestReportShardsBesideEachOther(t *testing.T) {
 	require.NoError(t, err)
 	defer held.Release()
 	work := filepath.Join(t.TempDir(), "work")
-	stdout, err := reportCmd(t, "-work", work, "-shard", "1/2", dir)
+	stdout, err := runReport(t, "-work", work, "-shard", "1/2", dir)
 	require.NoError(t, err)
 	assert.Contains(t, stdout, "transfer shard 1/2 played into "+work)
 	assert.NoFileExists(t, filepath.Join(dir, "README.md"))
@@ -59,14 +59,14 @@ func TestReportShardCellLocked(t *testing.T) {
 	cell := filepath.Join(work, "cell-mars2006-2p-fast")
 	lock, err := outdir.Acquire(cell)
 	require.NoError(t, err)
-	_, err = reportCmd(t, "-work", work, "-shard", "0/3", dir)
+	_, err = runReport(t, "-work", work, "-shard", "0/3", dir)
 	var inUse *outdir.InUseError
 	require.ErrorAs(t, err, &inUse)
 	assert.ErrorContains(t, err, cell)
 	require.NoError(t, lock.Release())
-	_, err = reportCmd(t, "-work", work, "-shard", "0/3", dir)
+	_, err = runReport(t, "-work", work, "-shard", "0/3", dir)
 	require.NoError(t, err)
-	_, err = reportCmd(t, "-work", work, "-shard", "0/2", dir)
+	_, err = runReport(t, "-work", work, "-shard", "0/2", dir)
 	require.NoError(t, err, "a complete cell is read back by a shard of another count")
 }
 

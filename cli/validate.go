@@ -45,9 +45,9 @@ func validateFlagSet(fs *flag.FlagSet) *validateFlags {
 	}
 }
 
-// runValidate plays a candidate against a reference on fresh blocks of a
+// cmdValidate plays a candidate against a reference on fresh blocks of a
 // search config's field and reports the paired difference.
-func runValidate(ctx context.Context, in *invocation, f *validateFlags) error {
+func cmdValidate(ctx context.Context, in *invocation, f *validateFlags) error {
 	setup, err := loadSearch(in)
 	if err != nil {
 		return err

@@ -50,8 +50,8 @@ func viewFlagSet(fs *flag.FlagSet) *viewFlags {
 	}
 }
 
-// runView writes a game as a self-contained web page.
-func runView(ctx context.Context, in *invocation, f *viewFlags) error {
+// cmdView writes a game as a self-contained web page.
+func cmdView(ctx context.Context, in *invocation, f *viewFlags) error {
 	src, err := in.oneArg("game log or directory")
 	if err != nil {
 		return err
