@@ -11,7 +11,6 @@ import (
 )
 
 func TestCompareCommand(t *testing.T) {
-	t.Parallel()
 	dir := t.TempDir()
 	cfg := tournamentConfig(t, dir)
 	before, after, other := filepath.Join(dir, "before"), filepath.Join(dir, "after"), filepath.Join(dir, "other")
