@@ -55,6 +55,7 @@ func TestPanelMatchesValidations(t *testing.T) {
 // run is such a panel, and its config.json lists the candidates, then the
 // reference.
 func TestPanelCandidates(t *testing.T) {
+	t.Parallel()
 	a, b, ref := []float64{0.9}, []float64{0.2}, []float64{0.5}
 	ev := &Bernoulli{Games: 6, Seed: 3, P: func(x []float64) float64 { return x[0] / 2 }}
 	cfg := PanelConfig{Sets: [][]float64{a, b}, Ref: ref, Blocks: 40, Chunk: 7}
