@@ -69,6 +69,7 @@ func TestCommunistSourceAttacker(t *testing.T) {
 // faces two enemies or more, no enemy is surrounded) and of
 // attackSplitUp(root, 0.01) repeated. The outcomes are scripted.
 func TestCommunistSourceHogWild(t *testing.T) {
+	t.Parallel()
 	playSteps(t, "communist", "mars2006", "communist-hogwild.toml", []sourceStep{
 		{blitzOrder(ge, gb), true, "b=0:20 e=0:20"},
 		// Root b: its cluster border [b, e] in discovery order; split up
