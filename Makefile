@@ -4,7 +4,7 @@ OUT       ?= results/run
 STATICCHECK_VERSION ?= v0.8.2
 FUZZTIME  ?= 10s
 
-.PHONY: run readme tournament-demo test test-slurm build vet fmt lint bench bench-engine fuzz figures notebooks notebooks-quick clean
+.PHONY: run readme tournament-demo test test-full test-slurm build vet fmt lint bench bench-engine fuzz figures notebooks notebooks-quick clean
 
 ## run: the main job, the paper's experiment in the paper's field (configs/experiments/paper-run.toml):
 ## the narrowing of MARS's (W_p, P_ob) in six-player games against the twelve Lux bots, its surface with
@@ -32,6 +32,11 @@ tournament-demo:
 ## tests start exit at once instead of sleeping a second at every exit)
 test: fmt vet
 	GORACE=atexit_sleep_ms=0 $(GO) test -race -timeout 9m ./...
+
+## test-full: every test at full size, without the race detector: the invariant sweeps, whole games and
+## huge armies that play fewer games or skip under -race (internal/race) run whole (CI: after make test)
+test-full:
+	$(GO) test -timeout 12m ./...
 
 ## test-slurm: a real single-node Slurm cluster (root, Debian 12: installs the packages if missing):
 ## a sharded batch, a tournament and a search submitted with marslab slurm submit give the files

@@ -60,6 +60,7 @@ var impossible = []struct {
 // TestResumeChecksRecords: -resume refuses a games.jsonl holding an
 // impossible record and leaves summary.json as it was.
 func TestResumeChecksRecords(t *testing.T) {
+	t.Parallel()
 	base := t.TempDir()
 	cfg := testConfig(t, testPlayers, 8)
 	require.Equal(t, 100, cfg.Rules.End.RoundLimit)
@@ -83,6 +84,7 @@ func TestResumeChecksRecords(t *testing.T) {
 // TestMergeChecksRecords: merge refuses a shard holding an impossible
 // record and writes nothing.
 func TestMergeChecksRecords(t *testing.T) {
+	t.Parallel()
 	base := t.TempDir()
 	cfg := testConfig(t, testPlayers, 8)
 	shards := runShards(t, cfg, base, 2)
@@ -103,6 +105,7 @@ func TestMergeChecksRecords(t *testing.T) {
 // TestLineEndings: CRLF line endings and non-canonical lines are refused
 // by resume and merge with the file and the line.
 func TestLineEndings(t *testing.T) {
+	t.Parallel()
 	base := t.TempDir()
 	cfg := testConfig(t, testPlayers, 6)
 	cfg.Shard = Shard{Index: 0, Count: 2}
@@ -154,6 +157,7 @@ func TestLineEndings(t *testing.T) {
 // TestMergeOutHoldsBatch: merge refuses an output directory of another
 // batch and accepts re-merging into one of the same batch.
 func TestMergeOutHoldsBatch(t *testing.T) {
+	t.Parallel()
 	base := t.TempDir()
 	cfg := testConfig(t, testPlayers, 8)
 	shards := runShards(t, cfg, base, 2)
@@ -196,6 +200,7 @@ func TestMergeOutHoldsBatch(t *testing.T) {
 
 // TestNoTempFilesLeft: a failing write removes its temporary file.
 func TestNoTempFilesLeft(t *testing.T) {
+	t.Parallel()
 	base := t.TempDir()
 	cfg := testConfig(t, testPlayers, 4)
 

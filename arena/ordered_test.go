@@ -26,6 +26,7 @@ func settledGoroutines(n int) int {
 }
 
 func TestOrderedEmitsInOrder(t *testing.T) {
+	t.Parallel()
 	for _, workers := range []int{1, 2, 7} {
 		var got []int
 		n, err := Ordered(context.Background(), workers, 500, func(_ context.Context, w, k int) (int, error) {

@@ -57,6 +57,7 @@ func playOdd(t *testing.T, p *Pool, count int) []Outcome {
 }
 
 func TestPoolObservers(t *testing.T) {
+	t.Parallel()
 	const count = 25
 	p1, err := NewPool(poolConfig(t, 1))
 	require.NoError(t, err)
@@ -95,6 +96,7 @@ func TestPoolObservers(t *testing.T) {
 // cancelled: the interruptions of the cancelled play must not cut the
 // games of the next one short.
 func TestPoolReuseAfterCancel(t *testing.T) {
+	t.Parallel()
 	cfg := poolConfig(t, 3)
 	p, err := NewPool(cfg)
 	require.NoError(t, err)
@@ -118,6 +120,7 @@ func TestPoolReuseAfterCancel(t *testing.T) {
 }
 
 func TestPoolEmitError(t *testing.T) {
+	t.Parallel()
 	p, err := NewPool(poolConfig(t, 2))
 	require.NoError(t, err)
 	stop := errors.New("disk full")
@@ -147,6 +150,7 @@ func (badSchedule) Lineup(_ int, dst []int) []int { return append(dst[:0], 0, 0,
 // TestRunSubsets plays a pool of five bots three at a time: each bot plays
 // only the games of the subsets it is in, and the summary counts those.
 func TestRunSubsets(t *testing.T) {
+	t.Parallel()
 	base := t.TempDir()
 	cfg := testConfig(t, "aggressive,pacifist,passive,random,random(stop=0.5)", 0)
 	sched, err := NewSubsets(5, 3, 2, 5)
@@ -276,6 +280,7 @@ func (c *flightCounter) GameResult(g int) any {
 // one shared slot: never more than one game at once, and the outcomes of
 // each pool are those it plays alone.
 func TestPoolSlots(t *testing.T) {
+	t.Parallel()
 	const count = 12
 	var now, most atomic.Int32
 	slots := make(chan struct{}, 1)

@@ -15,6 +15,7 @@ import (
 // games.jsonl, for a rotation and for subsets of a larger pool, and its
 // log holds the same game, with MARS's explanations.
 func TestReplay(t *testing.T) {
+	t.Parallel()
 	subsets, err := NewSubsets(5, 3, 2, 11)
 	require.NoError(t, err)
 	_, rules, err := sim.RulesSource("mars2006")
@@ -69,6 +70,7 @@ func TestReplay(t *testing.T) {
 }
 
 func TestReplayErrors(t *testing.T) {
+	t.Parallel()
 	cfg := testConfig(t, "aggressive,random", 4)
 	for _, tc := range []struct {
 		name string

@@ -77,6 +77,7 @@ func runShards(t *testing.T, cfg Config, base string, n int) []string {
 }
 
 func TestRunDeterminism(t *testing.T) {
+	t.Parallel()
 	base := t.TempDir()
 	cfg := testConfig(t, testPlayers, testGames)
 	ref := filepath.Join(base, "w1")
@@ -166,6 +167,7 @@ func TestRunDeterminism(t *testing.T) {
 }
 
 func TestRunResume(t *testing.T) {
+	t.Parallel()
 	// More games than the cancelling record's index plus the pool's
 	// reorder window (64 games a worker), so that the workers cannot have
 	// finished them all when the cancel comes, however slowly records are
@@ -219,6 +221,7 @@ func TestRunResume(t *testing.T) {
 }
 
 func TestRunResumeTornLine(t *testing.T) {
+	t.Parallel()
 	base := t.TempDir()
 	cfg := testConfig(t, testPlayers, 20)
 	ref := filepath.Join(base, "ref")
@@ -244,6 +247,7 @@ func TestRunResumeTornLine(t *testing.T) {
 }
 
 func TestRunRefusals(t *testing.T) {
+	t.Parallel()
 	base := t.TempDir()
 	cfg := testConfig(t, testPlayers, 8)
 	dir := filepath.Join(base, "a")
@@ -327,6 +331,7 @@ func withOut(c Config, dir string) Config {
 }
 
 func TestMergeRefusals(t *testing.T) {
+	t.Parallel()
 	base := t.TempDir()
 	cfg := testConfig(t, testPlayers, 12)
 	shard := func(name string, s Shard, c Config) string {
@@ -443,6 +448,7 @@ func ExampleMerge() {
 // interrupted, none is kept, and the run returns ErrInterrupted instead of
 // waiting for them.
 func TestInterruptEndlessGames(t *testing.T) {
+	t.Parallel()
 	cfg := testConfig(t, "passive,passive", 4)
 	r := cfg.Rules.Clone()
 	r.End.RoundLimit = 0
@@ -476,6 +482,7 @@ func TestInterruptEndlessGames(t *testing.T) {
 // label, the files are the same for any number of workers and after a
 // resume, and the table prints them.
 func TestRunBotStats(t *testing.T) {
+	t.Parallel()
 	const games = 12
 	base := t.TempDir()
 	cfg := testConfig(t, "mars@paper,aggressive,random", games)
@@ -518,6 +525,7 @@ func TestRunBotStats(t *testing.T) {
 // form (names ascending, {} for a seat without counts), parsed back, and
 // refused when their seats do not match or a count is negative.
 func TestRecordStats(t *testing.T) {
+	t.Parallel()
 	r := Record{Game: 3, Seed: 9, Seating: []string{"a", "b"}, Winner: 0, Placements: []int{1, 2}, Rounds: 4, Turns: 7,
 		Faults: []int{0, 0}, Stats: []map[string]int64{{"z": 2, "a": 1}, nil}}
 	line := r.AppendJSON(nil)

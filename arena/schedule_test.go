@@ -10,6 +10,7 @@ import (
 )
 
 func TestRotation(t *testing.T) {
+	t.Parallel()
 	r := rotation{Seats: 4}
 	tests := []struct {
 		g    int
@@ -31,6 +32,7 @@ func TestRotation(t *testing.T) {
 }
 
 func TestSubsets(t *testing.T) {
+	t.Parallel()
 	s, err := NewSubsets(5, 3, 2, 11)
 	require.NoError(t, err)
 	assert.Equal(t, 3, s.Players())
@@ -77,6 +79,7 @@ func TestSubsets(t *testing.T) {
 // of a subset in each seat about equally often (a chi-square bound far in
 // the tail, so that the test fails only for a biased shuffle).
 func TestSubsetsSeatingUniform(t *testing.T) {
+	t.Parallel()
 	const reps = 600
 	s, err := NewSubsets(4, 4, reps, 3)
 	require.NoError(t, err)
@@ -99,6 +102,7 @@ func TestSubsetsSeatingUniform(t *testing.T) {
 }
 
 func TestSubsetsCount(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ n, k, want int }{{13, 2, 78}, {13, 4, 715}, {13, 6, 1716}, {6, 6, 1}, {7, 2, 21}}
 	for _, tt := range tests {
 		s, err := NewSubsets(tt.n, tt.k, 1, 0)
@@ -116,6 +120,7 @@ func TestSubsetsCount(t *testing.T) {
 }
 
 func TestScheduleErrors(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		spec ScheduleSpec
 		err  string
@@ -140,6 +145,7 @@ func TestScheduleErrors(t *testing.T) {
 }
 
 func TestCheckLineup(t *testing.T) {
+	t.Parallel()
 	r := rotation{Seats: 3}
 	assert.NoError(t, checkLineup(r, 0, []int{2, 0, 1}))
 	assert.ErrorContains(t, checkLineup(r, 5, []int{0, 1}), "game 5: line-up of 2 entries, want 3")

@@ -14,6 +14,7 @@ import (
 )
 
 func TestSummarize(t *testing.T) {
+	t.Parallel()
 	// Three games of two seats; "b" is seated twice in game 2 (a
 	// configuration "a,b,b" shortened to two seats for hand-working is not
 	// possible, so labels are given directly).
@@ -46,6 +47,7 @@ func TestSummarize(t *testing.T) {
 }
 
 func TestShardParse(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in   string
 		want Shard
@@ -73,6 +75,7 @@ func TestShardParse(t *testing.T) {
 }
 
 func TestShardGames(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		s     Shard
 		games int
@@ -94,6 +97,7 @@ func TestShardGames(t *testing.T) {
 }
 
 func TestShardFromEnv(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		env  map[string]string
@@ -126,6 +130,7 @@ func TestShardFromEnv(t *testing.T) {
 }
 
 func TestRecordJSON(t *testing.T) {
+	t.Parallel()
 	r := Record{Game: 12, Seed: 18446744073709551615, Seating: []string{"mars(W_p=0.8)", `q"\` + "\x01é"},
 		Winner: 1, Placements: []int{2, 1}, Rounds: 31, Turns: 61, Faults: []int{0, 4}}
 	line := r.AppendJSON(nil)
@@ -168,6 +173,7 @@ func FuzzParseRecord(f *testing.F) {
 }
 
 func TestWriteTable(t *testing.T) {
+	t.Parallel()
 	lo, hi := 0.2365931, 0.7634069 // 95 % Wilson interval of 5 of 10
 	sum := []BotSummary{{Bot: "aggressive", Games: 10, Wins: 5, WinRate: 0.5, WilsonLo: lo, WilsonHi: hi,
 		Placements: []int{5, 5}, Stalemates: 0, Faults: 1, MeanRounds: 12.25}}
@@ -190,6 +196,7 @@ func TestWriteTable(t *testing.T) {
 // part's, ClockMixed once two timed parts differ; untimed parts do not
 // count.
 func TestTimingClock(t *testing.T) {
+	t.Parallel()
 	timed := func(c string) Timing {
 		return Timing{Games: 1, Clock: c, Bots: []BotTiming{{Bot: "x", SeatGames: 1, Turns: 1, DecisionSeconds: 1}}}
 	}
@@ -218,6 +225,7 @@ func TestTimingClock(t *testing.T) {
 }
 
 func TestTimingAdd(t *testing.T) {
+	t.Parallel()
 	var a Timing
 	a.add(Timing{Games: 10, WallSeconds: 2, Bots: []BotTiming{{Bot: "x", SeatGames: 10, Turns: 50, DecisionSeconds: 1}}})
 	a.add(Timing{Games: 30, WallSeconds: 3, Bots: []BotTiming{{Bot: "y", SeatGames: 30, Turns: 10, DecisionSeconds: 3},
@@ -245,6 +253,7 @@ func ExampleWriteTable() {
 }
 
 func TestTimedPlayer(t *testing.T) {
+	t.Parallel()
 	tp := newTimedPlayer(&sim.BasePlayer{})
 	g, err := sim.NewGame(mustMap(t), mustRules(t), 2)
 	require.NoError(t, err, "NewGame")

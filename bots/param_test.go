@@ -18,6 +18,7 @@ var (
 )
 
 func TestParamCheck(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		p    Param
 		v    float64
@@ -45,6 +46,7 @@ func TestParamCheck(t *testing.T) {
 }
 
 func TestParamParseFormat(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		p    Param
 		s    string
@@ -79,6 +81,7 @@ func TestParamParseFormat(t *testing.T) {
 }
 
 func TestParamValidate(t *testing.T) {
+	t.Parallel()
 	for _, p := range []Param{prob, count, bid, choice, {Name: "wide", Min: -math.MaxFloat64, Max: 0}} {
 		assert.NoError(t, p.Validate(), p.Name)
 	}
@@ -106,6 +109,7 @@ func TestParamValidate(t *testing.T) {
 }
 
 func TestValues(t *testing.T) {
+	t.Parallel()
 	v := Values{"a": 1, "b": 2}
 	c := v.Clone()
 	assert.True(t, v.equal(c))
@@ -118,6 +122,7 @@ func TestValues(t *testing.T) {
 }
 
 func TestNames(t *testing.T) {
+	t.Parallel()
 	for s, want := range map[string][2]bool{
 		"mars": {true, true}, "W_p1": {true, true}, "_x": {true, true}, "a-b": {true, false},
 		"": {false, false}, "1a": {false, false}, "a b": {false, false}, "a.b": {false, false}, "-a": {false, false},
@@ -139,6 +144,7 @@ func TestNames(t *testing.T) {
 }
 
 func TestFactory(t *testing.T) {
+	t.Parallel()
 	var got Values
 	f := Factory{
 		Name:   "test",
@@ -183,6 +189,7 @@ func TestFactory(t *testing.T) {
 // TestSeatNewBadFactory: a New that panics, or returns a nil player and
 // no error, is an error naming the seat and the bot, not a crash.
 func TestSeatNewBadFactory(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		new  func(Values) (sim.Player, error)

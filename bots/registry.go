@@ -9,8 +9,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/BurntSushi/toml"
-
 	"github.com/marslab-risk/marslab/configs"
 	"github.com/marslab-risk/marslab/internal/fileread"
 )
@@ -393,12 +391,8 @@ func ParseParamFile(f *Factory, source string, data []byte) (Values, error) {
 		Bot    *string        `toml:"bot"`
 		Params map[string]any `toml:"params"`
 	}
-	md, err := toml.Decode(string(data), &doc)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", source, err)
-	}
-	if und := md.Undecoded(); len(und) > 0 {
-		return nil, fmt.Errorf("%s: unknown key %q (allowed: bot, params)", source, und[0].String())
+	if _, err := configs.DecodeStrict(source, data, &doc); err != nil {
+		return nil, err
 	}
 	if doc.Bot == nil {
 		return nil, fmt.Errorf("%s: missing key bot (want bot = %q)", source, f.Name)
@@ -425,6 +419,7 @@ func ParseParamFile(f *Factory, source string, data []byte) (Values, error) {
 			if len(p.Choices) == 0 {
 				return nil, fmt.Errorf("%s: params.%s = %q: not a number", source, k, x)
 			}
+			var err error
 			if v, err = p.Parse(x); err != nil {
 				return nil, fmt.Errorf("%s: params.%s: %w", source, k, err)
 			}

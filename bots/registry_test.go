@@ -62,6 +62,7 @@ func writeFile(t *testing.T, dir, name, text string) string {
 }
 
 func TestRegister(t *testing.T) {
+	t.Parallel()
 	newP := func(bots.Values) (sim.Player, error) { return nil, nil }
 	p := func(ps ...bots.Param) bots.Factory { return bots.Factory{Name: "x", New: newP, Params: ps} }
 	tests := []struct {
@@ -103,6 +104,7 @@ func TestRegister(t *testing.T) {
 }
 
 func TestParseSeat(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	file := writeFile(t, dir, "mars-tuned.toml", "bot = \"tuned\"\n[params]\nW_p = 0.5\nG_l = 7\n")
 	cfile := writeFile(t, dir, "c.toml", "bot = \"choosy\"\n[params]\ngoal_value = \"max\"\n")
@@ -173,6 +175,7 @@ func TestParseSeat(t *testing.T) {
 }
 
 func TestParseSeatErrors(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	good := writeFile(t, dir, "good.toml", "bot = \"tuned\"\n[params]\nW_p = 0.5\n")
 	tests := []struct {
@@ -223,6 +226,7 @@ func TestParseSeatErrors(t *testing.T) {
 }
 
 func TestParamFile(t *testing.T) {
+	t.Parallel()
 	f := tunedFactory()
 	c := choiceFactory()
 	tests := []struct {
@@ -238,7 +242,7 @@ func TestParamFile(t *testing.T) {
 		{"range", &f, "bot = \"tuned\"\n[params]\nW_p = 1.3\n", nil, "mars-tuned.toml: params.W_p = 1.3: must be in [0, 1]"},
 		{"integer", &f, "bot = \"tuned\"\n[params]\nG_l = 2.5\n", nil, "mars-tuned.toml: params.G_l = 2.5: must be an integer in [1, 10]"},
 		{"unknownparam", &f, "bot = \"tuned\"\n[params]\nW_x = 1\n", nil, `mars-tuned.toml: params.W_x: bot "tuned" has no parameter "W_x" (parameters: W_p, P_ob, G_l)`},
-		{"unknownkey", &f, "bot = \"tuned\"\nseed = 3\n", nil, `mars-tuned.toml: unknown key "seed" (allowed: bot, params)`},
+		{"unknownkey", &f, "bot = \"tuned\"\nseed = 3\n", nil, `mars-tuned.toml:2: unknown key "seed" (allowed: bot, params)`},
 		{"wrongbot", &f, "bot = \"mars\"\n", nil, `mars-tuned.toml: bot = "mars": this seat is a "tuned" bot`},
 		{"nobot", &f, "[params]\nW_p = 0.5\n", nil, `mars-tuned.toml: missing key bot (want bot = "tuned")`},
 		{"string", &f, "bot = \"tuned\"\n[params]\nW_p = \"high\"\n", nil, `mars-tuned.toml: params.W_p = "high": not a number`},
@@ -299,6 +303,7 @@ func labels(seats []bots.Seat) []string {
 }
 
 func TestParseSeats(t *testing.T) {
+	t.Parallel()
 	r := testRegistry(t)
 	seats, err := r.ParseSeats("aggressive, tuned(W_p=0.8,P_ob=150),random(stop=0.1) ,passive,aggressive", nil)
 	require.NoError(t, err)
@@ -331,6 +336,7 @@ func TestParseSeats(t *testing.T) {
 // share a label (they would be pooled into one result row), and that seats
 // of one configuration do.
 func TestUniqueLabels(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	require.NoError(t, os.Mkdir(filepath.Join(dir, "x"), 0o755))
 	require.NoError(t, os.Mkdir(filepath.Join(dir, "y"), 0o755))
@@ -378,6 +384,7 @@ func TestUniqueLabels(t *testing.T) {
 }
 
 func TestUniqueLabelsFallback(t *testing.T) {
+	t.Parallel()
 	// Path labels that still clash get the number of the first seat.
 	f := tunedFactory()
 	seats := []bots.Seat{
@@ -390,6 +397,7 @@ func TestUniqueLabelsFallback(t *testing.T) {
 }
 
 func TestParseOverrides(t *testing.T) {
+	t.Parallel()
 	got, err := bots.ParseOverrides([]string{"mars.W_p=0.8", "mars.P_ob = 150", "random.stop=0.5", "mars.W_p=0.9", "mars.goal_value=target"})
 	require.NoError(t, err)
 	assert.Equal(t, bots.Overrides{"mars": {"W_p": "0.9", "P_ob": "150", "goal_value": "target"}, "random": {"stop": "0.5"}}, got)
@@ -406,6 +414,7 @@ func TestParseOverrides(t *testing.T) {
 }
 
 func TestSeatNew(t *testing.T) {
+	t.Parallel()
 	r := registry.Default()
 	s, err := r.ParseSeat("aggressive", nil)
 	require.NoError(t, err)
@@ -485,7 +494,7 @@ func FuzzParseParamFile(f *testing.F) {
 		for _, fac := range []*bots.Factory{&tuned, &choosy} {
 			vals, err := bots.ParseParamFile(fac, "fuzz.toml", []byte(text))
 			if err != nil {
-				require.True(t, strings.HasPrefix(err.Error(), "fuzz.toml: "), "error %q does not name the file", err)
+				require.True(t, strings.HasPrefix(err.Error(), "fuzz.toml:"), "error %q does not name the file", err)
 				continue
 			}
 			requireKnownValues(t, fac, vals)
@@ -515,6 +524,7 @@ func FuzzReadParamFile(f *testing.F) {
 // TestReplayPlayers: a logged seat list becomes one player per seat with
 // the logged values; an unknown bot or value is an error naming the seat.
 func TestReplayPlayers(t *testing.T) {
+	t.Parallel()
 	reg := registry.Default()
 	ps, err := reg.ReplayPlayers(sim.LogHeader{Seats: []sim.LogSeat{
 		{Label: "a", Bot: "aggressive"},

@@ -10,6 +10,7 @@ import (
 )
 
 func TestNewTable(t *testing.T) {
+	t.Parallel()
 	tab, err := registry.Default().NewTable("aggressive,random(stop=0.5),passive", "classic")
 	require.NoError(t, err)
 	require.Len(t, tab.Players, 3)

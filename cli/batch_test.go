@@ -81,6 +81,7 @@ func TestBatchWorkersAndShards(t *testing.T) {
 }
 
 func TestBatchTable(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "b")
 	args := []string{"batch", "-players", "aggressive,random", "-games", "10", "-out", dir}
 	out, err := runOut(t, args...)
@@ -134,6 +135,7 @@ func TestBatchFlagErrors(t *testing.T) {
 }
 
 func TestBatchInterrupted(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "b")
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel() // Ctrl-C before the first game

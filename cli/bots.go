@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"strconv"
@@ -12,39 +13,56 @@ import (
 	"github.com/marslab-risk/marslab/table"
 )
 
-// cmdBots lists the registered bots, or with -params SEAT the parameters of
-// one seat specification (a bot name, name(K=V;...) or name@file.toml), with
-// -param bot.K=V overrides applied.
-func cmdBots(ctx context.Context, reg *bots.Registry, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("bots", "usage: marslab bots [-params NAME|SEAT] [-param bot.K=V ...]", stderr)
-	seat := fs.String("params", "", "list the parameters of this bot or seat spec (name, name(K=V;...), name@set, name@file.toml)")
-	var params multiFlag
-	fs.Var(&params, "param", "override bot.K=V (repeatable), shown in the -params listing")
-	if err := parseNoArgs(fs, args, stdout); err != nil {
+const botsUsage = "usage: marslab bots [-params NAME|SEAT] [-param bot.K=V ...]"
+
+// botsFlags are the flags of marslab bots.
+type botsFlags struct {
+	seat   *string
+	params *multiFlag
+}
+
+func botsFlagSet(fs *flag.FlagSet) *botsFlags {
+	f := &botsFlags{seat: fs.String("params", "", "list the parameters of this bot or seat spec (name, name(K=V;...), name@set, name@file.toml)"),
+		params: &multiFlag{}}
+	fs.Var(f.params, "param", "override bot.K=V (repeatable), shown in the -params listing")
+	return f
+}
+
+// cmdBots lists the registered bots, or with -params SEAT the parameters
+// of one seat specification (a bot name, name(K=V;...) or name@file.toml),
+// with -param bot.K=V overrides applied.
+func cmdBots(_ context.Context, in *invocation, f *botsFlags) error {
+	if err := in.noArgs(); err != nil {
 		return err
 	}
-	over, err := bots.ParseOverrides(params)
+	over, err := bots.ParseOverrides(*f.params)
 	if err != nil {
 		return err
 	}
-	if err := reg.CheckOverrides(over); err != nil {
+	if err := in.reg.CheckOverrides(over); err != nil {
 		return err
 	}
-	if *seat == "" {
-		if len(params) > 0 {
+	if *f.seat == "" {
+		if len(*f.params) > 0 {
 			return errors.New("-param needs -params NAME")
 		}
 		tab := table.Table{Header: []string{"BOT", "PARAMS", "DESCRIPTION"}}
-		for _, name := range reg.Names() {
-			f, _ := reg.Lookup(name)
+		for _, name := range in.reg.Names() {
+			f, _ := in.reg.Lookup(name)
 			tab.Add(name, strconv.Itoa(len(f.Params)), f.Doc)
 		}
-		return tab.WriteText(stdout)
+		return tab.WriteText(in.stdout)
 	}
-	s, err := reg.ParseSeat(*seat, over)
+	s, err := in.reg.ParseSeat(*f.seat, over)
 	if err != nil {
 		return err
 	}
+	return printSeatParams(in.stdout, s)
+}
+
+// printSeatParams prints the parameters of the seat s: values, defaults,
+// ranges, scales and choices, and its bot's embedded parameter sets.
+func printSeatParams(stdout io.Writer, s bots.Seat) error {
 	f := s.Factory
 	fmt.Fprintf(stdout, "%s: %s\n", s.Label, f.Doc)
 	if len(f.Params) == 0 {

@@ -22,6 +22,7 @@ func runBots(t *testing.T, args ...string) (stdout, stderr string, err error) {
 }
 
 func TestBotsList(t *testing.T) {
+	t.Parallel()
 	out, _, err := runBots(t)
 	require.NoError(t, err)
 	lines := strings.Split(strings.TrimSpace(out), "\n")
@@ -37,6 +38,7 @@ func TestBotsList(t *testing.T) {
 }
 
 func TestBotsParams(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	file := filepath.Join(dir, "calm.toml")
 	require.NoError(t, os.WriteFile(file, []byte("bot = \"random\"\n[params]\nstop = 0.9\n"), 0o644))
@@ -72,6 +74,7 @@ func TestBotsParams(t *testing.T) {
 }
 
 func TestBotsErrors(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		args []string
 		want string

@@ -44,6 +44,7 @@ func TestBotsParamsEmbedded(t *testing.T) {
 
 // TestBotsParamsChoices lists a parameter with named choices by name.
 func TestBotsParamsChoices(t *testing.T) {
+	t.Parallel()
 	reg := bots.NewRegistry()
 	require.NoError(t, reg.Register(bots.Factory{
 		Name: "choosy",

@@ -18,7 +18,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"sort"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -57,47 +57,6 @@ func errorLine(err error) string { return "marslab: " + textfmt.Printable(err.Er
 // marslab process as soon as it is ready.
 var testHookSignals func()
 
-// command is one marslab subcommand.
-type command struct {
-	summary string
-	run     func(ctx context.Context, args []string, stdout, stderr io.Writer) error
-}
-
-// commands returns the subcommands; those that seat bots use reg, env
-// serve reads stdin.
-func commands(reg *bots.Registry, stdin io.Reader) map[string]command {
-	return map[string]command{
-		"play":    {"play one game and print its summary (-log writes every event)", withRegistry(reg, cmdPlay)},
-		"replay":  {"re-simulate a JSONL game log and check every event", withRegistry(reg, cmdReplay)},
-		"view":    {"a game log (or a batch's game) as one self-contained web page: board, controls, MARS's reasoning", withRegistry(reg, cmdView)},
-		"batch":   {"play many games on every core (shards, resume)", withRegistry(reg, cmdBatch)},
-		"merge":   {"join the outputs of shards into one", cmdMerge},
-		"compare": {"pair two tournament runs of the same games: win % before and after, paired differences, rho with Table 6", cmdCompare},
-		"map":     {"print a map (text or -json)", cmdMap},
-		"bots":    {"list the registered bots (-params NAME lists a bot's parameters)", withRegistry(reg, cmdBots)},
-		"odds":    {"exact dice odds: rolls, battles, chains, tables, engine check", cmdOdds},
-		"report":  {"regenerate notebooks (reports, CSV, figures) from their configs", withRegistry(reg, cmdReport)},
-		"env": {"serve the learning environment as JSON lines on stdin/stdout (env serve [CONFIG])", func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-			return cmdEnv(ctx, reg, stdin, args, stdout, stderr)
-		}},
-		"learn":      {"train a strategy-switching learner and evaluate it against the fixed strategies", withRegistry(reg, cmdLearn)},
-		"recognize":  {"recognise secret mission cards (PHATT and more) in mission-mode games: the paper's tables", withRegistry(reg, cmdRecognize)},
-		"evolve":     {"search parameters with CMA-ES under noise (shards, merge, resume)", withRegistry(reg, cmdEvolve)},
-		"slurm":      {"run a batch, tournament or search on a Slurm cluster as chained job arrays", withRegistry(reg, cmdSlurm)},
-		"run":        {"the main job: narrow two parameters, validate the optimum and named seats against a reference, report the verdicts", withRegistry(reg, cmdRun)},
-		"sweep":      {"search parameters by narrowing a grid with racing (shards, merge, resume)", withRegistry(reg, cmdSweep)},
-		"validate":   {"play a tuned bot against a reference on fresh deals: paired difference, interval, p-value, SPRT", withRegistry(reg, cmdValidate)},
-		"tournament": {"play every k-subset of a field of bots: Tables 5-6, figures", withRegistry(reg, cmdTournament)},
-	}
-}
-
-// withRegistry binds a command that seats bots to the registry reg.
-func withRegistry(reg *bots.Registry, run func(context.Context, *bots.Registry, []string, io.Writer, io.Writer) error) func(context.Context, []string, io.Writer, io.Writer) error {
-	return func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-		return run(ctx, reg, args, stdout, stderr)
-	}
-}
-
 // Run is the whole program: it parses args (the command's name first, as in
 // os.Args[1:]) and runs one command with the bots of reg; env serve reads
 // stdin (nil reads as empty). Help prints usage on stdout and returns flag.ErrHelp for a
@@ -107,7 +66,7 @@ func Run(ctx context.Context, reg *bots.Registry, args []string, stdin io.Reader
 	if stdin == nil {
 		stdin = strings.NewReader("")
 	}
-	cmds := commands(reg, stdin)
+	cmds := commands()
 	if len(args) == 2 && args[0] == "help" {
 		// "marslab help COMMAND" is "marslab COMMAND -h".
 		args = []string{args[1], "-h"}
@@ -116,28 +75,22 @@ func Run(ctx context.Context, reg *bots.Registry, args []string, stdin io.Reader
 		usage(stdout, cmds)
 		return nil
 	}
-	c, ok := cmds[args[0]]
-	if !ok {
+	c := lookup(cmds, args[0])
+	if c == nil {
 		usage(stderr, cmds)
 		return fmt.Errorf("unknown command %q", args[0])
 	}
-	err := c.run(ctx, args[1:], stdout, stderr)
-	if err == nil || errors.Is(err, flag.ErrHelp) {
-		return err
-	}
-	// Every error names its command first; the commands leave that to here.
-	return fmt.Errorf("%s: %w", args[0], advise(args[0], err))
+	in := &invocation{name: c.name, reg: reg, stdin: stdin, stdout: stdout, stderr: stderr}
+	return c.execute(ctx, in, args[1:])
 }
 
-func usage(w io.Writer, cmds map[string]command) {
-	names := make([]string, 0, len(cmds))
-	for n := range cmds {
-		names = append(names, n)
-	}
-	sort.Strings(names)
+// usage prints marslab help: the commands in the order of their names.
+func usage(w io.Writer, cmds []command) {
+	cmds = slices.Clone(cmds)
+	slices.SortFunc(cmds, func(a, b command) int { return strings.Compare(a.name, b.name) })
 	fmt.Fprintln(w, "usage: marslab COMMAND [flags]   (marslab COMMAND -h or marslab help COMMAND for a command's flags)")
 	fmt.Fprintln(w, "\ncommands:")
-	for _, n := range names {
-		fmt.Fprintf(w, "  %-10s %s\n", n, cmds[n].summary)
+	for _, c := range cmds {
+		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.short)
 	}
 }

@@ -76,7 +76,7 @@ func TestCompareCommand(t *testing.T) {
 		{"one folder", []string{before}, "compare: want two output folders BEFORE AFTER, have 1 arguments"},
 		{"missing folder", []string{before, filepath.Join(dir, "nope"), "-paper", ""}, "nope"},
 		{"bad paper", []string{before, after, "-paper", cfg}, "compare: -paper: tourney: " + cfg + ": key paper.bots: missing"},
-		{"permutations", []string{before, after, "-permutations", "10"}, "compare: -permutations 10: want >= 1000"},
+		{"permutations", []string{before, after, "-permutations", "10"}, "compare: -permutations 10: must be >= 1000"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := runOut(t, append([]string{"compare"}, tc.args...)...)

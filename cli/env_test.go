@@ -32,6 +32,7 @@ func runEnv(t *testing.T, stdin string, args ...string) ([]map[string]any, error
 }
 
 func TestEnvServe(t *testing.T) {
+	t.Parallel()
 	got, err := runEnv(t, `{"cmd":"reset","seed":7}
 {"cmd":"step","action":1}
 {"cmd":"step","action":"one"}
@@ -51,6 +52,7 @@ func TestEnvServe(t *testing.T) {
 }
 
 func TestEnvServeConfig(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "env.toml")
 	require.NoError(t, os.WriteFile(path, []byte("players = 3\nactions = [\"passive\", \"aggressive\"]\nfeatures = [\"territories\"]\n[rewards]\nplacement = [3.0, 2.0, 1.0]\n"), 0o644))
@@ -71,6 +73,7 @@ func TestEnvServeConfig(t *testing.T) {
 }
 
 func TestEnvThroughRun(t *testing.T) {
+	t.Parallel()
 	// The registered command reads the stdin given to Run.
 	var out, errb bytes.Buffer
 	stdin := strings.NewReader(`{"cmd":"close"}` + "\n")

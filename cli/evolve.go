@@ -3,16 +3,12 @@ package cli
 import (
 	"context"
 	"fmt"
-	"io"
 
-	"github.com/marslab-risk/marslab/bots"
 	"github.com/marslab-risk/marslab/internal/searchreport"
 	"github.com/marslab-risk/marslab/search"
 )
 
-// cmdEvolve runs a CMA-ES search of a config file.
-func cmdEvolve(ctx context.Context, reg *bots.Registry, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("evolve", `usage: marslab evolve CONFIG [flags]
+const evolveUsage = `usage: marslab evolve CONFIG [flags]
 
 Searches the parameters of CONFIG (a TOML file, e.g. configs/experiments/cmaes-all.toml: the
 bot, the field of opponents, the [[param]] ranges and the [cmaes] table) with CMA-ES in the
@@ -21,9 +17,11 @@ starting from the base values, with UH-CMA-ES re-evaluation on fresh blocks agai
 Each generation also plays the distribution mean on its own blocks, and the last step plays
 the final mean: the reported result, not the luckiest sample. Evaluations go to
 DIR/log.jsonl (resume, shards and merge as marslab sweep); DIR/report.md, generations.csv,
-best.toml and the figures are written at the end.`, stderr)
-	f := addSearchFlags(fs)
-	setup, err := loadSearch(fs, reg, args, stdout)
+best.toml and the figures are written at the end.`
+
+// cmdEvolve runs a CMA-ES search of a config file.
+func cmdEvolve(ctx context.Context, in *invocation, f searchFlags) error {
+	setup, err := loadSearch(in)
 	if err != nil {
 		return err
 	}
@@ -44,10 +42,10 @@ best.toml and the figures are written at the end.`, stderr)
 	s.Report = func(e *search.Evolve) error {
 		return searchreport.WriteEvolve(dir, setup, e, *f.figures)
 	}
-	return runSearch(ctx, "evolve", f, s, "report.md", stdout, stderr, func(st *search.State[*search.Evolve]) {
+	return runSearch(ctx, in, f, s, "report.md", func(st *search.State[*search.Evolve]) {
 		fin := st.Method.Final()
 		iv := fin.Wilson()
-		fmt.Fprintf(stdout, "evolve %s: final mean %s: win rate %.3f [%.3f, %.3f] over %d games (%d evaluations)\n",
+		fmt.Fprintf(in.stdout, "evolve %s: final mean %s: win rate %.3f [%.3f, %.3f] over %d games (%d evaluations)\n",
 			cfg.Name, setup.Space.Label(fin.Mean), float64(fin.Wins)/float64(fin.Games), iv.Lo, iv.Hi, fin.Games, st.Lines)
 	})
 }

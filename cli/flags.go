@@ -65,19 +65,6 @@ func parseArgs(fs *flag.FlagSet, args []string, stdout io.Writer) ([]string, err
 	}
 }
 
-// parseNoArgs is parseArgs for a command that takes no positional
-// arguments: it reports the first one as "COMMAND: unexpected argument".
-func parseNoArgs(fs *flag.FlagSet, args []string, stdout io.Writer) error {
-	pos, err := parseArgs(fs, args, stdout)
-	if err != nil {
-		return err
-	}
-	if len(pos) > 0 {
-		return fmt.Errorf("unexpected argument %q", pos[0])
-	}
-	return nil
-}
-
 // shardOf returns the shard of a batch the -shard flag's value arg names
 // ("i/n"), or, arg empty, the one the environment names (a Slurm job
 // array or a Kubernetes indexed Job, see arena.ShardFromEnv); sharded is
@@ -98,23 +85,3 @@ func shardOf(arg string) (s arena.Shard, sharded bool, err error) {
 // shardLockName names shard s among the shards sharing a folder's lock
 // (outdir.AcquireShard): "INDEX-of-COUNT".
 func shardLockName(s arena.Shard) string { return fmt.Sprintf("%d-of-%d", s.Index, s.Count) }
-
-// parseConfigArg parses args with fs like parseArgs and returns the one
-// positional argument a config command takes, its CONFIG file.
-func parseConfigArg(fs *flag.FlagSet, args []string, stdout io.Writer) (string, error) {
-	return parseOneArg(fs, args, stdout, "CONFIG file")
-}
-
-// parseOneArg parses args with fs like parseArgs and returns the one
-// positional argument the command takes; what names it in the error.
-func parseOneArg(fs *flag.FlagSet, args []string, stdout io.Writer, what string) (string, error) {
-	pos, err := parseArgs(fs, args, stdout)
-	if err != nil {
-		return "", err
-	}
-	if len(pos) != 1 {
-		name := commandName(fs)
-		return "", fmt.Errorf("want one %s, have %d arguments (marslab %s -h)", what, len(pos), name)
-	}
-	return pos[0], nil
-}

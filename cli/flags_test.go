@@ -13,18 +13,18 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/marslab-risk/marslab/bots/registry"
 )
 
 // TestHelp: -h, -help and --help, wherever they stand, print the command's
 // usage and flags to stdout and return flag.ErrHelp (exit status 0).
 func TestHelp(t *testing.T) {
+	t.Parallel()
 	// A flag of each command that its help lists (replay has none).
 	listed := map[string]string{"play": "-seed", "replay": "", "batch": "-games", "merge": "-out",
 		"map": "-rules", "bots": "-params", "odds": "-games", "tournament": "-shard", "report": "-out", "recognize": "-games", "env": "", "learn": "-workers",
 		"sweep": "-out", "run": "-out", "validate": "-blocks", "evolve": "-out", "slurm": "-tasks", "view": "-out", "compare": "-paper"}
-	for name := range commands(registry.Default(), nil) {
+	for _, c := range commands() {
+		name := c.name
 		require.Contains(t, listed, name)
 		for _, args := range [][]string{{"-h"}, {"-help"}, {"--help"}, {"-h", "x"}, {"x", "-h"}, {"help"}} {
 			t.Run(name+" "+strings.Join(args, " "), func(t *testing.T) {
@@ -47,6 +47,7 @@ func TestHelp(t *testing.T) {
 // TestFlagErrors: an unknown flag, a flag without its value and a bad value
 // give one error form for every command and print nothing.
 func TestFlagErrors(t *testing.T) {
+	t.Parallel()
 	const hint = " (marslab %s -h lists the flags)"
 	for _, tc := range []struct {
 		args []string
@@ -73,6 +74,7 @@ func TestFlagErrors(t *testing.T) {
 // TestUnexpectedArgument: the commands without positional arguments name
 // the first one, wherever it stands among the flags.
 func TestUnexpectedArgument(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{
 		{"play", "extra", "-seed", "2"},
 		{"batch", "-games", "1", "extra"},
@@ -87,6 +89,7 @@ func TestUnexpectedArgument(t *testing.T) {
 // TestFlagsAnywhere: flags after positional arguments work like flags
 // before them, and "--" ends the flags.
 func TestFlagsAnywhere(t *testing.T) {
+	t.Parallel()
 	before, _, err := runCmd(t, "map", "-json", "classic")
 	require.NoError(t, err)
 	after, _, err := runCmd(t, "map", "classic", "-json")
@@ -208,6 +211,7 @@ func FuzzParseArgs(f *testing.F) {
 // TestErrorsNameTheCommand: every command's errors start with its name,
 // once.
 func TestErrorsNameTheCommand(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		args []string
 		want string

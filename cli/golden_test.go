@@ -19,6 +19,7 @@ import (
 // of the log's header writes the golden log byte for byte, and marslab
 // replay reports it identical.
 func TestGoldenPlayReplay(t *testing.T) {
+	t.Parallel()
 	files, err := filepath.Glob(filepath.Join("..", "bots", "registry", "testdata", "golden", "*.jsonl"))
 	require.NoError(t, err)
 	require.NotEmpty(t, files)

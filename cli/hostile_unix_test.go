@@ -288,6 +288,7 @@ func TestNotebookLinkProcess(t *testing.T) {
 // TestRefusedRunNames (item 14): a refused tournament or batch names what
 // the folder holds and the kind asked for.
 func TestRefusedRunNames(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	b := filepath.Join(dir, "b")
 	batchIn(t, b)

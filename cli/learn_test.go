@@ -22,6 +22,7 @@ import (
 const qLearner = "bins = 3\nalpha = 0.1\ngamma = 0.9\nepsilon = 0.2\n"
 
 func TestLearnCommand(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "s.toml")
 	require.NoError(t, os.WriteFile(cfg, []byte(`seed = 1
@@ -95,6 +96,7 @@ games = 6
 // TestStrategistConfigParses reads every shipped learning experiment and
 // checks its sizes; a bad -workers fails before the config is read.
 func TestStrategistConfigParses(t *testing.T) {
+	t.Parallel()
 	files, err := filepath.Glob("../configs/experiments/strategist*.toml")
 	require.NoError(t, err)
 	require.NotEmpty(t, files)
@@ -136,6 +138,7 @@ func cancelAtFirstBlock(cancel context.CancelFunc) *io.PipeWriter {
 }
 
 func TestLearnInterrupted(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	cfg := writeQConfig(t, dir, 100000, 4)
 	out := filepath.Join(dir, "out")
@@ -157,6 +160,7 @@ func TestLearnInterrupted(t *testing.T) {
 // Ctrl-C, then -resume, gives the files of an uninterrupted run; -policy
 // evaluates the saved policy as the trained one was.
 func TestLearnResume(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	// 20 blocks of 8 games: the interrupted run is cancelled as its first
 	// block ends, 19 blocks before the end (it fails below if it finished).
@@ -190,7 +194,7 @@ func TestLearnResume(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(cut, "checkpoint.bin"), flipped, 0o644))
 	err = run(context.Background(), registry.Default(), []string{"learn", "-resume", "-workers", "2", "-out", cut, cfg}, &so, &se)
 	require.Error(t, err)
-	assert.True(t, strings.HasPrefix(err.Error(), "learn: learn: checkpoint "+filepath.Join(cut, "checkpoint.bin")+": damaged: the file records SHA-256 "), err.Error())
+	assert.True(t, strings.HasPrefix(err.Error(), "learn: checkpoint "+filepath.Join(cut, "checkpoint.bin")+": damaged: the file records SHA-256 "), err.Error())
 	require.NoError(t, os.WriteFile(filepath.Join(cut, "checkpoint.bin"), ckpt, 0o644))
 
 	require.NoError(t, run(context.Background(), registry.Default(), []string{"learn", "-resume", "-workers", "2", "-out", cut, cfg}, &so, &se))

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -32,38 +33,46 @@ type continentJSON struct {
 	Territories []string `json:"territories"`
 }
 
+const mapUsage = "usage: marslab map [-json | -toml | -rules NAME|PATH] [NAME|PATH]\n\n" +
+	"Prints a map: an embedded one (default classic) or a TOML file. Flags:"
+
+// mapFlags are the flags of marslab map.
+type mapFlags struct {
+	json, toml *bool
+	rules      *string
+}
+
+func mapFlagSet(fs *flag.FlagSet) *mapFlags {
+	return &mapFlags{
+		json:  fs.Bool("json", false, "print the map as JSON"),
+		toml:  fs.Bool("toml", false, "print the map as TOML (the format of configs/maps)"),
+		rules: fs.String("rules", "", "print this rule set (embedded name or TOML file) as TOML, validated against the map"),
+	}
+}
+
 // cmdMap prints a map (embedded name or TOML file, default classic) as a
 // text listing by continent, as JSON (-json) or as normalised TOML
 // (-toml); with -rules it prints a rule set, validated against the map,
 // as TOML.
-func cmdMap(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("map", "usage: marslab map [-json | -toml | -rules NAME|PATH] [NAME|PATH]\n\n"+
-		"Prints a map: an embedded one (default classic) or a TOML file. Flags:", stderr)
-	asJSON := fs.Bool("json", false, "print the map as JSON")
-	asTOML := fs.Bool("toml", false, "print the map as TOML (the format of configs/maps)")
-	rulesArg := fs.String("rules", "", "print this rule set (embedded name or TOML file) as TOML, validated against the map")
-	pos, err := parseArgs(fs, args, stdout)
-	if err != nil {
-		return err
+func cmdMap(_ context.Context, in *invocation, f *mapFlags) error {
+	if len(in.args) > 1 {
+		in.fs.Usage()
+		return fmt.Errorf("want at most one map, got %q", in.args)
 	}
-	if len(pos) > 1 {
-		fs.Usage()
-		return fmt.Errorf("want at most one map, got %q", pos)
-	}
-	if *asJSON && *asTOML || *rulesArg != "" && (*asJSON || *asTOML) {
+	if *f.json && *f.toml || *f.rules != "" && (*f.json || *f.toml) {
 		return errors.New("-json, -toml and -rules exclude each other")
 	}
 	var rules *sim.Rules
 	mapArg := "classic"
-	if *rulesArg != "" {
+	if *f.rules != "" {
 		var err error
-		if rules, err = sim.LoadRules(*rulesArg); err != nil {
+		if rules, err = sim.LoadRules(*f.rules); err != nil {
 			return err
 		}
 		mapArg = rules.MapPath()
 	}
-	if len(pos) == 1 {
-		mapArg = pos[0]
+	if len(in.args) == 1 {
+		mapArg = in.args[0]
 	}
 	m, err := sim.LoadMap(mapArg)
 	if err != nil {
@@ -74,13 +83,13 @@ func cmdMap(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		if err := rules.Validate(m); err != nil {
 			return err
 		}
-		return sim.EncodeRules(stdout, rules)
-	case *asTOML:
-		return sim.EncodeMap(stdout, m)
-	case *asJSON:
-		return writeMapJSON(stdout, m)
+		return sim.EncodeRules(in.stdout, rules)
+	case *f.toml:
+		return sim.EncodeMap(in.stdout, m)
+	case *f.json:
+		return writeMapJSON(in.stdout, m)
 	}
-	return writeMapText(stdout, m)
+	return writeMapText(in.stdout, m)
 }
 
 func writeMapJSON(w io.Writer, m *sim.Map) error {

@@ -24,6 +24,7 @@ func runMap(t *testing.T, args ...string) (string, string, error) {
 }
 
 func TestMapText(t *testing.T) {
+	t.Parallel()
 	out, _, err := runMap(t)
 	require.NoError(t, err)
 	for _, want := range []string{
@@ -44,6 +45,7 @@ func TestMapText(t *testing.T) {
 }
 
 func TestMapJSON(t *testing.T) {
+	t.Parallel()
 	out, _, err := runMap(t, "-json")
 	require.NoError(t, err)
 	var v struct {
@@ -83,6 +85,7 @@ func TestMapJSON(t *testing.T) {
 }
 
 func TestMapTOMLAndFile(t *testing.T) {
+	t.Parallel()
 	out, _, err := runMap(t, "-toml")
 	require.NoError(t, err)
 	path := filepath.Join(t.TempDir(), "copy.toml")
@@ -94,6 +97,7 @@ func TestMapTOMLAndFile(t *testing.T) {
 }
 
 func TestMapRules(t *testing.T) {
+	t.Parallel()
 	out, _, err := runMap(t, "-rules", "mars2006")
 	require.NoError(t, err)
 	r, err := sim.ParseRules("printed", []byte(out))
@@ -105,6 +109,7 @@ func TestMapRules(t *testing.T) {
 }
 
 func TestMapErrors(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	bad := filepath.Join("testdata", "maps", "self-border.toml")
 	pair := filepath.Join("testdata", "maps", "pair.toml")

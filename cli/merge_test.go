@@ -10,6 +10,7 @@ import (
 )
 
 func TestMergeErrors(t *testing.T) {
+	t.Parallel()
 	base := t.TempDir()
 	s0 := filepath.Join(base, "s0")
 	s1 := filepath.Join(base, "s1")

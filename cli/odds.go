@@ -5,7 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"slices"
 	"strconv"
 	"strings"
@@ -91,10 +90,8 @@ type oddsOptions struct {
 	exhaustive            bool
 }
 
-// cmdOdds prints exact dice odds (see oddsUsage).
-func cmdOdds(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func oddsFlagSet(fs *flag.FlagSet) *oddsOptions {
 	var o oddsOptions
-	fs := newFlagSet("odds", oddsUsage, stderr)
 	fs.IntVar(&o.a, "a", 0, "attacking armies (not counting the one that stays behind)")
 	fs.IntVar(&o.from, "from", 0, "armies in the attacking territory (a = from-1)")
 	fs.IntVar(&o.d, "d", 0, "defending armies")
@@ -127,25 +124,58 @@ func cmdOdds(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs.IntVar(&o.defend, "defend", 0, "defending armies to spread over -k territories against -a")
 	fs.IntVar(&o.k, "k", 0, "with -defend: territories of the path")
 	fs.BoolVar(&o.exhaustive, "exhaustive", false, "with -defend: evaluate every allocation")
-	if err := parseNoArgs(fs, args, stdout); err != nil {
+	return &o
+}
+
+// cmdOdds prints exact dice odds (see oddsUsage).
+func cmdOdds(ctx context.Context, in *invocation, o *oddsOptions) error {
+	if err := in.noArgs(); err != nil {
 		return err
 	}
-	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) {
-		// A boolean flag given as false (-json=false) changes nothing.
-		if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() && f.Value.String() == "false" {
-			return
-		}
-		set[f.Name] = true
-	})
+	// A boolean flag given as false (-json=false) changes nothing.
+	set := in.set(true)
 	mode, err := oddsModeOf(set)
 	if err != nil {
-		fs.Usage()
+		in.fs.Usage()
 		return err
 	}
 	if err := mode.check(set); err != nil {
 		return err
 	}
+	r, err := o.rules()
+	if err != nil {
+		return err
+	}
+	defs, err := o.armies(set)
+	if err != nil {
+		return err
+	}
+	w := in.stdout
+	switch mode.kind {
+	case modeBattle:
+		return oddsBattle(ctx, w, r, *o)
+	case modeChain:
+		return oddsChain(ctx, w, r, *o, defs)
+	case modeTable:
+		return oddsTable(ctx, w, r, *o)
+	case modeRolls:
+		return oddsRolls(w, r, *o)
+	case modeVerify:
+		return oddsVerify(ctx, w, r, *o)
+	case modeOptimal:
+		if !set["chain"] {
+			defs = []int{o.d}
+		}
+		return oddsOptimal(ctx, w, r, *o, defs)
+	case modeDefend:
+		return oddsDefend(ctx, w, r, *o)
+	default:
+		return oddsVerifyHypothesis(ctx, w, r, *o, defs)
+	}
+}
+
+// rules returns the dice rules of -rules, or of the dice flags.
+func (o *oddsOptions) rules() (dice.Rules, error) {
 	r := dice.Rules{AttackerDice: o.attDice, DefenderDice: o.defDice, TiesToAttacker: o.ties}
 	if o.sides != 6 {
 		r.Sides = o.sides
@@ -153,30 +183,34 @@ func cmdOdds(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if o.rulesName != "" {
 		sr, err := sim.LoadRules(o.rulesName)
 		if err != nil {
-			return fmt.Errorf("-rules: %w", err)
+			return r, fmt.Errorf("-rules: %w", err)
 		}
 		r = dice.Rules{AttackerDice: sr.Attack.AttackerDice, DefenderDice: sr.Attack.DefenderDice,
 			TiesToAttacker: sr.Attack.TiesToAttacker}
 	}
-	if err := r.Validate(); err != nil {
-		return err
-	}
+	return r, r.Validate()
+}
+
+// armies checks -a, -from, -d and -chain (of the flags in set), sets a
+// from -from, and returns the defenders of -chain.
+func (o *oddsOptions) armies(set map[string]bool) ([]int, error) {
 	if set["from"] {
 		if set["a"] {
-			return errors.New("give -a or -from, not both")
+			return nil, errors.New("give -a or -from, not both")
 		}
 		if o.from < 1 {
-			return fmt.Errorf("-from %d: a territory holds at least 1 army", o.from)
+			return nil, fmt.Errorf("-from %d: a territory holds at least 1 army", o.from)
 		}
 		o.a = o.from - 1
 	}
 	if (set["d"] || set["chain"] || set["defend"]) && !set["a"] && !set["from"] {
-		return errors.New("-d, -chain and -defend need -a (or -from)")
+		return nil, errors.New("-d, -chain and -defend need -a (or -from)")
 	}
 	var defs []int
 	if set["chain"] {
+		var err error
 		if defs, err = parseDefenders(o.chain); err != nil {
-			return fmt.Errorf("-chain: %w", err)
+			return nil, fmt.Errorf("-chain: %w", err)
 		}
 	}
 	if o.exact {
@@ -185,30 +219,10 @@ func cmdOdds(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			most = max(most, v)
 		}
 		if most > maxExact {
-			return fmt.Errorf("-exact supports armies and tables up to %d, not %d", maxExact, most)
+			return nil, fmt.Errorf("-exact supports armies and tables up to %d, not %d", maxExact, most)
 		}
 	}
-	switch mode.kind {
-	case modeBattle:
-		return oddsBattle(ctx, stdout, r, o)
-	case modeChain:
-		return oddsChain(ctx, stdout, r, o, defs)
-	case modeTable:
-		return oddsTable(ctx, stdout, r, o)
-	case modeRolls:
-		return oddsRolls(stdout, r, o)
-	case modeVerify:
-		return oddsVerify(ctx, stdout, r, o)
-	case modeOptimal:
-		if !set["chain"] {
-			defs = []int{o.d}
-		}
-		return oddsOptimal(ctx, stdout, r, o, defs)
-	case modeDefend:
-		return oddsDefend(ctx, stdout, r, o)
-	default:
-		return oddsVerifyHypothesis(ctx, stdout, r, o, defs)
-	}
+	return defs, nil
 }
 
 // The modes of marslab odds.

@@ -182,48 +182,12 @@ func oddsTable(ctx context.Context, w io.Writer, r dice.Rules, o oddsOptions) er
 		}
 	}
 	if o.plot != "" {
-		axis := make([]float64, n)
-		for i := range axis {
-			axis[i] = float64(i + 1)
-		}
-		h := plots.HeatMap{
-			Grid: plots.NewGrid(axis, axis, func(d, a float64) float64 {
-				return t.Win(int(a), int(d))
-			}),
-			Title:      fmt.Sprintf("P(attacker conquers), dice %s", r),
-			XLabel:     "defending armies d",
-			YLabel:     "attacking armies a",
-			ColorLabel: "P(win)",
-			Min:        0,
-			Max:        1,
-			Contours:   []float64{0.5},
-		}
-		if err := plots.Save(o.plot, &h); err != nil {
+		if err := plotTable(o.plot, r, t, n); err != nil {
 			return fmt.Errorf("-plot: %w", err)
 		}
 	}
 	if o.json {
-		out := struct {
-			N        int         `json:"n"`
-			Rules    string      `json:"rules"`
-			Win      [][]float64 `json:"win"`
-			WinExact [][]string  `json:"win_exact,omitempty"`
-		}{N: n, Rules: r.String()}
-		for a := 1; a <= n; a++ {
-			row := make([]float64, n)
-			var erow []string
-			for d := 1; d <= n; d++ {
-				row[d-1] = t.Win(a, d)
-				if ex != nil {
-					erow = append(erow, ex.Win(a, d).RatString())
-				}
-			}
-			out.Win = append(out.Win, row)
-			if ex != nil {
-				out.WinExact = append(out.WinExact, erow)
-			}
-		}
-		return writeJSON(w, out)
+		return writeTableJSON(w, r, t, ex, n)
 	}
 	fmt.Fprintf(w, "P(attacker conquers), dice %s: rows a = attacking armies, columns d = defending armies\n", r)
 	fmt.Fprintf(w, "%4s", "a\\d")
@@ -250,6 +214,72 @@ func oddsTable(ctx context.Context, w io.Writer, r dice.Rules, o oddsOptions) er
 		fmt.Fprintf(w, "\nheat map written to %s\n", o.plot)
 	}
 	return nil
+}
+
+// plotTable draws the table t of P(win) for 1 <= a, d <= n as a heat map
+// into the file path.
+func plotTable(path string, r dice.Rules, t *dice.Table, n int) error {
+	axis := make([]float64, n)
+	for i := range axis {
+		axis[i] = float64(i + 1)
+	}
+	h := plots.HeatMap{
+		Grid: plots.NewGrid(axis, axis, func(d, a float64) float64 {
+			return t.Win(int(a), int(d))
+		}),
+		Title:      fmt.Sprintf("P(attacker conquers), dice %s", r),
+		XLabel:     "defending armies d",
+		YLabel:     "attacking armies a",
+		ColorLabel: "P(win)",
+		Min:        0,
+		Max:        1,
+		Contours:   []float64{0.5},
+	}
+	return plots.Save(path, &h)
+}
+
+// writeTableJSON writes the table t (and its exact fractions ex, when
+// not nil) of P(win) for 1 <= a, d <= n as JSON.
+func writeTableJSON(w io.Writer, r dice.Rules, t *dice.Table, ex *dice.TableExact, n int) error {
+	out := struct {
+		N        int         `json:"n"`
+		Rules    string      `json:"rules"`
+		Win      [][]float64 `json:"win"`
+		WinExact [][]string  `json:"win_exact,omitempty"`
+	}{N: n, Rules: r.String()}
+	for a := 1; a <= n; a++ {
+		row := make([]float64, n)
+		var erow []string
+		for d := 1; d <= n; d++ {
+			row[d-1] = t.Win(a, d)
+			if ex != nil {
+				erow = append(erow, ex.Win(a, d).RatString())
+			}
+		}
+		out.Win = append(out.Win, row)
+		if ex != nil {
+			out.WinExact = append(out.WinExact, erow)
+		}
+	}
+	return writeJSON(w, out)
+}
+
+// rollResult words the result of a roll of m pairs of dice in which the
+// defender loses j armies.
+func rollResult(j, m int) string {
+	switch {
+	case j == m && m > 1:
+		return fmt.Sprintf("attacker wins all %d", m)
+	case j == m:
+		return "attacker wins"
+	case j == 0 && m > 1:
+		return fmt.Sprintf("defender wins all %d", m)
+	case j == 0:
+		return "defender wins"
+	case m == 2:
+		return "one each"
+	}
+	return fmt.Sprintf("defender loses %d of %d", j, m)
 }
 
 type rollJSON struct {
@@ -290,23 +320,7 @@ func oddsRolls(w io.Writer, r dice.Rules, o oddsOptions) error {
 	for _, rj := range rows {
 		m := len(rj.Counts) - 1
 		for j := m; j >= 0; j-- {
-			var what string
-			switch {
-			case j == m:
-				what = "attacker wins"
-				if m > 1 {
-					what = fmt.Sprintf("attacker wins all %d", m)
-				}
-			case j == 0:
-				what = "defender wins"
-				if m > 1 {
-					what = fmt.Sprintf("defender wins all %d", m)
-				}
-			case m == 2:
-				what = "one each"
-			default:
-				what = fmt.Sprintf("defender loses %d of %d", j, m)
-			}
+			what := rollResult(j, m)
 			paperCol := ""
 			if rj.Paper != nil {
 				paperCol = fmt.Sprintf("%d%%", rj.Paper[j])

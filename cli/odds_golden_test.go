@@ -15,6 +15,7 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 // TestOddsGolden pins the whole output (and error) of every mode of
 // marslab odds, text and JSON. Run with -update to rewrite the files.
 func TestOddsGolden(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		args []string

@@ -52,29 +52,56 @@ type optimalJSON struct {
 }
 
 func oddsOptimal(ctx context.Context, w io.Writer, r dice.Rules, o oddsOptions, defs []int) error {
-	u := dice.Utility{Territory: o.territory, Army: o.army, Kill: o.kill, Path: o.pathValue, Goal: o.goal, Keep: o.keep}
-	if u == (dice.Utility{}) {
-		return errors.New("-optimal needs a utility: -territory, -army, -kill, -path or -goal")
-	}
-	if (o.wp1 >= 0) != (o.wp >= 0) {
-		return errors.New("-wp1 and -wp go together (MARS's thresholds before and after the first conquest)")
-	}
-	if o.wp1 > 1 || o.wp > 1 {
-		return fmt.Errorf("-wp1 %v, -wp %v: thresholds are probabilities in [0, 1]", o.wp1, o.wp)
+	u, err := optimalUtility(o)
+	if err != nil {
+		return err
 	}
 	st, err := dice.Stop(r, o.a, defs, u)
 	if err != nil {
 		return err
 	}
+	out, err := optimalResult(ctx, st, r, o, defs, u)
+	if err != nil {
+		return err
+	}
+	if err := plotOptimal(st, r, o); err != nil {
+		return err
+	}
+	if o.json {
+		return writeJSON(w, out)
+	}
+	printOptimal(w, st, r, o, defs, u, out)
+	return nil
+}
+
+// optimalUtility checks the utility and MARS's thresholds of -optimal.
+func optimalUtility(o oddsOptions) (dice.Utility, error) {
+	u := dice.Utility{Territory: o.territory, Army: o.army, Kill: o.kill, Path: o.pathValue, Goal: o.goal, Keep: o.keep}
+	if u == (dice.Utility{}) {
+		return u, errors.New("-optimal needs a utility: -territory, -army, -kill, -path or -goal")
+	}
+	if (o.wp1 >= 0) != (o.wp >= 0) {
+		return u, errors.New("-wp1 and -wp go together (MARS's thresholds before and after the first conquest)")
+	}
+	if o.wp1 > 1 || o.wp > 1 {
+		return u, fmt.Errorf("-wp1 %v, -wp %v: thresholds are probabilities in [0, 1]", o.wp1, o.wp)
+	}
+	return u, nil
+}
+
+// optimalResult is the optimal stopping st of -optimal as printed: its
+// value (exact with -exact), the threshold rules, MARS's rule and the
+// policy in the reachable states.
+func optimalResult(ctx context.Context, st *dice.Stopping, r dice.Rules, o oddsOptions, defs []int, u dice.Utility) (optimalJSON, error) {
 	out := optimalJSON{A: o.a, Defenders: defs, Rules: r.String(), Utility: u.String(), Value: st.Value(),
 		Never: st.Threshold(2, 2), ToTheEnd: st.Threshold(0, 0)}
 	if o.exact {
 		if o.a > maxOptimalExact {
-			return fmt.Errorf("-optimal -exact supports up to %d attacking armies, not %d", maxOptimalExact, o.a)
+			return out, fmt.Errorf("-optimal -exact supports up to %d attacking armies, not %d", maxOptimalExact, o.a)
 		}
 		ex, err := dice.StopExact(ctx, r, o.a, defs, u)
 		if err != nil {
-			return err
+			return out, err
 		}
 		out.ValueExact = ex.Value().RatString()
 	}
@@ -101,6 +128,12 @@ func oddsOptimal(ctx context.Context, w io.Writer, r dice.Rules, o oddsOptions, 
 			}
 		}
 	}
+	return out, nil
+}
+
+// plotOptimal draws the policy (-plot) and the threshold rules' loss
+// (-plot-loss) of st.
+func plotOptimal(st *dice.Stopping, r dice.Rules, o oddsOptions) error {
 	heat, loss := report.StoppingFigures(st, r)
 	if o.plot != "" {
 		if err := plots.Save(o.plot, heat); err != nil {
@@ -115,9 +148,12 @@ func oddsOptimal(ctx context.Context, w io.Writer, r dice.Rules, o oddsOptions, 
 			return fmt.Errorf("-plot-loss: %w", err)
 		}
 	}
-	if o.json {
-		return writeJSON(w, out)
-	}
+	return nil
+}
+
+// printOptimal prints the optimal stopping st of -optimal and out, its
+// result, as text.
+func printOptimal(w io.Writer, st *dice.Stopping, r dice.Rules, o oddsOptions, defs []int, u dice.Utility, out optimalJSON) {
 	fmt.Fprintf(w, "optimal stopping: %d attacking armies against %s defenders, dice %s\n", o.a, joinInts(defs), r)
 	fmt.Fprintf(w, "utility: %s\n", u)
 	fmt.Fprintf(w, "optimal expected utility = %.6f\n", out.Value)
@@ -134,6 +170,19 @@ func oddsOptimal(ctx context.Context, w io.Writer, r dice.Rules, o oddsOptions, 
 	if out.MARS != nil {
 		fmt.Fprintf(w, "MARS's rule W_p1 = %g, W_p = %g: expected utility %.6f, loss %.6f\n", o.wp1, o.wp, out.MARS.Value, out.MARS.Loss)
 	}
+	printPolicy(w, st, o.a, defs)
+	printThresholds(w, out)
+	if o.plot != "" {
+		fmt.Fprintf(w, "\npolicy heat map written to %s\n", o.plot)
+	}
+	if o.plotLoss != "" {
+		fmt.Fprintf(w, "threshold losses written to %s\n", o.plotLoss)
+	}
+}
+
+// printPolicy prints the policy of st, a attacking armies against the
+// defenders defs, in the reachable states.
+func printPolicy(w io.Writer, st *dice.Stopping, a int, defs []int) {
 	fmt.Fprintln(w, "\npolicy in the reachable states: R = roll, . = stop; rows x = attacking armies, columns y = defenders left")
 	for k, d := range defs {
 		fmt.Fprintf(w, "territory %d (%d defenders)\n%4s", k+1, d, "x\\y")
@@ -141,7 +190,7 @@ func oddsOptimal(ctx context.Context, w io.Writer, r dice.Rules, o oddsOptions, 
 			fmt.Fprintf(w, " %2d", y)
 		}
 		fmt.Fprintln(w)
-		for x := o.a - k; x >= 1; x-- {
+		for x := a - k; x >= 1; x-- {
 			var b strings.Builder
 			any := false
 			for y := 1; y <= d; y++ {
@@ -161,6 +210,11 @@ func oddsOptimal(ctx context.Context, w io.Writer, r dice.Rules, o oddsOptions, 
 			}
 		}
 	}
+}
+
+// printThresholds prints the value and loss of about 20 of the threshold
+// rules of out, evenly spaced, with the best and the last.
+func printThresholds(w io.Writer, out optimalJSON) {
 	fmt.Fprintf(w, "\n%-10s %12s %12s\n", "W", "value", "loss")
 	step := max(1, len(out.Thresholds)/20)
 	for i, th := range out.Thresholds {
@@ -173,13 +227,6 @@ func oddsOptimal(ctx context.Context, w io.Writer, r dice.Rules, o oddsOptions, 
 		}
 		fmt.Fprintf(w, "%-10s %12.6f %12.6f\n", wtxt, th.Value, th.Loss)
 	}
-	if o.plot != "" {
-		fmt.Fprintf(w, "\npolicy heat map written to %s\n", o.plot)
-	}
-	if o.plotLoss != "" {
-		fmt.Fprintf(w, "threshold losses written to %s\n", o.plotLoss)
-	}
-	return nil
 }
 
 type defendJSON struct {

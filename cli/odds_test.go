@@ -34,6 +34,7 @@ func oddsJSON(t *testing.T, v any, args ...string) {
 }
 
 func TestOddsBattleJSON(t *testing.T) {
+	t.Parallel()
 	var got battleJSON
 	oddsJSON(t, &got, "-a", "5", "-d", "5", "-json")
 	tab, err := dice.NewTable(dice.Classic, 5)
@@ -60,6 +61,7 @@ func TestOddsBattleJSON(t *testing.T) {
 }
 
 func TestOddsBattleText(t *testing.T) {
+	t.Parallel()
 	out, err := runOdds(t, "-from", "6", "-d", "5")
 	require.NoError(t, err)
 	for _, want := range []string{"5 attacking armies (a territory of 6) against 5 defenders", "P(attacker conquers) = 0.506203", "attacker left"} {
@@ -78,6 +80,7 @@ func TestOddsBattleText(t *testing.T) {
 }
 
 func TestOddsChain(t *testing.T) {
+	t.Parallel()
 	var got chainJSON
 	oddsJSON(t, &got, "-a", "10", "-chain", "3,2,1", "-json")
 	tab, err := dice.NewTable(dice.Classic, 10)
@@ -97,6 +100,7 @@ func TestOddsChain(t *testing.T) {
 }
 
 func TestOddsTable(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	png := filepath.Join(dir, "odds.png")
 	out, err := runOdds(t, "-table", "30", "-json", "-plot", png)
@@ -121,6 +125,7 @@ func TestOddsTable(t *testing.T) {
 }
 
 func TestOddsRolls(t *testing.T) {
+	t.Parallel()
 	out, err := runOdds(t, "-rolls")
 	require.NoError(t, err)
 	for _, want := range []string{
@@ -144,6 +149,7 @@ func TestOddsRolls(t *testing.T) {
 }
 
 func TestOddsVerify(t *testing.T) {
+	t.Parallel()
 	out, err := runOdds(t, "-verify", "-games", "20000", "-seed", "3")
 	require.NoError(t, err, out)
 	for _, want := range []string{"roll 3v2", "battle 10 vs 10", "all 11 p-values >= 0.0001"} {
@@ -169,6 +175,7 @@ func TestOddsVerify(t *testing.T) {
 }
 
 func TestOddsErrors(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		args []string
 		msg  string
@@ -210,6 +217,7 @@ func TestOddsErrors(t *testing.T) {
 // TestOddsFlagsNotApplicable checks that every flag that does not apply
 // to the chosen mode is an error naming the flag and the mode.
 func TestOddsFlagsNotApplicable(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		args []string
 		msg  string
@@ -266,6 +274,7 @@ func TestOddsFlagsNotApplicable(t *testing.T) {
 // or -chain: one binomial test of that battle's or chain's win frequency
 // with the engine's dice against its exact P(win).
 func TestOddsVerifyHypothesis(t *testing.T) {
+	t.Parallel()
 	classic := dice.NewChainer(dice.Classic, 10)
 	stop, err := dice.BattleStop(dice.Classic, 8, 5, 2)
 	require.NoError(t, err)
@@ -314,6 +323,7 @@ func TestOddsVerifyHypothesis(t *testing.T) {
 // the exit status at a high -alpha, and the power of the test against the
 // odds of another rules variant.
 func TestOddsVerifyHypothesisRejects(t *testing.T) {
+	t.Parallel()
 	// At alpha 0.9 a true hypothesis is rejected 90 % of the time; seed 1
 	// gives p = 0.42 for this battle.
 	out, err := runOdds(t, "-verify", "-from", "9", "-d", "5", "-stop", "2", "-alpha", "0.9")
@@ -354,6 +364,7 @@ func TestOddsVerifyHypothesisRejects(t *testing.T) {
 }
 
 func TestOddsRulesFromSim(t *testing.T) {
+	t.Parallel()
 	out, err := runOdds(t, "-rules", "classic", "-a", "1", "-d", "1")
 	require.NoError(t, err)
 	assert.Contains(t, out, "P(attacker conquers) = 0.416667")

@@ -142,23 +142,30 @@ func oddsVerifyHypothesis(ctx context.Context, w io.Writer, r dice.Rules, o odds
 			return err
 		}
 	} else {
-		fmt.Fprintf(w, "verify: H0: the engine's dice win with the exact probability, P(win) = %.6f,\n", p)
-		fmt.Fprintf(w, "  for %s, dice %s\n", what, r)
-		if moves != "" {
-			fmt.Fprintf(w, "  (%s)\n", moves)
-		}
-		fmt.Fprintf(w, "test: %d %s with the engine's dice (sim.RollDice, PCG seed %d), two-sided binomial z, alpha %g\n\n",
-			o.games, trials, o.seed, o.alpha)
-		printBinomial(w, t, o.alpha)
-		if !rejected {
-			fmt.Fprintf(w, "\nH0 not rejected: p %.4f >= alpha %g: the engine's win frequency agrees with the exact odds\n",
-				t.P, o.alpha)
-		}
+		printHypothesis(w, r, o, t, p, what, moves, trials)
 	}
 	if rejected {
 		return fmt.Errorf("verify: H0 rejected, p-value %.4g below alpha %g: %s", t.P, o.alpha, hyp)
 	}
 	return nil
+}
+
+// printHypothesis prints the test t of the hypothesis that the battle or
+// chain what (its moves, "" for none), fought as trials, is won with the
+// exact probability p under the dice rules r.
+func printHypothesis(w io.Writer, r dice.Rules, o oddsOptions, t dicetest.Test, p float64, what, moves, trials string) {
+	fmt.Fprintf(w, "verify: H0: the engine's dice win with the exact probability, P(win) = %.6f,\n", p)
+	fmt.Fprintf(w, "  for %s, dice %s\n", what, r)
+	if moves != "" {
+		fmt.Fprintf(w, "  (%s)\n", moves)
+	}
+	fmt.Fprintf(w, "test: %d %s with the engine's dice (sim.RollDice, PCG seed %d), two-sided binomial z, alpha %g\n\n",
+		o.games, trials, o.seed, o.alpha)
+	printBinomial(w, t, o.alpha)
+	if !(t.P < o.alpha) { // not rejected
+		fmt.Fprintf(w, "\nH0 not rejected: p %.4f >= alpha %g: the engine's win frequency agrees with the exact odds\n",
+			t.P, o.alpha)
+	}
 }
 
 // joinInts formats defender counts as "3,2,1".

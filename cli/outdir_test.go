@@ -24,6 +24,7 @@ import (
 // The lock is held here on a descriptor of its own, as another process's
 // would be (flock locks conflict between open files).
 func TestOutputLocked(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	tcfg := tournamentConfig(t, dir)
 	scfg := sweepConfig(t, dir, 1)

@@ -79,6 +79,7 @@ func TestOutsideModule(t *testing.T) {
 // returns a nil player and no error, makes play and batch fail with an
 // error naming the seat and the bot, not crash with a stack trace.
 func TestBadFactory(t *testing.T) {
+	t.Parallel()
 	reg := registry.Default()
 	require.NoError(t, reg.Register(bots.Factory{Name: "boom", Doc: "panics in New",
 		New: func(bots.Values) (sim.Player, error) { panic("boom") }}))

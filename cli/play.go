@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"strconv"
@@ -16,27 +17,44 @@ import (
 
 const defaultPlayers = "aggressive,pacifist,passive,random,aggressive,random"
 
+const playUsage = "usage: marslab play [flags]\n\nPlays one game and prints the winner (or stalemate), rounds and eliminations.\nA seat \"human\" is a person, at the web page the command serves (docs/play.md)."
+
+// playFlags are the flags of marslab play.
+type playFlags struct {
+	game    *gameFlags
+	seed    *uint64
+	index   *uint64
+	log     *string
+	explain *bool
+	human   *humanFlags
+}
+
+func playFlagSet(fs *flag.FlagSet) *playFlags {
+	return &playFlags{
+		game:    addGameFlags(fs, "seat 0 moves first"),
+		seed:    fs.Uint64("seed", 1, "experiment seed"),
+		index:   fs.Uint64("index", 0, "game index: the game's random streams derive from (seed, index)"),
+		log:     fs.String("log", "", "write every event of the game to this JSONL file"),
+		explain: fs.Bool("explain", false, "let bots that can (MARS) narrate their decisions: on stdout, or with -log into the log as explain events"),
+		human:   addHumanFlags(fs),
+	}
+}
+
 // cmdPlay plays one game and prints its summary.
-func cmdPlay(ctx context.Context, reg *bots.Registry, args []string, stdout, stderr io.Writer) (err error) {
-	fs := newFlagSet("play", "usage: marslab play [flags]\n\nPlays one game and prints the winner (or stalemate), rounds and eliminations.\nA seat \"human\" is a person, at the web page the command serves (docs/play.md).", stderr)
-	gf := addGameFlags(fs, "seat 0 moves first")
-	seed := fs.Uint64("seed", 1, "experiment seed")
-	index := fs.Uint64("index", 0, "game index: the game's random streams derive from (seed, index)")
-	logPath := fs.String("log", "", "write every event of the game to this JSONL file")
-	explain := fs.Bool("explain", false, "let bots that can (MARS) narrate their decisions: on stdout, or with -log into the log as explain events")
-	hf := addHumanFlags(fs)
-	if err := parseNoArgs(fs, args, stdout); err != nil {
+func cmdPlay(ctx context.Context, in *invocation, f *playFlags) error {
+	if err := in.noArgs(); err != nil {
 		return err
 	}
-	if reg, err = human.Registry(reg); err != nil {
-		return err
-	}
-	cfg, seats, err := gf.load(reg)
+	reg, err := human.Registry(in.reg)
 	if err != nil {
 		return err
 	}
-	if hf.wanted(fs, seats) {
-		return playHuman(ctx, reg, fs, cfg, seats, hf, humanGame{*seed, *index, *logPath, *explain}, stdout, stderr)
+	cfg, seats, err := f.game.load(reg)
+	if err != nil {
+		return err
+	}
+	if f.human.wanted(in.fs, seats) {
+		return playHuman(ctx, reg, in.fs, cfg, seats, f.human, humanGame{*f.seed, *f.index, *f.log, *f.explain}, in.stdout, in.stderr)
 	}
 	ps, err := newPlayers(seats)
 	if err != nil {
@@ -46,64 +64,95 @@ func cmdPlay(ctx context.Context, reg *bots.Registry, args []string, stdout, std
 	if err != nil {
 		return err
 	}
-	var lw *sim.LogWriter
-	var logFile *atomicfile.File
-	if *logPath != "" {
-		// The log is written whole when the game ends (atomicfile): an
-		// interrupted game leaves no part of one, and a link at the name
-		// is replaced, not written through.
-		f, err := atomicfile.Create(*logPath, 0o644)
-		if err != nil {
-			return fmt.Errorf("-log: %w", err)
-		}
-		defer f.Abort()
-		logFile = f
-		lh := logHeader(cfg, seats, *seed, *index)
-		if *explain {
+	var lg *gameLog
+	if *f.log != "" {
+		lh := logHeader(cfg, seats, *f.seed, *f.index)
+		if *f.explain {
 			lh.Explain = sim.ExplainSeats(ps)
 		}
-		if lw, err = sim.NewLogWriter(f, lh); err != nil {
+		if lg, err = openGameLog(*f.log, g, lh); err != nil {
 			return err
 		}
-		g.Observe(lw)
+		defer lg.file.Abort()
 	}
-	var explainers []*sim.ExplainWriter
-	switch {
-	case *explain && lw != nil:
-		if explainers, err = sim.Narrate(lw, g, ps, sim.ExplainSeats(ps)); err != nil {
+	if *f.explain {
+		if err := lg.explain(g, ps, in.stdout); err != nil {
 			return err
-		}
-	case *explain:
-		for _, p := range ps {
-			if e, ok := p.(bots.Explainer); ok {
-				e.SetExplain(stdout)
-			}
 		}
 	}
 	elim := &elimRecorder{}
 	g.Observe(elim)
-	res, err := g.PlayContext(ctx, ps, *seed, *index)
+	res, err := g.PlayContext(ctx, ps, *f.seed, *f.index)
 	if err != nil {
 		return err
 	}
-	if lw != nil {
-		for _, w := range explainers {
-			w.Flush()
-		}
-		if err := lw.Close(res); err != nil {
-			return fmt.Errorf("-log: %w", err)
-		}
-		if err := logFile.Commit(); err != nil {
-			return fmt.Errorf("-log: %w", err)
-		}
+	if err := lg.close(res); err != nil {
+		return fmt.Errorf("-log: %w", err)
 	}
-	printGame(stdout, cfg, seats, g.State(), res, elim, *seed, *index)
-	if *explain && *logPath == "" {
+	printGame(in.stdout, cfg, seats, g.State(), res, elim, *f.seed, *f.index)
+	if *f.explain && lg == nil {
 		// The narration's last line: with -log it went into the log, and
 		// stdout stays the plain summary.
-		printBotStats(stdout, seats, ps)
+		printBotStats(in.stdout, seats, ps)
 	}
 	return nil
+}
+
+// gameLog is the -log of marslab play: the log writer on the file, and
+// the writers of the seats' explanations into it.
+type gameLog struct {
+	file       *atomicfile.File
+	w          *sim.LogWriter
+	explainers []*sim.ExplainWriter
+}
+
+// openGameLog creates the log at path and makes it observe g. The log is
+// written whole when the game ends (atomicfile): an interrupted game
+// leaves no part of one, and a link at the name is replaced, not written
+// through.
+func openGameLog(path string, g *sim.Game, h sim.LogHeader) (*gameLog, error) {
+	f, err := atomicfile.Create(path, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("-log: %w", err)
+	}
+	w, err := sim.NewLogWriter(f, h)
+	if err != nil {
+		f.Abort()
+		return nil, err
+	}
+	g.Observe(w)
+	return &gameLog{file: f, w: w}, nil
+}
+
+// explain lets every player of ps that can explain its decisions do so:
+// into the log l (sim.Narrate), or onto stdout when l is nil.
+func (l *gameLog) explain(g *sim.Game, ps []sim.Player, stdout io.Writer) error {
+	if l != nil {
+		var err error
+		l.explainers, err = sim.Narrate(l.w, g, ps, sim.ExplainSeats(ps))
+		return err
+	}
+	for _, p := range ps {
+		if e, ok := p.(bots.Explainer); ok {
+			e.SetExplain(stdout)
+		}
+	}
+	return nil
+}
+
+// close writes the explanations and the result res, and commits the log;
+// a nil log does nothing.
+func (l *gameLog) close(res sim.Result) error {
+	if l == nil {
+		return nil
+	}
+	for _, w := range l.explainers {
+		w.Flush()
+	}
+	if err := l.w.Close(res); err != nil {
+		return err
+	}
+	return l.file.Commit()
 }
 
 // printBotStats prints, for every seat whose bot counts its own play
@@ -186,10 +235,11 @@ func printGame(w io.Writer, cfg *gameConfig, seats []bots.Seat, s *sim.State, re
 	_ = tab.WriteText(w)
 }
 
+const replayUsage = "usage: marslab replay game.jsonl\n\nRe-plays the game from the seed, rules, map and seats recorded in the log's header and\nfails at the first event that differs from the log."
+
 // cmdReplay re-simulates a logged game and checks every event.
-func cmdReplay(ctx context.Context, reg *bots.Registry, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("replay", "usage: marslab replay game.jsonl\n\nRe-plays the game from the seed, rules, map and seats recorded in the log's header and\nfails at the first event that differs from the log.", stderr)
-	path, err := parseOneArg(fs, args, stdout, "log file")
+func cmdReplay(ctx context.Context, in *invocation, _ struct{}) error {
+	path, err := in.oneArg("log file")
 	if err != nil {
 		return err
 	}
@@ -198,10 +248,10 @@ func cmdReplay(ctx context.Context, reg *bots.Registry, args []string, stdout, s
 		return err
 	}
 	defer f.Close()
-	rep, err := sim.Replay(ctx, f, human.ReplayPlayers(reg, func() (io.ReadCloser, error) { return fileread.Open(path, fileread.Log) }))
+	rep, err := sim.Replay(ctx, f, human.ReplayPlayers(in.reg, func() (io.ReadCloser, error) { return fileread.Open(path, fileread.Log) }))
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	fmt.Fprintf(stdout, "%s: replayed %d events: identical (winner %d, %d rounds)\n", path, rep.Events, rep.Result.Winner, rep.Result.Rounds)
+	fmt.Fprintf(in.stdout, "%s: replayed %d events: identical (winner %d, %d rounds)\n", path, rep.Events, rep.Result.Winner, rep.Result.Rounds)
 	return nil
 }

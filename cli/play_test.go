@@ -23,6 +23,7 @@ func runCmd(t *testing.T, args ...string) (string, string, error) {
 }
 
 func TestPlaySummary(t *testing.T) {
+	t.Parallel()
 	out, _, err := runCmd(t, "play", "-players", "aggressive,pacifist,passive,random,aggressive,random", "-seed", "7")
 	require.NoError(t, err)
 	for _, want := range []string{"seed 7", "rules mars2006 on map classic, 6 players", "seat", "place", "territories"} {
@@ -37,6 +38,7 @@ func TestPlaySummary(t *testing.T) {
 }
 
 func TestPlayLogReplay(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	log := filepath.Join(dir, "game.jsonl")
 	for _, rules := range []string{"mars2006", "classic", "fixedcards", "missions"} {
@@ -63,6 +65,7 @@ func TestPlayLogReplay(t *testing.T) {
 }
 
 func TestPlayErrors(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		args []string
 		want string
@@ -80,6 +83,7 @@ func TestPlayErrors(t *testing.T) {
 }
 
 func TestFlagsAfterArguments(t *testing.T) {
+	t.Parallel()
 	a, _, err := runCmd(t, "map", "classic", "-json")
 	require.NoError(t, err)
 	b, _, err := runCmd(t, "map", "-json", "classic")
@@ -94,6 +98,7 @@ func TestFlagsAfterArguments(t *testing.T) {
 // its placement auctions, and that they add up with the auctions it
 // narrated.
 func TestPlayExplainCounts(t *testing.T) {
+	t.Parallel()
 	out, _, err := runCmd(t, "play", "-explain", "-players", "mars(hold_unit=percent),aggressive,random", "-seed", "3")
 	require.NoError(t, err)
 	i := strings.Index(out, "seat 0 mars(hold_unit=percent) counts:")

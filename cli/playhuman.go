@@ -70,30 +70,12 @@ func setFlag(fs *flag.FlagSet, names ...string) string {
 // (human.Play), the log saved as it goes, the summary at the end.
 func playHuman(ctx context.Context, reg *bots.Registry, fs *flag.FlagSet, cfg *gameConfig, seats []bots.Seat, hf *humanFlags, hg humanGame,
 	stdout, stderr io.Writer) error {
-	var resume []byte
-	var err error
 	if hf.idle < 0 {
 		return fmt.Errorf("-idle %v: must be 0 (never) or more", hf.idle)
 	}
-	gameSet := setFlag(fs, "players", "rules", "map", "param", "seed", "index")
-	switch {
-	case hf.resume != "" && gameSet == "":
-		if resume, err = fileread.ReadFile(hf.resume, fileread.GameLog); err != nil {
-			return fmt.Errorf("-resume: %w", err)
-		}
-		if cfg, seats, hg.seed, hg.index, err = logGame(reg, resume); err != nil {
-			return fmt.Errorf("-resume %s: %w", hf.resume, err)
-		}
-	default:
-		if hf.resume != "" {
-			if resume, err = fileread.ReadFile(hf.resume, fileread.GameLog); err != nil {
-				return fmt.Errorf("-resume: %w", err)
-			}
-		}
-		if !hasHuman(seats) {
-			name := setFlag(fs, "addr", "open", "idle")
-			return fmt.Errorf("-%s: only for a game with a human seat (-players human,...)", name)
-		}
+	resume, cfg, seats, err := hf.game(reg, fs, cfg, seats, &hg)
+	if err != nil {
+		return err
 	}
 	ps, err := newPlayers(seats)
 	if err != nil {
@@ -103,35 +85,16 @@ func playHuman(ctx context.Context, reg *bots.Registry, fs *flag.FlagSet, cfg *g
 	if err != nil {
 		return err
 	}
-	logPath := hg.log
-	switch {
-	case logPath != "":
-	case hf.resume != "":
-		logPath = hf.resume
-	default:
-		logPath = filepath.Join(os.TempDir(), fmt.Sprintf("marslab-play-%d-%d-%d.jsonl", hg.seed, hg.index, time.Now().Unix()))
-	}
-	if local, err := loopback(hf.addr); err != nil {
-		return fmt.Errorf("-addr %q: %w", hf.addr, err)
-	} else if !local {
-		fmt.Fprintf(stderr, "warning: -addr %s: the game's server is reachable from other machines; anyone with its address and token can play your seats\n", hf.addr)
-	}
-	cmd := "marslab play -resume " + shellQuote(logPath)
-	if hg.explain {
-		cmd += " -explain"
-	}
-	if setFlag(fs, "addr") != "" {
-		cmd += " -addr " + shellQuote(hf.addr)
-	}
-	if setFlag(fs, "idle") != "" {
-		cmd += " -idle " + hf.idle.String()
+	logPath := hf.logPath(hg)
+	if err := hf.checkAddr(stderr); err != nil {
+		return err
 	}
 	elim := &elimRecorder{}
 	g.Observe(elim)
 	fmt.Fprintf(stdout, "game %d, seed %d: rules %s on map %s, %d players; saved in %s as it goes\n", hg.index, hg.seed, cfg.Rules.Name, cfg.Map.Name, len(seats), logPath)
 	res, err := human.Play(ctx, human.Config{
 		Game: g, Header: logHeader(cfg, seats, hg.seed, hg.index), Players: ps, Explain: hg.explain,
-		LogPath: logPath, Resume: resume, Addr: hf.addr, Idle: hf.idle, ResumeCommand: cmd, Out: stdout,
+		LogPath: logPath, Resume: resume, Addr: hf.addr, Idle: hf.idle, ResumeCommand: hf.resumeCommand(fs, logPath, hg.explain), Out: stdout,
 		Ready: func(url string) {
 			if hf.open {
 				openBrowser(url, stderr)
@@ -147,6 +110,72 @@ func playHuman(ctx context.Context, reg *bots.Registry, fs *flag.FlagSet, cfg *g
 	}
 	printGame(stdout, cfg, seats, g.State(), res, elim, hg.seed, hg.index)
 	return nil
+}
+
+// game returns the log -resume continues (nil for a new game), and the
+// game: the log's own (its rules, map, seats, seed and index into hg)
+// when no flag of the command line sets one, else cfg and seats, which
+// must seat a person.
+func (hf *humanFlags) game(reg *bots.Registry, fs *flag.FlagSet, cfg *gameConfig, seats []bots.Seat, hg *humanGame) ([]byte, *gameConfig, []bots.Seat, error) {
+	var resume []byte
+	var err error
+	if hf.resume != "" {
+		if resume, err = fileread.ReadFile(hf.resume, fileread.GameLog); err != nil {
+			return nil, nil, nil, fmt.Errorf("-resume: %w", err)
+		}
+	}
+	if hf.resume != "" && setFlag(fs, "players", "rules", "map", "param", "seed", "index") == "" {
+		if cfg, seats, hg.seed, hg.index, err = logGame(reg, resume); err != nil {
+			return nil, nil, nil, fmt.Errorf("-resume %s: %w", hf.resume, err)
+		}
+		return resume, cfg, seats, nil
+	}
+	if !hasHuman(seats) {
+		name := setFlag(fs, "addr", "open", "idle")
+		return nil, nil, nil, fmt.Errorf("-%s: only for a game with a human seat (-players human,...)", name)
+	}
+	return resume, cfg, seats, nil
+}
+
+// logPath is the log of the game: -log, the log -resume continues, or a
+// new file in the temporary folder.
+func (hf *humanFlags) logPath(hg humanGame) string {
+	switch {
+	case hg.log != "":
+		return hg.log
+	case hf.resume != "":
+		return hf.resume
+	}
+	return filepath.Join(os.TempDir(), fmt.Sprintf("marslab-play-%d-%d-%d.jsonl", hg.seed, hg.index, time.Now().Unix()))
+}
+
+// checkAddr checks -addr, and warns on stderr when it is not a loopback
+// address.
+func (hf *humanFlags) checkAddr(stderr io.Writer) error {
+	local, err := loopback(hf.addr)
+	if err != nil {
+		return fmt.Errorf("-addr %q: %w", hf.addr, err)
+	}
+	if !local {
+		fmt.Fprintf(stderr, "warning: -addr %s: the game's server is reachable from other machines; anyone with its address and token can play your seats\n", hf.addr)
+	}
+	return nil
+}
+
+// resumeCommand is the command line that continues the game saved in
+// logPath with the flags of this one.
+func (hf *humanFlags) resumeCommand(fs *flag.FlagSet, logPath string, explain bool) string {
+	cmd := "marslab play -resume " + shellQuote(logPath)
+	if explain {
+		cmd += " -explain"
+	}
+	if setFlag(fs, "addr") != "" {
+		cmd += " -addr " + shellQuote(hf.addr)
+	}
+	if setFlag(fs, "idle") != "" {
+		cmd += " -idle " + hf.idle.String()
+	}
+	return cmd
 }
 
 // logGame is the game a log's header describes: its rules and map, its

@@ -3,21 +3,19 @@ package cli
 import (
 	"bytes"
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"path/filepath"
 	"strings"
 
-	"github.com/marslab-risk/marslab/bots"
+	"github.com/marslab-risk/marslab/arena"
 	"github.com/marslab-risk/marslab/internal/atomicfile"
 	"github.com/marslab-risk/marslab/internal/figures"
 	"github.com/marslab-risk/marslab/internal/recognition"
 )
 
-// cmdRecognize runs the mission-recognition experiment of a TOML config
-// and prints the paper's tables.
-func cmdRecognize(ctx context.Context, reg *bots.Registry, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("recognize", `usage: marslab recognize CONFIG [flags]
+const recognizeUsage = `usage: marslab recognize CONFIG [flags]
 
 Plays the mission-mode games of CONFIG (a TOML file, e.g. configs/experiments/phatt.toml):
 GAMES games of every arm (line-up), every player watched by four recognisers of its secret
@@ -39,36 +37,40 @@ The tables count as the paper did: "% of game" includes the setup's steps (every
 army placed after the deal), a prediction tied between cards is wrong (the share of ties is
 printed beside), and the end of the game is the last end of turn before the turn that ended
 it (the paper's program sampled at turn ends only); -clock turns counts player-turns only,
--ties share breaks ties at random, -end game takes the end after the game's last action.`, stderr)
-	out := fs.String("out", "", "output directory (default: the config's out key)")
-	workers := fs.Int("workers", 0, "games played at once, >= 0 (0 = every core)")
-	games := fs.Int("games", 0, "test games per arm, >= 0 (0 = the config's games)")
-	train := fs.Int("train-games", 0, "training games per arm, >= 0 (0 = the config's train_games)")
-	resume := fs.Bool("resume", false, "continue the run in the output directory: keep its games and play the missing ones")
-	quiet := fs.Bool("quiet", false, "print no progress")
-	shardArg := fs.String("shard", "", "play only shard INDEX/COUNT (the experiment's k-th game when k % COUNT == INDEX); default from SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT or JOB_COMPLETION_INDEX/JOB_COMPLETIONS, else 0/1")
-	clock := fs.String("clock", "paper", "sampling points of a game: paper (setup steps counted as turns) or turns (player-turns only)")
-	ties := fs.String("ties", "wrong", "a prediction tied between cards: wrong (the paper's counting) or share (broken at random)")
-	end := fs.String("end", "turn", "the end of the game: turn (the last turn's end before the final turn, the paper's sampling) or game (after the last action)")
-	drawFigures := fs.Bool("figures", true, "draw the figures (PNG and SVG)")
-	merge := fs.String("merge", "", "join the games of these comma-separated shard output directories into -out (plays nothing)")
-	path, err := parseConfigArg(fs, args, stdout)
+-ties share breaks ties at random, -end game takes the end after the game's last action.`
+
+// recognizeFlags are the flags of marslab recognize.
+type recognizeFlags struct {
+	out, shard, clock, ties, end, merge *string
+	workers, games, train               *int
+	resume, quiet, figures              *bool
+}
+
+func recognizeFlagSet(fs *flag.FlagSet) *recognizeFlags {
+	return &recognizeFlags{
+		out:     fs.String("out", "", "output directory (default: the config's out key)"),
+		workers: workersFlag(fs),
+		games:   fs.Int("games", 0, "test games per arm, >= 0 (0 = the config's games)"),
+		train:   fs.Int("train-games", 0, "training games per arm, >= 0 (0 = the config's train_games)"),
+		resume:  fs.Bool("resume", false, "continue the run in the output directory: keep its games and play the missing ones"),
+		quiet:   fs.Bool("quiet", false, "print no progress"),
+		shard:   shardFlag(fs, "the experiment's k-th game when k % COUNT == INDEX"),
+		clock:   fs.String("clock", "paper", "sampling points of a game: paper (setup steps counted as turns) or turns (player-turns only)"),
+		ties:    fs.String("ties", "wrong", "a prediction tied between cards: wrong (the paper's counting) or share (broken at random)"),
+		end:     fs.String("end", "turn", "the end of the game: turn (the last turn's end before the final turn, the paper's sampling) or game (after the last action)"),
+		figures: fs.Bool("figures", true, "draw the figures (PNG and SVG)"),
+		merge:   fs.String("merge", "", "join the games of these comma-separated shard output directories into -out (plays nothing)"),
+	}
+}
+
+// cmdRecognize runs the mission-recognition experiment of a TOML config
+// and prints the paper's tables.
+func cmdRecognize(ctx context.Context, in *invocation, f *recognizeFlags) error {
+	path, err := in.config()
 	if err != nil {
 		return err
 	}
-	switch {
-	case *workers < 0:
-		return fmt.Errorf("-workers %d: must be >= 0 (0 = every core)", *workers)
-	case *games < 0 || *games > recognition.MaxGames:
-		return fmt.Errorf("-games %d: must be in [0, %d] (0 = the config's)", *games, recognition.MaxGames)
-	case *train < 0 || *train > recognition.MaxGames:
-		return fmt.Errorf("-train-games %d: must be in [0, %d] (0 = the config's)", *train, recognition.MaxGames)
-	}
-	counting, err := recognition.ParseCounting(*clock, *ties, *end)
-	if err != nil {
-		return fmt.Errorf("-%w", err)
-	}
-	shard, _, err := shardOf(*shardArg)
+	counting, shard, err := f.check()
 	if err != nil {
 		return err
 	}
@@ -76,18 +78,19 @@ it (the paper's program sampled at turn ends only); -clock turns counts player-t
 	if err != nil {
 		return err
 	}
-	setup, err := cfg.Resolve(reg)
+	setup, err := cfg.Resolve(in.reg)
 	if err != nil {
 		return err
 	}
-	opt := recognition.Options{Out: *out, Workers: *workers, Games: *games, TrainGames: *train, Resume: *resume, Shard: shard}
+	opt := recognition.Options{Out: *f.out, Workers: *f.workers, Games: *f.games, TrainGames: *f.train, Resume: *f.resume, Shard: shard,
+		Log: in.progress(*f.quiet)}
 	if opt.Out == "" {
 		opt.Out = cfg.Out
 	}
 	if opt.Out == "" {
 		return fmt.Errorf("-out: an output directory is required (%s has no out key)", path)
 	}
-	if *merge != "" && *resume {
+	if *f.merge != "" && *f.resume {
 		return fmt.Errorf("-merge and -resume exclude each other (a merge writes its folder again)")
 	}
 	lock, err := ownDir(opt.Out)
@@ -95,18 +98,39 @@ it (the paper's program sampled at turn ends only); -clock turns counts player-t
 		return err
 	}
 	defer lock.Release()
-	if !*quiet {
-		opt.Log = stderr
-	}
 	var res *recognition.Results
-	if *merge != "" {
-		res, err = recognition.Merge(cfg, setup, strings.Split(*merge, ","), opt)
+	if *f.merge != "" {
+		res, err = recognition.Merge(cfg, setup, strings.Split(*f.merge, ","), opt)
 	} else {
 		res, err = recognition.Run(ctx, cfg, setup, opt)
 	}
 	if err != nil {
 		return err
 	}
+	return writeRecognition(in.stdout, opt.Out, res, counting, *f.figures)
+}
+
+// check checks the flags of marslab recognize and returns the counting
+// and the shard they ask for.
+func (f *recognizeFlags) check() (recognition.Counting, arena.Shard, error) {
+	err := firstError(checkWorkers(*f.workers),
+		checkRange("games", *f.games, 0, recognition.MaxGames, "0 = the config's"),
+		checkRange("train-games", *f.train, 0, recognition.MaxGames, "0 = the config's"))
+	if err != nil {
+		return recognition.Counting{}, arena.Shard{}, err
+	}
+	counting, err := recognition.ParseCounting(*f.clock, *f.ties, *f.end)
+	if err != nil {
+		return counting, arena.Shard{}, fmt.Errorf("-%w", err)
+	}
+	shard, _, err := shardOf(*f.shard)
+	return counting, shard, err
+}
+
+// writeRecognition prints the tables of res under counting and writes
+// them to out (tables.txt, report.md), with the CSV files by the paper's
+// counting and ours and, when figures, the figures.
+func writeRecognition(stdout io.Writer, out string, res *recognition.Results, counting recognition.Counting, drawFigures bool) error {
 	sum, err := recognition.Summarize(res, counting)
 	if err != nil {
 		return err
@@ -119,13 +143,13 @@ it (the paper's program sampled at turn ends only); -clock turns counts player-t
 	if err := recognition.WriteTables(io.MultiWriter(stdout, &tables), sum, effects); err != nil {
 		return err
 	}
-	if err := atomicfile.WriteFile(filepath.Join(opt.Out, "tables.txt"), tables.Bytes(), 0o644); err != nil {
+	if err := atomicfile.WriteFile(filepath.Join(out, "tables.txt"), tables.Bytes(), 0o644); err != nil {
 		return err
 	}
 	if err := recognition.WriteMarkdown(&md, sum, effects); err != nil {
 		return err
 	}
-	if err := atomicfile.WriteFile(filepath.Join(opt.Out, "report.md"), md.Bytes(), 0o644); err != nil {
+	if err := atomicfile.WriteFile(filepath.Join(out, "report.md"), md.Bytes(), 0o644); err != nil {
 		return err
 	}
 	paper, ours := sum, sum
@@ -139,11 +163,11 @@ it (the paper's program sampled at turn ends only); -clock turns counts player-t
 			return err
 		}
 	}
-	if _, err := recognition.WriteCSV(opt.Out, paper, ours); err != nil {
+	if _, err := recognition.WriteCSV(out, paper, ours); err != nil {
 		return err
 	}
-	if *drawFigures {
-		if _, err := figures.WriteRecognition(opt.Out, paper); err != nil {
+	if drawFigures {
+		if _, err := figures.WriteRecognition(out, paper); err != nil {
 			return err
 		}
 	}

@@ -86,6 +86,7 @@ func checkRecognizeCSV(t *testing.T, dir, out string) {
 }
 
 func TestRecognize(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	var out, errb bytes.Buffer
 	err := run(context.Background(), registry.Default(), []string{"recognize", "../internal/recognition/testdata/small.toml",
@@ -169,6 +170,7 @@ func TestRecognize(t *testing.T) {
 // (w_success) is refused before anything is played; negative seeds are
 // refused.
 func TestRecognizeOwnsOut(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "r.toml")
 	small, err := os.ReadFile("../internal/recognition/testdata/small.toml")

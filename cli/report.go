@@ -3,12 +3,12 @@ package cli
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"path/filepath"
 
 	"github.com/marslab-risk/marslab/arena"
-	"github.com/marslab-risk/marslab/bots"
 	"github.com/marslab-risk/marslab/internal/outdir"
 	"github.com/marslab-risk/marslab/report"
 )
@@ -46,121 +46,176 @@ func workDir(work, name string, total int) string {
 	return filepath.Join(work, name)
 }
 
-// cmdReport regenerates notebooks (see reportUsage).
-func cmdReport(ctx context.Context, reg *bots.Registry, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("report", reportUsage, stderr)
-	quick := fs.Bool("quick", false, "run the config's reduced [quick] sizes (for CI); needs -out")
-	out := fs.String("out", "", "write into this folder instead of the notebook's own")
-	verbose := fs.Bool("v", false, "print every step")
-	shardArg := fs.String("shard", "", "play only shard INDEX/COUNT of a transfer notebook's conditions into -work, writing no report (no default from the environment)")
-	index := fs.Bool("index", false, "write only the index of each folder of notebooks (e.g. notebooks/README.md), running none")
-	work := fs.String("work", "", "keep the intermediate results (searches, validations, tournaments) in this folder and continue from them: an interrupted run started again with the same -work resumes")
-	pos, err := parseArgs(fs, args, stdout)
-	if err != nil {
-		return err
+// reportFlags are the flags of marslab report.
+type reportFlags struct {
+	quick, verbose, index *bool
+	out, shard, work      *string
+}
+
+func reportFlagSet(fs *flag.FlagSet) *reportFlags {
+	return &reportFlags{
+		quick:   fs.Bool("quick", false, "run the config's reduced [quick] sizes (for CI); needs -out"),
+		out:     fs.String("out", "", "write into this folder instead of the notebook's own"),
+		verbose: fs.Bool("v", false, "print every step"),
+		shard:   fs.String("shard", "", "play only shard INDEX/COUNT of a transfer notebook's conditions into -work, writing no report (no default from the environment)"),
+		index:   fs.Bool("index", false, "write only the index of each folder of notebooks (e.g. notebooks/README.md), running none"),
+		work:    fs.String("work", "", "keep the intermediate results (searches, validations, tournaments) in this folder and continue from them: an interrupted run started again with the same -work resumes"),
 	}
+}
+
+// cmdReport regenerates notebooks (see reportUsage).
+func cmdReport(ctx context.Context, in *invocation, f *reportFlags) error {
+	pos := in.args
 	if len(pos) == 0 {
 		return errors.New("give a notebook folder (e.g. notebooks/dice, or notebooks for all)")
 	}
-	if *index {
-		if *quick || *out != "" || *work != "" || *shardArg != "" {
+	if *f.index {
+		if *f.quick || *f.out != "" || *f.work != "" || *f.shard != "" {
 			return errors.New("-index writes only the index in the folder given: it takes none of -quick, -out, -work, -shard")
 		}
-		return writeIndexes(pos, stdout)
+		return writeIndexes(pos, in.stdout)
 	}
-	if *quick && *out == "" {
-		return errors.New("-quick needs -out: a quick run must not overwrite a notebook's committed files")
+	shard, err := f.check(len(pos))
+	if err != nil {
+		return err
 	}
-	var shard arena.Shard
-	if *shardArg != "" {
-		if shard, err = arena.ParseShard(*shardArg); err != nil {
-			return fmt.Errorf("-shard: %w", err)
-		}
-		if *work == "" || len(pos) != 1 {
-			return errors.New("-shard plays one notebook's part into -work: give -work DIR and one notebook")
-		}
+	release, err := f.lock(shard)
+	if err != nil {
+		return err
 	}
-	if *out != "" {
-		// A notebook's committed files are written by its own run alone;
-		// -out is this command's for the whole run.
-		lock, err := ownDir(*out)
-		if err != nil {
-			return fmt.Errorf("-out: %w", err)
-		}
-		defer lock.Release()
-	}
-	if *work != "" && !sameDir(*work, *out) {
-		// The intermediate results are this command's for the whole run,
-		// as -out is: checked and locked alike; the shards of a run share
-		// the folder, each shard once.
-		lock, err := ownWork(*work, shard)
-		if err != nil {
-			return fmt.Errorf("-work: %w", err)
-		}
-		defer lock.Release()
-	}
-	var log io.Writer
-	if *verbose {
-		log = stderr
-	}
-	type job struct {
-		nbs  []*report.Notebook
-		root string
-		all  bool
-	}
-	var jobs []job
+	defer release()
+	var jobs []reportJob
 	total := 0
 	for _, p := range pos {
 		nbs, all, err := report.Find(p)
 		if err != nil {
 			return err
 		}
-		jobs = append(jobs, job{nbs, p, all})
+		jobs = append(jobs, reportJob{nbs, p, all})
 		total += len(nbs)
 	}
 	for _, j := range jobs {
-		for _, nb := range j.nbs {
-			dir := ""
-			if *out != "" {
-				dir = *out
-				if j.all || total > 1 {
-					dir = filepath.Join(*out, nb.Name)
-				}
-			}
-			wd := workDir(*work, nb.Name, total)
-			if wd != *work {
-				// A folder of its own inside -work, which is held: it must
-				// not lead (by a link) where -work may not be.
-				if err := outdir.Check(wd); err != nil {
-					return fmt.Errorf("-work: %w", err)
-				}
-			}
-			if err := runNotebook(ctx, nb, dir, *out, report.Options{Out: dir, Quick: *quick, Registry: reg, Log: log, Work: wd,
-				Progress: stderr, ProgressLines: !isTerminal(stderr), Shard: shard}); err != nil {
-				return err
-			}
-			if shard.Count > 1 {
-				fmt.Fprintf(stdout, "report: %s shard %s played into %s; once every shard is done, run again without -shard to write the report\n", nb.Name, shard, wd)
-				continue
-			}
-			where := dir
-			if where == "" {
-				where = nb.Dir
-			}
-			fmt.Fprintf(stdout, "report: %s written to %s\n", nb.Name, filepath.Join(where, report.ReportFile))
-		}
-		if j.all && shard.Count <= 1 {
-			root := j.root
-			if *out != "" {
-				root = *out
-			}
-			if err := writeIndex(root, *out, j.nbs); err != nil {
-				return err
-			}
-			fmt.Fprintf(stdout, "report: index written to %s\n", filepath.Join(root, report.ReportFile))
+		if err := f.runJob(ctx, in, j, total, shard); err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+// reportJob is one NOTEBOOK argument of marslab report: its notebooks,
+// and whether it is a folder of them (then root gets the index).
+type reportJob struct {
+	nbs  []*report.Notebook
+	root string
+	all  bool
+}
+
+// check checks -quick and -shard (of notebooks arguments) and returns the
+// shard.
+func (f *reportFlags) check(notebooks int) (arena.Shard, error) {
+	var shard arena.Shard
+	if *f.quick && *f.out == "" {
+		return shard, errors.New("-quick needs -out: a quick run must not overwrite a notebook's committed files")
+	}
+	if *f.shard != "" {
+		var err error
+		if shard, err = arena.ParseShard(*f.shard); err != nil {
+			return shard, fmt.Errorf("-shard: %w", err)
+		}
+		if *f.work == "" || notebooks != 1 {
+			return shard, errors.New("-shard plays one notebook's part into -work: give -work DIR and one notebook")
+		}
+	}
+	return shard, nil
+}
+
+// lock checks and locks -out and -work for the whole run; release
+// releases both.
+func (f *reportFlags) lock(shard arena.Shard) (release func(), err error) {
+	var locks []*outdir.Lock
+	release = func() {
+		for _, l := range locks {
+			l.Release()
+		}
+	}
+	if *f.out != "" {
+		// A notebook's committed files are written by its own run alone;
+		// -out is this command's for the whole run.
+		lock, err := ownDir(*f.out)
+		if err != nil {
+			return release, fmt.Errorf("-out: %w", err)
+		}
+		locks = append(locks, lock)
+	}
+	if *f.work != "" && !sameDir(*f.work, *f.out) {
+		// The intermediate results are this command's for the whole run,
+		// as -out is: checked and locked alike; the shards of a run share
+		// the folder, each shard once.
+		lock, err := ownWork(*f.work, shard)
+		if err != nil {
+			release()
+			return func() {}, fmt.Errorf("-work: %w", err)
+		}
+		locks = append(locks, lock)
+	}
+	return release, nil
+}
+
+// runJob runs the notebooks of j (of total notebooks in the run) and
+// writes the index of a folder of them.
+func (f *reportFlags) runJob(ctx context.Context, in *invocation, j reportJob, total int, shard arena.Shard) error {
+	var log io.Writer
+	if *f.verbose {
+		log = in.stderr
+	}
+	for _, nb := range j.nbs {
+		dir := ""
+		if *f.out != "" {
+			dir = *f.out
+			if j.all || total > 1 {
+				dir = filepath.Join(*f.out, nb.Name)
+			}
+		}
+		wd := workDir(*f.work, nb.Name, total)
+		if wd != *f.work {
+			// A folder of its own inside -work, which is held: it must
+			// not lead (by a link) where -work may not be.
+			if err := outdir.Check(wd); err != nil {
+				return fmt.Errorf("-work: %w", err)
+			}
+		}
+		if err := runNotebook(ctx, nb, dir, *f.out, report.Options{Out: dir, Quick: *f.quick, Registry: in.reg, Log: log, Work: wd,
+			Progress: in.stderr, ProgressLines: !isTerminal(in.stderr), Shard: shard}); err != nil {
+			return err
+		}
+		printNotebookDone(in.stdout, nb, dir, wd, shard)
+	}
+	if !j.all || shard.Count > 1 {
+		return nil
+	}
+	root := j.root
+	if *f.out != "" {
+		root = *f.out
+	}
+	if err := writeIndex(root, *f.out, j.nbs); err != nil {
+		return err
+	}
+	fmt.Fprintf(in.stdout, "report: index written to %s\n", filepath.Join(root, report.ReportFile))
+	return nil
+}
+
+// printNotebookDone says where the notebook nb was written (dir, "" for
+// its own folder), or, for a shard, what is next.
+func printNotebookDone(stdout io.Writer, nb *report.Notebook, dir, wd string, shard arena.Shard) {
+	if shard.Count > 1 {
+		fmt.Fprintf(stdout, "report: %s shard %s played into %s; once every shard is done, run again without -shard to write the report\n", nb.Name, shard, wd)
+		return
+	}
+	where := dir
+	if where == "" {
+		where = nb.Dir
+	}
+	fmt.Fprintf(stdout, "report: %s written to %s\n", nb.Name, filepath.Join(where, report.ReportFile))
 }
 
 // runNotebook runs nb into dir ("" for its own folder) holding the

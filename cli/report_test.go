@@ -50,6 +50,7 @@ func notebookConfigs(t *testing.T, names ...string) string {
 // and the index. make notebooks-quick plays all of them in CI, without the
 // race detector that makes them slow here.
 func TestReportQuickAll(t *testing.T) {
+	t.Parallel()
 	nbs := notebookConfigs(t, "dice", "engine")
 	out := t.TempDir()
 	stdout, err := runReport(t, "-quick", "-out", out, nbs)
@@ -76,6 +77,7 @@ func TestReportQuickAll(t *testing.T) {
 // TestReportIndex writes only the index of a folder of notebooks: a line
 // for each, and no notebook run.
 func TestReportIndex(t *testing.T) {
+	t.Parallel()
 	nbs := notebookConfigs(t, "dice", "transfer")
 	stdout, err := runReport(t, "-index", nbs)
 	require.NoError(t, err)
@@ -90,6 +92,7 @@ func TestReportIndex(t *testing.T) {
 // TestReportShard plays a transfer notebook in two shards into one -work
 // folder, then writes its report from them with a run without -shard.
 func TestReportShard(t *testing.T) {
+	t.Parallel()
 	dir := writeConfig(t, filepath.Join(t.TempDir(), "transfer"), `kind = "transfer"
 title = "t"
 summary = "s"
@@ -133,6 +136,7 @@ blocks = 2
 // TestReportOne runs one notebook into -out without a subfolder, twice,
 // and compares the results.
 func TestReportOne(t *testing.T) {
+	t.Parallel()
 	a, b := t.TempDir(), t.TempDir()
 	nb := filepath.Join("..", "notebooks", "dice")
 	for _, dir := range []string{a, b} {
@@ -155,6 +159,7 @@ func TestReportOne(t *testing.T) {
 }
 
 func TestReportErrors(t *testing.T) {
+	t.Parallel()
 	dir, empty := t.TempDir(), t.TempDir()
 	bad := writeConfig(t, filepath.Join(dir, "bad"), `kind = "dice"
 title = "t"

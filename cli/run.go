@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -11,11 +12,7 @@ import (
 	"github.com/marslab-risk/marslab/search"
 )
 
-// cmdRun runs the main job: a narrowing search, then one validation of
-// its optimum and of the config's named seats against the reference on
-// fresh blocks, and the report of both.
-func cmdRun(ctx context.Context, reg *bots.Registry, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("run", `usage: marslab run CONFIG [flags]
+const runUsage = `usage: marslab run CONFIG [flags]
 
 The main job (make run plays configs/experiments/paper-run.toml): narrows the two [[param]]
 parameters of CONFIG as marslab sweep does (into DIR/narrow), then validates on the same
@@ -26,139 +23,193 @@ candidates (into DIR/validate). DIR/report.md holds the verdicts, generated from
 worse or not shown different; the difference the blocks detect), the surface with the
 reference's point and the windows marked, the table against the paper and the validation
 table; DIR/outcome.md the verdict lines alone, DIR/validation.csv the validation.
-With -resume an interrupted run continues and a complete one writes its reports again.`, stderr)
-	f := searchFlags{
+With -resume an interrupted run continues and a complete one writes its reports again.`
+
+func runFlagSet(fs *flag.FlagSet) searchFlags {
+	return searchFlags{
 		out:     fs.String("out", "", "output directory (default results/NAME, NAME the config's name)"),
-		workers: fs.Int("workers", 0, "games played at once, >= 0 (0 = every core)"),
+		workers: workersFlag(fs),
 		resume:  fs.Bool("resume", false, "continue the run in the output directory (a complete one writes its reports again)"),
 		figures: fs.Bool("figures", true, "draw the figures (PNG)"),
 		quiet:   fs.Bool("quiet", false, "print neither the progress nor the verdicts"),
 	}
-	setup, err := loadSearch(fs, reg, args, stdout)
+}
+
+// mainRun is one marslab run: its setup, flags, folder and the seats the
+// validation plays, the reference first.
+type mainRun struct {
+	in       *invocation
+	f        searchFlags
+	setup    *search.Setup
+	dir      string
+	ref      bots.Seat
+	seats    []runSeat
+	progress io.Writer
+}
+
+// runSeat is a seat of the validation: its specification and its values in
+// the full space of the bot's parameters.
+type runSeat struct {
+	name string
+	x    []float64
+}
+
+// cmdRun runs the main job: a narrowing search, then one validation of
+// its optimum and of the config's named seats against the reference on
+// fresh blocks, and the report of both.
+func cmdRun(ctx context.Context, in *invocation, f searchFlags) error {
+	r, err := newMainRun(in, f)
 	if err != nil {
 		return err
 	}
-	switch {
-	case *f.workers < 0:
-		return fmt.Errorf("run: -workers %d: must be >= 0 (0 = every core)", *f.workers)
+	lock, err := ownDir(r.dir)
+	if err != nil {
+		return err
+	}
+	defer lock.Release()
+	n, err := r.narrow(ctx)
+	if err != nil {
+		return fmt.Errorf("narrowing: %w", err)
+	}
+	return r.validate(ctx, n)
+}
+
+// newMainRun loads and checks the config of a marslab run and the seats
+// of its [validate] table.
+func newMainRun(in *invocation, f searchFlags) (*mainRun, error) {
+	setup, err := loadSearch(in)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkWorkers(*f.workers); err != nil {
+		return nil, err
 	}
 	cfg := setup.Config
-	ncfg, err := setup.NarrowConfig()
-	if err != nil {
-		return fmt.Errorf("run: %w", err)
+	if _, err := setup.NarrowConfig(); err != nil {
+		return nil, err
 	}
 	if cfg.Validate == nil {
-		return fmt.Errorf("run: %s: no [validate] table: want against, blocks and seats", cfg.Source)
+		return nil, fmt.Errorf("%s: no [validate] table: want against, blocks and seats", cfg.Source)
 	}
-	field := setup.Field
-	field.Workers = *f.workers
-	ref, err := reg.ParseSeat(cfg.Validate.Against, nil)
-	if err != nil {
-		return fmt.Errorf("run: %s: key validate.against: %w", cfg.Source, err)
+	setup.Field.Workers = *f.workers
+	r := &mainRun{in: in, f: f, setup: setup, dir: f.dir(cfg.Name), progress: in.progress(*f.quiet)}
+	if r.ref, err = in.reg.ParseSeat(cfg.Validate.Against, nil); err != nil {
+		return nil, fmt.Errorf("%s: key validate.against: %w", cfg.Source, err)
 	}
+	return r, r.parseSeats()
+}
+
+// parseSeats parses the [validate] table's against and seats, each a seat
+// of the searched bot.
+func (r *mainRun) parseSeats() error {
+	cfg, field := r.setup.Config, r.setup.Field
 	full := search.FullSpace(field)
-	type cand struct {
-		name string
-		x    []float64
-	}
-	var seats []cand
 	for i, spec := range append([]string{cfg.Validate.Against}, cfg.Validate.Seats...) {
-		seat, err := reg.ParseSeat(spec, nil)
+		seat, err := r.in.reg.ParseSeat(spec, nil)
 		key := "validate.against"
 		if i > 0 {
 			key = fmt.Sprintf("validate.seats[%d]", i-1)
 		}
 		if err != nil {
-			return fmt.Errorf("run: %s: key %s: %w", cfg.Source, key, err)
+			return fmt.Errorf("%s: key %s: %w", cfg.Source, key, err)
 		}
 		if seat.Factory.Name != field.Base.Factory.Name {
-			return fmt.Errorf("run: %s: key %s: %s is a %s seat, but the config searches %s", cfg.Source, key, spec, seat.Factory.Name, field.Base.Factory.Name)
+			return fmt.Errorf("%s: key %s: %s is a %s seat, but the config searches %s", cfg.Source, key, spec, seat.Factory.Name, field.Base.Factory.Name)
 		}
-		seats = append(seats, cand{spec, search.SeatValues(full, seat.Params)})
+		r.seats = append(r.seats, runSeat{spec, search.SeatValues(full, seat.Params)})
 	}
-	dir := f.dir(cfg.Name)
-	lock, err := ownDir(dir)
-	if err != nil {
-		return fmt.Errorf("run: %w", err)
-	}
-	defer lock.Release()
-	var progress io.Writer
-	if !*f.quiet {
-		progress = stderr
-	}
+	return nil
+}
 
-	// 1. The narrowing, in DIR/narrow.
-	ndir := filepath.Join(dir, "narrow")
+// narrow runs the narrowing, in DIR/narrow.
+func (r *mainRun) narrow(ctx context.Context) (*search.Narrowing, error) {
+	setup := r.setup
+	ncfg, err := setup.NarrowConfig()
+	if err != nil {
+		return nil, err
+	}
+	ndir := filepath.Join(r.dir, "narrow")
 	ns := &search.Search[*search.Narrowing]{
 		Dir:      ndir,
 		Config:   setup.Fingerprint("narrow"),
 		New:      func() (*search.Narrowing, error) { return search.NewNarrowing(ncfg) },
-		Eval:     field,
-		Players:  field.Players,
-		Progress: progress, ProgressLines: !isTerminal(stderr), Label: "run: narrowing",
+		Eval:     setup.Field,
+		Players:  setup.Field.Players,
+		Progress: r.progress, ProgressLines: !isTerminal(r.in.stderr), Label: "run: narrowing",
 	}
 	ns.Report = func(n *search.Narrowing) error {
-		return searchreport.WriteNarrow(ndir, setup, n, *f.figures)
+		return searchreport.WriteNarrow(ndir, setup, n, *r.f.figures)
 	}
-	if !*f.quiet {
-		fmt.Fprintf(stderr, "run: 1/2 narrowing of %s in %s\n", setup.Space.Label(search.SeatValues(setup.Space, ref.Params)), ndir)
+	if r.progress != nil {
+		fmt.Fprintf(r.progress, "run: 1/2 narrowing of %s in %s\n", setup.Space.Label(search.SeatValues(setup.Space, r.ref.Params)), ndir)
 	}
-	st, err := ns.Run(ctx, *f.resume)
+	st, err := ns.Run(ctx, *r.f.resume)
 	if err != nil {
-		return fmt.Errorf("run: narrowing: %w", err)
+		return nil, err
 	}
-	n := st.Method
-	best, _ := n.Best()
+	return st.Method, nil
+}
 
-	// 2. The validation of the optimum and the seats against the
-	// reference, in DIR/validate: the optimum is the reference seat with
-	// the narrowed values.
-	optimum := ref.Params.Clone()
+// validate runs the validation of the optimum of the narrowing n and of
+// the seats against the reference, in DIR/validate, and writes the
+// report.
+func (r *mainRun) validate(ctx context.Context, n *search.Narrowing) error {
+	setup, v := r.setup, r.setup.Config.Validate
+	best, _ := n.Best()
+	full := search.FullSpace(setup.Field)
+	// The optimum is the reference seat with the narrowed values.
+	optimum := r.ref.Params.Clone()
 	for i, d := range setup.Space {
 		optimum[d.Param.Name] = best.X[i]
 	}
 	names := []string{"narrowing optimum " + setup.Space.Label(best.X)}
-	vcfg := search.PanelConfig{Sets: [][]float64{search.SeatValues(full, optimum)}, Ref: seats[0].x, Blocks: cfg.Validate.Blocks, Chunk: 10}
-	for _, c := range seats[1:] {
+	vcfg := search.PanelConfig{Sets: [][]float64{search.SeatValues(full, optimum)}, Ref: r.seats[0].x, Blocks: v.Blocks, Chunk: 10}
+	for _, c := range r.seats[1:] {
 		names = append(names, c.name)
 		vcfg.Sets = append(vcfg.Sets, c.x)
 	}
-	vfield := *field
+	vfield := *setup.Field
 	vfield.Space = full
-	vdir := filepath.Join(dir, "validate")
+	vdir := filepath.Join(r.dir, "validate")
 	vs := &search.Search[*search.Panel]{
 		Dir:      vdir,
-		Config:   setup.ValidationSetFingerprint(names, cfg.Validate.Against, vcfg),
+		Config:   setup.ValidationSetFingerprint(names, v.Against, vcfg),
 		New:      func() (*search.Panel, error) { return search.NewPanel(vcfg) },
 		Eval:     &vfield,
-		Players:  field.Players,
-		Progress: progress, ProgressLines: !isTerminal(stderr), Label: "run: validation",
+		Players:  setup.Field.Players,
+		Progress: r.progress, ProgressLines: !isTerminal(r.in.stderr), Label: "run: validation",
 	}
-	if !*f.quiet {
-		fmt.Fprintf(stderr, "run: 2/2 validation of %d candidates against %s on %d fresh blocks in %s\n", len(names), cfg.Validate.Against, cfg.Validate.Blocks, vdir)
+	if r.progress != nil {
+		fmt.Fprintf(r.progress, "run: 2/2 validation of %d candidates against %s on %d fresh blocks in %s\n", len(names), v.Against, v.Blocks, vdir)
 	}
-	vst, err := vs.Run(ctx, *f.resume)
+	vst, err := vs.Run(ctx, *r.f.resume)
 	if err != nil {
-		return fmt.Errorf("run: validation: %w", err)
+		return fmt.Errorf("validation: %w", err)
 	}
 	cands, holm, err := vst.Method.Candidates(names)
 	if err != nil {
-		return fmt.Errorf("run: %w", err)
+		return err
 	}
-	r := &searchreport.MainRun{Setup: setup, Narrowing: n, Reference: cfg.Validate.Against,
-		RefNarrow: search.SeatValues(setup.Space, ref.Params), Candidates: cands, Holm: holm}
+	return r.report(n, cands, holm)
+}
+
+// report writes DIR/report.md of the narrowing n and the validation's
+// candidates and prints the verdicts.
+func (r *mainRun) report(n *search.Narrowing, cands []search.Candidate, holm []float64) error {
+	mr := &searchreport.MainRun{Setup: r.setup, Narrowing: n, Reference: r.setup.Config.Validate.Against,
+		RefNarrow: search.SeatValues(r.setup.Space, r.ref.Params), Candidates: cands, Holm: holm}
 	var figs []string
-	if *f.figures {
+	if *r.f.figures {
 		figs = []string{"surface.png"}
 	}
-	if err := r.Write(dir, "narrow", figs); err != nil {
-		return fmt.Errorf("run: %w", err)
+	if err := mr.Write(r.dir, "narrow", figs); err != nil {
+		return err
 	}
-	if !*f.quiet {
-		for _, v := range r.Verdicts() {
-			fmt.Fprintln(stdout, v)
+	if !*r.f.quiet {
+		for _, v := range mr.Verdicts() {
+			fmt.Fprintln(r.in.stdout, v)
 		}
-		fmt.Fprintf(stdout, "report in %s\n", filepath.Join(dir, "report.md"))
+		fmt.Fprintf(r.in.stdout, "report in %s\n", filepath.Join(r.dir, "report.md"))
 	}
 	return nil
 }

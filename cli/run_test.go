@@ -53,6 +53,7 @@ seats = ["mars@paperfield"]
 // the reference, prints the verdicts and writes the report; a second run
 // with -resume plays nothing and writes the same files.
 func TestRunCommand(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	cfg := runConfig(t, dir)
 	out := filepath.Join(dir, "out")
@@ -88,6 +89,7 @@ func TestRunCommand(t *testing.T) {
 
 // A config without a [validate] table is refused, naming it.
 func TestRunCommandNeedsValidate(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "c.toml")
 	data, err := os.ReadFile(runConfig(t, dir))

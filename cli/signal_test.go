@@ -45,6 +45,7 @@ func TestMain(m *testing.M) {
 }
 
 func TestOddsExactCancelled(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{
 		longChain,
 		{"odds", "-exact", "-a", "300", "-d", "300"},

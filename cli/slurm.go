@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -38,98 +39,112 @@ waiting for it; bash DIR/slurm/submit.sh then submits the whole chain again, and
 finished shard and step is kept, so only what is missing is played. -dry-run prints the
 scripts and the sbatch commands and submits nothing.`
 
-// cmdSlurm runs marslab slurm SUBCOMMAND.
-func cmdSlurm(ctx context.Context, reg *bots.Registry, args []string, stdout, stderr io.Writer) error {
-	if len(args) > 0 && args[0] == "submit" {
-		return slurmSubmit(ctx, reg, args[1:], stdout, stderr)
-	}
-	for _, a := range args {
-		if a == "-h" || a == "-help" || a == "--help" {
-			// The usage and flags of submit, the only subcommand.
-			return slurmSubmit(ctx, reg, []string{"-h"}, stdout, stderr)
-		}
-	}
-	return errors.New("want the subcommand submit (marslab slurm -h)")
+// slurmFlags are the flags of marslab slurm submit.
+type slurmFlags struct {
+	out, marslab, sbatch, name, partition, time *string
+	tasks, cpus                                 *int
+	extra                                       *multiFlag
+	dry, resume                                 *bool
 }
 
-// slurmSubmit is marslab slurm submit.
-func slurmSubmit(ctx context.Context, reg *bots.Registry, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("slurm", slurmUsage, stderr)
-	out := fs.String("out", "", "output directory shared by every node (required)")
-	tasks := fs.Int("tasks", 0, "shard tasks per job array, >= 1 (required)")
-	marslab := fs.String("marslab", "", "the marslab executable the jobs run, on a shared file system (default: this one)")
-	sbatch := fs.String("sbatch", "sbatch", "the sbatch command")
-	name := fs.String("name", "marslab", "prefix of the job names")
-	partition := fs.String("partition", "", "Slurm partition (default: the cluster's)")
-	timeLimit := fs.String("time", "", "time limit of each job, e.g. 2:00:00 (default: the partition's)")
-	cpus := fs.Int("cpus", 0, "CPUs per task (--cpus-per-task; the command plays that many games at once), >= 0 (0 = Slurm's default)")
-	var extra multiFlag
-	fs.Var(&extra, "sbatch-opt", "a further sbatch option for every job, e.g. --account=lab (repeatable)")
-	dry := fs.Bool("dry-run", false, "print the scripts and the sbatch commands; write and submit nothing")
-	resume := fs.Bool("resume", false, "submit into a DIR that holds a run of the same command and config (its jobs continue it)")
-	pos, err := parseArgs(fs, args, stdout)
-	if err != nil {
-		return err
+func slurmFlagSet(fs *flag.FlagSet) *slurmFlags {
+	f := &slurmFlags{
+		out:       fs.String("out", "", "output directory shared by every node (required)"),
+		tasks:     fs.Int("tasks", 0, "shard tasks per job array, >= 1 (required)"),
+		marslab:   fs.String("marslab", "", "the marslab executable the jobs run, on a shared file system (default: this one)"),
+		sbatch:    fs.String("sbatch", "sbatch", "the sbatch command"),
+		name:      fs.String("name", "marslab", "prefix of the job names"),
+		partition: fs.String("partition", "", "Slurm partition (default: the cluster's)"),
+		time:      fs.String("time", "", "time limit of each job, e.g. 2:00:00 (default: the partition's)"),
+		cpus:      fs.Int("cpus", 0, "CPUs per task (--cpus-per-task; the command plays that many games at once), >= 0 (0 = Slurm's default)"),
+		extra:     &multiFlag{},
 	}
-	switch {
-	case *out == "":
-		return errors.New("-out is required: a directory shared by every node")
-	case *tasks < 1:
-		return fmt.Errorf("-tasks %d: must be >= 1", *tasks)
-	case len(pos) == 0:
-		return errors.New("want a COMMAND: batch, tournament, sweep, evolve or validate (marslab slurm -h)")
-	}
-	dir, err := filepath.Abs(*out)
-	if err != nil {
-		return fmt.Errorf("-out: %w", err)
-	}
-	exe := *marslab
-	if exe == "" {
-		if exe, err = os.Executable(); err != nil {
-			return fmt.Errorf("finding this executable (pass -marslab): %w", err)
-		}
-		if strings.Contains(exe, "go-build") {
-			return fmt.Errorf("this executable %s is a temporary one of go run: build marslab (make build) and pass -marslab PATH", exe)
-		}
-	}
-	if exe, err = filepath.Abs(exe); err != nil {
-		return fmt.Errorf("-marslab: %w", err)
-	}
-	o := slurm.Options{Marslab: exe, Dir: dir, Tasks: *tasks, Name: *name, Partition: *partition,
-		Time: *timeLimit, CPUs: *cpus, Extra: extra}
+	fs.Var(f.extra, "sbatch-opt", "a further sbatch option for every job, e.g. --account=lab (repeatable)")
+	f.dry = fs.Bool("dry-run", false, "print the scripts and the sbatch commands; write and submit nothing")
+	f.resume = fs.Bool("resume", false, "submit into a DIR that holds a run of the same command and config (its jobs continue it)")
+	return f
+}
 
-	plan, err := slurmPlan(ctx, reg, o, pos)
+// cmdSlurm runs marslab slurm submit, the only subcommand: it writes the
+// plan's scripts and submits them (-dry-run prints them).
+func cmdSlurm(ctx context.Context, in *invocation, f *slurmFlags) error {
+	if len(in.args) == 0 || in.args[0] != "submit" {
+		return errors.New("want the subcommand submit (marslab slurm -h)")
+	}
+	pos := in.args[1:]
+	o, err := f.options(len(pos))
 	if err != nil {
 		return err
 	}
-	if *dry {
+	plan, err := slurmPlan(ctx, in.reg, o, pos)
+	if err != nil {
+		return err
+	}
+	if *f.dry {
 		for i, s := range plan.Scripts {
-			fmt.Fprintf(stdout, "==> %s <==\n%s\n", plan.ScriptPath(i), s.Text)
+			fmt.Fprintf(in.stdout, "==> %s <==\n%s\n", plan.ScriptPath(i), s.Text)
 		}
-		fmt.Fprintf(stdout, "==> %s <==\n%s", filepath.Join(dir, slurm.ScriptDir, slurm.SubmitScript), plan.Shell())
+		fmt.Fprintf(in.stdout, "==> %s <==\n%s", filepath.Join(o.Dir, slurm.ScriptDir, slurm.SubmitScript), plan.Shell())
 		return nil
 	}
-	lock, err := ownDir(dir)
+	lock, err := ownDir(o.Dir)
 	if err != nil {
 		return err
 	}
 	defer lock.Release()
-	if !*resume {
+	if !*f.resume {
 		// No run over another: the cluster time would be spent before the
 		// merge refused the folder.
-		if err := refuseRun(dir, "", slurm.ScriptDir); err != nil {
+		if err := refuseRun(o.Dir, "", slurm.ScriptDir); err != nil {
 			return err
 		}
 	}
 	if err := plan.Write(); err != nil {
 		return err
 	}
+	return f.submit(ctx, in.stdout, plan, o.Dir)
+}
+
+// options checks the flags of slurm submit, given args positional
+// arguments after submit, and returns the plan's options.
+func (f *slurmFlags) options(args int) (slurm.Options, error) {
+	switch {
+	case *f.out == "":
+		return slurm.Options{}, errors.New("-out is required: a directory shared by every node")
+	case *f.tasks < 1:
+		return slurm.Options{}, checkMin("tasks", *f.tasks, 1)
+	case args == 0:
+		return slurm.Options{}, errors.New("want a COMMAND: batch, tournament, sweep, evolve or validate (marslab slurm -h)")
+	}
+	dir, err := filepath.Abs(*f.out)
+	if err != nil {
+		return slurm.Options{}, fmt.Errorf("-out: %w", err)
+	}
+	exe := *f.marslab
+	if exe == "" {
+		if exe, err = os.Executable(); err != nil {
+			return slurm.Options{}, fmt.Errorf("finding this executable (pass -marslab): %w", err)
+		}
+		if strings.Contains(exe, "go-build") {
+			return slurm.Options{}, fmt.Errorf("this executable %s is a temporary one of go run: build marslab (make build) and pass -marslab PATH", exe)
+		}
+	}
+	if exe, err = filepath.Abs(exe); err != nil {
+		return slurm.Options{}, fmt.Errorf("-marslab: %w", err)
+	}
+	return slurm.Options{Marslab: exe, Dir: dir, Tasks: *f.tasks, Name: *f.name, Partition: *f.partition,
+		Time: *f.time, CPUs: *f.cpus, Extra: *f.extra}, nil
+}
+
+// submit submits the jobs of plan with -sbatch and prints their ids.
+func (f *slurmFlags) submit(ctx context.Context, stdout io.Writer, plan *slurm.Plan, dir string) error {
+	sbatch := *f.sbatch
 	ids, err := plan.Submit(func(a []string) (string, error) {
 		var o, e bytes.Buffer
-		cmd := exec.CommandContext(ctx, *sbatch, a...)
+		cmd := exec.CommandContext(ctx, sbatch, a...)
 		cmd.Stdout, cmd.Stderr = &o, &e
 		if err := cmd.Run(); err != nil {
-			return "", fmt.Errorf("%s %s: %w: %s", *sbatch, strings.Join(a, " "), err, strings.TrimSpace(e.String()))
+			return "", fmt.Errorf("%s %s: %w: %s", sbatch, strings.Join(a, " "), err, strings.TrimSpace(e.String()))
 		}
 		return o.String(), nil
 	})
@@ -163,12 +178,12 @@ func slurmPlan(ctx context.Context, reg *bots.Registry, o slurm.Options, pos []s
 	switch command {
 	case "batch":
 		// The batch's own flag parsing checks the flags, seats, rules and map.
-		b, err := parseBatch(reg, append(append([]string(nil), rest...), "-shard", "0/"+strconv.Itoa(o.Tasks)), io.Discard, io.Discard)
+		games, err := batchGames(reg, append(append([]string(nil), rest...), "-shard", "0/"+strconv.Itoa(o.Tasks)))
 		if err != nil {
 			return nil, fmt.Errorf("batch: %w", err)
 		}
-		if b.ac.Games < o.Tasks {
-			return nil, fmt.Errorf("-tasks %d: more tasks than the batch's %d games", o.Tasks, b.ac.Games)
+		if games < o.Tasks {
+			return nil, fmt.Errorf("-tasks %d: more tasks than the batch's %d games", o.Tasks, games)
 		}
 		return slurm.Batch(o, rest)
 	case "tournament":
@@ -220,4 +235,21 @@ func configArg(command string, rest []string) (string, []string, error) {
 		return "", nil, fmt.Errorf("%s: %w", command, err)
 	}
 	return p, rest[1:], nil
+}
+
+// batchGames parses and checks the arguments of marslab batch as batch
+// itself does, and returns the games of the whole batch.
+func batchGames(reg *bots.Registry, args []string) (int, error) {
+	fs := newFlagSet("batch", batchUsage, io.Discard)
+	f := batchFlagSet(fs)
+	pos, err := parseArgs(fs, args, io.Discard)
+	if err != nil {
+		return 0, err
+	}
+	in := &invocation{name: "batch", fs: fs, args: pos}
+	if err := in.noArgs(); err != nil {
+		return 0, err
+	}
+	ac, _, err := f.config(reg)
+	return ac.Games, err
 }

@@ -83,6 +83,7 @@ func TestSlurmSubmitBatch(t *testing.T) {
 // TestSlurmSubmitOverRun: a folder holding another run (a batch of
 // marslab batch, a search's log) is refused before sbatch is called.
 func TestSlurmSubmitOverRun(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	sbatch, calls := fakeSbatch(t, dir)
 	batch := filepath.Join(dir, "batch")
@@ -100,6 +101,7 @@ func TestSlurmSubmitOverRun(t *testing.T) {
 }
 
 func TestSlurmSubmitTournamentDryRun(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	cfg := tournamentConfig(t, dir)
 	out := filepath.Join(dir, "run")
@@ -113,6 +115,7 @@ func TestSlurmSubmitTournamentDryRun(t *testing.T) {
 }
 
 func TestSlurmSubmitErrors(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	cfg := tournamentConfig(t, dir)
 	base := []string{"slurm", "submit", "-marslab", "/opt/marslab", "-dry-run"}
@@ -147,6 +150,7 @@ func TestSlurmSubmitErrors(t *testing.T) {
 }
 
 func TestSlurmSubmitSweep(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	cfg := sweepConfig(t, dir, 3) // 2 levels x 2 racing rounds: 4 steps
 	sbatch, calls := fakeSbatch(t, dir)
@@ -179,6 +183,7 @@ func TestSlurmSubmitSweep(t *testing.T) {
 }
 
 func TestSlurmSubmitValidateDryRun(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	cfg := sweepConfig(t, dir, 3)
 	out := filepath.Join(dir, "run")

@@ -8,13 +8,12 @@ import (
 	"path/filepath"
 
 	"github.com/marslab-risk/marslab/arena"
-	"github.com/marslab-risk/marslab/bots"
 	"github.com/marslab-risk/marslab/internal/outdir"
 	"github.com/marslab-risk/marslab/internal/searchreport"
 	"github.com/marslab-risk/marslab/search"
 )
 
-// searchFlags are the flags shared by sweep and evolve.
+// searchFlags are the flags shared by sweep, evolve and validate.
 type searchFlags struct {
 	out     *string
 	workers *int
@@ -26,14 +25,10 @@ type searchFlags struct {
 	quiet   *bool
 }
 
-func addSearchFlags(fs interface {
-	String(string, string, string) *string
-	Int(string, int, string) *int
-	Bool(string, bool, string) *bool
-}) searchFlags {
+func addSearchFlags(fs *flag.FlagSet) searchFlags {
 	return searchFlags{
 		out:     fs.String("out", "", "output directory (default results/NAME, NAME the config's name)"),
-		workers: fs.Int("workers", 0, "games played at once, >= 0 (0 = every core)"),
+		workers: workersFlag(fs),
 		shard:   fs.String("shard", "", "play only shard INDEX/COUNT of the current step into DIR/shards/ (default from SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT or JOB_COMPLETION_INDEX/JOB_COMPLETIONS, else the whole search)"),
 		merge:   fs.Bool("merge", false, "append the current step's shard files to the log (after the last step: write the report)"),
 		steps:   fs.Bool("steps", false, "print the maximum number of steps and exit"),
@@ -51,116 +46,131 @@ func (f searchFlags) dir(name string) string {
 	return filepath.Join("results", name)
 }
 
-// loadSearch parses the arguments of the search command of fs (one CONFIG
-// file and the flags) and returns CONFIG loaded and resolved with reg;
-// errors are prefixed with the command's name.
-func loadSearch(fs *flag.FlagSet, reg *bots.Registry, args []string, stdout io.Writer) (*search.Setup, error) {
-	name := commandName(fs)
-	path, err := parseConfigArg(fs, args, stdout)
+// loadSearch returns the one CONFIG file of a search command loaded and
+// resolved with the registry.
+func loadSearch(in *invocation) (*search.Setup, error) {
+	path, err := in.config()
 	if err != nil {
 		return nil, err
 	}
 	cfg, err := search.LoadConfig(path)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+		return nil, err
 	}
-	setup, err := cfg.Resolve(reg)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	return setup, nil
+	return cfg.Resolve(in.reg)
 }
 
 // runSearch runs the four forms of a search command (local, shard, merge,
-// steps) for the search s.
-func runSearch[M search.Method](ctx context.Context, name string, f searchFlags, s *search.Search[M], reportFile string, stdout, stderr io.Writer, summary func(st *search.State[M])) error {
+// steps) for the search s; summary prints the result of a complete one.
+func runSearch[M search.Method](ctx context.Context, in *invocation, f searchFlags, s *search.Search[M], reportFile string, summary func(st *search.State[M])) error {
 	if *f.steps {
 		n, err := s.Steps()
 		if err != nil {
-			return fmt.Errorf("%s: %w", name, err)
+			return err
 		}
-		fmt.Fprintln(stdout, n)
+		fmt.Fprintln(in.stdout, n)
 		return nil
 	}
-	if *f.workers < 0 {
-		return fmt.Errorf("%s: -workers %d: must be >= 0 (0 = every core)", name, *f.workers)
-	}
-	var shard arena.Shard
-	sharded := false
-	if *f.shard != "" || !*f.merge { // -merge alone ignores the environment
-		var err error
-		if shard, sharded, err = shardOf(*f.shard); err != nil {
-			return fmt.Errorf("%s: %w", name, err)
-		}
-	}
-	if *f.merge && sharded {
-		return fmt.Errorf("%s: -merge and -shard exclude each other", name)
+	shard, sharded, err := f.shardOf()
+	if err != nil {
+		return err
 	}
 	if !*f.quiet {
-		s.Progress, s.ProgressLines, s.Label = stderr, !isTerminal(stderr), name
+		s.Progress, s.ProgressLines, s.Label = in.stderr, !isTerminal(in.stderr), in.name
 	}
-	// The whole search and a merge own the folder; the shards of a step
-	// share it, each shard once.
-	if err := outdir.Check(s.Dir); err != nil {
-		return fmt.Errorf("%s: %w", name, err)
-	}
-	var lock *outdir.Lock
-	var err error
-	if sharded {
-		lock, err = outdir.AcquireShard(s.Dir, shardLockName(shard))
-	} else {
-		lock, err = outdir.Acquire(s.Dir)
-	}
+	lock, err := lockSearch(s.Dir, shard, sharded)
 	if err != nil {
-		return fmt.Errorf("%s: %w", name, err)
+		return err
 	}
 	defer lock.Release()
+	out := in.stdout
+	if *f.quiet {
+		out = io.Discard
+	}
 	switch {
 	case *f.merge:
-		st, err := s.Merge()
-		if err != nil {
-			return fmt.Errorf("%s: -merge: %w", name, err)
-		}
-		if !*f.quiet {
-			if st.Complete() {
-				fmt.Fprintf(stdout, "%s: complete (%d evaluations); report in %s\n", name, st.Lines, filepath.Join(s.Dir, reportFile))
-				summary(st)
-			} else {
-				fmt.Fprintf(stdout, "%s: merged; next step %d of %d (%d evaluations)\n", name, st.Step, st.Steps, len(st.Evals))
-			}
-		}
-		return nil
+		return mergeSearch(in.name, s, reportFile, out, summary)
 	case sharded:
-		st, err := s.RunShard(ctx, shard, *f.resume)
-		if err != nil {
-			return fmt.Errorf("%s: %w", name, err)
-		}
-		if !*f.quiet {
-			if st.Complete() {
-				fmt.Fprintf(stdout, "%s: the search is complete: shard %s has nothing to play\n", name, shard)
-			} else {
-				fmt.Fprintf(stdout, "%s: step %d shard %s done: %s\n", name, st.Step, shard, st.ShardFile)
-			}
-		}
-		return nil
+		return runSearchShard(ctx, in.name, s, shard, *f.resume, out)
 	}
 	st, err := s.Run(ctx, *f.resume)
 	if err != nil {
-		if st != nil && !*f.quiet {
-			fmt.Fprintf(stdout, "%s: stopped at step %d of %d with %d evaluations in %s (-resume continues)\n", name, st.Step, st.Steps, st.Lines, filepath.Join(s.Dir, "log.jsonl"))
+		if st != nil {
+			fmt.Fprintf(out, "%s: stopped at step %d of %d with %d evaluations in %s (-resume continues)\n", in.name, st.Step, st.Steps, st.Lines, filepath.Join(s.Dir, "log.jsonl"))
 		}
-		return fmt.Errorf("%s: %w", name, err)
+		return err
 	}
 	if !*f.quiet {
 		summary(st)
-		fmt.Fprintf(stdout, "report in %s\n", filepath.Join(s.Dir, reportFile))
+		fmt.Fprintf(out, "report in %s\n", filepath.Join(s.Dir, reportFile))
 	}
 	return nil
 }
 
-// cmdSweep runs a narrowing search of a config file.
-func cmdSweep(ctx context.Context, reg *bots.Registry, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("sweep", `usage: marslab sweep CONFIG [flags]
+// shardOf checks -workers, -shard and -merge and returns the shard to
+// play; sharded is false for the whole search or a merge.
+func (f searchFlags) shardOf() (shard arena.Shard, sharded bool, err error) {
+	if err := checkWorkers(*f.workers); err != nil {
+		return shard, false, err
+	}
+	if *f.shard != "" || !*f.merge { // -merge alone ignores the environment
+		if shard, sharded, err = shardOf(*f.shard); err != nil {
+			return shard, false, err
+		}
+	}
+	if *f.merge && sharded {
+		return shard, false, fmt.Errorf("-merge and -shard exclude each other")
+	}
+	return shard, sharded, nil
+}
+
+// lockSearch checks the search's folder dir and locks it: the whole
+// search and a merge own the folder; the shards of a step share it, each
+// shard once.
+func lockSearch(dir string, shard arena.Shard, sharded bool) (*outdir.Lock, error) {
+	if err := outdir.Check(dir); err != nil {
+		return nil, err
+	}
+	if sharded {
+		return outdir.AcquireShard(dir, shardLockName(shard))
+	}
+	return outdir.Acquire(dir)
+}
+
+// mergeSearch appends the current step's shard files of s to its log and
+// says what is next on out.
+func mergeSearch[M search.Method](name string, s *search.Search[M], reportFile string, out io.Writer, summary func(st *search.State[M])) error {
+	st, err := s.Merge()
+	if err != nil {
+		return fmt.Errorf("-merge: %w", err)
+	}
+	if out == io.Discard {
+		return nil
+	}
+	if st.Complete() {
+		fmt.Fprintf(out, "%s: complete (%d evaluations); report in %s\n", name, st.Lines, filepath.Join(s.Dir, reportFile))
+		summary(st)
+	} else {
+		fmt.Fprintf(out, "%s: merged; next step %d of %d (%d evaluations)\n", name, st.Step, st.Steps, len(st.Evals))
+	}
+	return nil
+}
+
+// runSearchShard plays shard of the current step of s.
+func runSearchShard[M search.Method](ctx context.Context, name string, s *search.Search[M], shard arena.Shard, resume bool, out io.Writer) error {
+	st, err := s.RunShard(ctx, shard, resume)
+	if err != nil {
+		return err
+	}
+	if st.Complete() {
+		fmt.Fprintf(out, "%s: the search is complete: shard %s has nothing to play\n", name, shard)
+	} else {
+		fmt.Fprintf(out, "%s: step %d shard %s done: %s\n", name, st.Step, shard, st.ShardFile)
+	}
+	return nil
+}
+
+const sweepUsage = `usage: marslab sweep CONFIG [flags]
 
 Searches the parameters of CONFIG (a TOML file, e.g. configs/experiments/narrow-wp-pob.toml:
 the bot, the field of opponents, the [[param]] ranges and the [narrow] table) by narrowing:
@@ -172,9 +182,11 @@ shards; DIR/report.md, cells.csv and the surface figures are written at the end.
 Forms: marslab sweep CONFIG [-resume]        every remaining step here
        marslab sweep CONFIG -shard i/n        one shard of the current step (or from Slurm's array env)
        marslab sweep CONFIG -merge            join the current step's shards into the log
-       marslab sweep CONFIG -steps            print the maximum number of steps`, stderr)
-	f := addSearchFlags(fs)
-	setup, err := loadSearch(fs, reg, args, stdout)
+       marslab sweep CONFIG -steps            print the maximum number of steps`
+
+// cmdSweep runs a narrowing search of a config file.
+func cmdSweep(ctx context.Context, in *invocation, f searchFlags) error {
+	setup, err := loadSearch(in)
 	if err != nil {
 		return err
 	}
@@ -195,10 +207,10 @@ Forms: marslab sweep CONFIG [-resume]        every remaining step here
 	s.Report = func(n *search.Narrowing) error {
 		return searchreport.WriteNarrow(dir, setup, n, *f.figures)
 	}
-	return runSearch(ctx, "sweep", f, s, "report.md", stdout, stderr, func(st *search.State[*search.Narrowing]) {
+	return runSearch(ctx, in, f, s, "report.md", func(st *search.State[*search.Narrowing]) {
 		best, _ := st.Method.Best()
 		iv := best.Wilson()
-		fmt.Fprintf(stdout, "sweep %s: best %s: win rate %.3f [%.3f, %.3f] over %d games (%d evaluations)\n",
+		fmt.Fprintf(in.stdout, "sweep %s: best %s: win rate %.3f [%.3f, %.3f] over %d games (%d evaluations)\n",
 			cfg.Name, setup.Space.Label(best.X), float64(best.Wins)/float64(best.Games), iv.Lo, iv.Hi, best.Games, st.Lines)
 	})
 }

@@ -105,6 +105,7 @@ func TestSweepCommandContract(t *testing.T) {
 }
 
 func TestSweepCommandErrors(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	cfg := sweepConfig(t, dir, 3)
 	bad := filepath.Join(dir, "bad.toml")
@@ -131,6 +132,7 @@ func TestSweepCommandErrors(t *testing.T) {
 }
 
 func TestValidateCommand(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	cfg := sweepConfig(t, dir, 3)
 	out := filepath.Join(dir, "val")
@@ -160,6 +162,7 @@ func TestValidateCommand(t *testing.T) {
 }
 
 func TestEvolveCommand(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	cfg := sweepConfig(t, dir, 3)
 	out, err := runOut(t, "evolve", "-steps", cfg)

@@ -27,6 +27,7 @@ out = "` + filepath.ToSlash(filepath.Join(dir, "default-out")) + `"
 }
 
 func TestTournamentCommand(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	cfg := tournamentConfig(t, dir)
 	out, err := runOut(t, "tournament", cfg, "-figures=false")
@@ -63,6 +64,7 @@ func TestTournamentCommand(t *testing.T) {
 }
 
 func TestTournamentErrors(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	cfg := tournamentConfig(t, dir)
 	bad := filepath.Join(dir, "bad.toml")
@@ -93,6 +95,7 @@ out = "x"
 // TestTournamentBotCounts checks that the tournament prints MARS's own
 // counts under its tables.
 func TestTournamentBotCounts(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "t.toml")
 	require.NoError(t, os.WriteFile(path, []byte(`bots = ["mars", "aggressive", "random"]

@@ -26,28 +26,38 @@ import (
 // only such a file.
 const viewMarker = `<meta name="generator" content="marslab view">`
 
-// cmdView writes a game as a self-contained web page.
-func cmdView(ctx context.Context, reg *bots.Registry, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("view", `usage: marslab view GAME.jsonl [-out GAME.html]
+const viewUsage = `usage: marslab view GAME.jsonl [-out GAME.html]
        marslab view DIR -game N [-out DIR-gameN.html]
 
 Writes one self-contained web page (no server, no network, no file beside it) that shows a
 game: the board, the seats, controls to step through it, a chart over the rounds and, when the
 log has them (play -explain -log), MARS's explanations. A log is replayed first: a log that is
 cut or changed is refused. DIR is a batch or tournament directory (config.json): game N is
-played again from its seed and line-up, with MARS explaining its decisions.`, stderr)
-	out := fs.String("out", "", "the page to write (default: the log's name with .html, or DIR-gameN.html)")
-	game := fs.Int("game", 0, "with a batch or tournament directory: the index of the game to show, 0..games-1")
-	rulesFile := fs.String("rules", "", "with a directory whose rules are not embedded: the rules file it was run with")
-	mapFile := fs.String("map", "", "with a directory whose map is not embedded: the map file it was run with")
-	src, err := parseOneArg(fs, args, stdout, "game log or directory")
+played again from its seed and line-up, with MARS explaining its decisions.`
+
+// viewFlags are the flags of marslab view.
+type viewFlags struct {
+	out, rules, mapFile *string
+	game                *int
+}
+
+func viewFlagSet(fs *flag.FlagSet) *viewFlags {
+	return &viewFlags{
+		out:     fs.String("out", "", "the page to write (default: the log's name with .html, or DIR-gameN.html)"),
+		game:    fs.Int("game", 0, "with a batch or tournament directory: the index of the game to show, 0..games-1"),
+		rules:   fs.String("rules", "", "with a directory whose rules are not embedded: the rules file it was run with"),
+		mapFile: fs.String("map", "", "with a directory whose map is not embedded: the map file it was run with"),
+	}
+}
+
+// cmdView writes a game as a self-contained web page.
+func cmdView(ctx context.Context, in *invocation, f *viewFlags) error {
+	src, err := in.oneArg("game log or directory")
 	if err != nil {
 		return err
 	}
-	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	if *game < 0 {
-		return fmt.Errorf("-game %d: invalid: a game index is 0 or more", *game)
+	if *f.game < 0 {
+		return fmt.Errorf("-game %d: invalid: a game index is 0 or more", *f.game)
 	}
 	st, err := os.Stat(src)
 	if err != nil {
@@ -55,46 +65,70 @@ played again from its seed and line-up, with MARS explaining its decisions.`, st
 	}
 	var log []byte
 	if st.IsDir() {
-		if !set["game"] {
-			return fmt.Errorf("%s is a directory: -game N says which of its games to show", src)
-		}
-		if log, err = regenerate(ctx, reg, src, *game, *rulesFile, *mapFile); err != nil {
-			return err
-		}
-		if *out == "" {
-			// Beside the directory, named after it; "." and ".." by their
-			// absolute path, so that the page is not a hidden ".-gameN.html".
-			dir := filepath.Clean(src)
-			if b := filepath.Base(dir); b == "." || b == ".." {
-				if dir, err = filepath.Abs(dir); err != nil {
-					return err
-				}
-			}
-			*out = fmt.Sprintf("%s-game%d.html", dir, *game)
-		}
+		log, err = f.dirLog(ctx, in, src)
 	} else {
-		for _, f := range []string{"game", "rules", "map"} {
-			if set[f] {
-				return fmt.Errorf("-%s applies to a directory, and %s is a file", f, src)
+		log, err = f.fileLog(in, src)
+	}
+	if err != nil {
+		return err
+	}
+	return writeView(ctx, in, src, *f.out, log)
+}
+
+// dirLog plays game -game of the batch or tournament directory src again
+// and returns its log; -out defaults to DIR-gameN.html beside it.
+func (f *viewFlags) dirLog(ctx context.Context, in *invocation, src string) ([]byte, error) {
+	if !in.set(false)["game"] {
+		return nil, fmt.Errorf("%s is a directory: -game N says which of its games to show", src)
+	}
+	log, err := regenerate(ctx, in.reg, src, *f.game, *f.rules, *f.mapFile)
+	if err != nil {
+		return nil, err
+	}
+	if *f.out == "" {
+		// Beside the directory, named after it; "." and ".." by their
+		// absolute path, so that the page is not a hidden ".-gameN.html".
+		dir := filepath.Clean(src)
+		if b := filepath.Base(dir); b == "." || b == ".." {
+			if dir, err = filepath.Abs(dir); err != nil {
+				return nil, err
 			}
 		}
-		if log, err = fileread.ReadFile(src, fileread.GameLog); err != nil {
-			return err
-		}
-		if *out == "" {
-			*out = strings.TrimSuffix(src, filepath.Ext(src)) + ".html"
+		*f.out = fmt.Sprintf("%s-game%d.html", dir, *f.game)
+	}
+	return log, nil
+}
+
+// fileLog reads the game log src; -out defaults to its name with .html.
+func (f *viewFlags) fileLog(in *invocation, src string) ([]byte, error) {
+	set := in.set(false)
+	for _, name := range []string{"game", "rules", "map"} {
+		if set[name] {
+			return nil, fmt.Errorf("-%s applies to a directory, and %s is a file", name, src)
 		}
 	}
+	log, err := fileread.ReadFile(src, fileread.GameLog)
+	if err != nil {
+		return nil, err
+	}
+	if *f.out == "" {
+		*f.out = strings.TrimSuffix(src, filepath.Ext(src)) + ".html"
+	}
+	return log, nil
+}
+
+// writeView replays log (read from src) into a page written to out.
+func writeView(ctx context.Context, in *invocation, src, out string, log []byte) error {
 	h, events, res, err := sim.ReadLog(bytes.NewReader(log))
 	if err != nil {
 		return fmt.Errorf("%s: %w", src, err)
 	}
 	var page bytes.Buffer
-	if err := view.Write(ctx, &page, log, human.ReplayPlayers(reg, func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(log)), nil })); err != nil {
+	if err := view.Write(ctx, &page, log, human.ReplayPlayers(in.reg, func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(log)), nil })); err != nil {
 		return fmt.Errorf("%s: %w", src, err)
 	}
-	if err := writePage(*out, page.Bytes()); err != nil {
-		return fmt.Errorf("-out %s: %w", *out, err)
+	if err := writePage(out, page.Bytes()); err != nil {
+		return fmt.Errorf("-out %s: %w", out, err)
 	}
 	explained := 0
 	for i := range events {
@@ -102,8 +136,8 @@ played again from its seed and line-up, with MARS explaining its decisions.`, st
 			explained++
 		}
 	}
-	fmt.Fprintf(stdout, "%s: %d events (and %d lines of explanation), %d rounds, %s: %s (%d KB)\n",
-		src, len(events)-explained, explained, res.Rounds, resultWords(h, res), *out, (page.Len()+1023)/1024)
+	fmt.Fprintf(in.stdout, "%s: %d events (and %d lines of explanation), %d rounds, %s: %s (%d KB)\n",
+		src, len(events)-explained, explained, res.Rounds, resultWords(h, res), out, (page.Len()+1023)/1024)
 	return nil
 }
 
@@ -179,6 +213,24 @@ func regenerate(ctx context.Context, reg *bots.Registry, dir string, g int, rule
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", cfgPath, err)
 	}
+	seats, err := headerSeats(reg, cfgPath, h)
+	if err != nil {
+		return nil, err
+	}
+	batch := arena.Config{Map: cfg.Map, Rules: cfg.Rules, Seats: seats, Schedule: sched, Games: h.Games, Seed: h.Seed}
+	rec, log, err := arena.Replay(ctx, batch, g, logHeader(cfg, nil, 0, 0))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", cfgPath, err)
+	}
+	if err := checkRecord(dir, rec, len(sched.Lineup(g, nil))); err != nil {
+		return nil, err
+	}
+	return log, nil
+}
+
+// headerSeats returns the seats that the header h of cfgPath records,
+// each bot's parameters checked against its factory in reg.
+func headerSeats(reg *bots.Registry, cfgPath string, h arena.Header) ([]bots.Seat, error) {
 	seats := make([]bots.Seat, len(h.Seats))
 	for e, si := range h.Seats {
 		fac, ok := reg.Lookup(si.Bot)
@@ -196,15 +248,7 @@ func regenerate(ctx context.Context, reg *bots.Registry, dir string, g int, rule
 		}
 		seats[e] = bots.Seat{Factory: fac, Params: si.Params, Label: si.Label}
 	}
-	batch := arena.Config{Map: cfg.Map, Rules: cfg.Rules, Seats: seats, Schedule: sched, Games: h.Games, Seed: h.Seed}
-	rec, log, err := arena.Replay(ctx, batch, g, logHeader(cfg, nil, 0, 0))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", cfgPath, err)
-	}
-	if err := checkRecord(dir, rec, len(sched.Lineup(g, nil))); err != nil {
-		return nil, err
-	}
-	return log, nil
+	return seats, nil
 }
 
 // checkRecord compares the regenerated game's record with its line in

@@ -23,6 +23,7 @@ import (
 // log as explain events (not on stdout), the same lines that -explain
 // alone prints, before the events of each decision; the log replays.
 func TestPlayExplainLog(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	log := filepath.Join(dir, "g.jsonl")
 	args := []string{"play", "-players", "mars,aggressive,random", "-seed", "3", "-rules", "classic"}
@@ -68,6 +69,7 @@ func mustOpen(t *testing.T, path string) *bytes.Reader {
 // beside it), overwrites only its own pages, and refuses bad input with
 // the file and line and without writing a page.
 func TestViewCommand(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	log := filepath.Join(dir, "g.jsonl")
 	_, _, err := runCmd(t, "play", "-players", "aggressive,random,pacifist", "-seed", "2", "-rules", "fixedcards", "-log", log)
@@ -140,6 +142,7 @@ func TestViewCommand(t *testing.T) {
 // TestViewQuotesLabels: a label read from a log is printed Go-quoted, so
 // that terminal escapes in it (ESC, BEL, CR) reach the terminal as text.
 func TestViewQuotesLabels(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	log := filepath.Join(dir, "g.jsonl")
 	_, _, err := runCmd(t, "play", "-players", "aggressive,random,pacifist", "-seed", "2", "-rules", "fixedcards", "-log", log)

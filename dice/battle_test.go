@@ -222,6 +222,7 @@ func compareBattle(f *BattleResult, ex exactStats) []string {
 // every end state's probability and the mean and variance of both sides'
 // losses must agree to agreeTol (see agrees).
 func TestBattleAllMatchExact(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		r       Rules
 		n, stop int
@@ -258,6 +259,7 @@ func TestBattleAllMatchExact(t *testing.T) {
 // TestExactEndsMatchBattleExact checks the test's own shared exact
 // computation against BattleStopExact, value for value.
 func TestExactEndsMatchBattleExact(t *testing.T) {
+	t.Parallel()
 	for _, stop := range []int{0, 3} {
 		ee, err := newExactEnds(Classic, 12, stop)
 		require.NoError(t, err)
@@ -296,6 +298,7 @@ func TestExactEndsMatchBattleExact(t *testing.T) {
 // with probability about 1.7e-28, and E[l²] - E[l]² would give 3e-16
 // instead of the defender's loss variance p(1-p).
 func TestBattleSmallVariance(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ a, d, stop int }{{60, 1, 0}, {60, 2, 0}, {40, 1, 3}, {60, 1, 3}}
 	for _, tt := range tests {
 		ex, err := BattleStopExact(context.Background(), Classic, tt.a, tt.d, tt.stop)

@@ -55,6 +55,7 @@ func TestExactCancel(t *testing.T) {
 // TestExactContextSame: with a live context the results are those of the
 // functions without one.
 func TestExactContextSame(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	b, err := BattleStopExact(ctx, Classic, 7, 6, 2)
 	require.NoError(t, err)

@@ -19,6 +19,7 @@ func rat(s string) *big.Rat {
 }
 
 func TestRollExactCounts(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		na, nd int
 		total  int64
@@ -45,6 +46,7 @@ func TestRollExactCounts(t *testing.T) {
 }
 
 func TestRollTiesToAttacker(t *testing.T) {
+	t.Parallel()
 	r := Rules{AttackerDice: 3, DefenderDice: 2, TiesToAttacker: true}
 	o, err := Roll(r, 1, 1)
 	require.NoError(t, err)
@@ -59,6 +61,7 @@ func TestRollTiesToAttacker(t *testing.T) {
 }
 
 func TestRollErrors(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		r      Rules
 		na, nd int
@@ -80,6 +83,7 @@ func TestRollErrors(t *testing.T) {
 // TestTable4 checks the MARS paper's rounded Table 4 against the exact
 // counts: every entry is the exact value rounded to a whole percent.
 func TestTable4(t *testing.T) {
+	t.Parallel()
 	for _, row := range table4() {
 		o, err := Roll(Classic, row.AttackerDice, row.DefenderDice)
 		require.NoError(t, err)
@@ -97,6 +101,7 @@ func TestTable4(t *testing.T) {
 }
 
 func TestWinSmall(t *testing.T) {
+	t.Parallel()
 	w21 := new(big.Rat).Add(rat("125/216"), new(big.Rat).Mul(rat("91/216"), rat("15/36")))
 	w12 := new(big.Rat).Mul(rat("55/216"), rat("15/36"))
 	want := map[[2]int]*big.Rat{
@@ -121,6 +126,7 @@ func TestWinSmall(t *testing.T) {
 // TestTableMatchesExact checks the float64 table against exact rational
 // arithmetic for every a, d <= 60.
 func TestTableMatchesExact(t *testing.T) {
+	t.Parallel()
 	const n = 60
 	for _, r := range []Rules{Classic, {AttackerDice: 3, DefenderDice: 2, TiesToAttacker: true}, {AttackerDice: 2, DefenderDice: 3}} {
 		tab, err := NewTable(r, n)
@@ -139,6 +145,7 @@ func TestTableMatchesExact(t *testing.T) {
 }
 
 func TestTableErrorsAndBounds(t *testing.T) {
+	t.Parallel()
 	_, err := NewTable(Classic, -1)
 	assert.ErrorContains(t, err, "table size -1 outside [0, 5000]")
 	_, err = NewTable(Rules{}, 3)
@@ -154,6 +161,7 @@ func TestTableErrorsAndBounds(t *testing.T) {
 }
 
 func TestBattleOneVsOne(t *testing.T) {
+	t.Parallel()
 	res, err := Battle(Classic, 1, 1)
 	require.NoError(t, err)
 	require.Len(t, res.Outcomes, 2)
@@ -170,6 +178,7 @@ func TestBattleOneVsOne(t *testing.T) {
 }
 
 func TestBattleStop(t *testing.T) {
+	t.Parallel()
 	// 3 attacking armies stop at 2: one 3v2 roll decides.
 	ex, err := BattleStopExact(context.Background(), Classic, 3, 2, 2)
 	require.NoError(t, err)
@@ -203,6 +212,7 @@ func TestBattleStop(t *testing.T) {
 }
 
 func TestBattleMatchesExact(t *testing.T) {
+	t.Parallel()
 	tab, err := NewTable(Classic, 30)
 	require.NoError(t, err)
 	for _, c := range [][3]int{{5, 5, 0}, {12, 7, 0}, {30, 30, 0}, {20, 10, 4}, {7, 15, 1}} {
@@ -235,6 +245,7 @@ func TestBattleMatchesExact(t *testing.T) {
 }
 
 func TestChainHandWorked(t *testing.T) {
+	t.Parallel()
 	c := NewChainer(Classic, 4)
 	// 2 armies against 1 then 1: only the 2-survivor conquest (125/216)
 	// can go on, with 1 army against 1.
@@ -259,6 +270,7 @@ func TestChainHandWorked(t *testing.T) {
 }
 
 func TestChainMatchesTableAndExact(t *testing.T) {
+	t.Parallel()
 	tab, err := NewTable(Classic, 40)
 	require.NoError(t, err)
 	c := NewChainer(Classic, 2) // grows on demand
@@ -290,6 +302,7 @@ func TestChainMatchesTableAndExact(t *testing.T) {
 }
 
 func TestChainRuleVariants(t *testing.T) {
+	t.Parallel()
 	defs := []int{4, 1, 6, 2}
 	for _, r := range []Rules{
 		{AttackerDice: 1, DefenderDice: 1},

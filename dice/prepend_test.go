@@ -13,6 +13,7 @@ import (
 // TestPrependMatchesWinAll checks that Prepend, chained from the last
 // territory to the first, gives WinAll's values bit for bit.
 func TestPrependMatchesWinAll(t *testing.T) {
+	t.Parallel()
 	for _, r := range []dice.Rules{dice.Classic, {AttackerDice: 3, DefenderDice: 3}, {AttackerDice: 1, DefenderDice: 1}} {
 		for _, defs := range [][]int{{0}, {1}, {3, 1}, {2, 0, 5}, {7, 7, 1, 2}, {12}} {
 			const amax = 40
@@ -35,6 +36,7 @@ func TestPrependMatchesWinAll(t *testing.T) {
 }
 
 func TestPrependBadInput(t *testing.T) {
+	t.Parallel()
 	c := dice.NewChainer(dice.Classic, 4)
 	got := c.Prepend(nil, []float64{1, 1, 1}, -1)
 	require.Len(t, got, 3)
@@ -53,6 +55,7 @@ func TestPrependBadInput(t *testing.T) {
 // TestPrependFewer checks that the grid of a Prepend gives the odds for
 // fewer defenders bit for bit, and that other queries invalidate it.
 func TestPrependFewer(t *testing.T) {
+	t.Parallel()
 	c := dice.NewChainer(dice.Classic, 8)
 	rest := c.WinAll(nil, 31, []int{4, 2})
 	_, ok := c.PrependFewer(nil, 3)
@@ -80,6 +83,7 @@ func TestPrependFewer(t *testing.T) {
 // larger than the defenders: the pass stops where the odds settle, and its
 // values and PrependFewer's are still WinAll's bit for bit.
 func TestPrependSaturated(t *testing.T) {
+	t.Parallel()
 	for _, r := range []dice.Rules{dice.Classic, {AttackerDice: 3, DefenderDice: 3}, {AttackerDice: 1, DefenderDice: 1}} {
 		for _, defs := range [][]int{{3}, {3, 1}, {25, 60}, {93}, {2, 0, 40, 7}} {
 			const amax = 3000

@@ -11,6 +11,7 @@ import (
 )
 
 func TestCompareTable4(t *testing.T) {
+	t.Parallel()
 	rolls, err := dice.CompareTable4(dice.Classic)
 	require.NoError(t, err)
 	require.Len(t, rolls, 6)

@@ -24,7 +24,7 @@ const importRules = `
 	NONE
 	< configs, dice, stats, search/cmaes,
 	  internal/atomicfile, internal/cputime, internal/fileread, internal/gamebench,
-	  internal/progress, internal/textfmt, bots/registry/internal/famgen,
+	  internal/progress, internal/race, internal/textfmt, bots/registry/internal/famgen,
 	  internal/browsertest;
 
 	internal/textfmt < table;

@@ -115,9 +115,6 @@ type rewardFile struct {
 	Placement  []float64 `toml:"placement"`
 }
 
-// envKeys lists the keys of an environment config, for error messages.
-const envKeys = "rules, players, seat, actions, opponents, features, rewards.per_turn, rewards.win, rewards.loss, rewards.eliminated, rewards.placement"
-
 // parseConfig parses an environment config (TOML; every key optional, the
 // defaults are DefaultConfig's):
 //
@@ -139,7 +136,7 @@ const envKeys = "rules, players, seat, actions, opponents, features, rewards.per
 // is an error naming source, the key and the allowed values.
 func parseConfig(source string, data []byte) (*Config, error) {
 	var f ConfigFile
-	if err := configs.DecodeStrict(source, data, &f, envKeys); err != nil {
+	if _, err := configs.DecodeStrict(source, data, &f); err != nil {
 		return nil, err
 	}
 	return f.Config(source, "")

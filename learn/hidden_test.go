@@ -13,6 +13,7 @@ import (
 // The observation depends on nothing another seat hides: changing the
 // cards in another seat's hand (not their number) leaves it unchanged.
 func TestObservationHidesOtherHands(t *testing.T) {
+	t.Parallel()
 	cfg := DefaultConfig()
 	cfg.Features = featureNames()
 	r, err := NewRunner(cfg, registry.Default())

@@ -14,6 +14,7 @@ import (
 )
 
 func TestParseRequest(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		line string
 		want request
@@ -109,6 +110,7 @@ func serve(t *testing.T, lines ...string) []map[string]any {
 }
 
 func TestServe(t *testing.T) {
+	t.Parallel()
 	got := serve(t,
 		`{"cmd":"step","action":0}`,
 		`not json`,
@@ -169,6 +171,7 @@ func TestServe(t *testing.T) {
 // TestInfoJSON: the end keys are written exactly at the end, zero values
 // included.
 func TestInfoJSON(t *testing.T) {
+	t.Parallel()
 	b, err := json.Marshal(Info{Seat: 1, Opponents: []string{"a", ""}, Step: 3, Round: 2})
 	require.NoError(t, err)
 	assert.Equal(t, `{"seat":1,"opponents":["a",""],"step":3,"round":2}`, string(b))
@@ -181,6 +184,7 @@ func TestInfoJSON(t *testing.T) {
 }
 
 func TestServeLongLine(t *testing.T) {
+	t.Parallel()
 	got := serve(t, strings.Repeat("x", maxLine+10), `{"cmd":"reset","seed":1}`)
 	require.Len(t, got, 2)
 	assert.Contains(t, got[0]["error"], "line longer than")

@@ -13,6 +13,7 @@ import (
 )
 
 func TestFactory(t *testing.T) {
+	t.Parallel()
 	f := mars.Factory()
 	require.NoError(t, f.Validate())
 	assert.Equal(t, "mars", f.Name)
@@ -55,6 +56,7 @@ func TestFactory(t *testing.T) {
 }
 
 func TestFactorySeatFile(t *testing.T) {
+	t.Parallel()
 	seat, err := registry.Default().ParseSeat("mars@../configs/bots/mars-paper.toml(W_p=0.5)", nil)
 	require.NoError(t, err)
 	p, err := seat.New()
@@ -67,6 +69,7 @@ func TestFactorySeatFile(t *testing.T) {
 // TestFactoryNamedOptions checks the named options by name in a seat spec,
 // in a parameter file's override and by index, with their errors.
 func TestFactoryNamedOptions(t *testing.T) {
+	t.Parallel()
 	seat, err := registry.Default().ParseSeat("mars(goal_value=target;goal_paths=all;defensive_bid=literal;hold_unit=percent;attack_targets=goals)", nil)
 	require.NoError(t, err)
 	p, err := seat.New()

@@ -15,12 +15,13 @@ import (
 
 	"github.com/marslab-risk/marslab/bots"
 	"github.com/marslab-risk/marslab/bots/registry"
+	"github.com/marslab-risk/marslab/internal/race"
 	"github.com/marslab-risk/marslab/mars"
 	"github.com/marslab-risk/marslab/sim"
-	"github.com/marslab-risk/marslab/sim/simtest"
 )
 
 func TestPaperParamsMatchConfig(t *testing.T) {
+	t.Parallel()
 	reg := registry.Default()
 	f, ok := reg.Lookup("mars")
 	require.True(t, ok, "mars is not registered")
@@ -42,6 +43,7 @@ func TestPaperParamsMatchConfig(t *testing.T) {
 }
 
 func TestParamsSet(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		v       float64
@@ -95,6 +97,7 @@ func FuzzParamsSet(f *testing.F) {
 }
 
 func TestRegistrySeat(t *testing.T) {
+	t.Parallel()
 	reg := registry.Default()
 	seat, err := reg.ParseSeat("mars(W_p=0.8;G_l=3)", nil)
 	require.NoError(t, err)
@@ -194,6 +197,7 @@ func (c *invariants) errorf(format string, args ...any) {
 // invariants hold after every event, and the same seed gives the same
 // result.
 func TestGames(t *testing.T) {
+	t.Parallel()
 	classic, err := sim.LoadMap("classic")
 	require.NoError(t, err)
 	small, err := sim.LoadMap("testdata/small.toml")
@@ -208,7 +212,7 @@ func TestGames(t *testing.T) {
 			r, err := sim.LoadRules(rname)
 			require.NoError(t, err)
 			step := 1
-			if simtest.RaceEnabled {
+			if race.Enabled {
 				step = 2 // 2, 4 and 6 players
 			}
 			for n := 2; n <= 6; n += step {
@@ -232,14 +236,14 @@ func TestGames(t *testing.T) {
 				// Under the race detector (one goroutine: nothing to detect, the
 				// games ten times slower) one game, not replayed.
 				games := uint64(2)
-				if simtest.RaceEnabled {
+				if race.Enabled {
 					games = 1
 				}
 				for idx := uint64(0); idx < games; idx++ {
 					res, err := g.Play(ps, 7, idx)
 					require.NoError(t, err)
 					assert.Equal(t, make([]int, n), res.Faults, "%s, game %d: faults per seat", name, idx)
-					if simtest.RaceEnabled {
+					if race.Enabled {
 						continue
 					}
 					again, err := g.Play(ps, 7, idx)
@@ -256,6 +260,7 @@ func TestGames(t *testing.T) {
 // and checks each lands in its field of Params (the named options keep
 // the paper's readings).
 func TestParamFile(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "set.toml")
 	require.NoError(t, os.WriteFile(path, []byte(`bot = "mars"
 [params]
@@ -286,6 +291,7 @@ C_eoc = 9.15
 }
 
 func TestExplain(t *testing.T) {
+	t.Parallel()
 	g := newGame(t)
 	// The readings closest to the paper's words, under which every kind of
 	// line below occurs in this game.
@@ -403,6 +409,7 @@ func (c *innerTimer) Fortify(s *sim.State, buf []sim.Move) []sim.Move {
 // through (the timed game is the untimed one), counts MARS's turns and
 // times something.
 func TestInnerTimer(t *testing.T) {
+	t.Parallel()
 	g := newGame(t)
 	ps := baseline(t, "mars@paper")
 	want, err := g.Play(ps, 1, 3)
@@ -468,6 +475,7 @@ func ExampleBot_Attack() {
 // left unbid, the counts restart with each game, and the names come in
 // their documented order.
 func TestGameStats(t *testing.T) {
+	t.Parallel()
 	for _, hu := range []mars.HoldUnit{mars.HoldFraction, mars.HoldPercent} {
 		p := mars.PaperParams()
 		p.HoldUnit = hu
@@ -534,6 +542,7 @@ func playCounting(t *testing.T, b *mars.Bot, index uint64) int64 {
 // validation shows it better than mars@paper (the verdict the notebook writes
 // into its tuned.toml), and that a shipped set holds the notebook's values.
 func TestShippedMatchNotebooks(t *testing.T) {
+	t.Parallel()
 	reg := registry.Default()
 	params := func(path string) mars.Params {
 		seat, err := reg.ParseSeat("mars@"+path, nil)

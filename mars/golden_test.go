@@ -99,6 +99,7 @@ func gameSummary(i int, players []string, res sim.Result) string {
 // changes a digest; run with -update only for an intended one. Below each
 // digest the file holds a line per game (winner, rounds, eliminations).
 func TestGoldenGames(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("plays whole games")
 	}

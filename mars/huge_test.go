@@ -8,9 +8,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/marslab-risk/marslab/bots/registry"
+	"github.com/marslab-risk/marslab/internal/race"
 	"github.com/marslab-risk/marslab/mars"
 	"github.com/marslab-risk/marslab/sim"
-	"github.com/marslab-risk/marslab/sim/simtest"
 )
 
 // TestHugeArmies plays MARS against random with 100,000 starting armies
@@ -18,7 +18,7 @@ import (
 // (see odds.chainOdds), so the game ends in seconds, and the heap stays
 // small.
 func TestHugeArmies(t *testing.T) {
-	if testing.Short() || simtest.RaceEnabled {
+	if testing.Short() || race.Enabled {
 		// The game runs on one goroutine, so the race detector has nothing
 		// to check; it would only slow the battles of 100,000 armies tenfold.
 		t.Skip("plays a whole game of 100,000-army stacks")

@@ -100,6 +100,7 @@ var fiveCont = []int{0, 0, 0, 1, 1}
 var fiveBonus = []int{3, 2}
 
 func TestValue(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		owner  []int
@@ -131,6 +132,7 @@ func TestValue(t *testing.T) {
 }
 
 func TestStatics(t *testing.T) {
+	t.Parallel()
 	b := newBoard(fiveNbr, fiveCont, fiveBonus)
 	assert.Equal(t, []float64{0.5, 0.5}, b.vsv)
 	assert.Equal(t, []int{0, 1, 1, 1, 1}, b.vcb)
@@ -146,6 +148,7 @@ func goalsOf(m *mediator, t int) [][]int {
 }
 
 func TestPropagate(t *testing.T) {
+	t.Parallel()
 	owner := []int{0, 0, 1, 1, 2}
 	armies := []int{3, 3, 1, 1, 1}
 	tests := []struct {
@@ -181,6 +184,7 @@ func TestPropagate(t *testing.T) {
 // its own agent, is connected, and that the goal's w and def are the sums
 // of the chain's values and armies.
 func TestPropagateProperties(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(1, 2))
 	for trial := 0; trial < 50; trial++ {
 		n := 8 + rng.IntN(10)
@@ -229,6 +233,7 @@ func TestPropagateProperties(t *testing.T) {
 // agent: a path whose exact chain odds, with all of the agent's armies
 // and every new army, reach pPrune is stored as a goal.
 func TestPropagateKeepsReachable(t *testing.T) {
+	t.Parallel()
 	// The audit's case first: 5 attackers against five 1-army territories
 	// (exact odds 6.9 %) on a line.
 	nbr := [][]int{{1}, {0, 2}, {1, 3}, {2, 4}, {3, 5}, {4}}
@@ -294,6 +299,7 @@ func TestPropagateKeepsReachable(t *testing.T) {
 // is padded with isolated own territories. On the small map the
 // reachability pruning (see reachable) sends fewer messages.
 func TestPropagateLargeMap(t *testing.T) {
+	t.Parallel()
 	for _, paths := range []GoalPaths{GoalPathsShortest, GoalPathsAll} {
 		rng := rand.New(rand.NewPCG(3, 4))
 		msgs := [2]int{}
@@ -367,6 +373,7 @@ func placementAgents(t *testing.T, rng *rand.Rand, trials int, f func(trial int,
 // examining every goal and army count with fresh chain odds, for the first
 // bid of a placement and for a re-bid after the agent has won armies.
 func TestOffensiveBrute(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(5, 6))
 	ch := dice.NewChainer(dice.Classic, 64)
 	checked := 0
@@ -421,6 +428,7 @@ func TestOffensiveBrute(t *testing.T) {
 // bid, and the bound over every army count is below the bound numerator
 // for all n armies for many agents.
 func TestFirstBidBound(t *testing.T) {
+	t.Parallel()
 	stale, tighter := 0, 0
 	placementAgents(t, rand.New(rand.NewPCG(11, 12)), 60, func(trial int, m *mediator, ag, n int) {
 		for _, zeroUsed := range []bool{false, true} {
@@ -460,6 +468,7 @@ func TestFirstBidBound(t *testing.T) {
 // bound the odds chain gives (see numerator). A non-positive bid counts
 // as no bid (the auction takes only positive bids).
 func TestOffensiveBruteBigStacks(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("computes chain odds of thousands of armies")
 	}
@@ -569,6 +578,7 @@ func randomGraph(rng *rand.Rand, n int) [][]int {
 var lineNbr = [][]int{{1}, {0, 2}, {1}}
 
 func TestOffensiveBid(t *testing.T) {
+	t.Parallel()
 	// Hand-worked battle odds (classic dice):
 	// W(1,1) = 15/36 = 0.416667; W(2,1) = 125/216 + 91/216*W(1,1) =
 	// 0.754244; W(3,1) = 855/1296 + 441/1296*W(2,1) = 0.916374;
@@ -612,6 +622,7 @@ func TestOffensiveBid(t *testing.T) {
 }
 
 func TestDefensiveBid(t *testing.T) {
+	t.Parallel()
 	// Territory 0 (2 armies, v = 10) faces 3 enemy armies on 1.
 	// d_2 = 1 - W(2,2) = 0.637346; W(1,2) = 55/216*W(1,1) = 0.106096;
 	// W(2,3) = 295/1296*W(2,1) + 420/1296*W(1,2) = 0.206069, so
@@ -635,6 +646,7 @@ func TestDefensiveBid(t *testing.T) {
 }
 
 func TestPlaceAuction(t *testing.T) {
+	t.Parallel()
 	// Agent 0 has a safe goal; the only other own agent... there is none:
 	// every army must still be placed, on territory 0.
 	p := wordParams()
@@ -659,6 +671,7 @@ func pursuedOf(m *mediator, t int) [][2]int {
 // TestPlaceSeveralGoals checks that an agent that wins auctions with
 // different goals pursues all of them, not only the last.
 func TestPlaceSeveralGoals(t *testing.T) {
+	t.Parallel()
 	// Agent 0 (2 armies) borders enemies 1 and 2 (1 army each, neither
 	// threatens it, so there is no defensive bid). With G_l = 1 its goals
 	// are 1 and 2; each wins one of the two auctions.
@@ -687,6 +700,7 @@ func TestPlaceSeveralGoals(t *testing.T) {
 }
 
 func TestAttackThreshold(t *testing.T) {
+	t.Parallel()
 	// 3 armies (2 attack) against 2: W(2,2) = 0.362654.
 	tests := []struct {
 		wp, wp1   float64
@@ -755,6 +769,7 @@ func pursuing23(t testing.TB, armies ...int) *mediator {
 // battle table, beyond it (where battles are scaled) and where the chain
 // odds are scaled, on the goal 2>3 and on its rest 3.
 func TestGoalBoundBounds(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(11, 12))
 	for trial := range 60 {
 		scale := []int{10, 300, 3000, 30000}[trial%4]
@@ -773,6 +788,7 @@ func TestGoalBoundBounds(t *testing.T) {
 }
 
 func TestAttackFollowsGoal(t *testing.T) {
+	t.Parallel()
 	// Agent 0 (6 armies) borders 1 (1 army) and 2 (5 armies, then 3 with
 	// 1). Pursuing the goal 2>3 it bids only for 2, at the odds of the
 	// whole path, though taking 1 alone is likelier, as long as the goal's
@@ -809,6 +825,7 @@ func TestAttackFollowsGoal(t *testing.T) {
 // are all below the threshold: it bids its best single battle, as an
 // agent without goals does, instead of not attacking at all.
 func TestAttackGoalBelowThreshold(t *testing.T) {
+	t.Parallel()
 	m := pursuing23(t, 6, 1, 5, 1)
 	ch := dice.NewChainer(dice.Classic, 10)
 	// After the first conquest the threshold is W_p = 0.7375: the goal's
@@ -843,6 +860,7 @@ func TestAttackGoalBelowThreshold(t *testing.T) {
 // lowest target territory id, whatever the order of the map's neighbour
 // list, and equal bids of two agents to the lowest attacker id.
 func TestAttackTieLowestTarget(t *testing.T) {
+	t.Parallel()
 	// 0 (own, 4 armies) borders 3 and 1 (listed in that order), both
 	// enemy with 2 armies; 2 (own, 4 armies) borders 1 and 3 too.
 	nbr := [][]int{{3, 1}, {2, 0}, {3, 1}, {0, 2}}
@@ -854,6 +872,7 @@ func TestAttackTieLowestTarget(t *testing.T) {
 }
 
 func TestGoalHandOn(t *testing.T) {
+	t.Parallel()
 	// Agent 0 pursues 1>2; after conquering 1 the goal passes to agent 1,
 	// which moves every army in, and the next attack uses the rest of it.
 	p := wordParams()
@@ -889,6 +908,7 @@ func TestGoalHandOn(t *testing.T) {
 // TestOccupyGoals checks the hand-on of every goal whose next target is
 // the conquered territory and the three move-in rules.
 func TestOccupyGoals(t *testing.T) {
+	t.Parallel()
 	// 0 (own, 10 armies) borders 1 and 4; 1 borders 2 and 3; 2, 3 and 4
 	// hold 2, 3 and 5 armies; 5 (enemy, 6 armies) borders 1 and 0 only in
 	// the last case.
@@ -934,6 +954,7 @@ func TestOccupyGoals(t *testing.T) {
 }
 
 func TestOddsLarge(t *testing.T) {
+	t.Parallel()
 	o, err := newOdds(dice.Classic)
 	require.NoError(t, err)
 	assert.Equal(t, 1.0, o.win(300, 3))
@@ -969,6 +990,7 @@ func maxFlowBrute(c [][]int, s, t int) int {
 }
 
 func TestMaxFlow(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(3, 4))
 	var f flowNet
 	for trial := 0; trial < 300; trial++ {
@@ -1007,6 +1029,7 @@ func TestMaxFlow(t *testing.T) {
 }
 
 func TestMaxFlowHand(t *testing.T) {
+	t.Parallel()
 	// The CLRS example network: maximum flow 23.
 	var f flowNet
 	f.reset(6)
@@ -1022,6 +1045,7 @@ func TestMaxFlowHand(t *testing.T) {
 // by own territories under connected), and no territory sends more than
 // its armies at the start of the phase minus one, so no army moves twice.
 func TestFortifyRules(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(5, 6))
 	moved := 0
 	for trial := 0; trial < 300; trial++ {
@@ -1069,6 +1093,7 @@ func TestFortifyRules(t *testing.T) {
 }
 
 func TestFortifyHand(t *testing.T) {
+	t.Parallel()
 	// Line 0 - 1 - 2 - 3: own 0, 1, 2 with 5, 4, 2 armies; enemy 3 with 6.
 	// Front: 2 (threat 6). Interior 1 (distance 1) sells 3 to the front;
 	// interior 0 (distance 2) sells 4 to the relay 1. Max flow 7: both
@@ -1086,6 +1111,7 @@ func TestFortifyHand(t *testing.T) {
 // TestFortifyThreatenedFront checks that a front whose value V_c is
 // negative (C_enu < 0 times a huge enemy stack) still receives armies.
 func TestFortifyThreatenedFront(t *testing.T) {
+	t.Parallel()
 	// Line 0 - 1 - 2: own 0 (interior, 20 armies) and 1 (front, 2
 	// armies); enemy 2 holds 3000 armies, so V_c(1) < 0.
 	m, _ := testStateMediator(t, wordParams(), sim.FortifyOneStep, lineNbr, []int{0, 0, 0}, []int{2}, []int{0, 0, 1}, []int{20, 2, 3000})
@@ -1107,6 +1133,7 @@ func TestFortifyThreatenedFront(t *testing.T) {
 // rule: a front two steps away needs a bid over 1/0.9 times that of a
 // front one step away.
 func TestFortifyConnectedSteps(t *testing.T) {
+	t.Parallel()
 	// Front A = 0 (next to enemy 4), interior S = 1 (10 armies), interior
 	// X = 2, front B = 3 (next to enemy 5): A is one step from S, B two.
 	nbr := [][]int{{4, 1}, {0, 2}, {1, 3}, {2, 5}, {0}, {3}}
@@ -1141,6 +1168,7 @@ func toTriples[M interface {
 // of the paper: every agent bids exactly at once, and every agent whose
 // bid is for more armies than remain re-bids before each round.
 func TestLazyAuction(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(7, 8))
 	rounds, several := 0, 0
 	for trial := 0; trial < 80; trial++ {
@@ -1232,6 +1260,7 @@ func TestLazyAuction(t *testing.T) {
 // exact odds reach pPrune, for any order of its defenders and several dice
 // rules, and that it does drop hopeless chains.
 func TestMayReachBound(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(9, 10))
 	for _, r := range []dice.Rules{dice.Classic, {AttackerDice: 3, DefenderDice: 2, TiesToAttacker: true},
 		{AttackerDice: 1, DefenderDice: 1}, {AttackerDice: 3, DefenderDice: 3}, {AttackerDice: 2, DefenderDice: 1}} {
@@ -1280,6 +1309,7 @@ func TestMayReachBound(t *testing.T) {
 // testdata/cards.toml (classic rules: the first set is worth 4 armies, a
 // shown territory its owner holds 2 more; seat 0's income is 23).
 func TestCardAgent(t *testing.T) {
+	t.Parallel()
 	m, r, base := simtest.LoadPosition(t, "classic", "classic", "testdata/cards.toml")
 	tests := []struct {
 		name   string
@@ -1346,6 +1376,7 @@ func dealTo(t testing.TB, m *sim.Map, pos *sim.Position, seat int, names ...stri
 // enemy 5 | own 6: the steps to the front, the spare armies and the
 // clusters of the explanation.
 func TestFortifyAnalyse(t *testing.T) {
+	t.Parallel()
 	nbr := [][]int{{1}, {0, 2}, {1, 3}, {2, 4}, {3, 5}, {4, 6}, {5}}
 	owner := []int{0, 0, 0, 1, 0, 1, 0}
 	armies := []int{6, 4, 3, 5, 2, 1, 7}
@@ -1369,6 +1400,7 @@ func TestFortifyAnalyse(t *testing.T) {
 // territory and neighbour with fresh bids for every army, on random
 // positions.
 func TestFortifyAuctionScan(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(13, 14))
 	sales := 0
 	for trial := 0; trial < 100; trial++ {
@@ -1468,6 +1500,7 @@ func FuzzDecisionsLegal(f *testing.F) {
 // holds whole keeps its armies, the same front on a continent MARS does not
 // hold sells its surplus to a weak front next to it.
 func TestFortifyContinentBorder(t *testing.T) {
+	t.Parallel()
 	// Continent 0 = {0, 1}, continent 1 = {2, 3}. 1 borders 0, enemy 2
 	// (5 armies) and own 3 (1 army, also facing 2); 0 borders only 1.
 	nbr := [][]int{{1}, {0, 2, 3}, {1, 3}, {1, 2}}
@@ -1500,6 +1533,7 @@ func TestFortifyContinentBorder(t *testing.T) {
 // outcome, then the bids of every eligible agent, the best explainBids of
 // them by odds with the count of the rest.
 func TestExplainAttackBids(t *testing.T) {
+	t.Parallel()
 	// Own i = 0..6 (2..8 armies) each borders enemy i+7 (1 army) alone;
 	// the enemy territories form a line.
 	const k = 7
@@ -1590,6 +1624,7 @@ func offensiveGoal(t *testing.T, p Params, nbr [][]int, owner, armies []int, val
 // bids for: own 0 (10 armies) borders enemy 1 (V_c 10) and 3 (V_c 6);
 // enemy 2 (V_c 1) lies behind 1. Every enemy holds 1 army.
 func TestGoalValueOption(t *testing.T) {
+	t.Parallel()
 	nbr := [][]int{{1, 3}, {0, 2}, {1}, {0}}
 	owner := []int{0, 1, 1, 1}
 	armies := []int{10, 1, 1, 1}
@@ -1615,6 +1650,7 @@ func TestGoalValueOption(t *testing.T) {
 // 0 (10 armies) through enemy 1 (3 armies) and three steps through
 // enemies 3 and 4 (1 army each).
 func TestGoalPathsOption(t *testing.T) {
+	t.Parallel()
 	nbr := [][]int{{1, 3}, {0, 2}, {1, 4}, {0, 4}, {3, 2}}
 	owner := []int{0, 1, 1, 1, 1}
 	armies := []int{10, 3, 1, 1, 1}
@@ -1640,6 +1676,7 @@ func TestGoalPathsOption(t *testing.T) {
 // threatened 1; the printed equation the safe 0 (its zero-army bid
 // first, then the army).
 func TestDefensiveBidOption(t *testing.T) {
+	t.Parallel()
 	nbr := [][]int{{1, 2}, {0, 3}, {0, 3}, {1, 2}}
 	for _, tc := range []struct {
 		def    DefensiveBid
@@ -1671,6 +1708,7 @@ func TestDefensiveBidOption(t *testing.T) {
 // under fractions: territory 0 (2 armies, one enemy neighbour of 3) has a
 // goal, 2 (1 army) beside it.
 func TestHoldUnitOption(t *testing.T) {
+	t.Parallel()
 	for _, def := range []DefensiveBid{DefensiveGain, DefensiveLiteral} {
 		p := wordParams()
 		p.Defensive = def
@@ -1710,6 +1748,7 @@ func TestHoldUnitOption(t *testing.T) {
 // 0.9903); under goals it attacks only for a pursued goal, 2>3, with the
 // odds of the whole path (W(5, [5, 1]) = 0.3526: above W_p1, below W_p).
 func TestAttackTargetsOption(t *testing.T) {
+	t.Parallel()
 	ch := dice.NewChainer(dice.Classic, 10)
 	goalOdds, single := ch.Win(5, []int{5, 1}), ch.Win(5, []int{1})
 	require.InDelta(t, 0.3526, goalOdds, 1e-4)

@@ -15,6 +15,7 @@ import (
 // never prune what the exact limit keeps: the Chernoff limit is at least
 // pruneLimit for the same budget, and both grow with the budget.
 func TestChernoffLimit(t *testing.T) {
+	t.Parallel()
 	q, err := killOdds(dice.Classic)
 	require.NoError(t, err)
 	lo := pruneLimit(q, 100)
@@ -35,6 +36,7 @@ func TestChernoffLimit(t *testing.T) {
 // exact, and that beyond maxChainCells it answers (from halved armies)
 // with a probability.
 func TestChainOddsExactAndBounded(t *testing.T) {
+	t.Parallel()
 	o, err := newOdds(dice.Classic)
 	require.NoError(t, err)
 	ch := dice.NewChainer(dice.Classic, 64)
@@ -71,6 +73,7 @@ func TestChainOddsExactAndBounded(t *testing.T) {
 // defender, with odds exactly 0 when a < k (one army stays in each
 // conquered territory before the last), and with positive odds when a = k.
 func TestChainTooFew(t *testing.T) {
+	t.Parallel()
 	o, err := newOdds(dice.Classic)
 	require.NoError(t, err)
 	rng := rand.New(rand.NewPCG(7, 8))
@@ -94,6 +97,7 @@ func TestChainTooFew(t *testing.T) {
 // territory (PrependFewer), ask for more armies (growth) and overflow
 // the store (trims).
 func TestChainStore(t *testing.T) {
+	t.Parallel()
 	ch := dice.NewChainer(dice.Classic, 16)
 	s := newChainStore(dice.NewChainer(dice.Classic, 16))
 	s.limit = 1 << 18 // small enough for the queries to overflow it
@@ -130,6 +134,7 @@ func TestChainStore(t *testing.T) {
 // TestNodeIndex checks the chain store's hash table against a map: every
 // key keeps the node it was given, through growth and after a reset.
 func TestNodeIndex(t *testing.T) {
+	t.Parallel()
 	var x nodeIndex
 	want := map[uint64]int32{}
 	for round := range 2 {

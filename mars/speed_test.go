@@ -18,6 +18,7 @@ import (
 // of at most 64 territories with strictly ascending lists, nil otherwise
 // (propagate's general loop then visits the lists).
 func TestNeighbourMasks(t *testing.T) {
+	t.Parallel()
 	big := make([][]int, 65)
 	for i := range big {
 		big[i] = []int{(i + 1) % 65}
@@ -51,6 +52,7 @@ func TestNeighbourMasks(t *testing.T) {
 // into the next: the buffers are reused); the masked loop sends no more
 // messages.
 func TestRelaySmallMatchesGeneral(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(21, 22))
 	fewer := 0
 	for trial := range 60 {
@@ -103,6 +105,7 @@ func TestRelaySmallMatchesGeneral(t *testing.T) {
 // of every territory, is terms(...).Value bit for bit on random positions
 // and parameters.
 func TestValueMatchesTerms(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(5, 6))
 	for trial := range 40 {
 		nt := 5 + rng.IntN(12)
@@ -126,6 +129,7 @@ func TestValueMatchesTerms(t *testing.T) {
 // neighbour masks against sim.State.LegalAttacks on random positions: the
 // same orders in the same order.
 func TestLegalAttacksMatchSim(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(31, 32))
 	for trial := range 40 {
 		nt := 4 + rng.IntN(14)
@@ -215,6 +219,7 @@ func (c *checkedBot) Occupy(s *sim.State, from, to, lo, hi int) int {
 // on the position a whole load gives, and that every attack bid an agent
 // kept from an earlier auction is the one it would make afresh.
 func TestRolledBoardMatchesLoad(t *testing.T) {
+	t.Parallel()
 	for _, rules := range []string{"mars2006", "mars2006-escalating"} {
 		t.Run(rules, func(t *testing.T) {
 			g, _, _ := simtest.NewGame(t, rules, 6)
@@ -259,6 +264,7 @@ func TestRolledBoardMatchesLoad(t *testing.T) {
 //	O(0) - A(1) - V(3) - W(4) - T(5, own)
 //	   \   B(2) /
 func TestExtendDominance(t *testing.T) {
+	t.Parallel()
 	nbr := [][]int{{1, 2}, {0, 3}, {0, 3}, {1, 2, 4}, {3, 5}, {4}}
 	owner := []int{1, 1, 1, 1, 1, 0}
 	armies := []int{1, 1, 3, 1, 1, 10}
@@ -307,6 +313,7 @@ func TestExtendDominance(t *testing.T) {
 // table, battles beyond it (W counts 1 beyond the largest table) and
 // chains whose odds are scaled (the product is 1).
 func TestNumerator(t *testing.T) {
+	t.Parallel()
 	m := testMediator(t, PaperParams(), [][]int{{}}, []int{0}, []int{2}, []int{0}, []int{1})
 	rng := rand.New(rand.NewPCG(31, 32))
 	zeros := 0
@@ -355,6 +362,7 @@ func TestNumerator(t *testing.T) {
 // the candidates by decreasing bound, the lower goal id first on ties,
 // whatever their order in the slice.
 func TestCandHeap(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(3, 4))
 	for trial := range 50 {
 		cs := make([]cand, trial)
@@ -390,6 +398,7 @@ func TestCandHeap(t *testing.T) {
 // A weak agent next to u and a strong one two territories beyond give u
 // the strong one's limit less one.
 func TestExtLimits(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(5, 6))
 	checked := 0
 	for trial := range 40 {
@@ -469,6 +478,7 @@ func TestExtLimits(t *testing.T) {
 // won (markWon) leaves both; and offensive's bid, for the first bid's
 // armies and for fewer, is the one it makes without the kept bounds.
 func TestRoughListMatchesBounds(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(41, 42))
 	checked, kept := 0, 0
 	placementAgents(t, rng, 60, func(trial int, m *mediator, ag, n int) {
@@ -520,6 +530,7 @@ func TestRoughListMatchesBounds(t *testing.T) {
 // beyond B, could store, while the general loop sends it; the goals are
 // the same.
 func TestExtendStoresAhead(t *testing.T) {
+	t.Parallel()
 	nbr := [][]int{{1}, {0, 2}, {1, 3}, {2}}
 	owner := []int{1, 1, 1, 0}
 	p := PaperParams()
@@ -566,6 +577,7 @@ func TestExtendStoresAhead(t *testing.T) {
 // the maximum where the maximum reaches the floor and below the floor
 // otherwise, on the goals of random placements.
 func TestScanBoundFloor(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(51, 52))
 	checked, below := 0, 0
 	placementAgents(t, rng, 40, func(trial int, m *mediator, ag, n int) {

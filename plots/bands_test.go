@@ -31,6 +31,7 @@ func convergence(n int) (mean, best Series) {
 }
 
 func TestBandChart(t *testing.T) {
+	t.Parallel()
 	mean, best := convergence(20)
 	b := BandChart{Series: []Series{mean, best, {Name: "paper", X: []float64{0, 19}, Y: []float64{0.3, 0.3}}},
 		Title: "CMA-ES", XLabel: "generation", YLabel: "win rate", YMin: 0, YMax: 0.7}
@@ -63,6 +64,7 @@ func TestBandChart(t *testing.T) {
 }
 
 func TestTraceChart(t *testing.T) {
+	t.Parallel()
 	var wp, pob Series
 	wp.Name, pob.Name = "mean", "mean"
 	for g := range 15 {
@@ -107,6 +109,7 @@ func TestTraceChart(t *testing.T) {
 }
 
 func TestSliceChart(t *testing.T) {
+	t.Parallel()
 	s := Series{Name: "win rate"}
 	for _, p := range []float64{10, 30, 100, 300, 1000} {
 		v := 0.4 - 0.05*math.Pow(math.Log10(p/170), 2)
@@ -145,6 +148,7 @@ func TestSliceChart(t *testing.T) {
 // negative values (bars down from zero) with their whiskers; it marks no
 // zero line, which EffectChart adds.
 func TestIntervalBarChartNegative(t *testing.T) {
+	t.Parallel()
 	b := IntervalBarChart{
 		Categories: []string{"a", "b"}, Values: []float64{0.03, -0.01}, Lo: []float64{0.01, -0.03}, Hi: []float64{0.05, 0.01},
 	}
@@ -154,6 +158,7 @@ func TestIntervalBarChartNegative(t *testing.T) {
 }
 
 func TestEffectChart(t *testing.T) {
+	t.Parallel()
 	e := EffectChart{
 		Categories: []string{"fortify-borders", "cautious-attack", "card-timing", "early-cards"},
 		Values:     []float64{0.031, -0.022, 0.004, 0.010},
@@ -184,6 +189,7 @@ func TestEffectChart(t *testing.T) {
 // TestSearchFiguresDeterministic checks that the search figures give the
 // same PNG bytes every time.
 func TestSearchFiguresDeterministic(t *testing.T) {
+	t.Parallel()
 	mean, best := convergence(10)
 	const fw, fh = 5 * vg.Centimeter, 4 * vg.Centimeter // small: PNG encoding dominates the cost
 	figs := map[string]func(w *bytes.Buffer) error{
@@ -217,6 +223,7 @@ func TestSearchFiguresDeterministic(t *testing.T) {
 // accepts: one point, one cell, an empty range on a log axis, NaN cells
 // under contours, a zero effect. None may fail or panic.
 func TestDegenerateFigures(t *testing.T) {
+	t.Parallel()
 	g := NewGrid([]float64{1, 2, 3, 4}, []float64{1, 2, 3}, func(x, y float64) float64 { return x - y })
 	g.Z[5] = math.NaN()
 	one := Grid{X: []float64{1}, Y: []float64{1}, Z: []float64{3}}

@@ -12,6 +12,7 @@ import (
 )
 
 func TestLineChartValidate(t *testing.T) {
+	t.Parallel()
 	ok := Series{Name: "mars", X: []float64{1, 2, 3}, Y: []float64{0.2, 0.4, 0.3}, Lo: []float64{0.1, 0.3, 0.2}, Hi: []float64{0.3, 0.5, 0.4}}
 	tests := []struct {
 		name string
@@ -36,6 +37,7 @@ func TestLineChartValidate(t *testing.T) {
 }
 
 func TestBarChartValidate(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		b    BarChart
@@ -52,6 +54,7 @@ func TestBarChartValidate(t *testing.T) {
 }
 
 func TestChartsSave(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	l := LineChart{
 		Title: "win rate by round", XLabel: "round", YLabel: "win rate", YMin: 0, YMax: 1,

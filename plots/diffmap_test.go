@@ -11,6 +11,7 @@ import (
 )
 
 func TestDiffMap(t *testing.T) {
+	t.Parallel()
 	d := &DiffMap{Title: "t", Rows: []string{"a", "b"}, Columns: []string{"x", "y", "z"},
 		Values: []float64{0.1, -0.3, 0, math.NaN(), 0.2, -0.05}, Significant: []bool{true, true, false, false, false, true}}
 	lo, hi, err := d.colourRange()

@@ -11,6 +11,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/marslab-risk/marslab/internal/race"
 )
 
 // assertSaved saves a figure with save as dir/name.EXT in each format of
@@ -43,6 +45,7 @@ func assertValidate(t *testing.T, err error, want string) {
 }
 
 func TestGridValidate(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		g    Grid
@@ -62,6 +65,7 @@ func TestGridValidate(t *testing.T) {
 }
 
 func TestNewGridAndRange(t *testing.T) {
+	t.Parallel()
 	g := NewGrid([]float64{1, 2, 3}, []float64{10, 20}, func(x, y float64) float64 { return x*y - 25 })
 	require.Equal(t, []float64{-15, -5, 5, -5, 15, 35}, g.Z, "Z is row-major: x varies fastest")
 
@@ -83,6 +87,7 @@ func TestNewGridAndRange(t *testing.T) {
 }
 
 func TestHeatMapValidate(t *testing.T) {
+	t.Parallel()
 	g := NewGrid([]float64{1, 2}, []float64{1, 2}, func(x, y float64) float64 { return x / y })
 	tests := []struct {
 		name string
@@ -105,6 +110,7 @@ func TestHeatMapValidate(t *testing.T) {
 }
 
 func TestHeatMapSave(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	n := 20
 	axis := make([]float64, n)
@@ -145,8 +151,9 @@ var pdfDate = regexp.MustCompile(`/(CreationDate|ModDate) \(D:[0-9]{14}\)`)
 // contour lines are drawn (gonum's contour plotter draws them in map order).
 // Each figure is drawn three times (twice under the race detector).
 func TestSaveDeterministic(t *testing.T) {
+	t.Parallel()
 	again := 2
-	if raceEnabled {
+	if race.Enabled {
 		again = 1
 	}
 	grid := NewGrid([]float64{1, 2, 3, 4}, []float64{1, 2, 3}, func(x, y float64) float64 { return x - y })
@@ -197,6 +204,7 @@ func sortedLines(data []byte) []byte {
 // TestSaveFailureWritesNothing checks that a figure that cannot be drawn
 // neither creates its file nor overwrites an existing one.
 func TestSaveFailureWritesNothing(t *testing.T) {
+	t.Parallel()
 	g := NewGrid([]float64{1, 2}, []float64{1, 2}, func(x, y float64) float64 { return x + y })
 	allNaN := Grid{X: []float64{1}, Y: []float64{1}, Z: []float64{math.NaN()}}
 	tests := []struct {
@@ -234,6 +242,7 @@ func TestSaveFailureWritesNothing(t *testing.T) {
 }
 
 func TestNiceTicks(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		lo, hi float64
 		want   []string

@@ -12,6 +12,7 @@ import (
 )
 
 func TestStackedBarChartValidate(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		s    StackedBarChart
@@ -28,6 +29,7 @@ func TestStackedBarChartValidate(t *testing.T) {
 }
 
 func TestIntervalBarChartValidate(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		b    IntervalBarChart
@@ -46,6 +48,7 @@ func TestIntervalBarChartValidate(t *testing.T) {
 }
 
 func TestStackedAndIntervalBarsWrite(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	s := &StackedBarChart{Title: "placements", Categories: []string{"a", "b", "c"}, YLabel: "games",
 		Layers: []BarGroup{{Name: "1st", Values: []float64{3, 1, 0}}, {Name: "2nd", Values: []float64{1, 2, 1}}, {Name: "3rd", Values: []float64{0, 1, 3}}}}

@@ -40,6 +40,7 @@ func narrowingCells(f func(x, y float64) float64) []Cell {
 }
 
 func TestSurfaceValidate(t *testing.T) {
+	t.Parallel()
 	g := NewGrid([]float64{1, 2}, []float64{1, 2}, func(x, y float64) float64 { return x / y })
 	cells := []Cell{{0, 1, 0, 1, 0.5}}
 	tests := []struct {
@@ -74,6 +75,7 @@ func TestSurfaceValidate(t *testing.T) {
 }
 
 func TestSurfaceColourRange(t *testing.T) {
+	t.Parallel()
 	cells := narrowingCells(func(x, y float64) float64 { return x + y })
 	s := Surface{Cells: cells}
 	lo, hi, err := s.ColourRange()
@@ -100,6 +102,7 @@ func TestSurfaceColourRange(t *testing.T) {
 // TestSurfaceCells checks the drawing order (coarse cells first, finer on
 // top) and the raster the contours are traced on (the finest cell wins).
 func TestSurfaceCells(t *testing.T) {
+	t.Parallel()
 	fine := Cell{0.25, 0.5, 0.25, 0.5, 0.9}
 	coarse := Cell{0, 1, 0, 1, 0.1}
 	s := Surface{Cells: []Cell{fine, coarse, {1, 2, 0, 1, 0.5}}, Raster: 8}
@@ -125,6 +128,7 @@ func TestSurfaceCells(t *testing.T) {
 }
 
 func TestAxisEdgesLog(t *testing.T) {
+	t.Parallel()
 	e := axisEdges([]float64{10, 100, 1000}, true)
 	assert.InDeltaSlice(t, []float64{math.Sqrt(10), math.Sqrt(1000), math.Sqrt(1e5), math.Sqrt(1e7)}, e, 1e-9)
 	assert.Equal(t, []float64{0.5, 1.5, 2.5, 3.5}, axisEdges([]float64{1, 2, 3}, false))
@@ -134,6 +138,7 @@ func TestAxisEdgesLog(t *testing.T) {
 // (the finer cell drawn after the coarse one), the legend of windows, best
 // point and marks, log-axis tick labels, and contour lines.
 func TestSurfaceSVG(t *testing.T) {
+	t.Parallel()
 	s := Surface{
 		Cells:    []Cell{{0.25, 0.5, 100, 200, 0.9}, {0.1, 1, 10, 1000, 0.1}},
 		LogY:     true,
@@ -172,6 +177,7 @@ func TestSurfaceSVG(t *testing.T) {
 }
 
 func TestSurfaceSave(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	// A win-rate surface over (W_p, P_ob), P_ob on a log scale, from a grid.
 	wp := []float64{0.5, 0.6, 0.7, 0.8, 0.9}

@@ -28,6 +28,7 @@ func missionGame(t testing.TB) (*sim.Game, *sim.Map, *sim.Rules) {
 // as seat 0 may see them, predicts every other seat exactly as a neutral
 // spectator does (the recogniser needs no hidden information).
 func TestSeatSeesWhatSpectatorSees(t *testing.T) {
+	t.Parallel()
 	g, m, r := missionGame(t)
 	spec, err := NewPHATT(m, r.Missions, DefaultParams())
 	require.NoError(t, err)
@@ -60,6 +61,7 @@ func TestSeatSeesWhatSpectatorSees(t *testing.T) {
 // 1/6 of a guess (the paper: 80 % of 102 players), and the data-driven
 // recogniser trained on other games does too.
 func TestConstrainedIsRecognised(t *testing.T) {
+	t.Parallel()
 	g, m, r := missionGame(t)
 	ph, err := NewPHATT(m, r.Missions, DefaultParams())
 	require.NoError(t, err)

@@ -41,6 +41,7 @@ var exampleMissions = []sim.Mission{
 // TestWorkedExample reproduces section 3.3.1 number for number: p1 owns
 // North Africa and conquers Western Europe, w = 0.02.
 func TestWorkedExample(t *testing.T) {
+	t.Parallel()
 	m := exampleMap(t)
 	r, err := NewPHATT(m, exampleMissions, DefaultParams())
 	require.NoError(t, err)
@@ -91,6 +92,7 @@ func TestWorkedExample(t *testing.T) {
 // TestFactors checks the factor model of defences, movements and
 // reinforcements (section 3.3.1, after Table 3.8).
 func TestFactors(t *testing.T) {
+	t.Parallel()
 	m := exampleMap(t)
 	r, err := NewPHATT(m, exampleMissions, DefaultParams())
 	require.NoError(t, err)
@@ -114,6 +116,7 @@ func TestFactors(t *testing.T) {
 // TestFailedOccupationWeight: a failed occupation moves the explanations
 // by the lower w.
 func TestFailedOccupationWeight(t *testing.T) {
+	t.Parallel()
 	r := northAfricaGame(t, DefaultParams())
 	lik := r.likelihoods(nil, Action{Player: 0, Kind: failedOccupation, Territory: 1})
 	for i, c := range []int{3, 5, 2, 1} {
@@ -129,6 +132,7 @@ func TestFailedOccupationWeight(t *testing.T) {
 // explanation's territories owned and falls with the proportion of
 // consistent actions.
 func TestStateWeights(t *testing.T) {
+	t.Parallel()
 	par := DefaultParams()
 	par.StateWeights = true
 	r := northAfricaGame(t, par)
@@ -145,6 +149,7 @@ func TestStateWeights(t *testing.T) {
 }
 
 func TestParamsValidate(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		f    func(*Params)
 		want string
@@ -163,6 +168,7 @@ func TestParamsValidate(t *testing.T) {
 }
 
 func TestExplanationsClassic(t *testing.T) {
+	t.Parallel()
 	r, err := sim.LoadRules("missions")
 	require.NoError(t, err)
 	m, err := r.LoadMap()

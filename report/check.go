@@ -15,7 +15,7 @@ type checker struct {
 
 func (c *checker) fail(key, format string, args ...any) {
 	if c.err == nil {
-		c.err = configs.KeyError(c.path, key, format, args...)
+		c.err = configs.KeyErrors(c.path)(key, format, args...)
 	}
 }
 

@@ -16,6 +16,7 @@ import (
 
 	"github.com/marslab-risk/marslab/arena"
 	"github.com/marslab-risk/marslab/bots"
+	"github.com/marslab-risk/marslab/configs"
 	"github.com/marslab-risk/marslab/internal/atomicfile"
 	"github.com/marslab-risk/marslab/internal/fileread"
 )
@@ -218,16 +219,10 @@ func checkHeader(path string, h *Header, notes []string) error {
 }
 
 // decodeStrict decodes data into v and reports the first key that v does
-// not have.
+// not have (configs.DecodeStrict).
 func decodeStrict(path string, data []byte, v any) error {
-	md, err := toml.Decode(string(data), v)
-	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	if und := md.Undecoded(); len(und) > 0 {
-		return fmt.Errorf("%s: key %s: unknown key", path, und[0].String())
-	}
-	return nil
+	_, err := configs.DecodeStrict(path, data, v)
+	return err
 }
 
 // Run runs the notebook and writes its report, CSV files and figures into

@@ -101,7 +101,7 @@ func TestReadingsParseErrors(t *testing.T) {
 		{"repeated value", `values = ["goals", "any"]`, `values = ["goals", "goals"]`, `key readings.option[0].values[1]: "goals": want a distinct`},
 		{"bad value", `values = ["goals", "any"]`, `values = ["goals", "go;als"]`, `key readings.option[0].values[1]: "go;als"`},
 		{"repeated option", `name = "hold_unit"`, `name = "attack_targets"`, `key readings.option[1].name: "attack_targets" repeats readings.option[0]`},
-		{"unknown key", `replications = 1`, "replications = 1\nworkers = 2", "key readings.workers: unknown key"},
+		{"unknown key", `replications = 1`, "replications = 1\nworkers = 2", `:13: unknown key "readings.workers" (allowed: notebook, bot, base, replications, option)`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := strings.Replace(tinyReadings, tc.from, tc.to, 1)

@@ -359,7 +359,7 @@ func TestParseErrors(t *testing.T) {
 		{"thumbnail not png", tinyDice, `thumbnail = "pwin-heatmap.png"`, `thumbnail = "x.svg"`, `key thumbnail: "x.svg" must be the file name of a PNG`},
 		{"thumbnail path", tinyDice, `thumbnail = "pwin-heatmap.png"`, `thumbnail = "../x.png"`, "key thumbnail"},
 		{"unknown note", tinyDice, `table4 = "The paper rounds."`, `tabel4 = "x"`, "key notes.tabel4: not a section of this kind (allowed: intro, table4,"},
-		{"unknown key", tinyDice, `chain_max_len = 3`, "chain_max_len = 3\nchain_min_len = 1", "key dice.chain_min_len: unknown key"},
+		{"unknown key", tinyDice, `chain_max_len = 3`, "chain_max_len = 3\nchain_min_len = 1", `:15: unknown key "dice.chain_min_len" (allowed: alpha, table_n, loss_battles, chain_armies, chain_defenders, chain_max_len)`},
 		{"alpha", tinyDice, `alpha = 1e-4`, `alpha = 1.5`, "key dice.alpha: 1.5 outside (0, 1)"},
 		{"table_n", tinyDice, `table_n = 4`, `table_n = 0`, "key dice.table_n: 0 outside [1, 30]"},
 		{"loss pair", tinyDice, `[[1, 1], [3, 2]]`, `[[1, 1], [3]]`, "key dice.loss_battles[1]: 1 values, want a pair [a, d]"},
@@ -377,7 +377,7 @@ func TestParseErrors(t *testing.T) {
 		{"engine rules", tinyEngine, `rules = "mars2006"`, `rules = ""`, "key engine.rules: missing"},
 		{"engine paper", tinyEngine, `paper_turn_seconds = 2.49`, `paper_turn_seconds = -1`, "key engine.paper_turn_seconds: -1 outside (0, 3600)"},
 		{"engine length games", tinyEngine, "[quick]\nlength_games = 4", "[quick]\nlength_games = 1", "key quick.length_games: 1 outside [2, 1000000]"},
-		{"engine unknown key", tinyEngine, `mars_bot = "mars"`, "mars_bot = \"mars\"\nbots = 3", "key engine.bots: unknown key"},
+		{"engine unknown key", tinyEngine, `mars_bot = "mars"`, "mars_bot = \"mars\"\nbots = 3", `:14: unknown key "engine.bots" (allowed: rules, workers, lineups, length_rules, length_players, mars_bot, paper_turn_seconds)`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := strings.Replace(tc.config, tc.from, tc.to, 1)
@@ -385,7 +385,7 @@ func TestParseErrors(t *testing.T) {
 			path := filepath.Join("notebooks", "x", configFile)
 			_, err := Parse(path, []byte(cfg))
 			require.Error(t, err)
-			assert.Contains(t, err.Error(), path+": ")
+			assert.Contains(t, err.Error(), path+":")
 			assert.Contains(t, err.Error(), tc.want)
 		})
 	}

@@ -144,7 +144,7 @@ func TestTournamentParseErrors(t *testing.T) {
 		{"paper t_turn", "t_turn = 2", "t_turn = 0", "key paper.bots.mars.t_turn: 0 outside (0, 1e+06)"},
 		{"paper stalemates", "stalemates = 2", "stalemates = 20", "key paper.stalemates: 20 outside [0, 10]"},
 		{"paper h2h", "a_won_last_two = 3", "a_won_last_two = 5", "key paper.head_to_head.a_won_last_two: 5 outside [0, 4]"},
-		{"unknown key", "workers = 1", "workers = 1\ncores = 2", "key tournament.cores: unknown key"},
+		{"unknown key", "workers = 1", "workers = 1\ncores = 2", `:12: unknown key "tournament.cores" (allowed: config, replications, workers, permutations, head_to_head)`},
 		{"unknown note", `rank = "The order`, `rnak = "The order`, "key notes.rnak: not a section of this kind"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -153,7 +153,7 @@ func TestTournamentParseErrors(t *testing.T) {
 			dir := writeTournament(t, cfg)
 			_, err := Load(dir)
 			require.Error(t, err)
-			assert.Contains(t, err.Error(), filepath.Join(dir, configFile)+": ")
+			assert.Contains(t, err.Error(), filepath.Join(dir, configFile)+":")
 			assert.Contains(t, err.Error(), tc.want)
 		})
 	}

@@ -46,6 +46,7 @@ func outputs(c *Calibration) []string {
 // folders (as marslab report -work plays it), whatever the workers; every
 // search is played under its key.
 func TestCalibrateInMemoryAndInFolders(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	mem, err := Calibrate(ctx, tinyCalibration(t, 1))
 	require.NoError(t, err)
@@ -85,6 +86,7 @@ func TestCalibrateInMemoryAndInFolders(t *testing.T) {
 // builds its results from that seat (the values it does not search are
 // the start's, not the reference's) and validates the start beside them.
 func TestCalibrateFromAnotherStart(t *testing.T) {
+	t.Parallel()
 	cfg := tinyCalibration(t, 2)
 	reg := registry.Default()
 	start, err := reg.ParseSeat("mars@paper(goal_paths=shortest;G_l=3;C_sv=50)", nil)

@@ -203,7 +203,7 @@ func LoadConfig(path string) (*Config, error) {
 // Resolve.
 func parseConfig(source string, data []byte) (*Config, error) {
 	var f file
-	if err := configs.DecodeStrict(source, data, &f, "name, base, players, opponents, sample, rules, map, seed, [[param]], [[condition]], [narrow], [cmaes], [validate]"); err != nil {
+	if _, err := configs.DecodeStrict(source, data, &f); err != nil {
 		return nil, err
 	}
 	sample := f.Sample != nil && *f.Sample

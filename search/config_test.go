@@ -16,6 +16,7 @@ import (
 // [[param]] tables; the others belong to other commands) parse and resolve,
 // and their methods' tables are usable.
 func TestShippedConfigs(t *testing.T) {
+	t.Parallel()
 	files, err := filepath.Glob("../configs/experiments/*.toml")
 	require.NoError(t, err)
 	n := 0
@@ -45,6 +46,7 @@ func TestShippedConfigs(t *testing.T) {
 }
 
 func TestParseConfigErrors(t *testing.T) {
+	t.Parallel()
 	good := "name = \"x\"\nbase = \"mars\"\nplayers = 3\nopponents = [\"angry\", \"shaft\"]\nrules = \"mars2006\"\nseed = 1\n[[param]]\nname = \"W_p\"\n"
 	_, err := parseConfig("x.toml", []byte(good))
 	require.NoError(t, err)
@@ -54,7 +56,7 @@ func TestParseConfigErrors(t *testing.T) {
 		{`name = "x"`, `name = "a b"`, "key name"},
 		{`opponents = ["angry", "shaft"]`, `opponents = ["angry"]`, "key opponents: 1 seats: a fixed line-up needs players-1 = 2"},
 		{"[[param]]\nname = \"W_p\"\n", "", "key param: missing"},
-		{"seed = 1", "seed = 1\nbogus = 2", "unknown key bogus"},
+		{"seed = 1", "seed = 1\nbogus = 2", `x.toml:7: unknown key "bogus" (allowed: name, base, players, opponents, sample, rules, map, seed, param, condition, narrow, cmaes, validate)`},
 		{"[[param]]", "[narrow]\nlevels = 0\n[[param]]", "key narrow.levels: 0: want 1..100"},
 		// Issue 25, item 9: sizes without an upper bound ended in "fatal error: out of memory".
 		{"[[param]]", "[narrow]\nlevels = 1\nrounds = 1\nblocks = 1000000000000\n[[param]]", "x.toml: key narrow.blocks: 1000000000000: want 1..100000"},

@@ -25,6 +25,7 @@ func evolveConfig(seed uint64) EvolveConfig {
 // at 0.12), for every seed of five; the final mean's estimate covers its true
 // win rate.
 func TestEvolveFindsOptimum(t *testing.T) {
+	t.Parallel()
 	sp := synthSpace()
 	covered := 0
 	for seed := uint64(1); seed <= 5; seed++ {
@@ -50,6 +51,7 @@ func TestEvolveFindsOptimum(t *testing.T) {
 // An evolve run through the log is byte-identical when interrupted and
 // resumed, and when played as shards and merges.
 func TestEvolveLogResumeShards(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	cfg := evolveConfig(3)
 	cfg.Generations = 5
@@ -91,6 +93,7 @@ func TestEvolveLogResumeShards(t *testing.T) {
 // empty line, a place above the players, a complete search run again
 // without -resume.
 func TestLogMessages(t *testing.T) {
+	t.Parallel()
 	cfg := evolveConfig(3)
 	cfg.Generations = 2
 	q := &Quadratic{Space: cfg.Space, Opt: []float64{0.3, 0.6}, Peak: 0.5, Curv: 10}

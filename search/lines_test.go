@@ -16,6 +16,7 @@ import (
 // zeros, say) is refused on resume, never cut as a torn line; a short
 // torn line is cut and the search goes on.
 func TestResumeLongLine(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	s, _ := tinySearch(t, t.TempDir(), 1)
 	eval := s.Eval
@@ -44,6 +45,7 @@ func TestResumeLongLine(t *testing.T) {
 // cannot be tied to a config (a log copied from another run would pass
 // the line checks when the methods ask the same points).
 func TestLogWithoutConfigRefused(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	s, _ := tinySearch(t, t.TempDir(), 1)
 	eval := s.Eval
@@ -58,6 +60,7 @@ func TestLogWithoutConfigRefused(t *testing.T) {
 }
 
 func TestJSONDiff(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ a, b, want string }{
 		{`{"seed":100,"field":{"players":6}}`, `{"seed":101,"field":{"players":6}}`, "seed: 100 vs 101"},
 		{`{"field":{"players":6,"rules":"a"}}`, `{"field":{"players":4,"rules":"a"}}`, "field.players: 6 vs 4"},

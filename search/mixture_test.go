@@ -34,6 +34,7 @@ func tinyMixtureOf(t *testing.T, workers int, base string) *Setup {
 }
 
 func TestMixtureConfig(t *testing.T) {
+	t.Parallel()
 	s := tinyMixture(t, 1)
 	c := s.Config
 	require.Len(t, c.Conditions, 2)
@@ -61,6 +62,7 @@ func TestMixtureConfig(t *testing.T) {
 }
 
 func TestMixtureConfigErrors(t *testing.T) {
+	t.Parallel()
 	good := "name = \"x\"\nbase = \"mars\"\nseed = 1\n[[condition]]\nrules = \"mars2006\"\nplayers = 3\nopponents = [\"angry\", \"shaft\"]\nweight = 2\n[[condition]]\nrules = \"classic\"\nplayers = 4\nopponents = [\"angry\", \"shaft\", \"bort\"]\n[[param]]\nname = \"W_p\"\n"
 	_, err := parseConfig("x.toml", []byte(good))
 	require.NoError(t, err)
@@ -77,7 +79,7 @@ func TestMixtureConfigErrors(t *testing.T) {
 		{"weight = 2", "weight = -1", "x.toml: key condition[0].weight: -1"},
 		{`["angry", "shaft", "bort"]`, `["angry"]`, "x.toml: key condition[1].opponents: 1 seats: a fixed line-up needs players-1 = 3"},
 		{"rules = \"classic\"", "rules = \"mars2006\"\nname = \"mars2006/3p\"", `x.toml: key condition[1].name: "mars2006/3p" names conditions 0 and 1`},
-		{"weight = 2", "weight = 2\nbogus = 1", "unknown key"},
+		{"weight = 2", "weight = 2\nbogus = 1", `x.toml:9: unknown key "condition[0].bogus" (allowed: name, rules, map, players, opponents, sample, weight)`},
 		{"weight = 2", "weight = 2\nname = \"red\\u001b[31m\"", `x.toml: key condition[0].name: "red\x1b[31m": want at most 100 bytes of printable text`},
 		{"weight = 2", "weight = 2\nname = \"two\\nlines\"", `x.toml: key condition[0].name: "two\nlines": want at most 100 bytes`},
 		{"weight = 2", "weight = 2\nname = \"" + strings.Repeat("n", 101) + "\"", `: want at most 100 bytes of printable text`},
@@ -99,6 +101,7 @@ func TestMixtureConfigErrors(t *testing.T) {
 // The draw of a block's condition depends on the seed and block alone and
 // follows the weights.
 func TestMixtureConditionDraw(t *testing.T) {
+	t.Parallel()
 	g := &Games{Seed: 5, Mixture: []Condition{{Weight: 1}, {Weight: 3}, {Weight: 0.5}, {Weight: 0.5}}}
 	const n = 40000
 	counts := make([]int, len(g.Mixture))
@@ -128,6 +131,7 @@ func TestMixtureConditionDraw(t *testing.T) {
 // 4 games), the results do not depend on the workers or on the other
 // evaluations of the call, and match the condition's own field.
 func TestMixtureEvaluate(t *testing.T) {
+	t.Parallel()
 	var evals []Eval
 	x := []float64{0.7375, 170}
 	for b := 0; b < 6; b++ {
@@ -167,6 +171,7 @@ func TestMixtureEvaluate(t *testing.T) {
 // per-condition blocks add up to the whole, and a condition's comparison
 // is the one its blocks give alone.
 func TestValidationConditions(t *testing.T) {
+	t.Parallel()
 	mix := &Games{Seed: 3, Mixture: []Condition{{Name: "a", Weight: 1}, {Name: "b", Weight: 1}}}
 	cfg := ValidateConfig{A: []float64{0.5}, B: []float64{0.4}, Blocks: 60, Chunk: 25}
 	mix.SplitConditions(&cfg)
@@ -223,6 +228,7 @@ func (c *condBernoulli) Evaluate(ctx context.Context, evals []Eval, emit func(in
 // of those under the file's mars@paper (TestMixtureEvaluate keeps
 // mars@paper, whose games on its few blocks are the cheaper).
 func TestCalibrateMixture(t *testing.T) {
+	t.Parallel()
 	reg := registry.Default()
 	const base = "mars@paper(goal_paths=shortest)"
 	ref, err := reg.ParseSeat(base, nil)
@@ -261,6 +267,7 @@ func BenchmarkCondition(b *testing.B) {
 }
 
 func TestMixtureCostOrder(t *testing.T) {
+	t.Parallel()
 	idx := [][]int{{0, 1}, nil, {2}, {3, 4, 5}}
 	var none *mixtureCost
 	assert.Equal(t, []int{0, 2, 3}, none.order(idx), "no costs kept: index order")

@@ -38,6 +38,7 @@ func runMethod(t testing.TB, m Method, ev Evaluator) {
 // the win rate is 3.4 points below the optimum's 62 %), with racing
 // dropping cells along the way.
 func TestNarrowingFindsOptimum(t *testing.T) {
+	t.Parallel()
 	sp := synthSpace()
 	for seed := uint64(1); seed <= 10; seed++ {
 		opt := []float64{0.2 + 0.06*float64(seed), 0.85 - 0.05*float64(seed)}
@@ -60,6 +61,7 @@ func TestNarrowingFindsOptimum(t *testing.T) {
 }
 
 func TestNarrowConfigCheck(t *testing.T) {
+	t.Parallel()
 	good := NarrowConfig{Space: synthSpace(), Points: []int{3, 3}, Levels: 1, Rounds: 1, Blocks: 1, Alpha: 0.05, Margin: 1, Zoom: 0.5}
 	require.NoError(t, good.check())
 	for _, tc := range []struct {
@@ -87,6 +89,7 @@ func TestNarrowConfigCheck(t *testing.T) {
 }
 
 func TestDimValue(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		d    Dim
 		u    float64

@@ -14,6 +14,7 @@ import (
 // candidate against the reference on the same blocks, the reference
 // played once per block.
 func TestPanelMatchesValidations(t *testing.T) {
+	t.Parallel()
 	sets := [][]float64{{0.6}, {0.3}, {0.45}}
 	ref := []float64{0.45}
 	ev := &Bernoulli{Games: 4, Seed: 8, P: identity}
@@ -54,6 +55,7 @@ func TestPanelMatchesValidations(t *testing.T) {
 // run is such a panel, and its config.json lists the candidates, then the
 // reference.
 func TestPanelCandidates(t *testing.T) {
+	t.Parallel()
 	a, b, ref := []float64{0.9}, []float64{0.2}, []float64{0.5}
 	ev := &Bernoulli{Games: 6, Seed: 3, P: func(x []float64) float64 { return x[0] / 2 }}
 	cfg := PanelConfig{Sets: [][]float64{a, b}, Ref: ref, Blocks: 40, Chunk: 7}

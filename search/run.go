@@ -452,7 +452,7 @@ func readShard(path string, want shardHeader, evals []Eval, idx []int, players i
 			}
 			switch {
 			case h.Config != want.Config:
-				return fmt.Errorf("search: %s: written by a different search config (fingerprint %.12s, want %.12s)", path, h.Config, want.Config)
+				return fmt.Errorf("search: %s: %w (fingerprint %.12s, want %.12s)", path, ErrOtherConfig, h.Config, want.Config)
 			case h != want:
 				return fmt.Errorf("search: %s: header step %d shard %s from %d of %d evaluations: want step %d shard %s from %d of %d (a stale shard file: remove it)",
 					path, h.Step, h.Shard, h.From, h.Evals, want.Step, want.Shard, want.From, want.Evals)

@@ -62,6 +62,7 @@ func (c *cancelAfter) Evaluate(ctx context.Context, evals []Eval, emit func(int,
 }
 
 func TestLogIdenticalWorkersShardsResume(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	root := t.TempDir()
 
@@ -119,6 +120,7 @@ func TestLogIdenticalWorkersShardsResume(t *testing.T) {
 }
 
 func TestShardResumeAndRefusals(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dir := t.TempDir()
 	s, setup := tinySearch(t, dir, 1)
@@ -154,6 +156,7 @@ func TestShardResumeAndRefusals(t *testing.T) {
 	require.NoError(t, os.WriteFile(s.shardPath(0, arena.Shard{Index: 1, Count: 2}), data, 0o644))
 	_, err = s.Merge()
 	require.ErrorContains(t, err, "shard-1-of-2.jsonl: written by a different search config")
+	require.ErrorIs(t, err, ErrOtherConfig, "the advice keyed on it fires for a stale shard too")
 
 	// So is a directory of another config.
 	bad.Dir = dir
@@ -163,6 +166,7 @@ func TestShardResumeAndRefusals(t *testing.T) {
 }
 
 func TestRunInterruptedKeepsLog(t *testing.T) {
+	t.Parallel()
 	s, _ := tinySearch(t, t.TempDir(), 2)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -176,6 +180,7 @@ func TestRunInterruptedKeepsLog(t *testing.T) {
 // around a line is refused on resume with the file and line, and left as
 // it is (a resumed log stays byte-identical to an uninterrupted one).
 func TestResumeLineEndings(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	src, _ := tinySearch(t, t.TempDir(), 1)
 	src.Eval = &cancelAfter{Evaluator: src.Eval, n: 3, cancel: cancel}
@@ -206,6 +211,7 @@ func TestResumeLineEndings(t *testing.T) {
 func arenaShard(i, n int) arena.Shard { return arena.Shard{Index: i, Count: n} }
 
 func TestProgressLine(t *testing.T) {
+	t.Parallel()
 	s, _ := tinySearch(t, t.TempDir(), 1)
 	var buf strings.Builder
 	s.Progress, s.Label = &buf, "sweep"
@@ -221,6 +227,7 @@ func TestProgressLine(t *testing.T) {
 // named, the games counted, the line ended; it calls Step after each step
 // with the method's status, and Report at the end, and writes no file.
 func TestPlayInMemoryProgress(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	s, setup := tinySearch(t, filepath.Join(dir, "unused"), 1)
 	s.Dir = ""

@@ -15,6 +15,7 @@ func identity(x []float64) float64 { return x[0] }
 // true difference in about 95 % of 400 seeds (binomial 95 % band of the
 // count: 372..388 of 400, widened to 366..392 for the t approximation).
 func TestValidationCoverage(t *testing.T) {
+	t.Parallel()
 	const seeds = 400
 	pa, pb := 0.45, 0.40
 	covered := 0
@@ -39,6 +40,7 @@ func TestValidationCoverage(t *testing.T) {
 // difference decides against it (at the stated error rates: over 100
 // seeds each, at most a few wrong).
 func TestValidationSPRT(t *testing.T) {
+	t.Parallel()
 	sprt := &SPRT{P1: 0.7, Alpha: 0.05, Beta: 0.1}
 	wrong, early := 0, 0
 	for seed := uint64(1); seed <= 100; seed++ {
@@ -72,6 +74,7 @@ func TestValidationSPRT(t *testing.T) {
 }
 
 func TestValidationBlocksAreFresh(t *testing.T) {
+	t.Parallel()
 	v, err := NewValidation(ValidateConfig{A: []float64{0.5}, B: []float64{0.4}, Blocks: 3, Chunk: 2})
 	require.NoError(t, err)
 	assert.Equal(t, 2, v.steps())

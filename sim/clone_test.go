@@ -60,6 +60,7 @@ func mutateLeaf(v reflect.Value, k *int) bool {
 // original must stay as it was, and the equality check that decides
 // whether the engine restores a player's copy must notice the change.
 func TestCloneIsDeep(t *testing.T) {
+	t.Parallel()
 	missions, err := LoadRules("missions")
 	require.NoError(t, err)
 	cases := []struct {
@@ -103,6 +104,7 @@ func TestCloneIsDeep(t *testing.T) {
 }
 
 func TestMapCloneSharesLookups(t *testing.T) {
+	t.Parallel()
 	m := loadClassic(t)
 	c := m.Clone()
 	a, _ := m.TerritoryID("Alaska")
@@ -125,6 +127,7 @@ func TestMapCloneSharesLookups(t *testing.T) {
 // TestRulesSource: the errors of Validate and NewGame name the file the
 // rules were read from, and so do those of a clone.
 func TestRulesSource(t *testing.T) {
+	t.Parallel()
 	data := embeddedRules(t, "missions")
 	r, err := ParseRules("my_missions.toml", []byte(data))
 	require.NoError(t, err)

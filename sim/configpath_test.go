@@ -10,6 +10,7 @@ import (
 )
 
 func TestConfigPath(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ source, arg, want string }{
 		{"nb/config.toml", "mars2006", "mars2006"},
 		{"nb/config.toml", "my.toml", filepath.Join("nb", "my.toml")},

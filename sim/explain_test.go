@@ -79,6 +79,7 @@ func logNarrated(t *testing.T, n int) []byte {
 // every explanation line, and its watch sees only the game's events, each
 // with the position after it.
 func TestExplainEvents(t *testing.T) {
+	t.Parallel()
 	e := Event{Kind: EvExplain, Round: 3, Phase: PhaseAttack, Player: 1, Other: -1, From: -1, To: -1, Text: "attack: a>b \"x\""}
 	assert.Equal(t, `{"e":"explain","round":3,"phase":"attack","player":1,"text":"attack: a>b \"x\""}`, string(e.AppendJSON(nil)))
 

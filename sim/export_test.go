@@ -7,6 +7,3 @@ var (
 	RulesForTest = testRules
 	NewChaos     = newChaos
 )
-
-// RaceEnabled reports a -race build.
-const RaceEnabled = raceEnabled

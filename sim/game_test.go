@@ -45,6 +45,7 @@ func (e *eventHash) Observe(ev *Event) {
 }
 
 func TestDeterminism(t *testing.T) {
+	t.Parallel()
 	m := ringMap(3, 5)
 	r := testRules(FortifyOneStep)
 	run := func(seed, index uint64) uint64 {
@@ -68,6 +69,7 @@ func TestDeterminism(t *testing.T) {
 }
 
 func TestWrongPlayerCount(t *testing.T) {
+	t.Parallel()
 	g, err := NewGame(ringMap(2, 3), testRules(FortifySingle), 3)
 	require.NoError(t, err)
 	_, err = g.Play(newChaos(2, 0), 1, 1)
@@ -107,6 +109,7 @@ func setBoard(s *state, owner, armies []int) {
 }
 
 func TestIncome(t *testing.T) {
+	t.Parallel()
 	// 3 rings of 4: continent c has bonus c+1.
 	m := ringMap(3, 4)
 	cases := []struct {
@@ -137,6 +140,7 @@ func TestIncome(t *testing.T) {
 }
 
 func TestSetValues(t *testing.T) {
+	t.Parallel()
 	I, C, A, W := uint8(Infantry), uint8(Cavalry), uint8(Artillery), uint8(Wild)
 	fixed := [4]int{4, 6, 8, 10}
 	cases := []struct {
@@ -174,6 +178,7 @@ func TestSetValues(t *testing.T) {
 }
 
 func TestTradeAndBonus(t *testing.T) {
+	t.Parallel()
 	r := testRules(FortifySingle)
 	g := handGame(t, ringMap(1, 4), r, []int{0, 0, 1, 1}, []int{1, 1, 1, 1})
 	s := &g.st
@@ -229,6 +234,7 @@ func (p *scripted) Occupy(s *State, from, to, lo, hi int) int {
 }
 
 func TestMoveInBounds(t *testing.T) {
+	t.Parallel()
 	m := ringMap(1, 3)
 	r := testRules(FortifySingle)
 	// Attack 10 armies against 1 until conquered: many seeds, the bounds are
@@ -257,6 +263,7 @@ func TestMoveInBounds(t *testing.T) {
 }
 
 func TestOccupyOutOfRangeIsFault(t *testing.T) {
+	t.Parallel()
 	m := ringMap(1, 3)
 	g := handGame(t, m, testRules(FortifySingle), []int{0, 1, 1}, []int{30, 1, 3})
 	p := &scripted{order: AttackOrder{From: 0, To: 1, Repeat: true}, answer: 100}
@@ -268,6 +275,7 @@ func TestOccupyOutOfRangeIsFault(t *testing.T) {
 }
 
 func TestSingleRollAndStopAt(t *testing.T) {
+	t.Parallel()
 	m := ringMap(1, 3)
 	for seed := uint64(0); seed < 100; seed++ {
 		g := handGame(t, m, testRules(FortifySingle), []int{0, 1, 1}, []int{20, 20, 3})
@@ -294,6 +302,7 @@ func TestSingleRollAndStopAt(t *testing.T) {
 }
 
 func TestMissions(t *testing.T) {
+	t.Parallel()
 	m := ringMap(3, 4)
 	r := testRules(FortifyOneStep)
 	r.End.Win = "missions"

@@ -73,6 +73,7 @@ func playHooked(t *testing.T, r *Rules, w *watcher, seed uint64) (Result, []Even
 // own visible; under [info] open it is shown everything. The hooks change
 // nothing in the game.
 func TestWatcherHidesOthersCards(t *testing.T) {
+	t.Parallel()
 	for _, open := range []bool{false, true} {
 		r := testRules(FortifyConnected)
 		r.Info.Open = open
@@ -117,6 +118,7 @@ func TestWatcherHidesOthersCards(t *testing.T) {
 // TestHookPanics: a panic in Watch or End is a fault, and the player passes
 // for the rest of the game (is shown no more events); the game goes on.
 func TestHookPanics(t *testing.T) {
+	t.Parallel()
 	r := testRules(FortifySingle)
 	w := &watcher{panicAt: 50}
 	res, events := playHooked(t, r, w, 3)
@@ -150,6 +152,7 @@ func TestHookPanics(t *testing.T) {
 // flag and stop level before its first roll; every attack phase that a
 // player ends and every fortify phase it answers is logged as end_phase.
 func TestDecisionEvents(t *testing.T) {
+	t.Parallel()
 	r := testRules(FortifyOneStep)
 	res, events := playHooked(t, r, nil, 11)
 	orders, ends := 0, map[Phase]int{}
@@ -188,6 +191,7 @@ func TestDecisionEvents(t *testing.T) {
 
 // TestDecisionEventJSON: the keys that the decision events write.
 func TestDecisionEventJSON(t *testing.T) {
+	t.Parallel()
 	e := Event{Kind: EvAttackOrder, Round: 3, Phase: PhaseAttack, Player: 1, Other: 2, From: 4, To: 5, Dice: 2, Repeat: true, StopAt: 3}
 	assert.Equal(t, `{"e":"attack_order","round":3,"phase":"attack","player":1,"other":2,"from":4,"to":5,"dice":2,"repeat":true,"stop_at":3}`,
 		string(e.AppendJSON(nil)))
@@ -204,6 +208,7 @@ func TestDecisionEventJSON(t *testing.T) {
 // TestInfoOpenKey: [info] open is an optional key of the rules (false by
 // default); a rules file that sets it opens every hand to every seat.
 func TestInfoOpenKey(t *testing.T) {
+	t.Parallel()
 	_, raw, err := RulesSource("classic")
 	require.NoError(t, err)
 	data := string(raw)
@@ -220,5 +225,5 @@ func TestInfoOpenKey(t *testing.T) {
 	_, err = ParseRules("bad.toml", []byte(data+"\n[info]\nopen = 1\n"))
 	assert.ErrorContains(t, err, "bad.toml")
 	_, err = ParseRules("bad.toml", []byte(data+"\n[info]\nshown = true\n"))
-	assert.ErrorContains(t, err, "bad.toml: info.shown: unknown key")
+	assert.ErrorContains(t, err, `bad.toml:47: unknown key "info.shown" (allowed: open)`)
 }

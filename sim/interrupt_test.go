@@ -25,6 +25,7 @@ func endless(t *testing.T) (*sim.Game, []sim.Player) {
 // TestInterruptFromAnotherGoroutine stops an endless game from another
 // goroutine, as Ctrl-C does.
 func TestInterruptFromAnotherGoroutine(t *testing.T) {
+	t.Parallel()
 	g, players := endless(t)
 	turns := make(chan int, 1)
 	n := 0
@@ -56,6 +57,7 @@ func TestInterruptFromAnotherGoroutine(t *testing.T) {
 }
 
 func TestPlayContext(t *testing.T) {
+	t.Parallel()
 	g, players := endless(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
@@ -72,6 +74,7 @@ func TestPlayContext(t *testing.T) {
 // game is the same as on a fresh Game, and a context that ends after its
 // game does not stop the next one.
 func TestInterruptLeavesTheGameUsable(t *testing.T) {
+	t.Parallel()
 	m := sim.RingMap(3, 4)
 	r := sim.RulesForTest(sim.FortifyOneStep)
 	fresh, err := sim.NewGame(m, r, 3)

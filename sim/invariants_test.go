@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/marslab-risk/marslab/internal/race"
 	"github.com/marslab-risk/marslab/sim"
 	"github.com/marslab-risk/marslab/sim/simtest"
 )
@@ -23,7 +24,7 @@ var fortifyModes = []sim.FortifyMode{sim.FortifySingle, sim.FortifyOneStep, sim.
 // engine about tenfold and has nothing to detect in a sweep's games, each
 // played on the test's goroutine).
 func sweepGames(normal, reduced int) int {
-	if testing.Short() || sim.RaceEnabled {
+	if testing.Short() || race.Enabled {
 		return reduced
 	}
 	return normal
@@ -49,6 +50,7 @@ func playChecked(t *testing.T, g *sim.Game, m *sim.Map, r *sim.Rules, players []
 // maps under every fortification rule, 2 to 6 players: 60 games per
 // configuration (6 under -short or -race).
 func TestInvariantsChaos(t *testing.T) {
+	t.Parallel()
 	m := sim.RingMap(3, 5)
 	games := sweepGames(60, 6)
 	for _, mode := range fortifyModes {
@@ -82,6 +84,7 @@ func TestInvariantsChaos(t *testing.T) {
 // the ledger checked after every event: 200 games per player count, 1000
 // per rule set (8 and 40 under -short or -race).
 func TestInvariantsEmbeddedRules(t *testing.T) {
+	t.Parallel()
 	m, err := sim.LoadMap("classic")
 	require.NoError(t, err)
 	games := sweepGames(200, 8)
@@ -108,6 +111,7 @@ func TestInvariantsEmbeddedRules(t *testing.T) {
 // TestInvariantsMissionsRing plays mission games on a ring map (missions of
 // every kind), checking every event.
 func TestInvariantsMissionsRing(t *testing.T) {
+	t.Parallel()
 	m := sim.RingMap(3, 4)
 	r := sim.RulesForTest(sim.FortifyOneStep)
 	r.End.Win = "missions"
@@ -141,6 +145,7 @@ func (p *illegal) Fortify(s *sim.State, buf []sim.Move) []sim.Move {
 }
 
 func TestIllegalPlayerCannotCorruptGame(t *testing.T) {
+	t.Parallel()
 	m := sim.RingMap(3, 4)
 	r := sim.RulesForTest(sim.FortifyOneStep)
 	g, err := sim.NewGame(m, r, 3)

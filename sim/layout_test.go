@@ -13,6 +13,7 @@ import (
 // go through EncodeMap and ParseMap unchanged; a map gives positions to all
 // its territories or to none, finite, within range and distinct.
 func TestMapLayout(t *testing.T) {
+	t.Parallel()
 	m, err := LoadMap("classic")
 	require.NoError(t, err)
 	require.Len(t, m.Layout, 42)

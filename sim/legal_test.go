@@ -47,6 +47,7 @@ func positions(t testing.TB, m *sim.Map, r *sim.Rules, max int) []*sim.Position 
 // TestLegalLists: the lists of legal actions hold exactly the actions the
 // engine's checks accept, under every fortify mode.
 func TestLegalLists(t *testing.T) {
+	t.Parallel()
 	m, r0 := classic(t, "classic")
 	nt := m.NumTerritories()
 	for _, fortify := range fortifies {
@@ -91,6 +92,7 @@ func TestLegalLists(t *testing.T) {
 
 // TestCheckMoves: the fortify rules, case by case.
 func TestCheckMoves(t *testing.T) {
+	t.Parallel()
 	// One ring of 6: territories 0..5, i adjacent to i+-1 mod 6.
 	m := sim.RingMap(1, 6)
 	pos := &sim.Position{Players: 2, Owner: []int{0, 0, 0, 1, 0, 0}, Armies: []int{5, 3, 1, 2, 4, 1},
@@ -151,6 +153,7 @@ func TestCheckMoves(t *testing.T) {
 
 // TestCheckPlacementAndOccupy: the placement and occupation rules.
 func TestCheckPlacementAndOccupy(t *testing.T) {
+	t.Parallel()
 	m := sim.RingMap(1, 4)
 	pos := &sim.Position{Players: 2, Owner: []int{0, 0, 1, 1}, Armies: []int{5, 1, 3, 1},
 		Hands: [][]sim.Card{nil, nil}, Round: 1, Phase: sim.PhasePlace}

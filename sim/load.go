@@ -175,14 +175,11 @@ type territoryFile struct {
 // too, even if 0); unknown keys are errors. A value of the wrong type is
 // reported with its line and full key, e.g.
 //
-//	my.toml: line 5: continents[0].bonus = 2.5: must be an integer (TOML value has type float)
+//	my.toml:5: continents[0].bonus = 2.5: must be an integer (TOML value has type float)
 func ParseMap(source string, data []byte) (*Map, error) {
 	var f mapFile
 	md, raw, err := decodeTOML(source, data, &f)
 	if err != nil {
-		return nil, err
-	}
-	if err := undecoded(source, md, raw); err != nil {
 		return nil, err
 	}
 	if err := mapKeysPresent(source, &md, raw, &f); err != nil {
@@ -466,14 +463,11 @@ func EncodeRules(w io.Writer, r *Rules) error {
 //
 // A value of the wrong type or an unknown mode is reported with its line:
 //
-//	my.toml: line 38: fortify.mode = "sideways": must be "single", "one-step" or "connected"
+//	my.toml:38: fortify.mode = "sideways": must be "single", "one-step" or "connected"
 func ParseRules(source string, data []byte) (*Rules, error) {
 	r := new(Rules)
 	md, raw, err := decodeTOML(source, data, r)
 	if err != nil {
-		return nil, err
-	}
-	if err := undecoded(source, md, raw); err != nil {
 		return nil, err
 	}
 	if err := r.keysPresent(source, &md, raw); err != nil {
@@ -795,29 +789,6 @@ func (ms *Mission) validate(src, key string, m *Map) error {
 	return nil
 }
 
-// undecoded rejects keys of the TOML data that match no field. raw is the
-// same data decoded into maps (decodeRaw), to name the array element
-// holding an unknown key: "continents[2].colour".
-func undecoded(source string, md toml.MetaData, raw map[string]any) error {
-	var keys []toml.Key
-	for _, k := range md.Undecoded() {
-		// Report an unknown table, not also every key inside it.
-		if !slices.ContainsFunc(keys, func(p toml.Key) bool { return len(k) > len(p) && slices.Equal(k[:len(p)], p) }) {
-			keys = append(keys, k)
-		}
-	}
-	if len(keys) == 0 {
-		return nil
-	}
-	// The same unknown key in several tables of an array is listed once per
-	// table: the first listing is in the first such table.
-	name := keyName(keys[0], raw)
-	if len(keys) == 1 {
-		return badKey(source, name, "unknown key")
-	}
-	return badKey(source, name, "unknown key (and %d more)", len(keys)-1)
-}
-
 // tableAt returns the i-th table of the array of tables v (either TOML
 // form), or nil.
 func tableAt(v any, i int) map[string]any {
@@ -835,43 +806,26 @@ func tableAt(v any, i int) map[string]any {
 	return nil
 }
 
+// decodeTOML decodes data into v strictly (configs.DecodeStrict: errors
+// with the line and key) and into maps (raw, for the questions MetaData
+// cannot answer about the tables of an array).
+func decodeTOML(source string, data []byte, v any) (toml.MetaData, map[string]any, error) {
+	md, err := configs.DecodeStrict(source, data, v)
+	if err != nil {
+		return md, nil, err
+	}
+	var raw map[string]any
+	if _, err := toml.Decode(string(data), &raw); err != nil {
+		return md, nil, fmt.Errorf("%s: %w", source, err)
+	}
+	return md, raw, nil
+}
+
 // inTable reports whether the i-th table of the top-level array of tables
 // array defines key.
 func inTable(raw map[string]any, array string, i int, key string) bool {
 	_, ok := tableAt(raw[array], i)[key]
 	return ok
-}
-
-// keyName writes key as in TOML, with the index of the array table that
-// holds it after an array of tables: "missions[3].colour".
-func keyName(key toml.Key, raw map[string]any) string {
-	var b strings.Builder
-	var cur any = raw
-	for j, piece := range key {
-		if j > 0 {
-			b.WriteByte('.')
-		}
-		b.WriteString(toml.Key{piece}.String())
-		var next any
-		if t, ok := cur.(map[string]any); ok {
-			next = t[piece]
-		}
-		if j+1 < len(key) {
-			for i := 0; ; i++ {
-				t := tableAt(next, i)
-				if t == nil {
-					break
-				}
-				if _, ok := t[key[j+1]]; ok {
-					fmt.Fprintf(&b, "[%d]", i)
-					next = t
-					break
-				}
-			}
-		}
-		cur = next
-	}
-	return b.String()
 }
 
 // missing returns the error "source: key: missing (hint)".

@@ -22,6 +22,7 @@ func loadClassic(tb testing.TB) *Map {
 }
 
 func TestClassicMap(t *testing.T) {
+	t.Parallel()
 	m := loadClassic(t)
 	assert.Equal(t, "classic", m.Name)
 	assert.Equal(t, 42, m.NumTerritories())
@@ -111,6 +112,7 @@ func TestClassicMap(t *testing.T) {
 }
 
 func TestEmbeddedRulesValues(t *testing.T) {
+	t.Parallel()
 	m := loadClassic(t)
 	classicArmies := [7]int{0, 0, 40, 35, 30, 25, 20}
 	cases := []struct {
@@ -171,6 +173,7 @@ func TestEmbeddedRulesValues(t *testing.T) {
 // TestEmbeddedNames: every embedded map and rule set is named after its
 // file, so that a log's rules_name and map_name can be checked by Replay.
 func TestEmbeddedNames(t *testing.T) {
+	t.Parallel()
 	for _, name := range configs.MapNames() {
 		m, err := LoadMap(name)
 		require.NoError(t, err)
@@ -184,6 +187,7 @@ func TestEmbeddedNames(t *testing.T) {
 }
 
 func TestMissionDeck(t *testing.T) {
+	t.Parallel()
 	r, err := LoadRules("missions")
 	require.NoError(t, err)
 	want := []Mission{
@@ -216,6 +220,7 @@ func readTiny(tb testing.TB) string {
 }
 
 func TestParseMapTiny(t *testing.T) {
+	t.Parallel()
 	m, err := ParseMap("tiny.toml", []byte(readTiny(t)))
 	require.NoError(t, err)
 	assert.Equal(t, 3, m.NumTerritories())
@@ -228,6 +233,7 @@ func TestParseMapTiny(t *testing.T) {
 }
 
 func TestParseMapErrors(t *testing.T) {
+	t.Parallel()
 	tinyMap := readTiny(t)
 	cases := []struct {
 		name     string
@@ -235,17 +241,17 @@ func TestParseMapErrors(t *testing.T) {
 		want     string
 	}{
 		{"syntax", `bonus = 1`, `bonus = `, `tiny.toml: toml: line 5`},
-		{"type", `bonus = 1`, `bonus = "one"`, `tiny.toml: line 5: continents[0].bonus = "one": must be an integer (TOML value has type string)`},
-		{"float bonus in the first table", `bonus = 1`, `bonus = 2.5`, `tiny.toml: line 5: continents[0].bonus = 2.5: must be an integer (TOML value has type float)`},
-		{"type error in a middle table", `neighbors = ["a1", "b1"]`, `neighbors = "a1"`, `tiny.toml: line 19: territories[1].neighbors = "a1": must be an array (TOML value has type string)`},
+		{"type", `bonus = 1`, `bonus = "one"`, `tiny.toml:5: continents[0].bonus = "one": must be an integer (TOML value has type string)`},
+		{"float bonus in the first table", `bonus = 1`, `bonus = 2.5`, `tiny.toml:5: continents[0].bonus = 2.5: must be an integer (TOML value has type float)`},
+		{"type error in a middle table", `neighbors = ["a1", "b1"]`, `neighbors = "a1"`, `tiny.toml:19: territories[1].neighbors = "a1": must be an array (TOML value has type string)`},
 		{"type error in an inline table", "", "name = \"x\"\ncontinents = [{name = \"A\", bonus = 1},\n {name = \"B\", bonus = true}]\n",
-			`tiny.toml: line 3: continents[1].bonus = true: must be an integer (TOML value has type bool)`},
-		{"unknown key", `name = "tiny"`, "name = \"tiny\"\ncolour = \"red\"", `tiny.toml: colour: unknown key`},
-		{"unknown table key", `bonus = 1`, "bonus = 1\nsize = 3", `tiny.toml: continents[0].size: unknown key`},
-		{"unknown key in a later table", `continent = "B"`, "continent = \"B\"\ncolour = \"red\"", `tiny.toml: territories[2].colour: unknown key`},
-		{"unknown keys in two tables", `bonus = 0`, "bonus = 0\nsize = 3", `tiny.toml: continents[1].size: unknown key`},
+			`tiny.toml:3: continents[1].bonus = true: must be an integer (TOML value has type bool)`},
+		{"unknown key", `name = "tiny"`, "name = \"tiny\"\ncolour = \"red\"", `tiny.toml:2: unknown key "colour" (allowed: name, continents, territories)`},
+		{"unknown table key", `bonus = 1`, "bonus = 1\nsize = 3", `tiny.toml:6: unknown key "continents[0].size" (allowed: name, bonus)`},
+		{"unknown key in a later table", `continent = "B"`, "continent = \"B\"\ncolour = \"red\"", `tiny.toml:24: unknown key "territories[2].colour" (allowed: name, continent, neighbors, x, y)`},
+		{"unknown keys in two tables", `bonus = 0`, "bonus = 0\nsize = 3", `tiny.toml:10: unknown key "continents[1].size" (allowed: name, bonus)`},
 		{"unknown key in an inline table", "", "name = \"x\"\ncontinents = [{name = \"A\", bonus = 1}, {name = \"B\", bonus = 0, colour = \"red\"}]\n",
-			`tiny.toml: continents[1].colour: unknown key`},
+			`tiny.toml:2: unknown key "continents[1].colour" (allowed: name, bonus)`},
 		{"no name", `name = "tiny"`, ``, `tiny.toml: name: missing (the map's name)`},
 		{"empty name", `name = "tiny"`, `name = ""`, `tiny.toml: name = "": must not be empty`},
 		{"no bonus", "bonus = 0\n", ``, `tiny.toml: continents[1].bonus: missing (0..100000)`},
@@ -290,6 +296,7 @@ func TestParseMapErrors(t *testing.T) {
 }
 
 func TestNewMap(t *testing.T) {
+	t.Parallel()
 	conts := []Continent{{Name: "A", Bonus: 1}, {Name: "B"}}
 	terr := func() []Territory {
 		return []Territory{
@@ -333,6 +340,7 @@ func embeddedRules(tb testing.TB, name string) string {
 }
 
 func TestParseRulesErrors(t *testing.T) {
+	t.Parallel()
 	const armies = `starting_armies = [0, 0, 40, 35, 30, 25, 20]`
 	cases := []struct {
 		base     string // embedded rule set
@@ -340,10 +348,10 @@ func TestParseRulesErrors(t *testing.T) {
 		want     string // substring of the error
 	}{
 		{"classic", `min = 3`, `min = = 3`, `r.toml: toml: line 18`},
-		{"classic", `divisor = 3`, `divisor = 3.5`, `r.toml: line 17: reinforce.divisor = 3.5: must be an integer (TOML value has type float)`},
-		{"classic", `[cards]`, "[cards]\njokers = 2", `r.toml: cards.jokers: unknown key`},
-		{"classic", `[cards]`, "[cards]\njokers = 2\nbank = 1", `r.toml: cards.jokers: unknown key (and 1 more)`},
-		{"classic", `players = 6`, "players = 6\n[extra]\na = 1\nb = 2", `r.toml: extra: unknown key`},
+		{"classic", `divisor = 3`, `divisor = 3.5`, `r.toml:17: reinforce.divisor = 3.5: must be an integer (TOML value has type float)`},
+		{"classic", `[cards]`, "[cards]\njokers = 2", `r.toml:22: unknown key "cards.jokers" (allowed: mode, wilds, fixed_values, escalating, escalating_step, territory_bonus, forced_trade_at, one_per_turn, take_on_elimination, voluntary_per_turn)`},
+		{"classic", `[cards]`, "[cards]\njokers = 2\nbank = 1", `r.toml:22: unknown key "cards.jokers" (allowed: mode, wilds, fixed_values, escalating, escalating_step, territory_bonus, forced_trade_at, one_per_turn, take_on_elimination, voluntary_per_turn)`},
+		{"classic", `players = 6`, "players = 6\n[extra]\na = 1\nb = 2", `r.toml:9: unknown key "extra" (allowed: name, map, players, starting_armies, setup, reinforce, cards, attack, fortify, end, info, missions)`},
 		{"classic", `name = "classic"`, `name = ""`, `r.toml: name = "": must not be empty`},
 		{"classic", `map = "classic"`, `map = ""`, `r.toml: map = "": must not be empty`},
 		{"classic", `players = 6`, `players = 7`, `r.toml: players = 7: must be 2..6`},
@@ -377,17 +385,17 @@ func TestParseRulesErrors(t *testing.T) {
 		{"missions", `continents = ["Asia", "Africa"]`, ``, `r.toml: missions[5].continents: missing (a list of continent names)`},
 		{"missions", `count = 24`, ``, `r.toml: missions[6].count: missing (1..10000)`},
 		{"missions", `min_armies = 2`, ``, `r.toml: missions[7].min_armies: missing (1..100000)`},
-		{"missions", `min_armies = 2`, "min_armies = 2\ncolour = \"red\"", `r.toml: missions[7].colour: unknown key`},
+		{"missions", `min_armies = 2`, "min_armies = 2\ncolour = \"red\"", `r.toml:86: unknown key "missions[7].colour" (allowed: name, kind, continents, extra, count, min_armies)`},
 		{"classic", armies, `starting_armies = [0, 0, 40, 35, 30, 25, 0]`, `r.toml: starting_armies[6] = 0: must be 1..100000`},
 		{"classic", armies, `starting_armies = [0, 0, 40, 35, -30, 25, 20]`, `r.toml: starting_armies[4] = -30: must be 1..100000`},
 		{"classic", armies, `starting_armies = [1, 0, 40, 35, 30, 25, 20]`, `r.toml: starting_armies[0] = 1: must be 0 (entries 0 and 1 are unused`},
-		{"classic", armies, `starting_armies = [40, 35, 30, 25, 20]`, `r.toml: line 9: starting_armies = [40, 35, 30, 25, 20]: expected array length 7; got TOML array of length 5`},
-		{"classic", `deal = "random"`, `deal = "chosen"`, `r.toml: line 12: setup.deal = "chosen": must be "random"`},
-		{"classic", `initial_armies = "bots"`, `initial_armies = "all"`, `r.toml: line 13: setup.initial_armies = "all": must be "random" or "bots"`},
-		{"classic", `rounding = "floor"`, `rounding = "round"`, `r.toml: line 16: reinforce.rounding = "round": must be "floor" or "ceil"`},
+		{"classic", armies, `starting_armies = [40, 35, 30, 25, 20]`, `r.toml:9: starting_armies = [40, 35, 30, 25, 20]: expected array length 7; got TOML array of length 5`},
+		{"classic", `deal = "random"`, `deal = "chosen"`, `r.toml:12: setup.deal = "chosen": must be "random"`},
+		{"classic", `initial_armies = "bots"`, `initial_armies = "all"`, `r.toml:13: setup.initial_armies = "all": must be "random" or "bots"`},
+		{"classic", `rounding = "floor"`, `rounding = "round"`, `r.toml:16: reinforce.rounding = "round": must be "floor" or "ceil"`},
 		{"classic", `divisor = 3`, `divisor = 0`, `r.toml: reinforce.divisor = 0: must be 1..100000`},
 		{"classic", `min = 3`, `min = -1`, `r.toml: reinforce.min = -1: must be 0..100000`},
-		{"classic", `mode = "escalating"`, `mode = "bogus"`, `r.toml: line 22: cards.mode = "bogus": must be "none", "fixed" or "escalating"`},
+		{"classic", `mode = "escalating"`, `mode = "bogus"`, `r.toml:22: cards.mode = "bogus": must be "none", "fixed" or "escalating"`},
 		{"classic", `wilds = 2`, `wilds = 11`, `r.toml: cards.wilds = 11: must be 0..10`},
 		{"classic", `wilds = 2`, `wilds = -1`, `r.toml: cards.wilds = -1: must be 0..10`},
 		{"classic", `escalating = [4, 6, 8, 10, 12, 15]`, `escalating = []`, `r.toml: cards.escalating: must list at least one value in mode "escalating"`},
@@ -403,19 +411,19 @@ func TestParseRulesErrors(t *testing.T) {
 		{"classic", `wilds = 2`, "wilds = 2\nfixed_values = [4, 6, 8, 10]", `r.toml: cards.fixed_values[0] = 4: must be 0 unless cards.mode = "fixed"`},
 		{"fixedcards", `fixed_values = [4, 6, 8, 10]`, `fixed_values = [4, 6, 0, 10]`, `r.toml: cards.fixed_values[2] = 0: must be 1..100000`},
 		{"fixedcards", `wilds = 0`, "wilds = 0\nescalating_step = 5", `r.toml: cards.escalating_step = 5: must be 0 unless cards.mode = "escalating"`},
-		{"fixedcards", `fixed_values = [4, 6, 8, 10]`, `fixed_values = [4, 6, 8]`, `r.toml: line 32: cards.fixed_values = [4, 6, 8]: expected array length 4; got TOML array of length 3`},
+		{"fixedcards", `fixed_values = [4, 6, 8, 10]`, `fixed_values = [4, 6, 8]`, `r.toml:32: cards.fixed_values = [4, 6, 8]: expected array length 4; got TOML array of length 3`},
 		{"classic", `attacker_dice = 3`, `attacker_dice = 4`, `r.toml: attack.attacker_dice = 4: must be 1..3`},
 		{"classic", `attacker_dice = 3`, `attacker_dice = 0`, `r.toml: attack.attacker_dice = 0: must be 1..3`},
 		{"classic", `defender_dice = 2`, `defender_dice = 3`, `r.toml: attack.defender_dice = 3: must be 1..2`},
-		{"classic", `mode = "single"`, `mode = "anywhere"`, `r.toml: line 38: fortify.mode = "anywhere": must be "single", "one-step" or "connected"`},
+		{"classic", `mode = "single"`, `mode = "anywhere"`, `r.toml:38: fortify.mode = "anywhere": must be "single", "one-step" or "connected"`},
 		{"classic", `mode = "single"`, "mode = \"single\"\nmovable = \"all\"", `r.toml: fortify.movable = "all": must be "spare" or "start" (or left out)`},
-		{"classic", `win = "domination"`, `win = "capital"`, `r.toml: line 41: end.win = "capital": must be "domination" or "missions"`},
+		{"classic", `win = "domination"`, `win = "capital"`, `r.toml:41: end.win = "capital": must be "domination" or "missions"`},
 		{"classic", `round_limit = 500`, `round_limit = -1`, `r.toml: end.round_limit = -1: must be >= 0 (0 = no limit)`},
 		{"classic", `round_limit = 500`, "round_limit = 500\n[[missions]]\nname = \"x\"\nkind = \"eliminate\"", `r.toml: missions: 1 missions: only allowed with end.win = "missions"`},
 		{"classic", `win = "domination"`, `win = "missions"`, `r.toml: missions: 0 missions: need at least one per player (players = 6)`},
-		{"missions", `kind = "eliminate"`, `kind = 3`, `r.toml: line 89: missions[8].kind = 3: must be "continents", "territories" or "eliminate"`},
-		{"missions", `kind = "territories"`, `kind = "occupy"`, `r.toml: line 77: missions[6].kind = "occupy": must be "continents", "territories" or "eliminate"`},
-		{"missions", `kind = "eliminate"`, `kind = "conquer"`, `r.toml: line 89: missions[8].kind = "conquer": must be "continents", "territories" or "eliminate"`},
+		{"missions", `kind = "eliminate"`, `kind = 3`, `r.toml:89: missions[8].kind = 3: must be "continents", "territories" or "eliminate"`},
+		{"missions", `kind = "territories"`, `kind = "occupy"`, `r.toml:77: missions[6].kind = "occupy": must be "continents", "territories" or "eliminate"`},
+		{"missions", `kind = "eliminate"`, `kind = "conquer"`, `r.toml:89: missions[8].kind = "conquer": must be "continents", "territories" or "eliminate"`},
 		{"missions", `name = "Eliminate a player"`, `name = ""`, `r.toml: missions[8].name = "": must not be empty`},
 		{"missions", `count = 24`, `count = 0`, `r.toml: missions[6].count = 0: must be 1..10000`},
 		{"missions", `min_armies = 2`, `min_armies = 0`, `r.toml: missions[7].min_armies = 0: must be 1..100000`},
@@ -431,7 +439,7 @@ func TestParseRulesErrors(t *testing.T) {
 		{"lux", `initial_per_turn = 4`, `initial_per_turn = -4`, `r.toml: setup.initial_per_turn = -4: must be 1..100000 (armies a player places per setup turn)`},
 		{"lux", `initial_per_turn = 4`, `initial_per_turn = 100001`, `r.toml: setup.initial_per_turn = 100001: must be 1..100000`},
 		{"lux", `initial_armies = "bots"`, `initial_armies = "random"`, `r.toml: setup.initial_per_turn = 4: must be left out unless setup.initial_armies = "bots"`},
-		{"lux", `initial_per_turn = 4`, `initial_per_turn = "4"`, `r.toml: line 28: setup.initial_per_turn = "4": must be an integer`},
+		{"lux", `initial_per_turn = 4`, `initial_per_turn = "4"`, `r.toml:28: setup.initial_per_turn = "4": must be an integer`},
 		{"lux", `voluntary_per_turn = 1`, `voluntary_per_turn = 0`, `r.toml: cards.voluntary_per_turn = 0: must be 1..10 (leave the key out for no bound)`},
 		{"lux", `voluntary_per_turn = 1`, `voluntary_per_turn = 11`, `r.toml: cards.voluntary_per_turn = 11: must be 1..10 (sets a player may trade per turn unforced)`},
 		{"lux", `voluntary_per_turn = 1`, `voluntary_per_turn = -1`, `r.toml: cards.voluntary_per_turn = -1: must be 1..10`},
@@ -459,6 +467,7 @@ func noCards(tb testing.TB) string {
 // TestParseRulesOptionalKeys: the card keys other than the mode may be left
 // out when there are no cards, a mission's extra when it is 0.
 func TestParseRulesOptionalKeys(t *testing.T) {
+	t.Parallel()
 	r, err := ParseRules("none.toml", []byte(noCards(t)))
 	require.NoError(t, err)
 	assert.Equal(t, CardRules{Mode: CardsNone}, r.Cards)
@@ -478,6 +487,7 @@ func withoutSource(r *Rules) *Rules {
 }
 
 func TestValidateAgainstMap(t *testing.T) {
+	t.Parallel()
 	classic := loadClassic(t)
 	tiny, err := ParseMap("tiny.toml", []byte(readTiny(t)))
 	require.NoError(t, err)
@@ -524,6 +534,7 @@ func TestValidateAgainstMap(t *testing.T) {
 }
 
 func TestRoundTrip(t *testing.T) {
+	t.Parallel()
 	m := loadClassic(t)
 	var buf bytes.Buffer
 	require.NoError(t, EncodeMap(&buf, m))
@@ -547,6 +558,7 @@ func TestRoundTrip(t *testing.T) {
 }
 
 func TestLoadFiles(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	mapPath := filepath.Join(dir, "tiny.toml")
 	require.NoError(t, os.WriteFile(mapPath, []byte(readTiny(t)), 0o644))
@@ -626,6 +638,7 @@ func TestRulesMap(t *testing.T) {
 }
 
 func TestEmbeddedErrorNamesFile(t *testing.T) {
+	t.Parallel()
 	// An embedded rule set is reported under its repository path.
 	r, err := LoadRules("classic")
 	require.NoError(t, err)
@@ -642,6 +655,7 @@ func TestEmbeddedErrorNamesFile(t *testing.T) {
 // TestModesText: every mode reads and writes its spelling as text (TOML
 // and JSON), and an unknown spelling is an error listing the allowed ones.
 func TestModesText(t *testing.T) {
+	t.Parallel()
 	check := func(t *testing.T, valid []string, unmarshal func([]byte) (string, error), allowed string) {
 		for _, v := range valid {
 			got, err := unmarshal([]byte(v))

@@ -29,6 +29,7 @@ func writeLog(t *testing.T) []byte {
 // TestReadLog: a whole log reads back; a log whose result line is missing,
 // cut short or not the last line is an error naming the line.
 func TestReadLog(t *testing.T) {
+	t.Parallel()
 	log := writeLog(t)
 	lines := strings.SplitAfter(strings.TrimSuffix(string(log), "\n"), "\n")
 	n := len(lines) // header, events, result

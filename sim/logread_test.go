@@ -60,6 +60,7 @@ func encodeLog(t testing.TB, h LogHeader, events []Event, res Result) []byte {
 // they hold every kind of event (explanations in a game whose bots narrate
 // their placements), so a kind the reader cannot decode fails.
 func TestLogRoundTrip(t *testing.T) {
+	t.Parallel()
 	seen := make(map[EventKind]int)
 	for _, mode := range []FortifyMode{FortifySingle, FortifyOneStep, FortifyConnected} {
 		for i, n := range []int{2, 3, 5, 0} {
@@ -87,6 +88,7 @@ func TestLogRoundTrip(t *testing.T) {
 // TestLogReaderStreams: the reader gives the events one at a time with
 // their line numbers, then the result.
 func TestLogReaderStreams(t *testing.T) {
+	t.Parallel()
 	log := logGame(t, ringMap(2, 3), testRules(FortifySingle), 2, 0, 1, 0)
 	lines := strings.Split(strings.TrimSuffix(string(log), "\n"), "\n")
 	lr, err := NewLogReader(bytes.NewReader(log))
@@ -112,6 +114,7 @@ func TestLogReaderStreams(t *testing.T) {
 // TestLogReaderErrors: a line that is not exactly what the writer writes is
 // an error naming the line.
 func TestLogReaderErrors(t *testing.T) {
+	t.Parallel()
 	log := string(logGame(t, ringMap(2, 3), testRules(FortifySingle), 2, 0, 1, 0))
 	lines := strings.Split(strings.TrimSuffix(log, "\n"), "\n")
 	find := func(prefix string) int {
@@ -166,6 +169,7 @@ func TestLogReaderErrors(t *testing.T) {
 // TestLogReaderQuotesLines: an error shows a bad line Go-quoted, so that
 // terminal escapes (ESC, BEL, CR) print as text, and cut after 200 bytes.
 func TestLogReaderQuotesLines(t *testing.T) {
+	t.Parallel()
 	log := string(logGame(t, ringMap(2, 3), testRules(FortifySingle), 2, 0, 1, 0))
 	lines := strings.Split(strings.TrimSuffix(log, "\n"), "\n")
 	last := len(lines) - 1

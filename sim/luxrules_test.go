@@ -84,6 +84,7 @@ func luxRules(t *testing.T, name string, f func(r *sim.Rules)) *sim.Rules {
 // from seat 0 (the rest on the last turn), never through PlaceInitial; the
 // ledger of sim/simtest checks every event.
 func TestInitialPerTurn(t *testing.T) {
+	t.Parallel()
 	m, err := sim.LoadMap("classic")
 	require.NoError(t, err)
 	type perTurnCase struct {
@@ -155,6 +156,7 @@ func TestInitialPerTurn(t *testing.T) {
 // fault; the engine places the rest of that player's starting armies at
 // random and never asks it again during setup; the game goes on.
 func TestInitialPerTurnFault(t *testing.T) {
+	t.Parallel()
 	m, err := sim.LoadMap("classic")
 	require.NoError(t, err)
 	r := luxRules(t, "lux", nil)
@@ -210,6 +212,7 @@ func (g *greedyTrader) Trade(s *sim.State, forced bool) ([3]int, bool) {
 // would trade every set is asked again in the same trade phase only while
 // it holds forced_trade_at cards or more; without the key it trades on.
 func TestVoluntaryPerTurn(t *testing.T) {
+	t.Parallel()
 	m, err := sim.LoadMap("classic")
 	require.NoError(t, err)
 	type voluntaryCase struct {

@@ -239,6 +239,7 @@ func recordGames(t *testing.T, m *sim.Map, r *sim.Rules, players []sim.Player, g
 // *Map and *Rules, as arena's workers do, for the race detector. Six games
 // per rule set (three under -short or -race).
 func TestVandalChangesNothing(t *testing.T) {
+	t.Parallel()
 	m, err := sim.LoadMap("classic")
 	require.NoError(t, err)
 	for _, name := range []string{"classic", "mars2006", "fixedcards", "missions"} {
@@ -312,6 +313,7 @@ func (v *viewer) Place(s *sim.State, armies int, buf []sim.Placement) []sim.Plac
 // the seats rotate (as in arena); observers see yet another; none is the
 // caller's.
 func TestEverySeatHasItsOwnView(t *testing.T) {
+	t.Parallel()
 	m := sim.RingMap(2, 3)
 	r := sim.RulesForTest(sim.FortifySingle)
 	r.End.RoundLimit = 3

@@ -89,6 +89,7 @@ func (b *bomb) Fortify(s *sim.State, buf []sim.Move) []sim.Move {
 // the fault recorded once, and it is never called again in that game,
 // while the game goes on with its invariants intact.
 func TestPanicPassesForTheRestOfTheGame(t *testing.T) {
+	t.Parallel()
 	m := sim.RingMap(3, 4)
 	r := sim.RulesForTest(sim.FortifySingle)
 	for _, trigger := range []string{"Start", "PlaceInitial", "Trade", "Place", "Attack", "Occupy", "Fortify",

@@ -90,6 +90,7 @@ func ExampleOwnedPaths_ConnectedOn() {
 // move the engine accepts from a territory with spare armies, by
 // increasing From and then increasing To, each carrying the most it may.
 func TestLegalFortifiesConnected(t *testing.T) {
+	t.Parallel()
 	m, r := classic(t, "fixedcards")
 	require.Equal(t, sim.FortifyConnected, r.Fortify.Mode)
 	nt := m.NumTerritories()

@@ -1,13 +1,11 @@
 package sim
 
 import (
-	"bytes"
 	"fmt"
 	"slices"
 	"strings"
 
-	"github.com/BurntSushi/toml"
-
+	"github.com/marslab-risk/marslab/configs"
 	"github.com/marslab-risk/marslab/internal/fileread"
 )
 
@@ -80,12 +78,9 @@ func ParsePosition(source string, data []byte, m *Map, r *Rules) (*Position, err
 		return nil, fmt.Errorf("%s: ParsePosition needs a map and rules", source)
 	}
 	var f positionFile
-	md, err := toml.NewDecoder(bytes.NewReader(data)).Decode(&f)
+	md, err := configs.DecodeStrict(source, data, &f)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", source, err)
-	}
-	if und := md.Undecoded(); len(und) > 0 {
-		return nil, fmt.Errorf("%s: %s: unknown key", source, und[0])
+		return nil, err
 	}
 	for _, k := range []struct{ key, hint string }{
 		{"players", fmt.Sprintf("%d..%d", MinPlayers, MaxPlayers)}, {"round", ">= 1"}, {"current", "the seat to move"},

@@ -20,6 +20,7 @@ func chaosSeats(h LogHeader) ([]Player, error) { return newChaos(len(h.Seats), 0
 // the result, the header's configuration or its names) or cut short fails
 // at the line that differs.
 func TestReplay(t *testing.T) {
+	t.Parallel()
 	log := string(logGame(t, ringMap(3, 4), testRules(FortifyOneStep), 3, 0.05, 5, 2))
 	lines := strings.Split(strings.TrimSuffix(log, "\n"), "\n")
 	rep, err := Replay(context.Background(), strings.NewReader(log), chaosSeats)
@@ -95,6 +96,7 @@ func TestReplay(t *testing.T) {
 // TestReplayPlayers: the players function sees the header, and its error
 // or a wrong number of players stops the replay.
 func TestReplayPlayers(t *testing.T) {
+	t.Parallel()
 	log := string(logGame(t, ringMap(2, 3), testRules(FortifySingle), 2, 0, 1, 0))
 	boom := errors.New("boom")
 	_, err := Replay(context.Background(), strings.NewReader(log), func(h LogHeader) ([]Player, error) {

@@ -11,6 +11,7 @@ import (
 )
 
 func TestNormalQuantile(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ level, z float64 }{
 		{0.95, 1.959963984540054},
 		{0.90, 1.6448536269514722},
@@ -30,6 +31,7 @@ func TestNormalQuantile(t *testing.T) {
 }
 
 func TestWilson(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		k, n   int
 		level  float64
@@ -57,6 +59,7 @@ func TestWilson(t *testing.T) {
 }
 
 func TestIntervalErrors(t *testing.T) {
+	t.Parallel()
 	for _, f := range []struct {
 		name string
 		fn   func(k, n int, level float64) (Interval, error)
@@ -78,6 +81,7 @@ func TestIntervalErrors(t *testing.T) {
 }
 
 func TestClopperPearson(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		k, n   int
 		lo, hi float64
@@ -120,6 +124,7 @@ func coverage(t *testing.T, f func(k, n int, level float64) (Interval, error), n
 }
 
 func TestIntervalCoverage(t *testing.T) {
+	t.Parallel()
 	// Clopper-Pearson covers at least the level for every p; Wilson's
 	// coverage oscillates about it and averages close to it.
 	for _, n := range []int{10, 50, 200} {
@@ -163,6 +168,7 @@ func exactBinomialTest(k, n int, p *big.Rat) float64 {
 }
 
 func TestBinomialTest(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		k, n int
 		p    float64
@@ -222,6 +228,7 @@ func FuzzBinomialTest(f *testing.F) {
 }
 
 func TestBinomialZTest(t *testing.T) {
+	t.Parallel()
 	// z = (60 - 50)/√25 = 2, p = 2·(1 - Φ(2)).
 	r, err := BinomialZTest(60, 100, 0.5)
 	require.NoError(t, err)
@@ -275,6 +282,7 @@ func wilson95(k, n int) (lo, hi float64) {
 }
 
 func TestWilson95BitForBit(t *testing.T) {
+	t.Parallel()
 	for n := 1; n <= 300; n++ {
 		for k := 0; k <= n; k++ {
 			lo, hi := wilson95(k, n)
@@ -288,6 +296,7 @@ func TestWilson95BitForBit(t *testing.T) {
 // TestDiffWilson checks Newcombe's (1998) worked example of method 10:
 // 56/70 - 48/80 = 0.2000, 95 % interval [0.0524, 0.3339].
 func TestDiffWilson(t *testing.T) {
+	t.Parallel()
 	d, iv, err := DiffWilson(56, 70, 48, 80, 0.95)
 	require.NoError(t, err)
 	assert.InDelta(t, 0.2, d, 1e-12)

@@ -9,6 +9,7 @@ import (
 )
 
 func TestChiSquareP(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		stat float64
 		df   int
@@ -34,6 +35,7 @@ func TestChiSquareP(t *testing.T) {
 }
 
 func TestChiSquareGOF(t *testing.T) {
+	t.Parallel()
 	// (10-20)²/20 + 0 + (30-20)²/20 = 10 on 2 df: P = e^-5.
 	r, err := ChiSquareGOF([]int{10, 20, 30}, []float64{20, 20, 20})
 	require.NoError(t, err)

@@ -9,6 +9,7 @@ import (
 )
 
 func TestHolm(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		p, want []float64
 	}{

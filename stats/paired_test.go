@@ -16,6 +16,7 @@ var (
 )
 
 func TestPairedT(t *testing.T) {
+	t.Parallel()
 	// R: t.test(sleep1, sleep2, paired = TRUE): t = -4.0621, df = 9,
 	// p-value = 0.002833, 95 % CI -2.4598858 -0.7001142, mean -1.58.
 	r, err := PairedT(sleep1, sleep2, 0.95)
@@ -38,6 +39,7 @@ func TestPairedT(t *testing.T) {
 }
 
 func TestPairedNormal(t *testing.T) {
+	t.Parallel()
 	r, err := PairedNormal(sleep1, sleep2, 0.95)
 	require.NoError(t, err)
 	assert.Equal(t, 0, r.DF)
@@ -49,6 +51,7 @@ func TestPairedNormal(t *testing.T) {
 }
 
 func TestPairedDegenerate(t *testing.T) {
+	t.Parallel()
 	// Equal differences: no spread.
 	r, err := PairedT([]float64{3, 4, 5}, []float64{1, 2, 3}, 0.95)
 	require.NoError(t, err)
@@ -75,6 +78,7 @@ func TestPairedDegenerate(t *testing.T) {
 }
 
 func TestPairedTCoverage(t *testing.T) {
+	t.Parallel()
 	// Differences with mean 0.3 and sd 1 on correlated pairs: the 90 %
 	// t interval covers 0.3 in about 90 % of 2000 samples of 8 pairs
 	// (binomial sd 0.0067), and the test rejects at 5 % in about 5 % of
@@ -106,6 +110,7 @@ func TestPairedTCoverage(t *testing.T) {
 }
 
 func TestCountPairs(t *testing.T) {
+	t.Parallel()
 	c, err := CountPairs([]bool{true, true, false, false, true}, []bool{true, false, true, false, false})
 	require.NoError(t, err)
 	assert.Equal(t, PairCounts{Both: 1, OnlyX: 2, OnlyY: 1, Neither: 1}, c)
@@ -115,6 +120,7 @@ func TestCountPairs(t *testing.T) {
 }
 
 func TestPairedProportions(t *testing.T) {
+	t.Parallel()
 	// Newcombe's method 10 worked by hand from its formula (Wilson bounds
 	// of 21/44 and 14/44, φ = (12·21 - 9·2)/√(21·23·14·30)).
 	r, err := PairedProportions(PairCounts{Both: 12, OnlyX: 9, OnlyY: 2, Neither: 21}, 0.95)
@@ -161,6 +167,7 @@ func TestPairedProportions(t *testing.T) {
 }
 
 func TestPairedProportionsCoverage(t *testing.T) {
+	t.Parallel()
 	// Two correlated candidates on 60 seeds: X wins with 0.55, Y with
 	// 0.45. Newcombe's interval covers the difference 0.10 in about 95 %
 	// of 2000 samples (Newcombe reports coverage near nominal).

@@ -9,6 +9,7 @@ import (
 )
 
 func TestRanks(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ in, want []float64 }{
 		{[]float64{3, 1, 2}, []float64{3, 1, 2}},
 		{[]float64{10, 20, 20, 5}, []float64{2, 3.5, 3.5, 1}},
@@ -20,6 +21,7 @@ func TestRanks(t *testing.T) {
 }
 
 func TestSpearmanRho(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		x, y []float64
 		want float64
@@ -38,6 +40,7 @@ func TestSpearmanRho(t *testing.T) {
 }
 
 func TestSpearmanErrors(t *testing.T) {
+	t.Parallel()
 	_, err := spearmanRho([]float64{1, 2}, []float64{1})
 	assert.EqualError(t, err, "stats: Spearman: 2 x values and 1 y values, want equal lengths")
 	_, err = spearmanRho([]float64{1}, []float64{1})
@@ -53,6 +56,7 @@ func TestSpearmanErrors(t *testing.T) {
 func make10() []float64 { return []float64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10} }
 
 func TestSpearmanTestExact(t *testing.T) {
+	t.Parallel()
 	// n = 4, perfect order: of the 24 permutations only the identity and
 	// its reverse reach |rho| = 1, so p = 2/24.
 	s, err := SpearmanTest([]float64{1, 2, 3, 4}, []float64{10, 20, 30, 40}, 0, 0)
@@ -69,6 +73,7 @@ func TestSpearmanTestExact(t *testing.T) {
 }
 
 func TestSpearmanTestMonteCarlo(t *testing.T) {
+	t.Parallel()
 	x := []float64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13}
 	y := []float64{2, 1, 4, 3, 6, 5, 8, 7, 10, 9, 12, 11, 13}
 	s, err := SpearmanTest(x, y, 20000, 7)

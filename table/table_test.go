@@ -11,6 +11,7 @@ import (
 )
 
 func TestAdd(t *testing.T) {
+	t.Parallel()
 	tb := Table{Header: []string{"a", "b"}}
 	tb.Add("1", "2")
 	tb.Add("3", "4")
@@ -18,6 +19,7 @@ func TestAdd(t *testing.T) {
 }
 
 func TestMarkdown(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		t    Table
@@ -35,6 +37,7 @@ func TestMarkdown(t *testing.T) {
 }
 
 func TestWriteMarkdown(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		t    Table
@@ -53,6 +56,7 @@ func TestWriteMarkdown(t *testing.T) {
 }
 
 func TestCSV(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		t    Table
@@ -82,6 +86,7 @@ func TestCSV(t *testing.T) {
 }
 
 func TestWriteText(t *testing.T) {
+	t.Parallel()
 	tb := Table{Header: []string{"bot", "games", "win rate"}, Rows: [][]string{{"mars", "200", "0.5850"}, {"evilpixie", "7", "0.0700"}}}
 	var b bytes.Buffer
 	require.NoError(t, tb.WriteText(&b))
@@ -97,6 +102,7 @@ type failWriter struct{}
 func (failWriter) Write([]byte) (int, error) { return 0, errors.New("disk full") }
 
 func TestWriteErrors(t *testing.T) {
+	t.Parallel()
 	tb := Table{Title: "T", Header: []string{"a"}, Rows: [][]string{{"1"}}}
 	for name, write := range map[string]func() error{
 		"markdown": func() error { return tb.WriteMarkdown(failWriter{}) },

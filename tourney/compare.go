@@ -12,6 +12,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/marslab-risk/marslab/arena"
+	"github.com/marslab-risk/marslab/configs"
 	"github.com/marslab-risk/marslab/internal/fileread"
 	"github.com/marslab-risk/marslab/internal/textfmt"
 	"github.com/marslab-risk/marslab/stats"
@@ -444,10 +445,14 @@ func LoadPublished(path string) (*Published, error) {
 	if err != nil {
 		return nil, fmt.Errorf("tourney: %s: %w", path, err)
 	}
+	var unknown []toml.Key
 	for _, k := range md.Undecoded() {
 		if len(k) > 0 && k[0] == "paper" {
-			return nil, fmt.Errorf("tourney: %s: unknown key %s", path, k)
+			unknown = append(unknown, k)
 		}
+	}
+	if err := configs.UnknownKey(path, data, unknown, &f); err != nil {
+		return nil, fmt.Errorf("tourney: %w", err)
 	}
 	if f.Paper == nil || len(f.Paper.Bots) == 0 {
 		return nil, fmt.Errorf("tourney: %s: key paper.bots: missing: want a [paper.bots.NAME] table per bot", path)

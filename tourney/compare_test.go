@@ -52,6 +52,7 @@ func pairedPaper() *Published {
 }
 
 func TestComparePaired(t *testing.T) {
+	t.Parallel()
 	before, after := pairedOutput("before", winnersBefore), pairedOutput("after", winnersAfter)
 	c, err := ComparePaired(before, after, PairOptions{Paper: pairedPaper(), Focus: "mars"})
 	require.NoError(t, err)
@@ -122,6 +123,7 @@ func TestComparePaired(t *testing.T) {
 }
 
 func TestComparePairedWithoutPaper(t *testing.T) {
+	t.Parallel()
 	c, err := ComparePaired(pairedOutput("x", winnersBefore), pairedOutput("y", winnersBefore), PairOptions{})
 	require.NoError(t, err)
 	assert.False(t, c.HasPaper)
@@ -137,6 +139,7 @@ func TestComparePairedWithoutPaper(t *testing.T) {
 
 // A bot whose parameters change its label pairs by its seat.
 func TestComparePairedRelabelled(t *testing.T) {
+	t.Parallel()
 	before, after := pairedOutput("before", winnersBefore), pairedOutput("after", winnersAfter)
 	after.Header.Seats[0] = arena.SeatInfo{Label: "a2", Bot: "mars", Params: map[string]float64{"W_p": 0.8}}
 	for i := range after.Records {
@@ -161,6 +164,7 @@ func TestComparePairedRelabelled(t *testing.T) {
 }
 
 func TestComparePairedAllowRules(t *testing.T) {
+	t.Parallel()
 	before, after := pairedOutput("before", winnersBefore), pairedOutput("after", winnersAfter)
 	after.Header.Rules, after.Header.RulesSHA256 = "lux", "33cc"
 	_, err := ComparePaired(before, after, PairOptions{})
@@ -172,6 +176,7 @@ func TestComparePairedAllowRules(t *testing.T) {
 }
 
 func TestComparePairedRefuses(t *testing.T) {
+	t.Parallel()
 	type refuseCase struct {
 		name   string
 		change func(o *Output)
@@ -255,6 +260,7 @@ func writeOutput(t *testing.T, o *Output) {
 }
 
 func TestReadOutput(t *testing.T) {
+	t.Parallel()
 	want := pairedOutput(filepath.Join(t.TempDir(), "run"), winnersAfter)
 	writeOutput(t, want)
 	got, err := ReadOutput(want.Dir)
@@ -277,13 +283,14 @@ func TestReadOutput(t *testing.T) {
 }
 
 func TestLoadPublished(t *testing.T) {
+	t.Parallel()
 	type loadCase struct {
 		name, text, want string
 	}
 	cases := []loadCase{
 		{"notebook config", "kind = \"tournament\"\n[tournament]\nconfig = \"x\"\n[paper]\nsource = \"s\"\n[paper.bots.mars]\nname = \"MARS\"\nwin_pct = 42.7\n", ""},
 		{"no paper", "kind = \"tournament\"\n", "key paper.bots: missing"},
-		{"unknown key", "[paper.bots.mars]\nname = \"MARS\"\nwin_pc = 42.7\n", "unknown key paper.bots.mars.win_pc"},
+		{"unknown key", "[paper.bots.mars]\nname = \"MARS\"\nwin_pc = 42.7\n", `paper.toml:3: unknown key "paper.bots.mars.win_pc" (allowed: name, placements, sm, win_pct, t_match, turns_per_match, t_turn, win_per_t_turn)`},
 		{"no name", "[paper.bots.mars]\nwin_pct = 42.7\n", "key paper.bots.mars.name: missing"},
 		{"win % range", "[paper.bots.mars]\nname = \"MARS\"\nwin_pct = 142.7\n", "key paper.bots.mars.win_pct: 142.7: want 0..100"},
 		{"syntax", "[paper\n", "paper.toml"},

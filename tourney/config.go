@@ -73,7 +73,7 @@ func Load(path string) (*Config, error) {
 // checked against a registry by Resolve, not here.
 func Parse(source string, data []byte) (*Config, error) {
 	var f file
-	if err := configs.DecodeStrict(source, data, &f, "bots, players, replications, rules, map, seed, out"); err != nil {
+	if _, err := configs.DecodeStrict(source, data, &f); err != nil {
 		return nil, err
 	}
 	bad := configs.KeyErrors(source)

@@ -22,6 +22,7 @@ out = "results/t"
 `
 
 func TestParse(t *testing.T) {
+	t.Parallel()
 	c, err := Parse("t.toml", []byte(okConfig))
 	require.NoError(t, err)
 	assert.Equal(t, 7, len(c.Bots))
@@ -33,12 +34,13 @@ func TestParse(t *testing.T) {
 }
 
 func TestParseErrors(t *testing.T) {
+	t.Parallel()
 	const rest = "\nrules = \"mars2006\"\nseed = 1\n"
 	tests := []struct {
 		name, text, err string
 	}{
 		{"syntax", "bots = [", "t.toml: "},
-		{"unknown key", `bots = ["a", "b"]` + "\nplayers = 2\nreplications = 1\nround = 3" + rest, "t.toml: unknown key round (want bots, players"},
+		{"unknown key", `bots = ["a", "b"]` + "\nplayers = 2\nreplications = 1\nround = 3" + rest, `t.toml:4: unknown key "round" (allowed: bots, players, replications, rules, map, seed, out)`},
 		{"no players", `bots = ["a", "b"]` + "\nreplications = 1" + rest, "t.toml: key players: missing: want the players per game, 2..6"},
 		{"players", `bots = ["a", "b"]` + "\nplayers = 7\nreplications = 1" + rest, "t.toml: key players: 7: want 2..6"},
 		{"no replications", `bots = ["a", "b"]` + "\nplayers = 2" + rest, "t.toml: key replications: missing"},
@@ -51,7 +53,7 @@ func TestParseErrors(t *testing.T) {
 		{"too few bots", `bots = ["a", "b"]` + "\nplayers = 3\nreplications = 1" + rest, "t.toml: key bots: 2 bots: want 3..64 (at least players = 3)"},
 		{"twice", `bots = ["a", "b", "a"]` + "\nplayers = 2\nreplications = 1" + rest, `t.toml: key bots: "a" listed twice (entries 0 and 2)`},
 		{"empty", `bots = ["a", " "]` + "\nplayers = 2\nreplications = 1" + rest, "t.toml: key bots: entry 1 is empty"},
-		{"wrong type", `bots = "a"` + "\nplayers = 2\nreplications = 1" + rest, "t.toml: "},
+		{"wrong type", `bots = "a"` + "\nplayers = 2\nreplications = 1" + rest, `t.toml:1: bots = "a": must be an array (TOML value has type string)`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -62,6 +64,7 @@ func TestParseErrors(t *testing.T) {
 }
 
 func TestResolve(t *testing.T) {
+	t.Parallel()
 	reg := registry.Default()
 	c, err := Parse("t.toml", []byte(okConfig))
 	require.NoError(t, err)
@@ -88,6 +91,7 @@ func TestResolve(t *testing.T) {
 }
 
 func TestLoadRelativeRules(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	rules, err := os.ReadFile("../configs/rules/classic.toml")
 	require.NoError(t, err)
@@ -116,6 +120,7 @@ seed = 3
 // the full paper field needs the Lux-style bots, so only the names are checked
 // against the registry's.
 func TestShippedConfigs(t *testing.T) {
+	t.Parallel()
 	files, err := filepath.Glob("../configs/experiments/*tournament*.toml")
 	require.NoError(t, err)
 	require.NotEmpty(t, files)

@@ -17,6 +17,7 @@ func bot(name string, rate, lo, hi, place float64, placements ...int) BotResult 
 }
 
 func TestFindingsLeader(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		bots []BotResult
@@ -39,6 +40,7 @@ func TestFindingsLeader(t *testing.T) {
 }
 
 func TestFindingsRest(t *testing.T) {
+	t.Parallel()
 	r := &Results{Players: 3, Games: 100, Stalemates: 2, Bots: []BotResult{
 		bot("mars", 0.6, 0.5, 0.7, 1.7, 60, 10, 30), bot("shaft", 0.3, 0.2, 0.4, 1.6, 30, 80, 10), bot("angry", 0.1, 0.05, 0.18, 2.7, 10, 10, 80)}}
 	f := r.Findings()
@@ -58,6 +60,7 @@ func TestFindingsRest(t *testing.T) {
 }
 
 func TestWinFindings(t *testing.T) {
+	t.Parallel()
 	res := &Results{Players: 3, Games: 100, Bots: []BotResult{
 		bot("mars", 0.5, 0.4, 0.6, 1.5), bot("shaft", 0.1, 0.05, 0.2, 2), bot("pixie", 0.4, 0.3, 0.5, 1.8)}}
 	for _, tc := range []struct {
@@ -91,6 +94,7 @@ func TestWinFindings(t *testing.T) {
 }
 
 func TestStalemateAndTurnsFindings(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		paperStalemates int
 		want            string
@@ -110,6 +114,7 @@ func TestStalemateAndTurnsFindings(t *testing.T) {
 }
 
 func TestCompareHandBuilt(t *testing.T) {
+	t.Parallel()
 	res, err := Analyze([]string{"a", "b", "c", "d"}, 3, handRecords(), nil)
 	require.NoError(t, err)
 	paper := &Published{Games: 10, Stalemates: 1, Bots: map[string]PublishedBot{

@@ -21,6 +21,7 @@ func fitRun(name string, bots []string, r [][3]float64) SeatRun {
 }
 
 func TestFits(t *testing.T) {
+	t.Parallel()
 	paper := &Published{Bots: map[string]PublishedBot{"mars": {WinPct: 40}, "a": {WinPct: 30}, "b": {WinPct: 10}}}
 	c := &SeatComparison{Bot: "mars", Index: 0, Paper: paper,
 		Runs: []SeatRun{

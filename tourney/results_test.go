@@ -26,6 +26,7 @@ func handRecords() []arena.Record {
 }
 
 func TestAnalyzeHandBuilt(t *testing.T) {
+	t.Parallel()
 	res, err := Analyze([]string{"a", "b", "c", "d"}, 3, handRecords(), nil)
 	require.NoError(t, err)
 	assert.Equal(t, 4, res.Games)
@@ -81,6 +82,7 @@ func TestAnalyzeHandBuilt(t *testing.T) {
 }
 
 func TestAnalyzeTiming(t *testing.T) {
+	t.Parallel()
 	timing := &arena.Timing{Clock: arena.ClockThreadCPU, Bots: []arena.BotTiming{
 		{Bot: "a", SeatGames: 3, Turns: 30, DecisionSeconds: 0.003},
 		{Bot: "b", SeatGames: 3, Turns: 60, DecisionSeconds: 0.36},
@@ -110,6 +112,7 @@ func TestAnalyzeTiming(t *testing.T) {
 }
 
 func TestAnalyzeErrors(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		labels []string
@@ -135,6 +138,7 @@ func TestAnalyzeErrors(t *testing.T) {
 }
 
 func TestTables(t *testing.T) {
+	t.Parallel()
 	res, err := Analyze([]string{"a", "b", "c", "d"}, 3, handRecords(), nil)
 	require.NoError(t, err)
 	t5 := res.Table5()

@@ -51,6 +51,7 @@ func readAll(t *testing.T, dir string) map[string]string {
 }
 
 func TestRunDeterministic(t *testing.T) {
+	t.Parallel()
 	c, s := smallSetup(t)
 	ctx := context.Background()
 	base := t.TempDir()
@@ -115,6 +116,7 @@ func TestRunDeterministic(t *testing.T) {
 }
 
 func TestRunInterruptedResumes(t *testing.T) {
+	t.Parallel()
 	c, s := smallSetup(t)
 	dir := t.TempDir()
 	want := filepath.Join(dir, "want")
@@ -136,6 +138,7 @@ func TestRunInterruptedResumes(t *testing.T) {
 }
 
 func TestRunNeedsOut(t *testing.T) {
+	t.Parallel()
 	c, s := smallSetup(t)
 	_, _, err := Run(context.Background(), c, s, Options{})
 	assert.ErrorContains(t, err, "small.toml: no output directory")
@@ -144,6 +147,7 @@ func TestRunNeedsOut(t *testing.T) {
 // TestRunEmptyShard: a shard with no game is refused and writes nothing
 // (issue 25, item 15: it wrote all-zero tables and succeeded).
 func TestRunEmptyShard(t *testing.T) {
+	t.Parallel()
 	c, s := smallSetup(t)
 	n := c.Games()
 	out := filepath.Join(t.TempDir(), "out")
@@ -154,6 +158,7 @@ func TestRunEmptyShard(t *testing.T) {
 }
 
 func TestReadGamesErrors(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "games.jsonl")
 	require.NoError(t, os.WriteFile(path, []byte(`{"game":0}`+"\n"), 0o644))

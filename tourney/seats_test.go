@@ -30,6 +30,7 @@ func seatRun(t *testing.T, name string, lose bool, stats map[string]int64) SeatR
 }
 
 func TestCompareSeats(t *testing.T) {
+	t.Parallel()
 	paper := &Published{Bots: map[string]PublishedBot{"mars": {Name: "MARS", WinPct: 30}, "b": {WinPct: 25}, "c": {WinPct: 20}, "d": {WinPct: 10}}}
 	runs := []SeatRun{
 		seatRun(t, "mars@paper", false, map[string]int64{"place_offensive": 3, "place_defensive": 1, "armies_offensive": 30, "armies_defensive": 10}),

@@ -34,6 +34,7 @@ var kinds = []func() sim.Player{
 // TestNoFaults plays every baseline bot on every embedded rule set with 2..6
 // players: the engine must never record a fault.
 func TestNoFaults(t *testing.T) {
+	t.Parallel()
 	const gamesPerCount = 16
 	for _, rn := range ruleSets {
 		m, r := load(t, rn)
@@ -145,6 +146,7 @@ func (r *randomSpy) Fortify(s *sim.State, buf []sim.Move) []sim.Move {
 // TestRandomCorners checks that the Random bot reaches every legal corner of
 // the Player interface (and stays legal while doing so).
 func TestRandomCorners(t *testing.T) {
+	t.Parallel()
 	for _, rn := range []string{"classic", "mars2006", "fixedcards"} {
 		m, r := load(t, rn)
 		g, err := sim.NewGame(m, r, 4)
@@ -219,6 +221,7 @@ func TestRandomCorners(t *testing.T) {
 // TestDeterminism: the same seed gives the same event stream, with fresh
 // bots or with bots reused from other games.
 func TestDeterminism(t *testing.T) {
+	t.Parallel()
 	m, r := load(t, "classic")
 	digest := func(players []sim.Player, index uint64) uint64 {
 		h := fnv.New64a()

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/marslab-risk/marslab/internal/race"
 	"github.com/marslab-risk/marslab/sim"
 	"github.com/marslab-risk/marslab/sim/simtest"
 )
@@ -20,8 +21,9 @@ import (
 // -race: the race detector has nothing to detect in games played on the
 // test's goroutine).
 func TestInvariantsBaseline(t *testing.T) {
+	t.Parallel()
 	games := 200
-	if testing.Short() || simtest.RaceEnabled {
+	if testing.Short() || race.Enabled {
 		games = 10
 	}
 	for _, rn := range ruleSets {

@@ -35,6 +35,7 @@ func midGame(t *testing.T, rules string) (*sim.Map, *sim.Rules, *sim.Position) {
 // LegalFortifies, with amounts uniform over what a move may carry; under
 // the one-step rule every move is one of LegalFortifies's pairs.
 func TestRandomUniform(t *testing.T) {
+	t.Parallel()
 	const draws = 30000
 	for _, mode := range []sim.FortifyMode{sim.FortifySingle, sim.FortifyConnected, sim.FortifyOneStep} {
 		t.Run(mode.String(), func(t *testing.T) {
@@ -99,6 +100,7 @@ func TestRandomUniform(t *testing.T) {
 // TestRandomTrades: the Random bot trades only sets of
 // sim.State.ValidTrades, and reaches every one of them.
 func TestRandomTrades(t *testing.T) {
+	t.Parallel()
 	m, r, pos := midGame(t, "classic")
 	// Give the seat to move two cards of each symbol from the deck and a
 	// wild card if there is one: sets of one of each, and with the wild.

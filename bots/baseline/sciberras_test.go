@@ -318,6 +318,7 @@ func (c *checker) Observe(e *sim.Event) {
 // fortification of the three strategies in real games on every embedded
 // rule set.
 func TestSciberrasDecisions(t *testing.T) {
+	t.Parallel()
 	for _, rn := range ruleSets {
 		m, r := load(t, rn)
 		var total checker

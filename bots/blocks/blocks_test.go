@@ -47,6 +47,7 @@ func position1(t testing.TB) *Board {
 }
 
 func TestQueries(t *testing.T) {
+	t.Parallel()
 	b := position1(t)
 	assert.Equal(t, 7, b.NumTerritories())
 	for _, tc := range []struct {
@@ -102,6 +103,7 @@ func TestQueries(t *testing.T) {
 }
 
 func TestLoad(t *testing.T) {
+	t.Parallel()
 	g, m, _ := simtest.NewGame(t, "classic", 3)
 	var b Board
 	checked := 0
@@ -127,6 +129,7 @@ func TestLoad(t *testing.T) {
 }
 
 func TestSearch(t *testing.T) {
+	t.Parallel()
 	b := position1(t)
 	var r Search
 	assert.Equal(t, []int{0, 1, 2}, r.component(b, 0, 0))
@@ -153,6 +156,7 @@ func TestSearch(t *testing.T) {
 // choose attacks the engine accepts (BestRatioAttack the best of
 // sim.State.LegalAttacks).
 func TestSearchIsTheEngines(t *testing.T) {
+	t.Parallel()
 	m, err := sim.LoadMap("classic")
 	require.NoError(t, err)
 	for _, name := range []string{"classic", "mars2006", "fixedcards"} {
@@ -235,6 +239,7 @@ func TestSearchIsTheEngines(t *testing.T) {
 }
 
 func TestRouteToContinent(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name          string
 		owner, armies []int
@@ -265,6 +270,7 @@ func TestRouteToContinent(t *testing.T) {
 }
 
 func TestFortifyTowardFront(t *testing.T) {
+	t.Parallel()
 	var r Search
 	b := position1(t)
 	assert.Equal(t, []sim.Move{{From: 0, To: 2, Armies: 4}}, r.FortifyTowardFront(nil, b, 0))
@@ -286,6 +292,7 @@ func TestFortifyTowardFront(t *testing.T) {
 }
 
 func TestFortifyTowardFrontLegal(t *testing.T) {
+	t.Parallel()
 	// The moves are accepted by the engine under the one-step rule: a
 	// player whose Fortify is FortifyTowardFront never faults.
 	g, _, r := simtest.NewGame(t, "mars2006", 3)
@@ -341,6 +348,7 @@ func (f *frontPlayer) Fortify(s *sim.State, buf []sim.Move) []sim.Move {
 }
 
 func TestMoves(t *testing.T) {
+	t.Parallel()
 	b := position1(t)
 	from, to, ok := easyExpand(b, 0)
 	assert.Equal(t, []any{2, 3, true}, []any{from, to, ok})
@@ -370,6 +378,7 @@ func TestMoves(t *testing.T) {
 }
 
 func TestConsolidate(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name          string
 		owner, armies []int
@@ -398,6 +407,7 @@ func TestConsolidate(t *testing.T) {
 }
 
 func TestSplitUp(t *testing.T) {
+	t.Parallel()
 	// Seat 0's border: 2 (3 armies) faces 2 armies, 4 (4 armies) faces 2+1;
 	// seat 1's: 3 (2 armies) faces 3+4, 5 faces none, 6 has one army.
 	b := position1(t)
@@ -495,6 +505,7 @@ func scanRoute(b *Board, p, c int) (route []int, cost int, ok bool) {
 // ties in cost abound), for every seat and continent, with and without a
 // cost bound and a continent set.
 func TestRoutesMatchScan(t *testing.T) {
+	t.Parallel()
 	m, err := sim.LoadMap("classic")
 	require.NoError(t, err)
 	b := NewBoard(m)

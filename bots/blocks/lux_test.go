@@ -103,6 +103,7 @@ func playPlan(t *testing.T, board string, root int, plan []Step, seed uint64) []
 }
 
 func TestLuxClusterBorder(t *testing.T) {
+	t.Parallel()
 	// Seat 0 holds a, b, d, e: breadth first from the root, in adjacency
 	// order, the border territories as they are reached.
 	x := gridLux(t, "0:1 0:1 1:1 0:1 0:1 1:1 1:1 1:1 1:1")
@@ -138,6 +139,7 @@ func orders(os []simtest.Order) []sim.AttackOrder {
 // step makes a second pass over the new border [b, d], where no territory
 // faces exactly one enemy.
 func TestLuxEasyExpand(t *testing.T) {
+	t.Parallel()
 	got := playPlan(t, "0:10 1:1 1:1 0:10 1:1 1:1 1:1 1:1 1:1", ga,
 		[]Step{{Proc: StepEasyExpand, Repeat: true}}, 1)
 	require.Equal(t, []sim.AttackOrder{order(ga, gb)}, orders(got))
@@ -148,6 +150,7 @@ func TestLuxEasyExpand(t *testing.T) {
 // seat 0 (a, c, e) and weaker than the border a, which attacks it with the
 // minimum move-in; d faces g, so it is no fill-out target.
 func TestLuxFillOut(t *testing.T) {
+	t.Parallel()
 	got := playPlan(t, "0:9 1:1 0:2 1:1 0:2 1:1 1:1 1:1 1:1", ga,
 		[]Step{{Proc: StepFillOut}}, 1)
 	require.Equal(t, []sim.AttackOrder{order(ga, gb)}, orders(got))
@@ -187,6 +190,7 @@ func playedOrders(os []simtest.Order) []played {
 // enemies each, so b alone attacks, moving everything in; h touches only
 // one territory of seat 0's and the step ends.
 func TestLuxConsolidate(t *testing.T) {
+	t.Parallel()
 	plan := []Step{{Proc: StepConsolidate, Repeat: true}}
 	got := playPlan(t, "0:4 1:5 0:6 0:1 1:1 0:1 1:1 1:1 1:1", ga, plan, 1)
 	assert.Equal(t, []played{
@@ -212,6 +216,7 @@ func TestLuxConsolidate(t *testing.T) {
 // it holds more than one army, moving 20 / 4 = 5 in each time (clamped to
 // the move-in's bounds).
 func TestLuxSplitUp(t *testing.T) {
+	t.Parallel()
 	got := playPlan(t, "1:1 1:1 1:1 1:1 0:20 1:1 1:1 1:1 1:1", ge,
 		[]Step{{Proc: StepSplitUp, Ratio: 1.2}}, 1)
 	require.Equal(t, []sim.AttackOrder{order(ge, gb), order(ge, gd), order(ge, gf), order(ge, gh)}, orders(got))
@@ -230,6 +235,7 @@ func TestLuxSplitUp(t *testing.T) {
 // repeatedly: the pack's result ignores fill out, so a pack whose only
 // attack is a fill out is not run again.
 func TestLuxTripleStops(t *testing.T) {
+	t.Parallel()
 	// b is surrounded by a, c, e and weaker than a; nothing else applies.
 	got := playPlan(t, "0:9 1:1 0:2 1:5 0:2 1:5 1:9 1:9 1:9", ga,
 		[]Step{{Proc: StepTriple, Repeat: true}}, 1)
@@ -245,6 +251,7 @@ func TestLuxTripleStops(t *testing.T) {
 // stays unset and the caller's default moves in (planPlayer's minimum, the
 // 3 dice).
 func TestLuxCard(t *testing.T) {
+	t.Parallel()
 	half := func(x *Lux, from int) int { return x.B.Armies[from] / 2 }
 	board := "0:3 1:2 1:3 0:2 0:9 1:2 1:3 1:4 1:5"
 	assert.Equal(t, []played{{ge, gb, true, 4, 5}},
@@ -257,6 +264,7 @@ func TestLuxCard(t *testing.T) {
 
 // TestLuxUnless: Bort's "if (!attackEasyExpand(root)) attackFillOut(root)".
 func TestLuxUnless(t *testing.T) {
+	t.Parallel()
 	plan := []Step{{Proc: StepEasyExpand}, {Proc: StepFillOut, Unless: true}}
 	// a faces only b and beats it: the easy expand runs, the fill out not
 	// (b would be a fill-out target too).
@@ -280,6 +288,7 @@ func TestLuxUnless(t *testing.T) {
 // takes i (one enemy each: everything, 9), h faces none. Seat 0 then owns
 // the map and the game ends.
 func TestLuxHogWild(t *testing.T) {
+	t.Parallel()
 	got := playPlan(t, "1:1 1:1 1:1 1:1 0:40 1:1 1:1 1:1 1:1", ge, []Step{{Proc: StepHogWild}}, 1)
 	assert.Equal(t, []played{
 		{ge, gb, true, 10, 29},
@@ -296,6 +305,7 @@ func TestLuxHogWild(t *testing.T) {
 }
 
 func TestLuxCheapestRoute(t *testing.T) {
+	t.Parallel()
 	// South's borders g, h, i enter the queue at 0 and leave it last
 	// first: i, h, g; each pushes its enemy neighbours at 2: f, e, d,
 	// taken d first (the latest pushed), which reaches a at 2 - 5.
@@ -312,6 +322,7 @@ func TestLuxCheapestRoute(t *testing.T) {
 }
 
 func TestLuxPlacement(t *testing.T) {
+	t.Parallel()
 	// On the cluster border of a (a, b, d, e: border [b, d, e]) the
 	// weakest first, the first in border order on ties: b, d, e, b, ...
 	x := gridLux(t, "0:1 0:1 1:1 0:1 0:1 1:1 1:1 1:1 1:1")
@@ -344,6 +355,7 @@ func TestLuxPlacement(t *testing.T) {
 }
 
 func TestLuxFortifyCluster(t *testing.T) {
+	t.Parallel()
 	// Seat 0 holds a, b, d, e (border [b, d, e] from a): a is reached
 	// from b first and sends its armies there.
 	x := gridLux(t, "0:6 0:1 1:1 0:1 0:1 1:1 1:1 1:1 1:1")
@@ -351,6 +363,7 @@ func TestLuxFortifyCluster(t *testing.T) {
 }
 
 func TestLuxMoveIn(t *testing.T) {
+	t.Parallel()
 	// The memory, on the grid (every territory has two neighbours or more).
 	x := gridLux(t, "0:6 0:1 1:1 0:1 0:1 1:1 1:1 1:1 1:1")
 	s := x.State()
@@ -427,6 +440,7 @@ func BenchmarkLuxPlan(b *testing.B) {
 // with the fewest wild cards, then the most of the bot's territories; one
 // set a turn voluntarily, and whenever the trade is forced.
 func TestLuxCashOne(t *testing.T) {
+	t.Parallel()
 	m, r, _ := gridPos(t, "0:1 0:1 1:1 0:1 1:1 1:1 1:1 1:1 1:1", sim.PhaseTrade)
 	// Card t shows symbol t % 3; seat 0 owns a, b, d.
 	for _, tc := range []struct {

@@ -20,6 +20,7 @@ type attack struct {
 // TestDominates: the condition of the Lux "hog wild" block
 // (SmartAgentBase.hogWildCheck): seat 0's armies above all others' together.
 func TestDominates(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		owner, armies []int
 		want          bool
@@ -34,6 +35,7 @@ func TestDominates(t *testing.T) {
 }
 
 func TestAttackForCard(t *testing.T) {
+	t.Parallel()
 	b := position1(t) // best ratio: 4 (4 armies) on 6 (1), 4:1
 	for _, tc := range []struct {
 		k    float64
@@ -45,6 +47,7 @@ func TestAttackForCard(t *testing.T) {
 }
 
 func TestPlaceToTakeContinent(t *testing.T) {
+	t.Parallel()
 	var r Search
 	// Seat 0 owns A (0, 1, 2; border 2) and 4; seat 1 the rest.
 	b := position1(t)
@@ -66,6 +69,7 @@ func TestPlaceToTakeContinent(t *testing.T) {
 }
 
 func TestPlaceOnClusterBorder(t *testing.T) {
+	t.Parallel()
 	var r Search
 	// Seat 1 owns 3 (2), 5 (7) and 6 (1): the cluster border is 3 and 6.
 	b := position1(t)
@@ -84,6 +88,7 @@ func TestPlaceOnClusterBorder(t *testing.T) {
 }
 
 func TestFortifyCluster(t *testing.T) {
+	t.Parallel()
 	var r Search
 	// Seat 0 owns 0 (5), 1 (4) inside A, 2 (3) on its border, and 4 alone in B.
 	b := board(t, []int{0, 0, 0, 1, 0, 1, 1}, []int{5, 4, 3, 2, 4, 7, 1})
@@ -109,6 +114,7 @@ func forkState(t *testing.T) *sim.State {
 }
 
 func TestDominantPlayer(t *testing.T) {
+	t.Parallel()
 	s := forkState(t)
 	assert.Equal(t, 1, dominantPlayer(s, 0), "seat 1 holds half the territories")
 	assert.Equal(t, 1, dominantPlayer(s, 2))
@@ -116,6 +122,7 @@ func TestDominantPlayer(t *testing.T) {
 }
 
 func TestKillDominant(t *testing.T) {
+	t.Parallel()
 	var r Search
 	// Seat 1 owns B (3..6, 3 armies each); seat 0 owns A, 2 holding 8.
 	b := board(t, []int{0, 0, 0, 1, 1, 1, 1}, []int{1, 1, 8, 3, 3, 3, 3})
@@ -135,6 +142,7 @@ func TestKillDominant(t *testing.T) {
 }
 
 func TestCashierBest(t *testing.T) {
+	t.Parallel()
 	s := forkState(t)
 	var c Cashier
 	// Hand c, e, a, b, f: the sets with a and b (both owned) beat the
@@ -152,6 +160,7 @@ func TestCashierBest(t *testing.T) {
 // (c, wild, a), [0 2 3] (c, e, a) and [1 2 3] (wild, e, a) each show a;
 // [0 1 3] comes first, [0 2 3] has no wild.
 func TestCashierFewerWilds(t *testing.T) {
+	t.Parallel()
 	m, r, pos := forkPosition(t)
 	card := func(name string) sim.Card {
 		if name == "wild" {
@@ -195,6 +204,7 @@ func BenchmarkPlans(b *testing.B) {
 }
 
 func TestOneMoveUnlessOneStep(t *testing.T) {
+	t.Parallel()
 	three := []sim.Move{{From: 0, To: 1, Armies: 2}, {From: 2, To: 3, Armies: 5}, {From: 4, To: 5, Armies: 5}}
 	cases := []struct {
 		name  string

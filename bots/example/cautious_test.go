@@ -9,6 +9,7 @@ import (
 
 	"github.com/marslab-risk/marslab/bots/registry"
 	"github.com/marslab-risk/marslab/internal/bottest"
+	"github.com/marslab-risk/marslab/internal/race"
 	"github.com/marslab-risk/marslab/sim"
 	"github.com/marslab-risk/marslab/sim/simtest"
 )
@@ -36,6 +37,7 @@ const (
 )
 
 func TestCautiousPlace(t *testing.T) {
+	t.Parallel()
 	p, s := forkState(t, "cautious", sim.PhasePlace)
 	// c faces 4 armies (on e), d only 1 (on f).
 	pl := p.Place(s, 5, nil)
@@ -45,6 +47,7 @@ func TestCautiousPlace(t *testing.T) {
 }
 
 func TestCautiousTrade(t *testing.T) {
+	t.Parallel()
 	p, s := forkState(t, "cautious", sim.PhaseTrade)
 	// Seat 0 holds the cards of a, b and c: one of each symbol.
 	set, ok := p.Trade(s, false)
@@ -54,6 +57,7 @@ func TestCautiousTrade(t *testing.T) {
 }
 
 func TestCautiousAttack(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		spec string
 		want sim.AttackOrder
@@ -77,6 +81,7 @@ func TestCautiousAttack(t *testing.T) {
 }
 
 func TestCautiousFortify(t *testing.T) {
+	t.Parallel()
 	p, s := forkState(t, "cautious", sim.PhaseFortify)
 	// a (5 armies, two steps from the borders c and d) sends 4 to b.
 	mv := p.Fortify(s, nil)
@@ -95,8 +100,9 @@ func TestCautiousAllocs(t *testing.T) {
 // the ledger of github.com/marslab-risk/marslab/sim/simtest, and requires that cautious makes
 // no fault and attacks, conquers and fortifies.
 func TestCautiousGames(t *testing.T) {
+	t.Parallel()
 	games := 30
-	if testing.Short() || simtest.RaceEnabled {
+	if testing.Short() || race.Enabled {
 		games = 5
 	}
 	reg := registry.Default()

@@ -71,6 +71,7 @@ func playSteps(t *testing.T, spec, rules, file string, steps []sourceStep) {
 // Restarting from the lowest id after each attack would send a against d
 // before f moves.
 func TestAngrySourcePasses(t *testing.T) {
+	t.Parallel()
 	playSteps(t, "angry", "mars2006", "angry-passes.toml", []sourceStep{
 		{blitzOrder(gb, ga), true, "a=0:5 b=0:1"},
 		{blitzOrder(gf, gi), true, "i=0:5 f=0:1"},

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/marslab-risk/marslab/bots/registry"
+	"github.com/marslab-risk/marslab/internal/race"
 	"github.com/marslab-risk/marslab/sim"
 	"github.com/marslab-risk/marslab/sim/simtest"
 )
@@ -18,6 +19,7 @@ import (
 const angryBoard = "0:1 0:3 1:2 0:2 0:5 1:4 1:1 1:3 1:1"
 
 func TestAngryPlace(t *testing.T) {
+	t.Parallel()
 	p, s := gridState(t, "angry", "classic", angryBoard, sim.PhasePlace)
 	pl := p.Place(s, 7, nil)
 	assert.Equal(t, []sim.Placement{{Territory: ge, Armies: 7}}, pl)
@@ -26,6 +28,7 @@ func TestAngryPlace(t *testing.T) {
 }
 
 func TestAngryAttack(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, board string
 		want        sim.AttackOrder
@@ -49,6 +52,7 @@ func TestAngryAttack(t *testing.T) {
 }
 
 func TestAngryOccupy(t *testing.T) {
+	t.Parallel()
 	// Seat 0 holds b, c, e and i. Taking f leaves e two enemy neighbours (d,
 	// h) and f none: e keeps its armies. Taking d leaves e two (f, h) and d
 	// two (a, g): everything moves in.
@@ -59,6 +63,7 @@ func TestAngryOccupy(t *testing.T) {
 }
 
 func TestAngryFortify(t *testing.T) {
+	t.Parallel()
 	// a (interior) sends 4 to b, the first of its neighbours with an enemy
 	// neighbour; d (one enemy neighbour) sends 2 to e (two); e stays.
 	board := "0:5 0:1 1:2 0:3 0:2 1:4 1:1 1:3 1:1"
@@ -69,6 +74,7 @@ func TestAngryFortify(t *testing.T) {
 }
 
 func TestAngryFortifyInterior(t *testing.T) {
+	t.Parallel()
 	// a's neighbours b and d have no enemy neighbour either: a moves to one
 	// of them at random; both are drawn over many phases.
 	board := "0:5 0:1 0:1 0:1 0:1 0:1 0:1 0:1 1:1"
@@ -90,8 +96,9 @@ func TestAngryFortifyInterior(t *testing.T) {
 // (300 games; 100 under -short or the race detector, which has nothing to
 // detect in games played on the test's goroutine).
 func TestAngryFinishesLast(t *testing.T) {
+	t.Parallel()
 	games := 300
-	if testing.Short() || simtest.RaceEnabled {
+	if testing.Short() || race.Enabled {
 		games = 100
 	}
 	seats, err := registry.Default().ParseSeats(strings.Join(botsB, ","), nil)

@@ -42,6 +42,7 @@ type played struct {
 // asks while the captured territory still shows its defender with 0
 // armies, which no move-in reads).
 func TestClusterFamilyMoveIns(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string
 		bot   func() *cluster
@@ -135,6 +136,7 @@ func gridLux(t *testing.T, board string) *blocks.Lux {
 
 // TestYakoolSplits follows Yakool.attackFromCluster's four conditions.
 func TestYakoolSplits(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, board string
 		want        bool

@@ -9,8 +9,8 @@ import (
 
 	"github.com/marslab-risk/marslab/bots/registry"
 	"github.com/marslab-risk/marslab/internal/bottest"
+	"github.com/marslab-risk/marslab/internal/race"
 	"github.com/marslab-risk/marslab/sim"
-	"github.com/marslab-risk/marslab/sim/simtest"
 )
 
 // clusterSeats seats the whole Cluster family.
@@ -21,8 +21,9 @@ const clusterSeats = "cluster,shaft,quo,yakool,boscoe,bort"
 // requires no fault, and that every bot attacks and conquers (counted over
 // the rule sets: Shaft attacks rarely).
 func TestClusterFamilyGames(t *testing.T) {
+	t.Parallel()
 	games := 20
-	if testing.Short() || simtest.RaceEnabled {
+	if testing.Short() || race.Enabled {
 		games = 8
 	}
 	for _, spec := range []string{clusterSeats, "vulture,cluster,aggressive,vulture"} {

@@ -17,6 +17,7 @@ import (
 // over every owned territory, interior a and d included: b and d (1) get
 // one each, then a, b and d at 2 in id order until the armies run out.
 func TestCommunistSourcePlace(t *testing.T) {
+	t.Parallel()
 	m, r, pos := simtest.LoadPosition(t, "testdata/grid.toml", "mars2006", "testdata/communist-source.toml")
 	seat, err := registry.Default().ParseSeat("communist", nil)
 	require.NoError(t, err)
@@ -44,6 +45,7 @@ func TestCommunistSourcePlace(t *testing.T) {
 // adjacent enemy, h (1), from e, the first of its territories in id order
 // next to it, though g (6) is stronger; then its turn's attack is spent.
 func TestCommunistSourceAttacker(t *testing.T) {
+	t.Parallel()
 	playSteps(t, "communist", "mars2006", "communist-source.toml", []sourceStep{
 		// After the conquest the enemies still outnumber it (no hog wild).
 		{blitzOrder(ge, gh), true, "h=0:2 e=0:1 i=1:9"},
@@ -67,6 +69,7 @@ func TestCommunistSourceAttacker(t *testing.T) {
 // faces two enemies or more, no enemy is surrounded) and of
 // attackSplitUp(root, 0.01) repeated. The outcomes are scripted.
 func TestCommunistSourceHogWild(t *testing.T) {
+	t.Parallel()
 	playSteps(t, "communist", "mars2006", "communist-hogwild.toml", []sourceStep{
 		{blitzOrder(ge, gb), true, "b=0:20 e=0:20"},
 		// Root b: its cluster border [b, e] in discovery order; split up

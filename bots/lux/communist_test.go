@@ -15,6 +15,7 @@ import (
 const communistBoard = "0:1 0:3 1:2 0:2 0:5 1:4 1:1 1:3 1:1"
 
 func TestCommunistPlace(t *testing.T) {
+	t.Parallel()
 	p, s := gridState(t, "communist", "classic", communistBoard, sim.PhasePlace)
 	// Level by level over every territory, interior a included: a (1->2);
 	// a and d at 2 (->3); a, b and d at 3: a, the first (->4).
@@ -25,6 +26,7 @@ func TestCommunistPlace(t *testing.T) {
 }
 
 func TestCommunistAttack(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, board string
 		want        []sim.AttackOrder // the orders of successive calls in one turn
@@ -53,6 +55,7 @@ func TestCommunistAttack(t *testing.T) {
 }
 
 func TestCommunistOccupy(t *testing.T) {
+	t.Parallel()
 	p, s := gridState(t, "communist", "classic", "0:1 0:7 1:2 0:2 0:5 1:4 1:1 1:3 1:1", sim.PhaseAttack)
 	assert.Equal(t, 4, p.Occupy(s, gb, gc, 3, 6), "half of 7, rounded up")
 	assert.Equal(t, 3, p.Occupy(s, ge, gf, 3, 4), "half of 5 is 3")
@@ -60,6 +63,7 @@ func TestCommunistOccupy(t *testing.T) {
 }
 
 func TestCommunistFortify(t *testing.T) {
+	t.Parallel()
 	// a (7) gives b (1) half the difference, 3, then d (1) half of the new
 	// difference 3-1, 1; b and d have nothing to spare.
 	board := "0:7 0:1 1:2 0:1 0:1 1:4 1:1 1:3 1:1"

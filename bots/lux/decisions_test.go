@@ -43,6 +43,7 @@ func twoState(t *testing.T, spec, pos string, edit func(*sim.Position)) (sim.Pla
 // strongest (B, 10:5), and so does Shaft, which places as Cluster
 // (Shaft.java overrides only pickCountry and attackFromCluster).
 func TestGoalContinent(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		spec string
 		want sim.Placement
@@ -66,6 +67,7 @@ func TestGoalContinent(t *testing.T) {
 // first; it reaches d, Yakool's, at 0 - 1, before a reaches g: d, though
 // the route through c costs 10 and the one through a 2.
 func TestClusterBorder(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		spec string
 		want []sim.Placement
@@ -165,6 +167,7 @@ func checkOrders(t *testing.T, got []simtest.Order, wants []want) {
 // with 0 armies) and checks the orders and move-ins that Cluster.java and
 // SmartAgentBase.java give; the dice of the seed conquer every target.
 func TestClusterTurn(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, board string
 		want        []want
@@ -228,6 +231,7 @@ func TestClusterTurn(t *testing.T) {
 // (5), whose path g-a costs 2: g attacks along the whole path, moving
 // everything in (attackAlongPath).
 func TestYakoolKillPath(t *testing.T) {
+	t.Parallel()
 	m, r, pos := simtest.LoadPosition(t, "testdata/two.toml", "mars2006", "testdata/dominant.toml")
 	pos.Phase = sim.PhaseTrade
 	turn := turnOn(t, "yakool", m, r, pos, 1)
@@ -245,6 +249,7 @@ func TestYakoolKillPath(t *testing.T) {
 // moves half of d's armies before the attack, 3 / 2 = 1, raised to the
 // minimum (the seed conquers). Cluster makes no card attack.
 func TestClusterCard(t *testing.T) {
+	t.Parallel()
 	board := "0:1 0:1 0:1 0:3 1:3 0:3 1:1 2:3 1:3"
 	for _, spec := range []string{"yakool", "boscoe", "bort"} {
 		checkOrders(t, gridTurn(t, spec, board, 2).Orders, []want{{gd, gg, moveMin, 0, false}})
@@ -257,6 +262,7 @@ func TestClusterCard(t *testing.T) {
 // before the attack, 9 / 2 = 4 (Bort.setmoveInMemoryBeforeCardAttack),
 // clamped to the move-in's bounds; Boscoe the minimum.
 func TestBortCardHalf(t *testing.T) {
+	t.Parallel()
 	board := "0:1 0:1 0:1 0:9 1:3 0:3 1:1 2:9 1:3"
 	checkOrders(t, gridTurn(t, "bort", board, 2).Orders, []want{{gd, gg, moveNum, 4, false}})
 	checkOrders(t, gridTurn(t, "boscoe", board, 2).Orders, []want{{gd, gg, moveMin, 0, false}})
@@ -268,6 +274,7 @@ func TestBortCardHalf(t *testing.T) {
 // c, waits for the next turn, and consolidate finds no enemy touching two
 // of its territories. Boscoe's repeated triple pack goes on from b to c.
 func TestBortOnce(t *testing.T) {
+	t.Parallel()
 	board := "0:12 1:1 1:1 0:1 0:1 1:9 0:1 0:1 1:9"
 	checkOrders(t, gridTurn(t, "bort", board, 1).Orders, []want{{ga, gb, moveAll, 0, false}})
 	got := gridTurn(t, "boscoe", board, 1).Orders
@@ -278,6 +285,7 @@ func TestBortOnce(t *testing.T) {
 // TestClusterFortify: the interior of B's cluster (e, f, g behind d in
 // dominant.toml, with more armies on e) pushes toward the border.
 func TestClusterFortify(t *testing.T) {
+	t.Parallel()
 	p, s := twoState(t, "cluster", "dominant.toml", func(p *sim.Position) {
 		p.Phase = sim.PhaseFortify
 		p.Armies[te] = 6
@@ -298,6 +306,7 @@ func TestClusterAllocs(t *testing.T) {
 // form two clusters (b c and f g): placeToKill finds no route and the
 // backer, a Cluster, places (on d, as Cluster does), and attacks.
 func TestVultureTwoClusters(t *testing.T) {
+	t.Parallel()
 	strong := func(p *sim.Position) { p.Armies[te] = 30 }
 	for _, spec := range []string{"vulture", "cluster"} {
 		p, s := twoState(t, spec, "goal.toml", strong)
@@ -313,6 +322,7 @@ func TestVultureTwoClusters(t *testing.T) {
 // the enemies' together it hogs wild, as Cluster does: split up from e on
 // each enemy neighbour in adjacency order, b first. Outnumbered, it holds.
 func TestShaftHogsWild(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		board string
 		want  sim.AttackOrder

@@ -11,6 +11,7 @@ import (
 
 	"github.com/marslab-risk/marslab/bots/registry"
 	"github.com/marslab-risk/marslab/internal/bottest"
+	"github.com/marslab-risk/marslab/internal/race"
 	"github.com/marslab-risk/marslab/sim"
 	"github.com/marslab-risk/marslab/sim/simtest"
 )
@@ -127,8 +128,9 @@ func playB(t *testing.T, specs string, rn string, games int) (counts [][sim.NumE
 // them), checks every event with the ledger of github.com/marslab-risk/marslab/sim/simtest,
 // and requires that no bot faults and that each attacks and conquers.
 func TestGamesB(t *testing.T) {
+	t.Parallel()
 	games := 20
-	if testing.Short() || simtest.RaceEnabled {
+	if testing.Short() || race.Enabled {
 		games = 4
 	}
 	const specs = "angry,communist,stinky,pixie,evilpixie,aggressive"

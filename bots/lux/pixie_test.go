@@ -46,6 +46,7 @@ const pixieBoard = "0:3 0:3 1:2 0:2 1:4 1:4 1:1 1:5 1:5"
 // TestPixiePlace: placements derived from Pixie.placeArmies (and
 // EvilPixie.placeArmies), with the armies placed counting at once.
 func TestPixiePlace(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, spec, board string
 		armies            int
@@ -118,6 +119,7 @@ func TestPixiePlace(t *testing.T) {
 // TestPixiePlaceInitial: a starting army is the first army of a
 // placement of 1.
 func TestPixiePlaceInitial(t *testing.T) {
+	t.Parallel()
 	for spec, want := range map[string]int{"pixie": gb, "evilpixie": gd} {
 		p, s := gridState(t, spec, "classic", pixieBoard, sim.PhasePlace)
 		assert.Equal(t, want, p.PlaceInitial(s), spec)
@@ -127,6 +129,7 @@ func TestPixiePlaceInitial(t *testing.T) {
 // TestPixieAttack: the first order of Pixie.attackPhase after the
 // placement chose the wanted continents.
 func TestPixieAttack(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, spec, board string
 		want              sim.AttackOrder
@@ -175,6 +178,7 @@ func stateAt(t *testing.T, board string, conquered bool) *sim.State {
 // takes e; it never goes back to a, which b would outnumber. Each step's
 // board is the engine's after the order.
 func TestPixieAttackPass(t *testing.T) {
+	t.Parallel()
 	p, s := gridState(t, "pixie", "classic", "1:3 1:1 0:12 1:5 1:5 0:2 1:9 1:9 0:2", sim.PhasePlace)
 	p.Place(s, 3, nil)
 	steps := []struct {
@@ -200,6 +204,7 @@ func TestPixieAttackPass(t *testing.T) {
 // TestPixieOccupy: Pixie.moveArmiesIn, asked as the engine asks: the
 // captured territory still shows the defender.
 func TestPixieOccupy(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, mapPath, board string
 		from, to, lo, hi     int
@@ -243,6 +248,7 @@ func TestPixieOccupy(t *testing.T) {
 // armies, move everything: b and e each face more enemies than their
 // attackers (b: a and e against none; e: d and h against a).
 func TestPixieTurnInEngine(t *testing.T) {
+	t.Parallel()
 	m, r, pos := boardPosition(t, "testdata/grid.toml", "mars2006", "1:3 1:1 0:12 1:5 1:3 0:2 1:9 1:9 0:2", "[[], []]", sim.PhaseTrade)
 	seat, err := registry.Default().ParseSeat("pixie", nil)
 	require.NoError(t, err)
@@ -260,6 +266,7 @@ func TestPixieTurnInEngine(t *testing.T) {
 
 // TestPixieFortify: Pixie.fortifyPhase, continent by continent.
 func TestPixieFortify(t *testing.T) {
+	t.Parallel()
 	checkFortify(t, []fortifyCase{
 		// fortifyContinentScraps in North, not seat 0's: a sends all to b,
 		// whose weakest enemy c (1) is weaker than d's g (5); a has none.
@@ -297,6 +304,7 @@ func TestPixieFortify(t *testing.T) {
 // TestPixieTrade: Pixie never cashes; EvilPixie cashes one set a turn
 // (EvilPixie.cardsPhase, cashCardsIfPossible), and again when forced.
 func TestPixieTrade(t *testing.T) {
+	t.Parallel()
 	p, s := gridStateHand(t, "pixie", pixieBoard, `[["a", "b", "c"], []]`)
 	_, ok := p.Trade(s, false)
 	assert.False(t, ok)
@@ -314,6 +322,7 @@ func TestPixieTrade(t *testing.T) {
 
 // TestEvilPixiePlace: placements derived from EvilPixie.placeArmies.
 func TestEvilPixiePlace(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, board string
 		armies      int
@@ -397,6 +406,7 @@ func checkAttackSteps(t *testing.T, spec string, armies int, steps []attackStep)
 
 // TestEvilPixieAttack: EvilPixie.attackPhase, step by step.
 func TestEvilPixieAttack(t *testing.T) {
+	t.Parallel()
 	t.Run("float ratio", func(t *testing.T) {
 		// attackInContinent in wanted North: a (117) on b (90): 1.3f x 90
 		// is 116.99999 in Java's float, so 117 outnumbers it.
@@ -430,6 +440,7 @@ func TestEvilPixieAttack(t *testing.T) {
 // TestEvilPixieFortify: EvilPixie's fortifyContinent (balancing, one
 // pass) and fortifyContinentScraps (pulling in) beside Pixie's.
 func TestEvilPixieFortify(t *testing.T) {
+	t.Parallel()
 	// Seat 0 owns North: no interior. EvilPixie balances its adjacent
 	// borders once, pairs in id order: a (10) gives b (2) 4, then c (12)
 	// gives b (6) 3; b (9) gives a (6) nothing more in the pass. Pixie
@@ -464,6 +475,7 @@ func TestEvilPixieFortify(t *testing.T) {
 // EvilPixie reused for a second game (as arena's workers reuse them) plays
 // it as fresh ones do.
 func TestPixieReused(t *testing.T) {
+	t.Parallel()
 	r, err := sim.LoadRules("classic")
 	require.NoError(t, err)
 	m, err := r.LoadMap()

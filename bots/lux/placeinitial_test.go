@@ -24,6 +24,7 @@ var tableSix = []string{"angry", "communist", "stinky", "cluster", "pixie", "sha
 // army goes where Cluster's Place puts one. Under setup.initial_per_turn
 // (the lux rule sets) the engine asks Place itself.
 func TestPlaceInitialIsPlace(t *testing.T) {
+	t.Parallel()
 	m, r, base := simtest.LoadPosition(t, "testdata/grid.toml", "mars2006", "testdata/communist-source.toml")
 	boards := []string{"", "a=1:3 b=0:4", "e=1:2 f=0:7 c=0:1", "g=1:1 h=0:2 d=1:9"}
 	for _, spec := range tableSix {
@@ -100,6 +101,7 @@ func weakestAfter(s *sim.State, p, t, won int) int {
 // every move-in against the rule of their Java moveArmiesIn, called as the
 // engine calls Occupy.
 func TestOccupySource(t *testing.T) {
+	t.Parallel()
 	rules := map[string]func(s *sim.State, p, from, to, lo, hi int) int{
 		// Angry.moveArmiesIn: 0 (the minimum) if the attacker has more enemy
 		// neighbours than the captured territory, else everything.

@@ -31,6 +31,7 @@ func movableState(t *testing.T, spec, board string, movable sim.FortifyMovable) 
 // (fortify.movable = "start"), and with the engine's default (the armies
 // at the start less one).
 func TestFortifyMovable(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, spec, board string
 		spare, start      []sim.Move
@@ -106,6 +107,7 @@ func deadSeatState(t *testing.T, spec, board string, ph sim.Phase) (sim.Player, 
 // time on the weakest of North's cluster border a, b, c
 // (placeArmiesOnClusterBorder). The bots' default is formula.
 func TestDeadIncome(t *testing.T) {
+	t.Parallel()
 	const board = "0:3 0:3 0:3 1:5 1:5 1:5 0:3 0:3 0:3"
 	kill := []sim.Placement{{Territory: gi, Armies: 6}}
 	tests := []struct {
@@ -140,6 +142,7 @@ func TestDeadIncome(t *testing.T) {
 // and Stinky's cardsPhase) draws one of the valid sets with the bot's
 // stream. Unforced, none trades.
 func TestForcedSet(t *testing.T) {
+	t.Parallel()
 	const (
 		board = "0:3 1:3 1:3 0:3 1:3 0:3 0:3 1:3 0:3"
 		hand  = `[["a", "b", "e", "h", "wild"], []]`

@@ -13,6 +13,7 @@ import (
 // sweepForwardBorder (startSweep and advanceSweep without attacks) on one
 // border of seat 0, the armies playing no part.
 func TestShaftSweepSimulate(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name, mapFile, spec, border string
 		want                        bool
@@ -49,6 +50,7 @@ func TestShaftSweepSimulate(t *testing.T) {
 // snapshot of borders, one order at a time, each order's result applied
 // to the board before the next is asked (outcomes: see board.outcome).
 func TestShaftSweepOrders(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name, mapFile, spec, borders string
 		outcomes                     []string

@@ -56,6 +56,7 @@ func itoa(n int) string { return fmt.Sprint(n) }
 // (Shaft.java attackFromCluster and sweepForwardBorder, Quo.java
 // attackPhase and setmoveInMemoryBeforeCardAttack).
 func TestShaftTurn(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name, bot, mapFile, spec string
 		seed                     uint64
@@ -105,6 +106,7 @@ func TestShaftTurn(t *testing.T) {
 // TestQuoCashesOneSet: Quo cashes one set a turn voluntarily (Quo.java
 // cardsPhase: cashCardsIfPossible once); Shaft only when forced.
 func TestQuoCashesOneSet(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		quo  bool
 		want int

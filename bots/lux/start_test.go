@@ -13,6 +13,7 @@ import (
 // fresh one would: Vulture's stored routes, which outlive a turn as
 // Java's attackRoutes do, are dropped with the rest.
 func TestClusterStartResets(t *testing.T) {
+	t.Parallel()
 	c := newLuxCluster()
 	c.MustKill, c.Root, c.Memory = 2, 7, blocks.MoveAll
 	c.Start(nil, 1, nil)

@@ -11,6 +11,7 @@ import (
 // f), and only then, if it still holds more than 300 armies, passes
 // without the ratio until one launches nothing.
 func TestStinkySourceFrenzy(t *testing.T) {
+	t.Parallel()
 	type frenzyCase struct {
 		name  string
 		steps []sourceStep

@@ -15,6 +15,7 @@ import (
 const stinkyBoard = "0:1 0:3 1:2 0:4 0:1 1:5 1:2 1:5 1:1"
 
 func TestStinkyPlace(t *testing.T) {
+	t.Parallel()
 	p, s := gridState(t, "stinky", "classic", stinkyBoard, sim.PhasePlace)
 	// The borders are b, d and e; a is interior and never drawn.
 	seen := map[int]int{}
@@ -31,6 +32,7 @@ func TestStinkyPlace(t *testing.T) {
 }
 
 func TestStinkyAttack(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, spec, board string
 		want              []sim.AttackOrder // the orders of successive calls in one turn
@@ -55,6 +57,7 @@ func TestStinkyAttack(t *testing.T) {
 }
 
 func TestStinkyOccupy(t *testing.T) {
+	t.Parallel()
 	// Seat 0 holds b, d and e. e takes f: e's weakest other enemy is h (1),
 	// f's weakest enemy is c or i (2): weaker, so e keeps its armies. e
 	// takes h: e's weakest other enemy is f (3), h's is g or i (2):
@@ -68,6 +71,7 @@ func TestStinkyOccupy(t *testing.T) {
 }
 
 func TestStinkyNeverFortifies(t *testing.T) {
+	t.Parallel()
 	p, s := gridState(t, "stinky", "mars2006", stinkyBoard, sim.PhaseFortify)
 	assert.Empty(t, p.Fortify(s, nil))
 }

@@ -12,6 +12,7 @@ import (
 // TestDiscounted: Vulture.java setToKillPlayer's card discount, truncated
 // toward zero as Java's compound assignment to an int.
 func TestDiscounted(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct{ armies, worth, cards, want int }{
 		{10, 4, 0, 10},
 		{10, 4, 3, 6},
@@ -26,6 +27,7 @@ func TestDiscounted(t *testing.T) {
 // TestVulturePrey: Vulture.java setToKillPlayer on testdata/hunt.toml,
 // seat 0 hunting, classic rules (the next set is worth 4).
 func TestVulturePrey(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name, spec, extra string
 		armies, want      int
@@ -54,6 +56,7 @@ func TestVulturePrey(t *testing.T) {
 // getSimpleRouteStartingAt) on testdata/grid.toml, seat 1 the prey and
 // seat 0 the hunter.
 func TestVultureSimpleRoute(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name, spec string
 		one        bool   // the prey's territories form one cluster
@@ -90,6 +93,7 @@ func TestVultureSimpleRoute(t *testing.T) {
 // those of equal cost, so d, pushed after b, is expanded first and the
 // path to the hunter's e runs through d.
 func TestVultureEasyCost(t *testing.T) {
+	t.Parallel()
 	b := newBoard(t, "grid.toml", 3, "place", "a:1:1 b:2:2 c:2:1 d:2:2 e:0:3 f:2:1 g:2:5 h:2:1 i:2:1", "")
 	s := b.state()
 	var h vultureHunt
@@ -105,6 +109,7 @@ func TestVultureEasyCost(t *testing.T) {
 // TestVultureAppendRoute: CountryRoute.append of an approach and a route
 // on testdata/grid.toml (owners play no part).
 func TestVultureAppendRoute(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct{ name, approach, other, want string }{
 		{"at the route's start", "d a b", "b c f", "d a b c f"},
 		{"at the route's end", "h i f c b", "b c f", "h i f c b"},
@@ -126,6 +131,7 @@ func TestVultureAppendRoute(t *testing.T) {
 // TestVulturePlan: Vulture.java placeToKill on testdata/hunt.toml, seat 0
 // hunting seat 1 (a, b, c, d: the route a b c d).
 func TestVulturePlan(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name, spec string
 		armies     int
@@ -162,6 +168,7 @@ func TestVulturePlan(t *testing.T) {
 // time on testdata/grid.toml, seat 0 hunting, each result applied before
 // the next order is asked (see board.outcome).
 func TestVultureRouteOrders(t *testing.T) {
+	t.Parallel()
 	const spec = "a:0:9 b:1:1 c:1:1 d:2:1 e:0:9 f:1:1 g:2:1 h:2:1 i:1:1"
 	for _, tt := range []struct {
 		name     string

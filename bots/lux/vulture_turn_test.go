@@ -14,6 +14,7 @@ import (
 // real engine on testdata/hunt.toml, from the start of the turn (its 3
 // armies to place), seat 0 Vulture, seats 1 and 2 passing.
 func TestVultureTurn(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name, spec string
 		seed       uint64
@@ -67,6 +68,7 @@ func vultureTurn(t *testing.T, p sim.Player, spec string, seed uint64) (places, 
 // backer's, a Cluster's, placement, attacks, move-ins and fortification
 // alike.
 func TestVultureAsCluster(t *testing.T) {
+	t.Parallel()
 	const spec = "m:0:6 n:0:2 a:1:1 b:1:9 c:1:9 d:1:9 e:2:9"
 	for seed := uint64(1); seed <= 3; seed++ {
 		b := newBoard(t, "hunt.toml", 3, "trade", spec, "")

@@ -16,6 +16,7 @@ import (
 // kept, and under the missions rules most games end by a completed mission
 // rather than at the round limit.
 func TestGamesLegal(t *testing.T) {
+	t.Parallel()
 	for _, rn := range []string{"missions", "classic", "mars2006"} {
 		r, err := sim.LoadRules(rn)
 		require.NoError(t, err)

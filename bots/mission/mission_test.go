@@ -62,6 +62,7 @@ func id(t *testing.T, m *sim.Map, name string) int {
 }
 
 func TestGreedyAttackSkew(t *testing.T) {
+	t.Parallel()
 	// Egypt (10) faces Middle East (4, Asia: in the mission) and North
 	// Africa (2, Africa: not). Skewed toward the mission, the bot attacks
 	// Middle East despite the worse odds; with w = 1 it takes the weaker.
@@ -81,6 +82,7 @@ func TestGreedyAttackSkew(t *testing.T) {
 }
 
 func TestGreedyExtraContinent(t *testing.T) {
+	t.Parallel()
 	// Europe + South America + one other: the bot owns most of Australia,
 	// so Australia is its third continent and Western Australia (5) is worth
 	// more than North Africa (2, Africa).
@@ -95,6 +97,7 @@ func TestGreedyExtraContinent(t *testing.T) {
 }
 
 func TestConstrainedAttack(t *testing.T) {
+	t.Parallel()
 	// North America and Australia: from Egypt only Middle East and North
 	// Africa are on a shortest route (3 borders from the mission against
 	// Egypt's 4). East Africa and Southern Europe (1 army each) are not.
@@ -122,6 +125,7 @@ func TestConstrainedAttack(t *testing.T) {
 }
 
 func TestConstrainedPlace(t *testing.T) {
+	t.Parallel()
 	// Egypt's weak neighbour (Southern Europe, 1) is off the route; its
 	// route neighbours hold 10. Madagascar's route step East Africa holds 3.
 	mine := map[string]int{"Egypt": 2, "Madagascar": 2}
@@ -140,6 +144,7 @@ func TestConstrainedPlace(t *testing.T) {
 }
 
 func TestConstrainedFortify(t *testing.T) {
+	t.Parallel()
 	// Congo (6) is interior; it moves toward North America (North Africa)
 	// or Australia (East Africa faces Middle East, on the route), never to
 	// South Africa.
@@ -156,6 +161,7 @@ func TestConstrainedFortify(t *testing.T) {
 }
 
 func TestMissionTarget(t *testing.T) {
+	t.Parallel()
 	// Egypt (10) touches Africa (its own), Asia and Europe. By Domination's
 	// baseline values and the armies in the way, Africa is worth most
 	// (0.185 * 11/26 = 0.078 against Asia's 0.091 * 11/48 = 0.021 and
@@ -185,6 +191,7 @@ func TestMissionTarget(t *testing.T) {
 }
 
 func TestMissionAttackAndPlace(t *testing.T) {
+	t.Parallel()
 	// Target Asia (w = 4, Asia and South America): from Egypt (10) the bot
 	// attacks Middle East (2), not North Africa (2), and places on Egypt,
 	// its only territory next to Asia.
@@ -211,6 +218,7 @@ func TestMissionAttackAndPlace(t *testing.T) {
 }
 
 func TestMissionOccupy(t *testing.T) {
+	t.Parallel()
 	// Just conquered Middle East (Asia, the target) from Egypt: move
 	// everything in.
 	s, m := at(t, sim.PhaseAttack, "Occupy Asia and South America",
@@ -221,6 +229,7 @@ func TestMissionOccupy(t *testing.T) {
 }
 
 func TestSetupSpread(t *testing.T) {
+	t.Parallel()
 	// Each starting army: stack puts it where Place would put one army;
 	// spread shares them (mission: value / armies over the border
 	// territories; constrained: the mission's own territory with the

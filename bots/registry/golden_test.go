@@ -229,6 +229,7 @@ func removeStaleGoldens(t *testing.T) {
 // TestGoldenDetectsChange: a golden log with one die changed fails to
 // replay, naming the line.
 func TestGoldenDetectsChange(t *testing.T) {
+	t.Parallel()
 	g := goldenGames[0]
 	log, err := os.ReadFile(g.path())
 	require.NoError(t, err)
@@ -247,6 +248,7 @@ func TestGoldenDetectsChange(t *testing.T) {
 // other, within the size budget, and every embedded rule set, every
 // registered bot and 2, 4 and 6 seats among the games.
 func TestGoldenFiles(t *testing.T) {
+	t.Parallel()
 	files, err := filepath.Glob(filepath.Join(goldenDir, "*.jsonl"))
 	require.NoError(t, err)
 	var want []string

@@ -13,6 +13,7 @@ import (
 )
 
 func TestFamiliesFileFresh(t *testing.T) {
+	t.Parallel()
 	want, err := famgen.Generate("../..")
 	require.NoError(t, err)
 	got, err := os.ReadFile("families.go")
@@ -21,6 +22,7 @@ func TestFamiliesFileFresh(t *testing.T) {
 }
 
 func TestDefaultNames(t *testing.T) {
+	t.Parallel()
 	r := Default()
 	assert.Equal(t, []string{"aggressive", "angry", "bort", "boscoe", "cautious", "cluster", "communist", "constrained", "evilpixie", "mars", "mission", "mission-greedy", "pacifist", "passive", "pixie", "quo", "random", "shaft", "stinky", "vulture", "yakool"}, r.Names())
 	for _, n := range r.Names() {

@@ -19,6 +19,7 @@ func tiesToAttacker(rng *rand.Rand, na, nd int, _ bool, att *[3]uint8, def *[2]u
 }
 
 func TestSuiteAgrees(t *testing.T) {
+	t.Parallel()
 	c := Config{Rules: dice.Classic, Trials: 20000, Seed: 7}
 	tests, err := Suite(context.Background(), c)
 	require.NoError(t, err)
@@ -54,6 +55,7 @@ func TestSuiteAgrees(t *testing.T) {
 }
 
 func TestSuiteRejectsWrongDice(t *testing.T) {
+	t.Parallel()
 	tests, err := Suite(context.Background(), Config{Rules: dice.Classic, Trials: 20000, Seed: 1, Roll: tiesToAttacker})
 	require.NoError(t, err)
 	// Every test where ties can occur sees the difference.
@@ -66,6 +68,7 @@ func TestSuiteRejectsWrongDice(t *testing.T) {
 }
 
 func TestBattleAndChain(t *testing.T) {
+	t.Parallel()
 	c := Config{Rules: dice.Classic, Trials: 20000, Seed: 3}
 	tt, p, err := Battle(context.Background(), c, 8, 5, 2)
 	require.NoError(t, err)
@@ -95,6 +98,7 @@ func TestBattleAndChain(t *testing.T) {
 }
 
 func TestConfigErrors(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		c    Config
 		want string
@@ -116,6 +120,7 @@ func TestConfigErrors(t *testing.T) {
 }
 
 func TestCancel(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	c := Config{Rules: dice.Classic, Trials: MaxTrials}

@@ -12,6 +12,7 @@ import (
 )
 
 func TestWriteFile(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "config.json")
 	require.NoError(t, WriteFile(path, []byte("one\n"), 0o644))
@@ -58,6 +59,7 @@ func TestWriteFile(t *testing.T) {
 // TestWriteReplacesLinks: a symbolic or hard link at the written name is
 // replaced by the new file; the file it pointed to keeps its content.
 func TestWriteReplacesLinks(t *testing.T) {
+	t.Parallel()
 	for _, kind := range []string{"symlink", "hardlink", "dangling"} {
 		t.Run(kind, func(t *testing.T) {
 			dir := t.TempDir()
@@ -98,6 +100,7 @@ func TestWriteReplacesLinks(t *testing.T) {
 // TestCreateAbort: an aborted file leaves the name unchanged and no
 // temporary file.
 func TestCreateAbort(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "tables.md")
 	require.NoError(t, os.WriteFile(path, []byte("old\n"), 0o644))

@@ -37,6 +37,7 @@ var allowedWriters = map[string]string{
 // package, which replaces a link at the name instead of writing through it
 // (WriteFile, Create) or refuses it (OpenLog).
 func TestOnlyAtomicWrites(t *testing.T) {
+	t.Parallel()
 	root, err := filepath.Abs(filepath.Join("..", ".."))
 	require.NoError(t, err)
 	_, err = os.Stat(filepath.Join(root, "go.mod"))

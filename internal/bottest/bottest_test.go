@@ -70,6 +70,7 @@ func TestBenchGames(t *testing.T) {
 
 // TestStartAt: the player is started as seat 0 of the position's State.
 func TestStartAt(t *testing.T) {
+	t.Parallel()
 	m, r, pos := simtest.LoadPosition(t, "../../bots/example/testdata/fork.toml", "classic", "../../bots/example/testdata/fork-pos.toml")
 	var started []int
 	f := bots.Factory{Name: "attacker", New: func(bots.Values) (sim.Player, error) { return &startSpy{started: &started}, nil }}

@@ -14,6 +14,7 @@ import (
 )
 
 func TestReadFileRegular(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "a.toml")
 	require.NoError(t, os.WriteFile(path, []byte("x = 1\n"), 0o644))
@@ -37,6 +38,7 @@ func TestReadFileRegular(t *testing.T) {
 }
 
 func TestReadFileMissing(t *testing.T) {
+	t.Parallel()
 	_, err := ReadFile(filepath.Join("testdata", "none.toml"), Config)
 	require.Error(t, err)
 	assert.True(t, errors.Is(err, fs.ErrNotExist))
@@ -44,6 +46,7 @@ func TestReadFileMissing(t *testing.T) {
 }
 
 func TestReadFileRefusesSpecialFiles(t *testing.T) {
+	t.Parallel()
 	if runtime.GOOS == "windows" {
 		t.Skip("no /dev/zero")
 	}
@@ -68,6 +71,7 @@ func TestReadFileRefusesSpecialFiles(t *testing.T) {
 }
 
 func TestSizeCap(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for _, k := range []Kind{Config, Params, Record, Policy, Checkpoint, Log, GameLog, Page} {
 		// A sparse file one byte over the cap costs no disk.
@@ -100,6 +104,7 @@ func TestSizeCap(t *testing.T) {
 
 // TestGrowsPastCap: a file that grows after it was opened stops at its cap.
 func TestGrowsPastCap(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "p.toml")
 	require.NoError(t, os.WriteFile(path, []byte("a"), 0o644))
 	f, err := Open(path, Params)
@@ -115,6 +120,7 @@ func TestGrowsPastCap(t *testing.T) {
 // TestRewind: a second pass reads the file again from its start, within
 // the cap again.
 func TestRewind(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "p.toml")
 	require.NoError(t, os.WriteFile(path, []byte("abc"), 0o644))
 	f, err := Open(path, Params)
@@ -132,6 +138,7 @@ func TestRewind(t *testing.T) {
 }
 
 func TestKindNames(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		k    Kind
 		name string

@@ -88,6 +88,7 @@ func idents(e ast.Expr) []string {
 // and fails on a file opened for reading other than through package
 // fileread, whose reads refuse FIFOs and devices and are capped.
 func TestEveryReadGoesThroughFileread(t *testing.T) {
+	t.Parallel()
 	root := filepath.Join("..", "..")
 	fset := token.NewFileSet()
 	var found, unbounded []string
@@ -198,6 +199,7 @@ func d(br *bufio.Reader) { br.ReadSlice('\n') }
 // TestDirectReads: the check finds each way of opening a file for reading
 // and lets writers through.
 func TestDirectReads(t *testing.T) {
+	t.Parallel()
 	src := `package p
 
 import (

@@ -13,6 +13,7 @@ import (
 )
 
 func TestWrite(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	p := Write(t, dir, "a.toml", []byte("x = 1\n"), false, fileread.Config)
 	data, err := os.ReadFile(p)
@@ -28,6 +29,7 @@ func TestWrite(t *testing.T) {
 }
 
 func TestRefused(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		err  error

@@ -10,6 +10,7 @@ import (
 )
 
 func TestLoad(t *testing.T) {
+	t.Parallel()
 	r, m, err := Load("exp.toml", "mars2006", "")
 	require.NoError(t, err)
 	assert.Equal(t, 42, m.NumTerritories())
@@ -32,6 +33,7 @@ func TestLoad(t *testing.T) {
 }
 
 func TestCheckKeys(t *testing.T) {
+	t.Parallel()
 	bad := configs.KeyErrors("exp.toml")
 	p := func(v int) *int { return &v }
 	s := func(v int64) *int64 { return &v }

@@ -18,6 +18,7 @@ type fakeClock struct {
 func (c *fakeClock) now() time.Time { c.t = c.t.Add(c.step); return c.t }
 
 func TestLine(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name                 string
 		done0, done, planned int
@@ -38,6 +39,7 @@ func TestLine(t *testing.T) {
 
 // Plain lines come at most one per Every, and a final one per step.
 func TestMeterPlainLines(t *testing.T) {
+	t.Parallel()
 	var b strings.Builder
 	c := &fakeClock{t: time.Unix(0, 0), step: 3 * time.Second}
 	m := New(&b, false)
@@ -59,6 +61,7 @@ func TestMeterPlainLines(t *testing.T) {
 // A bar is redrawn in place and its line ended at the step's end (the
 // clock: start at 1 s, the update at 2 s, the end at 3 s).
 func TestMeterBar(t *testing.T) {
+	t.Parallel()
 	var b strings.Builder
 	c := &fakeClock{t: time.Unix(0, 0), step: time.Second}
 	m := New(&b, true)
@@ -73,6 +76,7 @@ func TestMeterBar(t *testing.T) {
 // A nil meter or writer draws nothing, and a step without games leaves no
 // line.
 func TestMeterSilent(t *testing.T) {
+	t.Parallel()
 	var m *Meter
 	m.Start("x", 0, 1)
 	m.Update(1)

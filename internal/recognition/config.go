@@ -83,10 +83,6 @@ type Arm struct {
 	Players string `toml:"players"`
 }
 
-// keys lists the keys of an experiment config, for the error on an
-// unknown one.
-const keys = "rules, seed, train_seed, games, train_games, out, [[arms]] name and players, [phatt] w_success, w_failed, up, down, state_scale, [data] alpha, per_arm"
-
 // Bounds of the config.
 const (
 	MaxGames = 1_000_000
@@ -127,7 +123,7 @@ func Load(path string) (*Config, error) {
 // which name the key and its allowed range.
 func parse(source string, data []byte) (*Config, error) {
 	var f fileConfig
-	if err := configs.DecodeStrict(source, data, &f, keys); err != nil {
+	if _, err := configs.DecodeStrict(source, data, &f); err != nil {
 		return nil, err
 	}
 	fail := configs.KeyErrors(source)

@@ -26,6 +26,7 @@ func small(t *testing.T) (*Config, *Setup) {
 }
 
 func TestParseErrors(t *testing.T) {
+	t.Parallel()
 	base := "rules = \"missions\"\nseed = 1\ntrain_seed = 2\ngames = 10\ntrain_games = 5\n[[arms]]\nname = \"a\"\nplayers = \"mission,mission\"\n"
 	for _, tc := range []struct{ edit, want string }{
 		{strings.Replace(base, "seed = 1\n", "", 1), "x.toml: key seed: missing"},
@@ -35,7 +36,7 @@ func TestParseErrors(t *testing.T) {
 		{strings.Replace(base, "games = 10", "games = 0", 1), "key games: 0 outside [1, 1000000]"},
 		{strings.Replace(base, "train_games = 5", "train_games = -1", 1), "key train_games: -1 outside [0, 1000000]"},
 		{strings.Replace(base, `name = "a"`, `name = "a b"`, 1), `key arms[0].name: "a b": want [A-Za-z0-9_-]+`},
-		{"colour = 1\n" + base, "x.toml: unknown key colour"},
+		{"colour = 1\n" + base, `x.toml:1: unknown key "colour" (allowed: rules, seed, train_seed, games, train_games, out, arms, phatt, data)`},
 		{base + "[phatt]\nup = 1.5\n", "x.toml: key phatt.up = 1.5: must be in (0.9, 1.1)"},
 		{base + "[data]\nalpha = 0\n", "key data.alpha: 0 outside (0, 1e6]"},
 		{strings.Replace(base, `rules = "missions"`, "", 1), "key rules: missing"},
@@ -59,6 +60,7 @@ func TestParseErrors(t *testing.T) {
 // TestDeterministic: the games are byte-identical with 1 and 3 workers, and
 // a run resumed from a cut-short games.jsonl equals an uninterrupted one.
 func TestDeterministic(t *testing.T) {
+	t.Parallel()
 	cfg, s := small(t)
 	dirs := []string{t.TempDir(), t.TempDir()}
 	for i, w := range []int{1, 3} {
@@ -123,6 +125,7 @@ func copyFile(t *testing.T, from, to string) {
 // and a resumed run or a merge refuses a folder of another config: any key
 // of the resolved config, the sizes in force or the shard.
 func TestOwnership(t *testing.T) {
+	t.Parallel()
 	cfg, s := small(t)
 	ctx := context.Background()
 	dir := t.TempDir()
@@ -201,6 +204,7 @@ func TestOwnership(t *testing.T) {
 // TestPerArm: one model per arm learns from that arm's games alone; the
 // player-games add up to the same total.
 func TestPerArm(t *testing.T) {
+	t.Parallel()
 	cfg, s := small(t)
 	pooled, err := Run(context.Background(), cfg, s, Options{Workers: 2})
 	require.NoError(t, err)
@@ -226,6 +230,7 @@ func TestPerArm(t *testing.T) {
 
 // TestCancel: a cancelled run reports the interruption and keeps a prefix.
 func TestCancel(t *testing.T) {
+	t.Parallel()
 	cfg, s := small(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -242,6 +247,7 @@ func TestCancel(t *testing.T) {
 }
 
 func TestSummarize(t *testing.T) {
+	t.Parallel()
 	cfg, s := small(t)
 	res := &Results{Config: cfg, Setup: s}
 	// Two games of arm 0 with six seats; seat p holds card p. Recogniser 0
@@ -425,6 +431,7 @@ func FuzzParse(f *testing.F) {
 // TestShardResume: a shard resumed from a cut-short file equals the shard
 // played at once, and holds every second game.
 func TestShardResume(t *testing.T) {
+	t.Parallel()
 	cfg, s := small(t)
 	sh := arena.Shard{Index: 1, Count: 2}
 	a := t.TempDir()
@@ -453,6 +460,7 @@ func TestShardResume(t *testing.T) {
 // TestTraceGame: the trace replays Run's game: same cards and winner, and
 // PHATT's final argmax is Run's prediction at the end.
 func TestTraceGame(t *testing.T) {
+	t.Parallel()
 	cfg, s := small(t)
 	res, err := Run(context.Background(), cfg, s, Options{Workers: 1, TrainGames: 1})
 	require.NoError(t, err)
@@ -485,6 +493,7 @@ func TestTraceGame(t *testing.T) {
 }
 
 func TestCell(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		t    Tally
 		want string
@@ -498,6 +507,7 @@ func TestCell(t *testing.T) {
 }
 
 func TestEffectsTable(t *testing.T) {
+	t.Parallel()
 	pp := stats.PairedProportion{Counts: stats.PairCounts{Both: 6, OnlyX: 1, OnlyY: 3, Neither: 2}, N: 12, PX: 7.0 / 12, PY: 9.0 / 12,
 		Diff: -2.0 / 12, Interval: stats.Interval{Lo: -0.4312, Hi: 0.1234}, P: 0.625}
 	tb := EffectsTable([]RuleEffect{{Rule: countingRules[0],

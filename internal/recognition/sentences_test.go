@@ -41,6 +41,7 @@ func handSummary(arms ...string) *Summary {
 }
 
 func TestTrendOf(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name     string
 		from, to [2]int
@@ -62,6 +63,7 @@ func TestTrendOf(t *testing.T) {
 }
 
 func TestLengthSentence(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		bins [][2]int // correct, n per lengthBins bin
@@ -87,6 +89,7 @@ func TestLengthSentence(t *testing.T) {
 }
 
 func TestMissionSentence(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name  string
 		cards [][2]int // correct, n per card
@@ -110,6 +113,7 @@ func TestMissionSentence(t *testing.T) {
 }
 
 func TestCurveSentence(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		arms map[string][2][2]int // (correct, n) at 25 % and at 100 %
@@ -144,6 +148,7 @@ func TestCurveSentence(t *testing.T) {
 // TestPaperTables: the tables beside the paper carry its rows, and the gaps
 // are ours minus the paper's.
 func TestPaperTables(t *testing.T) {
+	t.Parallel()
 	sum := handSummary("a", "b")
 	sum.PChance = [][]float64{{0.01, 1}}
 	for a := range sum.Arms {

@@ -71,6 +71,7 @@ func diffCand(name string, mean, lo, hi, sd float64) search.Candidate {
 // or not shown different by its sign and Holm-adjusted p, and the
 // detectable difference from the blocks and the largest SD.
 func TestMainRunVerdicts(t *testing.T) {
+	t.Parallel()
 	r := synthRun(t, nil)
 	_, last := r.Narrowing.Best()
 	sp := r.Narrowing.Config().Space
@@ -120,6 +121,7 @@ func TestMainRunVerdicts(t *testing.T) {
 }
 
 func TestDetectableDiff(t *testing.T) {
+	t.Parallel()
 	d, err := detectableDiff(0.2, 100, 0.05, 0.8)
 	require.NoError(t, err)
 	assert.InDelta(t, (1.959964+0.841621)*0.02, d, 1e-5)

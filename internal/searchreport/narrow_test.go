@@ -14,6 +14,7 @@ import (
 // half-width of its Wilson interval; counts stats.Wilson refuses are an
 // error naming the cell, not a drawn interval.
 func TestLevelCells(t *testing.T) {
+	t.Parallel()
 	sp := search.Space{{Param: bots.Param{Name: "a", Min: 0, Max: 1}, Lo: 0, Hi: 1}, {Param: bots.Param{Name: "b", Min: 0, Max: 1}, Lo: 0, Hi: 1}}
 	level := func(wins, games int) *search.Level {
 		return &search.Level{Lo: []float64{0, 0}, Hi: []float64{1, 1}, Axes: [][]float64{{0.25, 0.75}, {0.5}},

@@ -18,6 +18,7 @@ func cand(name string, mean, lo, hi, p float64) search.Candidate {
 }
 
 func TestCalibrationVerdict(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name   string
 		vals   []search.Candidate
@@ -47,6 +48,7 @@ func TestCalibrationVerdict(t *testing.T) {
 }
 
 func TestCalibrationConfirmation(t *testing.T) {
+	t.Parallel()
 	v := []search.Candidate{cand("narrowing optimum", 0.05, 0.02, 0.08, 0.001), cand("CMA-ES final mean", 0.01, -0.02, 0.04, 0.5)}
 	for _, tc := range []struct {
 		name   string
@@ -70,6 +72,7 @@ func TestCalibrationConfirmation(t *testing.T) {
 }
 
 func TestEffectsText(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		es   []search.Candidate
@@ -86,6 +89,7 @@ func TestEffectsText(t *testing.T) {
 }
 
 func TestComparisonVerdictText(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		lo, hi, p float64
 		want      string
@@ -101,6 +105,7 @@ func TestComparisonVerdictText(t *testing.T) {
 }
 
 func TestCandidatesTables(t *testing.T) {
+	t.Parallel()
 	cs := []search.Candidate{cand("narrowing optimum", 0.05, 0.02, 0.08, 0.0004)}
 	cs[0].WilsonA = stats.Interval{Lo: 0.3, Hi: 0.4}
 	tb, ct := CandidatesTables("mars@paper", cs, []float64{0.0008})
@@ -111,12 +116,14 @@ func TestCandidatesTables(t *testing.T) {
 }
 
 func TestList(t *testing.T) {
+	t.Parallel()
 	for want, items := range map[string][]string{"": nil, "a": {"a"}, "a and b": {"a", "b"}, "a, b and c": {"a", "b", "c"}} {
 		assert.Equal(t, want, list(items))
 	}
 }
 
 func TestPaperText(t *testing.T) {
+	t.Parallel()
 	space := search.Space{
 		{Param: bots.Param{Name: "W_p", Max: 1}, Lo: 0.3, Hi: 0.95},
 		{Param: bots.Param{Name: "P_ob", Min: 0.01, Max: 10000, Log: true}, Lo: 5, Hi: 5000},

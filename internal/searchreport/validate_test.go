@@ -15,6 +15,7 @@ import (
 // A mixture's field is described condition by condition, with each one's
 // share of the blocks.
 func TestFieldText(t *testing.T) {
+	t.Parallel()
 	cfg, err := search.LoadConfig("../../search/testdata/tiny-mixture.toml")
 	require.NoError(t, err)
 	s, err := cfg.Resolve(registry.Default())
@@ -26,6 +27,7 @@ func TestFieldText(t *testing.T) {
 // The per-condition table gives each condition's numbers, and dashes
 // where a condition has too few blocks.
 func TestConditionTable(t *testing.T) {
+	t.Parallel()
 	cc := []search.ConditionComparison{
 		{Name: "a", Comparison: search.Comparison{Blocks: 30, Games: 90, WinA: 0.4, WinB: 0.3,
 			Diff: stats.Paired{Mean: 0.1, Interval: stats.Interval{Lo: 0.02, Hi: 0.18}, P: 0.012}}},

@@ -27,6 +27,7 @@ func banditBatch(rng *rand.Rand, actor Actor, n int) []Episode {
 }
 
 func TestDQNLearnsBandit(t *testing.T) {
+	t.Parallel()
 	for _, policy := range []string{"boltzmann", "epsilon"} {
 		cfg := defaultDQNConfig()
 		cfg.Policy, cfg.TrainEvery, cfg.RewardScale, cfg.Temperature, cfg.Epsilon = policy, 1, 1, 0.2, 0.2
@@ -56,6 +57,7 @@ func TestDQNLearnsBandit(t *testing.T) {
 }
 
 func TestDQNDeterministicAndConfig(t *testing.T) {
+	t.Parallel()
 	cfg := defaultDQNConfig()
 	cfg.Seed = 4
 	run := func() []float64 {

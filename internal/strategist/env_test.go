@@ -15,6 +15,7 @@ import (
 // TestExperimentEnvErrors: an experiment's [env] table is named in the
 // errors found when its environment is resolved, once.
 func TestExperimentEnvErrors(t *testing.T) {
+	t.Parallel()
 	e, err := parseExperiment("e.toml", []byte("seed = 1\nout = \"x\"\n[env]\nopponents = [\"nobot\"]\n[train]\ngames = 10\nbatch = 5\nblock = 5\n[q]\nfeatures = [\"round\"]\nbins = 3\nalpha = 0.1\ngamma = 0.9\nepsilon = 0.1\n[eval]\nseed = 2\ngames = 10\n"))
 	require.NoError(t, err)
 	_, err = learn.NewRunner(e.Env, registry.Default())

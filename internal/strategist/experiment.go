@@ -120,7 +120,7 @@ type experimentFile struct {
 // [q] keys too); errors name source and the key.
 func parseExperiment(source string, data []byte) (*Experiment, error) {
 	var f experimentFile
-	err := configs.DecodeStrict(source, data, &f, "seed, out, learner, env.*, train.games, train.batch, train.block, q.features, q.bins, q.alpha, q.gamma, q.epsilon, eval.seed, eval.games, dqn.*")
+	_, err := configs.DecodeStrict(source, data, &f)
 	if err != nil {
 		return nil, err
 	}

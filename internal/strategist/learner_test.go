@@ -17,6 +17,7 @@ import (
 )
 
 func TestQTableUpdate(t *testing.T) {
+	t.Parallel()
 	q, err := NewQTable(QConfig{Features: []int{0}, Bins: 2, Alpha: 0.5, Gamma: 0.9, Epsilon: 0}, 2)
 	require.NoError(t, err)
 	assert.Equal(t, 0, q.state([]float64{0.2}))
@@ -44,6 +45,7 @@ func TestQTableUpdate(t *testing.T) {
 
 // Training depends on the seed alone, not on the number of workers.
 func TestTrainDeterministic(t *testing.T) {
+	t.Parallel()
 	cfg := learn.DefaultConfig()
 	train := func(workers int) (*QTable, []BlockStats) {
 		q, err := NewQTable(QConfig{Features: []int{0, 1, 10}, Bins: 4, Alpha: 0.1, Gamma: 0.99, Epsilon: 0.2}, 3)
@@ -67,6 +69,7 @@ func TestTrainDeterministic(t *testing.T) {
 }
 
 func TestEvaluatePaired(t *testing.T) {
+	t.Parallel()
 	cfg := learn.DefaultConfig()
 	ev, err := evaluate(context.Background(), cfg, registry.Default(), 5, 12, 2, []policy{Fixed("aggressive", 2), Uniform("random", 3), Fixed("aggressive again", 2)})
 	require.NoError(t, err)
@@ -86,6 +89,7 @@ func TestEvaluatePaired(t *testing.T) {
 }
 
 func TestParseExperiment(t *testing.T) {
+	t.Parallel()
 	e, err := LoadExperiment("../../configs/experiments/strategist.toml")
 	require.NoError(t, err)
 	assert.Equal(t, uint64(16), e.Train.Seed)
@@ -112,7 +116,7 @@ func TestParseExperiment(t *testing.T) {
 		{"seed = 2", "seed = 1", "key eval.seed: 1: want seeds other than the training seed"},
 		{"out = \"x\"", "", "key out: missing"},
 		{"[train]", "[env]\nplayers = 1\n[train]", "key env.players: 1: want 2..6"},
-		{"[train]", "[env]\ncolour = 1\n[train]", "unknown key env.colour"},
+		{"[train]", "[env]\ncolour = 1\n[train]", `e.toml:4: unknown key "env.colour" (allowed: rules, players, seat, actions, opponents, features, rewards)`},
 		{"seed = 1\n", "seed = 1\nlearner = \"sarsa\"\n", `key learner: "sarsa": want q or dqn`},
 		{"[train]", "[dqn]\npolicy = \"greedy\"\n[train]", `policy "greedy": want boltzmann or epsilon`},
 	} {
@@ -123,6 +127,7 @@ func TestParseExperiment(t *testing.T) {
 }
 
 func TestQTablePolicyBy(t *testing.T) {
+	t.Parallel()
 	q, err := NewQTable(QConfig{Features: []int{0, 1}, Bins: 2, Alpha: 1, Gamma: 0, Epsilon: 0}, 2)
 	require.NoError(t, err)
 	// Feature 1 low: action 1 pays; high: action 0 pays. Feature 0 varies.
@@ -149,6 +154,7 @@ func TestQTablePolicyBy(t *testing.T) {
 }
 
 func TestStrategistConfigs(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{"strategist", "strategist-front", "strategist-threat", "strategist-all", "strategist-dqn"} {
 		e, err := LoadExperiment("../../configs/experiments/" + name + ".toml")
 		require.NoError(t, err, name)

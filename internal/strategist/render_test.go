@@ -43,6 +43,7 @@ func handResult(t *testing.T, learned, exploring int) *Result {
 }
 
 func TestJudge(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name string
 		iv   stats.Interval
@@ -61,6 +62,7 @@ func TestJudge(t *testing.T) {
 }
 
 func TestVerdicts(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name               string
 		learned, exploring int
@@ -89,6 +91,7 @@ func TestVerdicts(t *testing.T) {
 }
 
 func TestEvalAndPairedMarkdown(t *testing.T) {
+	t.Parallel()
 	r := handResult(t, 120, 40)
 	ev, err := r.evalShown()
 	require.NoError(t, err)
@@ -107,6 +110,7 @@ func TestEvalAndPairedMarkdown(t *testing.T) {
 }
 
 func TestCurveText(t *testing.T) {
+	t.Parallel()
 	r := &Result{}
 	text, err := r.CurveText()
 	require.NoError(t, err)
@@ -120,6 +124,7 @@ func TestCurveText(t *testing.T) {
 // TestWilsonErrors: counts stats.Wilson refuses are an error naming the
 // block or the evaluation, in every renderer that draws the interval.
 func TestWilsonErrors(t *testing.T) {
+	t.Parallel()
 	bad := &Result{Curve: []BlockStats{{First: 0, Games: 100, Wins: 20}, {First: 100, Games: 100, Wins: 101}}}
 	const block = "training block from game 100: stats: Wilson: successes k = 101 outside [0, n = 100]"
 	_, err := bad.CurveText()
@@ -154,6 +159,7 @@ func TestWilsonErrors(t *testing.T) {
 }
 
 func TestCompareArms(t *testing.T) {
+	t.Parallel()
 	lead := handEval("learned", 200, 10, 0, nil, 30, 160)
 	front := handEval("learned", 200, 12, 5, nil, 30, 158)
 	all := handEval("learned", 200, 100, 50, nil, 20, 80)
@@ -186,6 +192,7 @@ func TestCompareArms(t *testing.T) {
 }
 
 func TestPval(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		p        float64
 		val, rel string

@@ -52,6 +52,7 @@ var resultFiles = []string{"curve.csv", PolicyName, "eval.csv", "paired.csv"}
 // uninterrupted run, byte for byte, for both learners and any number of
 // workers.
 func TestResumeIdentical(t *testing.T) {
+	t.Parallel()
 	for _, learner := range []string{"q", "dqn"} {
 		for _, workers := range []int{1, 2} {
 			t.Run(learner+"/"+string(rune('0'+workers)), func(t *testing.T) {
@@ -125,6 +126,7 @@ func TestResumeIdentical(t *testing.T) {
 // A resumed run without the random source's state would not match: the
 // DQN's minibatch draws continue the saved stream.
 func TestDQNStateRoundTrip(t *testing.T) {
+	t.Parallel()
 	d, err := newDQN(DQNConfig{Hidden: []int{4}, LearningRate: 0.01, Gamma: 0.9, BatchSize: 4, Replay: 10, TrainEvery: 1,
 		TargetEvery: 2, Policy: "epsilon", Epsilon: 0.1, RewardScale: 1, Seed: 3}, 2, 2)
 	require.NoError(t, err)
@@ -144,6 +146,7 @@ func TestDQNStateRoundTrip(t *testing.T) {
 }
 
 func TestLoadPolicyErrors(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	q, err := NewQTable(QConfig{Features: []int{1}, Bins: 2, Alpha: 0.5, Gamma: 0.9}, 2)
 	require.NoError(t, err)
@@ -182,6 +185,7 @@ func TestLoadPolicyErrors(t *testing.T) {
 }
 
 func TestCheckpointErrors(t *testing.T) {
+	t.Parallel()
 	e, err := parseExperiment("resume.toml", []byte(resumeConfig))
 	require.NoError(t, err)
 	dir := t.TempDir()
@@ -218,6 +222,7 @@ func TestCheckpointErrors(t *testing.T) {
 }
 
 func TestFingerprintDiff(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ got, want, msg string }{
 		{`{"Games":10,"Env":{"Players":4,"Rules":"a"}}`, `{"Games":10,"Env":{"Players":3,"Rules":"a"}}`,
 			"Env.Players 4 (this config: 3)"},
@@ -249,6 +254,7 @@ func firstCheckpoint(tb testing.TB) (*Experiment, string, []byte) {
 // A checkpoint with one flipped bit is refused before it is decoded, and
 // so is one without its checksum line.
 func TestCheckpointDamaged(t *testing.T) {
+	t.Parallel()
 	e, ckpt, good := firstCheckpoint(t)
 	require.Greater(t, len(good), 1800)
 	lines := strings.SplitN(string(good), "\n", 3)
@@ -361,6 +367,7 @@ func FuzzLoadCheckpoint(f *testing.F) {
 // GreedyOnly evaluates the greedy policy alone, on the episodes the full
 // evaluation gives it, and the curve counts the learner's steps.
 func TestGreedyOnly(t *testing.T) {
+	t.Parallel()
 	e, err := parseExperiment("e.toml", []byte(resumeConfig))
 	require.NoError(t, err)
 	full, err := e.RunWith(context.Background(), registry.Default(), RunOptions{Workers: 2})

@@ -8,6 +8,7 @@ import (
 )
 
 func TestOrdinal(t *testing.T) {
+	t.Parallel()
 	for k, want := range map[int]string{0: "0th", 1: "1st", 2: "2nd", 3: "3rd", 4: "4th", 6: "6th", 11: "11th",
 		12: "12th", 13: "13th", 21: "21st", 22: "22nd", 23: "23rd", 101: "101st", 111: "111th", 112: "112th"} {
 		assert.Equal(t, want, Ordinal(k), "%d", k)
@@ -15,6 +16,7 @@ func TestOrdinal(t *testing.T) {
 }
 
 func TestFixed(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		v    float64
 		prec int
@@ -25,6 +27,7 @@ func TestFixed(t *testing.T) {
 }
 
 func TestShortestSignedP(t *testing.T) {
+	t.Parallel()
 	for v, want := range map[float64]string{0.1: "0.1", 1.0 / 3: "0.3333333333333333", 2: "2", -1e-7: "-1e-07", math.NaN(): "NaN"} {
 		assert.Equal(t, want, Shortest(v), "%v", v)
 	}

@@ -45,6 +45,7 @@ func dist(a, b []float64) float64 {
 }
 
 func TestNoiseless(t *testing.T) {
+	t.Parallel()
 	opt := func(d int, v float64) []float64 {
 		x := make([]float64, d)
 		for i := range x {
@@ -171,6 +172,7 @@ func runNoisy(t *testing.T, cfg Config, bo *bernoulli, gens int) *Optimizer {
 // 0.06 on average, and the uncertainty handling has raised Evals and kept
 // the distribution from collapsing.
 func TestNoisyBernoulli(t *testing.T) {
+	t.Parallel()
 	var sum float64
 	const seeds = 10
 	for seed := uint64(1); seed <= seeds; seed++ {
@@ -193,6 +195,7 @@ func TestNoisyBernoulli(t *testing.T) {
 // TestBounds checks that every asked point lies in the box (run does) even
 // when the optimum sits on the bounds, and that the optimum is found there.
 func TestBounds(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		opt  []float64
@@ -215,6 +218,7 @@ func TestBounds(t *testing.T) {
 }
 
 func TestReflect(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ in, want float64 }{
 		{0, 0}, {1, 1}, {0.3, 0.3}, {-0.25, 0.25}, {1.25, 0.75}, {2.5, 0.5}, {-1.75, 0.25}, {3, 1},
 	} {
@@ -223,6 +227,7 @@ func TestReflect(t *testing.T) {
 }
 
 func TestMaximize(t *testing.T) {
+	t.Parallel()
 	opt := []float64{0.8, 0.2, 0.5}
 	f := func(x []float64) float64 { return 3 - dist(x, opt) }
 	o := run(t, Config{Dim: 3, Seed: 11, Maximize: true, TolX: 1e-9}, 2000, f)
@@ -233,6 +238,7 @@ func TestMaximize(t *testing.T) {
 // same values ask bit-identical points, that another seed differs, and that
 // an optimiser rebuilt by replaying a log of tells continues identically.
 func TestDeterminism(t *testing.T) {
+	t.Parallel()
 	cfg := Config{Dim: 4, Seed: 42, Maximize: true, Noisy: true, MaxEvals: 4}
 	type gen struct {
 		x     [][]float64
@@ -282,6 +288,7 @@ func TestDeterminism(t *testing.T) {
 }
 
 func TestAskRepeatable(t *testing.T) {
+	t.Parallel()
 	o, err := New(Config{Dim: 2, Seed: 1, Noisy: true})
 	require.NoError(t, err)
 	re := o.Reevaluate() // before Ask: samples the generation
@@ -301,6 +308,7 @@ func TestAskRepeatable(t *testing.T) {
 // objective of pure noise drives Evals to MaxEvals and then grows sigma; a
 // noiseless objective keeps s-bar negative and Evals at its minimum.
 func TestUncertaintyTreatment(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(1, 2))
 	o, err := New(Config{Dim: 3, Seed: 1, Noisy: true, Sigma: 0.01, Evals: 2, MaxEvals: 10})
 	require.NoError(t, err)
@@ -337,6 +345,7 @@ func TestUncertaintyTreatment(t *testing.T) {
 // bound never falls below it, while the others shrink, and that the
 // optimum is still found.
 func TestMinStd(t *testing.T) {
+	t.Parallel()
 	opt := []float64{0.3, 0.6, 0.5}
 	o := run(t, Config{Dim: 3, Seed: 5, MinStd: []float64{0.05, 0, 0}, MaxGenerations: 300}, 300, func(x []float64) float64 { return dist(x, opt) })
 	sd := o.StdDevs()
@@ -369,6 +378,7 @@ func TestMinStd(t *testing.T) {
 }
 
 func TestConfigErrors(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		cfg  Config
 		want string
@@ -397,6 +407,7 @@ func TestConfigErrors(t *testing.T) {
 }
 
 func TestTellErrors(t *testing.T) {
+	t.Parallel()
 	o, err := New(Config{Dim: 2, Seed: 1, Noisy: true, MaxGenerations: 1})
 	require.NoError(t, err)
 	assert.ErrorContains(t, o.Tell(make([]float64, 6), make([]float64, 2)), "Tell without Ask")

@@ -51,6 +51,7 @@ func (d *doctor) Observe(e *sim.Event) {
 // TestCheckerCatchesFalseEvents: the checker accepts real games, and
 // rejects a game whose events disagree with the rules or the board.
 func TestCheckerCatchesFalseEvents(t *testing.T) {
+	t.Parallel()
 	m, err := sim.LoadMap("classic")
 	require.NoError(t, err)
 	r, err := sim.LoadRules("classic")
@@ -117,6 +118,7 @@ func (x explainer) Observe(e *sim.Event) {
 // TestCheckerSkipsExplanations: explanation events are counted and change
 // nothing in the ledger.
 func TestCheckerSkipsExplanations(t *testing.T) {
+	t.Parallel()
 	g, m, r := NewGame(t, "classic", 3)
 	chk := NewChecker(g, m, r)
 	g.Observe(explainer{chk})

@@ -39,6 +39,7 @@ func newAttacker(int) sim.Player { return &attacker{} }
 // TestCheckPlayerRuns: the default options play every embedded rule set
 // with every seat count it can seat.
 func TestCheckPlayerRuns(t *testing.T) {
+	t.Parallel()
 	runs, err := Options{}.runs()
 	require.NoError(t, err)
 	names := map[string]int{}
@@ -53,6 +54,7 @@ func TestCheckPlayerRuns(t *testing.T) {
 }
 
 func TestCheckPlayer(t *testing.T) {
+	t.Parallel()
 	quick := Options{Rules: []string{"classic", "missions"}, Seats: []int{2, 4}, Games: 2}
 	tests := []struct {
 		name string
@@ -89,6 +91,7 @@ func TestCheckPlayer(t *testing.T) {
 
 // TestTestPlayer: TestPlayer runs one subtest per rule set and seat count.
 func TestTestPlayer(t *testing.T) {
+	t.Parallel()
 	var seats []int
 	TestPlayer(t, func(seat int) sim.Player { seats = append(seats, seat); return &attacker{} },
 		Options{Rules: []string{"mars2006"}, Seats: []int{2, 3}, Games: 1})

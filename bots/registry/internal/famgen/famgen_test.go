@@ -23,6 +23,7 @@ func module(t *testing.T, files map[string]string) string {
 }
 
 func TestFind(t *testing.T) {
+	t.Parallel()
 	root := module(t, map[string]string{
 		"go.mod":       "module example.com/m\n\ngo 1.26\n",
 		"bots/bots.go": "package bots\n\ntype Factory struct{}\n",
@@ -82,6 +83,7 @@ func families() []bots.Factory {
 }
 
 func TestFindErrors(t *testing.T) {
+	t.Parallel()
 	_, err := Find(t.TempDir())
 	assert.ErrorContains(t, err, "go.mod")
 	root := module(t, map[string]string{"go.mod": "go 1.26\n", "bots/a.go": "package bots\n"})

@@ -1,4 +1,4 @@
-package sim
+package configs
 
 import (
 	"bytes"
@@ -10,25 +10,6 @@ import (
 
 	"github.com/BurntSushi/toml"
 )
-
-// decodeTOML decodes data into v (a pointer to a struct with toml tags) and
-// into maps and slices (raw, for the questions MetaData cannot answer about
-// the tables of an array). A syntax error is reported as the TOML parser
-// words it, with its line. A value of the wrong type is reported with the
-// line that holds it and its full key, array indices included, e.g.
-//
-//	my.toml: line 5: continents[0].bonus = 2.5: must be an integer (TOML value has type float)
-func decodeTOML(source string, data []byte, v any) (toml.MetaData, map[string]any, error) {
-	var raw map[string]any
-	if _, err := toml.NewDecoder(bytes.NewReader(data)).Decode(&raw); err != nil {
-		return toml.MetaData{}, nil, fmt.Errorf("%s: %w", source, err)
-	}
-	md, err := toml.NewDecoder(bytes.NewReader(data)).Decode(v)
-	if err != nil {
-		return md, nil, decodeError(source, data, raw, reflect.TypeOf(v).Elem(), err)
-	}
-	return md, raw, nil
-}
 
 // decodeError finds the value of raw that cannot be decoded into a t and
 // words the error: the line, the key path, the value and what is wrong.
@@ -50,14 +31,14 @@ func decodeError(source string, data []byte, raw map[string]any, t reflect.Type,
 	}
 	// A mode's own error repeats the value: "\"x\": must be ...".
 	msg = strings.TrimPrefix(strings.TrimPrefix(msg, value+": "), strconv.Quote(value)+": ")
-	line := ""
+	where := source
 	if n := lineOf(data, path); n > 0 {
-		line = fmt.Sprintf("line %d: ", n)
+		where = fmt.Sprintf("%s:%d", source, n)
 	}
 	if value == "" {
-		return fmt.Errorf("%s: %s%s: %s", source, line, key, msg)
+		return fmt.Errorf("%s: %s: %s", where, key, msg)
 	}
-	return fmt.Errorf("%s: %s%s = %s: %s", source, line, key, value, msg)
+	return fmt.Errorf("%s: %s = %s: %s", where, key, value, msg)
 }
 
 // locate returns the path (table keys as strings, array indices as ints) of
@@ -104,8 +85,6 @@ func locate(v any, t reflect.Type, path []any) ([]any, string) {
 	return append([]any(nil), path...), decodeMessage(err)
 }
 
-var textUnmarshaler = reflect.TypeFor[interface{ UnmarshalText([]byte) error }]()
-
 // trialDecode decodes the raw value v alone into a value of type t: it
 // writes v as TOML and decodes that, so that the decoder's own rules decide.
 func trialDecode(v any, t reflect.Type) error {
@@ -116,21 +95,6 @@ func trialDecode(v any, t reflect.Type) error {
 	holder := reflect.New(reflect.StructOf([]reflect.StructField{{Name: "V", Type: t, Tag: `toml:"v"`}}))
 	_, err := toml.NewDecoder(&buf).Decode(holder.Interface())
 	return err
-}
-
-// elements returns the elements of a raw TOML array (either form), or nil.
-func elements(v any) []any {
-	switch a := v.(type) {
-	case []any:
-		return a
-	case []map[string]any:
-		out := make([]any, len(a))
-		for i, t := range a {
-			out[i] = t
-		}
-		return out
-	}
-	return nil
 }
 
 // decodeMessage returns the decoder's message without its "toml: line N
@@ -164,45 +128,6 @@ func decodeMessage(err error) string {
 	return msg
 }
 
-// pathString writes a path as a TOML key with array indices:
-// "continents[0].bonus".
-func pathString(path []any) string {
-	var b strings.Builder
-	for _, p := range path {
-		switch x := p.(type) {
-		case int:
-			fmt.Fprintf(&b, "[%d]", x)
-		case string:
-			if b.Len() > 0 {
-				b.WriteByte('.')
-			}
-			b.WriteString(toml.Key{x}.String())
-		}
-	}
-	return b.String()
-}
-
-// valueAt returns the raw value at path, or nil.
-func valueAt(v any, path []any) any {
-	for _, p := range path {
-		switch x := p.(type) {
-		case int:
-			e := elements(v)
-			if x >= len(e) {
-				return nil
-			}
-			v = e[x]
-		case string:
-			t, ok := v.(map[string]any)
-			if !ok {
-				return nil
-			}
-			v = t[x]
-		}
-	}
-	return v
-}
-
 // tomlValue writes a raw value as TOML writes it on the right of "=".
 func tomlValue(v any) (string, error) {
 	var buf bytes.Buffer
@@ -216,45 +141,4 @@ func tomlValue(v any) (string, error) {
 	return s, nil
 }
 
-// lineOf returns the line of data (from 1) on which the value at path is
-// complete: the first line n such that the first n lines parse and define
-// the value; 0 if there is none. Only lines that hold the last key of the
-// path are tried, by bisection (a prefix that does not parse counts as not
-// defining the value).
-func lineOf(data []byte, path []any) int {
-	last := ""
-	for _, p := range path {
-		if s, ok := p.(string); ok {
-			last = s
-		}
-	}
-	lines := bytes.SplitAfter(data, []byte("\n"))
-	var cands []int // line counts whose last line mentions the key
-	end := make([]int, len(lines)+1)
-	for i, l := range lines {
-		end[i+1] = end[i] + len(l)
-		if bytes.Contains(l, []byte(last)) {
-			cands = append(cands, i+1)
-		}
-	}
-	defined := func(n int) bool {
-		var raw map[string]any
-		if _, err := toml.NewDecoder(bytes.NewReader(data[:end[n]])).Decode(&raw); err != nil {
-			return false
-		}
-		return valueAt(raw, path) != nil
-	}
-	lo, hi := 0, len(cands) // the answer is cands[lo..hi-1] or none
-	for lo < hi {
-		mid := (lo + hi) / 2
-		if defined(cands[mid]) {
-			hi = mid
-		} else {
-			lo = mid + 1
-		}
-	}
-	if lo == len(cands) {
-		return 0
-	}
-	return cands[lo]
-}
+var textUnmarshaler = reflect.TypeFor[interface{ UnmarshalText([]byte) error }]()

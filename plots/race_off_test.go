@@ -1,5 +1,0 @@
-//go:build !race
-
-package plots
-
-const raceEnabled = false
