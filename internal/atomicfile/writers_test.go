@@ -24,11 +24,12 @@ var writers = map[string]bool{"os.Create": true, "os.WriteFile": true, "os.OpenF
 // allowedWriters are the files of the module, relative to its root, that
 // may call writers, and why.
 var allowedWriters = map[string]string{
-	"internal/atomicfile/atomicfile.go": "the atomic writer and OpenLog themselves",
-	"internal/outdir/lock_unix.go":      "lock files, opened without following links and checked",
-	"internal/outdir/lock_other.go":     "lock files on systems without O_NOFOLLOW, checked",
-	"internal/fuzzfile/fuzzfile.go":     "fuzz tests' scratch files in the test's own temporary folder",
-	"bots/registry/gen.go":              "go generate writes families.go into the source tree",
+	"internal/atomicfile/atomicfile.go":   "the atomic writer and OpenLog themselves",
+	"internal/outdir/lock_unix.go":        "lock files, opened without following links and checked",
+	"internal/outdir/lock_other.go":       "lock files on systems without O_NOFOLLOW, checked",
+	"internal/fuzzfile/fuzzfile.go":       "fuzz tests' scratch files in the test's own temporary folder",
+	"bots/registry/gen.go":                "go generate writes families.go into the source tree",
+	"internal/browsertest/browsertest.go": "the browser tests' screenshots, in the test's folder or docs/figures (make figures)",
 }
 
 // TestOnlyAtomicWrites walks the module's Go files (tests excluded) and
