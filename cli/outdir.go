@@ -8,6 +8,7 @@ import (
 	"github.com/marslab-risk/marslab/bots"
 	"github.com/marslab-risk/marslab/internal/atomicfile"
 	"github.com/marslab-risk/marslab/internal/outdir"
+	"github.com/marslab-risk/marslab/internal/slurm"
 	lexp "github.com/marslab-risk/marslab/internal/strategist"
 	"github.com/marslab-risk/marslab/search"
 )
@@ -20,7 +21,41 @@ func ownDir(dir string) (*outdir.Lock, error) {
 	if err := outdir.Check(dir); err != nil {
 		return nil, err
 	}
+	if err := outdir.CheckAncestors(dir); err != nil {
+		return nil, err
+	}
 	return outdir.Acquire(dir)
+}
+
+// runHolds returns what dir holds of a run a notebook report or work
+// folder may not be written over, and the file that shows it ("" when
+// nothing): a batch or tournament (config.json and games.jsonl, by the
+// schedule), a recognition run (config.json and games.jsonl), a search
+// (log.jsonl or shards), marslab run's folder (outcome.md, or its narrow
+// and validate searches), a learning run (policy.json, checkpoint.bin) or
+// a Slurm submission.
+func runHolds(dir string) (kind, file string, err error) {
+	if err := refuseRun(dir, ""); err != nil {
+		var held *outdir.HeldError
+		if errors.As(err, &held) {
+			if held.Holds == "run" && held.File == "config.json" {
+				if g, _ := outdir.Holds(dir, "games.jsonl"); g != "" {
+					return "recognition run", held.File, nil
+				}
+			}
+			return held.Holds, held.File, nil
+		}
+		return "", "", err
+	}
+	for _, m := range []struct{ kind, file string }{
+		{"Slurm submission", slurm.ScriptDir}, {"main run (marslab run)", "outcome.md"}, {"main run (marslab run)", "validate"},
+		{"learning run", lexp.PolicyName}, {"learning run", lexp.CheckpointName},
+	} {
+		if f, err := outdir.Holds(dir, m.file); err != nil || f != "" {
+			return m.kind, f, err
+		}
+	}
+	return "", "", nil
 }
 
 // runMarks are the files of a folder that holds a run of batch,

@@ -24,6 +24,7 @@ import (
 // The lock is held here on a descriptor of its own, as another process's
 // would be (flock locks conflict between open files).
 func TestOutputLocked(t *testing.T) {
+	exe := fakeMarslab(t)
 	t.Parallel()
 	dir := t.TempDir()
 	tcfg := tournamentConfig(t, dir)
@@ -52,7 +53,7 @@ func TestOutputLocked(t *testing.T) {
 		{"learn", func(out string) []string { return []string{"learn", "-out", out, lcfg} }},
 		{"report", func(out string) []string { return []string{"report", "-quick", "-out", out, "../notebooks/dice"} }},
 		{"slurm submit", func(out string) []string {
-			return []string{"slurm", "submit", "-out", out, "-tasks", "2", "-marslab", "/opt/marslab", "-sbatch", sbatch, "tournament", tcfg}
+			return []string{"slurm", "submit", "-out", out, "-tasks", "2", "-marslab", exe, "-sbatch", sbatch, "tournament", tcfg}
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

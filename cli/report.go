@@ -7,8 +7,10 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"regexp"
 
 	"github.com/marslab-risk/marslab/arena"
+	"github.com/marslab-risk/marslab/internal/fileread"
 	"github.com/marslab-risk/marslab/internal/outdir"
 	"github.com/marslab-risk/marslab/report"
 )
@@ -142,21 +144,28 @@ func (f *reportFlags) lock(shard arena.Shard) (release func(), err error) {
 		// A notebook's committed files are written by its own run alone;
 		// -out is this command's for the whole run.
 		lock, err := ownDir(*f.out)
-		if err != nil {
-			return release, fmt.Errorf("-out: %w", err)
+		if err == nil {
+			locks = append(locks, lock)
+			err = f.checkOut(*f.out)
 		}
-		locks = append(locks, lock)
+		if err != nil {
+			release()
+			return func() {}, fmt.Errorf("-out: %w", err)
+		}
 	}
 	if *f.work != "" && !sameDir(*f.work, *f.out) {
 		// The intermediate results are this command's for the whole run,
 		// as -out is: checked and locked alike; the shards of a run share
 		// the folder, each shard once.
 		lock, err := ownWork(*f.work, shard)
+		if err == nil {
+			locks = append(locks, lock)
+			err = checkWork(*f.work)
+		}
 		if err != nil {
 			release()
 			return func() {}, fmt.Errorf("-work: %w", err)
 		}
-		locks = append(locks, lock)
 	}
 	return release, nil
 }
@@ -234,8 +243,76 @@ func runNotebook(ctx context.Context, nb *report.Notebook, dir, out string, opt 
 		if err := outdir.Check(dir); err != nil {
 			return err
 		}
+		if err := outdir.CheckAncestors(dir, out); err != nil {
+			return err
+		}
+	}
+	if dir != nb.Dir {
+		if err := checkReport(dir, nb.Name); err != nil {
+			return err
+		}
 	}
 	return lockedUnless(dir, out, func() error { return nb.Run(ctx, opt) })
+}
+
+// checkOut refuses -out when it holds a run of any other command (the
+// report of another notebook is refused where each notebook runs:
+// runNotebook).
+func (f *reportFlags) checkOut(dir string) error {
+	if kind, file, err := runHolds(dir); err != nil || kind != "" {
+		if err != nil {
+			return err
+		}
+		return &outdir.HeldError{Dir: dir, Holds: kind, File: file, Asked: "notebook report"}
+	}
+	return nil
+}
+
+// checkReport refuses dir, the folder of notebook name's report, when it
+// holds a run of another command or the report of another notebook.
+func checkReport(dir, name string) error {
+	if kind, file, err := runHolds(dir); err != nil || kind != "" {
+		if err != nil {
+			return err
+		}
+		return &outdir.HeldError{Dir: dir, Holds: kind, File: file, Asked: "notebook report"}
+	}
+	if other := reportOf(dir); other != "" && other != name {
+		return &outdir.HeldError{Dir: dir, Holds: "report of notebook " + other, File: report.ReportFile, Asked: "report of notebook " + name}
+	}
+	return nil
+}
+
+// reportOf returns the notebook whose report dir holds: the NAME of the
+// "notebooks/NAME" its README.md gives as the command that regenerates
+// it; "" when there is no such file or line.
+func reportOf(dir string) string {
+	b, err := fileread.ReadFile(filepath.Join(dir, report.ReportFile), fileread.Config)
+	if err != nil {
+		return ""
+	}
+	if m := reportCmd.FindSubmatch(b); m != nil {
+		return string(m[1])
+	}
+	return ""
+}
+
+// reportCmd finds the command line a notebook's README.md gives.
+var reportCmd = regexp.MustCompile("marslab report [^`\n]*notebooks/([A-Za-z0-9_.-]+)")
+
+// checkWork refuses a -work folder that holds a run of another command (a
+// notebook's work folder holds its searches in folders of their own).
+func checkWork(dir string) error {
+	kind, file, err := runHolds(dir)
+	if err == nil && kind == "" {
+		if f, e := outdir.Holds(dir, report.ReportFile); e != nil || f != "" {
+			kind, file, err = "notebook report", f, e
+		}
+	}
+	if err != nil || kind == "" {
+		return err
+	}
+	return &outdir.HeldError{Dir: dir, Holds: kind, File: file, Asked: "notebook work folder"}
 }
 
 // sameDir reports whether the folders a and b are one (their paths, links
@@ -261,6 +338,9 @@ func ownWork(dir string, shard arena.Shard) (*outdir.Lock, error) {
 		return ownDir(dir)
 	}
 	if err := outdir.Check(dir); err != nil {
+		return nil, err
+	}
+	if err := outdir.CheckAncestors(dir); err != nil {
 		return nil, err
 	}
 	return outdir.AcquireShard(dir, shardLockName(shard))

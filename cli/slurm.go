@@ -14,6 +14,9 @@ import (
 	"strings"
 
 	"github.com/marslab-risk/marslab/bots"
+	"github.com/marslab-risk/marslab/internal/atomicfile"
+	"github.com/marslab-risk/marslab/internal/fileread"
+	"github.com/marslab-risk/marslab/internal/outdir"
 	"github.com/marslab-risk/marslab/internal/slurm"
 	"github.com/marslab-risk/marslab/tourney"
 )
@@ -80,7 +83,22 @@ func cmdSlurm(ctx context.Context, in *invocation, f *slurmFlags) error {
 	if err != nil {
 		return err
 	}
+	// The checks of the command's own run, before anything is printed or
+	// submitted: the cluster time would be spent before the jobs refused
+	// the folder.
+	if fi, err := os.Stat(o.Marslab); err != nil {
+		return fmt.Errorf("-marslab: %w", err)
+	} else if !fi.Mode().IsRegular() || fi.Mode().Perm()&0o111 == 0 {
+		return fmt.Errorf("-marslab: %s is not an executable file", o.Marslab)
+	}
+	identity := submission(o.Tasks, pos)
+	if err := checkSubmission(o.Dir, identity, *f.resume); err != nil {
+		return err
+	}
 	if *f.dry {
+		if err := writable(o.Dir); err != nil {
+			return err
+		}
 		for i, s := range plan.Scripts {
 			fmt.Fprintf(in.stdout, "==> %s <==\n%s\n", plan.ScriptPath(i), s.Text)
 		}
@@ -92,14 +110,13 @@ func cmdSlurm(ctx context.Context, in *invocation, f *slurmFlags) error {
 		return err
 	}
 	defer lock.Release()
-	if !*f.resume {
-		// No run over another: the cluster time would be spent before the
-		// merge refused the folder.
-		if err := refuseRun(o.Dir, "", slurm.ScriptDir); err != nil {
-			return err
-		}
+	if err := checkSubmission(o.Dir, identity, *f.resume); err != nil {
+		return err // checked again under the lock
 	}
 	if err := plan.Write(); err != nil {
+		return err
+	}
+	if err := atomicfile.WriteFile(filepath.Join(o.Dir, slurm.ScriptDir, submissionFile), []byte(identity), 0o644); err != nil {
 		return err
 	}
 	return f.submit(ctx, in.stdout, plan, o.Dir)
@@ -132,6 +149,7 @@ func (f *slurmFlags) options(args int) (slurm.Options, error) {
 	if exe, err = filepath.Abs(exe); err != nil {
 		return slurm.Options{}, fmt.Errorf("-marslab: %w", err)
 	}
+
 	return slurm.Options{Marslab: exe, Dir: dir, Tasks: *f.tasks, Name: *f.name, Partition: *f.partition,
 		Time: *f.time, CPUs: *f.cpus, Extra: *f.extra}, nil
 }
@@ -252,4 +270,79 @@ func batchGames(reg *bots.Registry, args []string) (int, error) {
 	}
 	ac, _, err := f.config(reg)
 	return ac.Games, err
+}
+
+// checkSubmission applies to the folder dir of a Slurm submission the
+// checks its jobs would make: a folder inside the notebooks or holding
+// committed files, or inside a held run, is refused; without resume a
+// folder holding a run of any kind is; with resume the folder must hold
+// this submission (the same command line and -tasks, as its
+// submission file records them), or nothing.
+func checkSubmission(dir, identity string, resume bool) error {
+	if err := outdir.Check(dir); err != nil {
+		return err
+	}
+	if err := outdir.CheckAncestors(dir); err != nil {
+		return err
+	}
+	if !resume {
+		return refuseRun(dir, "", slurm.ScriptDir)
+	}
+	if f, err := outdir.Holds(dir, slurm.ScriptDir); err != nil || f == "" {
+		if err != nil {
+			return err
+		}
+		// No scripts: the folder may hold no run yet.
+		if kind, file, err := runHolds(dir); err != nil || kind != "" {
+			if err != nil {
+				return err
+			}
+			return &outdir.HeldError{Dir: dir, Holds: kind, File: file, Asked: "Slurm submission"}
+		}
+		return nil
+	}
+	path := filepath.Join(dir, slurm.ScriptDir, submissionFile)
+	old, err := fileread.ReadFile(path, fileread.Config)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return nil // scripts written before the file was
+	case err != nil:
+		return err
+	case string(old) != identity:
+		return fmt.Errorf("%s: the folder holds the submission %q, this one is %q: -resume continues the same command line and -tasks; choose another -out for another run",
+			path, strings.TrimSpace(string(old)), strings.TrimSpace(identity))
+	}
+	return nil
+}
+
+// submissionFile, in DIR/slurm, records the command line and -tasks of
+// the submission (submission), which -resume must repeat.
+const submissionFile = "submission.txt"
+
+// submission is the identity of a submission: -tasks and the command line
+// after submit's flags.
+func submission(tasks int, pos []string) string {
+	return fmt.Sprintf("-tasks %d %s\n", tasks, strings.Join(pos, " "))
+}
+
+// writable refuses dir when it, or the nearest folder above it that
+// exists, cannot be written (a read-only file system, a folder without
+// write permission): what -dry-run checks in place of writing.
+func writable(dir string) error {
+	d := dir
+	for {
+		if _, err := os.Stat(d); err == nil {
+			break
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			break
+		}
+		d = parent
+	}
+	probe, err := os.MkdirTemp(d, ".marslab-probe-")
+	if err != nil {
+		return fmt.Errorf("output directory %s: cannot write in %s: %w", dir, d, err)
+	}
+	return os.Remove(probe)
 }

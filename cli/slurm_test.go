@@ -27,10 +27,11 @@ func fakeSbatch(t *testing.T, dir string) (sbatch, calls string) {
 }
 
 func TestSlurmSubmitBatch(t *testing.T) {
+	exe := fakeMarslab(t)
 	dir := t.TempDir()
 	sbatch, calls := fakeSbatch(t, dir)
 	out := filepath.Join(dir, "run")
-	res, err := runOut(t, "slurm", "submit", "-out", out, "-tasks", "3", "-marslab", "/opt/marslab", "-sbatch", sbatch, "-cpus", "2",
+	res, err := runOut(t, "slurm", "submit", "-out", out, "-tasks", "3", "-marslab", exe, "-sbatch", sbatch, "-cpus", "2",
 		"batch", "--", "-players", "aggressive,random,pacifist", "-games", "30", "-seed", "4")
 	require.NoError(t, err, res)
 	s, m := filepath.Join(out, "slurm", "batch-shards.sh"), filepath.Join(out, "slurm", "batch-merge.sh")
@@ -40,8 +41,8 @@ func TestSlurmSubmitBatch(t *testing.T) {
 	assert.Equal(t, "--parsable "+s+"\n--parsable --dependency=afterok:501 "+m+"\n", readText(t, calls))
 	script := readText(t, s)
 	assert.Contains(t, script, "#SBATCH --array=0-2\n#SBATCH --output="+filepath.Join(out, "slurm", "logs", "%x-%A_%a.out")+"\n#SBATCH --ntasks=1\n#SBATCH --kill-on-invalid-dep=yes\n#SBATCH --cpus-per-task=2\n")
-	assert.Contains(t, script, "/opt/marslab batch -players aggressive,random,pacifist -games 30 -seed 4 -out "+out+`/shards/shard-"${SLURM_ARRAY_TASK_ID}"-of-3 -workers "${SLURM_CPUS_PER_TASK:-1}" -shard "${SLURM_ARRAY_TASK_ID}/3" -resume`)
-	assert.Contains(t, readText(t, m), "/opt/marslab merge -out "+out+` "${shards[@]}"`)
+	assert.Contains(t, script, exe+" batch -players aggressive,random,pacifist -games 30 -seed 4 -out "+out+`/shards/shard-"${SLURM_ARRAY_TASK_ID}"-of-3 -workers "${SLURM_CPUS_PER_TASK:-1}" -shard "${SLURM_ARRAY_TASK_ID}/3" -resume`)
+	assert.Contains(t, readText(t, m), exe+" merge -out "+out+` "${shards[@]}"`)
 	assert.FileExists(t, filepath.Join(out, "slurm", "submit.sh"))
 	assert.DirExists(t, filepath.Join(out, "slurm", "logs"))
 
@@ -49,9 +50,9 @@ func TestSlurmSubmitBatch(t *testing.T) {
 	// the batch, the same lines as marslab batch -shard 1/3. The marslab it
 	// runs is this test binary (TestMain).
 	bin := filepath.Join(dir, "marslab")
-	exe, err := os.Executable()
+	self, err := os.Executable()
 	require.NoError(t, err)
-	require.NoError(t, os.WriteFile(bin, []byte("#!/bin/bash\nMARSLAB_RUN_MAIN=argv exec "+exe+" \"$@\"\n"), 0o755))
+	require.NoError(t, os.WriteFile(bin, []byte("#!/bin/bash\nMARSLAB_RUN_MAIN=argv exec "+self+" \"$@\"\n"), 0o755))
 	// Submitting into the folder again is refused (it holds the scripts of
 	// a run) unless -resume says it is the same run.
 	_, err = runOut(t, "slurm", "submit", "-out", out, "-tasks", "3", "-marslab", bin, "-sbatch", sbatch,
@@ -84,6 +85,7 @@ func TestSlurmSubmitBatch(t *testing.T) {
 // marslab batch, a search's log) is refused before sbatch is called.
 func TestSlurmSubmitOverRun(t *testing.T) {
 	t.Parallel()
+	exe := fakeMarslab(t)
 	dir := t.TempDir()
 	sbatch, calls := fakeSbatch(t, dir)
 	batch := filepath.Join(dir, "batch")
@@ -92,33 +94,81 @@ func TestSlurmSubmitOverRun(t *testing.T) {
 	require.NoError(t, os.MkdirAll(search, 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(search, "log.jsonl"), nil, 0o644))
 	for out, held := range map[string]string{batch: "batch (config.json)", search: "search (log.jsonl)"} {
-		_, err := runOut(t, "slurm", "submit", "-out", out, "-tasks", "2", "-marslab", "/opt/marslab", "-sbatch", sbatch,
+		_, err := runOut(t, "slurm", "submit", "-out", out, "-tasks", "2", "-marslab", exe, "-sbatch", sbatch,
 			"batch", "--", "-players", "aggressive,random", "-games", "30")
 		require.EqualError(t, err, "slurm: "+out+" already holds a "+held+": use -resume to continue it, or another output directory")
 		assert.NoDirExists(t, filepath.Join(out, "slurm"), "no scripts written")
+		// -dry-run makes the same checks, and -resume does not continue
+		// another command's run.
+		_, err = runOut(t, "slurm", "submit", "-dry-run", "-out", out, "-tasks", "2", "-marslab", exe,
+			"batch", "--", "-players", "aggressive,random", "-games", "30")
+		require.EqualError(t, err, "slurm: "+out+" already holds a "+held+": use -resume to continue it, or another output directory")
+		_, err = runOut(t, "slurm", "submit", "-resume", "-out", out, "-tasks", "2", "-marslab", exe, "-sbatch", sbatch,
+			"batch", "--", "-players", "aggressive,random", "-games", "30")
+		require.ErrorContains(t, err, "slurm: "+out+" already holds a "+held+", not a Slurm submission")
 	}
 	assert.NoFileExists(t, calls, "nothing submitted")
 }
 
+// slurm submit checks what the jobs would check, -dry-run included: a
+// folder of the notebooks or one holding committed files, a -marslab that
+// is no executable, and a -resume of another command line or -tasks.
+func TestSlurmSubmitChecks(t *testing.T) {
+	t.Parallel()
+	exe := fakeMarslab(t)
+	dir := t.TempDir()
+	sbatch, calls := fakeSbatch(t, dir)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "plain"), nil, 0o644))
+	args := []string{"batch", "--", "-players", "aggressive,random", "-games", "30", "-seed", "4"}
+	for _, tc := range []struct {
+		name  string
+		flags []string
+		want  string
+	}{
+		{"notebooks", []string{"-dry-run", "-out", "../notebooks/x", "-marslab", exe}, "is inside the notebook folder"},
+		{"tracked files", []string{"-dry-run", "-out", ".", "-marslab", exe}, "holds files git tracks"},
+		{"no executable", []string{"-dry-run", "-out", filepath.Join(dir, "a"), "-marslab", filepath.Join(dir, "nonexistent")}, "-marslab: stat " + filepath.Join(dir, "nonexistent") + ": no such file or directory"},
+		{"not executable", []string{"-dry-run", "-out", filepath.Join(dir, "a"), "-marslab", filepath.Join(dir, "plain")}, "is not an executable file"},
+	} {
+		_, err := runOut(t, append(append([]string{"slurm", "submit", "-tasks", "2"}, tc.flags...), args...)...)
+		assert.ErrorContains(t, err, tc.want, tc.name)
+	}
+	out := filepath.Join(dir, "run")
+	_, err := runOut(t, append([]string{"slurm", "submit", "-out", out, "-tasks", "3", "-marslab", exe, "-sbatch", sbatch}, args...)...)
+	require.NoError(t, err)
+	for _, tc := range []struct{ tasks, seed string }{{"2", "4"}, {"3", "5"}} {
+		a := []string{"slurm", "submit", "-resume", "-out", out, "-tasks", tc.tasks, "-marslab", exe, "-sbatch", sbatch,
+			"batch", "--", "-players", "aggressive,random", "-games", "30", "-seed", tc.seed}
+		_, err := runOut(t, a...)
+		assert.ErrorContains(t, err, "the folder holds the submission \"-tasks 3 batch -players aggressive,random -games 30 -seed 4\"")
+		assert.ErrorContains(t, err, "-resume continues the same command line and -tasks")
+	}
+	_, err = runOut(t, append([]string{"slurm", "submit", "-resume", "-out", out, "-tasks", "3", "-marslab", exe, "-sbatch", sbatch}, args...)...)
+	require.NoError(t, err, "the same submission again")
+	assert.FileExists(t, calls)
+}
+
 func TestSlurmSubmitTournamentDryRun(t *testing.T) {
+	exe := fakeMarslab(t)
 	t.Parallel()
 	dir := t.TempDir()
 	cfg := tournamentConfig(t, dir)
 	out := filepath.Join(dir, "run")
-	res, err := runOut(t, "slurm", "submit", "-dry-run", "-out", out, "-tasks", "2", "-marslab", "/opt/marslab", "tournament", cfg)
+	res, err := runOut(t, "slurm", "submit", "-dry-run", "-out", out, "-tasks", "2", "-marslab", exe, "tournament", cfg)
 	require.NoError(t, err, res)
 	assert.Contains(t, res, "==> "+filepath.Join(out, "slurm", "tournament-shards.sh")+" <==\n#!/bin/bash\n")
-	assert.Contains(t, res, "/opt/marslab tournament "+cfg+" -figures=false -out "+out+`/shards/shard-"${SLURM_ARRAY_TASK_ID}"-of-2`)
-	assert.Contains(t, res, "/opt/marslab merge -quiet -out "+out+` "${shards[@]}"`+"\n/opt/marslab tournament "+cfg+" -quiet -out "+out+` -workers "${SLURM_CPUS_PER_TASK:-1}" -resume`)
+	assert.Contains(t, res, exe+" tournament "+cfg+" -figures=false -out "+out+`/shards/shard-"${SLURM_ARRAY_TASK_ID}"-of-2`)
+	assert.Contains(t, res, exe+" merge -quiet -out "+out+` "${shards[@]}"`+"\n"+exe+" tournament "+cfg+" -quiet -out "+out+` -workers "${SLURM_CPUS_PER_TASK:-1}" -resume`)
 	assert.Contains(t, res, `job1=$(sbatch --parsable "--dependency=afterok:${job0%%;*}" `+filepath.Join(out, "slurm", "tournament-merge.sh")+")")
 	assert.NoDirExists(t, out, "a dry run writes nothing")
 }
 
 func TestSlurmSubmitErrors(t *testing.T) {
+	exe := fakeMarslab(t)
 	t.Parallel()
 	dir := t.TempDir()
 	cfg := tournamentConfig(t, dir)
-	base := []string{"slurm", "submit", "-marslab", "/opt/marslab", "-dry-run"}
+	base := []string{"slurm", "submit", "-marslab", exe, "-dry-run"}
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -150,12 +200,13 @@ func TestSlurmSubmitErrors(t *testing.T) {
 }
 
 func TestSlurmSubmitSweep(t *testing.T) {
+	exe := fakeMarslab(t)
 	t.Parallel()
 	dir := t.TempDir()
 	cfg := sweepConfig(t, dir, 3) // 2 levels x 2 racing rounds: 4 steps
 	sbatch, calls := fakeSbatch(t, dir)
 	out := filepath.Join(dir, "run")
-	res, err := runOut(t, "slurm", "submit", "-out", out, "-tasks", "2", "-marslab", "/opt/marslab", "-sbatch", sbatch, "sweep", cfg, "--", "-figures=false")
+	res, err := runOut(t, "slurm", "submit", "-out", out, "-tasks", "2", "-marslab", exe, "-sbatch", sbatch, "sweep", cfg, "--", "-figures=false")
 	require.NoError(t, err, res)
 	s, m := filepath.Join(out, "slurm", "sweep-shards.sh"), filepath.Join(out, "slurm", "sweep-merge.sh")
 	assert.Contains(t, res, "shards of step 0: sweep-shards.sh: job 501 (array 0-1)\nmerge of step 0: sweep-merge.sh: job 502 after job 501\n"+
@@ -170,28 +221,38 @@ func TestSlurmSubmitSweep(t *testing.T) {
 		want += "--parsable --dependency=afterok:" + strconv.Itoa(500+j) + " " + script + "\n"
 	}
 	assert.Equal(t, want, readText(t, calls))
-	assert.Contains(t, readText(t, s), "/opt/marslab sweep "+cfg+" -figures=false -out "+out+` -workers "${SLURM_CPUS_PER_TASK:-1}" -shard "${SLURM_ARRAY_TASK_ID}/2" -resume`)
-	assert.Contains(t, readText(t, m), "/opt/marslab sweep "+cfg+" -figures=false -out "+out+" -merge\n")
+	assert.Contains(t, readText(t, s), exe+" sweep "+cfg+" -figures=false -out "+out+` -workers "${SLURM_CPUS_PER_TASK:-1}" -shard "${SLURM_ARRAY_TASK_ID}/2" -resume`)
+	assert.Contains(t, readText(t, m), exe+" sweep "+cfg+" -figures=false -out "+out+" -merge\n")
 
 	// A config the search refuses is refused before anything is submitted.
 	bad := filepath.Join(dir, "bad.toml")
 	require.NoError(t, os.WriteFile(bad, []byte("name = \"x\"\nplayers = 9\n"), 0o644))
-	_, err = runOut(t, "slurm", "submit", "-dry-run", "-out", out, "-tasks", "2", "-marslab", "/opt/marslab", "sweep", bad)
+	_, err = runOut(t, "slurm", "submit", "-dry-run", "-out", out, "-tasks", "2", "-marslab", exe, "sweep", bad)
 	require.Error(t, err)
 	assert.True(t, strings.HasPrefix(err.Error(), "slurm: sweep: "), err.Error())
 	assert.Contains(t, err.Error(), "bad.toml")
 }
 
 func TestSlurmSubmitValidateDryRun(t *testing.T) {
+	exe := fakeMarslab(t)
 	t.Parallel()
 	dir := t.TempDir()
 	cfg := sweepConfig(t, dir, 3)
 	out := filepath.Join(dir, "run")
-	res, err := runOut(t, "slurm", "submit", "-dry-run", "-out", out, "-tasks", "2", "-marslab", "/opt/marslab",
+	res, err := runOut(t, "slurm", "submit", "-dry-run", "-out", out, "-tasks", "2", "-marslab", exe,
 		"validate", cfg, "--", "-a", "random(stop=0.5)", "-b", "random", "-blocks", "4", "-chunk", "2")
 	require.NoError(t, err, res)
-	assert.Contains(t, res, "/opt/marslab validate "+cfg+" -a 'random(stop=0.5)' -b random -blocks 4 -chunk 2 -out "+out+` -workers "${SLURM_CPUS_PER_TASK:-1}" -shard "${SLURM_ARRAY_TASK_ID}/2" -resume`)
+	assert.Contains(t, res, exe+" validate "+cfg+" -a 'random(stop=0.5)' -b random -blocks 4 -chunk 2 -out "+out+` -workers "${SLURM_CPUS_PER_TASK:-1}" -shard "${SLURM_ARRAY_TASK_ID}/2" -resume`)
 	// 4 blocks in chunks of 2: two steps, four jobs.
 	assert.Contains(t, res, `job3=$(sbatch --parsable "--dependency=afterok:${job2%%;*}" `+filepath.Join(out, "slurm", "validate-merge.sh")+")")
 	assert.NotContains(t, res, "job4=")
+}
+
+// fakeMarslab writes an executable file standing for the marslab the
+// jobs run (slurm submit checks that -marslab is one).
+func fakeMarslab(t *testing.T) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "marslab")
+	require.NoError(t, os.WriteFile(p, []byte("#!/bin/sh\n"), 0o755))
+	return p
 }

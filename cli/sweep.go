@@ -131,6 +131,9 @@ func lockSearch(dir string, shard arena.Shard, sharded bool) (*outdir.Lock, erro
 	if err := outdir.Check(dir); err != nil {
 		return nil, err
 	}
+	if err := outdir.CheckAncestors(dir); err != nil {
+		return nil, err
+	}
 	if sharded {
 		return outdir.AcquireShard(dir, shardLockName(shard))
 	}

@@ -25,3 +25,7 @@ func same(f *os.File, path string) bool {
 	now, err2 := os.Lstat(path)
 	return err1 == nil && err2 == nil && os.SameFile(held, now)
 }
+
+// heldByOther reports whether another run holds the lock file at path:
+// without flock(2) nothing is known to be held.
+func heldByOther(string) bool { return false }

@@ -61,3 +61,25 @@ func same(f *os.File, path string) bool {
 	now, err2 := os.Lstat(path)
 	return err1 == nil && err2 == nil && os.SameFile(held, now)
 }
+
+// heldByOther reports whether another open file description holds an
+// exclusive flock on the lock file at path (a run holding that folder, or
+// one of its shards). It never creates, writes or removes the file; a
+// missing file, or one that is not a lock file, is not held.
+func heldByOther(path string) bool {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		return false
+	}
+	for {
+		err = syscall.Flock(int(f.Fd()), syscall.LOCK_SH|syscall.LOCK_NB)
+		if !errors.Is(err, syscall.EINTR) {
+			break
+		}
+	}
+	return errors.Is(err, syscall.EWOULDBLOCK)
+}

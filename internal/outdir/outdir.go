@@ -542,3 +542,48 @@ func exists(path string) bool {
 	_, err := os.Lstat(path)
 	return err == nil
 }
+
+// ErrInsideRun is the error (errors.Is) of an output folder inside the
+// folder of a run that another marslab process holds: what the command
+// wrote there would mix with that run's files.
+var ErrInsideRun = errors.New("inside the folder of a run in progress")
+
+// CheckAncestors refuses dir when a folder above it (links resolved) is
+// held by a running marslab command, exclusively or by its shards
+// (results/run/narrow while marslab run holds results/run). own are folders
+// the calling command holds itself, whose locks are not another's.
+func CheckAncestors(dir string, own ...string) error {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return fmt.Errorf("output directory %s: %w", dir, err)
+	}
+	real, err := Resolve(abs)
+	if err != nil {
+		return fmt.Errorf("output directory %s: %w", dir, err)
+	}
+	mine := map[string]bool{}
+	for _, o := range own {
+		if a, err := filepath.Abs(o); err == nil {
+			if r, err := Resolve(a); err == nil {
+				mine[r] = true
+			}
+		}
+	}
+	for d := filepath.Dir(real); ; d = filepath.Dir(d) {
+		if !mine[d] {
+			locks, _ := filepath.Glob(filepath.Join(d, shardLockName("*")))
+			for _, l := range append([]string{filepath.Join(d, LockName)}, locks...) {
+				if heldByOther(l) {
+					holder := ""
+					if pid := readPID(l); pid != "" {
+						holder = " (pid " + pid + ")"
+					}
+					return fmt.Errorf("output directory %s: %w: %s is held by another marslab command%s: choose a folder outside it", dir, ErrInsideRun, d, holder)
+				}
+			}
+		}
+		if filepath.Dir(d) == d {
+			return nil
+		}
+	}
+}

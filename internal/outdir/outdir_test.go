@@ -184,3 +184,28 @@ func TestCheck(t *testing.T) {
 	assert.Empty(t, files)
 	assert.True(t, strings.HasPrefix(LockName, "."))
 }
+
+// A folder inside one a run holds (exclusively, or by a shard) is refused
+// naming the holder; the caller's own folder is not another's, and a
+// released folder no longer holds anything below it.
+func TestCheckAncestors(t *testing.T) {
+	root := t.TempDir()
+	run := filepath.Join(root, "run")
+	child := filepath.Join(run, "narrow", "x")
+	require.NoError(t, CheckAncestors(child))
+	l, err := Acquire(run)
+	require.NoError(t, err)
+	err = CheckAncestors(child)
+	require.ErrorIs(t, err, ErrInsideRun)
+	assert.ErrorContains(t, err, "output directory "+child+": inside the folder of a run in progress: "+run+" is held by another marslab command (pid ")
+	assert.NoError(t, CheckAncestors(child, run), "the caller's own folder")
+	require.NoError(t, l.Release())
+	require.NoError(t, os.MkdirAll(run, 0o755))
+	require.NoError(t, CheckAncestors(child))
+	s, err := AcquireShard(run, "0-of-2")
+	require.NoError(t, err)
+	require.ErrorIs(t, CheckAncestors(child), ErrInsideRun)
+	require.NoError(t, s.Release())
+	require.NoError(t, CheckAncestors(child))
+	assert.NoFileExists(t, filepath.Join(run, LockName+".x"), "nothing is created")
+}
