@@ -22,7 +22,7 @@ import (
 // (## Packages) draws the same arrows.
 const importRules = `
 	NONE
-	< configs, dice, stats, search/cmaes,
+	< configs, dice, stats, rating, search/cmaes,
 	  internal/atomicfile, internal/cputime, internal/fileread, internal/gamebench,
 	  internal/progress, internal/race, internal/textfmt, bots/registry/internal/famgen,
 	  internal/browsertest;
