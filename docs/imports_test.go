@@ -50,7 +50,7 @@ const importRules = `
 	# The algorithms compute and return numbers and draw nothing (see
 	# TestAlgorithmsDrawNothing); their reports and figures are drawn by
 	# the packages above them.
-	arena, internal/gameconf < tourney;
+	arena, internal/gameconf, rating < tourney;
 	arena, internal/gameconf, search/cmaes < search;
 	bots < learn;
 	arena, learn < internal/strategist;

@@ -72,7 +72,7 @@ func (f *fitter) player(name string) int {
 	if !ok {
 		k = len(f.list)
 		f.index[name] = k
-		f.list = append(f.list, Entry{Name: name, Rating: f.m.Prior()})
+		f.list = append(f.list, Entry{Name: name, Rating: f.m.prior()})
 		f.rankSum = append(f.rankSum, 0)
 	}
 	return k
@@ -140,12 +140,12 @@ func (f *fitter) entries() []Entry {
 	return out
 }
 
-// LogLikelihood returns the log-probability of the placements ranks
+// logLikelihood returns the log-probability of the placements ranks
 // under the Plackett-Luce model with positive weights w: the product,
 // over the players q in order of placement, of w_q divided by the sum of
 // the weights of the players placed at or below q (tied players share
 // their denominators, as C_q of Algorithm 4 does).
-func LogLikelihood(w []float64, ranks []int) (float64, error) {
+func logLikelihood(w []float64, ranks []int) (float64, error) {
 	if len(w) != len(ranks) {
 		return 0, fmt.Errorf("rating: %d weights for %d ranks", len(w), len(ranks))
 	}
@@ -165,10 +165,10 @@ func LogLikelihood(w []float64, ranks []int) (float64, error) {
 	return ll, nil
 }
 
-// Weights returns the Plackett-Luce weights e^{μ_i/c} the model gives
+// weights returns the Plackett-Luce weights e^{μ_i/c} the model gives
 // the players of one game with ratings rs (c as in Rate, one player per
 // team), scaled so that the largest is 1.
-func (m Model) Weights(rs []Rating) []float64 {
+func (m Model) weights(rs []Rating) []float64 {
 	c2, top := 0.0, math.Inf(-1)
 	for _, r := range rs {
 		c2 += r.Sigma*r.Sigma + m.Tau*m.Tau + m.Beta*m.Beta
@@ -196,14 +196,24 @@ type Holdout struct {
 	DiffEqualSE, DiffWinSE   float64 // their standard errors
 }
 
-// Holdout fits the ratings on games[:train] and predicts the placements
-// of games[train:], which must be strict (no ties). A player met only in
-// the test games has the prior rating and the win rate 1/n.
-func (m Model) Holdout(games []Game, train int) (Holdout, error) {
-	if train < 1 || train >= len(games) {
-		return Holdout{}, fmt.Errorf("rating: holdout: %d training games of %d: want 1..%d", train, len(games), len(games)-1)
+// Holdout holds out the fraction frac of games, spread evenly (game i is
+// held out when ⌊(i+1)·frac⌋ > ⌊i·frac⌋), fits the ratings on the others
+// in order, and predicts the placements of the held-out games, which must
+// be strict (no ties). A player met only in held-out games has the prior
+// rating and the win rate 1/n.
+func (m Model) Holdout(games []Game, frac float64) (Holdout, error) {
+	var train, test []Game
+	for i := range games {
+		if math.Floor(float64(i+1)*frac) > math.Floor(float64(i)*frac) {
+			test = append(test, games[i])
+		} else {
+			train = append(train, games[i])
+		}
 	}
-	entries, err := m.Fit(games[:train])
+	if !(frac > 0 && frac < 1) || len(train) == 0 || len(test) == 0 {
+		return Holdout{}, fmt.Errorf("rating: holdout: fraction %v of %d games leaves %d to fit and %d to predict: want a fraction in (0, 1) and at least one of each", frac, len(games), len(train), len(test))
+	}
+	entries, err := m.Fit(train)
 	if err != nil {
 		return Holdout{}, err
 	}
@@ -212,10 +222,10 @@ func (m Model) Holdout(games []Game, train int) (Holdout, error) {
 		byName[e.Name] = e
 	}
 	var rated, equal, win, dEq, dWin moments
-	for gi := train; gi < len(games); gi++ {
-		g := &games[gi]
+	for gi := range test {
+		g := &test[gi]
 		if err := g.check(); err != nil {
-			return Holdout{}, fmt.Errorf("rating: game %d: %w", gi, err)
+			return Holdout{}, fmt.Errorf("rating: held-out game %d: %w", gi, err)
 		}
 		n := len(g.Players)
 		rs := make([]Rating, n)
@@ -223,21 +233,21 @@ func (m Model) Holdout(games []Game, train int) (Holdout, error) {
 		seen := map[int]bool{}
 		for i, p := range g.Players {
 			if seen[g.Ranks[i]] {
-				return Holdout{}, fmt.Errorf("rating: game %d: ranks %v tie: held-out games must be strict", gi, g.Ranks)
+				return Holdout{}, fmt.Errorf("rating: held-out game %d: ranks %v tie: held-out games must be strict", gi, g.Ranks)
 			}
 			seen[g.Ranks[i]] = true
 			e, ok := byName[p]
 			if !ok {
-				e = Entry{Rating: m.Prior()}
+				e = Entry{Rating: m.prior()}
 			}
 			rs[i] = e.Rating
 			wr[i] = (float64(e.Wins) + 1) / (float64(e.Games) + float64(n))
 		}
-		lr, err := LogLikelihood(m.Weights(rs), g.Ranks)
+		lr, err := logLikelihood(m.weights(rs), g.Ranks)
 		if err != nil {
 			return Holdout{}, err
 		}
-		lw, err := LogLikelihood(wr, g.Ranks)
+		lw, err := logLikelihood(wr, g.Ranks)
 		if err != nil {
 			return Holdout{}, err
 		}
@@ -249,7 +259,7 @@ func (m Model) Holdout(games []Game, train int) (Holdout, error) {
 		dEq.add(lr - le)
 		dWin.add(lr - lw)
 	}
-	h := Holdout{Train: train, Test: len(games) - train}
+	h := Holdout{Train: len(train), Test: len(test)}
 	h.Rated, h.RatedSE = rated.mean(), rated.se()
 	h.Equal, h.EqualSE = equal.mean(), equal.se()
 	h.WinRate, h.WinSE = win.mean(), win.se()

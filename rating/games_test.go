@@ -64,7 +64,7 @@ func TestFitRecoversOrder(t *testing.T) {
 }
 
 // TestHoldoutBeatsEqual: ratings fitted on 200 games predict the
-// placements of 800 more better than equal players, by more than three
+// placements of the 800 others (every fifth game kept) better than equal players, by more than three
 // standard errors of the paired mean. (On games drawn from a
 // Plackett-Luce model, win rate alone is nearly the true model; whether
 // ratings beat it is a question for real games: cli's TestRateHoldout.)
@@ -72,7 +72,7 @@ func TestHoldoutBeatsEqual(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	skill := []float64{0, 0.3, 0.6, 0.9, 1.2, 1.5, 1.8, 2.1}
 	games := plGames(rng, skill, 6, 1000)
-	h, err := Default().Holdout(games, 200)
+	h, err := Default().Holdout(games, 0.8)
 	require.NoError(t, err)
 	assert.Equal(t, 200, h.Train)
 	assert.Equal(t, 800, h.Test)
@@ -80,15 +80,16 @@ func TestHoldoutBeatsEqual(t *testing.T) {
 	assert.Greater(t, h.BeatsEqual, 3*h.DiffEqualSE)
 	assert.InDelta(t, h.Rated-h.Equal, h.BeatsEqual, 1e-9)
 	assert.InDelta(t, h.Rated-h.WinRate, h.BeatsWinRate, 1e-9)
-	_, err = Default().Holdout(games, 1000)
-	assert.ErrorContains(t, err, "1000 training games of 1000: want 1..999")
+	_, err = Default().Holdout(games, 1)
+	assert.ErrorContains(t, err, "fraction 1 of 1000 games leaves 0 to fit and 1000 to predict")
 	tied := []Game{{[]string{"a", "b"}, []int{1, 2}}, {[]string{"a", "b"}, []int{1, 1}}}
-	_, err = Default().Holdout(tied, 1)
+	_, err = Default().Holdout(tied, 0.5)
 	assert.ErrorContains(t, err, "held-out games must be strict")
 }
 
-// TestHoldoutByHand: a beats b in the one training game; the test games
-// are a win of a and a win of b. Ratings: a = 27.635..., b = 22.364...,
+// TestHoldoutByHand: with two thirds held out, games 1 and 2 are
+// predicted from game 0: a beats b in the one training game; the test
+// games are a win of a and a win of b. Ratings: a = 27.635..., b = 22.364...,
 // both σ = 8.0655..., so P(a first) = 1/(1 + e^{-(μ_a−μ_b)/c}) with c² =
 // 2(σ² + β²); win rates (1+1)/(1+2) = 2/3 and 1/3; equal players 1/2.
 func TestHoldoutByHand(t *testing.T) {
@@ -97,8 +98,9 @@ func TestHoldoutByHand(t *testing.T) {
 		{[]string{"a", "b"}, []int{1, 2}},
 		{[]string{"a", "b"}, []int{2, 1}},
 	}
-	h, err := Default().Holdout(games, 1)
+	h, err := Default().Holdout(games, 2.0/3)
 	require.NoError(t, err)
+	assert.Equal(t, 1, h.Train)
 	mu, s := 27.63523138347365-22.36476861652635, 8.065506316323548
 	c := math.Sqrt(2 * (s*s + 625.0/36))
 	pa := 1 / (1 + math.Exp(-mu/c))
@@ -113,15 +115,15 @@ func TestHoldoutByHand(t *testing.T) {
 // have probability 2/6 · 3/4 · 1 = 1/4; with a and c tied last, 2/6 ·
 // 3/4 · 1/4 (each tied player's denominator is the tied pair's sum).
 func TestLogLikelihood(t *testing.T) {
-	ll, err := LogLikelihood([]float64{1, 2, 3}, []int{3, 1, 2})
+	ll, err := logLikelihood([]float64{1, 2, 3}, []int{3, 1, 2})
 	require.NoError(t, err)
 	assert.InDelta(t, math.Log(0.25), ll, 1e-15)
-	ll, err = LogLikelihood([]float64{1, 2, 3}, []int{2, 1, 2})
+	ll, err = logLikelihood([]float64{1, 2, 3}, []int{2, 1, 2})
 	require.NoError(t, err)
 	assert.InDelta(t, math.Log(2.0/6*1.0/4*3.0/4), ll, 1e-15)
-	_, err = LogLikelihood([]float64{1, 0}, []int{1, 2})
+	_, err = logLikelihood([]float64{1, 0}, []int{1, 2})
 	assert.ErrorContains(t, err, "weight 1 is 0")
-	_, err = LogLikelihood([]float64{1}, []int{1, 2})
+	_, err = logLikelihood([]float64{1}, []int{1, 2})
 	assert.ErrorContains(t, err, "1 weights for 2 ranks")
 }
 

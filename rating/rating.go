@@ -91,8 +91,8 @@ type Rating struct {
 	Sigma float64 // standard deviation of the belief, > 0
 }
 
-// Prior returns a new player's rating, N(m.Mu, m.Sigma²).
-func (m Model) Prior() Rating { return Rating{Mu: m.Mu, Sigma: m.Sigma} }
+// prior returns a new player's rating, N(m.Mu, m.Sigma²).
+func (m Model) prior() Rating { return Rating{Mu: m.Mu, Sigma: m.Sigma} }
 
 // Ordinal returns the conservative skill μ − 3σ.
 func (r Rating) Ordinal() float64 { return r.Mu - 3*r.Sigma }

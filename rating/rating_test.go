@@ -13,7 +13,7 @@ import (
 func ffa(m Model, n int) [][]Rating {
 	teams := make([][]Rating, n)
 	for i := range teams {
-		teams[i] = []Rating{m.Prior()}
+		teams[i] = []Rating{m.prior()}
 	}
 	return teams
 }
@@ -38,7 +38,7 @@ func TestRateOpenSkill(t *testing.T) {
 	pl := Default()
 	bt := Default()
 	bt.Kind = BradleyTerryFull
-	r := pl.Prior()
+	r := pl.prior()
 	mixed := [][]Rating{{r, r, r}, {r}, {r, r}}
 	one := func(mu, sigma float64) []Rating { return []Rating{{mu, sigma}} }
 	cases := []struct {
@@ -88,7 +88,7 @@ func TestRateSeriesTies(t *testing.T) {
 	m := Default()
 	p := make([]Rating, 5)
 	for i := range p {
-		p[i] = m.Prior()
+		p[i] = m.prior()
 	}
 	play := func(seats []int, ranks []int) {
 		teams := make([][]Rating, len(seats))
@@ -190,9 +190,9 @@ func TestRateErrors(t *testing.T) {
 	}{
 		{"no teams", m, nil, nil, "no teams"},
 		{"ranks", m, ffa(m, 2), []int{1}, "1 ranks for 2 teams"},
-		{"empty team", m, [][]Rating{{m.Prior()}, {}}, nil, "team 1 has no players"},
-		{"sigma", m, [][]Rating{{m.Prior()}, {{25, 0}}}, nil, "sigma > 0"},
-		{"nan", m, [][]Rating{{m.Prior()}, {{math.NaN(), 1}}}, nil, "finite mu"},
+		{"empty team", m, [][]Rating{{m.prior()}, {}}, nil, "team 1 has no players"},
+		{"sigma", m, [][]Rating{{m.prior()}, {{25, 0}}}, nil, "sigma > 0"},
+		{"nan", m, [][]Rating{{m.prior()}, {{math.NaN(), 1}}}, nil, "finite mu"},
 		{"beta", Model{Mu: 25, Sigma: 1, Beta: 0, Kappa: 0.1}, ffa(m, 2), nil, "beta 0: want > 0"},
 		{"kappa", Model{Mu: 25, Sigma: 1, Beta: 1, Kappa: 0}, ffa(m, 2), nil, "kappa 0: want in (0, 1]"},
 		{"kind", Model{Kind: 7, Mu: 25, Sigma: 1, Beta: 1, Kappa: 0.1}, ffa(m, 2), nil, "model kind 7"},
