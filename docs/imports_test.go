@@ -41,8 +41,9 @@ const importRules = `
 	configs, sim < sim/simtest;
 	bots, internal/gamebench, sim/simtest < internal/bottest;
 	bots, bots/blocks < bots/baseline, bots/example, bots/lux, bots/mission;
+	bots < bots/mcts;
 	bots, bots/blocks, dice < mars;
-	bots/baseline, bots/example, bots/lux, bots/mission, mars < bots/registry;
+	bots/baseline, bots/example, bots/lux, bots/mcts, bots/mission, mars < bots/registry;
 
 	# The experiment packages take a *bots.Registry from their caller and
 	# import no bot family.
