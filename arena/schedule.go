@@ -51,7 +51,7 @@ type ScheduleSpec struct {
 	Pool int `json:"pool"`
 	// Replications is the number of times Subsets plays each k-subset.
 	Replications int `json:"replications,omitempty"`
-	// Seed seeds the random seating of Subsets and the line-ups of Random.
+	// Seed seeds the random seating of Subsets and the line-ups of a random schedule.
 	Seed uint64 `json:"seed,omitempty"`
 }
 
@@ -267,42 +267,46 @@ func uniform(state *uint64, n uint64) uint64 {
 	}
 }
 
-// Random seats k of n entries per game, drawn at random: game g's line-up
+// randomLineups seats k of n entries per game, drawn at random: game g's line-up
 // is a uniform random k-subset of the entries in a uniform random seating,
 // drawn from (Seed, g) alone, so every entry plays about k/n of the games
 // and meets every other equally often in expectation, whatever the number
 // of games. Game g uses stream g.
-type Random struct {
+type randomLineups struct {
 	n, k int
 	seed uint64
 }
 
 // NewRandom returns the schedule of random line-ups of k (2..6) of n (>= k)
-// entries drawn from seed.
-func NewRandom(n, k int, seed uint64) (*Random, error) {
+// entries drawn from seed: game g's line-up is a uniform random k-subset
+// of the entries in a uniform random seating, drawn from (seed, g) alone,
+// so every entry plays about k/n of the games and meets every other
+// equally often in expectation, whatever the number of games. Game g uses
+// stream g. Its spec's kind is "random".
+func NewRandom(n, k int, seed uint64) (Schedule, error) {
 	switch {
 	case k < sim.MinPlayers || k > maxSeats:
 		return nil, fmt.Errorf("schedule %s: %d players per game: want %d..%d", kindRandom, k, sim.MinPlayers, maxSeats)
 	case n < k || n > maxRandomPool:
 		return nil, fmt.Errorf("schedule %s: pool of %d entries: want %d..%d", kindRandom, n, k, maxRandomPool)
 	}
-	return &Random{n: n, k: k, seed: seed}, nil
+	return &randomLineups{n: n, k: k, seed: seed}, nil
 }
 
-// maxRandomPool bounds the entries of a Random schedule.
+// maxRandomPool bounds the entries of a random schedule.
 const maxRandomPool = 1 << 10
 
 // Players returns k, the seats of every game.
-func (r *Random) Players() int { return r.k }
+func (r *randomLineups) Players() int { return r.k }
 
 // Pool returns n, the entries.
-func (r *Random) Pool() int { return r.n }
+func (r *randomLineups) Pool() int { return r.n }
 
 // Lineup returns game g's line-up: k entries drawn uniformly without
 // replacement (a draw that repeats an entry is drawn again), seat by seat,
 // from a SplitMix64 stream of sim.GameSeed(Seed, g) mixed with a constant
 // (independent of the game's own dice).
-func (r *Random) Lineup(g int, dst []int) []int {
+func (r *randomLineups) Lineup(g int, dst []int) []int {
 	dst = dst[:0]
 	state := sim.GameSeed(r.seed, uint64(g)) ^ 0x1ad_de12_1ad_de12
 	for len(dst) < r.k {
@@ -315,10 +319,10 @@ func (r *Random) Lineup(g int, dst []int) []int {
 }
 
 // Stream returns g.
-func (r *Random) Stream(g int) uint64 { return uint64(g) }
+func (r *randomLineups) Stream(g int) uint64 { return uint64(g) }
 
 // Spec returns the schedule's description.
-func (r *Random) Spec() ScheduleSpec {
+func (r *randomLineups) Spec() ScheduleSpec {
 	return ScheduleSpec{Kind: kindRandom, Players: r.k, Pool: r.n, Seed: r.seed}
 }
 
