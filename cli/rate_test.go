@@ -12,13 +12,13 @@ import (
 )
 
 // rateTournament plays a tournament of four-player games of six quick
-// bots (every line-up 40 times, 600 games) into dir.
-func rateTournament(t *testing.T, dir string) {
+// bots (every line-up reps times, 15·reps games) into dir.
+func rateTournament(t *testing.T, dir string, reps int) {
 	t.Helper()
 	conf := filepath.Join(t.TempDir(), "t.toml")
 	require.NoError(t, os.WriteFile(conf, []byte(`bots = ["aggressive", "pacifist", "passive", "random", "cautious", "stinky"]
 players = 4
-replications = 40
+replications = `+strconv.Itoa(reps)+`
 rules = "mars2006"
 seed = 46
 `), 0o644))
@@ -33,7 +33,7 @@ seed = 46
 func TestRateHoldout(t *testing.T) {
 	base := t.TempDir()
 	tour := filepath.Join(base, "tour")
-	rateTournament(t, tour)
+	rateTournament(t, tour, 40)
 	out := filepath.Join(base, "r")
 	text, err := runOut(t, "rate", "-holdout", "0.5", "-out", out, tour)
 	require.NoError(t, err, text)
@@ -72,7 +72,7 @@ func TestRateHoldout(t *testing.T) {
 func TestRateErrors(t *testing.T) {
 	base := t.TempDir()
 	tour := filepath.Join(base, "tour")
-	rateTournament(t, tour)
+	rateTournament(t, tour, 2)
 	tests := []struct {
 		args []string
 		want string
@@ -91,5 +91,5 @@ func TestRateErrors(t *testing.T) {
 	}
 	text, err := runOut(t, "rate", "-model", "bradley-terry-full", tour, tour)
 	require.NoError(t, err)
-	assert.Contains(t, text, "Ratings (Weng-Lin bradley-terry-full, 1200 games")
+	assert.Contains(t, text, "Ratings (Weng-Lin bradley-terry-full, 60 games")
 }
