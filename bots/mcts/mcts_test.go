@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/marslab-risk/marslab/bots"
+	"github.com/marslab-risk/marslab/internal/race"
 	"github.com/marslab-risk/marslab/sim"
 	"github.com/marslab-risk/marslab/sim/simtest"
 )
@@ -25,7 +26,7 @@ func TestInvariants(t *testing.T) {
 	cfg := small()
 	cfg.Playouts, cfg.Depth = 2, 1
 	opt := simtest.Options{Games: 1, Seed: 7}
-	if simtest.RaceEnabled {
+	if race.Enabled {
 		// The detector slows the engine about tenfold: the rule sets of
 		// each kind of set-up, cards and end, two seats.
 		opt.Rules, opt.Seats = []string{"classic", "lux", "missions"}, []int{2}
@@ -33,7 +34,7 @@ func TestInvariants(t *testing.T) {
 	simtest.TestPlayer(t, func(int) sim.Player { return &bot{config: cfg} }, opt)
 	cfg.Policy = policyRandom
 	seats := []int{2, 6}
-	if simtest.RaceEnabled {
+	if race.Enabled {
 		seats = []int{2}
 	}
 	simtest.TestPlayer(t, func(int) sim.Player { return &bot{config: cfg} }, simtest.Options{Games: 1, Seed: 8, Rules: []string{"classic"}, Seats: seats})
