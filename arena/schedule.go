@@ -3,6 +3,7 @@ package arena
 import (
 	"fmt"
 	"math/bits"
+	"slices"
 
 	"github.com/marslab-risk/marslab/sim"
 )
@@ -36,12 +37,13 @@ type Schedule interface {
 const (
 	kindRotation = "rotation"
 	KindSubsets  = "subsets"
+	kindRandom   = "random"
 )
 
 // ScheduleSpec is the serialisable description of a Schedule (the
 // "schedule" object of config.json).
 type ScheduleSpec struct {
-	// Kind is kindRotation or KindSubsets.
+	// Kind is "rotation", "subsets" or "random".
 	Kind string `json:"kind"`
 	// Players is the number of seats of every game, 2..6.
 	Players int `json:"players"`
@@ -49,15 +51,19 @@ type ScheduleSpec struct {
 	Pool int `json:"pool"`
 	// Replications is the number of times Subsets plays each k-subset.
 	Replications int `json:"replications,omitempty"`
-	// Seed seeds the random seating of Subsets.
+	// Seed seeds the random seating of Subsets and the line-ups of a random schedule.
 	Seed uint64 `json:"seed,omitempty"`
 }
 
-// String describes the spec as "kind(players of pool[, xreplications,
-// seed])", e.g. "rotation(4 of 4)" or "subsets(4 of 13, x3, seed 7)".
+// String describes the spec as "kind(players of pool[, xreplications][,
+// seed])", e.g. "rotation(4 of 4)", "subsets(4 of 13, x3, seed 7)" or
+// "random(6 of 24, seed 7)".
 func (s ScheduleSpec) String() string {
-	if s.Kind == KindSubsets {
+	switch s.Kind {
+	case KindSubsets:
 		return fmt.Sprintf("%s(%d of %d, x%d, seed %d)", s.Kind, s.Players, s.Pool, s.Replications, s.Seed)
+	case kindRandom:
+		return fmt.Sprintf("%s(%d of %d, seed %d)", s.Kind, s.Players, s.Pool, s.Seed)
 	}
 	return fmt.Sprintf("%s(%d of %d)", s.Kind, s.Players, s.Pool)
 }
@@ -83,8 +89,13 @@ func (s ScheduleSpec) Schedule() (Schedule, error) {
 			return nil, err
 		}
 		return sub, nil
+	case kindRandom:
+		if s.Replications != 0 {
+			return nil, fmt.Errorf("schedule %s: replications %d: want 0 (random line-ups have none)", s.Kind, s.Replications)
+		}
+		return NewRandom(s.Pool, s.Players, s.Seed)
 	}
-	return nil, fmt.Errorf("schedule kind %q: want %q or %q", s.Kind, kindRotation, KindSubsets)
+	return nil, fmt.Errorf("schedule kind %q: want %q, %q or %q", s.Kind, kindRotation, KindSubsets, kindRandom)
 }
 
 // rotation seats a fixed list of Seats entries rotated by the game index:
@@ -254,6 +265,65 @@ func uniform(state *uint64, n uint64) uint64 {
 			return hi
 		}
 	}
+}
+
+// randomLineups seats k of n entries per game, drawn at random: game g's line-up
+// is a uniform random k-subset of the entries in a uniform random seating,
+// drawn from (Seed, g) alone, so every entry plays about k/n of the games
+// and meets every other equally often in expectation, whatever the number
+// of games. Game g uses stream g.
+type randomLineups struct {
+	n, k int
+	seed uint64
+}
+
+// NewRandom returns the schedule of random line-ups of k (2..6) of n (>= k)
+// entries drawn from seed: game g's line-up is a uniform random k-subset
+// of the entries in a uniform random seating, drawn from (seed, g) alone,
+// so every entry plays about k/n of the games and meets every other
+// equally often in expectation, whatever the number of games. Game g uses
+// stream g. Its spec's kind is "random".
+func NewRandom(n, k int, seed uint64) (Schedule, error) {
+	switch {
+	case k < sim.MinPlayers || k > maxSeats:
+		return nil, fmt.Errorf("schedule %s: %d players per game: want %d..%d", kindRandom, k, sim.MinPlayers, maxSeats)
+	case n < k || n > maxRandomPool:
+		return nil, fmt.Errorf("schedule %s: pool of %d entries: want %d..%d", kindRandom, n, k, maxRandomPool)
+	}
+	return &randomLineups{n: n, k: k, seed: seed}, nil
+}
+
+// maxRandomPool bounds the entries of a random schedule.
+const maxRandomPool = 1 << 10
+
+// Players returns k, the seats of every game.
+func (r *randomLineups) Players() int { return r.k }
+
+// Pool returns n, the entries.
+func (r *randomLineups) Pool() int { return r.n }
+
+// Lineup returns game g's line-up: k entries drawn uniformly without
+// replacement (a draw that repeats an entry is drawn again), seat by seat,
+// from a SplitMix64 stream of sim.GameSeed(Seed, g) mixed with a constant
+// (independent of the game's own dice).
+func (r *randomLineups) Lineup(g int, dst []int) []int {
+	dst = dst[:0]
+	state := sim.GameSeed(r.seed, uint64(g)) ^ 0x1ad_de12_1ad_de12
+	for len(dst) < r.k {
+		e := int(uniform(&state, uint64(r.n)))
+		if !slices.Contains(dst, e) {
+			dst = append(dst, e)
+		}
+	}
+	return dst
+}
+
+// Stream returns g.
+func (r *randomLineups) Stream(g int) uint64 { return uint64(g) }
+
+// Spec returns the schedule's description.
+func (r *randomLineups) Spec() ScheduleSpec {
+	return ScheduleSpec{Kind: kindRandom, Players: r.k, Pool: r.n, Seed: r.seed}
 }
 
 // checkLineup checks a line-up returned by sched for game g.

@@ -210,3 +210,58 @@ func FuzzScheduleSpec(f *testing.F) {
 		require.NoError(t, checkLineup(s, g, s.Lineup(g, nil)))
 	})
 }
+
+// TestRandom: random line-ups are valid, depend on (seed, g) alone, seat
+// every entry and every seat about equally often, and rebuild from their
+// spec; out-of-range sizes are refused.
+func TestRandom(t *testing.T) {
+	r, err := NewRandom(8, 6, 3)
+	require.NoError(t, err)
+	assert.Equal(t, 6, r.Players())
+	assert.Equal(t, 8, r.Pool())
+	assert.Equal(t, "random(6 of 8, seed 3)", r.Spec().String())
+	const games = 8000
+	seats := make([][]int, 8) // seats[e][i]: games entry e played seat i
+	for e := range seats {
+		seats[e] = make([]int, 6)
+	}
+	dst := make([]int, 0, 6)
+	for g := range games {
+		dst = r.Lineup(g, dst)
+		require.NoError(t, checkLineup(r, g, dst))
+		assert.Equal(t, uint64(g), r.Stream(g))
+		for i, e := range dst {
+			seats[e][i]++
+		}
+	}
+	// Each (entry, seat) cell has mean games/8 = 1000 and sd about 30.
+	for e := range seats {
+		for i, n := range seats[e] {
+			assert.InDelta(t, 1000, n, 150, "entry %d seat %d", e, i)
+		}
+	}
+	again, err := r.Spec().Schedule()
+	require.NoError(t, err)
+	o, err := NewRandom(8, 6, 4)
+	require.NoError(t, err)
+	differs := 0
+	for g := range 50 {
+		assert.Equal(t, r.Lineup(g, nil), again.Lineup(g, nil))
+		if !slices.Equal(r.Lineup(g, nil), o.Lineup(g, nil)) {
+			differs++
+		}
+	}
+	assert.Greater(t, differs, 40)
+	assert.Equal(t, 0.0, testing.AllocsPerRun(100, func() { dst = r.Lineup(7, dst) }))
+	for _, c := range []struct {
+		n, k int
+		want string
+	}{{5, 6, "pool of 5 entries: want 6..1024"}, {8, 1, "1 players per game: want 2..6"}, {2000, 6, "pool of 2000"}} {
+		_, err := NewRandom(c.n, c.k, 0)
+		assert.ErrorContains(t, err, c.want)
+	}
+	_, err = ScheduleSpec{Kind: "random", Players: 6, Pool: 8, Replications: 2}.Schedule()
+	assert.ErrorContains(t, err, "replications 2: want 0")
+	_, err = ScheduleSpec{Kind: "lottery", Players: 6, Pool: 8}.Schedule()
+	assert.ErrorContains(t, err, `want "rotation", "subsets" or "random"`)
+}

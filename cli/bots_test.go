@@ -26,13 +26,13 @@ func TestBotsList(t *testing.T) {
 	out, _, err := runBots(t)
 	require.NoError(t, err)
 	lines := strings.Split(strings.TrimSpace(out), "\n")
-	want := []string{"BOT", "aggressive", "angry", "bort", "boscoe", "cautious", "cluster", "communist", "constrained", "evilpixie", "mars", "mission", "mission-greedy", "pacifist", "passive", "pixie", "quo", "random", "shaft", "stinky", "vulture", "yakool"}
+	want := []string{"BOT", "aggressive", "angry", "bort", "boscoe", "cautious", "cluster", "communist", "constrained", "evilpixie", "mars", "mcts", "mission", "mission-greedy", "pacifist", "passive", "pixie", "quo", "random", "shaft", "stinky", "vulture", "yakool"}
 	require.Len(t, lines, len(want), out)
 	for i, w := range want {
 		assert.Equal(t, w, strings.Fields(lines[i])[0], "line %d: %q", i, lines[i])
 	}
 	// The parameter counts.
-	for _, c := range []struct{ line, count string }{{lines[1], "0"}, {lines[5], "1"}, {lines[8], "1"}, {lines[11], "2"}, {lines[12], "1"}, {lines[17], "1"}, {lines[19], "3"}} {
+	for _, c := range []struct{ line, count string }{{lines[1], "0"}, {lines[5], "1"}, {lines[8], "1"}, {lines[11], "9"}, {lines[12], "2"}, {lines[13], "1"}, {lines[18], "1"}, {lines[20], "3"}} {
 		assert.Equal(t, c.count, strings.Fields(c.line)[1], "%q: params", c.line)
 	}
 }

@@ -31,6 +31,7 @@ func commands() []command {
 		newCommand("merge", "join the outputs of shards into one", mergeUsage, mergeFlagSet, cmdMerge),
 		newCommand("odds", "exact dice odds: rolls, battles, chains, tables, engine check", oddsUsage, oddsFlagSet, cmdOdds),
 		newCommand("play", "play one game and print its summary (-log writes every event)", playUsage, playFlagSet, cmdPlay),
+		newCommand("rate", "rate the bots of batches and tournaments from their placements (Weng-Lin, Plackett-Luce)", rateUsage, rateFlagSet, cmdRate),
 		newCommand("recognize", "recognise secret mission cards (PHATT and more) in mission-mode games: the paper's tables", recognizeUsage, recognizeFlagSet, cmdRecognize),
 		newCommand("replay", "re-simulate a JSONL game log and check every event", replayUsage, noFlags, cmdReplay),
 		newCommand("report", "regenerate notebooks (reports, CSV, figures) from their configs", reportUsage, reportFlagSet, cmdReport),

@@ -84,6 +84,7 @@ func TestErrorPrefixOnce(t *testing.T) {
 		"merge":      {"-out", out},
 		"odds":       {"-table", "0"},
 		"play":       {"-players", "aggressive"},
+		"rate":       {"-holdout", "2", "x"},
 		"replay":     {filepath.Join(out, "none.jsonl")},
 		"report":     {"-quick", filepath.Join(out, "none")},
 		"view":       {filepath.Join(out, "none.jsonl")},

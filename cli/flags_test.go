@@ -22,7 +22,7 @@ func TestHelp(t *testing.T) {
 	// A flag of each command that its help lists (replay has none).
 	listed := map[string]string{"play": "-seed", "replay": "", "batch": "-games", "merge": "-out",
 		"map": "-rules", "bots": "-params", "odds": "-games", "tournament": "-shard", "report": "-out", "recognize": "-games", "env": "", "learn": "-workers",
-		"sweep": "-out", "run": "-out", "validate": "-blocks", "evolve": "-out", "slurm": "-tasks", "view": "-out", "compare": "-paper"}
+		"sweep": "-out", "run": "-out", "validate": "-blocks", "evolve": "-out", "slurm": "-tasks", "view": "-out", "compare": "-paper", "rate": "-holdout"}
 	for _, c := range commands() {
 		name := c.name
 		require.Contains(t, listed, name)
@@ -220,6 +220,7 @@ func TestErrorsNameTheCommand(t *testing.T) {
 		{[]string{"play", "-players", "aggressive"}, "play: -players: 1 seats: must be 2..6"},
 		{[]string{"replay", filepath.Join("testdata", "none.jsonl")}, "replay: open testdata/none.jsonl: no such file or directory"},
 		{[]string{"merge", "-out", "x"}, "merge: no shard directories given"},
+		{[]string{"rate", "-holdout", "2", "x"}, "rate: -holdout 2: want a fraction in [0, 1)"},
 		{[]string{"map", "-json", "-toml"}, "map: -json, -toml and -rules exclude each other"},
 		{[]string{"odds", "-table", "0"}, "odds: -table 0 outside [1, 200]"},
 	} {

@@ -17,7 +17,7 @@ Plays every PLAYERS-subset of the bots of CONFIG (a TOML file, e.g.
 configs/experiments/paper-tournament.toml) REPLICATIONS times, seating and deal random per
 game, on every core, and writes to the output directory the batch files of marslab batch
 (config.json, games.jsonl, summary.json, timing.json: byte-identical for any number of
-workers or shards), the tables (table5, table6, placement, winrate, headtohead as .md and
+workers or shards), the tables (table5, table6, placement, winrate, headtohead, ratings as .md and
 .csv, all of them in tables.md) and the figures (.png and .svg). Shards are joined with
 marslab merge; running the merged directory with -resume writes its tables.`
 

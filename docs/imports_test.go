@@ -22,7 +22,7 @@ import (
 // (## Packages) draws the same arrows.
 const importRules = `
 	NONE
-	< configs, dice, stats, search/cmaes,
+	< configs, dice, stats, rating, search/cmaes,
 	  internal/atomicfile, internal/cputime, internal/fileread, internal/gamebench,
 	  internal/progress, internal/race, internal/textfmt, bots/registry/internal/famgen,
 	  internal/browsertest;
@@ -41,8 +41,9 @@ const importRules = `
 	configs, sim < sim/simtest;
 	bots, internal/gamebench, sim/simtest < internal/bottest;
 	bots, bots/blocks < bots/baseline, bots/example, bots/lux, bots/mission;
+	bots < bots/mcts;
 	bots, bots/blocks, dice < mars;
-	bots/baseline, bots/example, bots/lux, bots/mission, mars < bots/registry;
+	bots/baseline, bots/example, bots/lux, bots/mcts, bots/mission, mars < bots/registry;
 
 	# The experiment packages take a *bots.Registry from their caller and
 	# import no bot family.
@@ -50,7 +51,7 @@ const importRules = `
 	# The algorithms compute and return numbers and draw nothing (see
 	# TestAlgorithmsDrawNothing); their reports and figures are drawn by
 	# the packages above them.
-	arena, internal/gameconf < tourney;
+	arena, internal/gameconf, rating < tourney;
 	arena, internal/gameconf, search/cmaes < search;
 	bots < learn;
 	arena, learn < internal/strategist;

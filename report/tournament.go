@@ -244,7 +244,7 @@ func (c *tournamentConfig) run(ctx context.Context, w *writer) (any, error) {
 	if err := w.table("table6.csv", d.Cmp.Table6CSV()); err != nil {
 		return nil, err
 	}
-	for _, t := range []table.Table{res.PlacementTable(), res.WinRateTable(), res.HeadToHeadTable()} {
+	for _, t := range []table.Table{res.PlacementTable(), res.WinRateTable(), res.HeadToHeadTable(), res.RatingsTable()} {
 		var buf bytes.Buffer
 		if err := t.WriteCSV(&buf); err != nil {
 			return nil, fmt.Errorf("%s.csv: %w", t.Name, err)

@@ -79,9 +79,11 @@ func writeTournament(t *testing.T, config string) string {
 func TestTournamentNotebook(t *testing.T) {
 	a, b := runTwice(t, writeTournament(t, tinyTournament), false)
 	assertSameResults(t, a, b)
-	assertFiles(t, a, "table5.csv", "table6.csv", "placement.csv", "winrate.csv", "headtohead.csv",
+	assertFiles(t, a, "table5.csv", "table6.csv", "placement.csv", "winrate.csv", "headtohead.csv", "ratings.csv",
 		"replicated.csv", timingsFile, "figure3-wins.png", "figure4-time-per-turn.svg", "placements.png", "winrate.svg")
 	rep := readFile(t, filepath.Join(a, ReportFile))
+	assert.Contains(t, rep, "## Ratings")
+	assert.Contains(t, rep, "| rank | bot | mu | sigma | ordinal |")
 	assert.Contains(t, rep, "(full size: 5 bots, 3 players per game, 10 games; second run 2 replications per line-up, 20 games; seed 11)")
 	assert.Contains(t, rep, "| mars | ours |")
 	assert.Contains(t, rep, "|  | paper | 3 | 3 | 3 | 1 | 10 |", "the paper's games are its placements plus its stalemates")

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/marslab-risk/marslab/arena"
+	"github.com/marslab-risk/marslab/rating"
 	"github.com/marslab-risk/marslab/stats"
 )
 
@@ -85,6 +86,10 @@ type Results struct {
 	Bots []BotResult
 	// Pairs holds every pair of bots, (0,1), (0,2), ..., (1,2), ...
 	Pairs []Pair
+	// Ratings rates every bot from the placements of the games in index
+	// order (rating.Default, Weng-Lin Plackett-Luce), by descending
+	// ordinal μ − 3σ.
+	Ratings []rating.Entry
 }
 
 // Analyze computes the tournament's results from its records. labels are
@@ -202,6 +207,11 @@ func Analyze(labels []string, players int, records []arena.Record, timing *arena
 			v := (float64(sumSq[b]) - g*br.MeanPlacement*br.MeanPlacement) / (g - 1)
 			h := z * math.Sqrt(max(v, 0)/g)
 			br.PlacementLo, br.PlacementHi = br.MeanPlacement-h, br.MeanPlacement+h
+		}
+	}
+	if len(records) > 0 {
+		if res.Ratings, err = rating.Default().Fit(RatingGames(records)); err != nil {
+			return nil, fmt.Errorf("tourney: %w", err)
 		}
 	}
 	if timing != nil && len(timing.Bots) > 0 {

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/marslab-risk/marslab/arena"
+	"github.com/marslab-risk/marslab/rating"
 )
 
 // handRecords are four 3-player games of the bots a, b, c, d whose tables
@@ -157,5 +158,16 @@ func TestTables(t *testing.T) {
 	assert.Equal(t, []string{"a", "3", "2.000", "0.868", "3.132"}, res.PlacementTable().Rows[0])
 	assert.Equal(t, []string{"a", "33.3", "-", "-", "-", "-", "-", "118.3"}, res.Table6().Rows[0])
 	assert.Equal(t, "t_turn (µs)", res.Table6().Header[4], "untimed: no clock")
-	assert.Len(t, res.tables(), 5)
+	assert.Len(t, res.tables(), 6)
+	// The ratings: the games rated in order; every bot played 3 seats.
+	want, err := rating.Default().Fit(RatingGames(handRecords()))
+	require.NoError(t, err)
+	assert.Equal(t, want, res.Ratings)
+	rt := res.RatingsTable()
+	require.Len(t, rt.Rows, 4)
+	for i, row := range rt.Rows {
+		assert.Equal(t, itoa(i+1), row[0])
+		assert.Equal(t, "3", row[7], row[1])
+	}
+	assert.Greater(t, res.Ratings[0].Ordinal(), res.Ratings[3].Ordinal())
 }

@@ -37,7 +37,7 @@ func smallSetup(t testing.TB) (*Config, *Setup) {
 
 // deterministic are the output files that must not depend on workers or
 // shards (table6 and tables.md hold timings, timing.json is one).
-var deterministic = []string{"games.jsonl", "summary.json", "table5.md", "table5.csv", "placement.csv", "winrate.md", "headtohead.csv", "headtohead.md"}
+var deterministic = []string{"games.jsonl", "summary.json", "table5.md", "table5.csv", "placement.csv", "winrate.md", "headtohead.csv", "headtohead.md", "ratings.csv", "ratings.md"}
 
 func readAll(t *testing.T, dir string) map[string]string {
 	t.Helper()

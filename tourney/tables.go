@@ -6,6 +6,7 @@ import (
 
 	"github.com/marslab-risk/marslab/arena"
 	"github.com/marslab-risk/marslab/internal/textfmt"
+	"github.com/marslab-risk/marslab/rating"
 	"github.com/marslab-risk/marslab/stats"
 	"github.com/marslab-risk/marslab/table"
 )
@@ -97,5 +98,11 @@ func (r *Results) HeadToHeadTable() table.Table {
 // tables returns every table of the report: Table5, Table6,
 // PlacementTable, WinRateTable and HeadToHeadTable.
 func (r *Results) tables() []table.Table {
-	return []table.Table{r.Table5(), r.Table6(), r.PlacementTable(), r.WinRateTable(), r.HeadToHeadTable()}
+	return []table.Table{r.Table5(), r.Table6(), r.PlacementTable(), r.WinRateTable(), r.HeadToHeadTable(), r.RatingsTable()}
+}
+
+// RatingsTable gives each bot's Weng-Lin rating (RatingTable of
+// Results.Ratings).
+func (r *Results) RatingsTable() table.Table {
+	return RatingTable(rating.Default(), r.Ratings, r.Games)
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/marslab-risk/marslab/bots/baseline"
 	"github.com/marslab-risk/marslab/bots/example"
 	"github.com/marslab-risk/marslab/bots/lux"
+	"github.com/marslab-risk/marslab/bots/mcts"
 	"github.com/marslab-risk/marslab/bots/mission"
 	"github.com/marslab-risk/marslab/mars"
 )
@@ -18,6 +19,7 @@ func families() []bots.Factory {
 	fs = append(fs, baseline.Factories()...)
 	fs = append(fs, example.Factories()...)
 	fs = append(fs, lux.Factories()...)
+	fs = append(fs, mcts.Factory())
 	fs = append(fs, mission.Factories()...)
 	fs = append(fs, mars.Factory())
 	return fs

@@ -48,7 +48,7 @@ type goldenGame struct {
 // parameters (the defaults, and the embedded set mars@paper) against
 // baseline bots under mars2006 and classic, and six MARS seats under
 // mars2006 and mars2006-escalating, and MARS with Angry, Communist and
-// Stinky under lux and lux-escalating. No golden game seats a tuned parameter
+// Stinky under lux and lux-escalating, and a small-budget mcts under mars2006. No golden game seats a tuned parameter
 // set, so a recalibration never rewrites them.
 var goldenGames = []goldenGame{
 	{"classic-baseline-2", "classic", "aggressive,random", 8, 0},
@@ -60,6 +60,7 @@ var goldenGames = []goldenGame{
 	{"mars2006-mars-6", "mars2006", "mars,mars,mars,mars,mars,mars", 9, 0},
 	{"mars2006-escalating-mars-6", "mars2006-escalating", "mars,mars,mars,mars,mars,mars", 1, 0},
 	{"classic-example-3", "classic", "cautious,aggressive,random", 1, 0},
+	{"mars2006-mcts-3", "mars2006", "mcts(playouts=8;depth=2),aggressive,random", 5, 0},
 	{"classic-lux-a-6", "classic", "cluster,shaft,quo,yakool,boscoe,bort", 21, 0},
 	{"mars2006-lux-a-3", "mars2006", "vulture,cluster,aggressive", 2, 0},
 	{"classic-lux-b-5", "classic", "angry,communist,stinky,pixie,evilpixie", 17, 0},

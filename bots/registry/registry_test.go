@@ -24,7 +24,7 @@ func TestFamiliesFileFresh(t *testing.T) {
 func TestDefaultNames(t *testing.T) {
 	t.Parallel()
 	r := Default()
-	assert.Equal(t, []string{"aggressive", "angry", "bort", "boscoe", "cautious", "cluster", "communist", "constrained", "evilpixie", "mars", "mission", "mission-greedy", "pacifist", "passive", "pixie", "quo", "random", "shaft", "stinky", "vulture", "yakool"}, r.Names())
+	assert.Equal(t, []string{"aggressive", "angry", "bort", "boscoe", "cautious", "cluster", "communist", "constrained", "evilpixie", "mars", "mcts", "mission", "mission-greedy", "pacifist", "passive", "pixie", "quo", "random", "shaft", "stinky", "vulture", "yakool"}, r.Names())
 	for _, n := range r.Names() {
 		f, ok := r.Lookup(n)
 		require.True(t, ok, n)
