@@ -31,7 +31,7 @@ type message struct {
 	last, parent, k int32
 	origin          int32 // the originator: the goal territory
 	def             int
-	seen            uint64 // bit t set for every territory t of the chain (maps of at most 64 territories)
+	seen            uint64 // bit t set for every territory t of the chain (maps with neighbour masks)
 }
 
 // goal is a goal stored by an own territory agent: the path to conquer,
@@ -96,16 +96,22 @@ func (m *mediator) path(g int) []int {
 // agent that receives a message stores it as a goal (and does not pass it
 // on). A chain never visits a territory twice. Chains whose odds are
 // below pPrune even with every army MARS could bring are dropped (see
-// pPrune; n, the number of armies to be placed, is used only there). On
-// maps of at most 64 territories a message is not sent where neither it
-// nor any longer chain through it could be stored (see reachable and
-// mayStore): the goals and their order are those of sending it.
+// pPrune; n, the number of armies to be placed, is used only there).
 // Messages travel breadth-first, so the goal order is deterministic.
 // Under goal_paths = shortest an own agent keeps only the first message of
 // each originator to reach it, one of the fewest territories (see store).
+//
+// The messages travel by one of two loops that make the same goals in the
+// same order (TestRelaySmallMatchesGeneral): relaySmall on maps with
+// neighbour masks (board.nmask: at most 64 territories, every map the
+// loader reads), which also does not send a message where neither it nor
+// any longer chain through it could be stored (see reachable and
+// mayStore), and relayLists, which follows the neighbour lists and sends
+// every chain, on the others.
 func (m *mediator) propagate(n int) {
 	b := m.b
-	if m.p.GoalPaths == GoalPathsShortest && len(b.Owner) > 64 {
+	masks := b.nmask != nil
+	if m.p.GoalPaths == GoalPathsShortest && !masks {
 		words := (len(b.Owner) + 63) / 64
 		if need := len(b.Owner) * words; cap(m.reached) < need {
 			m.reached = make([]uint64, need)
@@ -145,8 +151,8 @@ func (m *mediator) propagate(n int) {
 			reach[k] = m.o.limit(amax - k)
 		}
 	}
-	small := len(b.Owner) <= 64 // chains carry a bit set of their territories
-	if small {
+	m.byOrigin = nil // relayLists marks the agents reached in m.reached
+	if masks {
 		m.reachable(gl)
 	}
 	// Under goal_value = target every goal of an originator is worth its
@@ -154,14 +160,25 @@ func (m *mediator) propagate(n int) {
 	// roughBounds and goalBid), so the originator sends nothing.
 	target := m.p.GoalValue == GoalValueTarget
 	for t := range b.Owner {
-		if b.Owner[t] != b.me && (!target || m.vals[t] > 0) && (!small || m.mayStore(t, t, gl-1)) {
+		if b.Owner[t] != b.me && (!target || m.vals[t] > 0) && (!masks || m.mayStore(t, t, gl-1)) {
 			m.msgs = append(m.msgs, message{last: int32(t), parent: -1, k: 1, origin: int32(t), def: b.Armies[t], seen: 1 << (t & 63)})
 		}
 	}
-	if b.nmask != nil {
+	if masks {
 		m.relaySmall(n, gl, &reach)
-		return
+	} else {
+		m.relayLists(n, gl, &reach)
 	}
+}
+
+// relayLists is propagate's message loop on maps without neighbour masks:
+// each message is stored by the own agents next to its chain's end and
+// extended to every enemy neighbour off the chain (a walk up the parents)
+// whose defenders some own agent may reach, in the order of the neighbour
+// lists. reach is propagate's limit on the defenders of a chain by its
+// length.
+func (m *mediator) relayLists(n, gl int, reach *[maxGoalPath + 1]int) {
+	b := m.b
 	for h := 0; h < len(m.msgs); h++ {
 		msg := m.msgs[h]
 		last := int(msg.last)
@@ -169,7 +186,7 @@ func (m *mediator) propagate(n int) {
 		if int(msg.k) >= gl {
 			// A longer chain would exceed G_l: the message is only stored.
 			for _, u := range b.nbr[last] {
-				if b.Owner[u] == b.me && (m.byOrigin == nil || m.byOrigin[msg.origin]&(1<<(u&63)) == 0) {
+				if b.Owner[u] == b.me {
 					cc = m.store(u, h, n, cc)
 				}
 			}
@@ -179,30 +196,16 @@ func (m *mediator) propagate(n int) {
 		for _, u := range b.nbr[last] {
 			// An own territory is never on the (enemy) chain.
 			if b.Owner[u] == b.me {
-				// Under goal_paths = shortest, an agent an earlier message
-				// of the originator reached drops it (see store): the test
-				// is made here, without the call.
-				if m.byOrigin == nil || m.byOrigin[msg.origin]&(1<<(u&63)) == 0 {
-					cc = m.store(u, h, n, cc)
-				}
+				cc = m.store(u, h, n, cc)
 				continue
 			}
-			if small {
-				if msg.seen&(1<<(u&63)) != 0 {
-					continue
-				}
-			} else {
-				for j := h; j >= 0; j = int(m.msgs[j].parent) {
-					if int(m.msgs[j].last) == u {
-						continue next
-					}
+			for j := h; j >= 0; j = int(m.msgs[j].parent) {
+				if int(m.msgs[j].last) == u {
+					continue next
 				}
 			}
 			def := msg.def + b.Armies[u]
 			if def >= reach[msg.k+1] { // !m.o.mayReach(amax, msg.k+1, def)
-				continue
-			}
-			if small && !m.mayStore(u, int(msg.origin), gl-int(msg.k)-1) {
 				continue
 			}
 			m.msgs = append(m.msgs, message{last: int32(u), parent: int32(h), k: msg.k + 1, origin: msg.origin, def: def, seen: msg.seen | 1<<(u&63)})
@@ -425,61 +428,22 @@ func (m *mediator) extendShortest(start, end, k, lim int, row []uint64, live uin
 	m.msgs = msgs
 }
 
-// reachable fills mediator.reachOwn for a map of at most 64 territories and
-// goal chains of at most gl territories: row j holds, for every enemy
-// territory v, the bit set of the own territories next to v or to the end
-// of a chain of at most j more enemy territories from v (any walk: a
-// superset of the simple chains a message can extend to). A message at v
-// with j extensions left can be stored only by the agents of row j; under
-// goal_paths = shortest it also clears byOrigin, the own territories each
-// originator's messages have reached (see mayStore).
+// reachable fills mediator.reachOwn for a map with neighbour masks
+// (board.nmask) and goal chains of at most gl territories: row j holds,
+// for every enemy territory v, the bit set of the own territories next to
+// v or to the end of a chain of at most j more enemy territories from v
+// (any walk: a superset of the simple chains a message can extend to). A
+// message at v with j extensions left can be stored only by the agents of
+// row j; under goal_paths = shortest it also clears byOrigin, the own
+// territories each originator's messages have reached (see mayStore).
 func (m *mediator) reachable(gl int) {
-	b := m.b
-	n := len(b.Owner)
+	n := len(m.b.Owner)
 	if need := gl * n; cap(m.reachOwn) < need {
 		m.reachOwn = make([]uint64, need)
 	} else {
 		m.reachOwn = m.reachOwn[:need]
 	}
-	if b.nmask != nil {
-		m.reachableMasks(gl)
-	} else {
-		var live uint64 // the territories whose row is not empty
-		for v := range n {
-			var r uint64
-			if b.Owner[v] != b.me {
-				for _, u := range b.nbr[v] {
-					if b.Owner[u] == b.me {
-						r |= 1 << u
-					}
-				}
-			}
-			m.reachOwn[v] = r
-			if r != 0 {
-				live |= 1 << v
-			}
-		}
-		m.liveAt[0] = live
-		for j := 1; j < gl; j++ {
-			prev, row := m.reachOwn[(j-1)*n:j*n], m.reachOwn[j*n:(j+1)*n]
-			for v := range n {
-				r := prev[v]
-				if b.Owner[v] != b.me {
-					for _, u := range b.nbr[v] {
-						if b.Owner[u] != b.me {
-							r |= prev[u]
-						}
-					}
-				}
-				row[v] = r
-				if r != 0 {
-					live |= 1 << v // rows grow with j
-				}
-			}
-			m.liveAt[j] = live
-		}
-	}
-	m.byOrigin = nil
+	m.reachableMasks(gl)
 	if m.p.GoalPaths == GoalPathsShortest {
 		if cap(m.origins) < n {
 			m.origins = make([]uint64, n)
@@ -489,9 +453,9 @@ func (m *mediator) reachable(gl int) {
 	}
 }
 
-// reachableMasks is reachable's loop on maps with neighbour masks
-// (board.nmask): the own and enemy neighbours of a territory are the bits
-// of its mask in and out of the own territories' set.
+// reachableMasks is reachable's loop: the own and enemy neighbours of a
+// territory are the bits of its mask in and out of the own territories'
+// set.
 func (m *mediator) reachableMasks(gl int) {
 	b := m.b
 	n := len(b.Owner)
@@ -539,8 +503,8 @@ func (m *mediator) reachableMasks(gl int) {
 }
 
 // mayStore reports whether a message of originator o at enemy territory v
-// with j extensions left can still give a goal (maps of at most 64
-// territories; see reachable): some own territory it or a longer chain
+// with j extensions left can still give a goal (maps with neighbour
+// masks; see reachable): some own territory it or a longer chain
 // through it may reach and, under goal_paths = shortest, that no message
 // of o has reached yet. Messages travel breadth-first and an originator's
 // later messages are dropped where an earlier one arrived (see store), so
@@ -569,7 +533,7 @@ func (m *mediator) store(t, h, n, cc int) int {
 	msg := &m.msgs[h]
 	a := &m.agents[t]
 	if m.byOrigin != nil {
-		// goal_paths = shortest on a map of at most 64 territories: the
+		// goal_paths = shortest on a map with neighbour masks: the
 		// agents each originator's messages have reached are bits.
 		bit := uint64(1) << (t & 63)
 		if m.byOrigin[msg.origin]&bit != 0 {
@@ -655,14 +619,6 @@ func (m *mediator) newCache(t, h, n int) int {
 		// The enemy neighbours of end off the path are bits.
 		for x := b.nmask[end] &^ m.mine &^ msg.seen; x != 0; x &= x - 1 {
 			threat = max(threat, b.Armies[bits.TrailingZeros64(x)])
-		}
-	} else if len(b.Owner) <= 64 {
-		// The chain's bit set marks the path: the largest enemy stack
-		// next to end off the path, as maxEnemy(end, onPath).
-		for _, u := range b.nbr[end] {
-			if b.Owner[u] != b.me && msg.seen&(1<<(u&63)) == 0 && b.Armies[u] > threat {
-				threat = b.Armies[u]
-			}
 		}
 	} else {
 		for _, v := range m.paths[off:] {
