@@ -34,6 +34,58 @@ type message struct {
 	seen            uint64 // bit t set for every territory t of the chain (maps with neighbour masks)
 }
 
+// relay is the placement's goal propagation state (see propagate): the
+// messages, the goals the own agents stored and what the goals of one
+// message share, rebuilt at each placement.
+type relay struct {
+	msgs    []message
+	goals   []goal
+	paths   []int
+	onPath  []bool
+	reached []uint64    // goal_paths = shortest, maps without neighbour masks (byOrigin on the others): bit o of row t set once a message of originator o reached agent t
+	ccs     []oddsCache // per-message odds caches of this placement (goal.cc)
+	ccOf    []int32     // by message, 1 + its oddsCache's index in ccs, 0 for none (relaySmall; see childCache)
+	bnd     []float64   // bid-bound numerators by attacking armies (oddsCache.bo), zero beyond bndN
+	bndN    int         // the numerators of bnd the placement's caches use
+
+	// reachOwn (maps with neighbour masks) holds the own territories a
+	// message can still reach, by territory and extensions left, and
+	// byOrigin (goal_paths = shortest, nil otherwise; in the buffer
+	// origins) those each originator's messages have reached (see
+	// reachable).
+	reachOwn, byOrigin, origins []uint64
+	// claimed (goal_paths = shortest, maps with neighbour masks) holds,
+	// by originator, the own territories next to the ends of the
+	// messages extend has made so far in one pass: they store those
+	// messages first (see extend).
+	claimed [64]uint64
+	// minDef (goal_paths = shortest, maps with neighbour masks) holds, by
+	// originator and territory, the fewest defenders of a chain of that
+	// originator ending there that extend has made in this placement, 0
+	// for none: a later chain ending there with as many defenders or more
+	// is dominated (see extend). Cleared by relaySmall.
+	minDef [64][64]int32
+	// agLim (goal_paths = all, maps with neighbour masks) holds, by chain
+	// length k and own territory t, the least defenders of a chain of k
+	// territories t may not reach (see agentLimits), set for the own
+	// territories at each placement; extLim, by enemy territory, the
+	// defenders below which extend sends an extension (see extLimits).
+	agLim  [maxGoalPath + 1][64]int32
+	extLim [64]int32
+	// liveAt[j] (maps with neighbour masks) has bit v set when row j of
+	// reachOwn has an own territory for v.
+	liveAt [maxGoalPath]uint64
+	// mine (maps with neighbour masks, board.nmask) has the own
+	// territories' bits, set at each placement by reachableMasks.
+	mine uint64
+	// near (maps with neighbour masks) holds, by enemy territory, the
+	// armies of the own territories next to it (see nearby), made at
+	// newCache's first read in a placement: nearOwn has the bits of the
+	// territories whose entry is made (cleared by reachableMasks).
+	near    [64]nearby
+	nearOwn uint64
+}
+
 // goal is a goal stored by an own territory agent: the path to conquer,
 // in attack order (first the territory next to the agent), its length,
 // defenders and threat are its oddsCache's (the goals of one message
