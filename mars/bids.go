@@ -538,7 +538,7 @@ func siftDown(cs []cand, i int) {
 // territory, m its armies, d the hold probability against its strongest
 // enemy neighbour; a territory without an enemy neighbour of 2 or more
 // armies, or of value v <= 0, bids nothing under either reading. Under
-// hold_unit = percent, d_m and d_(m+i) are in percent (see HoldUnit), and
+// hold_unit = percent, d_m and d_(m+i) are in percent (see [HoldUnit]), and
 // the bid's D0 and D1 hold them in that unit.
 func (m *mediator) defensive(t, n int, allowZero bool) bid {
 	best := noBid

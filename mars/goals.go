@@ -90,7 +90,7 @@ type relay struct {
 // in attack order (first the territory next to the agent), its length,
 // defenders and threat are its oddsCache's (the goals of one message
 // share them); w is its value (the sum of the values V_c the chain's
-// agents appended, or the goal territory's V_c; see GoalValue), kept here
+// agents appended, or the goal territory's V_c; see [GoalValue]), kept here
 // for the bid bounds' first test.
 type goal struct {
 	w    float64

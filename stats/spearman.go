@@ -10,7 +10,7 @@ import (
 )
 
 // maxExactSpearman is the largest sample size whose Spearman p-value
-// SpearmanTest computes exactly, over all n! permutations.
+// [SpearmanTest] computes exactly, over all n! permutations.
 const maxExactSpearman = 9
 
 // Spearman is the result of a Spearman rank correlation test.
