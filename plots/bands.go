@@ -57,7 +57,7 @@ func addBands(p *plot.Plot, series []Series, first int) error {
 	return nil
 }
 
-// TracePanel is one panel of a TraceChart: the traces of one parameter.
+// TracePanel is one panel of a [TraceChart]: the traces of one parameter.
 type TracePanel struct {
 	// YLabel names the parameter.
 	YLabel string
@@ -164,7 +164,7 @@ func (t *TraceChart) Write(w io.Writer, format string) error {
 	return writeCanvas(w, c, format)
 }
 
-// RefLine is a labelled vertical line across a SliceChart, for instance at
+// RefLine is a labelled vertical line across a [SliceChart], for instance at
 // the paper's value of the parameter or at the best one found.
 type RefLine struct {
 	X     float64

@@ -12,7 +12,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 )
 
-// Series is one line of a LineChart: the points (X[i], Y[i]) joined in
+// Series is one line of a [LineChart]: the points (X[i], Y[i]) joined in
 // order, with optional error bars from Lo[i] to Hi[i] (for instance a
 // 95 % confidence interval); Lo and Hi are both nil or both as long as X.
 type Series struct {
@@ -42,7 +42,7 @@ func (s *Series) validate(i int) error {
 	return nil
 }
 
-// seriesXY adapts a Series to plotter.XYer and plotter.YErrorer.
+// seriesXY adapts a Series to [plotter.XYer] and [plotter.YErrorer].
 type seriesXY struct{ s *Series }
 
 func (a seriesXY) Len() int                    { return len(a.s.X) }
@@ -136,7 +136,7 @@ func (l *LineChart) Write(w io.Writer, format string) error {
 	return writePlot(w, format, p, l.Width, l.Height)
 }
 
-// BarGroup is one group of a BarChart: one bar per category.
+// BarGroup is one group of a [BarChart]: one bar per category.
 type BarGroup struct {
 	Name   string
 	Values []float64
