@@ -162,8 +162,7 @@ func (m *mediator) path(g int) []int {
 // every chain, on the others.
 func (m *mediator) propagate(n int) {
 	b := m.b
-	masks := b.nmask != nil
-	if m.p.GoalPaths == GoalPathsShortest && !masks {
+	if m.p.GoalPaths == GoalPathsShortest && b.nmask == nil {
 		words := (len(b.Owner) + 63) / 64
 		if need := len(b.Owner) * words; cap(m.reached) < need {
 			m.reached = make([]uint64, need)
@@ -203,20 +202,21 @@ func (m *mediator) propagate(n int) {
 			reach[k] = m.o.limit(amax - k)
 		}
 	}
-	m.byOrigin = nil // relayLists marks the agents reached in m.reached
-	if masks {
+	if b.nmask != nil {
 		m.reachable(gl)
+	} else {
+		m.byOrigin = nil // relayLists marks the agents reached in m.reached
 	}
 	// Under goal_value = target every goal of an originator is worth its
 	// value V_c: where that is not positive, none would ever bid (see
 	// roughBounds and goalBid), so the originator sends nothing.
 	target := m.p.GoalValue == GoalValueTarget
 	for t := range b.Owner {
-		if b.Owner[t] != b.me && (!target || m.vals[t] > 0) && (!masks || m.mayStore(t, t, gl-1)) {
+		if b.Owner[t] != b.me && (!target || m.vals[t] > 0) && (b.nmask == nil || m.mayStore(t, t, gl-1)) {
 			m.msgs = append(m.msgs, message{last: int32(t), parent: -1, k: 1, origin: int32(t), def: b.Armies[t], seen: 1 << (t & 63)})
 		}
 	}
-	if masks {
+	if b.nmask != nil {
 		m.relaySmall(n, gl, &reach)
 	} else {
 		m.relayLists(n, gl, &reach)
@@ -496,6 +496,7 @@ func (m *mediator) reachable(gl int) {
 		m.reachOwn = m.reachOwn[:need]
 	}
 	m.reachableMasks(gl)
+	m.byOrigin = nil
 	if m.p.GoalPaths == GoalPathsShortest {
 		if cap(m.origins) < n {
 			m.origins = make([]uint64, n)
