@@ -202,7 +202,8 @@ func (m *mediator) propagate(n int) {
 			reach[k] = m.o.limit(amax - k)
 		}
 	}
-	if b.nmask != nil {
+	masks := b.nmask != nil
+	if masks {
 		m.reachable(gl)
 	} else {
 		m.byOrigin = nil // relayLists marks the agents reached in m.reached
@@ -212,11 +213,11 @@ func (m *mediator) propagate(n int) {
 	// roughBounds and goalBid), so the originator sends nothing.
 	target := m.p.GoalValue == GoalValueTarget
 	for t := range b.Owner {
-		if b.Owner[t] != b.me && (!target || m.vals[t] > 0) && (b.nmask == nil || m.mayStore(t, t, gl-1)) {
+		if b.Owner[t] != b.me && (!target || m.vals[t] > 0) && (!masks || m.mayStore(t, t, gl-1)) {
 			m.msgs = append(m.msgs, message{last: int32(t), parent: -1, k: 1, origin: int32(t), def: b.Armies[t], seen: 1 << (t & 63)})
 		}
 	}
-	if b.nmask != nil {
+	if masks {
 		m.relaySmall(n, gl, &reach)
 	} else {
 		m.relayLists(n, gl, &reach)
