@@ -30,6 +30,7 @@ type bid struct {
 	V, D0, D1 float64
 }
 
+// noBid is the bid of an agent that bids nothing: below every bid made.
 var noBid = bid{Value: -1, Goal: -1}
 
 // offensive computes agent t's best offensive bid, equation (4), over
