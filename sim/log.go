@@ -117,7 +117,7 @@ type LogHeader struct {
 	// Seats describe the players in seat order.
 	Seats []LogSeat `json:"seats"`
 	// Explain lists, in increasing order, the seats whose players narrated
-	// their decisions into the log as EvExplain lines (Narrate); Replay
+	// their decisions into the log as [EvExplain] lines (Narrate); Replay
 	// has these seats narrate again and checks every explanation line as
 	// it checks a game event. Empty: the log holds no explanation.
 	Explain []int `json:"explain,omitempty"`
@@ -311,7 +311,7 @@ type explainer interface{ SetExplain(w io.Writer) }
 
 // ExplainSeats returns the seats of ps whose players can narrate their
 // decisions (a SetExplain(io.Writer) method, bots.Explainer): the
-// LogHeader.Explain of a log that is to hold their narration.
+// [LogHeader.Explain] of a log that is to hold their narration.
 func ExplainSeats(ps []Player) []int {
 	var seats []int
 	for i, p := range ps {
@@ -322,8 +322,8 @@ func ExplainSeats(ps []Player) []int {
 	return seats
 }
 
-// Narrate makes the players of seats (ExplainSeats) narrate their
-// decisions in game g into o as EvExplain events, and returns the writers,
+// Narrate makes the players of seats ([ExplainSeats]) narrate their
+// decisions in game g into o as [EvExplain] events, and returns the writers,
 // to Flush once the game has ended.
 func Narrate(o Observer, g *Game, ps []Player, seats []int) ([]*ExplainWriter, error) {
 	ws := make([]*ExplainWriter, 0, len(seats))
