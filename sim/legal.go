@@ -159,7 +159,7 @@ func CheckOccupy(lo, hi, k int) error {
 // ends p's and distinct; adjacent, or under [FortifyConnected] joined by a
 // path of p's territories (see [OwnedPaths]); a positive count; and no
 // territory giving more than its armies less one over all the moves
-// (armies that arrive this phase cannot move on), or under MovableStart
+// (armies that arrive this phase cannot move on), or under [MovableStart]
 // more than its armies, keeping one army after each move in order. The path search uses
 // the State's own buffers ([State.Paths]).
 func (s *State) CheckMoves(p int, moves []Move) error { return s.checkMoves(p, moves, s.Paths()) }

@@ -240,7 +240,7 @@ func (m WinCondition) String() string { return string(m) }
 
 // valid reports whether m is one of the win conditions.
 // valid reports whether m is one of the movable variants or empty (the
-// key left out); Rules.Validate checks it.
+// key left out); [Rules.Validate] checks it.
 func (m FortifyMovable) valid() bool { return m == "" || slices.Contains(fortifyMovables, m) }
 
 func (m WinCondition) valid() bool { return slices.Contains(winConditions, m) }

@@ -184,10 +184,10 @@ type FortifyRules struct {
 	Mode FortifyMode `toml:"mode"`
 	// Movable is which armies may leave a territory over the phase's moves
 	// (optional key fortify.movable): "spare" (also the empty value:
-	// its armies at the start of the phase less one) or MovableStart (every
+	// its armies at the start of the phase less one) or [MovableStart] (every
 	// army it held at the start, as long as it keeps one army after each
 	// move in order, Lux's moveableArmies). The two differ only under
-	// FortifyOneStep, for a territory that receives armies before it sends.
+	// [FortifyOneStep], for a territory that receives armies before it sends.
 	Movable FortifyMovable `toml:"movable,omitempty" json:",omitempty"`
 }
 
