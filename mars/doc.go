@@ -69,7 +69,9 @@
 // W_p1 ([Params.Wp1]) before the turn's first conquest and W_p
 // ([Params.Wp]) after (chooseAttack); [Bot.Attack] orders one roll and the
 // auction runs again after every roll, "until the odds are below W_p".
-// [AttackTargets] says whether an agent without a goal may attack.
+// [AttackTargets] says whether an agent without a goal may attack;
+// [StopOptimal] replaces the thresholds by the optimal stopping policy of
+// the best bid's remaining path ([dice.Stop], stopDecide in stop.go).
 //
 // Move-in. A conquering agent hands its goal path on to the conquered
 // territory's agent; occupy (attack.go, [Bot.Occupy]) moves every army
