@@ -43,10 +43,10 @@
 //
 // Beyond the odds, Stop finds the optimal stopping policy of an attack
 // along a path under a Utility (backward induction over the chain's
-// states; StopExact in big.Rat) and compares it with the threshold rules
+// states; [StopExact] in [big.Rat]) and compares it with the threshold rules
 // "attack while the win probability is at least W"; Defend finds the
 // allocation of a defender's armies along a path that minimises the
-// attacker's chance (Glass and Neller 2015), by branch and bound. Rules.Sides
+// attacker's chance (Glass and Neller 2015), by branch and bound. [Rules.Sides]
 // rolls dice of other numbers of faces.
 //
 // The MARS paper (Johansson & Olsson 2006) lists rounded single-roll odds

@@ -151,7 +151,7 @@ type Params struct {
 	// goals only (default).
 	Attack AttackTargets
 	// Stop (stop) decides whether to attack once more: the paper's
-	// thresholds (default) or the optimal stopping policy (see StopRule).
+	// thresholds (default) or the optimal stopping policy (see [StopRule]).
 	Stop StopRule
 	// StopStats (stop_stats) is 1 to count, at every attack decision, how
 	// the rule in force differs from the optimal stopping policy, in the
