@@ -806,7 +806,7 @@ func tableAt(v any, i int) map[string]any {
 	return nil
 }
 
-// decodeTOML decodes data into v strictly (configs.DecodeStrict: errors
+// decodeTOML decodes data into v strictly ([configs.DecodeStrict]: errors
 // with the line and key) and into maps (raw, for the questions MetaData
 // cannot answer about the tables of an array).
 func decodeTOML(source string, data []byte, v any) (toml.MetaData, map[string]any, error) {

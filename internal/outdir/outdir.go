@@ -543,7 +543,7 @@ func exists(path string) bool {
 	return err == nil
 }
 
-// ErrInsideRun is the error (errors.Is) of an output folder inside the
+// ErrInsideRun is the error ([errors.Is]) of an output folder inside the
 // folder of a run that another marslab process holds: what the command
 // wrote there would mix with that run's files.
 var ErrInsideRun = errors.New("inside the folder of a run in progress")
