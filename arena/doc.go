@@ -1,5 +1,5 @@
 // Package arena plays many games at once: a Pool of workers (one per core
-// by default), each with its own sim.Game and bots, plays games whose
+// by default), each with its own [sim.Game] and bots, plays games whose
 // random streams depend only on (experiment seed, game index), and
 // delivers their outcomes by game index, so that the results are
 // byte-identical for any number of workers or shards. Run is the output
@@ -10,7 +10,7 @@
 // bots in an order it gives, and names the random stream of the game.
 // Rotation (the default) seats a fixed list rotated by g mod n; Subsets
 // plays every k-subset of a larger pool with a random seating per game.
-// GameObserver hooks attach to each worker's game and report per game.
+// [GameObserver] hooks attach to each worker's game and report per game.
 //
 // An output directory holds
 //
@@ -22,7 +22,7 @@
 //
 // Shard i of n plays the games g with g % n == i; Merge joins the shards'
 // directories into one identical to a one-shard run. A cancelled Run keeps
-// every completed game before the first unfinished one; Config.Resume
+// every completed game before the first unfinished one; [Config.Resume]
 // plays the rest. Resume and Merge check every line of games.jsonl against
 // config.json (order, seed, line-up, a possible result under the rules, the
 // canonical encoding) before they use it.

@@ -21,7 +21,7 @@ const HeaderFormat = "marslab-batch/2"
 // Header is the content of config.json: everything that decides a batch's
 // results. Resuming or merging checks that the headers agree.
 type Header struct {
-	// Format is HeaderFormat.
+	// Format is [HeaderFormat].
 	Format string `json:"format"`
 	// Seed is the experiment seed.
 	Seed uint64 `json:"seed"`
@@ -35,9 +35,9 @@ type Header struct {
 	// Rules and Map are the names of the rule set and the map.
 	Rules string `json:"rules"`
 	Map   string `json:"map"`
-	// RulesSHA256 fingerprints the loaded rules: sim.RulesDigest, as a game
+	// RulesSHA256 fingerprints the loaded rules: [sim.RulesDigest], as a game
 	// log's header has it. MapSHA256 fingerprints the loaded map
-	// (MapFingerprint: its layout left out). An edited file is noticed.
+	// ([MapFingerprint]: its layout left out). An edited file is noticed.
 	RulesSHA256 string `json:"rules_sha256"`
 	MapSHA256   string `json:"map_sha256"`
 	// RoundLimit is the rules' round limit (0 = none), against which the
@@ -222,7 +222,7 @@ func summaryJSON(sum []BotSummary) ([]byte, error) {
 }
 
 // writeFile writes b to dir/name so that a reader never sees half a file
-// (atomicfile.WriteFile).
+// ([atomicfile.WriteFile]).
 func writeFile(dir, name string, b []byte) error {
 	return atomicfile.WriteFile(filepath.Join(dir, name), b, 0o644)
 }
@@ -248,7 +248,7 @@ func writeSummary(dir string, sum []BotSummary) error {
 
 // MapFingerprint returns the map_sha256 of config.json: the SHA-256, in
 // hex, of m's JSON encoding, which leaves out the drawing layout (a game
-// log's map_sha256, sim.MapDigest, covers it), so that adding a layout to a
+// log's map_sha256, [sim.MapDigest], covers it), so that adding a layout to a
 // map does not stop a batch played on it from resuming.
 func MapFingerprint(m *sim.Map) (string, error) {
 	b, err := json.Marshal(m)

@@ -7,7 +7,7 @@ import (
 )
 
 // Ordered runs job for k = 0..count-1 on workers goroutines and calls emit
-// with each result in k order: the one worker pool of marslab (Pool.Play,
+// with each result in k order: the one worker pool of marslab ([Pool.Play],
 // the recognition experiment and the learners' batches run on it). job
 // gets the number w (0..workers-1) of the goroutine that runs it, for state
 // of its own (a game, players, a runner), and the context of the run.
@@ -22,7 +22,7 @@ import (
 // others (their context is cancelled) and is returned; an error a job
 // returns after the run was stopped is dropped with its result. When ctx is
 // done Ordered stops handing out work and returns an error wrapping
-// ErrInterrupted and ctx's cause.
+// [ErrInterrupted] and ctx's cause.
 func Ordered[T any](ctx context.Context, workers, count int, job func(ctx context.Context, w, k int) (T, error), emit func(k int, v *T) error) (int, error) {
 	return ordered(ctx, workers, count, job, emit, nil)
 }

@@ -25,7 +25,7 @@ type PoolConfig struct {
 	// of sim.GameSeed(Seed, Schedule.Stream(g)).
 	Seed uint64
 	// Workers is the number of goroutines playing games, each with its own
-	// sim.Game and players; 0 means runtime.GOMAXPROCS(0).
+	// [sim.Game] and players; 0 means runtime.GOMAXPROCS(0).
 	Workers int
 	// Timing measures the bots' decision times (Pool.timing) on the
 	// thread's CPU time where the operating system gives it, else on the
@@ -42,9 +42,9 @@ type PoolConfig struct {
 	Slots chan struct{}
 	// Observers, when not nil, is called once per worker (worker = 0, 1,
 	// ...) when the pool is made; the observers it returns are attached to
-	// that worker's sim.Game and see every event of its games. After each
+	// that worker's [sim.Game] and see every event of its games. After each
 	// completed game, the pool asks each of them for its GameResult, which
-	// reaches the caller in Outcome.Observed.
+	// reaches the caller in [Outcome.Observed].
 	Observers func(worker int) []GameObserver
 }
 
@@ -70,7 +70,7 @@ type Outcome struct {
 	Observed []any
 }
 
-// Pool plays games on worker goroutines, each with its own sim.Game and
+// Pool plays games on worker goroutines, each with its own [sim.Game] and
 // players, and delivers their outcomes in the order asked for, whatever
 // the order in which they finish. It writes nothing: Run is the output
 // layer over it. A Pool plays one Play call at a time.
@@ -157,7 +157,7 @@ func (p *Pool) Workers() int { return len(p.workers) }
 // Play returns the number of outcomes emitted. An error of emit or of a
 // game stops the play and is returned. When ctx is done Play stops handing
 // out games, interrupts the games in flight (they are not emitted) and
-// returns an error wrapping ErrInterrupted and ctx's cause.
+// returns an error wrapping [ErrInterrupted] and ctx's cause.
 func (p *Pool) Play(ctx context.Context, count int, game func(k int) int, emit func(k int, o *Outcome) error) (int, error) {
 	ws := p.workers[:min(len(p.workers), max(count, 0))]
 	// A cancelled play stops the games in flight: they are not complete, so
@@ -191,9 +191,9 @@ func (p *Pool) Play(ctx context.Context, count int, game func(k int) int, emit f
 	}, emit, stop)
 }
 
-// clock returns the clock of the decision times of Timing (ClockThreadCPU
-// or clockWall; ClockMixed if the workers' players differ), or "" unless
-// PoolConfig.Timing is set.
+// clock returns the clock of the decision times of Timing ([ClockThreadCPU]
+// or clockWall; [ClockMixed] if the workers' players differ), or "" unless
+// [PoolConfig.Timing] is set.
 func (p *Pool) clock() string {
 	c := ""
 	for _, w := range p.workers {
@@ -211,7 +211,7 @@ func (p *Pool) clock() string {
 
 // timing returns the decision times of every Play so far, summed over the
 // workers by label in the order of the seats' first labels; nil unless
-// PoolConfig.Timing is set.
+// [PoolConfig.Timing] is set.
 func (p *Pool) timing() []BotTiming {
 	if !p.cfg.Timing {
 		return nil
@@ -235,7 +235,7 @@ func (p *Pool) timing() []BotTiming {
 	return out
 }
 
-// worker plays games with its own sim.Game and players.
+// worker plays games with its own [sim.Game] and players.
 type worker struct {
 	game    *sim.Game
 	sched   Schedule
@@ -279,7 +279,7 @@ func newWorker(cfg *PoolConfig, sched Schedule) (*worker, error) {
 
 // play plays game g into o. A game interrupted while ctx is not done was
 // stopped by an interruption left over from an earlier cancelled Play (see
-// sim.Game.Interrupt) and is played again.
+// [sim.Game.Interrupt]) and is played again.
 func (w *worker) play(ctx context.Context, g int, o *Outcome) error {
 	w.lineup = w.sched.Lineup(g, w.lineup)
 	if err := checkLineup(w.sched, g, w.lineup); err != nil {

@@ -32,7 +32,7 @@ type Record struct {
 	// Faults[seat] counts the seat's illegal answers and panics.
 	Faults []int `json:"faults"`
 	// Stats[seat] holds the counts the seat's bot reported about its own
-	// play in this game (bots.StatReporter), nil for a bot that reports
+	// play in this game ([bots.StatReporter]), nil for a bot that reports
 	// none; Stats is nil (and the key absent from the line) when no seat
 	// reports any.
 	Stats []map[string]int64 `json:"stats,omitempty"`

@@ -17,11 +17,11 @@ import (
 // sim's game-log format): lh gives the log header's rules and map (names
 // and TOML texts, which must be those of cfg.Rules and cfg.Map), Replay
 // fills in the seed, the stream and the seats; every seat that can
-// explain its decisions (bots.Explainer) writes them into the log.
+// explain its decisions ([bots.Explainer]) writes them into the log.
 //
 // cfg's Workers, Shard, Out, Resume, Progress, Timing, Observers,
 // OnRecord and OnObserved play no part. A cancelled ctx stops the game and
-// Replay returns an error wrapping ErrInterrupted.
+// Replay returns an error wrapping [ErrInterrupted].
 func Replay(ctx context.Context, cfg Config, g int, lh sim.LogHeader) (Record, []byte, error) {
 	pc := cfg.pool()
 	pc.Workers, pc.Timing, pc.Observers = 1, false, nil

@@ -43,7 +43,7 @@ type Config struct {
 	// shard.
 	Seed uint64
 	// Workers is the number of goroutines playing games, each with its own
-	// sim.Game and players; 0 means runtime.GOMAXPROCS(0).
+	// [sim.Game] and players; 0 means runtime.GOMAXPROCS(0).
 	Workers int
 	// Shard restricts the batch to the game indices g with
 	// g % Shard.Count == Shard.Index; the zero Shard plays every game.
@@ -70,7 +70,7 @@ type Config struct {
 	// costs two clock reads per sampled decision.
 	Timing bool
 	// Observers, when not nil, gives each worker its game observers (see
-	// PoolConfig.Observers); their results reach OnObserved.
+	// [PoolConfig.Observers]); their results reach OnObserved.
 	Observers func(worker int) []GameObserver
 	// OnRecord, when not nil, is called with each game played, in index
 	// order, after its line has been written (to the buffer that is flushed
@@ -78,7 +78,7 @@ type Config struct {
 	// worker goroutines, so OnRecord must not block for long.
 	OnRecord func(Record)
 	// OnObserved, when not nil, is called with each game played and the
-	// results of the worker's observers for it (Outcome.Observed), in index
+	// results of the worker's observers for it ([Outcome.Observed]), in index
 	// order, after OnRecord, under the same conditions.
 	OnObserved func(g int, results []any)
 }
@@ -98,15 +98,15 @@ type Report struct {
 	Played int
 }
 
-// ErrInterrupted is wrapped by the error Run and Pool.Play return when
+// ErrInterrupted is wrapped by the error Run and [Pool.Play] return when
 // their context is cancelled before every game is played.
 var ErrInterrupted = errors.New("batch interrupted")
 
 // ErrNoShardCount is wrapped by the refusal of an array job's environment
-// that gives a task's index but not the number of tasks (ShardFromEnv).
+// that gives a task's index but not the number of tasks ([ShardFromEnv]).
 var ErrNoShardCount = errors.New("no shard count")
 
-// maxSeats bounds the seats of a game (sim.NewGame allows 2..6).
+// maxSeats bounds the seats of a game ([sim.NewGame] allows 2..6).
 const maxSeats = sim.MaxPlayers
 
 func (cfg *Config) pool() PoolConfig {
@@ -145,7 +145,7 @@ func (cfg *Config) validate() error {
 // When ctx is cancelled Run stops handing out games, stops the games in
 // flight, keeps every game before the first unfinished one on disk (whole
 // lines, in order), writes timing.json and returns an error wrapping
-// ErrInterrupted and ctx's error; Config.Resume then plays the rest. The
+// [ErrInterrupted] and ctx's error; [Config.Resume] then plays the rest. The
 // Report is returned in every case where the batch could start.
 func Run(ctx context.Context, cfg Config) (*Report, error) {
 	start := time.Now()
@@ -424,9 +424,9 @@ func newLineChecker(h *Header) (*lineChecker, error) {
 }
 
 // check parses line (without its newline), which must be game g of the
-// batch: in the canonical form Record.AppendJSON writes (so that copies
+// batch: in the canonical form [Record.AppendJSON] writes (so that copies
 // stay byte-identical), with the game's seed and line-up, and a possible
-// result under the header's rules (Record.CheckRules).
+// result under the header's rules ([Record.CheckRules]).
 func (c *lineChecker) check(line []byte, g int) (Record, error) {
 	if bytes.HasSuffix(line, []byte{'\r'}) {
 		return Record{}, errors.New("ends in CRLF (\\r\\n): games.jsonl lines end in \\n alone (was the file converted to DOS line endings?)")

@@ -9,7 +9,7 @@ import (
 )
 
 // A Schedule decides who plays each game of a batch: game g seats entries
-// of a pool of bots (Config.Seats), seat i taking entry Lineup(g)[i], and is
+// of a pool of bots ([Config.Seats]), seat i taking entry Lineup(g)[i], and is
 // played with the random streams of sim.GameSeed(batch seed, Stream(g)).
 // A Schedule must be a pure function of the game index, safe for concurrent
 // use, so that a game's line-up does not depend on the worker or shard that
@@ -18,7 +18,7 @@ type Schedule interface {
 	// Players is the number of seats of every game, 2..6.
 	Players() int
 	// Pool is the number of entries the line-ups draw from (the length of
-	// Config.Seats), >= Players.
+	// [Config.Seats]), >= Players.
 	Pool() int
 	// Lineup returns the line-up of game g, appended to dst[:0]: seat i of
 	// game g is played by entry dst[i], 0 <= dst[i] < Pool(); the entries of
@@ -33,7 +33,7 @@ type Schedule interface {
 	Spec() ScheduleSpec
 }
 
-// Schedule kinds, as recorded in ScheduleSpec.Kind.
+// Schedule kinds, as recorded in [ScheduleSpec.Kind].
 const (
 	kindRotation = "rotation"
 	KindSubsets  = "subsets"
@@ -43,7 +43,7 @@ const (
 // ScheduleSpec is the serialisable description of a Schedule (the
 // "schedule" object of config.json).
 type ScheduleSpec struct {
-	// Kind is "rotation", "subsets" or "random".
+	// Kind is "rotation", [KindSubsets] ("subsets") or "random".
 	Kind string `json:"kind"`
 	// Players is the number of seats of every game, 2..6.
 	Players int `json:"players"`

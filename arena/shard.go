@@ -74,7 +74,7 @@ func ParseShard(text string) (Shard, error) {
 }
 
 // ShardFromEnv derives the shard from the environment of an array job, as
-// read by getenv (os.Getenv in a command):
+// read by getenv ([os.Getenv] in a command):
 //
 //   - Slurm job arrays: SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT; the
 //     index is relative to SLURM_ARRAY_TASK_MIN when that is set (so that

@@ -21,7 +21,7 @@ type BotSummary struct {
 	// WinRate is Wins/Games (0 when Games is 0).
 	WinRate float64 `json:"win_rate"`
 	// WilsonLo and WilsonHi bound the 95 % Wilson score interval of
-	// WinRate (stats.Wilson).
+	// WinRate ([stats.Wilson]).
 	WilsonLo float64 `json:"wilson_lo"`
 	WilsonHi float64 `json:"wilson_hi"`
 	// Placements[k] counts the seat-games finished in position k+1.
@@ -33,12 +33,12 @@ type BotSummary struct {
 	// MeanRounds is the mean number of rounds of the bot's seat-games.
 	MeanRounds float64 `json:"mean_rounds"`
 	// Stats sums, over the bot's seat-games, the counts its bot reported
-	// about its own play (Record.Stats; e.g. MARS's placement auctions by
+	// about its own play ([Record.Stats]; e.g. MARS's placement auctions by
 	// winning bid); absent for a bot that reports none.
 	Stats map[string]int64 `json:"stats,omitempty"`
 }
 
-// tally accumulates BotSummary counts from records, in integers only, so
+// tally accumulates [BotSummary] counts from records, in integers only, so
 // that the result does not depend on the order of the records.
 type tally struct {
 	labels  []string

@@ -14,7 +14,7 @@ import (
 // (1st..nth), stalemates, faults, mean rounds and, when t holds bot
 // timings, the mean decision time per turn and per game in milliseconds.
 // A last line gives the number of games, the throughput and, when timed,
-// the clock of the decision times (Timing.Clock).
+// the clock of the decision times ([Timing.Clock]).
 func WriteTable(w io.Writer, summary []BotSummary, t *Timing) error {
 	timed := t != nil && len(t.Bots) > 0
 	np := 0
@@ -66,7 +66,7 @@ func WriteTable(w io.Writer, summary []BotSummary, t *Timing) error {
 }
 
 // WriteStats prints the counts the bots reported about their own play
-// (BotSummary.Stats) as an aligned table, one row per bot that reported
+// ([BotSummary.Stats]) as an aligned table, one row per bot that reported
 // any and one column per count name (ascending), each cell the sum over
 // the bot's seat-games and, in parentheses, the mean per seat-game. It
 // prints nothing when no bot reported counts.

@@ -14,7 +14,7 @@ const clockThreadCPUTimeID = 3
 
 // threadCPU returns the calling OS thread's CPU time (user and system),
 // ok false if the kernel does not give it. The caller keeps its goroutine
-// on one thread (runtime.LockOSThread) between two readings it subtracts.
+// on one thread ([runtime.LockOSThread]) between two readings it subtracts.
 // clock_gettime of this clock is not in the vDSO: it is a system call
 // (about 0.2-0.5 µs), made without the scheduler's hand-off as it cannot
 // block.

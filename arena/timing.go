@@ -21,19 +21,19 @@ type Timing struct {
 	WallSeconds float64 `json:"wall_seconds"`
 	// GamesPerSecond is Games / WallSeconds: the throughput of one machine.
 	GamesPerSecond float64 `json:"games_per_second"`
-	// Clock is the clock of the decision times in Bots: ClockThreadCPU
+	// Clock is the clock of the decision times in Bots: [ClockThreadCPU]
 	// (the CPU time of the worker's thread, where the operating system
 	// gives it), clockWall (elapsed time, which grows with the machine's
-	// load), ClockMixed (parts of a resumed or merged run measured with
+	// load), [ClockMixed] (parts of a resumed or merged run measured with
 	// different clocks), or empty (not timed, or a file written before the
 	// field existed).
 	Clock string `json:"clock,omitempty"`
 	// Bots holds the decision times per bot label; it is empty when the
-	// batch ran with Config.Timing off.
+	// batch ran with [Config.Timing] off.
 	Bots []BotTiming `json:"bots,omitempty"`
 }
 
-// The clocks of Timing.Clock.
+// The clocks of [Timing.Clock].
 const (
 	// ClockThreadCPU is the CPU time of the thread running the decision
 	// (Linux: clock_gettime(CLOCK_THREAD_CPUTIME_ID), the worker's
@@ -72,7 +72,7 @@ type BotTiming struct {
 	Turns int `json:"turns"`
 	// DecisionSeconds is the time spent in the bot's methods (Start
 	// excluded), estimated from one call in 16 (thread CPU time) or 4
-	// (wall clock) of each method, on the clock of Timing.Clock.
+	// (wall clock) of each method, on the clock of [Timing.Clock].
 	DecisionSeconds float64 `json:"decision_seconds"`
 	// SecondsPerTurn is DecisionSeconds / Turns.
 	SecondsPerTurn float64 `json:"seconds_per_turn"`
@@ -129,7 +129,7 @@ func (t *Timing) add(u Timing) {
 	t.finish()
 }
 
-// Methods of sim.Player timed by timedPlayer.
+// Methods of [sim.Player] timed by timedPlayer.
 const (
 	mPlaceInitial = iota
 	mTrade
@@ -152,12 +152,12 @@ const (
 	sampleEveryCPU = 16
 )
 
-// timedPlayer is a sim.Player decorator that measures the time spent in
+// timedPlayer is a [sim.Player] decorator that measures the time spent in
 // the wrapped player's decisions: the CPU time of the calling thread where
 // the operating system gives it (cpu), else the monotonic wall clock. It
 // times every every-th call of each method and scales the sum by the
 // method's calls over its timed calls. It belongs to one worker, whose
-// goroutine is locked to its OS thread while it plays (see Pool.Play), so
+// goroutine is locked to its OS thread while it plays (see [Pool.Play]), so
 // that both readings of a call are of the same thread.
 type timedPlayer struct {
 	p     sim.Player

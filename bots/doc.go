@@ -2,7 +2,7 @@
 // (one tunable parameter: range, scale, named choices), Values (a set of
 // parameter values), Factory (a bot family's entry: name, doc, parameters
 // and constructor), Seat (a factory with values and a label), Explainer
-// and StatReporter (a bot's own counts per game, with Stat).
+// and [StatReporter] (a bot's own counts per game, with Stat).
 //
 // Registry maps bot names to factories and parses seat specifications
 // ("mars@paper(W_p=0.8)"), -param overrides, parameter files and the

@@ -20,12 +20,12 @@ type Factory struct {
 	// Params are the bot's tunable parameters, in display order.
 	Params []Param
 	// New returns a new player with the given parameter values (every Param
-	// present and checked by the caller; see Seat.New).
+	// present and checked by the caller; see [Seat.New]).
 	New func(params Values) (sim.Player, error)
 }
 
 // Validate checks the factory's definition: a well-formed name, a non-nil
-// New and well-formed, distinct parameters (see Param.Validate).
+// New and well-formed, distinct parameters (see [Param.Validate]).
 func (f Factory) Validate() error {
 	if !ValidName(f.Name) {
 		return fmt.Errorf("bot %q: name must match [A-Za-z_][A-Za-z0-9_-]*", f.Name)
@@ -113,7 +113,7 @@ func (s Seat) New() (p sim.Player, err error) {
 	return p, nil
 }
 
-// errBadNew is wrapped by Seat.New's error for a factory's New that
+// errBadNew is wrapped by [Seat.New]'s error for a factory's New that
 // panicked or returned a nil player without an error.
 var errBadNew = errors.New("bad factory")
 

@@ -14,7 +14,7 @@ import (
 )
 
 // Registry maps bot names to factories and parses seat specifications
-// into Seat values. The zero value is unusable: use NewRegistry, or
+// into Seat values. The zero value is unusable: use [NewRegistry], or
 // bots/registry.Default for every family of marslab. A Registry is a
 // value: registering in one leaves every other untouched. It is safe for
 // concurrent reads once built.
@@ -38,7 +38,7 @@ func NewRegistry() *Registry {
 
 // Register adds a factory. It fails if the name is taken, also in another
 // case ("Mars" beside "mars": file systems and readers would confuse
-// them), or the factory is malformed (see Factory.Validate).
+// them), or the factory is malformed (see [Factory.Validate]).
 func (r *Registry) Register(f Factory) error {
 	if err := f.Validate(); err != nil {
 		return fmt.Errorf("registry: register: %w", err)
@@ -72,7 +72,7 @@ func (r *Registry) Lookup(name string) (*Factory, bool) {
 }
 
 // Overrides maps a bot name to parameter values given as text (numbers, or
-// choice names), from -param flags; see ParseOverrides.
+// choice names), from -param flags; see [ParseOverrides].
 type Overrides map[string]map[string]string
 
 // ParseSeat parses one seat specification (see Registry):
@@ -279,7 +279,7 @@ func clashing(seats []Seat, first []int) []int {
 }
 
 // ErrOverride is wrapped by every refusal of a parameter override
-// (Overrides, ParseOverrides): its text is "parameter override", followed
+// (Overrides, [ParseOverrides]): its text is "parameter override", followed
 // by the override (bot.K or bot.K = V) and what is wrong with it.
 var ErrOverride = errors.New("parameter override")
 
@@ -365,7 +365,7 @@ func EmbeddedSets(bot string) []string {
 }
 
 // ReadParamFile reads a bot parameter file for factory f (see
-// ParseParamFile) and returns the values it sets.
+// [ParseParamFile]) and returns the values it sets.
 func ReadParamFile(f *Factory, path string) (Values, error) {
 	data, err := fileread.ReadFile(path, fileread.Params)
 	if err != nil {

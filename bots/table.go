@@ -46,14 +46,14 @@ func (r *Registry) NewTable(players, rules string) (*Table, error) {
 	return t, nil
 }
 
-// Play plays game index of the experiment seed (sim.Game.Play) with the
+// Play plays game index of the experiment seed ([sim.Game.Play]) with the
 // table's players.
 func (t *Table) Play(seed, index uint64) (sim.Result, error) {
 	return t.Game.Play(t.Players, seed, index)
 }
 
 // ReplayPlayers builds the players of a logged game's seats (its bots,
-// parameter values and labels) from r, as sim.Replay asks for them:
+// parameter values and labels) from r, as [sim.Replay] asks for them:
 //
 //	rep, err := sim.Replay(ctx, log, reg.ReplayPlayers)
 //

@@ -5,10 +5,10 @@
 //
 // The package hands out bytes; parsing and validation live in the
 // packages that use them (sim.ParseMap, sim.ParseRules, the bot registry).
-// It also holds what every TOML parser of the module shares: DecodeStrict,
-// which decodes TOML and rejects unknown keys, UnknownKey, the one error for
+// It also holds what every TOML parser of the module shares: [DecodeStrict],
+// which decodes TOML and rejects unknown keys, [UnknownKey], the one error for
 // an unknown key (file, line, key and the keys allowed there, read from the
-// struct's toml tags), and KeyErrors, the errors naming the file and the key
+// struct's toml tags), and [KeyErrors], the errors naming the file and the key
 // of a bad value.
 package configs
 

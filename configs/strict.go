@@ -18,7 +18,7 @@ import (
 //
 //	my.toml:5: continents[0].bonus = 2.5: must be an integer (TOML value has type float)
 //
-// A key that v has no field for is an error (UnknownKey):
+// A key that v has no field for is an error ([UnknownKey]):
 //
 //	my.toml:7: unknown key "continents[1].colour" (allowed: name, bonus)
 func DecodeStrict(source string, data []byte, v any) (toml.MetaData, error) {
@@ -34,7 +34,7 @@ func DecodeStrict(source string, data []byte, v any) (toml.MetaData, error) {
 }
 
 // UnknownKey returns the error for the first (by line) of the keys of data
-// that were not decoded into v (toml.MetaData.Undecoded, or some of them),
+// that were not decoded into v ([toml.MetaData.Undecoded], or some of them),
 // nil when keys is empty:
 //
 //	source:LINE: unknown key "a.b.c" (allowed: x, y, z)
@@ -53,7 +53,7 @@ func UnknownKey(source string, data []byte, keys []toml.Key, v any) error {
 	return unknownKey(source, data, raw, keys, v)
 }
 
-// unknownKey is UnknownKey of data decoded into raw.
+// unknownKey is [UnknownKey] of data decoded into raw.
 func unknownKey(source string, data []byte, raw map[string]any, keys []toml.Key, v any) error {
 	var top []toml.Key
 	for _, k := range keys {
@@ -293,7 +293,7 @@ func lineOf(data []byte, path []any) int {
 
 // KeyErrors returns the function that words the error for a bad value of
 // a key in the config named source: "source: key <key>: <message>", the
-// message formatted as by fmt.Sprintf.
+// message formatted as by [fmt.Sprintf].
 func KeyErrors(source string) func(key, format string, a ...any) error {
 	return func(key, format string, a ...any) error {
 		return fmt.Errorf("%s: key %s: %s", source, key, fmt.Sprintf(format, a...))

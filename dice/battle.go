@@ -164,7 +164,7 @@ func checkBattle(r Rules, a, d, stop int) (*rollSet, error) {
 }
 
 // forEachEnd calls f for every possible end state of a battle from (a, d)
-// with stop level stop, in the order documented for BattleResult.Outcomes.
+// with stop level stop, in the order documented for [BattleResult.Outcomes].
 func forEachEnd(a, d, stop int, f func(x, y int)) {
 	if d == 0 || a <= stop {
 		f(a, d)
@@ -188,7 +188,7 @@ type OutcomeExact struct {
 	P                          *big.Rat
 }
 
-// BattleResultExact is BattleResult in exact rational arithmetic.
+// BattleResultExact is [BattleResult] in exact rational arithmetic.
 type BattleResultExact struct {
 	Rules                             Rules
 	A, D, Stop                        int
@@ -198,7 +198,7 @@ type BattleResultExact struct {
 	DefenderLossMean, DefenderLossVar *big.Rat
 }
 
-// BattleStopExact is BattleStop in exact rational arithmetic (stop 0 is
+// BattleStopExact is [BattleStop] in exact rational arithmetic (stop 0 is
 // Battle's whole battle); it stops with ctx's error
 // (wrapped) when ctx is done; it checks ctx every few cells of the grid,
 // so that it returns promptly even when the fractions grow long.

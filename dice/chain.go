@@ -37,7 +37,7 @@ type Chainer struct {
 
 // NewChainer returns a Chainer for rules r with buffers sized for up to
 // maxArmies attacking armies and 20 defenders per territory; larger queries
-// grow the buffers. If r is invalid (see Rules.Validate) every query
+// grow the buffers. If r is invalid (see [Rules.Validate]) every query
 // returns NaN and Err reports why.
 func NewChainer(r Rules, maxArmies int) *Chainer {
 	c := &Chainer{r: r}
@@ -54,7 +54,7 @@ func NewChainer(r Rules, maxArmies int) *Chainer {
 	return c
 }
 
-// Err returns the error of an invalid rule set given to NewChainer, or nil.
+// Err returns the error of an invalid rule set given to [NewChainer], or nil.
 func (c *Chainer) Err() error { return c.err }
 
 // Win returns P(conquering the whole path) starting with a attacking
@@ -433,7 +433,7 @@ func checkChain(r Rules, a int, defenders []int) error {
 	return nil
 }
 
-// ChainResultExact is ChainResult in exact rational arithmetic.
+// ChainResultExact is [ChainResult] in exact rational arithmetic.
 type ChainResultExact struct {
 	A         int
 	Defenders []int

@@ -60,7 +60,7 @@ type defender struct {
 // attacker's P(conquering the whole path) with a attacking armies, by a
 // depth-first search over the territories in attack order that prunes a
 // partial allocation when its admissible lower bound (the attacker's
-// chance against the adaptive defender of Defence.Adaptive for the
+// chance against the adaptive defender of [Defence.Adaptive] for the
 // remaining territories, summed over the distribution of the attacker's
 // armies) is at least the best complete allocation so far. The result is
 // optimal, not a heuristic. With exhaustive it evaluates every allocation

@@ -25,7 +25,7 @@
 //     so the battle for territory i+1 starts with s-1 attacking armies.
 //
 // The float64 results agree with the exact math/big.Rat results
-// (RollOdds.rat, BattleStopExact, WinExact, ChainExact, NewTableExact) to
+// (RollOdds.rat, [BattleStopExact], [WinExact], [ChainExact], [NewTableExact]) to
 // 1e-14 for all a, d <= 60, where a float64 x agrees with an exact value e
 // to 1e-14 when
 //
@@ -33,20 +33,20 @@
 //
 // (an absolute error for values up to 1, a relative one above). The tests
 // check this for P(win) of every table entry, and for every start of
-// Battle and BattleStop (stop levels 0 and 3) for P(win), every end-state
+// Battle and [BattleStop] (stop levels 0 and 3) for P(win), every end-state
 // probability and the means and variances of both sides' losses.
 //
-// The exact results grow long fractions: ChainExact,
-// BattleStopExact and NewTableExact take a context and stop with the context's
+// The exact results grow long fractions: [ChainExact],
+// [BattleStopExact] and [NewTableExact] take a context and stop with the context's
 // error when it is done (a command's Ctrl-C or a deadline), checking it every
 // few cells.
 //
 // Beyond the odds, Stop finds the optimal stopping policy of an attack
 // along a path under a Utility (backward induction over the chain's
-// states; StopExact in big.Rat) and compares it with the threshold rules
+// states; [StopExact] in [big.Rat]) and compares it with the threshold rules
 // "attack while the win probability is at least W"; Defend finds the
 // allocation of a defender's armies along a path that minimises the
-// attacker's chance (Glass and Neller 2015), by branch and bound. Rules.Sides
+// attacker's chance (Glass and Neller 2015), by branch and bound. [Rules.Sides]
 // rolls dice of other numbers of faces.
 //
 // The MARS paper (Johansson & Olsson 2006) lists rounded single-roll odds

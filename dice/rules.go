@@ -19,7 +19,7 @@ type Rules struct {
 	Sides int
 }
 
-// maxSides is the most faces a die may have in Rules.Sides.
+// maxSides is the most faces a die may have in [Rules.Sides].
 const maxSides = 12
 
 // sides returns the number of faces of the dice, 6 for Sides = 0.

@@ -239,7 +239,7 @@ func (s *stopSpace) solve(u Utility, val, rollVal []float64, cont []bool, fixed 
 //
 //	V = max(utility of stopping, Σ_j P_{na,nd}(j)·V(after the roll)),
 //
-// computed in float64; StopExact does the same in math/big.Rat. Ties go to
+// computed in float64; [StopExact] does the same in math/big.Rat. Ties go to
 // stopping. It also holds P(conquering the rest of the path) from every
 // state, attacking to the end, to compare with the threshold rules "roll
 // while that probability is at least W".
@@ -567,7 +567,7 @@ func (se *StoppingExact) Value() *big.Rat {
 }
 
 // at returns the exact optimal value of state (k, x, y) (see
-// Stopping.At), whether the optimal policy rolls there, and the exact
+// [Stopping.At]), whether the optimal policy rolls there, and the exact
 // value of rolling once there (nil where no roll is possible); ok is false
 // outside the states. The values must not be modified.
 func (se *StoppingExact) at(k, x, y int) (value *big.Rat, roll bool, rollValue *big.Rat, ok bool) {

@@ -6,7 +6,7 @@ import (
 	"math/big"
 )
 
-// maxTableN is the largest n accepted by NewTable and NewTableExact:
+// maxTableN is the largest n accepted by [NewTable] and [NewTableExact]:
 // a table holds (n+1)² float64 values (200 MB at 5000).
 const maxTableN = 5000
 
@@ -55,8 +55,8 @@ func NewTable(r Rules, n int) (*Table, error) {
 //	w(x, y) = Σ_j P_{na,nd}(j) · w(x - (m-j), y - j),
 //
 // with na = min(capA, x), nd = min(capD, y), m = min(na, nd). Column 0 of
-// row x and every row above it must already be filled. NewTable and
-// Chainer.WinAll share it: it is the one hot loop of both.
+// row x and every row above it must already be filled. [NewTable] and
+// [Chainer.WinAll] share it: it is the one hot loop of both.
 func pullRow(w []float64, p *[maxDice + 1][maxDice + 1][maxDice + 1]float64, x, s, capA, capD int) {
 	na := min(capA, x)
 	row := x * s
@@ -145,7 +145,7 @@ type TableExact struct {
 	win [][]*big.Rat // win[a][d]
 }
 
-// NewTableExact computes the table of NewTable in exact rational
+// NewTableExact computes the table of [NewTable] in exact rational
 // arithmetic; it stops with ctx's error
 // (wrapped) when ctx is done; it checks ctx every few cells.
 func NewTableExact(ctx context.Context, r Rules, n int) (*TableExact, error) {
@@ -186,7 +186,7 @@ func NewTableExact(ctx context.Context, r Rules, n int) (*TableExact, error) {
 }
 
 // Win returns exact P(win) for a attacking against d defending armies; it
-// panics outside [0, N()] like Table.Win. The result must not be modified.
+// panics outside [0, N()] like [Table.Win]. The result must not be modified.
 func (t *TableExact) Win(a, d int) *big.Rat {
 	if uint(a) > uint(t.n) || uint(d) > uint(t.n) {
 		panic(fmt.Sprintf("dice: TableExact.Win(%d, %d) outside table of size %d", a, d, t.n))

@@ -26,7 +26,7 @@ type Config struct {
 	File string `json:"-"`
 	// Rules is the rule set: an embedded name ("fixedcards", the paper's
 	// environment, is the default) or a TOML file, relative to the config
-	// file's folder (sim.ConfigPath). The game is played on the map the
+	// file's folder ([sim.ConfigPath]). The game is played on the map the
 	// rules name.
 	Rules string
 	// Players is the number of seats, 2..6 (the paper: 4).
@@ -35,7 +35,7 @@ type Config struct {
 	// uniformly per episode (the paper: 0, the first to move).
 	Seat int
 	// Actions are the bots the learner chooses from at each turn, as seat
-	// specifications (bots.Registry.ParseSeat): action i plays the whole turn
+	// specifications ([bots.Registry.ParseSeat]): action i plays the whole turn
 	// when the learner picks i. The paper: passive, pacifist, aggressive.
 	Actions []string
 	// Opponents are the bots an opponent seat is drawn from, uniformly and
@@ -116,7 +116,7 @@ type rewardFile struct {
 }
 
 // parseConfig parses an environment config (TOML; every key optional, the
-// defaults are DefaultConfig's):
+// defaults are [DefaultConfig]'s):
 //
 //	rules     = "fixedcards"                           # embedded rule set or TOML file
 //	players   = 4                                      # 2..6

@@ -10,7 +10,7 @@
 // seats are opponents, each drawn per episode from a list of bots (by
 // default the same three simple agents, which keep their strategy for the
 // whole game, as in the paper's section 4.2). Config, read from TOML, says
-// all of this; DefaultConfig is the paper's set-up.
+// all of this; [DefaultConfig] is the paper's set-up.
 //
 // Two ways to drive an episode:
 //
@@ -27,7 +27,7 @@
 //
 // The observation (Features) holds the paper's, the share of the board the
 // seat owns, and richer features, all computed from what the seat is shown
-// (sim.State of its seat: no other seat's cards or mission). The reward
+// ([sim.State] of its seat: no other seat's cards or mission). The reward
 // (Rewards) is the paper's scheme by default: a cost per turn, a reward for
 // a win, for a loss while alive and for elimination, and at the round limit
 // a reward by the seat's rank in territories (250, 100, 0, -50).

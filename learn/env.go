@@ -9,7 +9,7 @@ import (
 	"github.com/marslab-risk/marslab/bots"
 )
 
-// Errors of Env.Step.
+// Errors of [Env.Step].
 var (
 	// errNoEpisode: Step before the first Reset.
 	errNoEpisode = errors.New("learn: step before reset")

@@ -8,7 +8,7 @@ import (
 
 // The observation's features, by name. Every value is computed from what
 // the learner's seat is shown: the board, the card counts and the round,
-// all public (sim.State of the seat); no other seat's cards or mission.
+// all public ([sim.State] of the seat); no other seat's cards or mission.
 const (
 	// nameTerritories is the paper's observation: the share of the
 	// territories the seat owns, in [0, 1] (the paper prints it in

@@ -20,31 +20,31 @@ var ErrAborted = errors.New("learn: episode aborted")
 
 // Abort is the answer of a decide function that ends the episode: the
 // learner's turn is played on with action 0 and the game stops before the
-// next turn (Run returns an error wrapping ErrAborted).
+// next turn (Run returns an error wrapping [ErrAborted]).
 const Abort = -1
 
 // Outcome is the result of one episode, from the learner's seat.
 type Outcome struct {
 	// Seat is the learner's seat; Opponents[seat] the index into
-	// Config.Opponents of the bot in each other seat (-1 at the learner's).
+	// [Config.Opponents] of the bot in each other seat (-1 at the learner's).
 	Seat      int
 	Opponents []int
 	// Steps is the number of decisions the learner made (its turns).
 	Steps int
-	// Final is the reward of the last step: Rewards.PerTurn plus the end
-	// reward (Rewards.Win, Loss, Eliminated or Placement[Rank]).
+	// Final is the reward of the last step: [Rewards.PerTurn] plus the end
+	// reward ([Rewards.Win], Loss, Eliminated or Placement[Rank]).
 	Final float64
 	// Return is the episode's total reward: PerTurn·(Steps-1) + Final
 	// (0 when the learner made no decision).
 	Return float64
 	// Won, Eliminated and Stalemate say how the episode ended for the
 	// learner; Rank is the number of seats owning more territories than it
-	// at the end (the index into Rewards.Placement at a stalemate).
+	// at the end (the index into [Rewards.Placement] at a stalemate).
 	Won, Eliminated, Stalemate bool
 	Rank                       int
 	// Rounds is the round the episode ended in.
 	Rounds int
-	// PerTurn is the reward of every step but the last (Rewards.PerTurn).
+	// PerTurn is the reward of every step but the last ([Rewards.PerTurn]).
 	PerTurn float64
 }
 
@@ -130,7 +130,7 @@ func (r *Runner) opponentNames() []string {
 // observation (valid during the call) and returns the action, 0 ..
 // NumActions()-1, or Abort. The final observation, from the learner's
 // seat, is left in the slice Final returns. Run stops when ctx is done
-// (the error wraps sim.ErrInterrupted).
+// (the error wraps [sim.ErrInterrupted]).
 func (r *Runner) Run(ctx context.Context, seed, index uint64, decide func(obs []float64) int) (Outcome, error) {
 	cfg := r.s.cfg
 	seat, opp := r.draw(seed, index)

@@ -8,6 +8,75 @@ import (
 	"github.com/marslab-risk/marslab/sim"
 )
 
+// attackState is the attack phase's state: the goals the agents pursue
+// (won in the placement auction or handed on by a conquering neighbour)
+// and the attack auction's bids.
+type attackState struct {
+	// pursuits holds every agent's pursued goals (agent.phead), emptied at
+	// each placement: one buffer, so that pursuing goals does not allocate
+	// once it has grown.
+	pursuits []pursuit
+	legal    []sim.AttackOrder // the legal attacks of an attack auction
+	bids     []attackChoice    // every agent's bid of an attack auction, kept only when explaining
+	// atkValid (maps with neighbour masks) has the bits of the agents
+	// whose attack bid (agent.atk) stands: no territory it read has
+	// changed since (see chooseAttack).
+	atkValid uint64
+
+	stop stopState // the stop option's army price and counts (stop.go)
+}
+
+// pursuit is a goal an agent pursues: goal g (an index in mediator.goals,
+// valid until the next placement) and pos, the index in the goal's path of
+// its next target, the territory next to the agent; next is the agent's
+// next pursued goal (an index in mediator.pursuits, -1 for none).
+type pursuit struct {
+	g, pos, next int
+	memo         oddsMemo
+	// rest has the bits of the path's territories from pos on (those
+	// below 64: it serves maps with neighbour masks; see footprint).
+	rest uint64
+}
+
+// oddsMemo remembers the odds store node of a pursued goal's remaining
+// path: node (of store generation gen) holds the chain odds against the
+// defenders defs[:n]. The
+// attack auction runs again after every roll: the attacking agent's
+// armies fall while the defenders of its other goals stay the same, so
+// those are looked up in the node, not searched for in the store.
+type oddsMemo struct {
+	n, node, gen int
+	defs         [maxGoalPath]int32
+}
+
+// clearPursued empties every agent's pursued goals.
+func (m *mediator) clearPursued() {
+	m.pursuits = m.pursuits[:0]
+	m.atkValid = 0 // the attack bids read the pursued goals
+	for t := range m.agents {
+		m.agents[t].phead, m.agents[t].ptail = -1, -1
+	}
+}
+
+// pursue appends goal g, with its next target at index pos of its path,
+// to agent t's pursued goals.
+func (m *mediator) pursue(t, g, pos int) {
+	i := len(m.pursuits)
+	var rest uint64
+	for _, v := range m.path(g)[pos:] {
+		rest |= 1 << (v & 63)
+	}
+	m.pursuits = append(m.pursuits, pursuit{g: g, pos: pos, next: -1, rest: rest})
+	m.atkValid &^= 1 << (t & 63) // t's attack bid reads its pursued goals
+	a := &m.agents[t]
+	if a.ptail >= 0 {
+		m.pursuits[a.ptail].next = i
+	} else {
+		a.phead = i
+	}
+	a.ptail = i
+}
+
 // attackChoice is an agent's bid in an attack auction.
 type attackChoice struct {
 	from, to int

@@ -7,15 +7,15 @@ import (
 
 // board is the mediator's picture of the game: the map's static facts,
 // precomputed once per map, and the current owners and armies (the
-// embedded blocks.Board, whose position queries MARS shares with the other
-// bots), read from the sim.State at each phase. Every slice is indexed by
+// embedded [blocks.Board], whose position queries MARS shares with the other
+// bots), read from the [sim.State] at each phase. Every slice is indexed by
 // territory or continent id and reused between turns.
 //
 // The terms of Table 3 that MARS evaluates for every territory on every
 // placement (the friendly and enemy neighbours and their armies, gathered
 // in one pass over the neighbours; the continent shares, summarised once
 // per phase in contMine and contSole) are computed here rather than asked
-// of the blocks.Board queries, which take a pass each.
+// of the [blocks.Board] queries, which take a pass each.
 type board struct {
 	// Static, per map.
 	nbr       [][]int   // neighbours of each territory
@@ -122,7 +122,7 @@ func neighbourMasks(nbr [][]int) []uint64 {
 	return masks
 }
 
-// boardFromMap builds the static board of a sim.Map.
+// boardFromMap builds the static board of a [sim.Map].
 func boardFromMap(m *sim.Map) *board {
 	nbr := make([][]int, m.NumTerritories())
 	cont := make([]int, m.NumTerritories())
@@ -138,7 +138,7 @@ func boardFromMap(m *sim.Map) *board {
 }
 
 // load copies owners and armies from s, as seen by seat me, and keeps s
-// for the searches through MARS's territories (sim.OwnedPaths).
+// for the searches through MARS's territories ([sim.OwnedPaths]).
 func (b *board) load(s *sim.State, me int) {
 	b.s = s
 	b.Load(s)

@@ -12,7 +12,7 @@ import (
 
 // Bot is the MARS bot: a mediator agent, a territory agent for every
 // territory and a card agent (Johansson & Olsson 2006). It implements
-// sim.Player. A Bot keeps its buffers between games; it is used by one
+// [sim.Player]. A Bot keeps its buffers between games; it is used by one
 // game at a time.
 type Bot struct {
 	p     Params
@@ -98,7 +98,7 @@ func (b *Bot) Start(s *sim.State, seat int, rng *rand.Rand) {
 }
 
 // GameStats appends the counts of the placement auctions of the game the
-// bot is playing or last played (bots.StatReporter), in this order:
+// bot is playing or last played ([bots.StatReporter]), in this order:
 // place_offensive, place_defensive and place_zero, the auctions won by
 // offensive bids (equation (4)), defensive bids (equation (5)) for one
 // army or more and zero-army bids of either kind; armies_offensive and

@@ -13,7 +13,7 @@ import "github.com/marslab-risk/marslab/sim"
 // income from territories and continents (the armies matter now); else
 // holding on costs nothing and keeps the option of a better set.
 //
-// The sets come from the engine's own list (sim.State.ValidTrades), in its
+// The sets come from the engine's own list ([sim.State.ValidTrades]), in its
 // order: indices increasing within a set, sets in lexicographic order.
 type cardAgent struct {
 	hand []sim.Card // the hand, reused between calls

@@ -7,10 +7,10 @@ import "github.com/marslab-risk/marslab/dice"
 // and the attacking armies a, so the odds of a sequence computed in one
 // placement or attack serve every later goal with the same defenders.
 // Sequences are kept as a trie of suffixes, from the last territory to the
-// first: the odds of a path are one dice.Chainer.Prepend pass over the
+// first: the odds of a path are one [dice.Chainer.Prepend] pass over the
 // odds of its suffix, so paths that end alike (goals towards the same
 // territory, a goal whose first defender lost armies in a roll) share all
-// but their first passes. The values are those of one dice.Chainer.WinAll
+// but their first passes. The values are those of one [dice.Chainer.WinAll]
 // pass over the whole path, bit for bit, whatever the store holds.
 type chainStore struct {
 	ch *dice.Chainer

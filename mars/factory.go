@@ -8,7 +8,7 @@ import (
 )
 
 // Factory returns the registry entry of the MARS bot, "mars". Its
-// parameters are those of ParamSpecs: Tables 1 and 2 of Johansson & Olsson
+// parameters are those of [ParamSpecs]: Tables 1 and 2 of Johansson & Olsson
 // (2006), with the published values as defaults, and the named options
 // goal_value, goal_paths, defensive_bid and hold_unit.
 func Factory() bots.Factory {
@@ -22,7 +22,7 @@ func Factory() bots.Factory {
 
 // newFromValues builds a MARS bot from named parameter values (a named
 // option's value is its choice index); parameters absent from params keep
-// the values of PaperParams.
+// the values of [PaperParams].
 func newFromValues(params bots.Values) (sim.Player, error) {
 	p := PaperParams()
 	for _, s := range paramSpecs {

@@ -26,7 +26,7 @@ const valueFloor = 1.0
 
 // fortifier holds the fortification phase's buffers. The searches through
 // MARS's territories (distances to the front, steps from the moving stack,
-// clusters) are sim.OwnedPaths searches on the board's State.
+// clusters) are [sim.OwnedPaths] searches on the board's State.
 type fortifier struct {
 	front   []int  // own territories with an enemy neighbour
 	dist    []int  // steps to the nearest front territory of the cluster, -1 if none

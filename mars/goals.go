@@ -31,14 +31,66 @@ type message struct {
 	last, parent, k int32
 	origin          int32 // the originator: the goal territory
 	def             int
-	seen            uint64 // bit t set for every territory t of the chain (maps of at most 64 territories)
+	seen            uint64 // bit t set for every territory t of the chain (maps with neighbour masks)
+}
+
+// relay is the placement's goal propagation state (see propagate): the
+// messages, the goals the own agents stored and what the goals of one
+// message share, rebuilt at each placement.
+type relay struct {
+	msgs    []message
+	goals   []goal
+	paths   []int
+	onPath  []bool
+	reached []uint64    // goal_paths = shortest, maps without neighbour masks (byOrigin on the others): bit o of row t set once a message of originator o reached agent t
+	ccs     []oddsCache // per-message odds caches of this placement (goal.cc)
+	ccOf    []int32     // by message, 1 + its oddsCache's index in ccs, 0 for none (relaySmall; see childCache)
+	bnd     []float64   // bid-bound numerators by attacking armies (oddsCache.bo), zero beyond bndN
+	bndN    int         // the numerators of bnd the placement's caches use
+
+	// reachOwn (maps with neighbour masks) holds the own territories a
+	// message can still reach, by territory and extensions left, and
+	// byOrigin (goal_paths = shortest, nil otherwise; in the buffer
+	// origins) those each originator's messages have reached (see
+	// reachable).
+	reachOwn, byOrigin, origins []uint64
+	// claimed (goal_paths = shortest, maps with neighbour masks) holds,
+	// by originator, the own territories next to the ends of the
+	// messages extend has made so far in one pass: they store those
+	// messages first (see extend).
+	claimed [64]uint64
+	// minDef (goal_paths = shortest, maps with neighbour masks) holds, by
+	// originator and territory, the fewest defenders of a chain of that
+	// originator ending there that extend has made in this placement, 0
+	// for none: a later chain ending there with as many defenders or more
+	// is dominated (see extend). Cleared by relaySmall.
+	minDef [64][64]int32
+	// agLim (goal_paths = all, maps with neighbour masks) holds, by chain
+	// length k and own territory t, the least defenders of a chain of k
+	// territories t may not reach (see agentLimits), set for the own
+	// territories at each placement; extLim, by enemy territory, the
+	// defenders below which extend sends an extension (see extLimits).
+	agLim  [maxGoalPath + 1][64]int32
+	extLim [64]int32
+	// liveAt[j] (maps with neighbour masks) has bit v set when row j of
+	// reachOwn has an own territory for v.
+	liveAt [maxGoalPath]uint64
+	// mine (maps with neighbour masks, board.nmask) has the own
+	// territories' bits, set at each placement by reachableMasks.
+	mine uint64
+	// near (maps with neighbour masks) holds, by enemy territory, the
+	// armies of the own territories next to it (see nearby), made at
+	// newCache's first read in a placement: nearOwn has the bits of the
+	// territories whose entry is made (cleared by reachableMasks).
+	near    [64]nearby
+	nearOwn uint64
 }
 
 // goal is a goal stored by an own territory agent: the path to conquer,
 // in attack order (first the territory next to the agent), its length,
 // defenders and threat are its oddsCache's (the goals of one message
 // share them); w is its value (the sum of the values V_c the chain's
-// agents appended, or the goal territory's V_c; see GoalValue), kept here
+// agents appended, or the goal territory's V_c; see [GoalValue]), kept here
 // for the bid bounds' first test.
 type goal struct {
 	w    float64
@@ -96,16 +148,21 @@ func (m *mediator) path(g int) []int {
 // agent that receives a message stores it as a goal (and does not pass it
 // on). A chain never visits a territory twice. Chains whose odds are
 // below pPrune even with every army MARS could bring are dropped (see
-// pPrune; n, the number of armies to be placed, is used only there). On
-// maps of at most 64 territories a message is not sent where neither it
-// nor any longer chain through it could be stored (see reachable and
-// mayStore): the goals and their order are those of sending it.
+// pPrune; n, the number of armies to be placed, is used only there).
 // Messages travel breadth-first, so the goal order is deterministic.
 // Under goal_paths = shortest an own agent keeps only the first message of
 // each originator to reach it, one of the fewest territories (see store).
+//
+// The messages travel by one of two loops that make the same goals in the
+// same order (TestRelaySmallMatchesGeneral): relaySmall on maps with
+// neighbour masks (board.nmask: at most 64 territories, every map the
+// loader reads), which also does not send a message where neither it nor
+// any longer chain through it could be stored (see reachable and
+// mayStore), and relayLists, which follows the neighbour lists and sends
+// every chain, on the others.
 func (m *mediator) propagate(n int) {
 	b := m.b
-	if m.p.GoalPaths == GoalPathsShortest && len(b.Owner) > 64 {
+	if m.p.GoalPaths == GoalPathsShortest && b.nmask == nil {
 		words := (len(b.Owner) + 63) / 64
 		if need := len(b.Owner) * words; cap(m.reached) < need {
 			m.reached = make([]uint64, need)
@@ -145,23 +202,36 @@ func (m *mediator) propagate(n int) {
 			reach[k] = m.o.limit(amax - k)
 		}
 	}
-	small := len(b.Owner) <= 64 // chains carry a bit set of their territories
-	if small {
+	masks := b.nmask != nil
+	if masks {
 		m.reachable(gl)
+	} else {
+		m.byOrigin = nil // relayLists marks the agents reached in m.reached
 	}
 	// Under goal_value = target every goal of an originator is worth its
 	// value V_c: where that is not positive, none would ever bid (see
 	// roughBounds and goalBid), so the originator sends nothing.
 	target := m.p.GoalValue == GoalValueTarget
 	for t := range b.Owner {
-		if b.Owner[t] != b.me && (!target || m.vals[t] > 0) && (!small || m.mayStore(t, t, gl-1)) {
+		if b.Owner[t] != b.me && (!target || m.vals[t] > 0) && (!masks || m.mayStore(t, t, gl-1)) {
 			m.msgs = append(m.msgs, message{last: int32(t), parent: -1, k: 1, origin: int32(t), def: b.Armies[t], seen: 1 << (t & 63)})
 		}
 	}
-	if b.nmask != nil {
+	if masks {
 		m.relaySmall(n, gl, &reach)
-		return
+	} else {
+		m.relayLists(n, gl, &reach)
 	}
+}
+
+// relayLists is propagate's message loop on maps without neighbour masks:
+// each message is stored by the own agents next to its chain's end and
+// extended to every enemy neighbour off the chain (a walk up the parents)
+// whose defenders some own agent may reach, in the order of the neighbour
+// lists. reach is propagate's limit on the defenders of a chain by its
+// length.
+func (m *mediator) relayLists(n, gl int, reach *[maxGoalPath + 1]int) {
+	b := m.b
 	for h := 0; h < len(m.msgs); h++ {
 		msg := m.msgs[h]
 		last := int(msg.last)
@@ -169,7 +239,7 @@ func (m *mediator) propagate(n int) {
 		if int(msg.k) >= gl {
 			// A longer chain would exceed G_l: the message is only stored.
 			for _, u := range b.nbr[last] {
-				if b.Owner[u] == b.me && (m.byOrigin == nil || m.byOrigin[msg.origin]&(1<<(u&63)) == 0) {
+				if b.Owner[u] == b.me {
 					cc = m.store(u, h, n, cc)
 				}
 			}
@@ -179,30 +249,16 @@ func (m *mediator) propagate(n int) {
 		for _, u := range b.nbr[last] {
 			// An own territory is never on the (enemy) chain.
 			if b.Owner[u] == b.me {
-				// Under goal_paths = shortest, an agent an earlier message
-				// of the originator reached drops it (see store): the test
-				// is made here, without the call.
-				if m.byOrigin == nil || m.byOrigin[msg.origin]&(1<<(u&63)) == 0 {
-					cc = m.store(u, h, n, cc)
-				}
+				cc = m.store(u, h, n, cc)
 				continue
 			}
-			if small {
-				if msg.seen&(1<<(u&63)) != 0 {
-					continue
-				}
-			} else {
-				for j := h; j >= 0; j = int(m.msgs[j].parent) {
-					if int(m.msgs[j].last) == u {
-						continue next
-					}
+			for j := h; j >= 0; j = int(m.msgs[j].parent) {
+				if int(m.msgs[j].last) == u {
+					continue next
 				}
 			}
 			def := msg.def + b.Armies[u]
 			if def >= reach[msg.k+1] { // !m.o.mayReach(amax, msg.k+1, def)
-				continue
-			}
-			if small && !m.mayStore(u, int(msg.origin), gl-int(msg.k)-1) {
 				continue
 			}
 			m.msgs = append(m.msgs, message{last: int32(u), parent: int32(h), k: msg.k + 1, origin: msg.origin, def: def, seen: msg.seen | 1<<(u&63)})
@@ -425,60 +481,22 @@ func (m *mediator) extendShortest(start, end, k, lim int, row []uint64, live uin
 	m.msgs = msgs
 }
 
-// reachable fills mediator.reachOwn for a map of at most 64 territories and
-// goal chains of at most gl territories: row j holds, for every enemy
-// territory v, the bit set of the own territories next to v or to the end
-// of a chain of at most j more enemy territories from v (any walk: a
-// superset of the simple chains a message can extend to). A message at v
-// with j extensions left can be stored only by the agents of row j; under
-// goal_paths = shortest it also clears byOrigin, the own territories each
-// originator's messages have reached (see mayStore).
+// reachable fills mediator.reachOwn for a map with neighbour masks
+// (board.nmask) and goal chains of at most gl territories: row j holds,
+// for every enemy territory v, the bit set of the own territories next to
+// v or to the end of a chain of at most j more enemy territories from v
+// (any walk: a superset of the simple chains a message can extend to). A
+// message at v with j extensions left can be stored only by the agents of
+// row j; under goal_paths = shortest it also clears byOrigin, the own
+// territories each originator's messages have reached (see mayStore).
 func (m *mediator) reachable(gl int) {
-	b := m.b
-	n := len(b.Owner)
+	n := len(m.b.Owner)
 	if need := gl * n; cap(m.reachOwn) < need {
 		m.reachOwn = make([]uint64, need)
 	} else {
 		m.reachOwn = m.reachOwn[:need]
 	}
-	if b.nmask != nil {
-		m.reachableMasks(gl)
-	} else {
-		var live uint64 // the territories whose row is not empty
-		for v := range n {
-			var r uint64
-			if b.Owner[v] != b.me {
-				for _, u := range b.nbr[v] {
-					if b.Owner[u] == b.me {
-						r |= 1 << u
-					}
-				}
-			}
-			m.reachOwn[v] = r
-			if r != 0 {
-				live |= 1 << v
-			}
-		}
-		m.liveAt[0] = live
-		for j := 1; j < gl; j++ {
-			prev, row := m.reachOwn[(j-1)*n:j*n], m.reachOwn[j*n:(j+1)*n]
-			for v := range n {
-				r := prev[v]
-				if b.Owner[v] != b.me {
-					for _, u := range b.nbr[v] {
-						if b.Owner[u] != b.me {
-							r |= prev[u]
-						}
-					}
-				}
-				row[v] = r
-				if r != 0 {
-					live |= 1 << v // rows grow with j
-				}
-			}
-			m.liveAt[j] = live
-		}
-	}
+	m.reachableMasks(gl)
 	m.byOrigin = nil
 	if m.p.GoalPaths == GoalPathsShortest {
 		if cap(m.origins) < n {
@@ -489,9 +507,9 @@ func (m *mediator) reachable(gl int) {
 	}
 }
 
-// reachableMasks is reachable's loop on maps with neighbour masks
-// (board.nmask): the own and enemy neighbours of a territory are the bits
-// of its mask in and out of the own territories' set.
+// reachableMasks is reachable's loop: the own and enemy neighbours of a
+// territory are the bits of its mask in and out of the own territories'
+// set.
 func (m *mediator) reachableMasks(gl int) {
 	b := m.b
 	n := len(b.Owner)
@@ -539,8 +557,8 @@ func (m *mediator) reachableMasks(gl int) {
 }
 
 // mayStore reports whether a message of originator o at enemy territory v
-// with j extensions left can still give a goal (maps of at most 64
-// territories; see reachable): some own territory it or a longer chain
+// with j extensions left can still give a goal (maps with neighbour
+// masks; see reachable): some own territory it or a longer chain
 // through it may reach and, under goal_paths = shortest, that no message
 // of o has reached yet. Messages travel breadth-first and an originator's
 // later messages are dropped where an earlier one arrived (see store), so
@@ -569,7 +587,7 @@ func (m *mediator) store(t, h, n, cc int) int {
 	msg := &m.msgs[h]
 	a := &m.agents[t]
 	if m.byOrigin != nil {
-		// goal_paths = shortest on a map of at most 64 territories: the
+		// goal_paths = shortest on a map with neighbour masks: the
 		// agents each originator's messages have reached are bits.
 		bit := uint64(1) << (t & 63)
 		if m.byOrigin[msg.origin]&bit != 0 {
@@ -655,14 +673,6 @@ func (m *mediator) newCache(t, h, n int) int {
 		// The enemy neighbours of end off the path are bits.
 		for x := b.nmask[end] &^ m.mine &^ msg.seen; x != 0; x &= x - 1 {
 			threat = max(threat, b.Armies[bits.TrailingZeros64(x)])
-		}
-	} else if len(b.Owner) <= 64 {
-		// The chain's bit set marks the path: the largest enemy stack
-		// next to end off the path, as maxEnemy(end, onPath).
-		for _, u := range b.nbr[end] {
-			if b.Owner[u] != b.me && msg.seen&(1<<(u&63)) == 0 && b.Armies[u] > threat {
-				threat = b.Armies[u]
-			}
 		}
 	} else {
 		for _, v := range m.paths[off:] {

@@ -22,12 +22,12 @@ const maxTableSize = 1024
 const saturation = 1e-12
 
 // odds answers the dice questions of the agents: single battles from a
-// per-bot table, chains from a per-bot dice.Chainer (not shared: a Chainer
+// per-bot table, chains from a per-bot [dice.Chainer] (not shared: a Chainer
 // is not safe for concurrent use).
 type odds struct {
 	r   dice.Rules
 	tbl *dice.Table
-	// tw and tn are tbl's values and size (dice.Table.Values).
+	// tw and tn are tbl's values and size ([dice.Table.Values]).
 	tw []float64
 	tn int
 	ch *dice.Chainer

@@ -67,7 +67,7 @@ const (
 	// (parameter value "fraction").
 	HoldFraction HoldUnit = iota
 	// HoldPercent counts d in (5) in percent, [0, 100], the unit of the
-	// paper's Table 4: every defensive bid is 100 times its HoldFraction
+	// paper's Table 4: every defensive bid is 100 times its [HoldFraction]
 	// value (parameter value "percent").
 	HoldPercent
 )
@@ -94,7 +94,7 @@ const (
 // (territory valuation) of Johansson & Olsson (2006), and the named
 // options of the readings where the paper is silent or ambiguous
 // (GoalValue, GoalPaths, Defensive, HoldUnit, Attack). Every field is set by its name
-// through Set and read through Get; PaperParams returns the published
+// through [Params.Set] and read through [Params.Get]; [PaperParams] returns the published
 // values and the default readings.
 type Params struct {
 	// Pdb (P_db, Table 1) multiplies the defensive bids of equation (5);
@@ -151,7 +151,7 @@ type Params struct {
 	// goals only (default).
 	Attack AttackTargets
 	// Stop (stop) decides whether to attack once more: the paper's
-	// thresholds (default) or the optimal stopping policy (see StopRule).
+	// thresholds (default) or the optimal stopping policy (see [StopRule]).
 	Stop StopRule
 	// StopStats (stop_stats) is 1 to count, at every attack decision, how
 	// the rule in force differs from the optimal stopping policy, in the
@@ -212,7 +212,7 @@ var paramSpecs = [...]bots.Param{
 		Doc: "1: count the attack decisions against the optimal stopping policy in the game stats (play unchanged)"},
 }
 
-// ParamSpecs returns a copy of the parameter table (the bots.Param of every
+// ParamSpecs returns a copy of the parameter table (the [bots.Param] of every
 // field of Params), in the order of the paper's Tables 1 and 2, then the
 // named options goal_value, goal_paths, defensive_bid, hold_unit,
 // attack_targets and stop, and stop_stats.
@@ -315,7 +315,7 @@ func check(s bots.Param, v float64) error {
 
 // Set sets the parameter called name (a paper name such as "W_p", or a
 // named option such as "goal_value", whose v is the index of the choice in
-// its bots.Param.Choices) to v, or returns an error naming the parameter
+// its [bots.Param.Choices]) to v, or returns an error naming the parameter
 // and its allowed range.
 func (p *Params) Set(name string, v float64) error {
 	s, ok := spec(name)

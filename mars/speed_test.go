@@ -43,8 +43,9 @@ func TestNeighbourMasks(t *testing.T) {
 }
 
 // TestRelaySmallMatchesGeneral checks propagate's masked loop (relaySmall)
-// against its general loop on the same random maps (the masks removed):
-// the same goals, in the same order, with the same paths and odds caches,
+// against its general loop (relayLists) on the same random maps (the
+// masks removed): the same goals, in the same order, with the same paths
+// and odds caches,
 // under both goal_paths settings and both goal_value readings (the
 // values are not integers, so that a sum in another order would differ in
 // its last bits), for random G_l and armies to place,
@@ -258,7 +259,8 @@ func TestRolledBoardMatchesLoad(t *testing.T) {
 // constructed map: originator O reaches V through A (one army) and through
 // B (three armies); under goal_paths = shortest the chain O>B>V has more
 // defenders than O>A>V, which is as long and comes first, so it is not
-// sent, while the general loop (no masks) and goal_paths = all send it;
+// sent, while the general loop (relayLists, no masks) and goal_paths =
+// all send it;
 // the goals are the same as the general loop's.
 //
 //	O(0) - A(1) - V(3) - W(4) - T(5, own)

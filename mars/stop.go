@@ -11,7 +11,7 @@ import (
 // more (named option stop). The paper attacks while the best bid's odds
 // reach W_p1 (before the turn's first conquest) or W_p (after); the
 // optimal rule decides by the optimal stopping policy of the attack along
-// the goal's remaining path (dice.Stop) under the utility MARS's own
+// the goal's remaining path ([dice.Stop]) under the utility MARS's own
 // placement auction implies.
 type StopRule int
 
@@ -90,11 +90,11 @@ func (m *mediator) stopUtility(i, target int) dice.Utility {
 // under the stop option (ok is the threshold rule's decision, conquered
 // whether MARS has conquered a territory this turn): the optimal stopping
 // policy's choice for c's remaining path from the current state (all
-// survivors moving in after each conquest) under StopOptimal, ok under
+// survivors moving in after each conquest) under [StopOptimal], ok under
 // the paper's rule. With stop_stats = 1 it counts the decision against
-// the paper's rule (under StopOptimal, whose thresholds do not filter the
+// the paper's rule (under [StopOptimal], whose thresholds do not filter the
 // bids, ok is the threshold test of c's odds). A problem too large for
-// dice.Stop keeps ok.
+// [dice.Stop] keeps ok.
 func (m *mediator) stopDecide(c attackChoice, conquered, ok bool) bool {
 	if c.odds < 0 {
 		return false

@@ -13,51 +13,6 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 )
 
-// BandChart is a figure of series drawn as lines with shaded interval
-// bands from Lo to Hi (for instance a search's distribution mean and best
-// candidate per generation, each with its 95 % confidence interval), and
-// a legend. A series without Lo and Hi is a plain line.
-type BandChart struct {
-	Series                []Series
-	Title, XLabel, YLabel string
-	// YMin and YMax fix the vertical range; both 0 means automatic.
-	YMin, YMax float64
-	// Width and Height are the figure's size; 0 means 16 cm x 10 cm.
-	Width, Height vg.Length
-}
-
-// validate reports whether the chart can be drawn.
-func (b *BandChart) validate() error {
-	if len(b.Series) == 0 {
-		return fmt.Errorf("plots: band chart %q has no series", b.Title)
-	}
-	for i := range b.Series {
-		if err := b.Series[i].validate(i); err != nil {
-			return err
-		}
-	}
-	if !finite(b.YMin, b.YMax) || b.YMin > b.YMax {
-		return fmt.Errorf("plots: band chart y range [%v, %v] is empty", b.YMin, b.YMax)
-	}
-	return nil
-}
-
-// Write draws the chart to w in format "png", "svg" or "pdf".
-func (b *BandChart) Write(w io.Writer, format string) error {
-	if err := b.validate(); err != nil {
-		return err
-	}
-	p := newGridPlot(b.Title, b.XLabel, b.YLabel)
-	if err := addBands(p, b.Series, 0); err != nil {
-		return err
-	}
-	p.Legend.Top = true
-	if b.YMin != 0 || b.YMax != 0 {
-		p.Y.Min, p.Y.Max = b.YMin, b.YMax
-	}
-	return writePlot(w, format, p, b.Width, b.Height)
-}
-
 // bandColour is series i's colour with the band's transparency.
 func bandColour(i int) color.Color {
 	r, g, bl, _ := plotutil.Color(i).RGBA()
@@ -102,11 +57,12 @@ func addBands(p *plot.Plot, series []Series, first int) error {
 	return nil
 }
 
-// TracePanel is one panel of a TraceChart: the traces of one parameter.
+// TracePanel is one panel of a [TraceChart]: the traces of one parameter.
 type TracePanel struct {
 	// YLabel names the parameter.
 	YLabel string
-	// Series are drawn as lines with shaded bands, as in BandChart (for
+	// Series are drawn as lines with shaded bands, as in a [LineChart]
+	// with Bands (for
 	// instance the distribution mean with mean +- one standard deviation).
 	Series []Series
 	// LogY puts the panel's axis on a logarithmic scale (values > 0).
@@ -208,7 +164,7 @@ func (t *TraceChart) Write(w io.Writer, format string) error {
 	return writeCanvas(w, c, format)
 }
 
-// RefLine is a labelled vertical line across a SliceChart, for instance at
+// RefLine is a labelled vertical line across a [SliceChart], for instance at
 // the paper's value of the parameter or at the best one found.
 type RefLine struct {
 	X     float64

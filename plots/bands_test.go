@@ -30,11 +30,11 @@ func convergence(n int) (mean, best Series) {
 	return mean, best
 }
 
-func TestBandChart(t *testing.T) {
+func TestLineChartBands(t *testing.T) {
 	t.Parallel()
 	mean, best := convergence(20)
-	b := BandChart{Series: []Series{mean, best, {Name: "paper", X: []float64{0, 19}, Y: []float64{0.3, 0.3}}},
-		Title: "CMA-ES", XLabel: "generation", YLabel: "win rate", YMin: 0, YMax: 0.7}
+	b := LineChart{Series: []Series{mean, best, {Name: "paper", X: []float64{0, 19}, Y: []float64{0.3, 0.3}}},
+		Title: "CMA-ES", XLabel: "generation", YLabel: "win rate", YMin: 0, YMax: 0.7, Bands: true}
 	var buf bytes.Buffer
 	require.NoError(t, b.Write(&buf, "svg"))
 	svg := buf.String()
@@ -49,12 +49,13 @@ func TestBandChart(t *testing.T) {
 
 	bad := []struct {
 		name string
-		b    BandChart
+		b    LineChart
 		err  string
 	}{
-		{"empty", BandChart{Title: "t"}, `band chart "t" has no series`},
-		{"outside", BandChart{Series: []Series{{Name: "m", X: []float64{1}, Y: []float64{2}, Lo: []float64{0}, Hi: []float64{1}}}}, "y 2 outside its error bar [0, 1]"},
-		{"range", BandChart{Series: []Series{mean}, YMin: 1, YMax: 0}, "y range [1, 0] is empty"},
+		{"empty", LineChart{Title: "t", Bands: true}, `line chart "t" has no series`},
+		{"outside", LineChart{Series: []Series{{Name: "m", X: []float64{1}, Y: []float64{2}, Lo: []float64{0}, Hi: []float64{1}}}, Bands: true}, "y 2 outside its error bar [0, 1]"},
+		{"range", LineChart{Series: []Series{mean}, YMin: 1, YMax: 0, Bands: true}, "y range [1, 0] is empty"},
+		{"infinite", LineChart{Series: []Series{mean}, YMax: math.Inf(1), Bands: true}, "y range [0, +Inf] is empty"},
 	}
 	for _, tt := range bad {
 		assert.ErrorContains(t, tt.b.validate(), tt.err, tt.name)
@@ -199,7 +200,7 @@ func TestSearchFiguresDeterministic(t *testing.T) {
 			return s.Write(w, "png")
 		},
 		"bands": func(w *bytes.Buffer) error {
-			return (&BandChart{Series: []Series{mean, best}, Width: fw, Height: fh}).Write(w, "png")
+			return (&LineChart{Series: []Series{mean, best}, Width: fw, Height: fh, Bands: true}).Write(w, "png")
 		},
 		"traces": func(w *bytes.Buffer) error {
 			return (&TraceChart{Panels: []TracePanel{{Series: []Series{mean}}}, Width: fw, Height: fh}).Write(w, "png")
@@ -239,7 +240,7 @@ func TestDegenerateFigures(t *testing.T) {
 		"one trace point, log y":     &TraceChart{Panels: []TracePanel{{LogY: true, Series: point}}},
 		"one slice point, log x":     &SliceChart{Series: point, LogX: true},
 		"one x, log x":               &SliceChart{Series: []Series{{X: []float64{1e-9, 1e-9}, Y: []float64{1, 2}}}, LogX: true},
-		"one band point":             &BandChart{Series: []Series{{X: []float64{1}, Y: []float64{1}, Lo: []float64{0}, Hi: []float64{2}}}},
+		"one band point":             &LineChart{Series: []Series{{X: []float64{1}, Y: []float64{1}, Lo: []float64{0}, Hi: []float64{2}}}, Bands: true},
 		"zero effect":                &EffectChart{Categories: []string{"a"}, Values: []float64{0}, Lo: []float64{0}, Hi: []float64{0}},
 	}
 	for name, f := range figs {

@@ -12,7 +12,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 )
 
-// Series is one line of a LineChart: the points (X[i], Y[i]) joined in
+// Series is one line of a [LineChart]: the points (X[i], Y[i]) joined in
 // order, with optional error bars from Lo[i] to Hi[i] (for instance a
 // 95 % confidence interval); Lo and Hi are both nil or both as long as X.
 type Series struct {
@@ -42,7 +42,7 @@ func (s *Series) validate(i int) error {
 	return nil
 }
 
-// seriesXY adapts a Series to plotter.XYer and plotter.YErrorer.
+// seriesXY adapts a Series to [plotter.XYer] and [plotter.YErrorer].
 type seriesXY struct{ s *Series }
 
 func (a seriesXY) Len() int                    { return len(a.s.X) }
@@ -79,8 +79,12 @@ func addLines(p *plot.Plot, series []Series) error {
 	return nil
 }
 
-// LineChart is a figure of one or more series drawn as lines with point
-// markers, a legend and optional error bars.
+// LineChart is a figure of one or more series drawn as lines with a
+// legend: with point markers and error bars from Lo to Hi, or, with
+// Bands, as plain lines with shaded interval bands from Lo to Hi (for
+// instance a search's distribution mean and best candidate per
+// generation, each with its 95 % confidence interval). A series without
+// Lo and Hi is a line alone.
 type LineChart struct {
 	Series                []Series
 	Title, XLabel, YLabel string
@@ -88,6 +92,9 @@ type LineChart struct {
 	YMin, YMax float64
 	// Width and Height are the figure's size; 0 means 16 cm x 10 cm.
 	Width, Height vg.Length
+	// Bands draws the intervals as shaded bands and the lines without
+	// markers.
+	Bands bool
 }
 
 // validate reports whether the chart can be drawn.
@@ -100,7 +107,7 @@ func (l *LineChart) validate() error {
 			return err
 		}
 	}
-	if math.IsNaN(l.YMin) || math.IsNaN(l.YMax) || l.YMin > l.YMax {
+	if math.IsNaN(l.YMin) || math.IsNaN(l.YMax) || l.YMin > l.YMax || l.Bands && !finite(l.YMin, l.YMax) {
 		return fmt.Errorf("plots: line chart y range [%v, %v] is empty", l.YMin, l.YMax)
 	}
 	return nil
@@ -111,6 +118,17 @@ func (l *LineChart) Write(w io.Writer, format string) error {
 	if err := l.validate(); err != nil {
 		return err
 	}
+	if l.Bands {
+		p := newGridPlot(l.Title, l.XLabel, l.YLabel)
+		if err := addBands(p, l.Series, 0); err != nil {
+			return err
+		}
+		p.Legend.Top = true
+		if l.YMin != 0 || l.YMax != 0 {
+			p.Y.Min, p.Y.Max = l.YMin, l.YMax
+		}
+		return writePlot(w, format, p, l.Width, l.Height)
+	}
 	p, err := newLinePlot(l.Title, l.XLabel, l.YLabel, l.Series, l.YMin, l.YMax)
 	if err != nil {
 		return err
@@ -118,7 +136,7 @@ func (l *LineChart) Write(w io.Writer, format string) error {
 	return writePlot(w, format, p, l.Width, l.Height)
 }
 
-// BarGroup is one group of a BarChart: one bar per category.
+// BarGroup is one group of a [BarChart]: one bar per category.
 type BarGroup struct {
 	Name   string
 	Values []float64

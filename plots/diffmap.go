@@ -97,13 +97,13 @@ func (d *DiffMap) Write(w io.Writer, format string) error {
 	return writeCanvas(w, cc.c, format)
 }
 
-// diffCells draws the cells of a DiffMap.
+// diffCells draws the cells of a [DiffMap].
 type diffCells struct {
 	d  *DiffMap
 	cc colourCanvas
 }
 
-// Plot implements plot.Plotter.
+// Plot implements [plot.Plotter].
 func (dc *diffCells) Plot(c draw.Canvas, plt *plot.Plot) {
 	trX, trY := plt.Transforms(&c)
 	d := dc.d

@@ -11,7 +11,7 @@ import (
 
 // EffectChart is a figure of effects with confidence intervals, one bar per
 // category, for instance the change in win rate each named option of a bot
-// brings, with its 95 % interval. Unlike IntervalBarChart it draws a solid
+// brings, with its 95 % interval. Unlike [IntervalBarChart] it draws a solid
 // line at zero and colours each bar by what its interval says: green when
 // the interval lies above zero, red when below, grey when it contains zero.
 type EffectChart struct {
@@ -31,7 +31,7 @@ func (e *EffectChart) validate() error {
 	return e.bars().validate()
 }
 
-// bars is the chart as an IntervalBarChart (for validation and whiskers).
+// bars is the chart as an [IntervalBarChart] (for validation and whiskers).
 func (e *EffectChart) bars() *IntervalBarChart {
 	return &IntervalBarChart{Categories: e.Categories, Values: e.Values, Lo: e.Lo, Hi: e.Hi, Title: e.Title}
 }

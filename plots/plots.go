@@ -1,6 +1,6 @@
 // Package plots draws figures from plain data with gonum/plot: heat maps
-// of a grid of values with a colour bar and contour lines (HeatMap), line
-// charts with error bars (LineChart) and grouped bar charts (BarChart). It
+// of a grid of values with a colour bar and contour lines ([HeatMap]), line
+// charts with error bars ([LineChart]) and grouped bar charts ([BarChart]). It
 // knows nothing of Risk; callers bring the numbers, axes and labels.
 //
 // Figures are saved by file extension: .png, .svg or .pdf.
@@ -100,7 +100,7 @@ func numberRange(vs iter.Seq[float64]) (lo, hi float64) {
 	return lo, hi
 }
 
-// gridXYZ adapts a Grid to plotter.GridXYZ.
+// gridXYZ adapts a Grid to [plotter.GridXYZ].
 type gridXYZ struct{ g *Grid }
 
 func (a gridXYZ) Dims() (c, r int)   { return len(a.g.X), len(a.g.Y) }
@@ -108,7 +108,7 @@ func (a gridXYZ) Z(c, r int) float64 { return a.g.Z[r*len(a.g.X)+c] }
 func (a gridXYZ) X(c int) float64    { return a.g.X[c] }
 func (a gridXYZ) Y(r int) float64    { return a.g.Y[r] }
 
-// palettes lists the colour maps a HeatMap accepts by name.
+// palettes lists the colour maps a [HeatMap] accepts by name.
 func palettes() []string {
 	names := make([]string, 0, len(colorMaps))
 	for n := range colorMaps {
@@ -129,7 +129,7 @@ var colorMaps = map[string]func() palette.ColorMap{
 	"ext-black-body": moreland.ExtendedBlackBody,
 }
 
-// defaultPalette is the colour map used when HeatMap.Palette is empty: a
+// defaultPalette is the colour map used when [HeatMap.Palette] is empty: a
 // diverging map, white in the middle, suited to probabilities around 0.5.
 const defaultPalette = "blue-red"
 
@@ -210,7 +210,7 @@ func checkSize(w, h vg.Length) error {
 	return nil
 }
 
-// Chart is a figure of this package (HeatMap, Surface, LineChart, ...):
+// Chart is a figure of this package ([HeatMap], Surface, [LineChart], ...):
 // Write draws it to w in format "png", "svg" or "pdf", after checking its
 // data.
 type Chart interface {
@@ -248,7 +248,7 @@ func newCanvas(format string, w, h vg.Length) (vg.CanvasWriterTo, error) {
 }
 
 // writeCanvas writes the drawn canvas c to w; format names it in errors.
-// A PNG is compressed at png.BestSpeed: a figure's file is about 5 %
+// A PNG is compressed at [png.BestSpeed]: a figure's file is about 5 %
 // larger than at the default level and takes about 40 % less time to
 // encode (the encoding is most of the time of writing a PNG figure).
 func writeCanvas(w io.Writer, c vg.CanvasWriterTo, format string) error {
@@ -347,7 +347,7 @@ func (h *HeatMap) Write(w io.Writer, format string) error {
 }
 
 // cellPlotter draws a grid as coloured cells centred on the grid points,
-// each reaching half way to its neighbours. Unlike plotter.HeatMap it
+// each reaching half way to its neighbours. Unlike [plotter.HeatMap] it
 // overlaps neighbouring cells by a hairline so that anti-aliased raster
 // output shows no seams, and it colours by the continuous colour map.
 type cellPlotter struct {
@@ -371,7 +371,7 @@ func edges(v []float64) []float64 {
 	return e
 }
 
-// Plot implements plot.Plotter.
+// Plot implements [plot.Plotter].
 func (cp *cellPlotter) Plot(c draw.Canvas, plt *plot.Plot) {
 	trX, trY := plt.Transforms(&c)
 	ex, ey := edges(cp.g.X), edges(cp.g.Y)
@@ -417,7 +417,7 @@ func fillRect(c draw.Canvas, pa vg.Path, x0, y0, x1, y1 vg.Length, clr color.Col
 	return pa
 }
 
-// DataRange implements plot.DataRanger: the outer edges of the cells.
+// DataRange implements [plot.DataRanger]: the outer edges of the cells.
 func (cp *cellPlotter) DataRange() (xmin, xmax, ymin, ymax float64) {
 	ex, ey := edges(cp.g.X), edges(cp.g.Y)
 	return ex[0], ex[len(ex)-1], ey[0], ey[len(ey)-1]
@@ -427,7 +427,7 @@ func (cp *cellPlotter) DataRange() (xmin, xmax, ymin, ymax float64) {
 // or 5 times a power of ten, so that integer axes get integer labels.
 type niceTicks struct{}
 
-// Ticks implements plot.Ticker.
+// Ticks implements [plot.Ticker].
 func (niceTicks) Ticks(lo, hi float64) []plot.Tick {
 	if !(hi > lo) {
 		return nil

@@ -64,7 +64,7 @@ func ExampleSurface() {
 	// saved
 }
 
-func ExampleBandChart() {
+func ExampleLineChart_bands() {
 	// CMA-ES convergence: the distribution mean's win rate and the best
 	// candidate's, each with its 95 % interval, per generation.
 	mean := plots.Series{Name: "mean (re-evaluated)"}
@@ -74,7 +74,7 @@ func ExampleBandChart() {
 		mean.X, mean.Y, mean.Lo, mean.Hi = append(mean.X, x), append(mean.Y, m), append(mean.Lo, m-0.03), append(mean.Hi, m+0.03)
 		best.X, best.Y, best.Lo, best.Hi = append(best.X, x), append(best.Y, m+0.04), append(best.Lo, m), append(best.Hi, m+0.08)
 	}
-	c := plots.BandChart{Series: []plots.Series{mean, best}, Title: "CMA-ES", XLabel: "generation", YLabel: "win rate"}
+	c := plots.LineChart{Series: []plots.Series{mean, best}, Title: "CMA-ES", XLabel: "generation", YLabel: "win rate", Bands: true}
 	dir := tempDir()
 	defer os.RemoveAll(dir)
 	fmt.Println(plots.Save(filepath.Join(dir, "convergence.png"), &c))

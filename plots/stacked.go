@@ -18,7 +18,7 @@ import (
 type StackedBarChart struct {
 	// Categories label the bars along the horizontal axis.
 	Categories []string
-	// Layers hold one non-negative value per category each; BarGroup.Name
+	// Layers hold one non-negative value per category each; [BarGroup.Name]
 	// is the layer's legend entry.
 	Layers        []BarGroup
 	Title, YLabel string
@@ -115,8 +115,8 @@ func (b *IntervalBarChart) validate() error {
 	return nil
 }
 
-// intervalXY adapts an IntervalBarChart to plotter.XYer and
-// plotter.YErrorer: point i is (i, Values[i]).
+// intervalXY adapts an [IntervalBarChart] to [plotter.XYer] and
+// [plotter.YErrorer]: point i is (i, Values[i]).
 type intervalXY struct{ b *IntervalBarChart }
 
 func (a intervalXY) Len() int                    { return len(a.b.Values) }

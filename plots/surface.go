@@ -44,7 +44,7 @@ type Mark struct {
 // as coloured cells with a colour bar, optional contour lines, optional
 // logarithmic axes, narrowing windows and marked points.
 //
-// The values come either as a regular Grid (drawn like HeatMap: each cell
+// The values come either as a regular Grid (drawn like [HeatMap]: each cell
 // centred on its point, reaching half way to its neighbours; on a log axis
 // half way in log space) or as Cells, rectangles of any size that may
 // overlap: the cells of several narrowing levels, each level finer than the
@@ -332,7 +332,7 @@ type stepContours struct {
 	style  draw.LineStyle
 }
 
-// Plot implements plot.Plotter.
+// Plot implements [plot.Plotter].
 func (sc *stepContours) Plot(c draw.Canvas, plt *plot.Plot) {
 	trX, trY := plt.Transforms(&c)
 	nx, ny := len(sc.g.X), len(sc.g.Y)
@@ -542,7 +542,7 @@ type rectPlotter struct {
 	lo, hi float64
 }
 
-// Plot implements plot.Plotter.
+// Plot implements [plot.Plotter].
 func (rp *rectPlotter) Plot(c draw.Canvas, plt *plot.Plot) {
 	trX, trY := plt.Transforms(&c)
 	const overlap = vg.Length(0.25)

@@ -7,25 +7,25 @@ import "github.com/marslab-risk/marslab/sim"
 type Kind int
 
 // The action kinds. Every one is public: any seat sees it in the events it
-// is shown (sim.Watcher), so a recogniser needs no hidden information.
+// is shown ([sim.Watcher]), so a recogniser needs no hidden information.
 const (
 	// reinforce: the player places armies on a territory it owns (a
-	// reinforcement's sim.EvPlace, or a starting army's sim.EvSetupPlace).
+	// reinforcement's [sim.EvPlace], or a starting army's [sim.EvSetupPlace]).
 	reinforce Kind = iota
 	// movement: the player moves armies into a territory it owns
-	// (fortification, sim.EvMove).
+	// (fortification, [sim.EvMove]).
 	movement
 	// successfulOccupation: the player conquers the territory
-	// (sim.EvOccupation).
+	// ([sim.EvOccupation]).
 	successfulOccupation
 	// failedOccupation: the player's attack order on the territory ends
-	// without a conquest (sim.EvFailedOccupation).
+	// without a conquest ([sim.EvFailedOccupation]).
 	failedOccupation
 	// successfulDefence: the player keeps the territory against an attack
-	// order (sim.EvDefence).
+	// order ([sim.EvDefence]).
 	successfulDefence
 	// failedDefence: the player loses the territory (the defender's side of
-	// sim.EvOccupation).
+	// [sim.EvOccupation]).
 	failedDefence
 	// numKinds is the number of kinds.
 	numKinds

@@ -107,7 +107,7 @@ func (md *Model) logLik(ci int, a Action) float64 {
 	return math.Log((n + md.Alpha) / (md.totals[ci] + md.Alpha*float64(int(numKinds)*md.terr)))
 }
 
-// Trainer is a sim.Observer that records every seat's actions in a game
+// Trainer is a [sim.Observer] that records every seat's actions in a game
 // for a Model; Commit adds them once the cards are known.
 type Trainer struct {
 	acts [][]Action
@@ -144,20 +144,20 @@ func (tr *Trainer) Commit(md *Model, cards []int) {
 	}
 }
 
-// Data is the data-driven recogniser: the same Bayesian update as PHATT
+// Data is the data-driven recogniser: the same Bayesian update as [PHATT]
 // (multiply by the likelihood of each observed action, normalise), over
 // the cards themselves, with the likelihoods a Model estimated from
-// simulated games instead of PHATT's hand-set weights. It keeps
+// simulated games instead of [PHATT]'s hand-set weights. It keeps
 // log-probabilities, so nothing underflows.
 //
 // Plain, the likelihood of an action is the model's joint
 // P(kind, territory | card). With Choice set it is a choice model that,
-// like PHATT, looks at what the player could have done instead:
+// like [PHATT], looks at what the player could have done instead:
 //
 //	P(kind | card) * f(card, kind, t) / sum over u in options of f(card, kind, u)
 //
 // where f is the smoothed count n(card, kind, u) + Alpha and the options
-// are, as PHATT's pending sets (Algorithm 3.3.2), the territories not the
+// are, as [PHATT]'s pending sets (Algorithm 3.3.2), the territories not the
 // player's next to one of its own for an occupation, and the player's own
 // territories for the other kinds; the board is tracked from the events.
 type Data struct {
@@ -274,7 +274,7 @@ func (d *Data) Tied(p int) int {
 }
 
 // Predict returns seat p's most probable card, ties broken by tie as
-// PHATT.Predict does.
+// [PHATT.Predict] does.
 func (d *Data) Predict(p int, tie uint64) int {
 	return d.md.Cards[argmaxTie(d.logp[p], tie)]
 }

@@ -2,6 +2,7 @@ package recog
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/marslab-risk/marslab/sim"
@@ -46,7 +47,7 @@ func Explanations(m *sim.Map, missions []sim.Mission) ([]Explanation, error) {
 		}
 		var others []int
 		for c := range m.Continents {
-			if !contains(named, c) {
+			if !slices.Contains(named, c) {
 				others = append(others, c)
 			}
 		}
@@ -73,7 +74,7 @@ func Explanations(m *sim.Map, missions []sim.Mission) ([]Explanation, error) {
 func Cards(exps []Explanation) []int {
 	var cards []int
 	for _, e := range exps {
-		if !contains(cards, e.Mission) {
+		if !slices.Contains(cards, e.Mission) {
 			cards = append(cards, e.Mission)
 		}
 	}
@@ -106,13 +107,4 @@ func continentID(m *sim.Map, name string) int {
 		}
 	}
 	return -1
-}
-
-func contains(xs []int, x int) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }

@@ -7,7 +7,7 @@ import (
 	"github.com/marslab-risk/marslab/sim"
 )
 
-// Params are the weights of PHATT as Khan & Rovatsos (2013) apply it to
+// Params are the weights of [PHATT] as Khan & Rovatsos (2013) apply it to
 // Risk (section 3.3). Occupations are weighted by the pending-set model of
 // Algorithms 3.3.3-3.3.5; the other actions scale an explanation by a
 // factor.
@@ -79,7 +79,7 @@ func baseWeight(w float64, total, cons int) float64 {
 
 // PHATT is the plan recogniser of Khan & Rovatsos (2013): PHATT's
 // Bayesian update over a fully enumerated set of explanations, kept for
-// every seat of a game. It watches the events of a game (as a sim.Observer,
+// every seat of a game. It watches the events of a game (as a [sim.Observer],
 // or through Watching as one seat sees them), keeps its own copy of who
 // owns what, and after every observed action multiplies each explanation's
 // probability by Pr(obs | exp) and normalises (Algorithm 3.3.5):

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/marslab-risk/marslab/dice"
@@ -220,8 +221,8 @@ func (c *diceConfig) table4(w *writer, r dice.Rules, d *diceData) error {
 				d.Table4Agree++
 			}
 			d.Table4 = append(d.Table4, l)
-			rows = append(rows, []string{itoa(na), itoa(nd), what, fmt.Sprint(l.Count), fmt.Sprint(l.Total),
-				num(l.P), itoa(paperPct)})
+			rows = append(rows, []string{strconv.Itoa(na), strconv.Itoa(nd), what, fmt.Sprint(l.Count), fmt.Sprint(l.Total),
+				num(l.P), strconv.Itoa(paperPct)})
 		}
 	}
 	return w.csv("table4.csv", []string{"attacker_dice", "defender_dice", "result", "count", "total",
@@ -238,7 +239,7 @@ func (c *diceConfig) winTable(w *writer, r dice.Rules, d *diceData, n int) error
 	var rows [][]string
 	for a := 1; a <= n; a++ {
 		for dd := 1; dd <= n; dd++ {
-			rows = append(rows, []string{itoa(a), itoa(dd), num(t.Win(a, dd))})
+			rows = append(rows, []string{strconv.Itoa(a), strconv.Itoa(dd), num(t.Win(a, dd))})
 		}
 	}
 	if err := w.csv("pwin.csv", []string{"a", "d", "p_win"}, rows); err != nil {
@@ -297,7 +298,7 @@ func (c *diceConfig) losses(w *writer, r dice.Rules, d *diceData) error {
 			if err != nil {
 				return err
 			}
-			rows = append(rows, []string{itoa(a), itoa(dd), num(l.Win), num(l.AttMean), num(l.AttSD),
+			rows = append(rows, []string{strconv.Itoa(a), strconv.Itoa(dd), num(l.Win), num(l.AttMean), num(l.AttSD),
 				num(l.DefMean), num(l.DefSD)})
 		}
 	}
@@ -339,7 +340,7 @@ func (c *diceConfig) chains(w *writer, r dice.Rules, d *diceData) error {
 		}
 		s := plots.Series{Name: fmt.Sprintf("k = %d", k)}
 		for a := 1; a <= amax; a++ {
-			rows = append(rows, []string{itoa(a), itoa(k), itoa(c.Dice.ChainDefenders), num(win[k-1][a])})
+			rows = append(rows, []string{strconv.Itoa(a), strconv.Itoa(k), strconv.Itoa(c.Dice.ChainDefenders), num(win[k-1][a])})
 			s.X = append(s.X, float64(a))
 			s.Y = append(s.Y, win[k-1][a])
 		}
@@ -381,7 +382,7 @@ func (c *diceConfig) verify(ctx context.Context, w *writer, r dice.Rules, d *dic
 		exp := make([]string, len(t.Expected))
 		expCSV := make([]string, len(t.Expected))
 		for j := range t.Observed {
-			obs[j] = itoa(t.Observed[j])
+			obs[j] = strconv.Itoa(t.Observed[j])
 			exp[j] = textfmt.Fixed(t.Expected[j], 1)
 			expCSV[j] = num(t.Expected[j])
 		}
@@ -390,7 +391,7 @@ func (c *diceConfig) verify(ctx context.Context, w *writer, r dice.Rules, d *dic
 		d.MinP, d.MinPHolm = min(d.MinP, t.P), min(d.MinPHolm, holm[i])
 		d.Verify = append(d.Verify, l)
 		rows = append(rows, []string{t.Name, strings.Join(obs, ";"), strings.Join(expCSV, ";"), num(t.Stat),
-			itoa(t.DF), num(t.P), num(holm[i])})
+			strconv.Itoa(t.DF), num(t.P), num(holm[i])})
 	}
 	return w.csv("verify.csv", []string{"test", "observed", "expected", "statistic", "df", "p_value",
 		"p_holm"}, rows)

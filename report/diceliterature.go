@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"strconv"
 	"strings"
 
 	"github.com/marslab-risk/marslab/dice"
@@ -359,7 +360,7 @@ func (c *diceLiteratureConfig) literature(ctx context.Context, w *writer, d *dic
 		f, _ := losses[n].Float64()
 		pub := 0.8534144*float64(n) - 0.2213413*(1-math.Pow(-0.525359, float64(n)))
 		d.LossMaxDiff = max(d.LossMaxDiff, math.Abs(f-pub))
-		rows = append(rows, []string{itoa(n), losses[n].RatString(), num(f), num(pub), num(f - pub)})
+		rows = append(rows, []string{strconv.Itoa(n), losses[n].RatString(), num(f), num(pub), num(f - pub)})
 		if n == 1 || n == 2 || n == 5 || n%10 == 0 {
 			add(litLine{Source: "experts123 (a Risk FAQ)", Quantity: fmt.Sprintf("attacker's expected losses taking %d defenders, three dice", n),
 				Ours: fixed(f, 7), Published: fixed(pub, 7), Agrees: math.Abs(f-pub) <= 1e-6, Diff: f - pub})
@@ -396,10 +397,10 @@ func (c *diceLiteratureConfig) literature(ctx context.Context, w *writer, d *dic
 			x, y := float64(dd), float64(need)
 			sx, sy, sxx, sxy, n = sx+x, sy+y, sxx+x*x, sxy+x*y, n+1
 		}
-		rows = append(rows, []string{itoa(dd), itoa(need), num(rule), fmt.Sprint(ok)})
+		rows = append(rows, []string{strconv.Itoa(dd), strconv.Itoa(need), num(rule), fmt.Sprint(ok)})
 		if dd == 5 || dd == 10 || dd == 20 || dd == 50 || dd == 100 || dd == 200 {
 			add(litLine{Source: "Hendel, Hoffman, Manack & Wagaman", Quantity: fmt.Sprintf("armies in the attacking territory for P(win) > 50 %% against %d", dd),
-				Ours: itoa(need), Published: fmt.Sprintf("0.86·%d + 2 = %s", dd, fixed(rule, 2)), Agrees: ok, Diff: float64(need) - rule})
+				Ours: strconv.Itoa(need), Published: fmt.Sprintf("0.86·%d + 2 = %s", dd, fixed(rule, 2)), Agrees: ok, Diff: float64(need) - rule})
 		}
 	}
 	d.HendelSlope = (n*sxy - sx*sy) / (n*sxx - sx*sx)
@@ -412,7 +413,7 @@ func (c *diceLiteratureConfig) literature(ctx context.Context, w *writer, d *dic
 		d.EqualFrom = a
 	}
 	add(litLine{Source: "Höhle (2025), blog", Quantity: fmt.Sprintf("equal armies a = d: the attacker is favoured from a = (checked to %d)", maxD),
-		Ours: itoa(d.EqualFrom), Published: "5", Agrees: d.EqualFrom == 5, Diff: float64(d.EqualFrom - 5)})
+		Ours: strconv.Itoa(d.EqualFrom), Published: "5", Agrees: d.EqualFrom == 5, Diff: float64(d.EqualFrom - 5)})
 
 	rows = rows[:0]
 	for _, l := range d.Lit {
@@ -537,7 +538,7 @@ func (c *diceLiteratureConfig) variants(w *writer, d *diceLiteratureData) error 
 	}
 	var rows [][]string
 	for _, v := range d.Variants {
-		rows = append(rows, []string{v.Name, num(v.AttackerBoth), num(v.DefBoth), num(v.Win), itoa(v.Needed)})
+		rows = append(rows, []string{v.Name, num(v.AttackerBoth), num(v.DefBoth), num(v.Win), strconv.Itoa(v.Needed)})
 	}
 	return w.csv("variants.csv", []string{"variant", "p_3v2_defender_loses_2", "p_3v2_attacker_loses_2",
 		fmt.Sprintf("p_win_%d_vs_%d", n, n), fmt.Sprintf("territory_armies_needed_vs_%d", n)}, rows)
@@ -563,7 +564,7 @@ func (c *diceLiteratureConfig) stopping(w *writer, d *diceLiteratureData) error 
 			if th.Loss < l.BestLoss {
 				l.BestW, l.BestLoss = th.W, th.Loss
 			}
-			trows = append(trows, []string{itoa(i + 1), num(th.W), num(th.Value), num(th.Loss)})
+			trows = append(trows, []string{strconv.Itoa(i + 1), num(th.W), num(th.Value), num(th.Loss)})
 		}
 		for k, dd := range p.Defenders {
 			for x := 1; x <= p.A-k; x++ {
@@ -587,7 +588,7 @@ func (c *diceLiteratureConfig) stopping(w *writer, d *diceLiteratureData) error 
 			d.MinMARSLoss, d.MaxMARSLoss = l.MLoss, l.MLoss
 		}
 		d.MinMARSLoss, d.MaxMARSLoss = min(d.MinMARSLoss, l.MLoss), max(d.MaxMARSLoss, l.MLoss)
-		rows = append(rows, []string{itoa(i + 1), itoa(p.A), l.Path, l.Utility, num(l.Value), num(l.ToEnd), num(l.Never),
+		rows = append(rows, []string{strconv.Itoa(i + 1), strconv.Itoa(p.A), l.Path, l.Utility, num(l.Value), num(l.ToEnd), num(l.Never),
 			num(l.BestW), num(l.BestLoss), num(p.Wp1), num(p.Wp), num(l.MARS), num(l.MLoss), fmt.Sprint(l.IsThreshold)})
 		if i == c.Lit.Figure {
 			heat, loss := StoppingFigures(st, dice.Classic)
@@ -612,7 +613,7 @@ func (c *diceLiteratureConfig) stopping(w *writer, d *diceLiteratureData) error 
 func joinDefenders(v []int) string {
 	s := make([]string, len(v))
 	for i, x := range v {
-		s[i] = itoa(x)
+		s[i] = strconv.Itoa(x)
 	}
 	return strings.Join(s, ",")
 }
@@ -745,8 +746,8 @@ func (c *diceLiteratureConfig) defence(ctx context.Context, w *writer, d *diceLi
 				}
 				leafShare += float64(res.Leaves) / res.Allocations
 				d.Defence = append(d.Defence, l)
-				rows = append(rows, []string{itoa(a), itoa(armies), itoa(k), l.Alloc, num(l.Win), num(l.Adaptive),
-					num(l.First), num(l.Last), num(l.Even), fmt.Sprint(l.Twos), num(l.Allocations), itoa(l.Leaves), itoa(l.Nodes)})
+				rows = append(rows, []string{strconv.Itoa(a), strconv.Itoa(armies), strconv.Itoa(k), l.Alloc, num(l.Win), num(l.Adaptive),
+					num(l.First), num(l.Last), num(l.Even), fmt.Sprint(l.Twos), num(l.Allocations), strconv.Itoa(l.Leaves), strconv.Itoa(l.Nodes)})
 			}
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/marslab-risk/marslab/arena"
@@ -137,7 +138,7 @@ func (c *diceLiteratureConfig) marsStop(ctx context.Context, w *writer, d *diceL
 			d.Mars.Stalemate[1]++
 		}
 		d.Mars.Decisions += int(dec[g])
-		rows = append(rows, []string{itoa(g), itoa(int(dec[g])), itoa(int(more[g])), itoa(int(less[g])), itoa(int(priced[g])),
+		rows = append(rows, []string{strconv.Itoa(g), strconv.Itoa(int(dec[g])), strconv.Itoa(int(more[g])), strconv.Itoa(int(less[g])), strconv.Itoa(int(priced[g])),
 			num(lossA[g]), num(lossG[g]), fmt.Sprint(winP[g]), fmt.Sprint(winO[g])})
 	}
 	d.Mars.Games = n

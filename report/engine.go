@@ -5,7 +5,10 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"strconv"
 	"strings"
+
+	"gonum.org/v1/gonum/stat"
 
 	"github.com/marslab-risk/marslab/arena"
 	"github.com/marslab-risk/marslab/bots"
@@ -246,7 +249,7 @@ func (c *engineConfig) run(ctx context.Context, w *writer) (any, error) {
 		PaperTurnSeconds: e.PaperTurnSeconds}
 	var timings [][]string
 	timing := func(measure, subject string, workers int, v float64, unit string) {
-		timings = append(timings, []string{measure, subject, itoa(workers), num(v), unit})
+		timings = append(timings, []string{measure, subject, strconv.Itoa(workers), num(v), unit})
 	}
 	var lineRows [][]string
 	for i, l := range e.Lineups {
@@ -310,8 +313,8 @@ func (c *engineConfig) run(ctx context.Context, w *writer) (any, error) {
 			timing("heap_allocs_per_game", l.Name, 1, res.AllocsPerGame, "allocs/game")
 		}
 		d.Lineups = append(d.Lineups, res)
-		lineRows = append(lineRows, []string{l.Name, l.Players, itoa(games), num(res.Turns), num(res.Rounds),
-			itoa(res.Stalemates)})
+		lineRows = append(lineRows, []string{l.Name, l.Players, strconv.Itoa(games), num(res.Turns), num(res.Rounds),
+			strconv.Itoa(res.Stalemates)})
 	}
 	if d.HasMars {
 		d.MarsRatio = e.PaperTurnSeconds / d.Mars.SecondsPerTurn
@@ -381,9 +384,9 @@ func (c *engineConfig) lengths(ctx context.Context, w *writer, d *engineData, ga
 		d.Lengths = append(d.Lengths, l)
 		bc.Categories = append(bc.Categories, l.Rules)
 		mean.Values = append(mean.Values, l.RoundsMean)
-		rows = append(rows, []string{l.Rules, itoa(l.RoundLimit), itoa(l.Games), num(l.RoundsMean), num(l.RoundsSD),
+		rows = append(rows, []string{l.Rules, strconv.Itoa(l.RoundLimit), strconv.Itoa(l.Games), num(l.RoundsMean), num(l.RoundsSD),
 			num(l.RoundsCI.Lo), num(l.RoundsCI.Hi), num(l.TurnsMean), num(l.TurnsCI.Lo), num(l.TurnsCI.Hi),
-			itoa(l.Stalemates), num(l.StalemateRate), num(l.StalemateCI.Lo), num(l.StalemateCI.Hi)})
+			strconv.Itoa(l.Stalemates), num(l.StalemateRate), num(l.StalemateCI.Lo), num(l.StalemateCI.Hi)})
 	}
 	bc.Groups = []plots.BarGroup{mean}
 	if err := w.csv("lengths.csv", []string{"rules", "round_limit", "games", "rounds_mean", "rounds_sd",
@@ -410,23 +413,15 @@ func (c *engineConfig) speedFigure(w *writer, d *engineData) error {
 	return w.figure("speed", bc)
 }
 
-// meanSD returns the mean and the sample standard deviation of xs.
+// meanSD returns the mean and the sample standard deviation (divisor
+// n-1) of xs; the deviation of fewer than two values, and the mean of
+// none, are 0.
 func meanSD(xs []float64) (float64, float64) {
-	n := float64(len(xs))
-	if n == 0 {
+	switch len(xs) {
+	case 0:
 		return 0, 0
+	case 1:
+		return xs[0], 0
 	}
-	var s float64
-	for _, x := range xs {
-		s += x
-	}
-	m := s / n
-	if n < 2 {
-		return m, 0
-	}
-	var ss float64
-	for _, x := range xs {
-		ss += (x - m) * (x - m)
-	}
-	return m, math.Sqrt(ss / (n - 1))
+	return stat.MeanStdDev(xs, nil)
 }

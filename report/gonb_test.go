@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -59,7 +60,7 @@ func gonbProgram(nb *ipynb) (src string, commands []string) {
 			}
 		}
 		if inMain {
-			name := "cell" + itoa(i)
+			name := "cell" + strconv.Itoa(i)
 			calls = append(calls, name)
 			mains.WriteString("func " + name + "() {\n" + body.String() + "}\n\n")
 		}

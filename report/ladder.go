@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"gonum.org/v1/plot/vg"
@@ -269,7 +270,7 @@ func (c *ladderConfig) field(ctx context.Context, w *writer, r *sim.Rules, m *si
 		if iv.Contains(f.Reference / 100) {
 			in = "yes"
 		}
-		d.Field.Add(label, itoa(len(recs)), itoa(k), textfmt.Fixed(100*float64(k)/float64(len(recs)), 1),
+		d.Field.Add(label, strconv.Itoa(len(recs)), strconv.Itoa(k), textfmt.Fixed(100*float64(k)/float64(len(recs)), 1),
 			textfmt.Fixed(100*iv.Lo, 1), textfmt.Fixed(100*iv.Hi, 1), textfmt.Fixed(f.Reference, 1), in)
 		d.FieldText = append(d.FieldText, fieldSentence(label, k, len(recs), iv, f.Reference, f.ReferenceSource))
 		for _, b := range rep.Timing.Bots {
@@ -288,7 +289,7 @@ func (c *ladderConfig) field(ctx context.Context, w *writer, r *sim.Rules, m *si
 		if err != nil {
 			return err
 		}
-		d.Paired.Add(label, itoa(pp.N), textfmt.Fixed(100*pp.PX, 1), textfmt.Fixed(100*pp.PY, 1), textfmt.Signed(100*pp.Diff, 1),
+		d.Paired.Add(label, strconv.Itoa(pp.N), textfmt.Fixed(100*pp.PX, 1), textfmt.Fixed(100*pp.PY, 1), textfmt.Signed(100*pp.Diff, 1),
 			textfmt.Signed(100*pp.Interval.Lo, 1), textfmt.Signed(100*pp.Interval.Hi, 1), textfmt.P(pp.P))
 		d.FieldText = append(d.FieldText, pairedSentence(d.Field.Rows[0][0], label, pp))
 	}
@@ -373,11 +374,11 @@ func headToHead(games []rating.Game, entries []rating.Entry) (table.Table, table
 		Header: []string{"bot"}}
 	counts := table.Table{Name: "headtohead", Header: []string{"bot"}}
 	for i, e := range entries {
-		pct.Header = append(pct.Header, itoa(i+1))
+		pct.Header = append(pct.Header, strconv.Itoa(i+1))
 		counts.Header = append(counts.Header, e.Name)
 	}
 	for i, e := range entries {
-		row := []string{itoa(i+1) + " " + e.Name}
+		row := []string{strconv.Itoa(i+1) + " " + e.Name}
 		crow := []string{e.Name}
 		for _, b := range order {
 			a := order[i]
@@ -388,7 +389,7 @@ func headToHead(games []rating.Game, entries []rating.Entry) (table.Table, table
 				row, crow = append(row, ""), append(crow, "0/0")
 			default:
 				row = append(row, textfmt.Fixed(100*float64(ahead[a][b])/float64(met[a][b]), 0))
-				crow = append(crow, itoa(ahead[a][b])+"/"+itoa(met[a][b]))
+				crow = append(crow, strconv.Itoa(ahead[a][b])+"/"+strconv.Itoa(met[a][b]))
 			}
 		}
 		pct.Rows = append(pct.Rows, row)

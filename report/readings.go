@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -334,9 +335,9 @@ func rankingTable(fits []tourney.SeatFit, order []int, base string) table.Table 
 		if f.Headline() {
 			headline = "yes"
 		}
-		t.Add(itoa(rank+1), "`"+combination(f.Seat, base)+"`", textfmt.Fixed(f.Win, 1)+" "+interval(f.WinLo, f.WinHi),
+		t.Add(strconv.Itoa(rank+1), "`"+combination(f.Seat, base)+"`", textfmt.Fixed(f.Win, 1)+" "+interval(f.WinLo, f.WinHi),
 			textfmt.Ordinal(f.Rank), textfmt.Signed(f.Lead, 1), headline, textfmt.Fixed(f.Rho.Rho, 2),
-			textfmt.Fixed(f.MeanGap, 1), f.MaxGapBot+" "+textfmt.Fixed(f.MaxGap, 1), itoa(f.Within5)+" of "+itoa(len(f.Gaps)), diffText(f))
+			textfmt.Fixed(f.MeanGap, 1), f.MaxGapBot+" "+textfmt.Fixed(f.MaxGap, 1), strconv.Itoa(f.Within5)+" of "+strconv.Itoa(len(f.Gaps)), diffText(f))
 	}
 	return t
 }
@@ -358,7 +359,7 @@ func readingsCSV(fits []tourney.SeatFit, order []int, opts []readingOption, spec
 	var rows [][]string
 	for rank, k := range order {
 		f := fits[k]
-		row := []string{itoa(rank + 1), f.Seat}
+		row := []string{strconv.Itoa(rank + 1), f.Seat}
 		set := map[string]string{}
 		for _, kv := range strings.Split(combination(specs[k], base), ";") {
 			if n, v, ok := strings.Cut(kv, "="); ok {
@@ -372,8 +373,8 @@ func readingsCSV(fits []tourney.SeatFit, order []int, opts []readingOption, spec
 			}
 			row = append(row, v)
 		}
-		row = append(row, num(f.Win), num(f.WinLo), num(f.WinHi), num(f.Paper), itoa(f.Rank), num(f.Lead),
-			fmt.Sprint(f.Clear), fmt.Sprint(f.Headline()), num(f.Rho.Rho), num(f.Rho.P), num(f.MeanGap), num(f.MaxGap), f.MaxGapBot, itoa(f.Within5))
+		row = append(row, num(f.Win), num(f.WinLo), num(f.WinHi), num(f.Paper), strconv.Itoa(f.Rank), num(f.Lead),
+			fmt.Sprint(f.Clear), fmt.Sprint(f.Headline()), num(f.Rho.Rho), num(f.Rho.P), num(f.MeanGap), num(f.MaxGap), f.MaxGapBot, strconv.Itoa(f.Within5))
 		if p := f.Paired; p != nil {
 			row = append(row, num(p.Diff), num(p.Interval.Lo), num(p.Interval.Hi), num(p.P))
 		} else {
@@ -437,7 +438,7 @@ func readingsChart(fits []tourney.SeatFit, order []int, bot, base string) *plots
 		if p == nil {
 			continue
 		}
-		ch.Categories = append(ch.Categories, itoa(rank+1))
+		ch.Categories = append(ch.Categories, strconv.Itoa(rank+1))
 		ch.Values = append(ch.Values, p.Diff)
 		ch.Lo = append(ch.Lo, p.Interval.Lo)
 		ch.Hi = append(ch.Hi, p.Interval.Hi)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -67,7 +68,7 @@ func TestReadingsNotebook(t *testing.T) {
 	seats := map[string]bool{}
 	for i, r := range rows[1:] {
 		f := strings.Split(r, ",")
-		assert.Equal(t, itoa(i+1), f[0])
+		assert.Equal(t, strconv.Itoa(i+1), f[0])
 		seats[f[1]+" "+f[2]+" "+f[3]] = true
 	}
 	assert.Equal(t, map[string]bool{

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"strconv"
 
 	"github.com/marslab-risk/marslab/internal/figures"
 	rexp "github.com/marslab-risk/marslab/internal/recognition"
@@ -495,8 +496,8 @@ func (c *recognitionConfig) tables(w *writer, d *recognitionData) error {
 	for _, arm := range sortedKeys(c.Paper.Arms) {
 		p := c.Paper.Arms[arm]
 		for i, s := range steps {
-			paperRows = append(paperRows, []string{arm, p.Name, "winners", itoa(s), itoa(p.Winners[i][0]), itoa(p.Winners[i][1])},
-				[]string{arm, p.Name, "losers", itoa(s), itoa(p.Losers[i][0]), itoa(p.Losers[i][1])})
+			paperRows = append(paperRows, []string{arm, p.Name, "winners", strconv.Itoa(s), strconv.Itoa(p.Winners[i][0]), strconv.Itoa(p.Winners[i][1])},
+				[]string{arm, p.Name, "losers", strconv.Itoa(s), strconv.Itoa(p.Losers[i][0]), strconv.Itoa(p.Losers[i][1])})
 		}
 	}
 	return w.csv("paper.csv", []string{"arm", "paper_name", "players", "percent_of_game", "correct", "incorrect"}, paperRows)

@@ -3,6 +3,7 @@ package report
 import (
 	"context"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -113,7 +114,7 @@ func TestStrategistNotebook(t *testing.T) {
 			games, eval = 10, 6
 			assert.Contains(t, rep, "(quick size: train.games = 10, train.batch = 5, train.block = 5, eval.games = 6; seed 5)")
 		}
-		assert.Contains(t, rep, "| always aggressive | "+itoa(eval)+" |")
+		assert.Contains(t, rep, "| always aggressive | "+strconv.Itoa(eval)+" |")
 		assert.Contains(t, rep, "| policy | minus | win points |")
 		assert.Contains(t, rep, "p-values Holm-corrected over all 18.")
 		assert.Contains(t, rep, "**Does the learner win more often than every fixed strategy?**")
@@ -126,7 +127,7 @@ func TestStrategistNotebook(t *testing.T) {
 		assert.Contains(t, rep, "> The why.")
 		// Issue 24: the intro note is printed once, in the head.
 		assert.Equal(t, 1, strings.Count(rep, "The intro."), rep)
-		assert.Contains(t, rep, itoa(games)+" training episodes (games) of seed 5")
+		assert.Contains(t, rep, strconv.Itoa(games)+" training episodes (games) of seed 5")
 		assert.Contains(t, rep, "steps of the learner (its turns, one choice each)")
 		assert.NotContains(t, rep, "What each added feature buys")
 		rows := strings.Split(strings.TrimSpace(readFile(t, filepath.Join(a, "curve.csv"))), "\n")

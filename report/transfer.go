@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -288,7 +289,7 @@ func (c *transferConfig) run(ctx context.Context, w *writer) (any, error) {
 			pc.Sets = append(pc.Sets, search.SeatValues(g.Space, s.Params))
 		}
 		name := cd.Name()
-		grid.Add(name, b.r.Name, b.m.Name, itoa(cd.Players), cd.Field.Name, strings.Join(cd.Field.Opponents, ", "))
+		grid.Add(name, b.r.Name, b.m.Name, strconv.Itoa(cd.Players), cd.Field.Name, strings.Join(cd.Field.Opponents, ", "))
 		w.logf("transfer: %s", name)
 		panel, _, err := playSearch(ctx, w, cellDir(name), search.PanelFingerprint(name, g, t.Sets, t.Reference, pc),
 			func() (*search.Panel, error) { return search.NewPanel(pc) }, count.wrap(g), nil)
@@ -337,7 +338,7 @@ func (c *transferConfig) render(w *writer, d *transferData, conds []transferCond
 	csv := table.Table{Header: []string{"set", "reference", "condition", "blocks", "games", "win_set", "win_reference",
 		"diff", "lo", "hi", "p", "p_holm", "shown"}}
 	for _, cl := range cells {
-		csv.Add(cl.Set, c.Transfer.Reference, cl.Condition, itoa(cl.Blocks), itoa(cl.Games), num(cl.WinA), num(cl.WinB),
+		csv.Add(cl.Set, c.Transfer.Reference, cl.Condition, strconv.Itoa(cl.Blocks), strconv.Itoa(cl.Games), num(cl.WinA), num(cl.WinB),
 			num(cl.Diff.Mean), num(cl.Diff.Interval.Lo), num(cl.Diff.Interval.Hi), num(cl.Diff.P), num(cl.Holm), shownWord(cl.Sign()))
 	}
 	if err := w.table("transfer.csv", csv); err != nil {
@@ -397,9 +398,9 @@ func (c *transferConfig) render(w *writer, d *transferData, conds []transferCond
 			p = math.Erfc(math.Abs(mean/se) / math.Sqrt2)
 		}
 		lo, hi := mean-z*se, mean+z*se
-		d.Overall.Add("`"+name+"`", itoa(len(conds)), fmt.Sprintf("%+.1f", 100*mean), fmt.Sprintf("[%+.1f, %+.1f]", 100*lo, 100*hi),
-			fmt.Sprintf("%.2g", p), itoa(len(better)), itoa(len(worse)))
-		overall.Add(name, itoa(len(conds)), num(mean), num(lo), num(hi), num(p), itoa(len(better)), itoa(len(worse)))
+		d.Overall.Add("`"+name+"`", strconv.Itoa(len(conds)), fmt.Sprintf("%+.1f", 100*mean), fmt.Sprintf("[%+.1f, %+.1f]", 100*lo, 100*hi),
+			fmt.Sprintf("%.2g", p), strconv.Itoa(len(better)), strconv.Itoa(len(worse)))
+		overall.Add(name, strconv.Itoa(len(conds)), num(mean), num(lo), num(hi), num(p), strconv.Itoa(len(better)), strconv.Itoa(len(worse)))
 		d.Where = append(d.Where, whereText(name, c.Transfer.Reference, d.Blocks, len(cells), better, worse, same, mean, lo, hi))
 	}
 	if err := w.table("transfer-overall.csv", overall); err != nil {

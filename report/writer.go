@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"text/template"
 
@@ -112,6 +111,3 @@ func (w *writer) figure(base string, f figure) error {
 
 // num formats a CSV number: the shortest text that reads back to v.
 func num(v float64) string { return textfmt.Shortest(v) }
-
-// itoa formats an int for CSV.
-func itoa(v int) string { return strconv.Itoa(v) }

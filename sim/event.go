@@ -14,10 +14,10 @@ const (
 	// EvTurn: Player's turn in round Round begins.
 	EvTurn
 	// EvTrade: Player trades Cards for Armies armies: the set's card value
-	// alone, which joins the armies of the following placement (EvPlace
+	// alone, which joins the armies of the following placement ([EvPlace]
 	// events). The territory bonus is not in Armies: when a traded card
 	// shows a territory the player owns, Rules.Cards.TerritoryBonus armies
-	// are put on it at once, without an EvPlace event, and To is that
+	// are put on it at once, without an [EvPlace] event, and To is that
 	// territory; otherwise To is -1.
 	EvTrade
 	// EvReinforce: Player receives Armies armies from territories and
@@ -50,10 +50,10 @@ const (
 	// EvGameEnd: the game ends; Player is the winner or -1 on a stalemate.
 	EvGameEnd
 	// EvAttackOrder: Player orders an attack from From on To (owned by
-	// Other), as its AttackOrder says: Dice dice per roll (0: the most
+	// Other), as its [AttackOrder] says: Dice dice per roll (0: the most
 	// allowed), Repeat to keep rolling until the conquest or until From
 	// holds StopAt armies or fewer. It is emitted once the order is found
-	// legal, before its first EvRoll.
+	// legal, before its first [EvRoll].
 	EvAttackOrder
 	// EvEndPhase: Player ends phase Phase by its own answer: the attack
 	// phase when Attack answers ok == false, the fortify phase once the
@@ -64,14 +64,14 @@ const (
 	// bots.Explainer), in Text, without its newline; Round and Phase are the
 	// game's when the line was written, before the events of the decision
 	// it explains. The engine never emits it: `marslab play -explain -log`
-	// writes MARS's narration into the log as these events, and LogReader
+	// writes MARS's narration into the log as these events, and [LogReader]
 	// returns them while Replay and the invariant checks skip them.
 	EvExplain
 	// NumEventKinds is the number of event kinds (kinds are 0..NumEventKinds-1).
 	NumEventKinds
 )
 
-// numEventKinds is NumEventKinds for the package's own code.
+// numEventKinds is [NumEventKinds] for the package's own code.
 const numEventKinds = NumEventKinds
 
 var eventNames = [numEventKinds]string{"start", "deal", "setup_place", "turn", "trade", "reinforce", "place", "roll",
@@ -116,16 +116,16 @@ type Event struct {
 	// AttackerLoss and DefenderLoss are the armies lost in a roll.
 	AttackerLoss int
 	DefenderLoss int
-	// Cards are the cards traded (EvTrade) or drawn (EvCard, Cards[0]).
+	// Cards are the cards traded ([EvTrade]) or drawn ([EvCard], Cards[0]).
 	// A Watcher is shown another seat's cards as unknown cards (see Unknown).
 	Cards [3]Card
-	// Dice, Repeat and StopAt are the attack order's (EvAttackOrder; see
-	// AttackOrder).
+	// Dice, Repeat and StopAt are the attack order's ([EvAttackOrder]; see
+	// [AttackOrder]).
 	Dice   int
 	Repeat bool
 	StopAt int
-	// Text explains a fault (EvFault) or is a line of a bot's explanation
-	// (EvExplain).
+	// Text explains a fault ([EvFault]) or is a line of a bot's explanation
+	// ([EvExplain]).
 	Text string
 }
 

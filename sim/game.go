@@ -60,7 +60,7 @@ const maxTradesPerPhase = 64
 // owns all the buffers a game needs and reuses them from one Play to the
 // next: use one Game per goroutine (only Interrupt may be called from
 // another). The dice and the deal come from one random stream per game,
-// each bot gets its own (see GameSeed).
+// each bot gets its own (see [GameSeed]).
 type Game struct {
 	m       *Map   // private copy of the map: the only one the engine reads
 	r       *Rules // private copy of the rules: the only one the engine reads
@@ -104,7 +104,7 @@ type Game struct {
 
 // NewGame prepares a reusable game of map m under rules r with the given
 // number of seats (2..6). The rules are validated against the map. The game
-// keeps deep copies of m and r (see Map.Clone and Rules.Clone): one that
+// keeps deep copies of m and r (see [Map.Clone] and [Rules.Clone]): one that
 // the engine plays by, one per seat that the seat's player sees, and one
 // for observers and other callers. Later changes to m or r do not change
 // the game.
@@ -201,9 +201,9 @@ func (g *Game) State() *State { return g.view(g.n) }
 
 // Play plays one whole game with players[i] in seat i (seat 0 moves first).
 // Its random streams derive from (expSeed, index) only. The error is non-nil
-// only for a wrong number of players (ErrPlayers) or an interrupted game
-// (ErrInterrupted, with a zero Result): faults of the players are recorded
-// in the Result and as EvFault events.
+// only for a wrong number of players ([ErrPlayers]) or an interrupted game
+// ([ErrInterrupted], with a zero Result): faults of the players are recorded
+// in the Result and as [EvFault] events.
 func (g *Game) Play(players []Player, expSeed, index uint64) (Result, error) {
 	if len(players) != g.n {
 		return Result{}, fmt.Errorf("%w: got %d, game has %d seats", ErrPlayers, len(players), g.n)
@@ -247,14 +247,14 @@ func (g *Game) finish() (Result, error) {
 }
 
 // Interrupt stops the game being played: Play returns, before the next
-// player-turn, an error wrapping ErrInterrupted (no game_end event is
+// player-turn, an error wrapping [ErrInterrupted] (no game_end event is
 // emitted). If no game is being played, the next Play stops before its
 // first turn. Each call stops at most one game. Interrupt may be called
 // from any goroutine, at any time; the Game stays usable.
 func (g *Game) Interrupt() { g.stop.Store(true) }
 
 // PlayContext is Play that stops when ctx is done (see Interrupt): its
-// error then wraps both ErrInterrupted and the context's cause. A context
+// error then wraps both [ErrInterrupted] and the context's cause. A context
 // already done plays nothing.
 func (g *Game) PlayContext(ctx context.Context, players []Player, expSeed, index uint64) (Result, error) {
 	return g.withContext(ctx, func() (Result, error) { return g.Play(players, expSeed, index) })
@@ -526,7 +526,7 @@ func (g *Game) setup() {
 // from seat 0: each turn asks the player's Place for min(InitialPerTurn,
 // left) armies. A placement CheckPlacement refuses is a fault, and the
 // engine places the rest of that player's starting armies at random, as it
-// does for a broken player. Every army is one EvSetupPlace event.
+// does for a broken player. Every army is one [EvSetupPlace] event.
 func (g *Game) setupByPlace(left []int) {
 	s := &g.st
 	per := g.r.Setup.InitialPerTurn
@@ -621,8 +621,8 @@ func (g *Game) loop() bool {
 	return true
 }
 
-// turn plays one player-turn from phase from (PhaseTrade: the whole
-// turn; PhaseAttack, PhaseFortify: the rest of a turn begun in a position).
+// turn plays one player-turn from phase from ([PhaseTrade]: the whole
+// turn; [PhaseAttack], [PhaseFortify]: the rest of a turn begun in a position).
 func (g *Game) turn(p int, from Phase) {
 	s := &g.st
 	g.turns++

@@ -2,7 +2,7 @@ package sim
 
 // Ender is an optional interface of a Player: the engine calls End once at
 // the end of every game that ends (not one that Interrupt stops), before
-// the EvGameEnd event, with the seat's State (the final position) and the
+// the [EvGameEnd] event, with the seat's State (the final position) and the
 // game's result (a copy of its own): a learner's final reward. A player
 // that panicked earlier in the game is not called.
 type Ender interface {
@@ -11,7 +11,7 @@ type Ender interface {
 
 // Watcher is an optional interface of a Player: the engine shows it every
 // event of the game as its seat may see it, in order, from the game's
-// EvStart (the deal comes before Player.Start) to its EvGameEnd. Another
+// [EvStart] (the deal comes before [Player.Start]) to its [EvGameEnd]. Another
 // seat's traded and drawn cards are hidden (their symbols are Unknown and
 // their territories -1; the number of cards is not hidden, nor the
 // territory that a trade's bonus goes to, which the board shows), unless

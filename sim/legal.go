@@ -16,8 +16,8 @@ import (
 var ErrHidden = errors.New("sim: hidden information")
 
 // CheckTrade reports whether set (three indices into seat p's hand, in the
-// order State.HandOf lists it) is a set p may trade. Another seat's hand is
-// hidden (ErrHidden) unless the rules open it (Rules.Info.Open).
+// order [State.HandOf] lists it) is a set p may trade. Another seat's hand is
+// hidden ([ErrHidden]) unless the rules open it (Rules.Info.Open).
 func (s *State) CheckTrade(p int, set [3]int) error {
 	if !s.sees(p) {
 		return fmt.Errorf("seat %d's hand: %w", p, ErrHidden)
@@ -135,7 +135,7 @@ func (s *state) LegalAttacks(p int, buf []AttackOrder) []AttackOrder {
 // territory conquered with dice dice in the last roll: at least dice if
 // Rules.Attack.MoveInAtLeastDice (otherwise 1), at most the armies in from
 // less one (the least is capped at the most). These are the min and max
-// that Player.Occupy is given.
+// that [Player.Occupy] is given.
 func (s *state) OccupyRange(from, dice int) (lo, hi int) {
 	lo = 1
 	if s.rules.Attack.MoveInAtLeastDice {
@@ -155,13 +155,13 @@ func CheckOccupy(lo, hi, k int) error {
 }
 
 // CheckMoves reports whether seat p may make the fortification moves under
-// the rules' fortify mode: at most one move unless FortifyOneStep; both
-// ends p's and distinct; adjacent, or under FortifyConnected joined by a
-// path of p's territories (see OwnedPaths); a positive count; and no
+// the rules' fortify mode: at most one move unless [FortifyOneStep]; both
+// ends p's and distinct; adjacent, or under [FortifyConnected] joined by a
+// path of p's territories (see [OwnedPaths]); a positive count; and no
 // territory giving more than its armies less one over all the moves
-// (armies that arrive this phase cannot move on), or under MovableStart
+// (armies that arrive this phase cannot move on), or under [MovableStart]
 // more than its armies, keeping one army after each move in order. The path search uses
-// the State's own buffers (State.Paths).
+// the State's own buffers ([State.Paths]).
 func (s *State) CheckMoves(p int, moves []Move) error { return s.checkMoves(p, moves, s.Paths()) }
 
 func (s *state) checkMoves(p int, moves []Move, paths *OwnedPaths) error {
@@ -213,10 +213,10 @@ func (s *state) checkMoves(p int, moves []Move, paths *OwnedPaths) error {
 // LegalFortifies appends to buf one move for every ordered pair of seat p's
 // territories that the rules' fortify mode lets armies move between (from
 // a territory holding at least 2 armies; adjacent, or joined by p's
-// territories under FortifyConnected), each moving the most it may (the
+// territories under [FortifyConnected]), each moving the most it may (the
 // armies in From less one), by increasing From and then in the map's
-// neighbour order (FortifyConnected: by increasing To), and returns the
-// extended slice. Under FortifyOneStep any set of these moves whose
+// neighbour order ([FortifyConnected]: by increasing To), and returns the
+// extended slice. Under [FortifyOneStep] any set of these moves whose
 // sources give at most their armies less one is legal together; under the
 // other modes one move of 1..Armies armies is.
 func (s *State) LegalFortifies(p int, buf []Move) []Move {

@@ -39,8 +39,8 @@ func isEmbeddedName(nameOrPath string) bool {
 }
 
 // ConfigPath resolves a rule set or map that the file source names (a
-// config's rules or map key, a rule set's map key), as LoadRules and
-// LoadMap take it: an embedded name (no path separator, no ".toml" suffix)
+// config's rules or map key, a rule set's map key), as [LoadRules] and
+// [LoadMap] take it: an embedded name (no path separator, no ".toml" suffix)
 // and an absolute path as they are, a relative file path joined to the
 // folder of source ("" or a name without a folder: the working directory).
 // Every config of marslab resolves its rules and map files through it.
@@ -53,7 +53,7 @@ func ConfigPath(source, nameOrPath string) string {
 
 // LoadMap loads and validates a map. A name without a path separator and
 // without a ".toml" suffix (e.g. "classic") is an embedded map of package
-// configs; anything else is the path of a TOML file (see ParseMap for the
+// configs; anything else is the path of a TOML file (see [ParseMap] for the
 // format).
 func LoadMap(nameOrPath string) (*Map, error) {
 	source, data, err := MapSource(nameOrPath)
@@ -66,7 +66,7 @@ func LoadMap(nameOrPath string) (*Map, error) {
 // LoadRules loads and validates a rule set. A name without a path separator
 // and without a ".toml" suffix ("classic", "mars2006", "fixedcards",
 // "missions") is an embedded rule set of package configs; anything else is
-// the path of a TOML file (see ParseRules). The rules are validated on
+// the path of a TOML file (see [ParseRules]). The rules are validated on
 // their own; Validate checks them against a map.
 func LoadRules(nameOrPath string) (*Rules, error) {
 	source, data, err := RulesSource(nameOrPath)
@@ -77,20 +77,20 @@ func LoadRules(nameOrPath string) (*Rules, error) {
 }
 
 // MapSource returns the TOML text of a map, embedded or in a file (as
-// LoadMap reads it), and the source name its errors use: the embedded
+// [LoadMap] reads it), and the source name its errors use: the embedded
 // file's path (configs/maps/NAME.toml) or the file path.
 func MapSource(nameOrPath string) (source string, data []byte, err error) {
 	return loadSource("maps", nameOrPath, configs.Map)
 }
 
 // RulesSource returns the TOML text of a rule set, embedded or in a file (as
-// LoadRules reads it), and the source name its errors use.
+// [LoadRules] reads it), and the source name its errors use.
 func RulesSource(nameOrPath string) (source string, data []byte, err error) {
 	return loadSource("rules", nameOrPath, configs.Rules)
 }
 
-// MapPath returns the map that the rules' map key names, as LoadMap and
-// MapSource take it: an embedded map's name as it is, a relative file path
+// MapPath returns the map that the rules' map key names, as [LoadMap] and
+// [MapSource] take it: an embedded map's name as it is, a relative file path
 // joined to the folder of the file the rules were read from (the working
 // directory for rules built in code), an absolute path as it is.
 func (r *Rules) MapPath() string {
@@ -111,7 +111,7 @@ func (r *Rules) MapSource() (source string, data []byte, err error) {
 }
 
 // LoadMap loads and validates the map that the rules' map key names (see
-// MapPath and MapSource).
+// MapPath and [MapSource]).
 func (r *Rules) LoadMap() (*Map, error) {
 	source, data, err := r.MapSource()
 	if err != nil {
@@ -165,7 +165,7 @@ type territoryFile struct {
 //
 // with ids in the order of the tables. A territory may also give its
 // position on a drawing of the board, x and y (numbers within
-// ±MaxCoordinate, x to the right and y downwards; see Map.Layout): then
+// ±MaxCoordinate, x to the right and y downwards; see [Map.Layout]): then
 // every territory must, each at a position of its own. The map must have a name, at least 2
 // territories, unique non-empty names (no control characters or surrounding
 // spaces), every territory in an existing continent, every continent
@@ -219,9 +219,9 @@ func mapKeysPresent(source string, md *toml.MetaData, raw map[string]any, f *map
 
 // NewMap builds and validates a map from continents (Name and Bonus) and
 // territories (Name, Continent id and Neighbors ids, in any order), under
-// the rules of ParseMap; the derived fields (sorted neighbours, continent
+// the rules of [ParseMap]; the derived fields (sorted neighbours, continent
 // territory and border lists) are computed and the inputs are not kept.
-// Errors name the offending element as ParseMap would, e.g.
+// Errors name the offending element as [ParseMap] would, e.g.
 // `NewMap "ring": territories[2].neighbors = "b": listed twice ...`.
 func NewMap(name string, continents []Continent, territories []Territory) (*Map, error) {
 	source := fmt.Sprintf("NewMap %q", name)
@@ -397,7 +397,7 @@ func buildLayout(source string, f *mapFile, m *Map) error {
 
 // unreachable returns the first territory that cannot be reached from
 // territory 0, or -1 if the map is connected: the owned-path search (see
-// OwnedPaths) with every territory owned by one seat.
+// [OwnedPaths]) with every territory owned by one seat.
 func unreachable(m *Map) int {
 	var paths OwnedPaths
 	dist := paths.DistancesOn(m, make([]int, len(m.Territories)), 0, []int{0}, nil)
@@ -418,7 +418,7 @@ func checkName(s string) error {
 	return nil
 }
 
-// EncodeMap writes m in the TOML format read by ParseMap.
+// EncodeMap writes m in the TOML format read by [ParseMap].
 func EncodeMap(w io.Writer, m *Map) error {
 	f := mapFile{
 		Name:        m.Name,
@@ -443,7 +443,7 @@ func EncodeMap(w io.Writer, m *Map) error {
 	return enc.Encode(&f)
 }
 
-// EncodeRules writes r in the TOML format read by ParseRules.
+// EncodeRules writes r in the TOML format read by [ParseRules].
 func EncodeRules(w io.Writer, r *Rules) error {
 	enc := toml.NewEncoder(w)
 	enc.Indent = ""
@@ -453,7 +453,7 @@ func EncodeRules(w io.Writer, r *Rules) error {
 // ParseRules parses a rule set in TOML and validates it on its own (every
 // check of Validate that does not need a map); source names the data in
 // error messages (usually its file name), and the Rules keep it for the
-// errors of Validate and NewGame. The keys are the `toml` tags of Rules and
+// errors of Validate and [NewGame]. The keys are the `toml` tags of Rules and
 // its parts. Nothing is defaulted: every key that applies to the chosen
 // modes must be present (the keys of cards.mode "none" other than the mode
 // are optional, and so is a mission's extra, 0 if left out), a key that
@@ -806,7 +806,7 @@ func tableAt(v any, i int) map[string]any {
 	return nil
 }
 
-// decodeTOML decodes data into v strictly (configs.DecodeStrict: errors
+// decodeTOML decodes data into v strictly ([configs.DecodeStrict]: errors
 // with the line and key) and into maps (raw, for the questions MetaData
 // cannot answer about the tables of an array).
 func decodeTOML(source string, data []byte, v any) (toml.MetaData, map[string]any, error) {

@@ -100,7 +100,7 @@ func (e *Event) AppendJSON(buf []byte) []byte {
 type LogHeader struct {
 	// Format is "marslab-game-log/1".
 	Format string `json:"format"`
-	// Seed and Index are the experiment seed and game index (see GameSeed).
+	// Seed and Index are the experiment seed and game index (see [GameSeed]).
 	Seed  uint64 `json:"seed"`
 	Index uint64 `json:"index"`
 	// RulesName and MapName say where the configuration came from.
@@ -109,15 +109,15 @@ type LogHeader struct {
 	// RulesTOML and MapTOML are the configuration texts that were played.
 	RulesTOML string `json:"rules_toml"`
 	MapTOML   string `json:"map_toml"`
-	// RulesSHA256 and MapSHA256 are RulesDigest and MapDigest of the rules
-	// and map in RulesTOML and MapTOML, written by NewLogWriter and checked
+	// RulesSHA256 and MapSHA256 are [RulesDigest] and [MapDigest] of the rules
+	// and map in RulesTOML and MapTOML, written by [NewLogWriter] and checked
 	// by Replay.
 	RulesSHA256 string `json:"rules_sha256,omitempty"`
 	MapSHA256   string `json:"map_sha256,omitempty"`
 	// Seats describe the players in seat order.
 	Seats []LogSeat `json:"seats"`
 	// Explain lists, in increasing order, the seats whose players narrated
-	// their decisions into the log as EvExplain lines (Narrate); Replay
+	// their decisions into the log as [EvExplain] lines (Narrate); Replay
 	// has these seats narrate again and checks every explanation line as
 	// it checks a game event. Empty: the log holds no explanation.
 	Explain []int `json:"explain,omitempty"`
@@ -131,7 +131,7 @@ type LogSeat struct {
 	Params map[string]float64 `json:"params,omitempty"`
 }
 
-// LogFormat is the value of LogHeader.Format.
+// LogFormat is the value of [LogHeader.Format].
 const LogFormat = "marslab-game-log/1"
 
 // LogWriter is an Observer that writes a game as JSONL: the header, one
@@ -226,7 +226,7 @@ func (r Result) MarshalJSON() ([]byte, error) {
 }
 
 // RulesDigest returns the SHA-256, in hex, of the canonical encoding of r
-// (EncodeRules): equal rules give equal digests, however their TOML was
+// ([EncodeRules]): equal rules give equal digests, however their TOML was
 // laid out.
 func RulesDigest(r *Rules) (string, error) {
 	h := sha256.New()
@@ -237,7 +237,7 @@ func RulesDigest(r *Rules) (string, error) {
 }
 
 // MapDigest returns the SHA-256, in hex, of the canonical encoding of m
-// (EncodeMap).
+// ([EncodeMap]).
 func MapDigest(m *Map) (string, error) {
 	h := sha256.New()
 	if err := EncodeMap(h, m); err != nil {
@@ -247,11 +247,11 @@ func MapDigest(m *Map) (string, error) {
 }
 
 // ExplainWriter turns a seat's narration (what a bots.Explainer writes
-// after SetExplain) into EvExplain events: every line written becomes one
+// after SetExplain) into [EvExplain] events: every line written becomes one
 // event of the seat, with the round and phase of the game at the time of
-// the write, passed to an Observer (a LogWriter, so that the explanations
+// the write, passed to an Observer (a [LogWriter], so that the explanations
 // sit in the log just before the events of the decisions they explain).
-// Invalid UTF-8 and the characters that strconv.IsPrint rejects, tabs
+// Invalid UTF-8 and the characters that [strconv.IsPrint] rejects, tabs
 // aside, are written as U+FFFD, so that every line is valid JSON that reads
 // back as written. Call Flush after the game for a last line without a
 // newline.
@@ -269,7 +269,7 @@ func NewExplainWriter(o Observer, g *Game, seat int) *ExplainWriter {
 	return &ExplainWriter{o: o, g: g, seat: seat}
 }
 
-// Write implements io.Writer; it never fails.
+// Write implements [io.Writer]; it never fails.
 func (w *ExplainWriter) Write(p []byte) (int, error) {
 	n := len(p)
 	for len(p) > 0 {
@@ -311,7 +311,7 @@ type explainer interface{ SetExplain(w io.Writer) }
 
 // ExplainSeats returns the seats of ps whose players can narrate their
 // decisions (a SetExplain(io.Writer) method, bots.Explainer): the
-// LogHeader.Explain of a log that is to hold their narration.
+// [LogHeader.Explain] of a log that is to hold their narration.
 func ExplainSeats(ps []Player) []int {
 	var seats []int
 	for i, p := range ps {
@@ -322,8 +322,8 @@ func ExplainSeats(ps []Player) []int {
 	return seats
 }
 
-// Narrate makes the players of seats (ExplainSeats) narrate their
-// decisions in game g into o as EvExplain events, and returns the writers,
+// Narrate makes the players of seats ([ExplainSeats]) narrate their
+// decisions in game g into o as [EvExplain] events, and returns the writers,
 // to Flush once the game has ended.
 func Narrate(o Observer, g *Game, ps []Player, seats []int) ([]*ExplainWriter, error) {
 	ws := make([]*ExplainWriter, 0, len(seats))

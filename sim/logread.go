@@ -12,9 +12,9 @@ import (
 	"strconv"
 )
 
-// LogReader reads a JSONL game log as LogWriter writes it: the header (line
+// LogReader reads a JSONL game log as [LogWriter] writes it: the header (line
 // 1), one Event per line, and the closing result line. Every event line must
-// be exactly what Event.AppendJSON writes for the event it decodes to, so a
+// be exactly what [Event.AppendJSON] writes for the event it decodes to, so a
 // log that reads without error re-encodes byte for byte. Errors name the
 // line, e.g. "line 7: ...".
 //
@@ -215,7 +215,7 @@ func (r *Result) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// eventDecoders decode the fields that Event.AppendJSON writes for a kind
+// eventDecoders decode the fields that [Event.AppendJSON] writes for a kind
 // after the fields every kind shares (e, round, phase, player, and other,
 // from, to and armies when set). A kind that writes no field of its own
 // needs no entry; a kind that does needs exactly one.

@@ -3,9 +3,9 @@ package sim
 import "slices"
 
 // Map is a Risk board: territories, the continents that partition them and
-// the borders between them. A Map is immutable once built (by ParseMap,
-// LoadMap or NewMap) and may be shared by any number of concurrent games:
-// NewGame plays on a private copy (Clone), and every player sees a copy of
+// the borders between them. A Map is immutable once built (by [ParseMap],
+// [LoadMap] or [NewMap]) and may be shared by any number of concurrent games:
+// [NewGame] plays on a private copy (Clone), and every player sees a copy of
 // its own, so neither a caller that changes a Map afterwards nor a bot that
 // changes the Map it is shown can change a game.
 //

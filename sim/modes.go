@@ -32,7 +32,7 @@ const (
 	// InitialRandom places one army at a time on a random owned territory.
 	InitialRandom InitialArmiesMode = "random"
 	// InitialBots lets the players place one army at a time, in turn order,
-	// via Player.PlaceInitial.
+	// via [Player.PlaceInitial].
 	InitialBots InitialArmiesMode = "bots"
 )
 
@@ -54,10 +54,10 @@ type CardMode string
 const (
 	// CardsNone plays without cards.
 	CardsNone CardMode = "none"
-	// CardsFixed values a set by its symbols (CardRules.FixedValues).
+	// CardsFixed values a set by its symbols ([CardRules.FixedValues]).
 	CardsFixed CardMode = "fixed"
 	// CardsEscalating values the k-th set traded in the game at
-	// CardRules.Escalating[k], then EscalatingStep more per further set.
+	// [CardRules.Escalating][k], then EscalatingStep more per further set.
 	CardsEscalating CardMode = "escalating"
 )
 
@@ -240,7 +240,7 @@ func (m WinCondition) String() string { return string(m) }
 
 // valid reports whether m is one of the win conditions.
 // valid reports whether m is one of the movable variants or empty (the
-// key left out); Rules.Validate checks it.
+// key left out); [Rules.Validate] checks it.
 func (m FortifyMovable) valid() bool { return m == "" || slices.Contains(fortifyMovables, m) }
 
 func (m WinCondition) valid() bool { return slices.Contains(winConditions, m) }
@@ -267,7 +267,7 @@ func (m *MissionKind) UnmarshalText(text []byte) (err error) {
 }
 
 // The number of seats a game has: sim.NewGame, rule sets, positions and
-// every experiment config accept MinPlayers..MaxPlayers.
+// every experiment config accept [MinPlayers]..MaxPlayers.
 const (
 	// MinPlayers is the fewest seats of a game.
 	MinPlayers = 2

@@ -1,7 +1,7 @@
 package sim
 
 // OwnedPaths searches paths through the territories that one seat owns: the
-// search the engine applies to a move under FortifyConnected, and the one
+// search the engine applies to a move under [FortifyConnected], and the one
 // bots need for reachability, paths and clusters. It keeps its buffers from
 // one search to the next (marks are generation-stamped, so a search costs
 // nothing to reset): once sized for a map, no search allocates. The zero
@@ -13,7 +13,7 @@ type OwnedPaths struct {
 	queue  []int
 }
 
-// NewOwnedPaths returns an OwnedPaths sized for map m.
+// NewOwnedPaths returns an [OwnedPaths] sized for map m.
 func NewOwnedPaths(m *Map) *OwnedPaths {
 	o := new(OwnedPaths)
 	o.prepare(m.NumTerritories())
@@ -54,7 +54,7 @@ func (o *OwnedPaths) search(m *Map, owner []int8, p, a, target int, parents bool
 }
 
 // search is OwnedPaths.search on any owner table: the one owned-path
-// breadth-first search, behind every method of OwnedPaths.
+// breadth-first search, behind every method of [OwnedPaths].
 func search[O owners](o *OwnedPaths, m *Map, owner []O, p, a, target int, parents bool) ([]int, bool) {
 	o.prepare(len(owner))
 	o.next()

@@ -5,7 +5,7 @@ import "math/rand/v2"
 // Player is a bot. The engine calls its methods during the owner's turn
 // (and Start and PlaceInitial during setup), always with the live,
 // read-only *State of its seat, whose Map, Rules and MyMission are the
-// seat's own copies (see State.Map) and which hides the other seats' cards
+// seat's own copies (see [State.Map]) and which hides the other seats' cards
 // and missions (see State). Every answer is validated: an illegal answer is recorded
 // as a fault event and ends the current phase for that player; a panic (in
 // any method, Start included) is recovered and recorded as a fault, and the

@@ -15,10 +15,10 @@ const maxPositionArmies = 1 << 24
 
 // Position is a copyable snapshot of a game: everything the engine needs
 // to play on from it. Build one in code (every slice filled, see
-// Validate), read one from TOML (ParsePosition), or take one from a game
-// (Game.Position, State.Position). A game plays on from a position
-// (Game.PlayFrom), and a bot can be asked for its decision at one
-// (NewStateAt).
+// Validate), read one from TOML ([ParsePosition]), or take one from a game
+// ([Game.Position], [State.Position]). A game plays on from a position
+// ([Game.PlayFrom]), and a bot can be asked for its decision at one
+// ([NewStateAt]).
 type Position struct {
 	// Players is the number of seats, 2..6.
 	Players int
@@ -27,7 +27,7 @@ type Position struct {
 	Owner  []int
 	Armies []int
 	// Hands[p] is seat p's hand (Players entries), in the order that the
-	// indices of Player.Trade refer to. Card t of the deck shows symbol t%3
+	// indices of [Player.Trade] refer to. Card t of the deck shows symbol t%3
 	// (Infantry, Cavalry, Artillery); wild cards are Card{-1, Wild}.
 	Hands [][]Card
 	// Deck is the draw pile, its top card last; Discard the cards traded
@@ -36,7 +36,7 @@ type Position struct {
 	// rules' deck is in exactly one hand, the deck or the discard pile.
 	Deck    []Card
 	Discard []Card
-	// Missions[p] is seat p's mission, an index into Rules.Missions, and
+	// Missions[p] is seat p's mission, an index into [Rules.Missions], and
 	// MissionTargets[p] the seat its "eliminate" mission names (-1 for other
 	// kinds); both nil unless Rules.End.Win is "missions".
 	Missions       []int
@@ -48,8 +48,8 @@ type Position struct {
 	// Current the seat whose turn it is (a live one).
 	Round   int
 	Current int
-	// Phase is the current phase of Current's turn: PhaseTrade (the start
-	// of the turn), PhasePlace, PhaseAttack or PhaseFortify.
+	// Phase is the current phase of Current's turn: [PhaseTrade] (the start
+	// of the turn), [PhasePlace], [PhaseAttack] or [PhaseFortify].
 	Phase Phase
 	// Conquered reports that Current has conquered a territory this turn
 	// (it draws a card at the end of the attack phase); false before the
@@ -91,7 +91,7 @@ func (p *Position) Clone() *Position {
 // mission needs one (mission mode only), the round within the round
 // limit, the seat to move alive, and the phase one of trade, place, attack
 // and fortify. The error names the key (as in the TOML form, see
-// ParsePosition) and the allowed range, e.g.
+// [ParsePosition]) and the allowed range, e.g.
 //
 //	territories.Alaska.armies = 0: must be 1..16777216
 func (p *Position) Validate(m *Map, r *Rules) error {
@@ -275,7 +275,7 @@ func (p *Position) validateMissions(r *Rules) error {
 }
 
 // Position returns a deep copy of the game's position (valid during and
-// after Play, as State; after a game that ended its phase is PhaseOver,
+// after Play, as State; after a game that ended its phase is [PhaseOver],
 // which PlayFrom does not start from).
 func (g *Game) Position() *Position { return g.st.position(-1) }
 
@@ -415,11 +415,11 @@ func NewStateAt(m *Map, r *Rules, pos *Position, seat int) (*State, error) {
 // PlayFrom plays a game on from position pos with players[i] in seat i,
 // its random streams (dice, card shuffles, each bot's) derived from seed
 // alone, and stops when ctx is done (as PlayContext). The position must
-// validate against the game's map and rules (Position.Validate) and have
+// validate against the game's map and rules ([Position.Validate]) and have
 // the game's number of seats; it must be at the start of a turn
-// (PhaseTrade), or in its attack or fortify phase: play then goes on from
+// ([PhaseTrade]), or in its attack or fortify phase: play then goes on from
 // that phase. Every player's Start is called first. The events begin with
-// the first turn (no EvStart or setup events); Result.Turns counts the
+// the first turn (no [EvStart] or setup events); [Result.Turns] counts the
 // turns played from the position (a turn begun in the position counts).
 func (g *Game) PlayFrom(ctx context.Context, players []Player, pos *Position, seed uint64) (Result, error) {
 	if len(players) != g.n {

@@ -9,7 +9,7 @@ import (
 	"github.com/marslab-risk/marslab/internal/fileread"
 )
 
-// positionFile is the TOML form of a Position (see ParsePosition).
+// positionFile is the TOML form of a Position (see [ParsePosition]).
 type positionFile struct {
 	Players        int                          `toml:"players"`
 	Round          int                          `toml:"round"`
@@ -33,7 +33,7 @@ type positionTerritory struct {
 }
 
 // LoadPosition reads a position in TOML form from the file at path (see
-// ParsePosition).
+// [ParsePosition]).
 func LoadPosition(path string, m *Map, r *Rules) (*Position, error) {
 	data, err := fileread.ReadFile(path, fileread.Config)
 	if err != nil {
@@ -43,7 +43,7 @@ func LoadPosition(path string, m *Map, r *Rules) (*Position, error) {
 }
 
 // ParsePosition reads a position of a game of map m under rules r from
-// its TOML form and validates it (Position.Validate). source names the
+// its TOML form and validates it ([Position.Validate]). source names the
 // data in errors, which name the key and the allowed range:
 //
 //	pos.toml: territories.Alaska.owner = 4: must be 0..2
@@ -237,7 +237,7 @@ func restOfDeck(pos *Position, nt, wilds int) []Card {
 	return deck
 }
 
-// parsePhase returns the phase with the given name (see Phase.String).
+// parsePhase returns the phase with the given name (see [Phase.String]).
 func parsePhase(name string) (Phase, bool) {
 	for i, n := range phaseNames {
 		if n == name {

@@ -20,14 +20,14 @@ type Replayed struct {
 
 // Replay plays a logged game again and checks it against the log. The game
 // is set up from the header: the rules and map in rules_toml and map_toml,
-// which must match the header's rules_sha256 and map_sha256 (RulesDigest,
-// MapDigest), and, when rules_name or map_name is an embedded name, be
+// which must match the header's rules_sha256 and map_sha256 ([RulesDigest],
+// [MapDigest]), and, when rules_name or map_name is an embedded name, be
 // named so; the seed and game index; and the players that players returns
 // for the header (one per seat, in seat order). Replay fails at the first
 // event line that differs from the replay, naming the line and showing
 // both, and on a log that is cut, malformed or lacks its result line.
 // The seats of the header's explain narrate again (Narrate), and every
-// explanation line (EvExplain) is checked in its place as a game event is:
+// explanation line ([EvExplain]) is checked in its place as a game event is:
 // a log whose explanations were edited, moved, removed or added fails as
 // an edited event does.
 func Replay(ctx context.Context, log io.Reader, players func(LogHeader) ([]Player, error)) (*Replayed, error) {

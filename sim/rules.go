@@ -5,9 +5,9 @@ import (
 	"slices"
 )
 
-// Rules is a complete rule set. Rules are loaded from TOML (ParseRules,
-// LoadRules), validated, and immutable afterwards; one Rules value may be
-// shared by concurrent games: NewGame plays by a private copy (Clone), and
+// Rules is a complete rule set. Rules are loaded from TOML ([ParseRules],
+// [LoadRules]), validated, and immutable afterwards; one Rules value may be
+// shared by concurrent games: [NewGame] plays by a private copy (Clone), and
 // every player sees a copy of its own, so neither a caller that changes the
 // Rules afterwards nor a bot that changes the Rules it is shown can change a
 // game. The TOML keys are the `toml` tags below.
@@ -32,11 +32,11 @@ type Rules struct {
 	Fortify   FortifyRules   `toml:"fortify"`
 	End       EndRules       `toml:"end"`
 	Info      InfoRules      `toml:"info"`
-	// Missions is the mission deck, used only when End.Win is WinMissions.
+	// Missions is the mission deck, used only when End.Win is [WinMissions].
 	Missions []Mission `toml:"missions"`
 
 	// source names where the rules were read from (the file path, or the
-	// embedded file's path) in the errors of Validate and NewGame; "" for
+	// embedded file's path) in the errors of Validate and [NewGame]; "" for
 	// rules built in code, which are named `rules "NAME"` instead.
 	source string
 }
@@ -93,28 +93,28 @@ func equalRules(a, b *Rules) bool {
 
 // SetupRules says how the board is set up before the first turn.
 type SetupRules struct {
-	// Deal is how territories are distributed: DealRandom.
+	// Deal is how territories are distributed: [DealRandom].
 	Deal DealMode `toml:"deal"`
 	// InitialArmies is how the remaining starting armies are placed:
-	// InitialRandom or InitialBots.
+	// [InitialRandom] or [InitialBots].
 	InitialArmies InitialArmiesMode `toml:"initial_armies"`
-	// InitialPerTurn, with InitialBots, is the number of starting armies a
+	// InitialPerTurn, with [InitialBots], is the number of starting armies a
 	// player places in each of its setup turns, players taking turns from
-	// seat 0: the engine asks Player.Place for min(InitialPerTurn, armies
+	// seat 0: the engine asks [Player.Place] for min(InitialPerTurn, armies
 	// left), the player's normal placement, as Lux asks each agent's
 	// placeInitialArmies for 4 armies at a time (LuxAgent.java) and every
 	// Lux bot of the MARS paper's Table 6 forwards that call to its
-	// placeArmies. 0 (the key left out) asks Player.PlaceInitial for one
+	// placeArmies. 0 (the key left out) asks [Player.PlaceInitial] for one
 	// army at a time, as the rule book's players place them; otherwise
 	// 1..MaxArmyValue. The key must be left out unless InitialArmies is
-	// InitialBots.
+	// [InitialBots].
 	InitialPerTurn int `toml:"initial_per_turn,omitzero" json:",omitempty"`
 }
 
 // ReinforceRules gives the reinforcement formula, MARS paper equation (1):
 // a = max(Min, round(n/Divisor)) + card bonus + continent bonuses.
 type ReinforceRules struct {
-	// Rounding of n/Divisor: RoundFloor (the printed rules) or RoundCeil
+	// Rounding of n/Divisor: [RoundFloor] (the printed rules) or [RoundCeil]
 	// (as the MARS paper prints equation (1)).
 	Rounding Rounding `toml:"rounding"`
 	// Divisor is the number of territories per army, usually 3.
@@ -127,8 +127,8 @@ type ReinforceRules struct {
 
 // CardRules configures the card deck and trading.
 type CardRules struct {
-	// Mode is CardsNone (no cards), CardsFixed (a set's value depends on
-	// its symbols: FixedValues) or CardsEscalating (the k-th set traded in
+	// Mode is [CardsNone] (no cards), [CardsFixed] (a set's value depends on
+	// its symbols: FixedValues) or [CardsEscalating] (the k-th set traded in
 	// the game is worth Escalating[k], then +EscalatingStep per further set).
 	Mode CardMode `toml:"mode"`
 	// Wilds is the number of wild cards in the deck (usually 2).
@@ -180,20 +180,20 @@ type AttackRules struct {
 
 // FortifyRules configures the fortification phase.
 type FortifyRules struct {
-	// Mode is FortifySingle, FortifyOneStep or FortifyConnected.
+	// Mode is [FortifySingle], [FortifyOneStep] or [FortifyConnected].
 	Mode FortifyMode `toml:"mode"`
 	// Movable is which armies may leave a territory over the phase's moves
 	// (optional key fortify.movable): "spare" (also the empty value:
-	// its armies at the start of the phase less one) or MovableStart (every
+	// its armies at the start of the phase less one) or [MovableStart] (every
 	// army it held at the start, as long as it keeps one army after each
 	// move in order, Lux's moveableArmies). The two differ only under
-	// FortifyOneStep, for a territory that receives armies before it sends.
+	// [FortifyOneStep], for a territory that receives armies before it sends.
 	Movable FortifyMovable `toml:"movable,omitempty" json:",omitempty"`
 }
 
 // EndRules says when a game ends.
 type EndRules struct {
-	// Win is WinDomination (own every territory) or WinMissions (complete
+	// Win is [WinDomination] (own every territory) or [WinMissions] (complete
 	// one's mission card, or be the last player standing).
 	Win WinCondition `toml:"win"`
 	// RoundLimit ends the game as a stalemate after this many rounds (a
@@ -213,13 +213,13 @@ type InfoRules struct {
 type Mission struct {
 	// Name is a short description, e.g. "Occupy Asia and Africa".
 	Name string `toml:"name"`
-	// Kind is MissionContinents, MissionTerritories or MissionEliminate.
+	// Kind is [MissionContinents], [MissionTerritories] or [MissionEliminate].
 	Kind MissionKind `toml:"kind"`
-	// Continents are continent names (MissionContinents).
+	// Continents are continent names ([MissionContinents]).
 	Continents []string `toml:"continents"`
-	// Extra is how many further continents of one's choice (MissionContinents).
+	// Extra is how many further continents of one's choice ([MissionContinents]).
 	Extra int `toml:"extra"`
-	// Count and MinArmies parameterise MissionTerritories.
+	// Count and MinArmies parameterise [MissionTerritories].
 	Count     int `toml:"count"`
 	MinArmies int `toml:"min_armies"`
 }

@@ -57,9 +57,9 @@ func (p Phase) String() string {
 // seat's card count, its own hand and mission, never another seat's cards
 // or mission, nor the order of the deck. The accessors for another seat's
 // hidden data (HandOf, MissionOf, MissionTargetOf, CheckTrade,
-// ValidTrades, BestSet, Position) answer ok == false or ErrHidden unless
+// ValidTrades, [BestSet], Position) answer ok == false or [ErrHidden] unless
 // Rules.Info.Open opens everything. The State of observers and callers
-// that are not seats (Game.State, and NewStateAt with seat -1) sees all.
+// that are not seats ([Game.State], and [NewStateAt] with seat -1) sees all.
 type State struct {
 	*state      // the engine's state, shared by every handle of the game
 	v      view // the copy of map and rules this handle shows
@@ -107,7 +107,7 @@ type view struct {
 }
 
 // Map returns the map being played. Every seat has a copy of its own,
-// made by NewGame, which Map returns while the engine asks that seat (in
+// made by [NewGame], which Map returns while the engine asks that seat (in
 // every Player method); observers and every other caller share another
 // copy. A player keeps its copy (the same *Map) from one game of the Game
 // to the next, even if it changes seats. The engine never reads any of
@@ -120,7 +120,7 @@ func (s *State) Rules() *Rules { return s.v.r }
 
 // Paths returns path-search buffers that belong to this State's holder
 // (each seat has its own, kept from game to game), for searches through
-// one seat's territories without allocating (see OwnedPaths). Like the
+// one seat's territories without allocating (see [OwnedPaths]). Like the
 // State, they are for one goroutine at a time.
 func (s *State) Paths() *OwnedPaths {
 	if s.v.paths == nil {
@@ -130,7 +130,7 @@ func (s *State) Paths() *OwnedPaths {
 }
 
 // Seat returns the seat whose player this State is shown to, or -1 for an
-// observer's State (Game.State), which sees all.
+// observer's State ([Game.State]), which sees all.
 func (s *State) Seat() int { return s.seat }
 
 // sees reports whether this State may see seat p's hidden data: its own,
@@ -176,7 +176,7 @@ func (s *state) TotalArmies(p int) int { return s.totalArmies[p] }
 func (s *state) NumCards(p int) int { return len(s.hands[p]) }
 
 // Hand appends the asking seat's cards to dst, in the order that the
-// indices of Player.Trade refer to, and returns the extended slice (an
+// indices of [Player.Trade] refer to, and returns the extended slice (an
 // observer's State has no hand: dst is returned as is). The cards are a
 // copy: changing them changes nothing in the game.
 func (s *State) Hand(dst []Card) []Card {

@@ -56,13 +56,13 @@ func NormalQuantile(level float64) (float64, error) {
 	return zOf(level), nil
 }
 
-// zOf is NormalQuantile for a checked level.
+// zOf is [NormalQuantile] for a checked level.
 func zOf(level float64) float64 {
 	z, _ := zSquared(level)
 	return z
 }
 
-// zSquared returns NormalQuantile and its square for a checked level.
+// zSquared returns [NormalQuantile] and its square for a checked level.
 func zSquared(level float64) (z, z2 float64) {
 	if v, ok := zLevels[level]; ok {
 		return v[0], v[1]

@@ -54,12 +54,12 @@ func PairedT(x, y []float64, level float64) (Paired, error) {
 	return r, nil
 }
 
-// PairedNormal is the large-sample (z) version of PairedT: the same
+// PairedNormal is the large-sample (z) version of [PairedT]: the same
 // statistic d̄/(s_d/√N) referred to the standard normal,
 //
 //	P = 2·(1 - Φ(|z|)),   interval d̄ ± z_{1-α/2}·s_d/√N.
 //
-// Use it for many pairs (hundreds or more), where it and PairedT agree.
+// Use it for many pairs (hundreds or more), where it and [PairedT] agree.
 func PairedNormal(x, y []float64, level float64) (Paired, error) {
 	r, err := pairedMoments(x, y, level)
 	if err != nil {

@@ -5,10 +5,12 @@ import (
 	"math"
 	"math/rand/v2"
 	"sort"
+
+	"gonum.org/v1/gonum/stat"
 )
 
 // maxExactSpearman is the largest sample size whose Spearman p-value
-// SpearmanTest computes exactly, over all n! permutations.
+// [SpearmanTest] computes exactly, over all n! permutations.
 const maxExactSpearman = 9
 
 // Spearman is the result of a Spearman rank correlation test.
@@ -56,7 +58,7 @@ func spearmanRho(x, y []float64) (float64, error) {
 	if err := checkSpearman(x, y); err != nil {
 		return 0, err
 	}
-	rho := pearson(ranks(x), ranks(y))
+	rho := stat.Correlation(ranks(x), ranks(y), nil)
 	if math.IsNaN(rho) {
 		return 0, fmt.Errorf("stats: Spearman: a constant sample has no rank correlation")
 	}
@@ -84,7 +86,7 @@ func SpearmanTest(x, y []float64, perms int, seed uint64) (Spearman, error) {
 		hits, total := 0, 0
 		permute(perm, 0, func() {
 			total++
-			if math.Abs(pearson(rx, perm)) >= limit {
+			if math.Abs(stat.Correlation(rx, perm, nil)) >= limit {
 				hits++
 			}
 		})
@@ -98,7 +100,7 @@ func SpearmanTest(x, y []float64, perms int, seed uint64) (Spearman, error) {
 	hits := 0
 	for range perms {
 		rng.Shuffle(n, func(i, j int) { perm[i], perm[j] = perm[j], perm[i] })
-		if math.Abs(pearson(rx, perm)) >= limit {
+		if math.Abs(stat.Correlation(rx, perm, nil)) >= limit {
 			hits++
 		}
 	}
@@ -133,24 +135,4 @@ func checkSpearman(x, y []float64) error {
 		}
 	}
 	return nil
-}
-
-// pearson returns Pearson's correlation of a and b (NaN if one is constant).
-func pearson(a, b []float64) float64 {
-	n := float64(len(a))
-	var ma, mb float64
-	for i := range a {
-		ma += a[i]
-		mb += b[i]
-	}
-	ma /= n
-	mb /= n
-	var sab, saa, sbb float64
-	for i := range a {
-		da, db := a[i]-ma, b[i]-mb
-		sab += da * db
-		saa += da * da
-		sbb += db * db
-	}
-	return sab / math.Sqrt(saa*sbb)
 }

@@ -65,7 +65,7 @@ func (t Table) label() string {
 // the alignment row (the first column aligned left, the others right) and
 // one line per row, each ending in a newline. A "|" inside a cell is
 // escaped as `\|`, and control characters as Go escapes
-// (textfmt.OneLine: a newline is \x0a).
+// ([textfmt.OneLine]: a newline is \x0a).
 func (t Table) Markdown() string {
 	var b strings.Builder
 	line := func(cells []string) {
@@ -133,7 +133,7 @@ func (t Table) WriteCSV(w io.Writer) error {
 // and one line per row, each column padded with spaces to its widest
 // cell and separated from the next by two spaces (text/tabwriter), for a
 // terminal. Control characters, tabs and newlines in a cell are written as
-// Go escapes (textfmt.OneLine).
+// Go escapes ([textfmt.OneLine]).
 func (t Table) WriteText(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	line := func(cells []string) error {

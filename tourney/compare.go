@@ -7,6 +7,7 @@ import (
 	"math"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/BurntSushi/toml"
@@ -354,9 +355,9 @@ func (c *PairedRuns) Table() table.Table {
 		if b.After != b.Bot {
 			name += " → " + b.After
 		}
-		row := []string{name, itoa(b.Games), textfmt.Fixed(100*b.winRateBefore(), 1), textfmt.Fixed(100*b.winRateAfter(), 1),
+		row := []string{name, strconv.Itoa(b.Games), textfmt.Fixed(100*b.winRateBefore(), 1), textfmt.Fixed(100*b.winRateAfter(), 1),
 			textfmt.Signed(100*b.Diff.Mean, 1), signedInterval(100*b.Diff.Interval.Lo, 100*b.Diff.Interval.Hi, 1),
-			itoa(b.OnlyBefore), itoa(b.OnlyAfter)}
+			strconv.Itoa(b.OnlyBefore), strconv.Itoa(b.OnlyAfter)}
 		if c.HasPaper {
 			p := "—"
 			if !math.IsNaN(b.PaperWinPct) {
@@ -374,7 +375,7 @@ func (c *PairedRuns) Table() table.Table {
 func (c *PairedRuns) Summary() table.Table {
 	t := table.Table{Name: "compare-summary", Title: "Runs", Header: []string{"measure", "before", "after"}}
 	t.Rows = append(t.Rows, []string{"rules", c.RulesBefore, c.RulesAfter},
-		[]string{"stalemates", itoa(c.StalematesBefore), itoa(c.StalematesAfter)})
+		[]string{"stalemates", strconv.Itoa(c.StalematesBefore), strconv.Itoa(c.StalematesAfter)})
 	if c.HasPaper {
 		label := "Spearman's ρ of win % with the paper"
 		if len(c.Unpublished) > 0 {
@@ -404,7 +405,7 @@ func (c *PairedRuns) CSV() table.Table {
 		rb, ra = num(c.RankBefore.Rho), num(c.RankAfter.Rho)
 	}
 	if c.FocusBot != "" {
-		fb, fa = itoa(c.FocusRankBefore), itoa(c.FocusRankAfter)
+		fb, fa = strconv.Itoa(c.FocusRankBefore), strconv.Itoa(c.FocusRankAfter)
 	}
 	for i := range c.Bots {
 		b := &c.Bots[i]
@@ -412,8 +413,8 @@ func (c *PairedRuns) CSV() table.Table {
 		if !math.IsNaN(b.PaperWinPct) {
 			p = num(b.PaperWinPct / 100)
 		}
-		t.Rows = append(t.Rows, []string{b.Bot, b.After, b.Name, itoa(b.Games), itoa(b.WinsBefore), itoa(b.WinsAfter),
-			num(b.winRateBefore()), num(b.winRateAfter()), itoa(b.OnlyBefore), itoa(b.OnlyAfter),
+		t.Rows = append(t.Rows, []string{b.Bot, b.After, b.Name, strconv.Itoa(b.Games), strconv.Itoa(b.WinsBefore), strconv.Itoa(b.WinsAfter),
+			num(b.winRateBefore()), num(b.winRateAfter()), strconv.Itoa(b.OnlyBefore), strconv.Itoa(b.OnlyAfter),
 			num(b.Diff.Mean), num(b.Diff.SE), num(b.Diff.Interval.Lo), num(b.Diff.Interval.Hi), num(b.Diff.P), p, rb, ra, fb, fa})
 	}
 	return t

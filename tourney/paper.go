@@ -2,6 +2,7 @@ package tourney
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -189,10 +190,10 @@ func (c *Comparison) Table5(paperPlayers int) table.Table {
 		for k := range cols {
 			o, q := "", ""
 			if k < len(b.Placements) {
-				o = itoa(b.Placements[k])
+				o = strconv.Itoa(b.Placements[k])
 			}
 			if k < len(p.Placements) {
-				q = itoa(p.Placements[k])
+				q = strconv.Itoa(p.Placements[k])
 			}
 			ours, paper = append(ours, o), append(paper, q)
 		}
@@ -200,7 +201,7 @@ func (c *Comparison) Table5(paperPlayers int) table.Table {
 		for _, n := range p.Placements {
 			games += n
 		}
-		t.Rows = append(t.Rows, append(ours, itoa(b.Stalemates), itoa(b.Games)), append(paper, itoa(p.Sm), itoa(games)))
+		t.Rows = append(t.Rows, append(ours, strconv.Itoa(b.Stalemates), strconv.Itoa(b.Games)), append(paper, strconv.Itoa(p.Sm), strconv.Itoa(games)))
 	}
 	return t
 }
@@ -222,13 +223,13 @@ func (c *Comparison) Table5CSV(paperPlayers int) table.Table {
 		p := c.Paper.Bots[b.Bot]
 		row := []string{b.Bot}
 		for _, n := range b.Placements {
-			row = append(row, itoa(n))
+			row = append(row, strconv.Itoa(n))
 		}
-		row = append(row, itoa(b.Stalemates), itoa(b.Games), p.Name)
+		row = append(row, strconv.Itoa(b.Stalemates), strconv.Itoa(b.Games), p.Name)
 		for _, n := range p.Placements {
-			row = append(row, itoa(n))
+			row = append(row, strconv.Itoa(n))
 		}
-		rows = append(rows, append(row, itoa(p.Sm)))
+		rows = append(rows, append(row, strconv.Itoa(p.Sm)))
 	}
 	return table.Table{Header: head, Rows: rows}
 }
@@ -296,7 +297,7 @@ func (c *Comparison) TimingRows() [][]string {
 func (c *Comparison) Placement() table.Table {
 	t := table.Table{Header: []string{"bot", "games", "mean placement", "95 % interval"}}
 	for _, b := range c.Results.Bots {
-		t.Add(c.Paper.label(b.Bot), itoa(b.Games), textfmt.Fixed(b.MeanPlacement, 2), interval(b.PlacementLo, b.PlacementHi, 2))
+		t.Add(c.Paper.label(b.Bot), strconv.Itoa(b.Games), textfmt.Fixed(b.MeanPlacement, 2), interval(b.PlacementLo, b.PlacementHi, 2))
 	}
 	return t
 }
@@ -306,7 +307,7 @@ func (c *Comparison) Placement() table.Table {
 func (c *Comparison) Replicated() table.Table {
 	t := table.Table{Header: []string{"bot", "games", "wins", "win %", "95 % Wilson", "paper win %", "mean placement", "95 % interval"}}
 	for _, b := range c.Results.Bots {
-		t.Add(c.Paper.label(b.Bot), itoa(b.Games), itoa(b.Wins), textfmt.Fixed(100*b.WinRate, 1), interval(100*b.WinLo, 100*b.WinHi, 1),
+		t.Add(c.Paper.label(b.Bot), strconv.Itoa(b.Games), strconv.Itoa(b.Wins), textfmt.Fixed(100*b.WinRate, 1), interval(100*b.WinLo, 100*b.WinHi, 1),
 			textfmt.Fixed(c.Paper.Bots[b.Bot].WinPct, 1), textfmt.Fixed(b.MeanPlacement, 2), interval(b.PlacementLo, b.PlacementHi, 2))
 	}
 	return t
@@ -318,8 +319,8 @@ func (c *Comparison) ReplicatedCSV() table.Table {
 	num := textfmt.Shortest
 	head := []string{"bot", "games", "wins", "win_rate", "wilson95_lo", "wilson95_hi", "mean_placement", "placement95_lo", "placement95_hi", "stalemates"}
 	for _, b := range c.Results.Bots {
-		rows = append(rows, []string{b.Bot, itoa(b.Games), itoa(b.Wins), num(b.WinRate), num(b.WinLo), num(b.WinHi),
-			num(b.MeanPlacement), num(b.PlacementLo), num(b.PlacementHi), itoa(b.Stalemates)})
+		rows = append(rows, []string{b.Bot, strconv.Itoa(b.Games), strconv.Itoa(b.Wins), num(b.WinRate), num(b.WinLo), num(b.WinHi),
+			num(b.MeanPlacement), num(b.PlacementLo), num(b.PlacementHi), strconv.Itoa(b.Stalemates)})
 	}
 	return table.Table{Header: head, Rows: rows}
 }
@@ -406,14 +407,7 @@ func (c *Comparison) StalemateFinding() string {
 func (c *Comparison) TurnsFinding() string {
 	d := c.MeanTurns - c.PaperMeanTurns
 	return fmt.Sprintf("our bots play %s turns per match on average, %s %s than the paper's %s", textfmt.Fixed(c.MeanTurns, 1),
-		textfmt.Fixed(abs(d), 1), map[bool]string{true: "more", false: "fewer"}[d >= 0], textfmt.Fixed(c.PaperMeanTurns, 1))
-}
-
-func abs(v float64) float64 {
-	if v < 0 {
-		return -v
-	}
-	return v
+		textfmt.Fixed(math.Abs(d), 1), map[bool]string{true: "more", false: "fewer"}[d >= 0], textfmt.Fixed(c.PaperMeanTurns, 1))
 }
 
 // H2HFinding states the head-to-head record: who won more of the
@@ -433,8 +427,8 @@ func (c *Comparison) H2HFinding() string {
 func (c *Comparison) H2HTable() table.Table {
 	h := c.H2H
 	t := table.Table{Header: []string{"", "met", h.A + " won", h.B + " won", h.A + " ahead", h.B + " ahead", "last two", h.A + " won of the last two"}}
-	t.Add("ours", itoa(h.Met), itoa(h.AWon), itoa(h.BWon), itoa(h.AAhead), itoa(h.BAhead), itoa(h.LastTwo), itoa(h.AWonLastTwo))
-	t.Add("paper", itoa(h.Paper.Met), itoa(h.Paper.AWon), itoa(h.Paper.BWon), "—", "—", itoa(h.Paper.LastTwo), itoa(h.Paper.AWonLastTwo))
+	t.Add("ours", strconv.Itoa(h.Met), strconv.Itoa(h.AWon), strconv.Itoa(h.BWon), strconv.Itoa(h.AAhead), strconv.Itoa(h.BAhead), strconv.Itoa(h.LastTwo), strconv.Itoa(h.AWonLastTwo))
+	t.Add("paper", strconv.Itoa(h.Paper.Met), strconv.Itoa(h.Paper.AWon), strconv.Itoa(h.Paper.BWon), "—", "—", strconv.Itoa(h.Paper.LastTwo), strconv.Itoa(h.Paper.AWonLastTwo))
 	return t
 }
 

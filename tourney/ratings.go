@@ -2,6 +2,7 @@ package tourney
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/marslab-risk/marslab/arena"
 	"github.com/marslab-risk/marslab/internal/textfmt"
@@ -30,9 +31,9 @@ func RatingTable(m rating.Model, entries []rating.Entry, games int) table.Table 
 		Title:  fmt.Sprintf("Ratings (Weng-Lin %v, %d games; ordinal = mu - 3 sigma; interval mu ± 1.96 sigma)", m.Kind, games),
 		Header: []string{"rank", "bot", "mu", "sigma", "ordinal", "lo", "hi", "games", "wins", "win %", "mean place"}}
 	for i, e := range entries {
-		t.Add(itoa(i+1), e.Name, textfmt.Fixed(e.Mu, 3), textfmt.Fixed(e.Sigma, 3), textfmt.Fixed(e.Ordinal(), 3),
+		t.Add(strconv.Itoa(i+1), e.Name, textfmt.Fixed(e.Mu, 3), textfmt.Fixed(e.Sigma, 3), textfmt.Fixed(e.Ordinal(), 3),
 			textfmt.Fixed(e.Mu-1.959964*e.Sigma, 3), textfmt.Fixed(e.Mu+1.959964*e.Sigma, 3),
-			itoa(e.Games), itoa(e.Wins), textfmt.Fixed(100*float64(e.Wins)/float64(e.Games), 2), textfmt.Fixed(e.MeanRank, 3))
+			strconv.Itoa(e.Games), strconv.Itoa(e.Wins), textfmt.Fixed(100*float64(e.Wins)/float64(e.Games), 2), textfmt.Fixed(e.MeanRank, 3))
 	}
 	return t
 }

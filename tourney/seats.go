@@ -168,7 +168,7 @@ func (c *SeatComparison) winsCSV() table.Table {
 		for _, r := range c.Runs {
 			x := r.Results.Bots[i]
 			key := c.paperKey(r, x.Bot)
-			rows = append(rows, []string{r.Name, key, itoa(x.Games), itoa(x.Wins), num(x.WinRate), num(x.WinLo), num(x.WinHi),
+			rows = append(rows, []string{r.Name, key, strconv.Itoa(x.Games), strconv.Itoa(x.Wins), num(x.WinRate), num(x.WinLo), num(x.WinHi),
 				num(c.Paper.Bots[key].WinPct / 100)})
 		}
 	}
@@ -207,7 +207,7 @@ func (c *SeatComparison) PairedTables() (shown, csv table.Table) {
 func (c *SeatComparison) pairedShown() table.Table {
 	t := table.Table{Header: []string{"seat", "games", "win %", c.Reference + " win %", "difference (points)", "95 % interval", "McNemar p"}}
 	for k, pp := range c.Paired {
-		t.Add("`"+c.Runs[k+1].Name+"`", itoa(pp.N), textfmt.Fixed(100*pp.PX, 1), textfmt.Fixed(100*pp.PY, 1), textfmt.Signed(100*pp.Diff, 1),
+		t.Add("`"+c.Runs[k+1].Name+"`", strconv.Itoa(pp.N), textfmt.Fixed(100*pp.PX, 1), textfmt.Fixed(100*pp.PY, 1), textfmt.Signed(100*pp.Diff, 1),
 			fmt.Sprintf("[%s, %s]", textfmt.Signed(100*pp.Interval.Lo, 1), textfmt.Signed(100*pp.Interval.Hi, 1)), textfmt.P(pp.P))
 	}
 	return t
@@ -219,7 +219,7 @@ func (c *SeatComparison) pairedCSV() table.Table {
 	num := textfmt.Shortest
 	head := []string{"seat", "games", "win_rate", "reference_win_rate", "difference", "diff95_lo", "diff95_hi", "p"}
 	for k, pp := range c.Paired {
-		rows = append(rows, []string{c.Runs[k+1].Name, itoa(pp.N), num(pp.PX), num(pp.PY), num(pp.Diff), num(pp.Interval.Lo), num(pp.Interval.Hi), num(pp.P)})
+		rows = append(rows, []string{c.Runs[k+1].Name, strconv.Itoa(pp.N), num(pp.PX), num(pp.PY), num(pp.Diff), num(pp.Interval.Lo), num(pp.Interval.Hi), num(pp.P)})
 	}
 	return table.Table{Header: head, Rows: rows}
 }

@@ -11,8 +11,6 @@ import (
 	"github.com/marslab-risk/marslab/table"
 )
 
-func itoa(v int) string { return strconv.Itoa(v) }
-
 // Table5 is the paper's Table 5: per bot, the games finished in each
 // position and the stalemates (Sm).
 func (r *Results) Table5() table.Table {
@@ -25,9 +23,9 @@ func (r *Results) Table5() table.Table {
 	for _, b := range r.Bots {
 		row := []string{b.Bot}
 		for _, c := range b.Placements {
-			row = append(row, itoa(c))
+			row = append(row, strconv.Itoa(c))
 		}
-		t.Rows = append(t.Rows, append(row, itoa(b.Stalemates), itoa(b.Games)))
+		t.Rows = append(t.Rows, append(row, strconv.Itoa(b.Stalemates), strconv.Itoa(b.Games)))
 	}
 	return t
 }
@@ -68,7 +66,7 @@ func (r *Results) PlacementTable() table.Table {
 	t := table.Table{Name: "placement", Title: fmt.Sprintf("Mean placement (1 = won) with a %g %% interval", 100*stats.Level),
 		Header: []string{"bot", "games", "mean placement", "lo", "hi"}}
 	for _, b := range r.Bots {
-		t.Rows = append(t.Rows, []string{b.Bot, itoa(b.Games), textfmt.Fixed(b.MeanPlacement, 3), textfmt.Fixed(b.PlacementLo, 3), textfmt.Fixed(b.PlacementHi, 3)})
+		t.Rows = append(t.Rows, []string{b.Bot, strconv.Itoa(b.Games), textfmt.Fixed(b.MeanPlacement, 3), textfmt.Fixed(b.PlacementLo, 3), textfmt.Fixed(b.PlacementHi, 3)})
 	}
 	return t
 }
@@ -78,7 +76,7 @@ func (r *Results) WinRateTable() table.Table {
 	t := table.Table{Name: "winrate", Title: fmt.Sprintf("Win %% with a %g %% Wilson interval", 100*stats.Level),
 		Header: []string{"bot", "games", "wins", "win %", "lo %", "hi %"}}
 	for _, b := range r.Bots {
-		t.Rows = append(t.Rows, []string{b.Bot, itoa(b.Games), itoa(b.Wins), textfmt.Fixed(100*b.WinRate, 2), textfmt.Fixed(100*b.WinLo, 2), textfmt.Fixed(100*b.WinHi, 2)})
+		t.Rows = append(t.Rows, []string{b.Bot, strconv.Itoa(b.Games), strconv.Itoa(b.Wins), textfmt.Fixed(100*b.WinRate, 2), textfmt.Fixed(100*b.WinLo, 2), textfmt.Fixed(100*b.WinHi, 2)})
 	}
 	return t
 }
@@ -89,8 +87,8 @@ func (r *Results) HeadToHeadTable() table.Table {
 	t := table.Table{Name: "headtohead", Title: "Head to head: games met, finished ahead, won when the last two",
 		Header: []string{"A", "B", "met", "A ahead", "B ahead", "last two", "A won", "B won"}}
 	for _, p := range r.Pairs {
-		t.Rows = append(t.Rows, []string{r.Bots[p.A].Bot, r.Bots[p.B].Bot, itoa(p.Met), itoa(p.AheadA), itoa(p.AheadB),
-			itoa(p.LastTwo), itoa(p.WonA), itoa(p.WonB)})
+		t.Rows = append(t.Rows, []string{r.Bots[p.A].Bot, r.Bots[p.B].Bot, strconv.Itoa(p.Met), strconv.Itoa(p.AheadA), strconv.Itoa(p.AheadB),
+			strconv.Itoa(p.LastTwo), strconv.Itoa(p.WonA), strconv.Itoa(p.WonB)})
 	}
 	return t
 }

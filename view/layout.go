@@ -47,7 +47,7 @@ const spreadMax = 1000
 // isomapMax territories is laid out by IsomapR2 (Torgerson scaling of the
 // graph distances between territories, so that a grid map is drawn as a
 // grid), a larger one, or one IsomapR2 cannot lay out, by the spring
-// embedder of Eades (1984), gonum's layout.EadesR2, from starting
+// embedder of Eades (1984), gonum's [layout.EadesR2], from starting
 // positions drawn with a fixed seed; either is stretched to fill the
 // drawing, whose axes mean nothing, and discs closer than 2*Disc are then
 // pushed apart (up to spreadMax territories). A map is always drawn the
@@ -246,7 +246,7 @@ func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 // round1 rounds to one decimal, enough for a drawing and short to write.
 func round1(x float64) float64 { return math.Round(x*10) / 10 }
 
-// mapGraph is the border graph of a map as a gonum graph.Graph whose
+// mapGraph is the border graph of a map as a gonum [graph.Graph] whose
 // iterators go in id order, so that the layout is deterministic (gonum's
 // simple graphs iterate over maps).
 type mapGraph struct{ m *sim.Map }

@@ -11,7 +11,7 @@
 // The page needs no server, no network and no file beside it: its script
 // and style are embedded in this package and the game is a JSON element
 // of the page. The rules live in the engine only: Write replays the log
-// (sim.ReplayWatch) and gives every event the change of the position it
+// ([sim.ReplayWatch]) and gives every event the change of the position it
 // made (owner and armies of the territories, hand sizes, eliminations,
 // the winner), which the script sets in turn, applying no rule. The page
 // shows the position in the element with id "state" (see State), so that
@@ -91,7 +91,7 @@ type event struct {
 	Phase  string `json:"phase"`
 	Player int    `json:"player"`
 	// Other, From and To are absent when the event has none (-1 in
-	// sim.Event).
+	// [sim.Event]).
 	Other  *int `json:"other,omitempty"`
 	From   *int `json:"from,omitempty"`
 	To     *int `json:"to,omitempty"`
@@ -147,7 +147,7 @@ type continent struct {
 }
 
 // Write writes the page of a logged game to w. The log (as marslab play
-// -log writes it) is replayed first (sim.ReplayWatch, with the players
+// -log writes it) is replayed first ([sim.ReplayWatch], with the players
 // that players returns for its header, e.g. bots.Registry.ReplayPlayers):
 // a log that is cut or changed is an error, and the positions that the
 // page shows are the engine's after every event. The rules and map are

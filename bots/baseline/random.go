@@ -15,7 +15,7 @@ const defaultRandomStop = 0.2
 // Random is a player whose every decision is a uniformly random legal one.
 // It is the engine's tester: over many games it reaches every legal corner
 // of the Player interface. It draws from the engine's own lists of legal
-// actions (sim.State.ValidTrades, LegalAttacks, LegalFortifies). Its
+// actions ([sim.State.ValidTrades], LegalAttacks, LegalFortifies). Its
 // choices, all drawn from its own stream:
 //
 //   - PlaceInitial: a uniformly random owned territory.
@@ -182,7 +182,7 @@ func (b *Random) randomOwned(s *sim.State) int {
 }
 
 // randomFactory is the registry entry of the Random bot, "random", with
-// one parameter, stop (see Random.Stop).
+// one parameter, stop (see [Random.Stop]).
 func randomFactory() bots.Factory {
 	return bots.Factory{
 		Name: "random",

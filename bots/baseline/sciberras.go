@@ -49,7 +49,7 @@ const smallPlayer = 10
 //
 // Cards: it trades whenever it holds a set, always the most valuable one
 // (the paper's section 3.2), under fixed and escalating values alike: the
-// set sim.BestSet returns (value plus territory bonus, wild cards spared).
+// set [sim.BestSet] returns (value plus territory bonus, wild cards spared).
 //
 // Placement (and the setup's initial placement, one army at a time, when
 // the rules let bots place): Passive puts everything on its owned territory
@@ -82,17 +82,17 @@ const smallPlayer = 10
 // fewest-armies one (the most keeps ceil(total/2)); Aggressive balances its
 // most- and second-most-armies territories the same way; Pacifist passes.
 // The move is made only if it is legal under the fortify rule in force (the
-// paper's "valid link"): adjacent territories under sim.FortifySingle and
-// sim.FortifyOneStep, a path of owned territories under
-// sim.FortifyConnected. Ties in "most"/"fewest" go to the lowest id.
+// paper's "valid link"): adjacent territories under [sim.FortifySingle] and
+// [sim.FortifyOneStep], a path of owned territories under
+// [sim.FortifyConnected]. Ties in "most"/"fewest" go to the lowest id.
 //
 // A consequence of following the paper literally: Aggressive reinforces its
 // biggest stack even when that stack has no enemy neighbour, and it attacks
 // only from territories holding 2 or more armies, so once its stack is
 // interior and its other territories hold one army each it stops attacking;
-// under sim.FortifyConnected its fortify step (splitting the stack with the
+// under [sim.FortifyConnected] its fortify step (splitting the stack with the
 // second-biggest territory, wherever that is) usually frees it, under
-// sim.FortifySingle and sim.FortifyOneStep only if the two are adjacent.
+// [sim.FortifySingle] and [sim.FortifyOneStep] only if the two are adjacent.
 //
 // A Sciberras value keeps its scratch state between games (Start resets
 // it) and allocates nothing per call.
@@ -283,7 +283,7 @@ func (b *Sciberras) chooseAttack(s *sim.State) (from, to int, ok bool) {
 }
 
 // sciberrasFactory is the registry entry of one strategy, named by the
-// strategy (Strategy.String); it has no parameters.
+// strategy ([Strategy.String]); it has no parameters.
 func sciberrasFactory(st Strategy) bots.Factory {
 	docs := [...]string{
 		"Sciberras 2022 passive agent: reinforce the weakest territory, never attack",

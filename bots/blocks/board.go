@@ -1,14 +1,14 @@
 // Package blocks holds the building blocks marslab's bots compose: position
 // queries (border territories, neighbour counts, continent shares, weakest
 // and strongest territories), searches (clusters and connectivity through
-// a player's territories, which are the engine's sim.OwnedPaths, and the
+// a player's territories, which are the engine's [sim.OwnedPaths], and the
 // cheapest route into a continent) and
 // standard moves (easy expand, fill out, consolidate, split up, the
 // best-ratio attack, fortifying toward the front), after the shared blocks of the Lux
 // Delux bots (SillySoft, 2005) that MARS was evaluated against.
 //
 // The blocks read a Board, a snapshot of the owners and armies of a
-// position that a bot loads from the game's sim.State (Board.Load) and a
+// position that a bot loads from the game's [sim.State] ([Board.Load]) and a
 // test builds by hand. Ties are broken toward the lowest territory id
 // everywhere, so every block is deterministic. Nothing allocates once a
 // Board and a Search have been sized for the map: results go to buffers the

@@ -9,7 +9,7 @@ import (
 
 // The move-in memory values of Lux's SmartAgentBase (its field
 // moveInMemory): an attack block sets the memory just before it attacks,
-// and the move-in after a conquest obeys it (see Lux.MoveIn). Any other
+// and the move-in after a conquest obeys it (see [Lux.MoveIn]). Any other
 // non-negative value is a number of armies, clamped to the move-in's
 // bounds as Lux rounds an out-of-range answer to the nearest bound.
 const (
@@ -48,7 +48,7 @@ const (
 // # Resuming the attack phase
 //
 // Java's attack phase is a procedure that calls board.attack and reads its
-// result; the engine instead asks sim.Player.Attack for one order at a
+// result; the engine instead asks [sim.Player.Attack] for one order at a
 // time. Lux keeps the procedure's place in explicit cursors: the plan step
 // (pc), the running composite block (triple pack, hog-wild sweep, kill
 // path, each with its stage, territory and look-ahead) and the running
@@ -63,7 +63,7 @@ const (
 //
 // Because the block that gave the last order is known, the memory it set
 // (Memory) is still in place when the engine asks for the move-in, as in
-// Java, and is reset (MoveUnset) when the next order is asked for.
+// Java, and is reset ([MoveUnset]) when the next order is asked for.
 //
 // Iteration orders follow the source: a cluster's border is a snapshot in
 // breadth-first discovery order from the root (ClusterBorderIterator);
@@ -81,13 +81,13 @@ type Lux struct {
 	// RNG is the bot's random stream (the random border of
 	// PlaceToTakeCont).
 	RNG *rand.Rand
-	// Memory is the move-in memory (see MoveUnset, MoveAll...).
+	// Memory is the move-in memory (see [MoveUnset], [MoveAll]...).
 	Memory int
 	// MustKill is the dominant player chosen at this turn's placement
 	// (Java's mustKillPlayer), -1 for none.
 	MustKill int
 	// Root is the root territory of the cluster-based attack blocks, set
-	// by a StepRoot step (or by a Resumable).
+	// by a [StepRoot] step (or by a Resumable).
 	Root int
 	// DeadIncome is the reading of a dead seat's income
 	// (Board.getPlayerIncome, a stub in the SDK) in the dominant-player
@@ -140,9 +140,9 @@ type Lux struct {
 type Proc uint8
 
 // The attack procedures. "Pass" means one pass over a snapshot of the
-// cluster border of Lux.Root; the result is what the Java method returns.
+// cluster border of [Lux.Root]; the result is what the Java method returns.
 const (
-	// StepRoot sets Lux.Root as Cluster.attackPhase does (ClusterRoot);
+	// StepRoot sets [Lux.Root] as Cluster.attackPhase does (ClusterRoot);
 	// its result is false.
 	StepRoot Proc = iota + 1
 	// StepEasyExpand is attackEasyExpand(root): each border territory
@@ -200,11 +200,11 @@ const (
 	// army. The first path taken whole ends that continent. Its result is
 	// false.
 	StepKill
-	// StepCustom runs Step.Custom.
+	// StepCustom runs [Step.Custom].
 	StepCustom
 )
 
-// Step is one statement of an attack plan (see Lux.NextAttack).
+// Step is one statement of an attack plan (see [Lux.NextAttack]).
 type Step struct {
 	// Proc is the procedure run.
 	Proc Proc
@@ -219,18 +219,18 @@ type Step struct {
 	// If, when set, runs the step only if it returns true when the step is
 	// reached; a skipped step's result is false.
 	If func(x *Lux) bool
-	// Ratio is split up's ratio (StepSplitUp).
+	// Ratio is split up's ratio ([StepSplitUp]).
 	Ratio float32
-	// K is attackForCard's outnumber factor (StepCard).
+	// K is attackForCard's outnumber factor ([StepCard]).
 	K int
 	// CardMove is setmoveInMemoryBeforeCardAttack: the memory set before
 	// the card attack from territory from (nil leaves it unset).
 	CardMove func(x *Lux, from int) int
-	// Custom is the procedure of StepCustom.
+	// Custom is the procedure of [StepCustom].
 	Custom Resumable
 }
 
-// Resumable is an attack procedure of a bot's own, run by a StepCustom
+// Resumable is an attack procedure of a bot's own, run by a [StepCustom]
 // step. Next is called with start true when the step begins, then again
 // after each order it gave (Lux.conquered tells the order's outcome); it
 // returns the next order (from, to) with the move-in memory to set, or
@@ -290,7 +290,7 @@ func (x *Lux) Start(seat int, rng *rand.Rand) {
 	x.stopAttack()
 }
 
-// Load reads the board of s (see Board.Load) and keeps s for the blocks
+// Load reads the board of s (see [Board.Load]) and keeps s for the blocks
 // that read the game's state (cards, conquests).
 func (x *Lux) Load(s *sim.State) {
 	x.B.Load(s)
@@ -848,7 +848,7 @@ func (x *Lux) pathCost(path []int) int {
 // down), clamped to [lo, hi], and Memory is reset. ok is false when
 // neither test applies: the bot's own default decides. Only the map and
 // from's armies are read, so to may still show its defender (as the
-// engine shows it during sim.Player.Occupy).
+// engine shows it during [sim.Player.Occupy]).
 func (x *Lux) MoveIn(s *sim.State, from, to, lo, hi int) (armies int, ok bool) {
 	m := s.Map()
 	switch {
@@ -876,7 +876,7 @@ func (x *Lux) MoveIn(s *sim.State, from, to, lo, hi int) (armies int, ok bool) {
 // search inward in adjacency order; each territory of the bot reached for
 // the first time sends all its movable armies (all but one) to the
 // territory that reached it, one step toward the border. The moves are
-// legal together under sim.FortifyOneStep (every territory sends once,
+// legal together under [sim.FortifyOneStep] (every territory sends once,
 // from its armies at the start of the phase). A territory sends before
 // any army reaches it, so Lux's moveableArmies (fortify.movable =
 // "start") moves the same armies: Board.fortifyArmies leaves one.
@@ -913,7 +913,7 @@ func (x *Lux) FortifyCluster(buf []sim.Move, root int) []sim.Move {
 
 // BestSet returns the set Lux cashes (Card.getBestSet): among the sets
 // with the fewest wild cards, the one with the most cards of territories
-// the bot owns, the first in sim.State.ValidTrades order on ties; ok is
+// the bot owns, the first in [sim.State.ValidTrades] order on ties; ok is
 // false when the hand holds no set.
 func (x *Lux) BestSet(s *sim.State) (set [3]int, ok bool) {
 	x.trades, ok = s.ValidTrades(x.Seat, x.trades[:0])
@@ -939,7 +939,7 @@ func (x *Lux) BestSet(s *sim.State) (set [3]int, ok bool) {
 	return set, true
 }
 
-// CashOne answers sim.Player.Trade for a bot that calls
+// CashOne answers [sim.Player.Trade] for a bot that calls
 // cashCardsIfPossible in its cardsPhase: one set (BestSet) a turn
 // voluntarily, and BestSet whenever the trade is forced (Lux cashes for a
 // bot left with too many cards).

@@ -96,7 +96,7 @@ func consolidate(dst []int, b *Board, p int) (attackers []int, target int, ok bo
 
 // splitUp returns the first (lowest id) border territory of p for the Lux
 // "split up(r)" attack: one holding more than r times the total armies of
-// its enemy neighbours (see Board.EnemyArmiesAround), which then attacks
+// its enemy neighbours (see [Board.EnemyArmiesAround]), which then attacks
 // each enemy neighbour in turn. ok is false when there is none.
 func splitUp(b *Board, p int, r float64) (from int, ok bool) {
 	for t, o := range b.Owner {

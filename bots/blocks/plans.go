@@ -5,11 +5,11 @@ import (
 )
 
 // OneMoveUnlessOneStep returns moves as they are under the fortify mode
-// sim.FortifyOneStep, which allows them together, and otherwise only the
+// [sim.FortifyOneStep], which allows them together, and otherwise only the
 // move carrying the most armies (the first on ties), the one move the
 // other modes allow; it reuses moves' storage. Every move must be between
 // adjacent territories, as those of fortifyCluster and
-// Search.FortifyTowardFront are.
+// [Search.FortifyTowardFront] are.
 func OneMoveUnlessOneStep(mode sim.FortifyMode, moves []sim.Move) []sim.Move {
 	if mode == sim.FortifyOneStep || len(moves) <= 1 {
 		return moves
@@ -25,7 +25,7 @@ func OneMoveUnlessOneStep(mode sim.FortifyMode, moves []sim.Move) []sim.Move {
 }
 
 // stalemateArmies is the army total above which the Lux "stalemate
-// breaker" attacks like hog wild (StepStalemate): more than 1,500 armies.
+// breaker" attacks like hog wild ([StepStalemate]): more than 1,500 armies.
 const stalemateArmies = 1500
 
 // Dominates reports whether p's armies exceed the armies of all other
@@ -43,7 +43,7 @@ func Dominates(b *Board, p int) bool {
 }
 
 // attackForCard returns the Lux "attack for card(k)" attack for p: the
-// attack with the best ratio of armies (see BestRatioAttack) when that
+// attack with the best ratio of armies (see [BestRatioAttack]) when that
 // ratio exceeds k. The caller applies it only when nothing was conquered
 // this turn (sim.State.ConqueredThisTurn). ok is false otherwise.
 func attackForCard(b *Board, p int, k float64) (from, to int, ok bool) {
@@ -120,7 +120,7 @@ func ownedMask(b *Board, q int) uint64 {
 
 // killDominantPlace returns where the Lux "kill dominant player" block
 // places p's armies against opponent q: the start of the cheapest route
-// (see Search.RouteToContinent; one Search.Routes for all of them) into
+// (see [Search.RouteToContinent]; one [Search.Routes] for all of them) into
 // any continent q owns. It returns the
 // route buffer for reuse; ok is false when q owns no continent or p cannot
 // reach one.
@@ -157,8 +157,8 @@ func killDominantPlace(route []int, r *Search, b *Board, p, q int) (at int, buf 
 
 // killDominantAttack returns the next attack of the Lux "kill dominant
 // player" block against opponent q: for each continent q owns, largest
-// bonus first, the cheapest route into it (see Search.RouteToContinent;
-// one Search.Routes for all of them);
+// bonus first, the cheapest route into it (see [Search.RouteToContinent];
+// one [Search.Routes] for all of them);
 // the first whose start holds more armies than the route's cost is
 // attacked along its first step. It returns the route buffer for reuse; ok
 // is false when no route qualifies.
@@ -300,8 +300,8 @@ func placeOnClusterBorder(buf []sim.Placement, border []int, r *Search, b *Board
 // fortifyCluster appends to buf the Lux "fortify cluster" moves of p
 // around root (p's): every territory of root's cluster without an enemy
 // neighbour moves all its movable armies one step toward the cluster's
-// border (see Search.FortifyTowardFront). The moves are legal together
-// under sim.FortifyOneStep; under the other modes the caller takes one.
+// border (see [Search.FortifyTowardFront]). The moves are legal together
+// under [sim.FortifyOneStep]; under the other modes the caller takes one.
 func fortifyCluster(buf []sim.Move, r *Search, b *Board, p, root int) []sim.Move {
 	start := len(buf)
 	buf = r.FortifyTowardFront(buf, b, p)
@@ -336,9 +336,9 @@ type Cashier struct {
 	hand   []sim.Card
 }
 
-// Best returns the set of p's hand (indices, as sim.Player.Trade answers)
+// Best returns the set of p's hand (indices, as [sim.Player.Trade] answers)
 // with the most cards of territories p owns, the fewest wild cards among
-// those, the first in sim.State.ValidTrades order among those; ok is false
+// those, the first in [sim.State.ValidTrades] order among those; ok is false
 // when p holds no set or s hides p's hand.
 func (c *Cashier) Best(s *sim.State, p int) (set [3]int, ok bool) {
 	c.trades, ok = s.ValidTrades(p, c.trades[:0])

@@ -5,7 +5,7 @@ import "github.com/marslab-risk/marslab/sim"
 // Search answers questions about paths over a board with reusable
 // buffers. The searches through a player's own territories (component,
 // connected, Linked, appendClusterBorder, FortifyTowardFront) are the
-// engine's own, sim.OwnedPaths, run on the board's owners; RouteToContinent,
+// engine's own, [sim.OwnedPaths], run on the board's owners; RouteToContinent,
 // through other players' territories and weighted by their armies, is a
 // search of its own (Routes answers it for every continent at once). Nothing is allocated once the buffers are sized for
 // the map (the first search on a map sizes them). The zero value is ready
@@ -44,23 +44,23 @@ func (r *Search) prepareRoute(n int) {
 
 // component returns the territories of p reachable from root through p's
 // territories (root first, then in breadth-first order): the cluster of
-// root (see sim.OwnedPaths.Component). It is empty if root is not p's.
+// root (see [sim.OwnedPaths.Component]). It is empty if root is not p's.
 func (r *Search) component(b *Board, p, root int) []int {
 	r.comp = r.paths.ComponentOn(b.Map, b.Owner, p, root, r.comp[:0])
 	return r.comp
 }
 
 // connected reports whether territories a and c, both p's, are joined by a
-// path of p's territories (see sim.OwnedPaths.Connected); it is false if
+// path of p's territories (see [sim.OwnedPaths.Connected]); it is false if
 // either is not p's.
 func (r *Search) connected(b *Board, p, a, c int) bool {
 	return r.paths.ConnectedOn(b.Map, b.Owner, p, a, c)
 }
 
 // Linked reports whether p may fortify from a to c under the fortify mode
-// (sim.FortifySingle, sim.FortifyOneStep or sim.FortifyConnected):
+// ([sim.FortifySingle], [sim.FortifyOneStep] or [sim.FortifyConnected]):
 // adjacent territories for the first two, a path of p's territories for
-// the third (the engine's check, sim.State.CheckMoves, on the board).
+// the third (the engine's check, [sim.State.CheckMoves], on the board).
 func (r *Search) Linked(b *Board, mode sim.FortifyMode, p, a, c int) bool {
 	if mode == sim.FortifyConnected {
 		return r.connected(b, p, a, c)
@@ -68,7 +68,7 @@ func (r *Search) Linked(b *Board, mode sim.FortifyMode, p, a, c int) bool {
 	return b.Map.Adjacent(a, c)
 }
 
-// appendClusterBorder appends the border territories (see Board.IsBorder)
+// appendClusterBorder appends the border territories (see [Board.IsBorder])
 // of the cluster of root (see Component), in ascending id order, to dst.
 // It appends nothing if root is not p's.
 func (r *Search) appendClusterBorder(dst []int, b *Board, p, root int) []int {
@@ -255,7 +255,7 @@ func heapPop[T ordered[T]](h []T) (T, []T) {
 // p without an enemy neighbour, holding at least 2 armies and connected
 // through p's territories to a border territory, moves all but one army to
 // its neighbour one step nearer the border (the lowest id among them).
-// The moves are legal together under sim.FortifyOneStep; under the other
+// The moves are legal together under [sim.FortifyOneStep]; under the other
 // modes only one move is allowed, so a caller takes one of them.
 func (r *Search) FortifyTowardFront(buf []sim.Move, b *Board, p int) []sim.Move {
 	r.srcs = b.AppendBorder(r.srcs[:0], p)

@@ -286,7 +286,7 @@ func (c *Constrained) Fortify(s *sim.State, buf []sim.Move) []sim.Move {
 	return append(buf, mv)
 }
 
-// Trade cashes the set blocks.Cashier prefers whenever there is one.
+// Trade cashes the set [blocks.Cashier] prefers whenever there is one.
 func (c *Constrained) Trade(s *sim.State, forced bool) ([3]int, bool) {
 	return c.cash.Best(s, c.Seat)
 }

@@ -16,7 +16,7 @@
 //     which only reinforces, attacks and moves on territories of its mission
 //     or on the shortest route to them.
 //
-// All read only their own mission (sim.State.MyMission); the engine hides
+// All read only their own mission ([sim.State.MyMission]); the engine hides
 // every other seat's. They are built from the shared blocks of package
 // blocks; ties go to the lowest territory id, so all are deterministic.
 // Outside mission mode (no mission card) each plays as with w = 1.

@@ -92,8 +92,8 @@ type Mission struct {
 // starting armies (setupStack).
 func NewMission(w float64) *Mission { return &Mission{W: w} }
 
-// Ways of placing the starting armies, the values of Mission.Setup and
-// Constrained.Setup. Khan & Rovatsos (2013) do not say how the Domination
+// Ways of placing the starting armies, the values of [Mission.Setup] and
+// [Constrained.Setup]. Khan & Rovatsos (2013) do not say how the Domination
 // AI placed its starting armies; their section 5.3.1 says only that during
 // the setup "the probability of explanations that are consistent with the
 // actions a player is performing will slowly rise".

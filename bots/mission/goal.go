@@ -6,7 +6,7 @@ import (
 )
 
 // goal is what a seat's mission card asks of the board, recomputed at every
-// decision from the seat's own mission (sim.State.MyMission) and the board.
+// decision from the seat's own mission ([sim.State.MyMission]) and the board.
 // It never reads another seat's mission.
 type goal struct {
 	// inMission[c] reports that continent c is one the mission asks for:
@@ -113,7 +113,7 @@ func (m *player) Fortify(s *sim.State, buf []sim.Move) []sim.Move {
 	return append(buf[:start], blocks.OneMoveUnlessOneStep(s.Rules().Fortify.Mode, buf[start:])...)
 }
 
-// Trade cashes the set blocks.Cashier prefers whenever there is one.
+// Trade cashes the set [blocks.Cashier] prefers whenever there is one.
 func (m *player) Trade(s *sim.State, forced bool) ([3]int, bool) {
 	return m.cash.Best(s, m.Seat)
 }

@@ -2,7 +2,7 @@
 
 // gen writes families.go, the list of bot families Default registers:
 // every package under bots/ and mars exporting Factories() []bots.Factory
-// or Factory() bots.Factory. Run it with go generate ./bots/registry.
+// or Factory() [bots.Factory]. Run it with go generate ./bots/registry.
 package main
 
 import (

@@ -1,12 +1,12 @@
 // Package registry lists marslab's bot families: Default returns a
-// bots.Registry holding every one of them, which cmd/marslab hands to
+// [bots.Registry] holding every one of them, which cmd/marslab hands to
 // cli.Main.
 //
 // The families are the packages under bots/ and mars that export
-// Factories() []bots.Factory or Factory() bots.Factory, listed in
+// Factories() []bots.Factory or Factory() [bots.Factory], listed in
 // families.go, which go generate writes (see gen.go); a test fails when
 // that file is stale. Seat parsing, parameter files and embedded parameter
-// sets belong to bots.Registry, so that a package parsing seats imports
+// sets belong to [bots.Registry], so that a package parsing seats imports
 // bots, not the families. This package also holds the golden games
 // (testdata/golden), which replay every family under every embedded rule
 // set.

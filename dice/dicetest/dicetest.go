@@ -1,5 +1,5 @@
 // Package dicetest checks a Risk dice roller, by default the engine's own
-// (sim.RollDice), against the exact odds of package dice: it rolls single
+// ([sim.RollDice]), against the exact odds of package dice: it rolls single
 // rolls and fights whole battles and chains with the roller and tests the
 // observed frequencies against the exact probabilities (Pearson's
 // chi-square for the losses of a roll, the two-sided binomial z-test for the
@@ -8,7 +8,7 @@
 // It sits above both dice (the exact odds) and sim (the engine's dice),
 // which import nothing of each other, much as testing/fstest sits above
 // io/fs. Every test draws from its own PCG stream, seeded with
-// sim.GameSeed(Config.Seed, i) for the i-th test, so the same Config gives
+// sim.GameSeed([Config.Seed], i) for the i-th test, so the same Config gives
 // the same tests, count for count.
 package dicetest
 
@@ -27,10 +27,10 @@ import (
 // Roller rolls na attacking and nd defending dice with rng, compares them
 // highest first and returns the armies lost by each side, storing the dice
 // in att and def; ties go to the defender unless tiesToAttacker. It is the
-// signature of sim.RollDice.
+// signature of [sim.RollDice].
 type Roller func(rng *rand.Rand, na, nd int, tiesToAttacker bool, att *[3]uint8, def *[2]uint8) (attLoss, defLoss int)
 
-// MaxTrials bounds Config.Trials.
+// MaxTrials bounds [Config.Trials].
 const MaxTrials = 100_000_000
 
 // MinTrials is the fewest trials per test.
@@ -45,7 +45,7 @@ type Config struct {
 	Trials int
 	// Seed is the experiment seed of the tests' random streams.
 	Seed uint64
-	// Roll is the roller under test; nil means sim.RollDice.
+	// Roll is the roller under test; nil means [sim.RollDice].
 	Roll Roller
 }
 
@@ -241,7 +241,7 @@ func Suite(ctx context.Context, c Config) ([]Test, error) {
 
 // Battle tests one hypothesis: that a attacking armies against d
 // defenders, the attacker stopping when its armies fall to stop, win with
-// the exact probability of dice.BattleStop. It fights Trials battles on
+// the exact probability of [dice.BattleStop]. It fights Trials battles on
 // stream 0 and returns the binomial z-test, named "battle A vs D" (with
 // " stop K" for stop > 0), and the exact P(win) tested against.
 func Battle(ctx context.Context, c Config, a, d, stop int) (Test, float64, error) {
@@ -271,7 +271,7 @@ func Battle(ctx context.Context, c Config, a, d, stop int) (Test, float64, error
 
 // Chain tests one hypothesis: that a attacking armies conquer the whole
 // path of territories with defs defenders with the exact probability of
-// dice.Chain. It fights Trials chains on stream 0 and returns the binomial
+// [dice.Chain]. It fights Trials chains on stream 0 and returns the binomial
 // z-test, named "chain A vs D1,D2,...", and the exact P(win).
 func Chain(ctx context.Context, c Config, a int, defs []int) (Test, float64, error) {
 	v, err := newRoller(c)

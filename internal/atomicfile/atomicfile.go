@@ -106,7 +106,7 @@ func (f *File) Abort() {
 // OpenLog opens the log file path for reading and appending, creating it
 // with permissions perm (less the umask) when it does not exist. It does
 // not follow a symbolic link at path and refuses, with an error wrapping
-// ErrNotRegular that names path, anything but a regular file of one link:
+// [ErrNotRegular] that names path, anything but a regular file of one link:
 // the log's writes land in the folder that holds its name, and a named
 // pipe does not block the caller. Truncate the returned file (not its
 // name) to cut a torn last line.
@@ -125,7 +125,7 @@ func OpenLog(path string, perm os.FileMode) (*os.File, error) {
 	return f, nil
 }
 
-// CheckRegular returns an error wrapping ErrNotRegular, naming f and what
+// CheckRegular returns an error wrapping [ErrNotRegular], naming f and what
 // it is, unless f is a regular file with exactly one link.
 func CheckRegular(f *os.File) error {
 	st, err := f.Stat()

@@ -4,7 +4,7 @@ package atomicfile
 
 import "io/fs"
 
-// Without O_NOFOLLOW and O_NONBLOCK, OpenLog relies on the check of the
+// Without O_NOFOLLOW and O_NONBLOCK, [OpenLog] relies on the check of the
 // opened file's type alone.
 const (
 	noFollow = 0

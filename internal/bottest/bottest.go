@@ -1,7 +1,7 @@
 // Package bottest holds the test helpers of marslab's bot families that
-// take bots.Seat values: sim/simtest's game loop and start-up for seats
-// parsed by a bots.Registry, and the whole-game benchmark of a
-// bots.Table. (sim/simtest itself imports only sim and configs, so that a
+// take [bots.Seat] values: sim/simtest's game loop and start-up for seats
+// parsed by a [bots.Registry], and the whole-game benchmark of a
+// [bots.Table]. (sim/simtest itself imports only sim and configs, so that a
 // bot author's module can use it.)
 package bottest
 
@@ -28,8 +28,8 @@ func Players(tb testing.TB, seats []bots.Seat) []sim.Player {
 	return players
 }
 
-// Play is simtest.Play with one player per seat, made by the seat (see
-// simtest.Play): games 0..games-1 of seed under the rule set rules,
+// Play is [simtest.Play] with one player per seat, made by the seat (see
+// [simtest.Play]): games 0..games-1 of seed under the rule set rules,
 // every event checked, and the events of each kind by seat and the
 // faults of each seat summed over the games.
 func Play(tb testing.TB, seats []bots.Seat, rules string, seed uint64, games int) (counts [][sim.NumEventKinds]int, faults []int) {
@@ -54,8 +54,8 @@ func StartAt(tb testing.TB, seat bots.Seat, m *sim.Map, r *sim.Rules, pos *sim.P
 	return p, s
 }
 
-// BenchGames benchmarks whole games with gamebench.Play: play (the
-// signature of bots.Table.Play) plays game index of seed 1.
+// BenchGames benchmarks whole games with [gamebench.Play]: play (the
+// signature of [bots.Table.Play]) plays game index of seed 1.
 func BenchGames(b *testing.B, play func(seed, index uint64) (sim.Result, error)) {
 	b.Helper()
 	gamebench.Play(b, func(i uint64) (int, error) {

@@ -1,7 +1,7 @@
 // Package fileread reads marslab's input files with a size cap per kind of
 // file, and only regular files: a path naming a device (/dev/zero,
 // /dev/urandom), a FIFO, a socket or a directory is refused after an
-// os.Stat and before it is opened, so a FIFO never blocks and a device
+// [os.Stat] and before it is opened, so a FIFO never blocks and a device
 // never fills memory. A symbolic link is followed: a link to a regular file
 // is read, a link to /dev/zero is refused.
 //
@@ -85,7 +85,7 @@ func (k Kind) Max() int64 {
 }
 
 // ErrNotRegular is wrapped by the error for a path that is not a regular
-// file; ErrTooBig by the error for a file over its kind's cap.
+// file; [ErrTooBig] by the error for a file over its kind's cap.
 var (
 	ErrNotRegular = errors.New("not a regular file")
 	ErrTooBig     = errors.New("over the size cap")
@@ -188,7 +188,7 @@ func Open(path string, k Kind) (*File, error) {
 }
 
 // Read reads from the file; past the cap it returns an error wrapping
-// ErrTooBig.
+// [ErrTooBig].
 func (f *File) Read(p []byte) (int, error) {
 	n, err := f.r.Read(p)
 	if f.r.N <= 0 {
@@ -214,8 +214,8 @@ func (f *File) Close() error { return f.f.Close() }
 func (f *File) Name() string { return f.path }
 
 // ReadFile reads the whole file at path, a regular file within k's cap.
-// Errors name path; a missing file's error wraps fs.ErrNotExist, as
-// os.ReadFile's does.
+// Errors name path; a missing file's error wraps [fs.ErrNotExist], as
+// [os.ReadFile]'s does.
 func ReadFile(path string, k Kind) ([]byte, error) {
 	f, err := Open(path, k)
 	if err != nil {

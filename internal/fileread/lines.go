@@ -20,7 +20,7 @@ const (
 )
 
 // ErrLongLine is wrapped by the error for a line longer than a
-// LineReader's cap; ErrTorn by the error for a last line without its
+// [LineReader]'s cap; [ErrTorn] by the error for a last line without its
 // newline (a write cut short by a kill).
 var (
 	ErrLongLine = errors.New("longer than the line cap")
@@ -40,7 +40,7 @@ type LineReader struct {
 }
 
 // NewLineReader reads r, named name in errors, with lines of at most max
-// bytes (newline excluded); max <= 0 means MaxLine.
+// bytes (newline excluded); max <= 0 means [MaxLine].
 func NewLineReader(r io.Reader, name string, max int) *LineReader {
 	if max <= 0 {
 		max = MaxLine
@@ -52,9 +52,9 @@ func NewLineReader(r io.Reader, name string, max int) *LineReader {
 func (lr *LineReader) Line() int { return lr.line }
 
 // Next returns the next line without its newline; the slice is valid until
-// the next call. At the end of the file it returns nil and io.EOF. A last
-// line without its newline is returned with an error wrapping ErrTorn; a
-// line longer than the cap returns nil and an error wrapping ErrLongLine.
+// the next call. At the end of the file it returns nil and [io.EOF]. A last
+// line without its newline is returned with an error wrapping [ErrTorn]; a
+// line longer than the cap returns nil and an error wrapping [ErrLongLine].
 // Both errors name the file and the line.
 func (lr *LineReader) Next() ([]byte, error) {
 	lr.buf = lr.buf[:0]

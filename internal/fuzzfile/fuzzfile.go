@@ -15,7 +15,7 @@ import (
 )
 
 // Write writes data to dir/name and returns the path. With over, the file
-// is then made sparse to one byte over kind's cap (fileread.Kind.Max), so
+// is then made sparse to one byte over kind's cap ([fileread.Kind.Max]), so
 // a reader must refuse it without reading it. A failure fails tb.
 func Write(tb testing.TB, dir, name string, data []byte, over bool, kind fileread.Kind) string {
 	tb.Helper()
@@ -32,7 +32,7 @@ func Write(tb testing.TB, dir, name string, data []byte, over bool, kind filerea
 }
 
 // Refused checks a reader's error on a file that Write wrote: with over,
-// err must be fileread.ErrTooBig; otherwise an error must contain want
+// err must be [fileread.ErrTooBig]; otherwise an error must contain want
 // (the file's path, or the reader's prefix). It reports whether the
 // reader refused the file, after which the fuzz case has nothing more to
 // check.

@@ -11,7 +11,7 @@ import (
 )
 
 // Load loads the rule set rules and the map mapArg ("" = the map the rules
-// name) of the config file source (both resolved by sim.ConfigPath) and checks them
+// name) of the config file source (both resolved by [sim.ConfigPath]) and checks them
 // against each other. An error names source and the key: "SOURCE: key
 // rules: ...", "SOURCE: key map: ..." or "SOURCE: keys rules, map: ...".
 func Load(source, rules, mapArg string) (*sim.Rules, *sim.Map, error) {
@@ -44,7 +44,7 @@ func Load(source, rules, mapArg string) (*sim.Rules, *sim.Map, error) {
 }
 
 // CheckPlayers checks an experiment config's players key: present and
-// 2..6. bad makes the error naming the file (configs.KeyErrors).
+// 2..6. bad makes the error naming the file ([configs.KeyErrors]).
 func CheckPlayers(bad func(key, format string, a ...any) error, players *int) error {
 	switch {
 	case players == nil:
@@ -57,7 +57,7 @@ func CheckPlayers(bad func(key, format string, a ...any) error, players *int) er
 
 // CheckSeedRules checks an experiment config's seed key (present, >= 0)
 // and its rules key (present). bad makes the error naming the file
-// (configs.KeyErrors).
+// ([configs.KeyErrors]).
 func CheckSeedRules(bad func(key, format string, a ...any) error, seed *int64, rules string) error {
 	switch {
 	case seed == nil:

@@ -32,7 +32,7 @@ func TestServerRefusesRequests(t *testing.T) {
 	require.Equal(t, askPlace, before.Prompt.Kind)
 	logBefore, err := os.ReadFile(logPath)
 	require.NoError(t, err)
-	legal := []byte(`{"prompt":` + itoa(before.Prompt.ID) + `,"do":"place","territory":` + itoa(before.Prompt.Owned[0]) + `,"armies":1}`)
+	legal := []byte(`{"prompt":` + strconv.Itoa(before.Prompt.ID) + `,"do":"place","territory":` + strconv.Itoa(before.Prompt.Owned[0]) + `,"armies":1}`)
 	host := strings.TrimPrefix(g.url, "http://")
 	tests := []struct {
 		name   string
@@ -104,8 +104,6 @@ func TestServerRefusesRequests(t *testing.T) {
 	assert.Contains(t, string(page), `<meta name="generator" content="marslab play">`)
 	assert.NotContains(t, string(page), g.token, "the page holds no token")
 }
-
-func itoa(k int) string { return strconv.Itoa(k) }
 
 // TestServerRefusesIllegalMoves: in a live game, illegal choices are
 // refused with the engine's reason and change nothing; legal ones move

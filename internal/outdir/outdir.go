@@ -73,7 +73,7 @@ type Lock struct {
 }
 
 // Acquire creates dir (and its parents) if needed and takes an exclusive lock
-// on it: no other Acquire or AcquireShard on dir succeeds until Release. It does
+// on it: no other Acquire or [AcquireShard] on dir succeeds until Release. It does
 // not wait: a folder in use gives an *InUseError naming the holder's
 // process id.
 func Acquire(dir string) (*Lock, error) {
@@ -129,7 +129,7 @@ func AcquireShard(dir, name string) (*Lock, error) {
 	return l, nil
 }
 
-// ErrLinkedFolder is the error (errors.Is) of an output folder that holds
+// ErrLinkedFolder is the error ([errors.Is]) of an output folder that holds
 // a symbolic link to a folder: what a run writes under it would land
 // outside the output folder.
 var ErrLinkedFolder = errors.New("a symbolic link to a folder: what is written under it lands outside the output folder")
@@ -137,7 +137,7 @@ var ErrLinkedFolder = errors.New("a symbolic link to a folder: what is written u
 // maxScan bounds the entries checkLinks looks at.
 const maxScan = 100_000
 
-// checkLinks returns an error wrapping ErrLinkedFolder that names the
+// checkLinks returns an error wrapping [ErrLinkedFolder] that names the
 // first symbolic link to a folder found under dir (the links of dir's own
 // path resolved first), among its first maxScan entries.
 func checkLinks(dir string) error {
@@ -244,12 +244,12 @@ func unlock(f *os.File, exclusive bool) error {
 	return errors.Join(err, f.Close()) // closing the last descriptor releases the flock
 }
 
-// ErrNotLock is the error (errors.Is) of a lock file that is not one: a
+// ErrNotLock is the error ([errors.Is]) of a lock file that is not one: a
 // symbolic link, a hard link to another name, a named pipe, a device, or
 // a file holding more than a process id. It is never written to.
 var ErrNotLock = errors.New("not a marslab lock file (a regular file of one link holding a process id)")
 
-// checkLock returns an error wrapping ErrNotLock, naming f and what it is,
+// checkLock returns an error wrapping [ErrNotLock], naming f and what it is,
 // unless f is a regular file of one link whose content, if any, is a
 // process id (a lock file a crashed run left behind).
 func checkLock(f *os.File) error {
@@ -307,7 +307,7 @@ func readPID(path string) string {
 	return s
 }
 
-// ErrHoldsRun is the error (errors.Is) of a folder that holds an earlier
+// ErrHoldsRun is the error ([errors.Is]) of a folder that holds an earlier
 // run (Refuse, *HeldError).
 var ErrHoldsRun = errors.New("the folder holds an earlier run")
 
@@ -325,7 +325,7 @@ func (e *HeldError) Error() string {
 	return fmt.Sprintf("%s already holds a %s (%s)", e.Dir, e.Holds, e.File)
 }
 
-// Is makes errors.Is(err, ErrHoldsRun) true.
+// Is makes errors.Is(err, [ErrHoldsRun]) true.
 func (e *HeldError) Is(target error) bool { return target == ErrHoldsRun }
 
 // Refuse returns a *HeldError when dir holds one of the files names, the
@@ -355,7 +355,7 @@ func Holds(dir string, names ...string) (string, error) {
 	return "", nil
 }
 
-// ErrGit is the error (errors.Is) of Check and Tracked when git fails in a
+// ErrGit is the error ([errors.Is]) of Check and Tracked when git fails in a
 // git work tree (a repository of another owner, a damaged index): which
 // files it tracks is unknown, and the folder is refused.
 var ErrGit = errors.New("git cannot tell which files it tracks")
@@ -445,7 +445,7 @@ func resolve(path string, depth int) (string, error) {
 // Tracked returns the files under dir that git tracks, relative to dir
 // (git ls-files): none when dir does not exist, is in no git work tree (no
 // .git in it or above it) or git is not installed. When git fails in a
-// work tree, the error wraps ErrGit and quotes git's message.
+// work tree, the error wraps [ErrGit] and quotes git's message.
 func Tracked(dir string) ([]string, error) {
 	st, err := os.Stat(dir)
 	if err != nil || !st.IsDir() {
@@ -543,7 +543,7 @@ func exists(path string) bool {
 	return err == nil
 }
 
-// ErrInsideRun is the error (errors.Is) of an output folder inside the
+// ErrInsideRun is the error ([errors.Is]) of an output folder inside the
 // folder of a run that another marslab process holds: what the command
 // wrote there would mix with that run's files.
 var ErrInsideRun = errors.New("inside the folder of a run in progress")

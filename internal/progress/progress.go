@@ -18,7 +18,7 @@ import (
 type Meter struct {
 	w   io.Writer
 	bar bool
-	// Now is the clock (time.Now; tests set a fake one).
+	// Now is the clock ([time.Now]; tests set a fake one).
 	Now func() time.Time
 	// Every is the least time between two redraws: 250 ms for a bar, 10 s
 	// for plain lines.

@@ -92,7 +92,7 @@ func EvolveFigures(e *search.Evolve, name string) []Figure {
 		best.Y = append(best.Y, g.BestScore)
 	}
 	mean.X, best.X = x, x
-	conv := &plots.BandChart{Series: []plots.Series{mean, best}, Title: name + ": CMA-ES convergence", XLabel: "generation", YLabel: "win rate"}
+	conv := &plots.LineChart{Series: []plots.Series{mean, best}, Title: name + ": CMA-ES convergence", XLabel: "generation", YLabel: "win rate", Bands: true}
 	tr := &plots.TraceChart{Title: name + ": distribution mean ± one standard deviation", XLabel: "generation"}
 	for i, d := range sp {
 		s := plots.Series{Name: "mean", X: x}

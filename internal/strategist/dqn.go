@@ -205,16 +205,16 @@ func (d *DQN) NewActor() Actor {
 func (x *dqnActor) Act(obs []float64, rng *rand.Rand) int {
 	q := x.d.online.forward(obs, x.a)
 	if rng == nil {
-		return argmax(q)
+		return floats.MaxIdx(q)
 	}
 	if x.d.cfg.Policy == "epsilon" {
 		if rng.Float64() < x.d.cfg.Epsilon {
 			return rng.IntN(x.d.nact)
 		}
-		return argmax(q)
+		return floats.MaxIdx(q)
 	}
 	// Boltzmann: softmax of Q/T (Q in reward units / RewardScale).
-	mx := q[argmax(q)]
+	mx := q[floats.MaxIdx(q)]
 	sum := 0.0
 	for i, v := range q {
 		x.p[i] = math.Exp((v - mx) / x.d.cfg.Temperature)
@@ -228,16 +228,6 @@ func (x *dqnActor) Act(obs []float64, rng *rand.Rand) int {
 		u -= p
 	}
 	return x.d.nact - 1
-}
-
-func argmax(q []float64) int {
-	best := 0
-	for i, v := range q {
-		if v > q[best] {
-			best = i
-		}
-	}
-	return best
 }
 
 // allocReplay allocates the replay memory, at the first Learn: a DQN that
@@ -292,7 +282,7 @@ func (d *DQN) step() {
 		target := d.rr[k]
 		if !d.rdone[k] {
 			q2 := d.targ.forward(d.rs2[k*d.dim:(k+1)*d.dim], d.a2)
-			target += d.cfg.Gamma * q2[argmax(q2)]
+			target += d.cfg.Gamma * q2[floats.MaxIdx(q2)]
 		}
 		q := net.forward(d.rs[k*d.dim:(k+1)*d.dim], d.a)
 		err := q[d.ra[k]] - target

@@ -1,6 +1,6 @@
 // Package simtest checks sim games from the outside: the invariant
 // checker that the engine's and marslab's bots' tests play under, and
-// TestPlayer, which plays a bot (any sim.Player, from this module or
+// [TestPlayer], which plays a bot (any [sim.Player], from this module or
 // another) under every embedded rule set and checks every invariant after
 // every event, as testing/fstest.TestFS checks a file system in one call.
 //
@@ -30,8 +30,8 @@ import (
 	"github.com/marslab-risk/marslab/sim"
 )
 
-// Checker is a sim.Observer that checks a game's invariants after every
-// event (explanation events, sim.EvExplain, are counted and skipped). Attach it with Game.Observe to one Game, play games, and call Err
+// Checker is a [sim.Observer] that checks a game's invariants after every
+// event (explanation events, [sim.EvExplain], are counted and skipped). Attach it with Game.Observe to one Game, play games, and call Err
 // after each of them.
 type Checker struct {
 	g *sim.Game

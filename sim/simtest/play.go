@@ -91,7 +91,7 @@ func Attacks(tb testing.TB, p sim.Player, s *sim.State, seat, n int) []sim.Attac
 }
 
 // Fortify returns p's fortification moves on s and fails tb unless they
-// are legal for seat (sim.State.CheckMoves).
+// are legal for seat ([sim.State.CheckMoves]).
 func Fortify(tb testing.TB, p sim.Player, s *sim.State, seat int) []sim.Move {
 	tb.Helper()
 	mv := p.Fortify(s, nil)
@@ -124,7 +124,7 @@ func LoadPosition(tb testing.TB, mapArg, rules, path string) (*sim.Map, *sim.Rul
 // TurnAllocs returns the allocations of one turn's decisions of p on s
 // (PlaceInitial, Trade with forced, Place of 5 armies, Attack, Fortify)
 // averaged over runs turns, the placement and move buffers reused from
-// turn to turn (testing.AllocsPerRun).
+// turn to turn ([testing.AllocsPerRun]).
 func TurnAllocs(p sim.Player, s *sim.State, forced bool, runs int) float64 {
 	pl := make([]sim.Placement, 0, 8)
 	mv := make([]sim.Move, 0, 8)

@@ -10,25 +10,25 @@ import (
 	"github.com/marslab-risk/marslab/sim"
 )
 
-// DefaultGames is the number of games TestPlayer and CheckPlayer play per
-// rule set and seat count when Options.Games is 0.
+// DefaultGames is the number of games [TestPlayer] and [CheckPlayer] play per
+// rule set and seat count when [Options.Games] is 0.
 const DefaultGames = 4
 
-// Options tunes TestPlayer and CheckPlayer. The zero value plays
-// DefaultGames games of seed 0 under every embedded rule set with every
+// Options tunes [TestPlayer] and [CheckPlayer]. The zero value plays
+// [DefaultGames] games of seed 0 under every embedded rule set with every
 // seat count from 2 to 6 the rule set can seat, the bot in every seat.
 type Options struct {
 	// Rules are the rule sets to play, embedded names or TOML files; nil
-	// means every embedded rule set (configs.RulesNames).
+	// means every embedded rule set ([configs.RulesNames]).
 	Rules []string
 	// Seats are the seat counts to play, each 2..6; nil means every count
-	// from 2 to 6 that the rule set can seat (sim.NewGame accepts). A
+	// from 2 to 6 that the rule set can seat ([sim.NewGame] accepts). A
 	// count given here that the rule set cannot seat is an error.
 	Seats []int
 	// Games is the number of games per rule set and seat count, game
-	// indexes 0..Games-1; 0 means DefaultGames.
+	// indexes 0..Games-1; 0 means [DefaultGames].
 	Games int
-	// Seed is the experiment seed of the games (sim.Game.Play).
+	// Seed is the experiment seed of the games ([sim.Game.Play]).
 	Seed uint64
 	// Opponent, when not nil, makes the player of a seat the bot does not
 	// hold: game i of n seats seats the bot in seat i mod n and
@@ -36,7 +36,7 @@ type Options struct {
 	Opponent func(seat int) sim.Player
 }
 
-// A run is one rule set and seat count of a TestPlayer or CheckPlayer.
+// A run is one rule set and seat count of a [TestPlayer] or [CheckPlayer].
 type run struct {
 	rules string
 	seats int
@@ -160,7 +160,7 @@ func CheckPlayer(newPlayer func(seat int) sim.Player, opt Options) error {
 	return nil
 }
 
-// TestPlayer is CheckPlayer as a test: one subtest per rule set and seat
+// TestPlayer is [CheckPlayer] as a test: one subtest per rule set and seat
 // count ("classic/4 seats"), each failing with its violation.
 //
 //	func TestMyBot(t *testing.T) {

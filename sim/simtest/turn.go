@@ -8,7 +8,7 @@ import (
 	"github.com/marslab-risk/marslab/sim"
 )
 
-// Order is one attack order of a turn played by PlayTurn, with its
+// Order is one attack order of a turn played by [PlayTurn], with its
 // outcome.
 type Order struct {
 	sim.AttackOrder
@@ -28,7 +28,7 @@ func (o Order) All() bool { return o.Conquered && o.Left == 1 }
 // Min reports whether the order's move-in moved the minimum (see All).
 func (o Order) Min() bool { return o.Conquered && o.Moved == o.Dice }
 
-// Turn is what seat pos.Current did in one turn played by PlayTurn.
+// Turn is what seat pos.Current did in one turn played by [PlayTurn].
 type Turn struct {
 	Places []sim.Placement
 	Orders []Order
