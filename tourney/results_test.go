@@ -2,6 +2,7 @@ package tourney
 
 import (
 	"bytes"
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -166,7 +167,7 @@ func TestTables(t *testing.T) {
 	rt := res.RatingsTable()
 	require.Len(t, rt.Rows, 4)
 	for i, row := range rt.Rows {
-		assert.Equal(t, itoa(i+1), row[0])
+		assert.Equal(t, strconv.Itoa(i+1), row[0])
 		assert.Equal(t, "3", row[7], row[1])
 	}
 	assert.Greater(t, res.Ratings[0].Ordinal(), res.Ratings[3].Ordinal())
