@@ -133,6 +133,7 @@ var kinds = map[string]kind{
 	"readings":        {readingsNotes, parseReadings},
 	"tournament":      {tournamentNotes, parseTournament},
 	"transfer":        {transferNotes, parseTransfer},
+	"tuners":          {tunersNotes, parseTuners},
 }
 
 // Kinds returns the notebook kinds, sorted.
