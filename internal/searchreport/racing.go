@@ -106,13 +106,21 @@ func racingText(n *search.Narrowing) []string {
 			}
 		}
 		s := fmt.Sprintf("Level %d (%d cells, up to %d blocks each): ", k+1, played, maxBlocks)
-		if dropped > 0 {
-			s += fmt.Sprintf("racing dropped %d, shown worse than the best cell by %s to %s points (paired, Holm-adjusted at %s)", dropped, textfmt.Fixed(dlo, 1), textfmt.Fixed(dhi, 1), strconv.FormatFloat(n.Config().Alpha, 'g', 3, 64))
-		} else {
+		alpha := strconv.FormatFloat(n.Config().Alpha, 'g', 3, 64)
+		switch {
+		case dropped == 1:
+			s += fmt.Sprintf("racing dropped 1, shown worse than the best cell by %s points (paired, Holm-adjusted at %s)", textfmt.Fixed(dlo, 1), alpha)
+		case dropped > 1:
+			s += fmt.Sprintf("racing dropped %d, shown worse than the best cell by %s to %s points (paired, Holm-adjusted at %s)", dropped, textfmt.Fixed(dlo, 1), textfmt.Fixed(dhi, 1), alpha)
+		default:
 			s += "racing dropped none"
 		}
 		if halved > 0 {
-			s += fmt.Sprintf("; halving set aside %d as the worse half after a round (the closest %s points below the best on its blocks) without showing them worse", halved, textfmt.Fixed(hlo, 1))
+			closest := "the closest " + textfmt.Fixed(hlo, 1) + " points below the best on its blocks"
+			if hlo < 0.05 {
+				closest = "one of them level with the best or above it on its blocks"
+			}
+			s += fmt.Sprintf("; halving set aside %d as the worse half after a round (%s) without showing them worse", halved, closest)
 		}
 		if alive > 0 {
 			s += fmt.Sprintf("; it could not tell the %d other cells left from the best, up to %s points below it on their blocks.", alive, textfmt.Fixed(ahi, 1))
