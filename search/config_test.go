@@ -65,7 +65,7 @@ func TestParseConfigErrors(t *testing.T) {
 		{`name = "x"`, `name = "a b"`, "key name"},
 		{`opponents = ["angry", "shaft"]`, `opponents = ["angry"]`, "key opponents: 1 seats: a fixed line-up needs players-1 = 2"},
 		{"[[param]]\nname = \"W_p\"\n", "", "key param: missing"},
-		{"seed = 1", "seed = 1\nbogus = 2", `x.toml:7: unknown key "bogus" (allowed: name, base, players, opponents, sample, rules, map, seed, param, condition, narrow, cmaes, validate)`},
+		{"seed = 1", "seed = 1\nbogus = 2", `x.toml:7: unknown key "bogus" (allowed: name, base, players, opponents, sample, rules, map, seed, param, condition, narrow, cmaes, spsa, surrogate, halving, validate)`},
 		{"[[param]]", "[narrow]\nlevels = 0\n[[param]]", "key narrow.levels: 0: want 1..100"},
 		// Issue 25, item 9: sizes without an upper bound ended in "fatal error: out of memory".
 		{"[[param]]", "[narrow]\nlevels = 1\nrounds = 1\nblocks = 1000000000000\n[[param]]", "x.toml: key narrow.blocks: 1000000000000: want 1..100000"},
