@@ -20,7 +20,7 @@ readme: run
 	mkdir -p docs/figures
 	cp $(OUT)/narrow/surface.png docs/figures/run-surface.png
 	@awk -v f="$(OUT)/outcome.md" 'BEGIN { while ((getline l < f) > 0) body = body l "\n" } \
-	  /<!-- run:begin/ { print; print ""; print "![The win-rate surface of make run](docs/figures/run-surface.png)"; print ""; printf "%s", body; print ""; skip = 1; next } \
+	  /<!-- run:begin/ { print; print ""; print "![The surface of make run: each cell against mars@paper on the deals of its level](docs/figures/run-surface.png)"; print ""; printf "%s", body; print ""; skip = 1; next } \
 	  /<!-- run:end/ { skip = 0 } !skip' README.md > README.md.tmp && mv README.md.tmp README.md
 
 ## tournament-demo: a reduced round-robin tournament (MARS and five Lux-style bots, 300 games in

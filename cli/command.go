@@ -25,7 +25,7 @@ func commands() []command {
 		newCommand("bots", "list the registered bots (-params NAME lists a bot's parameters)", botsUsage, botsFlagSet, cmdBots),
 		newCommand("compare", "pair two tournament runs of the same games: win % before and after, paired differences, rho with Table 6", compareUsage, compareFlagSet, cmdCompare),
 		newCommand("env", "serve the learning environment as JSON lines on stdin/stdout (env serve [CONFIG])", envUsage, noFlags, cmdEnv),
-		newCommand("evolve", "search parameters with CMA-ES under noise (shards, merge, resume)", evolveUsage, addSearchFlags, cmdEvolve),
+		newCommand("evolve", "search parameters with CMA-ES under noise (shards, merge, resume)", evolveUsage, evolveFlagSet, cmdEvolve),
 		newCommand("learn", "train a strategy-switching learner and evaluate it against the fixed strategies", learnUsage, learnFlagSet, cmdLearn),
 		newCommand("map", "print a map (text or -json)", mapUsage, mapFlagSet, cmdMap),
 		newCommand("merge", "join the outputs of shards into one", mergeUsage, mergeFlagSet, cmdMerge),

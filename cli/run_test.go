@@ -100,3 +100,34 @@ func TestRunCommandNeedsValidate(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "no [validate] table")
 }
+
+// marslab run searches by SPSA when the config has an [spsa] table and no
+// [narrow] one, validates its recommendation and the seat, and -seed
+// replaces the config's seed: the same seed gives the same log, another
+// another one.
+func TestRunCommandMethodSeed(t *testing.T) {
+	dir := t.TempDir()
+	data, err := os.ReadFile(runConfig(t, dir))
+	require.NoError(t, err)
+	text := strings.Replace(string(data), "[narrow]\nlevels = 2\nrounds = 1\nblocks = 1\n",
+		"[spsa]\niterations = 2\nblocks = 1\na = 0.5\nc = 0.1\nfinal_blocks = 1\n", 1)
+	path := filepath.Join(dir, "spsa.toml")
+	require.NoError(t, os.WriteFile(path, []byte(text), 0o644))
+	logs := map[string]string{}
+	for _, tc := range []struct{ seed, out string }{{"5", "a"}, {"5", "b"}, {"6", "c"}} {
+		out := filepath.Join(dir, tc.out)
+		stdout, err := runOut(t, "run", path, "-seed", tc.seed, "-out", out, "-workers", "2", "-figures=false")
+		require.NoError(t, err, stdout)
+		assert.Contains(t, stdout, "`spsa recommendation` is ")
+		assert.Contains(t, stdout, "`mars@paperfield` is ")
+		report := readText(t, filepath.Join(out, "report.md"))
+		assert.Contains(t, report, "searched by spsa, validated against `mars@paper`")
+		assert.Contains(t, report, "seed "+tc.seed+".")
+		logs[tc.out] = readText(t, filepath.Join(out, "search", "log.jsonl")) + readText(t, filepath.Join(out, "validate", "log.jsonl"))
+		assert.Contains(t, readText(t, filepath.Join(out, "search", "config.json")), `"seed": `+tc.seed+",")
+		assert.FileExists(t, filepath.Join(out, "search", "best.toml"))
+	}
+	assert.Equal(t, logs["a"], logs["b"])
+	_, err = runOut(t, "run", path, "-seed", "-3", "-out", filepath.Join(dir, "d"))
+	assert.ErrorContains(t, err, "-seed -3: must be >= 0")
+}

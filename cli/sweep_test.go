@@ -189,3 +189,45 @@ func TestEvolveCommand(t *testing.T) {
 	assert.Equal(t, readText(t, filepath.Join(local, "log.jsonl")), readText(t, filepath.Join(sharded, "log.jsonl")))
 	assert.Equal(t, readText(t, filepath.Join(local, "generations.csv")), readText(t, filepath.Join(sharded, "generations.csv")))
 }
+
+// marslab evolve -method runs SPSA, the surrogate and successive halving of
+// a config's tables: one piece and shards give the same log, and the result
+// is a parameter file.
+func TestEvolveMethods(t *testing.T) {
+	dir := t.TempDir()
+	cfg := sweepConfig(t, dir, 3)
+	f, err := os.OpenFile(cfg, os.O_APPEND|os.O_WRONLY, 0)
+	require.NoError(t, err)
+	_, err = f.WriteString("\n[spsa]\niterations = 3\nblocks = 2\na = 0.5\nc = 0.1\naverage = 0.5\nfinal_blocks = 2\n\n" +
+		"[surrogate]\ninit = 3\nbatch = 2\nrounds = 1\nblocks = 1\ncandidates = 20\nfinal_blocks = 2\n\n" +
+		"[halving]\nbrackets = 1\ncandidates = 4\nblocks = 1\nfinal_blocks = 2\n")
+	require.NoError(t, err)
+	require.NoError(t, f.Close())
+	_, err = runOut(t, "evolve", cfg, "-method", "nelder", "-out", filepath.Join(dir, "x"))
+	assert.ErrorContains(t, err, `method "nelder": want one of cmaes, spsa, surrogate, halving`)
+	for _, tc := range []struct {
+		method string
+		steps  int
+	}{{"spsa", 4}, {"surrogate", 3}, {"halving", 4}} {
+		out, err := runOut(t, "evolve", "-steps", "-method", tc.method, cfg)
+		require.NoError(t, err, out)
+		require.Equal(t, strconv.Itoa(tc.steps)+"\n", out, tc.method)
+		local := filepath.Join(dir, tc.method)
+		out, err = runOut(t, "evolve", cfg, "-method", tc.method, "-out", local, "-workers", "2")
+		require.NoError(t, err, out)
+		assert.Contains(t, out, "evolve tiny ("+tc.method+"): recommendation stop=")
+		assert.Contains(t, readText(t, filepath.Join(local, "best.toml")), "bot = \"random\"")
+		assert.Contains(t, readText(t, filepath.Join(local, "report.md")), "# Search tiny: "+tc.method)
+		sharded := filepath.Join(dir, tc.method+"-sharded")
+		for s := 0; s < tc.steps; s++ {
+			for _, sh := range []string{"0/2", "1/2"} {
+				out, err := runOut(t, "evolve", cfg, "-method", tc.method, "-out", sharded, "-shard", sh, "-resume", "-workers", "1")
+				require.NoError(t, err, out)
+			}
+			out, err := runOut(t, "evolve", cfg, "-method", tc.method, "-out", sharded, "-merge")
+			require.NoError(t, err, out)
+		}
+		assert.Equal(t, readText(t, filepath.Join(local, "log.jsonl")), readText(t, filepath.Join(sharded, "log.jsonl")), tc.method)
+		assert.Equal(t, readText(t, filepath.Join(local, "best.toml")), readText(t, filepath.Join(sharded, "best.toml")), tc.method)
+	}
+}

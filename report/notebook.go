@@ -134,6 +134,7 @@ var kinds = map[string]kind{
 	"tournament":      {tournamentNotes, parseTournament},
 	"transfer":        {transferNotes, parseTransfer},
 	"ladder":          {ladderNotes, parseLadder},
+	"tuners":          {tunersNotes, parseTuners},
 }
 
 // Kinds returns the notebook kinds, sorted.

@@ -353,7 +353,7 @@ func TestParseErrors(t *testing.T) {
 		name, config, from, to string
 		want                   string
 	}{
-		{"unknown kind", tinyDice, `kind = "dice"`, `kind = "poker"`, `key kind: "poker" is not a notebook kind (allowed: calibration, dice, dice-literature, engine, ladder, readings, recognition, strategist, tournament, transfer)`},
+		{"unknown kind", tinyDice, `kind = "dice"`, `kind = "poker"`, `key kind: "poker" is not a notebook kind (allowed: calibration, dice, dice-literature, engine, ladder, readings, recognition, strategist, tournament, transfer, tuners)`},
 		{"missing title", tinyDice, `title = "Dice test"`, ``, "key title: missing"},
 		{"two-line summary", tinyDice, `summary = "A tiny dice notebook."`, `summary = "a\nb"`, "key summary: must be one line"},
 		{"thumbnail not png", tinyDice, `thumbnail = "pwin-heatmap.png"`, `thumbnail = "x.svg"`, `key thumbnail: "x.svg" must be the file name of a PNG`},

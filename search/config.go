@@ -82,9 +82,12 @@ type Config struct {
 	// for a field of one condition, which the keys above describe).
 	Conditions []ConditionSection
 	// Narrow, CMAES and Validate are the method sections (nil when absent).
-	Narrow   *NarrowSection
-	CMAES    *CMAESSection
-	Validate *ValidateSection
+	Narrow    *NarrowSection
+	CMAES     *CMAESSection
+	SPSA      *spsaSection
+	Surrogate *surrogateSection
+	Halving   *halvingSection
+	Validate  *ValidateSection
 }
 
 // ParamRange is one [[param]] entry: a parameter name, the searched range
@@ -124,6 +127,15 @@ type NarrowSection struct {
 	Alpha  float64 `toml:"alpha" json:"alpha"`
 	Margin float64 `toml:"margin" json:"margin"`
 	Zoom   float64 `toml:"zoom" json:"zoom"`
+	// Reference plays the base seat's values beside the cells in every
+	// racing round (NarrowConfig.Reference); Fit centres a cut window on
+	// the fitted optimum (NarrowConfig.Fit).
+	Reference bool `toml:"reference" json:"reference,omitempty"`
+	Fit       bool `toml:"fit" json:"fit,omitempty"`
+	// Halve sets aside the worse half of the cells after every round but
+	// a level's last and doubles the blocks of each round
+	// (NarrowConfig.Halve).
+	Halve bool `toml:"halve" json:"halve,omitempty"`
 }
 
 // CMAESSection is the [cmaes] table (see EvolveConfig).
@@ -148,6 +160,45 @@ type CMAESSection struct {
 	// (0 = 10 x blocks).
 	MeanBlocks  int `toml:"mean_blocks" json:"mean_blocks"`
 	FinalBlocks int `toml:"final_blocks" json:"final_blocks"`
+	// Noise is what the uncertainty handling does to sigma once the
+	// blocks are at max_blocks and noise still dominates: "sigma"
+	// (UH-CMA-ES: increase), "evals" (leave), "decay" (decrease); "" =
+	// "sigma".
+	Noise string `toml:"noise" json:"noise,omitempty"`
+}
+
+// spsaSection is the [spsa] table (see SPSAConfig).
+type spsaSection struct {
+	Iterations  int     `toml:"iterations" json:"iterations"`
+	Blocks      int     `toml:"blocks" json:"blocks"`
+	A           float64 `toml:"a" json:"a"`
+	C           float64 `toml:"c" json:"c"`
+	BigA        float64 `toml:"big_a" json:"big_a"`
+	Alpha       float64 `toml:"alpha" json:"alpha"`
+	Gamma       float64 `toml:"gamma" json:"gamma"`
+	Average     float64 `toml:"average" json:"average"`
+	FinalBlocks int     `toml:"final_blocks" json:"final_blocks"`
+}
+
+// surrogateSection is the [surrogate] table (see SurrogateConfig).
+type surrogateSection struct {
+	Init        int `toml:"init" json:"init"`
+	Batch       int `toml:"batch" json:"batch"`
+	Rounds      int `toml:"rounds" json:"rounds"`
+	Blocks      int `toml:"blocks" json:"blocks"`
+	Candidates  int `toml:"candidates" json:"candidates"`
+	Window      int `toml:"window" json:"window"`
+	FinalBlocks int `toml:"final_blocks" json:"final_blocks"`
+}
+
+// halvingSection is the [halving] table (see HalvingConfig).
+type halvingSection struct {
+	Brackets    int     `toml:"brackets" json:"brackets"`
+	Candidates  int     `toml:"candidates" json:"candidates"`
+	Blocks      int     `toml:"blocks" json:"blocks"`
+	Proposer    string  `toml:"proposer" json:"proposer"`
+	Sigma       float64 `toml:"sigma" json:"sigma"`
+	FinalBlocks int     `toml:"final_blocks" json:"final_blocks"`
 }
 
 // ValidateSection is the [validate] table.
@@ -164,19 +215,22 @@ type ValidateSection struct {
 }
 
 type file struct {
-	Name      string           `toml:"name"`
-	Base      string           `toml:"base"`
-	Players   *int             `toml:"players"`
-	Opponents []string         `toml:"opponents"`
-	Sample    *bool            `toml:"sample"`
-	Rules     string           `toml:"rules"`
-	Map       string           `toml:"map"`
-	Seed      *int64           `toml:"seed"`
-	Params    []ParamRange     `toml:"param"`
-	Condition []condFile       `toml:"condition"`
-	Narrow    *NarrowSection   `toml:"narrow"`
-	CMAES     *CMAESSection    `toml:"cmaes"`
-	Validate  *ValidateSection `toml:"validate"`
+	Name      string            `toml:"name"`
+	Base      string            `toml:"base"`
+	Players   *int              `toml:"players"`
+	Opponents []string          `toml:"opponents"`
+	Sample    *bool             `toml:"sample"`
+	Rules     string            `toml:"rules"`
+	Map       string            `toml:"map"`
+	Seed      *int64            `toml:"seed"`
+	Params    []ParamRange      `toml:"param"`
+	Condition []condFile        `toml:"condition"`
+	Narrow    *NarrowSection    `toml:"narrow"`
+	CMAES     *CMAESSection     `toml:"cmaes"`
+	SPSA      *spsaSection      `toml:"spsa"`
+	Surrogate *surrogateSection `toml:"surrogate"`
+	Halving   *halvingSection   `toml:"halving"`
+	Validate  *ValidateSection  `toml:"validate"`
 }
 
 type condFile struct {
@@ -300,6 +354,12 @@ func parseConfig(source string, data []byte) (*Config, error) {
 		case c.FinalBlocks < 0 || c.FinalBlocks > maxBlocks:
 			return nil, bad("cmaes.final_blocks", "%d: want 1..%d (0 = 10 x blocks)", c.FinalBlocks, maxBlocks)
 		}
+		if !noiseTreatments[c.Noise] {
+			return nil, bad("cmaes.noise", "%q: want \"sigma\" (UH-CMA-ES), \"evals\" or \"decay\"", c.Noise)
+		}
+	}
+	if err := checkMethodSections(bad, &f); err != nil {
+		return nil, err
 	}
 	if v := f.Validate; v != nil {
 		switch {
@@ -316,7 +376,7 @@ func parseConfig(source string, data []byte) (*Config, error) {
 	}
 	c := &Config{Source: source, Name: f.Name, Base: f.Base, Opponents: f.Opponents,
 		Sample: sample, Rules: f.Rules, Map: f.Map, Seed: uint64(*f.Seed), Params: f.Params, Conditions: conds,
-		Narrow: f.Narrow, CMAES: f.CMAES, Validate: f.Validate}
+		Narrow: f.Narrow, CMAES: f.CMAES, SPSA: f.SPSA, Surrogate: f.Surrogate, Halving: f.Halving, Validate: f.Validate}
 	if f.Players != nil {
 		c.Players = *f.Players
 	}
@@ -540,7 +600,10 @@ func (s *Setup) NarrowConfig() (NarrowConfig, error) {
 			pts[i] = n.Points
 		}
 	}
-	cfg := NarrowConfig{Space: s.Space, Points: pts, Levels: n.Levels, Rounds: n.Rounds, Blocks: n.Blocks, Alpha: n.Alpha, Margin: n.Margin, Zoom: n.Zoom}
+	cfg := NarrowConfig{Space: s.Space, Points: pts, Levels: n.Levels, Rounds: n.Rounds, Blocks: n.Blocks, Alpha: n.Alpha, Margin: n.Margin, Zoom: n.Zoom, Fit: n.Fit, Halve: n.Halve}
+	if n.Reference {
+		cfg.Reference = SeatValues(s.Space, s.Field.Base.Params)
+	}
 	if err := cfg.check(); err != nil {
 		return cfg, fmt.Errorf("%s: [narrow]: %w", s.Config.Source, err)
 	}
@@ -559,7 +622,7 @@ func (s *Setup) EvolveConfig() (EvolveConfig, error) {
 		start[i] = min(d.Hi, max(d.Lo, s.Field.Base.Params[d.Param.Name]))
 	}
 	cfg := EvolveConfig{Space: s.Space, Start: start, Generations: m.Generations, Lambda: m.Lambda, Sigma: m.Sigma,
-		Blocks: m.Blocks, MaxBlocks: m.MaxBlocks, Reeval: m.Reeval, MeanBlocks: m.MeanBlocks, FinalBlocks: m.FinalBlocks, Seed: s.Config.Seed}
+		Blocks: m.Blocks, MaxBlocks: m.MaxBlocks, Reeval: m.Reeval, MeanBlocks: m.MeanBlocks, FinalBlocks: m.FinalBlocks, Noise: m.Noise, Seed: s.Config.Seed}
 	if _, err := NewEvolve(cfg); err != nil {
 		return cfg, fmt.Errorf("%s: [cmaes]: %w", s.Config.Source, err)
 	}
@@ -597,10 +660,13 @@ func (s *Setup) Fingerprint(method string) []byte {
 		Name   string   `json:"name"`
 		Base   seatJSON `json:"base"`
 		fieldJSON
-		Space  []dimJSON      `json:"space"`
-		Params []ParamRange   `json:"params"`
-		Narrow *NarrowSection `json:"narrow,omitempty"`
-		CMAES  *CMAESSection  `json:"cmaes,omitempty"`
+		Space     []dimJSON         `json:"space"`
+		Params    []ParamRange      `json:"params"`
+		Narrow    *NarrowSection    `json:"narrow,omitempty"`
+		CMAES     *CMAESSection     `json:"cmaes,omitempty"`
+		SPSA      *spsaSection      `json:"spsa,omitempty"`
+		Surrogate *surrogateSection `json:"surrogate,omitempty"`
+		Halving   *halvingSection   `json:"halving,omitempty"`
 	}{Format: "marslab-search/1", Method: method, Name: s.Config.Name, Base: seatInfo(g.Base),
 		fieldJSON: s.fieldJSON(), Params: s.Config.Params}
 	for _, d := range s.Space {
@@ -611,6 +677,12 @@ func (s *Setup) Fingerprint(method string) []byte {
 		v.Narrow = s.Config.Narrow
 	case "cmaes":
 		v.CMAES = s.Config.CMAES
+	case "spsa":
+		v.SPSA = s.Config.SPSA
+	case "surrogate":
+		v.Surrogate = s.Config.Surrogate
+	case "halving":
+		v.Halving = s.Config.Halving
 	}
 	b, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {

@@ -19,6 +19,9 @@ func TestShippedConfigs(t *testing.T) {
 	t.Parallel()
 	files, err := filepath.Glob("../configs/experiments/*.toml")
 	require.NoError(t, err)
+	more, err := filepath.Glob("../configs/experiments/tuners/*.toml")
+	require.NoError(t, err)
+	files = append(files, more...)
 	n := 0
 	for _, f := range files {
 		var keys map[string]any
@@ -40,7 +43,13 @@ func TestShippedConfigs(t *testing.T) {
 			_, err := s.EvolveConfig()
 			assert.NoError(t, err, f)
 		}
-		assert.True(t, c.Narrow != nil || c.CMAES != nil, "%s has no method table", f)
+		for _, m := range c.methods() {
+			if m != "narrow" {
+				_, _, err := s.Recommender(m)
+				assert.NoError(t, err, f)
+			}
+		}
+		assert.NotEmpty(t, c.methods(), "%s has no method table", f)
 	}
 	assert.GreaterOrEqual(t, n, 4)
 }
@@ -56,7 +65,7 @@ func TestParseConfigErrors(t *testing.T) {
 		{`name = "x"`, `name = "a b"`, "key name"},
 		{`opponents = ["angry", "shaft"]`, `opponents = ["angry"]`, "key opponents: 1 seats: a fixed line-up needs players-1 = 2"},
 		{"[[param]]\nname = \"W_p\"\n", "", "key param: missing"},
-		{"seed = 1", "seed = 1\nbogus = 2", `x.toml:7: unknown key "bogus" (allowed: name, base, players, opponents, sample, rules, map, seed, param, condition, narrow, cmaes, validate)`},
+		{"seed = 1", "seed = 1\nbogus = 2", `x.toml:7: unknown key "bogus" (allowed: name, base, players, opponents, sample, rules, map, seed, param, condition, narrow, cmaes, spsa, surrogate, halving, validate)`},
 		{"[[param]]", "[narrow]\nlevels = 0\n[[param]]", "key narrow.levels: 0: want 1..100"},
 		// Issue 25, item 9: sizes without an upper bound ended in "fatal error: out of memory".
 		{"[[param]]", "[narrow]\nlevels = 1\nrounds = 1\nblocks = 1000000000000\n[[param]]", "x.toml: key narrow.blocks: 1000000000000: want 1..100000"},
@@ -72,6 +81,15 @@ func TestParseConfigErrors(t *testing.T) {
 		{"[[param]]", "[cmaes]\ngenerations = 1000000\nblocks = 4\n[[param]]", "x.toml: key cmaes.generations: 1000000: want 1..100000"},
 		{"[[param]]", "[cmaes]\ngenerations = 2\nblocks = 4\nmax_blocks = 2\n[[param]]", "key cmaes.max_blocks: 2: want 4..100000 (at least blocks = 4; 0 = 4 x blocks)"},
 		{"[[param]]", "[validate]\nagainst = \"mars\"\nblocks = 1\n[[param]]", "key validate.blocks: 1: want 2..100000"},
+		{"[[param]]", "[cmaes]\ngenerations = 2\nblocks = 4\nnoise = \"up\"\n[[param]]", `key cmaes.noise: "up": want "sigma" (UH-CMA-ES), "evals" or "decay"`},
+		{"[[param]]", "[spsa]\niterations = 0\nblocks = 1\na = 1\nc = 0.1\n[[param]]", "key spsa.iterations: 0: want 1..100000"},
+		{"[[param]]", "[spsa]\niterations = 5\nblocks = 1\na = 1\nc = 0.7\n[[param]]", "key spsa.c: 0.7: want in (0, 0.5]"},
+		{"[[param]]", "[spsa]\niterations = 5\nblocks = 1\na = 0\nc = 0.1\n[[param]]", "key spsa.a: 0: want in (0, 1e6]"},
+		{"[[param]]", "[spsa]\niterations = 5\nblocks = 1\na = 1\nc = 0.1\naverage = 2\n[[param]]", "key spsa.average: 2: want in [0, 1]"},
+		{"[[param]]", "[surrogate]\ninit = 1\nbatch = 1\nrounds = 1\nblocks = 1\n[[param]]", "key surrogate.init: 1: want 2..10000"},
+		{"[[param]]", "[surrogate]\ninit = 4\nbatch = 1\nrounds = 1\nblocks = 1\nwindow = 2\n[[param]]", "key surrogate.window: 2: want 4..2000 (0 = 200)"},
+		{"[[param]]", "[halving]\nbrackets = 2\ncandidates = 3\nblocks = 1\n[[param]]", "key halving.candidates: 3: the cmaes proposer wants 4..10000"},
+		{"[[param]]", "[halving]\nbrackets = 2\ncandidates = 3\nblocks = 1\nproposer = \"grid\"\n[[param]]", `key halving.proposer: "grid": want one of cmaes, random`},
 		{"[[param]]", "[validate]\nagainst = \"mars\"\nblocks = 1000000\n[[param]]", "key validate.blocks: 1000000: want 2..100000"},
 	} {
 		_, err := parseConfig("x.toml", []byte(strings.Replace(good, tc.from, tc.to, 1)))

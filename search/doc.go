@@ -20,8 +20,9 @@
 //
 // # Steps, log, resume and shards
 //
-// A search method ([Narrowing], [Evolve] for CMA-ES, [Validation], [Panel])
-// is a sequence of steps; a step is the set of evaluations that the config
+// A search method ([Narrowing], [Evolve] for CMA-ES, [Validation], [Panel],
+// and SPSA, a Gaussian-process surrogate and successive halving behind
+// [Setup.Recommender]) is a sequence of steps; a step is the set of evaluations that the config
 // and the results of the earlier steps decide (a racing round of a
 // narrowing level, a CMA-ES generation, a chunk of validation blocks). A
 // [Search] runs a method: [Search.Run] writes one line per evaluation to

@@ -32,9 +32,17 @@ type EvolveConfig struct {
 	// generation (its estimate, not used by the optimiser), >= 1;
 	// FinalBlocks the blocks of the last step, the final mean's estimate.
 	MeanBlocks, FinalBlocks int
+	// Noise is what the uncertainty handling does to sigma once the
+	// blocks per candidate are at MaxBlocks and noise still dominates the
+	// ranking: "sigma" (or "", UH-CMA-ES) increases it, "evals" leaves it,
+	// "decay" decreases it (cmaes.Treatment).
+	Noise string
 	// Seed seeds the optimiser's sampling.
 	Seed uint64
 }
+
+// noiseTreatments are the values of EvolveConfig.Noise.
+var noiseTreatments = map[string]bool{"": true, "sigma": true, "evals": true, "decay": true}
 
 // Generation is the record of one CMA-ES generation.
 type Generation struct {
@@ -119,8 +127,11 @@ func NewEvolve(cfg EvolveConfig) (*Evolve, error) {
 			minStd[i] = min(0.5, 1/(2*k))
 		}
 	}
+	if !noiseTreatments[cfg.Noise] {
+		return nil, fmt.Errorf("search: evolve: noise %q: want sigma, evals or decay", cfg.Noise)
+	}
 	opt, err := cmaes.New(cmaes.Config{Dim: len(cfg.Space), Mean: u, Sigma: cfg.Sigma, Lambda: cfg.Lambda, Seed: cfg.Seed,
-		Maximize: true, Noisy: cfg.Reeval, Evals: cfg.Blocks, MaxEvals: cfg.MaxBlocks, MinStd: minStd})
+		Maximize: true, Noisy: cfg.Reeval, Evals: cfg.Blocks, MaxEvals: cfg.MaxBlocks, MinStd: minStd, Treatment: cfg.Noise})
 	if err != nil {
 		return nil, fmt.Errorf("search: evolve: %w", err)
 	}
@@ -263,3 +274,7 @@ func (e *Evolve) status() string {
 	}
 	return s
 }
+
+// Recommend returns the distribution mean's values: the point CMA-ES would
+// ship if stopped now.
+func (e *Evolve) Recommend() []float64 { return e.cfg.Space.Values(e.opt.Mean()) }

@@ -30,8 +30,29 @@ type NarrowConfig struct {
 	Margin float64
 	// Zoom is the largest ratio of a dimension's next window to its current
 	// one, in (0, 1]: when the cells alive span more, the next window is
-	// centred on the best cell.
+	// centred on the best cell (or, with Fit, on the cell alive whose
+	// fitted win rate is highest).
 	Zoom float64
+	// Reference, when not nil, holds values (e.g. the paper's) that every
+	// racing round plays beside the cells on the same blocks (candidate
+	// len(Cells)), so that each level measures its cells against it on its
+	// own deals (Level.Ref, Level.RefDiff): rates of different levels are
+	// comparable only as such differences.
+	Reference []float64
+	// Halve sets aside, after every racing round of a level but the last,
+	// the worse half of the cells alive (by win rate over their common
+	// blocks; Cell.Halved), and doubles the blocks of each round (round r
+	// plays Blocks·2^r), so that the level's blocks go to the cells that
+	// decide its window: successive halving inside the level. A cell set
+	// aside is not shown worse; racing still drops the cells it shows
+	// worse. At most 16 rounds.
+	Halve bool
+	// Fit centres a cut window on the cell alive of largest fitted win
+	// rate, a quadratic in the normalised coordinates fitted by weighted
+	// least squares to every cell of the level (weights: blocks), rather
+	// than on the single best cell; the best cell when the fit has too few
+	// cells.
+	Fit bool
 }
 
 // check reports whether the configuration is usable.
@@ -66,6 +87,9 @@ func (c *NarrowConfig) check() error {
 	if cells*c.Blocks > maxStepBlocks {
 		return fmt.Errorf("blocks %d on %d cells: %d per round: want at most %d", c.Blocks, cells, cells*c.Blocks, maxStepBlocks)
 	}
+	if c.Halve && (c.Rounds > 16 || c.Blocks<<(c.Rounds-1) > maxBlocks) {
+		return fmt.Errorf("halve with %d rounds of %d blocks: want at most 16 rounds and %d blocks in the last", c.Rounds, c.Blocks, maxBlocks)
+	}
 	for _, d := range c.Space {
 		if err := d.validate(); err != nil {
 			return err
@@ -86,8 +110,10 @@ type Cell struct {
 	// Wins and Games count its games.
 	Wins, Games int
 	// Dropped is the racing round after which the cell was dropped, -1
-	// while alive.
+	// while alive; Halved says that halving set it aside (NarrowConfig.Halve)
+	// rather than racing showing it worse.
 	Dropped int
+	Halved  bool
 	// P is the Holm-adjusted p-value of the last test that the best cell
 	// is better (1 for the best cell or untested).
 	P float64
@@ -126,6 +152,26 @@ type Level struct {
 	// Best is the index of the best cell alive (highest win rate) after
 	// the level's last round.
 	Best int
+	// Ref is the reference's record on the level's blocks (nil without
+	// NarrowConfig.Reference); Centre the cell the next window was centred
+	// on when it was cut (-1 when it was not).
+	Ref    *Cell
+	Centre int
+}
+
+// RefDiff returns cell c's mean difference in win rate from the reference
+// over the blocks it played (paired: the reference played every block of
+// the level), and false without a reference or games.
+func (l *Level) RefDiff(c int) (float64, bool) {
+	cell := &l.Cells[c]
+	if l.Ref == nil || len(cell.Scores) == 0 {
+		return 0, false
+	}
+	var d float64
+	for b, v := range cell.Scores {
+		d += v - l.Ref.Scores[b]
+	}
+	return d / float64(len(cell.Scores)), true
 }
 
 // alive returns the number of cells alive.
@@ -176,7 +222,10 @@ func NewNarrowing(cfg NarrowConfig) (*Narrowing, error) {
 
 // grid lays the grid of a level over the window [lo, hi].
 func (n *Narrowing) grid(lo, hi []float64) Level {
-	l := Level{Lo: lo, Hi: hi, Axes: make([][]float64, len(n.cfg.Space))}
+	l := Level{Lo: lo, Hi: hi, Axes: make([][]float64, len(n.cfg.Space)), Centre: -1}
+	if n.cfg.Reference != nil {
+		l.Ref = &Cell{X: n.cfg.Reference, U: n.cfg.Space.units(n.cfg.Reference), Dropped: -1, P: 1}
+	}
 	for i, d := range n.cfg.Space {
 		p := n.cfg.Points[i]
 		var vals []float64
@@ -231,44 +280,91 @@ func (n *Narrowing) next() ([]Eval, error) {
 		return nil, fmt.Errorf("narrowing: no step after %d", n.steps())
 	}
 	l := &n.levels[len(n.levels)-1]
-	first := ((len(n.levels)-1)*n.cfg.Rounds + n.round) * n.cfg.Blocks
+	first, nb := n.roundBlocks()
 	var ev []Eval
 	for c := range l.Cells {
 		if l.Cells[c].Dropped >= 0 {
 			continue
 		}
-		for b := 0; b < n.cfg.Blocks; b++ {
+		for b := 0; b < nb; b++ {
 			ev = append(ev, Eval{Cand: c, X: l.Cells[c].X, Block: first + b})
 		}
 	}
+	if l.Ref != nil {
+		for b := 0; b < nb; b++ {
+			ev = append(ev, Eval{Cand: len(l.Cells), X: l.Ref.X, Block: first + b})
+		}
+	}
 	return ev, nil
+}
+
+// roundBlocks returns the first block and the number of blocks of the
+// current round: level k, round r plays (k·Rounds + r)·Blocks onwards, or
+// with Halve k·Blocks·(2^Rounds − 1) + Blocks·(2^r − 1) onwards,
+// Blocks·2^r of them.
+func (n *Narrowing) roundBlocks() (first, count int) {
+	k := len(n.levels) - 1
+	if !n.cfg.Halve {
+		return (k*n.cfg.Rounds + n.round) * n.cfg.Blocks, n.cfg.Blocks
+	}
+	return k*n.cfg.Blocks*(1<<n.cfg.Rounds-1) + n.cfg.Blocks*(1<<n.round-1), n.cfg.Blocks << n.round
+}
+
+// halve sets aside the worse half of the cells alive of l, by win rate
+// over their common blocks (ties: the lower index stays).
+func (n *Narrowing) halve(l *Level) {
+	var alive []int
+	for c := range l.Cells {
+		if l.Cells[c].Dropped < 0 {
+			alive = append(alive, c)
+		}
+	}
+	sort.SliceStable(alive, func(i, j int) bool { return l.Cells[alive[i]].mean() > l.Cells[alive[j]].mean() })
+	for _, c := range alive[(len(alive)+1)/2:] {
+		l.Cells[c].Dropped, l.Cells[c].Halved = n.round, true
+	}
 }
 
 // tell records the round's results, races, and after the last round of a
 // level lays the next level's grid.
 func (n *Narrowing) tell(res []Result) error {
 	l := &n.levels[len(n.levels)-1]
+	_, nb := n.roundBlocks()
 	k := 0
 	for c := range l.Cells {
 		cell := &l.Cells[c]
 		if cell.Dropped >= 0 {
 			continue
 		}
-		if k+n.cfg.Blocks > len(res) {
-			return fmt.Errorf("narrowing: %d results: want %d per cell alive", len(res), n.cfg.Blocks)
+		if k+nb > len(res) {
+			return fmt.Errorf("narrowing: %d results: want %d per cell alive", len(res), nb)
 		}
-		for _, r := range res[k : k+n.cfg.Blocks] {
+		for _, r := range res[k : k+nb] {
 			cell.Scores = append(cell.Scores, r.score())
 			cell.Wins += r.Wins
 			cell.Games += r.Games
 		}
-		k += n.cfg.Blocks
+		k += nb
+	}
+	if l.Ref != nil {
+		if k+nb > len(res) {
+			return fmt.Errorf("narrowing: %d results: want %d with the reference's", len(res), k+nb)
+		}
+		for _, r := range res[k : k+nb] {
+			l.Ref.Scores = append(l.Ref.Scores, r.score())
+			l.Ref.Wins += r.Wins
+			l.Ref.Games += r.Games
+		}
+		k += nb
 	}
 	if k != len(res) {
 		return fmt.Errorf("narrowing: %d results: want %d", len(res), k)
 	}
 	if err := n.race(l); err != nil {
 		return err
+	}
+	if n.cfg.Halve && n.round+1 < n.cfg.Rounds {
+		n.halve(l)
 	}
 	n.told++
 	n.round++
@@ -357,7 +453,13 @@ func (n *Narrowing) window(l *Level) (lo, hi []float64) {
 		}
 		a, b = a-n.cfg.Margin*sp, b+n.cfg.Margin*sp
 		if max := n.cfg.Zoom * w; b-a > max {
-			m := l.Cells[l.Best].U[i]
+			if l.Centre < 0 {
+				l.Centre = l.Best
+				if n.cfg.Fit {
+					l.Centre = fittedBest(l)
+				}
+			}
+			m := l.Cells[l.Centre].U[i]
 			a, b = m-max/2, m+max/2
 		}
 		// Shift inside [0, 1].

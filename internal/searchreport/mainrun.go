@@ -21,9 +21,14 @@ import (
 // reference, the paper's parameters, with Holm's correction over the
 // candidates. Its methods render the report's sentences from the numbers.
 type MainRun struct {
-	// Setup is the search config's setup; Narrowing the finished search.
-	Setup     *search.Setup
-	Narrowing *search.Narrowing
+	// Setup is the search config's setup; Narrowing the finished search,
+	// or nil when the run searched by another method, which Method then
+	// names (cmaes, spsa, surrogate or halving) and Recommended holds the
+	// values it recommends.
+	Setup       *search.Setup
+	Narrowing   *search.Narrowing
+	Method      string
+	Recommended []float64
 	// Reference names the reference seat (e.g. "mars@paper"); RefNarrow
 	// holds its values of the narrowed parameters: the paper's point,
 	// marked on the surface.
@@ -112,7 +117,10 @@ func (r *MainRun) detectText() string {
 // Verdicts returns the report's verdict lines: the paper's point against
 // the last window, each candidate's difference and the validation's power.
 func (r *MainRun) Verdicts() []string {
-	v := []string{r.windowText()}
+	var v []string
+	if r.Narrowing != nil {
+		v = append(v, r.windowText())
+	}
 	for i := range r.Candidates {
 		v = append(v, r.candidateText(i))
 	}
@@ -126,6 +134,9 @@ func (r *MainRun) Verdicts() []string {
 func (r *MainRun) markdown(narrowDir string, figs []string) []byte {
 	c := r.Setup.Config
 	var b bytes.Buffer
+	if r.Narrowing == nil {
+		return r.methodMarkdown(narrowDir)
+	}
 	fmt.Fprintf(&b, "# %s: MARS's (%s) narrowed in the paper's field, validated against `%s`\n\n", c.Name, strings.Join(names(r.Narrowing.Config().Space), ", "), r.Reference)
 	fmt.Fprintf(&b, "Bot `%s` in %d-player games (rules %s, seed %d) against line-ups of %d drawn per block from %s. A block is one deal played %d times with the candidate in every seat.\n\n",
 		c.Base, c.Players, r.Setup.Field.Rules.Name, c.Seed, c.Players-1, strings.Join(c.Opponents, ", "), c.Players)
@@ -135,8 +146,26 @@ func (r *MainRun) markdown(narrowDir string, figs []string) []byte {
 	}
 	b.WriteString("\n## The surface\n\n")
 	fmt.Fprintf(&b, "%s. Win rate of every cell the narrowing played, each level's window, the best cell and `%s` (the paper's point) marked.\n", BestText(r.Narrowing), r.Reference)
+	if r.Narrowing.Levels()[0].Ref != nil {
+		fmt.Fprintf(&b, "Each level plays `%s` beside its cells on its own blocks; the surface shows each cell's difference from it on those blocks (the levels' win rates are not comparable: each level played other deals).\n", r.Reference)
+	}
 	for _, f := range figs {
 		fmt.Fprintf(&b, "\n![%s](%s)\n", f, filepath.ToSlash(filepath.Join(narrowDir, f)))
+	}
+	b.WriteString("\n## What the racing told apart\n\n")
+	for _, t := range racingText(r.Narrowing) {
+		fmt.Fprintf(&b, "- %s\n", t)
+	}
+	if c := r.Narrowing.Config(); c.Fit {
+		var parts []string
+		for k, levels := 0, r.Narrowing.Levels(); k < len(levels); k++ {
+			if l := &levels[k]; l.Centre >= 0 {
+				parts = append(parts, fmt.Sprintf("after level %d on %s (its best cell: %s)", k+1, c.Space.Label(l.Cells[l.Centre].X), c.Space.Label(l.Cells[l.Best].X)))
+			}
+		}
+		if len(parts) > 0 {
+			fmt.Fprintf(&b, "\nWhere the cells left spanned more than the zoom allows, the next window was centred on the cell alive of highest fitted win rate (a quadratic fitted to every cell of the level, weighted by blocks), not on the single best cell: %s.\n", strings.Join(parts, "; "))
+		}
 	}
 	b.WriteString("\n## Against the paper\n\n")
 	b.WriteString(PaperTable(r.calibration(), r.paper()).Markdown())
@@ -145,6 +174,28 @@ func (r *MainRun) markdown(narrowDir string, figs []string) []byte {
 	fmt.Fprintf(&b, "\nEvery cell: [%s](%s); the narrowing's own report: [%s](%s).\n",
 		filepath.ToSlash(filepath.Join(narrowDir, "cells.csv")), filepath.ToSlash(filepath.Join(narrowDir, "cells.csv")),
 		filepath.ToSlash(filepath.Join(narrowDir, "report.md")), filepath.ToSlash(filepath.Join(narrowDir, "report.md")))
+	b.WriteString("\n## Validation on fresh deals\n\n")
+	fmt.Fprintf(&b, "Every candidate and `%s` on the same %d fresh blocks (deals the search never played, from block %d); the difference is paired by block (t test), its p-value Holm-adjusted over the %d candidates.\n\n",
+		r.Reference, r.Candidates[0].Blocks, r.Candidates[0].FirstBlock, len(r.Candidates))
+	b.WriteString(candidatesShown(r.Reference, r.Candidates, r.Holm).Markdown())
+	b.WriteString("\nAs CSV: [validation.csv](validation.csv).\n")
+	return b.Bytes()
+}
+
+// methodMarkdown returns report.md of a run that searched by Method: the
+// verdicts, the recommendation and the validation table. searchDir is the
+// search's folder relative to the report.
+func (r *MainRun) methodMarkdown(searchDir string) []byte {
+	c := r.Setup.Config
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "# %s: %d parameters of `%s` searched by %s, validated against `%s`\n\n", c.Name, len(r.Setup.Space), c.Base, r.Method, r.Reference)
+	fmt.Fprintf(&b, "Field: %s; seed %d. A block is one deal played once with the candidate in every seat.\n\n", FieldText(r.Setup), c.Seed)
+	b.WriteString("## Verdicts\n\n")
+	for _, v := range r.Verdicts() {
+		fmt.Fprintf(&b, "- %s\n", v)
+	}
+	fmt.Fprintf(&b, "\n## The search\n\nThe %s search's recommendation: `%s` (its log and report: [%s](%s)).\n",
+		r.Method, r.Setup.Space.Label(r.Recommended), filepath.ToSlash(filepath.Join(searchDir, "report.md")), filepath.ToSlash(filepath.Join(searchDir, "report.md")))
 	b.WriteString("\n## Validation on fresh deals\n\n")
 	fmt.Fprintf(&b, "Every candidate and `%s` on the same %d fresh blocks (deals the search never played, from block %d); the difference is paired by block (t test), its p-value Holm-adjusted over the %d candidates.\n\n",
 		r.Reference, r.Candidates[0].Blocks, r.Candidates[0].FirstBlock, len(r.Candidates))

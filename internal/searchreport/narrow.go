@@ -128,6 +128,13 @@ func NarrowFigures(n *search.Narrowing, name string, ref []float64, refLabel str
 		fig := &plots.Surface{Cells: all, Title: name + ": win rate, every level", XLabel: sp[0].Param.Name, YLabel: sp[1].Param.Name,
 			ColorLabel: "win rate", LogX: sp[0].Param.Log, LogY: sp[1].Param.Log, Windows: wins, Contours: contours(all),
 			Best: &plots.Mark{X: best.X[0], Y: best.X[1], Label: "best"}}
+		if diffs := refDiffCells(n); diffs != nil {
+			// Each level played other deals: only the differences from
+			// the reference on each level's own deals are comparable.
+			fig.Cells, fig.Contours = diffs, contours(diffs)
+			fig.Title = name + ": difference from " + refLabel + ", every level on its own deals"
+			fig.ColorLabel = "difference (points)"
+		}
 		addRef(fig, ref, refLabel)
 		figs = append(figs, Figure{"surface", fig})
 		hw := &plots.Surface{Cells: half, Title: name + ": 95 % interval half-width", XLabel: sp[0].Param.Name, YLabel: sp[1].Param.Name,
@@ -283,6 +290,10 @@ func Cells(n *search.Narrowing) table.Table {
 	head := []string{"level", "cell"}
 	head = append(head, names(sp)...)
 	head = append(head, "blocks", "games", "wins", "win_rate", "wilson_lo", "wilson_hi", "dropped_after_round", "holm_p")
+	halve := n.Config().Halve
+	if halve {
+		head = append(head, "halved")
+	}
 	for k := range levels {
 		l := &levels[k]
 		for c := range l.Cells {
@@ -301,6 +312,9 @@ func Cells(n *search.Narrowing) table.Table {
 			}
 			row = append(row, strconv.Itoa(len(cell.Scores)), strconv.Itoa(cell.Games), strconv.Itoa(cell.Wins),
 				textfmt.Fixed(winRate(cell), 4), textfmt.Fixed(iv.Lo, 4), textfmt.Fixed(iv.Hi, 4), drop, textfmt.Fixed(cell.P, 4))
+			if halve {
+				row = append(row, strconv.FormatBool(cell.Halved))
+			}
 			rows = append(rows, row)
 		}
 	}

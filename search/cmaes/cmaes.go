@@ -68,6 +68,13 @@ type Config struct {
 	// uncertainty handling may ask for, at least Evals; 0 means Evals (the
 	// uncertainty handling then only increases the step size).
 	MaxEvals int
+	// Treatment is what the uncertainty handling does once Evals is at
+	// MaxEvals and the ranking is still dominated by noise: "sigma" (or
+	// "", UH-CMA-ES) increases sigma by 1 + 2/(n+10), "evals" leaves
+	// sigma alone (the step-size control alone moves it), "decay"
+	// decreases it by the same factor, so that the mean's steps shrink as
+	// in a stochastic approximation.
+	Treatment string
 	// Theta is the quantile parameter of the uncertainty measure, in
 	// (0, 1); 0 means 0.2. Larger values tolerate larger rank changes
 	// before the measure calls a ranking noisy.
@@ -184,6 +191,13 @@ func New(cfg Config) (*Optimizer, error) {
 	}
 	if cfg.MaxEvals < cfg.Evals {
 		return nil, fmt.Errorf("cmaes: Config.MaxEvals = %d, want at least Evals = %d", cfg.MaxEvals, cfg.Evals)
+	}
+	switch cfg.Treatment {
+	case "":
+		cfg.Treatment = "sigma"
+	case "sigma", "evals", "decay":
+	default:
+		return nil, fmt.Errorf("cmaes: Config.Treatment = %q, want \"sigma\", \"evals\" or \"decay\"", cfg.Treatment)
 	}
 	if cfg.Theta == 0 {
 		cfg.Theta = defaultTheta
@@ -569,15 +583,19 @@ func abs(v int) int {
 
 // treatUncertainty applies the UH-CMA-ES treatment after the update: when
 // the smoothed measure is positive, Evals grows by 1.5 (rounded up) while it
-// is below MaxEvals, and otherwise sigma grows by 1 + 2/(n+10); when it is
+// is below MaxEvals, and otherwise sigma grows by 1 + 2/(n+10) ("sigma"),
+// stays ("evals") or shrinks by that factor ("decay"); when it is
 // negative, Evals shrinks by 1.5 (rounded down, at least Config.Evals).
 func (o *Optimizer) treatUncertainty() {
 	switch {
 	case o.sbar > 0:
-		if o.evals < o.cfg.MaxEvals {
+		switch {
+		case o.evals < o.cfg.MaxEvals:
 			o.evals = min(o.cfg.MaxEvals, int(math.Ceil(float64(o.evals)*o.alphaEvals)))
-		} else {
+		case o.cfg.Treatment == "sigma":
 			o.sigma *= o.alphaSigma
+		case o.cfg.Treatment == "decay":
+			o.sigma /= o.alphaSigma
 		}
 	case o.sbar < 0:
 		o.evals = max(o.cfg.Evals, int(math.Floor(float64(o.evals)/o.alphaEvals)))

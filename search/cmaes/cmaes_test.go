@@ -394,6 +394,7 @@ func TestConfigErrors(t *testing.T) {
 		{Config{Dim: 2, Evals: -1}, "Config.Evals = -1, want at least 1"},
 		{Config{Dim: 2, Evals: 4, MaxEvals: 2}, "Config.MaxEvals = 2, want at least Evals = 4"},
 		{Config{Dim: 2, Theta: 1}, "Config.Theta = 1, want a value in (0, 1)"},
+		{Config{Dim: 2, Treatment: "up"}, `Config.Treatment = "up", want "sigma", "evals" or "decay"`},
 		{Config{Dim: 2, MinStd: []float64{0.1}}, "Config.MinStd has 1 values, want Dim = 2"},
 		{Config{Dim: 2, MinStd: []float64{0.1, 0.6}}, "Config.MinStd[1] = 0.6, want a value in [0, 0.5]"},
 		{Config{Dim: 2, MaxGenerations: -1}, "Config.MaxGenerations = -1"},
