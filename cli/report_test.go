@@ -84,8 +84,8 @@ func TestReportIndex(t *testing.T) {
 	assert.Equal(t, "report: index written to "+filepath.Join(nbs, "README.md")+"\n", stdout)
 	idx, err := os.ReadFile(filepath.Join(nbs, "README.md"))
 	require.NoError(t, err)
-	assert.Contains(t, string(idx), "[dice](dice/README.md)")
-	assert.Contains(t, string(idx), "[transfer](transfer/README.md)")
+	assert.Contains(t, string(idx), "| dice (not run yet: `marslab report notebooks/dice`) |")
+	assert.Contains(t, string(idx), "| transfer (not run yet: `marslab report notebooks/transfer`) |")
 	assert.NoFileExists(t, filepath.Join(nbs, "dice", "README.md"), "no notebook is run")
 }
 

@@ -361,8 +361,18 @@ func WriteIndex(dir string, nbs []*Notebook) error {
 	if len(nbs) == 0 {
 		return errors.New("notebooks index: no notebooks")
 	}
+	type row struct {
+		*Notebook
+		Written bool // dir or the notebook's own folder holds its report
+	}
+	rows := make([]row, len(nbs))
+	for i, nb := range nbs {
+		_, err1 := os.Stat(filepath.Join(dir, nb.Name, ReportFile))
+		_, err2 := os.Stat(filepath.Join(nb.Dir, ReportFile))
+		rows[i] = row{nb, err1 == nil || err2 == nil}
+	}
 	var buf bytes.Buffer
-	if err := templates.ExecuteTemplate(&buf, "index.md.tmpl", nbs); err != nil {
+	if err := templates.ExecuteTemplate(&buf, "index.md.tmpl", rows); err != nil {
 		return fmt.Errorf("notebooks index: %w", err)
 	}
 	if err := atomicfile.WriteFile(filepath.Join(dir, ReportFile), buf.Bytes(), 0o644); err != nil {

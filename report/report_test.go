@@ -326,10 +326,13 @@ func TestFindAndIndex(t *testing.T) {
 	require.Len(t, one, 1)
 	assert.Equal(t, "dice", one[0].Kind)
 
+	// A notebook whose report is written is linked; one not run yet is
+	// named with the command that runs it.
+	require.NoError(t, os.WriteFile(filepath.Join(root, "dice", ReportFile), []byte("# Dice\n"), 0o644))
 	require.NoError(t, WriteIndex(root, nbs))
 	idx := readFile(t, filepath.Join(root, ReportFile))
 	assert.Contains(t, idx, "| [dice](dice/README.md) | A tiny dice notebook. | <img src=\"dice/pwin-heatmap.png\"")
-	assert.Contains(t, idx, "| [engine](engine/README.md) | A tiny engine notebook. | <img src=\"engine/lengths.png\"")
+	assert.Contains(t, idx, "| engine (not run yet: `marslab report notebooks/engine`) | A tiny engine notebook. | |")
 
 	_, _, err = Find(filepath.Join(root, "no-config"))
 	assert.ErrorContains(t, err, "holds no config.toml")
