@@ -258,7 +258,7 @@ func (m *mediator) relayLists(n, gl int, reach *[maxGoalPath + 1]int) {
 				}
 			}
 			def := msg.def + b.Armies[u]
-			if def >= reach[msg.k+1] { // !m.o.mayReach(amax, msg.k+1, def)
+			if def >= reach[msg.k+1] || len(m.msgs) >= maxRelay { // !m.o.mayReach(amax, msg.k+1, def)
 				continue
 			}
 			m.msgs = append(m.msgs, message{last: int32(u), parent: int32(h), k: msg.k + 1, origin: msg.origin, def: def, seen: msg.seen | 1<<(u&63)})
@@ -341,6 +341,7 @@ func (m *mediator) extend(start, end, k, gl int, live uint64) {
 	m.extLimits(k, gl, enemy)
 	lim := m.extLim[:nt]
 	msgs := m.msgs
+messages:
 	for h := start; h < end; h++ {
 		msg := msgs[h]
 		for ext := nmask[msg.last] &^ msg.seen & enemy; ext != 0; ext &= ext - 1 {
@@ -348,6 +349,9 @@ func (m *mediator) extend(start, end, k, gl int, live uint64) {
 			def := msg.def + armies[u]
 			if def >= int(lim[u]) {
 				continue
+			}
+			if len(msgs) >= maxRelay {
+				break messages
 			}
 			var x *message
 			msgs, x = nextSlot(msgs)
@@ -447,6 +451,7 @@ func (m *mediator) extendShortest(start, end, k, lim int, row []uint64, live uin
 	enemy := ^mine & live
 	clear(m.claimed[:])
 	msgs := m.msgs
+messages:
 	for h := start; h < end; h++ {
 		msg := msgs[h]
 		o := msg.origin & 63 // an originator is a territory of the map
@@ -471,6 +476,9 @@ func (m *mediator) extendShortest(start, end, k, lim int, row []uint64, live uin
 			// would store nothing.
 			if row[u]&^(bo[o]|m.claimed[o]) == 0 {
 				continue
+			}
+			if len(msgs) >= maxRelay {
+				break messages
 			}
 			m.claimed[o] |= nmask[u] & mine
 			var x *message
@@ -724,7 +732,8 @@ func (m *mediator) newCache(t, h, n int) int {
 	c.defs = defs
 	c.off, c.threat, c.k, c.def, c.w = off, threat, int(msg.k), msg.def, w
 	c.maxD, c.cv, c.cvGen = maxD, -1, 0
-	c.bo, c.alo, c.na = m.takeBnd(na), lo-1, na
+	c.bo, c.na = m.takeBnd(na)
+	c.alo = lo - 1
 	return cc
 }
 
@@ -788,21 +797,43 @@ func (m *mediator) childCache(h, pc, n int) int {
 	}
 	c.off, c.threat, c.k, c.def, c.w = off, threat, k, msg.def, w
 	c.maxD, c.cv, c.cvGen = max(p.maxD, d), -1, 0
-	c.bo, c.alo, c.na = m.takeBnd(na), lo-1, na
+	c.bo, c.na = m.takeBnd(na)
+	c.alo = lo - 1
 	return cc
 }
 
 // takeBnd returns the offset in mediator.bnd of na zeroed numerators for
-// a new oddsCache: the buffer is zero beyond bndN (propagate clears the
-// last placement's range), and grows, zeroed, only when full.
-func (m *mediator) takeBnd(na int) int {
-	bo := m.bndN
+// a new oddsCache, and na: the buffer is zero beyond bndN (propagate
+// clears the last placement's range), and grows, zeroed, only when full.
+// Past maxBnd numerators in a placement a cache keeps none (na 0): its
+// numerators are computed on every call, the same values.
+func (m *mediator) takeBnd(na int) (bo, n int) {
+	bo = m.bndN
+	if bo+na > maxBnd {
+		return bo, 0
+	}
 	if bo+na > len(m.bnd) {
 		m.growBnd(bo + na)
 	}
 	m.bndN = bo + na
-	return bo
+	return bo, na
 }
+
+// The bounds on one placement's work, which bound a MARS bot's memory
+// whatever its parameters (docs/mars.md, "Cost of a decision"):
+// maxRelay messages are relayed at most, breadth-first (the shortest
+// chains first; at the limit the chains not yet sent are dropped, which
+// can change a decision only at parameter values that reach it: G_l 9 or
+// 10 under goal_paths = all with armies far above the defenders'), and
+// at most maxBnd bid-bound numerators are kept (beyond, they are computed
+// again, with the same values). A message is 40 bytes, its odds cache
+// about 140 and its path 8 a territory, and each own neighbour of its end
+// stores a 24-byte goal: with G_l 10 and six neighbours the buffers of a
+// bot at the limit are about 60 MiB.
+const (
+	maxRelay = 1 << 17
+	maxBnd   = 1 << 20
+)
 
 // growBnd makes mediator.bnd at least need numerators long, the new ones
 // zero.
