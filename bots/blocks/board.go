@@ -56,6 +56,34 @@ func (b *Board) Load(s *sim.State) {
 	}
 }
 
+// loadBits is Load that also returns the territories seat p owns as bits,
+// for maps of at most 64 territories (the bits of territories past 63 are
+// meaningless).
+func (b *Board) loadBits(s *sim.State, p int) uint64 {
+	b.Map = s.Map()
+	n := s.NumTerritories()
+	if cap(b.Owner) < n {
+		b.Owner = make([]int, n)
+		b.Armies = make([]int, n)
+	}
+	owner, armies := b.Owner[:n], b.Armies[:n]
+	b.Owner, b.Armies = owner, armies
+	var own uint64
+	for t := range owner {
+		o := s.Owner(t)
+		owner[t] = o
+		var bit uint64
+		if o == p {
+			bit = 1
+		}
+		own |= bit << (uint(t) & 63)
+	}
+	for t := range armies {
+		armies[t] = s.Armies(t)
+	}
+	return own
+}
+
 // NumTerritories returns the number of territories on the board.
 func (b *Board) NumTerritories() int { return len(b.Owner) }
 

@@ -115,11 +115,24 @@ type Lux struct {
 	hand   []sim.Card
 
 	// The last cluster border AppendClusterBorder computed: its root,
-	// map (nil: none) and owners, and the border itself.
+	// map (nil: none) and owners (on maps of at most 64 territories the
+	// territories of root's owner as bits, memoMask, else every owner),
+	// and the border itself.
 	memoRoot   int
 	memoMap    *sim.Map
+	memoBits   bool // memoMask holds the owners, not memoOwners
+	memoMask   uint64
 	memoOwners []int
 	memoBorder []int
+
+	// nb[t] holds territory t's neighbours as bits, for maps of at most
+	// 64 territories (empty otherwise); nbMap is the map it was built for.
+	nbMap *sim.Map
+	nb    []uint64
+	// own holds the bot's territories as bits at the last Load (maps of
+	// at most 64 territories): the attack blocks, which run right after
+	// NextAttack's Load, read it.
+	own uint64
 
 	// The attack plan's cursor.
 	pc      int  // the running step
@@ -293,7 +306,7 @@ func (x *Lux) Start(seat int, rng *rand.Rand) {
 // Load reads the board of s (see [Board.Load]) and keeps s for the blocks
 // that read the game's state (cards, conquests).
 func (x *Lux) Load(s *sim.State) {
-	x.B.Load(s)
+	x.own = x.B.loadBits(s, x.Seat)
 	x.state = s
 	n := x.B.NumTerritories()
 	if len(x.mark) < n {
@@ -367,11 +380,14 @@ func (x *Lux) AppendClusterBorder(dst []int, root int) []int {
 	if root < 0 || root >= b.NumTerritories() {
 		return dst
 	}
-	if root == x.memoRoot && b.Map == x.memoMap && slices.Equal(b.Owner, x.memoOwners) {
+	p := b.Owner[root]
+	if x.masks() {
+		return x.clusterBorderBits(dst, root, ownerMask(b.Owner, p))
+	}
+	if root == x.memoRoot && b.Map == x.memoMap && !x.memoBits && slices.Equal(b.Owner, x.memoOwners) {
 		return append(dst, x.memoBorder...)
 	}
 	start := len(dst)
-	p := b.Owner[root]
 	q := append(x.queue[:0], root)
 	x.mark[root] = true
 	for i := 0; i < len(q); i++ {
@@ -395,10 +411,75 @@ func (x *Lux) AppendClusterBorder(dst []int, root int) []int {
 		x.mark[t] = false
 	}
 	x.queue = q[:0]
-	x.memoRoot, x.memoMap = root, b.Map
+	x.memoRoot, x.memoMap, x.memoBits = root, b.Map, false
 	x.memoOwners = append(x.memoOwners[:0], b.Owner...)
 	x.memoBorder = append(x.memoBorder[:0], dst[start:]...)
 	return dst
+}
+
+// clusterBorderBits is AppendClusterBorder on a map of at most 64
+// territories (x.masks() true), own being the territories of root's owner
+// as bits.
+func (x *Lux) clusterBorderBits(dst []int, root int, own uint64) []int {
+	b := &x.B
+	if root == x.memoRoot && b.Map == x.memoMap && own == x.memoMask && x.memoBits {
+		return append(dst, x.memoBorder...)
+	}
+	start := len(dst)
+	q := append(x.queue[:0], root)
+	seen := uint64(1) << (uint(root) & 63)
+	for i := 0; i < len(q); i++ {
+		t := q[i]
+		nb := x.nb[t]
+		if nb&^own != 0 {
+			dst = append(dst, t)
+		}
+		if fresh := nb & own &^ seen; fresh != 0 {
+			seen |= fresh
+			for _, u := range x.neighbors(t) {
+				if fresh>>(uint(u)&63)&1 != 0 {
+					q = append(q, u)
+				}
+			}
+		}
+	}
+	x.queue = q[:0]
+	x.memoRoot, x.memoMap, x.memoMask, x.memoBits = root, b.Map, own, true
+	x.memoBorder = append(x.memoBorder[:0], dst[start:]...)
+	return dst
+}
+
+// masks reports whether the board's map has at most 64 territories, and
+// then makes x.nb hold its neighbour masks.
+func (x *Lux) masks() bool {
+	m := x.B.Map
+	if m != x.nbMap {
+		x.nbMap, x.nb = m, x.nb[:0]
+		if len(m.Territories) <= 64 {
+			for t := range m.Territories {
+				var nb uint64
+				for _, u := range m.Territories[t].Neighbors {
+					nb |= 1 << (uint(u) & 63)
+				}
+				x.nb = append(x.nb, nb)
+			}
+		}
+	}
+	return len(x.nb) > 0 && len(x.nb) == len(x.B.Owner)
+}
+
+// ownerMask returns the territories of owner that seat p owns as bits (a
+// map of at most 64 territories).
+func ownerMask(owner []int, p int) uint64 {
+	var m uint64
+	for t, o := range owner {
+		var bit uint64
+		if o == p {
+			bit = 1
+		}
+		m |= bit << (uint(t) & 63)
+	}
+	return m
 }
 
 // OwnsAnyPositiveCont reports whether the bot owns a continent with a
