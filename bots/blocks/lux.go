@@ -1,6 +1,7 @@
 package blocks
 
 import (
+	"math/bits"
 	"math/rand/v2"
 	"slices"
 
@@ -831,9 +832,12 @@ func (x *Lux) cheapestRouteToCont(c int) []int {
 		}
 	}
 	x.startSearch()
+	bitsOK := x.masks()
+	var seen uint64 // x.seen as bits, when bitsOK
 	for _, t := range b.Map.Continents[c].Territories {
 		if x.isContBorder(t, c) {
 			x.seen[t] = true
+			seen |= 1 << (uint(t) & 63)
 			x.push(t, 0)
 		}
 	}
@@ -844,6 +848,21 @@ func (x *Lux) cheapestRouteToCont(c int) []int {
 				x.route = append(x.route, t)
 			}
 			return x.route
+		}
+		if bitsOK {
+			// The neighbours not seen yet, in id order: the borders are
+			// symmetric, so they are the territories that can attack it.
+			for m := x.nb[it.t] &^ seen; m != 0; m &= m - 1 {
+				u := bits.TrailingZeros64(m)
+				v := it.v + b.Armies[u]
+				if b.Owner[u] == x.Seat {
+					v = it.v - b.Armies[u]
+				}
+				seen |= 1 << (uint(u) & 63)
+				x.prev[u] = it.t
+				x.push(u, v)
+			}
+			continue
 		}
 		for u := range b.Owner { // getAttackList: every territory that can attack it, in id order
 			if x.seen[u] || !b.Map.Adjacent(u, it.t) {
