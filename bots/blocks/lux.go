@@ -722,13 +722,23 @@ func (x *Lux) PlaceToTakeCont(buf []sim.Placement, n, c int) []sim.Placement {
 func (x *Lux) dominantPlayer(s *sim.State) int {
 	n := s.NumPlayers()
 	armies, income := 0, 0
+	var incomes [8]int // the first seats' incomes, read again below
 	for q := range n {
 		armies += s.TotalArmies(q)
-		income += x.seatIncome(s, q)
+		in := x.seatIncome(s, q)
+		if q < len(incomes) {
+			incomes[q] = in
+		}
+		income += in
 	}
 	who := -1
 	for q := range n {
-		in := x.seatIncome(s, q)
+		var in int
+		if q < len(incomes) {
+			in = incomes[q]
+		} else {
+			in = x.seatIncome(s, q)
+		}
 		if q != x.Seat && (2*s.TotalArmies(q) >= armies || 2*in >= income || 2*s.TerritoryCount(q) >= s.NumTerritories()) {
 			who = q
 		}
