@@ -435,13 +435,12 @@ func (x *Lux) clusterBorderBits(dst []int, root int, own uint64) []int {
 		if nb&^own != 0 {
 			dst = append(dst, t)
 		}
-		if fresh := nb & own &^ seen; fresh != 0 {
-			seen |= fresh
-			for _, u := range x.neighbors(t) {
-				if fresh>>(uint(u)&63)&1 != 0 {
-					q = append(q, u)
-				}
-			}
+		// The new neighbours in adjacency order, which is id order
+		// (sim.Territory.Neighbors is ascending).
+		fresh := nb & own &^ seen
+		seen |= fresh
+		for ; fresh != 0; fresh &= fresh - 1 {
+			q = append(q, bits.TrailingZeros64(fresh))
 		}
 	}
 	x.queue = q[:0]
