@@ -44,42 +44,22 @@ func (b *Board) Load(s *sim.State) {
 		b.Owner = make([]int, n)
 		b.Armies = make([]int, n)
 	}
-	// One loop per slice, over locals: the loops then keep the slices in
-	// registers and check no bounds.
-	owner, armies := b.Owner[:n], b.Armies[:n]
-	b.Owner, b.Armies = owner, armies
-	for t := range owner {
-		owner[t] = s.Owner(t)
-	}
-	for t := range armies {
-		armies[t] = s.Armies(t)
-	}
+	b.Owner, b.Armies = b.Owner[:n], b.Armies[:n]
+	s.LoadBoard(b.Owner, b.Armies)
 }
 
 // loadBits is Load that also returns the territories seat p owns as bits,
 // for maps of at most 64 territories (the bits of territories past 63 are
 // meaningless).
 func (b *Board) loadBits(s *sim.State, p int) uint64 {
-	b.Map = s.Map()
-	n := s.NumTerritories()
-	if cap(b.Owner) < n {
-		b.Owner = make([]int, n)
-		b.Armies = make([]int, n)
-	}
-	owner, armies := b.Owner[:n], b.Armies[:n]
-	b.Owner, b.Armies = owner, armies
+	b.Load(s)
 	var own uint64
-	for t := range owner {
-		o := s.Owner(t)
-		owner[t] = o
+	for t, o := range b.Owner {
 		var bit uint64
 		if o == p {
 			bit = 1
 		}
 		own |= bit << (uint(t) & 63)
-	}
-	for t := range armies {
-		armies[t] = s.Armies(t)
 	}
 	return own
 }
