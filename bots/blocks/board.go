@@ -48,22 +48,6 @@ func (b *Board) Load(s *sim.State) {
 	s.LoadBoard(b.Owner, b.Armies)
 }
 
-// loadBits is Load that also returns the territories seat p owns as bits,
-// for maps of at most 64 territories (the bits of territories past 63 are
-// meaningless).
-func (b *Board) loadBits(s *sim.State, p int) uint64 {
-	b.Load(s)
-	var own uint64
-	for t, o := range b.Owner {
-		var bit uint64
-		if o == p {
-			bit = 1
-		}
-		own |= bit << (uint(t) & 63)
-	}
-	return own
-}
-
 // NumTerritories returns the number of territories on the board.
 func (b *Board) NumTerritories() int { return len(b.Owner) }
 

@@ -130,9 +130,9 @@ type Lux struct {
 	// 64 territories (empty otherwise); nbMap is the map it was built for.
 	nbMap *sim.Map
 	nb    []uint64
-	// own holds the bot's territories as bits at the last Load (maps of
-	// at most 64 territories): the attack blocks, which run right after
-	// NextAttack's Load, read it.
+	// own holds the bot's territories as bits (maps of at most 64
+	// territories), set by NextAttack after its Load for the attack
+	// blocks it runs.
 	own uint64
 
 	// The attack plan's cursor.
@@ -307,7 +307,7 @@ func (x *Lux) Start(seat int, rng *rand.Rand) {
 // Load reads the board of s (see [Board.Load]) and keeps s for the blocks
 // that read the game's state (cards, conquests).
 func (x *Lux) Load(s *sim.State) {
-	x.own = x.B.loadBits(s, x.Seat)
+	x.B.Load(s)
 	x.state = s
 	n := x.B.NumTerritories()
 	if len(x.mark) < n {

@@ -16,6 +16,9 @@ import (
 // attackTillDead) with the most dice, and Memory is set for the move-in.
 func (x *Lux) NextAttack(s *sim.State, plan []Step) (sim.AttackOrder, bool) {
 	x.Load(s)
+	if x.masks() {
+		x.own = ownerMask(x.B.Owner, x.Seat)
+	}
 	if s.Round() != x.round {
 		x.round = s.Round()
 		x.MustKill = -1
