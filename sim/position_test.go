@@ -134,6 +134,22 @@ func (w *weakest) Attack(s *sim.State) (sim.AttackOrder, bool) { return w.decide
 // TestPositionFromGame: the position of a running game, taken at every
 // event, validates and reads back the state; a seat's view hides the
 // others' cards, the deck and the others' missions.
+func TestLoadBoard(t *testing.T) {
+	m, r := classic(t, "classic")
+	pos := loadPos(t, m, r, "attack")
+	s, err := sim.NewStateAt(m, r, pos, 0)
+	require.NoError(t, err)
+	n := s.NumTerritories()
+	owner, armies := make([]int, n+1), make([]int, n+1)
+	owner[n], armies[n] = -7, -7 // past the territories: left alone
+	s.LoadBoard(owner, armies)
+	assert.Equal(t, pos.Owner, owner[:n])
+	assert.Equal(t, pos.Armies, armies[:n])
+	assert.Equal(t, 12, armies[tid(t, m, "Alaska")])
+	assert.Equal(t, []int{-7, -7}, []int{owner[n], armies[n]})
+	assert.Panics(t, func() { s.LoadBoard(owner[:n-1], armies) }, "too short")
+}
+
 func TestPositionFromGame(t *testing.T) {
 	t.Parallel()
 	for _, rules := range []string{"classic", "missions"} {

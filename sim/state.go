@@ -1,5 +1,7 @@
 package sim
 
+import "fmt"
+
 // Card symbols.
 const (
 	Infantry  = 0
@@ -151,6 +153,27 @@ func (s *state) Owner(t int) int { return int(s.owner[t]) }
 
 // Armies returns the number of armies on territory t (>= 1).
 func (s *state) Armies(t int) int { return int(s.armies[t]) }
+
+// LoadBoard copies territory t's owner (a seat) to owner[t] and its armies
+// to armies[t] for every territory: NumTerritories entries of each, which
+// the slices must hold (it panics, as an index out of range, when one is shorter). It
+// is Owner and Armies for every territory in one call (a bot's copy of the
+// board).
+func (s *state) LoadBoard(owner, armies []int) {
+	src := s.owner
+	if len(owner) < len(src) || len(armies) < len(s.armies) {
+		panic(fmt.Sprintf("sim: LoadBoard into %d owners and %d armies, want %d", len(owner), len(armies), len(src)))
+	}
+	owner = owner[:len(src)]
+	for t, o := range src {
+		owner[t] = int(o)
+	}
+	srcA := s.armies
+	armies = armies[:len(srcA)]
+	for t, a := range srcA {
+		armies[t] = int(a)
+	}
+}
 
 // Alive reports whether seat p still owns a territory.
 func (s *state) Alive(p int) bool { return s.alive[p] }

@@ -44,16 +44,8 @@ func (b *Board) Load(s *sim.State) {
 		b.Owner = make([]int, n)
 		b.Armies = make([]int, n)
 	}
-	// One loop per slice, over locals: the loops then keep the slices in
-	// registers and check no bounds.
-	owner, armies := b.Owner[:n], b.Armies[:n]
-	b.Owner, b.Armies = owner, armies
-	for t := range owner {
-		owner[t] = s.Owner(t)
-	}
-	for t := range armies {
-		armies[t] = s.Armies(t)
-	}
+	b.Owner, b.Armies = b.Owner[:n], b.Armies[:n]
+	s.LoadBoard(b.Owner, b.Armies)
 }
 
 // NumTerritories returns the number of territories on the board.

@@ -1,6 +1,7 @@
 package blocks
 
 import (
+	"math/bits"
 	"math/rand/v2"
 	"slices"
 
@@ -115,11 +116,24 @@ type Lux struct {
 	hand   []sim.Card
 
 	// The last cluster border AppendClusterBorder computed: its root,
-	// map (nil: none) and owners, and the border itself.
+	// map (nil: none) and owners (on maps of at most 64 territories the
+	// territories of root's owner as bits, memoMask, else every owner),
+	// and the border itself.
 	memoRoot   int
 	memoMap    *sim.Map
+	memoBits   bool // memoMask holds the owners, not memoOwners
+	memoMask   uint64
 	memoOwners []int
 	memoBorder []int
+
+	// nb[t] holds territory t's neighbours as bits, for maps of at most
+	// 64 territories (empty otherwise); nbMap is the map it was built for.
+	nbMap *sim.Map
+	nb    []uint64
+	// own holds the bot's territories as bits (maps of at most 64
+	// territories), set by NextAttack after its Load for the attack
+	// blocks it runs.
+	own uint64
 
 	// The attack plan's cursor.
 	pc      int  // the running step
@@ -367,11 +381,14 @@ func (x *Lux) AppendClusterBorder(dst []int, root int) []int {
 	if root < 0 || root >= b.NumTerritories() {
 		return dst
 	}
-	if root == x.memoRoot && b.Map == x.memoMap && slices.Equal(b.Owner, x.memoOwners) {
+	p := b.Owner[root]
+	if x.masks() {
+		return x.clusterBorderBits(dst, root, ownerMask(b.Owner, p))
+	}
+	if root == x.memoRoot && b.Map == x.memoMap && !x.memoBits && slices.Equal(b.Owner, x.memoOwners) {
 		return append(dst, x.memoBorder...)
 	}
 	start := len(dst)
-	p := b.Owner[root]
 	q := append(x.queue[:0], root)
 	x.mark[root] = true
 	for i := 0; i < len(q); i++ {
@@ -395,10 +412,74 @@ func (x *Lux) AppendClusterBorder(dst []int, root int) []int {
 		x.mark[t] = false
 	}
 	x.queue = q[:0]
-	x.memoRoot, x.memoMap = root, b.Map
+	x.memoRoot, x.memoMap, x.memoBits = root, b.Map, false
 	x.memoOwners = append(x.memoOwners[:0], b.Owner...)
 	x.memoBorder = append(x.memoBorder[:0], dst[start:]...)
 	return dst
+}
+
+// clusterBorderBits is AppendClusterBorder on a map of at most 64
+// territories (x.masks() true), own being the territories of root's owner
+// as bits.
+func (x *Lux) clusterBorderBits(dst []int, root int, own uint64) []int {
+	b := &x.B
+	if root == x.memoRoot && b.Map == x.memoMap && own == x.memoMask && x.memoBits {
+		return append(dst, x.memoBorder...)
+	}
+	start := len(dst)
+	q := append(x.queue[:0], root)
+	seen := uint64(1) << (uint(root) & 63)
+	for i := 0; i < len(q); i++ {
+		t := q[i]
+		nb := x.nb[t]
+		if nb&^own != 0 {
+			dst = append(dst, t)
+		}
+		// The new neighbours in adjacency order, which is id order
+		// (sim.Territory.Neighbors is ascending).
+		fresh := nb & own &^ seen
+		seen |= fresh
+		for ; fresh != 0; fresh &= fresh - 1 {
+			q = append(q, bits.TrailingZeros64(fresh))
+		}
+	}
+	x.queue = q[:0]
+	x.memoRoot, x.memoMap, x.memoMask, x.memoBits = root, b.Map, own, true
+	x.memoBorder = append(x.memoBorder[:0], dst[start:]...)
+	return dst
+}
+
+// masks reports whether the board's map has at most 64 territories, and
+// then makes x.nb hold its neighbour masks.
+func (x *Lux) masks() bool {
+	m := x.B.Map
+	if m != x.nbMap {
+		x.nbMap, x.nb = m, x.nb[:0]
+		if len(m.Territories) <= 64 {
+			for t := range m.Territories {
+				var nb uint64
+				for _, u := range m.Territories[t].Neighbors {
+					nb |= 1 << (uint(u) & 63)
+				}
+				x.nb = append(x.nb, nb)
+			}
+		}
+	}
+	return len(x.nb) > 0 && len(x.nb) == len(x.B.Owner)
+}
+
+// ownerMask returns the territories of owner that seat p owns as bits (a
+// map of at most 64 territories).
+func ownerMask(owner []int, p int) uint64 {
+	var m uint64
+	for t, o := range owner {
+		var bit uint64
+		if o == p {
+			bit = 1
+		}
+		m |= bit << (uint(t) & 63)
+	}
+	return m
 }
 
 // OwnsAnyPositiveCont reports whether the bot owns a continent with a
@@ -640,13 +721,23 @@ func (x *Lux) PlaceToTakeCont(buf []sim.Placement, n, c int) []sim.Placement {
 func (x *Lux) dominantPlayer(s *sim.State) int {
 	n := s.NumPlayers()
 	armies, income := 0, 0
+	var incomes [8]int // the first seats' incomes, read again below
 	for q := range n {
 		armies += s.TotalArmies(q)
-		income += x.seatIncome(s, q)
+		in := x.seatIncome(s, q)
+		if q < len(incomes) {
+			incomes[q] = in
+		}
+		income += in
 	}
 	who := -1
 	for q := range n {
-		in := x.seatIncome(s, q)
+		var in int
+		if q < len(incomes) {
+			in = incomes[q]
+		} else {
+			in = x.seatIncome(s, q)
+		}
 		if q != x.Seat && (2*s.TotalArmies(q) >= armies || 2*in >= income || 2*s.TerritoryCount(q) >= s.NumTerritories()) {
 			who = q
 		}
@@ -750,9 +841,12 @@ func (x *Lux) cheapestRouteToCont(c int) []int {
 		}
 	}
 	x.startSearch()
+	bitsOK := x.masks()
+	var seen uint64 // x.seen as bits, when bitsOK
 	for _, t := range b.Map.Continents[c].Territories {
 		if x.isContBorder(t, c) {
 			x.seen[t] = true
+			seen |= 1 << (uint(t) & 63)
 			x.push(t, 0)
 		}
 	}
@@ -763,6 +857,21 @@ func (x *Lux) cheapestRouteToCont(c int) []int {
 				x.route = append(x.route, t)
 			}
 			return x.route
+		}
+		if bitsOK {
+			// The neighbours not seen yet, in id order: the borders are
+			// symmetric, so they are the territories that can attack it.
+			for m := x.nb[it.t] &^ seen; m != 0; m &= m - 1 {
+				u := bits.TrailingZeros64(m)
+				v := it.v + b.Armies[u]
+				if b.Owner[u] == x.Seat {
+					v = it.v - b.Armies[u]
+				}
+				seen |= 1 << (uint(u) & 63)
+				x.prev[u] = it.t
+				x.push(u, v)
+			}
+			continue
 		}
 		for u := range b.Owner { // getAttackList: every territory that can attack it, in id order
 			if x.seen[u] || !b.Map.Adjacent(u, it.t) {

@@ -1,6 +1,10 @@
 package blocks
 
-import "github.com/marslab-risk/marslab/sim"
+import (
+	"math/bits"
+
+	"github.com/marslab-risk/marslab/sim"
+)
 
 // NextAttack returns the next attack order of the plan, or ok false when
 // the plan has run to its end (see Lux, "Resuming the attack phase"). The
@@ -12,6 +16,9 @@ import "github.com/marslab-risk/marslab/sim"
 // attackTillDead) with the most dice, and Memory is set for the move-in.
 func (x *Lux) NextAttack(s *sim.State, plan []Step) (sim.AttackOrder, bool) {
 	x.Load(s)
+	if x.masks() {
+		x.own = ownerMask(x.B.Owner, x.Seat)
+	}
 	if s.Round() != x.round {
 		x.round = s.Round()
 		x.MustKill = -1
@@ -104,7 +111,11 @@ func (x *Lux) leafRun(start bool, proc Proc, root int, ratio float32) (from, to,
 	l := &x.leaf
 	if start || !l.on {
 		*l = leafCur{on: true, proc: proc, root: root, ratio: ratio, snap: l.snap[:0], parts: l.parts[:0]}
-		l.snap = x.AppendClusterBorder(l.snap, root)
+		if x.masks() && root >= 0 && root < len(x.B.Owner) && x.B.Owner[root] == x.Seat {
+			l.snap = x.clusterBorderBits(l.snap, root, x.own) // x.own: NextAttack just loaded
+		} else {
+			l.snap = x.AppendClusterBorder(l.snap, root)
+		}
 		x.wait = false
 	}
 	if won, ok := x.takeOutcome(); ok {
@@ -122,6 +133,9 @@ func (x *Lux) leafRun(start bool, proc Proc, root int, ratio float32) (from, to,
 		}
 	}
 	b, p := &x.B, x.Seat
+	if l.i < len(l.snap) && proc != StepSplitUp && x.masks() {
+		return x.leafRunBits(l, proc)
+	}
 	for l.i < len(l.snap) {
 		t := l.snap[l.i]
 		switch proc {
@@ -187,6 +201,71 @@ func (x *Lux) leafRun(start bool, proc Proc, root int, ratio float32) (from, to,
 			for ; l.j < len(nb) && b.Armies[t] > 1; l.j++ {
 				if u := nb[l.j]; b.Owner[u] != p && x.canAttack(t, u) {
 					return t, u, l.per, false, false
+				}
+			}
+			l.in = false
+			l.i++
+		default:
+			l.i = len(l.snap)
+		}
+	}
+	l.on = false
+	return 0, 0, 0, true, l.res
+}
+
+// leafRunBits is leafRun's loop for easy expand, fill out and consolidate
+// on a map of at most 64 territories: the same tests read from the
+// neighbour masks (x.nb) and the bot's territories as bits.
+func (x *Lux) leafRunBits(l *leafCur, proc Proc) (from, to, mem int, done, res bool) {
+	b, p := &x.B, x.Seat
+	own := x.own // NextAttack just loaded the board
+	for l.i < len(l.snap) {
+		t := l.snap[l.i]
+		switch proc {
+		case StepEasyExpand:
+			if e := x.nb[t] &^ own; e != 0 && e&(e-1) == 0 {
+				enemy := bits.TrailingZeros64(e)
+				if b.Armies[t] > b.Armies[enemy] && x.canAttack(t, enemy) {
+					return t, enemy, MoveAll, false, false
+				}
+			}
+			l.i++
+		case StepFillOut:
+			nb := x.neighbors(t)
+			for ; l.j < len(nb); l.j++ {
+				u := nb[l.j]
+				if own>>(uint(u)&63)&1 == 0 && x.nb[u]&^own == 0 && b.Armies[u] < b.Armies[t] && x.canAttack(t, u) {
+					return t, u, MoveMin, false, false
+				}
+			}
+			l.i, l.j = l.i+1, 0
+		case StepConsolidate:
+			if !l.in {
+				l.j = 0
+				if e := x.nb[t] &^ own; e != 0 && e&(e-1) == 0 {
+					enemy := bits.TrailingZeros64(e)
+					if bits.OnesCount64(x.nb[enemy]&own) > 1 {
+						l.parts = l.parts[:0]
+						sum := 0
+						for _, u := range x.neighbors(enemy) {
+							if own>>(uint(u)&63)&1 != 0 {
+								if f := x.nb[u] &^ own; f&(f-1) == 0 { // exactly one: enemy
+									l.parts = append(l.parts, u)
+									sum += b.Armies[u]
+								}
+							}
+						}
+						l.in, l.enemy = sum > b.Armies[enemy], enemy
+					}
+				}
+				if !l.in {
+					l.i++
+					continue
+				}
+			}
+			for ; l.j < len(l.parts) && b.Owner[l.enemy] != p; l.j++ {
+				if u := l.parts[l.j]; b.Armies[u] > 1 && x.canAttack(u, l.enemy) {
+					return u, l.enemy, MoveAll, false, false
 				}
 			}
 			l.in = false
