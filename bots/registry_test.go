@@ -184,7 +184,7 @@ func TestParseSeatErrors(t *testing.T) {
 		want string
 	}{
 		{"", nil, `seat "": empty seat`},
-		{"lux", nil, `seat "lux": unknown bot "lux" (registered: aggressive, angry, bort, boscoe, cautious, choosy, cluster, communist, constrained, evilpixie, mars, mission, mission-greedy, pacifist, passive, pixie, quo, random, shaft, stinky, tuned, vulture, yakool)`},
+		{"lux", nil, `seat "lux": unknown bot "lux" (registered: aggressive, angry, bort, boscoe, cautious, choosy, cluster, communist, constrained, evilpixie, mars, mcts, mission, mission-greedy, pacifist, passive, pixie, quo, random, shaft, stinky, tuned, vulture, yakool)`},
 		{"passive(x=1)", nil, `seat "passive(x=1)": bot "passive" takes no parameters`},
 		{"random()", nil, `empty parameter list ()`},
 		{"random(stop)", nil, `parameter "stop": want K=V`},

@@ -51,41 +51,17 @@ func rateFlagSet(fs *flag.FlagSet) *rateFlags {
 // cmdRate rates the bots of batch and tournament folders from their
 // games' placements.
 func cmdRate(ctx context.Context, in *invocation, f *rateFlags) error {
-	dirs := in.args
-	stdout := in.stdout
-	model, mu, sigma, beta, kappa, tau, holdout, out := f.model, f.mu, f.sigma, f.beta, f.kappa, f.tau, f.holdout, f.out
-	if len(dirs) == 0 {
+	if len(in.args) == 0 {
 		in.fs.Usage()
 		return errors.New("no batch or tournament folders given")
 	}
-	if !(*holdout >= 0 && *holdout < 1) {
-		return fmt.Errorf("-holdout %v: want a fraction in [0, 1)", *holdout)
-	}
-	kind, err := rating.ParseKind(*model)
+	m, err := f.modelOf()
 	if err != nil {
-		return fmt.Errorf("-model: %w", err)
-	}
-	m := rating.Model{Kind: kind, Mu: *mu, Sigma: *sigma, Beta: *beta, Kappa: *kappa, Tau: *tau}
-	if err := m.Validate(); err != nil {
 		return err
 	}
-	var games []rating.Game
-	for _, dir := range dirs {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		h, err := arena.ReadHeader(dir)
-		if err != nil {
-			return err
-		}
-		recs, err := tourney.ReadGames(filepath.Join(dir, "games.jsonl"), h.Schedule.Players)
-		if err != nil {
-			return err
-		}
-		if len(recs) == 0 {
-			return fmt.Errorf("%s: games.jsonl holds no games", dir)
-		}
-		games = append(games, tourney.RatingGames(recs)...)
+	games, err := ratingGames(ctx, in.args)
+	if err != nil {
+		return err
 	}
 	entries, err := m.Fit(games)
 	if err != nil {
@@ -97,8 +73,8 @@ func cmdRate(ctx context.Context, in *invocation, f *rateFlags) error {
 	if err := tab.WriteText(&text); err != nil {
 		return err
 	}
-	if *holdout > 0 {
-		h, err := m.Holdout(games, *holdout)
+	if *f.holdout > 0 {
+		h, err := m.Holdout(games, *f.holdout)
 		if err != nil {
 			return err
 		}
@@ -108,26 +84,68 @@ func cmdRate(ctx context.Context, in *invocation, f *rateFlags) error {
 			return err
 		}
 	}
-	if _, err := stdout.Write(text.Bytes()); err != nil {
+	if _, err := in.stdout.Write(text.Bytes()); err != nil {
 		return err
 	}
-	if *out == "" {
+	if *f.out == "" {
 		return nil
-	}
-	lock, err := ownDir(*out)
-	if err != nil {
-		return err
-	}
-	defer lock.Release()
-	if err := refuseRun(*out, "rate"); err != nil {
-		return err
 	}
 	csv, err := tab.CSV()
 	if err != nil {
 		return err
 	}
-	if err := atomicfile.WriteFile(filepath.Join(*out, "ratings.csv"), csv, 0o644); err != nil {
+	return writeRatings(*f.out, csv, text.Bytes())
+}
+
+// modelOf checks the flags of the model and returns it.
+func (f *rateFlags) modelOf() (rating.Model, error) {
+	if !(*f.holdout >= 0 && *f.holdout < 1) {
+		return rating.Model{}, fmt.Errorf("-holdout %v: want a fraction in [0, 1)", *f.holdout)
+	}
+	kind, err := rating.ParseKind(*f.model)
+	if err != nil {
+		return rating.Model{}, fmt.Errorf("-model: %w", err)
+	}
+	m := rating.Model{Kind: kind, Mu: *f.mu, Sigma: *f.sigma, Beta: *f.beta, Kappa: *f.kappa, Tau: *f.tau}
+	return m, m.Validate()
+}
+
+// ratingGames reads the games of the batch and tournament folders dirs.
+func ratingGames(ctx context.Context, dirs []string) ([]rating.Game, error) {
+	var games []rating.Game
+	for _, dir := range dirs {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		h, err := arena.ReadHeader(dir)
+		if err != nil {
+			return nil, err
+		}
+		recs, err := tourney.ReadGames(filepath.Join(dir, "games.jsonl"), h.Schedule.Players)
+		if err != nil {
+			return nil, err
+		}
+		if len(recs) == 0 {
+			return nil, fmt.Errorf("%s: games.jsonl holds no games", dir)
+		}
+		games = append(games, tourney.RatingGames(recs)...)
+	}
+	return games, nil
+}
+
+// writeRatings writes ratings.csv and ratings.txt into the folder out,
+// which it owns.
+func writeRatings(out string, csv, text []byte) error {
+	lock, err := ownDir(out)
+	if err != nil {
 		return err
 	}
-	return atomicfile.WriteFile(filepath.Join(*out, "ratings.txt"), text.Bytes(), 0o644)
+	defer lock.Release()
+	if err := refuseRun(out, "rate"); err != nil {
+		return err
+	}
+	if err := atomicfile.WriteFile(filepath.Join(out, "ratings.csv"), csv, 0o644); err != nil {
+		return err
+	}
+	return atomicfile.WriteFile(filepath.Join(out, "ratings.txt"), text, 0o644)
 }

@@ -22,6 +22,8 @@ import (
 var notUserInput = map[string]string{
 	// go generate reads the module's own go.mod, never a user's file.
 	"bots/registry/internal/famgen/famgen.go": "the module's go.mod",
+	// outdir probes a lock file for another holder (flock); it reads nothing.
+	"internal/outdir/lock_unix.go": "a lock file, opened for its flock only",
 }
 
 // directReads returns, for one Go source, the calls that open a file for
