@@ -269,6 +269,6 @@ func FuzzLineChecker(f *testing.F) {
 		}
 		assert.Equal(t, string(line), string(rec.AppendJSON(nil)))
 		assert.Equal(t, g, rec.Game)
-		assert.NoError(t, rec.CheckRules(h.RoundLimit))
+		assert.NoError(t, rec.checkRules(h.RoundLimit))
 	})
 }

@@ -144,9 +144,6 @@ func NewPool(cfg PoolConfig) (*Pool, error) {
 	return p, nil
 }
 
-// Workers returns the number of worker goroutines.
-func (p *Pool) Workers() int { return len(p.workers) }
-
 // Play plays count games, the k-th (k = 0..count-1) being game index
 // game(k), and calls emit with each outcome in k order. Calls of emit never
 // overlap, but they come from the worker goroutines, so emit must not block

@@ -61,7 +61,7 @@ func TestPoolObservers(t *testing.T) {
 	const count = 25
 	p1, err := NewPool(poolConfig(t, 1))
 	require.NoError(t, err)
-	assert.Equal(t, 1, p1.Workers())
+	assert.Equal(t, 1, len(p1.workers))
 	one := playOdd(t, p1, count)
 	for k, o := range one {
 		assert.Equal(t, 2*k+1, o.Record.Game)

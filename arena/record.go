@@ -202,11 +202,11 @@ func (r *Record) check(players int) error {
 	return nil
 }
 
-// CheckRules reports whether the record is a possible game under a rule set
+// checkRules reports whether the record is a possible game under a rule set
 // with the given round limit (0 = none): at least one round and one turn,
 // between one turn per round and one per seat per round, no more rounds
 // than the limit, and a stalemate only when the limit was reached.
-func (r *Record) CheckRules(roundLimit int) error {
+func (r *Record) checkRules(roundLimit int) error {
 	n := len(r.Seating)
 	switch {
 	case r.Rounds < 1:

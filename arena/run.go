@@ -426,7 +426,7 @@ func newLineChecker(h *Header) (*lineChecker, error) {
 // check parses line (without its newline), which must be game g of the
 // batch: in the canonical form [Record.AppendJSON] writes (so that copies
 // stay byte-identical), with the game's seed and line-up, and a possible
-// result under the header's rules ([Record.CheckRules]).
+// result under the header's rules (Record.checkRules).
 func (c *lineChecker) check(line []byte, g int) (Record, error) {
 	if bytes.HasSuffix(line, []byte{'\r'}) {
 		return Record{}, errors.New("ends in CRLF (\\r\\n): games.jsonl lines end in \\n alone (was the file converted to DOS line endings?)")
@@ -451,7 +451,7 @@ func (c *lineChecker) check(line []byte, g int) (Record, error) {
 			return rec, fmt.Errorf("game %d seat %d is %q, want %q (schedule %s)", g, i, l, want, h.Schedule)
 		}
 	}
-	if err := rec.CheckRules(h.RoundLimit); err != nil {
+	if err := rec.checkRules(h.RoundLimit); err != nil {
 		return rec, fmt.Errorf("game %d: %w", g, err)
 	}
 	return rec, nil

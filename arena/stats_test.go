@@ -23,7 +23,7 @@ func TestSummarize(t *testing.T) {
 		{Game: 1, Seating: []string{"b", "a"}, Winner: -1, Stalemate: true, Placements: []int{2, 1}, Rounds: 100, Faults: []int{2, 0}},
 		{Game: 2, Seating: []string{"b", "b"}, Winner: 1, Placements: []int{2, 1}, Rounds: 7, Faults: []int{0, 3}},
 	}
-	got, err := Summarize([]string{"a", "b", "a"}, 2, recs)
+	got, err := summarize([]string{"a", "b", "a"}, 2, recs)
 	require.NoError(t, err)
 	// The 95 % Wilson intervals of 1 of 2 and 1 of 4.
 	require.Len(t, got, 2)
@@ -40,9 +40,9 @@ func TestSummarize(t *testing.T) {
 	}
 	assert.Equal(t, want, got)
 
-	_, err = Summarize([]string{"a"}, 2, recs)
+	_, err = summarize([]string{"a"}, 2, recs)
 	assert.ErrorContains(t, err, `bot "b" is not in the batch`)
-	_, err = Summarize([]string{"a", "b"}, 3, recs)
+	_, err = summarize([]string{"a", "b"}, 3, recs)
 	assert.ErrorContains(t, err, "2 seats, want 3")
 }
 
@@ -244,7 +244,7 @@ func ExampleWriteTable() {
 		{Game: 0, Seating: []string{"red", "blue"}, Winner: 0, Placements: []int{1, 2}, Rounds: 20, Faults: []int{0, 0}},
 		{Game: 1, Seating: []string{"blue", "red"}, Winner: 1, Placements: []int{2, 1}, Rounds: 30, Faults: []int{0, 0}},
 	}
-	sum, _ := Summarize([]string{"red", "blue"}, 2, recs)
+	sum, _ := summarize([]string{"red", "blue"}, 2, recs)
 	WriteTable(os.Stdout, sum, nil)
 	// Output:
 	// bot   games  wins  win rate  95% CI            1st  2nd  stalemates  faults  rounds
@@ -296,4 +296,18 @@ func mustRules(t testing.TB) *sim.Rules {
 	r, err := sim.LoadRules("mars2006")
 	require.NoError(t, err, "LoadRules")
 	return r
+}
+
+// summarize computes, as a batch's tally does, the per-bot summary of records played by players
+// seats. labels gives the bots and their order in the result (duplicates
+// are merged: a label seated twice aggregates both seats); a record seating
+// a label not in labels is an error.
+func summarize(labels []string, players int, records []Record) ([]BotSummary, error) {
+	t := newTally(labels, players)
+	for i := range records {
+		if err := t.add(&records[i]); err != nil {
+			return nil, err
+		}
+	}
+	return t.summary()
 }

@@ -126,17 +126,3 @@ func (t *tally) summary() ([]BotSummary, error) {
 	}
 	return out, nil
 }
-
-// Summarize computes the per-bot summary of records played by players
-// seats. labels gives the bots and their order in the result (duplicates
-// are merged: a label seated twice aggregates both seats); a record seating
-// a label not in labels is an error.
-func Summarize(labels []string, players int, records []Record) ([]BotSummary, error) {
-	t := newTally(labels, players)
-	for i := range records {
-		if err := t.add(&records[i]); err != nil {
-			return nil, err
-		}
-	}
-	return t.summary()
-}

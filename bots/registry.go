@@ -349,7 +349,7 @@ func embeddedParams(f *Factory, set string) (Values, error) {
 		return nil, fmt.Errorf("no embedded parameter set %q for bot %q (have %s; a file needs a path separator or .toml)",
 			set, f.Name, strings.Join(EmbeddedSets(f.Name), ", "))
 	}
-	return ParseParamFile(f, configs.Path("bots", f.Name+"-"+set), data)
+	return parseParamFile(f, configs.Path("bots", f.Name+"-"+set), data)
 }
 
 // EmbeddedSets returns the names of the embedded parameter sets of the bot
@@ -364,19 +364,10 @@ func EmbeddedSets(bot string) []string {
 	return out
 }
 
-// ReadParamFile reads a bot parameter file for factory f (see
-// [ParseParamFile]) and returns the values it sets.
-func ReadParamFile(f *Factory, path string) (Values, error) {
-	data, err := fileread.ReadFile(path, fileread.Params)
-	if err != nil {
-		return nil, fmt.Errorf("bot parameter file: %w", err)
-	}
-	return ParseParamFile(f, path, data)
-}
-
-// ParseParamFile parses a bot parameter file: TOML with a key bot naming the
-// bot (it must be f.Name) and a table [params] of parameter values, numbers
-// or, for a parameter with choices, a choice name as a string, e.g.
+// ReadParamFile reads the bot parameter file at path for factory f: TOML
+// with a key bot naming the bot (it must be f.Name) and a table [params] of
+// parameter values, numbers or, for a parameter with choices, a choice name
+// as a string, e.g.
 //
 //	bot = "mars"
 //	[params]
@@ -384,9 +375,19 @@ func ReadParamFile(f *Factory, path string) (Values, error) {
 //
 // It returns the values the file sets (parameters it omits keep their
 // defaults). Unknown keys, unknown parameters, values of the wrong type and
-// values outside a parameter's range are errors naming source, the key and
+// values outside a parameter's range are errors naming path, the key and
 // the range.
-func ParseParamFile(f *Factory, source string, data []byte) (Values, error) {
+func ReadParamFile(f *Factory, path string) (Values, error) {
+	data, err := fileread.ReadFile(path, fileread.Params)
+	if err != nil {
+		return nil, fmt.Errorf("bot parameter file: %w", err)
+	}
+	return parseParamFile(f, path, data)
+}
+
+// parseParamFile parses the bot parameter file data (see ReadParamFile),
+// naming it source in errors.
+func parseParamFile(f *Factory, source string, data []byte) (Values, error) {
 	var doc struct {
 		Bot    *string        `toml:"bot"`
 		Params map[string]any `toml:"params"`

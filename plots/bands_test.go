@@ -167,7 +167,7 @@ func TestEffectChart(t *testing.T) {
 		Hi:         []float64{0.050, -0.004, 0.022, 0.019},
 		Title:      "effect of each option", YLabel: "win rate difference", SlantLabels: true,
 	}
-	assert.Equal(t, []int{1, -1, 0, 1}, []int{e.Sign(0), e.Sign(1), e.Sign(2), e.Sign(3)})
+	assert.Equal(t, []int{1, -1, 0, 1}, []int{e.sign(0), e.sign(1), e.sign(2), e.sign(3)})
 	var buf bytes.Buffer
 	require.NoError(t, e.Write(&buf, "svg"))
 	svg := buf.String()

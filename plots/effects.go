@@ -36,9 +36,9 @@ func (e *EffectChart) bars() *IntervalBarChart {
 	return &IntervalBarChart{Categories: e.Categories, Values: e.Values, Lo: e.Lo, Hi: e.Hi, Title: e.Title}
 }
 
-// Sign classifies effect i: +1 if its interval lies above zero, -1 if
+// sign classifies effect i: +1 if its interval lies above zero, -1 if
 // below, 0 if it contains zero.
-func (e *EffectChart) Sign(i int) int {
+func (e *EffectChart) sign(i int) int {
 	switch {
 	case e.Lo[i] > 0:
 		return 1
@@ -48,7 +48,7 @@ func (e *EffectChart) Sign(i int) int {
 	return 0
 }
 
-// effectColours are the bar colours of Sign -1, 0 and +1.
+// effectColours are the bar colours of sign -1, 0 and +1.
 var effectColours = [3]color.Color{
 	color.RGBA{R: 0xd6, G: 0x3c, B: 0x3c, A: 0xff}, // below zero
 	color.RGBA{R: 0xb0, G: 0xb0, B: 0xb0, A: 0xff}, // contains zero
@@ -68,11 +68,11 @@ func (e *EffectChart) Write(w io.Writer, format string) error {
 			return fmt.Errorf("plots: effect bar %d: %w", i, err)
 		}
 		bar.XMin = float64(i)
-		bar.Color = effectColours[e.Sign(i)+1]
+		bar.Color = effectColours[e.sign(i)+1]
 		bar.LineStyle.Width = 0
 		p.Add(bar)
-		if legend[e.Sign(i)+1] == nil {
-			legend[e.Sign(i)+1] = bar
+		if legend[e.sign(i)+1] == nil {
+			legend[e.sign(i)+1] = bar
 		}
 	}
 	for k, name := range []string{"interval below 0", "interval contains 0", "interval above 0"} {

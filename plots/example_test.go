@@ -14,9 +14,6 @@ func ExampleHeatMap() {
 	x := []float64{0.1, 0.2, 0.3, 0.4}
 	y := []float64{1, 2, 3}
 	g := plots.NewGrid(x, y, func(x, y float64) float64 { return x * y / 1.2 })
-	lo, hi := g.Range()
-	fmt.Printf("values %.3f to %.3f\n", lo, hi)
-
 	h := plots.HeatMap{
 		Grid:       g,
 		Title:      "win rate",
@@ -39,7 +36,6 @@ func ExampleHeatMap() {
 	h.Palette = "jet"
 	fmt.Println(h.Write(io.Discard, "png"))
 	// Output:
-	// values 0.083 to 1.000
 	// saved
 	// plots: unknown palette "jet" (known: black-body, blue-red, blue-tan, ext-black-body, ext-kindlmann, kindlmann, purple-orange)
 }

@@ -81,9 +81,9 @@ func (g Grid) validate() error {
 	return nil
 }
 
-// Range returns the smallest and largest values of Z, ignoring NaN; both
+// valueRange returns the smallest and largest values of Z, ignoring NaN; both
 // are NaN if there is no number.
-func (g Grid) Range() (lo, hi float64) { return numberRange(slices.Values(g.Z)) }
+func (g Grid) valueRange() (lo, hi float64) { return numberRange(slices.Values(g.Z)) }
 
 // numberRange returns the smallest and largest of vs, ignoring NaN; both
 // are NaN if there is no number.
@@ -181,7 +181,7 @@ func (h *HeatMap) validate() error {
 // colourRange returns the values at the ends of the colour map (see
 // colourEnds).
 func (h *HeatMap) colourRange() (lo, hi float64, err error) {
-	return colourEnds(h.Min, h.Max, h.Grid.Range, "grid")
+	return colourEnds(h.Min, h.Max, h.Grid.valueRange, "grid")
 }
 
 // colourEnds returns the values at the ends of a colour map: min and max,

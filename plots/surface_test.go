@@ -78,23 +78,23 @@ func TestSurfaceColourRange(t *testing.T) {
 	t.Parallel()
 	cells := narrowingCells(func(x, y float64) float64 { return x + y })
 	s := Surface{Cells: cells}
-	lo, hi, err := s.ColourRange()
+	lo, hi, err := s.colourRange()
 	require.NoError(t, err)
 	assert.InDelta(t, 0.25, lo, 1e-12, "smallest cell centre sum")
 	assert.InDelta(t, 1.75, hi, 1e-12, "largest cell centre sum")
 
 	s.Min, s.Max = 0, 2
-	lo, hi, err = s.ColourRange()
+	lo, hi, err = s.colourRange()
 	require.NoError(t, err)
 	assert.Equal(t, [2]float64{0, 2}, [2]float64{lo, hi})
 
 	c := Surface{Cells: []Cell{{0, 1, 0, 1, 0.3}, {0, 1, 1, 2, math.NaN()}}}
-	lo, hi, err = c.ColourRange()
+	lo, hi, err = c.colourRange()
 	require.NoError(t, err)
 	assert.Equal(t, [2]float64{-0.2, 0.8}, [2]float64{lo, hi}, "a constant surface is widened by 0.5")
 
 	n := Surface{Cells: []Cell{{0, 1, 0, 1, math.NaN()}}}
-	_, _, err = n.ColourRange()
+	_, _, err = n.colourRange()
 	assert.ErrorContains(t, err, "all NaN")
 	assert.ErrorContains(t, n.Write(&bytes.Buffer{}, "svg"), "all NaN")
 }
@@ -205,7 +205,7 @@ func TestSurfaceSave(t *testing.T) {
 			assert.True(t, bytes.HasPrefix(data, []byte(magic[ext])), "%s starts with %q", path, data[:8])
 		}
 	}
-	lo, hi, err := figs["halfwidth"].ColourRange()
+	lo, hi, err := figs["halfwidth"].colourRange()
 	require.NoError(t, err)
 	assert.InDelta(t, 0.02, lo, 1e-12)
 	assert.InDelta(t, 0.028, hi, 1e-12)

@@ -2,16 +2,16 @@ package recog
 
 import "github.com/marslab-risk/marslab/sim"
 
-// Kind is the type of an observed action (Khan & Rovatsos 2013, Table 3.3:
-// a territory's action set).
-type Kind int
+// actionKind is the type of an observed action (Khan & Rovatsos 2013,
+// Table 3.3: a territory's action set).
+type actionKind int
 
 // The action kinds. Every one is public: any seat sees it in the events it
 // is shown ([sim.Watcher]), so a recogniser needs no hidden information.
 const (
 	// reinforce: the player places armies on a territory it owns (a
 	// reinforcement's [sim.EvPlace], or a starting army's [sim.EvSetupPlace]).
-	reinforce Kind = iota
+	reinforce actionKind = iota
 	// movement: the player moves armies into a territory it owns
 	// (fortification, [sim.EvMove]).
 	movement
@@ -35,17 +35,17 @@ var kindNames = [numKinds]string{"reinforce", "movement", "successful_occupation
 	"successful_defence", "failed_defence"}
 
 // String returns the kind's name, e.g. "successful_occupation".
-func (k Kind) String() string {
+func (k actionKind) String() string {
 	if k < 0 || k >= numKinds {
 		return "unknown"
 	}
 	return kindNames[k]
 }
 
-// Action is one observed action: player p performed kind k on territory t.
-type Action struct {
+// action is one observed action: player p performed kind k on territory t.
+type action struct {
 	Player    int
-	Kind      Kind
+	Kind      actionKind
 	Territory int
 }
 
@@ -53,18 +53,18 @@ type Action struct {
 // none for most kinds, one for a placement, move, failed occupation or
 // defence, two for an occupation (the attacker's successful occupation,
 // then the defender's failed defence).
-func actions(dst []Action, e *sim.Event) []Action {
+func actions(dst []action, e *sim.Event) []action {
 	switch e.Kind {
 	case sim.EvPlace, sim.EvSetupPlace:
-		dst = append(dst, Action{e.Player, reinforce, e.To})
+		dst = append(dst, action{e.Player, reinforce, e.To})
 	case sim.EvMove:
-		dst = append(dst, Action{e.Player, movement, e.To})
+		dst = append(dst, action{e.Player, movement, e.To})
 	case sim.EvOccupation:
-		dst = append(dst, Action{e.Player, successfulOccupation, e.To}, Action{e.Other, failedDefence, e.To})
+		dst = append(dst, action{e.Player, successfulOccupation, e.To}, action{e.Other, failedDefence, e.To})
 	case sim.EvFailedOccupation:
-		dst = append(dst, Action{e.Player, failedOccupation, e.To})
+		dst = append(dst, action{e.Player, failedOccupation, e.To})
 	case sim.EvDefence:
-		dst = append(dst, Action{e.Player, successfulDefence, e.To})
+		dst = append(dst, action{e.Player, successfulDefence, e.To})
 	}
 	return dst
 }

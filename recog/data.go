@@ -65,7 +65,7 @@ func (md *Model) index(card int) int {
 // add counts one player-game of a player holding card that performed the
 // actions acts (only those of Kind and Territory in range); a card the model
 // does not know is ignored.
-func (md *Model) add(card int, acts []Action) {
+func (md *Model) add(card int, acts []action) {
 	ci := md.index(card)
 	if ci < 0 {
 		return
@@ -102,7 +102,7 @@ func (md *Model) Merge(other *Model) {
 func (md *Model) Games(ci int) int { return md.games[ci] }
 
 // logLik returns log P(a.Kind, a.Territory | Cards[ci]).
-func (md *Model) logLik(ci int, a Action) float64 {
+func (md *Model) logLik(ci int, a action) float64 {
 	n := md.counts[ci][int(a.Kind)*md.terr+a.Territory]
 	return math.Log((n + md.Alpha) / (md.totals[ci] + md.Alpha*float64(int(numKinds)*md.terr)))
 }
@@ -110,8 +110,8 @@ func (md *Model) logLik(ci int, a Action) float64 {
 // Trainer is a [sim.Observer] that records every seat's actions in a game
 // for a Model; Commit adds them once the cards are known.
 type Trainer struct {
-	acts [][]Action
-	buf  []Action
+	acts [][]action
+	buf  []action
 }
 
 // Start prepares the trainer for a game of players seats.
@@ -165,7 +165,7 @@ type Data struct {
 	// Choice turns on the choice model.
 	Choice bool
 	logp   [][]float64
-	acts   []Action
+	acts   []action
 	owner  []int
 	opts   []bool
 }
@@ -225,7 +225,7 @@ func (d *Data) Observe(e *sim.Event) {
 
 // options marks in d.opts the territories a.Player could have chosen
 // instead of a.Territory (always including it).
-func (d *Data) options(a Action) {
+func (d *Data) options(a action) {
 	clear(d.opts)
 	occupy := a.Kind == successfulOccupation || a.Kind == failedOccupation
 	for t, o := range d.owner {
@@ -246,7 +246,7 @@ func (d *Data) options(a Action) {
 }
 
 // choiceLogLik is the choice model's log-likelihood of a under card ci.
-func (d *Data) choiceLogLik(ci int, a Action) float64 {
+func (d *Data) choiceLogLik(ci int, a action) float64 {
 	md := d.md
 	row := md.counts[ci][int(a.Kind)*md.terr : int(a.Kind+1)*md.terr]
 	sum := 0.0

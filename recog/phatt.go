@@ -112,7 +112,7 @@ type PHATT struct {
 	owner []int
 	prob  [][]float64
 
-	acts    []Action
+	acts    []action
 	pending []bool
 	list    []int
 	lik     []float64
@@ -191,7 +191,7 @@ func (r *PHATT) Observe(e *sim.Event) {
 // dst, on the recogniser's current board (before a's effect), and returns
 // it. A defence, movement or reinforcement gives the factor it multiplies
 // the explanation by (1 where it leaves it alone).
-func (r *PHATT) likelihoods(dst []float64, a Action) []float64 {
+func (r *PHATT) likelihoods(dst []float64, a action) []float64 {
 	dst = dst[:0]
 	switch a.Kind {
 	case successfulOccupation, failedOccupation:
@@ -273,7 +273,7 @@ func (r *PHATT) pendingSet(p int) int {
 // apply updates the explanations of a.Player by action a (Algorithm
 // 3.3.5): multiply by the likelihoods, then normalise. Seats outside the
 // game are ignored.
-func (r *PHATT) apply(a Action) {
+func (r *PHATT) apply(a action) {
 	if a.Player < 0 || a.Player >= len(r.prob) || a.Territory < 0 || a.Territory >= len(r.owner) {
 		return
 	}

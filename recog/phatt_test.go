@@ -63,7 +63,7 @@ func TestWorkedExample(t *testing.T) {
 		assert.InDelta(t, bases[i], baseWeight(0.02, 5, cons[i]), 1e-12, "base %d", i)
 	}
 	// Table 3.6 and the consistency of SO-Western-Europe with each.
-	so := Action{Player: 0, Kind: successfulOccupation, Territory: 1}
+	so := action{Player: 0, Kind: successfulOccupation, Territory: 1}
 	lik := r.likelihoods(nil, so)
 	assert.InDeltaSlice(t, []float64{0.188, 0.2, 0.212, 0.196}, lik, 1e-12)
 	// Table 3.7: Pr(goals) * Pr(obs|exp), Pr(goals) = 1/3 (the paper truncates
@@ -98,7 +98,7 @@ func TestFactors(t *testing.T) {
 	require.NoError(t, err)
 	r.Start(1)
 	for _, tc := range []struct {
-		kind Kind
+		kind actionKind
 		t    int
 		want []float64
 	}{
@@ -108,7 +108,7 @@ func TestFactors(t *testing.T) {
 		{failedDefence, 3, []float64{0.98, 0.98, 1, 1}},     // Egypt: Africa
 		{movement, 6, []float64{1.02, 1, 1.02, 1.02}},       // Middle East
 	} {
-		got := r.likelihoods(nil, Action{Player: 0, Kind: tc.kind, Territory: tc.t})
+		got := r.likelihoods(nil, action{Player: 0, Kind: tc.kind, Territory: tc.t})
 		assert.Equal(t, tc.want, got, "%v on %d", tc.kind, tc.t)
 	}
 }
@@ -118,7 +118,7 @@ func TestFactors(t *testing.T) {
 func TestFailedOccupationWeight(t *testing.T) {
 	t.Parallel()
 	r := northAfricaGame(t, DefaultParams())
-	lik := r.likelihoods(nil, Action{Player: 0, Kind: failedOccupation, Territory: 1})
+	lik := r.likelihoods(nil, action{Player: 0, Kind: failedOccupation, Territory: 1})
 	for i, c := range []int{3, 5, 2, 1} {
 		b := (1 - 0.01*float64(c)) / 5
 		if i == 1 || i == 2 {
@@ -136,7 +136,7 @@ func TestStateWeights(t *testing.T) {
 	par := DefaultParams()
 	par.StateWeights = true
 	r := northAfricaGame(t, par)
-	lik := r.likelihoods(nil, Action{Player: 0, Kind: successfulOccupation, Territory: 1})
+	lik := r.likelihoods(nil, action{Player: 0, Kind: successfulOccupation, Territory: 1})
 	// Explanation O-EU-SA-AF: 5 consistent of 5, so w is 0: every action 1/5.
 	assert.InDelta(t, 0.2, lik[1], 1e-12)
 	// O-EU-SA-AS: 2 of 5 consistent, 0 of its 3 territories (WE, Brazil, ME)

@@ -325,7 +325,7 @@ func (c *calibrationConfig) render(w *writer, cal *search.Calibration) (*calibra
 			return nil, err
 		}
 	}
-	d.Better, d.Tuned, d.Verdict = cal.ShownBetter(), cal.Tuned().Name, searchreport.Verdict(cal)
+	d.Better, d.Tuned, d.Verdict = cal.ShownBetter(), cal.Validations[cal.Pick].Name, searchreport.Verdict(cal)
 	if len(cal.Confirmations) > 0 {
 		var confirmations table.Table
 		d.Confirmations, confirmations = searchreport.CandidatesTables(c.Calibration.Against, cal.Confirmations, cal.ConfirmHolm)
@@ -359,7 +359,7 @@ func logStep(w *writer) func(step, steps int, status string) {
 func tunedSeat(c *search.Calibration, ref bots.Seat) bots.Seat {
 	s := ref
 	s.Params = ref.Params.Clone()
-	x := c.Tuned().X
+	x := c.Validations[c.Pick].X
 	for i, dim := range c.Field.Space {
 		s.Params[dim.Param.Name] = x[i]
 	}

@@ -43,7 +43,8 @@ const timingMarker = "(timing, varies)"
 
 // Header holds the keys every notebook config has.
 type Header struct {
-	// Kind selects the experiment: one of Kinds().
+	// Kind selects the experiment: one of the notebook kinds of
+	// docs/notebooks.md (dice, ladder, tuners, ...).
 	Kind string `toml:"kind"`
 	// Title is the report's title; Summary its one-line description in
 	// the index of notebooks.
@@ -137,8 +138,8 @@ var kinds = map[string]kind{
 	"tuners":          {tunersNotes, parseTuners},
 }
 
-// Kinds returns the notebook kinds, sorted.
-func Kinds() []string {
+// kindNames returns the notebook kinds, sorted.
+func kindNames() []string {
 	ks := make([]string, 0, len(kinds))
 	for k := range kinds {
 		ks = append(ks, k)
@@ -178,7 +179,7 @@ func Parse(path string, data []byte) (*Notebook, error) {
 	k, ok := kinds[h.Kind]
 	if !ok {
 		return nil, fmt.Errorf("%s: key kind: %q is not a notebook kind (allowed: %s)", path, h.Kind,
-			strings.Join(Kinds(), ", "))
+			strings.Join(kindNames(), ", "))
 	}
 	if err := checkHeader(path, &h.Header, k.notes); err != nil {
 		return nil, err

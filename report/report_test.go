@@ -434,7 +434,7 @@ func FuzzParse(f *testing.F) {
 			assert.Contains(t, err.Error(), filepath.Join("nb", configFile))
 			return
 		}
-		assert.Contains(t, Kinds(), nb.Kind)
+		assert.Contains(t, kindNames(), nb.Kind)
 		assert.NotEmpty(t, nb.Title)
 	})
 }

@@ -256,7 +256,7 @@ func (c *tunersConfig) run(ctx context.Context, w *writer) (any, error) {
 				if err != nil {
 					return nil, err
 				}
-				return search.NewBudgeted(r, budget, setup.Field.Players), nil
+				return &search.Budgeted{Method: r, Budget: budget, Players: setup.Field.Players}, nil
 			}
 			// The budget is not part of the fingerprint: the log of a
 			// smaller budget is a prefix of a larger one's (steps past the

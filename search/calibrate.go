@@ -51,7 +51,7 @@ type Candidate struct {
 
 // Calibration is the result of Calibrate: the two searches, the
 // validations of their results and the named options' effects, all in
-// numbers. Its methods render them (tables, sentences, CSV rows).
+// numbers; ShownBetter and Confirmed give its verdict.
 type Calibration struct {
 	// Reference names the reference seat; Blocks is the blocks of each
 	// validation.
@@ -256,10 +256,6 @@ func holmOf(cs []Candidate) ([]float64, error) {
 	}
 	return adj, nil
 }
-
-// Tuned returns the tuned result: the validated candidate with the larger
-// mean difference from the reference.
-func (c *Calibration) Tuned() Candidate { return c.Validations[c.Pick] }
 
 // ShownBetter reports whether the validation shows the tuned result
 // better than the reference: its mean difference above 0 with a

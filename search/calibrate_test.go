@@ -39,7 +39,7 @@ func tinyCalibration(t *testing.T, workers int) CalibrateConfig {
 func outputs(c *Calibration) []string {
 	return []string{fmt.Sprintf("%+v", c.Narrowing.Levels()), fmt.Sprintf("%+v", c.Evolve.Generations()), fmt.Sprintf("%+v", *c.Evolve.Final()),
 		fmt.Sprintf("%+v %v", c.Validations, c.Holm), fmt.Sprintf("%+v %v", c.Confirmations, c.ConfirmHolm), fmt.Sprintf("%+v", c.Effects),
-		fmt.Sprint(c.Pick, c.ShownBetter(), c.Confirmed(), c.Tuned().X), fmt.Sprint(c.NarrowEvals)}
+		fmt.Sprint(c.Pick, c.ShownBetter(), c.Confirmed(), c.Validations[c.Pick].X), fmt.Sprint(c.NarrowEvals)}
 }
 
 // Calibrate gives the same result in memory and through resumable search
@@ -74,7 +74,7 @@ func TestCalibrateInMemoryAndInFolders(t *testing.T) {
 	}
 	assert.Len(t, disk.Effects, len(keys)-6)
 	assert.Equal(t, "CMA-ES final mean", disk.Validations[1].Name)
-	assert.Equal(t, disk.ShownBetter(), betterHolm(disk.Tuned(), disk.Holm[disk.Pick]) && disk.Confirmed())
+	assert.Equal(t, disk.ShownBetter(), betterHolm(disk.Validations[disk.Pick], disk.Holm[disk.Pick]) && disk.Confirmed())
 
 	// Played again from the folders: every search is read back.
 	again, err := Calibrate(ctx, cfg)

@@ -48,7 +48,7 @@ import (
 //	blocks = 100
 //
 // Instead of players, opponents, sample, rules and map, a search may play
-// a mixture of conditions, each block drawing one (Games.Condition):
+// a mixture of conditions, each block drawing one from the seed and the block alone:
 //
 //	[[condition]]
 //	name = "escalating-4p"            # default: RULES/Np
@@ -81,13 +81,15 @@ type Config struct {
 	// Conditions are the [[condition]] tables of a mixture field (empty
 	// for a field of one condition, which the keys above describe).
 	Conditions []ConditionSection
-	// Narrow, CMAES and Validate are the method sections (nil when absent).
-	Narrow    *NarrowSection
-	CMAES     *CMAESSection
+	// Narrow, CMAES, SPSA, Surrogate, Halving and Validate are the method
+	// tables [narrow], [cmaes], [spsa], [surrogate], [halving] and
+	// [validate] (nil when absent; their keys are in docs/search.md).
+	Narrow    *narrowSection
+	CMAES     *cmaesSection
 	SPSA      *spsaSection
 	Surrogate *surrogateSection
 	Halving   *halvingSection
-	Validate  *ValidateSection
+	Validate  *validateSection
 }
 
 // ParamRange is one [[param]] entry: a parameter name, the searched range
@@ -118,8 +120,8 @@ type ConditionSection struct {
 	Weight float64 `toml:"weight" json:"weight"`
 }
 
-// NarrowSection is the [narrow] table (see NarrowConfig).
-type NarrowSection struct {
+// narrowSection is the [narrow] table (see NarrowConfig).
+type narrowSection struct {
 	Levels int     `toml:"levels" json:"levels"`
 	Rounds int     `toml:"rounds" json:"rounds"`
 	Blocks int     `toml:"blocks" json:"blocks"`
@@ -138,8 +140,8 @@ type NarrowSection struct {
 	Halve bool `toml:"halve" json:"halve,omitempty"`
 }
 
-// CMAESSection is the [cmaes] table (see EvolveConfig).
-type CMAESSection struct {
+// cmaesSection is the [cmaes] table (see EvolveConfig).
+type cmaesSection struct {
 	// Generations is the number of generations, >= 1.
 	Generations int `toml:"generations" json:"generations"`
 	// Lambda is the population size (0 = 4 + floor(3 ln d)).
@@ -167,7 +169,7 @@ type CMAESSection struct {
 	Noise string `toml:"noise" json:"noise,omitempty"`
 }
 
-// spsaSection is the [spsa] table (see SPSAConfig).
+// spsaSection is the [spsa] table (see spsaConfig).
 type spsaSection struct {
 	Iterations  int     `toml:"iterations" json:"iterations"`
 	Blocks      int     `toml:"blocks" json:"blocks"`
@@ -180,7 +182,7 @@ type spsaSection struct {
 	FinalBlocks int     `toml:"final_blocks" json:"final_blocks"`
 }
 
-// surrogateSection is the [surrogate] table (see SurrogateConfig).
+// surrogateSection is the [surrogate] table (see surrogateConfig).
 type surrogateSection struct {
 	Init        int `toml:"init" json:"init"`
 	Batch       int `toml:"batch" json:"batch"`
@@ -191,7 +193,7 @@ type surrogateSection struct {
 	FinalBlocks int `toml:"final_blocks" json:"final_blocks"`
 }
 
-// halvingSection is the [halving] table (see HalvingConfig).
+// halvingSection is the [halving] table (see halvingConfig).
 type halvingSection struct {
 	Brackets    int     `toml:"brackets" json:"brackets"`
 	Candidates  int     `toml:"candidates" json:"candidates"`
@@ -201,8 +203,8 @@ type halvingSection struct {
 	FinalBlocks int     `toml:"final_blocks" json:"final_blocks"`
 }
 
-// ValidateSection is the [validate] table.
-type ValidateSection struct {
+// validateSection is the [validate] table.
+type validateSection struct {
 	// Against is the seat specification of the reference (e.g. mars@paper).
 	Against string `toml:"against" json:"against"`
 	// Blocks is the number of fresh blocks of the validation (the maximum
@@ -225,12 +227,12 @@ type file struct {
 	Seed      *int64            `toml:"seed"`
 	Params    []ParamRange      `toml:"param"`
 	Condition []condFile        `toml:"condition"`
-	Narrow    *NarrowSection    `toml:"narrow"`
-	CMAES     *CMAESSection     `toml:"cmaes"`
+	Narrow    *narrowSection    `toml:"narrow"`
+	CMAES     *cmaesSection     `toml:"cmaes"`
 	SPSA      *spsaSection      `toml:"spsa"`
 	Surrogate *surrogateSection `toml:"surrogate"`
 	Halving   *halvingSection   `toml:"halving"`
-	Validate  *ValidateSection  `toml:"validate"`
+	Validate  *validateSection  `toml:"validate"`
 }
 
 type condFile struct {
@@ -662,8 +664,8 @@ func (s *Setup) Fingerprint(method string) []byte {
 		fieldJSON
 		Space     []dimJSON         `json:"space"`
 		Params    []ParamRange      `json:"params"`
-		Narrow    *NarrowSection    `json:"narrow,omitempty"`
-		CMAES     *CMAESSection     `json:"cmaes,omitempty"`
+		Narrow    *narrowSection    `json:"narrow,omitempty"`
+		CMAES     *cmaesSection     `json:"cmaes,omitempty"`
 		SPSA      *spsaSection      `json:"spsa,omitempty"`
 		Surrogate *surrogateSection `json:"surrogate,omitempty"`
 		Halving   *halvingSection   `json:"halving,omitempty"`

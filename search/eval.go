@@ -87,8 +87,9 @@ type Games struct {
 	// Workers is the number of goroutines (0 = every core).
 	Workers int
 	// Mixture, when not empty, replaces Map, Rules, Players, Opponents and
-	// Sample: block b plays condition Condition(b) of it (see Condition),
-	// so that every candidate meets the same condition on the same block.
+	// Sample: block b plays one condition of it, drawn from Seed, b and the
+	// weights alone (see Condition), so that every candidate meets the same
+	// condition on the same block.
 	// Players then holds the most seats of any condition.
 	Mixture []Condition
 

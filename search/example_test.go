@@ -40,22 +40,3 @@ func ExampleNarrowing() {
 	// optimum: W_p=0.495;P_ob=629.5
 	// found:   W_p=0.4625;P_ob=500
 }
-
-// A mixture of three conditions weighted 2:1:1: each block draws one from
-// the seed and the block alone, so every candidate of a search meets the
-// same condition on the same block.
-func ExampleGames_Condition() {
-	g := &search.Games{Seed: 7, Mixture: []search.Condition{
-		{Name: "mars2006/4p", Weight: 2}, {Name: "classic/3p", Weight: 1}, {Name: "mars2006-escalating/6p", Weight: 1}}}
-	counts := make([]int, len(g.Mixture))
-	for b := 0; b < 10000; b++ {
-		counts[g.Condition(b)]++
-	}
-	for i, c := range g.Mixture {
-		fmt.Printf("%-24s %.2f\n", c.Name, float64(counts[i])/10000)
-	}
-	// Output:
-	// mars2006/4p              0.50
-	// classic/3p               0.25
-	// mars2006-escalating/6p   0.25
-}

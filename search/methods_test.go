@@ -217,7 +217,7 @@ func TestBudgeted(t *testing.T) {
 		if err != nil {
 			return nil, err
 		}
-		return NewBudgeted(r, 30, 3), nil
+		return &Budgeted{Method: r, Budget: 30, Players: 3}, nil
 	}}
 	st, err := s.Run(context.Background(), false)
 	require.NoError(t, err)

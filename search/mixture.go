@@ -41,13 +41,13 @@ type Condition struct {
 // mixed reports whether g is a mixture of conditions.
 func (g *Games) mixed() bool { return len(g.Mixture) > 0 }
 
-// Condition returns the index in g.Mixture of the condition block b plays
+// condition returns the index in g.Mixture of the condition block b plays
 // (0 for a field of one condition). The draw depends on (Seed, b) and the
 // weights alone: a SplitMix64 number of (Seed, b), mixed with a constant so
 // that it is independent of the block's dice and line-up, picks the
 // condition whose share of the cumulative weights holds it. Every
 // candidate evaluated on block b therefore meets the same condition.
-func (g *Games) Condition(b int) int {
+func (g *Games) condition(b int) int {
 	if len(g.Mixture) < 2 {
 		return 0
 	}
@@ -173,7 +173,7 @@ func (g *Games) evaluateMixture(ctx context.Context, evals []Eval, emit func(k i
 	}
 	idx := make([][]int, len(g.Mixture))
 	for j, e := range evals {
-		c := g.Condition(e.Block)
+		c := g.condition(e.Block)
 		idx[c] = append(idx[c], j)
 	}
 	res := make([]Result, len(evals))
@@ -253,5 +253,5 @@ func (g *Games) SplitConditions(cfg *ValidateConfig) {
 	if !g.mixed() {
 		return
 	}
-	cfg.Conditions, cfg.Of = g.conditionNames(), g.Condition
+	cfg.Conditions, cfg.Of = g.conditionNames(), g.condition
 }

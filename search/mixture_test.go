@@ -58,7 +58,7 @@ func TestMixtureConfig(t *testing.T) {
 	require.NoError(t, err)
 	assert.NotContains(t, string(os.Fingerprint("narrow")), "conditions")
 	assert.Equal(t, []string{""}, os.Field.conditionNames())
-	assert.Equal(t, 0, os.Field.Condition(12345))
+	assert.Equal(t, 0, os.Field.condition(12345))
 }
 
 func TestMixtureConfigErrors(t *testing.T) {
@@ -106,7 +106,7 @@ func TestMixtureConditionDraw(t *testing.T) {
 	const n = 40000
 	counts := make([]int, len(g.Mixture))
 	for b := 0; b < n; b++ {
-		counts[g.Condition(b)]++
+		counts[g.condition(b)]++
 	}
 	for i, want := range []float64{0.2, 0.6, 0.1, 0.1} {
 		got := float64(counts[i]) / n
@@ -116,10 +116,10 @@ func TestMixtureConditionDraw(t *testing.T) {
 	other := &Games{Seed: 6, Mixture: g.Mixture}
 	same, differ := 0, 0
 	for b := 0; b < 1000; b++ {
-		if g.Condition(b) == h.Condition(b) {
+		if g.condition(b) == h.condition(b) {
 			same++
 		}
-		if g.Condition(b) != other.Condition(b) {
+		if g.condition(b) != other.condition(b) {
 			differ++
 		}
 	}
@@ -154,7 +154,7 @@ func TestMixtureEvaluate(t *testing.T) {
 	g := tinyMixture(t, 1).Field
 	seen := map[int]bool{}
 	for k, e := range evals {
-		c := g.Condition(e.Block)
+		c := g.condition(e.Block)
 		seen[c] = true
 		assert.Equal(t, g.Mixture[c].Players, one[k].Games, "block %d", e.Block)
 		solo := play(g.sub(c), []Eval{e})
@@ -213,7 +213,7 @@ type condBernoulli struct {
 
 func (c *condBernoulli) Evaluate(ctx context.Context, evals []Eval, emit func(int, Result) error) (int, error) {
 	for j, e := range evals {
-		k := c.g.Condition(e.Block)
+		k := c.g.condition(e.Block)
 		b := &Bernoulli{Games: c.games[k], Seed: c.g.Seed, P: func(x []float64) float64 { return x[0] + c.bonus[k] }}
 		if _, err := b.Evaluate(ctx, []Eval{e}, func(_ int, r Result) error { return emit(j, r) }); err != nil {
 			return j, err
@@ -261,7 +261,7 @@ func BenchmarkCondition(b *testing.B) {
 	b.ReportAllocs()
 	s := 0
 	for i := 0; b.Loop(); i++ {
-		s += g.Condition(i)
+		s += g.condition(i)
 	}
 	_ = s
 }

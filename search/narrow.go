@@ -36,7 +36,7 @@ type NarrowConfig struct {
 	// Reference, when not nil, holds values (e.g. the paper's) that every
 	// racing round plays beside the cells on the same blocks (candidate
 	// len(Cells)), so that each level measures its cells against it on its
-	// own deals (Level.Ref, Level.RefDiff): rates of different levels are
+	// own deals (Level.Ref, the block scores of every Cell beside it): rates of different levels are
 	// comparable only as such differences.
 	Reference []float64
 	// Halve sets aside, after every racing round of a level but the last,
@@ -157,21 +157,6 @@ type Level struct {
 	// on when it was cut (-1 when it was not).
 	Ref    *Cell
 	Centre int
-}
-
-// RefDiff returns cell c's mean difference in win rate from the reference
-// over the blocks it played (paired: the reference played every block of
-// the level), and false without a reference or games.
-func (l *Level) RefDiff(c int) (float64, bool) {
-	cell := &l.Cells[c]
-	if l.Ref == nil || len(cell.Scores) == 0 {
-		return 0, false
-	}
-	var d float64
-	for b, v := range cell.Scores {
-		d += v - l.Ref.Scores[b]
-	}
-	return d / float64(len(cell.Scores)), true
 }
 
 // alive returns the number of cells alive.

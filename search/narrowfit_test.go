@@ -31,7 +31,7 @@ func TestNarrowingReferenceFit(t *testing.T) {
 		assert.Len(t, l.Ref.Scores, 40)
 		var off, cnt float64
 		for c := range l.Cells {
-			if d, ok := l.RefDiff(c); ok && len(l.Cells[c].Scores) == 40 {
+			if d, ok := refDiffOf(l, c); ok && len(l.Cells[c].Scores) == 40 {
 				off += math.Abs(d - (q.P(l.Cells[c].X) - q.P(ref)))
 				cnt++
 			}
@@ -120,4 +120,18 @@ func TestNarrowingHalve(t *testing.T) {
 		assert.Equal(t, 42, blocks[4])
 	}
 	assert.GreaterOrEqual(t, near, 9, "seeds within 0.12")
+}
+
+// refDiffOf returns cell c's mean difference in win rate from the
+// reference over the blocks it played, false without a reference or games.
+func refDiffOf(l *Level, c int) (float64, bool) {
+	cell := &l.Cells[c]
+	if l.Ref == nil || len(cell.Scores) == 0 {
+		return 0, false
+	}
+	var d float64
+	for b, v := range cell.Scores {
+		d += v - l.Ref.Scores[b]
+	}
+	return d / float64(len(cell.Scores)), true
 }

@@ -104,17 +104,20 @@ func levelSpacing(sp Space) []float64 {
 	return s
 }
 
-// Budgeted runs a Recommender's steps, less its last (the methods' own
-// final estimate), while the next step fits in a budget in games, and
-// records the recommendation after every step with the games spent: the
-// tuners benchmark's runs. A step that would go over the budget is
-// replaced by an empty one, as is every step after it, so that a log
+// Budgeted runs Method's steps, less its last (the methods' own final
+// estimate), while the next step fits in Budget games, and records the
+// recommendation before the first step and after every step with the games
+// spent: the tuners benchmark's runs. A step that would go over the budget
+// is replaced by an empty one, as is every step after it, so that a log
 // replays the same decisions, and the log of a smaller budget is a prefix
-// of a larger one's.
+// of a larger one's. Set Method, Budget and Players before the first step.
 type Budgeted struct {
-	inner   Recommender
-	budget  int
-	players int
+	// Method is the search run, in its initial state; Budget is the most
+	// games it may spend, Players the games of one evaluation.
+	Method  Recommender
+	Budget  int
+	Players int
+
 	games   int
 	stopped bool
 	trace   []budgetPoint
@@ -126,23 +129,20 @@ type budgetPoint struct {
 	x     []float64
 }
 
-// NewBudgeted returns m run within budget games, players games an
-// evaluation.
-func NewBudgeted(m Recommender, budget, players int) *Budgeted {
-	return &Budgeted{inner: m, budget: budget, players: players, trace: []budgetPoint{{0, m.Recommend()}}}
-}
-
-func (b *Budgeted) steps() int { return b.inner.steps() - 1 }
+func (b *Budgeted) steps() int { return b.Method.steps() - 1 }
 
 func (b *Budgeted) next() ([]Eval, error) {
+	if b.trace == nil {
+		b.trace = []budgetPoint{{0, b.Method.Recommend()}}
+	}
 	if b.stopped {
 		return nil, nil
 	}
-	ev, err := b.inner.next()
+	ev, err := b.Method.next()
 	if err != nil {
 		return nil, err
 	}
-	if b.games+len(ev)*b.players > b.budget {
+	if b.games+len(ev)*b.Players > b.Budget {
 		b.stopped = true
 		return nil, nil
 	}
@@ -153,21 +153,24 @@ func (b *Budgeted) tell(res []Result) error {
 	if b.stopped {
 		return nil
 	}
-	if err := b.inner.tell(res); err != nil {
+	if err := b.Method.tell(res); err != nil {
 		return err
 	}
 	for _, r := range res {
 		b.games += r.Games
 	}
-	b.trace = append(b.trace, budgetPoint{b.games, b.inner.Recommend()})
+	b.trace = append(b.trace, budgetPoint{b.games, b.Method.Recommend()})
 	return nil
 }
 
-func (b *Budgeted) status() string { return b.inner.status() }
+func (b *Budgeted) status() string { return b.Method.status() }
 
 // At returns the recommendation after the last step with at most games
 // games spent, and the games spent by then.
 func (b *Budgeted) At(games int) (spent int, x []float64) {
+	if b.trace == nil {
+		return 0, b.Method.Recommend()
+	}
 	p := b.trace[0]
 	for _, t := range b.trace {
 		if t.games <= games {

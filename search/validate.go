@@ -49,7 +49,7 @@ type ValidateConfig struct {
 	First int
 	// Conditions, when not empty, names the conditions of a mixture field
 	// and Of returns the condition (an index into Conditions) of a block
-	// (Games.Condition): the validation then compares A and B within each
+	// ([Games.SplitConditions] sets both): the validation then compares A and B within each
 	// condition as well as overall.
 	Conditions []string
 	Of         func(block int) int

@@ -160,7 +160,7 @@ func NewGame(m *Map, r *Rules, players int) (*Game, error) {
 	s.m, s.rules, s.n = m, r, players
 	s.views = make([]view, players+1)
 	for i := range s.views {
-		s.views[i] = view{m.Clone(), r.Clone(), NewOwnedPaths(m)}
+		s.views[i] = view{m.Clone(), r.Clone(), newOwnedPaths(m)}
 	}
 	g.handles = make([]State, players+1)
 	g.view(players)

@@ -204,7 +204,7 @@ func TestOwnedPaths(t *testing.T) {
 	for _, pos := range positions(t, m, r, 10) {
 		s, err := sim.NewStateAt(m, r, pos, -1)
 		require.NoError(t, err)
-		op := sim.NewOwnedPaths(m)
+		op := new(sim.OwnedPaths)
 		for p := range pos.Players {
 			// Brute force: steps between p's territories (Floyd-Warshall).
 			const inf = 1 << 20
@@ -305,7 +305,7 @@ func BenchmarkOwnedPathsPath(b *testing.B) {
 	pos := positions(b, m, r, 1)[0]
 	s, err := sim.NewStateAt(m, r, pos, -1)
 	require.NoError(b, err)
-	op := sim.NewOwnedPaths(m)
+	op := new(sim.OwnedPaths)
 	buf := make([]int, 0, m.NumTerritories())
 	p := pos.Owner[0]
 	b.ReportAllocs()

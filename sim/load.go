@@ -20,16 +20,16 @@ import (
 // (armies, card values, incomes) far from integer overflow and territory ids
 // within a Card's int16.
 const (
-	// MaxTerritories is the largest number of territories a map may have.
-	MaxTerritories = 10000
-	// MaxArmyValue bounds every configured army count: continent bonuses,
+	// maxTerritories is the largest number of territories a map may have.
+	maxTerritories = 10000
+	// maxArmyValue bounds every configured army count: continent bonuses,
 	// starting armies, reinforcement minimum and divisor, card values and
 	// the territory bonus.
-	MaxArmyValue = 100000
-	// MaxWilds is the largest number of wild cards in a deck.
-	MaxWilds = 10
-	// MaxVoluntaryPerTurn bounds cards.voluntary_per_turn.
-	MaxVoluntaryPerTurn = 10
+	maxArmyValue = 100000
+	// maxWilds is the largest number of wild cards in a deck.
+	maxWilds = 10
+	// maxVoluntaryPerTurn bounds cards.voluntary_per_turn.
+	maxVoluntaryPerTurn = 10
 )
 
 // isEmbeddedName reports whether nameOrPath names an embedded configuration
@@ -165,11 +165,11 @@ type territoryFile struct {
 //
 // with ids in the order of the tables. A territory may also give its
 // position on a drawing of the board, x and y (numbers within
-// ±MaxCoordinate, x to the right and y downwards; see [Map.Layout]): then
+// ±1e6, x to the right and y downwards; see [Map.Layout]): then
 // every territory must, each at a position of its own. The map must have a name, at least 2
 // territories, unique non-empty names (no control characters or surrounding
 // spaces), every territory in an existing continent, every continent
-// non-empty with a bonus in 0..MaxArmyValue, neighbours that exist, without
+// non-empty with a bonus in 0..100000, neighbours that exist, without
 // self-loops or repeats, listed on both sides of every border, and a
 // connected board. Every key shown above is required (a continent's bonus
 // too, even if 0); unknown keys are errors. A value of the wrong type is
@@ -196,7 +196,7 @@ func mapKeysPresent(source string, md *toml.MetaData, raw map[string]any, f *map
 	for i := range f.Continents {
 		for _, k := range [...]struct{ key, hint string }{
 			{"name", "a unique name"},
-			{"bonus", fmt.Sprintf("0..%d", MaxArmyValue)},
+			{"bonus", fmt.Sprintf("0..%d", maxArmyValue)},
 		} {
 			if !inTable(raw, "continents", i, k.key) {
 				return missing(source, fmt.Sprintf("continents[%d].%s", i, k.key), k.hint)
@@ -258,8 +258,8 @@ func buildMap(source string, f *mapFile) (*Map, error) {
 	if len(f.Continents) == 0 {
 		return nil, badKey(source, "continents", "no continents: need at least 1")
 	}
-	if n := len(f.Territories); n < 2 || n > MaxTerritories {
-		return nil, badKey(source, "territories", "%d territories: must be 2..%d", n, MaxTerritories)
+	if n := len(f.Territories); n < 2 || n > maxTerritories {
+		return nil, badKey(source, "territories", "%d territories: must be 2..%d", n, maxTerritories)
 	}
 	m := &Map{
 		Name:        f.Name,
@@ -271,8 +271,8 @@ func buildMap(source string, f *mapFile) (*Map, error) {
 		if err := addName(contID, source, "continents", i, c.Name); err != nil {
 			return nil, err
 		}
-		if c.Bonus < 0 || c.Bonus > MaxArmyValue {
-			return nil, badValue(source, fmt.Sprintf("continents[%d].bonus", i), c.Bonus, "must be 0..%d", MaxArmyValue)
+		if c.Bonus < 0 || c.Bonus > maxArmyValue {
+			return nil, badValue(source, fmt.Sprintf("continents[%d].bonus", i), c.Bonus, "must be 0..%d", maxArmyValue)
 		}
 		m.Continents[i] = Continent{Name: c.Name, Bonus: c.Bonus}
 	}
@@ -381,8 +381,8 @@ func buildLayout(source string, f *mapFile, m *Map) error {
 			k string
 			v float64
 		}{{"x", *t.X}, {"y", *t.Y}} {
-			if !(c.v >= -MaxCoordinate && c.v <= MaxCoordinate) { // also NaN
-				return badValue(source, key+"."+c.k, c.v, "must be a number within ±%g", MaxCoordinate)
+			if !(c.v >= -maxCoordinate && c.v <= maxCoordinate) { // also NaN
+				return badValue(source, key+"."+c.k, c.v, "must be a number within ±%g", maxCoordinate)
 			}
 		}
 		p := Point{*t.X, *t.Y}
@@ -488,7 +488,7 @@ func (r *Rules) keysPresent(source string, md *toml.MetaData, raw map[string]any
 		hint string
 	}
 	const boolean = "true or false"
-	army := func(lo int) string { return fmt.Sprintf("%d..%d", lo, MaxArmyValue) }
+	army := func(lo int) string { return fmt.Sprintf("%d..%d", lo, maxArmyValue) }
 	needs := []need{
 		{[]string{"name"}, "the rule set's name"},
 		{[]string{"map"}, "the default map's name"},
@@ -503,7 +503,7 @@ func (r *Rules) keysPresent(source string, md *toml.MetaData, raw map[string]any
 		{[]string{"cards", "mode"}, oneOf(cardModes)},
 	}
 	if m := r.Cards.Mode; m == CardsFixed || m == CardsEscalating {
-		needs = append(needs, need{[]string{"cards", "wilds"}, fmt.Sprintf("0..%d", MaxWilds)})
+		needs = append(needs, need{[]string{"cards", "wilds"}, fmt.Sprintf("0..%d", maxWilds)})
 		if m == CardsFixed {
 			needs = append(needs, need{[]string{"cards", "fixed_values"},
 				"4 values " + army(1) + ": three infantry, three cavalry, three artillery, one of each"})
@@ -533,10 +533,10 @@ func (r *Rules) keysPresent(source string, md *toml.MetaData, raw map[string]any
 	}
 	// The optional keys read 0 when left out: written out, 0 is out of range.
 	if md.IsDefined("setup", "initial_per_turn") && r.Setup.InitialPerTurn == 0 {
-		return badValue(source, "setup.initial_per_turn", 0, "must be 1..%d (leave the key out to place one army at a time through PlaceInitial)", MaxArmyValue)
+		return badValue(source, "setup.initial_per_turn", 0, "must be 1..%d (leave the key out to place one army at a time through PlaceInitial)", maxArmyValue)
 	}
 	if md.IsDefined("cards", "voluntary_per_turn") && r.Cards.VoluntaryPerTurn == 0 {
-		return badValue(source, "cards.voluntary_per_turn", 0, "must be 1..%d (leave the key out for no bound)", MaxVoluntaryPerTurn)
+		return badValue(source, "cards.voluntary_per_turn", 0, "must be 1..%d (leave the key out for no bound)", maxVoluntaryPerTurn)
 	}
 	if r.End.Win != WinMissions {
 		return nil // missions are not allowed: validate says so
@@ -549,7 +549,7 @@ func (r *Rules) keysPresent(source string, md *toml.MetaData, raw map[string]any
 		case MissionContinents:
 			keys = append(keys, need{[]string{"continents"}, "a list of continent names"})
 		case MissionTerritories:
-			keys = append(keys, need{[]string{"count"}, fmt.Sprintf("1..%d", MaxTerritories)},
+			keys = append(keys, need{[]string{"count"}, fmt.Sprintf("1..%d", maxTerritories)},
 				need{[]string{"min_armies"}, army(1)})
 		}
 		for _, k := range keys {
@@ -593,8 +593,8 @@ func (r *Rules) validate(src string, m *Map) error {
 			}
 			continue
 		}
-		if a < 1 || a > MaxArmyValue {
-			return badValue(src, key, a, "must be 1..%d", MaxArmyValue)
+		if a < 1 || a > maxArmyValue {
+			return badValue(src, key, a, "must be 1..%d", maxArmyValue)
 		}
 		if m != nil {
 			if need := (m.NumTerritories() + k - 1) / k; a < need {
@@ -612,8 +612,8 @@ func (r *Rules) validate(src string, m *Map) error {
 	switch k := r.Setup.InitialPerTurn; {
 	case k != 0 && r.Setup.InitialArmies != InitialBots:
 		return badValue(src, "setup.initial_per_turn", k, `must be left out unless setup.initial_armies = "bots"`)
-	case k < 0 || k > MaxArmyValue:
-		return badValue(src, "setup.initial_per_turn", k, "must be 1..%d (armies a player places per setup turn)", MaxArmyValue)
+	case k < 0 || k > maxArmyValue:
+		return badValue(src, "setup.initial_per_turn", k, "must be 1..%d (armies a player places per setup turn)", maxArmyValue)
 	}
 	if err := r.Reinforce.validate(src); err != nil {
 		return err
@@ -646,11 +646,11 @@ func (rr *ReinforceRules) validate(src string) error {
 	if !rr.Rounding.valid() {
 		return badValue(src, "reinforce.rounding", rr.Rounding, "must be %s", oneOf(roundings))
 	}
-	if rr.Divisor < 1 || rr.Divisor > MaxArmyValue {
-		return badValue(src, "reinforce.divisor", rr.Divisor, "must be 1..%d", MaxArmyValue)
+	if rr.Divisor < 1 || rr.Divisor > maxArmyValue {
+		return badValue(src, "reinforce.divisor", rr.Divisor, "must be 1..%d", maxArmyValue)
 	}
-	if rr.Min < 0 || rr.Min > MaxArmyValue {
-		return badValue(src, "reinforce.min", rr.Min, "must be 0..%d", MaxArmyValue)
+	if rr.Min < 0 || rr.Min > maxArmyValue {
+		return badValue(src, "reinforce.min", rr.Min, "must be 0..%d", maxArmyValue)
 	}
 	return nil
 }
@@ -659,14 +659,14 @@ func (c *CardRules) validate(src string) error {
 	if !c.Mode.valid() {
 		return badValue(src, "cards.mode", c.Mode, "must be %s", oneOf(cardModes))
 	}
-	if c.Wilds < 0 || c.Wilds > MaxWilds {
-		return badValue(src, "cards.wilds", c.Wilds, "must be 0..%d", MaxWilds)
+	if c.Wilds < 0 || c.Wilds > maxWilds {
+		return badValue(src, "cards.wilds", c.Wilds, "must be 0..%d", maxWilds)
 	}
 	for i, v := range c.FixedValues {
 		key := fmt.Sprintf("cards.fixed_values[%d]", i)
 		switch {
-		case c.Mode == CardsFixed && (v < 1 || v > MaxArmyValue):
-			return badValue(src, key, v, "must be 1..%d", MaxArmyValue)
+		case c.Mode == CardsFixed && (v < 1 || v > maxArmyValue):
+			return badValue(src, key, v, "must be 1..%d", maxArmyValue)
 		case c.Mode != CardsFixed && v != 0:
 			return badValue(src, key, v, `must be 0 unless cards.mode = "fixed"`)
 		}
@@ -676,12 +676,12 @@ func (c *CardRules) validate(src string) error {
 			return badKey(src, "cards.escalating", `must list at least one value in mode "escalating"`)
 		}
 		for i, v := range c.Escalating {
-			if v < 1 || v > MaxArmyValue {
-				return badValue(src, fmt.Sprintf("cards.escalating[%d]", i), v, "must be 1..%d", MaxArmyValue)
+			if v < 1 || v > maxArmyValue {
+				return badValue(src, fmt.Sprintf("cards.escalating[%d]", i), v, "must be 1..%d", maxArmyValue)
 			}
 		}
-		if c.EscalatingStep < 0 || c.EscalatingStep > MaxArmyValue {
-			return badValue(src, "cards.escalating_step", c.EscalatingStep, "must be 0..%d", MaxArmyValue)
+		if c.EscalatingStep < 0 || c.EscalatingStep > maxArmyValue {
+			return badValue(src, "cards.escalating_step", c.EscalatingStep, "must be 0..%d", maxArmyValue)
 		}
 	} else {
 		if len(c.Escalating) != 0 {
@@ -691,14 +691,14 @@ func (c *CardRules) validate(src string) error {
 			return badValue(src, "cards.escalating_step", c.EscalatingStep, `must be 0 unless cards.mode = "escalating"`)
 		}
 	}
-	if c.TerritoryBonus < 0 || c.TerritoryBonus > MaxArmyValue {
-		return badValue(src, "cards.territory_bonus", c.TerritoryBonus, "must be 0..%d", MaxArmyValue)
+	if c.TerritoryBonus < 0 || c.TerritoryBonus > maxArmyValue {
+		return badValue(src, "cards.territory_bonus", c.TerritoryBonus, "must be 0..%d", maxArmyValue)
 	}
 	switch v := c.VoluntaryPerTurn; {
 	case v != 0 && c.Mode == CardsNone:
 		return badValue(src, "cards.voluntary_per_turn", v, `must be left out with cards.mode = "none"`)
-	case v < 0 || v > MaxVoluntaryPerTurn:
-		return badValue(src, "cards.voluntary_per_turn", v, "must be 1..%d (sets a player may trade per turn unforced)", MaxVoluntaryPerTurn)
+	case v < 0 || v > maxVoluntaryPerTurn:
+		return badValue(src, "cards.voluntary_per_turn", v, "must be 1..%d (sets a player may trade per turn unforced)", maxVoluntaryPerTurn)
 	}
 	f := c.ForcedTradeAt
 	switch {
@@ -776,11 +776,11 @@ func (ms *Mission) validate(src, key string, m *Map) error {
 		if m != nil && (ms.Count < 1 || ms.Count > m.NumTerritories()) {
 			return badValue(src, key+".count", ms.Count, "must be 1..%d (territories of map %q)", m.NumTerritories(), m.Name)
 		}
-		if ms.Count < 1 || ms.Count > MaxTerritories {
-			return badValue(src, key+".count", ms.Count, "must be 1..%d", MaxTerritories)
+		if ms.Count < 1 || ms.Count > maxTerritories {
+			return badValue(src, key+".count", ms.Count, "must be 1..%d", maxTerritories)
 		}
-		if ms.MinArmies < 1 || ms.MinArmies > MaxArmyValue {
-			return badValue(src, key+".min_armies", ms.MinArmies, "must be 1..%d", MaxArmyValue)
+		if ms.MinArmies < 1 || ms.MinArmies > maxArmyValue {
+			return badValue(src, key+".min_armies", ms.MinArmies, "must be 1..%d", maxArmyValue)
 		}
 	case MissionEliminate:
 	default:

@@ -65,7 +65,7 @@ func FuzzParseMap(f *testing.F) {
 func checkValidMap(t *testing.T, m *Map) {
 	t.Helper()
 	n := m.NumTerritories()
-	require.True(t, n >= 2 && n <= MaxTerritories && m.Name != "" && len(m.Continents) > 0,
+	require.True(t, n >= 2 && n <= maxTerritories && m.Name != "" && len(m.Continents) > 0,
 		"map %q with %d territories, %d continents", m.Name, n, len(m.Continents))
 	names := map[string]bool{}
 	for c, ct := range m.Continents {

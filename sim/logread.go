@@ -332,8 +332,8 @@ func decodeCards(f jsonFields, e *Event, n int) error {
 		return fmt.Errorf("%d cards, want %d", len(cards), n)
 	}
 	for i, c := range cards {
-		if c[0] < -1 || c[0] > MaxTerritories || c[1] < 0 || c[1] > Wild {
-			return fmt.Errorf("card %s: territory must be -1..%d, symbol 0..%d", strconv.Quote(fmt.Sprint(c)), MaxTerritories, Wild)
+		if c[0] < -1 || c[0] > maxTerritories || c[1] < 0 || c[1] > Wild {
+			return fmt.Errorf("card %s: territory must be -1..%d, symbol 0..%d", strconv.Quote(fmt.Sprint(c)), maxTerritories, Wild)
 		}
 		e.Cards[i] = Card{Territory: int16(c[0]), Symbol: uint8(c[1])}
 	}

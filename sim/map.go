@@ -57,8 +57,8 @@ type Continent struct {
 // Point is a territory's position on a drawing of the board.
 type Point struct{ X, Y float64 }
 
-// MaxCoordinate bounds the absolute value of a territory's coordinates.
-const MaxCoordinate = 1e6
+// maxCoordinate bounds the absolute value of a territory's coordinates.
+const maxCoordinate = 1e6
 
 // NumTerritories returns the number of territories on the map.
 func (m *Map) NumTerritories() int { return len(m.Territories) }

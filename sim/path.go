@@ -13,8 +13,8 @@ type OwnedPaths struct {
 	queue  []int
 }
 
-// NewOwnedPaths returns an [OwnedPaths] sized for map m.
-func NewOwnedPaths(m *Map) *OwnedPaths {
+// newOwnedPaths returns an [OwnedPaths] sized for map m.
+func newOwnedPaths(m *Map) *OwnedPaths {
 	o := new(OwnedPaths)
 	o.prepare(m.NumTerritories())
 	return o

@@ -156,8 +156,8 @@ func (p *Position) Validate(m *Map, r *Rules) error {
 		return err
 	}
 	switch {
-	case p.SetsTraded < 0 || p.SetsTraded > MaxArmyValue:
-		return fmt.Errorf("sets_traded = %d: must be 0..%d", p.SetsTraded, MaxArmyValue)
+	case p.SetsTraded < 0 || p.SetsTraded > maxArmyValue:
+		return fmt.Errorf("sets_traded = %d: must be 0..%d", p.SetsTraded, maxArmyValue)
 	case r.Cards.Mode == CardsNone && p.SetsTraded != 0:
 		return fmt.Errorf("sets_traded = %d: must be 0 under card mode \"none\"", p.SetsTraded)
 	case p.Round < 1 || (r.End.RoundLimit > 0 && p.Round > r.End.RoundLimit):

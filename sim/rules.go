@@ -106,7 +106,7 @@ type SetupRules struct {
 	// Lux bot of the MARS paper's Table 6 forwards that call to its
 	// placeArmies. 0 (the key left out) asks [Player.PlaceInitial] for one
 	// army at a time, as the rule book's players place them; otherwise
-	// 1..MaxArmyValue. The key must be left out unless InitialArmies is
+	// 1..100000. The key must be left out unless InitialArmies is
 	// [InitialBots].
 	InitialPerTurn int `toml:"initial_per_turn,omitzero" json:",omitempty"`
 }

@@ -13,18 +13,18 @@ import (
 )
 
 // Width and Height are the size of the drawing of the board: Layout fits
-// the territories' positions into [Margin, Width-Margin] by
-// [Margin, Height-Margin].
+// the territories' positions into [margin, Width-margin] by
+// [margin, Height-margin], margin = 40.
 const (
 	Width  = 1000
 	Height = 600
-	Margin = 40
+	margin = 40
 )
 
-// Disc is the radius of a territory's disc on the drawing (page.js draws
+// disc is the radius of a territory's disc on the drawing (page.js draws
 // it); a force-directed layout keeps the centres of up to spreadMax
-// territories at least 2*Disc apart.
-const Disc = 14
+// territories at least 2*disc apart.
+const disc = 14
 
 // layoutUpdates is the number of steps of the force-directed layout.
 const layoutUpdates = 400
@@ -41,7 +41,7 @@ const spreadMax = 1000
 // Layout returns the position of every territory of m on the drawing of
 // the board: the map's own positions (Map.Layout) when it gives them,
 // otherwise a layout of its borders. The map's own positions are scaled
-// into the drawing (see Width, Height and Margin) keeping their aspect
+// into the drawing (see Width and Height; 40 from each edge) keeping their aspect
 // ratio; any finite positions are drawn, however close together (5e-324
 // apart) or far apart (±1.7e308). A map without positions of up to
 // isomapMax territories is laid out by IsomapR2 (Torgerson scaling of the
@@ -49,7 +49,7 @@ const spreadMax = 1000
 // grid), a larger one, or one IsomapR2 cannot lay out, by the spring
 // embedder of Eades (1984), gonum's [layout.EadesR2], from starting
 // positions drawn with a fixed seed; either is stretched to fill the
-// drawing, whose axes mean nothing, and discs closer than 2*Disc are then
+// drawing, whose axes mean nothing, and discs (radius 14) that overlap are then
 // pushed apart (up to spreadMax territories). A map is always drawn the
 // same way.
 func Layout(m *sim.Map) []sim.Point {
@@ -122,7 +122,7 @@ const (
 	spreadRounds = 20
 )
 
-// spread pushes apart, in place, the pairs of points closer than 2*Disc
+// spread pushes apart, in place, the pairs of points closer than 2*disc
 // (plus a pixel), half the shortfall each, for at most spreadPasses
 // passes or until no pair is too close, and reports whether it got there
 // with every point within the drawing's margins. Two points at the same
@@ -130,7 +130,7 @@ const (
 // rounded to one decimal after each pass, as fit writes them, so that the
 // result is the same on every platform.
 func spread(pts []sim.Point) bool {
-	const want = 2*Disc + 1
+	const want = 2*disc + 1
 	for range spreadPasses {
 		moved := false
 		for i := range pts {
@@ -158,19 +158,19 @@ func spread(pts []sim.Point) bool {
 		}
 	}
 	for _, p := range pts {
-		if p.X < Margin || p.X > Width-Margin || p.Y < Margin || p.Y > Height-Margin {
+		if p.X < margin || p.X > Width-margin || p.Y < margin || p.Y > Height-margin {
 			return false
 		}
 	}
 	return overlapping(pts) == 0
 }
 
-// overlapping counts the pairs of points closer than 2*Disc.
+// overlapping counts the pairs of points closer than 2*disc.
 func overlapping(pts []sim.Point) int {
 	n := 0
 	for i := range pts {
 		for j := i + 1; j < len(pts); j++ {
-			if math.Hypot(pts[j].X-pts[i].X, pts[j].Y-pts[i].Y) < 2*Disc {
+			if math.Hypot(pts[j].X-pts[i].X, pts[j].Y-pts[i].Y) < 2*disc {
 				n++
 			}
 		}
@@ -192,7 +192,7 @@ func fit(pts []sim.Point, keep bool) []sim.Point {
 		minX, maxX = math.Min(minX, p.X), math.Max(maxX, p.X)
 		minY, maxY = math.Min(minY, p.Y), math.Max(maxY, p.Y)
 	}
-	const iw, ih = Width - 2*Margin, Height - 2*Margin
+	const iw, ih = Width - 2*margin, Height - 2*margin
 	dw, dh := float64(iw), float64(ih) // the size drawn
 	wZero, hZero := !(maxX > minX), !(maxY > minY)
 	if wZero {
@@ -214,8 +214,8 @@ func fit(pts []sim.Point, keep bool) []sim.Point {
 			dh = iw / r
 		}
 	}
-	ox := Margin + (iw-dw)/2
-	oy := Margin + (ih-dh)/2
+	ox := margin + (iw-dw)/2
+	oy := margin + (ih-dh)/2
 	out := make([]sim.Point, len(pts))
 	for i, p := range pts {
 		out[i] = sim.Point{X: round1(ox + unit(p.X, minX, maxX)*dw), Y: round1(oy + unit(p.Y, minY, maxY)*dh)}

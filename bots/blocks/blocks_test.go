@@ -500,7 +500,7 @@ func scanRoute(b *Board, p, c int) (route []int, cost int, ok bool) {
 	}
 }
 
-// TestRoutesMatchScan checks RouteToContinent and Routes/Route against
+// TestRoutesMatchScan checks RouteToContinent and routesInto/route against
 // scanRoute on random positions of the classic map (armies 0..5, so that
 // ties in cost abound), for every seat and continent, with and without a
 // cost bound and a continent set.
@@ -532,7 +532,7 @@ func TestRoutesMatchScan(t *testing.T) {
 			some := 1 + uint64(rng.IntN(1<<len(m.Continents)-1))
 			for _, bound := range []int{noBound, below} {
 				for _, into := range []uint64{0, some} {
-					r.Routes(b, p, bound, into)
+					r.routesInto(b, p, bound, into)
 					for c := range m.Continents {
 						if into != 0 && into&(1<<c) == 0 {
 							continue

@@ -120,7 +120,7 @@ func ownedMask(b *Board, q int) uint64 {
 
 // killDominantPlace returns where the Lux "kill dominant player" block
 // places p's armies against opponent q: the start of the cheapest route
-// (see [Search.RouteToContinent]; one [Search.Routes] for all of them) into
+// (see [Search.RouteToContinent]; one Search.routesInto for all of them) into
 // any continent q owns. It returns the
 // route buffer for reuse; ok is false when q owns no continent or p cannot
 // reach one.
@@ -142,7 +142,7 @@ func killDominantPlace(route []int, r *Search, b *Board, p, q int) (at int, buf 
 			continue
 		}
 		if !searched {
-			r.Routes(b, p, int(^uint(0)>>1), into)
+			r.routesInto(b, p, int(^uint(0)>>1), into)
 			searched = true
 		}
 		var cost int
@@ -158,7 +158,7 @@ func killDominantPlace(route []int, r *Search, b *Board, p, q int) (at int, buf 
 // killDominantAttack returns the next attack of the Lux "kill dominant
 // player" block against opponent q: for each continent q owns, largest
 // bonus first, the cheapest route into it (see [Search.RouteToContinent];
-// one [Search.Routes] for all of them);
+// one Search.routesInto for all of them);
 // the first whose start holds more armies than the route's cost is
 // attacked along its first step. It returns the route buffer for reuse; ok
 // is false when no route qualifies.
@@ -177,7 +177,7 @@ func killDominantAttack(route []int, r *Search, b *Board, p, q int) (from, to in
 			if strongest < 0 {
 				return -1, -1, route, false
 			}
-			r.Routes(b, p, b.Armies[strongest], ownedMask(b, q))
+			r.routesInto(b, p, b.Armies[strongest], ownedMask(b, q))
 			searched = true
 		}
 		var cost int

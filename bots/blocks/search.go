@@ -7,7 +7,7 @@ import "github.com/marslab-risk/marslab/sim"
 // connected, Linked, appendClusterBorder, FortifyTowardFront) are the
 // engine's own, [sim.OwnedPaths], run on the board's owners; RouteToContinent,
 // through other players' territories and weighted by their armies, is a
-// search of its own (Routes answers it for every continent at once). Nothing is allocated once the buffers are sized for
+// search of its own (answered for every continent at once by routesInto). Nothing is allocated once the buffers are sized for
 // the map (the first search on a map sizes them). The zero value is ready
 // to use. A result slice returned by a method is reused by the next call.
 type Search struct {
@@ -17,7 +17,7 @@ type Search struct {
 	steps []int  // owned steps from a cluster's root or from the front
 	srcs  []int  // the front: sources of FortifyTowardFront
 
-	// The buffers of RouteToContinent and Routes.
+	// The buffers of RouteToContinent and routesInto.
 	done  []uint32 // done[t] == gen: t settled in the current search
 	gen   uint32
 	dist  []int
@@ -98,20 +98,20 @@ func (r *Search) RouteToContinent(dst []int, b *Board, p, c int) (route []int, c
 	return r.appendRoute(dst, end), r.dist[end], true
 }
 
-// Routes runs the search of RouteToContinent for p into the continents of
+// routesInto runs the search of RouteToContinent for p into the continents of
 // the bit set into (ids below 64; 0 for every continent) at once, keeping
 // only the routes that cost less than below; route then answers for those
-// continents until the next search of r. route(dst, c) after Routes(b, p,
+// continents until the next search of r. route(dst, c) after routesInto(b, p,
 // below, into) gives what RouteToContinent(dst, b, p, c) gives when that
 // route costs less than below, and no route otherwise, at the cost of one
 // search, which stops once it has reached every continent of into or a
 // cost of below.
-func (r *Search) Routes(b *Board, p, below int, into uint64) {
+func (r *Search) routesInto(b *Board, p, below int, into uint64) {
 	r.routes(b, p, -1, below, into)
 }
 
 // route appends to dst the cheapest route into continent c found by the
-// last Routes, and returns it with its cost (see RouteToContinent); ok is
+// last routesInto, and returns it with its cost (see RouteToContinent); ok is
 // false when the route does not exist.
 func (r *Search) route(dst []int, c int) (route []int, cost int, ok bool) {
 	if c < 0 || c >= len(r.first) || r.first[c] < 0 {

@@ -27,7 +27,7 @@ type Kind int
 const (
 	// Config is a TOML configuration: a rule set, a map, a position, an
 	// experiment, tournament, search, learn or notebook config. Cap 16 MiB
-	// (a map at sim.MaxTerritories territories is about 2 MiB).
+	// (a map at the engine's most territories, 10000, is about 2 MiB).
 	Config Kind = iota
 	// Params is a bot parameter file (the FILE of mars@FILE). Cap 1 MiB.
 	Params

@@ -36,7 +36,7 @@ func refDiffCells(n *search.Narrowing) []plots.Cell {
 		blocks := make([]int, len(sum))
 		for c := range l.Cells {
 			cell := &l.Cells[c]
-			d, ok := l.RefDiff(c)
+			d, ok := refDiff(l, c)
 			if !ok {
 				continue
 			}
@@ -130,4 +130,20 @@ func racingText(n *search.Narrowing) []string {
 		out = append(out, s)
 	}
 	return out
+}
+
+// refDiff returns the mean difference in win rate of level l's cell c from
+// the reference over the blocks the cell played (paired: the reference
+// played every block of the level), and false without a reference or
+// games.
+func refDiff(l *search.Level, c int) (float64, bool) {
+	cell := &l.Cells[c]
+	if l.Ref == nil || len(cell.Scores) == 0 {
+		return 0, false
+	}
+	var d float64
+	for b, v := range cell.Scores {
+		d += v - l.Ref.Scores[b]
+	}
+	return d / float64(len(cell.Scores)), true
 }

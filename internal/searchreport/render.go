@@ -292,7 +292,7 @@ func PaperText(c *search.Calibration, paper map[string]float64) string {
 // that none is shown better (its mean difference above 0 with a
 // Holm-adjusted p below 0.05), with the best difference's 95 % interval.
 func Verdict(c *search.Calibration) string {
-	t := c.Tuned()
+	t := c.Validations[c.Pick]
 	d := t.Diff
 	if d.Mean > 0 && c.Holm[c.Pick] < 0.05 {
 		return fmt.Sprintf("the %s beats %s on %d fresh blocks by %s points of win rate (95 %% interval [%s, %s], Holm-adjusted p %s)",
@@ -310,6 +310,6 @@ func ConfirmedText(c *search.Calibration) string {
 	}
 	cc := c.Confirmations[c.Pick]
 	return fmt.Sprintf("on seed %d (%d blocks) the %s is %s: %s points (95 %% interval [%s, %s], Holm-adjusted p %s)",
-		c.ConfirmSeed, cc.Blocks, c.Tuned().Name, map[bool]string{true: "again shown better", false: "not shown better"}[c.Confirmed()],
+		c.ConfirmSeed, cc.Blocks, c.Validations[c.Pick].Name, map[bool]string{true: "again shown better", false: "not shown better"}[c.Confirmed()],
 		textfmt.Signed(100*cc.Diff.Mean, 1), textfmt.Signed(100*cc.Diff.Interval.Lo, 1), textfmt.Signed(100*cc.Diff.Interval.Hi, 1), pRel(c.ConfirmHolm[c.Pick]))
 }

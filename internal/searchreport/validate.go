@@ -96,12 +96,12 @@ func verdictText(c search.Comparison) string {
 // (notebook, the folder name of the notebook that ran the calibration)
 // and what the validation found.
 func WriteTuned(c *search.Calibration, path, notebook string) error {
-	return writeParamFile(path, &c.Field, c.Tuned().X, tunedComment(c, notebook))
+	return writeParamFile(path, &c.Field, c.Validations[c.Pick].X, tunedComment(c, notebook))
 }
 
 // tunedComment is the comment of the tuned result's parameter file.
 func tunedComment(c *search.Calibration, notebook string) string {
-	t := c.Tuned()
+	t := c.Validations[c.Pick]
 	confirmed := ""
 	if len(c.Confirmations) > 0 {
 		confirmed = "\nConfirmation " + ConfirmedText(c) + "."

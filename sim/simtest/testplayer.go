@@ -10,12 +10,12 @@ import (
 	"github.com/marslab-risk/marslab/sim"
 )
 
-// DefaultGames is the number of games [TestPlayer] and [CheckPlayer] play per
+// defaultGames is the number of games [TestPlayer] and [CheckPlayer] play per
 // rule set and seat count when [Options.Games] is 0.
-const DefaultGames = 4
+const defaultGames = 4
 
 // Options tunes [TestPlayer] and [CheckPlayer]. The zero value plays
-// [DefaultGames] games of seed 0 under every embedded rule set with every
+// 4 games of seed 0 under every embedded rule set with every
 // seat count from 2 to 6 the rule set can seat, the bot in every seat.
 type Options struct {
 	// Rules are the rule sets to play, embedded names or TOML files; nil
@@ -26,7 +26,7 @@ type Options struct {
 	// count given here that the rule set cannot seat is an error.
 	Seats []int
 	// Games is the number of games per rule set and seat count, game
-	// indexes 0..Games-1; 0 means [DefaultGames].
+	// indexes 0..Games-1; 0 means 4.
 	Games int
 	// Seed is the experiment seed of the games ([sim.Game.Play]).
 	Seed uint64
@@ -114,7 +114,7 @@ func (opt Options) check(newPlayer func(seat int) sim.Player, rn run) error {
 	}
 	games := opt.Games
 	if games == 0 {
-		games = DefaultGames
+		games = defaultGames
 	}
 	players := make([]sim.Player, rn.seats)
 	for i := range games {
