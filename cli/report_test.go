@@ -93,24 +93,7 @@ func TestReportIndex(t *testing.T) {
 // folder, then writes its report from them with a run without -shard.
 func TestReportShard(t *testing.T) {
 	t.Parallel()
-	dir := writeConfig(t, filepath.Join(t.TempDir(), "transfer"), `kind = "transfer"
-title = "t"
-summary = "s"
-question = "q"
-seed = 3
-thumbnail = "transfer.png"
-[transfer]
-reference = "mars(goal_paths=shortest)"
-sets = ["mars(W_p=0.5;goal_paths=shortest)"]
-rules = ["mars2006"]
-players = [2, 3]
-blocks = 2
-[[transfer.field]]
-name = "fast"
-opponents = ["angry", "aggressive"]
-[quick]
-blocks = 2
-`)
+	dir := tinyTransferNotebook(t)
 	work, out := filepath.Join(t.TempDir(), "work"), filepath.Join(t.TempDir(), "out")
 	for i, want := range []string{"transfer shard 0/2 played into " + work, "transfer shard 1/2 played into " + work} {
 		stdout, err := runReport(t, "-work", work, "-out", out, "-shard", []string{"0/2", "1/2"}[i], dir)
