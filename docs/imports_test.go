@@ -32,7 +32,8 @@ const importRules = `
 	internal/atomicfile < plots, internal/slurm;
 	internal/atomicfile, internal/fileread < internal/fuzzfile, internal/outdir;
 	configs, internal/fileread < sim;
-	sim < bots/blocks, recog, view, internal/gameconf;
+	sim < bots/blocks, recog, internal/gameconf, internal/pageevent;
+	internal/pageevent < view;
 	dice, sim, stats < dice/dicetest;
 
 	# bots: the shared types and the registry; the families sit above it,

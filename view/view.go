@@ -28,6 +28,7 @@ import (
 	"io"
 	"slices"
 
+	"github.com/marslab-risk/marslab/internal/pageevent"
 	"github.com/marslab-risk/marslab/sim"
 )
 
@@ -64,59 +65,22 @@ type state struct {
 
 // data is the game as the page's script reads it.
 type data struct {
-	Title      string      `json:"title"`
-	Seed       uint64      `json:"seed"`
-	Index      uint64      `json:"index"`
-	Rules      string      `json:"rules"`
-	Map        string      `json:"map"`
-	Bonus      int         `json:"territory_bonus"`
-	Seats      []seat      `json:"seats"`
-	Territory  []territory `json:"territories"`
-	Continents []continent `json:"continents"`
-	Borders    [][2]int    `json:"borders"`
-	Wrap       bool        `json:"wrap"`
-	Width      int         `json:"width"`
-	Height     int         `json:"height"`
-	Events     []event     `json:"events"`
-	Explain    []explain   `json:"explain"`
-	Result     sim.Result  `json:"result"`
-}
-
-// event is a game event as the page's script reads it: its fields by
-// name, and the change of the position it made, as the engine's replay of
-// the log gives it (the script applies no rule: it sets these values).
-type event struct {
-	Kind   string `json:"kind"`
-	Round  int    `json:"round"`
-	Phase  string `json:"phase"`
-	Player int    `json:"player"`
-	// Other, From and To are absent when the event has none (-1 in
-	// [sim.Event]).
-	Other  *int `json:"other,omitempty"`
-	From   *int `json:"from,omitempty"`
-	To     *int `json:"to,omitempty"`
-	Armies int  `json:"armies"`
-	// A roll's dice (descending) and losses.
-	Attack       []int `json:"attack,omitempty"`
-	Defend       []int `json:"defend,omitempty"`
-	AttackerLoss int   `json:"attacker_loss,omitempty"`
-	DefenderLoss int   `json:"defender_loss,omitempty"`
-	// An attack order's dice, repeat and stop-at.
-	Dice   int  `json:"dice,omitempty"`
-	Repeat bool `json:"repeat,omitempty"`
-	StopAt int  `json:"stop_at,omitempty"`
-	// A fault's text.
-	Text string `json:"text,omitempty"`
-	// Set lists the territories whose owner or armies the event changed,
-	// as [territory, owner, armies] after it.
-	Set [][3]int `json:"set,omitempty"`
-	// Cards lists the seats whose hand size the event changed, as [seat,
-	// cards] after it.
-	Cards [][2]int `json:"cards,omitempty"`
-	// Out lists the seats the event eliminated.
-	Out []int `json:"out,omitempty"`
-	// Winner is the winning seat, on the game_end event of a game won.
-	Winner *int `json:"winner,omitempty"`
+	Title      string            `json:"title"`
+	Seed       uint64            `json:"seed"`
+	Index      uint64            `json:"index"`
+	Rules      string            `json:"rules"`
+	Map        string            `json:"map"`
+	Bonus      int               `json:"territory_bonus"`
+	Seats      []seat            `json:"seats"`
+	Territory  []territory       `json:"territories"`
+	Continents []continent       `json:"continents"`
+	Borders    [][2]int          `json:"borders"`
+	Wrap       bool              `json:"wrap"`
+	Width      int               `json:"width"`
+	Height     int               `json:"height"`
+	Events     []pageevent.Event `json:"events"`
+	Explain    []explain         `json:"explain"`
+	Result     sim.Result        `json:"result"`
 }
 
 // explain is a line of a bot's explanation: At is the number of game
@@ -213,7 +177,7 @@ func build(h sim.LogHeader, events []sim.Event, res sim.Result) (*data, error) {
 		d.Continents = append(d.Continents, continent{Name: c.Name, Bonus: c.Bonus})
 	}
 	nt := len(m.Territories)
-	d.Events = make([]event, 0, len(events))
+	d.Events = make([]pageevent.Event, 0, len(events))
 	d.Explain = []explain{}
 	for i := range events {
 		e := &events[i]
@@ -225,7 +189,7 @@ func build(h sim.LogHeader, events []sim.Event, res sim.Result) (*data, error) {
 			d.Explain = append(d.Explain, explain{At: len(d.Events), Player: e.Player, Round: e.Round, Phase: e.Phase.String(), Text: e.Text})
 			continue
 		}
-		d.Events = append(d.Events, encodeEvent(e))
+		d.Events = append(d.Events, pageevent.Encode(e))
 	}
 	return d, nil
 }
@@ -294,34 +258,4 @@ func checkEvent(e *sim.Event, n, nt int) error {
 		return fmt.Errorf("territory %d (to): the map has territories 0..%d", e.To, nt-1)
 	}
 	return nil
-}
-
-// index is a seat or territory, or nil for -1 (none).
-func index(x int) *int {
-	if x < 0 {
-		return nil
-	}
-	return &x
-}
-
-// encodeEvent names an event's fields as the script reads them.
-func encodeEvent(e *sim.Event) event {
-	v := event{Kind: e.Kind.String(), Round: e.Round, Phase: e.Phase.String(), Player: e.Player,
-		Other: index(e.Other), From: index(e.From), To: index(e.To), Armies: e.Armies}
-	switch e.Kind {
-	case sim.EvRoll:
-		v.Attack, v.Defend = make([]int, e.NAttack), make([]int, e.NDefend)
-		for i := range v.Attack {
-			v.Attack[i] = int(e.AttackerDice[i])
-		}
-		for i := range v.Defend {
-			v.Defend[i] = int(e.DefenderDice[i])
-		}
-		v.AttackerLoss, v.DefenderLoss = e.AttackerLoss, e.DefenderLoss
-	case sim.EvAttackOrder:
-		v.Dice, v.Repeat, v.StopAt = e.Dice, e.Repeat, e.StopAt
-	case sim.EvFault:
-		v.Text = e.Text
-	}
-	return v
 }

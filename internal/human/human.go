@@ -33,6 +33,7 @@ import (
 	"time"
 
 	"github.com/marslab-risk/marslab/internal/atomicfile"
+	"github.com/marslab-risk/marslab/internal/pageevent"
 	"github.com/marslab-risk/marslab/sim"
 )
 
@@ -484,66 +485,19 @@ func (s *session) Observe(e *sim.Event) {
 	s.notify()
 }
 
-// pageEvent is an event as the page reads it: its fields by name and the
-// change of the position it made (view's events, live).
+// pageEvent is an event as the page reads it: the viewer's event, and a
+// card drawn, shown only to the human seats.
 type pageEvent struct {
-	Kind   string `json:"kind"`
-	Round  int    `json:"round"`
-	Phase  string `json:"phase"`
-	Player int    `json:"player"`
-	Other  *int   `json:"other,omitempty"`
-	From   *int   `json:"from,omitempty"`
-	To     *int   `json:"to,omitempty"`
-	Armies int    `json:"armies"`
-	Attack []int  `json:"attack,omitempty"`
-	Defend []int  `json:"defend,omitempty"`
-	ALoss  int    `json:"attacker_loss,omitempty"`
-	DLoss  int    `json:"defender_loss,omitempty"`
-	Dice   int    `json:"dice,omitempty"`
-	Repeat bool   `json:"repeat,omitempty"`
-	StopAt int    `json:"stop_at,omitempty"`
-	// Card is a drawn card, shown only to the human seats.
+	pageevent.Event
 	Card *[2]int `json:"card,omitempty"`
-	Text string  `json:"text,omitempty"`
-	// Set lists [territory, owner, armies] of the territories the event
-	// changed, Cards [seat, cards] of the hands, Out the seats it
-	// eliminated; Winner is the winner on a won game's end.
-	Set    [][3]int `json:"set,omitempty"`
-	Cards  [][2]int `json:"cards,omitempty"`
-	Out    []int    `json:"out,omitempty"`
-	Winner *int     `json:"winner,omitempty"`
-}
-
-func index(x int) *int {
-	if x < 0 {
-		return nil
-	}
-	return &x
 }
 
 // pageEvent encodes e and the position's change since the last event;
 // s.mu is held.
 func (s *session) pageEvent(e *sim.Event) pageEvent {
-	v := pageEvent{Kind: e.Kind.String(), Round: e.Round, Phase: e.Phase.String(), Player: e.Player,
-		Other: index(e.Other), From: index(e.From), To: index(e.To), Armies: e.Armies}
-	switch e.Kind {
-	case sim.EvRoll:
-		v.Attack, v.Defend = make([]int, e.NAttack), make([]int, e.NDefend)
-		for i := range v.Attack {
-			v.Attack[i] = int(e.AttackerDice[i])
-		}
-		for i := range v.Defend {
-			v.Defend[i] = int(e.DefenderDice[i])
-		}
-		v.ALoss, v.DLoss = e.AttackerLoss, e.DefenderLoss
-	case sim.EvAttackOrder:
-		v.Dice, v.Repeat, v.StopAt = e.Dice, e.Repeat, e.StopAt
-	case sim.EvFault, sim.EvExplain:
-		v.Text = e.Text
-	case sim.EvCard:
-		if s.human(e.Player) {
-			v.Card = &[2]int{int(e.Cards[0].Territory), int(e.Cards[0].Symbol)}
-		}
+	v := pageEvent{Event: pageevent.Encode(e)}
+	if e.Kind == sim.EvCard && s.human(e.Player) {
+		v.Card = &[2]int{int(e.Cards[0].Territory), int(e.Cards[0].Symbol)}
 	}
 	if e.Kind == sim.EvExplain {
 		return v
@@ -566,7 +520,7 @@ func (s *session) pageEvent(e *sim.Event) pageEvent {
 		s.nElim = k
 	}
 	if e.Kind == sim.EvGameEnd && e.Player >= 0 {
-		v.Winner = index(e.Player)
+		v.Winner = pageevent.Index(e.Player)
 	}
 	return v
 }
