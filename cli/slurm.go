@@ -277,7 +277,7 @@ func batchGames(reg *bots.Registry, args []string) (int, error) {
 // committed files, or inside a held run, is refused; without resume a
 // folder holding a run of any kind is; with resume the folder must hold
 // this submission (the same command line and -tasks, as its
-// submission file records them), or nothing.
+// submission file records them), nothing, or only a shards folder.
 func checkSubmission(dir, identity string, resume bool) error {
 	if err := outdir.Check(dir); err != nil {
 		return err
@@ -292,11 +292,14 @@ func checkSubmission(dir, identity string, resume bool) error {
 		if err != nil {
 			return err
 		}
-		// No scripts: the folder may hold no run yet.
-		if kind, file, err := runHolds(dir); err != nil || kind != "" {
-			if err != nil {
-				return err
-			}
+		// No scripts: the folder may hold no run yet, or only the shards'
+		// folder of a sharded run, whose shard folders each job checks
+		// against its own command line before it plays.
+		kind, file, err := runHolds(dir)
+		if err != nil {
+			return err
+		}
+		if kind != "" && file != "shards" {
 			return &outdir.HeldError{Dir: dir, Holds: kind, File: file, Asked: "Slurm submission"}
 		}
 		return nil

@@ -108,6 +108,19 @@ func TestSlurmSubmitOverRun(t *testing.T) {
 		require.ErrorContains(t, err, "slurm: "+out+" already holds a "+held+", not a Slurm submission")
 	}
 	assert.NoFileExists(t, calls, "nothing submitted")
+
+	// A folder holding only a sharded run's shards folder is continued
+	// with -resume (each shard job checks its own folder), refused
+	// without it.
+	sharded := filepath.Join(dir, "sharded")
+	require.NoError(t, os.MkdirAll(filepath.Join(sharded, "shards", "shard-0-of-2"), 0o755))
+	_, err := runOut(t, "slurm", "submit", "-out", sharded, "-tasks", "2", "-marslab", exe, "-sbatch", sbatch,
+		"batch", "--", "-players", "aggressive,random", "-games", "30")
+	require.EqualError(t, err, "slurm: "+sharded+" already holds a run (shards): use -resume to continue it, or another output directory")
+	_, err = runOut(t, "slurm", "submit", "-resume", "-out", sharded, "-tasks", "2", "-marslab", exe, "-sbatch", sbatch,
+		"batch", "--", "-players", "aggressive,random", "-games", "30")
+	require.NoError(t, err)
+	assert.FileExists(t, calls, "submitted")
 }
 
 // slurm submit checks what the jobs would check, -dry-run included: a

@@ -208,7 +208,7 @@ say "batch: 4 shard tasks, then the merge; task 2 fails (a file stands where its
 batch=(-players aggressive,random,pacifist,cautious -games 120 -seed 14)
 mkdir -p "$tmp/shared/batch/shards"
 touch "$tmp/shared/batch/shards/shard-2-of-4"
-# The folder holds the planted file: -resume says it is this run's.
+# The folder holds only a shards folder (the planted file): -resume continues into it.
 last=$(submit "$tmp/shared/batch" -resume -tasks 4 batch -- "${batch[@]}")
 [[ -n $last ]] || die "the batch was not submitted"
 st=$(wait_end "$last")
