@@ -174,7 +174,7 @@ cands:
 					break
 				}
 				a := mArm - 1 + i
-				p := m.chain(x, a)
+				p := m.chain(x, a, mArm-1+n)
 				d := m.goalHold(x, a)
 				v := m.p.Pob * p * x.w * d / float64(max(i, 1))
 				if v > best.Value || (v == best.Value && g < best.Goal) {
@@ -207,7 +207,7 @@ func (m *mediator) goalBid(g, mArm, i0, n int) bid {
 			break
 		}
 		a := mArm - 1 + i
-		p := m.chain(x, a)
+		p := m.chain(x, a, mArm-1+n)
 		d := m.goalHold(x, a)
 		if v := m.p.Pob * p * x.w * d / float64(max(i, 1)); v > best.Value {
 			best = bid{Value: v, I: i, Goal: g, P: p, W: x.w, D: d}
@@ -436,8 +436,13 @@ func (m *mediator) numerator(c *oddsCache, a int) float64 {
 // chain returns p_i of equation (4) for goal x: the chain odds of a
 // attacking armies of the goal's defenders, from the odds store (see
 // chainStore). The goals of one message share the store node in their
-// oddsCache for the placement (the defenders do not change).
-func (m *mediator) chain(x *goal, a int) float64 {
+// oddsCache for the placement (the defenders do not change). top >= a is
+// the most attacking armies the caller may ask for next (the agent's
+// armies with every army to place): a node the store must compute or grow
+// is computed for top where its odds are exact there too, so that the
+// caller's larger a do not grow it again (the store's values do not
+// depend on how far a node is computed).
+func (m *mediator) chain(x *goal, a, top int) float64 {
 	c := &m.ccs[x.cc]
 	if a < c.k {
 		// Too few attackers to leave one in each territory before the
@@ -455,7 +460,11 @@ func (m *mediator) chain(x *goal, a int) float64 {
 		if !exactChain(a, maxD) {
 			return m.o.chainOdds(m.scratch, a) // bounded work
 		}
-		c.cv = st.lookup(m.scratch, a+1)
+		need := a + 1
+		if top > a && exactChain(top, maxD) {
+			need = top + 1
+		}
+		c.cv = st.lookup(m.scratch, need)
 		c.cvGen = st.gen
 	}
 	if a <= 0 {

@@ -492,7 +492,7 @@ func TestOffensiveBruteBigStacks(t *testing.T) {
 				x := &m.goals[g]
 				for i := 0; i <= n; i++ {
 					a := m.b.Armies[ag] - 1 + i
-					if v := m.p.Pob * m.chain(x, a) * x.w * m.goalHold(x, a) / float64(max(i, 1)); v > want.Value {
+					if v := m.p.Pob * m.chain(x, a, a) * x.w * m.goalHold(x, a) / float64(max(i, 1)); v > want.Value {
 						want = bid{Value: v, I: i, Goal: g}
 					}
 				}
