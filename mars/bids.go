@@ -433,15 +433,21 @@ func (m *mediator) numerator(c *oddsCache, a int) float64 {
 	return m.p.Pob * p * c.w * hold
 }
 
+// maxHintChain bounds the attacking armies chain computes a node's odds
+// for ahead of a query (see chain): with stacks of hundreds or thousands,
+// the armies to place can double a node's vector, and most of it goes
+// unread.
+const maxHintChain = 256
+
 // chain returns p_i of equation (4) for goal x: the chain odds of a
 // attacking armies of the goal's defenders, from the odds store (see
 // chainStore). The goals of one message share the store node in their
 // oddsCache for the placement (the defenders do not change). top >= a is
 // the most attacking armies the caller may ask for next (the agent's
 // armies with every army to place): a node the store must compute or grow
-// is computed for top where its odds are exact there too, so that the
-// caller's larger a do not grow it again (the store's values do not
-// depend on how far a node is computed).
+// is computed for top where top is below maxHintChain and its odds are
+// exact there too, so that the caller's larger a do not grow it again (the
+// store's values do not depend on how far a node is computed).
 func (m *mediator) chain(x *goal, a, top int) float64 {
 	c := &m.ccs[x.cc]
 	if a < c.k {
@@ -461,7 +467,7 @@ func (m *mediator) chain(x *goal, a, top int) float64 {
 			return m.o.chainOdds(m.scratch, a) // bounded work
 		}
 		need := a + 1
-		if top > a && exactChain(top, maxD) {
+		if top > a && top < maxHintChain && exactChain(top, maxD) {
 			need = top + 1
 		}
 		c.cv = st.lookup(m.scratch, need)
