@@ -117,3 +117,111 @@ func TestCalibrateFromAnotherStart(t *testing.T) {
 	require.NoError(t, err)
 	assert.Len(t, c.Validations, 2)
 }
+
+// A calibration without a narrowing searches by SPSA, compares every other
+// reading of the named options at its recommendation, validates the
+// recommendation (and the reading shown better, if one is) and compares
+// the tuned result with a further seat on the validation's blocks; in
+// memory and through folders alike.
+func TestCalibrateBySPSAWithReadings(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	reg := registry.Default()
+	versus, err := reg.ParseSeat("mars@paperfield(goal_paths=shortest)", nil)
+	require.NoError(t, err)
+	tiny := func(workers int) CalibrateConfig {
+		cfg := tinyCalibration(t, workers)
+		cfg.Narrow, cfg.Method, cfg.ReadingBlocks, cfg.EffectBlocks = nil, "spsa", 2, 0
+		cfg.Versus = []bots.Seat{versus}
+		return cfg
+	}
+	mem, err := Calibrate(ctx, tiny(1))
+	require.NoError(t, err)
+
+	dir := t.TempDir()
+	cfg := tiny(2)
+	var keys []string
+	cfg.Play = func(ctx context.Context, key string, fp []byte, newM func() (Method, error), ev Evaluator) (Method, int, error) {
+		keys = append(keys, key)
+		st, err := (&Search[Method]{Dir: filepath.Join(dir, key), Config: fp, New: newM, Eval: ev}).Run(ctx, true)
+		if err != nil {
+			return nil, 0, err
+		}
+		return st.Method, st.Lines, nil
+	}
+	c, err := Calibrate(ctx, cfg)
+	require.NoError(t, err)
+	show := func(c *Calibration) string {
+		return fmt.Sprintf("%v %v %+v %v %d %+v %+v %+v", c.Trace, c.TraceGames, c.Readings, c.ReadingsHolm, c.Reading, c.Validations, c.Confirmations, c.Versus)
+	}
+	assert.Equal(t, show(mem), show(c))
+
+	assert.Nil(t, c.Narrowing)
+	assert.Nil(t, c.Evolve)
+	assert.Equal(t, "spsa", c.Method)
+	// 2 iterations of 2 x 1 block and the final block, 3 games a block.
+	assert.Equal(t, 5, c.SearchEvals)
+	assert.Equal(t, []int{0, 6, 12, 15}, c.TraceGames)
+	require.Len(t, c.Trace, 4)
+	assert.Equal(t, SeatValues(c.EvolveSetup.Space, c.EvolveSetup.Field.Base.Params), c.Trace[0])
+	assert.Equal(t, c.Search.Recommend(), c.Trace[3])
+
+	// Every other reading at the recommendation: one coordinate changed.
+	rec := c.Validations[0]
+	assert.Equal(t, "SPSA recommendation", rec.Name)
+	var choices int
+	for _, d := range c.Field.Space {
+		choices += max(0, len(d.Param.Choices)-1)
+	}
+	require.Positive(t, choices)
+	require.Len(t, c.Readings, choices)
+	require.Len(t, c.ReadingsHolm, choices)
+	for i, r := range c.Readings {
+		var changed []string
+		for k := range r.X {
+			if r.X[k] != rec.X[k] {
+				changed = append(changed, c.Field.Space[k].Param.Name)
+			}
+		}
+		assert.Len(t, changed, 1, r.Name)
+		assert.Equal(t, 2, r.Blocks, r.Name)
+		assert.Equal(t, validationBlock0+2+2*i, r.FirstBlock, r.Name)
+		assert.GreaterOrEqual(t, c.ReadingsHolm[i], r.Diff.P, r.Name)
+	}
+	if c.Reading >= 0 {
+		require.Len(t, c.Validations, 2)
+		assert.Equal(t, "SPSA recommendation with "+c.Readings[c.Reading].Name, c.Validations[1].Name)
+		assert.Equal(t, c.Readings[c.Reading].X, c.Validations[1].X)
+	} else {
+		assert.Len(t, c.Validations, 1)
+	}
+	wantKeys := []string{"spsa"}
+	for _, r := range c.Readings {
+		wantKeys = append(wantKeys, "reading-"+r.Name)
+	}
+	for i := range c.Validations {
+		wantKeys = append(wantKeys, fmt.Sprintf("validate-%d", i+1))
+	}
+	for i := range c.Validations {
+		wantKeys = append(wantKeys, fmt.Sprintf("confirm-%d", i+1))
+	}
+	assert.Equal(t, append(wantKeys, "versus-1"), keys)
+
+	// The tuned result against mars@paperfield on the validation's blocks:
+	// the tuned side's games are the validation's, the same win rate.
+	require.Len(t, c.Versus, 1)
+	v, tuned := c.Versus[0], c.Validations[c.Pick]
+	assert.Equal(t, versus.Label, v.Name)
+	assert.Equal(t, tuned.WinA, v.WinA)
+	assert.Equal(t, tuned.FirstBlock, v.FirstBlock)
+	assert.Equal(t, SeatValues(c.Field.Space, versus.Params), v.X)
+	assert.InDelta(t, v.WinA-v.WinB, v.Diff.Mean, 1e-12)
+
+	// A seat of another bot is refused.
+	cfg = tiny(1)
+	other, err := reg.ParseSeat("aggressive", nil)
+	require.NoError(t, err)
+	cfg.Versus = []bots.Seat{other}
+	_, err = Calibrate(ctx, cfg)
+	assert.ErrorContains(t, err, `versus seat "aggressive": want a seat of the searched bot`)
+}
