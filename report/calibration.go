@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/marslab-risk/marslab/bots"
@@ -15,26 +17,38 @@ import (
 )
 
 // calibrationNotes are the note sections of a calibration notebook.
-var calibrationNotes = []string{"intro", "narrow", "paper", "cmaes", "effects", "validation", "tournament", "conclusion", "timing"}
+var calibrationNotes = []string{"intro", "narrow", "paper", "cmaes", "search", "readings", "effects", "validation", "tournament", "conclusion", "timing"}
 
 // calibrationConfig is the config of a calibration notebook: a narrowing
-// search of two parameters, a CMA-ES search of many, the named options'
-// effects and the validation of the results against a reference on fresh
-// deals (package search).
+// search of two parameters (optional), a search of many by CMA-ES or
+// another method, the other named-option readings at its result
+// (optional), the named options' effects and the validation of the
+// results against a reference on fresh deals (package search).
 type calibrationConfig struct {
 	Header
 	Calibration struct {
 		// Narrow and CMAES are search config files (package search's
 		// format, with a [narrow] and a [cmaes] table), relative to the
-		// notebook's folder. The notebook's seed replaces theirs.
+		// notebook's folder. The notebook's seed replaces theirs. Narrow
+		// may be empty (no narrowing); Search, with Method, replaces
+		// CMAES: a config with the table of Method (cmaes, spsa,
+		// surrogate, halving; "" = its one method table).
 		Narrow string `toml:"narrow"`
 		CMAES  string `toml:"cmaes"`
+		Search string `toml:"search"`
+		Method string `toml:"method"`
 		// Against is the reference seat of the validations and effects.
 		Against string `toml:"against"`
 		// ValidateBlocks is the number of fresh blocks of each validation;
-		// EffectBlocks those of each option's effect.
+		// EffectBlocks those of each option's effect (0 = no effects);
+		// ReadingBlocks those of each other reading at the search's result
+		// (0 = none compared).
 		ValidateBlocks int `toml:"validate_blocks"`
 		EffectBlocks   int `toml:"effect_blocks"`
+		ReadingBlocks  int `toml:"reading_blocks"`
+		// Versus are seats of the calibrated bot that the tuned result
+		// meets on the validation's blocks (e.g. "mars@paperfield").
+		Versus []string `toml:"versus"`
 		// Workers is the number of games played at once (0 = every core).
 		Workers int `toml:"workers"`
 		// ConfirmSeed, when not 0, is the experiment seed of a second
@@ -44,8 +58,10 @@ type calibrationConfig struct {
 		ConfirmSeed int64 `toml:"confirm_seed"`
 	} `toml:"calibration"`
 	// Quick is the reduced size: the narrowing's levels, rounds, blocks
-	// and points per parameter, the CMA-ES generations and blocks, and the
-	// validation and effect blocks.
+	// and points per parameter (with a narrowing), the search's
+	// generations (SPSA's iterations, the surrogate's rounds, halving's
+	// brackets) and blocks per evaluation, and the validation, effect
+	// and reading blocks.
 	Quick struct {
 		Levels         int `toml:"levels"`
 		Rounds         int `toml:"rounds"`
@@ -55,6 +71,7 @@ type calibrationConfig struct {
 		CMAESBlocks    int `toml:"cmaes_blocks"`
 		ValidateBlocks int `toml:"validate_blocks"`
 		EffectBlocks   int `toml:"effect_blocks"`
+		ReadingBlocks  int `toml:"reading_blocks"`
 	} `toml:"quick"`
 	// Tournament, when present, plays a tournament notebook's round robin
 	// with the tuned result, and reference seats, in the calibrated bot's
@@ -67,6 +84,9 @@ type calibrationConfig struct {
 		Values map[string]float64 `toml:"values"`
 	} `toml:"paper"`
 	path string
+	// search is the config file of the search of many parameters (CMAES
+	// or Search), method its method.
+	search, method string
 }
 
 func parseCalibration(path string, data []byte) (experiment, error) {
@@ -76,22 +96,53 @@ func parseCalibration(path string, data []byte) (experiment, error) {
 	}
 	ck := &checker{path: path}
 	k := &c.Calibration
-	ck.nonEmpty("calibration.narrow", k.Narrow)
-	ck.nonEmpty("calibration.cmaes", k.CMAES)
+	switch {
+	case k.CMAES != "" && k.Search != "":
+		ck.fail("calibration.search", "%q: want either calibration.cmaes or calibration.search, not both", k.Search)
+	case k.CMAES != "":
+		c.search, c.method = k.CMAES, "cmaes"
+		if k.Method != "" && k.Method != "cmaes" {
+			ck.fail("calibration.method", "%q: calibration.cmaes searches by cmaes (use calibration.search for another method)", k.Method)
+		}
+	case k.Search != "":
+		c.search, c.method = k.Search, k.Method
+		if k.Method != "" && !slices.Contains([]string{"cmaes", "spsa", "surrogate", "halving"}, k.Method) {
+			ck.fail("calibration.method", "%q: want cmaes, spsa, surrogate or halving (or none: the search config's one method table)", k.Method)
+		}
+	default:
+		ck.fail("calibration.search", "missing: want the config of the search of many parameters (or calibration.cmaes)")
+	}
 	ck.nonEmpty("calibration.against", k.Against)
 	ck.intIn("calibration.validate_blocks", k.ValidateBlocks, 2, 1<<20)
-	ck.intIn("calibration.effect_blocks", k.EffectBlocks, 2, 1<<20)
+	if k.EffectBlocks != 0 {
+		ck.intIn("calibration.effect_blocks", k.EffectBlocks, 2, 1<<20)
+	}
+	if k.ReadingBlocks != 0 {
+		ck.intIn("calibration.reading_blocks", k.ReadingBlocks, 2, 1<<20)
+	}
+	for i, v := range k.Versus {
+		ck.nonEmpty(fmt.Sprintf("calibration.versus[%d]", i), v)
+	}
 	ck.intIn("calibration.workers", k.Workers, 0, maxWorkers)
 	q := &c.Quick
-	ck.intIn("quick.levels", q.Levels, 1, 10)
-	ck.intIn("quick.rounds", q.Rounds, 1, 10)
-	ck.intIn("quick.blocks", q.Blocks, 1, 100)
-	ck.intIn("quick.points", q.Points, 1, 10)
+	if k.Narrow != "" {
+		ck.intIn("quick.levels", q.Levels, 1, 10)
+		ck.intIn("quick.rounds", q.Rounds, 1, 10)
+		ck.intIn("quick.blocks", q.Blocks, 1, 100)
+		ck.intIn("quick.points", q.Points, 1, 10)
+	}
 	ck.intIn("quick.generations", q.Generations, 1, 100)
 	ck.intIn("quick.cmaes_blocks", q.CMAESBlocks, 1, 100)
 	ck.intIn("quick.validate_blocks", q.ValidateBlocks, 2, 1000)
-	ck.intIn("quick.effect_blocks", q.EffectBlocks, 2, 1000)
-	ck.nonEmpty("paper.source", c.Paper.Source)
+	if k.EffectBlocks != 0 {
+		ck.intIn("quick.effect_blocks", q.EffectBlocks, 2, 1000)
+	}
+	if k.ReadingBlocks != 0 {
+		ck.intIn("quick.reading_blocks", q.ReadingBlocks, 2, 1000)
+	}
+	if k.Narrow != "" || len(c.Paper.Values) > 0 {
+		ck.nonEmpty("paper.source", c.Paper.Source)
+	}
 	if k.ConfirmSeed < 0 || (k.ConfirmSeed != 0 && uint64(k.ConfirmSeed) == c.Seed) {
 		ck.fail("calibration.confirm_seed", "%d: want 0 (none) or a positive seed other than the notebook's seed %d", k.ConfirmSeed, c.Seed)
 	}
@@ -101,17 +152,40 @@ func parseCalibration(path string, data []byte) (experiment, error) {
 	if ck.err != nil {
 		return nil, ck.err
 	}
-	for _, f := range []struct{ key, file string }{{"calibration.narrow", k.Narrow}, {"calibration.cmaes", k.CMAES}} {
-		sc, err := search.LoadConfig(notebookPath(filepath.Dir(path), f.file))
+	if k.Narrow != "" {
+		sc, err := search.LoadConfig(notebookPath(filepath.Dir(path), k.Narrow))
 		if err != nil {
-			return nil, fmt.Errorf("%s: key %s: %w", path, f.key, err)
+			return nil, fmt.Errorf("%s: key calibration.narrow: %w", path, err)
 		}
-		if f.key == "calibration.narrow" && (sc.Narrow == nil || len(sc.Params) != 2) {
-			return nil, fmt.Errorf("%s: key %s: %s needs a [narrow] table and two [[param]] tables", path, f.key, sc.Source)
+		if sc.Narrow == nil || len(sc.Params) != 2 {
+			return nil, fmt.Errorf("%s: key calibration.narrow: %s needs a [narrow] table and two [[param]] tables", path, sc.Source)
 		}
-		if f.key == "calibration.cmaes" && sc.CMAES == nil {
-			return nil, fmt.Errorf("%s: key %s: %s needs a [cmaes] table", path, f.key, sc.Source)
+	}
+	key := "calibration.search"
+	if k.CMAES != "" {
+		key = "calibration.cmaes"
+	}
+	sc, err := search.LoadConfig(notebookPath(filepath.Dir(path), c.search))
+	if err != nil {
+		return nil, fmt.Errorf("%s: key %s: %w", path, key, err)
+	}
+	if c.method == "cmaes" && sc.CMAES == nil {
+		return nil, fmt.Errorf("%s: key %s: %s needs a [cmaes] table", path, key, sc.Source)
+	}
+	if c.method == "" {
+		var have []string
+		for m, ok := range map[string]bool{"cmaes": sc.CMAES != nil, "spsa": sc.SPSA != nil, "surrogate": sc.Surrogate != nil, "halving": sc.Halving != nil} {
+			if ok {
+				have = append(have, m)
+			}
 		}
+		if len(have) != 1 {
+			return nil, fmt.Errorf("%s: key %s: %s has %d method tables: want one, or name it in calibration.method", path, key, sc.Source, len(have))
+		}
+		c.method = have[0]
+	}
+	if m := c.method; (m == "spsa" && sc.SPSA == nil) || (m == "surrogate" && sc.Surrogate == nil) || (m == "halving" && sc.Halving == nil) {
+		return nil, fmt.Errorf("%s: key calibration.method: %s needs a [%s] table", path, sc.Source, m)
 	}
 	return &c, nil
 }
@@ -121,11 +195,38 @@ func (c *calibrationConfig) template() string { return "calibration.md.tmpl" }
 func (c *calibrationConfig) sizes(quick bool) string {
 	if quick {
 		q := c.Quick
-		return fmt.Sprintf("narrowing %d level(s) x %d round(s) x %d block(s), %d points per parameter; CMA-ES %d generation(s) of %d block(s); validation %d blocks, effects %d blocks",
-			q.Levels, q.Rounds, q.Blocks, q.Points, q.Generations, q.CMAESBlocks, q.ValidateBlocks, q.EffectBlocks)
+		var parts []string
+		if c.Calibration.Narrow != "" {
+			parts = append(parts, fmt.Sprintf("narrowing %d level(s) x %d round(s) x %d block(s), %d points per parameter", q.Levels, q.Rounds, q.Blocks, q.Points))
+		}
+		steps := map[string]string{"cmaes": "generation(s)", "spsa": "iteration(s)", "surrogate": "round(s)", "halving": "bracket(s)"}[c.method]
+		parts = append(parts, fmt.Sprintf("%s %d %s of %d block(s)", methodTitle(c.method), q.Generations, steps, q.CMAESBlocks))
+		checks := fmt.Sprintf("validation %d blocks", q.ValidateBlocks)
+		if c.Calibration.EffectBlocks > 0 {
+			checks += fmt.Sprintf(", effects %d blocks", q.EffectBlocks)
+		}
+		if c.Calibration.ReadingBlocks > 0 {
+			checks += fmt.Sprintf(", readings %d blocks", q.ReadingBlocks)
+		}
+		return strings.Join(append(parts, checks), "; ")
 	}
-	return fmt.Sprintf("the searches as configured in %s and %s; validation %d blocks, effects %d blocks",
-		c.Calibration.Narrow, c.Calibration.CMAES, c.Calibration.ValidateBlocks, c.Calibration.EffectBlocks)
+	s := "the searches as configured in " + c.Calibration.Narrow + " and " + c.search
+	if c.Calibration.Narrow == "" {
+		s = "the search as configured in " + c.search
+	}
+	s += fmt.Sprintf("; validation %d blocks", c.Calibration.ValidateBlocks)
+	if c.Calibration.EffectBlocks > 0 {
+		s += fmt.Sprintf(", effects %d blocks", c.Calibration.EffectBlocks)
+	}
+	if c.Calibration.ReadingBlocks > 0 {
+		s += fmt.Sprintf(", readings %d blocks", c.Calibration.ReadingBlocks)
+	}
+	return s
+}
+
+// methodTitle names search method m in a sentence.
+func methodTitle(m string) string {
+	return map[string]string{"cmaes": "CMA-ES", "spsa": "SPSA", "surrogate": "the surrogate", "halving": "successive halving"}[m]
 }
 
 // calibrationData is what the calibration template sees: the tables and
@@ -133,6 +234,9 @@ func (c *calibrationConfig) sizes(quick bool) string {
 // and the notebook's set-up and timing.
 type calibrationData struct {
 	NarrowConfig, CMAESConfig string
+	// Narrowed and Evolved say whether the notebook has a narrowing and a
+	// CMA-ES search.
+	Narrowed, Evolved bool
 	Field                     string
 	Against                   string
 	// Unsearched names where a candidate's unsearched parameters come
@@ -152,6 +256,23 @@ type calibrationData struct {
 	Lambda      int
 	FinalText   string
 	CMAESParams table.Table
+	// Another method's search: its name in a sentence, its description,
+	// the start and result of every searched parameter, the games it
+	// played and the sentence on its last recommendation.
+	Method      string
+	MethodText  string
+	SearchTable table.Table
+	SearchGames int
+	// Readings: each other named-option reading at the search's result
+	// against it, and the sentence on the one kept.
+	Readings     table.Table
+	ReadingsText string
+	// Versus: the tuned result against further seats on the validation's
+	// blocks, and a sentence per seat; TunedWin states the tuned
+	// result's win rate on the validations.
+	Versus     table.Table
+	VersusText []string
+	TunedWin   string
 	// Effects and validations.
 	Effects     table.Table
 	EffectsText string
@@ -192,38 +313,74 @@ func (c *calibrationConfig) run(ctx context.Context, w *writer) (any, error) {
 		setup.Field.Workers = c.Calibration.Workers
 		return setup, nil
 	}
-	ns, err := load(c.Calibration.Narrow)
-	if err != nil {
-		return nil, err
+	var ns *search.Setup
+	if c.Calibration.Narrow != "" {
+		var err error
+		if ns, err = load(c.Calibration.Narrow); err != nil {
+			return nil, err
+		}
 	}
-	es, err := load(c.Calibration.CMAES)
+	es, err := load(c.search)
 	if err != nil {
 		return nil, err
 	}
 	q := c.Quick
 	if w.quick {
-		ns.Config.Narrow.Levels, ns.Config.Narrow.Rounds, ns.Config.Narrow.Blocks = q.Levels, q.Rounds, q.Blocks
-		for i := range ns.Config.Params {
-			ns.Config.Params[i].Points = q.Points
+		if ns != nil {
+			ns.Config.Narrow.Levels, ns.Config.Narrow.Rounds, ns.Config.Narrow.Blocks = q.Levels, q.Rounds, q.Blocks
+			for i := range ns.Config.Params {
+				ns.Config.Params[i].Points = q.Points
+			}
 		}
-		m := es.Config.CMAES
-		m.Generations, m.Blocks, m.MaxBlocks, m.MeanBlocks, m.FinalBlocks = q.Generations, q.CMAESBlocks, 2*q.CMAESBlocks, q.CMAESBlocks, 2*q.CMAESBlocks
+		switch sc := es.Config; c.method {
+		case "cmaes":
+			m := sc.CMAES
+			m.Generations, m.Blocks, m.MaxBlocks, m.MeanBlocks, m.FinalBlocks = q.Generations, q.CMAESBlocks, 2*q.CMAESBlocks, q.CMAESBlocks, 2*q.CMAESBlocks
+		case "spsa":
+			sc.SPSA.Iterations, sc.SPSA.Blocks, sc.SPSA.FinalBlocks = q.Generations, q.CMAESBlocks, q.CMAESBlocks
+		case "surrogate":
+			sc.Surrogate.Rounds, sc.Surrogate.Blocks, sc.Surrogate.FinalBlocks = q.Generations, q.CMAESBlocks, q.CMAESBlocks
+		case "halving":
+			sc.Halving.Brackets, sc.Halving.Blocks, sc.Halving.FinalBlocks = q.Generations, q.CMAESBlocks, q.CMAESBlocks
+		}
 	}
-	vblocks, eblocks := c.Calibration.ValidateBlocks, c.Calibration.EffectBlocks
+	vblocks, eblocks, rblocks := c.Calibration.ValidateBlocks, c.Calibration.EffectBlocks, c.Calibration.ReadingBlocks
 	if w.quick {
-		vblocks, eblocks = q.ValidateBlocks, q.EffectBlocks
+		vblocks = q.ValidateBlocks
+		if eblocks > 0 {
+			eblocks = q.EffectBlocks
+		}
+		if rblocks > 0 {
+			rblocks = q.ReadingBlocks
+		}
 	}
 	ref, err := w.reg.ParseSeat(c.Calibration.Against, nil)
 	if err != nil {
 		return nil, fmt.Errorf("%s: key calibration.against: %w", c.path, err)
 	}
+	var versus []bots.Seat
+	for i, v := range c.Calibration.Versus {
+		s, err := w.reg.ParseSeat(v, nil)
+		if err != nil {
+			return nil, fmt.Errorf("%s: key calibration.versus[%d]: %w", c.path, i, err)
+		}
+		versus = append(versus, s)
+	}
 	count := &counter{}
-	cal, err := search.Calibrate(ctx, search.CalibrateConfig{Narrow: ns, CMAES: es, Reference: ref, ReferenceName: c.Calibration.Against,
-		ValidateBlocks: vblocks, EffectBlocks: eblocks, ConfirmSeed: uint64(c.Calibration.ConfirmSeed), Log: w.logf,
+	cal, err := search.Calibrate(ctx, search.CalibrateConfig{Narrow: ns, CMAES: es, Method: c.method, Reference: ref, ReferenceName: c.Calibration.Against,
+		ValidateBlocks: vblocks, EffectBlocks: eblocks, ReadingBlocks: rblocks, Versus: versus, ConfirmSeed: uint64(c.Calibration.ConfirmSeed), Log: w.logf,
 		Play: func(ctx context.Context, key string, fp []byte, newM func() (search.Method, error), ev search.Evaluator) (search.Method, int, error) {
 			var progress func(step, steps int, status string)
-			if key == "narrow" || key == "cmaes" {
+			switch key {
+			case "narrow", "cmaes":
 				progress = logStep(w)
+			case c.method:
+				// SPSA's hundreds of iterations: every 50th.
+				progress = func(step, steps int, status string) {
+					if (step+1)%50 == 0 || step+1 == steps {
+						w.logf("  step %d/%d: %s", step+1, steps, status)
+					}
+				}
 			}
 			return playSearch(ctx, w, key, fp, newM, count.wrap(ev), progress)
 		}})
@@ -273,40 +430,68 @@ func (t *runTiming) finish(w *writer, games int, start time.Time) error {
 // searchreport.
 func (c *calibrationConfig) render(w *writer, cal *search.Calibration) (*calibrationData, error) {
 	n, e := cal.Narrowing, cal.Evolve
-	d := &calibrationData{NarrowConfig: c.Calibration.Narrow, CMAESConfig: c.Calibration.CMAES, Against: c.Calibration.Against,
-		PaperSource: c.Paper.Source, Blocks: cal.Blocks, Field: field(cal.NarrowSetup), TunedName: "mars@tuned", Cal: cal}
+	d := &calibrationData{NarrowConfig: c.Calibration.Narrow, CMAESConfig: c.search, Against: c.Calibration.Against,
+		PaperSource: c.Paper.Source, Blocks: cal.Blocks, Field: field(cal.EvolveSetup), TunedName: "mars@tuned", Cal: cal,
+		Narrowed: n != nil, Evolved: e != nil, Method: methodTitle(cal.Method), MethodText: searchreport.MethodText(cal.Method)}
 	if c.Tournament != nil {
 		d.TunedName = c.Tournament.Tuned
 	}
-	if err := w.table("narrow-cells.csv", searchreport.Cells(n)); err != nil {
-		return nil, err
-	}
-	nfigs, err := searchreport.NarrowFigures(n, "calibration, narrowing", cal.RefNarrow, c.Calibration.Against)
-	if err != nil {
-		return nil, err
-	}
-	for _, f := range nfigs {
-		if err := w.figure(f.Name, f.Fig); err != nil {
+	narrowBase := cal.EvolveSetup.Field.Base.Label
+	if n != nil {
+		d.Field = field(cal.NarrowSetup)
+		narrowBase = cal.NarrowSetup.Field.Base.Label
+		if err := w.table("narrow-cells.csv", searchreport.Cells(n)); err != nil {
 			return nil, err
 		}
-	}
-	d.Levels, d.PaperTable = searchreport.Levels(n), searchreport.PaperTable(cal, c.Paper.Values)
-	d.BestText, d.PaperText = searchreport.BestText(n), searchreport.PaperText(cal, c.Paper.Values)
-	if err := w.table("cmaes-generations.csv", searchreport.Generations(e)); err != nil {
-		return nil, err
-	}
-	for _, f := range searchreport.EvolveFigures(e, "calibration") {
-		if err := w.figure("cmaes-"+f.Name, f.Fig); err != nil {
+		nfigs, err := searchreport.NarrowFigures(n, "calibration, narrowing", cal.RefNarrow, c.Calibration.Against)
+		if err != nil {
 			return nil, err
 		}
+		for _, f := range nfigs {
+			if err := w.figure(f.Name, f.Fig); err != nil {
+				return nil, err
+			}
+		}
+		d.Levels, d.PaperTable = searchreport.Levels(n), searchreport.PaperTable(cal, c.Paper.Values)
+		d.BestText, d.PaperText = searchreport.BestText(n), searchreport.PaperText(cal, c.Paper.Values)
 	}
-	d.Generations, d.Lambda, d.FinalText = len(e.Generations()), e.Config().Lambda, searchreport.FinalText(e)
 	start := "start (reference)"
 	if base := cal.EvolveSetup.Field.Base.Label; base != c.Calibration.Against {
 		start = "start (`" + base + "`)"
 	}
-	d.CMAESParams = searchreport.Params(e, start)
-	d.Unsearched = unsearched(c.Calibration.Against, cal.NarrowSetup.Field.Base.Label, cal.EvolveSetup.Field.Base.Label)
+	if e != nil {
+		if err := w.table("cmaes-generations.csv", searchreport.Generations(e)); err != nil {
+			return nil, err
+		}
+		for _, f := range searchreport.EvolveFigures(e, "calibration") {
+			if err := w.figure("cmaes-"+f.Name, f.Fig); err != nil {
+				return nil, err
+			}
+		}
+		d.Generations, d.Lambda, d.FinalText = len(e.Generations()), e.Config().Lambda, searchreport.FinalText(e)
+		d.CMAESParams = searchreport.Params(e, start)
+	} else {
+		name := cal.Method + "-trace"
+		if err := w.table(name+".csv", searchreport.TraceTable(cal, 100)); err != nil {
+			return nil, err
+		}
+		if err := w.figure(name, searchreport.TraceFigure(cal, methodTitle(cal.Method))); err != nil {
+			return nil, err
+		}
+		d.SearchTable = searchreport.SearchParams(cal, start)
+		if len(cal.TraceGames) > 0 {
+			d.SearchGames = cal.TraceGames[len(cal.TraceGames)-1]
+		}
+	}
+	if len(cal.Readings) > 0 {
+		var readings table.Table
+		d.Readings, readings = searchreport.ReadingsTables(cal)
+		d.ReadingsText = searchreport.ReadingsText(cal)
+		if err := w.table("readings.csv", readings); err != nil {
+			return nil, err
+		}
+	}
+	d.Unsearched = unsearched(c.Calibration.Against, narrowBase, cal.EvolveSetup.Field.Base.Label)
 	var validations table.Table
 	d.Validations, validations = searchreport.CandidatesTables(c.Calibration.Against, cal.Validations, cal.Holm)
 	if err := w.table("validation.csv", validations); err != nil {
@@ -333,6 +518,18 @@ func (c *calibrationConfig) render(w *writer, cal *search.Calibration) (*calibra
 		if err := w.table("confirmation.csv", confirmations); err != nil {
 			return nil, err
 		}
+	}
+	d.TunedWin = searchreport.TunedWinText(cal)
+	if len(cal.Versus) > 0 {
+		var versus table.Table
+		d.Versus, versus = searchreport.VersusTables(cal)
+		d.VersusText = searchreport.VersusText(cal)
+		if err := w.table("versus.csv", versus); err != nil {
+			return nil, err
+		}
+	}
+	if len(cal.Effects) == 0 {
+		return d, nil
 	}
 	var effects table.Table
 	d.Effects, effects = searchreport.EffectsTables(c.Calibration.Against, cal.Effects)

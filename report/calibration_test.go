@@ -207,7 +207,10 @@ func TestCalibrationNotebookQuick(t *testing.T) {
 
 func TestCalibrationParseErrors(t *testing.T) {
 	for _, tc := range []struct{ from, to, want string }{
-		{`narrow = "narrow.toml"`, `narrow = ""`, "key calibration.narrow: missing"},
+		{`cmaes = "cmaes.toml"`, `cmaes = ""`, "key calibration.search: missing"},
+		{`cmaes = "cmaes.toml"`, "cmaes = \"cmaes.toml\"\nmethod = \"spsa\"", `key calibration.method: "spsa": calibration.cmaes searches by cmaes`},
+		{`cmaes = "cmaes.toml"`, `cmaes = "narrow.toml"`, "needs a [cmaes] table"},
+		{`effect_blocks = 2`, `effect_blocks = 1`, "key calibration.effect_blocks: 1 outside [2, 1048576]"},
 		{`validate_blocks = 3`, `validate_blocks = 1`, "key calibration.validate_blocks: 1 outside [2, 1048576]"},
 		{`narrow = "narrow.toml"`, `narrow = "none.toml"`, "key calibration.narrow:"},
 		{`narrow = "narrow.toml"`, `narrow = "cmaes.toml"`, "needs a [narrow] table"},
@@ -304,5 +307,84 @@ func TestUnsearched(t *testing.T) {
 		{"mars@paper", "mars@paper", "mars@paperfield", "those of each search's start, `mars@paper` for the narrowing and `mars@paperfield` for CMA-ES"},
 	} {
 		assert.Equal(t, tc.want, unsearched(tc.against, tc.narrow, tc.cmaes))
+	}
+}
+
+// tinySPSA is a calibration notebook without a narrowing whose search is
+// SPSA, with the other readings at its recommendation, no effects and the
+// tuned result against a further seat.
+var tinySPSA = strings.NewReplacer("narrow = \"narrow.toml\"\ncmaes = \"cmaes.toml\"\n", "search = \"spsa.toml\"\n",
+	"effect_blocks = 2\nworkers = 2\n", "reading_blocks = 2\nversus = [\"mars@paperfield(goal_paths=shortest)\"]\nworkers = 2\n",
+	"[paper]\nsource = \"a test\"\nvalues = { W_p = 0.7375, P_ob = 170 }\n", "",
+	"effect_blocks = 2\n\n", "reading_blocks = 2\n\n", `thumbnail = "surface.png"`, `thumbnail = "spsa-trace.png"`).Replace(tinyCalibration)
+
+const tinySPSASearch = "name = \"tiny-spsa\"\n" + tinySearchHead + "\n[spsa]\niterations = 3\nblocks = 1\na = 0.5\nc = 0.1\nfinal_blocks = 1\n"
+
+func TestCalibrationNotebookSPSA(t *testing.T) {
+	require.NotContains(t, tinySPSA, "narrow")
+	require.NotContains(t, tinySPSA, "effect_blocks")
+	dir := writeNotebook(t, "calibration", tinySPSA, file{"spsa.toml", tinySPSASearch})
+	nb, err := Load(dir)
+	require.NoError(t, err)
+	out, work := t.TempDir(), t.TempDir()
+	require.NoError(t, nb.Run(t.Context(), Options{Registry: registry.Default(), Out: out, Work: work}))
+	assertFiles(t, out, "spsa-trace.csv", "spsa-trace.png", "readings.csv", "validation.csv", "versus.csv", "tuned.toml", timingsFile)
+	for _, f := range []string{"narrow-cells.csv", "cmaes-generations.csv", "effects.csv", "surface.png"} {
+		assert.NoFileExists(t, filepath.Join(out, f))
+	}
+	for _, sub := range []string{"spsa", "reading-goal_paths=all", "validate-1", "versus-1"} {
+		assert.DirExists(t, filepath.Join(work, sub))
+	}
+	rep := readFile(t, filepath.Join(out, ReportFile))
+	assert.Contains(t, rep, "Search: `spsa.toml` (SPSA), with this notebook's seed.")
+	assert.Contains(t, rep, "## SPSA over every searched parameter")
+	assert.Contains(t, rep, "7 evaluations, 14 games", "3 iterations of 2 x 1 block and the final block, 2 games a block")
+	assert.NotContains(t, rep, "## Narrowing")
+	assert.NotContains(t, rep, "## CMA-ES")
+	assert.NotContains(t, rep, "## The named options\n")
+	assert.Contains(t, rep, "## The named options at the search's result")
+	assert.Regexp(t, "(None of the 6 other readings is shown better than the SPSA recommendation|Of the 6 other readings, `[a-z_]+=[a-z]+` is shown better)", rep)
+	assert.Contains(t, rep, "The SPSA recommendation")
+	assert.Regexp(t, `wins \d+\.\d % of its 6 games on the validation's fresh blocks \(95 % Wilson interval \[`, rep)
+	assert.Contains(t, rep, "### Against other parameter sets")
+	assert.Regexp(t, "against `mars@paperfield\\(goal_paths=shortest\\)` on the same 3 blocks the SPSA recommendation(| with [a-z_=]+) is (not shown different|shown better|shown worse): [+-]", rep)
+
+	// The trace: the start and 4 steps, games 0, 4, 8, 12, 14.
+	trace := readFile(t, filepath.Join(out, "spsa-trace.csv"))
+	assert.True(t, strings.HasPrefix(trace, "step,games,W_p,P_ob\n0,0,0.7375,170\n1,4,"), trace)
+	assert.Contains(t, trace, "\n4,14,")
+	assert.Equal(t, 6, strings.Count(trace, "\n"))
+	readings := readFile(t, filepath.Join(out, "readings.csv"))
+	assert.Equal(t, 7, strings.Count(readings, "\n"), "six other readings")
+	assert.Contains(t, readings, "goal_paths=all,2,4,")
+	versus := readFile(t, filepath.Join(out, "versus.csv"))
+	assert.Contains(t, versus, "mars@paperfield(goal_paths=shortest),3,6,")
+
+	// The same again from the work folder: every search read back.
+	out2 := t.TempDir()
+	require.NoError(t, nb.Run(t.Context(), Options{Registry: registry.Default(), Out: out2, Work: work}))
+	assertSameResults(t, out, out2)
+
+	// Quick: one iteration of one block.
+	out3 := t.TempDir()
+	require.NoError(t, nb.Run(t.Context(), Options{Registry: registry.Default(), Out: out3, Quick: true}))
+	assert.Contains(t, readFile(t, filepath.Join(out3, ReportFile)), "quick size: SPSA 1 iteration(s) of 1 block(s); validation 2 blocks, readings 2 blocks")
+	assert.Contains(t, readFile(t, filepath.Join(out3, "spsa-trace.csv")), "\n2,6,")
+}
+
+func TestCalibrationSearchParseErrors(t *testing.T) {
+	for _, tc := range []struct{ from, to, want string }{
+		{`search = "spsa.toml"`, `search = ""`, "key calibration.search: missing"},
+		{`search = "spsa.toml"`, "search = \"spsa.toml\"\ncmaes = \"spsa.toml\"", "key calibration.search: \"spsa.toml\": want either calibration.cmaes or calibration.search, not both"},
+		{`search = "spsa.toml"`, "search = \"spsa.toml\"\nmethod = \"sgd\"", `key calibration.method: "sgd": want cmaes, spsa, surrogate or halving`},
+		{`search = "spsa.toml"`, "search = \"spsa.toml\"\nmethod = \"halving\"", "spsa.toml needs a [halving] table"},
+		{`reading_blocks = 2`, `reading_blocks = 1`, "key calibration.reading_blocks: 1 outside [2, 1048576]"},
+		{`versus = ["mars@paperfield(goal_paths=shortest)"]`, `versus = [""]`, "key calibration.versus[0]: missing"},
+	} {
+		cfg := strings.Replace(tinySPSA, tc.from, tc.to, 1)
+		require.NotEqual(t, tinySPSA, cfg, tc.from)
+		dir := writeNotebook(t, "calibration", cfg, file{"spsa.toml", tinySPSASearch})
+		_, err := Load(dir)
+		assert.ErrorContains(t, err, tc.want, tc.to)
 	}
 }
