@@ -46,6 +46,10 @@ type calibrationConfig struct {
 		ValidateBlocks int `toml:"validate_blocks"`
 		EffectBlocks   int `toml:"effect_blocks"`
 		ReadingBlocks  int `toml:"reading_blocks"`
+		// Tuned is the name the tuned result ships under when shown better
+		// (default mars@tuned; tournament.tuned when a round robin is
+		// played).
+		Tuned string `toml:"tuned"`
 		// Versus are seats of the calibrated bot that the tuned result
 		// meets on the validation's blocks (e.g. "mars@paperfield").
 		Versus []string `toml:"versus"`
@@ -119,6 +123,9 @@ func parseCalibration(path string, data []byte) (experiment, error) {
 	}
 	if k.ReadingBlocks != 0 {
 		ck.intIn("calibration.reading_blocks", k.ReadingBlocks, 2, 1<<20)
+	}
+	if k.Tuned != "" && c.Tournament != nil {
+		ck.fail("calibration.tuned", "%q: the tournament's tuned names the result (tournament.tuned)", k.Tuned)
 	}
 	for i, v := range k.Versus {
 		ck.nonEmpty(fmt.Sprintf("calibration.versus[%d]", i), v)
@@ -433,6 +440,9 @@ func (c *calibrationConfig) render(w *writer, cal *search.Calibration) (*calibra
 	d := &calibrationData{NarrowConfig: c.Calibration.Narrow, CMAESConfig: c.search, Against: c.Calibration.Against,
 		PaperSource: c.Paper.Source, Blocks: cal.Blocks, Field: field(cal.EvolveSetup), TunedName: "mars@tuned", Cal: cal,
 		Narrowed: n != nil, Evolved: e != nil, Method: methodTitle(cal.Method), MethodText: searchreport.MethodText(cal.Method)}
+	if c.Calibration.Tuned != "" {
+		d.TunedName = c.Calibration.Tuned
+	}
 	if c.Tournament != nil {
 		d.TunedName = c.Tournament.Tuned
 	}
