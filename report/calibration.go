@@ -244,8 +244,8 @@ type calibrationData struct {
 	// Narrowed and Evolved say whether the notebook has a narrowing and a
 	// CMA-ES search.
 	Narrowed, Evolved bool
-	Field                     string
-	Against                   string
+	Field             string
+	Against           string
 	// Unsearched names where a candidate's unsearched parameters come
 	// from: the searches' base seat.
 	Unsearched  string
