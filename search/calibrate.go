@@ -33,8 +33,9 @@ type CalibrateConfig struct {
 	// as a candidate beside the result.
 	ReadingBlocks int
 	// Versus are seats of the searched bot that the tuned result is
-	// compared with on the first validation's blocks (each named by its
-	// Label).
+	// compared with (each named by its Label), on the confirmation's
+	// blocks of ConfirmSeed (the tuned result was picked on the first
+	// validation's), or on the first validation's without a ConfirmSeed.
 	Versus []bots.Seat
 	// Reference is the seat the candidates are compared with, named
 	// ReferenceName in the results (e.g. "mars@paper").
@@ -124,8 +125,9 @@ type Calibration struct {
 	ConfirmHolm   []float64
 	ConfirmSeed   uint64
 	// Versus are the tuned candidate against each seat of
-	// CalibrateConfig.Versus on the first validation's blocks: Name the
-	// seat's label, X its values, the comparison tuned minus seat.
+	// CalibrateConfig.Versus on the confirmation's blocks (the first
+	// validation's without one): Name the seat's label, X its values, the
+	// comparison tuned minus seat.
 	Versus []Candidate
 	// Effects are the named options' effects: each other choice of every
 	// choice parameter set in the reference, against the reference.
@@ -381,14 +383,18 @@ func Calibrate(ctx context.Context, cfg CalibrateConfig) (*Calibration, error) {
 			return nil, err
 		}
 	}
-	// The tuned candidate against each further seat, on the validation's
-	// blocks.
+	// The tuned candidate against each further seat, on the
+	// confirmation's blocks (it was picked on the validation's).
 	tuned := c.Validations[c.Pick]
+	vfield := c.Field
+	if cfg.ConfirmSeed != 0 {
+		vfield.Seed = cfg.ConfirmSeed
+	}
 	for i, s := range cfg.Versus {
 		if s.Factory == nil || s.Factory.Name != vs.Field.Base.Factory.Name {
 			return nil, fmt.Errorf("search: calibration: versus seat %q: want a seat of the searched bot", s.Label)
 		}
-		v, err := compare(&c.Field, fmt.Sprintf("versus-%d", i+1), tuned.Name, s.Label, tuned.X, SeatValues(full, s.Params), 0, cfg.ValidateBlocks)
+		v, err := compare(&vfield, fmt.Sprintf("versus-%d", i+1), tuned.Name, s.Label, tuned.X, SeatValues(full, s.Params), 0, cfg.ValidateBlocks)
 		if err != nil {
 			return nil, err
 		}

@@ -207,10 +207,11 @@ func TestCalibrateBySPSAWithReadings(t *testing.T) {
 	}
 	assert.Equal(t, append(wantKeys, "versus-1"), keys)
 
-	// The tuned result against mars@paperfield on the validation's blocks:
-	// the tuned side's games are the validation's, the same win rate.
+	// The tuned result against mars@paperfield on the confirmation's
+	// blocks: the tuned side's games are the confirmation's, the same win
+	// rate.
 	require.Len(t, c.Versus, 1)
-	v, tuned := c.Versus[0], c.Validations[c.Pick]
+	v, tuned := c.Versus[0], c.Confirmations[c.Pick]
 	assert.Equal(t, versus.Label, v.Name)
 	assert.Equal(t, tuned.WinA, v.WinA)
 	assert.Equal(t, tuned.FirstBlock, v.FirstBlock)

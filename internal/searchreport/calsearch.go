@@ -145,7 +145,8 @@ func TunedWinText(c *search.Calibration) string {
 }
 
 // VersusTables returns the tuned candidate of the calibration c against
-// each further seat on the validation's blocks: shown, the report's
+// each further seat on the confirmation's blocks (the validation's
+// without a confirmation): shown, the report's
 // table, and csv, the rows of versus.csv.
 func VersusTables(c *search.Calibration) (shown, csv table.Table) {
 	shown = table.Table{Header: []string{"seat", "games", "tuned win rate", "seat win rate", "difference (tuned - seat)", "95 % interval", "p"}}
@@ -161,7 +162,8 @@ func VersusTables(c *search.Calibration) (shown, csv table.Table) {
 }
 
 // VersusText returns one sentence per further seat of the calibration c:
-// the tuned candidate's difference from it on the validation's blocks,
+// the tuned candidate's difference from it on the confirmation's blocks
+// (the validation's without a confirmation),
 // with its 95 % interval and whether it is shown better, worse or not
 // shown different (two-sided p below 0.05, one comparison per seat).
 func VersusText(c *search.Calibration) []string {
@@ -172,8 +174,12 @@ func VersusText(c *search.Calibration) []string {
 		if v.Diff.P < 0.05 {
 			verdict = map[bool]string{true: "shown better", false: "shown worse"}[v.Diff.Mean > 0]
 		}
-		out = append(out, fmt.Sprintf("against `%s` on the same %d blocks the %s is %s: %s points (95 %% interval [%s, %s], p %s; %s %% against %s %%)",
-			v.Name, v.Blocks, tuned, verdict, textfmt.Signed(100*v.Diff.Mean, 1), textfmt.Signed(100*v.Diff.Interval.Lo, 1),
+		seed := ""
+		if len(c.Confirmations) > 0 {
+			seed = fmt.Sprintf(" of seed %d", c.ConfirmSeed)
+		}
+		out = append(out, fmt.Sprintf("against `%s` on the same %d blocks%s the %s is %s: %s points (95 %% interval [%s, %s], p %s; %s %% against %s %%)",
+			v.Name, v.Blocks, seed, tuned, verdict, textfmt.Signed(100*v.Diff.Mean, 1), textfmt.Signed(100*v.Diff.Interval.Lo, 1),
 			textfmt.Signed(100*v.Diff.Interval.Hi, 1), pRel(v.Diff.P), textfmt.Fixed(100*v.WinA, 1), textfmt.Fixed(100*v.WinB, 1)))
 	}
 	return out
