@@ -353,7 +353,7 @@ func embeddedParams(f *Factory, set string) (Values, error) {
 }
 
 // EmbeddedSets returns the names of the embedded parameter sets of the bot
-// called bot, sorted ("paper", "paperfield", "robust", "tuned" for mars), or nil.
+// called bot, sorted ("paper", "paperfield", "robust", "strong", "tuned" for mars), or nil.
 func EmbeddedSets(bot string) []string {
 	var out []string
 	for _, n := range configs.BotNames() {

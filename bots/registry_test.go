@@ -271,7 +271,7 @@ func TestParamFile(t *testing.T) {
 // embedded files, from a directory holding no configs, and match the files
 // in configs/bots.
 func TestEmbeddedSets(t *testing.T) {
-	assert.Equal(t, []string{"paper", "paperfield", "robust", "tuned"}, bots.EmbeddedSets("mars"))
+	assert.Equal(t, []string{"paper", "paperfield", "robust", "strong", "tuned"}, bots.EmbeddedSets("mars"))
 	assert.Empty(t, bots.EmbeddedSets("random"))
 	f := mars.Factory()
 	fromFile, err := bots.ReadParamFile(&f, "../configs/bots/mars-paperfield.toml")

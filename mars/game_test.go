@@ -555,6 +555,7 @@ func TestShippedMatchNotebooks(t *testing.T) {
 		{"calibration", "tuned"},
 		{"calibration-paper", "paperfield"},
 		{"calibration-robust", "robust"},
+		{"calibration-strong", "strong"},
 	} {
 		result := "../notebooks/" + tc.notebook + "/tuned.toml"
 		data, err := os.ReadFile(result)
