@@ -35,5 +35,5 @@ func ExampleRegistry_ParseSeat_error() {
 	fmt.Println(err)
 	// Output:
 	// seat "random(stop=1.5)": stop = 1.5: must be in [0, 1]
-	// seat "mars@best": no embedded parameter set "best" for bot "mars" (have paper, paperfield, robust, tuned; a file needs a path separator or .toml)
+	// seat "mars@best": no embedded parameter set "best" for bot "mars" (have paper, paperfield, robust, strong, tuned; a file needs a path separator or .toml)
 }

@@ -212,7 +212,7 @@ func TestParseSeatErrors(t *testing.T) {
 		{"choosy(goal_value=best)", nil, `goal_value = best: "best" is not a choice: must be one of sum, target, max`},
 		{"choosy(goal_value=1)", nil, `goal_value = 1: "1" is not a choice: must be one of sum, target, max`},
 		{"choosy", bots.Overrides{"choosy": {"goal_value": "x"}}, `parameter override choosy.goal_value = x: "x" is not a choice: must be one of sum, target, max`},
-		{"mars@nope", nil, `seat "mars@nope": no embedded parameter set "nope" for bot "mars" (have paper, paperfield, robust, tuned; a file needs a path separator or .toml)`},
+		{"mars@nope", nil, `seat "mars@nope": no embedded parameter set "nope" for bot "mars" (have paper, paperfield, robust, strong, tuned; a file needs a path separator or .toml)`},
 		{"random@paper", nil, `no embedded parameter set "paper" for bot "random" (have ;`},
 	}
 	r := testRegistry(t)

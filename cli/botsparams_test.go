@@ -23,7 +23,7 @@ func TestBotsParamsEmbedded(t *testing.T) {
 	require.NoError(t, err)
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	require.Len(t, lines, 23)
-	assert.Equal(t, "embedded parameter sets (mars@SET): paper, paperfield, robust, tuned", lines[22])
+	assert.Equal(t, "embedded parameter sets (mars@SET): paper, paperfield, robust, strong, tuned", lines[22])
 	assert.True(t, strings.HasPrefix(lines[0], "mars@paper: "), lines[0])
 	assert.Equal(t, []string{"PARAM", "VALUE", "DEFAULT", "RANGE", "SCALE", "CHOICES", "MEANING"}, strings.Fields(lines[1]))
 	assert.Equal(t, []string{"P_db", "3.5", "3.5", "[0.01,", "10000]", "log", "-"}, strings.Fields(lines[2])[:7])
