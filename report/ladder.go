@@ -22,7 +22,7 @@ import (
 )
 
 // ladderNotes are the note sections of a ladder notebook.
-var ladderNotes = []string{"intro", "ratings", "holdout", "headtohead", "field", "timing", "conclusion"}
+var ladderNotes = []string{"intro", "ratings", "holdout", "headtohead", "field", "curve", "timing", "conclusion"}
 
 // ladderConfig is the config of a ladder notebook: every bot of a list in
 // random line-ups, rated (package rating), with the head-to-head matrix;
@@ -55,6 +55,19 @@ type ladderConfig struct {
 		Reference       float64 `toml:"reference"`
 		ReferenceSource string  `toml:"reference_source"`
 	} `toml:"field"`
+	// Curve, when Values is not empty, plays Bot with its parameter Param
+	// set to each of Values against the field's opponents, on the field's
+	// deals and games: a budget/strength curve. A value whose
+	// configuration is a challenger's reuses that challenger's games.
+	Curve struct {
+		// Bot is a seat specification without inline parameters
+		// ("mcts", "mars@robust").
+		Bot string `toml:"bot"`
+		// Param is the name of the parameter varied.
+		Param string `toml:"param"`
+		// Values are the parameter's values, in the order of the table.
+		Values []float64 `toml:"values"`
+	} `toml:"curve"`
 	// Quick is the reduced size: games of the ladder and per challenger.
 	Quick struct {
 		Games      int `toml:"games"`
@@ -91,6 +104,16 @@ func parseLadder(path string, data []byte) (experiment, error) {
 	ck.intIn("field.games", f.Games, 1, maxEngineGames)
 	ck.floatIn("field.reference", f.Reference, 0, 100)
 	ck.nonEmpty("field.reference_source", f.ReferenceSource)
+	if cv := &c.Curve; len(cv.Values) > 0 || cv.Bot != "" || cv.Param != "" {
+		ck.nonEmpty("curve.bot", cv.Bot)
+		ck.nonEmpty("curve.param", cv.Param)
+		if strings.ContainsAny(cv.Bot, "(),") {
+			ck.fail("curve.bot", "%q: want a seat without inline parameters (the curve sets %s)", cv.Bot, cv.Param)
+		}
+		if len(cv.Values) == 0 || len(cv.Values) > maxLadderBots {
+			ck.fail("curve.values", "%d values: want 1..%d", len(cv.Values), maxLadderBots)
+		}
+	}
 	ck.intIn("quick.games", c.Quick.Games, 2, l.Games)
 	ck.intIn("quick.field_games", c.Quick.FieldGames, 1, f.Games)
 	if ck.err != nil {
@@ -128,6 +151,11 @@ type ladderData struct {
 	Field           table.Table
 	FieldText       []string
 	Paired          table.Table
+	Curve           table.Table
+	CurveText       []string
+	CurveTiming     table.Table
+	CurveBot        string
+	CurveParam      string
 	Opponents       []string
 	FieldGames      int
 	FieldPlayers    int
@@ -136,6 +164,7 @@ type ladderData struct {
 	Timing          table.Table
 	LadderSeconds   float64
 	FieldSeconds    float64
+	CurveSeconds    float64
 	SettledSigma    float64
 	LeastSeatGames  int
 	TopBot          string
@@ -163,6 +192,10 @@ func (c *ladderConfig) run(ctx context.Context, w *writer) (any, error) {
 	seats, err := w.reg.ParseSeats(strings.Join(c.Ladder.Bots, ","), nil)
 	if err != nil {
 		return nil, fmt.Errorf("%s: key ladder.bots: %w", c.path, err)
+	}
+	curve, err := c.curveSeats(w)
+	if err != nil {
+		return nil, err
 	}
 	sched, err := arena.NewRandom(len(seats), c.Ladder.Players, w.seed)
 	if err != nil {
@@ -214,7 +247,11 @@ func (c *ladderConfig) run(ctx context.Context, w *writer) (any, error) {
 	}
 	timing := table.Table{Header: []string{"run", "bot", "ms per turn", "s per game", "clock"}}
 	ladderTiming := rep.Timing
-	if err := c.field(ctx, w, r, m, fieldGames, d, &timing); err != nil {
+	played, err := c.field(ctx, w, r, m, fieldGames, d, &timing)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.curve(ctx, w, r, m, fieldGames, curve, played, d); err != nil {
 		return nil, err
 	}
 	for _, b := range ladderTiming.Bots {
@@ -222,8 +259,18 @@ func (c *ladderConfig) run(ctx context.Context, w *writer) (any, error) {
 	}
 	d.Timing = timing
 	rows := [][]string{{"ladder_seconds", "ladder", num(d.LadderSeconds), "s"}, {"field_seconds", "field", num(d.FieldSeconds), "s"}}
+	if len(c.Curve.Values) > 0 {
+		rows = append(rows, []string{"curve_seconds", "curve", num(d.CurveSeconds), "s"})
+	}
 	for _, row := range timing.Rows {
 		rows = append(rows, []string{"ms_per_turn", row[0] + "/" + row[1], row[2], "ms"})
+	}
+	for _, row := range d.CurveTiming.Rows {
+		subject := "curve/" + c.Curve.Param + "=" + row[0]
+		if row[1] != "" {
+			rows = append(rows, []string{"ms_per_decision", subject, row[1], "ms"})
+		}
+		rows = append(rows, []string{"s_per_game", subject, row[2], "s"})
 	}
 	if err := w.csv(timingsFile, []string{"measure", "subject", "value", "unit"}, rows); err != nil {
 		return nil, err
@@ -231,48 +278,76 @@ func (c *ladderConfig) run(ctx context.Context, w *writer) (any, error) {
 	return d, nil
 }
 
+// fieldRun is the games of one seat against the field's opponents.
+type fieldRun struct {
+	seat bots.Seat
+	won  []bool // won[g]: the seat won game g
+	recs []arena.Record
+	rep  *arena.Report
+}
+
+// playField plays seats (the challenger first, then the opponents) in
+// rotation for games games and returns the challenger's run.
+func (c *ladderConfig) playField(ctx context.Context, w *writer, r *sim.Rules, m *sim.Map, seats []bots.Seat, games int) (fieldRun, error) {
+	w.logf("field: %s against %d opponents, %d games", seats[0].Label, len(c.Field.Opponents), games)
+	recs, rep, err := playGames(ctx, w, r, m, seats, nil, games, c.Ladder.Workers, "field "+seats[0].Label)
+	if err != nil {
+		return fieldRun{}, err
+	}
+	label := seats[0].Label
+	won := make([]bool, len(recs))
+	for g, rec := range recs {
+		won[g] = rec.Winner >= 0 && rec.Seating[rec.Winner] == label
+	}
+	return fieldRun{seat: seats[0], won: won, recs: recs, rep: rep}, nil
+}
+
+// count returns the number of true values of b.
+func count(b []bool) int {
+	k := 0
+	for _, x := range b {
+		if x {
+			k++
+		}
+	}
+	return k
+}
+
 // field plays each challenger against the opponents, rotated, on the same
 // deals (game g of every challenger has the same seed and the same seat
-// for the challenger), and fills the field's tables.
-func (c *ladderConfig) field(ctx context.Context, w *writer, r *sim.Rules, m *sim.Map, games int, d *ladderData, timing *table.Table) error {
+// for the challenger), fills the field's tables and returns the
+// challengers' runs.
+func (c *ladderConfig) field(ctx context.Context, w *writer, r *sim.Rules, m *sim.Map, games int, d *ladderData, timing *table.Table) ([]fieldRun, error) {
 	f := &c.Field
 	d.Field = table.Table{Name: "field", Title: fmt.Sprintf("Each challenger against %s: win %% with a %g %% Wilson interval", strings.Join(f.Opponents, ", "), 100*stats.Level),
 		Header: []string{"challenger", "games", "wins", "win %", "lo %", "hi %", "reference %", "reference inside"}}
 	d.Paired = table.Table{Name: "paired", Title: fmt.Sprintf("%s against each other challenger on the same deals: paired difference of win %% (Newcombe interval, exact McNemar p)", f.Challengers[0]),
 		Header: []string{"challenger", "pairs", fmt.Sprintf("%s %%", f.Challengers[0]), "its %", "difference (points)", "lo", "hi", "p"}}
-	wins := make([][]bool, len(f.Challengers))
+	runs := make([]fieldRun, 0, len(f.Challengers))
 	for i, ch := range f.Challengers {
 		seats, err := w.reg.ParseSeats(strings.Join(append([]string{ch}, f.Opponents...), ","), nil)
 		if err != nil {
-			return fmt.Errorf("%s: key field.challengers[%d]: %w", c.path, i, err)
+			return nil, fmt.Errorf("%s: key field.challengers[%d]: %w", c.path, i, err)
 		}
-		w.logf("field: %s against %d opponents, %d games", ch, len(f.Opponents), games)
-		recs, rep, err := playGames(ctx, w, r, m, seats, nil, games, c.Ladder.Workers, "field "+seats[0].Label)
+		run, err := c.playField(ctx, w, r, m, seats, games)
 		if err != nil {
-			return err
+			return nil, err
 		}
+		runs = append(runs, run)
+		rep, label, won := run.rep, run.seat.Label, run.won
 		d.FieldSeconds += rep.Timing.WallSeconds
-		label := seats[0].Label
-		won := make([]bool, len(recs))
-		k := 0
-		for g, rec := range recs {
-			won[g] = rec.Winner >= 0 && rec.Seating[rec.Winner] == label
-			if won[g] {
-				k++
-			}
-		}
-		wins[i] = won
-		iv, err := stats.Wilson(k, len(recs), stats.Level)
+		k := count(won)
+		iv, err := stats.Wilson(k, len(won), stats.Level)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		in := "no"
 		if iv.Contains(f.Reference / 100) {
 			in = "yes"
 		}
-		d.Field.Add(label, strconv.Itoa(len(recs)), strconv.Itoa(k), textfmt.Fixed(100*float64(k)/float64(len(recs)), 1),
+		d.Field.Add(label, strconv.Itoa(len(won)), strconv.Itoa(k), textfmt.Fixed(100*float64(k)/float64(len(won)), 1),
 			textfmt.Fixed(100*iv.Lo, 1), textfmt.Fixed(100*iv.Hi, 1), textfmt.Fixed(f.Reference, 1), in)
-		d.FieldText = append(d.FieldText, fieldSentence(label, k, len(recs), iv, f.Reference, f.ReferenceSource))
+		d.FieldText = append(d.FieldText, fieldSentence(label, k, len(won), iv, f.Reference, f.ReferenceSource))
 		for _, b := range rep.Timing.Bots {
 			if b.Bot == label {
 				timing.Add("field", b.Bot, textfmt.Fixed(1000*b.SecondsPerTurn, 3), textfmt.Fixed(b.SecondsPerGame, 3), arena.ClockName(rep.Timing.Clock))
@@ -281,22 +356,22 @@ func (c *ladderConfig) field(ctx context.Context, w *writer, r *sim.Rules, m *si
 		if i == 0 {
 			continue
 		}
-		pc, err := stats.CountPairs(wins[0], won)
+		pc, err := stats.CountPairs(runs[0].won, won)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		pp, err := stats.PairedProportions(pc, stats.Level)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		d.Paired.Add(label, strconv.Itoa(pp.N), textfmt.Fixed(100*pp.PX, 1), textfmt.Fixed(100*pp.PY, 1), textfmt.Signed(100*pp.Diff, 1),
 			textfmt.Signed(100*pp.Interval.Lo, 1), textfmt.Signed(100*pp.Interval.Hi, 1), textfmt.P(pp.P))
 		d.FieldText = append(d.FieldText, pairedSentence(d.Field.Rows[0][0], label, pp))
 	}
 	if err := w.table("field.csv", d.Field); err != nil {
-		return err
+		return nil, err
 	}
-	return w.table("paired.csv", d.Paired)
+	return runs, w.table("paired.csv", d.Paired)
 }
 
 // fieldSentence states a challenger's win % and where the reference lies.

@@ -1,13 +1,17 @@
 package report
 
 import (
+	"context"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/marslab-risk/marslab/bots/registry"
 )
 
 // tinyLadder is a ladder of five quick bots (mcts at a tiny budget among
@@ -36,6 +40,11 @@ games = 12
 reference = 35
 reference_source = "a paper"
 
+[curve]
+bot = "mcts"
+param = "playouts"
+values = [1, 2]
+
 [quick]
 games = 10
 field_games = 3
@@ -51,7 +60,7 @@ field = "The challengers play the same deals."
 func TestLadderNotebook(t *testing.T) {
 	one, _ := runTwice(t, writeNotebook(t, "ladder", tinyLadder("1")), false)
 	two, _ := runTwice(t, writeNotebook(t, "ladder", tinyLadder("2")), false)
-	csvs := []string{"ratings.csv", "holdout.csv", "headtohead.csv", "field.csv", "paired.csv"}
+	csvs := []string{"ratings.csv", "holdout.csv", "headtohead.csv", "field.csv", "paired.csv", "curve.csv"}
 	assertFiles(t, one, append(csvs, "README.md", "ratings.png", "ratings.svg", "timings.csv")...)
 	for _, name := range csvs {
 		a, err := os.ReadFile(filepath.Join(one, name))
@@ -75,8 +84,26 @@ func TestLadderNotebook(t *testing.T) {
 	field := readFile(t, filepath.Join(one, "field.csv"))
 	assert.Contains(t, field, "mcts(playouts=2;depth=1),12,")
 	assert.Contains(t, field, "cautious,12,")
+	// The curve's point at playouts=2 is the first challenger's
+	// configuration only if depth matches: it does not (depth=1 there), so
+	// both points are played; playouts=1 and 2 on the field's deals.
+	curve := strings.Split(strings.TrimSpace(readFile(t, filepath.Join(one, "curve.csv"))), "\n")
+	require.Len(t, curve, 3, "a header and two points")
+	assert.Equal(t, "playouts,games,wins,win %,lo %,hi %,decisions per game,default", curve[0])
+	for i, row := range curve[1:] {
+		f := strings.Split(row, ",")
+		require.Len(t, f, 8)
+		assert.Equal(t, []string{strconv.Itoa(i + 1), "12", "no"}, []string{f[0], f[1], f[7]})
+		dec, err := strconv.ParseFloat(f[6], 64)
+		require.NoError(t, err)
+		assert.Positive(t, dec, "mcts reports its searched decisions")
+	}
+	timings := readFile(t, filepath.Join(one, timingsFile))
+	assert.Contains(t, timings, "ms_per_decision,curve/playouts=1,")
+	assert.Contains(t, timings, "s_per_game,curve/playouts=2,")
 	rep := readFile(t, filepath.Join(one, ReportFile))
-	for _, want := range []string{"## The ladder", "5 bots in random 3-player line-ups", "The ratings predict the held-out placements",
+	for _, want := range []string{"## Budget and strength", "`mcts` wins ", "of 12 games each (playouts = value)",
+		"## The ladder", "5 bots in random 3-player line-ups", "The ratings predict the held-out placements",
 		"## Head to head", "Each challenger plays 12 3-player games against aggressive, random",
 		"a paper's 35 % lies", "on the same 12 deals", "> The challengers play the same deals."} {
 		assert.Contains(t, rep, want)
@@ -93,6 +120,9 @@ func TestLadderConfigErrors(t *testing.T) {
 		{`reference = 35`, `reference = 135`, "field.reference: 135 outside [0, 100]"},
 		{`field_games = 3`, `field_games = 13`, "quick.field_games: 13 outside [1, 12]"},
 		{`rules = "mars2006"`, `rules = ""`, "ladder.rules"},
+		{`bot = "mcts"`, `bot = "mcts(depth=2)"`, "curve.bot"},
+		{`bot = "mcts"`, `bot = ""`, "curve.bot"},
+		{`values = [1, 2]`, `values = []`, "curve.values: 0 values"},
 	} {
 		cfg := strings.Replace(base, c.from, c.to, 1)
 		require.NotEqual(t, base, cfg, c.from)
@@ -111,4 +141,35 @@ func TestLadderShipped(t *testing.T) {
 		assert.Contains(t, c.Ladder.Bots, b)
 	}
 	assert.Equal(t, []string{"evilpixie", "bort", "boscoe", "quo", "yakool"}, c.Field.Opponents)
+}
+
+// TestLadderCurveReuse: a point of the curve whose configuration is a
+// challenger's reuses the challenger's games (the curve plays none: its
+// wall time is 0, and its row is the challenger's); a parameter the bot
+// does not have is an error naming the key before any game is played.
+func TestLadderCurveReuse(t *testing.T) {
+	cfg := strings.Replace(tinyLadder("1"), `challengers = ["mcts(playouts=2;depth=1)", "cautious"]`, `challengers = ["mcts(depth=1;playouts=2)", "cautious"]`, 1)
+	cfg = strings.Replace(cfg, `bot = "mcts"`, `bot = "mcts(depth=1)"`, 1)
+	_, err := Parse(filepath.Join(t.TempDir(), configFile), []byte(cfg))
+	require.ErrorContains(t, err, "curve.bot", "inline parameters are refused")
+
+	cfg = strings.Replace(tinyLadder("1"), `challengers = ["mcts(playouts=2;depth=1)", "cautious"]`, `challengers = ["mcts(playouts=2)", "cautious"]`, 1)
+	cfg = strings.Replace(cfg, `values = [1, 2]`, `values = [2]`, 1)
+	nb, err := Load(writeNotebook(t, "ladder", cfg))
+	require.NoError(t, err)
+	out := filepath.Join(t.TempDir(), "out")
+	require.NoError(t, nb.Run(context.Background(), Options{Registry: registry.Default(), Out: out, Quick: true}))
+	field := strings.Split(readFile(t, filepath.Join(out, "field.csv")), "\n")[1]
+	curve := strings.Split(readFile(t, filepath.Join(out, "curve.csv")), "\n")[1]
+	ff, cf := strings.Split(field, ","), strings.Split(curve, ",")
+	assert.Equal(t, "mcts(playouts=2)", ff[0])
+	assert.Equal(t, ff[1:6], cf[1:6], "the curve's row is the challenger's")
+	assert.Contains(t, readFile(t, filepath.Join(out, timingsFile)), "curve_seconds,curve,0,s")
+
+	bad := strings.Replace(tinyLadder("1"), `param = "playouts"`, `param = "playoutz"`, 1)
+	nb, err = Load(writeNotebook(t, "ladder", bad))
+	require.NoError(t, err)
+	err = nb.Run(context.Background(), Options{Registry: registry.Default(), Out: filepath.Join(t.TempDir(), "bad"), Quick: true})
+	require.ErrorContains(t, err, "key curve.values[0]")
+	assert.ErrorContains(t, err, "playoutz")
 }
