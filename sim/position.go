@@ -194,19 +194,22 @@ func (p *Position) validateCards(m *Map, r *Rules, out []bool) error {
 	}
 	seen := make([]bool, nt)
 	wilds := 0
-	check := func(key string, c Card) error {
+	// check returns the fault of card c without its place, which the
+	// caller prefixes (formatted only on a fault: positions are validated
+	// once per PlayFrom, in the search bots' playouts).
+	check := func(c Card) error {
 		switch {
 		case c.Territory == -1 && c.Symbol == Wild:
 			wilds++
 			if wilds > r.Cards.Wilds {
-				return fmt.Errorf("%s: wild card: the deck has %d wild cards", key, r.Cards.Wilds)
+				return fmt.Errorf(": wild card: the deck has %d wild cards", r.Cards.Wilds)
 			}
 		case c.Territory < 0 || int(c.Territory) >= nt:
-			return fmt.Errorf("%s = %v: territory %d out of range [0, %d) and not a wild card", key, c, c.Territory, nt)
+			return fmt.Errorf(" = %v: territory %d out of range [0, %d) and not a wild card", c, c.Territory, nt)
 		case int(c.Symbol) != int(c.Territory)%3:
-			return fmt.Errorf("%s = %v: territory %d's card shows symbol %d", key, c, c.Territory, int(c.Territory)%3)
+			return fmt.Errorf(" = %v: territory %d's card shows symbol %d", c, c.Territory, int(c.Territory)%3)
 		case seen[c.Territory]:
-			return fmt.Errorf("%s: card of territory %s is in the position twice", key, m.Territories[c.Territory].Name)
+			return fmt.Errorf(": card of territory %s is in the position twice", m.Territories[c.Territory].Name)
 		default:
 			seen[c.Territory] = true
 		}
@@ -217,19 +220,19 @@ func (p *Position) validateCards(m *Map, r *Rules, out []bool) error {
 			return fmt.Errorf("hands[%d]: eliminated seat %d holds %d cards", q, q, len(h))
 		}
 		for i, c := range h {
-			if err := check(fmt.Sprintf("hands[%d][%d]", q, i), c); err != nil {
-				return err
+			if err := check(c); err != nil {
+				return fmt.Errorf("hands[%d][%d]%w", q, i, err)
 			}
 		}
 	}
 	for i, c := range p.Deck {
-		if err := check(fmt.Sprintf("deck[%d]", i), c); err != nil {
-			return err
+		if err := check(c); err != nil {
+			return fmt.Errorf("deck[%d]%w", i, err)
 		}
 	}
 	for i, c := range p.Discard {
-		if err := check(fmt.Sprintf("discard[%d]", i), c); err != nil {
-			return err
+		if err := check(c); err != nil {
+			return fmt.Errorf("discard[%d]%w", i, err)
 		}
 	}
 	if wilds != r.Cards.Wilds {
