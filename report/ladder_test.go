@@ -132,15 +132,20 @@ func TestLadderConfigErrors(t *testing.T) {
 }
 
 // TestLadderShipped: the shipped ladder notebook's config loads, with the
-// MCTS bot at three budgets and every MARS set among its bots.
+// MCTS bot at three budgets and every MARS set among its bots, and the
+// budget/strength curve of mcts through its default.
 func TestLadderShipped(t *testing.T) {
 	nb, err := Load("../notebooks/ladder")
 	require.NoError(t, err)
 	c := nb.exp.(*ladderConfig)
-	for _, b := range []string{"mcts", "mcts(playouts=25)", "mcts(playouts=300)", "mars@paper", "mars@paperfield", "mars@robust", "mars@tuned"} {
+	for _, b := range []string{"mcts", "mcts(playouts=25)", "mcts(playouts=100)", "mars@paper", "mars@paperfield", "mars@robust", "mars@tuned"} {
 		assert.Contains(t, c.Ladder.Bots, b)
 	}
 	assert.Equal(t, []string{"evilpixie", "bort", "boscoe", "quo", "yakool"}, c.Field.Opponents)
+	assert.Equal(t, "mcts", c.Field.Challengers[0])
+	assert.Equal(t, "mcts", c.Curve.Bot)
+	assert.Equal(t, "playouts", c.Curve.Param)
+	assert.Contains(t, c.Curve.Values, 300.0, "the curve holds the default budget")
 }
 
 // TestLadderCurveReuse: a point of the curve whose configuration is a
