@@ -92,7 +92,7 @@ func TestDiceLiteratureNotebook(t *testing.T) {
 }
 
 func TestDiceLiteratureQuick(t *testing.T) {
-	a, _ := runTwice(t, writeNotebook(t, "dice-literature", tinyDiceLiterature), true)
+	a := runOnce(t, writeNotebook(t, "dice-literature", tinyDiceLiterature), true)
 	rep := readFile(t, filepath.Join(a, ReportFile))
 	assert.Contains(t, rep, "(quick size: hendel_max_d = 10, loss_max_n = 3, exhaustive_max = 0, mars_games = 4; seed 3)")
 	assert.Contains(t, rep, "0 problems were also solved by evaluating every allocation")

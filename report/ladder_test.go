@@ -49,8 +49,8 @@ field = "The challengers play the same deals."
 // and with two workers; the report holds the ratings, the held-out check,
 // the head-to-head matrix and the field with its generated sentences.
 func TestLadderNotebook(t *testing.T) {
-	one, _ := runTwice(t, writeNotebook(t, "ladder", tinyLadder("1")), false)
-	two, _ := runTwice(t, writeNotebook(t, "ladder", tinyLadder("2")), false)
+	one := runOnce(t, writeNotebook(t, "ladder", tinyLadder("1")), false)
+	two := runOnce(t, writeNotebook(t, "ladder", tinyLadder("2")), false)
 	csvs := []string{"ratings.csv", "holdout.csv", "headtohead.csv", "field.csv", "paired.csv"}
 	assertFiles(t, one, append(csvs, "README.md", "ratings.png", "ratings.svg", "timings.csv")...)
 	for _, name := range csvs {

@@ -11,9 +11,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/marslab-risk/marslab/configs"
-
 	"github.com/marslab-risk/marslab/bots/registry"
+	"github.com/marslab-risk/marslab/configs"
+	"github.com/marslab-risk/marslab/internal/race"
 )
 
 // tinyDice is a dice config small enough for a unit test.
@@ -106,20 +106,37 @@ func assertFiles(t *testing.T, dir string, names ...string) {
 	}
 }
 
-// runTwice runs the notebook twice into two folders and returns them.
-func runTwice(t *testing.T, dir string, quick bool) (string, string) {
+// runOnce runs the notebook into a new folder and returns it.
+func runOnce(t *testing.T, dir string, quick bool) string {
 	t.Helper()
 	nb, err := Load(dir)
 	require.NoError(t, err)
-	a, b := filepath.Join(t.TempDir(), "a"), filepath.Join(t.TempDir(), "b")
+	a := filepath.Join(t.TempDir(), "a")
 	require.NoError(t, nb.Run(context.Background(), Options{Registry: registry.Default(), Out: a, Quick: quick}))
+	return a
+}
+
+// runTwice runs the notebook twice into two folders and returns them, for
+// assertSameResults. Under the race detector it runs it once and returns
+// that folder twice: one run shows a data race, and make test-full checks
+// that two runs agree.
+func runTwice(t *testing.T, dir string, quick bool) (string, string) {
+	t.Helper()
+	a := runOnce(t, dir, quick)
+	if race.Enabled {
+		return a, a
+	}
+	nb, err := Load(dir)
+	require.NoError(t, err)
+	b := filepath.Join(t.TempDir(), "b")
 	require.NoError(t, nb.Run(context.Background(), Options{Registry: registry.Default(), Out: b, Quick: quick}))
 	return a, b
 }
 
 // runsFixture is a fixture that tests of the package share: two runs of
-// one notebook config into two folders, played at the first call of get
-// in a folder TestMain removes.
+// one notebook config into two folders (one under the race detector, as
+// in runTwice), played at the first call of get in a folder TestMain
+// removes.
 type runsFixture struct {
 	once sync.Once
 	a, b string
@@ -153,7 +170,11 @@ func (f *runsFixture) get(t *testing.T, name, config string, quick bool, extra .
 			return
 		}
 		f.a, f.b = filepath.Join(root, "a"), filepath.Join(root, "b")
-		for _, out := range []string{f.a, f.b} {
+		outs := []string{f.a, f.b}
+		if race.Enabled { // as in runTwice
+			f.b, outs = f.a, outs[:1]
+		}
+		for _, out := range outs {
 			if f.err = nb.Run(context.Background(), Options{Registry: registry.Default(), Out: out, Quick: quick}); f.err != nil {
 				return
 			}
