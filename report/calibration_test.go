@@ -137,12 +137,11 @@ func calibrationFixture(t *testing.T) calibrationRuns {
 	t.Helper()
 	sharedCalibration.once.Do(func() {
 		r := &sharedCalibration.runs
-		root, err := os.MkdirTemp("", "report-calibration-")
+		root, err := fixtureDir("calibration")
 		if err != nil {
 			r.Err = err
 			return
 		}
-		fixtureDirs = append(fixtureDirs, root)
 		dir, err := writeCalibrationFull(filepath.Join(root, "nb"), tinyCalibrationFull)
 		if err != nil {
 			r.Err = err
@@ -176,6 +175,7 @@ func calibrationFixture(t *testing.T) calibrationRuns {
 // not read) and the files and tables of the searches, validations and
 // effects.
 func TestCalibrationNotebook(t *testing.T) {
+	t.Parallel()
 	runs := calibrationFixture(t)
 	a, b := runs.A, runs.B
 	assertSameResults(t, a, b)
@@ -201,6 +201,7 @@ func TestCalibrationNotebook(t *testing.T) {
 }
 
 func TestCalibrationNotebookQuick(t *testing.T) {
+	t.Parallel()
 	nb, err := Load(writeCalibration(t))
 	require.NoError(t, err)
 	out := t.TempDir()
@@ -211,6 +212,7 @@ func TestCalibrationNotebookQuick(t *testing.T) {
 }
 
 func TestCalibrationParseErrors(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ from, to, want string }{
 		{`cmaes = "cmaes.toml"`, `cmaes = ""`, "key calibration.search: missing"},
 		{`cmaes = "cmaes.toml"`, "cmaes = \"cmaes.toml\"\nmethod = \"spsa\"", `key calibration.method: "spsa": calibration.cmaes searches by cmaes`},
@@ -234,6 +236,7 @@ func TestCalibrationParseErrors(t *testing.T) {
 // a work folder gives the same results as one without, and again when it
 // is started a second time and reads everything back from that folder.
 func TestCalibrationConfirmAndTournament(t *testing.T) {
+	t.Parallel()
 	runs := calibrationFixture(t)
 	a, b, c, work := runs.A, runs.B, runs.C, runs.Work
 	assertSameResults(t, a, b)
@@ -284,6 +287,7 @@ func TestCalibrationConfirmAndTournament(t *testing.T) {
 // A calibration on a mixture of conditions validates within each
 // condition too: the report's tables and validation-conditions.csv.
 func TestCalibrationNotebookMixture(t *testing.T) {
+	t.Parallel()
 	mix := strings.Replace(tinySearchHead, "players = 2\nopponents = [\"angry\"]\nrules = \"mars2006\"\nseed = 1\n",
 		"seed = 1\n[[condition]]\nname = \"two\"\nrules = \"mars2006\"\nplayers = 2\nopponents = [\"angry\"]\n\n[[condition]]\nname = \"three\"\nrules = \"classic\"\nplayers = 3\nopponents = [\"angry\", \"aggressive\"]\n\n", 1)
 	require.NotEqual(t, tinySearchHead, mix)
@@ -306,6 +310,7 @@ func TestCalibrationNotebookMixture(t *testing.T) {
 // TestUnsearched checks the validation's sentence on where a candidate's
 // unsearched parameters come from.
 func TestUnsearched(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ against, narrow, cmaes, want string }{
 		{"mars@paper", "mars@paper", "mars@paper", "`mars@paper`'s"},
 		{"mars@paper", "mars@paperfield", "mars@paperfield", "those of the searches' start, `mars@paperfield`"},

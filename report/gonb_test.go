@@ -85,6 +85,7 @@ func gonbProgram(nb *ipynb) (src string, commands []string) {
 // program, with the module replaced by this checkout as its first cell
 // does, vets it, runs it in notebooks/ and checks the cells' output.
 func TestGoNBExample(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds and runs a program")
 	}

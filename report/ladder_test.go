@@ -49,6 +49,7 @@ field = "The challengers play the same deals."
 // and with two workers; the report holds the ratings, the held-out check,
 // the head-to-head matrix and the field with its generated sentences.
 func TestLadderNotebook(t *testing.T) {
+	t.Parallel()
 	one := runOnce(t, writeNotebook(t, "ladder", tinyLadder("1")), false)
 	two := runOnce(t, writeNotebook(t, "ladder", tinyLadder("2")), false)
 	csvs := []string{"ratings.csv", "holdout.csv", "headtohead.csv", "field.csv", "paired.csv"}
@@ -84,6 +85,7 @@ func TestLadderNotebook(t *testing.T) {
 }
 
 func TestLadderConfigErrors(t *testing.T) {
+	t.Parallel()
 	base := tinyLadder("1")
 	for _, c := range []struct{ from, to, want string }{
 		{`players = 3`, `players = 7`, "ladder.players: 7 outside [2, 5]"},
@@ -104,6 +106,7 @@ func TestLadderConfigErrors(t *testing.T) {
 // TestLadderShipped: the shipped ladder notebook's config loads, with the
 // MCTS bot at three budgets and every MARS set among its bots.
 func TestLadderShipped(t *testing.T) {
+	t.Parallel()
 	nb, err := Load("../notebooks/ladder")
 	require.NoError(t, err)
 	c := nb.exp.(*ladderConfig)

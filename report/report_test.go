@@ -149,12 +149,11 @@ type runsFixture struct {
 func (f *runsFixture) get(t *testing.T, name, config string, quick bool, extra ...file) (string, string) {
 	t.Helper()
 	f.once.Do(func() {
-		root, err := os.MkdirTemp("", "report-"+name+"-")
+		root, err := fixtureDir(name)
 		if err != nil {
 			f.err = err
 			return
 		}
-		fixtureDirs = append(fixtureDirs, root)
 		dir := filepath.Join(root, name)
 		if f.err = os.MkdirAll(dir, 0o755); f.err != nil {
 			return
@@ -217,6 +216,7 @@ func readFile(t *testing.T, path string) string {
 }
 
 func TestDiceNotebook(t *testing.T) {
+	t.Parallel()
 	a, b := runTwice(t, writeNotebook(t, "dice", tinyDice), false)
 	assertSameResults(t, a, b)
 
@@ -256,6 +256,7 @@ func TestDiceNotebook(t *testing.T) {
 var sharedDiceQuick runsFixture
 
 func TestDiceNotebookQuick(t *testing.T) {
+	t.Parallel()
 	a, b := sharedDiceQuick.get(t, "dice", tinyDice, true)
 	assertSameResults(t, a, b)
 	pwin := readFile(t, filepath.Join(a, "pwin.csv"))
@@ -266,6 +267,7 @@ func TestDiceNotebookQuick(t *testing.T) {
 }
 
 func TestDiceSeedChangesVerify(t *testing.T) {
+	t.Parallel()
 	a, _ := sharedDiceQuick.get(t, "dice", tinyDice, true)
 	other := strings.Replace(tinyDice, "seed = 7", "seed = 8", 1)
 	require.NotEqual(t, tinyDice, other)
@@ -278,6 +280,7 @@ func TestDiceSeedChangesVerify(t *testing.T) {
 }
 
 func TestEngineNotebook(t *testing.T) {
+	t.Parallel()
 	a, b := runTwice(t, writeNotebook(t, "engine", tinyEngine), false)
 	assertSameResults(t, a, b)
 
@@ -316,18 +319,21 @@ func TestEngineNotebook(t *testing.T) {
 }
 
 func TestEngineNotebookQuick(t *testing.T) {
+	t.Parallel()
 	a, b := runTwice(t, writeNotebook(t, "engine", tinyEngine), true)
 	assertSameResults(t, a, b)
 	assert.Contains(t, readFile(t, filepath.Join(a, "lineups.csv")), "\nrandom x3,\"random,random,random\",3,")
 }
 
 func TestStripTimings(t *testing.T) {
+	t.Parallel()
 	in := "a\n" + timingBegin + "\n## Speed " + timingMarker + "\n1.5 s\n" + timingEnd + "\nb\n"
 	assert.Equal(t, "a\nb\n", string(StripTimings([]byte(in))))
 	assert.Equal(t, "no blocks\n", string(StripTimings([]byte("no blocks\n"))))
 }
 
 func TestFindAndIndex(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	for name, cfg := range map[string]string{"dice": tinyDice, "engine": tinyEngine} {
 		require.NoError(t, os.MkdirAll(filepath.Join(root, name), 0o755))
@@ -363,6 +369,7 @@ func TestFindAndIndex(t *testing.T) {
 // notebooks' configs as they are (marslab report -index notebooks
 // rewrites it).
 func TestShippedIndex(t *testing.T) {
+	t.Parallel()
 	nbs, all, err := Find("../notebooks")
 	require.NoError(t, err)
 	require.True(t, all)
@@ -373,6 +380,7 @@ func TestShippedIndex(t *testing.T) {
 }
 
 func TestParseErrors(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, config, from, to string
 		want                   string
@@ -416,6 +424,7 @@ func TestParseErrors(t *testing.T) {
 }
 
 func TestRunErrors(t *testing.T) {
+	t.Parallel()
 	// A line-up naming an unknown bot or rule set fails at run time, naming
 	// the file and the key.
 	for _, tc := range []struct{ from, to, key string }{
@@ -478,6 +487,7 @@ func BenchmarkDiceQuick(b *testing.B) {
 
 // TestEngineRulesFile runs a rule set given as a file beside the config.
 func TestEngineRulesFile(t *testing.T) {
+	t.Parallel()
 	dir := writeNotebook(t, "engine", strings.Replace(tinyEngine, `length_rules = ["classic", "fixedcards"]`,
 		`length_rules = ["classic", "house.toml"]`, 1))
 	rules, err := configs.Rules("fixedcards")
@@ -492,8 +502,24 @@ func TestEngineRulesFile(t *testing.T) {
 
 // fixtureDirs are the folders of the fixtures that tests share (written
 // once per test binary, so not under one test's TempDir); TestMain removes
-// them after the tests.
-var fixtureDirs []string
+// them after the tests. The tests run in parallel: fixtureDir adds to them
+// under fixtureMu.
+var (
+	fixtureMu   sync.Mutex
+	fixtureDirs []string
+)
+
+// fixtureDir makes a new folder for a shared fixture, removed by TestMain.
+func fixtureDir(name string) (string, error) {
+	root, err := os.MkdirTemp("", "report-"+name+"-")
+	if err != nil {
+		return "", err
+	}
+	fixtureMu.Lock()
+	defer fixtureMu.Unlock()
+	fixtureDirs = append(fixtureDirs, root)
+	return root, nil
+}
 
 func TestMain(m *testing.M) {
 	code := m.Run()

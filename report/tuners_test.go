@@ -94,6 +94,7 @@ final_blocks = 1
 // on common blocks; the same config gives the same CSV with or without a
 // work folder.
 func TestTunersNotebook(t *testing.T) {
+	t.Parallel()
 	dir := writeNotebook(t, "tuners", tinyTuners, file{"m.toml", tinyTunerSearch})
 	nb, err := Load(dir)
 	require.NoError(t, err)
@@ -139,6 +140,7 @@ func TestTunersNotebook(t *testing.T) {
 }
 
 func TestTunersConfigErrors(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ old, new, want string }{
 		{`method = "spsa"`, `method = "nelder"`, `key tuners.method[1].method: "nelder": want cmaes, spsa, surrogate or halving`},
 		{`checkpoints = [16, 32]`, `checkpoints = [32, 16]`, `key tuners.checkpoints: [32 16]: want ascending budgets`},
