@@ -8,6 +8,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/marslab-risk/marslab/internal/race"
 )
 
 // tinyLadder is a ladder of five quick bots (mcts at a tiny budget among
@@ -50,8 +52,15 @@ field = "The challengers play the same deals."
 // the head-to-head matrix and the field with its generated sentences.
 func TestLadderNotebook(t *testing.T) {
 	t.Parallel()
-	one := runOnce(t, writeNotebook(t, "ladder", tinyLadder("1")), false)
-	two := runOnce(t, writeNotebook(t, "ladder", tinyLadder("2")), false)
+	games, config := 60, tinyLadder
+	if race.Enabled { // the same checks on a ladder of 30 games
+		games = 30
+		config = func(workers string) string {
+			return strings.Replace(tinyLadder(workers), "games = 60\n", "games = 30\n", 1)
+		}
+	}
+	one := runOnce(t, writeNotebook(t, "ladder", config("1")), false)
+	two := runOnce(t, writeNotebook(t, "ladder", config("2")), false)
 	csvs := []string{"ratings.csv", "holdout.csv", "headtohead.csv", "field.csv", "paired.csv"}
 	assertFiles(t, one, append(csvs, "README.md", "ratings.png", "ratings.svg", "timings.csv")...)
 	for _, name := range csvs {
@@ -72,7 +81,7 @@ func TestLadderNotebook(t *testing.T) {
 		}
 		seats += n
 	}
-	assert.Equal(t, 60*3, seats, "every seat of every game is rated")
+	assert.Equal(t, games*3, seats, "every seat of every game is rated")
 	field := readFile(t, filepath.Join(one, "field.csv"))
 	assert.Contains(t, field, "mcts(playouts=2;depth=1),12,")
 	assert.Contains(t, field, "cautious,12,")
