@@ -331,6 +331,7 @@ var tinySPSA = strings.NewReplacer("narrow = \"narrow.toml\"\ncmaes = \"cmaes.to
 const tinySPSASearch = "name = \"tiny-spsa\"\n" + tinySearchHead + "\n[spsa]\niterations = 3\nblocks = 1\na = 0.5\nc = 0.1\nfinal_blocks = 1\n"
 
 func TestCalibrationNotebookSPSA(t *testing.T) {
+	t.Parallel()
 	require.NotContains(t, tinySPSA, "narrow")
 	require.NotContains(t, tinySPSA, "effect_blocks")
 	dir := writeNotebook(t, "calibration", tinySPSA, file{"spsa.toml", tinySPSASearch})
@@ -384,6 +385,7 @@ func TestCalibrationNotebookSPSA(t *testing.T) {
 }
 
 func TestCalibrationSearchParseErrors(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ from, to, want string }{
 		{`search = "spsa.toml"`, `search = ""`, "key calibration.search: missing"},
 		{`search = "spsa.toml"`, "search = \"spsa.toml\"\ncmaes = \"spsa.toml\"", "key calibration.search: \"spsa.toml\": want either calibration.cmaes or calibration.search, not both"},
