@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/marslab-risk/marslab/bots/registry"
+	"github.com/marslab-risk/marslab/internal/race"
 	lexp "github.com/marslab-risk/marslab/internal/strategist"
 )
 
@@ -162,9 +163,14 @@ func TestLearnInterrupted(t *testing.T) {
 func TestLearnResume(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	// 20 blocks of 8 games: the interrupted run is cancelled as its first
-	// block ends, 19 blocks before the end (it fails below if it finished).
-	cfg := writeQConfig(t, dir, 160, 8)
+	// 20 blocks of 8 games (10 under the race detector): the interrupted
+	// run is cancelled as its first block ends, 19 (9) blocks before the
+	// end (it fails below if it finished).
+	games := 160
+	if race.Enabled {
+		games = 80
+	}
+	cfg := writeQConfig(t, dir, games, 8)
 	full, cut := filepath.Join(dir, "full"), filepath.Join(dir, "cut")
 	var so, se bytes.Buffer
 	require.NoError(t, run(context.Background(), registry.Default(), []string{"learn", "-workers", "2", "-out", full, cfg}, &so, &se))

@@ -15,6 +15,7 @@ import (
 
 	"github.com/marslab-risk/marslab/bots"
 	"github.com/marslab-risk/marslab/bots/registry"
+	"github.com/marslab-risk/marslab/internal/race"
 	"github.com/marslab-risk/marslab/sim"
 )
 
@@ -35,7 +36,7 @@ func TestOutsideModule(t *testing.T) {
 	bin := filepath.Join(dir, "mybot")
 	build := exec.Command(goCmd, "build", "-o", bin, ".")
 	build.Dir = filepath.Join("..", "examples", "outside-bot")
-	build.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=readonly")
+	build.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=readonly"+raceFlag())
 	out, err := build.CombinedOutput()
 	require.NoError(t, err, "go build in examples/outside-bot: %s", out)
 
@@ -73,6 +74,16 @@ func TestOutsideModule(t *testing.T) {
 	out, err = cmd.CombinedOutput()
 	require.NoError(t, err, "%s", out)
 	assert.Contains(t, string(out), "margin")
+}
+
+// raceFlag is " -race" under the race detector, else "": a go command that
+// a test starts builds as the test binary was built, so that it finds the
+// module's packages compiled already in the build cache.
+func raceFlag() string {
+	if race.Enabled {
+		return " -race"
+	}
+	return ""
 }
 
 // TestBadFactory: a bot from outside the module whose New panics, or

@@ -6,12 +6,15 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/marslab-risk/marslab/bots/registry"
+	"github.com/marslab-risk/marslab/internal/race"
 	"github.com/marslab-risk/marslab/report"
 )
 
@@ -48,10 +51,21 @@ func notebookConfigs(t *testing.T, names ...string) string {
 // engine notebooks) at their quick size into a temporary folder, as make
 // notebooks-quick does with every committed notebook, and checks the files
 // and the index. make notebooks-quick plays all of them in CI, without the
-// race detector that makes them slow here.
+// race detector that makes them slow here; under it, the engine notebook's
+// quick line-ups play one game each and its quick length sweep 5.
 func TestReportQuickAll(t *testing.T) {
 	t.Parallel()
 	nbs := notebookConfigs(t, "dice", "engine")
+	if race.Enabled {
+		path := filepath.Join(nbs, "engine", "config.toml")
+		cfg, err := os.ReadFile(path)
+		require.NoError(t, err)
+		small := regexp.MustCompile(`(?m)^quick_games = \d+$`).ReplaceAllString(string(cfg), "quick_games = 1")
+		small = strings.Replace(small, "[quick]\nlength_games = 60\n", "[quick]\nlength_games = 5\n", 1)
+		require.NotEqual(t, string(cfg), small)
+		require.Contains(t, small, "length_games = 5")
+		require.NoError(t, os.WriteFile(path, []byte(small), 0o644))
+	}
 	out := t.TempDir()
 	stdout, err := runReport(t, "-quick", "-out", out, nbs)
 	require.NoError(t, err)

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/marslab-risk/marslab/bots/registry"
+	"github.com/marslab-risk/marslab/internal/race"
 )
 
 // tinyCalibration is a calibration notebook on 2-player games of MARS
@@ -116,7 +117,7 @@ func writeCalibrationFull(root, config string) (string, error) {
 // most expensive fixture, shared by TestCalibrationNotebook and
 // TestCalibrationConfirmAndTournament: A without a work folder, B with
 // the work folder Work, and C with the same Work again (reading every
-// search back), whose log is Log.
+// search back), whose log is Log. Under the race detector A is B.
 type calibrationRuns struct {
 	A, B, C, Work string
 	Log           string
@@ -136,12 +137,11 @@ func calibrationFixture(t *testing.T) calibrationRuns {
 	t.Helper()
 	sharedCalibration.once.Do(func() {
 		r := &sharedCalibration.runs
-		root, err := os.MkdirTemp("", "report-calibration-")
+		root, err := fixtureDir("calibration")
 		if err != nil {
 			r.Err = err
 			return
 		}
-		fixtureDirs = append(fixtureDirs, root)
 		dir, err := writeCalibrationFull(filepath.Join(root, "nb"), tinyCalibrationFull)
 		if err != nil {
 			r.Err = err
@@ -154,7 +154,11 @@ func calibrationFixture(t *testing.T) calibrationRuns {
 		}
 		r.A, r.B, r.C, r.Work = filepath.Join(root, "a"), filepath.Join(root, "b"), filepath.Join(root, "c"), filepath.Join(root, "work")
 		var log strings.Builder
-		for _, o := range []Options{{Out: r.A}, {Out: r.B, Work: r.Work}, {Out: r.C, Work: r.Work, Log: &log}} {
+		opts := []Options{{Out: r.A}, {Out: r.B, Work: r.Work}, {Out: r.C, Work: r.Work, Log: &log}}
+		if race.Enabled { // as in runTwice: B, which plays every game too, stands for A
+			r.A, opts = r.B, opts[1:]
+		}
+		for _, o := range opts {
 			o.Registry = registry.Default()
 			if r.Err = nb.Run(context.Background(), o); r.Err != nil {
 				return
@@ -171,6 +175,7 @@ func calibrationFixture(t *testing.T) calibrationRuns {
 // not read) and the files and tables of the searches, validations and
 // effects.
 func TestCalibrationNotebook(t *testing.T) {
+	t.Parallel()
 	runs := calibrationFixture(t)
 	a, b := runs.A, runs.B
 	assertSameResults(t, a, b)
@@ -196,6 +201,7 @@ func TestCalibrationNotebook(t *testing.T) {
 }
 
 func TestCalibrationNotebookQuick(t *testing.T) {
+	t.Parallel()
 	nb, err := Load(writeCalibration(t))
 	require.NoError(t, err)
 	out := t.TempDir()
@@ -206,6 +212,7 @@ func TestCalibrationNotebookQuick(t *testing.T) {
 }
 
 func TestCalibrationParseErrors(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ from, to, want string }{
 		{`cmaes = "cmaes.toml"`, `cmaes = ""`, "key calibration.search: missing"},
 		{`cmaes = "cmaes.toml"`, "cmaes = \"cmaes.toml\"\nmethod = \"spsa\"", `key calibration.method: "spsa": calibration.cmaes searches by cmaes`},
@@ -229,6 +236,7 @@ func TestCalibrationParseErrors(t *testing.T) {
 // a work folder gives the same results as one without, and again when it
 // is started a second time and reads everything back from that folder.
 func TestCalibrationConfirmAndTournament(t *testing.T) {
+	t.Parallel()
 	runs := calibrationFixture(t)
 	a, b, c, work := runs.A, runs.B, runs.C, runs.Work
 	assertSameResults(t, a, b)
@@ -279,6 +287,7 @@ func TestCalibrationConfirmAndTournament(t *testing.T) {
 // A calibration on a mixture of conditions validates within each
 // condition too: the report's tables and validation-conditions.csv.
 func TestCalibrationNotebookMixture(t *testing.T) {
+	t.Parallel()
 	mix := strings.Replace(tinySearchHead, "players = 2\nopponents = [\"angry\"]\nrules = \"mars2006\"\nseed = 1\n",
 		"seed = 1\n[[condition]]\nname = \"two\"\nrules = \"mars2006\"\nplayers = 2\nopponents = [\"angry\"]\n\n[[condition]]\nname = \"three\"\nrules = \"classic\"\nplayers = 3\nopponents = [\"angry\", \"aggressive\"]\n\n", 1)
 	require.NotEqual(t, tinySearchHead, mix)
@@ -301,6 +310,7 @@ func TestCalibrationNotebookMixture(t *testing.T) {
 // TestUnsearched checks the validation's sentence on where a candidate's
 // unsearched parameters come from.
 func TestUnsearched(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ against, narrow, cmaes, want string }{
 		{"mars@paper", "mars@paper", "mars@paper", "`mars@paper`'s"},
 		{"mars@paper", "mars@paperfield", "mars@paperfield", "those of the searches' start, `mars@paperfield`"},
@@ -321,6 +331,7 @@ var tinySPSA = strings.NewReplacer("narrow = \"narrow.toml\"\ncmaes = \"cmaes.to
 const tinySPSASearch = "name = \"tiny-spsa\"\n" + tinySearchHead + "\n[spsa]\niterations = 3\nblocks = 1\na = 0.5\nc = 0.1\nfinal_blocks = 1\n"
 
 func TestCalibrationNotebookSPSA(t *testing.T) {
+	t.Parallel()
 	require.NotContains(t, tinySPSA, "narrow")
 	require.NotContains(t, tinySPSA, "effect_blocks")
 	dir := writeNotebook(t, "calibration", tinySPSA, file{"spsa.toml", tinySPSASearch})
@@ -374,6 +385,7 @@ func TestCalibrationNotebookSPSA(t *testing.T) {
 }
 
 func TestCalibrationSearchParseErrors(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ from, to, want string }{
 		{`search = "spsa.toml"`, `search = ""`, "key calibration.search: missing"},
 		{`search = "spsa.toml"`, "search = \"spsa.toml\"\ncmaes = \"spsa.toml\"", "key calibration.search: \"spsa.toml\": want either calibration.cmaes or calibration.search, not both"},

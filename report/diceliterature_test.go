@@ -57,6 +57,7 @@ mars_games = 4
 `
 
 func TestDiceLiteratureNotebook(t *testing.T) {
+	t.Parallel()
 	a, b := runTwice(t, writeNotebook(t, "dice-literature", tinyDiceLiterature), false)
 	assertSameResults(t, a, b)
 	lit := readFile(t, filepath.Join(a, "literature.csv"))
@@ -92,7 +93,8 @@ func TestDiceLiteratureNotebook(t *testing.T) {
 }
 
 func TestDiceLiteratureQuick(t *testing.T) {
-	a, _ := runTwice(t, writeNotebook(t, "dice-literature", tinyDiceLiterature), true)
+	t.Parallel()
+	a := runOnce(t, writeNotebook(t, "dice-literature", tinyDiceLiterature), true)
 	rep := readFile(t, filepath.Join(a, ReportFile))
 	assert.Contains(t, rep, "(quick size: hendel_max_d = 10, loss_max_n = 3, exhaustive_max = 0, mars_games = 4; seed 3)")
 	assert.Contains(t, rep, "0 problems were also solved by evaluating every allocation")
@@ -102,6 +104,7 @@ func TestDiceLiteratureQuick(t *testing.T) {
 // maxima: with one defending die and the bonus die, the attacker wins when
 // the best of its three dice beats the best of the defender's two.
 func TestBonusRoll(t *testing.T) {
+	t.Parallel()
 	for _, sides := range []int{2, 6, 8} {
 		c, total := bonusRoll(3, 1, sides)
 		var win int64
@@ -126,6 +129,7 @@ func TestBonusRoll(t *testing.T) {
 // 441/855 (a geometric number of failed 3v1 rolls), and the recurrence's
 // first two-defender value by hand.
 func TestAttackerLosses(t *testing.T) {
+	t.Parallel()
 	e, err := attackerLosses(2)
 	require.NoError(t, err)
 	assert.Equal(t, "0", e[0].RatString())
@@ -138,6 +142,7 @@ func TestAttackerLosses(t *testing.T) {
 }
 
 func TestDiceLiteratureParseErrors(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ from, to, want string }{
 		{`sides = [4, 6]`, `sides = [4, 13]`, "key literature.sides[1]: 13 outside [2, 12]"},
 		{`variant_armies = 5`, `variant_armies = 0`, "key literature.variant_armies: 0 outside [1, 100]"},
@@ -163,6 +168,7 @@ func TestDiceLiteratureParseErrors(t *testing.T) {
 // y = (1, 3), x = (1, 1) gives R = 2, residuals (-1, 1), se =
 // sqrt(2/(2·1))/1 = 1.
 func TestRatio(t *testing.T) {
+	t.Parallel()
 	r := ratio([]float64{1, 3}, []float64{1, 1})
 	assert.Equal(t, 2.0, r.R)
 	assert.InDelta(t, 2-1.959963984540054, r.Lo, 1e-12)

@@ -12,6 +12,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/marslab-risk/marslab/internal/race"
 )
 
 // ipynb is the part of an nbformat 4 notebook the test reads.
@@ -83,6 +85,7 @@ func gonbProgram(nb *ipynb) (src string, commands []string) {
 // program, with the module replaced by this checkout as its first cell
 // does, vets it, runs it in notebooks/ and checks the cells' output.
 func TestGoNBExample(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds and runs a program")
 	}
@@ -124,7 +127,13 @@ func TestGoNBExample(t *testing.T) {
 	gocmd := func(args ...string) string {
 		cmd := exec.Command("go", args...)
 		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off")
+		// Built as the test binary was (-race or not), the program finds
+		// the module's packages compiled already in the build cache.
+		flags := "-mod=mod"
+		if race.Enabled {
+			flags += " -race"
+		}
+		cmd.Env = append(os.Environ(), "GOFLAGS="+flags, "GOWORK=off")
 		out, err := cmd.CombinedOutput()
 		require.NoError(t, err, "go %s:\n%s\n%s", strings.Join(args, " "), out, src)
 		return string(out)

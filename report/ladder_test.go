@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/marslab-risk/marslab/bots/registry"
+	"github.com/marslab-risk/marslab/internal/race"
 )
 
 // tinyLadder is a ladder of five quick bots (mcts at a tiny budget among
@@ -58,8 +59,16 @@ field = "The challengers play the same deals."
 // and with two workers; the report holds the ratings, the held-out check,
 // the head-to-head matrix and the field with its generated sentences.
 func TestLadderNotebook(t *testing.T) {
-	one, _ := runTwice(t, writeNotebook(t, "ladder", tinyLadder("1")), false)
-	two, _ := runTwice(t, writeNotebook(t, "ladder", tinyLadder("2")), false)
+	t.Parallel()
+	games, config := 60, tinyLadder
+	if race.Enabled { // the same checks on a ladder of 30 games
+		games = 30
+		config = func(workers string) string {
+			return strings.Replace(tinyLadder(workers), "games = 60\n", "games = 30\n", 1)
+		}
+	}
+	one := runOnce(t, writeNotebook(t, "ladder", config("1")), false)
+	two := runOnce(t, writeNotebook(t, "ladder", config("2")), false)
 	csvs := []string{"ratings.csv", "holdout.csv", "headtohead.csv", "field.csv", "paired.csv", "curve.csv"}
 	assertFiles(t, one, append(csvs, "README.md", "ratings.png", "ratings.svg", "timings.csv")...)
 	for _, name := range csvs {
@@ -80,7 +89,7 @@ func TestLadderNotebook(t *testing.T) {
 		}
 		seats += n
 	}
-	assert.Equal(t, 60*3, seats, "every seat of every game is rated")
+	assert.Equal(t, games*3, seats, "every seat of every game is rated")
 	field := readFile(t, filepath.Join(one, "field.csv"))
 	assert.Contains(t, field, "mcts(playouts=2;depth=1),12,")
 	assert.Contains(t, field, "cautious,12,")
@@ -111,6 +120,7 @@ func TestLadderNotebook(t *testing.T) {
 }
 
 func TestLadderConfigErrors(t *testing.T) {
+	t.Parallel()
 	base := tinyLadder("1")
 	for _, c := range []struct{ from, to, want string }{
 		{`players = 3`, `players = 7`, "ladder.players: 7 outside [2, 5]"},
@@ -135,6 +145,7 @@ func TestLadderConfigErrors(t *testing.T) {
 // MCTS bot at three budgets and every MARS set among its bots, and the
 // budget/strength curve of mcts through its default.
 func TestLadderShipped(t *testing.T) {
+	t.Parallel()
 	nb, err := Load("../notebooks/ladder")
 	require.NoError(t, err)
 	c := nb.exp.(*ladderConfig)

@@ -53,6 +53,7 @@ func writeReadings(t *testing.T, config string) string {
 }
 
 func TestReadingsNotebook(t *testing.T) {
+	t.Parallel()
 	a, b := runTwice(t, writeReadings(t, tinyReadings), false)
 	assertSameResults(t, a, b)
 	assertFiles(t, a, "readings.csv", "gaps.csv", timingsFile, "readings.png", "readings.svg")
@@ -83,6 +84,7 @@ func TestReadingsNotebook(t *testing.T) {
 }
 
 func TestReadingsSpecs(t *testing.T) {
+	t.Parallel()
 	c := &readingsConfig{}
 	c.Readings.Base = "mars@paper"
 	c.Readings.Options = []readingOption{{"a", []string{"x", "y"}}, {"b", []string{"p", "q", "r"}}}
@@ -92,6 +94,7 @@ func TestReadingsSpecs(t *testing.T) {
 }
 
 func TestReadingsParseErrors(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ name, from, to, want string }{
 		{"no notebook", `notebook = "../tourney"`, `notebook = ""`, "key readings.notebook: missing"},
 		{"notebook missing", `notebook = "../tourney"`, `notebook = "../nope"`, "key readings.notebook: "},
@@ -124,6 +127,7 @@ func TestReadingsParseErrors(t *testing.T) {
 // not the base seat's own is refused before any game is played: the
 // reference combination is the base seat itself.
 func TestReadingsReferenceIsBase(t *testing.T) {
+	t.Parallel()
 	cfg := strings.Replace(tinyReadings, `values = ["percent", "fraction"]`, `values = ["fraction", "percent"]`, 1)
 	require.NotEqual(t, tinyReadings, cfg)
 	nb, err := Load(writeReadings(t, cfg))

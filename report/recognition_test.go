@@ -59,6 +59,7 @@ func writeRecognition(t *testing.T, config string) string {
 }
 
 func TestRecognitionNotebook(t *testing.T) {
+	t.Parallel()
 	a, b := runTwice(t, writeRecognition(t, tinyRecognition), false)
 	assertSameResults(t, a, b)
 	assertFiles(t, a, "accuracy.csv", "missions.csv", "pairs.csv", "paper.csv", "accuracy.png",
@@ -102,6 +103,7 @@ func TestRecognitionNotebook(t *testing.T) {
 // TestRecognitionNotebookQuick runs the quick size once (the full test
 // checks that two runs agree).
 func TestRecognitionNotebookQuick(t *testing.T) {
+	t.Parallel()
 	nb, err := Load(writeRecognition(t, tinyRecognition))
 	require.NoError(t, err)
 	a := t.TempDir()
@@ -112,6 +114,7 @@ func TestRecognitionNotebookQuick(t *testing.T) {
 
 // A paper row per card is checked once the rules' cards are known.
 func TestRecognitionPaperMissions(t *testing.T) {
+	t.Parallel()
 	cfg := strings.Replace(tinyRecognition, "missions = [[34, 133], [88, 79],", "missions = [", 1)
 	nb, err := Load(writeRecognition(t, cfg))
 	require.NoError(t, err)
@@ -120,6 +123,7 @@ func TestRecognitionPaperMissions(t *testing.T) {
 }
 
 func TestRecognitionParseErrors(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ from, to, want string }{
 		{`config = "small.toml"`, `config = ""`, "key recognition.config: missing"},
 		{`config = "small.toml"`, `config = "none.toml"`, "key recognition.config: open"},

@@ -11,9 +11,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/marslab-risk/marslab/configs"
-
 	"github.com/marslab-risk/marslab/bots/registry"
+	"github.com/marslab-risk/marslab/configs"
+	"github.com/marslab-risk/marslab/internal/race"
 )
 
 // tinyDice is a dice config small enough for a unit test.
@@ -106,20 +106,37 @@ func assertFiles(t *testing.T, dir string, names ...string) {
 	}
 }
 
-// runTwice runs the notebook twice into two folders and returns them.
-func runTwice(t *testing.T, dir string, quick bool) (string, string) {
+// runOnce runs the notebook into a new folder and returns it.
+func runOnce(t *testing.T, dir string, quick bool) string {
 	t.Helper()
 	nb, err := Load(dir)
 	require.NoError(t, err)
-	a, b := filepath.Join(t.TempDir(), "a"), filepath.Join(t.TempDir(), "b")
+	a := filepath.Join(t.TempDir(), "a")
 	require.NoError(t, nb.Run(context.Background(), Options{Registry: registry.Default(), Out: a, Quick: quick}))
+	return a
+}
+
+// runTwice runs the notebook twice into two folders and returns them, for
+// assertSameResults. Under the race detector it runs it once and returns
+// that folder twice: one run shows a data race, and make test-full checks
+// that two runs agree.
+func runTwice(t *testing.T, dir string, quick bool) (string, string) {
+	t.Helper()
+	a := runOnce(t, dir, quick)
+	if race.Enabled {
+		return a, a
+	}
+	nb, err := Load(dir)
+	require.NoError(t, err)
+	b := filepath.Join(t.TempDir(), "b")
 	require.NoError(t, nb.Run(context.Background(), Options{Registry: registry.Default(), Out: b, Quick: quick}))
 	return a, b
 }
 
 // runsFixture is a fixture that tests of the package share: two runs of
-// one notebook config into two folders, played at the first call of get
-// in a folder TestMain removes.
+// one notebook config into two folders (one under the race detector, as
+// in runTwice), played at the first call of get in a folder TestMain
+// removes.
 type runsFixture struct {
 	once sync.Once
 	a, b string
@@ -132,12 +149,11 @@ type runsFixture struct {
 func (f *runsFixture) get(t *testing.T, name, config string, quick bool, extra ...file) (string, string) {
 	t.Helper()
 	f.once.Do(func() {
-		root, err := os.MkdirTemp("", "report-"+name+"-")
+		root, err := fixtureDir(name)
 		if err != nil {
 			f.err = err
 			return
 		}
-		fixtureDirs = append(fixtureDirs, root)
 		dir := filepath.Join(root, name)
 		if f.err = os.MkdirAll(dir, 0o755); f.err != nil {
 			return
@@ -153,7 +169,11 @@ func (f *runsFixture) get(t *testing.T, name, config string, quick bool, extra .
 			return
 		}
 		f.a, f.b = filepath.Join(root, "a"), filepath.Join(root, "b")
-		for _, out := range []string{f.a, f.b} {
+		outs := []string{f.a, f.b}
+		if race.Enabled { // as in runTwice
+			f.b, outs = f.a, outs[:1]
+		}
+		for _, out := range outs {
 			if f.err = nb.Run(context.Background(), Options{Registry: registry.Default(), Out: out, Quick: quick}); f.err != nil {
 				return
 			}
@@ -196,6 +216,7 @@ func readFile(t *testing.T, path string) string {
 }
 
 func TestDiceNotebook(t *testing.T) {
+	t.Parallel()
 	a, b := runTwice(t, writeNotebook(t, "dice", tinyDice), false)
 	assertSameResults(t, a, b)
 
@@ -235,6 +256,7 @@ func TestDiceNotebook(t *testing.T) {
 var sharedDiceQuick runsFixture
 
 func TestDiceNotebookQuick(t *testing.T) {
+	t.Parallel()
 	a, b := sharedDiceQuick.get(t, "dice", tinyDice, true)
 	assertSameResults(t, a, b)
 	pwin := readFile(t, filepath.Join(a, "pwin.csv"))
@@ -245,6 +267,7 @@ func TestDiceNotebookQuick(t *testing.T) {
 }
 
 func TestDiceSeedChangesVerify(t *testing.T) {
+	t.Parallel()
 	a, _ := sharedDiceQuick.get(t, "dice", tinyDice, true)
 	other := strings.Replace(tinyDice, "seed = 7", "seed = 8", 1)
 	require.NotEqual(t, tinyDice, other)
@@ -257,6 +280,7 @@ func TestDiceSeedChangesVerify(t *testing.T) {
 }
 
 func TestEngineNotebook(t *testing.T) {
+	t.Parallel()
 	a, b := runTwice(t, writeNotebook(t, "engine", tinyEngine), false)
 	assertSameResults(t, a, b)
 
@@ -295,18 +319,21 @@ func TestEngineNotebook(t *testing.T) {
 }
 
 func TestEngineNotebookQuick(t *testing.T) {
+	t.Parallel()
 	a, b := runTwice(t, writeNotebook(t, "engine", tinyEngine), true)
 	assertSameResults(t, a, b)
 	assert.Contains(t, readFile(t, filepath.Join(a, "lineups.csv")), "\nrandom x3,\"random,random,random\",3,")
 }
 
 func TestStripTimings(t *testing.T) {
+	t.Parallel()
 	in := "a\n" + timingBegin + "\n## Speed " + timingMarker + "\n1.5 s\n" + timingEnd + "\nb\n"
 	assert.Equal(t, "a\nb\n", string(StripTimings([]byte(in))))
 	assert.Equal(t, "no blocks\n", string(StripTimings([]byte("no blocks\n"))))
 }
 
 func TestFindAndIndex(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	for name, cfg := range map[string]string{"dice": tinyDice, "engine": tinyEngine} {
 		require.NoError(t, os.MkdirAll(filepath.Join(root, name), 0o755))
@@ -342,6 +369,7 @@ func TestFindAndIndex(t *testing.T) {
 // notebooks' configs as they are (marslab report -index notebooks
 // rewrites it).
 func TestShippedIndex(t *testing.T) {
+	t.Parallel()
 	nbs, all, err := Find("../notebooks")
 	require.NoError(t, err)
 	require.True(t, all)
@@ -352,6 +380,7 @@ func TestShippedIndex(t *testing.T) {
 }
 
 func TestParseErrors(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, config, from, to string
 		want                   string
@@ -395,6 +424,7 @@ func TestParseErrors(t *testing.T) {
 }
 
 func TestRunErrors(t *testing.T) {
+	t.Parallel()
 	// A line-up naming an unknown bot or rule set fails at run time, naming
 	// the file and the key.
 	for _, tc := range []struct{ from, to, key string }{
@@ -457,6 +487,7 @@ func BenchmarkDiceQuick(b *testing.B) {
 
 // TestEngineRulesFile runs a rule set given as a file beside the config.
 func TestEngineRulesFile(t *testing.T) {
+	t.Parallel()
 	dir := writeNotebook(t, "engine", strings.Replace(tinyEngine, `length_rules = ["classic", "fixedcards"]`,
 		`length_rules = ["classic", "house.toml"]`, 1))
 	rules, err := configs.Rules("fixedcards")
@@ -471,8 +502,24 @@ func TestEngineRulesFile(t *testing.T) {
 
 // fixtureDirs are the folders of the fixtures that tests share (written
 // once per test binary, so not under one test's TempDir); TestMain removes
-// them after the tests.
-var fixtureDirs []string
+// them after the tests. The tests run in parallel: fixtureDir adds to them
+// under fixtureMu.
+var (
+	fixtureMu   sync.Mutex
+	fixtureDirs []string
+)
+
+// fixtureDir makes a new folder for a shared fixture, removed by TestMain.
+func fixtureDir(name string) (string, error) {
+	root, err := os.MkdirTemp("", "report-"+name+"-")
+	if err != nil {
+		return "", err
+	}
+	fixtureMu.Lock()
+	defer fixtureMu.Unlock()
+	fixtureDirs = append(fixtureDirs, root)
+	return root, nil
+}
 
 func TestMain(m *testing.M) {
 	code := m.Run()

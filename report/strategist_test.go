@@ -70,6 +70,7 @@ config = "tiny-front.toml"
 `, 1)
 
 func TestStrategistAblation(t *testing.T) {
+	t.Parallel()
 	a, b := runTwice(t, writeStrategist(t, tinyAblation), true)
 	assertSameResults(t, a, b)
 	assertFiles(t, a, "ablation.csv", "ablation-paired.csv")
@@ -91,6 +92,7 @@ func TestStrategistAblation(t *testing.T) {
 }
 
 func TestStrategistAblationErrors(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ from, to, want string }{
 		{`name = "three"`, `name = ""`, "key strategist.name: missing"},
 		{`config = "tiny-front.toml"`, `config = "tiny-seed.toml"`, "key ablation[0].config: tiny-seed.toml: differs from"},
@@ -104,6 +106,7 @@ func TestStrategistAblationErrors(t *testing.T) {
 }
 
 func TestStrategistNotebook(t *testing.T) {
+	t.Parallel()
 	for _, quick := range []bool{false, true} {
 		a, b := runTwice(t, writeStrategist(t, tinyStrategist), quick)
 		assertSameResults(t, a, b)
@@ -136,6 +139,7 @@ func TestStrategistNotebook(t *testing.T) {
 }
 
 func TestStrategistParseErrors(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ from, to, want string }{
 		{`config = "tiny.toml"`, `config = ""`, "key strategist.config: missing"},
 		{`config = "tiny.toml"`, `config = "none.toml"`, "key strategist.config:"},
@@ -151,6 +155,7 @@ func TestStrategistParseErrors(t *testing.T) {
 }
 
 func TestStrategistCancelled(t *testing.T) {
+	t.Parallel()
 	nb, err := Load(writeStrategist(t, tinyStrategist))
 	require.NoError(t, err)
 	ctx, cancel := context.WithCancel(context.Background())

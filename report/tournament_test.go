@@ -77,6 +77,7 @@ func writeTournament(t *testing.T, config string) string {
 }
 
 func TestTournamentNotebook(t *testing.T) {
+	t.Parallel()
 	a, b := runTwice(t, writeTournament(t, tinyTournament), false)
 	assertSameResults(t, a, b)
 	assertFiles(t, a, "table5.csv", "table6.csv", "placement.csv", "winrate.csv", "headtohead.csv", "ratings.csv",
@@ -122,6 +123,7 @@ func atoi(t *testing.T, s string) int {
 }
 
 func TestTournamentNotebookQuick(t *testing.T) {
+	t.Parallel()
 	a, b := runTwice(t, writeTournament(t, tinyTournament), true)
 	assertSameResults(t, a, b)
 	rep := readFile(t, filepath.Join(a, ReportFile))
@@ -131,6 +133,7 @@ func TestTournamentNotebookQuick(t *testing.T) {
 }
 
 func TestTournamentParseErrors(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ name, from, to, want string }{
 		{"no config", `config = "tiny.toml"`, `config = ""`, "key tournament.config: missing"},
 		{"config missing", `config = "tiny.toml"`, `config = "nope.toml"`, "key tournament.config: tourney:"},
@@ -162,6 +165,7 @@ func TestTournamentParseErrors(t *testing.T) {
 }
 
 func TestTournamentNotebookCancelled(t *testing.T) {
+	t.Parallel()
 	nb, err := Load(writeTournament(t, tinyTournament))
 	require.NoError(t, err)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -172,6 +176,7 @@ func TestTournamentNotebookCancelled(t *testing.T) {
 // TestTournamentAbsoluteConfig: an absolute tournament.config is that file,
 // not one under the notebook's folder (issue 25, item 15).
 func TestTournamentAbsoluteConfig(t *testing.T) {
+	t.Parallel()
 	abs := filepath.Join(t.TempDir(), "elsewhere.toml")
 	require.NoError(t, os.WriteFile(abs, []byte(tinyTourney), 0o644))
 	dir := writeTournament(t, strings.Replace(tinyTournament, `config = "tiny.toml"`, `config = "`+abs+`"`, 1))

@@ -52,6 +52,7 @@ func writeTransfer(t *testing.T, cfg string) string {
 }
 
 func TestTransferNotebook(t *testing.T) {
+	t.Parallel()
 	nb, err := Load(writeTransfer(t, tinyTransfer))
 	require.NoError(t, err)
 	a, b, c := filepath.Join(t.TempDir(), "a"), filepath.Join(t.TempDir(), "b"), filepath.Join(t.TempDir(), "c")
@@ -102,6 +103,7 @@ func TestTransferNotebook(t *testing.T) {
 }
 
 func TestTransferParseErrors(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ from, to, want string }{
 		{`reference = "mars@paper(goal_paths=shortest)"`, `reference = ""`, "key transfer.reference: missing"},
 		{`sets = ["mars(W_p=0.5;goal_paths=shortest)", "mars@paperfield(goal_paths=shortest)"]`, `sets = []`, "key transfer.sets: 0 seats"},
@@ -136,6 +138,7 @@ func TestTransferParseErrors(t *testing.T) {
 // A parameter file given relative to the notebook's folder is read from
 // there.
 func TestSeatFile(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ spec, want string }{
 		{"mars@paper", "mars@paper"},
 		{"mars(W_p=0.5)", "mars(W_p=0.5)"},
@@ -154,6 +157,7 @@ func TestSeatFile(t *testing.T) {
 // The shipped transfer and robust-calibration notebooks load: every key
 // in range, the search configs they name with their mixtures.
 func TestShippedTransferNotebooks(t *testing.T) {
+	t.Parallel()
 	for _, dir := range []string{"../notebooks/transfer", "../notebooks/calibration-robust"} {
 		nb, err := Load(dir)
 		require.NoError(t, err, dir)
@@ -170,6 +174,7 @@ func TestShippedTransferNotebooks(t *testing.T) {
 // folder, neither writing a report, then reads them back in a run without a
 // shard: its results are those of one run, and it plays no game.
 func TestTransferShards(t *testing.T) {
+	t.Parallel()
 	dir := writeTransfer(t, tinyTransfer)
 	nb, err := Load(dir)
 	require.NoError(t, err)
@@ -208,6 +213,7 @@ func TestTransferShards(t *testing.T) {
 // the notebook wrote for it (where.txt): the comments say where the set is
 // shown better and worse, as the last regeneration measured.
 func TestShippedWhereLines(t *testing.T) {
+	t.Parallel()
 	lines := strings.Split(strings.TrimSpace(readFile(t, "../notebooks/transfer/where.txt")), "\n")
 	nb, err := Load("../notebooks/transfer")
 	require.NoError(t, err)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/marslab-risk/marslab/bots"
 	"github.com/marslab-risk/marslab/bots/registry"
+	"github.com/marslab-risk/marslab/internal/race"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -45,8 +46,8 @@ func dist2(sp Space, x, opt []float64) float64 {
 
 // Every method ends with its recommendation within 0.15 (normalised) of the
 // optimum of the logistic-quadratic win rate (3.4 points below the peak's
-// 62 % at 0.12), for each of five seeds, at the budgets below (about 5,000
-// games of 4 a block).
+// 62 % at 0.12), for each of five seeds (two under the race detector), at
+// the budgets below (about 5,000 games of 4 a block).
 func TestMethodsFindOptimum(t *testing.T) {
 	sp := synthSpace()
 	cases := []struct {
@@ -58,9 +59,13 @@ func TestMethodsFindOptimum(t *testing.T) {
 		{"halving-cmaes", func(s uint64) (Recommender, error) { return newHalving(testHalving(s, "cmaes")) }},
 		{"halving-random", func(s uint64) (Recommender, error) { return newHalving(testHalving(s, "random")) }},
 	}
+	seeds := []uint64{1, 2, 3, 4, 5}
+	if race.Enabled { // two of the five (the optimum at 0.4 and at 0.2); make test-full runs all
+		seeds = []uint64{2, 5}
+	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			for seed := uint64(1); seed <= 5; seed++ {
+			for _, seed := range seeds {
 				opt := synthOpt(seed)
 				q := &Quadratic{Space: sp, Opt: opt, Peak: 0.5, Curv: 10}
 				m, err := c.mk(seed)
