@@ -87,7 +87,7 @@ func TestInvariantsEmbeddedRules(t *testing.T) {
 	t.Parallel()
 	m, err := sim.LoadMap("classic")
 	require.NoError(t, err)
-	games := sweepGames(200, 8)
+	games := sweepGames(200, 5)
 	for _, name := range []string{"classic", "mars2006", "fixedcards", "missions", "lux", "lux-escalating"} {
 		r, err := sim.LoadRules(name)
 		require.NoError(t, err)

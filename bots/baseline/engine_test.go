@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/marslab-risk/marslab/internal/race"
 	"github.com/marslab-risk/marslab/sim"
 )
 
@@ -35,7 +36,10 @@ var kinds = []func() sim.Player{
 // players: the engine must never record a fault.
 func TestNoFaults(t *testing.T) {
 	t.Parallel()
-	const gamesPerCount = 16
+	gamesPerCount := 16
+	if race.Enabled { // make test-full plays the 16
+		gamesPerCount = 6
+	}
 	for _, rn := range ruleSets {
 		m, r := load(t, rn)
 		total := 0
