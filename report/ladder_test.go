@@ -149,14 +149,14 @@ func TestLadderShipped(t *testing.T) {
 	nb, err := Load("../notebooks/ladder")
 	require.NoError(t, err)
 	c := nb.exp.(*ladderConfig)
-	for _, b := range []string{"mcts", "mcts(playouts=25)", "mcts(playouts=100)", "mars@paper", "mars@paperfield", "mars@robust", "mars@tuned"} {
+	for _, b := range []string{"mcts", "mcts(playouts=25)", "mcts(playouts=100)", "mars@paper", "mars@paperfield", "mars@robust", "mars@strong", "mars@tuned"} {
 		assert.Contains(t, c.Ladder.Bots, b)
 	}
 	assert.Equal(t, []string{"evilpixie", "bort", "boscoe", "quo", "yakool"}, c.Field.Opponents)
 	assert.Equal(t, "mcts", c.Field.Challengers[0])
 	assert.Equal(t, "mcts", c.Curve.Bot)
 	assert.Equal(t, "playouts", c.Curve.Param)
-	assert.Contains(t, c.Curve.Values, 300.0, "the curve holds the default budget")
+	assert.Contains(t, c.Curve.Values, 400.0, "the curve holds the default budget")
 }
 
 // TestLadderCurveReuse: a point of the curve whose configuration is a

@@ -35,9 +35,10 @@
 // and of the income, EvalMix). The bot plays the most visited action; the
 // subtree under it is kept for the next decision of the same turn (Reuse).
 //
-// The default budget is 300 playouts per searched decision: about 8 ms of
-// CPU per decision and 1.5 s per six-player game under the rules mars2006
-// against the five strongest Lux bots, about 166 searched decisions a game
+// The default budget is 400 playouts per searched decision: 8 to 10 ms
+// of CPU per decision and 2.3 s per six-player game under the rules
+// mars2006 against the five strongest Lux bots, about 236 searched
+// decisions a game
 // (BenchmarkDecision, BenchmarkGame; docs/bots.md gives the strength at
 // each budget).
 //

@@ -22,7 +22,7 @@ func Factory() bots.Factory {
 		Name: "mcts",
 		Doc:  "information-set Monte Carlo tree search over the engine: macro-actions, UCT, rollouts, dice sampled",
 		Params: []bots.Param{
-			{Name: "playouts", Default: 300, Min: 1, Max: 100000, Integer: true, Log: true,
+			{Name: "playouts", Default: 400, Min: 1, Max: 100000, Integer: true, Log: true,
 				Doc: "simulated continuations per searched decision"},
 			{Name: "explore", Default: 0.25, Min: 0, Max: 10,
 				Doc: "UCT exploration constant c in mean + c*sqrt(ln(available)/visits), values in [0, 1]"},

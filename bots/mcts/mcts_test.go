@@ -47,7 +47,7 @@ func TestFactory(t *testing.T) {
 	require.NoError(t, f.Validate())
 	p, err := f.New(f.Defaults())
 	require.NoError(t, err)
-	want := config{Playouts: 300, Explore: 0.25, Depth: 6, Policy: policyGreedy, Ratio: 1.5, EvalMix: 0.5, Width: 8, StopAt: 2, Reuse: true}
+	want := config{Playouts: 400, Explore: 0.25, Depth: 6, Policy: policyGreedy, Ratio: 1.5, EvalMix: 0.5, Width: 8, StopAt: 2, Reuse: true}
 	assert.Equal(t, want, p.(*bot).config)
 	v := f.Defaults()
 	v["policy"], v["reuse"] = 1, 0
