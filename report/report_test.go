@@ -126,11 +126,7 @@ func runTwice(t *testing.T, dir string, quick bool) (string, string) {
 	if race.Enabled {
 		return a, a
 	}
-	nb, err := Load(dir)
-	require.NoError(t, err)
-	b := filepath.Join(t.TempDir(), "b")
-	require.NoError(t, nb.Run(context.Background(), Options{Registry: registry.Default(), Out: b, Quick: quick}))
-	return a, b
+	return a, runOnce(t, dir, quick)
 }
 
 // runsFixture is a fixture that tests of the package share: two runs of
