@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"flag"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -126,4 +127,97 @@ func TestOneFolderCheck(t *testing.T) {
 	for _, f := range []string{"ownDir", "ownWork", "lockSearch"} {
 		assert.True(t, ancestors[f], "%s checks the folders above", f)
 	}
+}
+
+// fileOutputs are the commands whose -out names one file, not a folder,
+// each with why the folder check does not apply.
+var fileOutputs = map[string]string{
+	"view": "-out names one page, written atomically and refused over a file that is not a page of marslab view",
+}
+
+// writingCommands returns the flags of the command table that name a
+// folder a command writes, as "COMMAND -FLAG": every -out and -work but
+// those of fileOutputs.
+func writingCommands(t *testing.T) []string {
+	t.Helper()
+	var out []string
+	for _, c := range commands() {
+		fs := flag.NewFlagSet(c.name, flag.ContinueOnError)
+		c.setup(fs)
+		for _, name := range []string{"out", "work"} {
+			if fs.Lookup(name) == nil {
+				continue
+			}
+			if _, ok := fileOutputs[c.name]; ok && name == "out" {
+				continue
+			}
+			out = append(out, c.name+" -"+name)
+		}
+	}
+	return out
+}
+
+// uncovered returns the entries of writers (writingCommands) that no case
+// exercises, and the cases of no writer.
+func uncovered(writers []string, cases []folderCase) (missing, stray []string) {
+	covered := map[string]bool{}
+	for _, c := range cases {
+		covered[strings.Fields(c.name)[0]+" -"+c.flag] = true
+	}
+	for _, w := range writers {
+		if !covered[w] {
+			missing = append(missing, w)
+		}
+		delete(covered, w)
+	}
+	for w := range covered {
+		stray = append(stray, w)
+	}
+	return missing, stray
+}
+
+// TestEveryWritingCommandChecksItsFolder walks the command table: every
+// flag that names a folder a command writes (-out, -work) is exercised by
+// a case of folderCases, and each case, given a folder inside one that
+// another command holds, is refused by the one folder check
+// (outdir.CheckAncestors, which only ownDir, ownWork and lockSearch call:
+// TestOneFolderCheck) before anything is written there.
+func TestEveryWritingCommandChecksItsFolder(t *testing.T) {
+	t.Parallel()
+	writers := writingCommands(t)
+	require.Contains(t, writers, "report -work")
+	for name := range fileOutputs {
+		c := lookup(commands(), name)
+		require.NotNil(t, c, "fileOutputs names a command that does not exist: %s", name)
+		fs := flag.NewFlagSet(name, flag.ContinueOnError)
+		c.setup(fs)
+		require.NotNil(t, fs.Lookup("out"), "fileOutputs: %s has no -out", name)
+	}
+	cases, calls := folderCases(t)
+	missing, stray := uncovered(writers, cases)
+	assert.Empty(t, missing, "commands writing a folder without a case in folderCases")
+	assert.Empty(t, stray, "cases of no writing command")
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			held := filepath.Join(t.TempDir(), "held")
+			l, err := outdir.Acquire(held)
+			require.NoError(t, err)
+			defer l.Release()
+			out := filepath.Join(held, "x")
+			_, err = runOut(t, tc.args(out)...)
+			require.ErrorIs(t, err, outdir.ErrInsideRun)
+			assert.ErrorContains(t, err, held+" is held by another marslab command")
+			assert.NoDirExists(t, out, "nothing written inside the held folder")
+		})
+	}
+	assert.NoFileExists(t, calls, "nothing submitted")
+}
+
+// TestUncovered: the coverage check finds a writing command without a
+// case, and a case of no writing command.
+func TestUncovered(t *testing.T) {
+	missing, stray := uncovered([]string{"batch -out", "report -out", "report -work"},
+		[]folderCase{{name: "batch", flag: "out"}, {name: "report", flag: "out"}, {name: "play -log", flag: "log"}})
+	assert.Equal(t, []string{"report -work"}, missing)
+	assert.Equal(t, []string{"play -log"}, stray)
 }

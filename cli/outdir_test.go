@@ -24,38 +24,9 @@ import (
 // The lock is held here on a descriptor of its own, as another process's
 // would be (flock locks conflict between open files).
 func TestOutputLocked(t *testing.T) {
-	exe := fakeMarslab(t)
 	t.Parallel()
-	dir := t.TempDir()
-	tcfg := tournamentConfig(t, dir)
-	scfg := sweepConfig(t, dir, 1)
-	lcfg := writeQConfig(t, dir, 8, 4)
-	rcfg, err := filepath.Abs("../internal/recognition/testdata/small.toml")
-	require.NoError(t, err)
-	sbatch, calls := fakeSbatch(t, dir)
-	for _, tc := range []struct {
-		name string
-		args func(out string) []string
-	}{
-		{"batch", func(out string) []string {
-			return []string{"batch", "-players", "random,random", "-games", "2", "-out", out}
-		}},
-		{"merge", func(out string) []string { return []string{"merge", "-out", out, dir} }},
-		{"tournament", func(out string) []string { return []string{"tournament", tcfg, "-out", out} }},
-		{"sweep", func(out string) []string { return []string{"sweep", scfg, "-out", out} }},
-		{"sweep -merge", func(out string) []string { return []string{"sweep", scfg, "-out", out, "-merge"} }},
-		{"sweep -shard", func(out string) []string { return []string{"sweep", scfg, "-out", out, "-shard", "0/2"} }},
-		{"evolve", func(out string) []string { return []string{"evolve", scfg, "-out", out} }},
-		{"validate", func(out string) []string {
-			return []string{"validate", scfg, "-a", "random(stop=0.5)", "-b", "random", "-blocks", "2", "-out", out}
-		}},
-		{"recognize", func(out string) []string { return []string{"recognize", rcfg, "-out", out, "-games", "1"} }},
-		{"learn", func(out string) []string { return []string{"learn", "-out", out, lcfg} }},
-		{"report", func(out string) []string { return []string{"report", "-quick", "-out", out, "../notebooks/dice"} }},
-		{"slurm submit", func(out string) []string {
-			return []string{"slurm", "submit", "-out", out, "-tasks", "2", "-marslab", exe, "-sbatch", sbatch, "tournament", tcfg}
-		}},
-	} {
+	cases, calls := folderCases(t)
+	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "out")
 			l, err := outdir.Acquire(out)
@@ -71,6 +42,58 @@ func TestOutputLocked(t *testing.T) {
 		})
 	}
 	assert.NoFileExists(t, calls, "nothing submitted")
+}
+
+// A folderCase is a command line that writes into the folder out, which
+// it names by the command's flag.
+type folderCase struct {
+	name string
+	flag string // the flag that names out: "out" or "work"
+	args func(out string) []string
+}
+
+// folderCases returns a command line of every command that writes a folder,
+// each folder flag of it, and the file the fake sbatch of slurm submit
+// writes when called.
+func folderCases(t *testing.T) (cases []folderCase, sbatchCalls string) {
+	t.Helper()
+	exe := fakeMarslab(t)
+	dir := t.TempDir()
+	tcfg := tournamentConfig(t, dir)
+	scfg := sweepConfig(t, dir, 1)
+	lcfg := writeQConfig(t, dir, 8, 4)
+	ucfg := runConfig(t, dir)
+	rcfg, err := filepath.Abs("../internal/recognition/testdata/small.toml")
+	require.NoError(t, err)
+	sbatch, calls := fakeSbatch(t, dir)
+	games := filepath.Join(dir, "games")
+	_, err = runOut(t, "batch", "-players", "random,random,random", "-games", "3", "-seed", "1", "-quiet", "-out", games)
+	require.NoError(t, err)
+	return []folderCase{
+		{"batch", "out", func(out string) []string {
+			return []string{"batch", "-players", "random,random", "-games", "2", "-out", out}
+		}},
+		{"merge", "out", func(out string) []string { return []string{"merge", "-out", out, dir} }},
+		{"tournament", "out", func(out string) []string { return []string{"tournament", tcfg, "-out", out} }},
+		{"sweep", "out", func(out string) []string { return []string{"sweep", scfg, "-out", out} }},
+		{"sweep -merge", "out", func(out string) []string { return []string{"sweep", scfg, "-out", out, "-merge"} }},
+		{"sweep -shard", "out", func(out string) []string { return []string{"sweep", scfg, "-out", out, "-shard", "0/2"} }},
+		{"evolve", "out", func(out string) []string { return []string{"evolve", scfg, "-out", out} }},
+		{"validate", "out", func(out string) []string {
+			return []string{"validate", scfg, "-a", "random(stop=0.5)", "-b", "random", "-blocks", "2", "-out", out}
+		}},
+		{"recognize", "out", func(out string) []string { return []string{"recognize", rcfg, "-out", out, "-games", "1"} }},
+		{"learn", "out", func(out string) []string { return []string{"learn", "-out", out, lcfg} }},
+		{"run", "out", func(out string) []string { return []string{"run", ucfg, "-out", out} }},
+		{"rate", "out", func(out string) []string { return []string{"rate", "-out", out, games} }},
+		{"report", "out", func(out string) []string { return []string{"report", "-quick", "-out", out, "../notebooks/dice"} }},
+		{"report -work", "work", func(out string) []string {
+			return []string{"report", "-quick", "-out", filepath.Join(t.TempDir(), "o"), "-work", out, "../notebooks/dice"}
+		}},
+		{"slurm submit", "out", func(out string) []string {
+			return []string{"slurm", "submit", "-out", out, "-tasks", "2", "-marslab", exe, "-sbatch", sbatch, "tournament", tcfg}
+		}},
+	}, calls
 }
 
 // TestOutputLockProcesses: two marslab processes on one folder: the
