@@ -159,9 +159,23 @@ func unboundedLines(fset *token.FileSet, f *ast.File, name string) []string {
 			if !ok {
 				return true
 			}
+			pkg := ""
+			if id, ok := sel.X.(*ast.Ident); ok {
+				pkg = id.Name
+			}
 			switch sel.Sel.Name {
 			case "ReadBytes", "ReadString":
 				out = append(out, fmt.Sprintf("%s:%d: %s", name, fset.Position(call.Pos()).Line, sel.Sel.Name))
+			case "NewDecoder":
+				// A JSON decoder on a stream holds a whole value, however
+				// long: it may decode a line already read, or bytes in memory.
+				if pkg == "json" && len(call.Args) == 1 && !callOf(call.Args[0], "bytes.NewReader", "strings.NewReader", "bytes.NewBuffer") {
+					out = append(out, fmt.Sprintf("%s:%d: json.NewDecoder of a stream", name, fset.Position(call.Pos()).Line))
+				}
+			case "ReadAll":
+				if (pkg == "io" || pkg == "ioutil") && len(call.Args) == 1 && !callOf(call.Args[0], "io.LimitReader", "http.MaxBytesReader") {
+					out = append(out, fmt.Sprintf("%s:%d: %s.ReadAll without a limit", name, fset.Position(call.Pos()).Line, pkg))
+				}
 			case "NewScanner":
 				if id, ok := sel.X.(*ast.Ident); ok && id.Name == "bufio" {
 					scanners = append(scanners, call.Pos())
@@ -180,6 +194,21 @@ func unboundedLines(fset *token.FileSet, f *ast.File, name string) []string {
 	return out
 }
 
+// callOf reports whether e is a call of one of the functions fns, each
+// written "pkg.Name".
+func callOf(e ast.Expr, fns ...string) bool {
+	call, ok := e.(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	sel, ok := call.Fun.(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	id, ok := sel.X.(*ast.Ident)
+	return ok && slices.Contains(fns, id.Name+"."+sel.Sel.Name)
+}
+
 // TestUnboundedLines: the check finds each unbounded line read and lets a
 // scanner with a cap through.
 func TestUnboundedLines(t *testing.T) {
@@ -191,11 +220,14 @@ func a(br *bufio.Reader) { br.ReadBytes('\n'); br.ReadString('\n') }
 func b(r io.Reader) { sc := bufio.NewScanner(r); sc.Scan() }
 func c(r io.Reader) { sc := bufio.NewScanner(r); sc.Buffer(nil, 1<<20); sc.Scan() }
 func d(br *bufio.Reader) { br.ReadSlice('\n') }
+func e(f io.Reader, line []byte) { json.NewDecoder(f); json.NewDecoder(bytes.NewReader(line)) }
+func g(f io.Reader, r *http.Request) { io.ReadAll(f); io.ReadAll(io.LimitReader(f, 10)); io.ReadAll(http.MaxBytesReader(nil, r.Body, 10)) }
 `
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "p.go", src, 0)
 	require.NoError(t, err)
-	assert.Equal(t, []string{"p.go:5: ReadBytes", "p.go:5: ReadString", "p.go:6: bufio.NewScanner without Buffer"}, unboundedLines(fset, f, "p.go"))
+	assert.Equal(t, []string{"p.go:5: ReadBytes", "p.go:5: ReadString", "p.go:6: bufio.NewScanner without Buffer",
+		"p.go:9: json.NewDecoder of a stream", "p.go:10: io.ReadAll without a limit"}, unboundedLines(fset, f, "p.go"))
 }
 
 // TestDirectReads: the check finds each way of opening a file for reading
