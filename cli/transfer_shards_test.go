@@ -85,3 +85,21 @@ func TestReportWorkOtherConfig(t *testing.T) {
 	require.Error(t, err)
 	assert.Regexp(t, `written by a different search config \([a-z_.\[\]0-9]+: 2 vs 3: file vs this run\): start a new -work directory, or restore the config`, err.Error())
 }
+
+// A shard of a folder of notebooks writes no index: the index would link
+// to the report each notebook writes only in the run without -shard.
+func TestReportShardWritesNoIndex(t *testing.T) {
+	t.Parallel()
+	root := filepath.Dir(tinyTransferNotebook(t))
+	work := filepath.Join(t.TempDir(), "work")
+	for _, s := range []string{"0/2", "1/2"} {
+		stdout, err := runReport(t, "-work", work, "-shard", s, root)
+		require.NoError(t, err)
+		assert.NotContains(t, stdout, "index written")
+		assert.NoFileExists(t, filepath.Join(root, "README.md"), "shard %s", s)
+	}
+	stdout, err := runReport(t, "-work", work, root)
+	require.NoError(t, err)
+	assert.Contains(t, stdout, "report: index written to "+filepath.Join(root, "README.md"))
+	assert.FileExists(t, filepath.Join(root, "transfer", "README.md"), "the index links to a report that exists")
+}
