@@ -27,6 +27,14 @@ func TestReportRefusesOtherRuns(t *testing.T) {
 	batch := filepath.Join(dir, "b")
 	_, err = runOut(t, "batch", "-players", "aggressive,random", "-games", "4", "-seed", "1", "-out", batch)
 	require.NoError(t, err)
+	rec := filepath.Join(dir, "r")
+	rcfg, err := filepath.Abs("../internal/recognition/testdata/small.toml")
+	require.NoError(t, err)
+	_, err = runOut(t, "recognize", rcfg, "-games", "1", "-train-games", "1", "-out", rec)
+	require.NoError(t, err)
+	sweep := filepath.Join(dir, "s")
+	_, err = runOut(t, "sweep", sweepConfig(t, dir, 1), "-figures=false", "-out", sweep)
+	require.NoError(t, err)
 	learn := filepath.Join(dir, "l")
 	require.NoError(t, os.MkdirAll(learn, 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(learn, "policy.json"), []byte("{}"), 0o644))
@@ -56,6 +64,10 @@ func TestReportRefusesOtherRuns(t *testing.T) {
 	}{
 		{"-out a tournament", []string{"-quick", "-out", tour, nb}, tour, "report: -out: " + tour + " already holds a tournament (config.json), not a notebook report: choose another output directory"},
 		{"-out a batch", []string{"-quick", "-out", batch, nb}, batch, "already holds a batch (config.json), not a notebook report"},
+		{"-out a recognition run", []string{"-quick", "-out", rec, nb}, rec, "report: -out: " + rec + " already holds a recognition run (config.json), not a notebook report"},
+		{"-out a sweep", []string{"-quick", "-out", sweep, nb}, sweep, "report: -out: " + sweep + " already holds a search (config.json), not a notebook report"},
+		{"-work a recognition run", []string{"-quick", "-out", filepath.Join(dir, "o3"), "-work", rec, nb}, rec, "report: -work: " + rec + " already holds a recognition run (config.json), not a notebook work folder"},
+		{"-work a sweep", []string{"-quick", "-out", filepath.Join(dir, "o4"), "-work", sweep, nb}, sweep, "report: -work: " + sweep + " already holds a search (config.json), not a notebook work folder"},
 		{"-out a learning run", []string{"-quick", "-out", learn, nb}, learn, "already holds a learning run (policy.json), not a notebook report"},
 		{"-out another notebook", []string{"-quick", "-out", other, nb}, other, "report: " + other + " already holds a report of notebook engine (README.md), not a report of notebook dice: choose another output directory"},
 		{"-work a tournament", []string{"-quick", "-out", filepath.Join(dir, "o1"), "-work", tour, nb}, tour, "report: -work: " + tour + " already holds a tournament (config.json), not a notebook work folder"},
