@@ -142,9 +142,19 @@ func TestSlurmSubmitChecks(t *testing.T) {
 		{"tracked files", []string{"-dry-run", "-out", ".", "-marslab", exe}, "holds files git tracks"},
 		{"no executable", []string{"-dry-run", "-out", filepath.Join(dir, "a"), "-marslab", filepath.Join(dir, "nonexistent")}, "-marslab: stat " + filepath.Join(dir, "nonexistent") + ": no such file or directory"},
 		{"not executable", []string{"-dry-run", "-out", filepath.Join(dir, "a"), "-marslab", filepath.Join(dir, "plain")}, "is not an executable file"},
+		// A folder that cannot be written (under a file here; a read-only
+		// file system or folder below) is refused by -dry-run as by the
+		// jobs.
+		{"not writable", []string{"-dry-run", "-out", filepath.Join(dir, "plain", "x"), "-marslab", exe}, "output directory " + filepath.Join(dir, "plain", "x") + ": cannot write in " + filepath.Join(dir, "plain")},
 	} {
 		_, err := runOut(t, append(append([]string{"slurm", "submit", "-tasks", "2"}, tc.flags...), args...)...)
 		assert.ErrorContains(t, err, tc.want, tc.name)
+	}
+	if os.Geteuid() != 0 { // root writes into a folder of mode 0555
+		ro := filepath.Join(dir, "ro")
+		require.NoError(t, os.Mkdir(ro, 0o555))
+		_, err := runOut(t, append([]string{"slurm", "submit", "-tasks", "2", "-dry-run", "-out", filepath.Join(ro, "x"), "-marslab", exe}, args...)...)
+		assert.ErrorContains(t, err, "cannot write in "+ro)
 	}
 	out := filepath.Join(dir, "run")
 	_, err := runOut(t, append([]string{"slurm", "submit", "-out", out, "-tasks", "3", "-marslab", exe, "-sbatch", sbatch}, args...)...)
