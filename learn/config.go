@@ -204,6 +204,12 @@ func (f *ConfigFile) Config(source, prefix string) (*Config, error) {
 			if strings.TrimSpace(s) == "" {
 				return nil, bad(list.key, "entry %d is empty", i)
 			}
+			// The learner's choices and the pool opponents are drawn from
+			// are sets: a repeated entry would be a second action of the
+			// same bot, or drawn twice as often.
+			if j := slices.Index(list.v[:i], s); j >= 0 {
+				return nil, bad(list.key, "%q listed twice (entries %d and %d)", s, j, i)
+			}
 		}
 	}
 	if f.Features != nil {

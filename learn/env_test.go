@@ -257,6 +257,8 @@ placement = [1.0, 0.0, -1.0]
 		{`opponents = []`, "key opponents: empty"},
 		{`features = ["territories", "colour"]`, `key features: entry 1 "colour"`},
 		{`features = ["round", "round"]`, `"round" listed twice`},
+		{`actions = ["passive", "aggressive", "passive"]`, `x.toml: key actions: "passive" listed twice (entries 0 and 2)`},
+		{`opponents = ["passive", "passive"]`, `x.toml: key opponents: "passive" listed twice (entries 0 and 1)`},
 		{"[rewards]\nplacement = [1.0]", "key rewards.placement: 1 entries: want one per seat, players = 4"},
 		// Issue 36, item 10: a reward whose returns overflow to -Inf.
 		{"[rewards]\nper_turn = -1.7e308", "key rewards.per_turn: -1.7e+308: want a number in [-1e+06, 1e+06]"},

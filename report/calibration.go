@@ -130,6 +130,7 @@ func parseCalibration(path string, data []byte) (experiment, error) {
 	for i, v := range k.Versus {
 		ck.nonEmpty(fmt.Sprintf("calibration.versus[%d]", i), v)
 	}
+	distinct(ck, "calibration.versus", k.Versus)
 	ck.intIn("calibration.workers", k.Workers, 0, maxWorkers)
 	q := &c.Quick
 	if k.Narrow != "" {

@@ -62,6 +62,7 @@ func (t *calTournament) check(ck *checker, path string) *tournamentConfig {
 	if len(t.Seats) == 0 {
 		ck.fail("tournament.seats", "empty: want at least the reference seat")
 	}
+	distinct(ck, "tournament.seats", t.Seats)
 	return loadTournamentNotebook(ck, path, "tournament", t.Notebook, t.Bot)
 }
 

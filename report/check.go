@@ -58,10 +58,16 @@ func (c *checker) nonEmpty(key, v string) {
 // grid or of a panel is a set, and a repeated entry would play and count
 // its cells twice.
 func distinct[T comparable](c *checker, key string, vs []T) {
+	distinctAt(c, func(i int) string { return fmt.Sprintf("%s[%d]", key, i) }, vs)
+}
+
+// distinctAt is distinct for values that are fields of a list of tables:
+// key(i) names the field of entry i ("engine.lineups[1].name").
+func distinctAt[T comparable](c *checker, key func(i int) string, vs []T) {
 	seen := make(map[T]int, len(vs))
 	for i, v := range vs {
 		if j, ok := seen[v]; ok {
-			c.fail(fmt.Sprintf("%s[%d]", key, i), "%v repeats entry %d: want distinct entries", v, j)
+			c.fail(key(i), "%v repeats entry %d: want distinct entries", v, j)
 			return
 		}
 		seen[v] = i

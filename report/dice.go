@@ -69,6 +69,7 @@ func parseDice(path string, data []byte) (experiment, error) {
 	if len(d.LossBattles) == 0 {
 		ck.fail("dice.loss_battles", "missing (a list of [a, d] pairs)")
 	}
+	pairs := make([][2]int, 0, len(d.LossBattles))
 	for i, b := range d.LossBattles {
 		key := fmt.Sprintf("dice.loss_battles[%d]", i)
 		if len(b) != 2 {
@@ -76,8 +77,13 @@ func parseDice(path string, data []byte) (experiment, error) {
 			continue
 		}
 		ck.ints(key, b, 2, 2, 1, maxLossArmies)
+		pairs = append(pairs, [2]int{b[0], b[1]})
+	}
+	if ck.err == nil {
+		distinct(ck, "dice.loss_battles", pairs)
 	}
 	ck.ints("dice.chain_armies", d.ChainArmies, 1, 20, 1, maxChainArmy)
+	distinct(ck, "dice.chain_armies", d.ChainArmies)
 	ck.intIn("dice.chain_defenders", d.ChainDefenders, 1, 20)
 	ck.intIn("dice.chain_max_len", d.ChainMaxLen, 1, maxChainLen)
 	for _, s := range []struct {

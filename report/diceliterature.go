@@ -82,6 +82,7 @@ func parseDiceLiterature(path string, data []byte) (experiment, error) {
 	l := &c.Lit
 	l.Mars.check(ck)
 	ck.ints("literature.sides", l.Sides, 1, 11, 2, 12) // the faces dice.Rules.Sides allows
+	distinct(ck, "literature.sides", l.Sides)
 	ck.intIn("literature.variant_armies", l.VariantArmies, 1, 100)
 	if len(l.Stopping) == 0 || len(l.Stopping) > 20 {
 		ck.fail("literature.stopping", "%d problems, want 1 to 20", len(l.Stopping))
@@ -108,6 +109,9 @@ func parseDiceLiterature(path string, data []byte) (experiment, error) {
 	ck.ints("literature.defence_attackers", l.DefenceAttackers, 1, 10, 1, 100)
 	ck.ints("literature.defence_armies", l.DefenceArmies, 1, 10, 1, 60)
 	ck.ints("literature.defence_territories", l.DefenceTerritories, 1, 10, 1, 10)
+	distinct(ck, "literature.defence_attackers", l.DefenceAttackers)
+	distinct(ck, "literature.defence_armies", l.DefenceArmies)
+	distinct(ck, "literature.defence_territories", l.DefenceTerritories)
 	for _, s := range []struct {
 		name string
 		size diceLiteratureSize

@@ -84,16 +84,20 @@ func parseEngine(path string, data []byte) (experiment, error) {
 	if len(e.Lineups) == 0 {
 		ck.fail("engine.lineups", "missing (one or more [[engine.lineups]] tables)")
 	}
+	names := make([]string, len(e.Lineups))
 	for i, l := range e.Lineups {
 		key := fmt.Sprintf("engine.lineups[%d]", i)
 		ck.nonEmpty(key+".name", l.Name)
+		names[i] = l.Name
 		ck.nonEmpty(key+".players", l.Players)
 		ck.intIn(key+".games", l.Games, 1, maxEngineGames)
 		ck.intIn(key+".quick_games", l.QuickGames, 1, maxEngineGames)
 	}
+	distinctAt(ck, func(i int) string { return fmt.Sprintf("engine.lineups[%d].name", i) }, names)
 	if len(e.LengthRules) == 0 {
 		ck.fail("engine.length_rules", "missing (a list of rule set names or files)")
 	}
+	distinct(ck, "engine.length_rules", e.LengthRules)
 	ck.nonEmpty("engine.length_players", e.LengthPlayers)
 	ck.nonEmpty("engine.mars_bot", e.MarsBot)
 	ck.floatOpen("engine.paper_turn_seconds", e.PaperTurnSeconds, 0, 3600)

@@ -89,6 +89,7 @@ func parseLadder(path string, data []byte) (experiment, error) {
 	if len(l.Bots) < 2 || len(l.Bots) > maxLadderBots {
 		ck.fail("ladder.bots", "%d bots: want 2..%d", len(l.Bots), maxLadderBots)
 	}
+	distinct(ck, "ladder.bots", l.Bots)
 	ck.nonEmpty("ladder.rules", l.Rules)
 	ck.intIn("ladder.players", l.Players, sim.MinPlayers, min(sim.MaxPlayers, max(len(l.Bots), sim.MinPlayers)))
 	ck.intIn("ladder.games", l.Games, 2, maxEngineGames)
@@ -98,6 +99,7 @@ func parseLadder(path string, data []byte) (experiment, error) {
 	if len(f.Challengers) == 0 || len(f.Challengers) > maxLadderBots {
 		ck.fail("field.challengers", "%d challengers: want 1..%d", len(f.Challengers), maxLadderBots)
 	}
+	distinct(ck, "field.challengers", f.Challengers)
 	if len(f.Opponents) < 1 || len(f.Opponents) > sim.MaxPlayers-1 {
 		ck.fail("field.opponents", "%d opponents: want 1..%d", len(f.Opponents), sim.MaxPlayers-1)
 	}
@@ -113,6 +115,7 @@ func parseLadder(path string, data []byte) (experiment, error) {
 		if len(cv.Values) == 0 || len(cv.Values) > maxLadderBots {
 			ck.fail("curve.values", "%d values: want 1..%d", len(cv.Values), maxLadderBots)
 		}
+		distinct(ck, "curve.values", cv.Values)
 	}
 	ck.intIn("quick.games", c.Quick.Games, 2, l.Games)
 	ck.intIn("quick.field_games", c.Quick.FieldGames, 1, f.Games)

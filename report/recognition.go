@@ -104,9 +104,14 @@ func parseRecognition(path string, data []byte) (experiment, error) {
 			ck.fail(fmt.Sprintf("recognition.compare[%d]", i), "%q is not an arm of %s", name, ec.Source)
 		}
 	}
+	distinct(ck, "recognition.compare", r.Compare)
+	// A difference may be measured on several pairs of arms (its name
+	// repeated), each pair once.
+	pairs := make([][2]string, len(r.Differences))
 	for i, d := range r.Differences {
 		key := fmt.Sprintf("recognition.differences[%d]", i)
 		ck.nonEmpty(key+".name", d.Name)
+		pairs[i] = [2]string{d.Base, d.Variant}
 		for _, x := range []struct{ k, name string }{{"base", d.Base}, {"variant", d.Variant}} {
 			found := false
 			for _, arm := range ec.Arms {
@@ -120,6 +125,7 @@ func parseRecognition(path string, data []byte) (experiment, error) {
 			ck.fail(key+".variant", "%q: must differ from base", d.Variant)
 		}
 	}
+	distinct(ck, "recognition.differences", pairs)
 	if !(r.Tolerance > 0 && r.Tolerance <= 100) {
 		ck.fail("recognition.tolerance", "%v outside (0, 100] (points)", r.Tolerance)
 	}

@@ -105,6 +105,7 @@ func parseTuners(path string, data []byte) (experiment, error) {
 	for i, t := range k.Thresholds {
 		ck.floatIn(fmt.Sprintf("tuners.thresholds[%d]", i), t, -100, 100)
 	}
+	distinct(ck, "tuners.thresholds", k.Thresholds)
 	q := &c.Quick
 	ck.ints("quick.checkpoints", q.Checkpoints, 1, 20, 1, 1<<30)
 	ck.intIn("quick.seeds", q.Seeds, 1, 100)

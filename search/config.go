@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/marslab-risk/marslab/bots"
@@ -435,6 +436,15 @@ func checkLineup(bad func(key, format string, a ...any) error, prefix string, pl
 		return bad(prefix+"opponents", "%d seats: a fixed line-up needs players-1 = %d (or sample = true to draw them from a pool)", len(opponents), players-1)
 	case sample && len(opponents) < players-1:
 		return bad(prefix+"opponents", "a pool of %d seats: want at least players-1 = %d", len(opponents), players-1)
+	}
+	if sample {
+		// A pool is a set: a repeated entry would be drawn twice as often
+		// and could sit twice in one game.
+		for i, o := range opponents {
+			if j := slices.Index(opponents[:i], o); j >= 0 {
+				return bad(fmt.Sprintf("%sopponents[%d]", prefix, i), "%q repeats entry %d: a pool (sample = true) wants distinct seats", o, j)
+			}
+		}
 	}
 	return nil
 }

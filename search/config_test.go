@@ -59,11 +59,16 @@ func TestParseConfigErrors(t *testing.T) {
 	good := "name = \"x\"\nbase = \"mars\"\nplayers = 3\nopponents = [\"angry\", \"shaft\"]\nrules = \"mars2006\"\nseed = 1\n[[param]]\nname = \"W_p\"\n"
 	_, err := parseConfig("x.toml", []byte(good))
 	require.NoError(t, err)
+	// A fixed line-up may seat a bot twice; a pool may not hold it twice
+	// (below).
+	_, err = parseConfig("x.toml", []byte(strings.Replace(good, `["angry", "shaft"]`, `["angry", "angry"]`, 1)))
+	require.NoError(t, err)
 	for _, tc := range []struct{ from, to, want string }{
 		{"players = 3", "players = 7", "x.toml: key players: 7: want 2..6"},
 		{"seed = 1", "seed = -1", "key seed: -1"},
 		{`name = "x"`, `name = "a b"`, "key name"},
 		{`opponents = ["angry", "shaft"]`, `opponents = ["angry"]`, "key opponents: 1 seats: a fixed line-up needs players-1 = 2"},
+		{`opponents = ["angry", "shaft"]`, "opponents = [\"angry\", \"shaft\", \"angry\"]\nsample = true", `x.toml: key opponents[2]: "angry" repeats entry 0: a pool (sample = true) wants distinct seats`},
 		{"[[param]]\nname = \"W_p\"\n", "", "key param: missing"},
 		{"seed = 1", "seed = 1\nbogus = 2", `x.toml:7: unknown key "bogus" (allowed: name, base, players, opponents, sample, rules, map, seed, param, condition, narrow, cmaes, spsa, surrogate, halving, validate)`},
 		{"[[param]]", "[narrow]\nlevels = 0\n[[param]]", "key narrow.levels: 0: want 1..100"},

@@ -78,6 +78,7 @@ func TestMixtureConfigErrors(t *testing.T) {
 		{"weight = 2", "weight = 0", "x.toml: key condition[0].weight: 0: want a number in (0, 1e6]"},
 		{"weight = 2", "weight = -1", "x.toml: key condition[0].weight: -1"},
 		{`["angry", "shaft", "bort"]`, `["angry"]`, "x.toml: key condition[1].opponents: 1 seats: a fixed line-up needs players-1 = 3"},
+		{`["angry", "shaft", "bort"]`, "[\"angry\", \"shaft\", \"bort\", \"shaft\"]\nsample = true", `x.toml: key condition[1].opponents[3]: "shaft" repeats entry 1: a pool (sample = true) wants distinct seats`},
 		{"rules = \"classic\"", "rules = \"mars2006\"\nname = \"mars2006/3p\"", `x.toml: key condition[1].name: "mars2006/3p" names conditions 0 and 1`},
 		{"weight = 2", "weight = 2\nbogus = 1", `x.toml:9: unknown key "condition[0].bogus" (allowed: name, rules, map, players, opponents, sample, weight)`},
 		{"weight = 2", "weight = 2\nname = \"red\\u001b[31m\"", `x.toml: key condition[0].name: "red\x1b[31m": want at most 100 bytes of printable text`},

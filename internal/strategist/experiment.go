@@ -189,6 +189,11 @@ func parseExperiment(source string, data []byte) (*Experiment, error) {
 	if len(f.Q.Features) == 0 {
 		return nil, bad("q.features", "missing: want observation values such as territories, armies, round, threat")
 	}
+	for i, n := range f.Q.Features {
+		if j := slices.Index(f.Q.Features[:i], n); j >= 0 {
+			return nil, bad("q.features", "%q listed twice (entries %d and %d)", n, j, i)
+		}
+	}
 	e.QFeatures = f.Q.Features
 	if e.Out == "" {
 		return nil, bad("out", "missing: want an output folder")

@@ -113,6 +113,7 @@ func TestParseExperiment(t *testing.T) {
 		{"alpha = 0.1", "alpha = 0.0", "key q.alpha: 0: want (0, 1]"},
 		{"gamma = 0.9", "gamma = 1.5", "key q.gamma: 1.5: want [0, 1]"},
 		{"bins = 3", "bins = 300", "key q.bins: 300: want 1..100"},
+		{`features = ["round"]`, `features = ["round", "round"]`, `e.toml: key q.features: "round" listed twice (entries 0 and 1)`},
 		{"seed = 2", "seed = 1", "key eval.seed: 1: want seeds other than the training seed"},
 		{"out = \"x\"", "", "key out: missing"},
 		{"[train]", "[env]\nplayers = 1\n[train]", "key env.players: 1: want 2..6"},
