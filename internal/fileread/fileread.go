@@ -41,8 +41,9 @@ const (
 	// reader checks its header lines before the rest and streams the rest
 	// (learn holds the decoded state, about the file's size, in memory).
 	Checkpoint
-	// Log is a JSONL log read a line at a time or in one piece: a game log
-	// replayed, games.jsonl, a search log or shard. Cap 4 GiB.
+	// Log is a JSONL log read a line at a time (NewLineReader, or sim's
+	// capped reader), never whole: a game log replayed, games.jsonl, a
+	// search log or shard. Cap 4 GiB.
 	Log
 	// GameLog is one game's JSONL log read whole and drawn as a page
 	// (marslab view holds about ten times the log in memory while it

@@ -172,6 +172,12 @@ func unboundedLines(fset *token.FileSet, f *ast.File, name string) []string {
 				if pkg == "json" && len(call.Args) == 1 && !callOf(call.Args[0], "bytes.NewReader", "strings.NewReader", "bytes.NewBuffer") {
 					out = append(out, fmt.Sprintf("%s:%d: json.NewDecoder of a stream", name, fset.Position(call.Pos()).Line))
 				}
+			case "ReadFile":
+				// A log is read a line at a time: whole, it would be held
+				// up to the Log kind's 4 GiB.
+				if pkg == "fileread" && len(call.Args) == 2 && isSel(call.Args[1], "fileread.Log") {
+					out = append(out, fmt.Sprintf("%s:%d: fileread.ReadFile of a Log", name, fset.Position(call.Pos()).Line))
+				}
 			case "ReadAll":
 				if (pkg == "io" || pkg == "ioutil") && len(call.Args) == 1 && !callOf(call.Args[0], "io.LimitReader", "http.MaxBytesReader") {
 					out = append(out, fmt.Sprintf("%s:%d: %s.ReadAll without a limit", name, fset.Position(call.Pos()).Line, pkg))
@@ -209,6 +215,16 @@ func callOf(e ast.Expr, fns ...string) bool {
 	return ok && slices.Contains(fns, id.Name+"."+sel.Sel.Name)
 }
 
+// isSel reports whether e is the selector sel, written "pkg.Name".
+func isSel(e ast.Expr, sel string) bool {
+	s, ok := e.(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	id, ok := s.X.(*ast.Ident)
+	return ok && id.Name+"."+s.Sel.Name == sel
+}
+
 // TestUnboundedLines: the check finds each unbounded line read and lets a
 // scanner with a cap through.
 func TestUnboundedLines(t *testing.T) {
@@ -222,12 +238,13 @@ func c(r io.Reader) { sc := bufio.NewScanner(r); sc.Buffer(nil, 1<<20); sc.Scan(
 func d(br *bufio.Reader) { br.ReadSlice('\n') }
 func e(f io.Reader, line []byte) { json.NewDecoder(f); json.NewDecoder(bytes.NewReader(line)) }
 func g(f io.Reader, r *http.Request) { io.ReadAll(f); io.ReadAll(io.LimitReader(f, 10)); io.ReadAll(http.MaxBytesReader(nil, r.Body, 10)) }
+func h() { fileread.ReadFile("games.jsonl", fileread.Log); fileread.ReadFile("g.jsonl", fileread.GameLog) }
 `
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "p.go", src, 0)
 	require.NoError(t, err)
 	assert.Equal(t, []string{"p.go:5: ReadBytes", "p.go:5: ReadString", "p.go:6: bufio.NewScanner without Buffer",
-		"p.go:9: json.NewDecoder of a stream", "p.go:10: io.ReadAll without a limit"}, unboundedLines(fset, f, "p.go"))
+		"p.go:9: json.NewDecoder of a stream", "p.go:10: io.ReadAll without a limit", "p.go:11: fileread.ReadFile of a Log"}, unboundedLines(fset, f, "p.go"))
 }
 
 // TestDirectReads: the check finds each way of opening a file for reading
