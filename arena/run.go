@@ -332,7 +332,11 @@ func openOut(cfg *Config, h *Header, tal *tally) (*os.File, int, Timing, error) 
 		return nil, 0, prior, fmt.Errorf("arena: resume: %w", err)
 	}
 	if d := old.diff(h, false); d != "" {
-		return nil, 0, prior, fmt.Errorf("arena: resume: %s was written by a different batch (%s; file vs this run): use the same flags or another output directory", cpath, d)
+		kind := "batch"
+		if old.Schedule.Kind == KindSubsets {
+			kind = "tournament"
+		}
+		return nil, 0, prior, fmt.Errorf("arena: resume: %s was written by a different %s (%s; file vs this run): use the same settings or another output directory", cpath, kind, d)
 	}
 	if _, err := fileread.Check(gpath, fileread.Log); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, 0, prior, fmt.Errorf("arena: resume: %w", err)

@@ -110,3 +110,19 @@ out = "`+filepath.ToSlash(filepath.Join(dir, "out"))+`"
 	assert.Regexp(t, `bots' own counts: sum over their seat-games \(mean per seat-game\)\nbot +armies_defensive +armies_offensive +armies_unbid +place_defensive +place_offensive +place_zero\nmars +\d+ \(`, out)
 	assert.Contains(t, readText(t, filepath.Join(dir, "out", "summary.json")), `"stats":{"armies_defensive":`)
 }
+
+// A tournament resumed under another config is refused as a tournament,
+// naming the first key that differs.
+func TestTournamentResumeOtherConfig(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	cfg := tournamentConfig(t, dir)
+	out := filepath.Join(dir, "o")
+	_, err := runOut(t, "tournament", cfg, "-quiet", "-figures=false", "-out", out)
+	require.NoError(t, err)
+	b, err := os.ReadFile(cfg)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(cfg, []byte(strings.Replace(string(b), "seed = 5", "seed = 6", 1)), 0o644))
+	_, err = runOut(t, "tournament", cfg, "-quiet", "-figures=false", "-out", out, "-resume")
+	assert.ErrorContains(t, err, filepath.Join(out, "config.json")+" was written by a different tournament (seed 5 vs 6; file vs this run): use the same settings or another output directory")
+}
