@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/marslab-risk/marslab/configs"
 	"github.com/marslab-risk/marslab/internal/fileread"
@@ -113,6 +114,11 @@ func (r *Registry) parseSeat(spec string, overrides Overrides) (seat Seat, pathL
 	if path != "" {
 		var fileVals Values
 		if isFile(path) {
+			// The file's name becomes the seat's label, which tables,
+			// logs, reports and the terminal show.
+			if i := strings.IndexFunc(path, func(r rune) bool { return !unicode.IsPrint(r) }); i >= 0 {
+				return Seat{}, "", fmt.Errorf("seat %q: parameter file %q: byte %d is a control character: rename the file (its name labels the seat)", spec, path, i)
+			}
 			fileVals, err = ReadParamFile(f, path)
 			label += "@" + strings.TrimSuffix(filepath.Base(path), ".toml")
 		} else {

@@ -1,6 +1,7 @@
 package bots_test
 
 import (
+	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
@@ -178,12 +179,15 @@ func TestParseSeatErrors(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	good := writeFile(t, dir, "good.toml", "bot = \"tuned\"\n[params]\nW_p = 0.5\n")
+	esc := writeFile(t, dir, "red\x1b[31m.toml", "bot = \"tuned\"\n[params]\nW_p = 0.5\n")
 	tests := []struct {
 		spec string
 		ov   bots.Overrides
 		want string
 	}{
 		{"", nil, `seat "": empty seat`},
+		// A file's name labels the seat in tables, logs and the terminal.
+		{"tuned@" + esc, nil, fmt.Sprintf("seat %q: parameter file %q: byte %d is a control character: rename the file (its name labels the seat)", "tuned@"+esc, esc, len(dir)+4)},
 		{"lux", nil, `seat "lux": unknown bot "lux" (registered: aggressive, angry, bort, boscoe, cautious, choosy, cluster, communist, constrained, evilpixie, mars, mcts, mission, mission-greedy, pacifist, passive, pixie, quo, random, shaft, stinky, tuned, vulture, yakool)`},
 		{"passive(x=1)", nil, `seat "passive(x=1)": bot "passive" takes no parameters`},
 		{"random()", nil, `empty parameter list ()`},
