@@ -23,6 +23,13 @@ func position(t testing.TB, rules string, phase sim.Phase) *sim.State {
 // by board(t).
 func positionOf(t testing.TB, rules string, phase sim.Phase, board func(t int) (seat, armies int)) *sim.State {
 	t.Helper()
+	return positionHand(t, rules, phase, board, []int{0, 3, 1, 4, 7})
+}
+
+// positionHand is positionOf with seat 0 holding the cards of the
+// territories inHand (the symbol of territory t's card is t%3).
+func positionHand(t testing.TB, rules string, phase sim.Phase, board func(t int) (seat, armies int), inHand []int) *sim.State {
+	t.Helper()
 	r, err := sim.LoadRules(rules)
 	require.NoError(t, err)
 	m, err := r.LoadMap()
@@ -33,7 +40,6 @@ func positionOf(t testing.TB, rules string, phase sim.Phase, board func(t int) (
 	for t := range nt {
 		pos.Owner[t], pos.Armies[t] = board(t)
 	}
-	inHand := []int{0, 3, 1, 4, 7}
 	for _, t := range inHand {
 		pos.Hands[0] = append(pos.Hands[0], sim.Card{Territory: int16(t), Symbol: uint8(t % 3)})
 	}

@@ -266,6 +266,9 @@ func (sv *server) state(w http.ResponseWriter, r *http.Request) {
 		if !wait || news {
 			rep := stateReply{Since: since, Next: len(s.events), Events: s.events[since:len(s.events):len(s.events)],
 				Prompt: s.prompt, Over: s.over, Result: s.result, Closed: s.closed}
+			if rep.Events == nil {
+				rep.Events = []json.RawMessage{} // a list, before the game's first event too
+			}
 			if s.over && s.endAt.IsZero() {
 				s.endAt = time.Now()
 			}
