@@ -2,13 +2,11 @@
 // marslab view: the page's script. It reads the game from the JSON element
 // "game", whose every event carries the change of the position it made (the
 // engine's, from marslab's replay of the log: the script applies no rule),
-// draws the position, and writes it as JSON into the element "state".
+// draws the position (marslabBoard, internal/pageevent/board.js), and writes
+// it as JSON into the element "state".
 (function () {
   const G = JSON.parse(document.getElementById("game").textContent);
   const NT = G.territories.length, NS = G.seats.length, EV = G.events;
-  const COLORS = ["#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b"];
-  const CONT = ["#f6e3a1", "#c9e7c0", "#c7d7ef", "#f1c9b8", "#e2cdea", "#d5e8e6", "#efd5d5", "#dcdcb8"];
-  const SVGNS = "http://www.w3.org/2000/svg";
   const $ = (id) => document.getElementById(id);
 
   // --- the position -------------------------------------------------------
@@ -87,58 +85,10 @@
     return e.kind;
   }
 
-  // --- the board ----------------------------------------------------------
-  const svg = $("board");
-  svg.setAttribute("viewBox", "0 0 " + G.width + " " + G.height);
-  const mk = (tag, attrs, parent) => {
-    const el = document.createElementNS(SVGNS, tag);
-    for (const k in attrs) el.setAttribute(k, attrs[k]);
-    if (parent) parent.appendChild(el);
-    return el;
-  };
-  const defs = mk("defs", {}, svg);
-  const marker = mk("marker", { id: "head", viewBox: "0 0 10 10", refX: 9, refY: 5, markerWidth: 5, markerHeight: 5, orient: "auto" }, defs);
-  mk("path", { d: "M0,0 L10,5 L0,10 z", fill: "#d00" }, marker);
-  const gCont = mk("g", {}, svg), gBorders = mk("g", {}, svg), gArrow = mk("g", {}, svg), gTerr = mk("g", {}, svg);
-  // Continents: a soft blob under each of their territories, and their name and bonus.
-  G.territories.forEach((t) => mk("circle", { cx: t.x, cy: t.y, r: 34, fill: CONT[t.continent % CONT.length], opacity: 0.9 }, gCont));
-  G.continents.forEach((c, i) => {
-    const ts = G.territories.filter((t) => t.continent === i);
-    const x = ts.reduce((a, t) => a + t.x, 0) / ts.length;
-    const y = Math.min(...ts.map((t) => t.y)) - 24;
-    const el = mk("text", { x: x, y: Math.max(y, 12), class: "continent" }, gCont);
-    el.textContent = c.name + " +" + c.bonus;
-  });
-  G.borders.forEach(([a, b]) => {
-    const A = G.territories[a], B = G.territories[b];
-    if (G.wrap && Math.abs(A.x - B.x) > G.width / 2) {
-      const [l, r] = A.x < B.x ? [A, B] : [B, A];
-      mk("line", { x1: l.x, y1: l.y, x2: 0, y2: (l.y + r.y) / 2, class: "border wrap" }, gBorders);
-      mk("line", { x1: r.x, y1: r.y, x2: G.width, y2: (l.y + r.y) / 2, class: "border wrap" }, gBorders);
-    } else {
-      mk("line", { x1: A.x, y1: A.y, x2: B.x, y2: B.y, class: "border" }, gBorders);
-    }
-  });
-  const nodes = G.territories.map((t, i) => {
-    const g = mk("g", { class: "terr", id: "t" + i }, gTerr);
-    const title = mk("title", {}, g);
-    const c = mk("circle", { cx: t.x, cy: t.y, r: 14, class: "owner", fill: "#fff" }, g);
-    const n = mk("text", { x: t.x, y: t.y, class: "armies" }, g);
-    const name = mk("text", { x: t.x, y: t.y + 25, class: "name" }, g);
-    name.textContent = t.name;
-    return { g, c, n, title };
-  });
-
-  // --- the legend and the continents table --------------------------------
-  const legendRows = G.seats.map((st, p) => {
-    const tr = document.createElement("tr");
-    tr.innerHTML = '<td><span class="swatch"></span></td><td></td><td></td><td class="n"></td><td class="n"></td><td class="n"></td><td></td>';
-    tr.cells[0].firstChild.style.background = COLORS[p];
-    tr.cells[1].textContent = p + " " + st.label;
-    tr.cells[2].textContent = st.bot;
-    $("legend").tBodies[0].appendChild(tr);
-    return tr;
-  });
+  // --- the board and the legend -----------------------------------------
+  const board = marslabBoard(G, $("board"));
+  const COLORS = board.COLORS, mk = board.mk;
+  const legendRows = board.legend($("legend").tBodies[0], (p) => G.seats[p].bot);
   const contRows = G.continents.map((c) => {
     const tr = document.createElement("tr");
     tr.innerHTML = "<td></td><td class=n></td><td></td>";
@@ -199,35 +149,10 @@
   let S0 = fresh();
   function draw() {
     const s = S0, k = s.k, e = k > 0 ? EV[k - 1] : null;
-    for (let t = 0; t < NT; t++) {
-      const n = nodes[t], o = s.owner[t];
-      n.c.setAttribute("fill", o >= 0 ? COLORS[o] : "#fff");
-      n.n.textContent = o >= 0 ? s.armies[t] : "";
-      n.title.textContent = T(t) + (o >= 0 ? ": " + S(o) + ", " + s.armies[t] + " armies" : "");
-      n.g.classList.remove("from", "to");
-    }
-    gArrow.textContent = "";
-    if (e && e.from >= 0) nodes[e.from].g.classList.add("from");
-    if (e && e.to >= 0) nodes[e.to].g.classList.add("to");
-    if (e && e.from >= 0 && e.to >= 0) {
-      const A = G.territories[e.from], B = G.territories[e.to];
-      if (!(G.wrap && Math.abs(A.x - B.x) > G.width / 2)) {
-        const d = Math.hypot(B.x - A.x, B.y - A.y) || 1, ux = (B.x - A.x) / d, uy = (B.y - A.y) / d;
-        mk("line", { x1: A.x + ux * 16, y1: A.y + uy * 16, x2: B.x - ux * 17, y2: B.y - uy * 17, class: "arrow" }, gArrow);
-      }
-    }
-    const terr = new Array(NS).fill(0), arm = new Array(NS).fill(0);
-    for (let t = 0; t < NT; t++) if (s.owner[t] >= 0) { terr[s.owner[t]]++; arm[s.owner[t]] += s.armies[t]; }
+    board.paint(s.owner, s.armies, e);
     let current = -1;
     for (let i = k - 1; i >= 0; i--) if (EV[i].kind === "turn") { current = EV[i].player; break; }
-    legendRows.forEach((tr, p) => {
-      tr.cells[3].textContent = terr[p];
-      tr.cells[4].textContent = arm[p];
-      tr.cells[5].textContent = s.cards[p];
-      const out = s.elimRound[p] >= 0;
-      tr.cells[6].textContent = s.winner === p ? "winner" : out ? "out in round " + s.elimRound[p] : "";
-      tr.className = out ? "out" : p === current ? "cur" : "";
-    });
+    board.showLegend(legendRows, s, current);
     contRows.forEach((tr, c) => {
       let holder = -2;
       G.territories.forEach((t, i) => {

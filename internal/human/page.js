@@ -1,18 +1,16 @@
 "use strict";
 // marslab play: the page's script. It draws the board from the JSON element
-// "game", asks the server for the game's events (each with the change of
-// the position it made: the script applies no rule), plays the bots' events
-// out at the chosen speed, and on a human seat's turn offers what the
-// server's prompt says the rules allow; every choice goes to the server,
-// which checks it with the engine and answers, or says why it refused.
+// "game" (marslabBoard, internal/pageevent/board.js), asks the server for
+// the game's events (each with the change of the position it made: the
+// script applies no rule), plays the bots' events out at the chosen speed,
+// and on a human seat's turn offers what the server's prompt says the
+// rules allow; every choice goes to the server, which checks it with the
+// engine and answers, or says why it refused.
 (function () {
   const G = JSON.parse(document.getElementById("game").textContent);
   const NT = G.territories.length, NS = G.seats.length;
   const TOKEN = new URLSearchParams(location.search).get("token") || "";
-  const COLORS = ["#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b"];
-  const CONT = ["#f6e3a1", "#c9e7c0", "#c7d7ef", "#f1c9b8", "#e2cdea", "#d5e8e6", "#efd5d5", "#dcdcb8"];
   const SYMBOLS = ["infantry", "cavalry", "artillery", "wild"];
-  const SVGNS = "http://www.w3.org/2000/svg";
   const $ = (id) => document.getElementById(id);
   const T = (t) => G.territories[t].name;
   const S = (p) => "seat " + p + " (" + G.seats[p].label + ")";
@@ -87,91 +85,21 @@
   }
   if (!G.explain) { $("explain-box").hidden = true; $("explain-head").hidden = true; }
 
-  // --- the board ----------------------------------------------------------
-  const svg = $("board");
-  svg.setAttribute("viewBox", "0 0 " + G.width + " " + G.height);
-  const mk = (tag, attrs, parent) => {
-    const el = document.createElementNS(SVGNS, tag);
-    for (const k in attrs) el.setAttribute(k, attrs[k]);
-    if (parent) parent.appendChild(el);
-    return el;
-  };
-  const defs = mk("defs", {}, svg);
-  const marker = mk("marker", { id: "head", viewBox: "0 0 10 10", refX: 9, refY: 5, markerWidth: 5, markerHeight: 5, orient: "auto" }, defs);
-  mk("path", { d: "M0,0 L10,5 L0,10 z", fill: "#d00" }, marker);
-  const gCont = mk("g", {}, svg), gBorders = mk("g", {}, svg), gArrow = mk("g", {}, svg), gTerr = mk("g", {}, svg);
-  G.territories.forEach((t) => mk("circle", { cx: t.x, cy: t.y, r: 34, fill: CONT[t.continent % CONT.length], opacity: 0.9 }, gCont));
-  G.continents.forEach((c, i) => {
-    const ts = G.territories.filter((t) => t.continent === i);
-    if (ts.length === 0) return;
-    const x = ts.reduce((a, t) => a + t.x, 0) / ts.length, y = Math.min(...ts.map((t) => t.y)) - 24;
-    mk("text", { x: x, y: Math.max(y, 12), class: "continent" }, gCont).textContent = c.name + " +" + c.bonus;
-  });
-  G.borders.forEach(([a, b]) => {
-    const A = G.territories[a], B = G.territories[b];
-    if (G.wrap && Math.abs(A.x - B.x) > G.width / 2) {
-      const [l, r] = A.x < B.x ? [A, B] : [B, A];
-      mk("line", { x1: l.x, y1: l.y, x2: 0, y2: (l.y + r.y) / 2, class: "border wrap" }, gBorders);
-      mk("line", { x1: r.x, y1: r.y, x2: G.width, y2: (l.y + r.y) / 2, class: "border wrap" }, gBorders);
-    } else {
-      mk("line", { x1: A.x, y1: A.y, x2: B.x, y2: B.y, class: "border" }, gBorders);
-    }
-  });
-  const nodes = G.territories.map((t, i) => {
-    const g = mk("g", { class: "terr", id: "t" + i }, gTerr);
-    const title = mk("title", {}, g);
-    const c = mk("circle", { cx: t.x, cy: t.y, r: 14, class: "owner", fill: "#fff" }, g);
-    mk("circle", { cx: t.x, cy: t.y, r: 19, class: "ring" }, g);
-    const n = mk("text", { x: t.x, y: t.y, class: "armies" }, g);
-    mk("text", { x: t.x, y: t.y + 25, class: "name" }, g).textContent = t.name;
-    g.addEventListener("click", () => clickTerritory(i));
-    return { g, c, n, title };
-  });
-  const legendRows = G.seats.map((st, p) => {
-    const tr = document.createElement("tr");
-    tr.innerHTML = '<td><span class="swatch"></span></td><td></td><td></td><td class="n"></td><td class="n"></td><td class="n"></td><td></td>';
-    tr.cells[0].firstChild.style.background = COLORS[p];
-    tr.cells[1].textContent = p + " " + st.label;
-    tr.cells[2].textContent = st.human ? "you" : st.bot;
-    $("legend").tBodies[0].appendChild(tr);
-    return tr;
-  });
+  // --- the board (marslabBoard, internal/pageevent/board.js) -------------
+  const board = marslabBoard(G, $("board"), { ring: true, click: (t) => clickTerritory(t) });
+  const nodes = board.nodes;
+  const legendRows = board.legend($("legend").tBodies[0], (p) => (G.seats[p].human ? "you" : G.seats[p].bot));
 
   function draw() {
     const e = pos.last;
-    for (let t = 0; t < NT; t++) {
-      const n = nodes[t], o = pos.owner[t];
-      n.c.setAttribute("fill", o >= 0 ? COLORS[o] : "#fff");
-      n.n.textContent = o >= 0 ? pos.armies[t] : "";
-      n.title.textContent = T(t) + (o >= 0 ? ": " + S(o) + ", " + pos.armies[t] + " armies" : "");
-      n.g.classList.remove("from", "to", "can", "sel");
-    }
-    gArrow.textContent = "";
-    const arrow = (f, t) => {
-      const A = G.territories[f], B = G.territories[t];
-      if (G.wrap && Math.abs(A.x - B.x) > G.width / 2) return;
-      const d = Math.hypot(B.x - A.x, B.y - A.y) || 1, ux = (B.x - A.x) / d, uy = (B.y - A.y) / d;
-      mk("line", { x1: A.x + ux * 16, y1: A.y + uy * 16, x2: B.x - ux * 17, y2: B.y - uy * 17, class: "arrow" }, gArrow);
-    };
-    if (e && e.from !== undefined) nodes[e.from].g.classList.add("from");
-    if (e && e.to !== undefined) nodes[e.to].g.classList.add("to");
-    if (e && e.from !== undefined && e.to !== undefined) arrow(e.from, e.to);
+    board.paint(pos.owner, pos.armies, e);
     // What the person may click now.
     if (shown) {
       clickable().forEach((t) => nodes[t].g.classList.add("can"));
       [sel.t, sel.from, sel.to].forEach((t) => { if (t !== null) nodes[t].g.classList.add("sel"); });
-      if (sel.from !== null && sel.to !== null) arrow(sel.from, sel.to);
+      if (sel.from !== null && sel.to !== null) board.arrow(sel.from, sel.to);
     }
-    const terr = new Array(NS).fill(0), arm = new Array(NS).fill(0);
-    for (let t = 0; t < NT; t++) if (pos.owner[t] >= 0) { terr[pos.owner[t]]++; arm[pos.owner[t]] += pos.armies[t]; }
-    legendRows.forEach((tr, p) => {
-      tr.cells[3].textContent = terr[p];
-      tr.cells[4].textContent = arm[p];
-      tr.cells[5].textContent = pos.cards[p];
-      const out = pos.elimRound[p] >= 0;
-      tr.cells[6].textContent = pos.winner === p ? "winner" : out ? "out in round " + pos.elimRound[p] : "";
-      tr.className = out ? "out" : p === pos.current ? "cur" : "";
-    });
+    board.showLegend(legendRows, pos, pos.current);
     $("desc").textContent = e ? describe(e) : "the board before the game";
     $("pos").textContent = "event " + pos.k + (pos.round > 0 ? ", round " + pos.round : ", setup") + (queue.length ? " (" + queue.length + " to show)" : "");
     $("state").textContent = JSON.stringify({ event: pos.k, round: pos.round, owner: pos.owner, armies: pos.armies,

@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/marslab-risk/marslab/internal/pageevent"
 	"github.com/marslab-risk/marslab/sim"
 	"github.com/marslab-risk/marslab/view"
 )
@@ -119,7 +120,7 @@ func (sv *server) buildPage(cfg *Config) error {
 		Data   template.JS
 		Script template.JS
 		Style  template.CSS
-	}{b.Title, template.JS(js), template.JS(pageScript), template.CSS(pageStyle)})
+	}{b.Title, template.JS(js), template.JS(pageevent.BoardScript + pageScript), template.CSS(pageStyle)})
 	sv.page = page.Bytes()
 	return err
 }

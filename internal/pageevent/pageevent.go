@@ -3,7 +3,19 @@
 // event's fields by name and the change of the position it made.
 package pageevent
 
-import "github.com/marslab-risk/marslab/sim"
+import (
+	_ "embed" // board.js
+
+	"github.com/marslab-risk/marslab/sim"
+)
+
+// BoardScript defines marslabBoard, the script that draws the board of
+// marslab's pages from their JSON (the map, the owners and armies the
+// events set, the last event's arrow, the seats' legend); a page's own
+// script follows it in the same script element.
+//
+//go:embed board.js
+var BoardScript string
 
 // Event is a game event as a page's script reads it: its fields by
 // name, and the change of the position it made, as the engine's replay of
