@@ -235,3 +235,32 @@ func TestOpenBrowser(t *testing.T) {
 	openBrowser("http://127.0.0.1:1/", &stderr)
 	assert.Contains(t, stderr.String(), "-open: no browser found")
 }
+
+// TestPlayHumanIdleOpenAddr: -open runs the system's opener with the
+// printed address; -addr off the loopback is warned about and the address
+// printed is the one to open here; a game without a request for -idle is
+// saved and the command says how to resume it (not a failure).
+func TestPlayHumanIdleOpenAddr(t *testing.T) {
+	dir := t.TempDir()
+	rules := shortMars2006(t, dir, 2)
+	bin := filepath.Join(dir, "bin")
+	require.NoError(t, os.Mkdir(bin, 0o755))
+	opened := filepath.Join(dir, "opened")
+	require.NoError(t, os.WriteFile(filepath.Join(bin, "xdg-open"), []byte("#!/bin/sh\necho \"$1\" > "+opened+"\n"), 0o755))
+	t.Setenv("PATH", bin)
+	log := filepath.Join(dir, "g.jsonl")
+	var stdout, stderr syncBuffer
+	err := run(context.Background(), registry.Default(), []string{"play", "-players", "human,mars@paper,pixie", "-rules", rules, "-seed", "7",
+		"-log", log, "-idle", "300ms", "-open", "-addr", "0.0.0.0:0"}, &stdout, &stderr)
+	require.NoError(t, err, "an idle game is saved, not failed")
+	out := stdout.String()
+	m := regexp.MustCompile(`the game waits for you at (http://127\.0\.0\.1:\d+/\?token=[0-9a-f]{32}) \(from another machine`).FindStringSubmatch(out)
+	require.NotNil(t, m, out)
+	assert.Contains(t, out, "no request for 300ms: the game is saved in "+log+"; resume it with: marslab play -resume "+log+" -addr 0.0.0.0:0 -idle 300ms\n")
+	assert.Contains(t, stderr.String(), "warning: -addr 0.0.0.0:0: the game's server is reachable from other machines")
+	require.Eventually(t, func() bool { b, _ := os.ReadFile(opened); return string(b) == m[1]+"\n" }, 10*time.Second, 20*time.Millisecond)
+	saved, err := os.ReadFile(log)
+	require.NoError(t, err)
+	assert.Contains(t, string(saved), `"e":"reinforce"`, "saved at the human's first decision")
+	assert.NotContains(t, string(saved), `{"result"`)
+}

@@ -28,6 +28,7 @@ import (
 	"net"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -188,8 +189,15 @@ func Play(ctx context.Context, cfg Config) (sim.Result, error) {
 	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()
-	url := fmt.Sprintf("http://%s/?token=%s", ln.Addr(), token)
-	fmt.Fprintf(cfg.Out, "the game waits for you at %s\n", url)
+	// On every interface (0.0.0.0, ::) the address to open here is the
+	// loopback's; the others reach the port at this machine's address.
+	at, elsewhere := ln.Addr().String(), ""
+	if srv.addr.IP.IsUnspecified() {
+		at = net.JoinHostPort("127.0.0.1", strconv.Itoa(srv.addr.Port))
+		elsewhere = fmt.Sprintf(" (from another machine: this machine's address, port %d)", srv.addr.Port)
+	}
+	url := fmt.Sprintf("http://%s/?token=%s", at, token)
+	fmt.Fprintf(cfg.Out, "the game waits for you at %s%s\n", url, elsewhere)
 	if cfg.Ready != nil {
 		cfg.Ready(url)
 	}

@@ -371,3 +371,22 @@ func TestHotSeat(t *testing.T) {
 	rep := replays(t, cfg.LogPath)
 	assert.Equal(t, res, rep.Result)
 }
+
+// TestAnyInterface: a server on every interface (-addr 0.0.0.0:0) prints
+// the loopback's address to open on this machine, says how the others
+// reach it, and answers there with the token.
+func TestAnyInterface(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	cfg := newConfig(t, shortRules(t, dir, "mars2006", 2), "human,pixie", 3, filepath.Join(dir, "g.jsonl"))
+	cfg.Addr = "0.0.0.0:0"
+	var out bytes.Buffer
+	cfg.Out = &out
+	g := start(t, cfg)
+	assert.True(t, strings.HasPrefix(g.url, "http://127.0.0.1:"), g.url)
+	port := g.url[strings.LastIndexByte(g.url, ':')+1:]
+	assert.Equal(t, "the game waits for you at "+g.url+"/?token="+g.token+" (from another machine: this machine's address, port "+port+")\n", out.String())
+	assert.NotNil(t, g.waitPrompt().Prompt)
+	code, _ := g.request("GET", "/api/state", nil, map[string]string{tokenHeader: ""})
+	assert.Equal(t, http.StatusUnauthorized, code)
+}
