@@ -78,8 +78,10 @@ func TestPlayInBrowser(t *testing.T) {
 		require.NoError(t, json.Unmarshal([]byte(text), &v), text)
 		return v.View, v.Prompt
 	}
-	// The bots play at once: the person picks "at once" from the speed list.
-	run("the speed", chromedp.SetValue(chromedp.CSS("#speed"), "0"))
+	// The bots play at 1 event a second until the first bots' turns have
+	// been seen at that pace, then at once ("at once" in the speed list).
+	run("the speed", chromedp.SetValue(chromedp.CSS("#speed"), "1"))
+	paced := false
 	click := func(sel string) {
 		t.Helper()
 		run("clicking "+sel, chromedp.Click(chromedp.CSS(sel), chromedp.NodeVisible))
@@ -144,6 +146,12 @@ func TestPlayInBrowser(t *testing.T) {
 			click("#do")
 		case "end_fortify":
 			click("#end")
+			if !paced {
+				paced = true
+				pace(t, g, read, eval)
+				click("#skip") // "show all now": the page catches up, to the human's next decision
+				run("the speed", chromedp.SetValue(chromedp.CSS("#speed"), "0"))
+			}
 		default:
 			t.Fatalf("no click for %v", a)
 		}
@@ -158,6 +166,7 @@ func TestPlayInBrowser(t *testing.T) {
 	}
 	assert.Equal(t, res.Winner, end.Winner)
 	assert.True(t, shot, "a screenshot in round 2")
+	assert.True(t, paced, "the bots' turns seen at 1 event a second")
 	assert.Greater(t, decisions, 6, "the human decided")
 	explain := eval(`document.getElementById("explain").textContent`)
 	assert.Contains(t, explain, "attack", "MARS's reasoning beside the board")
@@ -168,4 +177,29 @@ func TestPlayInBrowser(t *testing.T) {
 	assert.Empty(t, scriptErrors(), "script errors")
 	t.Logf("%d decisions, %d events, result %+v", decisions, rep.Events, res)
 
+}
+
+// pace checks that the bots' events play out on the page at the speed set,
+// 1 a second: the page shows fewer events than the server has, "(N to
+// show)", and about one more after a second.
+func pace(t *testing.T, g *game, read func() (pageView, *prompt), eval func(string) string) {
+	t.Helper()
+	behind := func() int {
+		// The page counts the game's events, the server its explanations too.
+		r := g.state(0, 0, false)
+		n := 0
+		for _, e := range r.Events {
+			if !strings.Contains(string(e), `"kind":"explain"`) {
+				n++
+			}
+		}
+		v, _ := read()
+		return n - v.Event
+	}
+	require.Eventually(t, func() bool { return behind() >= 3 }, 20*time.Second, 20*time.Millisecond, "the bots' events wait to be shown")
+	assert.Contains(t, eval(`document.getElementById("pos").textContent`), "to show")
+	v0, _ := read()
+	time.Sleep(1500 * time.Millisecond)
+	v1, _ := read()
+	assert.InDelta(t, 1.5, float64(v1.Event-v0.Event), 1.5, "events shown in 1.5 s at 1 a second")
 }
