@@ -139,7 +139,7 @@ func Write(ctx context.Context, w io.Writer, log []byte, players func(sim.LogHea
 		Data   template.JS
 		Script template.JS
 		Style  template.CSS
-	}{d.Title, template.JS(js), template.JS(pageevent.BoardScript + pageScript), template.CSS(pageStyle)})
+	}{d.Title, template.JS(js), template.JS(pageevent.BoardScript + pageScript), template.CSS(pageevent.BoardStyle + pageStyle)})
 }
 
 func build(h sim.LogHeader, events []sim.Event, res sim.Result) (*data, error) {

@@ -120,7 +120,7 @@ func (sv *server) buildPage(cfg *Config) error {
 		Data   template.JS
 		Script template.JS
 		Style  template.CSS
-	}{b.Title, template.JS(js), template.JS(pageevent.BoardScript + pageScript), template.CSS(pageStyle)})
+	}{b.Title, template.JS(js), template.JS(pageevent.BoardScript + pageScript), template.CSS(pageevent.BoardStyle + pageStyle)})
 	sv.page = page.Bytes()
 	return err
 }

@@ -4,7 +4,7 @@
 package pageevent
 
 import (
-	_ "embed" // board.js
+	_ "embed" // board.js, board.css
 
 	"github.com/marslab-risk/marslab/sim"
 )
@@ -16,6 +16,13 @@ import (
 //
 //go:embed board.js
 var BoardScript string
+
+// BoardStyle is the style of the board that BoardScript draws, of its
+// legend and of the frame of marslab's pages; a page's own style follows
+// it.
+//
+//go:embed board.css
+var BoardStyle string
 
 // Event is a game event as a page's script reads it: its fields by
 // name, and the change of the position it made, as the engine's replay of
