@@ -56,33 +56,11 @@
   // --- words --------------------------------------------------------------
   const T = (t) => G.territories[t].name;
   const S = (p) => "seat " + p + " (" + G.seats[p].label + ")";
+  // describe says event e in words (the board's words), or the board
+  // before the game.
   function describe(e) {
     if (!e) return "the board before the game: " + G.seats.length + " seats, rules " + G.rules + ", map " + G.map;
-    const p = e.player, o = e.other, from = e.from, to = e.to, a = e.armies;
-    const pre = "round " + e.round + ", ";
-    switch (e.kind) {
-      case "start": return "the game starts: " + a + " armies per seat";
-      case "deal": return "deal: " + T(to) + " to " + S(p);
-      case "setup_place": return "setup: " + S(p) + " places 1 army on " + T(to);
-      case "turn": return pre + S(p) + " begins its turn";
-      case "trade": return pre + S(p) + " trades 3 cards for " + a + " armies" + (to >= 0 ? " (+" + G.territory_bonus + " on " + T(to) + ")" : "");
-      case "reinforce": return pre + S(p) + " receives " + a + " armies";
-      case "place": return pre + S(p) + " places " + a + " arm" + (a === 1 ? "y" : "ies") + " on " + T(to);
-      case "attack_order": return pre + S(p) + " orders an attack on " + T(to) + " (" + S(o) + ") from " + T(from) +
-        (e.repeat ? ", repeated until conquest or " + T(from) + " holds " + e.stop_at + (e.stop_at > 1 ? " armies" : " army") + " or fewer" : ", one roll");
-      case "roll": return pre + S(p) + " attacks " + T(to) + " from " + T(from) + ": " + e.attack.length + " dice against " + e.defend.length +
-        " (" + e.attack.join("") + " vs " + e.defend.join("") + "), loses " + (e.attacker_loss || 0) + ", kills " + (e.defender_loss || 0);
-      case "occupation": return pre + S(p) + " conquers " + T(to) + " from " + S(o) + ", moving " + a + " in from " + T(from);
-      case "failed_occupation": return pre + S(p) + "'s attack from " + T(from) + " on " + T(to) + " ends without a conquest";
-      case "defence": return pre + S(p) + " holds " + T(to) + " against " + S(o);
-      case "card": return pre + S(p) + " draws a card";
-      case "elimination": return pre + S(p) + " eliminates " + S(o) + (a ? " and takes " + a + " card" + (a > 1 ? "s" : "") : "");
-      case "move": return pre + S(p) + " moves " + a + " from " + T(from) + " to " + T(to);
-      case "fault": return pre + S(p) + " faults in phase " + e.phase + ": " + e.text + (a ? " (forfeits " + a + ")" : "");
-      case "end_phase": return pre + S(p) + " ends its " + e.phase + " phase";
-      case "game_end": return p >= 0 ? "the game ends: " + S(p) + " wins in round " + e.round : "the game ends in a stalemate after round " + e.round;
-    }
-    return e.kind;
+    return board.describe(e);
   }
 
   // --- the board and the legend -----------------------------------------

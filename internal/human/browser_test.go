@@ -170,6 +170,8 @@ func TestPlayInBrowser(t *testing.T) {
 	assert.Greater(t, decisions, 6, "the human decided")
 	explain := eval(`document.getElementById("explain").textContent`)
 	assert.Contains(t, explain, "attack", "MARS's reasoning beside the board")
+	words := eval(`document.getElementById("log").textContent`)
+	assert.Regexp(t, `seat 0 \(human\) orders an attack on [A-Za-z ]+ \(seat \d \(\w+\)\) from [A-Za-z ]+, repeated until the conquest or [A-Za-z ]+ holds 2 armies or fewer`, words, "the events in words")
 	title := eval(`document.getElementById("act-title").textContent`)
 	assert.True(t, strings.HasPrefix(title, "the game is over"), title)
 	rep := replays(t, logPath)

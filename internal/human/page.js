@@ -10,11 +10,9 @@
   const G = JSON.parse(document.getElementById("game").textContent);
   const NT = G.territories.length, NS = G.seats.length;
   const TOKEN = new URLSearchParams(location.search).get("token") || "";
-  const SYMBOLS = ["infantry", "cavalry", "artillery", "wild"];
   const $ = (id) => document.getElementById(id);
   const T = (t) => G.territories[t].name;
   const S = (p) => "seat " + p + " (" + G.seats[p].label + ")";
-  const card = (c) => (c[0] >= 0 ? T(c[0]) + " " : "") + SYMBOLS[c[1]];
   $("rules").textContent = G.rules;
 
   // --- the position, set from the events ---------------------------------
@@ -30,36 +28,9 @@
     if (e.kind === "turn") pos.current = e.player;
     pos.k++;
     pos.last = e;
-    addLog(describe(e));
+    addLog(board.describe(e));
   }
 
-  function describe(e) {
-    const p = e.player, o = e.other, from = e.from, to = e.to, a = e.armies;
-    const pre = e.round > 0 ? "round " + e.round + ", " : "";
-    switch (e.kind) {
-      case "start": return "the game starts: " + a + " armies per seat";
-      case "deal": return "deal: " + T(to) + " to " + S(p);
-      case "setup_place": return "setup: " + S(p) + " places 1 army on " + T(to);
-      case "turn": return pre + S(p) + " begins its turn";
-      case "trade": return pre + S(p) + " trades 3 cards for " + a + " armies" + (to >= 0 ? " (and 2 on " + T(to) + ")" : "");
-      case "reinforce": return pre + S(p) + " receives " + a + " armies";
-      case "place": return pre + S(p) + " places " + a + " arm" + (a === 1 ? "y" : "ies") + " on " + T(to);
-      case "attack_order": return pre + S(p) + " attacks " + T(to) + " (" + S(o) + ") from " + T(from) +
-        (e.repeat ? ", until the conquest or " + (e.stop_at > 1 ? e.stop_at : 1) + " left" : ", one roll");
-      case "roll": return pre + S(p) + " rolls " + e.attack.join("") + " against " + e.defend.join("") + " on " + T(to) +
-        ": loses " + (e.attacker_loss || 0) + ", kills " + (e.defender_loss || 0);
-      case "occupation": return pre + S(p) + " conquers " + T(to) + " from " + S(o) + ", moving " + a + " in from " + T(from);
-      case "failed_occupation": return pre + S(p) + "'s attack from " + T(from) + " on " + T(to) + " ends without a conquest";
-      case "defence": return pre + S(p) + " holds " + T(to) + " against " + S(o);
-      case "card": return pre + S(p) + " draws a card" + (e.card ? ": " + card(e.card) : "");
-      case "elimination": return pre + S(p) + " eliminates " + S(o) + (a ? " and takes " + a + " card" + (a > 1 ? "s" : "") : "");
-      case "move": return pre + S(p) + " moves " + a + " from " + T(from) + " to " + T(to);
-      case "fault": return pre + S(p) + " faults in phase " + e.phase + ": " + e.text;
-      case "end_phase": return pre + S(p) + " ends its " + e.phase + " phase";
-      case "game_end": return p >= 0 ? "the game ends: " + S(p) + " wins in round " + e.round : "the game ends in a stalemate after round " + e.round;
-    }
-    return e.kind;
-  }
   function addLog(text) {
     const box = $("log"), div = document.createElement("div");
     div.textContent = text;
@@ -100,7 +71,7 @@
       if (sel.from !== null && sel.to !== null) board.arrow(sel.from, sel.to);
     }
     board.showLegend(legendRows, pos, pos.current);
-    $("desc").textContent = e ? describe(e) : "the board before the game";
+    $("desc").textContent = e ? board.describe(e) : "the board before the game";
     $("pos").textContent = "event " + pos.k + (pos.round > 0 ? ", round " + pos.round : ", setup") + (queue.length ? " (" + queue.length + " to show)" : "");
     $("state").textContent = JSON.stringify({ event: pos.k, round: pos.round, owner: pos.owner, armies: pos.armies,
       cards: pos.cards, eliminated: pos.eliminated, winner: pos.winner, prompt: shown ? shown.id : null, kind: shown ? shown.kind : null, over: over && queue.length === 0 });
@@ -282,7 +253,7 @@
     }
     const p = shown, who = S(p.seat);
     const line = (text) => el("div", {}, text, body);
-    if (p.hand.length > 0) line("cards of " + who + ": " + p.hand.map(card).join(", "));
+    if (p.hand.length > 0) line("cards of " + who + ": " + p.hand.map(board.card).join(", "));
     if (p.mission) line("mission: " + p.mission);
     switch (p.kind) {
       case "setup":
@@ -293,8 +264,8 @@
         title.textContent = who + ": trade cards" + (p.forced ? " (you must)" : "");
         p.sets.forEach((s, i) => {
           const d = el("div", {}, undefined, body);
-          button("trade-" + i, "trade " + s.cards.map((k) => card(p.hand[k])).join(" + ") + " for " + s.value +
-            (s.bonus >= 0 ? " (and 2 on " + T(s.bonus) + ")" : ""), d, () => send({ do: "trade", set: s.cards }));
+          button("trade-" + i, "trade " + s.cards.map((k) => board.card(p.hand[k])).join(" + ") + " for " + s.value +
+            (s.bonus >= 0 ? " (+" + G.territory_bonus + " on " + T(s.bonus) + ")" : ""), d, () => send({ do: "trade", set: s.cards }));
         });
         if (!p.forced) button("no-trade", "don't trade", body, () => send({ do: "no_trade" }));
         break;

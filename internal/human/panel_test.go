@@ -187,8 +187,10 @@ func TestPanelsInBrowser(t *testing.T) {
 		return p
 	}
 
-	// Trades: the optional one offers "don't trade"; the forced one does not.
-	st := position(t, "mars2006", sim.PhaseTrade)
+	// Trades: the optional one offers "don't trade"; the forced one does
+	// not. Seat 0 holds three infantry of its own territories and two
+	// cavalry: one set, with the territory bonus.
+	st := positionHand(t, "mars2006", sim.PhaseTrade, func(t int) (int, int) { return t % 3, 1 + t%4 }, []int{0, 3, 6, 1, 4})
 	type traded struct {
 		set [3]int
 		ok  bool
@@ -197,6 +199,8 @@ func TestPanelsInBrowser(t *testing.T) {
 	shown(next().ID)
 	assert.Equal(t, "seat 0 (human): trade cards", text("#act-title"))
 	assert.Contains(t, text("#no-trade"), "don't trade")
+	assert.Equal(t, "trade "+name(st, 0)+" infantry + "+name(st, 3)+" infantry + "+name(st, 6)+" infantry for 5 (+2 on "+name(st, 0)+")", text("#trade-0"))
+	assert.Contains(t, text("#act-body"), "cards of seat 0 (human): "+name(st, 0)+" infantry, ")
 	click("#trade-0")
 	sets, _ := st.ValidTrades(0, nil)
 	assert.Equal(t, traded{sets[0], true}, answerOf(t, ch))

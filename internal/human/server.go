@@ -62,6 +62,8 @@ type board struct {
 	Height     int         `json:"height"`
 	Rules      string      `json:"rules"`
 	Explain    bool        `json:"explain"`
+	// Bonus is the armies a traded card's territory gets (cards.territory_bonus).
+	Bonus int `json:"territory_bonus"`
 }
 
 type boardSeat struct {
@@ -89,7 +91,7 @@ func (sv *server) buildPage(cfg *Config) error {
 	if err != nil {
 		return err
 	}
-	b := board{Width: view.Width, Height: view.Height, Wrap: m.Layout != nil, Explain: cfg.Explain,
+	b := board{Width: view.Width, Height: view.Height, Wrap: m.Layout != nil, Explain: cfg.Explain, Bonus: r.Cards.TerritoryBonus,
 		Title: fmt.Sprintf("marslab play: %s on %s, seed %d, game %d", r.Name, m.Name, h.Seed, h.Index)}
 	b.Rules = fmt.Sprintf("attacker dice up to %d, defender %d; fortify %s; cards %s", r.Attack.AttackerDice, r.Attack.DefenderDice, r.Fortify.Mode, r.Cards.Mode)
 	if r.End.RoundLimit > 0 {

@@ -5,7 +5,8 @@
 // that wraps drawn to the edge), every territory (element id "t" + index)
 // in its owner's colour with its armies, the last event's territories and
 // arrow, and the legend of the seats. It applies no rule: the page gives
-// it the owners and armies the engine's events set.
+// it the owners and armies the engine's events set. It also says an event
+// in words (describe).
 //
 // marslabBoard(G, svg, opts) returns the board; opts.ring adds a ring to
 // every territory (for the classes "can" and "sel" of a page that offers
@@ -110,6 +111,39 @@ const marslabBoard = (function () {
         tr.className = out ? "out" : p === current ? "cur" : "";
       });
     }
-    return { COLORS, mk, nodes, arrow, paint, legend, showLegend };
+    const SYMBOLS = ["infantry", "cavalry", "artillery", "wild"];
+    // card names a card [territory, symbol] (territory -1: a wild card).
+    const card = (c) => (c[0] >= 0 ? T(c[0]) + " " : "") + SYMBOLS[c[1]];
+    const count = (k, one, many) => k + " " + (k === 1 ? one : many);
+    // describe says event e in words; e.card is the card drawn, on a page
+    // told it.
+    function describe(e) {
+      const p = e.player, o = e.other, from = e.from, to = e.to, a = e.armies;
+      const pre = e.round > 0 ? "round " + e.round + ", " : "";
+      switch (e.kind) {
+        case "start": return "the game starts: " + a + " armies per seat";
+        case "deal": return "deal: " + T(to) + " to " + S(p);
+        case "setup_place": return "setup: " + S(p) + " places 1 army on " + T(to);
+        case "turn": return pre + S(p) + " begins its turn";
+        case "trade": return pre + S(p) + " trades 3 cards for " + a + " armies" + (to >= 0 ? " (+" + G.territory_bonus + " on " + T(to) + ")" : "");
+        case "reinforce": return pre + S(p) + " receives " + a + " armies";
+        case "place": return pre + S(p) + " places " + count(a, "army", "armies") + " on " + T(to);
+        case "attack_order": return pre + S(p) + " orders an attack on " + T(to) + " (" + S(o) + ") from " + T(from) +
+          (e.repeat ? ", repeated until the conquest or " + T(from) + " holds " + count(Math.max(e.stop_at || 0, 1), "army", "armies") + " or fewer" : ", one roll");
+        case "roll": return pre + S(p) + " attacks " + T(to) + " from " + T(from) + ": " + e.attack.length + " dice against " + e.defend.length +
+          " (" + e.attack.join("") + " vs " + e.defend.join("") + "), loses " + (e.attacker_loss || 0) + ", kills " + (e.defender_loss || 0);
+        case "occupation": return pre + S(p) + " conquers " + T(to) + " from " + S(o) + ", moving " + a + " in from " + T(from);
+        case "failed_occupation": return pre + S(p) + "'s attack from " + T(from) + " on " + T(to) + " ends without a conquest";
+        case "defence": return pre + S(p) + " holds " + T(to) + " against " + S(o);
+        case "card": return pre + S(p) + " draws a card" + (e.card ? ": " + card(e.card) : "");
+        case "elimination": return pre + S(p) + " eliminates " + S(o) + (a ? " and takes " + count(a, "card", "cards") : "");
+        case "move": return pre + S(p) + " moves " + a + " from " + T(from) + " to " + T(to);
+        case "fault": return pre + S(p) + " faults in phase " + e.phase + ": " + e.text + (a ? " (forfeits " + a + ")" : "");
+        case "end_phase": return pre + S(p) + " ends its " + e.phase + " phase";
+        case "game_end": return p >= 0 ? "the game ends: " + S(p) + " wins in round " + e.round : "the game ends in a stalemate after round " + e.round;
+      }
+      return e.kind;
+    }
+    return { COLORS, mk, nodes, arrow, paint, legend, showLegend, describe, card };
   };
 })();
