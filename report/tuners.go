@@ -199,9 +199,19 @@ type tunersData struct {
 	Methods        []tunerMethodData
 	Checkpoints    string
 	Validate       int
+	Short          int // the short seeds' budget in games
 	Table          table.Table
 	Sentences      []string
 	runTiming
+}
+
+// grouped writes n with a comma between groups of three digits (70,000).
+func grouped(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }
 
 // tunerMethodData describes one benchmarked method.
@@ -223,7 +233,7 @@ func (c *tunersConfig) run(ctx context.Context, w *writer) (any, error) {
 	count := &counter{}
 	var points []*tunerPoint
 	var setup0 *search.Setup
-	d := &tunersData{Against: k.Against, Checkpoints: ints(checkpoints), Validate: vblocks}
+	d := &tunersData{Against: k.Against, Checkpoints: ints(checkpoints), Validate: vblocks, Short: short}
 	for _, m := range k.Methods {
 		d.Methods = append(d.Methods, tunerMethodData{Name: m.Name, Config: m.Config, Method: m.Method, What: searchreport.MethodText(m.Method)})
 		for s := 0; s < seeds; s++ {
@@ -449,7 +459,7 @@ func (c *tunersConfig) write(w *writer, d *tunersData, sp search.Space, points [
 			return err
 		}
 	}
-	d.Sentences = tunerSentences(c.Tuners.Thresholds, cells, points, d.Methods)
+	d.Sentences = tunerSentences(c.Tuners.Thresholds, d.Short, cells, points, d.Methods)
 	return nil
 }
 
@@ -458,7 +468,7 @@ func (c *tunersConfig) write(w *writer, d *tunersData, sp search.Space, points [
 // at any checkpoint; then the acceptance count: the seeds whose validated
 // gain is at least 7 points with the interval's lower end above 4, at
 // 70,000 games or fewer.
-func tunerSentences(thresholds []float64, cells []tunerCell, points []*tunerPoint, methods []tunerMethodData) []string {
+func tunerSentences(thresholds []float64, short int, cells []tunerCell, points []*tunerPoint, methods []tunerMethodData) []string {
 	var out []string
 	for _, th := range thresholds {
 		best := -1
@@ -492,11 +502,11 @@ func tunerSentences(thresholds []float64, cells []tunerCell, points []*tunerPoin
 				continue
 			}
 			all[p.Seed] = true
-			if p.Checkpoint <= 70000 && p.Diff.Mean >= 0.07 && p.Diff.Interval.Lo > 0.04 {
+			if p.Checkpoint <= short && p.Diff.Mean >= 0.07 && p.Diff.Interval.Lo > 0.04 {
 				seeds[p.Seed] = true
 			}
 		}
-		out = append(out, fmt.Sprintf("%s: %d of %d seeds reach a validated gain of at least +7 points with the interval's lower end above +4 within 70,000 games.", m.Name, len(seeds), len(all)))
+		out = append(out, fmt.Sprintf("%s: %d of %d seeds reach a validated gain of at least +7 points with the interval's lower end above +4 within %s games.", m.Name, len(seeds), len(all), grouped(short)))
 	}
 	return out
 }

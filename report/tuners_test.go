@@ -122,7 +122,7 @@ func TestTunersNotebook(t *testing.T) {
 	assert.True(t, strings.HasPrefix(lines[3], "cmaes,6,16,"), lines[3])
 	rep := readFile(t, filepath.Join(a, "README.md"))
 	assert.Contains(t, rep, "| spsa | 32 | 1 |")
-	assert.Contains(t, rep, "seeds reach a validated gain of at least +7 points")
+	assert.Contains(t, rep, "seeds reach a validated gain of at least +7 points with the interval's lower end above +4 within 16 games.")
 	dirs, err := filepath.Glob(filepath.Join(work, "*"))
 	require.NoError(t, err)
 	assert.Len(t, dirs, 9) // 4 methods x 2 seeds and the validation
@@ -156,4 +156,11 @@ method = "spsa"`, `config = "o.toml"
 method = "spsa"`, 1), file{"m.toml", tinyTunerSearch}, file{"o.toml", strings.Replace(tinyTunerSearch, "max = 1000", "max = 2000", 1)})
 	_, err := Load(dir)
 	assert.ErrorContains(t, err, "o.toml describes another field or parameters than m.toml")
+}
+
+func TestGrouped(t *testing.T) {
+	t.Parallel()
+	for n, want := range map[int]string{0: "0", 999: "999", 1000: "1,000", 70000: "70,000", 1234567: "1,234,567", -1000: "-1,000", -100: "-100"} {
+		assert.Equal(t, want, grouped(n), "%d", n)
+	}
 }
