@@ -339,6 +339,12 @@ func (c *diceLiteratureConfig) literature(ctx context.Context, w *writer, d *dic
 	const calc = 0.47993525647768026
 	add(litLine{Source: "recreationalmath.com calculator, quoted on MATLAB Cody", Quantity: "P(win), a territory of 10 against 10",
 		Ours: num(f910), Published: "0.47993525647768026", Agrees: math.Abs(f910-calc) <= 1e-16, Diff: f910 - calc})
+	if err := oeisLines(add, r32); err != nil {
+		return err
+	}
+	if err := norvigLines(add); err != nil {
+		return err
+	}
 	// The 2008 revised edition's bonus defence die (Board & Card Games
 	// Stack Exchange): the defender rolls one more die and keeps the best.
 	for _, x := range []struct {
@@ -424,6 +430,86 @@ func (c *diceLiteratureConfig) literature(ctx context.Context, w *writer, d *dic
 		rows = append(rows, []string{l.Source, l.Quantity, l.Ours, l.Published, fmt.Sprint(l.Agrees), num(l.Diff)})
 	}
 	return w.csv("literature.csv", []string{"source", "quantity", "exact", "published", "agrees", "difference"}, rows)
+}
+
+// oeisA371949 is the data line of OEIS A371949: T(n, k), the numerator of
+// P(n attacking armies conquer k defenders) over the denominator
+// 6^(5(n+k-1)) (a battle lasts at most n+k-1 rolls of at most five dice),
+// read by antidiagonals n + k = 2, 3, ..., n ascending within each.
+var oeisA371949 = []string{"3240", "6415200", "45606240", "12702096000", "170514616320", "430865593920",
+	"25150150080000", "753411576268800", "2398271752673280", "3552119332387200", "49797297158400000",
+	"2595785508222566400", "13369373984761528320", "22330692411407861760", "28155000551019598080"}
+
+// oeisLines adds OEIS A371949: its comment's counts of one roll of three
+// dice against two (r32), and its data line's battle odds, compared
+// exactly.
+func oeisLines(add func(litLine), r32 dice.RollOdds) error {
+	const src = "OEIS A371949"
+	for _, x := range []struct {
+		what  string
+		count int64
+		pub   int64
+	}{{"defender loses 2", r32.Count[2], 2890}, {"each loses 1", r32.Count[1], 2611}, {"attacker loses 2", r32.Count[0], 2275}} {
+		add(litLine{Source: src, Quantity: "3v2 roll: " + x.what + ", of 7776",
+			Ours: fmt.Sprintf("%d/%d", x.count, r32.Total), Published: fmt.Sprintf("%d/7776", x.pub),
+			Agrees: x.count == x.pub && r32.Total == 7776, Diff: float64(x.count - x.pub)})
+	}
+	i := 0
+	for s := 2; i < len(oeisA371949); s++ {
+		den := new(big.Int).Exp(big.NewInt(6), big.NewInt(int64(5*(s-1))), nil)
+		for n := 1; n < s && i < len(oeisA371949); n++ {
+			k := s - n
+			w, err := dice.WinExact(dice.Classic, n, k)
+			if err != nil {
+				return err
+			}
+			ours := new(big.Rat).Mul(w, new(big.Rat).SetInt(den))
+			pub, ok := new(big.Int).SetString(oeisA371949[i], 10)
+			if !ok {
+				return fmt.Errorf("OEIS A371949: bad term %q", oeisA371949[i])
+			}
+			agrees := ours.IsInt() && ours.Num().Cmp(pub) == 0
+			diff, _ := new(big.Rat).Sub(w, new(big.Rat).SetFrac(pub, den)).Float64()
+			add(litLine{Source: src, Quantity: fmt.Sprintf("P(win), %d attacking against %d, numerator over 6^%d", n, k, 5*(s-1)),
+				Ours: ours.RatString(), Published: oeisA371949[i], Agrees: agrees, Diff: diff})
+			i++
+		}
+	}
+	return nil
+}
+
+// norvigLines adds the battle odds of Norvig's notebook "The Unfinished
+// Game ... of Risk" (pytudes), whose winP(A, D) counts the armies in the
+// attacking territory (A − 1 attack).
+func norvigLines(add func(litLine)) error {
+	const src = "Norvig, pytudes risk.ipynb"
+	w, err := dice.WinExact(dice.Classic, 31, 30)
+	if err != nil {
+		return err
+	}
+	f, _ := w.Float64()
+	const pub = 0.7194339370737594
+	add(litLine{Source: src, Quantity: "P(win), a territory of 32 against 30", Ours: num(f),
+		Published: "0.7194339370737594", Agrees: math.Abs(f-pub) <= 4e-16, Diff: f - pub})
+	t, err := dice.NewTable(dice.Classic, 60)
+	if err != nil {
+		return err
+	}
+	for _, x := range []struct{ a, d, pct int }{{60, 60, 73}, {55, 60, 57}} {
+		p := t.Win(x.a-1, x.d)
+		add(litLine{Source: src, Quantity: fmt.Sprintf("P(win), a territory of %d against %d", x.a, x.d),
+			Ours: fixed(100*p, 3) + " %", Published: fmt.Sprintf("%d %%", x.pct),
+			Agrees: int(math.Round(100*p)) == x.pct, Diff: 100*p - float64(x.pct)})
+	}
+	// "reaches 50 % for 12-on-12": the fewest armies A in the attacking
+	// territory against as many defenders with P(win) >= 50 %.
+	from := 0
+	for a := 60; a >= 2 && t.Win(a-1, a) >= 0.5; a-- {
+		from = a
+	}
+	add(litLine{Source: src, Quantity: "a territory of A against A: P(win) ≥ 50 % from A = (checked to 60)",
+		Ours: strconv.Itoa(from), Published: "12", Agrees: from == 12, Diff: float64(from - 12)})
+	return nil
 }
 
 // bonusRoll counts the outcomes of na attacking dice against nd defending

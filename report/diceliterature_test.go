@@ -69,9 +69,25 @@ func TestDiceLiteratureNotebook(t *testing.T) {
 		"attacker's losses per 3v2 roll,2387/2592 = 0.92091,0.922,false,",
 		`"P(win), a territory of 10 against 10",0.4799352564776802,0.47993525647768026,true,`,
 		`"Höhle (2025), blog",equal armies a = d: the attacker is favoured from a = (checked to 20),5,5,true,0`,
+		"OEIS A371949,\"3v2 roll: defender loses 2, of 7776\",2890/7776,2890/7776,true,0",
+		"OEIS A371949,\"3v2 roll: attacker loses 2, of 7776\",2275/7776,2275/7776,true,0",
+		"OEIS A371949,\"P(win), 1 attacking against 1, numerator over 6^5\",3240,3240,true,0",
+		"OEIS A371949,\"P(win), 3 attacking against 3, numerator over 6^25\",13369373984761528320,13369373984761528320,true,0",
+		"OEIS A371949,\"P(win), 5 attacking against 1, numerator over 6^25\",28155000551019598080,28155000551019598080,true,0",
+		`"Norvig, pytudes risk.ipynb","P(win), a territory of 32 against 30",0.7194339370737596,0.7194339370737594,true,`,
+		`"Norvig, pytudes risk.ipynb","P(win), a territory of 60 against 60",73.235 %,73 %,true,`,
+		`"Norvig, pytudes risk.ipynb",a territory of A against A: P(win) ≥ 50 % from A = (checked to 60),12,12,true,0`,
 	} {
 		assert.Contains(t, lit, want)
 	}
+	oeis := 0
+	for _, line := range strings.Split(lit, "\n") {
+		if strings.HasPrefix(line, "OEIS A371949,") {
+			assert.Contains(t, line, ",true,", "every term of OEIS A371949 agrees exactly")
+			oeis++
+		}
+	}
+	assert.Equal(t, 3+len(oeisA371949), oeis, "the comment's three counts and the data line's 15 terms")
 	stop := readFile(t, filepath.Join(a, "stopping.csv"))
 	assert.Contains(t, stop, "1,10,\"3,2,1\",\"territory 1, army 0.3, kill 0\",4.4253")
 	def := readFile(t, filepath.Join(a, "defence.csv"))
