@@ -186,6 +186,54 @@ func TestStopThresholdOptimal(t *testing.T) {
 	}
 }
 
+// TestStopThresholdOptimalInterior checks battles and chains whose optimum
+// is a threshold rule that rolls in some states and stops in others
+// (IsThreshold with both bounds inside [0, 1]): the rule with W = hi, the
+// lowest win probability of a rolling state, has the optimum's value, and
+// where the problem is small enough, no policy of all 2^states beats it.
+func TestStopThresholdOptimalInterior(t *testing.T) {
+	for _, c := range []struct {
+		a    int
+		defs []int
+		u    Utility
+	}{
+		{3, []int{2}, Utility{Territory: 1, Army: 0.5}},
+		{15, []int{6}, Utility{Territory: 1, Army: 0.2, Kill: 0.1}},
+		{4, []int{2, 1}, Utility{Path: 3, Army: 0.5}},
+		{4, []int{1, 2}, Utility{Path: 2, Army: 0.6}},
+		{4, []int{3, 1}, Utility{Territory: 0.5, Path: 1, Army: 0.4}},
+	} {
+		st, err := Stop(Classic, c.a, c.defs, c.u)
+		require.NoError(t, err)
+		ok, lo, hi := st.IsThreshold()
+		require.True(t, ok, "a=%d %v %v", c.a, c.defs, c.u)
+		assert.GreaterOrEqual(t, lo, 0.0, "a=%d %v %v: some state stops", c.a, c.defs, c.u)
+		assert.LessOrEqual(t, hi, 1.0, "a=%d %v %v: some state rolls", c.a, c.defs, c.u)
+		assert.Less(t, lo, hi)
+		assert.InDelta(t, st.Value(), st.Threshold(hi, hi), 1e-12, "a=%d %v %v: W = hi is optimal", c.a, c.defs, c.u)
+		bestLoss := math.Inf(1)
+		for _, th := range st.Thresholds() {
+			bestLoss = min(bestLoss, th.Loss)
+		}
+		assert.InDelta(t, 0, bestLoss, 1e-12, "a=%d %v %v: the best threshold rule is the optimum", c.a, c.defs, c.u)
+		assert.Greater(t, st.Value()-st.Threshold(0, 0), 1e-6, "a=%d %v %v: attacking to the end is worse", c.a, c.defs, c.u)
+		assert.Greater(t, st.Value()-st.Threshold(2, 2), 1e-6, "a=%d %v %v: never attacking is worse", c.a, c.defs, c.u)
+		states := decisionStates(st.sp)
+		if len(states) > 16 {
+			continue
+		}
+		idx := map[[3]int]int{}
+		for i, s := range states {
+			idx[s] = i
+		}
+		best := math.Inf(-1)
+		for mask := 0; mask < 1<<len(states); mask++ {
+			best = max(best, st.evaluate(func(k, x, y int) bool { return mask&(1<<idx[[3]int{k, x, y}]) != 0 }))
+		}
+		assert.InDelta(t, best, st.Threshold(hi, hi), 1e-12, "a=%d %v %v: every policy enumerated", c.a, c.defs, c.u)
+	}
+}
+
 func TestStopErrors(t *testing.T) {
 	for _, tt := range []struct {
 		a    int
