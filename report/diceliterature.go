@@ -70,6 +70,10 @@ type diceLiteratureSize struct {
 	// MarsGames is the number of games of each of the MARS section's two
 	// batches.
 	MarsGames int `toml:"mars_games"`
+	// TournamentGames is the number of the tournament's games (the first
+	// of its schedule) the MARS section replays twice, with
+	// literature.mars.tournament (1 to its games), 0 without.
+	TournamentGames int `toml:"tournament_games"`
 }
 
 func parseDiceLiterature(path string, data []byte) (experiment, error) {
@@ -120,6 +124,7 @@ func parseDiceLiterature(path string, data []byte) (experiment, error) {
 		ck.intIn(s.name+".loss_max_n", s.size.LossMaxN, 1, 100)
 		ck.intIn(s.name+".exhaustive_max", s.size.ExhaustiveMax, 0, 10000000)
 		ck.intIn(s.name+".mars_games", s.size.MarsGames, 2, 1000000)
+		l.Mars.checkGames(ck, s.name+".tournament_games", s.size.TournamentGames)
 	}
 	if ck.err != nil {
 		return nil, ck.err
@@ -142,8 +147,12 @@ func (c *diceLiteratureConfig) size(quick bool) diceLiteratureSize {
 
 func (c *diceLiteratureConfig) sizes(quick bool) string {
 	s := c.size(quick)
-	return fmt.Sprintf("hendel_max_d = %d, loss_max_n = %d, exhaustive_max = %d, mars_games = %d", s.HendelMaxD, s.LossMaxN,
-		s.ExhaustiveMax, s.MarsGames)
+	t := ""
+	if c.Lit.Mars.tc != nil {
+		t = fmt.Sprintf(", tournament_games = %d", s.TournamentGames)
+	}
+	return fmt.Sprintf("hendel_max_d = %d, loss_max_n = %d, exhaustive_max = %d, mars_games = %d%s", s.HendelMaxD, s.LossMaxN,
+		s.ExhaustiveMax, s.MarsGames, t)
 }
 
 // litLine is one published number beside the exact value.
@@ -242,7 +251,7 @@ func (c *diceLiteratureConfig) run(ctx context.Context, w *writer) (any, error) 
 		return nil, err
 	}
 	w.logf("dice-literature: MARS's attack rule against optimal stopping")
-	if err := c.marsStop(ctx, w, d, size.MarsGames); err != nil {
+	if err := c.marsStop(ctx, w, d, size); err != nil {
 		return nil, err
 	}
 	return d, nil

@@ -1,16 +1,22 @@
 package report
 
 import (
+	"context"
+	"fmt"
 	"math"
 	"math/big"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/marslab-risk/marslab/arena"
+	"github.com/marslab-risk/marslab/bots/registry"
 	"github.com/marslab-risk/marslab/dice"
+	"github.com/marslab-risk/marslab/tourney"
 )
 
 // tinyDiceLiterature is a dice-literature config small enough for a unit
@@ -42,23 +48,37 @@ wp = 0.7375
 mars = "mars@paper"
 opponents = ["aggressive", "random"]
 rules = "mars2006"
+tournament = "tourney.toml"
+tournament_bot = "mars"
 
 [full]
 hendel_max_d = 20
 loss_max_n = 5
 exhaustive_max = 100
 mars_games = 6
+tournament_games = 4
 
 [quick]
 hendel_max_d = 10
 loss_max_n = 3
 exhaustive_max = 0
 mars_games = 4
+tournament_games = 2
 `
+
+// tinyStopTourney is the tournament of tinyDiceLiterature's MARS section:
+// C(4,3) = 4 games, 3 of them seating mars.
+var tinyStopTourney = file{"tourney.toml", `bots = ["mars", "aggressive", "random", "pacifist"]
+players = 3
+replications = 1
+rules = "mars2006"
+seed = 7
+`}
 
 func TestDiceLiteratureNotebook(t *testing.T) {
 	t.Parallel()
-	a, b := runTwice(t, writeNotebook(t, "dice-literature", tinyDiceLiterature), false)
+	dir := writeNotebook(t, "dice-literature", tinyDiceLiterature, tinyStopTourney)
+	a, b := runTwice(t, dir, false)
 	assertSameResults(t, a, b)
 	lit := readFile(t, filepath.Join(a, "literature.csv"))
 	for _, want := range []string{
@@ -100,6 +120,31 @@ func TestDiceLiteratureNotebook(t *testing.T) {
 	mars := readFile(t, filepath.Join(a, "mars-stop.csv"))
 	assert.Equal(t, 7, strings.Count(mars, "\n"), "6 games and the header")
 	assert.Contains(t, rep, "Two batches of 6 games on the same\nseeds, `mars@paper(stop_stats=1),aggressive,random`")
+	assert.Contains(t, rep, "**In the tournament's games.** The first 4 games of `tourney.toml` (whose schedule plays every\n3-bot line-up of mars, aggressive, random, pacifist; seed 7)")
+	assert.Contains(t, rep, "3 of them seat MARS (data: `mars-stop-tournament.csv`), who wins")
+	// The paper's rule, counted, replays the tournament's own games: MARS
+	// wins the same games as the tournament's plain mars.
+	tc, err := tourney.Load(filepath.Join(dir, "tourney.toml"))
+	require.NoError(t, err)
+	setup, err := tc.Resolve(registry.Default())
+	require.NoError(t, err)
+	sched, err := arena.NewSubsets(4, 3, 1, 7)
+	require.NoError(t, err)
+	var want []string
+	_, err = arena.Run(context.Background(), arena.Config{Map: setup.Map, Rules: setup.Rules, Seats: setup.Seats, Schedule: sched,
+		Games: 4, Seed: 7, Workers: 1, OnRecord: func(r arena.Record) {
+			if i := slices.Index(r.Seating, "mars"); i >= 0 {
+				want = append(want, fmt.Sprintf("%d,%v", r.Game, r.Winner == i))
+			}
+		}})
+	require.NoError(t, err)
+	require.Len(t, want, 3)
+	var got []string
+	for _, line := range strings.Split(strings.TrimSpace(readFile(t, filepath.Join(a, "mars-stop-tournament.csv"))), "\n")[1:] {
+		f := strings.Split(line, ",")
+		got = append(got, f[0]+","+f[7])
+	}
+	assert.Equal(t, want, got, "game and MARS's win with the paper's rule")
 	for _, f := range []string{"stopping-policy.png", "stopping-thresholds.svg", "hendel.csv", "losses-formula.csv", "variants.csv", "thresholds.csv"} {
 		assert.FileExists(t, filepath.Join(a, f))
 	}
@@ -110,9 +155,9 @@ func TestDiceLiteratureNotebook(t *testing.T) {
 
 func TestDiceLiteratureQuick(t *testing.T) {
 	t.Parallel()
-	a := runOnce(t, writeNotebook(t, "dice-literature", tinyDiceLiterature), true)
+	a := runOnce(t, writeNotebook(t, "dice-literature", tinyDiceLiterature, tinyStopTourney), true)
 	rep := readFile(t, filepath.Join(a, ReportFile))
-	assert.Contains(t, rep, "(quick size: hendel_max_d = 10, loss_max_n = 3, exhaustive_max = 0, mars_games = 4; seed 3)")
+	assert.Contains(t, rep, "(quick size: hendel_max_d = 10, loss_max_n = 3, exhaustive_max = 0, mars_games = 4, tournament_games = 2; seed 3)")
 	assert.Contains(t, rep, "0 problems were also solved by evaluating every allocation")
 }
 
@@ -172,10 +217,15 @@ func TestDiceLiteratureParseErrors(t *testing.T) {
 		{`mars_games = 4`, `mars_games = 1`, "key quick.mars_games: 1 outside [2, 1000000]"},
 		{`mars = "mars@paper"`, `mars = "mars@paper(stop=optimal)"`, "key literature.mars.mars: \"mars@paper(stop=optimal)\": a seat without options"},
 		{`opponents = ["aggressive", "random"]`, `opponents = []`, "key literature.mars.opponents: 0 seats, want 1 to 5"},
+		{`tournament_bot = "mars"`, `tournament_bot = "shaft"`, "key literature.mars.tournament_bot: \"shaft\" is not a bot of"},
+		{`tournament = "tourney.toml"`, `tournament = "missing.toml"`, "key literature.mars.tournament:"},
+		{`tournament = "tourney.toml"`, ``, "key literature.mars.tournament_bot: \"mars\" without literature.mars.tournament"},
+		{`tournament_games = 4`, `tournament_games = 5`, "key full.tournament_games: 5 outside [1, 4]"},
+		{`tournament_games = 2`, `tournament_games = 0`, "key quick.tournament_games: 0 outside [1, 4]"},
 	} {
 		cfg := strings.Replace(tinyDiceLiterature, tc.from, tc.to, 1)
 		require.NotEqual(t, tinyDiceLiterature, cfg, tc.from)
-		_, err := Load(writeNotebook(t, "dice-literature", cfg))
+		_, err := Load(writeNotebook(t, "dice-literature", cfg, tinyStopTourney))
 		assert.ErrorContains(t, err, tc.want)
 	}
 }
