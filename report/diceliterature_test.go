@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -56,28 +57,37 @@ hendel_max_d = 20
 loss_max_n = 5
 exhaustive_max = 100
 mars_games = 6
-tournament_games = 4
+tournament_games = 3
 
 [quick]
 hendel_max_d = 10
 loss_max_n = 3
 exhaustive_max = 0
 mars_games = 4
-tournament_games = 2
+tournament_games = 1
 `
 
-// tinyStopTourney is the tournament of tinyDiceLiterature's MARS section:
-// C(4,3) = 4 games, 3 of them seating mars.
-var tinyStopTourney = file{"tourney.toml", `bots = ["mars", "aggressive", "random", "pacifist"]
-players = 3
+// tinyStopTourney returns the tournament of tinyDiceLiterature's MARS
+// section, C(3,2) = 3 games, 2 of them seating mars, and its rules:
+// mars2006 stopped at round 12, so that a game of MARS stopping optimally
+// stays short under the race detector.
+func tinyStopTourney(t *testing.T) []file {
+	rules, err := os.ReadFile(filepath.Join("..", "configs", "rules", "mars2006.toml"))
+	require.NoError(t, err)
+	short := strings.Replace(string(rules), "round_limit = 100", "round_limit = 12", 1)
+	require.NotEqual(t, string(rules), short)
+	short = strings.Replace(short, `name = "mars2006"`, `name = "mars2006-short"`, 1)
+	return []file{{"tourney.toml", `bots = ["mars", "aggressive", "random"]
+players = 2
 replications = 1
-rules = "mars2006"
+rules = "short.toml"
 seed = 7
-`}
+`}, {"short.toml", short}}
+}
 
 func TestDiceLiteratureNotebook(t *testing.T) {
 	t.Parallel()
-	dir := writeNotebook(t, "dice-literature", tinyDiceLiterature, tinyStopTourney)
+	dir := writeNotebook(t, "dice-literature", tinyDiceLiterature, tinyStopTourney(t)...)
 	a, b := runTwice(t, dir, false)
 	assertSameResults(t, a, b)
 	lit := readFile(t, filepath.Join(a, "literature.csv"))
@@ -120,25 +130,25 @@ func TestDiceLiteratureNotebook(t *testing.T) {
 	mars := readFile(t, filepath.Join(a, "mars-stop.csv"))
 	assert.Equal(t, 7, strings.Count(mars, "\n"), "6 games and the header")
 	assert.Contains(t, rep, "Two batches of 6 games on the same\nseeds, `mars@paper(stop_stats=1),aggressive,random`")
-	assert.Contains(t, rep, "**In the tournament's games.** The first 4 games of `tourney.toml` (whose schedule plays every\n3-bot line-up of mars, aggressive, random, pacifist; seed 7)")
-	assert.Contains(t, rep, "3 of them seat MARS (data: `mars-stop-tournament.csv`), who wins")
+	assert.Contains(t, rep, "**In the tournament's games.** The first 3 games of `tourney.toml` (whose schedule plays every\n2-bot line-up of mars, aggressive, random; seed 7)")
+	assert.Contains(t, rep, "2 of them seat MARS (data: `mars-stop-tournament.csv`), who wins")
 	// The paper's rule, counted, replays the tournament's own games: MARS
 	// wins the same games as the tournament's plain mars.
 	tc, err := tourney.Load(filepath.Join(dir, "tourney.toml"))
 	require.NoError(t, err)
 	setup, err := tc.Resolve(registry.Default())
 	require.NoError(t, err)
-	sched, err := arena.NewSubsets(4, 3, 1, 7)
+	sched, err := arena.NewSubsets(3, 2, 1, 7)
 	require.NoError(t, err)
 	var want []string
 	_, err = arena.Run(context.Background(), arena.Config{Map: setup.Map, Rules: setup.Rules, Seats: setup.Seats, Schedule: sched,
-		Games: 4, Seed: 7, Workers: 1, OnRecord: func(r arena.Record) {
+		Games: 3, Seed: 7, Workers: 1, OnRecord: func(r arena.Record) {
 			if i := slices.Index(r.Seating, "mars"); i >= 0 {
 				want = append(want, fmt.Sprintf("%d,%v", r.Game, r.Winner == i))
 			}
 		}})
 	require.NoError(t, err)
-	require.Len(t, want, 3)
+	require.Len(t, want, 2)
 	var got []string
 	for _, line := range strings.Split(strings.TrimSpace(readFile(t, filepath.Join(a, "mars-stop-tournament.csv"))), "\n")[1:] {
 		f := strings.Split(line, ",")
@@ -155,9 +165,9 @@ func TestDiceLiteratureNotebook(t *testing.T) {
 
 func TestDiceLiteratureQuick(t *testing.T) {
 	t.Parallel()
-	a := runOnce(t, writeNotebook(t, "dice-literature", tinyDiceLiterature, tinyStopTourney), true)
+	a := runOnce(t, writeNotebook(t, "dice-literature", tinyDiceLiterature, tinyStopTourney(t)...), true)
 	rep := readFile(t, filepath.Join(a, ReportFile))
-	assert.Contains(t, rep, "(quick size: hendel_max_d = 10, loss_max_n = 3, exhaustive_max = 0, mars_games = 4, tournament_games = 2; seed 3)")
+	assert.Contains(t, rep, "(quick size: hendel_max_d = 10, loss_max_n = 3, exhaustive_max = 0, mars_games = 4, tournament_games = 1; seed 3)")
 	assert.Contains(t, rep, "0 problems were also solved by evaluating every allocation")
 }
 
@@ -220,12 +230,12 @@ func TestDiceLiteratureParseErrors(t *testing.T) {
 		{`tournament_bot = "mars"`, `tournament_bot = "shaft"`, "key literature.mars.tournament_bot: \"shaft\" is not a bot of"},
 		{`tournament = "tourney.toml"`, `tournament = "missing.toml"`, "key literature.mars.tournament:"},
 		{`tournament = "tourney.toml"`, ``, "key literature.mars.tournament_bot: \"mars\" without literature.mars.tournament"},
-		{`tournament_games = 4`, `tournament_games = 5`, "key full.tournament_games: 5 outside [1, 4]"},
-		{`tournament_games = 2`, `tournament_games = 0`, "key quick.tournament_games: 0 outside [1, 4]"},
+		{`tournament_games = 3`, `tournament_games = 4`, "key full.tournament_games: 4 outside [1, 3]"},
+		{"tournament_games = 1\n", "tournament_games = 0\n", "key quick.tournament_games: 0 outside [1, 3]"},
 	} {
 		cfg := strings.Replace(tinyDiceLiterature, tc.from, tc.to, 1)
 		require.NotEqual(t, tinyDiceLiterature, cfg, tc.from)
-		_, err := Load(writeNotebook(t, "dice-literature", cfg, tinyStopTourney))
+		_, err := Load(writeNotebook(t, "dice-literature", cfg, tinyStopTourney(t)...))
 		assert.ErrorContains(t, err, tc.want)
 	}
 }
