@@ -69,18 +69,23 @@ func gridLux(t testing.TB, board string) *Lux {
 }
 
 // planPlayer plays a plan of Lux steps from Root and moves in as MoveIn
-// says, the minimum otherwise.
+// says, the minimum otherwise. With noMasks it plays the blocks' loops
+// for maps of more than 64 territories (no neighbour masks) on any map.
 type planPlayer struct {
 	sim.BasePlayer
-	x    Lux
-	plan []Step
-	root int
+	x       Lux
+	plan    []Step
+	root    int
+	noMasks bool
 }
 
 func (p *planPlayer) Start(s *sim.State, seat int, rng *rand.Rand) {
 	p.BasePlayer.Start(s, seat, rng)
 	p.x.Start(seat, rng)
 	p.x.Root = p.root
+	if p.noMasks {
+		p.x.nbMap, p.x.nb = s.Map(), nil // masks() finds them built, and empty
+	}
 }
 
 func (p *planPlayer) Attack(s *sim.State) (sim.AttackOrder, bool) { return p.x.NextAttack(s, p.plan) }
@@ -93,12 +98,24 @@ func (p *planPlayer) Occupy(s *sim.State, from, to, lo, hi int) int {
 }
 
 // playPlan plays seat 0's attack phase of board with plan from root (see
-// simtest.PlayTurn).
+// simtest.PlayTurn), twice: with the neighbour masks of a map of at most
+// 64 territories and with the loops of larger maps, which must play the
+// same orders.
 func playPlan(t *testing.T, board string, root int, plan []Step, seed uint64) []simtest.Order {
 	t.Helper()
 	m, r, pos := gridPos(t, board, sim.PhaseAttack)
+	return playBoth(t, m, r, pos, root, plan, seed)
+}
+
+// playBoth plays seat 0's attack phase of pos with plan from root with and
+// without the neighbour masks, requires the same orders and returns them.
+func playBoth(t *testing.T, m *sim.Map, r *sim.Rules, pos *sim.Position, root int, plan []Step, seed uint64) []simtest.Order {
+	t.Helper()
 	turn := simtest.PlayTurn(t, &planPlayer{plan: plan, root: root}, m, r, pos, seed)
 	require.Empty(t, turn.Faults)
+	slow := simtest.PlayTurn(t, &planPlayer{plan: plan, root: root, noMasks: true}, m, r, pos, seed)
+	require.Empty(t, slow.Faults)
+	require.Equal(t, turn.Orders, slow.Orders, "the loops without neighbour masks")
 	return turn.Orders
 }
 
