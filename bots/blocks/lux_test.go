@@ -37,7 +37,13 @@ const (
 // lists "owner:armies" per territory in id order.
 func gridPos(t testing.TB, board string, ph sim.Phase) (*sim.Map, *sim.Rules, *sim.Position) {
 	t.Helper()
-	m, err := sim.LoadMap("testdata/grid.toml")
+	return mapPos(t, "testdata/grid.toml", board, ph)
+}
+
+// mapPos is gridPos on the map file path.
+func mapPos(t testing.TB, path, board string, ph sim.Phase) (*sim.Map, *sim.Rules, *sim.Position) {
+	t.Helper()
+	m, err := sim.LoadMap(path)
 	require.NoError(t, err)
 	r, err := sim.LoadRules("mars2006")
 	require.NoError(t, err)
@@ -319,6 +325,48 @@ func TestLuxHogWild(t *testing.T) {
 	}, playedOrders(got))
 	// Outnumbered: nothing.
 	assert.Empty(t, playPlan(t, "1:9 1:9 1:1 1:1 0:10 1:1 1:1 1:1 1:1", ge, []Step{{Proc: StepHogWild}}, 3))
+}
+
+// TestLuxHogWildSweep follows SmartAgentBase.attackHogWild (hogWildCheck:
+// the bot's armies more than all others' together) and
+// attackAsMuchAsPossible on testdata/line.toml (a - b - c - d - e), with
+// the dice of seed 1: passes over the bot's territories in id order
+// (PlayerIterator), each running tripleAttackPack and then
+// attackSplitUp(0.01) while they attack, until a pass attacks nowhere.
+// Seat 0 holds a (2), c (20) and d (300), 322 armies against b's 205 and
+// e's 1. The first pass: a attacks nothing (split up: 2 is not more than
+// 0.01 x 205; b is weaker than neither a nor c, so no fill out, and a +
+// c, 22, do not outnumber it to consolidate). At c, the triple pack's
+// easy expand runs from the border of c's cluster [c, d]: c's one enemy b
+// is stronger, d's one enemy e weaker: d takes e and moves the minimum in
+// (obviousMoveArmiesInTest: e has one neighbour). The pack again finds
+// nothing; split up from [c]: c (20) on b, more than 0.01 x 205, attacks
+// till dead and is repelled, b falling to 173. d and e (c's cluster)
+// find nothing. The pass attacked, so a second pass: a (2) now exceeds
+// 0.01 x 173 and attacks b, repelled; a third pass finds nothing.
+func TestLuxHogWildSweep(t *testing.T) {
+	t.Parallel()
+	const (
+		la = iota
+		lb
+		lc
+		ld
+		le
+	)
+	plan := []Step{{Proc: StepHogWild}}
+	for _, tt := range []struct {
+		board string
+		want  []played
+	}{
+		{"0:2 1:205 0:20 0:300 1:1", []played{{ld, le, true, 3, 296}, {lc, lb, false, 0, 0}, {la, lb, false, 0, 0}}},
+		// 2 + 20 + 185 = 207 is more than 206: the same attacks.
+		{"0:2 1:205 0:20 0:185 1:1", []played{{ld, le, true, 3, 181}, {lc, lb, false, 0, 0}, {la, lb, false, 0, 0}}},
+		// 206 is not more than 206: no hog wild.
+		{"0:2 1:205 0:20 0:184 1:1", []played{}},
+	} {
+		m, r, pos := mapPos(t, "testdata/line.toml", tt.board, sim.PhaseAttack)
+		assert.Equal(t, tt.want, playedOrders(playBoth(t, m, r, pos, la, plan, 1)), tt.board)
+	}
 }
 
 func TestLuxCheapestRoute(t *testing.T) {
