@@ -367,6 +367,14 @@ func TestLuxHogWildSweep(t *testing.T) {
 		m, r, pos := mapPos(t, "testdata/line.toml", tt.board, sim.PhaseAttack)
 		assert.Equal(t, tt.want, playedOrders(playBoth(t, m, r, pos, la, plan, 1)), tt.board)
 	}
+	// SmartAgentBase.attackStalemate: attackAsMuchAsPossible when the bot
+	// holds more than 1500 armies, whoever holds more. With 1501 (b 2000):
+	// d takes e as above; c (20) is not more than 0.01 x 2000, a neither.
+	stalemate := []Step{{Proc: StepStalemate}}
+	m, r, pos := mapPos(t, "testdata/line.toml", "0:2 1:2000 0:20 0:1479 1:1", sim.PhaseAttack)
+	assert.Equal(t, []played{{ld, le, true, 3, 1475}}, playedOrders(playBoth(t, m, r, pos, la, stalemate, 1)))
+	m, r, pos = mapPos(t, "testdata/line.toml", "0:2 1:2000 0:20 0:1478 1:1", sim.PhaseAttack)
+	assert.Empty(t, playBoth(t, m, r, pos, la, stalemate, 1), "1500 armies")
 }
 
 func TestLuxCheapestRoute(t *testing.T) {
