@@ -230,8 +230,13 @@ func TestLuxConsolidate(t *testing.T) {
 	// both attack, both are repelled.
 	got = playPlan(t, "0:3 1:5 0:3 0:1 1:1 0:1 1:1 1:1 1:1", ga, plan, 1)
 	assert.Equal(t, []played{{ga, gb, false, 0, 0}, {gc, gb, false, 0, 0}}, playedOrders(got))
-	// 3 + 3 is not more than 7: no attack.
+	// 3 + 3 is not more than 7, nor more than 6: no attack.
 	assert.Empty(t, playPlan(t, "0:3 1:7 0:3 0:1 1:1 0:1 1:1 1:1 1:1", ga, plan, 1))
+	assert.Empty(t, playPlan(t, "0:3 1:6 0:3 0:1 1:1 0:1 1:1 1:1 1:1", ga, plan, 1))
+	// Only territories whose one enemy is b join (getNumberEnemyNeighbors()
+	// == 1): c faces f too and e faces f and h, so a's 4 alone are not more
+	// than b's 5 (with c and e, 8 would be).
+	assert.Empty(t, playPlan(t, "0:4 1:5 0:3 0:1 0:1 1:1 1:1 1:1 1:1", ga, plan, 1))
 }
 
 // TestLuxSplitUp follows SmartAgentBase.attackSplitUp: e (20) faces b, d,
