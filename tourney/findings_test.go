@@ -72,15 +72,19 @@ func TestWinFindings(t *testing.T) {
 		{"all inside, order agrees", map[string]float64{"mars": 45, "shaft": 10, "pixie": 35}, stats.Spearman{Rho: 1, P: 0.01},
 			[]string{"The paper's win % lies inside our 95 % interval for 3 of the 3 bots",
 				"The order of win % agrees with the paper's (Spearman's ρ = 1.00, p = 0.010)",
-				"The same bot comes first here and in the paper: mars"}},
+				"The same bot comes first here and in the paper: mars",
+				// mars and pixie 5 points above the paper: within.
+				"Win % within 5 points of the paper's: 3 of the 3 bots; mean |ours − paper| over the 3 bots 3.33 points"}},
 		{"above and below", map[string]float64{"mars": 45, "shaft": 40, "pixie": 5}, stats.Spearman{Rho: 0.5, P: 0.6},
 			[]string{"The paper's win % lies inside our 95 % interval for 1 of the 3 bots (mars); above it for shaft (40.0 % against our 10.0 %); below it for pixie (5.0 % against our 40.0 %)",
 				"The order of win % is not shown to agree with the paper's (Spearman's ρ = 0.50, p = 0.600)",
-				"The same bot comes first here and in the paper: mars"}},
+				"The same bot comes first here and in the paper: mars",
+				"Win % within 5 points of the paper's: 1 of the 3 bots (not: shaft -30.0, pixie +35.0); mean |ours − paper| over the 3 bots 23.33 points"}},
 		{"another leader", map[string]float64{"mars": 30, "shaft": 50, "pixie": 35}, stats.Spearman{Rho: -0.5, P: 0.001},
 			[]string{"The paper's win % lies inside our 95 % interval for 1 of the 3 bots (pixie); above it for shaft (50.0 % against our 10.0 %); below it for mars (30.0 % against our 50.0 %)",
 				"The order of win % is not shown to agree with the paper's (Spearman's ρ = -0.50, p = 0.001)",
-				"Different bots come first: mars here, shaft in the paper, which wins 10.0 % (95 % Wilson [5.0, 20.0]) of its games here against 50.0 % there"}},
+				"Different bots come first: mars here, shaft in the paper, which wins 10.0 % (95 % Wilson [5.0, 20.0]) of its games here against 50.0 % there",
+				"Win % within 5 points of the paper's: 1 of the 3 bots (not: mars +20.0, shaft -40.0); mean |ours − paper| over the 3 bots 21.67 points"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := &Published{Bots: map[string]PublishedBot{}}

@@ -339,7 +339,10 @@ func (c *Comparison) PaperStalemateRate() float64 {
 // WinFindings returns the sentences comparing our win % with the paper's:
 // for how many bots the paper's win % lies inside our 95 % interval,
 // above it and below it (naming them), whether the order of win % is
-// shown to agree (Spearman's ρ > 0 with p < 0.05) and who leads in each.
+// shown to agree (Spearman's ρ > 0 with p < 0.05), who leads in each, and
+// how many bots win within 5 points of the paper's win % (|ours − paper|
+// ≤ 5, as SeatFit counts them; the others named with their gaps) with the
+// mean |ours − paper| over the bots, in points.
 func (c *Comparison) WinFindings() []string {
 	var in, above, below []string
 	for _, b := range c.Results.Bots {
@@ -385,7 +388,30 @@ func (c *Comparison) WinFindings() []string {
 		out = append(out, fmt.Sprintf("Different bots come first: %s here, %s in the paper, which wins %s of its games here against %s %% there",
 			ours.Bot, theirs.Bot, winText(theirs), textfmt.Fixed(c.Paper.Bots[theirs.Bot].WinPct, 1)))
 	}
-	return out
+	return append(out, c.gapFinding())
+}
+
+// gapFinding states how many bots win within 5 points of the paper's win
+// %, names the others with their gaps (ours − paper, points), and gives
+// the mean absolute gap.
+func (c *Comparison) gapFinding() string {
+	var far []string
+	within, sum := 0, 0.0
+	for _, b := range c.Results.Bots {
+		gap := 100*b.WinRate - c.Paper.Bots[b.Bot].WinPct
+		sum += math.Abs(gap)
+		if math.Abs(gap) <= 5 {
+			within++
+			continue
+		}
+		far = append(far, fmt.Sprintf("%s %s", b.Bot, textfmt.Signed(gap, 1)))
+	}
+	n := len(c.Results.Bots)
+	s := fmt.Sprintf("Win %% within 5 points of the paper's: %d of the %d bots", within, n)
+	if len(far) > 0 {
+		s += " (not: " + strings.Join(far, ", ") + ")"
+	}
+	return s + fmt.Sprintf("; mean |ours − paper| over the %d bots %s points", n, textfmt.Fixed(sum/float64(max(n, 1)), 2))
 }
 
 // StalemateFinding states how our stalemate rate compares with the
