@@ -156,3 +156,47 @@ func TestYakoolSplits(t *testing.T) {
 		assert.Equal(t, tc.want, yakoolSplits(gridLux(t, tc.board)), tc.name)
 	}
 }
+
+// TestYakoolDeadIncome: Yakool.attackFromCluster's average enemy income
+// sums getPlayerIncome over the enemies, a dead seat's included, and
+// divides by every seat. On the classic map under mars2006, seat 0 holds
+// Australia and the first territory of North America, Europe and Asia
+// (7 territories: 3 + 2 = 5), seat 1 the other 35 with South America and
+// Africa (ceil(35 / 3) + 2 + 3 = 17), seat 2 is dead; one army each.
+// Seat 0 owns a continent, is not above seat 1's 17 and does not
+// outnumber it, so only the average decides: with a dead seat's income 0
+// (dead_income = zero) it is 17 / 3 = 5, and 5 is not below it; with the
+// income formula's 3 (formula) it is 20 / 3 = 6, and Yakool splits up.
+func TestYakoolDeadIncome(t *testing.T) {
+	t.Parallel()
+	m, err := sim.LoadMap("classic")
+	require.NoError(t, err)
+	r, err := sim.LoadRules("mars2006")
+	require.NoError(t, err)
+	first := map[string]bool{"North America": true, "Europe": true, "Asia": true}
+	var sb strings.Builder
+	sb.WriteString("players = 2\nhands = [[], []]\nround = 3\ncurrent = 0\nphase = \"attack\"\n[territories]\n")
+	for _, tr := range m.Territories {
+		cont := m.Continents[tr.Continent].Name
+		owner := 1
+		if cont == "Australia" || first[cont] {
+			owner = 0
+			delete(first, cont)
+		}
+		fmt.Fprintf(&sb, "%q = { owner = %d, armies = 1 }\n", tr.Name, owner)
+	}
+	pos, err := sim.ParsePosition("yakool-dead", []byte(sb.String()), m, r)
+	require.NoError(t, err)
+	pos.Players = 3
+	pos.Hands = append(pos.Hands, nil)
+	pos.Eliminated = []int{2}
+	s, err := sim.NewStateAt(m, r, pos, 0)
+	require.NoError(t, err)
+	require.Equal(t, []int{5, 17, 3}, []int{s.Income(0), s.Income(1), s.Income(2)})
+	for _, formula := range []bool{false, true} {
+		x := &blocks.Lux{DeadIncome: formula}
+		x.Start(0, nil)
+		x.Load(s)
+		assert.Equal(t, formula, yakoolSplits(x), "dead_income formula %v", formula)
+	}
+}
