@@ -143,8 +143,8 @@ func TestValidateCommand(t *testing.T) {
 	text := readText(t, filepath.Join(out, "validation.md"))
 	assert.Contains(t, text, "# Validation: random(stop=0.9) against random(stop=0.1)")
 	assert.Contains(t, text, "**Verdict:**")
-	// 2 steps x 2 candidates: 12 evaluations.
-	assert.Equal(t, 12, strings.Count(readText(t, filepath.Join(out, "log.jsonl")), "\n"))
+	// The header, and 2 steps x 2 candidates: 12 evaluations.
+	assert.Equal(t, 13, strings.Count(readText(t, filepath.Join(out, "log.jsonl")), "\n"))
 
 	for _, tc := range []struct {
 		args []string

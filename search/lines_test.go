@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -30,7 +31,7 @@ func TestResumeLongLine(t *testing.T) {
 	s.Eval = eval
 	_, err = s.Run(context.Background(), true)
 	require.ErrorIs(t, err, fileread.ErrLongLine)
-	assert.ErrorContains(t, err, path+": line 4: longer than the line cap of 1 MiB")
+	assert.ErrorContains(t, err, path+": line 5: longer than the line cap of 1 MiB") // the header and 3 evaluations before it
 	after, err := os.Stat(path)
 	require.NoError(t, err)
 	assert.Equal(t, fi.Size()+int64(fileread.MaxRecordLine)+1, after.Size(), "the log is left as it was")
@@ -72,4 +73,41 @@ func TestJSONDiff(t *testing.T) {
 	} {
 		assert.Equal(t, tc.want, jsonDiff([]byte(tc.a), []byte(tc.b)), tc.a)
 	}
+}
+
+// A log moved beside another search's config.json (the same search on
+// another seed) is refused by its header before an evaluation is read; a
+// log without a header (an older marslab's) is read as before.
+func TestLogHeaderTiesLogToConfig(t *testing.T) {
+	t.Parallel()
+	interrupted := func(s *Search[*Narrowing]) {
+		t.Helper()
+		ctx, cancel := context.WithCancel(context.Background())
+		eval := s.Eval
+		s.Eval = &cancelAfter{Evaluator: eval, n: 3, cancel: cancel}
+		_, err := s.Run(ctx, false)
+		require.Error(t, err)
+		s.Eval = eval
+	}
+	a, _ := tinySearch(t, t.TempDir(), 1)
+	interrupted(a)
+	b, setup := tinySearch(t, t.TempDir(), 1)
+	setup.Field.Seed += 100
+	b.Config, b.Eval = setup.Fingerprint("narrow"), setup.Field
+	interrupted(b)
+	log := readLog(t, a.Dir)
+	require.True(t, strings.HasPrefix(log, `{"config":"`), log)
+	require.NotEqual(t, log, readLog(t, b.Dir))
+	require.NoError(t, os.WriteFile(filepath.Join(b.Dir, "log.jsonl"), []byte(log), 0o644))
+	_, err := b.Run(context.Background(), true)
+	require.ErrorIs(t, err, ErrOtherConfig)
+	assert.ErrorContains(t, err, "a log moved from another search?")
+	assert.Equal(t, log, readLog(t, b.Dir), "the log is left as it was")
+
+	legacy := log[strings.IndexByte(log, '\n')+1:]
+	require.NoError(t, os.WriteFile(filepath.Join(a.Dir, "log.jsonl"), []byte(legacy), 0o644))
+	st, err := a.Run(context.Background(), true)
+	require.NoError(t, err)
+	assert.True(t, st.Complete())
+	assert.True(t, strings.HasPrefix(readLog(t, a.Dir), legacy), "a log without a header is continued as it is")
 }

@@ -144,16 +144,20 @@ func parseLine(data []byte, players int) (logLine, error) {
 	if won != l.Wins {
 		return l, fmt.Errorf("%d wins but %d won flags", l.Wins, won)
 	}
-	if got := l.appendJSON(nil); !bytes.Equal(got, data) {
-		// Byte for byte: a resumed log stays byte-identical to an
-		// uninterrupted one.
-		switch {
-		case bytes.Equal(append(got, '\r'), data):
-			return l, errors.New("ends in CRLF (\\r\\n): log lines end in \\n alone (was the file converted to DOS line endings?)")
-		case bytes.Equal(got, bytes.TrimSpace(data)):
-			return l, fmt.Errorf("leading or trailing white space: want the line alone (%s)", got)
-		}
-		return l, fmt.Errorf("not in canonical form (want %s)", got)
+	return l, canonical(l.appendJSON(nil), data)
+}
+
+// canonical reports how a log line, data, differs from its canonical form,
+// got: byte for byte, so that a resumed log stays byte-identical to an
+// uninterrupted one.
+func canonical(got, data []byte) error {
+	switch {
+	case bytes.Equal(got, data):
+		return nil
+	case bytes.Equal(append(got, '\r'), data):
+		return errors.New("ends in CRLF (\\r\\n): log lines end in \\n alone (was the file converted to DOS line endings?)")
+	case bytes.Equal(got, bytes.TrimSpace(data)):
+		return fmt.Errorf("leading or trailing white space: want the line alone (%s)", got)
 	}
-	return l, nil
+	return fmt.Errorf("not in canonical form (want %s)", got)
 }

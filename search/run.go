@@ -88,8 +88,9 @@ type State[M Method] struct {
 	// the prefix of them in the log.
 	Evals []Eval
 	Done  []Result
-	// Lines is the number of lines of the log (in memory: the evaluations
-	// played), valid its length in bytes up to the last complete line.
+	// Lines is the number of evaluations in the log, its header aside (in
+	// memory: the evaluations played), valid its length in bytes up to the
+	// last complete line.
 	Lines int
 	// ReadBack is the number of games of the evaluations read back from
 	// the log, played by an earlier run.
@@ -177,6 +178,20 @@ func (s *Search[M]) replay() (*State[M], error) {
 		return nil, fmt.Errorf("search: step 0: %w", err)
 	}
 	st.valid, st.torn, err = eachLine(path, func(line []byte, n int) error {
+		if n == 1 && isHeader(line) {
+			var h logHeader
+			if err := json.Unmarshal(line, &h); err != nil {
+				return fmt.Errorf("search: %s:1: header: %w", path, err)
+			}
+			if h.Config != s.fingerprint() {
+				return fmt.Errorf("search: %s: %w (the log's fingerprint %.12s, its folder's config.json %.12s: a log moved from another search?)", path, ErrOtherConfig, h.Config, s.fingerprint())
+			}
+			want := s.headerLine()
+			if err := canonical(want[:len(want)-1], line); err != nil {
+				return fmt.Errorf("search: %s:1: %w", path, err)
+			}
+			return nil
+		}
 		if err := st.advance(); err != nil {
 			return err
 		}
@@ -287,6 +302,13 @@ func (s *Search[M]) Run(ctx context.Context, resume bool) (*State[M], error) {
 		}
 		st.torn = false
 	}
+	if st.valid == 0 {
+		h := s.headerLine()
+		if _, err := f.Write(h); err != nil {
+			return st, fmt.Errorf("search: %w", err)
+		}
+		st.valid = int64(len(h))
+	}
 	pr := s.meter()
 	defer pr.Finish()
 	games := st.Lines * s.maxPlace()
@@ -324,6 +346,24 @@ func (s *Search[M]) Run(ctx context.Context, resume bool) (*State[M], error) {
 	}
 	return st, nil
 }
+
+// logHeader is the first line of a log: the fingerprint of the
+// config.json it was played under, checked before any evaluation is read,
+// so that a log moved beside another search's config.json is refused.
+// A log whose first line is an evaluation was written by an older
+// marslab and is read without the check.
+type logHeader struct {
+	Config string `json:"config"`
+}
+
+// headerLine returns the log's header line, newline included.
+func (s *Search[M]) headerLine() []byte {
+	b, _ := json.Marshal(logHeader{Config: s.fingerprint()})
+	return append(b, '\n')
+}
+
+// isHeader reports whether a log's first line is a header.
+func isHeader(line []byte) bool { return bytes.HasPrefix(bytes.TrimSpace(line), []byte(`{"config":`)) }
 
 // shardHeader is the first line of a shard file.
 type shardHeader struct {
@@ -589,6 +629,9 @@ func (s *Search[M]) mergeStep(st *State[M], logPath string) error {
 		parts[i] = lines
 	}
 	var buf bytes.Buffer
+	if st.valid == 0 {
+		buf.Write(s.headerLine())
+	}
 	res := make([]Result, 0, len(st.Evals)-from)
 	for j := from; j < len(st.Evals); j++ {
 		i := j % count

@@ -187,12 +187,13 @@ func TestResumeLineEndings(t *testing.T) {
 	_, err := src.Run(ctx, false)
 	require.Error(t, err)
 	log := readLog(t, src.Dir)
-	require.Equal(t, 3, strings.Count(log, "\n"))
+	require.Equal(t, 4, strings.Count(log, "\n"), "the header and 3 evaluations")
 	for _, tc := range []struct{ name, log, want string }{
 		{"crlf", strings.ReplaceAll(log, "\n", "\r\n"), ":1: ends in CRLF"},
-		{"crlf last", strings.TrimSuffix(log, "\n") + "\r\n", ":3: ends in CRLF"},
+		{"crlf last", strings.TrimSuffix(log, "\n") + "\r\n", ":4: ends in CRLF"},
 		{"trailing space", strings.Replace(log, "\n", " \n", 1), ":1: leading or trailing white space"},
-		{"trailing tab", strings.TrimSuffix(log, "\n") + "\t\n", ":3: leading or trailing white space"},
+		{"trailing space evaluation", strings.Replace(log, "]}\n", "]} \n", 1), ":2: leading or trailing white space"},
+		{"trailing tab", strings.TrimSuffix(log, "\n") + "\t\n", ":4: leading or trailing white space"},
 		{"leading space", " " + log, ":1: leading or trailing white space"},
 	} {
 		s, _ := tinySearch(t, t.TempDir(), 1)
