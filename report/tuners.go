@@ -467,7 +467,7 @@ func (c *tunersConfig) write(w *writer, d *tunersData, sp search.Space, points [
 // seeds first reaches it and at how many games, and which methods do not
 // at any checkpoint; then the acceptance count: the seeds whose validated
 // gain is at least 7 points with the interval's lower end above 4, at
-// 70,000 games or fewer.
+// short games or fewer (the short seeds' budget).
 func tunerSentences(thresholds []float64, short int, cells []tunerCell, points []*tunerPoint, methods []tunerMethodData) []string {
 	var out []string
 	for _, th := range thresholds {

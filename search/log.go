@@ -154,7 +154,7 @@ func canonical(got, data []byte) error {
 	switch {
 	case bytes.Equal(got, data):
 		return nil
-	case bytes.Equal(append(got, '\r'), data):
+	case len(data) == len(got)+1 && data[len(got)] == '\r' && bytes.Equal(data[:len(got)], got):
 		return errors.New("ends in CRLF (\\r\\n): log lines end in \\n alone (was the file converted to DOS line endings?)")
 	case bytes.Equal(got, bytes.TrimSpace(data)):
 		return fmt.Errorf("leading or trailing white space: want the line alone (%s)", got)

@@ -183,11 +183,11 @@ func (s *Search[M]) replay() (*State[M], error) {
 			if err := json.Unmarshal(line, &h); err != nil {
 				return fmt.Errorf("search: %s:1: header: %w", path, err)
 			}
-			if h.Config != s.fingerprint() {
-				return fmt.Errorf("search: %s: %w (the log's fingerprint %.12s, its folder's config.json %.12s: a log moved from another search?)", path, ErrOtherConfig, h.Config, s.fingerprint())
-			}
 			want := s.headerLine()
-			if err := canonical(want[:len(want)-1], line); err != nil {
+			if fp := s.fingerprint(); h.Config != fp {
+				return fmt.Errorf("search: %s: %w (the log's fingerprint %.12s, its folder's config.json %.12s: a log moved from another search?)", path, ErrOtherConfig, h.Config, fp)
+			}
+			if err := canonical(bytes.TrimSuffix(want, []byte{'\n'}), line); err != nil {
 				return fmt.Errorf("search: %s:1: %w", path, err)
 			}
 			return nil
