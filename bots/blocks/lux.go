@@ -104,16 +104,20 @@ type Lux struct {
 	cashed   int    // the round in which CashOne last cashed voluntarily, -1 none
 
 	// Searches.
-	queue  []int
-	mark   []bool
-	seen   []bool
-	prev   []int
-	heap   []luxItem
-	seq    int
-	border []int // placement's and fortify's cluster border
-	route  []int // the last route found
-	trades [][3]int
-	hand   []sim.Card
+	queue    []int
+	mark     []bool
+	seen     []bool
+	prev     []int
+	heap     []luxItem
+	seq      int
+	border   []int      // placement's and fortify's cluster border
+	route    []int      // the last route found
+	hand     []sim.Card // the bot's hand (BestSet, RandomSet)
+	cardIdx  []int      // the hand's indices
+	noWild   []int      // its cards without wild cards
+	oneWild  []int      // noWild and the first wild card
+	ownCards []int      // the cards of own territories among a search's cards
+	plus     []int      // own and one or two other cards
 
 	// The last cluster border AppendClusterBorder computed: its root,
 	// map (nil: none) and owners (on maps of at most 64 territories the
@@ -1020,32 +1024,207 @@ func (x *Lux) FortifyCluster(buf []sim.Move, root int) []sim.Move {
 
 // --- Cards ---
 
-// BestSet returns the set Lux cashes (Card.getBestSet): among the sets
-// with the fewest wild cards, the one with the most cards of territories
-// the bot owns, the first in [sim.State.ValidTrades] order on ties; ok is
-// false when the hand holds no set.
+// BestSet returns the set Lux cashes (Card.getBestSet, sillysoft/LuxSDK
+// src/com/sillysoft/lux/Card.java) as indices into the bot's hand, in the
+// order the Java method returns the cards; ok is false when the hand holds
+// no set. The Java method, on the hand in its order:
+//   - with wild cards, first the same search on the hand without them,
+//     then (with two or more) on the hand without them plus its first
+//     wild card, then on the whole hand;
+//   - the search: the cards of territories the bot owns (in hand order)
+//     if they hold a set; else those cards and the first card of the
+//     others, in hand order, that completes a set with them; else those
+//     cards and the first ordered pair of the others that does; else the
+//     whole hand. The set of the cards found is [Lux.RandomSet]'s.
+//
+// So a set without wild cards comes first and, among the sets that use
+// the most own cards, three of a kind in symbol order before one of each:
+// five own cards of symbols 0, 1, 2, 0, 0 cash the three 0s.
 func (x *Lux) BestSet(s *sim.State) (set [3]int, ok bool) {
-	x.trades, ok = s.ValidTrades(x.Seat, x.trades[:0])
-	if !ok || len(x.trades) == 0 {
+	if !x.loadHand(s) {
 		return set, false
 	}
-	x.hand = s.Hand(x.hand[:0])
-	bestWild, bestOwn := 4, -1
-	for _, tr := range x.trades {
-		wild, own := 0, 0
-		for _, i := range tr {
-			c := x.hand[i]
-			if c.Territory < 0 {
-				wild++
-			} else if s.Owner(int(c.Territory)) == x.Seat {
-				own++
+	all, nw := x.cardIdx[:0], x.noWild[:0]
+	wild := -1 // the first wild card
+	wilds := 0
+	for i, c := range x.hand {
+		all = append(all, i)
+		if c.Symbol == sim.Wild {
+			if wilds == 0 {
+				wild = i
+			}
+			wilds++
+			continue
+		}
+		nw = append(nw, i)
+	}
+	x.cardIdx, x.noWild = all, nw
+	if wilds > 0 {
+		if set, ok = x.ownedSet(s, nw); ok {
+			return set, true
+		}
+		if wilds > 1 {
+			// nw's cards are in hand order and the wild card is the
+			// last of this list, as Java appends it.
+			x.oneWild = append(append(x.oneWild[:0], nw...), wild)
+			if set, ok = x.ownedSet(s, x.oneWild); ok {
+				return set, true
 			}
 		}
-		if wild < bestWild || wild == bestWild && own > bestOwn {
-			set, bestWild, bestOwn = tr, wild, own
+	}
+	return x.ownedSet(s, all)
+}
+
+// RandomSet returns the set of Card.getRandomSet on the bot's whole hand
+// (indices into it, in the Java method's order); ok is false when the hand
+// holds no set. Despite its name the method draws nothing: the first three
+// cards of a kind (wild cards counting as any symbol) in symbol order 0, 1,
+// 2, taken in hand order; else one card of each symbol, the first of each
+// in hand order, a wild card standing in for the missing symbol.
+func (x *Lux) RandomSet(s *sim.State) (set [3]int, ok bool) {
+	if !x.loadHand(s) {
+		return set, false
+	}
+	all := x.cardIdx[:0]
+	for i := range x.hand {
+		all = append(all, i)
+	}
+	x.cardIdx = all
+	if !x.containsSet(all) {
+		return set, false
+	}
+	return x.randomSet(all), true
+}
+
+// loadHand loads the bot's hand into x.hand; false when the state hides it.
+func (x *Lux) loadHand(s *sim.State) bool {
+	h, ok := s.HandOf(x.hand[:0], x.Seat)
+	if !ok {
+		return false
+	}
+	x.hand = h
+	return true
+}
+
+// ownedSet is the search of Card.getBestSet on the hand's cards at idx
+// (see [Lux.BestSet]).
+func (x *Lux) ownedSet(s *sim.State, idx []int) (set [3]int, ok bool) {
+	own := x.ownCards[:0]
+	for _, i := range idx {
+		if x.ownCard(s, i) {
+			own = append(own, i)
 		}
 	}
-	return set, true
+	x.ownCards = own
+	if len(own) > 2 && x.containsSet(own) {
+		return x.randomSet(own), true
+	}
+	if len(own) > 1 {
+		for _, c := range idx {
+			if x.ownCard(s, c) {
+				continue
+			}
+			x.plus = append(append(x.plus[:0], own...), c)
+			if x.containsSet(x.plus) {
+				return x.randomSet(x.plus), true
+			}
+		}
+	}
+	if len(own) > 0 {
+		for _, c := range idx {
+			if x.ownCard(s, c) {
+				continue
+			}
+			for _, d := range idx {
+				if d == c || x.ownCard(s, d) {
+					continue
+				}
+				x.plus = append(append(x.plus[:0], own...), c, d)
+				if x.containsSet(x.plus) {
+					return x.randomSet(x.plus), true
+				}
+			}
+		}
+	}
+	if x.containsSet(idx) {
+		return x.randomSet(idx), true
+	}
+	return set, false
+}
+
+// ownCard reports whether the hand's card i shows a territory the bot
+// owns (a wild card shows none).
+func (x *Lux) ownCard(s *sim.State, i int) bool {
+	t := int(x.hand[i].Territory)
+	return t >= 0 && s.Owner(t) == x.Seat
+}
+
+// symbols counts the symbols (0, 1, 2 and sim.Wild) of the hand's cards
+// at idx.
+func (x *Lux) symbols(idx []int) (n [sim.Wild + 1]int) {
+	for _, i := range idx {
+		if sym := x.hand[i].Symbol; sym <= sim.Wild {
+			n[sym]++
+		}
+	}
+	return n
+}
+
+// containsSet is Card.containsASet: whether the hand's cards at idx hold
+// three of a kind or one of each, wild cards counting as any symbol.
+func (x *Lux) containsSet(idx []int) bool {
+	if len(idx) < 3 {
+		return false
+	}
+	n := x.symbols(idx)
+	for k := range 3 {
+		if n[k]+n[sim.Wild] > 2 {
+			return true
+		}
+	}
+	return min(n[0], 1)+min(n[1], 1)+min(n[2], 1)+n[sim.Wild] > 2
+}
+
+// randomSet is Card.getRandomSet on the hand's cards at idx, which must
+// hold a set (containsSet): see [Lux.RandomSet].
+func (x *Lux) randomSet(idx []int) (set [3]int) {
+	n := x.symbols(idx)
+	for k := range 3 {
+		if n[k]+n[sim.Wild] <= 2 {
+			continue
+		}
+		c := 0
+		for _, i := range idx {
+			if c == 3 {
+				break
+			}
+			if sym := x.hand[i].Symbol; int(sym) == k || sym == sim.Wild {
+				set[c] = i
+				c++
+			}
+		}
+		return set
+	}
+	var have [3]bool // slot k (symbol k) filled
+	for _, i := range idx {
+		sym := x.hand[i].Symbol
+		switch {
+		case sym < sim.Wild:
+			if !have[sym] {
+				set[sym], have[sym] = i, true
+			}
+		case sym == sim.Wild:
+			// A wild card fills the first slot whose symbol the cards
+			// lack altogether.
+			for k := range 3 {
+				if n[k] == 0 && !have[k] {
+					set[k], have[k] = i, true
+					break
+				}
+			}
+		}
+	}
+	return set
 }
 
 // CashOne answers [sim.Player.Trade] for a bot that calls

@@ -511,52 +511,134 @@ func BenchmarkLuxPlan(b *testing.B) {
 	b.ReportMetric(float64(orders)/float64(b.N), "orders/op")
 }
 
-// TestLuxCashOne follows Card.getBestSet and cashCardsIfPossible: the set
-// with the fewest wild cards, then the most of the bot's territories; one
-// set a turn voluntarily, and whenever the trade is forced.
+// cashState returns the state of seat 0's trade phase on the grid (card
+// t shows symbol t % 3: a, d, g 0; b, e, h 1; c, f, i 2) where seat 0
+// owns the territories in own and seat 1 the others, seat 0 holding the
+// cards of hand (a TOML list of territory names and "wild").
+func cashState(t *testing.T, own, hand string) *sim.State {
+	t.Helper()
+	m, r, _ := gridPos(t, "0:1 1:1 0:1 1:1 0:1 1:1 0:1 1:1 0:1", sim.PhaseTrade)
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "players = 2\nhands = [[%s], []]\nround = 3\ncurrent = 0\nphase = \"trade\"\n[territories]\n", hand)
+	for _, tr := range m.Territories {
+		owner := 1
+		if strings.Contains(own, tr.Name) {
+			owner = 0
+		}
+		fmt.Fprintf(&sb, "%s = { owner = %d, armies = 1 }\n", tr.Name, owner)
+	}
+	pos, err := sim.ParsePosition("cash", []byte(sb.String()), m, r)
+	require.NoError(t, err)
+	s, err := sim.NewStateAt(m, r, pos, 0)
+	require.NoError(t, err)
+	return s
+}
+
+// TestLuxBestSet follows Card.getBestSet (sillysoft/LuxSDK, Card.java),
+// recomputed by hand from the Java on each hand: a set of no wild card
+// first, then one of a single wild card (the first), then any; within
+// each, the own cards if they hold a set, else the own cards and the
+// first other card in hand order that completes one, else the first
+// ordered pair of others, else the whole hand; and Card.getRandomSet's
+// choice within the cards found (three of a kind in symbol order, in hand
+// order, before one of each). The set is in the order the Java returns it.
+func TestLuxBestSet(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name, own, hand string
+		want            [3]int
+		ok              bool
+	}{
+		// Five own cards of symbols 0, 1, 2, 0, 0: the own cards hold a
+		// set, and getRandomSet takes three of a kind before one of each.
+		{"three 0s before one of each", "abcdg", `"a", "b", "c", "d", "g"`, [3]int{0, 3, 4}, true},
+		// Three of a kind in symbol order: the 0s before the 1s ahead of
+		// them in the hand.
+		{"symbol order", "abdegh", `"b", "e", "h", "a", "d", "g"`, [3]int{3, 4, 5}, true},
+		// A and b are seat 0's, c is not: the own cards and the first
+		// other card that completes a set; the wild card is not used.
+		{"no wild first", "abd", `"a", "b", "wild", "c"`, [3]int{0, 1, 3}, true},
+		// The own cards d, e and the first other card completing a set
+		// (c, not b ahead of it); getRandomSet's one of each in symbol
+		// order.
+		{"own cards and the first other", "de", `"b", "c", "a", "d", "e"`, [3]int{3, 4, 1}, true},
+		// One own card: the first ordered pair of others completing a set
+		// with it, c then e.
+		{"own card and a pair", "a", `"c", "e", "h", "a", "b"`, [3]int{3, 1, 0}, true},
+		// No own card (seat 0 owns i only) and one wild card: the whole hand, where the wild
+		// card completes three 1s before one of each.
+		{"wild in three of a kind", "i", `"wild", "b", "c", "e"`, [3]int{0, 1, 3}, true},
+		// One of each with the wild card standing in for the 2.
+		{"wild for the missing symbol", "i", `"b", "wild", "a"`, [3]int{2, 0, 1}, true},
+		// Two wild cards and no set without: the cards without wild cards
+		// and the first wild card, appended last.
+		{"first wild card", "ab", `"wild", "a", "wild", "b"`, [3]int{1, 3, 0}, true},
+		// An own card a set without wild cards cannot use: the set of 1s,
+		// not a, b and a wild card.
+		{"no wild before own", "a", `"a", "b", "e", "h", "wild"`, [3]int{1, 2, 3}, true},
+		{"no set", "abde", `"a", "b", "d", "e"`, [3]int{}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := cashState(t, tc.own, tc.hand)
+			var x Lux
+			x.Start(0, nil)
+			set, ok := x.BestSet(s)
+			require.Equal(t, tc.ok, ok)
+			assert.Equal(t, tc.want, set)
+			if ok {
+				require.NoError(t, s.CheckTrade(0, set))
+			}
+		})
+	}
+}
+
+// TestLuxRandomSet follows Card.getRandomSet (sillysoft/LuxSDK,
+// Card.java) on the whole hand, ownership aside: the first three of a
+// kind in symbol order (wild cards counting as any), in hand order, else
+// the first card of each symbol, a wild card standing in for the missing
+// one.
+func TestLuxRandomSet(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name, hand string
+		want       [3]int
+		ok         bool
+	}{
+		{"1s before one of each", `"b", "a", "c", "e", "h"`, [3]int{0, 3, 4}, true},
+		{"0s before 1s", `"b", "e", "h", "a", "d", "g"`, [3]int{3, 4, 5}, true},
+		{"wild cards count", `"c", "wild", "b", "f"`, [3]int{0, 1, 3}, true},
+		{"one of each in symbol order", `"f", "e", "d", "c", "a"`, [3]int{2, 1, 0}, true},
+		{"wild for the missing symbol", `"e", "a", "wild"`, [3]int{1, 0, 2}, true},
+		{"wild completes three of a kind", `"e", "a", "b", "wild"`, [3]int{0, 2, 3}, true},
+		{"no set", `"a", "d", "b", "e"`, [3]int{}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := cashState(t, "a", tc.hand)
+			var x Lux
+			x.Start(0, nil)
+			set, ok := x.RandomSet(s)
+			require.Equal(t, tc.ok, ok)
+			assert.Equal(t, tc.want, set)
+			if ok {
+				require.NoError(t, s.CheckTrade(0, set))
+			}
+		})
+	}
+}
+
+// TestLuxCashOne follows cashCardsIfPossible: one set (BestSet) a turn
+// voluntarily, and BestSet whenever the trade is forced.
 func TestLuxCashOne(t *testing.T) {
 	t.Parallel()
-	m, r, _ := gridPos(t, "0:1 0:1 1:1 0:1 1:1 1:1 1:1 1:1 1:1", sim.PhaseTrade)
-	// Card t shows symbol t % 3; seat 0 owns a, b, d.
-	for _, tc := range []struct {
-		hand string
-		want [3]int
-	}{
-		// a, b, c and b, c, d hold two of seat 0's each: the first.
-		{`"a", "b", "c", "d"`, [3]int{0, 1, 2}},
-		// c, d, e holds one, c, d, b two.
-		{`"c", "d", "e", "b"`, [3]int{0, 1, 3}},
-		// a, b, wild before a, b, c: no wild first.
-		{`"a", "b", "wild", "c"`, [3]int{0, 1, 3}},
-	} {
-		pos, err := sim.ParsePosition("cash", []byte(`players = 2
-hands = [[`+tc.hand+`], []]
-round = 3
-current = 0
-phase = "trade"
-[territories]
-a = { owner = 0, armies = 1 }
-b = { owner = 0, armies = 1 }
-c = { owner = 1, armies = 1 }
-d = { owner = 0, armies = 1 }
-e = { owner = 1, armies = 1 }
-f = { owner = 1, armies = 1 }
-g = { owner = 1, armies = 1 }
-h = { owner = 1, armies = 1 }
-i = { owner = 1, armies = 1 }
-`), m, r)
-		require.NoError(t, err)
-		s, err := sim.NewStateAt(m, r, pos, 0)
-		require.NoError(t, err)
-		var x Lux
-		x.Start(0, nil)
-		set, ok := x.CashOne(s, false)
-		assert.True(t, ok)
-		assert.Equal(t, tc.want, set, tc.hand)
-		_, ok = x.CashOne(s, false)
-		assert.False(t, ok, "a second voluntary set in the turn")
-		set, ok = x.CashOne(s, true)
-		assert.True(t, ok)
-		assert.Equal(t, tc.want, set)
-	}
+	s := cashState(t, "abcdg", `"a", "b", "c", "d", "g"`)
+	var x Lux
+	x.Start(0, nil)
+	set, ok := x.CashOne(s, false)
+	assert.True(t, ok)
+	assert.Equal(t, [3]int{0, 3, 4}, set)
+	_, ok = x.CashOne(s, false)
+	assert.False(t, ok, "a second voluntary set in the turn")
+	set, ok = x.CashOne(s, true)
+	assert.True(t, ok)
+	assert.Equal(t, [3]int{0, 3, 4}, set)
 }

@@ -25,5 +25,5 @@ func Example() {
 	}
 	fmt.Println("wins:", wins)
 	// Output:
-	// wins: map[cluster:4 vulture:6]
+	// wins: map[cluster:3 vulture:7]
 }

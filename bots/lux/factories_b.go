@@ -9,7 +9,7 @@ import (
 // choice, its default the reading def (forcedEngine...).
 func forcedParam(def int) bots.Param {
 	return bots.Param{Name: "forced_set", Default: float64(def), Max: 2, Integer: true, Choices: forcedChoices,
-		Doc: "the set traded when the engine forces a trade (Lux cashes for the bot; the SDK does not say which set): engine (sim.BestSet), best (Card.getBestSet) or random (drawn from the valid sets)"}
+		Doc: "the set traded when the engine forces a trade (Lux cashes for the bot; the SDK does not say which set): engine (sim.BestSet), best (Card.getBestSet) or getrandomset (Card.getRandomSet, which draws nothing: the first three of a kind in symbol order, else one of each, in hand order)"}
 }
 
 // factoriesB returns the entries of the second group of bots: angry,
@@ -19,7 +19,7 @@ func factoriesB() []bots.Factory {
 		{
 			Name:   "angry",
 			Doc:    "Lux Angry: reinforces the territory with the most enemy neighbours, attacks every weaker neighbour",
-			Params: []bots.Param{forcedParam(forcedRandom)},
+			Params: []bots.Param{forcedParam(forcedRandomSet)},
 			New: func(v bots.Values) (sim.Player, error) {
 				return &Angry{cashier: cashier{ForcedSet: int(v["forced_set"])}}, nil
 			},
@@ -40,7 +40,7 @@ func factoriesB() []bots.Factory {
 					Doc: "attack only when the attacking territory holds more than ratio times the defender's armies"},
 				{Name: "frenzy", Default: 300, Min: 0, Max: 100000, Integer: true,
 					Doc: "total armies above which every possible attack is made, repeatedly, whatever the ratio"},
-				forcedParam(forcedRandom),
+				forcedParam(forcedRandomSet),
 			},
 			New: func(v bots.Values) (sim.Player, error) {
 				return &Stinky{cashier: cashier{ForcedSet: int(v["forced_set"])}, Ratio: v["ratio"], Frenzy: int(v["frenzy"])}, nil

@@ -81,33 +81,29 @@ const (
 	// forcedBest: Card.getBestSet (blocks.Lux.BestSet), "our best set" of
 	// SmartAgentBase.cardsPhase's comment (Pixie, Communist).
 	forcedBest
-	// forcedRandom: a set drawn uniformly from the bot's valid sets with
-	// its random stream, "a random set of ours" of Angry's and Stinky's
-	// cardsPhase comments.
-	forcedRandom
+	// forcedRandomSet: Card.getRandomSet on the whole hand
+	// (blocks.Lux.RandomSet), "a random set of ours" of Angry's and
+	// Stinky's cardsPhase comments; the method draws nothing (the first
+	// three of a kind in symbol order, else one of each, in hand order).
+	forcedRandomSet
 )
 
 // forcedChoices names the ForcedSet readings in the bots' forced_set
-// parameter.
-var forcedChoices = []string{"engine", "best", "random"}
+// parameter: getrandomset after the SDK method, since it is not random.
+var forcedChoices = []string{"engine", "best", "getrandomset"}
 
 // forcedSet answers sim.Player.Trade for a bot that never trades by
 // choice: no set unless forced, then the set of reading how: forcedEngine
 // leaves it to the engine (sim.BestSet), forcedBest is l.BestSet and
-// forcedRandom a set drawn from s.ValidTrades with l's random stream.
+// forcedRandomSet l.RandomSet.
 func forcedSet(l *blocks.Lux, s *sim.State, forced bool, how int) ([3]int, bool) {
-	if !forced || how == forcedEngine {
+	switch {
+	case !forced || how == forcedEngine:
 		return [3]int{}, false
-	}
-	l.Load(s)
-	if how == forcedBest || l.RNG == nil {
+	case how == forcedBest:
 		return l.BestSet(s)
 	}
-	sets, ok := s.ValidTrades(l.Seat, nil)
-	if !ok || len(sets) == 0 {
-		return [3]int{}, false
-	}
-	return sets[l.RNG.IntN(len(sets))], true
+	return l.RandomSet(s)
 }
 
 // cashier is sim.BasePlayer with the Trade of a bot that never trades by
@@ -116,7 +112,7 @@ type cashier struct {
 	sim.BasePlayer
 	// ForcedSet is the set traded when the engine forces a trade:
 	// forcedEngine (sim.BestSet), forcedBest (Card.getBestSet) or
-	// forcedRandom (a valid set drawn with the bot's stream).
+	// forcedRandomSet (Card.getRandomSet).
 	ForcedSet int
 
 	cards blocks.Lux // the forced trade's set

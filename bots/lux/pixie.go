@@ -38,9 +38,9 @@ type Pixie struct {
 	AskLost bool
 	// ForcedSet is the set traded when the engine forces a trade (Pixie
 	// never cashes by choice): forcedBest, Card.getBestSet, the set
-	// SmartAgentBase.cardsPhase says the game cashes ("our best set"), or
-	// forcedEngine, the engine's sim.BestSet. EvilPixie cashes
-	// Card.getBestSet itself.
+	// SmartAgentBase.cardsPhase says the game cashes ("our best set"),
+	// forcedRandomSet, Card.getRandomSet, or forcedEngine, the engine's
+	// sim.BestSet. EvilPixie cashes Card.getBestSet itself.
 	ForcedSet int
 	// DeadIncome is the reading of a dead seat's income
 	// (Board.getPlayerIncome) in EvilPixie's dominant-player test

@@ -133,65 +133,65 @@ func TestDeadIncome(t *testing.T) {
 }
 
 // TestForcedSet: the set a bot that never trades by choice gives up when
-// the engine forces a trade. Seat 0 holds a (infantry, its own), b, e, h
-// (cavalry, seat 1's) and a wild card. Card.getBestSet (forced_set =
-// best, "our best set" of SmartAgentBase.cardsPhase) takes a set without
-// wild cards first: b, e, h; the engine's sim.BestSet (forced_set =
-// engine) the most armies, the +2 of an own territory's card first: a, b
-// and the wild card. forced_set = random ("a random set of ours", Angry's
-// and Stinky's cardsPhase) draws one of the valid sets with the bot's
-// stream. Unforced, none trades.
+// the engine forces a trade, on two hands of seat 0, whose only card of an
+// own territory is a (infantry); b, e, h are cavalry, c artillery, all
+// seat 1's.
+//
+// Hand a, b, e, h, wild: Card.getBestSet (forced_set = best, "our best
+// set" of SmartAgentBase.cardsPhase) takes a set without wild cards
+// first, and no pair of other cards completes one with a: the whole hand
+// without the wild card, where Card.getRandomSet takes the three 1s b, e,
+// h. Card.getRandomSet on the whole hand (forced_set = getrandomset, "a
+// random set of ours" of Angry's and Stinky's cardsPhase) takes the same
+// three 1s (three of a kind before one of each). The engine's sim.BestSet
+// (forced_set = engine) takes the most armies, the +2 of an own
+// territory's card first: a, b and the wild card.
+//
+// Hand b, a, c, e, h: getBestSet takes a and the first pair of others
+// that completes a set with it, b and c, in getRandomSet's symbol order
+// a, b, c; getRandomSet on the whole hand the three 1s b, e, h; the
+// engine the first set with a: b, a, c.
 func TestForcedSet(t *testing.T) {
 	t.Parallel()
-	const (
-		board = "0:3 1:3 1:3 0:3 1:3 0:3 0:3 1:3 0:3"
-		hand  = `[["a", "b", "e", "h", "wild"], []]`
-	)
-	best, engine := [3]int{1, 2, 3}, [3]int{0, 1, 4}
+	const board = "0:3 1:3 1:3 0:3 1:3 0:3 0:3 1:3 0:3"
+	hands := []struct {
+		hand                    string
+		best, randomSet, engine [3]int
+	}{
+		{`[["a", "b", "e", "h", "wild"], []]`, [3]int{1, 2, 3}, [3]int{1, 2, 3}, [3]int{0, 1, 4}},
+		{`[["b", "a", "c", "e", "h"], []]`, [3]int{1, 0, 2}, [3]int{0, 3, 4}, [3]int{0, 1, 2}},
+	}
 	// The defaults follow the cardsPhase comments: best for Pixie and
-	// Communist (SmartAgentBase), random for Angry and Stinky.
-	for bot, reading := range map[string]string{"pixie": "best", "communist": "best", "angry": "random", "stinky": "random"} {
-		p, s := gridStateHand(t, bot, board, hand)
-		set, ok := p.Trade(s, true)
-		require.True(t, ok, bot)
-		q, s2 := gridStateHand(t, bot+"(forced_set="+reading+")", board, hand)
-		want, _ := q.Trade(s2, true)
-		assert.Equal(t, want, set, bot)
+	// Communist (SmartAgentBase), getrandomset for Angry and Stinky.
+	for bot, reading := range map[string]string{"pixie": "best", "communist": "best", "angry": "getrandomset", "stinky": "getrandomset"} {
+		for _, h := range hands {
+			p, s := gridStateHand(t, bot, board, h.hand)
+			set, ok := p.Trade(s, true)
+			require.True(t, ok, bot)
+			q, s2 := gridStateHand(t, bot+"(forced_set="+reading+")", board, h.hand)
+			want, _ := q.Trade(s2, true)
+			assert.Equal(t, want, set, bot)
+		}
 	}
 	for _, bot := range []string{"pixie", "communist", "angry", "stinky"} {
-		for _, tt := range []struct {
-			reading string
-			want    [3]int
-		}{{"engine", engine}, {"best", best}, {"random", [3]int{}}} {
-			spec := bot + "(forced_set=" + tt.reading + ")"
-			p, s := gridStateHand(t, spec, board, hand)
-			_, ok := p.Trade(s, false)
-			assert.False(t, ok, spec)
-			set, ok := p.Trade(s, true)
-			if tt.reading == "engine" {
-				assert.False(t, ok, "%s: the engine trades its own best set", spec)
-				got, ok := sim.BestSet(s, 0)
-				require.True(t, ok)
-				assert.Equal(t, tt.want, got, spec)
-				continue
+		for _, h := range hands {
+			for reading, want := range map[string][3]int{"engine": h.engine, "best": h.best, "getrandomset": h.randomSet} {
+				spec := bot + "(forced_set=" + reading + ")"
+				p, s := gridStateHand(t, spec, board, h.hand)
+				_, ok := p.Trade(s, false)
+				assert.False(t, ok, spec)
+				set, ok := p.Trade(s, true)
+				if reading == "engine" {
+					assert.False(t, ok, "%s: the engine trades its own best set", spec)
+					got, ok := sim.BestSet(s, 0)
+					require.True(t, ok)
+					assert.Equal(t, want, got, spec)
+					continue
+				}
+				require.True(t, ok, spec)
+				require.NoError(t, s.CheckTrade(0, set), spec)
+				assert.Equal(t, want, set, "%s, hand %s", spec, h.hand)
 			}
-			require.True(t, ok, spec)
-			require.NoError(t, s.CheckTrade(0, set), spec)
-			if tt.reading == "best" {
-				assert.Equal(t, tt.want, set, spec)
-				continue
-			}
-			// The same stream draws the same set; the draws cover the sets.
-			p2, s2 := gridStateHand(t, spec, board, hand)
-			again, _ := p2.Trade(s2, true)
-			assert.Equal(t, set, again, spec)
-			seen := map[[3]int]bool{}
-			for range 200 {
-				set, _ := p.Trade(s, true)
-				seen[set] = true
-			}
-			sets, _ := s.ValidTrades(0, nil)
-			assert.Len(t, seen, len(sets), spec)
 		}
 	}
 }
