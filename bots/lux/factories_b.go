@@ -8,8 +8,8 @@ import (
 // forcedParam is the forced_set parameter of the bots that never trade by
 // choice, its default the reading def (forcedEngine...).
 func forcedParam(def int) bots.Param {
-	return bots.Param{Name: "forced_set", Default: float64(def), Max: 2, Integer: true, Choices: forcedChoices,
-		Doc: "the set traded when the engine forces a trade (Lux cashes for the bot; the SDK does not say which set): engine (sim.BestSet), best (Card.getBestSet) or getrandomset (Card.getRandomSet, which draws nothing: the first three of a kind in symbol order, else one of each, in hand order)"}
+	return bots.Param{Name: "forced_set", Default: float64(def), Max: 3, Integer: true, Choices: forcedChoices,
+		Doc: "the set traded when the engine forces a trade (Lux cashes for the bot; the SDK does not say which set): engine (sim.BestSet), best (Card.getBestSet), random (drawn uniformly from the valid sets) or getrandomset (Card.getRandomSet, which draws nothing: the first three of a kind in symbol order, else one of each, in hand order)"}
 }
 
 // factoriesB returns the entries of the second group of bots: angry,

@@ -81,20 +81,27 @@ const (
 	// forcedBest: Card.getBestSet (blocks.Lux.BestSet), "our best set" of
 	// SmartAgentBase.cardsPhase's comment (Pixie, Communist).
 	forcedBest
+	// forcedRandom: a set drawn uniformly from the bot's valid sets with
+	// its random stream, "a random set of ours" read literally (no SDK
+	// method draws one).
+	forcedRandom
 	// forcedRandomSet: Card.getRandomSet on the whole hand
-	// (blocks.Lux.RandomSet), "a random set of ours" of Angry's and
-	// Stinky's cardsPhase comments; the method draws nothing (the first
-	// three of a kind in symbol order, else one of each, in hand order).
+	// (blocks.Lux.RandomSet), the SDK's method for "a random set of ours"
+	// of Angry's and Stinky's cardsPhase comments; it draws nothing (the
+	// first three of a kind in symbol order, else one of each, in hand
+	// order).
 	forcedRandomSet
 )
 
 // forcedChoices names the ForcedSet readings in the bots' forced_set
-// parameter: getrandomset after the SDK method, since it is not random.
-var forcedChoices = []string{"engine", "best", "getrandomset"}
+// parameter: getrandomset after the SDK method, random for the uniform
+// draw.
+var forcedChoices = []string{"engine", "best", "random", "getrandomset"}
 
 // forcedSet answers sim.Player.Trade for a bot that never trades by
 // choice: no set unless forced, then the set of reading how: forcedEngine
-// leaves it to the engine (sim.BestSet), forcedBest is l.BestSet and
+// leaves it to the engine (sim.BestSet), forcedBest is l.BestSet,
+// forcedRandom a set drawn from s.ValidTrades with l's random stream and
 // forcedRandomSet l.RandomSet.
 func forcedSet(l *blocks.Lux, s *sim.State, forced bool, how int) ([3]int, bool) {
 	switch {
@@ -102,8 +109,14 @@ func forcedSet(l *blocks.Lux, s *sim.State, forced bool, how int) ([3]int, bool)
 		return [3]int{}, false
 	case how == forcedBest:
 		return l.BestSet(s)
+	case how == forcedRandomSet || l.RNG == nil:
+		return l.RandomSet(s)
 	}
-	return l.RandomSet(s)
+	sets, ok := s.ValidTrades(l.Seat, nil)
+	if !ok || len(sets) == 0 {
+		return [3]int{}, false
+	}
+	return sets[l.RNG.IntN(len(sets))], true
 }
 
 // cashier is sim.BasePlayer with the Trade of a bot that never trades by
@@ -111,7 +124,8 @@ func forcedSet(l *blocks.Lux, s *sim.State, forced bool, how int) ([3]int, bool)
 type cashier struct {
 	sim.BasePlayer
 	// ForcedSet is the set traded when the engine forces a trade:
-	// forcedEngine (sim.BestSet), forcedBest (Card.getBestSet) or
+	// forcedEngine (sim.BestSet), forcedBest (Card.getBestSet),
+	// forcedRandom (a valid set drawn with the bot's stream) or
 	// forcedRandomSet (Card.getRandomSet).
 	ForcedSet int
 

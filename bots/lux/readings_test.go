@@ -150,7 +150,8 @@ func TestDeadIncome(t *testing.T) {
 // Hand b, a, c, e, h: getBestSet takes a and the first pair of others
 // that completes a set with it, b and c, in getRandomSet's symbol order
 // a, b, c; getRandomSet on the whole hand the three 1s b, e, h; the
-// engine the first set with a: b, a, c.
+// engine the first set with a: b, a, c. forced_set = random draws one of
+// the valid sets with the bot's stream.
 func TestForcedSet(t *testing.T) {
 	t.Parallel()
 	const board = "0:3 1:3 1:3 0:3 1:3 0:3 0:3 1:3 0:3"
@@ -192,6 +193,25 @@ func TestForcedSet(t *testing.T) {
 				require.NoError(t, s.CheckTrade(0, set), spec)
 				assert.Equal(t, want, set, "%s, hand %s", spec, h.hand)
 			}
+			// The uniform draw: the same stream draws the same set; the
+			// draws cover the sets.
+			spec := bot + "(forced_set=random)"
+			p, s := gridStateHand(t, spec, board, h.hand)
+			_, ok := p.Trade(s, false)
+			assert.False(t, ok, spec)
+			set, ok := p.Trade(s, true)
+			require.True(t, ok, spec)
+			require.NoError(t, s.CheckTrade(0, set), spec)
+			p2, s2 := gridStateHand(t, spec, board, h.hand)
+			again, _ := p2.Trade(s2, true)
+			assert.Equal(t, set, again, spec)
+			seen := map[[3]int]bool{}
+			for range 200 {
+				set, _ := p.Trade(s, true)
+				seen[set] = true
+			}
+			sets, _ := s.ValidTrades(0, nil)
+			assert.Len(t, seen, len(sets), spec)
 		}
 	}
 }
