@@ -157,8 +157,12 @@ func clusterFactory(name, doc string, mk func() *cluster) bots.Factory {
 }
 
 // deadIncomeParam is the dead_income parameter of the bots with the
-// dominant-player test (blocks.Lux.DeadIncome).
-var deadIncomeParam = bots.Param{Name: "dead_income", Default: 1, Max: 1, Integer: true, Choices: []string{"zero", "formula"},
+// dominant-player test (blocks.Lux.DeadIncome). Board.getPlayerIncome is a
+// stub in the SDK; the default, zero, is what the agents written against
+// the Lux client read from it: Oponn (MatthewDaggitt/Oponn, Oponn.java)
+// takes a seat whose income is 0 for eliminated, and the SDK's Defender
+// averages the enemies' incomes over the seats left.
+var deadIncomeParam = bots.Param{Name: "dead_income", Default: 0, Max: 1, Integer: true, Choices: []string{"zero", "formula"},
 	Doc: "a dead seat's income in the dominant-player test and Yakool's average (Board.getPlayerIncome, silent in the SDK): zero, or the income formula's for no territories (the rules' minimum)"}
 
 // killerFactory returns the registry entry of a bot of the Yakool line

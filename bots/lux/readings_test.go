@@ -105,7 +105,8 @@ func deadSeatState(t *testing.T, spec, board string, ph sim.Phase) (sim.Player, 
 // placeToOutnumberEnemies: d, e and f from their last neighbours of seat
 // 0's, g, h and i, 5 - 3 = 2 each); Yakool places as Cluster, one army at a
 // time on the weakest of North's cluster border a, b, c
-// (placeArmiesOnClusterBorder). The bots' default is formula.
+// (placeArmiesOnClusterBorder). The bots' default is zero, as Oponn, an
+// agent for the Lux client, reads the client's getPlayerIncome.
 func TestDeadIncome(t *testing.T) {
 	t.Parallel()
 	const board = "0:3 0:3 0:3 1:5 1:5 1:5 0:3 0:3 0:3"
@@ -120,7 +121,8 @@ func TestDeadIncome(t *testing.T) {
 		{"yakool(dead_income=formula)", []sim.Placement{{Territory: ga, Armies: 2}, {Territory: gb, Armies: 2}, {Territory: gc, Armies: 2}}},
 		{"bort(dead_income=zero)", kill},
 		{"bort(dead_income=formula)", []sim.Placement{{Territory: ga, Armies: 2}, {Territory: gb, Armies: 2}, {Territory: gc, Armies: 2}}},
-		{"bort", []sim.Placement{{Territory: ga, Armies: 2}, {Territory: gb, Armies: 2}, {Territory: gc, Armies: 2}}},
+		{"bort", kill},
+		{"evilpixie", kill},
 	}
 	for _, tt := range tests {
 		t.Run(tt.spec, func(t *testing.T) {
