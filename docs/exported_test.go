@@ -22,7 +22,7 @@ import (
 // as exportedNames counts them. A package's API is what other packages
 // and outside bot authors use; a name only its own package uses is
 // unexported.
-const exportedBudget = 899
+const exportedBudget = 900
 
 // packageBudgets bound the exported names of single packages: search's
 // are what a caller of its algorithms needs (the methods, their configs
