@@ -626,6 +626,27 @@ func TestLuxRandomSet(t *testing.T) {
 	}
 }
 
+// TestLuxSetsNoAllocs: BestSet and RandomSet allocate nothing once the
+// bot's buffers have grown.
+func TestLuxSetsNoAllocs(t *testing.T) {
+	// The second hand has no set without wild cards: the search with
+	// the first wild card runs.
+	s1 := cashState(t, "a", `"a", "b", "wild", "e", "h", "wild"`)
+	s2 := cashState(t, "a", `"a", "wild", "b", "wild"`)
+	var x Lux
+	x.Start(0, nil)
+	x.BestSet(s1)
+	x.RandomSet(s1)
+	set, ok := x.BestSet(s2)
+	require.True(t, ok)
+	require.Equal(t, [3]int{0, 2, 1}, set)
+	assert.Zero(t, testing.AllocsPerRun(50, func() {
+		x.BestSet(s1)
+		x.RandomSet(s1)
+		x.BestSet(s2)
+	}))
+}
+
 // TestLuxCashOne follows cashCardsIfPossible: one set (BestSet) a turn
 // voluntarily, and BestSet whenever the trade is forced.
 func TestLuxCashOne(t *testing.T) {

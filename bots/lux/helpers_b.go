@@ -101,22 +101,22 @@ var forcedChoices = []string{"engine", "best", "random", "getrandomset"}
 // forcedSet answers sim.Player.Trade for a bot that never trades by
 // choice: no set unless forced, then the set of reading how: forcedEngine
 // leaves it to the engine (sim.BestSet), forcedBest is l.BestSet,
-// forcedRandom a set drawn from s.ValidTrades with l's random stream and
-// forcedRandomSet l.RandomSet.
+// forcedRandom a set drawn from s.ValidTrades with l's random stream
+// (l.RandomSet without one) and forcedRandomSet l.RandomSet.
 func forcedSet(l *blocks.Lux, s *sim.State, forced bool, how int) ([3]int, bool) {
 	switch {
 	case !forced || how == forcedEngine:
 		return [3]int{}, false
 	case how == forcedBest:
 		return l.BestSet(s)
-	case how == forcedRandomSet || l.RNG == nil:
-		return l.RandomSet(s)
+	case how == forcedRandom && l.RNG != nil:
+		sets, ok := s.ValidTrades(l.Seat, nil)
+		if !ok || len(sets) == 0 {
+			return [3]int{}, false
+		}
+		return sets[l.RNG.IntN(len(sets))], true
 	}
-	sets, ok := s.ValidTrades(l.Seat, nil)
-	if !ok || len(sets) == 0 {
-		return [3]int{}, false
-	}
-	return sets[l.RNG.IntN(len(sets))], true
+	return l.RandomSet(s)
 }
 
 // cashier is sim.BasePlayer with the Trade of a bot that never trades by
