@@ -63,7 +63,7 @@ var goldenGames = []goldenGame{
 	{"mars2006-mcts-3", "mars2006", "mcts(playouts=8;depth=2),aggressive,random", 5, 0},
 	{"classic-lux-a-6", "classic", "cluster,shaft,quo,yakool,boscoe,bort", 21, 0},
 	{"mars2006-lux-a-3", "mars2006", "vulture,cluster,aggressive", 2, 0},
-	{"classic-lux-b-5", "classic", "angry,communist,stinky,pixie,evilpixie", 17, 0},
+	{"classic-lux-b-5", "classic", "angry,communist,stinky,pixie,evilpixie", 20, 0},
 	{"lux-mars-6", "lux", "mars,angry,communist,stinky,aggressive,random", 4, 0},
 	{"lux-escalating-mars-4", "lux-escalating", "mars,angry,communist,stinky", 1, 0},
 	{"missions-mission-6", "missions", "mission,mission(w=100),constrained,constrained,mission(w=1),aggressive", 1, 0},
