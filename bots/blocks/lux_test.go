@@ -579,15 +579,7 @@ func TestLuxBestSet(t *testing.T) {
 		{"no set", "abde", `"a", "b", "d", "e"`, [3]int{}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s := cashState(t, tc.own, tc.hand)
-			var x Lux
-			x.Start(0, nil)
-			set, ok := x.BestSet(s)
-			require.Equal(t, tc.ok, ok)
-			assert.Equal(t, tc.want, set)
-			if ok {
-				require.NoError(t, s.CheckTrade(0, set))
-			}
+			checkSet(t, cashState(t, tc.own, tc.hand), (*Lux).BestSet, tc.want, tc.ok)
 		})
 	}
 }
@@ -613,16 +605,22 @@ func TestLuxRandomSet(t *testing.T) {
 		{"no set", `"a", "d", "b", "e"`, [3]int{}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s := cashState(t, "a", tc.hand)
-			var x Lux
-			x.Start(0, nil)
-			set, ok := x.RandomSet(s)
-			require.Equal(t, tc.ok, ok)
-			assert.Equal(t, tc.want, set)
-			if ok {
-				require.NoError(t, s.CheckTrade(0, set))
-			}
+			checkSet(t, cashState(t, "a", tc.hand), (*Lux).RandomSet, tc.want, tc.ok)
 		})
+	}
+}
+
+// checkSet asks a new Lux for seat 0's set with find and checks it
+// against want (and ok), and that the engine accepts it.
+func checkSet(t *testing.T, s *sim.State, find func(*Lux, *sim.State) ([3]int, bool), want [3]int, wantOK bool) {
+	t.Helper()
+	var x Lux
+	x.Start(0, nil)
+	set, ok := find(&x, s)
+	require.Equal(t, wantOK, ok)
+	assert.Equal(t, want, set)
+	if ok {
+		require.NoError(t, s.CheckTrade(0, set))
 	}
 }
 
