@@ -41,8 +41,9 @@ type stopState struct {
 	offValue, offArmies float64
 	// decisions counts the attack decisions evaluated; more those where
 	// the optimal policy rolls and the threshold rule stops, less the
-	// reverse; priced those with a positive price. lossMicro sums, over
-	// the priced ones, the threshold rule's loss of expected utility
+	// reverse; priced those with a price of at least stopMinPrice of the
+	// path's value. lossMicro sums, over the priced ones, the threshold
+	// rule's loss of expected utility
 	// against the optimum in millionths of an army (loss / price);
 	// lossGoalPPM sums, over every decision, the loss in millionths of
 	// the path's value (loss / (P_ob·w)).
@@ -133,21 +134,36 @@ func (m *mediator) stopDecide(c attackChoice, conquered, ok bool) bool {
 	case !roll && ok:
 		s.less++
 	}
-	loss := max(0, st.Value()-st.Threshold(before, m.p.Wp))
-	if s.price > 0 {
+	s.noteLoss(max(0, st.Value()-st.Threshold(before, m.p.Wp)), st.Utility.Path)
+	return decide
+}
+
+// stopMinPrice is the least army price, as a share of the path's value
+// P_ob·w, at which a decision counts among the priced ones. Below it an
+// army is nearly free in bid units (a placement won only by bids of odds
+// near 0), and the loss in armies, loss / price, grows without bound
+// while the loss in path values stays small.
+const stopMinPrice = 1e-3
+
+// noteLoss adds the paper's rule's loss of expected utility against the
+// optimum at one decision (in bid units; path is the path's value P_ob·w)
+// to the loss in armies, if the placement's price of an army is at least
+// stopMinPrice of the path's value, and to the loss in path values.
+func (s *stopState) noteLoss(loss, path float64) {
+	if s.price > 0 && s.price >= stopMinPrice*path {
 		s.priced++
 		s.lossMicro += int64(math.Round(1e6 * loss / s.price))
 	}
-	if u := st.Utility.Path; u > 0 {
-		s.lossGoalPPM += int64(math.Round(1e6 * loss / u))
+	if path > 0 {
+		s.lossGoalPPM += int64(math.Round(1e6 * loss / path))
 	}
-	return decide
 }
 
 // stats appends the counts of stopState under stop_stats = 1, in this
 // order: stop_decisions, the attack decisions; stop_more and stop_less,
 // those where the optimal policy rolls and the paper's rule stops, and the
-// reverse; stop_priced, those with a positive army price; stop_loss_micro,
+// reverse; stop_priced, those whose army price is at least a thousandth
+// of the path's value (stopMinPrice); stop_loss_micro,
 // the paper's rule's loss of expected utility against the optimum summed
 // over the priced decisions, in millionths of an army; stop_loss_goal_ppm,
 // the same loss over every decision in millionths of the path's value.

@@ -43,7 +43,9 @@ type marsStopConfig struct {
 // played twice on the same seeds, by MARS measuring the paper's rule and
 // by MARS stopping optimally.
 type marsStopMeasure struct {
-	Games, Decisions int
+	// Decisions counts MARS's attack decisions, Priced those with an army
+	// price (mars.stopMinPrice), over which LossArmies is estimated.
+	Games, Decisions, Priced int
 	// More and Less are the shares of decisions where the optimal policy
 	// rolls and the paper's rule stops, and the reverse, with their 95 %
 	// intervals (ratio estimates, games as clusters).
@@ -283,6 +285,7 @@ func (ms *marsStopConfig) measure(a, b []arena.Record) (marsStopMeasure, [][]str
 			m.Stalemate[1]++
 		}
 		m.Decisions += int(dec[g])
+		m.Priced += int(priced[g])
 		rows = append(rows, []string{strconv.Itoa(ra.Game), strconv.Itoa(int(dec[g])), strconv.Itoa(int(more[g])), strconv.Itoa(int(less[g])), strconv.Itoa(int(priced[g])),
 			num(lossA[g]), num(lossG[g]), fmt.Sprint(winP[g]), fmt.Sprint(winO[g])})
 	}
