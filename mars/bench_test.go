@@ -99,23 +99,42 @@ var luxField = []string{"angry", "communist", "stinky", "cluster", "pixie", "sha
 // six-player games of mars2006 with cmaesField in seat 0 and five of
 // the twelve Lux bots of luxField, game i seating bots 5i+1 to 5i+5 (mod
 // 12). Its CPU time a game is MARS's and the Lux bots' together, the
-// figure a calibration's throughput follows.
+// figure a calibration's throughput follows: kept plays every game with
+// the same players, fresh with players made anew every 24 games, as a
+// search's pools make them.
 func BenchmarkFieldGame(b *testing.B) {
+	b.Run("kept", func(b *testing.B) { fieldGames(b, 0) })
+	// A search's pool makes its players anew for each evaluation: with 2
+	// workers and an SPSA step of 16 blocks of 6 games, a bot plays about
+	// 48 games; fresh makes every seat anew every 24 games.
+	b.Run("fresh", func(b *testing.B) { fieldGames(b, 24) })
+}
+
+// fieldGames plays BenchmarkFieldGame's games, making every seat anew
+// every fresh games (never for 0).
+func fieldGames(b *testing.B, fresh uint64) {
 	g := newGame(b)
 	reg := registry.Default()
-	seats := make([]sim.Player, 0, len(luxField)+1)
-	for _, name := range append([]string{cmaesField}, luxField...) {
-		seat, err := reg.ParseSeat(name, nil)
-		require.NoError(b, err)
-		p, err := seat.New()
-		require.NoError(b, err)
-		seats = append(seats, p)
+	var seats []sim.Player
+	newSeats := func() {
+		seats = seats[:0]
+		for _, name := range append([]string{cmaesField}, luxField...) {
+			seat, err := reg.ParseSeat(name, nil)
+			require.NoError(b, err)
+			p, err := seat.New()
+			require.NoError(b, err)
+			seats = append(seats, p)
+		}
 	}
+	newSeats()
 	ps := make([]sim.Player, 6)
 	b.ReportAllocs()
 	i := uint64(0)
 	cpu0, cpuOK := cputime.Process()
 	for b.Loop() {
+		if fresh > 0 && i > 0 && i%fresh == 0 {
+			newSeats()
+		}
 		ps[0] = seats[0]
 		for k := 1; k < len(ps); k++ {
 			ps[k] = seats[1+(5*int(i)+k-1)%len(luxField)]
