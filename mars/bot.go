@@ -21,6 +21,10 @@ type Bot struct {
 	m     *sim.Map
 	rules dice.Rules
 	o     *odds
+	// spare is the odds pool of the factory that made the bot (nil for a
+	// bot of New), lease the odds it holds from it (see takeOdds).
+	spare *oddsPool
+	lease *oddsLease
 	med   *mediator
 	cards cardAgent
 	w     io.Writer
@@ -74,7 +78,7 @@ func (b *Bot) Start(s *sim.State, seat int, rng *rand.Rand) {
 	ar := s.Rules().Attack
 	r := dice.Rules{AttackerDice: ar.AttackerDice, DefenderDice: ar.DefenderDice, TiesToAttacker: ar.TiesToAttacker}
 	if b.o == nil || r != b.rules {
-		o, err := newOdds(r)
+		o, err := b.takeOdds(r)
 		if err != nil {
 			// The engine validated the rules; this cannot happen.
 			panic(fmt.Sprintf("mars: dice rules %v: %v", r, err))
