@@ -126,6 +126,8 @@ func (l *LineChart) Write(w io.Writer, format string) error {
 		p.Legend.Top = true
 		if l.YMin != 0 || l.YMax != 0 {
 			p.Y.Min, p.Y.Max = l.YMin, l.YMax
+		} else {
+			p.Y.Min, p.Y.Max = legendRoom(l.Series)
 		}
 		return writePlot(w, format, p, l.Width, l.Height)
 	}
@@ -134,6 +136,31 @@ func (l *LineChart) Write(w io.Writer, format string) error {
 		return err
 	}
 	return writePlot(w, format, p, l.Width, l.Height)
+}
+
+// legendRoom returns a vertical range for the lines and bands of series
+// that leaves the top right corner, where the legend stands, above the
+// data: a margin of a twentieth of the data's range below, and room for
+// one legend line (a tenth of the range) per named series above.
+func legendRoom(series []Series) (lo, hi float64) {
+	lo, hi = math.Inf(1), math.Inf(-1)
+	named := 0
+	for _, s := range series {
+		if s.Name != "" {
+			named++
+		}
+		for i, y := range s.Y {
+			lo, hi = min(lo, y), max(hi, y)
+			if s.Lo != nil {
+				lo, hi = min(lo, s.Lo[i]), max(hi, s.Hi[i])
+			}
+		}
+	}
+	r := hi - lo
+	if !(r > 0) {
+		r = 1
+	}
+	return lo - r/20, hi + r*float64(named)/10
 }
 
 // BarGroup is one group of a [BarChart]: one bar per category.

@@ -79,3 +79,25 @@ func TestChartsSave(t *testing.T) {
 	var buf bytes.Buffer
 	assert.ErrorContains(t, b.Write(&buf, "tiff"), `unsupported figure format "tiff"`)
 }
+
+func TestLegendRoom(t *testing.T) {
+	tests := []struct {
+		name   string
+		series []Series
+		lo, hi float64
+	}{
+		{"bands", []Series{
+			{Name: "a", X: []float64{10, 20}, Y: []float64{2, 8}, Lo: []float64{-1, 5}, Hi: []float64{5, 11}},
+			{Name: "b", X: []float64{10, 20}, Y: []float64{4, 6}},
+		}, -1 - 0.6, 11 + 2*1.2},
+		{"unnamed", []Series{{X: []float64{1, 2, 3}, Y: []float64{3, 1, 2}}}, 1 - 0.1, 3},
+		{"flat", []Series{{Name: "c", X: []float64{1}, Y: []float64{4}}}, 4 - 0.05, 4 + 0.1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			lo, hi := legendRoom(tt.series)
+			assert.InDelta(t, tt.lo, lo, 1e-12)
+			assert.InDelta(t, tt.hi, hi, 1e-12)
+		})
+	}
+}

@@ -455,34 +455,12 @@ func (c *tunersConfig) write(w *writer, d *tunersData, sp search.Space, points [
 	if len(series) > 0 {
 		fig := &plots.LineChart{Bands: true, Series: series, Title: "Validated gain over " + d.Against + " against games spent",
 			XLabel: "games spent by the search (thousands)", YLabel: "difference in win rate (points)"}
-		fig.YMin, fig.YMax = legendRoom(series)
 		if err := w.figure("curves", fig); err != nil {
 			return err
 		}
 	}
 	d.Sentences = tunerSentences(c.Tuners.Thresholds, d.Short, cells, points, d.Methods)
 	return nil
-}
-
-// legendRoom returns a vertical range for series' lines and bands that
-// leaves the top right corner, where the legend stands, above the data:
-// a margin of a twentieth of the data's range below, and room for one
-// legend line (a tenth of the range) per series above.
-func legendRoom(series []plots.Series) (lo, hi float64) {
-	lo, hi = math.Inf(1), math.Inf(-1)
-	for _, s := range series {
-		for i, y := range s.Y {
-			lo, hi = min(lo, y), max(hi, y)
-			if s.Lo != nil {
-				lo, hi = min(lo, s.Lo[i]), max(hi, s.Hi[i])
-			}
-		}
-	}
-	r := hi - lo
-	if !(r > 0) {
-		r = 1
-	}
-	return lo - r/20, hi + r*float64(len(series))/10
 }
 
 // tunerSentences states, for each threshold, which method's mean over its

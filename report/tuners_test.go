@@ -11,7 +11,6 @@ import (
 
 	"github.com/marslab-risk/marslab/bots/registry"
 	"github.com/marslab-risk/marslab/internal/race"
-	"github.com/marslab-risk/marslab/plots"
 )
 
 // tinyTuners is a tuners notebook on 2-player games of MARS against Angry,
@@ -163,27 +162,5 @@ func TestGrouped(t *testing.T) {
 	t.Parallel()
 	for n, want := range map[int]string{0: "0", 999: "999", 1000: "1,000", 70000: "70,000", 1234567: "1,234,567", -1000: "-1,000", -100: "-100"} {
 		assert.Equal(t, want, grouped(n), "%d", n)
-	}
-}
-
-func TestLegendRoom(t *testing.T) {
-	tests := []struct {
-		name   string
-		series []plots.Series
-		lo, hi float64
-	}{
-		{"bands", []plots.Series{
-			{X: []float64{10, 20}, Y: []float64{2, 8}, Lo: []float64{-1, 5}, Hi: []float64{5, 11}},
-			{X: []float64{10, 20}, Y: []float64{4, 6}, Lo: []float64{1, 3}, Hi: []float64{7, 9}},
-		}, -1 - 0.6, 11 + 2*1.2},
-		{"lines", []plots.Series{{X: []float64{1, 2, 3}, Y: []float64{3, 1, 2}}}, 1 - 0.1, 3 + 0.2},
-		{"flat", []plots.Series{{X: []float64{1}, Y: []float64{4}}}, 4 - 0.05, 4 + 0.1},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			lo, hi := legendRoom(tt.series)
-			assert.InDelta(t, tt.lo, lo, 1e-12)
-			assert.InDelta(t, tt.hi, hi, 1e-12)
-		})
 	}
 }
