@@ -88,7 +88,8 @@ func addLines(p *plot.Plot, series []Series) error {
 type LineChart struct {
 	Series                []Series
 	Title, XLabel, YLabel string
-	// YMin and YMax fix the vertical range; both 0 means automatic.
+	// YMin and YMax fix the vertical range; both 0 means automatic
+	// (with Bands, with room above the data for the legend).
 	YMin, YMax float64
 	// Width and Height are the figure's size; 0 means 16 cm x 10 cm.
 	Width, Height vg.Length
