@@ -70,13 +70,16 @@ games = 6
 	require.NoError(t, err)
 	assert.Len(t, strings.Split(strings.TrimSpace(string(curve)), "\n"), 3)
 
-	// One worker gives the same files.
-	out1 := filepath.Join(dir, "out1")
-	require.NoError(t, run(context.Background(), registry.Default(), []string{"learn", "-workers", "1", "-out", out1, cfg}, &so, &se))
-	for _, f := range []string{"curve.csv", "eval.csv", "paired.csv"} {
-		a, _ := os.ReadFile(filepath.Join(out, f))
-		b, _ := os.ReadFile(filepath.Join(out1, f))
-		assert.Equal(t, string(a), string(b), f)
+	// One worker gives the same files (a check of determinism, not of
+	// races: make test-full runs it).
+	if !race.Enabled {
+		out1 := filepath.Join(dir, "out1")
+		require.NoError(t, run(context.Background(), registry.Default(), []string{"learn", "-workers", "1", "-out", out1, cfg}, &so, &se))
+		for _, f := range []string{"curve.csv", "eval.csv", "paired.csv"} {
+			a, _ := os.ReadFile(filepath.Join(out, f))
+			b, _ := os.ReadFile(filepath.Join(out1, f))
+			assert.Equal(t, string(a), string(b), f)
+		}
 	}
 
 	// The DQN learner through the same command.
