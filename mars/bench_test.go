@@ -116,9 +116,10 @@ func fieldGames(b *testing.B, fresh uint64) {
 	g := newGame(b)
 	reg := registry.Default()
 	var seats []sim.Player
+	names := append([]string{cmaesField}, luxField...)
 	newSeats := func() {
 		seats = seats[:0]
-		for _, name := range append([]string{cmaesField}, luxField...) {
+		for _, name := range names {
 			seat, err := reg.ParseSeat(name, nil)
 			require.NoError(b, err)
 			p, err := seat.New()

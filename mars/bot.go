@@ -22,7 +22,8 @@ type Bot struct {
 	rules dice.Rules
 	o     *odds
 	// spare is the odds pool of the factory that made the bot (nil for a
-	// bot of New), lease the odds it holds from it (see takeOdds).
+	// bot of New); lease holds the odds the bot took from it (see
+	// takeOdds).
 	spare *oddsPool
 	lease *oddsLease
 	med   *mediator
